@@ -1,0 +1,218 @@
+// Database connection for both providers.
+//
+//   const db = await createDb(process.env.DATABASE_URL ?? './data/fos.db');
+//   await migrate(db);                       // src/db/migrate.ts
+//   await db.prisma.team.findMany();
+//   await db.close();
+//
+// URL forms:
+//   SQLite      ./data/fos.db · /abs/fos.db · file:./data/fos.db · file:/abs/fos.db · file:///abs/fos.db
+//   PostgreSQL  postgres://user:pass@host:5432/db  or  postgresql://…
+//               optional query parameters: schema=<name> (search_path and Prisma's schema),
+//               connection_limit=<n> (pool size, default 10), pool_timeout=<seconds> (default 10)
+//
+// Only the client of the provider in use is loaded (dynamic import), so a SQLite process never
+// loads pg, and vice versa.
+
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { PoolConfig } from 'pg';
+import type { Db, PrismaClient, Provider } from './types.js';
+
+export type { Db, Provider } from './types.js';
+
+/** SQLite: how long a writer waits for the write lock before failing with SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+const PG_DEFAULT_POOL_SIZE = 10;
+
+/** Applied on every SQLite connection (the Prisma client's and the migrator's). */
+export const SQLITE_PRAGMAS = [
+  `PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
+  'PRAGMA journal_mode = WAL', // persistent in the file; readers do not block the writer
+  'PRAGMA foreign_keys = ON',
+];
+
+export type DbTarget =
+  | { provider: 'sqlite'; url: string; file: string }
+  | { provider: 'postgresql'; url: string; pool: PoolConfig; schema?: string };
+
+/** Parses a database URL (see the header for the accepted forms). Throws on unsupported ones. */
+export function parseDbUrl(url: string): DbTarget {
+  const raw = url.trim();
+  if (/^postgres(ql)?:\/\//i.test(raw)) {
+    const u = new URL(raw);
+    const schema = u.searchParams.get('schema') ?? undefined;
+    const limit = Number(u.searchParams.get('connection_limit') ?? PG_DEFAULT_POOL_SIZE);
+    const poolTimeout = Number(u.searchParams.get('pool_timeout') ?? 10);
+    for (const p of ['schema', 'connection_limit', 'pool_timeout']) u.searchParams.delete(p);
+    if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema)) {
+      throw new Error(`unsupported schema name in database URL: ${schema}`);
+    }
+    const pool: PoolConfig = {
+      connectionString: u.toString(),
+      max: Number.isInteger(limit) && limit > 0 ? limit : PG_DEFAULT_POOL_SIZE,
+      connectionTimeoutMillis: (Number.isFinite(poolTimeout) && poolTimeout > 0 ? poolTimeout : 10) * 1000,
+      idleTimeoutMillis: 30_000,
+      application_name: 'fos',
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    };
+    return { provider: 'postgresql', url: raw, pool, schema };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) && !/^file:/i.test(raw)) {
+    throw new Error(`unsupported database URL (use a SQLite file path or postgres://…): ${raw}`);
+  }
+  let file: string;
+  if (/^file:\/\//i.test(raw)) file = fileURLToPath(raw.replace(/\?.*$/, ''));
+  else if (/^file:/i.test(raw)) file = decodeURIComponent(raw.slice(5).replace(/\?.*$/, ''));
+  else file = raw;
+  if (!file || file === ':memory:') {
+    throw new Error('an in-memory SQLite database is not supported: the migrator and the client use separate connections');
+  }
+  file = path.resolve(file);
+  return { provider: 'sqlite', url: `file:${file}`, file };
+}
+
+/**
+ * Wraps an adapter factory so that every connection it opens runs `setup` first.
+ * Used to apply SQLITE_PRAGMAS (the better-sqlite3 adapter has no hook of its own).
+ */
+export function withConnectionSetup<F extends SqlDriverAdapterFactory>(
+  factory: F,
+  setup: (conn: SqlDriverAdapter) => Promise<void>,
+): F {
+  return new Proxy(factory, {
+    get(target, prop, receiver) {
+      if (prop === 'connect' || prop === 'connectToShadowDb') {
+        const fn = Reflect.get(target, prop, target) as (() => Promise<SqlDriverAdapter>) | undefined;
+        if (typeof fn !== 'function') return fn;
+        return async () => {
+          const conn = await fn.call(target);
+          try {
+            await setup(conn);
+          } catch (err) {
+            await conn.dispose().catch(() => {});
+            throw err;
+          }
+          return conn;
+        };
+      }
+      const v = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+export const sqlitePragmaSetup = (conn: SqlDriverAdapter) => conn.executeScript(SQLITE_PRAGMAS.join(';\n') + ';');
+
+/** Opens the SQLite adapter factory for a file (creating its directory), with our pragmas. */
+export async function sqliteAdapterFactory(file: string) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
+  return withConnectionSetup(new PrismaBetterSqlite3({ url: file, timeout: SQLITE_BUSY_TIMEOUT_MS }), sqlitePragmaSetup);
+}
+
+/** Opens the PostgreSQL adapter factory (a pg pool is created on connect). */
+export async function pgAdapterFactory(target: Extract<DbTarget, { provider: 'postgresql' }>) {
+  const { PrismaPg } = await import('@prisma/adapter-pg');
+  return new PrismaPg(target.pool, target.schema ? { schema: target.schema } : undefined);
+}
+
+export interface CreateDbOptions {
+  /** Prisma log levels, e.g. ['warn', 'error'] or ['query'] when debugging. */
+  log?: Array<'info' | 'query' | 'warn' | 'error'>;
+}
+
+/** Connects to a SQLite file or a PostgreSQL database. Does not migrate (see migrate()). */
+export async function createDb(url: string, opts: CreateDbOptions = {}): Promise<Db> {
+  const target = parseDbUrl(url);
+  let prisma: PrismaClient;
+  if (target.provider === 'sqlite') {
+    const [{ PrismaClient: SqliteClient }, adapter] = await Promise.all([
+      import('../generated/sqlite/client.js'),
+      sqliteAdapterFactory(target.file),
+    ]);
+    prisma = new SqliteClient({ adapter, ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
+  } else {
+    const [{ PrismaClient: PgClient }, adapter] = await Promise.all([
+      import('../generated/postgresql/client.js'),
+      pgAdapterFactory(target),
+    ]);
+    prisma = new PgClient({ adapter, ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
+  }
+  await prisma.$connect();
+  const provider: Provider = target.provider;
+  let closed: Promise<void> | undefined;
+  return {
+    prisma,
+    provider,
+    url: target.url,
+    close: () => (closed ??= prisma.$disconnect()),
+  };
+}
+
+// ---------- errors that domain code retries on or maps to API errors ----------
+
+type ErrLike = {
+  code?: unknown; // Prisma (P2002), pg (23505), better-sqlite3 (SQLITE_BUSY)
+  originalCode?: unknown; // driver code kept by the driver adapters in DriverAdapterError.cause
+  kind?: unknown; // driver-adapter error kind
+  extendedCode?: unknown;
+  cause?: unknown;
+  meta?: unknown;
+};
+
+const codesOf = (e: ErrLike): unknown[] => [e.code, e.originalCode];
+
+/** The error, its `cause` chain and Prisma's `meta.driverAdapterError`, breadth first. */
+function* errorChain(err: unknown): Generator<ErrLike> {
+  const queue: unknown[] = [err];
+  const seen = new Set<unknown>();
+  while (queue.length) {
+    const e = queue.shift();
+    if (e === null || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const x = e as ErrLike;
+    yield x;
+    queue.push(x.cause);
+    if (x.meta && typeof x.meta === 'object') queue.push((x.meta as { driverAdapterError?: unknown }).driverAdapterError);
+  }
+}
+
+/**
+ * True for a unique-constraint violation from either provider: Prisma P2002, a driver-adapter
+ * error of kind UniqueConstraintViolation (raw queries), pg 23505, SQLite SQLITE_CONSTRAINT_UNIQUE /
+ * _PRIMARYKEY.
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  for (const e of errorChain(err)) {
+    if (e.kind === 'UniqueConstraintViolation') return true;
+    for (const code of codesOf(e)) {
+      if (code === 'P2002' || code === '23505') return true;
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * True when the transaction lost a race and should simply be retried: Prisma P2034 (write
+ * conflict / deadlock), pg 40001 (serialization_failure) / 40P01 (deadlock_detected), SQLite
+ * SQLITE_BUSY* (the busy timeout ran out, or a read transaction could not be upgraded to a write
+ * in WAL mode). Through Prisma a SQLite BUSY surfaces as P1008 "Operation has timed out" with the
+ * driver error (code SQLITE_BUSY / extendedCode 5) in its cause.
+ */
+export function isSerializationFailure(err: unknown): boolean {
+  for (const e of errorChain(err)) {
+    if (e.kind === 'TransactionWriteConflict') return true;
+    if (e.kind === 'sqlite' && typeof e.extendedCode === 'number' && (e.extendedCode & 0xff) === 5 /* SQLITE_BUSY */) {
+      return true;
+    }
+    for (const code of codesOf(e)) {
+      if (code === 'P2034' || code === '40001' || code === '40P01') return true;
+      if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,33 @@
+// The one place the rest of the code takes Prisma types from.
+//
+// scripts/prisma-gen.mjs generates two clients from prisma/schema.prisma, one per provider
+// (src/generated/sqlite, src/generated/postgresql). They have the same model API, so all code is
+// typed against the SQLite one; src/db/client.ts casts the PostgreSQL client to it.
+//
+//   import type { PrismaClient, Prisma, Team } from '../db/types.js';   // types only
+//   import { TeamKind } from '../db/types.js';                         // enum values (plain objects)
+//
+// Never import a client from src/generated/* directly: createDb() loads the right one lazily.
+
+export type * from '../generated/sqlite/client.js';
+// Enum value objects (`TeamKind.MERCHANT`) are plain constants, identical for both providers;
+// enums.js has no imports, so this does not load the SQLite client.
+export * from '../generated/sqlite/enums.js';
+
+import type { Prisma, PrismaClient } from '../generated/sqlite/client.js';
+
+export type Provider = 'sqlite' | 'postgresql';
+
+/** A connected database. Create with createDb() from src/db/client.ts. */
+export interface Db {
+  /** The Prisma client (typed as the SQLite client; the PostgreSQL one has the same API). */
+  prisma: PrismaClient;
+  provider: Provider;
+  /** Normalized URL: `file:/abs/path.db` for SQLite, the URL as given for PostgreSQL. */
+  url: string;
+  /** Disconnects the client (closes the SQLite file / ends the pg pool). */
+  close(): Promise<void>;
+}
+
+/** Prisma transaction client, as passed to `prisma.$transaction(async (tx) => …)`. */
+export type TxClient = Prisma.TransactionClient;

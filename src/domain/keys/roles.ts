@@ -1,0 +1,84 @@
+import type { Db } from '../../db/types.js';
+import { isUniqueViolation } from '../../db/client.js';
+import { conflict, notFound } from '../errors.js';
+import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import type { Permission } from '../permissions.js';
+
+export interface RoleInput {
+  name: string;
+  description?: string;
+  permissions: Permission[];
+}
+
+type RoleRow = { id: string; team_id: string; name: string; description: string; permissions: unknown; created_at: Date; updated_at: Date };
+
+export const presentRole = (r: RoleRow) => ({
+  id: r.id,
+  team_id: r.team_id,
+  name: r.name,
+  description: r.description,
+  permissions: [...new Set(r.permissions as string[])].sort(),
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+const duplicateName = (name: string) => conflict(`A role named "${name}" already exists in this team.`);
+
+export async function createRole(db: Db, teamId: string, input: RoleInput) {
+  try {
+    const role = await db.prisma.role.create({
+      data: { team_id: teamId, name: input.name, description: input.description ?? '', permissions: [...new Set(input.permissions)] },
+    });
+    return presentRole(role);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateName(input.name);
+    throw err;
+  }
+}
+
+export async function listRoles(db: Db, teamId: string, page: PageRequest) {
+  const rows = await db.prisma.role.findMany({
+    where: { team_id: teamId },
+    orderBy: [{ name: 'asc' }],
+    ...pageWindow(page),
+  });
+  const result = toPage(rows, page);
+  return { data: result.data.map(presentRole), meta: result.meta };
+}
+
+export async function getRole(db: Db, teamId: string, id: string) {
+  const role = await db.prisma.role.findFirst({ where: { id, team_id: teamId } });
+  if (!role) throw notFound('Role', id);
+  return presentRole(role);
+}
+
+export async function updateRole(db: Db, teamId: string, id: string, input: Partial<RoleInput>) {
+  await getRole(db, teamId, id);
+  try {
+    const role = await db.prisma.role.update({
+      where: { id },
+      data: {
+        name: input.name,
+        description: input.description,
+        permissions: input.permissions ? [...new Set(input.permissions)] : undefined,
+      },
+    });
+    return presentRole(role);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw duplicateName(input.name ?? '');
+    throw err;
+  }
+}
+
+export async function deleteRole(db: Db, teamId: string, id: string) {
+  const { count } = await db.prisma.role.deleteMany({ where: { id, team_id: teamId } });
+  if (count === 0) throw notFound('Role', id);
+}
+
+/** Admin CLI: roles by name within a team (creating missing ones is the caller's choice). */
+export async function rolesByName(db: Db, teamId: string, names: string[]) {
+  const roles = await db.prisma.role.findMany({ where: { team_id: teamId, name: { in: names } } });
+  const missing = names.filter((n) => !roles.some((r) => r.name === n));
+  if (missing.length) throw notFound('Role', missing.join(', '));
+  return roles.map((r) => r.id);
+}

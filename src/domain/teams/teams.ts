@@ -1,0 +1,83 @@
+import type { Db } from '../../db/types.js';
+import { conflict, invalid, notFound } from '../errors.js';
+import { isUniqueViolation } from '../../db/client.js';
+
+// Teams, delegations and places. Managed by the server-side `fos admin` commands, which work
+// on the database directly; the HTTP API only reads them through records that reference them.
+
+export type TeamKind = 'FULFILLER' | 'MERCHANT';
+export type MeasurementSystem = 'METRIC' | 'IMPERIAL';
+
+export const unitsOf = (system: MeasurementSystem) =>
+  system === 'IMPERIAL' ? { measurement_unit: 'IN', weight_unit: 'LB' } : { measurement_unit: 'MM', weight_unit: 'G' };
+
+export function createTeam(db: Db, input: { name: string; kind: TeamKind; measurement_system?: MeasurementSystem }) {
+  return db.prisma.team.create({
+    data: { name: input.name, kind: input.kind, measurement_system: input.measurement_system ?? 'METRIC' },
+  });
+}
+
+export function listTeams(db: Db) {
+  return db.prisma.team.findMany({ orderBy: { created_at: 'asc' } });
+}
+
+export async function getTeam(db: Db, id: string) {
+  const team = await db.prisma.team.findUnique({ where: { id } });
+  if (!team) throw notFound('Team', id);
+  return team;
+}
+
+export async function createDelegation(
+  db: Db,
+  input: { merchant_team_id: string; fulfiller_team_id: string; rate_card?: unknown },
+) {
+  const [merchant, fulfiller] = await Promise.all([getTeam(db, input.merchant_team_id), getTeam(db, input.fulfiller_team_id)]);
+  if (merchant.kind !== 'MERCHANT') throw invalid('merchant_team_id', 'must name a MERCHANT team');
+  if (fulfiller.kind !== 'FULFILLER') throw invalid('fulfiller_team_id', 'must name a FULFILLER team');
+  try {
+    return await db.prisma.fulfillmentDelegation.create({
+      data: {
+        merchant_team_id: merchant.id,
+        fulfiller_team_id: fulfiller.id,
+        rate_card: (input.rate_card ?? undefined) as never,
+      },
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('These teams already have a fulfillment delegation.');
+    throw err;
+  }
+}
+
+export function listDelegations(db: Db, teamId?: string) {
+  return db.prisma.fulfillmentDelegation.findMany({
+    where: teamId ? { OR: [{ merchant_team_id: teamId }, { fulfiller_team_id: teamId }] } : {},
+    orderBy: { created_at: 'asc' },
+  });
+}
+
+async function fulfillerTeam(db: Db, teamId: string) {
+  const team = await getTeam(db, teamId);
+  if (team.kind !== 'FULFILLER') throw invalid('team_id', 'must name a FULFILLER team');
+  return team;
+}
+
+export async function createWarehouse(
+  db: Db,
+  input: { team_id: string; name: string; address1?: string; city?: string; state?: string; zip?: string; country?: string },
+) {
+  await fulfillerTeam(db, input.team_id);
+  return db.prisma.warehouse.create({ data: input });
+}
+
+export function listWarehouses(db: Db, teamId?: string) {
+  return db.prisma.warehouse.findMany({ where: teamId ? { team_id: teamId } : {}, orderBy: { created_at: 'asc' } });
+}
+
+export async function createLocationType(db: Db, input: { team_id: string; name: string }) {
+  await fulfillerTeam(db, input.team_id);
+  return db.prisma.locationType.create({ data: input });
+}
+
+export function listLocationTypes(db: Db, teamId?: string) {
+  return db.prisma.locationType.findMany({ where: teamId ? { team_id: teamId } : {}, orderBy: { created_at: 'asc' } });
+}

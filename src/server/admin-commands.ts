@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { createDb } from '../db/client.js';
+import { migrate } from '../db/migrate.js';
+import type { Db } from '../db/types.js';
+import { DomainError, invalid } from '../domain/errors.js';
+import { createKey, disableKey, findKeyTeam, listKeys, setKeyTier } from '../domain/keys/keys.js';
+import { createRole, rolesByName } from '../domain/keys/roles.js';
+import { isPermission, PERMISSIONS, type Permission } from '../domain/permissions.js';
+import * as teams from '../domain/teams/teams.js';
+
+// `fos admin` works on the database directly (no HTTP, no key): it is how an operator makes
+// teams, places and keys. Output is JSON on stdout, one document per command.
+
+type Opts = Record<string, string | string[] | boolean | undefined>;
+
+const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+
+async function withDb<T>(url: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = await createDb(url);
+  try {
+    await migrate(db);
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+export async function runMigrate(url: string) {
+  const db = await createDb(url);
+  try {
+    const { applied } = await migrate(db);
+    process.stderr.write(applied.length ? `Applied ${applied.length} migration(s).\n` : 'Database is up to date.\n');
+    print({ applied });
+  } finally {
+    await db.close();
+  }
+}
+
+function permissionsOf(values: string[]): Permission[] {
+  const bad = values.filter((v) => !isPermission(v));
+  if (bad.length) throw invalid('permission', `unknown permission ${bad.join(', ')}; allowed: ${PERMISSIONS.join(', ')}`);
+  return values as Permission[];
+}
+
+export async function runAdmin(name: string, url: string, args: string[], o: Opts) {
+  try {
+    await withDb(url, async (db) => {
+      switch (name) {
+        case 'team.create':
+          return print(await teams.createTeam(db, {
+            name: String(o.name), kind: o.kind as teams.TeamKind, measurement_system: o.measurementSystem as teams.MeasurementSystem,
+          }));
+        case 'team.list':
+          return print(await teams.listTeams(db));
+        case 'delegation.create':
+          return print(await teams.createDelegation(db, {
+            merchant_team_id: String(o.merchant),
+            fulfiller_team_id: String(o.fulfiller),
+            rate_card: o.rateCard ? JSON.parse(readFileSync(String(o.rateCard), 'utf8')) : undefined,
+          }));
+        case 'delegation.list':
+          return print(await teams.listDelegations(db, o.team as string | undefined));
+        case 'warehouse.create':
+          return print(await teams.createWarehouse(db, {
+            team_id: String(o.team), name: String(o.name), country: o.country as string | undefined,
+            city: o.city as string | undefined, zip: o.zip as string | undefined, state: o.state as string | undefined,
+            address1: o.address1 as string | undefined,
+          }));
+        case 'warehouse.list':
+          return print(await teams.listWarehouses(db, o.team as string | undefined));
+        case 'location-type.create':
+          return print(await teams.createLocationType(db, { team_id: String(o.team), name: String(o.name) }));
+        case 'location-type.list':
+          return print(await teams.listLocationTypes(db, o.team as string | undefined));
+        case 'role.create':
+          await teams.getTeam(db, String(o.team));
+          return print(await createRole(db, String(o.team), {
+            name: String(o.name), description: o.description as string | undefined,
+            permissions: permissionsOf(o.permission as string[]),
+          }));
+        case 'key.create': {
+          await teams.getTeam(db, String(o.team));
+          const roleIds = o.role ? await rolesByName(db, String(o.team), o.role as string[]) : [];
+          const key = await createKey(db, String(o.team), {
+            name: String(o.name), description: o.description as string | undefined,
+            power_role: o.powerRole as 'ADMIN' | 'MEMBER', role_ids: roleIds, rate_tier: Number(o.tier ?? 1),
+          }, 'admin-cli');
+          process.stderr.write('The token is shown once; store it now.\n');
+          return print(key);
+        }
+        case 'key.list':
+          return print((await listKeys(db, String(o.team), { page: 0, limit: 1000 })).data);
+        case 'key.tier':
+          return print(await setKeyTier(db, await findKeyTeam(db, args[0]), args[0], Number(args[1])));
+        case 'key.disable':
+          return print(await disableKey(db, await findKeyTeam(db, args[0]), args[0]));
+        default:
+          throw new Error(`unknown admin command ${name}`);
+      }
+    });
+  } catch (err) {
+    if (err instanceof DomainError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      process.exitCode = err.kind === 'not-found' ? 4 : err.kind === 'conflict' ? 5 : 2;
+      return;
+    }
+    throw err;
+  }
+}

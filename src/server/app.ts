@@ -1,0 +1,77 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Db } from '../db/types.js';
+import { PrincipalResolver } from '../domain/keys/principal.js';
+import { registerAuth } from './auth.js';
+import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
+import { newTraceId, registerProblemHandlers } from './problem.js';
+import { MemoryStore, type RateLimitStore } from './rate-limit/stores.js';
+import { registerRoutes } from './routes/index.js';
+import { VERSION } from '../version.js';
+
+export interface AppConfig {
+  /** Fastify logger options; false silences logs (tests). */
+  logger?: FastifyServerOptions['logger'];
+  rateLimitStore?: RateLimitStore;
+  /** How long a resolved key stays cached (ms). */
+  authCacheTtlMs?: number;
+  bodyLimit?: number;
+}
+
+export interface AppDeps {
+  db: Db;
+  config?: AppConfig;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    principals: PrincipalResolver;
+  }
+}
+
+// Bodies are validated strictly (no coercion, unknown fields rejected); query strings and
+// path parameters arrive as text, so those coerce ("20" -> 20, "true" -> true).
+function validators() {
+  const common = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false } as const;
+  const strict = new Ajv({ ...common, coerceTypes: false });
+  const coercing = new Ajv({ ...common, coerceTypes: 'array' });
+  for (const ajv of [strict, coercing]) (addFormats as unknown as (a: Ajv) => void)(ajv);
+  return { strict, coercing };
+}
+
+export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logger ?? {
+      level: process.env.FOS_LOG_LEVEL ?? 'info',
+      redact: ['req.headers["x-access-token"]', 'req.headers.authorization'],
+    },
+    genReqId: () => newTraceId(),
+    // Log lines carry the trace id that error details show as the support reference.
+    logController: new LogController({ requestIdLogLabel: 'trace_id' }),
+    bodyLimit: config.bodyLimit ?? 1024 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const { strict, coercing } = validators();
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? strict.compile(schema) : coercing.compile(schema),
+  );
+
+  const principals = new PrincipalResolver(db, config.authCacheTtlMs);
+  const limiter = config.rateLimitStore ?? new MemoryStore();
+  app.decorate('db', db);
+  app.decorate('principals', principals);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-trace-id', request.id);
+  });
+  app.addHook('onClose', async () => limiter.close());
+
+  registerProblemHandlers(app);
+  await registerOpenApi(app, VERSION);
+  registerAuth(app, principals, limiter);
+  registerOpenApiRoute(app);
+  await app.register(registerRoutes);
+  return app;
+}

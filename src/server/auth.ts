@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../domain/errors.js';
+import type { Principal, PrincipalResolver } from '../domain/keys/principal.js';
+import type { Permission } from '../domain/permissions.js';
+import { TIER_LIMITS, type RateLimitStore } from './rate-limit/stores.js';
+import { sendProblem } from './problem.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Permission the operation requires; null = any valid key. Absent with public: no auth. */
+    permission?: Permission | null;
+    /** Path family: ops serves fulfiller keys, merchant serves merchant keys. */
+    family?: 'ops' | 'merchant';
+    /** No authentication (OpenAPI document). */
+    public?: boolean;
+    /** Token comes as Authorization: Bearer (agent-tool endpoint). */
+    bearer?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+const FAMILY_KIND = { ops: 'FULFILLER', merchant: 'MERCHANT' } as const;
+
+function tokenOf(request: FastifyRequest, bearer: boolean): string | undefined {
+  if (bearer) {
+    const header = request.headers.authorization;
+    const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    return m?.[1];
+  }
+  const token = request.headers['x-access-token'];
+  return Array.isArray(token) ? token[0] : token;
+}
+
+/** Authenticates, counts against the key's rate tier, then checks family and permission. */
+export function registerAuth(app: FastifyInstance, resolver: PrincipalResolver, limiter: RateLimitStore) {
+  app.decorateRequest('principal', null as unknown as Principal);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const config = request.routeOptions.config;
+    if (config.public || request.is404) return;
+
+    const principal = await resolver.resolve(tokenOf(request, Boolean(config.bearer)));
+    request.principal = principal;
+
+    const now = Date.now();
+    const limit = TIER_LIMITS[principal.tier] ?? TIER_LIMITS[1];
+    const hit = await limiter.hit(principal.keyId, now);
+    const resetSeconds = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
+    reply.header('x-ratelimit-limit', limit);
+    reply.header('x-ratelimit-remaining', Math.max(0, limit - hit.count));
+    reply.header('x-ratelimit-reset', resetSeconds);
+    if (hit.count > limit) {
+      reply.header('retry-after', resetSeconds);
+      return sendProblem(request, reply, 'rate-limited',
+        `Rate limit of ${limit} requests per 60 seconds exceeded for this key (tier ${principal.tier}); retry in ${resetSeconds} s.`);
+    }
+
+    if (config.family && principal.teamKind !== FAMILY_KIND[config.family]) {
+      throw new DomainError('forbidden',
+        `The /${config.family} paths serve ${FAMILY_KIND[config.family].toLowerCase()} teams; this key belongs to a ${principal.teamKind.toLowerCase()} team.`);
+    }
+    if (config.permission && !principal.permissions.has(config.permission)) {
+      throw new DomainError('forbidden', `This key lacks the ${config.permission} permission this operation requires.`);
+    }
+  });
+}

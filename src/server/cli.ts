@@ -1,0 +1,102 @@
+import { Command, Option } from 'commander';
+import { resolveDbUrl } from './data-dir.js';
+
+// Server-side commands: `fos serve`, `fos admin …`, `fos db migrate`. Everything heavy
+// (Fastify, Prisma) is imported inside the actions so `fos --help` stays fast.
+
+const dbOption = () => new Option('--db <url>', 'SQLite file or postgresql:// URL (default: $FOS_DB, else the data directory)');
+
+export function registerServerCommands(program: Command) {
+  program
+    .command('serve')
+    .description('Run the Fulfillment Operations API on SQLite (default) or PostgreSQL')
+    .addOption(dbOption())
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', (v) => parseIntOption(v, '--port'), 7070)
+    .option('--redis <url>', 'share rate-limit counters through Redis (several replicas)')
+    .addOption(new Option('--rate-limit-store <store>', 'where rate-limit counters live').choices(['memory', 'database', 'redis']))
+    .option('--demo', 'load a small demo warehouse (teams, products, stock, orders)')
+    .option('--log-level <level>', 'fatal|error|warn|info|debug', process.env.FOS_LOG_LEVEL ?? 'info')
+    .addHelpText('after', `
+Examples:
+  $ fos serve                                   # embedded SQLite in the data directory
+  $ fos serve --demo --port 0                   # demo data on a free port
+  $ fos serve --db postgresql://127.0.0.1/fos   # shared PostgreSQL (run several replicas)
+  $ fos serve --db postgresql://… --redis redis://127.0.0.1:6379`)
+    .action(async (opts) => {
+      const { runServe } = await import('./serve-command.js');
+      await runServe({ ...opts, db: resolveDbUrl(opts.db) });
+    });
+
+  const db = program.command('db').description('Database maintenance (server side)');
+  db.command('migrate')
+    .description('Apply pending migrations to the database')
+    .addOption(dbOption())
+    .action(async (opts) => {
+      const { runMigrate } = await import('./admin-commands.js');
+      await runMigrate(resolveDbUrl(opts.db));
+    });
+
+  const admin = program
+    .command('admin')
+    .description('Manage teams, places and keys directly on the database (server side, for operators)')
+    .addOption(dbOption());
+  registerAdminCommands(admin);
+}
+
+function parseIntOption(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a whole number, got "${value}"`);
+  return n;
+}
+
+function registerAdminCommands(admin: Command) {
+  const run = (name: string) => async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const { runAdmin } = await import('./admin-commands.js');
+    const opts = command.optsWithGlobals();
+    await runAdmin(name, resolveDbUrl(opts.db), command.args, opts);
+  };
+
+  const team = admin.command('team').description('Fulfiller and merchant teams');
+  team.command('create').description('Create a team').requiredOption('--name <name>')
+    .addOption(new Option('--kind <kind>').choices(['FULFILLER', 'MERCHANT']).makeOptionMandatory())
+    .addOption(new Option('--measurement-system <system>').choices(['METRIC', 'IMPERIAL']).default('METRIC'))
+    .action(run('team.create'));
+  team.command('list').description('List teams').action(run('team.list'));
+
+  const delegation = admin.command('delegation').description('Merchant-to-fulfiller delegations');
+  delegation.command('create').description('Link a merchant team to a fulfiller team')
+    .requiredOption('--merchant <team-id>').requiredOption('--fulfiller <team-id>')
+    .option('--rate-card <file>', 'JSON rate card pricing charges (see README)')
+    .action(run('delegation.create'));
+  delegation.command('list').description('List delegations').option('--team <team-id>').action(run('delegation.list'));
+
+  const warehouse = admin.command('warehouse').description('Warehouses of a fulfiller team');
+  warehouse.command('create').description('Create a warehouse').requiredOption('--team <team-id>').requiredOption('--name <name>')
+    .option('--country <code>').option('--city <city>').option('--zip <zip>').option('--state <state>').option('--address1 <line>')
+    .action(run('warehouse.create'));
+  warehouse.command('list').description('List warehouses').option('--team <team-id>').action(run('warehouse.list'));
+
+  const locationType = admin.command('location-type').description('Storage location types');
+  locationType.command('create').description('Create a location type').requiredOption('--team <team-id>').requiredOption('--name <name>')
+    .action(run('location-type.create'));
+  locationType.command('list').description('List location types').option('--team <team-id>').action(run('location-type.list'));
+
+  const role = admin.command('role').description('Custom roles');
+  role.command('create').description('Create a custom role').requiredOption('--team <team-id>').requiredOption('--name <name>')
+    .requiredOption('--permission <permission...>', 'permissions the role grants').option('--description <text>')
+    .action(run('role.create'));
+
+  const key = admin.command('key').description('API keys');
+  key.command('create').description('Create a key and print its token once').requiredOption('--team <team-id>').requiredOption('--name <name>')
+    .option('--description <text>')
+    .addOption(new Option('--power-role <role>').choices(['ADMIN', 'MEMBER']).default('MEMBER'))
+    .option('--role <name...>', 'custom roles (by name) to assign')
+    .addOption(new Option('--tier <tier>').choices(['1', '2', '3', '4']).default('1'))
+    .action(run('key.create'));
+  key.command('list').description('List keys of a team (never their tokens)').requiredOption('--team <team-id>').action(run('key.list'));
+  key.command('tier').description('Set a key\'s rate tier').argument('<key-id>')
+    .addArgument(new Command().createArgument('<tier>').choices(['1', '2', '3', '4'])).action(run('key.tier'));
+  key.command('disable').description('Disable a key').argument('<key-id>').action(run('key.disable'));
+}

@@ -1,0 +1,12 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where `fos serve` keeps its embedded SQLite file when --db is not given. */
+export function defaultDbPath(): string {
+  if (process.env.FOS_DATA_DIR) return join(process.env.FOS_DATA_DIR, 'fos.db');
+  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(base, 'fos', 'fos.db');
+}
+
+/** --db flag, then FOS_DB, then the data directory. */
+export const resolveDbUrl = (flag?: string) => flag || process.env.FOS_DB || defaultDbPath();

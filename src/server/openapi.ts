@@ -1,0 +1,69 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { PageMetaSchema, ProblemSchema } from './schemas/common.js';
+
+// The OpenAPI document is generated from the route schemas that validate requests. Every
+// /v1 route gets its security, required permission and problem responses added here, once.
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
+});
+
+function decorateSchema(route: RouteOptions) {
+  const config = (route.config ?? {}) as { permission?: string | null; public?: boolean; family?: string };
+  if (!route.schema || route.schema.hide) return;
+  const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
+  const isWrite = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(route.method));
+  const permission = config.permission ?? null;
+  if (!config.public) {
+    schema['x-permission'] = permission;
+    const needs = permission ? `Requires the ${permission} permission.` : 'Requires any valid API key.';
+    const family = config.family ? ` Serves ${config.family === 'ops' ? 'fulfiller' : 'merchant'} team keys.` : '';
+    schema.description = [schema.description, needs + family].filter(Boolean).join('\n\n');
+  }
+  const errors: Record<string, unknown> = { '400': problem('Validation failed (urn:fos:error:validation-failed).') };
+  if (!config.public) {
+    errors['401'] = problem('Missing, malformed, unknown, disabled or expired key (urn:fos:error:unauthorized).');
+    errors['403'] = problem('The key lacks the required permission or path family (urn:fos:error:forbidden).');
+    errors['429'] = problem('Rate limit exceeded (urn:fos:error:rate-limited); see retry-after.');
+  }
+  if (/\{|:/.test(route.url)) errors['404'] = problem('Record not found (urn:fos:error:not-found).');
+  if (isWrite) {
+    errors['409'] = problem('Conflicts with the record\'s current state (urn:fos:error:conflict, lock-held, on-hold).');
+    errors['413'] = problem('Request body too large (urn:fos:error:payload-too-large).');
+  }
+  errors['500'] = problem('Unexpected failure (urn:fos:error:internal).');
+  schema.response = { ...errors, ...(schema.response ?? {}) };
+}
+
+export async function registerOpenApi(app: FastifyInstance, version: string) {
+  app.addSchema(ProblemSchema);
+  app.addSchema(PageMetaSchema);
+  app.addHook('onRoute', decorateSchema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Fulfillment Operations Public API (fos)',
+        version,
+        description: 'Self-hosted by `fos serve`. Authenticate with the `x-access-token` header.',
+      },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          accessToken: { type: 'apiKey', in: 'header', name: 'x-access-token' },
+        },
+      },
+      security: [{ accessToken: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+}
+
+export function registerOpenApiRoute(app: FastifyInstance) {
+  app.get('/v1/swagger.json', {
+    config: { public: true },
+    schema: { hide: true },
+  }, async () => app.swagger());
+}

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type FieldError, type ProblemKind } from '../domain/errors.js';
+
+// problem+json for every error (spec §7, design §2). The trace id is the request id, so the
+// "support reference" in a detail finds the request's log lines.
+
+const STATUS: Record<ProblemKind, [number, string]> = {
+  unauthorized: [401, 'Unauthorized'],
+  forbidden: [403, 'Forbidden'],
+  'not-found': [404, 'Not Found'],
+  'validation-failed': [400, 'Validation Failed'],
+  conflict: [409, 'Conflict'],
+  'lock-held': [409, 'Lock Held'],
+  'on-hold': [409, 'Order On Hold'],
+  'rate-limited': [429, 'Too Many Requests'],
+  'payload-too-large': [413, 'Payload Too Large'],
+  'unsupported-media-type': [415, 'Unsupported Media Type'],
+  internal: [500, 'Internal Server Error'],
+};
+
+export const statusOf = (kind: ProblemKind) => STATUS[kind][0];
+
+export const newTraceId = () => randomBytes(8).toString('hex');
+
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kind: ProblemKind,
+  message: string,
+  extra: Record<string, unknown> = {},
+) {
+  const [status, title] = STATUS[kind];
+  const traceId = String(request.id);
+  const body = {
+    type: `urn:fos:error:${kind}`,
+    title,
+    status,
+    detail: `${message} (support reference: ${traceId})`,
+    trace_id: traceId,
+    ...extra,
+  };
+  // Sent as a string so no route response schema reshapes it.
+  return reply.code(status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+function validationErrors(error: FastifyError): FieldError[] {
+  const part = (error.validationContext ?? 'body').replace('querystring', 'query');
+  return (error.validation ?? []).map((v) => {
+    const params = v.params as Record<string, unknown>;
+    let field = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    let message = v.message ?? 'is invalid';
+    if (typeof params.missingProperty === 'string') {
+      field = field ? `${field}.${params.missingProperty}` : params.missingProperty;
+      message = 'is required';
+    } else if (typeof params.additionalProperty === 'string') {
+      field = field ? `${field}.${params.additionalProperty}` : params.additionalProperty;
+      message = 'is not a known field';
+    } else if (Array.isArray(params.allowedValues)) {
+      message = `must be one of ${params.allowedValues.join(', ')}`;
+    }
+    return { path: field ? `${part}.${field}` : part, message };
+  });
+}
+
+/** Collapses anyOf noise (one error per branch) into one message per path. */
+function dedupe(errors: FieldError[]): FieldError[] {
+  const byPath = new Map<string, FieldError>();
+  for (const e of errors) if (!byPath.has(e.path)) byPath.set(e.path, e);
+  return [...byPath.values()];
+}
+
+export function registerProblemHandlers(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DomainError) {
+      if (error.kind === 'internal') request.log.error({ err: error }, 'internal error');
+      return sendProblem(request, reply, error.kind, error.message, error.extra);
+    }
+    if (error.validation) {
+      const errors = dedupe(validationErrors(error));
+      const summary = errors.map((e) => `${e.path} ${e.message}`).join('; ');
+      return sendProblem(request, reply, 'validation-failed', `Invalid request: ${summary}.`, { errors });
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendProblem(request, reply, 'validation-failed', 'The request body is not valid JSON.', {
+          errors: [{ path: 'body', message: 'is not valid JSON' }],
+        });
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendProblem(request, reply, 'payload-too-large', 'The request body is too large.');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendProblem(request, reply, 'unsupported-media-type', 'Send request bodies as application/json.');
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      if (error.statusCode === 404) return sendProblem(request, reply, 'not-found', error.message);
+      return sendProblem(request, reply, 'validation-failed', error.message, {
+        errors: [{ path: 'request', message: error.message }],
+      });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(request, reply, 'internal', 'The server failed to handle the request.');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(request, reply, 'not-found', `No operation ${request.method} ${request.url.split('?')[0]}.`),
+  );
+}

@@ -1,0 +1,95 @@
+import type { Db } from '../../db/types.js';
+
+// Fixed 60-second windows aligned to the clock, so every replica agrees on a window's bounds.
+export const WINDOW_MS = 60_000;
+export const TIER_LIMITS: Record<number, number> = { 1: 30, 2: 120, 3: 600, 4: 3000 };
+
+export interface Hit {
+  count: number;
+  resetAt: number; // epoch ms
+}
+
+export interface RateLimitStore {
+  readonly name: string;
+  hit(keyId: string, now: number): Promise<Hit>;
+  close(): Promise<void>;
+}
+
+const windowOf = (now: number) => {
+  const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+  return { start, resetAt: start + WINDOW_MS };
+};
+
+/** One process: counters in memory, no I/O on the hot path. */
+export class MemoryStore implements RateLimitStore {
+  readonly name = 'memory';
+  private counters = new Map<string, { start: number; count: number }>();
+
+  async hit(keyId: string, now: number): Promise<Hit> {
+    const { start, resetAt } = windowOf(now);
+    let c = this.counters.get(keyId);
+    if (!c || c.start !== start) {
+      if (this.counters.size > 50_000) this.counters.clear();
+      c = { start, count: 0 };
+      this.counters.set(keyId, c);
+    }
+    c.count += 1;
+    return { count: c.count, resetAt };
+  }
+
+  async close() {}
+}
+
+/** Replicas sharing PostgreSQL: one atomic upsert per request, shared by every replica. */
+export class PostgresStore implements RateLimitStore {
+  readonly name = 'postgresql';
+  private lastSweep = 0;
+
+  constructor(private readonly db: Db) {}
+
+  async hit(keyId: string, now: number): Promise<Hit> {
+    const { start, resetAt } = windowOf(now);
+    const bucket = `${keyId}:${start / 1000}`;
+    const rows = await this.db.prisma.$queryRaw<{ count: number }[]>`
+      INSERT INTO rate_limit_counters (bucket, count, window_reset)
+      VALUES (${bucket}, 1, ${new Date(resetAt)})
+      ON CONFLICT (bucket) DO UPDATE SET count = rate_limit_counters.count + 1
+      RETURNING count`;
+    if (now - this.lastSweep > WINDOW_MS) {
+      this.lastSweep = now;
+      // Old windows are never read again; sweep them off the hot path's critical section.
+      void this.db.prisma.rateLimitCounter
+        .deleteMany({ where: { window_reset: { lt: new Date(start) } } })
+        .catch(() => undefined);
+    }
+    return { count: Number(rows[0].count), resetAt };
+  }
+
+  async close() {}
+}
+
+/** Replicas sharing Redis (--redis): INCR plus expiry in one round trip. */
+export class RedisStore implements RateLimitStore {
+  readonly name = 'redis';
+
+  private constructor(private readonly redis: import('ioredis').Redis) {}
+
+  static async connect(url: string): Promise<RedisStore> {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    await redis.connect();
+    return new RedisStore(redis);
+  }
+
+  async hit(keyId: string, now: number): Promise<Hit> {
+    const { start, resetAt } = windowOf(now);
+    const bucket = `fos:rl:${keyId}:${start / 1000}`;
+    const result = await this.redis.multi().incr(bucket).pexpireat(bucket, resetAt + 1000).exec();
+    const count = Number(result?.[0]?.[1] ?? 1);
+    return { count, resetAt };
+  }
+
+  async close() {
+    await this.redis.quit();
+  }
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import me from './me.js';
+import opsProducts from './ops/products.js';
+import merchantProducts from './merchant/products.js';
+import merchantVendors from './merchant/vendors.js';
+import orders from './ops/orders.js';
+import draftOrders from './ops/draft-orders.js';
+import fulfillmentOrders from './ops/fulfillment-orders.js';
+import packages from './ops/packages.js';
+import carrierRates from './ops/carrier-rates.js';
+import charges from './ops/charges.js';
+import files from './ops/files.js';
+import pickingSessions from './ops/picking-sessions.js';
+import keys from './access/keys.js';
+import roles from './access/roles.js';
+import webhooks from './webhooks.js';
+
+/** Every HTTP route of the API. One module per resource; each registers its own paths. */
+export async function registerRoutes(app: FastifyInstance) {
+  for (const plugin of [
+    me, opsProducts, merchantProducts, merchantVendors, orders, draftOrders, fulfillmentOrders,
+    packages, carrierRates, charges, files, pickingSessions, keys, roles, webhooks,
+  ]) {
+    await app.register(plugin);
+  }
+}

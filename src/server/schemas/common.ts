@@ -1,0 +1,63 @@
+import { Type, type TSchema, type TSchemaOptions } from 'typebox';
+
+// Shared schema pieces. Route schemas are the one source for validation, the OpenAPI
+// document, the agent-tool catalog and the CLI's field completion.
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Optional + nullable, for response fields that may be null. */
+export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+export const Timestamp = Type.String({ format: 'date-time' });
+export const Id = Type.String({ minLength: 1, maxLength: 64 });
+export const Uuid = Type.String({ format: 'uuid' });
+
+/** A string enum: `{ enum: [...] }` in JSON Schema, the union of the values in TypeScript. */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: TSchemaOptions = {}) =>
+  Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'urn:fos:error:<kind>' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String({ description: 'Ends with "(support reference: <16 hex trace id>)".' }),
+    trace_id: Type.String({ pattern: '^[0-9a-f]{16}$' }),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
+    ),
+  },
+  { $id: 'Problem', additionalProperties: true },
+);
+
+export const PageMetaSchema = Type.Object(
+  {
+    page: Type.Integer(),
+    page_size: Type.Integer(),
+    start_index: Type.Integer(),
+    end_index: Type.Integer(),
+    has_next_page: Type.Boolean(),
+    has_previous_page: Type.Boolean(),
+    total: Type.Optional(Type.Integer()),
+  },
+  { $id: 'PageMeta' },
+);
+
+export const listOf = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), meta: Type.Ref('PageMeta') });
+
+/** page/limit query members; spread into a route's querystring schema. */
+export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {}) => ({
+  page: Type.Integer({ minimum: 0, default: 0, description: '0-based page number' }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: opts.maxLimit ?? 100,
+    default: opts.defaultLimit ?? 20,
+    description: 'items per page',
+  }),
+});
+
+export const sortOrder = Type.Optional(StringEnum(['asc', 'desc'] as const));
+
+export const IdParams = <const K extends string>(name: K) =>
+  Type.Object({ [name]: Id } as Record<K, typeof Id>);

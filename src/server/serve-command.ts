@@ -1,0 +1,30 @@
+import { startServer, type ServeOptions } from './serve.js';
+
+// `fos serve`: start, announce, save the first-start key as the CLI's `local` profile, and
+// shut down cleanly on SIGINT/SIGTERM.
+export async function runServe(opts: ServeOptions & { logLevel?: string }) {
+  const server = await startServer({ ...opts, logger: { level: opts.logLevel ?? 'info', redact: ['req.headers["x-access-token"]', 'req.headers.authorization'] } });
+  const err = process.stderr;
+  if (server.bootstrap) {
+    const { token, teamName } = server.bootstrap;
+    err.write(`\nFirst start: created fulfiller team "${teamName}" and an ADMIN key.\n`);
+    err.write(`API key (shown once): ${token}\n`);
+    try {
+      const { saveProfile } = await import('../cli/config.js');
+      saveProfile('local', { base_url: server.url, api_key: token }, { makeCurrent: true });
+      err.write(`Saved as the CLI profile "local": try \`fos products list\`.\n\n`);
+    } catch (e) {
+      err.write(`Could not save the CLI profile: ${(e as Error).message}\n\n`);
+    }
+  }
+  err.write(`fos serve listening on ${server.url} (${server.db.provider})\n`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

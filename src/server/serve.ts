@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { createDb } from '../db/client.js';
+import { migrate } from '../db/migrate.js';
+import type { Db } from '../db/types.js';
+import { bootstrapIfEmpty, type BootstrapResult } from '../domain/bootstrap.js';
+import { buildApp, type AppConfig } from './app.js';
+import { MemoryStore, PostgresStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
+
+export interface ServeOptions {
+  db: string;
+  host?: string;
+  port?: number;
+  redis?: string;
+  /** memory | database | redis; default: memory on SQLite, database on PostgreSQL. */
+  rateLimitStore?: 'memory' | 'database' | 'redis';
+  demo?: boolean;
+  logger?: AppConfig['logger'];
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  db: Db;
+  url: string;
+  bootstrap: BootstrapResult | null;
+  close(): Promise<void>;
+}
+
+async function rateLimitStoreFor(db: Db, opts: ServeOptions): Promise<RateLimitStore> {
+  const choice = opts.rateLimitStore ?? (opts.redis ? 'redis' : db.provider === 'postgresql' ? 'database' : 'memory');
+  if (choice === 'redis') {
+    if (!opts.redis) throw new Error('--rate-limit-store redis needs --redis <url>');
+    return RedisStore.connect(opts.redis);
+  }
+  if (choice === 'database' && db.provider === 'postgresql') return new PostgresStore(db);
+  return new MemoryStore();
+}
+
+/** Opens the database, applies migrations, bootstraps an empty one, and listens. */
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const db = await createDb(opts.db);
+  try {
+    await migrate(db);
+    const bootstrap = await bootstrapIfEmpty(db);
+    if (opts.demo) {
+      const { loadDemo } = await import('../domain/demo.js');
+      await loadDemo(db);
+    }
+    const rateLimitStore = await rateLimitStoreFor(db, opts);
+    const app = await buildApp({ db, config: { logger: opts.logger, rateLimitStore } });
+    const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
+    const url = `${address.replace('[::1]', 'localhost')}/v1`;
+    return {
+      app,
+      db,
+      url,
+      bootstrap,
+      close: async () => {
+        await app.close();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, test } from 'vitest';
+import { createDb, isSerializationFailure, isUniqueViolation, parseDbUrl } from '../../src/db/client.js';
+import { migrate, packageRoot } from '../../src/db/migrate.js';
+import { freshSqliteUrl, type FreshUrl } from '../helpers/db.js';
+
+const committed = readdirSync(path.join(packageRoot(), 'prisma', 'migrations', 'sqlite'), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
+
+const fresh: FreshUrl[] = [];
+async function sqliteUrl() {
+  const f = await freshSqliteUrl();
+  fresh.push(f);
+  return f.url;
+}
+afterAll(async () => {
+  await Promise.all(fresh.map((f) => f.cleanup()));
+});
+
+/** Holds the SQLite write lock from another process for `ms` milliseconds; resolves once it holds it. */
+function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
+  const code = `const D=require('better-sqlite3');const d=new D(process.argv[1]);d.exec('BEGIN IMMEDIATE');
+    console.log('locked');Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,${ms});d.exec('ROLLBACK');d.close();`;
+  const child = spawn(process.execPath, ['-e', code, file], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', () => resolve({ released: exited }));
+    child.once('error', reject);
+  });
+}
+
+describe('SQLite database layer', () => {
+  test('migrate applies every committed migration once, then nothing', async () => {
+    expect(committed.length).toBeGreaterThan(0);
+    const url = await sqliteUrl();
+    expect(await migrate(url)).toEqual({ applied: committed });
+    expect(await migrate(url)).toEqual({ applied: [] });
+    const db = await createDb(url);
+    try {
+      const rows = await db.prisma.$queryRawUnsafe<{ migration_name: string }[]>(
+        'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL ORDER BY migration_name',
+      );
+      expect(rows.map((r) => r.migration_name)).toEqual(committed);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('two concurrent migrations of one empty file: one applies, the other waits and finds nothing to do', async () => {
+    const url = await sqliteUrl();
+    const results = await Promise.all([migrate(url), migrate(url)]);
+    expect(results.map((r) => r.applied).sort((a, b) => b.length - a.length)).toEqual([committed, []]);
+  });
+
+  test('create and read through prisma; WAL, busy_timeout and foreign keys in effect', async () => {
+    const dir = path.dirname(parseDbUrl(await sqliteUrl()).url.slice(5));
+    const url = path.join(dir, 'nested', 'deeper', 'fos.db'); // plain path, parent dirs do not exist yet
+    await migrate(url);
+    const db = await createDb(url);
+    try {
+      expect(db.provider).toBe('sqlite');
+      expect(db.url).toBe(`file:${url}`);
+      const team = await db.prisma.team.create({ data: { name: 'Acme', kind: 'MERCHANT' } });
+      expect(await db.prisma.team.findUnique({ where: { id: team.id } })).toMatchObject({ name: 'Acme', kind: 'MERCHANT' });
+
+      const pragma = async (name: string) =>
+        Object.values((await db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(`PRAGMA ${name}`))[0]!)[0];
+      expect(await pragma('journal_mode')).toBe('wal');
+      expect(Number(await pragma('busy_timeout'))).toBe(5000);
+      expect(Number(await pragma('foreign_keys'))).toBe(1);
+      // WAL is persistent in the file: a plain connection sees it too
+      const plain = new Database(url, { readonly: true });
+      expect(plain.pragma('journal_mode', { simple: true })).toBe('wal');
+      plain.close();
+
+      // foreign keys are enforced
+      await expect(
+        db.prisma.fulfillmentDelegation.create({ data: { merchant_team_id: team.id, fulfiller_team_id: 'missing' } }),
+      ).rejects.toMatchObject({ code: 'P2003' });
+
+      // busy_timeout: a write waits for another process's write lock instead of failing at once
+      const { released } = await holdWriteLock(url, 400);
+      const started = Date.now();
+      await db.prisma.team.create({ data: { name: 'Waited', kind: 'FULFILLER' } });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      await released;
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('isUniqueViolation / isSerializationFailure recognise SQLite errors', async () => {
+    const url = await sqliteUrl();
+    await migrate(url);
+    const db = await createDb(url);
+    try {
+      const m = await db.prisma.team.create({ data: { name: 'M', kind: 'MERCHANT' } });
+      const f = await db.prisma.team.create({ data: { name: 'F', kind: 'FULFILLER' } });
+      const data = { merchant_team_id: m.id, fulfiller_team_id: f.id };
+      await db.prisma.fulfillmentDelegation.create({ data });
+      const dup = await db.prisma.fulfillmentDelegation.create({ data }).catch((e: unknown) => e);
+      expect(dup).toMatchObject({ code: 'P2002' });
+      expect(isUniqueViolation(dup)).toBe(true);
+      expect(isSerializationFailure(dup)).toBe(false);
+      const rawDup = await db.prisma
+        .$executeRawUnsafe(`UPDATE teams SET id = '${m.id}' WHERE id = '${f.id}'`)
+        .catch((e: unknown) => e);
+      expect(rawDup).toMatchObject({ code: 'P2010' });
+      expect(isUniqueViolation(rawDup)).toBe(true);
+      expect(isUniqueViolation(new Error('nope'))).toBe(false);
+    } finally {
+      await db.close();
+    }
+    // A SQLite BUSY straight from the driver, and as Prisma 7 reports it (P1008 + adapter cause)
+    const file = parseDbUrl(url).url.slice(5);
+    const a = new Database(file);
+    const b = new Database(file, { timeout: 0 });
+    a.exec('BEGIN IMMEDIATE');
+    let busy: unknown;
+    try {
+      b.exec('BEGIN IMMEDIATE');
+    } catch (e) {
+      busy = e;
+    } finally {
+      a.exec('ROLLBACK');
+      a.close();
+      b.close();
+    }
+    expect(busy).toMatchObject({ code: 'SQLITE_BUSY' });
+    expect(isSerializationFailure(busy)).toBe(true);
+    const prismaBusy = Object.assign(new Error('Operation has timed out'), {
+      code: 'P1008',
+      meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: 'SQLITE_BUSY', kind: 'SocketTimeout' } } },
+    });
+    expect(isSerializationFailure(prismaBusy)).toBe(true);
+    expect(isUniqueViolation(prismaBusy)).toBe(false);
+  });
+
+  test('parseDbUrl accepts paths and file: URLs, rejects :memory: and other schemes', () => {
+    expect(parseDbUrl('file:/tmp/x.db')).toMatchObject({ provider: 'sqlite', file: '/tmp/x.db', url: 'file:/tmp/x.db' });
+    expect(parseDbUrl('file:///tmp/x.db?mode=rwc')).toMatchObject({ file: '/tmp/x.db' });
+    expect(parseDbUrl('data/x.db')).toMatchObject({ file: path.resolve('data/x.db') });
+    expect(parseDbUrl('postgresql://u@h:5432/d?schema=app&connection_limit=3')).toMatchObject({
+      provider: 'postgresql',
+      schema: 'app',
+      pool: { max: 3, connectionString: 'postgresql://u@h:5432/d', options: '-c search_path=app' },
+    });
+    expect(() => parseDbUrl(':memory:')).toThrow(/in-memory/);
+    expect(() => parseDbUrl('mysql://h/d')).toThrow(/unsupported/);
+  });
+});
