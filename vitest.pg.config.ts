@@ -1,10 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
-// PostgreSQL suite: only test/pg/**. Needs a server at FOS_TEST_PG_URL
-// (default postgres://root@127.0.0.1:5432/postgres) whose role may CREATE DATABASE.
+// PostgreSQL suite (`npm run test:pg`): test/pg/** plus the whole API suite (test/api/**) with
+// FOS_TEST_DB=postgres, so every API test also runs on PostgreSQL. Needs a server at
+// FOS_TEST_PG_URL (default postgres://root@127.0.0.1:5432/postgres) whose role may CREATE
+// DATABASE (each test file makes and drops its own), and Redis at FOS_TEST_REDIS_URL (default
+// redis://127.0.0.1:6379) for the shared rate-limit test.
 export default defineConfig({
   test: {
-    include: ['test/pg/**/*.test.ts'],
+    include: ['test/pg/**/*.test.ts', 'test/api/**/*.test.ts'],
+    env: { FOS_TEST_DB: 'postgres' },
+    pool: 'forks',
+    poolOptions: { forks: { minForks: 1, maxForks: 2 } },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -16,6 +16,10 @@
 //    polled without blocking the event loop. A separate file because a lock on the database
 //    itself would block the schema engine's own connection. The OS drops the lock with the
 //    process; the (empty) lock file stays next to the database and is harmless.
+//    Note: the engine applies SQLite migrations in EXCLUSIVE locking mode (as `prisma migrate
+//    deploy` does), so applying one fails with SQLITE_BUSY while another process has the file
+//    open; checking (nothing to apply) works alongside a running server. So: migrate() before
+//    createDb(), and stop running servers before upgrading a SQLite database.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -104,6 +108,12 @@ declare const WebAssembly: {
 };
 let engineClass: Promise<SchemaEngineClass> | undefined;
 
+// The engine arms timers (e.g. a 10 s timeout around its own pg_advisory_lock(72707369)) and never
+// clears them, which would keep a process alive for 10 s after migrate() returned. Its timers go
+// through our setTimeout below; once no engine call is running, the leftovers are cleared.
+const engineTimers = new Set<NodeJS.Timeout>();
+let engineCallsRunning = 0;
+
 /**
  * Loads @prisma/schema-engine-wasm without `--experimental-wasm-modules`. Its entry point does
  * `import * as wasm from "./schema_engine_bg.wasm"` (bundler style); we do what that glue does:
@@ -114,14 +124,23 @@ export function loadSchemaEngine(): Promise<SchemaEngineClass> {
   return (engineClass ??= (async () => {
     const require = createRequire(import.meta.url);
     const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
-    const glue = (await import(pathToFileURL(gluePath).href)) as {
+    const glue = (await import(pathToFileURL(gluePath).href)) as Record<string, unknown> & {
       __wbg_set_wasm(exports: WasmExports): void;
       SchemaEngine: SchemaEngineClass;
     };
+    const imports: Record<string, unknown> = { ...glue };
+    for (const name of Object.keys(glue).filter((k) => k.startsWith('__wbg_setTimeout_'))) {
+      imports[name] = (callback: () => void, ms: number) => {
+        const timer = setTimeout(() => {
+          engineTimers.delete(timer);
+          callback();
+        }, ms >>> 0);
+        engineTimers.add(timer);
+        return timer;
+      };
+    }
     const bytes = await readFile(path.join(path.dirname(gluePath), 'schema_engine_bg.wasm'));
-    const { instance } = await WebAssembly.instantiate(bytes, {
-      './schema_engine_bg.js': glue,
-    });
+    const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': imports });
     glue.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
     return glue.SchemaEngine;
@@ -156,24 +175,36 @@ async function withSchemaEngine<T>(
     },
   };
   const lines: string[] = [];
-  const engine = await SchemaEngine.new(
-    { datamodels: [['schema.prisma', `datasource db {\n  provider = "${provider}"\n}\n`]] },
-    (line: string) => {
-      lines.push(line);
-      log?.(line);
-    },
-    bindMigrationAwareSqlAdapterFactory(tracking),
-  );
+  engineCallsRunning++;
+  let engine: SchemaEngineT | undefined;
   try {
+    engine = await SchemaEngine.new(
+      { datamodels: [['schema.prisma', `datasource db {\n  provider = "${provider}"\n}\n`]] },
+      (line: string) => {
+        lines.push(line);
+        log?.(line);
+      },
+      bindMigrationAwareSqlAdapterFactory(tracking),
+    );
     return await fn(engine);
   } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
+    let msg = err instanceof Error ? err.message : String(err);
+    if (provider === 'sqlite' && /unknown variant `SocketTimeout`/.test(msg)) {
+      // The adapter reports SQLITE_BUSY as kind SocketTimeout, which this engine cannot decode.
+      // The engine applies SQLite migrations in EXCLUSIVE locking mode (like `prisma migrate
+      // deploy`): a migration that changes the schema needs every other connection closed.
+      msg = `the SQLite database is locked (SQLITE_BUSY): another process has it open (a running fos server?); stop it and migrate again. (${msg.split('\n')[0]})`;
+    }
     throw new Error(`migration failed (${provider}): ${msg}${lines.length ? `\n${lines.slice(-20).join('\n')}` : ''}`, {
       cause: err,
     });
   } finally {
-    engine.free();
+    engine?.free();
     await Promise.all(opened.map((c) => c.dispose().catch(() => {})));
+    if (--engineCallsRunning === 0) {
+      for (const t of engineTimers) clearTimeout(t);
+      engineTimers.clear();
+    }
   }
 }
 

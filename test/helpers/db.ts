@@ -3,6 +3,7 @@
 //   const { url, cleanup } = await freshSqliteUrl();    // empty SQLite file in a temp dir
 //   const { url, cleanup } = await freshPostgresUrl();  // empty PostgreSQL database (also `.drop`)
 //   const { db, cleanup }  = await freshDb();           // created + migrated + connected Db
+//   await migrateInProcesses(url, 3);                   // (db tests) N separate processes at once
 //
 // Each call gives a new, empty database; `cleanup()` removes it (call it in afterAll/afterEach;
 // it is idempotent). Nothing is migrated except by freshDb().
@@ -11,13 +12,16 @@
 // PostgreSQL server: FOS_TEST_PG_URL (default postgres://root@127.0.0.1:5432/postgres), a role
 // allowed to CREATE DATABASE; databases are named fos_test_<random>.
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, packageRoot } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/types.js';
 
 export interface FreshUrl {
@@ -53,7 +57,8 @@ export async function freshPostgresUrl(): Promise<FreshUrl & { drop(): Promise<v
 export async function freshDb(provider = process.env.FOS_TEST_DB ?? 'sqlite'): Promise<{ db: Db; cleanup(): Promise<void> }> {
   const fresh = /^postgres/.test(provider) ? await freshPostgresUrl() : await freshSqliteUrl();
   try {
-    await migrate(fresh.url);
+    if (/^postgres/.test(provider)) await migrate(fresh.url);
+    else await copyFile(await migratedSqliteTemplate(), fresh.url.slice('file:'.length));
     const db = await createDb(fresh.url);
     return {
       db,
@@ -68,6 +73,40 @@ export async function freshDb(provider = process.env.FOS_TEST_DB ?? 'sqlite'): P
   }
 }
 
+// SQLite: a migrated template file, then a plain copy per freshDb() (the migrator's connection is
+// closed, so the WAL is checkpointed into the .db file). The template is
+// <tmpdir>/fos-test-template-<hash of the sqlite migrations>.db, shared by test processes and
+// runs; templates of older migration states are deleted when a new one is made.
+let sqliteTemplate: Promise<string> | undefined;
+function migratedSqliteTemplate(): Promise<string> {
+  return (sqliteTemplate ??= (async () => {
+    const dir = path.join(packageRoot(), 'prisma', 'migrations', 'sqlite');
+    const hash = createHash('sha256');
+    for (const name of readdirSync(dir).sort()) {
+      const sql = path.join(dir, name, 'migration.sql');
+      if (existsSync(sql)) hash.update(name).update(readFileSync(sql));
+    }
+    const prefix = 'fos-test-template-';
+    const template = path.join(tmpdir(), `${prefix}${hash.digest('hex').slice(0, 16)}.db`);
+    if (existsSync(template)) return template;
+    const work = await freshSqliteUrl();
+    try {
+      await migrate(work.url);
+      const staged = `${template}.${process.pid}.tmp`;
+      await copyFile(work.url.slice('file:'.length), staged);
+      await rename(staged, template); // atomic: concurrent creators write the same content
+    } finally {
+      await work.cleanup();
+    }
+    for (const old of readdirSync(tmpdir())) {
+      if (old.startsWith(prefix) && old.endsWith('.db') && path.join(tmpdir(), old) !== template) {
+        await rm(path.join(tmpdir(), old), { force: true });
+      }
+    }
+    return template;
+  })());
+}
+
 async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: TEST_PG_URL });
   await client.connect();
@@ -75,5 +114,42 @@ async function adminQuery(sql: string): Promise<void> {
     await client.query(sql);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Runs migrate(url) in `n` separate Node processes started together (src/db/migrate.ts bundled
+ * with esbuild into .tmp/), to exercise the cross-process migration lock. Resolves with what
+ * each process reported: `{ applied }` or `{ error }`.
+ */
+export async function migrateInProcesses(url: string, n: number): Promise<Array<{ applied: string[] } | { error: string }>> {
+  const root = packageRoot();
+  const outfile = path.join(root, '.tmp', `migrate-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
+  await mkdir(path.dirname(outfile), { recursive: true });
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [path.join(root, 'src', 'db', 'migrate.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile,
+    logLevel: 'error',
+  });
+  const script = `import { migrate } from ${JSON.stringify(pathToFileURL(outfile).href)};
+    try { console.log(JSON.stringify(await migrate(process.argv[1]))); }
+    catch (e) { console.log(JSON.stringify({ error: String(e && e.message || e) })); }`;
+  try {
+    return await Promise.all(
+      Array.from({ length: n }, () =>
+        new Promise<{ applied: string[] } | { error: string }>((resolve, reject) =>
+          execFile(process.execPath, ['--input-type=module', '-e', script, url], { cwd: root }, (err, stdout) =>
+            err ? reject(err) : resolve(JSON.parse(stdout.trim().split('\n').at(-1)!)),
+          ),
+        ),
+      ),
+    );
+  } finally {
+    await rm(outfile, { force: true });
   }
 }

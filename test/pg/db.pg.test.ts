@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDb, isSerializationFailure, isUniqueViolation } from '../../src/db/client.js';
 import { migrate, packageRoot } from '../../src/db/migrate.js';
-import { freshPostgresUrl, TEST_PG_URL } from '../helpers/db.js';
+import { freshPostgresUrl, migrateInProcesses, TEST_PG_URL } from '../helpers/db.js';
 
 const committed = readdirSync(path.join(packageRoot(), 'prisma', 'migrations', 'postgresql'), { withFileTypes: true })
   .filter((e) => e.isDirectory())
@@ -77,6 +77,11 @@ describe('PostgreSQL database layer', () => {
     const empty = await pgUrl();
     const results = await Promise.all([migrate(empty), migrate(empty), migrate(empty)]);
     expect(results.map((r) => r.applied).sort((a, b) => b.length - a.length)).toEqual([committed, [], []]);
+    // separate processes, each with its own connections
+    const other = await pgUrl();
+    const procs = await migrateInProcesses(other, 3);
+    const sorted = procs.map((r) => ('applied' in r ? r.applied : r)).sort((a, b) => JSON.stringify(b).length - JSON.stringify(a).length);
+    expect(sorted).toEqual([committed, [], []]);
   });
 
   test('?schema= puts the tables and _prisma_migrations in that schema', async () => {

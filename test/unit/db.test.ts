@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createDb, isSerializationFailure, isUniqueViolation, parseDbUrl } from '../../src/db/client.js';
 import { migrate, packageRoot } from '../../src/db/migrate.js';
-import { freshSqliteUrl, type FreshUrl } from '../helpers/db.js';
+import { freshSqliteUrl, migrateInProcesses, type FreshUrl } from '../helpers/db.js';
 
 const committed = readdirSync(path.join(packageRoot(), 'prisma', 'migrations', 'sqlite'), { withFileTypes: true })
   .filter((e) => e.isDirectory())
@@ -51,10 +51,15 @@ describe('SQLite database layer', () => {
     }
   });
 
-  test('two concurrent migrations of one empty file: one applies, the other waits and finds nothing to do', async () => {
-    const url = await sqliteUrl();
-    const results = await Promise.all([migrate(url), migrate(url)]);
+  test('concurrent migrations of one empty file: one applies, the others wait and find nothing to do', async () => {
+    const inProcess = await sqliteUrl();
+    const results = await Promise.all([migrate(inProcess), migrate(inProcess)]);
     expect(results.map((r) => r.applied).sort((a, b) => b.length - a.length)).toEqual([committed, []]);
+    // separate processes (without the lock file some of these fail with SQLITE_BUSY)
+    const url = await sqliteUrl();
+    const procs = await migrateInProcesses(url, 3);
+    const sorted = procs.map((r) => ('applied' in r ? r.applied : r)).sort((a, b) => JSON.stringify(b).length - JSON.stringify(a).length);
+    expect(sorted).toEqual([committed, [], []]);
   });
 
   test('create and read through prisma; WAL, busy_timeout and foreign keys in effect', async () => {
