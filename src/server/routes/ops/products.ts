@@ -1,4 +1,63 @@
 import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import * as products from '../../../domain/products/products.js';
+import { listOf } from '../../schemas/common.js';
+import {
+  OpsCreateBody, OpsProductDetail, OpsProductListItem, OpsProductQuery, OpsProductWritten, OpsUpdateBody, ProductParams,
+} from '../../schemas/products.js';
 
-// Not yet implemented: routes for this resource are added by their issue.
-export default async function routes(_app: FastifyInstance) {}
+// Products, ops family (spec 4.2, records 2.3): fulfiller keys; their team's products and those
+// of merchant teams delegated to it.
+
+const tags = ['Products'];
+const read = { permission: 'READ_PRODUCTS', family: 'ops' } as const;
+const write = { permission: 'WRITE_PRODUCTS', family: 'ops' } as const;
+type Params = { Params: Static<typeof ProductParams> };
+
+export default async function routes(app: FastifyInstance) {
+  app.get<{ Querystring: Static<typeof OpsProductQuery> }>('/v1/ops/products', {
+    config: read,
+    schema: {
+      operationId: 'listOpsProducts', tags, summary: 'List products with inventory',
+      description: 'Newest first by default (order_by created_at, order desc). Inventory covers the caller\'s '
+        + 'warehouses; warehouse_id narrows it and lists only products with a stock level there.',
+      querystring: OpsProductQuery,
+      response: { 200: listOf(OpsProductListItem) },
+    },
+  }, async (request) => products.listOpsProducts(app.db, request.principal, request.query));
+
+  app.post<{ Body: Static<typeof OpsCreateBody> }>('/v1/ops/products', {
+    config: write,
+    schema: {
+      operationId: 'createOpsProduct', tags, summary: 'Create a product',
+      description: 'name and type are required. Units default to the owning team\'s measurement system. '
+        + 'merchant_team_id creates the product for a merchant team delegated to the caller.',
+      body: OpsCreateBody,
+      response: { 201: OpsProductWritten },
+    },
+  }, async (request, reply) => {
+    const product = await products.createOpsProduct(app.db, request.principal, request.body);
+    return reply.code(201).send(product);
+  });
+
+  app.get<Params>('/v1/ops/products/:product_id', {
+    config: read,
+    schema: {
+      operationId: 'getOpsProduct', tags, summary: 'Get a product',
+      params: ProductParams,
+      response: { 200: OpsProductDetail },
+    },
+  }, async (request) => products.getOpsProduct(app.db, request.principal, request.params.product_id));
+
+  app.patch<Params & { Body: Static<typeof OpsUpdateBody> }>('/v1/ops/products/:product_id', {
+    config: write,
+    schema: {
+      operationId: 'updateOpsProduct', tags, summary: 'Update a product (partial)',
+      description: 'Only the fields sent change. bundle_components / assembly_components: omitted keeps the list, '
+        + '[] removes all, an array replaces all.',
+      params: ProductParams,
+      body: OpsUpdateBody,
+      response: { 200: OpsProductWritten },
+    },
+  }, async (request) => products.updateOpsProduct(app.db, request.principal, request.params.product_id, request.body));
+}

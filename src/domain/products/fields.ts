@@ -1,0 +1,143 @@
+// Product enumerations, write inputs and the mapping of an input to database columns.
+// The route schemas (src/server/schemas/products.ts) decide which of these fields each path
+// family accepts; this module only turns accepted values into columns.
+
+export const PRODUCT_TYPES = ['STANDARD', 'VIRTUAL_BUNDLE', 'ASSEMBLY'] as const;
+export const MEASUREMENT_UNITS = ['MM', 'IN'] as const;
+export const WEIGHT_UNITS = ['G', 'LB'] as const;
+export const REPLENISHMENT_STRATEGIES = ['FIFO'] as const;
+/** The seven storefront platforms (spec's platform_a..g, MANUAL fourth), as the ShopType enum. */
+export const PLATFORMS = ['SHOPIFY', 'AMAZON', 'BIGCOMMERCE', 'MANUAL', 'WOOCOMMERCE', 'EBAY', 'ETSY'] as const;
+
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+export type Platform = (typeof PLATFORMS)[number];
+
+export interface ComponentInput {
+  component_product_id?: string;
+  component_product_sku?: string;
+  /** Defaults to 1. */
+  component_quantity?: number;
+}
+
+export interface ProductConfig {
+  replenishment_source_strategy: 'FIFO';
+  replenishment_increment_level: number | null;
+  replenishment_maximum_level: number | null;
+  replenishment_minimum_level: number | null;
+}
+
+export type ConfigInput = Partial<Omit<ProductConfig, 'replenishment_source_strategy'>> & {
+  replenishment_source_strategy?: 'FIFO';
+};
+
+type N<T> = T | null;
+
+/** Every writable product field (ops family); the merchant family accepts a subset. */
+export interface ProductInput {
+  name?: string;
+  type?: ProductType;
+  sku?: N<string>;
+  description?: N<string>;
+  barcode?: N<string>;
+  mpn?: N<string>;
+  manufacturer?: N<string>;
+  image_url?: N<string>;
+  length?: N<number>;
+  width?: N<number>;
+  height?: N<number>;
+  weight?: N<number>;
+  measurement_unit?: (typeof MEASUREMENT_UNITS)[number];
+  weight_unit?: (typeof WEIGHT_UNITS)[number];
+  cost_price?: N<number>;
+  cost_currency?: N<string>;
+  customs_value?: N<number>;
+  customs_value_currency?: N<string>;
+  customs_description?: N<string>;
+  country_of_origin?: N<string>;
+  hs_code?: N<string>;
+  printed_commodity_identifier?: N<string>;
+  eccn?: N<string>;
+  is_hazmat?: boolean;
+  category?: N<string>;
+  subcategory?: N<string>;
+  pick_fee_override?: N<number>;
+  /** ISO 8601 date-time. */
+  first_article_inspection_completed_at?: N<string>;
+  config?: N<ConfigInput>;
+  increment_level?: N<number>;
+  maximum_level?: N<number>;
+  minimum_level?: N<number>;
+  bundle_components?: ComponentInput[];
+  assembly_components?: ComponentInput[];
+}
+
+export interface CreateProductInput extends ProductInput {
+  name: string;
+  type: ProductType;
+  /** Ops family only: create for a merchant team delegated to the caller. */
+  merchant_team_id?: string;
+}
+
+const SCALARS = [
+  'name', 'type', 'sku', 'description', 'barcode', 'mpn', 'manufacturer', 'image_url', 'length', 'width',
+  'height', 'weight', 'measurement_unit', 'weight_unit', 'cost_price', 'cost_currency', 'customs_value',
+  'customs_value_currency', 'customs_description', 'country_of_origin', 'hs_code', 'printed_commodity_identifier',
+  'eccn', 'is_hazmat', 'category', 'subcategory', 'pick_fee_override', 'increment_level', 'maximum_level',
+  'minimum_level',
+] as const;
+
+export const DEFAULT_CONFIG: ProductConfig = {
+  replenishment_source_strategy: 'FIFO',
+  replenishment_increment_level: null,
+  replenishment_maximum_level: null,
+  replenishment_minimum_level: null,
+};
+
+/** The stored config as a complete object (absent members take their defaults). */
+export function configOf(stored: unknown): ProductConfig {
+  const c = (stored && typeof stored === 'object' ? stored : {}) as Partial<ProductConfig>;
+  return {
+    replenishment_source_strategy: c.replenishment_source_strategy ?? 'FIFO',
+    replenishment_increment_level: c.replenishment_increment_level ?? null,
+    replenishment_maximum_level: c.replenishment_maximum_level ?? null,
+    replenishment_minimum_level: c.replenishment_minimum_level ?? null,
+  };
+}
+
+/** Column values for the scalar fields present in input (undefined = leave as is; config apart). */
+export function columnsOf(input: ProductInput): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const key of SCALARS) if (input[key] !== undefined) data[key] = input[key];
+  if (input.first_article_inspection_completed_at !== undefined) {
+    const at = input.first_article_inspection_completed_at;
+    data.first_article_inspection_completed_at = at === null ? null : new Date(at);
+  }
+  return data;
+}
+
+/**
+ * The config to store: the input merges into the stored one member by member, like a JSON merge
+ * patch; null resets every member to its default.
+ */
+export function mergeConfig(input: ConfigInput | null, stored: unknown): ProductConfig {
+  if (input === null) return { ...DEFAULT_CONFIG };
+  const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  return { ...configOf(stored), ...patch };
+}
+
+// Prisma's `contains` becomes LIKE '%term%' without escaping on SQLite, and PostgreSQL treats a
+// backslash as LIKE's escape. So the search columns and terms both carry %, _ and \ as private-use
+// characters: a term then matches only as the literal substring it is, on both databases.
+const LIKE_SPECIALS: Record<string, string> = { '%': '\uE025', '_': '\uE05F', '\\': '\uE05C' };
+
+/** The search form of a text: lower-cased, LIKE specials replaced. Apply to columns and terms alike. */
+export const searchKey = (value: string | null | undefined) =>
+  (value ?? '').toLowerCase().replace(/[%_\\]/g, (c) => LIKE_SPECIALS[c]);
+
+/** Search columns; written with every change of name, sku or barcode. */
+export function searchColumns(p: { name: string; sku: string | null; barcode: string | null }) {
+  return {
+    search_text: [p.name, p.sku, p.barcode].map(searchKey).join('\n'),
+    name_sku_search_text: [p.name, p.sku].map(searchKey).join('\n'),
+  };
+}

@@ -1,0 +1,45 @@
+import type { Db } from '../../db/types.js';
+import { notFound } from '../errors.js';
+import { pageWindow, toPage } from '../pagination.js';
+import type { ProductInput, ProductType } from './fields.js';
+import { presentMerchant } from './present.js';
+import { merchantWhere, orderOf, type MerchantListQuery } from './query.js';
+import { soleFulfillerOf, type Caller } from './reach.js';
+import { createProduct, updateProduct } from './write.js';
+
+// Products, merchant family (spec 4.3): a merchant key reaches the products its team owns.
+
+export async function listMerchantProducts(db: Db, caller: Caller, q: MerchantListQuery) {
+  const rows = await db.prisma.product.findMany({
+    where: merchantWhere(q, caller.teamId),
+    orderBy: orderOf(q),
+    ...pageWindow(q),
+  });
+  const page = toPage(rows, q);
+  return { data: page.data.map(presentMerchant), meta: page.meta };
+}
+
+export async function getMerchantProduct(db: Db, caller: Caller, id: string) {
+  const row = await db.prisma.product.findFirst({ where: { id, team_id: caller.teamId } });
+  if (!row) throw notFound('Product', id);
+  return presentMerchant(row);
+}
+
+/** Owned by the caller's team; the fulfiller is its delegated fulfiller when it has exactly one. */
+export async function createMerchantProduct(db: Db, caller: Caller, input: ProductInput & { name: string; type: ProductType }) {
+  const id = await createProduct(db, [caller.teamId], input, async (tx) => {
+    const team = await tx.team.findUniqueOrThrow({ where: { id: caller.teamId }, select: { measurement_system: true } });
+    return {
+      team_id: caller.teamId,
+      merchant_team_id: caller.teamId,
+      fulfiller_team_id: await soleFulfillerOf(tx, caller.teamId),
+      measurement_system: team.measurement_system,
+    };
+  });
+  return getMerchantProduct(db, caller, id);
+}
+
+export async function updateMerchantProduct(db: Db, caller: Caller, id: string, input: ProductInput) {
+  await updateProduct(db, [caller.teamId], id, input);
+  return getMerchantProduct(db, caller, id);
+}

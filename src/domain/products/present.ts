@@ -1,0 +1,214 @@
+import type { Product, ProductComponent, ProductListingVariant } from '../../db/types.js';
+import { configOf, PLATFORMS, type Platform } from './fields.js';
+import { inventoryFor, visibleWarehouses } from './inventory.js';
+import { teamNames, type Caller, type Client } from './reach.js';
+
+// Shapes product rows into the ops (spec 2.3) and merchant (spec 2.4) records. Everything a page
+// needs (team names, stock levels, listing variants, shops) is loaded for all its rows at once:
+// a constant number of queries, whatever the page size.
+
+type Component = ProductComponent & { component: Pick<Product, 'id' | 'sku' | 'name' | 'image_url'> };
+
+/** A product row as loaders fetch it: bundle count always, children on detail views. */
+export type ProductRow = Product & {
+  _count: { components: number };
+  components?: Component[];
+};
+
+export interface PresentOptions {
+  /** Include virtual_bundle_products, assembly_products, product_listing_variants. */
+  children: boolean;
+  /** Include supported_actions (list and get-one only). */
+  actions: boolean;
+  /** warehouse_id filter of the list: restricts inventory_by_warehouse and the totals. */
+  warehouseIds?: string[];
+}
+
+const bundleCount = { select: { components: { where: { kind: 'VIRTUAL_BUNDLE' as const } } } };
+
+/** Prisma include for list rows: the bundle component count. */
+export const LIST_INCLUDE = { _count: bundleCount };
+
+/** Prisma include for detail rows: the count plus both component lists with their products. */
+export const DETAIL_INCLUDE = {
+  _count: bundleCount,
+  components: {
+    include: { component: { select: { id: true, sku: true, name: true, image_url: true } } },
+    orderBy: [{ created_at: 'asc' as const }, { id: 'asc' as const }],
+  },
+};
+
+const teamFields = (p: Product, names: Map<string, string>) => ({
+  team_id: p.team_id,
+  team_name: names.get(p.team_id) ?? null,
+  fulfiller_team_id: p.fulfiller_team_id,
+  fulfiller_team_name: p.fulfiller_team_id ? names.get(p.fulfiller_team_id) ?? null : null,
+  merchant_team_id: p.merchant_team_id,
+  merchant_team_name: p.merchant_team_id ? names.get(p.merchant_team_id) ?? null : null,
+});
+
+function componentEntry(c: Component, parentKey: 'virtual_bundle_product_id' | 'assembly_product_id') {
+  return {
+    id: c.id,
+    [parentKey]: c.parent_product_id,
+    component_product_id: c.component_product_id,
+    component_product_sku: c.component.sku,
+    component_product_name: c.component.name,
+    component_product_image_url: c.component.image_url,
+    component_quantity: c.component_quantity,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+}
+
+type ShopInfo = { id: string; name: string; slug: string; shop_type: Platform };
+
+// A variant without a shop is a manual listing.
+const platformOf = (v: { shop_id: string | null }, shops: Map<string, ShopInfo>): Platform =>
+  (v.shop_id && shops.get(v.shop_id)?.shop_type) || 'MANUAL';
+
+async function shopsById(client: Client, ids: (string | null)[]) {
+  const unique = [...new Set(ids.filter((id): id is string => Boolean(id)))];
+  const shops = unique.length
+    ? await client.shop.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, slug: true, shop_type: true } })
+    : [];
+  return new Map(shops.map((s) => [s.id, s as ShopInfo]));
+}
+
+/** Ops records (spec 2.3) for rows already known to be in the caller's reach. */
+export async function presentOps(client: Client, caller: Caller, rows: ProductRow[], opts: PresentOptions) {
+  const ids = rows.map((r) => r.id);
+  const [names, warehouses, variants, variantGroups] = await Promise.all([
+    teamNames(client, rows.flatMap((r) => [r.team_id, r.merchant_team_id, r.fulfiller_team_id])),
+    visibleWarehouses(client, caller.teamId, opts.warehouseIds),
+    opts.children && ids.length
+      ? client.productListingVariant.findMany({ where: { product_id: { in: ids } }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] })
+      : ([] as ProductListingVariant[]),
+    !opts.children && ids.length
+      ? client.productListingVariant.groupBy({ by: ['product_id', 'shop_id'], where: { product_id: { in: ids } }, _count: { _all: true } })
+      : [],
+  ]);
+  const counted = opts.children
+    ? variants.map((v) => ({ product_id: v.product_id, shop_id: v.shop_id, n: 1 }))
+    : variantGroups.map((g) => ({ product_id: g.product_id, shop_id: g.shop_id, n: g._count._all }));
+  const [shops, inventory] = await Promise.all([
+    shopsById(client, counted.map((c) => c.shop_id)),
+    inventoryFor(client, ids, warehouses),
+  ]);
+  const variantCounts = new Map(ids.map((id) => [id, Object.fromEntries(PLATFORMS.map((k) => [k, 0])) as Record<Platform, number>]));
+  for (const c of counted) variantCounts.get(c.product_id)![platformOf(c, shops)] += c.n;
+
+  return rows.map((p) => {
+    const stock = inventory.get(p.id)!;
+    const teams = teamFields(p, names);
+    const record: Record<string, unknown> = {
+      id: p.id,
+      name: p.name,
+      sku: p.sku,
+      description: p.description,
+      barcode: p.barcode,
+      mpn: p.mpn,
+      manufacturer: p.manufacturer,
+      image_url: p.image_url,
+      type: p.type,
+      ...teams,
+      length: p.length,
+      width: p.width,
+      height: p.height,
+      weight: p.weight,
+      measurement_unit: p.measurement_unit,
+      weight_unit: p.weight_unit,
+      cost_price: p.cost_price,
+      cost_currency: p.cost_currency,
+      customs_value: p.customs_value,
+      customs_value_currency: p.customs_value_currency,
+      customs_description: p.customs_description,
+      country_of_origin: p.country_of_origin,
+      hs_code: p.hs_code,
+      printed_commodity_identifier: p.printed_commodity_identifier,
+      eccn: p.eccn,
+      is_hazmat: p.is_hazmat,
+      category: p.category,
+      subcategory: p.subcategory,
+      pick_fee_override: p.pick_fee_override,
+      first_article_inspection_completed_at: p.first_article_inspection_completed_at,
+      config: configOf(p.config),
+      increment_level: p.increment_level,
+      maximum_level: p.maximum_level,
+      minimum_level: p.minimum_level,
+      ...stock.totals,
+      inventory_by_warehouse: stock.inventory_by_warehouse,
+      virtual_bundle_component_count: p._count.components,
+      product_listing_variant_count: variantCounts.get(p.id),
+    };
+    if (opts.children) {
+      const components = p.components ?? [];
+      record.virtual_bundle_products = components
+        .filter((c) => c.kind === 'VIRTUAL_BUNDLE').map((c) => componentEntry(c, 'virtual_bundle_product_id'));
+      record.assembly_products = components
+        .filter((c) => c.kind === 'ASSEMBLY').map((c) => componentEntry(c, 'assembly_product_id'));
+      record.product_listing_variants = variants.filter((v) => v.product_id === p.id).map((v) => {
+        const shop = v.shop_id ? shops.get(v.shop_id) : undefined;
+        return {
+          id: v.id,
+          product_id: v.product_id,
+          product_type: p.type,
+          product_listing_id: v.product_listing_id,
+          product_listing_name: v.product_listing_name,
+          shop_id: v.shop_id,
+          shop_name: shop?.name ?? null,
+          shop_slug: shop?.slug ?? null,
+          shop_type: platformOf(v, shops),
+          remote_id: v.remote_id,
+          remote_shopify_inventory_item_id: v.remote_inventory_item_id,
+          sku: v.sku,
+          barcode: v.barcode,
+          name: v.name,
+          image_url: v.image_url,
+          price: v.price,
+          currency: v.currency,
+          hs_code: v.hs_code,
+          country_of_origin: v.country_of_origin,
+          weight: v.weight,
+          weight_unit: v.weight_unit,
+          synced_at: v.synced_at,
+          created_at: v.created_at,
+          updated_at: v.updated_at,
+          ...teams,
+        };
+      });
+    }
+    if (opts.actions) record.supported_actions = [{ action: 'VIEW_PRODUCT' }];
+    record.created_at = p.created_at;
+    record.updated_at = p.updated_at;
+    return record;
+  });
+}
+
+/** Merchant record (spec 2.4): exactly these fields. */
+export function presentMerchant(p: Product) {
+  return {
+    id: p.id,
+    name: p.name,
+    sku: p.sku,
+    description: p.description,
+    type: p.type,
+    image_url: p.image_url,
+    length: p.length,
+    width: p.width,
+    height: p.height,
+    weight: p.weight,
+    measurement_unit: p.measurement_unit,
+    weight_unit: p.weight_unit,
+    cost_price: p.cost_price,
+    cost_currency: p.cost_currency,
+    customs_description: p.customs_description,
+    customs_value: p.customs_value,
+    customs_value_currency: p.customs_value_currency,
+    country_of_origin: p.country_of_origin,
+    hs_code: p.hs_code,
+    first_article_inspection_completed_at: p.first_article_inspection_completed_at,
+    team_id: p.team_id,
+    config: configOf(p.config),
+  };
+}

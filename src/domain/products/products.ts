@@ -1,0 +1,70 @@
+import type { Db } from '../../db/types.js';
+import { notFound } from '../errors.js';
+import { csvList, pageWindow, toPage } from '../pagination.js';
+import type { CreateProductInput, ProductInput } from './fields.js';
+import { visibleWarehouses } from './inventory.js';
+import { DETAIL_INCLUDE, LIST_INCLUDE, presentOps } from './present.js';
+import { opsWhere, orderOf, type OpsListQuery } from './query.js';
+import { delegatedMerchant, reachableTeamIds, type Caller } from './reach.js';
+import { createProduct, updateProduct } from './write.js';
+
+// Products, ops family (spec 4.2): a fulfiller key reaches its own team's products and those of
+// merchant teams delegated to it.
+
+export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
+  const warehouseFilter = csvList(q.warehouse_id);
+  const [reach, warehouses] = await Promise.all([
+    reachableTeamIds(db.prisma, caller),
+    warehouseFilter ? visibleWarehouses(db.prisma, caller.teamId, warehouseFilter) : undefined,
+  ]);
+  const warehouseIds = warehouses?.map((w) => w.id);
+  const rows = await db.prisma.product.findMany({
+    where: opsWhere(q, reach, warehouseIds),
+    orderBy: orderOf(q),
+    include: LIST_INCLUDE,
+    ...pageWindow(q),
+  });
+  const page = toPage(rows, q);
+  const data = await presentOps(db.prisma, caller, page.data, { children: false, actions: true, warehouseIds });
+  return { data, meta: page.meta };
+}
+
+async function loadOne(db: Db, caller: Caller, id: string, actions: boolean) {
+  const reach = await reachableTeamIds(db.prisma, caller);
+  const row = await db.prisma.product.findFirst({ where: { id, team_id: { in: reach } }, include: DETAIL_INCLUDE });
+  if (!row) throw notFound('Product', id);
+  const [record] = await presentOps(db.prisma, caller, [row], { children: true, actions });
+  return record;
+}
+
+export const getOpsProduct = (db: Db, caller: Caller, id: string) => loadOne(db, caller, id, true);
+
+/**
+ * Creates a product owned by the caller's team, or by merchant_team_id when that names a
+ * merchant team delegated to the caller (404 otherwise); the fulfiller is the caller's team.
+ */
+export async function createOpsProduct(db: Db, caller: Caller, input: CreateProductInput) {
+  const { merchant_team_id: merchantId, ...fields } = input;
+  const reach = await reachableTeamIds(db.prisma, caller);
+  const id = await createProduct(db, reach, fields, async (tx) => {
+    if (!merchantId) {
+      const team = await tx.team.findUniqueOrThrow({ where: { id: caller.teamId }, select: { measurement_system: true } });
+      return {
+        team_id: caller.teamId, merchant_team_id: null, fulfiller_team_id: caller.teamId,
+        measurement_system: team.measurement_system,
+      };
+    }
+    const merchant = await delegatedMerchant(tx, caller.teamId, merchantId);
+    return {
+      team_id: merchant.id, merchant_team_id: merchant.id, fulfiller_team_id: caller.teamId,
+      measurement_system: merchant.measurement_system,
+    };
+  });
+  return loadOne(db, caller, id, false);
+}
+
+export async function updateOpsProduct(db: Db, caller: Caller, id: string, input: ProductInput) {
+  const reach = await reachableTeamIds(db.prisma, caller);
+  await updateProduct(db, reach, id, input);
+  return loadOne(db, caller, id, false);
+}

@@ -1,0 +1,50 @@
+import type { TxClient } from '../../db/types.js';
+import type { Principal } from '../keys/principal.js';
+import { notFound } from '../errors.js';
+
+// Which teams' records a key reaches. A fulfiller key reaches its own team and every merchant
+// team with an active fulfillment delegation to it; a merchant key reaches its own team only.
+// Anything else answers 404, never 403 (design §2).
+
+/** The part of a principal the product and vendor rules need. */
+export type Caller = Pick<Principal, 'teamId' | 'teamKind'>;
+
+/** db.prisma or a transaction client. */
+export type Client = TxClient;
+
+export async function reachableTeamIds(client: Client, caller: Caller): Promise<string[]> {
+  if (caller.teamKind !== 'FULFILLER') return [caller.teamId];
+  const delegations = await client.fulfillmentDelegation.findMany({
+    where: { fulfiller_team_id: caller.teamId, active: true },
+    select: { merchant_team_id: true },
+  });
+  return [caller.teamId, ...delegations.map((d) => d.merchant_team_id)];
+}
+
+/** A merchant team delegated to the calling fulfiller, with its measurement system; else 404. */
+export async function delegatedMerchant(client: Client, fulfillerTeamId: string, merchantTeamId: string) {
+  const delegation = await client.fulfillmentDelegation.findFirst({
+    where: { fulfiller_team_id: fulfillerTeamId, merchant_team_id: merchantTeamId, active: true },
+    include: { merchant_team: { select: { id: true, measurement_system: true } } },
+  });
+  if (!delegation) throw notFound('Merchant team', merchantTeamId);
+  return delegation.merchant_team;
+}
+
+/** The fulfiller of a merchant team when it has exactly one active delegation, else null. */
+export async function soleFulfillerOf(client: Client, merchantTeamId: string): Promise<string | null> {
+  const delegations = await client.fulfillmentDelegation.findMany({
+    where: { merchant_team_id: merchantTeamId, active: true },
+    select: { fulfiller_team_id: true },
+    take: 2,
+  });
+  return delegations.length === 1 ? delegations[0].fulfiller_team_id : null;
+}
+
+/** id -> name for the given team ids, in one query. */
+export async function teamNames(client: Client, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+  const unique = [...new Set([...ids].filter((id): id is string => Boolean(id)))];
+  if (!unique.length) return new Map();
+  const teams = await client.team.findMany({ where: { id: { in: unique } }, select: { id: true, name: true } });
+  return new Map(teams.map((t) => [t.id, t.name]));
+}

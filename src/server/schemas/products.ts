@@ -1,0 +1,278 @@
+import { Type } from 'typebox';
+import { Nullable, Opt, pageQuery, sortOrder, StringEnum, Timestamp, Uuid } from './common.js';
+import {
+  MEASUREMENT_UNITS, PLATFORMS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS,
+} from '../../domain/products/fields.js';
+
+// Product schemas: ops records (spec 2.3), merchant records (spec 2.4), write bodies and list
+// queries. Response schemas list every field: fast-json-stringify drops anything else.
+
+const ProductType = StringEnum(PRODUCT_TYPES);
+const Text = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength })));
+const Amount = Type.Optional(Nullable(Type.Number({ minimum: 0 })));
+
+// ---------- write bodies ----------
+
+const ConfigBody = Type.Object({
+  replenishment_source_strategy: Type.Optional(StringEnum(REPLENISHMENT_STRATEGIES)),
+  replenishment_increment_level: Amount,
+  replenishment_maximum_level: Amount,
+  replenishment_minimum_level: Amount,
+}, { additionalProperties: false, description: 'Merged into the stored config member by member; null resets it.' });
+
+const ComponentBody = Type.Object({
+  component_product_id: Type.Optional(Uuid),
+  component_product_sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  component_quantity: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Defaults to 1.' })),
+}, { additionalProperties: false, description: 'A product of the same team, by id or SKU.' });
+
+const components = (what: string) => Type.Optional(Type.Array(ComponentBody, {
+  maxItems: 100,
+  description: `${what}. Omitted: kept; []: all removed; an array: replaces all.`,
+}));
+
+/** Fields both families may write (the merchant family's whole set). */
+const merchantFields = {
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  type: ProductType,
+  sku: Text(),
+  description: Text(5000),
+  image_url: Text(2048),
+  length: Amount,
+  width: Amount,
+  height: Amount,
+  weight: Amount,
+  measurement_unit: Type.Optional(StringEnum(MEASUREMENT_UNITS, { description: 'Defaults to the owning team\'s system: METRIC MM, IMPERIAL IN.' })),
+  weight_unit: Type.Optional(StringEnum(WEIGHT_UNITS, { description: 'Defaults to the owning team\'s system: METRIC G, IMPERIAL LB.' })),
+  cost_price: Amount,
+  cost_currency: Text(8),
+  customs_description: Text(),
+  customs_value: Amount,
+  customs_value_currency: Text(8),
+  country_of_origin: Text(64),
+  hs_code: Text(32),
+  config: Type.Optional(Nullable(ConfigBody)),
+  bundle_components: components('Virtual bundle components'),
+  assembly_components: components('Assembly components'),
+};
+
+const opsFields = {
+  ...merchantFields,
+  barcode: Text(),
+  mpn: Text(),
+  manufacturer: Text(),
+  printed_commodity_identifier: Text(),
+  eccn: Text(32),
+  is_hazmat: Type.Optional(Type.Boolean()),
+  category: Text(),
+  subcategory: Text(),
+  pick_fee_override: Amount,
+  first_article_inspection_completed_at: Type.Optional(Nullable(Timestamp)),
+  increment_level: Amount,
+  maximum_level: Amount,
+  minimum_level: Amount,
+};
+
+// Create bodies need name and type (everything else is optional); update bodies are partial.
+const optionalNameType = <F extends typeof merchantFields>(fields: F) =>
+  ({ ...fields, name: Type.Optional(fields.name), type: Type.Optional(fields.type) });
+
+export const OpsCreateBody = Type.Object({
+  ...opsFields,
+  merchant_team_id: Type.Optional(Type.String({ format: 'uuid', description: 'Create for this merchant team delegated to the caller.' })),
+}, { additionalProperties: false });
+export const OpsUpdateBody = Type.Object(optionalNameType(opsFields), { additionalProperties: false });
+export const MerchantCreateBody = Type.Object(merchantFields, { additionalProperties: false });
+export const MerchantUpdateBody = Type.Object(optionalNameType(merchantFields), { additionalProperties: false });
+
+// ---------- queries and params ----------
+
+const sortQuery = {
+  order_by: Type.Optional(StringEnum(['created_at', 'updated_at'] as const, { default: 'created_at' })),
+  order: sortOrder,
+};
+
+export const MerchantProductQuery = Type.Object({
+  ...pageQuery(),
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive; matches name or SKU.' })),
+  ...sortQuery,
+}, { additionalProperties: false });
+
+const flag = (description: string) => Type.Optional(Type.Boolean({ description }));
+
+export const OpsProductQuery = Type.Object({
+  ...pageQuery(),
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive; matches name, SKU or barcode.' })),
+  ...sortQuery,
+  type: Type.Optional(Type.String({ description: `Comma-separated product types (${PRODUCT_TYPES.join(', ')}).` })),
+  team_id: Type.Optional(Type.String({ maxLength: 64, description: 'Owning team.' })),
+  has_image: flag('With (true) or without (false) an image_url.'),
+  has_barcode: flag('With or without a barcode.'),
+  has_remote_products: flag('With or without product listing variants.'),
+  was_inspected: flag('With or without first_article_inspection_completed_at.'),
+  warehouse_id: Type.Optional(Type.String({
+    description: 'Comma-separated warehouse ids: lists products stocked there and limits inventory to them.',
+  })),
+}, { additionalProperties: false });
+
+export const ProductParams = Type.Object({ product_id: Uuid });
+
+// ---------- responses ----------
+
+const ConfigRecord = Type.Object({
+  replenishment_source_strategy: StringEnum(REPLENISHMENT_STRATEGIES),
+  replenishment_increment_level: Opt(Type.Number()),
+  replenishment_maximum_level: Opt(Type.Number()),
+  replenishment_minimum_level: Opt(Type.Number()),
+});
+
+const Quantity = Type.Object({
+  count: Type.Number(),
+  operations: Type.Array(Type.Object({ count: Type.Number(), label: Type.String() }), {
+    description: 'Terms adding up to count: "stock_level" for stored quantities; on_hand, -committed, -unavailable for available.',
+  }),
+});
+
+const WarehouseInventory = Type.Object({
+  warehouse_id: Type.String(),
+  warehouse_name: Type.String(),
+  on_order: Quantity,
+  unavailable: Quantity,
+  committed: Quantity,
+  on_hand: Quantity,
+  available: Quantity,
+});
+
+const teamFields = {
+  team_id: Type.String(),
+  team_name: Opt(Type.String()),
+  fulfiller_team_id: Opt(Type.String()),
+  fulfiller_team_name: Opt(Type.String()),
+  merchant_team_id: Opt(Type.String()),
+  merchant_team_name: Opt(Type.String()),
+};
+
+const componentFields = {
+  component_product_id: Type.String(),
+  component_product_sku: Opt(Type.String()),
+  component_product_name: Type.String(),
+  component_product_image_url: Opt(Type.String()),
+  component_quantity: Type.Number(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+const BundleComponent = Type.Object({ id: Type.String(), virtual_bundle_product_id: Type.String(), ...componentFields });
+const AssemblyComponent = Type.Object({ id: Type.String(), assembly_product_id: Type.String(), ...componentFields });
+
+const ListingVariant = Type.Object({
+  id: Type.String(),
+  product_id: Type.String(),
+  product_type: ProductType,
+  product_listing_id: Opt(Type.String()),
+  product_listing_name: Opt(Type.String()),
+  shop_id: Opt(Type.String()),
+  shop_name: Opt(Type.String()),
+  shop_slug: Opt(Type.String()),
+  shop_type: StringEnum(PLATFORMS),
+  remote_id: Opt(Type.String()),
+  remote_shopify_inventory_item_id: Opt(Type.String()),
+  sku: Opt(Type.String()),
+  barcode: Opt(Type.String()),
+  name: Opt(Type.String()),
+  image_url: Opt(Type.String()),
+  price: Opt(Type.Number()),
+  currency: Opt(Type.String()),
+  hs_code: Opt(Type.String()),
+  country_of_origin: Opt(Type.String()),
+  weight: Opt(Type.Number()),
+  weight_unit: Opt(Type.String()),
+  synced_at: Opt(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  ...teamFields,
+});
+
+const opsBase = {
+  id: Type.String(),
+  name: Type.String(),
+  sku: Opt(Type.String()),
+  description: Opt(Type.String()),
+  barcode: Opt(Type.String()),
+  mpn: Opt(Type.String()),
+  manufacturer: Opt(Type.String()),
+  image_url: Opt(Type.String()),
+  type: ProductType,
+  ...teamFields,
+  length: Opt(Type.Number()),
+  width: Opt(Type.Number()),
+  height: Opt(Type.Number()),
+  weight: Opt(Type.Number()),
+  measurement_unit: StringEnum(MEASUREMENT_UNITS),
+  weight_unit: StringEnum(WEIGHT_UNITS),
+  cost_price: Opt(Type.Number()),
+  cost_currency: Opt(Type.String()),
+  customs_value: Opt(Type.Number()),
+  customs_value_currency: Opt(Type.String()),
+  customs_description: Opt(Type.String()),
+  country_of_origin: Opt(Type.String()),
+  hs_code: Opt(Type.String()),
+  printed_commodity_identifier: Opt(Type.String()),
+  eccn: Opt(Type.String()),
+  is_hazmat: Type.Boolean(),
+  category: Opt(Type.String()),
+  subcategory: Opt(Type.String()),
+  pick_fee_override: Opt(Type.Number()),
+  first_article_inspection_completed_at: Opt(Timestamp),
+  config: ConfigRecord,
+  increment_level: Opt(Type.Number()),
+  maximum_level: Opt(Type.Number()),
+  minimum_level: Opt(Type.Number()),
+  available: Type.Number({ description: 'on_hand - committed - unavailable' }),
+  on_hand: Type.Number(),
+  committed: Type.Number(),
+  unavailable: Type.Number(),
+  on_order: Type.Number(),
+  inventory_by_warehouse: Type.Array(WarehouseInventory),
+  virtual_bundle_component_count: Type.Integer(),
+  product_listing_variant_count: Type.Object(Object.fromEntries(PLATFORMS.map((p) => [p, Type.Integer()]))),
+};
+
+const children = {
+  virtual_bundle_products: Type.Array(BundleComponent),
+  assembly_products: Type.Array(AssemblyComponent),
+  product_listing_variants: Type.Array(ListingVariant),
+};
+const actions = { supported_actions: Type.Array(Type.Object({ action: StringEnum(['VIEW_PRODUCT'] as const) })) };
+const timestamps = { created_at: Timestamp, updated_at: Timestamp };
+
+/** List entries: no child arrays. */
+export const OpsProductListItem = Type.Object({ ...opsBase, ...actions, ...timestamps });
+/** GET one. */
+export const OpsProductDetail = Type.Object({ ...opsBase, ...children, ...actions, ...timestamps });
+/** Create and update responses: no supported_actions. */
+export const OpsProductWritten = Type.Object({ ...opsBase, ...children, ...timestamps });
+
+export const MerchantProduct = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  sku: Opt(Type.String()),
+  description: Opt(Type.String()),
+  type: ProductType,
+  image_url: Opt(Type.String()),
+  length: Opt(Type.Number()),
+  width: Opt(Type.Number()),
+  height: Opt(Type.Number()),
+  weight: Opt(Type.Number()),
+  measurement_unit: StringEnum(MEASUREMENT_UNITS),
+  weight_unit: StringEnum(WEIGHT_UNITS),
+  cost_price: Opt(Type.Number()),
+  cost_currency: Opt(Type.String()),
+  customs_description: Opt(Type.String()),
+  customs_value: Opt(Type.Number()),
+  customs_value_currency: Opt(Type.String()),
+  country_of_origin: Opt(Type.String()),
+  hs_code: Opt(Type.String()),
+  first_article_inspection_completed_at: Opt(Timestamp),
+  team_id: Type.String(),
+  config: ConfigRecord,
+});
