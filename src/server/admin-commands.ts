@@ -7,6 +7,7 @@ import { createKey, disableKey, findKeyTeam, listKeys, setKeyTier } from '../dom
 import { createRole, rolesByName } from '../domain/keys/roles.js';
 import { isPermission, PERMISSIONS, type Permission } from '../domain/permissions.js';
 import * as teams from '../domain/teams/teams.js';
+import { validateRateCard } from '../domain/charges/rate-card.js';
 
 // `fos admin` works on the database directly (no HTTP, no key): it is how an operator makes
 // teams, places and keys. Output is JSON on stdout, one document per command.
@@ -16,9 +17,9 @@ type Opts = Record<string, string | string[] | boolean | undefined>;
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 
 async function withDb<T>(url: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  await migrate(url);
   const db = await createDb(url);
   try {
-    await migrate(db);
     return await fn(db);
   } finally {
     await db.close();
@@ -26,14 +27,21 @@ async function withDb<T>(url: string, fn: (db: Db) => Promise<T>): Promise<T> {
 }
 
 export async function runMigrate(url: string) {
-  const db = await createDb(url);
+  const { applied } = await migrate(url);
+  process.stderr.write(applied.length ? `Applied ${applied.length} migration(s).\n` : 'Database is up to date.\n');
+  print({ applied });
+}
+
+function readRateCard(file: string): unknown {
+  let card: unknown;
   try {
-    const { applied } = await migrate(db);
-    process.stderr.write(applied.length ? `Applied ${applied.length} migration(s).\n` : 'Database is up to date.\n');
-    print({ applied });
-  } finally {
-    await db.close();
+    card = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw invalid('rate-card', `cannot read ${file} as JSON: ${(err as Error).message}`);
   }
+  const errors = validateRateCard(card);
+  if (errors.length) throw invalid(errors[0].path, `${errors[0].message} (in ${file})`);
+  return card;
 }
 
 function permissionsOf(values: string[]): Permission[] {
@@ -56,7 +64,7 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
           return print(await teams.createDelegation(db, {
             merchant_team_id: String(o.merchant),
             fulfiller_team_id: String(o.fulfiller),
-            rate_card: o.rateCard ? JSON.parse(readFileSync(String(o.rateCard), 'utf8')) : undefined,
+            rate_card: o.rateCard ? readRateCard(String(o.rateCard)) : undefined,
           }));
         case 'delegation.list':
           return print(await teams.listDelegations(db, o.team as string | undefined));

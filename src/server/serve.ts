@@ -4,6 +4,7 @@ import { migrate } from '../db/migrate.js';
 import type { Db } from '../db/types.js';
 import { bootstrapIfEmpty, type BootstrapResult } from '../domain/bootstrap.js';
 import { buildApp, type AppConfig } from './app.js';
+import { startOutboxWorker } from './workers/outbox.js';
 import { MemoryStore, PostgresStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
 
 export interface ServeOptions {
@@ -37,9 +38,10 @@ async function rateLimitStoreFor(db: Db, opts: ServeOptions): Promise<RateLimitS
 
 /** Opens the database, applies migrations, bootstraps an empty one, and listens. */
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  // Migrate before connecting: SQLite migrations need the file to themselves.
+  await migrate(opts.db);
   const db = await createDb(opts.db);
   try {
-    await migrate(db);
     const bootstrap = await bootstrapIfEmpty(db);
     if (opts.demo) {
       const { loadDemo } = await import('../domain/demo.js');
@@ -48,6 +50,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const rateLimitStore = await rateLimitStoreFor(db, opts);
     const app = await buildApp({ db, config: { logger: opts.logger, rateLimitStore } });
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
+    // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
+    const worker = startOutboxWorker(db, app.log, { intervalMs: 2000 });
     const url = `${address.replace('[::1]', 'localhost')}/v1`;
     return {
       app,
@@ -55,6 +59,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       url,
       bootstrap,
       close: async () => {
+        await worker.stop();
         await app.close();
         await db.close();
       },

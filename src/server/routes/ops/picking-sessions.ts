@@ -1,4 +1,86 @@
 import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { IdParams, listOf } from '../../schemas/common.js';
+import {
+  AssignBody, AssignResponse, NameBody, PickingEntryListSchema, PickingSessionSchema, SessionFoQuery, SessionListQuery,
+  ToteListQuery, ToteSchema,
+} from '../../schemas/picking.js';
+import {
+  assignFulfillmentOrders, createSession, createTote, getSession, listSessionFulfillmentOrders, listSessions, listTotes,
+} from '../../../domain/picking/picking.js';
 
-// Not yet implemented: routes for this resource are added by their issue.
-export default async function routes(_app: FastifyInstance) {}
+const tags = ['Picking sessions'];
+const read = { permission: 'READ_FULFILLMENTS', family: 'ops' } as const;
+const write = { permission: 'WRITE_FULFILLMENTS', family: 'ops' } as const;
+const SessionParams = IdParams('picking_session_id');
+
+/** Picking sessions (spec 4.9) plus the session and tote management that makes them usable. */
+export default async function routes(app: FastifyInstance) {
+  // The spec's literal path, version segment doubled: {base_url}/ops/v1/picking-sessions/…
+  app.get('/v1/ops/v1/picking-sessions/:picking_session_id/fulfillment-orders', {
+    config: read,
+    schema: {
+      operationId: 'listPickingSessionFulfillmentOrders', tags,
+      summary: 'List the fulfillment orders of a picking session (limit 1..50, default 10)',
+      params: SessionParams, querystring: SessionFoQuery, response: { 200: PickingEntryListSchema },
+    },
+  }, async (request) => {
+    const { picking_session_id } = request.params as Static<typeof SessionParams>;
+    return listSessionFulfillmentOrders(app.db, request.principal.teamId, picking_session_id,
+      request.query as Static<typeof SessionFoQuery>);
+  });
+
+  app.get('/v1/ops/picking-sessions', {
+    config: read,
+    schema: {
+      operationId: 'listPickingSessions', tags, summary: 'List picking sessions, newest first by default',
+      querystring: SessionListQuery, response: { 200: listOf(PickingSessionSchema) },
+    },
+  }, async (request) => listSessions(app.db, request.principal.teamId, request.query as Static<typeof SessionListQuery>));
+
+  app.post('/v1/ops/picking-sessions', {
+    config: write,
+    schema: {
+      operationId: 'createPickingSession', tags, summary: 'Create a picking session',
+      body: NameBody, response: { 201: PickingSessionSchema },
+    },
+  }, async (request, reply) =>
+    reply.code(201).send(await createSession(app.db, request.principal.teamId, request.body as Static<typeof NameBody>)));
+
+  app.get('/v1/ops/picking-sessions/:picking_session_id', {
+    config: read,
+    schema: {
+      operationId: 'getPickingSession', tags, summary: 'Get a picking session',
+      params: SessionParams, response: { 200: PickingSessionSchema },
+    },
+  }, async (request) => {
+    const { picking_session_id } = request.params as Static<typeof SessionParams>;
+    return getSession(app.db, request.principal.teamId, picking_session_id);
+  });
+
+  app.post('/v1/ops/picking-sessions/:picking_session_id/fulfillment-orders', {
+    config: write,
+    schema: {
+      operationId: 'assignPickingSessionFulfillmentOrders', tags,
+      summary: 'Add fulfillment orders of this team to a picking session, optionally into a tote',
+      params: SessionParams, body: AssignBody, response: { 200: AssignResponse },
+    },
+  }, async (request) => {
+    const { picking_session_id } = request.params as Static<typeof SessionParams>;
+    return assignFulfillmentOrders(app.db, request.principal.teamId, picking_session_id, request.body as Static<typeof AssignBody>);
+  });
+
+  app.get('/v1/ops/totes', {
+    config: read,
+    schema: {
+      operationId: 'listTotes', tags, summary: 'List totes by name',
+      querystring: ToteListQuery, response: { 200: listOf(ToteSchema) },
+    },
+  }, async (request) => listTotes(app.db, request.principal.teamId, request.query as Static<typeof ToteListQuery>));
+
+  app.post('/v1/ops/totes', {
+    config: write,
+    schema: { operationId: 'createTote', tags, summary: 'Create a tote', body: NameBody, response: { 201: ToteSchema } },
+  }, async (request, reply) =>
+    reply.code(201).send(await createTote(app.db, request.principal.teamId, request.body as Static<typeof NameBody>)));
+}

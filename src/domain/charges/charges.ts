@@ -1,0 +1,197 @@
+import type { Charge, Db, Prisma, TxClient } from '../../db/types.js';
+import { conflict, DomainError, invalid, notFound } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { chargePayload, pricingRecord, type PricingInputs } from './pricing-record.js';
+import { parseRateCard, priceReceiving, priceStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
+
+// Storage and receiving charges, entered by the fulfiller (spec 4.8), priced from the rate card
+// of the fulfillment delegation that links the merchant to the calling fulfiller team.
+
+export interface DelegationRef {
+  fulfillment_delegation_id?: string;
+  merchant_team_id?: string;
+}
+
+export interface StorageInput extends DelegationRef {
+  data: { name: string; location_type_id: string; warehouse_id: string; rate_period: RatePeriod; quantity: number };
+}
+
+export interface ReceivingInput {
+  fulfillment_delegation_id: string;
+  data: { name: string; quantity: number; purchase_order_id: string };
+}
+
+export interface ReceivingPatch {
+  data: { name?: string; quantity?: number; purchase_order_id?: string };
+}
+
+const MANUAL_INPUTS = (category: 'STORAGE' | 'RECEIVING'): PricingInputs =>
+  ({ category, origination: 'MANUAL', shipping_label: null, order: null });
+
+/** The delegation named by id or by merchant team; it must belong to the calling fulfiller team. */
+async function delegationFor(tx: TxClient, fulfillerTeamId: string, ref: DelegationRef) {
+  if (Boolean(ref.fulfillment_delegation_id) === Boolean(ref.merchant_team_id)) {
+    throw new DomainError('validation-failed', 'Give exactly one of fulfillment_delegation_id and merchant_team_id.', {
+      errors: [{ path: 'body', message: 'exactly one of fulfillment_delegation_id and merchant_team_id is required' }],
+    });
+  }
+  const delegation = ref.fulfillment_delegation_id
+    ? await tx.fulfillmentDelegation.findFirst({ where: { id: ref.fulfillment_delegation_id, fulfiller_team_id: fulfillerTeamId } })
+    : await tx.fulfillmentDelegation.findUnique({
+      where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: ref.merchant_team_id!, fulfiller_team_id: fulfillerTeamId } },
+    });
+  if (!delegation) {
+    throw ref.fulfillment_delegation_id
+      ? notFound('Fulfillment delegation', ref.fulfillment_delegation_id)
+      : notFound('Merchant team delegated to this team', ref.merchant_team_id);
+  }
+  if (!delegation.active) throw conflict(`Fulfillment delegation ${delegation.id} is not active.`);
+  return delegation;
+}
+
+function cardOf(delegation: { id: string; rate_card: unknown }): RateCard {
+  const card = parseRateCard(delegation.rate_card);
+  if (!card) throw conflict(`Fulfillment delegation ${delegation.id} has no usable rate card, so the charge cannot be priced.`);
+  return card;
+}
+
+function requireMatch(pricing: Pricing): Pricing {
+  if (!pricing.matched) throw conflict(`${pricing.calculation_note} No charge was recorded.`);
+  return pricing;
+}
+
+async function created(tx: TxClient, charge: Charge) {
+  const payload = chargePayload(charge);
+  // Both sides hear of a new charge: the fulfiller who billed and the merchant billed.
+  await enqueueEvent(tx, charge.fulfiller_team_id, 'charge.created', payload);
+  await enqueueEvent(tx, charge.merchant_team_id, 'charge.created', payload);
+  return charge;
+}
+
+export function createStorageCharge(db: Db, teamId: string, input: StorageInput) {
+  return db.prisma.$transaction(async (tx) => {
+    const delegation = await delegationFor(tx, teamId, input);
+    const { data } = input;
+    const [warehouse, locationType] = await Promise.all([
+      tx.warehouse.findFirst({ where: { id: data.warehouse_id, team_id: teamId } }),
+      tx.locationType.findFirst({ where: { id: data.location_type_id, team_id: teamId } }),
+    ]);
+    if (!warehouse) throw notFound('Warehouse', data.warehouse_id);
+    if (!locationType) throw notFound('Location type', data.location_type_id);
+    const card = cardOf(delegation);
+    const pricing = requireMatch(priceStorage(card, data));
+    const charge = await tx.charge.create({
+      data: {
+        name: data.name,
+        category: 'STORAGE',
+        currency: card.currency,
+        quantity: data.quantity,
+        calculated_amount: pricing.calculated_amount,
+        original_amount: pricing.original_amount,
+        merchant_team_id: delegation.merchant_team_id,
+        fulfiller_team_id: teamId,
+        fulfillment_delegation_id: delegation.id,
+        warehouse_id: warehouse.id,
+        warehouse_name: warehouse.name,
+        location_type_id: locationType.id,
+        location_type_name: locationType.name,
+        rate_period: data.rate_period,
+        ...jsonPricing(card, MANUAL_INPUTS('STORAGE'), pricing),
+      },
+    });
+    return created(tx, charge);
+  });
+}
+
+export function createReceivingCharge(db: Db, teamId: string, input: ReceivingInput) {
+  return db.prisma.$transaction(async (tx) => {
+    const delegation = await delegationFor(tx, teamId, { fulfillment_delegation_id: input.fulfillment_delegation_id });
+    const card = cardOf(delegation);
+    const pricing = requireMatch(priceReceiving(card, input.data));
+    const charge = await tx.charge.create({
+      data: {
+        name: input.data.name,
+        category: 'RECEIVING',
+        currency: card.currency,
+        quantity: input.data.quantity,
+        calculated_amount: pricing.calculated_amount,
+        original_amount: pricing.original_amount,
+        merchant_team_id: delegation.merchant_team_id,
+        fulfiller_team_id: teamId,
+        fulfillment_delegation_id: delegation.id,
+        purchase_order_id: input.data.purchase_order_id,
+        ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
+      },
+    });
+    return created(tx, charge);
+  });
+}
+
+/** Changes name / quantity / purchase order of a RECEIVING charge and reprices it from the current rate card. */
+export function updateReceivingCharge(db: Db, teamId: string, chargeId: string, patch: ReceivingPatch) {
+  return db.prisma.$transaction(async (tx) => {
+    const current = await tx.charge.findFirst({ where: { id: chargeId, fulfiller_team_id: teamId } });
+    if (!current) throw notFound('Charge', chargeId);
+    if (current.category !== 'RECEIVING') {
+      throw conflict(`Charge ${chargeId} is a ${current.category} charge; only RECEIVING charges are updated here.`);
+    }
+    if (!current.fulfillment_delegation_id) throw conflict(`Charge ${chargeId} has no fulfillment delegation to price it.`);
+    const delegation = await delegationFor(tx, teamId, { fulfillment_delegation_id: current.fulfillment_delegation_id });
+    const card = cardOf(delegation);
+    const quantity = patch.data.quantity ?? current.quantity;
+    const pricing = requireMatch(priceReceiving(card, { quantity }));
+    // Compare-and-set on updated_at: a concurrent change makes this one fail instead of being lost.
+    const { count } = await tx.charge.updateMany({
+      where: { id: current.id, updated_at: current.updated_at },
+      data: {
+        name: patch.data.name ?? current.name,
+        purchase_order_id: patch.data.purchase_order_id ?? current.purchase_order_id,
+        quantity,
+        currency: card.currency,
+        calculated_amount: pricing.calculated_amount,
+        original_amount: pricing.original_amount,
+        ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
+      },
+    });
+    if (count !== 1) throw conflict(`Charge ${chargeId} was changed concurrently; retry.`);
+    const charge = await tx.charge.findUniqueOrThrow({ where: { id: current.id } });
+    const payload = chargePayload(charge);
+    await enqueueEvent(tx, charge.fulfiller_team_id, 'charge.updated', payload);
+    await enqueueEvent(tx, charge.merchant_team_id, 'charge.updated', payload);
+    return charge;
+  });
+}
+
+export function jsonPricing(card: RateCard, inputs: PricingInputs, pricing: Pricing) {
+  const { pricing_config, pricing_trace } = pricingRecord(card, inputs, pricing);
+  return { pricing_config: pricing_config as Prisma.InputJsonValue, pricing_trace: pricing_trace as unknown as Prisma.InputJsonValue };
+}
+
+export async function getCharge(db: Db, teamId: string, chargeId: string) {
+  const charge = await db.prisma.charge.findFirst({ where: { id: chargeId, fulfiller_team_id: teamId } });
+  if (!charge) throw notFound('Charge', chargeId);
+  return charge;
+}
+
+export interface ChargeListQuery extends PageRequest {
+  category?: 'STORAGE' | 'RECEIVING' | 'SHIPPING';
+  merchant_team_id?: string;
+  order_id?: string;
+  order?: 'asc' | 'desc';
+}
+
+export async function listCharges(db: Db, teamId: string, q: ChargeListQuery) {
+  if (q.page < 0) throw invalid('query.page', 'must be >= 0');
+  const where: Prisma.ChargeWhereInput = { fulfiller_team_id: teamId };
+  if (q.category) where.category = q.category;
+  if (q.merchant_team_id) where.merchant_team_id = q.merchant_team_id;
+  if (q.order_id) where.order_id = q.order_id;
+  const dir = q.order ?? 'desc';
+  const rows = await db.prisma.charge.findMany({
+    where,
+    orderBy: [{ created_at: dir }, { id: dir }],
+    ...pageWindow(q),
+  });
+  return toPage(rows, q);
+}

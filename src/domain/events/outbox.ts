@@ -1,0 +1,35 @@
+import type { TxClient } from '../../db/types.js';
+
+// Transactional outbox: an event is written in the same transaction as the change it
+// describes, so it exists if and only if the change committed. A worker delivers it later
+// (webhooks, sales-channel tracking pushes) with retries: src/server/workers/outbox.ts.
+
+/** Every event kind; webhook endpoints subscribe to a list of these, or to '*'. */
+export const EVENT_KINDS = [
+  'tracking.push', // sales-channel tracking update after a fulfil; payload names the order (TrackingPushPayload)
+  'order.created',
+  'order.priority_changed',
+  'fulfillment_order.locked',
+  'package.created',
+  'package.labelled',
+  'package.fulfilled',
+  'charge.created',
+  'charge.updated',
+] as const;
+
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export const isEventKind = (value: string): value is EventKind => (EVENT_KINDS as readonly string[]).includes(value);
+
+/**
+ * What the worker needs from a 'tracking.push' payload: the order, as `order: { id }` (what the
+ * fulfil transaction writes) or a flat `order_id`; its shop's platform picks the sales-channel
+ * adapter. Other members are passed to the adapter as they are.
+ */
+export type TrackingPushPayload = ({ order: { id: string; [key: string]: unknown } } | { order_id: string }) & {
+  [key: string]: unknown;
+};
+
+export async function enqueueEvent(tx: TxClient, teamId: string, kind: EventKind, payload: Record<string, unknown>) {
+  return tx.outboxEvent.create({ data: { team_id: teamId, kind, payload: payload as never } });
+}

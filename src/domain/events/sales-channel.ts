@@ -1,0 +1,74 @@
+import type { Db, OutboxEvent } from '../../db/types.js';
+import { ShopType } from '../../db/types.js';
+
+// Sales-channel adapters receive 'tracking.push' events: after a fulfil the storefront that sold
+// the order is told the tracking number. fos runs offline with no storefront connections, so the
+// built-in adapters do not call any platform: MANUAL orders have nothing to push (SKIPPED), and
+// orders of the other platforms are recorded as pushed (PUSHED) on the outbox row's result.
+// A live integration implements SalesChannelAdapter and is passed to the outbox worker.
+
+export type ShopTypeName = (typeof ShopType)[keyof typeof ShopType];
+
+export interface TrackingPush {
+  event_id: string;
+  team_id: string;
+  order_id: string;
+  order_number: string;
+  shop_id: string | null;
+  shop_type: ShopTypeName;
+  /** The event payload as enqueued (tracking_code, tracking_url, package_id, …). */
+  payload: Record<string, unknown>;
+}
+
+export interface PushOutcome {
+  status: 'PUSHED' | 'SKIPPED';
+  detail: string;
+}
+
+export interface SalesChannelAdapter {
+  /** Throw to have the push retried with backoff; throw PermanentPushError to give up at once. */
+  pushTracking(push: TrackingPush): Promise<PushOutcome>;
+}
+
+export type SalesChannelAdapters = Partial<Record<ShopTypeName, SalesChannelAdapter>>;
+
+export class PermanentPushError extends Error {
+  override name = 'PermanentPushError';
+}
+
+const manualAdapter: SalesChannelAdapter = {
+  async pushTracking() {
+    return { status: 'SKIPPED', detail: 'MANUAL order: no sales channel to update.' };
+  },
+};
+
+const recordingAdapter: SalesChannelAdapter = {
+  async pushTracking(push) {
+    return { status: 'PUSHED', detail: `Recorded as pushed to ${push.shop_type}; no live platform connection is configured.` };
+  },
+};
+
+export const defaultSalesChannelAdapters = (): SalesChannelAdapters => {
+  const adapters: SalesChannelAdapters = {};
+  for (const type of Object.values(ShopType)) adapters[type] = type === 'MANUAL' ? manualAdapter : recordingAdapter;
+  return adapters;
+};
+
+/** Resolves the order and shop of a 'tracking.push' event and hands it to the platform's adapter. */
+export async function pushTracking(db: Db, event: OutboxEvent, adapters: SalesChannelAdapters) {
+  const payload = (event.payload ?? {}) as Record<string, unknown>;
+  // The fulfil transaction nests the order ({ order: { id, … } }); a flat order_id works too.
+  const nested = payload.order && typeof payload.order === 'object' ? (payload.order as { id?: unknown }).id : undefined;
+  const orderId = typeof payload.order_id === 'string' ? payload.order_id : typeof nested === 'string' ? nested : null;
+  if (!orderId) throw new PermanentPushError('tracking.push payload has neither order_id nor order.id.');
+  const order = await db.prisma.order.findUnique({ where: { id: orderId }, select: { id: true, order_number: true, shop_id: true } });
+  if (!order) throw new PermanentPushError(`Order ${orderId} of a tracking push does not exist.`);
+  const shop = order.shop_id ? await db.prisma.shop.findUnique({ where: { id: order.shop_id }, select: { shop_type: true } }) : null;
+  const shopType: ShopTypeName = shop?.shop_type ?? 'MANUAL';
+  const adapter = adapters[shopType] ?? defaultSalesChannelAdapters()[shopType]!;
+  const outcome = await adapter.pushTracking({
+    event_id: event.id, team_id: event.team_id, order_id: order.id, order_number: order.order_number,
+    shop_id: order.shop_id, shop_type: shopType, payload,
+  });
+  return { ...outcome, order_id: order.id, shop_id: order.shop_id, shop_type: shopType };
+}

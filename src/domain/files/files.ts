@@ -1,0 +1,117 @@
+import type { Db, File, Prisma } from '../../db/types.js';
+import { notFound } from '../errors.js';
+import { csvList, pageWindow, toPage, type PageRequest } from '../pagination.js';
+
+// File records (spec 2.9, 4.10). fos stores metadata and a URL; the bytes live wherever the URL
+// points (no upload endpoint, no thumbnail processing: processing_status stays PENDING).
+
+export const FILE_CATEGORIES = ['DOCUMENT', 'IMAGE', 'LABEL', 'PACKING_SLIP', 'INVOICE', 'OTHER'] as const;
+export type FileCategory = (typeof FILE_CATEGORIES)[number];
+
+export interface FileInput {
+  name: string;
+  url: string;
+  mimetype: string;
+  size: number;
+  description?: string | null;
+  tags?: string[];
+  file_category?: FileCategory;
+}
+
+export interface FilePatch {
+  name?: string;
+  description?: string | null;
+  tags?: string[];
+  file_category?: FileCategory;
+}
+
+export interface FileListQuery extends PageRequest {
+  search?: string;
+  mimetype?: string;
+  min_size?: number | null;
+  order_by?: 'created_at' | 'updated_at' | 'name' | 'size';
+  order?: 'asc' | 'desc';
+}
+
+// Prisma's `contains` becomes LIKE, and SQLite has no default LIKE escape, so %, _ and \ in a
+// search term would act as wildcards. Both the stored column and the term encode them as
+// \u0001-sequences, which makes the match literal on both databases.
+const LIKE_SPECIAL: Record<string, string> = { '%': '\u0001p', _: '\u0001u', '\\': '\u0001b' };
+const searchText = (text: string) => text.replaceAll('\u0001', '').toLowerCase().replace(/[%_\\]/g, (c) => LIKE_SPECIAL[c]!);
+const uniqueTags = (tags: string[]) => [...new Set(tags)];
+
+export function fileView(f: File) {
+  return {
+    id: f.id,
+    name: f.name,
+    description: f.description,
+    url: f.url,
+    thumbnail_url: f.thumbnail_url,
+    preview_blur_hash: f.preview_blur_hash,
+    mimetype: f.mimetype,
+    size: Number(f.size),
+    file_category: f.file_category,
+    processing_status: f.processing_status,
+    tags: Array.isArray(f.tags) ? (f.tags as string[]) : [],
+    team_id: f.team_id,
+    created_at: f.created_at,
+    updated_at: f.updated_at,
+  };
+}
+
+export function createFile(db: Db, teamId: string, input: FileInput) {
+  return db.prisma.file.create({
+    data: {
+      team_id: teamId,
+      name: input.name,
+      url: input.url,
+      mimetype: input.mimetype.toLowerCase(),
+      size: BigInt(input.size),
+      description: input.description ?? null,
+      tags: uniqueTags(input.tags ?? []),
+      file_category: input.file_category ?? 'DOCUMENT',
+      search_text: searchText(input.name),
+    },
+  });
+}
+
+export async function getFile(db: Db, teamId: string, fileId: string) {
+  const file = await db.prisma.file.findFirst({ where: { id: fileId, team_id: teamId } });
+  if (!file) throw notFound('File', fileId);
+  return file;
+}
+
+export async function updateFile(db: Db, teamId: string, fileId: string, patch: FilePatch) {
+  const data: Prisma.FileUpdateManyMutationInput = {};
+  if (patch.name !== undefined) Object.assign(data, { name: patch.name, search_text: searchText(patch.name) });
+  if (patch.description !== undefined) data.description = patch.description;
+  if (patch.tags !== undefined) data.tags = uniqueTags(patch.tags);
+  if (patch.file_category !== undefined) data.file_category = patch.file_category;
+  // One conditional write: the team check and the change cannot be separated by another request.
+  const { count } = await db.prisma.file.updateMany({ where: { id: fileId, team_id: teamId }, data });
+  if (count !== 1) throw notFound('File', fileId);
+  return getFile(db, teamId, fileId);
+}
+
+/** mimetype filter: exact types, or "type/*" for a whole family. */
+function mimetypeWhere(list: string[]): Prisma.FileWhereInput {
+  const exact = list.filter((m) => !m.endsWith('/*')).map((m) => m.toLowerCase());
+  const families = list.filter((m) => m.endsWith('/*')).map((m) => m.slice(0, -1).toLowerCase());
+  const or: Prisma.FileWhereInput[] = [];
+  if (exact.length) or.push({ mimetype: { in: exact } });
+  for (const prefix of families) or.push({ mimetype: { startsWith: prefix } });
+  return { OR: or };
+}
+
+export async function listFiles(db: Db, teamId: string, q: FileListQuery) {
+  const and: Prisma.FileWhereInput[] = [{ team_id: teamId }];
+  const search = q.search?.trim();
+  if (search) and.push({ search_text: { contains: searchText(search) } });
+  const types = csvList(q.mimetype);
+  if (types) and.push(mimetypeWhere(types));
+  if (q.min_size !== undefined && q.min_size !== null) and.push({ size: { gte: BigInt(Math.ceil(q.min_size)) } });
+  const dir = q.order ?? 'desc';
+  const orderBy: Prisma.FileOrderByWithRelationInput[] = [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
+  const rows = await db.prisma.file.findMany({ where: { AND: and }, orderBy, ...pageWindow(q) });
+  return toPage(rows, q);
+}

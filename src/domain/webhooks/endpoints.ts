@@ -1,0 +1,128 @@
+import type { Db, Prisma, WebhookDelivery, WebhookEndpoint } from '../../db/types.js';
+import { invalid, notFound } from '../errors.js';
+import { isEventKind } from '../events/outbox.js';
+import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { generateSecret } from './signature.js';
+
+// Webhook endpoints of a team (either kind). The signing secret is returned once, on creation;
+// reads never show it.
+
+export interface EndpointInput {
+  url: string;
+  events: string[];
+  description?: string;
+}
+
+export interface EndpointPatch {
+  url?: string;
+  events?: string[];
+  description?: string;
+  active?: boolean;
+}
+
+/** ['*'] alone, or a list of known kinds (deduplicated). */
+function normalizeEvents(events: string[]): string[] {
+  const list = [...new Set(events)];
+  if (list.includes('*')) {
+    if (list.length > 1) throw invalid('body.events', "'*' subscribes to every kind; give it alone");
+    return list;
+  }
+  const unknown = list.find((k) => !isEventKind(k));
+  if (unknown) throw invalid('body.events', `unknown event kind ${unknown}`);
+  return list;
+}
+
+function checkUrl(url: string) {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw invalid('body.url', 'must be an absolute URL');
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw invalid('body.url', 'must be an http or https URL');
+  if (u.username || u.password) throw invalid('body.url', 'must not contain credentials');
+}
+
+export const endpointView = (e: WebhookEndpoint) => ({
+  id: e.id,
+  url: e.url,
+  description: e.description,
+  events: (Array.isArray(e.events) ? e.events : []) as string[],
+  active: e.active,
+  created_at: e.created_at,
+  updated_at: e.updated_at,
+});
+
+export async function createEndpoint(db: Db, teamId: string, input: EndpointInput) {
+  checkUrl(input.url);
+  const endpoint = await db.prisma.webhookEndpoint.create({
+    data: {
+      team_id: teamId,
+      url: input.url,
+      description: input.description ?? '',
+      events: normalizeEvents(input.events),
+      secret: generateSecret(),
+    },
+  });
+  return { ...endpointView(endpoint), secret: endpoint.secret };
+}
+
+export async function getEndpoint(db: Db, teamId: string, id: string) {
+  const endpoint = await db.prisma.webhookEndpoint.findFirst({ where: { id, team_id: teamId } });
+  if (!endpoint) throw notFound('Webhook endpoint', id);
+  return endpoint;
+}
+
+export async function listEndpoints(db: Db, teamId: string, q: PageRequest) {
+  const rows = await db.prisma.webhookEndpoint.findMany({
+    where: { team_id: teamId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }], ...pageWindow(q),
+  });
+  return toPage(rows, q);
+}
+
+export async function updateEndpoint(db: Db, teamId: string, id: string, patch: EndpointPatch) {
+  const data: Prisma.WebhookEndpointUpdateManyMutationInput = {};
+  if (patch.url !== undefined) {
+    checkUrl(patch.url);
+    data.url = patch.url;
+  }
+  if (patch.events !== undefined) data.events = normalizeEvents(patch.events);
+  if (patch.description !== undefined) data.description = patch.description;
+  if (patch.active !== undefined) data.active = patch.active;
+  const { count } = await db.prisma.webhookEndpoint.updateMany({ where: { id, team_id: teamId }, data });
+  if (count !== 1) throw notFound('Webhook endpoint', id);
+  return getEndpoint(db, teamId, id);
+}
+
+/** Deletes the endpoint and its delivery history (cascade). */
+export async function deleteEndpoint(db: Db, teamId: string, id: string) {
+  const { count } = await db.prisma.webhookEndpoint.deleteMany({ where: { id, team_id: teamId } });
+  if (count !== 1) throw notFound('Webhook endpoint', id);
+}
+
+export const deliveryView = (d: WebhookDelivery) => ({
+  id: d.id,
+  endpoint_id: d.endpoint_id,
+  event_id: d.event_id,
+  event_kind: d.event_kind,
+  status: d.status as 'PENDING' | 'DELIVERED' | 'FAILED',
+  attempts: d.attempts,
+  next_attempt_at: d.status === 'PENDING' ? d.next_attempt_at : null,
+  response_status: d.response_status,
+  last_error: d.last_error,
+  delivered_at: d.delivered_at,
+  created_at: d.created_at,
+  updated_at: d.updated_at,
+});
+
+export async function listDeliveries(
+  db: Db, teamId: string, endpointId: string, q: PageRequest & { status?: 'PENDING' | 'DELIVERED' | 'FAILED' },
+) {
+  await getEndpoint(db, teamId, endpointId);
+  const rows = await db.prisma.webhookDelivery.findMany({
+    where: { endpoint_id: endpointId, ...(q.status ? { status: q.status } : {}) },
+    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
+    ...pageWindow(q),
+  });
+  return toPage(rows, q);
+}

@@ -1,0 +1,57 @@
+import { Type } from 'typebox';
+import { Opt, StringEnum, Timestamp, listOf, pageQuery, sortOrder } from './common.js';
+import { FILE_CATEGORIES } from '../../domain/files/files.js';
+
+const fileFields = {
+  id: Type.String(),
+  name: Type.String(),
+  description: Opt(Type.String()),
+  url: Type.String(),
+  thumbnail_url: Opt(Type.String()),
+  preview_blur_hash: Opt(Type.String()),
+  mimetype: Type.String(),
+  size: Type.Integer({ description: 'bytes' }),
+  file_category: Type.String({ description: FILE_CATEGORIES.join(' | ') }),
+  processing_status: Type.String({ description: 'PENDING (fos does no file processing)' }),
+  tags: Type.Array(Type.String()),
+  team_id: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+export const FileSchema = Type.Object(fileFields);
+
+const SupportedAction = Type.Object({ action: StringEnum(['VIEW_FILE'] as const) });
+export const FileListItemSchema = Type.Object({ ...fileFields, supported_actions: Type.Array(SupportedAction) });
+export const FileListSchema = listOf(FileListItemSchema);
+
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Description = Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]);
+const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 });
+const Category = StringEnum(FILE_CATEGORIES);
+
+export const FileCreateBody = Type.Object({
+  name: Name,
+  url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }),
+  mimetype: Type.String({ pattern: '^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+$', maxLength: 255 }),
+  size: Type.Integer({ minimum: 0, description: 'bytes' }),
+  description: Type.Optional(Description),
+  tags: Type.Optional(Tags),
+  file_category: Type.Optional(Category),
+}, { additionalProperties: false });
+
+export const FilePatchBody = Type.Object({
+  name: Type.Optional(Name),
+  description: Type.Optional(Description),
+  tags: Type.Optional(Tags),
+  file_category: Type.Optional(Category),
+}, { additionalProperties: false, minProperties: 1, description: 'Writable: name, description, tags, file_category.' });
+
+export const FileListQuery = Type.Object({
+  ...pageQuery(),
+  search: Type.Optional(Type.String({ maxLength: 255, description: 'case-insensitive substring of the name' })),
+  mimetype: Type.Optional(Type.String({ description: 'comma-separated; "image/*" matches a family' })),
+  min_size: Type.Optional(Type.Number({ minimum: 0, description: 'bytes' })),
+  order_by: Type.Optional(StringEnum(['created_at', 'updated_at', 'name', 'size'] as const, { default: 'created_at' })),
+  order: sortOrder,
+});

@@ -1,0 +1,59 @@
+import { Type } from 'typebox';
+import { Nullable, StringEnum, Timestamp, listOf, pageQuery } from './common.js';
+import { EVENT_KINDS } from '../../domain/events/outbox.js';
+
+const endpointFields = {
+  id: Type.String(),
+  url: Type.String(),
+  description: Type.String(),
+  events: Type.Array(Type.String(), { description: `event kinds, or ["*"] for all: ${EVENT_KINDS.join(', ')}` }),
+  active: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+};
+
+/** Reads never carry the secret. */
+export const WebhookSchema = Type.Object(endpointFields);
+export const WebhookListSchema = listOf(WebhookSchema);
+export const CreatedWebhookSchema = Type.Object({
+  ...endpointFields,
+  secret: Type.String({ description: 'whsec_…: the HMAC signing secret, shown only in this response' }),
+});
+
+const Url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
+const Events = Type.Array(StringEnum(['*', ...EVENT_KINDS] as const), { minItems: 1, maxItems: 50, uniqueItems: true });
+const Description = Type.String({ maxLength: 500 });
+
+export const WebhookCreateBody = Type.Object({
+  url: Url,
+  events: Events,
+  description: Type.Optional(Description),
+}, { additionalProperties: false });
+
+export const WebhookPatchBody = Type.Object({
+  url: Type.Optional(Url),
+  events: Type.Optional(Events),
+  description: Type.Optional(Description),
+  active: Type.Optional(Type.Boolean()),
+}, { additionalProperties: false, minProperties: 1 });
+
+export const DeliverySchema = Type.Object({
+  id: Type.String(),
+  endpoint_id: Type.String(),
+  event_id: Type.String(),
+  event_kind: Type.String(),
+  status: StringEnum(['PENDING', 'DELIVERED', 'FAILED'] as const),
+  attempts: Type.Integer(),
+  next_attempt_at: Nullable(Timestamp),
+  response_status: Nullable(Type.Integer()),
+  last_error: Nullable(Type.String()),
+  delivered_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const DeliveryListQuery = Type.Object({
+  ...pageQuery(),
+  status: Type.Optional(StringEnum(['PENDING', 'DELIVERED', 'FAILED'] as const)),
+});
+export const WebhookListQuery = Type.Object({ ...pageQuery() });

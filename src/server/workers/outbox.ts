@@ -1,0 +1,93 @@
+import type { Db } from '../../db/types.js';
+import { defaultSalesChannelAdapters, type SalesChannelAdapters } from '../../domain/events/sales-channel.js';
+import { deliverDueWebhooks, fetchSender, processDueEvents, type WebhookSender } from '../../domain/webhooks/dispatch.js';
+import { VERSION } from '../../version.js';
+
+// Background delivery of the transactional outbox: webhook fan-out and delivery, and tracking
+// pushes to sales channels. Every replica may run one; rows are claimed by compare-and-set, so
+// none is handled twice at once. Wired by `fos serve`:
+//
+//   const worker = startOutboxWorker(db, app.log, { intervalMs: 2000 });
+//   …  await worker.stop();
+//
+// Tests drive it without timers: createOutboxWorker(db, log).runOnce(now).
+
+export interface WorkerLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface OutboxWorkerOptions {
+  /** Pause between passes (ms). Default 2000. */
+  intervalMs?: number;
+  /** Timeout of one webhook POST (ms). Default 10000; must stay well below the claim lease (60 s). */
+  timeoutMs?: number;
+  /** Rows taken per pass, for events and for deliveries. Default 100. */
+  batchSize?: number;
+  /** Webhook POSTs in flight at once. Default 8. */
+  concurrency?: number;
+  /** Sales-channel adapters per shop type (default: record pushes, skip MANUAL). */
+  adapters?: SalesChannelAdapters;
+  /** Replaces the HTTP sender (tests). */
+  send?: WebhookSender;
+}
+
+export interface PassStats {
+  events: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+}
+
+export interface OutboxWorker {
+  /** One pass: process due events, then send due deliveries (including those just created). */
+  runOnce(now?: Date): Promise<PassStats>;
+}
+
+export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOptions = {}): OutboxWorker {
+  const batchSize = opts.batchSize ?? 100;
+  const adapters = { ...defaultSalesChannelAdapters(), ...opts.adapters };
+  const send = opts.send ?? fetchSender(opts.timeoutMs ?? 10_000, `fos-webhooks/${VERSION}`);
+  return {
+    async runOnce(now = new Date()) {
+      const events = await processDueEvents(db, now, { batchSize, adapters });
+      const deliveries = await deliverDueWebhooks(db, now, { batchSize, concurrency: opts.concurrency ?? 8, send });
+      const stats = { events, ...deliveries };
+      if (stats.events || stats.delivered || stats.retrying || stats.failed) log.info({ outbox: stats }, 'outbox pass');
+      if (stats.failed) log.warn({ failed: stats.failed }, 'webhook deliveries failed permanently');
+      return stats;
+    },
+  };
+}
+
+/** Runs passes every intervalMs until stop(); stop() waits for the pass in progress. */
+export function startOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOptions = {}) {
+  const worker = createOutboxWorker(db, log, opts);
+  const intervalMs = opts.intervalMs ?? 2000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+
+  const tick = () => {
+    running = worker.runOnce()
+      .catch((err) => log.error({ err }, 'outbox pass failed'))
+      .finally(() => {
+        if (!stopped) schedule();
+      });
+  };
+  const schedule = () => {
+    timer = setTimeout(tick, intervalMs);
+    timer.unref(); // never keeps the process alive on its own
+  };
+  schedule();
+
+  return {
+    runOnce: worker.runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
