@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { listCommand } from '../../shared/list.js';
+
+export default function carrierRatesList(ctx: Context): Command {
+  return listCommand(ctx, {
+    description: 'List carrier rates used for rate shopping',
+    path: () => '/ops/carrier-rates',
+    columns: ['id', 'carrier_name', 'service_name', 'amount', 'currency', 'estimated_days'],
+    examples: ['fos carrier-rates list'],
+  });
+}

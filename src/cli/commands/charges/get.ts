@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { getCommand, seg } from '../../shared/resource.js';
+
+export default function chargesGet(ctx: Context): Command {
+  return getCommand(ctx, {
+    description: 'Show one charge with its pricing trace',
+    args: ['<charge-id>'],
+    path: ([id]) => `/ops/charges/${seg(id)}`,
+    examples: ['fos charges get 0193…', 'fos charges get 0193… --json calculated_amount,pricing_trace.decision'],
+  });
+}

@@ -1,0 +1,12 @@
+import type { Context } from '../../context.js';
+import { group } from '../../shared/resource.js';
+import createReceiving from './create-receiving.js';
+import createStorage from './create-storage.js';
+import get from './get.js';
+import list from './list.js';
+import updateReceiving from './update-receiving.js';
+
+export default (ctx: Context) =>
+  group('charges', 'Charges billed to merchants (storage, receiving, shipping)', [
+    list(ctx), get(ctx), createStorage(ctx), createReceiving(ctx), updateReceiving(ctx),
+  ]);

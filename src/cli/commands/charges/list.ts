@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ENUMS } from '../../enums.js';
+import { listCommand } from '../../shared/list.js';
+
+export default function chargesList(ctx: Context): Command {
+  return listCommand(ctx, {
+    description: 'List charges billed to merchants',
+    path: () => '/ops/charges',
+    query: [
+      { key: 'category', type: 'enum', values: ENUMS.charge_category, description: 'one category' },
+      { key: 'merchant_team_id', flag: '--merchant-team', arg: 'id', description: 'billed to this merchant team' },
+      { key: 'order_id', arg: 'id', description: 'charges of this order' },
+      { key: 'order', type: 'enum', values: ENUMS.sort_order, description: 'sort direction' },
+    ],
+    columns: ['id', 'name', 'category', 'quantity', 'calculated_amount', 'currency', 'merchant_team_id', 'created_at'],
+    examples: ['fos charges list --category SHIPPING', 'fos charges list --all --format csv > charges.csv'],
+  });
+}

@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { writeCommand } from '../../shared/resource.js';
+import { FILE_CREATE_FIELDS } from './fields.js';
+
+export default function filesCreate(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'create',
+    description: 'Register a file',
+    method: 'POST',
+    mode: 'create',
+    path: () => '/ops/files',
+    fields: FILE_CREATE_FIELDS,
+    examples: ['fos files create --name packing-guide.pdf --url https://files.example/guide.pdf --mimetype application/pdf --size 48213'],
+  });
+}

@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { getCommand, seg } from '../../shared/resource.js';
+
+export default function fulfillmentOrdersGet(ctx: Context): Command {
+  return getCommand(ctx, {
+    description: 'Show one fulfillment order (line items, address, status, lock)',
+    args: ['<fulfillment-order-id>'],
+    path: ([id]) => `/ops/fulfillment-orders/${seg(id)}`,
+    examples: ['fos fulfillment-orders get 0193…'],
+  });
+}

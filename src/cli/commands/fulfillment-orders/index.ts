@@ -1,0 +1,12 @@
+import type { Context } from '../../context.js';
+import { group } from '../../shared/resource.js';
+import accept from './accept.js';
+import get from './get.js';
+import list from './list.js';
+import lock from './lock.js';
+import release from './release.js';
+
+export default (ctx: Context) =>
+  group('fulfillment-orders', 'Fulfillment orders: accept, lock, release', [
+    list(ctx), get(ctx), accept(ctx), lock(ctx), release(ctx),
+  ]);

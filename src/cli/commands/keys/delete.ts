@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { seg, writeCommand } from '../../shared/resource.js';
+
+export default function keysDelete(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'delete',
+    description: 'Delete an API key',
+    method: 'DELETE',
+    mode: 'action',
+    args: ['<key-id>'],
+    path: ([id]) => `/keys/${seg(id)}`,
+    confirm: ([id]) => `Delete key ${id}? This cannot be undone.`,
+    done: ([id]) => `deleted key ${id}`,
+    examples: ['fos keys delete 0193… --yes'],
+  });
+}

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { seg, writeCommand } from '../../shared/resource.js';
+
+export default function keysDisable(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'disable',
+    description: 'Disable an API key: its token stops authenticating (401)',
+    method: 'POST',
+    mode: 'action',
+    args: ['<key-id>'],
+    path: ([id]) => `/keys/${seg(id)}/disable`,
+    confirm: ([id]) => `Disable key ${id}? Clients using it will get 401.`,
+    done: ([id]) => `disabled key ${id}`,
+    examples: ['fos keys disable 0193…', 'fos keys disable 0193… --yes   # no prompt (scripts)'],
+  });
+}

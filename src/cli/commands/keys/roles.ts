@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { seg, writeCommand } from '../../shared/resource.js';
+
+export default function keysRoles(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'roles',
+    description: "Set a key's custom roles (replaces the current set; none clears it)",
+    method: 'PUT',
+    mode: 'action',
+    args: ['<key-id>', '[role-ids...]'],
+    path: ([id]) => `/keys/${seg(id)}/roles`,
+    transform: (_body, _opts, args) => ({ role_ids: (args[1] as unknown as string[] | undefined) ?? [] }),
+    examples: ['fos keys roles 0193…key 0193…role-a 0193…role-b', 'fos keys roles 0193…key   # remove all roles'],
+  });
+}

@@ -1,0 +1,13 @@
+import type { Context } from '../../context.js';
+import { group } from '../../shared/resource.js';
+import create from './create.js';
+import fulfill from './fulfill.js';
+import get from './get.js';
+import label from './label.js';
+import list from './list.js';
+import update from './update.js';
+
+export default (ctx: Context) =>
+  group('packages', 'Packages: create, label, fulfil', [
+    list(ctx), get(ctx), create(ctx), update(ctx), label(ctx), fulfill(ctx),
+  ]);

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ENUMS } from '../../enums.js';
+import { listCommand } from '../../shared/list.js';
+import { packagePath } from './fields.js';
+
+export default function packagesList(ctx: Context): Command {
+  return listCommand(ctx, {
+    description: 'List packages',
+    path: () => packagePath(),
+    query: [
+      { key: 'fulfillment_order_id', arg: 'id', description: 'only packages of this fulfillment order' },
+      { key: 'status', type: 'list', values: ENUMS.package_status, description: 'package statuses, comma-separated' },
+    ],
+    columns: ['id', 'name', 'status', 'fulfillment_order_id', 'shipment_status', 'shipping_label_tracking_code', 'created_at'],
+    examples: ['fos packages list --fulfillment-order-id 0193…', 'fos packages list --status PENDING --all --format csv'],
+  });
+}

@@ -1,0 +1,14 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { withExamples } from '../../shared/help.js';
+
+export default function profileUse(ctx: Context): Command {
+  const cmd = new Command('use')
+    .description('Make a saved profile the current one')
+    .argument('<name>')
+    .action(async (name: string) => {
+      (await ctx.config.load()).useProfile(name);
+      ctx.io.info(`current profile: ${name}`);
+    });
+  return withExamples(cmd, ['fos profile use local']);
+}

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { seg, writeCommand } from '../../shared/resource.js';
+
+export default function rolesDelete(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'delete',
+    description: 'Delete a custom role (keys holding it lose its permissions)',
+    method: 'DELETE',
+    mode: 'action',
+    args: ['<role-id>'],
+    path: ([id]) => `/roles/${seg(id)}`,
+    confirm: ([id]) => `Delete role ${id}? Keys holding it lose its permissions.`,
+    done: ([id]) => `deleted role ${id}`,
+    examples: ['fos roles delete 0193… --yes'],
+  });
+}

@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { getCommand, seg } from '../../shared/resource.js';
+
+export default function rolesGet(ctx: Context): Command {
+  return getCommand(ctx, {
+    description: 'Show one custom role',
+    args: ['<role-id>'],
+    path: ([id]) => `/roles/${seg(id)}`,
+    examples: ['fos roles get 0193…'],
+  });
+}

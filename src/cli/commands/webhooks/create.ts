@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { writeCommand } from '../../shared/resource.js';
+import { WEBHOOK_FIELDS, webhookPath } from './fields.js';
+
+export default function webhooksCreate(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'create',
+    description: 'Create a webhook endpoint (its signing secret is printed once)',
+    method: 'POST',
+    mode: 'create',
+    path: () => webhookPath(),
+    fields: WEBHOOK_FIELDS,
+    notice: 'the signing secret is shown only once: store it now',
+    examples: ['fos webhooks create --url https://hooks.example/fos --event package.fulfilled,order.created'],
+  });
+}

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { writeCommand } from '../../shared/resource.js';
+import { webhookPath } from './fields.js';
+
+export default function webhooksDelete(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'delete',
+    description: 'Delete a webhook endpoint',
+    method: 'DELETE',
+    mode: 'action',
+    args: ['<webhook-id>'],
+    path: ([id]) => webhookPath(id),
+    confirm: ([id]) => `Delete webhook ${id}? Its pending deliveries are dropped.`,
+    done: ([id]) => `deleted webhook ${id}`,
+    examples: ['fos webhooks delete 0193… --yes'],
+  });
+}

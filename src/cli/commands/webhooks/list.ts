@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { listCommand } from '../../shared/list.js';
+import { webhookPath } from './fields.js';
+
+export default function webhooksList(ctx: Context): Command {
+  return listCommand(ctx, {
+    description: 'List webhook endpoints',
+    path: () => webhookPath(),
+    columns: ['id', 'url', 'events', 'active', 'created_at'],
+    examples: ['fos webhooks list'],
+  });
+}

@@ -1,0 +1,57 @@
+import { RATE_PERIODS } from '../domain/charges/rate-card.js';
+import { EVENT_KINDS } from '../domain/events/outbox.js';
+import {
+  DRAFT_STATUSES, FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITIES,
+} from '../domain/orders/constants.js';
+import { PERMISSIONS } from '../domain/permissions.js';
+import {
+  MEASUREMENT_UNITS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS,
+} from '../domain/products/fields.js';
+import { UsageError } from './errors.js';
+
+/**
+ * Enumerations the CLI checks before sending, so a typo fails at once with the allowed values.
+ * Imported from the domain's constant modules (import-free at runtime, so `fos --help` stays
+ * light) where they live there; the few below that only the route schemas define are mirrored
+ * here and must follow src/server/schemas/* .
+ */
+export const ENUMS = {
+  priority: PRIORITIES,
+  product_type: PRODUCT_TYPES,
+  measurement_unit: MEASUREMENT_UNITS,
+  weight_unit: WEIGHT_UNITS,
+  replenishment_source_strategy: REPLENISHMENT_STRATEGIES,
+  order_status: ORDER_STATUSES,
+  payment_status: PAYMENT_STATUSES,
+  fulfillment_status: FULFILLMENT_STATUSES,
+  draft_status: DRAFT_STATUSES,
+  rate_period: RATE_PERIODS,
+  permission: PERMISSIONS,
+  webhook_event: ['*', ...EVENT_KINDS],
+  power_role: ['ADMIN', 'MEMBER'],
+  tier: ['1', '2', '3', '4'],
+  sort_order: ['asc', 'desc'],
+  /** server/schemas/packages.ts */
+  rate_strategy: ['CHEAPEST'],
+  package_status: ['PENDING', 'FULFILLED'],
+  /** server/schemas/fulfillment.ts */
+  fulfillment_order_status: ['PENDING', 'ACCEPTED', 'IN_PROGRESS', 'FULFILLED', 'CANCELLED'],
+  carrier_weight_unit: ['G', 'KG', 'LB', 'OZ'],
+  /** server/schemas/charges.ts */
+  charge_category: ['STORAGE', 'RECEIVING', 'SHIPPING'],
+  /** server/schemas/picking.ts, webhooks.ts */
+  picking_status: ['PENDING', 'FULFILLED'],
+  delivery_status: ['PENDING', 'DELIVERED', 'FAILED'],
+} as const satisfies Record<string, readonly string[]>;
+
+/**
+ * The allowed member matching `value` (case-insensitively), or a usage error listing the
+ * allowed values: `invalid priority "urgent": allowed values are LOW, NORMAL, HIGH, CRITICAL`.
+ */
+export function canonicalEnum(label: string, value: string, allowed: readonly string[]): string {
+  const found = allowed.find((a) => a.toLowerCase() === value.trim().toLowerCase());
+  if (found === undefined) {
+    throw new UsageError(`invalid ${label} "${value}": allowed values are ${allowed.join(', ')}`);
+  }
+  return found;
+}

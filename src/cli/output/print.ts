@@ -1,0 +1,100 @@
+import type { Context } from '../context.js';
+import { csvLine } from './csv.js';
+import { getPath, pickFields } from './fields.js';
+import { resolveOutput } from './format.js';
+import { renderRecord, renderTable, tableColumns } from './table.js';
+
+/**
+ * Printing results. Lists print their records (`data` rows, never the meta envelope) in every
+ * format; `--json` prints the array of records. Iterables are written as they arrive, so
+ * `--all` streams json/ndjson/csv without holding the list (tables collect, then print).
+ */
+export interface PrintOptions {
+  /** Preferred table columns for lists (those present in the data are shown). */
+  columns?: readonly string[];
+}
+
+type Rows = Iterable<unknown> | AsyncIterable<unknown>;
+
+const indent = (text: string) => text.replace(/^/gm, '  ');
+
+/** Prints list records; returns how many were printed. */
+export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {}): Promise<number> {
+  const { format, fields } = await resolveOutput(ctx);
+  const io = ctx.io;
+  const select = (r: unknown) => (fields ? pickFields(r, fields) : r);
+  let count = 0;
+
+  if (format === 'table') {
+    const all: unknown[] = [];
+    const progress = Array.isArray(rows) ? undefined : io.progress();
+    for await (const r of rows) {
+      all.push(r);
+      if (all.length % 50 === 0) progress?.update(`fetched ${all.length} records…`);
+    }
+    progress?.done();
+    if (all.length === 0) {
+      io.info('no records');
+      return 0;
+    }
+    await io.out(renderTable(io, all, fields ?? tableColumns(all, opts.columns)));
+    return all.length;
+  }
+
+  if (format === 'csv') {
+    let columns: readonly string[] | undefined = fields;
+    if (!columns && Array.isArray(rows)) columns = [...new Set(rows.flatMap((r) => Object.keys(r ?? {})))];
+    for await (const r of rows) {
+      if (!columns) columns = Object.keys(r ?? {});
+      if (count === 0) await io.out(csvLine(columns));
+      await io.out(csvLine(columns.map((c) => getPath(r, c))));
+      count++;
+    }
+    if (count === 0 && columns?.length) await io.out(csvLine(columns));
+    return count;
+  }
+
+  if (format === 'ndjson') {
+    for await (const r of rows) {
+      await io.out(`${JSON.stringify(select(r))}\n`);
+      count++;
+    }
+    return count;
+  }
+
+  // json: an array, written element by element; identical to JSON.stringify(array, null, 2).
+  for await (const r of rows) {
+    await io.out(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(select(r), null, 2))}`);
+    count++;
+  }
+  await io.out(count === 0 ? '[]\n' : '\n]\n');
+  return count;
+}
+
+/** Prints one record (get, create, update responses). */
+export async function printRecord(ctx: Context, record: unknown): Promise<void> {
+  const { format, fields } = await resolveOutput(ctx);
+  const io = ctx.io;
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    await io.out(`${JSON.stringify(record, null, 2)}\n`);
+    return;
+  }
+  const obj = record as Record<string, unknown>;
+  if (format === 'table') return io.out(renderRecord(io, obj, fields));
+  if (format === 'csv') {
+    const columns = fields ?? Object.keys(obj);
+    return io.out(csvLine(columns) + csvLine(columns.map((c) => getPath(obj, c))));
+  }
+  const selected = fields ? pickFields(obj, fields) : obj;
+  await io.out(format === 'ndjson' ? `${JSON.stringify(selected)}\n` : `${JSON.stringify(selected, null, 2)}\n`);
+}
+
+/** Prints whatever a command got back: arrays as lists, objects as records, nothing for empty bodies. */
+export async function printResult(ctx: Context, data: unknown, opts: PrintOptions = {}): Promise<void> {
+  if (data === undefined || data === '') return;
+  if (Array.isArray(data)) {
+    await printList(ctx, data, opts);
+    return;
+  }
+  await printRecord(ctx, data);
+}

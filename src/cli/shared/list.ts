@@ -1,0 +1,77 @@
+import { Command, type Argument } from 'commander';
+import type { ListResponse, Query } from '../../client/types.js';
+import type { Context } from '../context.js';
+import { printList, printResult } from '../output/print.js';
+import { addFieldOptions, collectFields, type FieldSpec } from './flags.js';
+import { addArguments, commandOf, withExamples } from './help.js';
+
+/**
+ * A list command: query flags from specs, --page/--limit, and --all which walks every page
+ * through the client's iterator and streams the records (json/ndjson/csv) as they arrive.
+ */
+export interface ListSpec {
+  name?: string;
+  description: string;
+  /** Positional arguments, e.g. ['<picking-session-id>']. */
+  args?: (string | Argument)[];
+  path: (args: string[], opts: Record<string, unknown>) => string;
+  query?: FieldSpec[];
+  /** Largest `limit` the endpoint takes (100; picking sessions 50). */
+  maxLimit?: number;
+  columns: string[];
+  examples: string[];
+  /** Extra options (e.g. --merchant) and checks run before the request. */
+  configure?: (cmd: Command) => void;
+  validate?: (opts: Record<string, unknown>, query: Query) => void;
+}
+
+export function listCommand(ctx: Context, spec: ListSpec): Command {
+  const maxLimit = spec.maxLimit ?? 100;
+  const cmd = new Command(spec.name ?? 'list').description(spec.description);
+  addArguments(cmd, spec.args ?? []);
+  addFieldOptions(cmd, [
+    ...(spec.query ?? []),
+    { key: 'page', type: 'int', min: 0, arg: 'n', description: 'page number, 0-based (default 0)' },
+    { key: 'limit', type: 'int', min: 1, max: maxLimit, arg: 'n', description: `records per page, 1..${maxLimit}` },
+  ]);
+  cmd.option('--all', 'fetch every page (streams records; mind the rate limit)');
+  spec.configure?.(cmd);
+
+  cmd.action(async (...actionArgs: unknown[]) => {
+    const command = commandOf(actionArgs);
+    const opts = command.opts();
+    const args = command.processedArgs as string[];
+    const query = collectFields(opts, spec.query ?? []) as Query;
+    spec.validate?.(opts, query);
+    const path = spec.path(args, opts);
+    const page = opts.page as number | undefined;
+    const limit = opts.limit as number | undefined;
+    const client = ctx.client();
+
+    if (opts.all) {
+      const progress = ctx.io.progress();
+      const rows = client.paginate(path, { ...query, page }, {
+        pageSize: limit ?? maxLimit,
+        onPage: ({ page: p, fetched }) => progress.update(`page ${p}: ${fetched} records`),
+      });
+      try {
+        await printList(ctx, rows, { columns: spec.columns });
+      } finally {
+        progress.done();
+      }
+      return;
+    }
+
+    const body = await client.get<ListResponse<unknown>>(path, { ...query, page, limit });
+    if (!body || !Array.isArray(body.data)) {
+      await printResult(ctx, body);
+      return;
+    }
+    await printList(ctx, body.data, { columns: spec.columns });
+    if (body.meta?.has_next_page && ctx.io.isStdoutTTY && ctx.io.isStderrTTY) {
+      const next = (body.meta.page ?? page ?? 0) + 1;
+      ctx.io.info(ctx.io.style('dim', `more records: --page ${next}, or --all`));
+    }
+  });
+  return withExamples(cmd, spec.examples);
+}

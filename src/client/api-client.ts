@@ -1,0 +1,165 @@
+import type { Dispatcher } from 'undici';
+import { ApiError, apiErrorFrom, toNetworkError } from './errors.js';
+import { paginate, type PaginateOptions } from './paginate.js';
+import { parseRateLimit } from './rate-limit.js';
+import { redactToken } from './redact.js';
+import { DEFAULT_RETRY, backoffMs, isRetrySafe, retryDelayMs, sleep, type RetryPolicy } from './retry.js';
+import type {
+  ApiResponse, Credentials, HttpMethod, ListResponse, Query, RateLimitInfo, RequestOptions,
+} from './types.js';
+
+type Undici = typeof import('undici');
+
+export interface RetryNotice {
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface ClientOptions {
+  /** Static credentials, or a resolver called once before the first request. */
+  credentials: Credentials | (() => Promise<Credentials>);
+  retry?: Partial<RetryPolicy>;
+  /** `--verbose`: receives `> METHOD url` and `< status (ms)` lines; the key is redacted. */
+  log?: (line: string) => void;
+  /** Told before each retry wait (the CLI prints it on stderr). */
+  onRetry?: (notice: RetryNotice) => void;
+  userAgent?: string;
+}
+
+/** Joins base URL (ending /v1) and path; absolute http(s) URLs pass through. */
+export function buildUrl(baseUrl: string, path: string, query?: Query): string {
+  const url = /^https?:\/\//i.test(path)
+    ? new URL(path)
+    : new URL(baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`));
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    url.searchParams.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return url.toString();
+}
+
+function flatHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/**
+ * Typed client for the fos API on undici (keep-alive pool). undici is imported on the first
+ * request, so building a client costs nothing for `fos --help`.
+ */
+export class ApiClient {
+  /** Rate-limit headers of the most recent response that carried them. */
+  lastRateLimit: RateLimitInfo | undefined;
+  private readonly policy: RetryPolicy;
+  private credentials: Promise<Credentials> | undefined;
+  private undici: Promise<{ mod: Undici; agent: Dispatcher }> | undefined;
+
+  constructor(private readonly options: ClientOptions) {
+    this.policy = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  /** The resolved credentials (resolving them if needed). */
+  resolveCredentials(): Promise<Credentials> {
+    const c = this.options.credentials;
+    this.credentials ??= typeof c === 'function' ? c() : Promise.resolve(c);
+    return this.credentials;
+  }
+
+  private transport(): Promise<{ mod: Undici; agent: Dispatcher }> {
+    this.undici ??= import('undici').then((mod) => ({
+      mod,
+      agent: new mod.Agent({ keepAliveTimeout: 10_000, connections: 8, connect: { timeout: 15_000 } }),
+    }));
+    return this.undici;
+  }
+
+  async request<T = unknown>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const { baseUrl, apiKey } = await this.resolveCredentials();
+    const { mod, agent } = await this.transport();
+    const url = buildUrl(baseUrl, path, opts.query);
+    const headers: Record<string, string> = {
+      accept: 'application/json, application/problem+json',
+      'user-agent': this.options.userAgent ?? 'fos-cli',
+      'x-access-token': apiKey,
+      ...opts.headers,
+    };
+    let body: string | Buffer | undefined;
+    if (opts.rawBody !== undefined) body = opts.rawBody;
+    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json';
+    }
+    if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
+    const safe = isRetrySafe(method, Boolean(opts.idempotencyKey ?? headers['idempotency-key']));
+    const log = this.options.log;
+
+    for (let attempt = 0; ; attempt++) {
+      log?.(`> ${method} ${url}`);
+      if (attempt === 0) log?.(`> x-access-token: ${redactToken(apiKey)}`);
+      const started = performance.now();
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await mod.request(url, { method, headers, body, dispatcher: agent });
+      } catch (err) {
+        const netErr = toNetworkError(err, url);
+        if (!netErr) throw err;
+        log?.(`< ${netErr.code} (${Math.round(performance.now() - started)} ms)`);
+        if (!safe || attempt >= this.policy.maxRetries) throw netErr;
+        const delayMs = backoffMs(attempt, this.policy);
+        this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason: netErr.code });
+        await sleep(delayMs);
+        continue;
+      }
+      const text = await res.body.text();
+      const responseHeaders = flatHeaders(res.headers);
+      log?.(`< ${res.statusCode} (${Math.round(performance.now() - started)} ms)`);
+      const rateLimit = parseRateLimit(res.headers);
+      if (rateLimit) this.lastRateLimit = rateLimit;
+      const contentType = responseHeaders['content-type'] ?? '';
+      if (res.statusCode < 400) {
+        const data = (text && /json/i.test(contentType) ? JSON.parse(text) : text || undefined) as T;
+        return { status: res.statusCode, headers: responseHeaders, data };
+      }
+      const delayMs = safe ? retryDelayMs(res.statusCode, rateLimit, attempt, this.policy) : undefined;
+      if (delayMs === undefined) throw apiErrorFrom(res.statusCode, contentType, text, method, url);
+      this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason: `HTTP ${res.statusCode}` });
+      await sleep(delayMs);
+    }
+  }
+
+  async get<T = unknown>(path: string, query?: Query): Promise<T> {
+    return (await this.request<T>('GET', path, { query })).data;
+  }
+
+  async post<T = unknown>(path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+    return (await this.request<T>('POST', path, { ...opts, body })).data;
+  }
+
+  async patch<T = unknown>(path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+    return (await this.request<T>('PATCH', path, { ...opts, body })).data;
+  }
+
+  async put<T = unknown>(path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+    return (await this.request<T>('PUT', path, { ...opts, body })).data;
+  }
+
+  async delete<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
+    return (await this.request<T>('DELETE', path, opts)).data;
+  }
+
+  /** Yields the records of every page of a list endpoint (see paginate.ts). */
+  paginate<T = Record<string, unknown>>(path: string, query: Query = {}, opts: PaginateOptions = {}): AsyncGenerator<T> {
+    return paginate<T>((q) => this.get<ListResponse<T>>(path, q), query, opts);
+  }
+
+  /** Closes pooled connections (the CLI calls this before exiting). */
+  async close(): Promise<void> {
+    if (!this.undici) return;
+    const { agent } = await this.undici;
+    await agent.close();
+  }
+}
+
+export { ApiError };

@@ -1,0 +1,55 @@
+import type { HttpMethod, RateLimitInfo } from './types.js';
+
+/**
+ * When the client retries: only requests that are safe to repeat (GET/HEAD, or a write that
+ * carries an idempotency key), on 429 (waiting what the server asks, if within maxWaitMs),
+ * on 502/503/504 and on connection errors (exponential backoff).
+ */
+export interface RetryPolicy {
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** Longest single wait; a 429 asking for more fails at once. */
+  maxWaitMs: number;
+  /** First backoff delay; doubles per attempt (with up to 25% jitter). */
+  baseDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, maxWaitMs: 60_000, baseDelayMs: 300 };
+
+export function isRetrySafe(method: HttpMethod, hasIdempotencyKey: boolean): boolean {
+  return method === 'GET' || method === 'HEAD' || hasIdempotencyKey;
+}
+
+export function backoffMs(attempt: number, policy: RetryPolicy): number {
+  const base = policy.baseDelayMs * 2 ** attempt;
+  return Math.min(policy.maxWaitMs, Math.round(base * (1 + Math.random() * 0.25)));
+}
+
+/**
+ * Delay before retrying a response with this status, or undefined when it must not be retried.
+ * `attempt` counts retries already made.
+ */
+export function retryDelayMs(
+  status: number,
+  rateLimit: RateLimitInfo | undefined,
+  attempt: number,
+  policy: RetryPolicy,
+): number | undefined {
+  if (attempt >= policy.maxRetries) return undefined;
+  if (status === 429) {
+    const seconds = rateLimit?.retryAfter ?? rateLimit?.reset;
+    if (seconds === undefined) return backoffMs(attempt, policy);
+    const ms = Math.max(0, seconds * 1000);
+    return ms <= policy.maxWaitMs ? ms : undefined;
+  }
+  if (status === 502 || status === 503 || status === 504) {
+    const asked = rateLimit?.retryAfter;
+    if (asked !== undefined) return asked * 1000 <= policy.maxWaitMs ? asked * 1000 : undefined;
+    return backoffMs(attempt, policy);
+  }
+  return undefined;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,56 @@
+/** Shapes shared by the API client and its callers (see docs/architecture.md, "Lists"). */
+
+/** A query-string value; arrays are sent comma-separated, undefined/null/'' are omitted. */
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+export type Query = Record<string, QueryValue>;
+
+/** Where requests go and which key signs them. base_url already ends with /v1. */
+export interface Credentials {
+  baseUrl: string;
+  apiKey: string;
+}
+
+/** Standard list meta; fulfillment-order lists add `total`. */
+export interface PageMeta {
+  page?: number;
+  page_size?: number;
+  start_index?: number;
+  end_index?: number;
+  has_next_page?: boolean;
+  has_previous_page?: boolean;
+  total?: number;
+}
+
+export interface ListResponse<T> {
+  data: T[];
+  meta: PageMeta;
+}
+
+/** Rate-limit headers of the last response that carried them. */
+export interface RateLimitInfo {
+  limit?: number;
+  remaining?: number;
+  /** Seconds until the window resets. */
+  reset?: number;
+  /** Seconds, present on 429 responses. */
+  retryAfter?: number;
+}
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  query?: Query;
+  /** JSON-encoded as the request body. */
+  body?: unknown;
+  /** Sent as-is (e.g. `fos api --input`); content-type defaults to application/json. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  /** Sent as `idempotency-key`; makes a write safe to retry. */
+  idempotencyKey?: string;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Record<string, string>;
+  data: T;
+}

@@ -1,0 +1,129 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Argument, Command, Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { createContext } from '../../src/cli/context.js';
+import { testIOStreams } from '../../src/cli/iostreams.js';
+import { generateCompletion } from '../../src/cli/completion.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { runCli } from './helpers/cli.js';
+
+function tinyProgram(): Command {
+  const p = new Command('fos').option('--profile <name>', 'profile').addOption(new Option('--format <f>', 'format').choices(['table', 'json']));
+  const products = p.command('products').description("Products (it's stock)");
+  products.command('list').description('List products').option('--search <text>', 'search')
+    .addOption(new Option('--order <dir>', 'direction').choices(['asc', 'desc']));
+  p.command('orders').description('Orders').command('priority').description('Set priority')
+    .argument('<id>').addArgument(new Argument('<priority>').choices(['LOW', 'HIGH']));
+  return p;
+}
+
+const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+
+/** Runs the bash completion function for a command line and returns COMPREPLY. */
+function bashComplete(script: string, line: string): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fos-comp-'));
+  const file = path.join(dir, 'fos.bash');
+  writeFileSync(file, script);
+  const words = line.split(' ');
+  const prog = `source ${file}
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}
+_fos_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const r = spawnSync('bash', ['-c', prog], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+describe('bash', () => {
+  const script = generateCompletion('bash', tinyProgram());
+
+  it('is valid bash', () => {
+    expect(spawnSync('bash', ['-n', '-c', script]).status).toBe(0);
+  });
+
+  it('completes subcommands, options (local + global), choices of options and arguments', () => {
+    expect(bashComplete(script, 'fos ')).toEqual(['products', 'orders']);
+    expect(bashComplete(script, 'fos pro')).toEqual(['products']);
+    expect(bashComplete(script, 'fos products ')).toEqual(['list']);
+    expect(bashComplete(script, 'fos products list --')).toEqual(['--search', '--order', '--profile', '--format', '--help']);
+    expect(bashComplete(script, 'fos products list --order ')).toEqual(['asc', 'desc']);
+    expect(bashComplete(script, 'fos --format j')).toEqual(['json']);
+    expect(bashComplete(script, 'fos --profile prod products ')).toEqual(['list']);
+    expect(bashComplete(script, 'fos orders priority id1 ')).toEqual(['LOW', 'HIGH']);
+  });
+});
+
+/** Runs the zsh completion function with stubbed compadd/_describe; returns the offered words. */
+function zshComplete(script: string, line: string): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fos-comp-'));
+  const file = path.join(dir, '_fos');
+  writeFileSync(file, script);
+  const prog = `compdef() {}
+_describe() { local -a arr; arr=("\${(@P)\${@[-1]}}"); print -l -- \${arr%%:*} }
+compadd() { [[ $1 == -a ]] && print -l -- "\${(@P)2}" }
+_files() { print FILES }
+source ${file}
+words=(\${=1}); [[ $1 == *' ' ]] && words+=(''); CURRENT=\${#words}
+_fos`;
+  const r = spawnSync('zsh', ['-c', prog, 'zsh', line], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+function fishComplete(script: string, line: string): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fos-comp-'));
+  const file = path.join(dir, 'fos.fish');
+  writeFileSync(file, script);
+  const r = spawnSync('fish', ['-c', `source ${file}; complete -C "${line}"`], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+}
+
+describe('zsh and fish', () => {
+  it('zsh: compdef header, descriptions (quotes escaped), choices', () => {
+    const script = generateCompletion('zsh', tinyProgram());
+    expect(script.startsWith('#compdef fos\n')).toBe(true);
+    expect(script).toContain(`'products:Products (it'\\''s stock)'`);
+    expect(script).toContain(`'fos products list|--order') echo 'asc desc' ;;`);
+    if (!has('zsh')) return;
+    expect(spawnSync('zsh', ['-n', '-c', script]).status).toBe(0);
+    expect(zshComplete(script, 'fos ')).toEqual(['products', 'orders']);
+    expect(zshComplete(script, 'fos products list --')).toEqual(['--search', '--order', '--profile', '--format', '--help', '-h']);
+    expect(zshComplete(script, 'fos --profile x products list --order ')).toEqual(['asc', 'desc']);
+    expect(zshComplete(script, 'fos orders priority id1 ')).toEqual(['LOW', 'HIGH']);
+  });
+
+  it('fish: one complete line per subcommand and option', () => {
+    const script = generateCompletion('fish', tinyProgram());
+    expect(script).toContain(`complete -c fos -n '__fos_at \\'fos\\'' -a 'products' -d 'Products (it'\\''s stock)'`);
+    expect(script).toContain(`complete -c fos -n '__fos_at \\'fos products list\\'' -l order -x -a 'asc desc' -d 'direction'`);
+    expect(script).toContain(`complete -c fos -l format -x -a 'table json' -d 'format'`);
+    if (!has('fish')) return;
+    expect(spawnSync('fish', ['-n', '-c', script]).status).toBe(0);
+    expect(fishComplete(script, 'fos ')).toEqual(['orders', 'products']);
+    expect(fishComplete(script, 'fos --profile x products list --ord')).toEqual(['--order']);
+    expect(fishComplete(script, 'fos products list --order ')).toEqual(['asc', 'desc']);
+    expect(fishComplete(script, 'fos orders priority id1 ')).toEqual(['HIGH', 'LOW']);
+  });
+});
+
+describe('the real command tree', () => {
+  it('covers every resource verb and the global flags', () => {
+    const program = buildProgram(createContext({ io: testIOStreams(), env: {} }));
+    const script = generateCompletion('bash', program);
+    expect(script).toContain(`'fos keys') echo 'list get create disable delete roles tier' ;;`);
+    expect(script).toContain(`'fos orders priority') echo 'LOW NORMAL HIGH CRITICAL' ;;`);
+    expect(script).toContain(`*'|--format') echo 'table json ndjson csv' ;;`);
+    expect(bashComplete(script, 'fos products create --weight-unit ')).toEqual(['G', 'LB']);
+    expect(bashComplete(script, 'fos fulfillment-orders ')).toEqual(['list', 'get', 'accept', 'lock', 'release']);
+  });
+
+  it('fos completion <shell> prints the script; unknown shells are usage errors', async () => {
+    const r = await runCli(['completion', 'fish']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('complete -c fos');
+    expect((await runCli(['completion', 'tcsh'])).code).toBe(2);
+  });
+});
