@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type FieldError, type ProblemKind } from '../domain/errors.js';
+import { DomainError, invalid, type FieldError, type ProblemKind } from '../domain/errors.js';
 
 // problem+json for every error (spec §7, design §2). The trace id is the request id, so the
 // "support reference" in a detail finds the request's log lines.
@@ -32,13 +32,14 @@ export function sendProblem(
 ) {
   const [status, title] = STATUS[kind];
   const traceId = String(request.id);
+  // Extra members come first so they can never overwrite the problem+json members.
   const body = {
+    ...extra,
     type: `urn:fos:error:${kind}`,
     title,
     status,
     detail: `${message} (support reference: ${traceId})`,
     trace_id: traceId,
-    ...extra,
   };
   // Sent as a string so no route response schema reshapes it.
   return reply.code(status).type('application/problem+json').send(JSON.stringify(body));
@@ -70,7 +71,37 @@ function dedupe(errors: FieldError[]): FieldError[] {
   return [...byPath.values()];
 }
 
+/** Fastify's `frameworkErrors`: errors raised before routing (an undecodable URL) as problem+json too. */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendProblem(request, reply, 'validation-failed', 'The URL is not validly percent-encoded.', {
+      errors: [{ path: 'url', message: 'is not validly percent-encoded' }],
+    });
+  }
+  request.log.error({ err: error }, 'framework error');
+  return sendProblem(request, reply, 'internal', 'The server failed to handle the request.');
+}
+
+/** Path of the first string holding a NUL character, in the `body.a.0` form validation errors use. */
+function nulPath(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    if (k.includes('\u0000')) return `${path}.${k.replaceAll('\u0000', '\\u0000')}`;
+    const hit = nulPath(v, `${path}.${k}`, depth + 1);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
 export function registerProblemHandlers(app: FastifyInstance) {
+  // PostgreSQL text cannot hold NUL characters (SQLite can): refuse them in every request
+  // part, on both databases alike, as a validation error instead of a database failure.
+  app.addHook('preValidation', async (request) => {
+    const path = nulPath(request.params, 'params') ?? nulPath(request.query, 'query') ?? nulPath(request.body, 'body');
+    if (path) throw invalid(path, 'must not contain NUL (\\u0000) characters');
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
       if (error.kind === 'internal') request.log.error({ err: error }, 'internal error');

@@ -1,4 +1,82 @@
 import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { IdParams, StringEnum, listOf, pageQuery, sortOrder } from '../../schemas/common.js';
+import { OrderListItemSchema, OrderSchema } from '../../schemas/orders.js';
+import { PRIORITIES } from '../../../domain/orders/constants.js';
+import { changeOrderPriority, getOrder, listOrders, markPaid } from '../../../domain/orders/orders.js';
 
-// Not yet implemented: routes for this resource are added by their issue.
-export default async function routes(_app: FastifyInstance) {}
+// Orders of the caller's fulfiller team (spec 4.5). Orders of other teams answer 404.
+
+const tags = ['Orders'];
+const read = { permission: 'READ_ORDERS', family: 'ops' } as const;
+const write = { permission: 'WRITE_ORDERS', family: 'ops' } as const;
+type OrderParams = { order_id: string };
+
+const iso = (what: string) => Type.Optional(Type.String({ maxLength: 40, description: `${what} (ISO 8601 date or date-time; UTC unless an offset is given)` }));
+
+/** The twelve list parameters, in the spec's order. */
+const ListOrdersQuery = Type.Object({
+  ...pageQuery(),
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'minimum 3 characters: order-number prefix (with or without #) or customer name/email substring, case-insensitive' })),
+  status: Type.Optional(Type.String({ description: 'comma-separated: OPEN, PENDING_FULFILLMENT, CLOSED, CANCELLED' })),
+  payment_status: Type.Optional(Type.String({ description: 'comma-separated: PENDING, PAID, REFUNDED' })),
+  fulfillment_status: Type.Optional(Type.String({ description: 'comma-separated: UNFULFILLED, PARTIALLY_FULFILLED, FULFILLED' })),
+  created_at_min: iso('created on or after'),
+  created_at_max: iso('created on or before; a bare date includes that whole day'),
+  updated_at_min: iso('updated on or after'),
+  updated_at_max: iso('updated on or before; a bare date includes that whole day'),
+  order_by: Type.Optional(StringEnum(['created_at', 'updated_at', 'order_number'] as const, { default: 'created_at' })),
+  order: Type.Optional(StringEnum(['asc', 'desc'] as const, { description: 'default desc' })),
+}, { additionalProperties: false });
+
+const PriorityBody = Type.Object({ priority: StringEnum(PRIORITIES) }, { additionalProperties: false });
+
+export default async function routes(app: FastifyInstance) {
+  const list = async (request: { principal: { teamId: string }; query: Static<typeof ListOrdersQuery> }) =>
+    listOrders(app.db, request.principal.teamId, request.query);
+  const listSchema = { querystring: ListOrdersQuery, response: { 200: listOf(OrderListItemSchema) } };
+
+  app.get<{ Querystring: Static<typeof ListOrdersQuery> }>('/v1/ops/orders/list', {
+    config: read,
+    schema: { operationId: 'listOrders', tags, summary: 'List orders', ...listSchema },
+  }, list);
+
+  app.get<{ Querystring: Static<typeof ListOrdersQuery> }>('/v1/ops/orders', {
+    config: read,
+    schema: {
+      operationId: 'listOrdersRoot', tags, summary: 'List orders (same parameters and response as GET /v1/ops/orders/list)',
+      ...listSchema,
+    },
+  }, list);
+
+  app.get<{ Params: OrderParams }>('/v1/ops/orders/:order_id', {
+    config: read,
+    schema: {
+      operationId: 'getOrder', tags, summary: 'Get an order (fulfillment orders are not embedded)',
+      params: IdParams('order_id'),
+      response: { 200: OrderSchema },
+    },
+  }, async (request) => getOrder(app.db, request.principal.teamId, request.params.order_id));
+
+  app.patch<{ Params: OrderParams; Body: Static<typeof PriorityBody> }>('/v1/ops/orders/:order_id/priority', {
+    config: write,
+    schema: {
+      operationId: 'updateOrderPriority', tags, summary: 'Change an order\'s priority',
+      description: 'Only priority changes. Scarce stock is allocated to CRITICAL, HIGH, NORMAL, then LOW orders, oldest first; '
+        + 'waiting quantities are re-allocated after the change.',
+      params: IdParams('order_id'),
+      body: PriorityBody,
+      response: { 200: OrderSchema },
+    },
+  }, async (request) => changeOrderPriority(app.db, request.principal.teamId, request.params.order_id, request.body.priority));
+
+  app.post<{ Params: OrderParams }>('/v1/ops/orders/:order_id/mark-paid', {
+    config: write,
+    schema: {
+      operationId: 'markOrderPaid', tags, summary: 'Mark an order paid (extension)',
+      description: 'Sets payment_status PAID and lifts the AWAITING_PAYMENT fulfillment hold. Only PENDING orders (409 otherwise).',
+      params: IdParams('order_id'),
+      response: { 200: OrderSchema },
+    },
+  }, async (request) => markPaid(app.db, request.principal.teamId, request.params.order_id));
+}

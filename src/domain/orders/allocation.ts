@@ -1,0 +1,179 @@
+import type { TxClient } from '../../db/types.js';
+import { ALLOCATABLE_STATUSES } from './constants.js';
+
+// Inventory allocation: which warehouse ships how many units of each order line.
+//
+// available = on_hand - committed - unavailable, per product and warehouse. A plan prefers
+// the warehouse that can ship the most of what is still needed (fewest splits), then the
+// next, until the need is met or stock runs out. Committing is a conditional UPDATE per
+// inventory level (committed + n <= on_hand - unavailable in its WHERE), so concurrent
+// allocations never overcommit on SQLite or PostgreSQL; levels are updated in id order so
+// two transactions never wait on each other in a cycle.
+
+export interface StockLevel {
+  id: string;
+  product_id: string;
+  warehouse_id: string;
+  available: number;
+}
+
+export interface Chunk {
+  levelId: string;
+  product_id: string;
+  warehouse_id: string;
+  quantity: number;
+}
+
+export interface LineNeed {
+  key: string; // caller's handle for the line
+  product_id: string;
+  quantity: number;
+}
+
+export interface LineAllocation {
+  key: string;
+  warehouse_id: string;
+  quantity: number;
+}
+
+/** The fulfiller team's warehouses in a stable preference order (oldest first). */
+export async function teamWarehouses(tx: TxClient, fulfillerTeamId: string) {
+  return tx.warehouse.findMany({ where: { team_id: fulfillerTeamId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+}
+
+/** Stock of the given products in the team's warehouses, in warehouse preference order. */
+export async function loadStock(tx: TxClient, fulfillerTeamId: string, productIds: string[]): Promise<StockLevel[]> {
+  if (!productIds.length) return [];
+  const warehouses = await teamWarehouses(tx, fulfillerTeamId);
+  const order = new Map(warehouses.map((w, i) => [w.id, i]));
+  const levels = await tx.inventoryLevel.findMany({
+    where: { product_id: { in: productIds }, warehouse_id: { in: [...order.keys()] } },
+  });
+  return levels
+    .map((l) => ({ id: l.id, product_id: l.product_id, warehouse_id: l.warehouse_id, available: l.on_hand - l.committed - l.unavailable }))
+    .sort((a, b) => order.get(a.warehouse_id)! - order.get(b.warehouse_id)!);
+}
+
+/** Greedy fewest-splits plan (pure). `stock` order breaks ties between equally good warehouses. */
+export function planAllocation(needs: Map<string, number>, stock: StockLevel[]): Chunk[] {
+  const remaining = new Map([...needs].filter(([, n]) => n > 0));
+  const avail = new Map(stock.filter((s) => s.available > 0).map((s) => [s.id, s.available]));
+  const warehouses = [...new Set(stock.map((s) => s.warehouse_id))];
+  const chunks: Chunk[] = [];
+  for (;;) {
+    let best: string | null = null;
+    let bestScore = 0;
+    for (const w of warehouses) {
+      let score = 0;
+      for (const s of stock) {
+        if (s.warehouse_id === w) score += Math.min(remaining.get(s.product_id) ?? 0, avail.get(s.id) ?? 0);
+      }
+      if (score > bestScore) [best, bestScore] = [w, score];
+    }
+    if (!best) return chunks;
+    for (const s of stock) {
+      if (s.warehouse_id !== best) continue;
+      const take = Math.min(remaining.get(s.product_id) ?? 0, avail.get(s.id) ?? 0);
+      if (take <= 0) continue;
+      chunks.push({ levelId: s.id, product_id: s.product_id, warehouse_id: s.warehouse_id, quantity: take });
+      remaining.set(s.product_id, remaining.get(s.product_id)! - take);
+      avail.set(s.id, avail.get(s.id)! - take);
+    }
+  }
+}
+
+/**
+ * Increments committed by up to `want` units, never past on_hand - unavailable; returns how
+ * many were committed (fewer when a concurrent transaction took some first).
+ */
+export async function commitUpTo(tx: TxClient, levelId: string, want: number): Promise<number> {
+  let n = want;
+  for (let attempt = 0; n > 0 && attempt < 5; attempt++) {
+    const count = await tx.$executeRaw`
+      UPDATE "inventory_levels" SET "committed" = "committed" + ${n}, "updated_at" = ${new Date()}
+      WHERE "id" = ${levelId} AND "committed" + ${n} <= "on_hand" - "unavailable"`;
+    if (count === 1) return n;
+    const level = await tx.inventoryLevel.findUnique({ where: { id: levelId } });
+    n = Math.min(n, level ? level.on_hand - level.committed - level.unavailable : 0);
+  }
+  return 0;
+}
+
+/** Commits a plan (levels in id order); returns the chunks as actually committed. */
+export async function commitPlan(tx: TxClient, plan: Chunk[]): Promise<Chunk[]> {
+  const done: Chunk[] = [];
+  for (const chunk of [...plan].sort((a, b) => (a.levelId < b.levelId ? -1 : a.levelId > b.levelId ? 1 : 0))) {
+    const quantity = await commitUpTo(tx, chunk.levelId, chunk.quantity);
+    if (quantity > 0) done.push({ ...chunk, quantity });
+  }
+  return done;
+}
+
+/** Hands committed chunks to the lines that need them, in line order (pure). */
+export function distribute(lines: LineNeed[], chunks: Chunk[]): LineAllocation[] {
+  const pools = new Map<string, { warehouse_id: string; left: number }[]>();
+  for (const c of chunks) {
+    const pool = pools.get(c.product_id) ?? [];
+    const same = pool.find((p) => p.warehouse_id === c.warehouse_id);
+    if (same) same.left += c.quantity;
+    else pool.push({ warehouse_id: c.warehouse_id, left: c.quantity });
+    pools.set(c.product_id, pool);
+  }
+  const out: LineAllocation[] = [];
+  for (const line of lines) {
+    let need = line.quantity;
+    for (const p of pools.get(line.product_id) ?? []) {
+      if (need <= 0) break;
+      const take = Math.min(need, p.left);
+      if (take <= 0) continue;
+      out.push({ key: line.key, warehouse_id: p.warehouse_id, quantity: take });
+      p.left -= take;
+      need -= take;
+    }
+  }
+  return out;
+}
+
+/**
+ * Units of each product that waiting orders at or above `priorityRank` still need: a newly
+ * converted order (the youngest) only takes stock left after them, so priority holds even
+ * when stock arrives between conversions.
+ */
+export async function queueReservations(tx: TxClient, fulfillerTeamId: string, productIds: string[], priorityRank: number) {
+  if (!productIds.length) return new Map<string, number>();
+  const rows = await tx.orderLineItem.groupBy({
+    by: ['product_id'],
+    where: {
+      kind: 'CORE',
+      product_id: { in: productIds },
+      unallocated_quantity: { gt: 0 },
+      order: { fulfiller_team_id: fulfillerTeamId, status: { in: ALLOCATABLE_STATUSES as never }, priority_rank: { gte: priorityRank } },
+    },
+    _sum: { unallocated_quantity: true },
+  });
+  return new Map(rows.map((r) => [r.product_id!, r._sum.unallocated_quantity ?? 0]));
+}
+
+/** Removes reserved units from the stock snapshot (first warehouses first). */
+export function withoutReserved(stock: StockLevel[], reserved: Map<string, number>): StockLevel[] {
+  const left = new Map(reserved);
+  return stock.map((s) => {
+    const r = Math.min(left.get(s.product_id) ?? 0, Math.max(0, s.available));
+    if (r > 0) left.set(s.product_id, left.get(s.product_id)! - r);
+    return { ...s, available: s.available - r };
+  });
+}
+
+/** Plans and commits stock for the lines; returns per-line warehouse allocations. */
+export async function allocateLines(
+  tx: TxClient,
+  fulfillerTeamId: string,
+  lines: LineNeed[],
+  reserved: Map<string, number> = new Map(),
+): Promise<LineAllocation[]> {
+  const needs = new Map<string, number>();
+  for (const l of lines) needs.set(l.product_id, (needs.get(l.product_id) ?? 0) + l.quantity);
+  const stock = withoutReserved(await loadStock(tx, fulfillerTeamId, [...needs.keys()]), reserved);
+  const committed = await commitPlan(tx, planAllocation(needs, stock));
+  return distribute(lines, committed);
+}

@@ -1,0 +1,61 @@
+import type { Db, TxClient } from '../../db/types.js';
+import { DomainError, conflict, notFound } from '../errors.js';
+import { orderLabel } from './constants.js';
+import { inTransaction } from './tx.js';
+
+// Fulfillment holds. An order converted with payment_status PENDING gets an active
+// AWAITING_PAYMENT hold; while any hold is active, the fulfillment workflow refuses to lock or
+// fulfil its fulfillment orders (409 on-hold). Marking the order paid lifts that hold.
+
+/** Creates the AWAITING_PAYMENT hold of a newly converted, unpaid order. */
+export function createPaymentHold(tx: TxClient, orderId: string) {
+  return tx.orderFulfillmentHold.create({
+    data: {
+      order_id: orderId,
+      active: true,
+      reason: 'AWAITING_PAYMENT',
+      reason_notes: 'Payment is pending; mark the order paid to release it for fulfillment.',
+    },
+  });
+}
+
+/**
+ * Throws 409 on-hold when the order has an active fulfillment hold. Call it inside the
+ * transaction that locks or fulfils, so a hold placed concurrently is seen.
+ */
+export async function assertNoActiveHold(tx: TxClient, orderId: string): Promise<void> {
+  const hold = await tx.orderFulfillmentHold.findFirst({
+    where: { order_id: orderId, active: true },
+    orderBy: { created_at: 'asc' },
+  });
+  if (!hold) return;
+  const order = await tx.order.findUnique({ where: { id: orderId }, select: { order_number: true } });
+  const notes = hold.reason_notes ? ` — ${hold.reason_notes}` : '';
+  throw new DomainError('on-hold', `Order ${orderLabel(order?.order_number ?? orderId)} is on hold: ${hold.reason}${notes}`, {
+    hold_reason: hold.reason,
+    order_id: orderId,
+  });
+}
+
+/**
+ * Sets payment_status PAID (compare-and-set on PENDING, so a second call is a 409) and
+ * deactivates the AWAITING_PAYMENT hold. Returns the order id.
+ */
+export async function markOrderPaid(db: Db, fulfillerTeamId: string, orderId: string): Promise<string> {
+  return inTransaction(db, async (tx) => {
+    const res = await tx.order.updateMany({
+      where: { id: orderId, fulfiller_team_id: fulfillerTeamId, payment_status: 'PENDING' },
+      data: { payment_status: 'PAID', total_outstanding: 0 },
+    });
+    if (res.count !== 1) {
+      const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: fulfillerTeamId } });
+      if (!order) throw notFound('Order', orderId);
+      throw conflict(`Order ${orderLabel(order.order_number)} has payment_status ${order.payment_status}; only PENDING orders can be marked paid.`);
+    }
+    await tx.orderFulfillmentHold.updateMany({
+      where: { order_id: orderId, active: true, reason: 'AWAITING_PAYMENT' },
+      data: { active: false },
+    });
+    return orderId;
+  });
+}

@@ -1,0 +1,46 @@
+import type { TxClient } from '../../db/types.js';
+import { isUniqueViolation } from '../../db/client.js';
+import { conflict } from '../errors.js';
+import { FIRST_ORDER_SEQ } from './constants.js';
+
+// Order numbers are unique per fulfiller team (unique index). Generated ones continue the
+// team's sequence ("#1001", "#1002", …). The number is the last write of a conversion and runs
+// in a savepoint: when a concurrent conversion committed the same number first (PostgreSQL
+// makes the loser wait on the index, then fails it), only this step is retried with the next
+// number — the rest of the conversion stands.
+
+/** "#1042" / "1042" -> 1042, for numeric sort and so the generator skips past requested numbers. */
+export const seqOf = (orderNumber: string) => {
+  const m = /^#?(\d{1,9})$/.exec(orderNumber);
+  return m ? Number(m[1]) : null;
+};
+
+export const numberColumns = (orderNumber: string) => ({
+  order_number: orderNumber,
+  order_number_key: orderNumber.replace(/^#/, '').toLowerCase(),
+  order_seq: seqOf(orderNumber),
+});
+
+/** A unique placeholder while the conversion runs; never visible outside its transaction. */
+export const placeholderNumber = (draftId: string) => ({ order_number: `~${draftId}`, order_number_key: '~', order_seq: null });
+
+export async function assignOrderNumber(tx: TxClient, orderId: string, fulfillerTeamId: string, requested: string | null): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    let orderNumber = requested;
+    if (!orderNumber) {
+      const max = await tx.order.aggregate({ where: { fulfiller_team_id: fulfillerTeamId }, _max: { order_seq: true } });
+      orderNumber = `#${Math.max(FIRST_ORDER_SEQ, (max._max.order_seq ?? 0) + 1)}`;
+    }
+    await tx.$executeRawUnsafe('SAVEPOINT order_number');
+    try {
+      await tx.order.update({ where: { id: orderId }, data: numberColumns(orderNumber) });
+      await tx.$executeRawUnsafe('RELEASE SAVEPOINT order_number');
+      return orderNumber;
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT order_number');
+      if (requested) throw conflict(`Order number ${requested} is already used by another order of this team.`);
+    }
+  }
+  throw conflict('Could not give the order a number under heavy concurrent load; retry the conversion.');
+}

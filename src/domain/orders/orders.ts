@@ -1,0 +1,114 @@
+import type { Db, Prisma } from '../../db/types.js';
+import { invalid, notFound } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { csvList, pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITY_RANK, type Priority } from './constants.js';
+import { markOrderPaid } from './holds.js';
+import { allocatePending } from './pending.js';
+import { inTransaction } from './tx.js';
+import { loadNames, orderListItem, orderView } from './view.js';
+
+// Reading orders, and the two order changes the ops API allows (priority, mark paid).
+
+export async function getOrder(db: Db, fulfillerTeamId: string, orderId: string) {
+  const order = await db.prisma.order.findFirst({
+    where: { id: orderId, fulfiller_team_id: fulfillerTeamId },
+    include: { holds: true, line_items: true },
+  });
+  if (!order) throw notFound('Order', orderId);
+  return orderView(order, await loadNames(db, [order]), true);
+}
+
+export interface OrderListQuery extends PageRequest {
+  search?: string;
+  status?: string;
+  payment_status?: string;
+  fulfillment_status?: string;
+  created_at_min?: string;
+  created_at_max?: string;
+  updated_at_min?: string;
+  updated_at_max?: string;
+  order_by?: 'created_at' | 'updated_at' | 'order_number';
+  order?: 'asc' | 'desc';
+}
+
+function enumList(path: string, value: string | undefined, allowed: readonly string[]) {
+  const items = csvList(value);
+  const bad = items?.filter((v) => !allowed.includes(v));
+  if (bad?.length) throw invalid(path, `must be a comma-separated list of ${allowed.join(', ')} (unknown: ${bad.join(', ')})`);
+  return items;
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** ISO 8601 date or date-time (UTC unless an offset is given). A bare date as an upper bound means the end of that day. */
+function bound(path: string, value: string | undefined, upper: boolean): Date | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  const m = ISO.exec(v);
+  const date = m ? new Date(m[1] && !m[4] ? `${v}Z` : m[1] ? v : `${v}T00:00:00Z`) : null;
+  if (!date || Number.isNaN(date.getTime())) throw invalid(path, 'must be an ISO 8601 date or date-time');
+  return !m![1] && upper ? new Date(date.getTime() + 86_400_000 - 1) : date;
+}
+
+function range(prefix: 'created_at' | 'updated_at', min?: string, max?: string) {
+  const gte = bound(`query.${prefix}_min`, min, false);
+  const lte = bound(`query.${prefix}_max`, max, true);
+  return gte || lte ? { [prefix]: { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) } } : {};
+}
+
+export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQuery) {
+  const where: Prisma.OrderWhereInput = { fulfiller_team_id: fulfillerTeamId };
+  const search = q.search?.trim();
+  if (q.search !== undefined && q.search !== '') {
+    if (!search || search.length < 3) throw invalid('query.search', 'must be at least 3 characters');
+    // Prisma sends contains/startsWith as LIKE without escaping. PostgreSQL's LIKE treats a
+    // backslash as the escape character, so % and _ match literally there; SQLite's LIKE has no
+    // escape character by default, so on SQLite they stay wildcards (results can only widen).
+    const like = (v: string) => (db.provider === 'postgresql' ? v.replace(/[\\%_]/g, (c) => `\\${c}`) : v);
+    const term = like(search.toLowerCase());
+    const numberPrefix = term.replace(/^#/, '');
+    where.OR = [
+      ...(numberPrefix ? [{ order_number_key: { startsWith: numberPrefix } }] : []),
+      { search_text: { contains: term } },
+    ];
+  }
+  const status = enumList('query.status', q.status, ORDER_STATUSES);
+  const payment = enumList('query.payment_status', q.payment_status, PAYMENT_STATUSES);
+  const fulfillment = enumList('query.fulfillment_status', q.fulfillment_status, FULFILLMENT_STATUSES);
+  if (status) where.status = { in: status as never };
+  if (payment) where.payment_status = { in: payment };
+  if (fulfillment) where.fulfillment_status = { in: fulfillment };
+  Object.assign(where, range('created_at', q.created_at_min, q.created_at_max), range('updated_at', q.updated_at_min, q.updated_at_max));
+
+  const dir = q.order ?? 'desc';
+  const orderBy: Prisma.OrderOrderByWithRelationInput[] = q.order_by === 'order_number'
+    ? [{ order_seq: { sort: dir, nulls: 'last' } }, { order_number_key: dir }, { id: dir }]
+    : [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
+  const rows = await db.prisma.order.findMany({ where, orderBy, ...pageWindow(q) });
+  const page = toPage(rows, q);
+  const names = await loadNames(db, page.data);
+  return { data: page.data.map((o) => orderListItem(o, names)), meta: page.meta };
+}
+
+/** Changes only priority (and its sortable rank); then re-runs allocation, which it affects. */
+export async function changeOrderPriority(db: Db, fulfillerTeamId: string, orderId: string, priority: Priority) {
+  const changed = await inTransaction(db, async (tx) => {
+    const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: fulfillerTeamId }, select: { id: true, priority: true, order_number: true } });
+    if (!order) throw notFound('Order', orderId);
+    if (order.priority === priority) return false;
+    await tx.order.update({ where: { id: order.id }, data: { priority, priority_rank: PRIORITY_RANK[priority] } });
+    await enqueueEvent(tx, fulfillerTeamId, 'order.priority_changed', {
+      order_id: order.id, order_number: order.order_number, previous_priority: order.priority, priority,
+    });
+    return true;
+  });
+  if (changed) await allocatePending(db, fulfillerTeamId).catch(() => undefined);
+  return getOrder(db, fulfillerTeamId, orderId);
+}
+
+/** POST …/mark-paid (extension): PENDING -> PAID, lifts the AWAITING_PAYMENT hold. */
+export async function markPaid(db: Db, fulfillerTeamId: string, orderId: string) {
+  await markOrderPaid(db, fulfillerTeamId, orderId);
+  return getOrder(db, fulfillerTeamId, orderId);
+}

@@ -1,0 +1,188 @@
+import type { Db, Order, OrderFulfillmentHold, OrderLineItem } from '../../db/types.js';
+import { ADDRESS_FIELDS } from './address.js';
+import { CARRIER_SELECTION_FIELDS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS } from './constants.js';
+
+// Response shapes of an order: Order 2.6 (get-one, priority update, convert, mark-paid) and the
+// order-list projection. Team and shop names come from two batched queries, never per row.
+
+export type OrderRow = Order & { holds: OrderFulfillmentHold[]; line_items?: OrderLineItem[] };
+
+interface Names {
+  team: Map<string, string>;
+  shop: Map<string, { name: string; slug: string; shop_type: string }>;
+}
+
+export async function loadNames(db: Db, orders: Order[]): Promise<Names> {
+  const teamIds = [...new Set(orders.flatMap((o) => [o.merchant_team_id, o.fulfiller_team_id]))];
+  const shopIds = [...new Set(orders.map((o) => o.shop_id).filter((v): v is string => !!v))];
+  const [teams, shops] = await Promise.all([
+    teamIds.length ? db.prisma.team.findMany({ where: { id: { in: teamIds } }, select: { id: true, name: true } }) : [],
+    shopIds.length ? db.prisma.shop.findMany({ where: { id: { in: shopIds } }, select: { id: true, name: true, slug: true, shop_type: true } }) : [],
+  ]);
+  return { team: new Map(teams.map((t) => [t.id, t.name])), shop: new Map(shops.map((s) => [s.id, s])) };
+}
+
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const strOrNull = (v: unknown) => (typeof v === 'string' ? v : null);
+
+function flatAddress(prefix: 'shipping_address' | 'billing_address', json: unknown) {
+  const a = obj(json);
+  return Object.fromEntries(ADDRESS_FIELDS.map((f) => [`${prefix}_${f}`, strOrNull(a[f])]));
+}
+
+const coreItem = (l: OrderLineItem) => ({
+  id: l.id,
+  order_id: l.order_id,
+  product_id: l.product_id,
+  core_draft_order_line_item_id: l.core_draft_order_line_item_id,
+  sku: l.sku,
+  name: l.name,
+  image_url: l.image_url,
+  unsynced_quantity: l.unsynced_quantity,
+  remaining_quantity: l.remaining_quantity,
+  total_quantity: l.total_quantity,
+  removed_quantity: l.removed_quantity,
+  synced_at: l.synced_at,
+  created_at: l.created_at,
+  updated_at: l.updated_at,
+});
+
+const originalItem = (l: OrderLineItem) => ({
+  ...coreItem(l),
+  original_draft_order_line_item_id: l.original_draft_order_line_item_id,
+  shop_id: l.shop_id,
+  product_listing_id: l.product_listing_id,
+  product_listing_variant_id: l.product_listing_variant_id,
+  remote_id: l.remote_id,
+  applied_discount_amount: l.applied_discount_amount,
+  price: l.price,
+});
+
+const holdView = (h: OrderFulfillmentHold) => ({
+  id: h.id,
+  order_id: h.order_id,
+  active: h.active,
+  reason: h.reason,
+  reason_notes: h.reason_notes,
+  created_by_user_id: h.created_by_user_id,
+  created_at: h.created_at,
+  updated_at: h.updated_at,
+});
+
+const byCreated = <T extends { created_at: Date; id: string }>(a: T, b: T) =>
+  a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1);
+
+/** Order 2.6. Line items and supported_actions only when `full` (get-one responses). */
+export function orderView(o: OrderRow, names: Names, full: boolean) {
+  const shop = o.shop_id ? names.shop.get(o.shop_id) : undefined;
+  const metadata = obj(o.metadata);
+  const carrier = obj(o.carrier_selection);
+  const lines = [...(o.line_items ?? [])].sort(byCreated);
+  return {
+    id: o.id,
+    order_number: o.order_number,
+    remote_id: o.remote_id,
+    synced_at: o.synced_at,
+    created_at: o.created_at,
+    updated_at: o.updated_at,
+    closed_at: o.closed_at,
+    cancelled_at: o.cancelled_at,
+    merchant_team_id: o.merchant_team_id,
+    merchant_team_name: names.team.get(o.merchant_team_id) ?? null,
+    team_id: o.merchant_team_id,
+    team_name: names.team.get(o.merchant_team_id) ?? null,
+    fulfiller_team_id: o.fulfiller_team_id,
+    fulfiller_team_name: names.team.get(o.fulfiller_team_id) ?? null,
+    shop_id: o.shop_id,
+    shop_name: shop?.name ?? null,
+    shop_slug: shop?.slug ?? null,
+    shop_type: shop?.shop_type ?? null,
+    status: o.status,
+    fulfillment_status: o.fulfillment_status,
+    payment_status: o.payment_status,
+    priority: o.priority,
+    currency: o.currency,
+    note: o.note,
+    shipping_method: o.shipping_method,
+    deliver_by: o.deliver_by,
+    line_item_hash: o.line_item_hash,
+    tags: Array.isArray(o.tags) ? (o.tags as string[]) : [],
+    total_price: o.total_price,
+    total_tax: o.total_tax,
+    total_discount: o.total_discount,
+    total_shipping: o.total_shipping,
+    current_shipping: o.current_shipping,
+    total_outstanding: o.total_outstanding,
+    metadata: Object.fromEntries(METADATA_KEYS.map((k) => [k, Array.isArray(metadata[k]) ? metadata[k] : []])),
+    ...flatAddress('shipping_address', o.shipping_address),
+    shipping_latitude: o.shipping_latitude,
+    shipping_longitude: o.shipping_longitude,
+    ...flatAddress('billing_address', o.billing_address),
+    customer_email: o.customer_email,
+    customer_name: o.customer_name,
+    customer_phone: o.customer_phone,
+    ...Object.fromEntries(CARRIER_SELECTION_FIELDS.map((f) => [f, strOrNull(carrier[f])])),
+    lock_address: o.lock_address,
+    address_verified: o.address_verified,
+    address_residential: o.address_residential,
+    address_verified_at: o.address_verified_at,
+    address_hash: o.address_hash,
+    address_verification_response: o.address_verification_response ?? null,
+    is_fragile: o.is_fragile,
+    core_line_item_count: o.core_line_item_count,
+    unique_core_line_item_count: o.unique_core_line_item_count,
+    tracking_count: o.tracking_count,
+    fulfillment_count: o.fulfillment_count,
+    line_item_image_urls: Array.isArray(o.line_item_image_urls) ? (o.line_item_image_urls as string[]) : [],
+    config: { ...ORDER_CONFIG_DEFAULTS, ...obj(o.config) },
+    order_fulfillment_holds: [...o.holds].sort(byCreated).map(holdView),
+    ...(full
+      ? {
+        core_order_line_items: lines.filter((l) => l.kind === 'CORE').map(coreItem),
+        original_order_line_items: lines.filter((l) => l.kind === 'ORIGINAL').map(originalItem),
+        supported_actions: [{ action: 'VIEW_REMOTE_ORDER' }],
+      }
+      : {}),
+  };
+}
+
+/** The order-list projection of 2.6, exactly. */
+export function orderListItem(o: Order, names: Names) {
+  const shop = o.shop_id ? names.shop.get(o.shop_id) : undefined;
+  const ship = flatAddress('shipping_address', o.shipping_address);
+  return {
+    id: o.id,
+    created_at: o.created_at,
+    closed_at: o.closed_at,
+    cancelled_at: o.cancelled_at,
+    merchant_team_name: names.team.get(o.merchant_team_id) ?? null,
+    shop_name: shop?.name ?? null,
+    shop_type: shop?.shop_type ?? null,
+    fulfillment_status: o.fulfillment_status,
+    payment_status: o.payment_status,
+    priority: o.priority,
+    order_number: o.order_number,
+    currency: o.currency,
+    note: o.note,
+    shipping_method: o.shipping_method,
+    tags: Array.isArray(o.tags) ? (o.tags as string[]) : [],
+    total_price: o.total_price,
+    customer_email: o.customer_email,
+    customer_name: o.customer_name,
+    customer_phone: o.customer_phone,
+    shipping_address_company: ship.shipping_address_company,
+    shipping_address_address1: ship.shipping_address_address1,
+    shipping_address_address2: ship.shipping_address_address2,
+    shipping_address_city: ship.shipping_address_city,
+    shipping_address_state: ship.shipping_address_state,
+    shipping_address_country: ship.shipping_address_country,
+    shipping_address_zip: ship.shipping_address_zip,
+    address_verified: o.address_verified,
+    address_residential: o.address_residential,
+    core_line_item_count: o.core_line_item_count,
+    unique_core_line_item_count: o.unique_core_line_item_count,
+    fulfillment_count: o.fulfillment_count,
+    line_item_image_urls: Array.isArray(o.line_item_image_urls) ? (o.line_item_image_urls as string[]) : [],
+    status: o.status,
+  };
+}
