@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { PoolConfig } from 'pg';
 import type { Db, PrismaClient, Provider } from './types.js';
+import { serializeSqliteConnections } from './sqlite-serial.js';
 
 export type { Db, Provider } from './types.js';
 
@@ -131,7 +132,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
   if (target.provider === 'sqlite') {
     const [{ PrismaClient: SqliteClient }, adapter] = await Promise.all([
       import('../generated/sqlite/client.js'),
-      sqliteAdapterFactory(target.file),
+      sqliteAdapterFactory(target.file).then(serializeSqliteConnections),
     ]);
     prisma = new SqliteClient({ adapter, ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
   } else {

@@ -1,4 +1,79 @@
 import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import * as fos from '../../../domain/fulfillment/fulfillment-orders.js';
+import { lockFulfillmentOrder, releaseFulfillmentOrderLock } from '../../../domain/fulfillment/locks.js';
+import { csvList } from '../../../domain/pagination.js';
+import { invalid } from '../../../domain/errors.js';
+import {
+  FO_STATUSES, FulfillmentOrderListQuery, FulfillmentOrderListSchema, FulfillmentOrderParams, FulfillmentOrderSchema,
+  LockBody, LockResponse, ReleaseBody,
+} from '../../schemas/fulfillment.js';
 
-// Not yet implemented: routes for this resource are added by their issue.
-export default async function routes(_app: FastifyInstance) {}
+// Fulfillment orders and their locks (spec 2.11, 3.2, 4.6 steps 1b-3; docs/fulfillment.md).
+
+const read = { permission: 'READ_FULFILLMENTS', family: 'ops' } as const;
+const write = { permission: 'WRITE_FULFILLMENTS', family: 'ops' } as const;
+const tags = ['Fulfillment'];
+type Params = Static<typeof FulfillmentOrderParams>;
+
+export default async function routes(app: FastifyInstance) {
+  app.get<{ Querystring: Static<typeof FulfillmentOrderListQuery> }>('/v1/ops/fulfillment-orders', {
+    config: read,
+    schema: {
+      operationId: 'listFulfillmentOrders', tags, summary: 'List fulfillment orders (oldest first)',
+      description: 'Filters: order_id, status (comma-separated), warehouse_id. meta adds total.',
+      querystring: FulfillmentOrderListQuery,
+      response: { 200: FulfillmentOrderListSchema },
+    },
+  }, async (request) => {
+    const status = csvList(request.query.status);
+    const bad = status?.find((s) => !(FO_STATUSES as readonly string[]).includes(s));
+    if (bad) throw invalid('query.status', `"${bad}" is not one of ${FO_STATUSES.join(', ')}`);
+    return fos.listFulfillmentOrders(app.db, request.principal.teamId, { ...request.query, status });
+  });
+
+  app.get<{ Params: Params }>('/v1/ops/fulfillment-orders/:fulfillment_order_id', {
+    config: read,
+    schema: {
+      operationId: 'getFulfillmentOrder', tags, summary: 'Get a fulfillment order (line items, shipping address, status, lock)',
+      params: FulfillmentOrderParams,
+      response: { 200: FulfillmentOrderSchema },
+    },
+  }, async (request) => fos.getFulfillmentOrder(app.db, request.principal.teamId, request.params.fulfillment_order_id));
+
+  app.post<{ Params: Params }>('/v1/ops/fulfillment-orders/:fulfillment_order_id/accept', {
+    config: write,
+    schema: {
+      operationId: 'acceptFulfillmentOrder', tags, summary: 'Accept a fulfillment order (PENDING -> ACCEPTED)',
+      description: 'Sets request_status and status ACCEPTED. Idempotent for ACCEPTED and IN_PROGRESS; 409 when FULFILLED or CANCELLED.',
+      params: FulfillmentOrderParams,
+      response: { 200: FulfillmentOrderSchema },
+    },
+  }, async (request) => fos.acceptFulfillmentOrder(app.db, request.principal.teamId, request.params.fulfillment_order_id));
+
+  app.post<{ Params: Params; Body: Static<typeof LockBody> }>('/v1/ops/fulfillment-orders/:fulfillment_order_id/lock', {
+    config: write,
+    schema: {
+      operationId: 'lockFulfillmentOrder', tags, summary: 'Lock a fulfillment order for fulfilment',
+      description: 'Only ACCEPTED or IN_PROGRESS fulfillment orders of orders without an active hold; an ACCEPTED one becomes IN_PROGRESS. '
+        + 'The same lock_owner may lock again to extend; another owner gets 409 urn:fos:error:lock-held (with lock_owner, expires_at) '
+        + 'until the lock is released or expires.',
+      params: FulfillmentOrderParams,
+      body: LockBody,
+      response: { 200: LockResponse },
+    },
+  }, async (request) =>
+    lockFulfillmentOrder(app.db, request.principal.teamId, request.params.fulfillment_order_id, request.body));
+
+  app.post<{ Params: Params; Body: Static<typeof ReleaseBody> }>('/v1/ops/fulfillment-orders/:fulfillment_order_id/release', {
+    config: write,
+    schema: {
+      operationId: 'releaseFulfillmentOrderLock', tags, summary: 'Release a fulfillment order lock (holder only)',
+      description: 'Lets other fulfilment methods (picking sessions, bulk ship, manual) fulfil it. 409 unless lock_owner holds the lock.',
+      params: FulfillmentOrderParams,
+      body: ReleaseBody,
+      response: { 200: LockResponse },
+    },
+  }, async (request) =>
+    releaseFulfillmentOrderLock(app.db, request.principal.teamId, request.params.fulfillment_order_id, request.body.lock_owner));
+}

@@ -1,4 +1,106 @@
 import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { invalid } from '../../../domain/errors.js';
+import { fulfillPackage } from '../../../domain/fulfillment/fulfil.js';
+import { labelPackage } from '../../../domain/fulfillment/labels.js';
+import * as packages from '../../../domain/fulfillment/packages.js';
+import { csvList } from '../../../domain/pagination.js';
+import {
+  CreatePackageBody, FulfilBody, FulfilResponse, LabelBody, PACKAGE_STATUSES, PackageListQuery, PackageListSchema,
+  PackageParams, PackageSchema, UpdatePackageBody,
+} from '../../schemas/packages.js';
 
-// Not yet implemented: routes for this resource are added by their issue.
-export default async function routes(_app: FastifyInstance) {}
+// Packages, labels and fulfil (spec 2.7, 4.6 steps 4-6, 4.7; docs/fulfillment.md).
+
+const read = { permission: 'READ_FULFILLMENTS', family: 'ops' } as const;
+const write = { permission: 'WRITE_FULFILLMENTS', family: 'ops' } as const;
+const tags = ['Packages'];
+type Params = Static<typeof PackageParams>;
+
+export default async function routes(app: FastifyInstance) {
+  app.post<{ Body: Static<typeof CreatePackageBody> }>('/v1/ops/packages', {
+    config: write,
+    schema: {
+      operationId: 'createPackage', tags, summary: 'Create a package for a fulfillment order',
+      description: 'Line items must belong to the fulfillment order; per line the quantity plus what other open packages '
+        + 'hold never exceeds what remains unfulfilled (409). With idempotency_key (or the Idempotency-Key header) a '
+        + 'repeated request returns the first package with 200; the same key with a different body is a 409.',
+      body: CreatePackageBody,
+      response: { 201: PackageSchema, 200: PackageSchema },
+    },
+  }, async (request, reply) => {
+    const header = request.headers['idempotency-key'];
+    const headerKey = Array.isArray(header) ? header[0] : header;
+    const body = request.body;
+    if (headerKey && body.idempotency_key && headerKey !== body.idempotency_key) {
+      throw invalid('body.idempotency_key', 'differs from the Idempotency-Key header');
+    }
+    const { package: pkg, created } = await packages.createPackage(app.db, request.principal, {
+      ...body, idempotency_key: body.idempotency_key ?? headerKey,
+    });
+    return reply.code(created ? 201 : 200).send(pkg);
+  });
+
+  app.get<{ Querystring: Static<typeof PackageListQuery> }>('/v1/ops/packages', {
+    config: read,
+    schema: {
+      operationId: 'listPackages', tags, summary: 'List packages (newest first)',
+      querystring: PackageListQuery,
+      response: { 200: PackageListSchema },
+    },
+  }, async (request) => {
+    const status = csvList(request.query.status);
+    const bad = status?.find((s) => !(PACKAGE_STATUSES as readonly string[]).includes(s));
+    if (bad) throw invalid('query.status', `"${bad}" is not one of ${PACKAGE_STATUSES.join(', ')}`);
+    return packages.listPackages(app.db, request.principal.teamId, { ...request.query, status });
+  });
+
+  app.get<{ Params: Params }>('/v1/ops/packages/:package_id', {
+    config: read,
+    schema: {
+      operationId: 'getPackage', tags, summary: 'Get a package',
+      params: PackageParams,
+      response: { 200: PackageSchema },
+    },
+  }, async (request) => packages.getPackage(app.db, request.principal.teamId, request.params.package_id));
+
+  app.patch<{ Params: Params; Body: Static<typeof UpdatePackageBody> }>('/v1/ops/packages/:package_id', {
+    config: write,
+    schema: {
+      operationId: 'updatePackage', tags, summary: 'Update a package',
+      description: 'fulfillment_order_id and type are immutable (a different value is a 400). package_line_items, when sent, '
+        + 'replaces the lines: with id updated, without id created, missing deleted; validated as at create. '
+        + 'Fulfilled packages cannot change (409).',
+      params: PackageParams,
+      body: UpdatePackageBody,
+      response: { 200: PackageSchema },
+    },
+  }, async (request) => packages.updatePackage(app.db, request.principal.teamId, request.params.package_id, request.body));
+
+  app.post<{ Params: Params; Body: Static<typeof LabelBody> }>('/v1/ops/packages/:package_id/label', {
+    config: write,
+    schema: {
+      operationId: 'labelPackage', tags, summary: 'Attach a shipping label (upload, or buy the cheapest rate)',
+      description: 'Upload: label_url, tracking_number, carrier, service, cost, cost_currency. Rate shopping: '
+        + '{ rate_strategy: CHEAPEST } (optionally carrier_id / service_id; {} uses the package\'s rate_strategy) quotes '
+        + 'every carrier adapter and buys the cheapest; when no service can ship, 409 with rate_error_data (also stored '
+        + 'on the package). A labelled or fulfilled package cannot be labelled again (409).',
+      params: PackageParams,
+      body: LabelBody,
+      response: { 200: PackageSchema },
+    },
+  }, async (request) => labelPackage(app.db, request.principal.teamId, request.params.package_id, request.body));
+
+  app.post<{ Params: Params; Body: Static<typeof FulfilBody> }>('/v1/ops/packages/:package_id/fulfill', {
+    config: write,
+    schema: {
+      operationId: 'fulfillPackage', tags, summary: 'Fulfil a labelled package',
+      description: 'One transaction: the fulfillment order must be locked by locked_by; decrements remaining quantities and '
+        + 'inventory, records the fulfillment, bills shipping, queues the tracking push, releases the lock. '
+        + 'A second fulfil of the same package is a 409 and changes nothing.',
+      params: PackageParams,
+      body: FulfilBody,
+      response: { 200: FulfilResponse },
+    },
+  }, async (request) => fulfillPackage(app.db, request.principal.teamId, request.params.package_id, request.body.locked_by));
+}

@@ -1,0 +1,208 @@
+import type { Db, TxClient } from '../../db/types.js';
+import { billShipping } from '../charges/shipping.js';
+import { conflict, notFound } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { assertNoActiveHold } from '../orders/holds.js';
+import { activeLock, LOCKABLE } from './fulfillment-orders.js';
+import { lockHeld } from './locks.js';
+import { loadPackage, type PackageView } from './package-view.js';
+import { writeTx } from './tx.js';
+
+// Fulfilling a package: ONE transaction (spec 3.2 "fulfill package", design §3).
+//  1. CAS on the fulfillment order: locked by locked_by, lock not expired, ACCEPTED/IN_PROGRESS.
+//     (First statement, a write: SQLite takes the write lock; PostgreSQL locks the FO row, so
+//     every fulfil of one fulfillment order runs one after the other.)
+//  2. CAS on the package: PENDING and labelled -> FULFILLED. A second fulfil finds count 0.
+//  3. No active hold on the order.
+//  4. Conditional decrements (never below zero): FO line items, CORE order line items, the
+//     warehouse's inventory on_hand and committed. Any count 0 throws and rolls everything back.
+//  5. Fulfillment row (package_id is unique), FO status + lock release, order statuses and
+//     counters, SHIPPING charge, tracking push and package.fulfilled events in the outbox.
+
+export interface FulfilResult extends PackageView {
+  fulfillment_order: {
+    id: string;
+    status: string;
+    line_items: Array<{ id: string; product_id: string | null; sku: string | null; name: string; quantity: number; remaining_quantity: number }>;
+  };
+}
+
+const sum = <K>(entries: Array<[K, number]>) => {
+  const m = new Map<K, number>();
+  for (const [k, q] of entries) m.set(k, (m.get(k) ?? 0) + q);
+  return [...m.entries()].sort(([a], [b]) => String(a).localeCompare(String(b)));
+};
+
+async function explainLockRefusal(tx: TxClient, teamId: string, packageId: string, foId: string, lockedBy: string, now: Date): Promise<never> {
+  // Sequential: a transaction is one connection (pg deprecates overlapping queries on a client).
+  const pkg = await tx.package.findUnique({ where: { id: packageId }, select: { status: true } });
+  const fo = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true, lock_owner: true, lock_expires_at: true } });
+  if (pkg?.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
+  if (!fo) throw notFound('Fulfillment order', foId);
+  if (!LOCKABLE.includes(fo.status)) {
+    throw conflict(`Fulfillment order ${foId} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders are fulfilled.`, { status: fo.status });
+  }
+  const lock = activeLock(fo, now);
+  if (lock && lock.lock_owner !== lockedBy) throw lockHeld(foId, lock);
+  const why = fo.lock_owner === lockedBy ? `the lock of "${lockedBy}" expired` : 'it is not locked';
+  throw conflict(`Fulfillment order ${foId} must be locked by "${lockedBy}" to fulfil package ${packageId}, but ${why}; lock it first (POST /v1/ops/fulfillment-orders/${foId}/lock).`);
+}
+
+export async function fulfillPackage(db: Db, teamId: string, packageId: string, lockedBy: string): Promise<FulfilResult> {
+  // The package's fulfillment order never changes (4.7 rule 1), so it may be read up front.
+  const pre = await db.prisma.package.findFirst({ where: { id: packageId, fulfiller_team_id: teamId }, select: { fulfillment_order_id: true } });
+  if (!pre) throw notFound('Package', packageId);
+  const foId = pre.fulfillment_order_id;
+  if (!foId) throw conflict(`Package ${packageId} does not belong to a fulfillment order.`);
+
+  const fulfillmentOrder = await writeTx(db, async (tx) => {
+    const now = new Date();
+    const held = await tx.fulfillmentOrder.updateMany({
+      where: { id: foId, fulfiller_team_id: teamId, lock_owner: lockedBy, lock_expires_at: { gt: now }, status: { in: LOCKABLE } },
+      data: { updated_at: now },
+    });
+    if (!held.count) await explainLockRefusal(tx, teamId, packageId, foId, lockedBy, now);
+
+    const claimed = await tx.package.updateMany({
+      where: { id: packageId, status: 'PENDING', shipment_status: { not: null } },
+      data: { status: 'FULFILLED', shipped_at: now },
+    });
+    if (!claimed.count) {
+      const p = await tx.package.findUniqueOrThrow({ where: { id: packageId }, select: { status: true } });
+      if (p.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
+      throw conflict(`Package ${packageId} has no shipping label; label it first (POST /v1/ops/packages/${packageId}/label).`);
+    }
+
+    const fo = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id: foId }, include: { line_items: true } });
+    await assertNoActiveHold(tx, fo.order_id);
+
+    const items = await tx.packageLineItem.findMany({ where: { package_id: packageId } });
+    if (!items.length) throw conflict(`Package ${packageId} has no line items.`);
+    const foLines = new Map(fo.line_items.map((l) => [l.id, l]));
+    for (const i of items) {
+      if (!i.core_fulfillment_order_line_item_id || !foLines.has(i.core_fulfillment_order_line_item_id)) {
+        throw conflict(`Package line ${i.id} (${i.sku ?? i.name}) is not a line item of fulfillment order ${foId}.`);
+      }
+    }
+    const perFoLine = sum(items.map((i) => [i.core_fulfillment_order_line_item_id!, i.quantity]));
+    const label = (foLineId: string) => foLines.get(foLineId)!.sku ?? foLines.get(foLineId)!.name;
+
+    for (const [lineId, q] of perFoLine) {
+      const r = await tx.fulfillmentOrderLineItem.updateMany({
+        where: { id: lineId, fulfillment_order_id: foId, remaining_quantity: { gte: q } },
+        data: { remaining_quantity: { decrement: q } },
+      });
+      if (!r.count) throw conflict(`${label(lineId)}: package holds ${q} but only ${foLines.get(lineId)!.remaining_quantity} remain to fulfil on fulfillment order ${foId}.`);
+    }
+    for (const [orderLineId, q] of sum(perFoLine.map(([l, q]) => [foLines.get(l)!.order_line_item_id, q]))) {
+      const r = await tx.orderLineItem.updateMany({
+        where: { id: orderLineId, order_id: fo.order_id, kind: 'CORE', remaining_quantity: { gte: q } },
+        data: { remaining_quantity: { decrement: q } },
+      });
+      if (!r.count) throw conflict(`Order line item ${orderLineId}: fewer than ${q} units remain to fulfil (fulfilled concurrently?).`);
+    }
+    const perProduct = sum(perFoLine.filter(([l]) => foLines.get(l)!.product_id).map(([l, q]) => [foLines.get(l)!.product_id!, q]));
+    const levels = perProduct.length
+      ? await tx.inventoryLevel.findMany({ where: { warehouse_id: fo.warehouse_id, product_id: { in: perProduct.map(([p]) => p) } }, orderBy: { id: 'asc' } })
+      : [];
+    const need = new Map(perProduct);
+    for (const [productId] of perProduct) {
+      if (!levels.some((l) => l.product_id === productId)) throw conflict(`Product ${productId} has no inventory in warehouse ${fo.warehouse_id}.`);
+    }
+    for (const level of levels) { // id order, as the allocator locks them
+      const q = need.get(level.product_id)!;
+      const r = await tx.inventoryLevel.updateMany({
+        where: { id: level.id, on_hand: { gte: q }, committed: { gte: q } },
+        data: { on_hand: { decrement: q }, committed: { decrement: q } },
+      });
+      if (!r.count) {
+        const now2 = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id } });
+        throw conflict(`Inventory of product ${level.product_id} in warehouse ${fo.warehouse_id} is short: ${q} to ship, on_hand ${now2.on_hand}, committed ${now2.committed}.`);
+      }
+    }
+
+    const foLeft = await tx.fulfillmentOrderLineItem.count({ where: { fulfillment_order_id: foId, remaining_quantity: { gt: 0 } } });
+    const foDone = await tx.fulfillmentOrder.update({
+      where: { id: foId },
+      data: { status: foLeft ? 'IN_PROGRESS' : 'FULFILLED', lock_owner: null, lock_expires_at: null, ...(foLeft ? {} : { packing_completed_at: now }) },
+      include: { line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] } },
+    });
+
+    const shippingLabel = await tx.shippingLabel.findUnique({ where: { package_id: packageId } });
+    // Counters first: this UPDATE takes the order's row lock, so the count below sees what a
+    // concurrent fulfil of another fulfillment order of this order committed (no write skew).
+    const counted = await tx.order.update({
+      where: { id: fo.order_id },
+      data: { fulfillment_count: { increment: 1 }, tracking_count: { increment: shippingLabel?.tracking_code ? 1 : 0 } },
+      select: { status: true },
+    });
+    const orderLeft = await tx.orderLineItem.count({ where: { order_id: fo.order_id, kind: 'CORE', remaining_quantity: { gt: 0 } } });
+    // Order: partially fulfilled -> PENDING_FULFILLMENT (from OPEN); nothing left -> CLOSED.
+    const order = await tx.order.update({
+      where: { id: fo.order_id },
+      data: {
+        fulfillment_status: orderLeft ? 'PARTIALLY_FULFILLED' : 'FULFILLED',
+        ...(orderLeft
+          ? counted.status === 'OPEN' ? { status: 'PENDING_FULFILLMENT' as const } : {}
+          : { status: 'CLOSED' as const, closed_at: now }),
+      },
+    });
+    const fulfillment = await tx.fulfillment.create({
+      data: {
+        package_id: packageId,
+        fulfillment_order_id: foId,
+        order_id: fo.order_id,
+        fulfiller_team_id: fo.fulfiller_team_id,
+        merchant_team_id: fo.merchant_team_id,
+        name: `${order.order_number.startsWith('#') ? '' : '#'}${order.order_number}-F${order.fulfillment_count}`,
+      },
+    });
+
+    await billShipping(tx, {
+      fulfillmentId: fulfillment.id, fulfillmentOrderId: foId, orderId: fo.order_id, packageId,
+      merchantTeamId: fo.merchant_team_id, fulfillerTeamId: fo.fulfiller_team_id,
+    });
+    const shop = order.shop_id ? await tx.shop.findUnique({ where: { id: order.shop_id } }) : null;
+    const orderLines = await tx.orderLineItem.findMany({
+      where: { id: { in: perFoLine.map(([l]) => foLines.get(l)!.order_line_item_id) } },
+      select: { id: true, remote_id: true },
+    });
+    const remoteOf = new Map(orderLines.map((l) => [l.id, l.remote_id]));
+    await enqueueEvent(tx, fo.fulfiller_team_id, 'tracking.push', {
+      tracking: {
+        tracking_code: shippingLabel?.tracking_code ?? null,
+        tracking_url: shippingLabel?.tracking_url ?? null,
+        carrier: shippingLabel?.carrier_name ?? null,
+        carrier_id: shippingLabel?.carrier_id ?? null,
+        service_id: shippingLabel?.service_id ?? null,
+        formatted_service: shippingLabel?.formatted_service ?? null,
+      },
+      shop: shop ? { id: shop.id, name: shop.name, slug: shop.slug, shop_type: shop.shop_type } : null,
+      order: { id: order.id, order_number: order.order_number, remote_id: order.remote_id, merchant_team_id: order.merchant_team_id },
+      fulfillment: {
+        id: fulfillment.id,
+        name: fulfillment.name,
+        package_id: packageId,
+        fulfillment_order_id: foId,
+        line_items: perFoLine.map(([l, q]) => {
+          const line = foLines.get(l)!;
+          return { order_line_item_id: line.order_line_item_id, remote_id: remoteOf.get(line.order_line_item_id) ?? null, sku: line.sku, quantity: q };
+        }),
+      },
+    });
+    await enqueueEvent(tx, fo.fulfiller_team_id, 'package.fulfilled', {
+      package_id: packageId, fulfillment_id: fulfillment.id, fulfillment_order_id: foId, order_id: fo.order_id,
+      fulfillment_order_status: foDone.status, order_fulfillment_status: order.fulfillment_status,
+    });
+
+    return {
+      id: foDone.id,
+      status: foDone.status,
+      line_items: foDone.line_items.map((l) => ({
+        id: l.id, product_id: l.product_id, sku: l.sku, name: l.name, quantity: l.quantity, remaining_quantity: l.remaining_quantity,
+      })),
+    };
+  });
+  // Read after commit (see packages.ts).
+  return { ...(await loadPackage(db.prisma, teamId, packageId)), fulfillment_order: fulfillmentOrder };
+}

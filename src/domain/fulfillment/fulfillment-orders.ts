@@ -1,0 +1,135 @@
+import type { Db, Prisma, TxClient } from '../../db/types.js';
+import { conflict, notFound } from '../errors.js';
+import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { flatAddress, loadNames, type Names } from './lookups.js';
+import { writeTx } from './tx.js';
+
+// Fulfillment orders: list, read, accept. Locks live in locks.ts, packages in packages.ts.
+// State machine (docs/fulfillment.md): PENDING -accept-> ACCEPTED -lock-> IN_PROGRESS
+// -fulfil (nothing remains)-> FULFILLED.
+
+type Client = Db['prisma'] | TxClient;
+
+export const LOCKABLE = ['ACCEPTED', 'IN_PROGRESS'];
+export const CLOSED_FO = ['FULFILLED', 'CANCELLED'];
+
+const foInclude = {
+  line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
+  order: {
+    select: {
+      order_number: true, shop_id: true, shipping_address: true, customer_email: true, customer_name: true,
+      customer_phone: true, status: true, fulfillment_status: true,
+    },
+  },
+} satisfies Prisma.FulfillmentOrderInclude;
+
+type FoRow = Prisma.FulfillmentOrderGetPayload<{ include: typeof foInclude }>;
+
+/** The lock as shown to callers: null when nobody holds it or it has expired. */
+export function activeLock(fo: { lock_owner: string | null; lock_expires_at: Date | null }, now = new Date()) {
+  return fo.lock_owner && fo.lock_expires_at && fo.lock_expires_at > now
+    ? { lock_owner: fo.lock_owner, expires_at: fo.lock_expires_at }
+    : null;
+}
+
+export function presentFulfillmentOrder(fo: FoRow, names: Names, now = new Date()) {
+  const warehouse = names.warehouse(fo.warehouse_id);
+  const total = fo.line_items.reduce((s, l) => s + l.quantity, 0);
+  const remaining = fo.line_items.reduce((s, l) => s + l.remaining_quantity, 0);
+  const shipping = (fo.order.shipping_address ?? {}) as Record<string, unknown>;
+  return {
+    id: fo.id,
+    order_id: fo.order_id,
+    order_number: fo.order.order_number,
+    status: fo.status,
+    request_status: fo.request_status,
+    fulfillment_status: remaining === 0 ? 'FULFILLED' : remaining < total ? 'PARTIALLY_FULFILLED' : 'UNFULFILLED',
+    warehouse_id: fo.warehouse_id,
+    warehouse_name: warehouse?.name ?? null,
+    merchant_team_id: fo.merchant_team_id,
+    merchant_team_name: names.team(fo.merchant_team_id),
+    fulfiller_team_id: fo.fulfiller_team_id,
+    fulfiller_team_name: names.team(fo.fulfiller_team_id),
+    picking_session_id: fo.picking_session_id,
+    total_quantity: total,
+    remaining_quantity: remaining,
+    line_items: fo.line_items.map((l) => ({
+      id: l.id,
+      fulfillment_order_id: l.fulfillment_order_id,
+      order_line_item_id: l.order_line_item_id,
+      product_id: l.product_id,
+      sku: l.sku,
+      name: l.name,
+      image_url: l.image_url,
+      quantity: l.quantity,
+      remaining_quantity: l.remaining_quantity,
+      fulfilled_quantity: l.quantity - l.remaining_quantity,
+    })),
+    ...flatAddress('shipping_address_', shipping, ['name', 'company', 'address1', 'address2', 'city', 'state', 'country', 'zip', 'phone']),
+    customer_email: fo.order.customer_email,
+    customer_name: fo.order.customer_name,
+    lock: activeLock(fo, now),
+    created_at: fo.created_at,
+    updated_at: fo.updated_at,
+  };
+}
+
+export type FulfillmentOrderView = ReturnType<typeof presentFulfillmentOrder>;
+
+async function present(client: Client, rows: FoRow[]) {
+  const names = await loadNames(client, {
+    warehouses: rows.map((r) => r.warehouse_id),
+    teams: rows.flatMap((r) => [r.merchant_team_id, r.fulfiller_team_id]),
+  });
+  const now = new Date();
+  return rows.map((r) => presentFulfillmentOrder(r, names, now));
+}
+
+export interface ListFulfillmentOrdersInput extends PageRequest {
+  order_id?: string;
+  status?: string[];
+  warehouse_id?: string;
+}
+
+/** Oldest first: the list is a work queue. */
+export async function listFulfillmentOrders(db: Db, teamId: string, input: ListFulfillmentOrdersInput) {
+  const where: Prisma.FulfillmentOrderWhereInput = {
+    fulfiller_team_id: teamId,
+    ...(input.order_id ? { order_id: input.order_id } : {}),
+    ...(input.status ? { status: { in: input.status } } : {}),
+    ...(input.warehouse_id ? { warehouse_id: input.warehouse_id } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db.prisma.fulfillmentOrder.findMany({
+      where, include: foInclude, orderBy: [{ created_at: 'asc' }, { id: 'asc' }], ...pageWindow(input),
+    }),
+    db.prisma.fulfillmentOrder.count({ where }),
+  ]);
+  const page = toPage(rows, input, total);
+  return { data: await present(db.prisma, page.data), meta: page.meta };
+}
+
+export async function loadFulfillmentOrder(client: Client, teamId: string, id: string): Promise<FulfillmentOrderView> {
+  const row = await client.fulfillmentOrder.findFirst({ where: { id, fulfiller_team_id: teamId }, include: foInclude });
+  if (!row) throw notFound('Fulfillment order', id);
+  return (await present(client, [row]))[0];
+}
+
+export const getFulfillmentOrder = (db: Db, teamId: string, id: string) => loadFulfillmentOrder(db.prisma, teamId, id);
+
+/** PENDING -> ACCEPTED (request_status ACCEPTED). Accepting an accepted or started one changes nothing. */
+export async function acceptFulfillmentOrder(db: Db, teamId: string, id: string) {
+  await writeTx(db, async (tx) => {
+    const { count } = await tx.fulfillmentOrder.updateMany({
+      where: { id, fulfiller_team_id: teamId, status: 'PENDING' },
+      data: { status: 'ACCEPTED', request_status: 'ACCEPTED' },
+    });
+    if (count) return;
+    const fo = await tx.fulfillmentOrder.findFirst({ where: { id, fulfiller_team_id: teamId }, select: { status: true } });
+    if (!fo) throw notFound('Fulfillment order', id);
+    if (!LOCKABLE.includes(fo.status)) {
+      throw conflict(`Fulfillment order ${id} is ${fo.status} and can no longer be accepted.`, { status: fo.status });
+    }
+  });
+  return loadFulfillmentOrder(db.prisma, teamId, id);
+}

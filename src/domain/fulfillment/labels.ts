@@ -1,0 +1,204 @@
+import { DbNull } from '@prisma/client/runtime/client';
+import type { Db, Prisma, TxClient } from '../../db/types.js';
+import { conflict, DomainError, invalid, notFound } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { carrierAdapters, type CarrierAdapter, type PurchasedLabel, type Rate, type RatePackage } from './carriers/index.js';
+import { carrierSlug, trackingUrl } from './carriers/tracking.js';
+import { asAddress } from './lookups.js';
+import { loadPackage, type PackageView } from './package-view.js';
+import { writeTx } from './tx.js';
+
+// Labels: upload an externally generated one, or shop rates across the carrier adapters and
+// buy the cheapest. Carrier calls happen outside the database transaction; attaching the label
+// is a compare-and-set on the package (PENDING and not yet labelled) plus the unique
+// ShippingLabel.package_id, so a package is labelled at most once.
+
+export interface LabelInput {
+  // upload of an externally generated label: all six together
+  label_url?: string;
+  tracking_number?: string;
+  carrier?: string;
+  service?: string;
+  cost?: number;
+  cost_currency?: string;
+  tracking_url?: string;
+  // or rate shopping
+  rate_strategy?: 'CHEAPEST';
+  carrier_id?: string;
+  service_id?: string;
+}
+
+const UPLOAD_FIELDS = ['label_url', 'tracking_number', 'carrier', 'service', 'cost', 'cost_currency'] as const;
+type Upload = Required<Pick<LabelInput, (typeof UPLOAD_FIELDS)[number]>> & { tracking_url?: string };
+
+/** The upload fields when the body is an upload (all six present), null for rate shopping. */
+function uploadOf(input: LabelInput): Upload | null {
+  const given = UPLOAD_FIELDS.filter((f) => input[f] !== undefined);
+  if (!given.length && input.tracking_url === undefined) return null;
+  const missing = UPLOAD_FIELDS.filter((f) => input[f] === undefined);
+  if (missing.length) {
+    throw new DomainError('validation-failed', `An uploaded label needs ${UPLOAD_FIELDS.join(', ')}; missing: ${missing.join(', ')}.`,
+      { errors: missing.map((f) => ({ path: `body.${f}`, message: 'is required for an uploaded label' })) });
+  }
+  for (const f of ['rate_strategy', 'carrier_id', 'service_id'] as const) {
+    if (input[f] !== undefined) throw invalid(`body.${f}`, 'cannot be combined with an uploaded label');
+  }
+  return input as Upload;
+}
+
+type PackageRecord = NonNullable<Awaited<ReturnType<typeof readPackage>>>;
+
+function readPackage(client: Db['prisma'] | TxClient, teamId: string, id: string) {
+  return client.package.findFirst({ where: { id, fulfiller_team_id: teamId }, include: { shipping_label: { select: { id: true } } } });
+}
+
+function refuse(pkg: { id: string; status: string; shipment_status: string | null; shipping_label: unknown }): void {
+  if (pkg.status !== 'PENDING') throw conflict(`Package ${pkg.id} is ${pkg.status}; fulfilled packages cannot be labelled.`);
+  if (pkg.shipping_label || pkg.shipment_status) throw conflict(`Package ${pkg.id} already has a shipping label.`);
+}
+
+export async function labelPackage(db: Db, teamId: string, id: string, input: LabelInput): Promise<PackageView> {
+  const pkg = await readPackage(db.prisma, teamId, id);
+  if (!pkg) throw notFound('Package', id);
+  refuse(pkg);
+
+  let label: PurchasedLabel;
+  let integration = { id: null as string | null, name: null as string | null, type: null as string | null, rateId: null as string | null };
+  let adapter: CarrierAdapter | undefined;
+  const upload = uploadOf(input);
+  if (upload) {
+    const input = upload;
+    label = {
+      tracking_code: input.tracking_number,
+      tracking_url: input.tracking_url ?? trackingUrl(input.carrier, input.tracking_number),
+      label_url: input.label_url,
+      remote_id: null,
+      price: input.cost,
+      currency: input.cost_currency.toUpperCase(),
+      formatted_service: `${input.carrier} ${input.service}`,
+      carrier_name: input.carrier,
+      carrier_id: carrierSlug(input.carrier),
+      service_id: carrierSlug(input.service),
+      delivery_days: null,
+      delivery_date: null,
+      delivery_date_guaranteed: false,
+      zone: null,
+    };
+  } else {
+    const strategy = input.rate_strategy ?? pkg.rate_strategy;
+    if (!strategy && !input.service_id) {
+      throw invalid('body.rate_strategy', 'is required (the package has none): send an uploaded label (label_url, tracking_number, carrier, service, cost, cost_currency) or rate_strategy CHEAPEST');
+    }
+    const bought = await shopAndBuy(db, teamId, pkg, input);
+    ({ label, adapter } = bought);
+    integration = { id: adapter.id, name: adapter.name, type: adapter.type, rateId: bought.rate.provider_rate_id };
+  }
+
+  try {
+    await writeTx(db, async (tx) => {
+      const { count } = await tx.package.updateMany({
+        where: { id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: null },
+        data: {
+          shipment_status: 'LABEL_PRINTED',
+          carrier_id: label.carrier_id,
+          service_id: label.service_id,
+          formatted_service: label.formatted_service,
+          provider_rate_id: integration.rateId,
+          carrier_integration_id: integration.id,
+          carrier_integration_name: integration.name,
+          carrier_integration_type: integration.type ?? 'GENERIC',
+          deliver_by: label.delivery_date,
+          rate_error_data: DbNull,
+          error_message: null,
+        },
+      });
+      if (!count) {
+        const now = await readPackage(tx, teamId, id);
+        if (!now) throw notFound('Package', id);
+        refuse(now);
+        throw conflict(`Package ${id} changed while it was being labelled; try again.`);
+      }
+      const created = await tx.shippingLabel.create({
+        data: {
+          package_id: id,
+          fulfiller_team_id: pkg.fulfiller_team_id,
+          merchant_team_id: pkg.merchant_team_id,
+          tracking_code: label.tracking_code,
+          tracking_url: label.tracking_url,
+          label_url: label.label_url,
+          original_label_url: label.label_url,
+          shipment_status: 'LABEL_PRINTED',
+          zone: label.zone,
+          price: label.price,
+          currency: label.currency,
+          list_rate: label.price,
+          list_currency: label.currency,
+          delivery_date: label.delivery_date,
+          delivery_date_guaranteed: label.delivery_date_guaranteed,
+          delivery_days: label.delivery_days,
+          formatted_service: label.formatted_service,
+          carrier_name: label.carrier_name,
+          carrier_id: label.carrier_id,
+          service_id: label.service_id,
+          carrier_integration_id: integration.id,
+          carrier_integration_name: integration.name,
+          carrier_integration_type: integration.type ?? 'GENERIC',
+          remote_id: label.remote_id,
+          from_address: pkg.from_address ?? undefined,
+          to_address: pkg.to_address ?? undefined,
+        },
+      });
+      await enqueueEvent(tx, teamId, 'package.labelled', {
+        package_id: id, fulfillment_order_id: pkg.fulfillment_order_id, shipping_label_id: created.id,
+        tracking_code: label.tracking_code, formatted_service: label.formatted_service,
+      });
+    });
+  } catch (err) {
+    if (adapter?.void) await adapter.void(label).catch(() => undefined); // bought but not attached
+    throw err;
+  }
+  return loadPackage(db.prisma, teamId, id); // after commit (see packages.ts)
+}
+
+const ratePackage = (pkg: PackageRecord): RatePackage => ({
+  id: pkg.id, weight: pkg.weight, weight_unit: pkg.weight_unit, length: pkg.length, width: pkg.width,
+  height: pkg.height, measurement_unit: pkg.measurement_unit, from: asAddress(pkg.from_address),
+});
+
+/** Quotes every adapter, picks the cheapest (or the named service), buys it. */
+async function shopAndBuy(db: Db, teamId: string, pkg: PackageRecord, input: LabelInput) {
+  const to = asAddress(pkg.to_address);
+  const rp = ratePackage(pkg);
+  const adapters = carrierAdapters(db.prisma, teamId);
+  const quotes = await Promise.all(adapters.map(async (a) => {
+    try {
+      return { adapter: a, ...(await a.rate(rp, to)) };
+    } catch (e) {
+      return { adapter: a, rates: [] as Rate[], errors: [{ carrier_type: a.id, message: (e as Error).message }] };
+    }
+  }));
+  const all = quotes.flatMap((q) => q.rates.map((rate) => ({ rate, adapter: q.adapter })));
+  const eligible = all.filter(({ rate }) =>
+    (!input.service_id || rate.service_id === input.service_id) && (!input.carrier_id || rate.carrier_id === input.carrier_id));
+  eligible.sort((a, b) => a.rate.amount - b.rate.amount ||
+    (a.rate.estimated_days ?? 99) - (b.rate.estimated_days ?? 99) || a.rate.service_name.localeCompare(b.rate.service_name));
+  const best = eligible[0];
+  if (!best) {
+    const message = all.length
+      ? `No rate matches the requested service (${[input.carrier_id, input.service_id].filter(Boolean).join(' ')}); see available_rates.`
+      : 'No carrier service can ship this package.';
+    const rate_error_data = {
+      message,
+      detailed_errors: quotes.flatMap((q) => q.errors),
+      available_rates: all.map(({ rate }) => ({ ...rate, delivery_date: rate.delivery_date?.toISOString() ?? null })),
+    };
+    // Kept on the package so the failure is visible later (cleared by a successful label).
+    await db.prisma.package.updateMany({
+      where: { id: pkg.id, status: 'PENDING', shipment_status: null },
+      data: { rate_error_data: rate_error_data as unknown as Prisma.InputJsonValue, error_message: message },
+    });
+    throw conflict(`Package ${pkg.id} could not be rated: ${message}`, { rate_error_data });
+  }
+  const label = await best.adapter.buy(best.rate, rp, to);
+  return { label, adapter: best.adapter, rate: best.rate };
+}

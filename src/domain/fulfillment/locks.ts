@@ -1,0 +1,83 @@
+import type { Db, TxClient } from '../../db/types.js';
+import { conflict, DomainError, notFound } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { activeLock, LOCKABLE } from './fulfillment-orders.js';
+import { assertNoActiveHold } from '../orders/holds.js';
+import { writeTx } from './tx.js';
+
+// Fulfillment-order locks. Acquiring is ONE compare-and-set UPDATE: it succeeds only when the
+// order is lockable and the lock is free, expired, or already this owner's (who may extend it).
+// Whoever loses a race sees count 0 and gets a 409 naming the holder.
+
+export interface LockInput {
+  lock_owner: string;
+  timeout_minutes: number;
+}
+
+export const lockHeld = (id: string, lock: { lock_owner: string; expires_at: Date }) =>
+  new DomainError('lock-held',
+    `Fulfillment order ${id} is locked by "${lock.lock_owner}" until ${lock.expires_at.toISOString()}.`,
+    { lock_owner: lock.lock_owner, expires_at: lock.expires_at.toISOString() });
+
+/** Reads why a compare-and-set on a fulfillment order matched nothing, and throws it. */
+async function explainLockRefusal(tx: TxClient, teamId: string, id: string, owner: string, now: Date): Promise<never> {
+  const fo = await tx.fulfillmentOrder.findFirst({
+    where: { id, fulfiller_team_id: teamId },
+    select: { status: true, lock_owner: true, lock_expires_at: true },
+  });
+  if (!fo) throw notFound('Fulfillment order', id);
+  if (!LOCKABLE.includes(fo.status)) {
+    throw conflict(`Fulfillment order ${id} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders can be locked` +
+      (fo.status === 'PENDING' ? ' (accept it first).' : '.'), { status: fo.status });
+  }
+  const lock = activeLock(fo, now);
+  if (lock && lock.lock_owner !== owner) throw lockHeld(id, lock);
+  throw conflict(`Fulfillment order ${id} changed while it was being locked; try again.`);
+}
+
+export async function lockFulfillmentOrder(db: Db, teamId: string, id: string, input: LockInput) {
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + input.timeout_minutes * 60_000);
+  const owner = input.lock_owner;
+  return writeTx(db, async (tx) => {
+    const { count } = await tx.fulfillmentOrder.updateMany({
+      where: {
+        id,
+        fulfiller_team_id: teamId,
+        status: { in: LOCKABLE },
+        OR: [{ lock_owner: null }, { lock_expires_at: null }, { lock_expires_at: { lte: now } }, { lock_owner: owner }],
+      },
+      // Locking is starting the work: ACCEPTED becomes IN_PROGRESS (spec 3.2).
+      data: { lock_owner: owner, lock_expires_at: expiresAt, status: 'IN_PROGRESS', request_status: 'ACCEPTED' },
+    });
+    if (!count) await explainLockRefusal(tx, teamId, id, owner, now);
+    const fo = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id }, select: { order_id: true } });
+    await assertNoActiveHold(tx, fo.order_id); // throwing rolls the lock back
+    await enqueueEvent(tx, teamId, 'fulfillment_order.locked', {
+      fulfillment_order_id: id, order_id: fo.order_id, lock_owner: owner, expires_at: expiresAt.toISOString(),
+    });
+    return { success: true, lock_owner: owner, expires_at: expiresAt };
+  });
+}
+
+/** Only the holder releases; releasing an expired lock of one's own is allowed (and harmless). */
+export async function releaseFulfillmentOrderLock(db: Db, teamId: string, id: string, owner: string) {
+  const now = new Date();
+  return writeTx(db, async (tx) => {
+    const { count } = await tx.fulfillmentOrder.updateMany({
+      where: { id, fulfiller_team_id: teamId, lock_owner: owner },
+      data: { lock_owner: null, lock_expires_at: null },
+    });
+    if (!count) {
+      const fo = await tx.fulfillmentOrder.findFirst({
+        where: { id, fulfiller_team_id: teamId },
+        select: { lock_owner: true, lock_expires_at: true },
+      });
+      if (!fo) throw notFound('Fulfillment order', id);
+      const lock = activeLock(fo, now);
+      if (lock) throw lockHeld(id, lock);
+      throw conflict(`Fulfillment order ${id} is not locked by "${owner}"; there is nothing to release.`);
+    }
+    return { success: true, lock_owner: null, expires_at: null };
+  });
+}

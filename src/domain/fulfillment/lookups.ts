@@ -1,0 +1,79 @@
+import type { Db, TxClient } from '../../db/types.js';
+
+// Batched name lookups for responses (warehouse, team and shop names), one query per kind.
+
+type Client = Db['prisma'] | TxClient;
+
+export interface Names {
+  warehouse(id: string | null | undefined): { name: string; address: WarehouseAddress } | undefined;
+  team(id: string | null | undefined): string | null;
+  shop(id: string | null | undefined): { name: string; shop_type: string } | undefined;
+}
+
+export interface WarehouseAddress {
+  address1: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  country: string | null;
+}
+
+const uniq = (ids: Array<string | null | undefined>) => [...new Set(ids.filter((x): x is string => !!x))];
+
+export async function loadNames(
+  client: Client,
+  ids: { warehouses?: Array<string | null | undefined>; teams?: Array<string | null | undefined>; shops?: Array<string | null | undefined> },
+): Promise<Names> {
+  // Sequential on purpose: client may be a transaction (one connection).
+  const w0 = uniq(ids.warehouses ?? []);
+  const t0 = uniq(ids.teams ?? []);
+  const s0 = uniq(ids.shops ?? []);
+  const warehouses = w0.length ? await client.warehouse.findMany({ where: { id: { in: w0 } } }) : [];
+  const teams = t0.length ? await client.team.findMany({ where: { id: { in: t0 } }, select: { id: true, name: true } }) : [];
+  const shops = s0.length ? await client.shop.findMany({ where: { id: { in: s0 } } }) : [];
+  const w = new Map(warehouses.map((x) => [x.id, x]));
+  const t = new Map(teams.map((x) => [x.id, x.name]));
+  const s = new Map(shops.map((x) => [x.id, x]));
+  return {
+    warehouse: (id) => {
+      const x = id ? w.get(id) : undefined;
+      return x && { name: x.name, address: { address1: x.address1, city: x.city, state: x.state, zip: x.zip, country: x.country } };
+    },
+    team: (id) => (id ? t.get(id) ?? null : null),
+    shop: (id) => {
+      const x = id ? s.get(id) : undefined;
+      return x && { name: x.name, shop_type: x.shop_type };
+    },
+  };
+}
+
+/** An address as stored in Json columns (order shipping address, package snapshots). */
+export interface Address {
+  name?: string | null;
+  company?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  country?: string | null;
+  zip?: string | null;
+  phone?: string | null;
+  email?: string | null;
+}
+
+export const ADDRESS_FIELDS = ['name', 'company', 'address1', 'address2', 'city', 'state', 'country', 'zip', 'phone', 'email'] as const;
+
+export function asAddress(value: unknown): Address {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Address) : {};
+}
+
+/** `{name: 'A'}` with prefix `to_address_` -> `{to_address_name: 'A', to_address_company: null, …}`. */
+export function flatAddress<P extends string>(prefix: P, value: unknown, fields: readonly string[] = ADDRESS_FIELDS) {
+  const a = asAddress(value) as Record<string, unknown>;
+  const out: Record<string, string | null> = {};
+  for (const f of fields) {
+    const v = a[f];
+    out[`${prefix}${f}`] = v === undefined || v === null || v === '' ? null : String(v);
+  }
+  return out;
+}

@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import type { TxClient } from '../../db/types.js';
+import { conflict, invalid } from '../errors.js';
+
+// Package line items are validated the same way at create and at PATCH (spec 4.7 rule 2):
+// each line names a line item of the package's fulfillment order (by
+// core_fulfillment_order_line_item_id, product_id and/or sku), and per fulfillment-order line
+// the quantity packed here plus what other open (PENDING) packages of the same fulfillment
+// order hold never exceeds what remains unfulfilled. Callers hold the fulfillment order's row
+// lock (their transaction's first UPDATE), so racing creates cannot both pass this check.
+
+export interface LineInput {
+  id?: string;
+  sku?: string | null;
+  product_id?: string | null;
+  core_fulfillment_order_line_item_id?: string | null;
+  quantity: number;
+  lot_code?: string | null;
+  expiration_date?: string | null;
+}
+
+interface FoLine {
+  id: string;
+  product_id: string | null;
+  sku: string | null;
+  name: string;
+  image_url: string | null;
+  remaining_quantity: number;
+}
+
+export interface ResolvedLine {
+  input: LineInput;
+  foLine: FoLine;
+  data: {
+    product_id: string | null;
+    core_fulfillment_order_line_item_id: string;
+    sku: string | null;
+    name: string;
+    image_url: string | null;
+    quantity: number;
+    weight: number | null;
+    weight_unit: string | null;
+    lot_code: string | null;
+    expiration_date: Date | null;
+    customs_value: number | null;
+    customs_value_currency: string | null;
+    customs_description: string | null;
+    hs_code: string | null;
+    country_of_origin: string | null;
+    printed_commodity_identifier: string | null;
+    eccn: string | null;
+    manufacturer: string | null;
+  };
+}
+
+function matchLine(foId: string, foLines: FoLine[], line: LineInput, i: number): FoLine {
+  const path = `package_line_items.${i}`; // reported as body.<path>
+  if (!line.core_fulfillment_order_line_item_id && !line.product_id && !line.sku) {
+    throw invalid(`body.${path}`, 'needs a sku, a product_id or a core_fulfillment_order_line_item_id');
+  }
+  const hits = foLines.filter((l) =>
+    (!line.core_fulfillment_order_line_item_id || l.id === line.core_fulfillment_order_line_item_id) &&
+    (!line.product_id || l.product_id === line.product_id) &&
+    (!line.sku || l.sku === line.sku));
+  if (hits.length === 0) {
+    const what = [line.sku && `sku ${line.sku}`, line.product_id && `product ${line.product_id}`,
+      line.core_fulfillment_order_line_item_id && `line item ${line.core_fulfillment_order_line_item_id}`].filter(Boolean).join(', ');
+    throw invalid(`body.${path}`, `does not match a line item of fulfillment order ${foId} (${what})`);
+  }
+  if (hits.length > 1) throw invalid(`body.${path}`, 'matches several line items of the fulfillment order; give core_fulfillment_order_line_item_id');
+  return hits[0];
+}
+
+export async function resolveLines(
+  tx: TxClient,
+  fo: { id: string; line_items: FoLine[] },
+  lines: LineInput[],
+  excludePackageId?: string,
+): Promise<ResolvedLine[]> {
+  const matched = lines.map((line, i) => matchLine(fo.id, fo.line_items, line, i));
+
+  const open = await tx.packageLineItem.findMany({
+    where: {
+      core_fulfillment_order_line_item_id: { in: [...new Set(matched.map((l) => l.id))] },
+      package: { fulfillment_order_id: fo.id, status: 'PENDING', ...(excludePackageId ? { id: { not: excludePackageId } } : {}) },
+    },
+    select: { core_fulfillment_order_line_item_id: true, quantity: true },
+  });
+  const inOtherPackages = new Map<string, number>();
+  for (const o of open) {
+    const k = o.core_fulfillment_order_line_item_id!;
+    inOtherPackages.set(k, (inOtherPackages.get(k) ?? 0) + o.quantity);
+  }
+  const requested = new Map<string, number>();
+  const errors: Array<{ path: string; message: string }> = [];
+  lines.forEach((line, i) => {
+    const fl = matched[i];
+    const total = (requested.get(fl.id) ?? 0) + line.quantity;
+    requested.set(fl.id, total);
+    const other = inOtherPackages.get(fl.id) ?? 0;
+    if (total + other > fl.remaining_quantity) {
+      const left = Math.max(0, fl.remaining_quantity - other);
+      errors.push({
+        path: `body.package_line_items.${i}.quantity`,
+        message: `${fl.sku ?? fl.name}: ${left} can still be packed (${fl.remaining_quantity} unfulfilled, ${other} in other open packages), ${total} requested`,
+      });
+    }
+  });
+  if (errors.length) {
+    throw conflict(`Package quantities exceed what remains to fulfil: ${errors.map((e) => e.message).join('; ')}.`, { errors });
+  }
+
+  const productIds = [...new Set(matched.map((l) => l.product_id).filter((x): x is string => !!x))];
+  const products = productIds.length ? await tx.product.findMany({ where: { id: { in: productIds } } }) : [];
+  const byId = new Map(products.map((p) => [p.id, p]));
+  return lines.map((line, i) => {
+    const fl = matched[i];
+    const p = fl.product_id ? byId.get(fl.product_id) : undefined;
+    return {
+      input: line,
+      foLine: fl,
+      data: {
+        product_id: fl.product_id,
+        core_fulfillment_order_line_item_id: fl.id,
+        sku: fl.sku,
+        name: fl.name,
+        image_url: fl.image_url ?? p?.image_url ?? null,
+        quantity: line.quantity,
+        weight: p?.weight ?? null,
+        weight_unit: p?.weight_unit ?? null,
+        lot_code: line.lot_code ?? null,
+        expiration_date: line.expiration_date ? new Date(line.expiration_date) : null,
+        customs_value: p?.customs_value ?? null,
+        customs_value_currency: p?.customs_value_currency ?? null,
+        customs_description: p?.customs_description ?? null,
+        hs_code: p?.hs_code ?? null,
+        country_of_origin: p?.country_of_origin ?? null,
+        printed_commodity_identifier: p?.printed_commodity_identifier ?? null,
+        eccn: p?.eccn ?? null,
+        manufacturer: p?.manufacturer ?? null,
+      },
+    };
+  });
+}
+
+/** Package totals derived from its lines. */
+export function lineTotals(lines: Array<{ core_fulfillment_order_line_item_id: string | null; quantity: number; customs_value: number | null }>) {
+  const perLine = new Map<string, number>();
+  for (const l of lines) {
+    const k = l.core_fulfillment_order_line_item_id ?? '';
+    perLine.set(k, (perLine.get(k) ?? 0) + l.quantity);
+  }
+  const canonical = [...perLine.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, q]) => `${k}:${q}`).join('|');
+  return {
+    total_item_quantity: lines.reduce((s, l) => s + l.quantity, 0),
+    unique_line_item_count: perLine.size,
+    total_customs_value: Math.round(lines.reduce((s, l) => s + (l.customs_value ?? 0) * l.quantity, 0) * 100) / 100,
+    line_item_hash: createHash('sha256').update(canonical).digest('hex').slice(0, 32),
+  };
+}

@@ -1,0 +1,244 @@
+import { createHash } from 'node:crypto';
+import { isUniqueViolation } from '../../db/client.js';
+import type { Db, Prisma, TxClient } from '../../db/types.js';
+import { conflict, invalid, notFound } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
+import { CLOSED_FO } from './fulfillment-orders.js';
+import { asAddress } from './lookups.js';
+import { resolveConfig } from './package-config.js';
+import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
+import { loadPackage, packageInclude, presentPackages, type PackageView } from './package-view.js';
+import { writeTx } from './tx.js';
+
+// Packages: create (idempotent with a key), list, read, PATCH (spec 4.7).
+
+export interface PackageFields {
+  name?: string | null;
+  weight?: number | null;
+  weight_unit?: string;
+  length?: number | null;
+  width?: number | null;
+  height?: number | null;
+  measurement_unit?: string;
+  rate_strategy?: string | null;
+  carton_id?: string | null;
+  config?: Record<string, unknown>;
+}
+
+export interface CreatePackageInput extends PackageFields {
+  fulfillment_order_id: string;
+  package_line_items: LineInput[];
+  idempotency_key?: string;
+}
+
+export interface UpdatePackageInput extends PackageFields {
+  fulfillment_order_id?: string;
+  type?: string;
+  package_line_items?: LineInput[];
+}
+
+export interface Caller {
+  teamId: string;
+  measurementSystem: MeasurementSystem;
+}
+
+/** Canonical JSON (sorted keys) of the create body without the key: tells a replay from a reuse. */
+function requestHash(input: CreatePackageInput): string {
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canon)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k) => [k, canon((v as Record<string, unknown>)[k])]))
+        : v;
+  const { idempotency_key: _ignored, ...body } = input;
+  return createHash('sha256').update(JSON.stringify(canon(body))).digest('hex');
+}
+
+/** The package id an idempotency key already created (same body), null when unused; 409 on reuse. */
+async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: string, hash: string): Promise<string | null> {
+  const existing = await client.package.findUnique({
+    where: { fulfiller_team_id_idempotency_key: { fulfiller_team_id: teamId, idempotency_key: key } },
+    select: { id: true, request_hash: true },
+  });
+  if (!existing) return null;
+  if (existing.request_hash !== hash) {
+    throw conflict(`Idempotency key "${key}" was already used for package ${existing.id} with a different request body.`,
+      { package_id: existing.id });
+  }
+  return existing.id;
+}
+
+// Responses are read after the transaction commits: on PostgreSQL Prisma runs an include's
+// relation queries concurrently, which a transaction's single connection only queues.
+
+/** Takes the fulfillment order's row lock (first statement: a write) or explains why not. */
+async function lockFoRow(tx: TxClient, teamId: string, foId: string) {
+  const { count } = await tx.fulfillmentOrder.updateMany({
+    where: { id: foId, fulfiller_team_id: teamId, status: { notIn: CLOSED_FO } },
+    data: { updated_at: new Date() },
+  });
+  if (count) return;
+  const fo = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true } });
+  if (!fo) throw notFound('Fulfillment order', foId);
+  throw conflict(`Fulfillment order ${foId} is ${fo.status}; no packages can be added or changed.`, { status: fo.status });
+}
+
+/** The fulfillment order with its lines and order (sequential queries: inside a transaction). */
+async function loadFo(tx: TxClient, foId: string) {
+  const fo = await tx.fulfillmentOrder.findUniqueOrThrow({
+    where: { id: foId },
+    include: { line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] } },
+  });
+  const order = await tx.order.findUniqueOrThrow({
+    where: { id: fo.order_id },
+    select: { shipping_address: true, customer_email: true, customer_name: true, config: true },
+  });
+  return { ...fo, order };
+}
+
+export async function createPackage(db: Db, caller: Caller, input: CreatePackageInput): Promise<{ package: PackageView; created: boolean }> {
+  const { teamId } = caller;
+  const key = input.idempotency_key;
+  const hash = requestHash(input);
+  if (key) {
+    const again = await replayId(db.prisma, teamId, key, hash);
+    if (again) return { package: await loadPackage(db.prisma, teamId, again), created: false };
+  }
+  const units = unitsOf(caller.measurementSystem);
+  let result: { id: string; created: boolean };
+  try {
+    result = await writeTx(db, async (tx) => {
+      await lockFoRow(tx, teamId, input.fulfillment_order_id);
+      if (key) {
+        const again = await replayId(tx, teamId, key, hash); // a racer with the same key committed first
+        if (again) return { id: again, created: false };
+      }
+      const fo = await loadFo(tx, input.fulfillment_order_id);
+      const lines = await resolveLines(tx, fo, input.package_line_items);
+      const warehouse = await tx.warehouse.findUnique({ where: { id: fo.warehouse_id } });
+      const team = await tx.team.findUnique({ where: { id: fo.fulfiller_team_id }, select: { name: true } });
+      const ship = asAddress(fo.order.shipping_address);
+      const pkg = await tx.package.create({
+        data: {
+          idempotency_key: key ?? null,
+          request_hash: hash,
+          name: input.name ?? null,
+          fulfiller_team_id: fo.fulfiller_team_id,
+          merchant_team_id: fo.merchant_team_id,
+          fulfillment_order_id: fo.id,
+          warehouse_id: fo.warehouse_id,
+          picking_session_id: fo.picking_session_id,
+          carton_id: input.carton_id ?? null,
+          length: input.length ?? null,
+          width: input.width ?? null,
+          height: input.height ?? null,
+          measurement_unit: input.measurement_unit ?? units.measurement_unit,
+          weight: input.weight ?? null,
+          weight_unit: input.weight_unit ?? units.weight_unit,
+          rate_strategy: input.rate_strategy ?? null,
+          from_address: {
+            name: warehouse?.name ?? null, company: team?.name ?? null, address1: warehouse?.address1 ?? null,
+            address2: null, city: warehouse?.city ?? null, state: warehouse?.state ?? null, zip: warehouse?.zip ?? null,
+            country: warehouse?.country ?? null, phone: null, email: null,
+          },
+          to_address: {
+            name: ship.name ?? fo.order.customer_name ?? null, company: ship.company ?? null, address1: ship.address1 ?? null,
+            address2: ship.address2 ?? null, city: ship.city ?? null, state: ship.state ?? null, zip: ship.zip ?? null,
+            country: ship.country ?? null, phone: ship.phone ?? null, email: fo.order.customer_email ?? null,
+          },
+          config: resolveConfig(fo.order.config, input.config) as Prisma.InputJsonValue,
+          ...lineTotals(lines.map((l) => l.data)),
+          line_items: { create: lines.map((l) => l.data) },
+        },
+      });
+      await enqueueEvent(tx, teamId, 'package.created', { package_id: pkg.id, fulfillment_order_id: fo.id, order_id: fo.order_id });
+      return { id: pkg.id, created: true };
+    });
+  } catch (err) {
+    const again = key && isUniqueViolation(err) ? await replayId(db.prisma, teamId, key, hash) : null;
+    if (!again) throw err;
+    result = { id: again, created: false };
+  }
+  return { package: await loadPackage(db.prisma, teamId, result.id), created: result.created };
+}
+
+export interface ListPackagesInput extends PageRequest {
+  fulfillment_order_id?: string;
+  status?: string[];
+}
+
+/** Newest first. */
+export async function listPackages(db: Db, teamId: string, input: ListPackagesInput) {
+  const rows = await db.prisma.package.findMany({
+    where: {
+      fulfiller_team_id: teamId,
+      ...(input.fulfillment_order_id ? { fulfillment_order_id: input.fulfillment_order_id } : {}),
+      ...(input.status ? { status: { in: input.status } } : {}),
+    },
+    include: packageInclude,
+    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
+    ...pageWindow(input),
+  });
+  const page = toPage(rows, input);
+  return { data: await presentPackages(db.prisma, page.data), meta: page.meta };
+}
+
+export const getPackage = (db: Db, teamId: string, id: string) => loadPackage(db.prisma, teamId, id);
+
+/**
+ * PATCH (spec 4.7): fulfillment_order_id and type are immutable (a different value is a 400);
+ * package_line_items, when present, replaces the lines: with id -> updated, without id ->
+ * created, missing -> deleted, validated as at create. Fulfilled packages cannot change (409).
+ */
+export async function updatePackage(db: Db, teamId: string, id: string, input: UpdatePackageInput): Promise<PackageView> {
+  const pre = await db.prisma.package.findFirst({
+    where: { id, fulfiller_team_id: teamId },
+    select: { fulfillment_order_id: true, type: true, config: true },
+  });
+  if (!pre) throw notFound('Package', id);
+  if (input.fulfillment_order_id !== undefined && input.fulfillment_order_id !== pre.fulfillment_order_id) {
+    throw invalid('body.fulfillment_order_id', `is immutable: package ${id} belongs to fulfillment order ${pre.fulfillment_order_id}`);
+  }
+  if (input.type !== undefined && input.type !== pre.type) {
+    throw invalid('body.type', `is immutable: package ${id} is of type ${pre.type}`);
+  }
+  const foId = pre.fulfillment_order_id;
+  await writeTx(db, async (tx) => {
+    // Line changes re-check allocation against other packages: take the FO row lock first.
+    if (input.package_line_items && foId) await lockFoRow(tx, teamId, foId);
+    // updated_at always: an updateMany with empty data matches nothing (count 0).
+    const scalars: Prisma.PackageUpdateManyMutationInput = { updated_at: new Date() };
+    for (const k of ['name', 'weight', 'weight_unit', 'length', 'width', 'height', 'measurement_unit', 'rate_strategy', 'carton_id'] as const) {
+      if (input[k] !== undefined) (scalars as Record<string, unknown>)[k] = input[k];
+    }
+    if (input.config) scalars.config = resolveConfig(null, pre.config, input.config) as Prisma.InputJsonValue;
+    const { count } = await tx.package.updateMany({ where: { id, fulfiller_team_id: teamId, status: 'PENDING' }, data: scalars });
+    if (!count) throw conflict(`Package ${id} is fulfilled; fulfilled packages cannot be changed.`);
+
+    if (input.package_line_items && foId) await replaceLines(tx, id, foId, input.package_line_items);
+  });
+  return loadPackage(db.prisma, teamId, id);
+}
+
+async function replaceLines(tx: TxClient, packageId: string, foId: string, lines: LineInput[]) {
+  const existing = await tx.packageLineItem.findMany({ where: { package_id: packageId }, select: { id: true } });
+  const existingIds = new Set(existing.map((e) => e.id));
+  lines.forEach((l, i) => {
+    if (l.id && !existingIds.has(l.id)) throw invalid(`body.package_line_items.${i}.id`, `is not a line item of package ${packageId}`);
+  });
+  const seen = new Set<string>();
+  lines.forEach((l, i) => {
+    if (l.id && seen.has(l.id)) throw invalid(`body.package_line_items.${i}.id`, 'appears more than once');
+    if (l.id) seen.add(l.id);
+  });
+  const fo = await loadFo(tx, foId);
+  const resolved = await resolveLines(tx, fo, lines, packageId);
+  const keep = new Set(lines.map((l) => l.id).filter((x): x is string => !!x));
+  await tx.packageLineItem.deleteMany({ where: { package_id: packageId, id: { notIn: [...keep] } } });
+  for (const r of resolved) {
+    if (r.input.id) await tx.packageLineItem.update({ where: { id: r.input.id }, data: r.data });
+    else await tx.packageLineItem.create({ data: { ...r.data, package_id: packageId } });
+  }
+  await tx.package.update({ where: { id: packageId }, data: lineTotals(resolved.map((r) => r.data)) });
+}

@@ -1,0 +1,132 @@
+import { Type } from 'typebox';
+import { Id, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
+
+// Fulfillment orders, locks and the carrier rate table (spec 2.11, 4.6; docs/fulfillment.md).
+
+export const FO_STATUSES = ['PENDING', 'ACCEPTED', 'IN_PROGRESS', 'FULFILLED', 'CANCELLED'] as const;
+
+export const LockSchema = Type.Object({
+  lock_owner: Type.String(),
+  expires_at: Timestamp,
+}, { description: 'The active lock; null when not locked or expired.' });
+
+export const FulfillmentOrderLineSchema = Type.Object({
+  id: Type.String(),
+  fulfillment_order_id: Type.String(),
+  order_line_item_id: Type.String(),
+  product_id: Opt(Type.String()),
+  sku: Opt(Type.String()),
+  name: Type.String(),
+  image_url: Opt(Type.String()),
+  quantity: Type.Integer({ description: 'units ordered on this fulfillment order' }),
+  remaining_quantity: Type.Integer({ description: 'units not yet fulfilled' }),
+  fulfilled_quantity: Type.Integer(),
+});
+
+export const FulfillmentOrderSchema = Type.Object({
+  id: Type.String(),
+  order_id: Type.String(),
+  order_number: Type.String(),
+  status: StringEnum(FO_STATUSES),
+  request_status: Type.String({ description: 'UNSUBMITTED | ACCEPTED | REJECTED' }),
+  fulfillment_status: StringEnum(['UNFULFILLED', 'PARTIALLY_FULFILLED', 'FULFILLED'] as const),
+  warehouse_id: Type.String(),
+  warehouse_name: Opt(Type.String()),
+  merchant_team_id: Type.String(),
+  merchant_team_name: Opt(Type.String()),
+  fulfiller_team_id: Type.String(),
+  fulfiller_team_name: Opt(Type.String()),
+  picking_session_id: Opt(Type.String()),
+  total_quantity: Type.Integer(),
+  remaining_quantity: Type.Integer(),
+  line_items: Type.Array(FulfillmentOrderLineSchema),
+  shipping_address_name: Opt(Type.String()),
+  shipping_address_company: Opt(Type.String()),
+  shipping_address_address1: Opt(Type.String()),
+  shipping_address_address2: Opt(Type.String()),
+  shipping_address_city: Opt(Type.String()),
+  shipping_address_state: Opt(Type.String()),
+  shipping_address_country: Opt(Type.String()),
+  shipping_address_zip: Opt(Type.String()),
+  shipping_address_phone: Opt(Type.String()),
+  customer_email: Opt(Type.String()),
+  customer_name: Opt(Type.String()),
+  lock: Opt(LockSchema),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const FulfillmentOrderListSchema = listOf(FulfillmentOrderSchema);
+
+export const FulfillmentOrderListQuery = Type.Object({
+  ...pageQuery(),
+  order_id: Type.Optional(Id),
+  status: Type.Optional(Type.String({ description: `comma-separated: ${FO_STATUSES.join(', ')}` })),
+  warehouse_id: Type.Optional(Id),
+}, { additionalProperties: false });
+
+export const FulfillmentOrderParams = Type.Object({ fulfillment_order_id: Id });
+
+export const LockBody = Type.Object({
+  lock_owner: Type.String({ minLength: 1, maxLength: 200, description: 'who works on it (a user, a station, a script)' }),
+  timeout_minutes: Type.Integer({ minimum: 1, maximum: 1440, description: 'the lock expires after this many minutes' }),
+}, { additionalProperties: false });
+
+export const ReleaseBody = Type.Object({
+  lock_owner: Type.String({ minLength: 1, maxLength: 200 }),
+}, { additionalProperties: false });
+
+export const LockResponse = Type.Object({
+  success: Type.Boolean(),
+  lock_owner: Opt(Type.String()),
+  expires_at: Opt(Timestamp),
+});
+
+// ---------- carrier rate table ----------
+
+const WEIGHT_UNITS = ['G', 'KG', 'LB', 'OZ'] as const;
+
+export const CarrierRateSchema = Type.Object({
+  id: Type.String(),
+  team_id: Type.String(),
+  carrier_id: Type.String(),
+  carrier_name: Type.String(),
+  service_id: Type.String(),
+  service_name: Type.String(),
+  amount: Type.Number(),
+  currency: Type.String(),
+  per_unit_weight: Type.Number(),
+  max_weight: Opt(Type.Number()),
+  weight_unit: Type.String(),
+  countries: Opt(Type.Array(Type.String())),
+  estimated_days: Opt(Type.Integer()),
+  delivery_date_guaranteed: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const CarrierRateListSchema = listOf(CarrierRateSchema);
+
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+
+export const CarrierRateBody = Type.Object({
+  carrier_id: Name,
+  carrier_name: Name,
+  service_id: Name,
+  service_name: Name,
+  amount: Type.Number({ minimum: 0, description: 'base price' }),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', default: 'USD' })),
+  per_unit_weight: Type.Optional(Type.Number({ minimum: 0, description: 'added per weight_unit of package weight' })),
+  max_weight: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+  weight_unit: Type.Optional(StringEnum(WEIGHT_UNITS, { default: 'G' })),
+  countries: Type.Optional(Type.Union([
+    Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), { minItems: 1, description: 'ISO 3166-1 alpha-2 codes it ships to' }),
+    Type.Null(),
+  ])),
+  estimated_days: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  delivery_date_guaranteed: Type.Optional(Type.Boolean()),
+}, { additionalProperties: false });
+
+export const CarrierRateParams = Type.Object({ carrier_rate_id: Id });
+
+export const CarrierRateListQuery = Type.Object({ ...pageQuery() }, { additionalProperties: false });

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { freshSqliteUrl } from '../helpers/db.js';
+import { raceScenarios } from '../helpers/replica-races.js';
+import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
+
+// Two `fos serve` processes (the built CLI: `npm run build` first) on ONE SQLite file: each
+// process has its own connection, so writers meet at SQLite's file lock. Every fulfillment
+// write transaction starts with a write (a compare-and-set UPDATE), so it takes the write lock
+// at once, waiting busy_timeout, instead of failing with SQLITE_BUSY when a read transaction
+// tries to upgrade. (Rate-limit counters are per process on SQLite: not shared, not tested here.)
+
+let w: ReplicaWorld;
+let r: Replicas;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  const fresh = await freshSqliteUrl();
+  cleanup = fresh.cleanup;
+  w = await replicaWorld(fresh.url);
+  r = await startReplicas(fresh.url, 2);
+}, 90_000);
+afterAll(async () => {
+  await r?.stop();
+  await w?.db.close();
+  await cleanup?.();
+});
+
+const races = raceScenarios(() => ({ w, r }));
+
+describe('two fos serve processes on one SQLite file', () => {
+  it('lock: 10 owners racing across both processes, exactly one wins', () => races.lockRace());
+  it('fulfil: one package from both processes at once, one 200 and one 409, decremented once', () => races.samePackageFulfilRace(3));
+  it('fulfil: two fulfillment orders over-claiming one order line: exactly one goes through', () => races.overClaimRace(2));
+  it('packages: creates racing across processes never allocate more than remains', () => races.packageCreateRace());
+});

@@ -1,0 +1,90 @@
+// The race scenarios run against several `fos serve` processes on one database (PostgreSQL:
+// test/pg/replicas.test.ts, SQLite: test/api/race-processes.test.ts). Each asserts exact
+// quantities in the database afterwards.
+
+import { expect } from 'vitest';
+import { fulfillmentFixture, type Fixture } from './fixtures.js';
+import type { Replicas, ReplicaWorld } from './replicas.js';
+
+const LABEL = { label_url: 'https://l.example/x.pdf', carrier: 'UPS', service: 'Ground', cost: 5, cost_currency: 'USD' };
+
+export function raceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
+  const send = (i: number, method: string, p: string, body?: unknown) => get().r.send(i, method, p, body, get().w.token);
+  const db = () => get().w.db.prisma;
+
+  async function labelledPackage(f: Fixture, quantity: number, replica = 0) {
+    const p = await send(replica, 'POST', '/ops/packages', { fulfillment_order_id: f.fo.id, package_line_items: [{ sku: f.foLines[0].sku, quantity }] });
+    expect(p.status, JSON.stringify(p.body)).toBe(201);
+    const l = await send(replica, 'POST', `/ops/packages/${p.body.id}/label`, { ...LABEL, tracking_number: `R${p.body.id.slice(-10)}` });
+    expect(l.status, JSON.stringify(l.body)).toBe(200);
+    return p.body.id as string;
+  }
+  const level = (f: Fixture) => db().inventoryLevel.findUniqueOrThrow({
+    where: { product_id_warehouse_id: { product_id: f.products[0].id, warehouse_id: f.warehouseId } },
+  });
+
+  return {
+    async lockRace() {
+      const f = await fulfillmentFixture(get().w.fx, { status: 'ACCEPTED' });
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+        send(i, 'POST', `/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: `owner-${i}`, timeout_minutes: 5 })));
+      expect(results.filter((x) => x.status === 200), JSON.stringify(results.map((x) => x.body))).toHaveLength(1);
+      const owner = results.find((x) => x.status === 200)!.body.lock_owner;
+      expect(results.filter((x) => x.status === 409 && x.body.type === 'urn:fos:error:lock-held' && x.body.lock_owner === owner)).toHaveLength(9);
+      expect((await db().fulfillmentOrder.findUniqueOrThrow({ where: { id: f.fo.id } })).lock_owner).toBe(owner);
+    },
+
+    async samePackageFulfilRace(rounds: number) {
+      for (let round = 0; round < rounds; round++) {
+        const f = await fulfillmentFixture(get().w.fx, { lines: [{ quantity: 6, onHand: 9 }], status: 'ACCEPTED' });
+        expect((await send(0, 'POST', `/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 5 })).status).toBe(200);
+        const id = await labelledPackage(f, 4);
+        const results = await Promise.all([0, 1].map((i) => send(i, 'POST', `/ops/packages/${id}/fulfill`, { locked_by: 'packer' })));
+        expect(results.map((x) => x.status).sort(), JSON.stringify(results.map((x) => x.body))).toEqual([200, 409]);
+        expect((await db().fulfillmentOrderLineItem.findUniqueOrThrow({ where: { id: f.foLines[0].id } })).remaining_quantity).toBe(2);
+        expect((await db().orderLineItem.findUniqueOrThrow({ where: { id: f.orderLines[0].id } })).remaining_quantity).toBe(2);
+        expect(await level(f)).toMatchObject({ on_hand: 5, committed: 2 });
+        expect(await db().fulfillment.count({ where: { package_id: id } })).toBe(1);
+        expect((await db().order.findUniqueOrThrow({ where: { id: f.order.id } })).fulfillment_count).toBe(1);
+      }
+    },
+
+    /** Two fulfillment orders claim one order line (the second written behind the API); one fulfil per replica. */
+    async overClaimRace(rounds: number) {
+      for (let round = 0; round < rounds; round++) {
+        const f = await fulfillmentFixture(get().w.fx, { lines: [{ quantity: 3, onHand: 5, committed: 6 }], status: 'ACCEPTED' });
+        const foB = await db().fulfillmentOrder.create({
+          data: {
+            order_id: f.order.id, warehouse_id: f.warehouseId, fulfiller_team_id: get().w.teamId, merchant_team_id: f.merchantTeamId,
+            status: 'ACCEPTED', request_status: 'ACCEPTED',
+            line_items: { create: [{ order_line_item_id: f.orderLines[0].id, product_id: f.products[0].id, sku: f.foLines[0].sku, name: 'dup', quantity: 3, remaining_quantity: 3 }] },
+          },
+          include: { line_items: true },
+        });
+        const g: Fixture = { ...f, fo: foB, foLines: foB.line_items };
+        expect((await send(0, 'POST', `/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'ann', timeout_minutes: 5 })).status).toBe(200);
+        expect((await send(1, 'POST', `/ops/fulfillment-orders/${foB.id}/lock`, { lock_owner: 'ben', timeout_minutes: 5 })).status).toBe(200);
+        const a = await labelledPackage(f, 3, 0);
+        const b = await labelledPackage(g, 3, 1);
+        const results = await Promise.all([send(0, 'POST', `/ops/packages/${a}/fulfill`, { locked_by: 'ann' }),
+          send(1, 'POST', `/ops/packages/${b}/fulfill`, { locked_by: 'ben' })]);
+        expect(results.map((x) => x.status).sort(), JSON.stringify(results.map((x) => x.body))).toEqual([200, 409]);
+        expect((await db().orderLineItem.findUniqueOrThrow({ where: { id: f.orderLines[0].id } })).remaining_quantity).toBe(0);
+        expect(await level(f)).toMatchObject({ on_hand: 2, committed: 3 });
+        const lines = await db().fulfillmentOrderLineItem.findMany({ where: { id: { in: [f.foLines[0].id, foB.line_items[0].id] } } });
+        expect(lines.map((l) => l.remaining_quantity).sort()).toEqual([0, 3]);
+        expect(await db().package.count({ where: { id: { in: [a, b] }, status: 'FULFILLED' } })).toBe(1);
+      }
+    },
+
+    async packageCreateRace() {
+      const f = await fulfillmentFixture(get().w.fx, { lines: [{ quantity: 7 }], status: 'ACCEPTED' });
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+        send(i, 'POST', '/ops/packages', { fulfillment_order_id: f.fo.id, package_line_items: [{ sku: f.foLines[0].sku, quantity: 2 }] })));
+      expect(results.filter((x) => x.status === 201), JSON.stringify(results.map((x) => x.body))).toHaveLength(3);
+      expect(results.filter((x) => x.status === 409)).toHaveLength(7);
+      const lines = await db().packageLineItem.findMany({ where: { package: { fulfillment_order_id: f.fo.id } } });
+      expect(lines.reduce((s, l) => s + l.quantity, 0)).toBe(6);
+    },
+  };
+}
