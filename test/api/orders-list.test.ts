@@ -61,7 +61,7 @@ describe('field sets', () => {
     const one = (await w.call('GET', `/v1/ops/orders/${o.o1.id}`)).json();
     expect(Object.keys(one).sort()).toEqual([...GET_FIELDS].sort());
     expect(Object.keys(one.metadata).sort()).toEqual(['bigcommerce', 'custom', 'meta_data', 'shopify']);
-    expect(one.config).toMatchObject({ require_pack_shot: false, show_unfulfilled_items_on_packing_list: true, tote_qa_enabled: false, address_verification_enabled: true, insurance_policy: { mode: 'NONE' } });
+    expect(one.config).toMatchObject({ require_pack_shot: false, show_unfulfilled_items_on_packing_list: true, tote_qa_enabled: false, address_verification_enabled: true, insurance_policy: { mode: 'none' } });
     expect(Object.keys(one.core_order_line_items[0]).sort()).toEqual(['core_draft_order_line_item_id', 'created_at', 'id', 'image_url', 'name', 'order_id', 'product_id', 'remaining_quantity', 'removed_quantity', 'sku', 'synced_at', 'total_quantity', 'unsynced_quantity', 'updated_at']);
     expect(Object.keys(one.original_order_line_items[0]).length).toBe(14 + 7);
     expect(one).not.toHaveProperty('fulfillment_orders');

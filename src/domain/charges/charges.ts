@@ -73,10 +73,8 @@ export function createStorageCharge(db: Db, teamId: string, input: StorageInput)
   return db.prisma.$transaction(async (tx) => {
     const delegation = await delegationFor(tx, teamId, input);
     const { data } = input;
-    const [warehouse, locationType] = await Promise.all([
-      tx.warehouse.findFirst({ where: { id: data.warehouse_id, team_id: teamId } }),
-      tx.locationType.findFirst({ where: { id: data.location_type_id, team_id: teamId } }),
-    ]);
+    const warehouse = await tx.warehouse.findFirst({ where: { id: data.warehouse_id, team_id: teamId } });
+    const locationType = await tx.locationType.findFirst({ where: { id: data.location_type_id, team_id: teamId } });
     if (!warehouse) throw notFound('Warehouse', data.warehouse_id);
     if (!locationType) throw notFound('Location type', data.location_type_id);
     const card = cardOf(delegation);

@@ -33,17 +33,14 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
   const existing = await tx.charge.findFirst({ where: { fulfillment_id: input.fulfillmentId, category: 'SHIPPING' }, select: { id: true } });
   if (existing) return existing;
 
-  const [label, pkg, order, fo] = await Promise.all([
-    tx.shippingLabel.findUnique({ where: { package_id: input.packageId } }),
-    tx.package.findUnique({ where: { id: input.packageId } }),
-    tx.order.findUnique({ where: { id: input.orderId } }),
-    tx.fulfillmentOrder.findUnique({ where: { id: input.fulfillmentOrderId }, select: { warehouse_id: true } }),
-  ]);
+  // Sequential on purpose: a transaction is one connection, which runs one query at a time.
+  const label = await tx.shippingLabel.findUnique({ where: { package_id: input.packageId } });
+  const pkg = await tx.package.findUnique({ where: { id: input.packageId } });
+  const order = await tx.order.findUnique({ where: { id: input.orderId } });
+  const fo = await tx.fulfillmentOrder.findUnique({ where: { id: input.fulfillmentOrderId }, select: { warehouse_id: true } });
   const warehouseId = pkg?.warehouse_id ?? fo?.warehouse_id ?? null;
-  const [shop, warehouse] = await Promise.all([
-    order?.shop_id ? tx.shop.findUnique({ where: { id: order.shop_id }, select: { shop_type: true } }) : null,
-    warehouseId ? tx.warehouse.findUnique({ where: { id: warehouseId }, select: { id: true, name: true } }) : null,
-  ]);
+  const shop = order?.shop_id ? await tx.shop.findUnique({ where: { id: order.shop_id }, select: { shop_type: true } }) : null;
+  const warehouse = warehouseId ? await tx.warehouse.findUnique({ where: { id: warehouseId }, select: { id: true, name: true } }) : null;
 
   let labelConfig: ShippingLabelConfig | null = null;
   if (label) {

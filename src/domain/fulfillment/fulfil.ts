@@ -40,7 +40,7 @@ async function explainLockRefusal(tx: TxClient, teamId: string, packageId: strin
   if (pkg?.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
   if (!fo) throw notFound('Fulfillment order', foId);
   if (!LOCKABLE.includes(fo.status)) {
-    throw conflict(`Fulfillment order ${foId} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders are fulfilled.`, { status: fo.status });
+    throw conflict(`Fulfillment order ${foId} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders are fulfilled.`, { fulfillment_order_status: fo.status });
   }
   const lock = activeLock(fo, now);
   if (lock && lock.lock_owner !== lockedBy) throw lockHeld(foId, lock);

@@ -128,7 +128,7 @@ export async function acceptFulfillmentOrder(db: Db, teamId: string, id: string)
     const fo = await tx.fulfillmentOrder.findFirst({ where: { id, fulfiller_team_id: teamId }, select: { status: true } });
     if (!fo) throw notFound('Fulfillment order', id);
     if (!LOCKABLE.includes(fo.status)) {
-      throw conflict(`Fulfillment order ${id} is ${fo.status} and can no longer be accepted.`, { status: fo.status });
+      throw conflict(`Fulfillment order ${id} is ${fo.status} and can no longer be accepted.`, { fulfillment_order_status: fo.status });
     }
   });
   return loadFulfillmentOrder(db.prisma, teamId, id);

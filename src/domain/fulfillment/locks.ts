@@ -28,7 +28,7 @@ async function explainLockRefusal(tx: TxClient, teamId: string, id: string, owne
   if (!fo) throw notFound('Fulfillment order', id);
   if (!LOCKABLE.includes(fo.status)) {
     throw conflict(`Fulfillment order ${id} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders can be locked` +
-      (fo.status === 'PENDING' ? ' (accept it first).' : '.'), { status: fo.status });
+      (fo.status === 'PENDING' ? ' (accept it first).' : '.'), { fulfillment_order_status: fo.status });
   }
   const lock = activeLock(fo, now);
   if (lock && lock.lock_owner !== owner) throw lockHeld(id, lock);

@@ -81,7 +81,7 @@ async function lockFoRow(tx: TxClient, teamId: string, foId: string) {
   if (count) return;
   const fo = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true } });
   if (!fo) throw notFound('Fulfillment order', foId);
-  throw conflict(`Fulfillment order ${foId} is ${fo.status}; no packages can be added or changed.`, { status: fo.status });
+  throw conflict(`Fulfillment order ${foId} is ${fo.status}; no packages can be added or changed.`, { fulfillment_order_status: fo.status });
 }
 
 /** The fulfillment order with its lines and order (sequential queries: inside a transaction). */

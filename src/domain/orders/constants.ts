@@ -41,7 +41,7 @@ export const ORDER_CONFIG_DEFAULTS = {
   eel_pfc: null as string | null,
   delivery_confirmation: null as string | null,
   saturday_delivery: false,
-  insurance_policy: { mode: 'NONE' } as { mode: string },
+  insurance_policy: { mode: 'none' } as { mode: string },
   customs_signer: null as string | null,
   customs_signer_title: null as string | null,
   customs_certify: false,

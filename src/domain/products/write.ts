@@ -44,8 +44,9 @@ export function createProduct(
 ): Promise<string> {
   return inTransaction(db, async (tx) => {
     const owner = await ownerOf(tx);
-    const resolved = await Promise.all(KINDS.map(([kind, field]) =>
-      resolveComponents(tx, { team_id: owner.team_id }, reach, kind, input[field] ?? [])));
+    // One after the other: a transaction's queries share one connection.
+    const resolved = [];
+    for (const [kind, field] of KINDS) resolved.push(await resolveComponents(tx, { team_id: owner.team_id }, reach, kind, input[field] ?? []));
     const product = await tx.product.create({
       data: {
         ...unitsOf(owner.measurement_system),
