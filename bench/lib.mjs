@@ -1,0 +1,50 @@
+// Small helpers shared by the bench sections (scripts/bench.mjs runs them).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BIN = path.join(ROOT, 'bin/fos.js');
+
+export function percentile(values, p) {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+export const median = (values) => percentile(values, 50);
+export const ms = (n) => `${n.toFixed(1)} ms`;
+
+/** A minimal environment for spawned CLIs (no saved profile leaks in). */
+export function cleanEnv(extra = {}) {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...extra };
+}
+
+/** Spawns `node <args>` and resolves with exit code, output and wall time in ms. */
+export function timedSpawn(args, { env = cleanEnv(), stdin = '' } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
+    child.stdin.end(stdin);
+  });
+}
+
+/** VmRSS of a process in MiB (Linux), or undefined. */
+export async function rssOfPid(pid) {
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? kb / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const mib = (bytes) => bytes / 1024 / 1024;

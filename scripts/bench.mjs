@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `npm run bench [-- startup roundtrip api]`: figures for the CLI and the server, on 127.0.0.1
+// only, bounded in count and time (about a minute in all). Needs dist/ (`npm run build`).
+//   startup    fos --version / --help: median of N spawns, and no server/Prisma/Fastify/undici loaded
+//   roundtrip  `fos products list` spawned against `fos serve --demo` (temp SQLite, port 0)
+//   api        in-process server + undici: GET /v1/ops/products, full fulfil workflow, RSS
+// Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
+// FOS_BENCH_ORDERS (workflows, default 40).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { apiBench } from '../bench/api.mjs';
+import { ms, ROOT } from '../bench/lib.mjs';
+import { roundtrip } from '../bench/roundtrip.mjs';
+import { startup } from '../bench/startup.mjs';
+
+const int = (name, fallback, max) => Math.min(max, Math.max(1, Number(process.env[name]) || fallback));
+const RUNS = int('FOS_BENCH_RUNS', 10, 50);
+const READS = int('FOS_BENCH_READS', 1000, 2500);
+const ORDERS = int('FOS_BENCH_ORDERS', 40, 300);
+
+const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['startup', 'roundtrip', 'api'];
+if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
+  console.error('bench: dist/ is missing; run `npm run build` first');
+  process.exit(1);
+}
+let failed = false;
+
+if (sections.includes('startup')) {
+  const s = await startup({ runs: RUNS });
+  console.log(`start-up (median of ${RUNS} spawns; bare \`node -e 0\`: ${ms(s.node.median)})`);
+  for (const cmd of ['--version', '--help']) {
+    const r = s[cmd];
+    const clean = r.forbidden.length === 0;
+    if (!clean) failed = true;
+    console.log(`  fos ${cmd.padEnd(9)} ${ms(r.median).padStart(9)}  p90 ${ms(r.p90)}  ${r.modules} modules loaded; ` +
+      (clean ? 'no server, Prisma, Fastify or undici' : `LOADED: ${r.forbidden.join(', ')}`));
+  }
+}
+
+if (sections.includes('roundtrip')) {
+  const r = await roundtrip({ runs: RUNS });
+  console.log(`localhost round trip (fos serve --demo on SQLite started in ${ms(r.serveStartMs)})`);
+  console.log(`  fos products list  ${ms(r.median).padStart(9)}  p90 ${ms(r.p90)}  (spawned CLI, median of ${r.runs})`);
+  if (r.serverRssMiB !== undefined) console.log(`  fos serve RSS      ${r.serverRssMiB.toFixed(1)} MiB after the run`);
+}
+
+if (sections.includes('api')) {
+  const a = await apiBench({ products: 50, orders: ORDERS, reads: READS, concurrency: 8, workflowConcurrency: 4, deadlineMs: 30_000 });
+  const p = a.products;
+  const w = a.workflow;
+  console.log('API, in-process server + undici (tier-4 keys, SQLite)');
+  console.log(`  GET /v1/ops/products?limit=20  ${p.done} requests, concurrency 8: ${p.perSecond.toFixed(0)} req/s; ` +
+    `p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}`);
+  console.log(`  fulfil workflow (6 requests)    ${w.done} fulfillment orders, concurrency 4: ${w.perSecond.toFixed(1)} workflows/s ` +
+    `(${(w.requests / w.seconds).toFixed(0)} req/s); per workflow p50 ${ms(w.p50)}, p95 ${ms(w.p95)}`);
+  console.log(`  process RSS after the run       ${a.rssMiB.toFixed(1)} MiB (server and client in one process; heap ${a.heapMiB.toFixed(1)} MiB)`);
+}
+
+process.exitCode = failed ? 1 : 0;

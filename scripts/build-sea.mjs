@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// `npm run build:sea`: the CLI client as one executable file, dist/sea/fos (Node's
+// single-executable applications: https://nodejs.org/api/single-executable-applications.html).
+//  1. esbuild bundles src/cli/main.ts and everything it imports into dist/sea/fos.cjs
+//     (CommonJS, as Node 20 SEA requires); VERSION is fixed at bundle time; the server commands
+//     (`fos serve`, `admin`, `db`) are left out: in the binary they say they need the npm package.
+//  2. node --experimental-sea-config makes the preparation blob.
+//  3. A copy of this node binary gets the blob injected with postject.
+// esbuild's install script is disabled (package.json allowScripts); it runs from its platform
+// package (@esbuild/linux-x64 here), which npm installs as an optional dependency.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'dist/sea');
+const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const binary = path.join(OUT, process.platform === 'win32' ? 'fos.exe' : 'fos');
+
+const NO_SERVER = 'this standalone fos binary is the API client only; `fos serve`, `fos admin` and `fos db` need the npm package (npm install -g fos)';
+
+// The entry: main.ts's run() with a server-commands loader that explains instead of importing.
+const entry = `
+import { run } from './src/cli/main.ts';
+import { createContext } from './src/cli/context.ts';
+run(process.argv, createContext(), {
+  loadServerCommands: async () => { throw new Error(${JSON.stringify(NO_SERVER)}); },
+}).then((code) => { process.exitCode = code; });
+`;
+
+/** src/version.ts reads package.json next to dist/ at run time; the binary has none. */
+const fixedVersion = {
+  name: 'fixed-version',
+  setup(b) {
+    b.onLoad({ filter: /[/\\]src[/\\]version\.ts$/ }, () => ({
+      contents: `export const VERSION = ${JSON.stringify(version)};`,
+      loader: 'ts',
+    }));
+  },
+};
+
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+
+const bundle = path.join(OUT, 'fos.cjs');
+const result = await build({
+  stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'sea-entry.ts', loader: 'ts' },
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  outfile: bundle,
+  plugins: [fixedVersion],
+  // Source .ts files import each other as `./x.js` (NodeNext): let esbuild find the .ts.
+  resolveExtensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+});
+const inputs = Object.keys(result.metafile.inputs);
+const leaked = inputs.filter((p) => /src[/\\]server[/\\]|@prisma|node_modules[/\\]fastify[/\\]|generated[/\\]/.test(p));
+if (leaked.length) throw new Error(`the SEA bundle must not contain server code: ${leaked.slice(0, 5).join(', ')}`);
+console.log(`bundled ${inputs.length} modules into ${path.relative(ROOT, bundle)} (${(statSync(bundle).size / 1024).toFixed(0)} KiB)`);
+
+const seaConfig = path.join(OUT, 'sea-config.json');
+const blob = path.join(OUT, 'sea-prep.blob');
+writeFileSync(seaConfig, `${JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true }, null, 2)}\n`);
+execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: 'inherit' });
+
+copyFileSync(process.execPath, binary);
+chmodSync(binary, 0o755);
+const postject = path.join(ROOT, 'node_modules/postject/dist/cli.js');
+const args = [postject, binary, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SENTINEL_FUSE];
+if (process.platform === 'darwin') args.push('--macho-segment-name', 'NODE_SEA');
+execFileSync(process.execPath, args, { stdio: 'inherit' });
+
+const check = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
+if (check !== version) throw new Error(`${binary} --version printed "${check}", expected ${version}`);
+console.log(`built ${path.relative(ROOT, binary)} (${(statSync(binary).size / 1024 / 1024).toFixed(0)} MiB), fos ${check}, node ${process.version}`);

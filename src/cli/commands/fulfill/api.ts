@@ -1,0 +1,179 @@
+import type { ApiClient } from '../../../client/api-client.js';
+import { ApiError, NetworkError } from '../../../client/errors.js';
+import { sleep } from '../../../client/retry.js';
+import { seg } from '../../shared/resource.js';
+
+/**
+ * The API calls `fos fulfill run` makes, with the shapes it reads (a subset of the server's;
+ * docs/fulfill-run.md). Every call waits out rate limits: a 429 means the request was not
+ * processed, so repeating it is always safe; it waits what `retry-after` / `x-ratelimit-reset`
+ * ask. Writes are also repeated after a broken connection, because each one is safe to repeat:
+ * package creation carries an idempotency key, and a repeated accept/lock/label/fulfil/release
+ * answers in a way the workflow recognises (idempotent success, or 409 "already …").
+ */
+export interface FoLine {
+  id: string;
+  sku: string | null;
+  name: string;
+  product_id: string | null;
+  quantity: number;
+  remaining_quantity: number;
+}
+
+export interface FulfillmentOrder {
+  id: string;
+  order_id: string;
+  order_number: string;
+  status: string;
+  remaining_quantity: number;
+  line_items: FoLine[];
+  lock: { lock_owner: string; expires_at: string } | null;
+}
+
+export interface PackageLine {
+  sku: string | null;
+  name: string | null;
+  quantity: number;
+  weight: number | null;
+  weight_unit: string | null;
+}
+
+export interface Package {
+  id: string;
+  status: string;
+  weight: number | null;
+  weight_unit: string | null;
+  shipment_status: string | null;
+  tracking_number: string | null;
+  formatted_service: string | null;
+  package_line_items: PackageLine[];
+  shipping_label: { tracking_code: string | null; formatted_service: string | null } | null;
+}
+
+export interface LockResult {
+  success: boolean;
+  lock_owner: string | null;
+  expires_at: string | null;
+}
+
+export interface CreatedPackage {
+  pkg: Package;
+  /** false when the server returned the package an earlier request with the same key made. */
+  created: boolean;
+}
+
+const RATE_LIMIT_WAITS = 20;
+const NETWORK_RETRIES = 2;
+
+export class FulfillApi {
+  constructor(
+    private readonly client: ApiClient,
+    /** Told before each wait (printed on stderr). */
+    private readonly onWait: (message: string) => void = () => {},
+  ) {}
+
+  /** Runs `fn`, waiting out 429s and repeating after network errors (see the file comment). */
+  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    let waits = 0;
+    let networkFailures = 0;
+    for (;;) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 429 && waits < RATE_LIMIT_WAITS) {
+          waits++;
+          const rl = this.client.lastRateLimit;
+          const seconds = Math.max(1, rl?.retryAfter ?? rl?.reset ?? 1);
+          this.onWait(`rate limited (${what}); waiting ${seconds}s for the limit to reset`);
+          await sleep(seconds * 1000 + Math.floor(Math.random() * 250));
+          continue;
+        }
+        if (err instanceof NetworkError && networkFailures < NETWORK_RETRIES) {
+          networkFailures++;
+          this.onWait(`${err.code} (${what}); retrying`);
+          await sleep(500 * networkFailures);
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  getFulfillmentOrder(id: string): Promise<FulfillmentOrder> {
+    return this.call('get fulfillment order', () => this.client.get<FulfillmentOrder>(`/ops/fulfillment-orders/${seg(id)}`));
+  }
+
+  /** Every fulfillment order of an order (all pages). */
+  fulfillmentOrdersOf(orderId: string): Promise<FulfillmentOrder[]> {
+    return this.call('list fulfillment orders', async () => {
+      const out: FulfillmentOrder[] = [];
+      for await (const fo of this.client.paginate<FulfillmentOrder>('/ops/fulfillment-orders', { order_id: orderId }, { pageSize: 100 })) {
+        out.push(fo);
+      }
+      return out;
+    });
+  }
+
+  getOrder(id: string): Promise<{ id: string; order_number?: string }> {
+    return this.call('get order', () => this.client.get(`/ops/orders/${seg(id)}`));
+  }
+
+  accept(id: string): Promise<FulfillmentOrder> {
+    return this.call('accept', () => this.client.post<FulfillmentOrder>(`/ops/fulfillment-orders/${seg(id)}/accept`));
+  }
+
+  lock(id: string, owner: string, minutes: number): Promise<LockResult> {
+    return this.call('lock', () =>
+      this.client.post<LockResult>(`/ops/fulfillment-orders/${seg(id)}/lock`, { lock_owner: owner, timeout_minutes: minutes }));
+  }
+
+  release(id: string, owner: string): Promise<LockResult> {
+    return this.call('release', () =>
+      this.client.post<LockResult>(`/ops/fulfillment-orders/${seg(id)}/release`, { lock_owner: owner }));
+  }
+
+  /** POST /ops/packages with the key as field and header (the client then retries it safely). */
+  createPackage(body: Record<string, unknown>, idempotencyKey: string): Promise<CreatedPackage> {
+    return this.call('create package', async () => {
+      const res = await this.client.request<Package>('POST', '/ops/packages', {
+        body: { ...body, idempotency_key: idempotencyKey },
+        idempotencyKey,
+      });
+      return { pkg: res.data, created: res.status === 201 };
+    });
+  }
+
+  getPackage(id: string): Promise<Package> {
+    return this.call('get package', () => this.client.get<Package>(`/ops/packages/${seg(id)}`));
+  }
+
+  updatePackage(id: string, body: Record<string, unknown>): Promise<Package> {
+    return this.call('update package', () => this.client.patch<Package>(`/ops/packages/${seg(id)}`, body));
+  }
+
+  label(id: string, body: Record<string, unknown>): Promise<Package> {
+    return this.call('label', () => this.client.post<Package>(`/ops/packages/${seg(id)}/label`, body));
+  }
+
+  fulfill(id: string, lockedBy: string): Promise<Package> {
+    return this.call('fulfill', () => this.client.post<Package>(`/ops/packages/${seg(id)}/fulfill`, { locked_by: lockedBy }));
+  }
+}
+
+/** A 409 saying the work is already done: the FO is FULFILLED, or the package already fulfilled. */
+export function isAlreadyFulfilled(err: unknown): boolean {
+  if (!(err instanceof ApiError) || err.status !== 409) return false;
+  const body = err.body as Record<string, unknown> | null;
+  if (body && typeof body === 'object' && body.fulfillment_order_status === 'FULFILLED') return true;
+  return /already fulfilled|is FULFILLED/i.test(err.detail);
+}
+
+/** A 409 saying the package already has a label (a repeated label request whose first attempt worked). */
+export function isAlreadyLabelled(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 409 && /already has a shipping label/i.test(err.detail);
+}
+
+export const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
+
+/** The tracking code of a labelled package. */
+export const trackingOf = (pkg: Package | undefined) => pkg?.shipping_label?.tracking_code ?? pkg?.tracking_number ?? null;

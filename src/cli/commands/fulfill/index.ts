@@ -1,0 +1,6 @@
+import type { Context } from '../../context.js';
+import { group } from '../../shared/resource.js';
+import run from './run.js';
+
+export default (ctx: Context) =>
+  group('fulfill', 'Fulfil orders end to end (lock, package, label, fulfil), one or in batches', [run(ctx)]);

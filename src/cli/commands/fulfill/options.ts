@@ -1,0 +1,123 @@
+import { hostname } from 'node:os';
+import { InvalidArgumentError } from 'commander';
+import type { Env } from '../../config.js';
+import { canonicalEnum, ENUMS } from '../../enums.js';
+import { UsageError } from '../../errors.js';
+
+/** The flags of `fos fulfill run`, checked and put in the shape the workflow uses. */
+export interface RawRunOptions {
+  from?: string;
+  item?: Map<string, number>;
+  labelUrl?: string;
+  tracking?: string;
+  carrier?: string;
+  service?: string;
+  cost?: number;
+  costCurrency?: string;
+  rateStrategy?: string;
+  weight?: number;
+  weightUnit?: string;
+  lockOwner?: string;
+  timeoutMinutes: number;
+  concurrency: number;
+  dryRun?: boolean;
+}
+
+export type LabelSource =
+  | { kind: 'upload'; label_url: string; tracking_number: string; carrier: string; service: string; cost: number; cost_currency: string }
+  | { kind: 'buy'; rate_strategy: string };
+
+export interface RunOptions {
+  /** SKU -> quantity from `--item`; undefined packs everything remaining. */
+  items?: Map<string, number>;
+  label: LabelSource;
+  lockOwner: string;
+  timeoutMinutes: number;
+  weight?: { weight: number; weight_unit?: string };
+  concurrency: number;
+  dryRun: boolean;
+}
+
+/** `--item SKU=QTY` (repeatable; a SKU given twice adds up). */
+export function parseItem(raw: string, previous?: Map<string, number>): Map<string, number> {
+  const eq = raw.lastIndexOf('=');
+  const sku = eq > 0 ? raw.slice(0, eq).trim() : '';
+  const qty = Number(raw.slice(eq + 1));
+  if (!sku || !Number.isInteger(qty) || qty < 1) throw new InvalidArgumentError('expected SKU=QTY with a whole quantity of at least 1, e.g. MUG-BLUE=2.');
+  const items = new Map(previous ?? []);
+  items.set(sku, (items.get(sku) ?? 0) + qty);
+  return items;
+}
+
+export function parsePositiveInt(max: number) {
+  return (raw: string): number => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1 || n > max) throw new InvalidArgumentError(`expected a whole number from 1 to ${max}.`);
+    return n;
+  };
+}
+
+export function parseNonNegative(raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of at least 0.');
+  return n;
+}
+
+export const enumParser = (key: keyof typeof ENUMS) => (raw: string) => {
+  try {
+    return canonicalEnum(key, raw, ENUMS[key]);
+  } catch {
+    throw new InvalidArgumentError(`allowed values are ${ENUMS[key].join(', ')}.`);
+  }
+};
+
+/** `--lock-owner`, else $FOS_LOCK_OWNER, else `fos-cli:<hostname>:<pid>`. */
+export function lockOwnerFor(env: Env, flag?: string): string {
+  return flag || env.FOS_LOCK_OWNER || `fos-cli:${hostname()}:${process.pid}`;
+}
+
+const UPLOAD_FLAGS = [
+  ['labelUrl', '--label-url'], ['tracking', '--tracking'], ['carrier', '--carrier'], ['service', '--service'], ['cost', '--cost'],
+] as const;
+
+/** Exactly one label source: the uploaded-label flags together, or --rate-strategy. */
+export function labelSource(o: RawRunOptions): LabelSource {
+  const given = UPLOAD_FLAGS.filter(([k]) => o[k] !== undefined);
+  if (o.rateStrategy) {
+    if (given.length || o.costCurrency) {
+      throw new UsageError(`--rate-strategy buys a label; it cannot be combined with ${[...given.map(([, f]) => f), ...(o.costCurrency ? ['--cost-currency'] : [])].join(', ')}`);
+    }
+    return { kind: 'buy', rate_strategy: o.rateStrategy };
+  }
+  if (!given.length) {
+    throw new UsageError('a label is needed: upload one with --label-url, --tracking, --carrier, --service, --cost [--cost-currency], or buy one with --rate-strategy CHEAPEST');
+  }
+  const missing = UPLOAD_FLAGS.filter(([k]) => o[k] === undefined).map(([, f]) => f);
+  if (missing.length) throw new UsageError(`an uploaded label also needs ${missing.join(', ')}`);
+  const currency = (o.costCurrency ?? 'USD').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency)) throw new UsageError(`--cost-currency: expected a 3-letter ISO 4217 code, got "${o.costCurrency}"`);
+  return {
+    kind: 'upload',
+    label_url: o.labelUrl!, tracking_number: o.tracking!, carrier: o.carrier!, service: o.service!, cost: o.cost!, cost_currency: currency,
+  };
+}
+
+export function runOptions(o: RawRunOptions, env: Env): RunOptions {
+  if (o.weightUnit && o.weight === undefined) throw new UsageError('--weight-unit needs --weight');
+  return {
+    items: o.item,
+    label: labelSource(o),
+    lockOwner: lockOwnerFor(env, o.lockOwner),
+    timeoutMinutes: o.timeoutMinutes,
+    weight: o.weight === undefined ? undefined : { weight: o.weight, ...(o.weightUnit ? { weight_unit: o.weightUnit } : {}) },
+    concurrency: o.concurrency,
+    dryRun: Boolean(o.dryRun),
+  };
+}
+
+/** How the label is described in plans and step lines. */
+export function describeLabel(label: LabelSource): string {
+  return label.kind === 'upload'
+    ? `upload ${label.carrier} ${label.service}, tracking ${label.tracking_number}, ${label.cost} ${label.cost_currency}`
+    : `buy (${label.rate_strategy})`;
+}

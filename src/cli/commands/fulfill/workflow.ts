@@ -1,0 +1,149 @@
+import { ApiError } from '../../../client/errors.js';
+import {
+  isAlreadyFulfilled, isAlreadyLabelled, trackingOf, type FulfillApi, type FulfillmentOrder, type Package,
+} from './api.js';
+import type { RunOptions } from './options.js';
+import { describeLines, packageKey, planLines, type Items } from './plan.js';
+import { baseResult, failedResult, type FulfilResult, type Step } from './result.js';
+
+/**
+ * One fulfillment order through the workflow (spec 4.6): accept if PENDING -> lock -> read it
+ * again -> package -> label -> fulfil (which releases the lock). A failure after locking
+ * releases the lock and reports what was left behind. A 409 saying the work is already done
+ * (accept/lock/package/fulfil) makes the result `skipped`, so re-runs are safe.
+ */
+export type Log = (message: string) => void;
+
+const GRAMS: Record<string, number> = { G: 1, KG: 1000, LB: 453.59237, OZ: 28.349523125 };
+
+/** The package's weight from its lines (product weights × quantities), for rate shopping. */
+export function weightOf(pkg: Package): { weight: number; weight_unit: string } | null {
+  const lines = pkg.package_line_items;
+  if (!lines.length || lines.some((l) => l.weight === null || !l.weight_unit || !GRAMS[l.weight_unit.toUpperCase()])) return null;
+  const units = new Set(lines.map((l) => l.weight_unit!.toUpperCase()));
+  const unit = units.size === 1 && ['G', 'LB'].includes([...units][0]) ? [...units][0] : 'G';
+  const total = lines.reduce((s, l) => s + (l.weight! * GRAMS[l.weight_unit!.toUpperCase()] * l.quantity) / GRAMS[unit], 0);
+  return { weight: Math.round(total * 1000) / 1000, weight_unit: unit };
+}
+
+interface Progress {
+  accepted: boolean;
+  locked: boolean;
+  pkg?: Package;
+  labelled: boolean;
+}
+
+function leftBehind(p: Progress, lockNote: string): string {
+  const parts: string[] = [];
+  if (p.pkg) parts.push(`package ${p.pkg.id} created${p.labelled ? ' and labelled, not fulfilled' : ', not labelled or fulfilled'}`);
+  else if (p.locked) parts.push('no package created');
+  if (p.accepted) parts.push('fulfillment order accepted (was PENDING)');
+  if (lockNote) parts.push(lockNote);
+  return parts.length ? parts.join('; ') : 'nothing changed';
+}
+
+export async function fulfilOne(
+  api: FulfillApi, input: string, initial: FulfillmentOrder, items: Items | undefined, opts: RunOptions, log: Log,
+): Promise<FulfilResult> {
+  const id = initial.id;
+  const owner = opts.lockOwner;
+  const base = baseResult(input, initial);
+  const p: Progress = { accepted: false, locked: false, labelled: false };
+  let step: Step = 'accept';
+
+  /** Releases our lock (if we hold it) and describes the outcome for the state line. */
+  const release = async (): Promise<string> => {
+    if (!p.locked) return '';
+    try {
+      await api.release(id, owner);
+      p.locked = false;
+      return 'lock released';
+    } catch (err) {
+      p.locked = false;
+      if (err instanceof ApiError && err.kind === 'lock-held') return `lock no longer ours (${err.detail})`;
+      if (err instanceof ApiError && err.status === 409) return 'lock had already expired';
+      return `lock NOT released (${(err as Error).message}); it expires ${opts.timeoutMinutes} min after it was taken`;
+    }
+  };
+  const skipped = async (reason: string): Promise<FulfilResult> => {
+    const note = await release();
+    log(`skipped: ${reason}${note ? ` (${note})` : ''}`);
+    return { ...base, status: 'skipped', reason, package_id: p.pkg?.id ?? null, tracking_code: trackingOf(p.pkg) };
+  };
+
+  try {
+    if (initial.status === 'PENDING') {
+      log('accepting it first (it is PENDING)');
+      await api.accept(id);
+      p.accepted = true;
+    }
+    step = 'lock';
+    const lock = await api.lock(id, owner, opts.timeoutMinutes);
+    p.locked = true;
+    log(`locked by ${owner}${lock.expires_at ? ` until ${lock.expires_at}` : ''}`);
+
+    step = 'plan';
+    const fo = await api.getFulfillmentOrder(id); // fresh quantities, now that nobody else can fulfil it
+    const lines = planLines(fo, items);
+    if (!lines.length) return await skipped('already fulfilled');
+    step = 'package';
+    const body: Record<string, unknown> = {
+      fulfillment_order_id: id,
+      package_line_items: lines.map((l) => ({ core_fulfillment_order_line_item_id: l.line_id, quantity: l.quantity })),
+      ...(opts.weight ?? {}),
+    };
+    const made = await api.createPackage(body, packageKey(fo, lines));
+    p.pkg = made.pkg;
+    log(`package ${made.pkg.id} ${made.created ? 'created' : 'reused (made by an earlier attempt)'}: ${describeLines(lines)}`);
+    if (made.pkg.status === 'FULFILLED') return await skipped(`already fulfilled (package ${made.pkg.id})`);
+
+    step = 'label';
+    if (made.pkg.shipping_label || made.pkg.shipment_status) {
+      p.labelled = true;
+      log(`already labelled: tracking ${trackingOf(made.pkg) ?? '-'}`);
+    } else {
+      if (opts.label.kind === 'buy' && made.pkg.weight === null) {
+        const w = weightOf(made.pkg);
+        if (w) {
+          p.pkg = await api.updatePackage(made.pkg.id, w);
+          log(`weight ${w.weight} ${w.weight_unit} (from its items)`);
+        }
+      }
+      const { kind: _kind, ...labelBody } = opts.label;
+      try {
+        p.pkg = await api.label(made.pkg.id, labelBody);
+      } catch (err) {
+        if (!isAlreadyLabelled(err)) throw err;
+        p.pkg = await api.getPackage(made.pkg.id); // an earlier attempt labelled it
+      }
+      p.labelled = true;
+      const service = p.pkg.shipping_label?.formatted_service ?? p.pkg.formatted_service ?? '';
+      log(`labelled (${opts.label.kind === 'upload' ? 'uploaded' : `bought, ${opts.label.rate_strategy}`}): ${service}${service ? ', ' : ''}tracking ${trackingOf(p.pkg) ?? '-'}`);
+    }
+
+    step = 'fulfill';
+    const pkgId = p.pkg!.id;
+    try {
+      p.pkg = await api.fulfill(pkgId, owner);
+    } catch (err) {
+      if (!isAlreadyFulfilled(err)) throw err;
+      p.pkg = await api.getPackage(pkgId);
+      p.locked = false; // a fulfilled fulfillment order holds no lock
+      return await skipped(`already fulfilled (package ${pkgId})`);
+    }
+    p.locked = false; // fulfil releases the lock
+    log(`fulfilled: package ${pkgId}, tracking ${trackingOf(p.pkg) ?? '-'}`);
+    return { ...base, status: 'fulfilled', package_id: pkgId, tracking_code: trackingOf(p.pkg) };
+  } catch (err) {
+    if (isAlreadyFulfilled(err) && step !== 'label') return skipped('already fulfilled');
+    const note = await release();
+    const state = leftBehind(p, note);
+    log(`FAILED at the ${step} step: ${(err as Error).message}`);
+    log(`left behind: ${state}`);
+    return {
+      ...failedResult(base, step, err, state),
+      package_id: p.pkg?.id ?? null,
+      tracking_code: trackingOf(p.pkg),
+    };
+  }
+}
