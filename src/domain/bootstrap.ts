@@ -1,5 +1,5 @@
 import type { Db } from '../db/types.js';
-import { isUniqueViolation } from '../db/client.js';
+import { isSerializationFailure, isUniqueViolation } from '../db/client.js';
 import { generateToken, hashToken, tokenHint } from './keys/token.js';
 
 export interface BootstrapResult {
@@ -9,10 +9,39 @@ export interface BootstrapResult {
   token: string;
 }
 
+// Within one process bootstraps of one SQLite file run one at a time: better-sqlite3 waits for a
+// lock synchronously, so two connections of one process would block each other (the holder
+// cannot commit while the waiter blocks the thread) until the busy timeout fails the waiter.
+const running = new Map<string, Promise<unknown>>();
+
 // First start against an empty database: one fulfiller team and one ADMIN key. The
 // system_state row "bootstrap" is inserted first in the same transaction, so when several
 // processes start at once exactly one commits; the others hit the unique id and roll back.
-export async function bootstrapIfEmpty(db: Db, teamName = 'My Warehouse'): Promise<BootstrapResult | null> {
+export function bootstrapIfEmpty(db: Db, teamName = 'My Warehouse'): Promise<BootstrapResult | null> {
+  if (db.provider !== 'sqlite') return bootstrapWithRetry(db, teamName);
+  const previous = running.get(db.url) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => bootstrapWithRetry(db, teamName));
+  running.set(db.url, next);
+  void next.finally(() => {
+    if (running.get(db.url) === next) running.delete(db.url);
+  }).catch(() => undefined);
+  return next;
+}
+
+async function bootstrapWithRetry(db: Db, teamName: string): Promise<BootstrapResult | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await bootstrapOnce(db, teamName);
+    } catch (err) {
+      // Another process held the write lock past the busy timeout (SQLite) or won a
+      // serialization conflict (PostgreSQL): look again; it has most likely bootstrapped.
+      if (attempt >= 5 || !isSerializationFailure(err)) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
+}
+
+async function bootstrapOnce(db: Db, teamName: string): Promise<BootstrapResult | null> {
   if (await db.prisma.systemState.findUnique({ where: { id: 'bootstrap' } })) return null;
   const token = generateToken();
   try {

@@ -6,9 +6,10 @@ import type { Db } from '../db/types.js';
 import { PrincipalResolver } from '../domain/keys/principal.js';
 import { registerAuth } from './auth.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
-import { newTraceId, registerProblemHandlers } from './problem.js';
+import { frameworkErrors, newTraceId, registerProblemHandlers } from './problem.js';
 import { MemoryStore, type RateLimitStore } from './rate-limit/stores.js';
 import { registerRoutes } from './routes/index.js';
+import mcpRoutes from './mcp/plugin.js';
 import { VERSION } from '../version.js';
 
 export interface AppConfig {
@@ -52,12 +53,18 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     // Log lines carry the trace id that error details show as the support reference.
     logController: new LogController({ requestIdLogLabel: 'trace_id' }),
     bodyLimit: config.bodyLimit ?? 1024 * 1024,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { strict, coercing } = validators();
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? strict.compile(schema) : coercing.compile(schema),
   );
+  // An empty application/json body (curl -H 'content-type: application/json' -X POST …/disable)
+  // counts as no body: bodyless operations work, operations needing a body still answer 400.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : json(request, body as string, done));
 
   const principals = new PrincipalResolver(db, config.authCacheTtlMs);
   const limiter = config.rateLimitStore ?? new MemoryStore();
@@ -73,5 +80,6 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   registerAuth(app, principals, limiter);
   registerOpenApiRoute(app);
   await app.register(registerRoutes);
+  await app.register(mcpRoutes);
   return app;
 }

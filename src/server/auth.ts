@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
 import type { Principal, PrincipalResolver } from '../domain/keys/principal.js';
@@ -23,7 +24,20 @@ declare module 'fastify' {
 
 const FAMILY_KIND = { ops: 'FULFILLER', merchant: 'MERCHANT' } as const;
 
-function tokenOf(request: FastifyRequest, bearer: boolean): string | undefined {
+// In-process requests made by the agent-tool endpoint (execute_svc_operation) were already counted
+// once as the /mcp request. They carry this per-process random secret, which never leaves the
+// process, and skip the rate limiter only: authentication, family and permission checks still apply.
+const INNER_CALL_HEADER = 'x-fos-inner-call';
+const INNER_CALL_SECRET = randomBytes(32).toString('hex');
+export const innerCallHeaders = () => ({ [INNER_CALL_HEADER]: INNER_CALL_SECRET });
+
+function isInnerCall(request: FastifyRequest): boolean {
+  const value = request.headers[INNER_CALL_HEADER];
+  return typeof value === 'string' && value.length === INNER_CALL_SECRET.length &&
+    timingSafeEqual(Buffer.from(value), Buffer.from(INNER_CALL_SECRET));
+}
+
+export function tokenOf(request: FastifyRequest, bearer: boolean): string | undefined {
   if (bearer) {
     const header = request.headers.authorization;
     const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
@@ -41,20 +55,24 @@ export function registerAuth(app: FastifyInstance, resolver: PrincipalResolver, 
     const config = request.routeOptions.config;
     if (config.public || request.is404) return;
 
-    const principal = await resolver.resolve(tokenOf(request, Boolean(config.bearer)));
+    const token = tokenOf(request, Boolean(config.bearer));
+    if (config.bearer && !token) throw new DomainError('unauthorized', 'Send the API key as Authorization: Bearer <API key>.');
+    const principal = await resolver.resolve(token);
     request.principal = principal;
 
-    const now = Date.now();
-    const limit = TIER_LIMITS[principal.tier] ?? TIER_LIMITS[1];
-    const hit = await limiter.hit(principal.keyId, now);
-    const resetSeconds = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
-    reply.header('x-ratelimit-limit', limit);
-    reply.header('x-ratelimit-remaining', Math.max(0, limit - hit.count));
-    reply.header('x-ratelimit-reset', resetSeconds);
-    if (hit.count > limit) {
-      reply.header('retry-after', resetSeconds);
-      return sendProblem(request, reply, 'rate-limited',
-        `Rate limit of ${limit} requests per 60 seconds exceeded for this key (tier ${principal.tier}); retry in ${resetSeconds} s.`);
+    if (!isInnerCall(request)) {
+      const now = Date.now();
+      const limit = TIER_LIMITS[principal.tier] ?? TIER_LIMITS[1];
+      const hit = await limiter.hit(principal.keyId, now);
+      const resetSeconds = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
+      reply.header('x-ratelimit-limit', limit);
+      reply.header('x-ratelimit-remaining', Math.max(0, limit - hit.count));
+      reply.header('x-ratelimit-reset', resetSeconds);
+      if (hit.count > limit) {
+        reply.header('retry-after', resetSeconds);
+        return sendProblem(request, reply, 'rate-limited',
+          `Rate limit of ${limit} requests per 60 seconds exceeded for this key (tier ${principal.tier}); retry in ${resetSeconds} s.`);
+      }
     }
 
     if (config.family && principal.teamKind !== FAMILY_KIND[config.family]) {

@@ -10,9 +10,13 @@ const problem = (description: string) => ({
   content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
 });
 
+// GET routes are registered twice (GET and the automatic HEAD) with one schema object.
+const decorated = new WeakSet<object>();
+
 function decorateSchema(route: RouteOptions) {
   const config = (route.config ?? {}) as { permission?: string | null; public?: boolean; family?: string };
-  if (!route.schema || route.schema.hide) return;
+  if (!route.schema || route.schema.hide || decorated.has(route.schema)) return;
+  decorated.add(route.schema);
   const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
   const isWrite = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(route.method));
   const permission = config.permission ?? null;
@@ -21,6 +25,10 @@ function decorateSchema(route: RouteOptions) {
     const needs = permission ? `Requires the ${permission} permission.` : 'Requires any valid API key.';
     const family = config.family ? ` Serves ${config.family === 'ops' ? 'fulfiller' : 'merchant'} team keys.` : '';
     schema.description = [schema.description, needs + family].filter(Boolean).join('\n\n');
+  } else {
+    // Public operations say so explicitly and override the document-wide security requirement.
+    schema['x-public'] = true;
+    schema.security = [];
   }
   const errors: Record<string, unknown> = { '400': problem('Validation failed (urn:fos:error:validation-failed).') };
   if (!config.public) {
@@ -32,6 +40,7 @@ function decorateSchema(route: RouteOptions) {
   if (isWrite) {
     errors['409'] = problem('Conflicts with the record\'s current state (urn:fos:error:conflict, lock-held, on-hold).');
     errors['413'] = problem('Request body too large (urn:fos:error:payload-too-large).');
+    errors['415'] = problem('Request body is not application/json (urn:fos:error:unsupported-media-type).');
   }
   errors['500'] = problem('Unexpected failure (urn:fos:error:internal).');
   schema.response = { ...errors, ...(schema.response ?? {}) };

@@ -1,7 +1,8 @@
-import type { Db } from '../../db/types.js';
-import { conflict, invalid, notFound } from '../errors.js';
-import { effectivePermissions } from '../permissions.js';
+import type { Db, TxClient } from '../../db/types.js';
+import { conflict, forbidden, invalid, notFound } from '../errors.js';
+import { effectivePermissions, type Permission } from '../permissions.js';
 import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import type { Principal } from './principal.js';
 import { generateToken, hashToken, tokenHint } from './token.js';
 
 export interface CreateKeyInput {
@@ -13,17 +14,27 @@ export interface CreateKeyInput {
   expires_at?: string | null;
 }
 
+/**
+ * The key making a change through the API. Operators (`fos admin`, bootstrap, tests) pass a
+ * plain label instead and are not restricted. A MEMBER actor may never grant more than it
+ * holds: no ADMIN keys, no tier above 1, no role carrying a permission it lacks, and no change
+ * to an ADMIN key.
+ */
+export type Actor = Pick<Principal, 'keyId' | 'powerRole' | 'permissions'>;
+
 const keyInclude = { roles: { include: { role: { select: { id: true, name: true, permissions: true } } } } } as const;
 
-type KeyRow = Awaited<ReturnType<typeof loadKey>>;
+type KeyRow = NonNullable<Awaited<ReturnType<typeof loadKey>>>;
 
-function loadKey(db: Db, teamId: string, id: string) {
-  return db.prisma.apiKey.findFirst({ where: { id, team_id: teamId }, include: keyInclude });
+type Client = Db['prisma'] | TxClient;
+
+function loadKey(client: Client, teamId: string, id: string) {
+  return client.apiKey.findFirst({ where: { id, team_id: teamId }, include: keyInclude });
 }
 
 /** The credential record as shown after creation: never the token, never its hash. */
-export function presentKey(key: NonNullable<KeyRow>) {
-  const roles = key.roles.map((r) => ({ id: r.role.id, name: r.role.name }));
+export function presentKey(key: KeyRow) {
+  const roles = key.roles.map((r) => ({ id: r.role.id, name: r.role.name })).sort((a, b) => a.name.localeCompare(b.name));
   return {
     id: key.id,
     name: key.name,
@@ -43,31 +54,64 @@ export function presentKey(key: NonNullable<KeyRow>) {
   };
 }
 
-async function assertRolesOfTeam(db: Db, teamId: string, roleIds: string[]) {
-  const unique = [...new Set(roleIds)];
-  const found = await db.prisma.role.count({ where: { id: { in: unique }, team_id: teamId } });
-  if (found !== unique.length) throw invalid('role_ids', 'names a role that does not exist in this team');
-  return unique;
+const isMember = (actor?: Actor | string | null): actor is Actor =>
+  typeof actor === 'object' && actor !== null && actor.powerRole === 'MEMBER';
+
+/** A MEMBER actor may only grant permissions it holds itself. */
+export function assertCanGrant(actor: Actor | string | null | undefined, permissions: Iterable<string>) {
+  if (!isMember(actor)) return;
+  const missing = [...new Set(permissions)].filter((p) => !actor.permissions.has(p as Permission)).sort();
+  if (missing.length) throw forbidden(`A MEMBER key cannot grant permissions it does not hold: ${missing.join(', ')}.`);
 }
 
-export async function createKey(db: Db, teamId: string, input: CreateKeyInput, createdBy: string | null) {
-  const roleIds = await assertRolesOfTeam(db, teamId, input.role_ids ?? []);
+function assertMemberLimits(actor: Actor | string | null | undefined, target: { power_role?: string; rate_tier?: number }) {
+  if (!isMember(actor)) return;
+  if (target.power_role === 'ADMIN') throw forbidden('Only an ADMIN key can create or change ADMIN keys.');
+  if ((target.rate_tier ?? 1) > 1) throw forbidden('Only an ADMIN key can set a rate tier above 1.');
+}
+
+/** The team's roles with these ids (deduplicated); an id of no role of this team -> 404. */
+async function rolesOfTeam(tx: TxClient, teamId: string, roleIds: string[]) {
+  const unique = [...new Set(roleIds)];
+  if (!unique.length) return [];
+  const roles = await tx.role.findMany({ where: { id: { in: unique }, team_id: teamId }, select: { id: true, permissions: true } });
+  const missing = unique.filter((id) => !roles.some((r) => r.id === id));
+  if (missing.length) throw notFound(missing.length > 1 ? 'Roles' : 'Role', missing.join(', '));
+  return roles;
+}
+
+/** A role deleted between our check and our insert: a foreign-key violation (P2003), answered as 404. */
+function roleDeletedMeanwhile(err: unknown): never {
+  if ((err as { code?: unknown }).code === 'P2003') throw notFound('Role', 'named in role_ids');
+  throw err;
+}
+
+const grantedBy = (roles: { permissions: unknown }[]) => effectivePermissions('MEMBER', roles.map((r) => r.permissions));
+
+export async function createKey(db: Db, teamId: string, input: CreateKeyInput, by: Actor | string | null) {
+  assertMemberLimits(by, input);
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('body.expires_at', 'must be in the future');
   const token = generateToken();
-  const key = await db.prisma.apiKey.create({
-    data: {
-      team_id: teamId,
-      name: input.name,
-      description: input.description ?? '',
-      power_role: input.power_role ?? 'MEMBER',
-      token_hash: hashToken(token),
-      token_hint: tokenHint(token),
-      rate_tier: input.rate_tier ?? 1,
-      expires_at: input.expires_at ? new Date(input.expires_at) : null,
-      created_by: createdBy,
-      roles: { create: roleIds.map((role_id) => ({ role_id })) },
-    },
-    include: keyInclude,
-  });
+  const key = await db.prisma.$transaction(async (tx) => {
+    const roles = await rolesOfTeam(tx, teamId, input.role_ids ?? []);
+    assertCanGrant(by, grantedBy(roles));
+    return tx.apiKey.create({
+      data: {
+        team_id: teamId,
+        name: input.name,
+        description: input.description ?? '',
+        power_role: input.power_role ?? 'MEMBER',
+        token_hash: hashToken(token),
+        token_hint: tokenHint(token),
+        rate_tier: input.rate_tier ?? 1,
+        expires_at: expiresAt,
+        created_by: typeof by === 'string' || by === null ? by : by.keyId,
+        roles: { create: roles.map((r) => ({ role_id: r.id })) },
+      },
+      include: keyInclude,
+    });
+  }).catch(roleDeletedMeanwhile);
   return { ...presentKey(key), token };
 }
 
@@ -83,39 +127,54 @@ export async function listKeys(db: Db, teamId: string, page: PageRequest) {
 }
 
 export async function getKey(db: Db, teamId: string, id: string) {
-  const key = await loadKey(db, teamId, id);
+  const key = await loadKey(db.prisma, teamId, id);
   if (!key) throw notFound('API key', id);
   return presentKey(key);
 }
 
-export async function disableKey(db: Db, teamId: string, id: string) {
-  const { count } = await db.prisma.apiKey.updateMany({
+/** Loads the key a change targets: 404 outside the team, 403 for a MEMBER touching an ADMIN key. */
+async function targetKey(client: Client, teamId: string, id: string, actor?: Actor) {
+  const key = await loadKey(client, teamId, id);
+  if (!key) throw notFound('API key', id);
+  if (key.power_role === 'ADMIN') assertMemberLimits(actor, { power_role: 'ADMIN' });
+  return key;
+}
+
+/** Idempotent: disabling a disabled key returns it unchanged. A key may disable itself (revoking a leaked token). */
+export async function disableKey(db: Db, teamId: string, id: string, actor?: Actor) {
+  await targetKey(db.prisma, teamId, id, actor);
+  await db.prisma.apiKey.updateMany({
     where: { id, team_id: teamId, state: 'ACTIVE' },
     data: { state: 'DISABLED', disabled_at: new Date() },
   });
-  if (count === 0 && !(await loadKey(db, teamId, id))) throw notFound('API key', id);
   return getKey(db, teamId, id);
 }
 
-export async function deleteKey(db: Db, teamId: string, id: string, callerKeyId?: string) {
-  if (id === callerKeyId) throw conflict('A key cannot delete itself; disable or delete it with another key.');
+export async function deleteKey(db: Db, teamId: string, id: string, actor?: Actor) {
+  if (actor && id === actor.keyId) throw conflict('A key cannot delete itself; delete it with another key (or disable it).');
+  await targetKey(db.prisma, teamId, id, actor);
   const { count } = await db.prisma.apiKey.deleteMany({ where: { id, team_id: teamId } });
   if (count === 0) throw notFound('API key', id);
 }
 
-export async function setKeyRoles(db: Db, teamId: string, id: string, roleIds: string[]) {
-  const unique = await assertRolesOfTeam(db, teamId, roleIds);
+export async function setKeyRoles(db: Db, teamId: string, id: string, roleIds: string[], actor?: Actor) {
   await db.prisma.$transaction(async (tx) => {
-    const key = await tx.apiKey.findFirst({ where: { id, team_id: teamId }, select: { id: true } });
-    if (!key) throw notFound('API key', id);
-    await tx.apiKeyRole.deleteMany({ where: { api_key_id: id } });
-    if (unique.length) await tx.apiKeyRole.createMany({ data: unique.map((role_id) => ({ api_key_id: id, role_id })) });
+    await targetKey(tx, teamId, id, actor);
+    // Write the key row first: its row lock makes concurrent replacements of one key's roles run
+    // one after the other (PostgreSQL), so neither re-inserts a link the other just wrote.
     await tx.apiKey.update({ where: { id }, data: { updated_at: new Date() } });
-  });
+    const roles = await rolesOfTeam(tx, teamId, roleIds);
+    assertCanGrant(actor, grantedBy(roles));
+    await tx.apiKeyRole.deleteMany({ where: { api_key_id: id } });
+    if (roles.length) await tx.apiKeyRole.createMany({ data: roles.map((r) => ({ api_key_id: id, role_id: r.id })) });
+  }).catch(roleDeletedMeanwhile);
   return getKey(db, teamId, id);
 }
 
-export async function setKeyTier(db: Db, teamId: string, id: string, tier: number) {
+export async function setKeyTier(db: Db, teamId: string, id: string, tier: number, actor?: Actor) {
+  if (!Number.isInteger(tier) || tier < 1 || tier > 4) throw invalid('body.tier', 'must be an integer from 1 to 4');
+  assertMemberLimits(actor, { rate_tier: tier });
+  await targetKey(db.prisma, teamId, id, actor);
   const { count } = await db.prisma.apiKey.updateMany({ where: { id, team_id: teamId }, data: { rate_tier: tier } });
   if (count === 0) throw notFound('API key', id);
   return getKey(db, teamId, id);

@@ -1,8 +1,9 @@
 import type { Db } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, invalid, notFound } from '../errors.js';
 import { pageWindow, toPage, type PageRequest } from '../pagination.js';
-import type { Permission } from '../permissions.js';
+import { isPermission, PERMISSIONS, type Permission } from '../permissions.js';
+import { assertCanGrant, type Actor } from './keys.js';
 
 export interface RoleInput {
   name: string;
@@ -24,10 +25,22 @@ export const presentRole = (r: RoleRow) => ({
 
 const duplicateName = (name: string) => conflict(`A role named "${name}" already exists in this team.`);
 
-export async function createRole(db: Db, teamId: string, input: RoleInput) {
+/** Known permission names, deduplicated (the route schema checks them too; operators' input may not). */
+function permissionsOf(values: string[], actor?: Actor): Permission[] {
+  const unknown = values.filter((v) => !isPermission(v));
+  if (unknown.length) {
+    throw invalid('body.permissions', `unknown permission ${unknown.join(', ')}; allowed: ${PERMISSIONS.join(', ')}`);
+  }
+  assertCanGrant(actor, values);
+  return [...new Set(values as Permission[])];
+}
+
+/** A MEMBER actor may only create roles carrying permissions it holds. */
+export async function createRole(db: Db, teamId: string, input: RoleInput, actor?: Actor) {
+  const permissions = permissionsOf(input.permissions, actor);
   try {
     const role = await db.prisma.role.create({
-      data: { team_id: teamId, name: input.name, description: input.description ?? '', permissions: [...new Set(input.permissions)] },
+      data: { team_id: teamId, name: input.name, description: input.description ?? '', permissions },
     });
     return presentRole(role);
   } catch (err) {
@@ -52,18 +65,16 @@ export async function getRole(db: Db, teamId: string, id: string) {
   return presentRole(role);
 }
 
-export async function updateRole(db: Db, teamId: string, id: string, input: Partial<RoleInput>) {
-  await getRole(db, teamId, id);
+export async function updateRole(db: Db, teamId: string, id: string, input: Partial<RoleInput>, actor?: Actor) {
+  const permissions = input.permissions ? permissionsOf(input.permissions, actor) : undefined;
   try {
-    const role = await db.prisma.role.update({
-      where: { id },
-      data: {
-        name: input.name,
-        description: input.description,
-        permissions: input.permissions ? [...new Set(input.permissions)] : undefined,
-      },
+    // Compare-and-set on (id, team): another team's role, or one deleted meanwhile, is a 404.
+    const { count } = await db.prisma.role.updateMany({
+      where: { id, team_id: teamId },
+      data: { name: input.name, description: input.description, permissions },
     });
-    return presentRole(role);
+    if (count === 0) throw notFound('Role', id);
+    return await getRole(db, teamId, id);
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateName(input.name ?? '');
     throw err;

@@ -72,18 +72,22 @@ export class PostgresStore implements RateLimitStore {
 export class RedisStore implements RateLimitStore {
   readonly name = 'redis';
 
-  private constructor(private readonly redis: import('ioredis').Redis) {}
+  private constructor(
+    private readonly redis: import('ioredis').Redis,
+    private readonly prefix: string,
+  ) {}
 
-  static async connect(url: string): Promise<RedisStore> {
+  /** `prefix` namespaces the counters, e.g. for several fos deployments sharing one Redis. */
+  static async connect(url: string, { prefix = 'fos:rl:' }: { prefix?: string } = {}): Promise<RedisStore> {
     const { Redis } = await import('ioredis');
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
     await redis.connect();
-    return new RedisStore(redis);
+    return new RedisStore(redis, prefix);
   }
 
   async hit(keyId: string, now: number): Promise<Hit> {
     const { start, resetAt } = windowOf(now);
-    const bucket = `fos:rl:${keyId}:${start / 1000}`;
+    const bucket = `${this.prefix}${keyId}:${start / 1000}`;
     const result = await this.redis.multi().incr(bucket).pexpireat(bucket, resetAt + 1000).exec();
     const count = Number(result?.[0]?.[1] ?? 1);
     return { count, resetAt };

@@ -48,7 +48,8 @@ export const listOf = <T extends TSchema>(item: T) =>
 
 /** page/limit query members; spread into a route's querystring schema. */
 export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {}) => ({
-  page: Type.Integer({ minimum: 0, default: 0, description: '0-based page number' }),
+  // Bounded so skip = page * limit stays a safe integer for every database (1e400 is Infinity).
+  page: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: '0-based page number' }),
   limit: Type.Integer({
     minimum: 1,
     maximum: opts.maxLimit ?? 100,
