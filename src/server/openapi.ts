@@ -13,15 +13,28 @@ const problem = (description: string) => ({
 // GET routes are registered twice (GET and the automatic HEAD) with one schema object.
 const decorated = new WeakSet<object>();
 
+/**
+ * A query parameter with a default need not be sent (validation fills it in), so the document
+ * must not call it required. Validation is unchanged: the default always satisfies `required`.
+ */
+function defaultsAreOptional(querystring: unknown) {
+  const qs = querystring as { properties?: Record<string, { default?: unknown }>; required?: string[] } | undefined;
+  if (!qs?.properties || !Array.isArray(qs.required)) return;
+  qs.required = qs.required.filter((name) => qs.properties![name]?.default === undefined);
+  if (qs.required.length === 0) delete qs.required;
+}
+
 function decorateSchema(route: RouteOptions) {
   const config = (route.config ?? {}) as { permission?: string | null; public?: boolean; family?: string };
   if (!route.schema || route.schema.hide || decorated.has(route.schema)) return;
   decorated.add(route.schema);
   const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
   const isWrite = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(route.method));
+  defaultsAreOptional(schema.querystring);
   const permission = config.permission ?? null;
   if (!config.public) {
     schema['x-permission'] = permission;
+    if (config.family) schema['x-family'] = config.family;
     const needs = permission ? `Requires the ${permission} permission.` : 'Requires any valid API key.';
     const family = config.family ? ` Serves ${config.family === 'ops' ? 'fulfiller' : 'merchant'} team keys.` : '';
     schema.description = [schema.description, needs + family].filter(Boolean).join('\n\n');

@@ -146,3 +146,19 @@ describe('GET /v1/swagger.json', () => {
     expect(body.data.length).toBeGreaterThan(0);
   });
 });
+
+describe('query parameters with defaults', () => {
+  it('are documented as optional (validation fills them in)', async () => {
+    const t2 = await testApp();
+    try {
+      const doc = (await t2.call('GET', '/v1/swagger.json', { token: null })).json();
+      const params = doc.paths['/v1/ops/products'].get.parameters as { name: string; required?: boolean }[];
+      expect(params.find((p) => p.name === 'page')?.required).not.toBe(true);
+      expect(params.find((p) => p.name === 'limit')?.required).not.toBe(true);
+      const res = await t2.call('GET', '/v1/ops/products');
+      expect(res.json().meta).toMatchObject({ page: 0, page_size: 20 });
+    } finally {
+      await t2.close();
+    }
+  });
+});
