@@ -1,6 +1,7 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS } from '../orders/address.js';
 import { flatAddress, loadNames, type Names } from './lookups.js';
 import { writeTx } from './tx.js';
 
@@ -65,7 +66,7 @@ export function presentFulfillmentOrder(fo: FoRow, names: Names, now = new Date(
       remaining_quantity: l.remaining_quantity,
       fulfilled_quantity: l.quantity - l.remaining_quantity,
     })),
-    ...flatAddress('shipping_address_', shipping, ['name', 'company', 'address1', 'address2', 'city', 'state', 'country', 'zip', 'phone']),
+    ...flatAddress('shipping_address_', shipping, ORDER_ADDRESS_FIELDS),
     customer_email: fo.order.customer_email,
     customer_name: fo.order.customer_name,
     lock: activeLock(fo, now),

@@ -1,4 +1,5 @@
 import type { Db, TxClient } from '../../db/types.js';
+import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS, type Address as OrderAddress } from '../orders/address.js';
 
 // Batched name lookups for responses (warehouse, team and shop names), one query per kind.
 
@@ -47,21 +48,12 @@ export async function loadNames(
   };
 }
 
-/** An address as stored in Json columns (order shipping address, package snapshots). */
-export interface Address {
-  name?: string | null;
-  company?: string | null;
-  address1?: string | null;
-  address2?: string | null;
-  city?: string | null;
-  state?: string | null;
-  country?: string | null;
-  zip?: string | null;
-  phone?: string | null;
+/** An address as stored in Json columns: the order's address, plus email on package snapshots. */
+export interface Address extends OrderAddress {
   email?: string | null;
 }
 
-export const ADDRESS_FIELDS = ['name', 'company', 'address1', 'address2', 'city', 'state', 'country', 'zip', 'phone', 'email'] as const;
+export const ADDRESS_FIELDS = [...ORDER_ADDRESS_FIELDS, 'email'] as const;
 
 export function asAddress(value: unknown): Address {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Address) : {};
