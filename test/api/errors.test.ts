@@ -205,3 +205,16 @@ describe('support references', () => {
     expect(lines.join('\n')).not.toContain(t.adminToken);
   });
 });
+
+describe('request logs', () => {
+  it('name the calling key (id and name), never its token', async () => {
+    const res = await t.call('GET', '/v1/me');
+    const ref = res.headers['x-trace-id'] as string;
+    const me = res.json() as { key_id: string; key_name: string };
+    const done = lines
+      .map((l) => JSON.parse(l) as { trace_id?: string; key_id?: string; key_name?: string; res?: unknown })
+      .find((l) => l.trace_id === ref && l.res);
+    expect(done).toMatchObject({ key_id: me.key_id, key_name: me.key_name });
+    expect(lines.join('\n')).not.toContain(t.adminToken);
+  });
+});
