@@ -8,6 +8,7 @@ import { createRole, rolesByName } from '../domain/keys/roles.js';
 import { isPermission, PERMISSIONS, type Permission } from '../domain/permissions.js';
 import * as teams from '../domain/teams/teams.js';
 import { validateRateCard } from '../domain/charges/rate-card.js';
+import { CliError, ExitCode } from '../cli/errors.js';
 
 // `fos admin` works on the database directly (no HTTP, no key): it is how an operator makes
 // teams, places and keys. Output is JSON on stdout, one document per command.
@@ -67,6 +68,7 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
             rate_card: o.rateCard ? readRateCard(String(o.rateCard)) : undefined,
           }));
         case 'delegation.list':
+          if (o.team) await teams.getTeam(db, String(o.team));
           return print(await teams.listDelegations(db, o.team as string | undefined));
         case 'warehouse.create':
           return print(await teams.createWarehouse(db, {
@@ -75,10 +77,12 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
             address1: o.address1 as string | undefined,
           }));
         case 'warehouse.list':
+          if (o.team) await teams.getTeam(db, String(o.team));
           return print(await teams.listWarehouses(db, o.team as string | undefined));
         case 'location-type.create':
           return print(await teams.createLocationType(db, { team_id: String(o.team), name: String(o.name) }));
         case 'location-type.list':
+          if (o.team) await teams.getTeam(db, String(o.team));
           return print(await teams.listLocationTypes(db, o.team as string | undefined));
         case 'role.create':
           await teams.getTeam(db, String(o.team));
@@ -97,6 +101,7 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
           return print(key);
         }
         case 'key.list':
+          await teams.getTeam(db, String(o.team));
           return print((await listKeys(db, String(o.team), { page: 0, limit: 1000 })).data);
         case 'key.tier':
           return print(await setKeyTier(db, await findKeyTeam(db, args[0]), args[0], Number(args[1])));
@@ -107,10 +112,11 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
       }
     });
   } catch (err) {
+    // bin/fos.js takes the exit code from run()'s return value, so setting process.exitCode here
+    // was overwritten with 0: raise a CliError, which run() prints as one line and maps to its code.
     if (err instanceof DomainError) {
-      process.stderr.write(`error: ${err.message}\n`);
-      process.exitCode = err.kind === 'not-found' ? 4 : err.kind === 'conflict' ? 5 : 2;
-      return;
+      const code = err.kind === 'not-found' ? ExitCode.NOT_FOUND : err.kind === 'conflict' ? ExitCode.CONFLICT : ExitCode.USAGE;
+      throw new CliError(err.message, code);
     }
     throw err;
   }

@@ -11,7 +11,13 @@ export type MeasurementSystem = 'METRIC' | 'IMPERIAL';
 export const unitsOf = (system: MeasurementSystem) =>
   system === 'IMPERIAL' ? { measurement_unit: 'IN', weight_unit: 'LB' } : { measurement_unit: 'MM', weight_unit: 'G' };
 
-export function createTeam(db: Db, input: { name: string; kind: TeamKind; measurement_system?: MeasurementSystem }) {
+// Names identify teams and places to people (and in --role lookups): a blank one is a mistake.
+function assertName(name: string) {
+  if (!name.trim()) throw invalid('name', 'must not be empty');
+}
+
+export async function createTeam(db: Db, input: { name: string; kind: TeamKind; measurement_system?: MeasurementSystem }) {
+  assertName(input.name);
   return db.prisma.team.create({
     data: { name: input.name, kind: input.kind, measurement_system: input.measurement_system ?? 'METRIC' },
   });
@@ -65,6 +71,7 @@ export async function createWarehouse(
   db: Db,
   input: { team_id: string; name: string; address1?: string; city?: string; state?: string; zip?: string; country?: string },
 ) {
+  assertName(input.name);
   await fulfillerTeam(db, input.team_id);
   return db.prisma.warehouse.create({ data: input });
 }
@@ -74,6 +81,7 @@ export function listWarehouses(db: Db, teamId?: string) {
 }
 
 export async function createLocationType(db: Db, input: { team_id: string; name: string }) {
+  assertName(input.name);
   await fulfillerTeam(db, input.team_id);
   return db.prisma.locationType.create({ data: input });
 }
