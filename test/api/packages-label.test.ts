@@ -50,7 +50,7 @@ describe('label upload', () => {
     });
     expect(body.shipping_label).toMatchObject({
       tracking_code: upload.tracking_number, label_url: upload.label_url, shipment_status: 'LABEL_PRINTED', price: 8.45,
-      currency: 'USD', carrier_name: 'UPS', formatted_service: 'UPS Ground', to_address_name: 'Grace Hopper',
+      currency: 'USD', formatted_service: 'UPS Ground', to_address_name: 'Grace Hopper',
       to_address_street1: '1 Compiler Road', from_address_city: 'Reno', refund_status: null, scan_status: null,
     });
     expect(body.shipping_label_id).toBe(body.shipping_label.id);

@@ -40,7 +40,7 @@ describe('create', () => {
     for (const field of Object.keys(PackageSchema.properties)) expect(p, field).toHaveProperty(field);
     expect(p).toMatchObject({
       status: 'PENDING', type: 'FULFILLMENT_ORDER', name: 'Box 1', fulfillment_order_id: f.fo.id, order_id: f.order.id,
-      weight: 1200, weight_unit: 'G', length: 300, width: 200, height: 150, measurement_unit: 'MM', rate_strategy: 'CHEAPEST',
+      weight: 1200, weight_unit: 'G', length: 300, width: 200, height: 150, measurement_unit: 'MM',
       carton_id: 'carton-m', tracking_number: null, shipping_label: null, fulfillment: null, shipping_label_id: null,
       shipment_status: null, rate_error_data: null, total_item_quantity: 3, unique_line_item_count: 2, total_customs_value: 37.5,
       warehouse_id: f.warehouseId, warehouse_name: 'Main Warehouse', merchant_team_id: f.merchantTeamId, fulfiller_team_id: t.teamId,

@@ -72,7 +72,6 @@ const packageFields = {
   package_preset_name: S(),
   rate_shop_id: S(),
   rate_shop_name: S(),
-  rate_strategy: S(),
   warehouse_id: S(),
   warehouse_name: S(),
   merchant_team_id: Type.String(),
