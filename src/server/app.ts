@@ -8,6 +8,7 @@ import { registerAuth } from './auth.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
 import { frameworkErrors, newTraceId, registerProblemHandlers } from './problem.js';
 import { MemoryStore, type RateLimitStore } from './rate-limit/stores.js';
+import { buildSerializer } from './serializer.js';
 import { registerRoutes } from './routes/index.js';
 import mcpRoutes from './mcp/plugin.js';
 import { VERSION } from '../version.js';
@@ -54,6 +55,8 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     logController: new LogController({ requestIdLogLabel: 'trace_id' }),
     bodyLimit: config.bodyLimit ?? 1024 * 1024,
     frameworkErrors,
+    // Nullable fields serialized without Ajv (src/server/serializer.ts).
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { strict, coercing } = validators();

@@ -121,11 +121,15 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
       }
     }
 
-    const foLeft = await tx.fulfillmentOrderLineItem.count({ where: { fulfillment_order_id: foId, remaining_quantity: { gt: 0 } } });
+    // The lines after the decrements (read once: they give both what is left and the response).
+    const linesAfter = await tx.fulfillmentOrderLineItem.findMany({
+      where: { fulfillment_order_id: foId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    });
+    const foLeft = linesAfter.some((l) => l.remaining_quantity > 0);
     const foDone = await tx.fulfillmentOrder.update({
       where: { id: foId },
       data: { status: foLeft ? 'IN_PROGRESS' : 'FULFILLED', lock_owner: null, lock_expires_at: null, ...(foLeft ? {} : { packing_completed_at: now }) },
-      include: { line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] } },
+      select: { id: true, status: true },
     });
 
     const shippingLabel = await tx.shippingLabel.findUnique({ where: { package_id: packageId } });
@@ -198,7 +202,7 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     return {
       id: foDone.id,
       status: foDone.status,
-      line_items: foDone.line_items.map((l) => ({
+      line_items: linesAfter.map((l) => ({
         id: l.id, product_id: l.product_id, sku: l.sku, name: l.name, quantity: l.quantity, remaining_quantity: l.remaining_quantity,
       })),
     };

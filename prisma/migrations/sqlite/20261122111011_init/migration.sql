@@ -835,6 +835,9 @@ CREATE INDEX "order_fulfillment_holds_order_id_active_idx" ON "order_fulfillment
 CREATE INDEX "fulfillment_orders_order_id_idx" ON "fulfillment_orders"("order_id");
 
 -- CreateIndex
+CREATE INDEX "fulfillment_orders_fulfiller_team_id_created_at_idx" ON "fulfillment_orders"("fulfiller_team_id", "created_at");
+
+-- CreateIndex
 CREATE INDEX "fulfillment_orders_fulfiller_team_id_status_created_at_idx" ON "fulfillment_orders"("fulfiller_team_id", "status", "created_at");
 
 -- CreateIndex
