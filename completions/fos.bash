@@ -9,7 +9,7 @@ __fos_subcommands() {
     'fos fulfill') echo 'run' ;;
     'fos products') echo 'list get create update' ;;
     'fos vendors') echo 'list get create update' ;;
-    'fos orders') echo 'list get priority' ;;
+    'fos orders') echo 'list get priority mark-paid' ;;
     'fos draft-orders') echo 'list get create convert' ;;
     'fos fulfillment-orders') echo 'list get accept lock release' ;;
     'fos packages') echo 'list get create update label fulfill' ;;
@@ -57,6 +57,7 @@ __fos_options() {
     'fos orders list') echo '--search --status --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --order-by --order --page --limit --all' ;;
     'fos orders get') echo '' ;;
     'fos orders priority') echo '' ;;
+    'fos orders mark-paid') echo '' ;;
     'fos draft-orders') echo '' ;;
     'fos draft-orders list') echo '--status --order --page --limit --all' ;;
     'fos draft-orders get') echo '' ;;

@@ -100,6 +100,7 @@ export class IOStreams {
       },
       done: () => {
         if (drawn) this.stderr.write('\r\u001b[2K');
+        drawn = false;
       },
     };
   }

@@ -12,11 +12,12 @@ export async function runServe(opts: ServeOptions & { logLevel?: string }) {
     try {
       const { saveProfile } = await import('../cli/config.js');
       saveProfile('local', { base_url: server.url, api_key: token }, { makeCurrent: true });
-      err.write(`Saved as the CLI profile "local": try \`fos products list\`.\n\n`);
+      err.write(`Saved as the CLI profile "local": try \`npx fos products list\` (or \`fos …\` after \`npm link\`).\n\n`);
     } catch (e) {
       err.write(`Could not save the CLI profile: ${(e as Error).message}\n\n`);
     }
   }
+  if (opts.demo) err.write('Demo warehouse loaded (--demo): products, stock and orders ready to fulfil.\n');
   err.write(`fos serve listening on ${server.url} (${server.db.provider})\n`);
   let stopping = false;
   const stop = async () => {

@@ -14,7 +14,7 @@ import { createOutboxWorker, startOutboxWorker } from '../../src/server/workers/
 
 interface Hit { headers: IncomingHttpHeaders; body: string; verified: boolean }
 
-const silent = { info() {}, warn() {}, error() {} };
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let t: TestApp;
 let token: string;
 let server: Server;

@@ -72,7 +72,7 @@ describe('fulfil -> charge -> webhooks', () => {
       origination: 'ORDER', shipping_label: { tracking_code: 'TRKE2E1', price: 8 }, order: { order_number: f.order.order_number, shop_type: 'MANUAL' },
     });
 
-    const stats = await createOutboxWorker(t.db, { info() {}, warn() {}, error() {} }).runOnce(new Date());
+    const stats = await createOutboxWorker(t.db, { debug() {}, info() {}, warn() {}, error() {} }).runOnce(new Date());
     expect(stats.failed).toBe(0);
     expect(received.every((r) => r.verified)).toBe(true);
     expect(received.map((r) => r.type).sort()).toEqual(['charge.created', 'package.fulfilled', 'tracking.push']);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Argument, Command, Option } from 'commander';
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/cli/context.js';
 import { testIOStreams } from '../../src/cli/iostreams.js';
 import { generateCompletion } from '../../src/cli/completion.js';
-import { buildProgram } from '../../src/cli/main.js';
+import { buildProgram, run } from '../../src/cli/main.js';
 import { runCli } from './helpers/cli.js';
 
 function tinyProgram(): Command {
@@ -125,5 +125,16 @@ describe('the real command tree', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('complete -c fos');
     expect((await runCli(['completion', 'tcsh'])).code).toBe(2);
+  });
+});
+
+describe('the committed scripts in completions/', () => {
+  // The README promises they are kept fresh: regenerate with `npm run build && node scripts/gen-completions.mjs`.
+  it.each([['bash', 'fos.bash'], ['zsh', '_fos'], ['fish', 'fos.fish']])('%s matches `fos completion %s` (server commands included)', async (shell, file) => {
+    const io = testIOStreams();
+    const ctx = createContext({ io, env: {} });
+    const code = await run(['node', 'fos', 'completion', shell], ctx, { loadServerCommands: () => import('../../src/server/cli.js') });
+    expect(code).toBe(0);
+    expect(io.stdoutText()).toBe(readFileSync(path.join(__dirname, '../../completions', file), 'utf8'));
   });
 });

@@ -46,19 +46,83 @@ function newTable(io: IOStreams, head: string[] = []): Table.Table {
   });
 }
 
-export function renderTable(io: IOStreams, rows: readonly unknown[], columns: readonly string[]): string {
-  const max = Math.max(12, Math.min(60, Math.floor(io.terminalWidth / Math.max(1, columns.length))));
-  const table = newTable(io, columns.map((c) => c.toUpperCase()));
-  for (const row of rows) table.push(columns.map((c) => cellText(getPath(row, c), max)));
-  return trimLines(table.toString());
+/** Ids, SKUs and tracking codes are what one copies into the next command: never cut them. */
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isIdColumn = (name: string, cells: readonly string[]) =>
+  /(^|[._])(id|sku|tracking|tracking_code)$/.test(name) || (cells.length > 0 && cells.every((c) => c === '' || UUID_RE.test(c)));
+
+const tableWidth = (ws: readonly number[]) => ws.reduce((a, b) => a + b, 0) + 2 * Math.max(0, ws.length - 1);
+
+/**
+ * Column widths that fit `budget` characters: columns keep their natural width when the
+ * table fits; otherwise the widest non-id columns are narrowed first, each down to its `floor`
+ * (its header's width: headers are never cut).
+ */
+export function fitWidths(natural: readonly number[], fixed: readonly boolean[], budget: number, floors: readonly number[] = []): number[] {
+  if (tableWidth(natural) <= budget) return [...natural];
+  const floor = (i: number) => Math.min(natural[i], Math.max(floors[i] ?? 0, 10));
+  let widths = [...natural];
+  for (let cap = Math.max(...natural) - 1; cap >= 0; cap--) {
+    widths = natural.map((w, i) => (fixed[i] ? w : Math.max(Math.min(w, cap), floor(i))));
+    if (tableWidth(widths) <= budget || widths.every((w, i) => fixed[i] || w === floor(i))) break;
+  }
+  return widths;
 }
 
-/** A single record as FIELD / VALUE lines. */
+export function renderTable(io: IOStreams, rows: readonly unknown[], columns: readonly string[], indent = 0): string {
+  // Untruncated text first (bounded so one huge cell cannot dominate), then fit the terminal.
+  let cols = [...columns];
+  const cells = rows.map((row) => cols.map((c) => cellText(getPath(row, c), 200)));
+  const natural = cols.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
+  const fixed = cols.map((c, i) => isIdColumn(c, cells.map((r) => r[i])));
+  // Off a terminal nothing wraps, so nothing is cut.
+  const budget = io.isStdoutTTY ? io.terminalWidth - indent : Number.POSITIVE_INFINITY;
+  const floors = cols.map((c) => c.length);
+  let widths = fitWidths(natural, fixed, budget, floors);
+  // Still too wide even with narrowed columns: leave out the last ones (a wrapped table is unreadable).
+  while (cols.length > 1 && tableWidth(widths) > budget) {
+    cols = cols.slice(0, -1);
+    widths = fitWidths(natural.slice(0, cols.length), fixed, budget, floors);
+  }
+  if (cols.length < columns.length) {
+    const hidden = columns.slice(cols.length);
+    // `--json a,b --format table` picks columns (fos --help says so).
+    io.info(io.style('dim', `(hidden to fit the terminal: ${hidden.join(', ')})`));
+  }
+  const table = newTable(io, cols.map((c) => c.toUpperCase()));
+  for (const r of cells) table.push(cols.map((_, i) => (r[i].length > widths[i] ? cellText(r[i], widths[i]) : r[i])));
+  const pad = ' '.repeat(indent);
+  return trimLines(table.toString().split('\n').map((l) => pad + l).join('\n'));
+}
+
+const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+const isObjectList = (v: unknown): v is Record<string, unknown>[] =>
+  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x));
+
+/** Columns worth showing for nested records (line items, holds, packages…), in this order. */
+const NESTED_PREFERRED = [
+  'id', 'sku', 'name', 'title', 'action', 'reason', 'active', 'status', 'quantity', 'total_quantity',
+  'remaining_quantity', 'fulfilled_quantity', 'price', 'warehouse_name', 'tracking_code', 'reason_notes',
+];
+
+/**
+ * A single record as FIELD / VALUE lines. Without a field list, empty fields are left out
+ * (`--json` shows everything) and lists of records (line items, holds…) follow as small tables.
+ */
 export function renderRecord(io: IOStreams, record: Record<string, unknown>, fields?: readonly string[]): string {
-  const keys = fields ?? Object.keys(record);
+  const all = fields ?? Object.keys(record);
+  const nested = fields ? [] : all.filter((k) => isObjectList(record[k]));
+  const keys = fields ? all : all.filter((k) => !isEmpty(record[k]) && !nested.includes(k));
   const keyWidth = Math.max(...keys.map((k) => k.length), 5);
   const max = Math.max(20, io.terminalWidth - keyWidth - 3);
   const table = newTable(io);
   for (const k of keys) table.push([io.style('bold', k), cellText(getPath(record, k), max)]);
-  return trimLines(table.toString());
+  let text = keys.length ? trimLines(table.toString()) : '';
+  for (const k of nested) {
+    const rows = record[k] as Record<string, unknown>[];
+    const preferred = NESTED_PREFERRED.filter((c) => rows.some((r) => !isEmpty(r[c])));
+    const columns = preferred.length >= 2 ? preferred.slice(0, 8) : tableColumns(rows);
+    text += `\n${io.style('bold', `${k} (${rows.length})`)}\n${renderTable(io, rows, columns, 2)}`;
+  }
+  return text;
 }

@@ -1,6 +1,7 @@
 import { Command, type Argument } from 'commander';
 import type { ListResponse, Query } from '../../client/types.js';
 import type { Context } from '../context.js';
+import { resolveOutput } from '../output/format.js';
 import { printList, printResult } from '../output/print.js';
 import { addFieldOptions, collectFields, type FieldSpec } from './flags.js';
 import { addArguments, commandOf, withExamples } from './help.js';
@@ -49,13 +50,24 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
     const client = ctx.client();
 
     if (opts.all) {
-      const progress = ctx.io.progress();
+      // Streamed records on the terminal would land on the progress line: no bar then.
+      const { format } = await resolveOutput(ctx);
+      const streamsToTerminal = format !== 'table' && ctx.io.isStdoutTTY;
+      const progress = streamsToTerminal ? { update() {}, done() {} } : ctx.io.progress();
       const rows = client.paginate(path, { ...query, page }, {
         pageSize: limit ?? maxLimit,
         onPage: ({ page: p, fetched }) => progress.update(`page ${p}: ${fetched} records`),
       });
+      // A table prints once the last page is in: clear the bar first, or the header lands on it.
+      async function* thenClear() {
+        try {
+          yield* rows;
+        } finally {
+          progress.done();
+        }
+      }
       try {
-        await printList(ctx, rows, { columns: spec.columns });
+        await printList(ctx, thenClear(), { columns: spec.columns });
       } finally {
         progress.done();
       }

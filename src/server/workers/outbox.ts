@@ -13,6 +13,7 @@ import { VERSION } from '../../version.js';
 // Tests drive it without timers: createOutboxWorker(db, log).runOnce(now).
 
 export interface WorkerLog {
+  debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
@@ -54,7 +55,7 @@ export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpt
       const events = await processDueEvents(db, now, { batchSize, adapters });
       const deliveries = await deliverDueWebhooks(db, now, { batchSize, concurrency: opts.concurrency ?? 8, send });
       const stats = { events, ...deliveries };
-      if (stats.events || stats.delivered || stats.retrying || stats.failed) log.info({ outbox: stats }, 'outbox pass');
+      if (stats.events || stats.delivered || stats.retrying || stats.failed) log.debug({ outbox: stats }, 'outbox pass');
       if (stats.failed) log.warn({ failed: stats.failed }, 'webhook deliveries failed permanently');
       return stats;
     },

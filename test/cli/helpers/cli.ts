@@ -20,6 +20,8 @@ export interface RunCliOptions {
   configDir?: string;
   tty?: boolean;
   stdoutTTY?: boolean;
+  /** Terminal width (default 120). */
+  width?: number;
   stdin?: string;
   env?: Record<string, string | undefined>;
   /** Answers for prompts (only asked when tty). */
@@ -42,7 +44,7 @@ const noPrompts: PromptBackend = {
 };
 
 export async function runCli(args: string[], opts: RunCliOptions = {}): Promise<CliResult> {
-  const io = testIOStreams({ tty: opts.tty, stdoutTTY: opts.stdoutTTY, stdin: opts.stdin });
+  const io = testIOStreams({ tty: opts.tty, stdoutTTY: opts.stdoutTTY, stdin: opts.stdin, width: opts.width });
   const env = { FOS_CONFIG_DIR: opts.configDir ?? (await tempConfigDir()), FOS_LOCK_OWNER: 'tester@bench', ...opts.env };
   const ctx = createContext({
     io,

@@ -127,9 +127,8 @@ export class Reporter {
     if (format === 'table' && this.results.length) {
       const rows = this.results.map((r) => (fields ? pickFields(r, fields) : tableRow(r, this.dryRun)));
       const columns = Object.keys(rows[0] as object);
-      // Ids are what one acts on next: give every column room for a whole UUID.
-      const io = Object.create(this.ctx.io, { terminalWidth: { value: Math.max(this.ctx.io.terminalWidth, 37 * columns.length) } });
-      await this.ctx.io.out(renderTable(io, rows, columns));
+      // renderTable never cuts ids (what one acts on next); other columns share what is left.
+      await this.ctx.io.out(renderTable(this.ctx.io, rows, columns));
     }
     const c = this.counts();
     const parts = this.dryRun

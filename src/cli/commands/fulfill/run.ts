@@ -90,6 +90,8 @@ function planOne(w: Work, opts: RunOptions, log: (m: string) => void): FulfilRes
 }
 
 export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions): Promise<void> {
+  // What to fulfil comes before how to label it (a bare `fos fulfill run` should say so).
+  if (!ids.length && !raw.from) throw new UsageError('give an order or fulfillment order id, or --from <file|->');
   const opts = runOptions(raw, ctx.env);
   const refs = uniqueIds([
     ...ids.map((id): IdRef => ({ id, kind: 'any' })),

@@ -24,7 +24,9 @@ export default function login(ctx: Context): Command {
     .option('--with-token', 'read the API key from stdin')
     .action(async (opts: { apiKey?: string; withToken?: boolean }) => {
       const store = await ctx.config.load();
-      const name = validateProfileName(ctx.options.profile || ctx.env.FOS_PROFILE || 'default');
+      // Like every command, login acts on the selected profile (so after `fos serve` saved
+      // "local", a plain `fos login` refreshes it and offers its URL), else on "default".
+      const name = validateProfileName(store.selectedProfileName(ctx.options.profile) || 'default');
       const existing = store.profiles()[name];
 
       let baseUrl = ctx.options.baseUrl || ctx.env.FOS_BASE_URL;

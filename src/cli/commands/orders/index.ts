@@ -2,6 +2,7 @@ import type { Context } from '../../context.js';
 import { group } from '../../shared/resource.js';
 import get from './get.js';
 import list from './list.js';
+import markPaid from './mark-paid.js';
 import priority from './priority.js';
 
-export default (ctx: Context) => group('orders', 'Orders', [list(ctx), get(ctx), priority(ctx)]);
+export default (ctx: Context) => group('orders', 'Orders', [list(ctx), get(ctx), priority(ctx), markPaid(ctx)]);

@@ -1,0 +1,148 @@
+// A first-time user's session, against the REAL server (testApp + listen): what a warehouse
+// lead sees on a terminal. Each case is a rough edge found by hand and fixed.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/cli/context.js';
+import { testIOStreams } from '../../src/cli/iostreams.js';
+import { run } from '../../src/cli/main.js';
+import { testApp, type TestApp } from '../helpers/app.js';
+import { convertedOrder, SHIP_TO } from '../helpers/fixtures.js';
+import { runCli, tempConfigDir, type RunCliOptions } from './helpers/cli.js';
+
+let t: TestApp;
+let baseUrl = '';
+let admin: Record<string, string>;
+let merchantTeamId = '';
+
+beforeAll(async () => {
+  t = await testApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1`;
+  const key = await t.key({ powerRole: 'ADMIN', tier: 4 });
+  admin = { FOS_BASE_URL: baseUrl, FOS_API_KEY: key.token };
+  ({ merchantTeamId } = await convertedOrder(t, t.adminToken, [{ sku: 'JOURNEY-A-RATHER-LONG-SKU', quantity: 2, onHand: 9 }]));
+});
+afterAll(() => t?.close());
+
+const fos = (args: string[], opts: RunCliOptions = {}) => runCli(args, { env: admin, ...opts });
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** A converted order whose payment is PENDING, so it carries the AWAITING_PAYMENT hold. */
+async function unpaidOrder(): Promise<string> {
+  const draft = await t.call('POST', '/v1/ops/draft-orders', {
+    body: { merchant_team_id: merchantTeamId, payment_status: 'PENDING', shipping_address: SHIP_TO, line_items: [{ sku: 'JOURNEY-A-RATHER-LONG-SKU', quantity: 1, price: 10 }] },
+  });
+  expect(draft.statusCode).toBe(201);
+  const order = await t.call('POST', `/v1/ops/draft-orders/${draft.json().id}/convert`);
+  expect(order.statusCode).toBe(200);
+  return order.json().id;
+}
+
+describe('tables on a terminal', () => {
+  it('show whole ids and fit the terminal width (other columns are cut instead)', async () => {
+    for (const width of [80, 200]) {
+      const r = await fos(['orders', 'list'], { tty: true, width });
+      expect(r.code).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^ID\s+ORDER_NUMBER\s+STATUS/);
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(width);
+      const ids = (await fos(['orders', 'list', '--json', 'id'])).stdout.match(UUID) ?? [];
+      expect(ids.length).toBeGreaterThan(0);
+      for (const id of ids) expect(r.stdout).toContain(id);
+      // wide terminal: nothing needs cutting (timestamps whole too)
+      if (width === 200) expect(r.stdout).not.toContain('…');
+    }
+  });
+
+  it('piped --format table cuts nothing', async () => {
+    const r = await fos(['products', 'list', '--format', 'table'], { width: 40 });
+    expect(r.stdout).toContain('JOURNEY-A-RATHER-LONG-SKU');
+    expect(r.stdout).not.toContain('…');
+  });
+
+  it('orders get shows the fields that have values, then the line items as a table', async () => {
+    const id = (await fos(['orders', 'list', '--json', 'id'])).stdout.match(UUID)![0];
+    const r = await fos(["orders", "get", id], { tty: true, width: 160 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^id\\s+${id}$`, 'm'));
+    expect(r.stdout).not.toMatch(/^cancelled_at\s*$/m); // null fields are left out
+    expect(r.stdout).not.toContain('[1 items]');
+    expect(r.stdout).toMatch(/^core_order_line_items \(1\)\n {2}ID\s+SKU\s+NAME\s+TOTAL_QUANTITY\s+REMAINING_QUANTITY\n {2}\S{36}\s+JOURNEY-A-RATHER-LONG-SKU\s+Product JOURNEY-A-RATHER-LONG-SKU\s+2\s+2$/m);
+    const json = await fos(['orders', 'get', id, '--json']);
+    expect(JSON.parse(json.stdout)).toHaveProperty('cancelled_at', null); // --json still has everything
+  });
+});
+
+describe('--all on a terminal', () => {
+  it('streams JSON without drawing a progress line into it', async () => {
+    const r = await fos(['products', 'list', '--all', '--json', 'sku', '--limit', '1'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toContainEqual({ sku: 'JOURNEY-A-RATHER-LONG-SKU' });
+  });
+
+  it('a table clears the page progress line before it prints (the header used to land on it)', async () => {
+    const io = testIOStreams({ tty: true, width: 200 });
+    const events: string[] = [];
+    let bars = 0;
+    io.progress = () => {
+      const n = ++bars;
+      return { update: () => events.push(`update#${n}`), done: () => events.push(`done#${n}`) };
+    };
+    const out = io.out.bind(io);
+    io.out = async (text: string) => (events.push('out'), out(text));
+    const ctx = createContext({ io, env: { ...admin, FOS_CONFIG_DIR: await tempConfigDir() } });
+    const code = await run(['node', 'fos', 'products', 'list', '--all', '--limit', '1'], ctx, { loadServerCommands: async () => { throw new Error('no'); } });
+    expect(code).toBe(0);
+    expect(events).toContain('update#1');
+    expect(events.indexOf('done#1')).toBeGreaterThan(-1);
+    expect(events.indexOf('done#1')).toBeLessThan(events.indexOf('out'));
+    expect(io.stdoutText()).toMatch(/^ID\s+SKU\s+NAME/);
+  });
+});
+
+describe('orders on hold', () => {
+  it('fulfill run says the order is on hold; orders mark-paid lifts it; fulfill run then works', async () => {
+    const orderId = await unpaidOrder();
+    const held = await fos(['fulfill', 'run', orderId, '--rate-strategy', 'CHEAPEST', '--json', 'status,step,error.kind']);
+    expect(held.code).toBe(5);
+    expect(JSON.parse(held.stdout)).toEqual({ status: 'failed', step: 'lock', error: { kind: 'on-hold' } });
+
+    const paid = await fos(['orders', 'mark-paid', orderId, '--json', 'payment_status,order_fulfillment_holds.active']);
+    expect(paid.code).toBe(0);
+    expect(JSON.parse(paid.stdout)).toEqual({ payment_status: 'PAID', order_fulfillment_holds: [{ active: false }] });
+    const again = await fos(['orders', 'mark-paid', orderId]);
+    expect(again.code).toBe(5);
+
+    const upload = ['--label-url', 'https://labels.example/1.pdf', '--tracking', '1ZJOURNEY', '--carrier', 'UPS', '--service', 'Ground', '--cost', '7.5'];
+    const done = await fos(['fulfill', 'run', orderId, ...upload, '--json', 'status,tracking_code']);
+    expect(done.stderr).not.toMatch(/^error:/m);
+    expect(JSON.parse(done.stdout)).toEqual({ status: 'fulfilled', tracking_code: '1ZJOURNEY' });
+    const order = await t.db.prisma.order.findUniqueOrThrow({ where: { id: orderId } });
+    expect(order.payment_status).toBe('PAID');
+  });
+
+  it('a bare `fos fulfill run` asks for ids before it asks for a label', async () => {
+    const r = await fos(['fulfill', 'run', '--dry-run']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: give an order or fulfillment order id, or --from <file|->\n');
+  });
+});
+
+describe('login after fos serve saved the "local" profile', () => {
+  it('refreshes the current profile, offering its URL, instead of adding "default"', async () => {
+    const dir = await tempConfigDir();
+    const first = await runCli(['login', '--base-url', baseUrl, '--with-token', '--profile', 'local'], { configDir: dir, stdin: t.adminToken });
+    expect(first.code).toBe(0);
+    const offered: Array<string | undefined> = [];
+    const r = await runCli(['login'], {
+      configDir: dir, tty: true,
+      prompts: { input: async (o) => (offered.push(o.default), o.default ?? ''), password: async () => t.adminToken },
+    });
+    expect(r.code).toBe(0);
+    expect(offered).toEqual([baseUrl]);
+    expect(r.stderr).toContain('saved profile "local"');
+    const list = await runCli(['profile', 'list'], { configDir: dir });
+    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local']);
+  });
+});
