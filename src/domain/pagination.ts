@@ -1,3 +1,5 @@
+import { invalid } from './errors.js';
+
 // 0-based pages (design §2). One extra row is fetched to learn has_next_page without a COUNT.
 
 export interface PageRequest {
@@ -45,4 +47,12 @@ export function csvList(value: string | undefined): string[] | undefined {
   if (!value) return undefined;
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);
   return items.length ? items : undefined;
+}
+
+/** A comma list whose items must all be among `allowed` (an enum filter); 400 naming the unknown ones. */
+export function enumList<const T extends string>(path: string, value: string | undefined, allowed: readonly T[]): T[] | undefined {
+  const items = csvList(value);
+  const bad = items?.filter((v) => !(allowed as readonly string[]).includes(v));
+  if (bad?.length) throw invalid(path, `must be a comma-separated list of ${allowed.join(', ')} (unknown: ${bad.join(', ')})`);
+  return items as T[] | undefined;
 }

@@ -1,6 +1,6 @@
 import type { Db, DraftOrder, DraftOrderLineItem } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import { pageWindow, toPage, csvList, type PageRequest } from '../pagination.js';
+import { pageWindow, toPage, enumList, type PageRequest } from '../pagination.js';
 import { normalizeAddress, type Address } from './address.js';
 import {
   DRAFT_STATUSES, METADATA_KEYS, ORDER_CONFIG_DEFAULTS, type OrderConfig, type OrderMetadata, type Priority, type ShopType,
@@ -131,9 +131,7 @@ export async function getDraftOrder(db: Db, fulfillerTeamId: string, id: string)
 }
 
 export async function listDraftOrders(db: Db, fulfillerTeamId: string, q: PageRequest & { status?: string; order?: 'asc' | 'desc' }) {
-  const statuses = csvList(q.status);
-  const bad = statuses?.find((s) => !(DRAFT_STATUSES as readonly string[]).includes(s));
-  if (bad) throw invalid('query.status', `must be a comma-separated list of ${DRAFT_STATUSES.join(', ')} (got ${bad})`);
+  const statuses = enumList('query.status', q.status, DRAFT_STATUSES);
   const dir = q.order ?? 'desc';
   const rows = await db.prisma.draftOrder.findMany({
     where: { fulfiller_team_id: fulfillerTeamId, ...(statuses ? { status: { in: statuses as never } } : {}) },

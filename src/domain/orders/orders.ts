@@ -1,7 +1,7 @@
 import type { Db, Prisma } from '../../db/types.js';
 import { invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
-import { csvList, pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { enumList, pageWindow, toPage, type PageRequest } from '../pagination.js';
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITY_RANK, type Priority } from './constants.js';
 import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
@@ -30,13 +30,6 @@ export interface OrderListQuery extends PageRequest {
   updated_at_max?: string;
   order_by?: 'created_at' | 'updated_at' | 'order_number';
   order?: 'asc' | 'desc';
-}
-
-function enumList(path: string, value: string | undefined, allowed: readonly string[]) {
-  const items = csvList(value);
-  const bad = items?.filter((v) => !allowed.includes(v));
-  if (bad?.length) throw invalid(path, `must be a comma-separated list of ${allowed.join(', ')} (unknown: ${bad.join(', ')})`);
-  return items;
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;

@@ -1,6 +1,5 @@
 import type { Prisma } from '../../db/types.js';
-import { csvList, type PageRequest } from '../pagination.js';
-import { invalid } from '../errors.js';
+import { enumList, type PageRequest } from '../pagination.js';
 import { PRODUCT_TYPES, searchKey, type ProductType } from './fields.js';
 
 // List filters of GET /ops/products and GET /merchant/products, as Prisma where/orderBy.
@@ -34,13 +33,7 @@ export function orderOf(q: SortQuery): Prisma.ProductOrderByWithRelationInput[] 
 export const searchTerm = (search?: string) => (search?.trim() ? searchKey(search.trim()) : undefined);
 
 export function parseTypes(value?: string): ProductType[] | undefined {
-  const types = csvList(value);
-  for (const t of types ?? []) {
-    if (!(PRODUCT_TYPES as readonly string[]).includes(t)) {
-      throw invalid('query.type', `"${t}" is not a product type; use a comma-separated list of ${PRODUCT_TYPES.join(', ')}`);
-    }
-  }
-  return types as ProductType[] | undefined;
+  return enumList('query.type', value, PRODUCT_TYPES) as ProductType[] | undefined;
 }
 
 // A blank string counts as "no image" / "no barcode".

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import * as fos from '../../../domain/fulfillment/fulfillment-orders.js';
 import { lockFulfillmentOrder, releaseFulfillmentOrderLock } from '../../../domain/fulfillment/locks.js';
-import { csvList } from '../../../domain/pagination.js';
-import { invalid } from '../../../domain/errors.js';
+import { enumList } from '../../../domain/pagination.js';
 import {
   FO_STATUSES, FulfillmentOrderListQuery, FulfillmentOrderListSchema, FulfillmentOrderParams, FulfillmentOrderSchema,
   LockBody, LockResponse, ReleaseBody,
@@ -26,9 +25,7 @@ export default async function routes(app: FastifyInstance) {
       response: { 200: FulfillmentOrderListSchema },
     },
   }, async (request) => {
-    const status = csvList(request.query.status);
-    const bad = status?.find((s) => !(FO_STATUSES as readonly string[]).includes(s));
-    if (bad) throw invalid('query.status', `"${bad}" is not one of ${FO_STATUSES.join(', ')}`);
+    const status = enumList('query.status', request.query.status, FO_STATUSES);
     return fos.listFulfillmentOrders(app.db, request.principal.teamId, { ...request.query, status });
   });
 

@@ -4,7 +4,7 @@ import { invalid } from '../../../domain/errors.js';
 import { fulfillPackage } from '../../../domain/fulfillment/fulfil.js';
 import { labelPackage } from '../../../domain/fulfillment/labels.js';
 import * as packages from '../../../domain/fulfillment/packages.js';
-import { csvList } from '../../../domain/pagination.js';
+import { enumList } from '../../../domain/pagination.js';
 import {
   CreatePackageBody, FulfilBody, FulfilResponse, LabelBody, PACKAGE_STATUSES, PackageListQuery, PackageListSchema,
   PackageParams, PackageSchema, UpdatePackageBody,
@@ -49,9 +49,7 @@ export default async function routes(app: FastifyInstance) {
       response: { 200: PackageListSchema },
     },
   }, async (request) => {
-    const status = csvList(request.query.status);
-    const bad = status?.find((s) => !(PACKAGE_STATUSES as readonly string[]).includes(s));
-    if (bad) throw invalid('query.status', `"${bad}" is not one of ${PACKAGE_STATUSES.join(', ')}`);
+    const status = enumList('query.status', request.query.status, PACKAGE_STATUSES);
     return packages.listPackages(app.db, request.principal.teamId, { ...request.query, status });
   });
 
