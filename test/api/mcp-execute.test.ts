@@ -94,3 +94,28 @@ describe('execute_svc_operation', () => {
     expect(fits.structuredContent.status).toBe(200);
   });
 });
+
+describe('JSON-RPC batches', () => {
+  it('count every execute after the first against the key\'s rate tier', async () => {
+    const k = await m.key({ tier: 1 }); // 30 requests a minute
+    const calls = Array.from({ length: 40 }, (_, i) => ({
+      jsonrpc: '2.0', id: i + 1, method: 'tools/call',
+      params: { name: 'execute_svc_operation', arguments: { operation_key: 'GET /v1/me' } },
+    }));
+    const res = await fetch(m.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json', accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${k.token}`, 'mcp-protocol-version': '2025-03-26',
+      },
+      body: JSON.stringify(calls),
+    });
+    expect(res.status).toBe(200);
+    const replies = (await res.json()) as Array<{ result: { structuredContent: { status: number } } }>;
+    const statuses = replies.map((r) => r.result.structuredContent.status);
+    expect(statuses).toHaveLength(40);
+    // The /mcp request is hit 1 and carries one execute; the other 39 are hits 2..40 of 30.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+  });
+});

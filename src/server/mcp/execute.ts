@@ -66,13 +66,15 @@ function parseBody(payload: string, contentType: string | undefined): unknown {
 /**
  * Runs one catalog operation in-process with the caller's own API key, so the key's team,
  * permissions and the route's validation apply exactly as over HTTP. The inner request carries
- * the in-process marker so it is not counted a second time against the key's rate tier.
+ * the in-process marker (when `uncounted`: the first execute of the /mcp request) so it is not
+ * counted a second time against the key's rate tier; further executes of a batch are counted.
  */
 export async function executeOperation(
   app: FastifyInstance,
   token: string,
   catalog: Catalog,
   input: ExecuteInput,
+  uncounted = false,
 ): Promise<CallToolResult> {
   const op = findOperation(catalog, input.operation_key);
   if (!op) return unknownKey(catalog, input.operation_key, 'describe_svc_operation to learn its inputs, then execute it');
@@ -95,7 +97,7 @@ export async function executeOperation(
     query: input.query ? queryOf(input.query) : undefined,
     headers: {
       'x-access-token': token,
-      ...innerCallHeaders(),
+      ...(uncounted ? innerCallHeaders() : {}),
       ...(hasBody ? { 'content-type': 'application/json' } : {}),
     },
     ...(hasBody ? { payload: JSON.stringify(input.body) } : {}),

@@ -15,6 +15,11 @@ export interface ToolContext {
   principal: Principal;
   /** The caller's API key, reused for execute so its permissions and team apply. */
   token: string;
+  /**
+   * Set once an execute of this /mcp request ran uncounted. A JSON-RPC batch carries up to 100
+   * tool calls in one request; only the first rides on the /mcp request's rate-limit hit.
+   */
+  innerCallUsed?: boolean;
 }
 
 const SearchInput = Type.Object({
@@ -156,7 +161,11 @@ export const TOOLS: ToolDef[] = [
     inputSchema: ExecuteInput,
     outputSchema: ExecuteOutput as unknown as Tool['outputSchema'],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  }, (args, ctx) => executeOperation(ctx.app, ctx.token, ctx.catalog, args)),
+  }, (args, ctx) => {
+    const uncounted = !ctx.innerCallUsed;
+    ctx.innerCallUsed = true; // synchronously: batched calls run concurrently
+    return executeOperation(ctx.app, ctx.token, ctx.catalog, args, uncounted);
+  }),
 ];
 
 export const formatArgErrors = (errors: ErrorObject[]) =>
