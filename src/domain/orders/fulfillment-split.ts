@@ -46,7 +46,12 @@ export async function writeFulfillmentOrders(
     : [];
 
   for (const [warehouseId, quantities] of byWarehouse) {
-    const fo = existing.find((f) => f.warehouse_id === warehouseId);
+    let fo = existing.find((f) => f.warehouse_id === warehouseId);
+    // Compare-and-set: the order read PENDING may have been accepted since (READ COMMITTED). The
+    // update also holds the row, so an accept waits for this transaction and sees the new units.
+    if (fo && (await tx.fulfillmentOrder.updateMany({ where: { id: fo.id, status: 'PENDING' }, data: { updated_at: new Date() } })).count !== 1) {
+      fo = undefined;
+    }
     if (!fo) {
       const created = await tx.fulfillmentOrder.create({
         data: {

@@ -84,18 +84,26 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
   return { data: page.data.map((o) => orderListItem(o, names)), meta: page.meta };
 }
 
+class PriorityChanged extends Error {}
+
 /** Changes only priority (and its sortable rank); then re-runs allocation, which it affects. */
 export async function changeOrderPriority(db: Db, fulfillerTeamId: string, orderId: string, priority: Priority) {
   const changed = await inTransaction(db, async (tx) => {
     const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: fulfillerTeamId }, select: { id: true, priority: true, order_number: true } });
     if (!order) throw notFound('Order', orderId);
     if (order.priority === priority) return false;
-    await tx.order.update({ where: { id: order.id }, data: { priority, priority_rank: PRIORITY_RANK[priority] } });
+    // Compare-and-set on the priority read: a concurrent change (another replica, READ COMMITTED)
+    // makes this one re-read, so each event's previous_priority is true and a repeat is a no-op.
+    const res = await tx.order.updateMany({
+      where: { id: order.id, priority: order.priority },
+      data: { priority, priority_rank: PRIORITY_RANK[priority] },
+    });
+    if (res.count !== 1) throw new PriorityChanged();
     await enqueueEvent(tx, fulfillerTeamId, 'order.priority_changed', {
       order_id: order.id, order_number: order.order_number, previous_priority: order.priority, priority,
     });
     return true;
-  });
+  }, { attempts: 20, retryOn: (err) => err instanceof PriorityChanged });
   if (changed) await allocatePending(db, fulfillerTeamId).catch(() => undefined);
   return getOrder(db, fulfillerTeamId, orderId);
 }

@@ -26,6 +26,9 @@ export type WebhookSender = (url: string, body: string, headers: Record<string, 
 
 const errorText = (err: unknown) => String(err instanceof Error ? err.message : err).slice(0, MAX_ERROR_LENGTH);
 const after = (now: Date, ms: number) => new Date(now.getTime() + ms);
+// A lease runs from the claim, not from the pass's `now`: a pass that has been sending for longer
+// than LEASE_MS would otherwise claim rows whose lease has already run out for other replicas.
+const leaseFrom = (now: Date) => after(new Date(Math.max(now.getTime(), Date.now())), LEASE_MS);
 
 export const matchesEndpoint = (endpoint: Pick<WebhookEndpoint, 'events'>, kind: string) => {
   const events = Array.isArray(endpoint.events) ? (endpoint.events as string[]) : [];
@@ -46,9 +49,10 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
   });
   let processed = 0;
   for (const event of due) {
+    // Compare-and-set on attempts too: a row another worker claimed since our read is not ours.
     const claim = await db.prisma.outboxEvent.updateMany({
-      where: { id: event.id, delivered_at: null, failed_at: null, next_attempt_at: { lte: now } },
-      data: { next_attempt_at: after(now, LEASE_MS), attempts: { increment: 1 } },
+      where: { id: event.id, delivered_at: null, failed_at: null, next_attempt_at: { lte: now }, attempts: event.attempts },
+      data: { next_attempt_at: leaseFrom(now), attempts: { increment: 1 } },
     });
     if (claim.count !== 1) continue; // another worker has it
     const attempts = event.attempts + 1;
@@ -60,8 +64,8 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
       processed++;
     } catch (err) {
       const final = err instanceof PermanentPushError || attempts >= MAX_ATTEMPTS;
-      await db.prisma.outboxEvent.update({
-        where: { id: event.id },
+      await db.prisma.outboxEvent.updateMany({
+        where: { id: event.id, attempts, delivered_at: null }, // still our claim
         data: final
           ? { failed_at: now, last_error: errorText(err) }
           : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!), last_error: errorText(err) },
@@ -139,12 +143,15 @@ export async function deliverDueWebhooks(db: Db, now: Date, opts: { batchSize: n
 async function deliverOne(
   db: Db, now: Date, d: WebhookDelivery & { endpoint: WebhookEndpoint }, event: OutboxEvent | undefined, send: WebhookSender,
 ): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
+  // The claim counts the attempt (increment, compare-and-set on the count read), so a worker
+  // holding a stale read cannot claim it again, and only the claimer's outcome is written.
   const claim = await db.prisma.webhookDelivery.updateMany({
-    where: { id: d.id, status: 'PENDING', next_attempt_at: { lte: now } },
-    data: { next_attempt_at: after(now, LEASE_MS) },
+    where: { id: d.id, status: 'PENDING', next_attempt_at: { lte: now }, attempts: d.attempts },
+    data: { next_attempt_at: leaseFrom(now), attempts: { increment: 1 } },
   });
   if (claim.count !== 1) return 'skipped';
   const attempts = d.attempts + 1;
+  const ours = { id: d.id, status: 'PENDING' as const, attempts };
   const result: SendResult = event
     ? await (async () => {
       const body = webhookBody(event);
@@ -156,17 +163,16 @@ async function deliverOne(
     })()
     : { ok: false, status: null, error: 'the event no longer exists' };
   if (result.ok) {
-    await db.prisma.webhookDelivery.update({
-      where: { id: d.id },
-      data: { status: 'DELIVERED', attempts, response_status: result.status, last_error: null, delivered_at: now },
+    await db.prisma.webhookDelivery.updateMany({
+      where: ours,
+      data: { status: 'DELIVERED', response_status: result.status, last_error: null, delivered_at: now },
     });
     return 'delivered';
   }
   const final = !event || attempts >= MAX_ATTEMPTS;
-  await db.prisma.webhookDelivery.update({
-    where: { id: d.id },
+  await db.prisma.webhookDelivery.updateMany({
+    where: ours,
     data: {
-      attempts,
       response_status: result.status,
       last_error: result.error,
       ...(final ? { status: 'FAILED' } : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!) }),
