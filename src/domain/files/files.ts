@@ -1,4 +1,5 @@
 import type { Db, File, Prisma } from '../../db/types.js';
+import { searchKey } from '../search.js';
 import { notFound } from '../errors.js';
 import { csvList, pageWindow, toPage, type PageRequest } from '../pagination.js';
 
@@ -33,11 +34,6 @@ export interface FileListQuery extends PageRequest {
   order?: 'asc' | 'desc';
 }
 
-// Prisma's `contains` becomes LIKE, and SQLite has no default LIKE escape, so %, _ and \ in a
-// search term would act as wildcards. Both the stored column and the term encode them as
-// \u0001-sequences, which makes the match literal on both databases.
-const LIKE_SPECIAL: Record<string, string> = { '%': '\u0001p', _: '\u0001u', '\\': '\u0001b' };
-const searchText = (text: string) => text.replaceAll('\u0001', '').toLowerCase().replace(/[%_\\]/g, (c) => LIKE_SPECIAL[c]!);
 const uniqueTags = (tags: string[]) => [...new Set(tags)];
 
 export function fileView(f: File) {
@@ -70,7 +66,7 @@ export function createFile(db: Db, teamId: string, input: FileInput) {
       description: input.description ?? null,
       tags: uniqueTags(input.tags ?? []),
       file_category: input.file_category ?? 'DOCUMENT',
-      search_text: searchText(input.name),
+      search_text: searchKey(input.name),
     },
   });
 }
@@ -83,7 +79,7 @@ export async function getFile(db: Db, teamId: string, fileId: string) {
 
 export async function updateFile(db: Db, teamId: string, fileId: string, patch: FilePatch) {
   const data: Prisma.FileUpdateManyMutationInput = {};
-  if (patch.name !== undefined) Object.assign(data, { name: patch.name, search_text: searchText(patch.name) });
+  if (patch.name !== undefined) Object.assign(data, { name: patch.name, search_text: searchKey(patch.name) });
   if (patch.description !== undefined) data.description = patch.description;
   if (patch.tags !== undefined) data.tags = uniqueTags(patch.tags);
   if (patch.file_category !== undefined) data.file_category = patch.file_category;
@@ -106,7 +102,7 @@ function mimetypeWhere(list: string[]): Prisma.FileWhereInput {
 export async function listFiles(db: Db, teamId: string, q: FileListQuery) {
   const and: Prisma.FileWhereInput[] = [{ team_id: teamId }];
   const search = q.search?.trim();
-  if (search) and.push({ search_text: { contains: searchText(search) } });
+  if (search) and.push({ search_text: { contains: searchKey(search) } });
   const types = csvList(q.mimetype);
   if (types) and.push(mimetypeWhere(types));
   if (q.min_size !== undefined && q.min_size !== null) and.push({ size: { gte: BigInt(Math.ceil(q.min_size)) } });

@@ -1,4 +1,5 @@
 import type { Db, Prisma } from '../../db/types.js';
+import { searchKey } from '../search.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { addressHash, verifyAddress } from './address.js';
@@ -93,7 +94,7 @@ export async function convertDraftOrder(db: Db, fulfillerTeamId: string, draftId
     unique_core_line_item_count: new Set(cores.map((c) => c.product_id)).size,
     line_item_image_urls: [...new Set(cores.map((c) => c.image_url).filter((u): u is string => !!u))],
     config: p.config,
-    search_text: [customer.name, customer.email].filter(Boolean).join(' ').toLowerCase(),
+    search_text: [customer.name, customer.email].filter(Boolean).map(searchKey).join(' '),
   };
 
   const orderId = await inTransaction(db, async (tx) => {

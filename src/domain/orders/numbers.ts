@@ -1,4 +1,5 @@
 import type { TxClient } from '../../db/types.js';
+import { searchKey } from '../search.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { conflict } from '../errors.js';
 import { FIRST_ORDER_SEQ } from './constants.js';
@@ -17,7 +18,7 @@ export const seqOf = (orderNumber: string) => {
 
 export const numberColumns = (orderNumber: string) => ({
   order_number: orderNumber,
-  order_number_key: orderNumber.replace(/^#/, '').toLowerCase(),
+  order_number_key: searchKey(orderNumber.replace(/^#/, '')),
   order_seq: seqOf(orderNumber),
 });
 

@@ -1,4 +1,5 @@
 import type { Db, Prisma } from '../../db/types.js';
+import { searchKey } from '../search.js';
 import { invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { enumList, pageWindow, toPage, type PageRequest } from '../pagination.js';
@@ -55,12 +56,9 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
   const search = q.search?.trim();
   if (q.search !== undefined && q.search !== '') {
     if (!search || search.length < 3) throw invalid('query.search', 'must be at least 3 characters');
-    // Prisma sends contains/startsWith as LIKE without escaping. PostgreSQL's LIKE treats a
-    // backslash as the escape character, so % and _ match literally there; SQLite's LIKE has no
-    // escape character by default, so on SQLite they stay wildcards (results can only widen).
-    const like = (v: string) => (db.provider === 'postgresql' ? v.replace(/[\\%_]/g, (c) => `\\${c}`) : v);
-    const term = like(search.toLowerCase());
-    const numberPrefix = term.replace(/^#/, '');
+    // Columns and term share one encoding (src/domain/search.ts): literal on both databases.
+    const term = searchKey(search);
+    const numberPrefix = searchKey(search.replace(/^#/, ''));
     where.OR = [
       ...(numberPrefix ? [{ order_number_key: { startsWith: numberPrefix } }] : []),
       { search_text: { contains: term } },

@@ -2,6 +2,8 @@
 // The route schemas (src/server/schemas/products.ts) decide which of these fields each path
 // family accepts; this module only turns accepted values into columns.
 
+import { searchKey } from '../search.js';
+
 export const PRODUCT_TYPES = ['STANDARD', 'VIRTUAL_BUNDLE', 'ASSEMBLY'] as const;
 export const MEASUREMENT_UNITS = ['MM', 'IN'] as const;
 export const WEIGHT_UNITS = ['G', 'LB'] as const;
@@ -124,15 +126,6 @@ export function mergeConfig(input: ConfigInput | null, stored: unknown): Product
   const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   return { ...configOf(stored), ...patch };
 }
-
-// Prisma's `contains` becomes LIKE '%term%' without escaping on SQLite, and PostgreSQL treats a
-// backslash as LIKE's escape. So the search columns and terms both carry %, _ and \ as private-use
-// characters: a term then matches only as the literal substring it is, on both databases.
-const LIKE_SPECIALS: Record<string, string> = { '%': '\uE025', '_': '\uE05F', '\\': '\uE05C' };
-
-/** The search form of a text: lower-cased, LIKE specials replaced. Apply to columns and terms alike. */
-export const searchKey = (value: string | null | undefined) =>
-  (value ?? '').toLowerCase().replace(/[%_\\]/g, (c) => LIKE_SPECIALS[c]);
 
 /** Search columns; written with every change of name, sku or barcode. */
 export function searchColumns(p: { name: string; sku: string | null; barcode: string | null }) {

@@ -1,6 +1,7 @@
 import type { Prisma } from '../../db/types.js';
 import { enumList, type PageRequest } from '../pagination.js';
-import { PRODUCT_TYPES, searchKey, type ProductType } from './fields.js';
+import { searchKey } from '../search.js';
+import { PRODUCT_TYPES, type ProductType } from './fields.js';
 
 // List filters of GET /ops/products and GET /merchant/products, as Prisma where/orderBy.
 
