@@ -1,4 +1,5 @@
 import type { Db, TxClient } from '../../db/types.js';
+import { teamNames } from '../names.js';
 import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS, type Address as OrderAddress } from '../orders/address.js';
 
 // Batched name lookups for responses (warehouse, team and shop names), one query per kind.
@@ -27,13 +28,11 @@ export async function loadNames(
 ): Promise<Names> {
   // Sequential on purpose: client may be a transaction (one connection).
   const w0 = uniq(ids.warehouses ?? []);
-  const t0 = uniq(ids.teams ?? []);
   const s0 = uniq(ids.shops ?? []);
   const warehouses = w0.length ? await client.warehouse.findMany({ where: { id: { in: w0 } } }) : [];
-  const teams = t0.length ? await client.team.findMany({ where: { id: { in: t0 } }, select: { id: true, name: true } }) : [];
+  const t = await teamNames(client, ids.teams ?? []);
   const shops = s0.length ? await client.shop.findMany({ where: { id: { in: s0 } } }) : [];
   const w = new Map(warehouses.map((x) => [x.id, x]));
-  const t = new Map(teams.map((x) => [x.id, x.name]));
   const s = new Map(shops.map((x) => [x.id, x]));
   return {
     warehouse: (id) => {

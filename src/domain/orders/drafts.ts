@@ -1,4 +1,5 @@
 import type { Db, DraftOrder, DraftOrderLineItem } from '../../db/types.js';
+import { teamNames } from '../names.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { pageWindow, toPage, enumList, type PageRequest } from '../pagination.js';
 import { normalizeAddress, type Address } from './address.js';
@@ -147,13 +148,11 @@ type DraftWithLines = DraftOrder & { line_items: DraftOrderLineItem[] };
 
 /** Response shape of a draft order (docs/orders.md); teams and shops loaded in two queries. */
 export async function draftViews(db: Db, drafts: DraftWithLines[]) {
-  const teamIds = [...new Set(drafts.flatMap((d) => [d.merchant_team_id, d.fulfiller_team_id]))];
   const shopIds = [...new Set(drafts.map((d) => d.shop_id).filter((v): v is string => !!v))];
-  const [teams, shops] = await Promise.all([
-    db.prisma.team.findMany({ where: { id: { in: teamIds } }, select: { id: true, name: true } }),
+  const [teamName, shops] = await Promise.all([
+    teamNames(db.prisma, drafts.flatMap((d) => [d.merchant_team_id, d.fulfiller_team_id])),
     shopIds.length ? db.prisma.shop.findMany({ where: { id: { in: shopIds } } }) : [],
   ]);
-  const teamName = new Map(teams.map((t) => [t.id, t.name]));
   const shopOf = new Map(shops.map((s) => [s.id, s]));
   return drafts.map((d) => {
     const p = d.payload as unknown as DraftPayload;

@@ -1,4 +1,5 @@
 import type { Db, Order, OrderFulfillmentHold, OrderLineItem } from '../../db/types.js';
+import { teamNames } from '../names.js';
 import { ADDRESS_FIELDS } from './address.js';
 import { CARRIER_SELECTION_FIELDS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS } from './constants.js';
 
@@ -13,13 +14,12 @@ interface Names {
 }
 
 export async function loadNames(db: Db, orders: Order[]): Promise<Names> {
-  const teamIds = [...new Set(orders.flatMap((o) => [o.merchant_team_id, o.fulfiller_team_id]))];
   const shopIds = [...new Set(orders.map((o) => o.shop_id).filter((v): v is string => !!v))];
-  const [teams, shops] = await Promise.all([
-    teamIds.length ? db.prisma.team.findMany({ where: { id: { in: teamIds } }, select: { id: true, name: true } }) : [],
+  const [team, shops] = await Promise.all([
+    teamNames(db.prisma, orders.flatMap((o) => [o.merchant_team_id, o.fulfiller_team_id])),
     shopIds.length ? db.prisma.shop.findMany({ where: { id: { in: shopIds } }, select: { id: true, name: true, slug: true, shop_type: true } }) : [],
   ]);
-  return { team: new Map(teams.map((t) => [t.id, t.name])), shop: new Map(shops.map((s) => [s.id, s])) };
+  return { team, shop: new Map(shops.map((s) => [s.id, s])) };
 }
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

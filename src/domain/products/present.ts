@@ -1,7 +1,8 @@
 import type { Product, ProductComponent, ProductListingVariant } from '../../db/types.js';
 import { configOf, PLATFORMS, type Platform } from './fields.js';
 import { inventoryFor, visibleWarehouses } from './inventory.js';
-import { teamNames, type Caller, type Client } from './reach.js';
+import { teamNames } from '../names.js';
+import { type Caller, type Client } from './reach.js';
 
 // Shapes product rows into the ops (spec 2.3) and merchant (spec 2.4) records. Everything a page
 // needs (team names, stock levels, listing variants, shops) is loaded for all its rows at once:

@@ -41,10 +41,3 @@ export async function soleFulfillerOf(client: Client, merchantTeamId: string): P
   return delegations.length === 1 ? delegations[0].fulfiller_team_id : null;
 }
 
-/** id -> name for the given team ids, in one query. */
-export async function teamNames(client: Client, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
-  const unique = [...new Set([...ids].filter((id): id is string => Boolean(id)))];
-  if (!unique.length) return new Map();
-  const teams = await client.team.findMany({ where: { id: { in: unique } }, select: { id: true, name: true } });
-  return new Map(teams.map((t) => [t.id, t.name]));
-}

@@ -1,7 +1,8 @@
 import type { Db, Vendor } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { pageWindow, toPage, type PageRequest } from '../pagination.js';
-import { soleFulfillerOf, teamNames, type Caller, type Client } from '../products/reach.js';
+import { teamNames } from '../names.js';
+import { soleFulfillerOf, type Caller, type Client } from '../products/reach.js';
 
 // Vendors (spec 4.4, record 2.5) of a merchant team. A vendor may be linked to products of the
 // same merchant team; product_ids follows the components rule (omitted keeps the links, []
