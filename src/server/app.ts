@@ -6,7 +6,7 @@ import type { Db } from '../db/types.js';
 import { PrincipalResolver } from '../domain/keys/principal.js';
 import { registerAuth } from './auth.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
-import { frameworkErrors, newTraceId, registerProblemHandlers } from './problem.js';
+import { clientErrorResponse, frameworkErrors, newTraceId, registerProblemHandlers } from './problem.js';
 import { MemoryStore, type RateLimitStore } from './rate-limit/stores.js';
 import { buildSerializer } from './serializer.js';
 import { registerRoutes } from './routes/index.js';
@@ -55,6 +55,12 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     logController: new LogController({ requestIdLogLabel: 'trace_id' }),
     bodyLimit: config.bodyLimit ?? 1024 * 1024,
     frameworkErrors,
+    // Long ids reach the schemas (and get a 400) instead of failing in the router.
+    routerOptions: { maxParamLength: 4096 },
+    clientErrorHandler: (err, socket) => {
+      if (socket.writable) socket.end(clientErrorResponse(err));
+      else socket.destroy(err);
+    },
     // Nullable fields serialized without Ajv (src/server/serializer.ts).
     schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -66,6 +72,8 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   // An empty application/json body (curl -H 'content-type: application/json' -X POST …/disable)
   // counts as no body: bodyless operations work, operations needing a body still answer 400.
   const json = app.getDefaultJsonParser('error', 'error');
+  // Only JSON bodies are accepted (README): text/plain is 415 like any other media type.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : json(request, body as string, done));
 

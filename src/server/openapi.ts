@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { PageMetaSchema, ProblemSchema } from './schemas/common.js';
+import { boundRequestSchemas } from './schemas/bounds.js';
 
 // The OpenAPI document is generated from the route schemas that validate requests. Every
 // /v1 route gets its security, required permission and problem responses added here, once.
@@ -26,8 +27,10 @@ function defaultsAreOptional(querystring: unknown) {
 
 function decorateSchema(route: RouteOptions) {
   const config = (route.config ?? {}) as { permission?: string | null; public?: boolean; family?: string };
-  if (!route.schema || route.schema.hide || decorated.has(route.schema)) return;
+  if (!route.schema || decorated.has(route.schema)) return;
   decorated.add(route.schema);
+  boundRequestSchemas(route.schema as Record<string, unknown>);
+  if (route.schema.hide) return;
   const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
   const isWrite = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(String(route.method));
   defaultsAreOptional(schema.querystring);

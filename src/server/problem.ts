@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, invalid, type FieldError, type ProblemKind } from '../domain/errors.js';
+import { isWellFormed } from './schemas/bounds.js';
 
 // problem+json for every error (spec §7, design §2). The trace id is the request id, so the
 // "support reference" in a detail finds the request's log lines.
@@ -41,6 +42,8 @@ export function sendProblem(
     detail: `${message} (support reference: ${traceId})`,
     trace_id: traceId,
   };
+  // Set here too: replies from frameworkErrors skip the onSend hook that usually adds it.
+  reply.header('x-trace-id', traceId);
   // Sent as a string so no route response schema reshapes it.
   return reply.code(status).type('application/problem+json').send(JSON.stringify(body));
 }
@@ -57,6 +60,8 @@ function validationErrors(error: FastifyError): FieldError[] {
     } else if (typeof params.additionalProperty === 'string') {
       field = field ? `${field}.${params.additionalProperty}` : params.additionalProperty;
       message = 'is not a known field';
+    } else if (params.multipleOf === 1) {
+      message = 'must be a whole number (a number without a fractional part)';
     } else if (Array.isArray(params.allowedValues)) {
       message = `must be one of ${params.allowedValues.join(', ')}`;
     }
@@ -78,16 +83,47 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
       errors: [{ path: 'url', message: 'is not validly percent-encoded' }],
     });
   }
-  request.log.error({ err: error }, 'framework error');
+  // A client's fault: logged briefly (never the whole URL, which may be megabytes of fuzz).
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    request.log.info({ code: error.code }, 'request refused before routing');
+    return sendProblem(request, reply, 'validation-failed', 'The request could not be routed.', {
+      errors: [{ path: 'request', message: 'could not be routed' }],
+    });
+  }
+  request.log.error({ code: error.code, msg: error.message.slice(0, 200) }, 'framework error');
   return sendProblem(request, reply, 'internal', 'The server failed to handle the request.');
 }
 
-/** Path of the first string holding a NUL character, in the `body.a.0` form validation errors use. */
+/**
+ * Node's `clientError`: a request the HTTP parser refuses (a GET body without a length, a bad
+ * header) never reaches Fastify, so it is answered here, as problem+json with a trace id.
+ */
+export function clientErrorResponse(err: NodeJS.ErrnoException & { rawPacket?: unknown }): string {
+  const traceId = newTraceId();
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const [status, kind, title] = tooLarge
+    ? [431, 'validation-failed', 'Request Header Fields Too Large']
+    : [400, 'validation-failed', 'Bad Request'];
+  const body = JSON.stringify({
+    type: `urn:fos:error:${kind}`, title, status,
+    detail: `The HTTP request is malformed (${err.code ?? 'parse error'}). (support reference: ${traceId})`,
+    trace_id: traceId,
+  });
+  return `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json; charset=utf-8\r\n`
+    + `x-trace-id: ${traceId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
+
+const badText = (s: string) => s.includes('\u0000') || !isWellFormed(s);
+
+/**
+ * Path of the first string holding a NUL character or a lone UTF-16 surrogate ("\ud800"), in
+ * the `body.a.0` form validation errors use.
+ */
 function nulPath(value: unknown, path: string, depth = 0): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value === 'string') return badText(value) ? path : undefined;
   if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return undefined;
   for (const [k, v] of Object.entries(value)) {
-    if (k.includes('\u0000')) return `${path}.${k.replaceAll('\u0000', '\\u0000')}`;
+    if (badText(k)) return `${path}.${k.replaceAll('\u0000', '\\u0000').replace(/[\ud800-\udfff]/gu, '\ufffd')}`;
     const hit = nulPath(v, `${path}.${k}`, depth + 1);
     if (hit) return hit;
   }
@@ -95,11 +131,11 @@ function nulPath(value: unknown, path: string, depth = 0): string | undefined {
 }
 
 export function registerProblemHandlers(app: FastifyInstance) {
-  // PostgreSQL text cannot hold NUL characters (SQLite can): refuse them in every request
-  // part, on both databases alike, as a validation error instead of a database failure.
+  // PostgreSQL text cannot hold NUL characters or lone surrogates (SQLite can): refuse them in
+  // every request part, on both databases alike, as a validation error instead of a database failure.
   app.addHook('preValidation', async (request) => {
     const path = nulPath(request.params, 'params') ?? nulPath(request.query, 'query') ?? nulPath(request.body, 'body');
-    if (path) throw invalid(path, 'must not contain NUL (\\u0000) characters');
+    if (path) throw invalid(path, 'must be valid Unicode text without NUL (\\u0000) characters or lone surrogates');
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -128,7 +128,7 @@ describe('describe_svc_operation', () => {
     const list = (await call(client, 'describe_svc_operation', { operation_key: 'GET /v1/roles' })).structuredContent;
     expect(list.request_body).toBeNull();
     const page = list.query_parameters.find((p: { name: string }) => p.name === 'page');
-    expect(page).toMatchObject({ required: false, schema: { type: 'integer', minimum: 0 } });
+    expect(page).toMatchObject({ required: false, schema: { type: 'number', minimum: 0, multipleOf: 1 } });
     expect(list.referenced_schemas.PageMeta.properties.has_next_page).toEqual({ type: 'boolean' });
 
     const me = (await call(client, 'describe_svc_operation', { operation_key: 'GET /v1/me' })).structuredContent;

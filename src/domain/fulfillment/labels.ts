@@ -174,7 +174,10 @@ async function shopAndBuy(db: Db, teamId: string, pkg: PackageRecord, input: Lab
     try {
       return { adapter: a, ...(await a.rate(rp, to)) };
     } catch (e) {
-      return { adapter: a, rates: [] as Rate[], errors: [{ carrier_type: a.id, message: (e as Error).message }] };
+      // Only an adapter's own refusals are shown; anything else (a driver or database error)
+      // stays out of responses and stored rate_error_data.
+      const message = e instanceof DomainError ? e.message : 'The carrier service could not be quoted.';
+      return { adapter: a, rates: [] as Rate[], errors: [{ carrier_type: a.id, message }] };
     }
   }));
   const all = quotes.flatMap((q) => q.rates.map((rate) => ({ rate, adapter: q.adapter })));

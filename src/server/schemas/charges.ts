@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Id, Nullable, Opt, StringEnum, Timestamp, pageQuery, sortOrder } from './common.js';
+import { Id, Uuid, Nullable, Opt, StringEnum, Timestamp, pageQuery, sortOrder } from './common.js';
 import { RATE_PERIODS } from '../../domain/charges/rate-card.js';
 
 export const CHARGE_CATEGORIES = ['STORAGE', 'RECEIVING', 'SHIPPING'] as const;
@@ -130,6 +130,6 @@ export const ChargeListQuery = Type.Object({
   ...pageQuery(),
   category: Type.Optional(StringEnum(CHARGE_CATEGORIES)),
   merchant_team_id: Type.Optional(Id),
-  order_id: Type.Optional(Id),
+  order_id: Type.Optional(Uuid),
   order: sortOrder,
 });

@@ -10,7 +10,7 @@ export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(sche
 
 export const Timestamp = Type.String({ format: 'date-time' });
 export const Id = Type.String({ minLength: 1, maxLength: 64 });
-export const Uuid = Type.String({ format: 'uuid' });
+export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
 
 /** A string enum: `{ enum: [...] }` in JSON Schema, the union of the values in TypeScript. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: TSchemaOptions = {}) =>
@@ -49,12 +49,14 @@ export const listOf = <T extends TSchema>(item: T) =>
 /** page/limit query members; spread into a route's querystring schema. */
 export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {}) => ({
   // Bounded so skip = page * limit stays a safe integer for every database (1e400 is Infinity).
-  page: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: '0-based page number' }),
-  limit: Type.Integer({
+  // The spec types them as numbers (double): 2.0 is page 2, 2.5 is refused (multipleOf 1).
+  page: Type.Number({ minimum: 0, maximum: 1_000_000, multipleOf: 1, default: 0, description: '0-based page number, a whole number' }),
+  limit: Type.Number({
+    multipleOf: 1,
     minimum: 1,
     maximum: opts.maxLimit ?? 100,
     default: opts.defaultLimit ?? 20,
-    description: 'items per page',
+    description: 'items per page, a whole number',
   }),
 });
 

@@ -34,7 +34,7 @@ export const FileCreateBody = Type.Object({
   name: Name,
   url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }),
   mimetype: Type.String({ pattern: '^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+$', maxLength: 255 }),
-  size: Type.Integer({ minimum: 0, description: 'bytes' }),
+  size: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'bytes' }),
   description: Type.Optional(Description),
   tags: Type.Optional(Tags),
   file_category: Type.Optional(Category),

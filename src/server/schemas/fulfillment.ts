@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Id, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
+import { Id, Uuid, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Fulfillment orders, locks and the carrier rate table (spec 2.11, 4.6; docs/fulfillment.md).
 
@@ -60,12 +60,12 @@ export const FulfillmentOrderListSchema = listOf(FulfillmentOrderSchema);
 
 export const FulfillmentOrderListQuery = Type.Object({
   ...pageQuery(),
-  order_id: Type.Optional(Id),
+  order_id: Type.Optional(Uuid),
   status: Type.Optional(Type.String({ description: `comma-separated: ${FO_STATUSES.join(', ')}` })),
   warehouse_id: Type.Optional(Id),
 }, { additionalProperties: false });
 
-export const FulfillmentOrderParams = Type.Object({ fulfillment_order_id: Id });
+export const FulfillmentOrderParams = Type.Object({ fulfillment_order_id: Uuid });
 
 export const LockBody = Type.Object({
   lock_owner: Type.String({ minLength: 1, maxLength: 200, description: 'who works on it (a user, a station, a script)' }),

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import { PACKAGE_CONFIG } from '../../domain/fulfillment/package-config.js';
-import { Id, listOf, Nullable, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
+import { Id, Uuid, listOf, Nullable, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 import { FulfillmentSummarySchema, PackageLineItemSchema, RateErrorDataSchema, ShippingLabelSchema } from './package-nested.js';
 
 // Package 2.7 and the package / label / fulfil bodies (spec 4.6, 4.7; docs/fulfillment.md).
@@ -148,14 +148,14 @@ const editable = {
 };
 
 export const CreatePackageBody = Type.Object({
-  fulfillment_order_id: Id,
+  fulfillment_order_id: Uuid,
   ...editable,
   package_line_items: Type.Array(Type.Object(lineFields, { additionalProperties: false }), { minItems: 1, maxItems: 500 }),
   idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'or the Idempotency-Key header' })),
 }, { additionalProperties: false });
 
 export const UpdatePackageBody = Type.Object({
-  fulfillment_order_id: Type.Optional(Id),
+  fulfillment_order_id: Type.Optional(Uuid),
   type: Type.Optional(Type.String()),
   ...editable,
   package_line_items: Type.Optional(Type.Array(
@@ -166,7 +166,7 @@ export const UpdatePackageBody = Type.Object({
 
 export const PackageListQuery = Type.Object({
   ...pageQuery(),
-  fulfillment_order_id: Type.Optional(Id),
+  fulfillment_order_id: Type.Optional(Uuid),
   status: Type.Optional(Type.String({ description: `comma-separated: ${PACKAGE_STATUSES.join(', ')}` })),
 }, { additionalProperties: false });
 

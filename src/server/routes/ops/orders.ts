@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { IdParams, StringEnum, listOf, pageQuery, sortOrder } from '../../schemas/common.js';
+import { IdParams, StringEnum, Uuid, listOf, pageQuery, sortOrder } from '../../schemas/common.js';
 import { OrderListItemSchema, OrderSchema } from '../../schemas/orders.js';
 import { PRIORITIES } from '../../../domain/orders/constants.js';
 import { changeOrderPriority, getOrder, listOrders, markPaid } from '../../../domain/orders/orders.js';
@@ -53,7 +53,7 @@ export default async function routes(app: FastifyInstance) {
     config: read,
     schema: {
       operationId: 'getOrder', tags, summary: 'Get an order (fulfillment orders are not embedded)',
-      params: IdParams('order_id'),
+      params: Type.Object({ order_id: Uuid }),
       response: { 200: OrderSchema },
     },
   }, async (request) => getOrder(app.db, request.principal.teamId, request.params.order_id));
