@@ -10,7 +10,7 @@ import { percentile, ROOT, timedSpawn } from './lib.mjs';
 
 export const LIST_TARGET_MS = 50;
 
-const ORDER_CASES = [
+export const ORDER_CASES = [
   ['created_at desc (default)', {}],
   ['created_at asc', { order_by: 'created_at', order: 'asc' }],
   ['updated_at desc', { order_by: 'updated_at', order: 'desc' }],
