@@ -7,7 +7,7 @@ export async function runServe(opts: ServeOptions & { logLevel?: string }) {
   const err = process.stderr;
   if (server.bootstrap) {
     const { token, teamName } = server.bootstrap;
-    err.write(`\nFirst start: created fulfiller team "${teamName}" and an ADMIN key.\n`);
+    err.write(`\nFirst start: created fulfiller team "${teamName}" and an ADMIN key (rate tier 4: 3000 requests a minute).\n`);
     err.write(`API key (shown once): ${token}\n`);
     try {
       const { saveProfile } = await import('../cli/config.js');
