@@ -121,7 +121,7 @@ __fos_options() {
     'fos webhooks deliveries') echo '--status --page --limit --all' ;;
     'fos api') echo '--field -F --raw-field -f --input --header -H --paginate' ;;
     'fos completion') echo '' ;;
-    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --log-level' ;;
+    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --allow-private-webhooks --log-level' ;;
     'fos db') echo '' ;;
     'fos db migrate') echo '--db' ;;
     'fos admin') echo '--db' ;;

@@ -523,6 +523,7 @@ complete -c fos -n '__fos_at \'fos serve\'' -l port -r -d 'port to listen on; 0 
 complete -c fos -n '__fos_at \'fos serve\'' -l redis -r -d 'share rate-limit counters through Redis (several replicas)'
 complete -c fos -n '__fos_at \'fos serve\'' -l rate-limit-store -x -a 'memory database redis' -d 'where rate-limit counters live'
 complete -c fos -n '__fos_at \'fos serve\'' -l demo -d 'load a small demo warehouse (teams, products, stock, orders)'
+complete -c fos -n '__fos_at \'fos serve\'' -l allow-private-webhooks -d 'let webhook endpoints reach loopback, private and link-local addresses (local receivers)'
 complete -c fos -n '__fos_at \'fos serve\'' -l log-level -r -d 'fatal|error|warn|info|debug'
 complete -c fos -n '__fos_at \'fos db\'' -a 'migrate' -d 'Apply pending migrations to the database'
 complete -c fos -n '__fos_at \'fos db migrate\'' -l db -r -d 'SQLite file or postgresql:// URL (default: $FOS_DB, else the data directory)'

@@ -21,6 +21,8 @@ export interface AppConfig {
   /** How long a resolved key stays cached (ms). */
   authCacheTtlMs?: number;
   bodyLimit?: number;
+  /** Webhook endpoints may point at loopback/private addresses (fos serve --allow-private-webhooks). */
+  allowPrivateWebhooks?: boolean;
 }
 
 export interface AppDeps {
@@ -32,6 +34,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     principals: PrincipalResolver;
+    allowPrivateWebhooks: boolean;
   }
 }
 
@@ -81,6 +84,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   const limiter = config.rateLimitStore ?? new MemoryStore();
   app.decorate('db', db);
   app.decorate('principals', principals);
+  app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-trace-id', request.id);
   });

@@ -16,6 +16,7 @@ export function registerServerCommands(program: Command) {
     .option('--redis <url>', 'share rate-limit counters through Redis (several replicas)')
     .addOption(new Option('--rate-limit-store <store>', 'where rate-limit counters live').choices(['memory', 'database', 'redis']))
     .option('--demo', 'load a small demo warehouse (teams, products, stock, orders)')
+    .option('--allow-private-webhooks', 'let webhook endpoints reach loopback, private and link-local addresses (local receivers)')
     .option('--log-level <level>', 'fatal|error|warn|info|debug', process.env.FOS_LOG_LEVEL ?? 'info')
     .addHelpText('after', `
 Examples:

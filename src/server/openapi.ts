@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { PageMetaSchema, ProblemSchema } from './schemas/common.js';
@@ -87,8 +88,19 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
 }
 
 export function registerOpenApiRoute(app: FastifyInstance) {
+  let document: { body: Buffer; etag: string } | undefined;
   app.get('/v1/swagger.json', {
     config: { public: true },
     schema: { hide: true },
-  }, async () => app.swagger());
+  }, async (request, reply) => {
+    // Built and serialized once (routes are fixed after ready): the ~0.5 MB document costs a
+    // buffer write per request, and clients revalidate with If-None-Match.
+    document ??= (() => {
+      const body = Buffer.from(JSON.stringify(app.swagger()));
+      return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    })();
+    reply.header('etag', document.etag).header('cache-control', 'public, max-age=0, must-revalidate');
+    if (request.headers['if-none-match'] === document.etag) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(document.body);
+  });
 }

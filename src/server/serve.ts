@@ -15,6 +15,8 @@ export interface ServeOptions {
   /** memory | database | redis; default: memory on SQLite, database on PostgreSQL. */
   rateLimitStore?: 'memory' | 'database' | 'redis';
   demo?: boolean;
+  /** Let webhooks reach loopback/private addresses (local receivers). */
+  allowPrivateWebhooks?: boolean;
   logger?: AppConfig['logger'];
 }
 
@@ -48,10 +50,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       await loadDemo(db);
     }
     const rateLimitStore = await rateLimitStoreFor(db, opts);
-    const app = await buildApp({ db, config: { logger: opts.logger, rateLimitStore } });
+    const app = await buildApp({ db, config: { logger: opts.logger, rateLimitStore, allowPrivateWebhooks: opts.allowPrivateWebhooks } });
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
-    const worker = startOutboxWorker(db, app.log, { intervalMs: 2000 });
+    const worker = startOutboxWorker(db, app.log, { intervalMs: 2000, allowPrivateWebhooks: opts.allowPrivateWebhooks });
     const url = `${address.replace('[::1]', 'localhost')}/v1`;
     return {
       app,

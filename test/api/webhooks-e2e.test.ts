@@ -20,7 +20,7 @@ let secret = '';
 const CARD = { id: 'rc_e2e', name: 'E2E', version_id: 'v1', semantic_version: '1.0.0', shipping: { fee_per_package: 2, markup_percent: 50 } };
 
 beforeAll(async () => {
-  t = await testApp();
+  t = await testApp({ allowPrivateWebhooks: true });
   token = (await t.key({ tier: 4 })).token;
   merchant = await t.merchant({ rate_card: CARD });
   server = createServer((req, res) => {
@@ -72,7 +72,7 @@ describe('fulfil -> charge -> webhooks', () => {
       origination: 'ORDER', shipping_label: { tracking_code: 'TRKE2E1', price: 8 }, order: { order_number: f.order.order_number, shop_type: 'MANUAL' },
     });
 
-    const stats = await createOutboxWorker(t.db, { debug() {}, info() {}, warn() {}, error() {} }).runOnce(new Date());
+    const stats = await createOutboxWorker(t.db, { debug() {}, info() {}, warn() {}, error() {} }, { allowPrivateWebhooks: true }).runOnce(new Date());
     expect(stats.failed).toBe(0);
     expect(received.every((r) => r.verified)).toBe(true);
     expect(received.map((r) => r.type).sort()).toEqual(['charge.created', 'package.fulfilled', 'tracking.push']);

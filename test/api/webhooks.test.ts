@@ -11,7 +11,7 @@ let token: string;
 let otherToken: string;
 
 beforeAll(async () => {
-  t = await testApp();
+  t = await testApp({ allowPrivateWebhooks: true });
   token = (await t.key({ tier: 4 })).token;
   const otherTeam = await teams.createTeam(t.db, { name: 'Other DC', kind: 'FULFILLER' });
   otherToken = (await t.key({ teamId: otherTeam.id, tier: 4 })).token;

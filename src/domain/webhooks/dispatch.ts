@@ -1,5 +1,7 @@
 import type { Db, OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../../db/types.js';
 import { PermanentPushError, pushTracking, type SalesChannelAdapters } from '../events/sales-channel.js';
+import { fetch as undiciFetch } from 'undici';
+import { DestinationRefused, isAllowedHost, publicOnlyAgent } from './network.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
 
 // Delivery of outbox events, in two steps that each claim rows race-free across replicas:
@@ -97,12 +99,21 @@ async function fanOut(db: Db, event: OutboxEvent, now: Date, result: object | un
 
 // ---------- webhook deliveries ----------
 
-/** POSTs with fetch and a timeout; any 2xx is success, anything else (redirects too) a failure. */
-export function fetchSender(timeoutMs: number, userAgent: string): WebhookSender {
+/**
+ * POSTs with fetch and a timeout; any 2xx is success, anything else (redirects too) a failure.
+ * Unless allowPrivate, only public addresses are reached (URL host checked, then every DNS answer
+ * on the connection itself). Failure details stay coarse ("connection failed", "timeout",
+ * "HTTP <status>"), so the deliveries list cannot tell a closed port from a filtered one.
+ */
+export function fetchSender(timeoutMs: number, userAgent: string, opts: { allowPrivate?: boolean } = {}): WebhookSender {
+  const dispatcher = opts.allowPrivate ? undefined : publicOnlyAgent();
   return async (url, body, headers) => {
+    if (!opts.allowPrivate && !isAllowedHost(new URL(url).hostname)) {
+      return { ok: false, status: null, error: 'destination not allowed' };
+    }
     try {
-      const res = await fetch(url, {
-        method: 'POST', body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs),
+      const res = await undiciFetch(url, {
+        method: 'POST', body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), dispatcher,
         headers: { 'content-type': 'application/json', 'user-agent': userAgent, ...headers },
       });
       await res.body?.cancel().catch(() => {});
@@ -111,8 +122,8 @@ export function fetchSender(timeoutMs: number, userAgent: string): WebhookSender
         : { ok: false, status: res.status, error: `HTTP ${res.status}` };
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-      return { ok: false, status: null, error: timedOut ? `timed out after ${timeoutMs} ms` : `${errorText(err)}${cause}` };
+      const refused = err instanceof Error && err.cause instanceof DestinationRefused;
+      return { ok: false, status: null, error: timedOut ? 'timeout' : refused ? 'destination not allowed' : 'connection failed' };
     }
   };
 }

@@ -3,6 +3,7 @@ import { invalid, notFound } from '../errors.js';
 import { isEventKind } from '../events/outbox.js';
 import { pageWindow, toPage, type PageRequest } from '../pagination.js';
 import { generateSecret } from './signature.js';
+import { isAllowedHost, PRIVATE_WEBHOOK_HINT } from './network.js';
 
 // Webhook endpoints of a team (either kind). The signing secret is returned once, on creation;
 // reads never show it.
@@ -32,7 +33,12 @@ function normalizeEvents(events: string[]): string[] {
   return list;
 }
 
-function checkUrl(url: string) {
+export interface UrlPolicy {
+  /** Allow loopback/private/link-local destinations (fos serve --allow-private-webhooks). */
+  allowPrivate?: boolean;
+}
+
+function checkUrl(url: string, policy: UrlPolicy) {
   let u: URL;
   try {
     u = new URL(url);
@@ -41,6 +47,7 @@ function checkUrl(url: string) {
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw invalid('body.url', 'must be an http or https URL');
   if (u.username || u.password) throw invalid('body.url', 'must not contain credentials');
+  if (!policy.allowPrivate && !isAllowedHost(u.hostname)) throw invalid('body.url', PRIVATE_WEBHOOK_HINT);
 }
 
 export const endpointView = (e: WebhookEndpoint) => ({
@@ -53,8 +60,8 @@ export const endpointView = (e: WebhookEndpoint) => ({
   updated_at: e.updated_at,
 });
 
-export async function createEndpoint(db: Db, teamId: string, input: EndpointInput) {
-  checkUrl(input.url);
+export async function createEndpoint(db: Db, teamId: string, input: EndpointInput, policy: UrlPolicy = {}) {
+  checkUrl(input.url, policy);
   const endpoint = await db.prisma.webhookEndpoint.create({
     data: {
       team_id: teamId,
@@ -80,10 +87,10 @@ export async function listEndpoints(db: Db, teamId: string, q: PageRequest) {
   return toPage(rows, q);
 }
 
-export async function updateEndpoint(db: Db, teamId: string, id: string, patch: EndpointPatch) {
+export async function updateEndpoint(db: Db, teamId: string, id: string, patch: EndpointPatch, policy: UrlPolicy = {}) {
   const data: Prisma.WebhookEndpointUpdateManyMutationInput = {};
   if (patch.url !== undefined) {
-    checkUrl(patch.url);
+    checkUrl(patch.url, policy);
     data.url = patch.url;
   }
   if (patch.events !== undefined) data.events = normalizeEvents(patch.events);

@@ -34,7 +34,7 @@ export default async function routes(app: FastifyInstance) {
       body: WebhookCreateBody, response: { 201: CreatedWebhookSchema },
     },
   }, async (request, reply) =>
-    reply.code(201).send(await createEndpoint(app.db, request.principal.teamId, request.body as Static<typeof WebhookCreateBody>)));
+    reply.code(201).send(await createEndpoint(app.db, request.principal.teamId, request.body as Static<typeof WebhookCreateBody>, { allowPrivate: app.allowPrivateWebhooks })));
 
   app.get('/v1/webhooks/:webhook_id', {
     config: manage,
@@ -53,7 +53,7 @@ export default async function routes(app: FastifyInstance) {
   }, async (request) => {
     const { webhook_id } = request.params as Static<typeof WebhookParams>;
     const body = request.body as Static<typeof WebhookPatchBody>;
-    return endpointView(await updateEndpoint(app.db, request.principal.teamId, webhook_id, body));
+    return endpointView(await updateEndpoint(app.db, request.principal.teamId, webhook_id, body, { allowPrivate: app.allowPrivateWebhooks }));
   });
 
   app.delete('/v1/webhooks/:webhook_id', {

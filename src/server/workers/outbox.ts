@@ -30,6 +30,8 @@ export interface OutboxWorkerOptions {
   concurrency?: number;
   /** Sales-channel adapters per shop type (default: record pushes, skip MANUAL). */
   adapters?: SalesChannelAdapters;
+  /** Deliver to loopback/private addresses too (fos serve --allow-private-webhooks). */
+  allowPrivateWebhooks?: boolean;
   /** Replaces the HTTP sender (tests). */
   send?: WebhookSender;
 }
@@ -49,7 +51,7 @@ export interface OutboxWorker {
 export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOptions = {}): OutboxWorker {
   const batchSize = opts.batchSize ?? 100;
   const adapters = { ...defaultSalesChannelAdapters(), ...opts.adapters };
-  const send = opts.send ?? fetchSender(opts.timeoutMs ?? 10_000, `fos-webhooks/${VERSION}`);
+  const send = opts.send ?? fetchSender(opts.timeoutMs ?? 10_000, `fos-webhooks/${VERSION}`, { allowPrivate: opts.allowPrivateWebhooks });
   return {
     async runOnce(now = new Date()) {
       const events = await processDueEvents(db, now, { batchSize, adapters });
