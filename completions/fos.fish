@@ -126,7 +126,7 @@ complete -c fos -n '__fos_at \'fos fulfill run\'' -l cost-currency -r -d 'upload
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l rate-strategy -r -d 'buy the label by rate shopping instead: CHEAPEST'
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l weight -r -d 'package weight (default for rate shopping: the sum of its items'\'' weights)'
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l weight-unit -r -d 'unit of --weight: G or LB (default: the team'\''s)'
-complete -c fos -n '__fos_at \'fos fulfill run\'' -l lock-owner -r -d 'lock owner (default: $FOS_LOCK_OWNER, else fos-cli:<hostname>:<pid>)'
+complete -c fos -n '__fos_at \'fos fulfill run\'' -l lock-owner -r -d 'lock owner (default: $FOS_LOCK_OWNER, else fos-cli:<hostname>:<profile>, so a re-run resumes its own locks)'
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l timeout-minutes -r -d 'lock expiry in minutes'
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l concurrency -r -d 'fulfillment orders worked on at once'
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l dry-run -d 'show the plan (fulfillment orders, lines and quantities, label source) without writing'

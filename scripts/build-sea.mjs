@@ -20,7 +20,7 @@ const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'ut
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const binary = path.join(OUT, process.platform === 'win32' ? 'fos.exe' : 'fos');
 
-const NO_SERVER = 'this standalone fos binary is the API client only; `fos serve`, `fos admin` and `fos db` need the npm package (npm install -g fos)';
+const NO_SERVER = 'this standalone fos binary is the API client only; `fos serve`, `fos admin` and `fos db` need a checkout of the fos repository (git clone, then npm install && npm start; no package named fos is published on the npm registry)';
 
 // The entry: main.ts's run() with a server-commands loader that explains instead of importing.
 const entry = `

@@ -82,6 +82,18 @@ describe('products', () => {
     expect(api.requests).toHaveLength(0);
   });
 
+  it('--json with an unknown field is a usage error listing the fields there are (get and list)', async () => {
+    const get = await runCli(['products', 'get', 'p3', '--json', 'idd,sku'], { env });
+    expect(get.code).toBe(2);
+    expect(get.stdout).toBe('');
+    expect(get.stderr).toContain('unknown field "idd" in --json; available fields:');
+    expect(get.stderr).toMatch(/\n\s+available\n/);
+    const list = await runCli(['products', 'list', '--json', 'id,skuu'], { env });
+    expect(list.code).toBe(2);
+    expect(list.stdout).toBe('');
+    expect(list.stderr).toContain('unknown field "skuu" in --json');
+  });
+
   it('get prints the record', async () => {
     const r = await runCli(['products', 'get', 'p3', '--json', 'sku,available'], { env });
     expect(JSON.parse(r.stdout)).toEqual({ sku: 'SKU-3', available: 3 });

@@ -5,6 +5,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,5 +95,26 @@ describe('fos fulfill run --from - (spawned)', () => {
     expect(again.code).toBe(0);
     expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['skipped', 'skipped']);
     expect(await t.db.prisma.package.count()).toBe(packages);
+  }, 60_000);
+
+  it('an empty batch is success: exit 0, "nothing to do" on stderr, nothing on stdout', async () => {
+    const r = await fos(['fulfill', 'run', '--from', '-', '--rate-strategy', 'CHEAPEST'], '', env);
+    expect(r.stderr).toContain('nothing to do');
+    expect(r.stdout).toBe('');
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('a re-run after a crash resumes: the default lock owner is stable for the machine and profile', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    // What a run that died after locking leaves behind: its lock (no profile here: env credentials).
+    const lock = await t.call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, {
+      body: { lock_owner: `fos-cli:${hostname()}:default`, timeout_minutes: 15 },
+    });
+    expect(lock.statusCode).toBe(200);
+    const r = await fos(['fulfill', 'run', '--from', '-', '--rate-strategy', 'CHEAPEST'], `${f.fo.id}\n`, env);
+    expect(r.stderr).toContain(`locked by fos-cli:${hostname()}:default`);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout.trim())).toMatchObject({ status: 'fulfilled', fulfillment_order_id: f.fo.id });
+    expect(await t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: f.fo.id } })).toMatchObject({ status: 'FULFILLED', lock_owner: null });
   }, 60_000);
 });

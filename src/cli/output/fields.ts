@@ -55,3 +55,14 @@ export function pickFields(record: unknown, fields: readonly string[]): unknown 
   for (const f of fields) out = merge(out, pickPath(record, f.split('.')));
   return out;
 }
+
+/**
+ * `--json idd` is a usage error naming the fields there are (as gh does), not a column of nulls.
+ * Checked against the first record: the API returns every field of a record, null or not.
+ */
+export function checkFields(record: unknown, fields: readonly string[] | undefined): void {
+  if (!fields || !isObject(record)) return;
+  const unknown = fields.filter((f) => !(f.split('.')[0] in record));
+  if (!unknown.length) return;
+  throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')} in --json; available fields:\n  ${Object.keys(record).sort().join('\n  ')}`);
+}

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { csvLine } from './csv.js';
-import { getPath, pickFields } from './fields.js';
+import { checkFields, getPath, pickFields } from './fields.js';
 import { resolveOutput } from './format.js';
 import { renderRecord, renderTable, tableColumns } from './table.js';
 
@@ -18,12 +18,23 @@ type Rows = Iterable<unknown> | AsyncIterable<unknown>;
 
 const indent = (text: string) => text.replace(/^/gm, '  ');
 
+/** `rows`, with the first record checked for the `--json` fields before anything is printed. */
+async function* fieldsChecked(rows: Rows, fields: readonly string[]): AsyncIterable<unknown> {
+  let first = true;
+  for await (const r of rows) {
+    if (first) checkFields(r, fields);
+    first = false;
+    yield r;
+  }
+}
+
 /** Prints list records; returns how many were printed. */
 export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {}): Promise<number> {
   const { format, fields } = await resolveOutput(ctx);
   const io = ctx.io;
   const select = (r: unknown) => (fields ? pickFields(r, fields) : r);
   let count = 0;
+  if (fields) rows = fieldsChecked(rows, fields);
 
   if (format === 'table') {
     const all: unknown[] = [];
@@ -80,6 +91,7 @@ export async function printRecord(ctx: Context, record: unknown): Promise<void> 
     return;
   }
   const obj = record as Record<string, unknown>;
+  checkFields(obj, fields);
   if (format === 'table') return io.out(renderRecord(io, obj, fields));
   if (format === 'csv') {
     const columns = fields ?? Object.keys(obj);

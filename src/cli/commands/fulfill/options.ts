@@ -71,9 +71,13 @@ export const enumParser = (key: keyof typeof ENUMS) => (raw: string) => {
   }
 };
 
-/** `--lock-owner`, else $FOS_LOCK_OWNER, else `fos-cli:<hostname>:<pid>`. */
-export function lockOwnerFor(env: Env, flag?: string): string {
-  return flag || env.FOS_LOCK_OWNER || `fos-cli:${hostname()}:${process.pid}`;
+/**
+ * `--lock-owner`, else $FOS_LOCK_OWNER, else `fos-cli:<hostname>:<profile>`. Stable for a machine
+ * and profile (no process id), so a re-run after a crash takes its own locks back and resumes
+ * instead of failing with lock-held until they expire.
+ */
+export function lockOwnerFor(env: Env, flag?: string, profile?: string): string {
+  return flag || env.FOS_LOCK_OWNER || `fos-cli:${hostname()}:${profile || 'default'}`;
 }
 
 const UPLOAD_FLAGS = [
@@ -102,12 +106,12 @@ export function labelSource(o: RawRunOptions): LabelSource {
   };
 }
 
-export function runOptions(o: RawRunOptions, env: Env): RunOptions {
+export function runOptions(o: RawRunOptions, env: Env, profile?: string): RunOptions {
   if (o.weightUnit && o.weight === undefined) throw new UsageError('--weight-unit needs --weight');
   return {
     items: o.item,
     label: labelSource(o),
-    lockOwner: lockOwnerFor(env, o.lockOwner),
+    lockOwner: lockOwnerFor(env, o.lockOwner, profile),
     timeoutMinutes: o.timeoutMinutes,
     weight: o.weight === undefined ? undefined : { weight: o.weight, ...(o.weightUnit ? { weight_unit: o.weightUnit } : {}) },
     concurrency: o.concurrency,

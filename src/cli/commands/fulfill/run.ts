@@ -92,12 +92,18 @@ function planOne(w: Work, opts: RunOptions, log: (m: string) => void): FulfilRes
 export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions): Promise<void> {
   // What to fulfil comes before how to label it (a bare `fos fulfill run` should say so).
   if (!ids.length && !raw.from) throw new UsageError('give an order or fulfillment order id, or --from <file|->');
-  const opts = runOptions(raw, ctx.env);
+  const profile = (await ctx.config.load()).selectedProfileName(ctx.options.profile);
+  const opts = runOptions(raw, ctx.env, profile);
   const refs = uniqueIds([
     ...ids.map((id): IdRef => ({ id, kind: 'any' })),
     ...(raw.from ? await readIds(ctx, raw.from) : []),
   ]);
-  if (!refs.length) throw new UsageError(raw.from ? `--from ${raw.from}: no ids in the input` : 'give an order or fulfillment order id, or --from <file|->');
+  if (!refs.length && raw.from && !ids.length) {
+    // `fos orders list … --json id | fos fulfill run --from -` when nothing is open: not an error.
+    ctx.io.info(`nothing to do: no ids in ${raw.from === '-' ? 'the input' : raw.from}`);
+    return;
+  }
+  if (!refs.length) throw new UsageError('give an order or fulfillment order id, or --from <file|->');
   const batch = Boolean(raw.from) || refs.length > 1;
   const reporter = await Reporter.create(ctx, { bar: batch, dryRun: opts.dryRun });
   const api = new FulfillApi(ctx.client(), (m) => reporter.warn(m));
@@ -161,7 +167,7 @@ export default function fulfillRun(ctx: Context): Command {
     .option('--rate-strategy <strategy>', 'buy the label by rate shopping instead: CHEAPEST', enumParser('rate_strategy'))
     .option('--weight <n>', 'package weight (default for rate shopping: the sum of its items\' weights)', parseNonNegative)
     .option('--weight-unit <unit>', 'unit of --weight: G or LB (default: the team\'s)', enumParser('weight_unit'))
-    .option('--lock-owner <name>', 'lock owner (default: $FOS_LOCK_OWNER, else fos-cli:<hostname>:<pid>)')
+    .option('--lock-owner <name>', 'lock owner (default: $FOS_LOCK_OWNER, else fos-cli:<hostname>:<profile>, so a re-run resumes its own locks)')
     .option('--timeout-minutes <n>', 'lock expiry in minutes', parsePositiveInt(1440), 15)
     .option('--concurrency <n>', 'fulfillment orders worked on at once', parsePositiveInt(32), 4)
     .option('--dry-run', 'show the plan (fulfillment orders, lines and quantities, label source) without writing')
