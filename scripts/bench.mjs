@@ -7,9 +7,13 @@
 //   outbox     a queued backlog drained by one outbox worker to a local receiver (events/s)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
+//   lists      order and fulfillment-order list queries (every filter/sort) on a seeded database:
+//              FOS_BENCH_LIST_ORDERS (seeded into a temp SQLite file, default 20000; `--scale N` too),
+//              or an existing seeded database: FOS_BENCH_LIST_DB=<file|url> FOS_BENCH_LIST_TEAM=<id>.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
+import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
 import { outboxBench } from '../bench/outbox.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
 import { roundtrip } from '../bench/roundtrip.mjs';
@@ -21,7 +25,10 @@ const READS = int('FOS_BENCH_READS', 1000, 2500);
 const ORDERS = int('FOS_BENCH_ORDERS', 40, 300);
 const EVENTS = int('FOS_BENCH_EVENTS', 500, 20_000);
 
-const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['startup', 'roundtrip', 'api', 'outbox'];
+const argv = process.argv.slice(2);
+const scaleAt = argv.indexOf('--scale');
+const LIST_ORDERS = scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
+const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'outbox', 'lists'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -64,6 +71,16 @@ if (sections.includes('outbox')) {
   console.log('outbox, one worker, temp SQLite, local HTTP receiver');
   console.log(`  drain ${o.events} events         ${o.perSecond.toFixed(0)} events/s (target >= 500); ${o.received} delivered in ` +
     `${o.seconds.toFixed(1)} s; backlog at the end ${o.backlog} (target 0)`);
+}
+
+if (sections.includes('lists')) {
+  const l = await listBench({ orders: LIST_ORDERS, runs: RUNS * 2 });
+  const size = l.seeded ? `${l.seeded.orders} orders seeded in ${(l.seeded.ms / 1000).toFixed(1)} s` : process.env.FOS_BENCH_LIST_DB;
+  console.log(`list queries (${l.provider}; ${size}; p95 of ${RUNS * 2} runs, limit 20; target p95 <= ${LIST_TARGET_MS} ms at 1M orders)`);
+  for (const r of l.results) {
+    console.log(`  ${r.name.padEnd(58)} p50 ${ms(r.p50).padStart(9)}  p95 ${ms(r.p95).padStart(9)}  ` +
+      `${r.p95 <= LIST_TARGET_MS ? 'ok' : 'OVER'} (target ${LIST_TARGET_MS} ms)`);
+  }
 }
 
 process.exitCode = failed ? 1 : 0;
