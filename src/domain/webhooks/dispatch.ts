@@ -50,6 +50,13 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
     take: opts.batchSize,
   });
   let processed = 0;
+  // One endpoint lookup per team per pass, not per event (a pass takes well under the lease).
+  const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
+  const activeEndpoints = (teamId: string) => {
+    let found = endpointsOf.get(teamId);
+    if (!found) endpointsOf.set(teamId, (found = db.prisma.webhookEndpoint.findMany({ where: { team_id: teamId, active: true } })));
+    return found;
+  };
   for (const event of due) {
     // Compare-and-set on attempts too: a row another worker claimed since our read is not ours.
     const claim = await db.prisma.outboxEvent.updateMany({
@@ -62,7 +69,7 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
       const result = event.kind === 'tracking.push'
         ? { tracking_push: { ...(await pushTracking(db, event, opts.adapters)), pushed_at: now.toISOString() } }
         : undefined;
-      await fanOut(db, event, now, result);
+      await fanOut(db, event, now, result, await activeEndpoints(event.team_id));
       processed++;
     } catch (err) {
       const final = err instanceof PermanentPushError || attempts >= MAX_ATTEMPTS;
@@ -77,11 +84,11 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
   return processed;
 }
 
-async function fanOut(db: Db, event: OutboxEvent, now: Date, result: object | undefined) {
-  const endpoints = (await db.prisma.webhookEndpoint.findMany({ where: { team_id: event.team_id, active: true } }))
-    .filter((e) => matchesEndpoint(e, event.kind));
-  // A retry after a lost lease may find some deliveries made already; the unique key backs this up.
-  const existing = endpoints.length
+async function fanOut(db: Db, event: OutboxEvent, now: Date, result: object | undefined, active: WebhookEndpoint[]) {
+  const endpoints = active.filter((e) => matchesEndpoint(e, event.kind));
+  // A retry after a lost lease may find some deliveries made already; the unique key backs this
+  // up. On the first claim (attempts was 0) nobody can have fanned this event out yet.
+  const existing = endpoints.length && event.attempts > 0
     ? await db.prisma.webhookDelivery.findMany({ where: { event_id: event.id }, select: { endpoint_id: true } })
     : [];
   const have = new Set(existing.map((d) => d.endpoint_id));
