@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { invalid } from '../../../domain/errors.js';
 import { fulfillPackage } from '../../../domain/fulfillment/fulfil.js';
+import { packingSlipPdf } from '../../../domain/documents/packing-slip.js';
 import { voidLabel } from '../../../domain/fulfillment/label-void.js';
 import { labelPackage } from '../../../domain/fulfillment/labels.js';
 import * as packages from '../../../domain/fulfillment/packages.js';
@@ -89,6 +90,22 @@ export default async function routes(app: FastifyInstance) {
       response: { 200: PackageSchema },
     },
   }, async (request) => labelPackage(app.db, request.principal.teamId, request.params.package_id, request.body));
+
+  app.get<{ Params: Params }>('/v1/ops/packages/:package_id/packing-slip', {
+    config: read,
+    schema: {
+      operationId: 'getPackingSlip', tags, summary: 'Packing slip of a package (PDF)',
+      description: 'Rendered on request from the package as it is now. '
+        + 'config.show_prices_on_packing_slip adds unit prices and line totals; config.show_unfulfilled_items_on_packing_list '
+        + 'adds the fulfillment order\'s units not in this package and not yet fulfilled.',
+      params: PackageParams,
+      response: { 200: { description: 'A PDF document', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
+    },
+  }, async (request, reply) => {
+    const pdf = await packingSlipPdf(app.db, request.principal.teamId, request.params.package_id);
+    return reply.type('application/pdf').header('content-disposition', `inline; filename="packing-slip-${request.params.package_id}.pdf"`)
+      .header('cache-control', 'private, no-store').send(Buffer.from(pdf));
+  });
 
   app.post<{ Params: Params }>('/v1/ops/packages/:package_id/label/void', {
     config: write,
