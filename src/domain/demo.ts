@@ -1,3 +1,4 @@
+import { receiveStock } from './inventory/receive.js';
 import type { Db } from '../db/types.js';
 import { isUniqueViolation } from '../db/client.js';
 import { createDelegation, createTeam, createWarehouse } from './teams/teams.js';
@@ -120,10 +121,13 @@ async function load(db: Db): Promise<DemoResult> {
       country_of_origin: 'VN', hs_code: p.hs, category: 'Outdoor',
     });
     const productId = String(created.id);
-    // Received stock. No inventory-receiving operation exists yet, so levels are written directly.
-    for (const [key, onHand] of Object.entries(p.stock)) {
-      await db.prisma.inventoryLevel.create({ data: { product_id: productId, warehouse_id: warehouseId[key], on_hand: onHand } });
-    }
+    // Opening stock is received through the ledger, so its movements explain every unit.
+    await db.prisma.$transaction(async (tx) => {
+      for (const [key, onHand] of Object.entries(p.stock)) {
+        if (onHand > 0) await receiveStock(tx, { product_id: productId, warehouse_id: warehouseId[key], quantity: onHand }, { reason: 'OPENING_BALANCE', reference_type: 'demo' });
+        else await tx.inventoryLevel.create({ data: { product_id: productId, warehouse_id: warehouseId[key] } });
+      }
+    });
   }
 
   const shop = await resolveShop(db, merchant.id, fulfiller.id, { shop: { name: 'Acme Outdoor Direct', shop_type: 'MANUAL' } });

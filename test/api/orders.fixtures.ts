@@ -2,6 +2,7 @@
 // a delegated merchant, and helpers to add stocked products and make/convert drafts over HTTP.
 // Products and stock are written directly so these tests do not depend on the products API.
 
+import { receiveStock } from '../../src/domain/inventory/receive.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { createWarehouse } from '../../src/domain/teams/teams.js';
 
@@ -41,9 +42,13 @@ export async function world(): Promise<World> {
           image_url: extra.image_url ?? `https://img.example/${sku}.jpg`, measurement_unit: 'MM', weight_unit: 'G',
         },
       });
-      for (const [warehouse_id, on_hand] of Object.entries(stock)) {
-        await t.db.prisma.inventoryLevel.create({ data: { product_id: p.id, warehouse_id, on_hand } });
-      }
+      // Through the ledger (RECEIVED movements), so level = sum of movements holds from the start.
+      await t.db.prisma.$transaction(async (tx) => {
+        for (const [warehouse_id, on_hand] of Object.entries(stock)) {
+          if (on_hand > 0) await receiveStock(tx, { product_id: p.id, warehouse_id, quantity: on_hand });
+          else await tx.inventoryLevel.create({ data: { product_id: p.id, warehouse_id } });
+        }
+      });
       return p.id;
     },
     async draft(body) {

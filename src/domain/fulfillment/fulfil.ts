@@ -1,3 +1,4 @@
+import { applyToLevel } from '../inventory/ledger.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { billShipping } from '../charges/shipping.js';
 import { conflict, notFound } from '../errors.js';
@@ -103,7 +104,7 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     }
     const perProduct = sum(perFoLine.filter(([l]) => foLines.get(l)!.product_id).map(([l, q]) => [foLines.get(l)!.product_id!, q]));
     const levels = perProduct.length
-      ? await tx.inventoryLevel.findMany({ where: { warehouse_id: fo.warehouse_id, product_id: { in: perProduct.map(([p]) => p) } }, orderBy: { id: 'asc' } })
+      ? await tx.inventoryLevel.findMany({ where: { warehouse_id: fo.warehouse_id, product_id: { in: perProduct.map(([p]) => p) } }, orderBy: { id: 'asc' }, include: { product: { select: { sku: true } } } })
       : [];
     const need = new Map(perProduct);
     for (const [productId] of perProduct) {
@@ -111,11 +112,9 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     }
     for (const level of levels) { // id order, as the allocator locks them
       const q = need.get(level.product_id)!;
-      const r = await tx.inventoryLevel.updateMany({
-        where: { id: level.id, on_hand: { gte: q }, committed: { gte: q } },
-        data: { on_hand: { decrement: q }, committed: { decrement: q } },
-      });
-      if (!r.count) {
+      // Through the ledger: two FULFILLED movements (on_hand -q, committed -q) with the change.
+      const ok = await applyToLevel(tx, { ...level, sku: level.product.sku }, { on_hand: -q, committed: -q }, { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId });
+      if (!ok) {
         const now2 = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id } });
         throw conflict(`Inventory of product ${level.product_id} in warehouse ${fo.warehouse_id} is short: ${q} to ship, on_hand ${now2.on_hand}, committed ${now2.committed}.`);
       }

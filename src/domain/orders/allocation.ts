@@ -1,5 +1,6 @@
 import type { TxClient } from '../../db/types.js';
 import { ALLOCATABLE_STATUSES } from './constants.js';
+import { applyToLevel } from '../inventory/ledger.js';
 
 // Inventory allocation: which warehouse ships how many units of each order line.
 //
@@ -86,24 +87,25 @@ export function planAllocation(needs: Map<string, number>, stock: StockLevel[]):
  * Increments committed by up to `want` units, never past on_hand - unavailable; returns how
  * many were committed (fewer when a concurrent transaction took some first).
  */
-export async function commitUpTo(tx: TxClient, levelId: string, want: number): Promise<number> {
+export async function commitUpTo(tx: TxClient, chunk: Chunk, want: number, ref: string | null = null): Promise<number> {
   let n = want;
+  const level = { id: chunk.levelId, product_id: chunk.product_id, warehouse_id: chunk.warehouse_id };
+  // `ref`: an order id, or during conversion the draft's id (convert renames it to the order's).
+  const info = { kind: 'COMMITTED' as const, reference_type: ref ? (ref.startsWith('draft:') ? 'draft_order' : 'order') : null, reference_id: ref?.replace(/^draft:/, '') ?? null };
   for (let attempt = 0; n > 0 && attempt < 5; attempt++) {
-    const count = await tx.$executeRaw`
-      UPDATE "inventory_levels" SET "committed" = "committed" + ${n}, "updated_at" = ${new Date()}
-      WHERE "id" = ${levelId} AND "committed" + ${n} <= "on_hand" - "unavailable"`;
-    if (count === 1) return n;
-    const level = await tx.inventoryLevel.findUnique({ where: { id: levelId } });
-    n = Math.min(n, level ? level.on_hand - level.committed - level.unavailable : 0);
+    // Through the ledger: the COMMITTED movement is written with the change.
+    if (await applyToLevel(tx, level, { committed: n }, info, { sellable: true })) return n;
+    const now = await tx.inventoryLevel.findUnique({ where: { id: chunk.levelId } });
+    n = Math.min(n, now ? now.on_hand - now.committed - now.unavailable : 0);
   }
   return 0;
 }
 
 /** Commits a plan (levels in id order); returns the chunks as actually committed. */
-export async function commitPlan(tx: TxClient, plan: Chunk[]): Promise<Chunk[]> {
+export async function commitPlan(tx: TxClient, plan: Chunk[], orderId: string | null = null): Promise<Chunk[]> {
   const done: Chunk[] = [];
   for (const chunk of [...plan].sort((a, b) => (a.levelId < b.levelId ? -1 : a.levelId > b.levelId ? 1 : 0))) {
-    const quantity = await commitUpTo(tx, chunk.levelId, chunk.quantity);
+    const quantity = await commitUpTo(tx, chunk, chunk.quantity, orderId);
     if (quantity > 0) done.push({ ...chunk, quantity });
   }
   return done;
@@ -170,10 +172,11 @@ export async function allocateLines(
   fulfillerTeamId: string,
   lines: LineNeed[],
   reserved: Map<string, number> = new Map(),
+  orderId: string | null = null,
 ): Promise<LineAllocation[]> {
   const needs = new Map<string, number>();
   for (const l of lines) needs.set(l.product_id, (needs.get(l.product_id) ?? 0) + l.quantity);
   const stock = withoutReserved(await loadStock(tx, fulfillerTeamId, [...needs.keys()]), reserved);
-  const committed = await commitPlan(tx, planAllocation(needs, stock));
+  const committed = await commitPlan(tx, planAllocation(needs, stock), orderId);
   return distribute(lines, committed);
 }

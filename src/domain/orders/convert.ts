@@ -108,7 +108,7 @@ export async function convertDraftOrder(db: Db, fulfillerTeamId: string, draftId
     }
     const productIds = [...new Set(cores.map((c) => c.product_id))];
     const reserved = await queueReservations(tx, fulfillerTeamId, productIds, rank);
-    const allocations = await allocateLines(tx, fulfillerTeamId, cores.map((c) => ({ key: c.key, product_id: c.product_id, quantity: c.total_quantity })), reserved);
+    const allocations = await allocateLines(tx, fulfillerTeamId, cores.map((c) => ({ key: c.key, product_id: c.product_id, quantity: c.total_quantity })), reserved, `draft:${draft.id}`);
     const allocated = new Map<string, number>();
     for (const a of allocations) allocated.set(a.key, (allocated.get(a.key) ?? 0) + a.quantity);
     const unallocated = (c: CoreSpec) => c.total_quantity - (allocated.get(c.key) ?? 0);
@@ -125,6 +125,11 @@ export async function convertDraftOrder(db: Db, fulfillerTeamId: string, draftId
     });
     await tx.orderLineItem.createMany({ data: originals.map((o) => ({ ...o, order_id: order.id })) });
     await tx.draftOrder.update({ where: { id: draft.id }, data: { order_id: order.id } });
+    // Stock was committed before the order row existed; its movements name the order from here on.
+    await tx.inventoryMovement.updateMany({
+      where: { reference_type: 'draft_order', reference_id: draft.id, kind: 'COMMITTED' },
+      data: { reference_type: 'order', reference_id: order.id },
+    });
     if (!paid) await createPaymentHold(tx, order.id);
 
     const idOfKey = new Map(coreRows.map((r) => [`${r.core_draft_order_line_item_id}:${r.product_id}`, r.id]));

@@ -78,6 +78,8 @@ async function allocateOrder(tx: TxClient, orderId: string): Promise<Map<string,
     tx,
     order.fulfiller_team_id,
     waiting.map((l) => ({ key: l.id, product_id: l.product_id!, quantity: l.unallocated_quantity })),
+    new Map(),
+    order.id,
   );
   if (!allocations.length) return taken;
 

@@ -1,0 +1,82 @@
+import type { TxClient } from '../../db/types.js';
+
+// The one way an inventory level changes. applyToLevel() moves the level's buckets by the given
+// deltas with a single conditional UPDATE (the guards are in its WHERE, so a concurrent change
+// on another connection or replica can never drive a bucket negative or overcommit) and, only
+// when that UPDATE matched, writes one immutable movement row per changed bucket in the same
+// transaction. Hence, for every level and bucket, level = sum of its movements.
+
+export type Bucket = 'on_hand' | 'committed' | 'unavailable' | 'on_order';
+export const BUCKETS: Bucket[] = ['on_hand', 'committed', 'unavailable', 'on_order'];
+
+export type MovementKind =
+  | 'RECEIVED' | 'ADJUSTED' | 'COUNTED' | 'COMMITTED' | 'RELEASED'
+  | 'FULFILLED' | 'TRANSFER_OUT' | 'TRANSFER_IN' | 'RETURNED' | 'ORDERED';
+
+export interface MovementInfo {
+  kind: MovementKind;
+  reason?: string | null;
+  note?: string | null;
+  reference_type?: string | null;
+  reference_id?: string | null;
+  actor_key_id?: string | null;
+}
+
+export interface LevelRef {
+  id: string;
+  product_id: string;
+  warehouse_id: string;
+  sku?: string | null;
+}
+
+export type Deltas = Partial<Record<Bucket, number>>;
+
+export interface Guards {
+  /** committed + unavailable <= on_hand after the change (nothing promised that is not sellable). */
+  sellable?: boolean;
+}
+
+/**
+ * Applies `deltas` to the level if, after the change, every bucket stays >= 0 (and the
+ * `sellable` guard holds when asked). Returns false, changing nothing, otherwise.
+ */
+export async function applyToLevel(tx: TxClient, level: LevelRef, deltas: Deltas, info: MovementInfo, guards: Guards = {}): Promise<boolean> {
+  const d = { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...deltas };
+  if (BUCKETS.every((b) => d[b] === 0)) return true;
+  const now = new Date();
+  const count = guards.sellable
+    ? await tx.$executeRaw`
+      UPDATE "inventory_levels" SET "on_hand" = "on_hand" + ${d.on_hand}, "committed" = "committed" + ${d.committed},
+        "unavailable" = "unavailable" + ${d.unavailable}, "on_order" = "on_order" + ${d.on_order}, "updated_at" = ${now}
+      WHERE "id" = ${level.id} AND "on_hand" + ${d.on_hand} >= 0 AND "committed" + ${d.committed} >= 0
+        AND "unavailable" + ${d.unavailable} >= 0 AND "on_order" + ${d.on_order} >= 0
+        AND "committed" + ${d.committed} + "unavailable" + ${d.unavailable} <= "on_hand" + ${d.on_hand}`
+    : await tx.$executeRaw`
+      UPDATE "inventory_levels" SET "on_hand" = "on_hand" + ${d.on_hand}, "committed" = "committed" + ${d.committed},
+        "unavailable" = "unavailable" + ${d.unavailable}, "on_order" = "on_order" + ${d.on_order}, "updated_at" = ${now}
+      WHERE "id" = ${level.id} AND "on_hand" + ${d.on_hand} >= 0 AND "committed" + ${d.committed} >= 0
+        AND "unavailable" + ${d.unavailable} >= 0 AND "on_order" + ${d.on_order} >= 0`;
+  if (count !== 1) return false;
+  const sku = level.sku !== undefined
+    ? level.sku
+    : (await tx.product.findUnique({ where: { id: level.product_id }, select: { sku: true } }))?.sku ?? null;
+  await tx.inventoryMovement.createMany({
+    data: BUCKETS.filter((b) => d[b] !== 0).map((bucket) => ({
+      product_id: level.product_id, sku, warehouse_id: level.warehouse_id, bucket, delta: d[bucket], kind: info.kind,
+      reason: info.reason ?? null, note: info.note ?? null, reference_type: info.reference_type ?? null,
+      reference_id: info.reference_id ?? null, actor_key_id: info.actor_key_id ?? null, created_at: now,
+    })),
+  });
+  return true;
+}
+
+/** The level of a product at a warehouse, created empty when missing (race-safe upsert). */
+export async function levelFor(tx: TxClient, productId: string, warehouseId: string): Promise<LevelRef> {
+  const level = await tx.inventoryLevel.upsert({
+    where: { product_id_warehouse_id: { product_id: productId, warehouse_id: warehouseId } },
+    create: { product_id: productId, warehouse_id: warehouseId },
+    update: {},
+    select: { id: true, product_id: true, warehouse_id: true, product: { select: { sku: true } } },
+  });
+  return { id: level.id, product_id: level.product_id, warehouse_id: level.warehouse_id, sku: level.product.sku };
+}
