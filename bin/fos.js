@@ -1,6 +1,15 @@
 #!/usr/bin/env node
 // fos: command-line client for the Fulfillment Operations Public API, and its server (`fos serve`).
 // The CLI is compiled to dist/ (npx tsc -p .).
+import { setFlagsFromString } from 'node:v8';
+
+// undici parses HTTP with a wasm module that V8 re-compiles (tier-up) on background threads, and
+// Node waits for those compiles before it exits: 0.1-0.5 s after a client command's work is done.
+// The client needs no optimised parser, so client commands keep baseline (Liftoff) wasm code.
+// Server commands keep tier-up: Prisma's query compiler is wasm too and runs for long.
+const SERVER_WORDS = new Set(['serve', 'db', 'admin']);
+if (!process.argv.slice(2).some((a) => SERVER_WORDS.has(a))) setFlagsFromString('--liftoff-only');
+
 let main;
 try {
   main = await import('../dist/cli/main.js');

@@ -12,7 +12,7 @@ __fos_subcommands() {
     'fos orders') echo 'list get priority mark-paid' ;;
     'fos draft-orders') echo 'list get create convert' ;;
     'fos fulfillment-orders') echo 'list get accept lock release' ;;
-    'fos packages') echo 'list get create update label fulfill' ;;
+    'fos packages') echo 'list get create update label void-label fulfill' ;;
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list get create-storage create-receiving update-receiving' ;;
     'fos files') echo 'list get create update' ;;
@@ -76,6 +76,7 @@ __fos_options() {
     'fos packages create') echo '--fulfillment-order --name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --idempotency-key --data --field -F --raw-field -f --item' ;;
     'fos packages update') echo '--name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --data --field -F --raw-field -f --item' ;;
     'fos packages label') echo '--label-url --tracking-number --carrier --service --cost --cost-currency --tracking-url --rate-strategy --carrier-id --service-id --data --field -F --raw-field -f' ;;
+    'fos packages void-label') echo '' ;;
     'fos packages fulfill') echo '--locked-by' ;;
     'fos carrier-rates') echo '' ;;
     'fos carrier-rates list') echo '--page --limit --all' ;;
@@ -197,8 +198,8 @@ __fos_choices() {
     'fos keys create|--power-role') echo 'ADMIN MEMBER' ;;
     'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
     'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
-    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.fulfilled charge.created charge.updated' ;;
-    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.fulfilled charge.created charge.updated' ;;
+    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated' ;;
+    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos serve|--rate-limit-store') echo 'memory database redis' ;;
     'fos admin team create|--kind') echo 'FULFILLER MERCHANT' ;;

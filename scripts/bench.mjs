@@ -4,11 +4,17 @@
 //   startup    fos --version / --help: median of N spawns, and no server/Prisma/Fastify/undici loaded
 //   roundtrip  `fos products list` spawned against `fos serve --demo` (temp SQLite, port 0)
 //   api        in-process server + undici: GET /v1/ops/products, full fulfil workflow, RSS
+//   outbox     a queued backlog drained by one outbox worker to a local receiver (events/s)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
-// FOS_BENCH_ORDERS (workflows, default 40).
+// FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
+//   lists      order and fulfillment-order list queries (every filter/sort) on a seeded database:
+//              FOS_BENCH_LIST_ORDERS (seeded into a temp SQLite file, default 20000; `--scale N` too),
+//              or an existing seeded database: FOS_BENCH_LIST_DB=<file|url> FOS_BENCH_LIST_TEAM=<id>.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
+import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
+import { outboxBench } from '../bench/outbox.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
 import { roundtrip } from '../bench/roundtrip.mjs';
 import { startup } from '../bench/startup.mjs';
@@ -17,8 +23,12 @@ const int = (name, fallback, max) => Math.min(max, Math.max(1, Number(process.en
 const RUNS = int('FOS_BENCH_RUNS', 10, 50);
 const READS = int('FOS_BENCH_READS', 1000, 2500);
 const ORDERS = int('FOS_BENCH_ORDERS', 40, 300);
+const EVENTS = int('FOS_BENCH_EVENTS', 500, 20_000);
 
-const sections = process.argv.slice(2).length ? process.argv.slice(2) : ['startup', 'roundtrip', 'api'];
+const argv = process.argv.slice(2);
+const scaleAt = argv.indexOf('--scale');
+const LIST_ORDERS = scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
+const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'outbox', 'lists'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -54,6 +64,23 @@ if (sections.includes('api')) {
   console.log(`  fulfil workflow (6 requests)    ${w.done} fulfillment orders, concurrency 4: ${w.perSecond.toFixed(1)} workflows/s ` +
     `(${(w.requests / w.seconds).toFixed(0)} req/s); per workflow p50 ${ms(w.p50)}, p95 ${ms(w.p95)}`);
   console.log(`  process RSS after the run       ${a.rssMiB.toFixed(1)} MiB (server and client in one process; heap ${a.heapMiB.toFixed(1)} MiB)`);
+}
+
+if (sections.includes('outbox')) {
+  const o = await outboxBench({ events: EVENTS, deadlineMs: 60_000 });
+  console.log('outbox, one worker, temp SQLite, local HTTP receiver');
+  console.log(`  drain ${o.events} events         ${o.perSecond.toFixed(0)} events/s (target >= 500); ${o.received} delivered in ` +
+    `${o.seconds.toFixed(1)} s; backlog at the end ${o.backlog} (target 0)`);
+}
+
+if (sections.includes('lists')) {
+  const l = await listBench({ orders: LIST_ORDERS, runs: RUNS * 2 });
+  const size = l.seeded ? `${l.seeded.orders} orders seeded in ${(l.seeded.ms / 1000).toFixed(1)} s` : process.env.FOS_BENCH_LIST_DB;
+  console.log(`list queries (${l.provider}; ${size}; p95 of ${RUNS * 2} runs, limit 20; target p95 <= ${LIST_TARGET_MS} ms at 1M orders)`);
+  for (const r of l.results) {
+    console.log(`  ${r.name.padEnd(58)} p50 ${ms(r.p50).padStart(9)}  p95 ${ms(r.p95).padStart(9)}  ` +
+      `${r.p95 <= LIST_TARGET_MS ? 'ok' : 'OVER'} (target ${LIST_TARGET_MS} ms)`);
+  }
 }
 
 process.exitCode = failed ? 1 : 0;

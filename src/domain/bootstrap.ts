@@ -2,6 +2,9 @@ import type { Db } from '../db/types.js';
 import { isSerializationFailure, isUniqueViolation } from '../db/client.js';
 import { generateToken, hashToken, tokenHint } from './keys/token.js';
 
+/** The highest rate tier (tiers are 1-4; TIER_LIMITS in src/server/rate-limit/stores.ts). */
+export const BOOTSTRAP_TIER = 4;
+
 export interface BootstrapResult {
   teamId: string;
   teamName: string;
@@ -55,6 +58,9 @@ async function bootstrapOnce(db: Db, teamName: string): Promise<BootstrapResult 
           name: 'local admin',
           description: 'Created on first start of fos serve',
           power_role: 'ADMIN',
+          // The operator's own key on their own server: the highest tier, so a batch run from
+          // the quick start (`fos fulfill run`, several requests per order) is not throttled.
+          rate_tier: BOOTSTRAP_TIER,
           token_hash: hashToken(token),
           token_hint: tokenHint(token),
           created_by: 'bootstrap',

@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import type { Db } from '../db/types.js';
 import { PrincipalResolver } from '../domain/keys/principal.js';
 import { registerAuth } from './auth.js';
+import { refuseQuerySecrets, safeLoggerOptions } from './query-secrets.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
 import { frameworkErrors, newTraceId, registerProblemHandlers } from './problem.js';
 import { MemoryStore, type RateLimitStore } from './rate-limit/stores.js';
@@ -46,10 +47,9 @@ function validators() {
 
 export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logger ?? {
-      level: process.env.FOS_LOG_LEVEL ?? 'info',
-      redact: ['req.headers["x-access-token"]', 'req.headers.authorization'],
-    },
+    // Whatever logger options the caller gives, credentials never reach a log line.
+    logger: config.logger === false ? false
+      : safeLoggerOptions(typeof config.logger === 'object' ? config.logger : { level: process.env.FOS_LOG_LEVEL ?? 'info' }),
     genReqId: () => newTraceId(),
     // Log lines carry the trace id that error details show as the support reference.
     logController: new LogController({ requestIdLogLabel: 'trace_id' }),
@@ -79,6 +79,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.addHook('onClose', async () => limiter.close());
 
   registerProblemHandlers(app);
+  refuseQuerySecrets(app);
   await registerOpenApi(app, VERSION);
   registerAuth(app, principals, limiter);
   registerOpenApiRoute(app);

@@ -3,11 +3,11 @@ import { startServer, type ServeOptions } from './serve.js';
 // `fos serve`: start, announce, save the first-start key as the CLI's `local` profile, and
 // shut down cleanly on SIGINT/SIGTERM.
 export async function runServe(opts: ServeOptions & { logLevel?: string }) {
-  const server = await startServer({ ...opts, logger: { level: opts.logLevel ?? 'info', redact: ['req.headers["x-access-token"]', 'req.headers.authorization'] } });
+  const server = await startServer({ ...opts, logger: { level: opts.logLevel ?? 'info' } });
   const err = process.stderr;
   if (server.bootstrap) {
     const { token, teamName } = server.bootstrap;
-    err.write(`\nFirst start: created fulfiller team "${teamName}" and an ADMIN key.\n`);
+    err.write(`\nFirst start: created fulfiller team "${teamName}" and an ADMIN key (rate tier 4: 3000 requests a minute).\n`);
     err.write(`API key (shown once): ${token}\n`);
     try {
       const { saveProfile } = await import('../cli/config.js');

@@ -185,6 +185,17 @@ describe('webhook delivery', () => {
     expect(await t.db.prisma.webhookDelivery.count({ where: { status: 'DELIVERED', attempts: 1 } })).toBe(6);
   });
 
+  it('drains a backlog larger than one batch without waiting for the interval', async () => {
+    await endpoint('/backlog');
+    for (let i = 0; i < 25; i++) await enqueue('package.created', { n: i });
+    // batchSize 5 and a 60 s interval: only back-to-back passes can deliver all 25 in time.
+    const worker = startOutboxWorker(t.db, silent, { intervalMs: 60_000, batchSize: 5 });
+    for (let i = 0; i < 200 && hits.length < 25; i++) await new Promise((r) => setTimeout(r, 20));
+    await worker.stop();
+    expect(hits.length).toBeLessThan(25 + 1);
+    expect(new Set(hits.map((h) => h.headers['fos-event-id'])).size).toBe(25);
+  });
+
   it('runs on a timer with startOutboxWorker and stops cleanly', async () => {
     await endpoint('/timer');
     await enqueue('order.priority_changed', { id: 'o3' });

@@ -77,7 +77,18 @@ describe('fos fulfill run', () => {
     const [fo] = (await t.call('GET', '/v1/ops/fulfillment-orders', { query: { order_id: order.id } })).json().data;
     expect(fo.status).toBe('PENDING');
 
+    const seen: string[] = [];
+    const count = (req: { method?: string; url?: string }) => seen.push(`${req.method} ${req.url?.split('?')[0]}`);
+    t.app.server.on('request', count);
     const r = await fos(['fulfill', 'run', fo.id, ...UPLOAD]);
+    t.app.server.off('request', count);
+    // As few requests as the API allows: no re-read of the fulfillment order after locking.
+    expect(seen).toEqual([
+      'GET /v1/ops/fulfillment-orders', `GET /v1/ops/fulfillment-orders/${fo.id}`,
+      `POST /v1/ops/fulfillment-orders/${fo.id}/accept`, `POST /v1/ops/fulfillment-orders/${fo.id}/lock`,
+      'POST /v1/ops/packages', expect.stringMatching(/^POST \/v1\/ops\/packages\/[^/]+\/label$/),
+      expect.stringMatching(/^POST \/v1\/ops\/packages\/[^/]+\/fulfill$/),
+    ]);
     expect(r.stderr).toContain('accepting it first (it is PENDING)');
     expect(r.stderr).toMatch(/locked by station-7 until/);
     expect(r.stderr).toMatch(/package \S+ created: MUG-BLUE ×2/);

@@ -142,6 +142,20 @@ describe('csv', () => {
     expect(csvLine(['x', 'y,z'])).toBe('x,"y,z"\n');
   });
 
+  it('neutralises formula cells (=, +, -, @, tab, CR) with a leading quote, as OWASP recommends', async () => {
+    expect(csvCell('=HYPERLINK("http://x","y")')).toBe('"\'=HYPERLINK(""http://x"",""y"")"');
+    expect(csvCell('+1+1')).toBe('"\'+1+1"');
+    expect(csvCell('-2+3')).toBe('"\'-2+3"');
+    expect(csvCell('@SUM(A1)')).toBe('"\'@SUM(A1)"');
+    expect(csvCell('\t=1')).toBe('"\'\t=1"');
+    expect(csvCell('\r=1')).toBe('"\'\r=1"');
+    expect(csvCell(-5)).toBe('-5');
+    expect(csvCell('a=b')).toBe('a=b');
+    const { ctx, io } = await setup({ tty: false, options: { format: 'csv' } });
+    await printList(ctx, [{ name: '=cmd|calc' }]);
+    expect(io.stdoutText()).toBe('name\n"\'=cmd|calc"\n');
+  });
+
   it('writes a header row and one row per record (union of keys for arrays)', async () => {
     const { ctx, io } = await setup({ tty: false, options: { format: 'csv' } });
     await printList(ctx, [{ id: 1, name: 'Cup, "large"' }, { id: 2, extra: true }]);

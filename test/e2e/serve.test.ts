@@ -103,7 +103,7 @@ describe('fos serve', () => {
 
     const me = await fetch(`${server.url}/me`, { headers: { 'x-access-token': token } });
     expect(me.status).toBe(200);
-    expect(me.headers.get('x-ratelimit-limit')).toBe('30');
+    expect(me.headers.get('x-ratelimit-limit')).toBe('3000'); // the first-start key has the highest tier
     expect(await me.json()).toMatchObject({ power_role: 'ADMIN', team_kind: 'FULFILLER', key_name: 'local admin' });
     const denied = await fetch(`${server.url}/me`);
     expect(denied.status).toBe(401);

@@ -12,6 +12,7 @@ export const EVENT_KINDS = [
   'fulfillment_order.locked',
   'package.created',
   'package.labelled',
+  'package.label_voided',
   'package.fulfilled',
   'charge.created',
   'charge.updated',

@@ -49,12 +49,13 @@ function uploadOf(input: LabelInput): Upload | null {
 type PackageRecord = NonNullable<Awaited<ReturnType<typeof readPackage>>>;
 
 function readPackage(client: Db['prisma'] | TxClient, teamId: string, id: string) {
-  return client.package.findFirst({ where: { id, fulfiller_team_id: teamId }, include: { shipping_label: { select: { id: true } } } });
+  return client.package.findFirst({ where: { id, fulfiller_team_id: teamId }, include: { shipping_label: { select: { id: true, voided_at: true } } } });
 }
 
-function refuse(pkg: { id: string; status: string; shipment_status: string | null; shipping_label: unknown }): void {
+function refuse(pkg: { id: string; status: string; shipment_status: string | null; shipping_label: { voided_at: Date | null } | null }): void {
   if (pkg.status !== 'PENDING') throw conflict(`Package ${pkg.id} is ${pkg.status}; fulfilled packages cannot be labelled.`);
-  if (pkg.shipping_label || pkg.shipment_status) throw conflict(`Package ${pkg.id} already has a shipping label.`);
+  // A voided label (label-void.ts) does not count: relabelling replaces it.
+  if ((pkg.shipping_label && !pkg.shipping_label.voided_at) || pkg.shipment_status) throw conflict(`Package ${pkg.id} already has a shipping label.`);
 }
 
 export async function labelPackage(db: Db, teamId: string, id: string, input: LabelInput): Promise<PackageView> {
@@ -118,6 +119,8 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
         refuse(now);
         throw conflict(`Package ${id} changed while it was being labelled; try again.`);
       }
+      // The package CAS above holds the row, so only a voided label can be here; it is replaced.
+      await tx.shippingLabel.deleteMany({ where: { package_id: id, voided_at: { not: null } } });
       const created = await tx.shippingLabel.create({
         data: {
           package_id: id,

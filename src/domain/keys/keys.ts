@@ -64,6 +64,18 @@ export function assertCanGrant(actor: Actor | string | null | undefined, permiss
   if (missing.length) throw forbidden(`A MEMBER key cannot grant permissions it does not hold: ${missing.join(', ')}.`);
 }
 
+/**
+ * A MEMBER actor may only change or remove a key or role whose permissions it holds all of
+ * (otherwise a MANAGE_API_KEYS member could strip or re-tier keys more powerful than itself).
+ */
+export function assertCanControl(actor: Actor | string | null | undefined, what: string, permissions: Iterable<string>) {
+  if (!isMember(actor)) return;
+  const missing = [...new Set(permissions)].filter((p) => !actor.permissions.has(p as Permission)).sort();
+  if (missing.length) {
+    throw forbidden(`A MEMBER key cannot change or remove a ${what} whose permissions exceed its own (it lacks ${missing.join(', ')}).`);
+  }
+}
+
 function assertMemberLimits(actor: Actor | string | null | undefined, target: { power_role?: string; rate_tier?: number }) {
   if (!isMember(actor)) return;
   if (target.power_role === 'ADMIN') throw forbidden('Only an ADMIN key can create or change ADMIN keys.');
@@ -132,11 +144,12 @@ export async function getKey(db: Db, teamId: string, id: string) {
   return presentKey(key);
 }
 
-/** Loads the key a change targets: 404 outside the team, 403 for a MEMBER touching an ADMIN key. */
+/** Loads the key a change targets: 404 outside the team, 403 for a MEMBER touching an ADMIN key or a key holding more than it. */
 async function targetKey(client: Client, teamId: string, id: string, actor?: Actor) {
   const key = await loadKey(client, teamId, id);
   if (!key) throw notFound('API key', id);
   if (key.power_role === 'ADMIN') assertMemberLimits(actor, { power_role: 'ADMIN' });
+  assertCanControl(actor, 'key', grantedBy(key.roles.map((r) => r.role)));
   return key;
 }
 

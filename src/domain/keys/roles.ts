@@ -3,7 +3,8 @@ import { isUniqueViolation } from '../../db/client.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { pageWindow, toPage, type PageRequest } from '../pagination.js';
 import { isPermission, PERMISSIONS, type Permission } from '../permissions.js';
-import { assertCanGrant, type Actor } from './keys.js';
+import { assertCanControl, assertCanGrant, type Actor } from './keys.js';
+import type { TxClient } from '../../db/types.js';
 
 export interface RoleInput {
   name: string;
@@ -65,15 +66,31 @@ export async function getRole(db: Db, teamId: string, id: string) {
   return presentRole(role);
 }
 
+/**
+ * The role a change targets, checked against a MEMBER actor's own permissions. Returns its
+ * updated_at: the change is a compare-and-set on it, so the role cannot gain permissions between
+ * the check and the write.
+ */
+async function targetRole(tx: TxClient, teamId: string, id: string, actor?: Actor) {
+  const role = await tx.role.findFirst({ where: { id, team_id: teamId }, select: { permissions: true, updated_at: true } });
+  if (!role) throw notFound('Role', id);
+  assertCanControl(actor, 'role', role.permissions as string[]);
+  return role.updated_at;
+}
+
+const changedMeanwhile = () => conflict('The role changed while this request ran; retry.');
+
 export async function updateRole(db: Db, teamId: string, id: string, input: Partial<RoleInput>, actor?: Actor) {
   const permissions = input.permissions ? permissionsOf(input.permissions, actor) : undefined;
   try {
-    // Compare-and-set on (id, team): another team's role, or one deleted meanwhile, is a 404.
-    const { count } = await db.prisma.role.updateMany({
-      where: { id, team_id: teamId },
-      data: { name: input.name, description: input.description, permissions },
+    await db.prisma.$transaction(async (tx) => {
+      const seen = await targetRole(tx, teamId, id, actor);
+      const { count } = await tx.role.updateMany({
+        where: { id, team_id: teamId, updated_at: seen },
+        data: { name: input.name, description: input.description, permissions },
+      });
+      if (count === 0) throw changedMeanwhile();
     });
-    if (count === 0) throw notFound('Role', id);
     return await getRole(db, teamId, id);
   } catch (err) {
     if (isUniqueViolation(err)) throw duplicateName(input.name ?? '');
@@ -81,9 +98,12 @@ export async function updateRole(db: Db, teamId: string, id: string, input: Part
   }
 }
 
-export async function deleteRole(db: Db, teamId: string, id: string) {
-  const { count } = await db.prisma.role.deleteMany({ where: { id, team_id: teamId } });
-  if (count === 0) throw notFound('Role', id);
+export async function deleteRole(db: Db, teamId: string, id: string, actor?: Actor) {
+  await db.prisma.$transaction(async (tx) => {
+    const seen = await targetRole(tx, teamId, id, actor);
+    const { count } = await tx.role.deleteMany({ where: { id, team_id: teamId, updated_at: seen } });
+    if (count === 0) throw changedMeanwhile();
+  });
 }
 
 /** Admin CLI: roles by name within a team (creating missing ones is the caller's choice). */

@@ -62,7 +62,11 @@ export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpt
   };
 }
 
-/** Runs passes every intervalMs until stop(); stop() waits for the pass in progress. */
+/**
+ * Runs passes until stop(); stop() waits for the pass in progress. While a pass finds work, the
+ * next one starts at once (a backlog drains continuously, batch after batch); only an idle pass
+ * waits intervalMs before looking again. The first pass starts at once.
+ */
 export function startOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOptions = {}) {
   const worker = createOutboxWorker(db, log, opts);
   const intervalMs = opts.intervalMs ?? 2000;
@@ -72,16 +76,20 @@ export function startOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpti
 
   const tick = () => {
     running = worker.runOnce()
-      .catch((err) => log.error({ err }, 'outbox pass failed'))
-      .finally(() => {
-        if (!stopped) schedule();
+      .then((s) => s.events + s.delivered + s.retrying + s.failed > 0)
+      .catch((err) => {
+        log.error({ err }, 'outbox pass failed');
+        return false;
+      })
+      .then((busy) => {
+        if (!stopped) schedule(busy ? 0 : intervalMs);
       });
   };
-  const schedule = () => {
-    timer = setTimeout(tick, intervalMs);
+  const schedule = (delayMs: number) => {
+    timer = setTimeout(tick, delayMs);
     timer.unref(); // never keeps the process alive on its own
   };
-  schedule();
+  schedule(0); // a backlog left by a previous run starts draining at once
 
   return {
     runOnce: worker.runOnce,

@@ -41,7 +41,19 @@ async function asFulfillmentOrder(api: FulfillApi, id: string): Promise<Fulfillm
  * `fos orders list`), are tried as an order first; `fulfillment_order_id` fields as a
  * fulfillment order first. An order with no fulfillment orders resolves with `fos: []`.
  */
-export async function resolveId(api: FulfillApi, ref: IdRef): Promise<Resolution> {
+/** Shared by the ids of one batch: what its plain ids turned out to be. */
+export interface ResolveHint {
+  fulfillmentOrders: boolean;
+}
+
+export async function resolveId(api: FulfillApi, ref: IdRef, hint: ResolveHint = { fulfillmentOrders: false }): Promise<Resolution> {
+  // Once a plain id of a batch turned out to be a fulfillment order, the rest most likely are
+  // too (a piped `fos fulfillment-orders list`): try them as one first, saving the order lookup.
+  if (ref.kind === 'any' && hint.fulfillmentOrders) {
+    const fo = await asFulfillmentOrder(api, ref.id);
+    if (fo) return { kind: 'fulfillment-order', fos: [fo] };
+    return resolveId(api, { ...ref, kind: 'order' }, hint);
+  }
   if (ref.kind === 'fulfillment-order') {
     const fo = await asFulfillmentOrder(api, ref.id);
     if (fo) return { kind: 'fulfillment-order', fos: [fo] };
@@ -51,7 +63,10 @@ export async function resolveId(api: FulfillApi, ref: IdRef): Promise<Resolution
   if (fos.length) return { kind: 'order', fos, orderId: ref.id, orderNumber: fos[0].order_number };
   if (ref.kind === 'any') {
     const fo = await asFulfillmentOrder(api, ref.id);
-    if (fo) return { kind: 'fulfillment-order', fos: [fo] };
+    if (fo) {
+      hint.fulfillmentOrders = true;
+      return { kind: 'fulfillment-order', fos: [fo] };
+    }
   }
   try {
     const order = await api.getOrder(ref.id);

@@ -7,7 +7,7 @@ import { readIds, uniqueIds, type IdRef } from './input.js';
 import {
   describeLabel, enumParser, parseItem, parseNonNegative, parsePositiveInt, runOptions, type RawRunOptions, type RunOptions,
 } from './options.js';
-import { assignItems, describeLines, hasWork, planLines, resolveId, skipReason, type Items, type Resolution } from './plan.js';
+import { assignItems, describeLines, hasWork, planLines, resolveId, skipReason, type Items, type ResolveHint, type Resolution } from './plan.js';
 import { Reporter } from './report.js';
 import { baseResult, exitCodeOf, failedResult, type FulfilResult } from './result.js';
 import { fulfilOne } from './workflow.js';
@@ -43,10 +43,10 @@ export async function pool<T>(items: readonly T[], limit: number, fn: (item: T, 
 }
 
 /** Phase 1 for one id: the fulfillment orders to work on, and rows for what needs no work. */
-async function resolveOne(api: FulfillApi, ref: IdRef, opts: RunOptions, log: (m: string) => void): Promise<{ work: Work[]; rows: FulfilResult[] }> {
+async function resolveOne(api: FulfillApi, ref: IdRef, hint: ResolveHint, opts: RunOptions, log: (m: string) => void): Promise<{ work: Work[]; rows: FulfilResult[] }> {
   let r: Resolution;
   try {
-    r = await resolveId(api, ref);
+    r = await resolveId(api, ref, hint);
   } catch (err) {
     log(`FAILED: ${(err as Error).message}`);
     return { work: [], rows: [failedResult(baseResult(ref.id), 'resolve', err, 'nothing changed')] };
@@ -105,8 +105,9 @@ export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions)
   // Phase 1: resolve (reads only). Results are kept in input order.
   reporter.startPhase('resolving', refs.length);
   const resolved: { work: Work[]; rows: FulfilResult[] }[] = [];
+  const hint: ResolveHint = { fulfillmentOrders: false };
   await pool(refs, opts.concurrency, async (ref, i) => {
-    resolved[i] = await resolveOne(api, ref, opts, (m) => reporter.log(ref.id, m));
+    resolved[i] = await resolveOne(api, ref, hint, opts, (m) => reporter.log(ref.id, m));
     reporter.advance();
   });
   const rows: FulfilResult[] = resolved.flatMap((r) => r.rows);

@@ -7,8 +7,7 @@ import { describeLines, packageKey, planLines, type Items } from './plan.js';
 import { baseResult, failedResult, type FulfilResult, type Step } from './result.js';
 
 /**
- * One fulfillment order through the workflow (spec 4.6): accept if PENDING -> lock -> read it
- * again -> package -> label -> fulfil (which releases the lock). A failure after locking
+ * One fulfillment order through the workflow (spec 4.6): accept if PENDING -> lock -> package -> label -> fulfil (which releases the lock). A failure after locking
  * releases the lock and reports what was left behind. A 409 saying the work is already done
  * (accept/lock/package/fulfil) makes the result `skipped`, so re-runs are safe.
  */
@@ -71,10 +70,11 @@ export async function fulfilOne(
     return { ...base, status: 'skipped', reason, package_id: p.pkg?.id ?? null, tracking_code: trackingOf(p.pkg) };
   };
 
+  let current = initial;
   try {
     if (initial.status === 'PENDING') {
       log('accepting it first (it is PENDING)');
-      await api.accept(id);
+      current = await api.accept(id);
       p.accepted = true;
     }
     step = 'lock';
@@ -82,17 +82,30 @@ export async function fulfilOne(
     p.locked = true;
     log(`locked by ${owner}${lock.expires_at ? ` until ${lock.expires_at}` : ''}`);
 
+    // The fulfillment order as resolved (or as accept returned it) is planned from directly: the
+    // server checks the quantities when the package is made, so only a refusal costs a re-read.
     step = 'plan';
-    const fo = await api.getFulfillmentOrder(id); // fresh quantities, now that nobody else can fulfil it
-    const lines = planLines(fo, items);
+    let fo = current;
+    let lines = planLines(fo, items);
     if (!lines.length) return await skipped('already fulfilled');
     step = 'package';
-    const body: Record<string, unknown> = {
+    const bodyOf = (ls: typeof lines): Record<string, unknown> => ({
       fulfillment_order_id: id,
-      package_line_items: lines.map((l) => ({ core_fulfillment_order_line_item_id: l.line_id, quantity: l.quantity })),
+      package_line_items: ls.map((l) => ({ core_fulfillment_order_line_item_id: l.line_id, quantity: l.quantity })),
       ...(opts.weight ?? {}),
-    };
-    const made = await api.createPackage(body, packageKey(fo, lines));
+    });
+    let made;
+    try {
+      made = await api.createPackage(bodyOf(lines), packageKey(fo, lines));
+    } catch (err) {
+      if (!(err instanceof ApiError) || ![409, 422].includes(err.status)) throw err;
+      step = 'plan';
+      fo = await api.getFulfillmentOrder(id); // it changed since it was read: plan from what is left
+      lines = planLines(fo, items);
+      if (!lines.length) return await skipped('already fulfilled');
+      step = 'package';
+      made = await api.createPackage(bodyOf(lines), packageKey(fo, lines));
+    }
     p.pkg = made.pkg;
     log(`package ${made.pkg.id} ${made.created ? 'created' : 'reused (made by an earlier attempt)'}: ${describeLines(lines)}`);
     if (made.pkg.status === 'FULFILLED') return await skipped(`already fulfilled (package ${made.pkg.id})`);

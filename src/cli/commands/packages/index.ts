@@ -6,8 +6,9 @@ import get from './get.js';
 import label from './label.js';
 import list from './list.js';
 import update from './update.js';
+import voidLabel from './void-label.js';
 
 export default (ctx: Context) =>
-  group('packages', 'Packages: create, label, fulfil', [
-    list(ctx), get(ctx), create(ctx), update(ctx), label(ctx), fulfill(ctx),
+  group('packages', 'Packages: create, label, void a label, fulfil', [
+    list(ctx), get(ctx), create(ctx), update(ctx), label(ctx), voidLabel(ctx), fulfill(ctx),
   ]);

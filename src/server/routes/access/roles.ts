@@ -69,7 +69,7 @@ export default async function routes(app: FastifyInstance) {
       response: { 204: { type: 'null', description: 'Deleted' } },
     },
   }, async (request, reply) => {
-    await roles.deleteRole(app.db, request.principal.teamId, request.params.role_id);
+    await roles.deleteRole(app.db, request.principal.teamId, request.params.role_id, request.principal);
     changed(null);
     return reply.code(204).send();
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { invalid } from '../../../domain/errors.js';
 import { fulfillPackage } from '../../../domain/fulfillment/fulfil.js';
+import { voidLabel } from '../../../domain/fulfillment/label-void.js';
 import { labelPackage } from '../../../domain/fulfillment/labels.js';
 import * as packages from '../../../domain/fulfillment/packages.js';
 import { enumList } from '../../../domain/pagination.js';
@@ -88,6 +89,19 @@ export default async function routes(app: FastifyInstance) {
       response: { 200: PackageSchema },
     },
   }, async (request) => labelPackage(app.db, request.principal.teamId, request.params.package_id, request.body));
+
+  app.post<{ Params: Params }>('/v1/ops/packages/:package_id/label/void', {
+    config: write,
+    schema: {
+      operationId: 'voidPackageLabel', tags, summary: 'Void the shipping label of an unfulfilled package',
+      description: 'Only before fulfilment: the label gets refund_status SUBMITTED and voided_at, the package loses its '
+        + 'shipment_status and can be labelled again (which replaces the voided label). Shipping is billed at fulfil, so a '
+        + 'voided label is never billed. A fulfilled package, a package without a label or an already voided label is a 409; '
+        + 'of a void racing a fulfil exactly one succeeds. Emits package.label_voided.',
+      params: PackageParams,
+      response: { 200: PackageSchema },
+    },
+  }, async (request) => voidLabel(app.db, request.principal.teamId, request.params.package_id));
 
   app.post<{ Params: Params; Body: Static<typeof FulfilBody> }>('/v1/ops/packages/:package_id/fulfill', {
     config: write,

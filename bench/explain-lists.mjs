@@ -1,0 +1,33 @@
+// Prints the SQLite query plan (EXPLAIN QUERY PLAN) of every order-list case of bench/lists.mjs,
+// for the exact SQL and parameters Prisma sends. Usage (SQLite only):
+//   node bench/explain-lists.mjs <seeded sqlite file> <fulfiller team id>
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { ORDER_CASES } from './lists.mjs';
+import { ROOT } from './lib.mjs';
+
+const [file, team] = process.argv.slice(2);
+if (!file || !team) { console.error('usage: node bench/explain-lists.mjs <sqlite file> <fulfiller team id>'); process.exit(2); }
+// Record the statements the adapter runs (SQL and bound values), without changing them.
+const seen = [];
+const Stmt = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1'));
+const bound = new WeakMap(); // the adapter binds first, then runs
+const origBind = Stmt.bind;
+Stmt.bind = function (...args) { bound.set(this, args); return origBind.apply(this, args); };
+for (const m of ['all', 'get', 'run', 'iterate']) {
+  const orig = Stmt[m];
+  Stmt[m] = function (...args) { seen.push({ sql: this.source, args: args.length ? args : bound.get(this) ?? [] }); return orig.apply(this, args); };
+}
+const { createDb } = await import(path.join(ROOT, 'dist/db/client.js'));
+const { listOrders } = await import(path.join(ROOT, 'dist/domain/orders/orders.js'));
+const db = await createDb(file);
+const plain = new Database(file, { readonly: true });
+for (const [name, q] of ORDER_CASES) {
+  seen.length = 0;
+  await listOrders(db, team, { page: 1, limit: 20, ...q });
+  const list = seen.find((s) => /FROM [`"]?\w*[`"]?\.?[`"]?orders[`"]? /.test(s.sql) && /ORDER BY/.test(s.sql));
+  console.log(`\n## ${name}`);
+  if (!list) { console.log('(query not captured)'); continue; }
+  for (const row of plain.prepare(`EXPLAIN QUERY PLAN ${list.sql}`).all(...list.args)) console.log(`  ${row.detail}`);
+}
+await db.close();

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { writeCommand } from '../../shared/resource.js';
+import { packagePath } from './fields.js';
+
+export default function packagesVoidLabel(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'void-label',
+    description: 'Void the shipping label of an unfulfilled package (refund SUBMITTED); the package can then be labelled again',
+    method: 'POST',
+    mode: 'action',
+    bodyOptions: false,
+    args: ['<package-id>'],
+    path: ([id]) => packagePath(id, 'label/void'),
+    confirm: ([id]) => `Void the shipping label of package ${id}?`,
+    examples: ['fos packages void-label 0193… --yes'],
+  });
+}

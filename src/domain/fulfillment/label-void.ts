@@ -1,0 +1,45 @@
+import type { Db } from '../../db/types.js';
+import { conflict, notFound } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { loadPackage, type PackageView } from './package-view.js';
+import { writeTx } from './tx.js';
+
+// Label void (spec 2.7 refund_status / voided_at): only before fulfilment. The first statement
+// is a compare-and-set on the package (PENDING and labelled -> unlabelled); fulfil's own
+// compare-and-set needs the package PENDING and labelled, so of a racing void and fulfil exactly
+// one wins on both databases. The SHIPPING charge is billed by fulfil, so a voided label is never
+// billed. The voided label stays on the package (refund_status SUBMITTED) until it is relabelled,
+// which replaces it (ShippingLabel.package_id is unique); the package.label_voided event keeps it.
+
+export async function voidLabel(db: Db, teamId: string, id: string): Promise<PackageView> {
+  await writeTx(db, async (tx) => {
+    const now = new Date();
+    const { count } = await tx.package.updateMany({
+      where: { id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: { not: null }, shipping_label: { is: { voided_at: null } } },
+      data: {
+        shipment_status: null, provider_rate_id: null, carrier_integration_id: null, carrier_integration_name: null,
+        carrier_integration_type: null, deliver_by: null,
+      },
+    });
+    if (!count) {
+      const pkg = await tx.package.findFirst({
+        where: { id, fulfiller_team_id: teamId }, select: { status: true, shipping_label: { select: { voided_at: true } } },
+      });
+      if (!pkg) throw notFound('Package', id);
+      if (pkg.status !== 'PENDING') throw conflict(`Package ${id} is ${pkg.status}; a label can only be voided before fulfilment.`);
+      if (pkg.shipping_label?.voided_at) throw conflict(`The label of package ${id} is already voided.`);
+      throw conflict(`Package ${id} has no shipping label to void.`);
+    }
+    const label = await tx.shippingLabel.update({
+      where: { package_id: id },
+      data: { refund_status: 'SUBMITTED', voided_at: now },
+      select: { id: true, tracking_code: true, formatted_service: true, price: true, currency: true, package: { select: { fulfillment_order_id: true } } },
+    });
+    await enqueueEvent(tx, teamId, 'package.label_voided', {
+      package_id: id, fulfillment_order_id: label.package.fulfillment_order_id, shipping_label_id: label.id,
+      tracking_code: label.tracking_code, formatted_service: label.formatted_service, price: label.price, currency: label.currency,
+      refund_status: 'SUBMITTED', voided_at: now.toISOString(),
+    });
+  });
+  return loadPackage(db.prisma, teamId, id);
+}

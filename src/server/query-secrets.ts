@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { DomainError } from '../domain/errors.js';
+
+// Secrets sent in a query string end up in logs, proxies and browser history. The server refuses
+// them (401 naming the header to use) and, because the refused request is still logged, every log
+// line shows such query parameters as [REDACTED].
+
+/** Query parameter names (compared case-insensitively, `-`/`_` alike) that carry credentials. */
+const SECRET_PARAMS = new Set([
+  'x_access_token', 'access_token', 'token', 'api_key', 'apikey', 'key', 'auth', 'authorization',
+  'bearer', 'secret', 'password', 'id_token', 'refresh_token', 'client_secret', 'signature', 'sig',
+]);
+
+const isSecretParam = (name: string) => {
+  let decoded = name;
+  try { decoded = decodeURIComponent(name.replaceAll('+', ' ')); } catch { /* keep raw */ }
+  return SECRET_PARAMS.has(decoded.trim().toLowerCase().replaceAll('-', '_'));
+};
+
+/** The URL with the values of credential-like query parameters replaced by [REDACTED]. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    return isSecretParam(name) && eq >= 0 ? `${name}=[REDACTED]` : pair;
+  });
+  return `${url.slice(0, q)}?${query.join('&')}`;
+}
+
+/** The first credential-like parameter name in the URL's query string, if any. */
+export function secretParamIn(url: string): string | undefined {
+  const q = url.indexOf('?');
+  if (q < 0) return undefined;
+  for (const pair of url.slice(q + 1).split('&')) {
+    const name = pair.split('=')[0];
+    if (isSecretParam(name)) return name;
+  }
+  return undefined;
+}
+
+type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+
+/** Logger options with the credential headers redacted and request URLs' query secrets masked. */
+export function safeLoggerOptions(options: LoggerOptions = {}): LoggerOptions {
+  const given = options as { redact?: string[] | { paths: string[] }; serializers?: Record<string, unknown> };
+  const redactPaths = Array.isArray(given.redact) ? given.redact : given.redact?.paths ?? [];
+  return {
+    ...options,
+    redact: [...new Set([...redactPaths, 'req.headers["x-access-token"]', 'req.headers.authorization', 'req.headers.cookie'])],
+    serializers: {
+      ...given.serializers,
+      req: (req: { method?: string; url?: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: req.method,
+        url: redactUrl(req.url ?? ''),
+        hostname: req.hostname,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
+  } as LoggerOptions;
+}
+
+/** Refuses credentials in query strings on every route (before authentication and routing). */
+export function refuseQuerySecrets(app: FastifyInstance) {
+  app.addHook('onRequest', async (request) => {
+    const name = secretParamIn(request.url);
+    if (name) {
+      throw new DomainError('unauthorized',
+        `Credentials are not accepted in the query string (parameter "${name}"); send the API key in the x-access-token header (Authorization: Bearer <key> for /mcp), and rotate the key if this URL was shared or logged.`);
+    }
+  });
+}
