@@ -21,13 +21,14 @@ __fos_subcommands() {
     'fos roles') echo 'list get create update delete' ;;
     'fos webhooks') echo 'list get create update delete deliveries' ;;
     'fos db') echo 'migrate' ;;
-    'fos admin') echo 'team delegation warehouse location-type role key' ;;
+    'fos admin') echo 'team delegation warehouse location-type role key user' ;;
     'fos admin team') echo 'create list' ;;
     'fos admin delegation') echo 'create list' ;;
     'fos admin warehouse') echo 'create list' ;;
     'fos admin location-type') echo 'create list' ;;
     'fos admin role') echo 'create' ;;
     'fos admin key') echo 'create list tier disable' ;;
+    'fos admin user') echo 'create list disable add-to-team' ;;
   esac
 }
 
@@ -144,6 +145,11 @@ __fos_options() {
     'fos admin key list') echo '--team' ;;
     'fos admin key tier') echo '' ;;
     'fos admin key disable') echo '' ;;
+    'fos admin user') echo '' ;;
+    'fos admin user create') echo '--email --name --password-stdin --team --power-role --role' ;;
+    'fos admin user list') echo '--team' ;;
+    'fos admin user disable') echo '' ;;
+    'fos admin user add-to-team') echo '--team --power-role --role' ;;
   esac
   echo '--version -V --profile --base-url --verbose --json --format --no-color --yes -y --help -h'
 }
@@ -200,6 +206,8 @@ __fos_choices() {
     'fos admin team create|--measurement-system') echo 'METRIC IMPERIAL' ;;
     'fos admin key create|--power-role') echo 'ADMIN MEMBER' ;;
     'fos admin key create|--tier') echo '1 2 3 4' ;;
+    'fos admin user create|--power-role') echo 'ADMIN MEMBER' ;;
+    'fos admin user add-to-team|--power-role') echo 'ADMIN MEMBER' ;;
     *'|--format') echo 'table json ndjson csv' ;;
   esac
 }
@@ -216,7 +224,7 @@ __fos_arg_choices() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --product --status --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant-team --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --note --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --warehouse --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --log-level --kind --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --profile --base-url --json --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --product --status --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant-team --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --note --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --warehouse --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --log-level --kind --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --format '
 
 _fos_complete() {
   local cur prev cmdpath w i subs choices

@@ -7,6 +7,7 @@ import { createKey, disableKey, findKeyTeam, listKeys, setKeyTier } from '../dom
 import { createRole, rolesByName } from '../domain/keys/roles.js';
 import { isPermission, PERMISSIONS, type Permission } from '../domain/permissions.js';
 import * as teams from '../domain/teams/teams.js';
+import * as users from '../domain/users/users.js';
 import { validateRateCard } from '../domain/charges/rate-card.js';
 import { CliError, ExitCode } from '../cli/errors.js';
 
@@ -49,6 +50,23 @@ function permissionsOf(values: string[]): Permission[] {
   const bad = values.filter((v) => !isPermission(v));
   if (bad.length) throw invalid('permission', `unknown permission ${bad.join(', ')}; allowed: ${PERMISSIONS.join(', ')}`);
   return values as Permission[];
+}
+
+/** The password from stdin (--password-stdin, one line, trailing newline dropped) or a hidden prompt on a TTY. */
+async function readPassword(o: Opts): Promise<string> {
+  if (o.passwordStdin) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  }
+  if (!process.stdin.isTTY) throw invalid('password', 'pass --password-stdin when stdin is not a terminal');
+  const { password } = await import('@inquirer/prompts');
+  return password({ message: 'Password', mask: '*' }, { input: process.stdin, output: process.stderr } as never);
+}
+
+async function membershipOf(db: Db, o: Opts): Promise<users.MembershipInput> {
+  const roleIds = o.role ? await rolesByName(db, String(o.team), o.role as string[]) : [];
+  return { power_role: (o.powerRole as users.PowerRole | undefined) ?? 'MEMBER', role_ids: roleIds };
 }
 
 export async function runAdmin(name: string, url: string, args: string[], o: Opts) {
@@ -107,6 +125,23 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
           return print(await setKeyTier(db, await findKeyTeam(db, args[0]), args[0], Number(args[1])));
         case 'key.disable':
           return print(await disableKey(db, await findKeyTeam(db, args[0]), args[0]));
+        case 'user.create': {
+          const password = await readPassword(o);
+          if (o.team) await teams.getTeam(db, String(o.team));
+          const membership = o.team ? await membershipOf(db, o) : {};
+          return print(await users.createUser(db, {
+            email: String(o.email), display_name: String(o.name), password, team_id: o.team as string | undefined, ...membership,
+          }, 'admin-cli'));
+        }
+        case 'user.list':
+          if (o.team) await teams.getTeam(db, String(o.team));
+          return print((await users.listUsers(db, o.team as string | undefined, { page: 0, limit: 10_000 })).data);
+        case 'user.disable':
+          return print(await users.disableUser(db, await users.findUserId(db, args[0])));
+        case 'user.add-to-team': {
+          await teams.getTeam(db, String(o.team));
+          return print(await users.addUserToTeam(db, await users.findUserId(db, args[0]), String(o.team), await membershipOf(db, o)));
+        }
         default:
           throw new Error(`unknown admin command ${name}`);
       }

@@ -100,4 +100,22 @@ function registerAdminCommands(admin: Command) {
   key.command('tier').description('Set a key\'s rate tier').argument('<key-id>')
     .addArgument(new Command().createArgument('<tier>').choices(['1', '2', '3', '4'])).action(run('key.tier'));
   key.command('disable').description('Disable a key').argument('<key-id>').action(run('key.disable'));
+
+  const user = admin.command('user').description('People who sign in to connect agents (OAuth)');
+  user.command('create').description('Create a user (password from --password-stdin or a hidden prompt)')
+    .requiredOption('--email <email>').requiredOption('--name <display-name>')
+    .option('--password-stdin', 'read the password from stdin (one line)')
+    .option('--team <team-id>', 'team the user joins')
+    .addOption(new Option('--power-role <role>', 'power role in --team').choices(['ADMIN', 'MEMBER']))
+    .option('--role <name...>', 'custom roles (by name) in --team')
+    .action(run('user.create'));
+  user.command('list').description('List users (never their passwords)').option('--team <team-id>', 'only members of this team')
+    .action(run('user.list'));
+  user.command('disable').description('Disable a user: no sign-in, their connections stop at once').argument('<user-id-or-email>')
+    .action(run('user.disable'));
+  user.command('add-to-team').description('Add a user to a team, or replace their power role and roles there')
+    .argument('<user-id-or-email>').requiredOption('--team <team-id>')
+    .addOption(new Option('--power-role <role>').choices(['ADMIN', 'MEMBER']).default('MEMBER'))
+    .option('--role <name...>', 'custom roles (by name) to assign')
+    .action(run('user.add-to-team'));
 }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,14 +13,18 @@ import { freshPostgresUrl, freshSqliteUrl, type FreshUrl } from '../helpers/db.j
 // SQLite always; PostgreSQL too with FOS_TEST_DB=postgres.
 
 const root = packageRoot();
+// Every migration of a provider, oldest first: a fresh database applies them all.
+const migrationNames = (provider: string) => readdirSync(path.join(root, 'prisma', 'migrations', provider), { withFileTypes: true })
+  .filter((d) => d.isDirectory()).map((d) => d.name).sort();
 const bin = path.join(root, 'bin', 'fos.js');
 let dir: string;
 let env: NodeJS.ProcessEnv;
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
-function fos(args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function fos(args: string[], input?: string): Promise<Run> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (input !== undefined) child.stdin!.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -148,8 +152,10 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
     it('db migrate: applies the init migration on a fresh database, then nothing', async () => {
       const first = await fos(['db', 'migrate', '--db', fresh.url]);
       expect(first.code, first.stderr).toBe(0);
-      expect(JSON.parse(first.stdout)).toEqual({ applied: [expect.stringMatching(/^\d{14}_init$/)] });
-      expect(first.stderr).toMatch(/Applied 1 migration/);
+      const applied = JSON.parse(first.stdout).applied as string[];
+      expect(applied[0]).toMatch(/^\d{14}_init$/);
+      expect(applied).toEqual(migrationNames(provider));
+      expect(first.stderr).toMatch(new RegExp(`Applied ${applied.length} migration`));
       const second = await fos(['db', 'migrate', '--db', fresh.url]);
       expect(second.code).toBe(0);
       expect(JSON.parse(second.stdout)).toEqual({ applied: [] });
@@ -246,6 +252,32 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
       }
     });
 
+    it('user create (--password-stdin)/list/add-to-team/disable: the password is never printed', async () => {
+      const args = (email: string) => ['admin', '--db', fresh.url, 'user', 'create', '--email', email, '--name', 'Pat', '--team', t.fulfiller, '--role', 'packer', '--password-stdin'];
+      const r = await fos(args('Pat@Example.com'), 'a long enough password\n');
+      expect(r.code, r.stderr).toBe(0);
+      const pat = JSON.parse(r.stdout);
+      expect(pat).toMatchObject({ email: 'pat@example.com', display_name: 'Pat', state: 'ACTIVE', created_by: 'admin-cli' });
+      expect(pat.memberships).toEqual([expect.objectContaining({ team_id: t.fulfiller, power_role: 'MEMBER', permissions: ['READ_ORDERS', 'WRITE_FULFILLMENTS'] })]);
+      expect(r.stdout).not.toContain('a long enough password');
+      const short = await fos(args('short@example.com'), 'short\n');
+      expect(short.code).toBe(2);
+      expect(short.stderr).toMatch(/password.*at least 10/);
+      const noStdin = await fos(args('x@example.com').filter((a) => a !== '--password-stdin'));
+      expect(noStdin.code).toBe(2);
+      expect(noStdin.stderr).toMatch(/--password-stdin/);
+
+      const moved = await admin('user', 'add-to-team', 'pat@example.com', '--team', t.merchant, '--power-role', 'ADMIN');
+      expect(moved.memberships.map((m: { team_id: string; power_role: string }) => [m.team_id, m.power_role]))
+        .toEqual([[t.fulfiller, 'MEMBER'], [t.merchant, 'ADMIN']]);
+      const listed = await admin('user', 'list', '--team', t.merchant);
+      expect(listed.map((u: { email: string }) => u.email)).toEqual(['pat@example.com']);
+      expect(JSON.stringify(listed)).not.toMatch(/scrypt|password/);
+      const disabled = await admin('user', 'disable', pat.id);
+      expect(disabled).toMatchObject({ state: 'DISABLED', disabled_at: expect.any(String) });
+      await adminFails(4, /User ghost@example.com was not found/, 'user', 'disable', 'ghost@example.com');
+    });
+
     it('unknown team, key and role ids exit 4; bad values exit 2', async () => {
       await Promise.all([
         adminFails(4, /Team nope was not found/, 'key', 'list', '--team', 'nope'),
@@ -312,7 +344,7 @@ if (process.env.FOS_TEST_DB === 'postgres') adminSuite('postgresql', freshPostgr
 describe('fos db migrate without --db', () => {
   it('uses $FOS_DATA_DIR/fos.db', async () => {
     const out = await ok(['db', 'migrate']);
-    expect(out.applied).toHaveLength(1);
+    expect(out.applied).toEqual(migrationNames('sqlite'));
     expect(existsSync(path.join(env.FOS_DATA_DIR!, 'fos.db'))).toBe(true);
   });
 });

@@ -13,13 +13,14 @@ import files from './ops/files.js';
 import pickingSessions from './ops/picking-sessions.js';
 import keys from './access/keys.js';
 import roles from './access/roles.js';
+import users from './access/users.js';
 import webhooks from './webhooks.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
   for (const plugin of [
     me, opsProducts, merchantProducts, merchantVendors, orders, draftOrders, fulfillmentOrders,
-    packages, carrierRates, charges, files, pickingSessions, keys, roles, webhooks,
+    packages, carrierRates, charges, files, pickingSessions, keys, roles, users, webhooks,
   ]) {
     await app.register(plugin);
   }

@@ -1,0 +1,169 @@
+import type { Db, TxClient } from '../../db/types.js';
+import { conflict, forbidden, invalid, notFound } from '../errors.js';
+import { effectivePermissions } from '../permissions.js';
+import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { hashPassword } from './password.js';
+
+// People: a user signs in (the OAuth consent page) and belongs to teams through memberships that
+// carry a power role and custom roles, exactly as a key does (permissions = deduplicated union).
+
+export type PowerRole = 'ADMIN' | 'MEMBER';
+
+export interface MembershipInput {
+  power_role?: PowerRole;
+  role_ids?: string[];
+}
+
+export interface CreateUserInput extends MembershipInput {
+  email: string;
+  display_name: string;
+  password: string;
+  /** Team the user joins at creation (the caller's team through the API). */
+  team_id?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 1024;
+
+const membershipInclude = {
+  team: { select: { id: true, name: true } },
+  roles: { include: { role: { select: { id: true, name: true, permissions: true } } } },
+} as const;
+
+function userInclude(teamId?: string) {
+  return { memberships: { where: teamId ? { team_id: teamId } : {}, include: membershipInclude, orderBy: { created_at: 'asc' as const } } };
+}
+
+type Client = Db['prisma'] | TxClient;
+type UserRow = NonNullable<Awaited<ReturnType<typeof loadUser>>>;
+
+function loadUser(client: Client, id: string, teamId?: string) {
+  return client.user.findUnique({ where: { id }, include: userInclude(teamId) });
+}
+
+/** Never the password hash. With a team, only that team's membership is shown. */
+export function presentUser(user: UserRow) {
+  return {
+    id: user.id,
+    email: user.email,
+    display_name: user.display_name,
+    state: user.state,
+    memberships: user.memberships.map((m) => ({
+      team_id: m.team_id,
+      team_name: m.team.name,
+      power_role: m.power_role,
+      roles: m.roles.map((r) => ({ id: r.role.id, name: r.role.name })).sort((a, b) => a.name.localeCompare(b.name)),
+      permissions: [...effectivePermissions(m.power_role, m.roles.map((r) => r.role.permissions))].sort(),
+    })),
+    created_by: user.created_by,
+    disabled_at: user.disabled_at,
+    created_at: user.created_at,
+    updated_at: user.updated_at,
+  };
+}
+
+export function normaliseEmail(email: string): string {
+  const e = email.trim().toLowerCase();
+  if (e.length > 254 || !EMAIL.test(e)) throw invalid('body.email', 'must be an email address');
+  return e;
+}
+
+export function checkPassword(password: string) {
+  if (password.length < PASSWORD_MIN) throw invalid('body.password', `must be at least ${PASSWORD_MIN} characters`);
+  if (password.length > PASSWORD_MAX) throw invalid('body.password', `must be at most ${PASSWORD_MAX} characters`);
+}
+
+async function teamRoles(tx: TxClient, teamId: string, roleIds: string[]) {
+  const unique = [...new Set(roleIds)];
+  if (!unique.length) return [];
+  const roles = await tx.role.findMany({ where: { id: { in: unique }, team_id: teamId }, select: { id: true } });
+  const missing = unique.filter((id) => !roles.some((r) => r.id === id));
+  if (missing.length) throw notFound(missing.length > 1 ? 'Roles' : 'Role', missing.join(', '));
+  return roles;
+}
+
+/** Creates or replaces the user's membership of a team (power role and roles), in the caller's transaction. */
+async function writeMembership(tx: TxClient, userId: string, teamId: string, input: MembershipInput) {
+  const team = await tx.team.findUnique({ where: { id: teamId }, select: { id: true } });
+  if (!team) throw notFound('Team', teamId);
+  const roles = await teamRoles(tx, teamId, input.role_ids ?? []);
+  const m = await tx.userMembership.upsert({
+    where: { user_id_team_id: { user_id: userId, team_id: teamId } },
+    create: { user_id: userId, team_id: teamId, power_role: input.power_role ?? 'MEMBER' },
+    // Writing the row first serialises concurrent changes of one membership on PostgreSQL.
+    update: { power_role: input.power_role ?? 'MEMBER', updated_at: new Date() },
+  });
+  await tx.userMembershipRole.deleteMany({ where: { membership_id: m.id } });
+  if (roles.length) await tx.userMembershipRole.createMany({ data: roles.map((r) => ({ membership_id: m.id, role_id: r.id })) });
+}
+
+const uniqueViolation = (err: unknown) => (err as { code?: unknown }).code === 'P2002';
+
+export async function createUser(db: Db, input: CreateUserInput, by: string | null) {
+  const email = normaliseEmail(input.email);
+  const displayName = input.display_name.trim();
+  if (!displayName) throw invalid('body.display_name', 'must not be blank');
+  checkPassword(input.password);
+  const password_hash = await hashPassword(input.password);
+  const id = await db.prisma.$transaction(async (tx) => {
+    const user = await tx.user.create({ data: { email, display_name: displayName, password_hash, created_by: by } });
+    if (input.team_id) await writeMembership(tx, user.id, input.team_id, input);
+    return user.id;
+  }).catch((err) => {
+    if (uniqueViolation(err)) throw conflict(`A user with the email ${email} already exists.`);
+    throw err;
+  });
+  return getUser(db, id, input.team_id);
+}
+
+export async function getUser(db: Db, id: string, teamId?: string) {
+  const user = await loadUser(db.prisma, id, teamId);
+  if (!user || (teamId && !user.memberships.length)) throw notFound('User', id);
+  return presentUser(user);
+}
+
+/** Users of one team (only that membership shown), or every user when teamId is absent (admin CLI). */
+export async function listUsers(db: Db, teamId: string | undefined, page: PageRequest) {
+  const rows = await db.prisma.user.findMany({
+    where: teamId ? { memberships: { some: { team_id: teamId } } } : {},
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    include: userInclude(teamId),
+    ...pageWindow(page),
+  });
+  const result = toPage(rows, page);
+  return { data: result.data.map(presentUser), meta: result.meta };
+}
+
+export async function addUserToTeam(db: Db, userId: string, teamId: string, input: MembershipInput) {
+  await db.prisma.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
+    if (!user) throw notFound('User', userId);
+    await writeMembership(tx, userId, teamId, input);
+  }).catch((err) => {
+    if ((err as { code?: unknown }).code === 'P2003') throw notFound('Role', 'named in role_ids');
+    throw err;
+  });
+  return getUser(db, userId);
+}
+
+/** Idempotent. A disabled user cannot sign in and their connections stop working at once. */
+export async function disableUser(db: Db, id: string) {
+  const user = await db.prisma.user.findUnique({ where: { id }, select: { id: true } });
+  if (!user) throw notFound('User', id);
+  await db.prisma.user.updateMany({ where: { id, state: 'ACTIVE' }, data: { state: 'DISABLED', disabled_at: new Date() } });
+  return getUser(db, id);
+}
+
+/** The API creates users for ADMIN keys only: a person may be granted any permission of the team. */
+export function assertAdminKey(powerRole: PowerRole) {
+  if (powerRole !== 'ADMIN') throw forbidden('Only an ADMIN key can list or create users.');
+}
+
+/** Admin CLI: a user by id or email. */
+export async function findUserId(db: Db, idOrEmail: string): Promise<string> {
+  const where = idOrEmail.includes('@') ? { email: idOrEmail.trim().toLowerCase() } : { id: idOrEmail };
+  const user = await db.prisma.user.findUnique({ where, select: { id: true } });
+  if (!user) throw notFound('User', idOrEmail);
+  return user.id;
+}
