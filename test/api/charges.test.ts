@@ -202,7 +202,7 @@ describe('GET /v1/ops/charges', () => {
     const mine = (await t.call('GET', '/v1/ops/charges', { token, query: { merchant_team_id: merchant.teamId } })).json();
     expect(mine.data).toHaveLength(all.data.length);
 
-    const byOrder = (await t.call('GET', '/v1/ops/charges', { token, query: { order_id: 'no-such-order' } })).json();
+    const byOrder = (await t.call('GET', '/v1/ops/charges', { token, query: { order_id: '01900000-0000-7000-8000-000000000000' } })).json();
     expect(byOrder.data).toHaveLength(0);
 
     const p0 = (await t.call('GET', '/v1/ops/charges', { token, query: { limit: 2, order: 'asc' } })).json();

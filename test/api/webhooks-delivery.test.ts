@@ -79,7 +79,7 @@ describe('webhook delivery', () => {
 
     const event = await enqueue('package.fulfilled', { package_id: 'p1', tracking_code: '1Z1' });
     const now = new Date();
-    const stats = await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, allowPrivateWebhooks: true }).runOnce(now);
+    const stats = await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(now);
     expect(stats).toEqual({ events: 1, delivered: 1, retrying: 0, failed: 0 });
 
     expect(hits).toHaveLength(1);
@@ -109,7 +109,7 @@ describe('webhook delivery', () => {
     expect(await t.db.prisma.webhookDelivery.count()).toBe(1); // not /charges, not inactive, not the merchant's
 
     // Nothing is due any more.
-    expect(await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, allowPrivateWebhooks: true }).runOnce(at(now, 1000))).toEqual({ events: 0, delivered: 0, retrying: 0, failed: 0 });
+    expect(await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(at(now, 1000))).toEqual({ events: 0, delivered: 0, retrying: 0, failed: 0 });
     expect(hits).toHaveLength(1);
   });
 
@@ -117,7 +117,7 @@ describe('webhook delivery', () => {
     const ep = await endpoint('/flaky');
     failuresLeft['/flaky'] = 2;
     await enqueue('charge.created', { id: 'c1' });
-    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, allowPrivateWebhooks: true });
+    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
     const t0 = new Date();
 
     expect(await worker.runOnce(t0)).toMatchObject({ delivered: 0, retrying: 1 });
@@ -145,7 +145,7 @@ describe('webhook delivery', () => {
     const ep = await endpoint('/down');
     failuresLeft['/down'] = 100;
     await enqueue('order.created', { id: 'o1' });
-    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, allowPrivateWebhooks: true });
+    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
     let now = new Date();
     await worker.runOnce(now);
     for (const wait of RETRY_SCHEDULE_MS) {
@@ -175,11 +175,11 @@ describe('webhook delivery', () => {
     await endpoint('/race');
     for (let i = 0; i < 6; i++) await enqueue('package.created', { n: i });
     const now = new Date();
-    const workers = [0, 1, 2].map(() => createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, allowPrivateWebhooks: true }));
+    const workers = [0, 1, 2].map(() => createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }));
     const stats = await Promise.all(workers.map((w) => w.runOnce(now)));
     expect(stats.reduce((n, s) => n + s.events, 0)).toBe(6);
     // Deliveries fanned out by a slower worker are sent by a later pass.
-    await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, allowPrivateWebhooks: true }).runOnce(now);
+    await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(now);
     expect(hits).toHaveLength(6);
     expect(new Set(hits.map((h) => h.headers['fos-event-id'])).size).toBe(6);
     expect(await t.db.prisma.webhookDelivery.count({ where: { status: 'DELIVERED', attempts: 1 } })).toBe(6);
@@ -189,7 +189,7 @@ describe('webhook delivery', () => {
     await endpoint('/backlog');
     for (let i = 0; i < 25; i++) await enqueue('package.created', { n: i });
     // batchSize 5 and a 60 s interval: only back-to-back passes can deliver all 25 in time.
-    const worker = startOutboxWorker(t.db, silent, { intervalMs: 60_000, batchSize: 5 });
+    const worker = startOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, intervalMs: 60_000, batchSize: 5 });
     for (let i = 0; i < 200 && hits.length < 25; i++) await new Promise((r) => setTimeout(r, 20));
     await worker.stop();
     expect(hits.length).toBeLessThan(25 + 1);
@@ -229,7 +229,7 @@ describe('tracking pushes', () => {
     // The shape the fulfil transaction writes: the order nested.
     const e2 = await enqueue('tracking.push', { tracking: { tracking_code: '1Z8' }, order: { id: manual.id, order_number: manual.order_number } });
     const now = new Date();
-    await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, allowPrivateWebhooks: true }).runOnce(now);
+    await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(now);
     const [r1, r2] = await Promise.all([e1, e2].map((e) => t.db.prisma.outboxEvent.findUniqueOrThrow({ where: { id: e.id } })));
     expect(r1!.delivered_at).toEqual(now);
     expect(r1!.result).toMatchObject({ tracking_push: { status: 'PUSHED', shop_type: 'SHOPIFY', order_id: shopify.id } });
