@@ -21,6 +21,8 @@ export interface GlobalOptions {
   /** `--json` alone is `true`; `--json id,name` gives the field list. */
   json?: string | boolean;
   format?: Format;
+  /** `--jq <expr>`: filter the JSON output through jq. */
+  jq?: string;
   /** false with `--no-color`. */
   color?: boolean;
   yes?: boolean;

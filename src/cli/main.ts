@@ -13,7 +13,8 @@ import { FORMATS } from './profile.js';
 
 const ROOT_HELP = `
 Output: tables on a terminal, JSON when piped. --json prints the array of records of a list
-(never the {data, meta} envelope); --json id,name,config.incoterm selects fields.
+(never the {data, meta} envelope); --json id,name,config.incoterm selects fields; --jq <expr>
+filters that JSON through jq (strings print raw), e.g. fos orders list --jq '.[].order_number'.
 
 Environment: FOS_PROFILE, FOS_BASE_URL, FOS_API_KEY override the saved profile;
 FOS_CONFIG_DIR moves the config file; NO_COLOR disables colour; FOS_LOCK_OWNER names locks.
@@ -30,6 +31,7 @@ export function buildProgram(ctx: Context): Command {
     .option('--base-url <url>', 'API base URL, overriding the profile and $FOS_BASE_URL')
     .option('--verbose', 'log HTTP requests and timings to stderr (API key redacted)')
     .option('--json [fields]', 'print JSON; optionally only these comma-separated fields')
+    .option('--jq <expr>', 'filter the JSON output through jq (the real jq, built in), e.g. \'.[] | select(.priority == "HIGH") | .id\'')
     .addOption(new Option('--format <format>', 'output format (default: table on a terminal, else json)').choices(FORMATS))
     .option('--no-color', 'disable colour (NO_COLOR is honoured too)')
     .option('-y, --yes', 'answer yes to confirmations (needed for destructive commands in scripts)')
@@ -40,7 +42,7 @@ export function buildProgram(ctx: Context): Command {
 
   program.hook('preAction', () => {
     const o = program.opts<GlobalOptions>();
-    ctx.options = { profile: o.profile, baseUrl: o.baseUrl, verbose: o.verbose, json: o.json, format: o.format, color: o.color, yes: o.yes };
+    ctx.options = { profile: o.profile, baseUrl: o.baseUrl, verbose: o.verbose, json: o.json, jq: o.jq, format: o.format, color: o.color, yes: o.yes };
     if (o.color === false) ctx.io.colorEnabled = false;
   });
   return program;
@@ -68,7 +70,7 @@ export type ServerCommandsLoader = () => Promise<ServerCommandsModule>;
 const SERVER_CLI_MODULE = '../server/cli.js';
 const loadServerModule: ServerCommandsLoader = () => import(SERVER_CLI_MODULE) as Promise<ServerCommandsModule>;
 
-const VALUE_FLAGS = new Set(['--profile', '--base-url', '--format']);
+const VALUE_FLAGS = new Set(['--profile', '--base-url', '--format', '--jq']);
 
 /** The first command word of the arguments (after `help`), skipping global options. */
 export function firstCommand(args: readonly string[]): string | undefined {

@@ -94,6 +94,31 @@ describe('products', () => {
     expect(list.stderr).toContain('unknown field "skuu" in --json');
   });
 
+  it('--jq runs real jq over the list (strings raw, values compact in a pipe) and over one record', async () => {
+    const list = await runCli(['products', 'list', '--jq', '.[] | select(.available >= 3) | .sku'], { env });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toBe('SKU-3\nSKU-4\n');
+    const all = await runCli(['products', 'list', '--all', '--limit', '2', '--json', 'id,available', '--jq', 'map(.available) | add, length'], { env });
+    expect(all.stdout).toBe('10\n5\n');
+    const obj = await runCli(['products', 'get', 'p3', '--jq', '{sku, stock: .on_hand}'], { env });
+    expect(obj.stdout).toBe('{"sku":"SKU-3","stock":4}\n');
+    const tty = await runCli(['products', 'get', 'p3', '--jq', '{sku}'], { env, tty: true });
+    expect(tty.stdout).toBe('{\n  "sku": "SKU-3"\n}\n');
+  });
+
+  it('--jq: a bad expression is a usage error (exit 2), a runtime error exit 1; not with --format csv', async () => {
+    const bad = await runCli(['products', 'list', '--jq', '.[ | foo'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/--jq: .*syntax error.*compile error/);
+    const runtime = await runCli(['products', 'get', 'p3', '--jq', '.sku.x'], { env });
+    expect(runtime.code).toBe(1);
+    expect(runtime.stderr).toMatch(/--jq: Cannot index string/);
+    const csv = await runCli(['products', 'list', '--format', 'csv', '--jq', '.'], { env });
+    expect(csv.code).toBe(2);
+    expect(csv.stderr).toContain('--jq filters JSON; it cannot be combined with --format csv');
+  });
+
   it('get prints the record', async () => {
     const r = await runCli(['products', 'get', 'p3', '--json', 'sku,available'], { env });
     expect(JSON.parse(r.stdout)).toEqual({ sku: 'SKU-3', available: 3 });

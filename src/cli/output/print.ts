@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import { csvLine } from './csv.js';
 import { checkFields, getPath, pickFields } from './fields.js';
 import { resolveOutput } from './format.js';
+import { runJq } from './jq.js';
 import { renderRecord, renderTable, tableColumns } from './table.js';
 
 /**
@@ -35,6 +36,14 @@ export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {
   const select = (r: unknown) => (fields ? pickFields(r, fields) : r);
   let count = 0;
   if (fields) rows = fieldsChecked(rows, fields);
+
+  if (ctx.options.jq !== undefined) {
+    // jq reads the whole array (as `fos … --json | jq` would); there is no streaming filter.
+    const all: unknown[] = [];
+    for await (const r of rows) all.push(select(r));
+    await io.out(await runJq(all, ctx.options.jq, io.isStdoutTTY));
+    return all.length;
+  }
 
   if (format === 'table') {
     const all: unknown[] = [];
@@ -87,6 +96,7 @@ export async function printRecord(ctx: Context, record: unknown): Promise<void> 
   const { format, fields } = await resolveOutput(ctx);
   const io = ctx.io;
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+    if (ctx.options.jq !== undefined) return io.out(await runJq(record, ctx.options.jq, io.isStdoutTTY));
     await io.out(`${JSON.stringify(record, null, 2)}\n`);
     return;
   }
@@ -98,6 +108,7 @@ export async function printRecord(ctx: Context, record: unknown): Promise<void> 
     return io.out(csvLine(columns) + csvLine(columns.map((c) => getPath(obj, c))));
   }
   const selected = fields ? pickFields(obj, fields) : obj;
+  if (ctx.options.jq !== undefined) return io.out(await runJq(selected, ctx.options.jq, io.isStdoutTTY));
   await io.out(format === 'ndjson' ? `${JSON.stringify(selected)}\n` : `${JSON.stringify(selected, null, 2)}\n`);
 }
 

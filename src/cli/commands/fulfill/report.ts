@@ -3,6 +3,7 @@ import type { Progress } from '../../iostreams.js';
 import { csvLine } from '../../output/csv.js';
 import { getPath, pickFields } from '../../output/fields.js';
 import { resolveOutput, type OutputSpec } from '../../output/format.js';
+import { runJq } from '../../output/jq.js';
 import { renderTable } from '../../output/table.js';
 import type { FulfilResult } from './result.js';
 
@@ -107,7 +108,11 @@ export class Reporter {
     const result = ordered(unordered);
     this.results.push(result);
     const { format, fields } = this.output;
-    if (format === 'json' || format === 'ndjson') {
+    const jq = this.ctx.options.jq;
+    if (jq !== undefined) {
+      // Results stream one per line, so jq filters each (as `… | jq -c` over the lines would).
+      await this.ctx.io.out(await runJq(fields ? pickFields(result, fields) : result, jq, this.ctx.io.isStdoutTTY));
+    } else if (format === 'json' || format === 'ndjson') {
       await this.ctx.io.out(`${JSON.stringify(fields ? pickFields(result, fields) : result)}\n`);
     } else if (format === 'csv') {
       const columns = fields ?? CSV_COLUMNS;
