@@ -39,19 +39,32 @@ async function unpaidOrder(): Promise<string> {
 }
 
 describe('tables on a terminal', () => {
-  it('show whole ids and fit the terminal width (other columns are cut instead)', async () => {
+  it('fit the terminal: at 80 columns the needed columns stay and ids are shortened unambiguously; at 200 nothing is cut', async () => {
+    const ids = (await fos(['orders', 'list', '--json', 'id'])).stdout.match(UUID) ?? [];
+    expect(ids.length).toBeGreaterThan(0);
     for (const width of [80, 200]) {
       const r = await fos(['orders', 'list'], { tty: true, width });
       expect(r.code).toBe(0);
       const lines = r.stdout.trimEnd().split('\n');
-      expect(lines[0]).toMatch(/^ID\s+ORDER_NUMBER\s+STATUS/);
+      expect(lines[0]).toMatch(/^ID\s+ORDER_NUMBER\s+STATUS\s+.*PRIORITY\s+CUSTOMER_NAME\s+TOTAL_PRICE/);
       for (const line of lines) expect(line.length).toBeLessThanOrEqual(width);
-      const ids = (await fos(['orders', 'list', '--json', 'id'])).stdout.match(UUID) ?? [];
-      expect(ids.length).toBeGreaterThan(0);
-      for (const id of ids) expect(r.stdout).toContain(id);
-      // wide terminal: nothing needs cutting (timestamps whole too)
-      if (width === 200) expect(r.stdout).not.toContain('…');
+      if (width === 200) {
+        for (const id of ids) expect(r.stdout).toContain(id);
+        expect(r.stdout).not.toContain('…'); // timestamps whole too
+        continue;
+      }
+      expect(r.stderr).toContain('(hidden to fit the terminal: ');
+      expect(r.stderr).toContain('created_at');
+      // each shown id is a prefix of exactly one real id
+      const shown = lines.slice(1).map((l) => l.split(/\s+/)[0]);
+      expect(shown).toHaveLength(ids.length);
+      for (const s of shown) {
+        expect(s).toMatch(/^[0-9a-f-]{8,}…$/);
+        expect(ids.filter((id) => id.startsWith(s.slice(0, -1)))).toHaveLength(1);
+      }
     }
+    const products = await fos(['products', 'list'], { tty: true, width: 80 });
+    expect(products.stdout.split('\n')[0]).toMatch(/SKU\s+NAME\s+.*AVAILABLE\s+ON_HAND\s+COMMITTED$/);
   });
 
   it('piped --format table cuts nothing', async () => {

@@ -69,28 +69,79 @@ export function fitWidths(natural: readonly number[], fixed: readonly boolean[],
   return widths;
 }
 
+/**
+ * What goes first when a table is too wide for the terminal: empty columns, timestamps, then
+ * secondary columns (right to left), then the figures people read (stock, quantities, priority,
+ * customer, totals, status), ids last — by then they are already shortened.
+ */
+const NEEDED_RE = /(^|_)(sku|name|title|order_number|status|priority|customer_name|quantity|available|on_hand|committed|unavailable|total_price|total|amount|price|calculated_amount|rate_tier|power_role|state)$/;
+function dropRank(name: string, isId: boolean, empty: boolean): number {
+  if (empty) return 4;
+  if (/_at$/.test(name)) return 3;
+  if (isId) return 0;
+  if (/(^|_)(payment|fulfillment|request|shipment|processing)_status$/.test(name)) return 2;
+  return NEEDED_RE.test(name) ? 1 : 2;
+}
+
+/** The shortest prefix length (at least 8) that tells every UUID of the column apart. */
+export function uniquePrefixLength(values: readonly string[]): number {
+  const ids = [...new Set(values.filter((v) => v !== ''))];
+  for (let n = 8; n < 36; n++) {
+    if (new Set(ids.map((v) => v.slice(0, n))).size === ids.length) return n;
+  }
+  return 36;
+}
+
+/** Replaces the UUIDs of id columns by their shortest prefix unique within the column, plus "…". */
+function shortenIds(cells: string[][], fixed: readonly boolean[]): void {
+  fixed.forEach((isId, i) => {
+    const column = cells.map((r) => r[i]);
+    if (!isId || !column.some((c) => UUID_RE.test(c))) return;
+    const n = uniquePrefixLength(column);
+    if (n >= 36) return;
+    for (const r of cells) if (UUID_RE.test(r[i])) r[i] = `${r[i].slice(0, n)}…`;
+  });
+}
+
 export function renderTable(io: IOStreams, rows: readonly unknown[], columns: readonly string[], indent = 0): string {
   // Untruncated text first (bounded so one huge cell cannot dominate), then fit the terminal.
-  let cols = [...columns];
-  const cells = rows.map((row) => cols.map((c) => cellText(getPath(row, c), 200)));
-  const natural = cols.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i].length)));
-  const fixed = cols.map((c, i) => isIdColumn(c, cells.map((r) => r[i])));
+  const cells = rows.map((row) => columns.map((c) => cellText(getPath(row, c), 200)));
+  const fixed = columns.map((c, i) => isIdColumn(c, cells.map((r) => r[i])));
   // Off a terminal nothing wraps, so nothing is cut.
   const budget = io.isStdoutTTY ? io.terminalWidth - indent : Number.POSITIVE_INFINITY;
-  const floors = cols.map((c) => c.length);
-  let widths = fitWidths(natural, fixed, budget, floors);
-  // Still too wide even with narrowed columns: leave out the last ones (a wrapped table is unreadable).
-  while (cols.length > 1 && tableWidth(widths) > budget) {
-    cols = cols.slice(0, -1);
-    widths = fitWidths(natural.slice(0, cols.length), fixed, budget, floors);
+  const naturalOf = (i: number) => Math.max(columns[i].length, ...cells.map((r) => r[i].length));
+  let natural = columns.map((_, i) => naturalOf(i));
+  const floors = columns.map((c) => c.length);
+  let shown = columns.map((_, i) => i);
+  const fit = () => fitWidths(shown.map((i) => natural[i]), shown.map((i) => fixed[i]), budget, shown.map((i) => floors[i]));
+  // Too wide even with the text columns narrowed (fitWidths), in this order: leave out empty
+  // columns, timestamps and secondary ones, shorten UUIDs to a prefix unique within the table (as
+  // git shortens hashes), then leave out the needed columns, ids last; a wrapped table is
+  // unreadable. Shown columns keep their order.
+  const rank = columns.map((c, i) => dropRank(c, fixed[i], cells.every((r) => r[i] === '')));
+  const dropOrder = columns.map((_, i) => i).sort((a, b) => rank[b] - rank[a] || b - a);
+  let widths = fit();
+  let shortened = false;
+  for (const victim of dropOrder) {
+    if (tableWidth(widths) <= budget) break;
+    if (!shortened && rank[victim] < 2) {
+      shortened = true;
+      shortenIds(cells, fixed);
+      natural = columns.map((_, i) => naturalOf(i));
+      widths = fit();
+      if (tableWidth(widths) <= budget) break;
+    }
+    if (shown.length <= 1) break;
+    shown = shown.filter((i) => i !== victim);
+    widths = fit();
   }
-  if (cols.length < columns.length) {
-    const hidden = columns.slice(cols.length);
+  if (shown.length < columns.length) {
+    const hidden = columns.filter((_, i) => !shown.includes(i));
     // `--json a,b --format table` picks columns (fos --help says so).
     io.info(io.style('dim', `(hidden to fit the terminal: ${hidden.join(', ')})`));
   }
-  const table = newTable(io, cols.map((c) => c.toUpperCase()));
-  for (const r of cells) table.push(cols.map((_, i) => (r[i].length > widths[i] ? cellText(r[i], widths[i]) : r[i])));
+  const table = newTable(io, shown.map((i) => columns[i].toUpperCase()));
+  for (const r of cells) table.push(shown.map((i, k) => (r[i].length > widths[k] ? cellText(r[i], widths[k]) : r[i])));
   const pad = ' '.repeat(indent);
   return trimLines(table.toString().split('\n').map((l) => pad + l).join('\n'));
 }
