@@ -151,7 +151,7 @@ __fos_options() {
     'fos admin user disable') echo '' ;;
     'fos admin user add-to-team') echo '--team --power-role --role' ;;
   esac
-  echo '--version -V --profile --base-url --verbose --json --jq --format --no-color --yes -y --help -h'
+  echo '--version -V --profile --base-url --verbose --json --jq --format --no-color --no-pager --yes -y --help -h'
 }
 
 __fos_choices() {

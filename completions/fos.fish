@@ -602,5 +602,6 @@ complete -c fos -l json -r -d 'print JSON; optionally only these comma-separated
 complete -c fos -l jq -r -d 'filter the JSON output through jq (the real jq, built in), e.g. '\''.[] | select(.priority == "HIGH") | .id'\'''
 complete -c fos -l format -x -a 'table json ndjson csv' -d 'output format (default: table on a terminal, else json)'
 complete -c fos -l no-color -d 'disable colour (NO_COLOR is honoured too)'
+complete -c fos -l no-pager -d 'print long records directly instead of through $FOS_PAGER / $PAGER / less -FRX'
 complete -c fos -l yes -s y -d 'answer yes to confirmations (needed for destructive commands in scripts)'
 complete -c fos -l help -s h -d 'display help'

@@ -23,6 +23,8 @@ export interface GlobalOptions {
   format?: Format;
   /** `--jq <expr>`: filter the JSON output through jq. */
   jq?: string;
+  /** false with `--no-pager`. */
+  pager?: boolean;
   /** false with `--no-color`. */
   color?: boolean;
   yes?: boolean;

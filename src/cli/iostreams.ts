@@ -23,6 +23,7 @@ export interface StreamsInit {
   /** Colour wanted by the environment (TTY and no NO_COLOR); `--no-color` turns it off later. */
   colorEnabled: boolean;
   terminalWidth?: number;
+  terminalHeight?: number;
 }
 
 const ansi = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
@@ -38,6 +39,8 @@ export class IOStreams {
   readonly isStderrTTY: boolean;
   colorEnabled: boolean;
   readonly terminalWidth: number;
+  /** Rows of the terminal (output longer than this goes through the pager). */
+  readonly terminalHeight: number;
   private stdoutClosed = false;
 
   constructor(init: StreamsInit) {
@@ -49,6 +52,7 @@ export class IOStreams {
     this.isStderrTTY = init.isStderrTTY;
     this.colorEnabled = init.colorEnabled;
     this.terminalWidth = init.terminalWidth ?? 100;
+    this.terminalHeight = init.terminalHeight ?? 24;
     this.stdout.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') this.stdoutClosed = true;
     });
@@ -134,6 +138,7 @@ export function systemIOStreams(env: Record<string, string | undefined> = proces
     isStderrTTY: Boolean(process.stderr.isTTY),
     colorEnabled: envAllowsColor(env, isStdoutTTY),
     terminalWidth: process.stdout.columns,
+    terminalHeight: process.stdout.rows,
   });
 }
 
@@ -152,6 +157,7 @@ export function testIOStreams(opts: {
   stderrTTY?: boolean;
   color?: boolean;
   width?: number;
+  height?: number;
 } = {}): TestIOStreams {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -174,6 +180,7 @@ export function testIOStreams(opts: {
     isStderrTTY: opts.stderrTTY ?? tty,
     colorEnabled: opts.color ?? false,
     terminalWidth: opts.width ?? 120,
+    terminalHeight: opts.height ?? 40,
   }) as TestIOStreams;
   io.stdoutText = () => Buffer.concat(out).toString('utf8');
   io.stderrText = () => Buffer.concat(err).toString('utf8');

@@ -17,7 +17,8 @@ Output: tables on a terminal, JSON when piped. --json prints the array of record
 filters that JSON through jq (strings print raw), e.g. fos orders list --jq '.[].order_number'.
 
 Environment: FOS_PROFILE, FOS_BASE_URL, FOS_API_KEY override the saved profile;
-FOS_CONFIG_DIR moves the config file; NO_COLOR disables colour; FOS_LOCK_OWNER names locks.
+FOS_CONFIG_DIR moves the config file; NO_COLOR disables colour; FOS_LOCK_OWNER names locks;
+FOS_PAGER (else PAGER, else less -FRX) pages long records on a terminal ('' or cat: never).
 
 Exit codes: 0 ok, 1 error (5xx), 2 usage/validation, 3 auth (401/403), 4 not found,
 5 conflict/lock held (409), 6 rate limited (429), 7 network.
@@ -34,6 +35,7 @@ export function buildProgram(ctx: Context): Command {
     .option('--jq <expr>', 'filter the JSON output through jq (the real jq, built in), e.g. \'.[] | select(.priority == "HIGH") | .id\'')
     .addOption(new Option('--format <format>', 'output format (default: table on a terminal, else json)').choices(FORMATS))
     .option('--no-color', 'disable colour (NO_COLOR is honoured too)')
+    .option('--no-pager', 'print long records directly instead of through $FOS_PAGER / $PAGER / less -FRX')
     .option('-y, --yes', 'answer yes to confirmations (needed for destructive commands in scripts)')
     .configureHelp({ showGlobalOptions: true })
     .addHelpText('after', ROOT_HELP);
@@ -42,7 +44,7 @@ export function buildProgram(ctx: Context): Command {
 
   program.hook('preAction', () => {
     const o = program.opts<GlobalOptions>();
-    ctx.options = { profile: o.profile, baseUrl: o.baseUrl, verbose: o.verbose, json: o.json, jq: o.jq, format: o.format, color: o.color, yes: o.yes };
+    ctx.options = { profile: o.profile, baseUrl: o.baseUrl, verbose: o.verbose, json: o.json, jq: o.jq, format: o.format, pager: o.pager, color: o.color, yes: o.yes };
     if (o.color === false) ctx.io.colorEnabled = false;
   });
   return program;

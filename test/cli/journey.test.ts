@@ -67,6 +67,31 @@ describe('tables on a terminal', () => {
     expect(products.stdout.split('\n')[0]).toMatch(/SKU\s+NAME\s+.*AVAILABLE\s+ON_HAND\s+COMMITTED$/);
   });
 
+  it('a long record goes through the pager on a terminal: FOS_PAGER, --no-pager, cat, a missing pager', async () => {
+    const id = (await fos(['orders', 'list', '--json', 'id'])).stdout.match(UUID)![0];
+    const pagerEnv = { ...admin, FOS_PAGER: "sed 's/^/| /'" };
+    const pagedOut = await runCli(['orders', 'get', id], { env: pagerEnv, tty: true, height: 10 });
+    expect(pagedOut.code).toBe(0);
+    const lines = pagedOut.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(10);
+    for (const l of lines) expect(l.startsWith('| ')).toBe(true);
+    // short enough for the terminal: printed directly
+    const tall = await runCli(['orders', 'get', id], { env: pagerEnv, tty: true, height: 500 });
+    expect(tall.stdout).not.toMatch(/^\| /m);
+    const noPager = await runCli(['orders', 'get', id, '--no-pager'], { env: pagerEnv, tty: true, height: 10 });
+    expect(noPager.stdout).not.toMatch(/^\| /m);
+    expect(noPager.stdout).toContain(id);
+    const cat = await runCli(['orders', 'get', id], { env: { ...admin, FOS_PAGER: 'cat', PAGER: "sed 's/^/| /'" }, tty: true, height: 10 });
+    expect(cat.stdout).not.toMatch(/^\| /m);
+    const viaPager = await runCli(['orders', 'get', id], { env: { ...admin, PAGER: "sed 's/^/| /'" }, tty: true, height: 10 });
+    expect(viaPager.stdout).toMatch(/^\| id\s/m);
+    const missing = await runCli(['orders', 'get', id], { env: { ...admin, FOS_PAGER: 'no-such-pager-xyz' }, tty: true, height: 10 });
+    expect(missing.code).toBe(0);
+    expect(missing.stdout).toMatch(new RegExp(`^id\\s+${id}$`, 'm'));
+    const piped = await runCli(['orders', 'get', id], { env: pagerEnv, height: 10 });
+    expect(JSON.parse(piped.stdout).id).toBe(id);
+  });
+
   it('piped --format table cuts nothing', async () => {
     const r = await fos(['products', 'list', '--format', 'table'], { width: 40 });
     expect(r.stdout).toContain('JOURNEY-A-RATHER-LONG-SKU');

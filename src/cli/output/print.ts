@@ -3,6 +3,7 @@ import { csvLine } from './csv.js';
 import { checkFields, getPath, pickFields } from './fields.js';
 import { resolveOutput } from './format.js';
 import { runJq } from './jq.js';
+import { paged } from './pager.js';
 import { renderRecord, renderTable, tableColumns } from './table.js';
 
 /**
@@ -102,7 +103,7 @@ export async function printRecord(ctx: Context, record: unknown): Promise<void> 
   }
   const obj = record as Record<string, unknown>;
   checkFields(obj, fields);
-  if (format === 'table') return io.out(renderRecord(io, obj, fields));
+  if (format === 'table') return paged(ctx, renderRecord(io, obj, fields));
   if (format === 'csv') {
     const columns = fields ?? Object.keys(obj);
     return io.out(csvLine(columns) + csvLine(columns.map((c) => getPath(obj, c))));

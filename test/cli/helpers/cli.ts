@@ -22,6 +22,8 @@ export interface RunCliOptions {
   stdoutTTY?: boolean;
   /** Terminal width (default 120). */
   width?: number;
+  /** Terminal rows (default 40). */
+  height?: number;
   stdin?: string;
   env?: Record<string, string | undefined>;
   /** Answers for prompts (only asked when tty). */
@@ -44,7 +46,7 @@ const noPrompts: PromptBackend = {
 };
 
 export async function runCli(args: string[], opts: RunCliOptions = {}): Promise<CliResult> {
-  const io = testIOStreams({ tty: opts.tty, stdoutTTY: opts.stdoutTTY, stdin: opts.stdin, width: opts.width });
+  const io = testIOStreams({ tty: opts.tty, stdoutTTY: opts.stdoutTTY, stdin: opts.stdin, width: opts.width, height: opts.height });
   const env = { FOS_CONFIG_DIR: opts.configDir ?? (await tempConfigDir()), FOS_LOCK_OWNER: 'tester@bench', ...opts.env };
   const ctx = createContext({
     io,
