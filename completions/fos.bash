@@ -156,6 +156,8 @@ __fos_options() {
 
 __fos_choices() {
   case "$1|$2" in
+    'fos fulfill run|--rate-strategy') echo 'CHEAPEST' ;;
+    'fos fulfill run|--weight-unit') echo 'G LB' ;;
     'fos products list|--order-by') echo 'created_at updated_at' ;;
     'fos products list|--order') echo 'asc desc' ;;
     'fos products list|--type') echo 'STANDARD VIRTUAL_BUNDLE ASSEMBLY' ;;
@@ -202,6 +204,7 @@ __fos_choices() {
     'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos serve|--rate-limit-store') echo 'memory database redis' ;;
+    'fos serve|--log-level') echo 'fatal error warn info debug trace' ;;
     'fos admin team create|--kind') echo 'FULFILLER MERCHANT' ;;
     'fos admin team create|--measurement-system') echo 'METRIC IMPERIAL' ;;
     'fos admin key create|--power-role') echo 'ADMIN MEMBER' ;;
@@ -224,10 +227,23 @@ __fos_arg_choices() {
   esac
 }
 
+__fos_dynamic() {
+  case "$1|$2" in
+    *'|--profile') echo profiles ;;
+  esac
+}
+
+__fos_arg_dynamic() {
+  case "$1" in
+    'fos profile use') echo profiles ;;
+  esac
+}
+
 __fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --product --status --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant-team --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --note --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --warehouse --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --log-level --kind --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --format '
+__fos_file_flags=' --from --data --input --db --rate-card '
 
 _fos_complete() {
-  local cur prev cmdpath w i subs choices
+  local cur prev cmdpath w i subs choices dyn
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   cmdpath='fos'
@@ -242,17 +258,28 @@ _fos_complete() {
   done
   choices="$(__fos_choices "$cmdpath" "$prev")"
   if [[ -n "$choices" ]]; then
-    COMPREPLY=($(compgen -W "$choices" -- "$cur"))
+    mapfile -t COMPREPLY < <(compgen -W "$choices" -- "$cur")
+    return
+  fi
+  dyn="$(__fos_dynamic "$cmdpath" "$prev")"
+  if [[ -n "$dyn" ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$(fos __complete "$dyn" 2>/dev/null)" -- "$cur")
+    return
+  fi
+  if [[ "$__fos_file_flags" == *" $prev "* ]]; then
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     return
   fi
   if [[ "$__fos_value_flags" == *" $prev "* ]]; then
-    COMPREPLY=($(compgen -f -- "$cur"))
+    COMPREPLY=()
     return
   fi
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$(__fos_options "$cmdpath")" -- "$cur"))
+    mapfile -t COMPREPLY < <(compgen -W "$(__fos_options "$cmdpath")" -- "$cur")
   else
-    COMPREPLY=($(compgen -W "$(__fos_subcommands "$cmdpath") $(__fos_arg_choices "$cmdpath")" -- "$cur"))
+    dyn="$(__fos_arg_dynamic "$cmdpath")"
+    [[ -n "$dyn" ]] && dyn="$(fos __complete "$dyn" 2>/dev/null)"
+    mapfile -t COMPREPLY < <(compgen -W "$(__fos_subcommands "$cmdpath") $(__fos_arg_choices "$cmdpath") $dyn" -- "$cur")
   fi
 }
 

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { registerCommands } from './commands/index.js';
+import { completeWith } from './completion-hints.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
 import { CliError, ExitCode, exitCodeFor, renderError } from './errors.js';
 import { FORMATS } from './profile.js';
@@ -12,6 +13,13 @@ import { FORMATS } from './profile.js';
  */
 
 const ROOT_HELP = `
+First steps:
+  $ fos serve --demo                      run the API here with a demo warehouse (saves a profile)
+  $ fos login --base-url <url>            or use a server someone else runs (asks for the key)
+  $ fos products list                     what is in stock
+  $ fos orders list --status OPEN         what there is to ship
+  $ fos fulfill run <order-id> --rate-strategy CHEAPEST    ship it (lock, pack, label, fulfil)
+
 Output: tables on a terminal, JSON when piped. --json prints the array of records of a list
 (never the {data, meta} envelope); --json id,name,config.incoterm selects fields; --jq <expr>
 filters that JSON through jq (strings print raw), e.g. fos orders list --jq '.[].order_number'.
@@ -28,7 +36,7 @@ export function buildProgram(ctx: Context): Command {
   const program = new Command('fos')
     .description('Fulfillment Operations: command line for the Public API, and `fos serve` to host it')
     .version(VERSION, '-V, --version', 'print the version')
-    .option('--profile <name>', 'saved profile to use (default: $FOS_PROFILE, else the current profile)')
+    .addOption(completeWith(new Option('--profile <name>', 'saved profile to use (default: $FOS_PROFILE, else the current profile)'), 'profiles'))
     .option('--base-url <url>', 'API base URL, overriding the profile and $FOS_BASE_URL')
     .option('--verbose', 'log HTTP requests and timings to stderr (API key redacted)')
     .option('--json [fields]', 'print JSON; optionally only these comma-separated fields')

@@ -1,4 +1,6 @@
 import { Command, Option } from 'commander';
+import { PERMISSIONS } from '../domain/permissions.js';
+import { applyExamples, SERVER_EXAMPLES } from './cli-examples.js';
 import { resolveDbUrl } from './data-dir.js';
 
 // Server-side commands: `fos serve`, `fos admin …`, `fos db migrate`. Everything heavy
@@ -17,7 +19,7 @@ export function registerServerCommands(program: Command) {
     .addOption(new Option('--rate-limit-store <store>', 'where rate-limit counters live').choices(['memory', 'database', 'redis']))
     .option('--demo', 'load a small demo warehouse (teams, products, stock, orders)')
     .option('--allow-private-webhooks', 'let webhook endpoints reach loopback, private and link-local addresses (local receivers)')
-    .option('--log-level <level>', 'fatal|error|warn|info|debug', process.env.FOS_LOG_LEVEL ?? 'info')
+    .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default(process.env.FOS_LOG_LEVEL ?? 'info'))
     .addHelpText('after', `
 Examples:
   $ fos serve                                   # embedded SQLite in the data directory
@@ -43,6 +45,7 @@ Examples:
     .description('Manage teams, places and keys directly on the database (server side, for operators)')
     .addOption(dbOption());
   registerAdminCommands(admin);
+  applyExamples(program, SERVER_EXAMPLES);
 }
 
 function parseIntOption(value: string, flag: string): number {
@@ -86,7 +89,7 @@ function registerAdminCommands(admin: Command) {
 
   const role = admin.command('role').description('Custom roles');
   role.command('create').description('Create a custom role').requiredOption('--team <team-id>').requiredOption('--name <name>')
-    .requiredOption('--permission <permission...>', 'permissions the role grants').option('--description <text>')
+    .requiredOption('--permission <permission...>', `permissions the role grants: ${PERMISSIONS.join(', ')}`).option('--description <text>')
     .action(run('role.create'));
 
   const key = admin.command('key').description('API keys');

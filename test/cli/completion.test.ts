@@ -23,15 +23,17 @@ function tinyProgram(): Command {
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 
 /** Runs the bash completion function for a command line and returns COMPREPLY. */
-function bashComplete(script: string, line: string): string[] {
+function bashComplete(script: string, line: string, opts: { env?: Record<string, string>; cwd?: string } = {}): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'fos-comp-'));
   const file = path.join(dir, 'fos.bash');
   writeFileSync(file, script);
   const words = line.split(' ');
-  const prog = `source ${file}
+  // `fos` is this checkout's binary (the scripts call `fos __complete …` for profile names).
+  const prog = `fos() { node ${JSON.stringify(path.join(__dirname, '../../bin/fos.js'))} "$@"; }
+source ${file}
 COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}
 _fos_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const r = spawnSync('bash', ['-c', prog], { encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', prog], { encoding: 'utf8', cwd: opts.cwd, env: { ...process.env, ...opts.env } });
   expect(r.stderr).toBe('');
   return r.stdout.split('\n').filter(Boolean);
 }
@@ -118,6 +120,35 @@ describe('the real command tree', () => {
     expect(script).toContain(`*'|--format') echo 'table json ndjson csv' ;;`);
     expect(bashComplete(script, 'fos products create --weight-unit ')).toEqual(['G', 'LB']);
     expect(bashComplete(script, 'fos fulfillment-orders ')).toEqual(['list', 'get', 'accept', 'lock', 'release']);
+  });
+
+  it('offers profile names, every enum flag\'s values, and file names only where a file is taken', async () => {
+    const script = readFileSync(path.join(__dirname, '../../completions/fos.bash'), 'utf8');
+    const configDir = mkdtempSync(path.join(tmpdir(), 'fos-comp-cfg-'));
+    for (const name of ['warehouse-b', 'local']) {
+      expect((await runCli(['config', 'set', '--profile', name, 'base_url', `http://${name}.example/v1`], { configDir })).code).toBe(0);
+    }
+    const env = { FOS_CONFIG_DIR: configDir };
+    expect(bashComplete(script, 'fos --profile ', { env })).toEqual(['local', 'warehouse-b']);
+    expect(bashComplete(script, 'fos --profile w', { env })).toEqual(['warehouse-b']);
+    expect(bashComplete(script, 'fos profile use ', { env })).toEqual(['local', 'warehouse-b']);
+    const cwd = mkdtempSync(path.join(tmpdir(), 'fos-comp-cwd-'));
+    writeFileSync(path.join(cwd, 'ids.ndjson'), '');
+    expect(bashComplete(script, 'fos fulfill run --from ', { cwd })).toEqual(['ids.ndjson']);
+    expect(bashComplete(script, 'fos api POST /ops/files --input ', { cwd })).toEqual(['ids.ndjson']);
+    expect(bashComplete(script, 'fos products list --search ', { cwd })).toEqual([]);
+    expect(bashComplete(script, 'fos orders list --limit ', { cwd })).toEqual([]);
+    // every option that declares choices completes them, wherever it is
+    const program = buildProgram(createContext({ io: testIOStreams(), env: {} }));
+    const walk = (cmd: Command, words: string[]): [string, string[]][] => [
+      ...cmd.options.filter((o) => o.argChoices?.length && o.long).map((o): [string, string[]] => [[...words, o.long!].join(' '), o.argChoices!]),
+      ...cmd.commands.flatMap((c) => walk(c, [...words, c.name()])),
+    ];
+    const enumFlags = walk(program, ['fos']);
+    expect(enumFlags.length).toBeGreaterThan(20);
+    expect(enumFlags.map(([l]) => l)).toEqual(expect.arrayContaining(['fos fulfill run --rate-strategy', 'fos --format']));
+    const probe = enumFlags.filter((_, i) => i % 5 === 0).concat(enumFlags.filter(([l]) => /rate-strategy|--format$/.test(l)));
+    for (const [line, choices] of probe) expect(bashComplete(script, `${line} `), line).toEqual(choices);
   });
 
   it('fos completion <shell> prints the script; unknown shells are usage errors', async () => {

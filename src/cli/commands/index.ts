@@ -4,6 +4,7 @@ import api from './api/api.js';
 import carrierRates from './carrier-rates/index.js';
 import charges from './charges/index.js';
 import completion from './completion/completion.js';
+import completeValues from './completion/values.js';
 import config from './config/index.js';
 import draftOrders from './draft-orders/index.js';
 import files from './files/index.js';
@@ -39,4 +40,5 @@ export function registerCommands(program: Command, ctx: Context): void {
   for (const [heading, builders] of COMMAND_SECTIONS) {
     for (const build of builders) program.addCommand(build(ctx).helpGroup(heading));
   }
+  program.addCommand(completeValues(ctx), { hidden: true });
 }

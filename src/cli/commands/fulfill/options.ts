@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import type { Env } from '../../config.js';
 import { canonicalEnum, ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
@@ -62,6 +62,10 @@ export function parseNonNegative(raw: string): number {
   if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of at least 0.');
   return n;
 }
+
+/** An option taking one of ENUMS[key], in any case (completion offers the values). */
+export const enumOption = (flags: string, description: string, key: keyof typeof ENUMS) =>
+  new Option(flags, description).choices(ENUMS[key]).argParser(enumParser(key));
 
 export const enumParser = (key: keyof typeof ENUMS) => (raw: string) => {
   try {

@@ -5,7 +5,7 @@ import { withExamples } from '../../shared/help.js';
 import { FulfillApi, type FulfillmentOrder } from './api.js';
 import { readIds, uniqueIds, type IdRef } from './input.js';
 import {
-  describeLabel, enumParser, parseItem, parseNonNegative, parsePositiveInt, runOptions, type RawRunOptions, type RunOptions,
+  describeLabel, enumOption, parseItem, parseNonNegative, parsePositiveInt, runOptions, type RawRunOptions, type RunOptions,
 } from './options.js';
 import { assignItems, describeLines, hasWork, planLines, resolveId, skipReason, type Items, type ResolveHint, type Resolution } from './plan.js';
 import { Reporter } from './report.js';
@@ -164,9 +164,9 @@ export default function fulfillRun(ctx: Context): Command {
     .option('--service <name>', 'uploaded label: carrier service')
     .option('--cost <amount>', 'uploaded label: cost', parseNonNegative)
     .option('--cost-currency <code>', 'uploaded label: ISO 4217 currency of --cost (default USD)')
-    .option('--rate-strategy <strategy>', 'buy the label by rate shopping instead: CHEAPEST', enumParser('rate_strategy'))
+    .addOption(enumOption('--rate-strategy <strategy>', 'buy the label by rate shopping instead', 'rate_strategy'))
     .option('--weight <n>', 'package weight (default for rate shopping: the sum of its items\' weights)', parseNonNegative)
-    .option('--weight-unit <unit>', 'unit of --weight: G or LB (default: the team\'s)', enumParser('weight_unit'))
+    .addOption(enumOption('--weight-unit <unit>', 'unit of --weight (default: the team\'s)', 'weight_unit'))
     .option('--lock-owner <name>', 'lock owner (default: $FOS_LOCK_OWNER, else fos-cli:<hostname>:<profile>, so a re-run resumes its own locks)')
     .option('--timeout-minutes <n>', 'lock expiry in minutes', parsePositiveInt(1440), 15)
     .option('--concurrency <n>', 'fulfillment orders worked on at once', parsePositiveInt(32), 4)
