@@ -37,12 +37,20 @@ export function validateProfileName(name: string): string {
 
 /**
  * Normalises a base URL: http(s) only, no trailing slash, ending with /v1 (appended if missing).
- * `http://host:7070` and `http://host:7070/v1/` both give `http://host:7070/v1`.
+ * `http://host:7070` and `http://host:7070/v1/` both give `http://host:7070/v1`; without a scheme,
+ * `localhost:7070` gives `http://localhost:7070/v1` and `fos.example.com` `https://fos.example.com/v1`.
  */
 export function normalizeBaseUrl(input: string): string {
   let url: URL;
+  let text = input.trim();
+  // `localhost:7070` or `fos.example.com`: no scheme typed. http for this machine and private
+  // networks (where `fos serve` runs without TLS), https elsewhere.
+  if (text && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    const local = /^(localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/i.test(text);
+    text = `${local ? 'http' : 'https'}://${text}`;
+  }
   try {
-    url = new URL(input.trim());
+    url = new URL(text);
   } catch {
     throw new UsageError(`invalid base URL "${input}": expected e.g. http://127.0.0.1:7070/v1`);
   }

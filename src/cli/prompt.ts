@@ -18,6 +18,8 @@ export interface Prompter {
   /** `flag` defaults to `--yes`. */
   confirm(opts: { message: string; flag?: string; default?: boolean }): Promise<boolean>;
   select<T>(opts: { message: string; flag: string; choices: Choice<T>[]; default?: T }): Promise<T>;
+  /** Several of `choices` (space to toggle). */
+  checkbox<T>(opts: { message: string; flag: string; choices: Choice<T>[] }): Promise<T[]>;
 }
 
 /** The question-asking part, swappable in tests; receives the streams to use. */
@@ -26,6 +28,7 @@ export interface PromptBackend {
   password(opts: { message: string; mask?: string }, io: IOStreams): Promise<string>;
   confirm(opts: { message: string; default?: boolean }, io: IOStreams): Promise<boolean>;
   select<T>(opts: { message: string; choices: Choice<T>[]; default?: T }, io: IOStreams): Promise<T>;
+  checkbox<T>(opts: { message: string; choices: Choice<T>[] }, io: IOStreams): Promise<T[]>;
 }
 
 const streams = (io: IOStreams) => ({ input: io.stdin, output: io.stderr }) as never;
@@ -47,6 +50,10 @@ export const inquirerBackend: PromptBackend = {
   async select(opts, io) {
     const { select } = await import('@inquirer/prompts');
     return select(opts, streams(io));
+  },
+  async checkbox(opts, io) {
+    const { checkbox } = await import('@inquirer/prompts');
+    return checkbox(opts, streams(io));
   },
 };
 
@@ -74,6 +81,10 @@ export function createPrompter(io: IOStreams, backend: PromptBackend = inquirerB
     async select({ flag, ...opts }) {
       guard(flag, opts.message);
       return backend.select(opts, io);
+    },
+    async checkbox({ flag, ...opts }) {
+      guard(flag, opts.message);
+      return backend.checkbox(opts, io);
     },
   };
 }

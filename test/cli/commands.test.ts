@@ -27,6 +27,7 @@ beforeAll(async () => {
     .on('POST', '/v1/ops/packages/:id/fulfill', echo())
     .on('POST', '/v1/keys/:id/disable', () => ({ status: 204 }))
     .on('DELETE', '/v1/keys/:id', () => ({ status: 204 }))
+    .on('GET', '/v1/keys/:id', ({}, { id }) => ({ body: { id, name: 'ci-runner' } }))
     .on('PUT', '/v1/keys/:id/roles', echo())
     .on('PUT', '/v1/keys/:id/tier', echo())
     .on('POST', '/v1/keys', (req) => ({ status: 201, body: { id: 'k1', ...(req.body as object), token: 'fos_NEWNEWNEWNEWNEWNEWNEWNEWNEWNEWNE_newnew' } }))
@@ -259,8 +260,8 @@ describe('keys and roles', () => {
     const no = await runCli(['keys', 'delete', 'k1'], { env, tty: true, prompts: { confirm: async (o) => (questions.push(o.message), false) } });
     expect(no.code).toBe(1);
     expect(no.stderr).toBe('error: cancelled\n');
-    expect(questions).toEqual(['Delete key k1? This cannot be undone.']);
-    expect(api.requests).toHaveLength(0);
+    expect(questions).toEqual(['Delete key "ci-runner" (k1)? This cannot be undone.']);
+    expect(api.requests.map((q) => q.method)).toEqual(['GET']); // only the lookup that names it
     const yes = await runCli(['keys', 'delete', 'k1'], { env, tty: true, prompts: { confirm: async () => true } });
     expect(yes.code).toBe(0);
     expect(last()).toMatchObject({ method: 'DELETE', path: '/v1/keys/k1' });

@@ -21,6 +21,9 @@ describe('base URL normalisation', () => {
   it('appends /v1 when missing and strips trailing slashes', () => {
     expect(normalizeBaseUrl('http://127.0.0.1:7070')).toBe('http://127.0.0.1:7070/v1');
     expect(normalizeBaseUrl('http://127.0.0.1:7070/')).toBe('http://127.0.0.1:7070/v1');
+    expect(normalizeBaseUrl('localhost:7070')).toBe('http://localhost:7070/v1');
+    expect(normalizeBaseUrl('192.168.1.20:7070/v1')).toBe('http://192.168.1.20:7070/v1');
+    expect(normalizeBaseUrl('fos.example.com')).toBe('https://fos.example.com/v1');
     expect(normalizeBaseUrl('https://x.example/v1/')).toBe('https://x.example/v1');
     expect(normalizeBaseUrl(' https://x.example/api/v1 ')).toBe('https://x.example/api/v1');
     expect(normalizeBaseUrl('https://x.example/api')).toBe('https://x.example/api/v1');

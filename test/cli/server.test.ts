@@ -187,6 +187,59 @@ describe('keys and roles', () => {
   });
 });
 
+describe('interactive on a terminal', () => {
+  it('keys create asks for the name, power role and roles (the team\'s roles to pick from)', async () => {
+    const role = await json(['roles', 'create', '--name', `packer-${Date.now()}`, '--permission', 'READ_ORDERS']);
+    const offered: unknown[] = [];
+    const r = await fos(['keys', 'create'], {
+      tty: true,
+      prompts: {
+        input: async (o) => (expect(o.message).toBe('Key name:'), 'station-9'),
+        select: async (o) => (offered.push(o.choices.map((c) => c.value)), 'MEMBER' as never),
+        checkbox: async (o) => (offered.push(o.choices.map((c) => c.name)), [role.id] as never),
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(offered[0]).toEqual(['MEMBER', 'ADMIN']);
+    expect(offered[1]).toContain(role.name);
+    const keys = await json(['keys', 'list', '--all', '--json', 'id,name,power_role']);
+    const created = keys.find((k: { name: string }) => k.name === 'station-9');
+    expect(created).toMatchObject({ power_role: 'MEMBER' });
+    const shown = await json(['keys', 'get', created.id]);
+    expect(JSON.stringify(shown)).toContain(role.id);
+
+    // the confirmation names the key; "no" leaves it alone
+    const questions: string[] = [];
+    const no = await fos(['keys', 'delete', created.id], { tty: true, prompts: { confirm: async (o) => (questions.push(o.message), false) } });
+    expect(no.code).toBe(1);
+    expect(questions).toEqual([`Delete key "station-9" (${created.id.slice(0, 8)}…)? This cannot be undone.`]);
+    expect((await fos(['keys', 'get', created.id])).code).toBe(0);
+    // scripts: no lookup, no question, --yes needed
+    const script = await fos(['keys', 'delete', created.id]);
+    expect(script.code).toBe(2);
+    expect(script.stderr).toContain('pass --yes');
+  });
+
+  it('keys create in a script does not ask: a missing name is a usage error', async () => {
+    const r = await fos(['keys', 'create']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('name');
+  });
+
+  it('login offers fos serve\'s address by default and takes host:port without a scheme', async () => {
+    const dir = await tempConfigDir();
+    const offered: unknown[] = [];
+    const hostPort = baseUrl.replace('http://', '').replace('/v1', '');
+    const r = await runCli(['login'], {
+      configDir: dir, tty: true,
+      prompts: { input: async (o) => (offered.push(o.default), hostPort), password: async () => t.adminToken },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(offered).toEqual(['http://127.0.0.1:7070']);
+    expect(r.stderr).toContain(`Logged in to ${baseUrl}`);
+  });
+});
+
 describe('rate limit', () => {
   it('429 after the client gives up -> exit 6 with the server detail', async () => {
     const key = await t.key({ powerRole: 'ADMIN', tier: 1 });

@@ -47,8 +47,15 @@ export interface WriteSpec {
   mode: 'create' | 'update' | 'action';
   /** Fills defaults, reshapes (e.g. wraps in { data }) or checks the body. */
   transform?: (body: Record<string, unknown>, opts: Record<string, unknown>, args: string[]) => Record<string, unknown>;
-  /** Destructive: asks (or needs --yes) with this question. */
-  confirm?: (args: string[]) => string;
+  /**
+   * Destructive: asks (or needs --yes) with this question. `what` names the record
+   * (`"ci-runner" (01a2…)`) when `lookup` says how to fetch it, else it is the id.
+   */
+  confirm?: (args: string[], what: string) => string;
+  /** The record a confirmation names: GET this path, label it (fetched only to ask). */
+  lookup?: { path: (args: string[]) => string; label: (record: Record<string, unknown>) => unknown };
+  /** On a terminal: ask for what the flags left out (fills `body`), before it is checked. */
+  interactive?: (ctx: Context, body: Record<string, unknown>) => Promise<void>;
   /** stderr line when the server answers without a body. */
   done?: (args: string[]) => string;
   /** Warning printed after a successful response (e.g. a secret shown only once). */
@@ -73,11 +80,12 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
     const args = command.processedArgs as string[];
     let body = await buildBody(ctx, opts, collectFields(opts, fields));
     if (spec.transform) body = spec.transform(body, opts, args);
+    if (spec.interactive && ctx.io.canPrompt && !opts.data) await spec.interactive(ctx, body);
     checkBody(body, fields, { create: spec.mode === 'create' });
     if (spec.mode === 'update' && Object.keys(body).length === 0) {
       throw new UsageError('nothing to update: pass at least one field flag, --field key=value or --data');
     }
-    if (spec.confirm) await confirmDestructive(ctx, spec.confirm(args));
+    if (spec.confirm) await confirmDestructive(ctx, spec.confirm(args, await confirmName(ctx, spec, args)));
     const sendBody = spec.mode === 'action' && Object.keys(body).length === 0 ? undefined : body;
     const res = await ctx.client().request(spec.method, spec.path(args, opts), {
       body: sendBody,
@@ -91,6 +99,19 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
     if (spec.notice) ctx.io.warn(spec.notice);
   });
   return withExamples(cmd, spec.examples);
+}
+
+/**
+ * How a confirmation names its record: `"ci-runner" (01a2c3d4…)`. Looked up only when a question
+ * will really be asked (not with --yes, not in scripts, which fail for want of --yes anyway).
+ */
+async function confirmName(ctx: Context, spec: WriteSpec, args: string[]): Promise<string> {
+  const id = args[0] ?? '';
+  if (!spec.lookup || ctx.options.yes || !ctx.io.canPrompt) return id;
+  const record = await ctx.client().get<Record<string, unknown>>(spec.lookup.path(args));
+  const label = record && typeof record === 'object' ? spec.lookup.label(record) : undefined;
+  const shortId = id.length > 12 ? `${id.slice(0, 8)}…` : id;
+  return label ? `${JSON.stringify(String(label))} (${shortId})` : id;
 }
 
 /** A command group (`fos products …`) holding its verbs. */

@@ -43,6 +43,7 @@ const noPrompts: PromptBackend = {
   password: async () => { throw new Error('unexpected prompt: password'); },
   confirm: async () => { throw new Error('unexpected prompt: confirm'); },
   select: async () => { throw new Error('unexpected prompt: select'); },
+  checkbox: async () => { throw new Error('unexpected prompt: checkbox'); },
 };
 
 export async function runCli(args: string[], opts: RunCliOptions = {}): Promise<CliResult> {

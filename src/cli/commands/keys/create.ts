@@ -19,6 +19,33 @@ export default function keysCreate(ctx: Context): Command {
       { key: 'expires_at', type: 'date', arg: 'date-time', description: 'when the key stops working (ISO 8601)' },
     ],
     notice: 'the token is shown only once: store it now',
+    // On a terminal, what the flags leave out is asked, with the team's roles to pick from.
+    interactive: async (ctx, body) => {
+      if (body.name === undefined) {
+        body.name = await ctx.prompt.input({ message: 'Key name:', flag: '--name', validate: (v) => (v.trim() ? true : 'a name is required') });
+      }
+      if (body.power_role === undefined) {
+        body.power_role = await ctx.prompt.select({
+          message: 'Power role:', flag: '--power-role', default: 'MEMBER',
+          choices: [
+            { name: 'MEMBER: only the permissions of its roles', value: 'MEMBER' },
+            { name: 'ADMIN: every permission of the team', value: 'ADMIN' },
+          ],
+        });
+      }
+      if (String(body.power_role).toUpperCase() === 'MEMBER' && body.role_ids === undefined) {
+        const roles: { id: string; name: string; permissions?: string[] }[] = [];
+        for await (const r of ctx.client().paginate<{ id: string; name: string; permissions?: string[] }>('/roles')) roles.push(r);
+        if (roles.length === 0) {
+          ctx.io.warn('the team has no custom roles yet: a MEMBER key without roles can do nothing (fos roles create)');
+        } else {
+          body.role_ids = await ctx.prompt.checkbox({
+            message: 'Roles (space to pick, enter to confirm):', flag: '--role',
+            choices: roles.map((r) => ({ name: r.name, value: r.id, description: r.permissions?.join(', ') })),
+          });
+        }
+      }
+    },
     examples: [
       'fos keys create --name "packing station 4" --role 0193…',
       'fos keys create --name ci --power-role ADMIN --json token',

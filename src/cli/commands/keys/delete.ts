@@ -10,7 +10,8 @@ export default function keysDelete(ctx: Context): Command {
     mode: 'action',
     args: ['<key-id>'],
     path: ([id]) => `/keys/${seg(id)}`,
-    confirm: ([id]) => `Delete key ${id}? This cannot be undone.`,
+    confirm: (_, what) => `Delete key ${what}? This cannot be undone.`,
+    lookup: { path: ([id]) => `/keys/${seg(id)}`, label: (k) => k.name },
     done: ([id]) => `deleted key ${id}`,
     examples: ['fos keys delete 0193… --yes'],
   });

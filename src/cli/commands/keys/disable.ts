@@ -10,7 +10,8 @@ export default function keysDisable(ctx: Context): Command {
     mode: 'action',
     args: ['<key-id>'],
     path: ([id]) => `/keys/${seg(id)}/disable`,
-    confirm: ([id]) => `Disable key ${id}? Clients using it will get 401.`,
+    confirm: (_, what) => `Disable key ${what}? Clients using it will get 401.`,
+    lookup: { path: ([id]) => `/keys/${seg(id)}`, label: (k) => k.name },
     done: ([id]) => `disabled key ${id}`,
     examples: ['fos keys disable 0193…', 'fos keys disable 0193… --yes   # no prompt (scripts)'],
   });

@@ -35,7 +35,8 @@ export default function login(ctx: Context): Command {
           ? await ctx.prompt.input({
             message: 'Base URL of the fos API:',
             flag: '--base-url',
-            default: existing?.base_url,
+            // `fos serve`'s own address when nothing is saved yet.
+            default: existing?.base_url ?? 'http://127.0.0.1:7070',
             validate: (v) => {
               try {
                 normalizeBaseUrl(v);
@@ -67,7 +68,7 @@ export default function login(ctx: Context): Command {
     });
   return withExamples(cmd, [
     'fos login                                    # prompts for URL and key',
-    'fos login --base-url http://127.0.0.1:7070 --with-token < key.txt',
+    'fos login --base-url localhost:7070 --with-token < key.txt   # http:// assumed for local addresses',
     'fos login --profile prod --base-url https://fos.example.com --api-key "$KEY"',
   ]);
 }

@@ -12,7 +12,8 @@ export default function packagesVoidLabel(ctx: Context): Command {
     bodyOptions: false,
     args: ['<package-id>'],
     path: ([id]) => packagePath(id, 'label/void'),
-    confirm: ([id]) => `Void the shipping label of package ${id}?`,
+    confirm: (_, what) => `Void the shipping label of package ${what}?`,
+    lookup: { path: ([id]) => packagePath(id), label: (p) => p.shipping_label_tracking_code ?? p.name },
     examples: ['fos packages void-label 0193… --yes'],
   });
 }

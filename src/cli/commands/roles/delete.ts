@@ -10,7 +10,8 @@ export default function rolesDelete(ctx: Context): Command {
     mode: 'action',
     args: ['<role-id>'],
     path: ([id]) => `/roles/${seg(id)}`,
-    confirm: ([id]) => `Delete role ${id}? Keys holding it lose its permissions.`,
+    confirm: (_, what) => `Delete role ${what}? Keys holding it lose its permissions.`,
+    lookup: { path: ([id]) => `/roles/${seg(id)}`, label: (r) => r.name },
     done: ([id]) => `deleted role ${id}`,
     examples: ['fos roles delete 0193… --yes'],
   });

@@ -11,7 +11,8 @@ export default function webhooksDelete(ctx: Context): Command {
     mode: 'action',
     args: ['<webhook-id>'],
     path: ([id]) => webhookPath(id),
-    confirm: ([id]) => `Delete webhook ${id}? Its pending deliveries are dropped.`,
+    confirm: (_, what) => `Delete webhook ${what}? Its pending deliveries are dropped.`,
+    lookup: { path: ([id]) => webhookPath(id), label: (w) => w.url },
     done: ([id]) => `deleted webhook ${id}`,
     examples: ['fos webhooks delete 0193… --yes'],
   });
