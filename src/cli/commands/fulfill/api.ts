@@ -7,7 +7,8 @@ import { seg } from '../../shared/resource.js';
  * The API calls `fos fulfill run` makes, with the shapes it reads (a subset of the server's;
  * docs/fulfill-run.md). Every call waits out rate limits: a 429 means the request was not
  * processed, so repeating it is always safe; it waits what `retry-after` / `x-ratelimit-reset`
- * ask. Writes are also repeated after a broken connection, because each one is safe to repeat:
+ * ask. Writes are also repeated after a broken connection or a 502/503/504 (a proxy, a server
+ * restarting or draining), because each one is safe to repeat:
  * package creation carries an idempotency key, and a repeated accept/lock/label/fulfil/release
  * answers in a way the workflow recognises (idempotent success, or 409 "already …").
  */
@@ -63,7 +64,11 @@ export interface CreatedPackage {
 }
 
 const RATE_LIMIT_WAITS = 20;
-const NETWORK_RETRIES = 2;
+/** Waits after a broken connection or a 502/503/504: 0.5, 1, 2, 4, 4 s (a server restart fits). */
+const NETWORK_RETRIES = 5;
+
+/** No answer, or a gateway / a draining server saying "not now": the request may or may not have run. */
+export const isUnanswered = (err: unknown) => err instanceof NetworkError || (err instanceof ApiError && [502, 503, 504].includes(err.status));
 
 export class FulfillApi {
   constructor(
@@ -72,8 +77,8 @@ export class FulfillApi {
     private readonly onWait: (message: string) => void = () => {},
   ) {}
 
-  /** Runs `fn`, waiting out 429s and repeating after network errors (see the file comment). */
-  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  /** Runs `fn`, waiting out 429s and repeating after network errors and 502/503/504 (see the file comment). */
+  private async call<T>(what: string, fn: () => Promise<T>, seen: { unanswered?: boolean } = {}): Promise<T> {
     let waits = 0;
     let networkFailures = 0;
     for (;;) {
@@ -88,10 +93,14 @@ export class FulfillApi {
           await sleep(seconds * 1000 + Math.floor(Math.random() * 250));
           continue;
         }
-        if (err instanceof NetworkError && networkFailures < NETWORK_RETRIES) {
+        if (isUnanswered(err) && networkFailures < NETWORK_RETRIES) {
           networkFailures++;
-          this.onWait(`${err.code} (${what}); retrying`);
-          await sleep(500 * networkFailures);
+          seen.unanswered = true;
+          const reason = err instanceof NetworkError ? err.code : `HTTP ${(err as ApiError).status}`;
+          const asked = err instanceof ApiError ? this.client.lastRateLimit?.retryAfter : undefined;
+          const ms = asked !== undefined && asked <= 10 ? asked * 1000 : Math.min(4000, 250 * 2 ** networkFailures);
+          this.onWait(`${reason} (${what}); retrying in ${(ms / 1000).toFixed(1)}s`);
+          await sleep(ms);
           continue;
         }
         throw err;
@@ -155,8 +164,22 @@ export class FulfillApi {
     return this.call('label', () => this.client.post<Package>(`/ops/packages/${seg(id)}/label`, body));
   }
 
-  fulfill(id: string, lockedBy: string): Promise<Package> {
-    return this.call('fulfill', () => this.client.post<Package>(`/ops/packages/${seg(id)}/fulfill`, { locked_by: lockedBy }));
+  /**
+   * Fulfils the package. When an attempt went unanswered and the repeat says "already fulfilled",
+   * the first attempt did it (the package is ours and so is the lock): the package is re-read and
+   * returned as fulfilled, not reported as done by someone else.
+   */
+  async fulfill(id: string, lockedBy: string): Promise<Package> {
+    const seen: { unanswered?: boolean } = {};
+    try {
+      return await this.call('fulfill', () => this.client.post<Package>(`/ops/packages/${seg(id)}/fulfill`, { locked_by: lockedBy }), seen);
+    } catch (err) {
+      if (seen.unanswered && isAlreadyFulfilled(err)) {
+        const pkg = await this.getPackage(id);
+        if (pkg.status === 'FULFILLED') return pkg;
+      }
+      throw err;
+    }
   }
 }
 

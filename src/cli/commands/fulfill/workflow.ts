@@ -1,6 +1,6 @@
 import { ApiError } from '../../../client/errors.js';
 import {
-  isAlreadyFulfilled, isAlreadyLabelled, trackingOf, type FulfillApi, type FulfillmentOrder, type Package,
+  isAlreadyFulfilled, isAlreadyLabelled, isUnanswered, trackingOf, type FulfillApi, type FulfillmentOrder, type Package,
 } from './api.js';
 import type { RunOptions } from './options.js';
 import { describeLines, packageKey, planLines, type Items } from './plan.js';
@@ -149,6 +149,22 @@ export async function fulfilOne(
     return { ...base, status: 'fulfilled', package_id: pkgId, tracking_code: trackingOf(p.pkg) };
   } catch (err) {
     if (isAlreadyFulfilled(err) && step !== 'label') return skipped('already fulfilled');
+    // The server never answered (down, restarting): what did it do? Re-read before reporting, so
+    // a fulfil it committed before dying is reported as fulfilled, not failed.
+    if (isUnanswered(err) && p.pkg && (step === 'fulfill' || step === 'label')) {
+      const now = await api.getPackage(p.pkg.id).catch(() => undefined);
+      if (now?.status === 'FULFILLED') {
+        log(`fulfilled (its answer was lost; re-read: package ${now.id} is FULFILLED)`);
+        return { ...base, status: 'fulfilled', package_id: now.id, tracking_code: trackingOf(now) };
+      }
+      if (!now) {
+        log(`FAILED at the ${step} step: ${(err as Error).message}`);
+        const state = `unknown: the server did not answer, so package ${p.pkg.id} may or may not be ${step === 'fulfill' ? 'fulfilled' : 'labelled'}; re-run the same command once the server is back (it resumes its own lock and package)`;
+        log(`left behind: ${state}`);
+        return { ...failedResult(base, step, err, state), package_id: p.pkg.id, tracking_code: trackingOf(p.pkg) };
+      }
+      p.pkg = now;
+    }
     const note = await release();
     const state = leftBehind(p, note);
     log(`FAILED at the ${step} step: ${(err as Error).message}`);
