@@ -60,6 +60,12 @@ export function afterCursor(cursor: string, orderBy: unknown): Record<string, un
     throw badCursor();
   }
   if (!payload || payload.s !== fingerprint(keys) || !Array.isArray(payload.v) || payload.v.length !== keys.length) throw badCursor();
+  const wellFormed = (v: unknown, key: Key) => v === null
+    || (typeof v === 'string' && v.length <= 1000) || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean'
+    || (typeof v === 'object' && Object.keys(v as object).length === 1
+      && (typeof (v as { d?: unknown }).d === 'string' || (typeof (v as { x?: unknown }).x === 'string' && /^-?\d+(\.\d+)?$/.test((v as { x: string }).x)))
+      && ('d' in (v as object)) === /_at$/.test(key.field));
+  if (!(payload.v as unknown[]).every((v, i) => wellFormed(v, keys[i]))) throw badCursor();
   const values = (payload.v as Encoded[]).map(decodeValue);
   if (values.some((v) => v instanceof Date && Number.isNaN(v.getTime()))) throw badCursor();
   // (k1 > v1) OR (k1 = v1 AND k2 > v2) OR … ; "after" is "<" for desc keys; with NULLS LAST a null

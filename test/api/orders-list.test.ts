@@ -222,5 +222,13 @@ describe('keyset cursor (meta.next_cursor)', () => {
     await bad(`order_by=order_number&cursor=${first.meta.next_cursor}`, 'query.cursor');
     await bad('cursor=bm90LWEtY3Vyc29y', 'query.cursor');
     await bad('cursor=%3Cscript%3E', 'query.cursor');
+    // forged: the right sort, values of the wrong type for their columns
+    const { s: sort } = JSON.parse(Buffer.from(first.meta.next_cursor, 'base64url').toString());
+    const forge = (v: unknown[]) => Buffer.from(JSON.stringify({ s: sort, v })).toString('base64url');
+    await bad(`order_by=created_at&cursor=${forge(['2024-01-01', 'x'])}`, 'query.cursor');
+    await bad(`order_by=created_at&cursor=${forge([{ d: 'not a date' }, 'x'])}`, 'query.cursor');
+    await bad(`order_by=created_at&cursor=${forge([{ d: '2024-01-01T00:00:00Z' }, 5])}`, 'query.cursor');
+    const numSort = JSON.parse(Buffer.from((await w.call('GET', '/v1/ops/orders/list?order_by=order_number&limit=1')).json().meta.next_cursor, 'base64url').toString());
+    await bad(`order_by=order_number&cursor=${Buffer.from(JSON.stringify({ s: numSort.s, v: ['abc', 'x', 'y'] })).toString('base64url')}`, 'query.cursor');
   });
 });
