@@ -19,8 +19,9 @@ export function hasNextPage(meta: PageMeta | undefined, page: number, rows: numb
 }
 
 /**
- * Walks `page = start, start+1, …` yielding records one by one, so `--all` can stream without
- * holding the whole list. Pages are 0-based (design.md §2).
+ * Walks a list yielding records one by one, so `--all` can stream without holding the whole
+ * list: by `meta.next_cursor` when the server gives one (keyset: every page costs the same,
+ * however deep), else `page = start, start+1, …` (0-based, design.md §2).
  */
 export async function* paginate<T>(
   fetchPage: (query: Query) => Promise<ListResponse<T>>,
@@ -30,8 +31,9 @@ export async function* paginate<T>(
   const limit = opts.pageSize ?? (typeof query.limit === 'number' ? query.limit : 100);
   let page = typeof query.page === 'number' ? query.page : 0;
   let fetched = 0;
+  let cursor: string | undefined;
   for (;;) {
-    const body = await fetchPage({ ...query, page, limit });
+    const body = await fetchPage(cursor ? { ...query, page: undefined, cursor, limit } : { ...query, page, limit });
     if (!body || !Array.isArray(body.data)) {
       throw new Error('expected a list response { data: [...], meta }');
     }
@@ -39,6 +41,9 @@ export async function* paginate<T>(
     opts.onPage?.({ page, rows: body.data.length, fetched, meta: body.meta ?? {} });
     for (const row of body.data) yield row;
     if (!hasNextPage(body.meta, page, body.data.length)) return;
+    const next = body.meta?.next_cursor;
+    if (typeof next === 'string' && next) cursor = next;
+    else if (cursor) throw new Error('the server stopped giving next_cursor mid-list');
     page += 1;
   }
 }

@@ -19,6 +19,8 @@ export interface PageMeta {
   has_next_page?: boolean;
   has_previous_page?: boolean;
   total?: number;
+  /** Keyset cursor of the next page (fos serve); null on the last page. */
+  next_cursor?: string | null;
 }
 
 export interface ListResponse<T> {

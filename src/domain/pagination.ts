@@ -1,10 +1,13 @@
 import { invalid } from './errors.js';
+import { afterCursor, cursorAfter } from './keyset.js';
 
 // 0-based pages (design §2). One extra row is fetched to learn has_next_page without a COUNT.
 
 export interface PageRequest {
   page: number;
   limit: number;
+  /** Opaque keyset cursor (meta.next_cursor of the previous page); when given, page is not used. */
+  cursor?: string;
 }
 
 export interface PageMeta {
@@ -17,6 +20,8 @@ export interface PageMeta {
   has_next_page: boolean;
   has_previous_page: boolean;
   total?: number;
+  /** Cursor of the next page (keyset paging), null on the last page. */
+  next_cursor?: string | null;
 }
 
 export interface Page<T> {
@@ -24,10 +29,21 @@ export interface Page<T> {
   meta: PageMeta;
 }
 
-/** Prisma findMany arguments for a page (take is limit + 1; pass the rows to toPage). */
-export const pageWindow = ({ page, limit }: PageRequest) => ({ skip: page * limit, take: limit + 1 });
+/**
+ * Prisma findMany arguments for a page: `where` narrowed to the rows after the cursor when one is
+ * given (keyset), else OFFSET paging; take is limit + 1 (pass the rows and orderBy to toPage).
+ */
+export function pageArgs<W extends object>(q: PageRequest, where: W, orderBy: unknown): { where: W; orderBy: never; skip: number; take: number } {
+  if (q.cursor) return { where: { AND: [where, afterCursor(q.cursor, orderBy)] } as unknown as W, orderBy: orderBy as never, skip: 0, take: q.limit + 1 };
+  return { where, orderBy: orderBy as never, ...pageWindow(q) };
+}
 
-export function toPage<T>(rows: T[], { page, limit }: PageRequest, total?: number): Page<T> {
+/** OFFSET window only (lists that build their own where/orderBy; prefer pageArgs). */
+export const pageWindow = ({ page, limit, cursor }: PageRequest) => ({ skip: cursor ? 0 : page * limit, take: limit + 1 });
+
+export function toPage<T>(rows: T[], q: PageRequest, total?: number, orderBy?: unknown): Page<T> {
+  const { limit } = q;
+  const page = q.cursor ? 0 : q.page;
   const data = rows.slice(0, limit);
   const first = page * limit + 1;
   const meta: PageMeta = {
@@ -36,9 +52,13 @@ export function toPage<T>(rows: T[], { page, limit }: PageRequest, total?: numbe
     start_index: data.length ? first : 0,
     end_index: data.length ? first + data.length - 1 : 0,
     has_next_page: rows.length > limit,
-    has_previous_page: page > 0,
+    has_previous_page: page > 0 || Boolean(q.cursor),
   };
   if (total !== undefined) meta.total = total;
+  if (orderBy !== undefined) {
+    const last = data[data.length - 1] as Record<string, unknown> | undefined;
+    meta.next_cursor = rows.length > limit && last ? (cursorAfter(last, orderBy) ?? null) : null;
+  }
   return { data, meta };
 }
 

@@ -165,6 +165,12 @@ export function registerProblemHandlers(app: FastifyInstance) {
         errors: [{ path: 'request', message: error.message }],
       });
     }
+    // A forged cursor can carry a value of the wrong type for its sort column (cursors are
+    // opaque, not signed): the database layer refuses it, and that is the client's error.
+    if ((error as Error).name === 'PrismaClientValidationError' && (request.query as Record<string, unknown> | undefined)?.cursor) {
+      const message = 'is not a cursor of this list and sort (use meta.next_cursor of the previous page)';
+      return sendProblem(request, reply, 'validation-failed', `Invalid request: query.cursor ${message}.`, { errors: [{ path: 'query.cursor', message }] });
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(request, reply, 'internal', 'The server failed to handle the request.');
   });

@@ -207,7 +207,7 @@ describe('GET /v1/ops/charges', () => {
 
     const p0 = (await t.call('GET', '/v1/ops/charges', { token, query: { limit: 2, order: 'asc' } })).json();
     const p1 = (await t.call('GET', '/v1/ops/charges', { token, query: { limit: 2, page: 1, order: 'asc' } })).json();
-    expect(p0.meta).toEqual({ page: 0, page_size: 2, start_index: 1, end_index: 2, has_next_page: true, has_previous_page: false });
+    expect(p0.meta).toEqual({ page: 0, page_size: 2, start_index: 1, end_index: 2, has_next_page: true, next_cursor: expect.any(String), has_previous_page: false });
     expect(p1.meta).toMatchObject({ page: 1, start_index: 3, end_index: 4, has_previous_page: true });
     expect(p0.data[0].id).toBe(all.data[all.data.length - 1].id);
     expect(new Set([...p0.data, ...p1.data].map((c: { id: string }) => c.id)).size).toBe(4);

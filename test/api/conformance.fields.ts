@@ -5,7 +5,8 @@
 export const PLATFORMS = ['SHOPIFY', 'AMAZON', 'BIGCOMMERCE', 'MANUAL', 'WOOCOMMERCE', 'EBAY', 'ETSY'];
 export const TEAM6 = ['team_id', 'team_name', 'fulfiller_team_id', 'fulfiller_team_name', 'merchant_team_id', 'merchant_team_name'];
 const pre = (prefix: string, names: string[]) => names.map((n) => prefix + n);
-export const PAGE_META = ['page', 'page_size', 'start_index', 'end_index', 'has_next_page', 'has_previous_page'];
+// next_cursor: keyset paging (issue 9), an extension beside the spec's members.
+export const PAGE_META = ['page', 'page_size', 'start_index', 'end_index', 'has_next_page', 'has_previous_page', 'next_cursor'];
 
 // ---------- 2.3 ----------
 export const PRODUCT_CONFIG = ['replenishment_source_strategy', 'replenishment_increment_level', 'replenishment_maximum_level', 'replenishment_minimum_level'];

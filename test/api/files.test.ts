@@ -86,7 +86,7 @@ describe('GET /v1/ops/files', () => {
     expect(Object.keys(body.data[0]).sort()).toEqual([...FILE_FIELDS, 'supported_actions'].sort());
     expect(body.data[0].supported_actions).toEqual([{ action: 'VIEW_FILE' }]);
     expect(body.data.find((f: { name: string }) => f.name === 'Pallet photo.JPG').size).toBe(3_000_000_000);
-    expect(body.meta).toEqual({ page: 0, page_size: 20, start_index: 1, end_index: 5, has_next_page: false, has_previous_page: false });
+    expect(body.meta).toEqual({ page: 0, page_size: 20, start_index: 1, end_index: 5, has_next_page: false, next_cursor: null, has_previous_page: false });
   });
 
   it('searches names case-insensitively, literally', async () => {
@@ -123,7 +123,7 @@ describe('GET /v1/ops/files', () => {
 
     const p1 = (await t.call('GET', '/v1/ops/files', { token, query: { order_by: 'size', order: 'asc', limit: 2, page: 1 } })).json();
     expect(p1.data.map((f: { size: number }) => f.size)).toEqual([800, 5000]);
-    expect(p1.meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 4, has_next_page: true, has_previous_page: true });
+    expect(p1.meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 4, has_next_page: true, next_cursor: expect.any(String), has_previous_page: true });
     for (const query of [{ order_by: 'mimetype' }, { order: 'up' }, { limit: 0 }, { limit: 101 }, { page: -1 }] as Array<Record<string, string | number>>) {
       expect((await t.call('GET', '/v1/ops/files', { token, query })).statusCode).toBe(400);
     }

@@ -174,7 +174,7 @@ describe('list', () => {
     const res = await list();
     expect(res.json().data.map((p: any) => p.name)).toEqual(['Gamma Cap', 'Beta Shirt', 'Alpha Shirt']);
     for (const p of res.json().data) expect(Object.keys(p).sort()).toEqual(FIELDS);
-    expect(res.json().meta).toEqual({ page: 0, page_size: 20, start_index: 1, end_index: 3, has_next_page: false, has_previous_page: false });
+    expect(res.json().meta).toEqual({ page: 0, page_size: 20, start_index: 1, end_index: 3, has_next_page: false, next_cursor: null, has_previous_page: false });
   });
 
   it('searches name or SKU case-insensitively, not barcode', async () => {
@@ -189,7 +189,7 @@ describe('list', () => {
     expect(await names({ order_by: 'updated_at' })).toEqual(['Alpha Shirt', 'Beta Shirt', 'Gamma Cap']);
     const page = (await list({ limit: 2, page: 1, order: 'asc' })).json();
     expect(page.data.map((p: any) => p.name)).toEqual(['Gamma Cap']);
-    expect(page.meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 3, has_next_page: false, has_previous_page: true });
+    expect(page.meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 3, has_next_page: false, next_cursor: null, has_previous_page: true });
     expectInvalid(await list({ limit: 0 }), 'query.limit');
     expectInvalid(await list({ limit: 101 }), 'query.limit');
     expectInvalid(await list({ order_by: 'name' }), 'query.order_by');

@@ -126,7 +126,7 @@ describe('GET /v1/swagger.json', () => {
     expect(key.properties.token_hash).toBeUndefined();
     expect(key.properties.token_hint).toBeDefined();
     const list = doc.paths['/v1/keys'].get;
-    expect(list.parameters.map((p: any) => p.name).sort()).toEqual(['limit', 'page']);
+    expect(list.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'limit', 'page']);
     const perms = doc.paths['/v1/roles'].post.requestBody.content['application/json'].schema.properties.permissions;
     expect(perms.items.enum).toEqual([...PERMISSIONS]);
   });

@@ -88,7 +88,7 @@ describe('list parameters', () => {
 
   it('pages 0-based with meta', async () => {
     const res = await w.call('GET', '/v1/ops/orders/list?order=asc&limit=2&page=1');
-    expect(res.json().meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 4, has_next_page: true, has_previous_page: true });
+    expect(res.json().meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 4, has_next_page: true, next_cursor: expect.any(String), has_previous_page: true });
     expect(res.json().data.map((r: any) => r.id)).toEqual([o.o3.id, o.o4.id]);
     await bad('limit=0', 'query.limit');
     await bad('limit=101', 'query.limit');
@@ -180,5 +180,55 @@ describe('access', () => {
     expect((await w.call('POST', `/v1/ops/orders/${o.o2.id}/mark-paid`, undefined, reader.token)).statusCode).toBe(403);
     const merchant = await w.t.merchant();
     expect((await w.call('GET', '/v1/ops/orders/list', undefined, merchant.token)).statusCode).toBe(403);
+  });
+});
+
+describe('keyset cursor (meta.next_cursor)', () => {
+  /** Walks a sort by cursor, `limit` per page; returns the keys in order and the pages' metas. */
+  const walk = async (query: string, limit: number) => {
+    const seen: string[] = [];
+    const metas: any[] = [];
+    let cursor: string | null = null;
+    for (let i = 0; i < 20; i++) {
+      const res = await w.call('GET', `/v1/ops/orders/list?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json();
+      metas.push(body.meta);
+      seen.push(...body.data.map((r: any) => Object.keys(o).find((k) => o[k].id === r.id)));
+      cursor = body.meta.next_cursor;
+      if (!cursor) break;
+    }
+    return { seen, metas };
+  };
+
+  it.each([
+    'order_by=order_number&order=asc', 'order_by=order_number&order=desc', 'order_by=created_at&order=asc',
+    'order_by=created_at&order=desc', 'order_by=updated_at&order=desc', 'order=desc', 'payment_status=PAID&order_by=order_number&order=asc',
+    'search=alice&order_by=created_at&order=asc',
+  ])('%s: every page by cursor gives the same rows, in the same order, as one page', async (query) => {
+    const all = await list(`${query}&limit=100`);
+    for (const limit of [1, 2]) {
+      const { seen, metas } = await walk(query, limit);
+      expect(seen).toEqual(all);
+      expect(metas.at(-1).next_cursor).toBeNull();
+      expect(metas.at(-1).has_next_page).toBe(false);
+      if (metas.length > 1) expect(metas[1].has_previous_page).toBe(true);
+    }
+  });
+
+  it('a cursor of another sort, or not a cursor at all, is a 400 naming query.cursor', async () => {
+    const first = (await w.call('GET', '/v1/ops/orders/list?order_by=created_at&limit=1')).json();
+    expect(first.meta.next_cursor).toEqual(expect.any(String));
+    await bad(`order_by=order_number&cursor=${first.meta.next_cursor}`, 'query.cursor');
+    await bad('cursor=bm90LWEtY3Vyc29y', 'query.cursor');
+    await bad('cursor=%3Cscript%3E', 'query.cursor');
+    // forged: the right sort, values of the wrong type for their columns
+    const { s: sort } = JSON.parse(Buffer.from(first.meta.next_cursor, 'base64url').toString());
+    const forge = (v: unknown[]) => Buffer.from(JSON.stringify({ s: sort, v })).toString('base64url');
+    await bad(`order_by=created_at&cursor=${forge(['2024-01-01', 'x'])}`, 'query.cursor');
+    await bad(`order_by=created_at&cursor=${forge([{ d: 'not a date' }, 'x'])}`, 'query.cursor');
+    await bad(`order_by=created_at&cursor=${forge([{ d: '2024-01-01T00:00:00Z' }, 5])}`, 'query.cursor');
+    const numSort = JSON.parse(Buffer.from((await w.call('GET', '/v1/ops/orders/list?order_by=order_number&limit=1')).json().meta.next_cursor, 'base64url').toString());
+    await bad(`order_by=order_number&cursor=${Buffer.from(JSON.stringify({ s: numSort.s, v: ['abc', 'x', 'y'] })).toString('base64url')}`, 'query.cursor');
   });
 });

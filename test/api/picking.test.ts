@@ -120,7 +120,7 @@ describe('picking sessions', () => {
     expect(numbers(body)).toEqual(['#1001', '#1002', '#1003', '#1004', '#1005']);
     expect(body.data.map((e: { status: string }) => e.status)).toEqual(['PENDING', 'PENDING', 'PENDING', 'FULFILLED', 'PENDING']);
     expect(body.data.every((e: object) => Object.keys(e).sort().join() === ENTRY_FIELDS.join())).toBe(true);
-    expect(body.meta).toEqual({ page: 0, page_size: 10, start_index: 1, end_index: 5, has_next_page: false, has_previous_page: false, total: 5 });
+    expect(body.meta).toEqual({ page: 0, page_size: 10, start_index: 1, end_index: 5, has_next_page: false, next_cursor: null, has_previous_page: false, total: 5 });
     expect(body.data[2]).toMatchObject({ tote_name: 'Tote A', tote_id: toteA.id });
   });
 
@@ -151,7 +151,7 @@ describe('picking sessions', () => {
   it('pages with limit 1..50 (51 -> 400), 0-based', async () => {
     const p1 = (await t.call('GET', literal(session.id), { token, query: { limit: 2, page: 1 } })).json();
     expect(numbers(p1)).toEqual(['#1003', '#1004']);
-    expect(p1.meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 4, has_next_page: true, has_previous_page: true, total: 5 });
+    expect(p1.meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 4, has_next_page: true, next_cursor: null, has_previous_page: true, total: 5 });
     const p2 = (await t.call('GET', literal(session.id), { token, query: { limit: 2, page: 2 } })).json();
     expect(numbers(p2)).toEqual(['#1005']);
     expect(p2.meta.has_next_page).toBe(false);

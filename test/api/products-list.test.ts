@@ -87,7 +87,7 @@ describe('paging and order', () => {
     const res = await list();
     expect(res.json().data.map((p: any) => p.name)).toEqual(['Yellow 50% Off', 'Green Gizmo', 'Blue Gadget', 'Red Widget']);
     expect(res.json().meta).toEqual({
-      page: 0, page_size: 20, start_index: 1, end_index: 4, has_next_page: false, has_previous_page: false,
+      page: 0, page_size: 20, start_index: 1, end_index: 4, has_next_page: false, next_cursor: null, has_previous_page: false,
     });
   });
 
@@ -102,12 +102,12 @@ describe('paging and order', () => {
   it('pages 0-based with exact meta', async () => {
     const p0 = (await list({ limit: 3, order: 'asc' })).json();
     expect(p0.data.map((p: any) => p.name)).toEqual(['Red Widget', 'Blue Gadget', 'Green Gizmo']);
-    expect(p0.meta).toEqual({ page: 0, page_size: 3, start_index: 1, end_index: 3, has_next_page: true, has_previous_page: false });
+    expect(p0.meta).toEqual({ page: 0, page_size: 3, start_index: 1, end_index: 3, has_next_page: true, next_cursor: expect.any(String), has_previous_page: false });
     const p1 = (await list({ limit: 3, page: 1, order: 'asc' })).json();
     expect(p1.data.map((p: any) => p.name)).toEqual(['Yellow 50% Off']);
-    expect(p1.meta).toEqual({ page: 1, page_size: 3, start_index: 4, end_index: 4, has_next_page: false, has_previous_page: true });
+    expect(p1.meta).toEqual({ page: 1, page_size: 3, start_index: 4, end_index: 4, has_next_page: false, next_cursor: null, has_previous_page: true });
     const p2 = (await list({ limit: 3, page: 2 })).json();
-    expect(p2).toEqual({ data: [], meta: { page: 2, page_size: 3, start_index: 0, end_index: 0, has_next_page: false, has_previous_page: true } });
+    expect(p2).toEqual({ data: [], meta: { page: 2, page_size: 3, start_index: 0, end_index: 0, has_next_page: false, next_cursor: null, has_previous_page: true } });
     expect((await list({ limit: 100 })).statusCode).toBe(200);
     expect((await list({ limit: 1 })).json().data).toHaveLength(1);
   });

@@ -162,7 +162,7 @@ describe('read and access', () => {
     const all = (await t.call('GET', '/v1/merchant/vendors', { token })).json();
     expect(all.data.map((v: any) => v.vendor_name)).toEqual(['V3', 'V2', 'V1']);
     for (const v of all.data) expect(Object.keys(v).sort()).toEqual(FIELDS);
-    expect(all.meta).toEqual({ page: 0, page_size: 20, start_index: 1, end_index: 3, has_next_page: false, has_previous_page: false });
+    expect(all.meta).toEqual({ page: 0, page_size: 20, start_index: 1, end_index: 3, has_next_page: false, next_cursor: null, has_previous_page: false });
     const page = (await t.call('GET', '/v1/merchant/vendors', { token, query: { limit: 2, page: 0, order: 'asc' } })).json();
     expect(page.data.map((v: any) => v.vendor_name)).toEqual(['V1', 'V2']);
     expect(page.meta).toMatchObject({ has_next_page: true, end_index: 2 });

@@ -83,7 +83,7 @@ describe('/v1/webhooks', () => {
     const res = await t.call('GET', `/v1/webhooks/${id}/deliveries`, { token });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      data: [], meta: { page: 0, page_size: 20, start_index: 0, end_index: 0, has_next_page: false, has_previous_page: false },
+      data: [], meta: { page: 0, page_size: 20, start_index: 0, end_index: 0, has_next_page: false, next_cursor: null, has_previous_page: false },
     });
     for (const [method, path] of [['GET', `/v1/webhooks/${id}`], ['GET', `/v1/webhooks/${id}/deliveries`], ['DELETE', `/v1/webhooks/${id}`]]) {
       expect((await t.call(method!, path!, { token: otherToken })).statusCode).toBe(404);

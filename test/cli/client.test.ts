@@ -166,6 +166,25 @@ describe('pagination', () => {
     await c.close();
   });
 
+  it('follows meta.next_cursor (keyset) once the server gives one: cursor and limit, no page', async () => {
+    const { paginate } = await import('../../src/client/paginate.js');
+    const queries: Record<string, unknown>[] = [];
+    const pages = [['a', 'b'], ['c', 'd'], ['e']];
+    const fetchPage = async (q: Record<string, unknown>) => {
+      queries.push(q);
+      const i = queries.length - 1;
+      return { data: pages[i], meta: { page: 0, has_next_page: i < 2, next_cursor: i < 2 ? `c${i + 1}` : null } };
+    };
+    const got: string[] = [];
+    for await (const r of paginate<string>(fetchPage as never, { status: 'OPEN' }, { pageSize: 2 })) got.push(r);
+    expect(got).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(queries).toEqual([
+      { status: 'OPEN', page: 0, limit: 2 },
+      { status: 'OPEN', page: undefined, cursor: 'c1', limit: 2 },
+      { status: 'OPEN', page: undefined, cursor: 'c2', limit: 2 },
+    ]);
+  });
+
   it('falls back to total when has_next_page is absent', async () => {
     const got: unknown[] = [];
     for await (const r of client().paginate('/fo', {}, { pageSize: 4 })) got.push(r);

@@ -1,7 +1,7 @@
 import type { Charge, Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, DomainError, invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
-import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { chargePayload, pricingRecord, type PricingInputs } from './pricing-record.js';
 import { parseRateCard, priceReceiving, priceStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
 
@@ -186,10 +186,7 @@ export async function listCharges(db: Db, teamId: string, q: ChargeListQuery) {
   if (q.merchant_team_id) where.merchant_team_id = q.merchant_team_id;
   if (q.order_id) where.order_id = q.order_id;
   const dir = q.order ?? 'desc';
-  const rows = await db.prisma.charge.findMany({
-    where,
-    orderBy: [{ created_at: dir }, { id: dir }],
-    ...pageWindow(q),
-  });
-  return toPage(rows, q);
+  const orderBy = [{ created_at: dir }, { id: dir }];
+  const rows = await db.prisma.charge.findMany(pageArgs(q, where, orderBy));
+  return toPage(rows, q, undefined, orderBy);
 }

@@ -1,7 +1,7 @@
 import type { Db, File, Prisma } from '../../db/types.js';
 import { searchKey } from '../search.js';
 import { notFound } from '../errors.js';
-import { csvList, pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { csvList, pageArgs, toPage, type PageRequest } from '../pagination.js';
 
 // File records (spec 2.9, 4.10). fos stores metadata and a URL; the bytes live wherever the URL
 // points (no upload endpoint, no thumbnail processing: processing_status stays PENDING).
@@ -108,6 +108,6 @@ export async function listFiles(db: Db, teamId: string, q: FileListQuery) {
   if (q.min_size !== undefined && q.min_size !== null) and.push({ size: { gte: BigInt(Math.ceil(q.min_size)) } });
   const dir = q.order ?? 'desc';
   const orderBy: Prisma.FileOrderByWithRelationInput[] = [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
-  const rows = await db.prisma.file.findMany({ where: { AND: and }, orderBy, ...pageWindow(q) });
-  return toPage(rows, q);
+  const rows = await db.prisma.file.findMany(pageArgs(q, { AND: and }, orderBy));
+  return toPage(rows, q, undefined, orderBy);
 }

@@ -1,6 +1,6 @@
 import type { Db, Prisma } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 
 // The operator's rate table for the built-in 'table' carrier adapter (carriers/table.ts).
 
@@ -27,12 +27,9 @@ export const presentCarrierRate = (r: Row) => ({
 });
 
 export async function listCarrierRates(db: Db, teamId: string, page: PageRequest) {
-  const rows = await db.prisma.carrierRate.findMany({
-    where: { team_id: teamId },
-    orderBy: [{ carrier_name: 'asc' }, { service_name: 'asc' }, { id: 'asc' }],
-    ...pageWindow(page),
-  });
-  const p = toPage(rows, page);
+  const orderBy = [{ carrier_name: 'asc' }, { service_name: 'asc' }, { id: 'asc' }];
+  const rows = await db.prisma.carrierRate.findMany(pageArgs(page, { team_id: teamId }, orderBy));
+  const p = toPage(rows, page, undefined, orderBy);
   return { data: p.data.map(presentCarrierRate), meta: p.meta };
 }
 

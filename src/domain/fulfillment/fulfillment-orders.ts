@@ -1,6 +1,6 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS } from '../orders/address.js';
 import { flatAddress, loadNames, type Names } from './lookups.js';
 import { writeTx } from './tx.js';
@@ -92,6 +92,8 @@ export interface ListFulfillmentOrdersInput extends PageRequest {
   warehouse_id?: string;
 }
 
+const ORDER = [{ created_at: 'asc' }, { id: 'asc' }];
+
 /** Oldest first: the list is a work queue. */
 export async function listFulfillmentOrders(db: Db, teamId: string, input: ListFulfillmentOrdersInput) {
   const where: Prisma.FulfillmentOrderWhereInput = {
@@ -101,12 +103,10 @@ export async function listFulfillmentOrders(db: Db, teamId: string, input: ListF
     ...(input.warehouse_id ? { warehouse_id: input.warehouse_id } : {}),
   };
   const [rows, total] = await Promise.all([
-    db.prisma.fulfillmentOrder.findMany({
-      where, include: foInclude, orderBy: [{ created_at: 'asc' }, { id: 'asc' }], ...pageWindow(input),
-    }),
+    db.prisma.fulfillmentOrder.findMany({ ...pageArgs(input, where, ORDER), include: foInclude }),
     db.prisma.fulfillmentOrder.count({ where }),
   ]);
-  const page = toPage(rows, input, total);
+  const page = toPage(rows, input, total, ORDER);
   return { data: await present(db.prisma, page.data), meta: page.meta };
 }
 

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/client.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
-import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
 import { CLOSED_FO } from './fulfillment-orders.js';
 import { asAddress } from './lookups.js';
@@ -170,17 +170,16 @@ export interface ListPackagesInput extends PageRequest {
 
 /** Newest first. */
 export async function listPackages(db: Db, teamId: string, input: ListPackagesInput) {
+  const orderBy = [{ created_at: 'desc' }, { id: 'desc' }];
   const rows = await db.prisma.package.findMany({
-    where: {
+    ...pageArgs(input, {
       fulfiller_team_id: teamId,
       ...(input.fulfillment_order_id ? { fulfillment_order_id: input.fulfillment_order_id } : {}),
       ...(input.status ? { status: { in: input.status } } : {}),
-    },
+    }, orderBy),
     include: packageInclude,
-    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
-    ...pageWindow(input),
   });
-  const page = toPage(rows, input);
+  const page = toPage(rows, input, undefined, orderBy);
   return { data: await presentPackages(db.prisma, page.data), meta: page.meta };
 }
 

@@ -1,7 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { effectivePermissions, type Permission } from '../permissions.js';
-import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import type { Principal } from './principal.js';
 import { generateToken, hashToken, tokenHint } from './token.js';
 
@@ -128,13 +128,9 @@ export async function createKey(db: Db, teamId: string, input: CreateKeyInput, b
 }
 
 export async function listKeys(db: Db, teamId: string, page: PageRequest) {
-  const rows = await db.prisma.apiKey.findMany({
-    where: { team_id: teamId },
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-    include: keyInclude,
-    ...pageWindow(page),
-  });
-  const result = toPage(rows, page);
+  const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
+  const rows = await db.prisma.apiKey.findMany({ ...pageArgs(page, { team_id: teamId }, orderBy), include: keyInclude });
+  const result = toPage(rows, page, undefined, orderBy);
   return { data: result.data.map(presentKey), meta: result.meta };
 }
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { isPermission, PERMISSIONS, type Permission } from '../permissions.js';
 import { assertCanControl, assertCanGrant, type Actor } from './keys.js';
 import type { TxClient } from '../../db/types.js';
@@ -51,12 +51,10 @@ export async function createRole(db: Db, teamId: string, input: RoleInput, actor
 }
 
 export async function listRoles(db: Db, teamId: string, page: PageRequest) {
-  const rows = await db.prisma.role.findMany({
-    where: { team_id: teamId },
-    orderBy: [{ name: 'asc' }],
-    ...pageWindow(page),
-  });
-  const result = toPage(rows, page);
+  // Names are unique per team; id makes the order total for keyset paging all the same.
+  const orderBy = [{ name: 'asc' }, { id: 'asc' }];
+  const rows = await db.prisma.role.findMany(pageArgs(page, { team_id: teamId }, orderBy));
+  const result = toPage(rows, page, undefined, orderBy);
   return { data: result.data.map(presentRole), meta: result.meta };
 }
 

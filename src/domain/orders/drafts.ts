@@ -1,7 +1,7 @@
 import type { Db, DraftOrder, DraftOrderLineItem } from '../../db/types.js';
 import { teamNames } from '../names.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import { pageWindow, toPage, enumList, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, enumList, type PageRequest } from '../pagination.js';
 import { normalizeAddress, type Address } from './address.js';
 import {
   DRAFT_STATUSES, METADATA_KEYS, ORDER_CONFIG_DEFAULTS, type OrderConfig, type OrderMetadata, type Priority, type ShopType,
@@ -134,13 +134,12 @@ export async function getDraftOrder(db: Db, fulfillerTeamId: string, id: string)
 export async function listDraftOrders(db: Db, fulfillerTeamId: string, q: PageRequest & { status?: string; order?: 'asc' | 'desc' }) {
   const statuses = enumList('query.status', q.status, DRAFT_STATUSES);
   const dir = q.order ?? 'desc';
+  const orderBy = [{ created_at: dir }, { id: dir }];
   const rows = await db.prisma.draftOrder.findMany({
-    where: { fulfiller_team_id: fulfillerTeamId, ...(statuses ? { status: { in: statuses as never } } : {}) },
-    orderBy: [{ created_at: dir }, { id: dir }],
+    ...pageArgs(q, { fulfiller_team_id: fulfillerTeamId, ...(statuses ? { status: { in: statuses as never } } : {}) }, orderBy),
     include: { line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] } },
-    ...pageWindow(q),
   });
-  const page = toPage(rows, q);
+  const page = toPage(rows, q, undefined, orderBy);
   return { data: await draftViews(db, page.data), meta: page.meta };
 }
 

@@ -2,7 +2,7 @@ import type { Db, Prisma } from '../../db/types.js';
 import { searchKey } from '../search.js';
 import { invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
-import { enumList, pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { enumList, pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITY_RANK, type Priority } from './constants.js';
 import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
@@ -76,8 +76,8 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
   const orderBy: Prisma.OrderOrderByWithRelationInput[] = q.order_by === 'order_number'
     ? [{ order_seq: { sort: dir, nulls: 'last' } }, { order_number_key: dir }, { id: dir }]
     : [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
-  const rows = await db.prisma.order.findMany({ where, orderBy, ...pageWindow(q) });
-  const page = toPage(rows, q);
+  const rows = await db.prisma.order.findMany(pageArgs(q, where, orderBy));
+  const page = toPage(rows, q, undefined, orderBy);
   const names = await loadNames(db, page.data);
   return { data: page.data.map((o) => orderListItem(o, names)), meta: page.meta };
 }

@@ -1,6 +1,6 @@
 import type { Db, FulfillmentOrder, Prisma } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 
 // Picking sessions group fulfillment orders that a picker collects in one walk, each into a
 // tote (spec 2.10, 4.9). An entry's status is the picking view of its fulfillment order:
@@ -65,10 +65,9 @@ export async function getSession(db: Db, teamId: string, sessionId: string) {
 
 export async function listSessions(db: Db, teamId: string, q: PageRequest & { order?: 'asc' | 'desc' }) {
   const dir = q.order ?? 'desc';
-  const rows = await db.prisma.pickingSession.findMany({
-    where: { team_id: teamId }, orderBy: [{ created_at: dir }, { id: dir }], ...pageWindow(q),
-  });
-  const page = toPage(rows, q);
+  const orderBy = [{ created_at: dir }, { id: dir }];
+  const rows = await db.prisma.pickingSession.findMany(pageArgs(q, { team_id: teamId }, orderBy));
+  const page = toPage(rows, q, undefined, orderBy);
   return { data: await withCounts(db, teamId, page.data), meta: page.meta };
 }
 
@@ -89,11 +88,11 @@ export async function listSessionFulfillmentOrders(db: Db, teamId: string, sessi
     by === 'order_number' ? [{ order: { order_number: dir } }, { id: dir }] : [{ [by]: dir }, { id: dir }];
   const [rows, total] = await Promise.all([
     db.prisma.fulfillmentOrder.findMany({
-      where, orderBy, include: { order: { select: { order_number: true } } }, ...pageWindow(q),
+      ...pageArgs(q, where, orderBy), include: { order: { select: { order_number: true } } },
     }),
     db.prisma.fulfillmentOrder.count({ where }),
   ]);
-  const page = toPage(rows, q, total);
+  const page = toPage(rows, q, total, orderBy);
   return { data: await entries(db, page.data), meta: page.meta };
 }
 
@@ -148,8 +147,7 @@ export function createTote(db: Db, teamId: string, input: { name: string }) {
 }
 
 export async function listTotes(db: Db, teamId: string, q: PageRequest) {
-  const rows = await db.prisma.tote.findMany({
-    where: { team_id: teamId }, orderBy: [{ name: 'asc' }, { id: 'asc' }], ...pageWindow(q),
-  });
-  return toPage(rows, q);
+  const orderBy = [{ name: 'asc' }, { id: 'asc' }];
+  const rows = await db.prisma.tote.findMany(pageArgs(q, { team_id: teamId }, orderBy));
+  return toPage(rows, q, undefined, orderBy);
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { pageWindow, toPage } from '../pagination.js';
+import { pageArgs, toPage } from '../pagination.js';
 import type { ProductInput, ProductType } from './fields.js';
 import { presentMerchant } from './present.js';
 import { merchantWhere, orderOf, type MerchantListQuery } from './query.js';
@@ -10,12 +10,9 @@ import { createProduct, updateProduct } from './write.js';
 // Products, merchant family (spec 4.3): a merchant key reaches the products its team owns.
 
 export async function listMerchantProducts(db: Db, caller: Caller, q: MerchantListQuery) {
-  const rows = await db.prisma.product.findMany({
-    where: merchantWhere(q, caller.teamId),
-    orderBy: orderOf(q),
-    ...pageWindow(q),
-  });
-  const page = toPage(rows, q);
+  const orderBy = orderOf(q);
+  const rows = await db.prisma.product.findMany(pageArgs(q, merchantWhere(q, caller.teamId), orderBy));
+  const page = toPage(rows, q, undefined, orderBy);
   return { data: page.data.map(presentMerchant), meta: page.meta };
 }
 

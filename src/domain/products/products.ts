@@ -1,6 +1,6 @@
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { csvList, pageWindow, toPage } from '../pagination.js';
+import { csvList, pageArgs, toPage } from '../pagination.js';
 import type { CreateProductInput, ProductInput } from './fields.js';
 import { visibleWarehouses } from './inventory.js';
 import { DETAIL_INCLUDE, LIST_INCLUDE, presentOps } from './present.js';
@@ -18,13 +18,9 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
     warehouseFilter ? visibleWarehouses(db.prisma, caller.teamId, warehouseFilter) : undefined,
   ]);
   const warehouseIds = warehouses?.map((w) => w.id);
-  const rows = await db.prisma.product.findMany({
-    where: opsWhere(q, reach, warehouseIds),
-    orderBy: orderOf(q),
-    include: LIST_INCLUDE,
-    ...pageWindow(q),
-  });
-  const page = toPage(rows, q);
+  const orderBy = orderOf(q);
+  const rows = await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds), orderBy), include: LIST_INCLUDE });
+  const page = toPage(rows, q, undefined, orderBy);
   const data = await presentOps(db.prisma, caller, page.data, { children: false, actions: true, warehouseIds });
   return { data, meta: page.meta };
 }

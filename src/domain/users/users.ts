@@ -1,7 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { effectivePermissions } from '../permissions.js';
-import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { hashPassword } from './password.js';
 
 // People: a user signs in (the OAuth consent page) and belongs to teams through memberships that
@@ -125,13 +125,12 @@ export async function getUser(db: Db, id: string, teamId?: string) {
 
 /** Users of one team (only that membership shown), or every user when teamId is absent (admin CLI). */
 export async function listUsers(db: Db, teamId: string | undefined, page: PageRequest) {
+  const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
   const rows = await db.prisma.user.findMany({
-    where: teamId ? { memberships: { some: { team_id: teamId } } } : {},
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    ...pageArgs(page, teamId ? { memberships: { some: { team_id: teamId } } } : {}, orderBy),
     include: userInclude(teamId),
-    ...pageWindow(page),
   });
-  const result = toPage(rows, page);
+  const result = toPage(rows, page, undefined, orderBy);
   return { data: result.data.map(presentUser), meta: result.meta };
 }
 

@@ -1,6 +1,6 @@
 import type { Db, Vendor } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { teamNames } from '../names.js';
 import { soleFulfillerOf, type Caller, type Client } from '../products/reach.js';
 
@@ -83,13 +83,12 @@ async function linkProducts(tx: Client, teamId: string, vendorId: string, produc
 
 export async function listVendors(db: Db, caller: Caller, q: VendorListQuery) {
   const dir = q.order ?? 'desc';
+  const orderBy = [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
   const rows = await db.prisma.vendor.findMany({
-    where: { merchant_team_id: caller.teamId },
-    orderBy: [{ [q.order_by ?? 'created_at']: dir }, { id: dir }],
+    ...pageArgs(q, { merchant_team_id: caller.teamId }, orderBy),
     include: INCLUDE,
-    ...pageWindow(q),
   });
-  const page = toPage(rows, q);
+  const page = toPage(rows, q, undefined, orderBy);
   return { data: await present(db.prisma, page.data), meta: page.meta };
 }
 

@@ -1,7 +1,7 @@
 import type { Db, Prisma, WebhookDelivery, WebhookEndpoint } from '../../db/types.js';
 import { invalid, notFound } from '../errors.js';
 import { isEventKind } from '../events/outbox.js';
-import { pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { generateSecret } from './signature.js';
 import { isAllowedHost, PRIVATE_WEBHOOK_HINT } from './network.js';
 
@@ -81,10 +81,9 @@ export async function getEndpoint(db: Db, teamId: string, id: string) {
 }
 
 export async function listEndpoints(db: Db, teamId: string, q: PageRequest) {
-  const rows = await db.prisma.webhookEndpoint.findMany({
-    where: { team_id: teamId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }], ...pageWindow(q),
-  });
-  return toPage(rows, q);
+  const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
+  const rows = await db.prisma.webhookEndpoint.findMany(pageArgs(q, { team_id: teamId }, orderBy));
+  return toPage(rows, q, undefined, orderBy);
 }
 
 export async function updateEndpoint(db: Db, teamId: string, id: string, patch: EndpointPatch, policy: UrlPolicy = {}) {
@@ -126,10 +125,7 @@ export async function listDeliveries(
   db: Db, teamId: string, endpointId: string, q: PageRequest & { status?: 'PENDING' | 'DELIVERED' | 'FAILED' },
 ) {
   await getEndpoint(db, teamId, endpointId);
-  const rows = await db.prisma.webhookDelivery.findMany({
-    where: { endpoint_id: endpointId, ...(q.status ? { status: q.status } : {}) },
-    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
-    ...pageWindow(q),
-  });
-  return toPage(rows, q);
+  const orderBy = [{ created_at: 'desc' }, { id: 'desc' }];
+  const rows = await db.prisma.webhookDelivery.findMany(pageArgs(q, { endpoint_id: endpointId, ...(q.status ? { status: q.status } : {}) }, orderBy));
+  return toPage(rows, q, undefined, orderBy);
 }

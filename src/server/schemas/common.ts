@@ -39,6 +39,7 @@ export const PageMetaSchema = Type.Object(
     has_next_page: Type.Boolean(),
     has_previous_page: Type.Boolean(),
     total: Type.Optional(Type.Integer()),
+    next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'pass as `cursor` for the next page (keyset paging); null on the last page' })),
   },
   { $id: 'PageMeta' },
 );
@@ -58,6 +59,10 @@ export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {
     default: opts.defaultLimit ?? 20,
     description: 'items per page, a whole number',
   }),
+  cursor: Type.Optional(Type.String({
+    minLength: 1, maxLength: 1024, pattern: '^[A-Za-z0-9_-]+$',
+    description: 'opaque keyset cursor: meta.next_cursor of the previous page (same filters and sort); page is then not used. Constant time per page however deep.',
+  })),
 });
 
 export const sortOrder = Type.Optional(StringEnum(['asc', 'desc'] as const));
