@@ -7,6 +7,7 @@ import { carrierSlug, trackingUrl } from './carriers/tracking.js';
 import { asAddress } from './lookups.js';
 import { loadPackage, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
+import { labelDocumentUrl, type LabelFormat } from '../documents/shipping-label.js';
 
 // Labels: upload an externally generated one, or shop rates across the carrier adapters and
 // buy the cheapest. Carrier calls happen outside the database transaction; attaching the label
@@ -26,6 +27,8 @@ export interface LabelInput {
   rate_strategy?: 'CHEAPEST';
   carrier_id?: string;
   service_id?: string;
+  /** Document format of a bought label's label_url: PDF (default) or ZPL for thermal printers. */
+  label_format?: LabelFormat;
 }
 
 const UPLOAD_FIELDS = ['label_url', 'tracking_number', 'carrier', 'service', 'cost', 'cost_currency'] as const;
@@ -58,7 +61,11 @@ function refuse(pkg: { id: string; status: string; shipment_status: string | nul
   if ((pkg.shipping_label && !pkg.shipping_label.voided_at) || pkg.shipment_status) throw conflict(`Package ${pkg.id} already has a shipping label.`);
 }
 
-export async function labelPackage(db: Db, teamId: string, id: string, input: LabelInput): Promise<PackageView> {
+/**
+ * `origin` (scheme://host of the request) makes a bought label's label_url absolute: it is this
+ * server's label document (GET /v1/ops/packages/{id}/label), PDF or ZPL.
+ */
+export async function labelPackage(db: Db, teamId: string, id: string, input: LabelInput, origin = ''): Promise<PackageView> {
   const pkg = await readPackage(db.prisma, teamId, id);
   if (!pkg) throw notFound('Package', id);
   refuse(pkg);
@@ -92,6 +99,7 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
     }
     const bought = await shopAndBuy(db, teamId, pkg, input);
     ({ label, adapter } = bought);
+    label = { ...label, label_url: labelDocumentUrl(origin, id, input.label_format ?? 'PDF') };
     integration = { id: adapter.id, name: adapter.name, type: adapter.type, rateId: bought.rate.provider_rate_id };
   }
 

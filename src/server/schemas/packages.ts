@@ -1,3 +1,4 @@
+import { LABEL_FORMATS } from '../../domain/documents/shipping-label.js';
 import { Type, type TSchema } from 'typebox';
 import { PACKAGE_CONFIG } from '../../domain/fulfillment/package-config.js';
 import { Id, Uuid, listOf, Nullable, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
@@ -188,6 +189,11 @@ export const LabelBody = Type.Object({
   rate_strategy: Type.Optional(StringEnum(RATE_STRATEGIES)),
   carrier_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   service_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  label_format: Type.Optional(StringEnum(LABEL_FORMATS, { description: 'rate shopping: the document at label_url, a 4x6 PDF (default) or ZPL for thermal printers' })),
+}, { additionalProperties: false });
+
+export const LabelDocumentQuery = Type.Object({
+  format: Type.Optional(StringEnum(['pdf', 'zpl'] as const, { default: 'pdf' })),
 }, { additionalProperties: false });
 
 export const FulfilBody = Type.Object({

@@ -7,8 +7,8 @@ import { convertWeight, money } from './units.js';
 
 // The built-in carrier: an offline rate table (CarrierRate rows the operator configures).
 // price = amount + per_unit_weight * weight (weight in the row's weight_unit); max_weight and
-// countries restrict which packages a service takes. Buying issues a tracking code and a
-// printable ZPL label (a data: URL); nothing leaves the machine.
+// countries restrict which packages a service takes. Buying issues a tracking code; the printable
+// label is fos's own document (PDF or ZPL at label_url); nothing leaves the machine.
 
 type Client = Db['prisma'] | TxClient;
 
@@ -62,13 +62,13 @@ export class TableCarrier implements CarrierAdapter {
     return { rates, errors };
   }
 
-  async buy(rate: Rate, pkg: RatePackage, to: Address): Promise<PurchasedLabel> {
+  async buy(rate: Rate, _pkg: RatePackage, _to: Address): Promise<PurchasedLabel> {
     const digits = BigInt(`0x${randomBytes(8).toString('hex')}`).toString().padStart(20, '0').slice(0, 16);
     const code = `${carrierSlug(rate.carrier_id).replace(/_/g, '').slice(0, 3).toUpperCase()}${digits}`;
     return {
       tracking_code: code,
       tracking_url: trackingUrl(rate.carrier_name, code) ?? trackingUrl(rate.carrier_id, code),
-      label_url: zplLabel(code, rate, pkg, to),
+      label_url: null, // the printable label is rendered by fos (documents/shipping-label.ts)
       remote_id: `tbl_${randomUUID()}`,
       price: rate.amount,
       currency: rate.currency,
@@ -82,21 +82,4 @@ export class TableCarrier implements CarrierAdapter {
       zone: null,
     };
   }
-}
-
-/** A 4x6 ZPL label with both addresses and the tracking barcode, as a data: URL. */
-function zplLabel(code: string, rate: Rate, pkg: RatePackage, to: Address): string {
-  const clean = (s: unknown) => String(s ?? '').replace(/[\^~]/g, ' ').slice(0, 40);
-  const lines = [
-    '^XA',
-    `^FO40,40^A0N,28,28^FD${clean(pkg.from.name)}^FS`,
-    `^FO40,75^A0N,24,24^FD${clean(pkg.from.address1)} ${clean(pkg.from.city)} ${clean(pkg.from.country)}^FS`,
-    `^FO40,160^A0N,34,34^FD${clean(to.name)}^FS`,
-    `^FO40,200^A0N,30,30^FD${clean(to.address1)}^FS`,
-    `^FO40,235^A0N,30,30^FD${clean(to.city)} ${clean(to.state)} ${clean(to.zip)} ${clean(to.country)}^FS`,
-    `^FO40,320^A0N,30,30^FD${clean(rate.carrier_name)} ${clean(rate.service_name)}^FS`,
-    `^FO40,380^BY3^BCN,160,Y,N,N^FD${code}^FS`,
-    '^XZ',
-  ];
-  return `data:application/x-zpl;base64,${Buffer.from(lines.join('\n')).toString('base64')}`;
 }

@@ -3,12 +3,13 @@ import type { Static } from 'typebox';
 import { invalid } from '../../../domain/errors.js';
 import { fulfillPackage } from '../../../domain/fulfillment/fulfil.js';
 import { packingSlipPdf } from '../../../domain/documents/packing-slip.js';
+import { labelPdf, labelZpl } from '../../../domain/documents/shipping-label.js';
 import { voidLabel } from '../../../domain/fulfillment/label-void.js';
 import { labelPackage } from '../../../domain/fulfillment/labels.js';
 import * as packages from '../../../domain/fulfillment/packages.js';
 import { enumList } from '../../../domain/pagination.js';
 import {
-  CreatePackageBody, FulfilBody, FulfilResponse, LabelBody, PACKAGE_STATUSES, PackageListQuery, PackageListSchema,
+  CreatePackageBody, FulfilBody, FulfilResponse, LabelBody, LabelDocumentQuery, PACKAGE_STATUSES, PackageListQuery, PackageListSchema,
   PackageParams, PackageSchema, UpdatePackageBody,
 } from '../../schemas/packages.js';
 
@@ -89,7 +90,35 @@ export default async function routes(app: FastifyInstance) {
       body: LabelBody,
       response: { 200: PackageSchema },
     },
-  }, async (request) => labelPackage(app.db, request.principal.teamId, request.params.package_id, request.body));
+  }, async (request) => labelPackage(app.db, request.principal.teamId, request.params.package_id, request.body, `${request.protocol}://${request.host}`));
+
+  app.get<{ Params: Params; Querystring: Static<typeof LabelDocumentQuery> }>('/v1/ops/packages/:package_id/label', {
+    config: read,
+    schema: {
+      operationId: 'getShippingLabelDocument', tags, summary: 'Printable shipping label of a package (4x6 PDF or ZPL)',
+      description: 'The label_url of a label bought by rate shopping: carrier and service, from and to addresses, the '
+        + 'tracking number as a Code 128 barcode, weight and reference. format=pdf (default, 4x6 in) or zpl (203 dpi '
+        + 'thermal printers). 404 when the package has no (unvoided) label; 409 for an uploaded label, which prints from '
+        + 'its own URL.',
+      params: PackageParams,
+      querystring: LabelDocumentQuery,
+      response: {
+        200: {
+          description: 'A PDF document, or ZPL text',
+          content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } }, 'application/x-zpl': { schema: { type: 'string' } } },
+        },
+      },
+    },
+  }, async (request, reply) => {
+    const id = request.params.package_id;
+    reply.header('cache-control', 'private, no-store');
+    if (request.query.format === 'zpl') {
+      const zpl = await labelZpl(app.db, request.principal.teamId, id);
+      return reply.type('application/x-zpl; charset=utf-8').header('content-disposition', `inline; filename="label-${id}.zpl"`).send(zpl);
+    }
+    const pdf = await labelPdf(app.db, request.principal.teamId, id);
+    return reply.type('application/pdf').header('content-disposition', `inline; filename="label-${id}.pdf"`).send(Buffer.from(pdf));
+  });
 
   app.get<{ Params: Params }>('/v1/ops/packages/:package_id/packing-slip', {
     config: read,

@@ -1,0 +1,138 @@
+import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { Db } from '../../db/types.js';
+import { conflict, notFound } from '../errors.js';
+import { asAddress, type Address } from '../fulfillment/lookups.js';
+
+// The printable shipping label of a package whose label was bought through rate shopping
+// (spec 2.7 label_url): a 4x6 inch label with the carrier and service, both addresses, the
+// tracking number as a Code 128 barcode (bwip-js), the weight and a reference. PDF by default,
+// ZPL for thermal printers. Rendered on request from the stored label, so nothing is kept on disk
+// and a voided-then-relabelled package always prints its current label. Uploaded labels keep the
+// URL they were uploaded with; this document is only for bought ones.
+
+export const LABEL_FORMATS = ['PDF', 'ZPL'] as const;
+export type LabelFormat = (typeof LABEL_FORMATS)[number];
+
+const W = 288; // 4 in, in points
+const H = 432; // 6 in
+const M = 14;
+
+interface LabelData {
+  tracking: string;
+  service: string;
+  from: Address;
+  to: Address;
+  weight: string | null;
+  reference: string;
+  date: Date;
+}
+
+async function labelData(db: Db, teamId: string, packageId: string): Promise<LabelData> {
+  const pkg = await db.prisma.package.findFirst({
+    where: { id: packageId, fulfiller_team_id: teamId },
+    include: { shipping_label: true },
+  });
+  if (!pkg) throw notFound('Package', packageId);
+  const label = pkg.shipping_label;
+  if (!label || label.voided_at) throw notFound('Shipping label of package', packageId);
+  if (!label.tracking_code || label.carrier_integration_id === null) {
+    throw conflict(`Package ${packageId} has an uploaded label: it is printed from its own label_url.`);
+  }
+  const order = pkg.fulfillment_order_id
+    ? await db.prisma.fulfillmentOrder.findUnique({ where: { id: pkg.fulfillment_order_id }, select: { order: { select: { order_number: true } } } })
+    : null;
+  return {
+    tracking: label.tracking_code,
+    service: label.formatted_service ?? label.carrier_name ?? '',
+    from: asAddress(label.from_address ?? pkg.from_address),
+    to: asAddress(label.to_address ?? pkg.to_address),
+    weight: pkg.weight !== null ? `${pkg.weight} ${pkg.weight_unit ?? ''}`.trim() : null,
+    reference: [order?.order?.order_number, pkg.name].filter(Boolean).join(' · '),
+    date: label.created_at,
+  };
+}
+
+/** The label_url of a bought label: the document route, absolute under `origin`. */
+export const labelDocumentUrl = (origin: string, packageId: string, format: LabelFormat) =>
+  `${origin}/v1/ops/packages/${packageId}/label${format === 'ZPL' ? '?format=zpl' : ''}`;
+
+const lines = (a: Address) => [
+  a.name, a.company, a.address1, a.address2,
+  [a.city, a.state, a.zip].filter(Boolean).join(' '), a.country,
+].filter((l): l is string => typeof l === 'string' && l.trim() !== '');
+
+/** Code 128 of `text` as a PNG (black bars, no human-readable text: the label prints it). */
+async function barcodePng(text: string): Promise<Buffer> {
+  const { default: bwipjs } = await import('bwip-js');
+  return bwipjs.toBuffer({ bcid: 'code128', text, scale: 3, height: 18, includetext: false, paddingwidth: 10, paddingheight: 4, backgroundcolor: 'FFFFFF' });
+}
+
+/** Text that the standard PDF fonts can draw (WinAnsi): anything else becomes '?'. */
+const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?');
+
+function fit(text: string, font: PDFFont, size: number, width: number): string {
+  let t = printable(text);
+  while (t.length > 1 && font.widthOfTextAtSize(t, size) > width) t = `${t.slice(0, -2)}.`;
+  return t;
+}
+
+export async function labelPdf(db: Db, teamId: string, packageId: string): Promise<Uint8Array> {
+  const d = await labelData(db, teamId, packageId);
+  const doc = await PDFDocument.create();
+  doc.setTitle(`Shipping label ${d.tracking}`);
+  doc.setCreationDate(d.date);
+  const page: PDFPage = doc.addPage([W, H]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  let y = H - M;
+  const text = (s: string, size: number, f = font, x = M) => {
+    y -= size + 2;
+    page.drawText(fit(s, f, size, W - x - M), { x, y, size, font: f });
+  };
+  const rule = () => {
+    y -= 6;
+    page.drawLine({ start: { x: M, y }, end: { x: W - M, y }, thickness: 1 });
+    y -= 2;
+  };
+  text(d.service, 16, bold);
+  rule();
+  text('FROM', 7, bold);
+  for (const l of lines(d.from)) text(l, 8);
+  rule();
+  text('SHIP TO', 8, bold);
+  for (const l of lines(d.to)) text(l, 12, bold, M + 8);
+  rule();
+  const png = await doc.embedPng(await barcodePng(d.tracking));
+  const bw = W - 2 * M;
+  const bh = Math.min(90, (png.height / png.width) * bw);
+  y -= bh + 4;
+  page.drawImage(png, { x: M, y, width: bw, height: bh });
+  text(`TRACKING # ${d.tracking}`, 11, bold);
+  rule();
+  if (d.weight) text(`Weight: ${d.weight}`, 9);
+  if (d.reference) text(`Ref: ${d.reference}`, 9);
+  text(`Printed by fos · ${d.date.toISOString().slice(0, 10)}`, 7);
+  return doc.save();
+}
+
+/** The same label as ZPL II for thermal printers (203 dpi, 812 x 1218 dots). */
+export async function labelZpl(db: Db, teamId: string, packageId: string): Promise<string> {
+  const d = await labelData(db, teamId, packageId);
+  const clean = (s: unknown) => String(s ?? '').replace(/[\^~\\]/g, ' ').replace(/[^\x20-\x7e]/g, '?').slice(0, 45);
+  const out = ['^XA', '^CI28', `^FO30,30^A0N,40,40^FD${clean(d.service)}^FS`];
+  let y = 90;
+  for (const l of lines(d.from)) { out.push(`^FO30,${y}^A0N,22,22^FD${clean(l)}^FS`); y += 26; }
+  y += 20;
+  out.push(`^FO30,${y}^A0N,24,24^FDSHIP TO^FS`);
+  y += 32;
+  for (const l of lines(d.to)) { out.push(`^FO50,${y}^A0N,36,36^FD${clean(l)}^FS`); y += 42; }
+  y += 30;
+  out.push(`^FO30,${y}^BY3^BCN,180,N,N,N^FD${clean(d.tracking)}^FS`);
+  y += 200;
+  out.push(`^FO30,${y}^A0N,30,30^FDTRACKING # ${clean(d.tracking)}^FS`);
+  y += 50;
+  if (d.weight) { out.push(`^FO30,${y}^A0N,24,24^FDWeight: ${clean(d.weight)}^FS`); y += 30; }
+  if (d.reference) out.push(`^FO30,${y}^A0N,24,24^FDRef: ${clean(d.reference)}^FS`);
+  out.push('^XZ');
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,120 @@
+import { inflateSync } from 'node:zlib';
+import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
+import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTeam } from '../../src/domain/teams/teams.js';
+import { testApp, type TestApp } from '../helpers/app.js';
+import { fulfillmentFixture } from '../helpers/fixtures.js';
+
+// The printable label of a bought label (GET /v1/ops/packages/{id}/label, its label_url): the PDF
+// is parsed back (page size, text) and its barcode image is decoded with ZXing, a real Code 128
+// reader, so the tracking number scans.
+
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  t = await testApp();
+  token = (await t.key({ tier: 4 })).token;
+  const rate = await call('POST', '/v1/ops/carrier-rates', {
+    carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 5, per_unit_weight: 0.001, weight_unit: 'G', estimated_days: 3,
+  });
+  expect(rate.statusCode, rate.body).toBe(201);
+});
+afterAll(() => t?.close());
+
+const call = (method: string, url: string, body?: unknown, key = token) =>
+  t.call(method, url, { token: key, ...(body !== undefined ? { body } : {}) });
+
+async function labelled(body: Record<string, unknown> = { rate_strategy: 'CHEAPEST' }) {
+  const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+  const p = await call('POST', '/v1/ops/packages', {
+    fulfillment_order_id: f.fo.id, name: 'Box 7', weight: 1500, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+  });
+  expect(p.statusCode, p.body).toBe(201);
+  const l = await call('POST', `/v1/ops/packages/${p.json().id}/label`, body);
+  expect(l.statusCode, l.body).toBe(200);
+  return { f, pkg: l.json() };
+}
+
+/** Text drawn with Tj (pdf-lib writes hex strings) and the first image XObject, decoded to luminance. */
+async function parse(bytes: Buffer) {
+  const doc = await PDFDocument.load(bytes);
+  let text = '';
+  let image: { width: number; height: number; lum: Uint8ClampedArray } | undefined;
+  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
+    if (!(obj instanceof PDFRawStream)) continue;
+    const dict = obj.dict;
+    const raw = Buffer.from(obj.contents);
+    const data = dict.get(PDFName.of('Filter'))?.toString() === '/FlateDecode' ? inflateSync(raw) : raw;
+    if (dict.get(PDFName.of('Subtype'))?.toString() === '/Image') {
+      if (image) continue;
+      const width = (dict.get(PDFName.of('Width')) as PDFNumber).asNumber();
+      const height = (dict.get(PDFName.of('Height')) as PDFNumber).asNumber();
+      const channels = data.length / (width * height);
+      if (channels !== 1 && channels !== 3) continue; // an alpha mask
+      const lum = new Uint8ClampedArray(width * height);
+      for (let i = 0; i < width * height; i++) lum[i] = channels === 1 ? data[i] : Math.round((data[3 * i] + data[3 * i + 1] + data[3 * i + 2]) / 3);
+      image = { width, height, lum };
+      continue;
+    }
+    for (const m of data.toString('latin1').matchAll(/<([0-9A-Fa-f]+)> Tj/g)) text += `${Buffer.from(m[1], 'hex').toString('latin1')}\n`;
+  }
+  return { doc, text, image };
+}
+
+function decodeBarcode(image: { width: number; height: number; lum: Uint8ClampedArray }): string {
+  const reader = new MultiFormatReader();
+  reader.setHints(new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128]], [DecodeHintType.TRY_HARDER, true]]));
+  const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(image.lum, image.width, image.height)));
+  return reader.decode(bitmap).getText();
+}
+
+describe('printable shipping label', () => {
+  it('a bought label\'s label_url serves a 4x6 PDF: service, addresses, weight, reference and a Code 128 that scans', async () => {
+    const { f, pkg } = await labelled();
+    const url: string = pkg.shipping_label_url;
+    expect(url).toMatch(new RegExp(`^https?://[^/]+/v1/ops/packages/${pkg.id}/label$`));
+    const res = await call('GET', new URL(url).pathname);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const { doc, text, image } = await parse(res.rawPayload);
+    expect(doc.getPageCount()).toBe(1);
+    expect(doc.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
+    const tracking: string = pkg.shipping_label_tracking_code;
+    expect(text).toContain('UPS Ground');
+    expect(text).toContain('SHIP TO');
+    expect(text).toContain(`TRACKING # ${tracking}`);
+    expect(text).toContain('Weight: 1500 G');
+    expect(text).toContain(`Ref: ${f.order.order_number} · Box 7`.replace('·', '\u00b7'));
+    expect(image).toBeDefined();
+    expect(decodeBarcode(image!)).toBe(tracking);
+  });
+
+  it('ZPL for thermal printers: ?format=zpl, or label_format ZPL makes it the label_url', async () => {
+    const { pkg } = await labelled({ rate_strategy: 'CHEAPEST', label_format: 'ZPL' });
+    expect(pkg.shipping_label_url).toMatch(/\/label\?format=zpl$/);
+    const res = await call('GET', `/v1/ops/packages/${pkg.id}/label?format=zpl`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/x-zpl/);
+    expect(res.body).toMatch(/^\^XA\n/);
+    expect(res.body).toContain(`^BCN,180,N,N,N^FD${pkg.shipping_label_tracking_code}^FS`);
+    expect(res.body.trimEnd().endsWith('^XZ')).toBe(true);
+  });
+
+  it('404 without a label or for another team, 409 for an uploaded label, 400 for an unknown format', async () => {
+    const { pkg } = await labelled();
+    const other = await t.key({ teamId: (await createTeam(t.db, { name: 'Elsewhere', kind: 'FULFILLER' })).id, tier: 4 });
+    expect((await call('GET', `/v1/ops/packages/${pkg.id}/label`, undefined, other.token)).statusCode).toBe(404);
+    expect((await call('GET', `/v1/ops/packages/${pkg.id}/label?format=png`)).statusCode).toBe(400);
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    const p = (await call('POST', '/v1/ops/packages', { fulfillment_order_id: f.fo.id, package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }] })).json();
+    expect((await call('GET', `/v1/ops/packages/${p.id}/label`)).statusCode).toBe(404);
+    const up = await call('POST', `/v1/ops/packages/${p.id}/label`, {
+      label_url: 'https://labels.example/x.pdf', tracking_number: '1Z9', carrier: 'UPS', service: 'Ground', cost: 1, cost_currency: 'USD',
+    });
+    expect(up.json().shipping_label_url).toBe('https://labels.example/x.pdf');
+    const uploaded = await call('GET', `/v1/ops/packages/${p.id}/label`);
+    expect(uploaded.statusCode).toBe(409);
+    expect(uploaded.json().detail).toContain('uploaded label');
+  });
+});
