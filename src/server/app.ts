@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import type { Db } from '../db/types.js';
 import { PrincipalResolver } from '../domain/keys/principal.js';
 import { registerAuth } from './auth.js';
+import { DEFAULT_UNAUTH_LIMIT, UnauthLimiter } from './rate-limit/unauth.js';
 import { refuseQuerySecrets, safeLoggerOptions } from './query-secrets.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
 import { clientErrorResponse, frameworkErrors, newTraceId, registerProblemHandlers } from './problem.js';
@@ -23,6 +24,8 @@ export interface AppConfig {
   bodyLimit?: number;
   /** Webhook endpoints may point at loopback/private addresses (fos serve --allow-private-webhooks). */
   allowPrivateWebhooks?: boolean;
+  /** Failed authentications allowed per client address per minute (0: no limit; default 120). */
+  unauthRateLimit?: number;
 }
 
 export interface AppDeps {
@@ -93,7 +96,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   registerProblemHandlers(app);
   refuseQuerySecrets(app);
   await registerOpenApi(app, VERSION);
-  registerAuth(app, principals, limiter);
+  registerAuth(app, principals, limiter, new UnauthLimiter(config.unauthRateLimit ?? DEFAULT_UNAUTH_LIMIT));
   registerOpenApiRoute(app);
   await app.register(registerRoutes);
   await app.register(mcpRoutes);

@@ -4,6 +4,7 @@ import { DomainError } from '../domain/errors.js';
 import type { Principal, PrincipalResolver } from '../domain/keys/principal.js';
 import type { Permission } from '../domain/permissions.js';
 import { TIER_LIMITS, type RateLimitStore } from './rate-limit/stores.js';
+import type { UnauthLimiter } from './rate-limit/unauth.js';
 import { sendProblem } from './problem.js';
 
 declare module 'fastify' {
@@ -48,7 +49,7 @@ export function tokenOf(request: FastifyRequest, bearer: boolean): string | unde
 }
 
 /** Authenticates, counts against the key's rate tier, then checks family and permission. */
-export function registerAuth(app: FastifyInstance, resolver: PrincipalResolver, limiter: RateLimitStore) {
+export function registerAuth(app: FastifyInstance, resolver: PrincipalResolver, limiter: RateLimitStore, unauth: UnauthLimiter) {
   app.decorateRequest('principal', null as unknown as Principal);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -56,15 +57,29 @@ export function registerAuth(app: FastifyInstance, resolver: PrincipalResolver, 
     if (config.public || request.is404) return;
 
     const token = tokenOf(request, Boolean(config.bearer));
-    if (config.bearer && !token) throw new DomainError('unauthorized', 'Send the API key as Authorization: Bearer <API key>.');
-    const principal = await resolver.resolve(token);
+    const now = Date.now();
+    // An address over its limit of failed authentications waits, without a database read, unless
+    // its key is one already known good (a NAT shared with whoever is flooding).
+    const wait = unauth.retryAfter(request.ip, now);
+    if (wait && !resolver.isCachedValid(token)) {
+      reply.header('retry-after', wait);
+      return sendProblem(request, reply, 'rate-limited',
+        `Too many requests with a missing or invalid API key from this address (${unauth.limit} a minute); retry in ${wait} s.`);
+    }
+    let principal: Principal;
+    try {
+      if (config.bearer && !token) throw new DomainError('unauthorized', 'Send the API key as Authorization: Bearer <API key>.');
+      principal = await resolver.resolve(token);
+    } catch (err) {
+      if (err instanceof DomainError && err.kind === 'unauthorized') unauth.fail(request.ip, now);
+      throw err;
+    }
     request.principal = principal;
     // Request logs retain which key called (never the token), as spec 5.1 asks of request metrics.
     request.log = request.log.child({ key_id: principal.keyId, key_name: principal.keyName });
     reply.log = request.log; // Fastify's "request completed" line is written through reply.log
 
     if (!isInnerCall(request)) {
-      const now = Date.now();
       const limit = TIER_LIMITS[principal.tier] ?? TIER_LIMITS[1];
       const hit = await limiter.hit(principal.keyId, now);
       const resetSeconds = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));

@@ -17,6 +17,8 @@ export interface ServeOptions {
   demo?: boolean;
   /** Let webhooks reach loopback/private addresses (local receivers). */
   allowPrivateWebhooks?: boolean;
+  /** Failed authentications allowed per client address per minute (0: off). */
+  unauthRateLimit?: number;
   logger?: AppConfig['logger'];
 }
 
@@ -50,7 +52,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       await loadDemo(db);
     }
     const rateLimitStore = await rateLimitStoreFor(db, opts);
-    const app = await buildApp({ db, config: { logger: opts.logger, rateLimitStore, allowPrivateWebhooks: opts.allowPrivateWebhooks } });
+    const app = await buildApp({ db, config: {
+      logger: opts.logger, rateLimitStore, allowPrivateWebhooks: opts.allowPrivateWebhooks, unauthRateLimit: opts.unauthRateLimit,
+    } });
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
     const worker = startOutboxWorker(db, app.log, { intervalMs: 2000, allowPrivateWebhooks: opts.allowPrivateWebhooks });

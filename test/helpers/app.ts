@@ -42,7 +42,9 @@ export async function testApp(config: AppConfig = {}): Promise<TestApp> {
   const { db, cleanup } = await freshDb();
   const boot = await bootstrapIfEmpty(db);
   if (!boot) throw new Error('bootstrap did not run on a fresh database');
-  const app = await buildApp({ db, config: { logger: false, ...config } });
+  // Suites send many bad keys on purpose: the per-address limit of failed authentications is off
+  // unless a test sets it (test/api/unauth-limit.test.ts).
+  const app = await buildApp({ db, config: { logger: false, unauthRateLimit: 0, ...config } });
   await app.ready();
 
   const t: TestApp = {

@@ -50,6 +50,13 @@ export class PrincipalResolver {
     return p;
   }
 
+  /** Whether `token` is a key this process already resolved as valid (a cache read, no I/O). */
+  isCachedValid(token: string | undefined): boolean {
+    if (!token || !isWellFormedToken(token)) return false;
+    const entry = this.cache.get(hashToken(token));
+    return Boolean(entry?.principal && Date.now() - entry.loadedAt <= this.ttlMs);
+  }
+
   /** Forget everything: called after any key, role or team change. */
   invalidate() {
     this.cache.clear();
