@@ -28,8 +28,16 @@ Examples:
   $ fos serve --db postgresql://127.0.0.1/fos   # shared PostgreSQL (run several replicas)
   $ fos serve --db postgresql://… --redis redis://127.0.0.1:6379`)
     .action(async (opts) => {
-      const { runServe } = await import('./serve-command.js');
-      await runServe({ ...opts, db: resolveDbUrl(opts.db) });
+      const [{ runServe }, { ServerLockedError }, { CliError, ExitCode }] = await Promise.all([
+        import('./serve-command.js'), import('./single-server.js'), import('../cli/errors.js'),
+      ]);
+      try {
+        await runServe({ ...opts, db: resolveDbUrl(opts.db) });
+      } catch (err) {
+        // A second server on the same SQLite file: a one-line refusal, exit 5 (conflict).
+        if (err instanceof ServerLockedError) throw new CliError(err.message, ExitCode.CONFLICT);
+        throw err;
+      }
     });
 
   const db = program.command('db').description('Database maintenance (server side)');

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { createDb } from '../db/client.js';
+import { createDb, parseDbUrl } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import type { Db } from '../db/types.js';
 import { bootstrapIfEmpty, type BootstrapResult } from '../domain/bootstrap.js';
 import { buildApp, type AppConfig } from './app.js';
+import { acquireServerLock, type ServerLock } from './single-server.js';
 import { startOutboxWorker } from './workers/outbox.js';
 import { MemoryStore, PostgresStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
 
@@ -40,8 +41,27 @@ async function rateLimitStoreFor(db: Db, opts: ServeOptions): Promise<RateLimitS
   return new MemoryStore();
 }
 
+/** The SQLite file whose server must be the only one (counters in memory), else undefined. */
+function singleServerFile(opts: ServeOptions): string | undefined {
+  const target = parseDbUrl(opts.db);
+  const store = opts.rateLimitStore ?? (opts.redis ? 'redis' : 'memory');
+  // On SQLite there is no database store: "database" falls back to memory (rateLimitStoreFor).
+  return target.provider === 'sqlite' && store !== 'redis' && target.file !== ':memory:' ? target.file : undefined;
+}
+
 /** Opens the database, applies migrations, bootstraps an empty one, and listens. */
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const lockFile = singleServerFile(opts);
+  const lock = lockFile ? acquireServerLock(lockFile) : undefined;
+  try {
+    return await start(opts, lock);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+}
+
+async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<RunningServer> {
   // Migrate before connecting: SQLite migrations need the file to themselves.
   await migrate(opts.db);
   const db = await createDb(opts.db);
@@ -59,6 +79,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
     const worker = startOutboxWorker(db, app.log, { intervalMs: 2000, allowPrivateWebhooks: opts.allowPrivateWebhooks });
     const url = `${address.replace('[::1]', 'localhost')}/v1`;
+    lock?.setUrl(url);
     return {
       app,
       db,
@@ -68,6 +89,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         await worker.stop();
         await app.close();
         await db.close();
+        lock?.release();
       },
     };
   } catch (err) {

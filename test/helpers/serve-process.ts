@@ -1,0 +1,58 @@
+// `fos serve` as a separate process (the built CLI: bin/fos.js -> dist/, so `npm run build`
+// first), for tests of what only a real process shows: signals, exit codes, two servers.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { packageRoot } from '../../src/db/migrate.js';
+
+export const fosBin = path.join(packageRoot(), 'bin', 'fos.js');
+
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** A scratch directory and an environment with its own HOME and config. */
+export async function serveSandbox(): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'fos-serve-'));
+  return {
+    dir,
+    env: {
+      PATH: process.env.PATH, HOME: path.join(dir, 'home'), FOS_CONFIG_DIR: path.join(dir, 'config'),
+      XDG_CONFIG_HOME: path.join(dir, 'home', '.config'), XDG_DATA_HOME: path.join(dir, 'home', '.local', 'share'),
+      FOS_LOG_LEVEL: 'warn', NO_COLOR: '1', CI: 'true',
+    },
+  };
+}
+
+/** Spawns `fos serve <args>`; resolves once it prints its URL, rejects if it exits first. */
+export function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd: string): { started: Promise<ServeProcess>; child: ChildProcess; stderr: () => string; exited: ServeProcess['exited'] } {
+  const child = spawn(process.execPath, [fosBin, 'serve', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stdout!.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })));
+  const started = new Promise<ServeProcess>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`fos serve did not announce its URL in 30 s.\nstderr:\n${err}`));
+    }, 30_000);
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1], stderr: () => err, exited });
+      }
+    });
+    void exited.then(({ code }) => {
+      clearTimeout(timer);
+      reject(new Error(`fos serve exited (${code}) before listening.\nstderr:\n${err}`));
+    });
+  });
+  started.catch(() => {}); // a test that expects a refusal awaits `exited` instead
+  return { started, child, stderr: () => err, exited };
+}
