@@ -12,6 +12,7 @@ export type ProblemKind =
   | 'rate-limited'
   | 'payload-too-large'
   | 'unsupported-media-type'
+  | 'unavailable'
   | 'internal';
 
 export interface FieldError {

@@ -8,7 +8,7 @@ import { registerAuth } from './auth.js';
 import { DEFAULT_UNAUTH_LIMIT, UnauthLimiter } from './rate-limit/unauth.js';
 import { refuseQuerySecrets, safeLoggerOptions } from './query-secrets.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
-import { clientErrorResponse, frameworkErrors, newTraceId, registerProblemHandlers } from './problem.js';
+import { clientErrorResponse, frameworkErrors, newTraceId, registerProblemHandlers, sendProblem } from './problem.js';
 import { MemoryStore, type RateLimitStore } from './rate-limit/stores.js';
 import { buildSerializer } from './serializer.js';
 import { registerRoutes } from './routes/index.js';
@@ -38,6 +38,8 @@ declare module 'fastify' {
     db: Db;
     principals: PrincipalResolver;
     allowPrivateWebhooks: boolean;
+    /** Set when shutdown begins: new requests get 503. */
+    draining: boolean;
   }
 }
 
@@ -67,6 +69,8 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
       if (socket.writable) socket.end(clientErrorResponse(err));
       else socket.destroy(err);
     },
+    // Draining (shutdown) answers 503 problem+json itself (onRequest below), with a trace id.
+    return503OnClosing: false,
     // Nullable fields serialized without Ajv (src/server/serializer.ts).
     schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -88,8 +92,18 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.decorate('db', db);
   app.decorate('principals', principals);
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
+  app.decorate('draining', false);
+  // Shutting down (src/server/serve.ts): requests still arriving on open keep-alive connections
+  // are told to come back (the CLI retries 503 with retry-after), and the connection is closed.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!app.draining) return;
+    reply.header('retry-after', 1).header('connection', 'close');
+    return sendProblem(request, reply, 'unavailable', 'The server is shutting down; retry in a moment.');
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-trace-id', request.id);
+    // Requests finishing during a drain close their keep-alive connection behind them.
+    if (app.draining) reply.header('connection', 'close');
   });
   app.addHook('onClose', async () => limiter.close());
 

@@ -18,6 +18,7 @@ export function registerServerCommands(program: Command) {
     .option('--redis <url>', 'share rate-limit counters through Redis (several replicas)')
     .addOption(new Option('--rate-limit-store <store>', 'where rate-limit counters live').choices(['memory', 'database', 'redis']))
     .option('--demo', 'load a small demo warehouse (teams, products, stock, orders)')
+    .option('--drain-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight requests may take before connections are cut', (v) => parseIntOption(v, '--drain-timeout'), 10)
     .option('--unauth-rate-limit <n>', 'requests with a missing or invalid key allowed per client address per minute (0: no limit)', (v) => parseIntOption(v, '--unauth-rate-limit'), 120)
     .option('--allow-private-webhooks', 'let webhook endpoints reach loopback, private and link-local addresses (local receivers)')
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default(process.env.FOS_LOG_LEVEL ?? 'info'))

@@ -17,6 +17,7 @@ const STATUS: Record<ProblemKind, [number, string]> = {
   'rate-limited': [429, 'Too Many Requests'],
   'payload-too-large': [413, 'Payload Too Large'],
   'unsupported-media-type': [415, 'Unsupported Media Type'],
+  unavailable: [503, 'Service Unavailable'],
   internal: [500, 'Internal Server Error'],
 };
 

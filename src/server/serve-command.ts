@@ -2,7 +2,7 @@ import { startServer, type ServeOptions } from './serve.js';
 
 // `fos serve`: start, announce, save the first-start key as the CLI's `local` profile, and
 // shut down cleanly on SIGINT/SIGTERM.
-export async function runServe(opts: ServeOptions & { logLevel?: string }) {
+export async function runServe(opts: ServeOptions & { logLevel?: string; drainTimeout?: number }) {
   const server = await startServer({ ...opts, logger: { level: opts.logLevel ?? 'info' } });
   const err = process.stderr;
   if (server.bootstrap) {
@@ -23,7 +23,11 @@ export async function runServe(opts: ServeOptions & { logLevel?: string }) {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await server.close();
+    const drainMs = (opts.drainTimeout ?? 10) * 1000;
+    err.write(`fos serve: stopping (draining for at most ${drainMs / 1000} s)…\n`);
+    // Whatever happens in the drain, the process ends shortly after its deadline.
+    setTimeout(() => process.exit(1), drainMs + 5000).unref();
+    await server.close({ drainMs });
     process.exit(0);
   };
   process.on('SIGINT', stop);

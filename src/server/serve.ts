@@ -28,7 +28,12 @@ export interface RunningServer {
   db: Db;
   url: string;
   bootstrap: BootstrapResult | null;
-  close(): Promise<void>;
+  /**
+   * Drains and stops: no new connections, 503 + retry-after for requests on open keep-alive
+   * connections, in-flight requests finish, the outbox pass in progress completes (its claims are
+   * settled, not left to expire); after `drainMs` (default 10 s) remaining connections are cut.
+   */
+  close(opts?: { drainMs?: number }): Promise<void>;
 }
 
 async function rateLimitStoreFor(db: Db, opts: ServeOptions): Promise<RateLimitStore> {
@@ -85,9 +90,16 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
       db,
       url,
       bootstrap,
-      close: async () => {
-        await worker.stop();
-        await app.close();
+      close: async ({ drainMs = 10_000 } = {}) => {
+        app.draining = true;
+        const cut = setTimeout(() => app.server.closeAllConnections(), drainMs);
+        cut.unref();
+        try {
+          // app.close stops listening, closes idle keep-alive connections and waits for the rest.
+          await Promise.all([worker.stop(), app.close()]);
+        } finally {
+          clearTimeout(cut);
+        }
         await db.close();
         lock?.release();
       },

@@ -1,0 +1,90 @@
+import net from 'node:net';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveSandbox, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
+
+// Issue 7 item 8: SIGTERM under keep-alive load drains within a bounded time. A request whose
+// headers arrive after SIGTERM gets 503 problem+json with retry-after and `connection: close`; a
+// request already in flight (its body still arriving) completes; a connection that never
+// finishes is cut at --drain-timeout; the process exits 0.
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const running: ServeProcess['child'][] = [];
+beforeAll(async () => ({ dir, env } = await serveSandbox()));
+afterAll(async () => {
+  for (const c of running) if (c.exitCode === null) c.kill('SIGKILL');
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A raw connection: write pieces of a request, then read the whole response (until the server closes). */
+function rawConnection(url: string) {
+  const u = new URL(url);
+  const socket = net.connect(Number(u.port), u.hostname);
+  let data = '';
+  socket.on('data', (d) => (data += d));
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(data)));
+  socket.on('error', () => {});
+  return { write: (s: string) => new Promise<void>((r) => socket.write(s, () => r())), closed };
+}
+
+describe('fos serve shutdown', () => {
+  it('drains: late requests get 503 problem+json + retry-after, in-flight ones complete, exit 0 promptly', async () => {
+    const s = spawnServe(['--db', path.join(dir, 'drain.db'), '--port', '0', '--drain-timeout', '8'], env, dir);
+    running.push(s.child);
+    const server = await s.started;
+    const token = /API key \(shown once\): (\S+)/.exec(server.stderr())![1];
+    const origin = new URL(server.url).origin;
+
+    // in flight: headers complete, the body still arriving
+    const body = JSON.stringify({ name: 'Drain mug', sku: 'DRAIN-1', type: 'STANDARD' });
+    const inflight = rawConnection(origin);
+    await inflight.write(`POST /v1/ops/products HTTP/1.1\r\nHost: x\r\nx-access-token: ${token}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    // late: a keep-alive connection whose next request's headers are not finished yet
+    const late = rawConnection(origin);
+    await late.write(`GET /v1/me HTTP/1.1\r\nHost: x\r\n`);
+    await sleep(300);
+
+    const t0 = Date.now();
+    server.child.kill('SIGTERM');
+    await sleep(500);
+    await late.write(`x-access-token: ${token}\r\n\r\n`);
+    await inflight.write(body.slice(5));
+
+    const lateResponse = await late.closed;
+    expect(lateResponse).toMatch(/^HTTP\/1\.1 503 /);
+    expect(lateResponse).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+    expect(lateResponse).toMatch(/\r\nretry-after: 1\r\n/i);
+    expect(lateResponse).toMatch(/\r\nconnection: close\r\n/i);
+    expect(lateResponse).toMatch(/\r\nx-trace-id: [0-9a-f]{16}\r\n/i);
+    expect(lateResponse).toContain('"type":"urn:fos:error:unavailable"');
+
+    const inflightResponse = await inflight.closed;
+    expect(inflightResponse).toMatch(/^HTTP\/1\.1 201 /);
+    expect(inflightResponse).toContain('"sku":"DRAIN-1"');
+
+    const { code } = await server.exited;
+    expect(code).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  }, 60_000);
+
+  it('a connection that never finishes is cut at --drain-timeout; the process still exits 0', async () => {
+    const s = spawnServe(['--db', path.join(dir, 'cut.db'), '--port', '0', '--drain-timeout', '2'], env, dir);
+    running.push(s.child);
+    const server = await s.started;
+    const hanging = rawConnection(new URL(server.url).origin);
+    await hanging.write('POST /v1/ops/products HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{');
+    await sleep(200);
+    const t0 = Date.now();
+    server.child.kill('SIGTERM');
+    const { code } = await server.exited;
+    const took = Date.now() - t0;
+    expect(code).toBe(0);
+    expect(took).toBeGreaterThanOrEqual(1500);
+    expect(took).toBeLessThan(6000);
+    await hanging.closed;
+  }, 60_000);
+});
