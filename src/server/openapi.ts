@@ -75,6 +75,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
         version,
         description: 'Self-hosted by `fos serve`. Authenticate with the `x-access-token` header.',
       },
+      // Internal view (app.swagger(): MCP catalog, README tables) keeps full /v1 paths; the
+      // published document is rebased on /v1 (publishedDocument below).
       servers: [{ url: '/' }],
       components: {
         securitySchemes: {
@@ -87,6 +89,18 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
   });
 }
 
+/**
+ * The document as published at /v1/swagger.json: the spec's {base_url} ends with /v1, so the
+ * server is `/v1` (relative: resolved against wherever the document was fetched) and the paths
+ * are relative to it (`/ops/products`), as generated clients and Prism expect; app.swagger()
+ * keeps `/v1/...` paths for the agent catalog's readable operation keys.
+ */
+export function publishedDocument(doc: { paths?: Record<string, unknown> } & Record<string, unknown>) {
+  const paths: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(doc.paths ?? {})) paths[path.startsWith('/v1/') ? path.slice(3) : path] = item;
+  return { ...doc, servers: [{ url: '/v1', description: 'this server (the spec\'s {base_url})' }], paths };
+}
+
 export function registerOpenApiRoute(app: FastifyInstance) {
   let document: { body: Buffer; etag: string } | undefined;
   app.get('/v1/swagger.json', {
@@ -96,7 +110,7 @@ export function registerOpenApiRoute(app: FastifyInstance) {
     // Built and serialized once (routes are fixed after ready): the ~0.5 MB document costs a
     // buffer write per request, and clients revalidate with If-None-Match.
     document ??= (() => {
-      const body = Buffer.from(JSON.stringify(app.swagger()));
+      const body = Buffer.from(JSON.stringify(publishedDocument(app.swagger() as never)));
       return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
     })();
     reply.header('etag', document.etag).header('cache-control', 'public, max-age=0, must-revalidate');

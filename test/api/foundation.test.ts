@@ -107,7 +107,7 @@ describe('OpenAPI', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
-    const me = doc.paths['/v1/me'].get;
+    const me = doc.paths['/me'].get;
     expect(me.operationId).toBe('getMe');
     expect(me.responses['401'].content['application/problem+json']).toBeDefined();
   });

@@ -62,7 +62,8 @@ describe('GET /v1/swagger.json', () => {
     expect(new Set(ids).size, 'operationIds are unique').toBe(ids.length);
     for (const { path, method, op } of ops) {
       const where = `${method.toUpperCase()} ${path}`;
-      expect(path, where).toMatch(/^\/(v1|api|mcp)/);
+      // Published relative to servers[0] = /v1 (the spec's base_url), so clients do not double it.
+      expect(path, where).toMatch(/^\/(?!v1\/)[a-z]/);
       expect(op.tags?.length, `${where} has a tag`).toBeGreaterThan(0);
       expect(typeof op.summary === 'string' && op.summary.length > 0, `${where} has a summary`).toBe(true);
       if (op['x-public'] === true) {
@@ -106,7 +107,7 @@ describe('GET /v1/swagger.json', () => {
       deleteRole: ['delete', '/v1/roles/{role_id}', '204'],
     };
     for (const [id, [method, path, status]] of Object.entries(expected)) {
-      const op = doc.paths[path]?.[method];
+      const op = doc.paths[path.replace(/^\/v1(?=\/)/, '')]?.[method];
       expect(op, `${method} ${path}`).toBeDefined();
       expect(op).toMatchObject({ operationId: id, tags: ['Access'], 'x-permission': 'MANAGE_API_KEYS' });
       expect(op.responses[status], `${id} ${status}`).toBeDefined();
@@ -119,15 +120,15 @@ describe('GET /v1/swagger.json', () => {
         expect(body.additionalProperties, `${id} rejects unknown fields`).toBe(false);
       }
     }
-    const created = doc.paths['/v1/keys'].post.responses['201'].content['application/json'].schema;
+    const created = doc.paths['/keys'].post.responses['201'].content['application/json'].schema;
     expect(created.properties.token).toBeDefined();
-    const key = doc.paths['/v1/keys/{key_id}'].get.responses['200'].content['application/json'].schema;
+    const key = doc.paths['/keys/{key_id}'].get.responses['200'].content['application/json'].schema;
     expect(key.properties.token).toBeUndefined();
     expect(key.properties.token_hash).toBeUndefined();
     expect(key.properties.token_hint).toBeDefined();
-    const list = doc.paths['/v1/keys'].get;
+    const list = doc.paths['/keys'].get;
     expect(list.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'limit', 'page']);
-    const perms = doc.paths['/v1/roles'].post.requestBody.content['application/json'].schema.properties.permissions;
+    const perms = doc.paths['/roles'].post.requestBody.content['application/json'].schema.properties.permissions;
     expect(perms.items.enum).toEqual([...PERMISSIONS]);
   });
 
@@ -139,7 +140,7 @@ describe('GET /v1/swagger.json', () => {
     for (const res of [await t.call('GET', '/v1/keys/none'), await t.call('POST', '/v1/roles', { body: {} })]) {
       expect(problem(res.json()), JSON.stringify(problem.errors)).toBe(true);
     }
-    const listSchema = doc.paths['/v1/keys'].get.responses['200'].content['application/json'].schema;
+    const listSchema = doc.paths['/keys'].get.responses['200'].content['application/json'].schema;
     const list = ajv.compile(listSchema);
     const body = (await t.call('GET', '/v1/keys')).json();
     expect(list(body), JSON.stringify(list.errors)).toBe(true);
@@ -152,7 +153,7 @@ describe('query parameters with defaults', () => {
     const t2 = await testApp();
     try {
       const doc = (await t2.call('GET', '/v1/swagger.json', { token: null })).json();
-      const params = doc.paths['/v1/ops/products'].get.parameters as { name: string; required?: boolean }[];
+      const params = doc.paths['/ops/products'].get.parameters as { name: string; required?: boolean }[];
       expect(params.find((p) => p.name === 'page')?.required).not.toBe(true);
       expect(params.find((p) => p.name === 'limit')?.required).not.toBe(true);
       const res = await t2.call('GET', '/v1/ops/products');
