@@ -6,7 +6,7 @@ import { bootstrapIfEmpty, type BootstrapResult } from '../domain/bootstrap.js';
 import { buildApp, type AppConfig } from './app.js';
 import { acquireServerLock, type ServerLock } from './single-server.js';
 import { startOutboxWorker } from './workers/outbox.js';
-import { MemoryStore, PostgresStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
+import { DatabaseStore, MemoryStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
 
 export interface ServeOptions {
   db: string;
@@ -42,7 +42,7 @@ async function rateLimitStoreFor(db: Db, opts: ServeOptions): Promise<RateLimitS
     if (!opts.redis) throw new Error('--rate-limit-store redis needs --redis <url>');
     return RedisStore.connect(opts.redis);
   }
-  if (choice === 'database' && db.provider === 'postgresql') return new PostgresStore(db);
+  if (choice === 'database') return new DatabaseStore(db);
   return new MemoryStore();
 }
 
@@ -50,8 +50,8 @@ async function rateLimitStoreFor(db: Db, opts: ServeOptions): Promise<RateLimitS
 function singleServerFile(opts: ServeOptions): string | undefined {
   const target = parseDbUrl(opts.db);
   const store = opts.rateLimitStore ?? (opts.redis ? 'redis' : 'memory');
-  // On SQLite there is no database store: "database" falls back to memory (rateLimitStoreFor).
-  return target.provider === 'sqlite' && store !== 'redis' && target.file !== ':memory:' ? target.file : undefined;
+  // Shared counters (database, redis) let several servers use one SQLite file.
+  return target.provider === 'sqlite' && store === 'memory' && target.file !== ':memory:' ? target.file : undefined;
 }
 
 /** Opens the database, applies migrations, bootstraps an empty one, and listens. */

@@ -5,7 +5,8 @@ import { hostname } from 'node:os';
 // item 10): a second process on the same file would give every key a second allowance. The
 // first server holds `<db file>.serve.lock` (created exclusively; it names the pid, host and
 // URL); a second one refuses to start and says who holds it. A lock left by a crashed server
-// (its pid is gone) is taken over. PostgreSQL, or --redis, share counters and take no lock.
+// (its pid is gone) is taken over. Shared counters (--rate-limit-store database: one upsert per
+// request in the file itself; or --redis) take no lock, and neither does PostgreSQL.
 
 export interface LockHolder {
   pid: number;
@@ -18,7 +19,7 @@ export class ServerLockedError extends Error {
   constructor(readonly lockFile: string, readonly holder: LockHolder) {
     super(`another fos serve (pid ${holder.pid}${holder.host !== hostname() ? ` on ${holder.host}` : ''}${holder.url ? `, ${holder.url}` : ''}) `
       + `is already serving this SQLite database; one server per SQLite file, because rate limits are counted in its memory. `
-      + `Stop it, use another --db, or run several servers on PostgreSQL (or with --redis). Lock file: ${lockFile}`);
+      + `Stop it, use another --db, or start every server on this file with --rate-limit-store database (shared counters). Lock file: ${lockFile}`);
     this.name = 'ServerLockedError';
   }
 }

@@ -33,6 +33,7 @@ describe('one fos serve per SQLite file', () => {
     expect(code).toBe(5);
     expect(second.stderr()).toContain(`another fos serve (pid ${first.child.pid}, ${first.url})`);
     expect(second.stderr()).toContain('one server per SQLite file');
+    expect(second.stderr()).toContain('--rate-limit-store database');
     expect(second.stderr().trim().split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
 
     const other = await serve('b.db').started;
@@ -48,5 +49,24 @@ describe('one fos serve per SQLite file', () => {
     expect(res.status).toBe(200);
     third.child.kill('SIGTERM');
     expect((await third.exited).code).toBe(0);
+  }, 90_000);
+
+  it('with --rate-limit-store database, several servers share one SQLite file and one count per key', async () => {
+    const a = await serve('shared.db', '--rate-limit-store', 'database').started;
+    const token = /API key \(shown once\): (\S+)/.exec(a.stderr())![1];
+    const b = await serve('shared.db', '--rate-limit-store', 'database').started;
+    expect(existsSync(path.join(dir, 'shared.db.serve.lock'))).toBe(false);
+    const remaining = async (url: string) => {
+      const res = await fetch(`${url}/me`, { headers: { 'x-access-token': token } });
+      expect(res.status).toBe(200);
+      return Number(res.headers.get('x-ratelimit-remaining'));
+    };
+    const r1 = await remaining(a.url);
+    const r2 = await remaining(b.url);
+    const r3 = await remaining(a.url);
+    // one window's counter, whichever server answers (unless the minute rolled over in between)
+    if (r3 < r1) expect([r1 - r2, r2 - r3]).toEqual([1, 1]);
+    for (const s of [a, b]) s.child.kill('SIGTERM');
+    await Promise.all([a.exited, b.exited]);
   }, 90_000);
 });

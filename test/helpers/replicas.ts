@@ -74,7 +74,7 @@ export interface Replicas {
 }
 
 function serve(url: string, dir: string): Promise<Replica> {
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'fos.js'), 'serve', '--db', url, '--port', '0', '--log-level', 'warn'], {
+  const child = spawn(process.execPath, [path.join(root, 'bin', 'fos.js'), 'serve', '--db', url, '--port', '0', '--log-level', 'warn', '--rate-limit-store', 'database'], {
     cwd: dir,
     env: { PATH: process.env.PATH, HOME: dir, FOS_CONFIG_DIR: path.join(dir, 'config'), NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -40,9 +40,12 @@ export class MemoryStore implements RateLimitStore {
   async close() {}
 }
 
-/** Replicas sharing PostgreSQL: one atomic upsert per request, shared by every replica. */
-export class PostgresStore implements RateLimitStore {
-  readonly name = 'postgresql';
+/**
+ * Processes sharing a database (PostgreSQL replicas, or several servers on one SQLite file): one
+ * atomic upsert per request (INSERT … ON CONFLICT … RETURNING, on both), shared by all of them.
+ */
+export class DatabaseStore implements RateLimitStore {
+  readonly name = 'database';
   private lastSweep = 0;
 
   constructor(private readonly db: Db) {}
@@ -67,6 +70,9 @@ export class PostgresStore implements RateLimitStore {
 
   async close() {}
 }
+
+/** The PostgreSQL replicas' name for it. */
+export const PostgresStore = DatabaseStore;
 
 /** Replicas sharing Redis (--redis): INCR plus expiry in one round trip. */
 export class RedisStore implements RateLimitStore {
