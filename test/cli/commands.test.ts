@@ -187,10 +187,10 @@ describe('orders', () => {
   });
 
   it('priority sends {priority} (any case) and lists the allowed values otherwise', async () => {
-    const ok = await runCli(['orders', 'priority', 'o1', 'high'], { env });
+    const ok = await runCli(['orders', 'priority', '01a20692-0000-7000-8000-0000000000a1', 'high'], { env });
     expect(ok.code).toBe(0);
-    expect(last()).toMatchObject({ method: 'PATCH', path: '/v1/ops/orders/o1/priority', body: { priority: 'HIGH' } });
-    const bad = await runCli(['orders', 'priority', 'o1', 'urgent'], { env });
+    expect(last()).toMatchObject({ method: 'PATCH', path: '/v1/ops/orders/01a20692-0000-7000-8000-0000000000a1/priority', body: { priority: 'HIGH' } });
+    const bad = await runCli(['orders', 'priority', '01a20692-0000-7000-8000-0000000000a1', 'urgent'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('error: invalid priority "urgent": allowed values are LOW, NORMAL, HIGH, CRITICAL\n');
   });

@@ -60,11 +60,11 @@ describe('rendering', () => {
 
 describe('exit codes of real commands (fake API)', () => {
   const cases: [string[], number, RegExp][] = [
-    [['orders', 'get', 'o-7'], 4, /^error: Not Found: Order o-7 was not found\. \(support reference: 0123456789abcdef\)\n$/],
+    [['orders', 'get', '01a20692-0000-7000-8000-000000000007'], 4, /^error: Not Found: Order 01a20692-0000-7000-8000-000000000007 was not found\. \(support reference: 0123456789abcdef\)\n$/],
     [['fulfillment-orders', 'lock', 'fo-1'], 5, /^error: Lock Held: Fulfillment order 1 is locked by station-2/],
     [['keys', 'list'], 3, /^error: Forbidden: This key lacks the MANAGE_API_KEYS/],
     [['charges', 'list'], 1, /^error: Internal Server Error: /],
-    [['orders', 'priority', 'o-1', 'HIGH'], 2, /^error: Validation Failed: Invalid request: body\.priority is required\. \(support/],
+    [['orders', 'priority', '01a20692-0000-7000-8000-000000000001', 'HIGH'], 2, /^error: Validation Failed: Invalid request: body\.priority is required\. \(support/],
   ];
   for (const [args, code, stderr] of cases) {
     it(`fos ${args.join(' ')} -> ${code}`, async () => {

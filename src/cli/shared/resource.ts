@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { printRecord } from '../output/print.js';
 import { addBodyOptions, buildBody } from './body.js';
 import { confirmDestructive } from './confirm.js';
+import { orderIdOf } from './order-ref.js';
 import { addFieldOptions, checkBody, collectFields, type FieldSpec } from './flags.js';
 import { addArguments, commandOf, withExamples } from './help.js';
 
@@ -16,6 +17,8 @@ export interface GetSpec {
   path: (args: string[], opts: Record<string, unknown>) => string;
   examples: string[];
   configure?: (cmd: Command) => void;
+  /** Turns what the user typed into ids (e.g. an order number into its order id). */
+  resolveArgs?: (ctx: Context, args: string[]) => Promise<string[]>;
 }
 
 export function getCommand(ctx: Context, spec: GetSpec): Command {
@@ -24,7 +27,9 @@ export function getCommand(ctx: Context, spec: GetSpec): Command {
   spec.configure?.(cmd);
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
-    const record = await ctx.client().get(spec.path(command.processedArgs as string[], command.opts()));
+    let args = command.processedArgs as string[];
+    if (spec.resolveArgs) args = await spec.resolveArgs(ctx, args);
+    const record = await ctx.client().get(spec.path(args, command.opts()));
     await printRecord(ctx, record);
   });
   return withExamples(cmd, spec.examples);
@@ -64,6 +69,8 @@ export interface WriteSpec {
   idempotencyKey?: (opts: Record<string, unknown>) => string | undefined;
   examples: string[];
   configure?: (cmd: Command) => void;
+  /** Turns what the user typed into ids (e.g. an order number into its order id). */
+  resolveArgs?: (ctx: Context, args: string[]) => Promise<string[]>;
 }
 
 export function writeCommand(ctx: Context, spec: WriteSpec): Command {
@@ -77,7 +84,7 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     const opts = command.opts();
-    const args = command.processedArgs as string[];
+    let args = command.processedArgs as string[];
     let body = await buildBody(ctx, opts, collectFields(opts, fields));
     if (spec.transform) body = spec.transform(body, opts, args);
     if (spec.interactive && ctx.io.canPrompt && !opts.data) await spec.interactive(ctx, body);
@@ -85,6 +92,7 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
     if (spec.mode === 'update' && Object.keys(body).length === 0) {
       throw new UsageError('nothing to update: pass at least one field flag, --field key=value or --data');
     }
+    if (spec.resolveArgs) args = await spec.resolveArgs(ctx, args);
     if (spec.confirm) await confirmDestructive(ctx, spec.confirm(args, await confirmName(ctx, spec, args)));
     const sendBody = spec.mode === 'action' && Object.keys(body).length === 0 ? undefined : body;
     const res = await ctx.client().request(spec.method, spec.path(args, opts), {
@@ -120,6 +128,9 @@ export function group(name: string, description: string, verbs: Command[]): Comm
   for (const v of verbs) cmd.addCommand(v);
   return cmd;
 }
+
+/** resolveArgs for commands whose first argument is an order: an id or an order number. */
+export const orderArg = async (ctx: Context, [ref, ...rest]: string[]) => [await orderIdOf(ctx.client(), ref), ...rest];
 
 /** Encodes an id for a path segment. */
 export const seg = (id: string | undefined) => encodeURIComponent(id ?? '');

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../../client/api-client.js';
 import { ApiError, NetworkError } from '../../../client/errors.js';
 import { sleep } from '../../../client/retry.js';
+import { orderIdOf } from '../../shared/order-ref.js';
 import { seg } from '../../shared/resource.js';
 
 /**
@@ -106,6 +107,11 @@ export class FulfillApi {
         throw err;
       }
     }
+  }
+
+  /** The id of the order with this number (`1003`, `#1003`); see shared/order-ref.ts. */
+  orderIdByNumber(ref: string): Promise<string> {
+    return this.call('find order by number', () => orderIdOf(this.client, ref));
   }
 
   getFulfillmentOrder(id: string): Promise<FulfillmentOrder> {

@@ -1,3 +1,4 @@
+import { isUuid } from '../../shared/order-ref.js';
 import { createHash } from 'node:crypto';
 import { CliError, ExitCode } from '../../errors.js';
 import { isNotFound, type FulfillApi, type FulfillmentOrder } from './api.js';
@@ -47,6 +48,8 @@ export interface ResolveHint {
 }
 
 export async function resolveId(api: FulfillApi, ref: IdRef, hint: ResolveHint = { fulfillmentOrders: false }): Promise<Resolution> {
+  // Not an id: an order number (`fos fulfill run '#1003'`).
+  if (!isUuid(ref.id)) return resolveId(api, { ...ref, kind: 'order', id: await api.orderIdByNumber(ref.id) }, hint);
   // Once a plain id of a batch turned out to be a fulfillment order, the rest most likely are
   // too (a piped `fos fulfillment-orders list`): try them as one first, saving the order lookup.
   if (ref.kind === 'any' && hint.fulfillmentOrders) {
