@@ -37,6 +37,9 @@ Examples:
       } catch (err) {
         // A second server on the same SQLite file: a one-line refusal, exit 5 (conflict).
         if (err instanceof ServerLockedError) throw new CliError(err.message, ExitCode.CONFLICT);
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+          throw new CliError(`port ${opts.port} on ${opts.host} is in use — is another fos serve running? Use --port 0 for a free port (the URL is printed), or another --port`, ExitCode.CONFLICT);
+        }
         throw err;
       }
     });

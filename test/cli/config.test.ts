@@ -76,7 +76,21 @@ describe('profile resolution order', () => {
     });
     // Nothing listens on port 9: the error names the env URL, proving env beat profile b's URL.
     expect(r.code).toBe(7);
-    expect(r.stderr).toMatch(/^error: network error: could not reach http:\/\/127\.0\.0\.1:9/m);
+    expect(r.stderr).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:9 \(\$FOS_BASE_URL, ECONNREFUSED\): connection refused: fos serve does not seem to be running on port 9/m);
+  });
+
+  it('an unreachable server names the profile and URL used, and whether fos serve seems to run', async () => {
+    const { dir } = await storeWithTwoProfiles();
+    expect((await runCli(['config', 'set', '--profile', 'dead', 'base_url', 'http://127.0.0.1:9/v1'], { configDir: dir })).code).toBe(0);
+    expect((await runCli(['config', 'set', '--profile', 'dead', 'api_key', 'fos_DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD_dddddd'], { configDir: dir })).code).toBe(0);
+    const r = await runCli(['--profile', 'dead', 'products', 'list'], { configDir: dir });
+    expect(r.code).toBe(7);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('error:'))).toEqual([
+      'error: cannot reach http://127.0.0.1:9 (profile "dead", ECONNREFUSED): connection refused: fos serve does not seem to be running on port 9 (start it with `fos serve` or `npm start`, or pick another profile: fos profile list)',
+    ]);
+    const flag = await runCli(['--base-url', 'http://no-such-host.invalid', 'products', 'list'], { configDir: dir });
+    expect(flag.code).toBe(7);
+    expect(flag.stderr).toMatch(/^error: cannot reach http:\/\/no-such-host\.invalid \(--base-url, (ENOTFOUND|EAI_AGAIN)\): the host name no-such-host\.invalid does not resolve$/m);
   });
 });
 

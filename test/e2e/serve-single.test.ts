@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import net from 'node:net';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +51,17 @@ describe('one fos serve per SQLite file', () => {
     third.child.kill('SIGTERM');
     expect((await third.exited).code).toBe(0);
   }, 90_000);
+
+  it('a port in use says so and suggests --port 0 (exit 5)', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const s = serve('port.db', '--port', String(port));
+    const { code } = await s.exited;
+    blocker.close();
+    expect(code).toBe(5);
+    expect(s.stderr()).toContain(`error: port ${port} on 127.0.0.1 is in use — is another fos serve running? Use --port 0 for a free port`);
+  }, 60_000);
 
   it('with --rate-limit-store database, several servers share one SQLite file and one count per key', async () => {
     const a = await serve('shared.db', '--rate-limit-store', 'database').started;
