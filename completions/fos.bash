@@ -3,8 +3,9 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login profile config fulfill products vendors orders draft-orders fulfillment-orders packages carrier-rates charges files picking-sessions keys roles webhooks api completion serve db admin' ;;
-    'fos profile') echo 'list use' ;;
+    'fos') echo 'login logout auth profile config fulfill products vendors orders draft-orders fulfillment-orders packages carrier-rates charges files picking-sessions keys roles webhooks api completion serve db admin' ;;
+    'fos auth') echo 'status' ;;
+    'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
     'fos fulfill') echo 'run' ;;
     'fos products') echo 'list get create update' ;;
@@ -36,9 +37,13 @@ __fos_options() {
   case "$1" in
     'fos') echo '' ;;
     'fos login') echo '--api-key --with-token' ;;
+    'fos logout') echo '' ;;
+    'fos auth') echo '' ;;
+    'fos auth status') echo '' ;;
     'fos profile') echo '' ;;
     'fos profile list') echo '' ;;
     'fos profile use') echo '' ;;
+    'fos profile delete') echo '' ;;
     'fos config') echo '' ;;
     'fos config get') echo '' ;;
     'fos config set') echo '' ;;
@@ -236,6 +241,7 @@ __fos_dynamic() {
 __fos_arg_dynamic() {
   case "$1" in
     'fos profile use') echo profiles ;;
+    'fos profile delete') echo profiles ;;
   esac
 }
 

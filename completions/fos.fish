@@ -6,9 +6,11 @@ set -g __fos_value_flags '--api-key' '--from' '--item' '--label-url' '--tracking
 function __fos_subcommands
   switch $argv[1]
     case 'fos'
-      echo 'login' 'profile' 'config' 'fulfill' 'products' 'vendors' 'orders' 'draft-orders' 'fulfillment-orders' 'packages' 'carrier-rates' 'charges' 'files' 'picking-sessions' 'keys' 'roles' 'webhooks' 'api' 'completion' 'serve' 'db' 'admin'
+      echo 'login' 'logout' 'auth' 'profile' 'config' 'fulfill' 'products' 'vendors' 'orders' 'draft-orders' 'fulfillment-orders' 'packages' 'carrier-rates' 'charges' 'files' 'picking-sessions' 'keys' 'roles' 'webhooks' 'api' 'completion' 'serve' 'db' 'admin'
+    case 'fos auth'
+      echo 'status'
     case 'fos profile'
-      echo 'list' 'use'
+      echo 'list' 'use' 'delete'
     case 'fos config'
       echo 'get' 'set'
     case 'fos fulfill'
@@ -87,6 +89,8 @@ end
 
 complete -c fos -f
 complete -c fos -n '__fos_at \'fos\'' -a 'login' -d 'Save a base URL and API key as a profile, after checking them with GET /v1/me'
+complete -c fos -n '__fos_at \'fos\'' -a 'logout' -d 'Forget the API key of the current (or --profile) profile; its base URL stays'
+complete -c fos -n '__fos_at \'fos\'' -a 'auth' -d 'Who the CLI is signed in as'
 complete -c fos -n '__fos_at \'fos\'' -a 'profile' -d 'Saved profiles (base URL + API key)'
 complete -c fos -n '__fos_at \'fos\'' -a 'config' -d 'Read and change CLI settings'
 complete -c fos -n '__fos_at \'fos\'' -a 'fulfill' -d 'Fulfil orders end to end (lock, package, label, fulfil), one or in batches'
@@ -110,9 +114,12 @@ complete -c fos -n '__fos_at \'fos\'' -a 'db' -d 'Database maintenance (server s
 complete -c fos -n '__fos_at \'fos\'' -a 'admin' -d 'Manage teams, places and keys directly on the database (server side, for operators)'
 complete -c fos -n '__fos_at \'fos login\'' -l api-key -x -d 'the API key (lands in shell history: prefer the prompt or --with-token)'
 complete -c fos -n '__fos_at \'fos login\'' -l with-token -d 'read the API key from stdin'
+complete -c fos -n '__fos_at \'fos auth\'' -a 'status' -d 'Show who the CLI is signed in as: base URL, profile, key, team, permissions, rate tier and what is left of it'
 complete -c fos -n '__fos_at \'fos profile\'' -a 'list' -d 'List saved profiles (keys redacted)'
 complete -c fos -n '__fos_at \'fos profile\'' -a 'use' -d 'Make a saved profile the current one'
+complete -c fos -n '__fos_at \'fos profile\'' -a 'delete' -d 'Delete a saved profile (its base URL and key) from this machine'
 complete -c fos -n '__fos_at \'fos profile use\'' -a '(fos __complete profiles 2>/dev/null)'
+complete -c fos -n '__fos_at \'fos profile delete\'' -a '(fos __complete profiles 2>/dev/null)'
 complete -c fos -n '__fos_at \'fos config\'' -a 'get' -d 'Print a setting (base_url and api_key are per profile; the key is redacted)'
 complete -c fos -n '__fos_at \'fos config\'' -a 'set' -d 'Change a setting (base_url/api_key of the selected profile; default_format; current_profile)'
 complete -c fos -n '__fos_at \'fos config get\'' -a 'base_url api_key default_format current_profile'

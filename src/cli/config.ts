@@ -98,6 +98,41 @@ export class ConfigStore {
     });
   }
 
+  /** Removes a profile; when it was the current one, no profile is current afterwards. */
+  deleteProfile(name: string): void {
+    const data = this.data();
+    if (!data.profiles?.[name]) throw this.unknownProfile(name);
+    const { [name]: _gone, ...profiles } = data.profiles;
+    const { current_profile: current, ...rest } = data;
+    this.write({ ...rest, profiles, ...(current && current !== name ? { current_profile: current } : {}) });
+  }
+
+  /** Forgets a profile's API key (`fos logout`), keeping its base URL. */
+  removeApiKey(name: string): void {
+    const data = this.data();
+    const profile = data.profiles?.[name];
+    if (!profile) throw this.unknownProfile(name);
+    this.write({ ...data, profiles: { ...data.profiles, [name]: { ...profile, api_key: '' } } });
+  }
+
+  /**
+   * Saves the key a `fos serve` made for its operator without touching another server's key:
+   * `local` when free or already this URL's, else `local-<port>` (then `-2`, `-3`…). It becomes
+   * current only when no profile is, or the current one is this same server.
+   */
+  saveServerProfile(baseUrl: string, apiKey: string): { name: string; current: boolean; replaced: boolean } {
+    const url = normalizeBaseUrl(baseUrl);
+    const profiles = this.profiles();
+    const port = new URL(url).port || '80';
+    const candidates = ['local', `local-${port}`, ...Array.from({ length: 98 }, (_, i) => `local-${port}-${i + 2}`)];
+    const name = candidates.find((n) => !profiles[n] || profiles[n].base_url === url) ?? `local-${Date.now()}`;
+    const replaced = Boolean(profiles[name]);
+    const currentName = this.currentProfileName();
+    const current = !currentName || !profiles[currentName] || profiles[currentName].base_url === url || currentName === name;
+    this.saveProfile(name, { base_url: url, api_key: apiKey }, { makeCurrent: current });
+    return { name, current, replaced };
+  }
+
   useProfile(name: string): void {
     if (!this.profiles()[name]) throw this.unknownProfile(name);
     this.write({ ...this.data(), current_profile: name });

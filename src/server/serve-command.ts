@@ -10,9 +10,12 @@ export async function runServe(opts: ServeOptions & { logLevel?: string; drainTi
     err.write(`\nFirst start: created fulfiller team "${teamName}" and an ADMIN key (rate tier 4: 3000 requests a minute).\n`);
     err.write(`API key (shown once): ${token}\n`);
     try {
-      const { saveProfile } = await import('../cli/config.js');
-      saveProfile('local', { base_url: server.url, api_key: token }, { makeCurrent: true });
-      err.write(`Saved as the CLI profile "local": try \`npx fos products list\` (or \`fos …\` after \`npm link\`).\n\n`);
+      const { ConfigStore } = await import('../cli/config.js');
+      const saved = new ConfigStore().saveServerProfile(server.url, token);
+      const how = saved.current
+        ? 'and made it current: try `npx fos products list`'
+        : `(the current profile stays as it is: use \`npx fos --profile ${saved.name} products list\` or \`fos profile use ${saved.name}\`)`;
+      err.write(`Saved ${saved.replaced ? 'the new key in' : 'as'} the CLI profile "${saved.name}" for ${server.url} ${how}.\n\n`);
     } catch (e) {
       err.write(`Could not save the CLI profile: ${(e as Error).message}\n\n`);
     }

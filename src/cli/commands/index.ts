@@ -12,6 +12,8 @@ import fulfill from './fulfill/index.js';
 import fulfillmentOrders from './fulfillment-orders/index.js';
 import keys from './keys/index.js';
 import login from './login/login.js';
+import logout from './login/logout.js';
+import auth from './login/auth-status.js';
 import orders from './orders/index.js';
 import packages from './packages/index.js';
 import pickingSessions from './picking-sessions/index.js';
@@ -27,7 +29,7 @@ import webhooks from './webhooks/index.js';
  * `fos fulfill run` (a later issue) goes in a `fulfill` group: commands/fulfill/{index,run}.ts.
  */
 export const COMMAND_SECTIONS: [string, ((ctx: Context) => Command)[]][] = [
-  ['Getting started:', [login, profile, config]],
+  ['Getting started:', [login, logout, auth, profile, config]],
   ['Workflows:', [fulfill]],
   ['Resources:', [
     products, vendors, orders, draftOrders, fulfillmentOrders, packages, carrierRates,
