@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
+import { writeTx } from '../fulfillment/tx.js';
 import { conflict, DomainError } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import type { Caller } from '../products/reach.js';
 import { reachableTeamIds } from '../products/reach.js';
 import { applyToLevel, levelFor, type Deltas, type LevelRef } from './ledger.js';
-import { ownWarehouse, resolveProducts, uniqueProducts, type ProductRef } from './products.js';
+import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from './products.js';
 import { levelFigures, type LevelFigures } from './figures.js';
 import type { AdjustmentReason } from './constants.js';
 
@@ -85,18 +86,21 @@ function checkLines(input: AdjustmentInput) {
 
 export async function adjustInventory(db: Db, caller: Caller & { keyId: string }, input: AdjustmentInput): Promise<AdjustmentResult> {
   checkLines(input);
-  const result = await db.prisma.$transaction(async (tx) => {
-    const warehouse = await ownWarehouse(tx, caller.teamId, input.warehouse_id);
+  return writeTx(db, async (tx) => {
+    const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
     const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
     uniqueProducts(products);
     const id = randomUUID();
     const info = { reason: input.reason, note: input.note ?? null, reference_type: 'adjustment', reference_id: id, actor_key_id: caller.keyId };
     const levels = await levelsOf(tx, warehouse.id, products);
     const applied: { delta: number; counted: number | null }[] = [];
-    for (const [i, line] of input.lines.entries()) {
+    // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
+    const order = levels.map((l, i) => i).sort((a, b) => (levels[a].id < levels[b].id ? -1 : 1));
+    for (const i of order) {
+      const line = input.lines[i];
       const level = levels[i];
       if (line.counted !== undefined) {
-        applied.push({ delta: await count(tx, level, line.counted, input.force ?? false, info, i), counted: line.counted });
+        applied[i] = { delta: await count(tx, level, line.counted, input.force ?? false, info, i), counted: line.counted };
         continue;
       }
       const deltas = deltasFor(input.reason, line.delta!, i);
@@ -104,7 +108,7 @@ export async function adjustInventory(db: Db, caller: Caller & { keyId: string }
       if (!(await applyToLevel(tx, level, deltas, { ...info, kind: 'ADJUSTED' }, { sellable: shrinksSellable && !input.force }))) {
         throw await refused(tx, level, i, input.force ?? false);
       }
-      applied.push({ delta: line.delta!, counted: null });
+      applied[i] = { delta: line.delta!, counted: null };
     }
     const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
     const out: AdjustmentResult = {
@@ -114,8 +118,7 @@ export async function adjustInventory(db: Db, caller: Caller & { keyId: string }
     };
     await enqueueEvent(tx, caller.teamId, 'inventory.adjusted', JSON.parse(JSON.stringify(out)));
     return out;
-  }, { timeout: 60_000 });
-  return result;
+  });
 }
 
 /** The level of each line's product at the warehouse, created empty when missing. */

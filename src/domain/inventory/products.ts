@@ -68,9 +68,18 @@ export function uniqueProducts(products: ResolvedProduct[], path = 'lines'): voi
   });
 }
 
-/** The caller's warehouse, else 404 (another team's warehouse is not found, never forbidden). */
-export async function ownWarehouse(tx: TxClient, teamId: string, warehouseId: string) {
-  const w = await tx.warehouse.findFirst({ where: { id: warehouseId, team_id: teamId }, select: { id: true, name: true, team_id: true } });
+/**
+ * The warehouse (of `teamId` when given; another team's is 404, never 403), claimed with a no-op
+ * UPDATE as the transaction's first statement: on SQLite that takes the write lock at once (a
+ * read-first transaction could fail to upgrade with SQLITE_BUSY when another process writes), on
+ * PostgreSQL it serialises stock writes of one warehouse that start here (adjustments, new
+ * purchase orders) while fulfils, which lock levels only, run alongside.
+ */
+export async function claimWarehouse(tx: TxClient, warehouseId: string, teamId?: string) {
+  const claimed = teamId === undefined
+    ? await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId}`
+    : await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId} AND "team_id" = ${teamId}`;
+  const w = claimed === 1 ? await tx.warehouse.findUnique({ where: { id: warehouseId }, select: { id: true, name: true, team_id: true } }) : null;
   if (!w) throw notFound('Warehouse', warehouseId);
   return w;
 }

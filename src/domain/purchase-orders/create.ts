@@ -1,8 +1,9 @@
 import type { Db, TxClient } from '../../db/types.js';
+import { writeTx } from '../fulfillment/tx.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
-import { ownWarehouse, resolveProducts, uniqueProducts, type ProductRef } from '../inventory/products.js';
+import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from '../inventory/products.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
 import { eventPayload, purchaseOrderView, type PurchaseOrderView } from './view.js';
 
@@ -24,8 +25,8 @@ export interface PurchaseOrderInput {
 type Actor = Caller & { keyId: string };
 
 export async function createPurchaseOrder(db: Db, caller: Actor, input: PurchaseOrderInput): Promise<PurchaseOrderView> {
-  return db.prisma.$transaction(async (tx) => {
-    const warehouse = await ownWarehouse(tx, caller.teamId, input.warehouse_id);
+  return writeTx(db, async (tx) => {
+    const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
     let delegationId: string | null = null;
     let productTeams = await reachableTeamIds(tx, caller);
     if (input.merchant_team_id) {
@@ -35,17 +36,17 @@ export async function createPurchaseOrder(db: Db, caller: Actor, input: Purchase
       productTeams = [input.merchant_team_id];
     }
     return write(tx, caller, input, { fulfillerTeamId: caller.teamId, warehouse, productTeams, delegationId, merchantTeamId: input.merchant_team_id ?? null });
-  }, { timeout: 60_000 });
+  });
 }
 
 /** A merchant's inbound receipt for a warehouse of a fulfiller it delegates to. */
 export async function createMerchantPurchaseOrder(db: Db, caller: Actor, input: Omit<PurchaseOrderInput, 'merchant_team_id'>): Promise<PurchaseOrderView> {
-  return db.prisma.$transaction(async (tx) => {
-    const warehouse = await tx.warehouse.findUnique({ where: { id: input.warehouse_id }, select: { id: true, name: true, team_id: true } });
+  return writeTx(db, async (tx) => {
+    const warehouse = await claimWarehouse(tx, input.warehouse_id).catch(() => null);
     const d = warehouse && await tx.fulfillmentDelegation.findFirst({ where: { fulfiller_team_id: warehouse.team_id, merchant_team_id: caller.teamId, active: true } });
     if (!warehouse || !d) throw notFound('Warehouse of a fulfiller this team delegates to', input.warehouse_id);
     return write(tx, caller, input, { fulfillerTeamId: warehouse.team_id, warehouse, productTeams: [caller.teamId], delegationId: d.id, merchantTeamId: caller.teamId });
-  }, { timeout: 60_000 });
+  });
 }
 
 interface Target {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { writeTx } from '../fulfillment/tx.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { billReceipt } from '../charges/charges.js';
 import { conflict, DomainError, notFound } from '../errors.js';
@@ -29,7 +30,7 @@ export interface ReceiptInput {
 }
 
 export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: string }, id: string, input: ReceiptInput) {
-  return db.prisma.$transaction(async (tx) => {
+  return writeTx(db, async (tx) => {
     const po = await claim(tx, caller.teamId, id, 'received');
     const products = await resolveProducts(tx, po.merchant_team_id ? [po.merchant_team_id] : await reachableTeamIds(tx, caller), input.lines);
     const receiptId = randomUUID();
@@ -67,7 +68,7 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
     const receipt = { id: receiptId, purchase_order_id: po.id, received_at: now, units, charge_id: charge?.id ?? null, lines: received, purchase_order: view };
     await announce(tx, po, 'purchase_order.received', receipt);
     return receipt;
-  }, { timeout: 60_000 });
+  });
 }
 
 /** Raises the line's received count unless that would pass what was ordered (without allowOver); returns the new count. */
