@@ -5,6 +5,9 @@ import {
 } from '../domain/orders/constants.js';
 import { PERMISSIONS } from '../domain/permissions.js';
 import {
+  ADJUSTMENT_REASONS, MOVEMENT_KINDS, PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS,
+} from '../domain/inventory/constants.js';
+import {
   MEASUREMENT_UNITS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS,
 } from '../domain/products/fields.js';
 import { UsageError } from './errors.js';
@@ -31,6 +34,10 @@ export const ENUMS = {
   power_role: ['ADMIN', 'MEMBER'],
   tier: ['1', '2', '3', '4'],
   sort_order: ['asc', 'desc'],
+  adjustment_reason: ADJUSTMENT_REASONS,
+  movement_kind: MOVEMENT_KINDS,
+  purchase_order_status: PURCHASE_ORDER_STATUSES,
+  receipt_condition: RECEIPT_CONDITIONS,
   /** server/schemas/packages.ts */
   rate_strategy: ['CHEAPEST'],
   package_status: ['PENDING', 'FULFILLED'],

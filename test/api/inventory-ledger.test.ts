@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from './orders.fixtures.js';
+import { fulfilOrder, httpCall, ledgerBalanced } from './inventory.fixtures.js';
 
 // The inventory ledger: every change to a level writes movements in the same transaction, so
 // for every level and bucket the sum of its movements equals the level — also when converts and
@@ -13,51 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => w?.t.close());
 
-const http = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, {
-    method, headers: { 'x-access-token': w.token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, body: await res.json() as any };
-};
-
-/** Every level of the products against the sums of its movements, bucket by bucket. */
-async function expectLedgerBalanced(productIds: string[]) {
-  const db = w.t.db.prisma;
-  const levels = await db.inventoryLevel.findMany({ where: { product_id: { in: productIds } } });
-  const sums = await db.inventoryMovement.groupBy({ by: ['product_id', 'warehouse_id', 'bucket'], where: { product_id: { in: productIds } }, _sum: { delta: true } });
-  const sum = (l: { product_id: string; warehouse_id: string }, bucket: string) =>
-    sums.find((s) => s.product_id === l.product_id && s.warehouse_id === l.warehouse_id && s.bucket === bucket)?._sum.delta ?? 0;
-  expect(levels.length).toBeGreaterThan(0);
-  for (const l of levels) {
-    for (const b of ['on_hand', 'committed', 'unavailable', 'on_order'] as const) {
-      expect(sum(l, b), `${b} of ${l.product_id}@${l.warehouse_id}`).toBe(l[b]);
-      expect(l[b]).toBeGreaterThanOrEqual(0);
-    }
-  }
-  return levels;
-}
-
-async function fulfilAll(orderId: string) {
-  const fos = await w.t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: orderId }, include: { line_items: true } });
-  const done: number[] = [];
-  for (const fo of fos) {
-    const accepted = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/accept`);
-    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-    expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/lock`, { lock_owner: 'p', timeout_minutes: 5 })).status).toBe(200);
-    const pkg = await http('POST', '/v1/ops/packages', {
-      fulfillment_order_id: fo.id, weight: 500, weight_unit: 'G',
-      package_line_items: fo.line_items.map((l) => ({ sku: l.sku, quantity: l.quantity })),
-    });
-    expect(pkg.status, JSON.stringify(pkg.body)).toBe(201);
-    const label = await http('POST', `/v1/ops/packages/${pkg.body.id}/label`, {
-      label_url: 'https://labels.example/l.pdf', tracking_number: `TRK${pkg.body.id.slice(-10)}`, carrier: 'USPS', service: 'Priority', cost: 7.1, cost_currency: 'USD',
-    });
-    expect(label.status, JSON.stringify(label.body)).toBe(200);
-    done.push((await http('POST', `/v1/ops/packages/${pkg.body.id}/fulfill`, { locked_by: 'p' })).status);
-  }
-  return done;
-}
+const http = (method: string, path: string, body?: unknown) => httpCall(base, w.token, method, path, body);
+const expectLedgerBalanced = (ids: string[]) => ledgerBalanced(w.t.db, ids);
+const fulfilAll = (orderId: string) => fulfilOrder(w.t.db, http, orderId);
 
 describe('inventory ledger', () => {
   it('writes RECEIVED, COMMITTED and FULFILLED movements with the changes they explain', async () => {

@@ -3,7 +3,8 @@
 // quantities in the database afterwards.
 
 import { expect } from 'vitest';
-import { fulfillmentFixture, type Fixture } from './fixtures.js';
+import { fixtureMerchant, fixtureWarehouse, fulfillmentFixture, SHIP_TO, type Fixture } from './fixtures.js';
+import { fulfilOrder, ledgerBalanced } from '../api/inventory.fixtures.js';
 import type { Replicas, ReplicaWorld } from './replicas.js';
 
 const LABEL = { label_url: 'https://l.example/x.pdf', carrier: 'UPS', service: 'Ground', cost: 5, cost_currency: 'USD' };
@@ -85,6 +86,55 @@ export function raceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
       expect(results.filter((x) => x.status === 409)).toHaveLength(7);
       const lines = await db().packageLineItem.findMany({ where: { package: { fulfillment_order_id: f.fo.id } } });
       expect(lines.reduce((s, l) => s + l.quantity, 0)).toBe(6);
+    },
+
+    /**
+     * Stock moving every way at once across the processes: purchase-order receipts, adjustments,
+     * a cycle count, converts and complete fulfils of the same level. Afterwards every bucket of
+     * the level equals the sum of its movements, none is negative, and nothing was over-received.
+     */
+    async inventoryRace() {
+      const { w } = get();
+      const merchantTeamId = await fixtureMerchant(w.fx);
+      const warehouseId = await fixtureWarehouse(w.fx);
+      const sku = `INV-RACE-${Date.now()}`;
+      const product = await db().product.create({
+        data: { team_id: merchantTeamId, merchant_team_id: merchantTeamId, fulfiller_team_id: w.teamId, name: sku, sku, measurement_unit: 'MM', weight_unit: 'G', weight: 100 },
+      });
+      const po = await send(0, 'POST', '/ops/purchase-orders', { warehouse_id: warehouseId, lines: [{ sku, quantity: 60 }] });
+      expect(po.status, JSON.stringify(po.body)).toBe(201);
+      expect((await send(1, 'POST', `/ops/purchase-orders/${po.body.id}/receive`, { lines: [{ sku, quantity: 30 }] })).status).toBe(200);
+      const drafts = [];
+      for (let i = 0; i < 8; i++) {
+        const d = await send(i, 'POST', '/ops/draft-orders', { shipping_address: SHIP_TO, payment_status: 'PAID', line_items: [{ sku, quantity: 2, price: 5 }] });
+        expect(d.status, JSON.stringify(d.body)).toBe(201);
+        drafts.push(d.body.id as string);
+      }
+      let turn = 0;
+      const http = (method: string, p: string, body?: unknown) => send(turn++, method, p.replace(/^\/v1/, ''), body);
+      const adjust = (i: number, reason: string, line: Record<string, unknown>) =>
+        send(i, 'POST', '/ops/inventory/adjustments', { warehouse_id: warehouseId, reason, lines: [{ sku, ...line }] });
+      const results = await Promise.all([
+        ...drafts.map(async (id, i) => {
+          const order = await send(i, 'POST', `/ops/draft-orders/${id}/convert`);
+          expect(order.status, JSON.stringify(order.body)).toBe(200);
+          return fulfilOrder(w.db, http, order.body.id);
+        }),
+        ...Array.from({ length: 8 }, (_, i) => send(i, 'POST', `/ops/purchase-orders/${po.body.id}/receive`, { lines: [{ sku, quantity: 5 }] })),
+        ...Array.from({ length: 4 }, (_, i) => adjust(i, 'FOUND', { delta: 1 })),
+        adjust(0, 'QUARANTINE', { delta: 2 }),
+        adjust(1, 'CYCLE_COUNT', { counted: 40 }),
+      ]);
+      const statuses = (results as { status?: number }[]).slice(8).map((x) => x.status);
+      const receipts = statuses.slice(0, 8);
+      expect(receipts.every((s) => s === 200 || s === 409), JSON.stringify(statuses)).toBe(true);
+      expect(receipts.filter((s) => s === 200)).toHaveLength(6); // 30 open, 5 at a time
+      expect(statuses.slice(8).every((s) => s === 201 || s === 409), JSON.stringify(statuses)).toBe(true);
+      const [level] = await ledgerBalanced(w.db, [product.id]);
+      expect(level.on_order).toBe(0);
+      expect(level.committed).toBe(0); // every order shipped in full
+      const final = await send(0, 'GET', `/ops/purchase-orders/${po.body.id}`);
+      expect(final.body).toMatchObject({ status: 'RECEIVED', total_received: 60 });
     },
   };
 }

@@ -15,6 +15,8 @@ import login from './login/login.js';
 import logout from './login/logout.js';
 import auth from './login/auth-status.js';
 import orders from './orders/index.js';
+import inventory from './inventory/index.js';
+import purchaseOrders from './purchase-orders/index.js';
 import packages from './packages/index.js';
 import pickingSessions from './picking-sessions/index.js';
 import products from './products/index.js';
@@ -32,7 +34,7 @@ export const COMMAND_SECTIONS: [string, ((ctx: Context) => Command)[]][] = [
   ['Getting started:', [login, logout, auth, profile, config]],
   ['Workflows:', [fulfill]],
   ['Resources:', [
-    products, vendors, orders, draftOrders, fulfillmentOrders, packages, carrierRates,
+    products, inventory, purchaseOrders, vendors, orders, draftOrders, fulfillmentOrders, packages, carrierRates,
     charges, files, pickingSessions, keys, roles, webhooks,
   ]],
   ['Scripting:', [api, completion]],

@@ -24,6 +24,8 @@ export interface ListSpec {
   /** Extra options (e.g. --merchant) and checks run before the request. */
   configure?: (cmd: Command) => void;
   validate?: (opts: Record<string, unknown>, query: Query) => void;
+  /** Query members the command always sends (e.g. `low-stock` is the inventory list with below_minimum=true). */
+  fixedQuery?: Query;
 }
 
 export function listCommand(ctx: Context, spec: ListSpec): Command {
@@ -42,7 +44,7 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
     const command = commandOf(actionArgs);
     const opts = command.opts();
     const args = command.processedArgs as string[];
-    const query = collectFields(opts, spec.query ?? []) as Query;
+    const query = { ...(collectFields(opts, spec.query ?? []) as Query), ...spec.fixedQuery };
     spec.validate?.(opts, query);
     const path = spec.path(args, opts);
     const page = opts.page as number | undefined;

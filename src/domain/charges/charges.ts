@@ -105,24 +105,37 @@ export function createStorageCharge(db: Db, teamId: string, input: StorageInput)
 export function createReceivingCharge(db: Db, teamId: string, input: ReceivingInput) {
   return db.prisma.$transaction(async (tx) => {
     const delegation = await delegationFor(tx, teamId, { fulfillment_delegation_id: input.fulfillment_delegation_id });
-    const card = cardOf(delegation);
-    const pricing = requireMatch(priceReceiving(card, input.data));
-    const charge = await tx.charge.create({
-      data: {
-        name: input.data.name,
-        category: 'RECEIVING',
-        currency: card.currency,
-        quantity: input.data.quantity,
-        calculated_amount: pricing.calculated_amount,
-        original_amount: pricing.original_amount,
-        merchant_team_id: delegation.merchant_team_id,
-        fulfiller_team_id: teamId,
-        fulfillment_delegation_id: delegation.id,
-        purchase_order_id: input.data.purchase_order_id,
-        ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
-      },
-    });
-    return created(tx, charge);
+    return created(tx, await receivingCharge(tx, teamId, delegation, cardOf(delegation), input.data));
+  });
+}
+
+/**
+ * The receiving charge of a purchase-order receipt, inside the receipt's transaction; null (no
+ * charge, the receipt still stands) when the delegation is inactive or its rate card cannot price it.
+ */
+export async function billReceipt(tx: TxClient, teamId: string, delegationId: string, data: ReceivingInput['data']) {
+  const delegation = await tx.fulfillmentDelegation.findFirst({ where: { id: delegationId, fulfiller_team_id: teamId, active: true } });
+  const card = delegation ? parseRateCard(delegation.rate_card) : null;
+  if (!delegation || !card || !priceReceiving(card, data).matched) return null;
+  return created(tx, await receivingCharge(tx, teamId, delegation, card, data));
+}
+
+async function receivingCharge(tx: TxClient, teamId: string, delegation: { id: string; merchant_team_id: string }, card: RateCard, data: ReceivingInput['data']) {
+  const pricing = requireMatch(priceReceiving(card, data));
+  return tx.charge.create({
+    data: {
+      name: data.name,
+      category: 'RECEIVING',
+      currency: card.currency,
+      quantity: data.quantity,
+      calculated_amount: pricing.calculated_amount,
+      original_amount: pricing.original_amount,
+      merchant_team_id: delegation.merchant_team_id,
+      fulfiller_team_id: teamId,
+      fulfillment_delegation_id: delegation.id,
+      purchase_order_id: data.purchase_order_id,
+      ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
+    },
   });
 }
 

@@ -16,6 +16,11 @@ export const EVENT_KINDS = [
   'package.fulfilled',
   'charge.created',
   'charge.updated',
+  'inventory.adjusted',
+  'purchase_order.created',
+  'purchase_order.received',
+  'purchase_order.closed',
+  'purchase_order.cancelled',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];

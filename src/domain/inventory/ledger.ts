@@ -1,4 +1,7 @@
 import type { TxClient } from '../../db/types.js';
+import { BUCKETS, type Bucket, type MovementKind } from './constants.js';
+
+export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from './constants.js';
 
 // The one way an inventory level changes. applyToLevel() moves the level's buckets by the given
 // deltas with a single conditional UPDATE (the guards are in its WHERE, so a concurrent change
@@ -6,12 +9,7 @@ import type { TxClient } from '../../db/types.js';
 // when that UPDATE matched, writes one immutable movement row per changed bucket in the same
 // transaction. Hence, for every level and bucket, level = sum of its movements.
 
-export type Bucket = 'on_hand' | 'committed' | 'unavailable' | 'on_order';
-export const BUCKETS: Bucket[] = ['on_hand', 'committed', 'unavailable', 'on_order'];
 
-export type MovementKind =
-  | 'RECEIVED' | 'ADJUSTED' | 'COUNTED' | 'COMMITTED' | 'RELEASED'
-  | 'FULFILLED' | 'TRANSFER_OUT' | 'TRANSFER_IN' | 'RETURNED' | 'ORDERED';
 
 export interface MovementInfo {
   kind: MovementKind;
@@ -20,6 +18,8 @@ export interface MovementInfo {
   reference_type?: string | null;
   reference_id?: string | null;
   actor_key_id?: string | null;
+  lot_code?: string | null;
+  expiration_date?: string | null;
 }
 
 export interface LevelRef {
@@ -34,6 +34,8 @@ export type Deltas = Partial<Record<Bucket, number>>;
 export interface Guards {
   /** committed + unavailable <= on_hand after the change (nothing promised that is not sellable). */
   sellable?: boolean;
+  /** Compare-and-set: only when on_hand is still this figure (a count taken against a read). */
+  onHandIs?: number;
 }
 
 /**
@@ -42,20 +44,19 @@ export interface Guards {
  */
 export async function applyToLevel(tx: TxClient, level: LevelRef, deltas: Deltas, info: MovementInfo, guards: Guards = {}): Promise<boolean> {
   const d = { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...deltas };
-  if (BUCKETS.every((b) => d[b] === 0)) return true;
+  if (BUCKETS.every((b) => d[b] === 0) && guards.onHandIs === undefined) return true;
   const now = new Date();
-  const count = guards.sellable
-    ? await tx.$executeRaw`
+  // One statement for every guard combination: a guard that is off compares 0 = 0.
+  const sellable = guards.sellable ? 1 : 0;
+  const expect = guards.onHandIs === undefined ? 0 : 1;
+  const onHandIs = guards.onHandIs ?? 0;
+  const count = await tx.$executeRaw`
       UPDATE "inventory_levels" SET "on_hand" = "on_hand" + ${d.on_hand}, "committed" = "committed" + ${d.committed},
         "unavailable" = "unavailable" + ${d.unavailable}, "on_order" = "on_order" + ${d.on_order}, "updated_at" = ${now}
       WHERE "id" = ${level.id} AND "on_hand" + ${d.on_hand} >= 0 AND "committed" + ${d.committed} >= 0
         AND "unavailable" + ${d.unavailable} >= 0 AND "on_order" + ${d.on_order} >= 0
-        AND "committed" + ${d.committed} + "unavailable" + ${d.unavailable} <= "on_hand" + ${d.on_hand}`
-    : await tx.$executeRaw`
-      UPDATE "inventory_levels" SET "on_hand" = "on_hand" + ${d.on_hand}, "committed" = "committed" + ${d.committed},
-        "unavailable" = "unavailable" + ${d.unavailable}, "on_order" = "on_order" + ${d.on_order}, "updated_at" = ${now}
-      WHERE "id" = ${level.id} AND "on_hand" + ${d.on_hand} >= 0 AND "committed" + ${d.committed} >= 0
-        AND "unavailable" + ${d.unavailable} >= 0 AND "on_order" + ${d.on_order} >= 0`;
+        AND (${sellable} = 0 OR "committed" + ${d.committed} + "unavailable" + ${d.unavailable} <= "on_hand" + ${d.on_hand})
+        AND (${expect} = 0 OR "on_hand" = ${onHandIs})`;
   if (count !== 1) return false;
   const sku = level.sku !== undefined
     ? level.sku
@@ -64,7 +65,8 @@ export async function applyToLevel(tx: TxClient, level: LevelRef, deltas: Deltas
     data: BUCKETS.filter((b) => d[b] !== 0).map((bucket) => ({
       product_id: level.product_id, sku, warehouse_id: level.warehouse_id, bucket, delta: d[bucket], kind: info.kind,
       reason: info.reason ?? null, note: info.note ?? null, reference_type: info.reference_type ?? null,
-      reference_id: info.reference_id ?? null, actor_key_id: info.actor_key_id ?? null, created_at: now,
+      reference_id: info.reference_id ?? null, actor_key_id: info.actor_key_id ?? null,
+      lot_code: info.lot_code ?? null, expiration_date: info.expiration_date ?? null, created_at: now,
     })),
   });
   return true;

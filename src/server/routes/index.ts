@@ -15,12 +15,16 @@ import keys from './access/keys.js';
 import roles from './access/roles.js';
 import users from './access/users.js';
 import webhooks from './webhooks.js';
+import inventory from './ops/inventory.js';
+import purchaseOrders from './ops/purchase-orders.js';
+import merchantPurchaseOrders from './merchant/purchase-orders.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
   for (const plugin of [
     me, opsProducts, merchantProducts, merchantVendors, orders, draftOrders, fulfillmentOrders,
-    packages, carrierRates, charges, files, pickingSessions, keys, roles, users, webhooks,
+    packages, carrierRates, charges, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders,
+    keys, roles, users, webhooks,
   ]) {
     await app.register(plugin);
   }

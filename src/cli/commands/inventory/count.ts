@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { writeCommand } from '../../shared/resource.js';
+import { parseStockArgs, withLines } from '../../shared/stock-lines.js';
+
+export default function inventoryCount(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'count',
+    description: 'Record a cycle count: on hand becomes the counted figure per SKU (exact even while orders ship)',
+    method: 'POST',
+    mode: 'create',
+    args: ['[sku=counted...]'],
+    path: () => '/ops/inventory/adjustments',
+    fields: [
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'id', description: 'warehouse counted', required: true },
+      { key: 'note', description: 'free text kept on the movements' },
+    ],
+    configure: (cmd) => cmd
+      .option('--correction', 'record as CORRECTION instead of CYCLE_COUNT')
+      .option('--force', 'accept a count below what is committed (never below zero)'),
+    transform: (body, opts, args) => {
+      const out = { reason: opts.correction ? 'CORRECTION' : 'CYCLE_COUNT', ...withLines(body, parseStockArgs(args.flat(), '=', 'counted', 0), 'MUG-BLUE=40') };
+      return opts.force ? { ...out, force: true } : out;
+    },
+    examples: [
+      'fos inventory count --warehouse 0193… MUG-BLUE=40 TEE-M=12',
+      'fos inventory count --warehouse 0193… MUG-BLUE=0 --note "aisle 4 recount"',
+      'fos inventory import counts.csv --warehouse 0193…   # many SKUs from a spreadsheet',
+    ],
+  });
+}

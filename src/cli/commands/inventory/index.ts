@@ -1,0 +1,13 @@
+import type { Context } from '../../context.js';
+import { group } from '../../shared/resource.js';
+import adjust from './adjust.js';
+import count from './count.js';
+import importCsv from './import.js';
+import list from './list.js';
+import lowStock from './low-stock.js';
+import movements from './movements.js';
+
+export default (ctx: Context) =>
+  group('inventory', 'Stock levels, the movement ledger, adjustments and cycle counts', [
+    list(ctx), lowStock(ctx), movements(ctx), adjust(ctx), count(ctx), importCsv(ctx),
+  ]);

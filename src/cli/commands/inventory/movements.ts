@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ENUMS } from '../../enums.js';
+import { listCommand } from '../../shared/list.js';
+
+export default function inventoryMovements(ctx: Context): Command {
+  return listCommand(ctx, {
+    name: 'movements',
+    description: 'The inventory ledger, newest first: every change to a level, one row per bucket',
+    path: () => '/ops/inventory/movements',
+    maxLimit: 1000,
+    query: [
+      { key: 'sku', description: 'one SKU' },
+      { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated' },
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'ids', type: 'list', description: 'warehouse ids, comma-separated' },
+      { key: 'kind', type: 'list', values: ENUMS.movement_kind, description: 'movement kinds, comma-separated' },
+      { key: 'reference_id', flag: '--reference', arg: 'id', description: 'of this order, package, purchase order or adjustment' },
+      { key: 'created_at_min', flag: '--since', type: 'date', arg: 'date', description: 'at or after this time' },
+      { key: 'created_at_max', flag: '--until', type: 'date', arg: 'date', description: 'at or before this time' },
+    ],
+    columns: ['created_at', 'sku', 'bucket', 'delta', 'kind', 'reason', 'reference_type', 'reference_id', 'warehouse_id'],
+    examples: [
+      'fos inventory movements --sku MUG-BLUE',
+      'fos inventory movements --kind ADJUSTED,COUNTED --since 2026-11-01',
+      'fos inventory movements --reference 0193… --json bucket,delta,kind',
+    ],
+  });
+}

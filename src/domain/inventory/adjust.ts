@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, TxClient } from '../../db/types.js';
+import { writeTx } from '../fulfillment/tx.js';
+import { conflict, DomainError } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import type { Caller } from '../products/reach.js';
+import { reachableTeamIds } from '../products/reach.js';
+import { applyToLevel, levelFor, type Deltas, type LevelRef } from './ledger.js';
+import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from './products.js';
+import { levelFigures, type LevelFigures } from './figures.js';
+import type { AdjustmentReason } from './constants.js';
+
+// Inventory adjustments and cycle counts (issue 10 item 4): one request, one transaction, up to
+// 1,000 lines, each through the ledger. What a line does depends on the reason:
+//   CYCLE_COUNT, CORRECTION  delta: on_hand += delta;  counted: on_hand := counted
+//   FOUND (delta > 0), LOST (delta < 0)                          on_hand += delta
+//   DAMAGED, QUARANTINE  delta > 0: set units aside (unavailable += delta)
+//                        delta < 0: write set-aside units off (on_hand and unavailable -= |delta|)
+//   RELEASE_QUARANTINE   delta > 0: set-aside units back to sellable (unavailable -= delta)
+// Sellable stock (on_hand - committed - unavailable) never goes below zero unless `force`, and no
+// bucket ever goes below zero. A count is compare-and-set against the on_hand it was computed
+// from, so a fulfil racing the count is applied first and the count still lands exactly.
+
+const COUNT_REASONS: readonly AdjustmentReason[] = ['CYCLE_COUNT', 'CORRECTION'];
+
+export interface AdjustmentLine extends ProductRef {
+  delta?: number;
+  counted?: number;
+}
+
+export interface AdjustmentInput {
+  warehouse_id: string;
+  reason: AdjustmentReason;
+  note?: string;
+  force?: boolean;
+  lines: AdjustmentLine[];
+}
+
+export interface AdjustmentResult {
+  id: string;
+  warehouse_id: string;
+  warehouse_name: string;
+  reason: AdjustmentReason;
+  note: string | null;
+  force: boolean;
+  actor_key_id: string;
+  created_at: Date;
+  lines: (LevelFigures & { product_id: string; sku: string | null; delta: number; counted: number | null })[];
+}
+
+const lineError = (i: number, message: string) =>
+  new DomainError('validation-failed', `lines[${i}]: ${message}`, { errors: [{ path: `lines[${i}]`, message }] });
+
+/** The buckets a `delta` line moves for its reason (checked: sign rules per reason). */
+export function deltasFor(reason: AdjustmentReason, delta: number, i: number): Deltas {
+  if (!Number.isInteger(delta) || delta === 0) throw lineError(i, 'delta must be a non-zero whole number');
+  switch (reason) {
+    case 'FOUND':
+      if (delta < 0) throw lineError(i, 'FOUND adds units: delta must be positive (use LOST to remove)');
+      return { on_hand: delta };
+    case 'LOST':
+      if (delta > 0) throw lineError(i, 'LOST removes units: delta must be negative (use FOUND to add)');
+      return { on_hand: delta };
+    case 'DAMAGED':
+    case 'QUARANTINE':
+      return delta > 0 ? { unavailable: delta } : { on_hand: delta, unavailable: delta };
+    case 'RELEASE_QUARANTINE':
+      if (delta < 0) throw lineError(i, 'RELEASE_QUARANTINE returns set-aside units: delta must be positive');
+      return { unavailable: -delta };
+    default:
+      return { on_hand: delta };
+  }
+}
+
+/** Checks every line's shape before anything is written. */
+function checkLines(input: AdjustmentInput) {
+  input.lines.forEach((l, i) => {
+    const has = [l.delta, l.counted].filter((v) => v !== undefined).length;
+    if (has !== 1) throw lineError(i, 'give exactly one of delta and counted');
+    if (l.counted !== undefined && !COUNT_REASONS.includes(input.reason)) {
+      throw lineError(i, `counted is for ${COUNT_REASONS.join(' and ')}; with ${input.reason} give a delta`);
+    }
+    if (l.delta !== undefined) deltasFor(input.reason, l.delta, i);
+  });
+}
+
+export async function adjustInventory(db: Db, caller: Caller & { keyId: string }, input: AdjustmentInput): Promise<AdjustmentResult> {
+  checkLines(input);
+  return writeTx(db, async (tx) => {
+    const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
+    const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
+    uniqueProducts(products);
+    const id = randomUUID();
+    const info = { reason: input.reason, note: input.note ?? null, reference_type: 'adjustment', reference_id: id, actor_key_id: caller.keyId };
+    const levels = await levelsOf(tx, warehouse.id, products);
+    const applied: { delta: number; counted: number | null }[] = [];
+    // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
+    const order = levels.map((l, i) => i).sort((a, b) => (levels[a].id < levels[b].id ? -1 : 1));
+    for (const i of order) {
+      const line = input.lines[i];
+      const level = levels[i];
+      if (line.counted !== undefined) {
+        applied[i] = { delta: await count(tx, level, line.counted, input.force ?? false, info, i), counted: line.counted };
+        continue;
+      }
+      const deltas = deltasFor(input.reason, line.delta!, i);
+      const shrinksSellable = (deltas.on_hand ?? 0) - (deltas.unavailable ?? 0) < 0;
+      if (!(await applyToLevel(tx, level, deltas, { ...info, kind: 'ADJUSTED' }, { sellable: shrinksSellable && !input.force }))) {
+        throw await refused(tx, level, i, input.force ?? false);
+      }
+      applied[i] = { delta: line.delta!, counted: null };
+    }
+    const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
+    const out: AdjustmentResult = {
+      id, warehouse_id: warehouse.id, warehouse_name: warehouse.name, reason: input.reason, note: input.note ?? null,
+      force: input.force ?? false, actor_key_id: caller.keyId, created_at: new Date(),
+      lines: products.map((p, i) => ({ product_id: p.id, sku: p.sku, ...applied[i], ...levelFigures(after.get(levels[i].id)!) })),
+    };
+    await enqueueEvent(tx, caller.teamId, 'inventory.adjusted', JSON.parse(JSON.stringify(out)));
+    return out;
+  });
+}
+
+/** The level of each line's product at the warehouse, created empty when missing. */
+async function levelsOf(tx: TxClient, warehouseId: string, products: { id: string; sku: string | null }[]): Promise<LevelRef[]> {
+  const existing = new Map((await tx.inventoryLevel.findMany({
+    where: { warehouse_id: warehouseId, product_id: { in: products.map((p) => p.id) } },
+    select: { id: true, product_id: true, warehouse_id: true },
+  })).map((l) => [l.product_id, l]));
+  const out: LevelRef[] = [];
+  for (const p of products) {
+    const l = existing.get(p.id) ?? await levelFor(tx, p.id, warehouseId);
+    out.push({ id: l.id, product_id: p.id, warehouse_id: warehouseId, sku: p.sku });
+  }
+  return out;
+}
+
+/** Sets on_hand to `counted` (compare-and-set on the on_hand it read, retried when it moved); returns the delta written. */
+async function count(tx: TxClient, level: LevelRef, counted: number, force: boolean, info: Record<string, unknown>, i: number): Promise<number> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const now = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id }, select: { on_hand: true } });
+    const delta = counted - now.on_hand;
+    const ok = await applyToLevel(tx, level, { on_hand: delta }, { ...info, kind: 'COUNTED' } as never, { sellable: delta < 0 && !force, onHandIs: now.on_hand });
+    if (ok) return delta;
+    const again = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id }, select: { on_hand: true } });
+    if (again.on_hand === now.on_hand) throw await refused(tx, level, i, force);
+  }
+  throw conflict(`lines[${i}]: on_hand of ${level.sku ?? level.product_id} kept changing while it was counted; retry.`);
+}
+
+async function refused(tx: TxClient, level: LevelRef, i: number, force: boolean) {
+  const l = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id } });
+  const what = level.sku ?? level.product_id;
+  const figures = { on_hand: l.on_hand, committed: l.committed, unavailable: l.unavailable, on_order: l.on_order };
+  return force
+    ? conflict(`lines[${i}]: ${what} cannot go below zero (on_hand ${l.on_hand}, unavailable ${l.unavailable}).`, { line: i, level: figures })
+    : conflict(`lines[${i}]: ${what} would have less on hand than is committed or set aside (on_hand ${l.on_hand}, committed ${l.committed}, unavailable ${l.unavailable}); pass force: true to record it anyway.`, { line: i, level: figures });
+}

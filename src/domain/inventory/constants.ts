@@ -1,0 +1,17 @@
+// Inventory enumerations, import-free so the CLI (src/cli/enums.ts) and the route schemas share them.
+
+export const BUCKETS = ['on_hand', 'committed', 'unavailable', 'on_order'] as const;
+export type Bucket = (typeof BUCKETS)[number];
+
+export const MOVEMENT_KINDS = [
+  'RECEIVED', 'ADJUSTED', 'COUNTED', 'COMMITTED', 'RELEASED', 'FULFILLED', 'TRANSFER_OUT', 'TRANSFER_IN', 'RETURNED', 'ORDERED',
+] as const;
+export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+
+export const ADJUSTMENT_REASONS = [
+  'CYCLE_COUNT', 'CORRECTION', 'FOUND', 'LOST', 'DAMAGED', 'QUARANTINE', 'RELEASE_QUARANTINE',
+] as const;
+export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
+
+export const PURCHASE_ORDER_STATUSES = ['OPEN', 'PARTIALLY_RECEIVED', 'RECEIVED', 'CLOSED', 'CANCELLED'] as const;
+export const RECEIPT_CONDITIONS = ['SELLABLE', 'DAMAGED'] as const;

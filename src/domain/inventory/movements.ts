@@ -1,0 +1,36 @@
+import type { Db, Prisma } from '../../db/types.js';
+import { invalid } from '../errors.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import type { MovementKind } from './ledger.js';
+
+// GET /v1/ops/inventory/movements: the ledger of the caller's warehouses, newest first. Rows are
+// immutable, so keyset paging over (created_at, id) is exact however the ledger grows.
+
+export interface MovementQuery extends PageRequest {
+  product_id?: string[];
+  sku?: string;
+  warehouse_id?: string[];
+  kind?: MovementKind[];
+  reference_id?: string;
+  created_at_min?: string;
+  created_at_max?: string;
+}
+
+const ORDER = [{ created_at: 'desc' as const }, { id: 'desc' as const }];
+
+export async function listMovements(db: Db, teamId: string, q: MovementQuery) {
+  const warehouses = await db.prisma.warehouse.findMany({
+    where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) }, select: { id: true },
+  });
+  const where: Prisma.InventoryMovementWhereInput = { warehouse_id: { in: warehouses.map((w) => w.id) } };
+  if (q.product_id) where.product_id = { in: q.product_id };
+  if (q.sku) where.sku = q.sku;
+  if (q.kind) where.kind = { in: q.kind };
+  if (q.reference_id) where.reference_id = q.reference_id;
+  const min = q.created_at_min ? new Date(q.created_at_min) : undefined;
+  const max = q.created_at_max ? new Date(q.created_at_max) : undefined;
+  if (min && max && min > max) throw invalid('query.created_at_min', 'must not be after created_at_max');
+  if (min || max) where.created_at = { ...(min ? { gte: min } : {}), ...(max ? { lte: max } : {}) };
+  const rows = await db.prisma.inventoryMovement.findMany(pageArgs(q, where, ORDER));
+  return toPage(rows, q, undefined, ORDER);
+}

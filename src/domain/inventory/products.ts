@@ -1,0 +1,85 @@
+import type { TxClient } from '../../db/types.js';
+import { DomainError, notFound } from '../errors.js';
+
+// Request lines name a product by product_id or by sku. A fulfiller reaches its own products and
+// those of the merchants delegated to it (`teamIds`); a SKU found in two of those teams is
+// ambiguous and must be given as product_id. Unknown ids and SKUs answer 404 naming the line.
+
+export interface ProductRef {
+  product_id?: string;
+  sku?: string;
+}
+
+export interface ResolvedProduct {
+  id: string;
+  sku: string | null;
+  name: string;
+  team_id: string;
+}
+
+const select = { id: true, sku: true, name: true, team_id: true } as const;
+
+/** The product of every line, in line order (two queries however many lines). */
+export async function resolveProducts(tx: TxClient, teamIds: string[], lines: ProductRef[], path = 'lines'): Promise<ResolvedProduct[]> {
+  lines.forEach((l, i) => {
+    if (Boolean(l.product_id) === Boolean(l.sku)) {
+      throw new DomainError('validation-failed', `${path}[${i}]: give exactly one of product_id and sku.`, {
+        errors: [{ path: `${path}[${i}]`, message: 'exactly one of product_id and sku is required' }],
+      });
+    }
+  });
+  const ids = [...new Set(lines.flatMap((l) => (l.product_id ? [l.product_id] : [])))];
+  const skus = [...new Set(lines.flatMap((l) => (l.sku ? [l.sku] : [])))];
+  const byId = new Map((ids.length ? await tx.product.findMany({ where: { id: { in: ids }, team_id: { in: teamIds } }, select }) : []).map((p) => [p.id, p]));
+  const bySku = new Map<string, ResolvedProduct[]>();
+  if (skus.length) {
+    for (const p of await tx.product.findMany({ where: { sku: { in: skus }, team_id: { in: teamIds } }, select })) {
+      bySku.set(p.sku!, [...(bySku.get(p.sku!) ?? []), p]);
+    }
+  }
+  return lines.map((l, i) => {
+    if (l.product_id) {
+      const p = byId.get(l.product_id);
+      if (!p) throw notFound(`Product (${path}[${i}].product_id)`, l.product_id);
+      return p;
+    }
+    const found = bySku.get(l.sku!) ?? [];
+    if (!found.length) throw notFound(`Product with SKU (${path}[${i}].sku)`, JSON.stringify(l.sku));
+    if (found.length > 1) {
+      throw new DomainError('conflict', `${path}[${i}]: SKU ${JSON.stringify(l.sku)} names ${found.length} products (of different merchants); give product_id instead.`, {
+        product_ids: found.map((p) => p.id),
+      });
+    }
+    return found[0];
+  });
+}
+
+/** Refuses a product named twice in one request (its lines would be ambiguous). */
+export function uniqueProducts(products: ResolvedProduct[], path = 'lines'): void {
+  const seen = new Map<string, number>();
+  products.forEach((p, i) => {
+    const first = seen.get(p.id);
+    if (first !== undefined) {
+      throw new DomainError('validation-failed', `${path}[${i}]: product ${p.sku ?? p.id} is already on line ${first}; give each product once.`, {
+        errors: [{ path: `${path}[${i}]`, message: `same product as ${path}[${first}]` }],
+      });
+    }
+    seen.set(p.id, i);
+  });
+}
+
+/**
+ * The warehouse (of `teamId` when given; another team's is 404, never 403), claimed with a no-op
+ * UPDATE as the transaction's first statement: on SQLite that takes the write lock at once (a
+ * read-first transaction could fail to upgrade with SQLITE_BUSY when another process writes), on
+ * PostgreSQL it serialises stock writes of one warehouse that start here (adjustments, new
+ * purchase orders) while fulfils, which lock levels only, run alongside.
+ */
+export async function claimWarehouse(tx: TxClient, warehouseId: string, teamId?: string) {
+  const claimed = teamId === undefined
+    ? await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId}`
+    : await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId} AND "team_id" = ${teamId}`;
+  const w = claimed === 1 ? await tx.warehouse.findUnique({ where: { id: warehouseId }, select: { id: true, name: true, team_id: true } }) : null;
+  if (!w) throw notFound('Warehouse', warehouseId);
+  return w;
+}

@@ -1,0 +1,46 @@
+import { writeTx } from '../fulfillment/tx.js';
+import type { Db } from '../../db/types.js';
+import { conflict } from '../errors.js';
+import { applyToLevel, levelFor } from '../inventory/ledger.js';
+import type { Caller } from '../products/reach.js';
+import { announce } from './create.js';
+import { claim } from './receive.js';
+import { openOf, purchaseOrderView } from './view.js';
+
+// Close ends a purchase order that will receive no more (what is still open leaves on_order);
+// cancel withdraws one that received nothing (all of it leaves on_order). Both write RELEASED
+// movements in the transaction that changes the status.
+
+export async function closePurchaseOrder(db: Db, caller: Caller & { keyId: string }, id: string) {
+  return finish(db, caller, id, 'CLOSED');
+}
+
+export async function cancelPurchaseOrder(db: Db, caller: Caller & { keyId: string }, id: string) {
+  return finish(db, caller, id, 'CANCELLED');
+}
+
+async function finish(db: Db, caller: Caller & { keyId: string }, id: string, status: 'CLOSED' | 'CANCELLED') {
+  return writeTx(db, async (tx) => {
+    const po = await claim(tx, caller.teamId, id, status === 'CLOSED' ? 'closed' : 'cancelled');
+    if (status === 'CANCELLED' && po.lines.some((l) => l.quantity_received > 0)) {
+      throw conflict(`Purchase order ${id} has received units; close it instead of cancelling.`, { status: po.status });
+    }
+    for (const line of po.lines) {
+      const open = openOf(line);
+      if (!open) continue;
+      const level = await levelFor(tx, line.product_id, po.warehouse_id);
+      const ok = await applyToLevel(tx, level, { on_order: -open }, {
+        kind: 'RELEASED', reason: status, reference_type: 'purchase_order', reference_id: po.id, actor_key_id: caller.keyId,
+      });
+      if (!ok) throw conflict(`On order of ${line.sku ?? line.product_id} is below what purchase order ${id} still expects.`);
+    }
+    const now = new Date();
+    const updated = await tx.purchaseOrder.update({
+      where: { id: po.id }, data: { status, ...(status === 'CLOSED' ? { closed_at: now } : { cancelled_at: now }) }, include: { lines: true },
+    });
+    const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
+    const view = purchaseOrderView(updated, warehouse?.name);
+    await announce(tx, po, status === 'CLOSED' ? 'purchase_order.closed' : 'purchase_order.cancelled', view);
+    return view;
+  });
+}

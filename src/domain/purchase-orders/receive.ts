@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { writeTx } from '../fulfillment/tx.js';
+import type { Db, TxClient } from '../../db/types.js';
+import { billReceipt } from '../charges/charges.js';
+import { conflict, DomainError, notFound } from '../errors.js';
+import { applyToLevel, levelFor } from '../inventory/ledger.js';
+import { resolveProducts, type ProductRef } from '../inventory/products.js';
+import { reachableTeamIds, type Caller } from '../products/reach.js';
+import { announce } from './create.js';
+import { OPEN_STATUSES, openOf, purchaseOrderView } from './view.js';
+
+// Receiving against a purchase order: per line, on_hand rises by the units received (DAMAGED
+// ones are set aside: unavailable rises too) and on_order falls by the units that were still
+// open, one RECEIVED movement per bucket. Partial and repeated receipts are fine; receiving
+// more than is open needs allow_over_receipt. Race-free: the order row is claimed first (a
+// compare-and-set on its status, so a concurrent close waits or fails), and each line's
+// received count rises in one conditional UPDATE that carries the over-receipt guard.
+
+export interface ReceiptLine extends ProductRef {
+  quantity: number;
+  condition?: 'SELLABLE' | 'DAMAGED';
+  lot_code?: string;
+  expiration_date?: string;
+}
+
+export interface ReceiptInput {
+  lines: ReceiptLine[];
+  allow_over_receipt?: boolean;
+  note?: string;
+}
+
+export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: string }, id: string, input: ReceiptInput) {
+  return writeTx(db, async (tx) => {
+    const po = await claim(tx, caller.teamId, id, 'received');
+    const products = await resolveProducts(tx, po.merchant_team_id ? [po.merchant_team_id] : await reachableTeamIds(tx, caller), input.lines);
+    const receiptId = randomUUID();
+    const now = new Date();
+    let units = 0;
+    const received = [];
+    for (const [i, line] of input.lines.entries()) {
+      const poLine = po.lines.find((l) => l.product_id === products[i].id);
+      if (!poLine) {
+        throw new DomainError('conflict', `lines[${i}]: ${products[i].sku ?? products[i].id} is not on purchase order ${po.id}.`, { line: i });
+      }
+      const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
+      const after = await raiseReceived(tx, poLine, line.quantity, damaged, input.allow_over_receipt ?? false, i);
+      const openBefore = openOf({ quantity: poLine.quantity, quantity_received: after - line.quantity });
+      const level = await levelFor(tx, poLine.product_id, po.warehouse_id);
+      await applyToLevel(tx, level, { on_hand: line.quantity, unavailable: damaged, on_order: -Math.min(line.quantity, openBefore) }, {
+        kind: 'RECEIVED', reason: damaged ? 'DAMAGED' : null, note: input.note ?? null, reference_type: 'purchase_order', reference_id: po.id,
+        actor_key_id: caller.keyId, lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null,
+      }).then((ok) => {
+        if (!ok) throw conflict(`lines[${i}]: the inventory level of ${products[i].sku ?? products[i].id} could not take the receipt.`);
+      });
+      units += line.quantity;
+      received.push({ product_id: poLine.product_id, sku: poLine.sku, quantity: line.quantity, condition: line.condition ?? 'SELLABLE', lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null });
+    }
+    const lines = await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
+    const status = lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED';
+    const updated = await tx.purchaseOrder.update({
+      where: { id: po.id }, data: { status, received_at: po.received_at ?? now }, include: { lines: true },
+    });
+    const charge = po.fulfillment_delegation_id
+      ? await billReceipt(tx, po.team_id, po.fulfillment_delegation_id, { name: `Receiving ${po.reference ?? po.id}`, quantity: units, purchase_order_id: po.id })
+      : null;
+    const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
+    const view = purchaseOrderView(updated, warehouse?.name);
+    const receipt = { id: receiptId, purchase_order_id: po.id, received_at: now, units, charge_id: charge?.id ?? null, lines: received, purchase_order: view };
+    await announce(tx, po, 'purchase_order.received', receipt);
+    return receipt;
+  });
+}
+
+/** Raises the line's received count unless that would pass what was ordered (without allowOver); returns the new count. */
+async function raiseReceived(tx: TxClient, line: { id: string; quantity: number }, quantity: number, damaged: number, allowOver: boolean, i: number): Promise<number> {
+  const { count } = await tx.purchaseOrderLine.updateMany({
+    where: { id: line.id, ...(allowOver ? {} : { quantity_received: { lte: line.quantity - quantity } }) },
+    data: { quantity_received: { increment: quantity }, quantity_damaged: { increment: damaged } },
+  });
+  const now = await tx.purchaseOrderLine.findUniqueOrThrow({ where: { id: line.id } });
+  if (count !== 1) {
+    throw conflict(`lines[${i}]: receiving ${quantity} of ${now.sku ?? now.product_id} passes what is open (${openOf(now)} of ${now.quantity}); pass allow_over_receipt: true to receive it anyway.`, {
+      line: i, quantity_open: openOf(now),
+    });
+  }
+  return now.quantity_received;
+}
+
+/**
+ * The purchase order of the caller's team, claimed for a change: a compare-and-set on its
+ * status (still open) that also takes its row lock on PostgreSQL, so receive, close and cancel
+ * of one order serialise; read again after the claim.
+ */
+export async function claim(tx: TxClient, teamId: string, id: string, verb: string) {
+  const { count } = await tx.purchaseOrder.updateMany({ where: { id, team_id: teamId, status: { in: [...OPEN_STATUSES] } }, data: { updated_at: new Date() } });
+  const po = await tx.purchaseOrder.findFirst({ where: { id, team_id: teamId }, include: { lines: true } });
+  if (!po) throw notFound('Purchase order', id);
+  if (count !== 1) throw conflict(`Purchase order ${id} is ${po.status}; it cannot be ${verb}.`, { status: po.status });
+  return po;
+}

@@ -1,0 +1,110 @@
+import { Type } from 'typebox';
+import { ADJUSTMENT_REASONS, BUCKETS, MOVEMENT_KINDS } from '../../domain/inventory/constants.js';
+import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
+
+// Inventory levels, the movement ledger and adjustments (issue 10; docs/inventory.md).
+
+export const MAX_LINES = 1000;
+const Quantity = Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 });
+
+/** product_id or sku: exactly one (checked by the domain, which names the line). */
+export const ProductRefFields = {
+  product_id: Type.Optional(Id),
+  sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+};
+
+const figures = {
+  on_hand: Type.Integer(),
+  committed: Type.Integer(),
+  unavailable: Type.Integer(),
+  on_order: Type.Integer(),
+  available: Type.Integer({ description: 'on_hand - committed - unavailable' }),
+};
+
+export const InventoryLevelSchema = Type.Object({
+  id: Type.String(),
+  product_id: Type.String(),
+  sku: Nullable(Type.String()),
+  product_name: Type.String(),
+  product_team_id: Type.String({ description: 'the team owning the product (a delegated merchant, or this team)' }),
+  warehouse_id: Type.String(),
+  warehouse_name: Type.String(),
+  ...figures,
+  minimum_level: Nullable(Type.Number()),
+  maximum_level: Nullable(Type.Number()),
+  increment_level: Nullable(Type.Number()),
+  below_minimum: Type.Boolean({ description: 'available + on_order < minimum_level' }),
+  reorder_quantity: Nullable(Type.Integer({ description: 'units that fill available + on_order up to maximum_level (rounded up to increment_level); 0 when enough; null without levels' })),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const InventoryListQuery = Type.Object({
+  ...pageQuery({ maxLimit: 1000 }),
+  product_id: Type.Optional(Type.String({ maxLength: 4000, description: 'product ids, comma-separated' })),
+  sku: Type.Optional(Type.String({ maxLength: 255 })),
+  warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
+  below_minimum: Type.Optional(Type.Boolean({ description: 'only levels whose available + on_order is below the product\'s minimum_level' })),
+}, { additionalProperties: false });
+
+export const MovementSchema = Type.Object({
+  id: Type.String(),
+  product_id: Type.String(),
+  sku: Nullable(Type.String()),
+  warehouse_id: Type.String(),
+  bucket: StringEnum(BUCKETS),
+  delta: Type.Integer(),
+  kind: StringEnum(MOVEMENT_KINDS),
+  reason: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+  reference_type: Nullable(Type.String({ description: 'order, draft_order, package, purchase_order, adjustment, demo' })),
+  reference_id: Nullable(Type.String()),
+  actor_key_id: Nullable(Type.String({ description: 'the API key whose request made the change (null for the server\'s own work)' })),
+  lot_code: Nullable(Type.String()),
+  expiration_date: Nullable(Type.String()),
+  created_at: Timestamp,
+});
+
+export const MovementListQuery = Type.Object({
+  ...pageQuery({ maxLimit: 1000 }),
+  product_id: Type.Optional(Type.String({ maxLength: 4000, description: 'product ids, comma-separated' })),
+  sku: Type.Optional(Type.String({ maxLength: 255 })),
+  warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
+  kind: Type.Optional(Type.String({ maxLength: 400, description: `comma-separated: ${MOVEMENT_KINDS.join(', ')}` })),
+  reference_id: Type.Optional(Type.String({ maxLength: 64 })),
+  created_at_min: Type.Optional(Timestamp),
+  created_at_max: Type.Optional(Timestamp),
+}, { additionalProperties: false });
+
+export const AdjustmentBody = Type.Object({
+  warehouse_id: Id,
+  reason: StringEnum(ADJUSTMENT_REASONS, { description: 'what the lines mean: see docs/inventory.md' }),
+  note: Type.Optional(Type.String({ maxLength: 2000 })),
+  force: Type.Optional(Type.Boolean({ description: 'allow on_hand below committed + unavailable (never below zero)' })),
+  lines: Type.Array(Type.Object({
+    ...ProductRefFields,
+    delta: Type.Optional(Quantity),
+    counted: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'the on_hand counted: on_hand is set to it (CYCLE_COUNT, CORRECTION)' })),
+  }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
+}, { additionalProperties: false });
+
+export const AdjustmentSchema = Type.Object({
+  id: Type.String({ description: 'reference_id of the movements it wrote' }),
+  warehouse_id: Type.String(),
+  warehouse_name: Type.String(),
+  reason: StringEnum(ADJUSTMENT_REASONS),
+  note: Nullable(Type.String()),
+  force: Type.Boolean(),
+  actor_key_id: Type.String(),
+  created_at: Timestamp,
+  lines: Type.Array(Type.Object({
+    product_id: Type.String(),
+    sku: Nullable(Type.String()),
+    delta: Type.Integer({ description: 'the change the line made (for a count: counted - on_hand before)' }),
+    counted: Nullable(Type.Integer()),
+    ...figures,
+  })),
+});
+
+export const InventoryListSchema = listOf(InventoryLevelSchema);
+export const MovementListSchema = listOf(MovementSchema);
