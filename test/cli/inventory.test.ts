@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { world, type World } from '../api/orders.fixtures.js';
+import { line, world, type World } from '../api/orders.fixtures.js';
+import { fulfilOrder, httpCall } from '../api/inventory.fixtures.js';
 import { runCli } from './helpers/cli.js';
 
 // `fos inventory …` and `fos purchase-orders …` through the real command tree against a real
@@ -12,9 +13,10 @@ import { runCli } from './helpers/cli.js';
 let w: World;
 let env: Record<string, string>;
 let dir: string;
+let base: string;
 beforeAll(async () => {
   w = await world();
-  const base = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+  base = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
   env = { FOS_BASE_URL: `${base}/v1`, FOS_API_KEY: w.token };
   dir = await mkdtemp(path.join(tmpdir(), 'fos-inv-'));
 });
@@ -68,6 +70,28 @@ describe('fos purchase-orders and fos inventory', () => {
     const refused = await fos('inventory', 'adjust', '--warehouse', w.east, '--reason', 'LOST', 'CLI-ERR:-5');
     expect(refused.code).toBe(5);
     expect(refused.stderr).toMatch(/on_hand 1/);
+  });
+});
+
+describe('fos inventory transfer and fos returns', () => {
+  it('ships between warehouses and receives; takes a return by order number and restocks or sets aside', async () => {
+    const p = await w.product('CLI-TR', { [w.east]: 10 });
+    const t = await json('inventory', 'transfer', '--from', w.east, '--to', w.west, 'CLI-TR=4');
+    expect(t).toMatchObject({ status: 'IN_TRANSIT', total_quantity: 4 });
+    const got = await json('inventory', 'transfers', 'receive', t.id, 'CLI-TR=3', '--damaged', 'CLI-TR=1');
+    expect(got).toMatchObject({ status: 'RECEIVED', lines: [{ quantity_received: 4, quantity_damaged: 1 }] });
+    expect(await w.level(p, w.west)).toMatchObject({ on_hand: 4, unavailable: 1 });
+    expect((await json('inventory', 'transfers', 'list', '--status', 'RECEIVED')).map((x: any) => x.id)).toContain(t.id);
+
+    const order = await w.order({ line_items: [line('CLI-TR', 2)], payment_status: 'PAID' });
+    expect(await fulfilOrder(w.t.db, (m, p2, b) => httpCall(base, w.token, m, p2, b), order.id)).toEqual([200]);
+    const ret = await json('returns', 'create', order.order_number, 'CLI-TR=2', '--reason', 'defective', '--reference', 'RMA-5');
+    expect(ret).toMatchObject({ order_id: order.id, status: 'OPEN', reference: 'RMA-5', lines: [{ quantity: 2, reason: 'DEFECTIVE' }] });
+    const back = await json('returns', 'receive', ret.id, 'CLI-TR=1', '--damaged', 'CLI-TR=1');
+    expect(back).toMatchObject({ status: 'RECEIVED', lines: [{ quantity_restocked: 1, quantity_damaged: 1 }] });
+    const more = await fos('returns', 'create', order.id, 'CLI-TR=1');
+    expect(more.code).toBe(5);
+    expect(more.stderr).toMatch(/only 0 of CLI-TR/);
   });
 });
 
