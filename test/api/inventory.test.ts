@@ -220,3 +220,22 @@ describe('counts racing fulfils', () => {
     expect(after[0].on_hand).toBe(30 - fulfilledAfter);
   });
 });
+
+describe('products explain their buckets from the ledger', () => {
+  it('shows unavailable by reason, on_order by purchase orders and transfers, committed by open orders', async () => {
+    const p = await w.product('INV-OPS', { [w.east]: 20 });
+    await w.order({ line_items: [line('INV-OPS', 2)], payment_status: 'PAID' });
+    await adjust({ warehouse_id: w.east, reason: 'DAMAGED', lines: [{ sku: 'INV-OPS', delta: 3 }] });
+    await adjust({ warehouse_id: w.east, reason: 'QUARANTINE', lines: [{ sku: 'INV-OPS', delta: 2 }] });
+    await adjust({ warehouse_id: w.east, reason: 'RELEASE_QUARANTINE', lines: [{ sku: 'INV-OPS', delta: 1 }] });
+    await http('POST', '/v1/ops/purchase-orders', { warehouse_id: w.east, lines: [{ sku: 'INV-OPS', quantity: 10 }] });
+    await http('POST', '/v1/ops/inventory/transfers', { from_warehouse_id: w.west, to_warehouse_id: w.east, lines: [{ sku: 'INV-OPS', quantity: 0 }] }); // refused: 400
+    const got = await http('GET', `/v1/ops/products/${p}`);
+    const east = got.body.inventory_by_warehouse.find((x: any) => x.warehouse_id === w.east);
+    expect(east.committed).toEqual({ count: 2, operations: [{ count: 2, label: 'open_orders' }] });
+    expect(east.unavailable.count).toBe(4);
+    expect(east.unavailable.operations).toEqual(expect.arrayContaining([{ count: 3, label: 'damaged' }, { count: 1, label: 'quarantine' }]));
+    expect(east.on_order).toEqual({ count: 10, operations: [{ count: 10, label: 'purchase_orders' }] });
+    expect(east.on_hand).toEqual({ count: 20, operations: [{ count: 20, label: 'stock_level' }] });
+  });
+});

@@ -129,7 +129,7 @@ const ConfigRecord = Type.Object({
 const Quantity = Type.Object({
   count: Type.Number(),
   operations: Type.Array(Type.Object({ count: Type.Number(), label: Type.String() }), {
-    description: 'Terms adding up to count: "stock_level" for stored quantities; on_hand, -committed, -unavailable for available.',
+    description: 'Terms adding up to count, explained from the inventory ledger: committed "open_orders"; unavailable by reason ("damaged", "quarantine", …); on_order "purchase_orders" / "transfers"; "stock_level" for on_hand and any part the ledger does not explain; on_hand, -committed, -unavailable for available.',
   }),
 });
 
