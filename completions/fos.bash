@@ -8,7 +8,7 @@ __fos_subcommands() {
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
     'fos fulfill') echo 'run' ;;
-    'fos products') echo 'list get create update' ;;
+    'fos products') echo 'list get create update import' ;;
     'fos inventory') echo 'list low-stock movements adjust count import transfer transfers' ;;
     'fos inventory transfers') echo 'list get receive cancel' ;;
     'fos purchase-orders') echo 'list get create receive close cancel' ;;
@@ -58,6 +58,7 @@ __fos_options() {
     'fos products get') echo '--merchant' ;;
     'fos products create') echo '--name --type --sku --description --barcode --image-url --weight --weight-unit --length --width --height --measurement-unit --cost-price --cost-currency --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant' ;;
     'fos products update') echo '--name --type --sku --description --barcode --image-url --weight --weight-unit --length --width --height --measurement-unit --cost-price --cost-currency --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant' ;;
+    'fos products import') echo '--merchant-team --dry-run' ;;
     'fos inventory') echo '' ;;
     'fos inventory list') echo '--sku --product --warehouse --below-minimum --page --limit --all' ;;
     'fos inventory low-stock') echo '--sku --product --warehouse --page --limit --all' ;;
@@ -281,7 +282,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --merchant-team --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --format '
 __fos_file_flags=' --from --data --input --db --rate-card '
 
 _fos_complete() {

@@ -144,3 +144,32 @@ describe('fos inventory import', () => {
     expect(late?.on_hand ?? 0).toBe(0);
   }, 60_000);
 });
+
+describe('fos products import', () => {
+  it('creates and updates by SKU, typed from the API schema; failing rows are named by CSV row (exit 1)', async () => {
+    const file = path.join(dir, 'products.csv');
+    await writeFile(file, 'SKU,Name,Type,Weight,Weight Unit,Minimum Level\nIMP-1,Import mug,standard,350,g,4\nIMP-2,Import tee,STANDARD,,,\n');
+    const r = await fos('products', 'import', file, '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2, updated: 0, failed: 0 });
+    const mug = await w.t.db.prisma.product.findFirstOrThrow({ where: { sku: 'IMP-1' } });
+    expect(mug).toMatchObject({ name: 'Import mug', type: 'STANDARD', weight: 350, weight_unit: 'G', minimum_level: 4, team_id: w.t.teamId });
+
+    await writeFile(file, 'sku,name\nIMP-1,Import mug v2\nIMP-NEW,\n');
+    const partial = await fos('products', 'import', file, '--format', 'json');
+    expect(partial.code).toBe(1);
+    expect(JSON.parse(partial.stdout)).toMatchObject({ updated: 1, failed: 1, failures: [{ row: 3, sku: 'IMP-NEW' }] });
+    expect(partial.stderr).toMatch(/row 3 \(IMP-NEW\): .*name and type are required/);
+    expect((await w.t.db.prisma.product.findFirstOrThrow({ where: { sku: 'IMP-1' } })).name).toBe('Import mug v2');
+
+    await writeFile(file, 'sku,colour\nIMP-1,red\n');
+    const bad = await fos('products', 'import', file);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown column\(s\) colour; product columns are: .*weight_unit/);
+    await writeFile(file, 'sku,weight,is_hazmat\nIMP-1,heavy,maybe\n');
+    const typed = await fos('products', 'import', file);
+    expect(typed.code).toBe(2);
+    expect(typed.stderr).toMatch(/row 2: weight "heavy" is not a number/);
+    expect(typed.stderr).toMatch(/row 2: is_hazmat "maybe" is not true or false/);
+  });
+});

@@ -276,3 +276,28 @@ export const MerchantProduct = Type.Object({
   team_id: Type.String(),
   config: ConfigRecord,
 });
+
+// ---------- bulk upsert by SKU (issue 10 item 7) ----------
+
+const { bundle_components: _b, assembly_components: _a, ...bulkFields } = optionalNameType(opsFields);
+
+export const BulkProductsBody = Type.Object({
+  merchant_team_id: Type.Optional(Type.String({ format: 'uuid', description: 'Upsert the products of this merchant team delegated to the caller (default: the caller\'s team).' })),
+  products: Type.Array(Type.Object({
+    ...bulkFields,
+    sku: Type.String({ minLength: 1, maxLength: 255, description: 'the key: an existing product of the team with this SKU is updated, else one is created (name and type then required)' }),
+  }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
+}, { additionalProperties: false });
+
+export const BulkProductsResult = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  failed: Type.Integer(),
+  results: Type.Array(Type.Object({
+    index: Type.Integer({ description: 'position in products[]' }),
+    sku: Type.String(),
+    status: StringEnum(['created', 'updated', 'failed'] as const),
+    id: Nullable(Type.String()),
+    error: Nullable(Type.Object({ type: Type.String(), status: Type.Integer(), detail: Type.String() })),
+  })),
+});
