@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from './orders.fixtures.js';
-import { fulfilOrder, httpCall, ledgerBalanced } from './inventory.fixtures.js';
-import * as teams from '../../src/domain/teams/teams.js';
+import { fulfilOrder, httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.js';
 
 // Inventory levels, the movement ledger and adjustments / cycle counts over HTTP (issue 10 items
 // 1, 2, 4): figures, filters, every reason's effect, the guards, all-or-nothing, tenancy,
@@ -13,8 +12,7 @@ let other: { token: string; warehouse: string };
 beforeAll(async () => {
   w = await world();
   base = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
-  const team = await teams.createTeam(w.t.db, { name: 'Other DC', kind: 'FULFILLER' });
-  other = { token: (await w.t.key({ teamId: team.id, tier: 4 })).token, warehouse: (await teams.createWarehouse(w.t.db, { team_id: team.id, name: 'Far' })).id };
+  other = await otherFulfiller(w.t);
 });
 afterAll(() => w?.t.close());
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from './orders.fixtures.js';
-import { fulfilOrder, httpCall, ledgerBalanced } from './inventory.fixtures.js';
-import * as teams from '../../src/domain/teams/teams.js';
+import { fulfilOrder, httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.js';
 
 // Returns (issue 10 item 6): only fulfilled, not yet returned units; SELLABLE restocks, DAMAGED
 // is set aside; the order line shows returned_quantity; the receipt bills a receiving charge with
@@ -14,8 +13,7 @@ let billed: { teamId: string; token: string; delegationId: string };
 beforeAll(async () => {
   w = await world();
   base = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
-  const team = await teams.createTeam(w.t.db, { name: 'Other DC', kind: 'FULFILLER' });
-  other = { token: (await w.t.key({ teamId: team.id, tier: 4 })).token };
+  other = await otherFulfiller(w.t);
   billed = await w.t.merchant({ rate_card: { id: 'rc', name: 'Std', version_id: 'v1', semantic_version: '1.0.0', currency: 'EUR', receiving: { rate_per_unit: 0.5 } } });
 });
 afterAll(() => w?.t.close());

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from './orders.fixtures.js';
-import { httpCall, ledgerBalanced } from './inventory.fixtures.js';
-import * as teams from '../../src/domain/teams/teams.js';
+import { httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.js';
 
 // Transfers between a team's warehouses (issue 10 item 5): ship (source on_hand down, on order at
 // the destination), partial receipts with damaged units, cancel returning what is in transit,
@@ -13,8 +12,7 @@ let other: { token: string; warehouse: string };
 beforeAll(async () => {
   w = await world();
   base = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
-  const team = await teams.createTeam(w.t.db, { name: 'Other DC', kind: 'FULFILLER' });
-  other = { token: (await w.t.key({ teamId: team.id, tier: 4 })).token, warehouse: (await teams.createWarehouse(w.t.db, { team_id: team.id, name: 'Far' })).id };
+  other = await otherFulfiller(w.t);
 });
 afterAll(() => w?.t.close());
 

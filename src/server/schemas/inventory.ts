@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type TProperties } from 'typebox';
 import {
   ADJUSTMENT_REASONS, BUCKETS, MOVEMENT_KINDS, RECEIPT_CONDITIONS, TRANSFER_STATUSES,
 } from '../../domain/inventory/constants.js';
@@ -123,13 +123,17 @@ export const CreateTransferBody = Type.Object({
   lines: Type.Array(Type.Object(TransferLineRef, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
 }, { additionalProperties: false });
 
-export const ReceiveTransferBody = Type.Object({
+/** A receipt body (purchase orders, transfers, returns): lines with a condition; DAMAGED units are set aside. */
+export const receiptBody = <L extends TProperties, E extends TProperties = {}>(line: L, extra: E = {} as E) => Type.Object({
+  ...extra,
   note: Type.Optional(Type.String({ maxLength: 2000 })),
   lines: Type.Array(Type.Object({
-    ...TransferLineRef,
-    condition: Type.Optional(StringEnum(RECEIPT_CONDITIONS, { default: 'SELLABLE', description: 'DAMAGED units are set aside (unavailable)' })),
+    ...line,
+    condition: Type.Optional(StringEnum(RECEIPT_CONDITIONS, { default: 'SELLABLE', description: 'SELLABLE goes on hand; DAMAGED goes on hand and is set aside (unavailable)' })),
   }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
 }, { additionalProperties: false });
+
+export const ReceiveTransferBody = receiptBody(TransferLineRef);
 
 export const TransferSchema = Type.Object({
   id: Type.String(),

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { RECEIPT_CONDITIONS, RETURN_REASONS, RETURN_STATUSES } from '../../domain/inventory/constants.js';
+import { RETURN_REASONS, RETURN_STATUSES } from '../../domain/inventory/constants.js';
 import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
-import { MAX_LINES } from './inventory.js';
+import { MAX_LINES, receiptBody } from './inventory.js';
 
 // Returns (issue 10 item 6; docs/inventory.md).
 
@@ -20,13 +20,7 @@ export const CreateReturnBody = Type.Object({
   lines: Type.Array(Type.Object({ ...LineRef, reason: Type.Optional(StringEnum(RETURN_REASONS)) }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
 }, { additionalProperties: false });
 
-export const ReceiveReturnBody = Type.Object({
-  note: Type.Optional(Type.String({ maxLength: 2000 })),
-  lines: Type.Array(Type.Object({
-    ...LineRef,
-    condition: Type.Optional(StringEnum(RECEIPT_CONDITIONS, { default: 'SELLABLE', description: 'SELLABLE restocks; DAMAGED is set aside (unavailable)' })),
-  }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
-}, { additionalProperties: false });
+export const ReceiveReturnBody = receiptBody(LineRef);
 
 export const ReturnSchema = Type.Object({
   id: Type.String(),
