@@ -3,14 +3,16 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders vendors orders draft-orders fulfillment-orders packages carrier-rates charges files picking-sessions keys roles webhooks api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages carrier-rates charges files picking-sessions keys roles webhooks api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
     'fos fulfill') echo 'run' ;;
-    'fos products') echo 'list get create update' ;;
-    'fos inventory') echo 'list low-stock movements adjust count import' ;;
+    'fos products') echo 'list get create update import' ;;
+    'fos inventory') echo 'list low-stock movements adjust count import transfer transfers' ;;
+    'fos inventory transfers') echo 'list get receive cancel' ;;
     'fos purchase-orders') echo 'list get create receive close cancel' ;;
+    'fos returns') echo 'list get create receive cancel' ;;
     'fos vendors') echo 'list get create update' ;;
     'fos orders') echo 'list get priority mark-paid' ;;
     'fos draft-orders') echo 'list get create convert' ;;
@@ -56,6 +58,7 @@ __fos_options() {
     'fos products get') echo '--merchant' ;;
     'fos products create') echo '--name --type --sku --description --barcode --image-url --weight --weight-unit --length --width --height --measurement-unit --cost-price --cost-currency --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant' ;;
     'fos products update') echo '--name --type --sku --description --barcode --image-url --weight --weight-unit --length --width --height --measurement-unit --cost-price --cost-currency --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant' ;;
+    'fos products import') echo '--merchant-team --dry-run' ;;
     'fos inventory') echo '' ;;
     'fos inventory list') echo '--sku --product --warehouse --below-minimum --page --limit --all' ;;
     'fos inventory low-stock') echo '--sku --product --warehouse --page --limit --all' ;;
@@ -63,6 +66,12 @@ __fos_options() {
     'fos inventory adjust') echo '--warehouse --reason --note --data --field -F --raw-field -f --force' ;;
     'fos inventory count') echo '--warehouse --note --data --field -F --raw-field -f --correction --force' ;;
     'fos inventory import') echo '--warehouse --reason --note --force --dry-run' ;;
+    'fos inventory transfer') echo '--from --to --reference --note --data --field -F --raw-field -f' ;;
+    'fos inventory transfers') echo '' ;;
+    'fos inventory transfers list') echo '--status --warehouse --page --limit --all' ;;
+    'fos inventory transfers get') echo '' ;;
+    'fos inventory transfers receive') echo '--note --data --field -F --raw-field -f --damaged' ;;
+    'fos inventory transfers cancel') echo '' ;;
     'fos purchase-orders') echo '' ;;
     'fos purchase-orders list') echo '--status --warehouse --merchant-team --reference --page --limit --all' ;;
     'fos purchase-orders get') echo '' ;;
@@ -70,6 +79,12 @@ __fos_options() {
     'fos purchase-orders receive') echo '--note --data --field -F --raw-field -f --damaged --lot --expires --allow-over-receipt' ;;
     'fos purchase-orders close') echo '' ;;
     'fos purchase-orders cancel') echo '' ;;
+    'fos returns') echo '' ;;
+    'fos returns list') echo '--status --order --page --limit --all' ;;
+    'fos returns get') echo '' ;;
+    'fos returns create') echo '--warehouse --reference --note --data --field -F --raw-field -f --reason' ;;
+    'fos returns receive') echo '--note --data --field -F --raw-field -f --damaged' ;;
+    'fos returns cancel') echo '' ;;
     'fos vendors') echo '' ;;
     'fos vendors list') echo '--order-by --order --page --limit --all' ;;
     'fos vendors get') echo '' ;;
@@ -191,7 +206,9 @@ __fos_choices() {
     'fos inventory movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED' ;;
     'fos inventory adjust|--reason') echo 'CYCLE_COUNT CORRECTION FOUND LOST DAMAGED QUARANTINE RELEASE_QUARANTINE' ;;
     'fos inventory import|--reason') echo 'CYCLE_COUNT CORRECTION FOUND LOST DAMAGED QUARANTINE RELEASE_QUARANTINE' ;;
+    'fos inventory transfers list|--status') echo 'IN_TRANSIT PARTIALLY_RECEIVED RECEIVED CANCELLED' ;;
     'fos purchase-orders list|--status') echo 'OPEN PARTIALLY_RECEIVED RECEIVED CLOSED CANCELLED' ;;
+    'fos returns list|--status') echo 'OPEN PARTIALLY_RECEIVED RECEIVED CANCELLED' ;;
     'fos vendors list|--order-by') echo 'created_at updated_at' ;;
     'fos vendors list|--order') echo 'asc desc' ;;
     'fos orders list|--status') echo 'OPEN PENDING_FULFILLMENT CLOSED CANCELLED' ;;
@@ -225,8 +242,8 @@ __fos_choices() {
     'fos keys create|--power-role') echo 'ADMIN MEMBER' ;;
     'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
     'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
-    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled' ;;
-    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled' ;;
+    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos serve|--rate-limit-store') echo 'memory database redis' ;;
     'fos serve|--log-level') echo 'fatal error warn info debug trace' ;;
@@ -265,7 +282,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --product --warehouse --below-minimum --kind --reference --since --until --reason --note --status --merchant-team --vendor --expected-at --damaged --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --format '
 __fos_file_flags=' --from --data --input --db --rate-card '
 
 _fos_complete() {

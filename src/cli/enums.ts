@@ -5,7 +5,8 @@ import {
 } from '../domain/orders/constants.js';
 import { PERMISSIONS } from '../domain/permissions.js';
 import {
-  ADJUSTMENT_REASONS, MOVEMENT_KINDS, PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS,
+  ADJUSTMENT_REASONS, MOVEMENT_KINDS, PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS, RETURN_REASONS, RETURN_STATUSES,
+  TRANSFER_STATUSES,
 } from '../domain/inventory/constants.js';
 import {
   MEASUREMENT_UNITS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS,
@@ -38,6 +39,9 @@ export const ENUMS = {
   movement_kind: MOVEMENT_KINDS,
   purchase_order_status: PURCHASE_ORDER_STATUSES,
   receipt_condition: RECEIPT_CONDITIONS,
+  transfer_status: TRANSFER_STATUSES,
+  return_status: RETURN_STATUSES,
+  return_reason: RETURN_REASONS,
   /** server/schemas/packages.ts */
   rate_strategy: ['CHEAPEST'],
   package_status: ['PENDING', 'FULFILLED'],

@@ -122,7 +122,8 @@ export class ApiClient {
         const data = (text && /json/i.test(contentType) ? JSON.parse(text) : text || undefined) as T;
         return { status: res.statusCode, headers: responseHeaders, data };
       }
-      const delayMs = safe ? retryDelayMs(res.statusCode, rateLimit, attempt, this.policy) : undefined;
+      // A 429 was refused before anything ran, so any request may wait and go again (imports stay within their tier).
+      const delayMs = safe || res.statusCode === 429 ? retryDelayMs(res.statusCode, rateLimit, attempt, this.policy) : undefined;
       if (delayMs === undefined) throw apiErrorFrom(res.statusCode, contentType, text, method, url);
       this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason: `HTTP ${res.statusCode}` });
       await sleep(delayMs);

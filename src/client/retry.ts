@@ -1,9 +1,9 @@
 import type { HttpMethod, RateLimitInfo } from './types.js';
 
 /**
- * When the client retries: only requests that are safe to repeat (GET/HEAD, or a write that
- * carries an idempotency key), on 429 (waiting what the server asks, if within maxWaitMs),
- * on 502/503/504 and on connection errors (exponential backoff).
+ * When the client retries: any request answered 429 (refused before it ran; waiting what the
+ * server asks, if within maxWaitMs); requests that are safe to repeat (GET/HEAD, or a write that
+ * carries an idempotency key) also on 502/503/504 and on connection errors (exponential backoff).
  */
 export interface RetryPolicy {
   /** Retries after the first attempt. */

@@ -1,4 +1,5 @@
-import { receiveStock } from './inventory/receive.js';
+import { createPurchaseOrder } from './purchase-orders/create.js';
+import { receivePurchaseOrder } from './purchase-orders/receive.js';
 import type { Db } from '../db/types.js';
 import { isUniqueViolation } from '../db/client.js';
 import { createDelegation, createTeam, createWarehouse } from './teams/teams.js';
@@ -121,13 +122,20 @@ async function load(db: Db): Promise<DemoResult> {
       country_of_origin: 'VN', hs_code: p.hs, category: 'Outdoor',
     });
     const productId = String(created.id);
-    // Opening stock is received through the ledger, so its movements explain every unit.
-    await db.prisma.$transaction(async (tx) => {
-      for (const [key, onHand] of Object.entries(p.stock)) {
-        if (onHand > 0) await receiveStock(tx, { product_id: productId, warehouse_id: warehouseId[key], quantity: onHand }, { reason: 'OPENING_BALANCE', reference_type: 'demo' });
-        else await tx.inventoryLevel.create({ data: { product_id: productId, warehouse_id: warehouseId[key] } });
-      }
-    });
+    for (const [key, onHand] of Object.entries(p.stock)) {
+      if (onHand === 0) await db.prisma.inventoryLevel.create({ data: { product_id: productId, warehouse_id: warehouseId[key] } });
+    }
+  }
+
+  // Opening stock arrives the way real stock does: one purchase order per warehouse, received in
+  // full, so the ledger explains every unit and `fos purchase-orders list` has something to show.
+  const actor = { ...caller, keyId: null };
+  for (const { key } of WAREHOUSES) {
+    const id = warehouseId[key];
+    const lines = PRODUCTS.filter((p) => (p.stock[key] ?? 0) > 0).map((p) => ({ sku: p.sku, quantity: p.stock[key]! }));
+    if (!lines.length) continue;
+    const po = await createPurchaseOrder(db, actor, { warehouse_id: id, merchant_team_id: merchant.id, reference: `OPENING-${key}`, lines });
+    await receivePurchaseOrder(db, actor, po.id, { lines, note: 'opening balance' });
   }
 
   const shop = await resolveShop(db, merchant.id, fulfiller.id, { shop: { name: 'Acme Outdoor Direct', shop_type: 'MANUAL' } });

@@ -249,7 +249,7 @@ describe('2.6 order', () => {
     keys(o.metadata, F.ORDER_METADATA, [], 'metadata');
     keys(o.config, F.ORDER_CONFIG, [], 'order config');
     expect(o.core_order_line_items).toHaveLength(1);
-    keys(o.core_order_line_items[0], F.CORE_ITEM, [], 'core item');
+    keys(o.core_order_line_items[0], [...F.CORE_ITEM, 'returned_quantity'], [], 'core item'); // returned_quantity: issue 10 extension
     keys(o.original_order_line_items[0], F.ORIGINAL_ITEM, [], 'original item');
     expect(o.supported_actions).toEqual([{ action: 'VIEW_REMOTE_ORDER' }]);
     expect(o).toMatchObject({ fulfillment_status: 'FULFILLED', priority: 'HIGH', shop_type: 'SHOPIFY', address_verified: true, address_residential: 'RESIDENTIAL' });

@@ -35,6 +35,20 @@ describe('demo data', () => {
     expect(delegation).toMatchObject({ fulfiller_team_id: t.teamId, rate_card: null });
   });
 
+  it('brings its opening stock in by purchase orders, so the ledger explains every unit', async () => {
+    const pos = (await t.call('GET', '/v1/ops/purchase-orders', { token })).json().data;
+    expect(pos.map((p: any) => [p.reference, p.status]).sort()).toEqual([['OPENING-CMH', 'RECEIVED'], ['OPENING-PDX', 'RECEIVED']]);
+    const levels = await t.db.prisma.inventoryLevel.findMany();
+    const sums = await t.db.prisma.inventoryMovement.groupBy({ by: ['product_id', 'warehouse_id', 'bucket'], _sum: { delta: true } });
+    for (const l of levels) {
+      for (const b of ['on_hand', 'committed', 'unavailable', 'on_order'] as const) {
+        const sum = sums.find((s) => s.product_id === l.product_id && s.warehouse_id === l.warehouse_id && s.bucket === b)?._sum.delta ?? 0;
+        expect(sum, `${b} of ${l.product_id}@${l.warehouse_id}`).toBe(l[b]);
+      }
+    }
+    expect(levels.reduce((n, l) => n + l.on_hand, 0)).toBeGreaterThan(100);
+  });
+
   it('leaves orders listable and ready for the fulfillment workflow', async () => {
     const res = await t.call('GET', '/v1/ops/orders/list', { token, query: { limit: 100 } });
     expect(res.statusCode).toBe(200);

@@ -3,6 +3,8 @@
 
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/types.js';
+import * as teams from '../../src/domain/teams/teams.js';
+import type { TestApp } from '../helpers/app.js';
 
 export type Http = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
@@ -50,4 +52,10 @@ export async function fulfilOrder(db: Db, http: Http, orderId: string) {
     done.push((await http('POST', `/v1/ops/packages/${pkg.body.id}/fulfill`, { locked_by: 'p' })).status);
   }
   return done;
+}
+
+/** Another fulfiller team with a tier-4 key and a warehouse: its ids must answer 404 to ours and back. */
+export async function otherFulfiller(t: TestApp) {
+  const team = await teams.createTeam(t.db, { name: 'Other DC', kind: 'FULFILLER' });
+  return { token: (await t.key({ teamId: team.id, tier: 4 })).token, warehouse: (await teams.createWarehouse(t.db, { team_id: team.id, name: 'Far' })).id };
 }

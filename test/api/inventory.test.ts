@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from './orders.fixtures.js';
-import { fulfilOrder, httpCall, ledgerBalanced } from './inventory.fixtures.js';
-import * as teams from '../../src/domain/teams/teams.js';
+import { fulfilOrder, httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.js';
 
 // Inventory levels, the movement ledger and adjustments / cycle counts over HTTP (issue 10 items
 // 1, 2, 4): figures, filters, every reason's effect, the guards, all-or-nothing, tenancy,
@@ -13,8 +12,7 @@ let other: { token: string; warehouse: string };
 beforeAll(async () => {
   w = await world();
   base = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
-  const team = await teams.createTeam(w.t.db, { name: 'Other DC', kind: 'FULFILLER' });
-  other = { token: (await w.t.key({ teamId: team.id, tier: 4 })).token, warehouse: (await teams.createWarehouse(w.t.db, { team_id: team.id, name: 'Far' })).id };
+  other = await otherFulfiller(w.t);
 });
 afterAll(() => w?.t.close());
 
@@ -218,5 +216,24 @@ describe('counts racing fulfils', () => {
     // Whatever interleaving: the count set on_hand to 30 at its moment; fulfils after it took their units from 30.
     const fulfilledAfter = await w.t.db.prisma.inventoryMovement.count({ where: { product_id: p, kind: 'FULFILLED', bucket: 'on_hand', created_at: { gt: counts[0].created_at } } });
     expect(after[0].on_hand).toBe(30 - fulfilledAfter);
+  });
+});
+
+describe('products explain their buckets from the ledger', () => {
+  it('shows unavailable by reason, on_order by purchase orders and transfers, committed by open orders', async () => {
+    const p = await w.product('INV-OPS', { [w.east]: 20 });
+    await w.order({ line_items: [line('INV-OPS', 2)], payment_status: 'PAID' });
+    await adjust({ warehouse_id: w.east, reason: 'DAMAGED', lines: [{ sku: 'INV-OPS', delta: 3 }] });
+    await adjust({ warehouse_id: w.east, reason: 'QUARANTINE', lines: [{ sku: 'INV-OPS', delta: 2 }] });
+    await adjust({ warehouse_id: w.east, reason: 'RELEASE_QUARANTINE', lines: [{ sku: 'INV-OPS', delta: 1 }] });
+    await http('POST', '/v1/ops/purchase-orders', { warehouse_id: w.east, lines: [{ sku: 'INV-OPS', quantity: 10 }] });
+    await http('POST', '/v1/ops/inventory/transfers', { from_warehouse_id: w.west, to_warehouse_id: w.east, lines: [{ sku: 'INV-OPS', quantity: 0 }] }); // refused: 400
+    const got = await http('GET', `/v1/ops/products/${p}`);
+    const east = got.body.inventory_by_warehouse.find((x: any) => x.warehouse_id === w.east);
+    expect(east.committed).toEqual({ count: 2, operations: [{ count: 2, label: 'open_orders' }] });
+    expect(east.unavailable.count).toBe(4);
+    expect(east.unavailable.operations).toEqual(expect.arrayContaining([{ count: 3, label: 'damaged' }, { count: 1, label: 'quarantine' }]));
+    expect(east.on_order).toEqual({ count: 10, operations: [{ count: 10, label: 'purchase_orders' }] });
+    expect(east.on_hand).toEqual({ count: 20, operations: [{ count: 20, label: 'stock_level' }] });
   });
 });

@@ -62,7 +62,8 @@ describe('field sets', () => {
     expect(Object.keys(one).sort()).toEqual([...GET_FIELDS].sort());
     expect(Object.keys(one.metadata).sort()).toEqual(['bigcommerce', 'custom', 'meta_data', 'shopify']);
     expect(one.config).toMatchObject({ require_pack_shot: false, show_unfulfilled_items_on_packing_list: true, tote_qa_enabled: false, address_verification_enabled: true, insurance_policy: { mode: 'none' } });
-    expect(Object.keys(one.core_order_line_items[0]).sort()).toEqual(['core_draft_order_line_item_id', 'created_at', 'id', 'image_url', 'name', 'order_id', 'product_id', 'remaining_quantity', 'removed_quantity', 'sku', 'synced_at', 'total_quantity', 'unsynced_quantity', 'updated_at']);
+    // returned_quantity: the issue-10 extension on core lines (units on returns).
+    expect(Object.keys(one.core_order_line_items[0]).sort()).toEqual(['core_draft_order_line_item_id', 'created_at', 'id', 'image_url', 'name', 'order_id', 'product_id', 'remaining_quantity', 'removed_quantity', 'returned_quantity', 'sku', 'synced_at', 'total_quantity', 'unsynced_quantity', 'updated_at']);
     expect(Object.keys(one.original_order_line_items[0]).length).toBe(14 + 7);
     expect(one).not.toHaveProperty('fulfillment_orders');
   });

@@ -206,7 +206,8 @@ describe('inventory and listings', () => {
     const stored = (count: number) => ({ count, operations: [{ count, label: 'stock_level' }] });
     expect(red.inventory_by_warehouse).toEqual([
       {
-        warehouse_id: wh.alpha, warehouse_name: 'Alpha DC', on_order: stored(5), unavailable: stored(1), committed: stored(3),
+        warehouse_id: wh.alpha, warehouse_name: 'Alpha DC', on_order: stored(5), unavailable: stored(1),
+        committed: { count: 3, operations: [{ count: 3, label: 'open_orders' }] }, // levels written without movements: the rest is stock_level
         on_hand: stored(10),
         available: { count: 6, operations: [{ count: 10, label: 'on_hand' }, { count: -3, label: 'committed' }, { count: -1, label: 'unavailable' }] },
       },
@@ -285,7 +286,10 @@ describe('inventory and listings', () => {
     await run(2); // warms the key cache
     const two = await run(2);
     const four = await run(4);
-    expect(four).toBe(two);
+    // One query more at most: the ledger breakdown runs only when a level on the page has units
+    // set aside or on order (the 4-product page has; the 2-product page may not). Never per product.
+    expect(four - two).toBeGreaterThanOrEqual(0);
+    expect(four - two).toBeLessThanOrEqual(1);
     expect(four).toBeLessThanOrEqual(8);
     await app.close();
   });

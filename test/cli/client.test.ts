@@ -148,6 +148,19 @@ describe('retries', () => {
     }));
     expect(await client().get('/busy-then-ok')).toEqual({ ok: true });
   });
+
+  it('a write refused with 429 is retried too (a refused request did nothing), but not a 503 without an idempotency key', async () => {
+    flaky = 0;
+    api.on('POST', '/v1/write-busy', () => (++flaky >= 2 ? { status: 201, body: { ok: true } } : {
+      ...problem(429, 'rate-limited', 'Too Many Requests', 'Slow down.'),
+      headers: { 'content-type': 'application/problem+json', 'retry-after': 0.05 },
+    }));
+    expect(await client().post('/write-busy', { a: 1 })).toEqual({ ok: true });
+    expect(api.calls('/v1/write-busy')).toHaveLength(2);
+    api.on('POST', '/v1/write-503', () => problem(503, 'unavailable', 'Service Unavailable', 'Draining.'));
+    await expect(client().post('/write-503', { a: 1 })).rejects.toMatchObject({ status: 503 });
+    expect(api.calls('/v1/write-503')).toHaveLength(1);
+  });
 });
 
 describe('pagination', () => {

@@ -284,3 +284,25 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('a cheap label slower than the order asks', () => {
+  it('warns for an Overnight order (and a CRITICAL one) whose cheapest service takes days, not for a Ground order', async () => {
+    const rate = await t.call('POST', '/v1/ops/carrier-rates', {
+      body: { carrier_id: 'usps', carrier_name: 'USPS', service_id: 'economy', service_name: 'Economy', amount: 1, per_unit_weight: 0.0001, weight_unit: 'G', countries: ['US'], estimated_days: 6 },
+    });
+    expect(rate.statusCode).toBe(201);
+    const cases: [Record<string, unknown>, RegExp | null][] = [
+      [{ shipping_method: 'Overnight' }, /cheapest service \(USPS Economy\) takes about 6 day\(s\), but its shipping method "Overnight" asks for 1/],
+      [{ priority: 'CRITICAL', shipping_method: null }, /but its priority CRITICAL asks for 1/],
+      [{ shipping_method: 'Ground' }, null],
+    ];
+    for (const [order, warning] of cases) {
+      const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+      await t.db.prisma.order.update({ where: { id: f.order.id }, data: order });
+      const r = await fos(['fulfill', 'run', f.fo.id, '--rate-strategy', 'CHEAPEST']);
+      expect(r.code, r.stderr).toBe(0);
+      if (warning) expect(r.stderr).toMatch(warning);
+      else expect(r.stderr).not.toMatch(/takes about/);
+    }
+  });
+});

@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { world, type World } from '../api/orders.fixtures.js';
+import { line, world, type World } from '../api/orders.fixtures.js';
+import { fulfilOrder, httpCall } from '../api/inventory.fixtures.js';
 import { runCli } from './helpers/cli.js';
 
 // `fos inventory …` and `fos purchase-orders …` through the real command tree against a real
@@ -12,9 +13,10 @@ import { runCli } from './helpers/cli.js';
 let w: World;
 let env: Record<string, string>;
 let dir: string;
+let base: string;
 beforeAll(async () => {
   w = await world();
-  const base = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+  base = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
   env = { FOS_BASE_URL: `${base}/v1`, FOS_API_KEY: w.token };
   dir = await mkdtemp(path.join(tmpdir(), 'fos-inv-'));
 });
@@ -71,6 +73,28 @@ describe('fos purchase-orders and fos inventory', () => {
   });
 });
 
+describe('fos inventory transfer and fos returns', () => {
+  it('ships between warehouses and receives; takes a return by order number and restocks or sets aside', async () => {
+    const p = await w.product('CLI-TR', { [w.east]: 10 });
+    const t = await json('inventory', 'transfer', '--from', w.east, '--to', w.west, 'CLI-TR=4');
+    expect(t).toMatchObject({ status: 'IN_TRANSIT', total_quantity: 4 });
+    const got = await json('inventory', 'transfers', 'receive', t.id, 'CLI-TR=3', '--damaged', 'CLI-TR=1');
+    expect(got).toMatchObject({ status: 'RECEIVED', lines: [{ quantity_received: 4, quantity_damaged: 1 }] });
+    expect(await w.level(p, w.west)).toMatchObject({ on_hand: 4, unavailable: 1 });
+    expect((await json('inventory', 'transfers', 'list', '--status', 'RECEIVED')).map((x: any) => x.id)).toContain(t.id);
+
+    const order = await w.order({ line_items: [line('CLI-TR', 2)], payment_status: 'PAID' });
+    expect(await fulfilOrder(w.t.db, (m, p2, b) => httpCall(base, w.token, m, p2, b), order.id)).toEqual([200]);
+    const ret = await json('returns', 'create', order.order_number, 'CLI-TR=2', '--reason', 'defective', '--reference', 'RMA-5');
+    expect(ret).toMatchObject({ order_id: order.id, status: 'OPEN', reference: 'RMA-5', lines: [{ quantity: 2, reason: 'DEFECTIVE' }] });
+    const back = await json('returns', 'receive', ret.id, 'CLI-TR=1', '--damaged', 'CLI-TR=1');
+    expect(back).toMatchObject({ status: 'RECEIVED', lines: [{ quantity_restocked: 1, quantity_damaged: 1 }] });
+    const more = await fos('returns', 'create', order.id, 'CLI-TR=1');
+    expect(more.code).toBe(5);
+    expect(more.stderr).toMatch(/only 0 of CLI-TR/);
+  });
+});
+
 describe('fos inventory import', () => {
   it('refuses a file with bad rows, listing each by row number, and sends nothing', async () => {
     const p = await w.product('CSV-OK', { [w.east]: 5 });
@@ -119,4 +143,33 @@ describe('fos inventory import', () => {
     const late = await w.t.db.prisma.inventoryLevel.findFirst({ where: { warehouse_id: w.east, product: { sku: 'CSV-1050' } } });
     expect(late?.on_hand ?? 0).toBe(0);
   }, 60_000);
+});
+
+describe('fos products import', () => {
+  it('creates and updates by SKU, typed from the API schema; failing rows are named by CSV row (exit 1)', async () => {
+    const file = path.join(dir, 'products.csv');
+    await writeFile(file, 'SKU,Name,Type,Weight,Weight Unit,Minimum Level\nIMP-1,Import mug,standard,350,g,4\nIMP-2,Import tee,STANDARD,,,\n');
+    const r = await fos('products', 'import', file, '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2, updated: 0, failed: 0 });
+    const mug = await w.t.db.prisma.product.findFirstOrThrow({ where: { sku: 'IMP-1' } });
+    expect(mug).toMatchObject({ name: 'Import mug', type: 'STANDARD', weight: 350, weight_unit: 'G', minimum_level: 4, team_id: w.t.teamId });
+
+    await writeFile(file, 'sku,name\nIMP-1,Import mug v2\nIMP-NEW,\n');
+    const partial = await fos('products', 'import', file, '--format', 'json');
+    expect(partial.code).toBe(1);
+    expect(JSON.parse(partial.stdout)).toMatchObject({ updated: 1, failed: 1, failures: [{ row: 3, sku: 'IMP-NEW' }] });
+    expect(partial.stderr).toMatch(/row 3 \(IMP-NEW\): .*name and type are required/);
+    expect((await w.t.db.prisma.product.findFirstOrThrow({ where: { sku: 'IMP-1' } })).name).toBe('Import mug v2');
+
+    await writeFile(file, 'sku,colour\nIMP-1,red\n');
+    const bad = await fos('products', 'import', file);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown column\(s\) colour; product columns are: .*weight_unit/);
+    await writeFile(file, 'sku,weight,is_hazmat\nIMP-1,heavy,maybe\n');
+    const typed = await fos('products', 'import', file);
+    expect(typed.code).toBe(2);
+    expect(typed.stderr).toMatch(/row 2: weight "heavy" is not a number/);
+    expect(typed.stderr).toMatch(/row 2: is_hazmat "maybe" is not true or false/);
+  });
 });

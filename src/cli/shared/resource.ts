@@ -71,6 +71,8 @@ export interface WriteSpec {
   configure?: (cmd: Command) => void;
   /** Turns what the user typed into ids (e.g. an order number into its order id). */
   resolveArgs?: (ctx: Context, args: string[]) => Promise<string[]>;
+  /** Body members taken from the (resolved) arguments, e.g. { order_id }. */
+  argsToBody?: (args: string[]) => Record<string, unknown>;
 }
 
 export function writeCommand(ctx: Context, spec: WriteSpec): Command {
@@ -93,6 +95,7 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
       throw new UsageError('nothing to update: pass at least one field flag, --field key=value or --data');
     }
     if (spec.resolveArgs) args = await spec.resolveArgs(ctx, args);
+    if (spec.argsToBody) body = { ...body, ...spec.argsToBody(args) };
     if (spec.confirm) await confirmDestructive(ctx, spec.confirm(args, await confirmName(ctx, spec, args)));
     const sendBody = spec.mode === 'action' && Object.keys(body).length === 0 ? undefined : body;
     const res = await ctx.client().request(spec.method, spec.path(args, opts), {

@@ -25,3 +25,13 @@ export function withLines(body: Record<string, unknown>, lines: Record<string, u
   if (!Array.isArray(out.lines) || !out.lines.length) throw new UsageError(`pass at least one line, e.g. ${example}`);
   return out;
 }
+
+/** Receipt lines: `SKU=QTY` arguments are sellable, each `--damaged SKU=QTY` is DAMAGED; `extra` goes on every line. */
+export function receiptLines(args: string[], damaged: string[] | undefined, extra: Record<string, unknown> = {}): Record<string, unknown>[] {
+  return [
+    ...parseStockArgs(args, '=', 'quantity', 1).map((l) => ({ ...l, ...extra })),
+    ...parseStockArgs(damaged ?? [], '=', 'quantity', 1).map((l) => ({ ...l, ...extra, condition: 'DAMAGED' })),
+  ];
+}
+
+export const DAMAGED_OPTION = ['--damaged <sku=quantity>', 'units that arrived damaged: set aside as unavailable (repeatable)'] as const;

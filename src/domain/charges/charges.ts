@@ -113,14 +113,17 @@ export function createReceivingCharge(db: Db, teamId: string, input: ReceivingIn
  * The receiving charge of a purchase-order receipt, inside the receipt's transaction; null (no
  * charge, the receipt still stands) when the delegation is inactive or its rate card cannot price it.
  */
-export async function billReceipt(tx: TxClient, teamId: string, delegationId: string, data: ReceivingInput['data']) {
+export async function billReceipt(tx: TxClient, teamId: string, delegationId: string, data: ReceiptCharge) {
   const delegation = await tx.fulfillmentDelegation.findFirst({ where: { id: delegationId, fulfiller_team_id: teamId, active: true } });
   const card = delegation ? parseRateCard(delegation.rate_card) : null;
   if (!delegation || !card || !priceReceiving(card, data).matched) return null;
   return created(tx, await receivingCharge(tx, teamId, delegation, card, data));
 }
 
-async function receivingCharge(tx: TxClient, teamId: string, delegation: { id: string; merchant_team_id: string }, card: RateCard, data: ReceivingInput['data']) {
+/** What a receipt bills: purchase-order receipts name the order, returns the return. */
+export interface ReceiptCharge { name: string; quantity: number; purchase_order_id?: string; return_id?: string }
+
+async function receivingCharge(tx: TxClient, teamId: string, delegation: { id: string; merchant_team_id: string }, card: RateCard, data: ReceiptCharge) {
   const pricing = requireMatch(priceReceiving(card, data));
   return tx.charge.create({
     data: {
@@ -133,7 +136,8 @@ async function receivingCharge(tx: TxClient, teamId: string, delegation: { id: s
       merchant_team_id: delegation.merchant_team_id,
       fulfiller_team_id: teamId,
       fulfillment_delegation_id: delegation.id,
-      purchase_order_id: data.purchase_order_id,
+      purchase_order_id: data.purchase_order_id ?? null,
+      return_id: data.return_id ?? null,
       ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
     },
   });

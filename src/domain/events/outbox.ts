@@ -21,6 +21,12 @@ export const EVENT_KINDS = [
   'purchase_order.received',
   'purchase_order.closed',
   'purchase_order.cancelled',
+  'inventory.transfer_shipped',
+  'inventory.transfer_received',
+  'inventory.transfer_cancelled',
+  'return.created',
+  'return.received',
+  'return.cancelled',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -19,7 +19,7 @@ const foInclude = {
   order: {
     select: {
       order_number: true, shop_id: true, shipping_address: true, customer_email: true, customer_name: true,
-      customer_phone: true, status: true, fulfillment_status: true,
+      customer_phone: true, status: true, fulfillment_status: true, priority: true, shipping_method: true,
     },
   },
 } satisfies Prisma.FulfillmentOrderInclude;
@@ -69,6 +69,9 @@ export function presentFulfillmentOrder(fo: FoRow, names: Names, now = new Date(
     ...flatAddress('shipping_address_', shipping, ORDER_ADDRESS_FIELDS),
     customer_email: fo.order.customer_email,
     customer_name: fo.order.customer_name,
+    // Extensions: the order's, so a packer (and `fos fulfill run`) sees how fast it must ship.
+    priority: fo.order.priority,
+    shipping_method: fo.order.shipping_method,
     lock: activeLock(fo, now),
     created_at: fo.created_at,
     updated_at: fo.updated_at,

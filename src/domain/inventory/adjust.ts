@@ -5,7 +5,7 @@ import { conflict, DomainError } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import type { Caller } from '../products/reach.js';
 import { reachableTeamIds } from '../products/reach.js';
-import { applyToLevel, levelFor, type Deltas, type LevelRef } from './ledger.js';
+import { applyToLevel, levelFor, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
 import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from './products.js';
 import { levelFigures, type LevelFigures } from './figures.js';
 import type { AdjustmentReason } from './constants.js';
@@ -136,11 +136,11 @@ async function levelsOf(tx: TxClient, warehouseId: string, products: { id: strin
 }
 
 /** Sets on_hand to `counted` (compare-and-set on the on_hand it read, retried when it moved); returns the delta written. */
-async function count(tx: TxClient, level: LevelRef, counted: number, force: boolean, info: Record<string, unknown>, i: number): Promise<number> {
+async function count(tx: TxClient, level: LevelRef, counted: number, force: boolean, info: Omit<MovementInfo, 'kind'>, i: number): Promise<number> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const now = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id }, select: { on_hand: true } });
     const delta = counted - now.on_hand;
-    const ok = await applyToLevel(tx, level, { on_hand: delta }, { ...info, kind: 'COUNTED' } as never, { sellable: delta < 0 && !force, onHandIs: now.on_hand });
+    const ok = await applyToLevel(tx, level, { on_hand: delta }, { ...info, kind: 'COUNTED' }, { sellable: delta < 0 && !force, onHandIs: now.on_hand });
     if (ok) return delta;
     const again = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id }, select: { on_hand: true } });
     if (again.on_hand === now.on_hand) throw await refused(tx, level, i, force);

@@ -138,7 +138,8 @@ export function orderView(o: OrderRow, names: Names, full: boolean) {
     order_fulfillment_holds: [...o.holds].sort(byCreated).map(holdView),
     ...(full
       ? {
-        core_order_line_items: lines.filter((l) => l.kind === 'CORE').map(coreItem),
+        // returned_quantity: an extension (issue 10) on core lines, the ones returns name.
+        core_order_line_items: lines.filter((l) => l.kind === 'CORE').map((l) => ({ ...coreItem(l), returned_quantity: l.returned_quantity })),
         original_order_line_items: lines.filter((l) => l.kind === 'ORIGINAL').map(originalItem),
         supported_actions: [{ action: 'VIEW_REMOTE_ORDER' }],
       }

@@ -5,8 +5,8 @@ import type { CreateProductInput, ProductInput } from './fields.js';
 import { visibleWarehouses } from './inventory.js';
 import { DETAIL_INCLUDE, LIST_INCLUDE, presentOps } from './present.js';
 import { opsWhere, orderOf, type OpsListQuery } from './query.js';
-import { delegatedMerchant, reachableTeamIds, type Caller } from './reach.js';
-import { createProduct, updateProduct } from './write.js';
+import { delegatedMerchant, reachableTeamIds, type Caller, type Client } from './reach.js';
+import { createProduct, updateProduct, type Owner } from './write.js';
 
 // Products, ops family (spec 4.2): a fulfiller key reaches its own team's products and those of
 // merchant teams delegated to it.
@@ -42,21 +42,18 @@ export const getOpsProduct = (db: Db, caller: Caller, id: string) => loadOne(db,
 export async function createOpsProduct(db: Db, caller: Caller, input: CreateProductInput) {
   const { merchant_team_id: merchantId, ...fields } = input;
   const reach = await reachableTeamIds(db.prisma, caller);
-  const id = await createProduct(db, reach, fields, async (tx) => {
-    if (!merchantId) {
-      const team = await tx.team.findUniqueOrThrow({ where: { id: caller.teamId }, select: { measurement_system: true } });
-      return {
-        team_id: caller.teamId, merchant_team_id: null, fulfiller_team_id: caller.teamId,
-        measurement_system: team.measurement_system,
-      };
-    }
-    const merchant = await delegatedMerchant(tx, caller.teamId, merchantId);
-    return {
-      team_id: merchant.id, merchant_team_id: merchant.id, fulfiller_team_id: caller.teamId,
-      measurement_system: merchant.measurement_system,
-    };
-  });
+  const id = await createProduct(db, reach, fields, (tx) => opsOwner(tx, caller, merchantId));
   return loadOne(db, caller, id, false);
+}
+
+/** The owner of an ops-created product: the caller's team, or a merchant team delegated to it (404 otherwise). */
+export async function opsOwner(tx: Client, caller: Caller, merchantId?: string | null): Promise<Owner> {
+  if (!merchantId) {
+    const team = await tx.team.findUniqueOrThrow({ where: { id: caller.teamId }, select: { measurement_system: true } });
+    return { team_id: caller.teamId, merchant_team_id: null, fulfiller_team_id: caller.teamId, measurement_system: team.measurement_system };
+  }
+  const merchant = await delegatedMerchant(tx, caller.teamId, merchantId);
+  return { team_id: merchant.id, merchant_team_id: merchant.id, fulfiller_team_id: caller.teamId, measurement_system: merchant.measurement_system };
 }
 
 export async function updateOpsProduct(db: Db, caller: Caller, id: string, input: ProductInput) {

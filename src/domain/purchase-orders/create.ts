@@ -22,7 +22,8 @@ export interface PurchaseOrderInput {
   lines: (ProductRef & { quantity: number })[];
 }
 
-type Actor = Caller & { keyId: string };
+/** The caller; keyId null for the server's own work (the demo seed). */
+type Actor = Caller & { keyId: string | null };
 
 export async function createPurchaseOrder(db: Db, caller: Actor, input: PurchaseOrderInput): Promise<PurchaseOrderView> {
   return writeTx(db, async (tx) => {

@@ -29,7 +29,7 @@ export interface ReceiptInput {
   note?: string;
 }
 
-export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: string }, id: string, input: ReceiptInput) {
+export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: string | null }, id: string, input: ReceiptInput) {
   return writeTx(db, async (tx) => {
     const po = await claim(tx, caller.teamId, id, 'received');
     const products = await resolveProducts(tx, po.merchant_team_id ? [po.merchant_team_id] : await reachableTeamIds(tx, caller), input.lines);

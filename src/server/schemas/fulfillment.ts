@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PRIORITIES } from '../../domain/orders/constants.js';
 import { Id, Uuid, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Fulfillment orders, locks and the carrier rate table (spec 2.11, 4.6; docs/fulfillment.md).
@@ -51,6 +52,8 @@ export const FulfillmentOrderSchema = Type.Object({
   shipping_address_phone: Opt(Type.String()),
   customer_email: Opt(Type.String()),
   customer_name: Opt(Type.String()),
+  priority: Type.Optional(StringEnum(PRIORITIES, { description: 'extension: the order\'s priority' })),
+  shipping_method: Opt(Type.String({ description: 'extension: the order\'s shipping method (e.g. Overnight)' })),
   lock: Opt(LockSchema),
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -1,5 +1,7 @@
-import { Type } from 'typebox';
-import { ADJUSTMENT_REASONS, BUCKETS, MOVEMENT_KINDS } from '../../domain/inventory/constants.js';
+import { Type, type TProperties } from 'typebox';
+import {
+  ADJUSTMENT_REASONS, BUCKETS, MOVEMENT_KINDS, RECEIPT_CONDITIONS, TRANSFER_STATUSES,
+} from '../../domain/inventory/constants.js';
 import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Inventory levels, the movement ledger and adjustments (issue 10; docs/inventory.md).
@@ -108,3 +110,63 @@ export const AdjustmentSchema = Type.Object({
 
 export const InventoryListSchema = listOf(InventoryLevelSchema);
 export const MovementListSchema = listOf(MovementSchema);
+
+// ---- Transfers ----
+
+const TransferLineRef = { ...ProductRefFields, quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }) };
+
+export const CreateTransferBody = Type.Object({
+  from_warehouse_id: Id,
+  to_warehouse_id: Id,
+  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  note: Type.Optional(Type.String({ maxLength: 2000 })),
+  lines: Type.Array(Type.Object(TransferLineRef, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
+}, { additionalProperties: false });
+
+/** A receipt body (purchase orders, transfers, returns): lines with a condition; DAMAGED units are set aside. */
+export const receiptBody = <L extends TProperties, E extends TProperties = {}>(line: L, extra: E = {} as E) => Type.Object({
+  ...extra,
+  note: Type.Optional(Type.String({ maxLength: 2000 })),
+  lines: Type.Array(Type.Object({
+    ...line,
+    condition: Type.Optional(StringEnum(RECEIPT_CONDITIONS, { default: 'SELLABLE', description: 'SELLABLE goes on hand; DAMAGED goes on hand and is set aside (unavailable)' })),
+  }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
+}, { additionalProperties: false });
+
+export const ReceiveTransferBody = receiptBody(TransferLineRef);
+
+export const TransferSchema = Type.Object({
+  id: Type.String(),
+  status: StringEnum(TRANSFER_STATUSES),
+  from_warehouse_id: Type.String(),
+  from_warehouse_name: Nullable(Type.String()),
+  to_warehouse_id: Type.String(),
+  to_warehouse_name: Nullable(Type.String()),
+  reference: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+  created_by_key_id: Nullable(Type.String()),
+  received_at: Nullable(Timestamp),
+  cancelled_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  total_quantity: Type.Integer(),
+  total_received: Type.Integer(),
+  lines: Type.Array(Type.Object({
+    id: Type.String(),
+    product_id: Type.String(),
+    sku: Nullable(Type.String()),
+    quantity: Type.Integer({ description: 'shipped' }),
+    quantity_received: Type.Integer(),
+    quantity_damaged: Type.Integer(),
+    quantity_in_transit: Type.Integer(),
+  })),
+});
+
+export const TransferListQuery = Type.Object({
+  ...pageQuery(),
+  status: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated: ${TRANSFER_STATUSES.join(', ')}` })),
+  warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'from or to these warehouses, comma-separated' })),
+}, { additionalProperties: false });
+
+export const TransferParams = Type.Object({ transfer_id: Id });
+export const TransferListSchema = listOf(TransferSchema);

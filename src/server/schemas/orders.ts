@@ -239,7 +239,10 @@ const orderFields = {
 /** Order 2.6 (get-one, priority update, convert and mark-paid responses). */
 export const OrderSchema = Type.Object({
   ...orderFields,
-  core_order_line_items: Type.Array(Type.Object(CoreLineItem)),
+  core_order_line_items: Type.Array(Type.Object({
+    ...CoreLineItem,
+    returned_quantity: Type.Integer({ description: 'extension: units on returns of this line (never above what was fulfilled)' }),
+  })),
   original_order_line_items: Type.Array(Type.Object({
     ...CoreLineItem,
     original_draft_order_line_item_id: Opt(Type.String()),

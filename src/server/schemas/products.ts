@@ -129,7 +129,7 @@ const ConfigRecord = Type.Object({
 const Quantity = Type.Object({
   count: Type.Number(),
   operations: Type.Array(Type.Object({ count: Type.Number(), label: Type.String() }), {
-    description: 'Terms adding up to count: "stock_level" for stored quantities; on_hand, -committed, -unavailable for available.',
+    description: 'Terms adding up to count, explained from the inventory ledger: committed "open_orders"; unavailable by reason ("damaged", "quarantine", …); on_order "purchase_orders" / "transfers"; "stock_level" for on_hand and any part the ledger does not explain; on_hand, -committed, -unavailable for available.',
   }),
 });
 
@@ -275,4 +275,29 @@ export const MerchantProduct = Type.Object({
   first_article_inspection_completed_at: Opt(Timestamp),
   team_id: Type.String(),
   config: ConfigRecord,
+});
+
+// ---------- bulk upsert by SKU (issue 10 item 7) ----------
+
+const { bundle_components: _b, assembly_components: _a, ...bulkFields } = optionalNameType(opsFields);
+
+export const BulkProductsBody = Type.Object({
+  merchant_team_id: Type.Optional(Type.String({ format: 'uuid', description: 'Upsert the products of this merchant team delegated to the caller (default: the caller\'s team).' })),
+  products: Type.Array(Type.Object({
+    ...bulkFields,
+    sku: Type.String({ minLength: 1, maxLength: 255, description: 'the key: an existing product of the team with this SKU is updated, else one is created (name and type then required)' }),
+  }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
+}, { additionalProperties: false });
+
+export const BulkProductsResult = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  failed: Type.Integer(),
+  results: Type.Array(Type.Object({
+    index: Type.Integer({ description: 'position in products[]' }),
+    sku: Type.String(),
+    status: StringEnum(['created', 'updated', 'failed'] as const),
+    id: Nullable(Type.String()),
+    error: Nullable(Type.Object({ type: Type.String(), status: Type.Integer(), detail: Type.String() })),
+  })),
 });

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS } from '../../domain/inventory/constants.js';
 import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
-import { MAX_LINES, ProductRefFields } from './inventory.js';
+import { MAX_LINES, ProductRefFields, receiptBody } from './inventory.js';
 
 // Purchase orders / inbound receipts (issue 10 item 3; docs/inventory.md).
 
@@ -53,17 +53,12 @@ export const CreatePurchaseOrderBody = Type.Object({
 
 export const CreateMerchantPurchaseOrderBody = Type.Object(createFields, { additionalProperties: false });
 
-export const ReceiveBody = Type.Object({
-  allow_over_receipt: Type.Optional(Type.Boolean({ description: 'accept more units than are still open' })),
-  note: Type.Optional(Type.String({ maxLength: 2000 })),
-  lines: Type.Array(Type.Object({
-    ...ProductRefFields,
-    quantity: Units,
-    condition: Type.Optional(StringEnum(RECEIPT_CONDITIONS, { default: 'SELLABLE', description: 'DAMAGED units are set aside (unavailable)' })),
-    lot_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    expiration_date: Type.Optional(Type.String({ format: 'date' })),
-  }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
-}, { additionalProperties: false });
+export const ReceiveBody = receiptBody({
+  ...ProductRefFields,
+  quantity: Units,
+  lot_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  expiration_date: Type.Optional(Type.String({ format: 'date' })),
+}, { allow_over_receipt: Type.Optional(Type.Boolean({ description: 'accept more units than are still open' })) });
 
 export const ReceiptSchema = Type.Object({
   id: Type.String(),

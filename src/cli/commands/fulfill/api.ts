@@ -30,6 +30,9 @@ export interface FulfillmentOrder {
   remaining_quantity: number;
   line_items: FoLine[];
   lock: { lock_owner: string; expires_at: string } | null;
+  /** The order's priority and shipping method (to check a bought label's speed). */
+  priority?: string | null;
+  shipping_method?: string | null;
 }
 
 export interface PackageLine {
@@ -49,7 +52,7 @@ export interface Package {
   tracking_number: string | null;
   formatted_service: string | null;
   package_line_items: PackageLine[];
-  shipping_label: { tracking_code: string | null; formatted_service: string | null } | null;
+  shipping_label: { tracking_code: string | null; formatted_service: string | null; delivery_days?: number | null } | null;
 }
 
 export interface LockResult {

@@ -135,7 +135,7 @@ export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions)
   reporter.startPhase(opts.dryRun ? 'planning' : 'fulfilling', work.length);
   await pool(work, opts.concurrency, async (w) => {
     const log = (m: string) => reporter.log(`FO ${w.fo.id} (${w.fo.order_number}):`, m);
-    const result = opts.dryRun ? planOne(w, opts, log) : await fulfilOne(api, w.input, w.fo, w.items, opts, log);
+    const result = opts.dryRun ? planOne(w, opts, log) : await fulfilOne(api, w.input, w.fo, w.items, opts, log, (m) => reporter.warn(m));
     await reporter.emit(result);
     reporter.advance();
   });

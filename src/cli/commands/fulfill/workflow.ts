@@ -5,6 +5,7 @@ import {
 import type { RunOptions } from './options.js';
 import { describeLines, packageKey, planLines, type Items } from './plan.js';
 import { baseResult, failedResult, type FulfilResult, type Step } from './result.js';
+import { slowerThanAsked } from './speed.js';
 
 /**
  * One fulfillment order through the workflow (spec 4.6): accept if PENDING -> lock -> package -> label -> fulfil (which releases the lock). A failure after locking
@@ -42,7 +43,7 @@ function leftBehind(p: Progress, lockNote: string): string {
 }
 
 export async function fulfilOne(
-  api: FulfillApi, input: string, initial: FulfillmentOrder, items: Items | undefined, opts: RunOptions, log: Log,
+  api: FulfillApi, input: string, initial: FulfillmentOrder, items: Items | undefined, opts: RunOptions, log: Log, warn: Log = log,
 ): Promise<FulfilResult> {
   const id = initial.id;
   const owner = opts.lockOwner;
@@ -132,6 +133,8 @@ export async function fulfilOne(
       p.labelled = true;
       const service = p.pkg.shipping_label?.formatted_service ?? p.pkg.formatted_service ?? '';
       log(`labelled (${opts.label.kind === 'upload' ? 'uploaded' : `bought, ${opts.label.rate_strategy}`}): ${service}${service ? ', ' : ''}tracking ${trackingOf(p.pkg) ?? '-'}`);
+      const slow = opts.label.kind === 'buy' ? slowerThanAsked(fo, p.pkg.shipping_label) : undefined;
+      if (slow) warn(slow);
     }
 
     step = 'fulfill';

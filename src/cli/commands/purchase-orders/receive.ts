@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { collect } from '../../shared/body.js';
 import { seg, writeCommand } from '../../shared/resource.js';
-import { parseStockArgs, withLines } from '../../shared/stock-lines.js';
+import { DAMAGED_OPTION, receiptLines, withLines } from '../../shared/stock-lines.js';
 
 export default function purchaseOrdersReceive(ctx: Context): Command {
   return writeCommand(ctx, {
@@ -14,16 +14,14 @@ export default function purchaseOrdersReceive(ctx: Context): Command {
     path: ([id]) => `/ops/purchase-orders/${seg(id)}/receive`,
     fields: [{ key: 'note', description: 'free text kept on the movements' }],
     configure: (cmd) => cmd
-      .option('--damaged <sku=quantity>', 'units that arrived damaged: set aside as unavailable (repeatable)', collect)
+      .option(...DAMAGED_OPTION, collect)
       .option('--lot <code>', 'lot code of every line')
       .option('--expires <date>', 'expiration date (YYYY-MM-DD) of every line')
       .option('--allow-over-receipt', 'accept more units than are still open'),
     transform: (body, opts, args) => {
       const lines = args.slice(1).flat();
       const extra = { ...(opts.lot ? { lot_code: opts.lot } : {}), ...(opts.expires ? { expiration_date: opts.expires } : {}) };
-      const sellable = parseStockArgs(lines, '=', 'quantity', 1).map((l) => ({ ...l, ...extra }));
-      const damaged = parseStockArgs((opts.damaged as string[] | undefined) ?? [], '=', 'quantity', 1).map((l) => ({ ...l, ...extra, condition: 'DAMAGED' }));
-      const out = withLines(body, [...sellable, ...damaged], 'MUG-BLUE=24');
+      const out = withLines(body, receiptLines(lines, opts.damaged as string[] | undefined, extra), 'MUG-BLUE=24');
       return opts.allowOverReceipt ? { ...out, allow_over_receipt: true } : out;
     },
     examples: [

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
+import { bulkUpsertProducts } from '../../../domain/products/bulk.js';
 import * as products from '../../../domain/products/products.js';
+import { statusOf } from '../../problem.js';
 import { listOf } from '../../schemas/common.js';
 import {
-  OpsCreateBody, OpsProductDetail, OpsProductListItem, OpsProductQuery, OpsProductWritten, OpsUpdateBody, ProductParams,
+  BulkProductsBody, BulkProductsResult, OpsCreateBody, OpsProductDetail, OpsProductListItem, OpsProductQuery, OpsProductWritten, OpsUpdateBody, ProductParams,
 } from '../../schemas/products.js';
 
 // Products, ops family (spec 4.2, records 2.3): fulfiller keys; their team's products and those
@@ -60,4 +62,23 @@ export default async function routes(app: FastifyInstance) {
       response: { 200: OpsProductWritten },
     },
   }, async (request) => products.updateOpsProduct(app.db, request.principal, request.params.product_id, request.body));
+
+  app.post<{ Body: Static<typeof BulkProductsBody> }>('/v1/ops/products/bulk', {
+    config: write,
+    schema: {
+      operationId: 'bulkUpsertOpsProducts', tags, summary: 'Create or update up to 1,000 products by SKU, with a result per row',
+      description: 'An existing product of the owner team with the SKU is updated with the fields given; an unknown SKU is created '
+        + '(name and type required). Rows are applied one by one: a failing row is reported (index, problem type and detail) and the rest still apply.',
+      body: BulkProductsBody,
+      response: { 200: BulkProductsResult },
+    },
+  }, async (request) => {
+    const out = await bulkUpsertProducts(app.db, request.principal, request.body);
+    return {
+      ...out,
+      results: out.results.map((r) => ({
+        ...r, error: r.error && { type: `urn:fos:error:${r.error.kind}`, status: statusOf(r.error.kind), detail: r.error.detail },
+      })),
+    };
+  });
 }

@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { writeCommand } from '../../shared/resource.js';
+import { parseStockArgs, withLines } from '../../shared/stock-lines.js';
+
+export default function inventoryTransfer(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'transfer',
+    description: 'Ship stock to another warehouse of the team (on order there until received)',
+    method: 'POST',
+    mode: 'create',
+    args: ['[sku=quantity...]'],
+    path: () => '/ops/inventory/transfers',
+    fields: [
+      { key: 'from_warehouse_id', flag: '--from', arg: 'warehouse-id', description: 'source warehouse', required: true },
+      { key: 'to_warehouse_id', flag: '--to', arg: 'warehouse-id', description: 'destination warehouse', required: true },
+      { key: 'reference', description: 'your reference' },
+      { key: 'note', description: 'free text kept on the movements' },
+    ],
+    transform: (body, _opts, args) => withLines(body, parseStockArgs(args.flat(), '=', 'quantity', 1), 'MUG-BLUE=24'),
+    examples: [
+      'fos inventory transfer --from 0193… --to 0193… MUG-BLUE=24 TEE-M=12',
+      'fos inventory transfers receive <transfer-id> MUG-BLUE=24',
+    ],
+  });
+}

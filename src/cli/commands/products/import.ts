@@ -1,0 +1,72 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { CliError, UsageError } from '../../errors.js';
+import { printRecord } from '../../output/print.js';
+import { readReference } from '../../shared/body.js';
+import { commandOf, withExamples } from '../../shared/help.js';
+import { parseProductsCsv } from './import-rows.js';
+
+// `fos products import products.csv`: rows upserted by SKU through POST /v1/ops/products/bulk,
+// 1,000 per request. Rows the server refuses are reported with their CSV row numbers; the others
+// are applied (each row is its own transaction on the server). Exit 0 when every row applied, 1
+// when some failed (the summary on stdout lists them).
+
+const BATCH = 1000;
+
+interface BulkAnswer {
+  created: number;
+  updated: number;
+  failed: number;
+  results: { index: number; sku: string; status: string; id: string | null; error: { type: string; detail: string } | null }[];
+}
+
+export default function productsImport(ctx: Context): Command {
+  const cmd = new Command('import')
+    .description('Create or update products from a CSV file, matched by SKU (1,000 rows per request)')
+    .argument('<file>', 'CSV file with a header row (sku plus product fields), or - for stdin')
+    .option('--merchant-team <id>', 'the products of this delegated merchant team (default: your team)')
+    .option('--dry-run', 'check the file, send nothing');
+  cmd.action(async (...actionArgs: unknown[]) => {
+    const command = commandOf(actionArgs);
+    const opts = command.opts();
+    const [file] = command.processedArgs as string[];
+    const text = file === '-' ? await ctx.io.readStdin() : await readReference(ctx, `@${file}`, '<file>');
+    // The columns come from the API's own schema (loaded only here, so `fos --help` stays light).
+    const { BulkProductsBody } = await import('../../../server/schemas/products.js');
+    const fields = (BulkProductsBody.properties.products.items as unknown as { properties: Record<string, never> }).properties;
+    const { products, rows } = parseProductsCsv(text, fields);
+    if (!products.length) throw new UsageError('the file has a header but no rows');
+    const summary = { file, rows: products.length, requests: Math.ceil(products.length / BATCH), created: 0, updated: 0, failed: 0, failures: [] as { row: number; sku: string; detail: string }[] };
+    if (opts.dryRun) {
+      ctx.io.info(`dry run: ${products.length} row(s) in ${summary.requests} request(s); nothing sent`);
+      await printRecord(ctx, { ...summary, dry_run: true });
+      return;
+    }
+    const client = ctx.client();
+    const progress = ctx.io.progress();
+    try {
+      for (let offset = 0; offset < products.length; offset += BATCH) {
+        progress.update(`importing: ${offset}/${products.length} rows`);
+        const body = { ...(opts.merchantTeam ? { merchant_team_id: opts.merchantTeam } : {}), products: products.slice(offset, offset + BATCH) };
+        const { data } = await client.request<BulkAnswer>('POST', '/ops/products/bulk', { body });
+        summary.created += data.created;
+        summary.updated += data.updated;
+        summary.failed += data.failed;
+        for (const r of data.results) if (r.error) summary.failures.push({ row: rows[offset + r.index], sku: r.sku, detail: r.error.detail.replace(/\s*\(support reference: [0-9a-f]+\)$/, '') });
+      }
+    } finally {
+      progress.done();
+    }
+    await printRecord(ctx, summary);
+    if (summary.failed) {
+      const shown = summary.failures.slice(0, 10).map((f) => `row ${f.row} (${f.sku}): ${f.detail}`).join('\n  ');
+      throw new CliError(`${summary.failed} of ${products.length} row(s) failed (the others were applied):\n  ${shown}${summary.failed > 10 ? '\n  … see failures in the output' : ''}`);
+    }
+    ctx.io.info(`imported ${products.length} row(s): ${summary.created} created, ${summary.updated} updated`);
+  });
+  return withExamples(cmd, [
+    'fos products import products.csv',
+    'fos products import catalogue.csv --merchant-team 0193… --dry-run',
+    'printf "sku,name,type,weight,weight_unit\\nMUG-BLUE,Blue mug,STANDARD,350,G\\n" | fos products import -',
+  ]);
+}
