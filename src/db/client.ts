@@ -20,7 +20,6 @@ import { fileURLToPath } from 'node:url';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { PoolConfig } from 'pg';
 import type { Db, PrismaClient, Provider } from './types.js';
-import { serializeSqliteConnections } from './sqlite-serial.js';
 
 export type { Db, Provider } from './types.js';
 
@@ -110,8 +109,8 @@ export const sqlitePragmaSetup = (conn: SqlDriverAdapter) => conn.executeScript(
 /** Opens the SQLite adapter factory for a file (creating its directory), with our pragmas. */
 export async function sqliteAdapterFactory(file: string) {
   mkdirSync(path.dirname(file), { recursive: true });
-  const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
-  return withConnectionSetup(new PrismaBetterSqlite3({ url: file, timeout: SQLITE_BUSY_TIMEOUT_MS }), sqlitePragmaSetup);
+  const { libsqlFactory } = await import('./libsql.js');
+  return withConnectionSetup(libsqlFactory(file, SQLITE_BUSY_TIMEOUT_MS), sqlitePragmaSetup);
 }
 
 /** Opens the PostgreSQL adapter factory (a pg pool is created on connect). */
@@ -132,7 +131,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
   if (target.provider === 'sqlite') {
     const [{ PrismaClient: SqliteClient }, adapter] = await Promise.all([
       import('../generated/sqlite/client.js'),
-      sqliteAdapterFactory(target.file).then(serializeSqliteConnections),
+      sqliteAdapterFactory(target.file),
     ]);
     prisma = new SqliteClient({ adapter, ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
   } else {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'libsql';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createDb, isSerializationFailure, isUniqueViolation, parseDbUrl } from '../../src/db/client.js';
 import { migrate, packageRoot } from '../../src/db/migrate.js';
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** Holds the SQLite write lock from another process for `ms` milliseconds; resolves once it holds it. */
 function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
-  const code = `const D=require('better-sqlite3');const d=new D(process.argv[1]);d.exec('BEGIN IMMEDIATE');
+  const code = `const D=require('libsql');const d=new D(process.argv[1]);d.exec('BEGIN IMMEDIATE');
     console.log('locked');Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,${ms});d.exec('ROLLBACK');d.close();`;
   const child = spawn(process.execPath, ['-e', code, file], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -78,9 +78,13 @@ describe('SQLite database layer', () => {
       expect(await pragma('journal_mode')).toBe('wal');
       expect(Number(await pragma('busy_timeout'))).toBe(5000);
       expect(Number(await pragma('foreign_keys'))).toBe(1);
+      // libSQL opens a new connection after each transaction begins: it gets the same settings.
+      await db.prisma.$transaction(async (tx) => tx.team.count());
+      expect(Number(await pragma('foreign_keys'))).toBe(1);
+      expect(Number(await pragma('busy_timeout'))).toBe(5000);
       // WAL is persistent in the file: a plain connection sees it too
       const plain = new Database(url, { readonly: true });
-      expect(plain.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect((plain.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
       plain.close();
 
       // foreign keys are enforced
