@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -98,6 +98,28 @@ describe('SQLite database layer', () => {
       await db.prisma.team.create({ data: { name: 'Waited', kind: 'FULFILLER' } });
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
       await released;
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('one connection for the process: transactions open no new files, values round-trip exactly', async () => {
+    const url = await sqliteUrl();
+    await migrate(url);
+    const db = await createDb(url);
+    try {
+      const fds = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : 0);
+      const before = fds();
+      for (let i = 0; i < 300; i++) await db.prisma.$transaction(async (tx) => tx.team.count());
+      // @libsql/client opened (and kept) a connection per transaction: 300 more descriptors here.
+      expect(fds() - before).toBeLessThan(5);
+      const m = await db.prisma.team.create({ data: { name: 'M', kind: 'MERCHANT' } });
+      const f = await db.prisma.team.create({ data: { name: 'F', kind: 'FULFILLER' } });
+      const d = await db.prisma.fulfillmentDelegation.create({ data: { merchant_team_id: m.id, fulfiller_team_id: f.id, active: false } });
+      expect((await db.prisma.fulfillmentDelegation.findUniqueOrThrow({ where: { id: d.id } })).active).toBe(false);
+      const [row] = await db.prisma.$queryRawUnsafe<{ big: bigint; small: number }[]>('SELECT 9007199254740993 AS big, 42 AS small');
+      expect(String(row.big)).toBe('9007199254740993');
+      expect(Number(row.small)).toBe(42);
     } finally {
       await db.close();
     }
