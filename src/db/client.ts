@@ -76,7 +76,7 @@ export function parseDbUrl(url: string): DbTarget {
 
 /**
  * Wraps an adapter factory so that every connection it opens runs `setup` first.
- * Used to apply SQLITE_PRAGMAS (the better-sqlite3 adapter has no hook of its own).
+ * Used to apply SQLITE_PRAGMAS on the client's connection (the adapters have no hook of their own).
  */
 export function withConnectionSetup<F extends SqlDriverAdapterFactory>(
   factory: F,
@@ -155,7 +155,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
 // ---------- errors that domain code retries on or maps to API errors ----------
 
 type ErrLike = {
-  code?: unknown; // Prisma (P2002), pg (23505), better-sqlite3 (SQLITE_BUSY)
+  code?: unknown; // Prisma (P2002), pg (23505), libSQL (SQLITE_BUSY)
   originalCode?: unknown; // driver code kept by the driver adapters in DriverAdapterError.cause
   kind?: unknown; // driver-adapter error kind
   extendedCode?: unknown;
@@ -209,6 +209,8 @@ export function isSerializationFailure(err: unknown): boolean {
     if (e.kind === 'sqlite' && typeof e.extendedCode === 'number' && (e.extendedCode & 0xff) === 5 /* SQLITE_BUSY */) {
       return true;
     }
+    // @prisma/adapter-libsql reports BUSY as kind SocketTimeout with the raw SQLite code as text.
+    if (e.kind === 'SocketTimeout' && /^\d+$/.test(String(e.originalCode)) && (Number(e.originalCode) & 0xff) === 5) return true;
     for (const code of codesOf(e)) {
       if (code === 'P2034' || code === '40001' || code === '40P01') return true;
       if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;

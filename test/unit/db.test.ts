@@ -170,6 +170,14 @@ describe('SQLite database layer', () => {
     });
     expect(isSerializationFailure(prismaBusy)).toBe(true);
     expect(isUniqueViolation(prismaBusy)).toBe(false);
+    // The libSQL adapter's form: kind SocketTimeout, the raw code (5, or an extended BUSY code) as text.
+    for (const originalCode of ['5', '517']) {
+      const libsqlBusy = Object.assign(new Error('Operation has timed out'), {
+        code: 'P1008', meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode, kind: 'SocketTimeout' } } },
+      });
+      expect(isSerializationFailure(libsqlBusy)).toBe(true);
+    }
+    expect(isSerializationFailure(Object.assign(new Error('x'), { cause: { originalCode: '19', kind: 'SocketTimeout' } }))).toBe(false);
   });
 
   test('parseDbUrl accepts paths and file: URLs, rejects :memory: and other schemes', () => {
