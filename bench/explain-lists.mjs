@@ -1,7 +1,7 @@
 // Prints the SQLite query plan (EXPLAIN QUERY PLAN) of every order-list case of bench/lists.mjs,
 // for the exact SQL and parameters Prisma sends. Usage (SQLite only):
 //   node bench/explain-lists.mjs <seeded sqlite file> <fulfiller team id>
-import Database from 'better-sqlite3';
+import Database from 'libsql';
 import path from 'node:path';
 import { ORDER_CASES } from './lists.mjs';
 import { ROOT } from './lib.mjs';
@@ -11,12 +11,12 @@ if (!file || !team) { console.error('usage: node bench/explain-lists.mjs <sqlite
 // Record the statements the adapter runs (SQL and bound values), without changing them.
 const seen = [];
 const Stmt = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1'));
-const bound = new WeakMap(); // the adapter binds first, then runs
-const origBind = Stmt.bind;
-Stmt.bind = function (...args) { bound.set(this, args); return origBind.apply(this, args); };
+const sqlOf = new WeakMap(); // libSQL statements do not keep their SQL: remember it at prepare
+const origPrepare = Database.prototype.prepare;
+Database.prototype.prepare = function (sql, ...rest) { const st = origPrepare.call(this, sql, ...rest); sqlOf.set(st, sql); return st; };
 for (const m of ['all', 'get', 'run', 'iterate']) {
   const orig = Stmt[m];
-  Stmt[m] = function (...args) { seen.push({ sql: this.source, args: args.length ? args : bound.get(this) ?? [] }); return orig.apply(this, args); };
+  Stmt[m] = function (...args) { seen.push({ sql: sqlOf.get(this) ?? '', args: args.length === 1 && Array.isArray(args[0]) ? args[0] : args }); return orig.apply(this, args); };
 }
 const { createDb } = await import(path.join(ROOT, 'dist/db/client.js'));
 const { listOrders } = await import(path.join(ROOT, 'dist/domain/orders/orders.js'));

@@ -158,7 +158,7 @@ __fos_options() {
     'fos webhooks deliveries') echo '--status --page --limit --all' ;;
     'fos api') echo '--field -F --raw-field -f --input --header -H --paginate' ;;
     'fos completion') echo '' ;;
-    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --drain-timeout --unauth-rate-limit --allow-private-webhooks --log-level' ;;
+    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --drain-timeout --unauth-rate-limit --allow-private-webhooks --log-level --log-format' ;;
     'fos db') echo '' ;;
     'fos db migrate') echo '--db' ;;
     'fos admin') echo '--db' ;;
@@ -187,7 +187,7 @@ __fos_options() {
     'fos admin user disable') echo '' ;;
     'fos admin user add-to-team') echo '--team --power-role --role' ;;
   esac
-  echo '--version -V --profile --base-url --verbose --json --jq --format --no-color --no-pager --yes -y --help -h'
+  echo '--version -V --profile --base-url --verbose --json --jq --template --format --no-color --no-pager --yes -y --help -h'
 }
 
 __fos_choices() {
@@ -247,6 +247,7 @@ __fos_choices() {
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos serve|--rate-limit-store') echo 'memory database redis' ;;
     'fos serve|--log-level') echo 'fatal error warn info debug trace' ;;
+    'fos serve|--log-format') echo 'auto pretty json' ;;
     'fos admin team create|--kind') echo 'FULFILLER MERCHANT' ;;
     'fos admin team create|--measurement-system') echo 'METRIC IMPERIAL' ;;
     'fos admin key create|--power-role') echo 'ADMIN MEMBER' ;;
@@ -282,7 +283,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --data --input --db --rate-card '
 
 _fos_complete() {

@@ -44,8 +44,8 @@ async function loadSchemaEngine() {
  */
 async function offlineAdapterFactory(provider) {
   if (provider === 'sqlite') {
-    const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
-    return new PrismaBetterSqlite3({ url: ':memory:' });
+    const { PrismaLibSql } = await import('@prisma/adapter-libsql');
+    return new PrismaLibSql({ url: ':memory:' });
   }
   const unexpected = (what) => Promise.reject(new Error(`offline diff: unexpected ${what}`));
   const conn = {

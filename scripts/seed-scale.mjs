@@ -103,13 +103,13 @@ await db.close();
 log(`teams: fulfiller ${fulfiller.id}, ${merchants.length} merchants, ${warehouses.length} warehouses`);
 
 // ---- raw bulk writer per provider ----
-// SQLite: one better-sqlite3 connection, prepared multi-row statements, one transaction per chunk.
+// SQLite: one libSQL connection, prepared multi-row statements, one transaction per chunk.
 // PostgreSQL: pg multi-row INSERTs (parameterised), one transaction per chunk.
 // Dates: Prisma's SQLite adapter stores ISO-8601 text; PostgreSQL takes ISO text for timestamp(3).
 const iso = (ms) => new Date(ms).toISOString().replace('Z', '+00:00'); // the adapter's own form, so text order matches
 let writer;
 if (provider === 'sqlite') {
-  const { default: Database } = await import('better-sqlite3');
+  const { default: Database } = await import('libsql');
   const sq = new Database(parseDbUrl(args.db).file);
   sq.pragma('journal_mode = WAL');
   sq.pragma('synchronous = OFF'); // bulk load only; the server opens the file with its own settings

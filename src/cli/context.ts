@@ -23,6 +23,8 @@ export interface GlobalOptions {
   format?: Format;
   /** `--jq <expr>`: filter the JSON output through jq. */
   jq?: string;
+  /** `--template <text>`: print each record through a Mustache template. */
+  template?: string;
   /** false with `--no-pager`. */
   pager?: boolean;
   /** false with `--no-color`. */

@@ -4,7 +4,7 @@ import { registerCommands } from './commands/index.js';
 import { completeWith } from './completion-hints.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
 import { NetworkError } from '../client/errors.js';
-import { CliError, ExitCode, exitCodeFor, renderError } from './errors.js';
+import { CliError, ExitCode, exitCodeFor, renderError, UsageError } from './errors.js';
 import { networkMessage } from './network-hint.js';
 import { FORMATS } from './profile.js';
 
@@ -43,6 +43,7 @@ export function buildProgram(ctx: Context): Command {
     .option('--verbose', 'log HTTP requests and timings to stderr (API key redacted)')
     .option('--json [fields]', 'print JSON; optionally only these comma-separated fields')
     .option('--jq <expr>', 'filter the JSON output through jq (the real jq, built in), e.g. \'.[] | select(.priority == "HIGH") | .id\'')
+    .option('--template <text>', 'print each record through a Mustache template, e.g. \'{{order_number}}\\t{{status}}\' (nested: {{lock.lock_owner}})')
     .addOption(new Option('--format <format>', 'output format (default: table on a terminal, else json)').choices(FORMATS))
     .option('--no-color', 'disable colour (NO_COLOR is honoured too)')
     .option('--no-pager', 'print long records directly instead of through $FOS_PAGER / $PAGER / less -FRX')
@@ -54,8 +55,9 @@ export function buildProgram(ctx: Context): Command {
 
   program.hook('preAction', () => {
     const o = program.opts<GlobalOptions>();
-    ctx.options = { profile: o.profile, baseUrl: o.baseUrl, verbose: o.verbose, json: o.json, jq: o.jq, format: o.format, pager: o.pager, color: o.color, yes: o.yes };
+    ctx.options = { profile: o.profile, baseUrl: o.baseUrl, verbose: o.verbose, json: o.json, jq: o.jq, template: o.template, format: o.format, pager: o.pager, color: o.color, yes: o.yes };
     if (o.color === false) ctx.io.colorEnabled = false;
+    if (o.template !== undefined && o.jq !== undefined) throw new UsageError('--template and --jq both shape the output: pass one of them');
   });
   return program;
 }
@@ -82,7 +84,7 @@ export type ServerCommandsLoader = () => Promise<ServerCommandsModule>;
 const SERVER_CLI_MODULE = '../server/cli.js';
 const loadServerModule: ServerCommandsLoader = () => import(SERVER_CLI_MODULE) as Promise<ServerCommandsModule>;
 
-const VALUE_FLAGS = new Set(['--profile', '--base-url', '--format', '--jq']);
+const VALUE_FLAGS = new Set(['--profile', '--base-url', '--format', '--jq', '--template']);
 
 /** The first command word of the arguments (after `help`), skipping global options. */
 export function firstCommand(args: readonly string[]): string | undefined {

@@ -20,7 +20,6 @@ import { fileURLToPath } from 'node:url';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { PoolConfig } from 'pg';
 import type { Db, PrismaClient, Provider } from './types.js';
-import { serializeSqliteConnections } from './sqlite-serial.js';
 
 export type { Db, Provider } from './types.js';
 
@@ -77,7 +76,7 @@ export function parseDbUrl(url: string): DbTarget {
 
 /**
  * Wraps an adapter factory so that every connection it opens runs `setup` first.
- * Used to apply SQLITE_PRAGMAS (the better-sqlite3 adapter has no hook of its own).
+ * Used to apply SQLITE_PRAGMAS on the client's connection (the adapters have no hook of their own).
  */
 export function withConnectionSetup<F extends SqlDriverAdapterFactory>(
   factory: F,
@@ -110,8 +109,8 @@ export const sqlitePragmaSetup = (conn: SqlDriverAdapter) => conn.executeScript(
 /** Opens the SQLite adapter factory for a file (creating its directory), with our pragmas. */
 export async function sqliteAdapterFactory(file: string) {
   mkdirSync(path.dirname(file), { recursive: true });
-  const { PrismaBetterSqlite3 } = await import('@prisma/adapter-better-sqlite3');
-  return withConnectionSetup(new PrismaBetterSqlite3({ url: file, timeout: SQLITE_BUSY_TIMEOUT_MS }), sqlitePragmaSetup);
+  const { libsqlFactory } = await import('./libsql.js');
+  return withConnectionSetup(libsqlFactory(file, SQLITE_BUSY_TIMEOUT_MS), sqlitePragmaSetup);
 }
 
 /** Opens the PostgreSQL adapter factory (a pg pool is created on connect). */
@@ -132,7 +131,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
   if (target.provider === 'sqlite') {
     const [{ PrismaClient: SqliteClient }, adapter] = await Promise.all([
       import('../generated/sqlite/client.js'),
-      sqliteAdapterFactory(target.file).then(serializeSqliteConnections),
+      sqliteAdapterFactory(target.file),
     ]);
     prisma = new SqliteClient({ adapter, ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
   } else {
@@ -156,7 +155,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
 // ---------- errors that domain code retries on or maps to API errors ----------
 
 type ErrLike = {
-  code?: unknown; // Prisma (P2002), pg (23505), better-sqlite3 (SQLITE_BUSY)
+  code?: unknown; // Prisma (P2002), pg (23505), libSQL (SQLITE_BUSY)
   originalCode?: unknown; // driver code kept by the driver adapters in DriverAdapterError.cause
   kind?: unknown; // driver-adapter error kind
   extendedCode?: unknown;
@@ -210,6 +209,8 @@ export function isSerializationFailure(err: unknown): boolean {
     if (e.kind === 'sqlite' && typeof e.extendedCode === 'number' && (e.extendedCode & 0xff) === 5 /* SQLITE_BUSY */) {
       return true;
     }
+    // @prisma/adapter-libsql reports BUSY as kind SocketTimeout with the raw SQLite code as text.
+    if (e.kind === 'SocketTimeout' && /^\d+$/.test(String(e.originalCode)) && (Number(e.originalCode) & 0xff) === 5) return true;
     for (const code of codesOf(e)) {
       if (code === 'P2034' || code === '40001' || code === '40P01') return true;
       if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) return true;

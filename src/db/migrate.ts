@@ -235,7 +235,7 @@ async function lockPostgres(db: Extract<DbTarget, { provider: 'postgresql' }>): 
 async function lockSqlite(file: string): Promise<() => Promise<void>> {
   const { mkdirSync } = await import('node:fs');
   mkdirSync(path.dirname(file), { recursive: true });
-  const { default: Database } = await import('better-sqlite3');
+  const { default: Database } = await import('libsql');
   const lock = new Database(`${file}.migrate-lock`, { timeout: 0 });
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {

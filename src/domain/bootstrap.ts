@@ -12,8 +12,8 @@ export interface BootstrapResult {
   token: string;
 }
 
-// Within one process bootstraps of one SQLite file run one at a time: better-sqlite3 waits for a
-// lock synchronously, so two connections of one process would block each other (the holder
+// Within one process bootstraps of one SQLite file run one at a time: the SQLite driver waits for
+// a lock synchronously, so two connections of one process would block each other (the holder
 // cannot commit while the waiter blocks the thread) until the busy timeout fails the waiter.
 const running = new Map<string, Promise<unknown>>();
 

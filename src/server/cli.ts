@@ -22,6 +22,7 @@ export function registerServerCommands(program: Command) {
     .option('--unauth-rate-limit <n>', 'requests with a missing or invalid key allowed per client address per minute (0: no limit)', (v) => parseIntOption(v, '--unauth-rate-limit'), 120)
     .option('--allow-private-webhooks', 'let webhook endpoints reach loopback, private and link-local addresses (local receivers)')
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default(process.env.FOS_LOG_LEVEL ?? 'info'))
+    .addOption(new Option('--log-format <format>', 'log lines: readable on a terminal and JSON when piped (auto), or always one of them').choices(['auto', 'pretty', 'json']).default(process.env.FOS_LOG_FORMAT ?? 'auto'))
     .addHelpText('after', `
 Examples:
   $ fos serve                                   # embedded SQLite in the data directory

@@ -1,9 +1,38 @@
 import { startServer, type ServeOptions } from './serve.js';
 
+export type LogFormat = 'auto' | 'pretty' | 'json';
+
+/**
+ * Logger options for `fos serve`: one JSON line per event when the output is piped (or with
+ * `--log-format json`), for log shippers; on a terminal (or `--log-format pretty`) pino-pretty
+ * prints one readable line each: time, level, [trace id], message, then method and URL (incoming
+ * request) or status and duration (request completed).
+ */
+export async function serveLogger(level: string, format: LogFormat = 'auto', out: NodeJS.WriteStream = process.stdout) {
+  if (format === 'json' || (format === 'auto' && !out.isTTY)) return { level };
+  const { build } = await import('pino-pretty');
+  const stream = build({
+    colorize: Boolean(out.isTTY) && !process.env.NO_COLOR,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,trace_id,req,res,responseTime',
+    messageFormat: (log: Record<string, any>, key: string) => {
+      const id = log.trace_id ? `[${log.trace_id}] ` : '';
+      const req = log.req ? ` ${log.req.method} ${log.req.url}` : '';
+      const res = log.res ? ` -> ${log.res.statusCode}` : '';
+      const took = typeof log.responseTime === 'number' ? ` in ${log.responseTime.toFixed(1)} ms` : '';
+      return `${id}${log[key]}${req}${res}${took}`;
+    },
+    singleLine: true,
+    destination: (out as { fd?: number }).fd ?? 1,
+    sync: true,
+  });
+  return { level, stream };
+}
+
 // `fos serve`: start, announce, save the first-start key as the CLI's `local` profile, and
 // shut down cleanly on SIGINT/SIGTERM.
-export async function runServe(opts: ServeOptions & { logLevel?: string; drainTimeout?: number }) {
-  const server = await startServer({ ...opts, logger: { level: opts.logLevel ?? 'info' } });
+export async function runServe(opts: ServeOptions & { logLevel?: string; logFormat?: LogFormat; drainTimeout?: number }) {
+  const server = await startServer({ ...opts, logger: await serveLogger(opts.logLevel ?? 'info', opts.logFormat) });
   const err = process.stderr;
   if (server.bootstrap) {
     const { token, teamName } = server.bootstrap;

@@ -120,6 +120,20 @@ describe('products', () => {
     expect(csv.stderr).toContain('--jq filters JSON; it cannot be combined with --format csv');
   });
 
+  it('--template prints each record through a Mustache template (one line each, no escaping, \\t for tabs)', async () => {
+    const list = await runCli(['products', 'list', '--template', '{{sku}}\\t{{available}} <{{name}}>'], { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout.split('\n').filter(Boolean)).toEqual(expect.arrayContaining(['SKU-3\t3 <Product 3>']));
+    const one = await runCli(['products', 'get', 'p3', '--template', '{{sku}}: {{on_hand}} on hand{{#missing}} never{{/missing}}'], { env, tty: true });
+    expect(one.stdout).toBe('SKU-3: 4 on hand\n');
+    const bad = await runCli(['products', 'list', '--template', '{{#open}}x'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--template: Unclosed section "open"/);
+    const both = await runCli(['products', 'list', '--template', '{{sku}}', '--jq', '.'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--template and --jq both shape the output');
+  });
+
   it('get prints the record', async () => {
     const r = await runCli(['products', 'get', 'p3', '--json', 'sku,available'], { env });
     expect(JSON.parse(r.stdout)).toEqual({ sku: 'SKU-3', available: 3 });

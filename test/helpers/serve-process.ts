@@ -12,6 +12,8 @@ export interface ServeProcess {
   child: ChildProcess;
   url: string;
   stderr: () => string;
+  /** What it wrote to stdout (its log lines). */
+  stdout: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -32,7 +34,8 @@ export async function serveSandbox(): Promise<{ dir: string; env: NodeJS.Process
 export function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd: string): { started: Promise<ServeProcess>; child: ChildProcess; stderr: () => string; exited: ServeProcess['exited'] } {
   const child = spawn(process.execPath, [fosBin, 'serve', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
-  child.stdout!.resume();
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })));
   const started = new Promise<ServeProcess>((resolve, reject) => {
@@ -45,7 +48,7 @@ export function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd: string):
       const m = /listening on (http:\/\/\S+)/.exec(err);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1], stderr: () => err, exited });
+        resolve({ child, url: m[1], stderr: () => err, stdout: () => out, exited });
       }
     });
     void exited.then(({ code }) => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'libsql';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createDb, isSerializationFailure, isUniqueViolation, parseDbUrl } from '../../src/db/client.js';
 import { migrate, packageRoot } from '../../src/db/migrate.js';
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** Holds the SQLite write lock from another process for `ms` milliseconds; resolves once it holds it. */
 function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
-  const code = `const D=require('better-sqlite3');const d=new D(process.argv[1]);d.exec('BEGIN IMMEDIATE');
+  const code = `const D=require('libsql');const d=new D(process.argv[1]);d.exec('BEGIN IMMEDIATE');
     console.log('locked');Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,${ms});d.exec('ROLLBACK');d.close();`;
   const child = spawn(process.execPath, ['-e', code, file], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -78,9 +78,13 @@ describe('SQLite database layer', () => {
       expect(await pragma('journal_mode')).toBe('wal');
       expect(Number(await pragma('busy_timeout'))).toBe(5000);
       expect(Number(await pragma('foreign_keys'))).toBe(1);
+      // libSQL opens a new connection after each transaction begins: it gets the same settings.
+      await db.prisma.$transaction(async (tx) => tx.team.count());
+      expect(Number(await pragma('foreign_keys'))).toBe(1);
+      expect(Number(await pragma('busy_timeout'))).toBe(5000);
       // WAL is persistent in the file: a plain connection sees it too
       const plain = new Database(url, { readonly: true });
-      expect(plain.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect((plain.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
       plain.close();
 
       // foreign keys are enforced
@@ -94,6 +98,28 @@ describe('SQLite database layer', () => {
       await db.prisma.team.create({ data: { name: 'Waited', kind: 'FULFILLER' } });
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
       await released;
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('one connection for the process: transactions open no new files, values round-trip exactly', async () => {
+    const url = await sqliteUrl();
+    await migrate(url);
+    const db = await createDb(url);
+    try {
+      const fds = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : 0);
+      const before = fds();
+      for (let i = 0; i < 300; i++) await db.prisma.$transaction(async (tx) => tx.team.count());
+      // @libsql/client opened (and kept) a connection per transaction: 300 more descriptors here.
+      expect(fds() - before).toBeLessThan(5);
+      const m = await db.prisma.team.create({ data: { name: 'M', kind: 'MERCHANT' } });
+      const f = await db.prisma.team.create({ data: { name: 'F', kind: 'FULFILLER' } });
+      const d = await db.prisma.fulfillmentDelegation.create({ data: { merchant_team_id: m.id, fulfiller_team_id: f.id, active: false } });
+      expect((await db.prisma.fulfillmentDelegation.findUniqueOrThrow({ where: { id: d.id } })).active).toBe(false);
+      const [row] = await db.prisma.$queryRawUnsafe<{ big: bigint; small: number }[]>('SELECT 9007199254740993 AS big, 42 AS small');
+      expect(String(row.big)).toBe('9007199254740993');
+      expect(Number(row.small)).toBe(42);
     } finally {
       await db.close();
     }
@@ -144,6 +170,14 @@ describe('SQLite database layer', () => {
     });
     expect(isSerializationFailure(prismaBusy)).toBe(true);
     expect(isUniqueViolation(prismaBusy)).toBe(false);
+    // The libSQL adapter's form: kind SocketTimeout, the raw code (5, or an extended BUSY code) as text.
+    for (const originalCode of ['5', '517']) {
+      const libsqlBusy = Object.assign(new Error('Operation has timed out'), {
+        code: 'P1008', meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode, kind: 'SocketTimeout' } } },
+      });
+      expect(isSerializationFailure(libsqlBusy)).toBe(true);
+    }
+    expect(isSerializationFailure(Object.assign(new Error('x'), { cause: { originalCode: '19', kind: 'SocketTimeout' } }))).toBe(false);
   });
 
   test('parseDbUrl accepts paths and file: URLs, rejects :memory: and other schemes', () => {

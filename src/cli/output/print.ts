@@ -3,6 +3,7 @@ import { csvLine } from './csv.js';
 import { checkFields, getPath, pickFields } from './fields.js';
 import { resolveOutput } from './format.js';
 import { runJq } from './jq.js';
+import { compileTemplate } from './template.js';
 import { paged } from './pager.js';
 import { renderRecord, renderTable, tableColumns } from './table.js';
 
@@ -37,6 +38,15 @@ export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {
   const select = (r: unknown) => (fields ? pickFields(r, fields) : r);
   let count = 0;
   if (fields) rows = fieldsChecked(rows, fields);
+
+  if (ctx.options.template !== undefined) {
+    const render = await compileTemplate(ctx.options.template);
+    for await (const r of rows) {
+      await io.out(render(select(r)));
+      count++;
+    }
+    return count;
+  }
 
   if (ctx.options.jq !== undefined) {
     // jq reads the whole array (as `fos … --json | jq` would); there is no streaming filter.
@@ -96,6 +106,10 @@ export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {
 export async function printRecord(ctx: Context, record: unknown): Promise<void> {
   const { format, fields } = await resolveOutput(ctx);
   const io = ctx.io;
+  if (ctx.options.template !== undefined) {
+    checkFields(record, fields);
+    return io.out((await compileTemplate(ctx.options.template))(fields ? pickFields(record, fields) : record));
+  }
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
     if (ctx.options.jq !== undefined) return io.out(await runJq(record, ctx.options.jq, io.isStdoutTTY));
     await io.out(`${JSON.stringify(record, null, 2)}\n`);
