@@ -83,3 +83,9 @@ export async function claimWarehouse(tx: TxClient, warehouseId: string, teamId?:
   if (!w) throw notFound('Warehouse', warehouseId);
   return w;
 }
+
+/** Names of the given warehouses by id (one query; none for no ids). */
+export async function warehouseNames(client: TxClient, ids: string[]): Promise<Map<string, string>> {
+  const rows = ids.length ? await client.warehouse.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } }) : [];
+  return new Map(rows.map((w) => [w.id, w.name]));
+}

@@ -1,10 +1,11 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueForParties } from '../events/outbox.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { pageArgs, toPage } from '../pagination.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
 import { applyToLevel, levelFor } from './ledger.js';
+import { warehouseNames } from './products.js';
 import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from './products.js';
 
 // Transfers between two warehouses of the team (issue 10 item 5). Shipping takes the units off
@@ -47,14 +48,9 @@ export function transferView(t: Row, names: Map<string, string>) {
   };
 }
 
-async function namesOf(tx: TxClient, ids: string[]) {
-  const rows = await tx.warehouse.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } });
-  return new Map(rows.map((w) => [w.id, w.name]));
-}
-
 async function announce(tx: TxClient, t: Row, kind: 'inventory.transfer_shipped' | 'inventory.transfer_received' | 'inventory.transfer_cancelled') {
-  const view = transferView(t, await namesOf(tx, [t.from_warehouse_id, t.to_warehouse_id]));
-  await enqueueEvent(tx, t.team_id, kind, JSON.parse(JSON.stringify(view)));
+  const view = transferView(t, await warehouseNames(tx, [t.from_warehouse_id, t.to_warehouse_id]));
+  await enqueueForParties(tx, t, kind, view);
   return view;
 }
 
@@ -165,12 +161,12 @@ export async function listTransfers(db: Db, teamId: string, q: TransferQuery) {
   if (q.warehouse_id) where.OR = [{ from_warehouse_id: { in: q.warehouse_id } }, { to_warehouse_id: { in: q.warehouse_id } }];
   const rows = await db.prisma.inventoryTransfer.findMany({ ...pageArgs(q, where, ORDER), include: { lines: true } });
   const page = toPage(rows, q, undefined, ORDER);
-  const names = await namesOf(db.prisma as unknown as TxClient, page.data.flatMap((t) => [t.from_warehouse_id, t.to_warehouse_id]));
+  const names = await warehouseNames(db.prisma, page.data.flatMap((t) => [t.from_warehouse_id, t.to_warehouse_id]));
   return { meta: page.meta, data: page.data.map((t) => transferView(t, names)) };
 }
 
 export async function getTransfer(db: Db, teamId: string, id: string) {
   const t = await db.prisma.inventoryTransfer.findFirst({ where: { id, team_id: teamId }, include: { lines: true } });
   if (!t) throw notFound('Transfer', id);
-  return transferView(t, await namesOf(db.prisma as unknown as TxClient, [t.from_warehouse_id, t.to_warehouse_id]));
+  return transferView(t, await warehouseNames(db.prisma, [t.from_warehouse_id, t.to_warehouse_id]));
 }

@@ -1,11 +1,11 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { conflict, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueForParties } from '../events/outbox.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from '../inventory/products.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
-import { eventPayload, purchaseOrderView, type PurchaseOrderView } from './view.js';
+import { purchaseOrderView, type PurchaseOrderView } from './view.js';
 
 // Creating a purchase order (inbound receipt) raises on_order at the receiving warehouse, one
 // ORDERED movement per line, in the transaction that writes the order. A fulfiller creates one
@@ -82,12 +82,7 @@ async function write(tx: TxClient, caller: Actor, input: Omit<PurchaseOrderInput
     if (!ok) throw conflict(`lines[${i}]: on order of ${p.sku ?? p.id} could not be raised.`);
   }
   const view = purchaseOrderView(po, t.warehouse.name);
-  await announce(tx, po, 'purchase_order.created', view);
+  await enqueueForParties(tx, po, 'purchase_order.created', view);
   return view;
 }
 
-/** Both sides hear of a purchase order's changes: the fulfiller and, when named, the merchant. */
-export async function announce(tx: TxClient, po: { team_id: string; merchant_team_id: string | null }, kind: 'purchase_order.created' | 'purchase_order.received' | 'purchase_order.closed' | 'purchase_order.cancelled', payload: unknown) {
-  await enqueueEvent(tx, po.team_id, kind, eventPayload(payload));
-  if (po.merchant_team_id && po.merchant_team_id !== po.team_id) await enqueueEvent(tx, po.merchant_team_id, kind, eventPayload(payload));
-}

@@ -3,7 +3,7 @@ import type { Db } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import type { Caller } from '../products/reach.js';
-import { announce } from './create.js';
+import { enqueueForParties } from '../events/outbox.js';
 import { claim } from './receive.js';
 import { openOf, purchaseOrderView } from './view.js';
 
@@ -40,7 +40,7 @@ async function finish(db: Db, caller: Caller & { keyId: string }, id: string, st
     });
     const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
     const view = purchaseOrderView(updated, warehouse?.name);
-    await announce(tx, po, status === 'CLOSED' ? 'purchase_order.closed' : 'purchase_order.cancelled', view);
+    await enqueueForParties(tx, po, status === 'CLOSED' ? 'purchase_order.closed' : 'purchase_order.cancelled', view);
     return view;
   });
 }

@@ -1,6 +1,7 @@
 import type { Db, Prisma } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { warehouseNames } from '../inventory/products.js';
 import { purchaseOrderView, type PURCHASE_ORDER_STATUSES } from './view.js';
 
 // Listing and reading purchase orders: a fulfiller sees those of its warehouses, a merchant
@@ -26,17 +27,13 @@ export async function listPurchaseOrders(db: Db, side: Side, teamId: string, q: 
   if (q.reference) where.reference = q.reference;
   const rows = await db.prisma.purchaseOrder.findMany({ ...pageArgs(q, where, ORDER), include: { lines: true } });
   const page = toPage(rows, q, undefined, ORDER);
-  const names = await warehouseNames(db, page.data.map((p) => p.warehouse_id));
+  const names = await warehouseNames(db.prisma, page.data.map((p) => p.warehouse_id));
   return { meta: page.meta, data: page.data.map((p) => purchaseOrderView(p, names.get(p.warehouse_id))) };
 }
 
 export async function getPurchaseOrder(db: Db, side: Side, teamId: string, id: string) {
   const po = await db.prisma.purchaseOrder.findFirst({ where: { id, ...scope(side, teamId) }, include: { lines: true } });
   if (!po) throw notFound('Purchase order', id);
-  return purchaseOrderView(po, (await warehouseNames(db, [po.warehouse_id])).get(po.warehouse_id));
+  return purchaseOrderView(po, (await warehouseNames(db.prisma, [po.warehouse_id])).get(po.warehouse_id));
 }
 
-async function warehouseNames(db: Db, ids: string[]) {
-  const rows = ids.length ? await db.prisma.warehouse.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } }) : [];
-  return new Map(rows.map((w) => [w.id, w.name]));
-}

@@ -6,7 +6,7 @@ import { conflict, DomainError, notFound } from '../errors.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import { resolveProducts, type ProductRef } from '../inventory/products.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
-import { announce } from './create.js';
+import { enqueueForParties } from '../events/outbox.js';
 import { OPEN_STATUSES, openOf, purchaseOrderView } from './view.js';
 
 // Receiving against a purchase order: per line, on_hand rises by the units received (DAMAGED
@@ -66,7 +66,7 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
     const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
     const view = purchaseOrderView(updated, warehouse?.name);
     const receipt = { id: receiptId, purchase_order_id: po.id, received_at: now, units, charge_id: charge?.id ?? null, lines: received, purchase_order: view };
-    await announce(tx, po, 'purchase_order.received', receipt);
+    await enqueueForParties(tx, po, 'purchase_order.received', receipt);
     return receipt;
   });
 }

@@ -28,6 +28,3 @@ export function purchaseOrderView(po: PurchaseOrderRow, warehouseName?: string |
 }
 
 export type PurchaseOrderView = ReturnType<typeof purchaseOrderView>;
-
-/** The event payload: the view with dates as strings. */
-export const eventPayload = (v: unknown) => JSON.parse(JSON.stringify(v)) as Record<string, unknown>;

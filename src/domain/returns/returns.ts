@@ -1,7 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { billReceipt } from '../charges/charges.js';
 import { conflict, DomainError, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueForParties } from '../events/outbox.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import { claimWarehouse } from '../inventory/products.js';
@@ -50,12 +50,6 @@ function pick<T extends { id: string; sku: string | null; product_id: string | n
   return found[0];
 }
 
-async function announce(tx: TxClient, r: { team_id: string; merchant_team_id: string }, kind: 'return.created' | 'return.received' | 'return.cancelled', payload: unknown) {
-  const body = JSON.parse(JSON.stringify(payload)) as Record<string, unknown>;
-  await enqueueEvent(tx, r.team_id, kind, body);
-  if (r.merchant_team_id !== r.team_id) await enqueueEvent(tx, r.merchant_team_id, kind, body);
-}
-
 export async function createReturn(db: Db, caller: Actor, input: ReturnInput) {
   return writeTx(db, async (tx) => {
     const warehouse = input.warehouse_id ? await claimWarehouse(tx, input.warehouse_id, caller.teamId) : null;
@@ -88,7 +82,7 @@ export async function createReturn(db: Db, caller: Actor, input: ReturnInput) {
       include: { lines: true },
     });
     const view = returnView(r);
-    await announce(tx, r, 'return.created', view);
+    await enqueueForParties(tx, r, 'return.created', view);
     return view;
   });
 }
@@ -142,7 +136,7 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
       ? await billReceipt(tx, r.team_id, r.fulfillment_delegation_id, { name: `Return ${r.reference ?? r.id}`, quantity: units, return_id: r.id })
       : null;
     const view = { ...returnView(updated), charge_id: charge?.id ?? null };
-    await announce(tx, r, 'return.received', view);
+    await enqueueForParties(tx, r, 'return.received', view);
     return view;
   });
 }
@@ -156,7 +150,7 @@ export async function cancelReturn(db: Db, caller: Actor, id: string) {
     }
     const updated = await tx.return.update({ where: { id: r.id }, data: { status: 'CANCELLED', cancelled_at: new Date() }, include: { lines: true } });
     const view = returnView(updated);
-    await announce(tx, r, 'return.cancelled', view);
+    await enqueueForParties(tx, r, 'return.cancelled', view);
     return view;
   });
 }
