@@ -90,6 +90,32 @@ describe('printable shipping label', () => {
     expect(decodeBarcode(image!)).toBe(tracking);
   });
 
+  it('every package has a packing_slip_url; a bought label has label_with_packing_slip_url: the label page, then the slip', async () => {
+    const { f, pkg } = await labelled({ rate_strategy: 'CHEAPEST', label_format: 'ZPL' });
+    expect(pkg.packing_slip_url).toMatch(new RegExp(`^https?://[^/]+/v1/ops/packages/${pkg.id}/packing-slip$`));
+    const slip = await call('GET', new URL(pkg.packing_slip_url).pathname);
+    expect(slip.statusCode, slip.body).toBe(200);
+    expect((await parse(slip.rawPayload)).text).toContain(`Order ${f.order.order_number}`);
+
+    const url: string = pkg.shipping_label.label_with_packing_slip_url;
+    expect(url).toMatch(new RegExp(`^https?://[^/]+/v1/ops/packages/${pkg.id}/label-with-packing-slip$`));
+    const res = await call('GET', new URL(url).pathname);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const { doc, text, image } = await parse(res.rawPayload);
+    expect(doc.getPageCount()).toBe(2);
+    expect(doc.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
+    expect(doc.getPage(1).getSize()).toEqual({ width: 612, height: 792 });
+    expect(text).toContain(`TRACKING # ${pkg.shipping_label_tracking_code}`);
+    expect(text).toContain('Packing slip');
+    expect(text).toContain(`1 x  ${f.foLines[0].sku}`);
+    expect(decodeBarcode(image!)).toBe(pkg.shipping_label_tracking_code);
+
+    const voided = await call('POST', `/v1/ops/packages/${pkg.id}/label/void`);
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect((await call('GET', `/v1/ops/packages/${pkg.id}/label-with-packing-slip`)).statusCode).toBe(404);
+  });
+
   it('ZPL for thermal printers: ?format=zpl, or label_format ZPL makes it the label_url', async () => {
     const { pkg } = await labelled({ rate_strategy: 'CHEAPEST', label_format: 'ZPL' });
     expect(pkg.shipping_label_url).toMatch(/\/label\?format=zpl$/);
@@ -113,6 +139,8 @@ describe('printable shipping label', () => {
       label_url: 'https://labels.example/x.pdf', tracking_number: '1Z9', carrier: 'UPS', service: 'Ground', cost: 1, cost_currency: 'USD',
     });
     expect(up.json().shipping_label_url).toBe('https://labels.example/x.pdf');
+    expect(up.json().shipping_label.label_with_packing_slip_url).toBeNull();
+    expect((await call('GET', `/v1/ops/packages/${p.id}/label-with-packing-slip`)).statusCode).toBe(409);
     const uploaded = await call('GET', `/v1/ops/packages/${p.id}/label`);
     expect(uploaded.statusCode).toBe(409);
     expect(uploaded.json().detail).toContain('uploaded label');

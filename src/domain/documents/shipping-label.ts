@@ -52,10 +52,6 @@ async function labelData(db: Db, teamId: string, packageId: string): Promise<Lab
   };
 }
 
-/** The label_url of a bought label: the document route, absolute under `origin`. */
-export const labelDocumentUrl = (origin: string, packageId: string, format: LabelFormat) =>
-  `${origin}/v1/ops/packages/${packageId}/label${format === 'ZPL' ? '?format=zpl' : ''}`;
-
 const lines = (a: Address) => [
   a.name, a.company, a.address1, a.address2,
   [a.city, a.state, a.zip].filter(Boolean).join(' '), a.country,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { invalid } from '../../../domain/errors.js';
 import { fulfillPackage } from '../../../domain/fulfillment/fulfil.js';
+import { labelWithPackingSlipPdf } from '../../../domain/documents/label-with-slip.js';
 import { packingSlipPdf } from '../../../domain/documents/packing-slip.js';
 import { labelPdf, labelZpl } from '../../../domain/documents/shipping-label.js';
 import { voidLabel } from '../../../domain/fulfillment/label-void.js';
@@ -40,7 +41,7 @@ export default async function routes(app: FastifyInstance) {
     }
     const { package: pkg, created } = await packages.createPackage(app.db, request.principal, {
       ...body, idempotency_key: body.idempotency_key ?? headerKey,
-    });
+    }, `${request.protocol}://${request.host}`);
     return reply.code(created ? 201 : 200).send(pkg);
   });
 
@@ -133,6 +134,22 @@ export default async function routes(app: FastifyInstance) {
   }, async (request, reply) => {
     const pdf = await packingSlipPdf(app.db, request.principal.teamId, request.params.package_id);
     return reply.type('application/pdf').header('content-disposition', `inline; filename="packing-slip-${request.params.package_id}.pdf"`)
+      .header('cache-control', 'private, no-store').send(Buffer.from(pdf));
+  });
+
+  app.get<{ Params: Params }>('/v1/ops/packages/:package_id/label-with-packing-slip', {
+    config: read,
+    schema: {
+      operationId: 'getLabelWithPackingSlip', tags, summary: 'Shipping label followed by the packing slip (one PDF)',
+      description: 'The label_with_packing_slip_url of a label bought by rate shopping: the 4x6 label page, then the packing '
+        + 'slip pages, in one PDF whatever the label\'s own format. 404 when the package has no (unvoided) label; 409 for an '
+        + 'uploaded label.',
+      params: PackageParams,
+      response: { 200: { description: 'A PDF document', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
+    },
+  }, async (request, reply) => {
+    const pdf = await labelWithPackingSlipPdf(app.db, request.principal.teamId, request.params.package_id);
+    return reply.type('application/pdf').header('content-disposition', `inline; filename="label-and-slip-${request.params.package_id}.pdf"`)
       .header('cache-control', 'private, no-store').send(Buffer.from(pdf));
   });
 
