@@ -17,7 +17,7 @@ __fos_subcommands() {
     'fos orders') echo 'list get priority mark-paid' ;;
     'fos draft-orders') echo 'list get create convert' ;;
     'fos fulfillment-orders') echo 'list get accept lock release' ;;
-    'fos packages') echo 'list get create update label void-label fulfill' ;;
+    'fos packages') echo 'list get create update label get-label slip void-label fulfill' ;;
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list get create-storage create-receiving update-receiving' ;;
     'fos files') echo 'list get create update' ;;
@@ -52,7 +52,7 @@ __fos_options() {
     'fos config get') echo '' ;;
     'fos config set') echo '' ;;
     'fos fulfill') echo '' ;;
-    'fos fulfill run') echo '--from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --dry-run' ;;
+    'fos fulfill run') echo '--from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --dry-run' ;;
     'fos products') echo '' ;;
     'fos products list') echo '--search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --all --merchant' ;;
     'fos products get') echo '--merchant' ;;
@@ -111,7 +111,9 @@ __fos_options() {
     'fos packages get') echo '' ;;
     'fos packages create') echo '--fulfillment-order --name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --idempotency-key --data --field -F --raw-field -f --item' ;;
     'fos packages update') echo '--name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --data --field -F --raw-field -f --item' ;;
-    'fos packages label') echo '--label-url --tracking-number --carrier --service --cost --cost-currency --tracking-url --rate-strategy --carrier-id --service-id --data --field -F --raw-field -f' ;;
+    'fos packages label') echo '--label-url --tracking-number --carrier --service --cost --cost-currency --tracking-url --rate-strategy --carrier-id --service-id --label-format --data --field -F --raw-field -f --output -o --print --printer' ;;
+    'fos packages get-label') echo '--label-format --output -o --print --printer' ;;
+    'fos packages slip') echo '--with-label --output -o --print --printer' ;;
     'fos packages void-label') echo '' ;;
     'fos packages fulfill') echo '--locked-by' ;;
     'fos carrier-rates') echo '' ;;
@@ -193,6 +195,7 @@ __fos_options() {
 __fos_choices() {
   case "$1|$2" in
     'fos fulfill run|--rate-strategy') echo 'CHEAPEST' ;;
+    'fos fulfill run|--label-format') echo 'PDF ZPL' ;;
     'fos fulfill run|--weight-unit') echo 'G LB' ;;
     'fos products list|--order-by') echo 'created_at updated_at' ;;
     'fos products list|--order') echo 'asc desc' ;;
@@ -229,6 +232,8 @@ __fos_choices() {
     'fos packages update|--measurement-unit') echo 'MM IN' ;;
     'fos packages update|--rate-strategy') echo 'CHEAPEST' ;;
     'fos packages label|--rate-strategy') echo 'CHEAPEST' ;;
+    'fos packages label|--label-format') echo 'PDF ZPL' ;;
+    'fos packages get-label|--label-format') echo 'PDF ZPL' ;;
     'fos carrier-rates create|--weight-unit') echo 'G KG LB OZ' ;;
     'fos charges list|--category') echo 'STORAGE RECEIVING SHIPPING' ;;
     'fos charges list|--order') echo 'asc desc' ;;
@@ -283,8 +288,8 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
-__fos_file_flags=' --from --data --input --db --rate-card '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_file_flags=' --from --print-dir --data --output -o --input --db --rate-card '
 
 _fos_complete() {
   local cur prev cmdpath w i subs choices dyn

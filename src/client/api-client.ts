@@ -79,10 +79,13 @@ export class ApiClient {
     const { baseUrl, apiKey } = await this.resolveCredentials();
     const { mod, agent } = await this.transport();
     const url = buildUrl(baseUrl, path, opts.query);
+    // The key goes only to the API's own origin: an absolute URL elsewhere (an uploaded label's
+    // label_url, say) is fetched without it.
+    const ownOrigin = new URL(url).origin === new URL(baseUrl).origin;
     const headers: Record<string, string> = {
-      accept: 'application/json, application/problem+json',
+      accept: opts.binary ? '*/*' : 'application/json, application/problem+json',
       'user-agent': this.options.userAgent ?? 'fos-cli',
-      'x-access-token': apiKey,
+      ...(ownOrigin ? { 'x-access-token': apiKey } : {}),
       ...opts.headers,
     };
     let body: string | Buffer | undefined;
@@ -97,7 +100,7 @@ export class ApiClient {
 
     for (let attempt = 0; ; attempt++) {
       log?.(`> ${method} ${url}`);
-      if (attempt === 0) log?.(`> x-access-token: ${redactToken(apiKey)}`);
+      if (attempt === 0 && ownOrigin) log?.(`> x-access-token: ${redactToken(apiKey)}`);
       const started = performance.now();
       let res: Dispatcher.ResponseData;
       try {
@@ -112,12 +115,14 @@ export class ApiClient {
         await sleep(delayMs);
         continue;
       }
-      const text = await res.body.text();
+      const bytes = opts.binary && res.statusCode < 400 ? Buffer.from(await res.body.arrayBuffer()) : undefined;
+      const text = bytes ? '' : await res.body.text();
       const responseHeaders = flatHeaders(res.headers);
       log?.(`< ${res.statusCode} (${Math.round(performance.now() - started)} ms)`);
       const rateLimit = parseRateLimit(res.headers);
       if (rateLimit) this.lastRateLimit = rateLimit;
       const contentType = responseHeaders['content-type'] ?? '';
+      if (bytes) return { status: res.statusCode, headers: responseHeaders, data: bytes as T };
       if (res.statusCode < 400) {
         const data = (text && /json/i.test(contentType) ? JSON.parse(text) : text || undefined) as T;
         return { status: res.statusCode, headers: responseHeaders, data };
@@ -148,6 +153,12 @@ export class ApiClient {
 
   async delete<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
     return (await this.request<T>('DELETE', path, opts)).data;
+  }
+
+  /** GET a document (PDF, ZPL, a file) as bytes, with its content type. */
+  async download(path: string, query?: Query): Promise<{ bytes: Buffer; contentType: string }> {
+    const res = await this.request<Buffer>('GET', path, { query, binary: true });
+    return { bytes: res.data, contentType: res.headers['content-type'] ?? 'application/octet-stream' };
   }
 
   /** Yields the records of every page of a list endpoint (see paginate.ts). */

@@ -49,6 +49,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sent as `idempotency-key`; makes a write safe to retry. */
   idempotencyKey?: string;
+  /** The body of a success as bytes (a Buffer in `data`): PDFs, ZPL, files. Errors stay problem+json. */
+  binary?: boolean;
 }
 
 export interface ApiResponse<T> {

@@ -10,8 +10,6 @@ import { asAddress, type Address } from '../fulfillment/lookups.js';
 // and a voided-then-relabelled package always prints its current label. Uploaded labels keep the
 // URL they were uploaded with; this document is only for bought ones.
 
-export const LABEL_FORMATS = ['PDF', 'ZPL'] as const;
-export type LabelFormat = (typeof LABEL_FORMATS)[number];
 
 const W = 288; // 4 in, in points
 const H = 432; // 6 in

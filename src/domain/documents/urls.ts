@@ -1,9 +1,12 @@
-import type { LabelFormat } from './shipping-label.js';
 
 // Absolute URLs of the documents fos renders for a package (spec 2.7 label_url, packing_slip_url,
 // label_with_packing_slip_url). `origin` is scheme://host of the request that created the
 // package or bought the label, so a URL works for whoever saw it in the response. The routes
 // behind them are in src/server/routes/ops/packages.ts and answer the fulfiller team only.
+
+/** Formats of a bought label's document (import-free, so the CLI's enums can use it). */
+export const LABEL_FORMATS = ['PDF', 'ZPL'] as const;
+export type LabelFormat = (typeof LABEL_FORMATS)[number];
 
 const base = (origin: string, packageId: string) => `${origin}/v1/ops/packages/${packageId}`;
 

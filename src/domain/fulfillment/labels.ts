@@ -7,8 +7,7 @@ import { carrierSlug, trackingUrl } from './carriers/tracking.js';
 import { asAddress } from './lookups.js';
 import { loadPackage, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
-import type { LabelFormat } from '../documents/shipping-label.js';
-import { labelDocumentUrl, labelWithPackingSlipUrl } from '../documents/urls.js';
+import { labelDocumentUrl, labelWithPackingSlipUrl, type LabelFormat } from '../documents/urls.js';
 
 // Labels: upload an externally generated one, or shop rates across the carrier adapters and
 // buy the cheapest. Carrier calls happen outside the database transaction; attaching the label

@@ -1,4 +1,4 @@
-import { LABEL_FORMATS } from '../../domain/documents/shipping-label.js';
+import { LABEL_FORMATS } from '../../domain/documents/urls.js';
 import { Type, type TSchema } from 'typebox';
 import { PACKAGE_CONFIG } from '../../domain/fulfillment/package-config.js';
 import { Id, Uuid, listOf, Nullable, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
