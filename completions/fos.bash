@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages carrier-rates charges files picking-sessions keys roles webhooks api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms carrier-rates charges files picking-sessions keys roles webhooks api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -18,6 +18,7 @@ __fos_subcommands() {
     'fos draft-orders') echo 'list get create convert' ;;
     'fos fulfillment-orders') echo 'list get accept lock release' ;;
     'fos packages') echo 'list get create update label get-label slip void-label fulfill' ;;
+    'fos scan-forms') echo 'list get create manifest' ;;
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list get create-storage create-receiving update-receiving' ;;
     'fos files') echo 'list get create update' ;;
@@ -107,7 +108,7 @@ __fos_options() {
     'fos fulfillment-orders lock') echo '--owner --timeout' ;;
     'fos fulfillment-orders release') echo '--owner' ;;
     'fos packages') echo '' ;;
-    'fos packages list') echo '--fulfillment-order-id --status --page --limit --all' ;;
+    'fos packages list') echo '--fulfillment-order-id --status --scan-form --page --limit --all' ;;
     'fos packages get') echo '' ;;
     'fos packages create') echo '--fulfillment-order --name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --idempotency-key --data --field -F --raw-field -f --item' ;;
     'fos packages update') echo '--name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --data --field -F --raw-field -f --item' ;;
@@ -116,6 +117,11 @@ __fos_options() {
     'fos packages slip') echo '--with-label --output -o --print --printer' ;;
     'fos packages void-label') echo '' ;;
     'fos packages fulfill') echo '--locked-by' ;;
+    'fos scan-forms') echo '' ;;
+    'fos scan-forms list') echo '--warehouse --carrier --date --page --limit --all' ;;
+    'fos scan-forms get') echo '' ;;
+    'fos scan-forms create') echo '--warehouse --carrier --date --data --field -F --raw-field -f --package --output -o --print --printer' ;;
+    'fos scan-forms manifest') echo '--output -o --print --printer' ;;
     'fos carrier-rates') echo '' ;;
     'fos carrier-rates list') echo '--page --limit --all' ;;
     'fos carrier-rates create') echo '--carrier-id --carrier-name --service-id --service-name --amount --currency --per-unit-weight --max-weight --weight-unit --country --estimated-days --guaranteed --data --field -F --raw-field -f' ;;
@@ -247,8 +253,8 @@ __fos_choices() {
     'fos keys create|--power-role') echo 'ADMIN MEMBER' ;;
     'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
     'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
-    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
-    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos serve|--rate-limit-store') echo 'memory database redis' ;;
     'fos serve|--log-level') echo 'fatal error warn info debug trace' ;;
@@ -288,7 +294,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --data --output -o --input --db --rate-card '
 
 _fos_complete() {

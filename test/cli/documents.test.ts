@@ -143,3 +143,26 @@ describe('fos fulfill run --print-dir', () => {
     expect(r.stderr).toContain('--label-format is for bought labels');
   });
 });
+
+describe('fos scan-forms', () => {
+  it('create gathers the day\'s labels and saves the manifest; list, get, manifest and packages --scan-form', async () => {
+    const { id } = await newPackage();
+    expect((await fos('packages', 'label', id, '--rate-strategy', 'CHEAPEST')).code).toBe(0);
+    const warehouse = (await t.db.prisma.package.findUniqueOrThrow({ where: { id } })).warehouse_id!;
+    const file = path.join(dir, 'manifest.pdf');
+    const r = await fos('scan-forms', 'create', '--warehouse', warehouse, '--carrier', 'ups', '--output', file);
+    expect(r.code, r.stderr).toBe(0);
+    const form = JSON.parse(r.stdout);
+    expect(form).toMatchObject({ carrier_id: 'ups', scan_status: 'SCANNED' });
+    expect(form.package_count).toBeGreaterThanOrEqual(1);
+    expect(await pages(await readFile(file))).toEqual([LETTER]);
+    const on = await fos('packages', 'list', '--scan-form', form.id, '--json', 'id');
+    expect(JSON.parse(on.stdout)).toContainEqual({ id });
+    expect(JSON.parse((await fos('scan-forms', 'get', form.id)).stdout)).toEqual(form);
+    expect(JSON.parse((await fos('scan-forms', 'list', '--carrier', 'ups')).stdout)[0]).toEqual(form);
+    const pdf = await fos('scan-forms', 'manifest', form.id);
+    expect(await pages(pdf.stdoutBytes)).toEqual([LETTER]);
+    const none = await fos('scan-forms', 'create', '--warehouse', warehouse, '--carrier', 'ups');
+    expect(none.code).toBe(5);
+  });
+});

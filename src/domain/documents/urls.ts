@@ -17,5 +17,8 @@ export const labelDocumentUrl = (origin: string, packageId: string, format: Labe
 /** Every package's packing slip (PDF). */
 export const packingSlipUrl = (origin: string, packageId: string) => `${base(origin, packageId)}/packing-slip`;
 
+/** A scan form's manifest (PDF). */
+export const scanFormManifestUrl = (origin: string, scanFormId: string) => `${origin}/v1/ops/scan-forms/${scanFormId}/manifest`;
+
 /** A bought label followed by the packing slip, one PDF (whatever the label's own format). */
 export const labelWithPackingSlipUrl = (origin: string, packageId: string) => `${base(origin, packageId)}/label-with-packing-slip`;

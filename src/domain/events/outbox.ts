@@ -14,6 +14,7 @@ export const EVENT_KINDS = [
   'package.labelled',
   'package.label_voided',
   'package.fulfilled',
+  'scan_form.created',
   'charge.created',
   'charge.updated',
   'inventory.adjusted',

@@ -175,6 +175,7 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
 export interface ListPackagesInput extends PageRequest {
   fulfillment_order_id?: string;
   status?: string[];
+  scan_form_id?: string;
 }
 
 /** Newest first. */
@@ -185,6 +186,7 @@ export async function listPackages(db: Db, teamId: string, input: ListPackagesIn
       fulfiller_team_id: teamId,
       ...(input.fulfillment_order_id ? { fulfillment_order_id: input.fulfillment_order_id } : {}),
       ...(input.status ? { status: { in: input.status } } : {}),
+      ...(input.scan_form_id ? { scan_form_id: input.scan_form_id } : {}),
     }, orderBy),
     include: packageInclude,
   });

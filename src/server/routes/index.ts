@@ -20,12 +20,13 @@ import purchaseOrders from './ops/purchase-orders.js';
 import merchantPurchaseOrders from './merchant/purchase-orders.js';
 import transfers from './ops/transfers.js';
 import returns from './ops/returns.js';
+import scanForms from './ops/scan-forms.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
   for (const plugin of [
     me, opsProducts, merchantProducts, merchantVendors, orders, draftOrders, fulfillmentOrders,
-    packages, carrierRates, charges, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
+    packages, scanForms, carrierRates, charges, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
     keys, roles, users, webhooks,
   ]) {
     await app.register(plugin);
