@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms carrier-rates charges files picking-sessions keys roles webhooks api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms labels carrier-rates charges files picking-sessions keys roles webhooks api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -19,6 +19,7 @@ __fos_subcommands() {
     'fos fulfillment-orders') echo 'list get accept lock release' ;;
     'fos packages') echo 'list get create update label get-label slip void-label fulfill' ;;
     'fos scan-forms') echo 'list get create manifest' ;;
+    'fos labels') echo 'import-invoice invoices invoice' ;;
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list get create-storage create-receiving update-receiving' ;;
     'fos files') echo 'list get create update' ;;
@@ -122,6 +123,10 @@ __fos_options() {
     'fos scan-forms get') echo '' ;;
     'fos scan-forms create') echo '--warehouse --carrier --date --data --field -F --raw-field -f --package --output -o --print --printer' ;;
     'fos scan-forms manifest') echo '--output -o --print --printer' ;;
+    'fos labels') echo '' ;;
+    'fos labels import-invoice') echo '--currency --dry-run' ;;
+    'fos labels invoices') echo '--page --limit --all' ;;
+    'fos labels invoice') echo '' ;;
     'fos carrier-rates') echo '' ;;
     'fos carrier-rates list') echo '--page --limit --all' ;;
     'fos carrier-rates create') echo '--carrier-id --carrier-name --service-id --service-name --amount --currency --per-unit-weight --max-weight --weight-unit --country --estimated-days --guaranteed --data --field -F --raw-field -f' ;;
@@ -253,8 +258,8 @@ __fos_choices() {
     'fos keys create|--power-role') echo 'ADMIN MEMBER' ;;
     'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
     'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
-    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
-    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created shipping_label.corrected charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created shipping_label.corrected charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos serve|--rate-limit-store') echo 'memory database redis' ;;
     'fos serve|--log-level') echo 'fatal error warn info debug trace' ;;

@@ -15,6 +15,7 @@ export const EVENT_KINDS = [
   'package.label_voided',
   'package.fulfilled',
   'scan_form.created',
+  'shipping_label.corrected',
   'charge.created',
   'charge.updated',
   'inventory.adjusted',

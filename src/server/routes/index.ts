@@ -9,6 +9,7 @@ import fulfillmentOrders from './ops/fulfillment-orders.js';
 import packages from './ops/packages.js';
 import carrierRates from './ops/carrier-rates.js';
 import charges from './ops/charges.js';
+import carrierInvoices from './ops/carrier-invoices.js';
 import files from './ops/files.js';
 import pickingSessions from './ops/picking-sessions.js';
 import keys from './access/keys.js';
@@ -26,7 +27,7 @@ import scanForms from './ops/scan-forms.js';
 export async function registerRoutes(app: FastifyInstance) {
   for (const plugin of [
     me, opsProducts, merchantProducts, merchantVendors, orders, draftOrders, fulfillmentOrders,
-    packages, scanForms, carrierRates, charges, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
+    packages, scanForms, carrierRates, charges, carrierInvoices, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
     keys, roles, users, webhooks,
   ]) {
     await app.register(plugin);
