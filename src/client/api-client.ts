@@ -88,14 +88,15 @@ export class ApiClient {
       ...(ownOrigin ? { 'x-access-token': apiKey } : {}),
       ...opts.headers,
     };
-    let body: string | Buffer | undefined;
+    let body: string | Buffer | NodeJS.ReadableStream | undefined;
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/json';
     }
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-    const safe = isRetrySafe(method, Boolean(opts.idempotencyKey ?? headers['idempotency-key']));
+    const once = typeof body === 'object' && !Buffer.isBuffer(body); // a stream cannot be sent twice
+    const safe = !once && isRetrySafe(method, Boolean(opts.idempotencyKey ?? headers['idempotency-key']));
     const log = this.options.log;
 
     for (let attempt = 0; ; attempt++) {
@@ -104,7 +105,7 @@ export class ApiClient {
       const started = performance.now();
       let res: Dispatcher.ResponseData;
       try {
-        res = await mod.request(url, { method, headers, body, dispatcher: agent });
+        res = await mod.request(url, { method, headers, body: body as Dispatcher.DispatchOptions['body'], dispatcher: agent });
       } catch (err) {
         const netErr = toNetworkError(err, url);
         if (!netErr) throw err;
@@ -128,7 +129,7 @@ export class ApiClient {
         return { status: res.statusCode, headers: responseHeaders, data };
       }
       // A 429 was refused before anything ran, so any request may wait and go again (imports stay within their tier).
-      const delayMs = safe || res.statusCode === 429 ? retryDelayMs(res.statusCode, rateLimit, attempt, this.policy) : undefined;
+      const delayMs = safe || (res.statusCode === 429 && !once) ? retryDelayMs(res.statusCode, rateLimit, attempt, this.policy) : undefined;
       if (delayMs === undefined) throw apiErrorFrom(res.statusCode, contentType, text, method, url);
       this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason: `HTTP ${res.statusCode}` });
       await sleep(delayMs);
@@ -156,9 +157,9 @@ export class ApiClient {
   }
 
   /** GET a document (PDF, ZPL, a file) as bytes, with its content type. */
-  async download(path: string, query?: Query): Promise<{ bytes: Buffer; contentType: string }> {
+  async download(path: string, query?: Query): Promise<{ bytes: Buffer; contentType: string; disposition?: string }> {
     const res = await this.request<Buffer>('GET', path, { query, binary: true });
-    return { bytes: res.data, contentType: res.headers['content-type'] ?? 'application/octet-stream' };
+    return { bytes: res.data, contentType: res.headers['content-type'] ?? 'application/octet-stream', disposition: res.headers['content-disposition'] };
   }
 
   /** Yields the records of every page of a list endpoint (see paginate.ts). */

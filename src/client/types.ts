@@ -44,8 +44,11 @@ export interface RequestOptions {
   query?: Query;
   /** JSON-encoded as the request body. */
   body?: unknown;
-  /** Sent as-is (e.g. `fos api --input`); content-type defaults to application/json. */
-  rawBody?: string | Buffer;
+  /**
+   * Sent as-is (e.g. `fos api --input`); content-type defaults to application/json. A stream
+   * (uploads) is sent once: the request is never repeated, not even after a 429.
+   */
+  rawBody?: string | Buffer | NodeJS.ReadableStream;
   headers?: Record<string, string>;
   /** Sent as `idempotency-key`; makes a write safe to retry. */
   idempotencyKey?: string;

@@ -21,6 +21,8 @@ export function registerServerCommands(program: Command) {
     .option('--drain-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight requests may take before connections are cut', (v) => parseIntOption(v, '--drain-timeout'), 10)
     .option('--unauth-rate-limit <n>', 'requests with a missing or invalid key allowed per client address per minute (0: no limit)', (v) => parseIntOption(v, '--unauth-rate-limit'), 120)
     .option('--allow-private-webhooks', 'let webhook endpoints reach loopback, private and link-local addresses (local receivers)')
+    .option('--files-dir <dir>', 'where uploaded files are kept; replicas must share it (default: $FOS_FILES_DIR, else <data dir>/files)')
+    .option('--max-upload-mb <n>', 'largest file upload accepted, in MiB', (v) => parseIntOption(v, '--max-upload-mb'), Number(process.env.FOS_MAX_UPLOAD_MB ?? 25))
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default(process.env.FOS_LOG_LEVEL ?? 'info'))
     .addOption(new Option('--log-format <format>', 'log lines: readable on a terminal and JSON when piped (auto), or always one of them').choices(['auto', 'pretty', 'json']).default(process.env.FOS_LOG_FORMAT ?? 'auto'))
     .addHelpText('after', `
@@ -34,7 +36,7 @@ Examples:
         import('./serve-command.js'), import('./single-server.js'), import('../cli/errors.js'),
       ]);
       try {
-        await runServe({ ...opts, db: resolveDbUrl(opts.db) });
+        await runServe({ ...opts, db: resolveDbUrl(opts.db), filesDir: opts.filesDir ?? process.env.FOS_FILES_DIR, maxUploadBytes: opts.maxUploadMb * 1024 * 1024 });
       } catch (err) {
         // A second server on the same SQLite file: a one-line refusal, exit 5 (conflict).
         if (err instanceof ServerLockedError) throw new CliError(err.message, ExitCode.CONFLICT);

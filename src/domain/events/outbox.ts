@@ -16,6 +16,7 @@ export const EVENT_KINDS = [
   'package.fulfilled',
   'scan_form.created',
   'shipping_label.corrected',
+  'file.processed',
   'charge.created',
   'charge.updated',
   'inventory.adjusted',
