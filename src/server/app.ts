@@ -4,7 +4,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import multipart from '@fastify/multipart';
 import type { Db } from '../db/types.js';
-import { LocalStorage, type FileStorage } from '../domain/files/storage.js';
+import { storageFor, type FileStorage } from '../domain/files/storage.js';
 import { defaultFilesDir } from './data-dir.js';
 import { FileProcessor } from './workers/files.js';
 import { PrincipalResolver } from '../domain/keys/principal.js';
@@ -30,8 +30,8 @@ export interface AppConfig {
   allowPrivateWebhooks?: boolean;
   /** Failed authentications allowed per client address per minute (0: no limit; default 120). */
   unauthRateLimit?: number;
-  /** Directory of uploaded files (default: <data dir>/files; shared by every replica). */
-  filesDir?: string;
+  /** Where uploaded files are kept: a directory (default <data dir>/files) or s3://bucket/prefix. */
+  storage?: string;
   /** Largest upload accepted, in bytes (default 25 MiB). */
   maxUploadBytes?: number;
 }
@@ -114,7 +114,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.decorate('principals', principals);
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
   app.decorate('draining', false);
-  const storage = new LocalStorage(config.filesDir ?? defaultFilesDir());
+  const storage = await storageFor(config.storage ?? defaultFilesDir());
   const processor = new FileProcessor(db, storage, app.log);
   const maxUploadBytes = config.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   app.decorate('files', { storage, maxUploadBytes, processor });

@@ -20,8 +20,8 @@ export interface ServeOptions {
   allowPrivateWebhooks?: boolean;
   /** Failed authentications allowed per client address per minute (0: off). */
   unauthRateLimit?: number;
-  /** Uploaded files' directory (default <data dir>/files) and the largest upload in bytes. */
-  filesDir?: string;
+  /** Where uploaded files are kept (a directory, default <data dir>/files, or s3://bucket/prefix) and the largest upload in bytes. */
+  storage?: string;
   maxUploadBytes?: number;
   logger?: AppConfig['logger'];
 }
@@ -82,7 +82,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const rateLimitStore = await rateLimitStoreFor(db, opts);
     const app = await buildApp({ db, config: {
       logger: opts.logger, rateLimitStore, allowPrivateWebhooks: opts.allowPrivateWebhooks, unauthRateLimit: opts.unauthRateLimit,
-      filesDir: opts.filesDir, maxUploadBytes: opts.maxUploadBytes,
+      storage: opts.storage, maxUploadBytes: opts.maxUploadBytes,
     } });
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.

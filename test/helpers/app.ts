@@ -48,8 +48,8 @@ export async function testApp(config: AppConfig = {}): Promise<TestApp> {
   // Suites send many bad keys on purpose: the per-address limit of failed authentications is off
   // unless a test sets it (test/api/unauth-limit.test.ts).
   // Uploaded files go to a directory of this app's own, removed with it.
-  const filesDir = config.filesDir ?? await mkdtemp(path.join(tmpdir(), 'fos-files-'));
-  const app = await buildApp({ db, config: { logger: false, unauthRateLimit: 0, filesDir, ...config } });
+  const filesDir = config.storage ? undefined : await mkdtemp(path.join(tmpdir(), 'fos-files-'));
+  const app = await buildApp({ db, config: { logger: false, unauthRateLimit: 0, storage: filesDir, ...config } });
   await app.ready();
 
   const t: TestApp = {
@@ -96,7 +96,7 @@ export async function testApp(config: AppConfig = {}): Promise<TestApp> {
       await app.close();
       await db.close();
       await cleanup();
-      if (!config.filesDir) await rm(filesDir, { recursive: true, force: true });
+      if (filesDir) await rm(filesDir, { recursive: true, force: true });
     },
   };
   return t;

@@ -97,7 +97,10 @@ export async function deleteFile(db: Db, storage: FileStorage, teamId: string, f
   const file = await db.prisma.file.findFirst({ where: { id: fileId, team_id: teamId }, select: { storage_key: true } });
   const { count } = await db.prisma.file.deleteMany({ where: { id: fileId, team_id: teamId } });
   if (!file || count !== 1) throw notFound('File', fileId);
-  if (file.storage_key) await Promise.all([storage.remove(file.storage_key), storage.remove(`${file.storage_key}.thumb.webp`)]);
+  if (file.storage_key) {
+    await storage.remove(`${file.storage_key}.thumb.webp`); // one at a time: some S3 servers trip over sibling deletes
+    await storage.remove(file.storage_key);
+  }
 }
 
 /** mimetype filter: exact types, or "type/*" for a whole family. */

@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-// Where uploaded file bytes live (docs/files.md). Local storage: one directory (by default
-// <data dir>/files), a file per key. Keys are made by fos (`<team id>/<file id>[.thumb.webp]`),
+// Where uploaded file bytes live (docs/files.md): S3-compatible object storage (s3-storage.ts), or
+// local storage: one directory (by default <data dir>/files), a file per key. Keys are made by fos (`<team id>/<file id>[.thumb.webp]`),
 // never from a request, and are checked again here so no key can leave the directory.
 // Several replicas need the directory shared between them.
 
@@ -50,4 +50,13 @@ export class LocalStorage implements FileStorage {
   async remove(key: string): Promise<void> {
     await rm(this.file(key), { force: true });
   }
+}
+
+/** The storage `spec` names: an s3://bucket/prefix URL (s3-storage.ts), else a local directory. */
+export async function storageFor(spec: string): Promise<FileStorage> {
+  if (/^s3:\/\//i.test(spec)) {
+    const { parseS3Url, S3Storage } = await import('./s3-storage.js');
+    return new S3Storage(parseS3Url(spec));
+  }
+  return new LocalStorage(path.resolve(spec));
 }
