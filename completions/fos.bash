@@ -31,7 +31,7 @@ __fos_subcommands() {
     'fos admin') echo 'team delegation warehouse location-type role key user' ;;
     'fos admin team') echo 'create list' ;;
     'fos admin delegation') echo 'create list' ;;
-    'fos admin warehouse') echo 'create list' ;;
+    'fos admin warehouse') echo 'create label-format list' ;;
     'fos admin location-type') echo 'create list' ;;
     'fos admin role') echo 'create' ;;
     'fos admin key') echo 'create list tier disable' ;;
@@ -185,7 +185,8 @@ __fos_options() {
     'fos admin delegation create') echo '--merchant --fulfiller --rate-card' ;;
     'fos admin delegation list') echo '--team' ;;
     'fos admin warehouse') echo '' ;;
-    'fos admin warehouse create') echo '--team --name --country --city --zip --state --address1' ;;
+    'fos admin warehouse create') echo '--team --name --country --city --zip --state --address1 --label-format' ;;
+    'fos admin warehouse label-format') echo '' ;;
     'fos admin warehouse list') echo '--team' ;;
     'fos admin location-type') echo '' ;;
     'fos admin location-type create') echo '--team --name' ;;

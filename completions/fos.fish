@@ -62,7 +62,7 @@ function __fos_subcommands
     case 'fos admin delegation'
       echo 'create' 'list'
     case 'fos admin warehouse'
-      echo 'create' 'list'
+      echo 'create' 'label-format' 'list'
     case 'fos admin location-type'
       echo 'create' 'list'
     case 'fos admin role'
@@ -763,6 +763,7 @@ complete -c fos -n '__fos_at \'fos admin delegation create\'' -l fulfiller -x
 complete -c fos -n '__fos_at \'fos admin delegation create\'' -l rate-card -r -F -d 'JSON rate card pricing charges (see README)'
 complete -c fos -n '__fos_at \'fos admin delegation list\'' -l team -x
 complete -c fos -n '__fos_at \'fos admin warehouse\'' -a 'create' -d 'Create a warehouse'
+complete -c fos -n '__fos_at \'fos admin warehouse\'' -a 'label-format' -d 'Set the default format of labels bought for a warehouse'\''s packages'
 complete -c fos -n '__fos_at \'fos admin warehouse\'' -a 'list' -d 'List warehouses'
 complete -c fos -n '__fos_at \'fos admin warehouse create\'' -l team -x
 complete -c fos -n '__fos_at \'fos admin warehouse create\'' -l name -x
@@ -771,6 +772,7 @@ complete -c fos -n '__fos_at \'fos admin warehouse create\'' -l city -x
 complete -c fos -n '__fos_at \'fos admin warehouse create\'' -l zip -x
 complete -c fos -n '__fos_at \'fos admin warehouse create\'' -l state -x
 complete -c fos -n '__fos_at \'fos admin warehouse create\'' -l address1 -x
+complete -c fos -n '__fos_at \'fos admin warehouse create\'' -l label-format -x -d 'document of labels bought for its packages: PDF (default) or ZPL (thermal printers)'
 complete -c fos -n '__fos_at \'fos admin warehouse list\'' -l team -x
 complete -c fos -n '__fos_at \'fos admin location-type\'' -a 'create' -d 'Create a location type'
 complete -c fos -n '__fos_at \'fos admin location-type\'' -a 'list' -d 'List location types'

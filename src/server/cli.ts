@@ -95,7 +95,10 @@ function registerAdminCommands(admin: Command) {
   const warehouse = admin.command('warehouse').description('Warehouses of a fulfiller team');
   warehouse.command('create').description('Create a warehouse').requiredOption('--team <team-id>').requiredOption('--name <name>')
     .option('--country <code>').option('--city <city>').option('--zip <zip>').option('--state <state>').option('--address1 <line>')
+    .option('--label-format <format>', 'document of labels bought for its packages: PDF (default) or ZPL (thermal printers)')
     .action(run('warehouse.create'));
+  warehouse.command('label-format').description('Set the default format of labels bought for a warehouse\'s packages')
+    .argument('<warehouse-id>').argument('<format>', 'PDF or ZPL').action(run('warehouse.label-format'));
   warehouse.command('list').description('List warehouses').option('--team <team-id>').action(run('warehouse.list'));
 
   const locationType = admin.command('location-type').description('Storage location types');

@@ -127,6 +127,24 @@ describe('printable shipping label', () => {
     expect(res.body.trimEnd().endsWith('^XZ')).toBe(true);
   });
 
+  it('a warehouse whose default is ZPL gets ZPL labels unless the request asks for PDF', async () => {
+    const { setWarehouseLabelFormat } = await import('../../src/domain/teams/teams.js');
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }], status: 'ACCEPTED' });
+    await setWarehouseLabelFormat(t.db, f.fo.warehouse_id, 'zpl');
+    try {
+      const made = async () => (await call('POST', '/v1/ops/packages', {
+        fulfillment_order_id: f.fo.id, weight: 100, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+      })).json().id as string;
+      const zpl = (await call('POST', `/v1/ops/packages/${await made()}/label`, { rate_strategy: 'CHEAPEST' })).json();
+      expect(zpl.shipping_label_url).toMatch(/\/label\?format=zpl$/);
+      const pdf = (await call('POST', `/v1/ops/packages/${await made()}/label`, { rate_strategy: 'CHEAPEST', label_format: 'PDF' })).json();
+      expect(pdf.shipping_label_url).toMatch(/\/label$/);
+      await expect(setWarehouseLabelFormat(t.db, f.fo.warehouse_id, 'EPL')).rejects.toThrow(/PDF, ZPL/);
+    } finally {
+      await setWarehouseLabelFormat(t.db, f.fo.warehouse_id, 'PDF');
+    }
+  });
+
   it('404 without a label or for another team, 409 for an uploaded label, 400 for an unknown format', async () => {
     const { pkg } = await labelled();
     const other = await t.key({ teamId: (await createTeam(t.db, { name: 'Elsewhere', kind: 'FULFILLER' })).id, tier: 4 });

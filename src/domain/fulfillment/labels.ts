@@ -101,7 +101,9 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
     }
     const bought = await shopAndBuy(db, teamId, pkg, input);
     ({ label, adapter } = bought);
-    label = { ...label, label_url: labelDocumentUrl(origin, id, input.label_format ?? 'PDF') };
+    // The request's format, else the warehouse's default when the package was made (admin warehouse label-format).
+    const format = input.label_format ?? (pkg.label_format === 'ZPL' ? 'ZPL' : 'PDF');
+    label = { ...label, label_url: labelDocumentUrl(origin, id, format) };
     combined = labelWithPackingSlipUrl(origin, id);
     integration = { id: adapter.id, name: adapter.name, type: adapter.type, rateId: bought.rate.provider_rate_id };
   }

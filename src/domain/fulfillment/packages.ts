@@ -137,6 +137,7 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
           merchant_team_id: fo.merchant_team_id,
           fulfillment_order_id: fo.id,
           warehouse_id: fo.warehouse_id,
+          label_format: warehouse?.label_format ?? null,
           picking_session_id: fo.picking_session_id,
           carton_id: input.carton_id ?? null,
           length: input.length ?? null,
