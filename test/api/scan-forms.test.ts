@@ -1,10 +1,8 @@
-import { inflateSync } from 'node:zlib';
-import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
-import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/domain/teams/teams.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fixtureWarehouse, fulfillmentFixture } from '../helpers/fixtures.js';
+import { decodeCode128, parsePdf } from '../helpers/pdf.js';
 
 // Scan forms (end-of-day manifests): which packages a form gathers, what it marks on them, the
 // manifest PDF (text and a Code 128 of the form id that decodes), the refusals, and races — a
@@ -47,35 +45,6 @@ async function manifestEverything() {
   for (const carrier of ['ups', 'fedex']) await call('POST', '/v1/ops/scan-forms', { warehouse_id: warehouse, carrier_id: carrier });
 }
 
-async function parse(bytes: Buffer) {
-  const doc = await PDFDocument.load(bytes);
-  let text = '';
-  let image: { width: number; height: number; lum: Uint8ClampedArray } | undefined;
-  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
-    if (!(obj instanceof PDFRawStream)) continue;
-    const raw = Buffer.from(obj.contents);
-    const data = obj.dict.get(PDFName.of('Filter'))?.toString() === '/FlateDecode' ? inflateSync(raw) : raw;
-    if (obj.dict.get(PDFName.of('Subtype'))?.toString() === '/Image') {
-      const width = (obj.dict.get(PDFName.of('Width')) as PDFNumber).asNumber();
-      const height = (obj.dict.get(PDFName.of('Height')) as PDFNumber).asNumber();
-      const channels = data.length / (width * height);
-      if (image || (channels !== 1 && channels !== 3)) continue;
-      const lum = new Uint8ClampedArray(width * height);
-      for (let i = 0; i < width * height; i++) lum[i] = channels === 1 ? data[i] : Math.round((data[3 * i] + data[3 * i + 1] + data[3 * i + 2]) / 3);
-      image = { width, height, lum };
-      continue;
-    }
-    for (const m of data.toString('latin1').matchAll(/<([0-9A-Fa-f]+)> Tj/g)) text += `${Buffer.from(m[1], 'hex').toString('latin1')}\n`;
-  }
-  return { doc, text, image };
-}
-
-function decode(image: { width: number; height: number; lum: Uint8ClampedArray }): string {
-  const reader = new MultiFormatReader();
-  reader.setHints(new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128]], [DecodeHintType.TRY_HARDER, true]]));
-  return reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(image.lum, image.width, image.height)))).getText();
-}
-
 describe('scan forms', () => {
   it('gathers the day\'s unvoided labels of one carrier at a warehouse, marks them, and prints a manifest', async () => {
     await manifestEverything();
@@ -108,7 +77,7 @@ describe('scan forms', () => {
     const pdf = await call('GET', new URL(form.manifest_url).pathname);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
-    const { doc, text, image } = await parse(pdf.rawPayload);
+    const { doc, text, image } = await parsePdf(pdf.rawPayload);
     expect(doc.getPage(0).getSize()).toEqual({ width: 612, height: 792 });
     expect(text).toContain('SCAN FORM / MANIFEST');
     expect(text).toContain('Carrier: UPS');
@@ -116,7 +85,7 @@ describe('scan forms', () => {
     expect(text).toContain(a.shipping_label_tracking_code);
     expect(text).toContain(b.shipping_label_tracking_code);
     expect(text).not.toContain(fedex.shipping_label_tracking_code);
-    expect(decode(image!)).toBe(form.id);
+    expect(decodeCode128(image!)).toBe(form.id);
 
     // Manifested: the carrier has it, so no void; nothing left for a second form.
     const void_ = await call('POST', `/v1/ops/packages/${a.id}/label/void`);

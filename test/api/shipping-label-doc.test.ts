@@ -1,10 +1,8 @@
-import { inflateSync } from 'node:zlib';
-import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
-import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/domain/teams/teams.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
+import { decodeCode128, parsePdf } from '../helpers/pdf.js';
 
 // The printable label of a bought label (GET /v1/ops/packages/{id}/label, its label_url): the PDF
 // is parsed back (page size, text) and its barcode image is decoded with ZXing, a real Code 128
@@ -36,39 +34,6 @@ async function labelled(body: Record<string, unknown> = { rate_strategy: 'CHEAPE
   return { f, pkg: l.json() };
 }
 
-/** Text drawn with Tj (pdf-lib writes hex strings) and the first image XObject, decoded to luminance. */
-async function parse(bytes: Buffer) {
-  const doc = await PDFDocument.load(bytes);
-  let text = '';
-  let image: { width: number; height: number; lum: Uint8ClampedArray } | undefined;
-  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
-    if (!(obj instanceof PDFRawStream)) continue;
-    const dict = obj.dict;
-    const raw = Buffer.from(obj.contents);
-    const data = dict.get(PDFName.of('Filter'))?.toString() === '/FlateDecode' ? inflateSync(raw) : raw;
-    if (dict.get(PDFName.of('Subtype'))?.toString() === '/Image') {
-      if (image) continue;
-      const width = (dict.get(PDFName.of('Width')) as PDFNumber).asNumber();
-      const height = (dict.get(PDFName.of('Height')) as PDFNumber).asNumber();
-      const channels = data.length / (width * height);
-      if (channels !== 1 && channels !== 3) continue; // an alpha mask
-      const lum = new Uint8ClampedArray(width * height);
-      for (let i = 0; i < width * height; i++) lum[i] = channels === 1 ? data[i] : Math.round((data[3 * i] + data[3 * i + 1] + data[3 * i + 2]) / 3);
-      image = { width, height, lum };
-      continue;
-    }
-    for (const m of data.toString('latin1').matchAll(/<([0-9A-Fa-f]+)> Tj/g)) text += `${Buffer.from(m[1], 'hex').toString('latin1')}\n`;
-  }
-  return { doc, text, image };
-}
-
-function decodeBarcode(image: { width: number; height: number; lum: Uint8ClampedArray }): string {
-  const reader = new MultiFormatReader();
-  reader.setHints(new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128]], [DecodeHintType.TRY_HARDER, true]]));
-  const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(image.lum, image.width, image.height)));
-  return reader.decode(bitmap).getText();
-}
-
 describe('printable shipping label', () => {
   it('a bought label\'s label_url serves a 4x6 PDF: service, addresses, weight, reference and a Code 128 that scans', async () => {
     const { f, pkg } = await labelled();
@@ -77,7 +42,7 @@ describe('printable shipping label', () => {
     const res = await call('GET', new URL(url).pathname);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    const { doc, text, image } = await parse(res.rawPayload);
+    const { doc, text, image } = await parsePdf(res.rawPayload);
     expect(doc.getPageCount()).toBe(1);
     expect(doc.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
     const tracking: string = pkg.shipping_label_tracking_code;
@@ -87,7 +52,7 @@ describe('printable shipping label', () => {
     expect(text).toContain('Weight: 1500 G');
     expect(text).toContain(`Ref: ${f.order.order_number} · Box 7`.replace('·', '\u00b7'));
     expect(image).toBeDefined();
-    expect(decodeBarcode(image!)).toBe(tracking);
+    expect(decodeCode128(image!)).toBe(tracking);
   });
 
   it('every package has a packing_slip_url; a bought label has label_with_packing_slip_url: the label page, then the slip', async () => {
@@ -95,21 +60,21 @@ describe('printable shipping label', () => {
     expect(pkg.packing_slip_url).toMatch(new RegExp(`^https?://[^/]+/v1/ops/packages/${pkg.id}/packing-slip$`));
     const slip = await call('GET', new URL(pkg.packing_slip_url).pathname);
     expect(slip.statusCode, slip.body).toBe(200);
-    expect((await parse(slip.rawPayload)).text).toContain(`Order ${f.order.order_number}`);
+    expect((await parsePdf(slip.rawPayload)).text).toContain(`Order ${f.order.order_number}`);
 
     const url: string = pkg.shipping_label.label_with_packing_slip_url;
     expect(url).toMatch(new RegExp(`^https?://[^/]+/v1/ops/packages/${pkg.id}/label-with-packing-slip$`));
     const res = await call('GET', new URL(url).pathname);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    const { doc, text, image } = await parse(res.rawPayload);
+    const { doc, text, image } = await parsePdf(res.rawPayload);
     expect(doc.getPageCount()).toBe(2);
     expect(doc.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
     expect(doc.getPage(1).getSize()).toEqual({ width: 612, height: 792 });
     expect(text).toContain(`TRACKING # ${pkg.shipping_label_tracking_code}`);
     expect(text).toContain('Packing slip');
     expect(text).toContain(`1 x  ${f.foLines[0].sku}`);
-    expect(decodeBarcode(image!)).toBe(pkg.shipping_label_tracking_code);
+    expect(decodeCode128(image!)).toBe(pkg.shipping_label_tracking_code);
 
     const voided = await call('POST', `/v1/ops/packages/${pkg.id}/label/void`);
     expect(voided.statusCode, voided.body).toBe(200);

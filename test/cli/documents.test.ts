@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
 import { runCli } from './helpers/cli.js';
+import { cliServer } from './helpers/server.js';
 
 // Printable documents through the real command tree against a real server: `packages label
 // --output/--print`, `packages get-label`, `packages slip [--with-label]`, and `fulfill run
@@ -15,14 +16,13 @@ let t: TestApp;
 let env: Record<string, string>;
 let dir: string;
 beforeAll(async () => {
-  t = await testApp();
-  const { token } = await t.key({ tier: 4 });
-  const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+  let token: string;
+  ({ t, token, env } = await cliServer());
   dir = await mkdtemp(path.join(tmpdir(), 'fos-docs-'));
   const printer = path.join(dir, 'print.sh');
   await writeFile(printer, '#!/bin/sh\ncat > "$PRINT_OUT/$FOS_DOCUMENT_NAME"\necho "$FOS_PRINTER" > "$PRINT_OUT/printer.txt"\n');
   await chmod(printer, 0o755);
-  env = { FOS_BASE_URL: `${base}/v1`, FOS_API_KEY: token, FOS_PRINT_COMMAND: printer, PRINT_OUT: dir };
+  env = { ...env, FOS_PRINT_COMMAND: printer, PRINT_OUT: dir };
   const rate = await t.call('POST', '/v1/ops/carrier-rates', {
     token,
     body: { carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 5, per_unit_weight: 0.001, weight_unit: 'G', estimated_days: 3 },

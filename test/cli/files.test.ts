@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { runCli } from './helpers/cli.js';
+import { cliServer } from './helpers/server.js';
 
 // `fos files upload|download|delete` through the real command tree against a real server: the
 // multipart body streamed from disk, the type read by the server, the thumbnail once processed,
@@ -14,10 +15,7 @@ let t: TestApp;
 let env: Record<string, string>;
 let dir: string;
 beforeAll(async () => {
-  t = await testApp();
-  const { token } = await t.key({ tier: 4 });
-  const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
-  env = { FOS_BASE_URL: `${base}/v1`, FOS_API_KEY: token };
+  ({ t, env } = await cliServer());
   dir = await mkdtemp(path.join(tmpdir(), 'fos-files-cli-'));
 });
 afterAll(() => t?.close());

@@ -2,9 +2,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
 import { runCli } from './helpers/cli.js';
+import { cliServer } from './helpers/server.js';
 
 // `fos labels import-invoice` through the real command tree against a real server: columns typed
 // by the API schema, bad rows reported by number before anything is sent, unmatched lines named
@@ -15,10 +16,7 @@ let env: Record<string, string>;
 let dir: string;
 let token: string;
 beforeAll(async () => {
-  t = await testApp();
-  token = (await t.key({ tier: 4 })).token;
-  const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
-  env = { FOS_BASE_URL: `${base}/v1`, FOS_API_KEY: token };
+  ({ t, token, env } = await cliServer());
   dir = await mkdtemp(path.join(tmpdir(), 'fos-inv-cli-'));
   const rate = await t.call('POST', '/v1/ops/carrier-rates', {
     token, body: { carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 5, per_unit_weight: 0, weight_unit: 'G', estimated_days: 3 },

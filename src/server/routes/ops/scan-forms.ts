@@ -4,6 +4,7 @@ import { scanFormPdf } from '../../../domain/documents/scan-form.js';
 import { createScanForm } from '../../../domain/scan-forms/create.js';
 import { listScanForms, loadScanForm } from '../../../domain/scan-forms/view.js';
 import { CreateScanFormBody, ScanFormListQuery, ScanFormListSchema, ScanFormParams, ScanFormSchema } from '../../schemas/scan-forms.js';
+import { PDF_RESPONSE, sendDocument } from '../documents.js';
 
 // Scan forms: end-of-day manifests (issue 12 item 2; docs/scan-forms.md).
 
@@ -43,11 +44,8 @@ export default async function routes(app: FastifyInstance) {
       description: 'US Letter: carrier, warehouse, day, the form id as a Code 128 barcode, one row per package (tracking number, '
         + 'service, weight, order) and a signature line for the driver.',
       params: ScanFormParams,
-      response: { 200: { description: 'A PDF document', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
+      response: PDF_RESPONSE,
     },
-  }, async (request, reply) => {
-    const pdf = await scanFormPdf(app.db, request.principal.teamId, request.params.scan_form_id);
-    return reply.type('application/pdf').header('content-disposition', `inline; filename="scan-form-${request.params.scan_form_id}.pdf"`)
-      .header('cache-control', 'private, no-store').send(Buffer.from(pdf));
-  });
+  }, async (request, reply) => sendDocument(reply, await scanFormPdf(app.db, request.principal.teamId, request.params.scan_form_id),
+    `scan-form-${request.params.scan_form_id}.pdf`));
 }
