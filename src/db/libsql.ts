@@ -87,7 +87,7 @@ export function libsqlFactory(file: string, busyTimeoutMs: number) {
 export function checkpoint(file: string, busyTimeoutMs: number): void {
   const db = new Database(file, { timeout: busyTimeoutMs });
   try {
-    db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').all();
+    db.prepare('PRAGMA wal_checkpoint(PASSIVE)').all(); // never waits for another process's readers
   } finally {
     db.close(); // the last connection to close checkpoints too, which is what folds the engine's log
   }
