@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages carrier-rates charges files picking-sessions keys roles webhooks api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms labels carrier-rates charges files picking-sessions keys roles webhooks api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -17,10 +17,12 @@ __fos_subcommands() {
     'fos orders') echo 'list get priority mark-paid' ;;
     'fos draft-orders') echo 'list get create convert' ;;
     'fos fulfillment-orders') echo 'list get accept lock release' ;;
-    'fos packages') echo 'list get create update label void-label fulfill' ;;
+    'fos packages') echo 'list get create update label get-label slip void-label fulfill' ;;
+    'fos scan-forms') echo 'list get create manifest' ;;
+    'fos labels') echo 'import-invoice invoices invoice' ;;
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list get create-storage create-receiving update-receiving' ;;
-    'fos files') echo 'list get create update' ;;
+    'fos files') echo 'list get upload download create update delete' ;;
     'fos picking-sessions') echo 'list get create add orders' ;;
     'fos keys') echo 'list get create disable delete roles tier' ;;
     'fos roles') echo 'list get create update delete' ;;
@@ -29,7 +31,7 @@ __fos_subcommands() {
     'fos admin') echo 'team delegation warehouse location-type role key user' ;;
     'fos admin team') echo 'create list' ;;
     'fos admin delegation') echo 'create list' ;;
-    'fos admin warehouse') echo 'create list' ;;
+    'fos admin warehouse') echo 'create label-format list' ;;
     'fos admin location-type') echo 'create list' ;;
     'fos admin role') echo 'create' ;;
     'fos admin key') echo 'create list tier disable' ;;
@@ -52,7 +54,7 @@ __fos_options() {
     'fos config get') echo '' ;;
     'fos config set') echo '' ;;
     'fos fulfill') echo '' ;;
-    'fos fulfill run') echo '--from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --dry-run' ;;
+    'fos fulfill run') echo '--from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --dry-run' ;;
     'fos products') echo '' ;;
     'fos products list') echo '--search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --all --merchant' ;;
     'fos products get') echo '--merchant' ;;
@@ -107,13 +109,24 @@ __fos_options() {
     'fos fulfillment-orders lock') echo '--owner --timeout' ;;
     'fos fulfillment-orders release') echo '--owner' ;;
     'fos packages') echo '' ;;
-    'fos packages list') echo '--fulfillment-order-id --status --page --limit --all' ;;
+    'fos packages list') echo '--fulfillment-order-id --status --scan-form --page --limit --all' ;;
     'fos packages get') echo '' ;;
     'fos packages create') echo '--fulfillment-order --name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --idempotency-key --data --field -F --raw-field -f --item' ;;
     'fos packages update') echo '--name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --data --field -F --raw-field -f --item' ;;
-    'fos packages label') echo '--label-url --tracking-number --carrier --service --cost --cost-currency --tracking-url --rate-strategy --carrier-id --service-id --data --field -F --raw-field -f' ;;
+    'fos packages label') echo '--label-url --tracking-number --carrier --service --cost --cost-currency --tracking-url --rate-strategy --carrier-id --service-id --label-format --data --field -F --raw-field -f --output -o --print --printer' ;;
+    'fos packages get-label') echo '--label-format --output -o --print --printer' ;;
+    'fos packages slip') echo '--with-label --output -o --print --printer' ;;
     'fos packages void-label') echo '' ;;
     'fos packages fulfill') echo '--locked-by' ;;
+    'fos scan-forms') echo '' ;;
+    'fos scan-forms list') echo '--warehouse --carrier --date --page --limit --all' ;;
+    'fos scan-forms get') echo '' ;;
+    'fos scan-forms create') echo '--warehouse --carrier --date --data --field -F --raw-field -f --package --output -o --print --printer' ;;
+    'fos scan-forms manifest') echo '--output -o --print --printer' ;;
+    'fos labels') echo '' ;;
+    'fos labels import-invoice') echo '--currency --dry-run' ;;
+    'fos labels invoices') echo '--page --limit --all' ;;
+    'fos labels invoice') echo '' ;;
     'fos carrier-rates') echo '' ;;
     'fos carrier-rates list') echo '--page --limit --all' ;;
     'fos carrier-rates create') echo '--carrier-id --carrier-name --service-id --service-name --amount --currency --per-unit-weight --max-weight --weight-unit --country --estimated-days --guaranteed --data --field -F --raw-field -f' ;;
@@ -127,8 +140,11 @@ __fos_options() {
     'fos files') echo '' ;;
     'fos files list') echo '--search --mimetype --min-size --order-by --order --page --limit --all' ;;
     'fos files get') echo '' ;;
+    'fos files upload') echo '--name --description --tag --file-category' ;;
+    'fos files download') echo '--thumbnail --output -o --print --printer' ;;
     'fos files create') echo '--name --description --tag --file-category --url --mimetype --size --data --field -F --raw-field -f' ;;
     'fos files update') echo '--name --description --tag --file-category --data --field -F --raw-field -f' ;;
+    'fos files delete') echo '' ;;
     'fos picking-sessions') echo '' ;;
     'fos picking-sessions list') echo '--order --page --limit --all' ;;
     'fos picking-sessions get') echo '' ;;
@@ -158,7 +174,7 @@ __fos_options() {
     'fos webhooks deliveries') echo '--status --page --limit --all' ;;
     'fos api') echo '--field -F --raw-field -f --input --header -H --paginate' ;;
     'fos completion') echo '' ;;
-    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --drain-timeout --unauth-rate-limit --allow-private-webhooks --log-level --log-format' ;;
+    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --drain-timeout --unauth-rate-limit --allow-private-webhooks --storage --max-upload-mb --log-level --log-format' ;;
     'fos db') echo '' ;;
     'fos db migrate') echo '--db' ;;
     'fos admin') echo '--db' ;;
@@ -169,7 +185,8 @@ __fos_options() {
     'fos admin delegation create') echo '--merchant --fulfiller --rate-card' ;;
     'fos admin delegation list') echo '--team' ;;
     'fos admin warehouse') echo '' ;;
-    'fos admin warehouse create') echo '--team --name --country --city --zip --state --address1' ;;
+    'fos admin warehouse create') echo '--team --name --country --city --zip --state --address1 --label-format' ;;
+    'fos admin warehouse label-format') echo '' ;;
     'fos admin warehouse list') echo '--team' ;;
     'fos admin location-type') echo '' ;;
     'fos admin location-type create') echo '--team --name' ;;
@@ -193,6 +210,7 @@ __fos_options() {
 __fos_choices() {
   case "$1|$2" in
     'fos fulfill run|--rate-strategy') echo 'CHEAPEST' ;;
+    'fos fulfill run|--label-format') echo 'PDF ZPL' ;;
     'fos fulfill run|--weight-unit') echo 'G LB' ;;
     'fos products list|--order-by') echo 'created_at updated_at' ;;
     'fos products list|--order') echo 'asc desc' ;;
@@ -229,6 +247,8 @@ __fos_choices() {
     'fos packages update|--measurement-unit') echo 'MM IN' ;;
     'fos packages update|--rate-strategy') echo 'CHEAPEST' ;;
     'fos packages label|--rate-strategy') echo 'CHEAPEST' ;;
+    'fos packages label|--label-format') echo 'PDF ZPL' ;;
+    'fos packages get-label|--label-format') echo 'PDF ZPL' ;;
     'fos carrier-rates create|--weight-unit') echo 'G KG LB OZ' ;;
     'fos charges list|--category') echo 'STORAGE RECEIVING SHIPPING' ;;
     'fos charges list|--order') echo 'asc desc' ;;
@@ -242,8 +262,8 @@ __fos_choices() {
     'fos keys create|--power-role') echo 'ADMIN MEMBER' ;;
     'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
     'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
-    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
-    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos serve|--rate-limit-store') echo 'memory database redis' ;;
     'fos serve|--log-level') echo 'fatal error warn info debug trace' ;;
@@ -283,8 +303,8 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --locked-by --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
-__fos_file_flags=' --from --data --input --db --rate-card '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --storage --max-upload-mb --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_file_flags=' --from --print-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {
   local cur prev cmdpath w i subs choices dyn

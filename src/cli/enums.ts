@@ -1,3 +1,4 @@
+import { LABEL_FORMATS } from '../domain/documents/urls.js';
 import { RATE_PERIODS } from '../domain/charges/rate-card.js';
 import { EVENT_KINDS } from '../domain/events/outbox.js';
 import {
@@ -44,6 +45,7 @@ export const ENUMS = {
   return_reason: RETURN_REASONS,
   /** server/schemas/packages.ts */
   rate_strategy: ['CHEAPEST'],
+  label_format: LABEL_FORMATS,
   package_status: ['PENDING', 'FULFILLED'],
   /** server/schemas/fulfillment.ts */
   fulfillment_order_status: ['PENDING', 'ACCEPTED', 'IN_PROGRESS', 'FULFILLED', 'CANCELLED'],

@@ -68,8 +68,8 @@ export class IOStreams {
     return this.colorEnabled ? STYLES[name](text) : text;
   }
 
-  /** Writes data to stdout, waiting for the pipe to drain (streaming output stays bounded). */
-  async out(text: string): Promise<void> {
+  /** Writes data (text, or a document's bytes) to stdout, waiting for the pipe to drain (streaming output stays bounded). */
+  async out(text: string | Uint8Array): Promise<void> {
     if (this.stdoutClosed) throw new StdoutClosedError();
     if (this.stdout.write(text)) return;
     await new Promise<void>((resolve) => {
@@ -145,6 +145,8 @@ export function systemIOStreams(env: Record<string, string | undefined> = proces
 export interface TestIOStreams extends IOStreams {
   /** Everything written to stdout so far. */
   stdoutText(): string;
+  /** The same, as bytes (documents). */
+  stdoutBytes(): Buffer;
   stderrText(): string;
 }
 
@@ -183,6 +185,7 @@ export function testIOStreams(opts: {
     terminalHeight: opts.height ?? 40,
   }) as TestIOStreams;
   io.stdoutText = () => Buffer.concat(out).toString('utf8');
+  io.stdoutBytes = () => Buffer.concat(out);
   io.stderrText = () => Buffer.concat(err).toString('utf8');
   return io;
 }

@@ -79,29 +79,33 @@ export class ApiClient {
     const { baseUrl, apiKey } = await this.resolveCredentials();
     const { mod, agent } = await this.transport();
     const url = buildUrl(baseUrl, path, opts.query);
+    // The key goes only to the API's own origin: an absolute URL elsewhere (an uploaded label's
+    // label_url, say) is fetched without it.
+    const ownOrigin = new URL(url).origin === new URL(baseUrl).origin;
     const headers: Record<string, string> = {
-      accept: 'application/json, application/problem+json',
+      accept: opts.binary ? '*/*' : 'application/json, application/problem+json',
       'user-agent': this.options.userAgent ?? 'fos-cli',
-      'x-access-token': apiKey,
+      ...(ownOrigin ? { 'x-access-token': apiKey } : {}),
       ...opts.headers,
     };
-    let body: string | Buffer | undefined;
+    let body: string | Buffer | NodeJS.ReadableStream | undefined;
     if (opts.rawBody !== undefined) body = opts.rawBody;
     else if (opts.body !== undefined) body = JSON.stringify(opts.body);
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/json';
     }
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-    const safe = isRetrySafe(method, Boolean(opts.idempotencyKey ?? headers['idempotency-key']));
+    const once = typeof body === 'object' && !Buffer.isBuffer(body); // a stream cannot be sent twice
+    const safe = !once && isRetrySafe(method, Boolean(opts.idempotencyKey ?? headers['idempotency-key']));
     const log = this.options.log;
 
     for (let attempt = 0; ; attempt++) {
       log?.(`> ${method} ${url}`);
-      if (attempt === 0) log?.(`> x-access-token: ${redactToken(apiKey)}`);
+      if (attempt === 0 && ownOrigin) log?.(`> x-access-token: ${redactToken(apiKey)}`);
       const started = performance.now();
       let res: Dispatcher.ResponseData;
       try {
-        res = await mod.request(url, { method, headers, body, dispatcher: agent });
+        res = await mod.request(url, { method, headers, body: body as Dispatcher.DispatchOptions['body'], dispatcher: agent });
       } catch (err) {
         const netErr = toNetworkError(err, url);
         if (!netErr) throw err;
@@ -112,18 +116,20 @@ export class ApiClient {
         await sleep(delayMs);
         continue;
       }
-      const text = await res.body.text();
+      const bytes = opts.binary && res.statusCode < 400 ? Buffer.from(await res.body.arrayBuffer()) : undefined;
+      const text = bytes ? '' : await res.body.text();
       const responseHeaders = flatHeaders(res.headers);
       log?.(`< ${res.statusCode} (${Math.round(performance.now() - started)} ms)`);
       const rateLimit = parseRateLimit(res.headers);
       if (rateLimit) this.lastRateLimit = rateLimit;
       const contentType = responseHeaders['content-type'] ?? '';
+      if (bytes) return { status: res.statusCode, headers: responseHeaders, data: bytes as T };
       if (res.statusCode < 400) {
         const data = (text && /json/i.test(contentType) ? JSON.parse(text) : text || undefined) as T;
         return { status: res.statusCode, headers: responseHeaders, data };
       }
       // A 429 was refused before anything ran, so any request may wait and go again (imports stay within their tier).
-      const delayMs = safe || res.statusCode === 429 ? retryDelayMs(res.statusCode, rateLimit, attempt, this.policy) : undefined;
+      const delayMs = safe || (res.statusCode === 429 && !once) ? retryDelayMs(res.statusCode, rateLimit, attempt, this.policy) : undefined;
       if (delayMs === undefined) throw apiErrorFrom(res.statusCode, contentType, text, method, url);
       this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason: `HTTP ${res.statusCode}` });
       await sleep(delayMs);
@@ -148,6 +154,12 @@ export class ApiClient {
 
   async delete<T = unknown>(path: string, opts: RequestOptions = {}): Promise<T> {
     return (await this.request<T>('DELETE', path, opts)).data;
+  }
+
+  /** GET a document (PDF, ZPL, a file) as bytes, with its content type. */
+  async download(path: string, query?: Query): Promise<{ bytes: Buffer; contentType: string; disposition?: string }> {
+    const res = await this.request<Buffer>('GET', path, { query, binary: true });
+    return { bytes: res.data, contentType: res.headers['content-type'] ?? 'application/octet-stream', disposition: res.headers['content-disposition'] };
   }
 
   /** Yields the records of every page of a list endpoint (see paginate.ts). */

@@ -44,11 +44,16 @@ export interface RequestOptions {
   query?: Query;
   /** JSON-encoded as the request body. */
   body?: unknown;
-  /** Sent as-is (e.g. `fos api --input`); content-type defaults to application/json. */
-  rawBody?: string | Buffer;
+  /**
+   * Sent as-is (e.g. `fos api --input`); content-type defaults to application/json. A stream
+   * (uploads) is sent once: the request is never repeated, not even after a 429.
+   */
+  rawBody?: string | Buffer | NodeJS.ReadableStream;
   headers?: Record<string, string>;
   /** Sent as `idempotency-key`; makes a write safe to retry. */
   idempotencyKey?: string;
+  /** The body of a success as bytes (a Buffer in `data`): PDFs, ZPL, files. Errors stay problem+json. */
+  binary?: boolean;
 }
 
 export interface ApiResponse<T> {

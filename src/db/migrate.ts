@@ -55,6 +55,7 @@ export async function migrate(target: Db | string, opts: MigrateOptions = {}): P
     const applied = await withSchemaEngine(db.provider, factory, opts.log, (engine) =>
       engine.applyMigrations({ migrationsList, filters: FILTERS }),
     );
+    if (db.provider === 'sqlite') (await import('./libsql.js')).checkpoint(db.file, SQLITE_BUSY_TIMEOUT_MS);
     return { applied: applied.appliedMigrationNames };
   } finally {
     await release();

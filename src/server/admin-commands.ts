@@ -92,8 +92,10 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
           return print(await teams.createWarehouse(db, {
             team_id: String(o.team), name: String(o.name), country: o.country as string | undefined,
             city: o.city as string | undefined, zip: o.zip as string | undefined, state: o.state as string | undefined,
-            address1: o.address1 as string | undefined,
+            address1: o.address1 as string | undefined, label_format: o.labelFormat as string | undefined,
           }));
+        case 'warehouse.label-format':
+          return print(await teams.setWarehouseLabelFormat(db, String(args[0]), String(args[1])));
         case 'warehouse.list':
           if (o.team) await teams.getTeam(db, String(o.team));
           return print(await teams.listWarehouses(db, o.team as string | undefined));

@@ -2,7 +2,11 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import multipart from '@fastify/multipart';
 import type { Db } from '../db/types.js';
+import { storageFor, type FileStorage } from '../domain/files/storage.js';
+import { defaultFilesDir } from './data-dir.js';
+import { FileProcessor } from './workers/files.js';
 import { PrincipalResolver } from '../domain/keys/principal.js';
 import { registerAuth } from './auth.js';
 import { DEFAULT_UNAUTH_LIMIT, UnauthLimiter } from './rate-limit/unauth.js';
@@ -26,6 +30,10 @@ export interface AppConfig {
   allowPrivateWebhooks?: boolean;
   /** Failed authentications allowed per client address per minute (0: no limit; default 120). */
   unauthRateLimit?: number;
+  /** Where uploaded files are kept: a directory (default <data dir>/files) or s3://bucket/prefix. */
+  storage?: string;
+  /** Largest upload accepted, in bytes (default 25 MiB). */
+  maxUploadBytes?: number;
 }
 
 export interface AppDeps {
@@ -40,8 +48,12 @@ declare module 'fastify' {
     allowPrivateWebhooks: boolean;
     /** Set when shutdown begins: new requests get 503. */
     draining: boolean;
+    /** Uploaded files: where their bytes are, the largest accepted, the image processor. */
+    files: { storage: FileStorage; maxUploadBytes: number; processor: FileProcessor };
   }
 }
+
+export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
 // Bodies are validated strictly (no coercion, unknown fields rejected); query strings and
 // path parameters arrive as text, so those coerce ("20" -> 20, "true" -> true).
@@ -51,6 +63,14 @@ function validators() {
   const coercing = new Ajv({ ...common, coerceTypes: 'array' });
   for (const ajv of [strict, coercing]) (addFormats as unknown as (a: Ajv) => void)(ajv);
   return { strict, coercing };
+}
+
+/**
+ * A multipart body is read by its route as a stream (@fastify/multipart), so there is nothing to
+ * validate beforehand: its schema (marked x-multipart) only documents the form in OpenAPI.
+ */
+function isMultipartSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as Record<string, unknown>)['x-multipart'] === true;
 }
 
 export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyInstance> {
@@ -76,9 +96,10 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { strict, coercing } = validators();
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? strict.compile(schema) : coercing.compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'body' && isMultipartSchema(schema)) return () => true;
+    return httpPart === 'body' ? strict.compile(schema) : coercing.compile(schema);
+  });
   // An empty application/json body (curl -H 'content-type: application/json' -X POST …/disable)
   // counts as no body: bodyless operations work, operations needing a body still answer 400.
   const json = app.getDefaultJsonParser('error', 'error');
@@ -93,6 +114,12 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.decorate('principals', principals);
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
   app.decorate('draining', false);
+  const storage = await storageFor(config.storage ?? defaultFilesDir());
+  const processor = new FileProcessor(db, storage, app.log);
+  const maxUploadBytes = config.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  app.decorate('files', { storage, maxUploadBytes, processor });
+  // Uploads: one file part and a few short fields; the part streams (routes/ops/files.ts).
+  await app.register(multipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12 } });
   // Shutting down (src/server/serve.ts): requests still arriving on open keep-alive connections
   // are told to come back (the CLI retries 503 with retry-after), and the connection is closed.
   app.addHook('onRequest', async (request, reply) => {
@@ -105,7 +132,10 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     // Requests finishing during a drain close their keep-alive connection behind them.
     if (app.draining) reply.header('connection', 'close');
   });
-  app.addHook('onClose', async () => limiter.close());
+  app.addHook('onClose', async () => {
+    await processor.stop();
+    await limiter.close();
+  });
 
   registerProblemHandlers(app);
   refuseQuerySecrets(app);

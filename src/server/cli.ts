@@ -21,6 +21,8 @@ export function registerServerCommands(program: Command) {
     .option('--drain-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight requests may take before connections are cut', (v) => parseIntOption(v, '--drain-timeout'), 10)
     .option('--unauth-rate-limit <n>', 'requests with a missing or invalid key allowed per client address per minute (0: no limit)', (v) => parseIntOption(v, '--unauth-rate-limit'), 120)
     .option('--allow-private-webhooks', 'let webhook endpoints reach loopback, private and link-local addresses (local receivers)')
+    .option('--storage <dir|s3-url>', 'where uploaded files are kept: a directory replicas share, or s3://bucket/prefix (credentials from AWS_* variables); default: $FOS_STORAGE, else <data dir>/files')
+    .option('--max-upload-mb <n>', 'largest file upload accepted, in MiB', (v) => parseIntOption(v, '--max-upload-mb'), Number(process.env.FOS_MAX_UPLOAD_MB ?? 25))
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default(process.env.FOS_LOG_LEVEL ?? 'info'))
     .addOption(new Option('--log-format <format>', 'log lines: readable on a terminal and JSON when piped (auto), or always one of them').choices(['auto', 'pretty', 'json']).default(process.env.FOS_LOG_FORMAT ?? 'auto'))
     .addHelpText('after', `
@@ -34,7 +36,7 @@ Examples:
         import('./serve-command.js'), import('./single-server.js'), import('../cli/errors.js'),
       ]);
       try {
-        await runServe({ ...opts, db: resolveDbUrl(opts.db) });
+        await runServe({ ...opts, db: resolveDbUrl(opts.db), storage: opts.storage ?? process.env.FOS_STORAGE, maxUploadBytes: opts.maxUploadMb * 1024 * 1024 });
       } catch (err) {
         // A second server on the same SQLite file: a one-line refusal, exit 5 (conflict).
         if (err instanceof ServerLockedError) throw new CliError(err.message, ExitCode.CONFLICT);
@@ -93,7 +95,10 @@ function registerAdminCommands(admin: Command) {
   const warehouse = admin.command('warehouse').description('Warehouses of a fulfiller team');
   warehouse.command('create').description('Create a warehouse').requiredOption('--team <team-id>').requiredOption('--name <name>')
     .option('--country <code>').option('--city <city>').option('--zip <zip>').option('--state <state>').option('--address1 <line>')
+    .option('--label-format <format>', 'document of labels bought for its packages: PDF (default) or ZPL (thermal printers)')
     .action(run('warehouse.create'));
+  warehouse.command('label-format').description('Set the default format of labels bought for a warehouse\'s packages')
+    .argument('<warehouse-id>').argument('<format>', 'PDF or ZPL').action(run('warehouse.label-format'));
   warehouse.command('list').description('List warehouses').option('--team <team-id>').action(run('warehouse.list'));
 
   const locationType = admin.command('location-type').description('Storage location types');

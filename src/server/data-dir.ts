@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** Where `fos serve` keeps its embedded SQLite file when --db is not given. */
 export function defaultDbPath(): string {
@@ -10,3 +10,8 @@ export function defaultDbPath(): string {
 
 /** --db flag, then FOS_DB, then the data directory. */
 export const resolveDbUrl = (flag?: string) => flag || process.env.FOS_DB || defaultDbPath();
+
+/** Where uploaded files are kept when --files-dir is not given: beside the default database. */
+export function defaultFilesDir(): string {
+  return join(dirname(defaultDbPath()), 'files');
+}

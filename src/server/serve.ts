@@ -20,6 +20,9 @@ export interface ServeOptions {
   allowPrivateWebhooks?: boolean;
   /** Failed authentications allowed per client address per minute (0: off). */
   unauthRateLimit?: number;
+  /** Where uploaded files are kept (a directory, default <data dir>/files, or s3://bucket/prefix) and the largest upload in bytes. */
+  storage?: string;
+  maxUploadBytes?: number;
   logger?: AppConfig['logger'];
 }
 
@@ -79,10 +82,13 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const rateLimitStore = await rateLimitStoreFor(db, opts);
     const app = await buildApp({ db, config: {
       logger: opts.logger, rateLimitStore, allowPrivateWebhooks: opts.allowPrivateWebhooks, unauthRateLimit: opts.unauthRateLimit,
+      storage: opts.storage, maxUploadBytes: opts.maxUploadBytes,
     } });
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
     const worker = startOutboxWorker(db, app.log, { intervalMs: 2000, allowPrivateWebhooks: opts.allowPrivateWebhooks });
+    // Images left PENDING by a stopped process (uploads kick the processor themselves).
+    app.files.processor.start(30_000);
     const url = `${address.replace('[::1]', 'localhost')}/v1`;
     lock?.setUrl(url);
     return {

@@ -186,6 +186,7 @@ export const TRACE_EVENT = ['event_type', 'step_id', 'category', 'matched'];
 export const FILE = [
   'id', 'name', 'description', 'url', 'thumbnail_url', 'preview_blur_hash', 'mimetype', 'size', 'file_category',
   'processing_status', 'tags', 'team_id', 'created_at', 'updated_at',
+  'processing_error', // extension: why processing_status is FAILED (docs/files.md)
 ];
 export const PICKING_ENTRY = [
   'fulfillment_order_id', 'picking_session_id', 'order_number', 'status', 'tote_id', 'tote_name', 'packing_started_at',

@@ -5,6 +5,7 @@ import * as teams from '../../src/domain/teams/teams.js';
 const FILE_FIELDS = [
   'id', 'name', 'description', 'url', 'thumbnail_url', 'preview_blur_hash', 'mimetype', 'size', 'file_category',
   'processing_status', 'tags', 'team_id', 'created_at', 'updated_at',
+  'processing_error', // extension: why processing_status is FAILED (docs/files.md)
 ].sort();
 
 let t: TestApp;

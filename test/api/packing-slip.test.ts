@@ -1,9 +1,8 @@
-import { inflateSync } from 'node:zlib';
-import { PDFDocument, PDFRawStream, PDFName } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/domain/teams/teams.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
+import { parsePdf } from '../helpers/pdf.js';
 
 // Packing slip PDF (GET /v1/ops/packages/{id}/packing-slip): parsed back with pdf-lib; the text
 // is read from the (deflated) content streams, where pdf-lib writes hex strings for Tj.
@@ -19,19 +18,6 @@ afterAll(() => t?.close());
 const call = (method: string, url: string, body?: unknown, key = token) =>
   t.call(method, url, { token: key, ...(body !== undefined ? { body } : {}) });
 
-async function pdfText(bytes: Buffer) {
-  const doc = await PDFDocument.load(bytes);
-  let text = '';
-  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
-    if (!(obj instanceof PDFRawStream)) continue;
-    const filter = obj.dict.get(PDFName.of('Filter'));
-    const raw = Buffer.from(obj.contents);
-    const data = filter?.toString() === '/FlateDecode' ? inflateSync(raw).toString('latin1') : raw.toString('latin1');
-    for (const m of data.matchAll(/<([0-9A-Fa-f]+)> Tj/g)) text += Buffer.from(m[1], 'hex').toString('latin1') + '\n';
-  }
-  return { doc, text };
-}
-
 async function slip(config: Record<string, unknown>) {
   const f = await fulfillmentFixture(t, { lines: [{ quantity: 3, onHand: 9 }, { quantity: 2, onHand: 9 }], status: 'ACCEPTED' });
   const p = await call('POST', '/v1/ops/packages', {
@@ -41,7 +27,7 @@ async function slip(config: Record<string, unknown>) {
   const res = await call('GET', `/v1/ops/packages/${p.json().id}/packing-slip`);
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toBe('application/pdf');
-  return { f, id: p.json().id as string, ...(await pdfText(res.rawPayload)) };
+  return { f, id: p.json().id as string, ...(await parsePdf(res.rawPayload)) };
 }
 
 describe('packing slip', () => {

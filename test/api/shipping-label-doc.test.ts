@@ -1,10 +1,8 @@
-import { inflateSync } from 'node:zlib';
-import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
-import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/domain/teams/teams.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
+import { decodeCode128, parsePdf } from '../helpers/pdf.js';
 
 // The printable label of a bought label (GET /v1/ops/packages/{id}/label, its label_url): the PDF
 // is parsed back (page size, text) and its barcode image is decoded with ZXing, a real Code 128
@@ -36,39 +34,6 @@ async function labelled(body: Record<string, unknown> = { rate_strategy: 'CHEAPE
   return { f, pkg: l.json() };
 }
 
-/** Text drawn with Tj (pdf-lib writes hex strings) and the first image XObject, decoded to luminance. */
-async function parse(bytes: Buffer) {
-  const doc = await PDFDocument.load(bytes);
-  let text = '';
-  let image: { width: number; height: number; lum: Uint8ClampedArray } | undefined;
-  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
-    if (!(obj instanceof PDFRawStream)) continue;
-    const dict = obj.dict;
-    const raw = Buffer.from(obj.contents);
-    const data = dict.get(PDFName.of('Filter'))?.toString() === '/FlateDecode' ? inflateSync(raw) : raw;
-    if (dict.get(PDFName.of('Subtype'))?.toString() === '/Image') {
-      if (image) continue;
-      const width = (dict.get(PDFName.of('Width')) as PDFNumber).asNumber();
-      const height = (dict.get(PDFName.of('Height')) as PDFNumber).asNumber();
-      const channels = data.length / (width * height);
-      if (channels !== 1 && channels !== 3) continue; // an alpha mask
-      const lum = new Uint8ClampedArray(width * height);
-      for (let i = 0; i < width * height; i++) lum[i] = channels === 1 ? data[i] : Math.round((data[3 * i] + data[3 * i + 1] + data[3 * i + 2]) / 3);
-      image = { width, height, lum };
-      continue;
-    }
-    for (const m of data.toString('latin1').matchAll(/<([0-9A-Fa-f]+)> Tj/g)) text += `${Buffer.from(m[1], 'hex').toString('latin1')}\n`;
-  }
-  return { doc, text, image };
-}
-
-function decodeBarcode(image: { width: number; height: number; lum: Uint8ClampedArray }): string {
-  const reader = new MultiFormatReader();
-  reader.setHints(new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128]], [DecodeHintType.TRY_HARDER, true]]));
-  const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(image.lum, image.width, image.height)));
-  return reader.decode(bitmap).getText();
-}
-
 describe('printable shipping label', () => {
   it('a bought label\'s label_url serves a 4x6 PDF: service, addresses, weight, reference and a Code 128 that scans', async () => {
     const { f, pkg } = await labelled();
@@ -77,7 +42,7 @@ describe('printable shipping label', () => {
     const res = await call('GET', new URL(url).pathname);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    const { doc, text, image } = await parse(res.rawPayload);
+    const { doc, text, image } = await parsePdf(res.rawPayload);
     expect(doc.getPageCount()).toBe(1);
     expect(doc.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
     const tracking: string = pkg.shipping_label_tracking_code;
@@ -87,7 +52,33 @@ describe('printable shipping label', () => {
     expect(text).toContain('Weight: 1500 G');
     expect(text).toContain(`Ref: ${f.order.order_number} · Box 7`.replace('·', '\u00b7'));
     expect(image).toBeDefined();
-    expect(decodeBarcode(image!)).toBe(tracking);
+    expect(decodeCode128(image!)).toBe(tracking);
+  });
+
+  it('every package has a packing_slip_url; a bought label has label_with_packing_slip_url: the label page, then the slip', async () => {
+    const { f, pkg } = await labelled({ rate_strategy: 'CHEAPEST', label_format: 'ZPL' });
+    expect(pkg.packing_slip_url).toMatch(new RegExp(`^https?://[^/]+/v1/ops/packages/${pkg.id}/packing-slip$`));
+    const slip = await call('GET', new URL(pkg.packing_slip_url).pathname);
+    expect(slip.statusCode, slip.body).toBe(200);
+    expect((await parsePdf(slip.rawPayload)).text).toContain(`Order ${f.order.order_number}`);
+
+    const url: string = pkg.shipping_label.label_with_packing_slip_url;
+    expect(url).toMatch(new RegExp(`^https?://[^/]+/v1/ops/packages/${pkg.id}/label-with-packing-slip$`));
+    const res = await call('GET', new URL(url).pathname);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const { doc, text, image } = await parsePdf(res.rawPayload);
+    expect(doc.getPageCount()).toBe(2);
+    expect(doc.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
+    expect(doc.getPage(1).getSize()).toEqual({ width: 612, height: 792 });
+    expect(text).toContain(`TRACKING # ${pkg.shipping_label_tracking_code}`);
+    expect(text).toContain('Packing slip');
+    expect(text).toContain(`1 x  ${f.foLines[0].sku}`);
+    expect(decodeCode128(image!)).toBe(pkg.shipping_label_tracking_code);
+
+    const voided = await call('POST', `/v1/ops/packages/${pkg.id}/label/void`);
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect((await call('GET', `/v1/ops/packages/${pkg.id}/label-with-packing-slip`)).statusCode).toBe(404);
   });
 
   it('ZPL for thermal printers: ?format=zpl, or label_format ZPL makes it the label_url', async () => {
@@ -99,6 +90,24 @@ describe('printable shipping label', () => {
     expect(res.body).toMatch(/^\^XA\n/);
     expect(res.body).toContain(`^BCN,180,N,N,N^FD${pkg.shipping_label_tracking_code}^FS`);
     expect(res.body.trimEnd().endsWith('^XZ')).toBe(true);
+  });
+
+  it('a warehouse whose default is ZPL gets ZPL labels unless the request asks for PDF', async () => {
+    const { setWarehouseLabelFormat } = await import('../../src/domain/teams/teams.js');
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }], status: 'ACCEPTED' });
+    await setWarehouseLabelFormat(t.db, f.fo.warehouse_id, 'zpl');
+    try {
+      const made = async () => (await call('POST', '/v1/ops/packages', {
+        fulfillment_order_id: f.fo.id, weight: 100, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+      })).json().id as string;
+      const zpl = (await call('POST', `/v1/ops/packages/${await made()}/label`, { rate_strategy: 'CHEAPEST' })).json();
+      expect(zpl.shipping_label_url).toMatch(/\/label\?format=zpl$/);
+      const pdf = (await call('POST', `/v1/ops/packages/${await made()}/label`, { rate_strategy: 'CHEAPEST', label_format: 'PDF' })).json();
+      expect(pdf.shipping_label_url).toMatch(/\/label$/);
+      await expect(setWarehouseLabelFormat(t.db, f.fo.warehouse_id, 'EPL')).rejects.toThrow(/PDF, ZPL/);
+    } finally {
+      await setWarehouseLabelFormat(t.db, f.fo.warehouse_id, 'PDF');
+    }
   });
 
   it('404 without a label or for another team, 409 for an uploaded label, 400 for an unknown format', async () => {
@@ -113,6 +122,8 @@ describe('printable shipping label', () => {
       label_url: 'https://labels.example/x.pdf', tracking_number: '1Z9', carrier: 'UPS', service: 'Ground', cost: 1, cost_currency: 'USD',
     });
     expect(up.json().shipping_label_url).toBe('https://labels.example/x.pdf');
+    expect(up.json().shipping_label.label_with_packing_slip_url).toBeNull();
+    expect((await call('GET', `/v1/ops/packages/${p.id}/label-with-packing-slip`)).statusCode).toBe(409);
     const uploaded = await call('GET', `/v1/ops/packages/${p.id}/label`);
     expect(uploaded.statusCode).toBe(409);
     expect(uploaded.json().detail).toContain('uploaded label');

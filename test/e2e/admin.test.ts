@@ -200,7 +200,9 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
 
     it('warehouse and location-type create/list', async () => {
       const w = await admin('warehouse', 'create', '--team', t.fulfiller, '--name', 'Leeds DC', '--country', 'GB', '--city', 'Leeds', '--zip', 'LS1');
-      expect(w).toMatchObject({ id: expect.stringMatching(ID), team_id: t.fulfiller, name: 'Leeds DC', country: 'GB', city: 'Leeds', zip: 'LS1', state: null });
+      expect(w).toMatchObject({ id: expect.stringMatching(ID), team_id: t.fulfiller, name: 'Leeds DC', country: 'GB', city: 'Leeds', zip: 'LS1', state: null, label_format: 'PDF' });
+      expect(await admin('warehouse', 'label-format', w.id, 'zpl')).toMatchObject({ id: w.id, label_format: 'ZPL' });
+      await adminFails(2, /label_format: must be one of PDF, ZPL/, 'warehouse', 'label-format', w.id, 'EPL');
       const lt = await admin('location-type', 'create', '--team', t.fulfiller, '--name', 'Pallet');
       expect(lt).toMatchObject({ id: expect.stringMatching(ID), team_id: t.fulfiller, name: 'Pallet' });
       await Promise.all([

@@ -6,6 +6,9 @@
 //   const res = await t.call('GET', '/v1/ops/products', { token: t.adminToken });
 //   afterAll(() => t.close());
 
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppConfig } from '../../src/server/app.js';
 import { bootstrapIfEmpty } from '../../src/domain/bootstrap.js';
@@ -44,7 +47,9 @@ export async function testApp(config: AppConfig = {}): Promise<TestApp> {
   if (!boot) throw new Error('bootstrap did not run on a fresh database');
   // Suites send many bad keys on purpose: the per-address limit of failed authentications is off
   // unless a test sets it (test/api/unauth-limit.test.ts).
-  const app = await buildApp({ db, config: { logger: false, unauthRateLimit: 0, ...config } });
+  // Uploaded files go to a directory of this app's own, removed with it.
+  const filesDir = config.storage ? undefined : await mkdtemp(path.join(tmpdir(), 'fos-files-'));
+  const app = await buildApp({ db, config: { logger: false, unauthRateLimit: 0, storage: filesDir, ...config } });
   await app.ready();
 
   const t: TestApp = {
@@ -91,6 +96,7 @@ export async function testApp(config: AppConfig = {}): Promise<TestApp> {
       await app.close();
       await db.close();
       await cleanup();
+      if (filesDir) await rm(filesDir, { recursive: true, force: true });
     },
   };
   return t;

@@ -16,8 +16,10 @@ import logout from './login/logout.js';
 import auth from './login/auth-status.js';
 import orders from './orders/index.js';
 import inventory from './inventory/index.js';
+import labels from './labels/index.js';
 import purchaseOrders from './purchase-orders/index.js';
 import returns from './returns/index.js';
+import scanForms from './scan-forms/index.js';
 import packages from './packages/index.js';
 import pickingSessions from './picking-sessions/index.js';
 import products from './products/index.js';
@@ -35,7 +37,7 @@ export const COMMAND_SECTIONS: [string, ((ctx: Context) => Command)[]][] = [
   ['Getting started:', [login, logout, auth, profile, config]],
   ['Workflows:', [fulfill]],
   ['Resources:', [
-    products, inventory, purchaseOrders, returns, vendors, orders, draftOrders, fulfillmentOrders, packages, carrierRates,
+    products, inventory, purchaseOrders, returns, vendors, orders, draftOrders, fulfillmentOrders, packages, scanForms, labels, carrierRates,
     charges, files, pickingSessions, keys, roles, webhooks,
   ]],
   ['Scripting:', [api, completion]],

@@ -73,6 +73,8 @@ export interface WriteSpec {
   resolveArgs?: (ctx: Context, args: string[]) => Promise<string[]>;
   /** Body members taken from the (resolved) arguments, e.g. { order_id }. */
   argsToBody?: (args: string[]) => Record<string, unknown>;
+  /** Runs after the record is printed (e.g. fetch the label just bought and print it). */
+  after?: (ctx: Context, record: unknown, opts: Record<string, unknown>) => Promise<void>;
 }
 
 export function writeCommand(ctx: Context, spec: WriteSpec): Command {
@@ -108,6 +110,7 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
     }
     await printRecord(ctx, res.data);
     if (spec.notice) ctx.io.warn(spec.notice);
+    await spec.after?.(ctx, res.data, opts);
   });
   return withExamples(cmd, spec.examples);
 }

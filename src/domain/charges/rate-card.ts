@@ -174,3 +174,28 @@ export function priceShipping(card: RateCard, input: { label_price: number; serv
     events,
   };
 }
+
+/**
+ * A carrier's correction of a label cost already billed: the difference with the same markup
+ * as the shipping rule that priced it (by_service, else the default); the per-package fee was
+ * billed once and is not repeated. Negative for a credit.
+ */
+export function priceShippingCorrection(card: RateCard, input: { cost_delta: number; service_id: string | null }): Pricing {
+  const section = card.shipping;
+  const events = [trigger('shipping', 'SHIPPING', Boolean(section))];
+  if (!section) return noMatch('SHIPPING', events, 'The rate card has no shipping section.');
+  const byService = input.service_id ? section.by_service?.[input.service_id] : undefined;
+  const markup = (byService ?? section).markup_percent ?? 0;
+  const step = byService ? `shipping.by_service.${input.service_id}` : 'shipping.default';
+  events.push(trigger(step, 'SHIPPING', true));
+  const amount = roundMoney(input.cost_delta * (1 + markup / 100));
+  return {
+    matched: true,
+    calculated_amount: amount,
+    original_amount: roundMoney(input.cost_delta),
+    trigger_step_id: 'shipping.carrier_correction',
+    pricing_step_id: step,
+    calculation_note: `carrier correction ${roundMoney(input.cost_delta)} + ${markup}% markup = ${amount}`,
+    events,
+  };
+}

@@ -76,7 +76,10 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
     }
     : null;
 
-  const pricing = priceShipping(card, { label_price: label?.price ?? 0, service_id: label?.service_id ?? null });
+  // A carrier correction that arrived before the fulfil (carrier-invoices/) is what the label costs.
+  const corrected = (label?.carrier_correction as { corrected_carrier_cost?: unknown } | null)?.corrected_carrier_cost;
+  const cost = typeof corrected === 'number' ? corrected : label?.price ?? 0;
+  const pricing = priceShipping(card, { label_price: cost, service_id: label?.service_id ?? null });
   const charge = await tx.charge.create({
     data: {
       name: `Shipping ${order?.order_number ?? input.orderId}${label?.tracking_code ? ` (${label.tracking_code})` : ''}`,

@@ -10,8 +10,6 @@ import { asAddress, type Address } from '../fulfillment/lookups.js';
 // and a voided-then-relabelled package always prints its current label. Uploaded labels keep the
 // URL they were uploaded with; this document is only for bought ones.
 
-export const LABEL_FORMATS = ['PDF', 'ZPL'] as const;
-export type LabelFormat = (typeof LABEL_FORMATS)[number];
 
 const W = 288; // 4 in, in points
 const H = 432; // 6 in
@@ -51,10 +49,6 @@ async function labelData(db: Db, teamId: string, packageId: string): Promise<Lab
     date: label.created_at,
   };
 }
-
-/** The label_url of a bought label: the document route, absolute under `origin`. */
-export const labelDocumentUrl = (origin: string, packageId: string, format: LabelFormat) =>
-  `${origin}/v1/ops/packages/${packageId}/label${format === 'ZPL' ? '?format=zpl' : ''}`;
 
 const lines = (a: Address) => [
   a.name, a.company, a.address1, a.address2,

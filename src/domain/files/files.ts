@@ -1,10 +1,12 @@
 import type { Db, File, Prisma } from '../../db/types.js';
+import type { FileStorage } from './storage.js';
 import { searchKey } from '../search.js';
 import { notFound } from '../errors.js';
 import { csvList, pageArgs, toPage, type PageRequest } from '../pagination.js';
 
-// File records (spec 2.9, 4.10). fos stores metadata and a URL; the bytes live wherever the URL
-// points (no upload endpoint, no thumbnail processing: processing_status stays PENDING).
+// File records (spec 2.9, 4.10): uploads, whose bytes fos keeps (upload.ts, storage.ts,
+// process.ts), and records of files kept elsewhere, registered by URL (processing_status stays
+// PENDING for those: fos never fetches them).
 
 export const FILE_CATEGORIES = ['DOCUMENT', 'IMAGE', 'LABEL', 'PACKING_SLIP', 'INVOICE', 'OTHER'] as const;
 export type FileCategory = (typeof FILE_CATEGORIES)[number];
@@ -48,6 +50,7 @@ export function fileView(f: File) {
     size: Number(f.size),
     file_category: f.file_category,
     processing_status: f.processing_status,
+    processing_error: f.processing_error,
     tags: Array.isArray(f.tags) ? (f.tags as string[]) : [],
     team_id: f.team_id,
     created_at: f.created_at,
@@ -87,6 +90,17 @@ export async function updateFile(db: Db, teamId: string, fileId: string, patch: 
   const { count } = await db.prisma.file.updateMany({ where: { id: fileId, team_id: teamId }, data });
   if (count !== 1) throw notFound('File', fileId);
   return getFile(db, teamId, fileId);
+}
+
+/** Deletes the record (one conditional write, so the team check holds), then its bytes and thumbnail. */
+export async function deleteFile(db: Db, storage: FileStorage, teamId: string, fileId: string): Promise<void> {
+  const file = await db.prisma.file.findFirst({ where: { id: fileId, team_id: teamId }, select: { storage_key: true } });
+  const { count } = await db.prisma.file.deleteMany({ where: { id: fileId, team_id: teamId } });
+  if (!file || count !== 1) throw notFound('File', fileId);
+  if (file.storage_key) {
+    await storage.remove(`${file.storage_key}.thumb.webp`); // one at a time: some S3 servers trip over sibling deletes
+    await storage.remove(file.storage_key);
+  }
 }
 
 /** mimetype filter: exact types, or "type/*" for a whole family. */

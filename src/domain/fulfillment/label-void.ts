@@ -10,12 +10,17 @@ import { writeTx } from './tx.js';
 // one wins on both databases. The SHIPPING charge is billed by fulfil, so a voided label is never
 // billed. The voided label stays on the package (refund_status SUBMITTED) until it is relabelled,
 // which replaces it (ShippingLabel.package_id is unique); the package.label_voided event keeps it.
+// A package on a scan form (manifested) cannot be voided: the same compare-and-set needs
+// scan_form_id null, and a scan form takes packages with its own (src/domain/scan-forms).
 
 export async function voidLabel(db: Db, teamId: string, id: string): Promise<PackageView> {
   await writeTx(db, async (tx) => {
     const now = new Date();
     const { count } = await tx.package.updateMany({
-      where: { id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: { not: null }, shipping_label: { is: { voided_at: null } } },
+      where: {
+        id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: { not: null }, scan_form_id: null,
+        shipping_label: { is: { voided_at: null } },
+      },
       data: {
         shipment_status: null, provider_rate_id: null, carrier_integration_id: null, carrier_integration_name: null,
         carrier_integration_type: null, deliver_by: null,
@@ -23,9 +28,10 @@ export async function voidLabel(db: Db, teamId: string, id: string): Promise<Pac
     });
     if (!count) {
       const pkg = await tx.package.findFirst({
-        where: { id, fulfiller_team_id: teamId }, select: { status: true, shipping_label: { select: { voided_at: true } } },
+        where: { id, fulfiller_team_id: teamId }, select: { status: true, scan_form_id: true, shipping_label: { select: { voided_at: true } } },
       });
       if (!pkg) throw notFound('Package', id);
+      if (pkg.scan_form_id) throw conflict(`Package ${id} is on scan form ${pkg.scan_form_id}: the carrier has scanned its label, which can no longer be voided.`);
       if (pkg.status !== 'PENDING') throw conflict(`Package ${id} is ${pkg.status}; a label can only be voided before fulfilment.`);
       if (pkg.shipping_label?.voided_at) throw conflict(`The label of package ${id} is already voided.`);
       throw conflict(`Package ${id} has no shipping label to void.`);

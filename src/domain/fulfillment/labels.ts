@@ -7,7 +7,7 @@ import { carrierSlug, trackingUrl } from './carriers/tracking.js';
 import { asAddress } from './lookups.js';
 import { loadPackage, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
-import { labelDocumentUrl, type LabelFormat } from '../documents/shipping-label.js';
+import { labelDocumentUrl, labelWithPackingSlipUrl, type LabelFormat } from '../documents/urls.js';
 
 // Labels: upload an externally generated one, or shop rates across the carrier adapters and
 // buy the cheapest. Carrier calls happen outside the database transaction; attaching the label
@@ -63,7 +63,8 @@ function refuse(pkg: { id: string; status: string; shipment_status: string | nul
 
 /**
  * `origin` (scheme://host of the request) makes a bought label's label_url absolute: it is this
- * server's label document (GET /v1/ops/packages/{id}/label), PDF or ZPL.
+ * server's label document (GET /v1/ops/packages/{id}/label), PDF or ZPL, and its
+ * label_with_packing_slip_url the label followed by the packing slip.
  */
 export async function labelPackage(db: Db, teamId: string, id: string, input: LabelInput, origin = ''): Promise<PackageView> {
   const pkg = await readPackage(db.prisma, teamId, id);
@@ -73,6 +74,7 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
   let label: PurchasedLabel;
   let integration = { id: null as string | null, name: null as string | null, type: null as string | null, rateId: null as string | null };
   let adapter: CarrierAdapter | undefined;
+  let combined: string | null = null; // an uploaded label is someone else's document: nothing to combine
   const upload = uploadOf(input);
   if (upload) {
     const input = upload;
@@ -99,7 +101,10 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
     }
     const bought = await shopAndBuy(db, teamId, pkg, input);
     ({ label, adapter } = bought);
-    label = { ...label, label_url: labelDocumentUrl(origin, id, input.label_format ?? 'PDF') };
+    // The request's format, else the warehouse's default when the package was made (admin warehouse label-format).
+    const format = input.label_format ?? (pkg.label_format === 'ZPL' ? 'ZPL' : 'PDF');
+    label = { ...label, label_url: labelDocumentUrl(origin, id, format) };
+    combined = labelWithPackingSlipUrl(origin, id);
     integration = { id: adapter.id, name: adapter.name, type: adapter.type, rateId: bought.rate.provider_rate_id };
   }
 
@@ -138,6 +143,7 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
           tracking_url: label.tracking_url,
           label_url: label.label_url,
           original_label_url: label.label_url,
+          label_with_packing_slip_url: combined,
           shipment_status: 'LABEL_PRINTED',
           zone: label.zone,
           price: label.price,

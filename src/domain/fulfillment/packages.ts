@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { isUniqueViolation } from '../../db/client.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
+import { packingSlipUrl } from '../documents/urls.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
@@ -97,7 +99,11 @@ async function loadFo(tx: TxClient, foId: string) {
   return { ...fo, order };
 }
 
-export async function createPackage(db: Db, caller: Caller, input: CreatePackageInput): Promise<{ package: PackageView; created: boolean }> {
+/**
+ * `origin` (scheme://host of the request) makes packing_slip_url absolute; the id is made here
+ * (UUIDv7, as the column default would) so the URL is written with the row, not by a second UPDATE.
+ */
+export async function createPackage(db: Db, caller: Caller, input: CreatePackageInput, origin = ''): Promise<{ package: PackageView; created: boolean }> {
   const { teamId } = caller;
   const key = input.idempotency_key;
   const hash = requestHash(input);
@@ -119,8 +125,11 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
       const warehouse = await tx.warehouse.findUnique({ where: { id: fo.warehouse_id } });
       const team = await tx.team.findUnique({ where: { id: fo.fulfiller_team_id }, select: { name: true } });
       const ship = asAddress(fo.order.shipping_address);
+      const id = uuidv7();
       const pkg = await tx.package.create({
         data: {
+          id,
+          packing_slip_url: packingSlipUrl(origin, id),
           idempotency_key: key ?? null,
           request_hash: hash,
           name: input.name ?? null,
@@ -128,6 +137,7 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
           merchant_team_id: fo.merchant_team_id,
           fulfillment_order_id: fo.id,
           warehouse_id: fo.warehouse_id,
+          label_format: warehouse?.label_format ?? null,
           picking_session_id: fo.picking_session_id,
           carton_id: input.carton_id ?? null,
           length: input.length ?? null,
@@ -166,6 +176,7 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
 export interface ListPackagesInput extends PageRequest {
   fulfillment_order_id?: string;
   status?: string[];
+  scan_form_id?: string;
 }
 
 /** Newest first. */
@@ -176,6 +187,7 @@ export async function listPackages(db: Db, teamId: string, input: ListPackagesIn
       fulfiller_team_id: teamId,
       ...(input.fulfillment_order_id ? { fulfillment_order_id: input.fulfillment_order_id } : {}),
       ...(input.status ? { status: { in: input.status } } : {}),
+      ...(input.scan_form_id ? { scan_form_id: input.scan_form_id } : {}),
     }, orderBy),
     include: packageInclude,
   });

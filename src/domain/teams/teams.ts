@@ -1,4 +1,5 @@
 import type { Db } from '../../db/types.js';
+import { LABEL_FORMATS, type LabelFormat } from '../documents/urls.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { isUniqueViolation } from '../../db/client.js';
 
@@ -69,11 +70,27 @@ async function fulfillerTeam(db: Db, teamId: string) {
 
 export async function createWarehouse(
   db: Db,
-  input: { team_id: string; name: string; address1?: string; city?: string; state?: string; zip?: string; country?: string },
+  input: { team_id: string; name: string; address1?: string; city?: string; state?: string; zip?: string; country?: string; label_format?: string },
 ) {
   assertName(input.name);
+  const label_format = labelFormat(input.label_format);
   await fulfillerTeam(db, input.team_id);
-  return db.prisma.warehouse.create({ data: input });
+  return db.prisma.warehouse.create({ data: { ...input, label_format } });
+}
+
+/** PDF or ZPL, any case; the default document of labels bought for this warehouse's packages. */
+function labelFormat(value: string | undefined): LabelFormat {
+  const f = (value ?? 'PDF').toUpperCase();
+  if (!(LABEL_FORMATS as readonly string[]).includes(f)) throw invalid('label_format', `must be one of ${LABEL_FORMATS.join(', ')}`);
+  return f as LabelFormat;
+}
+
+/** Changes a warehouse's default label format. */
+export async function setWarehouseLabelFormat(db: Db, id: string, value: string) {
+  const label_format = labelFormat(value);
+  const { count } = await db.prisma.warehouse.updateMany({ where: { id }, data: { label_format } });
+  if (!count) throw notFound('Warehouse', id);
+  return db.prisma.warehouse.findUniqueOrThrow({ where: { id } });
 }
 
 export function listWarehouses(db: Db, teamId?: string) {

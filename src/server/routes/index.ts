@@ -9,6 +9,7 @@ import fulfillmentOrders from './ops/fulfillment-orders.js';
 import packages from './ops/packages.js';
 import carrierRates from './ops/carrier-rates.js';
 import charges from './ops/charges.js';
+import carrierInvoices from './ops/carrier-invoices.js';
 import files from './ops/files.js';
 import pickingSessions from './ops/picking-sessions.js';
 import keys from './access/keys.js';
@@ -20,12 +21,13 @@ import purchaseOrders from './ops/purchase-orders.js';
 import merchantPurchaseOrders from './merchant/purchase-orders.js';
 import transfers from './ops/transfers.js';
 import returns from './ops/returns.js';
+import scanForms from './ops/scan-forms.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
   for (const plugin of [
     me, opsProducts, merchantProducts, merchantVendors, orders, draftOrders, fulfillmentOrders,
-    packages, carrierRates, charges, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
+    packages, scanForms, carrierRates, charges, carrierInvoices, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
     keys, roles, users, webhooks,
   ]) {
     await app.register(plugin);

@@ -12,7 +12,8 @@ const fileFields = {
   mimetype: Type.String(),
   size: Type.Integer({ description: 'bytes' }),
   file_category: Type.String({ description: FILE_CATEGORIES.join(' | ') }),
-  processing_status: Type.String({ description: 'PENDING (fos does no file processing)' }),
+  processing_status: Type.String({ description: 'uploaded images: PENDING until the thumbnail and BlurHash are made, then READY, or FAILED (processing_error says why); other uploads READY; files registered by URL stay PENDING' }),
+  processing_error: Opt(Type.String({ description: 'why processing failed' })),
   tags: Type.Array(Type.String()),
   team_id: Type.String(),
   created_at: Timestamp,
@@ -39,6 +40,15 @@ export const FileCreateBody = Type.Object({
   tags: Type.Optional(Tags),
   file_category: Type.Optional(Category),
 }, { additionalProperties: false });
+
+/** The multipart form of an upload; documents the form only (the route streams it, see app.ts isMultipartSchema). */
+export const FileUploadForm = Type.Object({
+  file: Type.String({ format: 'binary', description: 'the bytes; their type is read from the content, not the name' }),
+  name: Type.Optional(Type.String({ maxLength: 255, description: 'default: the file name' })),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+  tags: Type.Optional(Type.String({ description: 'comma-separated, up to 50' })),
+  file_category: Type.Optional(Category),
+}, { required: ['file'], 'x-multipart': true });
 
 export const FilePatchBody = Type.Object({
   name: Type.Optional(Name),

@@ -1,4 +1,4 @@
-import { LABEL_FORMATS } from '../../domain/documents/shipping-label.js';
+import { LABEL_FORMATS } from '../../domain/documents/urls.js';
 import { Type, type TSchema } from 'typebox';
 import { PACKAGE_CONFIG } from '../../domain/fulfillment/package-config.js';
 import { Id, Uuid, listOf, Nullable, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
@@ -169,6 +169,7 @@ export const PackageListQuery = Type.Object({
   ...pageQuery(),
   fulfillment_order_id: Type.Optional(Uuid),
   status: Type.Optional(Type.String({ description: `comma-separated: ${PACKAGE_STATUSES.join(', ')}` })),
+  scan_form_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the packages of this scan form' })),
 }, { additionalProperties: false });
 
 export const PackageParams = Type.Object({ package_id: Id });

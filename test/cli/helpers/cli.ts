@@ -33,6 +33,8 @@ export interface RunCliOptions {
 export interface CliResult {
   code: number;
   stdout: string;
+  /** stdout as bytes (documents). */
+  stdoutBytes: Buffer;
   stderr: string;
   ctx: Context;
   io: TestIOStreams;
@@ -60,5 +62,5 @@ export async function runCli(args: string[], opts: RunCliOptions = {}): Promise<
       throw new Error('server commands are not loaded in CLI tests');
     },
   });
-  return { code, stdout: io.stdoutText(), stderr: io.stderrText(), ctx, io };
+  return { code, stdout: io.stdoutText(), stdoutBytes: io.stdoutBytes(), stderr: io.stderrText(), ctx, io };
 }

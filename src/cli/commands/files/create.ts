@@ -6,7 +6,7 @@ import { FILE_CREATE_FIELDS } from './fields.js';
 export default function filesCreate(ctx: Context): Command {
   return writeCommand(ctx, {
     name: 'create',
-    description: 'Register a file',
+    description: 'Register a file kept elsewhere, by URL (to store the bytes here: fos files upload)',
     method: 'POST',
     mode: 'create',
     path: () => '/ops/files',

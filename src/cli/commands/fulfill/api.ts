@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../../client/api-client.js';
 import { ApiError, NetworkError } from '../../../client/errors.js';
 import { sleep } from '../../../client/retry.js';
+import { fetchLabel, type Document } from '../../shared/documents.js';
 import { orderIdOf } from '../../shared/order-ref.js';
 import { seg } from '../../shared/resource.js';
 
@@ -171,6 +172,11 @@ export class FulfillApi {
 
   label(id: string, body: Record<string, unknown>): Promise<Package> {
     return this.call('label', () => this.client.post<Package>(`/ops/packages/${seg(id)}/label`, body));
+  }
+
+  /** The label document of a labelled package (--print-dir). */
+  labelDocument(pkg: Package): Promise<Document> {
+    return this.call('label document', () => fetchLabel(this.client, pkg as unknown as Record<string, unknown>));
   }
 
   /**

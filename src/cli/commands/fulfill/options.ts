@@ -21,11 +21,13 @@ export interface RawRunOptions {
   timeoutMinutes: number;
   concurrency: number;
   dryRun?: boolean;
+  labelFormat?: string;
+  printDir?: string;
 }
 
 export type LabelSource =
   | { kind: 'upload'; label_url: string; tracking_number: string; carrier: string; service: string; cost: number; cost_currency: string }
-  | { kind: 'buy'; rate_strategy: string };
+  | { kind: 'buy'; rate_strategy: string; label_format?: string };
 
 export interface RunOptions {
   /** SKU -> quantity from `--item`; undefined packs everything remaining. */
@@ -36,6 +38,8 @@ export interface RunOptions {
   weight?: { weight: number; weight_unit?: string };
   concurrency: number;
   dryRun: boolean;
+  /** --print-dir: each label is saved here as it is bought. */
+  printDir?: string;
 }
 
 /** `--item SKU=QTY` (repeatable; a SKU given twice adds up). */
@@ -95,8 +99,9 @@ export function labelSource(o: RawRunOptions): LabelSource {
     if (given.length || o.costCurrency) {
       throw new UsageError(`--rate-strategy buys a label; it cannot be combined with ${[...given.map(([, f]) => f), ...(o.costCurrency ? ['--cost-currency'] : [])].join(', ')}`);
     }
-    return { kind: 'buy', rate_strategy: o.rateStrategy };
+    return { kind: 'buy', rate_strategy: o.rateStrategy, ...(o.labelFormat ? { label_format: o.labelFormat } : {}) };
   }
+  if (o.labelFormat) throw new UsageError('--label-format is for bought labels (--rate-strategy); an uploaded label keeps its own format');
   if (!given.length) {
     throw new UsageError('a label is needed: upload one with --label-url, --tracking, --carrier, --service, --cost [--cost-currency], or buy one with --rate-strategy CHEAPEST');
   }
@@ -120,6 +125,7 @@ export function runOptions(o: RawRunOptions, env: Env, profile?: string): RunOpt
     weight: o.weight === undefined ? undefined : { weight: o.weight, ...(o.weightUnit ? { weight_unit: o.weightUnit } : {}) },
     concurrency: o.concurrency,
     dryRun: Boolean(o.dryRun),
+    printDir: o.printDir,
   };
 }
 
@@ -127,5 +133,5 @@ export function runOptions(o: RawRunOptions, env: Env, profile?: string): RunOpt
 export function describeLabel(label: LabelSource): string {
   return label.kind === 'upload'
     ? `upload ${label.carrier} ${label.service}, tracking ${label.tracking_number}, ${label.cost} ${label.cost_currency}`
-    : `buy (${label.rate_strategy})`;
+    : `buy (${label.rate_strategy}${label.label_format ? `, ${label.label_format}` : ''})`;
 }

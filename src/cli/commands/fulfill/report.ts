@@ -19,7 +19,7 @@ const CSV_COLUMNS = [
 ];
 
 const KEY_ORDER: (keyof FulfilResult)[] = [
-  'input', 'fulfillment_order_id', 'order_id', 'order_number', 'status', 'package_id', 'tracking_code',
+  'input', 'fulfillment_order_id', 'order_id', 'order_number', 'status', 'package_id', 'tracking_code', 'label_file',
   'step', 'reason', 'state', 'error', 'accept', 'items', 'label',
 ];
 

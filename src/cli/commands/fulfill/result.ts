@@ -25,6 +25,8 @@ export interface FulfilResult {
   status: ResultStatus;
   package_id: string | null;
   tracking_code: string | null;
+  /** --print-dir: where this run saved the package's label. */
+  label_file?: string;
   /** failed: the step that failed. */
   step?: Step;
   /** skipped: why. */

@@ -165,6 +165,8 @@ export default function fulfillRun(ctx: Context): Command {
     .option('--cost <amount>', 'uploaded label: cost', parseNonNegative)
     .option('--cost-currency <code>', 'uploaded label: ISO 4217 currency of --cost (default USD)')
     .addOption(enumOption('--rate-strategy <strategy>', 'buy the label by rate shopping instead', 'rate_strategy'))
+    .addOption(enumOption('--label-format <format>', 'bought labels: 4x6 PDF (default) or ZPL for thermal printers', 'label_format'))
+    .option('--print-dir <dir>', 'save each label in this folder as it is bought (<order number>-label-<package id>.pdf|zpl)')
     .option('--weight <n>', 'package weight (default for rate shopping: the sum of its items\' weights)', parseNonNegative)
     .addOption(enumOption('--weight-unit <unit>', 'unit of --weight (default: the team\'s)', 'weight_unit'))
     .option('--lock-owner <name>', 'lock owner (default: $FOS_LOCK_OWNER, else fos-cli:<hostname>:<profile>, so a re-run resumes its own locks)')
@@ -174,7 +176,7 @@ export default function fulfillRun(ctx: Context): Command {
     .addHelpText('after', `
 Output: one JSON object per fulfillment order on stdout as each finishes (when piped), or a table
 on a terminal: {input, fulfillment_order_id, order_id, order_number, status: fulfilled|skipped|failed,
-package_id, tracking_code, step?, reason?, state?, error?}. Steps are printed on stderr. Already
+package_id, tracking_code, label_file?, step?, reason?, state?, error?}. Steps are printed on stderr. Already
 fulfilled ones are skipped, so a batch can be re-run. Exit code: 0, or that of the failures'
 error class (see fos --help; 1 when they differ).`)
     .action(async (ids: string[], raw: RawRunOptions) => runFulfil(ctx, ids, raw));
@@ -183,5 +185,6 @@ error class (see fos --help; 1 when they differ).`)
     'fos fulfill run 0193… --item MUG-BLUE=2 --rate-strategy CHEAPEST',
     'fos orders list --status OPEN --json id | fos fulfill run --from - --rate-strategy CHEAPEST',
     'fos fulfill run --from ids.txt --rate-strategy CHEAPEST --dry-run',
+    'fos orders list --status OPEN --json id | fos fulfill run --from - --rate-strategy CHEAPEST --label-format ZPL --print-dir labels/',
   ]);
 }

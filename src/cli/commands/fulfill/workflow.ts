@@ -5,6 +5,7 @@ import {
 import type { RunOptions } from './options.js';
 import { describeLines, packageKey, planLines, type Items } from './plan.js';
 import { baseResult, failedResult, type FulfilResult, type Step } from './result.js';
+import { saveIn } from '../../shared/documents.js';
 import { slowerThanAsked } from './speed.js';
 
 /**
@@ -31,6 +32,7 @@ interface Progress {
   locked: boolean;
   pkg?: Package;
   labelled: boolean;
+  labelFile?: string;
 }
 
 function leftBehind(p: Progress, lockNote: string): string {
@@ -136,6 +138,16 @@ export async function fulfilOne(
       const slow = opts.label.kind === 'buy' ? slowerThanAsked(fo, p.pkg.shipping_label) : undefined;
       if (slow) warn(slow);
     }
+    if (opts.printDir) {
+      // A label that cannot be saved does not stop the shipment: it is on the server to reprint.
+      const pkg = p.pkg!;
+      try {
+        p.labelFile = await saveIn(opts.printDir, await api.labelDocument(pkg), fo.order_number);
+        log(`label saved: ${p.labelFile}`);
+      } catch (err) {
+        warn(`label of package ${pkg.id} not saved (${(err as Error).message}); reprint it with: fos packages get-label ${pkg.id} --output <file>`);
+      }
+    }
 
     step = 'fulfill';
     const pkgId = p.pkg!.id;
@@ -149,7 +161,7 @@ export async function fulfilOne(
     }
     p.locked = false; // fulfil releases the lock
     log(`fulfilled: package ${pkgId}, tracking ${trackingOf(p.pkg) ?? '-'}`);
-    return { ...base, status: 'fulfilled', package_id: pkgId, tracking_code: trackingOf(p.pkg) };
+    return { ...base, status: 'fulfilled', package_id: pkgId, tracking_code: trackingOf(p.pkg), ...(p.labelFile ? { label_file: p.labelFile } : {}) };
   } catch (err) {
     if (isAlreadyFulfilled(err) && step !== 'label') return skipped('already fulfilled');
     // The server never answered (down, restarting): what did it do? Re-read before reporting, so

@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
+import { UsageError } from '../../errors.js';
+import { deliver, documentOptions, fetchLabel, type DocumentOptions } from '../../shared/documents.js';
 import { writeCommand } from '../../shared/resource.js';
 import { packagePath } from './fields.js';
 
 export default function packagesLabel(ctx: Context): Command {
   return writeCommand(ctx, {
     name: 'label',
-    description: 'Attach a shipping label: upload an external one, or buy one by rate shopping',
+    description: 'Attach a shipping label: upload an external one, or buy one by rate shopping; --print / --output fetch it',
     method: 'POST',
     mode: 'action',
     args: ['<package-id>'],
@@ -23,10 +25,23 @@ export default function packagesLabel(ctx: Context): Command {
       { key: 'rate_strategy', type: 'enum', values: ENUMS.rate_strategy, description: 'buy a label by rate shopping instead' },
       { key: 'carrier_id', arg: 'id', description: 'rate shopping: only this carrier' },
       { key: 'service_id', arg: 'id', description: 'rate shopping: only this service' },
+      { key: 'label_format', type: 'enum', values: ENUMS.label_format, description: 'rate shopping: the label document, 4x6 PDF (default) or ZPL' },
     ],
+    configure: (cmd) => documentOptions(cmd, 'label'),
+    transform: (body, opts) => {
+      // stdout carries the package's JSON here; the document alone is `fos packages get-label`.
+      if (opts.output === '-') throw new UsageError('--output - would mix the label with the package JSON on stdout: save to a file, or use `fos packages get-label <id> > label.pdf`');
+      return body;
+    },
+    after: async (ctx, record, opts) => {
+      const o = opts as DocumentOptions;
+      if (!o.output && !o.print) return;
+      await deliver(ctx, await fetchLabel(ctx.client(), record as Record<string, unknown>), o, false);
+    },
     examples: [
       'fos packages label 0193… --label-url https://labels.example/1.pdf --tracking-number 1Z999 --carrier UPS --service Ground --cost 7.5 --cost-currency USD',
-      'fos packages label 0193… --rate-strategy CHEAPEST',
+      'fos packages label 0193… --rate-strategy CHEAPEST --print',
+      'fos packages label 0193… --rate-strategy CHEAPEST --label-format ZPL --output label.zpl',
     ],
   });
 }

@@ -11,6 +11,7 @@ export default function packagesList(ctx: Context): Command {
     query: [
       { key: 'fulfillment_order_id', arg: 'id', description: 'only packages of this fulfillment order' },
       { key: 'status', type: 'list', values: ENUMS.package_status, description: 'package statuses, comma-separated' },
+      { key: 'scan_form_id', flag: '--scan-form', arg: 'id', description: 'only packages on this scan form' },
     ],
     columns: ['id', 'name', 'status', 'fulfillment_order_id', 'shipment_status', 'shipping_label_tracking_code', 'created_at'],
     examples: ['fos packages list --fulfillment-order-id 0193…', 'fos packages list --status PENDING --all --format csv'],

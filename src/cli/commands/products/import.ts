@@ -4,7 +4,7 @@ import { CliError, UsageError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
 import { readReference } from '../../shared/body.js';
 import { commandOf, withExamples } from '../../shared/help.js';
-import { parseProductsCsv } from './import-rows.js';
+import { parseSchemaCsv } from '../../shared/schema-csv.js';
 
 // `fos products import products.csv`: rows upserted by SKU through POST /v1/ops/products/bulk,
 // 1,000 per request. Rows the server refuses are reported with their CSV row numbers; the others
@@ -34,7 +34,9 @@ export default function productsImport(ctx: Context): Command {
     // The columns come from the API's own schema (loaded only here, so `fos --help` stays light).
     const { BulkProductsBody } = await import('../../../server/schemas/products.js');
     const fields = (BulkProductsBody.properties.products.items as unknown as { properties: Record<string, never> }).properties;
-    const { products, rows } = parseProductsCsv(text, fields);
+    const { bodies: products, rows } = parseSchemaCsv(text, fields, {
+      required: ['sku'], what: 'product', instead: 'use fos products update --data',
+    });
     if (!products.length) throw new UsageError('the file has a header but no rows');
     const summary = { file, rows: products.length, requests: Math.ceil(products.length / BATCH), created: 0, updated: 0, failed: 0, failures: [] as { row: number; sku: string; detail: string }[] };
     if (opts.dryRun) {

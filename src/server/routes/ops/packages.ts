@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { invalid } from '../../../domain/errors.js';
 import { fulfillPackage } from '../../../domain/fulfillment/fulfil.js';
+import { labelWithPackingSlipPdf } from '../../../domain/documents/label-with-slip.js';
 import { packingSlipPdf } from '../../../domain/documents/packing-slip.js';
 import { labelPdf, labelZpl } from '../../../domain/documents/shipping-label.js';
 import { voidLabel } from '../../../domain/fulfillment/label-void.js';
@@ -12,6 +13,7 @@ import {
   CreatePackageBody, FulfilBody, FulfilResponse, LabelBody, LabelDocumentQuery, PACKAGE_STATUSES, PackageListQuery, PackageListSchema,
   PackageParams, PackageSchema, UpdatePackageBody,
 } from '../../schemas/packages.js';
+import { PDF_RESPONSE, sendDocument } from '../documents.js';
 
 // Packages, labels and fulfil (spec 2.7, 4.6 steps 4-6, 4.7; docs/fulfillment.md).
 
@@ -40,7 +42,7 @@ export default async function routes(app: FastifyInstance) {
     }
     const { package: pkg, created } = await packages.createPackage(app.db, request.principal, {
       ...body, idempotency_key: body.idempotency_key ?? headerKey,
-    });
+    }, `${request.protocol}://${request.host}`);
     return reply.code(created ? 201 : 200).send(pkg);
   });
 
@@ -111,13 +113,8 @@ export default async function routes(app: FastifyInstance) {
     },
   }, async (request, reply) => {
     const id = request.params.package_id;
-    reply.header('cache-control', 'private, no-store');
-    if (request.query.format === 'zpl') {
-      const zpl = await labelZpl(app.db, request.principal.teamId, id);
-      return reply.type('application/x-zpl; charset=utf-8').header('content-disposition', `inline; filename="label-${id}.zpl"`).send(zpl);
-    }
-    const pdf = await labelPdf(app.db, request.principal.teamId, id);
-    return reply.type('application/pdf').header('content-disposition', `inline; filename="label-${id}.pdf"`).send(Buffer.from(pdf));
+    if (request.query.format === 'zpl') return sendDocument(reply, await labelZpl(app.db, request.principal.teamId, id), `label-${id}.zpl`);
+    return sendDocument(reply, await labelPdf(app.db, request.principal.teamId, id), `label-${id}.pdf`);
   });
 
   app.get<{ Params: Params }>('/v1/ops/packages/:package_id/packing-slip', {
@@ -128,13 +125,23 @@ export default async function routes(app: FastifyInstance) {
         + 'config.show_prices_on_packing_slip adds unit prices and line totals; config.show_unfulfilled_items_on_packing_list '
         + 'adds the fulfillment order\'s units not in this package and not yet fulfilled.',
       params: PackageParams,
-      response: { 200: { description: 'A PDF document', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
+      response: PDF_RESPONSE,
     },
-  }, async (request, reply) => {
-    const pdf = await packingSlipPdf(app.db, request.principal.teamId, request.params.package_id);
-    return reply.type('application/pdf').header('content-disposition', `inline; filename="packing-slip-${request.params.package_id}.pdf"`)
-      .header('cache-control', 'private, no-store').send(Buffer.from(pdf));
-  });
+  }, async (request, reply) => sendDocument(reply, await packingSlipPdf(app.db, request.principal.teamId, request.params.package_id),
+    `packing-slip-${request.params.package_id}.pdf`));
+
+  app.get<{ Params: Params }>('/v1/ops/packages/:package_id/label-with-packing-slip', {
+    config: read,
+    schema: {
+      operationId: 'getLabelWithPackingSlip', tags, summary: 'Shipping label followed by the packing slip (one PDF)',
+      description: 'The label_with_packing_slip_url of a label bought by rate shopping: the 4x6 label page, then the packing '
+        + 'slip pages, in one PDF whatever the label\'s own format. 404 when the package has no (unvoided) label; 409 for an '
+        + 'uploaded label.',
+      params: PackageParams,
+      response: PDF_RESPONSE,
+    },
+  }, async (request, reply) => sendDocument(reply, await labelWithPackingSlipPdf(app.db, request.principal.teamId, request.params.package_id),
+    `label-and-slip-${request.params.package_id}.pdf`));
 
   app.post<{ Params: Params }>('/v1/ops/packages/:package_id/label/void', {
     config: write,

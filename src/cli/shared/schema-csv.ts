@@ -1,10 +1,12 @@
 import { parse } from 'csv-parse/sync';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../errors.js';
 
-// CSV rows -> product bodies for `fos products import`. Columns are the product fields of
-// POST /v1/ops/products/bulk, read from its schema (the one source), matched ignoring case and
-// with spaces or dashes as underscores (`Weight Unit` = weight_unit). Cells are typed by the
-// schema (numbers, true/false); an empty cell leaves the field out. sku is required.
+// CSV rows -> request bodies, typed by the API schema that documents them (the one source):
+// `fos products import` (the product fields of POST /v1/ops/products/bulk) and `fos labels
+// import-invoice` (the lines of POST /v1/ops/carrier-invoices). Headers match field names
+// ignoring case, with spaces or dashes as underscores (`Weight Unit` = weight_unit). Cells are
+// typed by the schema (numbers, true/false, enums in any case); an empty cell leaves the field
+// out. Every row is checked before anything is sent; problems are reported by row number.
 
 type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; enum?: unknown[] };
 
@@ -13,27 +15,38 @@ const typeOf = (s: JsonSchema): string => {
   return types.find((t) => t && t !== 'null') ?? 'string';
 };
 
-export interface ProductRows {
-  products: Record<string, unknown>[];
+export interface SchemaRows {
+  bodies: Record<string, unknown>[];
+  /** CSV row number (1 = header) of each body. */
   rows: number[];
 }
 
-export function parseProductsCsv(text: string, fields: Record<string, JsonSchema>): ProductRows {
+export interface CsvSpec {
+  /** Columns every file must have (and every row must fill). */
+  required: string[];
+  /** What the rows are, for messages: "product", "invoice". */
+  what: string;
+  /** Told after an unknown column, e.g. how to set a field that cannot come from a spreadsheet. */
+  instead: string;
+}
+
+export function parseSchemaCsv(text: string, fields: Record<string, JsonSchema>, spec: CsvSpec): SchemaRows {
   let records: string[][];
   try {
     records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true });
   } catch (err) {
     throw new UsageError(`not a readable CSV file: ${(err as Error).message}`);
   }
-  if (!records.length) throw new UsageError('the file is empty: expected a header row with sku and product fields');
+  if (!records.length) throw new UsageError(`the file is empty: expected a header row with ${spec.required.join(', ')} and ${spec.what} fields`);
   const header = records[0].map((h) => h.toLowerCase().replace(/[\s-]+/g, '_'));
   const unknown = header.filter((h) => !(h in fields));
   if (unknown.length) {
-    throw new UsageError(`row 1: unknown column(s) ${unknown.join(', ')}; product columns are: ${Object.keys(fields).sort().join(', ')}`);
+    throw new UsageError(`row 1: unknown column(s) ${unknown.join(', ')}; ${spec.what} columns are: ${Object.keys(fields).sort().join(', ')}`);
   }
-  if (!header.includes('sku')) throw new UsageError('row 1: a sku column is required (products are matched by SKU)');
+  const absent = spec.required.filter((k) => !header.includes(k));
+  if (absent.length) throw new UsageError(`row 1: required column(s) missing: ${absent.join(', ')}`);
   const problems: string[] = [];
-  const products: Record<string, unknown>[] = [];
+  const bodies: Record<string, unknown>[] = [];
   const rows: number[] = [];
   records.slice(1).forEach((r, i) => {
     const row = i + 2;
@@ -55,15 +68,15 @@ export function parseProductsCsv(text: string, fields: Record<string, JsonSchema
         if (value === undefined) problems.push(`row ${row}: ${key} ${JSON.stringify(raw)} is not one of ${allowed!.join(', ')}`);
         else body[key] = value;
       } else {
-        problems.push(`row ${row}: ${key} cannot be imported from a spreadsheet; use fos products update --data`);
+        problems.push(`row ${row}: ${key} cannot be imported from a spreadsheet; ${spec.instead}`);
       }
     });
-    if (!body.sku) problems.push(`row ${row}: no sku`);
-    products.push(body);
+    for (const k of spec.required) if (body[k] === undefined) problems.push(`row ${row}: no ${k}`);
+    bodies.push(body);
     rows.push(row);
   });
   if (problems.length) {
     throw new UsageError(`${problems.length} problem(s), nothing was sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}`);
   }
-  return { products, rows };
+  return { bodies, rows };
 }

@@ -1,0 +1,45 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { deliver, documentOptions, fetchLabel, fetchSlip, type DocumentOptions } from '../../shared/documents.js';
+import { addArguments, commandOf, withExamples } from '../../shared/help.js';
+import { enumOption } from '../fulfill/options.js';
+import { packagePath } from './fields.js';
+
+// `fos packages get-label` and `fos packages slip`: a package's printable documents, saved,
+// printed or written to a pipe (src/cli/shared/documents.ts).
+
+export function packagesGetLabel(ctx: Context): Command {
+  const cmd = new Command('get-label').description('Fetch the shipping label of a package (to reprint it): PDF, or ZPL with --format zpl');
+  addArguments(cmd, ['<package-id>']);
+  cmd.addOption(enumOption('--label-format <format>', 'PDF or ZPL (labels bought on this server; default: the format it was bought in)', 'label_format'));
+  documentOptions(cmd, 'label');
+  cmd.action(async (...actionArgs: unknown[]) => {
+    const command = commandOf(actionArgs);
+    const [id] = command.processedArgs as string[];
+    const opts = command.opts() as DocumentOptions & { labelFormat?: string };
+    const pkg = await ctx.client().get<Record<string, unknown>>(packagePath(id));
+    await deliver(ctx, await fetchLabel(ctx.client(), pkg, opts.labelFormat), opts);
+  });
+  return withExamples(cmd, [
+    'fos packages get-label 0193… --output label.pdf',
+    'fos packages get-label 0193… --label-format ZPL --print --printer zebra',
+    'fos packages get-label 0193… > label.pdf',
+  ]);
+}
+
+export function packagesSlip(ctx: Context): Command {
+  const cmd = new Command('slip').description('Fetch the packing slip of a package (PDF); --with-label puts the label page first');
+  addArguments(cmd, ['<package-id>']);
+  cmd.option('--with-label', 'the label followed by the slip, one PDF (bought labels only)');
+  documentOptions(cmd, 'packing slip');
+  cmd.action(async (...actionArgs: unknown[]) => {
+    const command = commandOf(actionArgs);
+    const [id] = command.processedArgs as string[];
+    const opts = command.opts() as DocumentOptions & { withLabel?: boolean };
+    await deliver(ctx, await fetchSlip(ctx.client(), id, opts.withLabel), opts);
+  });
+  return withExamples(cmd, [
+    'fos packages slip 0193… --output slip.pdf',
+    'fos packages slip 0193… --with-label --print',
+  ]);
+}
