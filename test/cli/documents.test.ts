@@ -76,9 +76,11 @@ describe('fos packages: printable documents', () => {
     expect(await pages(piped.stdoutBytes)).toEqual([LABEL]);
     const zpl = await fos('packages', 'get-label', id, '--label-format', 'zpl');
     expect(zpl.stdout.slice(0, 200) + zpl.stderr).toMatch(/^\^XA/);
+    const ttyZpl = await runCli(['packages', 'get-label', id, '--label-format', 'zpl'], { env, stdoutTTY: true });
+    expect(ttyZpl.stdout.startsWith('^XA')).toBe(true); // text may go to a terminal
     const tty = await runCli(['packages', 'get-label', id], { env, stdoutTTY: true });
     expect(tty.code).toBe(2);
-    expect(tty.stderr).toContain('pass --output <file> or --print');
+    expect(tty.stderr).toContain('is a PDF document: pass --output <file> or --print');
     expect(tty.stdoutBytes.length).toBe(0);
     const mixed = await fos('packages', 'label', id, '--rate-strategy', 'CHEAPEST', '--output', '-');
     expect(mixed.code).toBe(2);

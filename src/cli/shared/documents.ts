@@ -7,8 +7,8 @@ import type { Context } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { resourcePath } from './resource.js';
 
-// Printable documents (labels, packing slips): fetched as bytes, then saved (--output), printed
-// (--print) or written to stdout when it is a pipe. Printing hands the bytes to `lp` (CUPS), or to
+// Documents (labels, packing slips, manifests, downloaded files): fetched as bytes, then saved
+// (--output), printed (--print) or written to stdout. Printing hands the bytes to `lp` (CUPS), or to
 // FOS_PRINT_COMMAND (a shell command reading the document on stdin), so any printer setup works.
 
 export interface DocumentOptions {
@@ -55,13 +55,16 @@ export async function fetchSlip(client: ApiClient, id: string, withLabel = false
 }
 
 /**
- * Saves and/or prints the document as the flags ask. With neither flag it goes to stdout when
- * stdout is a pipe or file; a terminal would show binary garbage, so that is a usage error.
+ * Saves and/or prints the document as the flags ask. With neither flag it goes to stdout: a pipe
+ * or file always, a terminal only for text (binary there would be garbage: a usage error).
  * Returns whether anything was done (callers that print JSON otherwise keep doing so).
  */
 export async function deliver(ctx: Context, doc: Document, opts: DocumentOptions, fallbackToStdout = true): Promise<boolean> {
   if (opts.output === '-' || (!opts.output && !opts.print && fallbackToStdout)) {
-    if (ctx.io.isStdoutTTY) throw new UsageError(`${doc.filename} is a ${isZpl(doc.contentType) ? 'ZPL' : 'PDF'} document: pass --output <file> or --print, or redirect stdout`);
+    // Text (a CSV, a ZPL label) may go to a terminal; anything else would be garbage there.
+    if (ctx.io.isStdoutTTY && !/^text\/|zpl/i.test(doc.contentType)) {
+      throw new UsageError(`${doc.filename} is ${/pdf/i.test(doc.contentType) ? 'a PDF document' : `binary (${doc.contentType.split(';')[0]})`}: pass --output <file> or --print, or redirect stdout`);
+    }
     await ctx.io.out(doc.bytes);
     return true;
   }
