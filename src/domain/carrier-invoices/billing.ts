@@ -1,8 +1,7 @@
 import type { TxClient } from '../../db/types.js';
-import { jsonPricing } from '../charges/charges.js';
-import { chargePayload } from '../charges/pricing-record.js';
-import { parseRateCard, priceShippingCorrection } from '../charges/rate-card.js';
-import { enqueueForParties } from '../events/outbox.js';
+import { announceCharge, jsonPricing } from '../charges/charges.js';
+import { priceShippingCorrection } from '../charges/rate-card.js';
+import { shippingRateCard } from '../charges/shipping.js';
 import type { InvoiceLine, MatchedLabel } from './import.js';
 
 // The merchant's side of a carrier correction: when the label's shipping was billed at fulfil
@@ -18,44 +17,60 @@ export interface BilledCorrection {
   currency: string;
 }
 
-export async function billCorrection(tx: TxClient, label: MatchedLabel, costDelta: number, line: InvoiceLine): Promise<BilledCorrection | null> {
-  const fulfillment = label.package.fulfillment;
-  if (!fulfillment) return null;
-  const billed = await tx.charge.findFirst({ where: { fulfillment_id: fulfillment.id, category: 'SHIPPING' }, select: { id: true, warehouse_id: true, warehouse_name: true } });
-  if (!billed) return null;
-  const delegation = await tx.fulfillmentDelegation.findUnique({
-    where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: label.merchant_team_id, fulfiller_team_id: label.fulfiller_team_id } },
-  });
-  const card = delegation?.active ? parseRateCard(delegation.rate_card) : null;
-  if (!delegation || !card?.shipping) return null;
-  const pricing = priceShippingCorrection(card, { cost_delta: costDelta, service_id: label.service_id });
-  if (pricing.calculated_amount === 0) return null;
-  const charge = await tx.charge.create({
-    data: {
-      name: `Carrier correction ${label.tracking_code} (invoice ${line.carrier_invoice_number})`,
-      description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
-      category: 'SHIPPING',
-      currency: label.currency ?? card.currency,
-      quantity: 1,
-      calculated_amount: pricing.calculated_amount,
-      original_amount: pricing.original_amount,
-      merchant_team_id: label.merchant_team_id,
-      fulfiller_team_id: label.fulfiller_team_id,
-      fulfillment_delegation_id: delegation.id,
-      order_id: fulfillment.order_id,
-      fulfillment_order_id: fulfillment.fulfillment_order_id,
-      // fulfillment_id stays null: (fulfillment_id, category) is the fulfil's own SHIPPING charge.
-      shipping_label_id: label.id,
-      carrier_id: label.carrier_id,
-      carrier_integration_id: label.carrier_integration_id,
-      carrier_integration_name: label.carrier_integration_name,
-      carrier_integration_type: label.carrier_integration_type,
-      service_id: label.service_id,
-      warehouse_id: billed.warehouse_id,
-      warehouse_name: billed.warehouse_name,
-      ...jsonPricing(card, { category: 'SHIPPING', origination: 'MANUAL', shipping_label: null, order: null }, pricing),
-    },
-  });
-  await enqueueForParties(tx, { team_id: charge.fulfiller_team_id, merchant_team_id: charge.merchant_team_id }, 'charge.created', chargePayload(charge));
-  return { id: charge.id, shipping_label_id: label.id, tracking_number: label.tracking_code ?? line.tracking_number, amount: charge.calculated_amount, currency: charge.currency };
+const CHUNK = 500; // fulfillment ids per IN (...) list
+
+/**
+ * A biller for one import: the SHIPPING charges of the labels' fulfillments are read in one go
+ * (not once per label), and each merchant's rate card once.
+ */
+export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
+  const fulfillments = labels.map((l) => l.package.fulfillment?.id).filter((id): id is string => Boolean(id));
+  const billed = new Map<string, { warehouse_id: string | null; warehouse_name: string | null }>();
+  for (let i = 0; i < fulfillments.length; i += CHUNK) {
+    const rows = await tx.charge.findMany({
+      where: { fulfillment_id: { in: fulfillments.slice(i, i + CHUNK) }, category: 'SHIPPING' },
+      select: { fulfillment_id: true, warehouse_id: true, warehouse_name: true },
+    });
+    for (const r of rows) billed.set(r.fulfillment_id!, r);
+  }
+  const cards = new Map<string, ReturnType<typeof shippingRateCard>>();
+
+  return async function bill(label: MatchedLabel, costDelta: number, line: InvoiceLine): Promise<BilledCorrection | null> {
+    const fulfillment = label.package.fulfillment;
+    const shipped = fulfillment ? billed.get(fulfillment.id) : undefined;
+    if (!fulfillment || !shipped) return null;
+    if (!cards.has(label.merchant_team_id)) cards.set(label.merchant_team_id, shippingRateCard(tx, label.merchant_team_id, label.fulfiller_team_id));
+    const priced = await cards.get(label.merchant_team_id)!;
+    if (!priced) return null;
+    const { delegation, card } = priced;
+    const pricing = priceShippingCorrection(card, { cost_delta: costDelta, service_id: label.service_id });
+    if (pricing.calculated_amount === 0) return null;
+    const charge = await announceCharge(tx, await tx.charge.create({
+      data: {
+        name: `Carrier correction ${label.tracking_code} (invoice ${line.carrier_invoice_number})`,
+        description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
+        category: 'SHIPPING',
+        currency: label.currency ?? card.currency,
+        quantity: 1,
+        calculated_amount: pricing.calculated_amount,
+        original_amount: pricing.original_amount,
+        merchant_team_id: label.merchant_team_id,
+        fulfiller_team_id: label.fulfiller_team_id,
+        fulfillment_delegation_id: delegation.id,
+        order_id: fulfillment.order_id,
+        fulfillment_order_id: fulfillment.fulfillment_order_id,
+        // fulfillment_id stays null: (fulfillment_id, category) is the fulfil's own SHIPPING charge.
+        shipping_label_id: label.id,
+        carrier_id: label.carrier_id,
+        carrier_integration_id: label.carrier_integration_id,
+        carrier_integration_name: label.carrier_integration_name,
+        carrier_integration_type: label.carrier_integration_type,
+        service_id: label.service_id,
+        warehouse_id: shipped.warehouse_id,
+        warehouse_name: shipped.warehouse_name,
+        ...jsonPricing(card, { category: 'SHIPPING', origination: 'MANUAL', shipping_label: null, order: null }, pricing),
+      },
+    }));
+    return { id: charge.id, shipping_label_id: label.id, tracking_number: label.tracking_code ?? line.tracking_number, amount: charge.calculated_amount, currency: charge.currency };
+  };
 }

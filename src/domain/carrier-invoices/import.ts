@@ -5,7 +5,8 @@ import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { writeTx } from '../fulfillment/tx.js';
-import { billCorrection, type BilledCorrection } from './billing.js';
+import { roundMoney } from '../charges/rate-card.js';
+import { correctionBiller, type BilledCorrection } from './billing.js';
 import type { ImportView } from './view.js';
 
 // Carrier invoice imports (spec 2.7 carrier_correction; docs/carrier-invoices.md). Each line is
@@ -121,7 +122,7 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
       published_amount: line.published_amount ?? null,
       incentive_amount: line.incentive_amount ?? null,
       original_carrier_cost: original,
-      carrier_adjustment_amount: Math.round((line.corrected_carrier_cost - original) * 100) / 100,
+      carrier_adjustment_amount: roundMoney(line.corrected_carrier_cost - original),
       corrected_carrier_cost: line.corrected_carrier_cost,
       currency: line.currency,
     };
@@ -131,6 +132,7 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
 
   const charges: BilledCorrection[] = [];
   const changed = [...state.values()].filter((s) => s.changed).sort((a, b) => (a.label.id < b.label.id ? -1 : 1));
+  const bill = await correctionBiller(tx, changed.map((s) => s.label));
   for (const s of changed) {
     const { label } = s;
     const { count } = await tx.shippingLabel.updateMany({
@@ -139,8 +141,8 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
     });
     if (!count) throw conflict(`The label with tracking number ${label.tracking_code} was corrected by another import at the same time; import the file again.`);
     const before = (label.carrier_correction as Correction | null)?.corrected_carrier_cost ?? label.price ?? 0;
-    const delta = Math.round((s.correction!.corrected_carrier_cost - before) * 100) / 100;
-    const charge = delta !== 0 ? await billCorrection(tx, label, delta, s.lastLine!) : null;
+    const delta = roundMoney(s.correction!.corrected_carrier_cost - before);
+    const charge = delta !== 0 ? await bill(label, delta, s.lastLine!) : null;
     if (charge) charges.push(charge);
     await enqueueEvent(tx, caller.teamId, 'shipping_label.corrected', {
       shipping_label_id: label.id, package_id: label.package_id, tracking_code: label.tracking_code, import_id: id,

@@ -61,9 +61,9 @@ function requireMatch(pricing: Pricing): Pricing {
   return pricing;
 }
 
-async function created(tx: TxClient, charge: Charge) {
+/** Tells both sides of a new charge (charge.created): the fulfiller who billed and the merchant billed. */
+export async function announceCharge(tx: TxClient, charge: Charge) {
   const payload = chargePayload(charge);
-  // Both sides hear of a new charge: the fulfiller who billed and the merchant billed.
   await enqueueEvent(tx, charge.fulfiller_team_id, 'charge.created', payload);
   await enqueueEvent(tx, charge.merchant_team_id, 'charge.created', payload);
   return charge;
@@ -98,14 +98,14 @@ export function createStorageCharge(db: Db, teamId: string, input: StorageInput)
         ...jsonPricing(card, MANUAL_INPUTS('STORAGE'), pricing),
       },
     });
-    return created(tx, charge);
+    return announceCharge(tx, charge);
   });
 }
 
 export function createReceivingCharge(db: Db, teamId: string, input: ReceivingInput) {
   return db.prisma.$transaction(async (tx) => {
     const delegation = await delegationFor(tx, teamId, { fulfillment_delegation_id: input.fulfillment_delegation_id });
-    return created(tx, await receivingCharge(tx, teamId, delegation, cardOf(delegation), input.data));
+    return announceCharge(tx, await receivingCharge(tx, teamId, delegation, cardOf(delegation), input.data));
   });
 }
 
@@ -117,7 +117,7 @@ export async function billReceipt(tx: TxClient, teamId: string, delegationId: st
   const delegation = await tx.fulfillmentDelegation.findFirst({ where: { id: delegationId, fulfiller_team_id: teamId, active: true } });
   const card = delegation ? parseRateCard(delegation.rate_card) : null;
   if (!delegation || !card || !priceReceiving(card, data).matched) return null;
-  return created(tx, await receivingCharge(tx, teamId, delegation, card, data));
+  return announceCharge(tx, await receivingCharge(tx, teamId, delegation, card, data));
 }
 
 /** What a receipt bills: purchase-order receipts name the order, returns the return. */

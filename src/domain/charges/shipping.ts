@@ -1,7 +1,6 @@
 import type { TxClient } from '../../db/types.js';
-import { enqueueEvent } from '../events/outbox.js';
-import { jsonPricing } from './charges.js';
-import { chargePayload, type OrderConfig, type ShippingLabelConfig } from './pricing-record.js';
+import { announceCharge, jsonPricing } from './charges.js';
+import type { OrderConfig, ShippingLabelConfig } from './pricing-record.js';
 import { parseRateCard, priceShipping } from './rate-card.js';
 
 export interface ShippingChargeInput {
@@ -24,11 +23,9 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
  * (fulfillment_id, category) makes a second bill for the same fulfilment impossible.
  */
 export async function billShipping(tx: TxClient, input: ShippingChargeInput): Promise<{ id: string } | null> {
-  const delegation = await tx.fulfillmentDelegation.findUnique({
-    where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: input.merchantTeamId, fulfiller_team_id: input.fulfillerTeamId } },
-  });
-  const card = delegation?.active ? parseRateCard(delegation.rate_card) : null;
-  if (!delegation || !card?.shipping) return null;
+  const priced = await shippingRateCard(tx, input.merchantTeamId, input.fulfillerTeamId);
+  if (!priced) return null;
+  const { delegation, card } = priced;
 
   const existing = await tx.charge.findFirst({ where: { fulfillment_id: input.fulfillmentId, category: 'SHIPPING' }, select: { id: true } });
   if (existing) return existing;
@@ -108,8 +105,19 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
       ...jsonPricing(card, { category: 'SHIPPING', origination: 'ORDER', shipping_label: labelConfig, order: orderConfig }, pricing),
     },
   });
-  const payload = chargePayload(charge);
-  await enqueueEvent(tx, charge.fulfiller_team_id, 'charge.created', payload);
-  await enqueueEvent(tx, charge.merchant_team_id, 'charge.created', payload);
+  await announceCharge(tx, charge);
   return { id: charge.id };
+}
+
+/**
+ * The delegation between the two teams and its rate card, when the delegation is active and the
+ * card prices shipping (else null: shipping is not billed). Shipping and its carrier corrections
+ * (carrier-invoices/billing.ts) are priced from it.
+ */
+export async function shippingRateCard(tx: TxClient, merchantTeamId: string, fulfillerTeamId: string) {
+  const delegation = await tx.fulfillmentDelegation.findUnique({
+    where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: merchantTeamId, fulfiller_team_id: fulfillerTeamId } },
+  });
+  const card = delegation?.active ? parseRateCard(delegation.rate_card) : null;
+  return delegation && card?.shipping ? { delegation, card } : null;
 }
