@@ -1,18 +1,17 @@
 import { Type } from 'typebox';
 import { MAX_INVOICE_LINES } from '../../domain/carrier-invoices/constants.js';
-import { Id, listOf, Nullable, pageQuery, Timestamp } from './common.js';
+import { Day, Id, listOf, Nullable, pageQuery, Timestamp } from './common.js';
 
 // Carrier invoice imports: corrections of label costs (issue 12 item 3; docs/carrier-invoices.md).
 
-const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, description: 'YYYY-MM-DD' });
 const Money = Type.Number({ minimum: -1_000_000_000, maximum: 1_000_000_000 });
 const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 
 export const InvoiceLineSchema = Type.Object({
   tracking_number: Text(100, 'matched against the tracking code of the team\'s labels'),
   carrier_invoice_number: Text(100),
-  carrier_invoice_date: Day,
-  transaction_date: Type.Optional(Day),
+  carrier_invoice_date: Day(),
+  transaction_date: Type.Optional(Day()),
   correction_type: Type.Optional(Text(100, 'e.g. WEIGHT_CORRECTION, ADDRESS_CORRECTION, RESIDENTIAL_SURCHARGE')),
   correction_reason: Type.Optional(Text(500)),
   carrier_service_code: Type.Optional(Text(100)),

@@ -11,6 +11,8 @@ export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(sche
 export const Timestamp = Type.String({ format: 'date-time' });
 export const Id = Type.String({ minLength: 1, maxLength: 64 });
 export const Uuid = Type.String({ format: 'uuid', maxLength: 36 });
+/** A calendar day, YYYY-MM-DD, that exists (2026-02-30 does not). */
+export const Day = (description = 'calendar day, YYYY-MM-DD') => Type.String({ format: 'date', maxLength: 10, description });
 
 /** A string enum: `{ enum: [...] }` in JSON Schema, the union of the values in TypeScript. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: TSchemaOptions = {}) =>

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS } from '../../domain/inventory/constants.js';
-import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
+import { Day, Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 import { MAX_LINES, ProductRefFields, receiptBody } from './inventory.js';
 
 // Purchase orders / inbound receipts (issue 10 item 3; docs/inventory.md).
@@ -57,7 +57,7 @@ export const ReceiveBody = receiptBody({
   ...ProductRefFields,
   quantity: Units,
   lot_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  expiration_date: Type.Optional(Type.String({ format: 'date' })),
+  expiration_date: Type.Optional(Day('lot expiry, YYYY-MM-DD')),
 }, { allow_over_receipt: Type.Optional(Type.Boolean({ description: 'accept more units than are still open' })) });
 
 export const ReceiptSchema = Type.Object({

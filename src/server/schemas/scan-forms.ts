@@ -1,14 +1,13 @@
 import { Type } from 'typebox';
-import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
+import { Day, Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Scan forms: end-of-day manifests (issue 12 item 2; docs/scan-forms.md).
 
-const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, description: 'calendar day YYYY-MM-DD (UTC)' });
 
 export const CreateScanFormBody = Type.Object({
   warehouse_id: Id,
   carrier_id: Type.String({ minLength: 1, maxLength: 100, description: 'carrier_id of the labels, e.g. ups' }),
-  date: Type.Optional({ ...Day, description: 'day (UTC) the labels were bought; default today' }),
+  date: Type.Optional(Day('day (UTC) the labels were bought; default today')),
   package_ids: Type.Optional(Type.Array(Id, {
     minItems: 1, maxItems: 10_000, uniqueItems: true,
     description: 'only these packages (each must qualify, or 409 listing the others); default: every qualifying package',
@@ -37,7 +36,7 @@ export const ScanFormListQuery = Type.Object({
   ...pageQuery(),
   warehouse_id: Type.Optional(Id),
   carrier_id: Type.Optional(Type.String({ maxLength: 100 })),
-  form_date: Type.Optional(Day),
+  form_date: Type.Optional(Day('scan forms of this day (UTC)')),
 }, { additionalProperties: false });
 
 export const ScanFormParams = Type.Object({ scan_form_id: Id });
