@@ -54,6 +54,12 @@ export async function fetchSlip(client: ApiClient, id: string, withLabel = false
   return { ...doc, filename: `${withLabel ? 'label-and-slip' : 'packing-slip'}-${id}.pdf` };
 }
 
+/** A scan form's manifest. */
+export async function fetchManifest(client: ApiClient, id: string): Promise<Document> {
+  const doc = await client.download(resourcePath('/ops/scan-forms', id, 'manifest'));
+  return { ...doc, filename: `scan-form-${id}.pdf` };
+}
+
 /**
  * Saves and/or prints the document as the flags ask. With neither flag it goes to stdout: a pipe
  * or file always, a terminal only for text (binary there would be garbage: a usage error).

@@ -1,5 +1,5 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { canonicalEnum } from '../enums.js';
+import { canonicalEnum, ENUMS } from '../enums.js';
 import { UsageError } from '../errors.js';
 import { getPath } from '../output/fields.js';
 import { setPath } from './body.js';
@@ -121,6 +121,16 @@ export function checkBody(body: Record<string, unknown>, specs: readonly FieldSp
     }
   }
 }
+
+/** An option taking one of ENUMS[key], in any case (completion offers the values). */
+export const enumOption = (flags: string, description: string, key: keyof typeof ENUMS) =>
+  new Option(flags, description).choices(ENUMS[key]).argParser((raw: string) => {
+    try {
+      return canonicalEnum(key, raw, ENUMS[key]);
+    } catch {
+      throw new InvalidArgumentError(`allowed values are ${ENUMS[key].join(', ')}.`);
+    }
+  });
 
 /** A positional argument restricted to `values` (any case; completion offers the values). */
 export function enumArgument(name: string, description: string, label: string, values: readonly string[]): Argument {

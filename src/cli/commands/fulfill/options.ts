@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import type { Env } from '../../config.js';
-import { canonicalEnum, ENUMS } from '../../enums.js';
+import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 
 /** The flags of `fos fulfill run`, checked and put in the shape the workflow uses. */
@@ -66,18 +66,6 @@ export function parseNonNegative(raw: string): number {
   if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of at least 0.');
   return n;
 }
-
-/** An option taking one of ENUMS[key], in any case (completion offers the values). */
-export const enumOption = (flags: string, description: string, key: keyof typeof ENUMS) =>
-  new Option(flags, description).choices(ENUMS[key]).argParser(enumParser(key));
-
-export const enumParser = (key: keyof typeof ENUMS) => (raw: string) => {
-  try {
-    return canonicalEnum(key, raw, ENUMS[key]);
-  } catch {
-    throw new InvalidArgumentError(`allowed values are ${ENUMS[key].join(', ')}.`);
-  }
-};
 
 /**
  * `--lock-owner`, else $FOS_LOCK_OWNER, else `fos-cli:<hostname>:<profile>`. Stable for a machine

@@ -1,11 +1,12 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
+import { enumOption } from '../../shared/flags.js';
 import { withExamples } from '../../shared/help.js';
 import { FulfillApi, type FulfillmentOrder } from './api.js';
 import { readIds, uniqueIds, type IdRef } from './input.js';
 import {
-  describeLabel, enumOption, parseItem, parseNonNegative, parsePositiveInt, runOptions, type RawRunOptions, type RunOptions,
+  describeLabel, parseItem, parseNonNegative, parsePositiveInt, runOptions, type RawRunOptions, type RunOptions,
 } from './options.js';
 import { assignItems, describeLines, hasWork, planLines, resolveId, skipReason, type Items, type ResolveHint, type Resolution } from './plan.js';
 import { Reporter } from './report.js';

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { deliver, documentOptions, fetchLabel, fetchSlip, type DocumentOptions } from '../../shared/documents.js';
+import { enumOption } from '../../shared/flags.js';
 import { addArguments, commandOf, withExamples } from '../../shared/help.js';
-import { enumOption } from '../fulfill/options.js';
 import { packagePath } from './fields.js';
 
 // `fos packages get-label` and `fos packages slip`: a package's printable documents, saved,

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { deliver, documentOptions, type DocumentOptions } from '../../shared/documents.js';
+import { deliver, documentOptions, fetchManifest, type DocumentOptions } from '../../shared/documents.js';
 import { addArguments, commandOf, withExamples } from '../../shared/help.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, group, resourcePath, writeCommand } from '../../shared/resource.js';
@@ -16,8 +16,7 @@ function manifest(ctx: Context): Command {
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     const [id] = command.processedArgs as string[];
-    const doc = await ctx.client().download(path(id, 'manifest'));
-    await deliver(ctx, { ...doc, filename: `scan-form-${id}.pdf` }, command.opts() as DocumentOptions);
+    await deliver(ctx, await fetchManifest(ctx.client(), id), command.opts() as DocumentOptions);
   });
   return withExamples(cmd, ['fos scan-forms manifest 0193… --output manifest.pdf', 'fos scan-forms manifest 0193… --print']);
 }
@@ -59,9 +58,7 @@ export default (ctx: Context): Command => group('scan-forms', 'Scan forms: the e
     after: async (ctx, record, opts) => {
       const o = opts as DocumentOptions;
       if (!o.output && !o.print) return;
-      const id = String((record as { id: string }).id);
-      const doc = await ctx.client().download(path(id, 'manifest'));
-      await deliver(ctx, { ...doc, filename: `scan-form-${id}.pdf` }, o, false);
+      await deliver(ctx, await fetchManifest(ctx.client(), String((record as { id: string }).id)), o, false);
     },
     examples: ['fos scan-forms create --warehouse 0193… --carrier ups --print', 'fos scan-forms create --warehouse 0193… --carrier fedex --output manifest.pdf'],
   }),
