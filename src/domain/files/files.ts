@@ -11,6 +11,9 @@ import { csvList, pageArgs, toPage, type PageRequest } from '../pagination.js';
 export const FILE_CATEGORIES = ['DOCUMENT', 'IMAGE', 'LABEL', 'PACKING_SLIP', 'INVOICE', 'OTHER'] as const;
 export type FileCategory = (typeof FILE_CATEGORIES)[number];
 
+/** Bounds of a file's writable fields: the route schemas and the upload form's checks (upload.ts) both use these. */
+export const FILE_LIMITS = { name: 255, description: 2000, tags: 50, tag: 64 } as const;
+
 export interface FileInput {
   name: string;
   url: string;

@@ -22,7 +22,7 @@ export async function processPendingFiles(db: Db, storage: FileStorage): Promise
       where: { processing_status: 'PENDING', storage_key: { not: null }, OR: [{ processing_started_at: null }, { processing_started_at: { lt: stale } }] },
       orderBy: { created_at: 'asc' },
       take: BATCH,
-      select: { id: true, processing_started_at: true },
+      select: { id: true, processing_started_at: true, storage_key: true, url: true, team_id: true },
     });
     if (!pending.length) return done;
     let claimedAny = false;
@@ -33,16 +33,18 @@ export async function processPendingFiles(db: Db, storage: FileStorage): Promise
       });
       if (!count) continue; // another process has it
       claimedAny = true;
-      await processOne(db, storage, f.id);
+      await processOne(db, storage, { id: f.id, storage_key: f.storage_key!, url: f.url, team_id: f.team_id }); // where: storage_key not null
       done++;
     }
     if (!claimedAny) return done;
   }
 }
 
-async function processOne(db: Db, storage: FileStorage, id: string): Promise<void> {
-  const file = await db.prisma.file.findUnique({ where: { id } });
-  if (!file?.storage_key) return;
+type Claimed = { id: string; storage_key: string; url: string; team_id: string };
+
+/** One claimed file: what the sweep read of it is all it needs (no second read). */
+async function processOne(db: Db, storage: FileStorage, file: Claimed): Promise<void> {
+  const { id } = file;
   let outcome: { processing_status: 'READY' | 'FAILED'; thumbnail_url?: string; preview_blur_hash?: string; processing_error?: string };
   try {
     const opened = await storage.open(file.storage_key);

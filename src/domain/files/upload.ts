@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../../db/types.js';
 import { DomainError, invalid } from '../errors.js';
 import { searchKey } from '../search.js';
-import { FILE_CATEGORIES, type FileCategory } from './files.js';
+import { FILE_CATEGORIES, FILE_LIMITS, type FileCategory } from './files.js';
 import type { FileStorage } from './storage.js';
 
 // Multipart uploads (POST /v1/ops/files, multipart/form-data; docs/files.md): the bytes stream
@@ -24,12 +24,13 @@ function fieldsOf(fields: Record<string, string>, filename: string) {
   const known = new Set(['name', 'description', 'tags', 'file_category']);
   const extra = Object.keys(fields).filter((k) => !known.has(k));
   if (extra.length) throw invalid(`body.${extra[0]}`, 'is not a field of an upload (name, description, tags, file_category, and the file)');
+  const L = FILE_LIMITS;
   const name = (fields.name ?? filename).trim();
-  if (!name || name.length > 255) throw invalid('body.name', 'must be 1 to 255 characters (default: the file\'s name)');
+  if (!name || name.length > L.name) throw invalid('body.name', `must be 1 to ${L.name} characters (default: the file's name)`);
   const description = fields.description ?? null;
-  if (description !== null && description.length > 2000) throw invalid('body.description', 'must be at most 2000 characters');
+  if (description !== null && description.length > L.description) throw invalid('body.description', `must be at most ${L.description} characters`);
   const tags = fields.tags ? [...new Set(fields.tags.split(',').map((t) => t.trim()).filter(Boolean))] : [];
-  if (tags.length > 50 || tags.some((t) => t.length > 64)) throw invalid('body.tags', 'at most 50 comma-separated tags of up to 64 characters');
+  if (tags.length > L.tags || tags.some((t) => t.length > L.tag)) throw invalid('body.tags', `at most ${L.tags} comma-separated tags of up to ${L.tag} characters`);
   const category = fields.file_category?.toUpperCase();
   if (category !== undefined && !(FILE_CATEGORIES as readonly string[]).includes(category)) {
     throw invalid('body.file_category', `must be one of ${FILE_CATEGORIES.join(', ')}`);

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Opt, StringEnum, Timestamp, listOf, pageQuery, sortOrder } from './common.js';
-import { FILE_CATEGORIES } from '../../domain/files/files.js';
+import { FILE_CATEGORIES, FILE_LIMITS } from '../../domain/files/files.js';
 
 const fileFields = {
   id: Type.String(),
@@ -26,9 +26,9 @@ const SupportedAction = Type.Object({ action: StringEnum(['VIEW_FILE'] as const)
 export const FileListItemSchema = Type.Object({ ...fileFields, supported_actions: Type.Array(SupportedAction) });
 export const FileListSchema = listOf(FileListItemSchema);
 
-const Name = Type.String({ minLength: 1, maxLength: 255 });
-const Description = Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]);
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 });
+const Name = Type.String({ minLength: 1, maxLength: FILE_LIMITS.name });
+const Description = Type.Union([Type.String({ maxLength: FILE_LIMITS.description }), Type.Null()]);
+const Tags = Type.Array(Type.String({ minLength: 1, maxLength: FILE_LIMITS.tag }), { maxItems: FILE_LIMITS.tags });
 const Category = StringEnum(FILE_CATEGORIES);
 
 export const FileCreateBody = Type.Object({
@@ -44,9 +44,9 @@ export const FileCreateBody = Type.Object({
 /** The multipart form of an upload; documents the form only (the route streams it, see app.ts isMultipartSchema). */
 export const FileUploadForm = Type.Object({
   file: Type.String({ format: 'binary', description: 'the bytes; their type is read from the content, not the name' }),
-  name: Type.Optional(Type.String({ maxLength: 255, description: 'default: the file name' })),
-  description: Type.Optional(Type.String({ maxLength: 2000 })),
-  tags: Type.Optional(Type.String({ description: 'comma-separated, up to 50' })),
+  name: Type.Optional(Type.String({ maxLength: FILE_LIMITS.name, description: 'default: the file name' })),
+  description: Type.Optional(Type.String({ maxLength: FILE_LIMITS.description })),
+  tags: Type.Optional(Type.String({ description: `comma-separated, up to ${FILE_LIMITS.tags} of up to ${FILE_LIMITS.tag} characters` })),
   file_category: Type.Optional(Category),
 }, { required: ['file'], 'x-multipart': true });
 
