@@ -1,3 +1,4 @@
+import { inLists } from '../../db/in-lists.js';
 import type { TxClient } from '../../db/types.js';
 import { announceCharge, jsonPricing } from '../charges/charges.js';
 import { priceShippingCorrection } from '../charges/rate-card.js';
@@ -17,8 +18,6 @@ export interface BilledCorrection {
   currency: string;
 }
 
-const CHUNK = 500; // fulfillment ids per IN (...) list
-
 /**
  * A biller for one import: the SHIPPING charges of the labels' fulfillments are read in one go
  * (not once per label), and each merchant's rate card once.
@@ -26,9 +25,9 @@ const CHUNK = 500; // fulfillment ids per IN (...) list
 export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
   const fulfillments = labels.map((l) => l.package.fulfillment?.id).filter((id): id is string => Boolean(id));
   const billed = new Map<string, { warehouse_id: string | null; warehouse_name: string | null }>();
-  for (let i = 0; i < fulfillments.length; i += CHUNK) {
+  for (const some of inLists(fulfillments)) {
     const rows = await tx.charge.findMany({
-      where: { fulfillment_id: { in: fulfillments.slice(i, i + CHUNK) }, category: 'SHIPPING' },
+      where: { fulfillment_id: { in: some }, category: 'SHIPPING' },
       select: { fulfillment_id: true, warehouse_id: true, warehouse_name: true },
     });
     for (const r of rows) billed.set(r.fulfillment_id!, r);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { isUniqueViolation } from '../../db/client.js';
+import { inLists } from '../../db/in-lists.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
@@ -43,8 +44,6 @@ export interface ImportCaller {
   teamId: string;
   keyId: string | null;
 }
-
-const CHUNK = 500;
 
 const labelSelect = {
   id: true, package_id: true, tracking_code: true, price: true, currency: true, service_id: true, carrier_id: true, voided_at: true,
@@ -161,8 +160,8 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
 /** The team's labels by tracking code; of several with one code, an unvoided one. */
 async function labelsByTracking(tx: TxClient, teamId: string, codes: string[]): Promise<Map<string, MatchedLabel>> {
   const out = new Map<string, MatchedLabel>();
-  for (let i = 0; i < codes.length; i += CHUNK) {
-    const rows = await tx.shippingLabel.findMany({ where: { fulfiller_team_id: teamId, tracking_code: { in: codes.slice(i, i + CHUNK) } }, select: labelSelect });
+  for (const some of inLists(codes)) {
+    const rows = await tx.shippingLabel.findMany({ where: { fulfiller_team_id: teamId, tracking_code: { in: some } }, select: labelSelect });
     for (const r of rows) {
       const seen = out.get(r.tracking_code!);
       if (!seen || (seen.voided_at && !r.voided_at)) out.set(r.tracking_code!, r);

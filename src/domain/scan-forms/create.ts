@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { inLists } from '../../db/in-lists.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { scanFormManifestUrl } from '../documents/urls.js';
 import { conflict, invalid } from '../errors.js';
@@ -28,8 +29,6 @@ export interface ScanFormCaller {
   teamId: string;
   keyId: string | null;
 }
-
-const CHUNK = 500; // ids per IN (...) list, well under either database's parameter limit
 
 function dayRange(date: string | undefined): { day: string; from: Date; to: Date } {
   const day = date ?? new Date().toISOString().slice(0, 10);
@@ -65,8 +64,8 @@ export async function createScanForm(db: Db, caller: ScanFormCaller, input: Scan
     if (input.package_ids && taken.length !== input.package_ids.length) {
       throw conflict('Some of the packages changed while the scan form was being made (voided or manifested); try again.');
     }
-    for (let i = 0; i < taken.length; i += CHUNK) {
-      await tx.shippingLabel.updateMany({ where: { package_id: { in: taken.slice(i, i + CHUNK) } }, data: { scan_status: 'SCANNED' } });
+    for (const some of inLists(taken)) {
+      await tx.shippingLabel.updateMany({ where: { package_id: { in: some } }, data: { scan_status: 'SCANNED' } });
     }
     await tx.scanForm.create({
       data: {
@@ -86,9 +85,9 @@ export async function createScanForm(db: Db, caller: ScanFormCaller, input: Scan
 async function claim(tx: TxClient, formId: string, ids: string[]): Promise<string[]> {
   const now = new Date();
   let count = 0;
-  for (let i = 0; i < ids.length; i += CHUNK) {
+  for (const some of inLists(ids)) {
     const r = await tx.package.updateMany({
-      where: { id: { in: ids.slice(i, i + CHUNK) }, scan_form_id: null, shipment_status: { not: null } },
+      where: { id: { in: some }, scan_form_id: null, shipment_status: { not: null } },
       data: { scan_form_id: formId, manifested_at: now },
     });
     count += r.count;
