@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CONNECTION_PERMISSIONS, PRESETS } from '../../domain/oauth/presets.js';
+import { CONNECTION_PERMISSIONS, CONNECTION_STATES, PRESETS } from '../../domain/oauth/presets.js';
 import { IdParams, listOf, Opt, pageQuery, StringEnum, Timestamp, Uuid } from './common.js';
 
 // Schemas of /v1/mcp-connections: agent connections made through the OAuth sign-in (spec 5.3).
@@ -20,7 +20,7 @@ export const McpConnectionSchema = Type.Object({
   granted_permissions: Type.Array(Permission, { description: 'chosen on the consent page' }),
   permissions: Type.Array(Permission, { description: 'what it can do now: granted_permissions bounded by what the person holds today' }),
   rate_tier: Type.Integer({ description: 'its own counter of operations (execute_svc_operation calls) per minute' }),
-  status: StringEnum(['ACTIVE', 'REVOKED', 'USER_DISABLED'] as const),
+  status: StringEnum([...CONNECTION_STATES, 'USER_DISABLED'] as const, { description: 'USER_DISABLED: its person was disabled, so it works no more' }),
   created_at: Timestamp,
   last_used_at: Opt(Timestamp),
   revoked_at: Opt(Timestamp),
@@ -29,7 +29,7 @@ export const McpConnectionSchema = Type.Object({
 export const McpConnectionListSchema = listOf(McpConnectionSchema);
 export const McpConnectionListQuery = Type.Object({
   ...pageQuery(),
-  status: Type.Optional(StringEnum(['ACTIVE', 'REVOKED'] as const)),
+  status: Type.Optional(StringEnum(CONNECTION_STATES)),
   user_id: Type.Optional(Uuid),
 });
 export const McpConnectionParams = IdParams('mcp_connection_id');

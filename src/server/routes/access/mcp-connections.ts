@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import * as connections from '../../../domain/oauth/connections.js';
+import { KeyTierBody } from '../../schemas/access.js';
 import { McpConnectionListQuery, McpConnectionListSchema, McpConnectionParams, McpConnectionSchema } from '../../schemas/mcp-connections.js';
 
 // Agent connections of the caller's team (spec 5.3, "MCP Connections" under team settings),
@@ -40,4 +41,17 @@ export default async function routes(app: FastifyInstance) {
       response: { 200: McpConnectionSchema },
     },
   }, async (request) => connections.revokeConnection(app.db, request.principal.teamId, request.params.mcp_connection_id));
+
+  app.put<{ Params: Static<typeof McpConnectionParams>; Body: Static<typeof KeyTierBody> }>('/v1/mcp-connections/:mcp_connection_id/tier', {
+    config,
+    schema: {
+      operationId: 'setMcpConnectionTier', tags, summary: 'Set the rate tier of an agent (MCP) connection',
+      description: 'The connection\'s own counter of operations per minute, as for keys (tier 1: 30). Only an ADMIN key may set a tier above 1.',
+      params: McpConnectionParams,
+      body: KeyTierBody,
+      response: { 200: McpConnectionSchema },
+    },
+  }, async (request) => connections.setConnectionTier(
+    app.db, request.principal.teamId, request.params.mcp_connection_id, request.body.tier, request.principal.powerRole,
+  ));
 }
