@@ -4,7 +4,7 @@ import { hashToken } from '../keys/token.js';
 import { currentAccess } from '../users/sessions.js';
 import { clientLabel, getClient } from './clients.js';
 import { grantable, presetPermissions, type Preset } from './presets.js';
-import { CODE_PREFIX, issueTokens, newSecret, revokeConnectionTokens, type TokenSet } from './tokens.js';
+import { CODE_PREFIX, issueTokens, newSecret, revokeConnectionTokens, sweepExpiredTokens, type TokenSet } from './tokens.js';
 
 // The authorization code flow: /authorize records the request and sends the person to the
 // consent page; approving makes the connection and a one-time code; the token endpoint trades
@@ -136,6 +136,7 @@ export async function exchangeCode(db: Db, clientId: string, code: string, redir
   const row = await codeRow(db, clientId, code);
   if (!row?.connection_id) return null;
   const connectionId = row.connection_id;
+  sweepExpiredTokens(db);
   return db.prisma.$transaction(async (tx) => {
     const now = new Date();
     const taken = await tx.oAuthAuthorization.updateMany({

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { forbidden, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { teamAccess } from '../users/sessions.js';
+import { membershipsInclude, teamAccess } from '../users/sessions.js';
 import { grantable } from './presets.js';
 import { revokeConnectionTokens } from './tokens.js';
 
@@ -10,12 +10,7 @@ import { revokeConnectionTokens } from './tokens.js';
 // connection and touches neither the person nor any API key.
 
 const include = {
-  user: {
-    select: {
-      id: true, email: true, display_name: true, state: true,
-      memberships: { include: { team: { select: { name: true } }, roles: { include: { role: { select: { permissions: true } } } } } },
-    },
-  },
+  user: { select: { id: true, email: true, display_name: true, state: true, ...membershipsInclude } },
   team: { select: { name: true } },
 } as const;
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { hashToken } from '../keys/token.js';
 import type { Principal } from '../keys/principal.js';
-import { teamAccess } from '../users/sessions.js';
+import { membershipsInclude, teamAccess } from '../users/sessions.js';
 import { grantable } from './presets.js';
 
 // OAuth tokens of agent connections. Secrets are random (256 bits), prefixed so a leaked one is
@@ -43,6 +43,11 @@ export async function issueTokens(tx: Client, connectionId: string, resource: st
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, refresh_token: refresh, scope: 'mcp' };
 }
 
+/** Expired tokens are never read again: cleared (off the request's path) whenever tokens are issued. */
+export function sweepExpiredTokens(db: Db) {
+  void db.prisma.oAuthToken.deleteMany({ where: { expires_at: { lt: new Date(Date.now() - 24 * 3600 * 1000) } } }).catch(() => undefined);
+}
+
 /** Revokes a connection and every token it has, at once (the next request on any replica fails). */
 export async function revokeConnectionTokens(tx: Client, connectionId: string, now = new Date()) {
   await tx.mcpConnection.updateMany({ where: { id: connectionId, state: 'ACTIVE' }, data: { state: 'REVOKED', revoked_at: now } });
@@ -56,6 +61,7 @@ export async function revokeConnectionTokens(tx: Client, connectionId: string, n
 export async function rotateRefreshToken(db: Db, clientId: string, token: string, resource: string | null): Promise<TokenSet | null> {
   if (!token.startsWith(REFRESH_PREFIX) || token.length !== SECRET_LENGTH) return null;
   const hash = hashToken(token);
+  sweepExpiredTokens(db);
   return db.prisma.$transaction(async (tx) => {
     const row = await tx.oAuthToken.findUnique({ where: { token_hash: hash }, include: { connection: { include: { user: true } } } });
     if (!row || row.kind !== 'REFRESH' || row.connection.client_id !== clientId) return null;
@@ -95,7 +101,7 @@ export async function accessTokenPrincipal(db: Db, token: string): Promise<Princ
       connection: {
         include: {
           team: true,
-          user: { include: { memberships: { include: { team: { select: { name: true } }, roles: { include: { role: { select: { permissions: true } } } } } } } },
+          user: { include: membershipsInclude },
         },
       },
     },

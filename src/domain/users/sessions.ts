@@ -24,7 +24,8 @@ export interface SessionUser {
   teams: TeamAccess[];
 }
 
-const membershipsInclude = {
+/** What teamAccess() needs of a user: memberships with their teams and roles' permissions. */
+export const membershipsInclude = {
   memberships: {
     include: { team: { select: { id: true, name: true } }, roles: { include: { role: { select: { permissions: true } } } } },
     orderBy: { created_at: 'asc' as const },
