@@ -5,6 +5,7 @@ import {
   DRAFT_STATUSES, FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITIES,
 } from '../domain/orders/constants.js';
 import { PERMISSIONS } from '../domain/permissions.js';
+import { CONNECTION_STATES } from '../domain/oauth/presets.js';
 import {
   ADJUSTMENT_REASONS, MOVEMENT_KINDS, PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS, RETURN_REASONS, RETURN_STATUSES,
   TRANSFER_STATUSES,
@@ -35,6 +36,7 @@ export const ENUMS = {
   webhook_event: ['*', ...EVENT_KINDS],
   power_role: ['ADMIN', 'MEMBER'],
   tier: ['1', '2', '3', '4'],
+  mcp_connection_status: CONNECTION_STATES,
   sort_order: ['asc', 'desc'],
   adjustment_reason: ADJUSTMENT_REASONS,
   movement_kind: MOVEMENT_KINDS,

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -17,6 +17,8 @@ import { MemoryStore, type RateLimitStore } from './rate-limit/stores.js';
 import { buildSerializer } from './serializer.js';
 import { registerRoutes } from './routes/index.js';
 import mcpRoutes from './mcp/plugin.js';
+import { buildCatalog, type Catalog, type OpenApiDocument } from './mcp/catalog.js';
+import oauthRoutes from './oauth/plugin.js';
 import { VERSION } from '../version.js';
 
 export interface AppConfig {
@@ -34,6 +36,14 @@ export interface AppConfig {
   storage?: string;
   /** Largest upload accepted, in bytes (default 25 MiB). */
   maxUploadBytes?: number;
+  /**
+   * The URL people and agents reach this server at (fos serve --public-url), e.g. behind a TLS
+   * proxy; OAuth metadata, the /mcp resource and cookies' Secure flag follow it. Default: the
+   * request's own protocol and Host.
+   */
+  publicUrl?: string;
+  /** Per-address limits of the OAuth endpoints (the MCP SDK's defaults); false turns them off (tests). */
+  oauthRateLimit?: boolean;
 }
 
 export interface AppDeps {
@@ -50,6 +60,10 @@ declare module 'fastify' {
     draining: boolean;
     /** Uploaded files: where their bytes are, the largest accepted, the image processor. */
     files: { storage: FileStorage; maxUploadBytes: number; processor: FileProcessor };
+    /** The origin a request reached this server at: --public-url, else its protocol and Host. */
+    originOf(request: FastifyRequest): string;
+    /** The operation catalog of the agent tools and the consent page, built once on first use. */
+    agentCatalog(): Catalog;
   }
 }
 
@@ -114,6 +128,11 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.decorate('principals', principals);
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
   app.decorate('draining', false);
+  const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;
+  app.decorate('originOf', (request: FastifyRequest) => publicOrigin ?? `${request.protocol}://${request.host}`);
+  // Built on first use: app.swagger() needs the app ready, and every route is registered by then.
+  let catalog: Catalog | undefined;
+  app.decorate('agentCatalog', () => (catalog ??= buildCatalog(app.swagger() as unknown as OpenApiDocument)));
   const storage = await storageFor(config.storage ?? defaultFilesDir());
   const processor = new FileProcessor(db, storage, app.log);
   const maxUploadBytes = config.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
@@ -144,5 +163,6 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   registerOpenApiRoute(app);
   await app.register(registerRoutes);
   await app.register(mcpRoutes);
+  await app.register(oauthRoutes, { rateLimit: config.oauthRateLimit ?? true });
   return app;
 }

@@ -17,6 +17,11 @@ declare module 'fastify' {
     public?: boolean;
     /** Token comes as Authorization: Bearer (agent-tool endpoint). */
     bearer?: boolean;
+    /**
+     * Not counted against the caller's rate tier: the agent endpoint's handshake, listing and
+     * search. Its executes are counted, each as the in-process request it makes.
+     */
+    uncounted?: boolean;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -25,9 +30,10 @@ declare module 'fastify' {
 
 const FAMILY_KIND = { ops: 'FULFILLER', merchant: 'MERCHANT' } as const;
 
-// In-process requests made by the agent-tool endpoint (execute_svc_operation) were already counted
-// once as the /mcp request. They carry this per-process random secret, which never leaves the
-// process, and skip the rate limiter only: authentication, family and permission checks still apply.
+// In-process requests made by the agent-tool endpoint (execute_svc_operation) carry this
+// per-process random secret, which never leaves the process. It marks them as the agent
+// endpoint's own, so an agent connection's token (valid only at /mcp) is accepted for them.
+// They are counted like any request: an execute is an operation, the unit of agent budgets.
 const INNER_CALL_HEADER = 'x-fos-inner-call';
 const INNER_CALL_SECRET = randomBytes(32).toString('hex');
 export const innerCallHeaders = () => ({ [INNER_CALL_HEADER]: INNER_CALL_SECRET });
@@ -74,12 +80,18 @@ export function registerAuth(app: FastifyInstance, resolver: PrincipalResolver, 
       if (err instanceof DomainError && err.kind === 'unauthorized') unauth.fail(request.ip, now);
       throw err;
     }
+    if (principal.connection && !config.bearer && !isInnerCall(request)) {
+      throw new DomainError('unauthorized', 'An agent connection\'s access token works only at the agent endpoint (/mcp); use an API key here.');
+    }
     request.principal = principal;
-    // Request logs retain which key called (never the token), as spec 5.1 asks of request metrics.
-    request.log = request.log.child({ key_id: principal.keyId, key_name: principal.keyName });
+    // Request logs retain which key called (never the token), as spec 5.1 asks of request metrics;
+    // an agent connection's calls carry the connection and its person.
+    request.log = request.log.child(principal.connection
+      ? { connection_id: principal.connection.id, connection_name: principal.keyName, user_id: principal.connection.userId }
+      : { key_id: principal.keyId, key_name: principal.keyName });
     reply.log = request.log; // Fastify's "request completed" line is written through reply.log
 
-    if (!isInnerCall(request)) {
+    if (!config.uncounted) {
       const limit = TIER_LIMITS[principal.tier] ?? TIER_LIMITS[1];
       const hit = await limiter.hit(principal.keyId, now);
       const resetSeconds = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
@@ -89,7 +101,7 @@ export function registerAuth(app: FastifyInstance, resolver: PrincipalResolver, 
       if (hit.count > limit) {
         reply.header('retry-after', resetSeconds);
         return sendProblem(request, reply, 'rate-limited',
-          `Rate limit of ${limit} requests per 60 seconds exceeded for this key (tier ${principal.tier}); retry in ${resetSeconds} s.`);
+          `Rate limit of ${limit} requests per 60 seconds exceeded for this ${principal.connection ? 'agent connection' : 'key'} (tier ${principal.tier}); retry in ${resetSeconds} s.`);
       }
     }
 

@@ -22,6 +22,7 @@ export function registerServerCommands(program: Command) {
     .option('--unauth-rate-limit <n>', 'requests with a missing or invalid key allowed per client address per minute (0: no limit)', (v) => parseIntOption(v, '--unauth-rate-limit'), 120)
     .option('--allow-private-webhooks', 'let webhook endpoints reach loopback, private and link-local addresses (local receivers)')
     .option('--storage <dir|s3-url>', 'where uploaded files are kept: a directory replicas share, or s3://bucket/prefix (credentials from AWS_* variables); default: $FOS_STORAGE, else <data dir>/files')
+    .option('--public-url <url>', 'the https:// address people and agents reach this server at (behind a TLS proxy): OAuth metadata and the /mcp resource name it, and sign-in cookies are Secure; default: $FOS_PUBLIC_URL, else each request\'s own address', parsePublicUrl, process.env.FOS_PUBLIC_URL ? parsePublicUrl(process.env.FOS_PUBLIC_URL) : undefined)
     .option('--max-upload-mb <n>', 'largest file upload accepted, in MiB', (v) => parseIntOption(v, '--max-upload-mb'), Number(process.env.FOS_MAX_UPLOAD_MB ?? 25))
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default(process.env.FOS_LOG_LEVEL ?? 'info'))
     .addOption(new Option('--log-format <format>', 'log lines: readable on a terminal and JSON when piped (auto), or always one of them').choices(['auto', 'pretty', 'json']).default(process.env.FOS_LOG_FORMAT ?? 'auto'))
@@ -68,6 +69,20 @@ function parseIntOption(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a whole number, got "${value}"`);
   return n;
+}
+
+/** An http(s) origin, optionally with a trailing slash: what OAuth metadata names as the issuer. */
+function parsePublicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`--public-url must be a URL such as https://fos.example.com, got "${value}"`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.pathname.replace(/\/$/, '') || url.search || url.hash || url.username) {
+    throw new Error(`--public-url must be an http(s) origin with no path, query or credentials, got "${value}"`);
+  }
+  return url.origin;
 }
 
 function registerAdminCommands(admin: Command) {

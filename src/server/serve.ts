@@ -23,6 +23,8 @@ export interface ServeOptions {
   /** Where uploaded files are kept (a directory, default <data dir>/files, or s3://bucket/prefix) and the largest upload in bytes. */
   storage?: string;
   maxUploadBytes?: number;
+  /** The address people and agents reach the server at (OAuth metadata, Secure cookies). */
+  publicUrl?: string;
   logger?: AppConfig['logger'];
 }
 
@@ -82,7 +84,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const rateLimitStore = await rateLimitStoreFor(db, opts);
     const app = await buildApp({ db, config: {
       logger: opts.logger, rateLimitStore, allowPrivateWebhooks: opts.allowPrivateWebhooks, unauthRateLimit: opts.unauthRateLimit,
-      storage: opts.storage, maxUploadBytes: opts.maxUploadBytes,
+      storage: opts.storage, maxUploadBytes: opts.maxUploadBytes, publicUrl: opts.publicUrl,
     } });
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.

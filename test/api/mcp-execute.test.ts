@@ -96,7 +96,7 @@ describe('execute_svc_operation', () => {
 });
 
 describe('JSON-RPC batches', () => {
-  it('count every execute after the first against the key\'s rate tier', async () => {
+  it('count every execute against the key\'s rate tier', async () => {
     const k = await m.key({ tier: 1 }); // 30 requests a minute
     const calls = Array.from({ length: 40 }, (_, i) => ({
       jsonrpc: '2.0', id: i + 1, method: 'tools/call',
@@ -114,7 +114,7 @@ describe('JSON-RPC batches', () => {
     const replies = (await res.json()) as Array<{ result: { structuredContent: { status: number } } }>;
     const statuses = replies.map((r) => r.result.structuredContent.status);
     expect(statuses).toHaveLength(40);
-    // The /mcp request is hit 1 and carries one execute; the other 39 are hits 2..40 of 30.
+    // The /mcp request itself is not counted; its 40 executes are hits 1..40 of 30.
     expect(statuses.filter((s) => s === 200)).toHaveLength(30);
     expect(statuses.filter((s) => s === 429)).toHaveLength(10);
   });

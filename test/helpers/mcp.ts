@@ -48,7 +48,7 @@ export async function mcpTestApp() {
   const boot = await bootstrapIfEmpty(db);
   if (!boot) throw new Error('bootstrap did not run on a fresh database');
   const teamId = boot.teamId;
-  const app: FastifyInstance = await buildApp({ db, config: { logger: false, rateLimitStore: new OneWindowStore() } });
+  const app: FastifyInstance = await buildApp({ db, config: { logger: false, rateLimitStore: new OneWindowStore(), oauthRateLimit: false } });
   app.get('/v1/test/big', {
     config: { permission: 'READ_PRODUCTS' },
     schema: {

@@ -25,6 +25,7 @@ import pickingSessions from './picking-sessions/index.js';
 import products from './products/index.js';
 import profile from './profile/index.js';
 import roles from './roles/index.js';
+import mcpConnections from './mcp-connections/index.js';
 import vendors from './vendors/index.js';
 import webhooks from './webhooks/index.js';
 
@@ -38,7 +39,7 @@ export const COMMAND_SECTIONS: [string, ((ctx: Context) => Command)[]][] = [
   ['Workflows:', [fulfill]],
   ['Resources:', [
     products, inventory, purchaseOrders, returns, vendors, orders, draftOrders, fulfillmentOrders, packages, scanForms, labels, carrierRates,
-    charges, files, pickingSessions, keys, roles, webhooks,
+    charges, files, pickingSessions, keys, roles, mcpConnections, webhooks,
   ]],
   ['Scripting:', [api, completion]],
 ];

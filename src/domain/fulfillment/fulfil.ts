@@ -49,7 +49,13 @@ async function explainLockRefusal(tx: TxClient, teamId: string, packageId: strin
   throw conflict(`Fulfillment order ${foId} must be locked by "${lockedBy}" to fulfil package ${packageId}, but ${why}; lock it first (POST /v1/ops/fulfillment-orders/${foId}/lock).`);
 }
 
-export async function fulfillPackage(db: Db, teamId: string, packageId: string, lockedBy: string): Promise<FulfilResult> {
+/** The person a fulfil is recorded against (an agent connection's person); API keys are no person. */
+export interface PackedBy {
+  userId: string;
+  userName: string;
+}
+
+export async function fulfillPackage(db: Db, teamId: string, packageId: string, lockedBy: string, by?: PackedBy): Promise<FulfilResult> {
   // The package's fulfillment order never changes (4.7 rule 1), so it may be read up front.
   const pre = await db.prisma.package.findFirst({ where: { id: packageId, fulfiller_team_id: teamId }, select: { fulfillment_order_id: true } });
   if (!pre) throw notFound('Package', packageId);
@@ -127,7 +133,11 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     const foLeft = linesAfter.some((l) => l.remaining_quantity > 0);
     const foDone = await tx.fulfillmentOrder.update({
       where: { id: foId },
-      data: { status: foLeft ? 'IN_PROGRESS' : 'FULFILLED', lock_owner: null, lock_expires_at: null, ...(foLeft ? {} : { packing_completed_at: now }) },
+      data: {
+        status: foLeft ? 'IN_PROGRESS' : 'FULFILLED', lock_owner: null, lock_expires_at: null,
+        ...(foLeft ? {} : { packing_completed_at: now }),
+        ...(by ? { packed_by_user_id: by.userId, packed_by_user_name: by.userName } : {}),
+      },
       select: { id: true, status: true },
     });
 
@@ -158,6 +168,7 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
         fulfiller_team_id: fo.fulfiller_team_id,
         merchant_team_id: fo.merchant_team_id,
         name: `${order.order_number.startsWith('#') ? '' : '#'}${order.order_number}-F${order.fulfillment_count}`,
+        ...(by ? { packed_by_user_id: by.userId, packed_by_user_name: by.userName } : {}),
       },
     });
 

@@ -1,10 +1,20 @@
 import type { Db } from '../../db/types.js';
 import { DomainError } from '../errors.js';
 import { effectivePermissions, type Permission } from '../permissions.js';
+import { accessTokenPrincipal, isAccessToken } from '../oauth/tokens.js';
 import { hashToken, isWellFormedToken } from './token.js';
+
+/** An agent connection (OAuth access token) rather than an API key. */
+export interface ConnectionCaller {
+  id: string;
+  userId: string;
+  userName: string;
+  resource: string | null;
+}
 
 /** Who is calling: resolved from a token once, then reused from memory. */
 export interface Principal {
+  /** The credential: an API key's id, or an agent connection's id (its own rate counter). */
   keyId: string;
   keyName: string;
   teamId: string;
@@ -15,6 +25,8 @@ export interface Principal {
   permissions: Set<Permission>;
   tier: number;
   expiresAt: Date | null;
+  /** Set when an agent connection calls: its person is recorded where the spec has a user field. */
+  connection?: ConnectionCaller;
 }
 
 interface Entry {
@@ -36,6 +48,12 @@ export class PrincipalResolver {
 
   async resolve(token: string | undefined): Promise<Principal> {
     if (!token) throw unauthorized('Send the API key in the x-access-token header.');
+    // Agent connections' tokens are read each time, never cached: revoking one works at once everywhere.
+    if (isAccessToken(token)) {
+      const p = await accessTokenPrincipal(this.db, token);
+      if (!p) throw unauthorized('The access token is unknown, expired or revoked; refresh it or connect again.');
+      return p;
+    }
     if (!isWellFormedToken(token)) throw unauthorized('The API key is malformed.');
     const hash = hashToken(token);
     let entry = this.cache.get(hash);

@@ -64,17 +64,16 @@ function parseBody(payload: string, contentType: string | undefined): unknown {
 }
 
 /**
- * Runs one catalog operation in-process with the caller's own API key, so the key's team,
- * permissions and the route's validation apply exactly as over HTTP. The inner request carries
- * the in-process marker (when `uncounted`: the first execute of the /mcp request) so it is not
- * counted a second time against the key's rate tier; further executes of a batch are counted.
+ * Runs one catalog operation in-process with the caller's own credential, so its team,
+ * permissions and the route's validation apply exactly as over HTTP. Each execute is one
+ * operation against the caller's rate tier (a 429 comes back as the tool's result); the
+ * in-process marker lets an agent connection's token, valid only at /mcp, make the call.
  */
 export async function executeOperation(
   app: FastifyInstance,
   token: string,
   catalog: Catalog,
   input: ExecuteInput,
-  uncounted = false,
 ): Promise<CallToolResult> {
   const op = findOperation(catalog, input.operation_key);
   if (!op) return unknownKey(catalog, input.operation_key, 'describe_svc_operation to learn its inputs, then execute it');
@@ -97,7 +96,7 @@ export async function executeOperation(
     query: input.query ? queryOf(input.query) : undefined,
     headers: {
       'x-access-token': token,
-      ...(uncounted ? innerCallHeaders() : {}),
+      ...innerCallHeaders(),
       ...(hasBody ? { 'content-type': 'application/json' } : {}),
     },
     ...(hasBody ? { payload: JSON.stringify(input.body) } : {}),

@@ -3,14 +3,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { tokenOf } from '../auth.js';
+import { protectedResourceMetadataUrl } from '../oauth/metadata.js';
 import { VERSION } from '../../version.js';
-import { buildCatalog, type Catalog, type OpenApiDocument } from './catalog.js';
 import { invalidArguments, TOOLS, type ToolContext } from './tools.js';
 
 // The agent-tool endpoint (spec 4.11, 5.3): Streamable HTTP at /mcp, no version segment.
 // Stateless: every POST gets its own McpServer and transport, answered with one JSON body, so
-// replicas need no shared session state. auth.ts authenticates the Bearer key and counts the
-// request against the key's rate tier before any of this runs.
+// replicas need no shared session state. auth.ts authenticates the Bearer token (an API key, or
+// an agent connection's OAuth access token) before any of this runs.
 
 const INSTRUCTIONS =
   'fos fulfillment operations API. Find an operation with search_svc_operations, read its inputs with ' +
@@ -37,14 +37,10 @@ function createServer(ctx: ToolContext): McpServer {
 const jsonRpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 
 export default async function mcpRoutes(app: FastifyInstance) {
-  // Built on first use: app.swagger() needs the app ready, and every route is registered by then.
-  let catalog: Catalog | undefined;
-  const catalogOf = () => (catalog ??= buildCatalog(app.swagger() as unknown as OpenApiDocument));
-
   async function handle(request: FastifyRequest, reply: FastifyReply) {
     const server = createServer({
       app,
-      catalog: catalogOf(),
+      catalog: app.agentCatalog(),
       principal: request.principal,
       token: tokenOf(request, true)!,
     });
@@ -69,11 +65,15 @@ export default async function mcpRoutes(app: FastifyInstance) {
   }
 
   const options = {
-    config: { bearer: true, permission: null },
+    // Only executes count against the caller's budget (each is its own in-process request).
+    config: { bearer: true, permission: null, uncounted: true },
     schema: { hide: true },
-    // Tells agent clients which scheme to send when they get a 401.
-    onSend: async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer realm="fos"');
+    // Tells agent clients which scheme to send on a 401, and where to learn how to get a token
+    // (RFC 9728 protected resource metadata, which names this server as authorization server).
+    onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (reply.statusCode === 401) {
+        reply.header('www-authenticate', `Bearer realm="fos", resource_metadata="${protectedResourceMetadataUrl(app.originOf(request))}"`);
+      }
       return payload;
     },
   };

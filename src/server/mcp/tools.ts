@@ -13,13 +13,8 @@ export interface ToolContext {
   app: FastifyInstance;
   catalog: Catalog;
   principal: Principal;
-  /** The caller's API key, reused for execute so its permissions and team apply. */
+  /** The caller's API key or connection token, reused for execute so its permissions and team apply. */
   token: string;
-  /**
-   * Set once an execute of this /mcp request ran uncounted. A JSON-RPC batch carries up to 100
-   * tool calls in one request; only the first rides on the /mcp request's rate-limit hit.
-   */
-  innerCallUsed?: boolean;
 }
 
 const SearchInput = Type.Object({
@@ -161,11 +156,7 @@ export const TOOLS: ToolDef[] = [
     inputSchema: ExecuteInput,
     outputSchema: ExecuteOutput as unknown as Tool['outputSchema'],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  }, (args, ctx) => {
-    const uncounted = !ctx.innerCallUsed;
-    ctx.innerCallUsed = true; // synchronously: batched calls run concurrently
-    return executeOperation(ctx.app, ctx.token, ctx.catalog, args, uncounted);
-  }),
+  }, (args, ctx) => executeOperation(ctx.app, ctx.token, ctx.catalog, args)),
 ];
 
 export const formatArgErrors = (errors: ErrorObject[]) =>

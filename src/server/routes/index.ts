@@ -15,6 +15,7 @@ import pickingSessions from './ops/picking-sessions.js';
 import keys from './access/keys.js';
 import roles from './access/roles.js';
 import users from './access/users.js';
+import mcpConnections from './access/mcp-connections.js';
 import webhooks from './webhooks.js';
 import inventory from './ops/inventory.js';
 import purchaseOrders from './ops/purchase-orders.js';
@@ -28,7 +29,7 @@ export async function registerRoutes(app: FastifyInstance) {
   for (const plugin of [
     me, opsProducts, merchantProducts, merchantVendors, orders, draftOrders, fulfillmentOrders,
     packages, scanForms, carrierRates, charges, carrierInvoices, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
-    keys, roles, users, webhooks,
+    keys, roles, users, mcpConnections, webhooks,
   ]) {
     await app.register(plugin);
   }

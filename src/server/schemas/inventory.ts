@@ -61,7 +61,7 @@ export const MovementSchema = Type.Object({
   note: Nullable(Type.String()),
   reference_type: Nullable(Type.String({ description: 'order, draft_order, package, purchase_order, adjustment, demo' })),
   reference_id: Nullable(Type.String()),
-  actor_key_id: Nullable(Type.String({ description: 'the API key whose request made the change (null for the server\'s own work)' })),
+  actor_key_id: Nullable(Type.String({ description: 'the API key, or the agent (MCP) connection, whose request made the change (null for the server\'s own work)' })),
   lot_code: Nullable(Type.String()),
   expiration_date: Nullable(Type.String()),
   created_at: Timestamp,

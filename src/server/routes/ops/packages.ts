@@ -167,5 +167,9 @@ export default async function routes(app: FastifyInstance) {
       body: FulfilBody,
       response: { 200: FulfilResponse },
     },
-  }, async (request) => fulfillPackage(app.db, request.principal.teamId, request.params.package_id, request.body.locked_by));
+  }, async (request) => {
+    const { connection } = request.principal; // work done through an agent connection is its person's
+    return fulfillPackage(app.db, request.principal.teamId, request.params.package_id, request.body.locked_by,
+      connection && { userId: connection.userId, userName: connection.userName });
+  });
 }
