@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -42,6 +42,17 @@ async function ok(args: string[], input?: string, extraEnv?: NodeJS.ProcessEnv) 
   const r = await fos(args, input, extraEnv);
   expect(r.code, `fos ${args.join(' ')}\n${r.stderr}`).toBe(0);
   return r.stdout.trim() ? JSON.parse(r.stdout) : null;
+}
+
+/** FOS_SCREENSHOTS=<dir>: the pages as a laptop and a phone show them, to look at (not asserted). */
+async function screenshots(page: Page, name: string) {
+  const dirOut = process.env.FOS_SCREENSHOTS;
+  if (!dirOut) return;
+  const size = page.viewportSize();
+  await page.screenshot({ path: path.join(dirOut, `${name}.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(dirOut, `${name}-phone.png`), fullPage: true });
+  if (size) await page.setViewportSize(size);
 }
 
 /** What a desktop agent keeps: its registration, PKCE verifier and tokens, in memory. */
@@ -119,7 +130,7 @@ describe('an MCP client connects through the sign-in and consent pages', () => {
     expect(await operate.innerHTML()).not.toContain('POST /v1/ops/products');
     await operate.locator('input[type=radio]').check();
     await page.fill('#name', 'Claude on the packing desk');
-    if (process.env.FOS_SCREENSHOTS) await page.screenshot({ path: path.join(process.env.FOS_SCREENSHOTS, 'consent.png'), fullPage: true });
+    await screenshots(page, 'consent');
     await page.click('button[value=approve]');
     const back = await codes;
     expect(back.searchParams.get('state')).toBe(auth.sentState);
@@ -146,6 +157,7 @@ describe('an MCP client connects through the sign-in and consent pages', () => {
 
     // The settings page: the person disconnects it; its tokens stop working at once.
     await page.goto(new URL('/oauth/connections', server.url).href);
+    await screenshots(page, 'connections');
     const row = page.locator('tr', { hasText: 'Claude on the packing desk' });
     await expect(row.locator('td').nth(3).textContent()).resolves.toBe('ACTIVE');
     await row.locator('button', { hasText: 'Disconnect' }).click();

@@ -78,7 +78,7 @@ export function consentPage(v: ConsentView) {
 what you can do yourself, and never manage keys, webhooks or agent connections. You can disconnect it at any time.</p></div>
 <form method="post" action="/oauth/consent" class="card">${hidden('csrf', v.csrf)}${hidden('request', v.pending.id)}${hidden('team', v.team.teamId)}
 <h2>What may it do?</h2>${presets}
-<details${chosen === 'CUSTOM' ? ' open' : ''}><summary>Custom permissions</summary><div class="perms">${custom}</div></details>
+<details${chosen === 'CUSTOM' ? ' open' : ''}><summary>Choose the custom permissions</summary><div class="perms">${custom}</div></details>
 <h2>Name this connection</h2><label for="name" class="muted">Shown in your connections list</label>
 <input id="name" name="name" type="text" required maxlength="${CONNECTION_NAME_MAX}" value="${esc(v.name ?? v.pending.clientName)}">
 <p class="muted">After you approve, you are sent back to <strong>${esc(back.protocol.startsWith('http') ? back.host : back.protocol)}</strong>.</p>
