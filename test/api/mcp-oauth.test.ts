@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { call, mcpTestApp, textOf, type McpTestApp } from '../helpers/mcp.js';
 import { authorizeUrl, Browser, person, pkce, register, token } from '../helpers/oauth.js';
 import { addUserToTeam, disableUser } from '../../src/domain/users/users.js';
+import { buildApp } from '../../src/server/app.js';
 
 // Agent connections over OAuth 2.1 (spec 5.3, issue 11), on SQLite and PostgreSQL: discovery,
 // registration, the code flow with PKCE through the consent pages, tokens, and every refusal.
@@ -215,6 +216,23 @@ describe('refusals', () => {
     expect((await m.rpc(d.tokens.access_token, 'tools/list')).status).toBe(401);
     const again = await new Browser(base).approve(authorizeUrl(base, { clientId: d.client.client_id, redirectUri: REDIRECT, challenge: pkce().challenge }), admin).catch((e: Error) => e);
     expect(String(again)).toMatch(/sign-in: 401/);
+  });
+
+  it('a disconnect on one replica refuses the token on another at once (connection tokens are never cached)', async () => {
+    const other = await buildApp({ db: m.db, config: { logger: false, authCacheTtlMs: 60_000 } });
+    try {
+      const admin = await person(m.db, m.teamId);
+      const a = await connect(admin);
+      const rpc = (app: typeof other) => app.inject({
+        method: 'POST', url: '/mcp', payload: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+        headers: { authorization: `Bearer ${a.tokens.access_token}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      });
+      expect((await rpc(other)).statusCode).toBe(200);
+      await m.app.inject({ method: 'DELETE', url: `/v1/mcp-connections/${a.connectionId}`, headers: { 'x-access-token': m.admin.token } });
+      expect((await rpc(other)).statusCode).toBe(401);
+    } finally {
+      await other.close();
+    }
   });
 
   it('lists and revokes connections only with Write MCP', async () => {
