@@ -44,7 +44,7 @@ export const matchesEndpoint = (endpoint: Pick<WebhookEndpoint, 'events'>, kind:
 export const webhookBody = (event: OutboxEvent) =>
   JSON.stringify({ id: event.id, type: event.kind, created_at: event.created_at.toISOString(), data: event.payload });
 
-// ---------- events ----------
+// ---------- claims (events and deliveries alike) ----------
 
 type Claimable = 'outboxEvent' | 'webhookDelivery';
 
@@ -70,6 +70,8 @@ async function claimBatch<T extends { id: string; attempts: number }>(db: Db, ta
   const taken = new Set((await delegate.findMany({ where: { claim_id: claimId }, select: { id: true } })).map((r) => r.id));
   return { claimId, mine: rows.filter((r) => taken.has(r.id)) };
 }
+
+// ---------- events ----------
 
 const EVENT_DUE = { delivered_at: null, failed_at: null };
 
