@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIN, cleanEnv, median, percentile, rssOfPid, timedSpawn } from './lib.mjs';
 
-function startServe(dir, timeoutMs) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--db', path.join(dir, 'fos.db'), '--demo', '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], {
+function startServe(dir, timeoutMs, { demo = true } = {}) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--db', path.join(dir, 'fos.db'), ...(demo ? ['--demo'] : []), '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], {
     env: cleanEnv({ FOS_CONFIG_DIR: dir, FOS_DATA_DIR: dir }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -21,7 +21,7 @@ function startServe(dir, timeoutMs) {
       err += d;
       const key = /API key \(shown once\): (\S+)/.exec(err)?.[1];
       const url = /listening on (\S+)/.exec(err)?.[1];
-      if (key && url) {
+      if ((key || !demo) && url) {
         clearTimeout(timer);
         resolve({ child, key, url });
       }
@@ -31,6 +31,12 @@ function startServe(dir, timeoutMs) {
       reject(new Error(`fos serve exited ${code}:\n${err}`));
     });
   });
+}
+
+async function stop(server) {
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
 }
 
 export async function roundtrip({ runs }) {
@@ -50,13 +56,14 @@ export async function roundtrip({ runs }) {
       times.push(r.ms);
     }
     const rss = await rssOfPid(server.child.pid);
-    return { median: median(times), p90: percentile(times, 90), runs, serveStartMs, serverRssMiB: rss };
+    // Idle footprint as a warehouse sees it every day: a restart on its existing database.
+    await stop(server);
+    server = await startServe(dir, 180_000, { demo: false });
+    await new Promise((r) => setTimeout(r, 5000));
+    const idleRss = await rssOfPid(server.child.pid);
+    return { median: median(times), p90: percentile(times, 90), runs, serveStartMs, serverRssMiB: rss, idleRssMiB: idleRss };
   } finally {
-    if (server) {
-      const exited = new Promise((r) => server.child.once('exit', r));
-      server.child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    }
+    if (server) await stop(server);
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -52,6 +52,7 @@ if (sections.includes('roundtrip')) {
   console.log(`localhost round trip (fos serve --demo on SQLite started in ${ms(r.serveStartMs)})`);
   console.log(`  fos products list  ${ms(r.median).padStart(9)}  p90 ${ms(r.p90)}  (spawned CLI, median of ${r.runs})`);
   if (r.serverRssMiB !== undefined) console.log(`  fos serve RSS      ${r.serverRssMiB.toFixed(1)} MiB after the run`);
+  if (r.idleRssMiB !== undefined) console.log(`  fos serve idle     ${r.idleRssMiB.toFixed(1)} MiB RSS 5 s after a restart on its database (target <= 150)`);
 }
 
 if (sections.includes('api')) {

@@ -137,6 +137,8 @@ if (provider === 'sqlite') {
       return tables.flatMap((t) => q.all(t));
     },
     async exec(sql) { sq.exec(sql); },
+    async triggers(table) { return sq.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?`).all(table); },
+    async scalar(sql) { return sq.prepare(sql).get().v; },
     async close() { sq.exec('ANALYZE'); sq.close(); },
     bool: (b) => (b ? 1 : 0),
   };
@@ -164,6 +166,8 @@ if (provider === 'sqlite') {
       return rows;
     },
     async exec(sql) { await client.query(sql); },
+    async triggers() { return []; }, // PostgreSQL's search index is a GIN index, rebuilt with the others
+    async scalar(sql) { return (await client.query(sql)).rows[0].v; },
     async close() { await client.query('ANALYZE'); await client.end(); },
     bool: (b) => b,
   };
@@ -199,8 +203,8 @@ const productsByMerchant = new Map(merchants.map((m) => [m.id, products.filter((
 const ORDER_COLS = ['id', 'order_number', 'merchant_team_id', 'fulfiller_team_id', 'status', 'fulfillment_status', 'payment_status',
   'priority', 'priority_rank', 'currency', 'tags', 'total_price', 'total_tax', 'total_outstanding', 'shipping_address',
   'customer_email', 'customer_name', 'core_line_item_count', 'unique_core_line_item_count', 'tracking_count', 'fulfillment_count',
-  'line_item_image_urls', 'search_text', 'order_number_key', 'order_seq', 'unallocated_quantity', 'closed_at', 'cancelled_at',
-  'created_at', 'updated_at'];
+  'line_item_image_urls', 'search_text', 'order_number_key', 'order_seq', 'order_number_class', 'order_sort_key',
+  'unallocated_quantity', 'closed_at', 'cancelled_at', 'created_at', 'updated_at'];
 const LINE_COLS = ['id', 'order_id', 'kind', 'product_id', 'sku', 'name', 'remaining_quantity', 'total_quantity', 'unallocated_quantity',
   'price', 'created_at', 'updated_at'];
 const FO_COLS = ['id', 'order_id', 'warehouse_id', 'fulfiller_team_id', 'merchant_team_id', 'status', 'request_status',
@@ -213,6 +217,10 @@ const FOLI_COLS = ['id', 'fulfillment_order_id', 'order_line_item_id', 'product_
 const BULK_TABLES = ['orders', 'order_line_items', 'fulfillment_orders', 'fulfillment_order_line_items'];
 const savedIndexes = await writer.indexes(BULK_TABLES);
 for (const ix of savedIndexes) await writer.exec(`DROP INDEX "${ix.name}"`);
+// SQLite's order search index (FTS5, kept by triggers on orders) is filled once after the load too.
+const savedTriggers = await writer.triggers('orders');
+for (const tr of savedTriggers) await writer.exec(`DROP TRIGGER "${tr.name}"`);
+const searchIdsBefore = savedTriggers.length ? await writer.scalar('SELECT COALESCE(MAX(id), 0) AS v FROM order_search_ids') : 0;
 const emailNames = new Map();
 const emailName = (f, l) => {
   const k = `${f}.${l}`;
@@ -273,7 +281,7 @@ for (let base = 0; base < N_ORDERS; base += CHUNK) {
       Math.round((total + tax) * 100) / 100, tax, pstatus === 'PAID' ? 0 : Math.round((total + tax) * 100) / 100,
       JSON.stringify({ name, address1: `${int(1, 9999)} Main St`, city, state, zip, country: 'US' }),
       email, name, units, nLines, status === 'CLOSED' ? 1 : 0, status === 'CLOSED' ? 1 : 0, '[]',
-      [name, email].map(searchKey).join(' '), String(seq), seq, 0,
+      [name, email].map(searchKey).join(' '), String(seq), seq, 0, String(seq).padStart(10, '0'), 0,
       status === 'CLOSED' ? updIso : null, status === 'CANCELLED' ? updIso : null, atIso, updIso]);
     if (status === 'CLOSED' || status === 'PENDING_FULFILLMENT') {
       const foId = uuid7(at);
@@ -294,6 +302,12 @@ for (let base = 0; base < N_ORDERS; base += CHUNK) {
 }
 log(`rebuilding ${savedIndexes.length} indexes`);
 for (const ix of savedIndexes) await writer.exec(ix.sql);
+if (savedTriggers.length) {
+  log('filling the order search index');
+  await writer.exec('INSERT INTO order_search_ids (order_id) SELECT id FROM orders WHERE id NOT IN (SELECT order_id FROM order_search_ids)');
+  await writer.exec(`INSERT INTO order_search (rowid, text) SELECT s.id, o.search_text FROM order_search_ids s JOIN orders o ON o.id = s.order_id WHERE s.id > ${Number(searchIdsBefore)}`);
+  for (const tr of savedTriggers) await writer.exec(tr.sql);
+}
 await writer.close();
 log(`done: ${N_ORDERS} orders, ${lineCount} line items, ${foCount} fulfillment orders, ${N_PRODUCTS} products`);
 process.stdout.write(JSON.stringify({

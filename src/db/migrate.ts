@@ -21,6 +21,7 @@
 //    open; checking (nothing to apply) works alongside a running server. So: migrate() before
 //    createDb(), and stop running servers before upgrading a SQLite database.
 
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -49,6 +50,9 @@ export async function migrate(target: Db | string, opts: MigrateOptions = {}): P
   const db = parseDbUrl(typeof target === 'string' ? target : target.url);
   const dir = opts.migrationsDir ?? path.join(packageRoot(), 'prisma', 'migrations', db.provider);
   const migrationsList = await readMigrations(dir, db.provider);
+  // The usual start: nothing to apply. Checking that by a read keeps the schema engine (its
+  // WebAssembly, ~40 MiB a server would hold on to) out of the process.
+  if (await upToDate(db, migrationsList.migrationDirectories)) return { applied: [] };
   const release = db.provider === 'sqlite' ? await lockSqlite(db.file) : await lockPostgres(db);
   try {
     const factory = db.provider === 'sqlite' ? await sqliteAdapterFactory(db.file) : await pgAdapterFactory(db);
@@ -99,6 +103,44 @@ async function readMigrations(baseDir: string, provider: Provider) {
   };
 }
 
+type MigrationDirs = Awaited<ReturnType<typeof readMigrations>>['migrationDirectories'];
+
+/**
+ * True when `_prisma_migrations` records every migration of the folder as applied (finished, not
+ * rolled back, same checksum: the SHA-256 of its SQL, as the engine records it) and nothing else.
+ * Any doubt (no database yet, no table, an unknown or changed migration) is false: the engine decides.
+ */
+async function upToDate(db: DbTarget, dirs: MigrationDirs): Promise<boolean> {
+  const expected = new Map(dirs.map((d) => [d.path, createHash('sha256').update(d.migrationFile.content.value).digest('hex')]));
+  const sql = 'SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL';
+  let rows: { migration_name: string; checksum: string }[];
+  try {
+    if (db.provider === 'sqlite') {
+      if (!existsSync(db.file)) return false;
+      const { default: Database } = await import('libsql');
+      const conn = new Database(db.file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
+      try {
+        rows = conn.prepare(sql).all() as typeof rows;
+      } finally {
+        conn.close();
+      }
+    } else {
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ ...db.pool, application_name: 'fos-migrate-check' });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        rows = (await client.query(sql.replace('_prisma_migrations', `"${db.schema ?? 'public'}"._prisma_migrations`))).rows;
+      } finally {
+        await client.end().catch(() => {});
+      }
+    }
+  } catch {
+    return false;
+  }
+  return rows.length === expected.size && rows.every((r) => expected.get(r.migration_name) === r.checksum);
+}
+
 // ---------- the WebAssembly schema engine ----------
 
 type SchemaEngineClass = typeof SchemaEngineT;
@@ -108,6 +150,8 @@ declare const WebAssembly: {
   instantiate(bytes: Uint8Array, imports: Record<string, object>): Promise<{ instance: { exports: WasmExports } }>;
 };
 let engineClass: Promise<SchemaEngineClass> | undefined;
+/** Whether this process has loaded the schema engine (a server that found nothing to apply has not). */
+export const schemaEngineLoaded = () => engineClass !== undefined;
 
 // The engine arms timers (e.g. a 10 s timeout around its own pg_advisory_lock(72707369)) and never
 // clears them, which would keep a process alive for 10 s after migrate() returned. Its timers go

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'libsql';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -48,6 +50,30 @@ describe('SQLite database layer', () => {
       expect(rows.map((r) => r.migration_name)).toEqual(committed);
     } finally {
       await db.close();
+    }
+  });
+
+  test('an up-to-date database is checked by a read, without the schema engine; a pending migration still applies', async () => {
+    const url = await sqliteUrl();
+    await migrate(url);
+    // A fresh process, as `fos serve` restarting on its database.
+    const code = `const m = await import(${JSON.stringify(path.join(packageRoot(), 'dist', 'db', 'migrate.js'))});
+      const r = await m.migrate(process.argv[1]); console.log(JSON.stringify({ ...r, engine: m.schemaEngineLoaded() }));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code, url], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    await new Promise((r) => child.on('exit', r));
+    expect(JSON.parse(out)).toEqual({ applied: [], engine: false });
+
+    const dir = await mkdtemp(path.join(tmpdir(), 'fos-migrations-'));
+    await cp(path.join(packageRoot(), 'prisma', 'migrations', 'sqlite'), dir, { recursive: true });
+    await mkdir(path.join(dir, '29991231000000_extra'));
+    await writeFile(path.join(dir, '29991231000000_extra', 'migration.sql'), 'CREATE TABLE "extra_t" ("id" TEXT NOT NULL PRIMARY KEY);\n');
+    try {
+      expect(await migrate(url, { migrationsDir: dir })).toEqual({ applied: ['29991231000000_extra'] });
+      expect(await migrate(url, { migrationsDir: dir })).toEqual({ applied: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

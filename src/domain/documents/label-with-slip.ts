@@ -1,4 +1,4 @@
-import { PDFDocument } from 'pdf-lib';
+import { loadPdfLib } from './pdf-lib.js';
 import type { Db } from '../../db/types.js';
 import { packingSlipPdf } from './packing-slip.js';
 import { labelPdf } from './shipping-label.js';
@@ -10,6 +10,7 @@ import { labelPdf } from './shipping-label.js';
 export async function labelWithPackingSlipPdf(db: Db, teamId: string, packageId: string): Promise<Uint8Array> {
   const label = await labelPdf(db, teamId, packageId);
   const slip = await packingSlipPdf(db, teamId, packageId);
+  const { PDFDocument } = await loadPdfLib();
   const out = await PDFDocument.create();
   out.setTitle(`Shipping label and packing slip ${packageId}`);
   out.setCreator('fos');

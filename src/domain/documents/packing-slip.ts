@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
+import { loadPdfLib } from './pdf-lib.js';
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { resolveConfig } from '../fulfillment/package-config.js';
@@ -46,6 +47,7 @@ export async function packingSlipPdf(db: Db, teamId: string, id: string): Promis
     })).filter((l) => l.quantity > 0)
     : [];
 
+  const { PDFDocument, StandardFonts } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(`Packing slip ${fo?.order.order_number ?? pkg.id}`);
   doc.setCreator('fos');

@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
+import { loadPdfLib } from './pdf-lib.js';
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
 
@@ -36,6 +37,7 @@ export async function scanFormPdf(db: Db, teamId: string, id: string): Promise<U
   const { default: bwipjs } = await import('bwip-js');
   const barcode = await bwipjs.toBuffer({ bcid: 'code128', text: form.id, scale: 2, height: 12, includetext: false, paddingwidth: 6, paddingheight: 2, backgroundcolor: 'FFFFFF' });
 
+  const { PDFDocument, StandardFonts } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(`Scan form ${form.carrier_name ?? form.carrier_id} ${form.form_date}`);
   doc.setCreator('fos');

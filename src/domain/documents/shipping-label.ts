@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
+import { loadPdfLib } from './pdf-lib.js';
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { asAddress, type Address } from '../fulfillment/lookups.js';
@@ -72,6 +73,7 @@ function fit(text: string, font: PDFFont, size: number, width: number): string {
 
 export async function labelPdf(db: Db, teamId: string, packageId: string): Promise<Uint8Array> {
   const d = await labelData(db, teamId, packageId);
+  const { PDFDocument, StandardFonts } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(`Shipping label ${d.tracking}`);
   doc.setCreationDate(d.date);

@@ -16,14 +16,26 @@ export const seqOf = (orderNumber: string) => {
   return m ? Number(m[1]) : null;
 };
 
-export const numberColumns = (orderNumber: string) => ({
-  order_number: orderNumber,
-  order_number_key: searchKey(orderNumber.replace(/^#/, '')),
-  order_seq: seqOf(orderNumber),
-});
+/**
+ * The columns derived from an order number. order_by=order_number sorts numeric numbers first, by
+ * value, then the others by text, in either direction: class 0/1, then a key that sorts right as
+ * text (the number zero-padded to 10 digits, else the search key), served by one index per direction.
+ */
+export function numberColumns(orderNumber: string) {
+  const key = searchKey(orderNumber.replace(/^#/, ''));
+  const seq = seqOf(orderNumber);
+  return {
+    order_number: orderNumber,
+    order_number_key: key,
+    order_seq: seq,
+    order_number_class: seq === null ? 1 : 0,
+    order_sort_key: seq === null ? key : String(seq).padStart(10, '0'),
+  };
+}
 
 /** A unique placeholder while the conversion runs; never visible outside its transaction. */
-export const placeholderNumber = (draftId: string) => ({ order_number: `~${draftId}`, order_number_key: '~', order_seq: null });
+export const placeholderNumber = (draftId: string) =>
+  ({ order_number: `~${draftId}`, order_number_key: '~', order_seq: null, order_number_class: 1, order_sort_key: '~' });
 
 export async function assignOrderNumber(tx: TxClient, orderId: string, fulfillerTeamId: string, requested: string | null): Promise<string> {
   for (let attempt = 0; attempt < 100; attempt++) {

@@ -1,11 +1,11 @@
 import type { Db, Prisma } from '../../db/types.js';
-import { searchKey } from '../search.js';
 import { invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { enumList, pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITY_RANK, type Priority } from './constants.js';
 import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
+import { orderSearch } from './search.js';
 import { inTransaction } from './tx.js';
 import { loadNames, orderListItem, orderView } from './view.js';
 
@@ -56,13 +56,7 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
   const search = q.search?.trim();
   if (q.search !== undefined && q.search !== '') {
     if (!search || search.length < 3) throw invalid('query.search', 'must be at least 3 characters');
-    // Columns and term share one encoding (src/domain/search.ts): literal on both databases.
-    const term = searchKey(search);
-    const numberPrefix = searchKey(search.replace(/^#/, ''));
-    where.OR = [
-      ...(numberPrefix ? [{ order_number_key: { startsWith: numberPrefix } }] : []),
-      { search_text: { contains: term } },
-    ];
+    where.OR = await orderSearch(db, search);
   }
   const status = enumList('query.status', q.status, ORDER_STATUSES);
   const payment = enumList('query.payment_status', q.payment_status, PAYMENT_STATUSES);
@@ -74,7 +68,7 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
 
   const dir = q.order ?? 'desc';
   const orderBy: Prisma.OrderOrderByWithRelationInput[] = q.order_by === 'order_number'
-    ? [{ order_seq: { sort: dir, nulls: 'last' } }, { order_number_key: dir }, { id: dir }]
+    ? [{ order_number_class: 'asc' }, { order_sort_key: dir }, { id: dir }] // numbers first, either way (numbers.ts)
     : [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
   const rows = await db.prisma.order.findMany(pageArgs(q, where, orderBy));
   const page = toPage(rows, q, undefined, orderBy);

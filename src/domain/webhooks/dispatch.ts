@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db, OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../../db/types.js';
 import { PermanentPushError, pushTracking, type SalesChannelAdapters } from '../events/sales-channel.js';
 import { fetch as undiciFetch } from 'undici';
@@ -9,8 +10,10 @@ import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader }
 //     endpoint of its team (unique endpoint_id+event_id), and 'tracking.push' events are handed
 //     to the sales-channel adapter; then the event is marked delivered.
 //  2. deliverDueWebhooks: each pending delivery is POSTed, signed, and retried with backoff.
-// Claiming = a compare-and-set that moves next_attempt_at LEASE_MS ahead; only the worker whose
-// UPDATE matched (count 1) works on the row, and a crashed worker's lease simply runs out.
+// Claiming = one UPDATE per batch that moves next_attempt_at LEASE_MS ahead on the rows still due
+// and stamps them with the pass's claim id; only the rows carrying its claim id are the worker's,
+// every outcome is written only where the claim id is still its own, and a crashed worker's
+// lease simply runs out. A batch of N costs a few statements, not N of each.
 
 /** Wait after failed attempt n (1-based); after the last one the row is FAILED. */
 export const RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000];
@@ -41,15 +44,45 @@ export const matchesEndpoint = (endpoint: Pick<WebhookEndpoint, 'events'>, kind:
 export const webhookBody = (event: OutboxEvent) =>
   JSON.stringify({ id: event.id, type: event.kind, created_at: event.created_at.toISOString(), data: event.payload });
 
+// ---------- claims (events and deliveries alike) ----------
+
+type Claimable = 'outboxEvent' | 'webhookDelivery';
+
+/**
+ * Claims the due rows among `rows` in one UPDATE: each row it matches gets this pass's claim id,
+ * its lease and its attempt counted. Returns the rows that are now ours (those another worker
+ * claimed since our read no longer match `next_attempt_at <= now`). Later writes of a row's
+ * outcome are conditioned on the claim id, so a worker whose lease was taken over writes nothing.
+ */
+async function claimBatch<T extends { id: string; attempts: number }>(db: Db, table: Claimable, rows: T[], now: Date, due: object): Promise<{ claimId: string; mine: T[] }> {
+  const claimId = randomUUID();
+  const ids = rows.map((r) => r.id);
+  const delegate = db.prisma[table] as unknown as {
+    updateMany(a: object): Promise<{ count: number }>;
+    findMany(a: object): Promise<{ id: string }[]>;
+  };
+  const { count } = await delegate.updateMany({
+    where: { id: { in: ids }, ...due, next_attempt_at: { lte: now } },
+    data: { claim_id: claimId, next_attempt_at: leaseFrom(now), attempts: { increment: 1 } },
+  });
+  if (count === rows.length) return { claimId, mine: rows };
+  if (count === 0) return { claimId, mine: [] };
+  const taken = new Set((await delegate.findMany({ where: { claim_id: claimId }, select: { id: true } })).map((r) => r.id));
+  return { claimId, mine: rows.filter((r) => taken.has(r.id)) };
+}
+
 // ---------- events ----------
+
+const EVENT_DUE = { delivered_at: null, failed_at: null };
 
 export async function processDueEvents(db: Db, now: Date, opts: { batchSize: number; adapters: SalesChannelAdapters }) {
   const due = await db.prisma.outboxEvent.findMany({
-    where: { delivered_at: null, failed_at: null, next_attempt_at: { lte: now } },
+    where: { ...EVENT_DUE, next_attempt_at: { lte: now } },
     orderBy: [{ next_attempt_at: 'asc' }, { id: 'asc' }],
     take: opts.batchSize,
   });
-  let processed = 0;
+  if (!due.length) return 0;
+  const { claimId, mine } = await claimBatch(db, 'outboxEvent', due, now, EVENT_DUE);
   // One endpoint lookup per team per pass, not per event (a pass takes well under the lease).
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
   const activeEndpoints = (teamId: string) => {
@@ -57,52 +90,74 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
     if (!found) endpointsOf.set(teamId, (found = db.prisma.webhookEndpoint.findMany({ where: { team_id: teamId, active: true } })));
     return found;
   };
-  for (const event of due) {
-    // Compare-and-set on attempts too: a row another worker claimed since our read is not ours.
-    const claim = await db.prisma.outboxEvent.updateMany({
-      where: { id: event.id, delivered_at: null, failed_at: null, next_attempt_at: { lte: now }, attempts: event.attempts },
-      data: { next_attempt_at: leaseFrom(now), attempts: { increment: 1 } },
-    });
-    if (claim.count !== 1) continue; // another worker has it
+  const failed = async (event: OutboxEvent, err: unknown) => {
     const attempts = event.attempts + 1;
+    const final = err instanceof PermanentPushError || attempts >= MAX_ATTEMPTS;
+    await db.prisma.outboxEvent.updateMany({
+      where: { id: event.id, claim_id: claimId, delivered_at: null }, // still our claim
+      data: final
+        ? { failed_at: now, last_error: errorText(err) }
+        : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!), last_error: errorText(err) },
+    });
+  };
+
+  // Tracking pushes call a sales channel each, so they go one by one; every other event of the
+  // batch is fanned out together, in one transaction.
+  const pushes = mine.filter((e) => e.kind === 'tracking.push');
+  const plain = mine.filter((e) => e.kind !== 'tracking.push');
+  let processed = 0;
+  for (const event of pushes) {
     try {
-      const result = event.kind === 'tracking.push'
-        ? { tracking_push: { ...(await pushTracking(db, event, opts.adapters)), pushed_at: now.toISOString() } }
-        : undefined;
-      await fanOut(db, event, now, result, await activeEndpoints(event.team_id));
+      const result = { tracking_push: { ...(await pushTracking(db, event, opts.adapters)), pushed_at: now.toISOString() } };
+      await fanOut(db, claimId, [event], now, activeEndpoints, result);
       processed++;
     } catch (err) {
-      const final = err instanceof PermanentPushError || attempts >= MAX_ATTEMPTS;
-      await db.prisma.outboxEvent.updateMany({
-        where: { id: event.id, attempts, delivered_at: null }, // still our claim
-        data: final
-          ? { failed_at: now, last_error: errorText(err) }
-          : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!), last_error: errorText(err) },
-      });
+      await failed(event, err);
+    }
+  }
+  if (plain.length) {
+    try {
+      await fanOut(db, claimId, plain, now, activeEndpoints);
+      processed += plain.length;
+    } catch (err) {
+      for (const event of plain) await failed(event, err);
     }
   }
   return processed;
 }
 
-async function fanOut(db: Db, event: OutboxEvent, now: Date, result: object | undefined, active: WebhookEndpoint[]) {
-  const endpoints = active.filter((e) => matchesEndpoint(e, event.kind));
+/** One delivery per matching active endpoint of each event, and the events marked delivered: one transaction. */
+async function fanOut(
+  db: Db, claimId: string, events: OutboxEvent[], now: Date,
+  activeEndpoints: (teamId: string) => Promise<WebhookEndpoint[]>, result?: object,
+) {
   // A retry after a lost lease may find some deliveries made already; the unique key backs this
-  // up. On the first claim (attempts was 0) nobody can have fanned this event out yet.
-  const existing = endpoints.length && event.attempts > 0
-    ? await db.prisma.webhookDelivery.findMany({ where: { event_id: event.id }, select: { endpoint_id: true } })
+  // up. On a first claim (attempts was 0) nobody can have fanned the event out yet.
+  const retried = events.filter((e) => e.attempts > 0).map((e) => e.id);
+  const existing = retried.length
+    ? await db.prisma.webhookDelivery.findMany({ where: { event_id: { in: retried } }, select: { endpoint_id: true, event_id: true } })
     : [];
-  const have = new Set(existing.map((d) => d.endpoint_id));
-  const rows = endpoints.filter((e) => !have.has(e.id)).map((e) => ({
-    endpoint_id: e.id, event_id: event.id, event_kind: event.kind, next_attempt_at: now,
-  }));
+  const have = new Set(existing.map((d) => `${d.endpoint_id} ${d.event_id}`));
+  const rows: { endpoint_id: string; event_id: string; event_kind: string; next_attempt_at: Date }[] = [];
+  for (const event of events) {
+    for (const e of (await activeEndpoints(event.team_id)).filter((x) => matchesEndpoint(x, event.kind))) {
+      if (!have.has(`${e.id} ${event.id}`)) rows.push({ endpoint_id: e.id, event_id: event.id, event_kind: event.kind, next_attempt_at: now });
+    }
+  }
   await db.prisma.$transaction(async (tx) => {
-    if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
-    await tx.outboxEvent.update({
-      where: { id: event.id },
+    const marked = await tx.outboxEvent.updateMany({
+      where: { id: { in: events.map((e) => e.id) }, claim_id: claimId, delivered_at: null },
       data: { delivered_at: now, last_error: null, ...(result ? { result: result as never } : {}) },
     });
+    // A lease ran out mid-pass and another worker took some of these over: it fans them out.
+    if (marked.count !== events.length) throw new LostClaim();
+    if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
+  }).catch((err) => {
+    if (!(err instanceof LostClaim)) throw err;
   });
 }
+
+class LostClaim extends Error {}
 
 // ---------- webhook deliveries ----------
 
@@ -135,66 +190,62 @@ export function fetchSender(timeoutMs: number, userAgent: string, opts: { allowP
   };
 }
 
+const DELIVERY_DUE = { status: 'PENDING' };
+
 export async function deliverDueWebhooks(db: Db, now: Date, opts: { batchSize: number; concurrency: number; send: WebhookSender }) {
   const due = await db.prisma.webhookDelivery.findMany({
-    where: { status: 'PENDING', next_attempt_at: { lte: now }, endpoint: { active: true } },
+    where: { ...DELIVERY_DUE, next_attempt_at: { lte: now }, endpoint: { active: true } },
     include: { endpoint: true },
     orderBy: [{ next_attempt_at: 'asc' }, { id: 'asc' }],
     take: opts.batchSize,
   });
   const stats = { delivered: 0, retrying: 0, failed: 0 };
   if (!due.length) return stats;
-  const events = await db.prisma.outboxEvent.findMany({ where: { id: { in: [...new Set(due.map((d) => d.event_id))] } } });
+  const { claimId, mine } = await claimBatch(db, 'webhookDelivery', due, now, DELIVERY_DUE);
+  if (!mine.length) return stats;
+  const events = await db.prisma.outboxEvent.findMany({ where: { id: { in: [...new Set(mine.map((d) => d.event_id))] } } });
   const eventById = new Map(events.map((e) => [e.id, e]));
+  // Successes are written together, one UPDATE per response status; failures one by one.
+  const deliveredBy = new Map<number, string[]>();
   let next = 0;
   const worker = async () => {
-    while (next < due.length) {
-      const d = due[next++]!;
-      const outcome = await deliverOne(db, now, d, eventById.get(d.event_id), opts.send);
-      if (outcome !== 'skipped') stats[outcome]++;
+    while (next < mine.length) {
+      const d = mine[next++]!;
+      const event = eventById.get(d.event_id);
+      const result = event ? await sendOne(d, event, opts.send) : { ok: false, status: null, error: 'the event no longer exists' };
+      if (result.ok) {
+        deliveredBy.set(result.status!, [...(deliveredBy.get(result.status!) ?? []), d.id]);
+        continue;
+      }
+      const attempts = d.attempts + 1;
+      const final = !event || attempts >= MAX_ATTEMPTS;
+      await db.prisma.webhookDelivery.updateMany({
+        where: { id: d.id, claim_id: claimId, status: 'PENDING' },
+        data: {
+          response_status: result.status,
+          last_error: result.error,
+          ...(final ? { status: 'FAILED' } : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!) }),
+        },
+      });
+      stats[final ? 'failed' : 'retrying']++;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(opts.concurrency, due.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(opts.concurrency, mine.length) }, worker));
+  for (const [status, ids] of deliveredBy) {
+    const { count } = await db.prisma.webhookDelivery.updateMany({
+      where: { id: { in: ids }, claim_id: claimId, status: 'PENDING' },
+      data: { status: 'DELIVERED', response_status: status, last_error: null, delivered_at: now },
+    });
+    stats.delivered += count;
+  }
   return stats;
 }
 
-async function deliverOne(
-  db: Db, now: Date, d: WebhookDelivery & { endpoint: WebhookEndpoint }, event: OutboxEvent | undefined, send: WebhookSender,
-): Promise<'delivered' | 'retrying' | 'failed' | 'skipped'> {
-  // The claim counts the attempt (increment, compare-and-set on the count read), so a worker
-  // holding a stale read cannot claim it again, and only the claimer's outcome is written.
-  const claim = await db.prisma.webhookDelivery.updateMany({
-    where: { id: d.id, status: 'PENDING', next_attempt_at: { lte: now }, attempts: d.attempts },
-    data: { next_attempt_at: leaseFrom(now), attempts: { increment: 1 } },
+function sendOne(d: WebhookDelivery & { endpoint: WebhookEndpoint }, event: OutboxEvent, send: WebhookSender): Promise<SendResult> {
+  const body = webhookBody(event);
+  return send(d.endpoint.url, body, {
+    [SIGNATURE_HEADER]: signatureHeader(d.endpoint.secret, body),
+    [EVENT_ID_HEADER]: event.id,
+    [EVENT_TYPE_HEADER]: event.kind,
   });
-  if (claim.count !== 1) return 'skipped';
-  const attempts = d.attempts + 1;
-  const ours = { id: d.id, status: 'PENDING' as const, attempts };
-  const result: SendResult = event
-    ? await (async () => {
-      const body = webhookBody(event);
-      return send(d.endpoint.url, body, {
-        [SIGNATURE_HEADER]: signatureHeader(d.endpoint.secret, body),
-        [EVENT_ID_HEADER]: event.id,
-        [EVENT_TYPE_HEADER]: event.kind,
-      });
-    })()
-    : { ok: false, status: null, error: 'the event no longer exists' };
-  if (result.ok) {
-    await db.prisma.webhookDelivery.updateMany({
-      where: ours,
-      data: { status: 'DELIVERED', response_status: result.status, last_error: null, delivered_at: now },
-    });
-    return 'delivered';
-  }
-  const final = !event || attempts >= MAX_ATTEMPTS;
-  await db.prisma.webhookDelivery.updateMany({
-    where: ours,
-    data: {
-      response_status: result.status,
-      last_error: result.error,
-      ...(final ? { status: 'FAILED' } : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!) }),
-    },
-  });
-  return final ? 'failed' : 'retrying';
 }

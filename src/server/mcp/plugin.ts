@@ -1,50 +1,30 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { tokenOf } from '../auth.js';
 import { protectedResourceMetadataUrl } from '../oauth/metadata.js';
-import { VERSION } from '../../version.js';
-import { invalidArguments, TOOLS, type ToolContext } from './tools.js';
+
+// The MCP SDK, zod and the tools' validators (~30 MiB) load with the first /mcp request, not at start.
+let loaded: Promise<typeof import('./server.js')> | undefined;
+const mcpServer = () => (loaded ??= import('./server.js'));
+// JSON-RPC error code -32603 (the SDK's ErrorCode.InternalError), without loading the SDK.
+const INTERNAL_ERROR = -32603;
 
 // The agent-tool endpoint (spec 4.11, 5.3): Streamable HTTP at /mcp, no version segment.
 // Stateless: every POST gets its own McpServer and transport, answered with one JSON body, so
 // replicas need no shared session state. auth.ts authenticates the Bearer token (an API key, or
 // an agent connection's OAuth access token) before any of this runs.
 
-const INSTRUCTIONS =
-  'fos fulfillment operations API. Find an operation with search_svc_operations, read its inputs with ' +
-  'describe_svc_operation, run it with execute_svc_operation. Writes (POST, PUT, PATCH, DELETE) need ' +
-  'confirm_write: true after the user reviewed them. List operations are paged (page, limit).';
-
-const byName = new Map(TOOLS.map((t) => [t.tool.name, t]));
-
-function createServer(ctx: ToolContext): McpServer {
-  const mcp = new McpServer({ name: 'fos', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  // The tools publish JSON Schema (TypeBox) directly, so they are served through the protocol-level handlers.
-  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => t.tool) }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const def = byName.get(request.params.name);
-    if (!def) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; call tools/list.`);
-    const args = structuredClone(request.params.arguments ?? {});
-    const errors = def.validate(args);
-    if (errors) return invalidArguments(def.tool.name, errors);
-    return def.run(args as never, ctx);
-  });
-  return mcp;
-}
-
 const jsonRpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
 
 export default async function mcpRoutes(app: FastifyInstance) {
   async function handle(request: FastifyRequest, reply: FastifyReply) {
+    const { createServer, createTransport } = await mcpServer();
     const server = createServer({
       app,
       catalog: app.agentCatalog(),
       principal: request.principal,
       token: tokenOf(request, true)!,
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = createTransport();
     // The transport writes the raw response: carry over what auth.ts and the app set (rate-limit headers, trace id).
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.raw.setHeader('x-trace-id', String(request.id));
@@ -59,7 +39,7 @@ export default async function mcpRoutes(app: FastifyInstance) {
     } catch (err) {
       request.log.error({ err }, 'agent-tool request failed');
       if (!reply.raw.headersSent) {
-        reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(jsonRpcError(ErrorCode.InternalError, 'Internal error'));
+        reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(jsonRpcError(INTERNAL_ERROR, 'Internal error'));
       }
     }
   }

@@ -7,7 +7,7 @@ import { signIn, signOut, type SessionUser } from '../../domain/users/sessions.j
 import { UnauthLimiter } from '../rate-limit/unauth.js';
 import { sendPage } from './html.js';
 import { connectionsPage, consentPage, messagePage, noAccessPage, signInPage, teamChoicePage } from './pages.js';
-import { consentPath } from './provider.js';
+import { consentPath } from './metadata.js';
 import { checkLoginCsrf, checkSessionCsrf, clearSession, currentPerson, loginCsrf, sessionCsrf, sessionSecret, setSession } from './session.js';
 
 // The pages a person sees: sign in, choose a team, choose what the agent may do, approve or deny;

@@ -1,5 +1,5 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { resourceUrl } from './provider.js';
 
 // Discovery for MCP clients: protected resource metadata (RFC 9728), named by /mcp's 401, points
 // at this server as the authorization server, whose metadata (RFC 8414) lists its endpoints.
@@ -13,6 +13,13 @@ export const OAUTH_PATHS = {
 } as const;
 
 export const SCOPES = ['mcp'];
+
+/** The origin the request was made to, set by plugin.ts before the SDK's handlers run. */
+export const ORIGIN = Symbol('fos.origin');
+export type WithOrigin = IncomingMessage & { [ORIGIN]?: string };
+
+export const resourceUrl = (origin: string) => `${origin}/mcp`;
+export const consentPath = (requestId: string) => `/oauth/consent?request=${encodeURIComponent(requestId)}`;
 
 export const protectedResourceMetadataUrl = (origin: string) => `${origin}/.well-known/oauth-protected-resource/mcp`;
 

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { Response } from 'express';
 import type { OAuthServerProvider, AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
@@ -7,6 +6,7 @@ import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthToke
 import { InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Db } from '../../db/types.js';
 import * as clients from '../../domain/oauth/clients.js';
+import { consentPath, ORIGIN, resourceUrl, type WithOrigin } from './metadata.js';
 import * as authorizations from '../../domain/oauth/authorizations.js';
 import { accessTokenPrincipal, isAccessToken, revokeByToken, rotateRefreshToken } from '../../domain/oauth/tokens.js';
 
@@ -14,12 +14,6 @@ import { accessTokenPrincipal, isAccessToken, revokeByToken, rotateRefreshToken 
 // client and redirect_uri checks, PKCE S256, grant types, error responses; this provider is
 // where they meet fos's data: everything it does is one call into src/domain/oauth.
 
-/** The origin the request was made to, set by plugin.ts before the SDK's handlers run. */
-export const ORIGIN = Symbol('fos.origin');
-export type WithOrigin = IncomingMessage & { [ORIGIN]?: string };
-
-export const resourceUrl = (origin: string) => `${origin}/mcp`;
-export const consentPath = (requestId: string) => `/oauth/consent?request=${encodeURIComponent(requestId)}`;
 
 /** RFC 8707: the only resource these tokens are for is this server's /mcp. */
 function checkResource(resource: URL | undefined, origin: string): string | undefined {

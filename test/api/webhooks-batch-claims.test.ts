@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../helpers/app.js';
+import { LEASE_MS, processDueEvents, type WebhookSender } from '../../src/domain/webhooks/dispatch.js';
+import { defaultSalesChannelAdapters } from '../../src/domain/events/sales-channel.js';
+import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { EVENT_ID_HEADER } from '../../src/domain/webhooks/signature.js';
+
+// Batched claims of the outbox (issue 9): one UPDATE claims a batch, and the rows a worker owns
+// are those stamped with its pass's claim id. Several workers draining one backlog at once must
+// still fan out each event once and POST each delivery once; a worker whose lease was taken
+// over mid-pass must write nothing. On SQLite and PostgreSQL.
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+let t: TestApp;
+beforeAll(async () => {
+  t = await testApp({ allowPrivateWebhooks: true });
+});
+afterAll(() => t?.close());
+
+describe('batched outbox claims', () => {
+  it('three workers draining 150 events to two endpoints at once send each delivery exactly once', async () => {
+    for (const port of [9, 10]) {
+      expect((await t.call('POST', '/v1/webhooks', { body: { url: `http://127.0.0.1:${port}/hook`, events: ['*'] } })).statusCode).toBe(201);
+    }
+    await t.db.prisma.outboxEvent.createMany({
+      data: Array.from({ length: 150 }, (_, i) => ({ team_id: t.teamId, kind: 'package.created', payload: { n: i } })),
+    });
+    const sent = new Map<string, number>();
+    const send: WebhookSender = async (url, _body, headers) => {
+      const key = `${url} ${headers[EVENT_ID_HEADER]}`;
+      sent.set(key, (sent.get(key) ?? 0) + 1);
+      await new Promise((r) => setTimeout(r, Math.random() * 3));
+      return { ok: true, status: 200, error: null };
+    };
+    const drain = async () => {
+      const w = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, send, batchSize: 20, concurrency: 4 });
+      for (let idle = 0; idle < 2;) {
+        const s = await w.runOnce();
+        idle = s.events + s.delivered + s.retrying + s.failed ? 0 : idle + 1;
+      }
+    };
+    await Promise.all([drain(), drain(), drain()]);
+
+    expect(sent.size).toBe(300);
+    expect([...sent.values()].every((n) => n === 1)).toBe(true);
+    expect(await t.db.prisma.outboxEvent.count({ where: { delivered_at: null } })).toBe(0);
+    expect(await t.db.prisma.webhookDelivery.count({ where: { status: 'DELIVERED', attempts: 1 } })).toBe(300);
+  });
+
+  it('a worker whose lease ran out and was taken over writes nothing', async () => {
+    await t.db.prisma.webhookEndpoint.deleteMany();
+    await t.db.prisma.outboxEvent.deleteMany();
+    await t.call('POST', '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/late', events: ['*'] } });
+    await t.db.prisma.outboxEvent.createMany({ data: [1, 2, 3].map((n) => ({ team_id: t.teamId, kind: 'package.created', payload: { n } })) });
+    const adapters = defaultSalesChannelAdapters();
+    // Worker A claims the batch; before it fans out, its lease runs out and worker B claims and fans out.
+    const T = new Date();
+    const claimed = await t.db.prisma.outboxEvent.updateMany({ data: { claim_id: 'worker-a', attempts: 1, next_attempt_at: new Date(T.getTime() - 1) } });
+    expect(claimed.count).toBe(3);
+    expect(await processDueEvents(t.db, new Date(T.getTime() + LEASE_MS), { batchSize: 10, adapters })).toBe(3);
+    expect(await t.db.prisma.webhookDelivery.count()).toBe(3);
+    // Worker A now tries to write its outcome under its own claim id: nothing matches, nothing is written.
+    const late = await t.db.prisma.outboxEvent.updateMany({ where: { claim_id: 'worker-a' }, data: { last_error: 'late' } });
+    expect(late.count).toBe(0);
+    expect(await t.db.prisma.outboxEvent.count({ where: { delivered_at: { not: null }, attempts: 2 } })).toBe(3);
+  });
+});
