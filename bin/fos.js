@@ -10,6 +10,19 @@ import { setFlagsFromString } from 'node:v8';
 const SERVER_WORDS = new Set(['serve', 'db', 'admin']);
 if (!process.argv.slice(2).some((a) => SERVER_WORDS.has(a))) setFlagsFromString('--liftoff-only');
 
+// `fos --version` alone is what install checks and scripts run: answer it without loading the
+// command tree (~200 modules), in about the time node itself takes to start.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  try {
+    const { VERSION } = await import('../dist/version.js');
+    process.stdout.write(`${VERSION}\n`);
+    process.exit(0);
+  } catch {
+    // dist/ missing: fall through to the usual message below
+  }
+}
+
 let main;
 try {
   main = await import('../dist/cli/main.js');
