@@ -24,6 +24,25 @@ export function sortKeys(orderBy: unknown): Key[] | undefined {
   return keys.length ? keys : undefined;
 }
 
+/** A JS comparator of rows in the order of `orderBy` (scalar keys: dates, numbers, strings by code unit; nulls as sortKeys says). */
+export function compareBy(orderBy: unknown): (a: object, b: object) => number {
+  const keys = sortKeys(orderBy);
+  if (!keys) throw new Error('compareBy needs a scalar orderBy');
+  const value = (v: unknown) => (v instanceof Date ? v.getTime() : v);
+  return (a, b) => {
+    for (const { field, dir, nullsLast } of keys) {
+      const x = value((a as Record<string, unknown>)[field]);
+      const y = value((b as Record<string, unknown>)[field]);
+      if (x === y) continue;
+      if (x === null || x === undefined) return nullsLast ? 1 : (dir === 'asc' ? -1 : 1);
+      if (y === null || y === undefined) return nullsLast ? -1 : (dir === 'asc' ? 1 : -1);
+      const c = (x as number | string) < (y as number | string) ? -1 : 1;
+      return dir === 'asc' ? c : -c;
+    }
+    return 0;
+  };
+}
+
 const fingerprint = (keys: Key[]) => keys.map((k) => `${k.field}:${k.dir}${k.nullsLast ? ':nl' : ''}`).join(',');
 
 type Encoded = null | string | number | boolean | { d: string } | { x: string };

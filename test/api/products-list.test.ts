@@ -290,7 +290,8 @@ describe('inventory and listings', () => {
     // set aside or on order (the 4-product page has; the 2-product page may not). Never per product.
     expect(four - two).toBeGreaterThanOrEqual(0);
     expect(four - two).toBeLessThanOrEqual(1);
-    expect(four).toBeLessThanOrEqual(8);
+    // On SQLite the page is one ordered product query per reachable team (here 2), merged (products.ts).
+    expect(four).toBeLessThanOrEqual(t.db.provider === 'sqlite' ? 9 : 8);
     await app.close();
   });
 });

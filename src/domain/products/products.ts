@@ -1,6 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { csvList, pageArgs, toPage } from '../pagination.js';
+import { compareBy } from '../keyset.js';
+import { csvList, pageArgs, pageWindow, toPage } from '../pagination.js';
 import type { CreateProductInput, ProductInput } from './fields.js';
 import { visibleWarehouses } from './inventory.js';
 import { DETAIL_INCLUDE, LIST_INCLUDE, presentOps } from './present.js';
@@ -19,10 +20,28 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
   ]);
   const warehouseIds = warehouses?.map((w) => w.id);
   const orderBy = orderOf(q);
-  const rows = await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds), orderBy), include: LIST_INCLUDE });
+  const rows = reach.length > 1 && !q.team_id && db.provider === 'sqlite'
+    ? await mergedTeamPages(db, q, reach, (team) => opsWhere({ ...q, team_id: team }, reach, warehouseIds), orderBy)
+    : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds), orderBy), include: LIST_INCLUDE });
   const page = toPage(rows, q, undefined, orderBy);
   const data = await presentOps(db.prisma, caller, page.data, { children: false, actions: true, warehouseIds });
   return { data, meta: page.meta };
+}
+
+/**
+ * The rows of a page across the caller's teams. SQLite cannot walk the (team_id, created_at) index in
+ * order for `team_id IN (…)`: it reads and sorts every product of every team (~100 ms at 100,000).
+ * One ordered walk per team, each reading at most the rows up to the page, merged here, reads about a
+ * page per team instead. (PostgreSQL keeps the single query: its text order of ids may differ from JS's.)
+ */
+async function mergedTeamPages(
+  db: Db, q: OpsListQuery, teams: string[], whereOf: (team: string) => ReturnType<typeof opsWhere>, orderBy: ReturnType<typeof orderOf>,
+) {
+  const { skip, take } = pageWindow(q);
+  const lists = await Promise.all(teams.map((team) => db.prisma.product.findMany({
+    ...pageArgs({ ...q, page: 0 }, whereOf(team), orderBy), skip: 0, take: skip + take, include: LIST_INCLUDE,
+  })));
+  return lists.flat().sort(compareBy(orderBy)).slice(skip, skip + take);
 }
 
 async function loadOne(db: Db, caller: Caller, id: string, actions: boolean) {
