@@ -4,7 +4,7 @@ import { listOrders } from '../../src/domain/orders/orders.js';
 import { numberColumns } from '../../src/domain/orders/numbers.js';
 import { searchKey } from '../../src/domain/search.js';
 
-// The order search index of SQLite (migration order_list_indexes): an FTS5 trigram table kept in
+// The search indexes of SQLite (orders here; products: test/api/products-list.test.ts searches) (migration order_list_indexes): an FTS5 trigram table kept in
 // step with orders by triggers. A later migration that rebuilds "orders" (SQLite's RedefineTables)
 // drops its triggers with the old table; the first test fails then, so they get re-created.
 
@@ -25,10 +25,13 @@ const search = async (term: string) =>
   (await listOrders(t.db, t.teamId, { page: 0, limit: 100, search: term })).data.map((o: { customer_name: string | null }) => o.customer_name).sort();
 
 describe.runIf(process.env.FOS_TEST_DB !== 'postgres')('order search index (SQLite)', () => {
-  it('exists after every migration: the FTS table and its three triggers', async () => {
+  it('exists after every migration: the FTS tables of orders and products and their triggers', async () => {
     const rows = await t.db.prisma.$queryRawUnsafe<{ type: string; name: string }[]>(
       "SELECT type, name FROM sqlite_master WHERE name LIKE 'order_search%' OR name LIKE 'orders_search_%' ORDER BY name");
     expect(rows.map((r) => r.name)).toEqual(expect.arrayContaining(['order_search', 'order_search_ids', 'orders_search_delete', 'orders_search_insert', 'orders_search_update']));
+    const products = await t.db.prisma.$queryRawUnsafe<{ name: string }[]>(
+      "SELECT name FROM sqlite_master WHERE name LIKE 'product_search%' OR name LIKE 'products_search_%' ORDER BY name");
+    expect(products.map((r) => r.name)).toEqual(expect.arrayContaining(['product_search', 'product_search_ids', 'products_search_delete', 'products_search_insert', 'products_search_update']));
   });
 
   it('follows inserts, changes and deletes, and survives VACUUM', async () => {
@@ -51,5 +54,22 @@ describe.runIf(process.env.FOS_TEST_DB !== 'postgres')('order search index (SQLi
     expect(page.data).toHaveLength(20);
     expect(page.meta.has_next_page).toBe(true);
     expect(await search('jones 2099')).toEqual(['Common Jones 2099']);
+  });
+
+  it('products: the ops and merchant searches follow changes; terms under 3 characters still search (LIKE)', async () => {
+    const names = async (path: string, term: string) =>
+      (await t.call('GET', `${path}?search=${encodeURIComponent(term)}&limit=100`, path.includes('merchant') ? { token: m.token } : {})).json().data.map((p: { name: string }) => p.name).sort();
+    const m = await t.merchant();
+    const made = await t.call('POST', '/v1/ops/products', { body: { name: 'Quokka Lamp', sku: 'QL-1', type: 'STANDARD', barcode: 'BC-77881', merchant_team_id: m.teamId } });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(await names('/v1/ops/products', 'okka')).toEqual(['Quokka Lamp']);
+    expect(await names('/v1/ops/products', '77881')).toEqual(['Quokka Lamp']); // barcode: ops only
+    expect(await names('/v1/merchant/products', 'okka')).toEqual(['Quokka Lamp']);
+    expect(await names('/v1/merchant/products', '77881')).toEqual([]);
+    expect(await names('/v1/ops/products', 'ql')).toContain('Quokka Lamp');
+    const renamed = await t.call('PATCH', `/v1/merchant/products/${made.json().id}`, { token: m.token, body: { name: 'Wombat Lamp' } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(await names('/v1/ops/products', 'okka')).toEqual([]);
+    expect(await names('/v1/merchant/products', 'wombat')).toEqual(['Wombat Lamp']);
   });
 });

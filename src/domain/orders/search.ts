@@ -1,4 +1,5 @@
 import type { Db, Prisma } from '../../db/types.js';
+import { ftsIds } from '../fts.js';
 import { searchKey } from '../search.js';
 
 // The `search` of the order list: an order-number prefix, or a substring of the customer's name or
@@ -7,10 +8,9 @@ import { searchKey } from '../search.js';
 //    the number prefix (migration order_list_indexes); the query stays Prisma's own.
 //  - SQLite: the FTS5 trigram table order_search gives the matching order ids; the prefix is a
 //    range on (fulfiller_team_id, order_number_key), which SQLite's case-insensitive LIKE cannot
-//    use. A term matching more than FTS_CAP orders (a common name) is searched by LIKE along the
-//    list's sort index instead, which finds a page of a common term after reading a few rows.
+//    use. A term matching more than FTS_CAP orders (src/domain/fts.ts; a common name) is searched
+//    by LIKE along the list's sort index instead, which finds a page of it after a few rows.
 
-const FTS_CAP = 2000;
 /** The highest code point: every string starting with a prefix sorts before prefix + this. */
 const AFTER_PREFIX = '\u{10FFFF}';
 
@@ -25,13 +25,9 @@ export async function orderSearch(db: Db, search: string): Promise<Prisma.OrderW
     ];
   }
   const prefix = numberPrefix ? [{ order_number_key: { gte: numberPrefix, lt: numberPrefix + AFTER_PREFIX } }] : [];
-  // A phrase of the whole term: the trigram tokenizer matches it as a substring.
-  const phrase = `"${term.replaceAll('"', '""')}"`;
-  const hits = await db.prisma.$queryRaw<{ order_id: string }[]>`
-    SELECT s.order_id FROM order_search f JOIN order_search_ids s ON s.id = f.rowid
-    WHERE order_search MATCH ${phrase} LIMIT ${FTS_CAP + 1}`;
-  if (hits.length > FTS_CAP) return [...prefix, { search_text: { contains: term } }];
+  const ids = await ftsIds(db, 'orders.search_text', term);
+  if (!ids) return [...prefix, { search_text: { contains: term } }];
   // Only index-backed branches, so SQLite answers with a MULTI-INDEX OR (an empty IN would not be one).
-  const branches: Prisma.OrderWhereInput[] = [...prefix, ...(hits.length ? [{ id: { in: hits.map((h) => h.order_id) } }] : [])];
+  const branches: Prisma.OrderWhereInput[] = [...prefix, ...(ids.length ? [{ id: { in: ids } }] : [])];
   return branches.length ? branches : [{ id: { in: [] } }];
 }

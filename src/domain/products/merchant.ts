@@ -3,7 +3,7 @@ import { notFound } from '../errors.js';
 import { pageArgs, toPage } from '../pagination.js';
 import type { ProductInput, ProductType } from './fields.js';
 import { presentMerchant } from './present.js';
-import { merchantWhere, orderOf, type MerchantListQuery } from './query.js';
+import { merchantWhere, orderOf, searchMatches, type MerchantListQuery } from './query.js';
 import { soleFulfillerOf, type Caller } from './reach.js';
 import { createProduct, updateProduct } from './write.js';
 
@@ -11,7 +11,8 @@ import { createProduct, updateProduct } from './write.js';
 
 export async function listMerchantProducts(db: Db, caller: Caller, q: MerchantListQuery) {
   const orderBy = orderOf(q);
-  const rows = await db.prisma.product.findMany(pageArgs(q, merchantWhere(q, caller.teamId), orderBy));
+  const matched = await searchMatches(db, 'products.name_sku_search_text', q.search);
+  const rows = await db.prisma.product.findMany(pageArgs(q, merchantWhere(q, caller.teamId, matched), orderBy));
   const page = toPage(rows, q, undefined, orderBy);
   return { data: page.data.map(presentMerchant), meta: page.meta };
 }

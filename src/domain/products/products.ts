@@ -5,7 +5,7 @@ import { csvList, pageArgs, pageWindow, toPage } from '../pagination.js';
 import type { CreateProductInput, ProductInput } from './fields.js';
 import { visibleWarehouses } from './inventory.js';
 import { DETAIL_INCLUDE, LIST_INCLUDE, presentOps } from './present.js';
-import { opsWhere, orderOf, type OpsListQuery } from './query.js';
+import { opsWhere, orderOf, searchMatches, type OpsListQuery } from './query.js';
 import { delegatedMerchant, reachableTeamIds, type Caller, type Client } from './reach.js';
 import { createProduct, updateProduct, type Owner } from './write.js';
 
@@ -14,15 +14,16 @@ import { createProduct, updateProduct, type Owner } from './write.js';
 
 export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
   const warehouseFilter = csvList(q.warehouse_id);
-  const [reach, warehouses] = await Promise.all([
+  const [reach, warehouses, matched] = await Promise.all([
     reachableTeamIds(db.prisma, caller),
     warehouseFilter ? visibleWarehouses(db.prisma, caller.teamId, warehouseFilter) : undefined,
+    searchMatches(db, 'products.search_text', q.search),
   ]);
   const warehouseIds = warehouses?.map((w) => w.id);
   const orderBy = orderOf(q);
   const rows = reach.length > 1 && !q.team_id && db.provider === 'sqlite'
-    ? await mergedTeamPages(db, q, reach, (team) => opsWhere({ ...q, team_id: team }, reach, warehouseIds), orderBy)
-    : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds), orderBy), include: LIST_INCLUDE });
+    ? await mergedTeamPages(db, q, reach, (team) => opsWhere({ ...q, team_id: team }, reach, warehouseIds, matched), orderBy)
+    : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched), orderBy), include: LIST_INCLUDE });
   const page = toPage(rows, q, undefined, orderBy);
   const data = await presentOps(db.prisma, caller, page.data, { children: false, actions: true, warehouseIds });
   return { data, meta: page.meta };

@@ -1,4 +1,5 @@
-import type { Prisma } from '../../db/types.js';
+import type { Db, Prisma } from '../../db/types.js';
+import { ftsIds } from '../fts.js';
 import { enumList, type PageRequest } from '../pagination.js';
 import { searchKey } from '../search.js';
 import { PRODUCT_TYPES, type ProductType } from './fields.js';
@@ -44,16 +45,16 @@ const present = (field: 'image_url' | 'barcode', wanted: boolean): Prisma.Produc
     : { OR: [{ [field]: null }, { [field]: '' }] };
 
 /**
- * Filters of the ops list. `teams` is the caller's reach; a team_id filter outside it matches
+ * Filters of the ops list. `matched`: the ids the search index found for q.search (searchMatches). `teams` is the caller's reach; a team_id filter outside it matches
  * nothing. `warehouses` is the caller's warehouses narrowed by warehouse_id (undefined = no filter):
  * only products with a stock level at one of them are listed.
  */
-export function opsWhere(q: OpsListQuery, teams: string[], warehouses?: string[]): Prisma.ProductWhereInput {
+export function opsWhere(q: OpsListQuery, teams: string[], warehouses?: string[], matched?: string[]): Prisma.ProductWhereInput {
   const and: Prisma.ProductWhereInput[] = [];
   if (q.team_id) and.push({ team_id: teams.includes(q.team_id) ? q.team_id : { in: [] } });
   else and.push({ team_id: { in: teams } });
   const term = searchTerm(q.search);
-  if (term) and.push({ search_text: { contains: term } });
+  if (term) and.push(matched ? { id: { in: matched } } : { search_text: { contains: term } });
   const types = parseTypes(q.type);
   if (types) and.push({ type: { in: types } });
   if (q.has_image !== undefined) and.push(present('image_url', q.has_image));
@@ -66,7 +67,17 @@ export function opsWhere(q: OpsListQuery, teams: string[], warehouses?: string[]
   return { AND: and };
 }
 
-export function merchantWhere(q: MerchantListQuery, teamId: string): Prisma.ProductWhereInput {
+export function merchantWhere(q: MerchantListQuery, teamId: string, matched?: string[]): Prisma.ProductWhereInput {
   const term = searchTerm(q.search);
-  return { team_id: teamId, ...(term ? { name_sku_search_text: { contains: term } } : {}) };
+  if (!term) return { team_id: teamId };
+  return { team_id: teamId, ...(matched ? { id: { in: matched } } : { name_sku_search_text: { contains: term } }) };
+}
+
+/**
+ * The ids the search index finds for a list's search (SQLite; src/domain/fts.ts), to pass to
+ * opsWhere/merchantWhere as `matched`; undefined without a search or when LIKE must do it.
+ */
+export async function searchMatches(db: Db, column: 'products.search_text' | 'products.name_sku_search_text', search?: string) {
+  const term = searchTerm(search);
+  return term ? ftsIds(db, column, term) : undefined;
 }
