@@ -1,7 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { forbidden, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { membershipsInclude, teamAccess } from '../users/sessions.js';
+import { membershipsInclude, teamPermissions } from '../users/sessions.js';
 import { grantable } from './presets.js';
 import { revokeConnectionTokens } from './tokens.js';
 
@@ -18,7 +18,7 @@ type Row = NonNullable<Awaited<ReturnType<typeof load>>>;
 const load = (db: Db, teamId: string, id: string) => db.prisma.mcpConnection.findFirst({ where: { id, team_id: teamId }, include });
 
 export function presentConnection(c: Row) {
-  const held = teamAccess(c.user).find((t) => t.teamId === c.team_id)?.permissions ?? new Set();
+  const held = teamPermissions(c.user, c.team_id);
   return {
     id: c.id,
     name: c.name,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { hashToken } from '../keys/token.js';
 import type { Principal } from '../keys/principal.js';
-import { membershipsInclude, teamAccess } from '../users/sessions.js';
+import { membershipsInclude, teamPermissions } from '../users/sessions.js';
 import { grantable } from './presets.js';
 
 // OAuth tokens of agent connections. Secrets are random (256 bits), prefixed so a leaked one is
@@ -110,7 +110,7 @@ export async function accessTokenPrincipal(db: Db, token: string): Promise<Princ
   if (!row || row.kind !== 'ACCESS' || row.revoked_at || row.expires_at.getTime() <= now) return null;
   const c = row.connection;
   if (c.state !== 'ACTIVE' || c.user.state !== 'ACTIVE') return null;
-  const held = teamAccess(c.user).find((t) => t.teamId === c.team_id)?.permissions ?? new Set();
+  const held = teamPermissions(c.user, c.team_id);
   if (!c.last_used_at || now - c.last_used_at.getTime() > LAST_USED_EVERY_MS) {
     // At most one write a minute per connection, off the request's path.
     void db.prisma.mcpConnection.updateMany({

@@ -45,6 +45,10 @@ export function teamAccess(user: WithMemberships): TeamAccess[] {
   }));
 }
 
+/** What a person holds in one team (empty when not a member). */
+export const teamPermissions = (user: WithMemberships, teamId: string): Set<Permission> =>
+  teamAccess(user).find((t) => t.teamId === teamId)?.permissions ?? new Set();
+
 /** Checks the password; returns a new session's secret, or null (same answer and cost for unknown emails). */
 export async function signIn(db: Db, email: string, password: string): Promise<string | null> {
   const user = await db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() } });
@@ -84,5 +88,5 @@ export async function signOut(db: Db, secret: string | undefined) {
 export async function currentAccess(db: Db, userId: string, teamId: string): Promise<Set<Permission>> {
   const user = await db.prisma.user.findUnique({ where: { id: userId }, include: membershipsInclude });
   if (!user || user.state !== 'ACTIVE') return new Set();
-  return teamAccess(user).find((t) => t.teamId === teamId)?.permissions ?? new Set();
+  return teamPermissions(user, teamId);
 }
