@@ -125,10 +125,7 @@ async function upToDate(db: DbTarget, dirs: MigrationDirs): Promise<boolean> {
         conn.close();
       }
     } else {
-      const { default: pg } = await import('pg');
-      const client = new pg.Client({ ...db.pool, application_name: 'fos-migrate-check' });
-      client.on('error', () => {});
-      await client.connect();
+      const client = await pgSession(db, 'fos-migrate-check');
       try {
         rows = (await client.query(sql.replace('_prisma_migrations', `"${db.schema ?? 'public'}"._prisma_migrations`))).rows;
       } finally {
@@ -192,6 +189,26 @@ export function loadSchemaEngine(): Promise<SchemaEngineClass> {
   })());
 }
 
+/**
+ * @prisma/adapter-pg's executeScript splits a migration on every ';', inside comments and
+ * dollar-quoted function bodies too. PostgreSQL runs a script of several statements itself (the
+ * simple query protocol, one implicit transaction), as Prisma's native engine sends it, so the
+ * whole migration goes in one query on the adapter's pool.
+ */
+function wholeScripts(conn: SqlDriverAdapter) {
+  const adapter = conn as unknown as { client?: { query(sql: string): Promise<unknown> }; onError?(err: unknown): never };
+  const client = adapter.client;
+  if (typeof client?.query !== 'function') return;
+  conn.executeScript = async (script: string) => {
+    try {
+      await client.query(script);
+    } catch (err) {
+      if (adapter.onError) adapter.onError.call(conn, err);
+      throw err;
+    }
+  };
+}
+
 async function withSchemaEngine<T>(
   provider: Provider,
   factory: SqlMigrationAwareDriverAdapterFactory,
@@ -211,6 +228,7 @@ async function withSchemaEngine<T>(
     connect: async () => {
       const c = await factory.connect();
       opened.push(c);
+      if (provider === 'postgresql') wholeScripts(c);
       return c;
     },
     connectToShadowDb: async () => {
@@ -255,11 +273,17 @@ async function withSchemaEngine<T>(
 
 // ---------- locks ----------
 
-async function lockPostgres(db: Extract<DbTarget, { provider: 'postgresql' }>): Promise<() => Promise<void>> {
+/** One plain pg session outside Prisma's pool; a dropped one just ends (and releases any advisory lock). */
+async function pgSession(db: Extract<DbTarget, { provider: 'postgresql' }>, applicationName: string) {
   const { default: pg } = await import('pg');
-  const client = new pg.Client({ ...db.pool, application_name: 'fos-migrate' });
-  client.on('error', () => {}); // a dropped session just releases the lock
+  const client = new pg.Client({ ...db.pool, application_name: applicationName });
+  client.on('error', () => {});
   await client.connect();
+  return client;
+}
+
+async function lockPostgres(db: Extract<DbTarget, { provider: 'postgresql' }>): Promise<() => Promise<void>> {
+  const client = await pgSession(db, 'fos-migrate');
   try {
     await client.query(`SET lock_timeout = ${LOCK_WAIT_MS}`);
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
