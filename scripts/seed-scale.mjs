@@ -138,6 +138,11 @@ if (provider === 'sqlite') {
     },
     async exec(sql) { sq.exec(sql); },
     async triggers(table) { return sq.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?`).all(table); },
+    async pauseTriggers(table) {
+      const saved = await this.triggers(table);
+      for (const tr of saved) sq.exec(`DROP TRIGGER "${tr.name}"`);
+      return async () => { for (const tr of saved) sq.exec(tr.sql); };
+    },
     async scalar(sql) { return sq.prepare(sql).get().v; },
     async close() { sq.exec('ANALYZE'); sq.close(); },
     bool: (b) => (b ? 1 : 0),
@@ -167,6 +172,10 @@ if (provider === 'sqlite') {
     },
     async exec(sql) { await client.query(sql); },
     async triggers() { return []; }, // PostgreSQL's search index is a GIN index, rebuilt with the others
+    async pauseTriggers(table) {
+      await client.query(`ALTER TABLE "${table}" DISABLE TRIGGER USER`);
+      return async () => { await client.query(`ALTER TABLE "${table}" ENABLE TRIGGER USER`); };
+    },
     async scalar(sql) { return (await client.query(sql)).rows[0].v; },
     async close() { await client.query('ANALYZE'); await client.end(); },
     bool: (b) => b,
@@ -220,6 +229,9 @@ for (const ix of savedIndexes) await writer.exec(`DROP INDEX "${ix.name}"`);
 // SQLite's order search index (FTS5, kept by triggers on orders) is filled once after the load too.
 const savedTriggers = await writer.triggers('orders');
 for (const tr of savedTriggers) await writer.exec(`DROP TRIGGER "${tr.name}"`);
+// So are the fulfillment-order count triggers (migration fulfillment_order_counts): the counts are
+// recounted once after the load instead of maintained row by row.
+const resumeCountTriggers = await writer.pauseTriggers('fulfillment_orders');
 const searchIdsBefore = savedTriggers.length ? await writer.scalar('SELECT COALESCE(MAX(id), 0) AS v FROM order_search_ids') : 0;
 const emailNames = new Map();
 const emailName = (f, l) => {
@@ -308,6 +320,12 @@ if (savedTriggers.length) {
   await writer.exec(`INSERT INTO order_search (rowid, text) SELECT s.id, o.search_text FROM order_search_ids s JOIN orders o ON o.id = s.order_id WHERE s.id > ${Number(searchIdsBefore)}`);
   for (const tr of savedTriggers) await writer.exec(tr.sql);
 }
+log('recounting fulfillment orders');
+if (provider !== 'sqlite') await writer.exec('DELETE FROM "fulfillment_order_count_deltas"');
+await writer.exec('DELETE FROM "fulfillment_order_counts"');
+await writer.exec(`INSERT INTO "fulfillment_order_counts" ("fulfiller_team_id", "warehouse_id", "status", "n")
+  SELECT "fulfiller_team_id", "warehouse_id", "status", COUNT(*) FROM "fulfillment_orders" GROUP BY 1, 2, 3`);
+await resumeCountTriggers();
 await writer.close();
 log(`done: ${N_ORDERS} orders, ${lineCount} line items, ${foCount} fulfillment orders, ${N_PRODUCTS} products`);
 process.stdout.write(JSON.stringify({

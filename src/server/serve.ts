@@ -5,6 +5,7 @@ import type { Db } from '../db/types.js';
 import { bootstrapIfEmpty, type BootstrapResult } from '../domain/bootstrap.js';
 import { buildApp, type AppConfig } from './app.js';
 import { acquireServerLock, type ServerLock } from './single-server.js';
+import { startCountFolder } from './workers/counts.js';
 import { startOutboxWorker } from './workers/outbox.js';
 import { DatabaseStore, MemoryStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
 
@@ -91,6 +92,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const worker = startOutboxWorker(db, app.log, { intervalMs: 2000, allowPrivateWebhooks: opts.allowPrivateWebhooks });
     // Images left PENDING by a stopped process (uploads kick the processor themselves).
     app.files.processor.start(30_000);
+    const counts = startCountFolder(db, app.log, 5000);
     const url = `${address.replace('[::1]', 'localhost')}/v1`;
     lock?.setUrl(url);
     return {
@@ -104,7 +106,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         cut.unref();
         try {
           // app.close stops listening, closes idle keep-alive connections and waits for the rest.
-          await Promise.all([worker.stop(), app.close()]);
+          await Promise.all([worker.stop(), counts.stop(), app.close()]);
         } finally {
           clearTimeout(cut);
         }
