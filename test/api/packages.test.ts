@@ -123,6 +123,37 @@ describe('create', () => {
   });
 });
 
+describe('write responses', () => {
+  // Create, label and fulfil present the package from what their transaction wrote instead of
+  // reading it again: the answer must be exactly what a GET shows afterwards.
+  it('create, label and fulfil answer the package as GET then shows it', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }, { quantity: 1 }], status: 'ACCEPTED' });
+    const shop = await t.db.prisma.shop.create({ data: { merchant_team_id: f.merchantTeamId, name: 'Corner Store', slug: `corner-${f.fo.id}`, shop_type: 'SHOPIFY' } });
+    await t.db.prisma.order.update({ where: { id: f.order.id }, data: { shop_id: shop.id } });
+    expect((await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 10 })).statusCode).toBe(200);
+    const get = async (id: string) => (await call('GET', `/v1/ops/packages/${id}`)).json();
+
+    const created = await call('POST', '/v1/ops/packages', specBody(f));
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id;
+    expect(created.json()).toMatchObject({ warehouse_name: 'Main Warehouse', fulfiller_team_name: expect.any(String), merchant_team_name: expect.any(String) });
+    expect(created.json()).toEqual(await get(id));
+
+    const labelled = await call('POST', `/v1/ops/packages/${id}/label`, {
+      label_url: 'https://labels.example/w.pdf', tracking_number: `TRKW${id.slice(-6)}`, carrier: 'UPS', service: 'Ground', cost: 5.5, cost_currency: 'USD',
+    });
+    expect(labelled.statusCode, labelled.body).toBe(200);
+    expect(labelled.json().shipping_label).not.toBeNull();
+    expect(labelled.json()).toEqual(await get(id));
+
+    const done = await call('POST', `/v1/ops/packages/${id}/fulfill`, { locked_by: 'packer' });
+    expect(done.statusCode, done.body).toBe(200);
+    const { fulfillment_order: _fo, ...fulfilled } = done.json();
+    expect(fulfilled.fulfillment).toMatchObject({ shop_id: shop.id, shop_name: 'Corner Store' });
+    expect(fulfilled).toEqual(await get(id));
+  });
+});
+
 describe('list and get', () => {
   it('filters by fulfillment order and status; other teams see 404', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 4 }] });

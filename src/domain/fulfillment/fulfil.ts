@@ -6,7 +6,8 @@ import { enqueueEvent } from '../events/outbox.js';
 import { assertNoActiveHold } from '../orders/holds.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
-import { loadPackage, type PackageView } from './package-view.js';
+import { loadNames } from './lookups.js';
+import { packageInclude, presentPackage, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
 
 // Fulfilling a package: ONE transaction (spec 3.2 "fulfill package", design §3).
@@ -62,7 +63,7 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
   const foId = pre.fulfillment_order_id;
   if (!foId) throw conflict(`Package ${packageId} does not belong to a fulfillment order.`);
 
-  const fulfillmentOrder = await writeTx(db, async (tx) => {
+  return writeTx(db, async (tx) => {
     const now = new Date();
     const held = await tx.fulfillmentOrder.updateMany({
       where: { id: foId, fulfiller_team_id: teamId, lock_owner: lockedBy, lock_expires_at: { gt: now }, status: { in: LOCKABLE } },
@@ -70,11 +71,13 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     });
     if (!held.count) await explainLockRefusal(tx, teamId, packageId, foId, lockedBy, now);
 
-    const claimed = await tx.package.updateMany({
+    // The claim returns the row, so the response is presented from this transaction's writes
+    // rather than read again after it.
+    const [pkg] = await tx.package.updateManyAndReturn({
       where: { id: packageId, status: 'PENDING', shipment_status: { not: null } },
       data: { status: 'FULFILLED', shipped_at: now },
     });
-    if (!claimed.count) {
+    if (!pkg) {
       const p = await tx.package.findUniqueOrThrow({ where: { id: packageId }, select: { status: true } });
       if (p.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
       throw conflict(`Package ${packageId} has no shipping label; label it first (POST /v1/ops/packages/${packageId}/label).`);
@@ -83,7 +86,7 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     const fo = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id: foId }, include: { line_items: true } });
     await assertNoActiveHold(tx, fo.order_id);
 
-    const items = await tx.packageLineItem.findMany({ where: { package_id: packageId } });
+    const items = await tx.packageLineItem.findMany({ where: { package_id: packageId }, orderBy: packageInclude.line_items.orderBy });
     if (!items.length) throw conflict(`Package ${packageId} has no line items.`);
     const foLines = new Map(fo.line_items.map((l) => [l.id, l]));
     for (const i of items) {
@@ -209,14 +212,20 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
       fulfillment_order_status: foDone.status, order_fulfillment_status: order.fulfillment_status,
     });
 
+    const names = await loadNames(tx, { warehouses: [pkg.warehouse_id], teams: [pkg.merchant_team_id, pkg.fulfiller_team_id] });
+    const view = presentPackage({
+      ...pkg, line_items: items, shipping_label: shippingLabel, fulfillment,
+      fulfillment_order: { order_id: fo.order_id, order: { shop_id: order.shop_id } },
+    }, { ...names, shop: (id) => (shop && id === shop.id ? { name: shop.name, shop_type: shop.shop_type } : undefined) });
     return {
-      id: foDone.id,
-      status: foDone.status,
-      line_items: linesAfter.map((l) => ({
-        id: l.id, product_id: l.product_id, sku: l.sku, name: l.name, quantity: l.quantity, remaining_quantity: l.remaining_quantity,
-      })),
+      ...view,
+      fulfillment_order: {
+        id: foDone.id,
+        status: foDone.status,
+        line_items: linesAfter.map((l) => ({
+          id: l.id, product_id: l.product_id, sku: l.sku, name: l.name, quantity: l.quantity, remaining_quantity: l.remaining_quantity,
+        })),
+      },
     };
   });
-  // Read after commit (see packages.ts).
-  return { ...(await loadPackage(db.prisma, teamId, packageId)), fulfillment_order: fulfillmentOrder };
 }

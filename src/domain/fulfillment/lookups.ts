@@ -7,7 +7,7 @@ import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS, type Address as OrderAddress } 
 type Client = Db['prisma'] | TxClient;
 
 export interface Names {
-  warehouse(id: string | null | undefined): { name: string; address: WarehouseAddress } | undefined;
+  warehouse(id: string | null | undefined): { name: string; address: WarehouseAddress; label_format: string | null } | undefined;
   team(id: string | null | undefined): string | null;
   shop(id: string | null | undefined): { name: string; shop_type: string } | undefined;
 }
@@ -37,7 +37,7 @@ export async function loadNames(
   return {
     warehouse: (id) => {
       const x = id ? w.get(id) : undefined;
-      return x && { name: x.name, address: { address1: x.address1, city: x.city, state: x.state, zip: x.zip, country: x.country } };
+      return x && { name: x.name, address: { address1: x.address1, city: x.city, state: x.state, zip: x.zip, country: x.country }, label_format: x.label_format };
     },
     team: (id) => (id ? t.get(id) ?? null : null),
     shop: (id) => {

@@ -8,10 +8,10 @@ import { enqueueEvent } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
 import { CLOSED_FO } from './fulfillment-orders.js';
-import { asAddress } from './lookups.js';
+import { asAddress, loadNames } from './lookups.js';
 import { resolveConfig } from './package-config.js';
 import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
-import { loadPackage, packageInclude, presentPackages, type PackageView } from './package-view.js';
+import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
 
 // Packages: create (idempotent with a key), list, read, PATCH (spec 4.7).
@@ -71,8 +71,10 @@ async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: st
   return existing.id;
 }
 
-// Responses are read after the transaction commits: on PostgreSQL Prisma runs an include's
-// relation queries concurrently, which a transaction's single connection only queues.
+// Create and fulfil present the package from what their transaction wrote (no second read of
+// eight statements). Other responses are read after the transaction commits: on PostgreSQL
+// Prisma runs an include's relation queries concurrently, which a transaction's single
+// connection only queues.
 
 /** Takes the fulfillment order's row lock (first statement: a write) or explains why not. */
 async function lockFoRow(tx: TxClient, teamId: string, foId: string) {
@@ -94,7 +96,7 @@ async function loadFo(tx: TxClient, foId: string) {
   });
   const order = await tx.order.findUniqueOrThrow({
     where: { id: fo.order_id },
-    select: { shipping_address: true, customer_email: true, customer_name: true, config: true },
+    select: { shipping_address: true, customer_email: true, customer_name: true, config: true, shop_id: true },
   });
   return { ...fo, order };
 }
@@ -112,7 +114,7 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
     if (again) return { package: await loadPackage(db.prisma, teamId, again), created: false };
   }
   const units = unitsOf(caller.measurementSystem);
-  let result: { id: string; created: boolean };
+  let result: { id: string; created: boolean; view?: PackageView };
   try {
     result = await writeTx(db, async (tx) => {
       await lockFoRow(tx, teamId, input.fulfillment_order_id);
@@ -122,8 +124,12 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
       }
       const fo = await loadFo(tx, input.fulfillment_order_id);
       const lines = await resolveLines(tx, fo, input.package_line_items);
-      const warehouse = await tx.warehouse.findUnique({ where: { id: fo.warehouse_id } });
-      const team = await tx.team.findUnique({ where: { id: fo.fulfiller_team_id }, select: { name: true } });
+      // The names the response shows, read once here: the package is presented from what this
+      // transaction wrote, not read again after it (docs/performance.md, write path).
+      const names = await loadNames(tx, {
+        warehouses: [fo.warehouse_id], teams: [fo.fulfiller_team_id, fo.merchant_team_id], shops: [fo.order.shop_id],
+      });
+      const warehouse = names.warehouse(fo.warehouse_id);
       const ship = asAddress(fo.order.shipping_address);
       const id = uuidv7();
       const pkg = await tx.package.create({
@@ -148,9 +154,9 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
           weight_unit: input.weight_unit ?? units.weight_unit,
           rate_strategy: input.rate_strategy ?? null,
           from_address: {
-            name: warehouse?.name ?? null, company: team?.name ?? null, address1: warehouse?.address1 ?? null,
-            address2: null, city: warehouse?.city ?? null, state: warehouse?.state ?? null, zip: warehouse?.zip ?? null,
-            country: warehouse?.country ?? null, phone: null, email: null,
+            name: warehouse?.name ?? null, company: names.team(fo.fulfiller_team_id), address1: warehouse?.address.address1 ?? null,
+            address2: null, city: warehouse?.address.city ?? null, state: warehouse?.address.state ?? null, zip: warehouse?.address.zip ?? null,
+            country: warehouse?.address.country ?? null, phone: null, email: null,
           },
           to_address: {
             name: ship.name ?? fo.order.customer_name ?? null, company: ship.company ?? null, address1: ship.address1 ?? null,
@@ -161,16 +167,18 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
           ...lineTotals(lines.map((l) => l.data)),
           line_items: { create: lines.map((l) => l.data) },
         },
+        include: { line_items: packageInclude.line_items },
       });
       await enqueueEvent(tx, teamId, 'package.created', { package_id: pkg.id, fulfillment_order_id: fo.id, order_id: fo.order_id });
-      return { id: pkg.id, created: true };
+      const row = { ...pkg, shipping_label: null, fulfillment: null, fulfillment_order: { order_id: fo.order_id, order: { shop_id: fo.order.shop_id } } };
+      return { id: pkg.id, created: true, view: presentPackage(row, names) };
     });
   } catch (err) {
     const again = key && isUniqueViolation(err) ? await replayId(db.prisma, teamId, key, hash) : null;
     if (!again) throw err;
     result = { id: again, created: false };
   }
-  return { package: await loadPackage(db.prisma, teamId, result.id), created: result.created };
+  return { package: result.view ?? await loadPackage(db.prisma, teamId, result.id), created: result.created };
 }
 
 export interface ListPackagesInput extends PageRequest {
