@@ -144,7 +144,7 @@ describe('the code flow', () => {
     const b = new Browser(base);
     const start = await b.request(authorizeUrl(base, { clientId: client.client_id, redirectUri: REDIRECT, challenge: pkce().challenge, state: 's1' }));
     let html = await (await b.request(start.headers.get('location')!)).text();
-    const signed = await b.request('/oauth/sign-in', { form: { csrf: Browser.csrf(html), next: /name="next" value="([^"]*)"/.exec(html)![1], email: admin.email, password: admin.password } });
+    const signed = await b.signIn(html, admin);
     html = await (await b.request(signed.headers.get('location')!)).text();
     const requestId = /name="request" value="([^"]+)"/.exec(html)![1];
     const denied = await b.request('/oauth/consent', { form: { csrf: Browser.csrf(html), request: requestId, action: 'deny' } });
@@ -163,8 +163,7 @@ describe('refusals', () => {
     const b = new Browser(base);
     const start = await b.request(authorizeUrl(base, { clientId: client.client_id, redirectUri: REDIRECT, challenge: pkce().challenge }));
     const html = await (await b.request(start.headers.get('location')!)).text();
-    const next = /name="next" value="([^"]*)"/.exec(html)![1];
-    const wrong = await b.request('/oauth/sign-in', { form: { csrf: Browser.csrf(html), next, email: reader.email, password: 'not the password' } });
+    const wrong = await b.signIn(html, { email: reader.email, password: 'not the password' });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toMatch(/Wrong email or password/);
     const done = await b.approve(authorizeUrl(base, { clientId: client.client_id, redirectUri: REDIRECT, challenge: pkce().challenge }), reader);
@@ -241,6 +240,15 @@ describe('refusals', () => {
     expect(res.statusCode).toBe(403);
     const missing = await m.app.inject({ method: 'DELETE', url: '/v1/mcp-connections/0190aaaa-0000-7000-8000-000000000000', headers: { 'x-access-token': m.admin.token } });
     expect(missing.statusCode).toBe(404);
+    // Tiers as for keys: above 1 only by an ADMIN key.
+    const { connectionId } = await connect(await person(m.db, m.teamId));
+    const manager = await m.key({ permissions: ['WRITE_MCP'] });
+    const tier = (token: string, value: number) => m.app.inject({
+      method: 'PUT', url: `/v1/mcp-connections/${connectionId}/tier`, headers: { 'x-access-token': token }, payload: { tier: value },
+    });
+    expect((await tier(manager.token, 2)).statusCode).toBe(403);
+    expect((await tier(manager.token, 1)).statusCode).toBe(200);
+    expect((await tier(m.admin.token, 3)).json()).toMatchObject({ id: connectionId, rate_tier: 3 });
   });
 });
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/db/migrate.js';
 import { freshPostgresUrl, freshSqliteUrl, type FreshUrl } from '../helpers/db.js';
+import { runFos, type FosRun } from '../helpers/serve-process.js';
 
 // The server-side `fos db migrate` and `fos admin …` as an operator runs them: the built CLI
 // (bin/fos.js -> dist/, so `npm run build` first), stdin closed, HOME/config/data dirs in a temp
@@ -20,26 +21,8 @@ const bin = path.join(root, 'bin', 'fos.js');
 let dir: string;
 let env: NodeJS.ProcessEnv;
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function fos(args: string[], input?: string): Promise<Run> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-  if (input !== undefined) child.stdin!.end(input);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`fos ${args.join(' ')} did not exit in 20 s.\nstderr:\n${stderr}`));
-    }, 20_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+type Run = FosRun;
+const fos = (args: string[], input?: string): Promise<Run> => runFos(args, { env, cwd: dir, input });
 
 const noStack = (r: Run) => {
   expect(r.stderr, r.stderr).not.toMatch(/^\s+at /m);

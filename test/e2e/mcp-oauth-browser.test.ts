@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { fosBin, serveSandbox, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
+import { runFos, serveSandbox, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
 
 // Issue 11's end-to-end check: `fos serve` as a process; the MCP SDK's own OAuth client discovers
 // it from /mcp's 401, registers, and starts the flow; a real headless Chromium (Debian's chromium,
@@ -28,15 +27,7 @@ let callbackUrl: string;
 let codes: Promise<URL>;
 let apiKey: string;
 
-function fos(args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [fosBin, ...args], { cwd: dir, env: { ...env, ...extraEnv }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-  if (input !== undefined) child.stdin!.end(input);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const fos = (args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}) => runFos(args, { env: { ...env, ...extraEnv }, cwd: dir, input, timeoutMs: 60_000 });
 
 async function ok(args: string[], input?: string, extraEnv?: NodeJS.ProcessEnv) {
   const r = await fos(args, input, extraEnv);

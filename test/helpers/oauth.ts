@@ -73,6 +73,12 @@ export class Browser {
     return m[1];
   }
 
+  /** Submits the sign-in form shown in `html` (its CSRF token and `next` request id). */
+  signIn(html: string, who: { email: string; password: string }) {
+    const next = /name="next" value="([^"]*)"/.exec(html)![1];
+    return this.request('/oauth/sign-in', { form: { csrf: Browser.csrf(html), next, email: who.email, password: who.password } });
+  }
+
   /** GET /oauth/authorize, sign in, approve with a preset; returns the final redirect's URL. */
   async approve(authorize: string, who: { email: string; password: string }, choice: { preset?: string; permissions?: string[]; name?: string; team?: string } = {}) {
     const start = await this.request(authorize);
@@ -81,8 +87,7 @@ export class Browser {
     let page = await this.request(consent);
     let html = await page.text();
     if (html.includes('action="/oauth/sign-in"')) {
-      const next = /name="next" value="([^"]*)"/.exec(html)![1];
-      const signed = await this.request('/oauth/sign-in', { form: { csrf: Browser.csrf(html), next, email: who.email, password: who.password } });
+      const signed = await this.signIn(html, who);
       if (signed.status !== 303) throw new Error(`sign-in: ${signed.status}`);
       page = await this.request(signed.headers.get('location')! + (choice.team ? `&team=${choice.team}` : ''));
       html = await page.text();

@@ -59,3 +59,26 @@ export function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd: string):
   started.catch(() => {}); // a test that expects a refusal awaits `exited` instead
   return { started, child, stderr: () => err, exited };
 }
+
+export interface FosRun { code: number | null; stdout: string; stderr: string }
+
+/** Runs the built `fos <args>` to its end (stdin from `input`, or none); killed after `timeoutMs`. */
+export function runFos(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number }): Promise<FosRun> {
+  const child = spawn(process.execPath, [fosBin, ...args], { cwd: o.cwd, env: o.env, stdio: [o.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (o.input !== undefined) child.stdin!.end(o.input);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`fos ${args.join(' ')} did not exit in ${(o.timeoutMs ?? 20_000) / 1000} s.\nstderr:\n${stderr}`));
+    }, o.timeoutMs ?? 20_000);
+    child.on('error', (err) => { clearTimeout(timer); reject(err); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

@@ -76,7 +76,8 @@ export function assertCanControl(actor: Actor | string | null | undefined, what:
   }
 }
 
-function assertMemberLimits(actor: Actor | string | null | undefined, target: { power_role?: string; rate_tier?: number }) {
+/** A MEMBER actor may not make ADMIN keys nor set a rate tier above 1 (keys and agent connections alike). */
+export function assertMemberLimits(actor: Actor | string | null | undefined, target: { power_role?: string; rate_tier?: number }) {
   if (!isMember(actor)) return;
   if (target.power_role === 'ADMIN') throw forbidden('Only an ADMIN key can create or change ADMIN keys.');
   if ((target.rate_tier ?? 1) > 1) throw forbidden('Only an ADMIN key can set a rate tier above 1.');

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/types.js';
-import { forbidden, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
+import { assertMemberLimits, type Actor } from '../keys/keys.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { membershipsInclude, teamPermissions } from '../users/sessions.js';
 import { grantable } from './presets.js';
@@ -78,8 +79,8 @@ export async function connectionsForPerson(db: Db, teamIds: string[]) {
 }
 
 /** Tier of a connection's own counter (spec 8: default 1, higher assignable as for keys: above 1 by ADMIN keys only). */
-export async function setConnectionTier(db: Db, teamId: string, id: string, tier: number, callerRole: 'ADMIN' | 'MEMBER') {
-  if (tier > 1 && callerRole !== 'ADMIN') throw forbidden('Only an ADMIN key may set a tier above 1.');
+export async function setConnectionTier(db: Db, teamId: string, id: string, tier: number, caller: Actor) {
+  assertMemberLimits(caller, { rate_tier: tier });
   const updated = await db.prisma.mcpConnection.updateMany({ where: { id, team_id: teamId }, data: { rate_tier: tier } });
   if (!updated.count) throw notFound('MCP connection', id);
   return getConnection(db, teamId, id);

@@ -44,6 +44,10 @@ export default async function browserRoutes(app: FastifyInstance) {
 
   const expiredPage = (reply: FastifyReply) => sendPage(reply, 'Request expired',
     messagePage('This sign-in request has expired', 'It was already answered, or it is more than 15 minutes old. Start connecting again from your agent.'), { status: 400 });
+  const sessionEnded = (request: FastifyRequest, reply: FastifyReply, requestId?: string) =>
+    signInForm(request, reply, { requestId, status: 401, error: 'Your session ended. Sign in again.' });
+  const formExpired = (reply: FastifyReply) =>
+    sendPage(reply, 'Form expired', messagePage('This form expired', 'Reload the page and try again.'), { status: 403 });
 
   async function showConsent(request: FastifyRequest, reply: FastifyReply, pendingId: string, teamId: string | undefined,
     extra: { error?: string; status?: number; preset?: Preset; custom?: string[]; name?: string } = {}) {
@@ -93,10 +97,8 @@ export default async function browserRoutes(app: FastifyInstance) {
     const body = request.body;
     const requestId = field(body, 'request') ?? '';
     const person = await currentPerson(app, request);
-    if (!person) return signInForm(request, reply, { requestId, status: 401, error: 'Your session ended. Sign in again.' });
-    if (!checkSessionCsrf(request, field(body, 'csrf'))) {
-      return sendPage(reply, 'Form expired', messagePage('This form expired', 'Reload the page and try again.'), { status: 403 });
-    }
+    if (!person) return sessionEnded(request, reply, requestId);
+    if (!checkSessionCsrf(request, field(body, 'csrf'))) return formExpired(reply);
     try {
       if (field(body, 'action') === 'deny') return reply.redirect(await authorizations.denyAuthorization(app.db, requestId), 303);
       const preset = field(body, 'preset') as Preset;
@@ -130,10 +132,8 @@ export default async function browserRoutes(app: FastifyInstance) {
 
   app.post(`${CONNECTIONS}/disconnect`, { config, schema }, async (request, reply) => {
     const person = await currentPerson(app, request);
-    if (!person) return signInForm(request, reply, { status: 401, error: 'Your session ended. Sign in again.' });
-    if (!checkSessionCsrf(request, field(request.body, 'csrf'))) {
-      return sendPage(reply, 'Form expired', messagePage('This form expired', 'Reload the page and try again.'), { status: 403 });
-    }
+    if (!person) return sessionEnded(request, reply);
+    if (!checkSessionCsrf(request, field(request.body, 'csrf'))) return formExpired(reply);
     const teamId = field(request.body, 'team') ?? '';
     if (!eligibleTeams(person).some((t) => t.teamId === teamId)) {
       return sendPage(reply, 'Not allowed', messagePage('Not allowed', 'Managing that team\'s connections needs Write MCP on it.'), { status: 403 });

@@ -52,6 +52,6 @@ export default async function routes(app: FastifyInstance) {
       response: { 200: McpConnectionSchema },
     },
   }, async (request) => connections.setConnectionTier(
-    app.db, request.principal.teamId, request.params.mcp_connection_id, request.body.tier, request.principal.powerRole,
+    app.db, request.principal.teamId, request.params.mcp_connection_id, request.body.tier, request.principal,
   ));
 }
