@@ -49,6 +49,11 @@ export async function enqueueEvent(tx: TxClient, teamId: string, kind: EventKind
   return tx.outboxEvent.create({ data: { team_id: teamId, kind, payload: payload as never } });
 }
 
+/** Several events in one INSERT (a write that announces more than one thing). */
+export async function enqueueEvents(tx: TxClient, events: Array<{ teamId: string; kind: EventKind; payload: Record<string, unknown> }>) {
+  await tx.outboxEvent.createMany({ data: events.map((e) => ({ team_id: e.teamId, kind: e.kind, payload: e.payload as never })) });
+}
+
 /**
  * One event to the fulfiller team and, when there is one and it differs, the merchant team
  * (purchase orders, transfers, returns); the payload as JSON (dates as ISO strings).

@@ -1,8 +1,10 @@
-import { applyToLevel } from '../inventory/ledger.js';
+import { join, sqltag as sql } from '@prisma/client/runtime/client';
+import { applyToLevels } from '../inventory/ledger.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { billShipping } from '../charges/shipping.js';
 import { conflict, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueEvents } from '../events/outbox.js';
+import { decrementRemaining } from './decrements.js';
 import { assertNoActiveHold } from '../orders/holds.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
@@ -11,15 +13,17 @@ import { packageInclude, presentPackage, type PackageView } from './package-view
 import { writeTx } from './tx.js';
 
 // Fulfilling a package: ONE transaction (spec 3.2 "fulfill package", design §3).
-//  1. CAS on the fulfillment order: locked by locked_by, lock not expired, ACCEPTED/IN_PROGRESS.
-//     (First statement, a write: SQLite takes the write lock; PostgreSQL locks the FO row, so
-//     every fulfil of one fulfillment order runs one after the other.)
-//  2. CAS on the package: PENDING and labelled -> FULFILLED. A second fulfil finds count 0.
-//  3. No active hold on the order.
-//  4. Conditional decrements (never below zero): FO line items, CORE order line items, the
-//     warehouse's inventory on_hand and committed. Any count 0 throws and rolls everything back.
-//  5. Fulfillment row (package_id is unique), FO status + lock release, order statuses and
+//  1. CAS on the package's fulfillment order: locked by locked_by, lock not expired,
+//     ACCEPTED/IN_PROGRESS, and no active hold on its order. (First statement, a write: SQLite
+//     takes the write lock; PostgreSQL locks the FO row, so every fulfil of one fulfillment
+//     order runs one after the other.)
+//  2. CAS on the package: PENDING and labelled -> FULFILLED. A second fulfil finds no row.
+//  3. Conditional decrements (never below zero), one statement per table: FO line items, CORE
+//     order line items, the warehouse's inventory on_hand and committed (with its ledger rows).
+//     Any line that cannot give its quantity throws and rolls everything back.
+//  4. Fulfillment row (package_id is unique), FO status + lock release, order statuses and
 //     counters, SHIPPING charge, tracking push and package.fulfilled events in the outbox.
+// Everything the response shows comes from these statements' results (no read after commit).
 
 export interface FulfilResult extends PackageView {
   fulfillment_order: {
@@ -35,20 +39,33 @@ const sum = <K>(entries: Array<[K, number]>) => {
   return [...m.entries()].sort(([a], [b]) => String(a).localeCompare(String(b)));
 };
 
-async function explainLockRefusal(tx: TxClient, teamId: string, packageId: string, foId: string, lockedBy: string, now: Date): Promise<never> {
+/** Why the fulfil's compare-and-set on the fulfillment order matched nothing (the package's own state first). */
+async function explainRefusal(tx: TxClient, teamId: string, packageId: string, lockedBy: string, now: Date): Promise<never> {
   // Sequential: a transaction is one connection (pg deprecates overlapping queries on a client).
-  const pkg = await tx.package.findUnique({ where: { id: packageId }, select: { status: true } });
-  const fo = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true, lock_owner: true, lock_expires_at: true } });
-  if (pkg?.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
+  const pkg = await tx.package.findFirst({ where: { id: packageId, fulfiller_team_id: teamId }, select: { status: true, shipment_status: true, fulfillment_order_id: true } });
+  if (!pkg) throw notFound('Package', packageId);
+  const foId = pkg.fulfillment_order_id;
+  if (!foId) throw conflict(`Package ${packageId} does not belong to a fulfillment order.`);
+  if (pkg.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
+  const fo = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true, lock_owner: true, lock_expires_at: true, order_id: true } });
   if (!fo) throw notFound('Fulfillment order', foId);
   if (!LOCKABLE.includes(fo.status)) {
     throw conflict(`Fulfillment order ${foId} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders are fulfilled.`, { fulfillment_order_status: fo.status });
   }
   const lock = activeLock(fo, now);
   if (lock && lock.lock_owner !== lockedBy) throw lockHeld(foId, lock);
+  if (lock) {
+    // The lock is the caller's, so what stopped it is the package's label or a hold on the order.
+    if (pkg.status === 'PENDING' && !pkg.shipment_status) throw noLabel(packageId);
+    await assertNoActiveHold(tx, fo.order_id);
+    throw conflict(`Fulfillment order ${foId} changed while package ${packageId} was being fulfilled; try again.`);
+  }
   const why = fo.lock_owner === lockedBy ? `the lock of "${lockedBy}" expired` : 'it is not locked';
   throw conflict(`Fulfillment order ${foId} must be locked by "${lockedBy}" to fulfil package ${packageId}, but ${why}; lock it first (POST /v1/ops/fulfillment-orders/${foId}/lock).`);
 }
+
+const noLabel = (packageId: string) =>
+  conflict(`Package ${packageId} has no shipping label; label it first (POST /v1/ops/packages/${packageId}/label).`);
 
 /** The person a fulfil is recorded against (an agent connection's person); API keys are no person. */
 export interface PackedBy {
@@ -57,22 +74,22 @@ export interface PackedBy {
 }
 
 export async function fulfillPackage(db: Db, teamId: string, packageId: string, lockedBy: string, by?: PackedBy): Promise<FulfilResult> {
-  // The package's fulfillment order never changes (4.7 rule 1), so it may be read up front.
-  const pre = await db.prisma.package.findFirst({ where: { id: packageId, fulfiller_team_id: teamId }, select: { fulfillment_order_id: true } });
-  if (!pre) throw notFound('Package', packageId);
-  const foId = pre.fulfillment_order_id;
-  if (!foId) throw conflict(`Package ${packageId} does not belong to a fulfillment order.`);
-
   return writeTx(db, async (tx) => {
     const now = new Date();
-    const held = await tx.fulfillmentOrder.updateMany({
-      where: { id: foId, fulfiller_team_id: teamId, lock_owner: lockedBy, lock_expires_at: { gt: now }, status: { in: LOCKABLE } },
-      data: { updated_at: now },
-    });
-    if (!held.count) await explainLockRefusal(tx, teamId, packageId, foId, lockedBy, now);
+    // 1. The compare-and-set on the package's fulfillment order (its first statement, a write),
+    // which also refuses while the order has an active hold; it returns what the rest needs.
+    const [fo] = await tx.$queryRaw<Array<{ id: string; order_id: string; warehouse_id: string; merchant_team_id: string; fulfiller_team_id: string }>>`
+      UPDATE "fulfillment_orders" SET "updated_at" = ${now}
+      WHERE "id" = (SELECT "fulfillment_order_id" FROM "packages" WHERE "id" = ${packageId} AND "fulfiller_team_id" = ${teamId})
+        AND "fulfiller_team_id" = ${teamId} AND "lock_owner" = ${lockedBy} AND "lock_expires_at" > ${now}
+        AND "status" IN (${join(LOCKABLE)})
+        AND NOT EXISTS (SELECT 1 FROM "order_fulfillment_holds" h WHERE h."order_id" = "fulfillment_orders"."order_id" AND h."active" = ${true})
+      RETURNING "id", "order_id", "warehouse_id", "merchant_team_id", "fulfiller_team_id"`;
+    if (!fo) return explainRefusal(tx, teamId, packageId, lockedBy, now);
+    const foId = fo.id;
 
-    // The claim returns the row, so the response is presented from this transaction's writes
-    // rather than read again after it.
+    // 2. The package: PENDING and labelled -> FULFILLED. The claim returns the row, so the
+    // response is presented from this transaction's writes rather than read again after it.
     const [pkg] = await tx.package.updateManyAndReturn({
       where: { id: packageId, status: 'PENDING', shipment_status: { not: null } },
       data: { status: 'FULFILLED', shipped_at: now },
@@ -80,15 +97,13 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     if (!pkg) {
       const p = await tx.package.findUniqueOrThrow({ where: { id: packageId }, select: { status: true } });
       if (p.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
-      throw conflict(`Package ${packageId} has no shipping label; label it first (POST /v1/ops/packages/${packageId}/label).`);
+      throw noLabel(packageId);
     }
 
-    const fo = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id: foId }, include: { line_items: true } });
-    await assertNoActiveHold(tx, fo.order_id);
-
+    const foLineRows = await tx.fulfillmentOrderLineItem.findMany({ where: { fulfillment_order_id: foId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
     const items = await tx.packageLineItem.findMany({ where: { package_id: packageId }, orderBy: packageInclude.line_items.orderBy });
     if (!items.length) throw conflict(`Package ${packageId} has no line items.`);
-    const foLines = new Map(fo.line_items.map((l) => [l.id, l]));
+    const foLines = new Map(foLineRows.map((l) => [l.id, l]));
     for (const i of items) {
       if (!i.core_fulfillment_order_line_item_id || !foLines.has(i.core_fulfillment_order_line_item_id)) {
         throw conflict(`Package line ${i.id} (${i.sku ?? i.name}) is not a line item of fulfillment order ${foId}.`);
@@ -97,42 +112,41 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     const perFoLine = sum(items.map((i) => [i.core_fulfillment_order_line_item_id!, i.quantity]));
     const label = (foLineId: string) => foLines.get(foLineId)!.sku ?? foLines.get(foLineId)!.name;
 
-    for (const [lineId, q] of perFoLine) {
-      const r = await tx.fulfillmentOrderLineItem.updateMany({
-        where: { id: lineId, fulfillment_order_id: foId, remaining_quantity: { gte: q } },
-        data: { remaining_quantity: { decrement: q } },
-      });
-      if (!r.count) throw conflict(`${label(lineId)}: package holds ${q} but only ${foLines.get(lineId)!.remaining_quantity} remain to fulfil on fulfillment order ${foId}.`);
+    // 3. Conditional decrements, one statement per table (never below zero: a line that cannot
+    // give its quantity is missing from what the UPDATE returns, and the transaction fails).
+    const foAfter = await decrementRemaining(tx, 'fulfillment_order_line_items', perFoLine, sql`"fulfillment_order_id" = ${foId}`, now);
+    const shortFo = perFoLine.find(([l]) => !foAfter.has(l));
+    if (shortFo) {
+      const [lineId, q] = shortFo;
+      throw conflict(`${label(lineId)}: package holds ${q} but only ${foLines.get(lineId)!.remaining_quantity} remain to fulfil on fulfillment order ${foId}.`);
     }
-    for (const [orderLineId, q] of sum(perFoLine.map(([l, q]) => [foLines.get(l)!.order_line_item_id, q]))) {
-      const r = await tx.orderLineItem.updateMany({
-        where: { id: orderLineId, order_id: fo.order_id, kind: 'CORE', remaining_quantity: { gte: q } },
-        data: { remaining_quantity: { decrement: q } },
-      });
-      if (!r.count) throw conflict(`Order line item ${orderLineId}: fewer than ${q} units remain to fulfil (fulfilled concurrently?).`);
-    }
+    const perOrderLine = sum(perFoLine.map(([l, q]) => [foLines.get(l)!.order_line_item_id, q]));
+    const orderLinesAfter = await decrementRemaining(tx, 'order_line_items', perOrderLine, sql`"order_id" = ${fo.order_id} AND "kind" = 'CORE'`, now);
+    const shortOrder = perOrderLine.find(([l]) => !orderLinesAfter.has(l));
+    if (shortOrder) throw conflict(`Order line item ${shortOrder[0]}: fewer than ${shortOrder[1]} units remain to fulfil (fulfilled concurrently?).`);
     const perProduct = sum(perFoLine.filter(([l]) => foLines.get(l)!.product_id).map(([l, q]) => [foLines.get(l)!.product_id!, q]));
     const levels = perProduct.length
-      ? await tx.inventoryLevel.findMany({ where: { warehouse_id: fo.warehouse_id, product_id: { in: perProduct.map(([p]) => p) } }, orderBy: { id: 'asc' }, include: { product: { select: { sku: true } } } })
+      ? await tx.$queryRaw<Array<{ id: string; product_id: string; warehouse_id: string; sku: string | null }>>`
+          SELECT l."id", l."product_id", l."warehouse_id", p."sku" FROM "inventory_levels" l JOIN "products" p ON p."id" = l."product_id"
+          WHERE l."warehouse_id" = ${fo.warehouse_id} AND l."product_id" IN (${join(perProduct.map(([p]) => p))}) ORDER BY l."id"`
       : [];
     const need = new Map(perProduct);
     for (const [productId] of perProduct) {
       if (!levels.some((l) => l.product_id === productId)) throw conflict(`Product ${productId} has no inventory in warehouse ${fo.warehouse_id}.`);
     }
-    for (const level of levels) { // id order, as the allocator locks them
+    // Through the ledger: per level, two FULFILLED movements (on_hand -q, committed -q).
+    const short = await applyToLevels(tx, levels.map((level) => {
       const q = need.get(level.product_id)!;
-      // Through the ledger: two FULFILLED movements (on_hand -q, committed -q) with the change.
-      const ok = await applyToLevel(tx, { ...level, sku: level.product.sku }, { on_hand: -q, committed: -q }, { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId });
-      if (!ok) {
-        const now2 = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id } });
-        throw conflict(`Inventory of product ${level.product_id} in warehouse ${fo.warehouse_id} is short: ${q} to ship, on_hand ${now2.on_hand}, committed ${now2.committed}.`);
-      }
+      return { level, deltas: { on_hand: -q, committed: -q } };
+    }), { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId });
+    if (short.length) {
+      const level = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: short[0] } });
+      throw conflict(`Inventory of product ${level.product_id} in warehouse ${fo.warehouse_id} is short: ${need.get(level.product_id)} to ship, on_hand ${level.on_hand}, committed ${level.committed}.`);
     }
 
-    // The lines after the decrements (read once: they give both what is left and the response).
-    const linesAfter = await tx.fulfillmentOrderLineItem.findMany({
-      where: { fulfillment_order_id: foId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-    });
+    // The lines after the decrements: what is left, and the response. The fulfillment order's
+    // row is held, so its lines are what was read, less what this fulfil took.
+    const linesAfter = foLineRows.map((l) => ({ ...l, remaining_quantity: foAfter.get(l.id)?.remaining_quantity ?? l.remaining_quantity }));
     const foLeft = linesAfter.some((l) => l.remaining_quantity > 0);
     const foDone = await tx.fulfillmentOrder.update({
       where: { id: foId },
@@ -180,12 +194,8 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
       merchantTeamId: fo.merchant_team_id, fulfillerTeamId: fo.fulfiller_team_id,
     });
     const shop = order.shop_id ? await tx.shop.findUnique({ where: { id: order.shop_id } }) : null;
-    const orderLines = await tx.orderLineItem.findMany({
-      where: { id: { in: perFoLine.map(([l]) => foLines.get(l)!.order_line_item_id) } },
-      select: { id: true, remote_id: true },
-    });
-    const remoteOf = new Map(orderLines.map((l) => [l.id, l.remote_id]));
-    await enqueueEvent(tx, fo.fulfiller_team_id, 'tracking.push', {
+    const remoteOf = (orderLineId: string) => orderLinesAfter.get(orderLineId)?.remote_id ?? null;
+    await enqueueEvents(tx, [{ teamId: fo.fulfiller_team_id, kind: 'tracking.push', payload: {
       tracking: {
         tracking_code: shippingLabel?.tracking_code ?? null,
         tracking_url: shippingLabel?.tracking_url ?? null,
@@ -203,14 +213,13 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
         fulfillment_order_id: foId,
         line_items: perFoLine.map(([l, q]) => {
           const line = foLines.get(l)!;
-          return { order_line_item_id: line.order_line_item_id, remote_id: remoteOf.get(line.order_line_item_id) ?? null, sku: line.sku, quantity: q };
+          return { order_line_item_id: line.order_line_item_id, remote_id: remoteOf(line.order_line_item_id), sku: line.sku, quantity: q };
         }),
       },
-    });
-    await enqueueEvent(tx, fo.fulfiller_team_id, 'package.fulfilled', {
+    } }, { teamId: fo.fulfiller_team_id, kind: 'package.fulfilled', payload: {
       package_id: packageId, fulfillment_id: fulfillment.id, fulfillment_order_id: foId, order_id: fo.order_id,
       fulfillment_order_status: foDone.status, order_fulfillment_status: order.fulfillment_status,
-    });
+    } }]);
 
     const names = await loadNames(tx, { warehouses: [pkg.warehouse_id], teams: [pkg.merchant_team_id, pkg.fulfiller_team_id] });
     const view = presentPackage({

@@ -1,8 +1,8 @@
 import type { Db, TxClient } from '../../db/types.js';
-import { teamNames } from '../names.js';
+import { join, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
 import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS, type Address as OrderAddress } from '../orders/address.js';
 
-// Batched name lookups for responses (warehouse, team and shop names), one query per kind.
+// Batched name lookups for responses (warehouse, team and shop names).
 
 type Client = Db['prisma'] | TxClient;
 
@@ -22,27 +22,48 @@ export interface WarehouseAddress {
 
 const uniq = (ids: Array<string | null | undefined>) => [...new Set(ids.filter((x): x is string => !!x))];
 
+interface NameRow {
+  kind: 'w' | 't' | 's';
+  id: string;
+  name: string;
+  address1: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  country: string | null;
+  extra: string | null; // a warehouse's label_format, a shop's shop_type
+}
+
+/**
+ * Warehouses, teams and shops named in a response, in ONE statement (a UNION ALL of the kinds
+ * asked for): every write of the fulfillment area presents its record with these names.
+ */
 export async function loadNames(
   client: Client,
   ids: { warehouses?: Array<string | null | undefined>; teams?: Array<string | null | undefined>; shops?: Array<string | null | undefined> },
 ): Promise<Names> {
-  // Sequential on purpose: client may be a transaction (one connection).
   const w0 = uniq(ids.warehouses ?? []);
+  const t0 = uniq(ids.teams ?? []);
   const s0 = uniq(ids.shops ?? []);
-  const warehouses = w0.length ? await client.warehouse.findMany({ where: { id: { in: w0 } } }) : [];
-  const t = await teamNames(client, ids.teams ?? []);
-  const shops = s0.length ? await client.shop.findMany({ where: { id: { in: s0 } } }) : [];
-  const w = new Map(warehouses.map((x) => [x.id, x]));
-  const s = new Map(shops.map((x) => [x.id, x]));
+  const parts: Sql[] = [];
+  // Enum columns are cast to text, so the branches agree on PostgreSQL too.
+  if (w0.length) parts.push(sql`SELECT 'w' AS kind, id, name, address1, city, state, zip, country, CAST(label_format AS TEXT) AS extra FROM warehouses WHERE id IN (${join(w0)})`);
+  if (t0.length) parts.push(sql`SELECT 't' AS kind, id, name, NULL, NULL, NULL, NULL, NULL, NULL FROM teams WHERE id IN (${join(t0)})`);
+  if (s0.length) parts.push(sql`SELECT 's' AS kind, id, name, NULL, NULL, NULL, NULL, NULL, CAST(shop_type AS TEXT) FROM shops WHERE id IN (${join(s0)})`);
+  const rows = parts.length ? await client.$queryRaw<NameRow[]>(join(parts, ' UNION ALL ')) : [];
+  const of = (kind: NameRow['kind']) => new Map(rows.filter((r) => r.kind === kind).map((r) => [r.id, r]));
+  const w = of('w');
+  const t = of('t');
+  const s = of('s');
   return {
     warehouse: (id) => {
       const x = id ? w.get(id) : undefined;
-      return x && { name: x.name, address: { address1: x.address1, city: x.city, state: x.state, zip: x.zip, country: x.country }, label_format: x.label_format };
+      return x && { name: x.name, address: { address1: x.address1, city: x.city, state: x.state, zip: x.zip, country: x.country }, label_format: x.extra };
     },
-    team: (id) => (id ? t.get(id) ?? null : null),
+    team: (id) => (id ? t.get(id)?.name ?? null : null),
     shop: (id) => {
       const x = id ? s.get(id) : undefined;
-      return x && { name: x.name, shop_type: x.shop_type };
+      return x && { name: x.name, shop_type: x.extra! };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
 import type { TxClient } from '../../db/types.js';
 import { BUCKETS, type Bucket, type MovementKind } from './constants.js';
 
@@ -61,15 +62,43 @@ export async function applyToLevel(tx: TxClient, level: LevelRef, deltas: Deltas
   const sku = level.sku !== undefined
     ? level.sku
     : (await tx.product.findUnique({ where: { id: level.product_id }, select: { sku: true } }))?.sku ?? null;
-  await tx.inventoryMovement.createMany({
-    data: BUCKETS.filter((b) => d[b] !== 0).map((bucket) => ({
-      product_id: level.product_id, sku, warehouse_id: level.warehouse_id, bucket, delta: d[bucket], kind: info.kind,
-      reason: info.reason ?? null, note: info.note ?? null, reference_type: info.reference_type ?? null,
-      reference_id: info.reference_id ?? null, actor_key_id: info.actor_key_id ?? null,
-      lot_code: info.lot_code ?? null, expiration_date: info.expiration_date ?? null, created_at: now,
-    })),
-  });
+  await tx.inventoryMovement.createMany({ data: movementRows({ ...level, sku }, d, info, now) });
   return true;
+}
+
+/** One immutable movement row per changed bucket of a level. */
+function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, now: Date) {
+  return BUCKETS.filter((b) => d[b] !== 0).map((bucket) => ({
+    product_id: level.product_id, sku: level.sku ?? null, warehouse_id: level.warehouse_id, bucket, delta: d[bucket], kind: info.kind,
+    reason: info.reason ?? null, note: info.note ?? null, reference_type: info.reference_type ?? null,
+    reference_id: info.reference_id ?? null, actor_key_id: info.actor_key_id ?? null,
+    lot_code: info.lot_code ?? null, expiration_date: info.expiration_date ?? null, created_at: now,
+  }));
+}
+
+/**
+ * applyToLevel for several levels at once (a fulfil ships several products): ONE conditional
+ * UPDATE moves every level by its own deltas (a CASE per bucket) where every bucket stays >= 0,
+ * and one INSERT writes all their movements. Returns the ids of the levels the guard refused;
+ * when any is refused nothing is written, and the caller's transaction must fail.
+ */
+export async function applyToLevels(tx: TxClient, changes: Array<{ level: LevelRef & { sku: string | null }; deltas: Deltas }>, info: MovementInfo): Promise<string[]> {
+  const all = changes.map((c) => ({ level: c.level, d: { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...c.deltas } }));
+  const moving = all.filter((c) => BUCKETS.some((b) => c.d[b] !== 0));
+  if (!moving.length) return [];
+  const now = new Date();
+  const ids = moving.map((c) => c.level.id);
+  const delta = (b: Bucket) => sql`CASE "id" ${join(moving.map((c) => sql`WHEN ${c.level.id} THEN CAST(${c.d[b]} AS INTEGER)`), ' ')} END`;
+  const moved = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE "inventory_levels" SET ${join(BUCKETS.map((b) => sql`${raw(`"${b}"`)} = ${raw(`"${b}"`)} + ${delta(b)}`), ', ')}, "updated_at" = ${now}
+      WHERE "id" IN (${join(ids)}) AND ${join(BUCKETS.map((b) => sql`${raw(`"${b}"`)} + ${delta(b)} >= 0`), ' AND ')}
+      RETURNING "id"`;
+  if (moved.length !== moving.length) {
+    const done = new Set(moved.map((r) => r.id));
+    return ids.filter((id) => !done.has(id));
+  }
+  await tx.inventoryMovement.createMany({ data: moving.flatMap((c) => movementRows(c.level, c.d, info, now)) });
+  return [];
 }
 
 /** The level of a product at a warehouse, created empty when missing (race-safe upsert). */
