@@ -3,14 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
 
-// SQL statements one complete fulfilment costs (lock, package, label, fulfil; auth and rate
-// limiting included), counted at the driver: every statement the SQLite adapter runs goes through
-// Database#prepare (BEGIN/COMMIT included) or Database#exec. Issue 9 targets <= 30; this guard
-// keeps today's count from growing while the write path is trimmed towards that (86 once fulfil
-// wrote its inventory ledger movements; 73 since package create and fulfil present the package
-// from their own writes instead of reading it again; 59 since fulfil decrements each table in one
-// statement, checks the hold in its compare-and-set and reads names in one statement).
-const CURRENT_CEILING = Number(process.env.FOS_FULFIL_STATEMENTS_MAX ?? 59);
+// SQL statements one complete fulfilment costs (lock, package, label, fulfil; rate limiting
+// included), counted at the driver: every statement the SQLite adapter runs goes through
+// Database#prepare (BEGIN/COMMIT included) or Database#exec. The key is resolved once before
+// counting, as in steady operation: a resolved key is cached (5 s, and every request renews its
+// use), so its 4 reads are not a fulfilment's cost. Issue 9 targets <= 30; this guard keeps the
+// count from growing while the write path is trimmed towards that: 86 once fulfil wrote its
+// ledger movements (with the key's reads); 45 since the writes present their packages from what
+// they wrote, fulfil decrements each table in one statement, lock and fulfil check holds in their
+// compare-and-set, and names are read in one statement (docs/performance.md, write path).
+const CURRENT_CEILING = Number(process.env.FOS_FULFIL_STATEMENTS_MAX ?? 45);
 
 const sqlite = (process.env.FOS_TEST_DB ?? 'sqlite') === 'sqlite';
 let t: TestApp;
@@ -28,6 +30,7 @@ describe.runIf(sqlite)('statements per fulfilment', () => {
   it('one complete fulfilment runs a bounded number of SQL statements', async () => {
     const f = await fulfillmentFixture(t, { merchantTeamId, lines: [{ quantity: 2, onHand: 10 }, { quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
     const call = (method: string, url: string, body: unknown) => t.call(method, url, { token, body });
+    expect((await call('GET', `/v1/ops/fulfillment-orders/${f.fo.id}`, undefined)).statusCode).toBe(200); // the key, resolved
     const statements: string[] = [];
     const proto = Database.prototype as unknown as { prepare(sql: string): unknown; exec(sql: string): unknown };
     const { prepare, exec } = proto;

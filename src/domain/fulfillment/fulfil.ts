@@ -5,7 +5,7 @@ import { billShipping } from '../charges/shipping.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvents } from '../events/outbox.js';
 import { decrementRemaining } from './decrements.js';
-import { assertNoActiveHold } from '../orders/holds.js';
+import { assertNoActiveHold, NO_ACTIVE_HOLD } from '../orders/holds.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { loadNames } from './lookups.js';
@@ -83,7 +83,7 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
       WHERE "id" = (SELECT "fulfillment_order_id" FROM "packages" WHERE "id" = ${packageId} AND "fulfiller_team_id" = ${teamId})
         AND "fulfiller_team_id" = ${teamId} AND "lock_owner" = ${lockedBy} AND "lock_expires_at" > ${now}
         AND "status" IN (${join(LOCKABLE)})
-        AND NOT EXISTS (SELECT 1 FROM "order_fulfillment_holds" h WHERE h."order_id" = "fulfillment_orders"."order_id" AND h."active" = ${true})
+        AND ${NO_ACTIVE_HOLD}
       RETURNING "id", "order_id", "warehouse_id", "merchant_team_id", "fulfiller_team_id"`;
     if (!fo) return explainRefusal(tx, teamId, packageId, lockedBy, now);
     const foId = fo.id;

@@ -5,7 +5,7 @@ import { enqueueEvent } from '../events/outbox.js';
 import { carrierAdapters, type CarrierAdapter, type PurchasedLabel, type Rate, type RatePackage } from './carriers/index.js';
 import { carrierSlug, trackingUrl } from './carriers/tracking.js';
 import { asAddress } from './lookups.js';
-import { loadPackage, type PackageView } from './package-view.js';
+import { presentWrittenPackage, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
 import { labelDocumentUrl, labelWithPackingSlipUrl, type LabelFormat } from '../documents/urls.js';
 
@@ -52,13 +52,14 @@ function uploadOf(input: LabelInput): Upload | null {
 type PackageRecord = NonNullable<Awaited<ReturnType<typeof readPackage>>>;
 
 function readPackage(client: Db['prisma'] | TxClient, teamId: string, id: string) {
-  return client.package.findFirst({ where: { id, fulfiller_team_id: teamId }, include: { shipping_label: { select: { id: true, voided_at: true } } } });
+  return client.package.findFirst({ where: { id, fulfiller_team_id: teamId } });
 }
 
-function refuse(pkg: { id: string; status: string; shipment_status: string | null; shipping_label: { voided_at: Date | null } | null }): void {
+function refuse(pkg: { id: string; status: string; shipment_status: string | null }): void {
   if (pkg.status !== 'PENDING') throw conflict(`Package ${pkg.id} is ${pkg.status}; fulfilled packages cannot be labelled.`);
-  // A voided label (label-void.ts) does not count: relabelling replaces it.
-  if ((pkg.shipping_label && !pkg.shipping_label.voided_at) || pkg.shipment_status) throw conflict(`Package ${pkg.id} already has a shipping label.`);
+  // shipment_status is set with a label and cleared when it is voided (label-void.ts): a voided
+  // label does not count, relabelling replaces it.
+  if (pkg.shipment_status) throw conflict(`Package ${pkg.id} already has a shipping label.`);
 }
 
 /**
@@ -109,8 +110,8 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
   }
 
   try {
-    await writeTx(db, async (tx) => {
-      const { count } = await tx.package.updateMany({
+    return await writeTx(db, async (tx) => {
+      const [labelled] = await tx.package.updateManyAndReturn({
         where: { id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: null },
         data: {
           shipment_status: 'LABEL_PRINTED',
@@ -126,7 +127,7 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
           error_message: null,
         },
       });
-      if (!count) {
+      if (!labelled) {
         const now = await readPackage(tx, teamId, id);
         if (!now) throw notFound('Package', id);
         refuse(now);
@@ -169,12 +170,13 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
         package_id: id, fulfillment_order_id: pkg.fulfillment_order_id, shipping_label_id: created.id,
         tracking_code: label.tracking_code, formatted_service: label.formatted_service,
       });
+      // Presented from this transaction's writes: a PENDING package has no fulfillment yet.
+      return presentWrittenPackage(tx, { ...labelled, shipping_label: created, fulfillment: null });
     });
   } catch (err) {
     if (adapter?.void) await adapter.void(label).catch(() => undefined); // bought but not attached
     throw err;
   }
-  return loadPackage(db.prisma, teamId, id); // after commit (see packages.ts)
 }
 
 const ratePackage = (pkg: PackageRecord): RatePackage => ({

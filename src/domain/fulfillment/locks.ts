@@ -1,12 +1,14 @@
+import { join } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
-import { assertNoActiveHold } from '../orders/holds.js';
+import { assertNoActiveHold, NO_ACTIVE_HOLD } from '../orders/holds.js';
 import { writeTx } from './tx.js';
 
 // Fulfillment-order locks. Acquiring is ONE compare-and-set UPDATE: it succeeds only when the
-// order is lockable and the lock is free, expired, or already this owner's (who may extend it).
+// order is lockable, has no active hold, and the lock is free, expired, or already this owner's
+// (who may extend it).
 // Whoever loses a race sees count 0 and gets a 409 naming the holder.
 
 export interface LockInput {
@@ -23,7 +25,7 @@ export const lockHeld = (id: string, lock: { lock_owner: string; expires_at: Dat
 async function explainLockRefusal(tx: TxClient, teamId: string, id: string, owner: string, now: Date): Promise<never> {
   const fo = await tx.fulfillmentOrder.findFirst({
     where: { id, fulfiller_team_id: teamId },
-    select: { status: true, lock_owner: true, lock_expires_at: true },
+    select: { status: true, lock_owner: true, lock_expires_at: true, order_id: true },
   });
   if (!fo) throw notFound('Fulfillment order', id);
   if (!LOCKABLE.includes(fo.status)) {
@@ -32,6 +34,7 @@ async function explainLockRefusal(tx: TxClient, teamId: string, id: string, owne
   }
   const lock = activeLock(fo, now);
   if (lock && lock.lock_owner !== owner) throw lockHeld(id, lock);
+  await assertNoActiveHold(tx, fo.order_id);
   throw conflict(`Fulfillment order ${id} changed while it was being locked; try again.`);
 }
 
@@ -40,19 +43,16 @@ export async function lockFulfillmentOrder(db: Db, teamId: string, id: string, i
   const expiresAt = new Date(now.getTime() + input.timeout_minutes * 60_000);
   const owner = input.lock_owner;
   return writeTx(db, async (tx) => {
-    const { count } = await tx.fulfillmentOrder.updateMany({
-      where: {
-        id,
-        fulfiller_team_id: teamId,
-        status: { in: LOCKABLE },
-        OR: [{ lock_owner: null }, { lock_expires_at: null }, { lock_expires_at: { lte: now } }, { lock_owner: owner }],
-      },
-      // Locking is starting the work: ACCEPTED becomes IN_PROGRESS (spec 3.2).
-      data: { lock_owner: owner, lock_expires_at: expiresAt, status: 'IN_PROGRESS', request_status: 'ACCEPTED' },
-    });
-    if (!count) await explainLockRefusal(tx, teamId, id, owner, now);
-    const fo = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id }, select: { order_id: true } });
-    await assertNoActiveHold(tx, fo.order_id); // throwing rolls the lock back
+    // One statement: lockable, lock free, expired or the owner's (who may extend it), and no
+    // active hold on the order. Locking is starting the work: ACCEPTED becomes IN_PROGRESS (spec 3.2).
+    const [fo] = await tx.$queryRaw<Array<{ order_id: string }>>`
+      UPDATE "fulfillment_orders" SET "lock_owner" = ${owner}, "lock_expires_at" = ${expiresAt}, "status" = 'IN_PROGRESS',
+        "request_status" = 'ACCEPTED', "updated_at" = ${now}
+      WHERE "id" = ${id} AND "fulfiller_team_id" = ${teamId} AND "status" IN (${join(LOCKABLE)})
+        AND ("lock_owner" IS NULL OR "lock_expires_at" IS NULL OR "lock_expires_at" <= ${now} OR "lock_owner" = ${owner})
+        AND ${NO_ACTIVE_HOLD}
+      RETURNING "order_id"`;
+    if (!fo) return explainLockRefusal(tx, teamId, id, owner, now);
     await enqueueEvent(tx, teamId, 'fulfillment_order.locked', {
       fulfillment_order_id: id, order_id: fo.order_id, lock_owner: owner, expires_at: expiresAt.toISOString(),
     });

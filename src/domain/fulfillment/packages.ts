@@ -76,29 +76,31 @@ async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: st
 // Prisma runs an include's relation queries concurrently, which a transaction's single
 // connection only queues.
 
-/** Takes the fulfillment order's row lock (first statement: a write) or explains why not. */
+/**
+ * Takes the fulfillment order's row lock (first statement: a write, which also returns the row)
+ * or explains why not.
+ */
 async function lockFoRow(tx: TxClient, teamId: string, foId: string) {
-  const { count } = await tx.fulfillmentOrder.updateMany({
+  const [fo] = await tx.fulfillmentOrder.updateManyAndReturn({
     where: { id: foId, fulfiller_team_id: teamId, status: { notIn: CLOSED_FO } },
     data: { updated_at: new Date() },
   });
-  if (count) return;
-  const fo = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true } });
-  if (!fo) throw notFound('Fulfillment order', foId);
-  throw conflict(`Fulfillment order ${foId} is ${fo.status}; no packages can be added or changed.`, { fulfillment_order_status: fo.status });
+  if (fo) return fo;
+  const now = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true } });
+  if (!now) throw notFound('Fulfillment order', foId);
+  throw conflict(`Fulfillment order ${foId} is ${now.status}; no packages can be added or changed.`, { fulfillment_order_status: now.status });
 }
 
-/** The fulfillment order with its lines and order (sequential queries: inside a transaction). */
-async function loadFo(tx: TxClient, foId: string) {
-  const fo = await tx.fulfillmentOrder.findUniqueOrThrow({
-    where: { id: foId },
-    include: { line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] } },
-  });
+type LockedFo = Awaited<ReturnType<typeof lockFoRow>>;
+
+/** The locked fulfillment order's lines and order (sequential queries: inside a transaction). */
+async function loadFo(tx: TxClient, fo: LockedFo) {
+  const line_items = await tx.fulfillmentOrderLineItem.findMany({ where: { fulfillment_order_id: fo.id }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
   const order = await tx.order.findUniqueOrThrow({
     where: { id: fo.order_id },
     select: { shipping_address: true, customer_email: true, customer_name: true, config: true, shop_id: true },
   });
-  return { ...fo, order };
+  return { ...fo, line_items, order };
 }
 
 /**
@@ -117,12 +119,12 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
   let result: { id: string; created: boolean; view?: PackageView };
   try {
     result = await writeTx(db, async (tx) => {
-      await lockFoRow(tx, teamId, input.fulfillment_order_id);
+      const locked = await lockFoRow(tx, teamId, input.fulfillment_order_id);
       if (key) {
         const again = await replayId(tx, teamId, key, hash); // a racer with the same key committed first
         if (again) return { id: again, created: false };
       }
-      const fo = await loadFo(tx, input.fulfillment_order_id);
+      const fo = await loadFo(tx, locked);
       const lines = await resolveLines(tx, fo, input.package_line_items);
       // The names the response shows, read once here: the package is presented from what this
       // transaction wrote, not read again after it (docs/performance.md, write path).
@@ -165,12 +167,13 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
           },
           config: resolveConfig(fo.order.config, input.config) as Prisma.InputJsonValue,
           ...lineTotals(lines.map((l) => l.data)),
-          line_items: { create: lines.map((l) => l.data) },
         },
-        include: { line_items: packageInclude.line_items },
       });
+      // The lines in one INSERT that returns them, in the order a read shows them.
+      const lineItems = (await tx.packageLineItem.createManyAndReturn({ data: lines.map((l) => ({ ...l.data, package_id: id })) }))
+        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       await enqueueEvent(tx, teamId, 'package.created', { package_id: pkg.id, fulfillment_order_id: fo.id, order_id: fo.order_id });
-      const row = { ...pkg, shipping_label: null, fulfillment: null, fulfillment_order: { order_id: fo.order_id, order: { shop_id: fo.order.shop_id } } };
+      const row = { ...pkg, line_items: lineItems, shipping_label: null, fulfillment: null, fulfillment_order: { order_id: fo.order_id, order: { shop_id: fo.order.shop_id } } };
       return { id: pkg.id, created: true, view: presentPackage(row, names) };
     });
   } catch (err) {
@@ -225,7 +228,7 @@ export async function updatePackage(db: Db, teamId: string, id: string, input: U
   const foId = pre.fulfillment_order_id;
   await writeTx(db, async (tx) => {
     // Line changes re-check allocation against other packages: take the FO row lock first.
-    if (input.package_line_items && foId) await lockFoRow(tx, teamId, foId);
+    const locked = input.package_line_items && foId ? await lockFoRow(tx, teamId, foId) : null;
     // updated_at always: an updateMany with empty data matches nothing (count 0).
     const scalars: Prisma.PackageUpdateManyMutationInput = { updated_at: new Date() };
     for (const k of ['name', 'weight', 'weight_unit', 'length', 'width', 'height', 'measurement_unit', 'rate_strategy', 'carton_id'] as const) {
@@ -235,12 +238,12 @@ export async function updatePackage(db: Db, teamId: string, id: string, input: U
     const { count } = await tx.package.updateMany({ where: { id, fulfiller_team_id: teamId, status: 'PENDING' }, data: scalars });
     if (!count) throw conflict(`Package ${id} is fulfilled; fulfilled packages cannot be changed.`);
 
-    if (input.package_line_items && foId) await replaceLines(tx, id, foId, input.package_line_items);
+    if (input.package_line_items && locked) await replaceLines(tx, id, locked, input.package_line_items);
   });
   return loadPackage(db.prisma, teamId, id);
 }
 
-async function replaceLines(tx: TxClient, packageId: string, foId: string, lines: LineInput[]) {
+async function replaceLines(tx: TxClient, packageId: string, locked: LockedFo, lines: LineInput[]) {
   const existing = await tx.packageLineItem.findMany({ where: { package_id: packageId }, select: { id: true } });
   const existingIds = new Set(existing.map((e) => e.id));
   lines.forEach((l, i) => {
@@ -251,7 +254,7 @@ async function replaceLines(tx: TxClient, packageId: string, foId: string, lines
     if (l.id && seen.has(l.id)) throw invalid(`body.package_line_items.${i}.id`, 'appears more than once');
     if (l.id) seen.add(l.id);
   });
-  const fo = await loadFo(tx, foId);
+  const fo = await loadFo(tx, locked);
   const resolved = await resolveLines(tx, fo, lines, packageId);
   const keep = new Set(lines.map((l) => l.id).filter((x): x is string => !!x));
   await tx.packageLineItem.deleteMany({ where: { package_id: packageId, id: { notIn: [...keep] } } });

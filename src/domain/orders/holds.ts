@@ -1,3 +1,4 @@
+import { sqltag as sql } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { DomainError, conflict, notFound } from '../errors.js';
 import { orderLabel } from './constants.js';
@@ -18,6 +19,12 @@ export function createPaymentHold(tx: TxClient, orderId: string) {
     },
   });
 }
+
+/**
+ * A condition on a "fulfillment_orders" row for raw compare-and-sets (lock, fulfil): its order has
+ * no active hold. The refusal is explained afterwards by assertNoActiveHold.
+ */
+export const NO_ACTIVE_HOLD = sql`NOT EXISTS (SELECT 1 FROM "order_fulfillment_holds" h WHERE h."order_id" = "fulfillment_orders"."order_id" AND h."active" = ${true})`;
 
 /**
  * Throws 409 on-hold when the order has an active fulfillment hold. Call it inside the
