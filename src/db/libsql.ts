@@ -22,14 +22,44 @@ const toSql = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v instance
 const fromSql = (v: unknown) => (typeof v === 'bigint' ? (v >= -SAFE && v <= SAFE ? Number(v) : v)
   : Buffer.isBuffer(v) ? v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength) : v);
 
-function run(db: Database.Database, stmt: InStatement): ResultSet {
+interface Prepared {
+  statement: Database.Statement;
+  columns: { name: string; type: string | null }[];
+}
+
+/**
+ * Prepared statements by SQL text, most recently used last. Prisma sends the same few hundred
+ * statements again and again, and preparing one (plus reading its columns) cost more than running
+ * it. SQLite re-prepares a cached statement itself if the schema changes under it.
+ */
+class StatementCache {
+  private readonly entries = new Map<string, Prepared>();
+
+  constructor(private readonly db: Database.Database, private readonly max = 500) {}
+
+  get(sql: string): Prepared {
+    let entry = this.entries.get(sql);
+    if (entry) {
+      this.entries.delete(sql);
+    } else {
+      const statement = this.db.prepare(sql);
+      const columns = statement.columns() as Prepared['columns'];
+      if (columns.length) statement.safeIntegers(true).raw(true);
+      entry = { statement, columns };
+      if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    }
+    this.entries.set(sql, entry);
+    return entry;
+  }
+}
+
+function run(cache: StatementCache, stmt: InStatement): ResultSet {
   const { sql, args = [] } = typeof stmt === 'string' ? { sql: stmt } : stmt;
   if (!Array.isArray(args)) throw new TypeError('named SQL arguments are not used by the Prisma adapter');
-  const prepared = db.prepare(sql);
-  const columns = prepared.columns() as { name: string; type: string | null }[];
+  const { statement: prepared, columns } = cache.get(sql);
   const params = args.map(toSql);
   if (columns.length) {
-    const raw = prepared.safeIntegers(true).raw(true).all(params) as unknown as unknown[][];
+    const raw = prepared.all(params) as unknown as unknown[][];
     const rows = raw.map((r) => r.map(fromSql)) as unknown as ResultSet['rows'];
     return { columns: columns.map((c) => c.name), columnTypes: columns.map((c) => c.type ?? ''), rows, rowsAffected: 0, lastInsertRowid: undefined, toJSON: () => ({}) };
   }
@@ -40,16 +70,17 @@ function run(db: Database.Database, stmt: InStatement): ResultSet {
 /** The part of @libsql/client's Client the Prisma adapter uses, on one synchronous connection. */
 function oneConnectionClient(file: string, timeout: number): Client {
   const db = new Database(file, { timeout });
+  const statements = new StatementCache(db);
   const begin: Record<TransactionMode, string> = { write: 'BEGIN IMMEDIATE', read: 'BEGIN', deferred: 'BEGIN DEFERRED' };
   const client = {
     closed: false,
     protocol: 'file',
-    execute: async (stmt: InStatement) => run(db, stmt),
+    execute: async (stmt: InStatement) => run(statements, stmt),
     executeMultiple: async (sql: string) => { db.exec(sql); },
     transaction: async (mode: TransactionMode = 'deferred') => {
       db.exec(begin[mode]);
       const tx = {
-        execute: async (stmt: InStatement) => run(db, stmt),
+        execute: async (stmt: InStatement) => run(statements, stmt),
         executeMultiple: async (sql: string) => { db.exec(sql); },
         commit: async () => { db.exec('COMMIT'); },
         rollback: async () => { if (db.inTransaction) db.exec('ROLLBACK'); },
