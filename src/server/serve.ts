@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createDb, parseDbUrl } from '../db/client.js';
+import { createDb, parseDbUrl, type SqliteSync } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import type { Db } from '../db/types.js';
 import { bootstrapIfEmpty, type BootstrapResult } from '../domain/bootstrap.js';
@@ -27,6 +27,8 @@ export interface ServeOptions {
   /** The address people and agents reach the server at (OAuth metadata, Secure cookies). */
   publicUrl?: string;
   logger?: AppConfig['logger'];
+  /** SQLite: when a commit reaches the disk (--sqlite-sync; default normal, see src/db/client.ts). */
+  sqliteSync?: SqliteSync;
 }
 
 export interface RunningServer {
@@ -75,7 +77,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<RunningServer> {
   // Migrate before connecting: SQLite migrations need the file to themselves.
   await migrate(opts.db);
-  const db = await createDb(opts.db);
+  const db = await createDb(opts.db, { sqliteSync: opts.sqliteSync });
   try {
     const bootstrap = await bootstrapIfEmpty(db);
     if (opts.demo) {

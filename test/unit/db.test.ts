@@ -88,6 +88,42 @@ describe('SQLite database layer', () => {
     expect(sorted).toEqual([committed, [], []]);
   });
 
+  test('synchronous NORMAL syncs the log into the database file within a second; FULL on request', async () => {
+    const url = parseDbUrl(await sqliteUrl()).url.slice(5);
+    await migrate(url);
+    const db = await createDb(url);
+    const copy = `${url}.copy`;
+    try {
+      // What a power cut would leave: the database file alone, without its write-ahead log.
+      const teamsOnDisk = async () => {
+        await cp(url, copy);
+        const d = new Database(copy, { readonly: true });
+        try {
+          return (d.prepare('SELECT name FROM teams').all() as Array<{ name: string }>).map((r) => r.name);
+        } finally {
+          d.close();
+          await rm(copy, { force: true });
+        }
+      };
+      await db.prisma.team.create({ data: { name: 'Synced', kind: 'MERCHANT' } });
+      expect(await teamsOnDisk()).not.toContain('Synced'); // committed, still only in the log
+      let onDisk: string[] = [];
+      for (let i = 0; i < 30 && !onDisk.includes('Synced'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        onDisk = await teamsOnDisk();
+      }
+      expect(onDisk).toContain('Synced');
+    } finally {
+      await db.close();
+    }
+    const full = await createDb(url, { sqliteSync: 'full' });
+    try {
+      expect(Number(Object.values((await full.prisma.$queryRawUnsafe<Record<string, unknown>[]>('PRAGMA synchronous'))[0]!)[0])).toBe(2);
+    } finally {
+      await full.close();
+    }
+  });
+
   test('create and read through prisma; WAL, busy_timeout and foreign keys in effect', async () => {
     const dir = path.dirname(parseDbUrl(await sqliteUrl()).url.slice(5));
     const url = path.join(dir, 'nested', 'deeper', 'fos.db'); // plain path, parent dirs do not exist yet
@@ -104,6 +140,7 @@ describe('SQLite database layer', () => {
       expect(await pragma('journal_mode')).toBe('wal');
       expect(Number(await pragma('busy_timeout'))).toBe(5000);
       expect(Number(await pragma('foreign_keys'))).toBe(1);
+      expect(Number(await pragma('synchronous'))).toBe(1); // NORMAL (see the next test)
       // libSQL opens a new connection after each transaction begins: it gets the same settings.
       await db.prisma.$transaction(async (tx) => tx.team.count());
       expect(Number(await pragma('foreign_keys'))).toBe(1);
