@@ -63,7 +63,8 @@ if (sections.includes('api')) {
   console.log(`  GET /v1/ops/products?limit=20  ${p.done} requests, concurrency 8: ${p.perSecond.toFixed(0)} req/s; ` +
     `p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}`);
   console.log(`  fulfil workflow (6 requests)    ${w.done} fulfillment orders, concurrency 4: ${w.perSecond.toFixed(1)} workflows/s ` +
-    `(${(w.requests / w.seconds).toFixed(0)} req/s); per workflow p50 ${ms(w.p50)}, p95 ${ms(w.p95)}`);
+    `(${(w.requests / w.seconds).toFixed(0)} req/s); per workflow p50 ${ms(w.p50)}, p95 ${ms(w.p95)} (target >= 60 workflows/s)`);
+  console.log(`  CPU per workflow                ${ms(w.cpuMsPerRun)} (server and client; one core at most ${(1000 / w.cpuMsPerRun).toFixed(1)} workflows/s)`);
   console.log(`  process RSS after the run       ${a.rssMiB.toFixed(1)} MiB (server and client in one process; heap ${a.heapMiB.toFixed(1)} MiB)`);
 }
 
