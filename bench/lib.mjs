@@ -48,3 +48,19 @@ export async function rssOfPid(pid) {
 }
 
 export const mib = (bytes) => bytes / 1024 / 1024;
+
+/**
+ * CPU time (ms) the process's main thread has used, from /proc (Linux; utime + stime in clock
+ * ticks of 10 ms), or undefined elsewhere. Unlike event-loop utilization it does not count time
+ * the thread waited for a core on a busy machine.
+ */
+export async function mainThreadCpuMs() {
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const stat = await readFile(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}

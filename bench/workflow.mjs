@@ -1,0 +1,80 @@
+// The load side of the API bench: an undici client, a bounded worker pool, and the fulfilment
+// workflow (accept, lock, read, package, label, fulfil). The workflow runs in a worker thread
+// (runWorkflowsInWorker), as separate clients would: the server's thread then does only the
+// server's work, and its busy time per workflow is what one server process can sustain.
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { Agent, request } from 'undici';
+import { median, percentile } from './lib.mjs';
+
+export function client(base, token, agent) {
+  return async (method, p, body, expectStatus = [200, 201]) => {
+    const started = performance.now();
+    const res = await request(`${base}${p}`, {
+      method, dispatcher: agent,
+      headers: { 'x-access-token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.body.text();
+    const elapsed = performance.now() - started;
+    if (!expectStatus.includes(res.statusCode)) throw new Error(`${method} ${p}: ${res.statusCode} ${text.slice(0, 300)}`);
+    return { data: text ? JSON.parse(text) : undefined, ms: elapsed };
+  };
+}
+
+/** Runs `fn(i)` for i < count with `concurrency` workers, stopping early after `deadlineMs`. */
+export async function load(count, concurrency, deadlineMs, fn) {
+  const latencies = [];
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < count && performance.now() - started < deadlineMs) {
+      const i = next++;
+      const t0 = performance.now();
+      await fn(i);
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  return { done: latencies.length, seconds, perSecond: latencies.length / seconds, p50: median(latencies), p95: percentile(latencies, 95), p99: percentile(latencies, 99) };
+}
+
+/** One fulfillment order from PENDING to FULFILLED through six requests. */
+async function fulfilOne(api, id, i) {
+  const owner = `bench-${i}`;
+  await api('POST', `/ops/fulfillment-orders/${id}/accept`);
+  await api('POST', `/ops/fulfillment-orders/${id}/lock`, { lock_owner: owner, timeout_minutes: 5 });
+  const fo = (await api('GET', `/ops/fulfillment-orders/${id}`)).data;
+  const pkg = (await api('POST', '/ops/packages', {
+    fulfillment_order_id: id, idempotency_key: `bench-${id}`,
+    package_line_items: fo.line_items.map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity })),
+  })).data;
+  await api('POST', `/ops/packages/${pkg.id}/label`, {
+    label_url: 'https://labels.example/bench.pdf', tracking_number: `1ZBENCH${i}`, carrier: 'UPS', service: 'Ground', cost: 6.1, cost_currency: 'USD',
+  });
+  await api('POST', `/ops/packages/${pkg.id}/fulfill`, { locked_by: owner });
+}
+
+/** Fulfils `foIds` from a worker thread; resolves with load()'s figures and the request count. */
+export function runWorkflowsInWorker({ base, token, foIds, concurrency, deadlineMs }) {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL(import.meta.url), { workerData: { base, token, foIds, concurrency, deadlineMs } });
+    w.once('message', (m) => (m.error ? reject(new Error(m.error)) : resolve(m)));
+    w.once('error', reject);
+    w.once('exit', (code) => code && reject(new Error(`workflow worker exited ${code}`)));
+  });
+}
+
+if (!isMainThread && workerData?.foIds) {
+  const { base, token, foIds, concurrency, deadlineMs } = workerData;
+  const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
+  const api = client(base, token, agent);
+  try {
+    const r = await load(foIds.length, concurrency, deadlineMs, (i) => fulfilOne(api, foIds[i], i));
+    parentPort.postMessage({ ...r, requests: r.done * 6 });
+  } catch (err) {
+    parentPort.postMessage({ error: String(err?.stack ?? err) });
+  } finally {
+    await agent.close();
+  }
+}
