@@ -5,6 +5,7 @@ import { billShipping } from '../charges/shipping.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvents } from '../events/outbox.js';
 import { decrementRemaining } from './decrements.js';
+import { recordFulfilment } from './order-progress.js';
 import { assertNoActiveHold, NO_ACTIVE_HOLD } from '../orders/holds.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
@@ -159,24 +160,7 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     });
 
     const shippingLabel = await tx.shippingLabel.findUnique({ where: { package_id: packageId } });
-    // Counters first: this UPDATE takes the order's row lock, so the count below sees what a
-    // concurrent fulfil of another fulfillment order of this order committed (no write skew).
-    const counted = await tx.order.update({
-      where: { id: fo.order_id },
-      data: { fulfillment_count: { increment: 1 }, tracking_count: { increment: shippingLabel?.tracking_code ? 1 : 0 } },
-      select: { status: true },
-    });
-    const orderLeft = await tx.orderLineItem.count({ where: { order_id: fo.order_id, kind: 'CORE', remaining_quantity: { gt: 0 } } });
-    // Order: partially fulfilled -> PENDING_FULFILLMENT (from OPEN); nothing left -> CLOSED.
-    const order = await tx.order.update({
-      where: { id: fo.order_id },
-      data: {
-        fulfillment_status: orderLeft ? 'PARTIALLY_FULFILLED' : 'FULFILLED',
-        ...(orderLeft
-          ? counted.status === 'OPEN' ? { status: 'PENDING_FULFILLMENT' as const } : {}
-          : { status: 'CLOSED' as const, closed_at: now }),
-      },
-    });
+    const order = await recordFulfilment(tx, db.provider, fo.order_id, Boolean(shippingLabel?.tracking_code), now);
     const fulfillment = await tx.fulfillment.create({
       data: {
         package_id: packageId,

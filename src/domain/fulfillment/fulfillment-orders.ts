@@ -4,7 +4,6 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS } from '../orders/address.js';
 import { countFulfillmentOrders } from './counts.js';
 import { flatAddress, loadNames, type Names } from './lookups.js';
-import { writeTx } from './tx.js';
 
 // Fulfillment orders: list, read, accept. Locks live in locks.ts, packages in packages.ts.
 // State machine (docs/fulfillment.md): PENDING -accept-> ACCEPTED -lock-> IN_PROGRESS
@@ -126,17 +125,15 @@ export const getFulfillmentOrder = (db: Db, teamId: string, id: string) => loadF
 
 /** PENDING -> ACCEPTED (request_status ACCEPTED). Accepting an accepted or started one changes nothing. */
 export async function acceptFulfillmentOrder(db: Db, teamId: string, id: string) {
-  await writeTx(db, async (tx) => {
-    const { count } = await tx.fulfillmentOrder.updateMany({
-      where: { id, fulfiller_team_id: teamId, status: 'PENDING' },
-      data: { status: 'ACCEPTED', request_status: 'ACCEPTED' },
-    });
-    if (count) return;
-    const fo = await tx.fulfillmentOrder.findFirst({ where: { id, fulfiller_team_id: teamId }, select: { status: true } });
-    if (!fo) throw notFound('Fulfillment order', id);
-    if (!LOCKABLE.includes(fo.status)) {
-      throw conflict(`Fulfillment order ${id} is ${fo.status} and can no longer be accepted.`, { fulfillment_order_status: fo.status });
-    }
+  // One compare-and-set, atomic by itself: no transaction needed around it. When it matched
+  // nothing, the read only says why (an accepted or started one is answered as it is).
+  const { count } = await db.prisma.fulfillmentOrder.updateMany({
+    where: { id, fulfiller_team_id: teamId, status: 'PENDING' },
+    data: { status: 'ACCEPTED', request_status: 'ACCEPTED' },
   });
-  return loadFulfillmentOrder(db.prisma, teamId, id);
+  const fo = await loadFulfillmentOrder(db.prisma, teamId, id);
+  if (!count && !LOCKABLE.includes(fo.status)) {
+    throw conflict(`Fulfillment order ${id} is ${fo.status} and can no longer be accepted.`, { fulfillment_order_status: fo.status });
+  }
+  return fo;
 }
