@@ -53,6 +53,18 @@ describe.runIf(process.env.FOS_TEST_DB !== 'postgres')('order search index (SQLi
     expect(await names('other')).toEqual(['Other.pdf']);
   });
 
+  it('files: a term matching more files than Prisma bound by default (999) but fewer than the lookup cap pages them all', async () => {
+    await t.db.prisma.file.createMany({
+      data: Array.from({ length: 1200 }, (_, i) => ({
+        team_id: t.teamId, name: `Walrus ${String(i).padStart(4, '0')}.png`, url: `https://files.example/w${i}`, mimetype: 'image/png',
+        size: BigInt(i), tags: [], search_text: searchKey(`Walrus ${String(i).padStart(4, '0')}.png`),
+      })),
+    });
+    const page = await t.call('GET', '/v1/ops/files?search=walrus&order_by=name&order=desc&limit=3');
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json().data.map((f: { name: string }) => f.name)).toEqual(['Walrus 1199.png', 'Walrus 1198.png', 'Walrus 1197.png']);
+  });
+
   it('follows inserts, changes and deletes, and survives VACUUM', async () => {
     const a = await t.db.prisma.order.create({ data: order('Xanthippe Quillfeather') });
     await t.db.prisma.order.create({ data: order('Bob Smith') });
