@@ -1,12 +1,17 @@
-// List-query figures: the order list (every documented filter and sort, alone and combined) and
-// the fulfillment-order list, timed through the domain functions the routes call (no HTTP, so the
-// figure is the query and its shaping), p95 of N runs each, beside the target of issue 9 (50 ms).
-// The database is either seeded here (scripts/seed-scale.mjs into a temp SQLite file) or an
-// existing seeded one: FOS_BENCH_LIST_DB=<sqlite file | postgresql url> FOS_BENCH_LIST_TEAM=<fulfiller id>.
+// List-query figures: the order list (every documented filter and sort, alone and combined), the
+// fulfillment-order list and the package, charge and file lists (bench/record-list-cases.mjs),
+// timed through the domain functions the routes call (no HTTP, so the figure is the query and its
+// shaping), p95 of N runs each, beside the target of issue 9 (50 ms).
+// The database is either seeded here (scripts/seed-scale.mjs into a temp SQLite file, with as many
+// packages, charges and files as orders) or an existing seeded one:
+// FOS_BENCH_LIST_DB=<sqlite file | postgresql url> FOS_BENCH_LIST_TEAM=<fulfiller id>.
+// FOS_BENCH_LIST_GROUPS=packages,charges,files (any of orders, fulfillment, packages, charges,
+// files) times only those lists.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { percentile, ROOT, timedSpawn } from './lib.mjs';
+import { recordListCases } from './record-list-cases.mjs';
 
 export const LIST_TARGET_MS = 50;
 
@@ -56,7 +61,8 @@ export async function listBench({ orders = 20_000, runs = 20 } = {}) {
     dir = mkdtempSync(path.join(tmpdir(), 'fos-bench-lists-'));
     dbUrl = path.join(dir, 'scale.db');
     const r = await timedSpawn([path.join(ROOT, 'scripts/seed-scale.mjs'), '--db', dbUrl, '--orders', String(orders),
-      '--products', String(Math.max(100, Math.floor(orders / 100)))], { env: process.env });
+      '--products', String(Math.max(100, Math.floor(orders / 100))),
+      '--packages', String(orders), '--charges', String(orders), '--files', String(orders)], { env: process.env });
     if (r.code !== 0) throw new Error(`seed-scale failed: ${r.stderr}`);
     team = JSON.parse(r.stdout).fulfiller_team_id;
     seeded = { orders, ms: r.ms };
@@ -66,16 +72,22 @@ export async function listBench({ orders = 20_000, runs = 20 } = {}) {
   const { listFulfillmentOrders } = await import(path.join(ROOT, 'dist/domain/fulfillment/fulfillment-orders.js'));
   const db = await createDb(dbUrl);
   const results = [];
+  const groups = (process.env.FOS_BENCH_LIST_GROUPS || 'orders,fulfillment,packages,charges,files').split(',');
   try {
-    for (const [name, q] of ORDER_CASES) {
+    for (const [name, q] of groups.includes('orders') ? ORDER_CASES : []) {
       let rows = 0;
       const t = await timeIt(async () => { rows = (await listOrders(db, team, { page: 1, limit: 20, ...q })).data.length; }, runs);
       results.push({ name: `orders: ${name}`, ...t, rows });
     }
-    for (const [name, q] of [['default', {}], ['status=ACCEPTED', { status: ['ACCEPTED'] }]]) {
+    for (const [name, q] of groups.includes('fulfillment') ? [['default', {}], ['status=ACCEPTED', { status: ['ACCEPTED'] }]] : []) {
       let rows = 0;
       const t = await timeIt(async () => { rows = (await listFulfillmentOrders(db, team, { page: 1, limit: 20, ...q })).data.length; }, runs);
       results.push({ name: `fulfillment orders: ${name}`, ...t, rows });
+    }
+    for (const c of (await recordListCases(db, team)).filter((c) => groups.includes(c.group))) {
+      let rows = 0;
+      const t = await timeIt(async () => { rows = (await c.run()).data.length; }, runs);
+      results.push({ name: c.name, ...t, rows });
     }
   } finally {
     await db.close();

@@ -7,9 +7,11 @@
 //   outbox     a queued backlog drained by one outbox worker to a local receiver (events/s)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
-//   lists      order and fulfillment-order list queries (every filter/sort) on a seeded database:
-//              FOS_BENCH_LIST_ORDERS (seeded into a temp SQLite file, default 20000; `--scale N` too),
-//              or an existing seeded database: FOS_BENCH_LIST_DB=<file|url> FOS_BENCH_LIST_TEAM=<id>.
+//   lists      order, fulfillment-order, package, charge and file list queries (every filter/sort) on a
+//              seeded database: FOS_BENCH_LIST_ORDERS (seeded into a temp SQLite file with as many
+//              packages, charges and files, default 20000; `--scale N` too), or an existing seeded
+//              database: FOS_BENCH_LIST_DB=<file|url> FOS_BENCH_LIST_TEAM=<id>; FOS_BENCH_LIST_GROUPS
+//              picks lists (orders,fulfillment,packages,charges,files).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
@@ -79,9 +81,10 @@ if (sections.includes('outbox')) {
 if (sections.includes('lists')) {
   const l = await listBench({ orders: LIST_ORDERS, runs: RUNS * 2 });
   const size = l.seeded ? `${l.seeded.orders} orders seeded in ${(l.seeded.ms / 1000).toFixed(1)} s` : process.env.FOS_BENCH_LIST_DB;
-  console.log(`list queries (${l.provider}; ${size}; p95 of ${RUNS * 2} runs, limit 20; target p95 <= ${LIST_TARGET_MS} ms at 1M orders)`);
+  console.log(`list queries (${l.provider}; ${size}; p95 of ${RUNS * 2} runs, limit 20; target p95 <= ${LIST_TARGET_MS} ms at 1M orders, `
+    + '100,000 packages, charges, files)');
   for (const r of l.results) {
-    console.log(`  ${r.name.padEnd(58)} p50 ${ms(r.p50).padStart(9)}  p95 ${ms(r.p95).padStart(9)}  ` +
+    console.log(`  ${r.name.padEnd(58)} ${String(r.rows).padStart(3)} rows  p50 ${ms(r.p50).padStart(9)}  p95 ${ms(r.p95).padStart(9)}  ` +
       `${r.p95 <= LIST_TARGET_MS ? 'ok' : 'OVER'} (target ${LIST_TARGET_MS} ms)`);
   }
 }

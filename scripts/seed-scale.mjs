@@ -3,13 +3,17 @@
 // one fulfiller team and its delegated merchants, for capacity checks and benchmarks.
 //
 //   node scripts/seed-scale.mjs --db <sqlite file | postgresql url> --orders N --products N
-//        [--merchants 3] [--warehouses 3] [--seed 1]
+//        [--packages N] [--charges N] [--files N] [--merchants 3] [--warehouses 3] [--seed 1]
 //
 // Teams, delegations and warehouses go through the domain (dist/, so run `npm run build` first);
 // the bulk rows (products, orders, line items, fulfillment orders and their line items) are written
 // with raw multi-row INSERTs inside large transactions, because going through Prisma row by row
 // would take hours at 1M orders. The rows carry every derived column the API reads (search_text,
 // order_number_key, order_seq, counts), so they read exactly like orders made through the API.
+// Packages (with line items, labels, fulfillments, scan forms), charges and files are opt-in
+// (default 0) and come from scripts/seed-scale-records.mjs: packages belong to the fulfillment
+// orders made here (up to about 1.3 per order; ~1% fewer than asked), SHIPPING charges to the
+// fulfilled packages (4 in 5 of --charges at most), and storage/receiving charges make up the rest.
 // Prints the team and warehouse ids as JSON on stdout; progress goes to stderr.
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -17,26 +21,36 @@ import { migrate } from '../dist/db/migrate.js';
 import { createDb, parseDbUrl } from '../dist/db/client.js';
 import * as teams from '../dist/domain/teams/teams.js';
 import { searchKey } from '../dist/domain/search.js';
+import {
+  CHARGE_COLS, FILE_COLS, FULFILLMENT_COLS, LABEL_COLS, PACKAGE_COLS, PACKAGE_LINE_COLS, RARE_FILE, RATE_CARD, SCAN_FORM_COLS, recordMakers,
+} from './seed-scale-records.mjs';
 
 const { values: args } = parseArgs({
   options: {
     db: { type: 'string' },
     orders: { type: 'string', default: '10000' },
     products: { type: 'string', default: '1000' },
+    packages: { type: 'string', default: '0' },
+    charges: { type: 'string', default: '0' },
+    files: { type: 'string', default: '0' },
     merchants: { type: 'string', default: '3' },
     warehouses: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
   },
 });
 if (!args.db) {
-  process.stderr.write('usage: node scripts/seed-scale.mjs --db <sqlite file | postgresql url> --orders N --products N [--merchants 3] [--warehouses 3]\n');
+  process.stderr.write('usage: node scripts/seed-scale.mjs --db <sqlite file | postgresql url> --orders N --products N '
+    + '[--packages N] [--charges N] [--files N] [--merchants 3] [--warehouses 3]\n');
   process.exit(2);
 }
 const N_ORDERS = Number(args.orders);
 const N_PRODUCTS = Math.max(1, Number(args.products));
 const N_MERCHANTS = Math.max(1, Number(args.merchants));
 const N_WAREHOUSES = Math.max(1, Number(args.warehouses));
-for (const [k, v] of Object.entries({ N_ORDERS, N_PRODUCTS, N_MERCHANTS, N_WAREHOUSES })) {
+const N_PACKAGES = Number(args.packages);
+const N_CHARGES = Number(args.charges);
+const N_FILES = Number(args.files);
+for (const [k, v] of Object.entries({ N_ORDERS, N_PRODUCTS, N_MERCHANTS, N_WAREHOUSES, N_PACKAGES, N_CHARGES, N_FILES })) {
   if (!Number.isInteger(v) || v < 0) throw new Error(`${k} must be a non-negative integer`);
 }
 
@@ -89,16 +103,19 @@ await migrate(args.db);
 const db = await createDb(args.db);
 const fulfiller = await teams.createTeam(db, { name: 'Scale Fulfillment Co', kind: 'FULFILLER' });
 const merchants = [];
+const delegations = [];
 for (let m = 0; m < N_MERCHANTS; m++) {
   const team = await teams.createTeam(db, { name: `Scale Merchant ${m + 1}`, kind: 'MERCHANT' });
-  await teams.createDelegation(db, { merchant_team_id: team.id, fulfiller_team_id: fulfiller.id });
+  delegations.push(await teams.createDelegation(db, { merchant_team_id: team.id, fulfiller_team_id: fulfiller.id, rate_card: RATE_CARD }));
   merchants.push(team);
 }
 const warehouses = [];
 for (let w = 0; w < N_WAREHOUSES; w++) {
   const [city, state, zip] = CITIES[w % CITIES.length];
-  warehouses.push(await teams.createWarehouse(db, { team_id: fulfiller.id, name: `${city} DC ${w + 1}`, city, state, zip, country: 'US' }));
+  warehouses.push(await teams.createWarehouse(db, { team_id: fulfiller.id, name: `${city} DC ${w + 1}`, address1: `${100 + w} Dock St`, city, state, zip, country: 'US' }));
 }
+const locationTypes = [];
+for (const name of ['Shelf', 'Pallet', 'Bin']) locationTypes.push(await teams.createLocationType(db, { team_id: fulfiller.id, name }));
 await db.close();
 log(`teams: fulfiller ${fulfiller.id}, ${merchants.length} merchants, ${warehouses.length} warehouses`);
 
@@ -223,7 +240,8 @@ const FOLI_COLS = ['id', 'fulfillment_order_id', 'order_line_item_id', 'product_
 // Secondary indexes of the bulk tables are dropped for the load and rebuilt after it: building an
 // index once over sorted data is several times faster than maintaining a dozen indexes row by row.
 // (Run on a database holding other data, the rebuild also covers that data; the result is the same.)
-const BULK_TABLES = ['orders', 'order_line_items', 'fulfillment_orders', 'fulfillment_order_line_items'];
+const BULK_TABLES = ['orders', 'order_line_items', 'fulfillment_orders', 'fulfillment_order_line_items', 'packages', 'package_line_items',
+  'shipping_labels', 'fulfillments', 'charges', 'scan_forms', 'files'];
 const savedIndexes = await writer.indexes(BULK_TABLES);
 for (const ix of savedIndexes) await writer.exec(`DROP INDEX "${ix.name}"`);
 // SQLite's order search index (FTS5, kept by triggers on orders) is filled once after the load too.
@@ -243,11 +261,23 @@ const emailName = (f, l) => {
 const PRIORITIES = [['LOW', 1], ['NORMAL', 2], ['NORMAL', 2], ['NORMAL', 2], ['HIGH', 3], ['CRITICAL', 4]];
 const rareEvery = Math.max(1, Math.floor(N_ORDERS / 5)); // ~5 orders carry the rare customer
 
+const makers = recordMakers({ rand, pick, int, uuid7, iso, searchKey, fulfiller, merchants, delegations, warehouses, locationTypes });
+// Packages and SHIPPING charges (4 in 5 of --charges, at most one per fulfilled package) are spread
+// over the orders by quota: each order adds its share and the fulfillment orders that can hold
+// packages take what has accumulated.
+const SHIP_TARGET = Math.round(N_CHARGES * 0.8);
+const PKG_QUOTA = N_ORDERS ? N_PACKAGES / N_ORDERS : 0;
+const SHIP_QUOTA = N_ORDERS ? SHIP_TARGET / N_ORDERS : 0;
+const TRACKING_COUNT = ORDER_COLS.indexOf('tracking_count');
+const FULFILLMENT_COUNT = ORDER_COLS.indexOf('fulfillment_count');
+let pkgAcc = 0, shipAcc = 0;
+let packageCount = 0, shippingCount = 0;
 const CHUNK = 10000;
 let lineCount = 0;
 let foCount = 0;
 for (let base = 0; base < N_ORDERS; base += CHUNK) {
   const orders = [], lines = [], fos = [], folis = [];
+  const out = { packages: [], packageLines: [], labels: [], fulfillments: [], charges: [] };
   const end = Math.min(N_ORDERS, base + CHUNK);
   for (let i = base; i < end; i++) {
     const at = start + Math.floor((i / Math.max(1, N_ORDERS)) * SPAN) + int(0, 59_000);
@@ -271,6 +301,7 @@ for (let base = 0; base < N_ORDERS; base += CHUNK) {
       email = `${emailName(f, l)}${int(1, 999)}@${pick(DOMAINS)}`;
     }
     const [city, state, zip] = pick(CITIES);
+    const ship = { name, address1: `${int(1, 9999)} Main St`, city, state, zip, country: 'US' };
     const pool = productsByMerchant.get(merchant.id).length ? productsByMerchant.get(merchant.id) : products;
     const nLines = rand() < 0.6 ? 1 : int(2, 4);
     const items = [];
@@ -289,18 +320,32 @@ for (let base = 0; base < N_ORDERS; base += CHUNK) {
     const upd = Math.min(Date.now(), at + (status === 'OPEN' ? 0 : int(3600_000, 5 * 86400_000)));
     const updIso = iso(upd);
     const tax = Math.round(total * 0.08 * 100) / 100;
-    orders.push([id, `#${seq}`, merchant.id, fulfiller.id, status, fstatus, pstatus, priority, rank, 'USD', '[]',
+    const orderRow = [id, `#${seq}`, merchant.id, fulfiller.id, status, fstatus, pstatus, priority, rank, 'USD', '[]',
       Math.round((total + tax) * 100) / 100, tax, pstatus === 'PAID' ? 0 : Math.round((total + tax) * 100) / 100,
-      JSON.stringify({ name, address1: `${int(1, 9999)} Main St`, city, state, zip, country: 'US' }),
+      JSON.stringify(ship),
       email, name, units, nLines, status === 'CLOSED' ? 1 : 0, status === 'CLOSED' ? 1 : 0, '[]',
       [name, email].map(searchKey).join(' '), String(seq), seq, 0, String(seq).padStart(10, '0'), 0,
-      status === 'CLOSED' ? updIso : null, status === 'CANCELLED' ? updIso : null, atIso, updIso]);
+      status === 'CLOSED' ? updIso : null, status === 'CANCELLED' ? updIso : null, atIso, updIso];
+    orders.push(orderRow);
+    pkgAcc = Math.min(pkgAcc + PKG_QUOTA, 20);
+    shipAcc = Math.min(shipAcc + SHIP_QUOTA, 20);
     if (status === 'CLOSED' || status === 'PENDING_FULFILLMENT') {
       const foId = uuid7(at);
+      const warehouse = warehouses[int(0, warehouses.length - 1)];
       const foStatus = status === 'CLOSED' ? 'FULFILLED' : fstatus === 'PARTIALLY_FULFILLED' ? 'IN_PROGRESS' : pick(['PENDING', 'ACCEPTED', 'ACCEPTED']);
-      fos.push([foId, id, warehouses[int(0, warehouses.length - 1)].id, fulfiller.id, merchant.id, foStatus,
+      fos.push([foId, id, warehouse.id, fulfiller.id, merchant.id, foStatus,
         foStatus === 'PENDING' ? 'UNSUBMITTED' : 'ACCEPTED', foStatus === 'FULFILLED' ? updIso : null, atIso, updIso]);
-      for (const li of items) folis.push([uuid7(at), foId, li.id, li.p.id, li.p.sku, li.p.name, li.qty, li.remaining, atIso, updIso]);
+      for (const li of items) folis.push([(li.foliId = uuid7(at)), foId, li.id, li.p.id, li.p.sku, li.p.name, li.qty, li.remaining, atIso, updIso]);
+      const made = makers.packagesFor({
+        id: foId, orderId: id, orderNumber: `#${seq}`, merchantId: merchant.id, warehouseId: warehouse.id, warehouseName: warehouse.name,
+        foStatus, items, at, upd, ship, customerName: name, customerEmail: email, priority,
+      }, Math.min(Math.floor(pkgAcc), N_PACKAGES - packageCount), Math.min(Math.floor(shipAcc), SHIP_TARGET - shippingCount), out);
+      if (made.made) {
+        // The order's counts follow its fulfillments, as fulfil keeps them.
+        pkgAcc -= made.made; shipAcc -= made.charged;
+        packageCount += made.made; shippingCount += made.charged;
+        orderRow[TRACKING_COUNT] = orderRow[FULFILLMENT_COUNT] = made.fulfilled;
+      }
     }
   }
   await writer.begin();
@@ -308,10 +353,36 @@ for (let base = 0; base < N_ORDERS; base += CHUNK) {
   await writer.insert('order_line_items', LINE_COLS, lines);
   await writer.insert('fulfillment_orders', FO_COLS, fos);
   await writer.insert('fulfillment_order_line_items', FOLI_COLS, folis);
+  await writer.insert('packages', PACKAGE_COLS, out.packages);
+  await writer.insert('package_line_items', PACKAGE_LINE_COLS, out.packageLines);
+  await writer.insert('shipping_labels', LABEL_COLS, out.labels);
+  await writer.insert('fulfillments', FULFILLMENT_COLS, out.fulfillments);
+  await writer.insert('charges', CHARGE_COLS, out.charges);
   await writer.commit();
   lineCount += lines.length; foCount += fos.length;
   if ((end / CHUNK) % 10 === 0 || end === N_ORDERS) log(`orders: ${end}/${N_ORDERS}`);
 }
+if (packageCount) log(`packages: ${packageCount} (${shippingCount} with SHIPPING charges)`);
+await writer.begin();
+await writer.insert('scan_forms', SCAN_FORM_COLS, makers.scanFormRows());
+await writer.commit();
+
+// ---- storage and receiving charges (the rest of --charges), files: two years, oldest first ----
+/** `n` rows from make(ms, i), times spread evenly over the history, inserted 20,000 per transaction. */
+async function spread(table, cols, n, make) {
+  for (let base = 0; base < n; base += 20000) {
+    const rows = [];
+    for (let i = base; i < Math.min(n, base + 20000); i++) rows.push(make(start + Math.floor((i / n) * SPAN) + int(0, 59_000), i));
+    await writer.begin();
+    await writer.insert(table, cols, rows);
+    await writer.commit();
+  }
+}
+const billingCount = Math.max(0, N_CHARGES - shippingCount);
+await spread('charges', CHARGE_COLS, billingCount, (ms) => makers.billingCharge(ms));
+const rareFileEvery = Math.max(1, Math.floor(N_FILES / 5)); // ~5 files carry a rare name
+await spread('files', FILE_COLS, N_FILES, (ms, i) => makers.file(ms, i, i % rareFileEvery === rareFileEvery - 1 && i < rareFileEvery * 5));
+if (N_CHARGES || N_FILES) log(`charges: ${shippingCount + billingCount}, files: ${N_FILES}`);
 log(`rebuilding ${savedIndexes.length} indexes`);
 for (const ix of savedIndexes) await writer.exec(ix.sql);
 if (savedTriggers.length) {
@@ -327,12 +398,14 @@ await writer.exec(`INSERT INTO "fulfillment_order_counts" ("fulfiller_team_id", 
   SELECT "fulfiller_team_id", "warehouse_id", "status", COUNT(*) FROM "fulfillment_orders" GROUP BY 1, 2, 3`);
 await resumeCountTriggers();
 await writer.close();
-log(`done: ${N_ORDERS} orders, ${lineCount} line items, ${foCount} fulfillment orders, ${N_PRODUCTS} products`);
+log(`done: ${N_ORDERS} orders, ${lineCount} line items, ${foCount} fulfillment orders, ${N_PRODUCTS} products, ${packageCount} packages, `
+  + `${shippingCount + billingCount} charges, ${N_FILES} files`);
 process.stdout.write(JSON.stringify({
   fulfiller_team_id: fulfiller.id,
   merchant_team_ids: merchants.map((m) => m.id),
   warehouse_ids: warehouses.map((w) => w.id),
   orders: N_ORDERS, products: N_PRODUCTS, line_items: lineCount, fulfillment_orders: foCount,
-  rare_customer: { name: RARE[0][0], email: RARE[0][1] },
+  packages: packageCount, charges: shippingCount + billingCount, shipping_charges: shippingCount, files: N_FILES,
+  rare_customer: { name: RARE[0][0], email: RARE[0][1] }, rare_file: RARE_FILE,
   seconds: Math.round((Date.now() - t0) / 100) / 10,
 }, null, 2) + '\n');

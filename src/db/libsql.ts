@@ -103,7 +103,21 @@ class OneConnectionLibSql extends PrismaLibSql {
     // The shadow database of `connectToShadowDb` asks for :memory:.
     return oneConnectionClient(config.url === ':memory:' ? ':memory:' : this.file, this.timeout);
   }
+
+  /**
+   * Prisma assumes SQLite's old limit of 999 bound values unless the adapter says otherwise, and
+   * refuses (P2029) a query with more: a list page narrowed to the up to FTS_CAP (2,000) ids a
+   * search index found, e.g. an order search matching 1,500 orders, failed with a 500. libSQL
+   * allows SQLite's current default, 32,766 (test/unit/db.test.ts).
+   */
+  override async connect() {
+    const adapter = await super.connect();
+    return Object.assign(adapter, { getConnectionInfo: () => ({ maxBindValues: MAX_BIND_VALUES, supportsRelationJoins: false }) });
+  }
 }
+
+/** SQLITE_MAX_VARIABLE_NUMBER of the libSQL build (SQLite's default since 3.32). */
+export const MAX_BIND_VALUES = 32766;
 
 /** The Prisma adapter factory for a SQLite file. */
 export function libsqlFactory(file: string, busyTimeoutMs: number) {

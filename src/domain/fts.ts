@@ -1,7 +1,7 @@
 import type { Db } from '../db/types.js';
 
-// SQLite's trigram search indexes (FTS5 tables kept by triggers; migrations order_list_indexes and
-// product_search): the ids of the rows whose indexed text contains a term, as an index lookup
+// SQLite's trigram search indexes (FTS5 tables kept by triggers; migrations order_list_indexes,
+// product_search and record_list_indexes): the ids of the rows whose indexed text contains a term, as an index lookup
 // instead of a LIKE scan. PostgreSQL serves the same LIKE from pg_trgm GIN indexes instead.
 
 /** When more rows match, LIKE along the list's sort index finds a page sooner than an IN of them all. */
@@ -11,10 +11,12 @@ export const FTS_CAP = 2000;
 // column holding it.
 const ORDERS = 'SELECT s.order_id AS id FROM order_search f JOIN order_search_ids s ON s.id = f.rowid WHERE order_search MATCH ? LIMIT ?';
 const PRODUCTS = 'SELECT s.product_id AS id FROM product_search f JOIN product_search_ids s ON s.id = f.rowid WHERE product_search MATCH ? LIMIT ?';
+const FILES = 'SELECT s.file_id AS id FROM file_search f JOIN file_search_ids s ON s.id = f.rowid WHERE file_search MATCH ? LIMIT ?';
 const STATEMENTS = {
   'orders.search_text': { sql: ORDERS, fts: 'text' },
   'products.search_text': { sql: PRODUCTS, fts: 'search_text' },
   'products.name_sku_search_text': { sql: PRODUCTS, fts: 'name_sku_search_text' },
+  'files.search_text': { sql: FILES, fts: 'search_text' },
 } as const;
 
 export type FtsColumn = keyof typeof STATEMENTS;

@@ -68,8 +68,11 @@ export function cursorAfter(row: Record<string, unknown>, orderBy: unknown): str
 
 const badCursor = () => invalid('query.cursor', 'is not a cursor of this list and sort (use meta.next_cursor of the previous page, with the same order_by and order)');
 
-/** The where-condition selecting the rows after `cursor` (for the same orderBy), or a 400 when it does not fit. */
-export function afterCursor(cursor: string, orderBy: unknown): Record<string, unknown> {
+/**
+ * The where-condition selecting the rows after `cursor` (for the same orderBy), or a 400 when it
+ * does not fit: { OR: […] }, with `bound` AND-ed with the first key's range (see the end).
+ */
+export function afterCursor(cursor: string, orderBy: unknown, { bound = false } = {}): Record<string, unknown> {
   const keys = sortKeys(orderBy);
   if (!keys) throw invalid('query.cursor', 'cursor paging is not available with this sort; use page');
   let payload: { s?: unknown; v?: unknown };
@@ -102,5 +105,13 @@ export function afterCursor(cursor: string, orderBy: unknown): Record<string, un
     }
     if (step) or.push(prefix.length ? { AND: [...prefix, step] } : step);
   }
-  return or.length ? { OR: or } : { id: { in: [] } };
+  if (!or.length) return { id: { in: [] } };
+  // `bound`: the first key's non-strict bound (k1 >= v1, or <= for desc) is implied by the OR, so it changes
+  // no result; it is there for the planners: neither SQLite nor PostgreSQL turns the OR into a
+  // range on the (team, k1, …, id) index, and without the bound a page from the middle walks the
+  // index from its start and filters (SQLite: or gathers every later row and sorts them). Not for
+  // a nulls-last key, where nulls also follow a value.
+  const { field, dir, nullsLast } = keys[0];
+  if (!bound || values[0] === null || nullsLast) return { OR: or };
+  return { AND: [{ [field]: { [dir === 'asc' ? 'gte' : 'lte']: values[0] } }, { OR: or }] };
 }

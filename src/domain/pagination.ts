@@ -34,7 +34,7 @@ export interface Page<T> {
  * given (keyset), else OFFSET paging; take is limit + 1 (pass the rows and orderBy to toPage).
  */
 export function pageArgs<W extends object>(q: PageRequest, where: W, orderBy: unknown): { where: W; orderBy: never; skip: number; take: number } {
-  if (q.cursor) return { where: { AND: [where, afterCursor(q.cursor, orderBy)] } as unknown as W, orderBy: orderBy as never, skip: 0, take: q.limit + 1 };
+  if (q.cursor) return { where: { AND: [where, afterCursor(q.cursor, orderBy, { bound: true })] } as unknown as W, orderBy: orderBy as never, skip: 0, take: q.limit + 1 };
   return { where, orderBy: orderBy as never, ...pageWindow(q) };
 }
 

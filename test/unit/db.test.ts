@@ -7,6 +7,7 @@ import Database from 'libsql';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createDb, isSerializationFailure, isUniqueViolation, parseDbUrl } from '../../src/db/client.js';
 import { migrate, packageRoot } from '../../src/db/migrate.js';
+import { MAX_BIND_VALUES } from '../../src/db/libsql.js';
 import { freshSqliteUrl, migrateInProcesses, type FreshUrl } from '../helpers/db.js';
 
 const committed = readdirSync(path.join(packageRoot(), 'prisma', 'migrations', 'sqlite'), { withFileTypes: true })
@@ -37,6 +38,24 @@ function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<vo
 }
 
 describe('SQLite database layer', () => {
+  test('a query may bind as many values as libSQL takes (Prisma assumed 999 and refused more: P2029)', async () => {
+    const probe = new Database(':memory:');
+    const inList = (n: number) => probe.prepare(`SELECT 1 WHERE 1 IN (${Array(n).fill('?').join(',')})`).get(...Array(n).fill(1));
+    expect(inList(MAX_BIND_VALUES)).toBeTruthy();
+    expect(() => inList(MAX_BIND_VALUES + 1)).toThrow(/too many SQL variables/);
+    probe.close();
+    const url = await sqliteUrl();
+    await migrate(url);
+    const db = await createDb(url);
+    try {
+      const ids = Array.from({ length: 5000 }, (_, i) => `id-${i}`);
+      // An ordered, limited page cannot be split into several queries: it must go as one.
+      expect(await db.prisma.file.findMany({ where: { id: { in: ids } }, orderBy: { name: 'asc' }, take: 20 })).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
   test('migrate applies every committed migration once, then nothing', async () => {
     expect(committed.length).toBeGreaterThan(0);
     const url = await sqliteUrl();

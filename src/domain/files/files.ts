@@ -2,7 +2,6 @@ import type { Db, File, Prisma } from '../../db/types.js';
 import type { FileStorage } from './storage.js';
 import { searchKey } from '../search.js';
 import { notFound } from '../errors.js';
-import { csvList, pageArgs, toPage, type PageRequest } from '../pagination.js';
 
 // File records (spec 2.9, 4.10): uploads, whose bytes fos keeps (upload.ts, storage.ts,
 // process.ts), and records of files kept elsewhere, registered by URL (processing_status stays
@@ -29,14 +28,6 @@ export interface FilePatch {
   description?: string | null;
   tags?: string[];
   file_category?: FileCategory;
-}
-
-export interface FileListQuery extends PageRequest {
-  search?: string;
-  mimetype?: string;
-  min_size?: number | null;
-  order_by?: 'created_at' | 'updated_at' | 'name' | 'size';
-  order?: 'asc' | 'desc';
 }
 
 const uniqueTags = (tags: string[]) => [...new Set(tags)];
@@ -104,27 +95,4 @@ export async function deleteFile(db: Db, storage: FileStorage, teamId: string, f
     await storage.remove(`${file.storage_key}.thumb.webp`); // one at a time: some S3 servers trip over sibling deletes
     await storage.remove(file.storage_key);
   }
-}
-
-/** mimetype filter: exact types, or "type/*" for a whole family. */
-function mimetypeWhere(list: string[]): Prisma.FileWhereInput {
-  const exact = list.filter((m) => !m.endsWith('/*')).map((m) => m.toLowerCase());
-  const families = list.filter((m) => m.endsWith('/*')).map((m) => m.slice(0, -1).toLowerCase());
-  const or: Prisma.FileWhereInput[] = [];
-  if (exact.length) or.push({ mimetype: { in: exact } });
-  for (const prefix of families) or.push({ mimetype: { startsWith: prefix } });
-  return { OR: or };
-}
-
-export async function listFiles(db: Db, teamId: string, q: FileListQuery) {
-  const and: Prisma.FileWhereInput[] = [{ team_id: teamId }];
-  const search = q.search?.trim();
-  if (search) and.push({ search_text: { contains: searchKey(search) } });
-  const types = csvList(q.mimetype);
-  if (types) and.push(mimetypeWhere(types));
-  if (q.min_size !== undefined && q.min_size !== null) and.push({ size: { gte: BigInt(Math.ceil(q.min_size)) } });
-  const dir = q.order ?? 'desc';
-  const orderBy: Prisma.FileOrderByWithRelationInput[] = [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
-  const rows = await db.prisma.file.findMany(pageArgs(q, { AND: and }, orderBy));
-  return toPage(rows, q, undefined, orderBy);
 }
