@@ -19,7 +19,7 @@ const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
  * the two teams (so fos merges two team walks), most stocked, a few with listing variants or
  * bundle components: every part of the ops record has something to show.
  */
-async function seed(db, teamId, products) {
+export async function seed(db, teamId, products) {
   const teams = await dist('domain/teams/teams.js');
   const merchant = await teams.createTeam(db, { name: 'Reads Merchant', kind: 'MERCHANT' });
   await teams.createDelegation(db, { merchant_team_id: merchant.id, fulfiller_team_id: teamId });
@@ -59,6 +59,7 @@ async function seed(db, teamId, products) {
 async function load(url, token, agent, count, concurrency) {
   let next = 0;
   const latencies = [];
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const worker = async () => {
     while (next < count) {
@@ -71,7 +72,10 @@ async function load(url, token, agent, count, concurrency) {
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { perSecond: count / ((performance.now() - started) / 1000), p50: median(latencies) };
+  const used = process.cpuUsage(cpu);
+  // CPU per request (server and client, one process): what other processes on a shared machine
+  // disturb least.
+  return { perSecond: count / ((performance.now() - started) / 1000), p50: median(latencies), cpuMs: (used.user + used.system) / 1000 / count };
 }
 
 async function body(url, token, agent) {
@@ -115,9 +119,12 @@ export async function readsBench({ products = 300, requests = 2000, concurrency 
       for (const name of order) runs[name].push(await load(urls[name], roundToken, agent, requests, concurrency));
     }
     const sum = (name, k) => runs[name].reduce((s, x) => s + x[k], 0) / rounds;
-    const fos = { perSecond: sum('fos', 'perSecond'), p50: sum('fos', 'p50') };
-    const base = { perSecond: sum('baseline', 'perSecond'), p50: sum('baseline', 'p50') };
-    return { products, requests, concurrency, rounds, bytes: fosBody.length, fos, baseline: base, ratio: fos.perSecond / base.perSecond };
+    const figures = (name) => ({ perSecond: sum(name, 'perSecond'), p50: sum(name, 'p50'), cpuMs: sum(name, 'cpuMs') });
+    const [fos, base] = [figures('fos'), figures('baseline')];
+    return {
+      products, requests, concurrency, rounds, bytes: fosBody.length, fos, baseline: base,
+      ratio: fos.perSecond / base.perSecond, cpuRatio: base.cpuMs / fos.cpuMs,
+    };
   } finally {
     await agent.close();
     await baseline?.close();

@@ -76,9 +76,11 @@ if (sections.includes('reads')) {
   const r = await readsBench({ products: 300, requests: READ_REQUESTS, concurrency: 8, rounds: 3 });
   console.log(`reads: GET /v1/ops/products?limit=20 (${r.products} products, same ${r.bytes}-byte body; ${r.rounds} alternating rounds of ` +
     `${r.requests} requests, concurrency ${r.concurrency}, client in-process)`);
-  console.log(`  fos                              ${r.fos.perSecond.toFixed(0).padStart(5)} req/s  p50 ${ms(r.fos.p50)}`);
-  console.log(`  baseline (Fastify + libsql)      ${r.baseline.perSecond.toFixed(0).padStart(5)} req/s  p50 ${ms(r.baseline.p50)}`);
-  console.log(`  ratio fos / baseline             ${r.ratio.toFixed(2)}  ${r.ratio >= READS_TARGET_RATIO ? 'ok' : 'UNDER'} (target >= ${READS_TARGET_RATIO})`);
+  for (const [name, f] of [['fos', r.fos], ['baseline (Fastify + libsql)', r.baseline]]) {
+    console.log(`  ${name.padEnd(30)} ${f.perSecond.toFixed(0).padStart(5)} req/s  p50 ${ms(f.p50)}  CPU ${f.cpuMs.toFixed(2)} ms a request (with the client)`);
+  }
+  console.log(`  ratio fos / baseline           ${r.ratio.toFixed(2)} in req/s, ${r.cpuRatio.toFixed(2)} in CPU a request  ` +
+    `${r.ratio >= READS_TARGET_RATIO ? 'ok' : 'UNDER'} (target >= ${READS_TARGET_RATIO})`);
 }
 
 if (sections.includes('outbox')) {
