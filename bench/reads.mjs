@@ -19,7 +19,7 @@ const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
  * the two teams (so fos merges two team walks), most stocked, a few with listing variants or
  * bundle components: every part of the ops record has something to show.
  */
-export async function seed(db, teamId, products) {
+async function seed(db, teamId, products) {
   const teams = await dist('domain/teams/teams.js');
   const merchant = await teams.createTeam(db, { name: 'Reads Merchant', kind: 'MERCHANT' });
   await teams.createDelegation(db, { merchant_team_id: merchant.id, fulfiller_team_id: teamId });
@@ -118,8 +118,8 @@ export async function readsBench({ products = 300, requests = 2000, concurrency 
       const roundToken = await key();
       for (const name of order) runs[name].push(await load(urls[name], roundToken, agent, requests, concurrency));
     }
-    const sum = (name, k) => runs[name].reduce((s, x) => s + x[k], 0) / rounds;
-    const figures = (name) => ({ perSecond: sum(name, 'perSecond'), p50: sum(name, 'p50'), cpuMs: sum(name, 'cpuMs') });
+    const mean = (name, k) => runs[name].reduce((s, x) => s + x[k], 0) / rounds;
+    const figures = (name) => ({ perSecond: mean(name, 'perSecond'), p50: mean(name, 'p50'), cpuMs: mean(name, 'cpuMs') });
     const [fos, base] = [figures('fos'), figures('baseline')];
     return {
       products, requests, concurrency, rounds, bytes: fosBody.length, fos, baseline: base,
