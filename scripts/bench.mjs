@@ -4,6 +4,9 @@
 //   startup    fos --version / --help: median of N spawns, and no server/Prisma/Fastify/undici loaded
 //   roundtrip  `fos products list` spawned against `fos serve --demo` (temp SQLite, port 0)
 //   api        in-process server + undici: GET /v1/ops/products, full fulfil workflow, RSS
+//   reads      GET /v1/ops/products?limit=20: fos in-process beside a hand-written Fastify + SQLite
+//              server (bench/products-baseline.mjs) on the same database, alternating rounds; ratio
+//              beside the 0.7 target. FOS_BENCH_READ_REQUESTS per round (default 2000), 3 rounds.
 //   outbox     a queued backlog drained by one outbox worker to a local receiver (events/s)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
@@ -17,6 +20,7 @@ import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
 import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
 import { outboxBench } from '../bench/outbox.mjs';
+import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
 import { roundtrip } from '../bench/roundtrip.mjs';
 import { startup } from '../bench/startup.mjs';
@@ -26,11 +30,12 @@ const RUNS = int('FOS_BENCH_RUNS', 10, 50);
 const READS = int('FOS_BENCH_READS', 1000, 2500);
 const ORDERS = int('FOS_BENCH_ORDERS', 40, 300);
 const EVENTS = int('FOS_BENCH_EVENTS', 500, 20_000);
+const READ_REQUESTS = int('FOS_BENCH_READ_REQUESTS', 2000, 2900);
 
 const argv = process.argv.slice(2);
 const scaleAt = argv.indexOf('--scale');
 const LIST_ORDERS = scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
-const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'outbox', 'lists'];
+const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'reads', 'outbox', 'lists'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -69,6 +74,17 @@ if (sections.includes('api')) {
   console.log(`  server time per workflow        ${ms(w.serverMsPerRun)} CPU on the server's thread: one process sustains at most ${(1000 / w.serverMsPerRun).toFixed(1)} workflows/s ` +
     `(process CPU, clients' thread included: ${ms(w.cpuMsPerRun)})`);
   console.log(`  process RSS after the run       ${a.rssMiB.toFixed(1)} MiB (server and client in one process; heap ${a.heapMiB.toFixed(1)} MiB)`);
+}
+
+if (sections.includes('reads')) {
+  const r = await readsBench({ products: 300, requests: READ_REQUESTS, concurrency: 8, rounds: 3 });
+  console.log(`reads: GET /v1/ops/products?limit=20 (${r.products} products, same ${r.bytes}-byte body; ${r.rounds} alternating rounds of ` +
+    `${r.requests} requests, concurrency ${r.concurrency}, client in-process)`);
+  for (const [name, f] of [['fos', r.fos], ['baseline (Fastify + libsql)', r.baseline]]) {
+    console.log(`  ${name.padEnd(30)} ${f.perSecond.toFixed(0).padStart(5)} req/s  p50 ${ms(f.p50)}  CPU ${f.cpuMs.toFixed(2)} ms a request (with the client)`);
+  }
+  console.log(`  ratio fos / baseline           ${r.ratio.toFixed(2)} in req/s, ${r.cpuRatio.toFixed(2)} in CPU a request  ` +
+    `${r.ratio >= READS_TARGET_RATIO ? 'ok' : 'UNDER'} (target >= ${READS_TARGET_RATIO})`);
 }
 
 if (sections.includes('outbox')) {

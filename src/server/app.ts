@@ -13,7 +13,7 @@ import { DEFAULT_UNAUTH_LIMIT, UnauthLimiter } from './rate-limit/unauth.js';
 import { refuseQuerySecrets, safeLoggerOptions } from './query-secrets.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
 import { clientErrorResponse, frameworkErrors, newTraceId, registerProblemHandlers, sendProblem } from './problem.js';
-import { MemoryStore, type RateLimitStore } from './rate-limit/stores.js';
+import { MemoryStore, RefusingStore, type RateLimitStore } from './rate-limit/stores.js';
 import { buildSerializer } from './serializer.js';
 import { registerRoutes } from './routes/index.js';
 import mcpRoutes from './mcp/plugin.js';
@@ -123,7 +123,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     body === '' ? done(null, undefined) : json(request, body as string, done));
 
   const principals = new PrincipalResolver(db, config.authCacheTtlMs);
-  const limiter = config.rateLimitStore ?? new MemoryStore();
+  const limiter = new RefusingStore(config.rateLimitStore ?? new MemoryStore());
   app.decorate('db', db);
   app.decorate('principals', principals);
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);

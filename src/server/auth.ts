@@ -93,7 +93,7 @@ export function registerAuth(app: FastifyInstance, resolver: PrincipalResolver, 
 
     if (!config.uncounted) {
       const limit = TIER_LIMITS[principal.tier] ?? TIER_LIMITS[1];
-      const hit = await limiter.hit(principal.keyId, now);
+      const hit = await limiter.hit(principal.keyId, now, limit);
       const resetSeconds = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
       reply.header('x-ratelimit-limit', limit);
       reply.header('x-ratelimit-remaining', Math.max(0, limit - hit.count));

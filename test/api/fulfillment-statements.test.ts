@@ -1,7 +1,7 @@
-import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
+import { recordSqliteStatements } from '../helpers/statements.js';
 
 // SQL statements one complete fulfilment costs (lock, package, label, fulfil; rate limiting
 // included), counted at the driver: every statement the SQLite adapter runs goes through
@@ -14,16 +14,6 @@ import { fulfillmentFixture } from '../helpers/fixtures.js';
 // compare-and-set, and names are read in one statement; 43 since on SQLite the order's counters
 // and statuses are one statement (docs/performance.md, write path).
 const CURRENT_CEILING = Number(process.env.FOS_FULFIL_STATEMENTS_MAX ?? 43);
-
-// The SQL of each prepared statement, recorded from the start (the driver caches statements).
-const sqlOf = new WeakMap<object, string>();
-const dbProto = Database.prototype as unknown as { prepare(sql: string): object };
-const prepare = dbProto.prepare;
-dbProto.prepare = function (this: unknown, sql: string) {
-  const stmt = prepare.call(this, sql);
-  sqlOf.set(stmt, sql);
-  return stmt;
-};
 
 const sqlite = (process.env.FOS_TEST_DB ?? 'sqlite') === 'sqlite';
 let t: TestApp;
@@ -43,25 +33,7 @@ describe.runIf(sqlite)('statements per fulfilment', () => {
     const call = (method: string, url: string, body: unknown) => t.call(method, url, { token, body });
     expect((await call('GET', `/v1/ops/fulfillment-orders/${f.fo.id}`, undefined)).statusCode).toBe(200); // the key, resolved
     const statements: string[] = [];
-    // Executions, not preparations: the driver caches prepared statements (src/db/libsql.ts).
-    const proto = Database.prototype as unknown as { exec(sql: string): unknown };
-    const probe = new Database(':memory:');
-    const stmtProto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as { all(...a: unknown[]): unknown; run(...a: unknown[]): unknown };
-    probe.close();
-    const { exec } = proto;
-    const { all, run } = stmtProto;
-    stmtProto.all = function (this: object, ...a: unknown[]) {
-      statements.push(sqlOf.get(this) ?? '?');
-      return all.apply(this, a);
-    };
-    stmtProto.run = function (this: object, ...a: unknown[]) {
-      statements.push(sqlOf.get(this) ?? '?');
-      return run.apply(this, a);
-    };
-    proto.exec = function (this: unknown, sql: string) {
-      statements.push(sql);
-      return exec.call(this, sql);
-    };
+    const stop = recordSqliteStatements(statements);
     try {
       const locked = await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 15 });
       expect(locked.statusCode, locked.body).toBe(200);
@@ -78,13 +50,8 @@ describe.runIf(sqlite)('statements per fulfilment', () => {
       const done = await call('POST', `/v1/ops/packages/${id}/fulfill`, { locked_by: 'packer' });
       expect(done.statusCode, done.body).toBe(200);
     } finally {
-      stmtProto.all = all;
-      stmtProto.run = run;
-      proto.exec = exec;
+      stop();
     }
-    // The once-a-second log sync (src/db/client.ts) is the server's, not the fulfilment's.
-    const background = (sql: string) => sql.startsWith('PRAGMA wal_checkpoint');
-    statements.splice(0, statements.length, ...statements.filter((sql) => !background(sql)));
     console.info(`one complete fulfilment: ${statements.length} SQL statements`);
     if (process.env.FOS_SHOW_STATEMENTS) console.info(statements.map((s) => s.slice(0, 110)).join("\n"));
     expect(statements.length).toBeGreaterThan(4); // the spy saw the requests at all

@@ -128,6 +128,7 @@ export async function inventoryFor(
   const levels = productIds.length && warehouses.length
     ? await client.inventoryLevel.findMany({
       where: { product_id: { in: productIds }, warehouse_id: { in: warehouses.map((w) => w.id) } },
+      select: { product_id: true, warehouse_id: true, on_hand: true, committed: true, unavailable: true, on_order: true },
     })
     : [];
   const order = new Map(warehouses.map((w, i) => [w.id, i]));

@@ -10,9 +10,8 @@ import { type Caller, type Client } from './reach.js';
 
 type Component = ProductComponent & { component: Pick<Product, 'id' | 'sku' | 'name' | 'image_url'> };
 
-/** A product row as loaders fetch it: bundle count always, children on detail views. */
-export type ProductRow = Product & {
-  _count: { components: number };
+/** A product row as loaders fetch it (without the search columns), with its components on detail views. */
+export type ProductRow = Omit<Product, 'search_text' | 'name_sku_search_text'> & {
   components?: Component[];
 };
 
@@ -25,21 +24,37 @@ export interface PresentOptions {
   warehouseIds?: string[];
 }
 
-const bundleCount = { select: { components: { where: { kind: 'VIRTUAL_BUNDLE' as const } } } };
+// The search columns are the lists' filters, never shown: not read. (The bundle count is not a
+// Prisma _count either: on SQLite that aggregates every component of every product, and builds an
+// automatic index, on each query; presentOps counts the page's own components instead.)
+const SEARCH_COLUMNS = { search_text: true, name_sku_search_text: true } as const;
 
-/** Prisma include for list rows: the bundle component count. */
-export const LIST_INCLUDE = { _count: bundleCount };
+/** Prisma arguments for list rows. */
+export const LIST_ROW = { omit: SEARCH_COLUMNS };
 
-/** Prisma include for detail rows: the count plus both component lists with their products. */
-export const DETAIL_INCLUDE = {
-  _count: bundleCount,
-  components: {
-    include: { component: { select: { id: true, sku: true, name: true, image_url: true } } },
-    orderBy: [{ created_at: 'asc' as const }, { id: 'asc' as const }],
+/** Prisma arguments for detail rows: both component lists with their products. */
+export const DETAIL_ROW = {
+  omit: SEARCH_COLUMNS,
+  include: {
+    components: {
+      include: { component: { select: { id: true, sku: true, name: true, image_url: true } } },
+      orderBy: [{ created_at: 'asc' as const }, { id: 'asc' as const }],
+    },
   },
 };
 
-const teamFields = (p: Product, names: Map<string, string>) => ({
+/** Virtual bundle components per product: counted from the rows' components when loaded, else in one query for the page. */
+async function bundleCounts(client: Client, rows: ProductRow[]): Promise<Map<string, number>> {
+  if (rows.every((r) => r.components)) {
+    return new Map(rows.map((r) => [r.id, r.components!.filter((c) => c.kind === 'VIRTUAL_BUNDLE').length]));
+  }
+  const groups = await client.productComponent.groupBy({
+    by: ['parent_product_id'], where: { parent_product_id: { in: rows.map((r) => r.id) }, kind: 'VIRTUAL_BUNDLE' }, _count: { _all: true },
+  });
+  return new Map(groups.map((g) => [g.parent_product_id, g._count._all]));
+}
+
+const teamFields = (p: Pick<Product, 'team_id' | 'fulfiller_team_id' | 'merchant_team_id'>, names: Map<string, string>) => ({
   team_id: p.team_id,
   team_name: names.get(p.team_id) ?? null,
   fulfiller_team_id: p.fulfiller_team_id,
@@ -79,15 +94,17 @@ async function shopsById(client: Client, ids: (string | null)[]) {
 /** Ops records (spec 2.3) for rows already known to be in the caller's reach. */
 export async function presentOps(client: Client, caller: Caller, rows: ProductRow[], opts: PresentOptions) {
   const ids = rows.map((r) => r.id);
-  const [names, warehouses, variants, variantGroups] = await Promise.all([
+  if (!ids.length) return [];
+  const [names, warehouses, variants, variantGroups, bundles] = await Promise.all([
     teamNames(client, rows.flatMap((r) => [r.team_id, r.merchant_team_id, r.fulfiller_team_id])),
     visibleWarehouses(client, caller.teamId, opts.warehouseIds),
-    opts.children && ids.length
+    opts.children
       ? client.productListingVariant.findMany({ where: { product_id: { in: ids } }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] })
       : ([] as ProductListingVariant[]),
-    !opts.children && ids.length
+    !opts.children
       ? client.productListingVariant.groupBy({ by: ['product_id', 'shop_id'], where: { product_id: { in: ids } }, _count: { _all: true } })
       : [],
+    bundleCounts(client, rows),
   ]);
   const counted = opts.children
     ? variants.map((v) => ({ product_id: v.product_id, shop_id: v.shop_id, n: 1 }))
@@ -139,7 +156,7 @@ export async function presentOps(client: Client, caller: Caller, rows: ProductRo
       minimum_level: p.minimum_level,
       ...stock.totals,
       inventory_by_warehouse: stock.inventory_by_warehouse,
-      virtual_bundle_component_count: p._count.components,
+      virtual_bundle_component_count: bundles.get(p.id) ?? 0,
       product_listing_variant_count: variantCounts.get(p.id),
     };
     if (opts.children) {

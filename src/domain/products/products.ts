@@ -4,7 +4,7 @@ import { compareBy } from '../keyset.js';
 import { csvList, pageArgs, pageWindow, toPage } from '../pagination.js';
 import type { CreateProductInput, ProductInput } from './fields.js';
 import { visibleWarehouses } from './inventory.js';
-import { DETAIL_INCLUDE, LIST_INCLUDE, presentOps } from './present.js';
+import { DETAIL_ROW, LIST_ROW, presentOps } from './present.js';
 import { opsWhere, orderOf, searchMatches, type OpsListQuery } from './query.js';
 import { delegatedMerchant, reachableTeamIds, type Caller, type Client } from './reach.js';
 import { createProduct, updateProduct, type Owner } from './write.js';
@@ -23,7 +23,7 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
   const orderBy = orderOf(q);
   const rows = reach.length > 1 && !q.team_id && db.provider === 'sqlite'
     ? await mergedTeamPages(db, q, reach, (team) => opsWhere({ ...q, team_id: team }, reach, warehouseIds, matched), orderBy)
-    : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched), orderBy), include: LIST_INCLUDE });
+    : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched), orderBy), ...LIST_ROW });
   const page = toPage(rows, q, undefined, orderBy);
   const data = await presentOps(db.prisma, caller, page.data, { children: false, actions: true, warehouseIds });
   return { data, meta: page.meta };
@@ -34,20 +34,26 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
  * order for `team_id IN (…)`: it reads and sorts every product of every team (~100 ms at 100,000).
  * One ordered walk per team, each reading at most the rows up to the page, merged here, reads about a
  * page per team instead. (PostgreSQL keeps the single query: its text order of ids may differ from JS's.)
+ * The walks read only the sort keys; the page's own rows are read once merged: Prisma spends more
+ * building a whole product row than SQLite spends finding it (about 30 µs a row, ~1.5 ms a page).
  */
 async function mergedTeamPages(
   db: Db, q: OpsListQuery, teams: string[], whereOf: (team: string) => ReturnType<typeof opsWhere>, orderBy: ReturnType<typeof orderOf>,
 ) {
   const { skip, take } = pageWindow(q);
+  const keys = q.order_by === 'updated_at' ? { id: true, updated_at: true } as const : { id: true, created_at: true } as const;
   const lists = await Promise.all(teams.map((team) => db.prisma.product.findMany({
-    ...pageArgs({ ...q, page: 0 }, whereOf(team), orderBy), skip: 0, take: skip + take, include: LIST_INCLUDE,
+    ...pageArgs({ ...q, page: 0 }, whereOf(team), orderBy), skip: 0, take: skip + take, select: keys,
   })));
-  return lists.flat().sort(compareBy(orderBy)).slice(skip, skip + take);
+  const ids = lists.flat().sort(compareBy(orderBy)).slice(skip, skip + take).map((r) => r.id);
+  if (!ids.length) return [];
+  const rows = await db.prisma.product.findMany({ where: { id: { in: ids } }, ...LIST_ROW });
+  return rows.sort(compareBy(orderBy));
 }
 
 async function loadOne(db: Db, caller: Caller, id: string, actions: boolean) {
   const reach = await reachableTeamIds(db.prisma, caller);
-  const row = await db.prisma.product.findFirst({ where: { id, team_id: { in: reach } }, include: DETAIL_INCLUDE });
+  const row = await db.prisma.product.findFirst({ where: { id, team_id: { in: reach } }, ...DETAIL_ROW });
   if (!row) throw notFound('Product', id);
   const [record] = await presentOps(db.prisma, caller, [row], { children: true, actions });
   return record;

@@ -11,7 +11,8 @@ export interface Hit {
 
 export interface RateLimitStore {
   readonly name: string;
-  hit(keyId: string, now: number): Promise<Hit>;
+  /** Counts one request of `keyId` in the window of `now`; a count over `limit` is a refusal. */
+  hit(keyId: string, now: number, limit: number): Promise<Hit>;
   close(): Promise<void>;
 }
 
@@ -19,6 +20,38 @@ const windowOf = (now: number) => {
   const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
   return { start, resetAt: start + WINDOW_MS };
 };
+
+/**
+ * Refusals answered from memory, in front of any store. A key's count only grows within its
+ * window, so once this process has seen a key over its limit, the rest of its requests in that
+ * window are refused without asking the store: a flood of 429s costs no database write (nor Redis
+ * round trip) per request. A higher limit (the key's tier raised) asks the store again.
+ */
+export class RefusingStore implements RateLimitStore {
+  private refused = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly store: RateLimitStore) {}
+
+  get name() {
+    return this.store.name;
+  }
+
+  async hit(keyId: string, now: number, limit: number): Promise<Hit> {
+    const { start, resetAt } = windowOf(now);
+    const known = this.refused.get(keyId);
+    if (known && known.start === start && known.count > limit) return { count: known.count, resetAt };
+    const hit = await this.store.hit(keyId, now, limit);
+    if (hit.count > limit) {
+      if (this.refused.size >= 10_000) this.refused.clear();
+      this.refused.set(keyId, { start, count: hit.count });
+    }
+    return hit;
+  }
+
+  close() {
+    return this.store.close();
+  }
+}
 
 /** One process: counters in memory, no I/O on the hot path. */
 export class MemoryStore implements RateLimitStore {
@@ -43,6 +76,8 @@ export class MemoryStore implements RateLimitStore {
 /**
  * Processes sharing a database (PostgreSQL replicas, or several servers on one SQLite file): one
  * atomic upsert per request (INSERT … ON CONFLICT … RETURNING, on both), shared by all of them.
+ * The counter stops at the limit: a request over it changes no row (the upsert's WHERE fails and
+ * returns nothing), and RefusingStore answers the key's later requests in the window from memory.
  */
 export class DatabaseStore implements RateLimitStore {
   readonly name = 'database';
@@ -50,13 +85,13 @@ export class DatabaseStore implements RateLimitStore {
 
   constructor(private readonly db: Db) {}
 
-  async hit(keyId: string, now: number): Promise<Hit> {
+  async hit(keyId: string, now: number, limit: number): Promise<Hit> {
     const { start, resetAt } = windowOf(now);
     const bucket = `${keyId}:${start / 1000}`;
     const rows = await this.db.prisma.$queryRaw<{ count: number }[]>`
       INSERT INTO rate_limit_counters (bucket, count, window_reset)
       VALUES (${bucket}, 1, ${new Date(resetAt)})
-      ON CONFLICT (bucket) DO UPDATE SET count = rate_limit_counters.count + 1
+      ON CONFLICT (bucket) DO UPDATE SET count = rate_limit_counters.count + 1 WHERE rate_limit_counters.count < ${limit}
       RETURNING count`;
     if (now - this.lastSweep > WINDOW_MS) {
       this.lastSweep = now;
@@ -65,7 +100,7 @@ export class DatabaseStore implements RateLimitStore {
         .deleteMany({ where: { window_reset: { lt: new Date(start) } } })
         .catch(() => undefined);
     }
-    return { count: Number(rows[0].count), resetAt };
+    return { count: rows.length ? Number(rows[0].count) : limit + 1, resetAt };
   }
 
   async close() {}
