@@ -15,9 +15,13 @@
 //              packages, charges and files, default 20000; `--scale N` too), or an existing seeded
 //              database: FOS_BENCH_LIST_DB=<file|url> FOS_BENCH_LIST_TEAM=<id>; FOS_BENCH_LIST_GROUPS
 //              picks lists (orders,fulfillment,packages,charges,files).
+//   export     `fos orders list --all --format ndjson` against fos serve on a seeded SQLite file
+//              (FOS_BENCH_EXPORT_ORDERS, default 20000, or FOS_BENCH_EXPORT_DB=<file> with
+//              FOS_BENCH_LIST_TEAM=<id>): seconds, orders/s and the CLI's RSS early and late.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
+import { EXPORT_TARGET, exportBench } from '../bench/export.mjs';
 import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
 import { outboxBench } from '../bench/outbox.mjs';
 import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
@@ -35,7 +39,7 @@ const READ_REQUESTS = int('FOS_BENCH_READ_REQUESTS', 2000, 2900);
 const argv = process.argv.slice(2);
 const scaleAt = argv.indexOf('--scale');
 const LIST_ORDERS = scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
-const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'reads', 'outbox', 'lists'];
+const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'reads', 'outbox', 'lists', 'export'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -103,6 +107,15 @@ if (sections.includes('lists')) {
     console.log(`  ${r.name.padEnd(58)} ${String(r.rows).padStart(3)} rows  p50 ${ms(r.p50).padStart(9)}  p95 ${ms(r.p95).padStart(9)}  ` +
       `${r.p95 <= LIST_TARGET_MS ? 'ok' : 'OVER'} (target ${LIST_TARGET_MS} ms)`);
   }
+}
+
+if (sections.includes('export')) {
+  const e = await exportBench({ orders: int('FOS_BENCH_EXPORT_ORDERS', 20_000, 5_000_000) });
+  const projected = EXPORT_TARGET.orders / e.perSecond;
+  console.log('fos orders list --all --format ndjson (cursor pages of 100, tier-4 key, SQLite)');
+  console.log(`  ${e.orders} orders in ${e.seconds.toFixed(1)} s: ${e.perSecond.toFixed(0)} orders/s; at that rate ${EXPORT_TARGET.orders.toLocaleString('en')} take ` +
+    `${projected.toFixed(0)} s (target ${EXPORT_TARGET.seconds} s; the tier-4 limit alone needs ${(EXPORT_TARGET.orders / 100 / 3000 * 60).toFixed(0)} s)`);
+  console.log(`  CLI RSS: ${e.earlyRssMiB.toFixed(0)} MiB in the first tenth, ${e.lateRssMiB.toFixed(0)} MiB in the last, peak ${e.peakRssMiB.toFixed(0)} MiB`);
 }
 
 process.exitCode = failed ? 1 : 0;
