@@ -11,7 +11,7 @@ import { median, mib, percentile, ROOT } from './lib.mjs';
 
 const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
 
-function client(base, token, agent) {
+export function client(base, token, agent) {
   return async (method, p, body, expectStatus = [200, 201]) => {
     const started = performance.now();
     const res = await request(`${base}${p}`, {
@@ -27,7 +27,7 @@ function client(base, token, agent) {
 }
 
 /** Runs `fn(i)` for i < count with `concurrency` workers, stopping early after `deadlineMs`. */
-async function load(count, concurrency, deadlineMs, fn) {
+export async function load(count, concurrency, deadlineMs, fn) {
   const latencies = [];
   let next = 0;
   const started = performance.now();
@@ -44,7 +44,8 @@ async function load(count, concurrency, deadlineMs, fn) {
   return { done: latencies.length, seconds, perSecond: latencies.length / seconds, p50: median(latencies), p95: percentile(latencies, 95), p99: percentile(latencies, 99) };
 }
 
-async function seed(server, api, opts) {
+/** A merchant, its products and `opts.orders` converted orders; `server` needs `db` and `bootstrap.teamId`. */
+export async function seed(server, api, opts) {
   const db = server.db;
   const teamId = server.bootstrap.teamId;
   const teams = await dist('domain/teams/teams.js');
@@ -78,6 +79,33 @@ async function seed(server, api, opts) {
   return orders;
 }
 
+/** The fulfilment workflow (accept, lock, read, package, label, fulfil) over every fulfillment order of `orders`. */
+export async function fulfilAll(api, orders, opts) {
+  const foIds = [];
+  for (const orderId of orders) {
+    const list = await api('GET', `/ops/fulfillment-orders?order_id=${orderId}`);
+    foIds.push(...list.data.data.map((fo) => fo.id));
+  }
+  let requests = 0;
+  const workflow = await load(foIds.length, opts.workflowConcurrency, opts.deadlineMs, async (i) => {
+    const id = foIds[i];
+    const owner = `bench-${i}`;
+    await api('POST', `/ops/fulfillment-orders/${id}/accept`);
+    await api('POST', `/ops/fulfillment-orders/${id}/lock`, { lock_owner: owner, timeout_minutes: 5 });
+    const fo = (await api('GET', `/ops/fulfillment-orders/${id}`)).data;
+    const pkg = (await api('POST', '/ops/packages', {
+      fulfillment_order_id: id, idempotency_key: `bench-${id}`,
+      package_line_items: fo.line_items.map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity })),
+    })).data;
+    await api('POST', `/ops/packages/${pkg.id}/label`, {
+      label_url: 'https://labels.example/bench.pdf', tracking_number: `1ZBENCH${i}`, carrier: 'UPS', service: 'Ground', cost: 6.1, cost_currency: 'USD',
+    });
+    await api('POST', `/ops/packages/${pkg.id}/fulfill`, { locked_by: owner });
+    requests += 6;
+  });
+  return { workflow: { ...workflow, requests }, foIds };
+}
+
 export async function apiBench(opts) {
   const dir = await mkdtemp(path.join(tmpdir(), 'fos-bench-api-'));
   const { startServer } = await dist('server/serve.js');
@@ -95,32 +123,11 @@ export async function apiBench(opts) {
     const products = await load(opts.reads, opts.concurrency, opts.deadlineMs, () => read('GET', `/ops/products?limit=20`));
 
     const api = client(server.url, workKey, agent);
-    const foIds = [];
-    for (const orderId of orders) {
-      const list = await api('GET', `/ops/fulfillment-orders?order_id=${orderId}`);
-      foIds.push(...list.data.data.map((fo) => fo.id));
-    }
-    let requests = 0;
-    const workflow = await load(foIds.length, opts.workflowConcurrency, opts.deadlineMs, async (i) => {
-      const id = foIds[i];
-      const owner = `bench-${i}`;
-      await api('POST', `/ops/fulfillment-orders/${id}/accept`);
-      await api('POST', `/ops/fulfillment-orders/${id}/lock`, { lock_owner: owner, timeout_minutes: 5 });
-      const fo = (await api('GET', `/ops/fulfillment-orders/${id}`)).data;
-      const pkg = (await api('POST', '/ops/packages', {
-        fulfillment_order_id: id, idempotency_key: `bench-${id}`,
-        package_line_items: fo.line_items.map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity })),
-      })).data;
-      await api('POST', `/ops/packages/${pkg.id}/label`, {
-        label_url: 'https://labels.example/bench.pdf', tracking_number: `1ZBENCH${i}`, carrier: 'UPS', service: 'Ground', cost: 6.1, cost_currency: 'USD',
-      });
-      await api('POST', `/ops/packages/${pkg.id}/fulfill`, { locked_by: owner });
-      requests += 6;
-    });
+    const { workflow, foIds } = await fulfilAll(api, orders, opts);
     const fulfilled = await server.db.prisma.fulfillmentOrder.count({ where: { id: { in: foIds }, status: 'FULFILLED' } });
     if (fulfilled !== workflow.done) throw new Error(`workflow: ${workflow.done} runs but ${fulfilled} fulfillment orders FULFILLED`);
     const mem = process.memoryUsage();
-    return { products, workflow: { ...workflow, requests }, rssMiB: mib(mem.rss), heapMiB: mib(mem.heapUsed) };
+    return { products, workflow, rssMiB: mib(mem.rss), heapMiB: mib(mem.heapUsed) };
   } finally {
     await agent.close();
     await server.close();
