@@ -5,7 +5,6 @@ import { completeWith } from './completion-hints.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
 import { NetworkError } from '../client/errors.js';
 import { CliError, ExitCode, exitCodeFor, renderError, UsageError } from './errors.js';
-import { networkMessage } from './network-hint.js';
 import { FORMATS } from './profile.js';
 
 /**
@@ -167,7 +166,7 @@ export async function run(argv: readonly string[] = process.argv, ctx: Context =
     return ExitCode.OK;
   } catch (err) {
     if ((err as Error)?.name === 'ExitPromptError') return 130; // Ctrl-C in a prompt
-    const message = err instanceof NetworkError ? await networkMessage(ctx, err) : renderError(err, ctx.options.verbose);
+    const message = err instanceof NetworkError ? await (await import('./network-hint.js')).networkMessage(ctx, err) : renderError(err, ctx.options.verbose);
     if (message) io.stderr.write(message);
     return exitCodeFor(err);
   } finally {

@@ -44,7 +44,7 @@ async function serve(args: string[], trace?: string, request?: (url: string, key
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'fos-serve-footprint-'));
   await serve([]); // first start: migrates and bootstraps
-}, 60_000);
+}, 120_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('fos serve loads what a request needs, when it first needs it', () => {
@@ -61,5 +61,5 @@ describe('fos serve loads what a request needs, when it first needs it', () => {
       /schema-engine/, /\/dist\/cli\/commands\/(?!index\.js)/,
     ];
     for (const re of later) expect(loaded.filter((u) => re.test(u))).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
