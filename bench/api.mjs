@@ -9,11 +9,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent } from 'undici';
 import { mainThreadCpuMs, mib, ROOT } from './lib.mjs';
-import { client, load, runWorkflowsInWorker } from './workflow.mjs';
+import { client, fulfilOne, load, runWorkflowsInWorker } from './workflow.mjs';
+
+export { client, load };
 
 const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
 
-async function seed(server, api, opts) {
+/** A merchant, its products and `opts.orders` converted orders; `server` needs `db` and `bootstrap.teamId`. */
+export async function seed(server, api, opts) {
   const db = server.db;
   const teamId = server.bootstrap.teamId;
   const teams = await dist('domain/teams/teams.js');
@@ -47,6 +50,23 @@ async function seed(server, api, opts) {
   return orders;
 }
 
+/** The fulfillment orders of `orders`, in order. */
+async function foIdsOf(api, orders) {
+  const foIds = [];
+  for (const orderId of orders) {
+    const list = await api('GET', `/ops/fulfillment-orders?order_id=${orderId}`);
+    foIds.push(...list.data.data.map((fo) => fo.id));
+  }
+  return foIds;
+}
+
+/** The fulfilment workflow over every fulfillment order of `orders`, from this thread (the server is another process). */
+export async function fulfilAll(api, orders, opts) {
+  const foIds = await foIdsOf(api, orders);
+  const workflow = await load(foIds.length, opts.workflowConcurrency, opts.deadlineMs, (i) => fulfilOne(api, foIds[i], i));
+  return { workflow: { ...workflow, requests: workflow.done * 6 }, foIds };
+}
+
 export async function apiBench(opts) {
   const dir = await mkdtemp(path.join(tmpdir(), 'fos-bench-api-'));
   const { startServer } = await dist('server/serve.js');
@@ -63,12 +83,7 @@ export async function apiBench(opts) {
     await read('GET', '/ops/products?limit=20'); // warm-up
     const products = await load(opts.reads, opts.concurrency, opts.deadlineMs, () => read('GET', `/ops/products?limit=20`));
 
-    const api = client(server.url, workKey, agent);
-    const foIds = [];
-    for (const orderId of orders) {
-      const list = await api('GET', `/ops/fulfillment-orders?order_id=${orderId}`);
-      foIds.push(...list.data.data.map((fo) => fo.id));
-    }
+    const foIds = await foIdsOf(client(server.url, workKey, agent), orders);
     // The clients run in a worker thread; this thread is the server's alone. Its CPU time per
     // workflow is what one server process spends on a fulfilment and, unlike wall-clock
     // throughput, hardly moves with other load on the machine (event-loop utilization where

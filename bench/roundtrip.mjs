@@ -1,10 +1,19 @@
 // `fos products list` spawned against a `fos serve --demo` on a temp SQLite database
-// (127.0.0.1, port 0): median wall time per CLI run, and the server's RSS afterwards.
+// (127.0.0.1, port 0): median wall time per CLI run beside a bare `node -e 0` (interleaved, so
+// both see the same machine load). Then the server as a warehouse runs it every day: restarted on
+// its database, its RSS after 5 s idle, then under a bounded read load and the fulfil workflow
+// (bench/api.mjs's, against this separate process), with its RSS and CPU time per request.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BIN, cleanEnv, median, percentile, rssOfPid, timedSpawn } from './lib.mjs';
+import { pathToFileURL } from 'node:url';
+import { Agent } from 'undici';
+import { client, fulfilAll, load, seed } from './api.mjs';
+import { BIN, cleanEnv, median, percentile, ROOT, rssOfPid, timedSpawn } from './lib.mjs';
+
+export const IDLE_RSS_TARGET_MIB = 150;
+export const LOAD_RSS_TARGET_MIB = 300;
 
 function startServe(dir, timeoutMs, { demo = true } = {}) {
   const child = spawn(process.execPath, [BIN, 'serve', '--db', path.join(dir, 'fos.db'), ...(demo ? ['--demo'] : []), '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], {
@@ -39,7 +48,47 @@ async function stop(server) {
   await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
 }
 
-export async function roundtrip({ runs }) {
+/** User + system CPU time of a process in ms (Linux /proc, clock ticks of 10 ms), or NaN. */
+async function cpuMsOfPid(pid) {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15)
+  } catch {
+    return NaN;
+  }
+}
+
+/** Reads then the fulfil workflow against a running `fos serve` on `dbFile`: RSS and CPU per request. */
+async function underLoad(server, dbFile, { reads, orders }) {
+  const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
+  const [{ createDb }, { createKey }] = await Promise.all([dist('db/client.js'), dist('domain/keys/keys.js')]);
+  const db = await createDb(dbFile); // a second connection to the server's SQLite file (WAL)
+  const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
+  try {
+    const team = await db.prisma.team.findFirstOrThrow({ where: { kind: 'FULFILLER' }, orderBy: { created_at: 'asc' } });
+    const key = async (name) => (await createKey(db, team.id, { name, power_role: 'ADMIN', rate_tier: 4 }, null)).token;
+    const [setupKey, readKey, workKey] = [await key('bench setup'), await key('bench reads'), await key('bench workflow')];
+    const orderIds = await seed({ db, bootstrap: { teamId: team.id } }, client(server.url, setupKey, agent), { products: 50, orders });
+    const pid = server.child.pid;
+    const read = client(server.url, readKey, agent);
+    let cpu = await cpuMsOfPid(pid);
+    const products = await load(reads, 8, 30_000, () => read('GET', '/ops/products?limit=20'));
+    const readCpuMs = ((await cpuMsOfPid(pid)) - cpu) / products.done;
+    const readRss = await rssOfPid(pid);
+    cpu = await cpuMsOfPid(pid);
+    const { workflow } = await fulfilAll(client(server.url, workKey, agent), orderIds, { workflowConcurrency: 4, deadlineMs: 30_000 });
+    const writeCpuMs = ((await cpuMsOfPid(pid)) - cpu) / workflow.requests;
+    return {
+      reads: { done: products.done, perSecond: products.perSecond, cpuMsPerRequest: readCpuMs, rssMiB: readRss },
+      writes: { done: workflow.done, perSecond: workflow.perSecond, cpuMsPerRequest: writeCpuMs, rssMiB: await rssOfPid(pid) },
+    };
+  } finally {
+    await agent.close();
+    await db.close();
+  }
+}
+
+export async function roundtrip({ runs, reads = 1000, orders = 40 }) {
   const dir = await mkdtemp(path.join(tmpdir(), 'fos-bench-serve-'));
   const started = performance.now();
   let server;
@@ -50,18 +99,20 @@ export async function roundtrip({ runs }) {
     const once = await timedSpawn([BIN, 'products', 'list', '--json', 'id'], { env });
     if (once.code !== 0) throw new Error(`fos products list exited ${once.code}: ${once.stderr}`);
     const times = [];
+    const bare = [];
     for (let i = 0; i < runs; i++) {
+      bare.push((await timedSpawn(['-e', '0'])).ms);
       const r = await timedSpawn([BIN, 'products', 'list', '--json', 'id'], { env });
       if (r.code !== 0) throw new Error(`fos products list exited ${r.code}: ${r.stderr}`);
       times.push(r.ms);
     }
-    const rss = await rssOfPid(server.child.pid);
     // Idle footprint as a warehouse sees it every day: a restart on its existing database.
     await stop(server);
     server = await startServe(dir, 180_000, { demo: false });
     await new Promise((r) => setTimeout(r, 5000));
     const idleRss = await rssOfPid(server.child.pid);
-    return { median: median(times), p90: percentile(times, 90), runs, serveStartMs, serverRssMiB: rss, idleRssMiB: idleRss };
+    const loaded = await underLoad(server, path.join(dir, 'fos.db'), { reads, orders });
+    return { median: median(times), p90: percentile(times, 90), nodeMedian: median(bare), runs, serveStartMs, idleRssMiB: idleRss, ...loaded };
   } finally {
     if (server) await stop(server);
     await rm(dir, { recursive: true, force: true });

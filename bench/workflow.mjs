@@ -40,7 +40,7 @@ export async function load(count, concurrency, deadlineMs, fn) {
 }
 
 /** One fulfillment order from PENDING to FULFILLED through six requests. */
-async function fulfilOne(api, id, i) {
+export async function fulfilOne(api, id, i) {
   const owner = `bench-${i}`;
   await api('POST', `/ops/fulfillment-orders/${id}/accept`);
   await api('POST', `/ops/fulfillment-orders/${id}/lock`, { lock_owner: owner, timeout_minutes: 5 });

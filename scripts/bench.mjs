@@ -2,7 +2,8 @@
 // `npm run bench [-- startup roundtrip api]`: figures for the CLI and the server, on 127.0.0.1
 // only, bounded in count and time (about a minute in all). Needs dist/ (`npm run build`).
 //   startup    fos --version / --help: median of N spawns, and no server/Prisma/Fastify/undici loaded
-//   roundtrip  `fos products list` spawned against `fos serve --demo` (temp SQLite, port 0)
+//   roundtrip  `fos products list` spawned against `fos serve --demo` (temp SQLite, port 0) beside
+//              `node -e 0`; then that server restarted: idle RSS, RSS and CPU under reads and writes
 //   api        in-process server + undici: GET /v1/ops/products, full fulfil workflow, RSS
 //   reads      GET /v1/ops/products?limit=20: fos in-process beside a hand-written Fastify + SQLite
 //              server (bench/products-baseline.mjs) on the same database, alternating rounds; ratio
@@ -26,7 +27,7 @@ import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
 import { outboxBench } from '../bench/outbox.mjs';
 import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
-import { roundtrip } from '../bench/roundtrip.mjs';
+import { IDLE_RSS_TARGET_MIB, LOAD_RSS_TARGET_MIB, roundtrip } from '../bench/roundtrip.mjs';
 import { startup } from '../bench/startup.mjs';
 
 const int = (name, fallback, max) => Math.min(max, Math.max(1, Number(process.env[name]) || fallback));
@@ -59,11 +60,18 @@ if (sections.includes('startup')) {
 }
 
 if (sections.includes('roundtrip')) {
-  const r = await roundtrip({ runs: RUNS });
+  const r = await roundtrip({ runs: RUNS, reads: READS, orders: ORDERS });
+  const mark = (ok) => (ok ? 'ok' : 'OVER');
+  const ratio = r.median / r.nodeMedian;
   console.log(`localhost round trip (fos serve --demo on SQLite started in ${ms(r.serveStartMs)})`);
-  console.log(`  fos products list  ${ms(r.median).padStart(9)}  p90 ${ms(r.p90)}  (spawned CLI, median of ${r.runs})`);
-  if (r.serverRssMiB !== undefined) console.log(`  fos serve RSS      ${r.serverRssMiB.toFixed(1)} MiB after the run`);
-  if (r.idleRssMiB !== undefined) console.log(`  fos serve idle     ${r.idleRssMiB.toFixed(1)} MiB RSS 5 s after a restart on its database (target <= 150)`);
+  console.log(`  fos products list  ${ms(r.median).padStart(9)}  p90 ${ms(r.p90)}  (spawned CLI, median of ${r.runs}; ` +
+    `${ratio.toFixed(1)}x \`node -e 0\` at ${ms(r.nodeMedian)} in the same runs; target <= 3x: ${mark(ratio <= 3)})`);
+  console.log(`fos serve as its own process, restarted on that database`);
+  console.log(`  idle               ${r.idleRssMiB?.toFixed(1)} MiB RSS 5 s after the restart (target <= ${IDLE_RSS_TARGET_MIB}: ${mark(r.idleRssMiB <= IDLE_RSS_TARGET_MIB)})`);
+  for (const [name, x, what] of [['reads', r.reads, 'GET /v1/ops/products?limit=20, concurrency 8'], ['writes', r.writes, 'fulfil workflows, concurrency 4']]) {
+    console.log(`  after ${name.padEnd(12)} ${x.rssMiB?.toFixed(1)} MiB RSS (target <= ${LOAD_RSS_TARGET_MIB}: ${mark(x.rssMiB <= LOAD_RSS_TARGET_MIB)}); ` +
+      `${x.done} ${what}: ${x.perSecond.toFixed(name === 'reads' ? 0 : 1)}/s, server CPU ${x.cpuMsPerRequest.toFixed(2)} ms per request`);
+  }
 }
 
 if (sections.includes('api')) {

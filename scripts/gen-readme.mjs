@@ -24,7 +24,7 @@ await app.close();
 await db.close();
 rmSync(dir, { recursive: true, force: true });
 
-const program = buildProgram(createContext());
+const program = await buildProgram(createContext());
 registerServerCommands(program);
 
 const file = path.join(root, 'README.md');

@@ -1,5 +1,5 @@
 import { chmodSync, statSync } from 'node:fs';
-import Conf from 'conf';
+import { configFilePath, readConfigFile, writeConfigFile } from './config-file.js';
 import { AuthError, UsageError } from './errors.js';
 import {
   normalizeBaseUrl, validateProfileName, type ConfigData, type Format, type Profile,
@@ -8,8 +8,8 @@ import {
 export * from './profile.js';
 
 /**
- * Saved profiles and settings, kept with `conf` in the user's config directory
- * (`$FOS_CONFIG_DIR/config.json` when that variable is set, for tests). The file is written
+ * Saved profiles and settings, in `config.json` in the user's config directory (see config-file.ts;
+ * `$FOS_CONFIG_DIR/config.json` when that variable is set, for tests). The file is written
  * with mode 0600: it holds API keys.
  *
  *   { "current_profile": "local",
@@ -39,25 +39,17 @@ export interface ResolvedProfile {
 }
 
 export class ConfigStore {
-  private readonly conf: Conf<ConfigData>;
+  /** Absolute path of the config file. */
+  readonly path: string;
 
   constructor(private readonly env: Env = process.env) {
-    this.conf = new Conf<ConfigData>({
-      projectName: 'fos',
-      projectSuffix: '',
-      cwd: env.FOS_CONFIG_DIR || undefined,
-      configFileMode: CONFIG_FILE_MODE,
-      accessPropertiesByDotNotation: false,
-    });
+    this.path = configFilePath(env.FOS_CONFIG_DIR);
+    this.data(); // as conf did: a missing file's directory is created, a corrupt file throws here
   }
 
-  /** Absolute path of the config file. */
-  get path(): string {
-    return this.conf.path;
-  }
-
+  /** The file's content, read again on every call (another fos process may have written it). */
   data(): ConfigData {
-    return this.conf.store;
+    return readConfigFile<ConfigData>(this.path);
   }
 
   profiles(): Record<string, Profile> {
@@ -175,9 +167,9 @@ export class ConfigStore {
   }
 
   private write(data: ConfigData): void {
-    this.conf.store = data;
-    // conf applies the mode when it creates the file; tighten files that existed before.
-    if ((statSync(this.conf.path).mode & 0o777) !== CONFIG_FILE_MODE) chmodSync(this.conf.path, CONFIG_FILE_MODE);
+    writeConfigFile(this.path, data, CONFIG_FILE_MODE);
+    // The mode applies when the file is created (and umask may narrow it); make sure it is 0600.
+    if ((statSync(this.path).mode & 0o777) !== CONFIG_FILE_MODE) chmodSync(this.path, CONFIG_FILE_MODE);
   }
 }
 

@@ -5,7 +5,6 @@ import { completeWith } from './completion-hints.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
 import { NetworkError } from '../client/errors.js';
 import { CliError, ExitCode, exitCodeFor, renderError, UsageError } from './errors.js';
-import { networkMessage } from './network-hint.js';
 import { FORMATS } from './profile.js';
 
 /**
@@ -34,7 +33,11 @@ Exit codes: 0 ok, 1 error (5xx), 2 usage/validation, 3 auth (401/403), 4 not fou
 5 conflict/lock held (409), 6 rate limited (429), 7 network.
 `;
 
-export function buildProgram(ctx: Context): Command {
+/**
+ * The program with its client commands: when `args` (the command line after `node fos`) names
+ * one command, only that one is loaded (see registerCommands); without args, all of them.
+ */
+export async function buildProgram(ctx: Context, args?: readonly string[]): Promise<Command> {
   const program = new Command('fos')
     .description('Fulfillment Operations: command line for the Public API, and `fos serve` to host it')
     .version(VERSION, '-V, --version', 'print the version')
@@ -51,7 +54,9 @@ export function buildProgram(ctx: Context): Command {
     .configureHelp({ showGlobalOptions: true })
     .addHelpText('after', ROOT_HELP);
 
-  registerCommands(program, ctx);
+  const wanted = args && firstCommand(args);
+  // `fos serve` and the other server commands need none of the client commands.
+  if (!(wanted !== undefined && Object.hasOwn(SERVER_COMMANDS, wanted))) await registerCommands(program, ctx, wanted);
 
   program.hook('preAction', () => {
     const o = program.opts<GlobalOptions>();
@@ -85,6 +90,8 @@ const SERVER_CLI_MODULE = '../server/cli.js';
 const loadServerModule: ServerCommandsLoader = () => import(SERVER_CLI_MODULE) as Promise<ServerCommandsModule>;
 
 const VALUE_FLAGS = new Set(['--profile', '--base-url', '--format', '--jq', '--template']);
+/** Global options whose value is optional: commander takes the next word when it is not an option. */
+const OPTIONAL_VALUE_FLAGS = new Set(['--json']);
 
 /** The first command word of the arguments (after `help`), skipping global options. */
 export function firstCommand(args: readonly string[]): string | undefined {
@@ -93,7 +100,7 @@ export function firstCommand(args: readonly string[]): string | undefined {
     const a = args[i];
     if (a === '--') break;
     if (a.startsWith('-')) {
-      if (VALUE_FLAGS.has(a)) i++;
+      if (VALUE_FLAGS.has(a) || (OPTIONAL_VALUE_FLAGS.has(a) && args[i + 1] !== undefined && !args[i + 1].startsWith('-'))) i++;
       continue;
     }
     words.push(a);
@@ -142,7 +149,7 @@ export interface RunOptions {
 
 /** Runs the CLI; returns the exit code (bin/fos.js sets process.exitCode from it). */
 export async function run(argv: readonly string[] = process.argv, ctx: Context = createContext(), opts: RunOptions = {}): Promise<number> {
-  const program = buildProgram(ctx);
+  const program = await buildProgram(ctx, argv.slice(2));
   const io = ctx.io;
   program
     .exitOverride()
@@ -159,7 +166,7 @@ export async function run(argv: readonly string[] = process.argv, ctx: Context =
     return ExitCode.OK;
   } catch (err) {
     if ((err as Error)?.name === 'ExitPromptError') return 130; // Ctrl-C in a prompt
-    const message = err instanceof NetworkError ? await networkMessage(ctx, err) : renderError(err, ctx.options.verbose);
+    const message = err instanceof NetworkError ? await (await import('./network-hint.js')).networkMessage(ctx, err) : renderError(err, ctx.options.verbose);
     if (message) io.stderr.write(message);
     return exitCodeFor(err);
   } finally {

@@ -1,14 +1,12 @@
-import type { Dispatcher } from 'undici';
 import { ApiError, apiErrorFrom, toNetworkError } from './errors.js';
 import { paginate, type PaginateOptions } from './paginate.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redactToken } from './redact.js';
+import { Transport, type TransportResponse } from './transport.js';
 import { DEFAULT_RETRY, backoffMs, isRetrySafe, retryDelayMs, sleep, type RetryPolicy } from './retry.js';
 import type {
   ApiResponse, Credentials, HttpMethod, ListResponse, Query, RateLimitInfo, RequestOptions,
 } from './types.js';
-
-type Undici = typeof import('undici');
 
 export interface RetryNotice {
   attempt: number;
@@ -45,16 +43,13 @@ function flatHeaders(raw: Record<string, string | string[] | undefined>): Record
   return out;
 }
 
-/**
- * Typed client for the fos API on undici (keep-alive pool). undici is imported on the first
- * request, so building a client costs nothing for `fos --help`.
- */
+/** Typed client for the fos API (keep-alive connections, see transport.ts). */
 export class ApiClient {
   /** Rate-limit headers of the most recent response that carried them. */
   lastRateLimit: RateLimitInfo | undefined;
   private readonly policy: RetryPolicy;
   private credentials: Promise<Credentials> | undefined;
-  private undici: Promise<{ mod: Undici; agent: Dispatcher }> | undefined;
+  private transport: Transport | undefined;
 
   constructor(private readonly options: ClientOptions) {
     this.policy = { ...DEFAULT_RETRY, ...options.retry };
@@ -67,17 +62,9 @@ export class ApiClient {
     return this.credentials;
   }
 
-  private transport(): Promise<{ mod: Undici; agent: Dispatcher }> {
-    this.undici ??= import('undici').then((mod) => ({
-      mod,
-      agent: new mod.Agent({ keepAliveTimeout: 10_000, connections: 8, connect: { timeout: 15_000 } }),
-    }));
-    return this.undici;
-  }
-
   async request<T = unknown>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const { baseUrl, apiKey } = await this.resolveCredentials();
-    const { mod, agent } = await this.transport();
+    const transport = (this.transport ??= new Transport());
     const url = buildUrl(baseUrl, path, opts.query);
     // The key goes only to the API's own origin: an absolute URL elsewhere (an uploaded label's
     // label_url, say) is fetched without it.
@@ -103,9 +90,9 @@ export class ApiClient {
       log?.(`> ${method} ${url}`);
       if (attempt === 0 && ownOrigin) log?.(`> x-access-token: ${redactToken(apiKey)}`);
       const started = performance.now();
-      let res: Dispatcher.ResponseData;
+      let res: TransportResponse;
       try {
-        res = await mod.request(url, { method, headers, body: body as Dispatcher.DispatchOptions['body'], dispatcher: agent });
+        res = await transport.send(url, { method, headers, body });
       } catch (err) {
         const netErr = toNetworkError(err, url);
         if (!netErr) throw err;
@@ -116,8 +103,8 @@ export class ApiClient {
         await sleep(delayMs);
         continue;
       }
-      const bytes = opts.binary && res.statusCode < 400 ? Buffer.from(await res.body.arrayBuffer()) : undefined;
-      const text = bytes ? '' : await res.body.text();
+      const bytes = opts.binary && res.statusCode < 400 ? res.body : undefined;
+      const text = bytes ? '' : res.body.toString('utf8');
       const responseHeaders = flatHeaders(res.headers);
       log?.(`< ${res.statusCode} (${Math.round(performance.now() - started)} ms)`);
       const rateLimit = parseRateLimit(res.headers);
@@ -169,9 +156,7 @@ export class ApiClient {
 
   /** Closes pooled connections (the CLI calls this before exiting). */
   async close(): Promise<void> {
-    if (!this.undici) return;
-    const { agent } = await this.undici;
-    await agent.close();
+    await this.transport?.close();
   }
 }
 

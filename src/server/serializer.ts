@@ -54,6 +54,11 @@ export const buildSerializer: SerializerFactory = (externalSchemas, serializerOp
     const own = isObject(schema) && typeof schema.$id === 'string' ? schema.$id : undefined;
     const external = own && own in shared ? Object.fromEntries(Object.entries(shared).filter(([id]) => id !== own)) : shared;
     const opts = { ...serializerOpts, schema: external } as Parameters<typeof fastJsonStringify>[1];
-    return fastJsonStringify(nullableAsTypeList(schema) as Parameters<typeof fastJsonStringify>[0], opts) as (data: unknown) => string;
+    // Built on the route's first response (as validators are, app.ts): only the routes in use cost memory.
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data) => {
+      serialize ??= fastJsonStringify(nullableAsTypeList(schema) as Parameters<typeof fastJsonStringify>[0], opts) as (data: unknown) => string;
+      return serialize(data);
+    };
   };
 };

@@ -112,8 +112,8 @@ describe('zsh and fish', () => {
 });
 
 describe('the real command tree', () => {
-  it('covers every resource verb and the global flags', () => {
-    const program = buildProgram(createContext({ io: testIOStreams(), env: {} }));
+  it('covers every resource verb and the global flags', async () => {
+    const program = await buildProgram(createContext({ io: testIOStreams(), env: {} }));
     const script = generateCompletion('bash', program);
     expect(script).toContain(`'fos keys') echo 'list get create disable delete roles tier' ;;`);
     expect(script).toContain(`'fos orders priority') echo 'LOW NORMAL HIGH CRITICAL' ;;`);
@@ -139,7 +139,7 @@ describe('the real command tree', () => {
     expect(bashComplete(script, 'fos products list --search ', { cwd })).toEqual([]);
     expect(bashComplete(script, 'fos orders list --limit ', { cwd })).toEqual([]);
     // every option that declares choices completes them, wherever it is
-    const program = buildProgram(createContext({ io: testIOStreams(), env: {} }));
+    const program = await buildProgram(createContext({ io: testIOStreams(), env: {} }));
     const walk = (cmd: Command, words: string[]): [string, string[]][] => [
       ...cmd.options.filter((o) => o.argChoices?.length && o.long).map((o): [string, string[]] => [[...words, o.long!].join(' '), o.argChoices!]),
       ...cmd.commands.flatMap((c) => walk(c, [...words, c.name()])),

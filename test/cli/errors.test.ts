@@ -123,7 +123,10 @@ describe('server commands hook', () => {
   it('finds the command word after global options and help', () => {
     expect(firstCommand(['--profile', 'x', '--verbose', 'serve', '--port', '1'])).toBe('serve');
     expect(firstCommand(['help', 'db'])).toBe('db');
-    expect(firstCommand(['--json', 'products'])).toBe('products');
+    // --json takes an optional value: commander reads the next word as it when it is not an option
+    expect(firstCommand(['--json', 'products'])).toBeUndefined();
+    expect(firstCommand(['--json', 'id,name', 'products', 'list'])).toBe('products');
+    expect(firstCommand(['--json', '--verbose', 'products'])).toBe('products');
     expect(firstCommand(['--version'])).toBeUndefined();
   });
 

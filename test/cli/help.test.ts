@@ -25,8 +25,8 @@ describe('help', () => {
     ]);
   });
 
-  it('every command has examples, fos admin … and fos db migrate included', () => {
-    const program = buildProgram(createContext({ io: testIOStreams(), env: {} }));
+  it('every command has examples, fos admin … and fos db migrate included', async () => {
+    const program = await buildProgram(createContext({ io: testIOStreams(), env: {} }));
     registerServerCommands(program);
     const leaves: [string, Command][] = [];
     const walk = (cmd: Command, path: string) => {

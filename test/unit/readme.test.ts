@@ -22,8 +22,8 @@ describe('README.md', () => {
     expect(readme).toContain(renderOperationTable(t.app.swagger()));
   });
 
-  it('lists every command', () => {
-    const program = buildProgram(createContext());
+  it('lists every command', async () => {
+    const program = await buildProgram(createContext());
     registerServerCommands(program);
     expect(readme).toContain(renderCommandTable(program));
   });

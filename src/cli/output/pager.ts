@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { Context } from '../context.js';
 
 /**
@@ -20,6 +19,7 @@ export async function paged(ctx: Context, text: string): Promise<void> {
   const lines = text.split('\n').length - 1;
   if (!cmd || lines < io.terminalHeight) return io.out(text);
   const direct = io.stdout === process.stdout;
+  const { spawn } = await import('node:child_process'); // only when a pager runs
   const ok = await new Promise<boolean>((resolve) => {
     const child = spawn(cmd, {
       shell: true,

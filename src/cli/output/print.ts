@@ -1,11 +1,13 @@
 import type { Context } from '../context.js';
-import { csvLine } from './csv.js';
 import { checkFields, getPath, pickFields } from './fields.js';
 import { resolveOutput } from './format.js';
-import { runJq } from './jq.js';
-import { compileTemplate } from './template.js';
-import { paged } from './pager.js';
-import { renderRecord, renderTable, tableColumns } from './table.js';
+
+// Each output form's module loads when that form is asked for: `--json` (scripts, agents) loads
+// neither tables, CSV, jq, templates nor the pager.
+const table = () => import('./table.js');
+const csv = () => import('./csv.js');
+const jq = async (input: unknown, filter: string, tty: boolean) => (await import('./jq.js')).runJq(input, filter, tty);
+const template = async (text: string) => (await import('./template.js')).compileTemplate(text);
 
 /**
  * Printing results. Lists print their records (`data` rows, never the meta envelope) in every
@@ -40,7 +42,7 @@ export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {
   if (fields) rows = fieldsChecked(rows, fields);
 
   if (ctx.options.template !== undefined) {
-    const render = await compileTemplate(ctx.options.template);
+    const render = await template(ctx.options.template);
     for await (const r of rows) {
       await io.out(render(select(r)));
       count++;
@@ -52,7 +54,7 @@ export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {
     // jq reads the whole array (as `fos … --json | jq` would); there is no streaming filter.
     const all: unknown[] = [];
     for await (const r of rows) all.push(select(r));
-    await io.out(await runJq(all, ctx.options.jq, io.isStdoutTTY));
+    await io.out(await jq(all, ctx.options.jq, io.isStdoutTTY));
     return all.length;
   }
 
@@ -68,11 +70,13 @@ export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {
       io.info('no records');
       return 0;
     }
+    const { renderTable, tableColumns } = await table();
     await io.out(renderTable(io, all, fields ?? tableColumns(all, opts.columns)));
     return all.length;
   }
 
   if (format === 'csv') {
+    const { csvLine } = await csv();
     let columns: readonly string[] | undefined = fields;
     if (!columns && Array.isArray(rows)) columns = [...new Set(rows.flatMap((r) => Object.keys(r ?? {})))];
     for await (const r of rows) {
@@ -108,22 +112,26 @@ export async function printRecord(ctx: Context, record: unknown): Promise<void> 
   const io = ctx.io;
   if (ctx.options.template !== undefined) {
     checkFields(record, fields);
-    return io.out((await compileTemplate(ctx.options.template))(fields ? pickFields(record, fields) : record));
+    return io.out((await template(ctx.options.template))(fields ? pickFields(record, fields) : record));
   }
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-    if (ctx.options.jq !== undefined) return io.out(await runJq(record, ctx.options.jq, io.isStdoutTTY));
+    if (ctx.options.jq !== undefined) return io.out(await jq(record, ctx.options.jq, io.isStdoutTTY));
     await io.out(`${JSON.stringify(record, null, 2)}\n`);
     return;
   }
   const obj = record as Record<string, unknown>;
   checkFields(obj, fields);
-  if (format === 'table') return paged(ctx, renderRecord(io, obj, fields));
+  if (format === 'table') {
+    const [{ paged }, { renderRecord }] = await Promise.all([import('./pager.js'), table()]);
+    return paged(ctx, renderRecord(io, obj, fields));
+  }
   if (format === 'csv') {
     const columns = fields ?? Object.keys(obj);
+    const { csvLine } = await csv();
     return io.out(csvLine(columns) + csvLine(columns.map((c) => getPath(obj, c))));
   }
   const selected = fields ? pickFields(obj, fields) : obj;
-  if (ctx.options.jq !== undefined) return io.out(await runJq(selected, ctx.options.jq, io.isStdoutTTY));
+  if (ctx.options.jq !== undefined) return io.out(await jq(selected, ctx.options.jq, io.isStdoutTTY));
   await io.out(format === 'ndjson' ? `${JSON.stringify(selected)}\n` : `${JSON.stringify(selected, null, 2)}\n`);
 }
 

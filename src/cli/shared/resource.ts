@@ -4,8 +4,6 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { printRecord } from '../output/print.js';
 import { addBodyOptions, buildBody } from './body.js';
-import { confirmDestructive } from './confirm.js';
-import { orderIdOf } from './order-ref.js';
 import { addFieldOptions, checkBody, collectFields, type FieldSpec } from './flags.js';
 import { addArguments, commandOf, withExamples } from './help.js';
 
@@ -98,7 +96,8 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
     }
     if (spec.resolveArgs) args = await spec.resolveArgs(ctx, args);
     if (spec.argsToBody) body = { ...body, ...spec.argsToBody(args) };
-    if (spec.confirm) await confirmDestructive(ctx, spec.confirm(args, await confirmName(ctx, spec, args)));
+    // confirm.js and order-ref.js load when an action needs them, not when commands are defined.
+    if (spec.confirm) await (await import('./confirm.js')).confirmDestructive(ctx, spec.confirm(args, await confirmName(ctx, spec, args)));
     const sendBody = spec.mode === 'action' && Object.keys(body).length === 0 ? undefined : body;
     const res = await ctx.client().request(spec.method, spec.path(args, opts), {
       body: sendBody,
@@ -136,7 +135,7 @@ export function group(name: string, description: string, verbs: Command[]): Comm
 }
 
 /** resolveArgs for commands whose first argument is an order: an id or an order number. */
-export const orderArg = async (ctx: Context, [ref, ...rest]: string[]) => [await orderIdOf(ctx.client(), ref), ...rest];
+export const orderArg = async (ctx: Context, [ref, ...rest]: string[]) => [await (await import('./order-ref.js')).orderIdOf(ctx.client(), ref), ...rest];
 
 /** Encodes an id for a path segment. */
 export const seg = (id: string | undefined) => encodeURIComponent(id ?? '');

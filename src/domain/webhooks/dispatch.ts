@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../../db/types.js';
 import { PermanentPushError, pushTracking, type SalesChannelAdapters } from '../events/sales-channel.js';
-import { fetch as undiciFetch } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher } from 'undici';
 import { DestinationRefused, isAllowedHost, publicOnlyAgent } from './network.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
 
@@ -168,12 +169,19 @@ class LostClaim extends Error {}
  * "HTTP <status>"), so the deliveries list cannot tell a closed port from a filtered one.
  */
 export function fetchSender(timeoutMs: number, userAgent: string, opts: { allowPrivate?: boolean } = {}): WebhookSender {
-  const dispatcher = opts.allowPrivate ? undefined : publicOnlyAgent();
+  // undici (~110 modules, ~10 MiB) is loaded with the first delivery: a server whose teams have
+  // no webhook endpoints never needs it.
+  let undici: { fetch: typeof import('undici').fetch; dispatcher: Dispatcher | undefined } | undefined;
   return async (url, body, headers) => {
     if (!opts.allowPrivate && !isAllowedHost(new URL(url).hostname)) {
       return { ok: false, status: null, error: 'destination not allowed' };
     }
     try {
+      undici ??= {
+        fetch: (createRequire(import.meta.url)('undici') as typeof import('undici')).fetch,
+        dispatcher: opts.allowPrivate ? undefined : publicOnlyAgent(),
+      };
+      const { fetch: undiciFetch, dispatcher } = undici;
       const res = await undiciFetch(url, {
         method: 'POST', body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), dispatcher,
         headers: { 'content-type': 'application/json', 'user-agent': userAgent, ...headers },

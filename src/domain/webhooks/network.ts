@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import { Agent } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent } from 'undici';
 
 // Webhook network policy: endpoints may only reach public unicast addresses, so a MANAGE_WEBHOOKS
 // key cannot probe loopback, private, link-local (cloud metadata), unique-local, CGNAT or other
@@ -50,5 +51,6 @@ function publicOnlyLookup(hostname: string, options: object, callback: LookupCal
 
 /** An undici dispatcher whose connections only reach public addresses (checked after DNS). */
 export function publicOnlyAgent(): Agent {
-  return new Agent({ connect: { lookup: publicOnlyLookup as never } });
+  const undici = createRequire(import.meta.url)('undici') as typeof import('undici'); // see fetchSender
+  return new undici.Agent({ connect: { lookup: publicOnlyLookup as never } });
 }

@@ -1,5 +1,5 @@
-import { parse } from 'csv-parse/sync';
 import { UsageError } from '../../errors.js';
+import { parse } from '../../shared/schema-csv.js';
 
 // Spreadsheet rows -> adjustment lines for `fos inventory import`. Headers are matched without
 // regard to case, spaces, dashes or underscores:

@@ -4,7 +4,6 @@ import { CliError, UsageError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
 import { readReference } from '../../shared/body.js';
 import { commandOf, withExamples } from '../../shared/help.js';
-import { parseSchemaCsv } from '../../shared/schema-csv.js';
 
 // `fos products import products.csv`: rows upserted by SKU through POST /v1/ops/products/bulk,
 // 1,000 per request. Rows the server refuses are reported with their CSV row numbers; the others
@@ -34,6 +33,7 @@ export default function productsImport(ctx: Context): Command {
     // The columns come from the API's own schema (loaded only here, so `fos --help` stays light).
     const { BulkProductsBody } = await import('../../../server/schemas/products.js');
     const fields = (BulkProductsBody.properties.products.items as unknown as { properties: Record<string, never> }).properties;
+    const { parseSchemaCsv } = await import('../../shared/schema-csv.js');
     const { bodies: products, rows } = parseSchemaCsv(text, fields, {
       required: ['sku'], what: 'product', instead: 'use fos products update --data',
     });
