@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+/// <reference path="./undici-modules.d.ts" />
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 
@@ -29,18 +29,19 @@ interface Undici {
   request: RequestFn;
 }
 
-function loadUndici(): Undici {
-  const require = createRequire(import.meta.url);
-  const Agent = require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-  const request = require('undici/lib/api/api-request.js') as RequestFn;
+// import() of literal paths, so esbuild bundles them into the standalone binary too (build:sea).
+async function loadUndici(): Promise<Undici> {
+  const [{ default: Agent }, { default: request }] = await Promise.all([
+    import('undici/lib/dispatcher/agent.js'), import('undici/lib/api/api-request.js'),
+  ]);
   return { agent: new Agent({ keepAliveTimeout: 10_000, connections: 8, connect: { timeout: 15_000 } }), request };
 }
 
 export class Transport {
-  private undici: Undici | undefined;
+  private undici: Promise<Undici> | undefined;
 
   async send(url: string, req: TransportRequest): Promise<TransportResponse> {
-    const { agent, request } = (this.undici ??= loadUndici());
+    const { agent, request } = await (this.undici ??= loadUndici());
     const target = new URL(url);
     const res = await request.call(agent, {
       origin: target.origin,
@@ -54,6 +55,6 @@ export class Transport {
 
   /** Closes the pooled connections. */
   async close(): Promise<void> {
-    await this.undici?.agent.close();
+    if (this.undici) await (await this.undici).agent.close();
   }
 }

@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import type Table from 'cli-table3';
+import Table from 'cli-table3';
 import type { IOStreams } from '../iostreams.js';
 import { getPath } from './fields.js';
 
@@ -39,13 +38,10 @@ export function tableColumns(rows: readonly unknown[], preferred: readonly strin
 /** cli-table3 pads every cell; drop the trailing blanks of each line. */
 const trimLines = (text: string) => `${text.split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
 
-// cli-table3 (CommonJS) is required on the first table: JSON output and scripts never load it.
-const require = createRequire(import.meta.url);
-let TableClass: typeof Table | undefined;
-
+// This module is imported when a table is printed (output/print.ts), so JSON output and scripts
+// never load cli-table3. (A static import: the standalone binary's bundle must see it.)
 function newTable(io: IOStreams, head: string[] = []): Table.Table {
-  TableClass ??= require('cli-table3') as typeof Table;
-  return new TableClass({
+  return new Table({
     head: head.map((h) => io.style('bold', h)),
     chars: BORDERLESS,
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },

@@ -1,9 +1,7 @@
-import { createRequire } from 'node:module';
-import type { parse as Parse } from 'csv-parse/sync';
+import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.js';
 
-// csv-parse is required when a CSV is read, not when the command is merely defined.
-export const parse: typeof Parse = (...args: Parameters<typeof Parse>) => (createRequire(import.meta.url)('csv-parse/sync') as { parse: typeof Parse }).parse(...args);
+export { parse };
 
 // CSV rows -> request bodies, typed by the API schema that documents them (the one source):
 // `fos products import` (the product fields of POST /v1/ops/products/bulk) and `fos labels
