@@ -8,6 +8,8 @@
 //  3. A copy of this node binary gets the blob injected with postject.
 // esbuild's install script is disabled (package.json allowScripts); it runs from its platform
 // package (@esbuild/linux-x64 here), which npm installs as an optional dependency.
+// `--bundle-only` stops after step 1 (test/cli/sea-bundle.test.ts runs the bundle with node);
+// FOS_SEA_OUT names another output directory than dist/sea.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = path.join(ROOT, 'dist/sea');
+const OUT = process.env.FOS_SEA_OUT ? path.resolve(process.env.FOS_SEA_OUT) : path.join(ROOT, 'dist/sea');
 const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const binary = path.join(OUT, process.platform === 'win32' ? 'fos.exe' : 'fos');
@@ -66,6 +68,7 @@ const inputs = Object.keys(result.metafile.inputs);
 const leaked = inputs.filter((p) => /src[/\\]server[/\\](?!schemas[/\\])|@prisma|node_modules[/\\]fastify[/\\]|generated[/\\]/.test(p));
 if (leaked.length) throw new Error(`the SEA bundle must not contain server code: ${leaked.slice(0, 5).join(', ')}`);
 console.log(`bundled ${inputs.length} modules into ${path.relative(ROOT, bundle)} (${(statSync(bundle).size / 1024).toFixed(0)} KiB)`);
+if (process.argv.includes('--bundle-only')) process.exit(0);
 
 const seaConfig = path.join(OUT, 'sea-config.json');
 const blob = path.join(OUT, 'sea-prep.blob');
