@@ -39,6 +39,26 @@ export async function runServe(opts: ServeOptions & { logLevel?: string; logForm
   // ~5-10% more CPU per request.
   setFlagsFromString('--semi-space-growth-factor=2');
   const err = process.stderr;
+  // Signals are handled before anything is announced: whoever reads the URL may stop the server
+  // at once, and must find it draining, not killed with its lock left behind.
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    const drainMs = (opts.drainTimeout ?? 10) * 1000;
+    err.write(`fos serve: stopping (draining for at most ${drainMs / 1000} s)…\n`);
+    // Whatever happens in the drain, the process ends shortly after its deadline.
+    setTimeout(() => process.exit(1), drainMs + 5000).unref();
+    try {
+      await server.close({ drainMs });
+    } catch (e) {
+      err.write(`fos serve: stopping failed: ${(e as Error).message}\n`);
+      process.exit(1);
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   if (server.bootstrap) {
     const { token, teamName } = server.bootstrap;
     err.write(`\nFirst start: created fulfiller team "${teamName}" and an ADMIN key (rate tier 4: 3000 requests a minute).\n`);
@@ -56,17 +76,4 @@ export async function runServe(opts: ServeOptions & { logLevel?: string; logForm
   }
   if (opts.demo) err.write('Demo warehouse loaded (--demo): products, stock and orders ready to fulfil.\n');
   err.write(`fos serve listening on ${server.url} (${server.db.provider})\n`);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    const drainMs = (opts.drainTimeout ?? 10) * 1000;
-    err.write(`fos serve: stopping (draining for at most ${drainMs / 1000} s)…\n`);
-    // Whatever happens in the drain, the process ends shortly after its deadline.
-    setTimeout(() => process.exit(1), drainMs + 5000).unref();
-    await server.close({ drainMs });
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }

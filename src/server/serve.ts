@@ -111,9 +111,13 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
           await Promise.all([worker.stop(), counts.stop(), app.close()]);
         } finally {
           clearTimeout(cut);
+          // Whatever failed above, the file is let go: a later server must not find a live lock.
+          try {
+            await db.close();
+          } finally {
+            lock?.release();
+          }
         }
-        await db.close();
-        lock?.release();
       },
     };
   } catch (err) {

@@ -1,22 +1,14 @@
 import net from 'node:net';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSandbox, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
+import { describe, expect, it } from 'vitest';
+import { spawnServe, useServeSandbox } from '../helpers/serve-process.js';
 
 // Issue 7 item 8: SIGTERM under keep-alive load drains within a bounded time. A request whose
 // headers arrive after SIGTERM gets 503 problem+json with retry-after and `connection: close`; a
 // request already in flight (its body still arriving) completes; a connection that never
 // finishes is cut at --drain-timeout; the process exits 0.
 
-let dir: string;
-let env: NodeJS.ProcessEnv;
-const running: ServeProcess['child'][] = [];
-beforeAll(async () => ({ dir, env } = await serveSandbox()));
-afterAll(async () => {
-  for (const c of running) if (c.exitCode === null) c.kill('SIGKILL');
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const box = useServeSandbox();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -33,8 +25,8 @@ function rawConnection(url: string) {
 
 describe('fos serve shutdown', () => {
   it('drains: late requests get 503 problem+json + retry-after, in-flight ones complete, exit 0 promptly', async () => {
-    const s = spawnServe(['--db', path.join(dir, 'drain.db'), '--port', '0', '--drain-timeout', '8'], env, dir);
-    running.push(s.child);
+    const s = spawnServe(['--db', path.join(box.dir, 'drain.db'), '--port', '0', '--drain-timeout', '8'], box.env, box.dir);
+    box.running.push(s.child);
     const server = await s.started;
     const token = /API key \(shown once\): (\S+)/.exec(server.stderr())![1];
     const origin = new URL(server.url).origin;
@@ -72,8 +64,8 @@ describe('fos serve shutdown', () => {
   }, 60_000);
 
   it('a connection that never finishes is cut at --drain-timeout; the process still exits 0', async () => {
-    const s = spawnServe(['--db', path.join(dir, 'cut.db'), '--port', '0', '--drain-timeout', '2'], env, dir);
-    running.push(s.child);
+    const s = spawnServe(['--db', path.join(box.dir, 'cut.db'), '--port', '0', '--drain-timeout', '2'], box.env, box.dir);
+    box.running.push(s.child);
     const server = await s.started;
     const hanging = rawConnection(new URL(server.url).origin);
     await hanging.write('POST /v1/ops/products HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{');

@@ -1,26 +1,18 @@
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'libsql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSandbox, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
+import { describe, expect, it } from 'vitest';
+import { spawnServe, useServeSandbox } from '../helpers/serve-process.js';
 
 // SQLite runs with synchronous = NORMAL by default (src/db/client.ts): a commit is in the
 // operating system's hands when the response is sent, so a fos serve killed outright (SIGKILL,
 // no drain, no checkpoint) loses nothing it answered for. `--sqlite-sync full` is accepted, and a
 // value it does not know is refused before anything starts.
 
-let dir: string;
-let env: NodeJS.ProcessEnv;
-const running: ServeProcess['child'][] = [];
-beforeAll(async () => ({ dir, env } = await serveSandbox()));
-afterAll(async () => {
-  for (const c of running) if (c.exitCode === null) c.kill('SIGKILL');
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const box = useServeSandbox();
 
 async function killedAfterWrites(db: string, ...more: string[]) {
-  const s = spawnServe(['--db', db, '--port', '0', ...more], env, dir);
-  running.push(s.child);
+  const s = spawnServe(['--db', db, '--port', '0', ...more], box.env, box.dir);
+  box.running.push(s.child);
   const server = await s.started;
   const token = /API key \(shown once\): (\S+)/.exec(server.stderr())![1];
   const names = Array.from({ length: 5 }, (_, i) => `station ${i} ${path.basename(db)}`);
@@ -42,15 +34,15 @@ async function killedAfterWrites(db: string, ...more: string[]) {
 
 describe('fos serve on SQLite, killed outright', () => {
   it('keeps every write it answered for (synchronous NORMAL, the default)', async () => {
-    const { names, stored } = await killedAfterWrites(path.join(dir, 'normal.db'));
+    const { names, stored } = await killedAfterWrites(path.join(box.dir, 'normal.db'));
     expect(stored).toEqual(expect.arrayContaining(names));
   }, 60_000);
 
   it('and with --sqlite-sync full; an unknown mode is refused', async () => {
-    const { names, stored } = await killedAfterWrites(path.join(dir, 'full.db'), '--sqlite-sync', 'full');
+    const { names, stored } = await killedAfterWrites(path.join(box.dir, 'full.db'), '--sqlite-sync', 'full');
     expect(stored).toEqual(expect.arrayContaining(names));
-    const bad = spawnServe(['--db', path.join(dir, 'bad.db'), '--port', '0', '--sqlite-sync', 'sometimes'], env, dir);
-    running.push(bad.child);
+    const bad = spawnServe(['--db', path.join(box.dir, 'bad.db'), '--port', '0', '--sqlite-sync', 'sometimes'], box.env, box.dir);
+    box.running.push(bad.child);
     expect((await bad.exited).code).not.toBe(0);
     expect(bad.stderr()).toMatch(/sqlite-sync/);
   }, 60_000);

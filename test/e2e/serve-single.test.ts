@@ -1,33 +1,25 @@
 import { existsSync } from 'node:fs';
 import net from 'node:net';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSandbox, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
+import { describe, expect, it } from 'vitest';
+import { spawnServe, useServeSandbox } from '../helpers/serve-process.js';
 
 // Issue 7 item 10: rate limits are counted in a server's memory on SQLite, so a second `fos serve`
 // on the same file would double every key's allowance: it refuses to start (exit 5) and names the
 // first; a lock left by a killed server is taken over.
 
-let dir: string;
-let env: NodeJS.ProcessEnv;
-const running: ServeProcess['child'][] = [];
-beforeAll(async () => ({ dir, env } = await serveSandbox()));
-afterAll(async () => {
-  for (const c of running) if (c.exitCode === null) c.kill('SIGKILL');
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const box = useServeSandbox();
 
 const serve = (db: string, ...more: string[]) => {
-  const s = spawnServe(['--db', path.join(dir, db), '--port', '0', ...more], env, dir);
-  running.push(s.child);
+  const s = spawnServe(['--db', path.join(box.dir, db), '--port', '0', ...more], box.env, box.dir);
+  box.running.push(s.child);
   return s;
 };
 
 describe('one fos serve per SQLite file', () => {
   it('a second server on the same file exits 5 naming the first; another file is fine; a killed server\'s lock is taken over', async () => {
     const first = await serve('a.db').started;
-    expect(existsSync(path.join(dir, 'a.db.serve.lock'))).toBe(true);
+    expect(existsSync(path.join(box.dir, 'a.db.serve.lock'))).toBe(true);
 
     const second = serve('a.db');
     const { code } = await second.exited;
@@ -40,11 +32,11 @@ describe('one fos serve per SQLite file', () => {
     const other = await serve('b.db').started;
     other.child.kill('SIGTERM');
     await other.exited;
-    expect(existsSync(path.join(dir, 'b.db.serve.lock'))).toBe(false); // released on a clean stop
+    expect(existsSync(path.join(box.dir, 'b.db.serve.lock'))).toBe(false); // released on a clean stop
 
     first.child.kill('SIGKILL'); // leaves its lock behind
     await first.exited;
-    expect(existsSync(path.join(dir, 'a.db.serve.lock'))).toBe(true);
+    expect(existsSync(path.join(box.dir, 'a.db.serve.lock'))).toBe(true);
     const third = await serve('a.db').started;
     const res = await fetch(`${third.url}/swagger.json`);
     expect(res.status).toBe(200);
@@ -67,7 +59,7 @@ describe('one fos serve per SQLite file', () => {
     const a = await serve('shared.db', '--rate-limit-store', 'database').started;
     const token = /API key \(shown once\): (\S+)/.exec(a.stderr())![1];
     const b = await serve('shared.db', '--rate-limit-store', 'database').started;
-    expect(existsSync(path.join(dir, 'shared.db.serve.lock'))).toBe(false);
+    expect(existsSync(path.join(box.dir, 'shared.db.serve.lock'))).toBe(false);
     const remaining = async (url: string) => {
       const res = await fetch(`${url}/me`, { headers: { 'x-access-token': token } });
       expect(res.status).toBe(200);

@@ -1,9 +1,10 @@
 // `fos serve` as a separate process (the built CLI: bin/fos.js -> dist/, so `npm run build`
 // first), for tests of what only a real process shows: signals, exit codes, two servers.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { packageRoot } from '../../src/db/migrate.js';
 
 export const fosBin = path.join(packageRoot(), 'bin', 'fos.js');
@@ -28,6 +29,23 @@ export async function serveSandbox(): Promise<{ dir: string; env: NodeJS.Process
       FOS_LOG_LEVEL: 'warn', NO_COLOR: '1', CI: 'true',
     },
   };
+}
+
+/**
+ * A sandbox for the calling test file: made before its tests; after them, the servers it
+ * `track`ed are killed and the directory removed. `dir` and `env` are set once beforeAll ran.
+ */
+export function useServeSandbox() {
+  const box = { dir: '', env: {} as NodeJS.ProcessEnv, running: [] as ChildProcess[], track<T extends { child: ChildProcess }>(s: T): T {
+    box.running.push(s.child);
+    return s;
+  } };
+  beforeAll(async () => Object.assign(box, await serveSandbox()));
+  afterAll(async () => {
+    for (const c of box.running) if (c.exitCode === null) c.kill('SIGKILL');
+    if (box.dir) await rm(box.dir, { recursive: true, force: true });
+  });
+  return box;
 }
 
 /** Spawns `fos serve <args>`; resolves once it prints its URL, rejects if it exits first. */
