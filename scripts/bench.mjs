@@ -122,7 +122,7 @@ if (sections.includes('export')) {
   const projected = EXPORT_TARGET.orders / e.perSecond;
   console.log('fos orders list --all --format ndjson (cursor pages of 100, tier-4 key, SQLite)');
   console.log(`  ${e.orders} orders in ${e.seconds.toFixed(1)} s: ${e.perSecond.toFixed(0)} orders/s; at that rate ${EXPORT_TARGET.orders.toLocaleString('en')} take ` +
-    `${projected.toFixed(0)} s (target ${EXPORT_TARGET.seconds} s; the tier-4 limit alone needs ${(EXPORT_TARGET.orders / 100 / 3000 * 60).toFixed(0)} s)`);
+    `${projected.toFixed(0)} s (target ${EXPORT_TARGET.seconds} s; at 100 a page the tier-4 limit of 3,000 requests a minute makes it ${Math.ceil(EXPORT_TARGET.orders / 100 / 3000)} one-minute windows)`);
   console.log(`  CLI RSS: ${e.earlyRssMiB.toFixed(0)} MiB in the first tenth, ${e.lateRssMiB.toFixed(0)} MiB in the last, peak ${e.peakRssMiB.toFixed(0)} MiB`);
 }
 
