@@ -752,7 +752,7 @@ complete -c fos -n '__fos_at \'fos serve\'' -l unauth-rate-limit -x -d 'requests
 complete -c fos -n '__fos_at \'fos serve\'' -l allow-private-webhooks -d 'let webhook endpoints reach loopback, private and link-local addresses (local receivers)'
 complete -c fos -n '__fos_at \'fos serve\'' -l storage -r -F -d 'where uploaded files are kept: a directory replicas share, or s3://bucket/prefix (credentials from AWS_* variables); default: $FOS_STORAGE, else <data dir>/files'
 complete -c fos -n '__fos_at \'fos serve\'' -l public-url -x -d 'the https:// address people and agents reach this server at (behind a TLS proxy): OAuth metadata and the /mcp resource name it, and sign-in cookies are Secure; default: $FOS_PUBLIC_URL, else each request'\''s own address'
-complete -c fos -n '__fos_at \'fos serve\'' -l sqlite-sync -x -a 'normal full' -d 'SQLite: when commits reach the disk: normal syncs the log every second (a power cut may lose that last second; a crash of fos loses nothing), full syncs every commit (about 3x slower writes)'
+complete -c fos -n '__fos_at \'fos serve\'' -l sqlite-sync -x -a 'normal full' -d 'SQLite: when commits reach the disk: normal syncs the log every second (a power cut may lose that last second; a crash of fos loses nothing), full syncs every commit (each waits ~3 ms for the disk)'
 complete -c fos -n '__fos_at \'fos serve\'' -l max-upload-mb -x -d 'largest file upload accepted, in MiB'
 complete -c fos -n '__fos_at \'fos serve\'' -l log-level -x -a 'fatal error warn info debug trace' -d 'log level'
 complete -c fos -n '__fos_at \'fos serve\'' -l log-format -x -a 'auto pretty json' -d 'log lines: readable on a terminal and JSON when piped (auto), or always one of them'
