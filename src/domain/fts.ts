@@ -1,8 +1,9 @@
 import type { Db } from '../db/types.js';
 
 // SQLite's trigram search indexes (FTS5 tables kept by triggers; migrations order_list_indexes,
-// product_search and record_list_indexes): the ids of the rows whose indexed text contains a term, as an index lookup
-// instead of a LIKE scan. PostgreSQL serves the same LIKE from pg_trgm GIN indexes instead.
+// product_search and record_list_indexes): the ids of the rows whose indexed text contains a
+// term, as an index lookup instead of a LIKE scan. PostgreSQL serves the same LIKE from pg_trgm
+// GIN indexes instead.
 
 /** When more rows match, LIKE along the list's sort index finds a page sooner than an IN of them all. */
 export const FTS_CAP = 2000;

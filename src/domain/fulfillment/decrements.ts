@@ -1,4 +1,5 @@
-import { empty, join, raw, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
+import { empty, join, raw, type Sql } from '@prisma/client/runtime/client';
+import { integerById } from '../../db/raw-sql.js';
 import type { TxClient } from '../../db/types.js';
 
 // The fulfil's decrements of remaining quantities: ONE conditional UPDATE per table for all the
@@ -21,7 +22,7 @@ export async function decrementRemaining(
   now: Date,
 ): Promise<Map<string, Decremented>> {
   if (!amounts.length) return new Map();
-  const q = sql`CASE "id" ${join(amounts.map(([id, n]) => sql`WHEN ${id} THEN CAST(${n} AS INTEGER)`), ' ')} END`;
+  const q = integerById(amounts);
   const rows = await tx.$queryRaw<Decremented[]>`
     UPDATE ${raw(`"${table}"`)} SET "remaining_quantity" = "remaining_quantity" - ${q}, "updated_at" = ${now}
     WHERE ${scope} AND "id" IN (${join(amounts.map(([id]) => id))}) AND "remaining_quantity" >= ${q}

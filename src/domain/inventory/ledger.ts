@@ -1,4 +1,5 @@
 import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
+import { integerById } from '../../db/raw-sql.js';
 import type { TxClient } from '../../db/types.js';
 import { BUCKETS, type Bucket, type MovementKind } from './constants.js';
 
@@ -88,7 +89,7 @@ export async function applyToLevels(tx: TxClient, changes: Array<{ level: LevelR
   if (!moving.length) return [];
   const now = new Date();
   const ids = moving.map((c) => c.level.id);
-  const delta = (b: Bucket) => sql`CASE "id" ${join(moving.map((c) => sql`WHEN ${c.level.id} THEN CAST(${c.d[b]} AS INTEGER)`), ' ')} END`;
+  const delta = (b: Bucket) => integerById(moving.map((c) => [c.level.id, c.d[b]] as const));
   const moved = await tx.$queryRaw<{ id: string }[]>`
       UPDATE "inventory_levels" SET ${join(BUCKETS.map((b) => sql`${raw(`"${b}"`)} = ${raw(`"${b}"`)} + ${delta(b)}`), ', ')}, "updated_at" = ${now}
       WHERE "id" IN (${join(ids)}) AND ${join(BUCKETS.map((b) => sql`${raw(`"${b}"`)} + ${delta(b)} >= 0`), ' AND ')}
