@@ -8,22 +8,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BIN, cleanEnv, ROOT, rssOfPid, timedSpawn } from './lib.mjs';
+import { BIN, cleanEnv, ROOT, rssOfPid, startServe, stopServe, timedSpawn } from './lib.mjs';
 
 export const EXPORT_TARGET = { orders: 1_000_000, seconds: 120 };
-
-function serve(db, env) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--db', db, '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-      const url = /listening on (\S+)/.exec(err)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.on('exit', (code) => reject(new Error(`fos serve exited ${code}:\n${err}`)));
-  });
-}
 
 export async function exportBench({ orders }) {
   const dir = mkdtempSync(path.join(tmpdir(), 'fos-bench-export-'));
@@ -41,7 +28,7 @@ export async function exportBench({ orders }) {
     const key = await timedSpawn([BIN, 'admin', '--db', db, 'key', 'create', '--team', team, '--name', 'bench export', '--power-role', 'ADMIN', '--tier', '4'], { env });
     if (key.code !== 0) throw new Error(`fos admin key create: ${key.stderr}`);
     const { token } = JSON.parse(key.stdout);
-    server = await serve(db, env);
+    server = await startServe({ db, env });
 
     const started = performance.now();
     const cli = spawn(process.execPath, [BIN, 'orders', 'list', '--all', '--format', 'ndjson'], {
@@ -64,7 +51,7 @@ export async function exportBench({ orders }) {
     const early = Math.max(...rss.slice(0, tenth));
     return { orders: lines, seconds, perSecond: lines / seconds, peakRssMiB: Math.max(...rss), earlyRssMiB: early, lateRssMiB: Math.max(...rss.slice(-tenth)) };
   } finally {
-    if (server) server.child.kill('SIGTERM');
+    if (server) await stopServe(server);
     rmSync(dir, { recursive: true, force: true });
   }
 }

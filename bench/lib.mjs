@@ -49,18 +49,60 @@ export async function rssOfPid(pid) {
 
 export const mib = (bytes) => bytes / 1024 / 1024;
 
-/**
- * CPU time (ms) the process's main thread has used, from /proc (Linux; utime + stime in clock
- * ticks of 10 ms), or undefined elsewhere. Unlike event-loop utilization it does not count time
- * the thread waited for a core on a busy machine.
- */
-export async function mainThreadCpuMs() {
+/** utime + stime (ms) of a /proc stat file (Linux, clock ticks of 10 ms), or undefined elsewhere. */
+async function procCpuMs(statFile) {
   try {
     const { readFile } = await import('node:fs/promises');
-    const stat = await readFile(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const stat = await readFile(statFile, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return undefined;
   }
+}
+
+/** User + system CPU time (ms) of a process, or undefined where /proc is missing. */
+export const cpuMsOfPid = (pid) => procCpuMs(`/proc/${pid}/stat`);
+
+/**
+ * CPU time (ms) this process's main thread has used, or undefined where /proc is missing. Unlike
+ * event-loop utilization it does not count time the thread waited for a core on a busy machine.
+ */
+export const mainThreadCpuMs = () => procCpuMs(`/proc/self/task/${process.pid}/stat`);
+
+/**
+ * `fos serve` on a SQLite file (127.0.0.1, a free port) in its own process; resolves with the
+ * child, its URL and the first-start key (when `demo`, the bootstrap key is awaited too).
+ */
+export function startServe({ db, env, demo = false, timeoutMs = 180_000 }) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--db', db, ...(demo ? ['--demo'] : []), '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], {
+    env, stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`fos serve did not start within ${timeoutMs} ms:\n${err}`));
+    }, timeoutMs);
+    child.stderr.on('data', (d) => {
+      err += d;
+      const key = /API key \(shown once\): (\S+)/.exec(err)?.[1];
+      const url = /listening on (\S+)/.exec(err)?.[1];
+      if ((key || !demo) && url) {
+        clearTimeout(timer);
+        resolve({ child, key, url });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`fos serve exited ${code}:\n${err}`));
+    });
+  });
+}
+
+/** SIGTERM, and at most 5 s for it to drain and exit. */
+export async function stopServe(server) {
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
 }

@@ -3,60 +3,19 @@
 // both see the same machine load). Then the server as a warehouse runs it every day: restarted on
 // its database, its RSS after 5 s idle, then under a bounded read load and the fulfil workflow
 // (bench/api.mjs's, against this separate process), with its RSS and CPU time per request.
-import { spawn } from 'node:child_process';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent } from 'undici';
 import { client, fulfilAll, load, seed } from './api.mjs';
-import { BIN, cleanEnv, median, percentile, ROOT, rssOfPid, timedSpawn } from './lib.mjs';
+import { BIN, cleanEnv, cpuMsOfPid, median, percentile, ROOT, rssOfPid, startServe, stopServe, timedSpawn } from './lib.mjs';
 
 export const IDLE_RSS_TARGET_MIB = 150;
 export const LOAD_RSS_TARGET_MIB = 300;
 
-function startServe(dir, timeoutMs, { demo = true } = {}) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--db', path.join(dir, 'fos.db'), ...(demo ? ['--demo'] : []), '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], {
-    env: cleanEnv({ FOS_CONFIG_DIR: dir, FOS_DATA_DIR: dir }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGTERM');
-      reject(new Error(`fos serve did not start within ${timeoutMs} ms:\n${err}`));
-    }, timeoutMs);
-    child.stderr.on('data', (d) => {
-      err += d;
-      const key = /API key \(shown once\): (\S+)/.exec(err)?.[1];
-      const url = /listening on (\S+)/.exec(err)?.[1];
-      if ((key || !demo) && url) {
-        clearTimeout(timer);
-        resolve({ child, key, url });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`fos serve exited ${code}:\n${err}`));
-    });
-  });
-}
+const serveEnv = (dir) => cleanEnv({ FOS_CONFIG_DIR: dir, FOS_DATA_DIR: dir });
 
-async function stop(server) {
-  const exited = new Promise((r) => server.child.once('exit', r));
-  server.child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-}
-
-/** User + system CPU time of a process in ms (Linux /proc, clock ticks of 10 ms), or NaN. */
-async function cpuMsOfPid(pid) {
-  try {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15)
-  } catch {
-    return NaN;
-  }
-}
 
 /** Reads then the fulfil workflow against a running `fos serve` on `dbFile`: RSS and CPU per request. */
 async function underLoad(server, dbFile, { reads, orders }) {
@@ -93,7 +52,7 @@ export async function roundtrip({ runs, reads = 1000, orders = 40 }) {
   const started = performance.now();
   let server;
   try {
-    server = await startServe(dir, 180_000);
+    server = await startServe({ db: path.join(dir, 'fos.db'), env: serveEnv(dir), demo: true });
     const serveStartMs = performance.now() - started;
     const env = cleanEnv({ FOS_BASE_URL: server.url, FOS_API_KEY: server.key, FOS_CONFIG_DIR: dir });
     const once = await timedSpawn([BIN, 'products', 'list', '--json', 'id'], { env });
@@ -107,14 +66,14 @@ export async function roundtrip({ runs, reads = 1000, orders = 40 }) {
       times.push(r.ms);
     }
     // Idle footprint as a warehouse sees it every day: a restart on its existing database.
-    await stop(server);
-    server = await startServe(dir, 180_000, { demo: false });
+    await stopServe(server);
+    server = await startServe({ db: path.join(dir, 'fos.db'), env: serveEnv(dir) });
     await new Promise((r) => setTimeout(r, 5000));
     const idleRss = await rssOfPid(server.child.pid);
     const loaded = await underLoad(server, path.join(dir, 'fos.db'), { reads, orders });
     return { median: median(times), p90: percentile(times, 90), nodeMedian: median(bare), runs, serveStartMs, idleRssMiB: idleRss, ...loaded };
   } finally {
-    if (server) await stop(server);
+    if (server) await stopServe(server);
     await rm(dir, { recursive: true, force: true });
   }
 }
