@@ -218,6 +218,21 @@ describe('fulfil', () => {
     expect(s.levels[0]).toMatchObject({ on_hand: 1, committed: 1 });
   });
 
+  it('refuses a product without inventory in the warehouse, leaving the other products\' levels and ledger as they were', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1, onHand: 5 }, { quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
+    await lock(f);
+    const p = await pack(f, [1, 1]);
+    await t.db.prisma.inventoryLevel.deleteMany({ where: { product_id: f.products[1].id } });
+    const before = await state(f);
+    const res = await call('POST', `/v1/ops/packages/${p.id}/fulfill`, { locked_by: 'packer' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toContain(`Product ${f.products[1].id} has no inventory in warehouse`);
+    const after = await state(f);
+    expect(after.levels).toEqual(before.levels);
+    expect(after.foLines).toEqual(before.foLines);
+    expect(await t.db.prisma.inventoryMovement.count({ where: { reference_id: p.id } })).toBe(0);
+  });
+
   it('answers 404 for unknown packages and validates the body', async () => {
     expect((await call('POST', '/v1/ops/packages/01990000-0000-7000-8000-00000000000f/fulfill', { locked_by: 'x' })).statusCode).toBe(404);
     const f = await fulfillmentFixture(t, { status: 'ACCEPTED' });

@@ -1,5 +1,5 @@
 import type { Db, TxClient } from '../../db/types.js';
-import { join, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
+import { join, raw, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
 import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS, type Address as OrderAddress } from '../orders/address.js';
 
 // Batched name lookups for responses (warehouse, team and shop names).
@@ -51,6 +51,10 @@ export async function loadNames(
   if (t0.length) parts.push(sql`SELECT 't' AS kind, id, name, NULL, NULL, NULL, NULL, NULL, NULL FROM teams WHERE id IN (${join(t0)})`);
   if (s0.length) parts.push(sql`SELECT 's' AS kind, id, name, NULL, NULL, NULL, NULL, NULL, CAST(shop_type AS TEXT) FROM shops WHERE id IN (${join(s0)})`);
   const rows = parts.length ? await client.$queryRaw<NameRow[]>(join(parts, ' UNION ALL ')) : [];
+  return namesOf(rows);
+}
+
+function namesOf(rows: NameRow[]): Names {
   const of = (kind: NameRow['kind']) => new Map(rows.filter((r) => r.kind === kind).map((r) => [r.id, r]));
   const w = of('w');
   const t = of('t');
@@ -66,6 +70,52 @@ export async function loadNames(
       return x && { name: x.name, shop_type: x.extra! };
     },
   };
+}
+
+/**
+ * The same names read with a row instead of by a statement of their own: columns (scalar
+ * subqueries) for the SELECT or RETURNING list of a row of `table` that has "warehouse_id",
+ * "merchant_team_id" and "fulfiller_team_id" (fulfillment orders, packages). A write that
+ * presents its record adds them to the compare-and-set it makes anyway (docs/performance.md,
+ * write path); namesOfRow() turns them back into Names.
+ */
+export function nameColumns(table: 'fulfillment_orders' | 'packages'): Sql {
+  // The label_format enum is cast to text, as in loadNames.
+  const w = (expr: string, as: string) => `(SELECT ${expr} FROM "warehouses" w WHERE w."id" = "${table}"."warehouse_id") AS "names_w_${as}"`;
+  const t = (col: string, as: string) => `(SELECT t."name" FROM "teams" t WHERE t."id" = "${table}"."${col}") AS "names_t_${as}"`;
+  return raw([
+    ...['name', 'address1', 'city', 'state', 'zip', 'country'].map((c) => w(`w."${c}"`, c)),
+    w('CAST(w."label_format" AS TEXT)', 'label_format'),
+    t('merchant_team_id', 'merchant'),
+    t('fulfiller_team_id', 'fulfiller'),
+  ].join(', '));
+}
+
+export interface NameColumns {
+  warehouse_id: string;
+  merchant_team_id: string;
+  fulfiller_team_id: string;
+  names_w_name: string | null;
+  names_w_address1: string | null;
+  names_w_city: string | null;
+  names_w_state: string | null;
+  names_w_zip: string | null;
+  names_w_country: string | null;
+  names_w_label_format: string | null;
+  names_t_merchant: string | null;
+  names_t_fulfiller: string | null;
+}
+
+/** Names from a row read with nameColumns() (no shops: callers that show one read it). */
+export function namesOfRow(r: NameColumns): Names {
+  const rows: NameRow[] = [];
+  if (r.names_w_name !== null) {
+    rows.push({ kind: 'w', id: r.warehouse_id, name: r.names_w_name, address1: r.names_w_address1, city: r.names_w_city, state: r.names_w_state, zip: r.names_w_zip, country: r.names_w_country, extra: r.names_w_label_format });
+  }
+  const team = (id: string, name: string | null) => name !== null && rows.push({ kind: 't', id, name, address1: null, city: null, state: null, zip: null, country: null, extra: null });
+  team(r.merchant_team_id, r.names_t_merchant);
+  team(r.fulfiller_team_id, r.names_t_fulfiller);
+  return namesOf(rows);
 }
 
 /** An address as stored in Json columns: the order's address, plus email on package snapshots. */

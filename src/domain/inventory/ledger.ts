@@ -1,5 +1,5 @@
 import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
-import { integerById } from '../../db/raw-sql.js';
+import { integerBy } from '../../db/raw-sql.js';
 import type { TxClient } from '../../db/types.js';
 import { BUCKETS, type Bucket, type MovementKind } from './constants.js';
 
@@ -78,27 +78,35 @@ function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, 
 }
 
 /**
- * applyToLevel for several levels at once (a fulfil ships several products): ONE conditional
- * UPDATE moves every level by its own deltas (a CASE per bucket) where every bucket stays >= 0,
- * and one INSERT writes all their movements. Returns the ids of the levels the guard refused;
- * when any is refused nothing is written, and the caller's transaction must fail.
+ * applyToLevel for several products of one warehouse at once (a fulfil ships several products):
+ * ONE conditional UPDATE, keyed by product, moves each product's level by its own deltas (a CASE
+ * per bucket) where every bucket stays >= 0, and returns the levels it moved (with the product's
+ * SKU for the ledger); one INSERT writes all their movements. Returns the products it could not
+ * move (no level in the warehouse, or a bucket would go negative); when any is refused nothing
+ * is written, and the caller's transaction must fail.
  */
-export async function applyToLevels(tx: TxClient, changes: Array<{ level: LevelRef & { sku: string | null }; deltas: Deltas }>, info: MovementInfo): Promise<string[]> {
-  const all = changes.map((c) => ({ level: c.level, d: { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...c.deltas } }));
+export async function applyToProductLevels(
+  tx: TxClient, warehouseId: string, changes: Array<{ productId: string; deltas: Deltas }>, info: MovementInfo,
+): Promise<string[]> {
+  const all = changes.map((c) => ({ productId: c.productId, d: { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...c.deltas } }));
   const moving = all.filter((c) => BUCKETS.some((b) => c.d[b] !== 0));
   if (!moving.length) return [];
   const now = new Date();
-  const ids = moving.map((c) => c.level.id);
-  const delta = (b: Bucket) => integerById(moving.map((c) => [c.level.id, c.d[b]] as const));
-  const moved = await tx.$queryRaw<{ id: string }[]>`
+  const products = moving.map((c) => c.productId);
+  const delta = (b: Bucket) => integerBy('product_id', moving.map((c) => [c.productId, c.d[b]] as const));
+  const moved = await tx.$queryRaw<LevelRef[]>`
       UPDATE "inventory_levels" SET ${join(BUCKETS.map((b) => sql`${raw(`"${b}"`)} = ${raw(`"${b}"`)} + ${delta(b)}`), ', ')}, "updated_at" = ${now}
-      WHERE "id" IN (${join(ids)}) AND ${join(BUCKETS.map((b) => sql`${raw(`"${b}"`)} + ${delta(b)} >= 0`), ' AND ')}
-      RETURNING "id"`;
+      WHERE "warehouse_id" = ${warehouseId} AND "product_id" IN (${join(products)})
+        AND ${join(BUCKETS.map((b) => sql`${raw(`"${b}"`)} + ${delta(b)} >= 0`), ' AND ')}
+      RETURNING "id", "product_id", "warehouse_id", (SELECT p."sku" FROM "products" p WHERE p."id" = "inventory_levels"."product_id") AS "sku"`;
   if (moved.length !== moving.length) {
-    const done = new Set(moved.map((r) => r.id));
-    return ids.filter((id) => !done.has(id));
+    const done = new Set(moved.map((r) => r.product_id));
+    return products.filter((id) => !done.has(id));
   }
-  await tx.inventoryMovement.createMany({ data: moving.flatMap((c) => movementRows(c.level, c.d, info, now)) });
+  const byProduct = new Map(moving.map((c) => [c.productId, c.d]));
+  // Ledger rows in level-id order, as one INSERT.
+  moved.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  await tx.inventoryMovement.createMany({ data: moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now)) });
   return [];
 }
 
