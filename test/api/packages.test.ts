@@ -152,6 +152,21 @@ describe('write responses', () => {
     expect(fulfilled.fulfillment).toMatchObject({ shop_id: shop.id, shop_name: 'Corner Store' });
     expect(fulfilled).toEqual(await get(id));
   });
+
+  // Create reads the order's config and address with the fulfillment order's row lock (Json
+  // through a subquery: text on SQLite, a value on PostgreSQL).
+  it('create copies the order\'s config and shipping address', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    await t.db.prisma.order.update({
+      where: { id: f.order.id },
+      data: { config: { incoterm: 'DDP', saturday_delivery: true, not_a_package_key: 1 }, shipping_address: { name: 'Ada Lovelace', address1: '12 St James\'s Sq', city: 'London', zip: 'SW1Y 4JH', country: 'GB' } },
+    });
+    const created = await call('POST', '/v1/ops/packages', { fulfillment_order_id: f.fo.id, package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }] });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().config).toMatchObject({ incoterm: 'DDP', saturday_delivery: true, delivery_confirmation: 'NO_SIGNATURE' });
+    expect(created.json().config).not.toHaveProperty('not_a_package_key');
+    expect(created.json()).toMatchObject({ to_address_name: 'Ada Lovelace', to_address_address1: '12 St James\'s Sq', to_address_city: 'London', to_address_country: 'GB' });
+  });
 });
 
 describe('list and get', () => {

@@ -106,8 +106,8 @@ export interface NameColumns {
   names_t_fulfiller: string | null;
 }
 
-/** Names from a row read with nameColumns() (no shops: callers that show one read it). */
-export function namesOfRow(r: NameColumns): Names {
+/** Names from a row read with nameColumns(), and the shop when the caller read it too. */
+export function namesOfRow(r: NameColumns, shop?: { id: string; name: string; shop_type: string }): Names {
   const rows: NameRow[] = [];
   if (r.names_w_name !== null) {
     rows.push({ kind: 'w', id: r.warehouse_id, name: r.names_w_name, address1: r.names_w_address1, city: r.names_w_city, state: r.names_w_state, zip: r.names_w_zip, country: r.names_w_country, extra: r.names_w_label_format });
@@ -115,6 +115,7 @@ export function namesOfRow(r: NameColumns): Names {
   const team = (id: string, name: string | null) => name !== null && rows.push({ kind: 't', id, name, address1: null, city: null, state: null, zip: null, country: null, extra: null });
   team(r.merchant_team_id, r.names_t_merchant);
   team(r.fulfiller_team_id, r.names_t_fulfiller);
+  if (shop) rows.push({ kind: 's', id: shop.id, name: shop.name, address1: null, city: null, state: null, zip: null, country: null, extra: shop.shop_type });
   return namesOf(rows);
 }
 

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { TxClient } from '../../db/types.js';
 import { conflict, invalid } from '../errors.js';
+import type { PackingLine } from './packing.js';
 
 // Package line items are validated the same way at create and at PATCH (spec 4.7 rule 2):
 // each line names a line item of the package's fulfillment order (by
 // core_fulfillment_order_line_item_id, product_id and/or sku), and per fulfillment-order line
 // the quantity packed here plus what other open (PENDING) packages of the same fulfillment
 // order hold never exceeds what remains unfulfilled. Callers hold the fulfillment order's row
-// lock (their transaction's first UPDATE), so racing creates cannot both pass this check.
+// lock (their transaction's first UPDATE) and read the lines after it (packing.ts), so racing
+// creates cannot both pass this check.
 
 export interface LineInput {
   id?: string;
@@ -19,18 +20,9 @@ export interface LineInput {
   expiration_date?: string | null;
 }
 
-interface FoLine {
-  id: string;
-  product_id: string | null;
-  sku: string | null;
-  name: string;
-  image_url: string | null;
-  remaining_quantity: number;
-}
-
 export interface ResolvedLine {
   input: LineInput;
-  foLine: FoLine;
+  foLine: PackingLine;
   data: {
     product_id: string | null;
     core_fulfillment_order_line_item_id: string;
@@ -53,7 +45,7 @@ export interface ResolvedLine {
   };
 }
 
-function matchLine(foId: string, foLines: FoLine[], line: LineInput, i: number): FoLine {
+function matchLine(foId: string, foLines: PackingLine[], line: LineInput, i: number): PackingLine {
   const path = `package_line_items.${i}`; // reported as body.<path>
   if (!line.core_fulfillment_order_line_item_id && !line.product_id && !line.sku) {
     throw invalid(`body.${path}`, 'needs a sku, a product_id or a core_fulfillment_order_line_item_id');
@@ -71,33 +63,16 @@ function matchLine(foId: string, foLines: FoLine[], line: LineInput, i: number):
   return hits[0];
 }
 
-export async function resolveLines(
-  tx: TxClient,
-  fo: { id: string; line_items: FoLine[] },
-  lines: LineInput[],
-  excludePackageId?: string,
-): Promise<ResolvedLine[]> {
+/** Matches and checks the lines against the fulfillment order's (from packingLines), and fills in what they copy. */
+export function resolveLines(fo: { id: string; line_items: PackingLine[] }, lines: LineInput[]): ResolvedLine[] {
   const matched = lines.map((line, i) => matchLine(fo.id, fo.line_items, line, i));
-
-  const open = await tx.packageLineItem.findMany({
-    where: {
-      core_fulfillment_order_line_item_id: { in: [...new Set(matched.map((l) => l.id))] },
-      package: { fulfillment_order_id: fo.id, status: 'PENDING', ...(excludePackageId ? { id: { not: excludePackageId } } : {}) },
-    },
-    select: { core_fulfillment_order_line_item_id: true, quantity: true },
-  });
-  const inOtherPackages = new Map<string, number>();
-  for (const o of open) {
-    const k = o.core_fulfillment_order_line_item_id!;
-    inOtherPackages.set(k, (inOtherPackages.get(k) ?? 0) + o.quantity);
-  }
   const requested = new Map<string, number>();
   const errors: Array<{ path: string; message: string }> = [];
   lines.forEach((line, i) => {
     const fl = matched[i];
     const total = (requested.get(fl.id) ?? 0) + line.quantity;
     requested.set(fl.id, total);
-    const other = inOtherPackages.get(fl.id) ?? 0;
+    const other = fl.in_other_packages;
     if (total + other > fl.remaining_quantity) {
       const left = Math.max(0, fl.remaining_quantity - other);
       errors.push({
@@ -110,12 +85,9 @@ export async function resolveLines(
     throw conflict(`Package quantities exceed what remains to fulfil: ${errors.map((e) => e.message).join('; ')}.`, { errors });
   }
 
-  const productIds = [...new Set(matched.map((l) => l.product_id).filter((x): x is string => !!x))];
-  const products = productIds.length ? await tx.product.findMany({ where: { id: { in: productIds } } }) : [];
-  const byId = new Map(products.map((p) => [p.id, p]));
   return lines.map((line, i) => {
     const fl = matched[i];
-    const p = fl.product_id ? byId.get(fl.product_id) : undefined;
+    const p = fl.product;
     return {
       input: line,
       foLine: fl,

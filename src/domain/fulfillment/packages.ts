@@ -8,7 +8,8 @@ import { enqueueEvent } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
 import { CLOSED_FO } from './fulfillment-orders.js';
-import { asAddress, loadNames } from './lookups.js';
+import { asAddress } from './lookups.js';
+import { claimForPacking, packingLines } from './packing.js';
 import { resolveConfig } from './package-config.js';
 import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
 import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
@@ -91,18 +92,6 @@ async function lockFoRow(tx: TxClient, teamId: string, foId: string) {
   throw conflict(`Fulfillment order ${foId} is ${now.status}; no packages can be added or changed.`, { fulfillment_order_status: now.status });
 }
 
-type LockedFo = Awaited<ReturnType<typeof lockFoRow>>;
-
-/** The locked fulfillment order's lines and order (sequential queries: inside a transaction). */
-async function loadFo(tx: TxClient, fo: LockedFo) {
-  const line_items = await tx.fulfillmentOrderLineItem.findMany({ where: { fulfillment_order_id: fo.id }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
-  const order = await tx.order.findUniqueOrThrow({
-    where: { id: fo.order_id },
-    select: { shipping_address: true, customer_email: true, customer_name: true, config: true, shop_id: true },
-  });
-  return { ...fo, line_items, order };
-}
-
 /**
  * `origin` (scheme://host of the request) makes packing_slip_url absolute; the id is made here
  * (UUIDv7, as the column default would) so the URL is written with the row, not by a second UPDATE.
@@ -119,18 +108,15 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
   let result: { id: string; created: boolean; view?: PackageView };
   try {
     result = await writeTx(db, async (tx) => {
-      const locked = await lockFoRow(tx, teamId, input.fulfillment_order_id);
+      // The row lock, with the order's fields and the names the response shows: the package is
+      // presented from what this transaction read and wrote (docs/performance.md, write path).
+      const fo = await claimForPacking(tx, db.provider, teamId, input.fulfillment_order_id);
       if (key) {
         const again = await replayId(tx, teamId, key, hash); // a racer with the same key committed first
         if (again) return { id: again, created: false };
       }
-      const fo = await loadFo(tx, locked);
-      const lines = await resolveLines(tx, fo, input.package_line_items);
-      // The names the response shows, read once here: the package is presented from what this
-      // transaction wrote, not read again after it (docs/performance.md, write path).
-      const names = await loadNames(tx, {
-        warehouses: [fo.warehouse_id], teams: [fo.fulfiller_team_id, fo.merchant_team_id], shops: [fo.order.shop_id],
-      });
+      const lines = resolveLines({ id: fo.id, line_items: await packingLines(tx, fo.id) }, input.package_line_items);
+      const names = fo.names;
       const warehouse = names.warehouse(fo.warehouse_id);
       const ship = asAddress(fo.order.shipping_address);
       const id = uuidv7();
@@ -238,12 +224,12 @@ export async function updatePackage(db: Db, teamId: string, id: string, input: U
     const { count } = await tx.package.updateMany({ where: { id, fulfiller_team_id: teamId, status: 'PENDING' }, data: scalars });
     if (!count) throw conflict(`Package ${id} is fulfilled; fulfilled packages cannot be changed.`);
 
-    if (input.package_line_items && locked) await replaceLines(tx, id, locked, input.package_line_items);
+    if (input.package_line_items && locked) await replaceLines(tx, id, locked.id, input.package_line_items);
   });
   return loadPackage(db.prisma, teamId, id);
 }
 
-async function replaceLines(tx: TxClient, packageId: string, locked: LockedFo, lines: LineInput[]) {
+async function replaceLines(tx: TxClient, packageId: string, foId: string, lines: LineInput[]) {
   const existing = await tx.packageLineItem.findMany({ where: { package_id: packageId }, select: { id: true } });
   const existingIds = new Set(existing.map((e) => e.id));
   lines.forEach((l, i) => {
@@ -254,8 +240,7 @@ async function replaceLines(tx: TxClient, packageId: string, locked: LockedFo, l
     if (l.id && seen.has(l.id)) throw invalid(`body.package_line_items.${i}.id`, 'appears more than once');
     if (l.id) seen.add(l.id);
   });
-  const fo = await loadFo(tx, locked);
-  const resolved = await resolveLines(tx, fo, lines, packageId);
+  const resolved = resolveLines({ id: foId, line_items: await packingLines(tx, foId, packageId) }, lines);
   const keep = new Set(lines.map((l) => l.id).filter((x): x is string => !!x));
   await tx.packageLineItem.deleteMany({ where: { package_id: packageId, id: { notIn: [...keep] } } });
   for (const r of resolved) {

@@ -1,0 +1,118 @@
+import { join, raw } from '@prisma/client/runtime/client';
+import type { Provider, TxClient } from '../../db/types.js';
+import { conflict, notFound } from '../errors.js';
+import { CLOSED_FO } from './fulfillment-orders.js';
+import { nameColumns, namesOfRow, type NameColumns, type Names } from './lookups.js';
+
+// What a package is made from, read in two statements inside the packing transaction:
+//  - claimForPacking: the fulfillment order's row lock (the transaction's first statement, a
+//    compare-and-set UPDATE that refuses closed orders), returning the row with what the package
+//    copies from its order and the names its response shows;
+//  - packingLines: the fulfillment order's lines, each with what other open packages already
+//    hold of it and the product fields a package line copies.
+// The lock serialises packers of one fulfillment order, so the quantities read after it are
+// current (packages.ts, package-lines.ts).
+
+export interface PackingFo {
+  id: string;
+  order_id: string;
+  warehouse_id: string;
+  fulfiller_team_id: string;
+  merchant_team_id: string;
+  picking_session_id: string | null;
+  order: { shipping_address: unknown; customer_email: string | null; customer_name: string | null; config: unknown; shop_id: string | null };
+  names: Names;
+}
+
+interface ClaimRow extends NameColumns {
+  id: string;
+  order_id: string;
+  picking_session_id: string | null;
+  o_shipping_address: unknown;
+  o_customer_email: string | null;
+  o_customer_name: string | null;
+  o_config: unknown;
+  o_shop_id: string | null;
+  s_name: string | null;
+  s_shop_type: string | null;
+}
+
+/** A Json column read through a subquery: SQLite gives its text, PostgreSQL the value. */
+const jsonOf = (provider: Provider, v: unknown) => (provider === 'sqlite' && typeof v === 'string' ? JSON.parse(v) : v ?? null);
+
+export async function claimForPacking(tx: TxClient, provider: Provider, teamId: string, foId: string): Promise<PackingFo> {
+  const order = (col: string) => raw(`(SELECT o."${col}" FROM "orders" o WHERE o."id" = "fulfillment_orders"."order_id")`);
+  const shop = (col: string) => raw(`(SELECT s."${col}" FROM "shops" s JOIN "orders" o ON s."id" = o."shop_id" WHERE o."id" = "fulfillment_orders"."order_id")`);
+  const [row] = await tx.$queryRaw<ClaimRow[]>`
+    UPDATE "fulfillment_orders" SET "updated_at" = ${new Date()}
+    WHERE "id" = ${foId} AND "fulfiller_team_id" = ${teamId} AND "status" NOT IN (${join(CLOSED_FO)})
+    RETURNING "id", "order_id", "warehouse_id", "fulfiller_team_id", "merchant_team_id", "picking_session_id",
+      ${order('shipping_address')} AS "o_shipping_address", ${order('customer_email')} AS "o_customer_email",
+      ${order('customer_name')} AS "o_customer_name", ${order('config')} AS "o_config", ${order('shop_id')} AS "o_shop_id",
+      ${shop('name')} AS "s_name", CAST(${shop('shop_type')} AS TEXT) AS "s_shop_type",
+      ${nameColumns('fulfillment_orders')}`;
+  if (!row) {
+    const now = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true } });
+    if (!now) throw notFound('Fulfillment order', foId);
+    throw conflict(`Fulfillment order ${foId} is ${now.status}; no packages can be added or changed.`, { fulfillment_order_status: now.status });
+  }
+  const shopOf = row.o_shop_id && row.s_name !== null ? { id: row.o_shop_id, name: row.s_name, shop_type: row.s_shop_type! } : undefined;
+  return {
+    id: row.id, order_id: row.order_id, warehouse_id: row.warehouse_id, fulfiller_team_id: row.fulfiller_team_id,
+    merchant_team_id: row.merchant_team_id, picking_session_id: row.picking_session_id,
+    order: {
+      shipping_address: jsonOf(provider, row.o_shipping_address), customer_email: row.o_customer_email,
+      customer_name: row.o_customer_name, config: jsonOf(provider, row.o_config), shop_id: row.o_shop_id,
+    },
+    names: namesOfRow(row, shopOf),
+  };
+}
+
+/** A fulfillment-order line as packing sees it. */
+export interface PackingLine {
+  id: string;
+  product_id: string | null;
+  sku: string | null;
+  name: string;
+  image_url: string | null;
+  remaining_quantity: number;
+  /** Units of this line in the fulfillment order's other open (PENDING) packages. */
+  in_other_packages: number;
+  /** The product's fields a package line copies (null without a product). */
+  product: PackingProduct | null;
+}
+
+export interface PackingProduct {
+  image_url: string | null;
+  weight: number | null;
+  weight_unit: string | null;
+  customs_value: number | null;
+  customs_value_currency: string | null;
+  customs_description: string | null;
+  hs_code: string | null;
+  country_of_origin: string | null;
+  printed_commodity_identifier: string | null;
+  eccn: string | null;
+  manufacturer: string | null;
+}
+
+const PRODUCT_FIELDS = ['image_url', 'weight', 'weight_unit', 'customs_value', 'customs_value_currency', 'customs_description', 'hs_code',
+  'country_of_origin', 'printed_commodity_identifier', 'eccn', 'manufacturer'] as const satisfies ReadonlyArray<keyof PackingProduct>;
+
+/** The lines of a (claimed) fulfillment order in created order; `excludePackageId`: a package being edited. */
+export async function packingLines(tx: TxClient, foId: string, excludePackageId?: string): Promise<PackingLine[]> {
+  const rows = await tx.$queryRaw<Array<Record<string, unknown>>>`
+    SELECT l."id", l."product_id", l."sku", l."name", l."image_url", l."remaining_quantity",
+      COALESCE((SELECT SUM(pl."quantity") FROM "package_line_items" pl JOIN "packages" pk ON pk."id" = pl."package_id"
+        WHERE pl."core_fulfillment_order_line_item_id" = l."id" AND pk."fulfillment_order_id" = l."fulfillment_order_id"
+          AND pk."status" = 'PENDING' AND pk."id" <> ${excludePackageId ?? ''}), 0) AS "in_other_packages",
+      p."id" AS "has_product", ${raw(PRODUCT_FIELDS.map((f) => `p."${f}" AS "p_${f}"`).join(', '))}
+    FROM "fulfillment_order_line_items" l LEFT JOIN "products" p ON p."id" = l."product_id"
+    WHERE l."fulfillment_order_id" = ${foId}
+    ORDER BY l."created_at", l."id"`;
+  return rows.map((r) => ({
+    id: r.id as string, product_id: r.product_id as string | null, sku: r.sku as string | null, name: r.name as string,
+    image_url: r.image_url as string | null, remaining_quantity: Number(r.remaining_quantity), in_other_packages: Number(r.in_other_packages),
+    product: r.has_product ? Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, r[`p_${f}`] ?? null])) as unknown as PackingProduct : null,
+  }));
+}
