@@ -80,6 +80,17 @@ describe('label upload', () => {
     expect(none.statusCode).toBe(400); // the package has no rate_strategy
     expect(await t.db.prisma.shippingLabel.count({ where: { package_id: r.id } })).toBe(0);
   });
+
+  // An upload goes straight to the compare-and-set; when it matches nothing the answer is read then.
+  it('answers 404 for an unknown package and for another team\'s, writing nothing', async () => {
+    expect((await call('POST', '/v1/ops/packages/01990000-0000-7000-8000-00000000000e/label', upload)).statusCode).toBe(404);
+    const p = await newPackage();
+    const otherTeam = await t.db.prisma.team.create({ data: { name: 'Elsewhere', kind: 'FULFILLER' } });
+    const other = await t.key({ teamId: otherTeam.id });
+    expect((await t.call('POST', `/v1/ops/packages/${p.id}/label`, { token: other.token, body: upload })).statusCode).toBe(404);
+    expect(await t.db.prisma.shippingLabel.count({ where: { package_id: p.id } })).toBe(0);
+    expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).shipment_status).toBeNull();
+  });
 });
 
 describe('carrier rates and rate shopping', () => {

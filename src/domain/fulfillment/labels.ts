@@ -68,15 +68,19 @@ function refuse(pkg: { id: string; status: string; shipment_status: string | nul
  * label_with_packing_slip_url the label followed by the packing slip.
  */
 export async function labelPackage(db: Db, teamId: string, id: string, input: LabelInput, origin = ''): Promise<PackageView> {
-  const pkg = await readPackage(db.prisma, teamId, id);
-  if (!pkg) throw notFound('Package', id);
-  refuse(pkg);
+  // An uploaded label needs nothing from the package before its compare-and-set, which refuses
+  // as this check would (and then explains why); rate shopping reads the package to quote it.
+  const upload = uploadOf(input);
+  const pre = upload ? null : await readPackage(db.prisma, teamId, id);
+  if (!upload) {
+    if (!pre) throw notFound('Package', id);
+    refuse(pre);
+  }
 
   let label: PurchasedLabel;
   let integration = { id: null as string | null, name: null as string | null, type: null as string | null, rateId: null as string | null };
   let adapter: CarrierAdapter | undefined;
   let combined: string | null = null; // an uploaded label is someone else's document: nothing to combine
-  const upload = uploadOf(input);
   if (upload) {
     const input = upload;
     label = {
@@ -96,6 +100,7 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
       zone: null,
     };
   } else {
+    const pkg = pre!;
     const strategy = input.rate_strategy ?? pkg.rate_strategy;
     if (!strategy && !input.service_id) {
       throw invalid('body.rate_strategy', 'is required (the package has none): send an uploaded label (label_url, tracking_number, carrier, service, cost, cost_currency) or rate_strategy CHEAPEST');
@@ -138,8 +143,8 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
       const created = await tx.shippingLabel.create({
         data: {
           package_id: id,
-          fulfiller_team_id: pkg.fulfiller_team_id,
-          merchant_team_id: pkg.merchant_team_id,
+          fulfiller_team_id: labelled.fulfiller_team_id,
+          merchant_team_id: labelled.merchant_team_id,
           tracking_code: label.tracking_code,
           tracking_url: label.tracking_url,
           label_url: label.label_url,
@@ -162,12 +167,12 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
           carrier_integration_name: integration.name,
           carrier_integration_type: integration.type ?? 'GENERIC',
           remote_id: label.remote_id,
-          from_address: pkg.from_address ?? undefined,
-          to_address: pkg.to_address ?? undefined,
+          from_address: labelled.from_address ?? undefined,
+          to_address: labelled.to_address ?? undefined,
         },
       });
       await enqueueEvent(tx, teamId, 'package.labelled', {
-        package_id: id, fulfillment_order_id: pkg.fulfillment_order_id, shipping_label_id: created.id,
+        package_id: id, fulfillment_order_id: labelled.fulfillment_order_id, shipping_label_id: created.id,
         tracking_code: label.tracking_code, formatted_service: label.formatted_service,
       });
       // Presented from this transaction's writes: a PENDING package has no fulfillment yet.

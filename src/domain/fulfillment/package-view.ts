@@ -1,6 +1,6 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { asAddress, flatAddress, loadNames, type Names } from './lookups.js';
+import { asAddress, flatAddress, loadNames, nameColumns, namesOfRow, type NameColumns, type Names } from './lookups.js';
 import { resolveConfig } from './package-config.js';
 
 // Package 2.7 as the API shows it: every field, null where it does not apply.
@@ -235,17 +235,21 @@ export async function presentPackages(client: Client, rows: PackageRow[]): Promi
 
 /**
  * A package a write has in hand (its row, label and fulfillment), presented with what else the
- * response shows: its lines, its order's shop and the names, in three statements instead of the
- * eight of loadPackage. Inside the write's transaction, so it shows exactly what was written.
+ * response shows: its lines, and in one more statement its order and shop and the names,
+ * instead of the eight of loadPackage. Inside the write's transaction, so it shows exactly what
+ * was written.
  */
 export async function presentWrittenPackage(tx: TxClient, p: Omit<PackageRow, 'line_items' | 'fulfillment_order'>): Promise<PackageView> {
   const line_items = await tx.packageLineItem.findMany({ where: { package_id: p.id }, orderBy: packageInclude.line_items.orderBy });
-  const [fo] = p.fulfillment_order_id
-    ? await tx.$queryRaw<Array<{ order_id: string; shop_id: string | null }>>`
-        SELECT fo."order_id", o."shop_id" FROM "fulfillment_orders" fo JOIN "orders" o ON o."id" = fo."order_id" WHERE fo."id" = ${p.fulfillment_order_id}`
-    : [];
-  const row: PackageRow = { ...p, line_items, fulfillment_order: fo ? { order_id: fo.order_id, order: { shop_id: fo.shop_id } } : null };
-  return (await presentPackages(tx, [row]))[0];
+  const [c] = await tx.$queryRaw<Array<NameColumns & { order_id: string | null; shop_id: string | null; s_name: string | null; s_shop_type: string | null }>>`
+    SELECT "packages"."warehouse_id", "packages"."merchant_team_id", "packages"."fulfiller_team_id", ${nameColumns('packages')},
+      fo."order_id", o."shop_id", s."name" AS "s_name", CAST(s."shop_type" AS TEXT) AS "s_shop_type"
+    FROM "packages" LEFT JOIN "fulfillment_orders" fo ON fo."id" = "packages"."fulfillment_order_id"
+      LEFT JOIN "orders" o ON o."id" = fo."order_id" LEFT JOIN "shops" s ON s."id" = o."shop_id"
+    WHERE "packages"."id" = ${p.id}`;
+  const row: PackageRow = { ...p, line_items, fulfillment_order: c?.order_id ? { order_id: c.order_id, order: { shop_id: c.shop_id } } : null };
+  const shop = c?.shop_id && c.s_name !== null ? { id: c.shop_id, name: c.s_name, shop_type: c.s_shop_type! } : undefined;
+  return presentPackage(row, namesOfRow(c!, shop));
 }
 
 export async function loadPackage(client: Client, teamId: string, id: string): Promise<PackageView> {
