@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { PoolConfig } from 'pg';
 import type { Db, PrismaClient, Provider } from './types.js';
+import { AUTOCHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.js';
 
 export type { Db, Provider } from './types.js';
 
@@ -45,6 +46,8 @@ export const sqlitePragmas = (sync: SqliteSync = 'normal') => [
   'PRAGMA journal_mode = WAL', // persistent in the file; readers do not block the writer
   'PRAGMA foreign_keys = ON',
   `PRAGMA synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`,
+  // NORMAL: the checkpointer thread folds the log every second; commits fold it only past this.
+  ...(sync === 'full' ? [] : [`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`]),
 ];
 
 export type DbTarget =
@@ -156,30 +159,22 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
   }
   await prisma.$connect();
   const provider: Provider = target.provider;
-  const walSync = target.provider === 'sqlite' && opts.sqliteSync !== 'full' ? syncWalEvery(prisma, SQLITE_WAL_SYNC_MS) : undefined;
+  // synchronous = NORMAL syncs the write-ahead log only at checkpoints: a passive checkpoint
+  // every SQLITE_WAL_SYNC_MS (it syncs the log before copying it into the database, and waits for
+  // no one) bounds what a power cut can take to that last interval; on a thread of its own.
+  const walSync = target.provider === 'sqlite' && opts.sqliteSync !== 'full'
+    ? await startWalCheckpointer(target.file, SQLITE_WAL_SYNC_MS, SQLITE_BUSY_TIMEOUT_MS)
+    : undefined;
   let closed: Promise<void> | undefined;
   return {
     prisma,
     provider,
     url: target.url,
     close: () => (closed ??= (async () => {
-      if (walSync) clearInterval(walSync);
+      await walSync?.close();
       await prisma.$disconnect();
     })()),
   };
-}
-
-/**
- * synchronous = NORMAL syncs the write-ahead log only at checkpoints: a passive checkpoint every
- * `ms` (it syncs the log before copying it into the database, and waits for no one) bounds what a
- * power cut can take to that last interval. With no new commits it finds nothing to do.
- */
-function syncWalEvery(prisma: PrismaClient, ms: number) {
-  const timer = setInterval(() => {
-    prisma.$queryRawUnsafe('PRAGMA wal_checkpoint(PASSIVE)').catch(() => undefined);
-  }, ms);
-  timer.unref();
-  return timer;
 }
 
 // ---------- errors that domain code retries on or maps to API errors ----------

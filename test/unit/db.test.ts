@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { createDb, isSerializationFailure, isUniqueViolation, parseDbUrl } from '../../src/db/client.js';
 import { migrate, packageRoot } from '../../src/db/migrate.js';
 import { MAX_BIND_VALUES } from '../../src/db/libsql.js';
+import { AUTOCHECKPOINT_PAGES } from '../../src/db/wal-checkpointer.js';
 import { freshSqliteUrl, migrateInProcesses, type FreshUrl } from '../helpers/db.js';
 
 const committed = readdirSync(path.join(packageRoot(), 'prisma', 'migrations', 'sqlite'), { withFileTypes: true })
@@ -158,12 +159,16 @@ describe('SQLite database layer', () => {
         Object.values((await db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(`PRAGMA ${name}`))[0]!)[0];
       expect(await pragma('journal_mode')).toBe('wal');
       expect(Number(await pragma('busy_timeout'))).toBe(5000);
+      // The log is folded into the file by the checkpointer thread, not by the server's commits.
+      expect(Number(await pragma('wal_autocheckpoint'))).toBe(AUTOCHECKPOINT_PAGES);
       expect(Number(await pragma('foreign_keys'))).toBe(1);
       expect(Number(await pragma('synchronous'))).toBe(1); // NORMAL (see the next test)
       // libSQL opens a new connection after each transaction begins: it gets the same settings.
       await db.prisma.$transaction(async (tx) => tx.team.count());
       expect(Number(await pragma('foreign_keys'))).toBe(1);
       expect(Number(await pragma('busy_timeout'))).toBe(5000);
+      // The log is folded into the file by the checkpointer thread, not by the server's commits.
+      expect(Number(await pragma('wal_autocheckpoint'))).toBe(AUTOCHECKPOINT_PAGES);
       // WAL is persistent in the file: a plain connection sees it too
       const plain = new Database(url, { readonly: true });
       expect((plain.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
