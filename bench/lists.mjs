@@ -34,6 +34,12 @@ export const ORDER_CASES = [
   ['search "rare.example" + status=CLOSED', { search: 'rare.example', status: 'CLOSED' }],
 ];
 
+// The fulfillment-order list (oldest first, with its `total`).
+export const FULFILLMENT_CASES = [
+  ['default', {}],
+  ['status=ACCEPTED', { status: ['ACCEPTED'] }],
+];
+
 function monthsAgo(n) {
   const d = new Date();
   d.setUTCMonth(d.getUTCMonth() - n);
@@ -79,7 +85,7 @@ export async function listBench({ orders = 20_000, runs = 20 } = {}) {
       const t = await timeIt(async () => { rows = (await listOrders(db, team, { page: 1, limit: 20, ...q })).data.length; }, runs);
       results.push({ name: `orders: ${name}`, ...t, rows });
     }
-    for (const [name, q] of groups.includes('fulfillment') ? [['default', {}], ['status=ACCEPTED', { status: ['ACCEPTED'] }]] : []) {
+    for (const [name, q] of groups.includes('fulfillment') ? FULFILLMENT_CASES : []) {
       let rows = 0;
       const t = await timeIt(async () => { rows = (await listFulfillmentOrders(db, team, { page: 1, limit: 20, ...q })).data.length; }, runs);
       results.push({ name: `fulfillment orders: ${name}`, ...t, rows });
