@@ -16,14 +16,13 @@ if (!file || !team) { console.error('usage: node bench/explain-lists.mjs <sqlite
 const postgres = /^postgres(ql)?:/.test(file);
 // Record the statements the adapter runs (SQL and bound values), without changing them.
 const seen = [];
-for (const proto of [pg.Client.prototype, pg.Pool.prototype]) {
-  const orig = proto.query;
-  proto.query = function (config, values, ...rest) {
-    if (typeof config === 'string') seen.push({ sql: config, args: Array.isArray(values) ? values : [] });
-    else if (config?.text) seen.push({ sql: config.text, args: config.values ?? [] });
-    return orig.call(this, config, values, ...rest);
-  };
-}
+// At the Client only: a Pool runs its queries through a Client, so wrapping both saw each twice.
+const origQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (config, values, ...rest) {
+  if (typeof config === 'string') seen.push({ sql: config, args: Array.isArray(values) ? values : [] });
+  else if (config?.text) seen.push({ sql: config.text, args: config.values ?? [] });
+  return origQuery.call(this, config, values, ...rest);
+};
 const Stmt = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1'));
 const sqlOf = new WeakMap(); // libSQL statements do not keep their SQL: remember it at prepare
 const origPrepare = Database.prototype.prepare;
