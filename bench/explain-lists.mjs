@@ -60,7 +60,14 @@ for (const c of cases) {
   if (!list) { console.log('(query not captured)'); continue; }
   console.log(await plan(list));
   if (process.env.FOS_EXPLAIN_ALL) {
-    for (const s of seen.filter((x) => x !== list && /^\s*SELECT/i.test(x.sql))) console.log(`  -- ${s.sql.slice(0, 160)}\n${await plan(s)}`);
+    // Once each (the SQLite driver may run a statement through two of the wrapped methods).
+    const key = (x) => JSON.stringify([x.sql, x.args], (_, v) => (typeof v === 'bigint' ? String(v) : v));
+    const done = new Set([key(list)]);
+    for (const s of seen.filter((x) => /^\s*SELECT/i.test(x.sql))) {
+      if (done.has(key(s))) continue;
+      done.add(key(s));
+      console.log(`  -- ${s.sql.slice(0, 160)}\n${await plan(s)}`);
+    }
   }
 }
 await db.close();
