@@ -1,29 +1,28 @@
-// Prints the query plan of every order-list case of bench/lists.mjs and of the package, charge and
-// file cases (bench/record-list-cases.mjs), for the exact SQL and parameters Prisma sends: SQLite's
+// Prints the query plan of every order- and fulfillment-order-list case of bench/lists.mjs and of
+// the package, charge and file cases (bench/record-list-cases.mjs), for the exact SQL and parameters Prisma sends: SQLite's
 // EXPLAIN QUERY PLAN, or PostgreSQL's EXPLAIN ANALYZE (timings included) for a postgres:// url.
-//   node bench/explain-lists.mjs <seeded sqlite file | postgresql url> <fulfiller team id> [orders,packages,charges,files]
+//   node bench/explain-lists.mjs <seeded sqlite file | postgresql url> <fulfiller team id> [orders,fulfillment,packages,charges,files]
 // FOS_EXPLAIN_ALL=1 also prints every other statement a case runs (a list's includes), with its plan.
 import Database from 'libsql';
 import pg from 'pg';
 import path from 'node:path';
-import { ORDER_CASES } from './lists.mjs';
+import { FULFILLMENT_CASES, ORDER_CASES } from './lists.mjs';
 import { recordListCases } from './record-list-cases.mjs';
 import { ROOT } from './lib.mjs';
 
 const [file, team, groupArg] = process.argv.slice(2);
-const groups = (groupArg || 'orders,packages,charges,files').split(',');
+const groups = (groupArg || 'orders,fulfillment,packages,charges,files').split(',');
 if (!file || !team) { console.error('usage: node bench/explain-lists.mjs <sqlite file | postgresql url> <fulfiller team id>'); process.exit(2); }
 const postgres = /^postgres(ql)?:/.test(file);
 // Record the statements the adapter runs (SQL and bound values), without changing them.
 const seen = [];
-for (const proto of [pg.Client.prototype, pg.Pool.prototype]) {
-  const orig = proto.query;
-  proto.query = function (config, values, ...rest) {
-    if (typeof config === 'string') seen.push({ sql: config, args: Array.isArray(values) ? values : [] });
-    else if (config?.text) seen.push({ sql: config.text, args: config.values ?? [] });
-    return orig.call(this, config, values, ...rest);
-  };
-}
+// At the Client only: a Pool runs its queries through a Client, so wrapping both saw each twice.
+const origQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (config, values, ...rest) {
+  if (typeof config === 'string') seen.push({ sql: config, args: Array.isArray(values) ? values : [] });
+  else if (config?.text) seen.push({ sql: config.text, args: config.values ?? [] });
+  return origQuery.call(this, config, values, ...rest);
+};
 const Stmt = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1'));
 const sqlOf = new WeakMap(); // libSQL statements do not keep their SQL: remember it at prepare
 const origPrepare = Database.prototype.prepare;
@@ -34,6 +33,7 @@ for (const m of ['all', 'get', 'run', 'iterate']) {
 }
 const { createDb, parseDbUrl } = await import(path.join(ROOT, 'dist/db/client.js'));
 const { listOrders } = await import(path.join(ROOT, 'dist/domain/orders/orders.js'));
+const { listFulfillmentOrders } = await import(path.join(ROOT, 'dist/domain/fulfillment/fulfillment-orders.js'));
 const db = await createDb(file);
 let plan;
 if (postgres) {
@@ -46,6 +46,9 @@ if (postgres) {
 }
 const cases = [
   ...(groups.includes('orders') ? ORDER_CASES.map(([name, q]) => ({ name, table: 'orders', run: () => listOrders(db, team, { page: 1, limit: 20, ...q }) })) : []),
+  ...(groups.includes('fulfillment') ? FULFILLMENT_CASES.map(([name, q]) => ({
+    name: `fulfillment orders: ${name}`, table: 'fulfillment_orders', run: () => listFulfillmentOrders(db, team, { page: 1, limit: 20, ...q }),
+  })) : []),
   ...(await recordListCases(db, team)).filter((c) => groups.includes(c.group)),
 ];
 for (const c of cases) {
@@ -57,7 +60,14 @@ for (const c of cases) {
   if (!list) { console.log('(query not captured)'); continue; }
   console.log(await plan(list));
   if (process.env.FOS_EXPLAIN_ALL) {
-    for (const s of seen.filter((x) => x !== list && /^\s*SELECT/i.test(x.sql))) console.log(`  -- ${s.sql.slice(0, 160)}\n${await plan(s)}`);
+    // Once each (the SQLite driver may run a statement through two of the wrapped methods).
+    const key = (x) => JSON.stringify([x.sql, x.args], (_, v) => (typeof v === 'bigint' ? String(v) : v));
+    const done = new Set([key(list)]);
+    for (const s of seen.filter((x) => /^\s*SELECT/i.test(x.sql))) {
+      if (done.has(key(s))) continue;
+      done.add(key(s));
+      console.log(`  -- ${s.sql.slice(0, 160)}\n${await plan(s)}`);
+    }
   }
 }
 await db.close();
