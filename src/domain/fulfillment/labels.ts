@@ -116,8 +116,13 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
 
   try {
     return await writeTx(db, async (tx) => {
-      const [labelled] = await tx.package.updateManyAndReturn({
-        where: { id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: null },
+      // The compare-and-set, first for a package that was never labelled (the common case: no
+      // label row to replace), then for one whose label was voided (replaced below). Labelling is
+      // the only writer of a package's carrier_id (never null on a label), and a void keeps it, so
+      // a null carrier_id means no label row; a filter on the label itself would be a NOT IN over
+      // every label on PostgreSQL.
+      const claim = (fresh: boolean) => tx.package.updateManyAndReturn({
+        where: { id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: null, ...(fresh ? { carrier_id: null } : {}) },
         data: {
           shipment_status: 'LABEL_PRINTED',
           carrier_id: label.carrier_id,
@@ -132,6 +137,9 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
           error_message: null,
         },
       });
+      let [labelled] = await claim(true);
+      const replacing = !labelled;
+      if (replacing) [labelled] = await claim(false);
       if (!labelled) {
         const now = await readPackage(tx, teamId, id);
         if (!now) throw notFound('Package', id);
@@ -139,7 +147,7 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
         throw conflict(`Package ${id} changed while it was being labelled; try again.`);
       }
       // The package CAS above holds the row, so only a voided label can be here; it is replaced.
-      await tx.shippingLabel.deleteMany({ where: { package_id: id, voided_at: { not: null } } });
+      if (replacing) await tx.shippingLabel.deleteMany({ where: { package_id: id, voided_at: { not: null } } });
       const created = await tx.shippingLabel.create({
         data: {
           package_id: id,
