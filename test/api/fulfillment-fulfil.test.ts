@@ -218,6 +218,24 @@ describe('fulfil', () => {
     expect(s.levels[0]).toMatchObject({ on_hand: 1, committed: 1 });
   });
 
+  it('refuses a package line that names another fulfillment order\'s line (changed behind the API), changing nothing', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }, { quantity: 1 }], status: 'ACCEPTED' });
+    const g = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    await lock(f);
+    const p = await pack(f, [2, 1]);
+    const moved = p.package_line_items[1].id;
+    await t.db.prisma.packageLineItem.update({ where: { id: moved }, data: { core_fulfillment_order_line_item_id: g.foLines[0].id } });
+    const before = await state(f);
+    const res = await call('POST', `/v1/ops/packages/${p.id}/fulfill`, { locked_by: 'packer' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toContain(`Package line ${moved}`);
+    expect(res.json().detail).toContain(`is not a line item of fulfillment order ${f.fo.id}`);
+    const after = await state(f);
+    expect(after.foLines).toEqual(before.foLines);
+    expect(after.levels).toEqual(before.levels);
+    expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).status).toBe('PENDING');
+  });
+
   it('refuses a product without inventory in the warehouse, leaving the other products\' levels and ledger as they were', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 1, onHand: 5 }, { quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
     await lock(f);

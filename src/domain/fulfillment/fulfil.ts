@@ -4,7 +4,7 @@ import type { Db, TxClient } from '../../db/types.js';
 import { billShipping } from '../charges/shipping.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvents } from '../events/outbox.js';
-import { decrementRemaining } from './decrements.js';
+import { decrementFulfillmentOrderLines, decrementRemaining } from './decrements.js';
 import { recordFulfilment } from './order-progress.js';
 import { assertNoActiveHold, NO_ACTIVE_HOLD } from '../orders/holds.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
@@ -105,25 +105,25 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
       throw noLabel(packageId);
     }
 
-    const foLineRows = await tx.fulfillmentOrderLineItem.findMany({ where: { fulfillment_order_id: foId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
     const items = await tx.packageLineItem.findMany({ where: { package_id: packageId }, orderBy: packageInclude.line_items.orderBy });
     if (!items.length) throw conflict(`Package ${packageId} has no line items.`);
-    const foLines = new Map(foLineRows.map((l) => [l.id, l]));
-    for (const i of items) {
-      if (!i.core_fulfillment_order_line_item_id || !foLines.has(i.core_fulfillment_order_line_item_id)) {
-        throw conflict(`Package line ${i.id} (${i.sku ?? i.name}) is not a line item of fulfillment order ${foId}.`);
-      }
-    }
+    const notOfFo = (i: (typeof items)[number]) => conflict(`Package line ${i.id} (${i.sku ?? i.name}) is not a line item of fulfillment order ${foId}.`);
+    const unlinked = items.find((i) => !i.core_fulfillment_order_line_item_id);
+    if (unlinked) throw notOfFo(unlinked);
     const perFoLine = sum(items.map((i) => [i.core_fulfillment_order_line_item_id!, i.quantity]));
-    const label = (foLineId: string) => foLines.get(foLineId)!.sku ?? foLines.get(foLineId)!.name;
 
     // 3. Conditional decrements, one statement per table (never below zero: a line that cannot
-    // give its quantity is missing from what the UPDATE returns, and the transaction fails).
-    const foAfter = await decrementRemaining(tx, 'fulfillment_order_line_items', perFoLine, sql`"fulfillment_order_id" = ${foId}`, now);
-    const shortFo = perFoLine.find(([l]) => !foAfter.has(l));
+    // give its quantity is missing from what the UPDATE returns, and the transaction fails). The
+    // first returns all the fulfillment order's lines after it: what is left, and the response.
+    const linesAfter = await decrementFulfillmentOrderLines(tx, foId, perFoLine, now);
+    const foLines = new Map(linesAfter.map((l) => [l.id, l]));
+    const shortFo = perFoLine.find(([l]) => !foLines.has(l));
     if (shortFo) {
+      // Why (on the way to a 409): no line of this fulfillment order, or too little left on it.
       const [lineId, q] = shortFo;
-      throw conflict(`${label(lineId)}: package holds ${q} but only ${foLines.get(lineId)!.remaining_quantity} remain to fulfil on fulfillment order ${foId}.`);
+      const line = await tx.fulfillmentOrderLineItem.findFirst({ where: { id: lineId, fulfillment_order_id: foId } });
+      if (!line) throw notOfFo(items.find((i) => i.core_fulfillment_order_line_item_id === lineId)!);
+      throw conflict(`${line.sku ?? line.name}: package holds ${q} but only ${line.remaining_quantity} remain to fulfil on fulfillment order ${foId}.`);
     }
     const perOrderLine = sum(perFoLine.map(([l, q]) => [foLines.get(l)!.order_line_item_id, q]));
     const orderLinesAfter = await decrementRemaining(tx, 'order_line_items', perOrderLine, sql`"order_id" = ${fo.order_id} AND "kind" = 'CORE'`, now);
@@ -143,9 +143,6 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
       throw conflict(`Inventory of product ${level.product_id} in warehouse ${fo.warehouse_id} is short: ${need.get(level.product_id)} to ship, on_hand ${level.on_hand}, committed ${level.committed}.`);
     }
 
-    // The lines after the decrements: what is left, and the response. The fulfillment order's
-    // row is held, so its lines are what was read, less what this fulfil took.
-    const linesAfter = foLineRows.map((l) => ({ ...l, remaining_quantity: foAfter.get(l.id)?.remaining_quantity ?? l.remaining_quantity }));
     const foLeft = linesAfter.some((l) => l.remaining_quantity > 0);
     const foDone = await tx.fulfillmentOrder.update({
       where: { id: foId },
