@@ -133,9 +133,13 @@ describe('write responses', () => {
     expect((await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 10 })).statusCode).toBe(200);
     const get = async (id: string) => (await call('GET', `/v1/ops/packages/${id}`)).json();
 
-    const created = await call('POST', '/v1/ops/packages', specBody(f));
+    // A lot and an expiry date on a line: every column type of a line is read back (label: raw SQL).
+    const body = specBody(f);
+    body.package_line_items[0] = { ...body.package_line_items[0], lot_code: 'LOT-7', expiration_date: '2027-03-01T00:00:00Z' } as (typeof body.package_line_items)[0];
+    const created = await call('POST', '/v1/ops/packages', body);
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id;
+    expect(created.json().package_line_items[0]).toMatchObject({ lot_code: 'LOT-7', expiration_date: expect.stringMatching(/^2027-03-01/) });
     expect(created.json()).toMatchObject({ warehouse_name: 'Main Warehouse', fulfiller_team_name: expect.any(String), merchant_team_name: expect.any(String) });
     expect(created.json()).toEqual(await get(id));
 

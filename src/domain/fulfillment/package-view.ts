@@ -1,3 +1,4 @@
+import { raw } from '@prisma/client/runtime/client';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { asAddress, flatAddress, loadNames, nameColumns, namesOfRow, type NameColumns, type Names } from './lookups.js';
@@ -235,21 +236,41 @@ export async function presentPackages(client: Client, rows: PackageRow[]): Promi
 
 /**
  * A package a write has in hand (its row, label and fulfillment), presented with what else the
- * response shows: its lines, and in one more statement its order and shop and the names,
- * instead of the eight of loadPackage. Inside the write's transaction, so it shows exactly what
- * was written.
+ * response shows (its lines, its order and shop, the names) in one statement instead of the eight
+ * of loadPackage. Inside the write's transaction, so it shows exactly what was written.
  */
 export async function presentWrittenPackage(tx: TxClient, p: Omit<PackageRow, 'line_items' | 'fulfillment_order'>): Promise<PackageView> {
-  const line_items = await tx.packageLineItem.findMany({ where: { package_id: p.id }, orderBy: packageInclude.line_items.orderBy });
-  const [c] = await tx.$queryRaw<Array<NameColumns & { order_id: string | null; shop_id: string | null; s_name: string | null; s_shop_type: string | null }>>`
+  // One row per line (one with null lines for a package without any), each with the context.
+  const rows = await tx.$queryRaw<Array<NameColumns & { order_id: string | null; shop_id: string | null; s_name: string | null; s_shop_type: string | null } & Record<string, unknown>>>`
     SELECT "packages"."warehouse_id", "packages"."merchant_team_id", "packages"."fulfiller_team_id", ${nameColumns('packages')},
-      fo."order_id", o."shop_id", s."name" AS "s_name", CAST(s."shop_type" AS TEXT) AS "s_shop_type"
+      fo."order_id", o."shop_id", s."name" AS "s_name", CAST(s."shop_type" AS TEXT) AS "s_shop_type", ${LINE_SELECT}
     FROM "packages" LEFT JOIN "fulfillment_orders" fo ON fo."id" = "packages"."fulfillment_order_id"
       LEFT JOIN "orders" o ON o."id" = fo."order_id" LEFT JOIN "shops" s ON s."id" = o."shop_id"
-    WHERE "packages"."id" = ${p.id}`;
-  const row: PackageRow = { ...p, line_items, fulfillment_order: c?.order_id ? { order_id: c.order_id, order: { shop_id: c.shop_id } } : null };
-  const shop = c?.shop_id && c.s_name !== null ? { id: c.shop_id, name: c.s_name, shop_type: c.s_shop_type! } : undefined;
-  return presentPackage(row, namesOfRow(c!, shop));
+      LEFT JOIN "package_line_items" pl ON pl."package_id" = "packages"."id"
+    WHERE "packages"."id" = ${p.id}
+    ORDER BY pl."created_at", pl."id"`;
+  const c = rows[0];
+  const line_items = rows.filter((r) => r.l_id !== null).map(lineOf);
+  const row: PackageRow = { ...p, line_items, fulfillment_order: c.order_id ? { order_id: c.order_id, order: { shop_id: c.shop_id } } : null };
+  const shop = c.shop_id && c.s_name !== null ? { id: c.shop_id, name: c.s_name, shop_type: c.s_shop_type! } : undefined;
+  return presentPackage(row, namesOfRow(c, shop));
+}
+
+type LineRow = PackageRow['line_items'][number];
+
+// Every column of a package line, checked against the model by the compiler (a column added to
+// the schema and not here fails to build), read as "l_<column>" beside other tables' columns.
+const LINE_COLUMNS = Object.keys({
+  id: 1, package_id: 1, product_id: 1, core_fulfillment_order_line_item_id: 1, work_order_line_item_id: 1, sku: 1, name: 1,
+  image_url: 1, quantity: 1, weight: 1, weight_unit: 1, lot_code: 1, expiration_date: 1, uom_label: 1, uom_multiplier_to_eaches: 1,
+  uom_profile_id: 1, customs_value: 1, customs_value_currency: 1, customs_description: 1, hs_code: 1, country_of_origin: 1,
+  printed_commodity_identifier: 1, eccn: 1, manufacturer: 1, created_at: 1, updated_at: 1,
+} satisfies Record<keyof LineRow, 1>) as Array<keyof LineRow>;
+const LINE_SELECT = raw(LINE_COLUMNS.map((c) => `pl."${c}" AS "l_${c}"`).join(', '));
+
+function lineOf(r: Record<string, unknown>): LineRow {
+  const line = Object.fromEntries(LINE_COLUMNS.map((c) => [c, r[`l_${c}`]])) as unknown as LineRow;
+  return { ...line, quantity: Number(line.quantity) };
 }
 
 export async function loadPackage(client: Client, teamId: string, id: string): Promise<PackageView> {
