@@ -1,4 +1,4 @@
-import { join, sqltag as sql } from '@prisma/client/runtime/client';
+import { empty, join, sqltag as sql } from '@prisma/client/runtime/client';
 import { applyToProductLevels } from '../inventory/ledger.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { billShipping } from '../charges/shipping.js';
@@ -81,13 +81,25 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     // which also refuses while the order has an active hold; it returns what the rest needs.
     // It also returns the names the response shows, and whether the merchant's delegation has a
     // rate card that could price the shipping (most have none: then no charge is looked for).
-    const [fo] = await tx.$queryRaw<Array<NameColumns & { id: string; order_id: string; priced: unknown }>>`
-      UPDATE "fulfillment_orders" SET "updated_at" = ${now}
+    // On SQLite it also settles the fulfillment order (step 4) at once: one writer holds the whole
+    // database, so what its lines will have left is what they have now less what the package
+    // ships (each line must give its part, or the transaction fails). PostgreSQL settles it after
+    // the decrements, from what they returned (a subquery here could read a snapshot from before
+    // a concurrent fulfil it waited for).
+    const settleNow = db.provider === 'sqlite';
+    const left = sql`(SELECT COALESCE(SUM(l."remaining_quantity"), 0) FROM "fulfillment_order_line_items" l WHERE l."fulfillment_order_id" = "fulfillment_orders"."id")
+      > (SELECT COALESCE(SUM(pl."quantity"), 0) FROM "package_line_items" pl WHERE pl."package_id" = ${packageId})`;
+    const settle = sql`, "lock_owner" = NULL, "lock_expires_at" = NULL,
+      "status" = CASE WHEN ${left} THEN 'IN_PROGRESS' ELSE 'FULFILLED' END,
+      "packing_completed_at" = CASE WHEN ${left} THEN "packing_completed_at" ELSE ${now} END
+      ${by ? sql`, "packed_by_user_id" = ${by.userId}, "packed_by_user_name" = ${by.userName}` : empty}`;
+    const [fo] = await tx.$queryRaw<Array<NameColumns & { id: string; order_id: string; status: string; priced: unknown }>>`
+      UPDATE "fulfillment_orders" SET "updated_at" = ${now}${settleNow ? settle : empty}
       WHERE "id" = (SELECT "fulfillment_order_id" FROM "packages" WHERE "id" = ${packageId} AND "fulfiller_team_id" = ${teamId})
         AND "fulfiller_team_id" = ${teamId} AND "lock_owner" = ${lockedBy} AND "lock_expires_at" > ${now}
         AND "status" IN (${join(LOCKABLE)})
         AND ${NO_ACTIVE_HOLD}
-      RETURNING "id", "order_id", "warehouse_id", "merchant_team_id", "fulfiller_team_id", ${nameColumns('fulfillment_orders')},
+      RETURNING "id", "order_id", "status", "warehouse_id", "merchant_team_id", "fulfiller_team_id", ${nameColumns('fulfillment_orders')},
         EXISTS (SELECT 1 FROM "fulfillment_delegations" d WHERE d."merchant_team_id" = "fulfillment_orders"."merchant_team_id"
           AND d."fulfiller_team_id" = "fulfillment_orders"."fulfiller_team_id" AND d."active" AND d."rate_card" IS NOT NULL) AS "priced"`;
     if (!fo) return explainRefusal(tx, teamId, packageId, lockedBy, now);
@@ -144,7 +156,10 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     }
 
     const foLeft = linesAfter.some((l) => l.remaining_quantity > 0);
-    const foDone = await tx.fulfillmentOrder.update({
+    if (settleNow && (fo.status === 'FULFILLED') === foLeft) {
+      throw new Error(`fulfil of package ${packageId}: fulfillment order ${foId} settled as ${fo.status}, but its lines say otherwise`);
+    }
+    const foDone = settleNow ? { id: foId, status: fo.status } : await tx.fulfillmentOrder.update({
       where: { id: foId },
       data: {
         status: foLeft ? 'IN_PROGRESS' : 'FULFILLED', lock_owner: null, lock_expires_at: null,
