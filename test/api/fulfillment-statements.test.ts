@@ -7,21 +7,8 @@ import { recordSqliteStatements } from '../helpers/statements.js';
 // included), counted at the driver: every statement the SQLite adapter runs goes through
 // a prepared Statement's all/run, or Database#exec (BEGIN/COMMIT). The key is resolved once before
 // counting, as in steady operation: a resolved key is cached (5 s, and every request renews its
-// use), so its 4 reads are not a fulfilment's cost. Issue 9 targets <= 30; this guard keeps the
-// count from growing: 86 once fulfil wrote its
-// ledger movements (with the key's reads); 45 since the writes present their packages from what
-// they wrote, fulfil decrements each table in one statement, lock and fulfil check holds in their
-// compare-and-set, and names are read in one statement; 43 since on SQLite the order's counters
-// and statuses are one statement; 40 since fulfil reads the names and whether a rate card could
-// price the shipping with its compare-and-set, and moves the levels by product in one UPDATE;
-// 36 since package create reads its order and names with the row lock, and its lines with
-// what other open packages hold and their products in one SELECT; 34 since an uploaded label
-// needs no read before its compare-and-set, and a label's response reads its order, shop and
-// names in one statement; 33 since a package never labelled has no voided label to delete; 32
-// since fulfil's decrement of the fulfillment order's lines returns them all (no read first); 31
-// since a label's response reads its lines with its order, shop and names; 30 since on SQLite
-// fulfil's compare-and-set also settles the fulfillment order (docs/performance.md, write path).
-// Issue 9's target: met.
+// use), so its 4 reads are not a fulfilment's cost. Issue 9's target is <= 30 (it was 86): how
+// each write reaches its share is in docs/performance.md, "Statements per fulfilment".
 const CURRENT_CEILING = Number(process.env.FOS_FULFIL_STATEMENTS_MAX ?? 30);
 
 const sqlite = (process.env.FOS_TEST_DB ?? 'sqlite') === 'sqlite';
