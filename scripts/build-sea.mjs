@@ -2,7 +2,8 @@
 // `npm run build:sea`: the CLI client as one executable file, dist/sea/fos (Node's
 // single-executable applications: https://nodejs.org/api/single-executable-applications.html).
 //  1. esbuild bundles src/cli/main.ts and everything it imports into dist/sea/fos.cjs
-//     (CommonJS, as Node 20 SEA requires); VERSION is fixed at bundle time; the server commands
+//     (CommonJS, as Node 20 SEA requires; the same config as dist/cli.cjs, scripts/cli-bundle.mjs,
+//     but with every package inside); VERSION is fixed at bundle time; the server commands
 //     (`fos serve`, `admin`, `db`) are left out: in the binary they say they need the npm package.
 //  2. node --experimental-sea-config makes the preparation blob.
 //  3. A copy of this node binary gets the blob injected with postject.
@@ -14,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleCli } from './cli-bundle.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = process.env.FOS_SEA_OUT ? path.resolve(process.env.FOS_SEA_OUT) : path.join(ROOT, 'dist/sea');
@@ -48,25 +49,7 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 
 const bundle = path.join(OUT, 'fos.cjs');
-const result = await build({
-  stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'sea-entry.ts', loader: 'ts' },
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  outfile: bundle,
-  plugins: [fixedVersion],
-  // Source .ts files import each other as `./x.js` (NodeNext): let esbuild find the .ts.
-  resolveExtensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
-});
-const inputs = Object.keys(result.metafile.inputs);
-// The API's TypeBox schemas may come along: CSV imports type their columns from them (one source),
-// and they import nothing of the server itself.
-const leaked = inputs.filter((p) => /src[/\\]server[/\\](?!schemas[/\\])|@prisma|node_modules[/\\]fastify[/\\]|generated[/\\]/.test(p));
-if (leaked.length) throw new Error(`the SEA bundle must not contain server code: ${leaked.slice(0, 5).join(', ')}`);
+const inputs = await bundleCli({ entry, outfile: bundle, plugins: [fixedVersion] });
 console.log(`bundled ${inputs.length} modules into ${path.relative(ROOT, bundle)} (${(statSync(bundle).size / 1024).toFixed(0)} KiB)`);
 if (process.argv.includes('--bundle-only')) process.exit(0);
 

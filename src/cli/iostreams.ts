@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { Readable, Writable } from 'node:stream';
 import { StdoutClosedError } from './errors.js';
 
@@ -14,7 +15,8 @@ export interface Progress {
 }
 
 export interface StreamsInit {
-  stdin: NodeJS.ReadableStream;
+  /** Or a function that opens it: process.stdin is made on first use (most commands never read it). */
+  stdin: NodeJS.ReadableStream | (() => NodeJS.ReadableStream);
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   isStdinTTY: boolean;
@@ -31,7 +33,7 @@ const STYLES = { bold: ansi(1, 22), dim: ansi(2, 22), red: ansi(31, 39), green: 
 export type Style = keyof typeof STYLES;
 
 export class IOStreams {
-  readonly stdin: NodeJS.ReadableStream;
+  private readonly openStdin: () => NodeJS.ReadableStream;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
   readonly isStdinTTY: boolean;
@@ -44,7 +46,8 @@ export class IOStreams {
   private stdoutClosed = false;
 
   constructor(init: StreamsInit) {
-    this.stdin = init.stdin;
+    const stdin = init.stdin;
+    this.openStdin = typeof stdin === 'function' ? stdin : () => stdin;
     this.stdout = init.stdout;
     this.stderr = init.stderr;
     this.isStdinTTY = init.isStdinTTY;
@@ -109,6 +112,10 @@ export class IOStreams {
     };
   }
 
+  get stdin(): NodeJS.ReadableStream {
+    return this.openStdin();
+  }
+
   /** Reads all of stdin as UTF-8 (for `--with-token`, `--data -`, `--input -`). */
   async readStdin(): Promise<string> {
     const chunks: Buffer[] = [];
@@ -130,10 +137,10 @@ export function envAllowsColor(env: Record<string, string | undefined>, isTTY: b
 export function systemIOStreams(env: Record<string, string | undefined> = process.env): IOStreams {
   const isStdoutTTY = Boolean(process.stdout.isTTY);
   return new IOStreams({
-    stdin: process.stdin,
+    stdin: () => process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
-    isStdinTTY: Boolean(process.stdin.isTTY),
+    isStdinTTY: isatty(0),
     isStdoutTTY,
     isStderrTTY: Boolean(process.stderr.isTTY),
     colorEnabled: envAllowsColor(env, isStdoutTTY),

@@ -109,10 +109,18 @@ export function firstCommand(args: readonly string[]): string | undefined {
   return words[0] === 'help' ? words[1] : words[0];
 }
 
-async function attachServerCommands(program: Command, ctx: Context, args: readonly string[], load: ServerCommandsLoader) {
+/**
+ * Whether this command line loads the server module: a server command, or `completion` (which
+ * needs the whole tree). bin/fos.js runs those from dist/ and every other one from the CLI bundle.
+ */
+export function loadsServerModule(args: readonly string[]): boolean {
   const wanted = firstCommand(args);
+  return wanted !== undefined && (Object.hasOwn(SERVER_COMMANDS, wanted) || wanted === 'completion');
+}
+
+async function attachServerCommands(program: Command, ctx: Context, args: readonly string[], load: ServerCommandsLoader) {
   let failure: string | undefined;
-  if (wanted !== undefined && (wanted in SERVER_COMMANDS || wanted === 'completion')) {
+  if (loadsServerModule(args)) {
     const before = new Set(program.commands);
     try {
       const mod = await load();

@@ -1,92 +1,171 @@
 // `fos --version` and `fos --help` must not load the server, Prisma, undici (nor conf or the
-// prompt library), and a client command loads its own command group and nothing heavy: compile
-// the CLI's import graph alone and trace what the process resolves.
+// prompt library), and a client command loads its own command group and nothing heavy. bin/fos.js
+// runs client commands from dist/cli.cjs (the CLI bundle, scripts/cli-bundle.mjs) and falls back
+// to dist/ (tsc) without it: both ways are checked here, each in a directory of its own.
+//  - dist/ (tsc): the CLI's import graph alone is compiled and the process's imports are traced.
+//  - the bundle: built with a trace hook in every module (bundleCli's `trace`), so the test sees
+//    which of the bundled modules ran; no dist/cli/ module may be imported then.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCliBundle } from '../../scripts/cli-bundle.mjs';
 import { COMMAND_SECTIONS } from '../../src/cli/commands/index.js';
 import { createContext } from '../../src/cli/context.js';
 import { testIOStreams } from '../../src/cli/iostreams.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const out = path.join(root, '.tmp', `cli-startup-${process.pid}`);
-const trace = path.join(out, 'imports.txt');
+const base = path.join(root, '.tmp', `cli-startup-${process.pid}`);
+const esmOut = path.join(base, 'esm');
+const bundleOut = path.join(base, 'bundle');
+const trace = path.join(base, 'imports.txt');
+const bundleTrace = path.join(base, 'bundle-modules.txt');
+const probe = path.join(base, 'probe.json');
 const tracer = path.join(root, 'test/cli/fixtures/trace-imports.mjs');
+const builtinsProbe = path.join(root, 'test/cli/fixtures/builtins-probe.cjs');
 
-beforeAll(() => {
-  rmSync(out, { recursive: true, force: true });
+function copyBin(out: string) {
   mkdirSync(path.join(out, 'bin'), { recursive: true });
-  writeFileSync(path.join(out, 'tsconfig.json'), JSON.stringify({
-    extends: '../../tsconfig.json',
-    compilerOptions: { outDir: 'dist', sourceMap: false },
-    files: ['../../src/cli/main.ts'],
-    include: [],
-  }));
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', out], { stdio: 'pipe' });
-  copyFileSync(path.join(root, 'bin/fos.js'), path.join(out, 'bin/fos.js'));
+  for (const f of ['fos.js', 'compile-cache.cjs', 'package.json']) copyFileSync(path.join(root, 'bin', f), path.join(out, 'bin', f));
   copyFileSync(path.join(root, 'package.json'), path.join(out, 'package.json'));
-  return () => rmSync(out, { recursive: true, force: true });
-}, 120_000);
-
-function traced(imports: string): string[] {
-  return readFileSync(imports, 'utf8').split('\n').filter(Boolean);
 }
 
-function fos(args: string[]) {
+beforeAll(async () => {
+  rmSync(base, { recursive: true, force: true });
+  copyBin(esmOut);
+  writeFileSync(path.join(esmOut, 'tsconfig.json'), JSON.stringify({
+    extends: '../../../tsconfig.json',
+    compilerOptions: { outDir: 'dist', sourceMap: false },
+    files: ['../../../src/cli/main.ts'],
+    include: [],
+  }));
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', esmOut], { stdio: 'pipe' });
+  copyBin(bundleOut);
+  await buildCliBundle({ outfile: path.join(bundleOut, 'dist/cli.cjs'), trace: true });
+}, 120_000);
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
+
+interface Run { status: number | null; stdout: string; stderr: string; imports: string[]; bundled: string[] }
+
+/** Runs `<out>/bin/fos.js args` with the import tracer (or `nodeArgs` instead), against `api` if given. */
+async function fos(out: string, args: string[], { api, nodeArgs }: { api?: string; nodeArgs?: string[] } = {}): Promise<Run> {
   rmSync(trace, { force: true });
-  const r = spawnSync(process.execPath, ['--import', tracer, path.join(out, 'bin/fos.js'), ...args], {
-    encoding: 'utf8', env: { PATH: process.env.PATH, FOS_TRACE_IMPORTS: trace, FOS_CONFIG_DIR: path.join(out, 'config') },
+  rmSync(bundleTrace, { force: true });
+  const child = spawn(process.execPath, [...(nodeArgs ?? ['--import', tracer]), path.join(out, 'bin/fos.js'), ...args], {
+    env: {
+      PATH: process.env.PATH, FOS_TRACE_IMPORTS: trace, FOS_TRACE_BUNDLE: bundleTrace, FOS_PROBE_OUT: probe,
+      FOS_CONFIG_DIR: path.join(base, 'config'), ...(api ? { FOS_BASE_URL: api, FOS_API_KEY: 'fos_test' } : {}),
+    },
   });
-  return { ...r, imports: traced(trace) };
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  const status = await new Promise<number | null>((r) => child.on('close', r));
+  return { status, stdout, stderr, imports: lines(trace), bundled: lines(bundleTrace) };
+}
+
+/** A stand-in API answering every request with one product. */
+async function withApi<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const api = createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ data: [{ id: 'p1', sku: 'A' }], meta: { page: 0, page_size: 20, total: 1 } }));
+  });
+  await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
+  try {
+    return await fn(`http://127.0.0.1:${(api.address() as AddressInfo).port}/v1`);
+  } finally {
+    api.close();
+  }
 }
 
 const HEAVY = [/\/src\/server\/|\/dist\/server\//, /prisma/i, /\/node_modules\/undici\//, /\/node_modules\/conf\//, /@inquirer/, /fastify/];
 /** What a client command that prints JSON needs none of: tables, CSV, ajv, other command groups. */
-const NOT_FOR_JSON = [/\/node_modules\/(cli-table3|csv-parse|ajv|jq-wasm|mustache)\//, /\/dist\/cli\/commands\/(?!products\/|index\.js)/];
+const NOT_FOR_JSON = [/\/node_modules\/(cli-table3|csv-parse|ajv|jq-wasm|mustache|typebox)\//, /\/dist\/cli\/commands\/(?!products\/|index\.js)/];
+/** The same for the bundle's module paths (relative to the repository, node_modules possibly under ../). */
+const BUNDLED_NOT_FOR_JSON = [/node_modules\/(cli-table3|csv-parse|ajv|jq-wasm|mustache|typebox|conf|@inquirer)\//, /src\/server\//, /src\/cli\/commands\/(?!products\/|index\.ts)/, /node_modules\/undici\/(index\.js|lib\/web\/)/];
 
-describe('startup stays light', () => {
-  it.each([[['--version']], [['--help']], [['products', 'list', '--help']]])('fos %j', (args) => {
-    const r = fos(args);
+describe('startup stays light: dist/ (tsc), when the bundle is missing', () => {
+  it.each([[['--version']], [['--help']], [['products', 'list', '--help']]])('fos %j', async (args) => {
+    const r = await fos(esmOut, args);
     expect(r.status).toBe(0);
     expect(r.stdout).not.toBe('');
-    // --version alone is answered by bin/fos.js from dist/version.js, without the command tree.
-    const entry = args[0] === '--version' ? '/dist/version.js' : '/dist/cli/main.js';
-    expect(r.imports.some((u) => u.includes(entry))).toBe(true);
-    if (args[0] === '--version') expect(r.imports.filter((u) => u.includes('/dist/cli/'))).toEqual([]);
+    // --version alone is answered by bin/fos.js from package.json, without the command tree.
+    if (args[0] === '--version') expect(r.imports.filter((u) => u.includes('/dist/'))).toEqual([]);
+    else expect(r.imports.some((u) => u.includes('/dist/cli/main.js'))).toBe(true);
     for (const heavy of HEAVY) expect(r.imports.filter((u) => heavy.test(u))).toEqual([]);
   });
 
   it('fos products list --json id against a server loads the products group and undici\'s Agent, nothing heavier', async () => {
-    const api = createServer((req, res) => {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ data: [{ id: 'p1', sku: 'A' }], meta: { page: 0, page_size: 20, total: 1 } }));
-    });
-    await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1`;
-    rmSync(trace, { force: true });
-    try {
-      const child = spawn(process.execPath, ['--import', tracer, path.join(out, 'bin/fos.js'), 'products', 'list', '--json', 'id'], {
-        env: { PATH: process.env.PATH, FOS_TRACE_IMPORTS: trace, FOS_CONFIG_DIR: path.join(out, 'config'), FOS_BASE_URL: url, FOS_API_KEY: 'fos_test' },
-      });
-      let stdout = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      const code = await new Promise((r) => child.on('close', r));
-      expect(code).toBe(0);
-      expect(JSON.parse(stdout)).toEqual([{ id: 'p1' }]);
-    } finally {
-      api.close();
-    }
-    const imports = traced(trace);
-    expect(imports.some((u) => u.includes('/dist/cli/commands/products/list.js'))).toBe(true);
+    const r = await withApi((api) => fos(esmOut, ['products', 'list', '--json', 'id'], { api }));
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 'p1' }]);
+    expect(r.imports.some((u) => u.includes('/dist/cli/commands/products/list.js'))).toBe(true);
     // undici's Agent and request API, not its package index (fetch, WebSocket, caches: src/client/transport.ts).
-    expect(imports.some((u) => u.includes('/node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
+    expect(r.imports.some((u) => u.includes('/node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
     const heavier = [...HEAVY.filter((h) => !h.test('/node_modules/undici/')), /\/node_modules\/undici\/(index\.js|lib\/web\/)/, ...NOT_FOR_JSON];
-    for (const heavy of heavier) expect(imports.filter((u) => heavy.test(u))).toEqual([]);
+    for (const heavy of heavier) expect(r.imports.filter((u) => heavy.test(u))).toEqual([]);
+  });
+});
+
+describe('startup stays light: the CLI bundle', () => {
+  it.each([[['--help']], [['products', 'list', '--help']]])('fos %j runs from the bundle and loads neither undici nor server code', async (args) => {
+    const r = await fos(bundleOut, args);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Usage: fos/);
+    expect(r.imports.filter((u) => u.includes('/dist/cli/'))).toEqual([]);
+    expect(r.bundled).toContain('src/cli/main.ts');
+    for (const heavy of [/undici/, /src\/server\//, /conf\//, /@inquirer/]) expect(r.bundled.filter((m) => heavy.test(m))).toEqual([]);
   });
 
+  it('fos products list --json id runs the products group and undici\'s Agent, nothing heavier, and no node:http2', async () => {
+    const r = await withApi((api) => fos(bundleOut, ['products', 'list', '--json', 'id'], { api }));
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 'p1' }]);
+    expect(r.imports.filter((u) => u.includes('/dist/cli/'))).toEqual([]);
+    expect(r.bundled).toContain('src/cli/commands/products/list.ts');
+    expect(r.bundled.some((m) => m.endsWith('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
+    for (const heavy of BUNDLED_NOT_FOR_JSON) expect(r.bundled.filter((m) => heavy.test(m))).toEqual([]);
+    // undici's HTTP/2 client (node:http2, tls, crypto) loads on first use (scripts/cli-bundle.mjs).
+    expect(r.bundled.filter((m) => m.endsWith('client-h2.js'))).toEqual([]);
+  });
+
+  it('compiles no Node module without Node\'s code cache (the V8 flag is set after them) and reuses its own', async () => {
+    const probed = async (args: string[], api: string) => {
+      const r = await fos(bundleOut, args, { api, nodeArgs: ['--expose-internals', '-r', builtinsProbe] });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(readFileSync(probe, 'utf8')) as { loaded: string[]; withoutCache: string[] };
+    };
+    // A bare node compiles a few without cache too (those Node ships none for): the baseline.
+    spawnSync(process.execPath, ['--expose-internals', '-r', builtinsProbe, '-e', '0'], { env: { FOS_PROBE_OUT: probe } });
+    const bare = JSON.parse(readFileSync(probe, 'utf8')) as { withoutCache: string[] };
+    const cacheDir = path.join(bundleOut, 'dist/cli.cjs.cache');
+    rmSync(cacheDir, { recursive: true, force: true });
+    const first = await withApi((api) => probed(['products', 'list', '--json', 'id'], api));
+    expect(first.loaded).not.toContain('http2');
+    expect(first.withoutCache.filter((m) => !bare.withoutCache.includes(m))).toEqual([]);
+    // The first run wrote the bundle's code cache; the next one reads it, so does not write it again.
+    const [cache] = readdirSync(cacheDir);
+    const written = statSync(path.join(cacheDir, cache)).mtimeMs;
+    await withApi((api) => probed(['products', 'list', '--json', 'id'], api));
+    expect(readdirSync(cacheDir)).toEqual([cache]);
+    expect(statSync(path.join(cacheDir, cache)).mtimeMs).toBe(written);
+  });
+
+  it('runs server commands from dist/: the bundle holds no server code', async () => {
+    // Without dist/cli/main.js beside it, `fos serve` reports that dist/ is missing instead of
+    // starting: proof that bin/fos.js did not try it from the bundle.
+    const r = await fos(bundleOut, ['serve', '--help']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/dist\/ is missing/);
+  });
+});
+
+describe('the command table and bin/fos.js', () => {
   it('every entry of the command table builds the command it is named for', async () => {
     const ctx = createContext({ io: testIOStreams(), env: {} });
     for (const [, entries] of COMMAND_SECTIONS) {
@@ -94,9 +173,10 @@ describe('startup stays light', () => {
     }
   });
 
-  it('prints the package version', () => {
+  it('prints the package version', async () => {
     const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-    expect(fos(['--version']).stdout).toBe(`${version}\n`);
+    expect((await fos(esmOut, ['--version'])).stdout).toBe(`${version}\n`);
+    expect((await fos(bundleOut, ['--version'])).stdout).toBe(`${version}\n`);
   });
 
   it('bin/fos.js is an executable node script', () => {

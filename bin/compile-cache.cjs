@@ -1,0 +1,61 @@
+'use strict';
+// Loads a CommonJS file (dist/cli.cjs, the CLI bundle) with V8's code cache of it, kept beside it
+// in <file>.cache/. Node 20 has no compile cache of its own (module.enableCompileCache is 22.1+);
+// without one, every start parses and compiles the bundle again (docs/performance.md "CLI
+// start-up"). The caller writes the cache (writeCache) at the end of a run that had none, so it
+// also holds the functions that run compiled. V8 accepts a cache only under the V8 flags it was
+// made with: the caller must write it under the flags it was read with. Its name carries the
+// bundle's size and mtime and node's version: a rebuilt bundle never meets an old cache (V8 itself
+// checks only the source's length, its own version and the flags). Where the directory cannot be
+// written, the bundle runs uncached.
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const Module = require('node:module');
+
+/**
+ * Requires `file` through vm.Script with its code cache. `cache`: 'accepted', 'none' or
+ * 'rejected'; writeCache() replaces the cache with the code compiled so far.
+ */
+function requireWithCodeCache(file) {
+  const stat = fs.statSync(file);
+  const dir = `${file}.cache`;
+  const cacheFile = path.join(dir, `${stat.size}-${Math.trunc(stat.mtimeMs)}-${process.version}.v8`);
+  const source = fs.readFileSync(file, 'utf8');
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // no cache yet
+  }
+  const script = new vm.Script(Module.wrap(source), {
+    filename: file,
+    cachedData,
+    // import() in the bundle (packages left external) goes to node's own loader.
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+  const mod = new Module(file, module);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(path.dirname(file));
+  const require = (id) => mod.require(id);
+  script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, path.dirname(file));
+  mod.loaded = true;
+  return { exports: mod.exports, cache, writeCache: () => writeCache(script, dir, cacheFile) };
+}
+
+function writeCache(script, dir, cacheFile) {
+  try {
+    const data = script.createCachedData();
+    fs.mkdirSync(dir, { recursive: true });
+    for (const old of fs.readdirSync(dir)) fs.rmSync(path.join(dir, old), { force: true });
+    // Written whole then renamed, so a concurrent start reads an old cache or this one, never half.
+    const tmp = `${cacheFile}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, data);
+    fs.renameSync(tmp, cacheFile);
+  } catch {
+    // read-only install, full disk: run uncached
+  }
+}
+
+module.exports = { requireWithCodeCache };
