@@ -69,9 +69,15 @@ const POSTGRES: Dialect = {
 
 const dialectOf = (provider: Provider) => (provider === 'sqlite' ? SQLITE : POSTGRES);
 
-/** `?` placeholders to Prisma.sql with the given values (in order). */
-function bind(text: string, values: unknown[]): Sql {
-  const parts = text.split('?');
+const texts = new Map<string, string[]>();
+
+/**
+ * Prisma.sql of the statement `build` writes with `?` placeholders, bound to `values` in order.
+ * The text is built once per shape (`shape` names what it depends on): it is ~6 KB.
+ */
+function bind(shape: string, build: () => string, values: unknown[]): Sql {
+  let parts = texts.get(shape);
+  if (!parts) texts.set(shape, parts = build().split('?'));
   if (parts.length !== values.length + 1) throw new Error(`list-sql: ${parts.length - 1} placeholders, ${values.length} values`);
   return sql(parts, ...values);
 }
@@ -136,8 +142,8 @@ interface Presented {
 export function pageOfIds(provider: Provider, ids: string[], at: Presented): Sql {
   const d = dialectOf(provider);
   const filtered = Boolean(at.warehouseIds);
-  const text = `SELECT p.id AS id, '' AS k, ${rowJson(d, { filtered })} AS j FROM ${d.idsTable} page JOIN products p ON p.id = page.id ORDER BY page.ord`;
-  return bind(text, [...levelArgs(at), JSON.stringify(ids)]);
+  return bind(`ids ${provider} ${filtered}`, () => `SELECT p.id AS id, '' AS k, ${rowJson(d, { filtered })} AS j
+FROM ${d.idsTable} page JOIN products p ON p.id = page.id ORDER BY page.ord`, [...levelArgs(at), JSON.stringify(ids)]);
 }
 
 const levelArgs = (at: Presented) => (at.warehouseIds ? [at.teamId, JSON.stringify(at.warehouseIds)] : [at.teamId]);
@@ -164,29 +170,23 @@ export interface Walk {
  */
 export function pageOfWalk(provider: Provider, w: Walk): Sql {
   const d = dialectOf(provider);
-  const args: unknown[] = [];
-  const delegated = w.fulfiller ? ' UNION SELECT merchant_team_id FROM fulfillment_delegations WHERE fulfiller_team_id = ? AND active = TRUE' : '';
-  args.push(w.teamId, ...(w.fulfiller ? [w.teamId] : []));
-  let reach = `SELECT CAST(? AS TEXT) AS id${delegated}`;
-  if (w.onlyTeam !== undefined) {
-    reach = `SELECT id FROM (${reach}) t WHERE id = ?`;
-    args.push(w.onlyTeam);
-  }
-  const [cmp, dir] = w.dir === 'asc' ? ['>', 'ASC'] : ['<', 'DESC'];
-  const order = `p.${w.key} ${dir}, p.id ${dir}`;
-  let inner = 'q.team_id = r.id';
-  if (w.after) {
+  const only = w.onlyTeam !== undefined;
+  const args: unknown[] = [w.teamId, ...(w.fulfiller ? [w.teamId] : []), ...(only ? [w.onlyTeam] : [])];
+  if (w.after) args.push(w.after[0], w.after[0], w.after[0], w.after[1]);
+  args.push(w.skip + w.limit + 1, w.limit + 1, w.skip, w.skip + w.limit, ...levelArgs({ teamId: w.teamId }));
+  return bind(`walk ${provider} ${w.fulfiller} ${only} ${w.key} ${w.dir} ${Boolean(w.after)}`, () => {
+    const delegated = w.fulfiller ? ' UNION SELECT merchant_team_id FROM fulfillment_delegations WHERE fulfiller_team_id = ? AND active = TRUE' : '';
+    let reach = `SELECT CAST(? AS TEXT) AS id${delegated}`;
+    if (only) reach = `SELECT id FROM (${reach}) t WHERE id = ?`;
+    const [cmp, dir] = w.dir === 'asc' ? ['>', 'ASC'] : ['<', 'DESC'];
+    const order = `p.${w.key} ${dir}, p.id ${dir}`;
+    let inner = 'q.team_id = r.id';
     // As afterCursor: the non-strict bound on the key is for the planner (an index range).
-    inner += ` AND q.${w.key} ${cmp}= ? AND (q.${w.key} ${cmp} ? OR (q.${w.key} = ? AND q.id ${cmp} ?))`;
-    args.push(w.after[0], w.after[0], w.after[0], w.after[1]);
-  }
-  const take = w.skip + w.limit + 1;
-  args.push(take);
-  const page = `SELECT p.id, p.${w.key} AS k, ROW_NUMBER() OVER (ORDER BY ${order}) AS ord FROM ${d.walk(inner, w.key, order)} ORDER BY ${order} LIMIT ? OFFSET ?`;
-  args.push(w.limit + 1, w.skip);
-  const text = `WITH reach AS (${reach}), page AS (${page})
+    if (w.after) inner += ` AND q.${w.key} ${cmp}= ? AND (q.${w.key} ${cmp} ? OR (q.${w.key} = ? AND q.id ${cmp} ?))`;
+    const page = `SELECT p.id, p.${w.key} AS k, ROW_NUMBER() OVER (ORDER BY ${order}) AS ord
+FROM ${d.walk(inner, w.key, order)} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    return `WITH reach AS (${reach}), page AS (${page})
 SELECT p.id AS id, ${d.iso('page.k')} AS k, CASE WHEN page.ord <= ? THEN ${rowJson(d, { filtered: false })} END AS j
 FROM page JOIN products p ON p.id = page.id ORDER BY page.ord`;
-  args.push(w.skip + w.limit, ...levelArgs({ teamId: w.teamId }));
-  return bind(text, args);
+  }, args);
 }

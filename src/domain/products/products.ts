@@ -63,8 +63,8 @@ async function opsRecords(db: Db, rows: PageRow[]) {
   return parsed.map((p) => {
     const variantCount = Object.fromEntries(PLATFORMS.map((k) => [k, 0])) as Record<Platform, number>;
     for (const [platform, n] of p.platforms) variantCount[platform as Platform] += n;
-    const { team_name, fulfiller_team_name, merchant_team_name, bundles, platforms, levels, ...row } = p;
-    return opsRecord(row, { names: { team_name, fulfiller_team_name, merchant_team_name }, stock: stock.get(p.id)!, bundles, variantCount }, true);
+    // opsRecord reads the row's columns by name: the parts riding along in p are not shown.
+    return opsRecord(p, { names: p, stock: stock.get(p.id)!, bundles: p.bundles, variantCount }, true);
   });
 }
 
