@@ -14,7 +14,7 @@ import type { ProductRow } from './present.js';
 // listed here, and test/api/products-list-sql.test.ts lists the same fixtures through both paths,
 // on both databases, and wants deep-equal records.
 
-type Kind = 'text' | 'float' | 'int' | 'bool' | 'date' | 'json';
+type Kind = 'text' | 'float' | 'bool' | 'date' | 'json';
 
 /** Every column of a list row (ProductRow without the detail views' components) and how to read it. */
 const COLUMNS: Record<Exclude<keyof ProductRow, 'components'>, Kind> = {
@@ -82,7 +82,12 @@ function bind(shape: string, build: () => string, values: unknown[]): Sql {
   return sql(parts, ...values);
 }
 
-/** The JSON of one row `p` of the page: its columns and what its record shows beside them. */
+/**
+ * The JSON of one row `p` of the page: its columns and what its record shows beside them. One
+ * json_object of 44 pairs: SQLite takes at most 127 arguments a function, PostgreSQL 100 (past
+ * that, split it and merge with json_patch / ||). The ordered aggregate needs SQLite 3.44 (libSQL
+ * bundles 3.45).
+ */
 function rowJson(d: Dialect, warehouses: { filtered: boolean }): string {
   const columns = Object.entries(COLUMNS).map(([name, kind]) => `'${name}', ${d.value(`p.${name}`, kind)}`);
   const teamName = (column: string) => `(SELECT t.name FROM teams t WHERE t.id = p.${column})`;

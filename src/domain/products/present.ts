@@ -4,9 +4,11 @@ import { inventoryFor, visibleWarehouses, type Stock } from './inventory.js';
 import { teamNames } from '../names.js';
 import { type Caller, type Client } from './reach.js';
 
-// Shapes product rows into the ops (spec 2.3) and merchant (spec 2.4) records. Everything a page
-// needs (team names, stock levels, listing variants, shops) is loaded for all its rows at once:
-// a constant number of queries, whatever the page size.
+// Shapes product rows into the ops (spec 2.3) and merchant (spec 2.4) records. presentOps loads
+// everything the records need (team names, stock levels, listing variants, shops) for all its rows
+// at once: a constant number of queries, whatever the number of rows. It serves the detail views;
+// the ops list reads its rows and those parts in one SQL statement (list-sql.ts), and both build
+// the record with opsRecord.
 
 type Component = ProductComponent & { component: Pick<Product, 'id' | 'sku' | 'name' | 'image_url'> };
 
@@ -29,7 +31,7 @@ export interface PresentOptions {
 // automatic index, on each query; presentOps counts the page's own components instead.)
 const SEARCH_COLUMNS = { search_text: true, name_sku_search_text: true } as const;
 
-/** Prisma arguments for list rows. */
+/** Prisma arguments for a row without its children (the list's rows come from list-sql.ts). */
 export const LIST_ROW = { omit: SEARCH_COLUMNS };
 
 /** Prisma arguments for detail rows: both component lists with their products. */
@@ -130,9 +132,9 @@ export async function presentOps(client: Client, caller: Caller, rows: ProductRo
   for (const c of counted) variantCounts.get(c.product_id)![platformOf(c, shops)] += c.n;
 
   return rows.map((p) => {
-    const names_ = teamNamesOf(p, names);
-    const children = opts.children ? childrenOf(p, teamFields(p, names_), variants, shops) : undefined;
-    return opsRecord(p, { names: names_, stock: inventory.get(p.id)!, bundles: bundles.get(p.id) ?? 0, variantCount: variantCounts.get(p.id)! }, opts.actions, children);
+    const own = teamNamesOf(p, names);
+    const children = opts.children ? childrenOf(p, teamFields(p, own), variants, shops) : undefined;
+    return opsRecord(p, { names: own, stock: inventory.get(p.id)!, bundles: bundles.get(p.id) ?? 0, variantCount: variantCounts.get(p.id)! }, opts.actions, children);
   });
 }
 

@@ -1,10 +1,8 @@
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { compareBy } from '../keyset.js';
+import { compareBy, cursorValues } from '../keyset.js';
 import { csvList, pageArgs, pageWindow, toPage } from '../pagination.js';
-import type { CreateProductInput, ProductInput } from './fields.js';
-import { cursorValues } from '../keyset.js';
-import { PLATFORMS, type Platform } from './fields.js';
+import { PLATFORMS, type CreateProductInput, type Platform, type ProductInput } from './fields.js';
 import { stockOf, visibleWarehouses } from './inventory.js';
 import { pageOfIds, pageOfWalk, parseRow, type PageRow, type Walk } from './list-sql.js';
 import { DETAIL_ROW, opsRecord, presentOps } from './present.js';
@@ -19,7 +17,9 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
   const orderBy = orderOf(q);
   const walk = plainWalk(caller, q, orderBy);
   if (walk) {
-    // The common list (no filter but team_id): reach, walks, page and its records in one statement.
+    // The common list (no filter but team_id): reach, walks, page and its records in one statement
+    // (list-sql.ts). Otherwise Prisma picks the page's rows by their filters, and one statement
+    // presents them.
     const rows = await db.prisma.$queryRaw<PageRow[]>(pageOfWalk(db.provider, walk));
     const page = toPage(rows.map((r) => ({ id: r.id, [walk.key]: new Date(r.k) })), q, undefined, orderBy);
     return { data: await opsRecords(db, rows.slice(0, q.limit)), meta: page.meta };
