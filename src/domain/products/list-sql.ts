@@ -35,6 +35,10 @@ interface Dialect {
   /** A timestamp as Date#toISOString() writes it. */
   iso(expr: string): string;
   object(pairs: string[]): string;
+  /** A two-element JSON array. */
+  pair(a: string, b: string): string;
+  /** The values of a JSON array of strings bound as one parameter, as a table of `value`. */
+  values: string;
   /** JSON array of `element` over the rows of `from`, in `orderBy`; '[]' for none. */
   arrayOf(element: string, from: string, orderBy?: string): string;
   /** The rows of a JSON array of ids bound as one parameter: (id, ord), ord from 1. */
@@ -51,6 +55,8 @@ const SQLITE: Dialect = {
       : kind === 'date' ? SQLITE.iso(c) : kind === 'json' ? `json(${c})` : c),
   iso: (e) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${e})`,
   object: (pairs) => `json_object(${pairs.join(', ')})`,
+  pair: (a, b) => `json_array(${a}, ${b})`,
+  values: 'json_each(?)',
   arrayOf: (element, from, orderBy) => `(SELECT json_group_array(${element}${orderBy ? ` ORDER BY ${orderBy}` : ''}) FROM ${from})`,
   idsTable: '(SELECT value AS id, key + 1 AS ord FROM json_each(?))',
   // SQLite cannot walk the (team_id, created_at) index in order for team_id IN (…) (it sorts every
@@ -62,6 +68,8 @@ const POSTGRES: Dialect = {
   value: (c, kind) => (kind === 'date' ? POSTGRES.iso(c) : c), // float8, boolean and jsonb are JSON already
   iso: (e) => `to_char(${e}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   object: (pairs) => `json_build_object(${pairs.join(', ')})`,
+  pair: (a, b) => `json_build_array(${a}, ${b})`,
+  values: 'json_array_elements_text(CAST(? AS json))',
   arrayOf: (element, from, orderBy) => `(SELECT COALESCE(json_agg(${element}${orderBy ? ` ORDER BY ${orderBy}` : ''}), '[]'::json) FROM ${from})`,
   idsTable: '(SELECT value AS id, ordinality AS ord FROM json_array_elements_text(CAST(? AS json)) WITH ORDINALITY)',
   walk: (inner, k, order) => `reach r CROSS JOIN LATERAL (SELECT q.id, q.${k} FROM products q WHERE ${inner} ORDER BY ${order.replaceAll('p.', 'q.')} LIMIT ?) p`,
@@ -94,7 +102,7 @@ function rowJson(d: Dialect, warehouses: { filtered: boolean }): string {
   const level = d.object(['product_id', 'warehouse_id', 'warehouse_name', 'on_hand', 'committed', 'unavailable', 'on_order']
     .map((f) => `'${f}', ${f === 'warehouse_name' ? 'w.name' : f === 'warehouse_id' ? 'w.id' : `l.${f}`}`));
   const levelsFrom = `inventory_levels l JOIN warehouses w ON w.id = l.warehouse_id WHERE l.product_id = p.id AND w.team_id = ?${
-    warehouses.filtered ? ` AND w.id IN (SELECT value FROM ${d === SQLITE ? 'json_each(?)' : 'json_array_elements_text(CAST(? AS json))'})` : ''}`;
+    warehouses.filtered ? ` AND w.id IN (SELECT value FROM ${d.values})` : ''}`;
   const platforms = `(SELECT COALESCE(s.shop_type, 'MANUAL') AS platform, COUNT(*) AS n FROM product_listing_variants v LEFT JOIN shops s ON s.id = v.shop_id WHERE v.product_id = p.id GROUP BY COALESCE(s.shop_type, 'MANUAL')) g`;
   return d.object([
     ...columns,
@@ -102,7 +110,7 @@ function rowJson(d: Dialect, warehouses: { filtered: boolean }): string {
     `'fulfiller_team_name', ${teamName('fulfiller_team_id')}`,
     `'merchant_team_name', ${teamName('merchant_team_id')}`,
     `'bundles', (SELECT COUNT(*) FROM product_components c WHERE c.parent_product_id = p.id AND c.kind = 'VIRTUAL_BUNDLE')`,
-    `'platforms', ${d.arrayOf(d === SQLITE ? 'json_array(g.platform, g.n)' : 'json_build_array(g.platform, g.n)', platforms)}`,
+    `'platforms', ${d.arrayOf(d.pair('g.platform', 'g.n'), platforms)}`,
     `'levels', ${d.arrayOf(level, levelsFrom, 'w.name, w.id')}`,
   ]);
 }
