@@ -68,11 +68,8 @@ export function cursorAfter(row: Record<string, unknown>, orderBy: unknown): str
 
 const badCursor = () => invalid('query.cursor', 'is not a cursor of this list and sort (use meta.next_cursor of the previous page, with the same order_by and order)');
 
-/**
- * The where-condition selecting the rows after `cursor` (for the same orderBy), or a 400 when it
- * does not fit: { OR: […] }, with `bound` AND-ed with the first key's range (see the end).
- */
-export function afterCursor(cursor: string, orderBy: unknown, { bound = false } = {}): Record<string, unknown> {
+/** The sort-key values a cursor holds, checked against `orderBy` (400 when it does not fit). */
+export function cursorValues(cursor: string, orderBy: unknown): unknown[] {
   const keys = sortKeys(orderBy);
   if (!keys) throw invalid('query.cursor', 'cursor paging is not available with this sort; use page');
   let payload: { s?: unknown; v?: unknown };
@@ -90,6 +87,16 @@ export function afterCursor(cursor: string, orderBy: unknown, { bound = false } 
   if (!(payload.v as unknown[]).every((v, i) => wellFormed(v, keys[i]))) throw badCursor();
   const values = (payload.v as Encoded[]).map(decodeValue);
   if (values.some((v) => v instanceof Date && Number.isNaN(v.getTime()))) throw badCursor();
+  return values;
+}
+
+/**
+ * The where-condition selecting the rows after `cursor` (for the same orderBy), or a 400 when it
+ * does not fit: { OR: […] }, with `bound` AND-ed with the first key's range (see the end).
+ */
+export function afterCursor(cursor: string, orderBy: unknown, { bound = false } = {}): Record<string, unknown> {
+  const values = cursorValues(cursor, orderBy);
+  const keys = sortKeys(orderBy)!;
   // (k1 > v1) OR (k1 = v1 AND k2 > v2) OR … ; "after" is "<" for desc keys; with NULLS LAST a null
   // comes after every value, and after a null only nulls (then the next key) follow.
   const or: Record<string, unknown>[] = [];

@@ -119,12 +119,13 @@ export function visibleWarehouses(client: Client, teamId: string, only?: string[
   });
 }
 
+export type Stock = { inventory_by_warehouse: WarehouseInventory[]; totals: InventoryTotals };
+
+/** A stock level with its warehouse's name, as stockOf takes them. */
+export type NamedLevel = Level & { warehouse_name: string };
+
 /** Per-product inventory at the given warehouses, for a whole page of products in one query. */
-export async function inventoryFor(
-  client: Client,
-  productIds: string[],
-  warehouses: { id: string; name: string }[],
-): Promise<Map<string, { inventory_by_warehouse: WarehouseInventory[]; totals: InventoryTotals }>> {
+export async function inventoryFor(client: Client, productIds: string[], warehouses: { id: string; name: string }[]): Promise<Map<string, Stock>> {
   const levels = productIds.length && warehouses.length
     ? await client.inventoryLevel.findMany({
       where: { product_id: { in: productIds }, warehouse_id: { in: warehouses.map((w) => w.id) } },
@@ -134,14 +135,22 @@ export async function inventoryFor(
   const order = new Map(warehouses.map((w, i) => [w.id, i]));
   const names = new Map(warehouses.map((w) => [w.id, w.name]));
   levels.sort((a, b) => order.get(a.warehouse_id)! - order.get(b.warehouse_id)!);
-  const result = new Map<string, { inventory_by_warehouse: WarehouseInventory[]; totals: InventoryTotals }>();
+  return stockOf(client, productIds, levels.map((l) => ({ ...l, warehouse_name: names.get(l.warehouse_id)! })));
+}
+
+/**
+ * Per-product inventory from its stock levels (in the order of the warehouses: name, then id).
+ * Levels with unavailable or on-order units are explained from the ledger, in one more query.
+ */
+export async function stockOf(client: Client, productIds: string[], levels: NamedLevel[]): Promise<Map<string, Stock>> {
+  const result = new Map<string, Stock>();
   for (const id of productIds) {
     result.set(id, { inventory_by_warehouse: [], totals: { available: 0, on_hand: 0, committed: 0, unavailable: 0, on_order: 0 } });
   }
   const breakdown = await breakdownOf(client, levels);
   for (const level of levels) {
     const entry = result.get(level.product_id)!;
-    const w = warehouseEntry(level, names.get(level.warehouse_id)!, breakdown);
+    const w = warehouseEntry(level, level.warehouse_name, breakdown);
     entry.inventory_by_warehouse.push(w);
     for (const k of ['available', 'on_hand', 'committed', 'unavailable', 'on_order'] as const) entry.totals[k] += w[k].count;
   }

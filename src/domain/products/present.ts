@@ -1,12 +1,14 @@
 import type { Product, ProductComponent, ProductListingVariant } from '../../db/types.js';
 import { configOf, PLATFORMS, type Platform } from './fields.js';
-import { inventoryFor, visibleWarehouses } from './inventory.js';
+import { inventoryFor, visibleWarehouses, type Stock } from './inventory.js';
 import { teamNames } from '../names.js';
 import { type Caller, type Client } from './reach.js';
 
-// Shapes product rows into the ops (spec 2.3) and merchant (spec 2.4) records. Everything a page
-// needs (team names, stock levels, listing variants, shops) is loaded for all its rows at once:
-// a constant number of queries, whatever the page size.
+// Shapes product rows into the ops (spec 2.3) and merchant (spec 2.4) records. presentOps loads
+// everything the records need (team names, stock levels, listing variants, shops) for all its rows
+// at once: a constant number of queries, whatever the number of rows. It serves the detail views;
+// the ops list reads its rows and those parts in one SQL statement (list-sql.ts), and both build
+// the record with opsRecord.
 
 type Component = ProductComponent & { component: Pick<Product, 'id' | 'sku' | 'name' | 'image_url'> };
 
@@ -29,7 +31,7 @@ export interface PresentOptions {
 // automatic index, on each query; presentOps counts the page's own components instead.)
 const SEARCH_COLUMNS = { search_text: true, name_sku_search_text: true } as const;
 
-/** Prisma arguments for list rows. */
+/** Prisma arguments for a row without its children (the list's rows come from list-sql.ts). */
 export const LIST_ROW = { omit: SEARCH_COLUMNS };
 
 /** Prisma arguments for detail rows: both component lists with their products. */
@@ -54,13 +56,26 @@ async function bundleCounts(client: Client, rows: ProductRow[]): Promise<Map<str
   return new Map(groups.map((g) => [g.parent_product_id, g._count._all]));
 }
 
-const teamFields = (p: Pick<Product, 'team_id' | 'fulfiller_team_id' | 'merchant_team_id'>, names: Map<string, string>) => ({
-  team_id: p.team_id,
+/** A product's team names (null for a missing team). */
+export interface TeamNames {
+  team_name: string | null;
+  fulfiller_team_name: string | null;
+  merchant_team_name: string | null;
+}
+
+const teamNamesOf = (p: Pick<Product, 'team_id' | 'fulfiller_team_id' | 'merchant_team_id'>, names: Map<string, string>): TeamNames => ({
   team_name: names.get(p.team_id) ?? null,
-  fulfiller_team_id: p.fulfiller_team_id,
   fulfiller_team_name: p.fulfiller_team_id ? names.get(p.fulfiller_team_id) ?? null : null,
-  merchant_team_id: p.merchant_team_id,
   merchant_team_name: p.merchant_team_id ? names.get(p.merchant_team_id) ?? null : null,
+});
+
+const teamFields = (p: Pick<Product, 'team_id' | 'fulfiller_team_id' | 'merchant_team_id'>, names: TeamNames) => ({
+  team_id: p.team_id,
+  team_name: names.team_name,
+  fulfiller_team_id: p.fulfiller_team_id,
+  fulfiller_team_name: names.fulfiller_team_name,
+  merchant_team_id: p.merchant_team_id,
+  merchant_team_name: names.merchant_team_name,
 });
 
 function componentEntry(c: Component, parentKey: 'virtual_bundle_product_id' | 'assembly_product_id') {
@@ -80,7 +95,7 @@ function componentEntry(c: Component, parentKey: 'virtual_bundle_product_id' | '
 type ShopInfo = { id: string; name: string; slug: string; shop_type: Platform };
 
 // A variant without a shop is a manual listing.
-const platformOf = (v: { shop_id: string | null }, shops: Map<string, ShopInfo>): Platform =>
+export const platformOf = (v: { shop_id: string | null }, shops: Map<string, ShopInfo>): Platform =>
   (v.shop_id && shops.get(v.shop_id)?.shop_type) || 'MANUAL';
 
 async function shopsById(client: Client, ids: (string | null)[]) {
@@ -117,90 +132,112 @@ export async function presentOps(client: Client, caller: Caller, rows: ProductRo
   for (const c of counted) variantCounts.get(c.product_id)![platformOf(c, shops)] += c.n;
 
   return rows.map((p) => {
-    const stock = inventory.get(p.id)!;
-    const teams = teamFields(p, names);
-    const record: Record<string, unknown> = {
-      id: p.id,
-      name: p.name,
-      sku: p.sku,
-      description: p.description,
-      barcode: p.barcode,
-      mpn: p.mpn,
-      manufacturer: p.manufacturer,
-      image_url: p.image_url,
-      type: p.type,
-      ...teams,
-      length: p.length,
-      width: p.width,
-      height: p.height,
-      weight: p.weight,
-      measurement_unit: p.measurement_unit,
-      weight_unit: p.weight_unit,
-      cost_price: p.cost_price,
-      cost_currency: p.cost_currency,
-      customs_value: p.customs_value,
-      customs_value_currency: p.customs_value_currency,
-      customs_description: p.customs_description,
-      country_of_origin: p.country_of_origin,
-      hs_code: p.hs_code,
-      printed_commodity_identifier: p.printed_commodity_identifier,
-      eccn: p.eccn,
-      is_hazmat: p.is_hazmat,
-      category: p.category,
-      subcategory: p.subcategory,
-      pick_fee_override: p.pick_fee_override,
-      first_article_inspection_completed_at: p.first_article_inspection_completed_at,
-      config: configOf(p.config),
-      increment_level: p.increment_level,
-      maximum_level: p.maximum_level,
-      minimum_level: p.minimum_level,
-      ...stock.totals,
-      inventory_by_warehouse: stock.inventory_by_warehouse,
-      virtual_bundle_component_count: bundles.get(p.id) ?? 0,
-      product_listing_variant_count: variantCounts.get(p.id),
-    };
-    if (opts.children) {
-      const components = p.components ?? [];
-      record.virtual_bundle_products = components
-        .filter((c) => c.kind === 'VIRTUAL_BUNDLE').map((c) => componentEntry(c, 'virtual_bundle_product_id'));
-      record.assembly_products = components
-        .filter((c) => c.kind === 'ASSEMBLY').map((c) => componentEntry(c, 'assembly_product_id'));
-      record.product_listing_variants = variants.filter((v) => v.product_id === p.id).map((v) => {
-        const shop = v.shop_id ? shops.get(v.shop_id) : undefined;
-        return {
-          id: v.id,
-          product_id: v.product_id,
-          product_type: p.type,
-          product_listing_id: v.product_listing_id,
-          product_listing_name: v.product_listing_name,
-          shop_id: v.shop_id,
-          shop_name: shop?.name ?? null,
-          shop_slug: shop?.slug ?? null,
-          shop_type: platformOf(v, shops),
-          remote_id: v.remote_id,
-          remote_shopify_inventory_item_id: v.remote_inventory_item_id,
-          sku: v.sku,
-          barcode: v.barcode,
-          name: v.name,
-          image_url: v.image_url,
-          price: v.price,
-          currency: v.currency,
-          hs_code: v.hs_code,
-          country_of_origin: v.country_of_origin,
-          weight: v.weight,
-          weight_unit: v.weight_unit,
-          synced_at: v.synced_at,
-          created_at: v.created_at,
-          updated_at: v.updated_at,
-          ...teams,
-        };
-      });
-    }
-    if (opts.actions) record.supported_actions = [{ action: 'VIEW_PRODUCT' }];
-    record.created_at = p.created_at;
-    record.updated_at = p.updated_at;
-    return record;
+    const own = teamNamesOf(p, names);
+    const children = opts.children ? childrenOf(p, teamFields(p, own), variants, shops) : undefined;
+    return opsRecord(p, { names: own, stock: inventory.get(p.id)!, bundles: bundles.get(p.id) ?? 0, variantCount: variantCounts.get(p.id)! }, opts.actions, children);
   });
+}
+
+/** What an ops record shows beside the product's own columns. */
+export interface OpsParts {
+  names: TeamNames;
+  stock: Stock;
+  bundles: number;
+  variantCount: Record<Platform, number>;
+}
+
+/**
+ * The ops record (spec 2.3) of a product row: the one description of it, for presentOps and for
+ * the list's SQL path (list-sql.ts), which loads the same parts in one statement.
+ */
+export function opsRecord(p: ProductRow, parts: OpsParts, actions: boolean, children?: Record<string, unknown>) {
+  const teams = teamFields(p, parts.names);
+  const record: Record<string, unknown> = {
+    id: p.id,
+    name: p.name,
+    sku: p.sku,
+    description: p.description,
+    barcode: p.barcode,
+    mpn: p.mpn,
+    manufacturer: p.manufacturer,
+    image_url: p.image_url,
+    type: p.type,
+    ...teams,
+    length: p.length,
+    width: p.width,
+    height: p.height,
+    weight: p.weight,
+    measurement_unit: p.measurement_unit,
+    weight_unit: p.weight_unit,
+    cost_price: p.cost_price,
+    cost_currency: p.cost_currency,
+    customs_value: p.customs_value,
+    customs_value_currency: p.customs_value_currency,
+    customs_description: p.customs_description,
+    country_of_origin: p.country_of_origin,
+    hs_code: p.hs_code,
+    printed_commodity_identifier: p.printed_commodity_identifier,
+    eccn: p.eccn,
+    is_hazmat: p.is_hazmat,
+    category: p.category,
+    subcategory: p.subcategory,
+    pick_fee_override: p.pick_fee_override,
+    first_article_inspection_completed_at: p.first_article_inspection_completed_at,
+    config: configOf(p.config),
+    increment_level: p.increment_level,
+    maximum_level: p.maximum_level,
+    minimum_level: p.minimum_level,
+    ...parts.stock.totals,
+    inventory_by_warehouse: parts.stock.inventory_by_warehouse,
+    virtual_bundle_component_count: parts.bundles,
+    product_listing_variant_count: parts.variantCount,
+    ...children,
+  };
+  if (actions) record.supported_actions = [{ action: 'VIEW_PRODUCT' }];
+  record.created_at = p.created_at;
+  record.updated_at = p.updated_at;
+  return record;
+}
+
+/** Detail views: both component lists and the listing variants. */
+function childrenOf(p: ProductRow, teams: ReturnType<typeof teamFields>, variants: ProductListingVariant[], shops: Map<string, ShopInfo>) {
+  const components = p.components ?? [];
+  return {
+    virtual_bundle_products: components
+      .filter((c) => c.kind === 'VIRTUAL_BUNDLE').map((c) => componentEntry(c, 'virtual_bundle_product_id')),
+    assembly_products: components
+      .filter((c) => c.kind === 'ASSEMBLY').map((c) => componentEntry(c, 'assembly_product_id')),
+    product_listing_variants: variants.filter((v) => v.product_id === p.id).map((v) => {
+      const shop = v.shop_id ? shops.get(v.shop_id) : undefined;
+      return {
+        id: v.id,
+        product_id: v.product_id,
+        product_type: p.type,
+        product_listing_id: v.product_listing_id,
+        product_listing_name: v.product_listing_name,
+        shop_id: v.shop_id,
+        shop_name: shop?.name ?? null,
+        shop_slug: shop?.slug ?? null,
+        shop_type: platformOf(v, shops),
+        remote_id: v.remote_id,
+        remote_shopify_inventory_item_id: v.remote_inventory_item_id,
+        sku: v.sku,
+        barcode: v.barcode,
+        name: v.name,
+        image_url: v.image_url,
+        price: v.price,
+        currency: v.currency,
+        hs_code: v.hs_code,
+        country_of_origin: v.country_of_origin,
+        weight: v.weight,
+        weight_unit: v.weight_unit,
+        synced_at: v.synced_at,
+        created_at: v.created_at,
+        updated_at: v.updated_at,
+        ...teams,
+      };
+    }),
+  };
 }
 
 /** Merchant record (spec 2.4): exactly these fields. */

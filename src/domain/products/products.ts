@@ -1,11 +1,12 @@
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { compareBy } from '../keyset.js';
+import { compareBy, cursorValues } from '../keyset.js';
 import { csvList, pageArgs, pageWindow, toPage } from '../pagination.js';
-import type { CreateProductInput, ProductInput } from './fields.js';
-import { visibleWarehouses } from './inventory.js';
-import { DETAIL_ROW, LIST_ROW, presentOps } from './present.js';
-import { opsWhere, orderOf, searchMatches, type OpsListQuery } from './query.js';
+import { PLATFORMS, type CreateProductInput, type Platform, type ProductInput } from './fields.js';
+import { stockOf, visibleWarehouses } from './inventory.js';
+import { pageOfIds, pageOfWalk, parseRow, type PageRow, type Walk } from './list-sql.js';
+import { DETAIL_ROW, opsRecord, presentOps } from './present.js';
+import { opsWhere, orderOf, parseTypes, searchMatches, searchTerm, type OpsListQuery } from './query.js';
 import { delegatedMerchant, reachableTeamIds, type Caller, type Client } from './reach.js';
 import { createProduct, updateProduct, type Owner } from './write.js';
 
@@ -13,6 +14,16 @@ import { createProduct, updateProduct, type Owner } from './write.js';
 // merchant teams delegated to it.
 
 export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
+  const orderBy = orderOf(q);
+  const walk = plainWalk(caller, q, orderBy);
+  if (walk) {
+    // The common list (no filter but team_id): reach, walks, page and its records in one statement
+    // (list-sql.ts). Otherwise Prisma picks the page's rows by their filters, and one statement
+    // presents them.
+    const rows = await db.prisma.$queryRaw<PageRow[]>(pageOfWalk(db.provider, walk));
+    const page = toPage(rows.map((r) => ({ id: r.id, [walk.key]: new Date(r.k) })), q, undefined, orderBy);
+    return { data: await opsRecords(db, rows.slice(0, q.limit)), meta: page.meta };
+  }
   const warehouseFilter = csvList(q.warehouse_id);
   const [reach, warehouses, matched] = await Promise.all([
     reachableTeamIds(db.prisma, caller),
@@ -20,35 +31,59 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
     searchMatches(db, 'products.search_text', q.search),
   ]);
   const warehouseIds = warehouses?.map((w) => w.id);
-  const orderBy = orderOf(q);
+  const keys = sortKeysOf(q);
   const rows = reach.length > 1 && !q.team_id && db.provider === 'sqlite'
     ? await mergedTeamPages(db, q, reach, (team) => opsWhere({ ...q, team_id: team }, reach, warehouseIds, matched), orderBy)
-    : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched), orderBy), ...LIST_ROW });
+    : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched), orderBy), select: keys });
   const page = toPage(rows, q, undefined, orderBy);
-  const data = await presentOps(db.prisma, caller, page.data, { children: false, actions: true, warehouseIds });
-  return { data, meta: page.meta };
+  const presented = page.data.length
+    ? await db.prisma.$queryRaw<PageRow[]>(pageOfIds(db.provider, page.data.map((r) => r.id), { teamId: caller.teamId, warehouseIds }))
+    : [];
+  return { data: await opsRecords(db, presented), meta: page.meta };
 }
 
+/** The walk of pageOfWalk when the list has no filter but team_id (and a well-formed cursor, if any); else undefined. */
+function plainWalk(caller: Caller, q: OpsListQuery, orderBy: ReturnType<typeof orderOf>): Walk | undefined {
+  const filtered = searchTerm(q.search) !== undefined || parseTypes(q.type) !== undefined || csvList(q.warehouse_id) !== undefined
+    || q.has_image !== undefined || q.has_barcode !== undefined || q.has_remote_products !== undefined || q.was_inspected !== undefined;
+  if (filtered) return undefined;
+  const after = q.cursor ? cursorValues(q.cursor, orderBy) : undefined;
+  if (after && !(after[0] instanceof Date && typeof after[1] === 'string')) return undefined; // opsWhere says what it matches
+  const { skip } = pageWindow(q);
+  return {
+    teamId: caller.teamId, fulfiller: caller.teamKind === 'FULFILLER', onlyTeam: q.team_id || undefined,
+    key: q.order_by ?? 'created_at', dir: q.order ?? 'desc', skip, limit: q.limit, after: after as [Date, string] | undefined,
+  };
+}
+
+/** Ops records of the page's rows as list-sql.ts returns them (see opsRecord). */
+async function opsRecords(db: Db, rows: PageRow[]) {
+  const parsed = rows.map((r) => parseRow(r.j!));
+  const stock = await stockOf(db.prisma, parsed.map((p) => p.id), parsed.flatMap((p) => p.levels));
+  return parsed.map((p) => {
+    const variantCount = Object.fromEntries(PLATFORMS.map((k) => [k, 0])) as Record<Platform, number>;
+    for (const [platform, n] of p.platforms) variantCount[platform as Platform] += n;
+    // opsRecord reads the row's columns by name: the parts riding along in p are not shown.
+    return opsRecord(p, { names: p, stock: stock.get(p.id)!, bundles: p.bundles, variantCount }, true);
+  });
+}
+
+const sortKeysOf = (q: OpsListQuery) => (q.order_by === 'updated_at' ? { id: true, updated_at: true } as const : { id: true, created_at: true } as const);
+
 /**
- * The rows of a page across the caller's teams. SQLite cannot walk the (team_id, created_at) index in
+ * The sort keys of a page's rows across the caller's teams. SQLite cannot walk the (team_id, created_at) index in
  * order for `team_id IN (…)`: it reads and sorts every product of every team (~100 ms at 100,000).
  * One ordered walk per team, each reading at most the rows up to the page, merged here, reads about a
  * page per team instead. (PostgreSQL keeps the single query: its text order of ids may differ from JS's.)
- * The walks read only the sort keys; the page's own rows are read once merged: Prisma spends more
- * building a whole product row than SQLite spends finding it (about 30 µs a row, ~1.5 ms a page).
  */
 async function mergedTeamPages(
   db: Db, q: OpsListQuery, teams: string[], whereOf: (team: string) => ReturnType<typeof opsWhere>, orderBy: ReturnType<typeof orderOf>,
 ) {
   const { skip, take } = pageWindow(q);
-  const keys = q.order_by === 'updated_at' ? { id: true, updated_at: true } as const : { id: true, created_at: true } as const;
   const lists = await Promise.all(teams.map((team) => db.prisma.product.findMany({
-    ...pageArgs({ ...q, page: 0 }, whereOf(team), orderBy), skip: 0, take: skip + take, select: keys,
+    ...pageArgs({ ...q, page: 0 }, whereOf(team), orderBy), skip: 0, take: skip + take, select: sortKeysOf(q),
   })));
-  const ids = lists.flat().sort(compareBy(orderBy)).slice(skip, skip + take).map((r) => r.id);
-  if (!ids.length) return [];
-  const rows = await db.prisma.product.findMany({ where: { id: { in: ids } }, ...LIST_ROW });
-  return rows.sort(compareBy(orderBy));
+  return lists.flat().sort(compareBy(orderBy)).slice(skip, skip + take);
 }
 
 async function loadOne(db: Db, caller: Caller, id: string, actions: boolean) {
