@@ -163,7 +163,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
   // every SQLITE_WAL_SYNC_MS (it syncs the log before copying it into the database, and waits for
   // no one) bounds what a power cut can take to that last interval; on a thread of its own.
   const walSync = target.provider === 'sqlite' && opts.sqliteSync !== 'full'
-    ? await startWalCheckpointer(target.file, SQLITE_WAL_SYNC_MS, SQLITE_BUSY_TIMEOUT_MS)
+    ? startWalCheckpointer(target.file, SQLITE_WAL_SYNC_MS, SQLITE_BUSY_TIMEOUT_MS)
     : undefined;
   let closed: Promise<void> | undefined;
   return {

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -6,14 +7,20 @@ import { Worker } from 'node:worker_threads';
 // the server's one connection, which then stood still while the log was synced and copied into
 // the database file (two fsyncs): ~0.3-0.5 ms a commit on average, a third of the time a
 // fulfilment's request spent in SQLite (docs/performance.md, write path). Here a worker thread
-// with its own connection does that every `everyMs`, and the server's connection only checkpoints
-// if the log outgrows AUTOCHECKPOINT_PAGES in between (the worker stalled, or a burst).
+// with its own connection does that every `everyMs` while the database is being written, and the
+// server's connection only checkpoints if the log outgrows AUTOCHECKPOINT_PAGES in between (the
+// worker stalled, or a burst).
 
 /** The server connection's own checkpoint threshold once the worker runs: ~40 MiB of log. */
 export const AUTOCHECKPOINT_PAGES = 10_000;
 
 export interface WalCheckpointer {
   close(): Promise<void>;
+}
+
+export interface LazyWalCheckpointer extends WalCheckpointer {
+  /** Whether the thread is running now (tests). */
+  running(): boolean;
 }
 
 interface ThreadData {
@@ -42,6 +49,7 @@ function checkpointerThread() {
       // busy or closing: the next tick tries again
     }
   };
+  run(); // at once: it starts because something was just committed
   const timer = setInterval(run, everyMs);
   parentPort!.postMessage('ready');
   parentPort!.on('message', (m) => {
@@ -53,8 +61,8 @@ function checkpointerThread() {
   });
 }
 
-/** Resolves once the thread has its connection open (or has failed: then the server's own checkpoints remain). */
-export async function startWalCheckpointer(file: string, everyMs: number, busyTimeoutMs: number): Promise<WalCheckpointer> {
+/** One checkpointer thread; resolves once its connection is open (or it has failed to start). */
+async function startThread(file: string, everyMs: number, busyTimeoutMs: number): Promise<WalCheckpointer> {
   const workerData: ThreadData = { libsql: createRequire(import.meta.url).resolve('libsql'), file, everyMs, busyTimeoutMs };
   const worker = new Worker(`(${checkpointerThread.toString()})()`, {
     eval: true,
@@ -78,5 +86,53 @@ export async function startWalCheckpointer(file: string, everyMs: number, busyTi
       });
       worker.postMessage('close');
     })),
+  };
+}
+
+/** Seconds without a commit after which the thread is stopped (it starts again on the next). */
+export const IDLE_STOP_TICKS = 30;
+
+/**
+ * The checkpointer, run while the database is being written: the thread (~15 MiB) starts when
+ * the log file changes (its mtime, read every `everyMs` without blocking) and stops after
+ * IDLE_STOP_TICKS quiet ticks, so an idle server carries none.
+ */
+export function startWalCheckpointer(file: string, everyMs: number, busyTimeoutMs: number, idleStopTicks = IDLE_STOP_TICKS): LazyWalCheckpointer {
+  const wal = `${file}-wal`;
+  const mtimeOf = () => stat(wal).then((s) => s.mtimeMs, () => 0);
+  let last: number | undefined;
+  let quiet = 0;
+  let thread: Promise<WalCheckpointer> | undefined;
+  let busy = false;
+  let closed: Promise<void> | undefined;
+  const tick = async () => {
+    if (busy || closed) return;
+    busy = true;
+    try {
+      const mtime = await mtimeOf();
+      if (last === undefined || mtime !== last) {
+        const changed = last !== undefined;
+        last = mtime;
+        quiet = 0;
+        if (changed) thread ??= startThread(file, everyMs, busyTimeoutMs);
+      } else if (thread && ++quiet >= idleStopTicks) {
+        const t = thread;
+        thread = undefined;
+        await (await t).close();
+      }
+    } finally {
+      busy = false;
+    }
+  };
+  void tick(); // the log's state at start: only later changes start the thread
+  const timer = setInterval(() => void tick(), everyMs);
+  timer.unref();
+  return {
+    running: () => thread !== undefined,
+    close: () => (closed ??= (async () => {
+      clearInterval(timer);
+      while (busy) await new Promise((r) => setTimeout(r, 5)); // a tick starting or stopping the thread
+      await (await thread)?.close();
+    })()),
   };
 }

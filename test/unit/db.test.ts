@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { createDb, isSerializationFailure, isUniqueViolation, parseDbUrl } from '../../src/db/client.js';
 import { migrate, packageRoot } from '../../src/db/migrate.js';
 import { MAX_BIND_VALUES } from '../../src/db/libsql.js';
-import { AUTOCHECKPOINT_PAGES } from '../../src/db/wal-checkpointer.js';
+import { AUTOCHECKPOINT_PAGES, startWalCheckpointer } from '../../src/db/wal-checkpointer.js';
 import { freshSqliteUrl, migrateInProcesses, type FreshUrl } from '../helpers/db.js';
 
 const committed = readdirSync(path.join(packageRoot(), 'prisma', 'migrations', 'sqlite'), { withFileTypes: true })
@@ -187,6 +187,29 @@ describe('SQLite database layer', () => {
       await released;
     } finally {
       await db.close();
+    }
+  });
+
+  test('the checkpointer thread runs while the database is written, and stops when it is idle', async () => {
+    const url = parseDbUrl(await sqliteUrl()).url.slice(5);
+    await migrate(url);
+    const conn = new Database(url);
+    conn.exec('PRAGMA wal_autocheckpoint = 0; CREATE TABLE probe (x INTEGER)');
+    const cp = startWalCheckpointer(url, 50, 1000, 4);
+    const until = async (what: () => boolean, ms: number) => {
+      for (const end = Date.now() + ms; !what() && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+      return what();
+    };
+    try {
+      expect(await until(() => cp.running(), 300)).toBe(false); // nothing committed since it started
+      conn.exec('INSERT INTO probe VALUES (1)');
+      expect(await until(() => cp.running(), 2000)).toBe(true);
+      expect(await until(() => !cp.running(), 3000)).toBe(true); // 4 quiet ticks
+      conn.exec('INSERT INTO probe VALUES (2)');
+      expect(await until(() => cp.running(), 2000)).toBe(true);
+    } finally {
+      await cp.close();
+      conn.close();
     }
   });
 
