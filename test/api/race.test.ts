@@ -152,6 +152,35 @@ describe('races', () => {
     }
   });
 
+  // Each fulfil settles the order from what all its lines have left: neither may decide from a
+  // view without the other's decrement, or the order would stay PARTIALLY_FULFILLED for good.
+  it('two fulfillment orders of one order (one line each) fulfilled at once: the order ends FULFILLED and CLOSED', async () => {
+    for (let round = 0; round < 4; round++) {
+      const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }, { quantity: 3 }], status: 'ACCEPTED' });
+      // The second line moves to a fulfillment order of its own (a split, written behind the API).
+      await t.db.prisma.fulfillmentOrderLineItem.delete({ where: { id: f.foLines[1].id } });
+      const foB = await t.db.prisma.fulfillmentOrder.create({
+        data: {
+          order_id: f.order.id, warehouse_id: f.warehouseId, fulfiller_team_id: t.teamId, merchant_team_id: f.merchantTeamId, status: 'ACCEPTED',
+          request_status: 'ACCEPTED',
+          line_items: { create: [{ order_line_item_id: f.orderLines[1].id, product_id: f.products[1].id, sku: f.foLines[1].sku, name: 'split', quantity: 3, remaining_quantity: 3 }] },
+        },
+        include: { line_items: true },
+      });
+      const g: Fixture = { ...f, fo: foB, foLines: foB.line_items };
+      await post(urlA, `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'ann', timeout_minutes: 10 });
+      await post(urlB, `/v1/ops/fulfillment-orders/${foB.id}/lock`, { lock_owner: 'ben', timeout_minutes: 10 });
+      const a = await labelledPackage(f, [[0, 2]]);
+      const b = await labelledPackage(g, [[0, 3]]);
+      const results = await Promise.all([post(urlA, `/v1/ops/packages/${a}/fulfill`, { locked_by: 'ann' }),
+        post(urlB, `/v1/ops/packages/${b}/fulfill`, { locked_by: 'ben' })]);
+      expect(results.map((r) => r.status), JSON.stringify(results)).toEqual([200, 200]);
+      const order = await t.db.prisma.order.findUniqueOrThrow({ where: { id: f.order.id } });
+      expect(order).toMatchObject({ fulfillment_status: 'FULFILLED', status: 'CLOSED', fulfillment_count: 2, tracking_count: 2 });
+      expect(order.closed_at).not.toBeNull();
+    }
+  });
+
   it('racing package creates never allocate more than remains', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 5 }], status: 'ACCEPTED' });
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
