@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import { hostname } from 'node:os';
 
 // One `fos serve` per SQLite file while rate-limit counters live in process memory (issue 7
@@ -41,6 +42,9 @@ export interface ServerLock {
 
 export function acquireServerLock(dbFile: string): ServerLock {
   const lockFile = `${dbFile}.serve.lock`;
+  // The lock comes before the database exists: on a first start (`npm start`, a new --db path)
+  // its directory may not exist yet either.
+  mkdirSync(path.dirname(lockFile), { recursive: true });
   const mine: LockHolder = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
   const write = (flags: 'wx' | 'w') => {
     const fd = openSync(lockFile, flags);

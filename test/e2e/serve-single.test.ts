@@ -44,6 +44,19 @@ describe('one fos serve per SQLite file', () => {
     expect((await third.exited).code).toBe(0);
   }, 90_000);
 
+  // `npm start` on a new machine: no --db, and nothing under the user's data directory yet.
+  it('the first start creates the data directory (the lock file comes before the database)', async () => {
+    const home = path.join(box.dir, 'fresh-home');
+    expect(existsSync(home)).toBe(false);
+    const s = spawnServe(['--demo', '--port', '0'], { ...box.env, HOME: home, FOS_DATA_DIR: undefined, XDG_DATA_HOME: undefined }, box.dir);
+    box.running.push(s.child);
+    const started = await s.started;
+    expect(existsSync(path.join(home, '.local', 'share', 'fos', 'fos.db.serve.lock'))).toBe(true);
+    expect((await fetch(`${started.url}/swagger.json`)).status).toBe(200);
+    started.child.kill('SIGTERM');
+    expect((await started.exited).code).toBe(0);
+  }, 90_000);
+
   it('a port in use says so and suggests --port 0 (exit 5)', async () => {
     const blocker = net.createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
