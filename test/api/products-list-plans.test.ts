@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { recordSqliteStatements } from '../helpers/statements.js';
+import * as teams from '../../src/domain/teams/teams.js';
 
 // Issue 9, products at 100,000: the SQLite query plans of the ops product list, with the
 // statistics ANALYZE wrote for a catalogue of 100,000 products in four teams
@@ -36,6 +37,7 @@ const STATS: [string, string, string][] = [
 
 let t: TestApp;
 let token: string;
+let warehouse: string;
 
 beforeAll(async () => {
   if (!sqlite) return;
@@ -48,6 +50,9 @@ beforeAll(async () => {
     });
     expect(res.statusCode, res.body).toBe(201);
   }
+  warehouse = (await teams.createWarehouse(t.db, { team_id: t.teamId, name: 'Rare DC' })).id;
+  const first = await t.db.prisma.product.findFirstOrThrow({ where: { name: 'Plan 0' } });
+  await t.db.prisma.inventoryLevel.create({ data: { product_id: first.id, warehouse_id: warehouse, on_hand: 1 } });
   await t.db.prisma.$executeRawUnsafe('ANALYZE'); // creates sqlite_stat1
   await t.db.prisma.$executeRawUnsafe("DELETE FROM sqlite_stat1 WHERE tbl IN ('products', 'product_listing_variants', 'inventory_levels')");
   for (const [tbl, idx, stat] of STATS) await t.db.prisma.$executeRawUnsafe('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)', tbl, idx, stat);
@@ -56,7 +61,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** The plans (EXPLAIN QUERY PLAN, one string each) of the statements a list request runs that page through products. */
-async function plans(query: string) {
+async function plans(query: string, which = (sql: string) => /products/.test(sql) && /ORDER BY/.test(sql) && /LIMIT/.test(sql)) {
   const statements: string[] = [];
   const stop = recordSqliteStatements(statements);
   try {
@@ -65,7 +70,7 @@ async function plans(query: string) {
   } finally {
     stop();
   }
-  const lists = [...new Set(statements.filter((sql) => /products/.test(sql) && /ORDER BY/.test(sql) && /LIMIT/.test(sql)))];
+  const lists = [...new Set(statements.filter(which))];
   expect(lists.length).toBeGreaterThan(0);
   const out: { prisma: boolean; plan: string }[] = [];
   for (const sql of lists) {
@@ -97,5 +102,10 @@ describe.skipIf(!sqlite)('ops product list plans at 100,000 products (SQLite sta
     }
     // An OFFSET page bounds each team's walk by its key at that depth instead of reading its rows.
     if (query.startsWith('page=')) expect(all).toMatch(/MATERIALIZE bound/);
+  });
+
+  it('warehouse_id reads the levels at the warehouse from its index (a rare warehouse is a few products, listed by id)', async () => {
+    const found = await plans(`warehouse_id=${warehouse}`, (sql) => /FROM `main`.`inventory_levels`/.test(sql) && /LIMIT/.test(sql));
+    expect(found.map((f) => f.plan).join('\n')).toMatch(/SEARCH main.inventory_levels USING INDEX inventory_levels_warehouse_id_idx/);
   });
 });

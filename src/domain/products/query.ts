@@ -103,6 +103,9 @@ export const STOCKED_CAP = 500;
  */
 export async function stockedAt(db: Db, warehouses?: string[]) {
   if (!warehouses || db.provider !== 'sqlite') return undefined;
-  const levels = await db.prisma.inventoryLevel.findMany({ where: { warehouse_id: { in: warehouses } }, select: { product_id: true }, take: STOCKED_CAP + 1 });
+  // In warehouse order: SQLite then reads the warehouse index (in id order it scanned every level).
+  const levels = await db.prisma.inventoryLevel.findMany({
+    where: { warehouse_id: { in: warehouses } }, orderBy: { warehouse_id: 'asc' }, select: { product_id: true }, take: STOCKED_CAP + 1,
+  });
   return levels.length > STOCKED_CAP ? undefined : [...new Set(levels.map((l) => l.product_id))];
 }
