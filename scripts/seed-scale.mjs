@@ -194,7 +194,10 @@ if (provider === 'sqlite') {
       return async () => { await client.query(`ALTER TABLE "${table}" ENABLE TRIGGER USER`); };
     },
     async scalar(sql) { return (await client.query(sql)).rows[0].v; },
-    async close() { await client.query('ANALYZE'); await client.end(); },
+    // VACUUM too: a table fresh from a bulk load has no visibility map until autovacuum visits it
+    // (a minute or more after the load), so no index-only scans, and the planners of deep pages
+    // pick sequential scans (OFFSET 10,000 of the product list: 114 ms before, 25 ms after).
+    async close() { await client.query('VACUUM ANALYZE'); await client.end(); },
     bool: (b) => b,
   };
 }
