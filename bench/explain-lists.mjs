@@ -1,17 +1,18 @@
 // Prints the query plan of every order- and fulfillment-order-list case of bench/lists.mjs and of
-// the package, charge and file cases (bench/record-list-cases.mjs), for the exact SQL and parameters Prisma sends: SQLite's
+// the package, charge, file and product cases (bench/record-list-cases.mjs, product-list-cases.mjs), for the exact SQL and parameters Prisma sends: SQLite's
 // EXPLAIN QUERY PLAN, or PostgreSQL's EXPLAIN ANALYZE (timings included) for a postgres:// url.
-//   node bench/explain-lists.mjs <seeded sqlite file | postgresql url> <fulfiller team id> [orders,fulfillment,packages,charges,files]
+//   node bench/explain-lists.mjs <seeded sqlite file | postgresql url> <fulfiller team id> [orders,fulfillment,packages,charges,files,products]
 // FOS_EXPLAIN_ALL=1 also prints every other statement a case runs (a list's includes), with its plan.
 import Database from 'libsql';
 import pg from 'pg';
 import path from 'node:path';
-import { FULFILLMENT_CASES, ORDER_CASES } from './lists.mjs';
+import { FULFILLMENT_CASES, LIST_GROUPS, ORDER_CASES } from './lists.mjs';
+import { productListCases } from './product-list-cases.mjs';
 import { recordListCases } from './record-list-cases.mjs';
 import { ROOT } from './lib.mjs';
 
 const [file, team, groupArg] = process.argv.slice(2);
-const groups = (groupArg || 'orders,fulfillment,packages,charges,files').split(',');
+const groups = (groupArg || LIST_GROUPS).split(',');
 if (!file || !team) { console.error('usage: node bench/explain-lists.mjs <sqlite file | postgresql url> <fulfiller team id>'); process.exit(2); }
 const postgres = /^postgres(ql)?:/.test(file);
 // Record the statements the adapter runs (SQL and bound values), without changing them.
@@ -50,6 +51,7 @@ const cases = [
     name: `fulfillment orders: ${name}`, table: 'fulfillment_orders', run: () => listFulfillmentOrders(db, team, { page: 1, limit: 20, ...q }),
   })) : []),
   ...(await recordListCases(db, team)).filter((c) => groups.includes(c.group)),
+  ...(groups.includes('products') ? await productListCases(db, team) : []),
 ];
 for (const c of cases) {
   seen.length = 0;

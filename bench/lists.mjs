@@ -1,19 +1,23 @@
 // List-query figures: the order list (every documented filter and sort, alone and combined), the
-// fulfillment-order list and the package, charge and file lists (bench/record-list-cases.mjs),
+// fulfillment-order list, the package, charge and file lists (bench/record-list-cases.mjs) and the
+// ops product list (bench/product-list-cases.mjs),
 // timed through the domain functions the routes call (no HTTP, so the figure is the query and its
 // shaping), p95 of N runs each, beside the target of issue 9 (50 ms).
 // The database is either seeded here (scripts/seed-scale.mjs into a temp SQLite file, with as many
-// packages, charges and files as orders) or an existing seeded one:
+// packages, charges and files as orders, and as many products, at most 100,000, when the products
+// list is timed) or an existing seeded one:
 // FOS_BENCH_LIST_DB=<sqlite file | postgresql url> FOS_BENCH_LIST_TEAM=<fulfiller id>.
 // FOS_BENCH_LIST_GROUPS=packages,charges,files (any of orders, fulfillment, packages, charges,
-// files) times only those lists.
+// files, products) times only those lists.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { percentile, ROOT, timedSpawn } from './lib.mjs';
+import { productListCases } from './product-list-cases.mjs';
 import { recordListCases } from './record-list-cases.mjs';
 
 export const LIST_TARGET_MS = 50;
+export const LIST_GROUPS = 'orders,fulfillment,packages,charges,files,products';
 
 export const ORDER_CASES = [
   ['created_at desc (default)', {}],
@@ -63,11 +67,12 @@ export async function listBench({ orders = 20_000, runs = 20 } = {}) {
   let team = process.env.FOS_BENCH_LIST_TEAM;
   let dir;
   let seeded;
+  const groups = (process.env.FOS_BENCH_LIST_GROUPS || LIST_GROUPS).split(',');
   if (!dbUrl || !team) {
     dir = mkdtempSync(path.join(tmpdir(), 'fos-bench-lists-'));
     dbUrl = path.join(dir, 'scale.db');
     const r = await timedSpawn([path.join(ROOT, 'scripts/seed-scale.mjs'), '--db', dbUrl, '--orders', String(orders),
-      '--products', String(Math.max(100, Math.floor(orders / 100))),
+      '--products', String(groups.includes('products') ? Math.min(orders, 100_000) : Math.max(100, Math.floor(orders / 100))),
       '--packages', String(orders), '--charges', String(orders), '--files', String(orders)], { env: process.env });
     if (r.code !== 0) throw new Error(`seed-scale failed: ${r.stderr}`);
     team = JSON.parse(r.stdout).fulfiller_team_id;
@@ -78,7 +83,6 @@ export async function listBench({ orders = 20_000, runs = 20 } = {}) {
   const { listFulfillmentOrders } = await import(path.join(ROOT, 'dist/domain/fulfillment/fulfillment-orders.js'));
   const db = await createDb(dbUrl);
   const results = [];
-  const groups = (process.env.FOS_BENCH_LIST_GROUPS || 'orders,fulfillment,packages,charges,files').split(',');
   try {
     const cases = [
       ...(groups.includes('orders') ? ORDER_CASES : []).map(([name, q]) => ({
@@ -88,6 +92,7 @@ export async function listBench({ orders = 20_000, runs = 20 } = {}) {
         name: `fulfillment orders: ${name}`, run: () => listFulfillmentOrders(db, team, { page: 1, limit: 20, ...q }),
       })),
       ...(await recordListCases(db, team)).filter((c) => groups.includes(c.group)),
+      ...(groups.includes('products') ? await productListCases(db, team) : []),
     ];
     // A fresh process is slow on its first list calls, whichever case comes first (measured at 1M
     // orders: ~370 ms, then 25-70 ms for about 20 calls, against 2-8 ms after: V8 still compiling

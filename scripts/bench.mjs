@@ -12,11 +12,12 @@
 //   outbox     a queued backlog drained by one outbox worker to a local receiver (events/s)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
-//   lists      order, fulfillment-order, package, charge and file list queries (every filter/sort) on a
+//   lists      order, fulfillment-order, package, charge, file and product list queries (every filter/sort) on a
 //              seeded database: FOS_BENCH_LIST_ORDERS (seeded into a temp SQLite file with as many
 //              packages, charges and files, default 20000; `--scale N` too), or an existing seeded
 //              database: FOS_BENCH_LIST_DB=<file|url> FOS_BENCH_LIST_TEAM=<id>; FOS_BENCH_LIST_GROUPS
-//              picks lists (orders,fulfillment,packages,charges,files).
+//              picks lists (orders,fulfillment,packages,charges,files,products; products are seeded
+//              as many as orders, at most 100,000, when picked).
 //   export     `fos orders list --all --format ndjson` against fos serve on a seeded SQLite file
 //              (FOS_BENCH_EXPORT_ORDERS, default 20000, or FOS_BENCH_EXPORT_DB=<file> with
 //              FOS_BENCH_LIST_TEAM=<id>): seconds, orders/s and the CLI's RSS early and late.
@@ -111,7 +112,7 @@ if (sections.includes('lists')) {
   const l = await listBench({ orders: LIST_ORDERS, runs: RUNS * 2 });
   const size = l.seeded ? `${l.seeded.orders} orders seeded in ${(l.seeded.ms / 1000).toFixed(1)} s` : process.env.FOS_BENCH_LIST_DB;
   console.log(`list queries (${l.provider}; ${size}; p95 of ${RUNS * 2} runs, limit 20; target p95 <= ${LIST_TARGET_MS} ms at 1M orders, `
-    + '100,000 packages, charges, files)');
+    + '100,000 packages, charges, files, products)');
   for (const r of l.results) {
     console.log(`  ${r.name.padEnd(58)} ${String(r.rows).padStart(3)} rows  p50 ${ms(r.p50).padStart(9)}  p95 ${ms(r.p95).padStart(9)}  ` +
       `${r.p95 <= LIST_TARGET_MS ? 'ok' : 'OVER'} (target ${LIST_TARGET_MS} ms)`);

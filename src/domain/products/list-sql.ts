@@ -184,21 +184,39 @@ export interface Walk {
 export function pageOfWalk(provider: Provider, w: Walk): Sql {
   const d = dialectOf(provider);
   const only = w.onlyTeam !== undefined;
+  // SQLite only: PostgreSQL's planner reads each bound with a sequential scan and a sort (152 ms
+  // for OFFSET 10,000, against 38 ms through the lateral walks).
+  const deep = w.skip > 0 && provider === 'sqlite';
   const args: unknown[] = [w.teamId, ...(w.fulfiller ? [w.teamId] : []), ...(only ? [w.onlyTeam] : [])];
-  if (w.after) args.push(w.after[0], w.after[0], w.after[0], w.after[1]);
-  args.push(w.skip + w.limit + 1, w.limit + 1, w.skip, w.skip + w.limit, ...levelArgs({ teamId: w.teamId }));
-  return bind(`walk ${provider} ${w.fulfiller} ${only} ${w.key} ${w.dir} ${Boolean(w.after)}`, () => {
+  const after = w.after ? [w.after[0], w.after[0], w.after[0], w.after[1]] : [];
+  if (deep) args.push(...after, w.skip + w.limit, ...after);
+  else args.push(...after, w.skip + w.limit + 1);
+  args.push(w.limit + 1, w.skip, w.skip + w.limit, ...levelArgs({ teamId: w.teamId }));
+  return bind(`walk ${provider} ${w.fulfiller} ${only} ${w.key} ${w.dir} ${Boolean(w.after)} ${deep}`, () => {
     const delegated = w.fulfiller ? ' UNION SELECT merchant_team_id FROM fulfillment_delegations WHERE fulfiller_team_id = ? AND active = TRUE' : '';
     let reach = `SELECT CAST(? AS TEXT) AS id${delegated}`;
     if (only) reach = `SELECT id FROM (${reach}) t WHERE id = ?`;
     const [cmp, dir] = w.dir === 'asc' ? ['>', 'ASC'] : ['<', 'DESC'];
     const order = `p.${w.key} ${dir}, p.id ${dir}`;
-    let inner = 'q.team_id = r.id';
     // As afterCursor: the non-strict bound on the key is for the planner (an index range).
-    if (w.after) inner += ` AND q.${w.key} ${cmp}= ? AND (q.${w.key} ${cmp} ? OR (q.${w.key} = ? AND q.id ${cmp} ?))`;
+    const cursor = (t: string) => (w.after ? ` AND ${t}.${w.key} ${cmp}= ? AND (${t}.${w.key} ${cmp} ? OR (${t}.${w.key} = ? AND ${t}.id ${cmp} ?))` : '');
+    const inner = `q.team_id = r.id${cursor('q')}`;
+    let walk = d.walk(inner, w.key, order);
+    let ctes = `reach AS (${reach})`;
+    if (deep) {
+      // An OFFSET page needs skip + limit + 1 rows of each team. Reading them as rows (a primary-key
+      // lookup each: 65 ms for OFFSET 10,000 at 100,000 products on SQLite) is the cost; instead each
+      // team's key at that depth (a covering index walk; its furthest key when it has fewer rows)
+      // bounds an index range of its rows, and only the page's rows are read. Ties at the bound
+      // come along too: the rows beyond it are ordered after the page anyway.
+      const [edge, furthest] = w.dir === 'asc' ? ['<=', 'MAX'] : ['>=', 'MIN'];
+      ctes += `, bound AS MATERIALIZED (SELECT r.id, COALESCE((SELECT q.${w.key} FROM products q WHERE ${inner} ORDER BY ${order.replaceAll('p.', 'q.')} LIMIT 1 OFFSET ?),
+(SELECT ${furthest}(q.${w.key}) FROM products q WHERE q.team_id = r.id)) AS edge FROM reach r)`;
+      walk = `bound b JOIN products p ON p.team_id = b.id AND p.${w.key} ${edge} b.edge${cursor('p')}`;
+    }
     const page = `SELECT p.id, p.${w.key} AS k, ROW_NUMBER() OVER (ORDER BY ${order}) AS ord
-FROM ${d.walk(inner, w.key, order)} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    return `WITH reach AS (${reach}), page AS (${page})
+FROM ${walk} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    return `WITH ${ctes}, page AS (${page})
 SELECT p.id AS id, ${d.iso('page.k')} AS k, CASE WHEN page.ord <= ? THEN ${rowJson(d, { filtered: false })} END AS j
 FROM page JOIN products p ON p.id = page.id ORDER BY page.ord`;
   }, args);

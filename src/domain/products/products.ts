@@ -6,7 +6,7 @@ import { PLATFORMS, type CreateProductInput, type Platform, type ProductInput } 
 import { stockOf, visibleWarehouses } from './inventory.js';
 import { pageOfIds, pageOfWalk, parseRow, type PageRow, type Walk } from './list-sql.js';
 import { DETAIL_ROW, opsRecord, presentOps } from './present.js';
-import { opsWhere, orderOf, parseTypes, searchMatches, searchTerm, type OpsListQuery } from './query.js';
+import { opsWhere, orderOf, parseTypes, searchMatches, searchTerm, stockedAt, type OpsListQuery } from './query.js';
 import { delegatedMerchant, reachableTeamIds, type Caller, type Client } from './reach.js';
 import { createProduct, updateProduct, type Owner } from './write.js';
 
@@ -31,10 +31,11 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
     searchMatches(db, 'products.search_text', q.search),
   ]);
   const warehouseIds = warehouses?.map((w) => w.id);
+  const stocked = await stockedAt(db, warehouseIds);
   const keys = sortKeysOf(q);
-  const rows = reach.length > 1 && !q.team_id && db.provider === 'sqlite'
-    ? await mergedTeamPages(db, q, reach, (team) => opsWhere({ ...q, team_id: team }, reach, warehouseIds, matched), orderBy)
-    : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched), orderBy), select: keys });
+  const rows = reach.length > 1 && !q.team_id
+    ? await mergedTeamPages(db, q, reach, (team) => opsWhere({ ...q, team_id: team }, reach, warehouseIds, matched, stocked), orderBy)
+    : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched, stocked), orderBy), select: keys });
   const page = toPage(rows, q, undefined, orderBy);
   const presented = page.data.length
     ? await db.prisma.$queryRaw<PageRow[]>(pageOfIds(db.provider, page.data.map((r) => r.id), { teamId: caller.teamId, warehouseIds }))
@@ -71,19 +72,33 @@ async function opsRecords(db: Db, rows: PageRow[]) {
 const sortKeysOf = (q: OpsListQuery) => (q.order_by === 'updated_at' ? { id: true, updated_at: true } as const : { id: true, created_at: true } as const);
 
 /**
- * The sort keys of a page's rows across the caller's teams. SQLite cannot walk the (team_id, created_at) index in
- * order for `team_id IN (…)`: it reads and sorts every product of every team (~100 ms at 100,000).
- * One ordered walk per team, each reading at most the rows up to the page, merged here, reads about a
- * page per team instead. (PostgreSQL keeps the single query: its text order of ids may differ from JS's.)
+ * The sort keys of a page's rows across the caller's teams. Neither database walks the (team_id, created_at) index in
+ * order for `team_id IN (…)`: each reads every matching product of every team and sorts them (SQLite ~100 ms at
+ * 100,000; PostgreSQL 50-100 ms with a common filter such as has_image). One ordered walk per team, each reading at
+ * most the rows up to the page, reads about a page per team instead, merged here. SQLite's order of ids is JS's
+ * (bytes); PostgreSQL orders text by its collation, so when two teams' rows tie on the sort key it orders the
+ * walks' rows itself (one more query, by primary key), as the single query did.
  */
 async function mergedTeamPages(
   db: Db, q: OpsListQuery, teams: string[], whereOf: (team: string) => ReturnType<typeof opsWhere>, orderBy: ReturnType<typeof orderOf>,
 ) {
   const { skip, take } = pageWindow(q);
+  const select = sortKeysOf(q);
   const lists = await Promise.all(teams.map((team) => db.prisma.product.findMany({
-    ...pageArgs({ ...q, page: 0 }, whereOf(team), orderBy), skip: 0, take: skip + take, select: sortKeysOf(q),
+    ...pageArgs({ ...q, page: 0 }, whereOf(team), orderBy), skip: 0, take: skip + take, select,
   })));
-  return lists.flat().sort(compareBy(orderBy)).slice(skip, skip + take);
+  if (db.provider === 'sqlite') return lists.flat().sort(compareBy(orderBy)).slice(skip, skip + take);
+  // By the sort key alone: a stable sort keeps each walk's own (database) order among its ties, so
+  // ids are compared only between two teams' rows with the same key. Then the database orders them.
+  const field = q.order_by ?? 'created_at';
+  const sign = (q.order ?? 'desc') === 'asc' ? 1 : -1;
+  const at = (r: (typeof lists)[number][number]) => (r as Record<string, unknown>)[field] as Date;
+  const tagged = lists.flatMap((list, team) => list.map((row) => ({ row, team, t: at(row).getTime() })));
+  tagged.sort((a, b) => sign * (a.t - b.t));
+  if (!tagged.some((x, i) => i > 0 && x.t === tagged[i - 1].t && x.team !== tagged[i - 1].team)) {
+    return tagged.slice(skip, skip + take).map((x) => x.row);
+  }
+  return db.prisma.product.findMany({ where: { id: { in: tagged.map((x) => x.row.id) } }, orderBy, skip, take, select });
 }
 
 async function loadOne(db: Db, caller: Caller, id: string, actions: boolean) {
