@@ -61,8 +61,8 @@ function checkpointerThread() {
   });
 }
 
-/** One checkpointer thread; resolves once its connection is open (or it has failed to start). */
-async function startThread(file: string, everyMs: number, busyTimeoutMs: number): Promise<WalCheckpointer> {
+/** One checkpointer thread; resolves once its connection is open, or undefined if it could not start. */
+async function startThread(file: string, everyMs: number, busyTimeoutMs: number): Promise<WalCheckpointer | undefined> {
   const workerData: ThreadData = { libsql: createRequire(import.meta.url).resolve('libsql'), file, everyMs, busyTimeoutMs };
   const worker = new Worker(`(${checkpointerThread.toString()})()`, {
     eval: true,
@@ -71,11 +71,12 @@ async function startThread(file: string, everyMs: number, busyTimeoutMs: number)
     resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2, stackSizeMb: 1 },
   });
   worker.unref(); // never what keeps a process alive
-  worker.on('error', () => undefined); // the server's own connection still checkpoints (above)
-  await new Promise<void>((resolve) => {
-    worker.once('message', () => resolve());
-    worker.once('exit', () => resolve());
+  worker.on('error', () => undefined); // it exits: the server's own connection still checkpoints (above)
+  const ready = await new Promise<boolean>((resolve) => {
+    worker.once('message', () => resolve(true));
+    worker.once('exit', () => resolve(false));
   });
+  if (!ready) return undefined; // the next change of the log tries again
   let closed: Promise<void> | undefined;
   return {
     close: () => (closed ??= new Promise<void>((resolve) => {
@@ -102,7 +103,7 @@ export function startWalCheckpointer(file: string, everyMs: number, busyTimeoutM
   const mtimeOf = () => stat(wal).then((s) => s.mtimeMs, () => 0);
   let last: number | undefined;
   let quiet = 0;
-  let thread: Promise<WalCheckpointer> | undefined;
+  let thread: Promise<WalCheckpointer | undefined> | undefined;
   let busy = false;
   let closed: Promise<void> | undefined;
   const tick = async () => {
@@ -114,11 +115,14 @@ export function startWalCheckpointer(file: string, everyMs: number, busyTimeoutM
         const changed = last !== undefined;
         last = mtime;
         quiet = 0;
-        if (changed) thread ??= startThread(file, everyMs, busyTimeoutMs);
+        if (changed && !thread) {
+          thread = startThread(file, everyMs, busyTimeoutMs);
+          if (!(await thread)) thread = undefined;
+        }
       } else if (thread && ++quiet >= idleStopTicks) {
         const t = thread;
         thread = undefined;
-        await (await t).close();
+        await (await t)?.close();
       }
     } finally {
       busy = false;

@@ -213,6 +213,25 @@ describe('SQLite database layer', () => {
     }
   });
 
+  test('a checkpointer thread that cannot open the database is not counted as running, and close() does not wait for it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'fos-cp-'));
+    try {
+      const file = path.join(dir, 'not-a-db');
+      await mkdir(file); // a directory: the thread's connection fails to open
+      await writeFile(`${file}-wal`, '');
+      const cp = startWalCheckpointer(file, 50, 1000, 4);
+      await new Promise((r) => setTimeout(r, 120));
+      await writeFile(`${file}-wal`, 'changed'); // looks like a commit
+      await new Promise((r) => setTimeout(r, 800));
+      expect(cp.running()).toBe(false);
+      const t0 = Date.now();
+      await cp.close();
+      expect(Date.now() - t0).toBeLessThan(1000);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   test('one connection for the process: transactions open no new files, values round-trip exactly', async () => {
     const url = await sqliteUrl();
     await migrate(url);
