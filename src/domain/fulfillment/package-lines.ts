@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { conflict, invalid } from '../errors.js';
-import type { PackingLine } from './packing.js';
+import { NO_PRODUCT, type PackingLine, type PackingProduct } from './packing.js';
 
 // Package line items are validated the same way at create and at PATCH (spec 4.7 rule 2):
 // each line names a line item of the package's fulfillment order (by
@@ -23,25 +23,16 @@ export interface LineInput {
 export interface ResolvedLine {
   input: LineInput;
   foLine: PackingLine;
-  data: {
+  /** The line as written: the fulfillment-order line's, the request's, and its product's fields. */
+  data: Omit<PackingProduct, 'image_url'> & {
     product_id: string | null;
     core_fulfillment_order_line_item_id: string;
     sku: string | null;
     name: string;
     image_url: string | null;
     quantity: number;
-    weight: number | null;
-    weight_unit: string | null;
     lot_code: string | null;
     expiration_date: Date | null;
-    customs_value: number | null;
-    customs_value_currency: string | null;
-    customs_description: string | null;
-    hs_code: string | null;
-    country_of_origin: string | null;
-    printed_commodity_identifier: string | null;
-    eccn: string | null;
-    manufacturer: string | null;
   };
 }
 
@@ -87,7 +78,7 @@ export function resolveLines(fo: { id: string; line_items: PackingLine[] }, line
 
   return lines.map((line, i) => {
     const fl = matched[i];
-    const p = fl.product;
+    const { image_url: productImage, ...copied } = fl.product ?? NO_PRODUCT;
     return {
       input: line,
       foLine: fl,
@@ -96,20 +87,11 @@ export function resolveLines(fo: { id: string; line_items: PackingLine[] }, line
         core_fulfillment_order_line_item_id: fl.id,
         sku: fl.sku,
         name: fl.name,
-        image_url: fl.image_url ?? p?.image_url ?? null,
+        image_url: fl.image_url ?? productImage,
         quantity: line.quantity,
-        weight: p?.weight ?? null,
-        weight_unit: p?.weight_unit ?? null,
         lot_code: line.lot_code ?? null,
         expiration_date: line.expiration_date ? new Date(line.expiration_date) : null,
-        customs_value: p?.customs_value ?? null,
-        customs_value_currency: p?.customs_value_currency ?? null,
-        customs_description: p?.customs_description ?? null,
-        hs_code: p?.hs_code ?? null,
-        country_of_origin: p?.country_of_origin ?? null,
-        printed_commodity_identifier: p?.printed_commodity_identifier ?? null,
-        eccn: p?.eccn ?? null,
-        manufacturer: p?.manufacturer ?? null,
+        ...copied,
       },
     };
   });

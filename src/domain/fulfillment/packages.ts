@@ -7,7 +7,6 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
-import { CLOSED_FO } from './fulfillment-orders.js';
 import { asAddress } from './lookups.js';
 import { claimForPacking, packingLines } from './packing.js';
 import { resolveConfig } from './package-config.js';
@@ -76,21 +75,6 @@ async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: st
 // eight statements). Other responses are read after the transaction commits: on PostgreSQL
 // Prisma runs an include's relation queries concurrently, which a transaction's single
 // connection only queues.
-
-/**
- * Takes the fulfillment order's row lock (first statement: a write, which also returns the row)
- * or explains why not.
- */
-async function lockFoRow(tx: TxClient, teamId: string, foId: string) {
-  const [fo] = await tx.fulfillmentOrder.updateManyAndReturn({
-    where: { id: foId, fulfiller_team_id: teamId, status: { notIn: CLOSED_FO } },
-    data: { updated_at: new Date() },
-  });
-  if (fo) return fo;
-  const now = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true } });
-  if (!now) throw notFound('Fulfillment order', foId);
-  throw conflict(`Fulfillment order ${foId} is ${now.status}; no packages can be added or changed.`, { fulfillment_order_status: now.status });
-}
 
 /**
  * `origin` (scheme://host of the request) makes packing_slip_url absolute; the id is made here
@@ -214,7 +198,7 @@ export async function updatePackage(db: Db, teamId: string, id: string, input: U
   const foId = pre.fulfillment_order_id;
   await writeTx(db, async (tx) => {
     // Line changes re-check allocation against other packages: take the FO row lock first.
-    const locked = input.package_line_items && foId ? await lockFoRow(tx, teamId, foId) : null;
+    const locked = input.package_line_items && foId ? await claimForPacking(tx, db.provider, teamId, foId) : null;
     // updated_at always: an updateMany with empty data matches nothing (count 0).
     const scalars: Prisma.PackageUpdateManyMutationInput = { updated_at: new Date() };
     for (const k of ['name', 'weight', 'weight_unit', 'length', 'width', 'height', 'measurement_unit', 'rate_strategy', 'carton_id'] as const) {

@@ -99,6 +99,9 @@ export interface PackingProduct {
 const PRODUCT_FIELDS = ['image_url', 'weight', 'weight_unit', 'customs_value', 'customs_value_currency', 'customs_description', 'hs_code',
   'country_of_origin', 'printed_commodity_identifier', 'eccn', 'manufacturer'] as const satisfies ReadonlyArray<keyof PackingProduct>;
 
+/** What a line without a product copies: nothing. */
+export const NO_PRODUCT = Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, null])) as unknown as PackingProduct;
+
 /** The lines of a (claimed) fulfillment order in created order; `excludePackageId`: a package being edited. */
 export async function packingLines(tx: TxClient, foId: string, excludePackageId?: string): Promise<PackingLine[]> {
   const rows = await tx.$queryRaw<Array<Record<string, unknown>>>`
