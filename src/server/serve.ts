@@ -1,9 +1,12 @@
+import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createDb, parseDbUrl, type SqliteSync } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import type { Db } from '../db/types.js';
 import { bootstrapIfEmpty, type BootstrapResult } from '../domain/bootstrap.js';
+import { keyFromFile, parseSecretKey, setSecretKey } from '../domain/secrets/secret-box.js';
 import { buildApp, type AppConfig } from './app.js';
+import { defaultDbPath } from './data-dir.js';
 import { acquireServerLock, type ServerLock } from './single-server.js';
 import { startCountFolder } from './workers/counts.js';
 import { startOutboxWorker } from './workers/outbox.js';
@@ -75,6 +78,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 }
 
 async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<RunningServer> {
+  // The key that seals stored credentials (shop tokens, carrier keys): FOS_SECRET_KEY, else
+  // <data dir>/secret.key, made on first start (src/domain/secrets/secret-box.ts).
+  setSecretKey(process.env.FOS_SECRET_KEY ? parseSecretKey(process.env.FOS_SECRET_KEY) : keyFromFile(dirname(defaultDbPath())));
   // Migrate before connecting: SQLite migrations need the file to themselves.
   await migrate(opts.db);
   const db = await createDb(opts.db, { sqliteSync: opts.sqliteSync });

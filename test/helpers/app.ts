@@ -18,6 +18,11 @@ import * as teams from '../../src/domain/teams/teams.js';
 import type { Permission } from '../../src/domain/permissions.js';
 import type { Db } from '../../src/db/types.js';
 import { freshDb } from './db.js';
+import { setSecretKey } from '../../src/domain/secrets/secret-box.js';
+import { randomBytes } from 'node:crypto';
+
+// Stored credentials are sealed with the server's key (fos serve loads it at start).
+setSecretKey(randomBytes(32));
 
 export interface CallOptions {
   token?: string | null;

@@ -10,7 +10,13 @@ export const ORDER_STATUSES = ['OPEN', 'PENDING_FULFILLMENT', 'CLOSED', 'CANCELL
 export const PAYMENT_STATUSES = ['PENDING', 'PAID', 'REFUNDED'] as const;
 export const FULFILLMENT_STATUSES = ['UNFULFILLED', 'PARTIALLY_FULFILLED', 'FULFILLED'] as const;
 export const DRAFT_STATUSES = ['OPEN', 'CONVERTED'] as const;
-export const HOLD_REASONS = ['AWAITING_PAYMENT', 'ADDRESS_INVALID', 'MANUAL'] as const;
+// Spec 2.6 lists AWAITING_PAYMENT; the rest are fos's (docs/orders.md): set by people (MANUAL, FRAUD_REVIEW,
+// CUSTOMER_REQUEST), address checks (ADDRESS_INVALID: format; ADDRESS_VERIFICATION_FAILED: a carrier's
+// verification) and sales-channel intake (UNMAPPED_ITEM: a line matching no product).
+export const HOLD_REASONS = [
+  'AWAITING_PAYMENT', 'ADDRESS_INVALID', 'ADDRESS_VERIFICATION_FAILED', 'MANUAL', 'UNMAPPED_ITEM', 'FRAUD_REVIEW', 'CUSTOMER_REQUEST',
+] as const;
+export type HoldReason = (typeof HOLD_REASONS)[number];
 export const SHOP_TYPES = ['SHOPIFY', 'AMAZON', 'BIGCOMMERCE', 'MANUAL', 'WOOCOMMERCE', 'EBAY', 'ETSY'] as const;
 export type ShopType = (typeof SHOP_TYPES)[number];
 
