@@ -1,22 +1,43 @@
 import { sqltag as sql } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { DomainError, conflict, notFound } from '../errors.js';
-import { orderLabel } from './constants.js';
+import { orderLabel, type HoldReason } from './constants.js';
 import { inTransaction } from './tx.js';
 
 // Fulfillment holds. An order converted with payment_status PENDING gets an active
 // AWAITING_PAYMENT hold; while any hold is active, the fulfillment workflow refuses to lock or
 // fulfil its fulfillment orders (409 on-hold). Marking the order paid lifts that hold.
 
-/** Creates the AWAITING_PAYMENT hold of a newly converted, unpaid order. */
-export function createPaymentHold(tx: TxClient, orderId: string) {
+export interface NewHold {
+  orderId: string;
+  reason: HoldReason;
+  notes?: string | null;
+  /** The person who placed it (spec 2.6 created_by_user_id), when a person acts. */
+  userId?: string | null;
+}
+
+/**
+ * Places an active hold on an order inside the caller's transaction: the one way every area
+ * (payment, people, address verification, sales-channel intake) puts an order on hold.
+ */
+export function placeHold(tx: TxClient, hold: NewHold) {
   return tx.orderFulfillmentHold.create({
     data: {
-      order_id: orderId,
+      order_id: hold.orderId,
       active: true,
-      reason: 'AWAITING_PAYMENT',
-      reason_notes: 'Payment is pending; mark the order paid to release it for fulfillment.',
+      reason: hold.reason,
+      reason_notes: hold.notes ?? null,
+      created_by_user_id: hold.userId ?? null,
     },
+  });
+}
+
+/** Creates the AWAITING_PAYMENT hold of a newly converted, unpaid order. */
+export function createPaymentHold(tx: TxClient, orderId: string) {
+  return placeHold(tx, {
+    orderId,
+    reason: 'AWAITING_PAYMENT',
+    notes: 'Payment is pending; mark the order paid to release it for fulfillment.',
   });
 }
 
