@@ -8,20 +8,20 @@ __fos_subcommands() {
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
     'fos fulfill') echo 'run' ;;
-    'fos products') echo 'list get create update import' ;;
-    'fos inventory') echo 'list low-stock movements adjust count import transfer transfers' ;;
+    'fos products') echo 'list export get create update import' ;;
+    'fos inventory') echo 'list low-stock movements export-movements adjust count import transfer transfers' ;;
     'fos inventory transfers') echo 'list get receive cancel' ;;
     'fos purchase-orders') echo 'list get create receive close cancel' ;;
     'fos returns') echo 'list get create receive cancel' ;;
     'fos vendors') echo 'list get create update' ;;
-    'fos orders') echo 'list get priority mark-paid' ;;
+    'fos orders') echo 'list export get priority mark-paid' ;;
     'fos draft-orders') echo 'list get create convert' ;;
     'fos fulfillment-orders') echo 'list get accept lock release' ;;
-    'fos packages') echo 'list get create update label get-label slip void-label fulfill' ;;
+    'fos packages') echo 'list export get create update label get-label slip void-label fulfill' ;;
     'fos scan-forms') echo 'list get create manifest' ;;
     'fos labels') echo 'import-invoice invoices invoice' ;;
     'fos carrier-rates') echo 'list create delete' ;;
-    'fos charges') echo 'list get create-storage create-receiving update-receiving' ;;
+    'fos charges') echo 'list export get create-storage create-receiving update-receiving' ;;
     'fos files') echo 'list get upload download create update delete' ;;
     'fos picking-sessions') echo 'list get create add orders' ;;
     'fos keys') echo 'list get create disable delete roles tier' ;;
@@ -58,6 +58,7 @@ __fos_options() {
     'fos fulfill run') echo '--from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --dry-run' ;;
     'fos products') echo '' ;;
     'fos products list') echo '--search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --all --merchant' ;;
+    'fos products export') echo '--search --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --after' ;;
     'fos products get') echo '--merchant' ;;
     'fos products create') echo '--name --type --sku --description --barcode --image-url --weight --weight-unit --length --width --height --measurement-unit --cost-price --cost-currency --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant' ;;
     'fos products update') echo '--name --type --sku --description --barcode --image-url --weight --weight-unit --length --width --height --measurement-unit --cost-price --cost-currency --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant' ;;
@@ -66,6 +67,7 @@ __fos_options() {
     'fos inventory list') echo '--sku --product --warehouse --below-minimum --page --limit --all' ;;
     'fos inventory low-stock') echo '--sku --product --warehouse --page --limit --all' ;;
     'fos inventory movements') echo '--sku --product --warehouse --kind --reference --since --until --page --limit --all' ;;
+    'fos inventory export-movements') echo '--sku --product --warehouse --kind --reference --since --until --after' ;;
     'fos inventory adjust') echo '--warehouse --reason --note --data --field -F --raw-field -f --force' ;;
     'fos inventory count') echo '--warehouse --note --data --field -F --raw-field -f --correction --force' ;;
     'fos inventory import') echo '--warehouse --reason --note --force --dry-run' ;;
@@ -95,6 +97,7 @@ __fos_options() {
     'fos vendors update') echo '--vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --product --data --field -F --raw-field -f' ;;
     'fos orders') echo '' ;;
     'fos orders list') echo '--search --status --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --order-by --order --page --limit --all' ;;
+    'fos orders export') echo '--search --status --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --after' ;;
     'fos orders get') echo '' ;;
     'fos orders priority') echo '' ;;
     'fos orders mark-paid') echo '' ;;
@@ -111,6 +114,7 @@ __fos_options() {
     'fos fulfillment-orders release') echo '--owner' ;;
     'fos packages') echo '' ;;
     'fos packages list') echo '--fulfillment-order-id --status --scan-form --page --limit --all' ;;
+    'fos packages export') echo '--fulfillment-order-id --status --scan-form --after' ;;
     'fos packages get') echo '' ;;
     'fos packages create') echo '--fulfillment-order --name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --idempotency-key --data --field -F --raw-field -f --item' ;;
     'fos packages update') echo '--name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --data --field -F --raw-field -f --item' ;;
@@ -134,6 +138,7 @@ __fos_options() {
     'fos carrier-rates delete') echo '' ;;
     'fos charges') echo '' ;;
     'fos charges list') echo '--category --merchant-team --order-id --order --page --limit --all' ;;
+    'fos charges export') echo '--category --merchant-team --order-id --after' ;;
     'fos charges get') echo '' ;;
     'fos charges create-storage') echo '--delegation --merchant-team --name --location-type --warehouse --rate-period --quantity --data --field -F --raw-field -f' ;;
     'fos charges create-receiving') echo '--delegation --name --quantity --purchase-order --data --field -F --raw-field -f' ;;
@@ -221,6 +226,7 @@ __fos_choices() {
     'fos products list|--order-by') echo 'created_at updated_at' ;;
     'fos products list|--order') echo 'asc desc' ;;
     'fos products list|--type') echo 'STANDARD VIRTUAL_BUNDLE ASSEMBLY' ;;
+    'fos products export|--type') echo 'STANDARD VIRTUAL_BUNDLE ASSEMBLY' ;;
     'fos products create|--type') echo 'STANDARD VIRTUAL_BUNDLE ASSEMBLY' ;;
     'fos products create|--weight-unit') echo 'G LB' ;;
     'fos products create|--measurement-unit') echo 'MM IN' ;;
@@ -228,6 +234,7 @@ __fos_choices() {
     'fos products update|--weight-unit') echo 'G LB' ;;
     'fos products update|--measurement-unit') echo 'MM IN' ;;
     'fos inventory movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED' ;;
+    'fos inventory export-movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED' ;;
     'fos inventory adjust|--reason') echo 'CYCLE_COUNT CORRECTION FOUND LOST DAMAGED QUARANTINE RELEASE_QUARANTINE' ;;
     'fos inventory import|--reason') echo 'CYCLE_COUNT CORRECTION FOUND LOST DAMAGED QUARANTINE RELEASE_QUARANTINE' ;;
     'fos inventory transfers list|--status') echo 'IN_TRANSIT PARTIALLY_RECEIVED RECEIVED CANCELLED' ;;
@@ -240,12 +247,16 @@ __fos_choices() {
     'fos orders list|--fulfillment-status') echo 'UNFULFILLED PARTIALLY_FULFILLED FULFILLED' ;;
     'fos orders list|--order-by') echo 'created_at updated_at order_number' ;;
     'fos orders list|--order') echo 'asc desc' ;;
+    'fos orders export|--status') echo 'OPEN PENDING_FULFILLMENT CLOSED CANCELLED' ;;
+    'fos orders export|--payment-status') echo 'PENDING PAID REFUNDED' ;;
+    'fos orders export|--fulfillment-status') echo 'UNFULFILLED PARTIALLY_FULFILLED FULFILLED' ;;
     'fos draft-orders list|--status') echo 'OPEN CONVERTED' ;;
     'fos draft-orders list|--order') echo 'asc desc' ;;
     'fos draft-orders create|--priority') echo 'LOW NORMAL HIGH CRITICAL' ;;
     'fos draft-orders create|--payment-status') echo 'PENDING PAID' ;;
     'fos fulfillment-orders list|--status') echo 'PENDING ACCEPTED IN_PROGRESS FULFILLED CANCELLED' ;;
     'fos packages list|--status') echo 'PENDING FULFILLED' ;;
+    'fos packages export|--status') echo 'PENDING FULFILLED' ;;
     'fos packages create|--weight-unit') echo 'G LB' ;;
     'fos packages create|--measurement-unit') echo 'MM IN' ;;
     'fos packages create|--rate-strategy') echo 'CHEAPEST' ;;
@@ -258,6 +269,7 @@ __fos_choices() {
     'fos carrier-rates create|--weight-unit') echo 'G KG LB OZ' ;;
     'fos charges list|--category') echo 'STORAGE RECEIVING SHIPPING' ;;
     'fos charges list|--order') echo 'asc desc' ;;
+    'fos charges export|--category') echo 'STORAGE RECEIVING SHIPPING' ;;
     'fos charges create-storage|--rate-period') echo 'DAILY WEEKLY MONTHLY' ;;
     'fos files list|--order-by') echo 'created_at updated_at name size' ;;
     'fos files list|--order') echo 'asc desc' ;;
@@ -312,7 +324,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --storage --public-url --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --storage --public-url --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {

@@ -92,7 +92,7 @@ export class ApiClient {
       const started = performance.now();
       let res: TransportResponse;
       try {
-        res = await transport.send(url, { method, headers, body });
+        res = await transport.send(url, { method, headers, body }, { stream: opts.stream });
       } catch (err) {
         const netErr = toNetworkError(err, url);
         if (!netErr) throw err;
@@ -102,6 +102,10 @@ export class ApiClient {
         this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason: netErr.code });
         await sleep(delayMs);
         continue;
+      }
+      if (res.stream) {
+        log?.(`< ${res.statusCode} (${Math.round(performance.now() - started)} ms, streaming)`);
+        return { status: res.statusCode, headers: flatHeaders(res.headers), data: res.stream as T };
       }
       const bytes = opts.binary && res.statusCode < 400 ? res.body : undefined;
       const text = bytes ? '' : res.body.toString('utf8');
@@ -147,6 +151,12 @@ export class ApiClient {
   async download(path: string, query?: Query): Promise<{ bytes: Buffer; contentType: string; disposition?: string }> {
     const res = await this.request<Buffer>('GET', path, { query, binary: true });
     return { bytes: res.data, contentType: res.headers['content-type'] ?? 'application/octet-stream', disposition: res.headers['content-disposition'] };
+  }
+
+  /** GET a streamed body (an export's NDJSON or CSV), read as it arrives; retried only until it starts. */
+  async stream(path: string, query?: Query): Promise<{ body: NodeJS.ReadableStream; headers: Record<string, string> }> {
+    const res = await this.request<NodeJS.ReadableStream>('GET', path, { query, stream: true, headers: { accept: 'application/x-ndjson, text/csv, application/problem+json' } });
+    return { body: res.data, headers: res.headers };
   }
 
   /** Yields the records of every page of a list endpoint (see paginate.ts). */

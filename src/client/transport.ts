@@ -20,6 +20,8 @@ export interface TransportResponse {
   statusCode: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** With `stream`, a success's body unread (exports): the caller consumes it as it arrives. */
+  stream?: NodeJS.ReadableStream;
 }
 
 type RequestFn = (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
@@ -40,7 +42,7 @@ async function loadUndici(): Promise<Undici> {
 export class Transport {
   private undici: Promise<Undici> | undefined;
 
-  async send(url: string, req: TransportRequest): Promise<TransportResponse> {
+  async send(url: string, req: TransportRequest, { stream = false } = {}): Promise<TransportResponse> {
     const { agent, request } = await (this.undici ??= loadUndici());
     const target = new URL(url);
     const res = await request.call(agent, {
@@ -50,6 +52,7 @@ export class Transport {
       headers: req.headers,
       body: req.body as Dispatcher.DispatchOptions['body'],
     });
+    if (stream && res.statusCode < 400) return { statusCode: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: Buffer.alloc(0), stream: res.body };
     return { statusCode: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: Buffer.from(await res.body.arrayBuffer()) };
   }
 

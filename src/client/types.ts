@@ -54,6 +54,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** The body of a success as bytes (a Buffer in `data`): PDFs, ZPL, files. Errors stay problem+json. */
   binary?: boolean;
+  /** The body of a success as a stream in `data`, read as it arrives (exports). Errors stay problem+json. */
+  stream?: boolean;
 }
 
 export interface ApiResponse<T> {

@@ -66,6 +66,8 @@ declare module 'fastify' {
     originOf(request: FastifyRequest): string;
     /** The operation catalog of the agent tools and the consent page, built once on first use. */
     agentCatalog(): Catalog;
+    /** Per-key request counters (auth.ts); exports charge long streams to them as they go. */
+    rateLimiter: RateLimitStore;
   }
 }
 
@@ -147,6 +149,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   const limiter = new RefusingStore(config.rateLimitStore ?? new MemoryStore());
   app.decorate('db', db);
   app.decorate('principals', principals);
+  app.decorate('rateLimiter', limiter);
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
   app.decorate('draining', false);
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;

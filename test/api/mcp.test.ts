@@ -54,7 +54,8 @@ describe('search_svc_operations', () => {
     expect(ops.map((o) => o.key)).toContain('GET /v1/me');
     expect(ops.map((o) => o.key)).toContain('GET /v1/test/big');
     const client = await m.connect(m.admin.token);
-    for (const op of ops.filter((o) => o.id)) {
+    // Exports stream unbounded NDJSON/CSV and are left out of the catalog: agents page the lists.
+    for (const op of ops.filter((o) => o.id && !o.key.endsWith('/export'))) {
       const r = await call(client, 'search_svc_operations', { query: op.id!, limit: 50 });
       expect(r.structuredContent.results.map((x: { operation_key: string }) => x.operation_key), op.id).toContain(op.key);
     }

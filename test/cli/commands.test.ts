@@ -67,9 +67,12 @@ describe('products', () => {
     expect(api.requests.map((q) => q.query.get('page'))).toEqual(['0', '1', '2']);
   });
 
-  it('list --all without --limit asks for 100 per page', async () => {
-    await runCli(['products', 'list', '--all'], { env });
+  it('list --all without --limit asks for 100 per page (sorted lists page; the default order streams the export)', async () => {
+    await runCli(['products', 'list', '--all', '--order', 'asc'], { env });
     expect(last()!.query.get('limit')).toBe('100');
+    await runCli(['products', 'list', '--all', '--search', 'mug'], { env });
+    expect(last()!.path).toBe('/v1/ops/products/export');
+    expect(last()!.query.get('search')).toBe('mug');
   });
 
   it('--merchant switches family and refuses ops-only filters', async () => {

@@ -5,6 +5,8 @@ import { resolveOutput } from '../output/format.js';
 import { printList, printResult } from '../output/print.js';
 import { addFieldOptions, collectFields, type FieldSpec } from './flags.js';
 import { addArguments, commandOf, withExamples } from './help.js';
+import { exportCommand, type ExportSpec } from './export.js';
+import { exportRecords } from '../../client/export-stream.js';
 
 /**
  * A list command: query flags from specs, --page/--limit, and --all which walks every page
@@ -26,7 +28,12 @@ export interface ListSpec {
   validate?: (opts: Record<string, unknown>, query: Query) => void;
   /** Query members the command always sends (e.g. `low-stock` is the inventory list with below_minimum=true). */
   fixedQuery?: Query;
+  /** The list's export endpoint: its group gets an export command, and `--all` in the list's own order streams from it. */
+  export?: Omit<ExportSpec, 'query'>;
 }
+
+/** Each list command's export command, added beside it by group() (src/cli/shared/resource.ts). */
+export const EXPORT_COMMANDS = new WeakMap<Command, Command>();
 
 export function listCommand(ctx: Context, spec: ListSpec): Command {
   const maxLimit = spec.maxLimit ?? 100;
@@ -56,10 +63,16 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
       const { format } = await resolveOutput(ctx);
       const streamsToTerminal = format !== 'table' && ctx.io.isStdoutTTY;
       const progress = streamsToTerminal ? { update() {}, done() {} } : ctx.io.progress();
-      const rows = client.paginate(path, { ...query, page }, {
-        pageSize: limit ?? maxLimit,
-        onPage: ({ page: p, fetched }) => progress.update(`page ${p}: ${fetched} records`),
-      });
+      // The export walks the same records newest first, counting one request per 10,000 of them
+      // instead of one a page: used when the list is in that order from its start.
+      const exportBase = spec.export?.path.replace(/\/export$/, '');
+      const viaExport = spec.export && (path === exportBase || path === `${exportBase}/list`) && page === undefined && limit === undefined && query.order_by === undefined && query.order === undefined;
+      const rows = viaExport
+        ? exportRecords<unknown>((await client.stream(spec.export!.path, query)).body as AsyncIterable<Buffer>)
+        : client.paginate(path, { ...query, page }, {
+          pageSize: limit ?? maxLimit,
+          onPage: ({ page: p, fetched }) => progress.update(`page ${p}: ${fetched} records`),
+        });
       // A table prints once the last page is in: clear the bar first, or the header lands on it.
       async function* thenClear() {
         try {
@@ -87,5 +100,6 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
       ctx.io.info(ctx.io.style('dim', `more records: --page ${next}, or --all`));
     }
   });
+  if (spec.export) EXPORT_COMMANDS.set(cmd, exportCommand(ctx, { ...spec.export, query: spec.query ?? [] }));
   return withExamples(cmd, spec.examples);
 }

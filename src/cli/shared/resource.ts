@@ -6,6 +6,7 @@ import { printRecord } from '../output/print.js';
 import { addBodyOptions, buildBody } from './body.js';
 import { addFieldOptions, checkBody, collectFields, type FieldSpec } from './flags.js';
 import { addArguments, commandOf, withExamples } from './help.js';
+import { EXPORT_COMMANDS } from './list.js';
 
 /** `get <id>`: prints one record. */
 export interface GetSpec {
@@ -130,7 +131,11 @@ async function confirmName(ctx: Context, spec: WriteSpec, args: string[]): Promi
 /** A command group (`fos products …`) holding its verbs. */
 export function group(name: string, description: string, verbs: Command[]): Command {
   const cmd = new Command(name).description(description);
-  for (const v of verbs) cmd.addCommand(v);
+  for (const v of verbs) {
+    cmd.addCommand(v);
+    const exporter = EXPORT_COMMANDS.get(v); // a list's export (listCommand's `export`) follows it
+    if (exporter) cmd.addCommand(exporter);
+  }
   return cmd;
 }
 

@@ -88,7 +88,8 @@ export function normalizeKey(key: string): string {
 export function buildCatalog(doc: OpenApiDocument): Catalog {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    if (EXCLUDED_PATHS.has(path)) continue;
+    // Exports stream unbounded NDJSON/CSV: an agent pages the list instead.
+    if (EXCLUDED_PATHS.has(path) || path.endsWith('/export')) continue;
     for (const m of METHODS) {
       const spec = item[m];
       if (!spec) continue;

@@ -13,6 +13,10 @@ export default function chargesList(ctx: Context): Command {
       { key: 'order_id', arg: 'id', description: 'charges of this order' },
       { key: 'order', type: 'enum', values: ENUMS.sort_order, description: 'sort direction' },
     ],
+    export: {
+      name: 'export', description: "Export every charge (NDJSON or CSV) to stdout, newest first", path: '/ops/charges/export',
+      examples: ['fos charges export --category SHIPPING --format csv > shipping.csv'],
+    },
     columns: ['id', 'name', 'category', 'quantity', 'calculated_amount', 'currency', 'merchant_team_id', 'created_at'],
     examples: ['fos charges list --category SHIPPING', 'fos charges list --all --format csv > charges.csv'],
   });

@@ -18,6 +18,10 @@ export default function inventoryMovements(ctx: Context): Command {
       { key: 'created_at_min', flag: '--since', type: 'date', arg: 'date', description: 'at or after this time' },
       { key: 'created_at_max', flag: '--until', type: 'date', arg: 'date', description: 'at or before this time' },
     ],
+    export: {
+      name: 'export-movements', description: "Export the inventory ledger (NDJSON or CSV) to stdout, newest first, with the movements filters", path: '/ops/inventory/movements/export',
+      examples: ['fos inventory export-movements --since 2026-11-01 > ledger.ndjson', 'fos inventory export-movements --format csv > ledger.csv'],
+    },
     columns: ['created_at', 'sku', 'bucket', 'delta', 'kind', 'reason', 'reference_type', 'reference_id', 'warehouse_id'],
     examples: [
       'fos inventory movements --sku MUG-BLUE',

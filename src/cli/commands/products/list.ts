@@ -23,6 +23,10 @@ export default function productsList(ctx: Context): Command {
       { key: 'was_inspected', type: 'boolean', description: 'inspected or not' },
       { key: 'warehouse_id', type: 'list', description: 'inventory of these warehouses only' },
     ],
+    export: {
+      name: 'export', description: "Export every product with its inventory (NDJSON or CSV) to stdout, newest first", path: '/ops/products/export',
+      examples: ['fos products export > products.ndjson', 'fos products export --format csv > products.csv'],
+    },
     columns: ['id', 'sku', 'name', 'type', 'available', 'on_hand', 'committed'],
     configure: (cmd) => cmd.option(...MERCHANT_OPTION),
     validate: (opts, query) => {

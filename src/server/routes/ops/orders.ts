@@ -15,7 +15,7 @@ type OrderParams = { order_id: string };
 const iso = (what: string) => Type.Optional(Type.String({ maxLength: 40, description: `${what} (ISO 8601 date or date-time; UTC unless an offset is given)` }));
 
 /** The twelve list parameters, in the spec's order. */
-const ListOrdersQuery = Type.Object({
+export const ListOrdersQuery = Type.Object({
   ...pageQuery(),
   search: Type.Optional(Type.String({ maxLength: 200, description: 'minimum 3 characters: order-number prefix (with or without #) or customer name/email substring, case-insensitive' })),
   status: Type.Optional(Type.String({ description: 'comma-separated: OPEN, PENDING_FULFILLMENT, CLOSED, CANCELLED' })),
