@@ -7,7 +7,7 @@ import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
 import { orderSearch } from './search.js';
 import { inTransaction } from './tx.js';
-import { loadNames, orderListItem, orderView } from './view.js';
+import { loadNames, ORDER_LIST_SELECT, orderListItem, orderView } from './view.js';
 
 // Reading orders, and the two order changes the ops API allows (priority, mark paid).
 
@@ -70,7 +70,7 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
   const orderBy: Prisma.OrderOrderByWithRelationInput[] = q.order_by === 'order_number'
     ? [{ order_number_class: 'asc' }, { order_sort_key: dir }, { id: dir }] // numbers first, either way (numbers.ts)
     : [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
-  const rows = await db.prisma.order.findMany(pageArgs(q, where, orderBy));
+  const rows = await db.prisma.order.findMany({ ...pageArgs(q, where, orderBy), select: ORDER_LIST_SELECT });
   const page = toPage(rows, q, undefined, orderBy);
   const names = await loadNames(db, page.data);
   return { data: page.data.map((o) => orderListItem(o, names)), meta: page.meta };
