@@ -47,7 +47,7 @@ export async function buildProgram(ctx: Context, args?: readonly string[]): Prom
     .option('--json [fields]', 'print JSON; optionally only these comma-separated fields')
     .option('--jq <expr>', 'filter the JSON output through jq (the real jq, built in), e.g. \'.[] | select(.priority == "HIGH") | .id\'')
     .option('--template <text>', 'print each record through a Mustache template, e.g. \'{{order_number}}\\t{{status}}\' (nested: {{lock.lock_owner}})')
-    .addOption(new Option('--format <format>', 'output format (default: table on a terminal, else json)').choices(FORMATS))
+    .addOption(new Option('--format <format>', 'output format (default: table on a terminal, else json); csv writes a text cell starting with =, +, -, @, tab or CR with a leading \' so a spreadsheet shows it as text instead of running a formula').choices(FORMATS))
     .option('--no-color', 'disable colour (NO_COLOR is honoured too)')
     .option('--no-pager', 'print long records directly instead of through $FOS_PAGER / $PAGER / less -FRX')
     .option('-y, --yes', 'answer yes to confirmations (needed for destructive commands in scripts)')
