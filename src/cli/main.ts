@@ -6,6 +6,7 @@ import { createContext, type Context, type GlobalOptions } from './context.js';
 import { NetworkError } from '../client/errors.js';
 import { CliError, ExitCode, exitCodeFor, renderError, UsageError } from './errors.js';
 import { FORMATS } from './profile.js';
+import { formatHelpCommandsFirst, helpWidthOf, wrapHelpText } from './shared/help.js';
 
 /**
  * The `fos` program. Keep this file free of heavy imports: `fos --version` and `fos --help`
@@ -51,8 +52,8 @@ export async function buildProgram(ctx: Context, args?: readonly string[]): Prom
     .option('--no-color', 'disable colour (NO_COLOR is honoured too)')
     .option('--no-pager', 'print long records directly instead of through $FOS_PAGER / $PAGER / less -FRX')
     .option('-y, --yes', 'answer yes to confirmations (needed for destructive commands in scripts)')
-    .configureHelp({ showGlobalOptions: true })
-    .addHelpText('after', ROOT_HELP);
+    .configureHelp({ showGlobalOptions: true, formatHelp: formatHelpCommandsFirst })
+    .addHelpText('after', ({ command }) => wrapHelpText(ROOT_HELP, helpWidthOf(command)));
 
   const wanted = args && firstCommand(args);
   // `fos serve` and the other server commands need none of the client commands.
