@@ -31,8 +31,9 @@ function requireWithCodeCache(file) {
   const script = new vm.Script(Module.wrap(source), {
     filename: file,
     cachedData,
-    // import() in the bundle (packages left external) goes to node's own loader.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    // No importModuleDynamically: the bundle has no import() (scripts/cli-bundle.mjs checks), as
+    // none would work: on Node 20 a script compiled from its cache loses the callback, and Node 24
+    // warns that vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER is experimental (issue 22).
   });
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
   const mod = new Module(file, module);

@@ -871,7 +871,7 @@ complete -c fos -l verbose -d 'log HTTP requests and timings to stderr (API key 
 complete -c fos -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c fos -l jq -x -d 'filter the JSON output through jq (the real jq, built in), e.g. '\''.[] | select(.priority == "HIGH") | .id'\'''
 complete -c fos -l template -x -d 'print each record through a Mustache template, e.g. '\''{{order_number}}\t{{status}}'\'' (nested: {{lock.lock_owner}})'
-complete -c fos -l format -x -a 'table json ndjson csv' -d 'output format (default: table on a terminal, else json)'
+complete -c fos -l format -x -a 'table json ndjson csv' -d 'output format (default: table on a terminal, else json); csv writes a text cell starting with =, +, -, @, tab or CR with a leading '\'' so a spreadsheet shows it as text instead of running a formula'
 complete -c fos -l no-color -d 'disable colour (NO_COLOR is honoured too)'
 complete -c fos -l no-pager -d 'print long records directly instead of through $FOS_PAGER / $PAGER / less -FRX'
 complete -c fos -l yes -s y -d 'answer yes to confirmations (needed for destructive commands in scripts)'

@@ -4,7 +4,8 @@
 //  1. esbuild bundles src/cli/main.ts and everything it imports into dist/sea/fos.cjs
 //     (CommonJS, as Node 20 SEA requires; the same config as dist/cli.cjs, scripts/cli-bundle.mjs,
 //     but with every package inside); VERSION is fixed at bundle time; the server commands
-//     (`fos serve`, `admin`, `db`) are left out: in the binary they say they need the npm package.
+//     (`fos serve`, `admin`, `db`) are left out: the binary's --help does not list them, and
+//     asked for, they say they need a checkout of the repository (issue 22 item 8).
 //  2. node --experimental-sea-config makes the preparation blob.
 //  3. A copy of this node binary gets the blob injected with postject.
 // esbuild's install script is disabled (package.json allowScripts); it runs from its platform
@@ -25,13 +26,19 @@ const binary = path.join(OUT, process.platform === 'win32' ? 'fos.exe' : 'fos');
 
 const NO_SERVER = 'this standalone fos binary is the API client only; `fos serve`, `fos admin` and `fos db` need a checkout of the fos repository (git clone, then npm install && npm start; no package named fos is published on the npm registry)';
 
-// The entry: main.ts's run() with a server-commands loader that explains instead of importing.
+// The entry: main.ts's run(), told that no server command runs here. `fos --version` alone is
+// answered before any module of the bundle runs (require() keeps them lazy), as bin/fos.js does,
+// so it stays within 1.5x of bin/fos.js's (docs/performance.md "CLI start-up").
 const entry = `
-import { run } from './src/cli/main.ts';
-import { createContext } from './src/cli/context.ts';
-run(process.argv, createContext(), {
-  loadServerCommands: async () => { throw new Error(${JSON.stringify(NO_SERVER)}); },
-}).then((code) => { process.exitCode = code; });
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(${JSON.stringify(`${version}
+`)});
+} else {
+  const { run } = require('./src/cli/main.ts');
+  const { createContext } = require('./src/cli/context.ts');
+  run(process.argv, createContext(), { withoutServer: ${JSON.stringify(NO_SERVER)} }).then((code) => { process.exitCode = code; });
+}
 `;
 
 /** src/version.ts reads package.json next to dist/ at run time; the binary has none. */
@@ -55,7 +62,7 @@ if (process.argv.includes('--bundle-only')) process.exit(0);
 
 const seaConfig = path.join(OUT, 'sea-config.json');
 const blob = path.join(OUT, 'sea-prep.blob');
-writeFileSync(seaConfig, `${JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true }, null, 2)}\n`);
+writeFileSync(seaConfig, `${JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }, null, 2)}\n`);
 execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: 'inherit' });
 
 copyFileSync(process.execPath, binary);

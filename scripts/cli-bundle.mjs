@@ -4,9 +4,9 @@
 //    client commands. Node 20 loads it with one synchronous read and compile, and bin/fos.js keeps
 //    V8's code cache of it (bin/compile-cache.cjs), instead of resolving, reading and linking
 //    ~100 ES modules one by one (issue 9, docs/performance.md "CLI start-up"). Packages the CLI
-//    imports only with import() when a feature is used (jq, prompts, templates) stay external:
-//    node loads them from node_modules then, so every start does not read them. undici, which
-//    every API command loads, is bundled.
+//    imports only with import() when a feature is used (jq, prompts, templates) stay out of it:
+//    they are required from node_modules then (lazyImportsRequired), so every start does not
+//    read them. undici, which every API command loads, is bundled.
 //  - the standalone binary's bundle (scripts/build-sea.mjs): everything in one file.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,16 +23,35 @@ const ALWAYS_BUNDLED = new Set(['undici']);
 const packageName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2) : spec.split('/').slice(0, 1)).join('/');
 const isBare = (spec) => !spec.startsWith('.') && !path.isAbsolute(spec) && !spec.startsWith('node:');
 
-/** Leaves `import('pkg')` of a package to node at run time (see the top of this file). */
-const lazyPackagesExternal = {
-  name: 'lazy-packages-external',
+/**
+ * `import('pkg')` of a lazily used package (and of a node: module) becomes a require() of it, run
+ * when the import() is: the bundle keeps no import() for node's ES module loader. bin/fos.js runs
+ * the bundle through vm.Script with a code cache (bin/compile-cache.cjs), and such a script has
+ * no working import() on every Node: on Node 20 a script compiled from its code cache loses its
+ * dynamic import callback ("A dynamic import callback was not specified", issue 22), and Node 24
+ * warns that vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER is experimental. Each such package
+ * (jq-wasm, mustache, @inquirer/prompts) has a CommonJS entry, which node loads from node_modules
+ * when the feature is used, so every start does not read them.
+ */
+const lazyImportsRequired = (packages) => ({
+  name: 'lazy-imports-required',
   setup(b) {
+    // The standalone binary bundles the packages too; its node: modules are required all the same
+    // (a single executable's main script has no import() either).
+    const lazy = (spec) => spec.startsWith('node:') || (packages && isBare(spec) && !ALWAYS_BUNDLED.has(packageName(spec)));
     b.onResolve({ filter: /^[^./]/ }, (a) => {
-      if (a.kind !== 'dynamic-import' || !isBare(a.path) || ALWAYS_BUNDLED.has(packageName(a.path))) return undefined;
-      return { path: a.path, external: true };
+      if (a.namespace === 'lazy-require') return { path: a.path, external: true };
+      if (a.kind !== 'dynamic-import' || !lazy(a.path)) return undefined;
+      return { path: a.path, namespace: 'lazy-require' };
     });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-require' }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: 'js' }));
   },
-};
+});
+
+/** The dynamic imports left in `outfile` for node's loader (none may be, see lazyImportsRequired). */
+function dynamicImportsLeft(metafile) {
+  return Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
+}
 
 // undici's HTTP/1 client requires its HTTP/2 one when loaded, and with it node:http2, tls and
 // crypto (~3 ms of every start), though HTTP/2 is used only when an https server offers it and
@@ -70,7 +89,7 @@ const SERVER_CODE = /src[/\\]server[/\\](?!schemas[/\\])|@prisma|node_modules[/\
 
 /**
  * Bundles `entry` (TypeScript source, resolved from the repository root) into `outfile`.
- * `lazyPackages: 'external'` leaves packages imported only with import() out (see above).
+ * `lazyPackages: 'require'` leaves packages imported only with import() out, required when used (see above).
  * Returns the bundled input paths.
  */
 export async function bundleCli({ entry, outfile, lazyPackages = 'bundle', plugins = [], trace = false }) {
@@ -81,7 +100,7 @@ export async function bundleCli({ entry, outfile, lazyPackages = 'bundle', plugi
     target: 'node20',
     format: 'cjs',
     outfile,
-    plugins: [...plugins, ...(lazyPackages === 'external' ? [lazyPackagesExternal] : []), sourceChanges(trace)],
+    plugins: [...plugins, lazyImportsRequired(lazyPackages === 'require'), sourceChanges(trace)],
     // Source .ts files import each other as `./x.js` (NodeNext): let esbuild find the .ts.
     resolveExtensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
     // import.meta is empty in CommonJS: src/version.ts finds ../package.json from the bundle's own
@@ -99,6 +118,8 @@ export async function bundleCli({ entry, outfile, lazyPackages = 'bundle', plugi
   const inputs = Object.keys(result.metafile.inputs);
   const leaked = inputs.filter((p) => SERVER_CODE.test(p));
   if (leaked.length) throw new Error(`the CLI bundle must not contain server code: ${leaked.slice(0, 5).join(', ')}`);
+  const dynamic = dynamicImportsLeft(result.metafile);
+  if (dynamic.length) throw new Error(`the CLI bundle must not leave import() to node (bin/compile-cache.cjs): ${dynamic.join(', ')}`);
   return inputs;
 }
 
@@ -116,7 +137,7 @@ export const run = (argv: string[]) => runCli(argv, createContext(), {
 /** Builds dist/cli.cjs; old code caches of it (bin/compile-cache.cjs) go with the old bundle. */
 export async function buildCliBundle({ outfile = CLI_BUNDLE, trace = false } = {}) {
   rmSync(`${outfile}.cache`, { recursive: true, force: true });
-  return bundleCli({ entry: NPM_ENTRY, outfile, lazyPackages: 'external', trace });
+  return bundleCli({ entry: NPM_ENTRY, outfile, lazyPackages: 'require', trace });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -6,6 +6,7 @@ import { createContext, type Context, type GlobalOptions } from './context.js';
 import { NetworkError } from '../client/errors.js';
 import { CliError, ExitCode, exitCodeFor, renderError, UsageError } from './errors.js';
 import { FORMATS } from './profile.js';
+import { formatHelpCommandsFirst, helpWidthOf, wrapHelpText } from './shared/help.js';
 
 /**
  * The `fos` program. Keep this file free of heavy imports: `fos --version` and `fos --help`
@@ -37,9 +38,11 @@ Exit codes: 0 ok, 1 error (5xx), 2 usage/validation, 3 auth (401/403), 4 not fou
  * The program with its client commands: when `args` (the command line after `node fos`) names
  * one command, only that one is loaded (see registerCommands); without args, all of them.
  */
-export async function buildProgram(ctx: Context, args?: readonly string[]): Promise<Command> {
+export async function buildProgram(ctx: Context, args?: readonly string[], { server = true }: { server?: boolean } = {}): Promise<Command> {
+  // The standalone binary runs no server command: its help does not offer them.
+  const rootHelp = server ? ROOT_HELP : ROOT_HELP.replace(/^ {2}\$ fos serve .*\n/m, '').replace('or use a server someone else runs', 'connect to a fos API server');
   const program = new Command('fos')
-    .description('Fulfillment Operations: command line for the Public API, and `fos serve` to host it')
+    .description(server ? 'Fulfillment Operations: command line for the Public API, and `fos serve` to host it' : 'Fulfillment Operations: command line for the Public API')
     .version(VERSION, '-V, --version', 'print the version')
     .addOption(completeWith(new Option('--profile <name>', 'saved profile to use (default: $FOS_PROFILE, else the current profile)'), 'profiles'))
     .option('--base-url <url>', 'API base URL, overriding the profile and $FOS_BASE_URL')
@@ -47,12 +50,12 @@ export async function buildProgram(ctx: Context, args?: readonly string[]): Prom
     .option('--json [fields]', 'print JSON; optionally only these comma-separated fields')
     .option('--jq <expr>', 'filter the JSON output through jq (the real jq, built in), e.g. \'.[] | select(.priority == "HIGH") | .id\'')
     .option('--template <text>', 'print each record through a Mustache template, e.g. \'{{order_number}}\\t{{status}}\' (nested: {{lock.lock_owner}})')
-    .addOption(new Option('--format <format>', 'output format (default: table on a terminal, else json)').choices(FORMATS))
+    .addOption(new Option('--format <format>', 'output format (default: table on a terminal, else json); csv writes a text cell starting with =, +, -, @, tab or CR with a leading \' so a spreadsheet shows it as text instead of running a formula').choices(FORMATS))
     .option('--no-color', 'disable colour (NO_COLOR is honoured too)')
     .option('--no-pager', 'print long records directly instead of through $FOS_PAGER / $PAGER / less -FRX')
     .option('-y, --yes', 'answer yes to confirmations (needed for destructive commands in scripts)')
-    .configureHelp({ showGlobalOptions: true })
-    .addHelpText('after', ROOT_HELP);
+    .configureHelp({ showGlobalOptions: true, formatHelp: formatHelpCommandsFirst })
+    .addHelpText('after', ({ command }) => wrapHelpText(rootHelp, helpWidthOf(command)));
 
   const wanted = args && firstCommand(args);
   // `fos serve` and the other server commands need none of the client commands.
@@ -118,8 +121,18 @@ export function loadsServerModule(args: readonly string[]): boolean {
   return wanted !== undefined && (Object.hasOwn(SERVER_COMMANDS, wanted) || wanted === 'completion');
 }
 
-async function attachServerCommands(program: Command, ctx: Context, args: readonly string[], load: ServerCommandsLoader) {
+async function attachServerCommands(program: Command, ctx: Context, args: readonly string[], load: ServerCommandsLoader, withoutServer?: string) {
   let failure: string | undefined;
+  if (withoutServer) {
+    // Not listed, but named when asked for: an explanation beats "unknown command".
+    for (const name of Object.keys(SERVER_COMMANDS)) {
+      program.addCommand(new Command(name).allowUnknownOption().allowExcessArguments().helpOption(false)
+        .action(() => {
+          throw new CliError(withoutServer);
+        }), { hidden: true });
+    }
+    return;
+  }
   if (loadsServerModule(args)) {
     const before = new Set(program.commands);
     try {
@@ -153,11 +166,13 @@ function inheritSettings(program: Command, cmd: Command = program): void {
 
 export interface RunOptions {
   loadServerCommands?: ServerCommandsLoader;
+  /** Set where no server command can run (the standalone binary): why, said when one is asked for. */
+  withoutServer?: string;
 }
 
 /** Runs the CLI; returns the exit code (bin/fos.js sets process.exitCode from it). */
 export async function run(argv: readonly string[] = process.argv, ctx: Context = createContext(), opts: RunOptions = {}): Promise<number> {
-  const program = await buildProgram(ctx, argv.slice(2));
+  const program = await buildProgram(ctx, argv.slice(2), { server: !opts.withoutServer });
   const io = ctx.io;
   program
     .exitOverride()
@@ -168,7 +183,7 @@ export async function run(argv: readonly string[] = process.argv, ctx: Context =
       getErrHelpWidth: () => io.terminalWidth,
     });
   try {
-    await attachServerCommands(program, ctx, argv.slice(2), opts.loadServerCommands ?? loadServerModule);
+    await attachServerCommands(program, ctx, argv.slice(2), opts.loadServerCommands ?? loadServerModule, opts.withoutServer);
     inheritSettings(program);
     await program.parseAsync([...argv]);
     return ExitCode.OK;

@@ -3,7 +3,7 @@ import { paginate, type PaginateOptions } from './paginate.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redactToken } from './redact.js';
 import { Transport, type TransportResponse } from './transport.js';
-import { DEFAULT_RETRY, backoffMs, isRetrySafe, retryDelayMs, sleep, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, backoffMs, isRetrySafe, refusedLocally, retryDelayMs, sleep, type RetryPolicy } from './retry.js';
 import type {
   ApiResponse, Credentials, HttpMethod, ListResponse, Query, RateLimitInfo, RequestOptions,
 } from './types.js';
@@ -97,7 +97,7 @@ export class ApiClient {
         const netErr = toNetworkError(err, url);
         if (!netErr) throw err;
         log?.(`< ${netErr.code} (${Math.round(performance.now() - started)} ms)`);
-        if (!safe || attempt >= this.policy.maxRetries) throw netErr;
+        if (!safe || attempt >= this.policy.maxRetries || refusedLocally(netErr.code, url)) throw netErr;
         const delayMs = backoffMs(attempt, this.policy);
         this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason: netErr.code });
         await sleep(delayMs);

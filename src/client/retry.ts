@@ -20,6 +20,18 @@ export function isRetrySafe(method: HttpMethod, hasIdempotencyKey: boolean): boo
   return method === 'GET' || method === 'HEAD' || hasIdempotencyKey;
 }
 
+/**
+ * A refused connection to this machine (localhost, 127.0.0.0/8, ::1) means nothing listens on
+ * that port, which a retry a second later will not change: it fails at once instead of after
+ * ~2.4 s of backoff (a `fos serve` not started, a wrong port). Elsewhere a refusal may be a
+ * server restarting behind a balancer, so it is retried.
+ */
+export function refusedLocally(code: string, url: string): boolean {
+  if (code !== 'ECONNREFUSED') return false;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 export function backoffMs(attempt: number, policy: RetryPolicy): number {
   const base = policy.baseDelayMs * 2 ** attempt;
   return Math.min(policy.maxWaitMs, Math.round(base * (1 + Math.random() * 0.25)));

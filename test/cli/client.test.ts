@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, ApiError, NetworkError, buildUrl, hasNextPage } from '../../src/client/index.js';
+import { refusedLocally } from '../../src/client/retry.js';
 import { FakeApi, REF, page, problem } from './helpers/fake-api.js';
 
 const TOKEN = 'fos_CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC_cccccc';
@@ -95,11 +96,23 @@ describe('errors', () => {
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     const port = (srv.address() as { port: number }).port;
     await new Promise<void>((r) => srv.close(() => r()));
-    const c = new ApiClient({ credentials: { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: TOKEN }, retry: { maxRetries: 1, baseDelayMs: 1 } });
+    const notices: unknown[] = [];
+    const c = new ApiClient({ credentials: { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: TOKEN }, retry: { maxRetries: 3, baseDelayMs: 1 }, onRetry: (n) => notices.push(n) });
     const err = await c.get('/items').catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.code).toBe('ECONNREFUSED');
+    // Nothing listens on this machine's port: no retry would change that (issue 22 item 5).
+    expect(notices).toEqual([]);
     await c.close();
+  });
+
+  it('a refusal is final on loopback addresses only', () => {
+    for (const url of ['http://127.0.0.1:9/v1/x', 'http://localhost:9/v1', 'http://[::1]:9/v1', 'http://127.1.2.3/v1', 'http://api.localhost/v1']) {
+      expect(refusedLocally('ECONNREFUSED', url), url).toBe(true);
+    }
+    expect(refusedLocally('ECONNREFUSED', 'https://fos.example.com/v1')).toBe(false);
+    expect(refusedLocally('ECONNREFUSED', 'http://10.0.0.5/v1')).toBe(false);
+    expect(refusedLocally('ECONNRESET', 'http://127.0.0.1:9/v1')).toBe(false);
   });
 });
 

@@ -134,7 +134,9 @@ describe('fos fulfill run --print-dir', () => {
     const result = JSON.parse(r.stdout.trim());
     expect(result).toMatchObject({ status: 'fulfilled' });
     const files = await readdir(out);
-    expect(files).toEqual([`${f.order.order_number}-label-${result.package_id}.pdf`.replace(/[^\w.-]+/g, '_')]);
+    // Named for the order number as people write it, without its `#` (issue 22 item 5).
+    expect(files).toEqual([`${f.order.order_number.replace(/^#/, '')}-label-${result.package_id}.pdf`]);
+    expect(files[0]).toMatch(/^[\w-]+-label-[0-9a-f-]{36}\.pdf$/);
     expect(result.label_file).toBe(path.join(out, files[0]));
     expect(await pages(await readFile(result.label_file))).toEqual([LABEL]);
   });

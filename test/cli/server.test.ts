@@ -220,6 +220,42 @@ describe('interactive on a terminal', () => {
     expect(script.stderr).toContain('pass --yes');
   });
 
+  it('keys create never makes a key without permissions unasked (issue 22 item 5)', async () => {
+    // A team with no custom roles: ADMIN is proposed, and a MEMBER key is made only on a yes.
+    const merchant = await t.merchant();
+    const env = { FOS_BASE_URL: baseUrl, FOS_API_KEY: merchant.token };
+    const keyNames = async () => (await json(['keys', 'list', '--all', '--json', 'name'], { env })).map((k: { name: string }) => k.name);
+    const asked: { select?: unknown; confirm?: string } = {};
+    const declined = await fos(['keys', 'create', '--name', 'idle'], {
+      env, tty: true,
+      prompts: {
+        select: async (o) => ((asked.select = { message: o.message, default: o.default }), 'MEMBER' as never),
+        confirm: async (o) => ((asked.confirm = o.message), false),
+      },
+    });
+    expect(declined.code).toBe(2);
+    expect(declined.stderr).toMatch(/no key created: pick a role/);
+    expect(asked.select).toEqual({ message: expect.stringMatching(/no custom roles yet/), default: 'ADMIN' });
+    expect(asked.confirm).toMatch(/without roles has no permissions.*Create it anyway\?/);
+    expect(await keyNames()).not.toContain('idle');
+    const admin = await fos(['keys', 'create', '--name', 'packing', '--json', 'power_role'], { env, tty: true, prompts: { select: async (o) => o.default as never } });
+    expect(admin.code, admin.stderr).toBe(0);
+    expect(JSON.parse(admin.stdout)).toEqual({ power_role: 'ADMIN' });
+
+    // Roles offered but none picked: asked again before creating.
+    await json(['roles', 'create', '--name', 'viewer', '--permission', 'READ_ORDERS'], { env });
+    const picked = await fos(['keys', 'create', '--name', 'empty', '--power-role', 'MEMBER'], {
+      env, tty: true, prompts: { checkbox: async () => [] as never, confirm: async () => true },
+    });
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(await keyNames()).toContain('empty');
+
+    // A script is not asked, but told before the key is made.
+    const script = await fos(['keys', 'create', '--name', 'scripted', '--json', 'id'], { env });
+    expect(script.code, script.stderr).toBe(0);
+    expect(script.stderr).toMatch(/^warning: a MEMBER key without roles has no permissions/m);
+  });
+
   it('keys create in a script does not ask: a missing name is a usage error', async () => {
     const r = await fos(['keys', 'create']);
     expect(r.code).toBe(2);

@@ -2,11 +2,11 @@
 // prompt library), and a client command loads its own command group and nothing heavy. bin/fos.js
 // runs client commands from dist/cli.cjs (the CLI bundle, scripts/cli-bundle.mjs) and falls back
 // to dist/ (tsc) without it: both ways are checked here, each in a directory of its own.
-//  - dist/ (tsc): the CLI's import graph alone is compiled and the process's imports are traced.
+//  - dist/ (tsc): a copy of dist/ without the bundle, and the process's imports are traced.
 //  - the bundle: built with a trace hook in every module (bundleCli's `trace`), so the test sees
 //    which of the bundled modules ran; no dist/cli/ module may be imported then.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -34,14 +34,14 @@ function copyBin(out: string) {
 
 beforeAll(async () => {
   rmSync(base, { recursive: true, force: true });
+  // dist/ as `npm run build` (pretest) made it, without the bundle: the fallback bin/fos.js takes.
+  // Copied rather than compiled again (a tsc run of its own took ~25 s of CPU: issue 22 item 10).
+  if (!existsSync(path.join(root, 'dist/cli/main.js'))) throw new Error('dist/ is missing: npm run build');
   copyBin(esmOut);
-  writeFileSync(path.join(esmOut, 'tsconfig.json'), JSON.stringify({
-    extends: '../../../tsconfig.json',
-    compilerOptions: { outDir: 'dist', sourceMap: false },
-    files: ['../../../src/cli/main.ts'],
-    include: [],
-  }));
-  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', esmOut], { stdio: 'pipe' });
+  cpSync(path.join(root, 'dist'), path.join(esmOut, 'dist'), {
+    recursive: true,
+    filter: (src) => !/[/\\]dist[/\\](cli\.cjs|sea|\.tsbuildinfo)/.test(src) && !src.endsWith('.map'),
+  });
   copyBin(bundleOut);
   await buildCliBundle({ outfile: path.join(bundleOut, 'dist/cli.cjs'), trace: true });
 }, 120_000);

@@ -118,7 +118,8 @@ afterAll(async () => {
 });
 
 function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<FreshUrl>) {
-  describe(`fos admin and fos db migrate on ${provider}`, () => {
+  // Each test runs up to a dozen server-side commands (~1 s of CPU each, two at a time).
+  describe(`fos admin and fos db migrate on ${provider}`, { timeout: 120_000 }, () => {
     let fresh: FreshUrl;
     const admin = <T = any>(...args: string[]) => ok<T>(['admin', '--db', fresh.url, ...args]); // eslint-disable-line @typescript-eslint/no-explicit-any
     const adminFails = (code: number, message: RegExp, ...args: string[]) => fails(['admin', '--db', fresh.url, ...args], code, message);

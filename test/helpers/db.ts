@@ -13,7 +13,7 @@
 // allowed to CREATE DATABASE; databases are named fos_test_<random>.
 
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -58,7 +58,7 @@ export async function freshDb(provider = process.env.FOS_TEST_DB ?? 'sqlite'): P
   const fresh = /^postgres/.test(provider) ? await freshPostgresUrl() : await freshSqliteUrl();
   try {
     if (/^postgres/.test(provider)) await migrate(fresh.url);
-    else await copyFile(await migratedSqliteTemplate(), fresh.url.slice('file:'.length));
+    else await copyTemplate(fresh.url.slice('file:'.length));
     const db = await createDb(fresh.url);
     return {
       db,
@@ -70,6 +70,21 @@ export async function freshDb(provider = process.env.FOS_TEST_DB ?? 'sqlite'): P
   } catch (err) {
     await fresh.cleanup();
     throw err;
+  }
+}
+
+/**
+ * Copies the template; made again when it is gone: test runs of other checkouts on the machine
+ * (other migration states) delete templates that are not theirs (a lazy-features.test.ts beforeAll
+ * failed with ENOENT that way).
+ */
+async function copyTemplate(file: string): Promise<void> {
+  try {
+    await copyFile(await migratedSqliteTemplate(), file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    sqliteTemplate = undefined;
+    await copyFile(await migratedSqliteTemplate(), file);
   }
 }
 
@@ -98,9 +113,11 @@ function migratedSqliteTemplate(): Promise<string> {
     } finally {
       await work.cleanup();
     }
+    // Older states' templates, unless made within the hour (another checkout's run may use it).
     for (const old of readdirSync(tmpdir())) {
-      if (old.startsWith(prefix) && old.endsWith('.db') && path.join(tmpdir(), old) !== template) {
-        await rm(path.join(tmpdir(), old), { force: true });
+      const file = path.join(tmpdir(), old);
+      if (old.startsWith(prefix) && old.endsWith('.db') && file !== template && Date.now() - (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 3_600_000) {
+        await rm(file, { force: true });
       }
     }
     return template;

@@ -80,8 +80,35 @@ export function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd: string):
 
 export interface FosRun { code: number | null; stdout: string; stderr: string }
 
-/** Runs the built `fos <args>` to its end (stdin from `input`, or none); killed after `timeoutMs`. */
-export function runFos(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number }): Promise<FosRun> {
+/**
+ * Runs the built `fos <args>` to its end (stdin from `input`, or none); killed after `timeoutMs`.
+ * Spawned commands of one test file run two at a time (the machine's cores), queued beyond:
+ * each server-side command spends ~1 s of CPU loading Prisma and the driver, and eight started
+ * at once on a busy machine each took over 20 s, which read as commands that never exit
+ * (issue 22 item 10). A command's own time limit starts when it is spawned.
+ */
+const MAX_RUNNING = 2;
+let running = 0;
+const queue: (() => void)[] = [];
+async function slot(): Promise<() => void> {
+  if (running >= MAX_RUNNING) await new Promise<void>((resolve) => queue.push(resolve));
+  running++;
+  return () => {
+    running--;
+    queue.shift()?.();
+  };
+}
+
+export async function runFos(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number }): Promise<FosRun> {
+  const release = await slot();
+  try {
+    return await spawnFos(args, o);
+  } finally {
+    release();
+  }
+}
+
+function spawnFos(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number }): Promise<FosRun> {
   const child = spawn(process.execPath, [fosBin, ...args], { cwd: o.cwd, env: o.env, stdio: [o.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
   if (o.input !== undefined) child.stdin!.end(o.input);
   let stdout = '';

@@ -83,10 +83,15 @@ export async function deliver(ctx: Context, doc: Document, opts: DocumentOptions
   return Boolean(opts.output || opts.print);
 }
 
-/** Saves the document in `dir` as `<prefix>-<filename>` (characters unsafe in file names become _); returns the path. */
+/**
+ * Saves the document in `dir` as `<prefix>-<filename>`; returns the path. The prefix is an order
+ * number: its leading `#` goes (`#1003` -> `1003-label-….pdf`, what people search their folder
+ * for), and characters unsafe in file names (a `/` in `A/1003`) become _.
+ */
 export async function saveIn(dir: string, doc: Document, prefix = ''): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${prefix ? `${prefix}-` : ''}${doc.filename}`.replace(/[^\w.-]+/g, '_'));
+  const safe = (s: string) => s.replace(/[^\w.-]+/g, '_');
+  const file = path.join(dir, `${prefix ? `${safe(prefix.replace(/^#+/, ''))}-` : ''}${safe(doc.filename)}`);
   await writeFile(file, doc.bytes);
   return file;
 }

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { enumOption } from '../../shared/flags.js';
-import { withExamples } from '../../shared/help.js';
+import { helpWidthOf, withExamples, wrapHelpText } from '../../shared/help.js';
 import { FulfillApi, type FulfillmentOrder } from './api.js';
 import { readIds, uniqueIds, type IdRef } from './input.js';
 import {
@@ -174,12 +174,12 @@ export default function fulfillRun(ctx: Context): Command {
     .option('--timeout-minutes <n>', 'lock expiry in minutes', parsePositiveInt(1440), 15)
     .option('--concurrency <n>', 'fulfillment orders worked on at once', parsePositiveInt(32), 4)
     .option('--dry-run', 'show the plan (fulfillment orders, lines and quantities, label source) without writing')
-    .addHelpText('after', `
+    .addHelpText('after', ({ command }) => wrapHelpText(`
 Output: one JSON object per fulfillment order on stdout as each finishes (when piped), or a table
 on a terminal: {input, fulfillment_order_id, order_id, order_number, status: fulfilled|skipped|failed,
 package_id, tracking_code, label_file?, step?, reason?, state?, error?}. Steps are printed on stderr. Already
 fulfilled ones are skipped, so a batch can be re-run. Exit code: 0, or that of the failures'
-error class (see fos --help; 1 when they differ).`)
+error class (see fos --help; 1 when they differ).`, helpWidthOf(command)))
     .action(async (ids: string[], raw: RawRunOptions) => runFulfil(ctx, ids, raw));
   return withExamples(cmd, [
     'fos fulfill run 0193… --label-url https://labels.example/1.pdf --tracking 1Z999 --carrier UPS --service Ground --cost 7.5',
