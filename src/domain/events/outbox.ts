@@ -9,6 +9,11 @@ export const EVENT_KINDS = [
   'tracking.push', // sales-channel tracking update after a fulfil; payload names the order (TrackingPushPayload)
   'order.created',
   'order.priority_changed',
+  'order.cancelled',
+  'order.hold_placed',
+  'order.hold_released',
+  'order.backorder_allocated',
+  'fulfillment_order.cancelled',
   'fulfillment_order.locked',
   'package.created',
   'package.labelled',

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import {
-  CARRIER_SELECTION_FIELDS, DRAFT_STATUSES, FULFILLMENT_STATUSES, HOLD_REASONS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS,
+  CANCEL_REASONS, CARRIER_SELECTION_FIELDS, DRAFT_STATUSES, FULFILLMENT_STATUSES, HOLD_REASONS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS,
   ORDER_STATUSES, PAYMENT_STATUSES, PRIORITIES, SHOP_TYPES,
 } from '../../domain/orders/constants.js';
 import { ADDRESS_FIELDS } from '../../domain/orders/address.js';
@@ -176,6 +176,7 @@ const orderFields = {
   updated_at: Timestamp,
   closed_at: Opt(Timestamp),
   cancelled_at: Opt(Timestamp),
+  cancel_reason: Opt(StringEnum(CANCEL_REASONS, { description: 'extension: why it was cancelled (POST /v1/ops/orders/{id}/cancel)' })),
   merchant_team_id: Type.String(),
   merchant_team_name: Opt(Type.String()),
   team_id: Type.String(),

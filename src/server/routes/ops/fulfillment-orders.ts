@@ -3,6 +3,8 @@ import type { Static } from 'typebox';
 import * as fos from '../../../domain/fulfillment/fulfillment-orders.js';
 import { lockFulfillmentOrder, releaseFulfillmentOrderLock } from '../../../domain/fulfillment/locks.js';
 import { enumList } from '../../../domain/pagination.js';
+import { cancelFulfillmentOrder } from '../../../domain/orders/cancel.js';
+import { CancelBody } from '../../schemas/order-exceptions.js';
 import {
   FO_STATUSES, FulfillmentOrderListQuery, FulfillmentOrderListSchema, FulfillmentOrderParams, FulfillmentOrderSchema,
   LockBody, LockResponse, ReleaseBody,
@@ -73,4 +75,18 @@ export default async function routes(app: FastifyInstance) {
     },
   }, async (request) =>
     releaseFulfillmentOrderLock(app.db, request.principal.teamId, request.params.fulfillment_order_id, request.body.lock_owner));
+
+  app.post<{ Params: Params; Body: Static<typeof CancelBody> }>('/v1/ops/fulfillment-orders/:fulfillment_order_id/cancel', {
+    config: write,
+    schema: {
+      operationId: 'cancelFulfillmentOrder', tags, summary: 'Cancel what is not shipped of a fulfillment order',
+      description: 'Its remaining units leave the order (removed_quantity), their committed stock is released, unshipped labels are '
+        + 'voided, open packages become CANCELLED and the fulfillment order CANCELLED (a lock is cleared: a packer\'s fulfil then gets '
+        + '409). The order is CANCELLED (or CLOSED if something shipped) once nothing remains. 409 when FULFILLED or CANCELLED.',
+      params: FulfillmentOrderParams,
+      body: CancelBody,
+      response: { 200: FulfillmentOrderSchema },
+    },
+  }, async (request) => cancelFulfillmentOrder(app.db, request.principal.teamId, request.params.fulfillment_order_id,
+    { ...request.body, userId: request.principal.connection?.userId ?? null }));
 }

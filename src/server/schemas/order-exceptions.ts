@@ -1,0 +1,52 @@
+import { Type } from 'typebox';
+import { Id, Opt, StringEnum, Timestamp } from './common.js';
+import { CANCEL_REASONS, HOLD_REASONS, PRIORITIES } from '../../domain/orders/constants.js';
+
+// Schemas of the order exceptions: cancel, holds, backorders (docs/orders.md).
+
+export const CancelBody = Type.Object({
+  reason: StringEnum(CANCEL_REASONS, { description: 'why: CUSTOMER, FRAUD, INVENTORY, DECLINED, STAFF, CHANNEL (the sales channel cancelled it), OTHER' }),
+  restock: Type.Optional(Type.Boolean({
+    default: true,
+    description: 'released units go back on sale (true) or are set aside as unavailable (false); shipped units are never touched',
+  })),
+}, { additionalProperties: false });
+
+export const HoldBody = Type.Object({
+  reason: StringEnum(HOLD_REASONS),
+  reason_notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+}, { additionalProperties: false });
+
+/** order_fulfillment_hold of spec 2.6. */
+export const HoldSchema = Type.Object({
+  id: Type.String(),
+  order_id: Type.String(),
+  active: Type.Boolean(),
+  reason: StringEnum(HOLD_REASONS),
+  reason_notes: Opt(Type.String()),
+  created_by_user_id: Opt(Type.String({ description: 'the person who placed it (agent connections); null for API keys and automatic holds' })),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const HoldParams = Type.Object({ order_id: Id, hold_id: Id });
+
+export const BackorderQuery = Type.Object({
+  page: Type.Number({ minimum: 0, maximum: 1_000_000, multipleOf: 1, default: 0, description: '0-based page number' }),
+  limit: Type.Number({ minimum: 1, maximum: 250, multipleOf: 1, default: 50 }),
+  sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  product_id: Type.Optional(Id),
+  priority: Type.Optional(Type.String({ description: `comma-separated: ${PRIORITIES.join(', ')}` })),
+}, { additionalProperties: false });
+
+export const BackorderSchema = Type.Object({
+  order_id: Type.String(),
+  order_number: Type.String(),
+  order_line_item_id: Type.String(),
+  product_id: Opt(Type.String()),
+  sku: Opt(Type.String()),
+  name: Type.String(),
+  quantity: Type.Integer({ description: 'units waiting for stock' }),
+  priority: StringEnum(PRIORITIES),
+  since: Timestamp,
+});
