@@ -94,4 +94,21 @@ describe('fos orders hold | release | cancel | backorders, fos fulfillment-order
     const after = await fos(['orders', 'backorders', '--sku', 'CLI-EX-2', '--priority', 'critical', '--json', 'order_number,quantity']);
     expect(JSON.parse(after.stdout)).toEqual([{ order_number: critical.order_number, quantity: 1 }]);
   });
+
+  it('splits a fulfillment order with --line and moves the new one to the other warehouse', async () => {
+    await w.product('CLI-EX-3', { [w.east]: 5, [w.west]: 5 });
+    const order = await w.order({ line_items: [line('CLI-EX-3', 3)], payment_status: 'PAID' });
+    const fo = await w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: order.id }, include: { line_items: true } });
+    const noLine = await fos(['fulfillment-orders', 'split', fo.id]);
+    expect(noLine.code).toBe(2);
+    expect(noLine.stderr).toContain('--line');
+    const split = await fos(['fulfillment-orders', 'split', fo.id, '--line', `${fo.line_items[0].id}=1`, '--json', 'original.total_quantity,split.id,split.total_quantity']);
+    expect(split.code, split.stderr).toBe(0);
+    const s = JSON.parse(split.stdout);
+    expect(s).toMatchObject({ original: { total_quantity: 2 }, split: { total_quantity: 1 } });
+    const move = await fos(['fulfillment-orders', 'move', s.split.id, w.west, '--json', 'moved.id,moved.warehouse_name']);
+    expect(move.code, move.stderr).toBe(0);
+    expect(JSON.parse(move.stdout)).toEqual({ moved: { id: s.split.id, warehouse_name: 'West' } });
+    expect(await w.level((await w.t.db.prisma.product.findFirstOrThrow({ where: { sku: 'CLI-EX-3' } })).id, w.west)).toMatchObject({ committed: 1 });
+  });
 });

@@ -14,6 +14,8 @@ export const EVENT_KINDS = [
   'order.hold_released',
   'order.backorder_allocated',
   'fulfillment_order.cancelled',
+  'fulfillment_order.moved',
+  'fulfillment_order.split',
   'fulfillment_order.locked',
   'package.created',
   'package.labelled',

@@ -26,6 +26,10 @@ export interface LevelRef {
 const BATCH = 50;
 
 export async function fillBackorders(tx: TxClient, level: LevelRef): Promise<number> {
+  // The hot path (a receipt of many products nobody waits for): one index seek per level, on
+  // order_line_items (product_id, unallocated_quantity), and nothing more.
+  const any = await tx.orderLineItem.findFirst({ where: { product_id: level.product_id, unallocated_quantity: { gt: 0 } }, select: { id: true } });
+  if (!any) return 0;
   const warehouse = await tx.warehouse.findUnique({ where: { id: level.warehouse_id }, select: { team_id: true } });
   if (!warehouse) return 0;
   let filled = 0;

@@ -50,3 +50,17 @@ export const BackorderSchema = Type.Object({
   priority: StringEnum(PRIORITIES),
   since: Timestamp,
 });
+
+const LineQuantity = Type.Object({
+  fulfillment_order_line_item_id: Id,
+  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+}, { additionalProperties: false });
+
+export const MoveBody = Type.Object({
+  warehouse_id: Id,
+  lines: Type.Optional(Type.Array(LineQuantity, { minItems: 1, maxItems: 500, description: 'some units only (default: every remaining unit)' })),
+}, { additionalProperties: false });
+
+export const SplitBody = Type.Object({
+  lines: Type.Array(LineQuantity, { minItems: 1, maxItems: 500, description: 'the units that go to the new fulfillment order (some, not all)' }),
+}, { additionalProperties: false });
