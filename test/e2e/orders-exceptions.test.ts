@@ -111,4 +111,15 @@ describe('fos orders hold | release | cancel | backorders, fos fulfillment-order
     expect(JSON.parse(move.stdout)).toEqual({ moved: { id: s.split.id, warehouse_name: 'West' } });
     expect(await w.level((await w.t.db.prisma.product.findFirstOrThrow({ where: { sku: 'CLI-EX-3' } })).id, w.west)).toMatchObject({ committed: 1 });
   });
+
+  it('edits an order: flags and an address from --data', async () => {
+    await w.product('CLI-EX-4', { [w.east]: 5 });
+    const order = await w.order({ line_items: [line('CLI-EX-4', 1)], payment_status: 'PAID' });
+    const r = await fos(['orders', 'edit', order.order_number, '--shipping-method', 'Express', '--tags', 'vip,gift', '-F', 'shipping_address.address1=9 Elm St',
+      '-F', 'shipping_address.city=Salem', '-F', 'shipping_address.country=US', '--json', 'shipping_method,tags,shipping_address_city']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ shipping_method: 'Express', tags: ['vip', 'gift'], shipping_address_city: 'Salem' });
+    const empty = await fos(['orders', 'edit', order.order_number]);
+    expect(empty.code).toBe(2);
+  });
 });

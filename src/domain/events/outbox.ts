@@ -9,6 +9,7 @@ export const EVENT_KINDS = [
   'tracking.push', // sales-channel tracking update after a fulfil; payload names the order (TrackingPushPayload)
   'order.created',
   'order.priority_changed',
+  'order.updated',
   'order.cancelled',
   'order.hold_placed',
   'order.hold_released',

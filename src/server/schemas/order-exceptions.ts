@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { Id, Opt, StringEnum, Timestamp } from './common.js';
+import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
+import { AddressInput } from './orders.js';
 import { CANCEL_REASONS, HOLD_REASONS, PRIORITIES } from '../../domain/orders/constants.js';
 
 // Schemas of the order exceptions: cancel, holds, backorders (docs/orders.md).
@@ -64,3 +65,11 @@ export const MoveBody = Type.Object({
 export const SplitBody = Type.Object({
   lines: Type.Array(LineQuantity, { minItems: 1, maxItems: 500, description: 'the units that go to the new fulfillment order (some, not all)' }),
 }, { additionalProperties: false });
+
+export const OrderEditBody = Type.Object({
+  shipping_address: Type.Optional(AddressInput),
+  shipping_method: Type.Optional(Nullable(Type.String({ maxLength: 120 }))),
+  note: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
+  lock_address: Type.Optional(Type.Boolean({ description: 'true: the shipping address can no longer be edited (until set false)' })),
+}, { additionalProperties: false, minProperties: 1 });

@@ -13,7 +13,7 @@ const Residential = StringEnum(['UNKNOWN', 'RESIDENTIAL'] as const);
 
 // ---------- request bodies ----------
 
-const AddressInput = Type.Object({
+export const AddressInput = Type.Object({
   name: Type.Optional(Nullable(Str(200))),
   company: Type.Optional(Nullable(Str(200))),
   address1: Type.String({ minLength: 1, maxLength: 255 }),

@@ -8,7 +8,8 @@ import cancel from './cancel.js';
 import hold from './hold.js';
 import release from './release.js';
 import backorders from './backorders.js';
+import edit from './edit.js';
 
 export default (ctx: Context) => group('orders', 'Orders', [
-  list(ctx), get(ctx), priority(ctx), markPaid(ctx), cancel(ctx), hold(ctx), release(ctx), backorders(ctx),
+  list(ctx), get(ctx), priority(ctx), markPaid(ctx), edit(ctx), cancel(ctx), hold(ctx), release(ctx), backorders(ctx),
 ]);

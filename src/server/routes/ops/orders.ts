@@ -6,7 +6,8 @@ import { PRIORITIES } from '../../../domain/orders/constants.js';
 import { changeOrderPriority, getOrder, listOrders, markPaid } from '../../../domain/orders/orders.js';
 import { cancelOrder } from '../../../domain/orders/cancel.js';
 import { listOrderHolds, placeOrderHold, releaseOrderHold } from '../../../domain/orders/hold-actions.js';
-import { CancelBody, HoldBody, HoldParams, HoldSchema } from '../../schemas/order-exceptions.js';
+import { CancelBody, HoldBody, HoldParams, HoldSchema, OrderEditBody } from '../../schemas/order-exceptions.js';
+import { editOrder } from '../../../domain/orders/edit.js';
 
 // Orders of the caller's fulfiller team (spec 4.5). Orders of other teams answer 404.
 
@@ -134,4 +135,17 @@ export default async function routes(app: FastifyInstance) {
       response: { 200: HoldSchema },
     },
   }, async (request) => releaseOrderHold(app.db, request.principal.teamId, request.params.order_id, request.params.hold_id, userOf(request)));
+
+  app.patch<{ Params: OrderParams; Body: Static<typeof OrderEditBody> }>('/v1/ops/orders/:order_id', {
+    config: write,
+    schema: {
+      operationId: 'updateOrder', tags, summary: 'Edit an open order (shipping address, shipping method, note, tags, lock_address)',
+      description: 'The shipping address is re-verified (when the order\'s config enables verification) and refused while lock_address '
+        + 'is set (send lock_address false with it). 409 while any of its fulfillment orders is locked (naming the holder) and for '
+        + 'CLOSED or CANCELLED orders. Emits order.updated with the changed fields.',
+      params: IdParams('order_id'),
+      body: OrderEditBody,
+      response: { 200: OrderSchema },
+    },
+  }, async (request) => editOrder(app.db, request.principal.teamId, request.params.order_id, request.body as never));
 }
