@@ -1,3 +1,4 @@
+import { COUNTRY_CODES, CURRENCY_CODES } from '../../domain/reference/iso.js';
 import { Type, type TSchema } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import {
@@ -20,7 +21,7 @@ export const AddressInput = Type.Object({
   address2: Type.Optional(Nullable(Str())),
   city: Type.String({ minLength: 1, maxLength: 120 }),
   state: Type.Optional(Nullable(Str(120))),
-  country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 code' }),
+  country: StringEnum(COUNTRY_CODES, { description: 'ISO 3166-1 alpha-2 code' }),
   zip: Type.Optional(Nullable(Str(32))),
   phone: Type.Optional(Nullable(Str(40))),
 }, { additionalProperties: false });
@@ -72,7 +73,7 @@ export const DraftOrderCreateBody = Type.Object({
   priority: Type.Optional(StringEnum(PRIORITIES, { default: 'NORMAL' })),
   tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
   note: Type.Optional(Nullable(Str(5000))),
-  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', default: 'USD' })),
+  currency: Type.Optional(StringEnum(CURRENCY_CODES, { default: 'USD', description: 'ISO 4217 code' })),
   payment_status: Type.Optional(StringEnum(['PENDING', 'PAID'] as const, { default: 'PENDING' })),
   order_number: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' })),
   deliver_by: Type.Optional(Nullable(Timestamp)),
