@@ -24,12 +24,13 @@ import transfers from './ops/transfers.js';
 import returns from './ops/returns.js';
 import scanForms from './ops/scan-forms.js';
 import backorders from './ops/backorders.js';
+import delegations from './ops/delegations.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
   for (const plugin of [
     me, opsProducts, merchantProducts, merchantVendors, orders, backorders, draftOrders, fulfillmentOrders,
-    packages, scanForms, carrierRates, charges, carrierInvoices, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
+    packages, scanForms, carrierRates, charges, delegations, carrierInvoices, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
     keys, roles, users, mcpConnections, webhooks,
   ]) {
     await app.register(plugin);

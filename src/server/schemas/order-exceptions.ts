@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import { AddressInput } from './orders.js';
 import { CANCEL_REASONS, HOLD_REASONS, PRIORITIES } from '../../domain/orders/constants.js';
+import { CURRENCY_CODES } from '../../domain/reference/iso.js';
 
 // Schemas of the order exceptions: cancel, holds, backorders (docs/orders.md).
 
@@ -73,3 +74,35 @@ export const OrderEditBody = Type.Object({
   tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
   lock_address: Type.Optional(Type.Boolean({ description: 'true: the shipping address can no longer be edited (until set false)' })),
 }, { additionalProperties: false, minProperties: 1 });
+
+// ---------- rate cards (docs/charges.md) ----------
+
+const Rate = Type.Number({ minimum: 0 });
+const PeriodRates = Type.Object({ DAILY: Type.Optional(Rate), WEEKLY: Type.Optional(Rate), MONTHLY: Type.Optional(Rate) }, { additionalProperties: false });
+const ShippingRule = { fee_per_package: Type.Optional(Rate), markup_percent: Type.Optional(Type.Number({ minimum: -100 })) };
+
+export const RateCardBody = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 100 }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  semantic_version: Type.Optional(Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+$', description: 'default: the previous version with its patch number + 1 (1.0.0 first)' })),
+  currency: Type.Optional(StringEnum(CURRENCY_CODES)),
+  storage: Type.Optional(Type.Object({
+    rate_per_unit: Type.Optional(PeriodRates),
+    by_location_type: Type.Optional(Type.Record(Type.String(), PeriodRates)),
+  }, { additionalProperties: false })),
+  receiving: Type.Optional(Type.Object({ rate_per_unit: Type.Optional(Rate) }, { additionalProperties: false })),
+  shipping: Type.Optional(Type.Object({
+    ...ShippingRule,
+    by_service: Type.Optional(Type.Record(Type.String(), Type.Object(ShippingRule, { additionalProperties: false }))),
+  }, { additionalProperties: false })),
+}, { additionalProperties: false, description: 'version_id is given by the server on every PUT' });
+
+export const DelegationSchema = Type.Object({
+  id: Type.String(),
+  merchant_team_id: Type.String(),
+  fulfiller_team_id: Type.String(),
+  active: Type.Boolean(),
+  rate_card: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
