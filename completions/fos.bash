@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms labels carrier-rates charges files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms labels carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -22,6 +22,8 @@ __fos_subcommands() {
     'fos labels') echo 'import-invoice invoices invoice' ;;
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list get create-storage create-receiving update-receiving' ;;
+    'fos delegations') echo 'list rate-card' ;;
+    'fos delegations rate-card') echo 'set' ;;
     'fos files') echo 'list get upload download create update delete' ;;
     'fos picking-sessions') echo 'list get create add orders' ;;
     'fos keys') echo 'list get create disable delete roles tier' ;;
@@ -146,6 +148,10 @@ __fos_options() {
     'fos charges create-storage') echo '--delegation --merchant-team --name --location-type --warehouse --rate-period --quantity --data --field -F --raw-field -f' ;;
     'fos charges create-receiving') echo '--delegation --name --quantity --purchase-order --data --field -F --raw-field -f' ;;
     'fos charges update-receiving') echo '--name --quantity --purchase-order --data --field -F --raw-field -f' ;;
+    'fos delegations') echo '' ;;
+    'fos delegations list') echo '--page --limit --all' ;;
+    'fos delegations rate-card') echo '' ;;
+    'fos delegations rate-card set') echo '' ;;
     'fos files') echo '' ;;
     'fos files list') echo '--search --mimetype --min-size --order-by --order --page --limit --all' ;;
     'fos files get') echo '' ;;

@@ -3,6 +3,8 @@
 // run as its own process, with the refusals' one-line messages and exit codes.
 
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,5 +123,22 @@ describe('fos orders hold | release | cancel | backorders, fos fulfillment-order
     expect(JSON.parse(r.stdout)).toEqual({ shipping_method: 'Express', tags: ['vip', 'gift'], shipping_address_city: 'Salem' });
     const empty = await fos(['orders', 'edit', order.order_number]);
     expect(empty.code).toBe(2);
+  });
+
+  it('sets a delegation\'s rate card from a file: a new version each time', async () => {
+    const m = await w.t.merchant();
+    const file = path.join(tmpdir(), `card-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify({ id: 'rc-cli', name: 'CLI card', currency: 'USD', receiving: { rate_per_unit: 0.3 } }));
+    const first = await fos(['delegations', 'rate-card', 'set', m.delegationId, file, '--json', 'rate_card.semantic_version,rate_card.version_id']);
+    expect(first.code, first.stderr).toBe(0);
+    const second = await fos(['delegations', 'rate-card', 'set', m.delegationId, file, '--json', 'rate_card.semantic_version,rate_card.version_id']);
+    const [a, b] = [JSON.parse(first.stdout).rate_card, JSON.parse(second.stdout).rate_card];
+    expect([a.semantic_version, b.semantic_version]).toEqual(['1.0.0', '1.0.1']);
+    expect(a.version_id).not.toBe(b.version_id);
+    const list = await fos(['delegations', 'list', '--json', 'id,rate_card.name']);
+    expect(JSON.parse(list.stdout)).toContainEqual({ id: m.delegationId, rate_card: { name: 'CLI card' } });
+    const missing = await fos(['delegations', 'rate-card', 'set', m.delegationId, '/nonexistent/card.json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read /nonexistent/card.json');
   });
 });

@@ -3,6 +3,7 @@ import type { Db } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
 import { validateRateCard, type RateCard } from '../charges/rate-card.js';
 import { writeTx } from '../fulfillment/tx.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 
 // Rate cards after the fact (PUT /v1/ops/delegations/{id}/rate-card). Each PUT is a new version:
 // the server gives it a fresh version_id (and, unless the body names one, the next patch
@@ -22,9 +23,12 @@ export const delegationView = (d: { id: string; merchant_team_id: string; fulfil
   rate_card: (d.rate_card ?? null) as RateCard | null, created_at: d.created_at, updated_at: d.updated_at,
 });
 
-export async function listDelegations(db: Db, fulfillerTeamId: string) {
-  const rows = await db.prisma.fulfillmentDelegation.findMany({ where: { fulfiller_team_id: fulfillerTeamId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
-  return { data: rows.map(delegationView) };
+export async function listDelegations(db: Db, fulfillerTeamId: string, q: PageRequest) {
+  const where = { fulfiller_team_id: fulfillerTeamId };
+  const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
+  const rows = await db.prisma.fulfillmentDelegation.findMany(pageArgs(q, where, orderBy));
+  const page = toPage(rows, q, undefined, orderBy);
+  return { data: page.data.map(delegationView), meta: page.meta };
 }
 
 export async function setRateCard(db: Db, fulfillerTeamId: string, delegationId: string, input: RateCardInput) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { listDelegations, setRateCard } from '../../../domain/teams/rate-cards.js';
-import { IdParams } from '../../schemas/common.js';
+import { IdParams, listOf, pageQuery } from '../../schemas/common.js';
 import { DelegationSchema, RateCardBody } from '../../schemas/order-exceptions.js';
 
 // The fulfiller team's delegations (merchants it works for) and their rate cards (docs/charges.md).
@@ -9,10 +9,14 @@ import { DelegationSchema, RateCardBody } from '../../schemas/order-exceptions.j
 const tags = ['Charges'];
 
 export default async function routes(app: FastifyInstance) {
-  app.get('/v1/ops/delegations', {
+  const ListQuery = Type.Object({ ...pageQuery() }, { additionalProperties: false });
+  app.get<{ Querystring: Static<typeof ListQuery> }>('/v1/ops/delegations', {
     config: { permission: 'READ_CHARGES', family: 'ops' },
-    schema: { operationId: 'listDelegations', tags, summary: 'List the merchants this team fulfils for, with their rate cards', response: { 200: Type.Object({ data: Type.Array(DelegationSchema) }) } },
-  }, async (request) => listDelegations(app.db, request.principal.teamId));
+    schema: {
+      operationId: 'listDelegations', tags, summary: 'List the merchants this team fulfils for, with their rate cards (oldest first)',
+      querystring: ListQuery, response: { 200: listOf(DelegationSchema) },
+    },
+  }, async (request) => listDelegations(app.db, request.principal.teamId, request.query));
 
   app.put<{ Params: { delegation_id: string }; Body: Static<typeof RateCardBody> }>('/v1/ops/delegations/:delegation_id/rate-card', {
     config: { permission: 'WRITE_CHARGES', family: 'ops' },
