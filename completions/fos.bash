@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms labels carrier-rates charges files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms labels carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -14,14 +14,16 @@ __fos_subcommands() {
     'fos purchase-orders') echo 'list get create receive close cancel' ;;
     'fos returns') echo 'list get create receive cancel' ;;
     'fos vendors') echo 'list get create update' ;;
-    'fos orders') echo 'list export get priority mark-paid' ;;
+    'fos orders') echo 'list export get priority mark-paid edit cancel hold release backorders' ;;
     'fos draft-orders') echo 'list get create convert' ;;
-    'fos fulfillment-orders') echo 'list get accept lock release' ;;
+    'fos fulfillment-orders') echo 'list get accept lock release cancel move split' ;;
     'fos packages') echo 'list export get create update label get-label slip void-label fulfill' ;;
     'fos scan-forms') echo 'list get create manifest' ;;
     'fos labels') echo 'import-invoice invoices invoice' ;;
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list export get create-storage create-receiving update-receiving' ;;
+    'fos delegations') echo 'list rate-card' ;;
+    'fos delegations rate-card') echo 'set' ;;
     'fos files') echo 'list get upload download create update delete' ;;
     'fos picking-sessions') echo 'list get create add orders' ;;
     'fos keys') echo 'list get create disable delete roles tier' ;;
@@ -101,6 +103,11 @@ __fos_options() {
     'fos orders get') echo '' ;;
     'fos orders priority') echo '' ;;
     'fos orders mark-paid') echo '' ;;
+    'fos orders edit') echo '--shipping-method --note --tags --lock-address --data --field -F --raw-field -f' ;;
+    'fos orders cancel') echo '--reason --restock --data --field -F --raw-field -f' ;;
+    'fos orders hold') echo '--notes --data --field -F --raw-field -f' ;;
+    'fos orders release') echo '' ;;
+    'fos orders backorders') echo '--sku --product-id --priority --page --limit --all' ;;
     'fos draft-orders') echo '' ;;
     'fos draft-orders list') echo '--status --order --page --limit --all' ;;
     'fos draft-orders get') echo '' ;;
@@ -112,6 +119,9 @@ __fos_options() {
     'fos fulfillment-orders accept') echo '' ;;
     'fos fulfillment-orders lock') echo '--owner --timeout' ;;
     'fos fulfillment-orders release') echo '--owner' ;;
+    'fos fulfillment-orders cancel') echo '--reason --restock --data --field -F --raw-field -f' ;;
+    'fos fulfillment-orders move') echo '--line' ;;
+    'fos fulfillment-orders split') echo '--line' ;;
     'fos packages') echo '' ;;
     'fos packages list') echo '--fulfillment-order-id --status --scan-form --page --limit --all' ;;
     'fos packages export') echo '--fulfillment-order-id --status --scan-form --after' ;;
@@ -143,6 +153,10 @@ __fos_options() {
     'fos charges create-storage') echo '--delegation --merchant-team --name --location-type --warehouse --rate-period --quantity --data --field -F --raw-field -f' ;;
     'fos charges create-receiving') echo '--delegation --name --quantity --purchase-order --data --field -F --raw-field -f' ;;
     'fos charges update-receiving') echo '--name --quantity --purchase-order --data --field -F --raw-field -f' ;;
+    'fos delegations') echo '' ;;
+    'fos delegations list') echo '--page --limit --all' ;;
+    'fos delegations rate-card') echo '' ;;
+    'fos delegations rate-card set') echo '' ;;
     'fos files') echo '' ;;
     'fos files list') echo '--search --mimetype --min-size --order-by --order --page --limit --all' ;;
     'fos files get') echo '' ;;
@@ -250,13 +264,16 @@ __fos_choices() {
     'fos orders export|--status') echo 'OPEN PENDING_FULFILLMENT CLOSED CANCELLED' ;;
     'fos orders export|--payment-status') echo 'PENDING PAID REFUNDED' ;;
     'fos orders export|--fulfillment-status') echo 'UNFULFILLED PARTIALLY_FULFILLED FULFILLED' ;;
+    'fos orders cancel|--reason') echo 'CUSTOMER FRAUD INVENTORY DECLINED STAFF CHANNEL OTHER' ;;
+    'fos orders backorders|--priority') echo 'LOW NORMAL HIGH CRITICAL' ;;
     'fos draft-orders list|--status') echo 'OPEN CONVERTED' ;;
     'fos draft-orders list|--order') echo 'asc desc' ;;
     'fos draft-orders create|--priority') echo 'LOW NORMAL HIGH CRITICAL' ;;
     'fos draft-orders create|--payment-status') echo 'PENDING PAID' ;;
     'fos fulfillment-orders list|--status') echo 'PENDING ACCEPTED IN_PROGRESS FULFILLED CANCELLED' ;;
-    'fos packages list|--status') echo 'PENDING FULFILLED' ;;
-    'fos packages export|--status') echo 'PENDING FULFILLED' ;;
+    'fos fulfillment-orders cancel|--reason') echo 'CUSTOMER FRAUD INVENTORY DECLINED STAFF CHANNEL OTHER' ;;
+    'fos packages list|--status') echo 'PENDING FULFILLED CANCELLED' ;;
+    'fos packages export|--status') echo 'PENDING FULFILLED CANCELLED' ;;
     'fos packages create|--weight-unit') echo 'G LB' ;;
     'fos packages create|--measurement-unit') echo 'MM IN' ;;
     'fos packages create|--rate-strategy') echo 'CHEAPEST' ;;
@@ -281,8 +298,8 @@ __fos_choices() {
     'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
     'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
     'fos mcp-connections list|--status') echo 'ACTIVE REVOKED' ;;
-    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
-    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos serve|--rate-limit-store') echo 'memory database redis' ;;
     'fos serve|--sqlite-sync') echo 'normal full' ;;
@@ -303,6 +320,7 @@ __fos_arg_choices() {
     'fos config get') echo 'base_url api_key default_format current_profile' ;;
     'fos config set') echo 'base_url api_key default_format current_profile' ;;
     'fos orders priority') echo 'LOW NORMAL HIGH CRITICAL' ;;
+    'fos orders hold') echo 'AWAITING_PAYMENT ADDRESS_INVALID ADDRESS_VERIFICATION_FAILED MANUAL UNMAPPED_ITEM FRAUD_REVIEW CUSTOMER_REQUEST' ;;
     'fos keys tier') echo '1 2 3 4' ;;
     'fos mcp-connections tier') echo '1 2 3 4' ;;
     'fos api') echo 'GET POST PUT PATCH DELETE HEAD' ;;
@@ -324,7 +342,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shop-id --priority --order-number --customer-name --customer-email --shipping-method --currency --tag --line-item --order-id --owner --timeout --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --storage --public-url --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --storage --public-url --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {

@@ -2,7 +2,7 @@ import { LABEL_FORMATS } from '../domain/documents/urls.js';
 import { RATE_PERIODS } from '../domain/charges/rate-card.js';
 import { EVENT_KINDS } from '../domain/events/outbox.js';
 import {
-  DRAFT_STATUSES, FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITIES,
+  CANCEL_REASONS, DRAFT_STATUSES, FULFILLMENT_STATUSES, HOLD_REASONS, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITIES,
 } from '../domain/orders/constants.js';
 import { PERMISSIONS } from '../domain/permissions.js';
 import { CONNECTION_STATES } from '../domain/oauth/presets.js';
@@ -23,6 +23,8 @@ import { UsageError } from './errors.js';
  */
 export const ENUMS = {
   priority: PRIORITIES,
+  cancel_reason: CANCEL_REASONS,
+  hold_reason: HOLD_REASONS,
   product_type: PRODUCT_TYPES,
   measurement_unit: MEASUREMENT_UNITS,
   weight_unit: WEIGHT_UNITS,
@@ -48,7 +50,7 @@ export const ENUMS = {
   /** server/schemas/packages.ts */
   rate_strategy: ['CHEAPEST'],
   label_format: LABEL_FORMATS,
-  package_status: ['PENDING', 'FULFILLED'],
+  package_status: ['PENDING', 'FULFILLED', 'CANCELLED'],
   /** server/schemas/fulfillment.ts */
   fulfillment_order_status: ['PENDING', 'ACCEPTED', 'IN_PROGRESS', 'FULFILLED', 'CANCELLED'],
   carrier_weight_unit: ['G', 'KG', 'LB', 'OZ'],

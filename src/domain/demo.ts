@@ -102,11 +102,19 @@ export async function loadDemo(db: Db): Promise<DemoResult> {
   }
 }
 
+/** The demo merchant's rate card, so its receipts, fulfils and storage bill (docs/charges.md). */
+export const DEMO_RATE_CARD = {
+  id: 'demo-standard', name: 'Acme Outdoor standard', version_id: 'demo-v1', semantic_version: '1.0.0', currency: 'USD',
+  storage: { rate_per_unit: { MONTHLY: 0.4 } },
+  receiving: { rate_per_unit: 0.25 },
+  shipping: { fee_per_package: 2.5, markup_percent: 10 },
+};
+
 async function load(db: Db): Promise<DemoResult> {
   const fulfiller = (await db.prisma.team.findFirst({ where: { kind: 'FULFILLER' }, orderBy: { created_at: 'asc' } }))
     ?? (await createTeam(db, { name: 'My Warehouse', kind: 'FULFILLER' }));
   const merchant = await createTeam(db, { name: DEMO_MERCHANT, kind: 'MERCHANT', measurement_system: 'METRIC' });
-  await createDelegation(db, { merchant_team_id: merchant.id, fulfiller_team_id: fulfiller.id });
+  await createDelegation(db, { merchant_team_id: merchant.id, fulfiller_team_id: fulfiller.id, rate_card: DEMO_RATE_CARD });
 
   const warehouseId: Record<string, string> = {};
   for (const { key, ...w } of WAREHOUSES) warehouseId[key] = (await createWarehouse(db, { team_id: fulfiller.id, ...w })).id;

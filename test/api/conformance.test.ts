@@ -244,7 +244,7 @@ describe('2.4 product (merchant) and 2.5 vendor', () => {
 describe('2.6 order', () => {
   it('get-one carries exactly the spec fields with the spec enums', async () => {
     const o = await ok('GET', `/v1/ops/orders/${w.order.id}`);
-    keys(o, F.ORDER_ONE, [], 'order');
+    keys(o, F.ORDER_ONE, ['cancel_reason'], 'order'); // cancel_reason: issue 25 extension (docs/orders.md)
     types(o);
     keys(o.metadata, F.ORDER_METADATA, [], 'metadata');
     keys(o.config, F.ORDER_CONFIG, [], 'order config');
@@ -271,7 +271,7 @@ describe('2.6 order', () => {
   it('priority update returns the order; the list projection has exactly its fields', async () => {
     const p = await ok('PATCH', `/v1/ops/orders/${w.heldOrder.id}/priority`, { priority: 'CRITICAL' });
     expect(p.priority).toBe('CRITICAL');
-    keys(p, F.ORDER_ONE, [], 'priority response');
+    keys(p, F.ORDER_ONE, ['cancel_reason'], 'priority response');
     const list = await ok('GET', '/v1/ops/orders/list');
     expect(list.data).toHaveLength(2);
     for (const item of list.data) keys(item, F.ORDER_LIST_ITEM, [], 'order list item');

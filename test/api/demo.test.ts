@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { DEMO_MERCHANT, loadDemo } from '../../src/domain/demo.js';
+import { DEMO_MERCHANT, DEMO_RATE_CARD, loadDemo } from '../../src/domain/demo.js';
 
 let t: TestApp;
 let token: string;
@@ -32,7 +32,7 @@ describe('demo data', () => {
     const merchant = await t.db.prisma.team.findFirstOrThrow({ where: { name: DEMO_MERCHANT } });
     expect(merchant).toMatchObject({ kind: 'MERCHANT', measurement_system: 'METRIC' });
     const delegation = await t.db.prisma.fulfillmentDelegation.findFirstOrThrow({ where: { merchant_team_id: merchant.id } });
-    expect(delegation).toMatchObject({ fulfiller_team_id: t.teamId, rate_card: null });
+    expect(delegation).toMatchObject({ fulfiller_team_id: t.teamId, rate_card: DEMO_RATE_CARD }); // issue 25: the demo bills
   });
 
   it('brings its opening stock in by purchase orders, so the ledger explains every unit', async () => {

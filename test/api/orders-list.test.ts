@@ -59,7 +59,7 @@ describe('field sets', () => {
     const res = await w.call('GET', '/v1/ops/orders/list');
     for (const item of res.json().data) expect(Object.keys(item).sort()).toEqual([...LIST_FIELDS].sort());
     const one = (await w.call('GET', `/v1/ops/orders/${o.o1.id}`)).json();
-    expect(Object.keys(one).sort()).toEqual([...GET_FIELDS].sort());
+    expect(Object.keys(one).sort()).toEqual([...GET_FIELDS, 'cancel_reason'].sort()); // cancel_reason: issue 25 extension
     expect(Object.keys(one.metadata).sort()).toEqual(['bigcommerce', 'custom', 'meta_data', 'shopify']);
     expect(one.config).toMatchObject({ require_pack_shot: false, show_unfulfilled_items_on_packing_list: true, tote_qa_enabled: false, address_verification_enabled: true, insurance_policy: { mode: 'none' } });
     // returned_quantity: the issue-10 extension on core lines (units on returns).

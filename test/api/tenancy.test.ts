@@ -43,7 +43,7 @@ beforeAll(async () => {
 
   // First team: order -> fulfillment order -> package, and one record of every other kind.
   a.product = await w.product('TEN-1', { [w.east]: 10 });
-  const order = await w.order({ line_items: [line('TEN-1', 2)] });
+  const order = await w.order({ line_items: [line('TEN-1', 2)], payment_status: 'PAID' }); // paid: no hold, so it can be packed
   a.order = order.id;
   const fos = await ok('GET', `/v1/ops/fulfillment-orders?order_id=${order.id}`);
   a.fo = fos.data[0].id;

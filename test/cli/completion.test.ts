@@ -119,7 +119,7 @@ describe('the real command tree', () => {
     expect(script).toContain(`'fos orders priority') echo 'LOW NORMAL HIGH CRITICAL' ;;`);
     expect(script).toContain(`*'|--format') echo 'table json ndjson csv' ;;`);
     expect(bashComplete(script, 'fos products create --weight-unit ')).toEqual(['G', 'LB']);
-    expect(bashComplete(script, 'fos fulfillment-orders ')).toEqual(['list', 'get', 'accept', 'lock', 'release']);
+    expect(bashComplete(script, 'fos fulfillment-orders ')).toEqual(['list', 'get', 'accept', 'lock', 'release', 'cancel', 'move', 'split']);
   });
 
   it('offers profile names, every enum flag\'s values, and file names only where a file is taken', async () => {

@@ -39,6 +39,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
     entry('labels', () => import('./labels/index.js')),
     entry('carrier-rates', () => import('./carrier-rates/index.js')),
     entry('charges', () => import('./charges/index.js')),
+    entry('delegations', () => import('./delegations/index.js')),
     entry('files', () => import('./files/index.js')),
     entry('picking-sessions', () => import('./picking-sessions/index.js')),
     entry('keys', () => import('./keys/index.js')),

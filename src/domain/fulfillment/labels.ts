@@ -1,3 +1,4 @@
+import { assertPackageNotHeld } from '../orders/hold-actions.js';
 import { DbNull } from '@prisma/client/runtime/client';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, DomainError, invalid, notFound } from '../errors.js';
@@ -71,6 +72,7 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
   // An uploaded label needs nothing from the package before its compare-and-set, which refuses
   // as this check would (and then explains why); rate shopping reads the package to quote it.
   const upload = uploadOf(input);
+  await assertPackageNotHeld(db.prisma, teamId, id); // before a label is bought: no labels while the order is on hold
   const pre = upload ? null : await readPackage(db.prisma, teamId, id);
   if (!upload) {
     if (!pre) throw notFound('Package', id);
@@ -146,6 +148,7 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
         refuse(now);
         throw conflict(`Package ${id} changed while it was being labelled; try again.`);
       }
+      await assertPackageNotHeld(tx, teamId, id); // a hold placed while the label was bought
       // The package CAS above holds the row, so only a voided label can be here; it is replaced.
       if (replacing) await tx.shippingLabel.deleteMany({ where: { package_id: id, voided_at: { not: null } } });
       const created = await tx.shippingLabel.create({

@@ -1,3 +1,4 @@
+import { assertNoActiveHold } from '../orders/holds.js';
 import { join, raw } from '@prisma/client/runtime/client';
 import type { Provider, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
@@ -56,6 +57,7 @@ export async function claimForPacking(tx: TxClient, provider: Provider, teamId: 
     if (!now) throw notFound('Fulfillment order', foId);
     throw conflict(`Fulfillment order ${foId} is ${now.status}; no packages can be added or changed.`, { fulfillment_order_status: now.status });
   }
+  await assertNoActiveHold(tx, row.order_id); // no packing while the order is on hold (409 naming the hold)
   const shopOf = row.o_shop_id && row.s_name !== null ? { id: row.o_shop_id, name: row.s_name, shop_type: row.s_shop_type! } : undefined;
   return {
     id: row.id, order_id: row.order_id, warehouse_id: row.warehouse_id, fulfiller_team_id: row.fulfiller_team_id,

@@ -1,6 +1,7 @@
 import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
 import { integerBy } from '../../db/raw-sql.js';
 import type { TxClient } from '../../db/types.js';
+import { fillBackorders } from '../orders/backorders.js';
 import { BUCKETS, type Bucket, type MovementKind } from './constants.js';
 
 export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from './constants.js';
@@ -64,6 +65,8 @@ export async function applyToLevel(tx: TxClient, level: LevelRef, deltas: Deltas
     ? level.sku
     : (await tx.product.findUnique({ where: { id: level.product_id }, select: { sku: true } }))?.sku ?? null;
   await tx.inventoryMovement.createMany({ data: movementRows({ ...level, sku }, d, info, now) });
+  // More of the level is available: waiting orders take it now, in this transaction (backorders.ts).
+  if (d.on_hand - d.committed - d.unavailable > 0) await fillBackorders(tx, level);
   return true;
 }
 

@@ -17,6 +17,9 @@ export const HOLD_REASONS = [
   'AWAITING_PAYMENT', 'ADDRESS_INVALID', 'ADDRESS_VERIFICATION_FAILED', 'MANUAL', 'UNMAPPED_ITEM', 'FRAUD_REVIEW', 'CUSTOMER_REQUEST',
 ] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
+/** Why an order or fulfillment order was cancelled (Shopify's cancel reasons; CHANNEL: the sales channel cancelled it). */
+export const CANCEL_REASONS = ['CUSTOMER', 'FRAUD', 'INVENTORY', 'DECLINED', 'STAFF', 'CHANNEL', 'OTHER'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
 export const SHOP_TYPES = ['SHOPIFY', 'AMAZON', 'BIGCOMMERCE', 'MANUAL', 'WOOCOMMERCE', 'EBAY', 'ETSY'] as const;
 export type ShopType = (typeof SHOP_TYPES)[number];
 

@@ -59,8 +59,9 @@ export async function assertNoActiveHold(tx: TxClient, orderId: string): Promise
   if (!hold) return;
   const order = await tx.order.findUnique({ where: { id: orderId }, select: { order_number: true } });
   const notes = hold.reason_notes ? ` — ${hold.reason_notes}` : '';
-  throw new DomainError('on-hold', `Order ${orderLabel(order?.order_number ?? orderId)} is on hold: ${hold.reason}${notes}`, {
+  throw new DomainError('on-hold', `Order ${orderLabel(order?.order_number ?? orderId)} is on hold: ${hold.reason}${notes} (hold ${hold.id})`, {
     hold_reason: hold.reason,
+    hold_id: hold.id,
     order_id: orderId,
   });
 }

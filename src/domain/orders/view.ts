@@ -87,6 +87,7 @@ export function orderView(o: OrderRow, names: Names, full: boolean) {
     updated_at: o.updated_at,
     closed_at: o.closed_at,
     cancelled_at: o.cancelled_at,
+    cancel_reason: o.cancel_reason,
     merchant_team_id: o.merchant_team_id,
     merchant_team_name: names.team.get(o.merchant_team_id) ?? null,
     team_id: o.merchant_team_id,

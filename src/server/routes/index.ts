@@ -24,13 +24,19 @@ import transfers from './ops/transfers.js';
 import returns from './ops/returns.js';
 import scanForms from './ops/scan-forms.js';
 import exportsRoutes from './ops/exports.js';
+import backorders from './ops/backorders.js';
+import delegations from './ops/delegations.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
   for (const plugin of [
     me, opsProducts, merchantProducts, merchantVendors, orders, draftOrders, fulfillmentOrders,
     packages, scanForms, carrierRates, charges, carrierInvoices, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
-    keys, roles, users, mcpConnections, webhooks, exportsRoutes,
+    keys, roles, users, mcpConnections, webhooks,
+    // added since: one a line
+    exportsRoutes,
+    backorders,
+    delegations,
   ]) {
     await app.register(plugin);
   }

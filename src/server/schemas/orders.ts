@@ -1,7 +1,8 @@
+import { COUNTRY_CODES, CURRENCY_CODES } from '../../domain/reference/iso.js';
 import { Type, type TSchema } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import {
-  CARRIER_SELECTION_FIELDS, DRAFT_STATUSES, FULFILLMENT_STATUSES, HOLD_REASONS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS,
+  CANCEL_REASONS, CARRIER_SELECTION_FIELDS, DRAFT_STATUSES, FULFILLMENT_STATUSES, HOLD_REASONS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS,
   ORDER_STATUSES, PAYMENT_STATUSES, PRIORITIES, SHOP_TYPES,
 } from '../../domain/orders/constants.js';
 import { ADDRESS_FIELDS } from '../../domain/orders/address.js';
@@ -13,14 +14,14 @@ const Residential = StringEnum(['UNKNOWN', 'RESIDENTIAL'] as const);
 
 // ---------- request bodies ----------
 
-const AddressInput = Type.Object({
+export const AddressInput = Type.Object({
   name: Type.Optional(Nullable(Str(200))),
   company: Type.Optional(Nullable(Str(200))),
   address1: Type.String({ minLength: 1, maxLength: 255 }),
   address2: Type.Optional(Nullable(Str())),
   city: Type.String({ minLength: 1, maxLength: 120 }),
   state: Type.Optional(Nullable(Str(120))),
-  country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 code' }),
+  country: StringEnum(COUNTRY_CODES, { description: 'ISO 3166-1 alpha-2 code' }),
   zip: Type.Optional(Nullable(Str(32))),
   phone: Type.Optional(Nullable(Str(40))),
 }, { additionalProperties: false });
@@ -72,7 +73,7 @@ export const DraftOrderCreateBody = Type.Object({
   priority: Type.Optional(StringEnum(PRIORITIES, { default: 'NORMAL' })),
   tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
   note: Type.Optional(Nullable(Str(5000))),
-  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', default: 'USD' })),
+  currency: Type.Optional(StringEnum(CURRENCY_CODES, { default: 'USD', description: 'ISO 4217 code' })),
   payment_status: Type.Optional(StringEnum(['PENDING', 'PAID'] as const, { default: 'PENDING' })),
   order_number: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' })),
   deliver_by: Type.Optional(Nullable(Timestamp)),
@@ -176,6 +177,7 @@ const orderFields = {
   updated_at: Timestamp,
   closed_at: Opt(Timestamp),
   cancelled_at: Opt(Timestamp),
+  cancel_reason: Opt(StringEnum(CANCEL_REASONS, { description: 'extension: why it was cancelled (POST /v1/ops/orders/{id}/cancel)' })),
   merchant_team_id: Type.String(),
   merchant_team_name: Opt(Type.String()),
   team_id: Type.String(),

@@ -1,3 +1,4 @@
+import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from '../../domain/reference/iso.js';
 import { Type } from 'typebox';
 import { Nullable, Opt, pageQuery, sortOrder, StringEnum, Timestamp, Uuid } from './common.js';
 import {
@@ -9,6 +10,10 @@ import {
 
 const ProductType = StringEnum(PRODUCT_TYPES);
 const Text = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength })));
+// Master data checked against ISO codes (src/domain/reference/iso.ts), so the OpenAPI document lists them.
+const Currency = Type.Optional(Nullable(StringEnum(CURRENCY_CODES, { description: 'ISO 4217 currency code, e.g. USD' })));
+const Country = Type.Optional(Nullable(StringEnum(COUNTRY_CODES, { description: 'ISO 3166-1 alpha-2 country code, e.g. PT' })));
+const HsCode = Type.Optional(Nullable(Type.String({ pattern: HS_CODE_PATTERN, maxLength: 13, description: 'Harmonized System code: 4 to 10 digits, e.g. 6912.00' })));
 const Amount = Type.Optional(Nullable(Type.Number({ minimum: 0 })));
 
 // ---------- write bodies ----------
@@ -45,12 +50,12 @@ const merchantFields = {
   measurement_unit: Type.Optional(StringEnum(MEASUREMENT_UNITS, { description: 'Defaults to the owning team\'s system: METRIC MM, IMPERIAL IN.' })),
   weight_unit: Type.Optional(StringEnum(WEIGHT_UNITS, { description: 'Defaults to the owning team\'s system: METRIC G, IMPERIAL LB.' })),
   cost_price: Amount,
-  cost_currency: Text(8),
+  cost_currency: Currency,
   customs_description: Text(),
   customs_value: Amount,
-  customs_value_currency: Text(8),
-  country_of_origin: Text(64),
-  hs_code: Text(32),
+  customs_value_currency: Currency,
+  country_of_origin: Country,
+  hs_code: HsCode,
   config: Type.Optional(Nullable(ConfigBody)),
   bundle_components: components('Virtual bundle components'),
   assembly_components: components('Assembly components'),

@@ -3,6 +3,10 @@ import type { Static } from 'typebox';
 import * as fos from '../../../domain/fulfillment/fulfillment-orders.js';
 import { lockFulfillmentOrder, releaseFulfillmentOrderLock } from '../../../domain/fulfillment/locks.js';
 import { enumList } from '../../../domain/pagination.js';
+import { cancelFulfillmentOrder } from '../../../domain/orders/cancel.js';
+import { CancelBody, MoveBody, SplitBody } from '../../schemas/order-exceptions.js';
+import { moveFulfillmentOrder, splitFulfillmentOrder } from '../../../domain/fulfillment/move-split.js';
+import { Type } from 'typebox';
 import {
   FO_STATUSES, FulfillmentOrderListQuery, FulfillmentOrderListSchema, FulfillmentOrderParams, FulfillmentOrderSchema,
   LockBody, LockResponse, ReleaseBody,
@@ -73,4 +77,43 @@ export default async function routes(app: FastifyInstance) {
     },
   }, async (request) =>
     releaseFulfillmentOrderLock(app.db, request.principal.teamId, request.params.fulfillment_order_id, request.body.lock_owner));
+
+  app.post<{ Params: Params; Body: Static<typeof CancelBody> }>('/v1/ops/fulfillment-orders/:fulfillment_order_id/cancel', {
+    config: write,
+    schema: {
+      operationId: 'cancelFulfillmentOrder', tags, summary: 'Cancel what is not shipped of a fulfillment order',
+      description: 'Its remaining units leave the order (removed_quantity), their committed stock is released, unshipped labels are '
+        + 'voided, open packages become CANCELLED and the fulfillment order CANCELLED (a lock is cleared: a packer\'s fulfil then gets '
+        + '409). The order is CANCELLED (or CLOSED if something shipped) once nothing remains. 409 when FULFILLED or CANCELLED.',
+      params: FulfillmentOrderParams,
+      body: CancelBody,
+      response: { 200: FulfillmentOrderSchema },
+    },
+  }, async (request) => cancelFulfillmentOrder(app.db, request.principal.teamId, request.params.fulfillment_order_id,
+    { ...request.body, userId: request.principal.connection?.userId ?? null }));
+
+  app.post<{ Params: Params; Body: Static<typeof MoveBody> }>('/v1/ops/fulfillment-orders/:fulfillment_order_id/move', {
+    config: write,
+    schema: {
+      operationId: 'moveFulfillmentOrder', tags, summary: 'Move a fulfillment order (all or some lines) to another warehouse',
+      description: 'Commits the units at the new warehouse (409 when it has too few available) and releases them at the old one. '
+        + 'All lines: the fulfillment order itself moves; some: a new PENDING fulfillment order is made there (moved). Only while '
+        + 'not locked, with no package and nothing fulfilled (409 otherwise, naming the lock holder).',
+      params: FulfillmentOrderParams,
+      body: MoveBody,
+      response: { 200: Type.Object({ original: FulfillmentOrderSchema, moved: FulfillmentOrderSchema }) },
+    },
+  }, async (request) => moveFulfillmentOrder(app.db, request.principal.teamId, request.params.fulfillment_order_id, request.body));
+
+  app.post<{ Params: Params; Body: Static<typeof SplitBody> }>('/v1/ops/fulfillment-orders/:fulfillment_order_id/split', {
+    config: write,
+    schema: {
+      operationId: 'splitFulfillmentOrder', tags, summary: 'Split some units off into a second fulfillment order',
+      description: 'The given units go to a new PENDING fulfillment order of the same warehouse (stock stays committed). Only while '
+        + 'not locked, with no package and nothing fulfilled (409 otherwise).',
+      params: FulfillmentOrderParams,
+      body: SplitBody,
+      response: { 200: Type.Object({ original: FulfillmentOrderSchema, split: FulfillmentOrderSchema }) },
+    },
+  }, async (request) => splitFulfillmentOrder(app.db, request.principal.teamId, request.params.fulfillment_order_id, request.body.lines));
 }

@@ -4,6 +4,10 @@ import { IdParams, StringEnum, Uuid, listOf, pageQuery, sortOrder } from '../../
 import { OrderListItemSchema, OrderSchema } from '../../schemas/orders.js';
 import { PRIORITIES } from '../../../domain/orders/constants.js';
 import { changeOrderPriority, getOrder, listOrders, markPaid } from '../../../domain/orders/orders.js';
+import { cancelOrder } from '../../../domain/orders/cancel.js';
+import { listOrderHolds, placeOrderHold, releaseOrderHold } from '../../../domain/orders/hold-actions.js';
+import { CancelBody, HoldBody, HoldParams, HoldSchema, OrderEditBody } from '../../schemas/order-exceptions.js';
+import { editOrder } from '../../../domain/orders/edit.js';
 
 // Orders of the caller's fulfiller team (spec 4.5). Orders of other teams answer 404.
 
@@ -79,4 +83,69 @@ export default async function routes(app: FastifyInstance) {
       response: { 200: OrderSchema },
     },
   }, async (request) => markPaid(app.db, request.principal.teamId, request.params.order_id));
+
+  // The person acting, when an agent connection calls (API keys are no person).
+  const userOf = (request: { principal: { connection?: { userId: string } } }) => request.principal.connection?.userId ?? null;
+
+  app.post<{ Params: OrderParams; Body: Static<typeof CancelBody> }>('/v1/ops/orders/:order_id/cancel', {
+    config: write,
+    schema: {
+      operationId: 'cancelOrder', tags, summary: 'Cancel an order (what is not shipped)',
+      description: 'Cancels every open fulfillment order\'s remaining units and every unit waiting for stock: committed stock is released '
+        + '(RELEASED movements; restock false sets it aside as unavailable), unshipped labels are voided through their carrier, open '
+        + 'packages become CANCELLED, the order CANCELLED with cancelled_at and cancel_reason; order.cancelled is emitted. Shipped units '
+        + 'stay shipped (a return undoes them). 409 when the order is CLOSED or CANCELLED, or a label cannot be voided.',
+      params: IdParams('order_id'),
+      body: CancelBody,
+      response: { 200: OrderSchema },
+    },
+  }, async (request) => cancelOrder(app.db, request.principal.teamId, request.params.order_id, { ...request.body, userId: userOf(request) }));
+
+  app.get<{ Params: OrderParams }>('/v1/ops/orders/:order_id/holds', {
+    config: read,
+    schema: {
+      operationId: 'listOrderHolds', tags, summary: 'List an order\'s fulfillment holds (active and released)',
+      params: IdParams('order_id'),
+      response: { 200: Type.Object({ data: Type.Array(HoldSchema) }) },
+    },
+  }, async (request) => listOrderHolds(app.db, request.principal.teamId, request.params.order_id));
+
+  app.post<{ Params: OrderParams; Body: Static<typeof HoldBody> }>('/v1/ops/orders/:order_id/holds', {
+    config: write,
+    schema: {
+      operationId: 'placeOrderHold', tags, summary: 'Put an order on hold',
+      description: 'While any hold is active, its fulfillment orders cannot be locked, packed, labelled or fulfilled (409 on-hold naming '
+        + 'the hold). created_by_user_id is the person when an agent connection acts. Only OPEN or PENDING_FULFILLMENT orders (409).',
+      params: IdParams('order_id'),
+      body: HoldBody,
+      response: { 201: HoldSchema },
+    },
+  }, async (request, reply) => {
+    const hold = await placeOrderHold(app.db, request.principal.teamId, request.params.order_id, { ...request.body, userId: userOf(request) });
+    return reply.code(201).send(hold);
+  });
+
+  app.post<{ Params: Static<typeof HoldParams> }>('/v1/ops/orders/:order_id/holds/:hold_id/release', {
+    config: write,
+    schema: {
+      operationId: 'releaseOrderHold', tags, summary: 'Release a hold',
+      description: 'Sets the hold inactive (409 when already released; AWAITING_PAYMENT is lifted by mark-paid instead). Releasing the '
+        + 'last active hold runs allocation of waiting units.',
+      params: HoldParams,
+      response: { 200: HoldSchema },
+    },
+  }, async (request) => releaseOrderHold(app.db, request.principal.teamId, request.params.order_id, request.params.hold_id, userOf(request)));
+
+  app.patch<{ Params: OrderParams; Body: Static<typeof OrderEditBody> }>('/v1/ops/orders/:order_id', {
+    config: write,
+    schema: {
+      operationId: 'updateOrder', tags, summary: 'Edit an open order (shipping address, shipping method, note, tags, lock_address)',
+      description: 'The shipping address is re-verified (when the order\'s config enables verification) and refused while lock_address '
+        + 'is set (send lock_address false with it). 409 while any of its fulfillment orders is locked (naming the holder) and for '
+        + 'CLOSED or CANCELLED orders. Emits order.updated with the changed fields.',
+      params: IdParams('order_id'),
+      body: OrderEditBody,
+      response: { 200: OrderSchema },
+    },
+  }, async (request) => editOrder(app.db, request.principal.teamId, request.params.order_id, request.body as never));
 }

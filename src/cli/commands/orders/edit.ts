@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { orderArg, seg, writeCommand } from '../../shared/resource.js';
+
+/** PATCH /v1/ops/orders/{id}: address (--data or -F shipping_address.city=…), shipping method, note, tags. */
+export default function ordersEdit(ctx: Context): Command {
+  return writeCommand(ctx, {
+    name: 'edit',
+    description: 'Edit an open order: shipping address (re-verified), shipping method, note, tags, lock_address',
+    method: 'PATCH',
+    mode: 'update',
+    args: ['<order>'],
+    resolveArgs: orderArg,
+    path: ([id]) => `/ops/orders/${seg(id)}`,
+    fields: [
+      { key: 'shipping_method', arg: 'name', description: 'shipping method' },
+      { key: 'note', arg: 'text', description: 'order note' },
+      { key: 'tags', type: 'list', description: 'tags, comma-separated (replaces them)' },
+      { key: 'lock_address', type: 'boolean', arg: 'true|false', description: 'freeze (true) or unfreeze (false) the shipping address' },
+    ],
+    examples: [
+      'fos orders edit 1003 --shipping-method Express --note "leave at door"',
+      'fos orders edit 1003 --data address.json   # {"shipping_address": {"address1": …, "city": …, "country": "US"}}',
+      'fos orders edit 1003 --tags vip,gift --json tags',
+    ],
+  });
+}

@@ -1,0 +1,67 @@
+import type { Db } from '../../db/types.js';
+import { conflict, notFound } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { activeLock } from '../fulfillment/fulfillment-orders.js';
+import { lockHeld } from '../fulfillment/locks.js';
+import { writeTx } from '../fulfillment/tx.js';
+import { addressHash, verifyAddress, type Address } from './address.js';
+import { ALLOCATABLE_STATUSES, orderLabel, type OrderConfig } from './constants.js';
+import { getOrder } from './orders.js';
+
+// PATCH /v1/ops/orders/{id}: the shipping address (re-verified when the order's config asks for it,
+// refused while lock_address is set), shipping method, note, tags and lock_address of an open order.
+// Packages copy the address when they are made, so an edit is refused while anyone holds a lock on
+// one of the order's fulfillment orders (409 naming the holder). One transaction: its first
+// statement touches the order's open fulfillment orders (a write: SQLite's write lock; PostgreSQL's
+// row locks, which a lock's compare-and-set takes too), so a lock cannot slip in between the check
+// and the change.
+
+export interface OrderEdit {
+  shipping_address?: Address;
+  shipping_method?: string | null;
+  note?: string | null;
+  tags?: string[];
+  lock_address?: boolean;
+}
+
+export async function editOrder(db: Db, teamId: string, orderId: string, edit: OrderEdit) {
+  await writeTx(db, async (tx) => {
+    const now = new Date();
+    await tx.fulfillmentOrder.updateMany({ where: { order_id: orderId, fulfiller_team_id: teamId, status: { in: ['PENDING', 'ACCEPTED', 'IN_PROGRESS'] } }, data: { updated_at: now } });
+    const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { status: true, order_number: true, lock_address: true, config: true } });
+    if (!order) throw notFound('Order', orderId);
+    if (!ALLOCATABLE_STATUSES.includes(order.status)) {
+      throw conflict(`Order ${orderLabel(order.order_number)} is ${order.status}; only open orders can be edited.`, { status: order.status });
+    }
+    const fos = await tx.fulfillmentOrder.findMany({ where: { order_id: orderId, lock_owner: { not: null } }, select: { id: true, lock_owner: true, lock_expires_at: true } });
+    for (const fo of fos) {
+      const lock = activeLock(fo, now);
+      if (lock) throw lockHeld(fo.id, lock);
+    }
+    const data: Record<string, unknown> = {};
+    if (edit.shipping_address) {
+      // lock_address: the address was confirmed and must not change, unless this edit also unlocks it.
+      if (order.lock_address && edit.lock_address !== false) {
+        throw conflict(`Order ${orderLabel(order.order_number)} has lock_address set: its shipping address cannot be changed (send lock_address false with it to unlock).`);
+      }
+      const config = (order.config ?? {}) as Partial<OrderConfig>;
+      const verification = config.address_verification_enabled === false ? null : verifyAddress(edit.shipping_address);
+      Object.assign(data, {
+        shipping_address: edit.shipping_address,
+        address_hash: addressHash(edit.shipping_address),
+        address_verified: verification?.verified ?? false,
+        address_residential: verification?.residential ?? 'UNKNOWN',
+        address_verified_at: verification?.verified ? now : null,
+        address_verification_response: (verification ?? undefined) as never,
+      });
+    }
+    for (const key of ['shipping_method', 'note', 'tags', 'lock_address'] as const) {
+      if (edit[key] !== undefined) data[key] = edit[key];
+    }
+    const changed = Object.keys(edit).filter((k) => edit[k as keyof OrderEdit] !== undefined);
+    const res = await tx.order.updateMany({ where: { id: orderId, status: { in: ALLOCATABLE_STATUSES as never } }, data });
+    if (res.count !== 1) throw conflict(`Order ${orderLabel(order.order_number)} changed while it was being edited; try again.`);
+    await enqueueEvent(tx, teamId, 'order.updated', { order_id: orderId, order_number: order.order_number, changed });
+  });
+  return getOrder(db, teamId, orderId);
+}

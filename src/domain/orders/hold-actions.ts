@@ -1,0 +1,91 @@
+import type { Db, OrderFulfillmentHold, TxClient } from '../../db/types.js';
+import { conflict, notFound } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { writeTx } from '../fulfillment/tx.js';
+import { ALLOCATABLE_STATUSES, orderLabel, type HoldReason } from './constants.js';
+import { assertNoActiveHold, placeHold } from './holds.js';
+import { allocatePending } from './pending.js';
+
+// Holds placed and released by people (POST /v1/ops/orders/{id}/holds, …/holds/{hold_id}/release).
+// A hold is placed through placeHold (holds.ts), the one way every area puts an order on hold.
+// While any hold is active, locking, packing, labelling and fulfilling the order's fulfillment
+// orders answer 409 on-hold naming the hold. Releasing the last one runs allocation, so stock
+// that arrived meanwhile reaches the waiting orders by priority.
+
+export const holdView = (h: OrderFulfillmentHold) => ({
+  id: h.id,
+  order_id: h.order_id,
+  active: h.active,
+  reason: h.reason,
+  reason_notes: h.reason_notes,
+  created_by_user_id: h.created_by_user_id,
+  created_at: h.created_at,
+  updated_at: h.updated_at,
+});
+
+/** Claims the order's row (first statement, a write) while it is open; 404/409 otherwise. */
+async function claimOpenOrder(tx: TxClient, teamId: string, orderId: string) {
+  const { count } = await tx.order.updateMany({
+    where: { id: orderId, fulfiller_team_id: teamId, status: { in: ALLOCATABLE_STATUSES as never } },
+    data: { updated_at: new Date() },
+  });
+  const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { order_number: true, status: true } });
+  if (!order) throw notFound('Order', orderId);
+  if (!count) throw conflict(`Order ${orderLabel(order.order_number)} is ${order.status}; holds apply to open orders only.`, { status: order.status });
+  return order;
+}
+
+export async function placeOrderHold(db: Db, teamId: string, orderId: string, input: { reason: HoldReason; reason_notes?: string | null; userId?: string | null }) {
+  const hold = await writeTx(db, async (tx) => {
+    const order = await claimOpenOrder(tx, teamId, orderId);
+    const h = await placeHold(tx, { orderId, reason: input.reason, notes: input.reason_notes ?? null, userId: input.userId ?? null });
+    await enqueueEvent(tx, teamId, 'order.hold_placed', {
+      order_id: orderId, order_number: order.order_number, hold_id: h.id, reason: h.reason, reason_notes: h.reason_notes,
+      created_by_user_id: h.created_by_user_id,
+    });
+    return h;
+  });
+  return holdView(hold);
+}
+
+export async function releaseOrderHold(db: Db, teamId: string, orderId: string, holdId: string, userId?: string | null) {
+  const { hold, last } = await writeTx(db, async (tx) => {
+    // Compare-and-set active -> inactive: of two releases, one wins and the other is a 409.
+    const { count } = await tx.orderFulfillmentHold.updateMany({
+      where: { id: holdId, order_id: orderId, active: true, reason: { not: 'AWAITING_PAYMENT' }, order: { fulfiller_team_id: teamId } },
+      data: { active: false },
+    });
+    const h = await tx.orderFulfillmentHold.findFirst({ where: { id: holdId, order_id: orderId, order: { fulfiller_team_id: teamId } } });
+    if (!h) throw notFound('Hold', holdId);
+    if (!count && h.active) {
+      throw conflict(`Hold ${holdId} is AWAITING_PAYMENT: it is lifted by marking the order paid (POST /v1/ops/orders/${orderId}/mark-paid).`);
+    }
+    if (!count) throw conflict(`Hold ${holdId} was already released.`, { hold_id: holdId });
+    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { order_number: true } });
+    const remaining = await tx.orderFulfillmentHold.count({ where: { order_id: orderId, active: true } });
+    await enqueueEvent(tx, teamId, 'order.hold_released', {
+      order_id: orderId, order_number: order.order_number, hold_id: h.id, reason: h.reason, released_by_user_id: userId ?? null,
+      active_holds: remaining,
+    });
+    return { hold: h, last: remaining === 0 };
+  });
+  // The release has committed; allocation failing here only delays it to the next run.
+  if (last) await allocatePending(db, teamId).catch(() => undefined);
+  return holdView(hold);
+}
+
+export async function listOrderHolds(db: Db, teamId: string, orderId: string) {
+  const order = await db.prisma.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { id: true } });
+  if (!order) throw notFound('Order', orderId);
+  const holds = await db.prisma.orderFulfillmentHold.findMany({ where: { order_id: orderId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+  return { data: holds.map(holdView) };
+}
+
+/** 409 on-hold when the package's order has an active hold (packing and labelling call it). */
+export async function assertPackageNotHeld(tx: TxClient | Db['prisma'], teamId: string, packageId: string) {
+  const pkg = await tx.package.findFirst({
+    where: { id: packageId, fulfiller_team_id: teamId },
+    select: { fulfillment_order: { select: { order_id: true } } },
+  });
+  if (pkg?.fulfillment_order) await assertNoActiveHold(tx as TxClient, pkg.fulfillment_order.order_id);
+}

@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { freshPostgresUrl } from '../helpers/db.js';
+import { cancelRaceScenarios } from '../helpers/cancel-races.js';
+import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
+
+// Two `fos serve` processes (the built CLI: `npm run build` first) on ONE fresh PostgreSQL database: a cancel
+// and a fulfil of the same fulfillment order from different processes, and two receipts filling
+// one backorder (test/helpers/cancel-races.ts).
+
+let w: ReplicaWorld;
+let r: Replicas;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  const fresh = await freshPostgresUrl();
+  drop = fresh.drop;
+  w = await replicaWorld(fresh.url);
+  r = await startReplicas(fresh.url, 2);
+}, 90_000);
+afterAll(async () => {
+  await r?.stop();
+  await w?.db.close();
+  await drop?.();
+});
+
+const races = cancelRaceScenarios(() => ({ w, r }));
+
+describe('cancel and backorder races across two fos serve replicas on one PostgreSQL database', () => {
+  it('cancel vs fulfil of one fulfillment order: exactly one wins, the other is a 409, the ledger exact', () => races.cancelVsFulfil(4), 120_000);
+  it('two receipts at once fill waiting orders by priority, no unit committed twice', () => races.twoReceiptsFillOneBackorder(), 60_000);
+});
