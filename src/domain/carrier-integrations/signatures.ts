@@ -4,8 +4,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 // EasyPost: X-Hmac-Signature: hmac-sha256-hex=<HMAC-SHA256 of the body, key = the webhook secret
 // NFKD-normalised> (what @easypost/api's Utils.validateWebhook checks). Shippo: its HMAC header
 // Shippo-Auth-Signature: t=<unix seconds>,v1=<HMAC-SHA256 hex of "<t>.<body>">, or the
-// self-generated token Shippo documents (?token=<secret> on the webhook URL) for accounts
-// without HMAC.
+// self-generated token Shippo documents, as ?shippo_token=<secret> on the webhook URL (fos refuses
+// `token` in query strings; this one is redacted from logs), for accounts without HMAC.
 
 const same = (a: string, b: string) => {
   const x = Buffer.from(a);

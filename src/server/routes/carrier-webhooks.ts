@@ -10,7 +10,7 @@ import { CarrierWebhookAck } from '../schemas/carrier-integrations.js';
 // received (the signature covers the exact bytes) and parses it only after verification.
 
 const Params = IdParams('integration_id');
-const Query = Type.Object({ token: Type.Optional(Type.String({ maxLength: 500, description: 'Shippo self-generated token (instead of HMAC)' })) });
+const Query = Type.Object({ shippo_token: Type.Optional(Type.String({ maxLength: 500, description: 'Shippo self-generated token on the webhook URL (instead of HMAC); redacted from logs' })) });
 
 export default async function routes(app: FastifyInstance) {
   app.register(async (scope) => {
@@ -20,14 +20,14 @@ export default async function routes(app: FastifyInstance) {
       config: { public: true },
       schema: {
         operationId: 'receiveCarrierWebhook', tags: ['Carriers'],
-        summary: 'Tracker and refund events from EasyPost (X-Hmac-Signature) or Shippo (Shippo-Auth-Signature, or ?token=)',
+        summary: 'Tracker and refund events from EasyPost (X-Hmac-Signature) or Shippo (Shippo-Auth-Signature, or ?shippo_token=)',
         description: 'A bad or missing signature is a 401 and changes nothing. Tracking events are recorded once each and move the '
           + 'label\'s shipment_status (PRE_TRANSIT, IN_TRANSIT, OUT_FOR_DELIVERY, DELIVERED, RETURN_TO_SENDER, FAILURE), emitting '
           + 'shipment.status_changed; refund events move refund_status to REFUNDED or REJECTED.',
         params: Params, querystring: Query, response: { 200: CarrierWebhookAck },
       },
     }, async (request) => receiveCarrierWebhook(app.db, request.params.integration_id, {
-      body: typeof request.body === 'string' ? request.body : '', headers: request.headers, token: request.query.token,
+      body: typeof request.body === 'string' ? request.body : '', headers: request.headers, token: request.query.shippo_token,
     }));
   });
 }
