@@ -46,7 +46,9 @@ export const ENUMS = {
   return_status: RETURN_STATUSES,
   return_reason: RETURN_REASONS,
   /** server/schemas/packages.ts */
-  rate_strategy: ['CHEAPEST'],
+  rate_strategy: ['CHEAPEST', 'FASTEST'],
+  /** server/schemas/carrier-integrations.ts (`fos carriers connect <platform>`) */
+  carrier_integration_platform: ['easypost', 'shippo', 'table'],
   label_format: LABEL_FORMATS,
   package_status: ['PENDING', 'FULFILLED'],
   /** server/schemas/fulfillment.ts */
