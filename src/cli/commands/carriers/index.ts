@@ -31,7 +31,8 @@ function connect(ctx: Context): Command {
       const type = String(platform).toUpperCase();
       const out: Record<string, unknown> = { ...body, type, name: body.name ?? PLATFORM_NAMES[type] };
       const creds = (body.credentials ?? {}) as Record<string, unknown>;
-      if (type !== 'TABLE' && !creds.api_key && process.env.FOS_CARRIER_API_KEY) out.credentials = { ...creds, api_key: process.env.FOS_CARRIER_API_KEY };
+      const envKey = ctx.env.FOS_CARRIER_API_KEY;
+      if (type !== 'TABLE' && !creds.api_key && envKey) out.credentials = { ...creds, api_key: envKey };
       return out;
     },
     examples: [
