@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import * as integrations from '../../../domain/carrier-integrations/integrations.js';
 import { testIntegration } from '../../../domain/carrier-integrations/test-call.js';
+import { verifyOrderAddress } from '../../../domain/carrier-integrations/address-verification.js';
+import { OrderSchema } from '../../schemas/orders.js';
 import { listTrackingEvents } from '../../../domain/carrier-integrations/webhooks.js';
 import { IdParams } from '../../schemas/common.js';
 import {
@@ -70,6 +72,18 @@ export default async function routes(app: FastifyInstance) {
       params: Params, response: { 200: CarrierIntegrationTestSchema },
     },
   }, async (request) => testIntegration(app.db, request.principal.teamId, request.params.integration_id, policy()));
+
+  const OrderParams = IdParams('order_id');
+  app.post<{ Params: Static<typeof OrderParams> }>('/v1/ops/orders/:order_id/verify-address', {
+    config: { permission: 'WRITE_ORDERS', family: 'ops' },
+    schema: {
+      operationId: 'verifyOrderAddress', tags, summary: 'Verify the order\'s shipping address through the team\'s EasyPost integration',
+      description: 'Fills address_verified, address_residential, address_verified_at, address_hash and address_verification_response; '
+        + 'a failing address puts the order on an ADDRESS_VERIFICATION_FAILED hold. Cached by address_hash (an unchanged address costs '
+        + 'no call); a locked address (lock_address) is left as it is. Without an EasyPost integration nothing changes.',
+      params: OrderParams, response: { 200: OrderSchema },
+    },
+  }, async (request) => verifyOrderAddress(app.db, request.principal.teamId, request.params.order_id, policy()));
 
   const PackageParams = IdParams('package_id');
   app.get<{ Params: Static<typeof PackageParams>; Querystring: Static<typeof TrackingEventListQuery> }>('/v1/ops/packages/:package_id/tracking-events', {
