@@ -3,6 +3,7 @@ import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
 import { easypostDouble, type EasyPostDouble } from '../helpers/easypost-double.js';
 import { shippoDouble, type ShippoDouble } from '../helpers/shippo-double.js';
+import { recoverPurchases } from '../../src/domain/fulfillment/labels.js';
 
 // Rates and labels through carrier integrations: rate shopping across EasyPost, Shippo and the
 // rate table in parallel (CHEAPEST, FASTEST, a named service), a slow platform cut off by the
@@ -174,5 +175,25 @@ describe('rate shopping across integrations', () => {
     const docs = await t.db.prisma.carrierDocument.findMany({ where: { package_id: p.id }, orderBy: { kind: 'asc' } });
     expect(docs.map((d) => d.kind)).toEqual(['COMMERCIAL_INVOICE', 'LABEL']);
     expect(Buffer.from(docs[0]!.bytes).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('a label sold while the package was labelled another way is refunded at the platform, not retried forever', async () => {
+    const p = await newPackage();
+    const held = ep.hold(/^\/files\//);
+    const buying = call('POST', `/v1/ops/packages/${p.id}/label`, { rate_strategy: 'CHEAPEST' });
+    await held.arrived; // EasyPost sold it; fos is downloading the label file
+    const upload = await call('POST', `/v1/ops/packages/${p.id}/label`, {
+      label_url: 'https://labels.example/x.pdf', tracking_number: 'UP123', carrier: 'UPS', service: 'Ground', cost: 5, cost_currency: 'USD',
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    held.release();
+    expect((await buying).statusCode).toBe(503); // the download was cut: the claim waits for reconciliation
+    const sold = [...ep.shipments.values()].find((s) => s.reference === p.id && s.postage_label)!;
+    await recoverPurchases(t.db, { allowPrivate: true });
+    expect(ep.calls(new RegExp(`/v2/shipments/${sold.id}/refund`), 'POST')).toHaveLength(1);
+    expect(await t.db.prisma.labelPurchase.findFirstOrThrow({ where: { package_id: p.id } })).toMatchObject({ state: 'ABANDONED', active_package_id: null });
+    expect((await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).tracking_code).toBe('UP123');
+    await recoverPurchases(t.db, { allowPrivate: true });
+    expect(ep.calls(new RegExp(`/v2/shipments/${sold.id}/refund`), 'POST')).toHaveLength(1);
   });
 });

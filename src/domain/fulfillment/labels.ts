@@ -136,10 +136,21 @@ async function finishPurchase(db: Db, claim: LabelPurchase, adapter: CarrierAdap
     throw err;
   }
   const format = claim.label_format === 'ZPL' ? 'ZPL' : 'PDF';
-  return attachLabel(db, claim.team_id, claim.package_id, label, {
-    integration: integrationOf(adapter, rateOf(claim).provider_rate_id), label_url: labelDocumentUrl(claim.origin, claim.package_id, format),
-    combined: labelWithPackingSlipUrl(claim.origin, claim.package_id), documents, purchase: claim,
-  });
+  try {
+    return await attachLabel(db, claim.team_id, claim.package_id, label, {
+      integration: integrationOf(adapter, rateOf(claim).provider_rate_id), label_url: labelDocumentUrl(claim.origin, claim.package_id, format),
+      combined: labelWithPackingSlipUrl(claim.origin, claim.package_id), documents, purchase: claim,
+    });
+  } catch (err) {
+    // The package was labelled another way (an upload) or fulfilled meanwhile: the label the
+    // platform sold is refunded there and the claim closed, instead of being retried forever.
+    const now = await db.prisma.package.findUnique({ where: { id: claim.package_id }, select: { status: true, shipment_status: true } });
+    if (err instanceof DomainError && err.kind === 'conflict' && now && (now.status !== 'PENDING' || now.shipment_status)) {
+      await adapter.refund?.({ remote_id: label.remote_id, remote_transaction_id: label.remote_transaction_id ?? null }).catch(() => undefined);
+      await abandon(db, claim, `bought but not attached (${err.message}); refund requested`);
+    }
+    throw err;
+  }
 }
 
 /**
