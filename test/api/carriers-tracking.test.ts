@@ -64,6 +64,12 @@ describe('void through the platform', () => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toEqual({ received: true, applied: true });
     expect((await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).refund_status).toBe('REFUNDED');
+
+    // Relabelled with an uploaded label: the voided EasyPost label's file is not served any more.
+    const up = await t.call('POST', `/v1/ops/packages/${p.id}/label`, { body: { label_url: 'https://l.example/u.pdf', tracking_number: 'U1', carrier: 'UPS', service: 'Ground', cost: 4, cost_currency: 'USD' } });
+    expect(up.statusCode, up.body).toBe(200);
+    expect(await t.db.prisma.carrierDocument.count({ where: { package_id: p.id } })).toBe(0);
+    expect((await t.call('GET', `/v1/ops/packages/${p.id}/label`)).statusCode).toBe(409); // an uploaded label prints from its own URL
   });
 
   it('refunds through Shippo with the label transaction', async () => {

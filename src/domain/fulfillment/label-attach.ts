@@ -62,7 +62,11 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
       if (!count) throw conflict(`The label purchase for package ${id} was already settled.`);
     }
     // The package CAS above holds the row, so only a voided label can be here; it is replaced.
-    if (replacing) await tx.shippingLabel.deleteMany({ where: { package_id: id, voided_at: { not: null } } });
+    if (replacing) {
+      await tx.shippingLabel.deleteMany({ where: { package_id: id, voided_at: { not: null } } });
+      // The voided label's platform documents go with it (a table or uploaded label has none).
+      await tx.carrierDocument.deleteMany({ where: { package_id: id } });
+    }
     await storeDocuments(tx, teamId, id, o.documents);
     const created = await tx.shippingLabel.create({
       data: {
