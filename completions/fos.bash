@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms labels carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -17,9 +17,10 @@ __fos_subcommands() {
     'fos orders') echo 'list export get priority mark-paid edit cancel hold release backorders' ;;
     'fos draft-orders') echo 'list get create convert' ;;
     'fos fulfillment-orders') echo 'list get accept lock release cancel move split' ;;
-    'fos packages') echo 'list export get create update label get-label slip void-label fulfill' ;;
+    'fos packages') echo 'list export get create update label get-label slip void-label track fulfill' ;;
     'fos scan-forms') echo 'list get create manifest' ;;
     'fos labels') echo 'import-invoice invoices invoice' ;;
+    'fos carriers') echo 'list get connect update test disable disconnect' ;;
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list export get create-storage create-receiving update-receiving' ;;
     'fos delegations') echo 'list rate-card' ;;
@@ -132,6 +133,7 @@ __fos_options() {
     'fos packages get-label') echo '--label-format --output -o --print --printer' ;;
     'fos packages slip') echo '--with-label --output -o --print --printer' ;;
     'fos packages void-label') echo '' ;;
+    'fos packages track') echo '--page --limit --all' ;;
     'fos packages fulfill') echo '--locked-by' ;;
     'fos scan-forms') echo '' ;;
     'fos scan-forms list') echo '--warehouse --carrier --date --page --limit --all' ;;
@@ -142,6 +144,14 @@ __fos_options() {
     'fos labels import-invoice') echo '--currency --dry-run' ;;
     'fos labels invoices') echo '--page --limit --all' ;;
     'fos labels invoice') echo '' ;;
+    'fos carriers') echo '' ;;
+    'fos carriers list') echo '--page --limit --all' ;;
+    'fos carriers get') echo '' ;;
+    'fos carriers connect') echo '--name --api-key --webhook-secret --api-base-url --warehouse --carriers --data --field -F --raw-field -f' ;;
+    'fos carriers update') echo '--name --api-key --webhook-secret --api-base-url --enabled --data --field -F --raw-field -f' ;;
+    'fos carriers test') echo '' ;;
+    'fos carriers disable') echo '' ;;
+    'fos carriers disconnect') echo '' ;;
     'fos carrier-rates') echo '' ;;
     'fos carrier-rates list') echo '--page --limit --all' ;;
     'fos carrier-rates create') echo '--carrier-id --carrier-name --service-id --service-name --amount --currency --per-unit-weight --max-weight --weight-unit --country --estimated-days --guaranteed --data --field -F --raw-field -f' ;;
@@ -234,7 +244,7 @@ __fos_options() {
 
 __fos_choices() {
   case "$1|$2" in
-    'fos fulfill run|--rate-strategy') echo 'CHEAPEST' ;;
+    'fos fulfill run|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
     'fos fulfill run|--label-format') echo 'PDF ZPL' ;;
     'fos fulfill run|--weight-unit') echo 'G LB' ;;
     'fos products list|--order-by') echo 'created_at updated_at' ;;
@@ -276,11 +286,11 @@ __fos_choices() {
     'fos packages export|--status') echo 'PENDING FULFILLED CANCELLED' ;;
     'fos packages create|--weight-unit') echo 'G LB' ;;
     'fos packages create|--measurement-unit') echo 'MM IN' ;;
-    'fos packages create|--rate-strategy') echo 'CHEAPEST' ;;
+    'fos packages create|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
     'fos packages update|--weight-unit') echo 'G LB' ;;
     'fos packages update|--measurement-unit') echo 'MM IN' ;;
-    'fos packages update|--rate-strategy') echo 'CHEAPEST' ;;
-    'fos packages label|--rate-strategy') echo 'CHEAPEST' ;;
+    'fos packages update|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
+    'fos packages label|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
     'fos packages label|--label-format') echo 'PDF ZPL' ;;
     'fos packages get-label|--label-format') echo 'PDF ZPL' ;;
     'fos carrier-rates create|--weight-unit') echo 'G KG LB OZ' ;;
@@ -298,8 +308,8 @@ __fos_choices() {
     'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
     'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
     'fos mcp-connections list|--status') echo 'ACTIVE REVOKED' ;;
-    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
-    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos serve|--rate-limit-store') echo 'memory database redis' ;;
     'fos serve|--sqlite-sync') echo 'normal full' ;;
@@ -321,6 +331,7 @@ __fos_arg_choices() {
     'fos config set') echo 'base_url api_key default_format current_profile' ;;
     'fos orders priority') echo 'LOW NORMAL HIGH CRITICAL' ;;
     'fos orders hold') echo 'AWAITING_PAYMENT ADDRESS_INVALID ADDRESS_VERIFICATION_FAILED MANUAL UNMAPPED_ITEM FRAUD_REVIEW CUSTOMER_REQUEST' ;;
+    'fos carriers connect') echo 'easypost shippo table' ;;
     'fos keys tier') echo '1 2 3 4' ;;
     'fos mcp-connections tier') echo '1 2 3 4' ;;
     'fos api') echo 'GET POST PUT PATCH DELETE HEAD' ;;
@@ -342,7 +353,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --storage --public-url --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --storage --public-url --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {

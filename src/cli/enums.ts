@@ -48,7 +48,9 @@ export const ENUMS = {
   return_status: RETURN_STATUSES,
   return_reason: RETURN_REASONS,
   /** server/schemas/packages.ts */
-  rate_strategy: ['CHEAPEST'],
+  rate_strategy: ['CHEAPEST', 'FASTEST'],
+  /** server/schemas/carrier-integrations.ts (`fos carriers connect <platform>`) */
+  carrier_integration_platform: ['easypost', 'shippo', 'table'],
   label_format: LABEL_FORMATS,
   package_status: ['PENDING', 'FULFILLED', 'CANCELLED'],
   /** server/schemas/fulfillment.ts */

@@ -142,6 +142,8 @@ export function registerProblemHandlers(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof DomainError) {
       if (error.kind === 'internal') request.log.error({ err: error }, 'internal error');
+      // Busy or an outside service's answer still unknown: the client comes back (CLI retries).
+      if (error.kind === 'unavailable' && !reply.hasHeader('retry-after')) reply.header('retry-after', 2);
       return sendProblem(request, reply, error.kind, error.message, error.extra);
     }
     if (error.validation) {

@@ -11,11 +11,16 @@ const SECRET_PARAMS = new Set([
   'bearer', 'secret', 'password', 'id_token', 'refresh_token', 'client_secret', 'signature', 'sig',
 ]);
 
-const isSecretParam = (name: string) => {
+/** Accepted where a platform can only authenticate by URL (Shippo's webhook token), but never logged. */
+const REDACTED_ONLY = new Set(['shippo_token']);
+
+const normalized = (name: string) => {
   let decoded = name;
   try { decoded = decodeURIComponent(name.replaceAll('+', ' ')); } catch { /* keep raw */ }
-  return SECRET_PARAMS.has(decoded.trim().toLowerCase().replaceAll('-', '_'));
+  return decoded.trim().toLowerCase().replaceAll('-', '_');
 };
+
+const isSecretParam = (name: string) => SECRET_PARAMS.has(normalized(name));
 
 /** The URL with the values of credential-like query parameters replaced by [REDACTED]. */
 export function redactUrl(url: string): string {
@@ -24,7 +29,7 @@ export function redactUrl(url: string): string {
   const query = url.slice(q + 1).split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const name = eq < 0 ? pair : pair.slice(0, eq);
-    return isSecretParam(name) && eq >= 0 ? `${name}=[REDACTED]` : pair;
+    return (isSecretParam(name) || REDACTED_ONLY.has(normalized(name))) && eq >= 0 ? `${name}=[REDACTED]` : pair;
   });
   return `${url.slice(0, q)}?${query.join('&')}`;
 }

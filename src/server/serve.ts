@@ -8,6 +8,7 @@ import { keyFromFile, parseSecretKey, setSecretKey } from '../domain/secrets/sec
 import { buildApp, type AppConfig } from './app.js';
 import { defaultDbPath } from './data-dir.js';
 import { acquireServerLock, type ServerLock } from './single-server.js';
+import { startPurchaseRecovery } from './workers/label-purchases.js';
 import { startCountFolder } from './workers/counts.js';
 import { startOutboxWorker } from './workers/outbox.js';
 import { DatabaseStore, MemoryStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
@@ -101,6 +102,8 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     // Images left PENDING by a stopped process (uploads kick the processor themselves).
     app.files.processor.start(30_000);
     const counts = startCountFolder(db, app.log, 5000);
+    // Carrier label purchases a crash left between the platform's answer and fos's commit.
+    const purchases = startPurchaseRecovery(db, app.log, { allowPrivate: opts.allowPrivateWebhooks }, 5000);
     const url = `${address.replace('[::1]', 'localhost')}/v1`;
     lock?.setUrl(url);
     return {
@@ -114,7 +117,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         cut.unref();
         try {
           // app.close stops listening, closes idle keep-alive connections and waits for the rest.
-          await Promise.all([worker.stop(), counts.stop(), app.close()]);
+          await Promise.all([worker.stop(), counts.stop(), purchases.stop(), app.close()]);
         } finally {
           clearTimeout(cut);
           // Whatever failed above, the file is let go: a later server must not find a live lock.

@@ -141,7 +141,7 @@ describe('carrier rates and rate shopping', () => {
     const b = bought.json();
     expect(b).toMatchObject({
       shipment_status: 'LABEL_PRINTED', carrier_id: 'fedex', service_id: 'home', formatted_service: 'FedEx Home Delivery',
-      carrier_integration_id: 'table', carrier_integration_name: 'Rate table', carrier_integration_type: 'GENERIC',
+      carrier_integration_id: 'table', carrier_integration_name: 'Rate table (test carrier)', carrier_integration_type: 'TABLE',
       rate_error_data: null, error_message: null,
     });
     expect(b.shipping_label.price).toBe(7.65);

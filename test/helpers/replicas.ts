@@ -73,10 +73,13 @@ export interface Replicas {
   stop(): Promise<void>;
 }
 
-function serve(url: string, dir: string): Promise<Replica> {
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'fos.js'), 'serve', '--db', url, '--port', '0', '--log-level', 'warn', '--rate-limit-store', 'database'], {
+/** Extra `fos serve` arguments and environment for every replica (e.g. --allow-private-network, FOS_SECRET_KEY). */
+export interface ReplicaOptions { args?: string[]; env?: Record<string, string> }
+
+function serve(url: string, dir: string, opts: ReplicaOptions = {}): Promise<Replica> {
+  const child = spawn(process.execPath, [path.join(root, 'bin', 'fos.js'), 'serve', '--db', url, '--port', '0', '--log-level', 'warn', '--rate-limit-store', 'database', ...(opts.args ?? [])], {
     cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, FOS_CONFIG_DIR: path.join(dir, 'config'), NO_COLOR: '1' },
+    env: { PATH: process.env.PATH, HOME: dir, FOS_CONFIG_DIR: path.join(dir, 'config'), NO_COLOR: '1', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -98,10 +101,10 @@ function serve(url: string, dir: string): Promise<Replica> {
   });
 }
 
-export async function startReplicas(url: string, n: number): Promise<Replicas> {
+export async function startReplicas(url: string, n: number, opts: ReplicaOptions = {}): Promise<Replicas> {
   assertFreshBuild();
   const dir = await mkdtemp(path.join(tmpdir(), 'fos-replicas-'));
-  const started = await Promise.allSettled(Array.from({ length: n }, () => serve(url, dir)));
+  const started = await Promise.allSettled(Array.from({ length: n }, () => serve(url, dir, opts)));
   const running = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const stop = async () => {
     for (const r of running) {

@@ -37,6 +37,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
     entry('packages', () => import('./packages/index.js')),
     entry('scan-forms', () => import('./scan-forms/index.js')),
     entry('labels', () => import('./labels/index.js')),
+    entry('carriers', () => import('./carriers/index.js')),
     entry('carrier-rates', () => import('./carrier-rates/index.js')),
     entry('charges', () => import('./charges/index.js')),
     entry('delegations', () => import('./delegations/index.js')),

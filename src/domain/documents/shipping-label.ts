@@ -3,6 +3,7 @@ import { loadPdfLib } from './pdf-lib.js';
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { asAddress, type Address } from '../fulfillment/lookups.js';
+import { storedDocument } from '../fulfillment/carriers/documents.js';
 
 // The printable shipping label of a package whose label was bought through rate shopping
 // (spec 2.7 label_url): a 4x6 inch label with the carrier and service, both addresses, the
@@ -71,8 +72,21 @@ function fit(text: string, font: PDFFont, size: number, width: number): string {
   return t;
 }
 
+/**
+ * A label bought from a carrier platform is the platform's own document, downloaded at purchase
+ * (carriers/documents.ts); it is served as bought, in its one format.
+ */
+async function platformLabel(db: Db, teamId: string, packageId: string, format: 'PDF' | 'ZPL'): Promise<Uint8Array | null> {
+  const stored = await storedDocument(db.prisma, teamId, packageId, 'LABEL');
+  if (!stored) return null;
+  if (stored.format !== format) throw conflict(`The label of package ${packageId} was bought from the carrier as ${stored.format}; fetch it in that format.`);
+  return stored.bytes;
+}
+
 export async function labelPdf(db: Db, teamId: string, packageId: string): Promise<Uint8Array> {
   const d = await labelData(db, teamId, packageId);
+  const bought = await platformLabel(db, teamId, packageId, 'PDF');
+  if (bought) return bought;
   const { PDFDocument, StandardFonts } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(`Shipping label ${d.tracking}`);
@@ -114,6 +128,8 @@ export async function labelPdf(db: Db, teamId: string, packageId: string): Promi
 /** The same label as ZPL II for thermal printers (203 dpi, 812 x 1218 dots). */
 export async function labelZpl(db: Db, teamId: string, packageId: string): Promise<string> {
   const d = await labelData(db, teamId, packageId);
+  const bought = await platformLabel(db, teamId, packageId, 'ZPL');
+  if (bought) return Buffer.from(bought).toString('utf8');
   const clean = (s: unknown) => String(s ?? '').replace(/[\^~\\]/g, ' ').replace(/[^\x20-\x7e]/g, '?').slice(0, 45);
   const out = ['^XA', '^CI28', `^FO30,30^A0N,40,40^FD${clean(d.service)}^FS`];
   let y = 90;

@@ -21,6 +21,8 @@ export const EVENT_KINDS = [
   'package.created',
   'package.labelled',
   'package.label_voided',
+  'shipment.status_changed', // a carrier platform's tracking moved a label (both teams; sales channels may push it)
+  'shipping_label.refund_updated',
   'package.fulfilled',
   'scan_form.created',
   'shipping_label.corrected',

@@ -1,6 +1,9 @@
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
+import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
+import { adapterById } from './carriers/index.js';
+import type { RefundState } from './carriers/types.js';
 import { loadPackage, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
 
@@ -13,7 +16,28 @@ import { writeTx } from './tx.js';
 // A package on a scan form (manifested) cannot be voided: the same compare-and-set needs
 // scan_form_id null, and a scan form takes packages with its own (src/domain/scan-forms).
 
-export async function voidLabel(db: Db, teamId: string, id: string): Promise<PackageView> {
+// A label bought from a carrier platform is refunded there first (EasyPost refund, Shippo refund):
+// only a refund the platform accepted voids it here, with the platform's refund_status
+// (SUBMITTED, or REFUNDED at once); REFUNDED / REJECTED arrive later by webhook
+// (carrier-integrations/webhooks.ts).
+
+async function platformRefund(db: Db, teamId: string, id: string, policy: OutboundPolicy): Promise<RefundState> {
+  const pkg = await db.prisma.package.findFirst({
+    where: { id, fulfiller_team_id: teamId },
+    select: { status: true, scan_form_id: true, shipment_status: true, shipping_label: { select: { voided_at: true, carrier_integration_id: true, remote_id: true, remote_transaction_id: true } } },
+  });
+  const label = pkg?.shipping_label;
+  // Anything the void itself refuses is left to its compare-and-set, which explains it.
+  if (!pkg || !label || label.voided_at || pkg.scan_form_id || pkg.status !== 'PENDING' || !pkg.shipment_status) return 'SUBMITTED';
+  const adapter = await adapterById(db.prisma, teamId, label.carrier_integration_id, policy);
+  if (!adapter?.refund) return 'SUBMITTED';
+  const state = await adapter.refund(label);
+  if (state === 'REJECTED') throw conflict(`${adapter.name} refused to refund the label of package ${id}; it stays valid.`);
+  return state;
+}
+
+export async function voidLabel(db: Db, teamId: string, id: string, policy: OutboundPolicy = {}): Promise<PackageView> {
+  const refundStatus = await platformRefund(db, teamId, id, policy);
   await writeTx(db, async (tx) => {
     const now = new Date();
     const { count } = await tx.package.updateMany({
@@ -38,13 +62,13 @@ export async function voidLabel(db: Db, teamId: string, id: string): Promise<Pac
     }
     const label = await tx.shippingLabel.update({
       where: { package_id: id },
-      data: { refund_status: 'SUBMITTED', voided_at: now },
+      data: { refund_status: refundStatus, voided_at: now },
       select: { id: true, tracking_code: true, formatted_service: true, price: true, currency: true, package: { select: { fulfillment_order_id: true } } },
     });
     await enqueueEvent(tx, teamId, 'package.label_voided', {
       package_id: id, fulfillment_order_id: label.package.fulfillment_order_id, shipping_label_id: label.id,
       tracking_code: label.tracking_code, formatted_service: label.formatted_service, price: label.price, currency: label.currency,
-      refund_status: 'SUBMITTED', voided_at: now.toISOString(),
+      refund_status: refundStatus, voided_at: now.toISOString(),
     });
   });
   return loadPackage(db.prisma, teamId, id);

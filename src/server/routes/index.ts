@@ -8,6 +8,8 @@ import draftOrders from './ops/draft-orders.js';
 import fulfillmentOrders from './ops/fulfillment-orders.js';
 import packages from './ops/packages.js';
 import carrierRates from './ops/carrier-rates.js';
+import carrierIntegrations from './ops/carrier-integrations.js';
+import carrierWebhooks from './carrier-webhooks.js';
 import charges from './ops/charges.js';
 import carrierInvoices from './ops/carrier-invoices.js';
 import files from './ops/files.js';
@@ -34,6 +36,8 @@ export async function registerRoutes(app: FastifyInstance) {
     packages, scanForms, carrierRates, charges, carrierInvoices, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
     keys, roles, users, mcpConnections, webhooks,
     // added since: one a line
+    carrierIntegrations,
+    carrierWebhooks,
     exportsRoutes,
     backorders,
     delegations,

@@ -8,7 +8,7 @@ import { FulfillmentSummarySchema, PackageLineItemSchema, RateErrorDataSchema, S
 
 export const MEASUREMENT_UNITS = ['MM', 'IN'] as const;
 export const WEIGHT_UNITS = ['G', 'LB'] as const;
-export const RATE_STRATEGIES = ['CHEAPEST'] as const;
+export const RATE_STRATEGIES = ['CHEAPEST', 'FASTEST'] as const;
 // CANCELLED: an unshipped package closed by a cancel of its fulfillment order (docs/orders.md).
 export const PACKAGE_STATUSES = ['PENDING', 'FULFILLED', 'CANCELLED'] as const;
 

@@ -1,10 +1,39 @@
-import type { Db, TxClient } from '../../../db/types.js';
+import type { CarrierIntegration, Db, TxClient } from '../../../db/types.js';
+import { BUILT_IN_TABLE } from '../../carrier-integrations/integrations.js';
+import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
+import { EasyPostCarrier } from './easypost.js';
+import { ShippoCarrier } from './shippo.js';
 import { TableCarrier } from './table.js';
 import type { CarrierAdapter } from './types.js';
 
 export type { CarrierAdapter, PurchasedLabel, Rate, RateError, RatePackage, RateQuote } from './types.js';
 
-/** The carrier adapters a team rates with. Add real carrier integrations here. */
-export function carrierAdapters(client: Db['prisma'] | TxClient, teamId: string): CarrierAdapter[] {
-  return [new TableCarrier(client, teamId)];
+type Client = Db['prisma'] | TxClient;
+
+/** The adapter of one integration row. */
+export function adapterOf(client: Client, row: CarrierIntegration, policy: OutboundPolicy): CarrierAdapter {
+  if (row.type === 'EASYPOST') return new EasyPostCarrier(row, policy);
+  if (row.type === 'SHIPPO') return new ShippoCarrier(row, policy);
+  return new TableCarrier(client, row.team_id, { id: row.id, name: row.name });
+}
+
+const servesWarehouse = (row: CarrierIntegration, warehouseId: string | null) =>
+  !Array.isArray(row.warehouse_ids) || !(row.warehouse_ids as unknown[]).length || (!!warehouseId && (row.warehouse_ids as string[]).includes(warehouseId));
+
+/**
+ * The carrier adapters a package is rated with: the team's enabled integrations serving its
+ * warehouse (an integration without warehouse_ids serves all). A team that never connected an
+ * integration rates with the built-in table (the demo's default, a test carrier).
+ */
+export async function carrierAdapters(client: Client, teamId: string, warehouseId: string | null, policy: OutboundPolicy = {}): Promise<CarrierAdapter[]> {
+  const rows = await client.carrierIntegration.findMany({ where: { team_id: teamId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+  if (!rows.length) return [new TableCarrier(client, teamId, BUILT_IN_TABLE)];
+  return rows.filter((r) => r.enabled && servesWarehouse(r, warehouseId)).map((r) => adapterOf(client, r, policy));
+}
+
+/** The adapter of a label's integration (void, reconcile); null for the built-in table. */
+export async function adapterById(client: Client, teamId: string, integrationId: string | null, policy: OutboundPolicy = {}) {
+  if (!integrationId || integrationId === BUILT_IN_TABLE.id) return null;
+  const row = await client.carrierIntegration.findFirst({ where: { id: integrationId, team_id: teamId } });
+  return row ? adapterOf(client, row, policy) : null;
 }

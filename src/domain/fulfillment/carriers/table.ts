@@ -15,18 +15,22 @@ type Client = Db['prisma'] | TxClient;
 const DAY = 86_400_000;
 
 export class TableCarrier implements CarrierAdapter {
-  readonly id = 'table';
-  readonly name = 'Rate table';
-  readonly type = 'GENERIC';
+  readonly type = 'TABLE';
+  readonly remote = false;
+  readonly id: string;
+  readonly name: string;
 
-  constructor(private readonly client: Client, private readonly teamId: string) {}
+  constructor(private readonly client: Client, private readonly teamId: string, integration: { id: string; name: string }) {
+    this.id = integration.id;
+    this.name = integration.name;
+  }
 
   async rate(pkg: RatePackage, to: Address): Promise<RateQuote> {
     const rows = await this.client.carrierRate.findMany({
       where: { team_id: this.teamId },
       orderBy: [{ amount: 'asc' }, { id: 'asc' }],
     });
-    const err = (message: string) => ({ carrier_type: this.id, message });
+    const err = (message: string) => ({ carrier_type: 'table', message });
     if (!rows.length) return { rates: [], errors: [err('No carrier rates are configured (POST /v1/ops/carrier-rates).')] };
     if (pkg.weight === null || pkg.weight === undefined) {
       return { rates: [], errors: [err('The package has no weight; set one (PATCH /v1/ops/packages/{package_id}) to rate it.')] };

@@ -14,6 +14,8 @@ export interface RatePackage {
   height: number | null;
   measurement_unit: string | null;
   from: Address;
+  /** The label format a purchase will want (platforms take it with the shipment). */
+  label_format?: 'PDF' | 'ZPL';
 }
 
 export interface Rate {
@@ -30,6 +32,10 @@ export interface Rate {
   delivery_date: Date | null;
   /** The adapter's id for this quote; buy() takes it back. */
   provider_rate_id: string;
+  /** The platform's shipment the rate belongs to (EasyPost shp_…, Shippo shipment object_id). */
+  remote_shipment_id?: string | null;
+  list_rate?: number | null;
+  retail_rate?: number | null;
 }
 
 export interface RateError {
@@ -59,15 +65,65 @@ export interface PurchasedLabel {
   delivery_date: Date | null;
   delivery_date_guaranteed: boolean;
   zone: string | null;
+  /** A platform label: where its bytes are (downloaded and stored by fos) and their format. */
+  download_url?: string | null;
+  download_format?: 'PDF' | 'ZPL';
+  remote_transaction_id?: string | null;
+  list_rate?: number | null;
+  retail_rate?: number | null;
+  /** International: the commercial invoice the platform made, stored as a package document. */
+  commercial_invoice_url?: string | null;
 }
+
+/** How a platform label is bought: its format and fos's reference (the purchase claim's id). */
+export interface BuyOptions {
+  format: 'PDF' | 'ZPL';
+  reference: string;
+  customs?: CustomsInfo | null;
+}
+
+export interface CustomsItem {
+  description: string;
+  quantity: number;
+  value: number;
+  currency: string;
+  weight_g: number;
+  hs_code: string | null;
+  origin_country: string | null;
+  eccn: string | null;
+}
+
+export interface CustomsInfo {
+  contents_type: string;
+  contents_explanation: string | null;
+  signer: string;
+  certify: boolean;
+  non_delivery_option: string;
+  restriction_type: string;
+  restriction_comments: string | null;
+  eel_pfc: string | null;
+  incoterm: string | null;
+  items: CustomsItem[];
+}
+
+/** What a platform says about a purchase fos claimed but did not record (crash recovery). */
+export type Reconciled = { bought: true; label: PurchasedLabel } | { bought: false };
+
+export type RefundState = 'SUBMITTED' | 'REFUNDED' | 'REJECTED';
 
 export interface CarrierAdapter {
   /** carrier_integration_id of the rates it returns. */
   readonly id: string;
   readonly name: string;
   readonly type: string;
-  rate(pkg: RatePackage, to: Address): Promise<RateQuote>;
-  buy(rate: Rate, pkg: RatePackage, to: Address): Promise<PurchasedLabel>;
+  /** Platform adapters buy through a purchase claim (carriers/purchases.ts); the table does not. */
+  readonly remote: boolean;
+  rate(pkg: RatePackage, to: Address, customs?: CustomsInfo | null): Promise<RateQuote>;
+  buy(rate: Rate, pkg: RatePackage, to: Address, opts?: BuyOptions): Promise<PurchasedLabel>;
+  /** Whether the platform sold the claimed rate (after a crash or a lost answer). */
+  reconcile?(remoteShipmentId: string | null, providerRateId: string, opts: BuyOptions): Promise<Reconciled>;
+  /** Asks the platform to refund a bought label. */
+  refund?(label: { remote_id: string | null; remote_transaction_id: string | null }): Promise<RefundState>;
   /** Cancels a bought label that could not be attached (lost a race); optional. */
   void?(label: PurchasedLabel): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { IdParams, listOf, pageQuery, sortOrder } from '../../schemas/common.js';
 import { DraftOrderCreateBody, DraftOrderSchema, OrderSchema } from '../../schemas/orders.js';
 import { createDraftOrder, getDraftOrder, listDraftOrders, type DraftOrderInput } from '../../../domain/orders/drafts.js';
-import { convertDraftOrder } from '../../../domain/orders/convert.js';
+import { convertAndVerify } from '../../../domain/carrier-integrations/address-verification.js';
 
 // Draft orders (spec 4.5 names only the create path; shapes: docs/orders.md). Fulfiller keys
 // create drafts for a delegated merchant team, then convert them into orders.
@@ -60,10 +60,11 @@ export default async function routes(app: FastifyInstance) {
       description: 'One transaction: the order (status OPEN) with CORE and ORIGINAL line items, inventory committed, one '
         + 'fulfillment order per warehouse that ships it (PENDING, UNSUBMITTED), an AWAITING_PAYMENT hold when payment is '
         + 'PENDING, and the order.created event. Units without stock stay unallocated and are allocated later by priority. '
-        + 'A draft converts once: a second or concurrent conversion gets 409.',
+        + 'A draft converts once: a second or concurrent conversion gets 409. With an EasyPost integration the shipping address '
+        + 'is then verified (docs/carriers.md); a failing one puts the order on an ADDRESS_VERIFICATION_FAILED hold.',
       params: IdParams('draft_order_id'),
       response: { 200: OrderSchema },
     },
-  }, async (request) => convertDraftOrder(app.db, request.principal.teamId, request.params.draft_order_id));
+  }, async (request) => convertAndVerify(app.db, request.principal.teamId, request.params.draft_order_id, { allowPrivate: app.allowPrivateWebhooks }, request.log));
 }
 

@@ -85,14 +85,18 @@ export default async function routes(app: FastifyInstance) {
     schema: {
       operationId: 'labelPackage', tags, summary: 'Attach a shipping label (upload, or buy the cheapest rate)',
       description: 'Upload: label_url, tracking_number, carrier, service, cost, cost_currency. Rate shopping: '
-        + '{ rate_strategy: CHEAPEST } (optionally carrier_id / service_id; {} uses the package\'s rate_strategy) quotes '
-        + 'every carrier adapter and buys the cheapest; when no service can ship, 409 with rate_error_data (also stored '
-        + 'on the package). A labelled or fulfilled package cannot be labelled again (409).',
+        + '{ rate_strategy: CHEAPEST or FASTEST } (optionally carrier_id / service_id; {} uses the package\'s rate_strategy) quotes '
+        + 'every enabled carrier integration of the package\'s warehouse in parallel (a slow one is cut off by a timeout) and buys '
+        + 'the chosen rate through its integration (EasyPost, Shippo: the label is downloaded and served at label_url; the rate '
+        + 'table: fos draws it). When no service fits, 409 with rate_error_data (also stored on the package). A purchase whose '
+        + 'outcome is not yet known answers 503 with retry-after; the retry reconciles it and never buys twice. A labelled '
+        + 'or fulfilled package cannot be labelled again (409).',
       params: PackageParams,
       body: LabelBody,
       response: { 200: PackageSchema },
     },
-  }, async (request) => labelPackage(app.db, request.principal.teamId, request.params.package_id, request.body, `${request.protocol}://${request.host}`));
+  }, async (request) => labelPackage(app.db, request.principal.teamId, request.params.package_id, request.body, `${request.protocol}://${request.host}`,
+    { allowPrivate: app.allowPrivateWebhooks }));
 
   app.get<{ Params: Params; Querystring: Static<typeof LabelDocumentQuery> }>('/v1/ops/packages/:package_id/label', {
     config: read,
@@ -154,7 +158,7 @@ export default async function routes(app: FastifyInstance) {
       params: PackageParams,
       response: { 200: PackageSchema },
     },
-  }, async (request) => voidLabel(app.db, request.principal.teamId, request.params.package_id));
+  }, async (request) => voidLabel(app.db, request.principal.teamId, request.params.package_id, { allowPrivate: app.allowPrivateWebhooks }));
 
   app.post<{ Params: Params; Body: Static<typeof FulfilBody> }>('/v1/ops/packages/:package_id/fulfill', {
     config: write,

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import type { Db, Prisma } from '../../db/types.js';
+import { notFound } from '../errors.js';
+import { placeHold } from '../orders/holds.js';
+import { getOrder } from '../orders/orders.js';
+import { convertDraftOrder } from '../orders/convert.js';
+import { easypostClient } from '../fulfillment/carriers/easypost.js';
+import { platformError } from '../fulfillment/carriers/platform.js';
+import { asAddress, type Address } from '../fulfillment/lookups.js';
+import type { OutboundPolicy } from './outbound.js';
+
+// Address verification through the team's EasyPost integration (POST /addresses with verify
+// delivery and zip4): the order's address_verified, address_residential, address_verified_at,
+// address_hash and address_verification_response (spec 2.6). An address that fails puts the order
+// on an ADDRESS_VERIFICATION_FAILED hold, released by an operator after a fix or an explicit
+// override. Results are cached by address_hash, so an unchanged address costs no call. A locked
+// address (lock_address) is neither re-verified nor held: the operator has settled it.
+// EasyPost reports delivery success, errors, the corrected address, residential, latitude and
+// longitude; the USPS-style metadata it does not report are derived from them (is_active = a
+// deliverable address, dpv_match_code Y/N, record_type S for a street address, H with a unit)
+// and are documented as such in docs/carriers.md.
+
+const FIELDS = ['address1', 'address2', 'city', 'state', 'zip', 'country'] as const;
+
+export function addressHash(a: Address): string {
+  const norm = FIELDS.map((f) => String((a as Record<string, unknown>)[f] ?? '').trim().toUpperCase().replace(/\s+/g, ' '));
+  return createHash('sha256').update(JSON.stringify(norm)).digest('hex');
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- EasyPost JSON */
+export function verificationResponse(a: any) {
+  const delivery = a?.verifications?.delivery ?? {};
+  const verified = delivery.success === true;
+  const details = delivery.details ?? {};
+  const [zip5, zip4] = String(a?.zip ?? '').split('-');
+  return {
+    verified,
+    residential: a?.residential === true ? 'RESIDENTIAL' : 'UNKNOWN',
+    errors: (delivery.errors ?? []).map((e: any) => ({ message: String(e.message ?? ''), code: String(e.code ?? '') })),
+    corrected_address: {
+      street1: a?.street1 || null, street2: a?.street2 || null, city: a?.city || null, state: a?.state || null,
+      zip5: zip5 || null, zip4: zip4 || null,
+    },
+    metadata: {
+      is_active: verified, is_cmra: details.is_cmra === true, is_vacant: details.is_vacant === true,
+      record_type: details.record_type ?? (verified ? (a?.street2 ? 'H' : 'S') : null),
+      dpv_footnotes: details.dpv_footnotes ?? null, dpv_match_code: details.dpv_match_code ?? (verified ? 'Y' : 'N'),
+      latitude: typeof details.latitude === 'number' ? details.latitude : null, longitude: typeof details.longitude === 'number' ? details.longitude : null,
+    },
+  };
+}
+
+type Response = ReturnType<typeof verificationResponse>;
+
+async function verifier(db: Db, teamId: string) {
+  return db.prisma.carrierIntegration.findFirst({
+    where: { team_id: teamId, type: 'EASYPOST', enabled: true, credentials_sealed: { not: null } }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+  });
+}
+
+async function verifyRemote(db: Db, teamId: string, a: Address, hash: string, policy: OutboundPolicy): Promise<Response | null> {
+  const cached = await db.prisma.addressVerification.findUnique({ where: { team_id_address_hash: { team_id: teamId, address_hash: hash } } });
+  if (cached) return cached.response as unknown as Response;
+  const row = await verifier(db, teamId);
+  if (!row) return null;
+  let answer: any;
+  try {
+    answer = await easypostClient(row, policy, 15_000).Address.create({
+      street1: a.address1, street2: a.address2 ?? undefined, city: a.city, state: a.state ?? undefined, zip: a.zip ?? undefined,
+      country: a.country, name: a.name ?? undefined, company: a.company ?? undefined, verify: ['delivery', 'zip4'],
+    });
+  } catch (err) {
+    throw platformError('EasyPost', err);
+  }
+  const response = verificationResponse(answer);
+  await db.prisma.addressVerification.create({
+    data: { team_id: teamId, integration_id: row.id, address_hash: hash, response: response as unknown as Prisma.InputJsonValue, verified: response.verified, residential: response.residential },
+  }).catch((e: { code?: string }) => { if (e?.code !== 'P2002') throw e; }); // a concurrent verification cached it first
+  return response;
+}
+
+/** Verifies the order's shipping address (cached by hash); returns the order as presented. */
+export async function verifyOrderAddress(db: Db, teamId: string, orderId: string, policy: OutboundPolicy) {
+  const order = await db.prisma.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId } });
+  if (!order) throw notFound('Order', orderId);
+  const addr = asAddress(order.shipping_address);
+  if (!order.lock_address && addr.address1) {
+    const hash = addressHash(addr);
+    const response = await verifyRemote(db, teamId, addr, hash, policy);
+    if (response) await record(db, orderId, hash, response);
+  }
+  return getOrder(db, teamId, orderId);
+}
+
+async function record(db: Db, orderId: string, hash: string, r: Response) {
+  await db.prisma.$transaction(async (tx) => {
+    // Once per address: the compare-and-set on address_hash makes a repeated or concurrent
+    // verification of the same address record (and hold) nothing more.
+    const { count } = await tx.order.updateMany({
+      where: { id: orderId, lock_address: false, OR: [{ address_hash: null }, { address_hash: { not: hash } }] },
+      data: {
+        address_verified: r.verified, address_residential: r.residential, address_verified_at: new Date(), address_hash: hash,
+        address_verification_response: r as unknown as Prisma.InputJsonValue,
+      },
+    });
+    if (!count || r.verified) return;
+    const why = r.errors.map((e: { message: string }) => e.message).filter(Boolean).join('; ') || 'the carrier could not verify the address';
+    await placeHold(tx, { orderId, reason: 'ADDRESS_VERIFICATION_FAILED', notes: `Address verification failed: ${why}. Fix the address or release the hold to ship it as is.` });
+  });
+}
+
+/** Conversion's automatic verification: on unless the order's config turns it off; never fails the conversion. */
+export async function verifyAfterConvert(db: Db, teamId: string, order: { id: string; config?: unknown }, policy: OutboundPolicy, log?: { warn(o: object, m: string): void }) {
+  const config = (order.config ?? {}) as Record<string, unknown>;
+  if (config.address_verification_enabled === false) return null;
+  try {
+    return await verifyOrderAddress(db, teamId, order.id, policy);
+  } catch (err) {
+    log?.warn({ err, order_id: order.id }, 'address verification failed; the order stays unverified');
+    return null;
+  }
+}
+
+/** Converting a draft order verifies its address when the team has a verifier (EasyPost). */
+export async function convertAndVerify(db: Db, teamId: string, draftId: string, policy: OutboundPolicy, log?: { warn(o: object, m: string): void }) {
+  const order = await convertDraftOrder(db, teamId, draftId);
+  return (await verifyAfterConvert(db, teamId, order as { id: string; config?: unknown }, policy, log)) ?? order;
+}

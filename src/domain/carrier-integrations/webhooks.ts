@@ -1,0 +1,114 @@
+import type { Db, Prisma, TxClient } from '../../db/types.js';
+import { DomainError, notFound } from '../errors.js';
+import { enqueueForParties } from '../events/outbox.js';
+import { writeTx } from '../fulfillment/tx.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { credentialsOf } from './integrations.js';
+import { verifyEasyPost, verifyShippo } from './signatures.js';
+import { dedupeKey, fromEasyPost, fromShippo, type TrackEntry, type TrackerUpdate } from './tracking-events.js';
+
+// POST /v1/carriers/{integration_id}/webhooks: a carrier platform's tracker and refund events.
+// The signature is checked on the raw body first (signatures.ts); a bad one changes nothing
+// (401). Tracking events are recorded once each (dedupe_key) and the label's shipment_status
+// follows the newest event, so events arriving out of order never move it back; each change
+// emits shipment.status_changed to the fulfiller and the merchant team (a sales-channel pusher
+// consumes the same event). Refund events move refund_status (SUBMITTED -> REFUNDED/REJECTED).
+
+export interface WebhookRequest {
+  body: string;
+  headers: Record<string, string | string[] | undefined>;
+  token?: string;
+}
+
+const header = (h: WebhookRequest['headers'], name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export async function receiveCarrierWebhook(db: Db, integrationId: string, req: WebhookRequest) {
+  const row = await db.prisma.carrierIntegration.findUnique({ where: { id: integrationId } });
+  if (!row || row.type === 'TABLE') throw notFound('Carrier integration', integrationId);
+  const secret = row.credentials_sealed ? credentialsOf(row)?.webhook_secret : undefined;
+  const ok = !!secret && (row.type === 'EASYPOST'
+    ? verifyEasyPost(secret, req.body, header(req.headers, 'x-hmac-signature'))
+    : verifyShippo(secret, req.body, header(req.headers, 'shippo-auth-signature'), req.token));
+  if (!ok) throw new DomainError('unauthorized', 'The webhook signature does not verify with this integration\'s webhook secret.');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(req.body);
+  } catch {
+    throw new DomainError('validation-failed', 'The webhook body is not JSON.', { errors: [{ path: 'body', message: 'is not JSON' }] });
+  }
+  const update = row.type === 'EASYPOST' ? fromEasyPost(parsed) : fromShippo(parsed);
+  const applied = await apply(db, row.team_id, row.id, update);
+  return { received: true, applied };
+}
+
+async function apply(db: Db, teamId: string, integrationId: string, u: TrackerUpdate): Promise<boolean> {
+  if (u.kind === 'ignored') return false;
+  if (u.kind === 'refund') {
+    const where: Prisma.ShippingLabelWhereInput = {
+      fulfiller_team_id: teamId, carrier_integration_id: integrationId, voided_at: { not: null }, refund_status: 'SUBMITTED',
+      OR: ([u.remote_id ? { remote_id: u.remote_id } : null, u.remote_transaction_id ? { remote_transaction_id: u.remote_transaction_id } : null,
+        u.tracking_code ? { tracking_code: u.tracking_code } : null] as Array<Prisma.ShippingLabelWhereInput | null>).filter((c): c is Prisma.ShippingLabelWhereInput => c !== null),
+    };
+    if (u.refund_status === 'SUBMITTED') return false;
+    return writeTx(db, async (tx) => {
+      const [label] = await tx.shippingLabel.updateManyAndReturn({ where, data: { refund_status: u.refund_status } });
+      if (!label) return false;
+      await enqueueForParties(tx, { team_id: label.fulfiller_team_id, merchant_team_id: label.merchant_team_id }, 'shipping_label.refund_updated', {
+        package_id: label.package_id, shipping_label_id: label.id, tracking_code: label.tracking_code, refund_status: u.refund_status,
+      });
+      return true;
+    });
+  }
+  if (!u.entries.length) return false;
+  return writeTx(db, (tx) => recordTracking(tx, teamId, integrationId, u.tracking_code, u.entries));
+}
+
+async function recordTracking(tx: TxClient, teamId: string, integrationId: string, code: string, entries: TrackEntry[]): Promise<boolean> {
+  const label = await tx.shippingLabel.findFirst({
+    where: { fulfiller_team_id: teamId, tracking_code: code, carrier_integration_id: integrationId, voided_at: null },
+    include: { package: { select: { id: true, fulfillment_order_id: true, fulfillment: { select: { id: true, order_id: true } } } } },
+  });
+  if (!label) return false;
+  const keyed = entries.map((e) => ({ e, key: dedupeKey(integrationId, code, e) }));
+  const seen = new Set((await tx.trackingEvent.findMany({ where: { dedupe_key: { in: keyed.map((k) => k.key) } }, select: { dedupe_key: true } })).map((r) => r.dedupe_key));
+  const fresh = keyed.filter((k) => !seen.has(k.key) && !(seen.add(k.key), false));
+  if (fresh.length) {
+    await tx.trackingEvent.createMany({
+      data: fresh.map(({ e, key }) => ({
+        shipping_label_id: label.id, package_id: label.package_id, team_id: teamId, integration_id: integrationId, status: e.status,
+        provider_status: e.provider_status, message: e.message, occurred_at: e.occurred_at, location: (e.location ?? undefined) as never, dedupe_key: key,
+      })),
+    });
+  }
+  const newest = await tx.trackingEvent.findFirst({ where: { package_id: label.package_id, shipping_label_id: label.id }, orderBy: [{ occurred_at: 'desc' }, { id: 'desc' }] });
+  if (!newest || newest.status === label.shipment_status) return fresh.length > 0;
+  // Compare-and-set on the status read, so two deliveries racing emit one change each at most.
+  const { count } = await tx.shippingLabel.updateMany({ where: { id: label.id, shipment_status: label.shipment_status }, data: { shipment_status: newest.status } });
+  if (!count) return fresh.length > 0;
+  await tx.package.updateMany({ where: { id: label.package_id, shipment_status: { not: null } }, data: { shipment_status: newest.status } });
+  await enqueueForParties(tx, { team_id: label.fulfiller_team_id, merchant_team_id: label.merchant_team_id }, 'shipment.status_changed', {
+    package_id: label.package_id, shipping_label_id: label.id, fulfillment_order_id: label.package.fulfillment_order_id,
+    fulfillment_id: label.package.fulfillment?.id ?? null, order_id: label.package.fulfillment?.order_id ?? null,
+    tracking_code: code, tracking_url: label.tracking_url, carrier_id: label.carrier_id,
+    previous_status: label.shipment_status, shipment_status: newest.status, message: newest.message, occurred_at: newest.occurred_at,
+  });
+  return true;
+}
+
+export async function listTrackingEvents(db: Db, teamId: string, packageId: string, page: PageRequest) {
+  const pkg = await db.prisma.package.findFirst({ where: { id: packageId, fulfiller_team_id: teamId }, select: { id: true } });
+  if (!pkg) throw notFound('Package', packageId);
+  const orderBy = [{ occurred_at: 'asc' }, { id: 'asc' }];
+  const rows = await db.prisma.trackingEvent.findMany(pageArgs(page, { package_id: packageId }, orderBy));
+  const p = toPage(rows, page, undefined, orderBy);
+  return {
+    data: p.data.map((r) => ({
+      id: r.id, package_id: r.package_id, shipping_label_id: r.shipping_label_id, status: r.status, provider_status: r.provider_status,
+      message: r.message, location: (r.location as Record<string, unknown> | null) ?? null, occurred_at: r.occurred_at, created_at: r.created_at,
+    })),
+    meta: p.meta,
+  };
+}

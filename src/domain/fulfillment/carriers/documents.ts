@@ -1,0 +1,51 @@
+import type { Db, TxClient } from '../../../db/types.js';
+import { DomainError } from '../../errors.js';
+import { policyFetch, type OutboundPolicy } from '../../carrier-integrations/outbound.js';
+
+// Documents a carrier platform issues (the label, a commercial invoice) are downloaded at purchase
+// and kept in the database, because the platform's URLs expire: label_url is fos's own URL and
+// keeps working. A few tens of kilobytes per label.
+
+export interface FetchedDocument {
+  kind: 'LABEL' | 'COMMERCIAL_INVOICE';
+  format: 'PDF' | 'ZPL';
+  content_type: string;
+  bytes: Buffer;
+  source_url: string;
+}
+
+const MAX_BYTES = 10 * 1024 * 1024;
+
+/** Downloads a platform document; a failure is a 502-like refusal (nothing is recorded). */
+export async function download(url: string, kind: FetchedDocument['kind'], format: 'PDF' | 'ZPL', policy: OutboundPolicy, timeoutMs = 30_000): Promise<FetchedDocument> {
+  const fetcher = policyFetch(policy);
+  let res: Response;
+  try {
+    res = await fetcher(url, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch {
+    throw new DomainError('unavailable', `The carrier platform's ${kind === 'LABEL' ? 'label' : 'document'} could not be downloaded; try again.`);
+  }
+  if (!res.ok) throw new DomainError('unavailable', `The carrier platform's document download answered HTTP ${res.status}; try again.`);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (!bytes.length || bytes.length > MAX_BYTES) throw new DomainError('unavailable', 'The carrier platform sent an empty or oversized document.');
+  const content_type = format === 'ZPL' ? 'application/x-zpl' : 'application/pdf';
+  return { kind, format, content_type, bytes, source_url: url };
+}
+
+export async function storeDocuments(tx: TxClient, teamId: string, packageId: string, docs: FetchedDocument[]) {
+  if (!docs.length) return;
+  // A relabelled package keeps only its current label's documents.
+  await tx.carrierDocument.deleteMany({ where: { package_id: packageId } });
+  for (const d of docs) {
+    await tx.carrierDocument.create({
+      data: { team_id: teamId, package_id: packageId, kind: d.kind, format: d.format, content_type: d.content_type, bytes: new Uint8Array(d.bytes), source_url: d.source_url },
+    });
+  }
+}
+
+/** The stored document of a package, newest first; null when the label is fos's own. */
+export function storedDocument(client: Db['prisma'], teamId: string, packageId: string, kind: FetchedDocument['kind']) {
+  return client.carrierDocument.findFirst({
+    where: { package_id: packageId, team_id: teamId, kind }, orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
+  });
+}
