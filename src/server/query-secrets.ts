@@ -14,7 +14,9 @@ const SECRET_PARAMS = new Set([
 const isSecretParam = (name: string) => {
   let decoded = name;
   try { decoded = decodeURIComponent(name.replaceAll('+', ' ')); } catch { /* keep raw */ }
-  return SECRET_PARAMS.has(decoded.trim().toLowerCase().replaceAll('-', '_'));
+  // Array and object forms (token[]=, api_key[0]=, token[a]=) are the same credential to many parsers.
+  const base = decoded.trim().replace(/\[.*$/s, '').trim();
+  return SECRET_PARAMS.has(base.toLowerCase().replaceAll('-', '_'));
 };
 
 /** The URL with the values of credential-like query parameters replaced by [REDACTED]. */
