@@ -37,7 +37,7 @@ export function raceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
   return {
     /**
      * Issue 23 item 2: rounds of 12 requests in flight on one purchase order and one SKU (receipts,
-     * small adjustments, and a 300-line adjustment that includes the hot SKU), spread over the
+     * small adjustments, and a 120-line adjustment that includes the hot SKU), spread over the
      * processes. Every answer is a success, a 409 or a retryable 503; the ledger explains every unit.
      */
     async contentionRace(rounds: number) {
@@ -45,7 +45,7 @@ export function raceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
       const merchantTeamId = await fixtureMerchant(w.fx);
       const warehouseId = await fixtureWarehouse(w.fx);
       const tag = `HOT-${Date.now()}`;
-      const skus = Array.from({ length: 300 }, (_, i) => `${tag}-${i}`);
+      const skus = Array.from({ length: 120 }, (_, i) => `${tag}-${i}`);
       await db().product.createMany({
         data: skus.map((sku) => ({ team_id: merchantTeamId, merchant_team_id: merchantTeamId, fulfiller_team_id: w.teamId, name: sku, sku, measurement_unit: 'MM', weight_unit: 'G', weight: 10 })),
       });
