@@ -18,6 +18,8 @@
 //              database: FOS_BENCH_LIST_DB=<file|url> FOS_BENCH_LIST_TEAM=<id>; FOS_BENCH_LIST_GROUPS
 //              picks lists (orders,fulfillment,packages,charges,files,products; products are seeded
 //              as many as orders, at most 100,000, when picked).
+//   soak       `fos serve --demo` under FOS_BENCH_SOAK_REQUESTS (default 20000) mixed good and hostile
+//              requests: RSS at the end within 1.5x of RSS after the first 1,000 (bounded caches).
 //   export     `fos orders list --all --format ndjson` against fos serve on a seeded SQLite file
 //              (FOS_BENCH_EXPORT_ORDERS, default 20000, or FOS_BENCH_EXPORT_DB=<file> with
 //              FOS_BENCH_LIST_TEAM=<id>): seconds, orders/s and the CLI's RSS early and late.
@@ -31,6 +33,7 @@ import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
 import { IDLE_RSS_TARGET_MIB, LOAD_RSS_TARGET_MIB, roundtrip } from '../bench/roundtrip.mjs';
 import { startup } from '../bench/startup.mjs';
+import { SOAK_RSS_FACTOR, soakBench } from '../bench/soak.mjs';
 
 const int = (name, fallback, max) => Math.min(max, Math.max(1, Number(process.env[name]) || fallback));
 const RUNS = int('FOS_BENCH_RUNS', 10, 50);
@@ -38,11 +41,12 @@ const READS = int('FOS_BENCH_READS', 1000, 2500);
 const ORDERS = int('FOS_BENCH_ORDERS', 40, 300);
 const EVENTS = int('FOS_BENCH_EVENTS', 500, 20_000);
 const READ_REQUESTS = int('FOS_BENCH_READ_REQUESTS', 2000, 2900);
+const SOAK_REQUESTS = int('FOS_BENCH_SOAK_REQUESTS', 20_000, 200_000);
 
 const argv = process.argv.slice(2);
 const scaleAt = argv.indexOf('--scale');
 const LIST_ORDERS = scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
-const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'reads', 'outbox', 'lists', 'export'];
+const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'reads', 'outbox', 'soak', 'lists', 'export'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -126,6 +130,14 @@ if (sections.includes('export')) {
   console.log(`  ${e.orders} orders in ${e.seconds.toFixed(1)} s: ${e.perSecond.toFixed(0)} orders/s; at that rate ${EXPORT_TARGET.orders.toLocaleString('en')} take ` +
     `${projected.toFixed(0)} s (target ${EXPORT_TARGET.seconds} s; at 100 a page the tier-4 limit of 3,000 requests a minute makes it ${Math.ceil(EXPORT_TARGET.orders / 100 / 3000)} one-minute windows)`);
   console.log(`  CLI RSS: ${e.earlyRssMiB.toFixed(0)} MiB in the first tenth, ${e.lateRssMiB.toFixed(0)} MiB in the last, peak ${e.peakRssMiB.toFixed(0)} MiB`);
+}
+
+if (sections.includes('soak')) {
+  const s = await soakBench({ requests: Math.max(SOAK_REQUESTS, 1001) });
+  const ok = s.ratio <= SOAK_RSS_FACTOR;
+  if (!ok) failed = true;
+  console.log(`soak (${s.requests} mixed good and hostile requests in ${s.seconds.toFixed(1)} s; statuses ${JSON.stringify(s.statuses)})`);
+  console.log(`  RSS ${s.baselineRssMiB?.toFixed(0)} MiB after 1,000 -> ${s.finalRssMiB?.toFixed(0)} MiB at the end: x${s.ratio.toFixed(2)} (target <= x${SOAK_RSS_FACTOR}) ${ok ? 'ok' : 'OVER'}`);
 }
 
 process.exitCode = failed ? 1 : 0;

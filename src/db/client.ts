@@ -243,3 +243,33 @@ export function isSerializationFailure(err: unknown): boolean {
   }
   return false;
 }
+
+// Kinds and codes of a database that is busy or whose connection went away: nothing was
+// committed by the failed statement, and the same request may succeed in a moment.
+const TRANSIENT_KINDS = new Set(['ConnectionClosed', 'SocketTimeout', 'DatabaseNotReachable', 'TooManyConnections', 'TransactionAlreadyClosed']);
+const TRANSIENT_CODES = new Set([
+  'P2028', // Prisma: transaction expired, already closed, or not started within maxWait
+  'P1001', 'P1002', 'P1008', 'P1017', // Prisma: cannot reach / timed out / server closed the connection
+  '57P01', '57P02', '57P03', // pg: admin_shutdown (pg_terminate_backend), crash_shutdown, cannot_connect_now
+  '08000', '08003', '08006', '08001', '08004', // pg: connection exceptions
+  '53300', '55P03', '57014', // pg: too many connections, lock not available, query canceled (statement timeout)
+  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT',
+]);
+const TRANSIENT_MESSAGES = /Connection terminated|connection error and is not queryable|Transaction already closed|expired transaction|Unable to start a transaction/i;
+
+/**
+ * True when a request failed because the database was busy or unreachable rather than because
+ * of the request: a retryable serialization failure that ran out of retries, an expired or
+ * unstartable transaction (P2028), a cut connection (pg 57P01 when an operator or a failover ends
+ * the backend). The API answers these 503 with retry-after, never 500.
+ */
+export function isTransientFailure(err: unknown): boolean {
+  if (isSerializationFailure(err)) return true;
+  for (const e of errorChain(err)) {
+    if (typeof e.kind === 'string' && TRANSIENT_KINDS.has(e.kind)) return true;
+    for (const code of codesOf(e)) if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && TRANSIENT_MESSAGES.test(message)) return true;
+  }
+  return false;
+}

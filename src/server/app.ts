@@ -44,6 +44,14 @@ export interface AppConfig {
    * request's own protocol and Host.
    */
   publicUrl?: string;
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (fos serve --trust-proxy): their addresses
+   * or CIDRs, or a number of hops. The limiter of failed authentications and the logs then see
+   * the client's address instead of the proxy's. Default: none (the socket's peer).
+   */
+  trustProxy?: string[] | number;
+  /** The rate limiters' and the key cache's clock (epoch ms); tests fix it so a window cannot end mid-test. */
+  clock?: () => number;
   /** Per-address limits of the OAuth endpoints (the MCP SDK's defaults); false turns them off (tests). */
   oauthRateLimit?: boolean;
 }
@@ -110,6 +118,11 @@ function lazyValidator(compile: () => Validator): Validator {
   return validate;
 }
 
+/** A number of hops trusts that many proxies nearest the server, whatever their addresses (as Fastify does). */
+function trustProxyOption(trust: string[] | number) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Whatever logger options the caller gives, credentials never reach a log line.
@@ -119,6 +132,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     // Log lines carry the trace id that error details show as the support reference.
     logController: new LogController({ requestIdLogLabel: 'trace_id' }),
     bodyLimit: config.bodyLimit ?? 1024 * 1024,
+    ...(config.trustProxy !== undefined ? { trustProxy: trustProxyOption(config.trustProxy) } : {}),
     frameworkErrors,
     // Long ids reach the schemas (and get a 400) instead of failing in the router.
     routerOptions: { maxParamLength: 4096 },
@@ -145,7 +159,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : json(request, body as string, done));
 
-  const principals = new PrincipalResolver(db, config.authCacheTtlMs);
+  const principals = new PrincipalResolver(db, config.authCacheTtlMs, config.clock);
   const limiter = new RefusingStore(config.rateLimitStore ?? new MemoryStore());
   app.decorate('db', db);
   app.decorate('principals', principals);
@@ -183,7 +197,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   registerProblemHandlers(app);
   refuseQuerySecrets(app);
   await registerOpenApi(app, VERSION);
-  registerAuth(app, principals, limiter, new UnauthLimiter(config.unauthRateLimit ?? DEFAULT_UNAUTH_LIMIT));
+  registerAuth(app, principals, limiter, new UnauthLimiter(config.unauthRateLimit ?? DEFAULT_UNAUTH_LIMIT), config.clock);
   registerOpenApiRoute(app);
   await app.register(registerRoutes);
   await app.register(mcpRoutes);

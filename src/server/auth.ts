@@ -55,7 +55,9 @@ export function tokenOf(request: FastifyRequest, bearer: boolean): string | unde
 }
 
 /** Authenticates, counts against the key's rate tier, then checks family and permission. */
-export function registerAuth(app: FastifyInstance, resolver: PrincipalResolver, limiter: RateLimitStore, unauth: UnauthLimiter) {
+export function registerAuth(
+  app: FastifyInstance, resolver: PrincipalResolver, limiter: RateLimitStore, unauth: UnauthLimiter, clock: () => number = Date.now,
+) {
   app.decorateRequest('principal', null as unknown as Principal);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -63,21 +65,28 @@ export function registerAuth(app: FastifyInstance, resolver: PrincipalResolver, 
     if (config.public || request.is404) return;
 
     const token = tokenOf(request, Boolean(config.bearer));
-    const now = Date.now();
-    // An address over its limit of failed authentications waits, without a database read, unless
-    // its key is one already known good (a NAT shared with whoever is flooding).
-    const wait = unauth.retryAfter(request.ip, now);
-    if (wait && !resolver.isCachedValid(token)) {
+    const now = clock();
+    // An address over its limit of failed authentications is refused without a database read
+    // only for tokens that cannot be valid (missing, malformed, recently found unknown). Any other
+    // token is looked up (cached by hash), so a valid key is never refused by this limiter: not
+    // behind a NAT shared with whoever is flooding, nor after a key change cleared the cache.
+    const refuse = () => {
+      const wait = unauth.retryAfter(request.ip, now);
+      if (!wait) return false;
       reply.header('retry-after', wait);
-      return sendProblem(request, reply, 'rate-limited',
+      void sendProblem(request, reply, 'rate-limited',
         `Too many requests with a missing or invalid API key from this address (${unauth.limit} a minute); retry in ${wait} s.`);
-    }
+      return true;
+    };
+    if (!resolver.mayBeValid(token) && refuse()) return reply;
     let principal: Principal;
     try {
       if (config.bearer && !token) throw new DomainError('unauthorized', 'Send the API key as Authorization: Bearer <API key>.');
       principal = await resolver.resolve(token);
     } catch (err) {
-      if (err instanceof DomainError && err.kind === 'unauthorized') unauth.fail(request.ip, now);
+      if (!(err instanceof DomainError && err.kind === 'unauthorized')) throw err;
+      if (refuse()) return reply; // only failures count, and they are not counted once refused
+      unauth.fail(request.ip, now);
       throw err;
     }
     if (principal.connection && !config.bearer && !isInnerCall(request)) {

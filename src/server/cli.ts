@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Command, Option } from 'commander';
 import { PERMISSIONS } from '../domain/permissions.js';
 import { applyExamples, SERVER_EXAMPLES } from './cli-examples.js';
@@ -24,6 +25,7 @@ export function registerServerCommands(program: Command) {
     .addOption(new Option('--allow-private-network', 'alias of --allow-private-webhooks').implies({ allowPrivateWebhooks: true }).hideHelp())
     .option('--storage <dir|s3-url>', 'where uploaded files are kept: a directory replicas share, or s3://bucket/prefix (credentials from AWS_* variables); default: $FOS_STORAGE, else <data dir>/files')
     .option('--public-url <url>', 'the https:// address people and agents reach this server at (behind a TLS proxy): OAuth metadata and the /mcp resource name it, and sign-in cookies are Secure; default: $FOS_PUBLIC_URL, else each request\'s own address', parsePublicUrl, process.env.FOS_PUBLIC_URL ? parsePublicUrl(process.env.FOS_PUBLIC_URL) : undefined)
+    .option('--trust-proxy <cidrs|hops>', 'believe X-Forwarded-For from these reverse proxies (comma-separated addresses or CIDRs, loopback, or a number of hops) so the limiter and the logs see the client\'s address; default: $FOS_TRUST_PROXY, else none', parseTrustProxy, process.env.FOS_TRUST_PROXY ? parseTrustProxy(process.env.FOS_TRUST_PROXY) : undefined)
     .addOption(new Option('--sqlite-sync <mode>', 'SQLite: when commits reach the disk: normal syncs the log every second (a power cut may lose that last second; a crash of fos loses nothing), full syncs every commit (each waits ~3 ms for the disk)').choices(['normal', 'full']).default(process.env.FOS_SQLITE_SYNC ?? 'normal'))
     .option('--max-upload-mb <n>', 'largest file upload accepted, in MiB', (v) => parseIntOption(v, '--max-upload-mb'), Number(process.env.FOS_MAX_UPLOAD_MB ?? 25))
     .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default(process.env.FOS_LOG_LEVEL ?? 'info'))
@@ -71,6 +73,24 @@ function parseIntOption(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a whole number, got "${value}"`);
   return n;
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `--trust-proxy`: a number of hops, or addresses/CIDRs (and proxy-addr's names) separated by commas. */
+export function parseTrustProxy(value: string): string[] | number {
+  if (/^\d+$/.test(value.trim())) return Number(value);
+  const parts = value.split(',').map((p) => p.trim()).filter(Boolean);
+  for (const part of parts) {
+    const [address, bits, extra] = part.split('/');
+    const version = isIP(address);
+    const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 6 ? 128 : 32));
+    if (!PROXY_NAMES.has(part) && (!version || !okBits || extra !== undefined)) {
+      throw new Error(`--trust-proxy takes a number of hops or addresses/CIDRs such as 10.0.0.0/8,::1 (or loopback), got "${part}"`);
+    }
+  }
+  if (!parts.length) throw new Error('--trust-proxy needs a number of hops or at least one address/CIDR');
+  return parts;
 }
 
 /** An http(s) origin, optionally with a trailing slash: what OAuth metadata names as the issuer. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, invalid, type FieldError, type ProblemKind } from '../domain/errors.js';
 import { isWellFormed } from './schemas/bounds.js';
+import { isTransientFailure } from '../db/client.js';
 
 // problem+json for every error (spec §7, design §2). The trace id is the request id, so the
 // "support reference" in a detail finds the request's log lines.
@@ -173,6 +174,13 @@ export function registerProblemHandlers(app: FastifyInstance) {
     if ((error as Error).name === 'PrismaClientValidationError' && (request.query as Record<string, unknown> | undefined)?.cursor) {
       const message = 'is not a cursor of this list and sort (use meta.next_cursor of the previous page)';
       return sendProblem(request, reply, 'validation-failed', `Invalid request: query.cursor ${message}.`, { errors: [{ path: 'query.cursor', message }] });
+    }
+    if (isTransientFailure(error)) {
+      // Busy (a lock or a transaction's time ran out) or the connection was cut: the client may
+      // repeat the request (the CLI does after retry-after for reads and writes with an Idempotency-Key).
+      request.log.warn({ err: error }, 'database busy or unreachable: answered 503');
+      reply.header('retry-after', 1);
+      return sendProblem(request, reply, 'unavailable', 'The database is busy or its connection was interrupted; retry in a moment.');
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(request, reply, 'internal', 'The server failed to handle the request.');

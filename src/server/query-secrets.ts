@@ -17,7 +17,8 @@ const REDACTED_ONLY = new Set(['shippo_token']);
 const normalized = (name: string) => {
   let decoded = name;
   try { decoded = decodeURIComponent(name.replaceAll('+', ' ')); } catch { /* keep raw */ }
-  return decoded.trim().toLowerCase().replaceAll('-', '_');
+  // Array and object forms (token[]=, api_key[0]=, token[a]=) are the same credential to many parsers.
+  return decoded.trim().replace(/\[.*$/s, '').trim().toLowerCase().replaceAll('-', '_');
 };
 
 const isSecretParam = (name: string) => SECRET_PARAMS.has(normalized(name));

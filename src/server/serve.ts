@@ -30,6 +30,8 @@ export interface ServeOptions {
   maxUploadBytes?: number;
   /** The address people and agents reach the server at (OAuth metadata, Secure cookies). */
   publicUrl?: string;
+  /** Reverse proxies believed about the client's address (--trust-proxy): addresses/CIDRs or hops. */
+  trustProxy?: string[] | number;
   logger?: AppConfig['logger'];
   /** SQLite: when a commit reaches the disk (--sqlite-sync; default normal, see src/db/client.ts). */
   sqliteSync?: SqliteSync;
@@ -94,7 +96,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const rateLimitStore = await rateLimitStoreFor(db, opts);
     const app = await buildApp({ db, config: {
       logger: opts.logger, rateLimitStore, allowPrivateWebhooks: opts.allowPrivateWebhooks, unauthRateLimit: opts.unauthRateLimit,
-      storage: opts.storage, maxUploadBytes: opts.maxUploadBytes, publicUrl: opts.publicUrl,
+      storage: opts.storage, maxUploadBytes: opts.maxUploadBytes, publicUrl: opts.publicUrl, trustProxy: opts.trustProxy,
     } });
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.

@@ -71,6 +71,15 @@ describe('POST /v1/ops/files and GET one', () => {
     }
   });
 
+  it('an empty request (no body, no content type) is 415, an empty JSON body 400: never 500 (issue 23 item 4)', async () => {
+    const empty = await t.app.inject({ method: 'POST', url: '/v1/ops/files', headers: { 'x-access-token': token } });
+    expect(empty.statusCode, empty.body).toBe(415);
+    expect(empty.json().type).toBe('urn:fos:error:unsupported-media-type');
+    const emptyJson = await t.app.inject({ method: 'POST', url: '/v1/ops/files', headers: { 'x-access-token': token, 'content-type': 'application/json' }, payload: '' });
+    expect(emptyJson.statusCode, emptyJson.body).toBe(400);
+    expect(emptyJson.json().errors[0].path).toBe('body');
+  });
+
   it('answers 404 for another team\'s file', async () => {
     expect((await t.call('GET', `/v1/ops/files/${ids['Invoice March.pdf']}`, { token: otherToken })).statusCode).toBe(404);
     expect((await t.call('PATCH', `/v1/ops/files/${ids['Invoice March.pdf']}`, { token: otherToken, body: { name: 'x' } })).statusCode).toBe(404);

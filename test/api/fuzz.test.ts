@@ -122,3 +122,40 @@ it('no operation of swagger.json answers 5xx, and every error is problem+json wi
   expect(sent).toBeGreaterThan(TOTAL * 0.8);
   expect(failures).toEqual([]);
 }, 120_000);
+
+// Issue 23 items 3, 4 and 7: every write sent with no body and no content type, with hostile
+// Idempotency-Key headers, and every operation with array-form credential query parameters: no
+// 5xx, problem+json every time, and a credential in the query string is always refused.
+it('empty writes, hostile Idempotency-Key headers and array-form credential parameters never answer 5xx', async () => {
+  const doc = (await t.call('GET', '/v1/swagger.json')).json();
+  const base = new URL(doc.servers?.[0]?.url ?? '/', 'http://x').pathname.replace(/\/$/, '');
+  const failures: string[] = [];
+  const rnd = prng(SEED + 1);
+  const KEYS = ['', ' ', 'x'.repeat(201), 'k\u00e9y', 'a,b', 'ok-key-1'];
+  const CREDS = ['token[]', 'api_key[]', 'x-access-token[]', 'token%5B%5D', 'access_token[0]'];
+  let sent = 0;
+  for (const [path, item] of Object.entries<Schema>(doc.paths)) {
+    const url = base + path.replace(/\{[^}]+\}/g, '0196f0a1-0000-7000-8000-000000000000');
+    for (const method of ['post', 'put', 'patch', 'delete', 'get']) {
+      if (!item[method] || (/\/me\b|api-keys\/\{[^}]+\}\/(rotate|disable)|\/shutdown/.test(path) && method !== 'get')) continue;
+      const requests: Parameters<typeof t.app.inject>[0][] = [
+        { method: method.toUpperCase() as 'GET', url: `${url}?${CREDS[Math.floor(rnd() * CREDS.length)]}=${t.adminToken}` },
+      ];
+      if (method !== 'get') {
+        requests.push({ method: method.toUpperCase() as 'POST', url, headers: { 'x-access-token': t.adminToken } });
+        const key = KEYS[Math.floor(rnd() * KEYS.length)];
+        requests.push({ method: method.toUpperCase() as 'POST', url, headers: { 'x-access-token': t.adminToken, 'content-type': 'application/json', 'idempotency-key': key }, payload: '{}' });
+      }
+      for (const [i, r] of requests.entries()) {
+        const res = await t.app.inject(r);
+        sent++;
+        const where = `${r.method} ${String(r.url).slice(0, 120)}`;
+        if (res.statusCode >= 500) failures.push(`${res.statusCode} ${where} -> ${res.body.slice(0, 200)}`);
+        else if (i === 0 && res.statusCode !== 401) failures.push(`credential in the query string not refused: ${res.statusCode} ${where}`);
+        else if (res.statusCode >= 400 && !String(res.headers['content-type']).startsWith('application/problem+json')) failures.push(`not problem+json ${res.statusCode} ${where}`);
+      }
+    }
+  }
+  expect(sent).toBeGreaterThan(100);
+  expect(failures).toEqual([]);
+}, 120_000);

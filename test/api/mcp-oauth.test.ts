@@ -65,6 +65,39 @@ describe('discovery and registration', () => {
   });
 });
 
+describe('redirect URIs of registered clients (issue 23 item 5)', () => {
+  const attempt = (uri: string) => fetch(`${base}/oauth/register`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'x', redirect_uris: [uri] }),
+  });
+
+  it('accepts https, http on loopback and reverse-domain private-use schemes; refuses the rest with invalid_client_metadata', async () => {
+    for (const ok of ['https://app.example/cb', 'http://127.0.0.1:9/cb', 'http://[::1]:8080/cb', 'http://localhost/cb', 'com.example.app:/callback']) {
+      expect((await attempt(ok)).status, ok).toBe(201);
+    }
+    for (const bad of ['http://evil.example/cb', 'https://app.example/cb#frag', 'http://127.0.0.1/cb#', 'file:///etc/passwd', 'javascript:alert(1)',
+      'data:text/html,x', 'myapp:/cb', 'https://user:pw@app.example/cb', 'not a url']) {
+      const res = await attempt(bad);
+      expect(res.status, bad).toBe(400);
+      expect((await res.json()).error, bad).toBe('invalid_client_metadata');
+    }
+  });
+
+  it('the consent page\'s CSP form-action names the client\'s scheme or origin, never *', async () => {
+    const admin = await person(m.db, m.teamId);
+    const client = await register(base, 'com.example.app:/callback');
+    const b = new Browser(base);
+    const start = await b.request(authorizeUrl(base, { clientId: client.client_id, redirectUri: 'com.example.app:/callback', challenge: pkce().challenge }));
+    expect(start.status).toBe(302);
+    let page = await b.request(start.headers.get('location')!);
+    const signed = await b.signIn(await page.text(), admin);
+    page = await b.request(signed.headers.get('location')!);
+    expect(await page.text()).toContain('name="request"');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/form-action 'self' com\.example\.app:(;|$)/);
+    expect(csp).not.toContain('*');
+  });
+});
+
 describe('the code flow', () => {
   it('connects with a preset; the client lists tools, reads, writes with confirm_write, and is refused outside its preset', async () => {
     const admin = await person(m.db, m.teamId);

@@ -15,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('tokens in query strings', () => {
-  for (const name of ['x-access-token', 'access_token', 'token', 'api_key', 'API-KEY', 'apikey']) {
+  // Issue 23 item 4: the array and object forms too, raw or percent-encoded.
+  for (const name of ['x-access-token', 'access_token', 'token', 'api_key', 'API-KEY', 'apikey', 'token[]', 'api_key[]', 'x-access-token[]', 'token%5B%5D', 'api_key[0]', 'token[a][b]']) {
     it(`refuses ?${name}= with a 401 that says to use the header, and logs no token`, async () => {
       lines.length = 0;
       const url = `/v1/me?${name}=${encodeURIComponent(t.adminToken)}&page=0`;

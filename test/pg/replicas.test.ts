@@ -34,6 +34,8 @@ describe('two fos serve replicas on one PostgreSQL database', () => {
   it('packages: creates racing across replicas never allocate more than remains', () => races.packageCreateRace());
   it('inventory: receipts, adjustments, a count, converts and fulfils of one level across both replicas: the ledger explains every unit', () => races.inventoryRace(), 120_000);
 
+  it('contention: 12 requests in flight on one purchase order and one SKU across both replicas: only 2xx, 409 or 503 with retry-after, and the ledger explains every unit', () => races.contentionRace(2), 120_000);
+
   it('rate limit: one tier-1 key gets 30 requests across both replicas, the 31st is 429', async () => {
     const key = (await createKey(w.db, w.teamId, { name: 'tier one', power_role: 'ADMIN' }, 'test')).token;
     const left = WINDOW_MS - (Date.now() % WINDOW_MS);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { writeTx } from '../fulfillment/tx.js';
+import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
 import { conflict, DomainError } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import type { Caller } from '../products/reach.js';
@@ -84,41 +85,51 @@ function checkLines(input: AdjustmentInput) {
   });
 }
 
-export async function adjustInventory(db: Db, caller: Caller & { keyId: string }, input: AdjustmentInput): Promise<AdjustmentResult> {
+/**
+ * With an idempotency key, the adjustment is applied once per key: a repeat (a retry, an import
+ * re-run) answers what the first request answered, without touching a level.
+ */
+export async function adjustInventory(
+  db: Db, caller: Caller & { keyId: string }, input: AdjustmentInput, idempotencyKey?: string,
+): Promise<Answer<AdjustmentResult>> {
   checkLines(input);
-  return writeTx(db, async (tx) => {
-    const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
-    const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
-    uniqueProducts(products);
-    const id = randomUUID();
-    const info = { reason: input.reason, note: input.note ?? null, reference_type: 'adjustment', reference_id: id, actor_key_id: caller.keyId };
-    const levels = await levelsOf(tx, warehouse.id, products);
-    const applied: { delta: number; counted: number | null }[] = [];
-    // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
-    const order = levels.map((l, i) => i).sort((a, b) => (levels[a].id < levels[b].id ? -1 : 1));
-    for (const i of order) {
-      const line = input.lines[i];
-      const level = levels[i];
-      if (line.counted !== undefined) {
-        applied[i] = { delta: await count(tx, level, line.counted, input.force ?? false, info, i), counted: line.counted };
-        continue;
-      }
-      const deltas = deltasFor(input.reason, line.delta!, i);
-      const shrinksSellable = (deltas.on_hand ?? 0) - (deltas.unavailable ?? 0) < 0;
-      if (!(await applyToLevel(tx, level, deltas, { ...info, kind: 'ADJUSTED' }, { sellable: shrinksSellable && !input.force }))) {
-        throw await refused(tx, level, i, input.force ?? false);
-      }
-      applied[i] = { delta: line.delta!, counted: null };
+  const scope = idempotencyKey ? { teamId: caller.teamId, key: idempotencyKey, operation: 'createInventoryAdjustment', body: input } : undefined;
+  if (scope) sweepOldAnswers(db);
+  return writeTx(db, (tx) => once(tx, scope, 201, () => applyAdjustment(tx, caller, input)));
+}
+
+async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string }, input: AdjustmentInput): Promise<AdjustmentResult> {
+  const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
+  const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
+  uniqueProducts(products);
+  const id = randomUUID();
+  const info = { reason: input.reason, note: input.note ?? null, reference_type: 'adjustment', reference_id: id, actor_key_id: caller.keyId };
+  const levels = await levelsOf(tx, warehouse.id, products);
+  const applied: { delta: number; counted: number | null }[] = [];
+  // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
+  const order = levels.map((l, i) => i).sort((a, b) => (levels[a].id < levels[b].id ? -1 : 1));
+  for (const i of order) {
+    const line = input.lines[i];
+    const level = levels[i];
+    if (line.counted !== undefined) {
+      applied[i] = { delta: await count(tx, level, line.counted, input.force ?? false, info, i), counted: line.counted };
+      continue;
     }
-    const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
-    const out: AdjustmentResult = {
-      id, warehouse_id: warehouse.id, warehouse_name: warehouse.name, reason: input.reason, note: input.note ?? null,
-      force: input.force ?? false, actor_key_id: caller.keyId, created_at: new Date(),
-      lines: products.map((p, i) => ({ product_id: p.id, sku: p.sku, ...applied[i], ...levelFigures(after.get(levels[i].id)!) })),
-    };
-    await enqueueEvent(tx, caller.teamId, 'inventory.adjusted', JSON.parse(JSON.stringify(out)));
-    return out;
-  });
+    const deltas = deltasFor(input.reason, line.delta!, i);
+    const shrinksSellable = (deltas.on_hand ?? 0) - (deltas.unavailable ?? 0) < 0;
+    if (!(await applyToLevel(tx, level, deltas, { ...info, kind: 'ADJUSTED' }, { sellable: shrinksSellable && !input.force }))) {
+      throw await refused(tx, level, i, input.force ?? false);
+    }
+    applied[i] = { delta: line.delta!, counted: null };
+  }
+  const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
+  const out: AdjustmentResult = {
+    id, warehouse_id: warehouse.id, warehouse_name: warehouse.name, reason: input.reason, note: input.note ?? null,
+    force: input.force ?? false, actor_key_id: caller.keyId, created_at: new Date(),
+    lines: products.map((p, i) => ({ product_id: p.id, sku: p.sku, ...applied[i], ...levelFigures(after.get(levels[i].id)!) })),
+  };
+  await enqueueEvent(tx, caller.teamId, 'inventory.adjusted', JSON.parse(JSON.stringify(out)));
+  return out;
 }
 
 /** The level of each line's product at the warehouse, created empty when missing. */

@@ -2,6 +2,7 @@ import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
 import { integerBy } from '../../db/raw-sql.js';
 import type { TxClient } from '../../db/types.js';
 import { fillBackorders } from '../orders/backorders.js';
+import { DomainError } from '../errors.js';
 import { BUCKETS, type Bucket, type MovementKind } from './constants.js';
 
 export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from './constants.js';
@@ -121,5 +122,8 @@ export async function levelFor(tx: TxClient, productId: string, warehouseId: str
     update: {},
     select: { id: true, product_id: true, warehouse_id: true, product: { select: { sku: true } } },
   });
+  // Prisma reads the relation with a second statement; when the transaction expired in between
+  // (a long wait on a hot row) it comes back empty instead of failing. Say so, retryably (503).
+  if (!level?.product) throw new DomainError('unavailable', 'The transaction ran out of time waiting for a busy inventory level; retry in a moment.');
   return { id: level.id, product_id: level.product_id, warehouse_id: level.warehouse_id, sku: level.product.sku };
 }

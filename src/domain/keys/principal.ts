@@ -34,16 +34,23 @@ interface Entry {
   loadedAt: number;
 }
 
+/** Most tokens (good and bad) remembered; the oldest is forgotten first, so a flood cannot grow the process. */
+export const MAX_CACHED_TOKENS = 10_000;
+/** How long an unknown token is remembered as unknown: short, so a key just created elsewhere works soon. */
+const NEGATIVE_TTL_MS = 5_000;
+
 const unauthorized = (why: string) => new DomainError('unauthorized', why);
 
-// Tokens resolve through an in-memory cache so the hot path costs no query. Changes made
-// through this process invalidate it at once; other replicas see them within ttlMs.
+// Tokens resolve through an in-memory cache (by hash, good and bad alike, bounded) so the hot
+// path costs no query. Changes made through this process invalidate it at once; other replicas
+// see them within ttlMs.
 export class PrincipalResolver {
   private cache = new Map<string, Entry>();
 
   constructor(
     private readonly db: Db,
     private readonly ttlMs = 5_000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async resolve(token: string | undefined): Promise<Principal> {
@@ -56,23 +63,46 @@ export class PrincipalResolver {
     }
     if (!isWellFormedToken(token)) throw unauthorized('The API key is malformed.');
     const hash = hashToken(token);
-    let entry = this.cache.get(hash);
-    if (!entry || Date.now() - entry.loadedAt > this.ttlMs) {
-      entry = { principal: await this.load(hash), loadedAt: Date.now() };
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, entry);
+    let entry = this.fresh(hash);
+    if (!entry) {
+      entry = { principal: await this.load(hash), loadedAt: this.now() };
+      this.remember(hash, entry);
     }
     const p = entry.principal;
     if (!p) throw unauthorized('The API key is unknown or disabled.');
-    if (p.expiresAt && p.expiresAt.getTime() <= Date.now()) throw unauthorized('The API key has expired.');
+    if (p.expiresAt && p.expiresAt.getTime() <= this.now()) throw unauthorized('The API key has expired.');
     return p;
   }
 
-  /** Whether `token` is a key this process already resolved as valid (a cache read, no I/O). */
-  isCachedValid(token: string | undefined): boolean {
-    if (!token || !isWellFormedToken(token)) return false;
-    const entry = this.cache.get(hashToken(token));
-    return Boolean(entry?.principal && Date.now() - entry.loadedAt <= this.ttlMs);
+  /**
+   * Whether `token` could still turn out valid without being looked up: false for a missing or
+   * malformed token and for one this process recently found unknown (a cache read, no I/O). The
+   * limiter of failed authentications refuses only those, so a valid key is never refused by it.
+   */
+  mayBeValid(token: string | undefined): boolean {
+    if (!token) return false;
+    if (isAccessToken(token)) return true;
+    if (!isWellFormedToken(token)) return false;
+    const entry = this.fresh(hashToken(token));
+    return !entry || entry.principal !== null;
+  }
+
+  /** Tokens remembered now (for tests and metrics). */
+  get size(): number {
+    return this.cache.size;
+  }
+
+  private fresh(hash: string): Entry | undefined {
+    const entry = this.cache.get(hash);
+    if (!entry) return undefined;
+    const ttl = entry.principal ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS);
+    return this.now() - entry.loadedAt <= ttl ? entry : undefined;
+  }
+
+  private remember(hash: string, entry: Entry) {
+    this.cache.delete(hash); // re-inserted last: Map order is then oldest first
+    if (this.cache.size >= MAX_CACHED_TOKENS) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(hash, entry);
   }
 
   /** Forget everything: called after any key, role or team change. */

@@ -36,12 +36,15 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
     const receiptId = randomUUID();
     const now = new Date();
     let units = 0;
-    const received = [];
-    for (const [i, line] of input.lines.entries()) {
-      const poLine = po.lines.find((l) => l.product_id === products[i].id);
-      if (!poLine) {
-        throw new DomainError('conflict', `lines[${i}]: ${products[i].sku ?? products[i].id} is not on purchase order ${po.id}.`, { line: i });
-      }
+    const received: ReceivedLine[] = [];
+    const poLines = products.map((p, i) => {
+      const poLine = po.lines.find((l) => l.product_id === p.id);
+      if (!poLine) throw new DomainError('conflict', `lines[${i}]: ${p.sku ?? p.id} is not on purchase order ${po.id}.`, { line: i });
+      return poLine;
+    });
+    for (const i of await levelOrder(tx, po.warehouse_id, products.map((p) => p.id))) {
+      const line = input.lines[i];
+      const poLine = poLines[i];
       const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
       const after = await raiseReceived(tx, poLine, line.quantity, damaged, input.allow_over_receipt ?? false, i);
       const openBefore = openOf({ quantity: poLine.quantity, quantity_received: after - line.quantity });
@@ -53,7 +56,7 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
         if (!ok) throw conflict(`lines[${i}]: the inventory level of ${products[i].sku ?? products[i].id} could not take the receipt.`);
       });
       units += line.quantity;
-      received.push({ product_id: poLine.product_id, sku: poLine.sku, quantity: line.quantity, condition: line.condition ?? 'SELLABLE', lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null });
+      received[i] = ({ product_id: poLine.product_id, sku: poLine.sku, quantity: line.quantity, condition: line.condition ?? 'SELLABLE', lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null });
     }
     const lines = await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
     const status = lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED';
@@ -69,6 +72,20 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
     await enqueueForParties(tx, po, 'purchase_order.received', receipt);
     return receipt;
   });
+}
+
+type ReceivedLine = { product_id: string; sku: string | null; quantity: number; condition: string; lot_code: string | null; expiration_date: string | null };
+
+/**
+ * The lines' indexes in the order their inventory levels are taken: by level id, as adjustments
+ * and fulfilment take them, so a receipt and an adjustment of the same SKUs never wait on each
+ * other in a cycle (levels not created yet come last, in product order).
+ */
+async function levelOrder(tx: TxClient, warehouseId: string, productIds: string[]): Promise<number[]> {
+  const levels = await tx.inventoryLevel.findMany({ where: { warehouse_id: warehouseId, product_id: { in: productIds } }, select: { id: true, product_id: true } });
+  const key = new Map(levels.map((l) => [l.product_id, `0${l.id}`]));
+  const sortKey = (i: number) => key.get(productIds[i]) ?? `1${productIds[i]}`;
+  return productIds.map((_, i) => i).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : a - b));
 }
 
 /** Raises the line's received count unless that would pass what was ordered (without allowOver); returns the new count. */

@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import * as authorizations from '../../domain/oauth/authorizations.js';
 import { connectionsForPerson, revokeConnection } from '../../domain/oauth/connections.js';
 import { PRESETS, type Preset } from '../../domain/oauth/presets.js';
+import { redirectUriProblem } from '../../domain/oauth/clients.js';
 import { signIn, signOut, type SessionUser } from '../../domain/users/sessions.js';
 import { UnauthLimiter } from '../rate-limit/unauth.js';
 import { sendPage } from './html.js';
@@ -29,10 +30,15 @@ const CONNECTIONS = '/oauth/connections';
 /** Teams where the person may connect an agent (Write MCP). */
 const eligibleTeams = (person: SessionUser) => person.teams.filter((t) => t.permissions.has('WRITE_MCP'));
 
-/** Where the consent form's redirect may go (CSP form-action): the client's redirect origin. */
+/**
+ * Where the consent form's redirect may go (CSP form-action): the client's redirect origin, or
+ * its private-use scheme (`com.example.app:`). Never wider: a URI that is neither (registered
+ * before redirect URIs were checked) gets no target beyond 'self', so the redirect is blocked.
+ */
 function formTargets(redirectUri: string): string[] {
+  if (redirectUriProblem(redirectUri)) return [];
   const url = new URL(redirectUri);
-  return url.protocol === 'http:' || url.protocol === 'https:' ? [url.origin] : ['*'];
+  return url.protocol === 'http:' || url.protocol === 'https:' ? [url.origin] : [url.protocol];
 }
 
 export default async function browserRoutes(app: FastifyInstance) {

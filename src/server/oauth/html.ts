@@ -38,8 +38,9 @@ export interface PageOptions {
 
 /** Sends a whole page with the headers every one of these pages needs. */
 export function sendPage(reply: FastifyReply, title: string, body: string, opts: PageOptions = {}) {
-  const formAction = opts.formTargets === undefined ? "form-action 'self'"
-    : opts.formTargets.includes('*') ? '' : `form-action 'self' ${opts.formTargets.join(' ')}`;
+  // Never '*' nor omitted: only this server and the origins (or private-use schemes) given.
+  const targets = (opts.formTargets ?? []).filter((t) => t !== '*' && /^[a-z][a-z0-9+.-]*:(\/\/[^\s;,'"]+)?$/i.test(t));
+  const formAction = `form-action 'self'${targets.map((t) => ` ${t}`).join('')}`;
   const csp = ["default-src 'none'", "style-src 'unsafe-inline'", "img-src 'self' data:", "frame-ancestors 'none'", "base-uri 'none'", formAction]
     .filter(Boolean).join('; ');
   return reply

@@ -3,7 +3,7 @@ import type { OAuthServerProvider, AuthorizationParams } from '@modelcontextprot
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidClientMetadataError, InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Db } from '../../db/types.js';
 import * as clients from '../../domain/oauth/clients.js';
 import { consentPath, ORIGIN, resourceUrl, type WithOrigin } from './metadata.js';
@@ -29,7 +29,14 @@ export class FosOAuthProvider implements OAuthServerProvider {
   constructor(private readonly db: Db) {
     this.clientsStore = {
       getClient: (id) => clients.getClient(db, id) as Promise<OAuthClientInformationFull | undefined>,
-      registerClient: (info) => clients.registerClient(db, info as Record<string, unknown>) as Promise<OAuthClientInformationFull>,
+      registerClient: (info) => {
+        const uris = Array.isArray(info.redirect_uris) ? info.redirect_uris : [];
+        for (const [i, uri] of uris.entries()) {
+          const problem = clients.redirectUriProblem(uri);
+          if (problem) throw new InvalidClientMetadataError(`redirect_uris[${i}] ${problem}.`);
+        }
+        return clients.registerClient(db, info as Record<string, unknown>) as Promise<OAuthClientInformationFull>;
+      },
     };
   }
 

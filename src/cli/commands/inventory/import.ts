@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { ApiError } from '../../../client/errors.js';
+import { createHash } from 'node:crypto';
+import { ApiError, NetworkError } from '../../../client/errors.js';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { CliError, exitCodeFor, UsageError } from '../../errors.js';
@@ -12,7 +13,11 @@ import { parseLinesCsv } from './csv-lines.js';
 // `fos inventory import counts.csv --warehouse <id>`: a spreadsheet of counts (or deltas) sent as
 // adjustments of up to 1,000 lines each, so 10,000 rows take ten requests. Each request is one
 // transaction on the server; when one is refused, the rows before it stay applied and the error
-// names the CSV row (not the request line) that was refused.
+// names the CSV row (not the request line) that was refused. Each request carries an
+// Idempotency-Key derived from the file's content, the options and the chunk, so a request that
+// is retried, or the whole import run again after a crash or a lost connection, applies each row
+// exactly once (the server answers a repeat with its first answer). --run <name> makes a new set of
+// keys, to apply the same file again on purpose.
 
 const BATCH = 1000;
 
@@ -26,6 +31,7 @@ export default function inventoryImport(ctx: Context): Command {
   ]);
   cmd.option('--force', 'accept counts below what is committed (never below zero)');
   cmd.option('--dry-run', 'check the file and show what would be sent, send nothing');
+  cmd.option('--run <name>', 'apply a file imported before (within 7 days) again: without it a re-run applies only the rows not yet applied');
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     const opts = command.opts();
@@ -55,8 +61,9 @@ export default function inventoryImport(ctx: Context): Command {
         const slice = lines.slice(b * BATCH, (b + 1) * BATCH);
         progress.update(`importing: ${summary.applied}/${lines.length} rows (request ${b + 1} of ${batches})`);
         const body = { warehouse_id: warehouse, reason, lines: slice, ...(fields.note ? { note: fields.note } : {}), ...(opts.force ? { force: true } : {}) };
+        const idempotencyKey = chunkKey(text, opts.run as string | undefined, b, body);
         try {
-          const res = await client.request<{ id: string }>('POST', '/ops/inventory/adjustments', { body });
+          const res = await client.request<{ id: string }>('POST', '/ops/inventory/adjustments', { body, idempotencyKey });
           summary.adjustment_ids.push(res.data.id);
           summary.applied += slice.length;
         } catch (err) {
@@ -76,8 +83,19 @@ export default function inventoryImport(ctx: Context): Command {
   ]);
 }
 
+/** The chunk's idempotency key: the same file, options and chunk always give the same key. */
+function chunkKey(file: string, run: string | undefined, chunk: number, body: unknown): string {
+  const h = createHash('sha256').update(file).update('\0').update(run ?? '').update('\0').update(JSON.stringify(body)).digest('hex');
+  return `fos-import-${h.slice(0, 40)}-${chunk + 1}`;
+}
+
 /** The server's refusal, told in CSV rows: `row 1013 (line 12 of request 2): …`. */
 function refused(err: unknown, rows: number[], offset: number, applied: number): unknown {
+  if (err instanceof NetworkError) {
+    const kept = applied ? `rows ${rows[0]}-${rows[applied - 1]} are known applied; ` : 'no row is known applied; ';
+    return new CliError(`${err.message}\n${kept}rows from ${rows[offset]} on may or may not have been applied. `
+      + 'Running the same import again is safe: each request carries an idempotency key, so rows already applied are not applied twice.', exitCodeFor(err));
+  }
   if (!(err instanceof ApiError)) return err;
   const m = /^lines\[(\d+)\]/.exec(err.detail) ?? /lines\[(\d+)\]/.exec(JSON.stringify(err.errors ?? ''));
   const where = m ? `row ${rows[offset + Number(m[1])]}: ` : '';

@@ -5,7 +5,7 @@ import { FileCreateBody, FileListQuery, FileListSchema, FilePatchBody, FileSchem
 import { createFile, deleteFile, fileView, getFile, updateFile } from '../../../domain/files/files.js';
 import { listFiles } from '../../../domain/files/list.js';
 import { uploadFile } from '../../../domain/files/upload.js';
-import { invalid, notFound } from '../../../domain/errors.js';
+import { DomainError, invalid, notFound } from '../../../domain/errors.js';
 
 const tags = ['Files'];
 const read = { permission: 'READ_FILES', family: 'ops' } as const;
@@ -44,6 +44,11 @@ export default async function routes(app: FastifyInstance) {
   }, async (request, reply) => {
     const teamId = request.principal.teamId;
     if (!request.isMultipart()) {
+      // No body at all (nor a content type) reaches here unvalidated: Fastify picks the schema by content type.
+      if (!request.headers['content-type']) {
+        throw new DomainError('unsupported-media-type', 'Send the file as multipart/form-data, or a record of a file kept elsewhere as application/json.');
+      }
+      if (request.body === undefined || request.body === null) throw invalid('body', 'is required: a JSON record { name, url, … } or a multipart upload');
       return reply.code(201).send(fileView(await createFile(app.db, teamId, request.body as Static<typeof FileCreateBody>)));
     }
     const fields: Record<string, string> = {};

@@ -5,6 +5,7 @@ import { MOVEMENT_KINDS } from '../../../domain/inventory/constants.js';
 import { listLevels } from '../../../domain/inventory/levels.js';
 import { listMovements } from '../../../domain/inventory/movements.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
+import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import {
   AdjustmentBody, AdjustmentSchema, InventoryListQuery, InventoryListSchema, MovementListQuery, MovementListSchema,
 } from '../../schemas/inventory.js';
@@ -48,8 +49,10 @@ export default async function routes(app: FastifyInstance) {
       operationId: 'createInventoryAdjustment', tags, summary: 'Adjust or count inventory at a warehouse (up to 1,000 lines, all or nothing)',
       description: 'Each line gives product_id or sku and a delta, or (CYCLE_COUNT, CORRECTION) the counted on_hand. '
         + 'DAMAGED/QUARANTINE set units aside (negative: write set-aside units off); RELEASE_QUARANTINE returns them. '
-        + 'on_hand never falls below committed + unavailable without force, nor below zero.',
+        + 'on_hand never falls below committed + unavailable without force, nor below zero. '
+        + 'With an Idempotency-Key header the adjustment is applied once per key: a repeat answers the first answer '
+        + '(header idempotent-replayed: true); the same key with another body is a 409.',
       body: AdjustmentBody, response: { 201: AdjustmentSchema },
     },
-  }, async (request, reply) => reply.code(201).send(await adjustInventory(app.db, request.principal, request.body)));
+  }, async (request, reply) => sendAnswer(reply, await adjustInventory(app.db, request.principal, request.body, idempotencyKeyOf(request))));
 }
