@@ -120,10 +120,10 @@ describe('fos fulfill run', () => {
     expect(r.stderr).toContain('2 of 2 fulfillment order(s) to fulfil');
     expect(r.stderr).toMatch(/weight 500 G \(from its items\)/);
     const table = r.stdout.trim().split('\n');
-    expect(table[0]).toMatch(/^FULFILLMENT_ORDER\s+ORDER\s+STATUS\s+PACKAGE\s+TRACKING/);
+    expect(table[0]).toMatch(/^ORDER\s+STATUS\s+REASON\s+TRACKING\s+FULFILLMENT_ORDER\s+PACKAGE/);
     expect(table).toHaveLength(3);
     for (const id of ids) {
-      expect(table.some((l) => l.startsWith(id) && /\bfulfilled\b/.test(l))).toBe(true);
+      expect(table.some((l) => l.startsWith(order.order_number) && l.includes(id) && /\bfulfilled\b/.test(l))).toBe(true);
       expect(await foOf(id)).toMatchObject({ status: 'FULFILLED', lock_owner: null });
       const [pkg] = await packagesOf(id);
       const label = await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: pkg.id } });

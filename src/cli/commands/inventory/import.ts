@@ -70,9 +70,9 @@ export default function inventoryImport(ctx: Context): Command {
     await printRecord(ctx, summary);
   });
   return withExamples(cmd, [
-    'fos inventory import counts.csv --warehouse 0193…',
-    'fos inventory import counts.csv --warehouse 0193… --dry-run',
-    'fos inventory import shrink.csv --warehouse 0193… --reason LOST --note "Q4 write-off"',
+    'fos inventory import counts.csv --warehouse "Portland DC"',
+    'fos inventory import counts.csv --warehouse "Portland DC" --dry-run',
+    'fos inventory import shrink.csv --warehouse "Portland DC" --reason LOST --note "Q4 write-off"',
   ]);
 }
 
