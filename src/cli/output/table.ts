@@ -132,7 +132,9 @@ export function renderTable(io: IOStreams, rows: readonly unknown[], columns: re
   let natural = columns.map((_, i) => naturalOf(i));
   const floors = columns.map((c) => c.length);
   let shown = columns.map((_, i) => i);
-  const fit = () => fitWidths(shown.map((i) => natural[i]), shown.map((i) => fixed[i] || keep.includes(columns[i])), budget, shown.map((i) => floors[i]));
+  // A kept column narrows only down to 24 characters (a whole short timestamp, most reasons).
+  const floorOf = (i: number) => (keep.includes(columns[i]) ? Math.max(floors[i], Math.min(natural[i], 24)) : floors[i]);
+  const fit = () => fitWidths(shown.map((i) => natural[i]), shown.map((i) => fixed[i]), budget, shown.map(floorOf));
   // Too wide even with the text columns narrowed (fitWidths), in this order: leave out empty
   // columns, shorten UUIDs to a prefix unique within the table (as git shortens hashes) and
   // timestamps to the minute, leave out timestamps and secondary columns, then the needed

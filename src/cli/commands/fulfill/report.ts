@@ -134,7 +134,8 @@ export class Reporter {
     const { format, fields } = this.output;
     if (format === 'table' && this.results.length) {
       const rows = this.results.map((r) => (fields ? pickFields(r, fields) : tableRow(r, this.dryRun)));
-      const columns = Object.keys(rows[0] as object);
+      // No failure, no skip: no reason column.
+      const columns = Object.keys(rows[0] as object).filter((c) => fields || c !== 'reason' || rows.some((r) => (r as { reason?: string }).reason));
       // renderTable never cuts ids (what one acts on next); other columns share what is left.
       await this.ctx.io.out(renderTable(this.ctx.io, rows, columns, 0, fields ? [] : KEEP));
       // A narrow terminal may cut a reason: every failure's whole reason follows the table.
