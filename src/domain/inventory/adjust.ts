@@ -33,6 +33,8 @@ export interface AdjustmentInput {
   reason: AdjustmentReason;
   note?: string;
   force?: boolean;
+  /** Check and compute everything, then roll back: the result says what the request would do. */
+  dry_run?: boolean;
   lines: AdjustmentLine[];
 }
 
@@ -45,7 +47,15 @@ export interface AdjustmentResult {
   force: boolean;
   actor_key_id: string;
   created_at: Date;
-  lines: (LevelFigures & { product_id: string; sku: string | null; delta: number; counted: number | null })[];
+  dry_run?: true;
+  lines: (LevelFigures & { product_id: string; sku: string | null; delta: number; counted: number | null; before: LevelFigures })[];
+}
+
+/** Carries a dry run's result out of its transaction, which it rolls back. */
+class DryRun extends Error {
+  constructor(readonly result: AdjustmentResult) {
+    super('dry run');
+  }
 }
 
 const lineError = (i: number, message: string) =>
@@ -86,6 +96,15 @@ function checkLines(input: AdjustmentInput) {
 
 export async function adjustInventory(db: Db, caller: Caller & { keyId: string }, input: AdjustmentInput): Promise<AdjustmentResult> {
   checkLines(input);
+  try {
+    return await adjustTx(db, caller, input);
+  } catch (err) {
+    if (err instanceof DryRun) return err.result;
+    throw err;
+  }
+}
+
+async function adjustTx(db: Db, caller: Caller & { keyId: string }, input: AdjustmentInput): Promise<AdjustmentResult> {
   return writeTx(db, async (tx) => {
     const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
     const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
@@ -93,6 +112,8 @@ export async function adjustInventory(db: Db, caller: Caller & { keyId: string }
     const id = randomUUID();
     const info = { reason: input.reason, note: input.note ?? null, reference_type: 'adjustment', reference_id: id, actor_key_id: caller.keyId };
     const levels = await levelsOf(tx, warehouse.id, products);
+    const figuresOf = async () => new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
+    const before = await figuresOf();
     const applied: { delta: number; counted: number | null }[] = [];
     // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
     const order = levels.map((l, i) => i).sort((a, b) => (levels[a].id < levels[b].id ? -1 : 1));
@@ -110,12 +131,15 @@ export async function adjustInventory(db: Db, caller: Caller & { keyId: string }
       }
       applied[i] = { delta: line.delta!, counted: null };
     }
-    const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
+    const after = await figuresOf();
     const out: AdjustmentResult = {
       id, warehouse_id: warehouse.id, warehouse_name: warehouse.name, reason: input.reason, note: input.note ?? null,
       force: input.force ?? false, actor_key_id: caller.keyId, created_at: new Date(),
-      lines: products.map((p, i) => ({ product_id: p.id, sku: p.sku, ...applied[i], ...levelFigures(after.get(levels[i].id)!) })),
+      lines: products.map((p, i) => ({
+        product_id: p.id, sku: p.sku, ...applied[i], ...levelFigures(after.get(levels[i].id)!), before: levelFigures(before.get(levels[i].id)!),
+      })),
     };
+    if (input.dry_run) throw new DryRun({ ...out, dry_run: true });
     await enqueueEvent(tx, caller.teamId, 'inventory.adjusted', JSON.parse(JSON.stringify(out)));
     return out;
   });
