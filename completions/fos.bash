@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms labels carrier-rates charges files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carrier-rates charges files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -13,6 +13,7 @@ __fos_subcommands() {
     'fos inventory transfers') echo 'list get receive cancel' ;;
     'fos purchase-orders') echo 'list get create receive close cancel' ;;
     'fos returns') echo 'list get create receive cancel' ;;
+    'fos warehouses') echo 'list get' ;;
     'fos vendors') echo 'list get create update' ;;
     'fos orders') echo 'list get priority mark-paid' ;;
     'fos draft-orders') echo 'list get create convert' ;;
@@ -88,6 +89,9 @@ __fos_options() {
     'fos returns create') echo '--warehouse --reference --note --data --field -F --raw-field -f --reason' ;;
     'fos returns receive') echo '--note --data --field -F --raw-field -f --damaged' ;;
     'fos returns cancel') echo '' ;;
+    'fos warehouses') echo '' ;;
+    'fos warehouses list') echo '--name --page --limit --all' ;;
+    'fos warehouses get') echo '' ;;
     'fos vendors') echo '' ;;
     'fos vendors list') echo '--order-by --order --page --limit --all' ;;
     'fos vendors get') echo '' ;;
