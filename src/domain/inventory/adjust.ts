@@ -51,6 +51,15 @@ export interface AdjustmentResult {
   lines: (LevelFigures & { product_id: string; sku: string | null; delta: number; counted: number | null; before: LevelFigures })[];
 }
 
+/**
+ * A level's figures before the line: after minus what the line moved. Exact: the level's row is
+ * written (locked) by this transaction, so nothing else changed it in between.
+ */
+const beforeOf = (l: Parameters<typeof levelFigures>[0], moved: Deltas) => levelFigures({
+  on_hand: l.on_hand - (moved.on_hand ?? 0), committed: l.committed - (moved.committed ?? 0),
+  unavailable: l.unavailable - (moved.unavailable ?? 0), on_order: l.on_order - (moved.on_order ?? 0),
+});
+
 /** Carries a dry run's result out of its transaction, which it rolls back. */
 class DryRun extends Error {
   constructor(readonly result: AdjustmentResult) {
@@ -112,8 +121,6 @@ async function adjustTx(db: Db, caller: Caller & { keyId: string }, input: Adjus
     const id = randomUUID();
     const info = { reason: input.reason, note: input.note ?? null, reference_type: 'adjustment', reference_id: id, actor_key_id: caller.keyId };
     const levels = await levelsOf(tx, warehouse.id, products);
-    const figuresOf = async () => new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
-    const before = await figuresOf();
     const applied: { delta: number; counted: number | null }[] = [];
     // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
     const order = levels.map((l, i) => i).sort((a, b) => (levels[a].id < levels[b].id ? -1 : 1));
@@ -131,12 +138,13 @@ async function adjustTx(db: Db, caller: Caller & { keyId: string }, input: Adjus
       }
       applied[i] = { delta: line.delta!, counted: null };
     }
-    const after = await figuresOf();
+    const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
     const out: AdjustmentResult = {
       id, warehouse_id: warehouse.id, warehouse_name: warehouse.name, reason: input.reason, note: input.note ?? null,
       force: input.force ?? false, actor_key_id: caller.keyId, created_at: new Date(),
       lines: products.map((p, i) => ({
-        product_id: p.id, sku: p.sku, ...applied[i], ...levelFigures(after.get(levels[i].id)!), before: levelFigures(before.get(levels[i].id)!),
+        product_id: p.id, sku: p.sku, ...applied[i], ...levelFigures(after.get(levels[i].id)!),
+        before: beforeOf(after.get(levels[i].id)!, input.lines[i].counted !== undefined ? { on_hand: applied[i].delta } : deltasFor(input.reason, applied[i].delta, i)),
       })),
     };
     if (input.dry_run) throw new DryRun({ ...out, dry_run: true });
