@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -13,6 +13,7 @@ __fos_subcommands() {
     'fos inventory transfers') echo 'list get receive cancel' ;;
     'fos purchase-orders') echo 'list get create receive close cancel' ;;
     'fos returns') echo 'list get create receive cancel' ;;
+    'fos warehouses') echo 'list get' ;;
     'fos vendors') echo 'list get create update' ;;
     'fos orders') echo 'list export get priority mark-paid edit cancel hold release backorders' ;;
     'fos draft-orders') echo 'list get create convert' ;;
@@ -30,7 +31,7 @@ __fos_subcommands() {
     'fos keys') echo 'list get create disable delete roles tier' ;;
     'fos roles') echo 'list get create update delete' ;;
     'fos mcp-connections') echo 'list get revoke tier' ;;
-    'fos webhooks') echo 'list get create update delete deliveries' ;;
+    'fos webhooks') echo 'list get create update delete deliveries listen trigger' ;;
     'fos db') echo 'migrate' ;;
     'fos admin') echo 'team delegation warehouse location-type role key user' ;;
     'fos admin team') echo 'create list' ;;
@@ -93,6 +94,9 @@ __fos_options() {
     'fos returns create') echo '--warehouse --reference --note --data --field -F --raw-field -f --reason' ;;
     'fos returns receive') echo '--note --data --field -F --raw-field -f --damaged' ;;
     'fos returns cancel') echo '' ;;
+    'fos warehouses') echo '' ;;
+    'fos warehouses list') echo '--name --page --limit --all' ;;
+    'fos warehouses get') echo '' ;;
     'fos vendors') echo '' ;;
     'fos vendors list') echo '--order-by --order --page --limit --all' ;;
     'fos vendors get') echo '' ;;
@@ -207,7 +211,9 @@ __fos_options() {
     'fos webhooks update') echo '--url --event --description --active --data --field -F --raw-field -f' ;;
     'fos webhooks delete') echo '' ;;
     'fos webhooks deliveries') echo '--status --page --limit --all' ;;
-    'fos api') echo '--field -F --raw-field -f --input --header -H --paginate' ;;
+    'fos webhooks listen') echo '--forward-to --events --secret --max-events' ;;
+    'fos webhooks trigger') echo '' ;;
+    'fos api') echo '--field -F --raw-field -f --input --header -H --paginate --include -i' ;;
     'fos completion') echo '' ;;
     'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --drain-timeout --unauth-rate-limit --allow-private-webhooks --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format' ;;
     'fos db') echo '' ;;
@@ -353,7 +359,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --run --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --run --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --forward-to --events --secret --max-events --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {

@@ -8,6 +8,8 @@ export interface PageRequest {
   limit: number;
   /** Opaque keyset cursor (meta.next_cursor of the previous page); when given, page is not used. */
   cursor?: string;
+  /** Only ids starting with this (lists whose schema spreads idPrefixQuery). */
+  id_prefix?: string;
 }
 
 export interface PageMeta {
@@ -34,8 +36,18 @@ export interface Page<T> {
  * given (keyset), else OFFSET paging; take is limit + 1 (pass the rows and orderBy to toPage).
  */
 export function pageArgs<W extends object>(q: PageRequest, where: W, orderBy: unknown): { where: W; orderBy: never; skip: number; take: number } {
+  if (q.id_prefix) where = { AND: [where, idPrefixWhere(q.id_prefix)] } as unknown as W;
   if (q.cursor) return { where: { AND: [where, afterCursor(q.cursor, orderBy, { bound: true })] } as unknown as W, orderBy: orderBy as never, skip: 0, take: q.limit + 1 };
   return { where, orderBy: orderBy as never, ...pageWindow(q) };
+}
+
+/**
+ * Ids starting with `prefix`: a range on the primary key (its index serves it; ids are lowercase
+ * hex and dashes, all below 'g') plus startsWith, which keeps it exact under any collation.
+ */
+export function idPrefixWhere(prefix: string) {
+  const p = prefix.toLowerCase();
+  return { id: { gte: p, lt: `${p}g`, startsWith: p } };
 }
 
 /** OFFSET window only (lists that build their own where/orderBy; prefer pageArgs). */

@@ -127,7 +127,7 @@ describe('GET /v1/swagger.json', () => {
     expect(key.properties.token_hash).toBeUndefined();
     expect(key.properties.token_hint).toBeDefined();
     const list = doc.paths['/keys'].get;
-    expect(list.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'limit', 'page']);
+    expect(list.parameters.map((p: any) => p.name).sort()).toEqual(['cursor', 'id_prefix', 'limit', 'page']);
     const perms = doc.paths['/roles'].post.requestBody.content['application/json'].schema.properties.permissions;
     expect(perms.items.enum).toEqual([...PERMISSIONS]);
   });

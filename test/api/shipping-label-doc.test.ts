@@ -47,6 +47,8 @@ describe('printable shipping label', () => {
     expect(doc.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
     const tracking: string = pkg.shipping_label_tracking_code;
     expect(text).toContain('UPS Ground');
+    // The built-in rate-table carrier sold it: it says plainly that no carrier takes it.
+    expect(text.startsWith('TEST LABEL - NOT VALID FOR SHIPPING\nMade by the built-in rate-table carrier:\nno carrier will accept or deliver it.\n')).toBe(true);
     expect(text).toContain('SHIP TO');
     expect(text).toContain(`TRACKING # ${tracking}`);
     expect(text).toContain('Weight: 1500 G');
@@ -73,7 +75,7 @@ describe('printable shipping label', () => {
     expect(doc.getPage(1).getSize()).toEqual({ width: 612, height: 792 });
     expect(text).toContain(`TRACKING # ${pkg.shipping_label_tracking_code}`);
     expect(text).toContain('Packing slip');
-    expect(text).toContain(`1 x  ${f.foLines[0].sku}`);
+    expect(text).toContain(`${f.foLines[0].sku}\n${f.foLines[0].name}\n1\n1\n0\n`); // SKU, description, ordered, shipped, remaining
     expect(decodeCode128(image!)).toBe(pkg.shipping_label_tracking_code);
 
     const voided = await call('POST', `/v1/ops/packages/${pkg.id}/label/void`);

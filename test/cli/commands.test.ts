@@ -56,9 +56,10 @@ describe('products', () => {
   });
 
   it('list: JSON array of records when piped; query flags use the server names', async () => {
-    const r = await runCli(['products', 'list', '--search', 'mug', '--type', 'standard', '--has-barcode', 'false', '--warehouse-id', 'w1,w2', '--order', 'DESC'], { env });
+    // Warehouse ids (UUIDs) go as they are; names are looked up (test/cli/names-and-ids.test.ts).
+    const r = await runCli(['products', 'list', '--search', 'mug', '--type', 'standard', '--has-barcode', 'false', '--warehouse-id', '01a21000-0000-7000-8000-000000000001,01a21000-0000-7000-8000-000000000002', '--order', 'DESC'], { env });
     expect(JSON.parse(r.stdout)).toEqual(products);
-    expect(Object.fromEntries(last()!.query)).toEqual({ search: 'mug', type: 'STANDARD', has_barcode: 'false', warehouse_id: 'w1,w2', order: 'desc' });
+    expect(Object.fromEntries(last()!.query)).toEqual({ search: 'mug', type: 'STANDARD', has_barcode: 'false', warehouse_id: '01a21000-0000-7000-8000-000000000001,01a21000-0000-7000-8000-000000000002', order: 'desc' });
   });
 
   it('list --all streams every page as ndjson', async () => {
@@ -310,9 +311,9 @@ describe('keys and roles', () => {
 
 describe('charges', () => {
   it('create-storage nests data and needs exactly one billing target', async () => {
-    const where = ['--location-type', 'lt1', '--warehouse', 'w1'];
+    const where = ['--location-type', 'lt1', '--warehouse', '01a21000-0000-7000-8000-000000000001'];
     await runCli(['charges', 'create-storage', '--merchant-team', 'm1', '--name', 'Pallets', '--quantity', '4', '--rate-period', 'daily', ...where], { env });
-    expect(last()!.body).toEqual({ merchant_team_id: 'm1', data: { name: 'Pallets', quantity: 4, rate_period: 'DAILY', location_type_id: 'lt1', warehouse_id: 'w1' } });
+    expect(last()!.body).toEqual({ merchant_team_id: 'm1', data: { name: 'Pallets', quantity: 4, rate_period: 'DAILY', location_type_id: 'lt1', warehouse_id: '01a21000-0000-7000-8000-000000000001' } });
     const both = await runCli(['charges', 'create-storage', '--merchant-team', 'm1', '--delegation', 'd1', '--name', 'P', '--quantity', '1', '--rate-period', 'DAILY', ...where], { env });
     expect(both.code).toBe(2);
     expect(both.stderr).toBe('error: pass exactly one of --delegation and --merchant-team\n');

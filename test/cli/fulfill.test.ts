@@ -120,10 +120,11 @@ describe('fos fulfill run', () => {
     expect(r.stderr).toContain('2 of 2 fulfillment order(s) to fulfil');
     expect(r.stderr).toMatch(/weight 500 G \(from its items\)/);
     const table = r.stdout.trim().split('\n');
-    expect(table[0]).toMatch(/^FULFILLMENT_ORDER\s+ORDER\s+STATUS\s+PACKAGE\s+TRACKING/);
+    expect(table[0]).toMatch(/^ORDER\s+STATUS\s+TRACKING\s+FULFILLMENT_ORDER\s+PACKAGE/); // no failure: no REASON
     expect(table).toHaveLength(3);
     for (const id of ids) {
-      expect(table.some((l) => l.startsWith(id) && /\bfulfilled\b/.test(l))).toBe(true);
+      // ids shortened to a prefix unique in the table (accepted by every command)
+      expect(table.some((l) => l.startsWith(order.order_number) && /\bfulfilled\b/.test(l) && id.startsWith(l.split(/\s+/)[3])), table.join('\n')).toBe(true);
       expect(await foOf(id)).toMatchObject({ status: 'FULFILLED', lock_owner: null });
       const [pkg] = await packagesOf(id);
       const label = await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: pkg.id } });
@@ -131,6 +132,21 @@ describe('fos fulfill run', () => {
       expect(label.tracking_code).toMatch(/^UPS\d{16}$/);
     }
     expect(await t.db.prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ status: 'CLOSED', fulfillment_status: 'FULFILLED' });
+  });
+
+  it('the closing table on a TTY names each order, its status and the reason of every failure (whole, after the table)', async () => {
+    const ok = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    const held = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    const lock = await t.call('POST', `/v1/ops/fulfillment-orders/${held.fo.id}/lock`, { body: { lock_owner: 'station-elsewhere', timeout_minutes: 30 } });
+    expect(lock.statusCode).toBe(200);
+    await addRate('Ground', 4);
+    const r = await fos(['fulfill', 'run', ok.fo.id, held.fo.id, '--rate-strategy', 'cheapest'], { stdoutTTY: true, stderrTTY: true });
+    expect(r.code).not.toBe(0);
+    const table = r.stdout.trim().split('\n');
+    expect(table[0], r.stdout).toMatch(/^ORDER\s+STATUS\s+REASON\s+/);
+    expect(table.find((l) => l.startsWith(ok.order.order_number))).toMatch(/\bfulfilled\b/);
+    expect(table.find((l) => l.startsWith(held.order.order_number))).toMatch(/\bfailed\s+lock: /);
+    expect(r.stderr).toMatch(new RegExp(`failed ${held.order.order_number}: lock: .*station-elsewhere.*\\[`));
   });
 
   it('--item packs only part; a second run for more units makes a second package', async () => {

@@ -110,8 +110,8 @@ describe('fos inventory import', () => {
     expect((await w.level(p, w.east))!.on_hand).toBe(5);
   });
 
-  it('imports 2,500 counts in three requests; --dry-run sends nothing', async () => {
-    const n = 2500;
+  it('imports 2,001 counts in three requests (each checked first); --dry-run changes nothing', async () => {
+    const n = 2001;
     await w.t.db.prisma.product.createMany({
       data: Array.from({ length: n }, (_, i) => ({ team_id: w.merchantId, merchant_team_id: w.merchantId, fulfiller_team_id: w.t.teamId, name: `Csv ${i}`, sku: `CSV-${i}`, measurement_unit: 'MM', weight_unit: 'G' })),
     });
@@ -120,29 +120,32 @@ describe('fos inventory import', () => {
     const dry = await fos('inventory', 'import', file, '--warehouse', w.west, '--dry-run', '--format', 'json');
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({ rows: n, requests: 3, applied: 0, dry_run: true });
+    expect(JSON.parse(dry.stdout).lines[1234]).toEqual({ row: 1236, sku: 'CSV-1234', warehouse: expect.any(String), before: 0, after: 4, delta: 4, available_after: 4 });
     expect(await w.t.db.prisma.inventoryLevel.count({ where: { warehouse_id: w.west, product: { sku: { startsWith: 'CSV-' } } } })).toBe(0);
     const r = await fos('inventory', 'import', file, '--warehouse', w.west, '--format', 'json');
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: n, requests: 3, applied: n, reason: 'CYCLE_COUNT' });
     expect(JSON.parse(r.stdout).adjustment_ids).toHaveLength(3);
+    expect(JSON.parse(r.stdout).lines).toHaveLength(n);
+    expect(JSON.parse(r.stdout).lines[1999]).toMatchObject({ row: 2001, sku: 'CSV-1999', before: 0, after: 9, delta: 9 });
     const sum = await w.t.db.prisma.inventoryLevel.aggregate({ where: { warehouse_id: w.west, product: { sku: { startsWith: 'CSV-' } } }, _sum: { on_hand: true } });
     expect(sum._sum.on_hand).toBe(Array.from({ length: n }, (_, i) => i % 10).reduce((a, b) => a + b, 0));
-  }, 120_000);
+  }, 300_000);
 
-  it('a refusal in the second request names the CSV row; the first request stays applied (exit 4)', async () => {
+  it('an unknown SKU in the second request is refused by its CSV row before any row is applied (exit 4)', async () => {
     const file = path.join(dir, 'refused.csv');
     const rows = Array.from({ length: 1200 }, (_, i) => `CSV-${i},7`);
     rows[1100] = 'NO-SUCH-SKU,7'; // CSV row 1102
     await writeFile(file, `sku,counted\n${rows.join('\n')}\n`);
     const r = await fos('inventory', 'import', file, '--warehouse', w.east);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/NO-SUCH-SKU/);
-    expect(r.stderr).toMatch(/rows 2-1001 were applied; nothing from row 1002 on was applied/);
+    expect(r.stderr).toMatch(/^error: row 1102: Product with SKU "NO-SUCH-SKU" was not found\.\nnothing was imported \(every row is checked before any is applied\)/m);
+    expect(r.stderr).not.toContain('lines[');
     const first = await w.t.db.prisma.inventoryLevel.findFirst({ where: { warehouse_id: w.east, product: { sku: 'CSV-0' } } });
-    expect(first?.on_hand).toBe(7);
+    expect(first?.on_hand ?? 0).toBe(0);
     const late = await w.t.db.prisma.inventoryLevel.findFirst({ where: { warehouse_id: w.east, product: { sku: 'CSV-1050' } } });
     expect(late?.on_hand ?? 0).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('fos products import', () => {

@@ -30,6 +30,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
     entry('inventory', () => import('./inventory/index.js')),
     entry('purchase-orders', () => import('./purchase-orders/index.js')),
     entry('returns', () => import('./returns/index.js')),
+    entry('warehouses', () => import('./warehouses/index.js')),
     entry('vendors', () => import('./vendors/index.js')),
     entry('orders', () => import('./orders/index.js')),
     entry('draft-orders', () => import('./draft-orders/index.js')),

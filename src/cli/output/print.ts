@@ -17,6 +17,8 @@ const template = async (text: string) => (await import('./template.js')).compile
 export interface PrintOptions {
   /** Preferred table columns for lists (those present in the data are shown). */
   columns?: readonly string[];
+  /** Columns a narrow terminal leaves out last (table.ts renderTable). */
+  keep?: readonly string[];
 }
 
 type Rows = Iterable<unknown> | AsyncIterable<unknown>;
@@ -71,7 +73,7 @@ export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {
       return 0;
     }
     const { renderTable, tableColumns } = await table();
-    await io.out(renderTable(io, all, fields ?? tableColumns(all, opts.columns)));
+    await io.out(renderTable(io, all, fields ?? tableColumns(all, opts.columns), 0, opts.keep));
     return all.length;
   }
 

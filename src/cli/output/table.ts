@@ -77,7 +77,8 @@ export function fitWidths(natural: readonly number[], fixed: readonly boolean[],
  * customer, totals, status), ids last — by then they are already shortened.
  */
 const NEEDED_RE = /(^|_)(sku|name|title|order_number|status|priority|customer_name|quantity|available|on_hand|committed|unavailable|total_price|total|amount|price|calculated_amount|rate_tier|power_role|state)$/;
-function dropRank(name: string, isId: boolean, empty: boolean): number {
+function dropRank(name: string, isId: boolean, empty: boolean, kept: boolean): number {
+  if (kept) return -1;
   if (empty) return 4;
   if (/_at$/.test(name)) return 3;
   if (isId) return 0;
@@ -94,18 +95,34 @@ export function uniquePrefixLength(values: readonly string[]): number {
   return 36;
 }
 
-/** Replaces the UUIDs of id columns by their shortest prefix unique within the column, plus "…". */
+/**
+ * Replaces the UUIDs of id columns by their shortest prefix unique within the column, as git
+ * shortens hashes: no "…", so it can be pasted, and every command takes it (shared/refs.ts).
+ */
 function shortenIds(cells: string[][], fixed: readonly boolean[]): void {
   fixed.forEach((isId, i) => {
     const column = cells.map((r) => r[i]);
     if (!isId || !column.some((c) => UUID_RE.test(c))) return;
     const n = uniquePrefixLength(column);
     if (n >= 36) return;
-    for (const r of cells) if (UUID_RE.test(r[i])) r[i] = `${r[i].slice(0, n)}…`;
+    for (const r of cells) if (UUID_RE.test(r[i])) r[i] = r[i].slice(0, n);
   });
 }
 
-export function renderTable(io: IOStreams, rows: readonly unknown[], columns: readonly string[], indent = 0): string {
+/** ISO timestamps to the minute (`2026-11-25 01:39Z`) when a table must be narrowed. */
+const ISO_RE = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d):\d\d(\.\d+)?Z$/;
+function shortenTimes(cells: string[][], columns: readonly string[]): void {
+  columns.forEach((c, i) => {
+    if (!/(_at|_date|^time)$/.test(c)) return;
+    for (const r of cells) r[i] = r[i].replace(ISO_RE, '$1 $2Z');
+  });
+}
+
+/**
+ * `keep`: the columns a list exists for (movements: time, bucket, delta, kind, reason), left out
+ * only when nothing else is left to leave out.
+ */
+export function renderTable(io: IOStreams, rows: readonly unknown[], columns: readonly string[], indent = 0, keep: readonly string[] = []): string {
   // Untruncated text first (bounded so one huge cell cannot dominate), then fit the terminal.
   const cells = rows.map((row) => columns.map((c) => cellText(getPath(row, c), 200)));
   const fixed = columns.map((c, i) => isIdColumn(c, cells.map((r) => r[i])));
@@ -115,20 +132,25 @@ export function renderTable(io: IOStreams, rows: readonly unknown[], columns: re
   let natural = columns.map((_, i) => naturalOf(i));
   const floors = columns.map((c) => c.length);
   let shown = columns.map((_, i) => i);
-  const fit = () => fitWidths(shown.map((i) => natural[i]), shown.map((i) => fixed[i]), budget, shown.map((i) => floors[i]));
+  // A kept column narrows only down to 24 characters (a whole short timestamp, most reasons).
+  const floorOf = (i: number) => (keep.includes(columns[i]) ? Math.max(floors[i], Math.min(natural[i], 24)) : floors[i]);
+  const fit = () => fitWidths(shown.map((i) => natural[i]), shown.map((i) => fixed[i]), budget, shown.map(floorOf));
   // Too wide even with the text columns narrowed (fitWidths), in this order: leave out empty
-  // columns, timestamps and secondary ones, shorten UUIDs to a prefix unique within the table (as
-  // git shortens hashes), then leave out the needed columns, ids last; a wrapped table is
-  // unreadable. Shown columns keep their order.
-  const rank = columns.map((c, i) => dropRank(c, fixed[i], cells.every((r) => r[i] === '')));
+  // columns, shorten UUIDs to a prefix unique within the table (as git shortens hashes) and
+  // timestamps to the minute, leave out timestamps and secondary columns, then the needed
+  // columns, ids last, the kept ones never before the rest; a wrapped table is unreadable.
+  // Shown columns keep their order.
+  const rank = columns.map((c, i) => dropRank(c, fixed[i], cells.every((r) => r[i] === ''), keep.includes(c)));
   const dropOrder = columns.map((_, i) => i).sort((a, b) => rank[b] - rank[a] || b - a);
   let widths = fit();
   let shortened = false;
   for (const victim of dropOrder) {
     if (tableWidth(widths) <= budget) break;
-    if (!shortened && rank[victim] < 2) {
+    // Short ids and times before any column with values goes.
+    if (!shortened && rank[victim] < 4) {
       shortened = true;
       shortenIds(cells, fixed);
+      shortenTimes(cells, columns);
       natural = columns.map((_, i) => naturalOf(i));
       widths = fit();
       if (tableWidth(widths) <= budget) break;
@@ -155,8 +177,11 @@ const isObjectList = (v: unknown): v is Record<string, unknown>[] =>
 /** Columns worth showing for nested records (line items, holds, packages…), in this order. */
 const NESTED_PREFERRED = [
   'id', 'sku', 'name', 'title', 'action', 'reason', 'active', 'status', 'quantity', 'total_quantity',
-  'remaining_quantity', 'fulfilled_quantity', 'price', 'warehouse_name', 'tracking_code', 'reason_notes',
+  'remaining_quantity', 'fulfilled_quantity', 'quantity_received', 'quantity_restocked', 'quantity_damaged',
+  'quantity_open', 'condition', 'price', 'warehouse_name', 'tracking_code', 'reason_notes',
 ];
+/** Receipts and returns exist to say what came back damaged: kept on a narrow terminal. */
+const NESTED_KEEP = ['sku', 'quantity', 'quantity_received', 'quantity_damaged', 'condition', 'remaining_quantity'];
 
 /**
  * A single record as FIELD / VALUE lines. Without a field list, empty fields are left out
@@ -175,7 +200,7 @@ export function renderRecord(io: IOStreams, record: Record<string, unknown>, fie
     const rows = record[k] as Record<string, unknown>[];
     const preferred = NESTED_PREFERRED.filter((c) => rows.some((r) => !isEmpty(r[c])));
     const columns = preferred.length >= 2 ? preferred.slice(0, 8) : tableColumns(rows);
-    text += `\n${io.style('bold', `${k} (${rows.length})`)}\n${renderTable(io, rows, columns, 2)}`;
+    text += `\n${io.style('bold', `${k} (${rows.length})`)}\n${renderTable(io, rows, columns, 2, NESTED_KEEP)}`;
   }
   return text;
 }

@@ -3,6 +3,7 @@ import { canonicalEnum, ENUMS } from '../enums.js';
 import { UsageError } from '../errors.js';
 import { getPath } from '../output/fields.js';
 import { setPath } from './body.js';
+import type { RefKind } from './refs.js';
 
 /**
  * Declarative flags that map to query parameters or body fields. One spec gives the commander
@@ -26,6 +27,8 @@ export interface FieldSpec {
   arg?: string;
   /** Must end up in the body (after --field/--data are merged). */
   required?: boolean;
+  /** Names a record: an id, an id prefix or its exact name is accepted and sent as the id (shared/refs.ts). */
+  ref?: RefKind;
 }
 
 export const flagName = (spec: FieldSpec) => spec.flag ?? `--${spec.key.replace(/[._]/g, '-')}`;

@@ -7,6 +7,7 @@ import { addFieldOptions, collectFields, type FieldSpec } from './flags.js';
 import { addArguments, commandOf, withExamples } from './help.js';
 import { exportCommand, type ExportSpec } from './export.js';
 import { exportRecords } from '../../client/export-stream.js';
+import { resolveRefFields } from './refs.js';
 
 /**
  * A list command: query flags from specs, --page/--limit, and --all which walks every page
@@ -22,6 +23,8 @@ export interface ListSpec {
   /** Largest `limit` the endpoint takes (100; picking sessions 50). */
   maxLimit?: number;
   columns: string[];
+  /** Columns a narrow terminal leaves out last: what the list exists for. */
+  keep?: string[];
   examples: string[];
   /** Extra options (e.g. --merchant) and checks run before the request. */
   configure?: (cmd: Command) => void;
@@ -57,6 +60,7 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
     const page = opts.page as number | undefined;
     const limit = opts.limit as number | undefined;
     const client = ctx.client();
+    await resolveRefFields(() => client, query as Record<string, unknown>, spec.query ?? []);
 
     if (opts.all) {
       // Streamed records on the terminal would land on the progress line: no bar then.
@@ -82,7 +86,7 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
         }
       }
       try {
-        await printList(ctx, thenClear(), { columns: spec.columns });
+        await printList(ctx, thenClear(), { columns: spec.columns, keep: spec.keep });
       } finally {
         progress.done();
       }
@@ -94,7 +98,7 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
       await printResult(ctx, body);
       return;
     }
-    await printList(ctx, body.data, { columns: spec.columns });
+    await printList(ctx, body.data, { columns: spec.columns, keep: spec.keep });
     if (body.meta?.has_next_page && ctx.io.isStdoutTTY && ctx.io.isStderrTTY) {
       const next = (body.meta.page ?? page ?? 0) + 1;
       ctx.io.info(ctx.io.style('dim', `more records: --page ${next}, or --all`));

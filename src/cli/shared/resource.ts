@@ -7,6 +7,7 @@ import { addBodyOptions, buildBody } from './body.js';
 import { addFieldOptions, checkBody, collectFields, type FieldSpec } from './flags.js';
 import { addArguments, commandOf, withExamples } from './help.js';
 import { EXPORT_COMMANDS } from './list.js';
+import { resolveIdArgs, resolveRefFields } from './refs.js';
 
 /** `get <id>`: prints one record. */
 export interface GetSpec {
@@ -27,7 +28,9 @@ export function getCommand(ctx: Context, spec: GetSpec): Command {
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     let args = command.processedArgs as string[];
-    if (spec.resolveArgs) args = await spec.resolveArgs(ctx, args);
+    args = spec.resolveArgs
+      ? await spec.resolveArgs(ctx, args)
+      : await resolveIdArgs(() => ctx.client(), argNames(spec.args), args, (a) => spec.path(a, command.opts()));
     const record = await ctx.client().get(spec.path(args, command.opts()));
     await printRecord(ctx, record);
   });
@@ -95,7 +98,10 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
     if (spec.mode === 'update' && Object.keys(body).length === 0) {
       throw new UsageError('nothing to update: pass at least one field flag, --field key=value or --data');
     }
-    if (spec.resolveArgs) args = await spec.resolveArgs(ctx, args);
+    args = spec.resolveArgs
+      ? await spec.resolveArgs(ctx, args)
+      : await resolveIdArgs(() => ctx.client(), argNames(spec.args ?? []), args, (a) => spec.path(a, opts));
+    await resolveRefFields(() => ctx.client(), body, fields);
     if (spec.argsToBody) body = { ...body, ...spec.argsToBody(args) };
     // confirm.js and order-ref.js load when an action needs them, not when commands are defined.
     if (spec.confirm) await (await import('./confirm.js')).confirmDestructive(ctx, spec.confirm(args, await confirmName(ctx, spec, args)));
@@ -127,6 +133,10 @@ async function confirmName(ctx: Context, spec: WriteSpec, args: string[]): Promi
   const shortId = id.length > 12 ? `${id.slice(0, 8)}…` : id;
   return label ? `${JSON.stringify(String(label))} (${shortId})` : id;
 }
+
+/** `<vendor-id>` for each declared argument (commander Arguments by their name). */
+const argNames = (args: readonly (string | Argument)[]) =>
+  args.map((a) => (typeof a === 'string' ? a : `<${a.name()}${a.variadic ? '...' : ''}>`));
 
 /** A command group (`fos products …`) holding its verbs. */
 export function group(name: string, description: string, verbs: Command[]): Command {

@@ -25,7 +25,11 @@ interface LabelData {
   weight: string | null;
   reference: string;
   date: Date;
+  /** Bought from the built-in rate-table carrier: a test label no carrier accepts. */
+  test: boolean;
 }
+
+export const TEST_LABEL_LINES = ['TEST LABEL - NOT VALID FOR SHIPPING', 'Made by the built-in rate-table carrier:', 'no carrier will accept or deliver it.'];
 
 async function labelData(db: Db, teamId: string, packageId: string): Promise<LabelData> {
   const pkg = await db.prisma.package.findFirst({
@@ -49,6 +53,7 @@ async function labelData(db: Db, teamId: string, packageId: string): Promise<Lab
     weight: pkg.weight !== null ? `${pkg.weight} ${pkg.weight_unit ?? ''}`.trim() : null,
     reference: [order?.order?.order_number, pkg.name].filter(Boolean).join(' · '),
     date: label.created_at,
+    test: label.carrier_integration_id === 'table',
   };
 }
 
@@ -104,6 +109,11 @@ export async function labelPdf(db: Db, teamId: string, packageId: string): Promi
     page.drawLine({ start: { x: M, y }, end: { x: W - M, y }, thickness: 1 });
     y -= 2;
   };
+  if (d.test) {
+    text(TEST_LABEL_LINES[0], 12, bold);
+    for (const l of TEST_LABEL_LINES.slice(1)) text(l, 9, bold);
+    rule();
+  }
   text(d.service, 16, bold);
   rule();
   text('FROM', 7, bold);
@@ -121,6 +131,7 @@ export async function labelPdf(db: Db, teamId: string, packageId: string): Promi
   rule();
   if (d.weight) text(`Weight: ${d.weight}`, 9);
   if (d.reference) text(`Ref: ${d.reference}`, 9);
+  if (d.test) text(TEST_LABEL_LINES[0], 9, bold);
   text(`Printed by fos · ${d.date.toISOString().slice(0, 10)}`, 7);
   return doc.save();
 }
@@ -131,8 +142,14 @@ export async function labelZpl(db: Db, teamId: string, packageId: string): Promi
   const bought = await platformLabel(db, teamId, packageId, 'ZPL');
   if (bought) return Buffer.from(bought).toString('utf8');
   const clean = (s: unknown) => String(s ?? '').replace(/[\^~\\]/g, ' ').replace(/[^\x20-\x7e]/g, '?').slice(0, 45);
-  const out = ['^XA', '^CI28', `^FO30,30^A0N,40,40^FD${clean(d.service)}^FS`];
-  let y = 90;
+  const out = ['^XA', '^CI28'];
+  let y = 30;
+  if (d.test) {
+    for (const l of TEST_LABEL_LINES) { out.push(`^FO30,${y}^A0N,30,30^FD${clean(l)}^FS`); y += 36; }
+    y += 10;
+  }
+  out.push(`^FO30,${y}^A0N,40,40^FD${clean(d.service)}^FS`);
+  y += 60;
   for (const l of lines(d.from)) { out.push(`^FO30,${y}^A0N,22,22^FD${clean(l)}^FS`); y += 26; }
   y += 20;
   out.push(`^FO30,${y}^A0N,24,24^FDSHIP TO^FS`);

@@ -34,6 +34,8 @@ export interface AdjustmentInput {
   reason: AdjustmentReason;
   note?: string;
   force?: boolean;
+  /** Check and compute everything, then roll back: the result says what the request would do. */
+  dry_run?: boolean;
   lines: AdjustmentLine[];
 }
 
@@ -46,7 +48,24 @@ export interface AdjustmentResult {
   force: boolean;
   actor_key_id: string;
   created_at: Date;
-  lines: (LevelFigures & { product_id: string; sku: string | null; delta: number; counted: number | null })[];
+  dry_run?: true;
+  lines: (LevelFigures & { product_id: string; sku: string | null; delta: number; counted: number | null; before: LevelFigures })[];
+}
+
+/**
+ * A level's figures before the line: after minus what the line moved. Exact: the level's row is
+ * written (locked) by this transaction, so nothing else changed it in between.
+ */
+const beforeOf = (l: Parameters<typeof levelFigures>[0], moved: Deltas) => levelFigures({
+  on_hand: l.on_hand - (moved.on_hand ?? 0), committed: l.committed - (moved.committed ?? 0),
+  unavailable: l.unavailable - (moved.unavailable ?? 0), on_order: l.on_order - (moved.on_order ?? 0),
+});
+
+/** Carries a dry run's result out of its transaction, which it rolls back. */
+class DryRun extends Error {
+  constructor(readonly result: AdjustmentResult) {
+    super('dry run');
+  }
 }
 
 const lineError = (i: number, message: string) =>
@@ -93,9 +112,15 @@ export async function adjustInventory(
   db: Db, caller: Caller & { keyId: string }, input: AdjustmentInput, idempotencyKey?: string,
 ): Promise<Answer<AdjustmentResult>> {
   checkLines(input);
-  const scope = idempotencyKey ? { teamId: caller.teamId, key: idempotencyKey, operation: 'createInventoryAdjustment', body: input } : undefined;
+  // A dry run changes nothing, so it neither claims nor answers an idempotency key.
+  const scope = idempotencyKey && !input.dry_run ? { teamId: caller.teamId, key: idempotencyKey, operation: 'createInventoryAdjustment', body: input } : undefined;
   if (scope) sweepOldAnswers(db);
-  return writeTx(db, (tx) => once(tx, scope, 201, () => applyAdjustment(tx, caller, input)));
+  try {
+    return await writeTx(db, (tx) => once(tx, scope, 201, () => applyAdjustment(tx, caller, input)));
+  } catch (err) {
+    if (err instanceof DryRun) return { status: 201, body: err.result, replayed: false };
+    throw err;
+  }
 }
 
 async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string }, input: AdjustmentInput): Promise<AdjustmentResult> {
@@ -126,8 +151,13 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
   const out: AdjustmentResult = {
     id, warehouse_id: warehouse.id, warehouse_name: warehouse.name, reason: input.reason, note: input.note ?? null,
     force: input.force ?? false, actor_key_id: caller.keyId, created_at: new Date(),
-    lines: products.map((p, i) => ({ product_id: p.id, sku: p.sku, ...applied[i], ...levelFigures(after.get(levels[i].id)!) })),
+    lines: products.map((p, i) => ({
+      product_id: p.id, sku: p.sku, ...applied[i], ...levelFigures(after.get(levels[i].id)!),
+      before: beforeOf(after.get(levels[i].id)!, input.lines[i].counted !== undefined ? { on_hand: applied[i].delta } : deltasFor(input.reason, applied[i].delta, i)),
+    })),
   };
+  // A dry run rolls the whole transaction back (DryRun is caught outside it) and answers what it would have done.
+  if (input.dry_run) throw new DryRun({ ...out, dry_run: true });
   await enqueueEvent(tx, caller.teamId, 'inventory.adjusted', JSON.parse(JSON.stringify(out)));
   return out;
 }

@@ -46,7 +46,7 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
 /** The walk of pageOfWalk when the list has no filter but team_id (and a well-formed cursor, if any); else undefined. */
 function plainWalk(caller: Caller, q: OpsListQuery, orderBy: ReturnType<typeof orderOf>): Walk | undefined {
   const filtered = searchTerm(q.search) !== undefined || parseTypes(q.type) !== undefined || csvList(q.warehouse_id) !== undefined
-    || q.has_image !== undefined || q.has_barcode !== undefined || q.has_remote_products !== undefined || q.was_inspected !== undefined;
+    || q.id_prefix !== undefined || q.has_image !== undefined || q.has_barcode !== undefined || q.has_remote_products !== undefined || q.was_inspected !== undefined;
   if (filtered) return undefined;
   const after = q.cursor ? cursorValues(q.cursor, orderBy) : undefined;
   if (after && !(after[0] instanceof Date && typeof after[1] === 'string')) return undefined; // opsWhere says what it matches

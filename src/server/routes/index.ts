@@ -28,6 +28,7 @@ import scanForms from './ops/scan-forms.js';
 import exportsRoutes from './ops/exports.js';
 import backorders from './ops/backorders.js';
 import delegations from './ops/delegations.js';
+import warehouses from './ops/warehouses.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -41,6 +42,7 @@ export async function registerRoutes(app: FastifyInstance) {
     exportsRoutes,
     backorders,
     delegations,
+    warehouses,
   ]) {
     await app.register(plugin);
   }

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { IdParams, listOf } from '../schemas/common.js';
+import { pollEvents, triggerEvent } from '../../domain/webhooks/listen.js';
 import {
-  CreatedWebhookSchema, DeliveryListQuery, DeliverySchema, WebhookCreateBody, WebhookListQuery, WebhookListSchema,
+  CreatedWebhookSchema, DeliveryListQuery, EventPollQuery, EventPollSchema, StreamEventSchema, TriggerEventBody, DeliverySchema, WebhookCreateBody, WebhookListQuery, WebhookListSchema,
   WebhookPatchBody, WebhookSchema,
 } from '../schemas/webhooks.js';
 import {
@@ -35,6 +36,26 @@ export default async function routes(app: FastifyInstance) {
     },
   }, async (request, reply) =>
     reply.code(201).send(await createEndpoint(app.db, request.principal.teamId, request.body as Static<typeof WebhookCreateBody>, { allowPrivate: app.allowPrivateWebhooks })));
+
+  // Before /:webhook_id: `events` is not an id.
+  app.get('/v1/webhooks/events', {
+    config: manage,
+    schema: {
+      operationId: 'pollWebhookEvents', tags, summary: 'The team\'s events after a cursor, waiting for one (long poll; fos webhooks listen)',
+      description: 'Read from the database\'s outbox, so any replica answers with every event. Events come oldest first, '
+        + 'in the shape webhook deliveries carry ({id, type, created_at, data}); pass meta.next_after as `after` next time.',
+      querystring: EventPollQuery, response: { 200: EventPollSchema },
+    },
+  }, async (request) => pollEvents(app.db, request.principal.teamId, request.query as Static<typeof EventPollQuery>));
+
+  app.post('/v1/webhooks/events', {
+    config: manage,
+    schema: {
+      operationId: 'triggerWebhookEvent', tags, summary: 'Send a sample event of a type (fos webhooks trigger)',
+      description: 'Written to the outbox like real events: delivered to the endpoints subscribed to it and seen by listeners. Its data has sample: true.',
+      body: TriggerEventBody, response: { 201: StreamEventSchema },
+    },
+  }, async (request, reply) => reply.code(201).send(await triggerEvent(app.db, request.principal.teamId, (request.body as Static<typeof TriggerEventBody>).type)));
 
   app.get('/v1/webhooks/:webhook_id', {
     config: manage,

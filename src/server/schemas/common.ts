@@ -1,4 +1,5 @@
 import { Type, type TSchema, type TSchemaOptions } from 'typebox';
+import { idPrefixQuery } from './id-prefix.js';
 
 // Shared schema pieces. Route schemas are the one source for validation, the OpenAPI
 // document, the agent-tool catalog and the CLI's field completion.
@@ -65,6 +66,7 @@ export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {
     minLength: 1, maxLength: 1024, pattern: '^[A-Za-z0-9_-]+$',
     description: 'opaque keyset cursor: meta.next_cursor of the previous page (same filters and sort); page is then not used. Constant time per page however deep.',
   })),
+  ...idPrefixQuery,
 });
 
 export const sortOrder = Type.Optional(StringEnum(['asc', 'desc'] as const));

@@ -83,6 +83,7 @@ export const AdjustmentBody = Type.Object({
   reason: StringEnum(ADJUSTMENT_REASONS, { description: 'what the lines mean: see docs/inventory.md' }),
   note: Type.Optional(Type.String({ maxLength: 2000 })),
   force: Type.Optional(Type.Boolean({ description: 'allow on_hand below committed + unavailable (never below zero)' })),
+  dry_run: Type.Optional(Type.Boolean({ description: 'check every line and answer what the adjustment would do, changing nothing (the answer has dry_run: true)' })),
   lines: Type.Array(Type.Object({
     ...ProductRefFields,
     delta: Type.Optional(Quantity),
@@ -105,7 +106,9 @@ export const AdjustmentSchema = Type.Object({
     delta: Type.Integer({ description: 'the change the line made (for a count: counted - on_hand before)' }),
     counted: Nullable(Type.Integer()),
     ...figures,
+    before: Type.Object(figures, { description: 'the level\'s figures before this adjustment (the others are after it)' }),
   })),
+  dry_run: Type.Optional(Type.Literal(true, { description: 'present on a dry run: nothing was changed' })),
 });
 
 export const InventoryListSchema = listOf(InventoryLevelSchema);

@@ -57,3 +57,28 @@ export const DeliveryListQuery = Type.Object({
   status: Type.Optional(StringEnum(['PENDING', 'DELIVERED', 'FAILED'] as const)),
 });
 export const WebhookListQuery = Type.Object({ ...pageQuery() });
+
+// ---- The team's event stream (fos webhooks listen) ----
+
+export const EventPollQuery = Type.Object({
+  after: Type.Optional(Type.String({ format: 'uuid', maxLength: 36, description: 'the id of the last event received (meta.next_after); omitted: from now on' })),
+  types: Type.Optional(Type.String({ maxLength: 1000, description: 'comma-separated event types, `order.*` for a family; omitted or `*`: every type' })),
+  wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 25, default: 0, description: 'seconds to wait for an event before answering with none (long poll)' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+}, { additionalProperties: false });
+
+export const StreamEventSchema = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  created_at: Timestamp,
+  data: Type.Record(Type.String(), Type.Unknown(), { description: 'the payload a webhook delivery of this event carries' }),
+});
+
+export const EventPollSchema = Type.Object({
+  data: Type.Array(StreamEventSchema),
+  meta: Type.Object({ next_after: Type.String({ description: 'pass as `after` on the next request' }) }),
+});
+
+export const TriggerEventBody = Type.Object({
+  type: Type.String({ minLength: 1, maxLength: 100, description: 'an event type, e.g. order.created' }),
+}, { additionalProperties: false });

@@ -16,6 +16,7 @@ interface ApiOptions {
   input?: string;
   header?: string[];
   paginate?: boolean;
+  include?: boolean;
 }
 
 /** `/v1/ops/products` and `ops/products` both mean `{base_url}/ops/products`. */
@@ -49,6 +50,7 @@ export default function api(ctx: Context): Command {
     .option('--input <file|->', 'raw request body from a file or stdin (fields then go to the query)')
     .option('-H, --header <name:value>', 'extra request header (repeatable), e.g. "Idempotency-Key: 42"', collect)
     .option('--paginate', 'GET every page (page=0,1,…) and print all records')
+    .option('-i, --include', 'print the response status line and headers (rate limits, retry-after…) before the body')
     .action(async (verb: HttpMethod, rawPath: string, opts: ApiOptions) => {
       const path = apiPath(rawPath);
       // gh-style: JSON unless the user asked for another format.
@@ -83,11 +85,16 @@ export default function api(ctx: Context): Command {
         headers,
         idempotencyKey: headers['idempotency-key'],
       });
+      if (opts.include) {
+        const lines = Object.entries(res.headers).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`);
+        await ctx.io.out(`HTTP ${res.status}\n${lines.join('\n')}\n\n`);
+      }
       if (typeof res.data === 'string') await ctx.io.out(res.data.endsWith('\n') ? res.data : `${res.data}\n`);
       else await printResult(ctx, res.data);
     });
   return withExamples(cmd, [
     'fos api GET /me',
+    'fos api -i GET /me                        # with the status line and headers',
     'fos api GET /ops/products -F limit=5 -f search=mug',
     'fos api PATCH /ops/orders/0193…/priority -f priority=HIGH',
     'fos api POST /ops/charges/receiving -f fulfillment_delegation_id=0193… -f data[name]=Inbound -F data[quantity]=3',

@@ -41,8 +41,11 @@ function tableRow(r: FulfilResult, dryRun: boolean) {
       items: r.items?.map((i) => `${i.sku ?? i.name} ×${i.quantity}`).join(', ') ?? detail(r), label: r.label ?? '',
     };
   }
-  return { fulfillment_order: fo, order: r.order_number, status: r.status, package: r.package_id, tracking: r.tracking_code, detail: detail(r) };
+  return { order: r.order_number ?? '', status: r.status, reason: detail(r), tracking: r.tracking_code, fulfillment_order: fo, package: r.package_id };
 }
+
+/** What a narrow terminal keeps of the closing table: which order, what happened, and why. */
+const KEEP = ['order', 'status', 'reason'];
 
 export class Reporter {
   readonly results: FulfilResult[] = [];
@@ -131,9 +134,14 @@ export class Reporter {
     const { format, fields } = this.output;
     if (format === 'table' && this.results.length) {
       const rows = this.results.map((r) => (fields ? pickFields(r, fields) : tableRow(r, this.dryRun)));
-      const columns = Object.keys(rows[0] as object);
+      // No failure, no skip: no reason column.
+      const columns = Object.keys(rows[0] as object).filter((c) => fields || c !== 'reason' || rows.some((r) => (r as { reason?: string }).reason));
       // renderTable never cuts ids (what one acts on next); other columns share what is left.
-      await this.ctx.io.out(renderTable(this.ctx.io, rows, columns));
+      await this.ctx.io.out(renderTable(this.ctx.io, rows, columns, 0, fields ? [] : KEEP));
+      // A narrow terminal may cut a reason: every failure's whole reason follows the table.
+      for (const r of this.results.filter((x) => x.status === 'failed')) {
+        this.ctx.io.info(`failed ${r.order_number ?? r.fulfillment_order_id ?? r.input}: ${detail(r)}`);
+      }
     }
     const c = this.counts();
     const parts = this.dryRun

@@ -10,7 +10,7 @@ export default function fulfillmentOrdersList(ctx: Context): Command {
     query: [
       { key: 'order_id', arg: 'id', description: 'only those of this order' },
       { key: 'status', type: 'list', values: ENUMS.fulfillment_order_status, description: 'statuses, comma-separated' },
-      { key: 'warehouse_id', arg: 'id', description: 'only this warehouse' },
+      { key: 'warehouse_id', arg: 'name|id', description: 'only this warehouse', ref: 'warehouse' },
     ],
     columns: ['id', 'order_id', 'order_number', 'status', 'request_status', 'warehouse_name', 'created_at'],
     examples: ['fos fulfillment-orders list --order-id 0193…', 'fos fulfillment-orders list --status ACCEPTED --json id'],

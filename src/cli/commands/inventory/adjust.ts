@@ -13,7 +13,7 @@ export default function inventoryAdjust(ctx: Context): Command {
     args: ['[sku:delta...]'],
     path: () => '/ops/inventory/adjustments',
     fields: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'id', description: 'warehouse', required: true },
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'warehouse', required: true, ref: 'warehouse' },
       { key: 'reason', type: 'enum', values: ENUMS.adjustment_reason, description: 'why: FOUND/LOST change on hand, DAMAGED/QUARANTINE set units aside (negative: write them off), RELEASE_QUARANTINE returns them', required: true },
       { key: 'note', description: 'free text kept on the movements' },
     ],
@@ -23,9 +23,9 @@ export default function inventoryAdjust(ctx: Context): Command {
       return opts.force ? { ...out, force: true } : out;
     },
     examples: [
-      'fos inventory adjust --warehouse 0193… --reason FOUND MUG-BLUE:4',
-      'fos inventory adjust --warehouse 0193… --reason DAMAGED MUG-BLUE:2 TEE-M:1 --note "forklift"',
-      'fos inventory adjust --warehouse 0193… --reason LOST MUG-BLUE:-3 --force',
+      'fos inventory adjust --warehouse "Portland DC" --reason FOUND MUG-BLUE:4',
+      'fos inventory adjust --warehouse "Portland DC" --reason DAMAGED MUG-BLUE:2 TEE-M:1 --note "forklift"',
+      'fos inventory adjust --warehouse "Portland DC" --reason LOST MUG-BLUE:-3 --force',
     ],
   });
 }

@@ -12,7 +12,7 @@ export default function inventoryCount(ctx: Context): Command {
     args: ['[sku=counted...]'],
     path: () => '/ops/inventory/adjustments',
     fields: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'id', description: 'warehouse counted', required: true },
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'warehouse counted', required: true, ref: 'warehouse' },
       { key: 'note', description: 'free text kept on the movements' },
     ],
     configure: (cmd) => cmd
@@ -23,9 +23,9 @@ export default function inventoryCount(ctx: Context): Command {
       return opts.force ? { ...out, force: true } : out;
     },
     examples: [
-      'fos inventory count --warehouse 0193… MUG-BLUE=40 TEE-M=12',
-      'fos inventory count --warehouse 0193… MUG-BLUE=0 --note "aisle 4 recount"',
-      'fos inventory import counts.csv --warehouse 0193…   # many SKUs from a spreadsheet',
+      'fos inventory count --warehouse "Portland DC" MUG-BLUE=40 TEE-M=12',
+      'fos inventory count --warehouse "Portland DC" MUG-BLUE=0 --note "aisle 4 recount"',
+      'fos inventory import counts.csv --warehouse "Portland DC"   # many SKUs from a spreadsheet',
     ],
   });
 }

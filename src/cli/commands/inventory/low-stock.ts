@@ -14,7 +14,7 @@ export default function inventoryLowStock(ctx: Context): Command {
     columns: ['sku', 'warehouse_name', 'available', 'on_order', 'minimum_level', 'maximum_level', 'reorder_quantity', 'product_id'],
     examples: [
       'fos inventory low-stock',
-      'fos inventory low-stock --warehouse 0193… --all --format csv > reorder.csv',
+      'fos inventory low-stock --warehouse "Portland DC" --all --format csv > reorder.csv',
     ],
   });
 }

@@ -12,7 +12,7 @@ export default function inventoryMovements(ctx: Context): Command {
     query: [
       { key: 'sku', description: 'one SKU' },
       { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated' },
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'ids', type: 'list', description: 'warehouse ids, comma-separated' },
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'names|ids', type: 'list', description: 'warehouse names or ids, comma-separated', ref: 'warehouse' },
       { key: 'kind', type: 'list', values: ENUMS.movement_kind, description: 'movement kinds, comma-separated' },
       { key: 'reference_id', flag: '--reference', arg: 'id', description: 'of this order, package, purchase order or adjustment' },
       { key: 'created_at_min', flag: '--since', type: 'date', arg: 'date', description: 'at or after this time' },
@@ -23,6 +23,7 @@ export default function inventoryMovements(ctx: Context): Command {
       examples: ['fos inventory export-movements --since 2026-11-01 > ledger.ndjson', 'fos inventory export-movements --format csv > ledger.csv'],
     },
     columns: ['created_at', 'sku', 'bucket', 'delta', 'kind', 'reason', 'reference_type', 'reference_id', 'warehouse_id'],
+    keep: ['created_at', 'sku', 'bucket', 'delta', 'kind', 'reason'],
     examples: [
       'fos inventory movements --sku MUG-BLUE',
       'fos inventory movements --kind ADJUSTED,COUNTED --since 2026-11-01',

@@ -12,14 +12,14 @@ export default function inventoryTransfer(ctx: Context): Command {
     args: ['[sku=quantity...]'],
     path: () => '/ops/inventory/transfers',
     fields: [
-      { key: 'from_warehouse_id', flag: '--from', arg: 'warehouse-id', description: 'source warehouse', required: true },
-      { key: 'to_warehouse_id', flag: '--to', arg: 'warehouse-id', description: 'destination warehouse', required: true },
+      { key: 'from_warehouse_id', flag: '--from', arg: 'warehouse', description: 'source warehouse', required: true, ref: 'warehouse' },
+      { key: 'to_warehouse_id', flag: '--to', arg: 'warehouse', description: 'destination warehouse', required: true, ref: 'warehouse' },
       { key: 'reference', description: 'your reference' },
       { key: 'note', description: 'free text kept on the movements' },
     ],
     transform: (body, _opts, args) => withLines(body, parseStockArgs(args.flat(), '=', 'quantity', 1), 'MUG-BLUE=24'),
     examples: [
-      'fos inventory transfer --from 0193… --to 0193… MUG-BLUE=24 TEE-M=12',
+      'fos inventory transfer --from "Columbus DC" --to "Portland DC" MUG-BLUE=24 TEE-M=12',
       'fos inventory transfers receive <transfer-id> MUG-BLUE=24',
     ],
   });

@@ -30,13 +30,16 @@ export function packagesGetLabel(ctx: Context): Command {
 export function packagesSlip(ctx: Context): Command {
   const cmd = new Command('slip').description('Fetch the packing slip of a package (PDF); --with-label puts the label page first');
   addArguments(cmd, ['<package-id>']);
-  cmd.option('--with-label', 'the label followed by the slip, one PDF (bought labels only)');
+  cmd.option('--with-label', 'the label (4x6 in) followed by the slip (US Letter), one PDF, each page its own size (bought labels only)');
   documentOptions(cmd, 'packing slip');
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     const [id] = command.processedArgs as string[];
     const opts = command.opts() as DocumentOptions & { withLabel?: boolean };
     await deliver(ctx, await fetchSlip(ctx.client(), id, opts.withLabel), opts);
+    if (opts.withLabel) {
+      ctx.io.info('the label page is 4x6 in, the packing slip pages US Letter: each page keeps its own size (print at actual size, the printer picks the paper per page)');
+    }
   });
   return withExamples(cmd, [
     'fos packages slip 0193… --output slip.pdf',

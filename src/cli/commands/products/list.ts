@@ -21,7 +21,7 @@ export default function productsList(ctx: Context): Command {
       { key: 'has_barcode', type: 'boolean', description: 'with/without barcode' },
       { key: 'has_remote_products', type: 'boolean', description: 'with/without remote products' },
       { key: 'was_inspected', type: 'boolean', description: 'inspected or not' },
-      { key: 'warehouse_id', type: 'list', description: 'inventory of these warehouses only' },
+      { key: 'warehouse_id', type: 'list', description: 'inventory of these warehouses only', ref: 'warehouse' },
     ],
     export: {
       name: 'export', description: "Export every product with its inventory (NDJSON or CSV) to stdout, newest first", path: '/ops/products/export',

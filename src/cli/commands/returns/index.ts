@@ -34,7 +34,7 @@ export default (ctx: Context): Command => group('returns', 'Returns of fulfilled
     resolveArgs: orderArg,
     path: () => path(),
     fields: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'id', description: 'where the units come back (default: where the order shipped from)' },
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'where the units come back (default: where the order shipped from)', ref: 'warehouse' },
       { key: 'reference', description: 'RMA number' },
       { key: 'note', description: 'free text' },
     ],

@@ -26,7 +26,7 @@ export default (ctx: Context): Command => group('scan-forms', 'Scan forms: the e
     description: 'List scan forms, newest first',
     path: () => path(),
     query: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'id', description: 'scan forms of this warehouse' },
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'scan forms of this warehouse', ref: 'warehouse' },
       { key: 'carrier_id', flag: '--carrier', arg: 'id', description: 'scan forms of this carrier' },
       { key: 'form_date', flag: '--date', arg: 'YYYY-MM-DD', description: 'scan forms of this day' },
     ],
@@ -46,7 +46,7 @@ export default (ctx: Context): Command => group('scan-forms', 'Scan forms: the e
     mode: 'create',
     path: () => path(),
     fields: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'id', description: 'warehouse the driver collects from', required: true },
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'warehouse the driver collects from', required: true, ref: 'warehouse' },
       { key: 'carrier_id', flag: '--carrier', arg: 'id', description: 'carrier_id of the labels, e.g. ups', required: true },
       { key: 'date', arg: 'YYYY-MM-DD', description: 'day (UTC) the labels were bought; default today' },
     ],
@@ -60,7 +60,7 @@ export default (ctx: Context): Command => group('scan-forms', 'Scan forms: the e
       if (!o.output && !o.print) return;
       await deliver(ctx, await fetchManifest(ctx.client(), String((record as { id: string }).id)), o, false);
     },
-    examples: ['fos scan-forms create --warehouse 0193… --carrier ups --print', 'fos scan-forms create --warehouse 0193… --carrier fedex --output manifest.pdf'],
+    examples: ['fos scan-forms create --warehouse "Portland DC" --carrier ups --print', 'fos scan-forms create --warehouse "Portland DC" --carrier fedex --output manifest.pdf'],
   }),
   manifest(ctx),
 ]);

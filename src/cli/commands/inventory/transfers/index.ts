@@ -15,7 +15,7 @@ export default (ctx: Context): Command => group('transfers', 'Transfers between 
     path: () => path(),
     query: [
       { key: 'status', type: 'list', values: ENUMS.transfer_status, description: 'statuses, comma-separated' },
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'ids', type: 'list', description: 'from or to these warehouses' },
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'names|ids', type: 'list', description: 'from or to these warehouses', ref: 'warehouse' },
     ],
     columns: ['id', 'status', 'from_warehouse_name', 'to_warehouse_name', 'total_quantity', 'total_received', 'reference', 'created_at'],
     examples: ['fos inventory transfers list --status IN_TRANSIT'],

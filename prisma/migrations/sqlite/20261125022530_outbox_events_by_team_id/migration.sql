@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "outbox_events_team_id_id_idx" ON "outbox_events"("team_id", "id");

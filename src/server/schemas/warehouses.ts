@@ -1,0 +1,27 @@
+import { Type } from 'typebox';
+import { Opt, pageQuery, StringEnum, Timestamp, Uuid } from './common.js';
+
+// Warehouses of the caller's fulfiller team (read-only; created with `fos admin warehouse create`).
+
+export const WarehouseListQuery = Type.Object({
+  ...pageQuery(),
+  name: Type.Optional(Type.String({
+    minLength: 1, maxLength: 255,
+    description: 'only the warehouses with exactly this name (case-sensitive); the CLI resolves `--warehouse <name>` with it',
+  })),
+}, { additionalProperties: false });
+
+export const WarehouseParams = Type.Object({ warehouse_id: Uuid });
+
+export const WarehouseSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  address1: Opt(Type.String()),
+  city: Opt(Type.String()),
+  state: Opt(Type.String()),
+  zip: Opt(Type.String()),
+  country: Opt(Type.String()),
+  label_format: StringEnum(['PDF', 'ZPL'] as const, { description: 'document of bought labels unless a label request says otherwise' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});

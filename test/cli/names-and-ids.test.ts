@@ -1,0 +1,119 @@
+// Names and short ids, through the spawned `bin/fos.js` (each command run twice in a row) and on
+// a pseudo-terminal 80 columns wide: `fos warehouses`, `--warehouse <name>`, ids as the short
+// prefixes tables show, and the columns a list exists for.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadDemo } from '../../src/domain/demo.js';
+import * as teams from '../../src/domain/teams/teams.js';
+import type { TestApp } from '../helpers/app.js';
+import { tempConfigDir } from './helpers/cli.js';
+import { cliServer } from './helpers/server.js';
+import { ensureCliBundle, ptyFos, spawnFos, type Spawned } from './helpers/spawn.js';
+
+let t: TestApp;
+let env: Record<string, string>;
+let portland: string;
+let twins: string[];
+
+beforeAll(async () => {
+  await ensureCliBundle();
+  const s = await cliServer();
+  t = s.t;
+  env = { ...s.env, FOS_CONFIG_DIR: await tempConfigDir() };
+  await loadDemo(t.db);
+  portland = (await t.db.prisma.warehouse.findFirstOrThrow({ where: { name: 'Portland DC' } })).id;
+  twins = [];
+  for (let i = 0; i < 2; i++) twins.push((await teams.createWarehouse(t.db, { team_id: t.teamId, name: 'Twin' })).id);
+}, 300_000);
+afterAll(() => t?.close());
+
+/** Runs the same command twice (the second run uses what the first left behind) and returns both. */
+async function twice(args: string[]): Promise<[Spawned, Spawned]> {
+  const first = await spawnFos(args, env);
+  const second = await spawnFos(args, env);
+  expect(second.code).toBe(first.code);
+  return [first, second];
+}
+
+describe('warehouses by name (spawned)', () => {
+  it('lists and gets warehouses by name; --warehouse takes the name', async () => {
+    for (const r of await twice(['warehouses', 'list', '--json', 'id,name'])) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(expect.arrayContaining([{ id: portland, name: 'Portland DC' }]));
+    }
+    for (const r of await twice(['warehouses', 'get', 'Portland DC', '--json', 'id,name,city'])) {
+      expect(JSON.parse(r.stdout)).toEqual({ id: portland, name: 'Portland DC', city: 'Portland' });
+    }
+    for (const r of await twice(['inventory', 'list', '--warehouse', 'Portland DC', '--json', 'warehouse_id'])) {
+      const rows = JSON.parse(r.stdout);
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((l: { warehouse_id: string }) => l.warehouse_id === portland)).toBe(true);
+    }
+    const po = await spawnFos(['purchase-orders', 'create', '--warehouse', 'Portland DC', '--reference', 'BY-NAME', 'ACME-STOVE=3', '--json', 'warehouse_id'], env);
+    expect(po.code, po.stderr).toBe(0);
+    expect(JSON.parse(po.stdout)).toEqual({ warehouse_id: portland });
+  });
+
+  it('refuses an ambiguous name listing the candidates (exit 2), and an unknown one (exit 4)', async () => {
+    for (const r of await twice(['inventory', 'list', '--warehouse', 'Twin'])) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: 2 warehouses are named "Twin": /);
+      for (const id of twins) expect(r.stderr).toContain(id);
+      expect(r.stdout).toBe('');
+    }
+    for (const r of await twice(['warehouses', 'get', 'portland dc'])) {
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain('no warehouse is named "portland dc" (names match exactly; fos warehouses list shows them)');
+    }
+  });
+});
+
+describe('short ids at 80 columns (pseudo-terminal)', () => {
+  it('orders list shows unique pasteable prefixes that orders get takes; an ambiguous prefix is refused', async () => {
+    const full = JSON.parse((await spawnFos(['orders', 'list', '--json', 'id'], env)).stdout).map((o: { id: string }) => o.id);
+    const r = await ptyFos(['orders', 'list'], env);
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n').filter((l) => !l.startsWith('('));
+    expect(lines[0]).toMatch(/^ID\s+ORDER_NUMBER\s+STATUS/);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(r.out).not.toContain('…');
+    const shown = lines.slice(1).filter((l) => /^[0-9a-f]/.test(l)).map((l) => l.split(/\s+/)[0]);
+    expect(shown).toHaveLength(full.length);
+    expect(shown[0].length).toBeLessThan(36);
+    for (const [i, s] of shown.entries()) {
+      expect(full.filter((id: string) => id.startsWith(s))).toEqual([full[i]]);
+    }
+    for (const g of await twice(['orders', 'get', shown[1], '--json', 'id'])) {
+      expect(g.code, g.stderr).toBe(0);
+      expect(JSON.parse(g.stdout)).toEqual({ id: full[1] });
+    }
+    const common = shown[0].slice(0, 6);
+    for (const g of await twice(['orders', 'get', common])) {
+      expect(g.code).toBe(2);
+      expect(g.stderr).toMatch(new RegExp(`^error: id prefix ${common} is ambiguous: .*orders match .*type more of the id`));
+    }
+    const none = await spawnFos(['purchase-orders', 'get', 'ffffffff-ff'], env);
+    expect(none.code).toBe(4);
+    expect(none.stderr).toContain('no purchase order has an id starting with ffffffff-ff');
+  });
+
+  it('inventory movements keeps time, bucket, delta, kind and reason; receipts show what came damaged', async () => {
+    const adjust = await spawnFos(['inventory', 'adjust', '--warehouse', 'Portland DC', '--reason', 'FOUND', 'ACME-STOVE:2', '--json', 'id'], env);
+    expect(adjust.code, adjust.stderr).toBe(0);
+    const m = await ptyFos(['inventory', 'movements', '--limit', '5'], env);
+    expect(m.code).toBe(0);
+    const lines = m.out.trimEnd().split('\n');
+    const head = lines.findIndex((l) => l.startsWith('CREATED_AT'));
+    expect(lines[head]).toMatch(/^CREATED_AT\s+SKU\s+BUCKET\s+DELTA\s+KIND\s+REASON$/);
+    expect(lines[head + 1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\dZ\s+ACME-STOVE\s+on_hand\s+2\s+ADJUSTED\s+FOUND$/);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+
+    const po = JSON.parse((await spawnFos(['purchase-orders', 'create', '--warehouse', 'Portland DC', 'ACME-STOVE=10', '--json', 'id'], env)).stdout).id;
+    const recv = await spawnFos(['purchase-orders', 'receive', po.slice(0, 13), 'ACME-STOVE=7', '--damaged', 'ACME-STOVE=3', '--json', 'units'], env);
+    expect(recv.code, recv.stderr).toBe(0);
+    expect(JSON.parse(recv.stdout)).toEqual({ units: 10 });
+    const shown = await ptyFos(['purchase-orders', 'get', po.slice(0, 13)], env);
+    expect(shown.code).toBe(0);
+    expect(shown.out, shown.out).toMatch(/^ {2}(ID\s+)?SKU\s+QUANTITY\s+QUANTITY_RECEIVED\s+QUANTITY_DAMAGED/m);
+    expect(shown.out).toMatch(/^ {2}(\S+\s+)?ACME-STOVE\s+10\s+10\s+3$/m);
+  });
+});
