@@ -202,11 +202,13 @@ export async function checkShop(db: Db, p: Principal, id: string, env: ChannelEn
 
 export async function shopViews(db: Db, shops: Shop[]) {
   const ids = shops.map((s) => s.id);
-  const [names, conns, failed] = await Promise.all([
+  const [names, conns, failed, failedPushes] = await Promise.all([
     teamNames(db.prisma, shops.flatMap((s) => [s.merchant_team_id, s.fulfiller_team_id])),
     db.prisma.shopConnection.findMany({ where: { shop_id: { in: ids } } }),
     db.prisma.channelDelivery.groupBy({ by: ['shop_id'], where: { shop_id: { in: ids }, status: 'FAILED' }, _count: { _all: true } }),
+    db.prisma.channelPush.groupBy({ by: ['shop_id'], where: { shop_id: { in: ids }, status: 'FAILED' }, _count: { _all: true } }),
   ]);
+  const failedPushesOf = new Map(failedPushes.map((f) => [f.shop_id, f._count._all]));
   const connOf = new Map(conns.map((c) => [c.shop_id, c]));
   const failedOf = new Map(failed.map((f) => [f.shop_id, f._count._all]));
   return shops.map((s) => {
@@ -221,7 +223,7 @@ export async function shopViews(db: Db, shops: Shop[]) {
       health: c ? {
         last_check_at: c.last_check_at, last_check_ok: c.last_check_ok, last_sync_at: c.last_sync_at, sync_cursor: c.sync_cursor,
         last_error: c.last_error, last_error_at: c.last_error_at, webhooks_received: c.webhooks_received, last_webhook_at: c.last_webhook_at,
-        failed_deliveries: failedOf.get(s.id) ?? 0,
+        failed_deliveries: failedOf.get(s.id) ?? 0, failed_pushes: failedPushesOf.get(s.id) ?? 0,
       } : null,
       created_at: s.created_at, updated_at: s.updated_at,
     };

@@ -23,13 +23,15 @@ import merchantPurchaseOrders from './merchant/purchase-orders.js';
 import transfers from './ops/transfers.js';
 import returns from './ops/returns.js';
 import scanForms from './ops/scan-forms.js';
+import shops from './shops.js';
+import channelWebhooks from './channel-webhooks.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
   for (const plugin of [
     me, opsProducts, merchantProducts, merchantVendors, orders, draftOrders, fulfillmentOrders,
     packages, scanForms, carrierRates, charges, carrierInvoices, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
-    keys, roles, users, mcpConnections, webhooks,
+    keys, roles, users, mcpConnections, webhooks, shops, channelWebhooks,
   ]) {
     await app.register(plugin);
   }

@@ -1,30 +1,32 @@
 -- CreateTable
 CREATE TABLE "shop_connections" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "shop_id" TEXT NOT NULL,
-    "shop_type" TEXT NOT NULL,
+    "shop_type" "ShopType" NOT NULL,
     "active" BOOLEAN NOT NULL DEFAULT true,
     "credentials" TEXT NOT NULL,
     "shop_domain" TEXT NOT NULL,
     "api_base_url" TEXT NOT NULL,
     "api_version" TEXT,
     "settings" JSONB NOT NULL,
-    "last_check_at" DATETIME,
+    "last_check_at" TIMESTAMP(3),
     "last_check_ok" BOOLEAN,
-    "last_sync_at" DATETIME,
-    "sync_cursor" DATETIME,
-    "sync_lease_until" DATETIME,
+    "last_sync_at" TIMESTAMP(3),
+    "sync_cursor" TIMESTAMP(3),
+    "sync_lease_until" TIMESTAMP(3),
     "last_error" TEXT,
-    "last_error_at" DATETIME,
+    "last_error_at" TIMESTAMP(3),
     "webhooks_received" INTEGER NOT NULL DEFAULT 0,
-    "last_webhook_at" DATETIME,
-    "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updated_at" DATETIME NOT NULL
+    "last_webhook_at" TIMESTAMP(3),
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "shop_connections_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "channel_deliveries" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "shop_id" TEXT NOT NULL,
     "topic" TEXT NOT NULL,
     "remote_id" TEXT,
@@ -34,25 +36,44 @@ CREATE TABLE "channel_deliveries" (
     "error" TEXT,
     "order_id" TEXT,
     "attempts" INTEGER NOT NULL DEFAULT 0,
-    "processed_at" DATETIME,
-    "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updated_at" DATETIME NOT NULL
+    "processed_at" TIMESTAMP(3),
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "channel_deliveries_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "channel_pushes" (
+    "id" TEXT NOT NULL,
+    "event_id" TEXT NOT NULL,
+    "order_id" TEXT NOT NULL,
+    "shop_id" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "detail" TEXT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 1,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "channel_pushes_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "channel_stock_pushes" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "shop_id" TEXT NOT NULL,
     "product_id" TEXT NOT NULL,
-    "due_at" DATETIME NOT NULL,
+    "due_at" TIMESTAMP(3) NOT NULL,
     "dirty" BOOLEAN NOT NULL DEFAULT true,
     "attempts" INTEGER NOT NULL DEFAULT 0,
     "claim_id" TEXT,
     "last_error" TEXT,
-    "pushed_at" DATETIME,
+    "pushed_at" TIMESTAMP(3),
     "pushed_qty" INTEGER,
-    "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updated_at" DATETIME NOT NULL
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "channel_stock_pushes_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateIndex
@@ -65,7 +86,16 @@ CREATE INDEX "shop_connections_active_last_sync_at_idx" ON "shop_connections"("a
 CREATE INDEX "channel_deliveries_shop_id_created_at_id_idx" ON "channel_deliveries"("shop_id", "created_at", "id");
 
 -- CreateIndex
-CREATE INDEX "channel_deliveries_status_created_at_idx" ON "channel_deliveries"("status", "created_at");
+CREATE INDEX "channel_deliveries_shop_id_status_created_at_id_idx" ON "channel_deliveries"("shop_id", "status", "created_at", "id");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "channel_pushes_event_id_key" ON "channel_pushes"("event_id");
+
+-- CreateIndex
+CREATE INDEX "channel_pushes_order_id_created_at_idx" ON "channel_pushes"("order_id", "created_at");
+
+-- CreateIndex
+CREATE INDEX "channel_pushes_shop_id_status_idx" ON "channel_pushes"("shop_id", "status");
 
 -- CreateIndex
 CREATE INDEX "channel_stock_pushes_dirty_due_at_idx" ON "channel_stock_pushes"("dirty", "due_at");
