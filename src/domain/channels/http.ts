@@ -64,8 +64,8 @@ export function axiosPolicy(env: ChannelEnv) {
 
 /** A transport failure in words a merchant can act on. */
 export function describeNetworkError(err: unknown, host: string): string {
-  const e = err as { code?: string; cause?: { code?: string }; name?: string; message?: string };
-  const code = e?.code ?? e?.cause?.code;
+  const e = err as { code?: string; cause?: { code?: string; errors?: { code?: string }[] }; name?: string; message?: string };
+  const code = e?.code ?? e?.cause?.code ?? e?.cause?.errors?.[0]?.code;
   if (err instanceof DestinationRefused || e?.cause instanceof DestinationRefused || /destination not allowed/.test(String(e?.message))) {
     return `${host} resolves to a private address (start fos serve with --allow-private-network to reach it)`;
   }

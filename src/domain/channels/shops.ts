@@ -77,7 +77,7 @@ function connectionFields(shopType: string, c: ConnectionInput, env: ChannelEnv)
   return { domain, credentials, apiBase, apiVersion: shopType === 'SHOPIFY' ? (c.api_version ?? SHOPIFY_API_VERSION) : null };
 }
 
-/** One real call to the platform; a refusal becomes a 422 that says what is wrong. */
+/** One real call to the platform; a refusal becomes a 400 that says what is wrong. */
 async function checkOrRefuse(conn: OpenConnection, env: ChannelEnv) {
   try {
     return await connectorFor(conn.shop_type).check(conn, env);
