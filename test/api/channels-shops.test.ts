@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHOPIFY_API_VERSION } from '../../src/domain/channels/shopify.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { shopifyDouble, wooDouble, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
 
@@ -46,12 +47,12 @@ describe('shops', () => {
     expect(res.statusCode, res.body).toBe(201);
     const shop = res.json();
     expect(shop).toMatchObject({ shop_type: 'SHOPIFY', connected: true, active: true, merchant_team_id: merchant.teamId, fulfiller_team_id: t.teamId });
-    expect(shop.connection).toEqual({ shop_domain: 'double.myshopify.com', api_base_url: shopify.url, api_version: '2025-10', webhook_path: `/v1/channels/${shop.id}/webhooks` });
+    expect(shop.connection).toEqual({ shop_domain: 'double.myshopify.com', api_base_url: shopify.url, api_version: SHOPIFY_API_VERSION, webhook_path: `/v1/channels/${shop.id}/webhooks` });
     expect(shop.health).toMatchObject({ last_check_ok: true, webhooks_received: 0 });
     expect(res.body).not.toContain('shpat_good');
     expect(res.body).not.toContain('whsec_1');
     const call = shopify.calls[before]!;
-    expect(call.path).toBe('/admin/api/2025-10/graphql.json');
+    expect(call.path).toBe(`/admin/api/${SHOPIFY_API_VERSION}/graphql.json`);
     expect(call.headers['x-shopify-access-token']).toBe('shpat_good');
     expect(call.body.query).toContain('shop { name');
     const row = await t.db.prisma.shopConnection.findUniqueOrThrow({ where: { shop_id: shop.id } });

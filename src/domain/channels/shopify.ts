@@ -8,7 +8,8 @@ import type { ChannelOrder, ChannelVariant, OpenConnection, ShippedLine, Shopify
 // sends that request to the shop's api_base_url instead (a proxy or a test double) through the
 // outbound network policy, and keeps the transport error so a failure is described precisely.
 
-export const SHOPIFY_API_VERSION = '2025-10';
+/** The latest stable Admin API version: Shopify releases one on the first day of each quarter. */
+export const SHOPIFY_API_VERSION = ((d: Date) => `${d.getUTCFullYear()}-${String(Math.floor(d.getUTCMonth() / 3) * 3 + 1).padStart(2, '0')}`)(new Date());
 const PAGE = 50;
 
 export const shopifyBaseUrl = (domain: string) => `https://${domain}`;

@@ -62,7 +62,7 @@ export function orderFromWoo(o: Json): ChannelOrder {
   const b = o.billing ?? {};
   return {
     remote_id: String(o.id),
-    order_number: text(o.number) ?? String(o.id),
+    order_number: `#${text(o.number) ?? o.id}`,
     updated_at: text(o.date_modified_gmt) ? `${o.date_modified_gmt}Z` : null,
     cancelled: ['cancelled', 'refunded', 'failed', 'trash'].includes(o.status),
     paid: !!o.date_paid_gmt || ['processing', 'completed'].includes(o.status),
