@@ -30,6 +30,16 @@ export async function shopifyGraphql<T = any>(conn: OpenConnection, env: Channel
       try {
         return await fetchFn(to, init);
       } catch (err) {
+        // A kept-alive connection the server had just closed: a read is safely sent once more
+        // (a mutation is not: the outbox retries it, after asking Shopify what remains).
+        if (isStaleSocket(err) && !/^\s*mutation/.test(String(init?.body ? JSON.parse(String(init.body)).query : ''))) {
+          try {
+            return await fetchFn(to, init);
+          } catch (again) {
+            transportError = again;
+            throw again;
+          }
+        }
         transportError = err;
         throw err;
       }
@@ -47,6 +57,11 @@ export async function shopifyGraphql<T = any>(conn: OpenConnection, env: Channel
   }
   return res.data as T;
 }
+
+const isStaleSocket = (err: unknown) => {
+  const code = (err as { cause?: { code?: string } })?.cause?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+};
 
 const userErrors = (what: string, errs: { field?: string[]; message: string }[] | undefined) => {
   if (errs?.length) throw new ChannelCallError(`Shopify ${what}: ${errs.map((e) => e.message).join('; ')}`, true);
