@@ -64,6 +64,10 @@ export default async function routes(app: FastifyInstance) {
 
     app.post<Params & { Body: Static<typeof SyncBody> }>(`${base}/:shop_id/sync`, {
       config,
+      // The body is optional: no body is the same as {}.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
       schema: {
         operationId: op('syncShop'), tags, summary: 'Pull listings and orders from the platform now',
         description: 'Orders updated since `since` (default: since the last sync; the first sync takes every open order) go through the same idempotent intake as webhooks.',
