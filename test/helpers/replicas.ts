@@ -76,7 +76,8 @@ export interface Replicas {
 function serve(url: string, dir: string): Promise<Replica> {
   const child = spawn(process.execPath, [path.join(root, 'bin', 'fos.js'), 'serve', '--db', url, '--port', '0', '--log-level', 'warn', '--rate-limit-store', 'database'], {
     cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, FOS_CONFIG_DIR: path.join(dir, 'config'), NO_COLOR: '1' },
+    // A test that seals credentials itself hands the replicas the same key.
+    env: { PATH: process.env.PATH, HOME: dir, FOS_CONFIG_DIR: path.join(dir, 'config'), NO_COLOR: '1', ...(process.env.FOS_SECRET_KEY ? { FOS_SECRET_KEY: process.env.FOS_SECRET_KEY } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

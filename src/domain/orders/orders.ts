@@ -21,10 +21,9 @@ export async function getOrder(db: Db, fulfillerTeamId: string, orderId: string)
     loadNames(db, [order]),
     order.shop_id ? db.prisma.channelPush.findMany({ where: { order_id: order.id }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] }) : [],
   ]);
-  return {
-    ...orderView(order, names, true),
-    sales_channel_pushes: pushes.map((p) => ({ id: p.id, shop_id: p.shop_id, status: p.status, detail: p.detail, attempts: p.attempts, created_at: p.created_at, updated_at: p.updated_at })),
-  };
+  // Extension (docs/sales-channels.md), present once the order has had a tracking push.
+  const channel = pushes.map((p) => ({ id: p.id, shop_id: p.shop_id, status: p.status, detail: p.detail, attempts: p.attempts, created_at: p.created_at, updated_at: p.updated_at }));
+  return { ...orderView(order, names, true), ...(channel.length ? { sales_channel_pushes: channel } : {}) };
 }
 
 export interface OrderListQuery extends PageRequest {

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { receiveChannelWebhook } from '../../domain/channels/deliveries.js';
-import { ProblemSchema } from '../schemas/common.js';
 import { ShopParams, WebhookAnswerSchema } from '../schemas/shops.js';
 
 // Platform webhooks (docs/sales-channels.md). No API key: the platform's signature over the raw
@@ -20,7 +19,7 @@ export default async function routes(app: FastifyInstance) {
         + 'webhook secret; otherwise 401 and nothing changes. Topics: orders/create, orders/updated, orders/cancelled (X-Shopify-Topic); '
         + 'order.created, order.updated, order.deleted (X-WC-Webhook-Topic). A payload fos does not understand is stored, answered 200 and marked FAILED.',
       params: ShopParams,
-      response: { 200: WebhookAnswerSchema, 401: ProblemSchema },
+      response: { 200: WebhookAnswerSchema },
     },
   }, async (request) => receiveChannelWebhook(app.db, request.params.shop_id, request.headers, Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)));
 }
