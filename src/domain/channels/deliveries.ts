@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ChannelDelivery, Db, Shop } from '../../db/types.js';
 import type { Principal } from '../keys/principal.js';
 import { DomainError, notFound } from '../errors.js';
+import { SecretKeyError } from '../secrets/secret-box.js';
 import { inTransaction } from '../orders/tx.js';
 import { cancelFromChannel } from './cancel.js';
 import { openConnection } from './connection.js';
@@ -42,7 +43,15 @@ export async function receiveChannelWebhook(db: Db, shopId: string, headers: Rec
   // WooCommerce pings a new webhook with an unsigned form body "webhook_id=<n>" and disables
   // webhooks whose ping fails: answered 200, nothing stored.
   if (!shopify && !signature && /^webhook_id=\d+$/.test(body.toString('utf8'))) return { status: 'PING', delivery_id: null };
-  const secret = openConnection(row).credentials.webhook_secret;
+  let secret: string;
+  try {
+    secret = openConnection(row).credentials.webhook_secret;
+  } catch (err) {
+    // The server's secret key is not the one the credentials were sealed with (a configuration
+    // problem, not the sender's): 503, so the platform retries once it is fixed.
+    if (err instanceof SecretKeyError) throw new DomainError('unavailable', `The credentials of shop ${shopId} cannot be opened: ${err.message}`);
+    throw err;
+  }
   if (!verifyPlatformSignature(secret, body, signature)) throw refused();
   const topic = header(headers, shopify ? 'x-shopify-topic' : 'x-wc-webhook-topic') ?? '(none)';
   const now = new Date();
