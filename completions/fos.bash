@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks shops api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -32,6 +32,8 @@ __fos_subcommands() {
     'fos roles') echo 'list get create update delete' ;;
     'fos mcp-connections') echo 'list get revoke tier' ;;
     'fos webhooks') echo 'list get create update delete deliveries listen trigger' ;;
+    'fos shops') echo 'list get connect update sync check deliveries replay disconnect' ;;
+    'fos shops connect') echo 'shopify woocommerce' ;;
     'fos db') echo 'migrate' ;;
     'fos admin') echo 'team delegation warehouse location-type role key user' ;;
     'fos admin team') echo 'create list' ;;
@@ -213,9 +215,21 @@ __fos_options() {
     'fos webhooks deliveries') echo '--status --page --limit --all' ;;
     'fos webhooks listen') echo '--forward-to --events --secret --max-events' ;;
     'fos webhooks trigger') echo '' ;;
+    'fos shops') echo '' ;;
+    'fos shops list') echo '--shop-type --page --limit --all' ;;
+    'fos shops get') echo '' ;;
+    'fos shops connect') echo '' ;;
+    'fos shops connect shopify') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --warehouse --shop-domain --access-token --api-version --location --data --field -F --raw-field -f' ;;
+    'fos shops connect woocommerce') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --warehouse --store-url --consumer-key --consumer-secret --data --field -F --raw-field -f' ;;
+    'fos shops update') echo '--name --active --notify-customer --location --data --field -F --raw-field -f' ;;
+    'fos shops sync') echo '--since --data --field -F --raw-field -f' ;;
+    'fos shops check') echo '' ;;
+    'fos shops deliveries') echo '--status --page --limit --all' ;;
+    'fos shops replay') echo '' ;;
+    'fos shops disconnect') echo '' ;;
     'fos api') echo '--field -F --raw-field -f --input --header -H --paginate --include -i' ;;
     'fos completion') echo '' ;;
-    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --drain-timeout --unauth-rate-limit --allow-private-webhooks --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format' ;;
+    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --drain-timeout --unauth-rate-limit --allow-private-webhooks --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format' ;;
     'fos db') echo '' ;;
     'fos db migrate') echo '--db' ;;
     'fos admin') echo '--db' ;;
@@ -311,12 +325,14 @@ __fos_choices() {
     'fos picking-sessions orders|--order-by') echo 'order_number created_at updated_at' ;;
     'fos picking-sessions orders|--order') echo 'asc desc' ;;
     'fos keys create|--power-role') echo 'ADMIN MEMBER' ;;
-    'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
-    'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS WRITE_MCP' ;;
+    'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS WRITE_MCP' ;;
+    'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS WRITE_MCP' ;;
     'fos mcp-connections list|--status') echo 'ACTIVE REVOKED' ;;
     'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
+    'fos shops list|--shop-type') echo 'SHOPIFY AMAZON BIGCOMMERCE MANUAL WOOCOMMERCE EBAY ETSY' ;;
+    'fos shops deliveries|--status') echo 'RECEIVED PROCESSED IGNORED FAILED' ;;
     'fos serve|--rate-limit-store') echo 'memory database redis' ;;
     'fos serve|--sqlite-sync') echo 'normal full' ;;
     'fos serve|--log-level') echo 'fatal error warn info debug trace' ;;
@@ -359,7 +375,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --run --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --forward-to --events --secret --max-events --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --merchant --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --run --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --forward-to --events --secret --max-events --shop-type --merchant --notify-customer --shop-domain --access-token --api-version --location --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {

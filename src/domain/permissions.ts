@@ -17,6 +17,7 @@ export const PERMISSIONS = [
   'WRITE_INVENTORY',
   'MANAGE_API_KEYS',
   'MANAGE_WEBHOOKS',
+  'MANAGE_SHOPS',
   'WRITE_MCP',
 ] as const;
 

@@ -11,6 +11,7 @@ import { acquireServerLock, type ServerLock } from './single-server.js';
 import { startPurchaseRecovery } from './workers/label-purchases.js';
 import { startCountFolder } from './workers/counts.js';
 import { startOutboxWorker } from './workers/outbox.js';
+import { startChannelWorker } from './workers/channels.js';
 import { DatabaseStore, MemoryStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
 
 export interface ServeOptions {
@@ -23,6 +24,8 @@ export interface ServeOptions {
   demo?: boolean;
   /** Let webhooks reach loopback/private addresses (local receivers). */
   allowPrivateWebhooks?: boolean;
+  /** Minutes between background syncs of each connected shop (default 15). */
+  channelSyncMinutes?: number;
   /** Failed authentications allowed per client address per minute (0: off). */
   unauthRateLimit?: number;
   /** Where uploaded files are kept (a directory, default <data dir>/files, or s3://bucket/prefix) and the largest upload in bytes. */
@@ -101,6 +104,8 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
     const worker = startOutboxWorker(db, app.log, { intervalMs: 2000, allowPrivateWebhooks: opts.allowPrivateWebhooks });
+    // Connected shops: stock pushes and the periodic order/listing sync.
+    const channels = startChannelWorker(db, app.log, { allowPrivate: opts.allowPrivateWebhooks, syncIntervalMs: (opts.channelSyncMinutes ?? 15) * 60_000 });
     // Images left PENDING by a stopped process (uploads kick the processor themselves).
     app.files.processor.start(30_000);
     const counts = startCountFolder(db, app.log, 5000);
@@ -119,7 +124,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         cut.unref();
         try {
           // app.close stops listening, closes idle keep-alive connections and waits for the rest.
-          await Promise.all([worker.stop(), counts.stop(), purchases.stop(), app.close()]);
+          await Promise.all([worker.stop(), channels.stop(), counts.stop(), purchases.stop(), app.close()]);
         } finally {
           clearTimeout(cut);
           // Whatever failed above, the file is let go: a later server must not find a live lock.

@@ -221,7 +221,7 @@ describe('tracking pushes', () => {
     });
   }
 
-  it('records pushes for platform shops, skips MANUAL ones, and still fans out', async () => {
+  it('skips shops without a platform connection and MANUAL ones, and still fans out', async () => {
     await endpoint('/tracking', ['tracking.push']);
     const shopify = await order('SHOPIFY');
     const manual = await order();
@@ -232,7 +232,8 @@ describe('tracking pushes', () => {
     await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(now);
     const [r1, r2] = await Promise.all([e1, e2].map((e) => t.db.prisma.outboxEvent.findUniqueOrThrow({ where: { id: e.id } })));
     expect(r1!.delivered_at).toEqual(now);
-    expect(r1!.result).toMatchObject({ tracking_push: { status: 'PUSHED', shop_type: 'SHOPIFY', order_id: shopify.id } });
+    // Nothing was sent to Shopify (the shop has no connection), so nothing claims it was pushed.
+    expect(r1!.result).toMatchObject({ tracking_push: { status: 'SKIPPED', shop_type: 'SHOPIFY', order_id: shopify.id } });
     expect(r2!.result).toMatchObject({ tracking_push: { status: 'SKIPPED', shop_type: 'MANUAL', order_id: manual.id } });
     expect(hits).toHaveLength(2);
   });

@@ -79,7 +79,11 @@ export interface ReplicaOptions { args?: string[]; env?: Record<string, string> 
 function serve(url: string, dir: string, opts: ReplicaOptions = {}): Promise<Replica> {
   const child = spawn(process.execPath, [path.join(root, 'bin', 'fos.js'), 'serve', '--db', url, '--port', '0', '--log-level', 'warn', '--rate-limit-store', 'database', ...(opts.args ?? [])], {
     cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, FOS_CONFIG_DIR: path.join(dir, 'config'), NO_COLOR: '1', ...opts.env },
+    // A test that seals credentials itself hands the replicas the same key.
+    env: {
+      PATH: process.env.PATH, HOME: dir, FOS_CONFIG_DIR: path.join(dir, 'config'), NO_COLOR: '1',
+      ...(process.env.FOS_SECRET_KEY ? { FOS_SECRET_KEY: process.env.FOS_SECRET_KEY } : {}), ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -48,6 +48,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
     entry('roles', () => import('./roles/index.js')),
     entry('mcp-connections', () => import('./mcp-connections/index.js')),
     entry('webhooks', () => import('./webhooks/index.js')),
+    entry('shops', () => import('./shops/index.js')),
   ]],
   ['Scripting:', [
     entry('api', () => import('./api/api.js')),

@@ -2,10 +2,9 @@ import type { Db, OutboxEvent } from '../../db/types.js';
 import { ShopType } from '../../db/types.js';
 
 // Sales-channel adapters receive 'tracking.push' events: after a fulfil the storefront that sold
-// the order is told the tracking number. fos runs offline with no storefront connections, so the
-// built-in adapters do not call any platform: MANUAL orders have nothing to push (SKIPPED), and
-// orders of the other platforms are recorded as pushed (PUSHED) on the outbox row's result.
-// A live integration implements SalesChannelAdapter and is passed to the outbox worker.
+// the order is told the tracking number. MANUAL orders have nothing to push (SKIPPED). SHOPIFY
+// and WOOCOMMERCE shops are pushed to for real by src/domain/channels/tracking.ts, which the
+// outbox worker adds; the other platforms have no connector yet and say so (FAILED, not retried).
 
 export type ShopTypeName = (typeof ShopType)[keyof typeof ShopType];
 
@@ -42,15 +41,15 @@ const manualAdapter: SalesChannelAdapter = {
   },
 };
 
-const recordingAdapter: SalesChannelAdapter = {
+const noConnector: SalesChannelAdapter = {
   async pushTracking(push) {
-    return { status: 'PUSHED', detail: `Recorded as pushed to ${push.shop_type}; no live platform connection is configured.` };
+    throw new PermanentPushError(`no connector for ${push.shop_type} yet: tracking was not sent to the sales channel.`);
   },
 };
 
 export const defaultSalesChannelAdapters = (): SalesChannelAdapters => {
   const adapters: SalesChannelAdapters = {};
-  for (const type of Object.values(ShopType)) adapters[type] = type === 'MANUAL' ? manualAdapter : recordingAdapter;
+  for (const type of Object.values(ShopType)) adapters[type] = type === 'MANUAL' ? manualAdapter : noConnector;
   return adapters;
 };
 

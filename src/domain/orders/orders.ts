@@ -17,7 +17,13 @@ export async function getOrder(db: Db, fulfillerTeamId: string, orderId: string)
     include: { holds: true, line_items: true },
   });
   if (!order) throw notFound('Order', orderId);
-  return orderView(order, await loadNames(db, [order]), true);
+  const [names, pushes] = await Promise.all([
+    loadNames(db, [order]),
+    order.shop_id ? db.prisma.channelPush.findMany({ where: { order_id: order.id }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] }) : [],
+  ]);
+  // Extension (docs/sales-channels.md), present once the order has had a tracking push.
+  const channel = pushes.map((p) => ({ id: p.id, shop_id: p.shop_id, status: p.status, detail: p.detail, attempts: p.attempts, created_at: p.created_at, updated_at: p.updated_at }));
+  return { ...orderView(order, names, true), ...(channel.length ? { sales_channel_pushes: channel } : {}) };
 }
 
 export interface OrderListQuery extends PageRequest {

@@ -39,7 +39,7 @@ export class DestinationRefused extends Error {
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup that fails when any resolved address is not public. */
-function publicOnlyLookup(hostname: string, options: object, callback: LookupCallback) {
+export function publicOnlyLookup(hostname: string, options: object, callback: LookupCallback) {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, []);
     const list = addresses as LookupAddress[];

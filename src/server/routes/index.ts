@@ -29,6 +29,8 @@ import exportsRoutes from './ops/exports.js';
 import backorders from './ops/backorders.js';
 import delegations from './ops/delegations.js';
 import warehouses from './ops/warehouses.js';
+import shops from './shops.js';
+import channelWebhooks from './channel-webhooks.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -43,6 +45,8 @@ export async function registerRoutes(app: FastifyInstance) {
     backorders,
     delegations,
     warehouses,
+    shops,
+    channelWebhooks,
   ]) {
     await app.register(plugin);
   }

@@ -256,6 +256,11 @@ export const OrderSchema = Type.Object({
     price: Type.Number(),
   })),
   supported_actions: Type.Array(Type.Object({ action: Type.String() })),
+  // Extension (docs/sales-channels.md): what the sales channel answered to this order's tracking pushes.
+  sales_channel_pushes: Type.Optional(Type.Array(Type.Object({
+    id: Type.String(), shop_id: Type.String(), status: Type.String({ description: 'RETRYING | PUSHED | FAILED | SKIPPED' }),
+    detail: Type.String({ description: 'the platform\'s answer or error message' }), attempts: Type.Number(), created_at: Timestamp, updated_at: Timestamp,
+  }))),
 });
 
 const pick = (names: string[]) => Object.fromEntries(names.map((n) => [n, (orderFields as Record<string, TSchema>)[n]]));

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/types.js';
 import { defaultSalesChannelAdapters, type SalesChannelAdapters } from '../../domain/events/sales-channel.js';
+import { channelAdapters } from '../../domain/channels/tracking.js';
 import { deliverDueWebhooks, fetchSender, processDueEvents, type WebhookSender } from '../../domain/webhooks/dispatch.js';
 import { VERSION } from '../../version.js';
 
@@ -28,7 +29,7 @@ export interface OutboxWorkerOptions {
   batchSize?: number;
   /** Webhook POSTs in flight at once. Default 8. */
   concurrency?: number;
-  /** Sales-channel adapters per shop type (default: record pushes, skip MANUAL). */
+  /** Sales-channel adapters per shop type (default: Shopify/WooCommerce connections, skip MANUAL). */
   adapters?: SalesChannelAdapters;
   /** Deliver to loopback/private addresses too (fos serve --allow-private-webhooks). */
   allowPrivateWebhooks?: boolean;
@@ -50,7 +51,7 @@ export interface OutboxWorker {
 
 export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOptions = {}): OutboxWorker {
   const batchSize = opts.batchSize ?? 100;
-  const adapters = { ...defaultSalesChannelAdapters(), ...opts.adapters };
+  const adapters = { ...defaultSalesChannelAdapters(), ...channelAdapters(db, { allowPrivate: opts.allowPrivateWebhooks }), ...opts.adapters };
   const send = opts.send ?? fetchSender(opts.timeoutMs ?? 10_000, `fos-webhooks/${VERSION}`, { allowPrivate: opts.allowPrivateWebhooks });
   return {
     async runOnce(now = new Date()) {

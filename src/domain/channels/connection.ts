@@ -1,0 +1,84 @@
+import type { ShopConnection } from '../../db/types.js';
+import { openJson, sealJson } from '../secrets/secret-box.js';
+import { ChannelCallError, type ChannelEnv } from './http.js';
+import { checkShopify, shopifyFulfil, shopifyOrdersPage, shopifySetAvailable, shopifyVariantsPage } from './shopify.js';
+import type { ChannelOrder, ChannelVariant, ConnectedPlatform, ConnectionSettings, Credentials, OpenConnection, ShippedLine, TrackingInfo } from './types.js';
+import { checkWoo, wooFulfil, wooOrdersPage, wooSetStock, wooVariantsPage } from './woocommerce.js';
+
+// One entry point per operation for both connectors, so intake, sync and pushes never branch
+// on the platform themselves. Pages are addressed by an opaque token: Shopify's GraphQL cursor,
+// WooCommerce's page number.
+
+export const sealContext = (shopId: string) => `shop:${shopId}`;
+export const sealCredentials = (shopId: string, credentials: Credentials) => sealJson(credentials, sealContext(shopId));
+
+export const DEFAULT_SETTINGS: ConnectionSettings = { notify_customer: false, location_id: null, warehouse_id: null };
+
+/** The connection with its credentials opened (in memory only, never returned or logged). */
+export function openConnection(row: ShopConnection): OpenConnection {
+  return {
+    shop_id: row.shop_id,
+    shop_type: row.shop_type as ConnectedPlatform,
+    shop_domain: row.shop_domain,
+    api_base_url: row.api_base_url,
+    api_version: row.api_version,
+    credentials: openJson<Credentials>(row.credentials, sealContext(row.shop_id)),
+    settings: { ...DEFAULT_SETTINGS, ...(row.settings as Partial<ConnectionSettings>) },
+  };
+}
+
+export interface Page<T> { items: T[]; next: string | null }
+
+export interface Connector {
+  check(conn: OpenConnection, env: ChannelEnv): Promise<{ name: string; currency: string | null }>;
+  orders(conn: OpenConnection, env: ChannelEnv, since: Date | null, token: string | null): Promise<Page<ChannelOrder>>;
+  variants(conn: OpenConnection, env: ChannelEnv, token: string | null, currency: string | null): Promise<Page<ChannelVariant>>;
+  fulfil(conn: OpenConnection, env: ChannelEnv, order: { remote_id: string; order_number: string }, lines: ShippedLine[], tracking: TrackingInfo, complete: boolean): Promise<string>;
+  setStock(conn: OpenConnection, env: ChannelEnv, items: { remote_id: string; listing_id: string | null; inventory_item_id: string | null; quantity: number }[]): Promise<void>;
+}
+
+const shopify: Connector = {
+  check: checkShopify,
+  async orders(conn, env, since, token) {
+    const p = await shopifyOrdersPage(conn, env, since, token);
+    return { items: p.orders, next: p.next };
+  },
+  async variants(conn, env, token, currency) {
+    const p = await shopifyVariantsPage(conn, env, token, currency);
+    return { items: p.variants, next: p.next };
+  },
+  async fulfil(conn, env, order, lines, tracking) {
+    const r = await shopifyFulfil(conn, env, order.remote_id, lines, tracking);
+    return `Shopify fulfillment ${r.fulfillment_id} created for ${order.order_number}`;
+  },
+  async setStock(conn, env, items) {
+    const withItem = items.filter((i) => i.inventory_item_id);
+    if (withItem.length) await shopifySetAvailable(conn, env, withItem.map((i) => ({ inventory_item_id: i.inventory_item_id!, quantity: i.quantity })));
+  },
+};
+
+const woocommerce: Connector = {
+  check: checkWoo,
+  async orders(conn, env, since, token) {
+    const p = await wooOrdersPage(conn, env, since, token ? Number(token) : 1);
+    return { items: p.orders, next: p.next ? String(p.next) : null };
+  },
+  async variants(conn, env, token, currency) {
+    const p = await wooVariantsPage(conn, env, token ? Number(token) : 1, currency);
+    return { items: p.variants, next: p.next ? String(p.next) : null };
+  },
+  async fulfil(conn, env, order, _lines, tracking, complete) {
+    const note = `Shipped${tracking.company ? ` with ${tracking.company}` : ''}: tracking number ${tracking.number ?? '(none)'}${tracking.url ? ` — ${tracking.url}` : ''}`;
+    await wooFulfil(conn, env, order.remote_id, note, complete);
+    return `WooCommerce order ${order.remote_id}: tracking note added${complete ? ', status completed' : ''}`;
+  },
+  async setStock(conn, env, items) {
+    for (const i of items) await wooSetStock(conn, env, i.listing_id ?? i.remote_id, i.remote_id, i.quantity);
+  },
+};
+
+export function connectorFor(platform: string): Connector {
+  if (platform === 'SHOPIFY') return shopify;
+  if (platform === 'WOOCOMMERCE') return woocommerce;
+  throw new ChannelCallError(`no connector for ${platform} yet`, true);
+}

@@ -1,0 +1,127 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ChannelDelivery, Db, Shop } from '../../db/types.js';
+import type { Principal } from '../keys/principal.js';
+import { DomainError, notFound } from '../errors.js';
+import { SecretKeyError } from '../secrets/secret-box.js';
+import { cancelFromChannel } from './cancel.js';
+import { openConnection } from './connection.js';
+import { intakeOrder } from './intake.js';
+import { shopScope } from './shops.js';
+import { orderFromWebhook } from './shopify-map.js';
+import { orderFromWoo } from './woocommerce.js';
+
+// Platform webhooks at POST /v1/channels/{shop_id}/webhooks. No API key: a delivery is accepted
+// only when its platform signature verifies — base64 HMAC-SHA256 of the raw body with the
+// shop's webhook secret, in X-Shopify-Hmac-Sha256 or X-WC-Webhook-Signature. An accepted body is
+// stored first, then taken in; a payload fos does not understand is kept as FAILED with the
+// reason (answered 2xx, so the platform does not disable the webhook) and can be replayed.
+
+export const SHOPIFY_TOPICS = ['orders/create', 'orders/updated', 'orders/cancelled'];
+export const WOO_TOPICS = ['order.created', 'order.updated', 'order.deleted'];
+
+const header = (h: Record<string, unknown>, name: string) => {
+  const v = h[name];
+  return typeof v === 'string' ? v : Array.isArray(v) ? String(v[0]) : null;
+};
+
+export function verifyPlatformSignature(secret: string, body: Buffer, signature: string | null): boolean {
+  if (!signature) return false;
+  const want = createHmac('sha256', secret).update(body).digest();
+  const got = Buffer.from(signature, 'base64');
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
+const refused = () => new DomainError('unauthorized', 'The webhook signature does not verify for this shop.');
+
+/** Verifies, stores and processes one delivery; throws 401 (nothing changed) when it does not verify. */
+export async function receiveChannelWebhook(db: Db, shopId: string, headers: Record<string, unknown>, body: Buffer) {
+  const row = /^[0-9a-f-]{36}$/i.test(shopId) ? await db.prisma.shopConnection.findUnique({ where: { shop_id: shopId } }) : null;
+  if (!row || !row.active) throw refused();
+  const shopify = row.shop_type === 'SHOPIFY';
+  const signature = header(headers, shopify ? 'x-shopify-hmac-sha256' : 'x-wc-webhook-signature');
+  // WooCommerce pings a new webhook with an unsigned form body "webhook_id=<n>" and disables
+  // webhooks whose ping fails: answered 200, nothing stored.
+  if (!shopify && !signature && /^webhook_id=\d+$/.test(body.toString('utf8'))) return { status: 'PING', delivery_id: null };
+  let secret: string;
+  try {
+    secret = openConnection(row).credentials.webhook_secret;
+  } catch (err) {
+    // The server's secret key is not the one the credentials were sealed with (a configuration
+    // problem, not the sender's): 503, so the platform retries once it is fixed.
+    if (err instanceof SecretKeyError) throw new DomainError('unavailable', `The credentials of shop ${shopId} cannot be opened: ${err.message}`);
+    throw err;
+  }
+  if (!verifyPlatformSignature(secret, body, signature)) throw refused();
+  const topic = header(headers, shopify ? 'x-shopify-topic' : 'x-wc-webhook-topic') ?? '(none)';
+  const now = new Date();
+  const delivery = await db.prisma.$transaction(async (tx) => {
+    await tx.shopConnection.update({ where: { shop_id: shopId }, data: { webhooks_received: { increment: 1 }, last_webhook_at: now } });
+    return tx.channelDelivery.create({
+      data: { shop_id: shopId, topic, body: body.toString('utf8'), webhook_id: header(headers, shopify ? 'x-shopify-webhook-id' : 'x-wc-webhook-delivery-id') },
+    });
+  });
+  const done = await processDelivery(db, delivery);
+  return { status: done.status, delivery_id: delivery.id };
+}
+
+/** Takes a stored delivery in; the outcome (PROCESSED, IGNORED or FAILED with the reason) is written on it. */
+export async function processDelivery(db: Db, delivery: ChannelDelivery) {
+  const shop = await db.prisma.shop.findUniqueOrThrow({ where: { id: delivery.shop_id } });
+  let outcome: { status: string; error: string | null; order_id: string | null; remote_id: string | null };
+  try {
+    outcome = await handle(db, shop, delivery.topic, delivery.body);
+  } catch (err) {
+    outcome = { status: 'FAILED', error: String((err as Error)?.message ?? err).slice(0, 500), order_id: null, remote_id: null };
+  }
+  return db.prisma.channelDelivery.update({
+    where: { id: delivery.id },
+    data: { ...outcome, remote_id: outcome.remote_id ?? delivery.remote_id, attempts: { increment: 1 }, processed_at: new Date() },
+  });
+}
+
+async function handle(db: Db, shop: Shop, topic: string, raw: string) {
+  const known = shop.shop_type === 'SHOPIFY' ? SHOPIFY_TOPICS : WOO_TOPICS;
+  if (!known.includes(topic)) return { status: 'IGNORED', error: `topic ${topic} is not handled (fos takes ${known.join(', ')})`, order_id: null, remote_id: null };
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new Error('the body is not JSON');
+  }
+  if (topic === 'order.deleted') {
+    const id = body?.id;
+    if (typeof id !== 'number' && typeof id !== 'string') throw new Error('order.deleted without an order id');
+    const order = await db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: String(id) } } });
+    if (!order) return { status: 'IGNORED', error: `no fos order for WooCommerce order ${id}`, order_id: null, remote_id: String(id) };
+    if (order.status !== 'CANCELLED') await cancelFromChannel(db, shop.fulfiller_team_id!, order.id);
+    return { status: 'PROCESSED', error: null, order_id: order.id, remote_id: String(id) };
+  }
+  const order = shop.shop_type === 'SHOPIFY' ? orderFromWebhook(body) : orderFromWoo(body);
+  if (topic === 'orders/cancelled') order.cancelled = true;
+  const r = await intakeOrder(db, shop, order);
+  return { status: r.action === 'ignored' ? 'IGNORED' : 'PROCESSED', error: r.action === 'ignored' ? 'cancelled before it reached fos' : null, order_id: r.order_id, remote_id: order.remote_id };
+}
+
+export const deliveryView = (d: ChannelDelivery) => ({
+  id: d.id, shop_id: d.shop_id, topic: d.topic, remote_id: d.remote_id, webhook_id: d.webhook_id, status: d.status, error: d.error,
+  order_id: d.order_id, attempts: d.attempts, processed_at: d.processed_at, created_at: d.created_at, bytes: Buffer.byteLength(d.body),
+});
+
+export async function listDeliveries(db: Db, p: Principal, shopId: string, q: { status?: string; limit: number; page: number }) {
+  const shop = await db.prisma.shop.findFirst({ where: { id: shopId, ...shopScope(p) }, select: { id: true } });
+  if (!shop) throw notFound('Shop', shopId);
+  const rows = await db.prisma.channelDelivery.findMany({
+    where: { shop_id: shopId, ...(q.status ? { status: q.status } : {}) },
+    orderBy: [{ created_at: 'desc' }, { id: 'desc' }], skip: q.page * q.limit, take: q.limit + 1,
+  });
+  const data = rows.slice(0, q.limit).map(deliveryView);
+  return { data, meta: { page: q.page, page_size: q.limit, start_index: q.page * q.limit, end_index: q.page * q.limit + data.length, has_next_page: rows.length > q.limit, has_previous_page: q.page > 0 } };
+}
+
+/** Processes a stored delivery again (after fixing what made it fail); idempotent like every intake. */
+export async function replayDelivery(db: Db, p: Principal, shopId: string, deliveryId: string) {
+  const shop = await db.prisma.shop.findFirst({ where: { id: shopId, ...shopScope(p) }, select: { id: true } });
+  const delivery = shop ? await db.prisma.channelDelivery.findFirst({ where: { id: deliveryId, shop_id: shopId } }) : null;
+  if (!delivery) throw notFound('Delivery', deliveryId);
+  return deliveryView(await processDelivery(db, delivery));
+}

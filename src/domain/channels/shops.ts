@@ -1,0 +1,231 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Db, Shop, ShopConnection } from '../../db/types.js';
+import { isUniqueViolation } from '../../db/client.js';
+import type { Principal } from '../keys/principal.js';
+import { teamNames } from '../names.js';
+import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { resolveMerchant, slugify } from '../orders/reach.js';
+import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials } from './connection.js';
+import { ChannelCallError, assertAllowedUrl, type ChannelEnv } from './http.js';
+import { SHOPIFY_API_VERSION, shopifyBaseUrl } from './shopify.js';
+import type { ConnectionSettings, Credentials, OpenConnection } from './types.js';
+
+// Shops and their platform connections (docs/sales-channels.md). A fulfiller key manages the
+// shops of its delegated merchants (/v1/ops/shops), a merchant key its own (/v1/merchant/shops).
+// Connecting checks the credentials with one real platform call first; nothing is stored when
+// the platform refuses them. Credentials are sealed (secret-box) and never leave the server.
+
+export interface ConnectionInput {
+  shop_domain?: string;
+  store_url?: string;
+  access_token?: string;
+  consumer_key?: string;
+  consumer_secret?: string;
+  webhook_secret?: string;
+  api_version?: string;
+  api_base_url?: string;
+}
+
+export interface ShopInput {
+  name: string;
+  shop_type: string;
+  merchant_team_id?: string;
+  connection?: ConnectionInput;
+  settings?: Partial<ConnectionSettings>;
+}
+
+export interface ShopPatch {
+  name?: string;
+  active?: boolean;
+  connection?: Partial<ConnectionInput>;
+  settings?: Partial<ConnectionSettings>;
+}
+
+/** Shops a principal may see: its merchant team's, or those of merchants delegated to its fulfiller team. */
+export const shopScope = (p: Principal) => (p.teamKind === 'MERCHANT' ? { merchant_team_id: p.teamId } : { fulfiller_team_id: p.teamId });
+
+async function teamsOf(db: Db, p: Principal, merchantTeamId?: string) {
+  if (p.teamKind === 'FULFILLER') return { merchant: (await resolveMerchant(db, p.teamId, merchantTeamId)).id, fulfiller: p.teamId };
+  if (merchantTeamId && merchantTeamId !== p.teamId) throw invalid('body.merchant_team_id', 'a merchant key connects shops of its own team');
+  const d = await db.prisma.fulfillmentDelegation.findMany({ where: { merchant_team_id: p.teamId, active: true }, take: 2 });
+  if (d.length !== 1) throw invalid('body', 'the merchant team needs exactly one fulfiller team (delegation) to receive channel orders');
+  return { merchant: p.teamId, fulfiller: d[0]!.fulfiller_team_id };
+}
+
+/** Validated connection fields for a platform, with defaults (api_base_url = the real address). */
+function connectionFields(shopType: string, c: ConnectionInput, env: ChannelEnv) {
+  const need = (k: keyof ConnectionInput) => {
+    if (!c[k]) throw invalid(`body.connection.${k}`, `is required for a ${shopType} shop`);
+    return c[k]!.trim();
+  };
+  let domain: string;
+  let credentials: Credentials;
+  if (shopType === 'SHOPIFY') {
+    domain = need('shop_domain').replace(/^https?:\/\//, '').replace(/\/.*$/, '').toLowerCase();
+    credentials = { access_token: need('access_token'), webhook_secret: need('webhook_secret') };
+  } else {
+    domain = need('store_url').replace(/\/+$/, '');
+    if (!/^https?:\/\//.test(domain)) throw invalid('body.connection.store_url', 'must be the store address, https://…');
+    credentials = { consumer_key: need('consumer_key'), consumer_secret: need('consumer_secret'), webhook_secret: need('webhook_secret') };
+  }
+  const apiBase = (c.api_base_url?.trim() || (shopType === 'SHOPIFY' ? shopifyBaseUrl(domain) : domain)).replace(/\/+$/, '');
+  try {
+    assertAllowedUrl(apiBase, env);
+  } catch (err) {
+    throw invalid('body.connection.api_base_url', (err as Error).message);
+  }
+  return { domain, credentials, apiBase, apiVersion: shopType === 'SHOPIFY' ? (c.api_version ?? SHOPIFY_API_VERSION) : null };
+}
+
+/** One real call to the platform; a refusal becomes a 400 that says what is wrong. */
+async function checkOrRefuse(conn: OpenConnection, env: ChannelEnv) {
+  try {
+    return await connectorFor(conn.shop_type).check(conn, env);
+  } catch (err) {
+    if (err instanceof ChannelCallError) throw new DomainError('validation-failed', `The ${conn.shop_type} connection check failed: ${err.message}.`, { errors: [{ path: 'body.connection', message: err.message }] });
+    throw err;
+  }
+}
+
+export async function createShop(db: Db, p: Principal, input: ShopInput, env: ChannelEnv) {
+  const teams = await teamsOf(db, p, input.merchant_team_id);
+  const id = uuidv7();
+  const name = input.name.trim();
+  let connection: Omit<ShopConnection, 'id' | 'created_at' | 'updated_at'> | null = null;
+  if (input.shop_type === 'SHOPIFY' || input.shop_type === 'WOOCOMMERCE') {
+    if (!input.connection) throw invalid('body.connection', `is required for a ${input.shop_type} shop`);
+    const f = connectionFields(input.shop_type, input.connection, env);
+    const settings = { ...DEFAULT_SETTINGS, ...input.settings };
+    await checkOrRefuse({ shop_id: id, shop_type: input.shop_type, shop_domain: f.domain, api_base_url: f.apiBase, api_version: f.apiVersion, credentials: f.credentials, settings }, env);
+    connection = {
+      shop_id: id, shop_type: input.shop_type, active: true, credentials: sealCredentials(id, f.credentials), shop_domain: f.domain,
+      api_base_url: f.apiBase, api_version: f.apiVersion, settings: settings as never, last_check_at: new Date(), last_check_ok: true,
+      last_sync_at: null, sync_cursor: null, sync_lease_until: null, last_error: null, last_error_at: null, webhooks_received: 0, last_webhook_at: null,
+    };
+  } else if (input.shop_type !== 'MANUAL') {
+    throw invalid('body.shop_type', `no connector for ${input.shop_type} yet (SHOPIFY, WOOCOMMERCE and MANUAL shops can be created)`);
+  } else if (input.connection) throw invalid('body.connection', 'a MANUAL shop has no connection');
+  try {
+    await db.prisma.$transaction(async (tx) => {
+      await tx.shop.create({ data: { id, merchant_team_id: teams.merchant, fulfiller_team_id: teams.fulfiller, name, slug: slugify(name), shop_type: input.shop_type as never } });
+      if (connection) await tx.shopConnection.create({ data: connection as never });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${name}".`);
+    throw err;
+  }
+  return getShop(db, p, id);
+}
+
+async function findShop(db: Db, p: Principal, id: string) {
+  const shop = await db.prisma.shop.findFirst({ where: { id, ...shopScope(p) } });
+  if (!shop) throw notFound('Shop', id);
+  return shop;
+}
+
+export async function getShop(db: Db, p: Principal, id: string) {
+  const shop = await findShop(db, p, id);
+  return (await shopViews(db, [shop]))[0]!;
+}
+
+export async function listShops(db: Db, p: Principal, q: { shop_type?: string; limit: number; page: number }) {
+  const where = { ...shopScope(p), ...(q.shop_type ? { shop_type: q.shop_type as never } : {}) };
+  const rows = await db.prisma.shop.findMany({ where, orderBy: [{ created_at: 'asc' }, { id: 'asc' }], skip: q.page * q.limit, take: q.limit + 1 });
+  const data = await shopViews(db, rows.slice(0, q.limit));
+  return {
+    data,
+    meta: { page: q.page, page_size: q.limit, start_index: q.page * q.limit, end_index: q.page * q.limit + data.length, has_next_page: rows.length > q.limit, has_previous_page: q.page > 0 },
+  };
+}
+
+export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPatch, env: ChannelEnv) {
+  const shop = await findShop(db, p, id);
+  const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: id } });
+  if ((patch.connection || patch.settings || patch.active !== undefined) && !row) throw invalid('body', `shop ${id} has no platform connection`);
+  const data: Record<string, unknown> = {};
+  if (row && (patch.connection || patch.settings)) {
+    const open = openConnection(row);
+    const current: ConnectionInput = {
+      ...(open.credentials as object), shop_domain: open.shop_domain, store_url: open.shop_domain, api_base_url: open.api_base_url, api_version: open.api_version ?? undefined,
+    };
+    const f = connectionFields(row.shop_type, { ...current, ...patch.connection }, env);
+    const settings = { ...open.settings, ...patch.settings };
+    if (patch.connection) {
+      await checkOrRefuse({ ...open, shop_domain: f.domain, api_base_url: f.apiBase, api_version: f.apiVersion, credentials: f.credentials, settings }, env);
+      Object.assign(data, { credentials: sealCredentials(id, f.credentials), shop_domain: f.domain, api_base_url: f.apiBase, api_version: f.apiVersion, last_check_at: new Date(), last_check_ok: true });
+    }
+    data.settings = settings;
+  }
+  if (patch.active !== undefined) data.active = patch.active;
+  await db.prisma.$transaction(async (tx) => {
+    if (patch.name && patch.name.trim() !== shop.name) await tx.shop.update({ where: { id }, data: { name: patch.name.trim(), slug: slugify(patch.name) } });
+    if (Object.keys(data).length) await tx.shopConnection.update({ where: { shop_id: id }, data });
+  }).catch((err) => {
+    if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${patch.name}".`);
+    throw err;
+  });
+  return getShop(db, p, id);
+}
+
+/** Forgets the connection (credentials, deliveries, stock pushes); a shop its orders name stays as a label. */
+export async function deleteShop(db: Db, p: Principal, id: string) {
+  await findShop(db, p, id);
+  const used = await db.prisma.order.findFirst({ where: { shop_id: id }, select: { id: true } });
+  await db.prisma.$transaction(async (tx) => {
+    await tx.shopConnection.deleteMany({ where: { shop_id: id } });
+    await tx.channelDelivery.deleteMany({ where: { shop_id: id } });
+    await tx.channelStockPush.deleteMany({ where: { shop_id: id } });
+    if (!used) {
+      await tx.productListingVariant.deleteMany({ where: { shop_id: id } });
+      await tx.shop.delete({ where: { id } });
+    }
+  });
+  return { deleted: !used, disconnected: true };
+}
+
+/** A check on demand: one real call; the outcome is recorded as the connection's health. */
+export async function checkShop(db: Db, p: Principal, id: string, env: ChannelEnv) {
+  await findShop(db, p, id);
+  const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: id } });
+  if (!row) throw invalid('shop_id', `shop ${id} has no platform connection`);
+  const now = new Date();
+  try {
+    const r = await connectorFor(row.shop_type).check(openConnection(row), env);
+    await db.prisma.shopConnection.update({ where: { shop_id: id }, data: { last_check_at: now, last_check_ok: true } });
+    return { ok: true, platform_shop_name: r.name, error: null };
+  } catch (err) {
+    if (!(err instanceof ChannelCallError)) throw err;
+    await db.prisma.shopConnection.update({ where: { shop_id: id }, data: { last_check_at: now, last_check_ok: false, last_error: err.message, last_error_at: now } });
+    return { ok: false, platform_shop_name: null, error: err.message };
+  }
+}
+
+export async function shopViews(db: Db, shops: Shop[]) {
+  const ids = shops.map((s) => s.id);
+  const [names, conns, failed, failedPushes] = await Promise.all([
+    teamNames(db.prisma, shops.flatMap((s) => [s.merchant_team_id, s.fulfiller_team_id])),
+    db.prisma.shopConnection.findMany({ where: { shop_id: { in: ids } } }),
+    db.prisma.channelDelivery.groupBy({ by: ['shop_id'], where: { shop_id: { in: ids }, status: 'FAILED' }, _count: { _all: true } }),
+    db.prisma.channelPush.groupBy({ by: ['shop_id'], where: { shop_id: { in: ids }, status: 'FAILED' }, _count: { _all: true } }),
+  ]);
+  const failedPushesOf = new Map(failedPushes.map((f) => [f.shop_id, f._count._all]));
+  const connOf = new Map(conns.map((c) => [c.shop_id, c]));
+  const failedOf = new Map(failed.map((f) => [f.shop_id, f._count._all]));
+  return shops.map((s) => {
+    const c = connOf.get(s.id);
+    return {
+      id: s.id, name: s.name, slug: s.slug, shop_type: s.shop_type,
+      merchant_team_id: s.merchant_team_id, merchant_team_name: names.get(s.merchant_team_id) ?? null,
+      fulfiller_team_id: s.fulfiller_team_id, fulfiller_team_name: s.fulfiller_team_id ? names.get(s.fulfiller_team_id) ?? null : null,
+      connected: !!c, active: c?.active ?? false,
+      connection: c ? { shop_domain: c.shop_domain, api_base_url: c.api_base_url, api_version: c.api_version, webhook_path: `/v1/channels/${s.id}/webhooks` } : null,
+      settings: c ? { ...DEFAULT_SETTINGS, ...(c.settings as object) } : null,
+      health: c ? {
+        last_check_at: c.last_check_at, last_check_ok: c.last_check_ok, last_sync_at: c.last_sync_at, sync_cursor: c.sync_cursor,
+        last_error: c.last_error, last_error_at: c.last_error_at, webhooks_received: c.webhooks_received, last_webhook_at: c.last_webhook_at,
+        failed_deliveries: failedOf.get(s.id) ?? 0, failed_pushes: failedPushesOf.get(s.id) ?? 0,
+      } : null,
+      created_at: s.created_at, updated_at: s.updated_at,
+    };
+  });
+}

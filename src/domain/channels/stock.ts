@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, ShopConnection } from '../../db/types.js';
+import { connectorFor, openConnection } from './connection.js';
+import type { ChannelEnv } from './http.js';
+
+// Stock out: each connected shop is told the available quantity (on_hand - committed -
+// unavailable, of the mapped warehouse or of all) of every product it lists. A pass compares
+// today's figure with the last one pushed (channel_stock_pushes) and sends only differences, in
+// one call per shop for Shopify (inventorySetQuantities) and one per listing for WooCommerce
+// (stock_quantity). Changes between two passes therefore coalesce: a burst of 1,000 fulfils of
+// one SKU makes one call per shop. A shop is held by one replica per pass (a short lease on
+// the connection, the one syncs use), and a failed push is retried on a later pass with backoff.
+
+const LEASE_MS = 60_000;
+const BACKOFF_MS = [30_000, 120_000, 600_000, 3_600_000];
+
+export interface StockPassStats { shops: number; pushed: number; failed: number }
+
+async function claim(db: Db, row: ShopConnection, now: Date) {
+  const { count } = await db.prisma.shopConnection.updateMany({
+    where: { id: row.id, active: true, OR: [{ sync_lease_until: null }, { sync_lease_until: { lt: now } }] },
+    data: { sync_lease_until: new Date(now.getTime() + LEASE_MS) },
+  });
+  return count === 1;
+}
+
+/** Listed products of the shop whose available figure differs from the last one pushed. */
+async function changes(db: Db, row: ShopConnection, now: Date) {
+  const listings = await db.prisma.productListingVariant.findMany({ where: { shop_id: row.shop_id } });
+  if (!listings.length) return [];
+  const productIds = [...new Set(listings.map((l) => l.product_id))];
+  const warehouseId = (row.settings as { warehouse_id?: string | null } | null)?.warehouse_id ?? null;
+  const [levels, pushed] = await Promise.all([
+    db.prisma.inventoryLevel.groupBy({
+      by: ['product_id'], where: { product_id: { in: productIds }, ...(warehouseId ? { warehouse_id: warehouseId } : {}) },
+      _sum: { on_hand: true, committed: true, unavailable: true },
+    }),
+    db.prisma.channelStockPush.findMany({ where: { shop_id: row.shop_id, product_id: { in: productIds } } }),
+  ]);
+  const available = new Map(levels.map((l) => [l.product_id, Math.max(0, (l._sum.on_hand ?? 0) - (l._sum.committed ?? 0) - (l._sum.unavailable ?? 0))]));
+  const last = new Map(pushed.map((p) => [p.product_id, p]));
+  return productIds.flatMap((productId) => {
+    const qty = available.get(productId) ?? 0;
+    const prev = last.get(productId);
+    if (prev && prev.pushed_qty === qty) return [];
+    if (prev && prev.due_at > now) return []; // backing off after a failure
+    return [{ productId, qty, attempts: prev?.attempts ?? 0, listings: listings.filter((l) => l.product_id === productId) }];
+  });
+}
+
+async function pushShop(db: Db, row: ShopConnection, env: ChannelEnv, now: Date) {
+  const todo = await changes(db, row, now);
+  if (!todo.length) return { pushed: 0, failed: 0 };
+  const conn = openConnection(row);
+  const items = todo.flatMap((c) => c.listings.map((l) => ({ remote_id: l.remote_id!, listing_id: l.product_listing_id, inventory_item_id: l.remote_inventory_item_id, quantity: c.qty })));
+  let error: string | null = null;
+  try {
+    await connectorFor(conn.shop_type).setStock(conn, env, items);
+  } catch (err) {
+    error = (err as Error).message.slice(0, 500);
+  }
+  for (const c of todo) {
+    const attempts = error ? c.attempts + 1 : 0;
+    const data = error
+      ? { last_error: error, attempts, due_at: new Date(now.getTime() + BACKOFF_MS[Math.min(attempts, BACKOFF_MS.length) - 1]!), dirty: true }
+      : { last_error: null, attempts: 0, due_at: now, dirty: false, pushed_at: now, pushed_qty: c.qty };
+    await db.prisma.channelStockPush.upsert({
+      where: { shop_id_product_id: { shop_id: row.shop_id, product_id: c.productId } },
+      create: { id: randomUUID(), shop_id: row.shop_id, product_id: c.productId, ...data },
+      update: data,
+    });
+  }
+  if (error) await db.prisma.shopConnection.update({ where: { id: row.id }, data: { last_error: `stock push: ${error}`, last_error_at: now } });
+  return error ? { pushed: 0, failed: todo.length } : { pushed: todo.length, failed: 0 };
+}
+
+/** One pass over every active connection. */
+export async function pushStock(db: Db, env: ChannelEnv, now = new Date()): Promise<StockPassStats> {
+  const rows = await db.prisma.shopConnection.findMany({ where: { active: true } });
+  const stats: StockPassStats = { shops: 0, pushed: 0, failed: 0 };
+  for (const row of rows) {
+    if (!(await claim(db, row, now))) continue;
+    try {
+      const r = await pushShop(db, row, env, now);
+      stats.shops++;
+      stats.pushed += r.pushed;
+      stats.failed += r.failed;
+    } finally {
+      await db.prisma.shopConnection.updateMany({ where: { id: row.id }, data: { sync_lease_until: null } });
+    }
+  }
+  return stats;
+}

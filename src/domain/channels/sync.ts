@@ -1,0 +1,153 @@
+import type { Db, Shop, ShopConnection } from '../../db/types.js';
+import type { Principal } from '../keys/principal.js';
+import { DomainError, invalid, notFound } from '../errors.js';
+import { connectorFor, openConnection } from './connection.js';
+import { ChannelCallError, type ChannelEnv } from './http.js';
+import { intakeOrder } from './intake.js';
+import { shopScope } from './shops.js';
+import type { ChannelVariant, OpenConnection } from './types.js';
+
+// Orders in by sync, and listings. Webhooks get lost; a sync pulls the orders updated since the
+// last one (the first sync of a connection: every open order) through the same idempotent
+// intake, page by page (Shopify cursors, WooCommerce page numbers), then the shop's variants
+// into product_listing_variants. One replica at a time per shop: a sync holds a lease taken by
+// compare-and-set on sync_lease_until; another replica finding it held does nothing.
+
+export const DEFAULT_SYNC_INTERVAL_MS = 15 * 60_000;
+const LEASE_MS = 10 * 60_000;
+/** Overlap between syncs: orders updated while the last one ran are pulled again (intake is idempotent). */
+const OVERLAP_MS = 60_000;
+const MAX_PAGES = 200;
+const RETRY_AFTER_FAILURE_MS = 5 * 60_000;
+
+export interface SyncSummary {
+  orders: Record<'created' | 'updated' | 'cancelled' | 'unchanged' | 'ignored' | 'failed', number>;
+  listings: { imported: number; unmatched: number };
+  since: Date | null;
+  errors: string[];
+}
+
+async function claim(db: Db, row: ShopConnection, now: Date) {
+  const { count } = await db.prisma.shopConnection.updateMany({
+    where: { id: row.id, active: true, OR: [{ sync_lease_until: null }, { sync_lease_until: { lt: now } }] },
+    data: { sync_lease_until: new Date(now.getTime() + LEASE_MS) },
+  });
+  return count === 1;
+}
+
+async function pullOrders(db: Db, shop: Shop, conn: OpenConnection, env: ChannelEnv, since: Date | null, s: SyncSummary) {
+  const connector = connectorFor(conn.shop_type);
+  let token: string | null = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const p = await connector.orders(conn, env, since, token);
+    for (const o of p.items) {
+      try {
+        s.orders[(await intakeOrder(db, shop, o)).action]++;
+      } catch (err) {
+        s.orders.failed++;
+        s.errors.push(`order ${o.order_number}: ${(err as Error).message}`);
+      }
+    }
+    if (!p.next) return;
+    token = p.next;
+  }
+}
+
+async function pullListings(db: Db, shop: Shop, conn: OpenConnection, env: ChannelEnv, currency: string | null, s: SyncSummary) {
+  const connector = connectorFor(conn.shop_type);
+  let token: string | null = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const p = await connector.variants(conn, env, token, currency);
+    await storeVariants(db, shop, p.items, s);
+    if (!p.next) return;
+    token = p.next;
+  }
+}
+
+/** Upserts listing variants linked by SKU to the merchant's products; variants with no such product are counted, not stored. */
+async function storeVariants(db: Db, shop: Shop, variants: ChannelVariant[], s: SyncSummary) {
+  const skus = [...new Set(variants.map((v) => v.sku).filter((x): x is string => !!x))];
+  const products = skus.length
+    ? await db.prisma.product.findMany({
+      where: { sku: { in: skus }, OR: [{ team_id: shop.merchant_team_id }, { merchant_team_id: shop.merchant_team_id }] },
+      select: { id: true, sku: true }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    })
+    : [];
+  const bySku = new Map<string, string>();
+  for (const p of products) if (p.sku && !bySku.has(p.sku)) bySku.set(p.sku, p.id);
+  const now = new Date();
+  for (const v of variants) {
+    const productId = v.sku ? bySku.get(v.sku) : undefined;
+    if (!productId) {
+      s.listings.unmatched++;
+      continue;
+    }
+    const { remote_inventory_item_id, ...fields } = v;
+    const data = { ...fields, remote_inventory_item_id, product_id: productId, shop_id: shop.id, synced_at: now };
+    await db.prisma.productListingVariant.upsert({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: v.remote_id } }, create: data, update: data });
+    s.listings.imported++;
+  }
+}
+
+/** One sync of a shop's connection; null when another replica holds it. */
+export async function syncConnection(db: Db, row: ShopConnection, env: ChannelEnv, opts: { since?: Date | null; now?: Date } = {}): Promise<SyncSummary | null> {
+  const now = opts.now ?? new Date();
+  if (!(await claim(db, row, now))) return null;
+  const since = opts.since !== undefined ? opts.since : row.sync_cursor;
+  const s: SyncSummary = { orders: { created: 0, updated: 0, cancelled: 0, unchanged: 0, ignored: 0, failed: 0 }, listings: { imported: 0, unmatched: 0 }, since, errors: [] };
+  try {
+    const shop = await db.prisma.shop.findUniqueOrThrow({ where: { id: row.shop_id } });
+    const conn = openConnection(row);
+    const info = await connectorFor(conn.shop_type).check(conn, env);
+    // Listings first: orders taken in afterwards match their lines by listing variant.
+    await pullListings(db, shop, conn, env, info.currency, s);
+    await pullOrders(db, shop, conn, env, since, s);
+    await db.prisma.shopConnection.update({
+      where: { id: row.id },
+      data: {
+        last_sync_at: now, sync_cursor: new Date(now.getTime() - OVERLAP_MS), sync_lease_until: null, last_check_at: now, last_check_ok: true,
+        ...(s.errors.length ? { last_error: `sync: ${s.errors[0]}`, last_error_at: now } : {}),
+      },
+    });
+    return s;
+  } catch (err) {
+    const message = err instanceof ChannelCallError ? err.message : String((err as Error)?.message ?? err);
+    await db.prisma.shopConnection.update({ where: { id: row.id }, data: { sync_lease_until: null, last_error: `sync: ${message}`, last_error_at: new Date() } });
+    if (err instanceof ChannelCallError) throw new DomainError('validation-failed', `The ${row.shop_type} sync failed: ${message}.`, { errors: [{ path: 'shop_id', message }] });
+    throw err;
+  }
+}
+
+/** POST /v1/ops/shops/{id}/sync: a sync now, from `since` when given. */
+export async function syncShop(db: Db, p: Principal, shopId: string, since: string | undefined, env: ChannelEnv) {
+  const shop = await db.prisma.shop.findFirst({ where: { id: shopId, ...shopScope(p) } });
+  if (!shop) throw notFound('Shop', shopId);
+  const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: shopId } });
+  if (!row) throw invalid('shop_id', `shop ${shopId} has no platform connection`);
+  if (!row.active) throw new DomainError('conflict', `The connection of shop ${shopId} is disabled; enable it first.`);
+  const summary = await syncConnection(db, row, env, since ? { since: new Date(since) } : {});
+  if (!summary) throw new DomainError('conflict', `Shop ${shopId} is being synced by another request or replica; try again when it is done.`);
+  return summary;
+}
+
+/** The background pass: every active connection not synced within intervalMs, one at a time. */
+export async function syncDueShops(db: Db, env: ChannelEnv, intervalMs: number, now = new Date()) {
+  const due = await db.prisma.shopConnection.findMany({
+    where: {
+      active: true,
+      OR: [{ last_sync_at: null }, { last_sync_at: { lt: new Date(now.getTime() - intervalMs) } }],
+      // A connection whose last attempt failed waits a few minutes before the next one.
+      AND: [{ OR: [{ last_error_at: null }, { last_error_at: { lt: new Date(now.getTime() - RETRY_AFTER_FAILURE_MS) } }] }],
+    },
+    orderBy: [{ last_sync_at: 'asc' }], take: 20,
+  });
+  let synced = 0;
+  for (const row of due) {
+    try {
+      if (await syncConnection(db, row, env, { now })) synced++;
+    } catch {
+      // Recorded on the connection (last_error); the next pass tries again.
+    }
+  }
+  return synced;
+}

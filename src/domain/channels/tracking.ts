@@ -1,0 +1,71 @@
+import type { Db } from '../../db/types.js';
+import { PermanentPushError, type SalesChannelAdapter, type SalesChannelAdapters, type TrackingPush } from '../events/sales-channel.js';
+import { MAX_ATTEMPTS } from '../webhooks/dispatch.js';
+import { connectorFor, openConnection } from './connection.js';
+import { ChannelCallError, type ChannelEnv } from './http.js';
+
+// Tracking out, for real: the 'tracking.push' event of a fulfil is sent to the shop's platform
+// (Shopify fulfillmentCreate with trackingInfo and the shipped lines; WooCommerce an order note,
+// then `completed` once every line has shipped). PUSHED is returned only when the platform
+// answered success; a failure throws, so the outbox retries it with backoff, and the platform's
+// message is kept on a channel_pushes row (shown on the order) and on the connection's health.
+
+
+interface PushPayload {
+  tracking?: { tracking_code?: string | null; tracking_url?: string | null; carrier?: string | null };
+  fulfillment?: { line_items?: { remote_id: string | null; quantity: number }[] };
+}
+
+async function record(db: Db, push: TrackingPush, status: string, detail: string) {
+  const ev = await db.prisma.outboxEvent.findUnique({ where: { id: push.event_id }, select: { attempts: true } });
+  const data = { status, detail: detail.slice(0, 1000), attempts: ev?.attempts ?? 1 };
+  await db.prisma.channelPush.upsert({
+    where: { event_id: push.event_id },
+    create: { event_id: push.event_id, order_id: push.order_id, shop_id: push.shop_id!, ...data },
+    update: data,
+  });
+  return ev?.attempts ?? 1;
+}
+
+async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
+  const row = push.shop_id ? await db.prisma.shopConnection.findUnique({ where: { shop_id: push.shop_id } }) : null;
+  if (!row || !row.active) {
+    return { status: 'SKIPPED' as const, detail: `Shop ${push.shop_id} has no active ${push.shop_type} connection: nothing was sent.` };
+  }
+  const order = await db.prisma.order.findUniqueOrThrow({ where: { id: push.order_id }, select: { remote_id: true, order_number: true } });
+  if (!order.remote_id) return { status: 'SKIPPED' as const, detail: `Order ${order.order_number} did not come from ${push.shop_type}: nothing was sent.` };
+  const p = push.payload as PushPayload;
+  const lines = (p.fulfillment?.line_items ?? []).filter((l) => l.remote_id).map((l) => ({ remote_id: l.remote_id!, quantity: l.quantity }));
+  const open = await db.prisma.orderLineItem.aggregate({ where: { order_id: push.order_id, kind: 'CORE' }, _sum: { remaining_quantity: true } });
+  const tracking = { number: p.tracking?.tracking_code ?? null, url: p.tracking?.tracking_url ?? null, company: p.tracking?.carrier ?? null };
+  const detail = await connectorFor(row.shop_type).fulfil(openConnection(row), env, { remote_id: order.remote_id, order_number: order.order_number }, lines, tracking, (open._sum.remaining_quantity ?? 0) === 0);
+  return { status: 'PUSHED' as const, detail };
+}
+
+function platformAdapter(db: Db, env: ChannelEnv): SalesChannelAdapter {
+  return {
+    async pushTracking(push) {
+      try {
+        const outcome = await pushOne(db, env, push);
+        if (push.shop_id) await record(db, push, outcome.status, outcome.detail);
+        return outcome;
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        const permanent = err instanceof ChannelCallError && err.permanent;
+        if (push.shop_id) {
+          const attempts = await record(db, push, 'RETRYING', message);
+          const final = permanent || attempts >= MAX_ATTEMPTS;
+          if (final) await record(db, push, 'FAILED', message);
+          await db.prisma.shopConnection.updateMany({ where: { shop_id: push.shop_id }, data: { last_error: `tracking push for order ${push.order_number}: ${message}`, last_error_at: new Date() } });
+        }
+        throw permanent ? new PermanentPushError(message) : err;
+      }
+    },
+  };
+}
+
+/** The live adapters for the connected platforms (the outbox worker adds them to the defaults). */
+export function channelAdapters(db: Db, env: ChannelEnv): SalesChannelAdapters {
+  const adapter = platformAdapter(db, env);
+  return { SHOPIFY: adapter, WOOCOMMERCE: adapter };
+}

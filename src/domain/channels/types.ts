@@ -1,0 +1,107 @@
+// The platform-neutral shapes the Shopify and WooCommerce connectors translate to and from
+// (docs/sales-channels.md). Intake, sync and the tracking/stock pushes only see these.
+
+export type ConnectedPlatform = 'SHOPIFY' | 'WOOCOMMERCE';
+export const CONNECTED_PLATFORMS: readonly ConnectedPlatform[] = ['SHOPIFY', 'WOOCOMMERCE'];
+
+export interface ChannelAddress {
+  name: string | null;
+  company: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  zip: string | null;
+  phone: string | null;
+}
+
+export interface ChannelLine {
+  remote_id: string;
+  /** The listing variant on the platform (Shopify variant id, WooCommerce variation or product id). */
+  remote_variant_id: string | null;
+  sku: string | null;
+  name: string;
+  quantity: number;
+  price: number;
+  discount: number;
+}
+
+export interface ChannelOrder {
+  remote_id: string;
+  order_number: string;
+  updated_at: string | null;
+  cancelled: boolean;
+  paid: boolean;
+  currency: string;
+  note: string | null;
+  tags: string[];
+  email: string | null;
+  customer_name: string | null;
+  phone: string | null;
+  shipping_address: ChannelAddress | null;
+  billing_address: ChannelAddress | null;
+  shipping_method: string | null;
+  total_tax: number;
+  total_shipping: number;
+  /** Platform metadata, spec 2.6 metadata.<platform>. */
+  metadata: { key: string; value: string }[];
+  lines: ChannelLine[];
+}
+
+/** A variant a shop sells, for product_listing_variants (spec 2.3). */
+export interface ChannelVariant {
+  remote_id: string;
+  remote_inventory_item_id: string | null;
+  product_listing_id: string;
+  product_listing_name: string | null;
+  sku: string | null;
+  barcode: string | null;
+  name: string | null;
+  image_url: string | null;
+  price: number | null;
+  currency: string | null;
+  hs_code: string | null;
+  country_of_origin: string | null;
+  weight: number | null;
+  weight_unit: string | null;
+}
+
+/** Credentials and settings of a connection, as opened from the sealed column. */
+export interface ShopifyCredentials { access_token: string; webhook_secret: string }
+export interface WooCredentials { consumer_key: string; consumer_secret: string; webhook_secret: string }
+export type Credentials = ShopifyCredentials | WooCredentials;
+
+export interface ConnectionSettings {
+  /** Shopify: notifyCustomer on fulfillmentCreate. WooCommerce: the tracking note is a customer note. */
+  notify_customer: boolean;
+  /** Shopify location (gid) whose available quantity fos sets. */
+  location_id: string | null;
+  /** The fos warehouse whose available figure is pushed; null = all warehouses of the fulfiller. */
+  warehouse_id: string | null;
+}
+
+export interface OpenConnection {
+  shop_id: string;
+  shop_type: ConnectedPlatform;
+  shop_domain: string;
+  api_base_url: string;
+  api_version: string | null;
+  credentials: Credentials;
+  settings: ConnectionSettings;
+}
+
+export interface TrackingInfo {
+  number: string | null;
+  url: string | null;
+  company: string | null;
+}
+
+export interface ShippedLine { remote_id: string; quantity: number }
+
+const num = (v: unknown) => {
+  const n = typeof v === 'number' ? v : Number.parseFloat(String(v ?? ''));
+  return Number.isFinite(n) ? n : 0;
+};
+export const money = num;
+export const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null);

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../helpers/app.js';
+import { connectShopify, connectWoo, shopifyDelivery, stockedProduct, wooDelivery } from '../helpers/channels.js';
+import { shopifyDouble, shopifyWebhookOrder, wooDouble, wooOrder, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
+import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
+import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+
+// Tracking out for real: a fulfil's tracking.push reaches the platform double as Shopify
+// fulfillmentCreate (trackingInfo, shipped lines, notifyCustomer) or a WooCommerce note plus
+// `completed`; PUSHED only after success; a platform 500 is retried and makes one fulfillment;
+// a refusal ends FAILED with the platform's message on the order and in the shop's health.
+
+let t: TestApp;
+let shopify: ShopifyDouble;
+let woo: WooDouble;
+let merchant: { teamId: string };
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+beforeAll(async () => {
+  t = await testApp({ allowPrivateWebhooks: true });
+  merchant = await t.merchant();
+  shopify = await shopifyDouble({ token: 'shpat_good' });
+  woo = await wooDouble({ key: 'ck_good' });
+  await stockedProduct(t, merchant.teamId, 'LAMP-1', 50);
+});
+afterAll(async () => {
+  await shopify?.close();
+  await woo?.close();
+  await t?.close();
+});
+
+/** Accept, lock, pack everything, label and fulfil the order's one fulfillment order. */
+async function ship(orderId: string, tracking: string) {
+  const fo = await t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: orderId }, include: { line_items: true } });
+  expect((await t.call('POST', `/v1/ops/fulfillment-orders/${fo.id}/accept`)).statusCode).toBe(200);
+  expect((await t.call('POST', `/v1/ops/fulfillment-orders/${fo.id}/lock`, { body: { lock_owner: 'packer', timeout_minutes: 15 } })).statusCode).toBe(200);
+  const pkg = await t.call('POST', '/v1/ops/packages', {
+    body: { fulfillment_order_id: fo.id, weight: 500, weight_unit: 'G', package_line_items: fo.line_items.map((l) => ({ sku: l.sku, quantity: l.remaining_quantity })) },
+  });
+  expect(pkg.statusCode, pkg.body).toBe(201);
+  const label = await t.call('POST', `/v1/ops/packages/${pkg.json().id}/label`, {
+    body: { label_url: 'https://labels.example/l.pdf', tracking_number: tracking, carrier: 'UPS', service: 'Ground', cost: 8, cost_currency: 'USD' },
+  });
+  expect(label.statusCode, label.body).toBe(200);
+  const fulfil = await t.call('POST', `/v1/ops/packages/${pkg.json().id}/fulfill`, { body: { locked_by: 'packer' } });
+  expect(fulfil.statusCode, fulfil.body).toBe(200);
+}
+
+/** The tracking.push event of an order (filtered here: JSON paths differ between the databases). */
+const eventOf = async (orderId: string) =>
+  (await t.db.prisma.outboxEvent.findMany({ where: { kind: 'tracking.push' } })).find((e) => (e.payload as { order: { id: string } }).order.id === orderId)!;
+
+const pushOf = async (orderId: string) => (await t.call('GET', `/v1/ops/orders/${orderId}`)).json().sales_channel_pushes;
+
+describe('tracking to Shopify', () => {
+  it('creates one fulfillment with the tracking and shipped lines, after a platform 500 is retried', async () => {
+    const shop = await connectShopify(t, merchant.teamId, shopify, { notify_customer: true });
+    await shopifyDelivery(t, shop.id, 'orders/create', shopifyWebhookOrder(9001, [{ sku: 'LAMP-1', quantity: 2 }]));
+    const order = await t.db.prisma.order.findFirstOrThrow({ where: { shop_id: shop.id, remote_id: 'gid://shopify/Order/9001' } });
+    shopify.fulfillmentOrders.set('gid://shopify/Order/9001', [{
+      id: 'gid://shopify/FulfillmentOrder/1', status: 'OPEN',
+      lineItems: { nodes: [{ id: 'gid://shopify/FulfillmentOrderLineItem/11', remainingQuantity: 2, lineItem: { id: 'gid://shopify/LineItem/90010' } }] },
+    }]);
+    await ship(order.id, '1ZTRACK9001');
+
+    shopify.failNext('fulfillmentCreate', 1, 500);
+    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
+    const t0 = new Date();
+    await worker.runOnce(t0);
+    expect(shopify.fulfillments).toHaveLength(0);
+    const event = await eventOf(order.id);
+    expect(event).toMatchObject({ delivered_at: null, failed_at: null, attempts: 1 });
+    expect((await pushOf(order.id))[0]).toMatchObject({ status: 'RETRYING', attempts: 1 });
+
+    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
+    expect(shopify.fulfillments).toHaveLength(1);
+    expect(shopify.fulfillments[0]).toEqual({
+      lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: 'gid://shopify/FulfillmentOrder/1', fulfillmentOrderLineItems: [{ id: 'gid://shopify/FulfillmentOrderLineItem/11', quantity: 2 }] }],
+      notifyCustomer: true,
+      trackingInfo: { number: '1ZTRACK9001', url: 'https://www.ups.com/track?tracknum=1ZTRACK9001', company: 'UPS' },
+    });
+    const mutation = shopify.calls.filter((c) => /fulfillmentCreate\(/.test(c.body?.query ?? '')).at(-1)!;
+    expect(mutation.headers['x-shopify-access-token']).toBe('shpat_good');
+    const done = await t.db.prisma.outboxEvent.findUniqueOrThrow({ where: { id: event.id } });
+    expect(done.result).toMatchObject({ tracking_push: { status: 'PUSHED', shop_type: 'SHOPIFY' } });
+    expect((await pushOf(order.id))[0]).toMatchObject({ status: 'PUSHED', attempts: 2 });
+    // Later passes send nothing again.
+    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
+    expect(shopify.fulfillments).toHaveLength(1);
+  });
+
+  it('ends FAILED with the platform\'s message, shown on the order and in the shop, when Shopify refuses', async () => {
+    const shop = await connectShopify(t, merchant.teamId, shopify);
+    await shopifyDelivery(t, shop.id, 'orders/create', shopifyWebhookOrder(9002, [{ sku: 'LAMP-1', quantity: 1 }]));
+    const order = await t.db.prisma.order.findFirstOrThrow({ where: { shop_id: shop.id, remote_id: 'gid://shopify/Order/9002' } });
+    await ship(order.id, '1ZTRACK9002'); // Shopify knows no fulfillment order for it: a permanent refusal
+    await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(new Date());
+    const push = (await pushOf(order.id))[0];
+    expect(push).toMatchObject({ status: 'FAILED', detail: expect.stringContaining('Shopify has no order gid://shopify/Order/9002') });
+    const health = (await t.call('GET', `/v1/ops/shops/${shop.id}`)).json().health;
+    expect(health).toMatchObject({ failed_pushes: 1, last_error: expect.stringContaining('tracking push for order #9002') });
+    const event = await eventOf(order.id);
+    expect(event.failed_at).not.toBeNull();
+  });
+});
+
+describe('tracking to WooCommerce', () => {
+  it('adds the tracking note and sets the order completed once everything shipped', async () => {
+    const shop = await connectWoo(t, merchant.teamId, woo, { notify_customer: true });
+    woo.orders.push(wooOrder(8001, [{ sku: 'LAMP-1', quantity: 1 }]));
+    await wooDelivery(t, shop.id, 'order.created', woo.orders[0]);
+    const order = await t.db.prisma.order.findFirstOrThrow({ where: { shop_id: shop.id, remote_id: '8001' } });
+    await ship(order.id, 'TRACK-WOO-1');
+    await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(new Date());
+    expect(woo.notes).toEqual([{ order_id: '8001', body: { note: 'Shipped with UPS: tracking number TRACK-WOO-1 — https://www.ups.com/track?tracknum=TRACK-WOO-1', customer_note: true } }]);
+    const put = woo.calls.find((c) => c.method === 'PUT' && c.path === '/wp-json/wc/v3/orders/8001')!;
+    expect(put.body).toEqual({ status: 'completed' });
+    expect(woo.orders[0].status).toBe('completed');
+    expect((await pushOf(order.id))[0]).toMatchObject({ status: 'PUSHED' });
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { SHOPIFY_SECRET, shopifyDelivery } from '../helpers/channels.js';
+import { shopifyDouble, shopifyOrderNode, shopifyWebhookOrder, type ShopifyDouble } from '../helpers/platform-doubles.js';
+import { runCli } from './helpers/cli.js';
+import { cliServer } from './helpers/server.js';
+
+// `fos shops …` over HTTP against a real server and the Shopify double: connect with the
+// credentials on stdin (never on the command line), list, get, sync, deliveries, replay, disconnect.
+
+let t: TestApp;
+let env: Record<string, string>;
+let shopify: ShopifyDouble;
+let merchantId: string;
+
+beforeAll(async () => {
+  ({ t, env } = await cliServer({ allowPrivateWebhooks: true }));
+  merchantId = (await t.merchant()).teamId;
+  shopify = await shopifyDouble({ token: 'shpat_cli' });
+  shopify.orders.push(shopifyOrderNode(1201, [{ sku: 'NOPE', quantity: 1 }]));
+});
+afterAll(async () => {
+  await shopify?.close();
+  await t?.close();
+});
+
+describe('fos shops', () => {
+  let shopId: string;
+
+  it('connects a Shopify shop with secrets from stdin and prints the webhook address', async () => {
+    const stdin = JSON.stringify({ connection: { access_token: 'shpat_cli', webhook_secret: SHOPIFY_SECRET } });
+    const r = await runCli(['shops', 'connect', 'shopify', '--name', 'CLI Shop', '--merchant', merchantId, '--shop-domain', 'cli.myshopify.com',
+      '--api-base-url', shopify.url, '--data', '-', '--json'], { env, stdin });
+    expect(r.code, r.stderr).toBe(0);
+    const shop = JSON.parse(r.stdout);
+    shopId = shop.id;
+    expect(shop).toMatchObject({ name: 'CLI Shop', shop_type: 'SHOPIFY', connected: true });
+    expect(r.stdout).not.toContain('shpat_cli');
+    expect(r.stderr).toContain(`/v1/channels/${shop.id}/webhooks`);
+    expect(shopify.calls.at(-1)!.headers['x-shopify-access-token']).toBe('shpat_cli');
+  });
+
+  it('refuses a bad token with a one-line message and a usage exit code', async () => {
+    const stdin = JSON.stringify({ connection: { access_token: 'shpat_wrong', webhook_secret: 'x' } });
+    const r = await runCli(['shops', 'connect', 'shopify', '--name', 'Bad', '--merchant', merchantId, '--shop-domain', 'cli.myshopify.com', '--api-base-url', shopify.url, '--data', '-'], { env, stdin });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Shopify refused the access token \(HTTP 401\)/);
+  });
+
+  it('lists, gets, syncs, shows deliveries, replays and disconnects', async () => {
+    const list = await runCli(['shops', 'list', '--json'], { env });
+    expect(JSON.parse(list.stdout).map((s: { id: string }) => s.id)).toContain(shopId);
+    const sync = await runCli(['shops', 'sync', shopId, '--json'], { env });
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(JSON.parse(sync.stdout).orders.created).toBe(1);
+    const get = await runCli(['shops', 'get', shopId, '--json'], { env });
+    expect(JSON.parse(get.stdout).health.last_sync_at).not.toBeNull();
+
+    const delivered = await shopifyDelivery(t, shopId, 'orders/create', { not: 'an order' });
+    const deliveries = await runCli(['shops', 'deliveries', shopId, '--status', 'FAILED', '--json'], { env });
+    const rows = JSON.parse(deliveries.stdout);
+    expect(rows.map((d: { id: string }) => d.id)).toContain(delivered.json().delivery_id);
+    const replay = await runCli(['shops', 'replay', shopId, delivered.json().delivery_id, '--json'], { env });
+    expect(JSON.parse(replay.stdout)).toMatchObject({ status: 'FAILED', attempts: 2 });
+    const ok = await shopifyDelivery(t, shopId, 'orders/create', shopifyWebhookOrder(1202, [{ sku: 'NOPE', quantity: 1 }]));
+    expect(ok.json().status).toBe('PROCESSED');
+
+    const off = await runCli(['shops', 'disconnect', shopId, '--yes', '--json'], { env });
+    expect(off.code, off.stderr).toBe(0);
+    expect(JSON.parse(off.stdout)).toEqual({ deleted: false, disconnected: true });
+    const gone = await shopifyDelivery(t, shopId, 'orders/create', shopifyWebhookOrder(1203, [{ sku: 'NOPE', quantity: 1 }]));
+    expect(gone.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealCredentials } from '../../src/domain/channels/connection.js';
+import { parseSecretKey, setSecretKey } from '../../src/domain/secrets/secret-box.js';
+import { freshPostgresUrl } from '../helpers/db.js';
+import { sign, shopifyWebhookOrder } from '../helpers/platform-doubles.js';
+import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
+
+// The same Shopify order delivered concurrently to two `fos serve` replicas on one PostgreSQL
+// database (the platform retries, a load balancer spreads them): one fos order, every delivery
+// answered 200 and stored.
+
+const SECRET = 'replica-webhook-secret';
+let w: ReplicaWorld;
+let r: Replicas;
+let drop: () => Promise<void>;
+let shopId: string;
+
+beforeAll(async () => {
+  process.env.FOS_SECRET_KEY = randomBytes(32).toString('hex');
+  setSecretKey(parseSecretKey(process.env.FOS_SECRET_KEY));
+  const fresh = await freshPostgresUrl();
+  drop = fresh.drop;
+  w = await replicaWorld(fresh.url);
+  const merchant = (await w.fx.merchant()).teamId;
+  const shop = await w.db.prisma.shop.create({ data: { merchant_team_id: merchant, fulfiller_team_id: w.teamId, name: 'Replica Shopify', slug: 'replica-shopify', shop_type: 'SHOPIFY' } });
+  shopId = shop.id;
+  await w.db.prisma.shopConnection.create({
+    data: {
+      shop_id: shop.id, shop_type: 'SHOPIFY', shop_domain: 'replica.myshopify.com', api_base_url: 'https://replica.myshopify.com', settings: {},
+      credentials: sealCredentials(shop.id, { access_token: 'shpat_x', webhook_secret: SECRET }),
+    },
+  });
+  r = await startReplicas(fresh.url, 2);
+}, 90_000);
+afterAll(async () => {
+  await r?.stop();
+  await w?.db.close();
+  await drop?.();
+  delete process.env.FOS_SECRET_KEY;
+});
+
+describe('channel webhooks on two replicas', () => {
+  it('makes one order from concurrent deliveries of one order to both replicas', async () => {
+    const raw = JSON.stringify(shopifyWebhookOrder(8801, [{ sku: 'ANY', quantity: 2 }]));
+    const deliver = (i: number) => fetch(`${r.urls[i % 2]}/channels/${shopId}/webhooks`, {
+      method: 'POST', body: raw,
+      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create', 'x-shopify-hmac-sha256': sign(SECRET, raw) },
+    }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => deliver(i)));
+    expect(results.map((x) => x.status)).toEqual(Array(10).fill(200));
+    expect(results.every((x) => x.body.status === 'PROCESSED')).toBe(true);
+    expect(await w.db.prisma.order.count({ where: { shop_id: shopId, remote_id: 'gid://shopify/Order/8801' } })).toBe(1);
+    expect(await w.db.prisma.channelDelivery.count({ where: { shop_id: shopId } })).toBe(10);
+    const order = await w.db.prisma.order.findFirstOrThrow({ where: { shop_id: shopId } });
+    expect(new Set(results.map((x) => x.body.delivery_id)).size).toBe(10);
+    expect(await w.db.prisma.orderLineItem.count({ where: { order_id: order.id, kind: 'ORIGINAL' } })).toBe(1);
+
+    const forged = await fetch(`${r.urls[1]}/channels/${shopId}/webhooks`, {
+      method: 'POST', body: raw, headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create', 'x-shopify-hmac-sha256': sign('wrong', raw) },
+    });
+    expect(forged.status).toBe(401);
+  }, 60_000);
+});
