@@ -69,10 +69,13 @@ export async function applyToLevel(tx: TxClient, level: LevelRef, deltas: Deltas
   const sku = level.sku !== undefined
     ? level.sku
     : (await tx.product.findUnique({ where: { id: level.product_id }, select: { sku: true } }))?.sku ?? null;
-  const bins = d.on_hand ? await placeOnHand(tx, { ...level, sku }, d.on_hand, info.placement ?? {}, info.lot_code ?? null) : [];
+  const bins = d.on_hand ? await placeOnHand(tx, { ...level, sku }, d.on_hand, placementOf(info), info.lot_code ?? null) : [];
   await tx.inventoryMovement.createMany({ data: movementRows({ ...level, sku }, d, info, now, bins) });
   return true;
 }
+
+/** Where on_hand changes: the info's placement; a receipt's lot expiry is the lot's. */
+const placementOf = (info: MovementInfo): Placement => ({ ...(info.expiration_date ? { expiration_date: info.expiration_date } : {}), ...info.placement });
 
 /** One immutable movement row per changed bucket of a level (on_hand: one per bin and lot it touched). */
 function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, now: Date, bins: BinPart[] = []) {
@@ -120,7 +123,7 @@ export async function applyToProductLevels(
   const bins = new Map<string, BinPart[]>();
   for (const level of moved) {
     const d = byProduct.get(level.product_id)!;
-    if (d.on_hand) bins.set(level.id, await placeOnHand(tx, level, d.on_hand, placements?.get(level.product_id) ?? info.placement ?? {}, info.lot_code ?? null));
+    if (d.on_hand) bins.set(level.id, await placeOnHand(tx, level, d.on_hand, placements?.get(level.product_id) ?? placementOf(info), info.lot_code ?? null));
   }
   await tx.inventoryMovement.createMany({ data: moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now, bins.get(level.id))) });
   return [];

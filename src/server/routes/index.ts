@@ -23,12 +23,13 @@ import merchantPurchaseOrders from './merchant/purchase-orders.js';
 import transfers from './ops/transfers.js';
 import returns from './ops/returns.js';
 import scanForms from './ops/scan-forms.js';
+import locations from './ops/locations.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
   for (const plugin of [
     me, opsProducts, merchantProducts, merchantVendors, orders, draftOrders, fulfillmentOrders,
-    packages, scanForms, carrierRates, charges, carrierInvoices, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns,
+    packages, scanForms, carrierRates, charges, carrierInvoices, files, pickingSessions, inventory, purchaseOrders, merchantPurchaseOrders, transfers, returns, locations,
     keys, roles, users, mcpConnections, webhooks,
   ]) {
     await app.register(plugin);
