@@ -144,7 +144,7 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     const perProduct = sum(perFoLine.filter(([l]) => foLines.get(l)!.product_id).map(([l, q]) => [foLines.get(l)!.product_id!, q]));
     // Through the ledger: per level, two FULFILLED movements (on_hand -q, committed -q).
     const short = await applyToProductLevels(tx, fo.warehouse_id, perProduct.map(([productId, q]) => ({ productId, deltas: { on_hand: -q, committed: -q } })),
-      { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId });
+      { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId, placement: { pick: true } });
     if (short.length) {
       // Why (only now, on the way to a 409): a product without a level here, else the first short one.
       const need = new Map(perProduct);

@@ -40,7 +40,7 @@ export async function moveStock(db: Db, caller: Caller & { keyId: string }, inpu
     for (const i of products.map((_, i) => i).sort((a, b) => (levels[a].id < levels[b].id ? -1 : 1))) {
       const p = products[i];
       const line = input.lines[i];
-      await lockLevel(tx, levels[i].id, now);
+      await lockLevel(tx, levels[i].id);
       const out = await placeOnHand(tx, { product_id: p.id, warehouse_id: warehouse.id, sku: p.sku }, -line.quantity, { location_id: from.id, lot_code: line.lot_code ?? null }, null);
       const rows = [];
       for (const part of out) {
@@ -63,6 +63,6 @@ export async function moveStock(db: Db, caller: Caller & { keyId: string }, inpu
 }
 
 /** Takes the level's row lock (PostgreSQL) without changing it: bin changes of its product queue behind it. */
-export async function lockLevel(tx: TxClient, levelId: string, now = new Date()) {
-  await tx.$executeRaw`UPDATE "inventory_levels" SET "updated_at" = ${now} WHERE "id" = ${levelId}`;
+export async function lockLevel(tx: TxClient, levelId: string) {
+  await tx.$executeRaw`UPDATE "inventory_levels" SET "id" = "id" WHERE "id" = ${levelId}`;
 }
