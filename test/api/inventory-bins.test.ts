@@ -129,4 +129,35 @@ describe('stock by bin and lot', () => {
     expect(await stock('sku=PLAIN-1')).toEqual([['DEFAULT', null, 2]]);
     await binLedgerBalanced(w.t.db, [p]);
   });
+
+  it('gives a picking session its walk: bins in pick order, FEFO lots, totes and what no bin holds', async () => {
+    await lotProduct('PICK-1');
+    await receive('PICK-1', [
+      { quantity: 5, lot_code: 'P-NEW', expiration_date: '2099-12-01', location: 'A-01' },
+      { quantity: 2, lot_code: 'P-OLD', expiration_date: '2099-01-01', location: 'A-01' },
+      { quantity: 5, lot_code: 'P-EXP', expiration_date: '2020-01-01', location: 'A-01' },
+      { quantity: 10, lot_code: 'P-X', expiration_date: '2099-05-05', location: 'O-01' },
+    ]);
+    const orders = [];
+    for (const q of [3, 4, 12]) orders.push(await w.order({ line_items: [line('PICK-1', q)], payment_status: 'PAID' }));
+    const fos = [];
+    for (const o of orders) fos.push(...await w.t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: o.id } }));
+    const session = (await http('POST', '/v1/ops/picking-sessions', { name: 'Wave 1' })).body;
+    const totes = [];
+    for (const [i, fo] of fos.entries()) {
+      const tote = (await http('POST', '/v1/ops/totes', { name: `T${i + 1}` })).body;
+      totes.push(tote);
+      expect((await http('POST', `/v1/ops/picking-sessions/${session.id}/fulfillment-orders`, { fulfillment_order_ids: [fo.id], tote_id: tote.id })).status).toBe(200);
+    }
+    const list = await http('GET', `/v1/ops/picking-sessions/${session.id}/pick-list`);
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    expect(list.body.fulfillment_order_count).toBe(3);
+    expect(list.body.rows.map((r: any) => [r.location_name, r.sku, r.lot_code, r.quantity, r.totes.map((t: any) => [t.tote_name, t.quantity])])).toEqual([
+      ['A-01', 'PICK-1', 'P-OLD', 2, [['T1', 2]]],
+      ['A-01', 'PICK-1', 'P-NEW', 5, [['T1', 1], ['T2', 4]]],
+      ['O-01', 'PICK-1', 'P-X', 10, [['T3', 10]]],
+    ]);
+    expect(list.body.short).toEqual([expect.objectContaining({ fulfillment_order_id: fos[2].id, sku: 'PICK-1', quantity: 2 })]);
+    expect((await http('GET', '/v1/ops/picking-sessions/nope/pick-list')).status).toBe(404);
+  });
 });

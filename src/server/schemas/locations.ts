@@ -118,3 +118,36 @@ export const MoveSchema = Type.Object({
     lots: Type.Array(Type.Object({ lot_code: Nullable(Type.String()), expiration_date: Nullable(Type.String()), quantity: Type.Integer() })),
   })),
 });
+
+// ---- The pick list of a picking session ----
+
+export const PickListSchema = Type.Object({
+  picking_session_id: Type.String(),
+  fulfillment_order_count: Type.Integer({ description: 'open fulfillment orders of the session' }),
+  rows: Type.Array(Type.Object({
+    location_id: Type.String(),
+    location_name: Type.String(),
+    location_type: Type_,
+    pick_sequence: Type.Integer(),
+    product_id: Type.String(),
+    sku: Nullable(Type.String()),
+    product_name: Type.String(),
+    barcode: Nullable(Type.String({ description: 'the product\'s barcode, what the picker scans' })),
+    lot_code: Nullable(Type.String()),
+    expiration_date: Nullable(Type.String()),
+    quantity: Type.Integer(),
+    totes: Type.Array(Type.Object({
+      fulfillment_order_id: Type.String(),
+      order_number: Type.String(),
+      tote_id: Nullable(Type.String()),
+      tote_name: Nullable(Type.String()),
+      quantity: Type.Integer(),
+    })),
+  }), { description: 'the walk: one row per bin, product and lot, in pick_sequence order' }),
+  short: Type.Array(Type.Object({
+    fulfillment_order_id: Type.String(),
+    product_id: Type.String(),
+    sku: Nullable(Type.String()),
+    quantity: Type.Integer({ description: 'units no pickable, unexpired bin holds' }),
+  })),
+});
