@@ -160,4 +160,29 @@ describe('stock by bin and lot', () => {
     expect(list.body.short).toEqual([expect.objectContaining({ fulfillment_order_id: fos[2].id, sku: 'PICK-1', quantity: 2 })]);
     expect((await http('GET', '/v1/ops/picking-sessions/nope/pick-list')).status).toBe(404);
   });
+
+  it('ships the lot a package line names (lot-tracked products); a lot no bin can give is a 409', async () => {
+    const p = await lotProduct('NAMED-1');
+    await receive('NAMED-1', [
+      { quantity: 3, lot_code: 'N-FIRST', expiration_date: '2099-01-01', location: 'A-01' },
+      { quantity: 3, lot_code: 'N-LATER', expiration_date: '2099-09-01', location: 'O-01' },
+    ]);
+    const packAndShip = async (lot: string) => {
+      const order = await w.order({ line_items: [line('NAMED-1', 2)], payment_status: 'PAID' });
+      const [fo] = await w.t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: order.id } });
+      expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/accept`)).status).toBe(200);
+      expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/lock`, { lock_owner: 'p', timeout_minutes: 5 })).status).toBe(200);
+      const pkg = await http('POST', '/v1/ops/packages', { fulfillment_order_id: fo.id, weight: 100, weight_unit: 'G', package_line_items: [{ sku: 'NAMED-1', quantity: 2, lot_code: lot }] });
+      expect(pkg.status, JSON.stringify(pkg.body)).toBe(201);
+      expect((await http('POST', `/v1/ops/packages/${pkg.body.id}/label`, { label_url: 'https://l.example/x.pdf', tracking_number: `N${pkg.body.id.slice(-9)}`, carrier: 'UPS', service: 'Ground', cost: 1, cost_currency: 'USD' })).status).toBe(200);
+      return http('POST', `/v1/ops/packages/${pkg.body.id}/fulfill`, { locked_by: 'p' });
+    };
+    expect((await packAndShip('N-LATER')).status).toBe(200);
+    expect(await stock('sku=NAMED-1')).toEqual([['A-01', 'N-FIRST', 3], ['O-01', 'N-LATER', 1]]);
+    const refused = await packAndShip('N-LATER');
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/Lot N-LATER of NAMED-1: only 1 of 2 units can be picked/);
+    expect(await stock('sku=NAMED-1')).toEqual([['A-01', 'N-FIRST', 3], ['O-01', 'N-LATER', 1]]);
+    await binLedgerBalanced(w.t.db, [p]);
+  });
 });

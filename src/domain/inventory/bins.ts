@@ -22,6 +22,8 @@ export interface Placement {
   /** out: picking — never DAMAGED bins nor expired lots (unless allow_expired). */
   pick?: boolean;
   allow_expired?: boolean;
+  /** out: units that must come from these lots (a package's lines naming their lot); the rest by the pick order. */
+  lots?: { lot_code: string; quantity: number }[];
 }
 
 export interface BinPart {
@@ -109,22 +111,45 @@ async function takeOut(tx: TxClient, level: { product_id: string; warehouse_id: 
   const day = today();
   const usable = p.pick ? all.filter((r) => r.type !== 'DAMAGED' && (p.allow_expired || !expired(r, day))) : all;
   const parts: BinPart[] = [];
+  const taken = new Map<string, number>();
+  const take = (rows: StockRow[], want: number) => {
+    for (const r of rows) {
+      if (!want) break;
+      const n = Math.min(want, r.on_hand - (taken.get(r.id) ?? 0));
+      if (n <= 0) continue;
+      taken.set(r.id, (taken.get(r.id) ?? 0) + n);
+      parts.push({ location_id: r.location_id, location_stock_id: r.id, lot_code: r.lot_code || infoLot, expiration_date: r.expiration_date, delta: -n });
+      want -= n;
+    }
+    return want;
+  };
   let left = q;
-  for (const r of usable) {
-    if (!left) break;
-    const n = Math.min(left, r.on_hand);
-    parts.push({ location_id: r.location_id, location_stock_id: r.id, lot_code: r.lot_code || infoLot, expiration_date: r.expiration_date, delta: -n });
-    left -= n;
+  for (const lot of p.lots ?? []) {
+    const want = Math.min(lot.quantity, left);
+    const missing = take(usable.filter((r) => r.lot_code === lot.lot_code), want);
+    if (missing) throw conflict(`Lot ${lot.lot_code} of ${level.sku ?? level.product_id}: only ${want - missing} of ${want} units can be picked (expired lots and DAMAGED bins are skipped).`, { product_id: level.product_id, lot_code: lot.lot_code });
+    left -= want;
   }
+  left = take(usable, left);
   if (left > 0 && !p.location_id && !lot) {
     // Units a legacy path put on the level without a bin: the rest may come from them.
     const unplaced = await unplacedUnits(tx, level, q);
     if (unplaced >= left) { parts.push({ location_id: null, location_stock_id: null, lot_code: infoLot, expiration_date: null, delta: -left }); left = 0; }
   }
   if (left > 0) throw shortInBins(level, q, q - left, all, usable, p);
-  const taken = parts.filter((x) => x.location_stock_id);
-  if (taken.length) await takeFromRows(tx, taken);
-  return parts;
+  const fromRows = merge(parts.filter((x) => x.location_stock_id));
+  if (fromRows.length) await takeFromRows(tx, fromRows);
+  return [...fromRows, ...parts.filter((x) => !x.location_stock_id)];
+}
+
+/** One part per stock row (a row named by a lot line and by the pick order is taken from once). */
+function merge(parts: BinPart[]): BinPart[] {
+  const by = new Map<string, BinPart>();
+  for (const x of parts) {
+    const had = by.get(x.location_stock_id!);
+    by.set(x.location_stock_id!, had ? { ...had, delta: had.delta + x.delta } : x);
+  }
+  return [...by.values()];
 }
 
 /** One compare-and-set UPDATE for every bin row taken from; a row that cannot give (never, under the level lock) is a 409. */
@@ -150,4 +175,25 @@ function shortInBins(level: { product_id: string; sku?: string | null }, q: numb
   const held = all.reduce((n, r) => n + r.on_hand, 0) - usable.reduce((n, r) => n + r.on_hand, 0);
   const why = held ? ` (${held} more are in DAMAGED bins or expired lots; picking skips them)` : '';
   return conflict(`Only ${got} of ${q} units of ${what}${lot} can be taken${where}${why}.`, { product_id: level.product_id, requested: q, available_in_bins: got });
+}
+
+/**
+ * A fulfil's placements: the pick rule, and for lot-tracked products the lots the package's lines
+ * name (units of those lines come from those lots). Lot codes on lines of products that are not
+ * lot-tracked stay informational, as before. No query unless a line names a lot.
+ */
+export async function pickPlacements(tx: TxClient, lines: { product_id: string | null; lot_code: string | null; quantity: number }[]): Promise<Map<string, Placement>> {
+  const withLot = lines.filter((l) => l.product_id && l.lot_code);
+  if (!withLot.length) return new Map();
+  const tracked = new Set((await tx.product.findMany({
+    where: { id: { in: [...new Set(withLot.map((l) => l.product_id!))] }, lot_tracked: true }, select: { id: true },
+  })).map((p) => p.id));
+  const out = new Map<string, Placement>();
+  for (const l of withLot) {
+    if (!tracked.has(l.product_id!)) continue;
+    const p = out.get(l.product_id!) ?? { pick: true, lots: [] };
+    p.lots!.push({ lot_code: l.lot_code!, quantity: l.quantity });
+    out.set(l.product_id!, p);
+  }
+  return out;
 }
