@@ -24,7 +24,7 @@ __fos_subcommands() {
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list get create-storage create-receiving update-receiving' ;;
     'fos files') echo 'list get upload download create update delete' ;;
-    'fos picking-sessions') echo 'list get create add orders' ;;
+    'fos picking-sessions') echo 'list get create add orders pick-list' ;;
     'fos keys') echo 'list get create disable delete roles tier' ;;
     'fos roles') echo 'list get create update delete' ;;
     'fos mcp-connections') echo 'list get revoke tier' ;;
@@ -161,6 +161,7 @@ __fos_options() {
     'fos picking-sessions create') echo '--name' ;;
     'fos picking-sessions add') echo '--tote' ;;
     'fos picking-sessions orders') echo '--status --order-by --order --page --limit --all' ;;
+    'fos picking-sessions pick-list') echo '' ;;
     'fos keys') echo '' ;;
     'fos keys list') echo '--page --limit --all' ;;
     'fos keys get') echo '' ;;
