@@ -44,16 +44,22 @@ interface StockRow {
 }
 
 export const defaultLocationId = (warehouseId: string) => `default-${warehouseId}`;
+/** Default locations made sure of in a transaction (dies with it, so a rollback leaves nothing cached). */
+const ensuredIn = new WeakMap<TxClient, Set<string>>();
 
 /** The warehouse's default location, created when missing (race-free: insert-or-nothing on its fixed id). */
 export async function ensureDefaultLocation(tx: TxClient, warehouseId: string): Promise<string> {
   const id = defaultLocationId(warehouseId);
-  // No per-process cache: a transaction that inserted it may still roll back.
+  // Cached per transaction only: a transaction that inserted it may still roll back.
+  const seen = ensuredIn.get(tx) ?? new Set<string>();
+  if (seen.has(id)) return id;
   const now = new Date();
   await tx.$executeRaw`
     INSERT INTO "locations" ("id", "team_id", "warehouse_id", "name", "type", "pick_sequence", "active", "is_default", "created_at", "updated_at")
     SELECT ${id}, w."team_id", w."id", 'DEFAULT', 'PICKABLE', 0, ${true}, ${true}, ${now}, ${now} FROM "warehouses" w WHERE w."id" = ${warehouseId}
     ON CONFLICT DO NOTHING`;
+  seen.add(id);
+  ensuredIn.set(tx, seen);
   return id;
 }
 
@@ -78,12 +84,14 @@ async function putIn(tx: TxClient, level: { product_id: string; warehouse_id: st
   const lotTracked = given ? (await tx.product.findUnique({ where: { id: level.product_id }, select: { lot_tracked: true } }))?.lot_tracked === true : false;
   const lot = lotTracked ? given! : '';
   const exp = lotTracked ? p.expiration_date ?? null : null;
-  const row = await tx.locationStock.upsert({
-    where: { product_id_location_id_lot_code: { product_id: level.product_id, location_id, lot_code: lot } },
-    create: { id: randomUUID(), product_id: level.product_id, warehouse_id: level.warehouse_id, location_id, lot_code: lot, expiration_date: exp, on_hand: q },
-    update: { on_hand: { increment: q }, ...(exp ? { expiration_date: exp } : {}) },
-    select: { id: true, expiration_date: true },
-  });
+  // One statement (insert or add), so a receipt costs one round trip more than before bins.
+  const now = new Date();
+  const [row] = await tx.$queryRaw<{ id: string; expiration_date: string | null }[]>`
+    INSERT INTO "location_stock" ("id", "product_id", "warehouse_id", "location_id", "lot_code", "expiration_date", "on_hand", "created_at", "updated_at")
+    VALUES (${randomUUID()}, ${level.product_id}, ${level.warehouse_id}, ${location_id}, ${lot}, ${exp}, ${q}, ${now}, ${now})
+    ON CONFLICT ("product_id", "location_id", "lot_code") DO UPDATE SET "on_hand" = "location_stock"."on_hand" + ${q},
+      "expiration_date" = COALESCE(${exp}, "location_stock"."expiration_date"), "updated_at" = ${now}
+    RETURNING "id", "expiration_date"`;
   return { location_id, location_stock_id: row.id, lot_code: given, expiration_date: row.expiration_date ?? p.expiration_date ?? null, delta: q };
 }
 
