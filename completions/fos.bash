@@ -3,14 +3,15 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill products inventory purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks shops api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill products inventory locations purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks shops api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
     'fos fulfill') echo 'run' ;;
     'fos products') echo 'list export get create update import' ;;
-    'fos inventory') echo 'list low-stock movements export-movements adjust count import transfer transfers' ;;
+    'fos inventory') echo 'list low-stock movements export-movements adjust count import transfer transfers locations move' ;;
     'fos inventory transfers') echo 'list get receive cancel' ;;
+    'fos locations') echo 'list create import update delete' ;;
     'fos purchase-orders') echo 'list get create receive close cancel' ;;
     'fos returns') echo 'list get create receive cancel' ;;
     'fos warehouses') echo 'list get' ;;
@@ -27,7 +28,7 @@ __fos_subcommands() {
     'fos delegations') echo 'list rate-card' ;;
     'fos delegations rate-card') echo 'set' ;;
     'fos files') echo 'list get upload download create update delete' ;;
-    'fos picking-sessions') echo 'list get create add orders' ;;
+    'fos picking-sessions') echo 'list get create add orders pick-list' ;;
     'fos keys') echo 'list get create disable delete roles tier' ;;
     'fos roles') echo 'list get create update delete' ;;
     'fos mcp-connections') echo 'list get revoke tier' ;;
@@ -75,7 +76,7 @@ __fos_options() {
     'fos inventory movements') echo '--sku --product --warehouse --kind --reference --since --until --page --limit --all' ;;
     'fos inventory export-movements') echo '--sku --product --warehouse --kind --reference --since --until --after' ;;
     'fos inventory adjust') echo '--warehouse --reason --note --data --field -F --raw-field -f --force' ;;
-    'fos inventory count') echo '--warehouse --note --data --field -F --raw-field -f --correction --force' ;;
+    'fos inventory count') echo '--warehouse --note --location --data --field -F --raw-field -f --correction --force --lot' ;;
     'fos inventory import') echo '--warehouse --reason --note --force --dry-run --run' ;;
     'fos inventory transfer') echo '--from --to --reference --note --data --field -F --raw-field -f' ;;
     'fos inventory transfers') echo '' ;;
@@ -83,11 +84,19 @@ __fos_options() {
     'fos inventory transfers get') echo '' ;;
     'fos inventory transfers receive') echo '--note --data --field -F --raw-field -f --damaged' ;;
     'fos inventory transfers cancel') echo '' ;;
+    'fos inventory locations') echo '--sku --product --warehouse --location --lot --expiring-before --page --limit --all' ;;
+    'fos inventory move') echo '--warehouse --from --to --note --data --field -F --raw-field -f --lot' ;;
+    'fos locations') echo '' ;;
+    'fos locations list') echo '--warehouse --type --name --active --page --limit --all' ;;
+    'fos locations create') echo '--warehouse --type --barcode --pick-sequence --range --data --field -F --raw-field -f' ;;
+    'fos locations import') echo '--warehouse --dry-run' ;;
+    'fos locations update') echo '--name --barcode --type --pick-sequence --active --data --field -F --raw-field -f' ;;
+    'fos locations delete') echo '' ;;
     'fos purchase-orders') echo '' ;;
     'fos purchase-orders list') echo '--status --warehouse --merchant-team --reference --page --limit --all' ;;
     'fos purchase-orders get') echo '' ;;
     'fos purchase-orders create') echo '--warehouse --merchant-team --vendor --reference --expected-at --data --field -F --raw-field -f' ;;
-    'fos purchase-orders receive') echo '--note --data --field -F --raw-field -f --damaged --lot --expires --allow-over-receipt' ;;
+    'fos purchase-orders receive') echo '--note --location --data --field -F --raw-field -f --damaged --lot --expires --allow-over-receipt' ;;
     'fos purchase-orders close') echo '' ;;
     'fos purchase-orders cancel') echo '' ;;
     'fos returns') echo '' ;;
@@ -187,6 +196,7 @@ __fos_options() {
     'fos picking-sessions create') echo '--name' ;;
     'fos picking-sessions add') echo '--tote' ;;
     'fos picking-sessions orders') echo '--status --order-by --order --page --limit --all' ;;
+    'fos picking-sessions pick-list') echo '' ;;
     'fos keys') echo '' ;;
     'fos keys list') echo '--page --limit --all' ;;
     'fos keys get') echo '' ;;
@@ -277,11 +287,14 @@ __fos_choices() {
     'fos products update|--type') echo 'STANDARD VIRTUAL_BUNDLE ASSEMBLY' ;;
     'fos products update|--weight-unit') echo 'G LB' ;;
     'fos products update|--measurement-unit') echo 'MM IN' ;;
-    'fos inventory movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED' ;;
-    'fos inventory export-movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED' ;;
+    'fos inventory movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED MOVED' ;;
+    'fos inventory export-movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED MOVED' ;;
     'fos inventory adjust|--reason') echo 'CYCLE_COUNT CORRECTION FOUND LOST DAMAGED QUARANTINE RELEASE_QUARANTINE' ;;
     'fos inventory import|--reason') echo 'CYCLE_COUNT CORRECTION FOUND LOST DAMAGED QUARANTINE RELEASE_QUARANTINE' ;;
     'fos inventory transfers list|--status') echo 'IN_TRANSIT PARTIALLY_RECEIVED RECEIVED CANCELLED' ;;
+    'fos locations list|--type') echo 'PICKABLE OVERSTOCK STAGING RECEIVING DAMAGED' ;;
+    'fos locations create|--type') echo 'PICKABLE OVERSTOCK STAGING RECEIVING DAMAGED' ;;
+    'fos locations update|--type') echo 'PICKABLE OVERSTOCK STAGING RECEIVING DAMAGED' ;;
     'fos purchase-orders list|--status') echo 'OPEN PARTIALLY_RECEIVED RECEIVED CLOSED CANCELLED' ;;
     'fos returns list|--status') echo 'OPEN PARTIALLY_RECEIVED RECEIVED CANCELLED' ;;
     'fos vendors list|--order-by') echo 'created_at updated_at' ;;
@@ -375,7 +388,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --run --to --status --damaged --vendor --expected-at --lot --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --active --forward-to --events --secret --max-events --shop-type --merchant --notify-customer --shop-domain --access-token --api-version --location --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --pick-sequence --range --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --merchant --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {

@@ -8,7 +8,7 @@ import { PERMISSIONS } from '../domain/permissions.js';
 import { CONNECTION_STATES } from '../domain/oauth/presets.js';
 import {
   ADJUSTMENT_REASONS, MOVEMENT_KINDS, PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS, RETURN_REASONS, RETURN_STATUSES,
-  TRANSFER_STATUSES,
+  TRANSFER_STATUSES, LOCATION_TYPES,
 } from '../domain/inventory/constants.js';
 import {
   MEASUREMENT_UNITS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS,
@@ -47,6 +47,7 @@ export const ENUMS = {
   transfer_status: TRANSFER_STATUSES,
   return_status: RETURN_STATUSES,
   return_reason: RETURN_REASONS,
+  location_type: LOCATION_TYPES,
   /** server/schemas/packages.ts */
   rate_strategy: ['CHEAPEST', 'FASTEST'],
   /** server/schemas/carrier-integrations.ts (`fos carriers connect <platform>`) */

@@ -28,6 +28,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
   ['Resources:', [
     entry('products', () => import('./products/index.js')),
     entry('inventory', () => import('./inventory/index.js')),
+    entry('locations', () => import('./locations/index.js')),
     entry('purchase-orders', () => import('./purchase-orders/index.js')),
     entry('returns', () => import('./returns/index.js')),
     entry('warehouses', () => import('./warehouses/index.js')),

@@ -1,5 +1,6 @@
 import { empty, join, sqltag as sql } from '@prisma/client/runtime/client';
 import { applyToProductLevels } from '../inventory/ledger.js';
+import { pickPlacements } from '../inventory/bins.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { billShipping } from '../charges/shipping.js';
 import { conflict, notFound } from '../errors.js';
@@ -144,7 +145,8 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     const perProduct = sum(perFoLine.filter(([l]) => foLines.get(l)!.product_id).map(([l, q]) => [foLines.get(l)!.product_id!, q]));
     // Through the ledger: per level, two FULFILLED movements (on_hand -q, committed -q).
     const short = await applyToProductLevels(tx, fo.warehouse_id, perProduct.map(([productId, q]) => ({ productId, deltas: { on_hand: -q, committed: -q } })),
-      { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId });
+      { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId, placement: { pick: true } },
+      await pickPlacements(tx, items.map((i) => ({ product_id: foLines.get(i.core_fulfillment_order_line_item_id!)!.product_id, lot_code: i.lot_code, quantity: i.quantity }))));
     if (short.length) {
       // Why (only now, on the way to a 409): a product without a level here, else the first short one.
       const need = new Map(perProduct);

@@ -10,6 +10,8 @@ import { applyToLevel, levelFor, type Deltas, type LevelRef, type MovementInfo }
 import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from './products.js';
 import { levelFigures, type LevelFigures } from './figures.js';
 import type { AdjustmentReason } from './constants.js';
+import { resolveLocation } from '../locations/locations.js';
+import { lockLevel } from './moves.js';
 
 // Inventory adjustments and cycle counts (issue 10 item 4): one request, one transaction, up to
 // 1,000 lines, each through the ledger. What a line does depends on the reason:
@@ -27,6 +29,9 @@ const COUNT_REASONS: readonly AdjustmentReason[] = ['CYCLE_COUNT', 'CORRECTION']
 export interface AdjustmentLine extends ProductRef {
   delta?: number;
   counted?: number;
+  /** At a location (issue 28): the lot counted or adjusted. */
+  lot_code?: string;
+  expiration_date?: string;
 }
 
 export interface AdjustmentInput {
@@ -36,6 +41,8 @@ export interface AdjustmentInput {
   force?: boolean;
   /** Check and compute everything, then roll back: the result says what the request would do. */
   dry_run?: boolean;
+  /** A bin (id, name or barcode) of the warehouse: counts and deltas apply there (default: the pick order out, the default location in). */
+  location?: string;
   lines: AdjustmentLine[];
 }
 
@@ -129,6 +136,8 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
   uniqueProducts(products);
   const id = randomUUID();
   const info = { reason: input.reason, note: input.note ?? null, reference_type: 'adjustment', reference_id: id, actor_key_id: caller.keyId };
+  const bin = input.location ? await resolveLocation(tx, caller.teamId, input.location, warehouse.id, 'location') : null;
+  const at = (line: AdjustmentLine) => (bin ? { ...info, placement: { location_id: bin.id, lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null } } : info);
   const levels = await levelsOf(tx, warehouse.id, products);
   const applied: { delta: number; counted: number | null }[] = [];
   // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
@@ -137,12 +146,15 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
     const line = input.lines[i];
     const level = levels[i];
     if (line.counted !== undefined) {
-      applied[i] = { delta: await count(tx, level, line.counted, input.force ?? false, info, i), counted: line.counted };
+      const delta = bin
+        ? await countBin(tx, level, bin.id, line, input.force ?? false, at(line), i)
+        : await count(tx, level, line.counted, input.force ?? false, info, i);
+      applied[i] = { delta, counted: line.counted };
       continue;
     }
     const deltas = deltasFor(input.reason, line.delta!, i);
     const shrinksSellable = (deltas.on_hand ?? 0) - (deltas.unavailable ?? 0) < 0;
-    if (!(await applyToLevel(tx, level, deltas, { ...info, kind: 'ADJUSTED' }, { sellable: shrinksSellable && !input.force }))) {
+    if (!(await applyToLevel(tx, level, deltas, { ...at(line), kind: 'ADJUSTED' }, { sellable: shrinksSellable && !input.force }))) {
       throw await refused(tx, level, i, input.force ?? false);
     }
     applied[i] = { delta: line.delta!, counted: null };
@@ -187,6 +199,21 @@ async function count(tx: TxClient, level: LevelRef, counted: number, force: bool
     if (again.on_hand === now.on_hand) throw await refused(tx, level, i, force);
   }
   throw conflict(`lines[${i}]: on_hand of ${level.sku ?? level.product_id} kept changing while it was counted; retry.`);
+}
+
+/**
+ * A count of one bin (and lot, when given): the level is locked first, so the bin read is what
+ * every earlier writer committed and no bin change of the product can slip in before the write.
+ */
+async function countBin(tx: TxClient, level: LevelRef, locationId: string, line: AdjustmentLine, force: boolean, info: Omit<MovementInfo, 'kind'>, i: number): Promise<number> {
+  await lockLevel(tx, level.id);
+  const held = await tx.locationStock.aggregate({
+    where: { product_id: level.product_id, location_id: locationId, ...(line.lot_code ? { lot_code: line.lot_code } : {}) }, _sum: { on_hand: true },
+  });
+  const delta = line.counted! - (held._sum.on_hand ?? 0);
+  if (delta === 0) return 0;
+  if (!(await applyToLevel(tx, level, { on_hand: delta }, { ...info, kind: 'COUNTED' }, { sellable: delta < 0 && !force }))) throw await refused(tx, level, i, force);
+  return delta;
 }
 
 async function refused(tx: TxClient, level: LevelRef, i: number, force: boolean) {

@@ -4,6 +4,7 @@ import type { TxClient } from '../../db/types.js';
 import { fillBackorders } from '../orders/backorders.js';
 import { DomainError } from '../errors.js';
 import { BUCKETS, type Bucket, type MovementKind } from './constants.js';
+import { placeOnHand, type BinPart, type Placement } from './bins.js';
 
 export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from './constants.js';
 
@@ -11,7 +12,10 @@ export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from './const
 // deltas with a single conditional UPDATE (the guards are in its WHERE, so a concurrent change
 // on another connection or replica can never drive a bucket negative or overcommit) and, only
 // when that UPDATE matched, writes one immutable movement row per changed bucket in the same
-// transaction. Hence, for every level and bucket, level = sum of its movements.
+// transaction. Hence, for every level and bucket, level = sum of its movements. A change of
+// on_hand is also placed in bins (bins.ts: location_stock rows of product, bin and lot): its
+// on_hand movement is split, one row per bin and lot it touched, each naming its stock row, so
+// every bin equals the sum of its movements too and the level equals the sum of its bins.
 
 
 
@@ -24,6 +28,8 @@ export interface MovementInfo {
   actor_key_id?: string | null;
   lot_code?: string | null;
   expiration_date?: string | null;
+  /** Which bin and lot on_hand changes in (issue 28); default: the default location in, pick order out. */
+  placement?: Placement;
 }
 
 export interface LevelRef {
@@ -65,20 +71,27 @@ export async function applyToLevel(tx: TxClient, level: LevelRef, deltas: Deltas
   const sku = level.sku !== undefined
     ? level.sku
     : (await tx.product.findUnique({ where: { id: level.product_id }, select: { sku: true } }))?.sku ?? null;
-  await tx.inventoryMovement.createMany({ data: movementRows({ ...level, sku }, d, info, now) });
+  const bins = d.on_hand ? await placeOnHand(tx, { ...level, sku }, d.on_hand, placementOf(info), info.lot_code ?? null) : [];
+  await tx.inventoryMovement.createMany({ data: movementRows({ ...level, sku }, d, info, now, bins) });
   // More of the level is available: waiting orders take it now, in this transaction (backorders.ts).
   if (d.on_hand - d.committed - d.unavailable > 0) await fillBackorders(tx, level);
   return true;
 }
 
-/** One immutable movement row per changed bucket of a level. */
-function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, now: Date) {
-  return BUCKETS.filter((b) => d[b] !== 0).map((bucket) => ({
-    product_id: level.product_id, sku: level.sku ?? null, warehouse_id: level.warehouse_id, bucket, delta: d[bucket], kind: info.kind,
+/** Where on_hand changes: the info's placement; a receipt's lot expiry is the lot's. */
+const placementOf = (info: MovementInfo): Placement => ({ ...(info.expiration_date ? { expiration_date: info.expiration_date } : {}), ...info.placement });
+
+/** One immutable movement row per changed bucket of a level (on_hand: one per bin and lot it touched). */
+function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, now: Date, bins: BinPart[] = []) {
+  const row = (bucket: Bucket, delta: number, bin?: BinPart) => ({
+    product_id: level.product_id, sku: level.sku ?? null, warehouse_id: level.warehouse_id, bucket, delta, kind: info.kind,
     reason: info.reason ?? null, note: info.note ?? null, reference_type: info.reference_type ?? null,
     reference_id: info.reference_id ?? null, actor_key_id: info.actor_key_id ?? null,
-    lot_code: info.lot_code ?? null, expiration_date: info.expiration_date ?? null, created_at: now,
-  }));
+    lot_code: bin ? bin.lot_code : info.lot_code ?? null, expiration_date: bin ? bin.expiration_date ?? info.expiration_date ?? null : info.expiration_date ?? null,
+    location_id: bin?.location_id ?? null, location_stock_id: bin?.location_stock_id ?? null, created_at: now,
+  });
+  return BUCKETS.filter((b) => d[b] !== 0).flatMap((bucket) =>
+    bucket === 'on_hand' && bins.length ? bins.map((bin) => row(bucket, bin.delta, bin)) : [row(bucket, d[bucket])]);
 }
 
 /**
@@ -91,6 +104,7 @@ function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, 
  */
 export async function applyToProductLevels(
   tx: TxClient, warehouseId: string, changes: Array<{ productId: string; deltas: Deltas }>, info: MovementInfo,
+  placements?: Map<string, Placement>,
 ): Promise<string[]> {
   const all = changes.map((c) => ({ productId: c.productId, d: { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...c.deltas } }));
   const moving = all.filter((c) => BUCKETS.some((b) => c.d[b] !== 0));
@@ -110,7 +124,12 @@ export async function applyToProductLevels(
   const byProduct = new Map(moving.map((c) => [c.productId, c.d]));
   // Ledger rows in level-id order, as one INSERT.
   moved.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  await tx.inventoryMovement.createMany({ data: moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now)) });
+  const bins = new Map<string, BinPart[]>();
+  for (const level of moved) {
+    const d = byProduct.get(level.product_id)!;
+    if (d.on_hand) bins.set(level.id, await placeOnHand(tx, level, d.on_hand, placements?.get(level.product_id) ?? placementOf(info), info.lot_code ?? null));
+  }
+  await tx.inventoryMovement.createMany({ data: moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now, bins.get(level.id))) });
   return [];
 }
 

@@ -60,6 +60,8 @@ export interface ProductInput {
   printed_commodity_identifier?: N<string>;
   eccn?: N<string>;
   is_hazmat?: boolean;
+  /** Stock held per lot, picked FEFO (issue 28; docs/floor.md). */
+  lot_tracked?: boolean;
   category?: N<string>;
   subcategory?: N<string>;
   pick_fee_override?: N<number>;
@@ -85,7 +87,7 @@ const SCALARS = [
   'height', 'weight', 'measurement_unit', 'weight_unit', 'cost_price', 'cost_currency', 'customs_value',
   'customs_value_currency', 'customs_description', 'country_of_origin', 'hs_code', 'printed_commodity_identifier',
   'eccn', 'is_hazmat', 'category', 'subcategory', 'pick_fee_override', 'increment_level', 'maximum_level',
-  'minimum_level',
+  'minimum_level', 'lot_tracked',
 ] as const;
 
 export const DEFAULT_CONFIG: ProductConfig = {

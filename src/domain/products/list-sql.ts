@@ -25,7 +25,7 @@ const COLUMNS: Record<Exclude<keyof ProductRow, 'components'>, Kind> = {
   customs_description: 'text', country_of_origin: 'text', hs_code: 'text', printed_commodity_identifier: 'text',
   eccn: 'text', is_hazmat: 'bool', category: 'text', subcategory: 'text', pick_fee_override: 'float',
   first_article_inspection_completed_at: 'date', config: 'json', increment_level: 'float', maximum_level: 'float',
-  minimum_level: 'float', created_at: 'date', updated_at: 'date',
+  minimum_level: 'float', lot_tracked: 'bool', created_at: 'date', updated_at: 'date',
 };
 const DATES = Object.entries(COLUMNS).filter(([, kind]) => kind === 'date').map(([name]) => name as keyof ProductRow);
 

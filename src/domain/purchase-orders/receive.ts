@@ -5,6 +5,7 @@ import { billReceipt } from '../charges/charges.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import { resolveProducts, type ProductRef } from '../inventory/products.js';
+import { resolveLocation } from '../locations/locations.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
 import { enqueueForParties } from '../events/outbox.js';
 import { OPEN_STATUSES, openOf, purchaseOrderView } from './view.js';
@@ -21,9 +22,13 @@ export interface ReceiptLine extends ProductRef {
   condition?: 'SELLABLE' | 'DAMAGED';
   lot_code?: string;
   expiration_date?: string;
+  /** The bin received into (id, name or barcode; issue 28): default the receipt's location, else the default location. */
+  location?: string;
 }
 
 export interface ReceiptInput {
+  /** The bin every line goes to unless it names its own (default: the warehouse's default location). */
+  location?: string;
   lines: ReceiptLine[];
   allow_over_receipt?: boolean;
   note?: string;
@@ -49,9 +54,12 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
       const after = await raiseReceived(tx, poLine, line.quantity, damaged, input.allow_over_receipt ?? false, i);
       const openBefore = openOf({ quantity: poLine.quantity, quantity_received: after - line.quantity });
       const level = await levelFor(tx, poLine.product_id, po.warehouse_id);
+      const where = line.location ?? input.location;
+      const bin = where ? await resolveLocation(tx, caller.teamId, where, po.warehouse_id, line.location ? `lines[${i}].location` : 'location') : null;
       await applyToLevel(tx, level, { on_hand: line.quantity, unavailable: damaged, on_order: -Math.min(line.quantity, openBefore) }, {
         kind: 'RECEIVED', reason: damaged ? 'DAMAGED' : null, note: input.note ?? null, reference_type: 'purchase_order', reference_id: po.id,
         actor_key_id: caller.keyId, lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null,
+        ...(bin ? { placement: { location_id: bin.id } } : {}),
       }).then((ok) => {
         if (!ok) throw conflict(`lines[${i}]: the inventory level of ${products[i].sku ?? products[i].id} could not take the receipt.`);
       });

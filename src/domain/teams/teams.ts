@@ -1,3 +1,4 @@
+import { ensureDefaultLocation } from '../inventory/bins.js';
 import type { Db } from '../../db/types.js';
 import { LABEL_FORMATS, type LabelFormat } from '../documents/urls.js';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -75,7 +76,12 @@ export async function createWarehouse(
   assertName(input.name);
   const label_format = labelFormat(input.label_format);
   await fulfillerTeam(db, input.team_id);
-  return db.prisma.warehouse.create({ data: { ...input, label_format } });
+  // With its default location (issue 28), where stock goes when no bin is named.
+  return db.prisma.$transaction(async (tx) => {
+    const warehouse = await tx.warehouse.create({ data: { ...input, label_format } });
+    await ensureDefaultLocation(tx, warehouse.id);
+    return warehouse;
+  });
 }
 
 /** PDF or ZPL, any case; the default document of labels bought for this warehouse's packages. */

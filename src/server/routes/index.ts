@@ -31,6 +31,7 @@ import delegations from './ops/delegations.js';
 import warehouses from './ops/warehouses.js';
 import shops from './shops.js';
 import channelWebhooks from './channel-webhooks.js';
+import locations from './ops/locations.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -47,6 +48,7 @@ export async function registerRoutes(app: FastifyInstance) {
     warehouses,
     shops,
     channelWebhooks,
+    locations,
   ]) {
     await app.register(plugin);
   }

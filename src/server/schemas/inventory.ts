@@ -64,6 +64,8 @@ export const MovementSchema = Type.Object({
   actor_key_id: Nullable(Type.String({ description: 'the API key, or the agent (MCP) connection, whose request made the change (null for the server\'s own work)' })),
   lot_code: Nullable(Type.String()),
   expiration_date: Nullable(Type.String()),
+  location_id: Nullable(Type.String({ description: 'on_hand rows: the bin the units entered or left (null: no bin, before locations or unplaced)' })),
+  location_stock_id: Nullable(Type.String({ description: 'on_hand rows: the stock row (product, bin, lot) changed' })),
   created_at: Timestamp,
 });
 
@@ -74,6 +76,7 @@ export const MovementListQuery = Type.Object({
   warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
   kind: Type.Optional(Type.String({ maxLength: 400, description: `comma-separated: ${MOVEMENT_KINDS.join(', ')}` })),
   reference_id: Type.Optional(Type.String({ maxLength: 64 })),
+  location_id: Type.Optional(Type.String({ maxLength: 64, description: 'movements of one bin' })),
   created_at_min: Type.Optional(Timestamp),
   created_at_max: Type.Optional(Timestamp),
 }, { additionalProperties: false });
@@ -84,8 +87,11 @@ export const AdjustmentBody = Type.Object({
   note: Type.Optional(Type.String({ maxLength: 2000 })),
   force: Type.Optional(Type.Boolean({ description: 'allow on_hand below committed + unavailable (never below zero)' })),
   dry_run: Type.Optional(Type.Boolean({ description: 'check every line and answer what the adjustment would do, changing nothing (the answer has dry_run: true)' })),
+  location: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a bin of the warehouse (id, name or barcode): counts and deltas apply there (see docs/floor.md)' })),
   lines: Type.Array(Type.Object({
     ...ProductRefFields,
+    lot_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'with location: the lot counted or adjusted' })),
+    expiration_date: Type.Optional(Type.String({ format: 'date', maxLength: 10, description: 'with location and lot_code: the lot\'s expiry when units are added' })),
     delta: Type.Optional(Quantity),
     counted: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'the on_hand counted: on_hand is set to it (CYCLE_COUNT, CORRECTION)' })),
   }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),

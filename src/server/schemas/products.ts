@@ -69,6 +69,7 @@ const opsFields = {
   printed_commodity_identifier: Text(),
   eccn: Text(32),
   is_hazmat: Type.Optional(Type.Boolean()),
+  lot_tracked: Type.Optional(Type.Boolean({ description: 'stock held per lot (lot_code, expiration_date) and picked earliest expiry first; see docs/floor.md' })),
   category: Text(),
   subcategory: Text(),
   pick_fee_override: Amount,

@@ -58,7 +58,11 @@ export const ReceiveBody = receiptBody({
   quantity: Units,
   lot_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   expiration_date: Type.Optional(Day('lot expiry, YYYY-MM-DD')),
-}, { allow_over_receipt: Type.Optional(Type.Boolean({ description: 'accept more units than are still open' })) });
+  location: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'the bin this line goes to (id, name or barcode); default the receipt\'s location' })),
+}, {
+  allow_over_receipt: Type.Optional(Type.Boolean({ description: 'accept more units than are still open' })),
+  location: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'the bin received into (id, name or barcode; e.g. a RECEIVING location); default the warehouse\'s default location' })),
+});
 
 export const ReceiptSchema = Type.Object({
   id: Type.String(),

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { group } from '../../shared/resource.js';
 import adjust from './adjust.js';
+import { inventoryLocations, inventoryMove } from './bins.js';
 import count from './count.js';
 import importCsv from './import.js';
 import list from './list.js';
@@ -11,5 +12,5 @@ import transfers from './transfers/index.js';
 
 export default (ctx: Context) =>
   group('inventory', 'Stock levels, the movement ledger, adjustments and cycle counts', [
-    list(ctx), lowStock(ctx), movements(ctx), adjust(ctx), count(ctx), importCsv(ctx), transfer(ctx), transfers(ctx),
+    list(ctx), lowStock(ctx), movements(ctx), adjust(ctx), count(ctx), importCsv(ctx), transfer(ctx), transfers(ctx), inventoryLocations(ctx), inventoryMove(ctx),
   ]);

@@ -12,7 +12,10 @@ export default function purchaseOrdersReceive(ctx: Context): Command {
     mode: 'action',
     args: ['<purchase-order-id>', '[sku=quantity...]'],
     path: ([id]) => `/ops/purchase-orders/${seg(id)}/receive`,
-    fields: [{ key: 'note', description: 'free text kept on the movements' }],
+    fields: [
+      { key: 'note', description: 'free text kept on the movements' },
+      { key: 'location', arg: 'bin', description: 'the bin received into (name, barcode or id; default the warehouse\'s default location)' },
+    ],
     configure: (cmd) => cmd
       .option(...DAMAGED_OPTION, collect)
       .option('--lot <code>', 'lot code of every line')
@@ -27,6 +30,7 @@ export default function purchaseOrdersReceive(ctx: Context): Command {
     examples: [
       'fos purchase-orders receive 0193… MUG-BLUE=100 TEE-M=48',
       'fos purchase-orders receive 0193… MUG-BLUE=18 --damaged MUG-BLUE=2 --lot L-2611 --expires 2027-11-30',
+      'fos purchase-orders receive 0193… MUG-BLUE=24 --location RCV-1',
     ],
   });
 }

@@ -9,6 +9,9 @@ import {
   assignFulfillmentOrders, createSession, createTote, getSession, listSessionFulfillmentOrders, listSessions, listTotes,
 } from '../../../domain/picking/picking.js';
 
+import { pickList } from '../../../domain/picking/pick-list.js';
+import { PickListSchema } from '../../schemas/locations.js';
+
 const tags = ['Picking sessions'];
 const read = { permission: 'READ_FULFILLMENTS', family: 'ops' } as const;
 const write = { permission: 'WRITE_FULFILLMENTS', family: 'ops' } as const;
@@ -46,6 +49,18 @@ export default async function routes(app: FastifyInstance) {
     },
   }, async (request, reply) =>
     reply.code(201).send(await createSession(app.db, request.principal.teamId, request.body as Static<typeof NameBody>)));
+
+  app.get('/v1/ops/picking-sessions/:picking_session_id/pick-list', {
+    config: read,
+    schema: {
+      operationId: 'getPickList', tags, summary: 'The walk for a session: bins in pick_sequence order, what to take from each and which totes get it',
+      description: 'Bins chosen as a fulfil takes them: PICKABLE before OVERSTOCK, earliest unexpired lot first; never DAMAGED bins or expired lots (docs/floor.md).',
+      params: SessionParams, response: { 200: PickListSchema },
+    },
+  }, async (request) => {
+    const { picking_session_id } = request.params as Static<typeof SessionParams>;
+    return pickList(app.db, request.principal.teamId, picking_session_id);
+  });
 
   app.get('/v1/ops/picking-sessions/:picking_session_id', {
     config: read,

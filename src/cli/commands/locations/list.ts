@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ENUMS } from '../../enums.js';
+import { listCommand } from '../../shared/list.js';
+
+export default function locationsList(ctx: Context): Command {
+  return listCommand(ctx, {
+    description: 'List locations (bins) in walk order: warehouse, pick sequence, name',
+    path: () => '/ops/locations',
+    maxLimit: 1000,
+    query: [
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'ids', type: 'list', description: 'warehouse ids, comma-separated' },
+      { key: 'type', type: 'list', values: ENUMS.location_type, description: 'location types, comma-separated' },
+      { key: 'name', description: 'names starting with this, e.g. A-01' },
+      { key: 'active', type: 'boolean', description: 'only active (true) or inactive (false) locations' },
+    ],
+    columns: ['name', 'type', 'pick_sequence', 'barcode', 'active', 'is_default', 'id'],
+    examples: ['fos locations list --warehouse 0193…', 'fos locations list --warehouse 0193… --type OVERSTOCK --all --format csv > bins.csv'],
+  });
+}

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { join, sqltag as sql } from '@prisma/client/runtime/client';
+import { integerById } from '../../db/raw-sql.js';
+import type { TxClient } from '../../db/types.js';
+import { conflict } from '../errors.js';
+import { LOCATION_TYPES } from './constants.js';
+
+// Stock by bin and lot (issue 28; docs/floor.md). A level's on_hand is held in location_stock rows
+// (product, location, lot_code; "" = no lot). The ledger calls placeOnHand() right after it moved a
+// level's on_hand, inside the same transaction: that UPDATE holds the level's row lock (PostgreSQL)
+// or the write lock (SQLite), so every bin change of a product in a warehouse is serialised behind
+// it and what is read here is what the previous writer committed. The bin UPDATEs are still
+// compare-and-set (never below zero). Units a legacy path wrote to a level without a bin are
+// "unplaced" (level on_hand - sum of its bins); taking from them writes movements with no bin.
+
+export interface Placement {
+  /** The bin the units enter or leave; default: the warehouse's default location (in), the pick order (out). */
+  location_id?: string;
+  /** The lot they enter or leave (in: only kept for lot-tracked products; default info.lot_code). */
+  lot_code?: string | null;
+  expiration_date?: string | null;
+  /** out: picking — never DAMAGED bins nor expired lots (unless allow_expired). */
+  pick?: boolean;
+  allow_expired?: boolean;
+  /** out: units that must come from these lots (a package's lines naming their lot); the rest by the pick order. */
+  lots?: { lot_code: string; quantity: number }[];
+}
+
+export interface BinPart {
+  location_id: string | null;
+  location_stock_id: string | null;
+  lot_code: string | null;
+  expiration_date: string | null;
+  delta: number;
+}
+
+interface StockRow {
+  id: string;
+  location_id: string;
+  lot_code: string;
+  expiration_date: string | null;
+  on_hand: number;
+  type: string;
+}
+
+export const defaultLocationId = (warehouseId: string) => `default-${warehouseId}`;
+/** Default locations made sure of in a transaction (dies with it, so a rollback leaves nothing cached). */
+const ensuredIn = new WeakMap<TxClient, Set<string>>();
+
+/** The warehouse's default location, created when missing (race-free: insert-or-nothing on its fixed id). */
+export async function ensureDefaultLocation(tx: TxClient, warehouseId: string): Promise<string> {
+  const id = defaultLocationId(warehouseId);
+  // Cached per transaction only: a transaction that inserted it may still roll back.
+  const seen = ensuredIn.get(tx) ?? new Set<string>();
+  if (seen.has(id)) return id;
+  const now = new Date();
+  await tx.$executeRaw`
+    INSERT INTO "locations" ("id", "team_id", "warehouse_id", "name", "type", "pick_sequence", "active", "is_default", "created_at", "updated_at")
+    SELECT ${id}, w."team_id", w."id", 'DEFAULT', 'PICKABLE', 0, ${true}, ${true}, ${now}, ${now} FROM "warehouses" w WHERE w."id" = ${warehouseId}
+    ON CONFLICT DO NOTHING`;
+  seen.add(id);
+  ensuredIn.set(tx, seen);
+  return id;
+}
+
+export const today = () => new Date().toISOString().slice(0, 10);
+const expired = (r: { expiration_date: string | null }, day: string) => r.expiration_date !== null && r.expiration_date < day;
+
+/**
+ * Records where a change of a level's on_hand by `delta` happened, after the level moved: units
+ * in go to one bin (upserted), units out come from bins in pick order. Throws a 409 when the bins
+ * named cannot give them (the caller's transaction then undoes the level change too).
+ */
+export async function placeOnHand(
+  tx: TxClient, level: { product_id: string; warehouse_id: string; sku?: string | null }, delta: number, p: Placement, infoLot: string | null,
+): Promise<BinPart[]> {
+  if (delta > 0) return [await putIn(tx, level, delta, p, infoLot)];
+  return takeOut(tx, level, -delta, p, infoLot);
+}
+
+async function putIn(tx: TxClient, level: { product_id: string; warehouse_id: string }, q: number, p: Placement, infoLot: string | null): Promise<BinPart> {
+  const location_id = p.location_id ?? await ensureDefaultLocation(tx, level.warehouse_id);
+  const given = p.lot_code ?? infoLot ?? null;
+  const lotTracked = given ? (await tx.product.findUnique({ where: { id: level.product_id }, select: { lot_tracked: true } }))?.lot_tracked === true : false;
+  const lot = lotTracked ? given! : '';
+  const exp = lotTracked ? p.expiration_date ?? null : null;
+  // One statement (insert or add), so a receipt costs one round trip more than before bins.
+  const now = new Date();
+  const [row] = await tx.$queryRaw<{ id: string; expiration_date: string | null }[]>`
+    INSERT INTO "location_stock" ("id", "product_id", "warehouse_id", "location_id", "lot_code", "expiration_date", "on_hand", "created_at", "updated_at")
+    VALUES (${randomUUID()}, ${level.product_id}, ${level.warehouse_id}, ${location_id}, ${lot}, ${exp}, ${q}, ${now}, ${now})
+    ON CONFLICT ("product_id", "location_id", "lot_code") DO UPDATE SET "on_hand" = "location_stock"."on_hand" + ${q},
+      "expiration_date" = COALESCE(${exp}, "location_stock"."expiration_date"), "updated_at" = ${now}
+    RETURNING "id", "expiration_date"`;
+  return { location_id, location_stock_id: row.id, lot_code: given, expiration_date: row.expiration_date ?? p.expiration_date ?? null, delta: q };
+}
+
+const typeRank = (t: string) => { const i = (LOCATION_TYPES as readonly string[]).indexOf(t); return i < 0 ? LOCATION_TYPES.length : i; };
+
+/** The bins of a product in a warehouse holding stock, in pick order: bin type, then FEFO (earliest expiry), then FIFO. */
+export async function stockInPickOrder(tx: TxClient, productId: string, warehouseId: string, filter: { location_id?: string; lot_code?: string | null } = {}) {
+  const rows = await tx.$queryRaw<StockRow[]>`
+    SELECT s."id", s."location_id", s."lot_code", s."expiration_date", s."on_hand", l."type"
+    FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
+    WHERE s."product_id" = ${productId} AND s."warehouse_id" = ${warehouseId} AND s."on_hand" > 0
+      ${filter.location_id ? sql`AND s."location_id" = ${filter.location_id}` : sql``}
+      ${filter.lot_code ? sql`AND s."lot_code" = ${filter.lot_code}` : sql``}
+    ORDER BY l."pick_sequence", s."created_at", s."id"`;
+  const day = today();
+  return rows.map((r) => ({ ...r, on_hand: Number(r.on_hand) })).sort((a, b) =>
+    typeRank(a.type) - typeRank(b.type)
+    || Number(expired(a, day)) - Number(expired(b, day))
+    || (a.expiration_date ?? '9999') .localeCompare(b.expiration_date ?? '9999'));
+}
+
+async function takeOut(tx: TxClient, level: { product_id: string; warehouse_id: string; sku?: string | null }, q: number, p: Placement, infoLot: string | null): Promise<BinPart[]> {
+  const lot = p.lot_code ?? null;
+  const all = await stockInPickOrder(tx, level.product_id, level.warehouse_id, { location_id: p.location_id, lot_code: lot });
+  const day = today();
+  const usable = p.pick ? all.filter((r) => r.type !== 'DAMAGED' && (p.allow_expired || !expired(r, day))) : all;
+  const parts: BinPart[] = [];
+  const taken = new Map<string, number>();
+  const take = (rows: StockRow[], want: number) => {
+    for (const r of rows) {
+      if (!want) break;
+      const n = Math.min(want, r.on_hand - (taken.get(r.id) ?? 0));
+      if (n <= 0) continue;
+      taken.set(r.id, (taken.get(r.id) ?? 0) + n);
+      parts.push({ location_id: r.location_id, location_stock_id: r.id, lot_code: r.lot_code || infoLot, expiration_date: r.expiration_date, delta: -n });
+      want -= n;
+    }
+    return want;
+  };
+  let left = q;
+  for (const lot of p.lots ?? []) {
+    const want = Math.min(lot.quantity, left);
+    const missing = take(usable.filter((r) => r.lot_code === lot.lot_code), want);
+    if (missing) throw conflict(`Lot ${lot.lot_code} of ${level.sku ?? level.product_id}: only ${want - missing} of ${want} units can be picked (expired lots and DAMAGED bins are skipped).`, { product_id: level.product_id, lot_code: lot.lot_code });
+    left -= want;
+  }
+  left = take(usable, left);
+  if (left > 0 && !p.location_id && !lot) {
+    // Units a legacy path put on the level without a bin: the rest may come from them.
+    const unplaced = await unplacedUnits(tx, level, q);
+    if (unplaced >= left) { parts.push({ location_id: null, location_stock_id: null, lot_code: infoLot, expiration_date: null, delta: -left }); left = 0; }
+  }
+  if (left > 0) throw shortInBins(level, q, q - left, all, usable, p);
+  const fromRows = merge(parts.filter((x) => x.location_stock_id));
+  if (fromRows.length) await takeFromRows(tx, fromRows);
+  return [...fromRows, ...parts.filter((x) => !x.location_stock_id)];
+}
+
+/** One part per stock row (a row named by a lot line and by the pick order is taken from once). */
+function merge(parts: BinPart[]): BinPart[] {
+  const by = new Map<string, BinPart>();
+  for (const x of parts) {
+    const had = by.get(x.location_stock_id!);
+    by.set(x.location_stock_id!, had ? { ...had, delta: had.delta + x.delta } : x);
+  }
+  return [...by.values()];
+}
+
+/** One compare-and-set UPDATE for every bin row taken from; a row that cannot give (never, under the level lock) is a 409. */
+async function takeFromRows(tx: TxClient, parts: BinPart[]) {
+  const q = integerById(parts.map((x) => [x.location_stock_id!, -x.delta] as const));
+  const n = await tx.$executeRaw`
+    UPDATE "location_stock" SET "on_hand" = "on_hand" - ${q}, "updated_at" = ${new Date()}
+    WHERE "id" IN (${join(parts.map((x) => x.location_stock_id!))}) AND "on_hand" >= ${q}`;
+  if (n !== parts.length) throw conflict('Bin stock changed while it was taken from; retry.');
+}
+
+/** level on_hand (already moved by -q) + q - the sum of its bins: units without a bin. */
+async function unplacedUnits(tx: TxClient, level: { product_id: string; warehouse_id: string }, q: number) {
+  const l = await tx.inventoryLevel.findUnique({ where: { product_id_warehouse_id: { product_id: level.product_id, warehouse_id: level.warehouse_id } }, select: { on_hand: true } });
+  const bins = await tx.locationStock.aggregate({ where: { product_id: level.product_id, warehouse_id: level.warehouse_id }, _sum: { on_hand: true } });
+  return (l?.on_hand ?? 0) + q - (bins._sum.on_hand ?? 0);
+}
+
+function shortInBins(level: { product_id: string; sku?: string | null }, q: number, got: number, all: StockRow[], usable: StockRow[], p: Placement) {
+  const what = level.sku ?? level.product_id;
+  const where = p.location_id ? ` in location ${p.location_id}` : '';
+  const lot = p.lot_code ? ` of lot ${p.lot_code}` : '';
+  const held = all.reduce((n, r) => n + r.on_hand, 0) - usable.reduce((n, r) => n + r.on_hand, 0);
+  const why = held ? ` (${held} more are in DAMAGED bins or expired lots; picking skips them)` : '';
+  return conflict(`Only ${got} of ${q} units of ${what}${lot} can be taken${where}${why}.`, { product_id: level.product_id, requested: q, available_in_bins: got });
+}
+
+/**
+ * A fulfil's placements: the pick rule, and for lot-tracked products the lots the package's lines
+ * name (units of those lines come from those lots). Lot codes on lines of products that are not
+ * lot-tracked stay informational, as before. No query unless a line names a lot.
+ */
+export async function pickPlacements(tx: TxClient, lines: { product_id: string | null; lot_code: string | null; quantity: number }[]): Promise<Map<string, Placement>> {
+  const withLot = lines.filter((l) => l.product_id && l.lot_code);
+  if (!withLot.length) return new Map();
+  const tracked = new Set((await tx.product.findMany({
+    where: { id: { in: [...new Set(withLot.map((l) => l.product_id!))] }, lot_tracked: true }, select: { id: true },
+  })).map((p) => p.id));
+  const out = new Map<string, Placement>();
+  for (const l of withLot) {
+    if (!tracked.has(l.product_id!)) continue;
+    const p = out.get(l.product_id!) ?? { pick: true, lots: [] };
+    p.lots!.push({ lot_code: l.lot_code!, quantity: l.quantity });
+    out.set(l.product_id!, p);
+  }
+  return out;
+}
