@@ -65,8 +65,12 @@ describe('fos inventory import (spawned)', () => {
     expect(done.out).toContain('imported 2 row(s) in 1 request(s): 2 level(s) changed');
     expect([await onHand('ACME-STOVE'), await onHand('ACME-TENT-2P')]).toEqual([stove + 5, tent - 2]);
 
-    // Again: the counts are already there, nothing moves, and the table says so.
-    const again = await spawnFos(['inventory', 'import', file, '--warehouse', 'Portland DC'], env);
+    // The same file again is the same import (its idempotency keys): nothing is applied twice.
+    const repeat = await spawnFos(['inventory', 'import', file, '--warehouse', 'Portland DC'], env);
+    expect(repeat.code, repeat.stderr).toBe(0);
+    expect([await onHand('ACME-STOVE'), await onHand('ACME-TENT-2P')]).toEqual([stove + 5, tent - 2]);
+    // Applied again on purpose (--run): the counts are already there, nothing moves, and the table says so.
+    const again = await spawnFos(['inventory', 'import', file, '--warehouse', 'Portland DC', '--run', 'recount'], env);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).lines.map((l: { delta: number }) => l.delta)).toEqual([0, 0]);
     expect(again.stderr).toContain('0 level(s) changed');
