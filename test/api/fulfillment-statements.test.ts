@@ -8,8 +8,11 @@ import { recordSqliteStatements } from '../helpers/statements.js';
 // a prepared Statement's all/run, or Database#exec (BEGIN/COMMIT). The key is resolved once before
 // counting, as in steady operation: a resolved key is cached (5 s, and every request renews its
 // use), so its 4 reads are not a fulfilment's cost. Issue 9's target is <= 30 (it was 86): how
-// each write reaches its share is in docs/performance.md, "Statements per fulfilment".
-const CURRENT_CEILING = Number(process.env.FOS_FULFIL_STATEMENTS_MAX ?? 30);
+// each write reaches its share is in docs/performance.md, "Statements per fulfilment". Holds cost
+// nothing here (conditions of the compare-and-sets); picking from bins (issue 28) costs, per product
+// shipped, its bin rows in pick order and their compare-and-set, or, for this fixture's stock put on
+// the level before bins existed, the rows and the unplaced remainder: 2 products, +6 (36).
+const CURRENT_CEILING = Number(process.env.FOS_FULFIL_STATEMENTS_MAX ?? 36);
 
 const sqlite = (process.env.FOS_TEST_DB ?? 'sqlite') === 'sqlite';
 let t: TestApp;

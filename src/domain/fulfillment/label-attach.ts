@@ -36,8 +36,12 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
     // the only writer of a package's carrier_id (never null on a label), and a void keeps it, so
     // a null carrier_id means no label row; a filter on the label itself would be a NOT IN over
     // every label on PostgreSQL.
+    // A hold placed while the label was being made refuses it (a condition of the compare-and-set),
+    // unless a platform already sold it: then it is attached, the hold stops fulfil, and the label
+    // can be voided.
+    const notHeld = o.purchase ? {} : { fulfillment_order: { order: { holds: { none: { active: true } } } } };
     const claim = (fresh: boolean) => tx.package.updateManyAndReturn({
-      where: { id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: null, ...(fresh ? { carrier_id: null } : {}) },
+      where: { id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: null, ...(fresh ? { carrier_id: null } : {}), ...notHeld },
       data: {
         shipment_status: 'LABEL_PRINTED', carrier_id: label.carrier_id, service_id: label.service_id,
         formatted_service: label.formatted_service, provider_rate_id: integration?.rateId ?? null,
@@ -52,11 +56,9 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
       const now = await tx.package.findFirst({ where: { id, fulfiller_team_id: teamId } });
       if (!now) throw notFound('Package', id);
       refuse(now);
+      if (!o.purchase) await assertPackageNotHeld(tx, teamId, id); // explains a refusal by a hold
       throw conflict(`Package ${id} changed while it was being labelled; try again.`);
     }
-    // A hold placed while the label was being made refuses it, unless a platform already sold it
-    // (then it is attached: the hold stops fulfil, and the label can be voided).
-    if (!o.purchase) await assertPackageNotHeld(tx, teamId, id);
     if (o.purchase) {
       // Settled once: a purchase attached by another process (recovery) is not attached again.
       const { count } = await tx.labelPurchase.updateMany({

@@ -81,7 +81,6 @@ const integrationOf = (a: CarrierAdapter, rateId: string) => ({ id: a.id, name: 
  */
 export async function labelPackage(db: Db, teamId: string, id: string, input: LabelInput, origin = '', policy: OutboundPolicy = {}): Promise<PackageView> {
   const upload = uploadOf(input);
-  await assertPackageNotHeld(db.prisma, teamId, id); // before a label is bought: no labels while the order is on hold
   // An uploaded label needs nothing from the package before its compare-and-set, which refuses
   // as a read would (and then explains why).
   if (upload) return attachLabel(db, teamId, id, uploaded(upload), { integration: null, label_url: upload.label_url, combined: null, documents: [], purchase: null });
@@ -123,6 +122,8 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
       integration, label_url: labelDocumentUrl(origin, id, format), combined: labelWithPackingSlipUrl(origin, id), documents: [], purchase: null,
     });
   }
+  // No label is bought while the order is on hold (a table or uploaded label is refused by attachLabel's compare-and-set).
+  await assertPackageNotHeld(db.prisma, teamId, id);
   const claim = await claimPurchase(db, teamId, id, adapter, rate, format, origin);
   const label = await buyClaimed(db, claim, adapter, rp, to, { format, reference: claim.id, customs: null });
   return finishPurchase(db, claim, adapter, label, policy);

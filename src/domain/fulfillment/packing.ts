@@ -1,4 +1,4 @@
-import { assertNoActiveHold } from '../orders/holds.js';
+import { assertNoActiveHold, NO_ACTIVE_HOLD } from '../orders/holds.js';
 import { join, raw } from '@prisma/client/runtime/client';
 import type { Provider, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
@@ -46,18 +46,18 @@ export async function claimForPacking(tx: TxClient, provider: Provider, teamId: 
   const shop = (col: string) => raw(`(SELECT s."${col}" FROM "shops" s JOIN "orders" o ON s."id" = o."shop_id" WHERE o."id" = "fulfillment_orders"."order_id")`);
   const [row] = await tx.$queryRaw<ClaimRow[]>`
     UPDATE "fulfillment_orders" SET "updated_at" = ${new Date()}
-    WHERE "id" = ${foId} AND "fulfiller_team_id" = ${teamId} AND "status" NOT IN (${join(CLOSED_FO)})
+    WHERE "id" = ${foId} AND "fulfiller_team_id" = ${teamId} AND "status" NOT IN (${join(CLOSED_FO)}) AND ${NO_ACTIVE_HOLD}
     RETURNING "id", "order_id", "warehouse_id", "fulfiller_team_id", "merchant_team_id", "picking_session_id",
       ${order('shipping_address')} AS "o_shipping_address", ${order('customer_email')} AS "o_customer_email",
       ${order('customer_name')} AS "o_customer_name", ${order('config')} AS "o_config", ${order('shop_id')} AS "o_shop_id",
       ${shop('name')} AS "s_name", CAST(${shop('shop_type')} AS TEXT) AS "s_shop_type",
       ${nameColumns('fulfillment_orders')}`;
   if (!row) {
-    const now = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true } });
+    const now = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true, order_id: true } });
     if (!now) throw notFound('Fulfillment order', foId);
+    if (!CLOSED_FO.includes(now.status)) await assertNoActiveHold(tx, now.order_id); // no packing while on hold: 409 naming the hold
     throw conflict(`Fulfillment order ${foId} is ${now.status}; no packages can be added or changed.`, { fulfillment_order_status: now.status });
   }
-  await assertNoActiveHold(tx, row.order_id); // no packing while the order is on hold (409 naming the hold)
   const shopOf = row.o_shop_id && row.s_name !== null ? { id: row.o_shop_id, name: row.s_name, shop_type: row.s_shop_type! } : undefined;
   return {
     id: row.id, order_id: row.order_id, warehouse_id: row.warehouse_id, fulfiller_team_id: row.fulfiller_team_id,
