@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { addFieldOptions, collectFields, type FieldSpec } from './flags.js';
 import { withExamples } from './help.js';
+import { resolveRefFields } from './refs.js';
 
 // `fos <list> export`: a list's export endpoint (GET …/export) written to stdout as it arrives,
 // byte for byte (NDJSON or CSV, the server's own CSV), with the list's filters. An interrupted
@@ -38,7 +39,9 @@ injection). Counts as one request per 10,000 records against the key's rate limi
     }
     const format = ctx.options.format === 'csv' ? 'csv' : 'ndjson';
     const query: Query = { ...(collectFields(opts, filters) as Query), format, after: opts.after as string | undefined };
-    const { body } = await ctx.client().stream(spec.path, query);
+    const client = ctx.client();
+    await resolveRefFields(() => client, query as Record<string, unknown>, filters); // --warehouse by name, as the list takes it
+    const { body } = await client.stream(spec.path, query);
     const tally = new ExportTally(format);
     try {
       for await (const chunk of body as AsyncIterable<Buffer>) {
