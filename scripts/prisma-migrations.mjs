@@ -100,7 +100,7 @@ async function diff(SchemaEngine, provider, fromText, toText) {
     sql = sql.replace(/-- CreateSchema\nCREATE SCHEMA IF NOT EXISTS "public";\n\n?/, '');
     return sql.trim() ? sql : null;
   } catch (err) {
-    throw new Error(`${provider} diff failed: ${err instanceof Error ? err.message : err}\n${logs.join('\n')}`);
+    throw new Error(`${provider} diff failed: ${err instanceof Error ? err.message : err}\n${logs.join("\n")}`, { cause: err });
   } finally {
     engine.free();
   }
