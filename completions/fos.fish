@@ -749,7 +749,7 @@ complete -c fos -n '__fos_at \'fos serve\'' -l rate-limit-store -x -a 'memory da
 complete -c fos -n '__fos_at \'fos serve\'' -l demo -d 'load a small demo warehouse (teams, products, stock, orders)'
 complete -c fos -n '__fos_at \'fos serve\'' -l drain-timeout -x -d 'on SIGTERM/SIGINT, how long in-flight requests may take before connections are cut'
 complete -c fos -n '__fos_at \'fos serve\'' -l unauth-rate-limit -x -d 'requests with a missing or invalid key allowed per client address per minute (0: no limit)'
-complete -c fos -n '__fos_at \'fos serve\'' -l allow-private-webhooks -d 'let webhook endpoints reach loopback, private and link-local addresses (local receivers)'
+complete -c fos -n '__fos_at \'fos serve\'' -l allow-private-webhooks -d 'let outbound connections (webhook endpoints, shops, carriers) reach loopback, private and link-local addresses (local receivers, test doubles)'
 complete -c fos -n '__fos_at \'fos serve\'' -l storage -r -F -d 'where uploaded files are kept: a directory replicas share, or s3://bucket/prefix (credentials from AWS_* variables); default: $FOS_STORAGE, else <data dir>/files'
 complete -c fos -n '__fos_at \'fos serve\'' -l public-url -x -d 'the https:// address people and agents reach this server at (behind a TLS proxy): OAuth metadata and the /mcp resource name it, and sign-in cookies are Secure; default: $FOS_PUBLIC_URL, else each request'\''s own address'
 complete -c fos -n '__fos_at \'fos serve\'' -l sqlite-sync -x -a 'normal full' -d 'SQLite: when commits reach the disk: normal syncs the log every second (a power cut may lose that last second; a crash of fos loses nothing), full syncs every commit (each waits ~3 ms for the disk)'
@@ -775,7 +775,7 @@ complete -c fos -n '__fos_at \'fos admin delegation\'' -a 'create' -d 'Link a me
 complete -c fos -n '__fos_at \'fos admin delegation\'' -a 'list' -d 'List delegations'
 complete -c fos -n '__fos_at \'fos admin delegation create\'' -l merchant -x
 complete -c fos -n '__fos_at \'fos admin delegation create\'' -l fulfiller -x
-complete -c fos -n '__fos_at \'fos admin delegation create\'' -l rate-card -r -F -d 'JSON rate card pricing charges (see README)'
+complete -c fos -n '__fos_at \'fos admin delegation create\'' -l rate-card -r -F -d 'JSON rate card pricing charges (see docs/charges.md)'
 complete -c fos -n '__fos_at \'fos admin delegation list\'' -l team -x
 complete -c fos -n '__fos_at \'fos admin warehouse\'' -a 'create' -d 'Create a warehouse'
 complete -c fos -n '__fos_at \'fos admin warehouse\'' -a 'label-format' -d 'Set the default format of labels bought for a warehouse'\''s packages'
