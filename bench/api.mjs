@@ -1,6 +1,6 @@
 // API throughput and latency on an in-process server (dist/, SQLite temp file, 127.0.0.1 port 0)
-// through undici: GET /v1/ops/products, and the full fulfilment workflow (accept, lock, read,
-// package, label, fulfil) over converted orders, sent from a worker thread (bench/workflow.mjs).
+// through undici: GET /v1/ops/products, and the full fulfillment workflow (accept, lock, read,
+// package, label, fulfill) over converted orders, sent from a worker thread (bench/workflow.mjs).
 // Tier-4 keys (3000 requests / 60 s each) keep the rate limit out of the figures; request counts
 // stay below that.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent } from 'undici';
 import { mainThreadCpuMs, mib, ROOT } from './lib.mjs';
-import { client, fulfilOne, load, runWorkflowsInWorker } from './workflow.mjs';
+import { client, fulfillOne, load, runWorkflowsInWorker } from './workflow.mjs';
 
 export { client, load };
 
@@ -60,10 +60,10 @@ async function foIdsOf(api, orders) {
   return foIds;
 }
 
-/** The fulfilment workflow over every fulfillment order of `orders`, from this thread (the server is another process). */
-export async function fulfilAll(api, orders, opts) {
+/** The fulfillment workflow over every fulfillment order of `orders`, from this thread (the server is another process). */
+export async function fulfillAll(api, orders, opts) {
   const foIds = await foIdsOf(api, orders);
-  const workflow = await load(foIds.length, opts.workflowConcurrency, opts.deadlineMs, (i) => fulfilOne(api, foIds[i], i));
+  const workflow = await load(foIds.length, opts.workflowConcurrency, opts.deadlineMs, (i) => fulfillOne(api, foIds[i], i));
   return { workflow: { ...workflow, requests: workflow.done * 6 }, foIds };
 }
 
@@ -85,7 +85,7 @@ export async function apiBench(opts) {
 
     const foIds = await foIdsOf(client(server.url, workKey, agent), orders);
     // The clients run in a worker thread; this thread is the server's alone. Its CPU time per
-    // workflow is what one server process spends on a fulfilment and, unlike wall-clock
+    // workflow is what one server process spends on a fulfillment and, unlike wall-clock
     // throughput, hardly moves with other load on the machine (event-loop utilization where
     // /proc is missing, which counts waiting for a core too).
     const cpu0 = process.cpuUsage();

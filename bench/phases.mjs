@@ -1,7 +1,7 @@
-// Where a fulfilment's server time goes, per request type: `node bench/phases.mjs [orders]`
+// Where a fulfillment's server time goes, per request type: `node bench/phases.mjs [orders]`
 // (after `npm run build`). An in-process server (SQLite temp file) with the `api` section's
 // seed; the clients run in a worker thread, one request type at a time over every fulfillment
-// order (accept all, then lock all, read, package, label, fulfil), and the server thread's CPU
+// order (accept all, then lock all, read, package, label, fulfill), and the server thread's CPU
 // per request of each type is printed. FOS_BENCH_TIME_PHASE=<type> also times every SQL
 // statement of that phase at the driver (wall time, per request), to see which ones cost.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { Agent } from 'undici';
 import { mainThreadCpuMs, ROOT } from './lib.mjs';
 import { client } from './workflow.mjs';
 
-const PHASES = ['accept', 'lock', 'get', 'package', 'label', 'fulfil'];
+const PHASES = ['accept', 'lock', 'get', 'package', 'label', 'fulfill'];
 
 async function runPhase({ base, token, phase, ids, extra }) {
   const agent = new Agent({ connections: 8 });
@@ -39,7 +39,7 @@ async function runPhase({ base, token, phase, ids, extra }) {
           label_url: 'https://labels.example/x.pdf', tracking_number: `1Z${i}`, carrier: 'UPS', service: 'Ground', cost: 6.1, cost_currency: 'USD',
         });
       }
-      if (phase === 'fulfil') await api('POST', `/ops/packages/${id}/fulfill`, { locked_by: `o${i}` });
+      if (phase === 'fulfill') await api('POST', `/ops/packages/${id}/fulfill`, { locked_by: `o${i}` });
     }
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
@@ -116,7 +116,7 @@ if (!isMainThread) {
     let total = 0;
     let previous;
     for (const phase of PHASES) {
-      const ids = phase === 'label' || phase === 'fulfil' ? previous.packages : foIds;
+      const ids = phase === 'label' || phase === 'fulfill' ? previous.packages : foIds;
       const extra = phase === 'package' ? previous.lines : undefined;
       if (phase === timed) timer.start();
       const t0 = await mainThreadCpuMs();

@@ -1,14 +1,14 @@
 // `fos products list` spawned against a `fos serve --demo` on a temp SQLite database
 // (127.0.0.1, port 0): median wall time per CLI run beside a bare `node -e 0` (interleaved, so
 // both see the same machine load). Then the server as a warehouse runs it every day: restarted on
-// its database, its RSS after 5 s idle, then under a bounded read load and the fulfil workflow
+// its database, its RSS after 5 s idle, then under a bounded read load and the fulfill workflow
 // (bench/api.mjs's, against this separate process), with its RSS and CPU time per request.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent } from 'undici';
-import { client, fulfilAll, load, seed } from './api.mjs';
+import { client, fulfillAll, load, seed } from './api.mjs';
 import { BIN, cleanEnv, cpuMsOfPid, median, percentile, ROOT, rssOfPid, startServe, stopServe, timedSpawn } from './lib.mjs';
 
 export const IDLE_RSS_TARGET_MIB = 150;
@@ -17,7 +17,7 @@ export const LOAD_RSS_TARGET_MIB = 300;
 const serveEnv = (dir) => cleanEnv({ FOS_CONFIG_DIR: dir, FOS_DATA_DIR: dir });
 
 
-/** Reads then the fulfil workflow against a running `fos serve` on `dbFile`: RSS and CPU per request. */
+/** Reads then the fulfill workflow against a running `fos serve` on `dbFile`: RSS and CPU per request. */
 async function underLoad(server, dbFile, { reads, orders }) {
   const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
   const [{ createDb }, { createKey }] = await Promise.all([dist('db/client.js'), dist('domain/keys/keys.js')]);
@@ -35,7 +35,7 @@ async function underLoad(server, dbFile, { reads, orders }) {
     const readCpuMs = ((await cpuMsOfPid(pid)) - cpu) / products.done;
     const readRss = await rssOfPid(pid);
     cpu = await cpuMsOfPid(pid);
-    const { workflow } = await fulfilAll(client(server.url, workKey, agent), orderIds, { workflowConcurrency: 4, deadlineMs: 30_000 });
+    const { workflow } = await fulfillAll(client(server.url, workKey, agent), orderIds, { workflowConcurrency: 4, deadlineMs: 30_000 });
     const writeCpuMs = ((await cpuMsOfPid(pid)) - cpu) / workflow.requests;
     return {
       reads: { done: products.done, perSecond: products.perSecond, cpuMsPerRequest: readCpuMs, rssMiB: readRss },

@@ -1,5 +1,5 @@
-// The load side of the API bench: an undici client, a bounded worker pool, and the fulfilment
-// workflow (accept, lock, read, package, label, fulfil). The workflow runs in a worker thread
+// The load side of the API bench: an undici client, a bounded worker pool, and the fulfillment
+// workflow (accept, lock, read, package, label, fulfill). The workflow runs in a worker thread
 // (runWorkflowsInWorker), as separate clients would: the server's thread then does only the
 // server's work, and its busy time per workflow is what one server process can sustain.
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -40,7 +40,7 @@ export async function load(count, concurrency, deadlineMs, fn) {
 }
 
 /** One fulfillment order from PENDING to FULFILLED through six requests. */
-export async function fulfilOne(api, id, i) {
+export async function fulfillOne(api, id, i) {
   const owner = `bench-${i}`;
   await api('POST', `/ops/fulfillment-orders/${id}/accept`);
   await api('POST', `/ops/fulfillment-orders/${id}/lock`, { lock_owner: owner, timeout_minutes: 5 });
@@ -55,7 +55,7 @@ export async function fulfilOne(api, id, i) {
   await api('POST', `/ops/packages/${pkg.id}/fulfill`, { locked_by: owner });
 }
 
-/** Fulfils `foIds` from a worker thread; resolves with load()'s figures and the request count. */
+/** Fulfills `foIds` from a worker thread; resolves with load()'s figures and the request count. */
 export function runWorkflowsInWorker({ base, token, foIds, concurrency, deadlineMs }) {
   return new Promise((resolve, reject) => {
     const w = new Worker(new URL(import.meta.url), { workerData: { base, token, foIds, concurrency, deadlineMs } });
@@ -70,7 +70,7 @@ if (!isMainThread && workerData?.foIds) {
   const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
   const api = client(base, token, agent);
   try {
-    const r = await load(foIds.length, concurrency, deadlineMs, (i) => fulfilOne(api, foIds[i], i));
+    const r = await load(foIds.length, concurrency, deadlineMs, (i) => fulfillOne(api, foIds[i], i));
     parentPort.postMessage({ ...r, requests: r.done * 6 });
   } catch (err) {
     parentPort.postMessage({ error: String(err?.stack ?? err) });

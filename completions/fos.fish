@@ -1033,7 +1033,7 @@ complete -c fos -n '__fos_at \'fos admin delegation\'' -a 'create' -d 'Link a me
 complete -c fos -n '__fos_at \'fos admin delegation\'' -a 'list' -d 'List delegations'
 complete -c fos -n '__fos_at \'fos admin delegation create\'' -l merchant -x
 complete -c fos -n '__fos_at \'fos admin delegation create\'' -l fulfiller -x
-complete -c fos -n '__fos_at \'fos admin delegation create\'' -l rate-card -r -F -d 'JSON rate card pricing charges (see README)'
+complete -c fos -n '__fos_at \'fos admin delegation create\'' -l rate-card -r -F -d 'JSON rate card pricing charges (see docs/charges.md)'
 complete -c fos -n '__fos_at \'fos admin delegation list\'' -l team -x
 complete -c fos -n '__fos_at \'fos admin warehouse\'' -a 'create' -d 'Create a warehouse'
 complete -c fos -n '__fos_at \'fos admin warehouse\'' -a 'label-format' -d 'Set the default format of labels bought for a warehouse'\''s packages'

@@ -5,7 +5,7 @@
 //              (what runs inside the CLI bundle, dist/cli.cjs, test/cli/startup.test.ts checks)
 //   roundtrip  `fos products list` spawned against `fos serve --demo` (temp SQLite, port 0) beside
 //              `node -e 0`; then that server restarted: idle RSS, RSS and CPU under reads and writes
-//   api        in-process server + undici: GET /v1/ops/products, full fulfil workflow, RSS
+//   api        in-process server + undici: GET /v1/ops/products, full fulfill workflow, RSS
 //   reads      GET /v1/ops/products?limit=20: fos in-process beside a hand-written Fastify + SQLite
 //              server (bench/products-baseline.mjs) on the same database, alternating rounds; ratio
 //              beside the 0.7 target. FOS_BENCH_READ_REQUESTS per round (default 2000), 3 rounds.
@@ -74,7 +74,7 @@ if (sections.includes('roundtrip')) {
     `${ratio.toFixed(1)}x \`node -e 0\` at ${ms(r.nodeMedian)} in the same runs; target <= 3x: ${mark(ratio <= 3)})`);
   console.log(`fos serve as its own process, restarted on that database`);
   console.log(`  idle               ${r.idleRssMiB?.toFixed(1)} MiB RSS 5 s after the restart (target <= ${IDLE_RSS_TARGET_MIB}: ${mark(r.idleRssMiB <= IDLE_RSS_TARGET_MIB)})`);
-  for (const [name, x, what] of [['reads', r.reads, 'GET /v1/ops/products?limit=20, concurrency 8'], ['writes', r.writes, 'fulfil workflows, concurrency 4']]) {
+  for (const [name, x, what] of [['reads', r.reads, 'GET /v1/ops/products?limit=20, concurrency 8'], ['writes', r.writes, 'fulfill workflows, concurrency 4']]) {
     console.log(`  after ${name.padEnd(12)} ${x.rssMiB?.toFixed(1)} MiB RSS (target <= ${LOAD_RSS_TARGET_MIB}: ${mark(x.rssMiB <= LOAD_RSS_TARGET_MIB)}); ` +
       `${x.done} ${what}: ${x.perSecond.toFixed(name === 'reads' ? 0 : 1)}/s, server CPU ${x.cpuMsPerRequest.toFixed(2)} ms per request`);
   }
@@ -87,7 +87,7 @@ if (sections.includes('api')) {
   console.log('API, in-process server + undici (tier-4 keys, SQLite)');
   console.log(`  GET /v1/ops/products?limit=20  ${p.done} requests, concurrency 8: ${p.perSecond.toFixed(0)} req/s; ` +
     `p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}`);
-  console.log(`  fulfil workflow (6 requests)    ${w.done} fulfillment orders, concurrency 4: ${w.perSecond.toFixed(1)} workflows/s ` +
+  console.log(`  fulfill workflow (6 requests)    ${w.done} fulfillment orders, concurrency 4: ${w.perSecond.toFixed(1)} workflows/s ` +
     `(${(w.requests / w.seconds).toFixed(0)} req/s); per workflow p50 ${ms(w.p50)}, p95 ${ms(w.p95)} (target >= 60 workflows/s)`);
   console.log(`  server time per workflow        ${ms(w.serverMsPerRun)} CPU on the server's thread: one process sustains at most ${(1000 / w.serverMsPerRun).toFixed(1)} workflows/s ` +
     `(process CPU, clients' thread included: ${ms(w.cpuMsPerRun)})`);

@@ -12,7 +12,8 @@
 // updated. Prints "no changes" when the model did not change.
 //
 // Never edit a committed migration or the snapshot by hand: src/db/migrate.ts applies the
-// migration folders in order and records them (with checksums) in _prisma_migrations.
+// migration folders in order, records them (with checksums) in _prisma_migrations, and refuses a
+// migration whose file changed after it was applied.
 
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -26,7 +27,7 @@ const MIGRATIONS_DIR = path.join(ROOT, 'prisma', 'migrations');
 const SNAPSHOT = 'schema.snapshot.prisma';
 const FILTERS = { externalTables: [], externalEnums: [] };
 
-/** Loads @prisma/schema-engine-wasm without --experimental-wasm-modules (same as src/db/migrate.ts). */
+/** Loads @prisma/schema-engine-wasm without --experimental-wasm-modules (development only: src/db/migrate.ts applies plain SQL). */
 async function loadSchemaEngine() {
   const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
   const glue = await import(pathToFileURL(gluePath).href);
@@ -99,7 +100,7 @@ async function diff(SchemaEngine, provider, fromText, toText) {
     sql = sql.replace(/-- CreateSchema\nCREATE SCHEMA IF NOT EXISTS "public";\n\n?/, '');
     return sql.trim() ? sql : null;
   } catch (err) {
-    throw new Error(`${provider} diff failed: ${err instanceof Error ? err.message : err}\n${logs.join('\n')}`);
+    throw new Error(`${provider} diff failed: ${err instanceof Error ? err.message : err}\n${logs.join("\n")}`, { cause: err });
   } finally {
     engine.free();
   }

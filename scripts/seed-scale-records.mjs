@@ -1,5 +1,5 @@
 // Packages, labels, fulfillments, charges, scan forms and files for scripts/seed-scale.mjs: the rows
-// the fulfil workflow, the charge endpoints and the files endpoint would write, made in memory
+// the fulfill workflow, the charge endpoints and the files endpoint would write, made in memory
 // with the seeder's PRNG and inserted by its bulk writer. Shapes follow what the API writes (a
 // package made through POST /v1/ops/packages, labelled by upload and fulfilled, its SHIPPING
 // charge from the delegation's rate card; storage and receiving charges; files registered by URL).
@@ -75,7 +75,7 @@ export function recordMakers({ rand, pick, int, uuid7, iso, searchKey, fulfiller
 
   /**
    * Packages of one fulfillment order: `want` of them at most (the caller's quota), as the
-   * fulfil workflow leaves them: a FULFILLED order's lines spread over 1..lines packages, each
+   * fulfill workflow leaves them: a FULFILLED order's lines spread over 1..lines packages, each
    * labelled and fulfilled; an IN_PROGRESS order's first line shipped and the rest in a PENDING
    * package (labelled or not). Returns { made, fulfilled, shippingCharges } counts.
    */
@@ -105,7 +105,7 @@ export function recordMakers({ rand, pick, int, uuid7, iso, searchKey, fulfiller
       const price = Math.round((base + rand() * 6) * 100) / 100;
       const stamp = iso(g.shipped ? shippedAt : created + 300_000);
       let scanFormId = null;
-      if (g.shipped && carrierId === 'usps') scanFormId = scanForm(shippedAt, fo.warehouseId, carrierId, carrierName);
+      if (g.shipped && carrierId === 'usps') scanFormId = scanForm(shippedAt, fo.warehouseId, carrierId);
       const toAddress = JSON.stringify({ name: fo.customerName, company: null, address1: fo.ship.address1, address2: null, city: fo.ship.city,
         state: fo.ship.state, zip: fo.ship.zip, country: fo.ship.country, phone: null, email: fo.customerEmail });
       out.packages.push([id, `Package ${n + 1}`, g.shipped ? 'FULFILLED' : 'PENDING', 'FULFILLMENT_ORDER', fulfiller.id, fo.merchantId, fo.id,
@@ -144,7 +144,7 @@ export function recordMakers({ rand, pick, int, uuid7, iso, searchKey, fulfiller
     return { made: groups.length, fulfilled, charged };
   }
 
-  function scanForm(ms, warehouseId, carrierId, carrierName) {
+  function scanForm(ms, warehouseId, carrierId) {
     const day = new Date(ms).toISOString().slice(0, 10);
     const key = `${day}|${warehouseId}|${carrierId}`;
     let f = scanForms.get(key);

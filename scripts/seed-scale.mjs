@@ -408,7 +408,7 @@ for (let base = 0; base < N_ORDERS; base += CHUNK) {
         foStatus, items, at, upd, ship, customerName: name, customerEmail: email, priority,
       }, Math.min(Math.floor(pkgAcc), N_PACKAGES - packageCount), Math.min(Math.floor(shipAcc), SHIP_TARGET - shippingCount), out);
       if (made.made) {
-        // The order's counts follow its fulfillments, as fulfil keeps them.
+        // The order's counts follow its fulfillments, as fulfill keeps them.
         pkgAcc -= made.made; shipAcc -= made.charged;
         packageCount += made.made; shippingCount += made.charged;
         orderRow[TRACKING_COUNT] = orderRow[FULFILLMENT_COUNT] = made.fulfilled;

@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- ambient module declarations, not a module to import
 /// <reference path="./undici-modules.d.ts" />
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';

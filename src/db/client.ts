@@ -99,7 +99,7 @@ export function withConnectionSetup<F extends SqlDriverAdapterFactory>(
   setup: (conn: SqlDriverAdapter) => Promise<void>,
 ): F {
   return new Proxy(factory, {
-    get(target, prop, receiver) {
+    get(target, prop) {
       if (prop === 'connect' || prop === 'connectToShadowDb') {
         const fn = Reflect.get(target, prop, target) as (() => Promise<SqlDriverAdapter>) | undefined;
         if (typeof fn !== 'function') return fn;

@@ -124,16 +124,3 @@ export function libsqlFactory(file: string, busyTimeoutMs: number) {
   return new OneConnectionLibSql(file, busyTimeoutMs);
 }
 
-/**
- * Folds the write-ahead log into the database file and closes. The schema engine's connections
- * (EXCLUSIVE locking mode) close without doing so, which left a migrated file's tables only in
- * `-wal` until the process exited; a copy of the .db alone (the test template, a backup) was empty.
- */
-export function checkpoint(file: string, busyTimeoutMs: number): void {
-  const db = new Database(file, { timeout: busyTimeoutMs });
-  try {
-    db.prepare('PRAGMA wal_checkpoint(PASSIVE)').all(); // never waits for another process's readers
-  } finally {
-    db.close(); // the last connection to close checkpoints too, which is what folds the engine's log
-  }
-}

@@ -1,72 +1,64 @@
 // Applies the committed migrations (prisma/migrations/<provider>/<timestamp>_<name>/migration.sql)
-// to a database, like `prisma migrate deploy`, but offline: through @prisma/schema-engine-wasm and
-// a driver adapter instead of the Prisma CLI and its downloaded Rust binary. Applied migrations
-// are recorded in `_prisma_migrations`; a second run applies nothing. Migrations are created
-// with `npm run db:migration -- <name>` (scripts/prisma-migrations.mjs).
+// to a database, as `prisma migrate deploy` does, with no schema engine at run time: the files are
+// plain SQL. Migrations are created in development with `npm run db:migration -- <name>`
+// (scripts/prisma-migrations.mjs, which does use the schema engine to diff the model).
 //
-// Concurrency: several processes may start at once against one empty database; without a lock
-// two schema engines would both see no `_prisma_migrations` and both try to create the tables.
-// So the whole check-and-apply runs under a lock held by a connection of its own:
-//  - PostgreSQL: a session-level advisory lock, pg_advisory_lock(MIGRATION_LOCK_KEY), taken by a
-//    plain `pg` client (not the adapter's pool, whose connections change from query to query).
-//    Advisory locks are per database, so separate databases on one server do not wait on each
-//    other; the lock is released on unlock or when the session ends (a crashed process cannot
-//    leave it held).
-//  - SQLite: an IMMEDIATE transaction (a RESERVED lock) on a companion file `<db file>.migrate-lock`,
-//    polled without blocking the event loop. A separate file because a lock on the database
-//    itself would block the schema engine's own connection. The OS drops the lock with the
-//    process; the (empty) lock file stays next to the database and is harmless.
-//    Note: the engine applies SQLite migrations in EXCLUSIVE locking mode (as `prisma migrate
-//    deploy` does), so applying one fails with SQLITE_BUSY while another process has the file
-//    open; checking (nothing to apply) works alongside a running server. So: migrate() before
-//    createDb(), and stop running servers before upgrading a SQLite database.
+// Compatible with Prisma's bookkeeping, so databases migrated before (by the schema engine) keep
+// working, and the other way round (test/unit/migrate.test.ts):
+//  - applied migrations are rows of `_prisma_migrations` (Prisma's own DDL), checksum = SHA-256 of
+//    the file; a row with no finished_at and no rolled_back_at is a failed migration, which stops
+//    every later run until resolved (Prisma's P3009), and an applied file that changed is refused.
+//  - each migration: a started row, the script, then finished_at and applied_steps_count = 1.
+//
+// Scripts run whole, split by the database itself, never by us: SQLite's own parser (libSQL's
+// exec), so trigger bodies (BEGIN … END;) stay intact; PostgreSQL's simple query protocol, which
+// runs a multi-statement script as one implicit transaction. On SQLite a script runs in a
+// transaction too, unless it switches foreign keys off to rebuild a table (Prisma's "redefine
+// table" migrations): that PRAGMA is ignored inside a transaction, and a DROP TABLE with foreign
+// keys on would cascade to the rows that reference it.
+//
+// Concurrency: several processes may start at once on one empty database, so the check-and-apply
+// runs under a lock (src/db/migrate-lock.ts): a PostgreSQL session advisory lock, or an IMMEDIATE
+// transaction on a companion file `<db file>.migrate-lock` for SQLite.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { SchemaEngine as SchemaEngineT } from '@prisma/schema-engine-wasm';
-import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { parseDbUrl, pgAdapterFactory, sqliteAdapterFactory, SQLITE_BUSY_TIMEOUT_MS, type DbTarget } from './client.js';
+import { fileURLToPath } from 'node:url';
+import { parseDbUrl } from './client.js';
+import { openMigrationConnection, type MigrationConnection } from './migrate-lock.js';
 import type { Db, Provider } from './types.js';
 
-/** pg_advisory_lock key for migrations (arbitrary constant: "fos" + "mig"). */
-export const MIGRATION_LOCK_KEY = 0x666f736d6967n;
-/** How long a second migrator waits for the first before giving up. */
-const LOCK_WAIT_MS = 5 * 60_000;
-const FILTERS = { externalTables: [], externalEnums: [] };
+export { MIGRATION_LOCK_KEY } from './migrate-lock.js';
 
 export interface MigrateOptions {
   /** Folder holding <timestamp>_<name>/migration.sql; default <package root>/prisma/migrations/<provider>. */
   migrationsDir?: string;
-  /** Receives the schema engine's log lines. */
-  log?: (line: string) => void;
+}
+
+export interface Migration {
+  name: string;
+  sql: string;
+  /** SHA-256 of the file, hex: what Prisma records in _prisma_migrations.checksum. */
+  checksum: string;
 }
 
 /** Applies the pending migrations; returns the names of those it applied (empty when up to date). */
 export async function migrate(target: Db | string, opts: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const db = parseDbUrl(typeof target === 'string' ? target : target.url);
   const dir = opts.migrationsDir ?? path.join(packageRoot(), 'prisma', 'migrations', db.provider);
-  const migrationsList = await readMigrations(dir, db.provider);
-  // The usual start: nothing to apply. Checking that by a read keeps the schema engine (its
-  // WebAssembly, ~40 MiB a server would hold on to) out of the process.
-  if (await upToDate(db, migrationsList.migrationDirectories)) return { applied: [] };
-  const release = db.provider === 'sqlite' ? await lockSqlite(db.file) : await lockPostgres(db);
+  const migrations = await readMigrations(dir, db.provider);
+  const conn = await openMigrationConnection(db);
   try {
-    const factory = db.provider === 'sqlite' ? await sqliteAdapterFactory(db.file) : await pgAdapterFactory(db);
-    const applied = await withSchemaEngine(db.provider, factory, opts.log, (engine) =>
-      engine.applyMigrations({ migrationsList, filters: FILTERS }),
-    );
-    if (db.provider === 'sqlite') (await import('./libsql.js')).checkpoint(db.file, SQLITE_BUSY_TIMEOUT_MS);
-    return { applied: applied.appliedMigrationNames };
+    await conn.exec(PRISMA_MIGRATIONS_DDL[db.provider]);
+    const pending = pendingMigrations(migrations, await conn.all<RecordRow>(RECORDS_SQL));
+    for (const m of pending) await apply(conn, db.provider, m);
+    return { applied: pending.map((m) => m.name) };
   } finally {
-    await release();
+    await conn.close();
   }
 }
-
-// ---------- migrations folder ----------
 
 /** The folder with this package's package.json: works from src/ (tests) and from dist/. */
 export function packageRoot(): string {
@@ -80,263 +72,103 @@ export function packageRoot(): string {
   }
 }
 
-async function readMigrations(baseDir: string, provider: Provider) {
-  if (!existsSync(baseDir)) throw new Error(`no migrations for ${provider}: ${baseDir} does not exist`);
-  const names = (await readdir(baseDir, { withFileTypes: true }))
-    .filter((e) => e.isDirectory() && existsSync(path.join(baseDir, e.name, 'migration.sql')))
+/** The migrations of a folder, in name (= timestamp) order, checked against its migration_lock.toml. */
+export async function readMigrations(dir: string, provider: Provider): Promise<Migration[]> {
+  if (!existsSync(dir)) throw new Error(`no migrations for ${provider}: ${dir} does not exist`);
+  const lockFile = path.join(dir, 'migration_lock.toml');
+  if (existsSync(lockFile)) {
+    const locked = /provider\s*=\s*"([^"]+)"/.exec(await readFile(lockFile, 'utf8'))?.[1];
+    if (locked && locked !== provider) throw new Error(`${dir} holds migrations for ${locked}, not ${provider}`);
+  }
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory() && existsSync(path.join(dir, e.name, 'migration.sql')))
     .map((e) => e.name)
     .sort();
-  const lockPath = path.join(baseDir, 'migration_lock.toml');
-  return {
-    baseDir,
-    lockfile: { path: 'migration_lock.toml', content: existsSync(lockPath) ? await readFile(lockPath, 'utf8') : null },
-    shadowDbInitScript: '',
-    migrationDirectories: await Promise.all(
-      names.map(async (name) => ({
-        path: name,
-        migrationFile: {
-          path: 'migration.sql',
-          content: { tag: 'ok' as const, value: await readFile(path.join(baseDir, name, 'migration.sql'), 'utf8') },
-        },
-      })),
-    ),
-  };
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(path.join(dir, name, 'migration.sql'), 'utf8');
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    }),
+  );
 }
 
-type MigrationDirs = Awaited<ReturnType<typeof readMigrations>>['migrationDirectories'];
+// ---------- _prisma_migrations ----------
 
-/**
- * True when `_prisma_migrations` records every migration of the folder as applied (finished, not
- * rolled back, same checksum: the SHA-256 of its SQL, as the engine records it) and nothing else.
- * Any doubt (no database yet, no table, an unknown or changed migration) is false: the engine decides.
- */
-async function upToDate(db: DbTarget, dirs: MigrationDirs): Promise<boolean> {
-  const expected = new Map(dirs.map((d) => [d.path, createHash('sha256').update(d.migrationFile.content.value).digest('hex')]));
-  const sql = 'SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL';
-  let rows: { migration_name: string; checksum: string }[];
-  try {
-    if (db.provider === 'sqlite') {
-      if (!existsSync(db.file)) return false;
-      const { default: Database } = await import('libsql');
-      const conn = new Database(db.file, { readonly: true, timeout: SQLITE_BUSY_TIMEOUT_MS });
-      try {
-        rows = conn.prepare(sql).all() as typeof rows;
-      } finally {
-        conn.close();
-      }
-    } else {
-      const client = await pgSession(db, 'fos-migrate-check');
-      try {
-        rows = (await client.query(sql.replace('_prisma_migrations', `"${db.schema ?? 'public'}"._prisma_migrations`))).rows;
-      } finally {
-        await client.end().catch(() => {});
-      }
-    }
-  } catch {
-    return false;
-  }
-  return rows.length === expected.size && rows.every((r) => expected.get(r.migration_name) === r.checksum);
-}
-
-// ---------- the WebAssembly schema engine ----------
-
-type SchemaEngineClass = typeof SchemaEngineT;
-// Node has WebAssembly, but neither lib ES2023 nor @types/node 20 declare it: the bit we use.
-type WasmExports = Record<string, unknown>;
-declare const WebAssembly: {
-  instantiate(bytes: Uint8Array, imports: Record<string, object>): Promise<{ instance: { exports: WasmExports } }>;
+/** The table as Prisma's schema engine creates it (so `prisma migrate` still reads it). */
+const PRISMA_MIGRATIONS_DDL: Record<Provider, string> = {
+  sqlite: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    TEXT PRIMARY KEY NOT NULL,
+    "checksum"              TEXT NOT NULL,
+    "finished_at"           DATETIME,
+    "migration_name"        TEXT NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        DATETIME,
+    "started_at"            DATETIME NOT NULL DEFAULT current_timestamp,
+    "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
+)`,
+  postgresql: `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+)`,
 };
-let engineClass: Promise<SchemaEngineClass> | undefined;
-/** Whether this process has loaded the schema engine (a server that found nothing to apply has not). */
-export const schemaEngineLoaded = () => engineClass !== undefined;
 
-// The engine arms timers (e.g. a 10 s timeout around its own pg_advisory_lock(72707369)) and never
-// clears them, which would keep a process alive for 10 s after migrate() returned. Its timers go
-// through our setTimeout below; once no engine call is running, the leftovers are cleared.
-const engineTimers = new Set<NodeJS.Timeout>();
-let engineCallsRunning = 0;
+interface RecordRow {
+  migration_name: string;
+  checksum: string;
+  finished_at: unknown;
+  rolled_back_at: unknown;
+}
+const RECORDS_SQL = 'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at';
 
 /**
- * Loads @prisma/schema-engine-wasm without `--experimental-wasm-modules`. Its entry point does
- * `import * as wasm from "./schema_engine_bg.wasm"` (bundler style); we do what that glue does:
- * instantiate the .wasm with the JS half (schema_engine_bg.js) as its import object, hand the
- * instance back to it, and run the start function.
+ * The migrations still to apply, in order. Refuses, as Prisma does, to go on after a failed
+ * migration; and refuses an applied migration whose file changed since (committed migrations are
+ * never edited). Rows of migrations this folder does not have (a newer release's) are left alone.
  */
-export function loadSchemaEngine(): Promise<SchemaEngineClass> {
-  return (engineClass ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
-    const glue = (await import(pathToFileURL(gluePath).href)) as Record<string, unknown> & {
-      __wbg_set_wasm(exports: WasmExports): void;
-      SchemaEngine: SchemaEngineClass;
-    };
-    const imports: Record<string, unknown> = { ...glue };
-    for (const name of Object.keys(glue).filter((k) => k.startsWith('__wbg_setTimeout_'))) {
-      imports[name] = (callback: () => void, ms: number) => {
-        const timer = setTimeout(() => {
-          engineTimers.delete(timer);
-          callback();
-        }, ms >>> 0);
-        engineTimers.add(timer);
-        return timer;
-      };
-    }
-    const bytes = await readFile(path.join(path.dirname(gluePath), 'schema_engine_bg.wasm'));
-    const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': imports });
-    glue.__wbg_set_wasm(instance.exports);
-    (instance.exports.__wbindgen_start as () => void)();
-    return glue.SchemaEngine;
-  })());
-}
-
-/**
- * @prisma/adapter-pg's executeScript splits a migration on every ';', inside comments and
- * dollar-quoted function bodies too. PostgreSQL runs a script of several statements itself (the
- * simple query protocol, one implicit transaction), as Prisma's native engine sends it, so the
- * whole migration goes in one query on the adapter's pool.
- */
-function wholeScripts(conn: SqlDriverAdapter) {
-  const adapter = conn as unknown as { client?: { query(sql: string): Promise<unknown> }; onError?(err: unknown): never };
-  const client = adapter.client;
-  if (typeof client?.query !== 'function') return;
-  conn.executeScript = async (script: string) => {
-    try {
-      await client.query(script);
-    } catch (err) {
-      if (adapter.onError) adapter.onError.call(conn, err);
-      throw err;
-    }
-  };
-}
-
-async function withSchemaEngine<T>(
-  provider: Provider,
-  factory: SqlMigrationAwareDriverAdapterFactory,
-  log: ((line: string) => void) | undefined,
-  fn: (engine: SchemaEngineT) => Promise<T>,
-): Promise<T> {
-  const [SchemaEngine, { bindMigrationAwareSqlAdapterFactory }] = await Promise.all([
-    loadSchemaEngine(),
-    import('@prisma/driver-adapter-utils'),
-  ]);
-  // Remember every connection the engine opens so they can be closed afterwards (the engine
-  // does not dispose them itself).
-  const opened: SqlDriverAdapter[] = [];
-  const tracking: SqlMigrationAwareDriverAdapterFactory = {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    connect: async () => {
-      const c = await factory.connect();
-      opened.push(c);
-      if (provider === 'postgresql') wholeScripts(c);
-      return c;
-    },
-    connectToShadowDb: async () => {
-      const c = await factory.connectToShadowDb();
-      opened.push(c);
-      return c;
-    },
-  };
-  const lines: string[] = [];
-  engineCallsRunning++;
-  let engine: SchemaEngineT | undefined;
-  try {
-    engine = await SchemaEngine.new(
-      { datamodels: [['schema.prisma', `datasource db {\n  provider = "${provider}"\n}\n`]] },
-      (line: string) => {
-        lines.push(line);
-        log?.(line);
-      },
-      bindMigrationAwareSqlAdapterFactory(tracking),
+export function pendingMigrations(migrations: Migration[], rows: RecordRow[]): Migration[] {
+  const failed = rows.find((r) => r.finished_at == null && r.rolled_back_at == null);
+  if (failed) {
+    throw new Error(
+      `migration ${failed.migration_name} failed earlier (its row in _prisma_migrations has no finished_at; see its logs column): ` +
+        'repair the database, then mark the row rolled back (set rolled_back_at) or finished, and migrate again',
     );
-    return await fn(engine);
-  } catch (err) {
-    let msg = err instanceof Error ? err.message : String(err);
-    if (provider === 'sqlite' && /unknown variant `SocketTimeout`/.test(msg)) {
-      // The adapter reports SQLITE_BUSY as kind SocketTimeout, which this engine cannot decode.
-      // The engine applies SQLite migrations in EXCLUSIVE locking mode (like `prisma migrate
-      // deploy`): a migration that changes the schema needs every other connection closed.
-      msg = `the SQLite database is locked (SQLITE_BUSY): another process has it open (a running fos server?); stop it and migrate again. (${msg.split('\n')[0]})`;
-    }
-    throw new Error(`migration failed (${provider}): ${msg}${lines.length ? `\n${lines.slice(-20).join('\n')}` : ''}`, {
-      cause: err,
-    });
-  } finally {
-    engine?.free();
-    await Promise.all(opened.map((c) => c.dispose().catch(() => {})));
-    if (--engineCallsRunning === 0) {
-      for (const t of engineTimers) clearTimeout(t);
-      engineTimers.clear();
-    }
   }
+  const applied = new Map(rows.filter((r) => r.rolled_back_at == null).map((r) => [r.migration_name, r.checksum]));
+  return migrations.filter((m) => {
+    const checksum = applied.get(m.name);
+    if (checksum !== undefined && checksum !== m.checksum) {
+      throw new Error(`migration ${m.name} was applied with checksum ${checksum}, but its file now has ${m.checksum}: committed migrations must not be edited`);
+    }
+    return checksum === undefined;
+  });
 }
 
-// ---------- locks ----------
+/** True for a SQLite script that turns foreign keys off (a table rebuild): it cannot run in a transaction. */
+const switchesForeignKeys = (sql: string) => /^\s*PRAGMA\s+foreign_keys\s*=/im.test(sql);
 
-/** One plain pg session outside Prisma's pool; a dropped one just ends (and releases any advisory lock). */
-async function pgSession(db: Extract<DbTarget, { provider: 'postgresql' }>, applicationName: string) {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ ...db.pool, application_name: applicationName });
-  client.on('error', () => {});
-  await client.connect();
-  return client;
-}
-
-async function lockPostgres(db: Extract<DbTarget, { provider: 'postgresql' }>): Promise<() => Promise<void>> {
-  const client = await pgSession(db, 'fos-migrate');
+async function apply(conn: MigrationConnection, provider: Provider, m: Migration): Promise<void> {
+  const id = randomUUID();
+  const now = () => (provider === 'sqlite' ? Date.now() : new Date());
+  await conn.run('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, 0)', [
+    id,
+    m.checksum,
+    m.name,
+    now(),
+  ]);
   try {
-    await client.query(`SET lock_timeout = ${LOCK_WAIT_MS}`);
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
-    if (db.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${db.schema}"`);
+    const inTransaction = provider === 'sqlite' && !switchesForeignKeys(m.sql);
+    await conn.exec(inTransaction ? `BEGIN IMMEDIATE;\n${m.sql}\n;COMMIT;` : m.sql);
   } catch (err) {
-    await client.end().catch(() => {});
-    throw err;
+    const msg = err instanceof Error ? err.message : String(err);
+    await conn.rollback();
+    await conn.run('UPDATE "_prisma_migrations" SET logs = ? WHERE id = ?', [msg, id]).catch(() => {});
+    throw new Error(`migration ${m.name} failed (${provider}): ${msg}`, { cause: err });
   }
-  return async () => {
-    try {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
-    } finally {
-      await client.end().catch(() => {});
-    }
-  };
-}
-
-async function lockSqlite(file: string): Promise<() => Promise<void>> {
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(path.dirname(file), { recursive: true });
-  const { default: Database } = await import('libsql');
-  const lock = new Database(`${file}.migrate-lock`, { timeout: 0 });
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
-    try {
-      lock.exec('BEGIN IMMEDIATE');
-      break;
-    } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() > deadline) {
-        lock.close();
-        throw err;
-      }
-      await new Promise((r) => setTimeout(r, delay));
-    }
-  }
-  try {
-    // WAL is a property of the database file: switch it once, while nobody else migrates.
-    const main = new Database(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
-    try {
-      main.pragma('journal_mode = WAL');
-    } finally {
-      main.close();
-    }
-  } catch (err) {
-    lock.close();
-    throw err;
-  }
-  return async () => {
-    try {
-      lock.exec('ROLLBACK');
-    } finally {
-      lock.close();
-    }
-  };
+  await conn.run('UPDATE "_prisma_migrations" SET finished_at = ?, applied_steps_count = 1 WHERE id = ?', [now(), id]);
 }

@@ -36,6 +36,7 @@ interface ThreadData {
  * last time when asked to close. Sent as source (an eval worker), so it runs the same from dist/
  * and from the TypeScript sources under test: it may use only what it requires itself.
  */
+/* eslint-disable @typescript-eslint/no-require-imports -- an eval worker has no import */
 function checkpointerThread() {
   const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
   const { libsql, file, everyMs, busyTimeoutMs } = workerData as ThreadData;
@@ -60,6 +61,7 @@ function checkpointerThread() {
     parentPort!.close();
   });
 }
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** One checkpointer thread; resolves once its connection is open, or undefined if it could not start. */
 async function startThread(file: string, everyMs: number, busyTimeoutMs: number): Promise<WalCheckpointer | undefined> {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/types.js';
 import { isSerializationFailure, isUniqueViolation } from '../db/client.js';
 import { generateToken, hashToken, tokenHint } from './keys/token.js';
+import { transaction } from '../db/tx.js';
 
 /** The highest rate tier (tiers are 1-4; TIER_LIMITS in src/server/rate-limit/stores.ts). */
 export const BOOTSTRAP_TIER = 4;
@@ -48,7 +49,7 @@ async function bootstrapOnce(db: Db, teamName: string): Promise<BootstrapResult 
   if (await db.prisma.systemState.findUnique({ where: { id: 'bootstrap' } })) return null;
   const token = generateToken();
   try {
-    return await db.prisma.$transaction(async (tx) => {
+    return await transaction(db, async (tx) => {
       await tx.systemState.create({ data: { id: 'bootstrap', value: { at: new Date().toISOString() } } });
       if ((await tx.team.count()) > 0) return null; // teams made by `fos admin` before the first serve
       const team = await tx.team.create({ data: { name: teamName, kind: 'FULFILLER', measurement_system: 'METRIC' } });

@@ -154,7 +154,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   // An empty application/json body (curl -H 'content-type: application/json' -X POST …/disable)
   // counts as no body: bodyless operations work, operations needing a body still answer 400.
   const json = app.getDefaultJsonParser('error', 'error');
-  // Only JSON bodies are accepted (README): text/plain is 415 like any other media type.
+  // Only JSON bodies are accepted (docs/api.md): text/plain is 415 like any other media type.
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : json(request, body as string, done));

@@ -126,7 +126,7 @@ function registerAdminCommands(admin: Command) {
   const delegation = admin.command('delegation').description('Merchant-to-fulfiller delegations');
   delegation.command('create').description('Link a merchant team to a fulfiller team')
     .requiredOption('--merchant <team-id>').requiredOption('--fulfiller <team-id>')
-    .option('--rate-card <file>', 'JSON rate card pricing charges (see README)')
+    .option('--rate-card <file>', 'JSON rate card pricing charges (see docs/charges.md)')
     .action(run('delegation.create'));
   delegation.command('list').description('List delegations').option('--team <team-id>').action(run('delegation.list'));
 

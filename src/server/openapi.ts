@@ -75,7 +75,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
         version,
         description: 'Self-hosted by `fos serve`. Authenticate with the `x-access-token` header.',
       },
-      // Internal view (app.swagger(): MCP catalog, README tables) keeps full /v1 paths; the
+      // Internal view (app.swagger(): MCP catalog, docs/api.md table) keeps full /v1 paths; the
       // published document is rebased on /v1 (publishedDocument below).
       servers: [{ url: '/' }],
       components: {

@@ -1,6 +1,15 @@
 import { setFlagsFromString } from 'node:v8';
 import { startServer, type ServeOptions } from './serve.js';
 
+/** The fields of a request log line that the pretty printer shows. */
+interface PinoLine {
+  trace_id?: string;
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: unknown;
+  [key: string]: unknown;
+}
+
 export type LogFormat = 'auto' | 'pretty' | 'json';
 
 /**
@@ -16,7 +25,7 @@ export async function serveLogger(level: string, format: LogFormat = 'auto', out
     colorize: Boolean(out.isTTY) && !process.env.NO_COLOR,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname,trace_id,req,res,responseTime',
-    messageFormat: (log: Record<string, any>, key: string) => {
+    messageFormat: (log: PinoLine, key: string) => {
       const id = log.trace_id ? `[${log.trace_id}] ` : '';
       const req = log.req ? ` ${log.req.method} ${log.req.url}` : '';
       const res = log.res ? ` -> ${log.res.statusCode}` : '';

@@ -160,7 +160,7 @@ describe('the real command tree', () => {
 });
 
 describe('the committed scripts in completions/', () => {
-  // The README promises they are kept fresh: regenerate with `npm run build && node scripts/gen-completions.mjs`.
+  // CONTRIBUTING.md promises they are kept fresh: regenerate with `npm run build && node scripts/gen-completions.mjs`.
   it.each([['bash', 'fos.bash'], ['zsh', '_fos'], ['fish', 'fos.fish']])('%s matches `fos completion %s` (server commands included)', async (shell, file) => {
     const io = testIOStreams();
     const ctx = createContext({ io, env: {} });

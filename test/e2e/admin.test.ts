@@ -30,7 +30,7 @@ const noStack = (r: Run) => {
 };
 
 /** Runs a command that must succeed; returns its stdout parsed as JSON. */
-async function ok<T = any>(args: string[]): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function ok<T = any>(args: string[]): Promise<T> {
   const r = await fos(args);
   expect(r.code, `fos ${args.join(' ')}\n${r.stderr}`).toBe(0);
   noStack(r);
@@ -121,7 +121,7 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
   // Each test runs up to a dozen server-side commands (~1 s of CPU each, two at a time).
   describe(`fos admin and fos db migrate on ${provider}`, { timeout: 120_000 }, () => {
     let fresh: FreshUrl;
-    const admin = <T = any>(...args: string[]) => ok<T>(['admin', '--db', fresh.url, ...args]); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const admin = <T = any>(...args: string[]) => ok<T>(['admin', '--db', fresh.url, ...args]);
     const adminFails = (code: number, message: RegExp, ...args: string[]) => fails(['admin', '--db', fresh.url, ...args], code, message);
     const t: Record<string, string> = {}; // ids made along the way
     const tokens: Record<string, string> = {};

@@ -96,7 +96,7 @@ let sqliteTemplate: Promise<string> | undefined;
 function migratedSqliteTemplate(): Promise<string> {
   return (sqliteTemplate ??= (async () => {
     const dir = path.join(packageRoot(), 'prisma', 'migrations', 'sqlite');
-    const hash = createHash('sha256');
+    const hash = createHash('sha256').update('runner: src/db/migrate.ts');
     for (const name of readdirSync(dir).sort()) {
       const sql = path.join(dir, name, 'migration.sql');
       if (existsSync(sql)) hash.update(name).update(readFileSync(sql));

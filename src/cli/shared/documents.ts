@@ -34,8 +34,15 @@ export function documentOptions(cmd: Command, what: string): Command {
 
 const isZpl = (contentType: string) => /zpl/i.test(contentType);
 
+/** The fields of a package (as the API returns it) that locate its label. */
+interface PackageLabelRef {
+  id?: unknown;
+  shipping_label?: { label_url?: string | null } | null;
+  shipping_label_url?: string | null;
+}
+
 /** A package's label: this server's document (PDF or ZPL), or an uploaded label from its own URL, fetched without the key. */
-export async function fetchLabel(client: ApiClient, pkg: Record<string, any>, format?: string): Promise<Document> {
+export async function fetchLabel(client: ApiClient, pkg: PackageLabelRef, format?: string): Promise<Document> {
   const id = String(pkg.id);
   const url: string | null = pkg.shipping_label?.label_url ?? pkg.shipping_label_url ?? null;
   if (!url) throw new CliError(`package ${id} has no shipping label`, ExitCode.NOT_FOUND);

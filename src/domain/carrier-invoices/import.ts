@@ -5,7 +5,7 @@ import { inLists } from '../../db/in-lists.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { roundMoney } from '../charges/rate-card.js';
 import { correctionBiller, type BilledCorrection } from './billing.js';
 import type { ImportView } from './view.js';
@@ -71,7 +71,7 @@ export async function importInvoice(db: Db, caller: ImportCaller, input: ImportI
   const prior = await replay(db.prisma, caller.teamId, hash);
   if (prior) return { result: prior, created: false };
   try {
-    const result = await writeTx(db, (tx) => apply(tx, caller, input, hash));
+    const result = await transaction(db, (tx) => apply(tx, caller, input, hash));
     return { result, created: true };
   } catch (err) {
     const again = isUniqueViolation(err) ? await replay(db.prisma, caller.teamId, hash) : null;

@@ -4,6 +4,7 @@ import { enqueueEvent } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { chargePayload, pricingRecord, type PricingInputs } from './pricing-record.js';
 import { parseRateCard, priceReceiving, priceStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
+import { transaction } from '../../db/tx.js';
 
 // Storage and receiving charges, entered by the fulfiller (spec 4.8), priced from the rate card
 // of the fulfillment delegation that links the merchant to the calling fulfiller team.
@@ -70,7 +71,7 @@ export async function announceCharge(tx: TxClient, charge: Charge) {
 }
 
 export function createStorageCharge(db: Db, teamId: string, input: StorageInput) {
-  return db.prisma.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const delegation = await delegationFor(tx, teamId, input);
     const { data } = input;
     const warehouse = await tx.warehouse.findFirst({ where: { id: data.warehouse_id, team_id: teamId } });
@@ -103,7 +104,7 @@ export function createStorageCharge(db: Db, teamId: string, input: StorageInput)
 }
 
 export function createReceivingCharge(db: Db, teamId: string, input: ReceivingInput) {
-  return db.prisma.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const delegation = await delegationFor(tx, teamId, { fulfillment_delegation_id: input.fulfillment_delegation_id });
     return announceCharge(tx, await receivingCharge(tx, teamId, delegation, cardOf(delegation), input.data));
   });
@@ -145,7 +146,7 @@ async function receivingCharge(tx: TxClient, teamId: string, delegation: { id: s
 
 /** Changes name / quantity / purchase order of a RECEIVING charge and reprices it from the current rate card. */
 export function updateReceivingCharge(db: Db, teamId: string, chargeId: string, patch: ReceivingPatch) {
-  return db.prisma.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const current = await tx.charge.findFirst({ where: { id: chargeId, fulfiller_team_id: teamId } });
     if (!current) throw notFound('Charge', chargeId);
     if (current.category !== 'RECEIVING') {

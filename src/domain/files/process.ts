@@ -2,6 +2,7 @@ import type { Db } from '../../db/types.js';
 import { enqueueEvent } from '../events/outbox.js';
 import type { FileStorage } from './storage.js';
 import { thumbnailUrlOf } from './upload.js';
+import { transaction } from '../../db/tx.js';
 
 // Background processing of uploaded images (docs/files.md): a thumbnail (sharp, at most 320 px,
 // WebP) next to the original and a BlurHash of the picture; processing_status PENDING -> READY,
@@ -62,7 +63,7 @@ async function processOne(db: Db, storage: FileStorage, file: Claimed): Promise<
   } catch (err) {
     outcome = { processing_status: 'FAILED', processing_error: (err instanceof Error ? err.message : String(err)).slice(0, 500) };
   }
-  await db.prisma.$transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const { count } = await tx.file.updateMany({ where: { id, processing_status: 'PENDING' }, data: outcome });
     if (!count && outcome.thumbnail_url && !(await tx.file.findUnique({ where: { id }, select: { id: true } }))) {
       await storage.remove(`${file.storage_key}.thumb.webp`); // deleted while it was processed

@@ -4,6 +4,7 @@ import { effectivePermissions, type Permission } from '../permissions.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import type { Principal } from './principal.js';
 import { generateToken, hashToken, tokenHint } from './token.js';
+import { transaction } from '../../db/tx.js';
 
 export interface CreateKeyInput {
   name: string;
@@ -106,7 +107,7 @@ export async function createKey(db: Db, teamId: string, input: CreateKeyInput, b
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('body.expires_at', 'must be in the future');
   const token = generateToken();
-  const key = await db.prisma.$transaction(async (tx) => {
+  const key = await transaction(db, async (tx) => {
     const roles = await rolesOfTeam(tx, teamId, input.role_ids ?? []);
     assertCanGrant(by, grantedBy(roles));
     return tx.apiKey.create({
@@ -168,7 +169,7 @@ export async function deleteKey(db: Db, teamId: string, id: string, actor?: Acto
 }
 
 export async function setKeyRoles(db: Db, teamId: string, id: string, roleIds: string[], actor?: Actor) {
-  await db.prisma.$transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await targetKey(tx, teamId, id, actor);
     // Write the key row first: its row lock makes concurrent replacements of one key's roles run
     // one after the other (PostgreSQL), so neither re-inserts a link the other just wrote.

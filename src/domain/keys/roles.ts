@@ -5,6 +5,7 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { isPermission, PERMISSIONS, type Permission } from '../permissions.js';
 import { assertCanControl, assertCanGrant, type Actor } from './keys.js';
 import type { TxClient } from '../../db/types.js';
+import { transaction } from '../../db/tx.js';
 
 export interface RoleInput {
   name: string;
@@ -81,7 +82,7 @@ const changedMeanwhile = () => conflict('The role changed while this request ran
 export async function updateRole(db: Db, teamId: string, id: string, input: Partial<RoleInput>, actor?: Actor) {
   const permissions = input.permissions ? permissionsOf(input.permissions, actor) : undefined;
   try {
-    await db.prisma.$transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       const seen = await targetRole(tx, teamId, id, actor);
       const { count } = await tx.role.updateMany({
         where: { id, team_id: teamId, updated_at: seen },
@@ -97,7 +98,7 @@ export async function updateRole(db: Db, teamId: string, id: string, input: Part
 }
 
 export async function deleteRole(db: Db, teamId: string, id: string, actor?: Actor) {
-  await db.prisma.$transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const seen = await targetRole(tx, teamId, id, actor);
     const { count } = await tx.role.deleteMany({ where: { id, team_id: teamId, updated_at: seen } });
     if (count === 0) throw changedMeanwhile();

@@ -5,6 +5,7 @@ import { currentAccess } from '../users/sessions.js';
 import { clientLabel, getClient } from './clients.js';
 import { grantable, presetPermissions, type Preset } from './presets.js';
 import { CODE_PREFIX, issueTokens, newSecret, revokeConnectionTokens, sweepExpiredTokens, type TokenSet } from './tokens.js';
+import { transaction } from '../../db/tx.js';
 
 // The authorization code flow: /authorize records the request and sends the person to the
 // consent page; approving makes the connection and a one-time code; the token endpoint trades
@@ -86,7 +87,7 @@ export async function approveAuthorization(db: Db, a: Approval): Promise<{ redir
 
   const code = newSecret(CODE_PREFIX);
   const now = new Date();
-  return db.prisma.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const row = await tx.oAuthAuthorization.findUnique({ where: { id: a.requestId } });
     if (!row) throw expired();
     const client = await tx.oAuthClient.findUnique({ where: { id: row.client_id } });
@@ -137,7 +138,7 @@ export async function exchangeCode(db: Db, clientId: string, code: string, redir
   if (!row?.connection_id) return null;
   const connectionId = row.connection_id;
   sweepExpiredTokens(db);
-  return db.prisma.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const now = new Date();
     const taken = await tx.oAuthAuthorization.updateMany({
       where: { id: row.id, used_at: null, code_expires_at: { gt: now } },

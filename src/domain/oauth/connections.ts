@@ -5,6 +5,7 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { membershipsInclude, teamPermissions } from '../users/sessions.js';
 import { grantable } from './presets.js';
 import { revokeConnectionTokens } from './tokens.js';
+import { transaction } from '../../db/tx.js';
 
 // Agent connections of a team (spec 5.3: "MCP Connections" under team settings): listed with
 // client, person, permissions, status and recent use; disconnecting revokes every token of the
@@ -65,7 +66,7 @@ export async function getConnection(db: Db, teamId: string, id: string) {
 export async function revokeConnection(db: Db, teamId: string, id: string) {
   const row = await db.prisma.mcpConnection.findFirst({ where: { id, team_id: teamId }, select: { id: true } });
   if (!row) throw notFound('MCP connection', id);
-  await db.prisma.$transaction((tx) => revokeConnectionTokens(tx, id));
+  await transaction(db, (tx) => revokeConnectionTokens(tx, id));
   return getConnection(db, teamId, id);
 }
 

@@ -4,6 +4,7 @@ import { hashToken } from '../keys/token.js';
 import type { Principal } from '../keys/principal.js';
 import { membershipsInclude, teamPermissions } from '../users/sessions.js';
 import { grantable } from './presets.js';
+import { transaction } from '../../db/tx.js';
 
 // OAuth tokens of agent connections. Secrets are random (256 bits), prefixed so a leaked one is
 // recognisable, and stored only as SHA-256. Access tokens live an hour; a refresh token is used
@@ -62,7 +63,7 @@ export async function rotateRefreshToken(db: Db, clientId: string, token: string
   if (!token.startsWith(REFRESH_PREFIX) || token.length !== SECRET_LENGTH) return null;
   const hash = hashToken(token);
   sweepExpiredTokens(db);
-  return db.prisma.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const row = await tx.oAuthToken.findUnique({ where: { token_hash: hash }, include: { connection: { include: { user: true } } } });
     if (!row || row.kind !== 'REFRESH' || row.connection.client_id !== clientId) return null;
     const now = new Date();
@@ -85,7 +86,7 @@ export async function rotateRefreshToken(db: Db, clientId: string, token: string
 export async function revokeByToken(db: Db, clientId: string, token: string) {
   const row = await db.prisma.oAuthToken.findUnique({ where: { token_hash: hashToken(token) }, include: { connection: true } });
   if (!row || row.connection.client_id !== clientId) return;
-  await db.prisma.$transaction((tx) => revokeConnectionTokens(tx, row.connection_id));
+  await transaction(db, (tx) => revokeConnectionTokens(tx, row.connection_id));
 }
 
 const LAST_USED_EVERY_MS = 60_000;

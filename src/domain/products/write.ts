@@ -5,6 +5,7 @@ import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
 import { assertNoCycle, replaceComponents, resolveComponents } from './components.js';
 import { columnsOf, mergeConfig, searchColumns, type ProductInput, type ProductType } from './fields.js';
 import type { Client } from './reach.js';
+import { transaction } from '../../db/tx.js';
 
 // Product writes shared by both path families. Each is one transaction.
 
@@ -23,7 +24,7 @@ export interface Owner {
 
 async function inTransaction<T>(db: Db, work: (tx: Client) => Promise<T>): Promise<T> {
   try {
-    return await db.prisma.$transaction(work);
+    return await transaction(db, work);
   } catch (err) {
     // Only a racing write of the same component list can hit the unique component index.
     if (isUniqueViolation(err)) throw conflict('The product changed concurrently; retry the request.');

@@ -2,7 +2,7 @@ import type { Db, TxClient } from '../../db/types.js';
 import { billReceipt } from '../charges/charges.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { enqueueForParties } from '../events/outbox.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import { claimWarehouse } from '../inventory/products.js';
 import type { Caller } from '../products/reach.js';
@@ -51,7 +51,7 @@ function pick<T extends { id: string; sku: string | null; product_id: string | n
 }
 
 export async function createReturn(db: Db, caller: Actor, input: ReturnInput) {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const warehouse = input.warehouse_id ? await claimWarehouse(tx, input.warehouse_id, caller.teamId) : null;
     const order = await tx.order.findFirst({ where: { id: input.order_id, fulfiller_team_id: caller.teamId }, include: { line_items: { where: { kind: 'CORE' } } } });
     if (!order) throw notFound('Order', input.order_id);
@@ -103,7 +103,7 @@ async function claim(tx: TxClient, teamId: string, id: string, verb: string) {
 }
 
 export async function receiveReturn(db: Db, caller: Actor, id: string, input: ReturnReceipt) {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const r = await claim(tx, caller.teamId, id, 'received');
     const now = new Date();
     let units = 0;
@@ -142,7 +142,7 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
 }
 
 export async function cancelReturn(db: Db, caller: Actor, id: string) {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const r = await claim(tx, caller.teamId, id, 'cancelled');
     if (r.lines.some((l) => l.quantity_received > 0)) throw conflict(`Return ${id} has received units; it cannot be cancelled.`, { status: r.status });
     for (const l of r.lines) {

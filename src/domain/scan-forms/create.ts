@@ -4,7 +4,7 @@ import type { Db, TxClient } from '../../db/types.js';
 import { scanFormManifestUrl } from '../documents/urls.js';
 import { conflict, invalid } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { claimWarehouse } from '../inventory/products.js';
 import { loadScanForm, type ScanFormView } from './view.js';
 
@@ -40,7 +40,7 @@ function dayRange(date: string | undefined): { day: string; from: Date; to: Date
 export async function createScanForm(db: Db, caller: ScanFormCaller, input: ScanFormInput, origin = ''): Promise<ScanFormView> {
   const { day, from, to } = dayRange(input.date);
   const id = uuidv7();
-  await writeTx(db, async (tx) => {
+  await transaction(db, async (tx) => {
     await claimWarehouse(tx, input.warehouse_id, caller.teamId);
     const candidates = await tx.shippingLabel.findMany({
       where: {

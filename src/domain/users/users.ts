@@ -3,6 +3,7 @@ import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { effectivePermissions } from '../permissions.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { hashPassword } from './password.js';
+import { transaction } from '../../db/tx.js';
 
 // People: a user signs in (the OAuth consent page) and belongs to teams through memberships that
 // carry a power role and custom roles, exactly as a key does (permissions = deduplicated union).
@@ -106,7 +107,7 @@ export async function createUser(db: Db, input: CreateUserInput, by: string | nu
   if (!displayName) throw invalid('body.display_name', 'must not be blank');
   checkPassword(input.password);
   const password_hash = await hashPassword(input.password);
-  const id = await db.prisma.$transaction(async (tx) => {
+  const id = await transaction(db, async (tx) => {
     const user = await tx.user.create({ data: { email, display_name: displayName, password_hash, created_by: by } });
     if (input.team_id) await writeMembership(tx, user.id, input.team_id, input);
     return user.id;
@@ -135,7 +136,7 @@ export async function listUsers(db: Db, teamId: string | undefined, page: PageRe
 }
 
 export async function addUserToTeam(db: Db, userId: string, teamId: string, input: MembershipInput) {
-  await db.prisma.$transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
     if (!user) throw notFound('User', userId);
     await writeMembership(tx, userId, teamId, input);

@@ -3,6 +3,7 @@ import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { teamNames } from '../names.js';
 import { soleFulfillerOf, type Caller, type Client } from '../products/reach.js';
+import { transaction } from '../../db/tx.js';
 
 // Vendors (spec 4.4, record 2.5) of a merchant team. A vendor may be linked to products of the
 // same merchant team; product_ids follows the components rule (omitted keeps the links, []
@@ -101,7 +102,7 @@ export async function getVendor(db: Db, caller: Caller, id: string) {
 /** For the caller's merchant team; the fulfiller is its delegated fulfiller when it has exactly one. */
 export async function createVendor(db: Db, caller: Caller, input: VendorInput & { vendor_name: string }) {
   const { product_ids, ...fields } = input;
-  const id = await db.prisma.$transaction(async (tx) => {
+  const id = await transaction(db, async (tx) => {
     const vendor = await tx.vendor.create({
       data: { ...fields, merchant_team_id: caller.teamId, fulfiller_team_id: await soleFulfillerOf(tx, caller.teamId) },
     });
@@ -114,7 +115,7 @@ export async function createVendor(db: Db, caller: Caller, input: VendorInput & 
 /** Partial update; the row is written first, so concurrent updates of one vendor serialize. */
 export async function updateVendor(db: Db, caller: Caller, id: string, input: VendorInput) {
   const { product_ids, ...fields } = input;
-  await db.prisma.$transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const locked = await tx.vendor.updateMany({
       where: { id, merchant_team_id: caller.teamId },
       data: { ...fields, updated_at: new Date() },

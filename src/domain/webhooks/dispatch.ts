@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
 import { DestinationRefused, isAllowedHost, publicOnlyAgent } from './network.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
+import { transaction } from '../../db/tx.js';
 
 // Delivery of outbox events, in two steps that each claim rows race-free across replicas:
 //  1. processDueEvents: an event is fanned out into one WebhookDelivery per matching active
@@ -145,7 +146,7 @@ async function fanOut(
       if (!have.has(`${e.id} ${event.id}`)) rows.push({ endpoint_id: e.id, event_id: event.id, event_kind: event.kind, next_attempt_at: now });
     }
   }
-  await db.prisma.$transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const marked = await tx.outboxEvent.updateMany({
       where: { id: { in: events.map((e) => e.id) }, claim_id: claimId, delivered_at: null },
       data: { delivered_at: now, last_error: null, ...(result ? { result: result as never } : {}) },

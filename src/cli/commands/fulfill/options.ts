@@ -1,7 +1,6 @@
 import { hostname } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import type { Env } from '../../config.js';
-import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 
 /** The flags of `fos fulfill run`, checked and put in the shape the workflow uses. */

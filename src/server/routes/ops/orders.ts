@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { IdParams, StringEnum, Uuid, listOf, pageQuery, sortOrder } from '../../schemas/common.js';
+import { IdParams, StringEnum, Uuid, listOf, pageQuery } from '../../schemas/common.js';
 import { OrderListItemSchema, OrderSchema } from '../../schemas/orders.js';
 import { PRIORITIES } from '../../../domain/orders/constants.js';
 import { changeOrderPriority, getOrder, listOrders, markPaid } from '../../../domain/orders/orders.js';

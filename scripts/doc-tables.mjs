@@ -1,6 +1,6 @@
-// Renders the README's generated tables: every API operation with the permission it needs (from
+// Renders the docs' generated tables: every API operation with the permission it needs (from
 // the OpenAPI document), and every CLI command (from the commander tree). Pure functions; the
-// writer is scripts/gen-readme.mjs, and test/unit/readme.test.ts checks README.md is fresh.
+// writer is scripts/gen-doc-tables.mjs, and test/unit/doc-tables.test.ts checks docs/api.md and docs/cli.md are fresh.
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const escape = (text) => String(text ?? '').replaceAll('|', '\\|').replace(/\s+/g, ' ').trim();
@@ -51,6 +51,6 @@ export function replaceBlock(text, name, body) {
   const end = `<!-- ${name}:end -->`;
   const i = text.indexOf(start);
   const j = text.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`README.md lacks the ${name} markers`);
+  if (i < 0 || j < i) throw new Error(`the document lacks the ${name} markers`);
   return `${text.slice(0, i + start.length)}\n${body}\n${text.slice(j)}`;
 }

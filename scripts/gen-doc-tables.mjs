@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-// Regenerates README.md's operation and command tables from the built code.
-// Usage: npm run build && node scripts/gen-readme.mjs
+// Regenerates the generated tables of the docs from the built code: the operations table of
+// docs/api.md and the command table of docs/cli.md (test/unit/doc-tables.test.ts checks them).
+// Usage: npm run build && node scripts/gen-doc-tables.mjs
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderCommandTable, renderOperationTable, replaceBlock } from './readme-tables.mjs';
+import { renderCommandTable, renderOperationTable, replaceBlock } from './doc-tables.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => import(path.join(root, 'dist', p));
 
-const dir = mkdtempSync(path.join(tmpdir(), 'fos-readme-'));
+const dir = mkdtempSync(path.join(tmpdir(), 'fos-doc-tables-'));
 const url = `file:${path.join(dir, 'fos.db')}`;
 const [{ migrate }, { createDb }, { buildApp }, { buildProgram }, { createContext }, { registerServerCommands }] = await Promise.all([
   dist('db/migrate.js'), dist('db/client.js'), dist('server/app.js'), dist('cli/main.js'), dist('cli/context.js'), dist('server/cli.js'),
@@ -27,9 +28,10 @@ rmSync(dir, { recursive: true, force: true });
 const program = await buildProgram(createContext());
 registerServerCommands(program);
 
-const file = path.join(root, 'README.md');
-let text = readFileSync(file, 'utf8');
-text = replaceBlock(text, 'api-table', renderOperationTable(doc));
-text = replaceBlock(text, 'cli-commands', renderCommandTable(program));
-writeFileSync(file, text);
-console.log('README.md tables regenerated');
+const regenerate = (rel, block, table) => {
+  const file = path.join(root, rel);
+  writeFileSync(file, replaceBlock(readFileSync(file, 'utf8'), block, table));
+};
+regenerate('docs/api.md', 'api-table', renderOperationTable(doc));
+regenerate('docs/cli.md', 'cli-commands', renderCommandTable(program));
+console.log('docs/api.md and docs/cli.md tables regenerated');

@@ -1,0 +1,3 @@
+import { migrateCases } from '../helpers/migrate-cases.js';
+
+migrateCases('postgresql');
