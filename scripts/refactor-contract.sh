@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 node scripts/refactor-contract.mjs
 # prose references to the old places
-git grep -l 'src/server/schemas' -- docs '*.md' src test scripts | xargs -r sed -i 's#src/server/schemas/#src/contract/#g; s#src/server/schemas#src/contract#g'
+git grep -l 'src/server/schemas' -- docs '*.md' src test scripts ':!scripts/refactor-contract.*' | xargs -r sed -i 's#src/server/schemas/#src/contract/#g; s#src/server/schemas#src/contract#g'
 git grep -l 'server/schemas/' -- src test | xargs -r sed -i 's#server/schemas/#contract/#g'
 npx tsc -p . --noEmit
 echo "contract moved; commit it alone: git add -A && git commit -m 'mechanical: contract move'"
