@@ -3,13 +3,13 @@ import { RATE_PERIODS } from '../domain/charges/rate-card.js';
 import { EVENT_KINDS } from '../domain/events/outbox.js';
 import {
   CANCEL_REASONS, DRAFT_STATUSES, FULFILLMENT_STATUSES, HOLD_REASONS, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITIES,
-} from '../domain/orders/constants.js';
-import { PERMISSIONS } from '../domain/permissions.js';
+} from '../contract/orders-enums.js';
+import { PERMISSIONS } from '../contract/permissions.js';
 import { CONNECTION_STATES } from '../domain/oauth/presets.js';
 import {
   ADJUSTMENT_REASONS, MOVEMENT_KINDS, PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS, RETURN_REASONS, RETURN_STATUSES,
   TRANSFER_STATUSES, LOCATION_TYPES,
-} from '../domain/inventory/constants.js';
+} from '../contract/inventory-enums.js';
 import {
   MEASUREMENT_UNITS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS,
 } from '../domain/products/fields.js';
@@ -19,7 +19,7 @@ import { UsageError } from './errors.js';
  * Enumerations the CLI checks before sending, so a typo fails at once with the allowed values.
  * Imported from the domain's constant modules (import-free at runtime, so `fos --help` stays
  * light) where they live there; the few below that only the route schemas define are mirrored
- * here and must follow src/server/schemas/* .
+ * here and must follow src/contract/* .
  */
 export const ENUMS = {
   priority: PRIORITIES,
@@ -48,18 +48,18 @@ export const ENUMS = {
   return_status: RETURN_STATUSES,
   return_reason: RETURN_REASONS,
   location_type: LOCATION_TYPES,
-  /** server/schemas/packages.ts */
+  /** contract/packages.ts */
   rate_strategy: ['CHEAPEST', 'FASTEST'],
-  /** server/schemas/carrier-integrations.ts (`fos carriers connect <platform>`) */
+  /** contract/carrier-integrations.ts (`fos carriers connect <platform>`) */
   carrier_integration_platform: ['easypost', 'shippo', 'table'],
   label_format: LABEL_FORMATS,
   package_status: ['PENDING', 'FULFILLED', 'CANCELLED'],
-  /** server/schemas/fulfillment.ts */
+  /** contract/fulfillment.ts */
   fulfillment_order_status: ['PENDING', 'ACCEPTED', 'IN_PROGRESS', 'FULFILLED', 'CANCELLED'],
   carrier_weight_unit: ['G', 'KG', 'LB', 'OZ'],
-  /** server/schemas/charges.ts */
+  /** contract/charges.ts */
   charge_category: ['STORAGE', 'RECEIVING', 'SHIPPING'],
-  /** server/schemas/picking.ts, webhooks.ts */
+  /** contract/picking.ts, webhooks.ts */
   picking_status: ['PENDING', 'FULFILLED'],
   delivery_status: ['PENDING', 'DELIVERED', 'FAILED'],
 } as const satisfies Record<string, readonly string[]>;

@@ -5,7 +5,7 @@ import type { Db } from '../db/types.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { createKey, disableKey, findKeyTeam, listKeys, setKeyTier } from '../domain/keys/keys.js';
 import { createRole, rolesByName } from '../domain/keys/roles.js';
-import { isPermission, PERMISSIONS, type Permission } from '../domain/permissions.js';
+import { isPermission, PERMISSIONS, type Permission } from '../contract/permissions.js';
 import * as teams from '../domain/teams/teams.js';
 import * as users from '../domain/users/users.js';
 import { validateRateCard } from '../domain/charges/rate-card.js';

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { Command, Option } from 'commander';
-import { PERMISSIONS } from '../domain/permissions.js';
+import { PERMISSIONS } from '../contract/permissions.js';
 import { applyExamples, SERVER_EXAMPLES } from './cli-examples.js';
 import { resolveDbUrl } from './data-dir.js';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { PageMetaSchema, ProblemSchema } from './schemas/common.js';
-import { boundRequestSchemas } from './schemas/bounds.js';
+import { PageMetaSchema, ProblemSchema } from '../contract/common.js';
+import { boundRequestSchemas } from '../contract/bounds.js';
 
 // The OpenAPI document is generated from the route schemas that validate requests. Every
 // /v1 route gets its security, required permission and problem responses added here, once.

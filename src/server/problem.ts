@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, invalid, type FieldError, type ProblemKind } from '../domain/errors.js';
-import { isWellFormed } from './schemas/bounds.js';
+import { isWellFormed } from '../contract/bounds.js';
 import { isTransientFailure } from '../db/client.js';
 
 // problem+json for every error (spec §7, design §2). The trace id is the request id, so the

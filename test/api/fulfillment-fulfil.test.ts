@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture, type Fixture } from '../helpers/fixtures.js';
-import { FulfilResponse } from '../../src/server/schemas/packages.js';
+import { FulfilResponse } from '../../src/contract/packages.js';
 
 // Fulfil (spec 3.2 "fulfill package", 4.6 step 6): one transaction, lock holder only, exact
 // decrements, nothing changes on a refusal.

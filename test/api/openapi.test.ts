@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { PERMISSIONS } from '../../src/domain/permissions.js';
+import { PERMISSIONS } from '../../src/contract/permissions.js';
 
 // GET /v1/swagger.json is the one machine-readable description of the API (spec §9): a valid
 // OpenAPI 3.1 document in which every operation is identified, tagged, states the permission

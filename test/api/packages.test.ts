@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture, type Fixture } from '../helpers/fixtures.js';
-import { PackageSchema } from '../../src/server/schemas/packages.js';
+import { PackageSchema } from '../../src/contract/packages.js';
 
 // Packages: create (spec 4.6 step 4), idempotency, list / get, PATCH (spec 4.7).
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { PERMISSIONS } from '../../src/domain/permissions.js';
+import { PERMISSIONS } from '../../src/contract/permissions.js';
 import { createRole } from '../../src/domain/keys/roles.js';
 import { createKey } from '../../src/domain/keys/keys.js';
 import * as teams from '../../src/domain/teams/teams.js';

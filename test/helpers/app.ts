@@ -15,7 +15,7 @@ import { bootstrapIfEmpty } from '../../src/domain/bootstrap.js';
 import { createKey } from '../../src/domain/keys/keys.js';
 import { createRole } from '../../src/domain/keys/roles.js';
 import * as teams from '../../src/domain/teams/teams.js';
-import type { Permission } from '../../src/domain/permissions.js';
+import type { Permission } from '../../src/contract/permissions.js';
 import type { Db } from '../../src/db/types.js';
 import { freshDb } from './db.js';
 import { setSecretKey } from '../../src/domain/secrets/secret-box.js';

@@ -17,7 +17,7 @@ import { buildApp } from '../../src/server/app.js';
 import { bootstrapIfEmpty } from '../../src/domain/bootstrap.js';
 import { createKey } from '../../src/domain/keys/keys.js';
 import { createRole } from '../../src/domain/keys/roles.js';
-import type { Permission } from '../../src/domain/permissions.js';
+import type { Permission } from '../../src/contract/permissions.js';
 import type { Hit, RateLimitStore } from '../../src/server/rate-limit/stores.js';
 import { freshDb } from './db.js';
 

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRole } from '../../src/domain/keys/roles.js';
 import { createUser } from '../../src/domain/users/users.js';
-import type { Permission } from '../../src/domain/permissions.js';
+import type { Permission } from '../../src/contract/permissions.js';
 import type { Db } from '../../src/db/types.js';
 
 let n = 0;

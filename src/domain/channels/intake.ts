@@ -1,7 +1,7 @@
 import type { Db, Shop } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { normalizeAddress } from '../orders/address.js';
-import { METADATA_KEYS, ORDER_CONFIG_DEFAULTS, type HoldReason, type OrderMetadata } from '../orders/constants.js';
+import { METADATA_KEYS, ORDER_CONFIG_DEFAULTS, type HoldReason, type OrderMetadata } from '../../contract/orders-enums.js';
 import type { DraftPayload } from '../orders/drafts.js';
 import { allocatePending } from '../orders/pending.js';
 import { planOrder, writeOrder, type SoldLine } from '../orders/place.js';

@@ -9,7 +9,7 @@ import { reachableTeamIds } from '../products/reach.js';
 import { applyToLevel, levelFor, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
 import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from './products.js';
 import { levelFigures, type LevelFigures } from './figures.js';
-import type { AdjustmentReason } from './constants.js';
+import type { AdjustmentReason } from '../../contract/inventory-enums.js';
 import { resolveLocation } from '../locations/locations.js';
 import { lockLevel } from './moves.js';
 

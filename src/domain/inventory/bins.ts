@@ -3,7 +3,7 @@ import { join, sqltag as sql } from '@prisma/client/runtime/client';
 import { integerById } from '../../db/raw-sql.js';
 import type { TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
-import { LOCATION_TYPES } from './constants.js';
+import { LOCATION_TYPES } from '../../contract/inventory-enums.js';
 
 // Stock by bin and lot (issue 28; docs/floor.md). A level's on_hand is held in location_stock rows
 // (product, location, lot_code; "" = no lot). The ledger calls placeOnHand() right after it moved a

@@ -3,10 +3,10 @@ import { integerBy } from '../../db/raw-sql.js';
 import type { TxClient } from '../../db/types.js';
 import { fillBackorders } from '../orders/backorders.js';
 import { DomainError } from '../errors.js';
-import { BUCKETS, type Bucket, type MovementKind } from './constants.js';
+import { BUCKETS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 import { placeOnHand, type BinPart, type Placement } from './bins.js';
 
-export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from './constants.js';
+export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 
 // The one way an inventory level changes. applyToLevel() moves the level's buckets by the given
 // deltas with a single conditional UPDATE (the guards are in its WHERE, so a concurrent change

@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
-import { effectivePermissions, type Permission } from '../permissions.js';
+import { effectivePermissions, type Permission } from '../../contract/permissions.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import type { Principal } from './principal.js';
 import { generateToken, hashToken, tokenHint } from './token.js';

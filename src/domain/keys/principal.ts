@@ -1,6 +1,6 @@
 import type { Db } from '../../db/types.js';
 import { DomainError } from '../errors.js';
-import { effectivePermissions, type Permission } from '../permissions.js';
+import { effectivePermissions, type Permission } from '../../contract/permissions.js';
 import { accessTokenPrincipal, isAccessToken } from '../oauth/tokens.js';
 import { hashToken, isWellFormedToken } from './token.js';
 

@@ -2,7 +2,7 @@ import type { Db } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { isPermission, PERMISSIONS, type Permission } from '../permissions.js';
+import { isPermission, PERMISSIONS, type Permission } from '../../contract/permissions.js';
 import { assertCanControl, assertCanGrant, type Actor } from './keys.js';
 import type { TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';

@@ -4,7 +4,7 @@ import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { claimWarehouse } from '../inventory/products.js';
-import type { LocationKind } from '../inventory/constants.js';
+import type { LocationKind } from '../../contract/inventory-enums.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { expandRange } from './range.js';
 

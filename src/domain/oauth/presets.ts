@@ -1,4 +1,4 @@
-import { PERMISSIONS, type Permission } from '../permissions.js';
+import { PERMISSIONS, type Permission } from '../../contract/permissions.js';
 
 // What an agent connection may hold (spec 5.3): operational permissions only, never the
 // MCP-management permission (WRITE_MCP) nor any MANAGE_* one.

@@ -1,5 +1,5 @@
 import type { TxClient } from '../../db/types.js';
-import { ALLOCATABLE_STATUSES } from './constants.js';
+import { ALLOCATABLE_STATUSES } from '../../contract/orders-enums.js';
 import { applyToLevel } from '../inventory/ledger.js';
 
 // Inventory allocation: which warehouse ships how many units of each order line.

@@ -2,7 +2,7 @@ import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { pageWindow, toPage, type PageRequest } from '../pagination.js';
 import { commitUpTo } from './allocation.js';
-import { ALLOCATABLE_STATUSES, PRIORITIES } from './constants.js';
+import { ALLOCATABLE_STATUSES, PRIORITIES } from '../../contract/orders-enums.js';
 import { writeFulfillmentOrders } from './fulfillment-split.js';
 
 // Backorders: units of open orders waiting for stock (order line unallocated_quantity > 0).

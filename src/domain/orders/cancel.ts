@@ -5,7 +5,7 @@ import { loadFulfillmentOrder } from '../fulfillment/fulfillment-orders.js';
 import { voidLabel } from '../fulfillment/label-void.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { applyToLevel } from '../inventory/ledger.js';
-import { orderLabel, type CancelReason } from './constants.js';
+import { orderLabel, type CancelReason } from '../../contract/orders-enums.js';
 import { getOrder } from './orders.js';
 
 // Cancelling what is not shipped (docs/orders.md "Cancel"). Of an order: every open fulfillment

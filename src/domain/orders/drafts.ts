@@ -5,7 +5,7 @@ import { pageArgs, toPage, enumList, type PageRequest } from '../pagination.js';
 import { normalizeAddress, type Address } from './address.js';
 import {
   DRAFT_STATUSES, METADATA_KEYS, ORDER_CONFIG_DEFAULTS, type OrderConfig, type OrderMetadata, type Priority, type ShopType,
-} from './constants.js';
+} from '../../contract/orders-enums.js';
 import { resolveMerchant, resolveProducts, resolveShop } from './reach.js';
 import { round2 } from './totals.js';
 

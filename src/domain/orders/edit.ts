@@ -5,7 +5,7 @@ import { activeLock } from '../fulfillment/fulfillment-orders.js';
 import { lockHeld } from '../fulfillment/locks.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { addressHash, verifyAddress, type Address } from './address.js';
-import { ALLOCATABLE_STATUSES, orderLabel, type OrderConfig } from './constants.js';
+import { ALLOCATABLE_STATUSES, orderLabel, type OrderConfig } from '../../contract/orders-enums.js';
 import { getOrder } from './orders.js';
 
 // PATCH /v1/ops/orders/{id}: the shipping address (re-verified when the order's config asks for it,

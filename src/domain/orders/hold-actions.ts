@@ -2,7 +2,7 @@ import type { Db, OrderFulfillmentHold, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { writeTx } from '../fulfillment/tx.js';
-import { ALLOCATABLE_STATUSES, orderLabel, type HoldReason } from './constants.js';
+import { ALLOCATABLE_STATUSES, orderLabel, type HoldReason } from '../../contract/orders-enums.js';
 import { assertNoActiveHold, placeHold } from './holds.js';
 import { allocatePending } from './pending.js';
 

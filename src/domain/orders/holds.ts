@@ -1,7 +1,7 @@
 import { sqltag as sql } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { DomainError, conflict, notFound } from '../errors.js';
-import { orderLabel, type HoldReason } from './constants.js';
+import { orderLabel, type HoldReason } from '../../contract/orders-enums.js';
 import { inTransaction } from './tx.js';
 
 // Fulfillment holds. An order converted with payment_status PENDING gets an active

@@ -2,7 +2,7 @@ import type { TxClient } from '../../db/types.js';
 import { searchKey } from '../search.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { conflict } from '../errors.js';
-import { FIRST_ORDER_SEQ } from './constants.js';
+import { FIRST_ORDER_SEQ } from '../../contract/orders-enums.js';
 
 // Order numbers are unique per fulfiller team (unique index). Generated ones continue the
 // team's sequence ("#1001", "#1002", …). The number is the last write of a conversion and runs

@@ -2,7 +2,7 @@ import type { Db, Prisma } from '../../db/types.js';
 import { invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { enumList, pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITY_RANK, type Priority } from './constants.js';
+import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITY_RANK, type Priority } from '../../contract/orders-enums.js';
 import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
 import { orderSearch } from './search.js';

@@ -1,5 +1,5 @@
 import type { Db, TxClient } from '../../db/types.js';
-import { ALLOCATABLE_STATUSES } from './constants.js';
+import { ALLOCATABLE_STATUSES } from '../../contract/orders-enums.js';
 import { allocateLines, loadStock } from './allocation.js';
 import { writeFulfillmentOrders, type CoreLine } from './fulfillment-split.js';
 import { inTransaction } from './tx.js';

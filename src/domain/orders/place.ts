@@ -4,7 +4,7 @@ import { searchKey } from '../search.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { addressHash, verifyAddress } from './address.js';
 import { queueReservations, allocateLines } from './allocation.js';
-import { PRIORITY_RANK } from './constants.js';
+import { PRIORITY_RANK } from '../../contract/orders-enums.js';
 import type { DraftPayload } from './drafts.js';
 import { writeFulfillmentOrders, type CoreLine } from './fulfillment-split.js';
 import { createPaymentHold, placeHold, type NewHold } from './holds.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { DomainError, invalid, type FieldError } from '../errors.js';
-import type { ShopType } from './constants.js';
+import type { ShopType } from '../../contract/orders-enums.js';
 
 // What a fulfiller key may put on a draft order: a merchant team delegated to its team, a shop
 // of that merchant, and that merchant's products.

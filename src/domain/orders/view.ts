@@ -1,7 +1,7 @@
 import type { Db, Order, OrderFulfillmentHold, OrderLineItem } from '../../db/types.js';
 import { teamNames } from '../names.js';
 import { ADDRESS_FIELDS } from './address.js';
-import { CARRIER_SELECTION_FIELDS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS } from './constants.js';
+import { CARRIER_SELECTION_FIELDS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS } from '../../contract/orders-enums.js';
 
 // Response shapes of an order: Order 2.6 (get-one, priority update, convert, mark-paid) and the
 // order-list projection. Team and shop names come from two batched queries, never per row.

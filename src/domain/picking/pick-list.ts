@@ -1,7 +1,7 @@
 import { join } from '@prisma/client/runtime/client';
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { LOCATION_TYPES } from '../inventory/constants.js';
+import { LOCATION_TYPES } from '../../contract/inventory-enums.js';
 import { today } from '../inventory/bins.js';
 
 // GET /v1/ops/picking-sessions/{id}/pick-list (issue 28): the walk for a session. The units its

@@ -1,5 +1,5 @@
 // Product enumerations, write inputs and the mapping of an input to database columns.
-// The route schemas (src/server/schemas/products.ts) decide which of these fields each path
+// The route schemas (src/contract/products.ts) decide which of these fields each path
 // family accepts; this module only turns accepted values into columns.
 
 import { searchKey } from '../search.js';

@@ -1,6 +1,6 @@
 import type { Prisma } from '../../db/types.js';
 
-export { PURCHASE_ORDER_STATUSES } from '../inventory/constants.js';
+export { PURCHASE_ORDER_STATUSES } from '../../contract/inventory-enums.js';
 
 // What every purchase-order answer shows: the order, its lines with what is still open, totals.
 

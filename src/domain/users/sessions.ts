@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/types.js';
 import { hashToken } from '../keys/token.js';
-import { effectivePermissions, type Permission } from '../permissions.js';
+import { effectivePermissions, type Permission } from '../../contract/permissions.js';
 import { burnPasswordCheck, verifyPassword } from './password.js';
 
 // Browser sessions for the sign-in, consent and settings pages. The cookie holds a random

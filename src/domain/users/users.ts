@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
-import { effectivePermissions } from '../permissions.js';
+import { effectivePermissions } from '../../contract/permissions.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { hashPassword } from './password.js';
 import { transaction } from '../../db/tx.js';

@@ -1,5 +1,5 @@
 import type { Catalog, Operation } from '../mcp/catalog.js';
-import type { Permission } from '../../domain/permissions.js';
+import type { Permission } from '../../contract/permissions.js';
 import { CONNECTION_NAME_MAX, type PendingAuthorization } from '../../domain/oauth/authorizations.js';
 import { PRESET_DESCRIPTIONS, PRESET_LABELS, PRESETS, presetPermissions, grantable, CONNECTION_PERMISSIONS, type Preset } from '../../domain/oauth/presets.js';
 import { errorBox, esc, hidden } from './html.js';

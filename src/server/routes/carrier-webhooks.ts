@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import { receiveCarrierWebhook } from '../../domain/carrier-integrations/webhooks.js';
-import { IdParams } from '../schemas/common.js';
-import { CarrierWebhookAck } from '../schemas/carrier-integrations.js';
+import { IdParams } from '../../contract/common.js';
+import { CarrierWebhookAck } from '../../contract/carrier-integrations.js';
 
 // Carrier platforms post tracker and refund events here (docs/carriers.md). No API key: the
 // platform's signature over the raw body authenticates it, so this scope keeps the body as

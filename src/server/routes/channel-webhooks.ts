@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { receiveChannelWebhook } from '../../domain/channels/deliveries.js';
-import { ShopParams, WebhookAnswerSchema } from '../schemas/shops.js';
+import { ShopParams, WebhookAnswerSchema } from '../../contract/shops.js';
 
 // Platform webhooks (docs/sales-channels.md). No API key: the platform's signature over the raw
 // body is the authentication, so this scope keeps every body as raw bytes (any content type)

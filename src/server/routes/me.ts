@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { StringEnum } from '../schemas/common.js';
-import { PERMISSIONS } from '../../domain/permissions.js';
+import { StringEnum } from '../../contract/common.js';
+import { PERMISSIONS } from '../../contract/permissions.js';
 
 const MeSchema = Type.Object({
   key_id: Type.String(),

@@ -3,11 +3,11 @@ import type { Static } from 'typebox';
 import * as shops from '../../domain/channels/shops.js';
 import { listDeliveries, replayDelivery } from '../../domain/channels/deliveries.js';
 import { syncShop } from '../../domain/channels/sync.js';
-import { listOf } from '../schemas/common.js';
+import { listOf } from '../../contract/common.js';
 import {
   ChannelDeliverySchema, CheckSchema, CreateShopBody, DeletedShopSchema, DeliveryListQuery, DeliveryParams, ShopListQuery, ShopParams,
   ShopSchema, SyncBody, SyncSchema, UpdateShopBody,
-} from '../schemas/shops.js';
+} from '../../contract/shops.js';
 
 // Shops and their platform connections (docs/sales-channels.md), in both path families: a
 // fulfiller key manages the shops of its delegated merchants (/v1/ops/shops), a merchant key its

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { IdParams, listOf } from '../schemas/common.js';
+import { IdParams, listOf } from '../../contract/common.js';
 import { pollEvents, triggerEvent } from '../../domain/webhooks/listen.js';
 import {
   CreatedWebhookSchema, DeliveryListQuery, EventPollQuery, EventPollSchema, StreamEventSchema, TriggerEventBody, DeliverySchema, WebhookCreateBody, WebhookListQuery, WebhookListSchema,
   WebhookPatchBody, WebhookSchema,
-} from '../schemas/webhooks.js';
+} from '../../contract/webhooks.js';
 import {
   createEndpoint, deleteEndpoint, deliveryView, endpointView, getEndpoint, listDeliveries, listEndpoints, updateEndpoint,
 } from '../../domain/webhooks/endpoints.js';

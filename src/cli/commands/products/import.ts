@@ -31,7 +31,7 @@ export default function productsImport(ctx: Context): Command {
     const [file] = command.processedArgs as string[];
     const text = file === '-' ? await ctx.io.readStdin() : await readReference(ctx, `@${file}`, '<file>');
     // The columns come from the API's own schema (loaded only here, so `fos --help` stays light).
-    const { BulkProductsBody } = await import('../../../server/schemas/products.js');
+    const { BulkProductsBody } = await import('../../../contract/products.js');
     const fields = (BulkProductsBody.properties.products.items as unknown as { properties: Record<string, never> }).properties;
     const { parseSchemaCsv } = await import('../../shared/schema-csv.js');
     const { bodies: products, rows } = parseSchemaCsv(text, fields, {

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import * as keys from '../../../domain/keys/keys.js';
 import {
   CreatedKeySchema, CreateKeyBody, KeyIdParams, KeyListSchema, KeyRolesBody, KeySchema, KeyTierBody, ListQuery,
-} from '../../schemas/access.js';
+} from '../../../contract/access.js';
 
 // API keys of the caller's team (MANAGE_API_KEYS, either team kind). Every change clears the
 // principal cache so it takes effect at once in this process.

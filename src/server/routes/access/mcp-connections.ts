@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import * as connections from '../../../domain/oauth/connections.js';
-import { KeyTierBody } from '../../schemas/access.js';
-import { McpConnectionListQuery, McpConnectionListSchema, McpConnectionParams, McpConnectionSchema } from '../../schemas/mcp-connections.js';
+import { KeyTierBody } from '../../../contract/access.js';
+import { McpConnectionListQuery, McpConnectionListSchema, McpConnectionParams, McpConnectionSchema } from '../../../contract/mcp-connections.js';
 
 // Agent connections of the caller's team (spec 5.3, "MCP Connections" under team settings),
 // managed with the MCP-management permission. Disconnecting revokes the connection's tokens at

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import * as roles from '../../../domain/keys/roles.js';
-import { CreateRoleBody, ListQuery, RoleIdParams, RoleListSchema, RoleSchema, UpdateRoleBody } from '../../schemas/access.js';
+import { CreateRoleBody, ListQuery, RoleIdParams, RoleListSchema, RoleSchema, UpdateRoleBody } from '../../../contract/access.js';
 
 // Custom roles of the caller's team (MANAGE_API_KEYS, either team kind). A role change alters
 // the permissions of every key holding it, so every change clears the principal cache.

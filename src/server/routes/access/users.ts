@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import * as users from '../../../domain/users/users.js';
-import { CreateUserBody, UserListQuery, UserListSchema, UserSchema } from '../../schemas/users.js';
+import { CreateUserBody, UserListQuery, UserListSchema, UserSchema } from '../../../contract/users.js';
 
 // People of the caller's team, for ADMIN keys: a person may be granted any permission of the team.
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import * as products from '../../../domain/products/merchant.js';
-import { listOf } from '../../schemas/common.js';
+import { listOf } from '../../../contract/common.js';
 import {
   MerchantCreateBody, MerchantProduct, MerchantProductQuery, MerchantUpdateBody, ProductParams,
-} from '../../schemas/products.js';
+} from '../../../contract/products.js';
 
 // Products, merchant family (spec 4.3, records 2.4): merchant keys; their team's products.
 

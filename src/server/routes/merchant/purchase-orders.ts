@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { PURCHASE_ORDER_STATUSES } from '../../../domain/inventory/constants.js';
+import { PURCHASE_ORDER_STATUSES } from '../../../contract/inventory-enums.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
 import { createMerchantPurchaseOrder } from '../../../domain/purchase-orders/create.js';
 import { getPurchaseOrder, listPurchaseOrders } from '../../../domain/purchase-orders/query.js';
 import {
   CreateMerchantPurchaseOrderBody, PurchaseOrderListQuery, PurchaseOrderListSchema, PurchaseOrderParams, PurchaseOrderSchema,
-} from '../../schemas/purchase-orders.js';
+} from '../../../contract/purchase-orders.js';
 
 // Purchase orders, merchant side: a merchant announces stock it sends to a fulfiller it
 // delegates to (like a ShipBob WRO) and follows its receiving. The fulfiller receives it.

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import * as vendors from '../../../domain/vendors/vendors.js';
-import { listOf } from '../../schemas/common.js';
-import { CreateVendorBody, UpdateVendorBody, VendorListQuery, VendorParams, VendorSchema } from '../../schemas/vendors.js';
+import { listOf } from '../../../contract/common.js';
+import { CreateVendorBody, UpdateVendorBody, VendorListQuery, VendorParams, VendorSchema } from '../../../contract/vendors.js';
 
 // Vendors, merchant family (spec 4.4, record 2.5): merchant keys; their team's vendors.
 // GET list and GET one are extensions to the spec's POST and PATCH.

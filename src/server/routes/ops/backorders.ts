@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { listBackorders } from '../../../domain/orders/backorders.js';
-import { PRIORITIES } from '../../../domain/orders/constants.js';
+import { PRIORITIES } from '../../../contract/orders-enums.js';
 import { enumList } from '../../../domain/pagination.js';
-import { listOf } from '../../schemas/common.js';
-import { BackorderQuery, BackorderSchema } from '../../schemas/order-exceptions.js';
+import { listOf } from '../../../contract/common.js';
+import { BackorderQuery, BackorderSchema } from '../../../contract/order-exceptions.js';
 
 // What waits for stock (docs/orders.md "Backorders"): filled by the inventory ledger as stock arrives.
 

@@ -3,13 +3,13 @@ import type { Static } from 'typebox';
 import * as integrations from '../../../domain/carrier-integrations/integrations.js';
 import { testIntegration } from '../../../domain/carrier-integrations/test-call.js';
 import { verifyOrderAddress } from '../../../domain/carrier-integrations/address-verification.js';
-import { OrderSchema } from '../../schemas/orders.js';
+import { OrderSchema } from '../../../contract/orders.js';
 import { listTrackingEvents } from '../../../domain/carrier-integrations/webhooks.js';
-import { IdParams } from '../../schemas/common.js';
+import { IdParams } from '../../../contract/common.js';
 import {
   CarrierIntegrationCreateBody, CarrierIntegrationListQuery, CarrierIntegrationListSchema, CarrierIntegrationPatchBody,
   CarrierIntegrationSchema, CarrierIntegrationTestSchema, TrackingEventListQuery, TrackingEventListSchema,
-} from '../../schemas/carrier-integrations.js';
+} from '../../../contract/carrier-integrations.js';
 
 // Carrier integrations (docs/carriers.md): EasyPost and Shippo accounts, and the rate table.
 // Credentials go in, never out. Tracking history of a package's label.

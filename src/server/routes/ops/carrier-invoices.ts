@@ -4,7 +4,7 @@ import { importInvoice } from '../../../domain/carrier-invoices/import.js';
 import { getImport, listImports } from '../../../domain/carrier-invoices/view.js';
 import {
   ImportInvoiceBody, InvoiceImportListQuery, InvoiceImportListSchema, InvoiceImportParams, InvoiceImportSchema,
-} from '../../schemas/carrier-invoices.js';
+} from '../../../contract/carrier-invoices.js';
 
 // Carrier invoice imports: label cost corrections billed to merchants (issue 12 item 3;
 // docs/carrier-invoices.md).

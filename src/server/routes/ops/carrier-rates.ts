@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import * as rates from '../../../domain/fulfillment/carrier-rates.js';
 import {
   CarrierRateBody, CarrierRateListQuery, CarrierRateListSchema, CarrierRateParams, CarrierRateSchema,
-} from '../../schemas/fulfillment.js';
+} from '../../../contract/fulfillment.js';
 
 // The operator's rate table, used by the built-in 'table' carrier adapter when a label is
 // bought by rate shopping (docs/fulfillment.md).

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { IdParams, listOf } from '../../schemas/common.js';
+import { IdParams, listOf } from '../../../contract/common.js';
 import {
   ChargeListQuery, ChargeSchema, ReceivingChargeBody, ReceivingPatchBody, StorageChargeBody,
-} from '../../schemas/charges.js';
+} from '../../../contract/charges.js';
 import {
   createReceivingCharge, createStorageCharge, getCharge, listCharges, updateReceivingCharge,
 } from '../../../domain/charges/charges.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { listDelegations, setRateCard } from '../../../domain/teams/rate-cards.js';
-import { IdParams, listOf, pageQuery } from '../../schemas/common.js';
-import { DelegationSchema, RateCardBody } from '../../schemas/order-exceptions.js';
+import { IdParams, listOf, pageQuery } from '../../../contract/common.js';
+import { DelegationSchema, RateCardBody } from '../../../contract/order-exceptions.js';
 
 // The fulfiller team's delegations (merchants it works for) and their rate cards (docs/charges.md).
 

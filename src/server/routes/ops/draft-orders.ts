@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { IdParams, listOf, pageQuery, sortOrder } from '../../schemas/common.js';
-import { DraftOrderCreateBody, DraftOrderSchema, OrderSchema } from '../../schemas/orders.js';
+import { IdParams, listOf, pageQuery, sortOrder } from '../../../contract/common.js';
+import { DraftOrderCreateBody, DraftOrderSchema, OrderSchema } from '../../../contract/orders.js';
 import { createDraftOrder, getDraftOrder, listDraftOrders, type DraftOrderInput } from '../../../domain/orders/drafts.js';
 import { convertAndVerify } from '../../../domain/carrier-integrations/address-verification.js';
 

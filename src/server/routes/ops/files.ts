@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Static } from 'typebox';
-import { IdParams } from '../../schemas/common.js';
-import { FileCreateBody, FileListQuery, FileListSchema, FilePatchBody, FileSchema, FileUploadForm } from '../../schemas/files.js';
+import { IdParams } from '../../../contract/common.js';
+import { FileCreateBody, FileListQuery, FileListSchema, FilePatchBody, FileSchema, FileUploadForm } from '../../../contract/files.js';
 import { createFile, deleteFile, fileView, getFile, updateFile } from '../../../domain/files/files.js';
 import { listFiles } from '../../../domain/files/list.js';
 import { uploadFile } from '../../../domain/files/upload.js';

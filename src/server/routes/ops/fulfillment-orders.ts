@@ -4,13 +4,13 @@ import * as fos from '../../../domain/fulfillment/fulfillment-orders.js';
 import { lockFulfillmentOrder, releaseFulfillmentOrderLock } from '../../../domain/fulfillment/locks.js';
 import { enumList } from '../../../domain/pagination.js';
 import { cancelFulfillmentOrder } from '../../../domain/orders/cancel.js';
-import { CancelBody, MoveBody, SplitBody } from '../../schemas/order-exceptions.js';
+import { CancelBody, MoveBody, SplitBody } from '../../../contract/order-exceptions.js';
 import { moveFulfillmentOrder, splitFulfillmentOrder } from '../../../domain/fulfillment/move-split.js';
 import { Type } from 'typebox';
 import {
   FO_STATUSES, FulfillmentOrderListQuery, FulfillmentOrderListSchema, FulfillmentOrderParams, FulfillmentOrderSchema,
   LockBody, LockResponse, ReleaseBody,
-} from '../../schemas/fulfillment.js';
+} from '../../../contract/fulfillment.js';
 
 // Fulfillment orders and their locks (spec 2.11, 3.2, 4.6 steps 1b-3; docs/fulfillment.md).
 

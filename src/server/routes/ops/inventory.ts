@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { adjustInventory } from '../../../domain/inventory/adjust.js';
-import { MOVEMENT_KINDS } from '../../../domain/inventory/constants.js';
+import { MOVEMENT_KINDS } from '../../../contract/inventory-enums.js';
 import { listLevels } from '../../../domain/inventory/levels.js';
 import { listMovements } from '../../../domain/inventory/movements.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
 import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import {
   AdjustmentBody, AdjustmentSchema, InventoryListQuery, InventoryListSchema, MovementListQuery, MovementListSchema,
-} from '../../schemas/inventory.js';
+} from '../../../contract/inventory.js';
 
 // Inventory levels, the movement ledger and adjustments (issue 10; docs/inventory.md).
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { LOCATION_TYPES } from '../../../domain/inventory/constants.js';
+import { LOCATION_TYPES } from '../../../contract/inventory-enums.js';
 import { listBinStock } from '../../../domain/inventory/bin-stock.js';
 import { moveStock } from '../../../domain/inventory/moves.js';
 import * as locations from '../../../domain/locations/locations.js';
@@ -9,7 +9,7 @@ import { invalid } from '../../../domain/errors.js';
 import {
   BinStockListSchema, BinStockQuery, BulkLocationsBody, BulkLocationsSchema, CreateLocationBody, LocationListQuery, LocationListSchema,
   LocationParams, LocationSchema, MoveBody, MoveSchema, UpdateLocationBody,
-} from '../../schemas/locations.js';
+} from '../../../contract/locations.js';
 
 // Locations (bins), stock by bin and lot, and moves between bins (issue 28; docs/floor.md).
 

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { IdParams, StringEnum, Uuid, listOf, pageQuery } from '../../schemas/common.js';
-import { OrderListItemSchema, OrderSchema } from '../../schemas/orders.js';
-import { PRIORITIES } from '../../../domain/orders/constants.js';
+import { IdParams, StringEnum, Uuid, listOf, pageQuery } from '../../../contract/common.js';
+import { OrderListItemSchema, OrderSchema } from '../../../contract/orders.js';
+import { PRIORITIES } from '../../../contract/orders-enums.js';
 import { changeOrderPriority, getOrder, listOrders, markPaid } from '../../../domain/orders/orders.js';
 import { cancelOrder } from '../../../domain/orders/cancel.js';
 import { listOrderHolds, placeOrderHold, releaseOrderHold } from '../../../domain/orders/hold-actions.js';
-import { CancelBody, HoldBody, HoldParams, HoldSchema, OrderEditBody } from '../../schemas/order-exceptions.js';
+import { CancelBody, HoldBody, HoldParams, HoldSchema, OrderEditBody } from '../../../contract/order-exceptions.js';
 import { editOrder } from '../../../domain/orders/edit.js';
 
 // Orders of the caller's fulfiller team (spec 4.5). Orders of other teams answer 404.

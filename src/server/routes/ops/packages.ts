@@ -12,7 +12,7 @@ import { enumList } from '../../../domain/pagination.js';
 import {
   CreatePackageBody, FulfilBody, FulfilResponse, LabelBody, LabelDocumentQuery, PACKAGE_STATUSES, PackageListQuery, PackageListSchema,
   PackageParams, PackageSchema, UpdatePackageBody,
-} from '../../schemas/packages.js';
+} from '../../../contract/packages.js';
 import { PDF_RESPONSE, sendDocument } from '../documents.js';
 
 // Packages, labels and fulfil (spec 2.7, 4.6 steps 4-6, 4.7; docs/fulfillment.md).

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { IdParams, listOf } from '../../schemas/common.js';
+import { IdParams, listOf } from '../../../contract/common.js';
 import {
   AssignBody, AssignResponse, NameBody, PickingEntryListSchema, PickingSessionSchema, SessionFoQuery, SessionListQuery,
   ToteListQuery, ToteSchema,
-} from '../../schemas/picking.js';
+} from '../../../contract/picking.js';
 import {
   assignFulfillmentOrders, createSession, createTote, getSession, listSessionFulfillmentOrders, listSessions, listTotes,
 } from '../../../domain/picking/picking.js';
 
 import { pickList } from '../../../domain/picking/pick-list.js';
-import { PickListSchema } from '../../schemas/locations.js';
+import { PickListSchema } from '../../../contract/locations.js';
 
 const tags = ['Picking sessions'];
 const read = { permission: 'READ_FULFILLMENTS', family: 'ops' } as const;

@@ -3,10 +3,10 @@ import type { Static } from 'typebox';
 import { bulkUpsertProducts } from '../../../domain/products/bulk.js';
 import * as products from '../../../domain/products/products.js';
 import { statusOf } from '../../problem.js';
-import { listOf } from '../../schemas/common.js';
+import { listOf } from '../../../contract/common.js';
 import {
   BulkProductsBody, BulkProductsResult, OpsCreateBody, OpsProductDetail, OpsProductListItem, OpsProductQuery, OpsProductWritten, OpsUpdateBody, ProductParams,
-} from '../../schemas/products.js';
+} from '../../../contract/products.js';
 
 // Products, ops family (spec 4.2, records 2.3): fulfiller keys; their team's products and those
 // of merchant teams delegated to it.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { PURCHASE_ORDER_STATUSES } from '../../../domain/inventory/constants.js';
+import { PURCHASE_ORDER_STATUSES } from '../../../contract/inventory-enums.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
 import { createPurchaseOrder } from '../../../domain/purchase-orders/create.js';
 import { cancelPurchaseOrder, closePurchaseOrder } from '../../../domain/purchase-orders/lifecycle.js';
@@ -9,7 +9,7 @@ import { receivePurchaseOrder } from '../../../domain/purchase-orders/receive.js
 import {
   CreatePurchaseOrderBody, PurchaseOrderListQuery, PurchaseOrderListSchema, PurchaseOrderParams, PurchaseOrderSchema,
   ReceiptSchema, ReceiveBody,
-} from '../../schemas/purchase-orders.js';
+} from '../../../contract/purchase-orders.js';
 
 // Purchase orders / inbound receipts, fulfiller side (issue 10 item 3; docs/inventory.md).
 

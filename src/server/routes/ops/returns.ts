@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { RETURN_STATUSES } from '../../../domain/inventory/constants.js';
+import { RETURN_STATUSES } from '../../../contract/inventory-enums.js';
 import { enumList } from '../../../domain/pagination.js';
 import { cancelReturn, createReturn, receiveReturn } from '../../../domain/returns/returns.js';
 import { getReturn, listReturns } from '../../../domain/returns/view.js';
-import { CreateReturnBody, ReceiveReturnBody, ReturnListQuery, ReturnListSchema, ReturnParams, ReturnSchema } from '../../schemas/returns.js';
+import { CreateReturnBody, ReceiveReturnBody, ReturnListQuery, ReturnListSchema, ReturnParams, ReturnSchema } from '../../../contract/returns.js';
 
 // Returns of fulfilled orders (issue 10 item 6; docs/inventory.md).
 

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import { scanFormPdf } from '../../../domain/documents/scan-form.js';
 import { createScanForm } from '../../../domain/scan-forms/create.js';
 import { listScanForms, loadScanForm } from '../../../domain/scan-forms/view.js';
-import { CreateScanFormBody, ScanFormListQuery, ScanFormListSchema, ScanFormParams, ScanFormSchema } from '../../schemas/scan-forms.js';
+import { CreateScanFormBody, ScanFormListQuery, ScanFormListSchema, ScanFormParams, ScanFormSchema } from '../../../contract/scan-forms.js';
 import { PDF_RESPONSE, sendDocument } from '../documents.js';
 
 // Scan forms: end-of-day manifests (issue 12 item 2; docs/scan-forms.md).

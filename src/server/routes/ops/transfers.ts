@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { TRANSFER_STATUSES } from '../../../domain/inventory/constants.js';
+import { TRANSFER_STATUSES } from '../../../contract/inventory-enums.js';
 import { cancelTransfer, createTransfer, getTransfer, listTransfers, receiveTransfer } from '../../../domain/inventory/transfers.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
 import {
   CreateTransferBody, ReceiveTransferBody, TransferListQuery, TransferListSchema, TransferParams, TransferSchema,
-} from '../../schemas/inventory.js';
+} from '../../../contract/inventory.js';
 
 // Transfers between the team's warehouses (issue 10 item 5; docs/inventory.md).
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { getWarehouse, listWarehouses } from '../../../domain/warehouses/warehouses.js';
-import { listOf } from '../../schemas/common.js';
-import { WarehouseListQuery, WarehouseParams, WarehouseSchema } from '../../schemas/warehouses.js';
+import { listOf } from '../../../contract/common.js';
+import { WarehouseListQuery, WarehouseParams, WarehouseSchema } from '../../../contract/warehouses.js';
 
 // Warehouses of the caller's fulfiller team (docs/warehouses.md): read-only, so an operator with a
 // key finds warehouse ids (and the CLI resolves `--warehouse <name>`) without database access.

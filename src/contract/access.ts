@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PERMISSIONS } from '../../domain/permissions.js';
-import { TIER_LIMITS } from '../rate-limit/stores.js';
+import { PERMISSIONS } from './permissions.js';
+import { TIER_LIMITS } from '../server/rate-limit/stores.js';
 import { Id, IdParams, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Schemas of /v1/keys and /v1/roles. Responses never carry a token or its hash: only the

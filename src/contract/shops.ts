@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, Opt, StringEnum, Timestamp, Uuid, pageQuery } from './common.js';
-import { SHOP_TYPES } from '../../domain/orders/constants.js';
+import { SHOP_TYPES } from './orders-enums.js';
 
 // Shops and their platform connections (docs/sales-channels.md). Credentials are write-only:
 // no response schema has a member for them.

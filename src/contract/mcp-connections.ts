@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CONNECTION_PERMISSIONS, CONNECTION_STATES, PRESETS } from '../../domain/oauth/presets.js';
+import { CONNECTION_PERMISSIONS, CONNECTION_STATES, PRESETS } from '../domain/oauth/presets.js';
 import { IdParams, listOf, Opt, pageQuery, StringEnum, Timestamp, Uuid } from './common.js';
 
 // Schemas of /v1/mcp-connections: agent connections made through the OAuth sign-in (spec 5.3).

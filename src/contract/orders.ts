@@ -1,11 +1,11 @@
-import { COUNTRY_CODES, CURRENCY_CODES } from '../../domain/reference/iso.js';
+import { COUNTRY_CODES, CURRENCY_CODES } from '../domain/reference/iso.js';
 import { Type, type TSchema } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import {
   CANCEL_REASONS, CARRIER_SELECTION_FIELDS, DRAFT_STATUSES, FULFILLMENT_STATUSES, HOLD_REASONS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS,
   ORDER_STATUSES, PAYMENT_STATUSES, PRIORITIES, SHOP_TYPES,
-} from '../../domain/orders/constants.js';
-import { ADDRESS_FIELDS } from '../../domain/orders/address.js';
+} from './orders-enums.js';
+import { ADDRESS_FIELDS } from '../domain/orders/address.js';
 
 // Schemas of orders and draft orders (spec 2.6, 4.5; draft shape: docs/orders.md).
 

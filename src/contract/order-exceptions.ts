@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import { AddressInput } from './orders.js';
-import { CANCEL_REASONS, HOLD_REASONS, PRIORITIES } from '../../domain/orders/constants.js';
-import { CURRENCY_CODES } from '../../domain/reference/iso.js';
+import { CANCEL_REASONS, HOLD_REASONS, PRIORITIES } from './orders-enums.js';
+import { CURRENCY_CODES } from '../domain/reference/iso.js';
 
 // Schemas of the order exceptions: cancel, holds, backorders (docs/orders.md).
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PRIORITIES } from '../../domain/orders/constants.js';
+import { PRIORITIES } from './orders-enums.js';
 import { Id, Uuid, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Fulfillment orders, locks and the carrier rate table (spec 2.11, 4.6; docs/fulfillment.md).

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS } from '../../domain/inventory/constants.js';
+import { PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS } from './inventory-enums.js';
 import { Day, Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 import { MAX_LINES, ProductRefFields, receiptBody } from './inventory.js';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Id, Uuid, Nullable, Opt, StringEnum, Timestamp, pageQuery, sortOrder } from './common.js';
-import { RATE_PERIODS } from '../../domain/charges/rate-card.js';
+import { RATE_PERIODS } from '../domain/charges/rate-card.js';
 
 export const CHARGE_CATEGORIES = ['STORAGE', 'RECEIVING', 'SHIPPING'] as const;
 

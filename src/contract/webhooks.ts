@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum, Timestamp, listOf, pageQuery } from './common.js';
-import { EVENT_KINDS } from '../../domain/events/outbox.js';
+import { EVENT_KINDS } from '../domain/events/outbox.js';
 
 const endpointFields = {
   id: Type.String(),

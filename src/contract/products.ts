@@ -1,9 +1,9 @@
-import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from '../../domain/reference/iso.js';
+import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from '../domain/reference/iso.js';
 import { Type } from 'typebox';
 import { Nullable, Opt, pageQuery, sortOrder, StringEnum, Timestamp, Uuid } from './common.js';
 import {
   MEASUREMENT_UNITS, PLATFORMS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS,
-} from '../../domain/products/fields.js';
+} from '../domain/products/fields.js';
 
 // Product schemas: ops records (spec 2.3), merchant records (spec 2.4), write bodies and list
 // queries. Response schemas list every field: fast-json-stringify drops anything else.

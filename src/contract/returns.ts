@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { RETURN_REASONS, RETURN_STATUSES } from '../../domain/inventory/constants.js';
+import { RETURN_REASONS, RETURN_STATUSES } from './inventory-enums.js';
 import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 import { MAX_LINES, receiptBody } from './inventory.js';
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LOCATION_TYPES } from '../../domain/inventory/constants.js';
+import { LOCATION_TYPES } from './inventory-enums.js';
 import { Day, Id, IdParams, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 import { MAX_LINES, ProductRefFields } from './inventory.js';
 

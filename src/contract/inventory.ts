@@ -1,7 +1,7 @@
 import { Type, type TProperties } from 'typebox';
 import {
   ADJUSTMENT_REASONS, BUCKETS, MOVEMENT_KINDS, RECEIPT_CONDITIONS, TRANSFER_STATUSES,
-} from '../../domain/inventory/constants.js';
+} from './inventory-enums.js';
 import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Inventory levels, the movement ledger and adjustments (issue 10; docs/inventory.md).
