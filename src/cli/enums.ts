@@ -1,25 +1,16 @@
-import { LABEL_FORMATS } from '../domain/documents/urls.js';
-import { RATE_PERIODS } from '../domain/charges/rate-card.js';
-import { EVENT_KINDS } from '../domain/events/outbox.js';
 import {
-  CANCEL_REASONS, DRAFT_STATUSES, FULFILLMENT_STATUSES, HOLD_REASONS, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITIES,
-} from '../contract/orders-enums.js';
-import { PERMISSIONS } from '../contract/permissions.js';
-import { CONNECTION_STATES } from '../domain/oauth/presets.js';
-import {
-  ADJUSTMENT_REASONS, MOVEMENT_KINDS, PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS, RETURN_REASONS, RETURN_STATUSES,
-  TRANSFER_STATUSES, LOCATION_TYPES,
-} from '../contract/inventory-enums.js';
-import {
-  MEASUREMENT_UNITS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS,
-} from '../domain/products/fields.js';
+  ADJUSTMENT_REASONS, CANCEL_REASONS, CARRIER_PLATFORMS, CARRIER_WEIGHT_UNITS, HOLD_REASONS, LOCATION_TYPES, CHARGE_CATEGORIES, CONNECTION_STATES, DELIVERY_STATUSES, DRAFT_STATUSES, EVENT_KINDS,
+  FO_STATUSES, FULFILLMENT_STATUSES, LABEL_FORMATS, MEASUREMENT_UNITS, MOVEMENT_KINDS, ORDER_STATUSES, PACKAGE_STATUSES,
+  PAYMENT_STATUSES, PERMISSIONS, PICKING_FILTER_STATUSES, POWER_ROLES, PRIORITIES, PRODUCT_TYPES, PURCHASE_ORDER_STATUSES,
+  RATE_PERIODS, RATE_STRATEGIES, RATE_TIERS, RECEIPT_CONDITIONS, REPLENISHMENT_STRATEGIES, RETURN_REASONS, RETURN_STATUSES,
+  SORT_ORDERS, TRANSFER_STATUSES, WEIGHT_UNITS,
+} from '../contract/enums.js';
 import { UsageError } from './errors.js';
 
 /**
  * Enumerations the CLI checks before sending, so a typo fails at once with the allowed values.
- * Imported from the domain's constant modules (import-free at runtime, so `fos --help` stays
- * light) where they live there; the few below that only the route schemas define are mirrored
- * here and must follow src/contract/* .
+ * Every list is the API contract's own (src/contract/enums.ts, import-free so `fos --help` stays
+ * light), which the route schemas validate with too: nothing here is copied.
  */
 export const ENUMS = {
   priority: PRIORITIES,
@@ -36,10 +27,10 @@ export const ENUMS = {
   rate_period: RATE_PERIODS,
   permission: PERMISSIONS,
   webhook_event: ['*', ...EVENT_KINDS],
-  power_role: ['ADMIN', 'MEMBER'],
-  tier: ['1', '2', '3', '4'],
+  power_role: POWER_ROLES,
+  tier: RATE_TIERS,
   mcp_connection_status: CONNECTION_STATES,
-  sort_order: ['asc', 'desc'],
+  sort_order: SORT_ORDERS,
   adjustment_reason: ADJUSTMENT_REASONS,
   movement_kind: MOVEMENT_KINDS,
   purchase_order_status: PURCHASE_ORDER_STATUSES,
@@ -48,20 +39,15 @@ export const ENUMS = {
   return_status: RETURN_STATUSES,
   return_reason: RETURN_REASONS,
   location_type: LOCATION_TYPES,
-  /** contract/packages.ts */
-  rate_strategy: ['CHEAPEST', 'FASTEST'],
-  /** contract/carrier-integrations.ts (`fos carriers connect <platform>`) */
-  carrier_integration_platform: ['easypost', 'shippo', 'table'],
+  carrier_integration_platform: CARRIER_PLATFORMS,
+  rate_strategy: RATE_STRATEGIES,
   label_format: LABEL_FORMATS,
-  package_status: ['PENDING', 'FULFILLED', 'CANCELLED'],
-  /** contract/fulfillment.ts */
-  fulfillment_order_status: ['PENDING', 'ACCEPTED', 'IN_PROGRESS', 'FULFILLED', 'CANCELLED'],
-  carrier_weight_unit: ['G', 'KG', 'LB', 'OZ'],
-  /** contract/charges.ts */
-  charge_category: ['STORAGE', 'RECEIVING', 'SHIPPING'],
-  /** contract/picking.ts, webhooks.ts */
-  picking_status: ['PENDING', 'FULFILLED'],
-  delivery_status: ['PENDING', 'DELIVERED', 'FAILED'],
+  package_status: PACKAGE_STATUSES,
+  fulfillment_order_status: FO_STATUSES,
+  carrier_weight_unit: CARRIER_WEIGHT_UNITS,
+  charge_category: CHARGE_CATEGORIES,
+  picking_status: PICKING_FILTER_STATUSES,
+  delivery_status: DELIVERY_STATUSES,
 } as const satisfies Record<string, readonly string[]>;
 
 /**

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PERMISSIONS } from './permissions.js';
+import { PERMISSIONS, POWER_ROLES } from './enums.js';
 import { TIER_LIMITS } from '../server/rate-limit/stores.js';
 import { Id, IdParams, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 
@@ -9,7 +9,7 @@ import { Id, IdParams, listOf, Opt, pageQuery, StringEnum, Timestamp } from './c
 const KeyName = Type.String({ minLength: 1, maxLength: 100, description: 'shown in lists; need not be unique' });
 const RoleName = Type.String({ minLength: 1, maxLength: 100, description: 'unique within the team' });
 const Description = Type.String({ maxLength: 1000 });
-const PowerRole = StringEnum(['ADMIN', 'MEMBER'] as const, {
+const PowerRole = StringEnum(POWER_ROLES, {
   description: 'ADMIN holds every permission; MEMBER only those of its custom roles',
 });
 const Permission = StringEnum(PERMISSIONS);

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_INVOICE_LINES } from '../domain/carrier-invoices/constants.js';
+import { MAX_INVOICE_LINES } from './carrier-invoices-limits.js';
 import { Day, Id, listOf, Nullable, pageQuery, Timestamp } from './common.js';
 
 // Carrier invoice imports: corrections of label costs (issue 12 item 3; docs/carrier-invoices.md).

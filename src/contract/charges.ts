@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { Id, Uuid, Nullable, Opt, StringEnum, Timestamp, pageQuery, sortOrder } from './common.js';
-import { RATE_PERIODS } from '../domain/charges/rate-card.js';
+import { CHARGE_CATEGORIES, RATE_PERIODS } from './enums.js';
 
-export const CHARGE_CATEGORIES = ['STORAGE', 'RECEIVING', 'SHIPPING'] as const;
+export { CHARGE_CATEGORIES };
 
 const Str = Nullable(Type.String());
 const Num = Nullable(Type.Number());

@@ -1,5 +1,6 @@
 import { Type, type TSchema, type TSchemaOptions } from 'typebox';
 import { idPrefixQuery } from './id-prefix.js';
+import { SORT_ORDERS } from './enums.js';
 
 // Shared schema pieces. Route schemas are the one source for validation, the OpenAPI
 // document, the agent-tool catalog and the CLI's field completion.
@@ -69,7 +70,7 @@ export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {
   ...idPrefixQuery,
 });
 
-export const sortOrder = Type.Optional(StringEnum(['asc', 'desc'] as const));
+export const sortOrder = Type.Optional(StringEnum(SORT_ORDERS));
 
 export const IdParams = <const K extends string>(name: K) =>
   Type.Object({ [name]: Id } as Record<K, typeof Id>);

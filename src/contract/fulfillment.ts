@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { PRIORITIES } from './orders-enums.js';
+import { CARRIER_WEIGHT_UNITS, FO_STATUSES, PRIORITIES } from './enums.js';
 import { Id, Uuid, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Fulfillment orders, locks and the carrier rate table (spec 2.11, 4.6; docs/fulfillment.md).
 
-export const FO_STATUSES = ['PENDING', 'ACCEPTED', 'IN_PROGRESS', 'FULFILLED', 'CANCELLED'] as const;
+export { FO_STATUSES };
 
 export const LockSchema = Type.Object({
   lock_owner: Type.String(),
@@ -87,7 +87,7 @@ export const LockResponse = Type.Object({
 
 // ---------- carrier rate table ----------
 
-const WEIGHT_UNITS = ['G', 'KG', 'LB', 'OZ'] as const;
+const WEIGHT_UNITS = CARRIER_WEIGHT_UNITS;
 
 export const CarrierRateSchema = Type.Object({
   id: Type.String(),

@@ -1,4 +1,4 @@
-import { LABEL_FORMATS } from '../domain/documents/urls.js';
+import { LABEL_FORMATS, MEASUREMENT_UNITS, PACKAGE_STATUSES, RATE_STRATEGIES, WEIGHT_UNITS } from './enums.js';
 import { Type, type TSchema } from 'typebox';
 import { PACKAGE_CONFIG } from '../domain/fulfillment/package-config.js';
 import { Id, Uuid, listOf, Nullable, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
@@ -6,11 +6,7 @@ import { FulfillmentSummarySchema, PackageLineItemSchema, RateErrorDataSchema, S
 
 // Package 2.7 and the package / label / fulfil bodies (spec 4.6, 4.7; docs/fulfillment.md).
 
-export const MEASUREMENT_UNITS = ['MM', 'IN'] as const;
-export const WEIGHT_UNITS = ['G', 'LB'] as const;
-export const RATE_STRATEGIES = ['CHEAPEST', 'FASTEST'] as const;
-// CANCELLED: an unshipped package closed by a cancel of its fulfillment order (docs/orders.md).
-export const PACKAGE_STATUSES = ['PENDING', 'FULFILLED', 'CANCELLED'] as const;
+export { MEASUREMENT_UNITS, PACKAGE_STATUSES, RATE_STRATEGIES, WEIGHT_UNITS };
 
 const S = () => Opt(Type.String());
 const N = () => Opt(Type.Number());

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PICKING_FILTER_STATUSES } from './enums.js';
 import { Id, Nullable, StringEnum, Timestamp, listOf, pageQuery, sortOrder } from './common.js';
 
 const NullableTs = Nullable(Timestamp);
@@ -50,7 +51,7 @@ export const AssignBody = Type.Object({
 export const AssignResponse = Type.Object({ data: Type.Array(PickingEntrySchema) });
 
 export const SessionFoQuery = Type.Object({
-  status: Type.Optional(StringEnum(['PENDING', 'FULFILLED'] as const)),
+  status: Type.Optional(StringEnum(PICKING_FILTER_STATUSES)),
   ...pageQuery({ defaultLimit: 10, maxLimit: 50 }),
   order_by: Type.Optional(StringEnum(['order_number', 'created_at', 'updated_at'] as const, { default: 'order_number' })),
   order: Type.Optional(StringEnum(['asc', 'desc'] as const, { default: 'asc' })),

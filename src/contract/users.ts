@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
-import { PERMISSIONS } from './permissions.js';
+import { PERMISSIONS, POWER_ROLES } from './enums.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../domain/users/users.js';
 import { Id, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Schemas of /v1/users. Responses never carry a password or its hash.
 
-const PowerRole = StringEnum(['ADMIN', 'MEMBER'] as const, {
+const PowerRole = StringEnum(POWER_ROLES, {
   description: 'ADMIN holds every permission of the team; MEMBER only those of its custom roles',
 });
 const RoleRef = Type.Object({ id: Type.String(), name: Type.String() });

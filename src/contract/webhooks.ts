@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum, Timestamp, listOf, pageQuery } from './common.js';
-import { EVENT_KINDS } from '../domain/events/outbox.js';
+import { DELIVERY_STATUSES, EVENT_KINDS } from './enums.js';
 
 const endpointFields = {
   id: Type.String(),
@@ -42,7 +42,7 @@ export const DeliverySchema = Type.Object({
   endpoint_id: Type.String(),
   event_id: Type.String(),
   event_kind: Type.String(),
-  status: StringEnum(['PENDING', 'DELIVERED', 'FAILED'] as const),
+  status: StringEnum(DELIVERY_STATUSES),
   attempts: Type.Integer(),
   next_attempt_at: Nullable(Timestamp),
   response_status: Nullable(Type.Integer()),
@@ -54,7 +54,7 @@ export const DeliverySchema = Type.Object({
 
 export const DeliveryListQuery = Type.Object({
   ...pageQuery(),
-  status: Type.Optional(StringEnum(['PENDING', 'DELIVERED', 'FAILED'] as const)),
+  status: Type.Optional(StringEnum(DELIVERY_STATUSES)),
 });
 export const WebhookListQuery = Type.Object({ ...pageQuery() });
 

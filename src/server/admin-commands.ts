@@ -9,7 +9,7 @@ import { isPermission, PERMISSIONS, type Permission } from '../contract/permissi
 import * as teams from '../domain/teams/teams.js';
 import * as users from '../domain/users/users.js';
 import { validateRateCard } from '../domain/charges/rate-card.js';
-import { CliError, ExitCode } from '../cli/errors.js';
+import { CliError, ExitCode } from '../contract/errors.js';
 
 // `fos admin` works on the database directly (no HTTP, no key): it is how an operator makes
 // teams, places and keys. Output is JSON on stdout, one document per command.

@@ -39,7 +39,7 @@ Examples:
   $ fos serve --db postgresql://… --redis redis://127.0.0.1:6379`)
     .action(async (opts) => {
       const [{ runServe }, { ServerLockedError }, { CliError, ExitCode }] = await Promise.all([
-        import('./serve-command.js'), import('./single-server.js'), import('../cli/errors.js'),
+        import('./serve-command.js'), import('./single-server.js'), import('../contract/errors.js'),
       ]);
       try {
         await runServe({ ...opts, db: resolveDbUrl(opts.db), storage: opts.storage ?? process.env.FOS_STORAGE, maxUploadBytes: opts.maxUploadMb * 1024 * 1024 });

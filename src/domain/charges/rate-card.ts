@@ -4,8 +4,8 @@ import type { FieldError } from '../errors.js';
 // Pricing is a pure function of the card and the charge's inputs; it returns the amount and a
 // trace of the steps it evaluated, which the charge keeps as pricing_trace.
 
-export const RATE_PERIODS = ['DAILY', 'WEEKLY', 'MONTHLY'] as const;
-export type RatePeriod = (typeof RATE_PERIODS)[number];
+import { RATE_PERIODS, type RatePeriod } from '../../contract/enums.js';
+export { RATE_PERIODS, type RatePeriod };
 export type ChargeCategory = 'STORAGE' | 'RECEIVING' | 'SHIPPING';
 
 type PeriodRates = Partial<Record<RatePeriod, number>>;

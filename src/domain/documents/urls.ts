@@ -4,9 +4,8 @@
 // package or bought the label, so a URL works for whoever saw it in the response. The routes
 // behind them are in src/server/routes/ops/packages.ts and answer the fulfiller team only.
 
-/** Formats of a bought label's document (import-free, so the CLI's enums can use it). */
-export const LABEL_FORMATS = ['PDF', 'ZPL'] as const;
-export type LabelFormat = (typeof LABEL_FORMATS)[number];
+import type { LabelFormat } from '../../contract/enums.js';
+export { LABEL_FORMATS, type LabelFormat } from '../../contract/enums.js';
 
 const base = (origin: string, packageId: string) => `${origin}/v1/ops/packages/${packageId}`;
 

@@ -4,45 +4,10 @@ import type { TxClient } from '../../db/types.js';
 // describes, so it exists if and only if the change committed. A worker delivers it later
 // (webhooks, sales-channel tracking pushes) with retries: src/server/workers/outbox.ts.
 
-/** Every event kind; webhook endpoints subscribe to a list of these, or to '*'. */
-export const EVENT_KINDS = [
-  'tracking.push', // sales-channel tracking update after a fulfil; payload names the order (TrackingPushPayload)
-  'order.created',
-  'order.priority_changed',
-  'order.updated',
-  'order.cancelled',
-  'order.hold_placed',
-  'order.hold_released',
-  'order.backorder_allocated',
-  'fulfillment_order.cancelled',
-  'fulfillment_order.moved',
-  'fulfillment_order.split',
-  'fulfillment_order.locked',
-  'package.created',
-  'package.labelled',
-  'package.label_voided',
-  'shipment.status_changed', // a carrier platform's tracking moved a label (both teams; sales channels may push it)
-  'shipping_label.refund_updated',
-  'package.fulfilled',
-  'scan_form.created',
-  'shipping_label.corrected',
-  'file.processed',
-  'charge.created',
-  'charge.updated',
-  'inventory.adjusted',
-  'purchase_order.created',
-  'purchase_order.received',
-  'purchase_order.closed',
-  'purchase_order.cancelled',
-  'inventory.transfer_shipped',
-  'inventory.transfer_received',
-  'inventory.transfer_cancelled',
-  'return.created',
-  'return.received',
-  'return.cancelled',
-] as const;
+import { EVENT_KINDS, type EventKind } from '../../contract/enums.js';
 
-export type EventKind = (typeof EVENT_KINDS)[number];
+/** Every event kind (src/contract/enums.ts); webhook endpoints subscribe to a list of these, or to '*'. */
+export { EVENT_KINDS, type EventKind };
 
 export const isEventKind = (value: string): value is EventKind => (EVENT_KINDS as readonly string[]).includes(value);
 

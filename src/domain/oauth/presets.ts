@@ -6,8 +6,7 @@ export const CONNECTION_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter(
   (p) => p !== 'WRITE_MCP' && !p.startsWith('MANAGE_'),
 );
 
-/** States of a connection, as its list filter takes them. */
-export const CONNECTION_STATES = ['ACTIVE', 'REVOKED'] as const;
+export { CONNECTION_STATES } from '../../contract/enums.js';
 
 export const PRESETS = ['READ_ONLY', 'READ_AND_OPERATE', 'FULL_OPERATIONAL', 'CUSTOM'] as const;
 export type Preset = (typeof PRESETS)[number];

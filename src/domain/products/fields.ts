@@ -4,10 +4,8 @@
 
 import { searchKey } from '../search.js';
 
-export const PRODUCT_TYPES = ['STANDARD', 'VIRTUAL_BUNDLE', 'ASSEMBLY'] as const;
-export const MEASUREMENT_UNITS = ['MM', 'IN'] as const;
-export const WEIGHT_UNITS = ['G', 'LB'] as const;
-export const REPLENISHMENT_STRATEGIES = ['FIFO'] as const;
+import { MEASUREMENT_UNITS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS } from '../../contract/enums.js';
+export { MEASUREMENT_UNITS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS };
 /** The seven storefront platforms (spec's platform_a..g, MANUAL fourth), as the ShopType enum. */
 export const PLATFORMS = ['SHOPIFY', 'AMAZON', 'BIGCOMMERCE', 'MANUAL', 'WOOCOMMERCE', 'EBAY', 'ETSY'] as const;
 

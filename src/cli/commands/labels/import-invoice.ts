@@ -34,7 +34,7 @@ export default function labelsImportInvoice(ctx: Context): Command {
     const text = file === '-' ? await ctx.io.readStdin() : await readReference(ctx, `@${file}`, '<file>');
     // The columns come from the API's own schema (loaded only here, so `fos --help` stays light).
     const [{ ImportInvoiceBody }, { MAX_INVOICE_LINES }] = await Promise.all([
-      import('../../../contract/carrier-invoices.js'), import('../../../domain/carrier-invoices/constants.js'),
+      import('../../../contract/carrier-invoices.js'), import('../../../contract/carrier-invoices-limits.js'),
     ]);
     const fields = (ImportInvoiceBody.properties.lines.items as unknown as { properties: Record<string, never> }).properties;
     const { bodies, rows } = parseSchemaCsv(text, fields, {

@@ -1,0 +1,82 @@
+// Every enumeration of the API in one import-free module: the route schemas (src/contract/*.ts)
+// build their StringEnums from these lists, the domain checks against them, and the CLI's enums
+// (src/cli/enums.ts) are derived from them. Import-free so `fos --help` loads no schema code.
+
+export * from './orders-enums.js';
+export * from './inventory-enums.js';
+export { PERMISSIONS, type Permission } from './permissions.js';
+
+// products
+export const PRODUCT_TYPES = ['STANDARD', 'VIRTUAL_BUNDLE', 'ASSEMBLY'] as const;
+export const MEASUREMENT_UNITS = ['MM', 'IN'] as const;
+export const WEIGHT_UNITS = ['G', 'LB'] as const;
+export const REPLENISHMENT_STRATEGIES = ['FIFO'] as const;
+
+// fulfillment orders, packages, labels, picking
+export const FO_STATUSES = ['PENDING', 'ACCEPTED', 'IN_PROGRESS', 'FULFILLED', 'CANCELLED'] as const;
+// CANCELLED: an unshipped package closed by a cancel of its fulfillment order (docs/orders.md).
+export const PACKAGE_STATUSES = ['PENDING', 'FULFILLED', 'CANCELLED'] as const;
+export const RATE_STRATEGIES = ['CHEAPEST', 'FASTEST'] as const;
+/** Formats of a bought label's document. */
+export const LABEL_FORMATS = ['PDF', 'ZPL'] as const;
+export type LabelFormat = (typeof LABEL_FORMATS)[number];
+/** Units of the carrier rate table's weight brackets (wider than a product's). */
+export const CARRIER_WEIGHT_UNITS = ['G', 'KG', 'LB', 'OZ'] as const;
+/** A picking session's status as its list filter takes it. */
+export const PICKING_FILTER_STATUSES = ['PENDING', 'FULFILLED'] as const;
+
+// charges
+export const CHARGE_CATEGORIES = ['STORAGE', 'RECEIVING', 'SHIPPING'] as const;
+export const RATE_PERIODS = ['DAILY', 'WEEKLY', 'MONTHLY'] as const;
+export type RatePeriod = (typeof RATE_PERIODS)[number];
+
+// keys, agents, webhooks
+export const POWER_ROLES = ['ADMIN', 'MEMBER'] as const;
+/** Rate tiers of a key, as the CLI takes them (1-4). */
+export const RATE_TIERS = ['1', '2', '3', '4'] as const;
+/** States of an agent connection, as its list filter takes them. */
+export const CONNECTION_STATES = ['ACTIVE', 'REVOKED'] as const;
+export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+
+/** Every event kind; webhook endpoints subscribe to a list of these, or to '*'. */
+export const EVENT_KINDS = [
+  'tracking.push', // sales-channel tracking update after a fulfil; payload names the order (TrackingPushPayload)
+  'order.created',
+  'order.priority_changed',
+  'order.updated',
+  'order.cancelled',
+  'order.hold_placed',
+  'order.hold_released',
+  'order.backorder_allocated',
+  'fulfillment_order.cancelled',
+  'fulfillment_order.moved',
+  'fulfillment_order.split',
+  'fulfillment_order.locked',
+  'package.created',
+  'package.labelled',
+  'package.label_voided',
+  'shipment.status_changed', // a carrier platform's tracking moved a label (both teams; sales channels may push it)
+  'shipping_label.refund_updated',
+  'package.fulfilled',
+  'scan_form.created',
+  'shipping_label.corrected',
+  'file.processed',
+  'charge.created',
+  'charge.updated',
+  'inventory.adjusted',
+  'purchase_order.created',
+  'purchase_order.received',
+  'purchase_order.closed',
+  'purchase_order.cancelled',
+  'inventory.transfer_shipped',
+  'inventory.transfer_received',
+  'inventory.transfer_cancelled',
+  'return.created',
+  'return.received',
+  'return.cancelled',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** `fos carriers connect <platform>` (contract/carrier-integrations.ts). */
+export const CARRIER_PLATFORMS = ['easypost', 'shippo', 'table'] as const;

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { packageRoot } from '../../src/db/migrate.js';
+
+// Calls go one way: cli -> client -> HTTP -> routes -> domain -> db, and the shapes both sides use
+// live in src/contract (docs/architecture.md). These checks read the sources, so a new import
+// across the line fails here rather than in review.
+
+const src = path.join(packageRoot(), 'src');
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((n) => {
+    const p = path.join(dir, n);
+    return statSync(p).isDirectory() ? filesUnder(p) : /\.ts$/.test(n) ? [p] : [];
+  });
+const rel = (p: string) => path.relative(src, p).split(path.sep).join('/');
+
+/** Every relative module a file imports (static, dynamic, re-exports), as a path under src/. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+  return specs.map((s) => rel(path.resolve(path.dirname(file), s)));
+}
+
+function crossings(fromDir: string, forbidden: RegExp): string[] {
+  return filesUnder(path.join(src, fromDir)).flatMap((f) => importsOf(f).filter((i) => forbidden.test(i)).map((i) => `${rel(f)} -> ${i}`));
+}
+
+describe('layers', () => {
+  test('the CLI imports nothing from the server or the domain (shapes come from src/contract)', () => {
+    expect(crossings('cli', /^(server|domain)\//)).toEqual([]);
+    expect(crossings('client', /^(server|domain|cli)\//)).toEqual([]);
+  });
+
+  test('the server imports nothing from the CLI', () => {
+    // Known exception: the first `fos serve` saves its bootstrap key as the CLI's `local` profile.
+    expect(crossings('server', /^cli\//)).toEqual(['server/serve-command.ts -> cli/config.js']);
+  });
+
+  test('the domain imports nothing from the server or the CLI', () => {
+    expect(crossings('domain', /^(server|cli)\//)).toEqual([]);
+  });
+
+  // Provider differences belong to src/db and the areas' stores (src/domain/<area>/store.ts or
+  // queries/). KNOWN lists the files that still branch on the provider themselves, to be moved
+  // into stores (issue 24, item 1); the list may only shrink.
+  const KNOWN = [
+    'domain/bootstrap.ts',
+    'domain/files/list.ts',
+    'domain/fts.ts',
+    'domain/fulfillment/counts.ts',
+    'domain/fulfillment/fulfil.ts',
+    'domain/fulfillment/order-progress.ts',
+    'domain/fulfillment/packing.ts',
+    'domain/orders/search.ts',
+    'domain/products/list-sql.ts',
+    'domain/products/products.ts',
+    'domain/products/query.ts',
+  ];
+  test('no provider branch in the domain outside the stores, beyond the known ones', () => {
+    const branching = filesUnder(path.join(src, 'domain'))
+      .filter((f) => !/\/(store\.ts|queries\/)/.test(f))
+      .filter((f) => /provider\s*[!=]==/.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(branching.filter((f) => !KNOWN.includes(f))).toEqual([]);
+  });
+});
