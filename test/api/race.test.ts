@@ -34,6 +34,13 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** A one-shot barrier: `passed` resolves once `open()` is called. */
+function barrier() {
+  let open!: () => void;
+  const passed = new Promise<void>((resolve) => (open = resolve));
+  return { open, passed };
+}
+
 async function post(base: string, path: string, body: unknown) {
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
@@ -201,15 +208,24 @@ describe('races', () => {
   });
 
   it('a plain write during a concurrent transaction that rolls back is kept (and never sees its rows)', async () => {
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Barriers, not sleeps: the transaction holds its uncommitted row until the outside read and
+    // write have been sent. On PostgreSQL they run beside the open transaction (another pool
+    // connection), so they are awaited before it ends; on SQLite they queue behind it on the
+    // process's one connection by construction, so it is released first.
+    const inserted = barrier();
+    const release = barrier();
     const failing = t.db.prisma.$transaction(async (tx) => {
       await tx.carrierRate.create({ data: { team_id: t.teamId, carrier_id: 'tx', carrier_name: 'Inside', service_id: 's', service_name: 'S', amount: 1 } });
-      await sleep(100);
+      inserted.open();
+      await release.passed;
       throw new Error('rolled back');
     }).catch((e: Error) => e.message);
-    await sleep(20);
-    const seen = await t.db.prisma.carrierRate.findMany({ where: { team_id: t.teamId, carrier_id: 'tx' } });
-    const res = await post(urlB, '/v1/ops/carrier-rates', { carrier_id: 'plain', carrier_name: 'Outside', service_id: 's', service_name: 'S', amount: 2 });
+    await inserted.passed;
+    const seenP = t.db.prisma.carrierRate.findMany({ where: { team_id: t.teamId, carrier_id: 'tx' } });
+    const resP = post(urlB, '/v1/ops/carrier-rates', { carrier_id: 'plain', carrier_name: 'Outside', service_id: 's', service_name: 'S', amount: 2 });
+    if (t.db.provider === 'postgresql') await Promise.all([seenP, resP]);
+    release.open();
+    const [seen, res] = await Promise.all([seenP, resP]);
     expect(res.status).toBe(201);
     expect(await failing).toBe('rolled back');
     expect(seen).toHaveLength(0);
