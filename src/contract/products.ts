@@ -258,30 +258,12 @@ export const OpsProductDetail = Type.Object({ ...opsBase, ...children, ...action
 /** Create and update responses: no supported_actions. */
 export const OpsProductWritten = Type.Object({ ...opsBase, ...children, ...timestamps });
 
-export const MerchantProduct = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  sku: Opt(Type.String()),
-  description: Opt(Type.String()),
-  type: ProductType,
-  image_url: Opt(Type.String()),
-  length: Opt(Type.Number()),
-  width: Opt(Type.Number()),
-  height: Opt(Type.Number()),
-  weight: Opt(Type.Number()),
-  measurement_unit: StringEnum(MEASUREMENT_UNITS),
-  weight_unit: StringEnum(WEIGHT_UNITS),
-  cost_price: Opt(Type.Number()),
-  cost_currency: Opt(Type.String()),
-  customs_description: Opt(Type.String()),
-  customs_value: Opt(Type.Number()),
-  customs_value_currency: Opt(Type.String()),
-  country_of_origin: Opt(Type.String()),
-  hs_code: Opt(Type.String()),
-  first_article_inspection_completed_at: Opt(Timestamp),
-  team_id: Type.String(),
-  config: ConfigRecord,
-});
+/** What a merchant key sees of a product: the ops record's catalogue fields, none of the fulfiller's own. */
+export const MerchantProduct = Type.Pick(Type.Object(opsBase), [
+  'id', 'name', 'sku', 'description', 'type', 'image_url', 'length', 'width', 'height', 'weight', 'measurement_unit', 'weight_unit',
+  'cost_price', 'cost_currency', 'customs_description', 'customs_value', 'customs_value_currency', 'country_of_origin', 'hs_code',
+  'first_article_inspection_completed_at', 'team_id', 'config',
+]);
 
 // ---------- bulk upsert by SKU (issue 10 item 7) ----------
 
