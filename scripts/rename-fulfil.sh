@@ -10,9 +10,10 @@ cd "$(dirname "$0")/.."
 paths=("$@")
 [ ${#paths[@]} -gt 0 ] || paths=(src test scripts bench docs README.md CONTRIBUTING.md)
 # file names first (git mv keeps history), then the imports of them
-for f in $(git ls-files -- "${paths[@]}" | grep -E '(^|/|-)fulfil(\.|-)' | grep -v fulfill || true); do
-  git mv "$f" "$(echo "$f" | sed -E 's#(^|/|-)fulfil(\.|-)#\1fulfill\2#')"
+for f in $(git ls-files -- "${paths[@]}" | grep -E '(^|/)([^/]*-)?fulfil[.-][^/]*$' | grep -v '^scripts/rename-fulfil\.sh$' || true); do
+  base="$(basename "$f" | sed -E 's/(^|-)fulfil([.-])/\1fulfill\2/')"
+  git mv "$f" "$(dirname "$f")/$base"
 done
 files=$(git ls-files -- "${paths[@]}" | grep -Ev '^src/generated/|\.(png|pdf|wasm)$' | xargs grep -lE '[Ff]ulfil([^l]|$)|FULFIL([^L]|$)' 2>/dev/null | grep -v '^scripts/rename-fulfil.sh$' || true)
-[ -z "$files" ] || perl -pi -e 's/([Ff])ulfil(?![lL])/$1ulfill/g; s/FULFIL(?![lL])/FULFILL/g' $files
+[ -z "$files" ] || perl -pi -e 's/([Ff])ulfil(?!l)/$1ulfill/g; s/FULFIL(?![lL])/FULFILL/g' $files
 echo "renamed in $(echo "$files" | grep -c . || true) files"
