@@ -13,7 +13,7 @@ import { parseTrustProxy } from '../../src/server/cli.js';
 // clock is fixed inside one window, so no count resets at a minute boundary mid-test.
 
 const windowStart = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS;
-let clock = windowStart + 1_000;
+const clock = windowStart + 1_000;
 const now = () => clock;
 
 let t: TestApp;

@@ -4,6 +4,7 @@ import { money, text, type ChannelAddress, type ChannelOrder, type ChannelVarian
 // numbers) and the GraphQL Admin `orders` node (camelCase, gids). Both keep the GraphQL gid as
 // remote_id, so an order first seen by webhook and later by sync is the same order.
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field with checks
 type Json = Record<string, any>;
 
 export const orderGid = (id: unknown) => (String(id).startsWith('gid://') ? String(id) : `gid://shopify/Order/${id}`);

@@ -14,6 +14,7 @@ const PAGE = 50;
 
 export const shopifyBaseUrl = (domain: string) => `https://${domain}`;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field with checks
 export async function shopifyGraphql<T = any>(conn: OpenConnection, env: ChannelEnv, query: string, variables?: Record<string, unknown>): Promise<T> {
   const creds = conn.credentials as ShopifyCredentials;
   const base = new URL(conn.api_base_url);

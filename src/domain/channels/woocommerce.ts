@@ -7,6 +7,7 @@ import { money, text, type ChannelAddress, type ChannelOrder, type ChannelVarian
 // stands in without changes; over https it authenticates with HTTP Basic, over http with OAuth
 // 1.0a signatures, as WooCommerce documents. axiosConfig carries the outbound network policy.
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field with checks
 type Json = Record<string, any>;
 interface WooClient {
   get(path: string, params?: object): Promise<{ data: unknown; headers: unknown }>;
@@ -24,6 +25,7 @@ function client(conn: OpenConnection, env: ChannelEnv): WooClient {
 }
 
 /** One REST call; failures become ChannelCallError with the platform's own message. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field with checks
 export async function wooCall<T = any>(conn: OpenConnection, env: ChannelEnv, method: 'get' | 'post' | 'put', path: string, body?: object, params?: Record<string, unknown>) {
   const api = client(conn, env);
   try {

@@ -96,7 +96,7 @@ class Writer {
       this.draw(value, COLS[key], 9, font, (next ? COLS[next] : PAGE[0] - MARGIN + 16) - COLS[key] - 6);
     }
   }
-  table(title: string, lines: SlipLine[], prices: boolean, currency: string) {
+  table(title: string, lines: SlipLine[], prices: boolean, _currency: string) {
     const header = (): [keyof typeof COLS, string][] => [
       ['sku', 'SKU'], ['name', 'Description'], ['ordered', 'Ordered'], ['shipped', 'Shipped'], ['remaining', 'Remaining'],
       ...(prices ? [['price', 'Price'], ['total', 'Total']] as [keyof typeof COLS, string][] : []),
