@@ -22,14 +22,23 @@ export async function seed(server, api, opts) {
   const teams = await dist('domain/teams/teams.js');
   const merchant = await teams.createTeam(db, { name: 'Bench Merchant', kind: 'MERCHANT' });
   await teams.createDelegation(db, { merchant_team_id: merchant.id, fulfiller_team_id: teamId });
-  const wh = await db.prisma.warehouse.create({ data: { team_id: teamId, name: 'Bench DC', address1: '1 Dock', city: 'Reno', state: 'NV', zip: '89501', country: 'US' } });
+  const wh = await db.prisma.warehouse.create({
+    data: { team_id: teamId, name: 'Bench DC', address1: '1 Dock', city: 'Reno', state: 'NV', zip: '89501', country: 'US' },
+  });
   const skus = [];
   for (let i = 0; i < opts.products; i++) {
     const sku = `BENCH-${String(i).padStart(4, '0')}`;
     const p = await db.prisma.product.create({
       data: {
-        team_id: merchant.id, merchant_team_id: merchant.id, fulfiller_team_id: teamId, name: `Bench product ${i}`, sku,
-        measurement_unit: 'MM', weight_unit: 'G', weight: 300, search_text: `bench product ${i}\n${sku.toLowerCase()}`,
+        team_id: merchant.id,
+        merchant_team_id: merchant.id,
+        fulfiller_team_id: teamId,
+        name: `Bench product ${i}`,
+        sku,
+        measurement_unit: 'MM',
+        weight_unit: 'G',
+        weight: 300,
+        search_text: `bench product ${i}\n${sku.toLowerCase()}`,
         name_sku_search_text: `bench product ${i}\n${sku.toLowerCase()}`,
       },
     });
@@ -39,10 +48,14 @@ export async function seed(server, api, opts) {
   const orders = [];
   for (let i = 0; i < opts.orders; i++) {
     const draft = await api('POST', '/ops/draft-orders', {
-      merchant_team_id: merchant.id, payment_status: 'PAID',
+      merchant_team_id: merchant.id,
+      payment_status: 'PAID',
       shipping_address: { name: 'Bench Customer', address1: '1 Main St', city: 'Austin', state: 'TX', zip: '73301', country: 'US' },
       customer: { email: 'bench@example.com', name: 'Bench Customer' },
-      line_items: [{ sku: skus[i % skus.length], quantity: 1, price: 10 }, { sku: skus[(i + 1) % skus.length], quantity: 2, price: 5 }],
+      line_items: [
+        { sku: skus[i % skus.length], quantity: 1, price: 10 },
+        { sku: skus[(i + 1) % skus.length], quantity: 2, price: 5 },
+      ],
     });
     const order = await api('POST', `/ops/draft-orders/${draft.data.id}/convert`);
     orders.push(order.data.id);
@@ -91,11 +104,18 @@ export async function apiBench(opts) {
     const cpu0 = process.cpuUsage();
     const thread0 = await mainThreadCpuMs();
     const elu0 = performance.eventLoopUtilization();
-    const workflow = await runWorkflowsInWorker({ base: server.url, token: workKey, foIds, concurrency: opts.workflowConcurrency, deadlineMs: opts.deadlineMs });
+    const workflow = await runWorkflowsInWorker({
+      base: server.url,
+      token: workKey,
+      foIds,
+      concurrency: opts.workflowConcurrency,
+      deadlineMs: opts.deadlineMs,
+    });
     const elu = performance.eventLoopUtilization(elu0);
     const thread1 = await mainThreadCpuMs();
     const cpu = process.cpuUsage(cpu0);
-    workflow.serverMsPerRun = (thread0 !== undefined && thread1 !== undefined ? thread1 - thread0 : elu.active) / Math.max(1, workflow.done);
+    workflow.serverMsPerRun =
+      (thread0 !== undefined && thread1 !== undefined ? thread1 - thread0 : elu.active) / Math.max(1, workflow.done);
     workflow.cpuMsPerRun = (cpu.user + cpu.system) / 1000 / Math.max(1, workflow.done);
     const fulfilled = await server.db.prisma.fulfillmentOrder.count({ where: { id: { in: foIds }, status: 'FULFILLED' } });
     if (fulfilled !== workflow.done) throw new Error(`workflow: ${workflow.done} runs but ${fulfilled} fulfillment orders FULFILLED`);

@@ -13,7 +13,10 @@ import { ROOT } from './lib.mjs';
 
 const [file, team, groupArg] = process.argv.slice(2);
 const groups = (groupArg || LIST_GROUPS).split(',');
-if (!file || !team) { console.error('usage: node bench/explain-lists.mjs <sqlite file | postgresql url> <fulfiller team id>'); process.exit(2); }
+if (!file || !team) {
+  console.error('usage: node bench/explain-lists.mjs <sqlite file | postgresql url> <fulfiller team id>');
+  process.exit(2);
+}
 const postgres = /^postgres(ql)?:/.test(file);
 // Record the statements the adapter runs (SQL and bound values), without changing them.
 const seen = [];
@@ -27,10 +30,17 @@ pg.Client.prototype.query = function (config, values, ...rest) {
 const Stmt = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1'));
 const sqlOf = new WeakMap(); // libSQL statements do not keep their SQL: remember it at prepare
 const origPrepare = Database.prototype.prepare;
-Database.prototype.prepare = function (sql, ...rest) { const st = origPrepare.call(this, sql, ...rest); sqlOf.set(st, sql); return st; };
+Database.prototype.prepare = function (sql, ...rest) {
+  const st = origPrepare.call(this, sql, ...rest);
+  sqlOf.set(st, sql);
+  return st;
+};
 for (const m of ['all', 'get', 'run', 'iterate']) {
   const orig = Stmt[m];
-  Stmt[m] = function (...args) { seen.push({ sql: sqlOf.get(this) ?? '', args: args.length === 1 && Array.isArray(args[0]) ? args[0] : args }); return orig.apply(this, args); };
+  Stmt[m] = function (...args) {
+    seen.push({ sql: sqlOf.get(this) ?? '', args: args.length === 1 && Array.isArray(args[0]) ? args[0] : args });
+    return orig.apply(this, args);
+  };
 }
 const { createDb, parseDbUrl } = await import(path.join(ROOT, 'dist/db/client.js'));
 const { listOrders } = await import(path.join(ROOT, 'dist/domain/orders/orders.js'));
@@ -43,23 +53,38 @@ if (postgres) {
   plan = async (s) => (await plain.query(`EXPLAIN ANALYZE ${s.sql}`, s.args)).rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n');
 } else {
   const plain = new Database(file, { readonly: true });
-  plan = async (s) => plain.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(...s.args).map((row) => `  ${row.detail}`).join('\n');
+  plan = async (s) =>
+    plain
+      .prepare(`EXPLAIN QUERY PLAN ${s.sql}`)
+      .all(...s.args)
+      .map((row) => `  ${row.detail}`)
+      .join('\n');
 }
 const cases = [
-  ...(groups.includes('orders') ? ORDER_CASES.map(([name, q]) => ({ name, table: 'orders', run: () => listOrders(db, team, { page: 1, limit: 20, ...q }) })) : []),
-  ...(groups.includes('fulfillment') ? FULFILLMENT_CASES.map(([name, q]) => ({
-    name: `fulfillment orders: ${name}`, table: 'fulfillment_orders', run: () => listFulfillmentOrders(db, team, { page: 1, limit: 20, ...q }),
-  })) : []),
+  ...(groups.includes('orders')
+    ? ORDER_CASES.map(([name, q]) => ({ name, table: 'orders', run: () => listOrders(db, team, { page: 1, limit: 20, ...q }) }))
+    : []),
+  ...(groups.includes('fulfillment')
+    ? FULFILLMENT_CASES.map(([name, q]) => ({
+        name: `fulfillment orders: ${name}`,
+        table: 'fulfillment_orders',
+        run: () => listFulfillmentOrders(db, team, { page: 1, limit: 20, ...q }),
+      }))
+    : []),
   ...(await recordListCases(db, team)).filter((c) => groups.includes(c.group)),
   ...(groups.includes('products') ? await productListCases(db, team) : []),
 ];
 for (const c of cases) {
   seen.length = 0;
   await c.run();
-  const isList = (s) => new RegExp(`FROM [\`"]?\\w*[\`"]?\\.?[\`"]?${c.table}[\`"]? `).test(s.sql) && /ORDER BY/.test(s.sql) && /LIMIT/.test(s.sql);
+  const isList = (s) =>
+    new RegExp(`FROM [\`"]?\\w*[\`"]?\\.?[\`"]?${c.table}[\`"]? `).test(s.sql) && /ORDER BY/.test(s.sql) && /LIMIT/.test(s.sql);
   const list = seen.find(isList);
   console.log(`\n## ${c.name}`);
-  if (!list) { console.log('(query not captured)'); continue; }
+  if (!list) {
+    console.log('(query not captured)');
+    continue;
+  }
   console.log(await plan(list));
   if (process.env.FOS_EXPLAIN_ALL) {
     // Once each (the SQLite driver may run a statement through two of the wrapped methods).

@@ -21,22 +21,31 @@ export async function exportBench({ orders }) {
     let team = process.env.FOS_BENCH_LIST_TEAM;
     if (!db) {
       db = path.join(dir, 'export.db');
-      const seeded = await timedSpawn([path.join(ROOT, 'scripts/seed-scale.mjs'), '--db', db, '--orders', String(orders), '--products', '200'], { env });
+      const seeded = await timedSpawn(
+        [path.join(ROOT, 'scripts/seed-scale.mjs'), '--db', db, '--orders', String(orders), '--products', '200'],
+        { env },
+      );
       if (seeded.code !== 0) throw new Error(`seed-scale failed: ${seeded.stderr}`);
       team = JSON.parse(seeded.stdout).fulfiller_team_id;
     }
-    const key = await timedSpawn([BIN, 'admin', '--db', db, 'key', 'create', '--team', team, '--name', 'bench export', '--power-role', 'ADMIN', '--tier', '4'], { env });
+    const key = await timedSpawn(
+      [BIN, 'admin', '--db', db, 'key', 'create', '--team', team, '--name', 'bench export', '--power-role', 'ADMIN', '--tier', '4'],
+      { env },
+    );
     if (key.code !== 0) throw new Error(`fos admin key create: ${key.stderr}`);
     const { token } = JSON.parse(key.stdout);
     server = await startServe({ db, env });
 
     const started = performance.now();
     const cli = spawn(process.execPath, [BIN, 'orders', 'list', '--all', '--format', 'ndjson'], {
-      env: { ...env, FOS_BASE_URL: server.url, FOS_API_KEY: token }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...env, FOS_BASE_URL: server.url, FOS_API_KEY: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let lines = 0;
     let stderr = '';
-    cli.stdout.on('data', (d) => { for (let i = d.indexOf(10); i !== -1; i = d.indexOf(10, i + 1)) lines++; });
+    cli.stdout.on('data', (d) => {
+      for (let i = d.indexOf(10); i !== -1; i = d.indexOf(10, i + 1)) lines++;
+    });
     cli.stderr.on('data', (d) => (stderr += d));
     const rss = [];
     const sampler = setInterval(async () => {
@@ -49,7 +58,14 @@ export async function exportBench({ orders }) {
     const seconds = (performance.now() - started) / 1000;
     const tenth = Math.max(1, Math.floor(rss.length / 10));
     const early = Math.max(...rss.slice(0, tenth));
-    return { orders: lines, seconds, perSecond: lines / seconds, peakRssMiB: Math.max(...rss), earlyRssMiB: early, lateRssMiB: Math.max(...rss.slice(-tenth)) };
+    return {
+      orders: lines,
+      seconds,
+      perSecond: lines / seconds,
+      peakRssMiB: Math.max(...rss),
+      earlyRssMiB: early,
+      lateRssMiB: Math.max(...rss.slice(-tenth)),
+    };
   } finally {
     if (server) await stopServe(server);
     rmSync(dir, { recursive: true, force: true });

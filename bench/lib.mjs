@@ -75,9 +75,14 @@ export const mainThreadCpuMs = () => procCpuMs(`/proc/self/task/${process.pid}/s
  * child, its URL and the first-start key (when `demo`, the bootstrap key is awaited too).
  */
 export function startServe({ db, env, demo = false, timeoutMs = 180_000 }) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--db', db, ...(demo ? ['--demo'] : []), '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], {
-    env, stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--db', db, ...(demo ? ['--demo'] : []), '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let err = '';
     const timer = setTimeout(() => {

@@ -71,9 +71,24 @@ export async function listBench({ orders = 20_000, runs = 20 } = {}) {
   if (!dbUrl || !team) {
     dir = mkdtempSync(path.join(tmpdir(), 'fos-bench-lists-'));
     dbUrl = path.join(dir, 'scale.db');
-    const r = await timedSpawn([path.join(ROOT, 'scripts/seed-scale.mjs'), '--db', dbUrl, '--orders', String(orders),
-      '--products', String(groups.includes('products') ? Math.min(orders, 100_000) : Math.max(100, Math.floor(orders / 100))),
-      '--packages', String(orders), '--charges', String(orders), '--files', String(orders)], { env: process.env });
+    const r = await timedSpawn(
+      [
+        path.join(ROOT, 'scripts/seed-scale.mjs'),
+        '--db',
+        dbUrl,
+        '--orders',
+        String(orders),
+        '--products',
+        String(groups.includes('products') ? Math.min(orders, 100_000) : Math.max(100, Math.floor(orders / 100))),
+        '--packages',
+        String(orders),
+        '--charges',
+        String(orders),
+        '--files',
+        String(orders),
+      ],
+      { env: process.env },
+    );
     if (r.code !== 0) throw new Error(`seed-scale failed: ${r.stderr}`);
     team = JSON.parse(r.stdout).fulfiller_team_id;
     seeded = { orders, ms: r.ms };
@@ -86,10 +101,12 @@ export async function listBench({ orders = 20_000, runs = 20 } = {}) {
   try {
     const cases = [
       ...(groups.includes('orders') ? ORDER_CASES : []).map(([name, q]) => ({
-        name: `orders: ${name}`, run: () => listOrders(db, team, { page: 1, limit: 20, ...q }),
+        name: `orders: ${name}`,
+        run: () => listOrders(db, team, { page: 1, limit: 20, ...q }),
       })),
       ...(groups.includes('fulfillment') ? FULFILLMENT_CASES : []).map(([name, q]) => ({
-        name: `fulfillment orders: ${name}`, run: () => listFulfillmentOrders(db, team, { page: 1, limit: 20, ...q }),
+        name: `fulfillment orders: ${name}`,
+        run: () => listFulfillmentOrders(db, team, { page: 1, limit: 20, ...q }),
       })),
       ...(await recordListCases(db, team)).filter((c) => groups.includes(c.group)),
       ...(groups.includes('products') ? await productListCases(db, team) : []),
@@ -101,7 +118,9 @@ export async function listBench({ orders = 20_000, runs = 20 } = {}) {
     for (let i = 0; i < 3; i++) for (const c of cases) await c.run();
     for (const c of cases) {
       let rows = 0;
-      const t = await timeIt(async () => { rows = (await c.run()).data.length; }, runs);
+      const t = await timeIt(async () => {
+        rows = (await c.run()).data.length;
+      }, runs);
       results.push({ name: c.name, ...t, rows });
     }
   } finally {

@@ -11,7 +11,10 @@ const dist = (p) => import(path.join(ROOT, 'dist', p));
 
 export async function outboxBench({ events, deadlineMs }) {
   const [{ migrate }, { createDb }, { bootstrapIfEmpty }, { startOutboxWorker }] = await Promise.all([
-    dist('db/migrate.js'), dist('db/client.js'), dist('domain/bootstrap.js'), dist('server/workers/outbox.js'),
+    dist('db/migrate.js'),
+    dist('db/client.js'),
+    dist('domain/bootstrap.js'),
+    dist('server/workers/outbox.js'),
   ]);
   const dir = await mkdtemp(path.join(tmpdir(), 'fos-bench-outbox-'));
   const file = path.join(dir, 'fos.db');

@@ -29,14 +29,22 @@ async function runPhase({ base, token, phase, ids, extra }) {
       if (phase === 'lock') await api('POST', `/ops/fulfillment-orders/${id}/lock`, { lock_owner: `o${i}`, timeout_minutes: 5 });
       if (phase === 'get') out[i] = (await api('GET', `/ops/fulfillment-orders/${id}`)).data.line_items;
       if (phase === 'package') {
-        out[i] = (await api('POST', '/ops/packages', {
-          fulfillment_order_id: id, idempotency_key: `k-${id}`,
-          package_line_items: extra[i].map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity })),
-        })).data.id;
+        out[i] = (
+          await api('POST', '/ops/packages', {
+            fulfillment_order_id: id,
+            idempotency_key: `k-${id}`,
+            package_line_items: extra[i].map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity })),
+          })
+        ).data.id;
       }
       if (phase === 'label') {
         await api('POST', `/ops/packages/${id}/label`, {
-          label_url: 'https://labels.example/x.pdf', tracking_number: `1Z${i}`, carrier: 'UPS', service: 'Ground', cost: 6.1, cost_currency: 'USD',
+          label_url: 'https://labels.example/x.pdf',
+          tracking_number: `1Z${i}`,
+          carrier: 'UPS',
+          service: 'Ground',
+          cost: 6.1,
+          cost_currency: 'USD',
         });
       }
       if (phase === 'fulfill') await api('POST', `/ops/packages/${id}/fulfill`, { locked_by: `o${i}` });
@@ -70,7 +78,11 @@ function statementTimer() {
   dbProto.exec = function (sql) {
     if (!on) return exec.call(this, sql);
     const t0 = process.hrtime.bigint();
-    try { return exec.call(this, sql); } finally { note(sql, t0); }
+    try {
+      return exec.call(this, sql);
+    } finally {
+      note(sql, t0);
+    }
   };
   const probe = new Database(':memory:');
   const stProto = Object.getPrototypeOf(probe.prepare('SELECT 1'));
@@ -80,11 +92,18 @@ function statementTimer() {
     stProto[m] = function (...a) {
       if (!on) return orig.apply(this, a);
       const t0 = process.hrtime.bigint();
-      try { return orig.apply(this, a); } finally { note(sqlOf.get(this) ?? '?', t0); }
+      try {
+        return orig.apply(this, a);
+      } finally {
+        note(sqlOf.get(this) ?? '?', t0);
+      }
     };
   }
   return {
-    start: () => { timing.clear(); on = true; },
+    start: () => {
+      timing.clear();
+      on = true;
+    },
     report: (n) => {
       on = false;
       for (const [k, e] of [...timing].sort((a, b) => Number(b[1].ns - a[1].ns))) {

@@ -18,9 +18,13 @@ export async function productListCases(db, team) {
   const caller = { teamId: team, teamKind: 'FULFILLER' };
   const reach = await reachableTeamIds(p, caller);
   const cases = [];
-  const products = (name, q) => cases.push({
-    group: 'products', table: 'products', name: `products: ${name}`, run: () => listOpsProducts(db, caller, { page: 0, limit: 20, ...q }),
-  });
+  const products = (name, q) =>
+    cases.push({
+      group: 'products',
+      table: 'products',
+      name: `products: ${name}`,
+      run: () => listOpsProducts(db, caller, { page: 0, limit: 20, ...q }),
+    });
   /** The cursor after the middle row of the list `q` selects (setup, not timed). */
   const middle = async (q) => {
     const where = opsWhere(q, reach);
@@ -31,15 +35,18 @@ export async function productListCases(db, team) {
   };
   // Warehouses of the team, most stocked first: the seed's last one stocks a handful of products.
   const stocked = await p.inventoryLevel.groupBy({
-    by: ['warehouse_id'], where: { warehouse_id: { in: (await p.warehouse.findMany({ where: { team_id: team }, select: { id: true } })).map((w) => w.id) } },
-    _count: true, orderBy: { _count: { warehouse_id: 'desc' } },
+    by: ['warehouse_id'],
+    where: { warehouse_id: { in: (await p.warehouse.findMany({ where: { team_id: team }, select: { id: true } })).map((w) => w.id) } },
+    _count: true,
+    orderBy: { _count: { warehouse_id: 'desc' } },
   });
   const [common, second] = stocked.map((w) => w.warehouse_id);
   const rare = stocked.length > 2 ? stocked.at(-1).warehouse_id : undefined;
   const merchant = reach.find((t) => t !== team);
 
   for (const by of ['created_at', 'updated_at']) {
-    for (const order of ['desc', 'asc']) products(`${by} ${order}${by === 'created_at' && order === 'desc' ? ' (default)' : ''}`, { order_by: by, order });
+    for (const order of ['desc', 'asc'])
+      products(`${by} ${order}${by === 'created_at' && order === 'desc' ? ' (default)' : ''}`, { order_by: by, order });
   }
   products('team_id=own team', { team_id: team });
   if (merchant) products('team_id=merchant + updated_at asc', { team_id: merchant, order_by: 'updated_at', order: 'asc' });
@@ -56,15 +63,25 @@ export async function productListCases(db, team) {
   if (common) products('warehouse_id=most stocked', { warehouse_id: common });
   if (rare) products('warehouse_id=rare (a handful)', { warehouse_id: rare });
   if (second && rare) products('warehouse_id=second,rare + created_at asc', { warehouse_id: `${second},${rare}`, order: 'asc' });
-  products('type=VIRTUAL_BUNDLE + has_image=true + updated_at asc', { type: 'VIRTUAL_BUNDLE', has_image: true, order_by: 'updated_at', order: 'asc' });
+  products('type=VIRTUAL_BUNDLE + has_image=true + updated_at asc', {
+    type: 'VIRTUAL_BUNDLE',
+    has_image: true,
+    order_by: 'updated_at',
+    order: 'asc',
+  });
   products('search "mug" + has_remote_products=true + asc', { search: 'mug', has_remote_products: true, order: 'asc' });
   products('search rare + has_barcode=true', { search: 'quillfeather', has_barcode: true });
   if (merchant && second) {
     products('was_inspected=true + warehouse_id + team_id=merchant', { was_inspected: true, warehouse_id: second, team_id: merchant });
   }
-  if (rare) products('warehouse_id=rare + has_barcode=true + updated_at desc', { warehouse_id: rare, has_barcode: true, order_by: 'updated_at' });
+  if (rare)
+    products('warehouse_id=rare + has_barcode=true + updated_at desc', { warehouse_id: rare, has_barcode: true, order_by: 'updated_at' });
   products('type=ASSEMBLY + was_inspected=true + has_image=false (very rare)', { type: 'ASSEMBLY', was_inspected: true, has_image: false });
-  products('has_image=false + has_barcode=false + has_remote_products=false', { has_image: false, has_barcode: false, has_remote_products: false });
+  products('has_image=false + has_barcode=false + has_remote_products=false', {
+    has_image: false,
+    has_barcode: false,
+    has_remote_products: false,
+  });
   for (const [name, q] of [
     ['created_at desc', {}],
     ['updated_at asc', { order_by: 'updated_at', order: 'asc' }],

@@ -45,7 +45,7 @@ const statements = (db) => ({
     GROUP BY product_id, warehouse_id, bucket, reason, reference_type`),
 });
 
-const iso = (v) => (v === null ? null : new Date(typeof v === 'number' ? v : (/^\d+$/.test(v) ? Number(v) : v)).toISOString());
+const iso = (v) => (v === null ? null : new Date(typeof v === 'number' ? v : /^\d+$/.test(v) ? Number(v) : v).toISOString());
 const problem = (reply, status, title) => reply.code(status).type('application/problem+json').send(JSON.stringify({ status, title }));
 
 function explained(count, parts) {
@@ -66,7 +66,11 @@ function warehouseEntry(l, breakdown) {
     on_hand: { count: l.on_hand, operations: [{ count: l.on_hand, label: 'stock_level' }] },
     available: {
       count: l.on_hand - l.committed - l.unavailable,
-      operations: [{ count: l.on_hand, label: 'on_hand' }, { count: 0 - l.committed, label: 'committed' }, { count: 0 - l.unavailable, label: 'unavailable' }],
+      operations: [
+        { count: l.on_hand, label: 'on_hand' },
+        { count: 0 - l.committed, label: 'committed' },
+        { count: 0 - l.unavailable, label: 'unavailable' },
+      ],
     },
   };
 }
@@ -75,11 +79,15 @@ function breakdownOf(s, levels) {
   const busy = levels.filter((l) => l.unavailable !== 0 || l.on_order !== 0);
   const out = new Map();
   if (!busy.length) return out;
-  const rows = s.movements.all(JSON.stringify([...new Set(busy.map((l) => l.product_id))]), JSON.stringify([...new Set(busy.map((l) => l.warehouse_id))]));
+  const rows = s.movements.all(
+    JSON.stringify([...new Set(busy.map((l) => l.product_id))]),
+    JSON.stringify([...new Set(busy.map((l) => l.warehouse_id))]),
+  );
   for (const r of rows) {
-    const label = r.bucket === 'unavailable'
-      ? UNAVAILABLE_LABELS[r.reason ?? ''] ?? (r.reason ? r.reason.toLowerCase() : 'stock_level')
-      : ON_ORDER_LABELS[r.reference_type ?? ''] ?? 'stock_level';
+    const label =
+      r.bucket === 'unavailable'
+        ? (UNAVAILABLE_LABELS[r.reason ?? ''] ?? (r.reason ? r.reason.toLowerCase() : 'stock_level'))
+        : (ON_ORDER_LABELS[r.reference_type ?? ''] ?? 'stock_level');
     const key = `${r.product_id}:${r.warehouse_id}:${r.bucket}`;
     const parts = out.get(key) ?? new Map();
     parts.set(label, (parts.get(label) ?? 0) + (r.delta ?? 0));
@@ -94,7 +102,12 @@ function record(p, stock, variants) {
   for (const w of stock) for (const k of Object.keys(totals)) totals[k] += w[k].count;
   // In fos's order: fast-json-stringify writes a schema's required properties first, then the others.
   return {
-    id: p.id, name: p.name, type: p.type, team_id: p.team_id, measurement_unit: p.measurement_unit, weight_unit: p.weight_unit,
+    id: p.id,
+    name: p.name,
+    type: p.type,
+    team_id: p.team_id,
+    measurement_unit: p.measurement_unit,
+    weight_unit: p.weight_unit,
     is_hazmat: Boolean(p.is_hazmat),
     config: {
       replenishment_source_strategy: config.replenishment_source_strategy ?? 'FIFO',
@@ -109,24 +122,46 @@ function record(p, stock, variants) {
     supported_actions: [{ action: 'VIEW_PRODUCT' }],
     created_at: iso(p.created_at),
     updated_at: iso(p.updated_at),
-    sku: p.sku, description: p.description, barcode: p.barcode, mpn: p.mpn, manufacturer: p.manufacturer, image_url: p.image_url,
-    team_name: p.t_name, fulfiller_team_id: p.fulfiller_team_id, fulfiller_team_name: p.f_name,
-    merchant_team_id: p.merchant_team_id, merchant_team_name: p.m_name,
-    length: p.length, width: p.width, height: p.height, weight: p.weight,
-    cost_price: p.cost_price, cost_currency: p.cost_currency, customs_value: p.customs_value, customs_value_currency: p.customs_value_currency,
-    customs_description: p.customs_description, country_of_origin: p.country_of_origin, hs_code: p.hs_code,
-    printed_commodity_identifier: p.printed_commodity_identifier, eccn: p.eccn, category: p.category,
-    subcategory: p.subcategory, pick_fee_override: p.pick_fee_override,
+    sku: p.sku,
+    description: p.description,
+    barcode: p.barcode,
+    mpn: p.mpn,
+    manufacturer: p.manufacturer,
+    image_url: p.image_url,
+    team_name: p.t_name,
+    fulfiller_team_id: p.fulfiller_team_id,
+    fulfiller_team_name: p.f_name,
+    merchant_team_id: p.merchant_team_id,
+    merchant_team_name: p.m_name,
+    length: p.length,
+    width: p.width,
+    height: p.height,
+    weight: p.weight,
+    cost_price: p.cost_price,
+    cost_currency: p.cost_currency,
+    customs_value: p.customs_value,
+    customs_value_currency: p.customs_value_currency,
+    customs_description: p.customs_description,
+    country_of_origin: p.country_of_origin,
+    hs_code: p.hs_code,
+    printed_commodity_identifier: p.printed_commodity_identifier,
+    eccn: p.eccn,
+    category: p.category,
+    subcategory: p.subcategory,
+    pick_fee_override: p.pick_fee_override,
     first_article_inspection_completed_at: iso(p.first_article_inspection_completed_at),
-    increment_level: p.increment_level, maximum_level: p.maximum_level, minimum_level: p.minimum_level,
+    increment_level: p.increment_level,
+    maximum_level: p.maximum_level,
+    minimum_level: p.minimum_level,
   };
 }
 
 /** The first page of a fulfiller team's products, as fos lists them (newest first, id breaks ties). */
 function firstPage(s, teamId) {
   const teams = [teamId, ...s.merchants.all(teamId).map((d) => d.merchant_team_id)];
-  const rows = teams.flatMap((t) => s.page.all(t))
-    .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : (a.created_at < b.created_at ? 1 : -1)));
+  const rows = teams
+    .flatMap((t) => s.page.all(t))
+    .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1));
   const page = rows.slice(0, LIMIT);
   const ids = JSON.stringify(page.map((p) => p.id));
   const levels = page.length ? s.levels.all(teamId, ids) : [];
@@ -136,14 +171,20 @@ function firstPage(s, teamId) {
   const variants = new Map(page.map((p) => [p.id, Object.fromEntries(PLATFORMS.map((k) => [k, 0]))]));
   if (page.length) for (const v of s.variants.all(ids)) variants.get(v.product_id)[v.platform] += v.n;
   const last = page[page.length - 1];
-  const nextCursor = rows.length > LIMIT
-    ? Buffer.from(JSON.stringify({ s: 'created_at:desc,id:desc', v: [{ d: iso(last.created_at) }, last.id] })).toString('base64url')
-    : null;
+  const nextCursor =
+    rows.length > LIMIT
+      ? Buffer.from(JSON.stringify({ s: 'created_at:desc,id:desc', v: [{ d: iso(last.created_at) }, last.id] })).toString('base64url')
+      : null;
   return {
     data: page.map((p) => record(p, stock.get(p.id), variants.get(p.id))),
     meta: {
-      page: 0, page_size: LIMIT, start_index: page.length ? 1 : 0, end_index: page.length, has_next_page: rows.length > LIMIT,
-      has_previous_page: false, next_cursor: nextCursor,
+      page: 0,
+      page_size: LIMIT,
+      start_index: page.length ? 1 : 0,
+      end_index: page.length,
+      has_next_page: rows.length > LIMIT,
+      has_previous_page: false,
+      next_cursor: nextCursor,
     },
   };
 }
@@ -158,9 +199,16 @@ export async function startBaseline({ file }) {
     let entry = cache.get(hash);
     if (!entry || Date.now() - entry.at > TTL_MS) {
       const k = s.key.get(hash);
-      const roles = k ? JSON.parse(k.role_permissions).map((p) => JSON.parse(p)).flat() : [];
+      const roles = k
+        ? JSON.parse(k.role_permissions)
+            .map((p) => JSON.parse(p))
+            .flat()
+        : [];
       const ok = k && k.state === 'ACTIVE' && (k.expires_at === null || new Date(iso(k.expires_at)) > new Date());
-      entry = { at: Date.now(), key: ok ? { teamId: k.team_id, kind: k.kind, canRead: k.power_role === 'ADMIN' || roles.includes('READ_PRODUCTS') } : null };
+      entry = {
+        at: Date.now(),
+        key: ok ? { teamId: k.team_id, kind: k.kind, canRead: k.power_role === 'ADMIN' || roles.includes('READ_PRODUCTS') } : null,
+      };
       cache.set(hash, entry);
     }
     return entry.key;
@@ -176,5 +224,11 @@ export async function startBaseline({ file }) {
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(firstPage(s, key.teamId)));
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  return { url: address, close: async () => { await app.close(); db.close(); } };
+  return {
+    url: address,
+    close: async () => {
+      await app.close();
+      db.close();
+    },
+  };
 }

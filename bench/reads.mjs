@@ -28,7 +28,9 @@ async function seed(db, teamId, products) {
     await db.prisma.warehouse.create({ data: { team_id: teamId, name: 'Reno DC', ...address } }),
     await db.prisma.warehouse.create({ data: { team_id: teamId, name: 'Austin DC', ...address } }),
   ];
-  const shop = await db.prisma.shop.create({ data: { merchant_team_id: merchant.id, fulfiller_team_id: teamId, name: 'Reads Shop', slug: 'reads', shop_type: 'SHOPIFY' } });
+  const shop = await db.prisma.shop.create({
+    data: { merchant_team_id: merchant.id, fulfiller_team_id: teamId, name: 'Reads Shop', slug: 'reads', shop_type: 'SHOPIFY' },
+  });
   const ids = [];
   for (let i = 0; i < products; i++) {
     const own = i % 3 === 0;
@@ -37,20 +39,37 @@ async function seed(db, teamId, products) {
     const text = `${name.toLowerCase()}\n${sku.toLowerCase()}`;
     const p = await db.prisma.product.create({
       data: {
-        team_id: own ? teamId : merchant.id, merchant_team_id: own ? null : merchant.id, fulfiller_team_id: teamId,
-        name, sku, barcode: i % 2 ? `0${100000000000 + i}` : null, measurement_unit: 'MM', weight_unit: 'G',
-        weight: 100 + i, length: 10, width: 20.5, height: 3, cost_price: i % 4 ? 4.25 : null, cost_currency: i % 4 ? 'USD' : null,
+        team_id: own ? teamId : merchant.id,
+        merchant_team_id: own ? null : merchant.id,
+        fulfiller_team_id: teamId,
+        name,
+        sku,
+        barcode: i % 2 ? `0${100000000000 + i}` : null,
+        measurement_unit: 'MM',
+        weight_unit: 'G',
+        weight: 100 + i,
+        length: 10,
+        width: 20.5,
+        height: 3,
+        cost_price: i % 4 ? 4.25 : null,
+        cost_currency: i % 4 ? 'USD' : null,
         config: i % 5 === 0 ? { replenishment_source_strategy: 'VENDOR', replenishment_minimum_level: 5 } : undefined,
-        search_text: text, name_sku_search_text: text,
+        search_text: text,
+        name_sku_search_text: text,
       },
     });
     ids.push(p.id);
-    if (i % 7 !== 6) await db.prisma.inventoryLevel.create({ data: { product_id: p.id, warehouse_id: warehouses[0].id, on_hand: 500 + i, committed: i % 11 } });
+    if (i % 7 !== 6)
+      await db.prisma.inventoryLevel.create({
+        data: { product_id: p.id, warehouse_id: warehouses[0].id, on_hand: 500 + i, committed: i % 11 },
+      });
     if (i % 2 === 0) await db.prisma.inventoryLevel.create({ data: { product_id: p.id, warehouse_id: warehouses[1].id, on_hand: 40 } });
     if (i % 4 === 1) await db.prisma.productListingVariant.create({ data: { product_id: p.id, shop_id: shop.id, sku, name } });
     if (i % 9 === 2) await db.prisma.productListingVariant.create({ data: { product_id: p.id, sku, name } });
     if (i % 10 === 9) {
-      await db.prisma.productComponent.create({ data: { kind: 'VIRTUAL_BUNDLE', parent_product_id: p.id, component_product_id: ids[i - 1], component_quantity: 2 } });
+      await db.prisma.productComponent.create({
+        data: { kind: 'VIRTUAL_BUNDLE', parent_product_id: p.id, component_product_id: ids[i - 1], component_quantity: 2 },
+      });
     }
   }
 }
@@ -75,7 +94,11 @@ async function load(url, token, agent, count, concurrency) {
   const used = process.cpuUsage(cpu);
   // CPU per request (server and client, one process): what other processes on a shared machine
   // disturb least.
-  return { perSecond: count / ((performance.now() - started) / 1000), p50: median(latencies), cpuMs: (used.user + used.system) / 1000 / count };
+  return {
+    perSecond: count / ((performance.now() - started) / 1000),
+    p50: median(latencies),
+    cpuMs: (used.user + used.system) / 1000 / count,
+  };
 }
 
 async function body(url, token, agent) {
@@ -99,7 +122,8 @@ export async function readsBench({ products = 300, requests = 2000, concurrency 
     // Rate limiting stays on (it is part of fos's path): each round gets its own tier-4 key
     // (3,000 requests a minute), so no request answers 429.
     let keys = 0;
-    const key = async () => (await createKey(server.db, teamId, { name: `bench reads ${++keys}`, power_role: 'ADMIN', rate_tier: 4 }, null)).token;
+    const key = async () =>
+      (await createKey(server.db, teamId, { name: `bench reads ${++keys}`, power_role: 'ADMIN', rate_tier: 4 }, null)).token;
     const token = await key();
     baseline = await startBaseline({ file });
     const urls = { fos: new URL(PATH, server.url).href, baseline: new URL(PATH, baseline.url).href };
@@ -122,8 +146,15 @@ export async function readsBench({ products = 300, requests = 2000, concurrency 
     const figures = (name) => ({ perSecond: mean(name, 'perSecond'), p50: mean(name, 'p50'), cpuMs: mean(name, 'cpuMs') });
     const [fos, base] = [figures('fos'), figures('baseline')];
     return {
-      products, requests, concurrency, rounds, bytes: fosBody.length, fos, baseline: base,
-      ratio: fos.perSecond / base.perSecond, cpuRatio: base.cpuMs / fos.cpuMs,
+      products,
+      requests,
+      concurrency,
+      rounds,
+      bytes: fosBody.length,
+      fos,
+      baseline: base,
+      ratio: fos.perSecond / base.perSecond,
+      cpuRatio: base.cpuMs / fos.cpuMs,
     };
   } finally {
     await agent.close();

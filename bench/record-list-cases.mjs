@@ -17,7 +17,8 @@ export async function recordListCases(db, team) {
   const { cursorAfter } = await import(path.join(ROOT, 'dist/domain/keyset.js'));
   const p = db.prisma;
   const cases = [];
-  const add = (group, table, fn) => (name, q) => cases.push({ group, table, name: `${group}: ${name}`, run: () => fn(db, team, { page: 0, limit: 20, ...q }) });
+  const add = (group, table, fn) => (name, q) =>
+    cases.push({ group, table, name: `${group}: ${name}`, run: () => fn(db, team, { page: 0, limit: 20, ...q }) });
   /** The cursor after the row at the middle of the list in `orderBy` (skip is fine here: setup, not timed). */
   const middle = async (model, where, orderBy) => {
     const n = await model.count({ where });
@@ -27,8 +28,17 @@ export async function recordListCases(db, team) {
   const desc = [{ created_at: 'desc' }, { id: 'desc' }];
 
   const packages = add('packages', 'packages', listPackages);
-  const fo = await p.package.groupBy({ by: ['fulfillment_order_id'], where: { fulfiller_team_id: team }, _count: true, orderBy: { _count: { fulfillment_order_id: 'desc' } }, take: 1 });
-  const form = await p.package.findFirst({ where: { fulfiller_team_id: team, scan_form_id: { not: null } }, orderBy: { created_at: 'desc' } });
+  const fo = await p.package.groupBy({
+    by: ['fulfillment_order_id'],
+    where: { fulfiller_team_id: team },
+    _count: true,
+    orderBy: { _count: { fulfillment_order_id: 'desc' } },
+    take: 1,
+  });
+  const form = await p.package.findFirst({
+    where: { fulfiller_team_id: team, scan_form_id: { not: null } },
+    orderBy: { created_at: 'desc' },
+  });
   packages('created_at desc (default)', {});
   packages('status=PENDING', { status: ['PENDING'] });
   packages('status=FULFILLED', { status: ['FULFILLED'] });
@@ -45,8 +55,16 @@ export async function recordListCases(db, team) {
   if (pkgCursor) packages('cursor at the middle', { cursor: pkgCursor });
 
   const charges = add('charges', 'charges', listCharges);
-  const merchant = await p.charge.findFirst({ where: { fulfiller_team_id: team }, select: { merchant_team_id: true }, orderBy: { created_at: 'desc' } });
-  const withOrder = await p.charge.findFirst({ where: { fulfiller_team_id: team, order_id: { not: null } }, select: { order_id: true }, orderBy: { created_at: 'asc' } });
+  const merchant = await p.charge.findFirst({
+    where: { fulfiller_team_id: team },
+    select: { merchant_team_id: true },
+    orderBy: { created_at: 'desc' },
+  });
+  const withOrder = await p.charge.findFirst({
+    where: { fulfiller_team_id: team, order_id: { not: null } },
+    select: { order_id: true },
+    orderBy: { created_at: 'asc' },
+  });
   charges('created_at desc (default)', {});
   charges('created_at asc', { order: 'asc' });
   for (const c of ['SHIPPING', 'STORAGE', 'RECEIVING']) charges(`category=${c}`, { category: c });
@@ -64,7 +82,8 @@ export async function recordListCases(db, team) {
 
   const files = add('files', 'files', listFiles);
   for (const by of ['created_at', 'updated_at', 'name', 'size']) {
-    for (const order of ['desc', 'asc']) files(`${by} ${order}${by === 'created_at' && order === 'desc' ? ' (default)' : ''}`, { order_by: by, order });
+    for (const order of ['desc', 'asc'])
+      files(`${by} ${order}${by === 'created_at' && order === 'desc' ? ' (default)' : ''}`, { order_by: by, order });
   }
   files('search common "invoice"', { search: 'invoice' });
   files('search rare "zygomorphic"', { search: 'zygomorphic' });

@@ -16,7 +16,6 @@ export const LOAD_RSS_TARGET_MIB = 300;
 
 const serveEnv = (dir) => cleanEnv({ FOS_CONFIG_DIR: dir, FOS_DATA_DIR: dir });
 
-
 /** Reads then the fulfill workflow against a running `fos serve` on `dbFile`: RSS and CPU per request. */
 async function underLoad(server, dbFile, { reads, orders }) {
   const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
@@ -71,7 +70,15 @@ export async function roundtrip({ runs, reads = 1000, orders = 40 }) {
     await new Promise((r) => setTimeout(r, 5000));
     const idleRss = await rssOfPid(server.child.pid);
     const loaded = await underLoad(server, path.join(dir, 'fos.db'), { reads, orders });
-    return { median: median(times), p90: percentile(times, 90), nodeMedian: median(bare), runs, serveStartMs, idleRssMiB: idleRss, ...loaded };
+    return {
+      median: median(times),
+      p90: percentile(times, 90),
+      nodeMedian: median(bare),
+      runs,
+      serveStartMs,
+      idleRssMiB: idleRss,
+      ...loaded,
+    };
   } finally {
     if (server) await stopServe(server);
     await rm(dir, { recursive: true, force: true });

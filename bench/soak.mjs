@@ -21,16 +21,31 @@ const junk = (len) => Array.from({ length: len }, () => String.fromCharCode(33 +
 function request(i, key) {
   const good = { 'x-access-token': key };
   switch (i % 10) {
-    case 0: return ['GET', `/ops/products?limit=${1 + rand(50)}`, good];
-    case 1: return ['GET', '/me', { 'x-access-token': generateToken() }]; // well-formed, unknown
-    case 2: return ['GET', '/me', { 'x-access-token': `fos_${junk(32)}` }]; // malformed
-    case 3: return ['GET', `/ops/${encodeURIComponent(junk(8))}/${rand(1e9)}`, good]; // unknown path
-    case 4: return ['GET', `/ops/orders?${encodeURIComponent(junk(6))}=${encodeURIComponent(junk(20))}&status=${junk(4)}`, good];
-    case 5: return ['POST', '/ops/inventory/adjustments', good, JSON.stringify({ warehouse_id: junk(10), reason: 'FOUND', lines: [{ sku: junk(12), delta: rand(5) + 1 }], [junk(5)]: 1 })];
-    case 6: return ['GET', `/ops/products/${rand(1e12)}`, good];
-    case 7: return ['GET', `/me?token[]=${junk(16)}`, {}];
-    case 8: return ['POST', '/ops/products', good, `{"name":${JSON.stringify(junk(30))},"sku":`]; // broken JSON
-    default: return ['GET', `/ops/inventory?sku=${encodeURIComponent(junk(10))}`, good];
+    case 0:
+      return ['GET', `/ops/products?limit=${1 + rand(50)}`, good];
+    case 1:
+      return ['GET', '/me', { 'x-access-token': generateToken() }]; // well-formed, unknown
+    case 2:
+      return ['GET', '/me', { 'x-access-token': `fos_${junk(32)}` }]; // malformed
+    case 3:
+      return ['GET', `/ops/${encodeURIComponent(junk(8))}/${rand(1e9)}`, good]; // unknown path
+    case 4:
+      return ['GET', `/ops/orders?${encodeURIComponent(junk(6))}=${encodeURIComponent(junk(20))}&status=${junk(4)}`, good];
+    case 5:
+      return [
+        'POST',
+        '/ops/inventory/adjustments',
+        good,
+        JSON.stringify({ warehouse_id: junk(10), reason: 'FOUND', lines: [{ sku: junk(12), delta: rand(5) + 1 }], [junk(5)]: 1 }),
+      ];
+    case 6:
+      return ['GET', `/ops/products/${rand(1e12)}`, good];
+    case 7:
+      return ['GET', `/me?token[]=${junk(16)}`, {}];
+    case 8:
+      return ['POST', '/ops/products', good, `{"name":${JSON.stringify(junk(30))},"sku":`]; // broken JSON
+    default:
+      return ['GET', `/ops/inventory?sku=${encodeURIComponent(junk(10))}`, good];
   }
 }
 

@@ -10,7 +10,8 @@ export function client(base, token, agent) {
   return async (method, p, body, expectStatus = [200, 201]) => {
     const started = performance.now();
     const res = await request(`${base}${p}`, {
-      method, dispatcher: agent,
+      method,
+      dispatcher: agent,
       headers: { 'x-access-token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
@@ -36,7 +37,14 @@ export async function load(count, concurrency, deadlineMs, fn) {
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
-  return { done: latencies.length, seconds, perSecond: latencies.length / seconds, p50: median(latencies), p95: percentile(latencies, 95), p99: percentile(latencies, 99) };
+  return {
+    done: latencies.length,
+    seconds,
+    perSecond: latencies.length / seconds,
+    p50: median(latencies),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+  };
 }
 
 /** One fulfillment order from PENDING to FULFILLED through six requests. */
@@ -45,12 +53,20 @@ export async function fulfillOne(api, id, i) {
   await api('POST', `/ops/fulfillment-orders/${id}/accept`);
   await api('POST', `/ops/fulfillment-orders/${id}/lock`, { lock_owner: owner, timeout_minutes: 5 });
   const fo = (await api('GET', `/ops/fulfillment-orders/${id}`)).data;
-  const pkg = (await api('POST', '/ops/packages', {
-    fulfillment_order_id: id, idempotency_key: `bench-${id}`,
-    package_line_items: fo.line_items.map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity })),
-  })).data;
+  const pkg = (
+    await api('POST', '/ops/packages', {
+      fulfillment_order_id: id,
+      idempotency_key: `bench-${id}`,
+      package_line_items: fo.line_items.map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity })),
+    })
+  ).data;
   await api('POST', `/ops/packages/${pkg.id}/label`, {
-    label_url: 'https://labels.example/bench.pdf', tracking_number: `1ZBENCH${i}`, carrier: 'UPS', service: 'Ground', cost: 6.1, cost_currency: 'USD',
+    label_url: 'https://labels.example/bench.pdf',
+    tracking_number: `1ZBENCH${i}`,
+    carrier: 'UPS',
+    service: 'Ground',
+    cost: 6.1,
+    cost_currency: 'USD',
   });
   await api('POST', `/ops/packages/${pkg.id}/fulfill`, { locked_by: owner });
 }

@@ -45,7 +45,8 @@ const SOAK_REQUESTS = int('FOS_BENCH_SOAK_REQUESTS', 20_000, 200_000);
 
 const argv = process.argv.slice(2);
 const scaleAt = argv.indexOf('--scale');
-const LIST_ORDERS = scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
+const LIST_ORDERS =
+  scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
 const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'reads', 'outbox', 'soak', 'lists', 'export'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
@@ -60,8 +61,10 @@ if (sections.includes('startup')) {
     const r = s[cmd];
     const clean = r.forbidden.length === 0;
     if (!clean) failed = true;
-    console.log(`  fos ${cmd.padEnd(9)} ${ms(r.median).padStart(9)}  p90 ${ms(r.p90)}  ${r.modules} files loaded besides dist/cli.cjs; ` +
-      (clean ? 'no server, Prisma, Fastify or undici' : `LOADED: ${r.forbidden.join(', ')}`));
+    console.log(
+      `  fos ${cmd.padEnd(9)} ${ms(r.median).padStart(9)}  p90 ${ms(r.p90)}  ${r.modules} files loaded besides dist/cli.cjs; ` +
+        (clean ? 'no server, Prisma, Fastify or undici' : `LOADED: ${r.forbidden.join(', ')}`),
+    );
   }
 }
 
@@ -70,13 +73,22 @@ if (sections.includes('roundtrip')) {
   const mark = (ok) => (ok ? 'ok' : 'OVER');
   const ratio = r.median / r.nodeMedian;
   console.log(`localhost round trip (fos serve --demo on SQLite started in ${ms(r.serveStartMs)})`);
-  console.log(`  fos products list  ${ms(r.median).padStart(9)}  p90 ${ms(r.p90)}  (spawned CLI, median of ${r.runs}; ` +
-    `${ratio.toFixed(1)}x \`node -e 0\` at ${ms(r.nodeMedian)} in the same runs; target <= 3x: ${mark(ratio <= 3)})`);
+  console.log(
+    `  fos products list  ${ms(r.median).padStart(9)}  p90 ${ms(r.p90)}  (spawned CLI, median of ${r.runs}; ` +
+      `${ratio.toFixed(1)}x \`node -e 0\` at ${ms(r.nodeMedian)} in the same runs; target <= 3x: ${mark(ratio <= 3)})`,
+  );
   console.log(`fos serve as its own process, restarted on that database`);
-  console.log(`  idle               ${r.idleRssMiB?.toFixed(1)} MiB RSS 5 s after the restart (target <= ${IDLE_RSS_TARGET_MIB}: ${mark(r.idleRssMiB <= IDLE_RSS_TARGET_MIB)})`);
-  for (const [name, x, what] of [['reads', r.reads, 'GET /v1/ops/products?limit=20, concurrency 8'], ['writes', r.writes, 'fulfill workflows, concurrency 4']]) {
-    console.log(`  after ${name.padEnd(12)} ${x.rssMiB?.toFixed(1)} MiB RSS (target <= ${LOAD_RSS_TARGET_MIB}: ${mark(x.rssMiB <= LOAD_RSS_TARGET_MIB)}); ` +
-      `${x.done} ${what}: ${x.perSecond.toFixed(name === 'reads' ? 0 : 1)}/s, server CPU ${x.cpuMsPerRequest.toFixed(2)} ms per request`);
+  console.log(
+    `  idle               ${r.idleRssMiB?.toFixed(1)} MiB RSS 5 s after the restart (target <= ${IDLE_RSS_TARGET_MIB}: ${mark(r.idleRssMiB <= IDLE_RSS_TARGET_MIB)})`,
+  );
+  for (const [name, x, what] of [
+    ['reads', r.reads, 'GET /v1/ops/products?limit=20, concurrency 8'],
+    ['writes', r.writes, 'fulfill workflows, concurrency 4'],
+  ]) {
+    console.log(
+      `  after ${name.padEnd(12)} ${x.rssMiB?.toFixed(1)} MiB RSS (target <= ${LOAD_RSS_TARGET_MIB}: ${mark(x.rssMiB <= LOAD_RSS_TARGET_MIB)}); ` +
+        `${x.done} ${what}: ${x.perSecond.toFixed(name === 'reads' ? 0 : 1)}/s, server CPU ${x.cpuMsPerRequest.toFixed(2)} ms per request`,
+    );
   }
 }
 
@@ -85,41 +97,64 @@ if (sections.includes('api')) {
   const p = a.products;
   const w = a.workflow;
   console.log('API, in-process server + undici (tier-4 keys, SQLite)');
-  console.log(`  GET /v1/ops/products?limit=20  ${p.done} requests, concurrency 8: ${p.perSecond.toFixed(0)} req/s; ` +
-    `p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}`);
-  console.log(`  fulfill workflow (6 requests)    ${w.done} fulfillment orders, concurrency 4: ${w.perSecond.toFixed(1)} workflows/s ` +
-    `(${(w.requests / w.seconds).toFixed(0)} req/s); per workflow p50 ${ms(w.p50)}, p95 ${ms(w.p95)} (target >= 60 workflows/s)`);
-  console.log(`  server time per workflow        ${ms(w.serverMsPerRun)} CPU on the server's thread: one process sustains at most ${(1000 / w.serverMsPerRun).toFixed(1)} workflows/s ` +
-    `(process CPU, clients' thread included: ${ms(w.cpuMsPerRun)})`);
-  console.log(`  process RSS after the run       ${a.rssMiB.toFixed(1)} MiB (server and client in one process; heap ${a.heapMiB.toFixed(1)} MiB)`);
+  console.log(
+    `  GET /v1/ops/products?limit=20  ${p.done} requests, concurrency 8: ${p.perSecond.toFixed(0)} req/s; ` +
+      `p50 ${ms(p.p50)}, p95 ${ms(p.p95)}, p99 ${ms(p.p99)}`,
+  );
+  console.log(
+    `  fulfill workflow (6 requests)    ${w.done} fulfillment orders, concurrency 4: ${w.perSecond.toFixed(1)} workflows/s ` +
+      `(${(w.requests / w.seconds).toFixed(0)} req/s); per workflow p50 ${ms(w.p50)}, p95 ${ms(w.p95)} (target >= 60 workflows/s)`,
+  );
+  console.log(
+    `  server time per workflow        ${ms(w.serverMsPerRun)} CPU on the server's thread: one process sustains at most ${(1000 / w.serverMsPerRun).toFixed(1)} workflows/s ` +
+      `(process CPU, clients' thread included: ${ms(w.cpuMsPerRun)})`,
+  );
+  console.log(
+    `  process RSS after the run       ${a.rssMiB.toFixed(1)} MiB (server and client in one process; heap ${a.heapMiB.toFixed(1)} MiB)`,
+  );
 }
 
 if (sections.includes('reads')) {
   const r = await readsBench({ products: 300, requests: READ_REQUESTS, concurrency: 8, rounds: 3 });
-  console.log(`reads: GET /v1/ops/products?limit=20 (${r.products} products, same ${r.bytes}-byte body; ${r.rounds} alternating rounds of ` +
-    `${r.requests} requests, concurrency ${r.concurrency}, client in-process)`);
-  for (const [name, f] of [['fos', r.fos], ['baseline (Fastify + libsql)', r.baseline]]) {
-    console.log(`  ${name.padEnd(30)} ${f.perSecond.toFixed(0).padStart(5)} req/s  p50 ${ms(f.p50)}  CPU ${f.cpuMs.toFixed(2)} ms a request (with the client)`);
+  console.log(
+    `reads: GET /v1/ops/products?limit=20 (${r.products} products, same ${r.bytes}-byte body; ${r.rounds} alternating rounds of ` +
+      `${r.requests} requests, concurrency ${r.concurrency}, client in-process)`,
+  );
+  for (const [name, f] of [
+    ['fos', r.fos],
+    ['baseline (Fastify + libsql)', r.baseline],
+  ]) {
+    console.log(
+      `  ${name.padEnd(30)} ${f.perSecond.toFixed(0).padStart(5)} req/s  p50 ${ms(f.p50)}  CPU ${f.cpuMs.toFixed(2)} ms a request (with the client)`,
+    );
   }
-  console.log(`  ratio fos / baseline           ${r.ratio.toFixed(2)} in req/s, ${r.cpuRatio.toFixed(2)} in CPU a request  ` +
-    `${r.ratio >= READS_TARGET_RATIO ? 'ok' : 'UNDER'} (target >= ${READS_TARGET_RATIO})`);
+  console.log(
+    `  ratio fos / baseline           ${r.ratio.toFixed(2)} in req/s, ${r.cpuRatio.toFixed(2)} in CPU a request  ` +
+      `${r.ratio >= READS_TARGET_RATIO ? 'ok' : 'UNDER'} (target >= ${READS_TARGET_RATIO})`,
+  );
 }
 
 if (sections.includes('outbox')) {
   const o = await outboxBench({ events: EVENTS, deadlineMs: 60_000 });
   console.log('outbox, one worker, temp SQLite, local HTTP receiver');
-  console.log(`  drain ${o.events} events         ${o.perSecond.toFixed(0)} events/s (target >= 500); ${o.received} delivered in ` +
-    `${o.seconds.toFixed(1)} s; backlog at the end ${o.backlog} (target 0)`);
+  console.log(
+    `  drain ${o.events} events         ${o.perSecond.toFixed(0)} events/s (target >= 500); ${o.received} delivered in ` +
+      `${o.seconds.toFixed(1)} s; backlog at the end ${o.backlog} (target 0)`,
+  );
 }
 
 if (sections.includes('lists')) {
   const l = await listBench({ orders: LIST_ORDERS, runs: RUNS * 2 });
   const size = l.seeded ? `${l.seeded.orders} orders seeded in ${(l.seeded.ms / 1000).toFixed(1)} s` : process.env.FOS_BENCH_LIST_DB;
-  console.log(`list queries (${l.provider}; ${size}; p95 of ${RUNS * 2} runs, limit 20; target p95 <= ${LIST_TARGET_MS} ms at 1M orders, `
-    + '100,000 packages, charges, files, products)');
+  console.log(
+    `list queries (${l.provider}; ${size}; p95 of ${RUNS * 2} runs, limit 20; target p95 <= ${LIST_TARGET_MS} ms at 1M orders, ` +
+      '100,000 packages, charges, files, products)',
+  );
   for (const r of l.results) {
-    console.log(`  ${r.name.padEnd(58)} ${String(r.rows).padStart(3)} rows  p50 ${ms(r.p50).padStart(9)}  p95 ${ms(r.p95).padStart(9)}  ` +
-      `${r.p95 <= LIST_TARGET_MS ? 'ok' : 'OVER'} (target ${LIST_TARGET_MS} ms)`);
+    console.log(
+      `  ${r.name.padEnd(58)} ${String(r.rows).padStart(3)} rows  p50 ${ms(r.p50).padStart(9)}  p95 ${ms(r.p95).padStart(9)}  ` +
+        `${r.p95 <= LIST_TARGET_MS ? 'ok' : 'OVER'} (target ${LIST_TARGET_MS} ms)`,
+    );
   }
 }
 
@@ -127,9 +162,13 @@ if (sections.includes('export')) {
   const e = await exportBench({ orders: int('FOS_BENCH_EXPORT_ORDERS', 20_000, 5_000_000) });
   const projected = EXPORT_TARGET.orders / e.perSecond;
   console.log('fos orders list --all --format ndjson (cursor pages of 100, tier-4 key, SQLite)');
-  console.log(`  ${e.orders} orders in ${e.seconds.toFixed(1)} s: ${e.perSecond.toFixed(0)} orders/s; at that rate ${EXPORT_TARGET.orders.toLocaleString('en')} take ` +
-    `${projected.toFixed(0)} s (target ${EXPORT_TARGET.seconds} s; at 100 a page the tier-4 limit of 3,000 requests a minute makes it ${Math.ceil(EXPORT_TARGET.orders / 100 / 3000)} one-minute windows)`);
-  console.log(`  CLI RSS: ${e.earlyRssMiB.toFixed(0)} MiB in the first tenth, ${e.lateRssMiB.toFixed(0)} MiB in the last, peak ${e.peakRssMiB.toFixed(0)} MiB`);
+  console.log(
+    `  ${e.orders} orders in ${e.seconds.toFixed(1)} s: ${e.perSecond.toFixed(0)} orders/s; at that rate ${EXPORT_TARGET.orders.toLocaleString('en')} take ` +
+      `${projected.toFixed(0)} s (target ${EXPORT_TARGET.seconds} s; at 100 a page the tier-4 limit of 3,000 requests a minute makes it ${Math.ceil(EXPORT_TARGET.orders / 100 / 3000)} one-minute windows)`,
+  );
+  console.log(
+    `  CLI RSS: ${e.earlyRssMiB.toFixed(0)} MiB in the first tenth, ${e.lateRssMiB.toFixed(0)} MiB in the last, peak ${e.peakRssMiB.toFixed(0)} MiB`,
+  );
 }
 
 if (sections.includes('soak')) {
@@ -137,7 +176,9 @@ if (sections.includes('soak')) {
   const ok = s.ratio <= SOAK_RSS_FACTOR;
   if (!ok) failed = true;
   console.log(`soak (${s.requests} mixed good and hostile requests in ${s.seconds.toFixed(1)} s; statuses ${JSON.stringify(s.statuses)})`);
-  console.log(`  RSS ${s.baselineRssMiB?.toFixed(0)} MiB after 1,000 -> ${s.finalRssMiB?.toFixed(0)} MiB at the end: x${s.ratio.toFixed(2)} (target <= x${SOAK_RSS_FACTOR}) ${ok ? 'ok' : 'OVER'}`);
+  console.log(
+    `  RSS ${s.baselineRssMiB?.toFixed(0)} MiB after 1,000 -> ${s.finalRssMiB?.toFixed(0)} MiB at the end: x${s.ratio.toFixed(2)} (target <= x${SOAK_RSS_FACTOR}) ${ok ? 'ok' : 'OVER'}`,
+  );
 }
 
 process.exitCode = failed ? 1 : 0;

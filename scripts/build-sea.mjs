@@ -24,7 +24,8 @@ const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'ut
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const binary = path.join(OUT, process.platform === 'win32' ? 'fos.exe' : 'fos');
 
-const NO_SERVER = 'this standalone fos binary is the API client only; `fos serve`, `fos admin` and `fos db` need a checkout of the fos repository (git clone, then npm install && npm start; no package named fos is published on the npm registry)';
+const NO_SERVER =
+  'this standalone fos binary is the API client only; `fos serve`, `fos admin` and `fos db` need a checkout of the fos repository (git clone, then npm install && npm start; no package named fos is published on the npm registry)';
 
 // The entry: main.ts's run(), told that no server command runs here. `fos --version` alone is
 // answered before any module of the bundle runs (require() keeps them lazy), as bin/fos.js does,
@@ -62,7 +63,10 @@ if (process.argv.includes('--bundle-only')) process.exit(0);
 
 const seaConfig = path.join(OUT, 'sea-config.json');
 const blob = path.join(OUT, 'sea-prep.blob');
-writeFileSync(seaConfig, `${JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }, null, 2)}\n`);
+writeFileSync(
+  seaConfig,
+  `${JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true }, null, 2)}\n`,
+);
 execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: 'inherit' });
 
 copyFileSync(process.execPath, binary);
@@ -74,4 +78,6 @@ execFileSync(process.execPath, args, { stdio: 'inherit' });
 
 const check = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
 if (check !== version) throw new Error(`${binary} --version printed "${check}", expected ${version}`);
-console.log(`built ${path.relative(ROOT, binary)} (${(statSync(binary).size / 1024 / 1024).toFixed(0)} MiB), fos ${check}, node ${process.version}`);
+console.log(
+  `built ${path.relative(ROOT, binary)} (${(statSync(binary).size / 1024 / 1024).toFixed(0)} MiB), fos ${check}, node ${process.version}`,
+);

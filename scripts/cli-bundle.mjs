@@ -44,7 +44,10 @@ const lazyImportsRequired = (packages) => ({
       if (a.kind !== 'dynamic-import' || !lazy(a.path)) return undefined;
       return { path: a.path, namespace: 'lazy-require' };
     });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-require' }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: 'js' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-require' }, (a) => ({
+      contents: `module.exports = require(${JSON.stringify(a.path)});`,
+      loader: 'js',
+    }));
   },
 });
 
@@ -82,7 +85,8 @@ const sourceChanges = (trace) => ({
     });
   },
 });
-const TRACE_BANNER = 'function __fosTraceModule(m) { if (process.env.FOS_TRACE_BUNDLE) require("node:fs").appendFileSync(process.env.FOS_TRACE_BUNDLE, m + "\\n"); }';
+const TRACE_BANNER =
+  'function __fosTraceModule(m) { if (process.env.FOS_TRACE_BUNDLE) require("node:fs").appendFileSync(process.env.FOS_TRACE_BUNDLE, m + "\\n"); }';
 
 /** Bundled paths that would mean server code came along (the API's TypeBox schemas may: CSV imports type their columns from them). */
 const SERVER_CODE = /src[/\\]server[/\\](?!schemas[/\\])|@prisma|node_modules[/\\]fastify[/\\]|generated[/\\]/;
@@ -106,7 +110,9 @@ export async function bundleCli({ entry, outfile, lazyPackages = 'bundle', plugi
     // import.meta is empty in CommonJS: src/version.ts finds ../package.json from the bundle's own
     // URL (dist/cli.cjs sits where dist/version.js does).
     define: { 'import.meta.url': '__fosBundleUrl' },
-    banner: { js: [`const __fosBundleUrl = require("node:url").pathToFileURL(__filename).href;`, ...(trace ? [TRACE_BANNER] : [])].join('\n') },
+    banner: {
+      js: [`const __fosBundleUrl = require("node:url").pathToFileURL(__filename).href;`, ...(trace ? [TRACE_BANNER] : [])].join('\n'),
+    },
     legalComments: 'none',
     logLevel: 'warning',
     metafile: true,
@@ -114,7 +120,11 @@ export async function bundleCli({ entry, outfile, lazyPackages = 'bundle', plugi
   // esbuild writes strings ASCII-only (charset) but keeps some comments as they are: one '…' made
   // V8 hold the whole bundle as a two-byte string, twice the memory and slower to scan.
   const text = readFileSync(outfile, 'utf8');
-  if (/[^\x00-\x7f]/.test(text)) writeFileSync(outfile, text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`));
+  if (/[^\x00-\x7f]/.test(text))
+    writeFileSync(
+      outfile,
+      text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`),
+    );
   const inputs = Object.keys(result.metafile.inputs);
   const leaked = inputs.filter((p) => SERVER_CODE.test(p));
   if (leaked.length) throw new Error(`the CLI bundle must not contain server code: ${leaked.slice(0, 5).join(', ')}`);
@@ -143,5 +153,7 @@ export async function buildCliBundle({ outfile = CLI_BUNDLE, trace = false } = {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const started = performance.now();
   const inputs = await buildCliBundle();
-  console.log(`cli-bundle: ${inputs.length} modules into ${path.relative(ROOT, CLI_BUNDLE)} (${Math.round(performance.now() - started)} ms)`);
+  console.log(
+    `cli-bundle: ${inputs.length} modules into ${path.relative(ROOT, CLI_BUNDLE)} (${Math.round(performance.now() - started)} ms)`,
+  );
 }

@@ -3,7 +3,11 @@
 // writer is scripts/gen-doc-tables.mjs, and test/unit/doc-tables.test.ts checks docs/api.md and docs/cli.md are fresh.
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const escape = (text) => String(text ?? '').replaceAll('|', '\\|').replace(/\s+/g, ' ').trim();
+const escape = (text) =>
+  String(text ?? '')
+    .replaceAll('|', '\\|')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** Markdown table of the OpenAPI document's operations. */
 export function renderOperationTable(doc) {
@@ -12,7 +16,7 @@ export function renderOperationTable(doc) {
     for (const [method, op] of Object.entries(item)) {
       const m = method.toUpperCase();
       if (!METHOD_ORDER.includes(m)) continue;
-      const permission = op['x-public'] ? 'none (public)' : op['x-permission'] ?? 'any valid key';
+      const permission = op['x-public'] ? 'none (public)' : (op['x-permission'] ?? 'any valid key');
       const family = { ops: 'fulfiller', merchant: 'merchant' }[op['x-family']] ?? 'any';
       rows.push({ path, m, line: `| ${m} | \`${path}\` | ${escape(op.summary)} | ${permission} | ${family} |` });
     }

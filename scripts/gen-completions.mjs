@@ -20,7 +20,8 @@ mkdirSync(dir, { recursive: true });
 for (const [shell, file] of Object.entries(targets)) {
   // A clean environment: no profile or colour settings leak into the scripts.
   const script = execFileSync(process.execPath, [bin, 'completion', shell], {
-    encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1' },
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, NO_COLOR: '1' },
   });
   writeFileSync(path.join(dir, file), script);
   console.log(`wrote completions/${file} (${script.split('\n').length} lines)`);

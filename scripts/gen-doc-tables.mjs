@@ -14,7 +14,12 @@ const dist = (p) => import(path.join(root, 'dist', p));
 const dir = mkdtempSync(path.join(tmpdir(), 'fos-doc-tables-'));
 const url = `file:${path.join(dir, 'fos.db')}`;
 const [{ migrate }, { createDb }, { buildApp }, { buildProgram }, { createContext }, { registerServerCommands }] = await Promise.all([
-  dist('db/migrate.js'), dist('db/client.js'), dist('server/app.js'), dist('cli/main.js'), dist('cli/context.js'), dist('server/cli.js'),
+  dist('db/migrate.js'),
+  dist('db/client.js'),
+  dist('server/app.js'),
+  dist('cli/main.js'),
+  dist('cli/context.js'),
+  dist('server/cli.js'),
 ]);
 await migrate(url);
 const db = await createDb(url);

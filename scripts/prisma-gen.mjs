@@ -119,9 +119,7 @@ async function main() {
   }
   const source = await readFile(SCHEMA_PATH, 'utf8');
   const require = createRequire(import.meta.url);
-  const versions = ['prisma/package.json', '@prisma/client/package.json']
-    .map((p) => require(p).version)
-    .join(',');
+  const versions = ['prisma/package.json', '@prisma/client/package.json'].map((p) => require(p).version).join(',');
   const self = await readFile(fileURLToPath(import.meta.url), 'utf8');
   await mkdir(GENERATED_SCHEMA_DIR, { recursive: true });
 

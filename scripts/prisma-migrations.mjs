@@ -100,7 +100,7 @@ async function diff(SchemaEngine, provider, fromText, toText) {
     sql = sql.replace(/-- CreateSchema\nCREATE SCHEMA IF NOT EXISTS "public";\n\n?/, '');
     return sql.trim() ? sql : null;
   } catch (err) {
-    throw new Error(`${provider} diff failed: ${err instanceof Error ? err.message : err}\n${logs.join("\n")}`, { cause: err });
+    throw new Error(`${provider} diff failed: ${err instanceof Error ? err.message : err}\n${logs.join('\n')}`, { cause: err });
   } finally {
     engine.free();
   }
@@ -111,16 +111,17 @@ function timestamp(existing) {
   const pad = (n) => String(n).padStart(2, '0');
   let ts = `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
   // keep the order strict even when two migrations are created within the same second
-  const last = existing.map((n) => n.slice(0, 14)).sort().at(-1);
+  const last = existing
+    .map((n) => n.slice(0, 14))
+    .sort()
+    .at(-1);
   if (last && ts <= last) ts = String(BigInt(last) + 1n);
   return ts;
 }
 
 async function migrationDirs(dir) {
   if (!existsSync(dir)) return [];
-  return (await readdir(dir, { withFileTypes: true }))
-    .filter((e) => e.isDirectory() && /^\d{14}_/.test(e.name))
-    .map((e) => e.name);
+  return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && /^\d{14}_/.test(e.name)).map((e) => e.name);
 }
 
 async function main() {
@@ -155,7 +156,9 @@ async function main() {
     return;
   }
   if (check) {
-    console.error(`prisma/schema.prisma has changes with no migration (${pending.map((p) => p.provider).join(', ')}); run: npm run db:migration -- <name>`);
+    console.error(
+      `prisma/schema.prisma has changes with no migration (${pending.map((p) => p.provider).join(', ')}); run: npm run db:migration -- <name>`,
+    );
     process.exit(1);
   }
   const existing = (await Promise.all(PROVIDERS.map((p) => migrationDirs(path.join(MIGRATIONS_DIR, p))))).flat();

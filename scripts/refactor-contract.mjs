@@ -59,7 +59,10 @@ function rewrite(text, oldFile, newFile, moves) {
     const moved = moves.get(asTs);
     if (!moved && oldFile === newFile) return whole;
     const newTarget = moved ? (target.endsWith('.js') ? moved.replace(/\.ts$/, '.js') : moved) : target;
-    let next = path.relative(path.dirname(abs(newFile)), abs(newTarget)).split(path.sep).join('/');
+    let next = path
+      .relative(path.dirname(abs(newFile)), abs(newTarget))
+      .split(path.sep)
+      .join('/');
     if (!next.startsWith('.')) next = `./${next}`;
     return `${lead}${q}${next}${q}`;
   });

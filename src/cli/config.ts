@@ -1,9 +1,7 @@
 import { chmodSync, statSync } from 'node:fs';
 import { configFilePath, readConfigFile, writeConfigFile } from './config-file.js';
 import { AuthError, UsageError } from './errors.js';
-import {
-  normalizeBaseUrl, validateProfileName, type ConfigData, type Format, type Profile,
-} from './profile.js';
+import { normalizeBaseUrl, validateProfileName, type ConfigData, type Format, type Profile } from './profile.js';
 
 export * from './profile.js';
 
@@ -177,11 +175,6 @@ export class ConfigStore {
  * Saves a profile (used by `fos login` and by the server's first start, which saves `local`).
  * Synchronous. Honours FOS_CONFIG_DIR from `env`.
  */
-export function saveProfile(
-  name: string,
-  profile: Profile,
-  opts: { makeCurrent?: boolean } = {},
-  env: Env = process.env,
-): void {
+export function saveProfile(name: string, profile: Profile, opts: { makeCurrent?: boolean } = {}, env: Env = process.env): void {
   new ConfigStore(env).saveProfile(name, profile, opts);
 }

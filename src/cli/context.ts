@@ -80,8 +80,7 @@ export function createContext(init: ContextInit = {}): Context {
       log: (line) => {
         if (ctx.options.verbose) io.stderr.write(`${io.style('dim', line)}\n`);
       },
-      onRetry: (n: RetryNotice) =>
-        io.warn(`${n.reason}; retrying in ${(n.delayMs / 1000).toFixed(1)}s (retry ${n.attempt})`),
+      onRetry: (n: RetryNotice) => io.warn(`${n.reason}; retrying in ${(n.delayMs / 1000).toFixed(1)}s (retry ${n.attempt})`),
     });
     clients.push(client);
     return client;

@@ -158,16 +158,18 @@ export interface TestIOStreams extends IOStreams {
 }
 
 /** In-memory streams for tests; `tty` sets all three TTY switches at once. */
-export function testIOStreams(opts: {
-  stdin?: string;
-  tty?: boolean;
-  stdinTTY?: boolean;
-  stdoutTTY?: boolean;
-  stderrTTY?: boolean;
-  color?: boolean;
-  width?: number;
-  height?: number;
-} = {}): TestIOStreams {
+export function testIOStreams(
+  opts: {
+    stdin?: string;
+    tty?: boolean;
+    stdinTTY?: boolean;
+    stdoutTTY?: boolean;
+    stderrTTY?: boolean;
+    color?: boolean;
+    width?: number;
+    height?: number;
+  } = {},
+): TestIOStreams {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const sink = (chunks: Buffer[]) =>

@@ -40,17 +40,33 @@ Exit codes: 0 ok, 1 error (5xx), 2 usage/validation, 3 auth (401/403), 4 not fou
  */
 export async function buildProgram(ctx: Context, args?: readonly string[], { server = true }: { server?: boolean } = {}): Promise<Command> {
   // The standalone binary runs no server command: its help does not offer them.
-  const rootHelp = server ? ROOT_HELP : ROOT_HELP.replace(/^ {2}\$ fos serve .*\n/m, '').replace('or use a server someone else runs', 'connect to a fos API server');
+  const rootHelp = server
+    ? ROOT_HELP
+    : ROOT_HELP.replace(/^ {2}\$ fos serve .*\n/m, '').replace('or use a server someone else runs', 'connect to a fos API server');
   const program = new Command('fos')
-    .description(server ? 'Fulfillment Operations: command line for the Public API, and `fos serve` to host it' : 'Fulfillment Operations: command line for the Public API')
+    .description(
+      server
+        ? 'Fulfillment Operations: command line for the Public API, and `fos serve` to host it'
+        : 'Fulfillment Operations: command line for the Public API',
+    )
     .version(VERSION, '-V, --version', 'print the version')
-    .addOption(completeWith(new Option('--profile <name>', 'saved profile to use (default: $FOS_PROFILE, else the current profile)'), 'profiles'))
+    .addOption(
+      completeWith(new Option('--profile <name>', 'saved profile to use (default: $FOS_PROFILE, else the current profile)'), 'profiles'),
+    )
     .option('--base-url <url>', 'API base URL, overriding the profile and $FOS_BASE_URL')
     .option('--verbose', 'log HTTP requests and timings to stderr (API key redacted)')
     .option('--json [fields]', 'print JSON; optionally only these comma-separated fields')
     .option('--jq <expr>', 'filter the JSON output through jq (the real jq, built in), e.g. \'.[] | select(.priority == "HIGH") | .id\'')
-    .option('--template <text>', 'print each record through a Mustache template, e.g. \'{{order_number}}\\t{{status}}\' (nested: {{lock.lock_owner}})')
-    .addOption(new Option('--format <format>', 'output format (default: table on a terminal, else json); csv writes a text cell starting with =, +, -, @, tab or CR with a leading \' so a spreadsheet shows it as text instead of running a formula').choices(FORMATS))
+    .option(
+      '--template <text>',
+      "print each record through a Mustache template, e.g. '{{order_number}}\\t{{status}}' (nested: {{lock.lock_owner}})",
+    )
+    .addOption(
+      new Option(
+        '--format <format>',
+        "output format (default: table on a terminal, else json); csv writes a text cell starting with =, +, -, @, tab or CR with a leading ' so a spreadsheet shows it as text instead of running a formula",
+      ).choices(FORMATS),
+    )
     .option('--no-color', 'disable colour (NO_COLOR is honoured too)')
     .option('--no-pager', 'print long records directly instead of through $FOS_PAGER / $PAGER / less -FRX')
     .option('-y, --yes', 'answer yes to confirmations (needed for destructive commands in scripts)')
@@ -63,7 +79,18 @@ export async function buildProgram(ctx: Context, args?: readonly string[], { ser
 
   program.hook('preAction', () => {
     const o = program.opts<GlobalOptions>();
-    ctx.options = { profile: o.profile, baseUrl: o.baseUrl, verbose: o.verbose, json: o.json, jq: o.jq, template: o.template, format: o.format, pager: o.pager, color: o.color, yes: o.yes };
+    ctx.options = {
+      profile: o.profile,
+      baseUrl: o.baseUrl,
+      verbose: o.verbose,
+      json: o.json,
+      jq: o.jq,
+      template: o.template,
+      format: o.format,
+      pager: o.pager,
+      color: o.color,
+      yes: o.yes,
+    };
     if (o.color === false) ctx.io.colorEnabled = false;
     if (o.template !== undefined && o.jq !== undefined) throw new UsageError('--template and --jq both shape the output: pass one of them');
   });
@@ -121,15 +148,27 @@ export function loadsServerModule(args: readonly string[]): boolean {
   return wanted !== undefined && (Object.hasOwn(SERVER_COMMANDS, wanted) || wanted === 'completion');
 }
 
-async function attachServerCommands(program: Command, ctx: Context, args: readonly string[], load: ServerCommandsLoader, withoutServer?: string) {
+async function attachServerCommands(
+  program: Command,
+  ctx: Context,
+  args: readonly string[],
+  load: ServerCommandsLoader,
+  withoutServer?: string,
+) {
   let failure: string | undefined;
   if (withoutServer) {
     // Not listed, but named when asked for: an explanation beats "unknown command".
     for (const name of Object.keys(SERVER_COMMANDS)) {
-      program.addCommand(new Command(name).allowUnknownOption().allowExcessArguments().helpOption(false)
-        .action(() => {
-          throw new CliError(withoutServer);
-        }), { hidden: true });
+      program.addCommand(
+        new Command(name)
+          .allowUnknownOption()
+          .allowExcessArguments()
+          .helpOption(false)
+          .action(() => {
+            throw new CliError(withoutServer);
+          }),
+        { hidden: true },
+      );
     }
     return;
   }
@@ -145,11 +184,17 @@ async function attachServerCommands(program: Command, ctx: Context, args: readon
     }
   }
   for (const [name, description] of Object.entries(SERVER_COMMANDS)) {
-    program.addCommand(new Command(name).description(description).helpGroup('Server:')
-      .allowUnknownOption().allowExcessArguments().helpOption(false)
-      .action(() => {
-        throw new CliError(`fos ${name} is not available: the server module could not be loaded (${failure ?? 'not loaded'})`);
-      }));
+    program.addCommand(
+      new Command(name)
+        .description(description)
+        .helpGroup('Server:')
+        .allowUnknownOption()
+        .allowExcessArguments()
+        .helpOption(false)
+        .action(() => {
+          throw new CliError(`fos ${name} is not available: the server module could not be loaded (${failure ?? 'not loaded'})`);
+        }),
+    );
   }
 }
 
@@ -174,14 +219,12 @@ export interface RunOptions {
 export async function run(argv: readonly string[] = process.argv, ctx: Context = createContext(), opts: RunOptions = {}): Promise<number> {
   const program = await buildProgram(ctx, argv.slice(2), { server: !opts.withoutServer });
   const io = ctx.io;
-  program
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-      getOutHelpWidth: () => io.terminalWidth,
-      getErrHelpWidth: () => io.terminalWidth,
-    });
+  program.exitOverride().configureOutput({
+    writeOut: (s) => io.stdout.write(s),
+    writeErr: (s) => io.stderr.write(s),
+    getOutHelpWidth: () => io.terminalWidth,
+    getErrHelpWidth: () => io.terminalWidth,
+  });
   try {
     await attachServerCommands(program, ctx, argv.slice(2), opts.loadServerCommands ?? loadServerModule, opts.withoutServer);
     inheritSettings(program);
@@ -189,7 +232,10 @@ export async function run(argv: readonly string[] = process.argv, ctx: Context =
     return ExitCode.OK;
   } catch (err) {
     if ((err as Error)?.name === 'ExitPromptError') return 130; // Ctrl-C in a prompt
-    const message = err instanceof NetworkError ? await (await import('./network-hint.js')).networkMessage(ctx, err) : renderError(err, ctx.options.verbose);
+    const message =
+      err instanceof NetworkError
+        ? await (await import('./network-hint.js')).networkMessage(ctx, err)
+        : renderError(err, ctx.options.verbose);
     if (message) io.stderr.write(message);
     return exitCodeFor(err);
   } finally {

@@ -12,7 +12,10 @@ export async function networkMessage(ctx: Context, err: NetworkError): Promise<s
   if (ctx.options.baseUrl) source = '--base-url';
   else if (ctx.env.FOS_BASE_URL) source = '$FOS_BASE_URL';
   else {
-    const name = await ctx.config.load().then((c) => c.selectedProfileName(ctx.options.profile)).catch(() => undefined);
+    const name = await ctx.config
+      .load()
+      .then((c) => c.selectedProfileName(ctx.options.profile))
+      .catch(() => undefined);
     source = name ? `profile "${name}"` : 'no profile';
   }
   const local = /^(127\.|localhost$|\[::1\]$|0\.0\.0\.0$)/.test(url.hostname);

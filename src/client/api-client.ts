@@ -4,9 +4,7 @@ import { parseRateLimit } from './rate-limit.js';
 import { redactToken } from './redact.js';
 import { Transport, type TransportResponse } from './transport.js';
 import { DEFAULT_RETRY, backoffMs, isRetrySafe, refusedLocally, retryDelayMs, sleep, type RetryPolicy } from './retry.js';
-import type {
-  ApiResponse, Credentials, HttpMethod, ListResponse, Query, RateLimitInfo, RequestOptions,
-} from './types.js';
+import type { ApiResponse, Credentials, HttpMethod, ListResponse, Query, RateLimitInfo, RequestOptions } from './types.js';
 
 export interface RetryNotice {
   attempt: number;
@@ -150,12 +148,20 @@ export class ApiClient {
   /** GET a document (PDF, ZPL, a file) as bytes, with its content type. */
   async download(path: string, query?: Query): Promise<{ bytes: Buffer; contentType: string; disposition?: string }> {
     const res = await this.request<Buffer>('GET', path, { query, binary: true });
-    return { bytes: res.data, contentType: res.headers['content-type'] ?? 'application/octet-stream', disposition: res.headers['content-disposition'] };
+    return {
+      bytes: res.data,
+      contentType: res.headers['content-type'] ?? 'application/octet-stream',
+      disposition: res.headers['content-disposition'],
+    };
   }
 
   /** GET a streamed body (an export's NDJSON or CSV), read as it arrives; retried only until it starts. */
   async stream(path: string, query?: Query): Promise<{ body: NodeJS.ReadableStream; headers: Record<string, string> }> {
-    const res = await this.request<NodeJS.ReadableStream>('GET', path, { query, stream: true, headers: { accept: 'application/x-ndjson, text/csv, application/problem+json' } });
+    const res = await this.request<NodeJS.ReadableStream>('GET', path, {
+      query,
+      stream: true,
+      headers: { accept: 'application/x-ndjson, text/csv, application/problem+json' },
+    });
     return { body: res.data, headers: res.headers };
   }
 

@@ -35,7 +35,8 @@ interface Undici {
 // import() of literal paths, so esbuild bundles them into the standalone binary too (build:sea).
 async function loadUndici(): Promise<Undici> {
   const [{ default: Agent }, { default: request }] = await Promise.all([
-    import('undici/lib/dispatcher/agent.js'), import('undici/lib/api/api-request.js'),
+    import('undici/lib/dispatcher/agent.js'),
+    import('undici/lib/api/api-request.js'),
   ]);
   return { agent: new Agent({ keepAliveTimeout: 10_000, connections: 8, connect: { timeout: 15_000 } }), request };
 }
@@ -53,7 +54,8 @@ export class Transport {
       headers: req.headers,
       body: req.body as Dispatcher.DispatchOptions['body'],
     });
-    if (stream && res.statusCode < 400) return { statusCode: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: Buffer.alloc(0), stream: res.body };
+    if (stream && res.statusCode < 400)
+      return { statusCode: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: Buffer.alloc(0), stream: res.body };
     return { statusCode: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: Buffer.from(await res.body.arrayBuffer()) };
   }
 

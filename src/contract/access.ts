@@ -13,7 +13,9 @@ const PowerRole = StringEnum(POWER_ROLES, {
   description: 'ADMIN holds every permission; MEMBER only those of its custom roles',
 });
 const Permission = StringEnum(PERMISSIONS);
-const tiers = Object.entries(TIER_LIMITS).map(([t, n]) => `${t} = ${n}`).join(', ');
+const tiers = Object.entries(TIER_LIMITS)
+  .map(([t, n]) => `${t} = ${n}`)
+  .join(', ');
 const Tier = Type.Integer({
   minimum: 1,
   maximum: 4,
@@ -59,9 +61,11 @@ export const CreateKeyBody = Type.Object(
     power_role: Type.Optional(PowerRole),
     role_ids: Type.Optional(RoleIds),
     rate_tier: Type.Optional(Tier),
-    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-      description: 'when the key stops authenticating (ISO 8601, in the future); null = never',
-    })),
+    expires_at: Type.Optional(
+      Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'when the key stops authenticating (ISO 8601, in the future); null = never',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

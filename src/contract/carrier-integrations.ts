@@ -11,7 +11,7 @@ export const CarrierIntegrationSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   type: Type.String({ description: INTEGRATION_TYPES.join(' | ') }),
-  api_base_url: Nullable(Type.String({ description: 'where its calls go (the platform\'s real address unless set)' })),
+  api_base_url: Nullable(Type.String({ description: "where its calls go (the platform's real address unless set)" })),
   warehouse_ids: Nullable(Type.Array(Type.String(), { description: 'warehouses it serves; null = all' })),
   enabled_carriers: Nullable(Type.Array(Type.String(), { description: 'carrier ids kept from its rates; null = all' })),
   enabled: Type.Boolean(),
@@ -26,32 +26,43 @@ export const CarrierIntegrationSchema = Type.Object({
 });
 export const CarrierIntegrationListSchema = listOf(CarrierIntegrationSchema);
 
-const Credentials = Type.Object({
-  api_key: Type.String({ minLength: 1, maxLength: 500, description: 'the platform API key (test keys first)' }),
-  webhook_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'EasyPost webhook secret / Shippo HMAC or URL token' })),
-}, { additionalProperties: false });
+const Credentials = Type.Object(
+  {
+    api_key: Type.String({ minLength: 1, maxLength: 500, description: 'the platform API key (test keys first)' }),
+    webhook_secret: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 500, description: 'EasyPost webhook secret / Shippo HMAC or URL token' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 const BaseUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
 const Ids = Type.Array(Id, { maxItems: 100, uniqueItems: true });
 const Carriers = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, uniqueItems: true });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
-export const CarrierIntegrationCreateBody = Type.Object({
-  name: Name,
-  type: StringEnum(INTEGRATION_TYPES),
-  credentials: Type.Optional(Credentials),
-  api_base_url: Type.Optional(BaseUrl),
-  warehouse_ids: Type.Optional(Nullable(Ids)),
-  enabled_carriers: Type.Optional(Nullable(Carriers)),
-}, { additionalProperties: false });
+export const CarrierIntegrationCreateBody = Type.Object(
+  {
+    name: Name,
+    type: StringEnum(INTEGRATION_TYPES),
+    credentials: Type.Optional(Credentials),
+    api_base_url: Type.Optional(BaseUrl),
+    warehouse_ids: Type.Optional(Nullable(Ids)),
+    enabled_carriers: Type.Optional(Nullable(Carriers)),
+  },
+  { additionalProperties: false },
+);
 
-export const CarrierIntegrationPatchBody = Type.Object({
-  name: Type.Optional(Name),
-  credentials: Type.Optional(Credentials),
-  api_base_url: Type.Optional(Nullable(BaseUrl)),
-  warehouse_ids: Type.Optional(Nullable(Ids)),
-  enabled_carriers: Type.Optional(Nullable(Carriers)),
-  enabled: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false, minProperties: 1 });
+export const CarrierIntegrationPatchBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    credentials: Type.Optional(Credentials),
+    api_base_url: Type.Optional(Nullable(BaseUrl)),
+    warehouse_ids: Type.Optional(Nullable(Ids)),
+    enabled_carriers: Type.Optional(Nullable(Carriers)),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
 
 export const CarrierIntegrationListQuery = Type.Object({ ...pageQuery() });
 

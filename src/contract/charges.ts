@@ -8,9 +8,19 @@ const Str = Nullable(Type.String());
 const Num = Nullable(Type.Number());
 
 const ShippingLabelConfig = {
-  from_address_country: Str, from_address_zip: Str, from_address_state: Str, from_address_city: Str,
-  to_address_country: Str, to_address_zip: Str, to_address_state: Str, to_address_city: Str,
-  zone: Str, price: Num, formatted_service: Str, carrier_integration_name: Str, carrier_integration_type: Str,
+  from_address_country: Str,
+  from_address_zip: Str,
+  from_address_state: Str,
+  from_address_city: Str,
+  to_address_country: Str,
+  to_address_zip: Str,
+  to_address_state: Str,
+  to_address_city: Str,
+  zone: Str,
+  price: Num,
+  formatted_service: Str,
+  carrier_integration_name: Str,
+  carrier_integration_type: Str,
   tracking_code: Str,
 };
 const OrderConfig = {
@@ -23,13 +33,14 @@ const OrderConfig = {
   order_number: Type.String(),
 };
 
-const configSchema = (label: Record<string, unknown>, order: Record<string, unknown>) => Type.Object({
-  category: StringEnum(CHARGE_CATEGORIES),
-  original_amount: Type.Number(),
-  origination: StringEnum(['ORDER', 'MANUAL'] as const),
-  shipping_label: Nullable(Type.Object(label as typeof ShippingLabelConfig)),
-  order: Nullable(Type.Object(order as typeof OrderConfig)),
-});
+const configSchema = (label: Record<string, unknown>, order: Record<string, unknown>) =>
+  Type.Object({
+    category: StringEnum(CHARGE_CATEGORIES),
+    original_amount: Type.Number(),
+    origination: StringEnum(['ORDER', 'MANUAL'] as const),
+    shipping_label: Nullable(Type.Object(label as typeof ShippingLabelConfig)),
+    order: Nullable(Type.Object(order as typeof OrderConfig)),
+  });
 
 const PricingConfigSchema = configSchema(ShippingLabelConfig, OrderConfig);
 const TraceConfigSchema = configSchema(
@@ -49,12 +60,14 @@ const PricingTraceSchema = Type.Object({
   calculated_amount: Type.Number(),
   calculation_note: Type.String(),
   pricing_config: TraceConfigSchema,
-  events: Type.Array(Type.Object({
-    event_type: Type.String({ description: 'trigger' }),
-    step_id: Type.String(),
-    category: StringEnum(CHARGE_CATEGORIES),
-    matched: Type.Boolean(),
-  })),
+  events: Type.Array(
+    Type.Object({
+      event_type: Type.String({ description: 'trigger' }),
+      step_id: Type.String(),
+      category: StringEnum(CHARGE_CATEGORIES),
+      matched: Type.Boolean(),
+    }),
+  ),
 });
 
 export const ChargeSchema = Type.Object({
@@ -98,33 +111,48 @@ const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Quantity = Type.Number({ exclusiveMinimum: 0, description: 'units; may be fractional' });
 const PurchaseOrderId = Type.String({ minLength: 1, maxLength: 64 });
 
-export const StorageChargeBody = Type.Object({
-  fulfillment_delegation_id: Type.Optional(Id),
-  merchant_team_id: Type.Optional(Id),
-  data: Type.Object({
-    name: Name,
-    location_type_id: Id,
-    warehouse_id: Id,
-    rate_period: StringEnum(RATE_PERIODS),
-    quantity: Quantity,
-  }, { additionalProperties: false }),
-}, {
-  additionalProperties: false,
-  description: 'Exactly one of fulfillment_delegation_id and merchant_team_id (top level) names who is billed.',
-});
+export const StorageChargeBody = Type.Object(
+  {
+    fulfillment_delegation_id: Type.Optional(Id),
+    merchant_team_id: Type.Optional(Id),
+    data: Type.Object(
+      {
+        name: Name,
+        location_type_id: Id,
+        warehouse_id: Id,
+        rate_period: StringEnum(RATE_PERIODS),
+        quantity: Quantity,
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'Exactly one of fulfillment_delegation_id and merchant_team_id (top level) names who is billed.',
+  },
+);
 
-export const ReceivingChargeBody = Type.Object({
-  fulfillment_delegation_id: Id,
-  data: Type.Object({ name: Name, quantity: Quantity, purchase_order_id: PurchaseOrderId }, { additionalProperties: false }),
-}, { additionalProperties: false });
+export const ReceivingChargeBody = Type.Object(
+  {
+    fulfillment_delegation_id: Id,
+    data: Type.Object({ name: Name, quantity: Quantity, purchase_order_id: PurchaseOrderId }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
 
-export const ReceivingPatchBody = Type.Object({
-  data: Type.Object({
-    name: Type.Optional(Name),
-    quantity: Type.Optional(Quantity),
-    purchase_order_id: Type.Optional(PurchaseOrderId),
-  }, { additionalProperties: false, minProperties: 1 }),
-}, { additionalProperties: false });
+export const ReceivingPatchBody = Type.Object(
+  {
+    data: Type.Object(
+      {
+        name: Type.Optional(Name),
+        quantity: Type.Optional(Quantity),
+        purchase_order_id: Type.Optional(PurchaseOrderId),
+      },
+      { additionalProperties: false, minProperties: 1 },
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const ChargeListQuery = Type.Object({
   ...pageQuery(),

@@ -27,9 +27,7 @@ export const ProblemSchema = Type.Object(
     status: Type.Integer(),
     detail: Type.String({ description: 'Ends with "(support reference: <16 hex trace id>)".' }),
     trace_id: Type.String({ pattern: '^[0-9a-f]{16}$' }),
-    errors: Type.Optional(
-      Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
-    ),
+    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
   },
   { $id: 'Problem', additionalProperties: true },
 );
@@ -43,13 +41,16 @@ export const PageMetaSchema = Type.Object(
     has_next_page: Type.Boolean(),
     has_previous_page: Type.Boolean(),
     total: Type.Optional(Type.Integer()),
-    next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'pass as `cursor` for the next page (keyset paging); null on the last page' })),
+    next_cursor: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'pass as `cursor` for the next page (keyset paging); null on the last page',
+      }),
+    ),
   },
   { $id: 'PageMeta' },
 );
 
-export const listOf = <T extends TSchema>(item: T) =>
-  Type.Object({ data: Type.Array(item), meta: Type.Ref('PageMeta') });
+export const listOf = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), meta: Type.Ref('PageMeta') });
 
 /** page/limit query members; spread into a route's querystring schema. */
 export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {}) => ({
@@ -63,14 +64,18 @@ export const pageQuery = (opts: { defaultLimit?: number; maxLimit?: number } = {
     default: opts.defaultLimit ?? 20,
     description: 'items per page, a whole number',
   }),
-  cursor: Type.Optional(Type.String({
-    minLength: 1, maxLength: 1024, pattern: '^[A-Za-z0-9_-]+$',
-    description: 'opaque keyset cursor: meta.next_cursor of the previous page (same filters and sort); page is then not used. Constant time per page however deep.',
-  })),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description:
+        'opaque keyset cursor: meta.next_cursor of the previous page (same filters and sort); page is then not used. Constant time per page however deep.',
+    }),
+  ),
   ...idPrefixQuery,
 });
 
 export const sortOrder = Type.Optional(StringEnum(SORT_ORDERS));
 
-export const IdParams = <const K extends string>(name: K) =>
-  Type.Object({ [name]: Id } as Record<K, typeof Id>);
+export const IdParams = <const K extends string>(name: K) => Type.Object({ [name]: Id } as Record<K, typeof Id>);

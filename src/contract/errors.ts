@@ -30,7 +30,10 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** An error the CLI raises itself, with its exit code. Printed as `error: <message>`. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: ExitCode = ExitCode.ERROR) {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = ExitCode.ERROR,
+  ) {
     super(message);
     this.name = 'CliError';
   }

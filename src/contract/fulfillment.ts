@@ -6,10 +6,13 @@ import { Id, Uuid, listOf, Opt, pageQuery, StringEnum, Timestamp } from './commo
 
 export { FO_STATUSES };
 
-export const LockSchema = Type.Object({
-  lock_owner: Type.String(),
-  expires_at: Timestamp,
-}, { description: 'The active lock; null when not locked or expired.' });
+export const LockSchema = Type.Object(
+  {
+    lock_owner: Type.String(),
+    expires_at: Timestamp,
+  },
+  { description: 'The active lock; null when not locked or expired.' },
+);
 
 export const FulfillmentOrderLineSchema = Type.Object({
   id: Type.String(),
@@ -52,8 +55,8 @@ export const FulfillmentOrderSchema = Type.Object({
   shipping_address_phone: Opt(Type.String()),
   customer_email: Opt(Type.String()),
   customer_name: Opt(Type.String()),
-  priority: Type.Optional(StringEnum(PRIORITIES, { description: 'extension: the order\'s priority' })),
-  shipping_method: Opt(Type.String({ description: 'extension: the order\'s shipping method (e.g. Overnight)' })),
+  priority: Type.Optional(StringEnum(PRIORITIES, { description: "extension: the order's priority" })),
+  shipping_method: Opt(Type.String({ description: "extension: the order's shipping method (e.g. Overnight)" })),
   lock: Opt(LockSchema),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -61,23 +64,32 @@ export const FulfillmentOrderSchema = Type.Object({
 
 export const FulfillmentOrderListSchema = listOf(FulfillmentOrderSchema);
 
-export const FulfillmentOrderListQuery = Type.Object({
-  ...pageQuery(),
-  order_id: Type.Optional(Uuid),
-  status: Type.Optional(Type.String({ description: `comma-separated: ${FO_STATUSES.join(', ')}` })),
-  warehouse_id: Type.Optional(Id),
-}, { additionalProperties: false });
+export const FulfillmentOrderListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    order_id: Type.Optional(Uuid),
+    status: Type.Optional(Type.String({ description: `comma-separated: ${FO_STATUSES.join(', ')}` })),
+    warehouse_id: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+);
 
 export const FulfillmentOrderParams = Type.Object({ fulfillment_order_id: Uuid });
 
-export const LockBody = Type.Object({
-  lock_owner: Type.String({ minLength: 1, maxLength: 200, description: 'who works on it (a user, a station, a script)' }),
-  timeout_minutes: Type.Integer({ minimum: 1, maximum: 1440, description: 'the lock expires after this many minutes' }),
-}, { additionalProperties: false });
+export const LockBody = Type.Object(
+  {
+    lock_owner: Type.String({ minLength: 1, maxLength: 200, description: 'who works on it (a user, a station, a script)' }),
+    timeout_minutes: Type.Integer({ minimum: 1, maximum: 1440, description: 'the lock expires after this many minutes' }),
+  },
+  { additionalProperties: false },
+);
 
-export const ReleaseBody = Type.Object({
-  lock_owner: Type.String({ minLength: 1, maxLength: 200 }),
-}, { additionalProperties: false });
+export const ReleaseBody = Type.Object(
+  {
+    lock_owner: Type.String({ minLength: 1, maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
 
 export const LockResponse = Type.Object({
   success: Type.Boolean(),
@@ -112,23 +124,28 @@ export const CarrierRateListSchema = listOf(CarrierRateSchema);
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
-export const CarrierRateBody = Type.Object({
-  carrier_id: Name,
-  carrier_name: Name,
-  service_id: Name,
-  service_name: Name,
-  amount: Type.Number({ minimum: 0, description: 'base price' }),
-  currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', default: 'USD' })),
-  per_unit_weight: Type.Optional(Type.Number({ minimum: 0, description: 'added per weight_unit of package weight' })),
-  max_weight: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
-  weight_unit: Type.Optional(StringEnum(WEIGHT_UNITS, { default: 'G' })),
-  countries: Type.Optional(Type.Union([
-    Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), { minItems: 1, description: 'ISO 3166-1 alpha-2 codes it ships to' }),
-    Type.Null(),
-  ])),
-  estimated_days: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
-  delivery_date_guaranteed: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false });
+export const CarrierRateBody = Type.Object(
+  {
+    carrier_id: Name,
+    carrier_name: Name,
+    service_id: Name,
+    service_name: Name,
+    amount: Type.Number({ minimum: 0, description: 'base price' }),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', default: 'USD' })),
+    per_unit_weight: Type.Optional(Type.Number({ minimum: 0, description: 'added per weight_unit of package weight' })),
+    max_weight: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()])),
+    weight_unit: Type.Optional(StringEnum(WEIGHT_UNITS, { default: 'G' })),
+    countries: Type.Optional(
+      Type.Union([
+        Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), { minItems: 1, description: 'ISO 3166-1 alpha-2 codes it ships to' }),
+        Type.Null(),
+      ]),
+    ),
+    estimated_days: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    delivery_date_guaranteed: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 
 export const CarrierRateParams = Type.Object({ carrier_rate_id: Id });
 

@@ -4,13 +4,21 @@ export const BUCKETS = ['on_hand', 'committed', 'unavailable', 'on_order'] as co
 export type Bucket = (typeof BUCKETS)[number];
 
 export const MOVEMENT_KINDS = [
-  'RECEIVED', 'ADJUSTED', 'COUNTED', 'COMMITTED', 'RELEASED', 'FULFILLED', 'TRANSFER_OUT', 'TRANSFER_IN', 'RETURNED', 'ORDERED', 'MOVED',
+  'RECEIVED',
+  'ADJUSTED',
+  'COUNTED',
+  'COMMITTED',
+  'RELEASED',
+  'FULFILLED',
+  'TRANSFER_OUT',
+  'TRANSFER_IN',
+  'RETURNED',
+  'ORDERED',
+  'MOVED',
 ] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
-export const ADJUSTMENT_REASONS = [
-  'CYCLE_COUNT', 'CORRECTION', 'FOUND', 'LOST', 'DAMAGED', 'QUARANTINE', 'RELEASE_QUARANTINE',
-] as const;
+export const ADJUSTMENT_REASONS = ['CYCLE_COUNT', 'CORRECTION', 'FOUND', 'LOST', 'DAMAGED', 'QUARANTINE', 'RELEASE_QUARANTINE'] as const;
 export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
 
 export const PURCHASE_ORDER_STATUSES = ['OPEN', 'PARTIALLY_RECEIVED', 'RECEIVED', 'CLOSED', 'CANCELLED'] as const;
@@ -18,7 +26,15 @@ export const RECEIPT_CONDITIONS = ['SELLABLE', 'DAMAGED'] as const;
 
 export const TRANSFER_STATUSES = ['IN_TRANSIT', 'PARTIALLY_RECEIVED', 'RECEIVED', 'CANCELLED'] as const;
 export const RETURN_STATUSES = ['OPEN', 'PARTIALLY_RECEIVED', 'RECEIVED', 'CANCELLED'] as const;
-export const RETURN_REASONS = ['DAMAGED', 'DEFECTIVE', 'WRONG_ITEM', 'NOT_AS_DESCRIBED', 'NO_LONGER_NEEDED', 'UNDELIVERABLE', 'OTHER'] as const;
+export const RETURN_REASONS = [
+  'DAMAGED',
+  'DEFECTIVE',
+  'WRONG_ITEM',
+  'NOT_AS_DESCRIBED',
+  'NO_LONGER_NEEDED',
+  'UNDELIVERABLE',
+  'OTHER',
+] as const;
 
 // Bins (issue 28): the kinds of location, in the order picking takes from them.
 export const LOCATION_TYPES = ['PICKABLE', 'OVERSTOCK', 'STAGING', 'RECEIVING', 'DAMAGED'] as const;

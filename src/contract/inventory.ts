@@ -1,7 +1,5 @@
 import { Type, type TProperties } from 'typebox';
-import {
-  ADJUSTMENT_REASONS, BUCKETS, MOVEMENT_KINDS, RECEIPT_CONDITIONS, TRANSFER_STATUSES,
-} from './inventory-enums.js';
+import { ADJUSTMENT_REASONS, BUCKETS, MOVEMENT_KINDS, RECEIPT_CONDITIONS, TRANSFER_STATUSES } from './inventory-enums.js';
 import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Inventory levels, the movement ledger and adjustments (issue 10; docs/inventory.md).
@@ -36,18 +34,28 @@ export const InventoryLevelSchema = Type.Object({
   maximum_level: Nullable(Type.Number()),
   increment_level: Nullable(Type.Number()),
   below_minimum: Type.Boolean({ description: 'available + on_order < minimum_level' }),
-  reorder_quantity: Nullable(Type.Integer({ description: 'units that fill available + on_order up to maximum_level (rounded up to increment_level); 0 when enough; null without levels' })),
+  reorder_quantity: Nullable(
+    Type.Integer({
+      description:
+        'units that fill available + on_order up to maximum_level (rounded up to increment_level); 0 when enough; null without levels',
+    }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 
-export const InventoryListQuery = Type.Object({
-  ...pageQuery({ maxLimit: 1000 }),
-  product_id: Type.Optional(Type.String({ maxLength: 4000, description: 'product ids, comma-separated' })),
-  sku: Type.Optional(Type.String({ maxLength: 255 })),
-  warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
-  below_minimum: Type.Optional(Type.Boolean({ description: 'only levels whose available + on_order is below the product\'s minimum_level' })),
-}, { additionalProperties: false });
+export const InventoryListQuery = Type.Object(
+  {
+    ...pageQuery({ maxLimit: 1000 }),
+    product_id: Type.Optional(Type.String({ maxLength: 4000, description: 'product ids, comma-separated' })),
+    sku: Type.Optional(Type.String({ maxLength: 255 })),
+    warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
+    below_minimum: Type.Optional(
+      Type.Boolean({ description: "only levels whose available + on_order is below the product's minimum_level" }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const MovementSchema = Type.Object({
   id: Type.String(),
@@ -61,41 +69,81 @@ export const MovementSchema = Type.Object({
   note: Nullable(Type.String()),
   reference_type: Nullable(Type.String({ description: 'order, draft_order, package, purchase_order, adjustment, demo' })),
   reference_id: Nullable(Type.String()),
-  actor_key_id: Nullable(Type.String({ description: 'the API key, or the agent (MCP) connection, whose request made the change (null for the server\'s own work)' })),
+  actor_key_id: Nullable(
+    Type.String({
+      description: "the API key, or the agent (MCP) connection, whose request made the change (null for the server's own work)",
+    }),
+  ),
   lot_code: Nullable(Type.String()),
   expiration_date: Nullable(Type.String()),
-  location_id: Nullable(Type.String({ description: 'on_hand rows: the bin the units entered or left (null: no bin, before locations or unplaced)' })),
+  location_id: Nullable(
+    Type.String({ description: 'on_hand rows: the bin the units entered or left (null: no bin, before locations or unplaced)' }),
+  ),
   location_stock_id: Nullable(Type.String({ description: 'on_hand rows: the stock row (product, bin, lot) changed' })),
   created_at: Timestamp,
 });
 
-export const MovementListQuery = Type.Object({
-  ...pageQuery({ maxLimit: 1000 }),
-  product_id: Type.Optional(Type.String({ maxLength: 4000, description: 'product ids, comma-separated' })),
-  sku: Type.Optional(Type.String({ maxLength: 255 })),
-  warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
-  kind: Type.Optional(Type.String({ maxLength: 400, description: `comma-separated: ${MOVEMENT_KINDS.join(', ')}` })),
-  reference_id: Type.Optional(Type.String({ maxLength: 64 })),
-  location_id: Type.Optional(Type.String({ maxLength: 64, description: 'movements of one bin' })),
-  created_at_min: Type.Optional(Timestamp),
-  created_at_max: Type.Optional(Timestamp),
-}, { additionalProperties: false });
+export const MovementListQuery = Type.Object(
+  {
+    ...pageQuery({ maxLimit: 1000 }),
+    product_id: Type.Optional(Type.String({ maxLength: 4000, description: 'product ids, comma-separated' })),
+    sku: Type.Optional(Type.String({ maxLength: 255 })),
+    warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
+    kind: Type.Optional(Type.String({ maxLength: 400, description: `comma-separated: ${MOVEMENT_KINDS.join(', ')}` })),
+    reference_id: Type.Optional(Type.String({ maxLength: 64 })),
+    location_id: Type.Optional(Type.String({ maxLength: 64, description: 'movements of one bin' })),
+    created_at_min: Type.Optional(Timestamp),
+    created_at_max: Type.Optional(Timestamp),
+  },
+  { additionalProperties: false },
+);
 
-export const AdjustmentBody = Type.Object({
-  warehouse_id: Id,
-  reason: StringEnum(ADJUSTMENT_REASONS, { description: 'what the lines mean: see docs/inventory.md' }),
-  note: Type.Optional(Type.String({ maxLength: 2000 })),
-  force: Type.Optional(Type.Boolean({ description: 'allow on_hand below committed + unavailable (never below zero)' })),
-  dry_run: Type.Optional(Type.Boolean({ description: 'check every line and answer what the adjustment would do, changing nothing (the answer has dry_run: true)' })),
-  location: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a bin of the warehouse (id, name or barcode): counts and deltas apply there (see docs/floor.md)' })),
-  lines: Type.Array(Type.Object({
-    ...ProductRefFields,
-    lot_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'with location: the lot counted or adjusted' })),
-    expiration_date: Type.Optional(Type.String({ format: 'date', maxLength: 10, description: 'with location and lot_code: the lot\'s expiry when units are added' })),
-    delta: Type.Optional(Quantity),
-    counted: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'the on_hand counted: on_hand is set to it (CYCLE_COUNT, CORRECTION)' })),
-  }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
-}, { additionalProperties: false });
+export const AdjustmentBody = Type.Object(
+  {
+    warehouse_id: Id,
+    reason: StringEnum(ADJUSTMENT_REASONS, { description: 'what the lines mean: see docs/inventory.md' }),
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+    force: Type.Optional(Type.Boolean({ description: 'allow on_hand below committed + unavailable (never below zero)' })),
+    dry_run: Type.Optional(
+      Type.Boolean({
+        description: 'check every line and answer what the adjustment would do, changing nothing (the answer has dry_run: true)',
+      }),
+    ),
+    location: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'a bin of the warehouse (id, name or barcode): counts and deltas apply there (see docs/floor.md)',
+      }),
+    ),
+    lines: Type.Array(
+      Type.Object(
+        {
+          ...ProductRefFields,
+          lot_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'with location: the lot counted or adjusted' })),
+          expiration_date: Type.Optional(
+            Type.String({
+              format: 'date',
+              maxLength: 10,
+              description: "with location and lot_code: the lot's expiry when units are added",
+            }),
+          ),
+          delta: Type.Optional(Quantity),
+          counted: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              maximum: 1_000_000_000,
+              description: 'the on_hand counted: on_hand is set to it (CYCLE_COUNT, CORRECTION)',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: MAX_LINES },
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const AdjustmentSchema = Type.Object({
   id: Type.String({ description: 'reference_id of the movements it wrote' }),
@@ -106,14 +154,16 @@ export const AdjustmentSchema = Type.Object({
   force: Type.Boolean(),
   actor_key_id: Type.String(),
   created_at: Timestamp,
-  lines: Type.Array(Type.Object({
-    product_id: Type.String(),
-    sku: Nullable(Type.String()),
-    delta: Type.Integer({ description: 'the change the line made (for a count: counted - on_hand before)' }),
-    counted: Nullable(Type.Integer()),
-    ...figures,
-    before: Type.Object(figures, { description: 'the level\'s figures before this adjustment (the others are after it)' }),
-  })),
+  lines: Type.Array(
+    Type.Object({
+      product_id: Type.String(),
+      sku: Nullable(Type.String()),
+      delta: Type.Integer({ description: 'the change the line made (for a count: counted - on_hand before)' }),
+      counted: Nullable(Type.Integer()),
+      ...figures,
+      before: Type.Object(figures, { description: "the level's figures before this adjustment (the others are after it)" }),
+    }),
+  ),
   dry_run: Type.Optional(Type.Literal(true, { description: 'present on a dry run: nothing was changed' })),
 });
 
@@ -124,23 +174,41 @@ export const MovementListSchema = listOf(MovementSchema);
 
 const TransferLineRef = { ...ProductRefFields, quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }) };
 
-export const CreateTransferBody = Type.Object({
-  from_warehouse_id: Id,
-  to_warehouse_id: Id,
-  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  note: Type.Optional(Type.String({ maxLength: 2000 })),
-  lines: Type.Array(Type.Object(TransferLineRef, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
-}, { additionalProperties: false });
+export const CreateTransferBody = Type.Object(
+  {
+    from_warehouse_id: Id,
+    to_warehouse_id: Id,
+    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+    lines: Type.Array(Type.Object(TransferLineRef, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
+  },
+  { additionalProperties: false },
+);
 
 /** A receipt body (purchase orders, transfers, returns): lines with a condition; DAMAGED units are set aside. */
-export const receiptBody = <L extends TProperties, E extends TProperties = {}>(line: L, extra: E = {} as E) => Type.Object({
-  ...extra,
-  note: Type.Optional(Type.String({ maxLength: 2000 })),
-  lines: Type.Array(Type.Object({
-    ...line,
-    condition: Type.Optional(StringEnum(RECEIPT_CONDITIONS, { default: 'SELLABLE', description: 'SELLABLE goes on hand; DAMAGED goes on hand and is set aside (unavailable)' })),
-  }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
-}, { additionalProperties: false });
+export const receiptBody = <L extends TProperties, E extends TProperties = {}>(line: L, extra: E = {} as E) =>
+  Type.Object(
+    {
+      ...extra,
+      note: Type.Optional(Type.String({ maxLength: 2000 })),
+      lines: Type.Array(
+        Type.Object(
+          {
+            ...line,
+            condition: Type.Optional(
+              StringEnum(RECEIPT_CONDITIONS, {
+                default: 'SELLABLE',
+                description: 'SELLABLE goes on hand; DAMAGED goes on hand and is set aside (unavailable)',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: MAX_LINES },
+      ),
+    },
+    { additionalProperties: false },
+  );
 
 export const ReceiveTransferBody = receiptBody(TransferLineRef);
 
@@ -160,22 +228,27 @@ export const TransferSchema = Type.Object({
   updated_at: Timestamp,
   total_quantity: Type.Integer(),
   total_received: Type.Integer(),
-  lines: Type.Array(Type.Object({
-    id: Type.String(),
-    product_id: Type.String(),
-    sku: Nullable(Type.String()),
-    quantity: Type.Integer({ description: 'shipped' }),
-    quantity_received: Type.Integer(),
-    quantity_damaged: Type.Integer(),
-    quantity_in_transit: Type.Integer(),
-  })),
+  lines: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      product_id: Type.String(),
+      sku: Nullable(Type.String()),
+      quantity: Type.Integer({ description: 'shipped' }),
+      quantity_received: Type.Integer(),
+      quantity_damaged: Type.Integer(),
+      quantity_in_transit: Type.Integer(),
+    }),
+  ),
 });
 
-export const TransferListQuery = Type.Object({
-  ...pageQuery(),
-  status: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated: ${TRANSFER_STATUSES.join(', ')}` })),
-  warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'from or to these warehouses, comma-separated' })),
-}, { additionalProperties: false });
+export const TransferListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    status: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated: ${TRANSFER_STATUSES.join(', ')}` })),
+    warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'from or to these warehouses, comma-separated' })),
+  },
+  { additionalProperties: false },
+);
 
 export const TransferParams = Type.Object({ transfer_id: Id });
 export const TransferListSchema = listOf(TransferSchema);

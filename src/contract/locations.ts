@@ -7,7 +7,9 @@ import { MAX_LINES, ProductRefFields } from './inventory.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$', description: 'unique in the warehouse, e.g. A-01-03' });
 const Barcode = Type.String({ minLength: 1, maxLength: 100, description: 'what a scanner reads at the bin; unique in the warehouse' });
-const Type_ = StringEnum(LOCATION_TYPES, { description: 'picking takes from PICKABLE first, then OVERSTOCK, STAGING, RECEIVING; never DAMAGED' });
+const Type_ = StringEnum(LOCATION_TYPES, {
+  description: 'picking takes from PICKABLE first, then OVERSTOCK, STAGING, RECEIVING; never DAMAGED',
+});
 const PickSequence = Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'the walk order of a pick list' });
 
 const editable = {
@@ -27,34 +29,47 @@ export const LocationSchema = Type.Object({
   location_type_id: Nullable(Type.String()),
   pick_sequence: Type.Integer(),
   active: Type.Boolean(),
-  is_default: Type.Boolean({ description: 'the warehouse\'s default location: where stock goes when no bin is named' }),
+  is_default: Type.Boolean({ description: "the warehouse's default location: where stock goes when no bin is named" }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 
 export const CreateLocationBody = Type.Object({ warehouse_id: Id, name: Name, ...editable }, { additionalProperties: false });
 
-export const BulkLocationsBody = Type.Object({
-  warehouse_id: Id,
-  range: Type.Optional(Type.String({ minLength: 4, maxLength: 200, description: 'FIRST..LAST, e.g. A-01-01..A-20-05 (numbers keep their zero padding)' })),
-  type: Type.Optional(Type_),
-  location_type_id: Type.Optional(Nullable(Id)),
-  locations: Type.Optional(Type.Array(Type.Object({ name: Name, ...editable }, { additionalProperties: false }), { minItems: 1, maxItems: 10_000 })),
-}, { additionalProperties: false, description: 'give range or locations' });
+export const BulkLocationsBody = Type.Object(
+  {
+    warehouse_id: Id,
+    range: Type.Optional(
+      Type.String({ minLength: 4, maxLength: 200, description: 'FIRST..LAST, e.g. A-01-01..A-20-05 (numbers keep their zero padding)' }),
+    ),
+    type: Type.Optional(Type_),
+    location_type_id: Type.Optional(Nullable(Id)),
+    locations: Type.Optional(
+      Type.Array(Type.Object({ name: Name, ...editable }, { additionalProperties: false }), { minItems: 1, maxItems: 10_000 }),
+    ),
+  },
+  { additionalProperties: false, description: 'give range or locations' },
+);
 
 export const BulkLocationsSchema = Type.Object({ created: Type.Integer(), data: Type.Array(LocationSchema) });
 
-export const UpdateLocationBody = Type.Object({ name: Type.Optional(Name), ...editable }, { additionalProperties: false, minProperties: 1 });
+export const UpdateLocationBody = Type.Object(
+  { name: Type.Optional(Name), ...editable },
+  { additionalProperties: false, minProperties: 1 },
+);
 
 export const LocationParams = IdParams('location_id');
 
-export const LocationListQuery = Type.Object({
-  ...pageQuery({ maxLimit: 1000 }),
-  warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
-  type: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated: ${LOCATION_TYPES.join(', ')}` })),
-  active: Type.Optional(Type.Boolean()),
-  name: Type.Optional(Type.String({ maxLength: 100, description: 'names starting with this, e.g. A-01' })),
-}, { additionalProperties: false });
+export const LocationListQuery = Type.Object(
+  {
+    ...pageQuery({ maxLimit: 1000 }),
+    warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
+    type: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated: ${LOCATION_TYPES.join(', ')}` })),
+    active: Type.Optional(Type.Boolean()),
+    name: Type.Optional(Type.String({ maxLength: 100, description: 'names starting with this, e.g. A-01' })),
+  },
+  { additionalProperties: false },
+);
 
 export const LocationListSchema = listOf(LocationSchema);
 
@@ -77,29 +92,47 @@ export const BinStockSchema = Type.Object({
   updated_at: Timestamp,
 });
 
-export const BinStockQuery = Type.Object({
-  ...pageQuery({ maxLimit: 1000 }),
-  product_id: Type.Optional(Type.String({ maxLength: 4000, description: 'product ids, comma-separated' })),
-  sku: Type.Optional(Type.String({ maxLength: 255 })),
-  warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
-  location: Type.Optional(Type.String({ maxLength: 100, description: 'a location id, name or barcode' })),
-  lot_code: Type.Optional(Type.String({ maxLength: 100 })),
-  expiring_before: Type.Optional(Day('lots expiring before this day')),
-}, { additionalProperties: false });
+export const BinStockQuery = Type.Object(
+  {
+    ...pageQuery({ maxLimit: 1000 }),
+    product_id: Type.Optional(Type.String({ maxLength: 4000, description: 'product ids, comma-separated' })),
+    sku: Type.Optional(Type.String({ maxLength: 255 })),
+    warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
+    location: Type.Optional(Type.String({ maxLength: 100, description: 'a location id, name or barcode' })),
+    lot_code: Type.Optional(Type.String({ maxLength: 100 })),
+    expiring_before: Type.Optional(Day('lots expiring before this day')),
+  },
+  { additionalProperties: false },
+);
 
 export const BinStockListSchema = listOf(BinStockSchema);
 
-export const MoveBody = Type.Object({
-  warehouse_id: Id,
-  from_location: Type.String({ minLength: 1, maxLength: 100, description: 'id, name or barcode' }),
-  to_location: Type.String({ minLength: 1, maxLength: 100, description: 'id, name or barcode' }),
-  note: Type.Optional(Type.String({ maxLength: 2000 })),
-  lines: Type.Array(Type.Object({
-    ...ProductRefFields,
-    quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
-    lot_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'move this lot only (default: the bin\'s lots, earliest expiry first)' })),
-  }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
-}, { additionalProperties: false });
+export const MoveBody = Type.Object(
+  {
+    warehouse_id: Id,
+    from_location: Type.String({ minLength: 1, maxLength: 100, description: 'id, name or barcode' }),
+    to_location: Type.String({ minLength: 1, maxLength: 100, description: 'id, name or barcode' }),
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+    lines: Type.Array(
+      Type.Object(
+        {
+          ...ProductRefFields,
+          quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
+          lot_code: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 100,
+              description: "move this lot only (default: the bin's lots, earliest expiry first)",
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: MAX_LINES },
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const MoveSchema = Type.Object({
   id: Type.String({ description: 'reference_id of the MOVED movements' }),
@@ -111,12 +144,16 @@ export const MoveSchema = Type.Object({
   note: Nullable(Type.String()),
   actor_key_id: Type.String(),
   created_at: Timestamp,
-  lines: Type.Array(Type.Object({
-    product_id: Type.String(),
-    sku: Nullable(Type.String()),
-    quantity: Type.Integer(),
-    lots: Type.Array(Type.Object({ lot_code: Nullable(Type.String()), expiration_date: Nullable(Type.String()), quantity: Type.Integer() })),
-  })),
+  lines: Type.Array(
+    Type.Object({
+      product_id: Type.String(),
+      sku: Nullable(Type.String()),
+      quantity: Type.Integer(),
+      lots: Type.Array(
+        Type.Object({ lot_code: Nullable(Type.String()), expiration_date: Nullable(Type.String()), quantity: Type.Integer() }),
+      ),
+    }),
+  ),
 });
 
 // ---- The pick list of a picking session ----
@@ -124,30 +161,37 @@ export const MoveSchema = Type.Object({
 export const PickListSchema = Type.Object({
   picking_session_id: Type.String(),
   fulfillment_order_count: Type.Integer({ description: 'open fulfillment orders of the session' }),
-  rows: Type.Array(Type.Object({
-    location_id: Type.String(),
-    location_name: Type.String(),
-    location_type: Type_,
-    pick_sequence: Type.Integer(),
-    product_id: Type.String(),
-    sku: Nullable(Type.String()),
-    product_name: Type.String(),
-    barcode: Nullable(Type.String({ description: 'the product\'s barcode, what the picker scans' })),
-    lot_code: Nullable(Type.String()),
-    expiration_date: Nullable(Type.String()),
-    quantity: Type.Integer(),
-    totes: Type.Array(Type.Object({
-      fulfillment_order_id: Type.String(),
-      order_number: Type.String(),
-      tote_id: Nullable(Type.String()),
-      tote_name: Nullable(Type.String()),
+  rows: Type.Array(
+    Type.Object({
+      location_id: Type.String(),
+      location_name: Type.String(),
+      location_type: Type_,
+      pick_sequence: Type.Integer(),
+      product_id: Type.String(),
+      sku: Nullable(Type.String()),
+      product_name: Type.String(),
+      barcode: Nullable(Type.String({ description: "the product's barcode, what the picker scans" })),
+      lot_code: Nullable(Type.String()),
+      expiration_date: Nullable(Type.String()),
       quantity: Type.Integer(),
-    })),
-  }), { description: 'the walk: one row per bin, product and lot, in pick_sequence order' }),
-  short: Type.Array(Type.Object({
-    fulfillment_order_id: Type.String(),
-    product_id: Type.String(),
-    sku: Nullable(Type.String()),
-    quantity: Type.Integer({ description: 'units no pickable, unexpired bin holds' }),
-  })),
+      totes: Type.Array(
+        Type.Object({
+          fulfillment_order_id: Type.String(),
+          order_number: Type.String(),
+          tote_id: Nullable(Type.String()),
+          tote_name: Nullable(Type.String()),
+          quantity: Type.Integer(),
+        }),
+      ),
+    }),
+    { description: 'the walk: one row per bin, product and lot, in pick_sequence order' },
+  ),
+  short: Type.Array(
+    Type.Object({
+      fulfillment_order_id: Type.String(),
+      product_id: Type.String(),
+      sku: Nullable(Type.String()),
+      quantity: Type.Integer({ description: 'units no pickable, unexpired bin holds' }),
+    }),
+  ),
 });

@@ -20,7 +20,9 @@ export const McpConnectionSchema = Type.Object({
   granted_permissions: Type.Array(Permission, { description: 'chosen on the consent page' }),
   permissions: Type.Array(Permission, { description: 'what it can do now: granted_permissions bounded by what the person holds today' }),
   rate_tier: Type.Integer({ description: 'its own counter of operations (execute_svc_operation calls) per minute' }),
-  status: StringEnum([...CONNECTION_STATES, 'USER_DISABLED'] as const, { description: 'USER_DISABLED: its person was disabled, so it works no more' }),
+  status: StringEnum([...CONNECTION_STATES, 'USER_DISABLED'] as const, {
+    description: 'USER_DISABLED: its person was disabled, so it works no more',
+  }),
   created_at: Timestamp,
   last_used_at: Opt(Timestamp),
   revoked_at: Opt(Timestamp),

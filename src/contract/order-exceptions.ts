@@ -6,18 +6,28 @@ import { CURRENCY_CODES } from '../domain/reference/iso.js';
 
 // Schemas of the order exceptions: cancel, holds, backorders (docs/orders.md).
 
-export const CancelBody = Type.Object({
-  reason: StringEnum(CANCEL_REASONS, { description: 'why: CUSTOMER, FRAUD, INVENTORY, DECLINED, STAFF, CHANNEL (the sales channel cancelled it), OTHER' }),
-  restock: Type.Optional(Type.Boolean({
-    default: true,
-    description: 'released units go back on sale (true) or are set aside as unavailable (false); shipped units are never touched',
-  })),
-}, { additionalProperties: false });
+export const CancelBody = Type.Object(
+  {
+    reason: StringEnum(CANCEL_REASONS, {
+      description: 'why: CUSTOMER, FRAUD, INVENTORY, DECLINED, STAFF, CHANNEL (the sales channel cancelled it), OTHER',
+    }),
+    restock: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'released units go back on sale (true) or are set aside as unavailable (false); shipped units are never touched',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const HoldBody = Type.Object({
-  reason: StringEnum(HOLD_REASONS),
-  reason_notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
-}, { additionalProperties: false });
+export const HoldBody = Type.Object(
+  {
+    reason: StringEnum(HOLD_REASONS),
+    reason_notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
 
 /** order_fulfillment_hold of spec 2.6. */
 export const HoldSchema = Type.Object({
@@ -26,20 +36,25 @@ export const HoldSchema = Type.Object({
   active: Type.Boolean(),
   reason: StringEnum(HOLD_REASONS),
   reason_notes: Opt(Type.String()),
-  created_by_user_id: Opt(Type.String({ description: 'the person who placed it (agent connections); null for API keys and automatic holds' })),
+  created_by_user_id: Opt(
+    Type.String({ description: 'the person who placed it (agent connections); null for API keys and automatic holds' }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 
 export const HoldParams = Type.Object({ order_id: Id, hold_id: Id });
 
-export const BackorderQuery = Type.Object({
-  page: Type.Number({ minimum: 0, maximum: 1_000_000, multipleOf: 1, default: 0, description: '0-based page number' }),
-  limit: Type.Number({ minimum: 1, maximum: 250, multipleOf: 1, default: 50 }),
-  sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  product_id: Type.Optional(Id),
-  priority: Type.Optional(Type.String({ description: `comma-separated: ${PRIORITIES.join(', ')}` })),
-}, { additionalProperties: false });
+export const BackorderQuery = Type.Object(
+  {
+    page: Type.Number({ minimum: 0, maximum: 1_000_000, multipleOf: 1, default: 0, description: '0-based page number' }),
+    limit: Type.Number({ minimum: 1, maximum: 250, multipleOf: 1, default: 50 }),
+    sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    product_id: Type.Optional(Id),
+    priority: Type.Optional(Type.String({ description: `comma-separated: ${PRIORITIES.join(', ')}` })),
+  },
+  { additionalProperties: false },
+);
 
 export const BackorderSchema = Type.Object({
   order_id: Type.String(),
@@ -53,49 +68,88 @@ export const BackorderSchema = Type.Object({
   since: Timestamp,
 });
 
-const LineQuantity = Type.Object({
-  fulfillment_order_line_item_id: Id,
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-}, { additionalProperties: false });
+const LineQuantity = Type.Object(
+  {
+    fulfillment_order_line_item_id: Id,
+    quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  },
+  { additionalProperties: false },
+);
 
-export const MoveBody = Type.Object({
-  warehouse_id: Id,
-  lines: Type.Optional(Type.Array(LineQuantity, { minItems: 1, maxItems: 500, description: 'some units only (default: every remaining unit)' })),
-}, { additionalProperties: false });
+export const MoveBody = Type.Object(
+  {
+    warehouse_id: Id,
+    lines: Type.Optional(
+      Type.Array(LineQuantity, { minItems: 1, maxItems: 500, description: 'some units only (default: every remaining unit)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const SplitBody = Type.Object({
-  lines: Type.Array(LineQuantity, { minItems: 1, maxItems: 500, description: 'the units that go to the new fulfillment order (some, not all)' }),
-}, { additionalProperties: false });
+export const SplitBody = Type.Object(
+  {
+    lines: Type.Array(LineQuantity, {
+      minItems: 1,
+      maxItems: 500,
+      description: 'the units that go to the new fulfillment order (some, not all)',
+    }),
+  },
+  { additionalProperties: false },
+);
 
-export const OrderEditBody = Type.Object({
-  shipping_address: Type.Optional(AddressInput),
-  shipping_method: Type.Optional(Nullable(Type.String({ maxLength: 120 }))),
-  note: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
-  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
-  lock_address: Type.Optional(Type.Boolean({ description: 'true: the shipping address can no longer be edited (until set false)' })),
-}, { additionalProperties: false, minProperties: 1 });
+export const OrderEditBody = Type.Object(
+  {
+    shipping_address: Type.Optional(AddressInput),
+    shipping_method: Type.Optional(Nullable(Type.String({ maxLength: 120 }))),
+    note: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
+    lock_address: Type.Optional(Type.Boolean({ description: 'true: the shipping address can no longer be edited (until set false)' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
 
 // ---------- rate cards (docs/charges.md) ----------
 
 const Rate = Type.Number({ minimum: 0 });
-const PeriodRates = Type.Object({ DAILY: Type.Optional(Rate), WEEKLY: Type.Optional(Rate), MONTHLY: Type.Optional(Rate) }, { additionalProperties: false });
+const PeriodRates = Type.Object(
+  { DAILY: Type.Optional(Rate), WEEKLY: Type.Optional(Rate), MONTHLY: Type.Optional(Rate) },
+  { additionalProperties: false },
+);
 const ShippingRule = { fee_per_package: Type.Optional(Rate), markup_percent: Type.Optional(Type.Number({ minimum: -100 })) };
 
-export const RateCardBody = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 100 }),
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  semantic_version: Type.Optional(Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+$', description: 'default: the previous version with its patch number + 1 (1.0.0 first)' })),
-  currency: Type.Optional(StringEnum(CURRENCY_CODES)),
-  storage: Type.Optional(Type.Object({
-    rate_per_unit: Type.Optional(PeriodRates),
-    by_location_type: Type.Optional(Type.Record(Type.String(), PeriodRates)),
-  }, { additionalProperties: false })),
-  receiving: Type.Optional(Type.Object({ rate_per_unit: Type.Optional(Rate) }, { additionalProperties: false })),
-  shipping: Type.Optional(Type.Object({
-    ...ShippingRule,
-    by_service: Type.Optional(Type.Record(Type.String(), Type.Object(ShippingRule, { additionalProperties: false }))),
-  }, { additionalProperties: false })),
-}, { additionalProperties: false, description: 'version_id is given by the server on every PUT' });
+export const RateCardBody = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 100 }),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    semantic_version: Type.Optional(
+      Type.String({
+        pattern: '^\\d+\\.\\d+\\.\\d+$',
+        description: 'default: the previous version with its patch number + 1 (1.0.0 first)',
+      }),
+    ),
+    currency: Type.Optional(StringEnum(CURRENCY_CODES)),
+    storage: Type.Optional(
+      Type.Object(
+        {
+          rate_per_unit: Type.Optional(PeriodRates),
+          by_location_type: Type.Optional(Type.Record(Type.String(), PeriodRates)),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    receiving: Type.Optional(Type.Object({ rate_per_unit: Type.Optional(Rate) }, { additionalProperties: false })),
+    shipping: Type.Optional(
+      Type.Object(
+        {
+          ...ShippingRule,
+          by_service: Type.Optional(Type.Record(Type.String(), Type.Object(ShippingRule, { additionalProperties: false }))),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'version_id is given by the server on every PUT' },
+);
 
 export const DelegationSchema = Type.Object({
   id: Type.String(),

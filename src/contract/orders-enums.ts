@@ -14,7 +14,13 @@ export const DRAFT_STATUSES = ['OPEN', 'CONVERTED'] as const;
 // CUSTOMER_REQUEST), address checks (ADDRESS_INVALID: format; ADDRESS_VERIFICATION_FAILED: a carrier's
 // verification) and sales-channel intake (UNMAPPED_ITEM: a line matching no product).
 export const HOLD_REASONS = [
-  'AWAITING_PAYMENT', 'ADDRESS_INVALID', 'ADDRESS_VERIFICATION_FAILED', 'MANUAL', 'UNMAPPED_ITEM', 'FRAUD_REVIEW', 'CUSTOMER_REQUEST',
+  'AWAITING_PAYMENT',
+  'ADDRESS_INVALID',
+  'ADDRESS_VERIFICATION_FAILED',
+  'MANUAL',
+  'UNMAPPED_ITEM',
+  'FRAUD_REVIEW',
+  'CUSTOMER_REQUEST',
 ] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 /** Why an order or fulfillment order was cancelled (Shopify's cancel reasons; CHANNEL: the sales channel cancelled it). */
@@ -34,8 +40,17 @@ export const METADATA_KEYS = ['custom', 'shopify', 'meta_data', 'bigcommerce'] a
 export type OrderMetadata = Record<(typeof METADATA_KEYS)[number], { key: string; value: string }[]>;
 
 export const CARRIER_SELECTION_FIELDS = [
-  'carton_id', 'carton_name', 'carrier_integration_id', 'carrier_integration_type', 'carrier_integration_name',
-  'carrier_id', 'service_id', 'rate_shop_name', 'formatted_service', 'package_preset_id', 'package_preset_name',
+  'carton_id',
+  'carton_name',
+  'carrier_integration_id',
+  'carrier_integration_type',
+  'carrier_integration_name',
+  'carrier_id',
+  'service_id',
+  'rate_shop_name',
+  'formatted_service',
+  'package_preset_id',
+  'package_preset_name',
 ] as const;
 
 /** Order config (2.6): packing options plus the package customs/shipping options of 2.7. */

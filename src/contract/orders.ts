@@ -2,8 +2,17 @@ import { COUNTRY_CODES, CURRENCY_CODES } from '../domain/reference/iso.js';
 import { Type, type TSchema } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import {
-  CANCEL_REASONS, CARRIER_SELECTION_FIELDS, DRAFT_STATUSES, FULFILLMENT_STATUSES, HOLD_REASONS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS,
-  ORDER_STATUSES, PAYMENT_STATUSES, PRIORITIES, SHOP_TYPES,
+  CANCEL_REASONS,
+  CARRIER_SELECTION_FIELDS,
+  DRAFT_STATUSES,
+  FULFILLMENT_STATUSES,
+  HOLD_REASONS,
+  METADATA_KEYS,
+  ORDER_CONFIG_DEFAULTS,
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  PRIORITIES,
+  SHOP_TYPES,
 } from './orders-enums.js';
 import { ADDRESS_FIELDS } from '../domain/orders/address.js';
 
@@ -14,17 +23,20 @@ const Residential = StringEnum(['UNKNOWN', 'RESIDENTIAL'] as const);
 
 // ---------- request bodies ----------
 
-export const AddressInput = Type.Object({
-  name: Type.Optional(Nullable(Str(200))),
-  company: Type.Optional(Nullable(Str(200))),
-  address1: Type.String({ minLength: 1, maxLength: 255 }),
-  address2: Type.Optional(Nullable(Str())),
-  city: Type.String({ minLength: 1, maxLength: 120 }),
-  state: Type.Optional(Nullable(Str(120))),
-  country: StringEnum(COUNTRY_CODES, { description: 'ISO 3166-1 alpha-2 code' }),
-  zip: Type.Optional(Nullable(Str(32))),
-  phone: Type.Optional(Nullable(Str(40))),
-}, { additionalProperties: false });
+export const AddressInput = Type.Object(
+  {
+    name: Type.Optional(Nullable(Str(200))),
+    company: Type.Optional(Nullable(Str(200))),
+    address1: Type.String({ minLength: 1, maxLength: 255 }),
+    address2: Type.Optional(Nullable(Str())),
+    city: Type.String({ minLength: 1, maxLength: 120 }),
+    state: Type.Optional(Nullable(Str(120))),
+    country: StringEnum(COUNTRY_CODES, { description: 'ISO 3166-1 alpha-2 code' }),
+    zip: Type.Optional(Nullable(Str(32))),
+    phone: Type.Optional(Nullable(Str(40))),
+  },
+  { additionalProperties: false },
+);
 
 const KeyValue = Type.Object({ key: Type.String({ minLength: 1, maxLength: 255 }), value: Str(5000) }, { additionalProperties: false });
 const MetadataInput = Type.Object(
@@ -42,53 +54,77 @@ export const OrderConfigSchema = Type.Object(
   Object.fromEntries(Object.entries(ORDER_CONFIG_DEFAULTS).map(([k, v]) => [k, configField(k, v)])) as Record<string, TSchema>,
 );
 const OrderConfigInput = Type.Object(
-  Object.fromEntries(Object.entries(ORDER_CONFIG_DEFAULTS).map(([k, v]) => [k, Type.Optional(configField(k, v))])) as Record<string, TSchema>,
+  Object.fromEntries(Object.entries(ORDER_CONFIG_DEFAULTS).map(([k, v]) => [k, Type.Optional(configField(k, v))])) as Record<
+    string,
+    TSchema
+  >,
   { additionalProperties: false },
 );
 
-export const DraftLineItemInput = Type.Object({
-  product_id: Type.Optional(Id),
-  sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-  price: Type.Number({ minimum: 0, description: 'unit price' }),
-  applied_discount_amount: Type.Optional(Type.Number({ minimum: 0, description: 'discount on the whole line' })),
-}, { additionalProperties: false });
+export const DraftLineItemInput = Type.Object(
+  {
+    product_id: Type.Optional(Id),
+    sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+    price: Type.Number({ minimum: 0, description: 'unit price' }),
+    applied_discount_amount: Type.Optional(Type.Number({ minimum: 0, description: 'discount on the whole line' })),
+  },
+  { additionalProperties: false },
+);
 
-export const DraftOrderCreateBody = Type.Object({
-  merchant_team_id: Type.Optional(Id),
-  shop_id: Type.Optional(Id),
-  shop: Type.Optional(Type.Object({
-    name: Type.String({ minLength: 1, maxLength: 120 }),
-    shop_type: Type.Optional(StringEnum(SHOP_TYPES)),
-  }, { additionalProperties: false })),
-  line_items: Type.Array(DraftLineItemInput, { minItems: 1, maxItems: 500 }),
-  shipping_address: AddressInput,
-  billing_address: Type.Optional(Nullable(AddressInput)),
-  customer: Type.Optional(Nullable(Type.Object({
-    email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 320 }))),
-    name: Type.Optional(Nullable(Str(200))),
-    phone: Type.Optional(Nullable(Str(40))),
-  }, { additionalProperties: false }))),
-  shipping_method: Type.Optional(Nullable(Str(120))),
-  priority: Type.Optional(StringEnum(PRIORITIES, { default: 'NORMAL' })),
-  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
-  note: Type.Optional(Nullable(Str(5000))),
-  currency: Type.Optional(StringEnum(CURRENCY_CODES, { default: 'USD', description: 'ISO 4217 code' })),
-  payment_status: Type.Optional(StringEnum(['PENDING', 'PAID'] as const, { default: 'PENDING' })),
-  order_number: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' })),
-  deliver_by: Type.Optional(Nullable(Timestamp)),
-  metadata: Type.Optional(MetadataInput),
-  is_fragile: Type.Optional(Type.Boolean()),
-  total_tax: Type.Optional(Type.Number({ minimum: 0 })),
-  total_shipping: Type.Optional(Type.Number({ minimum: 0 })),
-  config: Type.Optional(OrderConfigInput),
-}, { additionalProperties: false });
+export const DraftOrderCreateBody = Type.Object(
+  {
+    merchant_team_id: Type.Optional(Id),
+    shop_id: Type.Optional(Id),
+    shop: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({ minLength: 1, maxLength: 120 }),
+          shop_type: Type.Optional(StringEnum(SHOP_TYPES)),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    line_items: Type.Array(DraftLineItemInput, { minItems: 1, maxItems: 500 }),
+    shipping_address: AddressInput,
+    billing_address: Type.Optional(Nullable(AddressInput)),
+    customer: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 320 }))),
+            name: Type.Optional(Nullable(Str(200))),
+            phone: Type.Optional(Nullable(Str(40))),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    shipping_method: Type.Optional(Nullable(Str(120))),
+    priority: Type.Optional(StringEnum(PRIORITIES, { default: 'NORMAL' })),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
+    note: Type.Optional(Nullable(Str(5000))),
+    currency: Type.Optional(StringEnum(CURRENCY_CODES, { default: 'USD', description: 'ISO 4217 code' })),
+    payment_status: Type.Optional(StringEnum(['PENDING', 'PAID'] as const, { default: 'PENDING' })),
+    order_number: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' })),
+    deliver_by: Type.Optional(Nullable(Timestamp)),
+    metadata: Type.Optional(MetadataInput),
+    is_fragile: Type.Optional(Type.Boolean()),
+    total_tax: Type.Optional(Type.Number({ minimum: 0 })),
+    total_shipping: Type.Optional(Type.Number({ minimum: 0 })),
+    config: Type.Optional(OrderConfigInput),
+  },
+  { additionalProperties: false },
+);
 
 // ---------- responses ----------
 
 const AddressOut = Type.Object(Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, Nullable(Type.String())])) as Record<string, TSchema>);
 const MetadataOut = Type.Object(
-  Object.fromEntries(METADATA_KEYS.map((k) => [k, Type.Array(Type.Object({ key: Type.String(), value: Type.String() }))])) as Record<string, TSchema>,
+  Object.fromEntries(METADATA_KEYS.map((k) => [k, Type.Array(Type.Object({ key: Type.String(), value: Type.String() }))])) as Record<
+    string,
+    TSchema
+  >,
 );
 
 export const DraftOrderSchema = Type.Object({
@@ -115,15 +151,17 @@ export const DraftOrderSchema = Type.Object({
   customer: Opt(Type.Object({ email: Opt(Type.String()), name: Opt(Type.String()), phone: Opt(Type.String()) })),
   metadata: MetadataOut,
   is_fragile: Type.Boolean(),
-  line_items: Type.Array(Type.Object({
-    id: Type.String(),
-    product_id: Type.String(),
-    sku: Opt(Type.String()),
-    name: Type.String(),
-    quantity: Type.Integer(),
-    price: Type.Number(),
-    applied_discount_amount: Type.Number(),
-  })),
+  line_items: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      product_id: Type.String(),
+      sku: Opt(Type.String()),
+      name: Type.String(),
+      quantity: Type.Integer(),
+      price: Type.Number(),
+      applied_discount_amount: Type.Number(),
+    }),
+  ),
   subtotal_price: Type.Number(),
   total_discount: Type.Number(),
   total_tax: Type.Number(),
@@ -138,13 +176,22 @@ export const AddressVerificationSchema = Type.Object({
   residential: Residential,
   errors: Type.Array(Type.Object({ message: Type.String(), code: Type.String() })),
   corrected_address: Type.Object({
-    street1: Opt(Type.String()), street2: Opt(Type.String()), city: Opt(Type.String()),
-    state: Opt(Type.String()), zip5: Opt(Type.String()), zip4: Opt(Type.String()),
+    street1: Opt(Type.String()),
+    street2: Opt(Type.String()),
+    city: Opt(Type.String()),
+    state: Opt(Type.String()),
+    zip5: Opt(Type.String()),
+    zip4: Opt(Type.String()),
   }),
   metadata: Type.Object({
-    is_active: Type.Boolean(), is_cmra: Type.Boolean(), is_vacant: Type.Boolean(),
-    record_type: Opt(Type.String()), dpv_footnotes: Opt(Type.String()), dpv_match_code: Opt(Type.String()),
-    latitude: Opt(Type.Number()), longitude: Opt(Type.Number()),
+    is_active: Type.Boolean(),
+    is_cmra: Type.Boolean(),
+    is_vacant: Type.Boolean(),
+    record_type: Opt(Type.String()),
+    dpv_footnotes: Opt(Type.String()),
+    dpv_match_code: Opt(Type.String()),
+    latitude: Opt(Type.Number()),
+    longitude: Opt(Type.Number()),
   }),
 });
 
@@ -226,51 +273,95 @@ const orderFields = {
   fulfillment_count: Type.Integer(),
   line_item_image_urls: Type.Array(Type.String()),
   config: OrderConfigSchema,
-  order_fulfillment_holds: Type.Array(Type.Object({
-    id: Type.String(),
-    order_id: Type.String(),
-    active: Type.Boolean(),
-    reason: StringEnum(HOLD_REASONS),
-    reason_notes: Opt(Type.String()),
-    created_by_user_id: Opt(Type.String()),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-  })),
+  order_fulfillment_holds: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      order_id: Type.String(),
+      active: Type.Boolean(),
+      reason: StringEnum(HOLD_REASONS),
+      reason_notes: Opt(Type.String()),
+      created_by_user_id: Opt(Type.String()),
+      created_at: Timestamp,
+      updated_at: Timestamp,
+    }),
+  ),
 };
 
 /** Order 2.6 (get-one, priority update, convert and mark-paid responses). */
 export const OrderSchema = Type.Object({
   ...orderFields,
-  core_order_line_items: Type.Array(Type.Object({
-    ...CoreLineItem,
-    returned_quantity: Type.Integer({ description: 'extension: units on returns of this line (never above what was fulfilled)' }),
-  })),
-  original_order_line_items: Type.Array(Type.Object({
-    ...CoreLineItem,
-    original_draft_order_line_item_id: Opt(Type.String()),
-    shop_id: Opt(Type.String()),
-    product_listing_id: Opt(Type.String()),
-    product_listing_variant_id: Opt(Type.String()),
-    remote_id: Opt(Type.String()),
-    applied_discount_amount: Type.Number(),
-    price: Type.Number(),
-  })),
+  core_order_line_items: Type.Array(
+    Type.Object({
+      ...CoreLineItem,
+      returned_quantity: Type.Integer({ description: 'extension: units on returns of this line (never above what was fulfilled)' }),
+    }),
+  ),
+  original_order_line_items: Type.Array(
+    Type.Object({
+      ...CoreLineItem,
+      original_draft_order_line_item_id: Opt(Type.String()),
+      shop_id: Opt(Type.String()),
+      product_listing_id: Opt(Type.String()),
+      product_listing_variant_id: Opt(Type.String()),
+      remote_id: Opt(Type.String()),
+      applied_discount_amount: Type.Number(),
+      price: Type.Number(),
+    }),
+  ),
   supported_actions: Type.Array(Type.Object({ action: Type.String() })),
   // Extension (docs/sales-channels.md): what the sales channel answered to this order's tracking pushes.
-  sales_channel_pushes: Type.Optional(Type.Array(Type.Object({
-    id: Type.String(), shop_id: Type.String(), status: Type.String({ description: 'RETRYING | PUSHED | FAILED | SKIPPED' }),
-    detail: Type.String({ description: 'the platform\'s answer or error message' }), attempts: Type.Number(), created_at: Timestamp, updated_at: Timestamp,
-  }))),
+  sales_channel_pushes: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.String(),
+        shop_id: Type.String(),
+        status: Type.String({ description: 'RETRYING | PUSHED | FAILED | SKIPPED' }),
+        detail: Type.String({ description: "the platform's answer or error message" }),
+        attempts: Type.Number(),
+        created_at: Timestamp,
+        updated_at: Timestamp,
+      }),
+    ),
+  ),
 });
 
 const pick = (names: string[]) => Object.fromEntries(names.map((n) => [n, (orderFields as Record<string, TSchema>)[n]]));
 
 /** The order-list projection of 2.6, in the spec's order. */
-export const OrderListItemSchema = Type.Object(pick([
-  'id', 'created_at', 'closed_at', 'cancelled_at', 'merchant_team_name', 'shop_name', 'shop_type', 'fulfillment_status',
-  'payment_status', 'priority', 'order_number', 'currency', 'note', 'shipping_method', 'tags', 'total_price',
-  'customer_email', 'customer_name', 'customer_phone', 'shipping_address_company', 'shipping_address_address1',
-  'shipping_address_address2', 'shipping_address_city', 'shipping_address_state', 'shipping_address_country',
-  'shipping_address_zip', 'address_verified', 'address_residential', 'core_line_item_count',
-  'unique_core_line_item_count', 'fulfillment_count', 'line_item_image_urls', 'status',
-]));
+export const OrderListItemSchema = Type.Object(
+  pick([
+    'id',
+    'created_at',
+    'closed_at',
+    'cancelled_at',
+    'merchant_team_name',
+    'shop_name',
+    'shop_type',
+    'fulfillment_status',
+    'payment_status',
+    'priority',
+    'order_number',
+    'currency',
+    'note',
+    'shipping_method',
+    'tags',
+    'total_price',
+    'customer_email',
+    'customer_name',
+    'customer_phone',
+    'shipping_address_company',
+    'shipping_address_address1',
+    'shipping_address_address2',
+    'shipping_address_city',
+    'shipping_address_state',
+    'shipping_address_country',
+    'shipping_address_zip',
+    'address_verified',
+    'address_residential',
+    'core_line_item_count',
+    'unique_core_line_item_count',
+    'fulfillment_count',
+    'line_item_image_urls',
+    'status',
+  ]),
+);

@@ -168,4 +168,3 @@ export const ShippingLabelSchema = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
-

@@ -17,10 +17,14 @@ const prefixed = (prefix: string, fields: string[]) => Object.fromEntries(fields
 
 const configField = (kind: string): TSchema => {
   switch (kind) {
-    case 'boolean': return Type.Boolean();
-    case 'number': return Type.Number();
-    case 'insurance': return Type.Object({ mode: Type.String() }, { additionalProperties: true });
-    default: return Type.String();
+    case 'boolean':
+      return Type.Boolean();
+    case 'number':
+      return Type.Number();
+    case 'insurance':
+      return Type.Object({ mode: Type.String() }, { additionalProperties: true });
+    default:
+      return Type.String();
   }
 };
 
@@ -86,7 +90,7 @@ const packageFields = {
   deliver_by: T(),
   shipment_status: S(),
   error_message: S(),
-  tracking_number: Opt(Type.String({ description: 'the label\'s tracking code; null until labelled' })),
+  tracking_number: Opt(Type.String({ description: "the label's tracking code; null until labelled" })),
   shipping_label_tracking_code: S(),
   shipping_label_tracking_url: S(),
   shipping_label_formatted_service: S(),
@@ -108,14 +112,16 @@ export const FulfilResponse = Type.Object({
   fulfillment_order: Type.Object({
     id: Type.String(),
     status: Type.String(),
-    line_items: Type.Array(Type.Object({
-      id: Type.String(),
-      product_id: S(),
-      sku: S(),
-      name: Type.String(),
-      quantity: Type.Integer(),
-      remaining_quantity: Type.Integer(),
-    })),
+    line_items: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        product_id: S(),
+        sku: S(),
+        name: Type.String(),
+        quantity: Type.Integer(),
+        remaining_quantity: Type.Integer(),
+      }),
+    ),
   }),
 });
 
@@ -145,29 +151,37 @@ const editable = {
   config: Type.Optional(PackageConfigBody),
 };
 
-export const CreatePackageBody = Type.Object({
-  fulfillment_order_id: Uuid,
-  ...editable,
-  package_line_items: Type.Array(Type.Object(lineFields, { additionalProperties: false }), { minItems: 1, maxItems: 500 }),
-  idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'or the Idempotency-Key header' })),
-}, { additionalProperties: false });
+export const CreatePackageBody = Type.Object(
+  {
+    fulfillment_order_id: Uuid,
+    ...editable,
+    package_line_items: Type.Array(Type.Object(lineFields, { additionalProperties: false }), { minItems: 1, maxItems: 500 }),
+    idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'or the Idempotency-Key header' })),
+  },
+  { additionalProperties: false },
+);
 
-export const UpdatePackageBody = Type.Object({
-  fulfillment_order_id: Type.Optional(Uuid),
-  type: Type.Optional(Type.String()),
-  ...editable,
-  package_line_items: Type.Optional(Type.Array(
-    Type.Object({ id: Type.Optional(Id), ...lineFields }, { additionalProperties: false }),
-    { minItems: 1, maxItems: 500 },
-  )),
-}, { additionalProperties: false });
+export const UpdatePackageBody = Type.Object(
+  {
+    fulfillment_order_id: Type.Optional(Uuid),
+    type: Type.Optional(Type.String()),
+    ...editable,
+    package_line_items: Type.Optional(
+      Type.Array(Type.Object({ id: Type.Optional(Id), ...lineFields }, { additionalProperties: false }), { minItems: 1, maxItems: 500 }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const PackageListQuery = Type.Object({
-  ...pageQuery(),
-  fulfillment_order_id: Type.Optional(Uuid),
-  status: Type.Optional(Type.String({ description: `comma-separated: ${PACKAGE_STATUSES.join(', ')}` })),
-  scan_form_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the packages of this scan form' })),
-}, { additionalProperties: false });
+export const PackageListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    fulfillment_order_id: Type.Optional(Uuid),
+    status: Type.Optional(Type.String({ description: `comma-separated: ${PACKAGE_STATUSES.join(', ')}` })),
+    scan_form_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the packages of this scan form' })),
+  },
+  { additionalProperties: false },
+);
 
 export const PackageParams = Type.Object({ package_id: Id });
 
@@ -176,24 +190,37 @@ export const PackageParams = Type.Object({ package_id: Id });
  * label), or rate shopping ({ rate_strategy: CHEAPEST }, optionally carrier_id / service_id;
  * {} uses the package's rate_strategy). The domain checks the combination.
  */
-export const LabelBody = Type.Object({
-  label_url: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
-  tracking_number: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  service: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  cost: Type.Optional(Type.Number({ minimum: 0 })),
-  cost_currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })),
-  tracking_url: Type.Optional(Type.String({ maxLength: 4096 })),
-  rate_strategy: Type.Optional(StringEnum(RATE_STRATEGIES)),
-  carrier_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  service_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  label_format: Type.Optional(StringEnum(LABEL_FORMATS, { description: 'rate shopping: the document at label_url, a 4x6 PDF (default) or ZPL for thermal printers' })),
-}, { additionalProperties: false });
+export const LabelBody = Type.Object(
+  {
+    label_url: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    tracking_number: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    service: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    cost: Type.Optional(Type.Number({ minimum: 0 })),
+    cost_currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })),
+    tracking_url: Type.Optional(Type.String({ maxLength: 4096 })),
+    rate_strategy: Type.Optional(StringEnum(RATE_STRATEGIES)),
+    carrier_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    service_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    label_format: Type.Optional(
+      StringEnum(LABEL_FORMATS, {
+        description: 'rate shopping: the document at label_url, a 4x6 PDF (default) or ZPL for thermal printers',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const LabelDocumentQuery = Type.Object({
-  format: Type.Optional(StringEnum(['pdf', 'zpl'] as const, { default: 'pdf' })),
-}, { additionalProperties: false });
+export const LabelDocumentQuery = Type.Object(
+  {
+    format: Type.Optional(StringEnum(['pdf', 'zpl'] as const, { default: 'pdf' })),
+  },
+  { additionalProperties: false },
+);
 
-export const FulfilBody = Type.Object({
-  locked_by: Type.String({ minLength: 1, maxLength: 200, description: 'must equal the fulfillment order\'s lock_owner' }),
-}, { additionalProperties: false });
+export const FulfilBody = Type.Object(
+  {
+    locked_by: Type.String({ minLength: 1, maxLength: 200, description: "must equal the fulfillment order's lock_owner" }),
+  },
+  { additionalProperties: false },
+);

@@ -23,13 +23,9 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
-export const isPermission = (value: string): value is Permission =>
-  (PERMISSIONS as readonly string[]).includes(value);
+export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
 
-export function effectivePermissions(
-  powerRole: 'ADMIN' | 'MEMBER',
-  rolePermissions: unknown[],
-): Set<Permission> {
+export function effectivePermissions(powerRole: 'ADMIN' | 'MEMBER', rolePermissions: unknown[]): Set<Permission> {
   if (powerRole === 'ADMIN') return new Set(PERMISSIONS);
   const union = new Set<Permission>();
   for (const list of rolePermissions) {

@@ -43,10 +43,13 @@ export const ToteSchema = Type.Object({
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 export const NameBody = Type.Object({ name: Name }, { additionalProperties: false });
 
-export const AssignBody = Type.Object({
-  fulfillment_order_ids: Type.Array(Id, { minItems: 1, maxItems: 200, uniqueItems: true }),
-  tote_id: Type.Optional(Id),
-}, { additionalProperties: false });
+export const AssignBody = Type.Object(
+  {
+    fulfillment_order_ids: Type.Array(Id, { minItems: 1, maxItems: 200, uniqueItems: true }),
+    tote_id: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+);
 
 export const AssignResponse = Type.Object({ data: Type.Array(PickingEntrySchema) });
 

@@ -1,9 +1,7 @@
 import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from '../domain/reference/iso.js';
 import { Type } from 'typebox';
 import { Nullable, Opt, pageQuery, sortOrder, StringEnum, Timestamp, Uuid } from './common.js';
-import {
-  MEASUREMENT_UNITS, PLATFORMS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS,
-} from '../domain/products/fields.js';
+import { MEASUREMENT_UNITS, PLATFORMS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS } from '../domain/products/fields.js';
 
 // Product schemas: ops records (spec 2.3), merchant records (spec 2.4), write bodies and list
 // queries. Response schemas list every field: fast-json-stringify drops anything else.
@@ -13,28 +11,39 @@ const Text = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength
 // Master data checked against ISO codes (src/domain/reference/iso.ts), so the OpenAPI document lists them.
 const Currency = Type.Optional(Nullable(StringEnum(CURRENCY_CODES, { description: 'ISO 4217 currency code, e.g. USD' })));
 const Country = Type.Optional(Nullable(StringEnum(COUNTRY_CODES, { description: 'ISO 3166-1 alpha-2 country code, e.g. PT' })));
-const HsCode = Type.Optional(Nullable(Type.String({ pattern: HS_CODE_PATTERN, maxLength: 13, description: 'Harmonized System code: 4 to 10 digits, e.g. 6912.00' })));
+const HsCode = Type.Optional(
+  Nullable(Type.String({ pattern: HS_CODE_PATTERN, maxLength: 13, description: 'Harmonized System code: 4 to 10 digits, e.g. 6912.00' })),
+);
 const Amount = Type.Optional(Nullable(Type.Number({ minimum: 0 })));
 
 // ---------- write bodies ----------
 
-const ConfigBody = Type.Object({
-  replenishment_source_strategy: Type.Optional(StringEnum(REPLENISHMENT_STRATEGIES)),
-  replenishment_increment_level: Amount,
-  replenishment_maximum_level: Amount,
-  replenishment_minimum_level: Amount,
-}, { additionalProperties: false, description: 'Merged into the stored config member by member; null resets it.' });
+const ConfigBody = Type.Object(
+  {
+    replenishment_source_strategy: Type.Optional(StringEnum(REPLENISHMENT_STRATEGIES)),
+    replenishment_increment_level: Amount,
+    replenishment_maximum_level: Amount,
+    replenishment_minimum_level: Amount,
+  },
+  { additionalProperties: false, description: 'Merged into the stored config member by member; null resets it.' },
+);
 
-const ComponentBody = Type.Object({
-  component_product_id: Type.Optional(Uuid),
-  component_product_sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  component_quantity: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Defaults to 1.' })),
-}, { additionalProperties: false, description: 'A product of the same team, by id or SKU.' });
+const ComponentBody = Type.Object(
+  {
+    component_product_id: Type.Optional(Uuid),
+    component_product_sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    component_quantity: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Defaults to 1.' })),
+  },
+  { additionalProperties: false, description: 'A product of the same team, by id or SKU.' },
+);
 
-const components = (what: string) => Type.Optional(Type.Array(ComponentBody, {
-  maxItems: 100,
-  description: `${what}. Omitted: kept; []: all removed; an array: replaces all.`,
-}));
+const components = (what: string) =>
+  Type.Optional(
+    Type.Array(ComponentBody, {
+      maxItems: 100,
+      description: `${what}. Omitted: kept; []: all removed; an array: replaces all.`,
+    }),
+  );
 
 /** Fields both families may write (the merchant family's whole set). */
 const merchantFields = {
@@ -47,8 +56,10 @@ const merchantFields = {
   width: Amount,
   height: Amount,
   weight: Amount,
-  measurement_unit: Type.Optional(StringEnum(MEASUREMENT_UNITS, { description: 'Defaults to the owning team\'s system: METRIC MM, IMPERIAL IN.' })),
-  weight_unit: Type.Optional(StringEnum(WEIGHT_UNITS, { description: 'Defaults to the owning team\'s system: METRIC G, IMPERIAL LB.' })),
+  measurement_unit: Type.Optional(
+    StringEnum(MEASUREMENT_UNITS, { description: "Defaults to the owning team's system: METRIC MM, IMPERIAL IN." }),
+  ),
+  weight_unit: Type.Optional(StringEnum(WEIGHT_UNITS, { description: "Defaults to the owning team's system: METRIC G, IMPERIAL LB." })),
   cost_price: Amount,
   cost_currency: Currency,
   customs_description: Text(),
@@ -69,7 +80,9 @@ const opsFields = {
   printed_commodity_identifier: Text(),
   eccn: Text(32),
   is_hazmat: Type.Optional(Type.Boolean()),
-  lot_tracked: Type.Optional(Type.Boolean({ description: 'stock held per lot (lot_code, expiration_date) and picked earliest expiry first; see docs/floor.md' })),
+  lot_tracked: Type.Optional(
+    Type.Boolean({ description: 'stock held per lot (lot_code, expiration_date) and picked earliest expiry first; see docs/floor.md' }),
+  ),
   category: Text(),
   subcategory: Text(),
   pick_fee_override: Amount,
@@ -80,13 +93,19 @@ const opsFields = {
 };
 
 // Create bodies need name and type (everything else is optional); update bodies are partial.
-const optionalNameType = <F extends typeof merchantFields>(fields: F) =>
-  ({ ...fields, name: Type.Optional(fields.name), type: Type.Optional(fields.type) });
+const optionalNameType = <F extends typeof merchantFields>(fields: F) => ({
+  ...fields,
+  name: Type.Optional(fields.name),
+  type: Type.Optional(fields.type),
+});
 
-export const OpsCreateBody = Type.Object({
-  ...opsFields,
-  merchant_team_id: Type.Optional(Type.String({ format: 'uuid', description: 'Create for this merchant team delegated to the caller.' })),
-}, { additionalProperties: false });
+export const OpsCreateBody = Type.Object(
+  {
+    ...opsFields,
+    merchant_team_id: Type.Optional(Type.String({ format: 'uuid', description: 'Create for this merchant team delegated to the caller.' })),
+  },
+  { additionalProperties: false },
+);
 export const OpsUpdateBody = Type.Object(optionalNameType(opsFields), { additionalProperties: false });
 export const MerchantCreateBody = Type.Object(merchantFields, { additionalProperties: false });
 export const MerchantUpdateBody = Type.Object(optionalNameType(merchantFields), { additionalProperties: false });
@@ -98,28 +117,36 @@ const sortQuery = {
   order: sortOrder,
 };
 
-export const MerchantProductQuery = Type.Object({
-  ...pageQuery(),
-  search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive; matches name or SKU.' })),
-  ...sortQuery,
-}, { additionalProperties: false });
+export const MerchantProductQuery = Type.Object(
+  {
+    ...pageQuery(),
+    search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive; matches name or SKU.' })),
+    ...sortQuery,
+  },
+  { additionalProperties: false },
+);
 
 const flag = (description: string) => Type.Optional(Type.Boolean({ description }));
 
-export const OpsProductQuery = Type.Object({
-  ...pageQuery(),
-  search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive; matches name, SKU or barcode.' })),
-  ...sortQuery,
-  type: Type.Optional(Type.String({ description: `Comma-separated product types (${PRODUCT_TYPES.join(', ')}).` })),
-  team_id: Type.Optional(Type.String({ maxLength: 64, description: 'Owning team.' })),
-  has_image: flag('With (true) or without (false) an image_url.'),
-  has_barcode: flag('With or without a barcode.'),
-  has_remote_products: flag('With or without product listing variants.'),
-  was_inspected: flag('With or without first_article_inspection_completed_at.'),
-  warehouse_id: Type.Optional(Type.String({
-    description: 'Comma-separated warehouse ids: lists products stocked there and limits inventory to them.',
-  })),
-}, { additionalProperties: false });
+export const OpsProductQuery = Type.Object(
+  {
+    ...pageQuery(),
+    search: Type.Optional(Type.String({ maxLength: 255, description: 'Case-insensitive; matches name, SKU or barcode.' })),
+    ...sortQuery,
+    type: Type.Optional(Type.String({ description: `Comma-separated product types (${PRODUCT_TYPES.join(', ')}).` })),
+    team_id: Type.Optional(Type.String({ maxLength: 64, description: 'Owning team.' })),
+    has_image: flag('With (true) or without (false) an image_url.'),
+    has_barcode: flag('With or without a barcode.'),
+    has_remote_products: flag('With or without product listing variants.'),
+    was_inspected: flag('With or without first_article_inspection_completed_at.'),
+    warehouse_id: Type.Optional(
+      Type.String({
+        description: 'Comma-separated warehouse ids: lists products stocked there and limits inventory to them.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const ProductParams = Type.Object({ product_id: Uuid });
 
@@ -135,7 +162,8 @@ const ConfigRecord = Type.Object({
 const Quantity = Type.Object({
   count: Type.Number(),
   operations: Type.Array(Type.Object({ count: Type.Number(), label: Type.String() }), {
-    description: 'Terms adding up to count, explained from the inventory ledger: committed "open_orders"; unavailable by reason ("damaged", "quarantine", …); on_order "purchase_orders" / "transfers"; "stock_level" for on_hand and any part the ledger does not explain; on_hand, -committed, -unavailable for available.',
+    description:
+      'Terms adding up to count, explained from the inventory ledger: committed "open_orders"; unavailable by reason ("damaged", "quarantine", …); on_order "purchase_orders" / "transfers"; "stock_level" for on_hand and any part the ledger does not explain; on_hand, -committed, -unavailable for available.',
   }),
 });
 
@@ -260,32 +288,72 @@ export const OpsProductWritten = Type.Object({ ...opsBase, ...children, ...times
 
 /** What a merchant key sees of a product: the ops record's catalogue fields, none of the fulfiller's own. */
 export const MerchantProduct = Type.Pick(Type.Object(opsBase), [
-  'id', 'name', 'sku', 'description', 'type', 'image_url', 'length', 'width', 'height', 'weight', 'measurement_unit', 'weight_unit',
-  'cost_price', 'cost_currency', 'customs_description', 'customs_value', 'customs_value_currency', 'country_of_origin', 'hs_code',
-  'first_article_inspection_completed_at', 'team_id', 'config',
+  'id',
+  'name',
+  'sku',
+  'description',
+  'type',
+  'image_url',
+  'length',
+  'width',
+  'height',
+  'weight',
+  'measurement_unit',
+  'weight_unit',
+  'cost_price',
+  'cost_currency',
+  'customs_description',
+  'customs_value',
+  'customs_value_currency',
+  'country_of_origin',
+  'hs_code',
+  'first_article_inspection_completed_at',
+  'team_id',
+  'config',
 ]);
 
 // ---------- bulk upsert by SKU (issue 10 item 7) ----------
 
 const { bundle_components: _b, assembly_components: _a, ...bulkFields } = optionalNameType(opsFields);
 
-export const BulkProductsBody = Type.Object({
-  merchant_team_id: Type.Optional(Type.String({ format: 'uuid', description: 'Upsert the products of this merchant team delegated to the caller (default: the caller\'s team).' })),
-  products: Type.Array(Type.Object({
-    ...bulkFields,
-    sku: Type.String({ minLength: 1, maxLength: 255, description: 'the key: an existing product of the team with this SKU is updated, else one is created (name and type then required)' }),
-  }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
-}, { additionalProperties: false });
+export const BulkProductsBody = Type.Object(
+  {
+    merchant_team_id: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: "Upsert the products of this merchant team delegated to the caller (default: the caller's team).",
+      }),
+    ),
+    products: Type.Array(
+      Type.Object(
+        {
+          ...bulkFields,
+          sku: Type.String({
+            minLength: 1,
+            maxLength: 255,
+            description:
+              'the key: an existing product of the team with this SKU is updated, else one is created (name and type then required)',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const BulkProductsResult = Type.Object({
   created: Type.Integer(),
   updated: Type.Integer(),
   failed: Type.Integer(),
-  results: Type.Array(Type.Object({
-    index: Type.Integer({ description: 'position in products[]' }),
-    sku: Type.String(),
-    status: StringEnum(['created', 'updated', 'failed'] as const),
-    id: Nullable(Type.String()),
-    error: Nullable(Type.Object({ type: Type.String(), status: Type.Integer(), detail: Type.String() })),
-  })),
+  results: Type.Array(
+    Type.Object({
+      index: Type.Integer({ description: 'position in products[]' }),
+      sku: Type.String(),
+      status: StringEnum(['created', 'updated', 'failed'] as const),
+      id: Nullable(Type.String()),
+      error: Nullable(Type.Object({ type: Type.String(), status: Type.Integer(), detail: Type.String() })),
+    }),
+  ),
 });

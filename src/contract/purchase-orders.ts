@@ -27,42 +27,67 @@ export const PurchaseOrderSchema = Type.Object({
   total_quantity: Type.Integer(),
   total_received: Type.Integer(),
   total_open: Type.Integer(),
-  lines: Type.Array(Type.Object({
-    id: Type.String(),
-    product_id: Type.String(),
-    sku: Nullable(Type.String()),
-    quantity: Type.Integer({ description: 'ordered' }),
-    quantity_received: Type.Integer({ description: 'received so far, sellable and damaged' }),
-    quantity_damaged: Type.Integer(),
-    quantity_open: Type.Integer({ description: 'still expected (0 once closed or cancelled)' }),
-  })),
+  lines: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      product_id: Type.String(),
+      sku: Nullable(Type.String()),
+      quantity: Type.Integer({ description: 'ordered' }),
+      quantity_received: Type.Integer({ description: 'received so far, sellable and damaged' }),
+      quantity_damaged: Type.Integer(),
+      quantity_open: Type.Integer({ description: 'still expected (0 once closed or cancelled)' }),
+    }),
+  ),
 });
 
 const createFields = {
   warehouse_id: Id,
   vendor_id: Type.Optional(Id),
-  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'your PO number or the carrier\'s reference' })),
+  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "your PO number or the carrier's reference" })),
   expected_at: Type.Optional(Timestamp),
-  lines: Type.Array(Type.Object({ ...ProductRefFields, quantity: Units }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
+  lines: Type.Array(Type.Object({ ...ProductRefFields, quantity: Units }, { additionalProperties: false }), {
+    minItems: 1,
+    maxItems: MAX_LINES,
+  }),
 };
 
-export const CreatePurchaseOrderBody = Type.Object({
-  ...createFields,
-  merchant_team_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a delegated merchant: its products, billed on its rate card' })),
-}, { additionalProperties: false });
+export const CreatePurchaseOrderBody = Type.Object(
+  {
+    ...createFields,
+    merchant_team_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'a delegated merchant: its products, billed on its rate card' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const CreateMerchantPurchaseOrderBody = Type.Object(createFields, { additionalProperties: false });
 
-export const ReceiveBody = receiptBody({
-  ...ProductRefFields,
-  quantity: Units,
-  lot_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  expiration_date: Type.Optional(Day('lot expiry, YYYY-MM-DD')),
-  location: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'the bin this line goes to (id, name or barcode); default the receipt\'s location' })),
-}, {
-  allow_over_receipt: Type.Optional(Type.Boolean({ description: 'accept more units than are still open' })),
-  location: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'the bin received into (id, name or barcode; e.g. a RECEIVING location); default the warehouse\'s default location' })),
-});
+export const ReceiveBody = receiptBody(
+  {
+    ...ProductRefFields,
+    quantity: Units,
+    lot_code: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    expiration_date: Type.Optional(Day('lot expiry, YYYY-MM-DD')),
+    location: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "the bin this line goes to (id, name or barcode); default the receipt's location",
+      }),
+    ),
+  },
+  {
+    allow_over_receipt: Type.Optional(Type.Boolean({ description: 'accept more units than are still open' })),
+    location: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "the bin received into (id, name or barcode; e.g. a RECEIVING location); default the warehouse's default location",
+      }),
+    ),
+  },
+);
 
 export const ReceiptSchema = Type.Object({
   id: Type.String(),
@@ -70,24 +95,29 @@ export const ReceiptSchema = Type.Object({
   received_at: Timestamp,
   units: Type.Integer(),
   charge_id: Nullable(Type.String({ description: 'the RECEIVING charge billed (null without a delegation rate card that prices it)' })),
-  lines: Type.Array(Type.Object({
-    product_id: Type.String(),
-    sku: Nullable(Type.String()),
-    quantity: Type.Integer(),
-    condition: StringEnum(RECEIPT_CONDITIONS),
-    lot_code: Nullable(Type.String()),
-    expiration_date: Nullable(Type.String()),
-  })),
+  lines: Type.Array(
+    Type.Object({
+      product_id: Type.String(),
+      sku: Nullable(Type.String()),
+      quantity: Type.Integer(),
+      condition: StringEnum(RECEIPT_CONDITIONS),
+      lot_code: Nullable(Type.String()),
+      expiration_date: Nullable(Type.String()),
+    }),
+  ),
   purchase_order: PurchaseOrderSchema,
 });
 
-export const PurchaseOrderListQuery = Type.Object({
-  ...pageQuery(),
-  status: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated: ${PURCHASE_ORDER_STATUSES.join(', ')}` })),
-  warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
-  merchant_team_id: Type.Optional(Type.String({ maxLength: 64 })),
-  reference: Type.Optional(Type.String({ maxLength: 200 })),
-}, { additionalProperties: false });
+export const PurchaseOrderListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    status: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated: ${PURCHASE_ORDER_STATUSES.join(', ')}` })),
+    warehouse_id: Type.Optional(Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated' })),
+    merchant_team_id: Type.Optional(Type.String({ maxLength: 64 })),
+    reference: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
 
 export const PurchaseOrderParams = Type.Object({ purchase_order_id: Id });
 export const PurchaseOrderListSchema = listOf(PurchaseOrderSchema);

@@ -12,13 +12,25 @@ const LineRef = {
   quantity: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
 };
 
-export const CreateReturnBody = Type.Object({
-  order_id: Id,
-  warehouse_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'where the units come back to (default: the warehouse the order shipped from)' })),
-  reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'an RMA number' })),
-  note: Type.Optional(Type.String({ maxLength: 2000 })),
-  lines: Type.Array(Type.Object({ ...LineRef, reason: Type.Optional(StringEnum(RETURN_REASONS)) }, { additionalProperties: false }), { minItems: 1, maxItems: MAX_LINES }),
-}, { additionalProperties: false });
+export const CreateReturnBody = Type.Object(
+  {
+    order_id: Id,
+    warehouse_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'where the units come back to (default: the warehouse the order shipped from)',
+      }),
+    ),
+    reference: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'an RMA number' })),
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+    lines: Type.Array(Type.Object({ ...LineRef, reason: Type.Optional(StringEnum(RETURN_REASONS)) }, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: MAX_LINES,
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const ReceiveReturnBody = receiptBody(LineRef);
 
@@ -37,25 +49,34 @@ export const ReturnSchema = Type.Object({
   cancelled_at: Nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
-  charge_id: Type.Optional(Nullable(Type.String({ description: 'receive only: the RECEIVING charge billed with return_id (null without a rate card that prices it)' }))),
-  lines: Type.Array(Type.Object({
-    id: Type.String(),
-    order_line_item_id: Type.String(),
-    product_id: Type.String(),
-    sku: Nullable(Type.String()),
-    quantity: Type.Integer(),
-    quantity_received: Type.Integer(),
-    quantity_restocked: Type.Integer(),
-    quantity_damaged: Type.Integer(),
-    reason: Nullable(Type.String()),
-  })),
+  charge_id: Type.Optional(
+    Nullable(
+      Type.String({ description: 'receive only: the RECEIVING charge billed with return_id (null without a rate card that prices it)' }),
+    ),
+  ),
+  lines: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      order_line_item_id: Type.String(),
+      product_id: Type.String(),
+      sku: Nullable(Type.String()),
+      quantity: Type.Integer(),
+      quantity_received: Type.Integer(),
+      quantity_restocked: Type.Integer(),
+      quantity_damaged: Type.Integer(),
+      reason: Nullable(Type.String()),
+    }),
+  ),
 });
 
-export const ReturnListQuery = Type.Object({
-  ...pageQuery(),
-  status: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated: ${RETURN_STATUSES.join(', ')}` })),
-  order_id: Type.Optional(Type.String({ maxLength: 64 })),
-}, { additionalProperties: false });
+export const ReturnListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    status: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated: ${RETURN_STATUSES.join(', ')}` })),
+    order_id: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
 
 export const ReturnParams = Type.Object({ return_id: Id });
 export const ReturnListSchema = listOf(ReturnSchema);

@@ -3,16 +3,22 @@ import { Day, Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './c
 
 // Scan forms: end-of-day manifests (issue 12 item 2; docs/scan-forms.md).
 
-
-export const CreateScanFormBody = Type.Object({
-  warehouse_id: Id,
-  carrier_id: Type.String({ minLength: 1, maxLength: 100, description: 'carrier_id of the labels, e.g. ups' }),
-  date: Type.Optional(Day('day (UTC) the labels were bought; default today')),
-  package_ids: Type.Optional(Type.Array(Id, {
-    minItems: 1, maxItems: 10_000, uniqueItems: true,
-    description: 'only these packages (each must qualify, or 409 listing the others); default: every qualifying package',
-  })),
-}, { additionalProperties: false });
+export const CreateScanFormBody = Type.Object(
+  {
+    warehouse_id: Id,
+    carrier_id: Type.String({ minLength: 1, maxLength: 100, description: 'carrier_id of the labels, e.g. ups' }),
+    date: Type.Optional(Day('day (UTC) the labels were bought; default today')),
+    package_ids: Type.Optional(
+      Type.Array(Id, {
+        minItems: 1,
+        maxItems: 10_000,
+        uniqueItems: true,
+        description: 'only these packages (each must qualify, or 409 listing the others); default: every qualifying package',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const ScanFormSchema = Type.Object({
   id: Type.String(),
@@ -32,11 +38,14 @@ export const ScanFormSchema = Type.Object({
 
 export const ScanFormListSchema = listOf(ScanFormSchema);
 
-export const ScanFormListQuery = Type.Object({
-  ...pageQuery(),
-  warehouse_id: Type.Optional(Id),
-  carrier_id: Type.Optional(Type.String({ maxLength: 100 })),
-  form_date: Type.Optional(Day('scan forms of this day (UTC)')),
-}, { additionalProperties: false });
+export const ScanFormListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    warehouse_id: Type.Optional(Id),
+    carrier_id: Type.Optional(Type.String({ maxLength: 100 })),
+    form_date: Type.Optional(Day('scan forms of this day (UTC)')),
+  },
+  { additionalProperties: false },
+);
 
 export const ScanFormParams = Type.Object({ scan_form_id: Id });

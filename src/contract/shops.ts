@@ -6,61 +6,111 @@ import { SHOP_TYPES } from './orders-enums.js';
 // no response schema has a member for them.
 
 const Secret = (description: string) => Type.String({ minLength: 1, maxLength: 1024, description });
-const BaseUrl = Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://', description: 'Where fos sends the platform calls; defaults to the platform\'s real address (a proxy or a test double may stand in; loopback/private addresses need --allow-private-network)' });
+const BaseUrl = Type.String({
+  format: 'uri',
+  maxLength: 2048,
+  pattern: '^https?://',
+  description:
+    "Where fos sends the platform calls; defaults to the platform's real address (a proxy or a test double may stand in; loopback/private addresses need --allow-private-network)",
+});
 
-export const ShopifyConnection = Type.Object({
-  shop_domain: Type.String({ minLength: 3, maxLength: 255, description: 'the shop\'s myshopify.com domain' }),
-  access_token: Secret('Admin API access token of the shop\'s custom app (shpat_…)'),
-  webhook_secret: Secret('the secret Shopify signs webhooks with (the app\'s API secret key)'),
-  api_version: Type.Optional(Type.String({ pattern: '^(\\d{4}-\\d{2}|unstable)$', maxLength: 10, description: 'GraphQL Admin API version, e.g. 2025-10' })),
-  api_base_url: Type.Optional(BaseUrl),
-}, { additionalProperties: false });
+export const ShopifyConnection = Type.Object(
+  {
+    shop_domain: Type.String({ minLength: 3, maxLength: 255, description: "the shop's myshopify.com domain" }),
+    access_token: Secret("Admin API access token of the shop's custom app (shpat_…)"),
+    webhook_secret: Secret("the secret Shopify signs webhooks with (the app's API secret key)"),
+    api_version: Type.Optional(
+      Type.String({ pattern: '^(\\d{4}-\\d{2}|unstable)$', maxLength: 10, description: 'GraphQL Admin API version, e.g. 2025-10' }),
+    ),
+    api_base_url: Type.Optional(BaseUrl),
+  },
+  { additionalProperties: false },
+);
 
-export const WooConnection = Type.Object({
-  store_url: Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://', description: 'the store\'s address, https://shop.example' }),
-  consumer_key: Secret('REST API consumer key (ck_…)'),
-  consumer_secret: Secret('REST API consumer secret (cs_…)'),
-  webhook_secret: Secret('the secret set on the store\'s webhooks'),
-  api_base_url: Type.Optional(BaseUrl),
-}, { additionalProperties: false });
+export const WooConnection = Type.Object(
+  {
+    store_url: Type.String({
+      format: 'uri',
+      maxLength: 2048,
+      pattern: '^https?://',
+      description: "the store's address, https://shop.example",
+    }),
+    consumer_key: Secret('REST API consumer key (ck_…)'),
+    consumer_secret: Secret('REST API consumer secret (cs_…)'),
+    webhook_secret: Secret("the secret set on the store's webhooks"),
+    api_base_url: Type.Optional(BaseUrl),
+  },
+  { additionalProperties: false },
+);
 
-export const ShopSettings = Type.Object({
-  notify_customer: Type.Optional(Type.Boolean({ description: 'Shopify: notifyCustomer on fulfillmentCreate; WooCommerce: the tracking note is a customer note' })),
-  location_id: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Shopify location gid whose available quantity fos sets' }))),
-  warehouse_id: Type.Optional(Nullable(Uuid)),
-}, { additionalProperties: false });
+export const ShopSettings = Type.Object(
+  {
+    notify_customer: Type.Optional(
+      Type.Boolean({ description: 'Shopify: notifyCustomer on fulfillmentCreate; WooCommerce: the tracking note is a customer note' }),
+    ),
+    location_id: Type.Optional(
+      Nullable(Type.String({ maxLength: 255, description: 'Shopify location gid whose available quantity fos sets' })),
+    ),
+    warehouse_id: Type.Optional(Nullable(Uuid)),
+  },
+  { additionalProperties: false },
+);
 
-export const CreateShopBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 255 }),
-  shop_type: StringEnum(SHOP_TYPES, { description: 'SHOPIFY and WOOCOMMERCE connect; MANUAL is a label; the others have no connector yet' }),
-  merchant_team_id: Type.Optional(Uuid),
-  connection: Type.Optional(Type.Union([ShopifyConnection, WooConnection], { description: 'SHOPIFY or WOOCOMMERCE connection fields' })),
-  settings: Type.Optional(ShopSettings),
-}, { additionalProperties: false });
+export const CreateShopBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    shop_type: StringEnum(SHOP_TYPES, {
+      description: 'SHOPIFY and WOOCOMMERCE connect; MANUAL is a label; the others have no connector yet',
+    }),
+    merchant_team_id: Type.Optional(Uuid),
+    connection: Type.Optional(Type.Union([ShopifyConnection, WooConnection], { description: 'SHOPIFY or WOOCOMMERCE connection fields' })),
+    settings: Type.Optional(ShopSettings),
+  },
+  { additionalProperties: false },
+);
 
-export const UpdateShopBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  active: Type.Optional(Type.Boolean({ description: 'false disables the connection: webhooks are refused, nothing is synced or pushed' })),
-  connection: Type.Optional(Type.Union([Type.Partial(ShopifyConnection), Type.Partial(WooConnection)])),
-  settings: Type.Optional(ShopSettings),
-}, { additionalProperties: false });
+export const UpdateShopBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    active: Type.Optional(
+      Type.Boolean({ description: 'false disables the connection: webhooks are refused, nothing is synced or pushed' }),
+    ),
+    connection: Type.Optional(Type.Union([Type.Partial(ShopifyConnection), Type.Partial(WooConnection)])),
+    settings: Type.Optional(ShopSettings),
+  },
+  { additionalProperties: false },
+);
 
 export const ShopParams = Type.Object({ shop_id: Uuid });
 export const DeliveryParams = Type.Object({ shop_id: Uuid, delivery_id: Uuid });
 
-export const ShopListQuery = Type.Object({
-  ...pageQuery(),
-  shop_type: Type.Optional(StringEnum(SHOP_TYPES)),
-}, { additionalProperties: false });
+export const ShopListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    shop_type: Type.Optional(StringEnum(SHOP_TYPES)),
+  },
+  { additionalProperties: false },
+);
 
-export const DeliveryListQuery = Type.Object({
-  ...pageQuery(),
-  status: Type.Optional(StringEnum(['RECEIVED', 'PROCESSED', 'IGNORED', 'FAILED'] as const)),
-}, { additionalProperties: false });
+export const DeliveryListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    status: Type.Optional(StringEnum(['RECEIVED', 'PROCESSED', 'IGNORED', 'FAILED'] as const)),
+  },
+  { additionalProperties: false },
+);
 
-export const SyncBody = Type.Object({
-  since: Type.Optional(Type.String({ format: 'date-time', description: 'pull orders updated since then (default: since the last sync; the first sync takes every open order)' })),
-}, { additionalProperties: false });
+export const SyncBody = Type.Object(
+  {
+    since: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'pull orders updated since then (default: since the last sync; the first sync takes every open order)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const ShopSchema = Type.Object({
   id: Type.String(),
@@ -73,22 +123,38 @@ export const ShopSchema = Type.Object({
   fulfiller_team_name: Opt(Type.String()),
   connected: Type.Boolean(),
   active: Type.Boolean(),
-  connection: Opt(Type.Object({
-    shop_domain: Type.String(), api_base_url: Type.String(), api_version: Opt(Type.String()),
-    webhook_path: Type.String({ description: 'append to the server\'s public URL: the address to give the platform for webhooks' }),
-  })),
+  connection: Opt(
+    Type.Object({
+      shop_domain: Type.String(),
+      api_base_url: Type.String(),
+      api_version: Opt(Type.String()),
+      webhook_path: Type.String({ description: "append to the server's public URL: the address to give the platform for webhooks" }),
+    }),
+  ),
   settings: Opt(Type.Object({ notify_customer: Type.Boolean(), location_id: Opt(Type.String()), warehouse_id: Opt(Type.String()) })),
-  health: Opt(Type.Object({
-    last_check_at: Opt(Timestamp), last_check_ok: Opt(Type.Boolean()), last_sync_at: Opt(Timestamp), sync_cursor: Opt(Timestamp),
-    last_error: Opt(Type.String()), last_error_at: Opt(Timestamp), webhooks_received: Type.Number(), last_webhook_at: Opt(Timestamp),
-    failed_deliveries: Type.Number(), failed_pushes: Type.Number(),
-  })),
+  health: Opt(
+    Type.Object({
+      last_check_at: Opt(Timestamp),
+      last_check_ok: Opt(Type.Boolean()),
+      last_sync_at: Opt(Timestamp),
+      sync_cursor: Opt(Timestamp),
+      last_error: Opt(Type.String()),
+      last_error_at: Opt(Timestamp),
+      webhooks_received: Type.Number(),
+      last_webhook_at: Opt(Timestamp),
+      failed_deliveries: Type.Number(),
+      failed_pushes: Type.Number(),
+    }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 
 export const CheckSchema = Type.Object({ ok: Type.Boolean(), platform_shop_name: Opt(Type.String()), error: Opt(Type.String()) });
-export const DeletedShopSchema = Type.Object({ deleted: Type.Boolean({ description: 'false when orders still name the shop: it stays as their label' }), disconnected: Type.Boolean() });
+export const DeletedShopSchema = Type.Object({
+  deleted: Type.Boolean({ description: 'false when orders still name the shop: it stays as their label' }),
+  disconnected: Type.Boolean(),
+});
 
 const counts = (keys: string[]) => Type.Object(Object.fromEntries(keys.map((k) => [k, Type.Number()])));
 export const SyncSchema = Type.Object({
@@ -99,9 +165,18 @@ export const SyncSchema = Type.Object({
 });
 
 export const ChannelDeliverySchema = Type.Object({
-  id: Type.String(), shop_id: Type.String(), topic: Type.String(), remote_id: Opt(Type.String()), webhook_id: Opt(Type.String()),
-  status: Type.String(), error: Opt(Type.String()), order_id: Opt(Type.String()), attempts: Type.Number(),
-  processed_at: Opt(Timestamp), created_at: Timestamp, bytes: Type.Number(),
+  id: Type.String(),
+  shop_id: Type.String(),
+  topic: Type.String(),
+  remote_id: Opt(Type.String()),
+  webhook_id: Opt(Type.String()),
+  status: Type.String(),
+  error: Opt(Type.String()),
+  order_id: Opt(Type.String()),
+  attempts: Type.Number(),
+  processed_at: Opt(Timestamp),
+  created_at: Timestamp,
+  bytes: Type.Number(),
 });
 
 export const WebhookAnswerSchema = Type.Object({ status: Type.String(), delivery_id: Opt(Type.String()) });

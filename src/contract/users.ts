@@ -23,7 +23,7 @@ export const UserSchema = Type.Object({
   email: Type.String(),
   display_name: Type.String(),
   state: StringEnum(['ACTIVE', 'DISABLED'] as const),
-  memberships: Type.Array(MembershipSchema, { description: 'through the API: the membership of the caller\'s team only' }),
+  memberships: Type.Array(MembershipSchema, { description: "through the API: the membership of the caller's team only" }),
   created_by: Opt(Type.String({ description: 'id of the key that created it, or "admin-cli"' })),
   disabled_at: Opt(Timestamp),
   created_at: Timestamp,

@@ -20,25 +20,27 @@ const fields = {
   contact_email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 320 }))),
   contact_phone: Text(64),
   internal_notes: Text(5000),
-  product_ids: Type.Optional(Type.Array(Uuid, {
-    maxItems: 1000,
-    description: 'Products of the same merchant team. Omitted: links kept; []: all removed; an array: replaces all.',
-  })),
+  product_ids: Type.Optional(
+    Type.Array(Uuid, {
+      maxItems: 1000,
+      description: 'Products of the same merchant team. Omitted: links kept; []: all removed; an array: replaces all.',
+    }),
+  ),
 };
 
 export const CreateVendorBody = Type.Object(fields, { additionalProperties: false });
-export const UpdateVendorBody = Type.Object(
-  { ...fields, vendor_name: Type.Optional(fields.vendor_name) },
-  { additionalProperties: false },
-);
+export const UpdateVendorBody = Type.Object({ ...fields, vendor_name: Type.Optional(fields.vendor_name) }, { additionalProperties: false });
 
 export const VendorParams = Type.Object({ vendor_id: Uuid });
 
-export const VendorListQuery = Type.Object({
-  ...pageQuery(),
-  order_by: Type.Optional(StringEnum(['created_at', 'updated_at'] as const, { default: 'created_at' })),
-  order: sortOrder,
-}, { additionalProperties: false });
+export const VendorListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    order_by: Type.Optional(StringEnum(['created_at', 'updated_at'] as const, { default: 'created_at' })),
+    order: sortOrder,
+  },
+  { additionalProperties: false },
+);
 
 export const VendorSchema = Type.Object({
   id: Type.String(),
@@ -60,10 +62,12 @@ export const VendorSchema = Type.Object({
   merchant_team_name: Opt(Type.String()),
   fulfiller_team_id: Opt(Type.String()),
   fulfiller_team_name: Opt(Type.String()),
-  products: Type.Array(Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    sku: Opt(Type.String()),
-    image_url: Opt(Type.String()),
-  })),
+  products: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      sku: Opt(Type.String()),
+      image_url: Opt(Type.String()),
+    }),
+  ),
 });

@@ -3,13 +3,19 @@ import { Opt, pageQuery, StringEnum, Timestamp, Uuid } from './common.js';
 
 // Warehouses of the caller's fulfiller team (read-only; created with `fos admin warehouse create`).
 
-export const WarehouseListQuery = Type.Object({
-  ...pageQuery(),
-  name: Type.Optional(Type.String({
-    minLength: 1, maxLength: 255,
-    description: 'only the warehouses with exactly this name (case-sensitive); the CLI resolves `--warehouse <name>` with it',
-  })),
-}, { additionalProperties: false });
+export const WarehouseListQuery = Type.Object(
+  {
+    ...pageQuery(),
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: 'only the warehouses with exactly this name (case-sensitive); the CLI resolves `--warehouse <name>` with it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const WarehouseParams = Type.Object({ warehouse_id: Uuid });
 

@@ -24,18 +24,24 @@ const Url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 
 const Events = Type.Array(StringEnum(['*', ...EVENT_KINDS] as const), { minItems: 1, maxItems: 50, uniqueItems: true });
 const Description = Type.String({ maxLength: 500 });
 
-export const WebhookCreateBody = Type.Object({
-  url: Url,
-  events: Events,
-  description: Type.Optional(Description),
-}, { additionalProperties: false });
+export const WebhookCreateBody = Type.Object(
+  {
+    url: Url,
+    events: Events,
+    description: Type.Optional(Description),
+  },
+  { additionalProperties: false },
+);
 
-export const WebhookPatchBody = Type.Object({
-  url: Type.Optional(Url),
-  events: Type.Optional(Events),
-  description: Type.Optional(Description),
-  active: Type.Optional(Type.Boolean()),
-}, { additionalProperties: false, minProperties: 1 });
+export const WebhookPatchBody = Type.Object(
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(Events),
+    description: Type.Optional(Description),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
 
 export const DeliverySchema = Type.Object({
   id: Type.String(),
@@ -60,12 +66,30 @@ export const WebhookListQuery = Type.Object({ ...pageQuery() });
 
 // ---- The team's event stream (fos webhooks listen) ----
 
-export const EventPollQuery = Type.Object({
-  after: Type.Optional(Type.String({ format: 'uuid', maxLength: 36, description: 'the id of the last event received (meta.next_after); omitted: from now on' })),
-  types: Type.Optional(Type.String({ maxLength: 1000, description: 'comma-separated event types, `order.*` for a family; omitted or `*`: every type' })),
-  wait: Type.Optional(Type.Integer({ minimum: 0, maximum: 25, default: 0, description: 'seconds to wait for an event before answering with none (long poll)' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-}, { additionalProperties: false });
+export const EventPollQuery = Type.Object(
+  {
+    after: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        maxLength: 36,
+        description: 'the id of the last event received (meta.next_after); omitted: from now on',
+      }),
+    ),
+    types: Type.Optional(
+      Type.String({ maxLength: 1000, description: 'comma-separated event types, `order.*` for a family; omitted or `*`: every type' }),
+    ),
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 25,
+        default: 0,
+        description: 'seconds to wait for an event before answering with none (long poll)',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+  },
+  { additionalProperties: false },
+);
 
 export const StreamEventSchema = Type.Object({
   id: Type.String(),
@@ -79,6 +103,9 @@ export const EventPollSchema = Type.Object({
   meta: Type.Object({ next_after: Type.String({ description: 'pass as `after` on the next request' }) }),
 });
 
-export const TriggerEventBody = Type.Object({
-  type: Type.String({ minLength: 1, maxLength: 100, description: 'an event type, e.g. order.created' }),
-}, { additionalProperties: false });
+export const TriggerEventBody = Type.Object(
+  {
+    type: Type.String({ minLength: 1, maxLength: 100, description: 'an event type, e.g. order.created' }),
+  },
+  { additionalProperties: false },
+);

@@ -51,8 +51,7 @@ export const sqlitePragmas = (sync: SqliteSync = 'normal') => [
 ];
 
 export type DbTarget =
-  | { provider: 'sqlite'; url: string; file: string }
-  | { provider: 'postgresql'; url: string; pool: PoolConfig; schema?: string };
+  { provider: 'sqlite'; url: string; file: string } | { provider: 'postgresql'; url: string; pool: PoolConfig; schema?: string };
 
 /** Parses a database URL (see the header for the accepted forms). Throws on unsupported ones. */
 export function parseDbUrl(url: string): DbTarget {
@@ -94,10 +93,7 @@ export function parseDbUrl(url: string): DbTarget {
  * Wraps an adapter factory so that every connection it opens runs `setup` first.
  * Used to apply SQLITE_PRAGMAS on the client's connection (the adapters have no hook of their own).
  */
-export function withConnectionSetup<F extends SqlDriverAdapterFactory>(
-  factory: F,
-  setup: (conn: SqlDriverAdapter) => Promise<void>,
-): F {
+export function withConnectionSetup<F extends SqlDriverAdapterFactory>(factory: F, setup: (conn: SqlDriverAdapter) => Promise<void>): F {
   return new Proxy(factory, {
     get(target, prop) {
       if (prop === 'connect' || prop === 'connectToShadowDb') {
@@ -124,7 +120,9 @@ export function withConnectionSetup<F extends SqlDriverAdapterFactory>(
 export async function sqliteAdapterFactory(file: string, sync: SqliteSync = 'normal') {
   mkdirSync(path.dirname(file), { recursive: true });
   const { libsqlFactory } = await import('./libsql.js');
-  return withConnectionSetup(libsqlFactory(file, SQLITE_BUSY_TIMEOUT_MS), (conn) => conn.executeScript(sqlitePragmas(sync).join(';\n') + ';'));
+  return withConnectionSetup(libsqlFactory(file, SQLITE_BUSY_TIMEOUT_MS), (conn) =>
+    conn.executeScript(sqlitePragmas(sync).join(';\n') + ';'),
+  );
 }
 
 /** Opens the PostgreSQL adapter factory (a pg pool is created on connect). */
@@ -162,18 +160,20 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
   // synchronous = NORMAL syncs the write-ahead log only at checkpoints: a passive checkpoint
   // every SQLITE_WAL_SYNC_MS (it syncs the log before copying it into the database, and waits for
   // no one) bounds what a power cut can take to that last interval; on a thread of its own.
-  const walSync = target.provider === 'sqlite' && opts.sqliteSync !== 'full'
-    ? startWalCheckpointer(target.file, SQLITE_WAL_SYNC_MS, SQLITE_BUSY_TIMEOUT_MS)
-    : undefined;
+  const walSync =
+    target.provider === 'sqlite' && opts.sqliteSync !== 'full'
+      ? startWalCheckpointer(target.file, SQLITE_WAL_SYNC_MS, SQLITE_BUSY_TIMEOUT_MS)
+      : undefined;
   let closed: Promise<void> | undefined;
   return {
     prisma,
     provider,
     url: target.url,
-    close: () => (closed ??= (async () => {
-      await walSync?.close();
-      await prisma.$disconnect();
-    })()),
+    close: () =>
+      (closed ??= (async () => {
+        await walSync?.close();
+        await prisma.$disconnect();
+      })()),
   };
 }
 
@@ -246,16 +246,37 @@ export function isSerializationFailure(err: unknown): boolean {
 
 // Kinds and codes of a database that is busy or whose connection went away: nothing was
 // committed by the failed statement, and the same request may succeed in a moment.
-const TRANSIENT_KINDS = new Set(['ConnectionClosed', 'SocketTimeout', 'DatabaseNotReachable', 'TooManyConnections', 'TransactionAlreadyClosed']);
+const TRANSIENT_KINDS = new Set([
+  'ConnectionClosed',
+  'SocketTimeout',
+  'DatabaseNotReachable',
+  'TooManyConnections',
+  'TransactionAlreadyClosed',
+]);
 const TRANSIENT_CODES = new Set([
   'P2028', // Prisma: transaction expired, already closed, or not started within maxWait
-  'P1001', 'P1002', 'P1008', 'P1017', // Prisma: cannot reach / timed out / server closed the connection
-  '57P01', '57P02', '57P03', // pg: admin_shutdown (pg_terminate_backend), crash_shutdown, cannot_connect_now
-  '08000', '08003', '08006', '08001', '08004', // pg: connection exceptions
-  '53300', '55P03', '57014', // pg: too many connections, lock not available, query canceled (statement timeout)
-  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT',
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017', // Prisma: cannot reach / timed out / server closed the connection
+  '57P01',
+  '57P02',
+  '57P03', // pg: admin_shutdown (pg_terminate_backend), crash_shutdown, cannot_connect_now
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004', // pg: connection exceptions
+  '53300',
+  '55P03',
+  '57014', // pg: too many connections, lock not available, query canceled (statement timeout)
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
 ]);
-const TRANSIENT_MESSAGES = /Connection terminated|connection error and is not queryable|Transaction already closed|expired transaction|Unable to start a transaction/i;
+const TRANSIENT_MESSAGES =
+  /Connection terminated|connection error and is not queryable|Transaction already closed|expired transaction|Unable to start a transaction/i;
 
 /**
  * True when a request failed because the database was busy or unreachable rather than because

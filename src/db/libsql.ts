@@ -16,11 +16,18 @@ import Database from 'libsql';
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Arguments as @libsql/client hands them to the driver (the native binding takes no booleans). */
-const toSql = (v: unknown) => (typeof v === 'boolean' ? (v ? 1 : 0) : v instanceof ArrayBuffer ? Buffer.from(v) : v instanceof Date ? v.valueOf() : v);
+const toSql = (v: unknown) =>
+  typeof v === 'boolean' ? (v ? 1 : 0) : v instanceof ArrayBuffer ? Buffer.from(v) : v instanceof Date ? v.valueOf() : v;
 
 /** Values as @libsql/client returns them: safe integers as numbers (larger ones stay BigInt, exact), blobs as ArrayBuffer. */
-const fromSql = (v: unknown) => (typeof v === 'bigint' ? (v >= -SAFE && v <= SAFE ? Number(v) : v)
-  : Buffer.isBuffer(v) ? v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength) : v);
+const fromSql = (v: unknown) =>
+  typeof v === 'bigint'
+    ? v >= -SAFE && v <= SAFE
+      ? Number(v)
+      : v
+    : Buffer.isBuffer(v)
+      ? v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength)
+      : v;
 
 interface Prepared {
   statement: Database.Statement;
@@ -35,7 +42,10 @@ interface Prepared {
 class StatementCache {
   private readonly entries = new Map<string, Prepared>();
 
-  constructor(private readonly db: Database.Database, private readonly max = 500) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly max = 500,
+  ) {}
 
   get(sql: string): Prepared {
     let entry = this.entries.get(sql);
@@ -61,10 +71,24 @@ function run(cache: StatementCache, stmt: InStatement): ResultSet {
   if (columns.length) {
     const raw = prepared.all(params) as unknown as unknown[][];
     const rows = raw.map((r) => r.map(fromSql)) as unknown as ResultSet['rows'];
-    return { columns: columns.map((c) => c.name), columnTypes: columns.map((c) => c.type ?? ''), rows, rowsAffected: 0, lastInsertRowid: undefined, toJSON: () => ({}) };
+    return {
+      columns: columns.map((c) => c.name),
+      columnTypes: columns.map((c) => c.type ?? ''),
+      rows,
+      rowsAffected: 0,
+      lastInsertRowid: undefined,
+      toJSON: () => ({}),
+    };
   }
   const info = prepared.run(params);
-  return { columns: [], columnTypes: [], rows: [], rowsAffected: info.changes, lastInsertRowid: BigInt(info.lastInsertRowid ?? 0), toJSON: () => ({}) };
+  return {
+    columns: [],
+    columnTypes: [],
+    rows: [],
+    rowsAffected: info.changes,
+    lastInsertRowid: BigInt(info.lastInsertRowid ?? 0),
+    toJSON: () => ({}),
+  };
 }
 
 /** The part of @libsql/client's Client the Prisma adapter uses, on one synchronous connection. */
@@ -76,26 +100,44 @@ function oneConnectionClient(file: string, timeout: number): Client {
     closed: false,
     protocol: 'file',
     execute: async (stmt: InStatement) => run(statements, stmt),
-    executeMultiple: async (sql: string) => { db.exec(sql); },
+    executeMultiple: async (sql: string) => {
+      db.exec(sql);
+    },
     transaction: async (mode: TransactionMode = 'deferred') => {
       db.exec(begin[mode]);
       const tx = {
         execute: async (stmt: InStatement) => run(statements, stmt),
-        executeMultiple: async (sql: string) => { db.exec(sql); },
-        commit: async () => { db.exec('COMMIT'); },
-        rollback: async () => { if (db.inTransaction) db.exec('ROLLBACK'); },
-        close: () => { if (db.inTransaction) db.exec('ROLLBACK'); },
-        get closed() { return !db.inTransaction; },
+        executeMultiple: async (sql: string) => {
+          db.exec(sql);
+        },
+        commit: async () => {
+          db.exec('COMMIT');
+        },
+        rollback: async () => {
+          if (db.inTransaction) db.exec('ROLLBACK');
+        },
+        close: () => {
+          if (db.inTransaction) db.exec('ROLLBACK');
+        },
+        get closed() {
+          return !db.inTransaction;
+        },
       };
       return tx as unknown as Transaction;
     },
-    close: () => { client.closed = true; db.close(); },
+    close: () => {
+      client.closed = true;
+      db.close();
+    },
   };
   return client as unknown as Client;
 }
 
 class OneConnectionLibSql extends PrismaLibSql {
-  constructor(private readonly file: string, private readonly timeout: number) {
+  constructor(
+    private readonly file: string,
+    private readonly timeout: number,
+  ) {
     super({ url: `file:${file}` });
   }
 
@@ -123,4 +165,3 @@ export const MAX_BIND_VALUES = 32766;
 export function libsqlFactory(file: string, busyTimeoutMs: number) {
   return new OneConnectionLibSql(file, busyTimeoutMs);
 }
-

@@ -143,7 +143,9 @@ export function pendingMigrations(migrations: Migration[], rows: RecordRow[]): M
   return migrations.filter((m) => {
     const checksum = applied.get(m.name);
     if (checksum !== undefined && checksum !== m.checksum) {
-      throw new Error(`migration ${m.name} was applied with checksum ${checksum}, but its file now has ${m.checksum}: committed migrations must not be edited`);
+      throw new Error(
+        `migration ${m.name} was applied with checksum ${checksum}, but its file now has ${m.checksum}: committed migrations must not be edited`,
+      );
     }
     return checksum === undefined;
   });
@@ -155,12 +157,10 @@ const switchesForeignKeys = (sql: string) => /^\s*PRAGMA\s+foreign_keys\s*=/im.t
 async function apply(conn: MigrationConnection, provider: Provider, m: Migration): Promise<void> {
   const id = randomUUID();
   const now = () => (provider === 'sqlite' ? Date.now() : new Date());
-  await conn.run('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, 0)', [
-    id,
-    m.checksum,
-    m.name,
-    now(),
-  ]);
+  await conn.run(
+    'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES (?, ?, ?, ?, 0)',
+    [id, m.checksum, m.name, now()],
+  );
   try {
     const inTransaction = provider === 'sqlite' && !switchesForeignKeys(m.sql);
     await conn.exec(inTransaction ? `BEGIN IMMEDIATE;\n${m.sql}\n;COMMIT;` : m.sql);

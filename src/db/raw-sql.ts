@@ -11,5 +11,8 @@ export function integerById(values: ReadonlyArray<readonly [id: string, n: numbe
 
 /** integerById keyed by another column (unique within the UPDATE's WHERE), e.g. "product_id". */
 export function integerBy(column: string, values: ReadonlyArray<readonly [key: string, n: number]>): Sql {
-  return sql`CASE ${raw(`"${column}"`)} ${join(values.map(([k, n]) => sql`WHEN ${k} THEN CAST(${n} AS INTEGER)`), ' ')} END`;
+  return sql`CASE ${raw(`"${column}"`)} ${join(
+    values.map(([k, n]) => sql`WHEN ${k} THEN CAST(${n} AS INTEGER)`),
+    ' ',
+  )} END`;
 }

@@ -81,14 +81,15 @@ async function startThread(file: string, everyMs: number, busyTimeoutMs: number)
   if (!ready) return undefined; // the next change of the log tries again
   let closed: Promise<void> | undefined;
   return {
-    close: () => (closed ??= new Promise<void>((resolve) => {
-      const timer = setTimeout(() => void worker.terminate().then(() => resolve()), 2000);
-      worker.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      worker.postMessage('close');
-    })),
+    close: () =>
+      (closed ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(() => void worker.terminate().then(() => resolve()), 2000);
+        worker.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        worker.postMessage('close');
+      })),
   };
 }
 
@@ -100,9 +101,18 @@ export const IDLE_STOP_TICKS = 30;
  * the log file changes (its mtime, read every `everyMs` without blocking) and stops after
  * IDLE_STOP_TICKS quiet ticks, so an idle server carries none.
  */
-export function startWalCheckpointer(file: string, everyMs: number, busyTimeoutMs: number, idleStopTicks = IDLE_STOP_TICKS): LazyWalCheckpointer {
+export function startWalCheckpointer(
+  file: string,
+  everyMs: number,
+  busyTimeoutMs: number,
+  idleStopTicks = IDLE_STOP_TICKS,
+): LazyWalCheckpointer {
   const wal = `${file}-wal`;
-  const mtimeOf = () => stat(wal).then((s) => s.mtimeMs, () => 0);
+  const mtimeOf = () =>
+    stat(wal).then(
+      (s) => s.mtimeMs,
+      () => 0,
+    );
   let last: number | undefined;
   let quiet = 0;
   let thread: Promise<WalCheckpointer | undefined> | undefined;
@@ -135,10 +145,11 @@ export function startWalCheckpointer(file: string, everyMs: number, busyTimeoutM
   timer.unref();
   return {
     running: () => thread !== undefined,
-    close: () => (closed ??= (async () => {
-      clearInterval(timer);
-      while (busy) await new Promise((r) => setTimeout(r, 5)); // a tick starting or stopping the thread
-      await (await thread)?.close();
-    })()),
+    close: () =>
+      (closed ??= (async () => {
+        clearInterval(timer);
+        while (busy) await new Promise((r) => setTimeout(r, 5)); // a tick starting or stopping the thread
+        await (await thread)?.close();
+      })()),
   };
 }

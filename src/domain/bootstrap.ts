@@ -26,9 +26,11 @@ export function bootstrapIfEmpty(db: Db, teamName = 'My Warehouse'): Promise<Boo
   const previous = running.get(db.url) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(() => bootstrapWithRetry(db, teamName));
   running.set(db.url, next);
-  void next.finally(() => {
-    if (running.get(db.url) === next) running.delete(db.url);
-  }).catch(() => undefined);
+  void next
+    .finally(() => {
+      if (running.get(db.url) === next) running.delete(db.url);
+    })
+    .catch(() => undefined);
   return next;
 }
 

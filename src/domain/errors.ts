@@ -35,8 +35,7 @@ export class DomainError extends Error {
 export const notFound = (what: string, id?: string) =>
   new DomainError('not-found', id ? `${what} ${id} was not found.` : `${what} was not found.`);
 
-export const conflict = (message: string, extra?: Record<string, unknown>) =>
-  new DomainError('conflict', message, extra);
+export const conflict = (message: string, extra?: Record<string, unknown>) => new DomainError('conflict', message, extra);
 
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 

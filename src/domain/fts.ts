@@ -11,7 +11,8 @@ export const FTS_CAP = 2000;
 // Fixed statements per indexed column (table and column names cannot be parameters), and the FTS
 // column holding it.
 const ORDERS = 'SELECT s.order_id AS id FROM order_search f JOIN order_search_ids s ON s.id = f.rowid WHERE order_search MATCH ? LIMIT ?';
-const PRODUCTS = 'SELECT s.product_id AS id FROM product_search f JOIN product_search_ids s ON s.id = f.rowid WHERE product_search MATCH ? LIMIT ?';
+const PRODUCTS =
+  'SELECT s.product_id AS id FROM product_search f JOIN product_search_ids s ON s.id = f.rowid WHERE product_search MATCH ? LIMIT ?';
 const FILES = 'SELECT s.file_id AS id FROM file_search f JOIN file_search_ids s ON s.id = f.rowid WHERE file_search MATCH ? LIMIT ?';
 const STATEMENTS = {
   'orders.search_text': { sql: ORDERS, fts: 'text' },

@@ -6,7 +6,11 @@ import { invalid } from './errors.js';
 // row before it). The list's orderBy must end with a unique key (id), as every list's does.
 
 type Dir = 'asc' | 'desc';
-interface Key { field: string; dir: Dir; nullsLast: boolean }
+interface Key {
+  field: string;
+  dir: Dir;
+  nullsLast: boolean;
+}
 type OrderByItem = Record<string, Dir | { sort: Dir; nulls?: 'first' | 'last' }>;
 
 /** The scalar sort keys of a Prisma orderBy (array or single object); undefined for other shapes (relation sorts). */
@@ -18,7 +22,8 @@ export function sortKeys(orderBy: unknown): Key[] | undefined {
     if (entries.length !== 1) return undefined;
     const [field, spec] = entries[0];
     if (spec === 'asc' || spec === 'desc') keys.push({ field, dir: spec, nullsLast: false });
-    else if (spec && typeof spec === 'object' && (spec.sort === 'asc' || spec.sort === 'desc')) keys.push({ field, dir: spec.sort, nullsLast: spec.nulls === 'last' });
+    else if (spec && typeof spec === 'object' && (spec.sort === 'asc' || spec.sort === 'desc'))
+      keys.push({ field, dir: spec.sort, nullsLast: spec.nulls === 'last' });
     else return undefined;
   }
   return keys.length ? keys : undefined;
@@ -34,8 +39,8 @@ export function compareBy(orderBy: unknown): (a: object, b: object) => number {
       const x = value((a as Record<string, unknown>)[field]);
       const y = value((b as Record<string, unknown>)[field]);
       if (x === y) continue;
-      if (x === null || x === undefined) return nullsLast ? 1 : (dir === 'asc' ? -1 : 1);
-      if (y === null || y === undefined) return nullsLast ? -1 : (dir === 'asc' ? 1 : -1);
+      if (x === null || x === undefined) return nullsLast ? 1 : dir === 'asc' ? -1 : 1;
+      if (y === null || y === undefined) return nullsLast ? -1 : dir === 'asc' ? 1 : -1;
       const c = (x as number | string) < (y as number | string) ? -1 : 1;
       return dir === 'asc' ? c : -c;
     }
@@ -66,7 +71,11 @@ export function cursorAfter(row: Record<string, unknown>, orderBy: unknown): str
   return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
 
-const badCursor = () => invalid('query.cursor', 'is not a cursor of this list and sort (use meta.next_cursor of the previous page, with the same order_by and order)');
+const badCursor = () =>
+  invalid(
+    'query.cursor',
+    'is not a cursor of this list and sort (use meta.next_cursor of the previous page, with the same order_by and order)',
+  );
 
 /** The sort-key values a cursor holds, checked against `orderBy` (400 when it does not fit). */
 export function cursorValues(cursor: string, orderBy: unknown): unknown[] {
@@ -79,11 +88,16 @@ export function cursorValues(cursor: string, orderBy: unknown): unknown[] {
     throw badCursor();
   }
   if (!payload || payload.s !== fingerprint(keys) || !Array.isArray(payload.v) || payload.v.length !== keys.length) throw badCursor();
-  const wellFormed = (v: unknown, key: Key) => v === null
-    || (typeof v === 'string' && v.length <= 1000) || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean'
-    || (typeof v === 'object' && Object.keys(v as object).length === 1
-      && (typeof (v as { d?: unknown }).d === 'string' || (typeof (v as { x?: unknown }).x === 'string' && /^-?\d+(\.\d+)?$/.test((v as { x: string }).x)))
-      && ('d' in (v as object)) === /_at$/.test(key.field));
+  const wellFormed = (v: unknown, key: Key) =>
+    v === null ||
+    (typeof v === 'string' && v.length <= 1000) ||
+    (typeof v === 'number' && Number.isFinite(v)) ||
+    typeof v === 'boolean' ||
+    (typeof v === 'object' &&
+      Object.keys(v as object).length === 1 &&
+      (typeof (v as { d?: unknown }).d === 'string' ||
+        (typeof (v as { x?: unknown }).x === 'string' && /^-?\d+(\.\d+)?$/.test((v as { x: string }).x))) &&
+      'd' in (v as object) === /_at$/.test(key.field));
   if (!(payload.v as unknown[]).every((v, i) => wellFormed(v, keys[i]))) throw badCursor();
   const values = (payload.v as Encoded[]).map(decodeValue);
   if (values.some((v) => v instanceof Date && Number.isNaN(v.getTime()))) throw badCursor();
@@ -101,11 +115,14 @@ export function afterCursor(cursor: string, orderBy: unknown, { bound = false } 
   // comes after every value, and after a null only nulls (then the next key) follow.
   const or: Record<string, unknown>[] = [];
   for (let i = 0; i < keys.length; i++) {
-    const prefix: Record<string, unknown>[] = keys.slice(0, i).map((k, j) => ({ [k.field]: values[j] === null ? null : { equals: values[j] } }));
+    const prefix: Record<string, unknown>[] = keys
+      .slice(0, i)
+      .map((k, j) => ({ [k.field]: values[j] === null ? null : { equals: values[j] } }));
     const { field, dir, nullsLast } = keys[i];
     const v = values[i];
     let step: Record<string, unknown> | undefined;
-    if (v === null) step = undefined; // nothing sorts strictly after a null (nulls last) but other nulls, via the next key
+    if (v === null)
+      step = undefined; // nothing sorts strictly after a null (nulls last) but other nulls, via the next key
     else {
       const cmp = { [field]: { [dir === 'asc' ? 'gt' : 'lt']: v } };
       step = nullsLast ? { OR: [cmp, { [field]: null }] } : cmp;

@@ -35,9 +35,19 @@ export interface Page<T> {
  * Prisma findMany arguments for a page: `where` narrowed to the rows after the cursor when one is
  * given (keyset), else OFFSET paging; take is limit + 1 (pass the rows and orderBy to toPage).
  */
-export function pageArgs<W extends object>(q: PageRequest, where: W, orderBy: unknown): { where: W; orderBy: never; skip: number; take: number } {
+export function pageArgs<W extends object>(
+  q: PageRequest,
+  where: W,
+  orderBy: unknown,
+): { where: W; orderBy: never; skip: number; take: number } {
   if (q.id_prefix) where = { AND: [where, idPrefixWhere(q.id_prefix)] } as unknown as W;
-  if (q.cursor) return { where: { AND: [where, afterCursor(q.cursor, orderBy, { bound: true })] } as unknown as W, orderBy: orderBy as never, skip: 0, take: q.limit + 1 };
+  if (q.cursor)
+    return {
+      where: { AND: [where, afterCursor(q.cursor, orderBy, { bound: true })] } as unknown as W,
+      orderBy: orderBy as never,
+      skip: 0,
+      take: q.limit + 1,
+    };
   return { where, orderBy: orderBy as never, ...pageWindow(q) };
 }
 
@@ -77,7 +87,10 @@ export function toPage<T>(rows: T[], q: PageRequest, total?: number, orderBy?: u
 /** Splits "A,B , C" into ['A','B','C']; empty or missing gives undefined (no filter). */
 export function csvList(value: string | undefined): string[] | undefined {
   if (!value) return undefined;
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length ? items : undefined;
 }
 

@@ -7,5 +7,4 @@
 const LIKE_SPECIALS: Record<string, string> = { '%': '\uE025', _: '\uE05F', '\\': '\uE05C' };
 
 /** The search form of a text: lower-cased, LIKE specials replaced. Apply to columns and terms alike. */
-export const searchKey = (value: string | null | undefined) =>
-  (value ?? '').toLowerCase().replace(/[%_\\]/g, (c) => LIKE_SPECIALS[c]);
+export const searchKey = (value: string | null | undefined) => (value ?? '').toLowerCase().replace(/[%_\\]/g, (c) => LIKE_SPECIALS[c]);

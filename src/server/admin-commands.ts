@@ -57,7 +57,9 @@ async function readPassword(o: Opts): Promise<string> {
   if (o.passwordStdin) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   }
   if (!process.stdin.isTTY) throw invalid('password', 'pass --password-stdin when stdin is not a terminal');
   const { password } = await import('@inquirer/prompts');
@@ -74,26 +76,39 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
     await withDb(url, async (db) => {
       switch (name) {
         case 'team.create':
-          return print(await teams.createTeam(db, {
-            name: String(o.name), kind: o.kind as teams.TeamKind, measurement_system: o.measurementSystem as teams.MeasurementSystem,
-          }));
+          return print(
+            await teams.createTeam(db, {
+              name: String(o.name),
+              kind: o.kind as teams.TeamKind,
+              measurement_system: o.measurementSystem as teams.MeasurementSystem,
+            }),
+          );
         case 'team.list':
           return print(await teams.listTeams(db));
         case 'delegation.create':
-          return print(await teams.createDelegation(db, {
-            merchant_team_id: String(o.merchant),
-            fulfiller_team_id: String(o.fulfiller),
-            rate_card: o.rateCard ? readRateCard(String(o.rateCard)) : undefined,
-          }));
+          return print(
+            await teams.createDelegation(db, {
+              merchant_team_id: String(o.merchant),
+              fulfiller_team_id: String(o.fulfiller),
+              rate_card: o.rateCard ? readRateCard(String(o.rateCard)) : undefined,
+            }),
+          );
         case 'delegation.list':
           if (o.team) await teams.getTeam(db, String(o.team));
           return print(await teams.listDelegations(db, o.team as string | undefined));
         case 'warehouse.create':
-          return print(await teams.createWarehouse(db, {
-            team_id: String(o.team), name: String(o.name), country: o.country as string | undefined,
-            city: o.city as string | undefined, zip: o.zip as string | undefined, state: o.state as string | undefined,
-            address1: o.address1 as string | undefined, label_format: o.labelFormat as string | undefined,
-          }));
+          return print(
+            await teams.createWarehouse(db, {
+              team_id: String(o.team),
+              name: String(o.name),
+              country: o.country as string | undefined,
+              city: o.city as string | undefined,
+              zip: o.zip as string | undefined,
+              state: o.state as string | undefined,
+              address1: o.address1 as string | undefined,
+              label_format: o.labelFormat as string | undefined,
+            }),
+          );
         case 'warehouse.label-format':
           return print(await teams.setWarehouseLabelFormat(db, String(args[0]), String(args[1])));
         case 'warehouse.list':
@@ -106,17 +121,28 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
           return print(await teams.listLocationTypes(db, o.team as string | undefined));
         case 'role.create':
           await teams.getTeam(db, String(o.team));
-          return print(await createRole(db, String(o.team), {
-            name: String(o.name), description: o.description as string | undefined,
-            permissions: permissionsOf(o.permission as string[]),
-          }));
+          return print(
+            await createRole(db, String(o.team), {
+              name: String(o.name),
+              description: o.description as string | undefined,
+              permissions: permissionsOf(o.permission as string[]),
+            }),
+          );
         case 'key.create': {
           await teams.getTeam(db, String(o.team));
           const roleIds = o.role ? await rolesByName(db, String(o.team), o.role as string[]) : [];
-          const key = await createKey(db, String(o.team), {
-            name: String(o.name), description: o.description as string | undefined,
-            power_role: o.powerRole as 'ADMIN' | 'MEMBER', role_ids: roleIds, rate_tier: Number(o.tier ?? 1),
-          }, 'admin-cli');
+          const key = await createKey(
+            db,
+            String(o.team),
+            {
+              name: String(o.name),
+              description: o.description as string | undefined,
+              power_role: o.powerRole as 'ADMIN' | 'MEMBER',
+              role_ids: roleIds,
+              rate_tier: Number(o.tier ?? 1),
+            },
+            'admin-cli',
+          );
           process.stderr.write('The token is shown once; store it now.\n');
           return print(key);
         }
@@ -131,9 +157,19 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
           const password = await readPassword(o);
           if (o.team) await teams.getTeam(db, String(o.team));
           const membership = o.team ? await membershipOf(db, o) : {};
-          return print(await users.createUser(db, {
-            email: String(o.email), display_name: String(o.name), password, team_id: o.team as string | undefined, ...membership,
-          }, 'admin-cli'));
+          return print(
+            await users.createUser(
+              db,
+              {
+                email: String(o.email),
+                display_name: String(o.name),
+                password,
+                team_id: o.team as string | undefined,
+                ...membership,
+              },
+              'admin-cli',
+            ),
+          );
         }
         case 'user.list':
           if (o.team) await teams.getTeam(db, String(o.team));

@@ -1,5 +1,9 @@
 import Fastify, {
-  LogController, type FastifyInstance, type FastifyRequest, type FastifySchemaValidationError, type FastifyServerOptions,
+  LogController,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifySchemaValidationError,
+  type FastifyServerOptions,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
@@ -126,8 +130,10 @@ function trustProxyOption(trust: string[] | number) {
 export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Whatever logger options the caller gives, credentials never reach a log line.
-    logger: config.logger === false ? false
-      : safeLoggerOptions(typeof config.logger === 'object' ? config.logger : { level: process.env.FOS_LOG_LEVEL ?? 'info' }),
+    logger:
+      config.logger === false
+        ? false
+        : safeLoggerOptions(typeof config.logger === 'object' ? config.logger : { level: process.env.FOS_LOG_LEVEL ?? 'info' }),
     genReqId: () => newTraceId(),
     // Log lines carry the trace id that error details show as the support reference.
     logController: new LogController({ requestIdLogLabel: 'trace_id' }),
@@ -157,7 +163,8 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   // Only JSON bodies are accepted (docs/api.md): text/plain is 415 like any other media type.
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : json(request, body as string, done));
+    body === '' ? done(null, undefined) : json(request, body as string, done),
+  );
 
   const principals = new PrincipalResolver(db, config.authCacheTtlMs, config.clock);
   const limiter = new RefusingStore(config.rateLimitStore ?? new MemoryStore());

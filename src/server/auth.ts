@@ -40,8 +40,11 @@ export const innerCallHeaders = () => ({ [INNER_CALL_HEADER]: INNER_CALL_SECRET 
 
 function isInnerCall(request: FastifyRequest): boolean {
   const value = request.headers[INNER_CALL_HEADER];
-  return typeof value === 'string' && value.length === INNER_CALL_SECRET.length &&
-    timingSafeEqual(Buffer.from(value), Buffer.from(INNER_CALL_SECRET));
+  return (
+    typeof value === 'string' &&
+    value.length === INNER_CALL_SECRET.length &&
+    timingSafeEqual(Buffer.from(value), Buffer.from(INNER_CALL_SECRET))
+  );
 }
 
 export function tokenOf(request: FastifyRequest, bearer: boolean): string | undefined {
@@ -56,7 +59,11 @@ export function tokenOf(request: FastifyRequest, bearer: boolean): string | unde
 
 /** Authenticates, counts against the key's rate tier, then checks family and permission. */
 export function registerAuth(
-  app: FastifyInstance, resolver: PrincipalResolver, limiter: RateLimitStore, unauth: UnauthLimiter, clock: () => number = Date.now,
+  app: FastifyInstance,
+  resolver: PrincipalResolver,
+  limiter: RateLimitStore,
+  unauth: UnauthLimiter,
+  clock: () => number = Date.now,
 ) {
   app.decorateRequest('principal', null as unknown as Principal);
 
@@ -74,8 +81,12 @@ export function registerAuth(
       const wait = unauth.retryAfter(request.ip, now);
       if (!wait) return false;
       reply.header('retry-after', wait);
-      void sendProblem(request, reply, 'rate-limited',
-        `Too many requests with a missing or invalid API key from this address (${unauth.limit} a minute); retry in ${wait} s.`);
+      void sendProblem(
+        request,
+        reply,
+        'rate-limited',
+        `Too many requests with a missing or invalid API key from this address (${unauth.limit} a minute); retry in ${wait} s.`,
+      );
       return true;
     };
     if (!resolver.mayBeValid(token) && refuse()) return reply;
@@ -90,14 +101,19 @@ export function registerAuth(
       throw err;
     }
     if (principal.connection && !config.bearer && !isInnerCall(request)) {
-      throw new DomainError('unauthorized', 'An agent connection\'s access token works only at the agent endpoint (/mcp); use an API key here.');
+      throw new DomainError(
+        'unauthorized',
+        "An agent connection's access token works only at the agent endpoint (/mcp); use an API key here.",
+      );
     }
     request.principal = principal;
     // Request logs retain which key called (never the token), as spec 5.1 asks of request metrics;
     // an agent connection's calls carry the connection and its person.
-    request.log = request.log.child(principal.connection
-      ? { connection_id: principal.connection.id, connection_name: principal.keyName, user_id: principal.connection.userId }
-      : { key_id: principal.keyId, key_name: principal.keyName });
+    request.log = request.log.child(
+      principal.connection
+        ? { connection_id: principal.connection.id, connection_name: principal.keyName, user_id: principal.connection.userId }
+        : { key_id: principal.keyId, key_name: principal.keyName },
+    );
     reply.log = request.log; // Fastify's "request completed" line is written through reply.log
 
     if (!config.uncounted) {
@@ -109,14 +125,20 @@ export function registerAuth(
       reply.header('x-ratelimit-reset', resetSeconds);
       if (hit.count > limit) {
         reply.header('retry-after', resetSeconds);
-        return sendProblem(request, reply, 'rate-limited',
-          `Rate limit of ${limit} requests per 60 seconds exceeded for this ${principal.connection ? 'agent connection' : 'key'} (tier ${principal.tier}); retry in ${resetSeconds} s.`);
+        return sendProblem(
+          request,
+          reply,
+          'rate-limited',
+          `Rate limit of ${limit} requests per 60 seconds exceeded for this ${principal.connection ? 'agent connection' : 'key'} (tier ${principal.tier}); retry in ${resetSeconds} s.`,
+        );
       }
     }
 
     if (config.family && principal.teamKind !== FAMILY_KIND[config.family]) {
-      throw new DomainError('forbidden',
-        `The /${config.family} paths serve ${FAMILY_KIND[config.family].toLowerCase()} teams; this key belongs to a ${principal.teamKind.toLowerCase()} team.`);
+      throw new DomainError(
+        'forbidden',
+        `The /${config.family} paths serve ${FAMILY_KIND[config.family].toLowerCase()} teams; this key belongs to a ${principal.teamKind.toLowerCase()} team.`,
+      );
     }
     if (config.permission && !principal.permissions.has(config.permission)) {
       throw new DomainError('forbidden', `This key lacks the ${config.permission} permission this operation requires.`);

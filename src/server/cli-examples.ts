@@ -20,7 +20,9 @@ export const SERVER_EXAMPLES: Record<string, string[]> = {
   'admin key list': ['fos admin key list --team <team-id>'],
   'admin key tier': ['fos admin key tier <key-id> 3'],
   'admin key disable': ['fos admin key disable <key-id>'],
-  'admin user create': ['printf \'%s\\n\' "$PASSWORD" | fos admin user create --email pat@example.com --name Pat --team <team-id> --password-stdin'],
+  'admin user create': [
+    'printf \'%s\\n\' "$PASSWORD" | fos admin user create --email pat@example.com --name Pat --team <team-id> --password-stdin',
+  ],
   'admin user list': ['fos admin user list --team <team-id>'],
   'admin user disable': ['fos admin user disable pat@example.com'],
   'admin user add-to-team': ['fos admin user add-to-team pat@example.com --team <team-id> --power-role MEMBER --role packer'],

@@ -19,35 +19,101 @@ export function registerServerCommands(program: Command) {
     .option('--redis <url>', 'share rate-limit counters through Redis (several replicas)')
     .addOption(new Option('--rate-limit-store <store>', 'where rate-limit counters live').choices(['memory', 'database', 'redis']))
     .option('--demo', 'load a small demo warehouse (teams, products, stock, orders)')
-    .option('--drain-timeout <seconds>', 'on SIGTERM/SIGINT, how long in-flight requests may take before connections are cut', (v) => parseIntOption(v, '--drain-timeout'), 10)
-    .option('--unauth-rate-limit <n>', 'requests with a missing or invalid key allowed per client address per minute (0: no limit)', (v) => parseIntOption(v, '--unauth-rate-limit'), 120)
-    .option('--allow-private-webhooks', 'let outbound connections (webhook endpoints, shops, carriers) reach loopback, private and link-local addresses (local receivers, test doubles)')
-    .addOption(new Option('--allow-private-network', 'alias of --allow-private-webhooks').implies({ allowPrivateWebhooks: true }).hideHelp())
-    .option('--channel-sync-minutes <n>', 'minutes between background order/listing syncs of each connected shop', (v) => parseIntOption(v, '--channel-sync-minutes'), Number(process.env.FOS_CHANNEL_SYNC_MINUTES ?? 15))
-    .option('--storage <dir|s3-url>', 'where uploaded files are kept: a directory replicas share, or s3://bucket/prefix (credentials from AWS_* variables); default: $FOS_STORAGE, else <data dir>/files')
-    .option('--public-url <url>', 'the https:// address people and agents reach this server at (behind a TLS proxy): OAuth metadata and the /mcp resource name it, and sign-in cookies are Secure; default: $FOS_PUBLIC_URL, else each request\'s own address', parsePublicUrl, process.env.FOS_PUBLIC_URL ? parsePublicUrl(process.env.FOS_PUBLIC_URL) : undefined)
-    .option('--trust-proxy <cidrs|hops>', 'believe X-Forwarded-For from these reverse proxies (comma-separated addresses or CIDRs, loopback, or a number of hops) so the limiter and the logs see the client\'s address; default: $FOS_TRUST_PROXY, else none', parseTrustProxy, process.env.FOS_TRUST_PROXY ? parseTrustProxy(process.env.FOS_TRUST_PROXY) : undefined)
-    .addOption(new Option('--sqlite-sync <mode>', 'SQLite: when commits reach the disk: normal syncs the log every second (a power cut may lose that last second; a crash of fos loses nothing), full syncs every commit (each waits ~3 ms for the disk)').choices(['normal', 'full']).default(process.env.FOS_SQLITE_SYNC ?? 'normal'))
-    .option('--max-upload-mb <n>', 'largest file upload accepted, in MiB', (v) => parseIntOption(v, '--max-upload-mb'), Number(process.env.FOS_MAX_UPLOAD_MB ?? 25))
-    .addOption(new Option('--log-level <level>', 'log level').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default(process.env.FOS_LOG_LEVEL ?? 'info'))
-    .addOption(new Option('--log-format <format>', 'log lines: readable on a terminal and JSON when piped (auto), or always one of them').choices(['auto', 'pretty', 'json']).default(process.env.FOS_LOG_FORMAT ?? 'auto'))
-    .addHelpText('after', `
+    .option(
+      '--drain-timeout <seconds>',
+      'on SIGTERM/SIGINT, how long in-flight requests may take before connections are cut',
+      (v) => parseIntOption(v, '--drain-timeout'),
+      10,
+    )
+    .option(
+      '--unauth-rate-limit <n>',
+      'requests with a missing or invalid key allowed per client address per minute (0: no limit)',
+      (v) => parseIntOption(v, '--unauth-rate-limit'),
+      120,
+    )
+    .option(
+      '--allow-private-webhooks',
+      'let outbound connections (webhook endpoints, shops, carriers) reach loopback, private and link-local addresses (local receivers, test doubles)',
+    )
+    .addOption(
+      new Option('--allow-private-network', 'alias of --allow-private-webhooks').implies({ allowPrivateWebhooks: true }).hideHelp(),
+    )
+    .option(
+      '--channel-sync-minutes <n>',
+      'minutes between background order/listing syncs of each connected shop',
+      (v) => parseIntOption(v, '--channel-sync-minutes'),
+      Number(process.env.FOS_CHANNEL_SYNC_MINUTES ?? 15),
+    )
+    .option(
+      '--storage <dir|s3-url>',
+      'where uploaded files are kept: a directory replicas share, or s3://bucket/prefix (credentials from AWS_* variables); default: $FOS_STORAGE, else <data dir>/files',
+    )
+    .option(
+      '--public-url <url>',
+      "the https:// address people and agents reach this server at (behind a TLS proxy): OAuth metadata and the /mcp resource name it, and sign-in cookies are Secure; default: $FOS_PUBLIC_URL, else each request's own address",
+      parsePublicUrl,
+      process.env.FOS_PUBLIC_URL ? parsePublicUrl(process.env.FOS_PUBLIC_URL) : undefined,
+    )
+    .option(
+      '--trust-proxy <cidrs|hops>',
+      "believe X-Forwarded-For from these reverse proxies (comma-separated addresses or CIDRs, loopback, or a number of hops) so the limiter and the logs see the client's address; default: $FOS_TRUST_PROXY, else none",
+      parseTrustProxy,
+      process.env.FOS_TRUST_PROXY ? parseTrustProxy(process.env.FOS_TRUST_PROXY) : undefined,
+    )
+    .addOption(
+      new Option(
+        '--sqlite-sync <mode>',
+        'SQLite: when commits reach the disk: normal syncs the log every second (a power cut may lose that last second; a crash of fos loses nothing), full syncs every commit (each waits ~3 ms for the disk)',
+      )
+        .choices(['normal', 'full'])
+        .default(process.env.FOS_SQLITE_SYNC ?? 'normal'),
+    )
+    .option(
+      '--max-upload-mb <n>',
+      'largest file upload accepted, in MiB',
+      (v) => parseIntOption(v, '--max-upload-mb'),
+      Number(process.env.FOS_MAX_UPLOAD_MB ?? 25),
+    )
+    .addOption(
+      new Option('--log-level <level>', 'log level')
+        .choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace'])
+        .default(process.env.FOS_LOG_LEVEL ?? 'info'),
+    )
+    .addOption(
+      new Option('--log-format <format>', 'log lines: readable on a terminal and JSON when piped (auto), or always one of them')
+        .choices(['auto', 'pretty', 'json'])
+        .default(process.env.FOS_LOG_FORMAT ?? 'auto'),
+    )
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ fos serve                                   # embedded SQLite in the data directory
   $ fos serve --demo --port 0                   # demo data on a free port
   $ fos serve --db postgresql://127.0.0.1/fos   # shared PostgreSQL (run several replicas)
-  $ fos serve --db postgresql://… --redis redis://127.0.0.1:6379`)
+  $ fos serve --db postgresql://… --redis redis://127.0.0.1:6379`,
+    )
     .action(async (opts) => {
       const [{ runServe }, { ServerLockedError }, { CliError, ExitCode }] = await Promise.all([
-        import('./serve-command.js'), import('./single-server.js'), import('../contract/errors.js'),
+        import('./serve-command.js'),
+        import('./single-server.js'),
+        import('../contract/errors.js'),
       ]);
       try {
-        await runServe({ ...opts, db: resolveDbUrl(opts.db), storage: opts.storage ?? process.env.FOS_STORAGE, maxUploadBytes: opts.maxUploadMb * 1024 * 1024 });
+        await runServe({
+          ...opts,
+          db: resolveDbUrl(opts.db),
+          storage: opts.storage ?? process.env.FOS_STORAGE,
+          maxUploadBytes: opts.maxUploadMb * 1024 * 1024,
+        });
       } catch (err) {
         // A second server on the same SQLite file: a one-line refusal, exit 5 (conflict).
         if (err instanceof ServerLockedError) throw new CliError(err.message, ExitCode.CONFLICT);
         if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-          throw new CliError(`port ${opts.port} on ${opts.host} is in use — is another fos serve running? Use --port 0 for a free port (the URL is printed), or another --port`, ExitCode.CONFLICT);
+          throw new CliError(
+            `port ${opts.port} on ${opts.host} is in use — is another fos serve running? Use --port 0 for a free port (the URL is printed), or another --port`,
+            ExitCode.CONFLICT,
+          );
         }
         throw err;
       }
@@ -81,7 +147,10 @@ const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 /** `--trust-proxy`: a number of hops, or addresses/CIDRs (and proxy-addr's names) separated by commas. */
 export function parseTrustProxy(value: string): string[] | number {
   if (/^\d+$/.test(value.trim())) return Number(value);
-  const parts = value.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   for (const part of parts) {
     const [address, bits, extra] = part.split('/');
     const version = isIP(address);
@@ -109,72 +178,121 @@ function parsePublicUrl(value: string): string {
 }
 
 function registerAdminCommands(admin: Command) {
-  const run = (name: string) => async (...args: unknown[]) => {
-    const command = args[args.length - 1] as Command;
-    const { runAdmin } = await import('./admin-commands.js');
-    const opts = command.optsWithGlobals();
-    await runAdmin(name, resolveDbUrl(opts.db), command.args, opts);
-  };
+  const run =
+    (name: string) =>
+    async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const { runAdmin } = await import('./admin-commands.js');
+      const opts = command.optsWithGlobals();
+      await runAdmin(name, resolveDbUrl(opts.db), command.args, opts);
+    };
 
   const team = admin.command('team').description('Fulfiller and merchant teams');
-  team.command('create').description('Create a team').requiredOption('--name <name>')
+  team
+    .command('create')
+    .description('Create a team')
+    .requiredOption('--name <name>')
     .addOption(new Option('--kind <kind>').choices(['FULFILLER', 'MERCHANT']).makeOptionMandatory())
     .addOption(new Option('--measurement-system <system>').choices(['METRIC', 'IMPERIAL']).default('METRIC'))
     .action(run('team.create'));
   team.command('list').description('List teams').action(run('team.list'));
 
   const delegation = admin.command('delegation').description('Merchant-to-fulfiller delegations');
-  delegation.command('create').description('Link a merchant team to a fulfiller team')
-    .requiredOption('--merchant <team-id>').requiredOption('--fulfiller <team-id>')
+  delegation
+    .command('create')
+    .description('Link a merchant team to a fulfiller team')
+    .requiredOption('--merchant <team-id>')
+    .requiredOption('--fulfiller <team-id>')
     .option('--rate-card <file>', 'JSON rate card pricing charges (see docs/charges.md)')
     .action(run('delegation.create'));
   delegation.command('list').description('List delegations').option('--team <team-id>').action(run('delegation.list'));
 
   const warehouse = admin.command('warehouse').description('Warehouses of a fulfiller team');
-  warehouse.command('create').description('Create a warehouse').requiredOption('--team <team-id>').requiredOption('--name <name>')
-    .option('--country <code>').option('--city <city>').option('--zip <zip>').option('--state <state>').option('--address1 <line>')
+  warehouse
+    .command('create')
+    .description('Create a warehouse')
+    .requiredOption('--team <team-id>')
+    .requiredOption('--name <name>')
+    .option('--country <code>')
+    .option('--city <city>')
+    .option('--zip <zip>')
+    .option('--state <state>')
+    .option('--address1 <line>')
     .option('--label-format <format>', 'document of labels bought for its packages: PDF (default) or ZPL (thermal printers)')
     .action(run('warehouse.create'));
-  warehouse.command('label-format').description('Set the default format of labels bought for a warehouse\'s packages')
-    .argument('<warehouse-id>').argument('<format>', 'PDF or ZPL').action(run('warehouse.label-format'));
+  warehouse
+    .command('label-format')
+    .description("Set the default format of labels bought for a warehouse's packages")
+    .argument('<warehouse-id>')
+    .argument('<format>', 'PDF or ZPL')
+    .action(run('warehouse.label-format'));
   warehouse.command('list').description('List warehouses').option('--team <team-id>').action(run('warehouse.list'));
 
   const locationType = admin.command('location-type').description('Storage location types');
-  locationType.command('create').description('Create a location type').requiredOption('--team <team-id>').requiredOption('--name <name>')
+  locationType
+    .command('create')
+    .description('Create a location type')
+    .requiredOption('--team <team-id>')
+    .requiredOption('--name <name>')
     .action(run('location-type.create'));
   locationType.command('list').description('List location types').option('--team <team-id>').action(run('location-type.list'));
 
   const role = admin.command('role').description('Custom roles');
-  role.command('create').description('Create a custom role').requiredOption('--team <team-id>').requiredOption('--name <name>')
-    .requiredOption('--permission <permission...>', `permissions the role grants: ${PERMISSIONS.join(', ')}`).option('--description <text>')
+  role
+    .command('create')
+    .description('Create a custom role')
+    .requiredOption('--team <team-id>')
+    .requiredOption('--name <name>')
+    .requiredOption('--permission <permission...>', `permissions the role grants: ${PERMISSIONS.join(', ')}`)
+    .option('--description <text>')
     .action(run('role.create'));
 
   const key = admin.command('key').description('API keys');
-  key.command('create').description('Create a key and print its token once').requiredOption('--team <team-id>').requiredOption('--name <name>')
+  key
+    .command('create')
+    .description('Create a key and print its token once')
+    .requiredOption('--team <team-id>')
+    .requiredOption('--name <name>')
     .option('--description <text>')
     .addOption(new Option('--power-role <role>').choices(['ADMIN', 'MEMBER']).default('MEMBER'))
     .option('--role <name...>', 'custom roles (by name) to assign')
     .addOption(new Option('--tier <tier>').choices(['1', '2', '3', '4']).default('1'))
     .action(run('key.create'));
   key.command('list').description('List keys of a team (never their tokens)').requiredOption('--team <team-id>').action(run('key.list'));
-  key.command('tier').description('Set a key\'s rate tier').argument('<key-id>')
-    .addArgument(new Command().createArgument('<tier>').choices(['1', '2', '3', '4'])).action(run('key.tier'));
+  key
+    .command('tier')
+    .description("Set a key's rate tier")
+    .argument('<key-id>')
+    .addArgument(new Command().createArgument('<tier>').choices(['1', '2', '3', '4']))
+    .action(run('key.tier'));
   key.command('disable').description('Disable a key').argument('<key-id>').action(run('key.disable'));
 
   const user = admin.command('user').description('People who sign in to connect agents (OAuth)');
-  user.command('create').description('Create a user (password from --password-stdin or a hidden prompt)')
-    .requiredOption('--email <email>').requiredOption('--name <display-name>')
+  user
+    .command('create')
+    .description('Create a user (password from --password-stdin or a hidden prompt)')
+    .requiredOption('--email <email>')
+    .requiredOption('--name <display-name>')
     .option('--password-stdin', 'read the password from stdin (one line)')
     .option('--team <team-id>', 'team the user joins')
     .addOption(new Option('--power-role <role>', 'power role in --team').choices(['ADMIN', 'MEMBER']))
     .option('--role <name...>', 'custom roles (by name) in --team')
     .action(run('user.create'));
-  user.command('list').description('List users (never their passwords)').option('--team <team-id>', 'only members of this team')
+  user
+    .command('list')
+    .description('List users (never their passwords)')
+    .option('--team <team-id>', 'only members of this team')
     .action(run('user.list'));
-  user.command('disable').description('Disable a user: no sign-in, their connections stop at once').argument('<user-id-or-email>')
+  user
+    .command('disable')
+    .description('Disable a user: no sign-in, their connections stop at once')
+    .argument('<user-id-or-email>')
     .action(run('user.disable'));
-  user.command('add-to-team').description('Add a user to a team, or replace their power role and roles there')
-    .argument('<user-id-or-email>').requiredOption('--team <team-id>')
+  user
+    .command('add-to-team')
+    .description('Add a user to a team, or replace their power role and roles there')
+    .argument('<user-id-or-email>')
+    .requiredOption('--team <team-id>')
     .addOption(new Option('--power-role <role>').choices(['ADMIN', 'MEMBER']).default('MEMBER'))
     .option('--role <name...>', 'custom roles (by name) to assign')
     .action(run('user.add-to-team'));

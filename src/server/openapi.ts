@@ -55,7 +55,7 @@ function decorateSchema(route: RouteOptions) {
   }
   if (/\{|:/.test(route.url)) errors['404'] = problem('Record not found (urn:fos:error:not-found).');
   if (isWrite) {
-    errors['409'] = problem('Conflicts with the record\'s current state (urn:fos:error:conflict, lock-held, on-hold).');
+    errors['409'] = problem("Conflicts with the record's current state (urn:fos:error:conflict, lock-held, on-hold).");
     errors['413'] = problem('Request body too large (urn:fos:error:payload-too-large).');
     errors['415'] = problem('Request body is not application/json (urn:fos:error:unsupported-media-type).');
   }
@@ -98,23 +98,27 @@ export async function registerOpenApi(app: FastifyInstance, version: string) {
 export function publishedDocument(doc: { paths?: Record<string, unknown> } & Record<string, unknown>) {
   const paths: Record<string, unknown> = {};
   for (const [path, item] of Object.entries(doc.paths ?? {})) paths[path.startsWith('/v1/') ? path.slice(3) : path] = item;
-  return { ...doc, servers: [{ url: '/v1', description: 'this server (the spec\'s {base_url})' }], paths };
+  return { ...doc, servers: [{ url: '/v1', description: "this server (the spec's {base_url})" }], paths };
 }
 
 export function registerOpenApiRoute(app: FastifyInstance) {
   let document: { body: Buffer; etag: string } | undefined;
-  app.get('/v1/swagger.json', {
-    config: { public: true },
-    schema: { hide: true },
-  }, async (request, reply) => {
-    // Built and serialized once (routes are fixed after ready): the ~0.5 MB document costs a
-    // buffer write per request, and clients revalidate with If-None-Match.
-    document ??= (() => {
-      const body = Buffer.from(JSON.stringify(publishedDocument(app.swagger() as never)));
-      return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-    })();
-    reply.header('etag', document.etag).header('cache-control', 'public, max-age=0, must-revalidate');
-    if (request.headers['if-none-match'] === document.etag) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(document.body);
-  });
+  app.get(
+    '/v1/swagger.json',
+    {
+      config: { public: true },
+      schema: { hide: true },
+    },
+    async (request, reply) => {
+      // Built and serialized once (routes are fixed after ready): the ~0.5 MB document costs a
+      // buffer write per request, and clients revalidate with If-None-Match.
+      document ??= (() => {
+        const body = Buffer.from(JSON.stringify(publishedDocument(app.swagger() as never)));
+        return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+      })();
+      reply.header('etag', document.etag).header('cache-control', 'public, max-age=0, must-revalidate');
+      if (request.headers['if-none-match'] === document.etag) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(document.body);
+    },
+  );
 }

@@ -107,12 +107,16 @@ export function clientErrorResponse(err: NodeJS.ErrnoException & { rawPacket?: u
     ? [431, 'validation-failed', 'Request Header Fields Too Large']
     : [400, 'validation-failed', 'Bad Request'];
   const body = JSON.stringify({
-    type: `urn:fos:error:${kind}`, title, status,
+    type: `urn:fos:error:${kind}`,
+    title,
+    status,
     detail: `The HTTP request is malformed (${err.code ?? 'parse error'}). (support reference: ${traceId})`,
     trace_id: traceId,
   });
-  return `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json; charset=utf-8\r\n`
-    + `x-trace-id: ${traceId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+  return (
+    `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json; charset=utf-8\r\n` +
+    `x-trace-id: ${traceId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  );
 }
 
 const badText = (s: string) => s.includes('\u0000') || !isWellFormed(s);
@@ -173,7 +177,9 @@ export function registerProblemHandlers(app: FastifyInstance) {
     // opaque, not signed): the database layer refuses it, and that is the client's error.
     if ((error as Error).name === 'PrismaClientValidationError' && (request.query as Record<string, unknown> | undefined)?.cursor) {
       const message = 'is not a cursor of this list and sort (use meta.next_cursor of the previous page)';
-      return sendProblem(request, reply, 'validation-failed', `Invalid request: query.cursor ${message}.`, { errors: [{ path: 'query.cursor', message }] });
+      return sendProblem(request, reply, 'validation-failed', `Invalid request: query.cursor ${message}.`, {
+        errors: [{ path: 'query.cursor', message }],
+      });
     }
     if (isTransientFailure(error)) {
       // Busy (a lock or a transaction's time ran out) or the connection was cut: the client may

@@ -7,8 +7,22 @@ import { DomainError } from '../domain/errors.js';
 
 /** Query parameter names (compared case-insensitively, `-`/`_` alike) that carry credentials. */
 const SECRET_PARAMS = new Set([
-  'x_access_token', 'access_token', 'token', 'api_key', 'apikey', 'key', 'auth', 'authorization',
-  'bearer', 'secret', 'password', 'id_token', 'refresh_token', 'client_secret', 'signature', 'sig',
+  'x_access_token',
+  'access_token',
+  'token',
+  'api_key',
+  'apikey',
+  'key',
+  'auth',
+  'authorization',
+  'bearer',
+  'secret',
+  'password',
+  'id_token',
+  'refresh_token',
+  'client_secret',
+  'signature',
+  'sig',
 ]);
 
 /** Accepted where a platform can only authenticate by URL (Shippo's webhook token), but never logged. */
@@ -16,7 +30,11 @@ const REDACTED_ONLY = new Set(['shippo_token']);
 
 const normalized = (name: string) => {
   let decoded = name;
-  try { decoded = decodeURIComponent(name.replaceAll('+', ' ')); } catch { /* keep raw */ }
+  try {
+    decoded = decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    /* keep raw */
+  }
   // Array and object forms (token[]=, api_key[0]=, token[a]=) are the same credential to many parsers.
   return decoded.trim().replace(/\[.*$/s, '').trim().toLowerCase().replaceAll('-', '_');
 };
@@ -27,11 +45,14 @@ const isSecretParam = (name: string) => SECRET_PARAMS.has(normalized(name));
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  const query = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const name = eq < 0 ? pair : pair.slice(0, eq);
-    return (isSecretParam(name) || REDACTED_ONLY.has(normalized(name))) && eq >= 0 ? `${name}=[REDACTED]` : pair;
-  });
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return (isSecretParam(name) || REDACTED_ONLY.has(normalized(name))) && eq >= 0 ? `${name}=[REDACTED]` : pair;
+    });
   return `${url.slice(0, q)}?${query.join('&')}`;
 }
 
@@ -51,7 +72,7 @@ type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined
 /** Logger options with the credential headers redacted and request URLs' query secrets masked. */
 export function safeLoggerOptions(options: LoggerOptions = {}): LoggerOptions {
   const given = options as { redact?: string[] | { paths: string[] }; serializers?: Record<string, unknown> };
-  const redactPaths = Array.isArray(given.redact) ? given.redact : given.redact?.paths ?? [];
+  const redactPaths = Array.isArray(given.redact) ? given.redact : (given.redact?.paths ?? []);
   return {
     ...options,
     redact: [...new Set([...redactPaths, 'req.headers["x-access-token"]', 'req.headers.authorization', 'req.headers.cookie'])],
@@ -73,8 +94,10 @@ export function refuseQuerySecrets(app: FastifyInstance) {
   app.addHook('onRequest', async (request) => {
     const name = secretParamIn(request.url);
     if (name) {
-      throw new DomainError('unauthorized',
-        `Credentials are not accepted in the query string (parameter "${name}"); send the API key in the x-access-token header (Authorization: Bearer <key> for /mcp), and rotate the key if this URL was shared or logged.`);
+      throw new DomainError(
+        'unauthorized',
+        `Credentials are not accepted in the query string (parameter "${name}"); send the API key in the x-access-token header (Authorization: Bearer <key> for /mcp), and rotate the key if this URL was shared or logged.`,
+      );
     }
   });
 }

@@ -44,12 +44,13 @@ export function nullableAsTypeList(schema: unknown, seen = new Map<object, unkno
   return out;
 }
 
-type SerializerFactory = (externalSchemas?: unknown, serializerOpts?: object) =>
-  (route: { schema?: unknown }) => (data: unknown) => string;
+type SerializerFactory = (externalSchemas?: unknown, serializerOpts?: object) => (route: { schema?: unknown }) => (data: unknown) => string;
 
 /** For Fastify's `schemaController.compilersFactory.buildSerializer` (mirrors the default one). */
 export const buildSerializer: SerializerFactory = (externalSchemas, serializerOpts) => {
-  const shared = Object.fromEntries(Object.entries((externalSchemas ?? {}) as Record<string, unknown>).map(([id, s]) => [id, nullableAsTypeList(s)]));
+  const shared = Object.fromEntries(
+    Object.entries((externalSchemas ?? {}) as Record<string, unknown>).map(([id, s]) => [id, nullableAsTypeList(s)]),
+  );
   return ({ schema }) => {
     const own = isObject(schema) && typeof schema.$id === 'string' ? schema.$id : undefined;
     const external = own && own in shared ? Object.fromEntries(Object.entries(shared).filter(([id]) => id !== own)) : shared;
@@ -57,7 +58,9 @@ export const buildSerializer: SerializerFactory = (externalSchemas, serializerOp
     // Built on the route's first response (as validators are, app.ts): only the routes in use cost memory.
     let serialize: ((data: unknown) => string) | undefined;
     return (data) => {
-      serialize ??= fastJsonStringify(nullableAsTypeList(schema) as Parameters<typeof fastJsonStringify>[0], opts) as (data: unknown) => string;
+      serialize ??= fastJsonStringify(nullableAsTypeList(schema) as Parameters<typeof fastJsonStringify>[0], opts) as (
+        data: unknown,
+      ) => string;
       return serialize(data);
     };
   };

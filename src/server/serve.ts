@@ -97,15 +97,27 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
       await loadDemo(db);
     }
     const rateLimitStore = await rateLimitStoreFor(db, opts);
-    const app = await buildApp({ db, config: {
-      logger: opts.logger, rateLimitStore, allowPrivateWebhooks: opts.allowPrivateWebhooks, unauthRateLimit: opts.unauthRateLimit,
-      storage: opts.storage, maxUploadBytes: opts.maxUploadBytes, publicUrl: opts.publicUrl, trustProxy: opts.trustProxy,
-    } });
+    const app = await buildApp({
+      db,
+      config: {
+        logger: opts.logger,
+        rateLimitStore,
+        allowPrivateWebhooks: opts.allowPrivateWebhooks,
+        unauthRateLimit: opts.unauthRateLimit,
+        storage: opts.storage,
+        maxUploadBytes: opts.maxUploadBytes,
+        publicUrl: opts.publicUrl,
+        trustProxy: opts.trustProxy,
+      },
+    });
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
     const worker = startOutboxWorker(db, app.log, { intervalMs: 2000, allowPrivateWebhooks: opts.allowPrivateWebhooks });
     // Connected shops: stock pushes and the periodic order/listing sync.
-    const channels = startChannelWorker(db, app.log, { allowPrivate: opts.allowPrivateWebhooks, syncIntervalMs: (opts.channelSyncMinutes ?? 15) * 60_000 });
+    const channels = startChannelWorker(db, app.log, {
+      allowPrivate: opts.allowPrivateWebhooks,
+      syncIntervalMs: (opts.channelSyncMinutes ?? 15) * 60_000,
+    });
     // Images left PENDING by a stopped process (uploads kick the processor themselves).
     app.files.processor.start(30_000);
     const counts = startCountFolder(db, app.log, 5000);

@@ -17,10 +17,15 @@ export interface LockHolder {
 }
 
 export class ServerLockedError extends Error {
-  constructor(readonly lockFile: string, readonly holder: LockHolder) {
-    super(`another fos serve (pid ${holder.pid}${holder.host !== hostname() ? ` on ${holder.host}` : ''}${holder.url ? `, ${holder.url}` : ''}) `
-      + `is already serving this SQLite database; one server per SQLite file, because rate limits are counted in its memory. `
-      + `Stop it, use another --db, or start every server on this file with --rate-limit-store database (shared counters). Lock file: ${lockFile}`);
+  constructor(
+    readonly lockFile: string,
+    readonly holder: LockHolder,
+  ) {
+    super(
+      `another fos serve (pid ${holder.pid}${holder.host !== hostname() ? ` on ${holder.host}` : ''}${holder.url ? `, ${holder.url}` : ''}) ` +
+        `is already serving this SQLite database; one server per SQLite file, because rate limits are counted in its memory. ` +
+        `Stop it, use another --db, or start every server on this file with --rate-limit-store database (shared counters). Lock file: ${lockFile}`,
+    );
     this.name = 'ServerLockedError';
   }
 }
@@ -66,7 +71,8 @@ export function acquireServerLock(dbFile: string): ServerLock {
       } catch {
         holder = undefined; // unreadable or half-written: treated as stale
       }
-      if (holder && Number.isInteger(holder.pid) && (holder.host !== mine.host || alive(holder.pid))) throw new ServerLockedError(lockFile, holder);
+      if (holder && Number.isInteger(holder.pid) && (holder.host !== mine.host || alive(holder.pid)))
+        throw new ServerLockedError(lockFile, holder);
       unlinkSync(lockFile); // the holder crashed: take over
     }
   }

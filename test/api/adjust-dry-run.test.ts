@@ -21,7 +21,8 @@ const counts = async () => ({
   levels: JSON.stringify(await t.db.prisma.inventoryLevel.findMany({ orderBy: { id: 'asc' } })),
   outbox: await t.db.prisma.outboxEvent.count(),
 });
-const adjust = (body: object) => t.call('POST', '/v1/ops/inventory/adjustments', { token, body: { warehouse_id: warehouse, reason: 'CYCLE_COUNT', ...body } });
+const adjust = (body: object) =>
+  t.call('POST', '/v1/ops/inventory/adjustments', { token, body: { warehouse_id: warehouse, reason: 'CYCLE_COUNT', ...body } });
 
 describe('adjustment dry run', () => {
   it('answers what would change, with before and after figures, and writes nothing', async () => {
@@ -30,7 +31,13 @@ describe('adjustment dry run', () => {
     const res = await adjust({ dry_run: true, lines: [{ sku: 'ACME-STOVE', counted: level.on_hand + 3 }] });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ dry_run: true, warehouse_name: 'Portland DC' });
-    expect(res.json().lines[0]).toMatchObject({ sku: 'ACME-STOVE', delta: 3, counted: level.on_hand + 3, on_hand: level.on_hand + 3, before: { on_hand: level.on_hand, committed: level.committed } });
+    expect(res.json().lines[0]).toMatchObject({
+      sku: 'ACME-STOVE',
+      delta: 3,
+      counted: level.on_hand + 3,
+      on_hand: level.on_hand + 3,
+      before: { on_hand: level.on_hand, committed: level.committed },
+    });
     expect(await counts()).toEqual(before);
 
     const real = await adjust({ lines: [{ sku: 'ACME-STOVE', counted: level.on_hand + 3 }] });
@@ -42,7 +49,13 @@ describe('adjustment dry run', () => {
 
   it('refuses what the real request would refuse: an unknown SKU (404 naming the line)', async () => {
     const before = await counts();
-    const res = await adjust({ dry_run: true, lines: [{ sku: 'ACME-STOVE', counted: 1 }, { sku: 'NOPE', counted: 1 }] });
+    const res = await adjust({
+      dry_run: true,
+      lines: [
+        { sku: 'ACME-STOVE', counted: 1 },
+        { sku: 'NOPE', counted: 1 },
+      ],
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().detail).toContain('lines[1]');
     expect(await counts()).toEqual(before);

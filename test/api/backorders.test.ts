@@ -34,7 +34,12 @@ async function waiting(sku: string) {
 }
 
 const allocated = async (orderId: string) =>
-  (await w.t.db.prisma.fulfillmentOrderLineItem.aggregate({ where: { fulfillment_order: { order_id: orderId } }, _sum: { quantity: true } }))._sum.quantity ?? 0;
+  (
+    await w.t.db.prisma.fulfillmentOrderLineItem.aggregate({
+      where: { fulfillment_order: { order_id: orderId } },
+      _sum: { quantity: true },
+    })
+  )._sum.quantity ?? 0;
 
 /** After 3 units arrived: CRITICAL has 2 in a fulfillment order, HIGH 1 (partial), the rest still wait. */
 async function servedByPriority(sku: string, productId: string, ids: Record<string, string>) {
@@ -44,8 +49,13 @@ async function servedByPriority(sku: string, productId: string, ids: Record<stri
   expect(await allocated(ids.LOW)).toBe(0);
   const list = await http('GET', `/v1/ops/backorders?sku=${sku}`);
   expect(list.status).toBe(200);
-  expect(list.body.data.map((b: { order_id: string; quantity: number; priority: string }) => [b.priority, b.quantity, b.order_id]))
-    .toEqual([['HIGH', 1, ids.HIGH], ['NORMAL', 2, ids.NORMAL], ['LOW', 2, ids.LOW]]);
+  expect(list.body.data.map((b: { order_id: string; quantity: number; priority: string }) => [b.priority, b.quantity, b.order_id])).toEqual(
+    [
+      ['HIGH', 1, ids.HIGH],
+      ['NORMAL', 2, ids.NORMAL],
+      ['LOW', 2, ids.LOW],
+    ],
+  );
   const high = (await http('GET', `/v1/ops/orders/${ids.HIGH}`)).body;
   expect(high.status).toBe('OPEN');
   await ledgerBalanced(w.t.db, [productId]);
@@ -60,7 +70,13 @@ describe('backorders fill themselves when stock becomes available', () => {
     const list = await http('GET', '/v1/ops/backorders?sku=BO-LIST');
     expect(list.status).toBe(200);
     expect(list.body.data.map((b: { priority: string }) => b.priority)).toEqual(['CRITICAL', 'HIGH', 'NORMAL', 'LOW']);
-    expect(list.body.data[0]).toMatchObject({ order_id: ids.CRITICAL, sku: 'BO-LIST', quantity: 2, since: expect.any(String), order_number: expect.any(String) });
+    expect(list.body.data[0]).toMatchObject({
+      order_id: ids.CRITICAL,
+      sku: 'BO-LIST',
+      quantity: 2,
+      since: expect.any(String),
+      order_number: expect.any(String),
+    });
     const critical = await http('GET', '/v1/ops/backorders?sku=BO-LIST&priority=CRITICAL,LOW&limit=1');
     expect(critical.body.data.map((b: { priority: string }) => b.priority)).toEqual(['CRITICAL']);
     expect(critical.body.meta.has_next_page).toBe(true);
@@ -72,7 +88,11 @@ describe('backorders fill themselves when stock becomes available', () => {
   it('by adjustment', async () => {
     const p = await w.product('BO-ADJ', { [w.east]: 0 });
     const ids = await waiting('BO-ADJ');
-    const res = await http('POST', '/v1/ops/inventory/adjustments', { warehouse_id: w.east, reason: 'FOUND', lines: [{ sku: 'BO-ADJ', delta: 3 }] });
+    const res = await http('POST', '/v1/ops/inventory/adjustments', {
+      warehouse_id: w.east,
+      reason: 'FOUND',
+      lines: [{ sku: 'BO-ADJ', delta: 3 }],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     await servedByPriority('BO-ADJ', p, ids);
   });
@@ -90,14 +110,22 @@ describe('backorders fill themselves when stock becomes available', () => {
   it('by cycle count', async () => {
     const p = await w.product('BO-CNT', { [w.east]: 0 });
     const ids = await waiting('BO-CNT');
-    const res = await http('POST', '/v1/ops/inventory/adjustments', { warehouse_id: w.east, reason: 'CYCLE_COUNT', lines: [{ sku: 'BO-CNT', counted: 3 }] });
+    const res = await http('POST', '/v1/ops/inventory/adjustments', {
+      warehouse_id: w.east,
+      reason: 'CYCLE_COUNT',
+      lines: [{ sku: 'BO-CNT', counted: 3 }],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     await servedByPriority('BO-CNT', p, ids);
   });
 
   it('by transfer in', async () => {
     const p = await w.product('BO-TR', { [w.west]: 3 });
-    const tr = await http('POST', '/v1/ops/inventory/transfers', { from_warehouse_id: w.west, to_warehouse_id: w.east, lines: [{ sku: 'BO-TR', quantity: 3 }] });
+    const tr = await http('POST', '/v1/ops/inventory/transfers', {
+      from_warehouse_id: w.west,
+      to_warehouse_id: w.east,
+      lines: [{ sku: 'BO-TR', quantity: 3 }],
+    });
     expect(tr.status, JSON.stringify(tr.body)).toBe(201);
     const ids = await waiting('BO-TR');
     const res = await http('POST', `/v1/ops/inventory/transfers/${tr.body.id}/receive`, { lines: [{ sku: 'BO-TR', quantity: 3 }] });
@@ -129,11 +157,14 @@ describe('backorders fill themselves when stock becomes available', () => {
     expect(await w.level(p, w.east)).toMatchObject({ on_hand: 3, committed: 3 });
   });
 
-  it('appends to the order\'s PENDING fulfillment order of the warehouse as more arrives', async () => {
+  it("appends to the order's PENDING fulfillment order of the warehouse as more arrives", async () => {
     const p = await w.product('BO-MORE', { [w.east]: 0 });
     const ids = await waiting('BO-MORE');
     for (const delta of [1, 1]) {
-      expect((await http('POST', '/v1/ops/inventory/adjustments', { warehouse_id: w.east, reason: 'FOUND', lines: [{ sku: 'BO-MORE', delta }] })).status).toBe(201);
+      expect(
+        (await http('POST', '/v1/ops/inventory/adjustments', { warehouse_id: w.east, reason: 'FOUND', lines: [{ sku: 'BO-MORE', delta }] }))
+          .status,
+      ).toBe(201);
     }
     const fos = await w.t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: ids.CRITICAL }, include: { line_items: true } });
     expect(fos).toHaveLength(1);

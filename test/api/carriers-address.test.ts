@@ -13,11 +13,23 @@ let t: TestApp;
 let ep: EasyPostDouble;
 let n = 0;
 
-const ADDRESS = { name: 'Ada Lovelace', company: null, address1: '12 Analytical Way', address2: null, city: 'Portland', state: 'OR', country: 'US', zip: '97201', phone: null };
+const ADDRESS = {
+  name: 'Ada Lovelace',
+  company: null,
+  address1: '12 Analytical Way',
+  address2: null,
+  city: 'Portland',
+  state: 'OR',
+  country: 'US',
+  zip: '97201',
+  phone: null,
+};
 
 beforeAll(async () => {
   [t, ep] = await Promise.all([testApp({ allowPrivateWebhooks: true }), easypostDouble()]);
-  const ci = await t.call('POST', '/v1/ops/carrier-integrations', { body: { name: 'EasyPost', type: 'EASYPOST', api_base_url: `${ep.url}/v2`, credentials: { api_key: ep.apiKey } } });
+  const ci = await t.call('POST', '/v1/ops/carrier-integrations', {
+    body: { name: 'EasyPost', type: 'EASYPOST', api_base_url: `${ep.url}/v2`, credentials: { api_key: ep.apiKey } },
+  });
   expect(ci.statusCode, ci.body).toBe(201);
 });
 afterAll(async () => {
@@ -28,9 +40,26 @@ async function order(address: Record<string, unknown>) {
   const merchant = await t.merchant();
   const wh = (await createWarehouse(t.db, { team_id: t.teamId, name: `W${++n}` })).id;
   const sku = `ADDR-${n}`;
-  const p = await t.db.prisma.product.create({ data: { team_id: merchant.teamId, merchant_team_id: merchant.teamId, fulfiller_team_id: t.teamId, name: sku, sku, measurement_unit: 'MM', weight_unit: 'G' } });
+  const p = await t.db.prisma.product.create({
+    data: {
+      team_id: merchant.teamId,
+      merchant_team_id: merchant.teamId,
+      fulfiller_team_id: t.teamId,
+      name: sku,
+      sku,
+      measurement_unit: 'MM',
+      weight_unit: 'G',
+    },
+  });
   await t.db.prisma.$transaction((tx) => receiveStock(tx, { product_id: p.id, warehouse_id: wh, quantity: 5 }));
-  const d = await t.call('POST', '/v1/ops/draft-orders', { body: { merchant_team_id: merchant.teamId, shipping_address: address, line_items: [{ sku, quantity: 1, price: 10 }], payment_status: 'PAID' } });
+  const d = await t.call('POST', '/v1/ops/draft-orders', {
+    body: {
+      merchant_team_id: merchant.teamId,
+      shipping_address: address,
+      line_items: [{ sku, quantity: 1, price: 10 }],
+      payment_status: 'PAID',
+    },
+  });
   expect(d.statusCode, d.body).toBe(201);
   const o = await t.call('POST', `/v1/ops/draft-orders/${d.json().id}/convert`);
   expect(o.statusCode, o.body).toBe(200);
@@ -41,13 +70,31 @@ describe('address verification', () => {
   it('verifies on conversion and fills every spec field', async () => {
     const o = await order(ADDRESS);
     const sent = ep.calls(/^\/v2\/addresses$/, 'POST').at(-1)!;
-    expect(sent.body).toMatchObject({ address: { street1: '12 Analytical Way', city: 'Portland', state: 'OR', zip: '97201', country: 'US' }, verify: ['delivery', 'zip4'] });
-    expect(o).toMatchObject({ address_verified: true, address_residential: 'RESIDENTIAL', address_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(sent.body).toMatchObject({
+      address: { street1: '12 Analytical Way', city: 'Portland', state: 'OR', zip: '97201', country: 'US' },
+      verify: ['delivery', 'zip4'],
+    });
+    expect(o).toMatchObject({
+      address_verified: true,
+      address_residential: 'RESIDENTIAL',
+      address_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(o.address_verified_at).toBeTruthy();
     expect(o.address_verification_response).toEqual({
-      verified: true, residential: 'RESIDENTIAL', errors: [],
+      verified: true,
+      residential: 'RESIDENTIAL',
+      errors: [],
       corrected_address: { street1: '12 ANALYTICAL WAY', street2: null, city: 'PORTLAND', state: 'OR', zip5: '97201', zip4: '1234' },
-      metadata: { is_active: true, is_cmra: false, is_vacant: false, record_type: 'S', dpv_footnotes: null, dpv_match_code: 'Y', latitude: 37.78, longitude: -122.39 },
+      metadata: {
+        is_active: true,
+        is_cmra: false,
+        is_vacant: false,
+        record_type: 'S',
+        dpv_footnotes: null,
+        dpv_match_code: 'Y',
+        latitude: 37.78,
+        longitude: -122.39,
+      },
     });
     expect(o.order_fulfillment_holds.filter((h: any) => h.active)).toHaveLength(0);
 
@@ -66,13 +113,22 @@ describe('address verification', () => {
     ep.addressResults.set('1 Nowhere Lane', { success: false, errors: [{ code: 'E.ADDRESS.NOT_FOUND', message: 'Address not found' }] });
     const o = await order({ ...ADDRESS, address1: '1 Nowhere Lane', zip: '00000' });
     expect(o).toMatchObject({ address_verified: false, address_residential: 'UNKNOWN' });
-    expect(o.address_verification_response).toMatchObject({ verified: false, errors: [{ code: 'E.ADDRESS.NOT_FOUND', message: 'Address not found' }], metadata: { is_active: false, dpv_match_code: 'N' } });
+    expect(o.address_verification_response).toMatchObject({
+      verified: false,
+      errors: [{ code: 'E.ADDRESS.NOT_FOUND', message: 'Address not found' }],
+      metadata: { is_active: false, dpv_match_code: 'N' },
+    });
     const holds = o.order_fulfillment_holds.filter((h: any) => h.active);
-    expect(holds).toEqual([expect.objectContaining({ reason: 'ADDRESS_VERIFICATION_FAILED', reason_notes: expect.stringContaining('Address not found') })]);
+    expect(holds).toEqual([
+      expect.objectContaining({ reason: 'ADDRESS_VERIFICATION_FAILED', reason_notes: expect.stringContaining('Address not found') }),
+    ]);
     const re = await t.call('POST', `/v1/ops/orders/${o.id}/verify-address`);
     expect(re.json().order_fulfillment_holds.filter((h: any) => h.active)).toHaveLength(1);
 
-    await t.db.prisma.order.update({ where: { id: o.id }, data: { lock_address: true, shipping_address: { ...ADDRESS, address1: '2 Other St' }, address_hash: null } });
+    await t.db.prisma.order.update({
+      where: { id: o.id },
+      data: { lock_address: true, shipping_address: { ...ADDRESS, address1: '2 Other St' }, address_hash: null },
+    });
     const before = ep.calls(/^\/v2\/addresses$/, 'POST').length;
     const locked = await t.call('POST', `/v1/ops/orders/${o.id}/verify-address`);
     expect(locked.statusCode).toBe(200);

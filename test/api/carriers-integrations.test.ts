@@ -28,11 +28,21 @@ describe('carrier integrations', () => {
 
   it('connects EasyPost with sealed credentials that are never returned, and tests the key', async () => {
     const res = await call('POST', '/v1/ops/carrier-integrations', {
-      name: 'EasyPost test', type: 'EASYPOST', api_base_url: `${ep.url}/v2`, credentials: { api_key: ep.apiKey, webhook_secret: 'whsec-ep' },
+      name: 'EasyPost test',
+      type: 'EASYPOST',
+      api_base_url: `${ep.url}/v2`,
+      credentials: { api_key: ep.apiKey, webhook_secret: 'whsec-ep' },
     });
     expect(res.statusCode, res.body).toBe(201);
     const ci = res.json();
-    expect(ci).toMatchObject({ type: 'EASYPOST', is_test: true, has_credentials: true, has_webhook_secret: true, enabled: true, webhook_path: `/v1/carriers/${ci.id}/webhooks` });
+    expect(ci).toMatchObject({
+      type: 'EASYPOST',
+      is_test: true,
+      has_credentials: true,
+      has_webhook_secret: true,
+      enabled: true,
+      webhook_path: `/v1/carriers/${ci.id}/webhooks`,
+    });
     expect(res.body).not.toContain(ep.apiKey);
     expect(res.body).not.toContain('whsec-ep');
     const row = await t.db.prisma.carrierIntegration.findUniqueOrThrow({ where: { id: ci.id } });
@@ -67,7 +77,12 @@ describe('carrier integrations', () => {
   });
 
   it('connects Shippo and tests the key with its ShippoToken header', async () => {
-    const res = await call('POST', '/v1/ops/carrier-integrations', { name: 'Shippo', type: 'SHIPPO', api_base_url: sh.url, credentials: { api_key: sh.apiKey } });
+    const res = await call('POST', '/v1/ops/carrier-integrations', {
+      name: 'Shippo',
+      type: 'SHIPPO',
+      api_base_url: sh.url,
+      credentials: { api_key: sh.apiKey },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const ok = await call('POST', `/v1/ops/carrier-integrations/${res.json().id}/test`);
     expect(ok.statusCode, ok.body).toBe(200);
@@ -98,7 +113,9 @@ describe('carrier integrations', () => {
       });
       expect(res.statusCode).toBe(400);
       expect(res.json().detail).toContain('--allow-private-webhooks');
-      const real = await strict.call('POST', '/v1/ops/carrier-integrations', { body: { name: 'Real', type: 'SHIPPO', credentials: { api_key: 'shippo_live_x' } } });
+      const real = await strict.call('POST', '/v1/ops/carrier-integrations', {
+        body: { name: 'Real', type: 'SHIPPO', credentials: { api_key: 'shippo_live_x' } },
+      });
       expect(real.statusCode, real.body).toBe(201);
       expect(real.json()).toMatchObject({ api_base_url: 'https://api.goshippo.com', is_test: false });
     } finally {

@@ -25,10 +25,22 @@ beforeAll(async () => {
     expect(r.statusCode, r.body).toBe(201);
     return r.json().id as string;
   };
-  ids.ep = await mk({ name: 'EasyPost', type: 'EASYPOST', api_base_url: `${ep.url}/v2`, credentials: { api_key: ep.apiKey, webhook_secret: 'ep-secret' } });
-  ids.sh = await mk({ name: 'Shippo', type: 'SHIPPO', api_base_url: sh.url, credentials: { api_key: sh.apiKey, webhook_secret: 'sh-secret' } });
+  ids.ep = await mk({
+    name: 'EasyPost',
+    type: 'EASYPOST',
+    api_base_url: `${ep.url}/v2`,
+    credentials: { api_key: ep.apiKey, webhook_secret: 'ep-secret' },
+  });
+  ids.sh = await mk({
+    name: 'Shippo',
+    type: 'SHIPPO',
+    api_base_url: sh.url,
+    credentials: { api_key: sh.apiKey, webhook_secret: 'sh-secret' },
+  });
   ids.table = await mk({ name: 'Table', type: 'TABLE' });
-  await t.call('POST', '/v1/ops/carrier-rates', { body: { carrier_id: 'fedex', carrier_name: 'FedEx', service_id: 'home', service_name: 'Home Delivery', amount: 6.5, estimated_days: 4 } });
+  await t.call('POST', '/v1/ops/carrier-rates', {
+    body: { carrier_id: 'fedex', carrier_name: 'FedEx', service_id: 'home', service_name: 'Home Delivery', amount: 6.5, estimated_days: 4 },
+  });
 });
 afterAll(async () => {
   await Promise.all([t?.close(), ep?.close(), sh?.close()]);
@@ -39,8 +51,15 @@ const call = (method: string, url: string, body?: unknown) => t.call(method, url
 async function newPackage(shippingAddress?: Record<string, string | null>, lines = [{ quantity: 1 }]) {
   const f = await fulfillmentFixture(t, { lines, status: 'ACCEPTED', shippingAddress });
   const res = await call('POST', '/v1/ops/packages', {
-    fulfillment_order_id: f.fo.id, name: 'Box', weight: 1500, weight_unit: 'G', length: 300, width: 200, height: 100,
-    measurement_unit: 'MM', package_line_items: f.foLines.map((l: any) => ({ sku: l.sku, quantity: 1 })),
+    fulfillment_order_id: f.fo.id,
+    name: 'Box',
+    weight: 1500,
+    weight_unit: 'G',
+    length: 300,
+    width: 200,
+    height: 100,
+    measurement_unit: 'MM',
+    package_line_items: f.foLines.map((l: any) => ({ sku: l.sku, quantity: 1 })),
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
@@ -55,19 +74,32 @@ describe('rate shopping across integrations', () => {
     const b = res.json();
     const shipment = [...ep.shipments.values()].find((s) => s.reference === p.id && s.postage_label)!;
     expect(b).toMatchObject({
-      carrier_integration_id: ids.ep, carrier_integration_type: 'EASYPOST', carrier_integration_name: 'EasyPost',
-      carrier_id: 'usps', service_id: 'GroundAdvantage', provider_rate_id: shipment.selected_rate.id,
+      carrier_integration_id: ids.ep,
+      carrier_integration_type: 'EASYPOST',
+      carrier_integration_name: 'EasyPost',
+      carrier_id: 'usps',
+      service_id: 'GroundAdvantage',
+      provider_rate_id: shipment.selected_rate.id,
       shipping_label_tracking_code: shipment.tracking_code,
     });
     expect(b.shipping_label).toMatchObject({
-      tracking_code: shipment.tracking_code, tracking_url: shipment.tracker.public_url, price: 5.93, list_rate: 7.1, retail_price: 8.25,
-      delivery_days: 3, zone: '4', remote_id: shipment.id, carrier_integration_type: 'EASYPOST', label_url: `http://localhost:80/v1/ops/packages/${p.id}/label`,
+      tracking_code: shipment.tracking_code,
+      tracking_url: shipment.tracker.public_url,
+      price: 5.93,
+      list_rate: 7.1,
+      retail_price: 8.25,
+      delivery_days: 3,
+      zone: '4',
+      remote_id: shipment.id,
+      carrier_integration_type: 'EASYPOST',
+      label_url: `http://localhost:80/v1/ops/packages/${p.id}/label`,
     });
     expect(ep.calls(/\/buy$/).length).toBe(before + 1);
     // What fos sent: the shipment (inches, ounces, 4x6 PDF, the package as reference) and the rate bought.
     const created = ep.calls(/^\/v2\/shipments$/, 'POST').find((r) => r.body.shipment.reference === p.id)!;
     expect(created.body.shipment).toMatchObject({
-      parcel: { length: 11.81, width: 7.87, height: 3.94, weight: 52.9 }, options: { label_format: 'PDF', label_size: '4x6' },
+      parcel: { length: 11.81, width: 7.87, height: 3.94, weight: 52.9 },
+      options: { label_format: 'PDF', label_size: '4x6' },
       to_address: { name: 'Grace Hopper', street1: '1 Compiler Road', city: 'Arlington', state: 'VA', zip: '22201', country: 'US' },
       from_address: { city: 'Reno', country: 'US' },
     });
@@ -93,8 +125,17 @@ describe('rate shopping across integrations', () => {
     const s = await call('POST', `/v1/ops/packages/${q.id}/label`, { service_id: 'usps_priority', label_format: 'ZPL' });
     expect(s.statusCode, s.body).toBe(200);
     const tx = sh.transactions.at(-1)!;
-    expect(s.json()).toMatchObject({ carrier_integration_id: ids.sh, carrier_integration_type: 'SHIPPO', service_id: 'usps_priority', shipping_label_tracking_code: tx.tracking_number });
-    expect(s.json().shipping_label).toMatchObject({ price: 7.25, remote_id: tx.rate && [...sh.shipments.values()].find((x) => x.rates.some((r: any) => r.object_id === tx.rate)).object_id, label_url: `http://localhost:80/v1/ops/packages/${q.id}/label?format=zpl` });
+    expect(s.json()).toMatchObject({
+      carrier_integration_id: ids.sh,
+      carrier_integration_type: 'SHIPPO',
+      service_id: 'usps_priority',
+      shipping_label_tracking_code: tx.tracking_number,
+    });
+    expect(s.json().shipping_label).toMatchObject({
+      price: 7.25,
+      remote_id: tx.rate && [...sh.shipments.values()].find((x) => x.rates.some((r: any) => r.object_id === tx.rate)).object_id,
+      label_url: `http://localhost:80/v1/ops/packages/${q.id}/label?format=zpl`,
+    });
     const sent = sh.calls(/^\/transactions$/, 'POST').at(-1)!;
     expect(sent.headers.authorization).toBe(`ShippoToken ${sh.apiKey}`);
     expect(sent.body).toMatchObject({ rate: tx.rate, label_file_type: 'ZPLII', async: false });
@@ -113,7 +154,12 @@ describe('rate shopping across integrations', () => {
     const held = slow.hold(/^\/v2\/shipments$/);
     broken.fail(/^\/shipments$/, 500, { detail: 'Internal Server Error' });
     const mk = async (body: object) => (await t.call('POST', '/v1/ops/carrier-integrations', { body })).json().id as string;
-    const slowId = await mk({ name: 'Slow EasyPost', type: 'EASYPOST', api_base_url: `${slow.url}/v2`, credentials: { api_key: slow.apiKey } });
+    const slowId = await mk({
+      name: 'Slow EasyPost',
+      type: 'EASYPOST',
+      api_base_url: `${slow.url}/v2`,
+      credentials: { api_key: slow.apiKey },
+    });
     const brokenId = await mk({ name: 'Broken Shippo', type: 'SHIPPO', api_base_url: broken.url, credentials: { api_key: broken.apiKey } });
     process.env.FOS_CARRIER_RATE_TIMEOUT_MS = '300';
     try {
@@ -123,16 +169,36 @@ describe('rate shopping across integrations', () => {
       await held.arrived; // the slow platform was asked and never answered
       const data = none.json().rate_error_data;
       expect(Object.keys(data).sort()).toEqual(['available_rates', 'detailed_errors', 'message']);
-      expect(data.detailed_errors).toEqual(expect.arrayContaining([
-        { carrier_type: 'easypost', message: 'Slow EasyPost: no answer within 300 ms (timed out).' },
-        { carrier_type: 'shippo', message: expect.stringContaining('Broken Shippo: Shippo answered HTTP 500') },
-      ]));
-      expect(data.available_rates.map((r: any) => `${r.carrier_integration_id}:${r.service_id}`).sort()).toEqual([
-        `${ids.ep}:GroundAdvantage`, `${ids.ep}:NextDayAir`, `${ids.sh}:dhl_express_worldwide`, `${ids.sh}:usps_priority`, `${ids.table}:home`,
-      ].sort());
+      expect(data.detailed_errors).toEqual(
+        expect.arrayContaining([
+          { carrier_type: 'easypost', message: 'Slow EasyPost: no answer within 300 ms (timed out).' },
+          { carrier_type: 'shippo', message: expect.stringContaining('Broken Shippo: Shippo answered HTTP 500') },
+        ]),
+      );
+      expect(data.available_rates.map((r: any) => `${r.carrier_integration_id}:${r.service_id}`).sort()).toEqual(
+        [
+          `${ids.ep}:GroundAdvantage`,
+          `${ids.ep}:NextDayAir`,
+          `${ids.sh}:dhl_express_worldwide`,
+          `${ids.sh}:usps_priority`,
+          `${ids.table}:home`,
+        ].sort(),
+      );
       for (const r of data.available_rates) {
-        expect(Object.keys(r).sort()).toEqual(['amount', 'carrier_id', 'carrier_integration_id', 'carrier_integration_type', 'carrier_name', 'currency',
-          'delivery_date', 'delivery_date_guaranteed', 'estimated_days', 'provider_rate_id', 'service_id', 'service_name']);
+        expect(Object.keys(r).sort()).toEqual([
+          'amount',
+          'carrier_id',
+          'carrier_integration_id',
+          'carrier_integration_type',
+          'carrier_name',
+          'currency',
+          'delivery_date',
+          'delivery_date_guaranteed',
+          'estimated_days',
+          'provider_rate_id',
+          'service_id',
+          'service_name',
+        ]);
       }
       const stored = await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } });
       expect(stored.rate_error_data).toEqual(data);
@@ -162,15 +228,57 @@ describe('rate shopping across integrations', () => {
   });
 
   it('an international package sends customs info and keeps the commercial invoice', async () => {
-    const p = await newPackage({ name: 'Ada L', address1: '10 Downing St', city: 'London', zip: 'SW1A 2AA', country: 'GB', state: null, company: null, address2: null, phone: null });
-    await call('PATCH', `/v1/ops/packages/${p.id}`, { config: { customs_signer: 'Pat Packer', contents_type: 'MERCHANDISE', incoterm: 'DDU', non_delivery_option: 'RETURN', customs_certify: true } });
-    await t.db.prisma.packageLineItem.updateMany({ where: { package_id: p.id }, data: { customs_value: 12.5, customs_description: 'Cotton T-shirt', hs_code: '6109.10', country_of_origin: 'US', weight: 200, weight_unit: 'G' } });
+    const p = await newPackage({
+      name: 'Ada L',
+      address1: '10 Downing St',
+      city: 'London',
+      zip: 'SW1A 2AA',
+      country: 'GB',
+      state: null,
+      company: null,
+      address2: null,
+      phone: null,
+    });
+    await call('PATCH', `/v1/ops/packages/${p.id}`, {
+      config: {
+        customs_signer: 'Pat Packer',
+        contents_type: 'MERCHANDISE',
+        incoterm: 'DDU',
+        non_delivery_option: 'RETURN',
+        customs_certify: true,
+      },
+    });
+    await t.db.prisma.packageLineItem.updateMany({
+      where: { package_id: p.id },
+      data: {
+        customs_value: 12.5,
+        customs_description: 'Cotton T-shirt',
+        hs_code: '6109.10',
+        country_of_origin: 'US',
+        weight: 200,
+        weight_unit: 'G',
+      },
+    });
     const res = await call('POST', `/v1/ops/packages/${p.id}/label`, { carrier_id: 'usps', service_id: 'GroundAdvantage' });
     expect(res.statusCode, res.body).toBe(200);
     const created = ep.calls(/^\/v2\/shipments$/, 'POST').find((r) => r.body.shipment.reference === p.id)!;
     expect(created.body.shipment.customs_info).toMatchObject({
-      customs_signer: 'Pat Packer', contents_type: 'merchandise', customs_certify: true, non_delivery_option: 'return', restriction_type: 'none',
-      customs_items: [{ description: 'Cotton T-shirt', quantity: 1, value: 12.5, currency: 'USD', hs_tariff_number: '6109.10', origin_country: 'US', weight: 7.1 }],
+      customs_signer: 'Pat Packer',
+      contents_type: 'merchandise',
+      customs_certify: true,
+      non_delivery_option: 'return',
+      restriction_type: 'none',
+      customs_items: [
+        {
+          description: 'Cotton T-shirt',
+          quantity: 1,
+          value: 12.5,
+          currency: 'USD',
+          hs_tariff_number: '6109.10',
+          origin_country: 'US',
+          weight: 7.1,
+        },
+      ],
     });
     const docs = await t.db.prisma.carrierDocument.findMany({ where: { package_id: p.id }, orderBy: { kind: 'asc' } });
     expect(docs.map((d) => d.kind)).toEqual(['COMMERCIAL_INVOICE', 'LABEL']);
@@ -183,7 +291,12 @@ describe('rate shopping across integrations', () => {
     const buying = call('POST', `/v1/ops/packages/${p.id}/label`, { rate_strategy: 'CHEAPEST' });
     await held.arrived; // EasyPost sold it; fos is downloading the label file
     const upload = await call('POST', `/v1/ops/packages/${p.id}/label`, {
-      label_url: 'https://labels.example/x.pdf', tracking_number: 'UP123', carrier: 'UPS', service: 'Ground', cost: 5, cost_currency: 'USD',
+      label_url: 'https://labels.example/x.pdf',
+      tracking_number: 'UP123',
+      carrier: 'UPS',
+      service: 'Ground',
+      cost: 5,
+      cost_currency: 'USD',
     });
     expect(upload.statusCode, upload.body).toBe(200);
     held.release();
@@ -191,7 +304,10 @@ describe('rate shopping across integrations', () => {
     const sold = [...ep.shipments.values()].find((s) => s.reference === p.id && s.postage_label)!;
     await recoverPurchases(t.db, { allowPrivate: true });
     expect(ep.calls(new RegExp(`/v2/shipments/${sold.id}/refund`), 'POST')).toHaveLength(1);
-    expect(await t.db.prisma.labelPurchase.findFirstOrThrow({ where: { package_id: p.id } })).toMatchObject({ state: 'ABANDONED', active_package_id: null });
+    expect(await t.db.prisma.labelPurchase.findFirstOrThrow({ where: { package_id: p.id } })).toMatchObject({
+      state: 'ABANDONED',
+      active_package_id: null,
+    });
     expect((await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).tracking_code).toBe('UP123');
     await recoverPurchases(t.db, { allowPrivate: true });
     expect(ep.calls(new RegExp(`/v2/shipments/${sold.id}/refund`), 'POST')).toHaveLength(1);

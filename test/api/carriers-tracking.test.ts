@@ -18,8 +18,18 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   [t, ep, sh] = await Promise.all([testApp({ allowPrivateWebhooks: true }), easypostDouble(), shippoDouble()]);
   const mk = async (body: object) => (await t.call('POST', '/v1/ops/carrier-integrations', { body })).json().id as string;
-  ids.ep = await mk({ name: 'EasyPost', type: 'EASYPOST', api_base_url: `${ep.url}/v2`, credentials: { api_key: ep.apiKey, webhook_secret: 'ep-secret' } });
-  ids.sh = await mk({ name: 'Shippo', type: 'SHIPPO', api_base_url: sh.url, credentials: { api_key: sh.apiKey, webhook_secret: 'sh-secret' } });
+  ids.ep = await mk({
+    name: 'EasyPost',
+    type: 'EASYPOST',
+    api_base_url: `${ep.url}/v2`,
+    credentials: { api_key: ep.apiKey, webhook_secret: 'ep-secret' },
+  });
+  ids.sh = await mk({
+    name: 'Shippo',
+    type: 'SHIPPO',
+    api_base_url: sh.url,
+    credentials: { api_key: sh.apiKey, webhook_secret: 'sh-secret' },
+  });
 });
 afterAll(async () => {
   await Promise.all([t?.close(), ep?.close(), sh?.close()]);
@@ -27,9 +37,17 @@ afterAll(async () => {
 
 async function labelled(body: object) {
   const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
-  const p = (await t.call('POST', '/v1/ops/packages', { body: {
-    fulfillment_order_id: f.fo.id, name: 'Box', weight: 900, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
-  } })).json();
+  const p = (
+    await t.call('POST', '/v1/ops/packages', {
+      body: {
+        fulfillment_order_id: f.fo.id,
+        name: 'Box',
+        weight: 900,
+        weight_unit: 'G',
+        package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+      },
+    })
+  ).json();
   const res = await t.call('POST', `/v1/ops/packages/${p.id}/label`, { body });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
@@ -37,14 +55,32 @@ async function labelled(body: object) {
 
 const postEasyPost = (body: object, secret = 'ep-secret') => {
   const raw = JSON.stringify(body);
-  return t.app.inject({ method: 'POST', url: `/v1/carriers/${ids.ep}/webhooks`, payload: raw, headers: { 'content-type': 'application/json', 'x-hmac-signature': easypostSignature(secret, raw) } });
+  return t.app.inject({
+    method: 'POST',
+    url: `/v1/carriers/${ids.ep}/webhooks`,
+    payload: raw,
+    headers: { 'content-type': 'application/json', 'x-hmac-signature': easypostSignature(secret, raw) },
+  });
 };
 
 const tracker = (code: string, details: Array<[string, string]>) => ({
-  object: 'Event', description: 'tracker.updated', mode: 'test', id: 'evt_1',
+  object: 'Event',
+  description: 'tracker.updated',
+  mode: 'test',
+  id: 'evt_1',
   result: {
-    object: 'Tracker', id: 'trk_1', tracking_code: code, status: details.at(-1)![0], carrier: 'USPS',
-    tracking_details: details.map(([status, datetime]) => ({ object: 'TrackingDetail', status, message: `status ${status}`, datetime, tracking_location: { object: 'TrackingLocation', city: 'Reno', state: 'NV', country: 'US', zip: null } })),
+    object: 'Tracker',
+    id: 'trk_1',
+    tracking_code: code,
+    status: details.at(-1)![0],
+    carrier: 'USPS',
+    tracking_details: details.map(([status, datetime]) => ({
+      object: 'TrackingDetail',
+      status,
+      message: `status ${status}`,
+      datetime,
+      tracking_location: { object: 'TrackingLocation', city: 'Reno', state: 'NV', country: 'US', zip: null },
+    })),
   },
 });
 
@@ -56,7 +92,17 @@ describe('void through the platform', () => {
     expect(res.json().shipping_label).toMatchObject({ refund_status: 'SUBMITTED' });
     expect(ep.calls(new RegExp(`/v2/shipments/${p.shipping_label.remote_id}/refund`), 'POST')).toHaveLength(1);
 
-    const event = { object: 'Event', description: 'refund.successful', result: { object: 'Refund', id: 'rfnd_1', tracking_code: p.shipping_label_tracking_code, status: 'refunded', shipment_id: p.shipping_label.remote_id } };
+    const event = {
+      object: 'Event',
+      description: 'refund.successful',
+      result: {
+        object: 'Refund',
+        id: 'rfnd_1',
+        tracking_code: p.shipping_label_tracking_code,
+        status: 'refunded',
+        shipment_id: p.shipping_label.remote_id,
+      },
+    };
     const forged = await postEasyPost(event, 'not-the-secret');
     expect(forged.statusCode).toBe(401);
     expect((await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).refund_status).toBe('SUBMITTED');
@@ -66,7 +112,16 @@ describe('void through the platform', () => {
     expect((await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).refund_status).toBe('REFUNDED');
 
     // Relabelled with an uploaded label: the voided EasyPost label's file is not served any more.
-    const up = await t.call('POST', `/v1/ops/packages/${p.id}/label`, { body: { label_url: 'https://l.example/u.pdf', tracking_number: 'U1', carrier: 'UPS', service: 'Ground', cost: 4, cost_currency: 'USD' } });
+    const up = await t.call('POST', `/v1/ops/packages/${p.id}/label`, {
+      body: {
+        label_url: 'https://l.example/u.pdf',
+        tracking_number: 'U1',
+        carrier: 'UPS',
+        service: 'Ground',
+        cost: 4,
+        cost_currency: 'USD',
+      },
+    });
     expect(up.statusCode, up.body).toBe(200);
     expect(await t.db.prisma.carrierDocument.count({ where: { package_id: p.id } })).toBe(0);
     expect((await t.call('GET', `/v1/ops/packages/${p.id}/label`)).statusCode).toBe(409); // an uploaded label prints from its own URL
@@ -94,20 +149,41 @@ describe('tracking webhooks', () => {
   it('EasyPost tracker events move the label to DELIVERED once each, history listed, both teams told', async () => {
     const p = await labelled({ rate_strategy: 'CHEAPEST' });
     const code = p.shipping_label_tracking_code;
-    const bad = await t.app.inject({ method: 'POST', url: `/v1/carriers/${ids.ep}/webhooks`, payload: JSON.stringify(tracker(code, [['delivered', '2026-11-20T10:00:00Z']])), headers: { 'content-type': 'application/json', 'x-hmac-signature': 'hmac-sha256-hex=00' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `/v1/carriers/${ids.ep}/webhooks`,
+      payload: JSON.stringify(tracker(code, [['delivered', '2026-11-20T10:00:00Z']])),
+      headers: { 'content-type': 'application/json', 'x-hmac-signature': 'hmac-sha256-hex=00' },
+    });
     expect(bad.statusCode).toBe(401);
     expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).shipment_status).toBe('LABEL_PRINTED');
 
-    const r1 = await postEasyPost(tracker(code, [['pre_transit', '2026-11-18T10:00:00Z'], ['in_transit', '2026-11-19T10:00:00Z']]));
+    const r1 = await postEasyPost(
+      tracker(code, [
+        ['pre_transit', '2026-11-18T10:00:00Z'],
+        ['in_transit', '2026-11-19T10:00:00Z'],
+      ]),
+    );
     expect(r1.statusCode, r1.body).toBe(200);
     expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).shipment_status).toBe('IN_TRANSIT');
-    const r2 = await postEasyPost(tracker(code, [['pre_transit', '2026-11-18T10:00:00Z'], ['in_transit', '2026-11-19T10:00:00Z'], ['out_for_delivery', '2026-11-20T08:00:00Z'], ['delivered', '2026-11-20T10:00:00Z']]));
+    const r2 = await postEasyPost(
+      tracker(code, [
+        ['pre_transit', '2026-11-18T10:00:00Z'],
+        ['in_transit', '2026-11-19T10:00:00Z'],
+        ['out_for_delivery', '2026-11-20T08:00:00Z'],
+        ['delivered', '2026-11-20T10:00:00Z'],
+      ]),
+    );
     expect(r2.statusCode).toBe(200);
     const got = (await t.call('GET', `/v1/ops/packages/${p.id}`)).json();
     expect(got).toMatchObject({ shipment_status: 'DELIVERED', shipping_label: { shipment_status: 'DELIVERED' } });
     const list = (await t.call('GET', `/v1/ops/packages/${p.id}/tracking-events`)).json();
     expect(list.data.map((e: any) => e.status)).toEqual(['PRE_TRANSIT', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERED']);
-    expect(list.data[0]).toMatchObject({ provider_status: 'pre_transit', message: 'status pre_transit', location: { city: 'Reno', state: 'NV', country: 'US' } });
+    expect(list.data[0]).toMatchObject({
+      provider_status: 'pre_transit',
+      message: 'status pre_transit',
+      location: { city: 'Reno', state: 'NV', country: 'US' },
+    });
     // A late, older event does not move it back.
     await postEasyPost(tracker(code, [['in_transit', '2026-11-19T12:00:00Z']]));
     expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).shipment_status).toBe('DELIVERED');
@@ -120,11 +196,30 @@ describe('tracking webhooks', () => {
   it('Shippo track_updated with its HMAC header (or URL token) moves the label; a stale signature is refused', async () => {
     const p = await labelled({ service_id: 'usps_priority' });
     const body = JSON.stringify({
-      event: 'track_updated', test: true,
-      data: { carrier: 'usps', tracking_number: p.shipping_label_tracking_code, tracking_status: { status: 'DELIVERED', status_details: 'Delivered', status_date: '2026-11-21T09:00:00Z', location: { city: 'Arlington', state: 'VA', zip: '22201', country: 'US' } },
-        tracking_history: [{ status: 'TRANSIT', status_details: 'Accepted', status_date: '2026-11-20T09:00:00Z' }, { status: 'DELIVERED', status_details: 'Delivered', status_date: '2026-11-21T09:00:00Z' }] },
+      event: 'track_updated',
+      test: true,
+      data: {
+        carrier: 'usps',
+        tracking_number: p.shipping_label_tracking_code,
+        tracking_status: {
+          status: 'DELIVERED',
+          status_details: 'Delivered',
+          status_date: '2026-11-21T09:00:00Z',
+          location: { city: 'Arlington', state: 'VA', zip: '22201', country: 'US' },
+        },
+        tracking_history: [
+          { status: 'TRANSIT', status_details: 'Accepted', status_date: '2026-11-20T09:00:00Z' },
+          { status: 'DELIVERED', status_details: 'Delivered', status_date: '2026-11-21T09:00:00Z' },
+        ],
+      },
     });
-    const post = (headers: Record<string, string>, query = '') => t.app.inject({ method: 'POST', url: `/v1/carriers/${ids.sh}/webhooks${query}`, payload: body, headers: { 'content-type': 'application/json', ...headers } });
+    const post = (headers: Record<string, string>, query = '') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/carriers/${ids.sh}/webhooks${query}`,
+        payload: body,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
     const stale = await post({ 'shippo-auth-signature': shippoSignature('sh-secret', body, Math.floor(Date.now() / 1000) - 3600) });
     expect(stale.statusCode).toBe(401);
     expect((await post({}, '?shippo_token=wrong')).statusCode).toBe(401);
@@ -135,7 +230,12 @@ describe('tracking webhooks', () => {
   });
 
   it('an unknown integration is a 404', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/carriers/nope/webhooks', payload: '{}', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/carriers/nope/webhooks',
+      payload: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(404);
   });
 });

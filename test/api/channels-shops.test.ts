@@ -36,8 +36,16 @@ async function closedPort() {
 }
 
 const shopifyBody = (over: Record<string, unknown> = {}) => ({
-  name: `Shopify ${Math.random().toString(36).slice(2, 8)}`, shop_type: 'SHOPIFY', merchant_team_id: merchant.teamId,
-  connection: { shop_domain: 'double.myshopify.com', access_token: 'shpat_good', webhook_secret: 'whsec_1', api_base_url: shopify.url, ...over },
+  name: `Shopify ${Math.random().toString(36).slice(2, 8)}`,
+  shop_type: 'SHOPIFY',
+  merchant_team_id: merchant.teamId,
+  connection: {
+    shop_domain: 'double.myshopify.com',
+    access_token: 'shpat_good',
+    webhook_secret: 'whsec_1',
+    api_base_url: shopify.url,
+    ...over,
+  },
 });
 
 describe('shops', () => {
@@ -46,8 +54,19 @@ describe('shops', () => {
     const res = await t.call('POST', '/v1/ops/shops', { body: shopifyBody() });
     expect(res.statusCode, res.body).toBe(201);
     const shop = res.json();
-    expect(shop).toMatchObject({ shop_type: 'SHOPIFY', connected: true, active: true, merchant_team_id: merchant.teamId, fulfiller_team_id: t.teamId });
-    expect(shop.connection).toEqual({ shop_domain: 'double.myshopify.com', api_base_url: shopify.url, api_version: SHOPIFY_API_VERSION, webhook_path: `/v1/channels/${shop.id}/webhooks` });
+    expect(shop).toMatchObject({
+      shop_type: 'SHOPIFY',
+      connected: true,
+      active: true,
+      merchant_team_id: merchant.teamId,
+      fulfiller_team_id: t.teamId,
+    });
+    expect(shop.connection).toEqual({
+      shop_domain: 'double.myshopify.com',
+      api_base_url: shopify.url,
+      api_version: SHOPIFY_API_VERSION,
+      webhook_path: `/v1/channels/${shop.id}/webhooks`,
+    });
     expect(shop.health).toMatchObject({ last_check_ok: true, webhooks_received: 0 });
     expect(res.body).not.toContain('shpat_good');
     expect(res.body).not.toContain('whsec_1');
@@ -98,10 +117,25 @@ describe('shops', () => {
   it('connects WooCommerce with OAuth 1.0a over http, from the merchant family too', async () => {
     const res = await t.call('POST', '/v1/merchant/shops', {
       token: merchant.token,
-      body: { name: 'Woo store', shop_type: 'WOOCOMMERCE', connection: { store_url: 'https://woo.example', consumer_key: 'ck_good', consumer_secret: 'cs_1', webhook_secret: 'wc_sec', api_base_url: woo.url } },
+      body: {
+        name: 'Woo store',
+        shop_type: 'WOOCOMMERCE',
+        connection: {
+          store_url: 'https://woo.example',
+          consumer_key: 'ck_good',
+          consumer_secret: 'cs_1',
+          webhook_secret: 'wc_sec',
+          api_base_url: woo.url,
+        },
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ shop_type: 'WOOCOMMERCE', merchant_team_id: merchant.teamId, fulfiller_team_id: t.teamId, connection: { shop_domain: 'https://woo.example' } });
+    expect(res.json()).toMatchObject({
+      shop_type: 'WOOCOMMERCE',
+      merchant_team_id: merchant.teamId,
+      fulfiller_team_id: t.teamId,
+      connection: { shop_domain: 'https://woo.example' },
+    });
     const call = woo.calls.at(-1)!;
     expect(call).toMatchObject({ method: 'GET', path: '/wp-json/wc/v3/system_status' });
     expect(call.query).toMatchObject({ oauth_consumer_key: 'ck_good', oauth_signature_method: 'HMAC-SHA256' });
@@ -115,7 +149,9 @@ describe('shops', () => {
     const shop = (await t.call('POST', '/v1/ops/shops', { body: shopifyBody() })).json();
     const list = await t.call('GET', '/v1/ops/shops', { query: { shop_type: 'SHOPIFY' } });
     expect(list.json().data.map((s: { id: string }) => s.id)).toContain(shop.id);
-    const renamed = await t.call('PATCH', `/v1/ops/shops/${shop.id}`, { body: { name: 'Renamed', active: false, settings: { notify_customer: true } } });
+    const renamed = await t.call('PATCH', `/v1/ops/shops/${shop.id}`, {
+      body: { name: 'Renamed', active: false, settings: { notify_customer: true } },
+    });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toMatchObject({ name: 'Renamed', slug: 'renamed', active: false, settings: { notify_customer: true } });
     const badToken = await t.call('PATCH', `/v1/ops/shops/${shop.id}`, { body: { connection: { access_token: 'shpat_nope' } } });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { connectShopify, connectWoo, shopifyDelivery, stockedProduct } from '../helpers/channels.js';
-import { shopifyDouble, shopifyOrderNode, shopifyWebhookOrder, wooDouble, wooOrder, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
+import {
+  shopifyDouble,
+  shopifyOrderNode,
+  shopifyWebhookOrder,
+  wooDouble,
+  wooOrder,
+  type ShopifyDouble,
+  type WooDouble,
+} from '../helpers/platform-doubles.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { syncDueShops } from '../../src/domain/channels/sync.js';
 
@@ -30,16 +38,28 @@ afterAll(async () => {
 });
 
 const variant = (n: number, sku: string) => ({
-  id: `gid://shopify/ProductVariant/${n}`, sku, barcode: `0000${n}`, title: 'Blue', displayName: `Cup - Blue ${n}`, price: '12.50',
-  image: { url: `https://cdn.example/${n}.jpg` }, product: { id: 'gid://shopify/Product/77', title: 'Cup', featuredImage: null },
-  inventoryItem: { id: `gid://shopify/InventoryItem/${n}`, harmonizedSystemCode: '6912.00', countryCodeOfOrigin: 'PT', measurement: { weight: { unit: 'GRAMS', value: 300 } } },
+  id: `gid://shopify/ProductVariant/${n}`,
+  sku,
+  barcode: `0000${n}`,
+  title: 'Blue',
+  displayName: `Cup - Blue ${n}`,
+  price: '12.50',
+  image: { url: `https://cdn.example/${n}.jpg` },
+  product: { id: 'gid://shopify/Product/77', title: 'Cup', featuredImage: null },
+  inventoryItem: {
+    id: `gid://shopify/InventoryItem/${n}`,
+    harmonizedSystemCode: '6912.00',
+    countryCodeOfOrigin: 'PT',
+    measurement: { weight: { unit: 'GRAMS', value: 300 } },
+  },
 });
 
 describe('Shopify sync', () => {
   let shopId: string;
 
   it('backfills open orders page by page and imports listings linked by SKU', async () => {
-    for (let i = 0; i < 60; i++) shopify.orders.push(shopifyOrderNode(3000 + i, [{ sku: 'CUP-1', quantity: 1, variant: 'gid://shopify/ProductVariant/1' }]));
+    for (let i = 0; i < 60; i++)
+      shopify.orders.push(shopifyOrderNode(3000 + i, [{ sku: 'CUP-1', quantity: 1, variant: 'gid://shopify/ProductVariant/1' }]));
     shopify.orders.push(shopifyOrderNode(3999, [{ sku: 'CUP-1', quantity: 1 }], { cancelledAt: '2026-11-20T11:00:00Z' }));
     shopify.variants.push(variant(1, 'CUP-1'), variant(2, 'SAUCER-1'), variant(3, 'UNKNOWN-9'));
     shopId = (await connectShopify(t, merchant.teamId, shopify, { location_id: 'gid://shopify/Location/1' })).id;
@@ -47,17 +67,35 @@ describe('Shopify sync', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ orders: { created: 60, failed: 0 }, listings: { imported: 2, unmatched: 1 }, since: null });
     const pages = shopify.calls.filter((c) => /orders\(/.test(c.body?.query ?? ''));
-    expect(pages.map((c) => [c.body.variables.query, c.body.variables.after])).toEqual([['status:open', null], ['status:open', '50']]);
+    expect(pages.map((c) => [c.body.variables.query, c.body.variables.after])).toEqual([
+      ['status:open', null],
+      ['status:open', '50'],
+    ]);
     expect(await t.db.prisma.order.count({ where: { shop_id: shopId } })).toBe(60);
 
     const product = (await t.call('GET', `/v1/ops/products/${cup.product.id}`)).json();
     expect(product.product_listing_variant_count.SHOPIFY).toBe(1);
     expect(product.product_listing_variants[0]).toMatchObject({
-      shop_id: shopId, shop_type: 'SHOPIFY', remote_id: 'gid://shopify/ProductVariant/1', remote_shopify_inventory_item_id: 'gid://shopify/InventoryItem/1',
-      product_listing_id: 'gid://shopify/Product/77', product_listing_name: 'Cup', sku: 'CUP-1', barcode: '00001', name: 'Cup - Blue 1',
-      image_url: 'https://cdn.example/1.jpg', price: 12.5, currency: 'USD', hs_code: '6912.00', country_of_origin: 'PT', weight: 300, weight_unit: 'G',
+      shop_id: shopId,
+      shop_type: 'SHOPIFY',
+      remote_id: 'gid://shopify/ProductVariant/1',
+      remote_shopify_inventory_item_id: 'gid://shopify/InventoryItem/1',
+      product_listing_id: 'gid://shopify/Product/77',
+      product_listing_name: 'Cup',
+      sku: 'CUP-1',
+      barcode: '00001',
+      name: 'Cup - Blue 1',
+      image_url: 'https://cdn.example/1.jpg',
+      price: 12.5,
+      currency: 'USD',
+      hs_code: '6912.00',
+      country_of_origin: 'PT',
+      weight: 300,
+      weight_unit: 'G',
     });
-    const listed = (await t.call('GET', '/v1/ops/products', { query: { has_remote_products: true, limit: 100 } })).json().data.map((p: { sku: string }) => p.sku);
+    const listed = (await t.call('GET', '/v1/ops/products', { query: { has_remote_products: true, limit: 100 } }))
+      .json()
+      .data.map((p: { sku: string }) => p.sku);
     expect(listed.sort()).toEqual(['CUP-1', 'SAUCER-1']);
     // Lines of synced orders matched by listing variant.
     const line = await t.db.prisma.orderLineItem.findFirstOrThrow({ where: { order: { shop_id: shopId }, kind: 'ORIGINAL' } });
@@ -77,7 +115,10 @@ describe('Shopify sync', () => {
   it('syncs each shop on one replica at a time in the background', async () => {
     const before = shopify.calls.length;
     const later = new Date(Date.now() + 60 * 60_000);
-    const [a, b] = await Promise.all([syncDueShops(t.db, { allowPrivate: true }, 15 * 60_000, later), syncDueShops(t.db, { allowPrivate: true }, 15 * 60_000, later)]);
+    const [a, b] = await Promise.all([
+      syncDueShops(t.db, { allowPrivate: true }, 15 * 60_000, later),
+      syncDueShops(t.db, { allowPrivate: true }, 15 * 60_000, later),
+    ]);
     expect(a + b).toBeGreaterThanOrEqual(1);
     const checks = shopify.calls.slice(before).filter((c) => /shop \{/.test(c.body?.query ?? ''));
     expect(checks).toHaveLength(a + b);
@@ -89,30 +130,55 @@ describe('Shopify sync', () => {
     const set = shopify.inventorySets.at(-1);
     expect(set).toMatchObject({ name: 'available', reason: 'correction' });
     const level = await t.db.prisma.inventoryLevel.findFirstOrThrow({ where: { product_id: cup.product.id } });
-    expect(set.quantities).toContainEqual({ inventoryItemId: 'gid://shopify/InventoryItem/1', locationId: 'gid://shopify/Location/1', quantity: level.on_hand - level.committed - level.unavailable });
+    expect(set.quantities).toContainEqual({
+      inventoryItemId: 'gid://shopify/InventoryItem/1',
+      locationId: 'gid://shopify/Location/1',
+      quantity: level.on_hand - level.committed - level.unavailable,
+    });
     expect((await pushStock(t.db, { allowPrivate: true })).pushed).toBe(0); // nothing changed: no call
 
     const calls = shopify.inventorySets.length;
-    for (let i = 0; i < 10; i++) await shopifyDelivery(t, shopId, 'orders/create', shopifyWebhookOrder(4100 + i, [{ sku: 'CUP-1', quantity: 1 }]));
+    for (let i = 0; i < 10; i++)
+      await shopifyDelivery(t, shopId, 'orders/create', shopifyWebhookOrder(4100 + i, [{ sku: 'CUP-1', quantity: 1 }]));
     expect((await pushStock(t.db, { allowPrivate: true })).pushed).toBe(1);
     expect(shopify.inventorySets.length).toBe(calls + 1);
     const now = await t.db.prisma.inventoryLevel.findFirstOrThrow({ where: { product_id: cup.product.id } });
-    expect(shopify.inventorySets.at(-1).quantities).toEqual([{ inventoryItemId: 'gid://shopify/InventoryItem/1', locationId: 'gid://shopify/Location/1', quantity: now.on_hand - now.committed }]);
+    expect(shopify.inventorySets.at(-1).quantities).toEqual([
+      { inventoryItemId: 'gid://shopify/InventoryItem/1', locationId: 'gid://shopify/Location/1', quantity: now.on_hand - now.committed },
+    ]);
   });
 });
 
 describe('WooCommerce sync', () => {
   it('walks the page headers, imports products and variations, and sets stock_quantity', async () => {
     for (let i = 0; i < 55; i++) woo.orders.push(wooOrder(6000 + i, [{ sku: 'SAUCER-1', quantity: 1 }]));
-    woo.products.push({ id: 501, name: 'Saucer', type: 'simple', sku: 'SAUCER-1', price: '4.00', weight: '0.2', images: [{ src: 'https://woo.example/s.jpg' }] });
+    woo.products.push({
+      id: 501,
+      name: 'Saucer',
+      type: 'simple',
+      sku: 'SAUCER-1',
+      price: '4.00',
+      weight: '0.2',
+      images: [{ src: 'https://woo.example/s.jpg' }],
+    });
     const shop = await connectWoo(t, merchant.teamId, woo);
     const res = await t.call('POST', `/v1/ops/shops/${shop.id}/sync`, { body: {} });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ orders: { created: 55 }, listings: { imported: 1, unmatched: 0 } });
     const pages = woo.calls.filter((c) => c.path === '/wp-json/wc/v3/orders');
-    expect(pages.map((c) => [c.query.page, c.query.per_page, c.query.status])).toEqual([['1', '50', 'pending,processing,on-hold'], ['2', '50', 'pending,processing,on-hold']]);
+    expect(pages.map((c) => [c.query.page, c.query.per_page, c.query.status])).toEqual([
+      ['1', '50', 'pending,processing,on-hold'],
+      ['2', '50', 'pending,processing,on-hold'],
+    ]);
     const listing = await t.db.prisma.productListingVariant.findFirstOrThrow({ where: { shop_id: shop.id } });
-    expect(listing).toMatchObject({ remote_id: '501', product_listing_id: '501', sku: 'SAUCER-1', currency: 'EUR', price: 4, image_url: 'https://woo.example/s.jpg' });
+    expect(listing).toMatchObject({
+      remote_id: '501',
+      product_listing_id: '501',
+      sku: 'SAUCER-1',
+      currency: 'EUR',
+      price: 4,
+      image_url: 'https://woo.example/s.jpg',
+    });
 
     await pushStock(t.db, { allowPrivate: true });
     const put = woo.calls.filter((c) => c.method === 'PUT' && c.path === '/wp-json/wc/v3/products/501');

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { connectShopify, connectWoo, shopifyDelivery, stockedProduct, wooDelivery } from '../helpers/channels.js';
-import { shopifyDouble, shopifyWebhookOrder, wooDouble, wooOrder, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
+import {
+  shopifyDouble,
+  shopifyWebhookOrder,
+  wooDouble,
+  wooOrder,
+  type ShopifyDouble,
+  type WooDouble,
+} from '../helpers/platform-doubles.js';
 import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 
@@ -33,13 +40,27 @@ afterAll(async () => {
 async function ship(orderId: string, tracking: string) {
   const fo = await t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: orderId }, include: { line_items: true } });
   expect((await t.call('POST', `/v1/ops/fulfillment-orders/${fo.id}/accept`)).statusCode).toBe(200);
-  expect((await t.call('POST', `/v1/ops/fulfillment-orders/${fo.id}/lock`, { body: { lock_owner: 'packer', timeout_minutes: 15 } })).statusCode).toBe(200);
+  expect(
+    (await t.call('POST', `/v1/ops/fulfillment-orders/${fo.id}/lock`, { body: { lock_owner: 'packer', timeout_minutes: 15 } })).statusCode,
+  ).toBe(200);
   const pkg = await t.call('POST', '/v1/ops/packages', {
-    body: { fulfillment_order_id: fo.id, weight: 500, weight_unit: 'G', package_line_items: fo.line_items.map((l) => ({ sku: l.sku, quantity: l.remaining_quantity })) },
+    body: {
+      fulfillment_order_id: fo.id,
+      weight: 500,
+      weight_unit: 'G',
+      package_line_items: fo.line_items.map((l) => ({ sku: l.sku, quantity: l.remaining_quantity })),
+    },
   });
   expect(pkg.statusCode, pkg.body).toBe(201);
   const label = await t.call('POST', `/v1/ops/packages/${pkg.json().id}/label`, {
-    body: { label_url: 'https://labels.example/l.pdf', tracking_number: tracking, carrier: 'UPS', service: 'Ground', cost: 8, cost_currency: 'USD' },
+    body: {
+      label_url: 'https://labels.example/l.pdf',
+      tracking_number: tracking,
+      carrier: 'UPS',
+      service: 'Ground',
+      cost: 8,
+      cost_currency: 'USD',
+    },
   });
   expect(label.statusCode, label.body).toBe(200);
   const fulfil = await t.call('POST', `/v1/ops/packages/${pkg.json().id}/fulfill`, { body: { locked_by: 'packer' } });
@@ -48,7 +69,9 @@ async function ship(orderId: string, tracking: string) {
 
 /** The tracking.push event of an order (filtered here: JSON paths differ between the databases). */
 const eventOf = async (orderId: string) =>
-  (await t.db.prisma.outboxEvent.findMany({ where: { kind: 'tracking.push' } })).find((e) => (e.payload as { order: { id: string } }).order.id === orderId)!;
+  (await t.db.prisma.outboxEvent.findMany({ where: { kind: 'tracking.push' } })).find(
+    (e) => (e.payload as { order: { id: string } }).order.id === orderId,
+  )!;
 
 const pushOf = async (orderId: string) => (await t.call('GET', `/v1/ops/orders/${orderId}`)).json().sales_channel_pushes;
 
@@ -57,10 +80,17 @@ describe('tracking to Shopify', () => {
     const shop = await connectShopify(t, merchant.teamId, shopify, { notify_customer: true });
     await shopifyDelivery(t, shop.id, 'orders/create', shopifyWebhookOrder(9001, [{ sku: 'LAMP-1', quantity: 2 }]));
     const order = await t.db.prisma.order.findFirstOrThrow({ where: { shop_id: shop.id, remote_id: 'gid://shopify/Order/9001' } });
-    shopify.fulfillmentOrders.set('gid://shopify/Order/9001', [{
-      id: 'gid://shopify/FulfillmentOrder/1', status: 'OPEN',
-      lineItems: { nodes: [{ id: 'gid://shopify/FulfillmentOrderLineItem/11', remainingQuantity: 2, lineItem: { id: 'gid://shopify/LineItem/90010' } }] },
-    }]);
+    shopify.fulfillmentOrders.set('gid://shopify/Order/9001', [
+      {
+        id: 'gid://shopify/FulfillmentOrder/1',
+        status: 'OPEN',
+        lineItems: {
+          nodes: [
+            { id: 'gid://shopify/FulfillmentOrderLineItem/11', remainingQuantity: 2, lineItem: { id: 'gid://shopify/LineItem/90010' } },
+          ],
+        },
+      },
+    ]);
     await ship(order.id, '1ZTRACK9001');
 
     shopify.failNext('fulfillmentCreate', 1, 500);
@@ -75,7 +105,12 @@ describe('tracking to Shopify', () => {
     await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
     expect(shopify.fulfillments).toHaveLength(1);
     expect(shopify.fulfillments[0]).toEqual({
-      lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: 'gid://shopify/FulfillmentOrder/1', fulfillmentOrderLineItems: [{ id: 'gid://shopify/FulfillmentOrderLineItem/11', quantity: 2 }] }],
+      lineItemsByFulfillmentOrder: [
+        {
+          fulfillmentOrderId: 'gid://shopify/FulfillmentOrder/1',
+          fulfillmentOrderLineItems: [{ id: 'gid://shopify/FulfillmentOrderLineItem/11', quantity: 2 }],
+        },
+      ],
       notifyCustomer: true,
       trackingInfo: { number: '1ZTRACK9001', url: 'https://www.ups.com/track?tracknum=1ZTRACK9001', company: 'UPS' },
     });
@@ -89,7 +124,7 @@ describe('tracking to Shopify', () => {
     expect(shopify.fulfillments).toHaveLength(1);
   });
 
-  it('ends FAILED with the platform\'s message, shown on the order and in the shop, when Shopify refuses', async () => {
+  it("ends FAILED with the platform's message, shown on the order and in the shop, when Shopify refuses", async () => {
     const shop = await connectShopify(t, merchant.teamId, shopify);
     await shopifyDelivery(t, shop.id, 'orders/create', shopifyWebhookOrder(9002, [{ sku: 'LAMP-1', quantity: 1 }]));
     const order = await t.db.prisma.order.findFirstOrThrow({ where: { shop_id: shop.id, remote_id: 'gid://shopify/Order/9002' } });
@@ -112,7 +147,15 @@ describe('tracking to WooCommerce', () => {
     const order = await t.db.prisma.order.findFirstOrThrow({ where: { shop_id: shop.id, remote_id: '8001' } });
     await ship(order.id, 'TRACK-WOO-1');
     await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(new Date());
-    expect(woo.notes).toEqual([{ order_id: '8001', body: { note: 'Shipped with UPS: tracking number TRACK-WOO-1 — https://www.ups.com/track?tracknum=TRACK-WOO-1', customer_note: true } }]);
+    expect(woo.notes).toEqual([
+      {
+        order_id: '8001',
+        body: {
+          note: 'Shipped with UPS: tracking number TRACK-WOO-1 — https://www.ups.com/track?tracknum=TRACK-WOO-1',
+          customer_note: true,
+        },
+      },
+    ]);
     const put = woo.calls.find((c) => c.method === 'PUT' && c.path === '/wp-json/wc/v3/orders/8001')!;
     expect(put.body).toEqual({ status: 'completed' });
     expect(woo.orders[0].status).toBe('completed');

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { connectShopify, connectWoo, shopifyDelivery, stockedProduct, wooDelivery } from '../helpers/channels.js';
-import { shopifyDouble, shopifyWebhookOrder, wooDouble, wooOrder, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
+import {
+  shopifyDouble,
+  shopifyWebhookOrder,
+  wooDouble,
+  wooOrder,
+  type ShopifyDouble,
+  type WooDouble,
+} from '../helpers/platform-doubles.js';
 
 // Orders in by webhook: signed deliveries become fos orders through the draft-conversion code,
 // once however often (or concurrently) they arrive; bad signatures change nothing; payloads fos
@@ -37,18 +44,40 @@ const orderOf = async (remoteId: string) => {
 
 describe('Shopify webhooks', () => {
   it('turns a signed orders/create into a fos order with the platform fields, lines and committed stock', async () => {
-    const res = await shopifyDelivery(t, shop.id, 'orders/create', shopifyWebhookOrder(5001, [{ sku: 'MUG-1', quantity: 2, price: '9.50' }]));
+    const res = await shopifyDelivery(
+      t,
+      shop.id,
+      'orders/create',
+      shopifyWebhookOrder(5001, [{ sku: 'MUG-1', quantity: 2, price: '9.50' }]),
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'PROCESSED' });
     const order = await orderOf('gid://shopify/Order/5001');
     expect(order).toMatchObject({
-      order_number: '#5001', remote_id: 'gid://shopify/Order/5001', shop_id: shop.id, shop_type: 'SHOPIFY', payment_status: 'PAID',
-      customer_email: 'grace@example.com', customer_name: 'Grace Hopper', note: 'Leave at door', tags: ['vip', 'web'],
-      shipping_address_city: 'Arlington', shipping_address_state: 'VA', shipping_method: 'Priority', total_tax: 2, total_shipping: 5,
+      order_number: '#5001',
+      remote_id: 'gid://shopify/Order/5001',
+      shop_id: shop.id,
+      shop_type: 'SHOPIFY',
+      payment_status: 'PAID',
+      customer_email: 'grace@example.com',
+      customer_name: 'Grace Hopper',
+      note: 'Leave at door',
+      tags: ['vip', 'web'],
+      shipping_address_city: 'Arlington',
+      shipping_address_state: 'VA',
+      shipping_method: 'Priority',
+      total_tax: 2,
+      total_shipping: 5,
     });
     expect(order.synced_at).not.toBeNull();
     expect(order.metadata.shopify).toEqual([{ key: 'gift_wrap', value: 'yes' }]);
-    expect(order.original_order_line_items[0]).toMatchObject({ sku: 'MUG-1', price: 9.5, remote_id: 'gid://shopify/LineItem/50010', total_quantity: 2, shop_id: shop.id });
+    expect(order.original_order_line_items[0]).toMatchObject({
+      sku: 'MUG-1',
+      price: 9.5,
+      remote_id: 'gid://shopify/LineItem/50010',
+      total_quantity: 2,
+      shop_id: shop.id,
+    });
     expect(order.core_order_line_items[0]).toMatchObject({ product_id: mug.product.id, total_quantity: 2 });
     expect(order.order_fulfillment_holds).toEqual([]);
     const level = await t.db.prisma.inventoryLevel.findFirstOrThrow({ where: { product_id: mug.product.id } });
@@ -75,7 +104,11 @@ describe('Shopify webhooks', () => {
     expect(bad.statusCode).toBe(401);
     expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);
     const raw = JSON.stringify(body);
-    const none = await t.call('POST', `/v1/channels/${shop.id}/webhooks`, { token: null, body: raw, headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create' } });
+    const none = await t.call('POST', `/v1/channels/${shop.id}/webhooks`, {
+      token: null,
+      body: raw,
+      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create' },
+    });
     expect(none.statusCode).toBe(401);
     const unknownShop = await shopifyDelivery(t, '0190f0f0-0000-7000-8000-000000000000', 'orders/create', body);
     expect(unknownShop.statusCode).toBe(401);
@@ -92,7 +125,13 @@ describe('Shopify webhooks', () => {
     expect(failed).toMatchObject({ topic: 'orders/create', status: 'FAILED' });
     expect(failed.error).toMatch(/not a Shopify order/);
     const notJson = await t.call('POST', `/v1/channels/${shop.id}/webhooks`, {
-      token: null, body: 'not json', headers: { 'content-type': 'text/plain', 'x-shopify-topic': 'orders/create', 'x-shopify-hmac-sha256': (await import('../helpers/platform-doubles.js')).sign('shopify-webhook-secret', 'not json') },
+      token: null,
+      body: 'not json',
+      headers: {
+        'content-type': 'text/plain',
+        'x-shopify-topic': 'orders/create',
+        'x-shopify-hmac-sha256': (await import('../helpers/platform-doubles.js')).sign('shopify-webhook-secret', 'not json'),
+      },
     });
     expect(notJson.statusCode).toBe(200);
     expect(notJson.json().status).toBe('FAILED');
@@ -104,10 +143,20 @@ describe('Shopify webhooks', () => {
 
   it('replays a delivery that failed for a reason since fixed: the order is created once', async () => {
     // A SKU fos does not know yet: the order is taken with an UNMAPPED_ITEM hold.
-    const res = await shopifyDelivery(t, shop.id, 'orders/create', shopifyWebhookOrder(5005, [{ sku: 'NEW-SKU', quantity: 1 }, { sku: 'MUG-1', quantity: 1 }]));
+    const res = await shopifyDelivery(
+      t,
+      shop.id,
+      'orders/create',
+      shopifyWebhookOrder(5005, [
+        { sku: 'NEW-SKU', quantity: 1 },
+        { sku: 'MUG-1', quantity: 1 },
+      ]),
+    );
     expect(res.json().status).toBe('PROCESSED');
     const order = await orderOf('gid://shopify/Order/5005');
-    expect(order.order_fulfillment_holds).toEqual([expect.objectContaining({ active: true, reason: 'UNMAPPED_ITEM', reason_notes: expect.stringContaining('NEW-SKU') })]);
+    expect(order.order_fulfillment_holds).toEqual([
+      expect.objectContaining({ active: true, reason: 'UNMAPPED_ITEM', reason_notes: expect.stringContaining('NEW-SKU') }),
+    ]);
     expect(order.original_order_line_items).toHaveLength(2);
     expect(order.core_order_line_items).toHaveLength(1);
     const again = await t.call('POST', `/v1/ops/shops/${shop.id}/deliveries/${res.json().delivery_id}/replay`);
@@ -159,15 +208,30 @@ describe('Shopify webhooks', () => {
 describe('WooCommerce webhooks', () => {
   it('answers the unsigned ping, takes order.created once, and cancels on order.deleted', async () => {
     const wooShop = await connectWoo(t, merchant.teamId, woo);
-    const ping = await t.call('POST', `/v1/channels/${wooShop.id}/webhooks`, { token: null, body: 'webhook_id=17', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const ping = await t.call('POST', `/v1/channels/${wooShop.id}/webhooks`, {
+      token: null,
+      body: 'webhook_id=17',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(ping.statusCode).toBe(200);
     expect(ping.json()).toEqual({ status: 'PING', delivery_id: null });
 
     const body = wooOrder(7001, [{ sku: 'MUG-1', quantity: 1, price: 12 }]);
-    const [a, b] = await Promise.all([wooDelivery(t, wooShop.id, 'order.created', body), wooDelivery(t, wooShop.id, 'order.created', body)]);
+    const [a, b] = await Promise.all([
+      wooDelivery(t, wooShop.id, 'order.created', body),
+      wooDelivery(t, wooShop.id, 'order.created', body),
+    ]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     const order = await orderOf('7001');
-    expect(order).toMatchObject({ order_number: '#7001', payment_status: 'PAID', currency: 'EUR', customer_name: 'Alan Turing', note: 'Ring twice', shipping_address_zip: 'MK3 6EB', total_shipping: 4 });
+    expect(order).toMatchObject({
+      order_number: '#7001',
+      payment_status: 'PAID',
+      currency: 'EUR',
+      customer_name: 'Alan Turing',
+      note: 'Ring twice',
+      shipping_address_zip: 'MK3 6EB',
+      total_shipping: 4,
+    });
     expect(order.metadata.meta_data).toEqual([{ key: 'delivery_slot', value: 'morning' }]);
     expect(order.original_order_line_items[0]).toMatchObject({ remote_id: '70010', price: 12 });
 

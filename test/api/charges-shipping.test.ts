@@ -11,7 +11,10 @@ let token: string;
 let warehouseId: string;
 
 const CARD = {
-  id: 'rc_ship', name: 'Shipping card', version_id: 'v_9', semantic_version: '2.0.0',
+  id: 'rc_ship',
+  name: 'Shipping card',
+  version_id: 'v_9',
+  semantic_version: '2.0.0',
   shipping: { fee_per_package: 1.5, markup_percent: 10, by_service: { 'svc-express': { fee_per_package: 4 } } },
 };
 
@@ -32,8 +35,15 @@ async function shippedPackage(merchantTeamId: string, label: { price: number; se
     : null;
   const order = await p.order.create({
     data: {
-      order_number: `#10${n}`, merchant_team_id: merchantTeamId, fulfiller_team_id: t.teamId, shop_id: shop?.id,
-      tags: ['vip', 'gift'], line_item_image_urls: [], priority: 'HIGH', is_fragile: true, unique_core_line_item_count: 2,
+      order_number: `#10${n}`,
+      merchant_team_id: merchantTeamId,
+      fulfiller_team_id: t.teamId,
+      shop_id: shop?.id,
+      tags: ['vip', 'gift'],
+      line_item_image_urls: [],
+      priority: 'HIGH',
+      is_fragile: true,
+      unique_core_line_item_count: 2,
       address_residential: 'RESIDENTIAL',
     },
   });
@@ -42,30 +52,52 @@ async function shippedPackage(merchantTeamId: string, label: { price: number; se
   });
   const pkg = await p.package.create({
     data: {
-      fulfiller_team_id: t.teamId, merchant_team_id: merchantTeamId, fulfillment_order_id: fo.id, warehouse_id: warehouseId,
-      carton_id: 'ct-1', carton_name: 'Small box',
+      fulfiller_team_id: t.teamId,
+      merchant_team_id: merchantTeamId,
+      fulfillment_order_id: fo.id,
+      warehouse_id: warehouseId,
+      carton_id: 'ct-1',
+      carton_name: 'Small box',
     },
   });
   const lbl = label
     ? await p.shippingLabel.create({
-      data: {
-        package_id: pkg.id, fulfiller_team_id: t.teamId, merchant_team_id: merchantTeamId, tracking_code: `1Z${n}`,
-        price: label.price, currency: 'USD', zone: '5', formatted_service: 'UPS Ground', service_id: label.service_id,
-        carrier_id: 'ups', carrier_integration_id: 'ci-1', carrier_integration_name: 'UPS', carrier_integration_type: 'GENERIC',
-        from_address: { country: 'US', zip: '10001', state: 'NY', city: 'New York' },
-        to_address: { country: 'US', zip: '94105', state: 'CA', city: 'San Francisco' },
-      },
-    })
+        data: {
+          package_id: pkg.id,
+          fulfiller_team_id: t.teamId,
+          merchant_team_id: merchantTeamId,
+          tracking_code: `1Z${n}`,
+          price: label.price,
+          currency: 'USD',
+          zone: '5',
+          formatted_service: 'UPS Ground',
+          service_id: label.service_id,
+          carrier_id: 'ups',
+          carrier_integration_id: 'ci-1',
+          carrier_integration_name: 'UPS',
+          carrier_integration_type: 'GENERIC',
+          from_address: { country: 'US', zip: '10001', state: 'NY', city: 'New York' },
+          to_address: { country: 'US', zip: '94105', state: 'CA', city: 'San Francisco' },
+        },
+      })
     : null;
   const fulfillment = await p.fulfillment.create({
     data: {
-      package_id: pkg.id, fulfillment_order_id: fo.id, order_id: order.id, fulfiller_team_id: t.teamId,
-      merchant_team_id: merchantTeamId, name: `F-${n}`,
+      package_id: pkg.id,
+      fulfillment_order_id: fo.id,
+      order_id: order.id,
+      fulfiller_team_id: t.teamId,
+      merchant_team_id: merchantTeamId,
+      name: `F-${n}`,
     },
   });
   const input: ShippingChargeInput = {
-    fulfillmentId: fulfillment.id, fulfillmentOrderId: fo.id, orderId: order.id, packageId: pkg.id,
-    merchantTeamId, fulfillerTeamId: t.teamId,
+    fulfillmentId: fulfillment.id,
+    fulfillmentOrderId: fo.id,
+    orderId: order.id,
+    packageId: pkg.id,
+    merchantTeamId,
+    fulfillerTeamId: t.teamId,
   };
   return { order, fo, pkg, label: lbl, input };
 }
@@ -83,37 +115,81 @@ describe('billShipping', () => {
     expect(res.statusCode).toBe(200);
     const c = res.json();
     expect(c).toMatchObject({
-      category: 'SHIPPING', quantity: 1, original_amount: 10, calculated_amount: 12.5, currency: 'USD',
-      merchant_team_id: m.teamId, fulfiller_team_id: t.teamId, fulfillment_delegation_id: m.delegationId,
-      order_id: s.order.id, fulfillment_id: s.input.fulfillmentId, fulfillment_order_id: s.fo.id,
-      shipping_label_id: s.label!.id, carrier_id: 'ups', carrier_integration_id: 'ci-1', carrier_integration_name: 'UPS',
-      carrier_integration_type: 'GENERIC', service_id: 'svc-ground', carton_id: 'ct-1', carton_name: 'Small box',
-      warehouse_id: warehouseId, warehouse_name: 'East DC',
+      category: 'SHIPPING',
+      quantity: 1,
+      original_amount: 10,
+      calculated_amount: 12.5,
+      currency: 'USD',
+      merchant_team_id: m.teamId,
+      fulfiller_team_id: t.teamId,
+      fulfillment_delegation_id: m.delegationId,
+      order_id: s.order.id,
+      fulfillment_id: s.input.fulfillmentId,
+      fulfillment_order_id: s.fo.id,
+      shipping_label_id: s.label!.id,
+      carrier_id: 'ups',
+      carrier_integration_id: 'ci-1',
+      carrier_integration_name: 'UPS',
+      carrier_integration_type: 'GENERIC',
+      service_id: 'svc-ground',
+      carton_id: 'ct-1',
+      carton_name: 'Small box',
+      warehouse_id: warehouseId,
+      warehouse_name: 'East DC',
     });
     const label = {
-      from_address_country: 'US', from_address_zip: '10001', from_address_state: 'NY', from_address_city: 'New York',
-      to_address_country: 'US', to_address_zip: '94105', to_address_state: 'CA', to_address_city: 'San Francisco',
-      zone: '5', price: 10, formatted_service: 'UPS Ground', carrier_integration_name: 'UPS',
-      carrier_integration_type: 'GENERIC', tracking_code: s.label!.tracking_code,
+      from_address_country: 'US',
+      from_address_zip: '10001',
+      from_address_state: 'NY',
+      from_address_city: 'New York',
+      to_address_country: 'US',
+      to_address_zip: '94105',
+      to_address_state: 'CA',
+      to_address_city: 'San Francisco',
+      zone: '5',
+      price: 10,
+      formatted_service: 'UPS Ground',
+      carrier_integration_name: 'UPS',
+      carrier_integration_type: 'GENERIC',
+      tracking_code: s.label!.tracking_code,
     };
     const order = {
-      address_residential: 'RESIDENTIAL', priority: 'HIGH', is_fragile: true, tags: ['vip', 'gift'],
-      unique_core_line_item_count: 2, shop_type: 'SHOPIFY', order_number: s.order.order_number,
+      address_residential: 'RESIDENTIAL',
+      priority: 'HIGH',
+      is_fragile: true,
+      tags: ['vip', 'gift'],
+      unique_core_line_item_count: 2,
+      shop_type: 'SHOPIFY',
+      order_number: s.order.order_number,
     };
     expect(c.pricing_config).toEqual({ category: 'SHIPPING', original_amount: 10, origination: 'ORDER', shipping_label: label, order });
     expect(c.pricing_trace).toMatchObject({
-      rate_card_id: 'rc_ship', version_id: 'v_9', semantic_version: '2.0.0', decision: 'pricing_matched',
-      category: 'SHIPPING', trigger_step_id: 'shipping', pricing_step_id: 'shipping.default', calculated_amount: 12.5,
+      rate_card_id: 'rc_ship',
+      version_id: 'v_9',
+      semantic_version: '2.0.0',
+      decision: 'pricing_matched',
+      category: 'SHIPPING',
+      trigger_step_id: 'shipping',
+      pricing_step_id: 'shipping.default',
+      calculated_amount: 12.5,
     });
     expect(c.pricing_trace.pricing_config.shipping_label).toEqual({
-      ...label, id: s.label!.id, service_id: 'svc-ground', carrier_integration_id: 'ci-1', carrier_id: 'ups',
+      ...label,
+      id: s.label!.id,
+      service_id: 'svc-ground',
+      carrier_integration_id: 'ci-1',
+      carrier_id: 'ups',
     });
     expect(c.pricing_trace.pricing_config.order).toEqual({ ...order, id: s.order.id });
     expect(c.pricing_trace.events).toContainEqual({ event_type: 'trigger', step_id: 'shipping', category: 'SHIPPING', matched: true });
 
     const events = await t.db.prisma.outboxEvent.findMany({ where: { kind: 'charge.created' } });
-    expect(events.filter((e) => (e.payload as { id: string }).id === c.id).map((e) => e.team_id).sort())
-      .toEqual([t.teamId, m.teamId].sort());
+    expect(
+      events
+        .filter((e) => (e.payload as { id: string }).id === c.id)
+        .map((e) => e.team_id)
+        .sort(),
+    ).toEqual([t.teamId, m.teamId].sort());
 
     const byOrder = (await t.call('GET', '/v1/ops/charges', { token, query: { order_id: s.order.id } })).json();
     expect(byOrder.data.map((x: { id: string }) => x.id)).toEqual([c.id]);
@@ -129,12 +205,20 @@ describe('billShipping', () => {
     expect(second).toEqual(first);
     expect(await t.db.prisma.charge.count({ where: { fulfillment_id: s.input.fulfillmentId } })).toBe(1);
     // The unique (fulfillment_id, category) is the last line of defence.
-    await expect(t.db.prisma.charge.create({
-      data: {
-        name: 'dup', category: 'SHIPPING', quantity: 1, calculated_amount: 1, original_amount: 1,
-        merchant_team_id: m.teamId, fulfiller_team_id: t.teamId, fulfillment_id: s.input.fulfillmentId,
-      },
-    })).rejects.toThrow();
+    await expect(
+      t.db.prisma.charge.create({
+        data: {
+          name: 'dup',
+          category: 'SHIPPING',
+          quantity: 1,
+          calculated_amount: 1,
+          original_amount: 1,
+          merchant_team_id: m.teamId,
+          fulfiller_team_id: t.teamId,
+          fulfillment_id: s.input.fulfillmentId,
+        },
+      }),
+    ).rejects.toThrow();
   });
 
   it('applies a by_service rule and defaults shop_type to MANUAL', async () => {

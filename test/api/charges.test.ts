@@ -7,12 +7,40 @@ import { parseRateCard, validateRateCard } from '../../src/domain/charges/rate-c
 // both-or-neither rule, receiving PATCH recompute, exact field sets, team isolation, permissions.
 
 const CHARGE_FIELDS = [
-  'id', 'name', 'description', 'category', 'currency', 'quantity', 'calculated_amount', 'original_amount', 'created_at',
-  'updated_at', 'merchant_team_id', 'fulfiller_team_id', 'fulfillment_delegation_id', 'invoice_id', 'order_id',
-  'fulfillment_id', 'fulfillment_order_id', 'work_order_id', 'return_id', 'shipping_label_id', 'purchase_order_id',
-  'carrier_id', 'carrier_integration_id', 'carrier_integration_name', 'carrier_integration_type', 'service_id',
-  'carton_id', 'carton_name', 'warehouse_id', 'warehouse_name', 'location_type_id', 'location_type_name',
-  'pricing_config', 'pricing_trace',
+  'id',
+  'name',
+  'description',
+  'category',
+  'currency',
+  'quantity',
+  'calculated_amount',
+  'original_amount',
+  'created_at',
+  'updated_at',
+  'merchant_team_id',
+  'fulfiller_team_id',
+  'fulfillment_delegation_id',
+  'invoice_id',
+  'order_id',
+  'fulfillment_id',
+  'fulfillment_order_id',
+  'work_order_id',
+  'return_id',
+  'shipping_label_id',
+  'purchase_order_id',
+  'carrier_id',
+  'carrier_integration_id',
+  'carrier_integration_name',
+  'carrier_integration_type',
+  'service_id',
+  'carton_id',
+  'carton_name',
+  'warehouse_id',
+  'warehouse_name',
+  'location_type_id',
+  'location_type_name',
+  'pricing_config',
+  'pricing_trace',
 ].sort();
 
 let t: TestApp;
@@ -25,7 +53,11 @@ let pallet: { id: string; name: string };
 let other: { teamId: string; token: string; delegationId: string; warehouseId: string };
 
 const RATE_CARD = (palletId: string) => ({
-  id: 'rc_std', name: 'Standard', version_id: 'v_3', semantic_version: '1.2.0', currency: 'EUR',
+  id: 'rc_std',
+  name: 'Standard',
+  version_id: 'v_3',
+  semantic_version: '1.2.0',
+  currency: 'EUR',
   storage: { rate_per_unit: { DAILY: 0.05, MONTHLY: 1.2 }, by_location_type: { [palletId]: { DAILY: 0.5 } } },
   receiving: { rate_per_unit: 0.25 },
 });
@@ -41,7 +73,11 @@ beforeAll(async () => {
   const otherTeam = await teams.createTeam(t.db, { name: 'Other DC', kind: 'FULFILLER' });
   const otherKey = await t.key({ teamId: otherTeam.id, tier: 4 });
   const otherMerchant = await teams.createTeam(t.db, { name: 'Other merchant', kind: 'MERCHANT' });
-  const d = await teams.createDelegation(t.db, { merchant_team_id: otherMerchant.id, fulfiller_team_id: otherTeam.id, rate_card: RATE_CARD(pallet.id) });
+  const d = await teams.createDelegation(t.db, {
+    merchant_team_id: otherMerchant.id,
+    fulfiller_team_id: otherTeam.id,
+    rate_card: RATE_CARD(pallet.id),
+  });
   const w = await teams.createWarehouse(t.db, { team_id: otherTeam.id, name: 'Other WH' });
   other = { teamId: otherTeam.id, token: otherKey.token, delegationId: d.id, warehouseId: w.id };
 });
@@ -60,17 +96,41 @@ describe('POST /v1/ops/charges/storage', () => {
     const c = res.json();
     expect(Object.keys(c).sort()).toEqual(CHARGE_FIELDS);
     expect(c).toMatchObject({
-      name: 'June storage', category: 'STORAGE', currency: 'EUR', quantity: 3, calculated_amount: 0.15, original_amount: 0.15,
-      merchant_team_id: merchant.teamId, fulfiller_team_id: t.teamId, fulfillment_delegation_id: merchant.delegationId,
-      warehouse_id: warehouse.id, warehouse_name: 'Main DC', location_type_id: shelf.id, location_type_name: 'Shelf',
-      order_id: null, purchase_order_id: null,
+      name: 'June storage',
+      category: 'STORAGE',
+      currency: 'EUR',
+      quantity: 3,
+      calculated_amount: 0.15,
+      original_amount: 0.15,
+      merchant_team_id: merchant.teamId,
+      fulfiller_team_id: t.teamId,
+      fulfillment_delegation_id: merchant.delegationId,
+      warehouse_id: warehouse.id,
+      warehouse_name: 'Main DC',
+      location_type_id: shelf.id,
+      location_type_name: 'Shelf',
+      order_id: null,
+      purchase_order_id: null,
     });
     expect(c.created_at).toMatch(/Z$/);
-    expect(c.pricing_config).toEqual({ category: 'STORAGE', original_amount: 0.15, origination: 'MANUAL', shipping_label: null, order: null });
+    expect(c.pricing_config).toEqual({
+      category: 'STORAGE',
+      original_amount: 0.15,
+      origination: 'MANUAL',
+      shipping_label: null,
+      order: null,
+    });
     expect(c.pricing_trace).toEqual({
-      rate_card_id: 'rc_std', rate_card_name: 'Standard', version_id: 'v_3', semantic_version: '1.2.0', category: 'STORAGE',
-      decision: 'pricing_matched', trigger_step_id: 'storage', pricing_step_id: 'storage.rate_per_unit.DAILY',
-      calculated_amount: 0.15, calculation_note: expect.any(String),
+      rate_card_id: 'rc_std',
+      rate_card_name: 'Standard',
+      version_id: 'v_3',
+      semantic_version: '1.2.0',
+      category: 'STORAGE',
+      decision: 'pricing_matched',
+      trigger_step_id: 'storage',
+      pricing_step_id: 'storage.rate_per_unit.DAILY',
+      calculated_amount: 0.15,
+      calculation_note: expect.any(String),
       pricing_config: { category: 'STORAGE', original_amount: 0.15, origination: 'MANUAL', shipping_label: null, order: null },
       events: [
         { event_type: 'trigger', step_id: 'storage', category: 'STORAGE', matched: true },
@@ -86,7 +146,10 @@ describe('POST /v1/ops/charges/storage', () => {
   });
 
   it('uses a location-type rate over the general one', async () => {
-    const res = await t.call('POST', '/v1/ops/charges/storage', { token, body: storageBody({}, { location_type_id: pallet.id, quantity: 4 }) });
+    const res = await t.call('POST', '/v1/ops/charges/storage', {
+      token,
+      body: storageBody({}, { location_type_id: pallet.id, quantity: 4 }),
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ calculated_amount: 2, location_type_name: 'Pallet' });
     expect(res.json().pricing_trace.pricing_step_id).toBe(`storage.by_location_type.${pallet.id}.DAILY`);
@@ -94,7 +157,11 @@ describe('POST /v1/ops/charges/storage', () => {
 
   it('accepts merchant_team_id instead of the delegation id', async () => {
     const res = await t.call('POST', '/v1/ops/charges/storage', {
-      token, body: storageBody({ fulfillment_delegation_id: undefined, merchant_team_id: merchant.teamId }, { rate_period: 'MONTHLY', quantity: 2.5 }),
+      token,
+      body: storageBody(
+        { fulfillment_delegation_id: undefined, merchant_team_id: merchant.teamId },
+        { rate_period: 'MONTHLY', quantity: 2.5 },
+      ),
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ fulfillment_delegation_id: merchant.delegationId, calculated_amount: 3 });
@@ -121,7 +188,10 @@ describe('POST /v1/ops/charges/storage', () => {
   it('answers 409 when the rate card cannot price the charge', async () => {
     const noRate = await t.call('POST', '/v1/ops/charges/storage', { token, body: storageBody({}, { rate_period: 'WEEKLY' }) });
     expect(noRate.statusCode).toBe(409);
-    const noCard = await t.call('POST', '/v1/ops/charges/storage', { token, body: storageBody({ fulfillment_delegation_id: bare.delegationId }) });
+    const noCard = await t.call('POST', '/v1/ops/charges/storage', {
+      token,
+      body: storageBody({ fulfillment_delegation_id: bare.delegationId }),
+    });
     expect(noCard.statusCode).toBe(409);
     expect(noCard.json().detail).toMatch(/rate card/);
   });
@@ -146,7 +216,8 @@ describe('receiving charges', () => {
 
   it('creates a receiving charge', async () => {
     const res = await t.call('POST', '/v1/ops/charges/receiving', {
-      token, body: { fulfillment_delegation_id: merchant.delegationId, data: { name: 'PO 17 inbound', quantity: 40, purchase_order_id: 'po-17' } },
+      token,
+      body: { fulfillment_delegation_id: merchant.delegationId, data: { name: 'PO 17 inbound', quantity: 40, purchase_order_id: 'po-17' } },
     });
     expect(res.statusCode).toBe(201);
     const c = res.json();
@@ -157,17 +228,27 @@ describe('receiving charges', () => {
   });
 
   it('requires fulfillment_delegation_id', async () => {
-    const res = await t.call('POST', '/v1/ops/charges/receiving', { token, body: { data: { name: 'x', quantity: 1, purchase_order_id: 'p' } } });
+    const res = await t.call('POST', '/v1/ops/charges/receiving', {
+      token,
+      body: { data: { name: 'x', quantity: 1, purchase_order_id: 'p' } },
+    });
     expect(res.statusCode).toBe(400);
   });
 
   it('PATCH recomputes the amounts', async () => {
     const res = await t.call('PATCH', `/v1/ops/charges/receiving/${chargeId}`, { token, body: { data: { quantity: 12 } } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ quantity: 12, calculated_amount: 3, original_amount: 3, name: 'PO 17 inbound', purchase_order_id: 'po-17' });
+    expect(res.json()).toMatchObject({
+      quantity: 12,
+      calculated_amount: 3,
+      original_amount: 3,
+      name: 'PO 17 inbound',
+      purchase_order_id: 'po-17',
+    });
     expect(res.json().pricing_trace.calculated_amount).toBe(3);
     const renamed = await t.call('PATCH', `/v1/ops/charges/receiving/${chargeId}`, {
-      token, body: { data: { name: 'PO 18 inbound', purchase_order_id: 'po-18' } },
+      token,
+      body: { data: { name: 'PO 18 inbound', purchase_order_id: 'po-18' } },
     });
     expect(renamed.json()).toMatchObject({ quantity: 12, calculated_amount: 3, name: 'PO 18 inbound', purchase_order_id: 'po-18' });
     const row = await t.db.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } });
@@ -177,9 +258,13 @@ describe('receiving charges', () => {
 
   it('PATCH refuses other categories (409), unknown ids and other teams (404), empty data (400)', async () => {
     const storage = (await t.call('POST', '/v1/ops/charges/storage', { token, body: storageBody() })).json();
-    expect((await t.call('PATCH', `/v1/ops/charges/receiving/${storage.id}`, { token, body: { data: { quantity: 1 } } })).statusCode).toBe(409);
+    expect((await t.call('PATCH', `/v1/ops/charges/receiving/${storage.id}`, { token, body: { data: { quantity: 1 } } })).statusCode).toBe(
+      409,
+    );
     expect((await t.call('PATCH', '/v1/ops/charges/receiving/nope', { token, body: { data: { quantity: 1 } } })).statusCode).toBe(404);
-    expect((await t.call('PATCH', `/v1/ops/charges/receiving/${chargeId}`, { token: other.token, body: { data: { quantity: 1 } } })).statusCode).toBe(404);
+    expect(
+      (await t.call('PATCH', `/v1/ops/charges/receiving/${chargeId}`, { token: other.token, body: { data: { quantity: 1 } } })).statusCode,
+    ).toBe(404);
     expect((await t.call('PATCH', `/v1/ops/charges/receiving/${chargeId}`, { token, body: { data: {} } })).statusCode).toBe(400);
     expect((await t.db.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } })).quantity).toBe(12);
   });
@@ -207,7 +292,15 @@ describe('GET /v1/ops/charges', () => {
 
     const p0 = (await t.call('GET', '/v1/ops/charges', { token, query: { limit: 2, order: 'asc' } })).json();
     const p1 = (await t.call('GET', '/v1/ops/charges', { token, query: { limit: 2, page: 1, order: 'asc' } })).json();
-    expect(p0.meta).toEqual({ page: 0, page_size: 2, start_index: 1, end_index: 2, has_next_page: true, next_cursor: expect.any(String), has_previous_page: false });
+    expect(p0.meta).toEqual({
+      page: 0,
+      page_size: 2,
+      start_index: 1,
+      end_index: 2,
+      has_next_page: true,
+      next_cursor: expect.any(String),
+      has_previous_page: false,
+    });
     expect(p1.meta).toMatchObject({ page: 1, start_index: 3, end_index: 4, has_previous_page: true });
     expect(p0.data[0].id).toBe(all.data[all.data.length - 1].id);
     expect(new Set([...p0.data, ...p1.data].map((c: { id: string }) => c.id)).size).toBe(4);
@@ -244,13 +337,21 @@ describe('rate card format', () => {
     expect(validateRateCard(RATE_CARD('lt1'))).toEqual([]);
     expect(parseRateCard({ id: 'a', name: 'b', version_id: 'c', semantic_version: '1.0.0' })?.currency).toBe('USD');
     const errors = validateRateCard({
-      id: 'a', name: '', version_id: 'c', semantic_version: '1',
-      storage: { rate_per_unit: { HOURLY: 1, DAILY: -1 } }, receiving: { rate_per_unit: 'x' },
+      id: 'a',
+      name: '',
+      version_id: 'c',
+      semantic_version: '1',
+      storage: { rate_per_unit: { HOURLY: 1, DAILY: -1 } },
+      receiving: { rate_per_unit: 'x' },
       shipping: { markup_percent: -150, by_service: { s1: { fee_per_package: -2 } } },
     }).map((e) => e.path);
     expect(errors.sort()).toEqual([
-      'rate_card.name', 'rate_card.receiving.rate_per_unit', 'rate_card.shipping.by_service.s1.fee_per_package',
-      'rate_card.shipping.markup_percent', 'rate_card.storage.rate_per_unit.DAILY', 'rate_card.storage.rate_per_unit.HOURLY',
+      'rate_card.name',
+      'rate_card.receiving.rate_per_unit',
+      'rate_card.shipping.by_service.s1.fee_per_package',
+      'rate_card.shipping.markup_percent',
+      'rate_card.storage.rate_per_unit.DAILY',
+      'rate_card.storage.rate_per_unit.HOURLY',
     ]);
     expect(parseRateCard({ id: 'a' })).toBeNull();
     expect(parseRateCard(null)).toBeNull();

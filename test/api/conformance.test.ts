@@ -17,16 +17,32 @@ const EXTRAS: Record<string, string[]> = {
 };
 
 const PACKAGE_ENUMS = {
-  incoterm: 'FAS', delivery_confirmation: 'NO_SIGNATURE', non_delivery_option: 'ABANDON', restriction_type: 'NONE',
-  contents_type: 'OTHER', commercial_invoice_transaction_reason: 'SALE', insurance_policy: { mode: 'none' },
+  incoterm: 'FAS',
+  delivery_confirmation: 'NO_SIGNATURE',
+  non_delivery_option: 'ABANDON',
+  restriction_type: 'NONE',
+  contents_type: 'OTHER',
+  commercial_invoice_transaction_reason: 'SALE',
+  insurance_policy: { mode: 'none' },
 };
 
 const CORRECTION = {
-  version: 1, source_import: { filename: 'ups-invoice-0612.csv', import_id: 'imp-1' }, carrier_invoice_number: 'INV-77',
-  carrier_invoice_date: '2024-06-12', transaction_date: '2024-06-10', confirmed_at: '2024-06-13T09:00:00Z',
-  tracking_number: '1Z4F9W120398765432', correction_type: 'ADDRESS', correction_reason: 'Residential surcharge',
-  carrier_service_code: '03', published_amount: 12.1, incentive_amount: 2.2, original_carrier_cost: 9.87,
-  carrier_adjustment_amount: 4.5, corrected_carrier_cost: 14.37, currency: 'USD',
+  version: 1,
+  source_import: { filename: 'ups-invoice-0612.csv', import_id: 'imp-1' },
+  carrier_invoice_number: 'INV-77',
+  carrier_invoice_date: '2024-06-12',
+  transaction_date: '2024-06-10',
+  confirmed_at: '2024-06-13T09:00:00Z',
+  tracking_number: '1Z4F9W120398765432',
+  correction_type: 'ADDRESS',
+  correction_reason: 'Residential surcharge',
+  carrier_service_code: '03',
+  published_amount: 12.1,
+  incentive_amount: 2.2,
+  original_carrier_cost: 9.87,
+  carrier_adjustment_amount: 4.5,
+  corrected_carrier_cost: 14.37,
+  currency: 'USD',
 };
 
 const sorted = (a: string[]) => [...new Set(a)].sort();
@@ -38,7 +54,10 @@ function keys(obj: unknown, spec: string[], extras: string[] = [], what = '') {
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 /** Every *_at / date field that is set is ISO 8601 UTC with Z; every id is a string; walk nested objects. */
 function types(obj: unknown, path = '$'): void {
-  if (Array.isArray(obj)) { obj.forEach((v, i) => types(v, `${path}[${i}]`)); return; }
+  if (Array.isArray(obj)) {
+    obj.forEach((v, i) => types(v, `${path}[${i}]`));
+    return;
+  }
   if (!obj || typeof obj !== 'object') return;
   for (const [k, v] of Object.entries(obj)) {
     const p = `${path}.${k}`;
@@ -47,8 +66,12 @@ function types(obj: unknown, path = '$'): void {
       expect(typeof v === 'string' && ISO_Z.test(v), `${p}=${JSON.stringify(v)} is ISO UTC Z`).toBe(true);
     }
     if ((k === 'id' || k.endsWith('_id')) && k !== 'id_') expect(typeof v, `${p} is a string id`).toBe('string');
-    if (/^(quantity|count|price|amount|weight|length|width|height|size|total_.*|.*_quantity|.*_count|.*_amount|.*_price|.*_level|available|on_hand|committed|unavailable|on_order)$/.test(k)
-      && typeof v !== 'object') {
+    if (
+      /^(quantity|count|price|amount|weight|length|width|height|size|total_.*|.*_quantity|.*_count|.*_amount|.*_price|.*_level|available|on_hand|committed|unavailable|on_order)$/.test(
+        k,
+      ) &&
+      typeof v !== 'object'
+    ) {
       expect(typeof v, `${p} is a number`).toBe('number');
     }
     types(v, p);
@@ -83,46 +106,112 @@ beforeAll(async () => {
   w.locationType = await teams.createLocationType(t.db, { team_id: t.teamId, name: 'Shelf' });
   merchant = await t.merchant({
     rate_card: {
-      id: 'rc_std', name: 'Standard', version_id: 'v_1', semantic_version: '1.0.0', currency: 'USD',
-      storage: { rate_per_unit: { DAILY: 0.05 } }, receiving: { rate_per_unit: 0.25 },
+      id: 'rc_std',
+      name: 'Standard',
+      version_id: 'v_1',
+      semantic_version: '1.0.0',
+      currency: 'USD',
+      storage: { rate_per_unit: { DAILY: 0.05 } },
+      receiving: { rate_per_unit: 0.25 },
       shipping: { fee_per_package: 1.5, markup_percent: 10 },
     },
   });
 
   // Products: a component, then a bundle-bearing product for the merchant, both through the ops API.
-  w.component = await ok('POST', '/v1/ops/products', { name: 'Mug lid', type: 'STANDARD', sku: 'LID-1', merchant_team_id: merchant.teamId });
+  w.component = await ok('POST', '/v1/ops/products', {
+    name: 'Mug lid',
+    type: 'STANDARD',
+    sku: 'LID-1',
+    merchant_team_id: merchant.teamId,
+  });
   w.product = await ok('POST', '/v1/ops/products', {
-    name: 'Ceramic mug', type: 'STANDARD', sku: 'MUG-1', merchant_team_id: merchant.teamId, description: 'White, 350 ml',
-    barcode: '0123456789012', image_url: 'https://img.example/mug.jpg', length: 120, width: 90, height: 100, weight: 350,
-    cost_price: 3.2, cost_currency: 'USD', customs_value: 8, customs_value_currency: 'USD', hs_code: '6912.00',
-    country_of_origin: 'PT', is_hazmat: false, config: { replenishment_source_strategy: 'FIFO', replenishment_minimum_level: 5 },
+    name: 'Ceramic mug',
+    type: 'STANDARD',
+    sku: 'MUG-1',
+    merchant_team_id: merchant.teamId,
+    description: 'White, 350 ml',
+    barcode: '0123456789012',
+    image_url: 'https://img.example/mug.jpg',
+    length: 120,
+    width: 90,
+    height: 100,
+    weight: 350,
+    cost_price: 3.2,
+    cost_currency: 'USD',
+    customs_value: 8,
+    customs_value_currency: 'USD',
+    hs_code: '6912.00',
+    country_of_origin: 'PT',
+    is_hazmat: false,
+    config: { replenishment_source_strategy: 'FIFO', replenishment_minimum_level: 5 },
     bundle_components: [{ component_product_id: w.component.id, component_quantity: 1 }],
     assembly_components: [{ component_product_sku: 'LID-1', component_quantity: 2 }],
   });
   await db.inventoryLevel.create({ data: { product_id: w.product.id, warehouse_id: w.warehouse.id, on_hand: 40 } });
-  const shop = await db.shop.create({ data: { merchant_team_id: merchant.teamId, name: 'Mug Store', slug: 'mug-store', shop_type: 'SHOPIFY' } });
+  const shop = await db.shop.create({
+    data: { merchant_team_id: merchant.teamId, name: 'Mug Store', slug: 'mug-store', shop_type: 'SHOPIFY' },
+  });
   await db.productListingVariant.create({
-    data: { product_id: w.product.id, shop_id: shop.id, remote_id: 'gid-1', remote_inventory_item_id: 'inv-1', sku: 'MUG-1', price: 12, currency: 'USD', synced_at: new Date() },
+    data: {
+      product_id: w.product.id,
+      shop_id: shop.id,
+      remote_id: 'gid-1',
+      remote_inventory_item_id: 'inv-1',
+      sku: 'MUG-1',
+      price: 12,
+      currency: 'USD',
+      synced_at: new Date(),
+    },
   });
 
   w.merchantProduct = await ok('POST', '/v1/merchant/products', { name: 'Tea towel', type: 'STANDARD', sku: 'TOWEL-1' }, merchant.token);
-  w.vendor = await ok('POST', '/v1/merchant/vendors', {
-    vendor_name: 'Porto Ceramics', company_name: 'Porto Ceramics Lda', address: 'Rua 1', city: 'Porto', state: 'PR',
-    zip_code: '4000-001', country: 'PT', product_ids: [w.merchantProduct.id],
-  }, merchant.token);
+  w.vendor = await ok(
+    'POST',
+    '/v1/merchant/vendors',
+    {
+      vendor_name: 'Porto Ceramics',
+      company_name: 'Porto Ceramics Lda',
+      address: 'Rua 1',
+      city: 'Porto',
+      state: 'PR',
+      zip_code: '4000-001',
+      country: 'PT',
+      product_ids: [w.merchantProduct.id],
+    },
+    merchant.token,
+  );
 
   // Orders: a paid one to fulfil (address verification on), and an unpaid one on hold.
   const draftBody = (extra: Record<string, unknown>) => ({
-    merchant_team_id: merchant.teamId, shop_id: shop.id,
-    shipping_address: { name: 'Grace Hopper', company: null, address1: '1 Compiler Rd', address2: null, city: 'Arlington', state: 'VA', country: 'US', zip: '22201', phone: '+1 703 555 0100' },
+    merchant_team_id: merchant.teamId,
+    shop_id: shop.id,
+    shipping_address: {
+      name: 'Grace Hopper',
+      company: null,
+      address1: '1 Compiler Rd',
+      address2: null,
+      city: 'Arlington',
+      state: 'VA',
+      country: 'US',
+      zip: '22201',
+      phone: '+1 703 555 0100',
+    },
     billing_address: { name: 'Grace Hopper', address1: '1 Compiler Rd', city: 'Arlington', state: 'VA', country: 'US', zip: '22201' },
     customer: { email: 'grace@example.com', name: 'Grace Hopper', phone: '+1 703 555 0100' },
-    line_items: [{ sku: 'MUG-1', quantity: 3, price: 12 }], tags: ['vip'], note: 'Gift wrap', shipping_method: 'Ground',
-    config: { address_verification_enabled: true }, ...extra,
+    line_items: [{ sku: 'MUG-1', quantity: 3, price: 12 }],
+    tags: ['vip'],
+    note: 'Gift wrap',
+    shipping_method: 'Ground',
+    config: { address_verification_enabled: true },
+    ...extra,
   });
   const d1 = await ok('POST', '/v1/ops/draft-orders', draftBody({ payment_status: 'PAID', priority: 'HIGH' }));
   w.order = await ok('POST', `/v1/ops/draft-orders/${d1.id}/convert`);
-  const d2 = await ok('POST', '/v1/ops/draft-orders', draftBody({ payment_status: 'PENDING', line_items: [{ sku: 'MUG-1', quantity: 1, price: 12 }] }));
+  const d2 = await ok(
+    'POST',
+    '/v1/ops/draft-orders',
+    draftBody({ payment_status: 'PENDING', line_items: [{ sku: 'MUG-1', quantity: 1, price: 12 }] }),
+  );
   w.heldOrder = await ok('POST', `/v1/ops/draft-orders/${d2.id}/convert`);
 
   // Fulfillment workflow: list, accept, lock, package, label, fulfill.
@@ -133,28 +222,53 @@ beforeAll(async () => {
   w.tote = await ok('POST', '/v1/ops/totes', { name: 'Tote A' }, token, 201);
   const heldFoForPick = await ok('GET', `/v1/ops/fulfillment-orders?order_id=${w.heldOrder.id}`);
   await ok('POST', `/v1/ops/picking-sessions/${w.session.id}/fulfillment-orders`, {
-    fulfillment_order_ids: [heldFoForPick.data[0].id, w.foId], tote_id: w.tote.id,
+    fulfillment_order_ids: [heldFoForPick.data[0].id, w.foId],
+    tote_id: w.tote.id,
   });
   w.lock = await ok('POST', `/v1/ops/fulfillment-orders/${w.foId}/lock`, { lock_owner: 'station-7', timeout_minutes: 30 });
   w.fo = await ok('GET', `/v1/ops/fulfillment-orders/${w.foId}`);
-  w.pkgCreated = await ok('POST', '/v1/ops/packages', {
-    fulfillment_order_id: w.foId, name: 'Package 1', weight: 1100, weight_unit: 'G', length: 250, width: 180, height: 120,
-    measurement_unit: 'MM', rate_strategy: 'CHEAPEST', carton_id: 'carton-small',
-    package_line_items: [{ sku: 'MUG-1', quantity: 3, product_id: w.product.id }],
-  }, token, 201);
+  w.pkgCreated = await ok(
+    'POST',
+    '/v1/ops/packages',
+    {
+      fulfillment_order_id: w.foId,
+      name: 'Package 1',
+      weight: 1100,
+      weight_unit: 'G',
+      length: 250,
+      width: 180,
+      height: 120,
+      measurement_unit: 'MM',
+      rate_strategy: 'CHEAPEST',
+      carton_id: 'carton-small',
+      package_line_items: [{ sku: 'MUG-1', quantity: 3, product_id: w.product.id }],
+    },
+    token,
+    201,
+  );
   // 4.7 checks while the package is still open (a fulfilled package refuses every change).
   w.pkgPatched = await ok('PATCH', `/v1/ops/packages/${w.pkgCreated.id}`, { config: PACKAGE_ENUMS });
   const heldFo = await ok('GET', `/v1/ops/fulfillment-orders?order_id=${w.heldOrder.id}`);
   w.moved = await call('PATCH', `/v1/ops/packages/${w.pkgCreated.id}`, { fulfillment_order_id: heldFo.data[0].id });
   w.retyped = await call('PATCH', `/v1/ops/packages/${w.pkgCreated.id}`, { type: 'WORK_ORDER' });
   // A failed rate shop keeps rate_error_data on the package (2.7); the uploaded label then clears it.
-  await ok('POST', '/v1/ops/carrier-rates', { carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 8, estimated_days: 4 }, token, 201);
+  await ok(
+    'POST',
+    '/v1/ops/carrier-rates',
+    { carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 8, estimated_days: 4 },
+    token,
+    201,
+  );
   const rateFail = await call('POST', `/v1/ops/packages/${w.pkgCreated.id}/label`, { rate_strategy: 'CHEAPEST', service_id: 'teleport' });
   if (rateFail.statusCode !== 409) throw new Error(`rate shop: ${rateFail.statusCode} ${rateFail.body}`);
   w.pkgRateError = await ok('GET', `/v1/ops/packages/${w.pkgCreated.id}`);
   w.labelled = await ok('POST', `/v1/ops/packages/${w.pkgCreated.id}/label`, {
-    label_url: 'https://labels.example.com/1Z.pdf', tracking_number: '1Z4F9W120398765432', carrier: 'UPS', service: 'Ground',
-    cost: 9.87, cost_currency: 'USD',
+    label_url: 'https://labels.example.com/1Z.pdf',
+    tracking_number: '1Z4F9W120398765432',
+    carrier: 'UPS',
+    service: 'Ground',
+    cost: 9.87,
+    cost_currency: 'USD',
   });
   w.fulfilled = await ok('POST', `/v1/ops/packages/${w.pkgCreated.id}/fulfill`, { locked_by: 'station-7' });
   // carrier_correction has no API (carrier invoice imports): seed the spec's members on the label.
@@ -162,20 +276,43 @@ beforeAll(async () => {
   w.pkg = await ok('GET', `/v1/ops/packages/${w.pkgCreated.id}`);
 
   // Charges: storage and receiving through the API; SHIPPING was billed by fulfil.
-  w.storage = await ok('POST', '/v1/ops/charges/storage', {
-    fulfillment_delegation_id: merchant.delegationId,
-    data: { name: 'June storage', location_type_id: w.locationType.id, warehouse_id: w.warehouse.id, rate_period: 'DAILY', quantity: 3 },
-  }, token, 201);
-  w.receiving = await ok('POST', '/v1/ops/charges/receiving', {
-    fulfillment_delegation_id: merchant.delegationId, data: { name: 'PO 7 receiving', quantity: 12, purchase_order_id: 'po-7' },
-  }, token, 201);
+  w.storage = await ok(
+    'POST',
+    '/v1/ops/charges/storage',
+    {
+      fulfillment_delegation_id: merchant.delegationId,
+      data: { name: 'June storage', location_type_id: w.locationType.id, warehouse_id: w.warehouse.id, rate_period: 'DAILY', quantity: 3 },
+    },
+    token,
+    201,
+  );
+  w.receiving = await ok(
+    'POST',
+    '/v1/ops/charges/receiving',
+    {
+      fulfillment_delegation_id: merchant.delegationId,
+      data: { name: 'PO 7 receiving', quantity: 12, purchase_order_id: 'po-7' },
+    },
+    token,
+    201,
+  );
   w.shippingCharges = await ok('GET', `/v1/ops/charges?category=SHIPPING&order_id=${w.order.id}`);
 
   // Files and picking.
-  w.file = await ok('POST', '/v1/ops/files', {
-    name: 'Invoice.pdf', url: 'https://files.example.com/invoice.pdf', mimetype: 'application/pdf', size: 5000,
-    tags: ['billing'], file_category: 'DOCUMENT',
-  }, token, 201);
+  w.file = await ok(
+    'POST',
+    '/v1/ops/files',
+    {
+      name: 'Invoice.pdf',
+      url: 'https://files.example.com/invoice.pdf',
+      mimetype: 'application/pdf',
+      size: 5000,
+      tags: ['billing'],
+      file_category: 'DOCUMENT',
+    },
+    token,
+    201,
+  );
 });
 afterAll(() => t?.close());
 
@@ -252,7 +389,13 @@ describe('2.6 order', () => {
     keys(o.core_order_line_items[0], [...F.CORE_ITEM, 'returned_quantity'], [], 'core item'); // returned_quantity: issue 10 extension
     keys(o.original_order_line_items[0], F.ORIGINAL_ITEM, [], 'original item');
     expect(o.supported_actions).toEqual([{ action: 'VIEW_REMOTE_ORDER' }]);
-    expect(o).toMatchObject({ fulfillment_status: 'FULFILLED', priority: 'HIGH', shop_type: 'SHOPIFY', address_verified: true, address_residential: 'RESIDENTIAL' });
+    expect(o).toMatchObject({
+      fulfillment_status: 'FULFILLED',
+      priority: 'HIGH',
+      shop_type: 'SHOPIFY',
+      address_verified: true,
+      address_residential: 'RESIDENTIAL',
+    });
     expect(Array.isArray(o.tags) && Array.isArray(o.line_item_image_urls)).toBe(true);
     const v = o.address_verification_response;
     keys(v, F.ADDRESS_VERIFICATION, [], 'address_verification_response');
@@ -357,7 +500,12 @@ describe('2.8 charge', () => {
     expect(s.pricing_config.origination).toBe('ORDER');
     keys(s.pricing_config.shipping_label, F.PRICING_LABEL, [], 'pricing_config.shipping_label');
     keys(s.pricing_config.order, F.PRICING_ORDER, [], 'pricing_config.order');
-    expect(s.pricing_config.order).toMatchObject({ address_residential: 'RESIDENTIAL', priority: 'HIGH', shop_type: 'SHOPIFY', tags: ['vip'] });
+    expect(s.pricing_config.order).toMatchObject({
+      address_residential: 'RESIDENTIAL',
+      priority: 'HIGH',
+      shop_type: 'SHOPIFY',
+      tags: ['vip'],
+    });
     keys(s.pricing_trace.pricing_config.shipping_label, F.TRACE_LABEL, [], 'trace shipping_label');
     keys(s.pricing_trace.pricing_config.order, F.TRACE_ORDER, [], 'trace order');
     keys(await ok('GET', `/v1/ops/charges/${s.id}`), F.CHARGE, [], 'charge get');
@@ -422,16 +570,31 @@ describe('4.x query rules', () => {
     }
     const m = await ok('GET', '/v1/merchant/products?page=0&order_by=updated_at&order=asc&search=tow', undefined, merchant.token);
     expect(m.data.map((p: any) => p.sku)).toEqual(['TOWEL-1']);
-    for (const q of ['order_by=updated_at&order=asc', 'type=STANDARD', 'has_image=true', 'has_barcode=true', 'has_remote_products=true',
-      'was_inspected=false', `warehouse_id=${w.warehouse.id}`, `team_id=${merchant.teamId}`, 'search=0123456789012']) {
+    for (const q of [
+      'order_by=updated_at&order=asc',
+      'type=STANDARD',
+      'has_image=true',
+      'has_barcode=true',
+      'has_remote_products=true',
+      'was_inspected=false',
+      `warehouse_id=${w.warehouse.id}`,
+      `team_id=${merchant.teamId}`,
+      'search=0123456789012',
+    ]) {
       expect(await status(`/v1/ops/products?${q}`), q).toBe(200);
     }
     expect((await ok('GET', '/v1/ops/products?has_remote_products=true')).data.map((p: any) => p.sku)).toEqual(['MUG-1']);
     expect((await ok('GET', '/v1/ops/products?search=0123456789012')).data.map((p: any) => p.sku)).toEqual(['MUG-1']);
     for (const q of ['order_by=name', 'order_by=size&order=desc', 'mimetype=application/pdf,image/png', 'min_size=100', 'search=invoice']) {
-      expect((await ok('GET', `/v1/ops/files?${q}`)).data.map((f: any) => f.name), q).toEqual(['Invoice.pdf']);
+      expect(
+        (await ok('GET', `/v1/ops/files?${q}`)).data.map((f: any) => f.name),
+        q,
+      ).toEqual(['Invoice.pdf']);
     }
-    const filtered = await ok('GET', '/v1/ops/orders/list?payment_status=PAID&fulfillment_status=FULFILLED&created_at_min=2020-01-01T00:00:00Z&updated_at_max=2999-01-01T00:00:00Z');
+    const filtered = await ok(
+      'GET',
+      '/v1/ops/orders/list?payment_status=PAID&fulfillment_status=FULFILLED&created_at_min=2020-01-01T00:00:00Z&updated_at_max=2999-01-01T00:00:00Z',
+    );
     expect(filtered.data.map((o: any) => o.id)).toEqual([w.order.id]);
     expect((await ok('GET', '/v1/ops/orders/list?payment_status=PENDING')).data.map((o: any) => o.id)).toEqual([w.heldOrder.id]);
   });

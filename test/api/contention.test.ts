@@ -27,10 +27,14 @@ beforeAll(async () => {
   app = await buildApp({ db, config: { logger: false, unauthRateLimit: 0 } });
   // A route that runs a transaction outliving its timeout: Prisma refuses its next statement.
   app.get('/test/expired-transaction', { config: { public: true } }, async () =>
-    db.prisma.$transaction(async (tx) => {
-      await sleep(200);
-      return tx.team.count();
-    }, { timeout: 20 }));
+    db.prisma.$transaction(
+      async (tx) => {
+        await sleep(200);
+        return tx.team.count();
+      },
+      { timeout: 20 },
+    ),
+  );
   await app.ready();
 });
 afterAll(async () => {
@@ -48,7 +52,15 @@ function expect503(res: { statusCode: number; headers: Record<string, unknown>; 
 
 describe('a busy database answers 503 with retry-after', () => {
   it('an expired transaction (P2028) is 503, not 500', async () => {
-    const err = await db.prisma.$transaction(async (tx) => { await sleep(200); return tx.team.count(); }, { timeout: 20 }).catch((e) => e);
+    const err = await db.prisma
+      .$transaction(
+        async (tx) => {
+          await sleep(200);
+          return tx.team.count();
+        },
+        { timeout: 20 },
+      )
+      .catch((e) => e);
     expect(isTransientFailure(err)).toBe(true);
     expect503(await app.inject({ method: 'GET', url: '/test/expired-transaction' }));
   });
@@ -57,30 +69,51 @@ describe('a busy database answers 503 with retry-after', () => {
     if (db.provider !== 'postgresql') return expect(db.provider).toBe('sqlite'); // no backend to terminate on SQLite
     const merchant = (await createTeam(db, { name: 'Cut Merchant', kind: 'MERCHANT' })).id;
     await createDelegation(db, { merchant_team_id: merchant, fulfiller_team_id: teamId });
-    const warehouseId = (await db.prisma.warehouse.create({
-      data: { team_id: teamId, name: 'Main', address1: '1 Dock St', city: 'Reno', state: 'NV', zip: '89501', country: 'US' },
-    })).id;
+    const warehouseId = (
+      await db.prisma.warehouse.create({
+        data: { team_id: teamId, name: 'Main', address1: '1 Dock St', city: 'Reno', state: 'NV', zip: '89501', country: 'US' },
+      })
+    ).id;
     const sku = 'CUT-1';
     const product = await db.prisma.product.create({
-      data: { team_id: merchant, merchant_team_id: merchant, fulfiller_team_id: teamId, name: sku, sku, measurement_unit: 'MM', weight_unit: 'G', weight: 1 },
+      data: {
+        team_id: merchant,
+        merchant_team_id: merchant,
+        fulfiller_team_id: teamId,
+        name: sku,
+        sku,
+        measurement_unit: 'MM',
+        weight_unit: 'G',
+        weight: 1,
+      },
     });
     const level = await db.prisma.inventoryLevel.create({ data: { product_id: product.id, warehouse_id: warehouseId } });
-    const adjust = () => app.inject({
-      method: 'POST', url: '/v1/ops/inventory/adjustments', headers: { 'x-access-token': token },
-      payload: { warehouse_id: warehouseId, reason: 'FOUND', lines: [{ sku, delta: 1 }] },
-    });
+    const adjust = () =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/ops/inventory/adjustments',
+        headers: { 'x-access-token': token },
+        payload: { warehouse_id: warehouseId, reason: 'FOUND', lines: [{ sku, delta: 1 }] },
+      });
     // Hold the level's row lock from another connection, so the request waits on it in flight.
     let release!: () => void;
-    const released = new Promise<void>((r) => { release = r; });
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
     let holderPid = 0;
     let locked!: () => void;
-    const isLocked = new Promise<void>((r) => { locked = r; });
-    const holder = db.prisma.$transaction(async (tx) => {
-      holderPid = Number((await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0].pid);
-      await tx.$executeRaw`SELECT 1 FROM inventory_levels WHERE id = ${level.id} FOR UPDATE`;
-      locked();
-      await released;
-    }, { timeout: 60_000, maxWait: 60_000 });
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
+    const holder = db.prisma.$transaction(
+      async (tx) => {
+        holderPid = Number((await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0].pid);
+        await tx.$executeRaw`SELECT 1 FROM inventory_levels WHERE id = ${level.id} FOR UPDATE`;
+        locked();
+        await released;
+      },
+      { timeout: 60_000, maxWait: 60_000 },
+    );
     await isLocked;
     const pending = adjust();
     let waiting: { pid: number }[] = [];

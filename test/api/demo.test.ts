@@ -13,8 +13,16 @@ afterAll(() => t?.close());
 const counts = async () => {
   const p = t.db.prisma;
   const [teams, warehouses, products, levels, shops, drafts, orders, fos, rates, holds] = await Promise.all([
-    p.team.count(), p.warehouse.count(), p.product.count(), p.inventoryLevel.count(), p.shop.count(), p.draftOrder.count(),
-    p.order.count(), p.fulfillmentOrder.count(), p.carrierRate.count(), p.orderFulfillmentHold.count(),
+    p.team.count(),
+    p.warehouse.count(),
+    p.product.count(),
+    p.inventoryLevel.count(),
+    p.shop.count(),
+    p.draftOrder.count(),
+    p.order.count(),
+    p.fulfillmentOrder.count(),
+    p.carrierRate.count(),
+    p.orderFulfillmentHold.count(),
   ]);
   return { teams, warehouses, products, levels, shops, drafts, orders, fos, rates, holds };
 };
@@ -37,7 +45,10 @@ describe('demo data', () => {
 
   it('brings its opening stock in by purchase orders, so the ledger explains every unit', async () => {
     const pos = (await t.call('GET', '/v1/ops/purchase-orders', { token })).json().data;
-    expect(pos.map((p: any) => [p.reference, p.status]).sort()).toEqual([['OPENING-CMH', 'RECEIVED'], ['OPENING-PDX', 'RECEIVED']]);
+    expect(pos.map((p: any) => [p.reference, p.status]).sort()).toEqual([
+      ['OPENING-CMH', 'RECEIVED'],
+      ['OPENING-PDX', 'RECEIVED'],
+    ]);
     const levels = await t.db.prisma.inventoryLevel.findMany();
     const sums = await t.db.prisma.inventoryMovement.groupBy({ by: ['product_id', 'warehouse_id', 'bucket'], _sum: { delta: true } });
     for (const l of levels) {

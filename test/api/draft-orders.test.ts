@@ -24,14 +24,29 @@ describe('create draft order', () => {
     expect(res.statusCode).toBe(201);
     const d = res.json();
     expect(d).toMatchObject({
-      status: 'OPEN', order_id: null, order_number: null, merchant_team_id: w.merchantId, fulfiller_team_id: w.t.teamId,
-      shop_name: 'Manual orders', shop_type: 'MANUAL', priority: 'NORMAL', payment_status: 'PENDING', currency: 'USD',
-      tags: ['vip', 'gift'], subtotal_price: 448, total_discount: 20, total_shipping: 7.5, total_price: 435.5,
+      status: 'OPEN',
+      order_id: null,
+      order_number: null,
+      merchant_team_id: w.merchantId,
+      fulfiller_team_id: w.t.teamId,
+      shop_name: 'Manual orders',
+      shop_type: 'MANUAL',
+      priority: 'NORMAL',
+      payment_status: 'PENDING',
+      currency: 'USD',
+      tags: ['vip', 'gift'],
+      subtotal_price: 448,
+      total_discount: 20,
+      total_shipping: 7.5,
+      total_price: 435.5,
       customer: { email: 'ada@example.com', name: 'Ada Lovelace', phone: null },
       metadata: { custom: [], shopify: [], meta_data: [], bigcommerce: [] },
     });
     expect(d.shipping_address).toEqual(ADDRESS);
-    expect(d.line_items.map((l: any) => [l.sku, l.quantity, l.name])).toEqual([['TENT-2P', 2, 'Product TENT-2P'], ['STOVE', 1, 'Product STOVE']]);
+    expect(d.line_items.map((l: any) => [l.sku, l.quantity, l.name])).toEqual([
+      ['TENT-2P', 2, 'Product TENT-2P'],
+      ['STOVE', 1, 'Product STOVE'],
+    ]);
     expect(await w.t.db.prisma.draftOrderLineItem.count({ where: { draft_order_id: d.id } })).toBe(2);
 
     const got = await w.call('GET', `/v1/ops/draft-orders/${d.id}`);
@@ -51,9 +66,19 @@ describe('create draft order', () => {
       metadata: { shopify: [{ key: 'gid', value: '123' }] },
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ shop_name: 'Acme Shopify', shop_type: 'SHOPIFY', priority: 'HIGH', payment_status: 'PAID', order_number: 'WEB-77' });
+    expect(res.json()).toMatchObject({
+      shop_name: 'Acme Shopify',
+      shop_type: 'SHOPIFY',
+      priority: 'HIGH',
+      payment_status: 'PAID',
+      order_number: 'WEB-77',
+    });
     // The shop is found again by name, not duplicated.
-    await w.call('POST', '/api/orders/draft-orders/create-draft-order', { shop: { name: 'Acme Shopify', shop_type: 'SHOPIFY' }, line_items: [line('STOVE', 1)], shipping_address: ADDRESS });
+    await w.call('POST', '/api/orders/draft-orders/create-draft-order', {
+      shop: { name: 'Acme Shopify', shop_type: 'SHOPIFY' },
+      line_items: [line('STOVE', 1)],
+      shipping_address: ADDRESS,
+    });
     expect(await w.t.db.prisma.shop.count({ where: { merchant_team_id: w.merchantId, name: 'Acme Shopify' } })).toBe(1);
   });
 
@@ -79,33 +104,53 @@ describe('create draft order', () => {
 
   it('names every unknown product or SKU line', async () => {
     const res = await w.call('POST', '/v1/ops/draft-orders', {
-      line_items: [line('TENT-2P', 1), line('NOPE', 1), { product_id: '0190aaaa-0000-7000-8000-000000000000', quantity: 1, price: 1 }, { quantity: 1, price: 1 }],
+      line_items: [
+        line('TENT-2P', 1),
+        line('NOPE', 1),
+        { product_id: '0190aaaa-0000-7000-8000-000000000000', quantity: 1, price: 1 },
+        { quantity: 1, price: 1 },
+      ],
       shipping_address: ADDRESS,
     });
     expect(res.statusCode).toBe(400);
-    expect(errorsOf(res).map((e) => e.path)).toEqual(['body.line_items.1.sku', 'body.line_items.2.product_id', 'body.line_items.3.product_id']);
+    expect(errorsOf(res).map((e) => e.path)).toEqual([
+      'body.line_items.1.sku',
+      'body.line_items.2.product_id',
+      'body.line_items.3.product_id',
+    ]);
     expect(res.json().detail).toContain('NOPE');
   });
 
-  it('only reaches the merchant\'s own products and delegated merchants', async () => {
+  it("only reaches the merchant's own products and delegated merchants", async () => {
     const other = await teams.createTeam(w.t.db, { name: 'Other merchant', kind: 'MERCHANT' });
     await w.product('FOREIGN', { [w.east]: 5 }, { merchantId: other.id });
     const foreign = await w.call('POST', '/v1/ops/draft-orders', { line_items: [line('FOREIGN', 1)], shipping_address: ADDRESS });
     expect(foreign.statusCode).toBe(400);
     expect(errorsOf(foreign)[0].path).toBe('body.line_items.0.sku');
 
-    const notDelegated = await w.call('POST', '/v1/ops/draft-orders', { merchant_team_id: other.id, line_items: [line('FOREIGN', 1)], shipping_address: ADDRESS });
+    const notDelegated = await w.call('POST', '/v1/ops/draft-orders', {
+      merchant_team_id: other.id,
+      line_items: [line('FOREIGN', 1)],
+      shipping_address: ADDRESS,
+    });
     expect(notDelegated.statusCode).toBe(400);
     expect(errorsOf(notDelegated)[0].path).toBe('body.merchant_team_id');
   });
 
   it('rejects a discount above the line total and a used order number', async () => {
-    const disc = await w.call('POST', '/v1/ops/draft-orders', { line_items: [{ sku: 'TENT-2P', quantity: 1, price: 5, applied_discount_amount: 6 }], shipping_address: ADDRESS });
+    const disc = await w.call('POST', '/v1/ops/draft-orders', {
+      line_items: [{ sku: 'TENT-2P', quantity: 1, price: 5, applied_discount_amount: 6 }],
+      shipping_address: ADDRESS,
+    });
     expect(disc.statusCode).toBe(400);
     expect(errorsOf(disc)[0].path).toBe('body.line_items.0.applied_discount_amount');
 
     await w.order({ line_items: [line('TENT-2P', 1)], order_number: 'DUP-1', payment_status: 'PAID' });
-    const dup = await w.call('POST', '/v1/ops/draft-orders', { line_items: [line('TENT-2P', 1)], shipping_address: ADDRESS, order_number: 'DUP-1' });
+    const dup = await w.call('POST', '/v1/ops/draft-orders', {
+      line_items: [line('TENT-2P', 1)],
+      shipping_address: ADDRESS,
+      order_number: 'DUP-1',
+    });
     expect(dup.statusCode).toBe(409);
   });
 
@@ -116,7 +161,11 @@ describe('create draft order', () => {
       const res = await w.call('POST', '/v1/ops/draft-orders', { line_items: [line('TENT-2P', 1)], shipping_address: ADDRESS });
       expect(res.statusCode).toBe(400);
       expect(errorsOf(res)[0].path).toBe('body.merchant_team_id');
-      const ok = await w.call('POST', '/v1/ops/draft-orders', { merchant_team_id: w.merchantId, line_items: [line('TENT-2P', 1)], shipping_address: ADDRESS });
+      const ok = await w.call('POST', '/v1/ops/draft-orders', {
+        merchant_team_id: w.merchantId,
+        line_items: [line('TENT-2P', 1)],
+        shipping_address: ADDRESS,
+      });
       expect(ok.statusCode).toBe(201);
     } finally {
       await w.t.db.prisma.fulfillmentDelegation.deleteMany({ where: { merchant_team_id: t2.id } });
@@ -138,13 +187,20 @@ describe('list and get draft orders', () => {
     expect(converted.json().data.every((d: any) => d.status === 'CONVERTED' && d.order_id)).toBe(true);
 
     const page = await w.call('GET', '/v1/ops/draft-orders?limit=1&page=1&order=asc');
-    expect(page.json().meta).toMatchObject({ page: 1, page_size: 1, start_index: 2, end_index: 2, has_previous_page: true, has_next_page: true });
+    expect(page.json().meta).toMatchObject({
+      page: 1,
+      page_size: 1,
+      start_index: 2,
+      end_index: 2,
+      has_previous_page: true,
+      has_next_page: true,
+    });
     expect(page.json().data[0].id).toBe([...rows].reverse()[1].id);
 
     expect((await w.call('GET', '/v1/ops/draft-orders?status=DONE')).statusCode).toBe(400);
   });
 
-  it('answers 404 for an unknown draft and for another team\'s draft', async () => {
+  it("answers 404 for an unknown draft and for another team's draft", async () => {
     expect((await w.call('GET', '/v1/ops/draft-orders/0190aaaa-0000-7000-8000-000000000000')).statusCode).toBe(404);
     const otherTeam = await teams.createTeam(w.t.db, { name: 'Other 3PL', kind: 'FULFILLER' });
     const otherKey = await w.t.key({ teamId: otherTeam.id, tier: 4 });

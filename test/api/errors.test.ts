@@ -84,8 +84,16 @@ describe('validation errors name the field and write nothing', () => {
   });
 
   it('unknown enum values', async () => {
-    await expect400(await t.call('POST', '/v1/keys', { body: { name: 'x', power_role: 'OWNER' } }), 'body.power_role', /one of ADMIN, MEMBER/);
-    await expect400(await t.call('POST', '/v1/roles', { body: { name: 'r', permissions: ['read_products'] } }), 'body.permissions.0', /READ_PRODUCTS/);
+    await expect400(
+      await t.call('POST', '/v1/keys', { body: { name: 'x', power_role: 'OWNER' } }),
+      'body.power_role',
+      /one of ADMIN, MEMBER/,
+    );
+    await expect400(
+      await t.call('POST', '/v1/roles', { body: { name: 'r', permissions: ['read_products'] } }),
+      'body.permissions.0',
+      /READ_PRODUCTS/,
+    );
   });
 
   it('out-of-range numbers', async () => {

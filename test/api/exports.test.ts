@@ -23,7 +23,11 @@ async function walkList(path: string, query = '') {
   return out;
 }
 
-const ndjson = (body: string) => body.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const ndjson = (body: string) =>
+  body
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 beforeAll(async () => {
   w = await world();
@@ -33,8 +37,13 @@ beforeAll(async () => {
   for (let i = 0; i < 2500; i += 1) {
     await w.t.db.prisma.charge.create({
       data: {
-        name: i === 0 ? '=HYPERLINK("http://evil")' : `Charge ${i}`, category: ['SHIPPING', 'STORAGE', 'RECEIVING'][i % 3], quantity: 1,
-        calculated_amount: i, original_amount: i, merchant_team_id: w.merchantId, fulfiller_team_id: w.t.teamId,
+        name: i === 0 ? '=HYPERLINK("http://evil")' : `Charge ${i}`,
+        category: ['SHIPPING', 'STORAGE', 'RECEIVING'][i % 3],
+        quantity: 1,
+        calculated_amount: i,
+        original_amount: i,
+        merchant_team_id: w.merchantId,
+        fulfiller_team_id: w.t.teamId,
         created_at: new Date(T0 + Math.floor(i / 3) * 1000),
       },
     });
@@ -44,7 +53,7 @@ beforeAll(async () => {
 afterAll(() => w.t.close());
 
 describe('exports', () => {
-  it('orders: NDJSON equals the list walked by cursor, with the list\'s filters', async () => {
+  it("orders: NDJSON equals the list walked by cursor, with the list's filters", async () => {
     const res = await w.call('GET', '/v1/ops/orders/export');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
@@ -68,7 +77,7 @@ describe('exports', () => {
     expect(unknown.statusCode).toBe(400);
   });
 
-  it('charges as CSV: a header of the record\'s fields, formulas neutralised, the same records as the list', async () => {
+  it("charges as CSV: a header of the record's fields, formulas neutralised, the same records as the list", async () => {
     const res = await w.call('GET', '/v1/ops/charges/export?format=csv');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
@@ -94,7 +103,12 @@ describe('exports', () => {
     // 2 * RECORDS_PER_REQUEST + 1 ledger rows: the request pays for the first block, two more blocks follow.
     const rows = 2 * RECORDS_PER_REQUEST + 1;
     const data = Array.from({ length: rows }, (_, i) => ({
-      product_id: productId, sku: 'BULK', warehouse_id: w.east, bucket: 'on_hand' as const, delta: 0, kind: 'ADJUSTED' as const,
+      product_id: productId,
+      sku: 'BULK',
+      warehouse_id: w.east,
+      bucket: 'on_hand' as const,
+      delta: 0,
+      kind: 'ADJUSTED' as const,
       created_at: new Date(T0 - i * 1000),
     }));
     for (let i = 0; i < rows; i += 5000) await w.t.db.prisma.inventoryMovement.createMany({ data: data.slice(i, i + 5000) });
@@ -114,7 +128,14 @@ describe('exports', () => {
     expect(names).toContain('GET /v1/ops/orders/list');
     expect(names.filter((n) => n.endsWith('/export'))).toEqual([]);
     const doc = (await w.call('GET', '/v1/swagger.json')).json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/ops/orders/export', '/ops/products/export',
-      '/ops/inventory/movements/export', '/ops/charges/export', '/ops/packages/export']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/ops/orders/export',
+        '/ops/products/export',
+        '/ops/inventory/movements/export',
+        '/ops/charges/export',
+        '/ops/packages/export',
+      ]),
+    );
   });
 });

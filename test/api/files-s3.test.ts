@@ -20,7 +20,13 @@ const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRE
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'fos-s3rver-'));
-  server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: 'fos-test', configs: [] }] });
+  server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: 'fos-test', configs: [] }],
+  });
   const { port } = await server.run();
   process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
   process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
@@ -39,20 +45,36 @@ afterAll(async () => {
 function form(name: string, bytes: Buffer) {
   const b = `----fos${Date.now()}`;
   return {
-    payload: Buffer.concat([Buffer.from(`--${b}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: application/octet-stream\r\n\r\n`), bytes, Buffer.from(`\r\n--${b}--\r\n`)]),
+    payload: Buffer.concat([
+      Buffer.from(
+        `--${b}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+      ),
+      bytes,
+      Buffer.from(`\r\n--${b}--\r\n`),
+    ]),
     headers: { 'content-type': `multipart/form-data; boundary=${b}`, 'x-access-token': token },
   };
 }
 
 describe('uploads on S3-compatible storage', () => {
   it('parses s3:// locations', () => {
-    expect(parseS3Url('s3://bucket/a/b?region=eu-west-1', {})).toEqual({ bucket: 'bucket', prefix: 'a/b/', region: 'eu-west-1', endpoint: undefined });
-    expect(parseS3Url('s3://bucket', { AWS_ENDPOINT_URL_S3: 'http://minio:9000/' })).toMatchObject({ prefix: '', endpoint: 'http://minio:9000' });
+    expect(parseS3Url('s3://bucket/a/b?region=eu-west-1', {})).toEqual({
+      bucket: 'bucket',
+      prefix: 'a/b/',
+      region: 'eu-west-1',
+      endpoint: undefined,
+    });
+    expect(parseS3Url('s3://bucket', { AWS_ENDPOINT_URL_S3: 'http://minio:9000/' })).toMatchObject({
+      prefix: '',
+      endpoint: 'http://minio:9000',
+    });
     expect(() => new S3Storage(parseS3Url('s3://b', {}), {})).toThrow(/AWS_ACCESS_KEY_ID/);
   });
 
   it('stores, processes, serves and deletes an image in the bucket', async () => {
-    const bytes = await sharp({ create: { width: 500, height: 500, channels: 3, background: { r: 10, g: 200, b: 90 } } }).png().toBuffer();
+    const bytes = await sharp({ create: { width: 500, height: 500, channels: 3, background: { r: 10, g: 200, b: 90 } } })
+      .png()
+      .toBuffer();
     const res = await t.app.inject({ method: 'POST', url: '/v1/ops/files', ...form('box.png', bytes) });
     expect(res.statusCode, res.body).toBe(201);
     const file = res.json();

@@ -23,9 +23,16 @@ afterAll(() => t?.close());
 function form(file: { name: string; type: string; bytes: Buffer; field?: string } | null, fields: Record<string, string> = {}) {
   const boundary = `----fos${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\ncontent-type: ${file.type}\r\n\r\n`), file.bytes, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\ncontent-type: ${file.type}\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
@@ -39,18 +46,33 @@ async function upload(file: Parameters<typeof form>[0], fields: Record<string, s
 
 const get = (url: string, key = token) => t.app.inject({ method: 'GET', url, headers: { 'x-access-token': key } });
 
-const png = () => sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 20, g: 120, b: 200 } } })
-  .composite([{ input: Buffer.from('<svg width="320" height="240"><rect width="320" height="240" fill="#f80"/></svg>'), top: 0, left: 0 }]).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 20, g: 120, b: 200 } } })
+    .composite([
+      { input: Buffer.from('<svg width="320" height="240"><rect width="320" height="240" fill="#f80"/></svg>'), top: 0, left: 0 },
+    ])
+    .png()
+    .toBuffer();
 
 describe('file uploads', () => {
   it('an image named anything is stored as what it is, then becomes READY with a thumbnail and a BlurHash', async () => {
     const bytes = await png();
-    const res = await upload({ name: 'scan.txt', type: 'text/plain', bytes }, { name: 'Dock photo', tags: 'dock, damage,dock', description: 'pallet 7' });
+    const res = await upload(
+      { name: 'scan.txt', type: 'text/plain', bytes },
+      { name: 'Dock photo', tags: 'dock, damage,dock', description: 'pallet 7' },
+    );
     expect(res.status, res.body).toBe(201);
     const file = res.json();
     expect(file).toMatchObject({
-      name: 'Dock photo', mimetype: 'image/png', size: bytes.length, file_category: 'IMAGE', tags: ['dock', 'damage'],
-      description: 'pallet 7', processing_status: 'PENDING', thumbnail_url: null, preview_blur_hash: null,
+      name: 'Dock photo',
+      mimetype: 'image/png',
+      size: bytes.length,
+      file_category: 'IMAGE',
+      tags: ['dock', 'damage'],
+      description: 'pallet 7',
+      processing_status: 'PENDING',
+      thumbnail_url: null,
+      preview_blur_hash: null,
     });
     expect(file.url).toMatch(new RegExp(`^https?://[^/]+/v1/ops/files/${file.id}/content$`));
 
@@ -75,7 +97,7 @@ describe('file uploads', () => {
   });
 
   it('refuses an executable or a script by its content, whatever its name and type', async () => {
-    const before = (await t.db.prisma.file.count());
+    const before = await t.db.prisma.file.count();
     const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(120, 1)]);
     const mz = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62, 0), Buffer.from('PE\0\0'), Buffer.alloc(300, 7)]);
     mz.writeUInt32LE(64, 0x3c);
@@ -125,7 +147,9 @@ describe('file uploads', () => {
     const reader = await t.key({ permissions: ['READ_FILES'] });
     expect((await get(`/v1/ops/files/${file.id}/content`, reader.token)).body).toBe('hello dock');
     expect((await upload({ name: 'n.txt', type: 'text/plain', bytes: Buffer.from('x') }, {}, reader.token)).status).toBe(403);
-    expect((await t.app.inject({ method: 'DELETE', url: `/v1/ops/files/${file.id}`, headers: { 'x-access-token': other.token } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/v1/ops/files/${file.id}`, headers: { 'x-access-token': other.token } })).statusCode,
+    ).toBe(404);
 
     const dir = (t.app.files.storage as unknown as { dir: string }).dir;
     const bytesAt = path.join(dir, t.teamId, file.id);

@@ -12,7 +12,11 @@ import { ledgerBalanced } from './inventory.fixtures.js';
 export async function binLedgerBalanced(db: Db, productIds: string[], opts: { unplaced?: boolean } = {}) {
   const levels = await ledgerBalanced(db, productIds);
   const rows = await db.prisma.locationStock.findMany({ where: { product_id: { in: productIds } } });
-  const sums = await db.prisma.inventoryMovement.groupBy({ by: ['location_stock_id'], where: { product_id: { in: productIds }, bucket: 'on_hand' }, _sum: { delta: true } });
+  const sums = await db.prisma.inventoryMovement.groupBy({
+    by: ['location_stock_id'],
+    where: { product_id: { in: productIds }, bucket: 'on_hand' },
+    _sum: { delta: true },
+  });
   const byRow = new Map(sums.map((s) => [s.location_stock_id, s._sum.delta ?? 0]));
   for (const r of rows) {
     expect(byRow.get(r.id) ?? 0, `bin row ${r.id} (${r.location_id} lot ${r.lot_code})`).toBe(r.on_hand);
@@ -20,7 +24,9 @@ export async function binLedgerBalanced(db: Db, productIds: string[], opts: { un
   }
   if (!opts.unplaced) expect(byRow.get(null) ?? 0, 'unplaced on_hand movements').toBe(0);
   for (const l of levels) {
-    const inBins = rows.filter((r) => r.product_id === l.product_id && r.warehouse_id === l.warehouse_id).reduce((n, r) => n + r.on_hand, 0);
+    const inBins = rows
+      .filter((r) => r.product_id === l.product_id && r.warehouse_id === l.warehouse_id)
+      .reduce((n, r) => n + r.on_hand, 0);
     if (!opts.unplaced) expect(inBins, `bins of ${l.product_id}@${l.warehouse_id}`).toBe(l.on_hand);
   }
   return { levels, rows };

@@ -9,7 +9,13 @@ import { FulfilResponse } from '../../src/contract/packages.js';
 let t: TestApp;
 let token: string;
 let merchantTeamId: string;
-const CARD = { id: 'rc_1', name: 'Standard', version_id: 'v1', semantic_version: '1.0.0', shipping: { fee_per_package: 1.5, markup_percent: 10 } };
+const CARD = {
+  id: 'rc_1',
+  name: 'Standard',
+  version_id: 'v1',
+  semantic_version: '1.0.0',
+  shipping: { fee_per_package: 1.5, markup_percent: 10 },
+};
 
 beforeAll(async () => {
   t = await testApp();
@@ -18,10 +24,16 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (method: string, url: string, body?: unknown) =>
-  t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
+const call = (method: string, url: string, body?: unknown) => t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
 
-const LABEL = { label_url: 'https://labels.example/l.pdf', tracking_number: '9400100000000000000001', carrier: 'USPS', service: 'Priority', cost: 7.1, cost_currency: 'USD' };
+const LABEL = {
+  label_url: 'https://labels.example/l.pdf',
+  tracking_number: '9400100000000000000001',
+  carrier: 'USPS',
+  service: 'Priority',
+  cost: 7.1,
+  cost_currency: 'USD',
+};
 
 async function lock(f: Fixture, owner = 'packer') {
   const res = await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: owner, timeout_minutes: 15 });
@@ -30,11 +42,17 @@ async function lock(f: Fixture, owner = 'packer') {
 
 async function pack(f: Fixture, quantities: number[], label = true) {
   const res = await call('POST', '/v1/ops/packages', {
-    fulfillment_order_id: f.fo.id, weight: 500, weight_unit: 'G',
+    fulfillment_order_id: f.fo.id,
+    weight: 500,
+    weight_unit: 'G',
     package_line_items: quantities.map((q, i) => ({ sku: f.foLines[i].sku, quantity: q })).filter((l) => l.quantity > 0),
   });
   expect(res.statusCode, res.body).toBe(201);
-  if (label) expect((await call('POST', `/v1/ops/packages/${res.json().id}/label`, { ...LABEL, tracking_number: `TRK${res.json().id.slice(-8)}` })).statusCode).toBe(200);
+  if (label)
+    expect(
+      (await call('POST', `/v1/ops/packages/${res.json().id}/label`, { ...LABEL, tracking_number: `TRK${res.json().id.slice(-8)}` }))
+        .statusCode,
+    ).toBe(200);
   return res.json();
 }
 
@@ -61,7 +79,14 @@ async function state(f: Fixture) {
 
 describe('fulfil', () => {
   it('partially then fully fulfils: decrements, statuses, counters, charge, outbox, lock release', async () => {
-    const f = await fulfillmentFixture(t, { merchantTeamId, lines: [{ quantity: 3, onHand: 10 }, { quantity: 2, onHand: 5 }], status: 'ACCEPTED' });
+    const f = await fulfillmentFixture(t, {
+      merchantTeamId,
+      lines: [
+        { quantity: 3, onHand: 10 },
+        { quantity: 2, onHand: 5 },
+      ],
+      status: 'ACCEPTED',
+    });
     await lock(f);
     const p1 = await pack(f, [2, 0]);
     const res = await call('POST', `/v1/ops/packages/${p1.id}/fulfill`, { locked_by: 'packer' });
@@ -69,14 +94,25 @@ describe('fulfil', () => {
     const body = res.json();
     for (const field of Object.keys(FulfilResponse.properties)) expect(body, field).toHaveProperty(field);
     expect(body).toMatchObject({
-      id: p1.id, status: 'FULFILLED', shipment_status: 'LABEL_PRINTED', tracking_number: `TRK${p1.id.slice(-8)}`,
+      id: p1.id,
+      status: 'FULFILLED',
+      shipment_status: 'LABEL_PRINTED',
+      tracking_number: `TRK${p1.id.slice(-8)}`,
       fulfillment_order: { id: f.fo.id, status: 'IN_PROGRESS' },
     });
     expect(body.shipped_at).toMatch(/Z$/);
     expect(body.fulfillment).toMatchObject({
-      type: 'PICK_PACK', status: 'FULFILLED', package_id: p1.id, fulfillment_order_id: f.fo.id, order_id: f.order.id,
-      tracking_code: `TRK${p1.id.slice(-8)}`, shipping_label_id: body.shipping_label.id, warehouse_name: 'Main Warehouse',
-      total_core_item_quantity: 2, unique_core_item_count: 1, name: `${f.order.order_number}-F1`,
+      type: 'PICK_PACK',
+      status: 'FULFILLED',
+      package_id: p1.id,
+      fulfillment_order_id: f.fo.id,
+      order_id: f.order.id,
+      tracking_code: `TRK${p1.id.slice(-8)}`,
+      shipping_label_id: body.shipping_label.id,
+      warehouse_name: 'Main Warehouse',
+      total_core_item_quantity: 2,
+      unique_core_item_count: 1,
+      name: `${f.order.order_number}-F1`,
     });
     expect(body.fulfillment_order.line_items.map((l: any) => l.remaining_quantity)).toEqual([1, 2]);
 
@@ -86,7 +122,13 @@ describe('fulfil', () => {
     expect(s.orderLines.find((l) => l.id === f.orderLines[0].id)!.remaining_quantity).toBe(1);
     expect(s.levels.find((l) => l.product_id === f.products[0].id)).toMatchObject({ on_hand: 8, committed: 1 });
     expect(s.levels.find((l) => l.product_id === f.products[1].id)).toMatchObject({ on_hand: 5, committed: 2 });
-    expect(s.order).toMatchObject({ fulfillment_status: 'PARTIALLY_FULFILLED', status: 'PENDING_FULFILLMENT', fulfillment_count: 1, tracking_count: 1, closed_at: null });
+    expect(s.order).toMatchObject({
+      fulfillment_status: 'PARTIALLY_FULFILLED',
+      status: 'PENDING_FULFILLMENT',
+      fulfillment_count: 1,
+      tracking_count: 1,
+      closed_at: null,
+    });
     expect(await t.db.prisma.fulfillment.count({ where: { package_id: p1.id } })).toBe(1);
     const charge = await t.db.prisma.charge.findFirst({ where: { fulfillment_id: body.fulfillment.id, category: 'SHIPPING' } });
     expect(charge).toMatchObject({ merchant_team_id: merchantTeamId, order_id: f.order.id });
@@ -114,7 +156,9 @@ describe('fulfil', () => {
     expect(s.levels.find((l) => l.product_id === f.products[1].id)).toMatchObject({ on_hand: 3, committed: 0 });
     expect(s.order).toMatchObject({ fulfillment_status: 'FULFILLED', status: 'CLOSED', fulfillment_count: 2, tracking_count: 2 });
     expect(s.order.closed_at).toBeInstanceOf(Date);
-    expect((await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 5 })).statusCode).toBe(409);
+    expect(
+      (await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 5 })).statusCode,
+    ).toBe(409);
   });
 
   it('fulfilling twice is a 409 and changes nothing', async () => {
@@ -181,16 +225,26 @@ describe('fulfil', () => {
     // A second package for the same 3 units, inserted directly: the create check would refuse it.
     const p2 = await t.db.prisma.package.create({
       data: {
-        fulfiller_team_id: t.teamId, merchant_team_id: f.merchantTeamId, fulfillment_order_id: f.fo.id, warehouse_id: f.warehouseId,
+        fulfiller_team_id: t.teamId,
+        merchant_team_id: f.merchantTeamId,
+        fulfillment_order_id: f.fo.id,
+        warehouse_id: f.warehouseId,
         shipment_status: 'LABEL_PRINTED',
-        line_items: { create: [{ product_id: f.products[0].id, sku: f.foLines[0].sku, quantity: 3, core_fulfillment_order_line_item_id: f.foLines[0].id }] },
+        line_items: {
+          create: [
+            { product_id: f.products[0].id, sku: f.foLines[0].sku, quantity: 3, core_fulfillment_order_line_item_id: f.foLines[0].id },
+          ],
+        },
         shipping_label: { create: { fulfiller_team_id: t.teamId, merchant_team_id: f.merchantTeamId, tracking_code: 'DUP' } },
       },
     });
     expect((await call('POST', `/v1/ops/packages/${p1.id}/fulfill`, { locked_by: 'packer' })).statusCode).toBe(200);
     const before = await state(f);
     // FO is FULFILLED now, so it cannot even be locked; force the lock to reach the decrements.
-    await t.db.prisma.fulfillmentOrder.update({ where: { id: f.fo.id }, data: { status: 'IN_PROGRESS', lock_owner: 'packer', lock_expires_at: new Date(Date.now() + 60_000) } });
+    await t.db.prisma.fulfillmentOrder.update({
+      where: { id: f.fo.id },
+      data: { status: 'IN_PROGRESS', lock_owner: 'packer', lock_expires_at: new Date(Date.now() + 60_000) },
+    });
     const res = await call('POST', `/v1/ops/packages/${p2.id}/fulfill`, { locked_by: 'packer' });
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toContain('only 0 remain');
@@ -218,7 +272,7 @@ describe('fulfil', () => {
     expect(s.levels[0]).toMatchObject({ on_hand: 1, committed: 1 });
   });
 
-  it('refuses a package line that names another fulfillment order\'s line (changed behind the API), changing nothing', async () => {
+  it("refuses a package line that names another fulfillment order's line (changed behind the API), changing nothing", async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }, { quantity: 1 }], status: 'ACCEPTED' });
     const g = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
     await lock(f);
@@ -236,8 +290,14 @@ describe('fulfil', () => {
     expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).status).toBe('PENDING');
   });
 
-  it('refuses a product without inventory in the warehouse, leaving the other products\' levels and ledger as they were', async () => {
-    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1, onHand: 5 }, { quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
+  it("refuses a product without inventory in the warehouse, leaving the other products' levels and ledger as they were", async () => {
+    const f = await fulfillmentFixture(t, {
+      lines: [
+        { quantity: 1, onHand: 5 },
+        { quantity: 1, onHand: 5 },
+      ],
+      status: 'ACCEPTED',
+    });
     await lock(f);
     const p = await pack(f, [1, 1]);
     await t.db.prisma.inventoryLevel.deleteMany({ where: { product_id: f.products[1].id } });

@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(() => w?.t.close());
 
 const http = (method: string, path: string, body?: unknown, token = w.token) => httpCall(base, token, method, path, body);
-const foOf = (orderId: string) => w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: orderId }, include: { line_items: true } });
+const foOf = (orderId: string) =>
+  w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: orderId }, include: { line_items: true } });
 
 describe('POST /v1/ops/fulfillment-orders/{id}/move', () => {
   it('moves every line: the fulfillment order itself ships from the new warehouse, stock re-committed', async () => {
@@ -41,17 +42,37 @@ describe('POST /v1/ops/fulfillment-orders/{id}/move', () => {
     const order = await w.order({ line_items: [line('MV-2', 4)], payment_status: 'PAID' });
     const fo = await foOf(order.id);
     const lineId = fo.line_items[0].id;
-    const short = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, { warehouse_id: w.west, lines: [{ fulfillment_order_line_item_id: lineId, quantity: 2 }] });
+    const short = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, {
+      warehouse_id: w.west,
+      lines: [{ fulfillment_order_line_item_id: lineId, quantity: 2 }],
+    });
     expect(short.status).toBe(409);
     expect(short.body.detail).toMatch(/has only 1 of product/);
-    expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, { warehouse_id: w.west, lines: [{ fulfillment_order_line_item_id: lineId, quantity: 9 }] })).status).toBe(400);
-    expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, { warehouse_id: w.west, lines: [{ fulfillment_order_line_item_id: 'nope', quantity: 1 }] })).status).toBe(400);
+    expect(
+      (
+        await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, {
+          warehouse_id: w.west,
+          lines: [{ fulfillment_order_line_item_id: lineId, quantity: 9 }],
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, {
+          warehouse_id: w.west,
+          lines: [{ fulfillment_order_line_item_id: 'nope', quantity: 1 }],
+        })
+      ).status,
+    ).toBe(400);
     expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, { warehouse_id: w.east })).status).toBe(409);
     expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, { warehouse_id: 'elsewhere' })).status).toBe(400);
     expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, { warehouse_id: w.west, extra: 1 })).status).toBe(400);
     expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, { warehouse_id: w.west }, other.token)).status).toBe(404);
 
-    const res = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, { warehouse_id: w.west, lines: [{ fulfillment_order_line_item_id: lineId, quantity: 1 }] });
+    const res = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, {
+      warehouse_id: w.west,
+      lines: [{ fulfillment_order_line_item_id: lineId, quantity: 1 }],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.original).toMatchObject({ id: fo.id, warehouse_id: w.east, total_quantity: 3 });
     expect(res.body.moved).toMatchObject({ warehouse_id: w.west, total_quantity: 1, status: 'PENDING' });
@@ -70,10 +91,17 @@ describe('POST /v1/ops/fulfillment-orders/{id}/move', () => {
     const locked = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, { warehouse_id: w.west });
     expect(locked.status).toBe(409);
     expect(locked.body).toMatchObject({ type: 'urn:fos:error:lock-held', lock_owner: 'ann' });
-    const pkg = await http('POST', '/v1/ops/packages', { fulfillment_order_id: fo.id, weight: 100, weight_unit: 'G', package_line_items: [{ sku: 'MV-3', quantity: 1 }] });
+    const pkg = await http('POST', '/v1/ops/packages', {
+      fulfillment_order_id: fo.id,
+      weight: 100,
+      weight_unit: 'G',
+      package_line_items: [{ sku: 'MV-3', quantity: 1 }],
+    });
     expect(pkg.status).toBe(201);
     expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/release`, { lock_owner: 'ann' })).status).toBe(200);
-    const packed = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/split`, { lines: [{ fulfillment_order_line_item_id: fo.line_items[0].id, quantity: 1 }] });
+    const packed = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/split`, {
+      lines: [{ fulfillment_order_line_item_id: fo.line_items[0].id, quantity: 1 }],
+    });
     expect(packed.status).toBe(409);
     expect(packed.body.detail).toMatch(/has packages or fulfilled units/);
 
@@ -105,9 +133,17 @@ describe('POST /v1/ops/fulfillment-orders/{id}/split', () => {
     const order = await w.order({ line_items: [line('SP-1', 3)], payment_status: 'PAID' });
     const fo = await foOf(order.id);
     const lineId = fo.line_items[0].id;
-    expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/split`, { lines: [{ fulfillment_order_line_item_id: lineId, quantity: 3 }] })).status).toBe(400);
+    expect(
+      (
+        await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/split`, {
+          lines: [{ fulfillment_order_line_item_id: lineId, quantity: 3 }],
+        })
+      ).status,
+    ).toBe(400);
     expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/split`, { lines: [] })).status).toBe(400);
-    const res = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/split`, { lines: [{ fulfillment_order_line_item_id: lineId, quantity: 1 }] });
+    const res = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/split`, {
+      lines: [{ fulfillment_order_line_item_id: lineId, quantity: 1 }],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.original).toMatchObject({ id: fo.id, total_quantity: 2 });
     expect(res.body.split).toMatchObject({ warehouse_id: w.east, total_quantity: 1, status: 'PENDING', order_id: order.id });

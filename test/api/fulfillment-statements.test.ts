@@ -28,7 +28,14 @@ afterAll(() => t?.close());
 
 describe.runIf(sqlite)('statements per fulfilment', () => {
   it('one complete fulfilment runs a bounded number of SQL statements', async () => {
-    const f = await fulfillmentFixture(t, { merchantTeamId, lines: [{ quantity: 2, onHand: 10 }, { quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
+    const f = await fulfillmentFixture(t, {
+      merchantTeamId,
+      lines: [
+        { quantity: 2, onHand: 10 },
+        { quantity: 1, onHand: 5 },
+      ],
+      status: 'ACCEPTED',
+    });
     const call = (method: string, url: string, body: unknown) => t.call(method, url, { token, body });
     expect((await call('GET', `/v1/ops/fulfillment-orders/${f.fo.id}`, undefined)).statusCode).toBe(200); // the key, resolved
     const statements: string[] = [];
@@ -37,13 +44,20 @@ describe.runIf(sqlite)('statements per fulfilment', () => {
       const locked = await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 15 });
       expect(locked.statusCode, locked.body).toBe(200);
       const pkg = await call('POST', '/v1/ops/packages', {
-        fulfillment_order_id: f.fo.id, weight: 500, weight_unit: 'G',
+        fulfillment_order_id: f.fo.id,
+        weight: 500,
+        weight_unit: 'G',
         package_line_items: f.foLines.map((l, i) => ({ sku: l.sku, quantity: i === 0 ? 2 : 1 })),
       });
       expect(pkg.statusCode, pkg.body).toBe(201);
       const id = pkg.json().id;
       const label = await call('POST', `/v1/ops/packages/${id}/label`, {
-        label_url: 'https://labels.example/l.pdf', tracking_number: `TRK${id.slice(-8)}`, carrier: 'USPS', service: 'Priority', cost: 7.1, cost_currency: 'USD',
+        label_url: 'https://labels.example/l.pdf',
+        tracking_number: `TRK${id.slice(-8)}`,
+        carrier: 'USPS',
+        service: 'Priority',
+        cost: 7.1,
+        cost_currency: 'USD',
       });
       expect(label.statusCode, label.body).toBe(200);
       const done = await call('POST', `/v1/ops/packages/${id}/fulfill`, { locked_by: 'packer' });
@@ -52,7 +66,8 @@ describe.runIf(sqlite)('statements per fulfilment', () => {
       stop();
     }
     console.info(`one complete fulfilment: ${statements.length} SQL statements`);
-    if (process.env.FOS_SHOW_STATEMENTS) console.info(statements.map((s) => s.slice(0, Number(process.env.FOS_SHOW_STATEMENTS) > 1 ? undefined : 110)).join("\n"));
+    if (process.env.FOS_SHOW_STATEMENTS)
+      console.info(statements.map((s) => s.slice(0, Number(process.env.FOS_SHOW_STATEMENTS) > 1 ? undefined : 110)).join('\n'));
     expect(statements.length).toBeGreaterThan(4); // the spy saw the requests at all
     expect(statements.length).toBeLessThanOrEqual(CURRENT_CEILING);
   });

@@ -22,7 +22,15 @@ describe('fulfillment orders', () => {
     const res = await call('GET', `/v1/ops/fulfillment-orders?order_id=${a.order.id}`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.meta).toMatchObject({ page: 0, page_size: 20, total: 1, start_index: 1, end_index: 1, has_next_page: false, has_previous_page: false });
+    expect(body.meta).toMatchObject({
+      page: 0,
+      page_size: 20,
+      total: 1,
+      start_index: 1,
+      end_index: 1,
+      has_next_page: false,
+      has_previous_page: false,
+    });
     expect(body.data).toHaveLength(1);
     expect(body.data[0]).toMatchObject({ id: a.fo.id, order_id: a.order.id, status: 'PENDING', request_status: 'UNSUBMITTED' });
 
@@ -45,15 +53,33 @@ describe('fulfillment orders', () => {
     expect(res.statusCode).toBe(200);
     const fo = res.json();
     expect(fo).toMatchObject({
-      id: f.fo.id, order_id: f.order.id, order_number: f.order.order_number, status: 'PENDING', warehouse_id: f.warehouseId,
-      warehouse_name: 'Main Warehouse', fulfillment_status: 'UNFULFILLED', total_quantity: 3, remaining_quantity: 3,
-      shipping_address_name: 'Grace Hopper', shipping_address_city: 'Arlington', shipping_address_country: 'US',
-      shipping_address_address2: null, lock: null, merchant_team_id: f.merchantTeamId,
+      id: f.fo.id,
+      order_id: f.order.id,
+      order_number: f.order.order_number,
+      status: 'PENDING',
+      warehouse_id: f.warehouseId,
+      warehouse_name: 'Main Warehouse',
+      fulfillment_status: 'UNFULFILLED',
+      total_quantity: 3,
+      remaining_quantity: 3,
+      shipping_address_name: 'Grace Hopper',
+      shipping_address_city: 'Arlington',
+      shipping_address_country: 'US',
+      shipping_address_address2: null,
+      lock: null,
+      merchant_team_id: f.merchantTeamId,
     });
-    expect(fo.line_items).toEqual([expect.objectContaining({
-      id: f.foLines[0].id, sku: 'GET-1', product_id: f.products[0].id, quantity: 3, remaining_quantity: 3, fulfilled_quantity: 0,
-      order_line_item_id: f.orderLines[0].id,
-    })]);
+    expect(fo.line_items).toEqual([
+      expect.objectContaining({
+        id: f.foLines[0].id,
+        sku: 'GET-1',
+        product_id: f.products[0].id,
+        quantity: 3,
+        remaining_quantity: 3,
+        fulfilled_quantity: 0,
+        order_line_item_id: f.orderLines[0].id,
+      }),
+    ]);
     expect(fo.created_at).toMatch(/Z$/);
   });
 
@@ -77,7 +103,9 @@ describe('fulfillment orders', () => {
     const otherTeam = await t.db.prisma.team.create({ data: { name: 'Other 3PL', kind: 'FULFILLER' } });
     const other = await t.key({ teamId: otherTeam.id });
     expect((await call('GET', `/v1/ops/fulfillment-orders/${f.fo.id}`, undefined, other.token)).statusCode).toBe(404);
-    expect((await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'x', timeout_minutes: 5 }, other.token)).statusCode).toBe(404);
+    expect(
+      (await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'x', timeout_minutes: 5 }, other.token)).statusCode,
+    ).toBe(404);
     const list = (await call('GET', '/v1/ops/fulfillment-orders', undefined, other.token)).json();
     expect(list.meta.total).toBe(0);
 
@@ -104,12 +132,21 @@ describe('locks', () => {
     expect(expires).toBeLessThanOrEqual(Date.now() + 30 * 60_000 + 1000);
 
     const fo = (await call('GET', `/v1/ops/fulfillment-orders/${f.fo.id}`)).json();
-    expect(fo).toMatchObject({ status: 'IN_PROGRESS', request_status: 'ACCEPTED', lock: { lock_owner: 'packer-1', expires_at: lock.expires_at } });
+    expect(fo).toMatchObject({
+      status: 'IN_PROGRESS',
+      request_status: 'ACCEPTED',
+      lock: { lock_owner: 'packer-1', expires_at: lock.expires_at },
+    });
 
     const other = await call('POST', url, { lock_owner: 'packer-2', timeout_minutes: 5 });
     expect(other.statusCode).toBe(409);
     expect(other.headers['content-type']).toMatch(/application\/problem\+json/);
-    expect(other.json()).toMatchObject({ type: 'urn:fos:error:lock-held', status: 409, lock_owner: 'packer-1', expires_at: lock.expires_at });
+    expect(other.json()).toMatchObject({
+      type: 'urn:fos:error:lock-held',
+      status: 409,
+      lock_owner: 'packer-1',
+      expires_at: lock.expires_at,
+    });
 
     const extended = await call('POST', url, { lock_owner: 'packer-1', timeout_minutes: 60 });
     expect(extended.statusCode).toBe(200);
@@ -121,7 +158,8 @@ describe('locks', () => {
   it('treats an expired lock as free', async () => {
     const f = await fulfillmentFixture(t, { status: 'IN_PROGRESS' });
     await t.db.prisma.fulfillmentOrder.update({
-      where: { id: f.fo.id }, data: { lock_owner: 'gone-home', lock_expires_at: new Date(Date.now() - 1000) },
+      where: { id: f.fo.id },
+      data: { lock_owner: 'gone-home', lock_expires_at: new Date(Date.now() - 1000) },
     });
     expect((await call('GET', `/v1/ops/fulfillment-orders/${f.fo.id}`)).json().lock).toBeNull();
     const res = await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'night-shift', timeout_minutes: 10 });
@@ -155,9 +193,14 @@ describe('locks', () => {
   it('validates the body', async () => {
     const f = await fulfillmentFixture(t, { status: 'ACCEPTED' });
     const url = `/v1/ops/fulfillment-orders/${f.fo.id}/lock`;
-    for (const body of [{ lock_owner: '', timeout_minutes: 5 }, { lock_owner: 'a', timeout_minutes: 0 },
-      { lock_owner: 'a', timeout_minutes: 1441 }, { lock_owner: 'a' }, { lock_owner: 'a', timeout_minutes: 5, extra: 1 },
-      { lock_owner: 'x'.repeat(201), timeout_minutes: 5 }]) {
+    for (const body of [
+      { lock_owner: '', timeout_minutes: 5 },
+      { lock_owner: 'a', timeout_minutes: 0 },
+      { lock_owner: 'a', timeout_minutes: 1441 },
+      { lock_owner: 'a' },
+      { lock_owner: 'a', timeout_minutes: 5, extra: 1 },
+      { lock_owner: 'x'.repeat(201), timeout_minutes: 5 },
+    ]) {
       const res = await call('POST', url, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe('urn:fos:error:validation-failed');

@@ -22,8 +22,27 @@ function prng(seed: number) {
 
 type Schema = Record<string, any>;
 const NUMBERS = [0, -1, 1, 2.5, 2147483648, -2147483649, 9007199254740992, 9223372036854775807, 1e308, -1e308, 1e-300];
-const STRINGS = ['', 'a', ' ', 'x'.repeat(5000), '\ud800', 'a\u0000b', '%ZZ', '../../etc/passwd', '<script>', "' OR 1=1 --",
-  '0196f0a1-0000-7000-8000-000000000000', 'not-a-uuid', '2026-01-01T00:00:00Z', '1e308', '-1', '日本語', '😀', 'US', 'KG'];
+const STRINGS = [
+  '',
+  'a',
+  ' ',
+  'x'.repeat(5000),
+  '\ud800',
+  'a\u0000b',
+  '%ZZ',
+  '../../etc/passwd',
+  '<script>',
+  "' OR 1=1 --",
+  '0196f0a1-0000-7000-8000-000000000000',
+  'not-a-uuid',
+  '2026-01-01T00:00:00Z',
+  '1e308',
+  '-1',
+  '日本語',
+  '😀',
+  'US',
+  'KG',
+];
 
 function gen(schema: Schema | undefined, rnd: () => number, depth = 0): unknown {
   const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
@@ -34,20 +53,33 @@ function gen(schema: Schema | undefined, rnd: () => number, depth = 0): unknown 
   if (schema.anyOf || schema.oneOf) return gen(pick(schema.anyOf ?? schema.oneOf), rnd, depth + 1);
   const type = Array.isArray(schema.type) ? pick(schema.type) : schema.type;
   switch (type) {
-    case 'integer': case 'number': {
+    case 'integer':
+    case 'number': {
       if (r < 0.5) return pick(NUMBERS);
       const lo = schema.minimum ?? 0;
       const hi = Math.min(schema.maximum ?? 1000, lo + 1000);
       const v = lo + rnd() * (hi - lo);
       return type === 'integer' ? Math.round(v) : v;
     }
-    case 'boolean': return rnd() < 0.5;
+    case 'boolean':
+      return rnd() < 0.5;
     case 'string':
       if (r < 0.5) return pick(STRINGS);
-      if (schema.format === 'uuid') return '0196f0a1-0000-7000-8000-' + Math.floor(rnd() * 1e12).toString().padStart(12, '0');
+      if (schema.format === 'uuid')
+        return (
+          '0196f0a1-0000-7000-8000-' +
+          Math.floor(rnd() * 1e12)
+            .toString()
+            .padStart(12, '0')
+        );
       if (schema.format === 'date-time') return new Date(Math.floor(rnd() * 4e12)).toISOString();
       if (schema.format === 'uri' || schema.format === 'email') return schema.format === 'uri' ? 'https://example.com/a' : 'a@example.com';
-      return 'v' + Math.floor(rnd() * 1e6).toString(36).slice(0, Math.max(1, schema.maxLength ?? 8));
+      return (
+        'v' +
+        Math.floor(rnd() * 1e6)
+          .toString(36)
+          .slice(0, Math.max(1, schema.maxLength ?? 8))
+      );
     case 'array': {
       const n = r < 0.9 ? Math.floor(rnd() * 3) : 300;
       return Array.from({ length: n }, () => gen(schema.items, rnd, depth + 1));
@@ -66,11 +98,17 @@ function gen(schema: Schema | undefined, rnd: () => number, depth = 0): unknown 
 
 /** Percent-encodes; a lone surrogate becomes its (invalid) UTF-8 bytes, a case worth sending too. */
 const enc = (s: string) => {
-  try { return encodeURIComponent(s); } catch { return '%ED%A0%80'; }
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return '%ED%A0%80';
+  }
 };
 
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); }, 60_000);
+beforeAll(async () => {
+  t = await testApp();
+}, 60_000);
 afterAll(() => t.close());
 
 it('no operation of swagger.json answers 5xx, and every error is problem+json with a trace id', async () => {
@@ -91,10 +129,12 @@ it('no operation of swagger.json answers 5xx, and every error is problem+json wi
     if (/\/me\b|api-keys\/\{[^}]+\}\/(rotate|disable)|\/shutdown/.test(path) && method !== 'get') continue;
     for (let i = 0; i < perOp; i++) {
       const params = (op.parameters ?? []) as Schema[];
-      let url = base + path.replace(/\{([^}]+)\}/g, (_m, name) => {
-        const p = params.find((x) => x.name === name && x.in === 'path');
-        return enc(String(gen(p?.schema, rnd)));
-      });
+      let url =
+        base +
+        path.replace(/\{([^}]+)\}/g, (_m, name) => {
+          const p = params.find((x) => x.name === name && x.in === 'path');
+          return enc(String(gen(p?.schema, rnd)));
+        });
       const query = new URLSearchParams();
       for (const p of params.filter((x) => x.in === 'query')) {
         if (rnd() < 0.5) query.set(p.name, String(gen(p.schema, rnd)));
@@ -104,7 +144,8 @@ it('no operation of swagger.json answers 5xx, and every error is problem+json wi
       let payload: string | undefined;
       if (bodySchema) payload = rnd() < 0.03 ? '{"truncated":' : JSON.stringify(gen(bodySchema, rnd));
       const res = await t.app.inject({
-        method: method.toUpperCase() as 'GET', url,
+        method: method.toUpperCase() as 'GET',
+        url,
         headers: { 'x-access-token': t.adminToken, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
         ...(payload !== undefined ? { payload } : {}),
       });
@@ -112,9 +153,10 @@ it('no operation of swagger.json answers 5xx, and every error is problem+json wi
       const where = `${method.toUpperCase()} ${url.slice(0, 120)} ${payload?.slice(0, 200) ?? ''}`;
       if (res.statusCode >= 500) failures.push(`${res.statusCode} ${where} -> ${res.body.slice(0, 200)}`);
       else if (res.statusCode >= 400) {
-        const ok = String(res.headers['content-type']).startsWith('application/problem+json')
-          && /^[0-9a-f]{16}$/.test(String(res.headers['x-trace-id']))
-          && res.json().trace_id === res.headers['x-trace-id'];
+        const ok =
+          String(res.headers['content-type']).startsWith('application/problem+json') &&
+          /^[0-9a-f]{16}$/.test(String(res.headers['x-trace-id'])) &&
+          res.json().trace_id === res.headers['x-trace-id'];
         if (!ok) failures.push(`not problem+json ${res.statusCode} ${where}`);
       }
     }
@@ -144,7 +186,12 @@ it('empty writes, hostile Idempotency-Key headers and array-form credential para
       if (method !== 'get') {
         requests.push({ method: method.toUpperCase() as 'POST', url, headers: { 'x-access-token': t.adminToken } });
         const key = KEYS[Math.floor(rnd() * KEYS.length)];
-        requests.push({ method: method.toUpperCase() as 'POST', url, headers: { 'x-access-token': t.adminToken, 'content-type': 'application/json', 'idempotency-key': key }, payload: '{}' });
+        requests.push({
+          method: method.toUpperCase() as 'POST',
+          url,
+          headers: { 'x-access-token': t.adminToken, 'content-type': 'application/json', 'idempotency-key': key },
+          payload: '{}',
+        });
       }
       for (const [i, r] of requests.entries()) {
         const res = await t.app.inject(r);
@@ -152,7 +199,8 @@ it('empty writes, hostile Idempotency-Key headers and array-form credential para
         const where = `${r.method} ${String(r.url).slice(0, 120)}`;
         if (res.statusCode >= 500) failures.push(`${res.statusCode} ${where} -> ${res.body.slice(0, 200)}`);
         else if (i === 0 && res.statusCode !== 401) failures.push(`credential in the query string not refused: ${res.statusCode} ${where}`);
-        else if (res.statusCode >= 400 && !String(res.headers['content-type']).startsWith('application/problem+json')) failures.push(`not problem+json ${res.statusCode} ${where}`);
+        else if (res.statusCode >= 400 && !String(res.headers['content-type']).startsWith('application/problem+json'))
+          failures.push(`not problem+json ${res.statusCode} ${where}`);
       }
     }
   }

@@ -12,9 +12,12 @@ beforeAll(async () => {
 });
 afterAll(() => w?.t.close());
 
-const adjust = (body: Record<string, unknown>, key?: string) => w.t.call('POST', '/v1/ops/inventory/adjustments', {
-  token: w.token, body, headers: key === undefined ? {} : { 'idempotency-key': key },
-});
+const adjust = (body: Record<string, unknown>, key?: string) =>
+  w.t.call('POST', '/v1/ops/inventory/adjustments', {
+    token: w.token,
+    body,
+    headers: key === undefined ? {} : { 'idempotency-key': key },
+  });
 
 describe('Idempotency-Key on POST /v1/ops/inventory/adjustments', () => {
   it('a repeat answers the first answer and applies nothing again', async () => {
@@ -64,7 +67,11 @@ describe('Idempotency-Key on POST /v1/ops/inventory/adjustments', () => {
     const other = await w.t.key({ tier: 4 });
     const body = { warehouse_id: w.east, reason: 'FOUND', lines: [{ sku: 'IDEM-1', delta: 1 }] };
     const a = await adjust(body, 'shared');
-    const b = await w.t.call('POST', '/v1/ops/inventory/adjustments', { token: other.token, body, headers: { 'idempotency-key': 'shared' } });
+    const b = await w.t.call('POST', '/v1/ops/inventory/adjustments', {
+      token: other.token,
+      body,
+      headers: { 'idempotency-key': 'shared' },
+    });
     expect(a.statusCode).toBe(201);
     expect(b.headers['idempotent-replayed']).toBe('true');
     const count = await w.t.db.prisma.idempotencyRecord.count({ where: { key: 'shared' } });

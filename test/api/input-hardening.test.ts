@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await testApp(); });
+beforeAll(async () => {
+  t = await testApp();
+});
 afterAll(() => t.close());
 
 function expectProblem(res: { statusCode: number; headers: Record<string, unknown>; json(): any }, status: number) {
@@ -31,14 +33,18 @@ describe('item 1: bounds the columns can hold', () => {
     }
   });
   it('refuses a file size beyond a 64-bit exact integer', async () => {
-    const body = expectProblem(await t.call('POST', '/v1/ops/files', {
-      body: { name: 'a', url: 'https://x.example/y', mimetype: 'a/b', size: 9223372036854775807 },
-    }), 400);
+    const body = expectProblem(
+      await t.call('POST', '/v1/ops/files', {
+        body: { name: 'a', url: 'https://x.example/y', mimetype: 'a/b', size: 9223372036854775807 },
+      }),
+      400,
+    );
     expect(body.errors[0].path).toBe('body.size');
   });
   it('refuses lone surrogates in text', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/ops/carrier-rates',
+      method: 'POST',
+      url: '/v1/ops/carrier-rates',
       headers: { 'x-access-token': t.adminToken, 'content-type': 'application/json' },
       payload: `{"carrier_id":"c","carrier_name":"C","service_id":"\\ud800","service_name":"S","amount":1}`,
     });
@@ -58,9 +64,12 @@ describe('item 1: bounds the columns can hold', () => {
 
 describe('item 2: carrier rates', () => {
   it('refuses estimated_days a 32-bit column cannot hold, stores nothing, rate table stays readable', async () => {
-    const body = expectProblem(await t.call('POST', '/v1/ops/carrier-rates', {
-      body: { ...rate, estimated_days: 9007199254740992 },
-    }), 400);
+    const body = expectProblem(
+      await t.call('POST', '/v1/ops/carrier-rates', {
+        body: { ...rate, estimated_days: 9007199254740992 },
+      }),
+      400,
+    );
     expect(body.errors[0].path).toBe('body.estimated_days');
     expect(await t.db.prisma.carrierRate.count({ where: { team_id: t.teamId } })).toBe(0);
     expect((await t.call('GET', '/v1/ops/carrier-rates')).statusCode).toBe(200);
@@ -89,7 +98,9 @@ describe('item 4: every response is problem+json with a trace id', () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1');
       let out = '';
-      socket.on('data', (d) => { out += d.toString(); });
+      socket.on('data', (d) => {
+        out += d.toString();
+      });
       socket.on('end', () => resolve(out));
       socket.on('error', reject);
       socket.write('GET /v1/me HTTP/1.1\r\nHost: x\r\n\r\n{"a":1}\r\n\r\n');
@@ -114,7 +125,9 @@ describe('item 12: page/limit are whole numbers, order ids are UUIDs', () => {
   });
   it('refuses non-UUID order ids and fulfillment order ids with 400', async () => {
     for (const url of [
-      '/v1/ops/orders/abc', '/v1/ops/fulfillment-orders/abc', '/v1/ops/fulfillment-orders?order_id=abc',
+      '/v1/ops/orders/abc',
+      '/v1/ops/fulfillment-orders/abc',
+      '/v1/ops/fulfillment-orders?order_id=abc',
       '/v1/ops/packages?fulfillment_order_id=abc',
     ]) {
       const body = expectProblem(await t.call('GET', url), 400);

@@ -23,11 +23,17 @@ describe('inventory ledger', () => {
     const p = await w.product('LEDGER-1', { [w.east]: 7 });
     const order = await w.order({ line_items: [line('LEDGER-1', 3)], payment_status: 'PAID' });
     let moves = await w.t.db.prisma.inventoryMovement.findMany({ where: { product_id: p }, orderBy: { id: 'asc' } });
-    expect(moves.map((m) => [m.kind, m.bucket, m.delta])).toEqual([['RECEIVED', 'on_hand', 7], ['COMMITTED', 'committed', 3]]);
+    expect(moves.map((m) => [m.kind, m.bucket, m.delta])).toEqual([
+      ['RECEIVED', 'on_hand', 7],
+      ['COMMITTED', 'committed', 3],
+    ]);
     expect(moves[1]).toMatchObject({ sku: 'LEDGER-1', warehouse_id: w.east, reference_type: 'order', reference_id: order.id });
     expect(await fulfilAll(order.id)).toEqual([200]);
     moves = await w.t.db.prisma.inventoryMovement.findMany({ where: { product_id: p, kind: 'FULFILLED' } });
-    expect(moves.map((m) => [m.bucket, m.delta]).sort()).toEqual([['committed', -3], ['on_hand', -3]]);
+    expect(moves.map((m) => [m.bucket, m.delta]).sort()).toEqual([
+      ['committed', -3],
+      ['on_hand', -3],
+    ]);
     expect(moves[0].reference_type).toBe('package');
     expect(await w.level(p, w.east)).toMatchObject({ on_hand: 4, committed: 0 });
     await expectLedgerBalanced([p]);
@@ -36,18 +42,25 @@ describe('inventory ledger', () => {
   it('stays balanced and never negative when converts and fulfils race on the same levels', async () => {
     const p = await w.product('LEDGER-RACE', { [w.east]: 9, [w.west]: 6 });
     const n = 10;
-    const drafts = await Promise.all(Array.from({ length: n }, () => w.draft({ line_items: [line('LEDGER-RACE', 2)], payment_status: 'PAID' })));
+    const drafts = await Promise.all(
+      Array.from({ length: n }, () => w.draft({ line_items: [line('LEDGER-RACE', 2)], payment_status: 'PAID' })),
+    );
     // Converts race with each other and with fulfils of the orders converted first.
     const converted: string[] = [];
     const fulfils: Promise<number[]>[] = [];
-    await Promise.all(drafts.map(async (d) => {
-      const r = await http('POST', `/v1/ops/draft-orders/${d.id}/convert`);
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      converted.push(r.body.id);
-      fulfils.push(fulfilAll(r.body.id));
-    }));
+    await Promise.all(
+      drafts.map(async (d) => {
+        const r = await http('POST', `/v1/ops/draft-orders/${d.id}/convert`);
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        converted.push(r.body.id);
+        fulfils.push(fulfilAll(r.body.id));
+      }),
+    );
     const statuses = (await Promise.all(fulfils)).flat();
-    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((s) => s === 200),
+      JSON.stringify(statuses),
+    ).toBe(true);
     const levels = await expectLedgerBalanced([p]);
     // 15 units for 10 orders of 2 (splits allowed): all 15 commit and ship, nothing overshipped.
     expect(await shipped(p)).toBe(15);
@@ -57,6 +70,9 @@ describe('inventory ledger', () => {
 });
 
 async function shipped(productId: string) {
-  const rows = await w.t.db.prisma.inventoryMovement.aggregate({ where: { product_id: productId, kind: 'FULFILLED', bucket: 'on_hand' }, _sum: { delta: true } });
+  const rows = await w.t.db.prisma.inventoryMovement.aggregate({
+    where: { product_id: productId, kind: 'FULFILLED', bucket: 'on_hand' },
+    _sum: { delta: true },
+  });
   return -(rows._sum.delta ?? 0);
 }

@@ -28,7 +28,16 @@ describe('GET /v1/ops/inventory', () => {
     const res = await http('GET', `/v1/ops/inventory?product_id=${p}`);
     expect(res.status).toBe(200);
     const byWh = Object.fromEntries(res.body.data.map((l: any) => [l.warehouse_name, l]));
-    expect(byWh.East).toMatchObject({ sku: 'INV-LVL', on_hand: 12, committed: 2, unavailable: 0, on_order: 0, available: 10, below_minimum: false, reorder_quantity: 0 });
+    expect(byWh.East).toMatchObject({
+      sku: 'INV-LVL',
+      on_hand: 12,
+      committed: 2,
+      unavailable: 0,
+      on_order: 0,
+      available: 10,
+      below_minimum: false,
+      reorder_quantity: 0,
+    });
     // West: position 3 < minimum 5; 17 fills up to 20, rounded up to the increment 6 -> 18.
     expect(byWh.West).toMatchObject({ available: 3, below_minimum: true, reorder_quantity: 18, minimum_level: 5, maximum_level: 20 });
     const low = await http('GET', `/v1/ops/inventory?below_minimum=true&sku=INV-LVL`);
@@ -47,7 +56,10 @@ describe('GET /v1/ops/inventory', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await http('GET', `/v1/ops/inventory?below_minimum=true&product_id=${ids.join(',')}&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const res = await http(
+        'GET',
+        `/v1/ops/inventory?below_minimum=true&product_id=${ids.join(',')}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(res.status).toBe(200);
       seen.push(...res.body.data.map((l: any) => l.product_id));
       cursor = res.body.meta.next_cursor;
@@ -65,17 +77,38 @@ describe('POST /v1/ops/inventory/adjustments', () => {
     expect(found.status, JSON.stringify(found.body)).toBe(201);
     expect(found.body).toMatchObject({ reason: 'FOUND', note: 'behind the rack', warehouse_name: 'East', force: false });
     expect(found.body.lines[0]).toMatchObject({ product_id: p, sku: 'INV-ADJ', delta: 4, counted: null, on_hand: 14, available: 14 });
-    expect((await adjust({ warehouse_id: w.east, reason: 'DAMAGED', lines: [{ product_id: p, delta: 3 }] })).body.lines[0]).toMatchObject({ on_hand: 14, unavailable: 3, available: 11 });
-    expect((await adjust({ warehouse_id: w.east, reason: 'DAMAGED', lines: [{ product_id: p, delta: -2 }] })).body.lines[0]).toMatchObject({ on_hand: 12, unavailable: 1 });
-    expect((await adjust({ warehouse_id: w.east, reason: 'QUARANTINE', lines: [{ product_id: p, delta: 2 }] })).body.lines[0]).toMatchObject({ unavailable: 3 });
-    expect((await adjust({ warehouse_id: w.east, reason: 'RELEASE_QUARANTINE', lines: [{ product_id: p, delta: 2 }] })).body.lines[0]).toMatchObject({ unavailable: 1, available: 11 });
+    expect((await adjust({ warehouse_id: w.east, reason: 'DAMAGED', lines: [{ product_id: p, delta: 3 }] })).body.lines[0]).toMatchObject({
+      on_hand: 14,
+      unavailable: 3,
+      available: 11,
+    });
+    expect((await adjust({ warehouse_id: w.east, reason: 'DAMAGED', lines: [{ product_id: p, delta: -2 }] })).body.lines[0]).toMatchObject({
+      on_hand: 12,
+      unavailable: 1,
+    });
+    expect(
+      (await adjust({ warehouse_id: w.east, reason: 'QUARANTINE', lines: [{ product_id: p, delta: 2 }] })).body.lines[0],
+    ).toMatchObject({ unavailable: 3 });
+    expect(
+      (await adjust({ warehouse_id: w.east, reason: 'RELEASE_QUARANTINE', lines: [{ product_id: p, delta: 2 }] })).body.lines[0],
+    ).toMatchObject({ unavailable: 1, available: 11 });
     const lost = await adjust({ warehouse_id: w.east, reason: 'LOST', lines: [{ product_id: p, delta: -1 }] });
     expect(lost.body.lines[0]).toMatchObject({ on_hand: 11, available: 10 });
     const moves = await http('GET', `/v1/ops/inventory/movements?reference_id=${lost.body.id}`);
-    expect(moves.body.data).toEqual([expect.objectContaining({
-      product_id: p, sku: 'INV-ADJ', warehouse_id: w.east, bucket: 'on_hand', delta: -1, kind: 'ADJUSTED', reason: 'LOST',
-      reference_type: 'adjustment', reference_id: lost.body.id, actor_key_id: expect.any(String),
-    })]);
+    expect(moves.body.data).toEqual([
+      expect.objectContaining({
+        product_id: p,
+        sku: 'INV-ADJ',
+        warehouse_id: w.east,
+        bucket: 'on_hand',
+        delta: -1,
+        kind: 'ADJUSTED',
+        reason: 'LOST',
+        reference_type: 'adjustment',
+        reference_id: lost.body.id,
+        actor_key_id: expect.any(String),
+      }),
+    ]);
     const key = await w.t.db.prisma.apiKey.findFirst({ where: { id: moves.body.data[0].actor_key_id } });
     expect(key).not.toBeNull();
     await ledgerBalanced(w.t.db, [p]);
@@ -104,7 +137,14 @@ describe('POST /v1/ops/inventory/adjustments', () => {
   it('is all or nothing: one bad line leaves every level as it was', async () => {
     const a = await w.product('INV-ALL-A', { [w.east]: 5 });
     const b = await w.product('INV-ALL-B', { [w.east]: 1 });
-    const res = await adjust({ warehouse_id: w.east, reason: 'CORRECTION', lines: [{ sku: 'INV-ALL-A', delta: 5 }, { sku: 'INV-ALL-B', delta: -2 }] });
+    const res = await adjust({
+      warehouse_id: w.east,
+      reason: 'CORRECTION',
+      lines: [
+        { sku: 'INV-ALL-A', delta: 5 },
+        { sku: 'INV-ALL-B', delta: -2 },
+      ],
+    });
     expect(res.status).toBe(409);
     expect(res.body.detail).toMatch(/^lines\[1\]/);
     expect((await level(a)).on_hand).toBe(5);
@@ -114,13 +154,28 @@ describe('POST /v1/ops/inventory/adjustments', () => {
 
   it('takes 1,000 lines in one request', async () => {
     const products = await w.t.db.prisma.product.createManyAndReturn({
-      data: Array.from({ length: 1000 }, (_, i) => ({ team_id: w.merchantId, merchant_team_id: w.merchantId, fulfiller_team_id: w.t.teamId, name: `Bulk ${i}`, sku: `INV-BULK-${i}`, measurement_unit: 'MM', weight_unit: 'G' })),
+      data: Array.from({ length: 1000 }, (_, i) => ({
+        team_id: w.merchantId,
+        merchant_team_id: w.merchantId,
+        fulfiller_team_id: w.t.teamId,
+        name: `Bulk ${i}`,
+        sku: `INV-BULK-${i}`,
+        measurement_unit: 'MM',
+        weight_unit: 'G',
+      })),
     });
-    const res = await adjust({ warehouse_id: w.west, reason: 'CYCLE_COUNT', lines: products.map((p, i) => ({ sku: p.sku, counted: i % 7 })) });
+    const res = await adjust({
+      warehouse_id: w.west,
+      reason: 'CYCLE_COUNT',
+      lines: products.map((p, i) => ({ sku: p.sku, counted: i % 7 })),
+    });
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
     expect(res.body.lines).toHaveLength(1000);
     expect(res.body.lines[13]).toMatchObject({ sku: 'INV-BULK-13', on_hand: 6 });
-    const sum = await w.t.db.prisma.inventoryLevel.aggregate({ where: { warehouse_id: w.west, product: { sku: { startsWith: 'INV-BULK-' } } }, _sum: { on_hand: true } });
+    const sum = await w.t.db.prisma.inventoryLevel.aggregate({
+      where: { warehouse_id: w.west, product: { sku: { startsWith: 'INV-BULK-' } } },
+      _sum: { on_hand: true },
+    });
     expect(sum._sum.on_hand).toBe(products.reduce((n, _, i) => n + (i % 7), 0));
   }, 60_000);
 
@@ -135,7 +190,18 @@ describe('POST /v1/ops/inventory/adjustments', () => {
       [{ warehouse_id: w.east, reason: 'DAMAGED', lines: [{ sku: 'INV-ERR', counted: 3 }] }, 400, /counted is for CYCLE_COUNT/],
       [{ warehouse_id: w.east, reason: 'FOUND', lines: [{ delta: 1 }] }, 400, /exactly one of product_id and sku/],
       [{ warehouse_id: w.east, reason: 'FOUND', lines: [{ sku: 'NOPE', delta: 1 }] }, 404, /NOPE/],
-      [{ warehouse_id: w.east, reason: 'FOUND', lines: [{ sku: 'INV-ERR', delta: 1 }, { sku: 'INV-ERR', delta: 2 }] }, 400, /lines\[1\]/],
+      [
+        {
+          warehouse_id: w.east,
+          reason: 'FOUND',
+          lines: [
+            { sku: 'INV-ERR', delta: 1 },
+            { sku: 'INV-ERR', delta: 2 },
+          ],
+        },
+        400,
+        /lines\[1\]/,
+      ],
       [{ warehouse_id: w.east, reason: 'FOUND', lines: [] }, 400, /lines/],
       [{ warehouse_id: w.east, reason: 'FOUND', lines: Array.from({ length: 1001 }, () => ({ sku: 'INV-ERR', delta: 1 })) }, 400, /lines/],
       [{ warehouse_id: w.east, reason: 'FOUND', lines: [{ sku: 'INV-ERR', delta: 2 ** 40 }] }, 400, /delta/],
@@ -148,7 +214,9 @@ describe('POST /v1/ops/inventory/adjustments', () => {
       expect(JSON.stringify(res.body)).toMatch(detail);
     }
     // Another team cannot reach this team's products or warehouses.
-    expect((await adjust({ warehouse_id: other.warehouse, reason: 'FOUND', lines: [{ sku: 'INV-ERR', delta: 1 }] }, other.token)).status).toBe(404);
+    expect(
+      (await adjust({ warehouse_id: other.warehouse, reason: 'FOUND', lines: [{ sku: 'INV-ERR', delta: 1 }] }, other.token)).status,
+    ).toBe(404);
   });
 
   it('needs READ_INVENTORY to read and WRITE_INVENTORY to adjust; the change is announced as inventory.adjusted', async () => {
@@ -173,8 +241,19 @@ describe('GET /v1/ops/inventory/movements', () => {
     await adjust({ warehouse_id: w.east, reason: 'FOUND', lines: [{ sku: 'INV-MOV', delta: 1 }] });
     await adjust({ warehouse_id: w.east, reason: 'FOUND', lines: [{ sku: 'INV-MOV', delta: 2 }] });
     const all = await http('GET', `/v1/ops/inventory/movements?sku=INV-MOV`);
-    expect(all.body.data.slice(0, 2).map((m: any) => [m.kind, m.delta])).toEqual([['ADJUSTED', 2], ['ADJUSTED', 1]]);
-    expect(all.body.data.slice(2).map((m: any) => [m.kind, m.delta]).sort()).toEqual([['RECEIVED', 2], ['RECEIVED', 3]]);
+    expect(all.body.data.slice(0, 2).map((m: any) => [m.kind, m.delta])).toEqual([
+      ['ADJUSTED', 2],
+      ['ADJUSTED', 1],
+    ]);
+    expect(
+      all.body.data
+        .slice(2)
+        .map((m: any) => [m.kind, m.delta])
+        .sort(),
+    ).toEqual([
+      ['RECEIVED', 2],
+      ['RECEIVED', 3],
+    ]);
     const west = await http('GET', `/v1/ops/inventory/movements?product_id=${p}&warehouse_id=${w.west}`);
     expect(west.body.data.map((m: any) => [m.kind, m.delta])).toEqual([['RECEIVED', 2]]);
     const future = await http('GET', `/v1/ops/inventory/movements?product_id=${p}&created_at_min=2999-01-01T00:00:00Z`);
@@ -214,7 +293,9 @@ describe('counts racing fulfils', () => {
     const counts = await w.t.db.prisma.inventoryMovement.findMany({ where: { product_id: p, kind: 'COUNTED' } });
     expect(counts).toHaveLength(1);
     // Whatever interleaving: the count set on_hand to 30 at its moment; fulfils after it took their units from 30.
-    const fulfilledAfter = await w.t.db.prisma.inventoryMovement.count({ where: { product_id: p, kind: 'FULFILLED', bucket: 'on_hand', created_at: { gt: counts[0].created_at } } });
+    const fulfilledAfter = await w.t.db.prisma.inventoryMovement.count({
+      where: { product_id: p, kind: 'FULFILLED', bucket: 'on_hand', created_at: { gt: counts[0].created_at } },
+    });
     expect(after[0].on_hand).toBe(30 - fulfilledAfter);
   });
 });
@@ -227,12 +308,21 @@ describe('products explain their buckets from the ledger', () => {
     await adjust({ warehouse_id: w.east, reason: 'QUARANTINE', lines: [{ sku: 'INV-OPS', delta: 2 }] });
     await adjust({ warehouse_id: w.east, reason: 'RELEASE_QUARANTINE', lines: [{ sku: 'INV-OPS', delta: 1 }] });
     await http('POST', '/v1/ops/purchase-orders', { warehouse_id: w.east, lines: [{ sku: 'INV-OPS', quantity: 10 }] });
-    await http('POST', '/v1/ops/inventory/transfers', { from_warehouse_id: w.west, to_warehouse_id: w.east, lines: [{ sku: 'INV-OPS', quantity: 0 }] }); // refused: 400
+    await http('POST', '/v1/ops/inventory/transfers', {
+      from_warehouse_id: w.west,
+      to_warehouse_id: w.east,
+      lines: [{ sku: 'INV-OPS', quantity: 0 }],
+    }); // refused: 400
     const got = await http('GET', `/v1/ops/products/${p}`);
     const east = got.body.inventory_by_warehouse.find((x: any) => x.warehouse_id === w.east);
     expect(east.committed).toEqual({ count: 2, operations: [{ count: 2, label: 'open_orders' }] });
     expect(east.unavailable.count).toBe(4);
-    expect(east.unavailable.operations).toEqual(expect.arrayContaining([{ count: 3, label: 'damaged' }, { count: 1, label: 'quarantine' }]));
+    expect(east.unavailable.operations).toEqual(
+      expect.arrayContaining([
+        { count: 3, label: 'damaged' },
+        { count: 1, label: 'quarantine' },
+      ]),
+    );
     expect(east.on_order).toEqual({ count: 10, operations: [{ count: 10, label: 'purchase_orders' }] });
     expect(east.on_hand).toEqual({ count: 20, operations: [{ count: 20, label: 'stock_level' }] });
   });

@@ -14,8 +14,21 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const KEY_FIELDS = [
-  'id', 'name', 'description', 'power_role', 'state', 'rate_tier', 'token_hint', 'team_id', 'roles', 'permissions',
-  'expires_at', 'created_by', 'disabled_at', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'description',
+  'power_role',
+  'state',
+  'rate_tier',
+  'token_hint',
+  'team_id',
+  'roles',
+  'permissions',
+  'expires_at',
+  'created_by',
+  'disabled_at',
+  'created_at',
+  'updated_at',
 ].sort();
 
 async function role(name: string, permissions: string[], token = t.adminToken) {
@@ -38,8 +51,16 @@ describe('POST /v1/keys', () => {
     const key = res.json();
     expect(Object.keys(key).sort()).toEqual([...KEY_FIELDS, 'token'].sort());
     expect(key).toMatchObject({
-      name: 'packing station 3', description: 'scanner', power_role: 'MEMBER', state: 'ACTIVE', rate_tier: 1,
-      team_id: t.teamId, roles: [], permissions: [], expires_at: null, disabled_at: null,
+      name: 'packing station 3',
+      description: 'scanner',
+      power_role: 'MEMBER',
+      state: 'ACTIVE',
+      rate_tier: 1,
+      team_id: t.teamId,
+      roles: [],
+      permissions: [],
+      expires_at: null,
+      disabled_at: null,
     });
     expect(isWellFormedToken(key.token)).toBe(true);
     expect(key.token_hint).toBe(`fos_…${key.token.slice(-4)}`);
@@ -188,7 +209,13 @@ describe('key lifecycle', () => {
     const p1 = await t.call('GET', '/v1/keys', { query: { page: 1, limit: 2 } });
     expect(p1.statusCode).toBe(200);
     expect(p1.json().meta).toEqual({
-      page: 1, page_size: 2, start_index: 3, end_index: 4, has_next_page: total > 4, next_cursor: (total > 4) ? expect.any(String) : null, has_previous_page: true,
+      page: 1,
+      page_size: 2,
+      start_index: 3,
+      end_index: 4,
+      has_next_page: total > 4,
+      next_cursor: total > 4 ? expect.any(String) : null,
+      has_previous_page: true,
     });
     expect(p1.json().data.map((k: { id: string }) => k.id)).toEqual(all.data.slice(2, 4).map((k: { id: string }) => k.id));
     const def = (await t.call('GET', '/v1/keys')).json();
@@ -233,16 +260,28 @@ describe('key lifecycle', () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const sets = Array.from({ length: 12 }, (_, i) => ids.filter((_, j) => (i + j) % 3 !== 0));
-      const results = await Promise.all(sets.map((role_ids) => fetch(`${address}/v1/keys/${target.id}/roles`, {
-        method: 'PUT', headers: { 'x-access-token': t.adminToken, 'content-type': 'application/json' }, body: JSON.stringify({ role_ids }),
-      })));
+      const results = await Promise.all(
+        sets.map((role_ids) =>
+          fetch(`${address}/v1/keys/${target.id}/roles`, {
+            method: 'PUT',
+            headers: { 'x-access-token': t.adminToken, 'content-type': 'application/json' },
+            body: JSON.stringify({ role_ids }),
+          }),
+        ),
+      );
       expect(results.map((r) => r.status)).toEqual(Array(12).fill(200));
     } finally {
       await t.app.server.close();
     }
     const links = (await t.db.prisma.apiKeyRole.findMany({ where: { api_key_id: target.id } })).map((l) => l.role_id).sort();
     expect(links).toHaveLength(2);
-    expect([[ids[1], ids[2]], [ids[0], ids[2]], [ids[0], ids[1]]].map((x) => x.sort())).toContainEqual(links);
+    expect(
+      [
+        [ids[1], ids[2]],
+        [ids[0], ids[2]],
+        [ids[0], ids[1]],
+      ].map((x) => x.sort()),
+    ).toContainEqual(links);
     const shown = (await t.call('GET', `/v1/keys/${target.id}`)).json();
     expect(shown.roles.map((r: { id: string }) => r.id).sort()).toEqual(links);
   });
@@ -262,11 +301,15 @@ describe('key lifecycle', () => {
     expect((await t.db.prisma.apiKey.findUniqueOrThrow({ where: { id: a.id } })).rate_tier).toBe(4);
   });
 
-  it('keys of another team (and unknown ids) answer 404 everywhere, also to that team\'s ADMIN', async () => {
+  it("keys of another team (and unknown ids) answer 404 everywhere, also to that team's ADMIN", async () => {
     const other = await teams.createTeam(t.db, { name: 'Merchant M', kind: 'MERCHANT' });
     const theirs = await createKey(t.db, other.id, { name: 'theirs', power_role: 'ADMIN' }, null);
     const ours = await newKey({ name: 'ours' });
-    for (const [id, token] of [[theirs.id, t.adminToken], [ours.id, theirs.token], ['no-such-key', t.adminToken]]) {
+    for (const [id, token] of [
+      [theirs.id, t.adminToken],
+      [ours.id, theirs.token],
+      ['no-such-key', t.adminToken],
+    ]) {
       const calls = [
         t.call('GET', `/v1/keys/${id}`, { token }),
         t.call('POST', `/v1/keys/${id}/disable`, { token }),

@@ -26,7 +26,9 @@ describe('/v1/ops/locations', () => {
     const wh = (await createWarehouse(w.t.db, { team_id: w.t.teamId, name: 'Fresh' })).id;
     const list = await http('GET', `/v1/ops/locations?warehouse_id=${wh}`);
     expect(list.status).toBe(200);
-    expect(list.body.data).toEqual([expect.objectContaining({ id: `default-${wh}`, name: 'DEFAULT', type: 'PICKABLE', is_default: true, active: true })]);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ id: `default-${wh}`, name: 'DEFAULT', type: 'PICKABLE', is_default: true, active: true }),
+    ]);
     expect((await http('DELETE', `/v1/ops/locations/default-${wh}`)).status).toBe(409);
     const off = await http('PATCH', `/v1/ops/locations/default-${wh}`, { active: false });
     expect(off.status).toBe(409);
@@ -36,14 +38,23 @@ describe('/v1/ops/locations', () => {
   it('creates, reads, changes and deletes a location; names and barcodes are unique per warehouse', async () => {
     const created = await http('POST', '/v1/ops/locations', { warehouse_id: w.east, name: 'R-01', barcode: 'LOC-R01', type: 'RECEIVING' });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body).toMatchObject({ warehouse_id: w.east, name: 'R-01', barcode: 'LOC-R01', type: 'RECEIVING', active: true, is_default: false });
+    expect(created.body).toMatchObject({
+      warehouse_id: w.east,
+      name: 'R-01',
+      barcode: 'LOC-R01',
+      type: 'RECEIVING',
+      active: true,
+      is_default: false,
+    });
     expect(created.body.pick_sequence).toBeGreaterThan(0);
     const id = created.body.id;
     expect((await http('GET', `/v1/ops/locations/${id}`)).body).toEqual(created.body);
     const dup = await http('POST', '/v1/ops/locations', { warehouse_id: w.east, name: 'R-01' });
     expect(dup.status).toBe(409);
     expect(dup.body.detail).toMatch(/name R-01 is already used/);
-    expect((await http('POST', '/v1/ops/locations', { warehouse_id: w.east, name: 'R-02', barcode: 'LOC-R01' })).body.detail).toMatch(/barcode LOC-R01/);
+    expect((await http('POST', '/v1/ops/locations', { warehouse_id: w.east, name: 'R-02', barcode: 'LOC-R01' })).body.detail).toMatch(
+      /barcode LOC-R01/,
+    );
     // The same name in another warehouse is fine.
     expect((await http('POST', '/v1/ops/locations', { warehouse_id: w.west, name: 'R-01' })).status).toBe(201);
     const changed = await http('PATCH', `/v1/ops/locations/${id}`, { type: 'STAGING', pick_sequence: 7, active: false });
@@ -62,10 +73,24 @@ describe('/v1/ops/locations', () => {
     // Overlapping the range: nothing is created.
     const again = await http('POST', '/v1/ops/locations/bulk', { warehouse_id: w.east, range: 'A-02-03..A-02-05' });
     expect(again.status).toBe(409);
-    expect((await http('GET', `/v1/ops/locations?warehouse_id=${w.east}&name=A-02-0`)).body.data.map((l: any) => l.name)).toEqual(['A-02-01', 'A-02-02', 'A-02-03']);
-    const list = await http('POST', '/v1/ops/locations/bulk', { warehouse_id: w.east, type: 'OVERSTOCK', locations: [{ name: 'O-1', barcode: 'O1' }, { name: 'O-2', pick_sequence: 900 }] });
+    expect((await http('GET', `/v1/ops/locations?warehouse_id=${w.east}&name=A-02-0`)).body.data.map((l: any) => l.name)).toEqual([
+      'A-02-01',
+      'A-02-02',
+      'A-02-03',
+    ]);
+    const list = await http('POST', '/v1/ops/locations/bulk', {
+      warehouse_id: w.east,
+      type: 'OVERSTOCK',
+      locations: [
+        { name: 'O-1', barcode: 'O1' },
+        { name: 'O-2', pick_sequence: 900 },
+      ],
+    });
     expect(list.status).toBe(201);
-    expect(list.body.data.map((l: any) => [l.name, l.type])).toEqual([['O-1', 'OVERSTOCK'], ['O-2', 'OVERSTOCK']]);
+    expect(list.body.data.map((l: any) => [l.name, l.type])).toEqual([
+      ['O-1', 'OVERSTOCK'],
+      ['O-2', 'OVERSTOCK'],
+    ]);
     const byType = await http('GET', `/v1/ops/locations?warehouse_id=${w.east}&type=OVERSTOCK`);
     expect(byType.body.data.map((l: any) => l.name)).toEqual(['O-1', 'O-2']);
   });

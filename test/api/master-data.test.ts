@@ -34,26 +34,49 @@ describe('ISO codes and HS codes on every product write path', () => {
       const created = await post('/v1/ops/products', { name: 'Mug', type: 'STANDARD', sku: `BAD-${name}`, ...fields });
       expect(created.statusCode, created.body).toBe(400);
       expect(created.json().detail).toContain(name);
-      expect((await post('/v1/merchant/products', { name: 'Mug', type: 'STANDARD', sku: `MBAD-${name}`, ...fields }, merchant.token)).statusCode).toBe(400);
+      expect(
+        (await post('/v1/merchant/products', { name: 'Mug', type: 'STANDARD', sku: `MBAD-${name}`, ...fields }, merchant.token)).statusCode,
+      ).toBe(400);
       const bulk = await post('/v1/ops/products/bulk', { products: [{ sku: `BBAD-${name}`, name: 'Mug', ...fields }] });
       expect(bulk.statusCode === 400 || bulk.json().failed === 1, bulk.body).toBe(true);
     }
     const good = await post('/v1/ops/products', {
-      name: 'Mug', type: 'STANDARD', sku: 'GOOD-1', cost_price: 2, cost_currency: 'EUR', customs_value: 9, customs_value_currency: 'USD', country_of_origin: 'PT', hs_code: '6912.00',
+      name: 'Mug',
+      type: 'STANDARD',
+      sku: 'GOOD-1',
+      cost_price: 2,
+      cost_currency: 'EUR',
+      customs_value: 9,
+      customs_value_currency: 'USD',
+      country_of_origin: 'PT',
+      hs_code: '6912.00',
     });
     expect(good.statusCode, good.body).toBe(201);
-    const patched = await t.call('PATCH', `/v1/ops/products/${good.json().id}`, { token: ops, body: { country_of_origin: 'VN', hs_code: '6912004810', cost_currency: null } });
+    const patched = await t.call('PATCH', `/v1/ops/products/${good.json().id}`, {
+      token: ops,
+      body: { country_of_origin: 'VN', hs_code: '6912004810', cost_currency: null },
+    });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.json()).toMatchObject({ country_of_origin: 'VN', hs_code: '6912004810', cost_currency: null });
-    expect((await t.call('PATCH', `/v1/ops/products/${good.json().id}`, { token: ops, body: { cost_currency: 'usd' } })).statusCode).toBe(400);
+    expect((await t.call('PATCH', `/v1/ops/products/${good.json().id}`, { token: ops, body: { cost_currency: 'usd' } })).statusCode).toBe(
+      400,
+    );
   });
 
   it('draft orders take ISO countries and currencies only', async () => {
-    expect((await post('/v1/ops/products', { name: 'Mug', type: 'STANDARD', sku: 'ISO-DRAFT', merchant_team_id: merchant.teamId })).statusCode).toBe(201);
-    const base = { merchant_team_id: merchant.teamId, line_items: [{ sku: 'ISO-DRAFT', quantity: 1, price: 1 }], shipping_address: SHIP_TO };
+    expect(
+      (await post('/v1/ops/products', { name: 'Mug', type: 'STANDARD', sku: 'ISO-DRAFT', merchant_team_id: merchant.teamId })).statusCode,
+    ).toBe(201);
+    const base = {
+      merchant_team_id: merchant.teamId,
+      line_items: [{ sku: 'ISO-DRAFT', quantity: 1, price: 1 }],
+      shipping_address: SHIP_TO,
+    };
     expect((await post('/v1/ops/draft-orders', { ...base, shipping_address: { ...SHIP_TO, country: 'ZZ' } })).statusCode).toBe(400);
     expect((await post('/v1/ops/draft-orders', { ...base, currency: 'XYZ' })).statusCode).toBe(400);
-    expect((await post('/v1/ops/draft-orders', { ...base, currency: 'GBP', shipping_address: { ...SHIP_TO, country: 'GB' } })).statusCode).toBe(201);
+    expect(
+      (await post('/v1/ops/draft-orders', { ...base, currency: 'GBP', shipping_address: { ...SHIP_TO, country: 'GB' } })).statusCode,
+    ).toBe(201);
   });
 
   it('the OpenAPI document lists the codes', async () => {

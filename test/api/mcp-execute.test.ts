@@ -10,11 +10,14 @@ beforeAll(async () => {
 afterAll(() => m?.close());
 
 describe('execute_svc_operation', () => {
-  it('runs a read with the caller\'s key', async () => {
+  it("runs a read with the caller's key", async () => {
     const client = await m.connect(m.admin.token);
     const r = await call(client, 'execute_svc_operation', { operation_key: 'GET /v1/me' });
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ status: 200, body: { key_id: m.admin.id, team_id: m.teamId, power_role: 'ADMIN', rate_tier: 4 } });
+    expect(r.structuredContent).toMatchObject({
+      status: 200,
+      body: { key_id: m.admin.id, team_id: m.teamId, power_role: 'ADMIN', rate_tier: 4 },
+    });
     expect(r.structuredContent.trace_id).toMatch(/^[0-9a-f]{16}$/);
     expect(JSON.parse(textOf(r))).toEqual(r.structuredContent);
   });
@@ -23,7 +26,11 @@ describe('execute_svc_operation', () => {
     const client = await m.connect(m.admin.token);
     const body = { name: 'agent-made role', permissions: ['READ_ORDERS'] };
     for (const confirm of [undefined, false]) {
-      const r = await call(client, 'execute_svc_operation', { operation_key: 'POST /v1/roles', body, ...(confirm === undefined ? {} : { confirm_write: confirm }) });
+      const r = await call(client, 'execute_svc_operation', {
+        operation_key: 'POST /v1/roles',
+        body,
+        ...(confirm === undefined ? {} : { confirm_write: confirm }),
+      });
       expect(r.isError).toBe(true);
       expect(textOf(r)).toMatch(/retry with confirm_write true after review/);
     }
@@ -41,14 +48,21 @@ describe('execute_svc_operation', () => {
     const missing = await call(client, 'execute_svc_operation', { operation_key: 'GET /v1/roles/{role_id}' });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/missing path_params: role_id/);
-    const del = await call(client, 'execute_svc_operation', { operation_key: 'DELETE /v1/roles/{role_id}', path_params: { role_id: row.id } });
+    const del = await call(client, 'execute_svc_operation', {
+      operation_key: 'DELETE /v1/roles/{role_id}',
+      path_params: { role_id: row.id },
+    });
     expect(textOf(del)).toMatch(/retry with confirm_write true after review/);
     expect(await m.db.prisma.role.count({ where: { id: row.id } })).toBe(1);
   });
 
-  it('applies the route\'s validation and returns its problem', async () => {
+  it("applies the route's validation and returns its problem", async () => {
     const client = await m.connect(m.admin.token);
-    const r = await call(client, 'execute_svc_operation', { operation_key: 'POST /v1/roles', body: { permissions: ['NOPE'] }, confirm_write: true });
+    const r = await call(client, 'execute_svc_operation', {
+      operation_key: 'POST /v1/roles',
+      body: { permissions: ['NOPE'] },
+      confirm_write: true,
+    });
     expect(r.isError).toBe(true);
     expect(r.structuredContent.status).toBe(400);
     expect(r.structuredContent.body.type).toBe('urn:fos:error:validation-failed');
@@ -71,7 +85,9 @@ describe('execute_svc_operation', () => {
     const client = await m.connect(member.token);
     const before = await m.db.prisma.role.count();
     const r = await call(client, 'execute_svc_operation', {
-      operation_key: 'POST /v1/roles', body: { name: 'not allowed', permissions: ['READ_PRODUCTS'] }, confirm_write: true,
+      operation_key: 'POST /v1/roles',
+      body: { name: 'not allowed', permissions: ['READ_PRODUCTS'] },
+      confirm_write: true,
     });
     expect(r.isError).toBe(true);
     expect(r.structuredContent.status).toBe(403);
@@ -96,17 +112,21 @@ describe('execute_svc_operation', () => {
 });
 
 describe('JSON-RPC batches', () => {
-  it('count every execute against the key\'s rate tier', async () => {
+  it("count every execute against the key's rate tier", async () => {
     const k = await m.key({ tier: 1 }); // 30 requests a minute
     const calls = Array.from({ length: 40 }, (_, i) => ({
-      jsonrpc: '2.0', id: i + 1, method: 'tools/call',
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
       params: { name: 'execute_svc_operation', arguments: { operation_key: 'GET /v1/me' } },
     }));
     const res = await fetch(m.mcpUrl, {
       method: 'POST',
       headers: {
-        'content-type': 'application/json', accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${k.token}`, 'mcp-protocol-version': '2025-03-26',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${k.token}`,
+        'mcp-protocol-version': '2025-03-26',
       },
       body: JSON.stringify(calls),
     });

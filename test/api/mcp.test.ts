@@ -18,8 +18,13 @@ describe('tools', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(['describe_svc_operation', 'execute_svc_operation', 'search_svc_operations']);
     const execute = tools.find((t) => t.name === 'execute_svc_operation')!;
     expect(execute.inputSchema.type).toBe('object');
-    expect(Object.keys(execute.inputSchema.properties ?? {}).sort())
-      .toEqual(['body', 'confirm_write', 'operation_key', 'path_params', 'query']);
+    expect(Object.keys(execute.inputSchema.properties ?? {}).sort()).toEqual([
+      'body',
+      'confirm_write',
+      'operation_key',
+      'path_params',
+      'query',
+    ]);
     expect(execute.inputSchema.required).toEqual(['operation_key']);
     expect(client.getServerVersion()?.name).toBe('fos');
   });
@@ -39,8 +44,13 @@ describe('search_svc_operations', () => {
     const r = await call(client, 'search_svc_operations', { query: 'describe the calling api key' });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.results[0]).toEqual({
-      operation_key: 'GET /v1/me', summary: 'Describe the calling API key', tag: 'Access', operation_id: 'getMe',
-      required_permission: null, key_has_permission: true, confirm_write_required: false,
+      operation_key: 'GET /v1/me',
+      summary: 'Describe the calling API key',
+      tag: 'Access',
+      operation_id: 'getMe',
+      required_permission: null,
+      key_has_permission: true,
+      confirm_write_required: false,
     });
     const exact = await call(client, 'search_svc_operations', { query: 'get /v1/me' });
     expect(exact.structuredContent.results[0].operation_key).toBe('GET /v1/me');
@@ -50,14 +60,18 @@ describe('search_svc_operations', () => {
   it('finds every registered operation by its operation id, and never /mcp or the swagger route', async () => {
     const doc = m.app.swagger() as { paths: Record<string, Record<string, { operationId?: string }>> };
     const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item).map(([m, o]) => ({ key: `${m.toUpperCase()} ${path}`, id: o.operationId })));
+      Object.entries(item).map(([m, o]) => ({ key: `${m.toUpperCase()} ${path}`, id: o.operationId })),
+    );
     expect(ops.map((o) => o.key)).toContain('GET /v1/me');
     expect(ops.map((o) => o.key)).toContain('GET /v1/test/big');
     const client = await m.connect(m.admin.token);
     // Exports stream unbounded NDJSON/CSV and are left out of the catalog: agents page the lists.
     for (const op of ops.filter((o) => o.id && !o.key.endsWith('/export'))) {
       const r = await call(client, 'search_svc_operations', { query: op.id!, limit: 50 });
-      expect(r.structuredContent.results.map((x: { operation_key: string }) => x.operation_key), op.id).toContain(op.key);
+      expect(
+        r.structuredContent.results.map((x: { operation_key: string }) => x.operation_key),
+        op.id,
+      ).toContain(op.key);
     }
     for (const query of ['mcp', 'swagger', 'POST /mcp', '/v1/swagger.json']) {
       const r = await call(client, 'search_svc_operations', { query, limit: 50 });
@@ -71,8 +85,9 @@ describe('search_svc_operations', () => {
     const has = (method: string, path: string) => Boolean(doc.paths[path]?.[method]);
     const client = await m.connect(m.admin.token);
     const top = async (query: string) =>
-      (await call(client, 'search_svc_operations', { query, limit: 5 })).structuredContent.results
-        .map((x: { operation_key: string }) => x.operation_key);
+      (await call(client, 'search_svc_operations', { query, limit: 5 })).structuredContent.results.map(
+        (x: { operation_key: string }) => x.operation_key,
+      );
     const expectations: [string, string, string][] = [
       ['create api key', 'post', '/v1/keys'],
       ['list keys', 'get', '/v1/keys'],
@@ -86,8 +101,11 @@ describe('search_svc_operations', () => {
     // Roles are registered in this tree: the search reports their permission and write flag.
     expect(has('post', '/v1/roles')).toBe(true);
     const roles = (await call(client, 'search_svc_operations', { query: 'create role' })).structuredContent.results;
-    expect(roles.find((x: { operation_key: string }) => x.operation_key === 'POST /v1/roles'))
-      .toMatchObject({ required_permission: 'MANAGE_API_KEYS', confirm_write_required: true, tag: 'Access' });
+    expect(roles.find((x: { operation_key: string }) => x.operation_key === 'POST /v1/roles')).toMatchObject({
+      required_permission: 'MANAGE_API_KEYS',
+      confirm_write_required: true,
+      tag: 'Access',
+    });
   });
 
   it('does not match on a verb alone', async () => {
@@ -116,13 +134,21 @@ describe('describe_svc_operation', () => {
   it('returns path and query parameters, body, responses and referenced schemas', async () => {
     const client = await m.connect(m.admin.token);
     const one = (await call(client, 'describe_svc_operation', { operation_key: 'PATCH /v1/roles/{role_id}' })).structuredContent;
-    expect(one).toMatchObject({ operation_key: 'PATCH /v1/roles/{role_id}', method: 'PATCH', path: '/v1/roles/{role_id}', confirm_write_required: true });
+    expect(one).toMatchObject({
+      operation_key: 'PATCH /v1/roles/{role_id}',
+      method: 'PATCH',
+      path: '/v1/roles/{role_id}',
+      confirm_write_required: true,
+    });
     expect(one.path_parameters).toEqual([expect.objectContaining({ name: 'role_id', required: true })]);
     expect(one.request_body).toMatchObject({ required: true, content_type: 'application/json' });
     expect(Object.keys(one.request_body.schema.properties)).toEqual(expect.arrayContaining(['name', 'permissions']));
     expect(one.request_body.schema.additionalProperties).toBe(false);
     expect(one.responses['200'].schema.properties.id).toBeDefined();
-    expect(one.responses['404']).toMatchObject({ content_type: 'application/problem+json', schema: { $ref: '#/components/schemas/Problem' } });
+    expect(one.responses['404']).toMatchObject({
+      content_type: 'application/problem+json',
+      schema: { $ref: '#/components/schemas/Problem' },
+    });
     expect(one.referenced_schemas.Problem.properties.detail).toBeDefined();
     expect(one.how_to_execute).toMatch(/confirm_write true/);
 
@@ -158,7 +184,9 @@ describe('authentication and rate limits', () => {
       const res = await m.rpc(null, 'tools/list', {}, headers);
       expect(res.status, label).toBe(401);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="fos", resource_metadata="${m.mcpUrl.origin}/.well-known/oauth-protected-resource/mcp"`);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer realm="fos", resource_metadata="${m.mcpUrl.origin}/.well-known/oauth-protected-resource/mcp"`,
+      );
       const body = await res.json();
       expect(body).toMatchObject({ type: 'urn:fos:error:unauthorized', status: 401 });
       expect(body.detail).toMatch(/\(support reference: [0-9a-f]{16}\)$/);
@@ -167,7 +195,7 @@ describe('authentication and rate limits', () => {
     await expect(m.connect(null)).rejects.toThrow(/401/);
   });
 
-  it('counts executes (operations) against the key\'s tier, never the handshake, listing or search', async () => {
+  it("counts executes (operations) against the key's tier, never the handshake, listing or search", async () => {
     const k = await m.key({ tier: 1 });
     for (let i = 0; i < 35; i++) {
       const listed = await m.rpc(k.token, 'tools/list');

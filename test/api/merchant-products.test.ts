@@ -6,9 +6,27 @@ import { createKey } from '../../src/domain/keys/keys.js';
 // Merchant products (spec 4.3, record 2.4): merchant keys only, their team's products.
 
 const FIELDS = [
-  'id', 'name', 'sku', 'description', 'type', 'image_url', 'length', 'width', 'height', 'weight',
-  'measurement_unit', 'weight_unit', 'cost_price', 'cost_currency', 'customs_description', 'customs_value',
-  'customs_value_currency', 'country_of_origin', 'hs_code', 'first_article_inspection_completed_at', 'team_id',
+  'id',
+  'name',
+  'sku',
+  'description',
+  'type',
+  'image_url',
+  'length',
+  'width',
+  'height',
+  'weight',
+  'measurement_unit',
+  'weight_unit',
+  'cost_price',
+  'cost_currency',
+  'customs_description',
+  'customs_value',
+  'customs_value_currency',
+  'country_of_origin',
+  'hs_code',
+  'first_article_inspection_completed_at',
+  'team_id',
   'config',
 ].sort();
 
@@ -49,9 +67,21 @@ describe('create and get', () => {
     const p = await made({ name: 'Tote Bag', type: 'STANDARD', sku: 'TB-1', cost_price: 2, cost_currency: 'USD' });
     expect(Object.keys(p).sort()).toEqual(FIELDS);
     expect(p).toMatchObject({
-      name: 'Tote Bag', sku: 'TB-1', type: 'STANDARD', team_id: m.teamId, measurement_unit: 'MM', weight_unit: 'G',
-      cost_price: 2, cost_currency: 'USD', first_article_inspection_completed_at: null,
-      config: { replenishment_source_strategy: 'FIFO', replenishment_increment_level: null, replenishment_maximum_level: null, replenishment_minimum_level: null },
+      name: 'Tote Bag',
+      sku: 'TB-1',
+      type: 'STANDARD',
+      team_id: m.teamId,
+      measurement_unit: 'MM',
+      weight_unit: 'G',
+      cost_price: 2,
+      cost_currency: 'USD',
+      first_article_inspection_completed_at: null,
+      config: {
+        replenishment_source_strategy: 'FIFO',
+        replenishment_increment_level: null,
+        replenishment_maximum_level: null,
+        replenishment_minimum_level: null,
+      },
     });
     const row = await t.db.prisma.product.findUniqueOrThrow({ where: { id: p.id } });
     expect(row).toMatchObject({ team_id: m.teamId, merchant_team_id: m.teamId, fulfiller_team_id: t.teamId });
@@ -60,7 +90,7 @@ describe('create and get', () => {
     expect(fetched.json()).toEqual(p);
   });
 
-  it('defaults units to the team\'s system (IMPERIAL -> IN/LB) and lets explicit values override', async () => {
+  it("defaults units to the team's system (IMPERIAL -> IN/LB) and lets explicit values override", async () => {
     const i = await made({ name: 'Imperial', type: 'STANDARD' }, imperial.token);
     expect(i).toMatchObject({ measurement_unit: 'IN', weight_unit: 'LB', team_id: imperial.teamId });
     const o = await made({ name: 'Override', type: 'STANDARD', measurement_unit: 'MM', weight_unit: 'G' }, imperial.token);
@@ -83,13 +113,25 @@ describe('create and get', () => {
   it.each([
     ['an unknown field', { name: 'A', type: 'STANDARD', colour: 'red' }, 'body.colour'],
     ['an ops-only field', { name: 'A', type: 'STANDARD', barcode: '123' }, 'body.barcode'],
-    ['the inspection time', { name: 'A', type: 'STANDARD', first_article_inspection_completed_at: '2026-01-01T00:00:00Z' }, 'body.first_article_inspection_completed_at'],
-    ['merchant_team_id', { name: 'A', type: 'STANDARD', merchant_team_id: '00000000-0000-7000-8000-000000000000' }, 'body.merchant_team_id'],
+    [
+      'the inspection time',
+      { name: 'A', type: 'STANDARD', first_article_inspection_completed_at: '2026-01-01T00:00:00Z' },
+      'body.first_article_inspection_completed_at',
+    ],
+    [
+      'merchant_team_id',
+      { name: 'A', type: 'STANDARD', merchant_team_id: '00000000-0000-7000-8000-000000000000' },
+      'body.merchant_team_id',
+    ],
     ['a missing type', { name: 'A' }, 'body.type'],
     ['an unknown type', { name: 'A', type: 'KIT' }, 'body.type'],
     ['a string weight', { name: 'A', type: 'STANDARD', weight: 'heavy' }, 'body.weight'],
     ['an unknown weight_unit', { name: 'A', type: 'STANDARD', weight_unit: 'OZ' }, 'body.weight_unit'],
-    ['an unknown strategy', { name: 'A', type: 'STANDARD', config: { replenishment_source_strategy: 'FEFO' } }, 'body.config.replenishment_source_strategy'],
+    [
+      'an unknown strategy',
+      { name: 'A', type: 'STANDARD', config: { replenishment_source_strategy: 'FEFO' } },
+      'body.config.replenishment_source_strategy',
+    ],
   ])('rejects %s, writing nothing', async (_label, body, path) => {
     const before = await t.db.prisma.product.count();
     expectInvalid(await create(body), path);
@@ -129,7 +171,7 @@ describe('access', () => {
     expect(await t.db.prisma.product.count()).toBe(before);
   });
 
-  it('answers 404 for another merchant\'s product and for the fulfiller\'s own', async () => {
+  it("answers 404 for another merchant's product and for the fulfiller's own", async () => {
     const theirs = await made({ name: 'Theirs', type: 'STANDARD' }, other.token);
     const fulfillers = (await t.call('POST', '/v1/ops/products', { token: ops, body: { name: 'Ops only', type: 'STANDARD' } })).json();
     for (const id of [theirs.id, fulfillers.id]) {
@@ -159,7 +201,8 @@ describe('list', () => {
     await t.call('PATCH', `/v1/ops/products/${mine[2]}`, { token: ops, body: { barcode: 'SHIRT-LOOKALIKE' } });
     for (const [i, id] of mine.entries()) {
       await t.db.prisma.product.update({
-        where: { id }, data: { created_at: new Date(Date.UTC(2026, 0, 1 + i)), updated_at: new Date(Date.UTC(2026, 1, 10 - i)) },
+        where: { id },
+        data: { created_at: new Date(Date.UTC(2026, 0, 1 + i)), updated_at: new Date(Date.UTC(2026, 1, 10 - i)) },
       });
     }
     await made({ name: 'Alpha Shirt clone', type: 'STANDARD' }, other.token);
@@ -170,11 +213,19 @@ describe('list', () => {
     return res.json().data.map((p: { name: string }) => p.name);
   };
 
-  it('lists only the team\'s products, newest first, with 2.4 fields and 2.1 meta', async () => {
+  it("lists only the team's products, newest first, with 2.4 fields and 2.1 meta", async () => {
     const res = await list();
     expect(res.json().data.map((p: any) => p.name)).toEqual(['Gamma Cap', 'Beta Shirt', 'Alpha Shirt']);
     for (const p of res.json().data) expect(Object.keys(p).sort()).toEqual(FIELDS);
-    expect(res.json().meta).toEqual({ page: 0, page_size: 20, start_index: 1, end_index: 3, has_next_page: false, next_cursor: null, has_previous_page: false });
+    expect(res.json().meta).toEqual({
+      page: 0,
+      page_size: 20,
+      start_index: 1,
+      end_index: 3,
+      has_next_page: false,
+      next_cursor: null,
+      has_previous_page: false,
+    });
   });
 
   it('searches name or SKU case-insensitively, not barcode', async () => {
@@ -189,7 +240,15 @@ describe('list', () => {
     expect(await names({ order_by: 'updated_at' })).toEqual(['Alpha Shirt', 'Beta Shirt', 'Gamma Cap']);
     const page = (await list({ limit: 2, page: 1, order: 'asc' })).json();
     expect(page.data.map((p: any) => p.name)).toEqual(['Gamma Cap']);
-    expect(page.meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 3, has_next_page: false, next_cursor: null, has_previous_page: true });
+    expect(page.meta).toEqual({
+      page: 1,
+      page_size: 2,
+      start_index: 3,
+      end_index: 3,
+      has_next_page: false,
+      next_cursor: null,
+      has_previous_page: true,
+    });
     expectInvalid(await list({ limit: 0 }), 'query.limit');
     expectInvalid(await list({ limit: 101 }), 'query.limit');
     expectInvalid(await list({ order_by: 'name' }), 'query.order_by');
@@ -202,7 +261,9 @@ describe('update', () => {
     const part1 = await made({ name: 'Part 1', type: 'STANDARD', sku: 'MP-1' });
     const part2 = await made({ name: 'Part 2', type: 'STANDARD', sku: 'MP-2' });
     const kit = await made({
-      name: 'Kit', type: 'VIRTUAL_BUNDLE', description: 'Two parts',
+      name: 'Kit',
+      type: 'VIRTUAL_BUNDLE',
+      description: 'Two parts',
       bundle_components: [{ component_product_sku: 'MP-1', component_quantity: 2 }],
     });
     const components = () => t.db.prisma.productComponent.findMany({ where: { parent_product_id: kit.id } });

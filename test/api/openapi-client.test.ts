@@ -33,7 +33,10 @@ describe('a client generated from the OpenAPI document', () => {
   });
 
   it('openapi-fetch with baseUrl = origin + servers[0].url calls the real operations', async () => {
-    const client = createClient<any>({ baseUrl: new URL(doc.servers[0].url, `${origin}/v1/swagger.json`).href, headers: { 'x-access-token': t.adminToken } });
+    const client = createClient<any>({
+      baseUrl: new URL(doc.servers[0].url, `${origin}/v1/swagger.json`).href,
+      headers: { 'x-access-token': t.adminToken },
+    });
     const me = await client.GET('/me');
     expect(me.response.status).toBe(200);
     expect(me.response.url).toBe(`${origin}/v1/me`);
@@ -41,7 +44,9 @@ describe('a client generated from the OpenAPI document', () => {
     const products = await client.GET('/ops/products', { params: { query: { limit: 5 } } });
     expect(products.response.status).toBe(200);
     expect(products.data.meta).toMatchObject({ page: 0, page_size: 5 });
-    const missing = await client.GET('/ops/products/{product_id}', { params: { path: { product_id: '00000000-0000-7000-8000-000000000000' } } });
+    const missing = await client.GET('/ops/products/{product_id}', {
+      params: { path: { product_id: '00000000-0000-7000-8000-000000000000' } },
+    });
     expect(missing.response.status).toBe(404);
     expect(missing.error).toMatchObject({ status: 404, type: 'urn:fos:error:not-found' });
   });
@@ -54,7 +59,9 @@ describe('a client generated from the OpenAPI document', () => {
     const dir = path.join(packageRoot(), 'node_modules', '.cache', 'fos-openapi-client-test');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'api.d.ts'), types);
-    writeFileSync(path.join(dir, 'use.ts'), `import createClient from 'openapi-fetch';
+    writeFileSync(
+      path.join(dir, 'use.ts'),
+      `import createClient from 'openapi-fetch';
 import type { paths } from './api.js';
 const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:7070/v1' });
 export async function run() {
@@ -65,9 +72,26 @@ export async function run() {
 }
 // @ts-expect-error the old doubled path does not exist
 void client.GET('/v1/me');
-`);
+`,
+    );
     const tsc = path.join(packageRoot(), 'node_modules', 'typescript', 'bin', 'tsc');
-    const r = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', path.join(dir, 'use.ts')], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        path.join(dir, 'use.ts'),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 60_000);

@@ -24,7 +24,10 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 function operations(): Array<{ path: string; method: string; op: any }> {
   return Object.entries(doc.paths as Record<string, any>).flatMap(([path, item]) =>
-    Object.entries(item).filter(([m]) => METHODS.includes(m)).map(([method, op]) => ({ path, method, op })));
+    Object.entries(item)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([method, op]) => ({ path, method, op })),
+  );
 }
 
 function refsIn(node: unknown, out: string[] = []): string[] {
@@ -58,7 +61,10 @@ describe('GET /v1/swagger.json', () => {
     const ops = operations();
     expect(ops.length).toBeGreaterThanOrEqual(13);
     const ids = ops.map(({ op }) => op.operationId);
-    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id)), JSON.stringify(ids)).toBe(true);
+    expect(
+      ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z0-9]+$/.test(id)),
+      JSON.stringify(ids),
+    ).toBe(true);
     expect(new Set(ids).size, 'operationIds are unique').toBe(ids.length);
     for (const { path, method, op } of ops) {
       const where = `${method.toUpperCase()} ${path}`;

@@ -20,7 +20,10 @@ describe('appending to a PENDING fulfillment order', () => {
     const order = await w.order({ line_items: [line('APPEND-1', 2)], payment_status: 'PAID' });
     const fo = await w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: order.id }, include: { line_items: true } });
     expect(fo.line_items.map((l) => l.quantity)).toEqual([1]);
-    await w.t.db.prisma.inventoryLevel.update({ where: { product_id_warehouse_id: { product_id: p, warehouse_id: w.east } }, data: { on_hand: 2 } });
+    await w.t.db.prisma.inventoryLevel.update({
+      where: { product_id_warehouse_id: { product_id: p, warehouse_id: w.east } },
+      data: { on_hand: 2 },
+    });
 
     const blocker = w.t.db.provider === 'postgresql' ? new pg.Client({ connectionString: w.t.db.url }) : null;
     if (blocker) {
@@ -32,7 +35,9 @@ describe('appending to a PENDING fulfillment order', () => {
     if (blocker) {
       // Wait until the allocator, having read the order PENDING, waits for the line items.
       for (let i = 0; i < 100; i++) {
-        const { rows } = await blocker.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`);
+        const { rows } = await blocker.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
+        );
         if (rows[0].n > 0) break;
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -22,16 +22,24 @@ afterAll(() => w?.t.close());
 const http = (method: string, path: string, body?: unknown, token = w.token) => httpCall(base, token, method, path, body);
 const LABEL = { label_url: 'https://labels.example/l.pdf', carrier: 'USPS', service: 'Priority', cost: 7.1, cost_currency: 'USD' };
 
-const fosOf = (orderId: string) => w.t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: orderId }, include: { line_items: true }, orderBy: { created_at: 'asc' } });
+const fosOf = (orderId: string) =>
+  w.t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: orderId }, include: { line_items: true }, orderBy: { created_at: 'asc' } });
 const events = (kind: string, key: string, id: string) =>
-  w.t.db.prisma.outboxEvent.findMany({ where: { kind } }).then((rows) => rows.filter((r) => (r.payload as Record<string, unknown>)[key] === id));
+  w.t.db.prisma.outboxEvent
+    .findMany({ where: { kind } })
+    .then((rows) => rows.filter((r) => (r.payload as Record<string, unknown>)[key] === id));
 
 /** Accept, lock as `owner`, pack `qty` of the first line and upload a label; the package id. */
 async function labelled(foId: string, qty: number, owner = 'packer') {
-  const fo = (await w.t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: foId }, include: { line_items: true } }));
+  const fo = await w.t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: foId }, include: { line_items: true } });
   expect((await http('POST', `/v1/ops/fulfillment-orders/${foId}/accept`)).status).toBe(200);
   expect((await http('POST', `/v1/ops/fulfillment-orders/${foId}/lock`, { lock_owner: owner, timeout_minutes: 5 })).status).toBe(200);
-  const pkg = await http('POST', '/v1/ops/packages', { fulfillment_order_id: foId, weight: 300, weight_unit: 'G', package_line_items: [{ sku: fo.line_items[0].sku, quantity: qty }] });
+  const pkg = await http('POST', '/v1/ops/packages', {
+    fulfillment_order_id: foId,
+    weight: 300,
+    weight_unit: 'G',
+    package_line_items: [{ sku: fo.line_items[0].sku, quantity: qty }],
+  });
   expect(pkg.status, JSON.stringify(pkg.body)).toBe(201);
   const l = await http('POST', `/v1/ops/packages/${pkg.body.id}/label`, { ...LABEL, tracking_number: `TRK${pkg.body.id.slice(-10)}` });
   expect(l.status, JSON.stringify(l.body)).toBe(200);
@@ -64,7 +72,13 @@ describe('POST /v1/ops/orders/{id}/cancel', () => {
     expect(closed.shipping_label?.voided_at).not.toBeNull();
     expect(await events('package.label_voided', 'package_id', pkg)).toHaveLength(1);
     const [ev] = await events('order.cancelled', 'order_id', order.id);
-    expect(ev.payload).toMatchObject({ reason: 'CUSTOMER', restock: true, cancelled_quantity: 5, cancelled_fulfillment_order_ids: [fo.id], closed_package_ids: [pkg] });
+    expect(ev.payload).toMatchObject({
+      reason: 'CUSTOMER',
+      restock: true,
+      cancelled_quantity: 5,
+      cancelled_fulfillment_order_ids: [fo.id],
+      closed_package_ids: [pkg],
+    });
 
     // The packer's fulfil of the closed package is refused; a second cancel is a 409.
     const fulfil = await http('POST', `/v1/ops/packages/${pkg}/fulfill`, { locked_by: 'packer' });
@@ -92,7 +106,7 @@ describe('POST /v1/ops/orders/{id}/cancel', () => {
     expect((await w.t.db.prisma.package.findUniqueOrThrow({ where: { id: pkg } })).status).toBe('FULFILLED');
   });
 
-  it('refuses a fully shipped order, bad bodies, and other teams\' orders', async () => {
+  it("refuses a fully shipped order, bad bodies, and other teams' orders", async () => {
     await w.product('CAN-3', { [w.east]: 2 });
     const order = await w.order({ line_items: [line('CAN-3', 1)], payment_status: 'PAID' });
     const [fo] = await fosOf(order.id);

@@ -16,7 +16,12 @@ beforeAll(async () => {
     where: { id: id.K },
     data: {
       type: 'VIRTUAL_BUNDLE',
-      components: { create: [{ kind: 'VIRTUAL_BUNDLE', component_product_id: id.A, component_quantity: 1 }, { kind: 'VIRTUAL_BUNDLE', component_product_id: id.B, component_quantity: 2 }] },
+      components: {
+        create: [
+          { kind: 'VIRTUAL_BUNDLE', component_product_id: id.A, component_quantity: 1 },
+          { kind: 'VIRTUAL_BUNDLE', component_product_id: id.B, component_quantity: 2 },
+        ],
+      },
     },
   });
 });
@@ -38,25 +43,56 @@ describe('convert', () => {
     expect(res.statusCode).toBe(200);
     const o = res.json();
     expect(o).toMatchObject({
-      order_number: '#1001', status: 'OPEN', fulfillment_status: 'UNFULFILLED', payment_status: 'PENDING', priority: 'NORMAL',
-      merchant_team_id: w.merchantId, team_id: w.merchantId, fulfiller_team_id: w.t.teamId, shop_type: 'MANUAL', shop_slug: 'manual-orders',
-      total_price: 47.5, total_discount: 5, total_tax: 2.5, total_shipping: 0, total_outstanding: 47.5,
-      core_line_item_count: 3, unique_core_line_item_count: 2, tracking_count: 0, fulfillment_count: 0,
+      order_number: '#1001',
+      status: 'OPEN',
+      fulfillment_status: 'UNFULFILLED',
+      payment_status: 'PENDING',
+      priority: 'NORMAL',
+      merchant_team_id: w.merchantId,
+      team_id: w.merchantId,
+      fulfiller_team_id: w.t.teamId,
+      shop_type: 'MANUAL',
+      shop_slug: 'manual-orders',
+      total_price: 47.5,
+      total_discount: 5,
+      total_tax: 2.5,
+      total_shipping: 0,
+      total_outstanding: 47.5,
+      core_line_item_count: 3,
+      unique_core_line_item_count: 2,
+      tracking_count: 0,
+      fulfillment_count: 0,
       line_item_image_urls: ['https://img.example/A.jpg', 'https://img.example/B.jpg'],
-      customer_email: 'Grace@Example.com', customer_name: 'Grace Hopper', note: 'leave at door', deliver_by: '2030-01-02T03:04:05.000Z',
-      shipping_address_name: 'Ada Lovelace', shipping_address_city: 'Portland', shipping_address_zip: '97201', billing_address_name: null,
-      address_verified: true, address_residential: 'RESIDENTIAL', supported_actions: [{ action: 'VIEW_REMOTE_ORDER' }],
+      customer_email: 'Grace@Example.com',
+      customer_name: 'Grace Hopper',
+      note: 'leave at door',
+      deliver_by: '2030-01-02T03:04:05.000Z',
+      shipping_address_name: 'Ada Lovelace',
+      shipping_address_city: 'Portland',
+      shipping_address_zip: '97201',
+      billing_address_name: null,
+      address_verified: true,
+      address_residential: 'RESIDENTIAL',
+      supported_actions: [{ action: 'VIEW_REMOTE_ORDER' }],
     });
     expect(o.address_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(o.address_verified_at).toBeTruthy();
     expect(o.address_verification_response).toMatchObject({
-      verified: true, residential: 'RESIDENTIAL', errors: [],
+      verified: true,
+      residential: 'RESIDENTIAL',
+      errors: [],
       corrected_address: { street1: '12 ANALYTICAL WAY', street2: 'SUITE 3', city: 'PORTLAND', state: 'OR', zip5: '97201', zip4: null },
       metadata: { dpv_match_code: 'Y', is_cmra: false },
     });
-    expect(o.core_order_line_items.map((l: any) => [l.sku, l.total_quantity, l.remaining_quantity])).toEqual([['A', 2, 2], ['B', 1, 1]]);
-    expect(o.original_order_line_items.map((l: any) => [l.sku, l.price, l.applied_discount_amount, l.original_draft_order_line_item_id])).toEqual([
-      ['A', 10, 5, d.line_items[0].id], ['B', 30, 0, d.line_items[1].id],
+    expect(o.core_order_line_items.map((l: any) => [l.sku, l.total_quantity, l.remaining_quantity])).toEqual([
+      ['A', 2, 2],
+      ['B', 1, 1],
+    ]);
+    expect(
+      o.original_order_line_items.map((l: any) => [l.sku, l.price, l.applied_discount_amount, l.original_draft_order_line_item_id]),
+    ).toEqual([
+      ['A', 10, 5, d.line_items[0].id],
+      ['B', 30, 0, d.line_items[1].id],
     ]);
     expect(o.order_fulfillment_holds).toHaveLength(1);
     expect(o.order_fulfillment_holds[0]).toMatchObject({ active: true, reason: 'AWAITING_PAYMENT', order_id: o.id });
@@ -66,7 +102,9 @@ describe('convert', () => {
     const fos = await fulfillmentOrders(o.id);
     expect(fos).toHaveLength(2);
     for (const fo of fos) expect(fo).toMatchObject({ status: 'PENDING', request_status: 'UNSUBMITTED', merchant_team_id: w.merchantId });
-    const byWh = Object.fromEntries(fos.map((fo) => [fo.warehouse_id, fo.line_items.map((l) => [l.sku, l.quantity, l.remaining_quantity])]));
+    const byWh = Object.fromEntries(
+      fos.map((fo) => [fo.warehouse_id, fo.line_items.map((l) => [l.sku, l.quantity, l.remaining_quantity])]),
+    );
     expect(byWh).toEqual({ [w.east]: [['A', 2, 2]], [w.west]: [['B', 1, 1]] });
 
     const draft = await w.call('GET', `/v1/ops/draft-orders/${d.id}`);
@@ -85,7 +123,9 @@ describe('convert', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().type).toBe('urn:fos:error:conflict');
     expect(await w.level(id.A, w.east)).toEqual(before);
-    expect(await w.t.db.prisma.order.count({ where: { line_items: { some: { core_draft_order_line_item_id: d.line_items[0].id } } } })).toBe(1);
+    expect(
+      await w.t.db.prisma.order.count({ where: { line_items: { some: { core_draft_order_line_item_id: d.line_items[0].id } } } }),
+    ).toBe(1);
   });
 
   it('prefers the warehouse that ships the most (fewest splits)', async () => {
@@ -110,7 +150,10 @@ describe('convert', () => {
   it('ships a virtual bundle as its components (CORE) while keeping the sold line (ORIGINAL)', async () => {
     const o = await w.order({ line_items: [line('KIT', 1, 99)], payment_status: 'PAID' });
     expect(o.original_order_line_items.map((l: any) => [l.sku, l.total_quantity, l.price])).toEqual([['KIT', 1, 99]]);
-    expect(o.core_order_line_items.map((l: any) => [l.sku, l.total_quantity])).toEqual([['A', 1], ['B', 2]]);
+    expect(o.core_order_line_items.map((l: any) => [l.sku, l.total_quantity])).toEqual([
+      ['A', 1],
+      ['B', 2],
+    ]);
     expect(o).toMatchObject({ core_line_item_count: 3, unique_core_line_item_count: 2, total_price: 99 });
   });
 
@@ -150,7 +193,11 @@ describe('payment hold', () => {
   });
 
   it('reports an incomplete address without verifying it', async () => {
-    const o = await w.order({ line_items: [line('C', 1)], payment_status: 'PAID', shipping_address: { ...ADDRESS, zip: '9720', state: null } });
+    const o = await w.order({
+      line_items: [line('C', 1)],
+      payment_status: 'PAID',
+      shipping_address: { ...ADDRESS, zip: '9720', state: null },
+    });
     expect(o.address_verified).toBe(false);
     expect(o.address_verified_at).toBeNull();
     expect(o.address_verification_response.errors.map((e: any) => e.code)).toEqual(['MISSING_STATE', 'INVALID_ZIP']);

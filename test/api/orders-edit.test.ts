@@ -23,17 +23,28 @@ describe('PATCH /v1/ops/orders/{id}', () => {
   it('changes address (re-verified), shipping method, note and tags; emits order.updated', async () => {
     await w.product('ED-1', { [w.east]: 5 });
     const order = await w.order({ line_items: [line('ED-1', 1)], payment_status: 'PAID' });
-    const res = await http('PATCH', `/v1/ops/orders/${order.id}`, { shipping_address: MOVED, shipping_method: 'Express', note: 'leave at door', tags: ['vip'] });
+    const res = await http('PATCH', `/v1/ops/orders/${order.id}`, {
+      shipping_address: MOVED,
+      shipping_method: 'Express',
+      note: 'leave at door',
+      tags: ['vip'],
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({
-      shipping_address_address1: '400 New Street', shipping_address_city: 'Salem', shipping_method: 'Express', note: 'leave at door', tags: ['vip'],
+      shipping_address_address1: '400 New Street',
+      shipping_address_city: 'Salem',
+      shipping_method: 'Express',
+      note: 'leave at door',
+      tags: ['vip'],
       address_verified: true,
     });
     expect(res.body.address_hash).not.toBe(order.address_hash);
     const bad = await http('PATCH', `/v1/ops/orders/${order.id}`, { shipping_address: { ...MOVED, country: 'USA' } });
     expect(bad.status).toBe(400);
     const events = await w.t.db.prisma.outboxEvent.findMany({ where: { kind: 'order.updated' } });
-    expect(events.map((e) => e.payload)).toContainEqual(expect.objectContaining({ order_id: order.id, changed: ['shipping_address', 'shipping_method', 'note', 'tags'] }));
+    expect(events.map((e) => e.payload)).toContainEqual(
+      expect.objectContaining({ order_id: order.id, changed: ['shipping_address', 'shipping_method', 'note', 'tags'] }),
+    );
   });
 
   it('honours lock_address, refuses while a fulfillment order is locked, closed orders, bad bodies and other teams', async () => {

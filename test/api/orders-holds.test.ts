@@ -20,14 +20,30 @@ beforeAll(async () => {
 afterAll(() => w?.t.close());
 
 const http = (method: string, path: string, body?: unknown, token = w.token) => httpCall(base, token, method, path, body);
-const LABEL = { label_url: 'https://labels.example/l.pdf', tracking_number: 'TRK-HOLD-1', carrier: 'USPS', service: 'Priority', cost: 7.1, cost_currency: 'USD' };
-const foOf = (orderId: string) => w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: orderId }, include: { line_items: true } });
+const LABEL = {
+  label_url: 'https://labels.example/l.pdf',
+  tracking_number: 'TRK-HOLD-1',
+  carrier: 'USPS',
+  service: 'Priority',
+  cost: 7.1,
+  cost_currency: 'USD',
+};
+const foOf = (orderId: string) =>
+  w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: orderId }, include: { line_items: true } });
 
 /** An agent connection's access token for a new person of the team (what the MCP consent issues; it works at /mcp). */
 async function agentToken() {
   const pat = await person(w.t.db, w.t.teamId);
   const c = await w.t.db.prisma.mcpConnection.create({
-    data: { team_id: w.t.teamId, user_id: pat.id, client_id: 'test-client', client_name: 'Test', name: 'Test agent', preset: 'READ_AND_OPERATE', permissions: ['READ_ORDERS', 'WRITE_ORDERS'] },
+    data: {
+      team_id: w.t.teamId,
+      user_id: pat.id,
+      client_id: 'test-client',
+      client_name: 'Test',
+      name: 'Test agent',
+      preset: 'READ_AND_OPERATE',
+      permissions: ['READ_ORDERS', 'WRITE_ORDERS'],
+    },
   });
   return { userId: pat.id, token: (await issueTokens(w.t.db.prisma, c.id, null)).access_token };
 }
@@ -39,16 +55,30 @@ describe('order holds', () => {
     const fo = await foOf(order.id);
     expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/accept`)).status).toBe(200);
 
-    const placed = await http('POST', `/v1/ops/orders/${order.id}/holds`, { reason: 'ADDRESS_VERIFICATION_FAILED', reason_notes: 'carrier says no such street' });
+    const placed = await http('POST', `/v1/ops/orders/${order.id}/holds`, {
+      reason: 'ADDRESS_VERIFICATION_FAILED',
+      reason_notes: 'carrier says no such street',
+    });
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
-    expect(placed.body).toMatchObject({ order_id: order.id, active: true, reason: 'ADDRESS_VERIFICATION_FAILED', reason_notes: 'carrier says no such street', created_by_user_id: null });
+    expect(placed.body).toMatchObject({
+      order_id: order.id,
+      active: true,
+      reason: 'ADDRESS_VERIFICATION_FAILED',
+      reason_notes: 'carrier says no such street',
+      created_by_user_id: null,
+    });
     const holdId = placed.body.id;
 
     const lock = await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 5 });
     expect(lock.status).toBe(409);
     expect(lock.body).toMatchObject({ type: 'urn:fos:error:on-hold', hold_id: holdId, hold_reason: 'ADDRESS_VERIFICATION_FAILED' });
     expect(lock.body.detail).toContain(`hold ${holdId}`);
-    const pack = await http('POST', '/v1/ops/packages', { fulfillment_order_id: fo.id, weight: 300, weight_unit: 'G', package_line_items: [{ sku: 'HOLD-1', quantity: 2 }] });
+    const pack = await http('POST', '/v1/ops/packages', {
+      fulfillment_order_id: fo.id,
+      weight: 300,
+      weight_unit: 'G',
+      package_line_items: [{ sku: 'HOLD-1', quantity: 2 }],
+    });
     expect(pack.status).toBe(409);
     expect(pack.body).toMatchObject({ type: 'urn:fos:error:on-hold', hold_id: holdId });
 
@@ -61,7 +91,12 @@ describe('order holds', () => {
     expect(released.body).toMatchObject({ id: holdId, active: false });
     expect((await http('POST', `/v1/ops/orders/${order.id}/holds/${holdId}/release`)).status).toBe(409);
     expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 5 })).status).toBe(200);
-    const pkg = await http('POST', '/v1/ops/packages', { fulfillment_order_id: fo.id, weight: 300, weight_unit: 'G', package_line_items: [{ sku: 'HOLD-1', quantity: 2 }] });
+    const pkg = await http('POST', '/v1/ops/packages', {
+      fulfillment_order_id: fo.id,
+      weight: 300,
+      weight_unit: 'G',
+      package_line_items: [{ sku: 'HOLD-1', quantity: 2 }],
+    });
     expect(pkg.status).toBe(201);
 
     // A hold placed after packing stops the label (before anything is bought) and the fulfil.
@@ -73,8 +108,12 @@ describe('order holds', () => {
     expect((await http('POST', `/v1/ops/orders/${order.id}/holds/${late.body.id}/release`)).status).toBe(200);
     expect((await http('POST', `/v1/ops/packages/${pkg.body.id}/label`, LABEL)).status).toBe(200);
     const events = await w.t.db.prisma.outboxEvent.findMany({ where: { kind: { in: ['order.hold_placed', 'order.hold_released'] } } });
-    expect(events.filter((e) => (e.payload as { order_id: string }).order_id === order.id).map((e) => e.kind).sort())
-      .toEqual(['order.hold_placed', 'order.hold_placed', 'order.hold_released', 'order.hold_released']);
+    expect(
+      events
+        .filter((e) => (e.payload as { order_id: string }).order_id === order.id)
+        .map((e) => e.kind)
+        .sort(),
+    ).toEqual(['order.hold_placed', 'order.hold_placed', 'order.hold_released', 'order.hold_released']);
   });
 
   it('records the person who placed it when an agent connection acts', async () => {
@@ -83,11 +122,25 @@ describe('order holds', () => {
     const agent = await agentToken();
     const res = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${agent.token}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute_svc_operation', arguments: {
-        confirm_write: true, operation_key: 'POST /v1/ops/orders/{order_id}/holds', path_params: { order_id: order.id },
-        body: { reason: 'CUSTOMER_REQUEST', reason_notes: 'wait for the gift note' },
-      } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${agent.token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'execute_svc_operation',
+          arguments: {
+            confirm_write: true,
+            operation_key: 'POST /v1/ops/orders/{order_id}/holds',
+            path_params: { order_id: order.id },
+            body: { reason: 'CUSTOMER_REQUEST', reason_notes: 'wait for the gift note' },
+          },
+        },
+      }),
     });
     const placed = (await res.json()).result.structuredContent as { status: number; body: any };
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
@@ -123,7 +176,10 @@ describe('order holds', () => {
     const a = (await http('POST', `/v1/ops/orders/${order.id}/holds`, { reason: 'MANUAL' })).body;
     const b = (await http('POST', `/v1/ops/orders/${order.id}/holds`, { reason: 'FRAUD_REVIEW' })).body;
     // Stock written behind the ledger's back (as an import might): only an allocation run finds it.
-    await w.t.db.prisma.inventoryLevel.update({ where: { product_id_warehouse_id: { product_id: p, warehouse_id: w.east } }, data: { on_hand: 2 } });
+    await w.t.db.prisma.inventoryLevel.update({
+      where: { product_id_warehouse_id: { product_id: p, warehouse_id: w.east } },
+      data: { on_hand: 2 },
+    });
     expect((await http('POST', `/v1/ops/orders/${order.id}/holds/${a.id}/release`)).status).toBe(200);
     expect(await w.t.db.prisma.fulfillmentOrder.count({ where: { order_id: order.id } })).toBe(0);
     expect((await http('POST', `/v1/ops/orders/${order.id}/holds/${b.id}/release`)).status).toBe(200);

@@ -6,24 +6,112 @@ let w: World;
 const o: Record<string, any> = {};
 
 const LIST_FIELDS = [
-  'id', 'created_at', 'closed_at', 'cancelled_at', 'merchant_team_name', 'shop_name', 'shop_type', 'fulfillment_status',
-  'payment_status', 'priority', 'order_number', 'currency', 'note', 'shipping_method', 'tags', 'total_price', 'customer_email',
-  'customer_name', 'customer_phone', 'shipping_address_company', 'shipping_address_address1', 'shipping_address_address2',
-  'shipping_address_city', 'shipping_address_state', 'shipping_address_country', 'shipping_address_zip', 'address_verified',
-  'address_residential', 'core_line_item_count', 'unique_core_line_item_count', 'fulfillment_count', 'line_item_image_urls', 'status',
+  'id',
+  'created_at',
+  'closed_at',
+  'cancelled_at',
+  'merchant_team_name',
+  'shop_name',
+  'shop_type',
+  'fulfillment_status',
+  'payment_status',
+  'priority',
+  'order_number',
+  'currency',
+  'note',
+  'shipping_method',
+  'tags',
+  'total_price',
+  'customer_email',
+  'customer_name',
+  'customer_phone',
+  'shipping_address_company',
+  'shipping_address_address1',
+  'shipping_address_address2',
+  'shipping_address_city',
+  'shipping_address_state',
+  'shipping_address_country',
+  'shipping_address_zip',
+  'address_verified',
+  'address_residential',
+  'core_line_item_count',
+  'unique_core_line_item_count',
+  'fulfillment_count',
+  'line_item_image_urls',
+  'status',
 ];
 const addr = (p: string) => ['name', 'company', 'address1', 'address2', 'city', 'state', 'country', 'zip', 'phone'].map((f) => `${p}_${f}`);
 const GET_FIELDS = [
-  'id', 'order_number', 'remote_id', 'synced_at', 'created_at', 'updated_at', 'closed_at', 'cancelled_at',
-  'merchant_team_id', 'merchant_team_name', 'team_id', 'team_name', 'fulfiller_team_id', 'fulfiller_team_name', 'shop_id', 'shop_name', 'shop_slug', 'shop_type',
-  'status', 'fulfillment_status', 'payment_status', 'priority',
-  'currency', 'note', 'shipping_method', 'deliver_by', 'line_item_hash', 'tags', 'total_price', 'total_tax', 'total_discount', 'total_shipping', 'current_shipping', 'total_outstanding',
-  'metadata', ...addr('shipping_address'), 'shipping_latitude', 'shipping_longitude', ...addr('billing_address'),
-  'customer_email', 'customer_name', 'customer_phone',
-  'carton_id', 'carton_name', 'carrier_integration_id', 'carrier_integration_type', 'carrier_integration_name', 'carrier_id', 'service_id', 'rate_shop_name', 'formatted_service', 'package_preset_id', 'package_preset_name',
-  'lock_address', 'address_verified', 'address_residential', 'address_verified_at', 'address_hash', 'address_verification_response',
-  'is_fragile', 'core_line_item_count', 'unique_core_line_item_count', 'tracking_count', 'fulfillment_count', 'line_item_image_urls',
-  'config', 'order_fulfillment_holds', 'core_order_line_items', 'original_order_line_items', 'supported_actions',
+  'id',
+  'order_number',
+  'remote_id',
+  'synced_at',
+  'created_at',
+  'updated_at',
+  'closed_at',
+  'cancelled_at',
+  'merchant_team_id',
+  'merchant_team_name',
+  'team_id',
+  'team_name',
+  'fulfiller_team_id',
+  'fulfiller_team_name',
+  'shop_id',
+  'shop_name',
+  'shop_slug',
+  'shop_type',
+  'status',
+  'fulfillment_status',
+  'payment_status',
+  'priority',
+  'currency',
+  'note',
+  'shipping_method',
+  'deliver_by',
+  'line_item_hash',
+  'tags',
+  'total_price',
+  'total_tax',
+  'total_discount',
+  'total_shipping',
+  'current_shipping',
+  'total_outstanding',
+  'metadata',
+  ...addr('shipping_address'),
+  'shipping_latitude',
+  'shipping_longitude',
+  ...addr('billing_address'),
+  'customer_email',
+  'customer_name',
+  'customer_phone',
+  'carton_id',
+  'carton_name',
+  'carrier_integration_id',
+  'carrier_integration_type',
+  'carrier_integration_name',
+  'carrier_id',
+  'service_id',
+  'rate_shop_name',
+  'formatted_service',
+  'package_preset_id',
+  'package_preset_name',
+  'lock_address',
+  'address_verified',
+  'address_residential',
+  'address_verified_at',
+  'address_hash',
+  'address_verification_response',
+  'is_fragile',
+  'core_line_item_count',
+  'unique_core_line_item_count',
+  'tracking_count',
+  'fulfillment_count',
+  'line_item_image_urls',
+  'config',
+  'order_fulfillment_holds',
+  'core_order_line_items',
+  'original_order_line_items',
+  'supported_actions',
 ];
 
 beforeAll(async () => {
@@ -31,14 +119,32 @@ beforeAll(async () => {
   await w.product('A', { [w.east]: 100 });
   const mk = async (key: string, body: Record<string, unknown>, created: string) => {
     o[key] = await w.order({ line_items: [line('A', 1)], ...body });
-    await w.t.db.prisma.order.update({ where: { id: o[key].id }, data: { created_at: new Date(created), updated_at: new Date(created.replace('2024', '2025')) } });
+    await w.t.db.prisma.order.update({
+      where: { id: o[key].id },
+      data: { created_at: new Date(created), updated_at: new Date(created.replace('2024', '2025')) },
+    });
   };
   await mk('o1', { customer: { name: 'Alice Smith', email: 'alice@alpha.com' }, payment_status: 'PAID' }, '2024-01-10T12:00:00Z');
   await mk('o2', { customer: { name: 'Bob Jones', email: 'bob@beta.org' }, priority: 'HIGH' }, '2024-02-15T12:00:00Z');
-  await mk('o3', { customer: { name: 'Carol Aliceson', email: 'carol@gamma.net' }, priority: 'LOW', payment_status: 'PAID' }, '2024-03-20T12:00:00Z');
-  await mk('o4', { customer: { name: 'Dan', email: 'dan@delta.io' }, priority: 'CRITICAL', payment_status: 'PAID', order_number: 'WEB-9' }, '2024-04-01T12:00:00Z');
-  await mk('o5', { customer: { name: 'Eve', email: 'eve@epsilon.dev' }, payment_status: 'PAID', order_number: '#999' }, '2024-05-01T12:00:00Z');
-  await w.t.db.prisma.order.update({ where: { id: o.o3.id }, data: { status: 'CLOSED', fulfillment_status: 'FULFILLED', updated_at: new Date('2025-03-20T12:00:00Z') } });
+  await mk(
+    'o3',
+    { customer: { name: 'Carol Aliceson', email: 'carol@gamma.net' }, priority: 'LOW', payment_status: 'PAID' },
+    '2024-03-20T12:00:00Z',
+  );
+  await mk(
+    'o4',
+    { customer: { name: 'Dan', email: 'dan@delta.io' }, priority: 'CRITICAL', payment_status: 'PAID', order_number: 'WEB-9' },
+    '2024-04-01T12:00:00Z',
+  );
+  await mk(
+    'o5',
+    { customer: { name: 'Eve', email: 'eve@epsilon.dev' }, payment_status: 'PAID', order_number: '#999' },
+    '2024-05-01T12:00:00Z',
+  );
+  await w.t.db.prisma.order.update({
+    where: { id: o.o3.id },
+    data: { status: 'CLOSED', fulfillment_status: 'FULFILLED', updated_at: new Date('2025-03-20T12:00:00Z') },
+  });
 });
 afterAll(() => w?.t.close());
 
@@ -61,9 +167,31 @@ describe('field sets', () => {
     const one = (await w.call('GET', `/v1/ops/orders/${o.o1.id}`)).json();
     expect(Object.keys(one).sort()).toEqual([...GET_FIELDS, 'cancel_reason'].sort()); // cancel_reason: issue 25 extension
     expect(Object.keys(one.metadata).sort()).toEqual(['bigcommerce', 'custom', 'meta_data', 'shopify']);
-    expect(one.config).toMatchObject({ require_pack_shot: false, show_unfulfilled_items_on_packing_list: true, tote_qa_enabled: false, address_verification_enabled: true, insurance_policy: { mode: 'none' } });
+    expect(one.config).toMatchObject({
+      require_pack_shot: false,
+      show_unfulfilled_items_on_packing_list: true,
+      tote_qa_enabled: false,
+      address_verification_enabled: true,
+      insurance_policy: { mode: 'none' },
+    });
     // returned_quantity: the issue-10 extension on core lines (units on returns).
-    expect(Object.keys(one.core_order_line_items[0]).sort()).toEqual(['core_draft_order_line_item_id', 'created_at', 'id', 'image_url', 'name', 'order_id', 'product_id', 'remaining_quantity', 'removed_quantity', 'returned_quantity', 'sku', 'synced_at', 'total_quantity', 'unsynced_quantity', 'updated_at']);
+    expect(Object.keys(one.core_order_line_items[0]).sort()).toEqual([
+      'core_draft_order_line_item_id',
+      'created_at',
+      'id',
+      'image_url',
+      'name',
+      'order_id',
+      'product_id',
+      'remaining_quantity',
+      'removed_quantity',
+      'returned_quantity',
+      'sku',
+      'synced_at',
+      'total_quantity',
+      'unsynced_quantity',
+      'updated_at',
+    ]);
     expect(Object.keys(one.original_order_line_items[0]).length).toBe(14 + 7);
     expect(one).not.toHaveProperty('fulfillment_orders');
   });
@@ -89,7 +217,15 @@ describe('list parameters', () => {
 
   it('pages 0-based with meta', async () => {
     const res = await w.call('GET', '/v1/ops/orders/list?order=asc&limit=2&page=1');
-    expect(res.json().meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 4, has_next_page: true, next_cursor: expect.any(String), has_previous_page: true });
+    expect(res.json().meta).toEqual({
+      page: 1,
+      page_size: 2,
+      start_index: 3,
+      end_index: 4,
+      has_next_page: true,
+      next_cursor: expect.any(String),
+      has_previous_page: true,
+    });
     expect(res.json().data.map((r: any) => r.id)).toEqual([o.o3.id, o.o4.id]);
     await bad('limit=0', 'query.limit');
     await bad('limit=101', 'query.limit');
@@ -148,7 +284,9 @@ describe('priority', () => {
     expect(strip(after)).toEqual(strip(before));
     expect((await w.t.db.prisma.order.findUniqueOrThrow({ where: { id: o.o1.id } })).priority_rank).toBe(4);
     const events = await w.t.db.prisma.outboxEvent.findMany({ where: { kind: 'order.priority_changed' } });
-    expect(events.map((e) => e.payload)).toEqual([{ order_id: o.o1.id, order_number: o.o1.order_number, previous_priority: 'NORMAL', priority: 'CRITICAL' }]);
+    expect(events.map((e) => e.payload)).toEqual([
+      { order_id: o.o1.id, order_number: o.o1.order_number, previous_priority: 'NORMAL', priority: 'CRITICAL' },
+    ]);
 
     expect((await w.call('PATCH', `/v1/ops/orders/${o.o1.id}/priority`, { priority: 'URGENT' })).statusCode).toBe(400);
     expect((await w.call('PATCH', `/v1/ops/orders/${o.o1.id}/priority`, { priority: 'LOW', note: 'x' })).statusCode).toBe(400);
@@ -156,7 +294,7 @@ describe('priority', () => {
 });
 
 describe('access', () => {
-  it('answers 404 for another team\'s order on every order path', async () => {
+  it("answers 404 for another team's order on every order path", async () => {
     const other = await teams.createTeam(w.t.db, { name: 'Other 3PL', kind: 'FULFILLER' });
     const { token } = await w.t.key({ teamId: other.id, tier: 4 });
     expect((await w.call('GET', `/v1/ops/orders/${o.o1.id}`, undefined, token)).statusCode).toBe(404);
@@ -203,8 +341,13 @@ describe('keyset cursor (meta.next_cursor)', () => {
   };
 
   it.each([
-    'order_by=order_number&order=asc', 'order_by=order_number&order=desc', 'order_by=created_at&order=asc',
-    'order_by=created_at&order=desc', 'order_by=updated_at&order=desc', 'order=desc', 'payment_status=PAID&order_by=order_number&order=asc',
+    'order_by=order_number&order=asc',
+    'order_by=order_number&order=desc',
+    'order_by=created_at&order=asc',
+    'order_by=created_at&order=desc',
+    'order_by=updated_at&order=desc',
+    'order=desc',
+    'payment_status=PAID&order_by=order_number&order=asc',
     'search=alice&order_by=created_at&order=asc',
   ])('%s: every page by cursor gives the same rows, in the same order, as one page', async (query) => {
     const all = await list(`${query}&limit=100`);
@@ -229,7 +372,15 @@ describe('keyset cursor (meta.next_cursor)', () => {
     await bad(`order_by=created_at&cursor=${forge(['2024-01-01', 'x'])}`, 'query.cursor');
     await bad(`order_by=created_at&cursor=${forge([{ d: 'not a date' }, 'x'])}`, 'query.cursor');
     await bad(`order_by=created_at&cursor=${forge([{ d: '2024-01-01T00:00:00Z' }, 5])}`, 'query.cursor');
-    const numSort = JSON.parse(Buffer.from((await w.call('GET', '/v1/ops/orders/list?order_by=order_number&limit=1')).json().meta.next_cursor, 'base64url').toString());
-    await bad(`order_by=order_number&cursor=${Buffer.from(JSON.stringify({ s: numSort.s, v: ['abc', 'x', 'y'] })).toString('base64url')}`, 'query.cursor');
+    const numSort = JSON.parse(
+      Buffer.from(
+        (await w.call('GET', '/v1/ops/orders/list?order_by=order_number&limit=1')).json().meta.next_cursor,
+        'base64url',
+      ).toString(),
+    );
+    await bad(
+      `order_by=order_number&cursor=${Buffer.from(JSON.stringify({ s: numSort.s, v: ['abc', 'x', 'y'] })).toString('base64url')}`,
+      'query.cursor',
+    );
   });
 });

@@ -12,15 +12,17 @@ beforeAll(async () => {
 });
 afterAll(() => w?.t.close());
 
-const patch = (orderId: string, priority: string) => fetch(`${base}/v1/ops/orders/${orderId}/priority`, {
-  method: 'PATCH',
-  headers: { 'x-access-token': w.token, 'content-type': 'application/json' },
-  body: JSON.stringify({ priority }),
-});
+const patch = (orderId: string, priority: string) =>
+  fetch(`${base}/v1/ops/orders/${orderId}/priority`, {
+    method: 'PATCH',
+    headers: { 'x-access-token': w.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ priority }),
+  });
 
-const events = async (orderId: string) => (await w.t.db.prisma.outboxEvent.findMany({ where: { kind: 'order.priority_changed' } }))
-  .map((e) => e.payload as { order_id: string; previous_priority: string; priority: string })
-  .filter((p) => p.order_id === orderId);
+const events = async (orderId: string) =>
+  (await w.t.db.prisma.outboxEvent.findMany({ where: { kind: 'order.priority_changed' } }))
+    .map((e) => e.payload as { order_id: string; previous_priority: string; priority: string })
+    .filter((p) => p.order_id === orderId);
 
 describe('priority change races', () => {
   it('the same change sent 10 times in parallel is made once: one event', async () => {
@@ -29,7 +31,9 @@ describe('priority change races', () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => patch(order.id, 'HIGH')));
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(await w.t.db.prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ priority: 'HIGH' });
-    expect(await events(order.id)).toEqual([{ order_id: order.id, order_number: order.order_number, previous_priority: 'NORMAL', priority: 'HIGH' }]);
+    expect(await events(order.id)).toEqual([
+      { order_id: order.id, order_number: order.order_number, previous_priority: 'NORMAL', priority: 'HIGH' },
+    ]);
   });
 
   it('competing changes produce a consistent chain of events from NORMAL to the final priority', async () => {

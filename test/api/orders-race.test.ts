@@ -18,7 +18,8 @@ const allocatedTo = async (orderId: string) => {
   const items = await w.t.db.prisma.fulfillmentOrderLineItem.findMany({ where: { fulfillment_order: { order_id: orderId } } });
   return items.reduce((s, i) => s + i.quantity, 0);
 };
-const unallocated = async (orderId: string) => (await w.t.db.prisma.order.findUniqueOrThrow({ where: { id: orderId } })).unallocated_quantity;
+const unallocated = async (orderId: string) =>
+  (await w.t.db.prisma.order.findUniqueOrThrow({ where: { id: orderId } })).unallocated_quantity;
 const setOnHand = (productId: string, warehouseId: string, on_hand: number) =>
   w.t.db.prisma.inventoryLevel.upsert({
     where: { product_id_warehouse_id: { product_id: productId, warehouse_id: warehouseId } },
@@ -39,7 +40,9 @@ describe('races', () => {
       expect((await r.json()).type).toBe('urn:fos:error:conflict');
     }
     expect(await w.level(p, w.east)).toMatchObject({ on_hand: 10, committed: 3 });
-    expect(await w.t.db.prisma.order.count({ where: { line_items: { some: { core_draft_order_line_item_id: d.line_items[0].id } } } })).toBe(1);
+    expect(
+      await w.t.db.prisma.order.count({ where: { line_items: { some: { core_draft_order_line_item_id: d.line_items[0].id } } } }),
+    ).toBe(1);
     expect(await w.t.db.prisma.fulfillmentOrder.count({ where: { order_id: ok.id } })).toBe(1);
     expect(await w.t.db.prisma.outboxEvent.count({ where: { kind: 'order.created' } })).toBe(1);
   });
@@ -50,7 +53,10 @@ describe('races', () => {
     const drafts = await Promise.all(Array.from({ length: n }, () => w.draft({ line_items: [line('RACE-2', 2)], payment_status: 'PAID' })));
     const responses = await Promise.all(drafts.map((d) => post(`/v1/ops/draft-orders/${d.id}/convert`)));
     const orders = await Promise.all(responses.map((r) => r.json()));
-    expect(responses.map((r) => r.status), JSON.stringify(orders.find((o) => !o.id))).toEqual(Array(n).fill(200));
+    expect(
+      responses.map((r) => r.status),
+      JSON.stringify(orders.find((o) => !o.id)),
+    ).toEqual(Array(n).fill(200));
     expect(new Set(orders.map((o) => o.order_number)).size).toBe(n); // numbers unique under concurrency too
 
     const east = await w.level(p, w.east);
@@ -114,8 +120,9 @@ describe('priority allocation', () => {
     expect(await allocatedTo(older.id)).toBe(0);
     expect(await unallocated(newer.id)).toBe(0);
     const fos = await w.t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: newer.id }, include: { line_items: true } });
-    expect(fos.map((f) => [f.warehouse_id, f.status, f.request_status, f.line_items[0].quantity, f.line_items[0].remaining_quantity]))
-      .toEqual([[w.east, 'PENDING', 'UNSUBMITTED', 3, 3]]);
+    expect(
+      fos.map((f) => [f.warehouse_id, f.status, f.request_status, f.line_items[0].quantity, f.line_items[0].remaining_quantity]),
+    ).toEqual([[w.east, 'PENDING', 'UNSUBMITTED', 3, 3]]);
     expect(await w.level(p, w.east)).toMatchObject({ committed: 3 });
   });
 });

@@ -20,8 +20,15 @@ export interface World {
 }
 
 export const ADDRESS = {
-  name: 'Ada Lovelace', company: null, address1: '12 Analytical Way', address2: 'Suite 3', city: 'Portland',
-  state: 'OR', country: 'US', zip: '97201', phone: '+1 503 555 0100',
+  name: 'Ada Lovelace',
+  company: null,
+  address1: '12 Analytical Way',
+  address2: 'Suite 3',
+  city: 'Portland',
+  state: 'OR',
+  country: 'US',
+  zip: '97201',
+  phone: '+1 503 555 0100',
 };
 
 export async function world(): Promise<World> {
@@ -32,14 +39,24 @@ export async function world(): Promise<World> {
   await new Promise((r) => setTimeout(r, 5)); // distinct created_at: East is the preferred warehouse on ties
   const west = (await createWarehouse(t.db, { team_id: t.teamId, name: 'West' })).id;
   const w: World = {
-    t, token, merchantId: merchant.teamId, east, west,
+    t,
+    token,
+    merchantId: merchant.teamId,
+    east,
+    west,
     call: (method, url, body, tok) => t.call(method, url, { token: tok ?? token, ...(body !== undefined ? { body } : {}) }),
     async product(sku, stock = {}, extra = {}) {
       const owner = extra.merchantId ?? merchant.teamId;
       const p = await t.db.prisma.product.create({
         data: {
-          team_id: owner, merchant_team_id: owner, fulfiller_team_id: t.teamId, name: `Product ${sku}`, sku,
-          image_url: extra.image_url ?? `https://img.example/${sku}.jpg`, measurement_unit: 'MM', weight_unit: 'G',
+          team_id: owner,
+          merchant_team_id: owner,
+          fulfiller_team_id: t.teamId,
+          name: `Product ${sku}`,
+          sku,
+          image_url: extra.image_url ?? `https://img.example/${sku}.jpg`,
+          measurement_unit: 'MM',
+          weight_unit: 'G',
         },
       });
       // Through the ledger (RECEIVED movements), so level = sum of movements holds from the start.

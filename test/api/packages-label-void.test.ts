@@ -17,7 +17,13 @@ let urlA: string;
 let urlB: string;
 let appB: FastifyInstance;
 let dbB: Db;
-const CARD = { id: 'rc_1', name: 'Standard', version_id: 'v1', semantic_version: '1.0.0', shipping: { fee_per_package: 1.5, markup_percent: 10 } };
+const CARD = {
+  id: 'rc_1',
+  name: 'Standard',
+  version_id: 'v1',
+  semantic_version: '1.0.0',
+  shipping: { fee_per_package: 1.5, markup_percent: 10 },
+};
 
 beforeAll(async () => {
   t = await testApp();
@@ -47,7 +53,8 @@ const LABEL = { label_url: 'https://l.example/x.pdf', carrier: 'UPS', service: '
 
 async function labelled(f: Fixture, tracking: string) {
   const p = await post(urlA, '/v1/ops/packages', {
-    fulfillment_order_id: f.fo.id, package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+    fulfillment_order_id: f.fo.id,
+    package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
   });
   expect(p.status, JSON.stringify(p.body)).toBe(201);
   const l = await post(urlA, `/v1/ops/packages/${p.body.id}/label`, { ...LABEL, tracking_number: tracking });
@@ -56,8 +63,9 @@ async function labelled(f: Fixture, tracking: string) {
 }
 
 const voidEvents = async (packageId: string) =>
-  (await t.db.prisma.outboxEvent.findMany({ where: { kind: 'package.label_voided' } }))
-    .filter((e) => (e.payload as any).package_id === packageId);
+  (await t.db.prisma.outboxEvent.findMany({ where: { kind: 'package.label_voided' } })).filter(
+    (e) => (e.payload as any).package_id === packageId,
+  );
 
 describe('label void', () => {
   it('voids, refuses a second void, relabels, then fulfils and bills only the new label', async () => {
@@ -97,9 +105,12 @@ describe('label void', () => {
     expect(late.body.detail).toContain('FULFILLED');
   });
 
-  it('refuses a package without a label, and another team\'s package is a 404', async () => {
+  it("refuses a package without a label, and another team's package is a 404", async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
-    const p = await post(urlA, '/v1/ops/packages', { fulfillment_order_id: f.fo.id, package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }] });
+    const p = await post(urlA, '/v1/ops/packages', {
+      fulfillment_order_id: f.fo.id,
+      package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+    });
     const none = await post(urlA, `/v1/ops/packages/${p.body.id}/label/void`);
     expect(none.status).toBe(409);
     expect(none.body.detail).toContain('no shipping label');
@@ -114,9 +125,11 @@ describe('label void', () => {
       const f = await fulfillmentFixture(t, { merchantTeamId, lines: [{ quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
       await post(urlA, `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 10 });
       const id = await labelled(f, `RACE${round}${Date.now()}`);
-      const [voided, fulfilled] = await Promise.all(round % 2
-        ? [post(urlA, `/v1/ops/packages/${id}/label/void`), post(urlB, `/v1/ops/packages/${id}/fulfill`, { locked_by: 'packer' })]
-        : [post(urlB, `/v1/ops/packages/${id}/label/void`), post(urlA, `/v1/ops/packages/${id}/fulfill`, { locked_by: 'packer' })]);
+      const [voided, fulfilled] = await Promise.all(
+        round % 2
+          ? [post(urlA, `/v1/ops/packages/${id}/label/void`), post(urlB, `/v1/ops/packages/${id}/fulfill`, { locked_by: 'packer' })]
+          : [post(urlB, `/v1/ops/packages/${id}/label/void`), post(urlA, `/v1/ops/packages/${id}/fulfill`, { locked_by: 'packer' })],
+      );
       expect([voided.status, fulfilled.status].sort(), JSON.stringify([voided.body, fulfilled.body])).toEqual([200, 409]);
       const pkg = await t.db.prisma.package.findUniqueOrThrow({ where: { id }, include: { shipping_label: true } });
       const shipping = await t.db.prisma.charge.count({ where: { category: 'SHIPPING', shipping_label_id: pkg.shipping_label!.id } });

@@ -13,14 +13,21 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (method: string, url: string, body?: unknown) =>
-  t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
+const call = (method: string, url: string, body?: unknown) => t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
 
 async function newPackage(extra: Record<string, unknown> = {}, shippingAddress?: Record<string, string | null>) {
   const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED', shippingAddress });
   const res = await call('POST', '/v1/ops/packages', {
-    fulfillment_order_id: f.fo.id, name: 'Box', weight: 1500, weight_unit: 'G', length: 300, width: 200, height: 100,
-    measurement_unit: 'MM', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }], ...extra,
+    fulfillment_order_id: f.fo.id,
+    name: 'Box',
+    weight: 1500,
+    weight_unit: 'G',
+    length: 300,
+    width: 200,
+    height: 100,
+    measurement_unit: 'MM',
+    package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+    ...extra,
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
@@ -42,16 +49,31 @@ describe('label upload', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
-      id: p.id, status: 'PENDING', shipment_status: 'LABEL_PRINTED', tracking_number: upload.tracking_number,
+      id: p.id,
+      status: 'PENDING',
+      shipment_status: 'LABEL_PRINTED',
+      tracking_number: upload.tracking_number,
       shipping_label_tracking_code: upload.tracking_number,
       shipping_label_tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
-      shipping_label_formatted_service: 'UPS Ground', shipping_label_url: upload.label_url,
-      carrier_id: 'ups', service_id: 'ground', formatted_service: 'UPS Ground', carrier_integration_type: 'GENERIC',
+      shipping_label_formatted_service: 'UPS Ground',
+      shipping_label_url: upload.label_url,
+      carrier_id: 'ups',
+      service_id: 'ground',
+      formatted_service: 'UPS Ground',
+      carrier_integration_type: 'GENERIC',
     });
     expect(body.shipping_label).toMatchObject({
-      tracking_code: upload.tracking_number, label_url: upload.label_url, shipment_status: 'LABEL_PRINTED', price: 8.45,
-      currency: 'USD', formatted_service: 'UPS Ground', to_address_name: 'Grace Hopper',
-      to_address_street1: '1 Compiler Road', from_address_city: 'Reno', refund_status: null, scan_status: null,
+      tracking_code: upload.tracking_number,
+      label_url: upload.label_url,
+      shipment_status: 'LABEL_PRINTED',
+      price: 8.45,
+      currency: 'USD',
+      formatted_service: 'UPS Ground',
+      to_address_name: 'Grace Hopper',
+      to_address_street1: '1 Compiler Road',
+      from_address_city: 'Reno',
+      refund_status: null,
+      scan_status: null,
     });
     expect(body.shipping_label_id).toBe(body.shipping_label.id);
     expect(await t.db.prisma.shippingLabel.count({ where: { package_id: p.id } })).toBe(1);
@@ -82,7 +104,7 @@ describe('label upload', () => {
   });
 
   // An upload goes straight to the compare-and-set; when it matches nothing the answer is read then.
-  it('answers 404 for an unknown package and for another team\'s, writing nothing', async () => {
+  it("answers 404 for an unknown package and for another team's, writing nothing", async () => {
     expect((await call('POST', '/v1/ops/packages/01990000-0000-7000-8000-00000000000e/label', upload)).statusCode).toBe(404);
     const p = await newPackage();
     const otherTeam = await t.db.prisma.team.create({ data: { name: 'Elsewhere', kind: 'FULFILLER' } });
@@ -96,15 +118,29 @@ describe('label upload', () => {
 describe('carrier rates and rate shopping', () => {
   it('manages the rate table', async () => {
     const created = await call('POST', '/v1/ops/carrier-rates', {
-      carrier_id: 'dhl', carrier_name: 'DHL', service_id: 'express', service_name: 'Express', amount: 30, countries: ['de', 'FR'],
+      carrier_id: 'dhl',
+      carrier_name: 'DHL',
+      service_id: 'express',
+      service_name: 'Express',
+      amount: 30,
+      countries: ['de', 'FR'],
     });
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.json()).toMatchObject({ currency: 'USD', per_unit_weight: 0, max_weight: null, weight_unit: 'G', countries: ['DE', 'FR'] });
+    expect(created.json()).toMatchObject({
+      currency: 'USD',
+      per_unit_weight: 0,
+      max_weight: null,
+      weight_unit: 'G',
+      countries: ['DE', 'FR'],
+    });
     const list = (await call('GET', '/v1/ops/carrier-rates')).json();
     expect(list.data.map((r: any) => r.id)).toContain(created.json().id);
     expect((await call('DELETE', `/v1/ops/carrier-rates/${created.json().id}`)).statusCode).toBe(204);
     expect((await call('DELETE', `/v1/ops/carrier-rates/${created.json().id}`)).statusCode).toBe(404);
-    expect((await call('POST', '/v1/ops/carrier-rates', { carrier_id: 'x', carrier_name: 'X', service_id: 's', service_name: 'S', amount: -1 })).statusCode).toBe(400);
+    expect(
+      (await call('POST', '/v1/ops/carrier-rates', { carrier_id: 'x', carrier_name: 'X', service_id: 's', service_name: 'S', amount: -1 }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('answers 409 with rate_error_data when nothing can ship, stores it, and clears it once labelled', async () => {
@@ -114,15 +150,32 @@ describe('carrier rates and rate shopping', () => {
     expect(none.json().rate_error_data).toMatchObject({ message: 'No carrier service can ship this package.', available_rates: [] });
     expect(none.json().rate_error_data.detailed_errors[0]).toMatchObject({ carrier_type: 'table' });
 
-    const tiny = (await call('POST', '/v1/ops/carrier-rates', {
-      carrier_id: 'usps', carrier_name: 'USPS', service_id: 'first_class', service_name: 'First-Class', amount: 3, max_weight: 450,
-    })).json();
-    const abroad = (await call('POST', '/v1/ops/carrier-rates', {
-      carrier_id: 'canada_post', carrier_name: 'Canada Post', service_id: 'regular', service_name: 'Regular', amount: 4, countries: ['CA'],
-    })).json();
+    const tiny = (
+      await call('POST', '/v1/ops/carrier-rates', {
+        carrier_id: 'usps',
+        carrier_name: 'USPS',
+        service_id: 'first_class',
+        service_name: 'First-Class',
+        amount: 3,
+        max_weight: 450,
+      })
+    ).json();
+    const abroad = (
+      await call('POST', '/v1/ops/carrier-rates', {
+        carrier_id: 'canada_post',
+        carrier_name: 'Canada Post',
+        service_id: 'regular',
+        service_name: 'Regular',
+        amount: 4,
+        countries: ['CA'],
+      })
+    ).json();
     const refused = await call('POST', `/v1/ops/packages/${p.id}/label`, {});
     expect(refused.statusCode).toBe(409);
-    const errors = refused.json().rate_error_data.detailed_errors.map((e: any) => e.message).join(' | ');
+    const errors = refused
+      .json()
+      .rate_error_data.detailed_errors.map((e: any) => e.message)
+      .join(' | ');
     expect(errors).toContain('USPS First-Class: 1500 G is above its maximum of 450 G');
     expect(errors).toContain('Canada Post Regular: does not ship to US');
     const stored = (await call('GET', `/v1/ops/packages/${p.id}`)).json();
@@ -130,19 +183,37 @@ describe('carrier rates and rate shopping', () => {
     expect(stored.error_message).toBe('No carrier service can ship this package.');
 
     await call('POST', '/v1/ops/carrier-rates', {
-      carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 5, per_unit_weight: 0.002, estimated_days: 4,
+      carrier_id: 'ups',
+      carrier_name: 'UPS',
+      service_id: 'ground',
+      service_name: 'Ground',
+      amount: 5,
+      per_unit_weight: 0.002,
+      estimated_days: 4,
     });
     await call('POST', '/v1/ops/carrier-rates', {
-      carrier_id: 'fedex', carrier_name: 'FedEx', service_id: 'home', service_name: 'Home Delivery', amount: 6, weight_unit: 'LB', per_unit_weight: 0.5,
+      carrier_id: 'fedex',
+      carrier_name: 'FedEx',
+      service_id: 'home',
+      service_name: 'Home Delivery',
+      amount: 6,
+      weight_unit: 'LB',
+      per_unit_weight: 0.5,
     });
     // UPS: 5 + 0.002 * 1500 = 8.00; FedEx: 6 + 0.5 * 3.306934 LB = 7.65 -> FedEx is cheapest.
     const bought = await call('POST', `/v1/ops/packages/${p.id}/label`, {});
     expect(bought.statusCode, bought.body).toBe(200);
     const b = bought.json();
     expect(b).toMatchObject({
-      shipment_status: 'LABEL_PRINTED', carrier_id: 'fedex', service_id: 'home', formatted_service: 'FedEx Home Delivery',
-      carrier_integration_id: 'table', carrier_integration_name: 'Rate table (test carrier)', carrier_integration_type: 'TABLE',
-      rate_error_data: null, error_message: null,
+      shipment_status: 'LABEL_PRINTED',
+      carrier_id: 'fedex',
+      service_id: 'home',
+      formatted_service: 'FedEx Home Delivery',
+      carrier_integration_id: 'table',
+      carrier_integration_name: 'Rate table (test carrier)',
+      carrier_integration_type: 'TABLE',
+      rate_error_data: null,
+      error_message: null,
     });
     expect(b.shipping_label.price).toBe(7.65);
     expect(b.tracking_number).toMatch(/^FED\d{16}$/);
@@ -156,13 +227,24 @@ describe('carrier rates and rate shopping', () => {
   });
 
   it('buys a named service, or explains with available_rates', async () => {
-    const p = await newPackage({}, { name: 'Jean Tremblay', address1: '1 Rue Sainte-Catherine', city: 'Montreal', state: 'QC', country: 'CA', zip: 'H2X 1Z4' });
+    const p = await newPackage(
+      {},
+      { name: 'Jean Tremblay', address1: '1 Rue Sainte-Catherine', city: 'Montreal', state: 'QC', country: 'CA', zip: 'H2X 1Z4' },
+    );
     const missing = await call('POST', `/v1/ops/packages/${p.id}/label`, { rate_strategy: 'CHEAPEST', service_id: 'teleport' });
     expect(missing.statusCode).toBe(409);
     const rates = missing.json().rate_error_data.available_rates;
     expect(rates.map((r: any) => r.service_id).sort()).toEqual(['ground', 'home', 'regular']);
-    expect(rates.find((r: any) => r.service_id === 'regular')).toMatchObject({ amount: 4, carrier_name: 'Canada Post', carrier_integration_id: 'table' });
-    const res = await call('POST', `/v1/ops/packages/${p.id}/label`, { rate_strategy: 'CHEAPEST', carrier_id: 'ups', service_id: 'ground' });
+    expect(rates.find((r: any) => r.service_id === 'regular')).toMatchObject({
+      amount: 4,
+      carrier_name: 'Canada Post',
+      carrier_integration_id: 'table',
+    });
+    const res = await call('POST', `/v1/ops/packages/${p.id}/label`, {
+      rate_strategy: 'CHEAPEST',
+      carrier_id: 'ups',
+      service_id: 'ground',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ carrier_id: 'ups', service_id: 'ground', shipping_label: { price: 8 } });
     expect(res.json().shipping_label.delivery_days).toBe(4);

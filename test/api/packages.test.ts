@@ -39,21 +39,61 @@ describe('create', () => {
     const p = res.json();
     for (const field of Object.keys(PackageSchema.properties)) expect(p, field).toHaveProperty(field);
     expect(p).toMatchObject({
-      status: 'PENDING', type: 'FULFILLMENT_ORDER', name: 'Box 1', fulfillment_order_id: f.fo.id, order_id: f.order.id,
-      weight: 1200, weight_unit: 'G', length: 300, width: 200, height: 150, measurement_unit: 'MM',
-      carton_id: 'carton-m', tracking_number: null, shipping_label: null, fulfillment: null, shipping_label_id: null,
-      shipment_status: null, rate_error_data: null, total_item_quantity: 3, unique_line_item_count: 2, total_customs_value: 37.5,
-      warehouse_id: f.warehouseId, warehouse_name: 'Main Warehouse', merchant_team_id: f.merchantTeamId, fulfiller_team_id: t.teamId,
-      from_address_name: 'Main Warehouse', from_address_address1: '500 Dock St', from_address_city: 'Reno', from_address_country: 'US',
-      to_address_name: 'Grace Hopper', to_address_company: 'Navy Yard', to_address_city: 'Arlington', to_address_zip: '22201',
-      to_address_email: 'grace@example.com', to_address_address2: null, idempotency_key: null,
+      status: 'PENDING',
+      type: 'FULFILLMENT_ORDER',
+      name: 'Box 1',
+      fulfillment_order_id: f.fo.id,
+      order_id: f.order.id,
+      weight: 1200,
+      weight_unit: 'G',
+      length: 300,
+      width: 200,
+      height: 150,
+      measurement_unit: 'MM',
+      carton_id: 'carton-m',
+      tracking_number: null,
+      shipping_label: null,
+      fulfillment: null,
+      shipping_label_id: null,
+      shipment_status: null,
+      rate_error_data: null,
+      total_item_quantity: 3,
+      unique_line_item_count: 2,
+      total_customs_value: 37.5,
+      warehouse_id: f.warehouseId,
+      warehouse_name: 'Main Warehouse',
+      merchant_team_id: f.merchantTeamId,
+      fulfiller_team_id: t.teamId,
+      from_address_name: 'Main Warehouse',
+      from_address_address1: '500 Dock St',
+      from_address_city: 'Reno',
+      from_address_country: 'US',
+      to_address_name: 'Grace Hopper',
+      to_address_company: 'Navy Yard',
+      to_address_city: 'Arlington',
+      to_address_zip: '22201',
+      to_address_email: 'grace@example.com',
+      to_address_address2: null,
+      idempotency_key: null,
     });
     expect(p.line_item_hash).toMatch(/^[0-9a-f]{32}$/);
-    expect(p.config).toMatchObject({ incoterm: 'FAS', delivery_confirmation: 'NO_SIGNATURE', insurance_policy: { mode: 'none' }, require_pack_shot: false });
+    expect(p.config).toMatchObject({
+      incoterm: 'FAS',
+      delivery_confirmation: 'NO_SIGNATURE',
+      insurance_policy: { mode: 'none' },
+      require_pack_shot: false,
+    });
     expect(p.package_line_items).toHaveLength(2);
     expect(p.package_line_items[0]).toMatchObject({
-      package_id: p.id, sku: f.foLines[0].sku, product_id: f.products[0].id, quantity: 2,
-      core_fulfillment_order_line_item_id: f.foLines[0].id, weight: 250, weight_unit: 'G', hs_code: '6912.00', customs_value: 12.5,
+      package_id: p.id,
+      sku: f.foLines[0].sku,
+      product_id: f.products[0].id,
+      quantity: 2,
+      core_fulfillment_order_line_item_id: f.foLines[0].id,
+      weight: 250,
+      weight_unit: 'G',
+      hs_code: '6912.00',
+      customs_value: 12.5,
     });
     const rows = await t.db.prisma.packageLineItem.count({ where: { package_id: p.id } });
     expect(rows).toBe(2);
@@ -77,15 +117,20 @@ describe('create', () => {
     const f = await fulfillmentFixture(t);
     const g = await fulfillmentFixture(t);
     const res = await call('POST', '/v1/ops/packages', {
-      ...specBody(f), package_line_items: [{ sku: g.foLines[0].sku, quantity: 1, product_id: g.products[0].id }],
+      ...specBody(f),
+      package_line_items: [{ sku: g.foLines[0].sku, quantity: 1, product_id: g.products[0].id }],
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].path).toBe('body.package_line_items.0');
     const mismatch = await call('POST', '/v1/ops/packages', {
-      ...specBody(f), package_line_items: [{ sku: f.foLines[0].sku, quantity: 1, product_id: g.products[0].id }],
+      ...specBody(f),
+      package_line_items: [{ sku: f.foLines[0].sku, quantity: 1, product_id: g.products[0].id }],
     });
     expect(mismatch.statusCode).toBe(400);
-    const unknown = await call('POST', '/v1/ops/packages', { ...specBody(f), fulfillment_order_id: '01990000-0000-7000-8000-000000000000' });
+    const unknown = await call('POST', '/v1/ops/packages', {
+      ...specBody(f),
+      fulfillment_order_id: '01990000-0000-7000-8000-000000000000',
+    });
     expect(unknown.statusCode).toBe(404);
     const extra = await call('POST', '/v1/ops/packages', { ...specBody(f), colour: 'red' });
     expect(extra.statusCode).toBe(400);
@@ -128,23 +173,43 @@ describe('write responses', () => {
   // reading it again: the answer must be exactly what a GET shows afterwards.
   it('create, label and fulfil answer the package as GET then shows it', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }, { quantity: 1 }], status: 'ACCEPTED' });
-    const shop = await t.db.prisma.shop.create({ data: { merchant_team_id: f.merchantTeamId, name: 'Corner Store', slug: `corner-${f.fo.id}`, shop_type: 'SHOPIFY' } });
+    const shop = await t.db.prisma.shop.create({
+      data: { merchant_team_id: f.merchantTeamId, name: 'Corner Store', slug: `corner-${f.fo.id}`, shop_type: 'SHOPIFY' },
+    });
     await t.db.prisma.order.update({ where: { id: f.order.id }, data: { shop_id: shop.id } });
-    expect((await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 10 })).statusCode).toBe(200);
+    expect(
+      (await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 10 })).statusCode,
+    ).toBe(200);
     const get = async (id: string) => (await call('GET', `/v1/ops/packages/${id}`)).json();
 
     // A lot and an expiry date on a line: every column type of a line is read back (label: raw SQL).
     const body = specBody(f);
-    body.package_line_items[0] = { ...body.package_line_items[0], lot_code: 'LOT-7', expiration_date: '2027-03-01T00:00:00Z' } as (typeof body.package_line_items)[0];
+    body.package_line_items[0] = {
+      ...body.package_line_items[0],
+      lot_code: 'LOT-7',
+      expiration_date: '2027-03-01T00:00:00Z',
+    } as (typeof body.package_line_items)[0];
     const created = await call('POST', '/v1/ops/packages', body);
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id;
-    expect(created.json().package_line_items[0]).toMatchObject({ lot_code: 'LOT-7', expiration_date: expect.stringMatching(/^2027-03-01/) });
-    expect(created.json()).toMatchObject({ warehouse_name: 'Main Warehouse', fulfiller_team_name: expect.any(String), merchant_team_name: expect.any(String) });
+    expect(created.json().package_line_items[0]).toMatchObject({
+      lot_code: 'LOT-7',
+      expiration_date: expect.stringMatching(/^2027-03-01/),
+    });
+    expect(created.json()).toMatchObject({
+      warehouse_name: 'Main Warehouse',
+      fulfiller_team_name: expect.any(String),
+      merchant_team_name: expect.any(String),
+    });
     expect(created.json()).toEqual(await get(id));
 
     const labelled = await call('POST', `/v1/ops/packages/${id}/label`, {
-      label_url: 'https://labels.example/w.pdf', tracking_number: `TRKW${id.slice(-6)}`, carrier: 'UPS', service: 'Ground', cost: 5.5, cost_currency: 'USD',
+      label_url: 'https://labels.example/w.pdf',
+      tracking_number: `TRKW${id.slice(-6)}`,
+      carrier: 'UPS',
+      service: 'Ground',
+      cost: 5.5,
+      cost_currency: 'USD',
     });
     expect(labelled.statusCode, labelled.body).toBe(200);
     expect(labelled.json().shipping_label).not.toBeNull();
@@ -159,17 +224,28 @@ describe('write responses', () => {
 
   // Create reads the order's config and address with the fulfillment order's row lock (Json
   // through a subquery: text on SQLite, a value on PostgreSQL).
-  it('create copies the order\'s config and shipping address', async () => {
+  it("create copies the order's config and shipping address", async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
     await t.db.prisma.order.update({
       where: { id: f.order.id },
-      data: { config: { incoterm: 'DDP', saturday_delivery: true, not_a_package_key: 1 }, shipping_address: { name: 'Ada Lovelace', address1: '12 St James\'s Sq', city: 'London', zip: 'SW1Y 4JH', country: 'GB' } },
+      data: {
+        config: { incoterm: 'DDP', saturday_delivery: true, not_a_package_key: 1 },
+        shipping_address: { name: 'Ada Lovelace', address1: "12 St James's Sq", city: 'London', zip: 'SW1Y 4JH', country: 'GB' },
+      },
     });
-    const created = await call('POST', '/v1/ops/packages', { fulfillment_order_id: f.fo.id, package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }] });
+    const created = await call('POST', '/v1/ops/packages', {
+      fulfillment_order_id: f.fo.id,
+      package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+    });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().config).toMatchObject({ incoterm: 'DDP', saturday_delivery: true, delivery_confirmation: 'NO_SIGNATURE' });
     expect(created.json().config).not.toHaveProperty('not_a_package_key');
-    expect(created.json()).toMatchObject({ to_address_name: 'Ada Lovelace', to_address_address1: '12 St James\'s Sq', to_address_city: 'London', to_address_country: 'GB' });
+    expect(created.json()).toMatchObject({
+      to_address_name: 'Ada Lovelace',
+      to_address_address1: "12 St James's Sq",
+      to_address_city: 'London',
+      to_address_country: 'GB',
+    });
   });
 });
 
@@ -202,16 +278,29 @@ describe('PATCH (spec 4.7)', () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }] });
     const g = await fulfillmentFixture(t);
     const p = (await call('POST', '/v1/ops/packages', specBody(f, [1]))).json();
-    const res = await call('PATCH', `/v1/ops/packages/${p.id}`, { name: 'Renamed', weight: 900, config: { saturday_delivery: true, incoterm: null } });
+    const res = await call('PATCH', `/v1/ops/packages/${p.id}`, {
+      name: 'Renamed',
+      weight: 900,
+      config: { saturday_delivery: true, incoterm: null },
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ name: 'Renamed', weight: 900, length: 300, config: { saturday_delivery: true, incoterm: null, contents_type: 'OTHER' } });
+    expect(res.json()).toMatchObject({
+      name: 'Renamed',
+      weight: 900,
+      length: 300,
+      config: { saturday_delivery: true, incoterm: null, contents_type: 'OTHER' },
+    });
 
     const moved = await call('PATCH', `/v1/ops/packages/${p.id}`, { fulfillment_order_id: g.fo.id });
     expect(moved.statusCode).toBe(400);
     expect(moved.json().errors[0].path).toBe('body.fulfillment_order_id');
     const retyped = await call('PATCH', `/v1/ops/packages/${p.id}`, { type: 'RETURN' });
     expect(retyped.statusCode).toBe(400);
-    const same = await call('PATCH', `/v1/ops/packages/${p.id}`, { fulfillment_order_id: f.fo.id, type: 'FULFILLMENT_ORDER', name: 'Same' });
+    const same = await call('PATCH', `/v1/ops/packages/${p.id}`, {
+      fulfillment_order_id: f.fo.id,
+      type: 'FULFILLMENT_ORDER',
+      name: 'Same',
+    });
     expect(same.statusCode).toBe(200);
     expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).fulfillment_order_id).toBe(f.fo.id);
   });
@@ -243,11 +332,17 @@ describe('PATCH (spec 4.7)', () => {
     const p = (await call('POST', '/v1/ops/packages', specBody(f, [2]))).json();
     await call('POST', '/v1/ops/packages', specBody(f, [1]));
     const sku = f.foLines[0].sku;
-    const over = await call('PATCH', `/v1/ops/packages/${p.id}`, { package_line_items: [{ id: p.package_line_items[0].id, sku, quantity: 3 }] });
+    const over = await call('PATCH', `/v1/ops/packages/${p.id}`, {
+      package_line_items: [{ id: p.package_line_items[0].id, sku, quantity: 3 }],
+    });
     expect(over.statusCode).toBe(409);
-    const same = await call('PATCH', `/v1/ops/packages/${p.id}`, { package_line_items: [{ id: p.package_line_items[0].id, sku, quantity: 2 }] });
+    const same = await call('PATCH', `/v1/ops/packages/${p.id}`, {
+      package_line_items: [{ id: p.package_line_items[0].id, sku, quantity: 2 }],
+    });
     expect(same.statusCode).toBe(200);
-    const foreign = await call('PATCH', `/v1/ops/packages/${p.id}`, { package_line_items: [{ id: '01990000-0000-7000-8000-000000000001', sku, quantity: 1 }] });
+    const foreign = await call('PATCH', `/v1/ops/packages/${p.id}`, {
+      package_line_items: [{ id: '01990000-0000-7000-8000-000000000001', sku, quantity: 1 }],
+    });
     expect(foreign.statusCode).toBe(400);
     expect((await t.db.prisma.packageLineItem.findMany({ where: { package_id: p.id } }))[0].quantity).toBe(2);
   });

@@ -35,9 +35,18 @@ function rowsOf(text: string, sku: string): string[][] {
 }
 
 async function slip(config: Record<string, unknown>) {
-  const f = await fulfillmentFixture(t, { lines: [{ quantity: 3, onHand: 9 }, { quantity: 2, onHand: 9 }], status: 'ACCEPTED' });
+  const f = await fulfillmentFixture(t, {
+    lines: [
+      { quantity: 3, onHand: 9 },
+      { quantity: 2, onHand: 9 },
+    ],
+    status: 'ACCEPTED',
+  });
   const p = await call('POST', '/v1/ops/packages', {
-    fulfillment_order_id: f.fo.id, name: 'Box 1', config, package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+    fulfillment_order_id: f.fo.id,
+    name: 'Box 1',
+    config,
+    package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
   });
   expect(p.statusCode, p.body).toBe(201);
   const res = await call('GET', `/v1/ops/packages/${p.json().id}/packing-slip`);
@@ -63,17 +72,31 @@ describe('packing slip', () => {
     const price = (await t.db.prisma.orderLineItem.findUniqueOrThrow({ where: { id: f.foLines[0].order_line_item_id } })).price;
     expect(text).toContain(price.toFixed(2));
     expect(text).toContain('Not in this shipment (to follow)');
-    expect(rowsOf(text, f.foLines[0].sku!)).toEqual([[f.foLines[0].sku, f.foLines[0].name, '3', '1', '2', price.toFixed(2), price.toFixed(2)]]);
+    expect(rowsOf(text, f.foLines[0].sku!)).toEqual([
+      [f.foLines[0].sku, f.foLines[0].name, '3', '1', '2', price.toFixed(2), price.toFixed(2)],
+    ]);
     expect(rowsOf(text, f.foLines[1].sku!)[0].slice(2, 5)).toEqual(['2', '0', '2']);
   });
 
   it('reads as a slip a merchant would send: merchant, return address, order and date, ship-to, item table, totals, note, pages', async () => {
-    const f = await fulfillmentFixture(t, { lines: [{ quantity: 3, onHand: 9 }, { quantity: 2, onHand: 9 }], status: 'ACCEPTED' });
+    const f = await fulfillmentFixture(t, {
+      lines: [
+        { quantity: 3, onHand: 9 },
+        { quantity: 2, onHand: 9 },
+      ],
+      status: 'ACCEPTED',
+    });
     await t.db.prisma.order.update({ where: { id: f.order.id }, data: { note: 'Gift - please leave the invoice out' } });
-    for (const [i, l] of f.foLines.entries()) await t.db.prisma.orderLineItem.update({ where: { id: l.order_line_item_id }, data: { price: [12.5, 1999.99][i] } });
+    for (const [i, l] of f.foLines.entries())
+      await t.db.prisma.orderLineItem.update({ where: { id: l.order_line_item_id }, data: { price: [12.5, 1999.99][i] } });
     const p = await call('POST', '/v1/ops/packages', {
-      fulfillment_order_id: f.fo.id, name: 'Box 1', config: { show_prices_on_packing_slip: true },
-      package_line_items: [{ sku: f.foLines[0].sku, quantity: 2 }, { sku: f.foLines[1].sku, quantity: 2 }],
+      fulfillment_order_id: f.fo.id,
+      name: 'Box 1',
+      config: { show_prices_on_packing_slip: true },
+      package_line_items: [
+        { sku: f.foLines[0].sku, quantity: 2 },
+        { sku: f.foLines[1].sku, quantity: 2 },
+      ],
     });
     expect(p.statusCode, p.body).toBe(201);
     const res = await call('GET', `/v1/ops/packages/${p.json().id}/packing-slip`);
@@ -94,7 +117,17 @@ describe('packing slip', () => {
     const price = (sku: string) => order.line_items.find((l) => l.sku === sku)!.price;
     for (const [i, line] of f.foLines.entries()) {
       const shipped = 2;
-      expect(rowsOf(text, line.sku!)).toEqual([[line.sku, line.name, String([3, 2][i]), String(shipped), String([3, 2][i] - shipped), price(line.sku!).toFixed(2), (price(line.sku!) * shipped).toFixed(2)]]);
+      expect(rowsOf(text, line.sku!)).toEqual([
+        [
+          line.sku,
+          line.name,
+          String([3, 2][i]),
+          String(shipped),
+          String([3, 2][i] - shipped),
+          price(line.sku!).toFixed(2),
+          (price(line.sku!) * shipped).toFixed(2),
+        ],
+      ]);
     }
     const total = f.foLines.reduce((sum, l) => sum + price(l.sku!) * 2, 0);
     expect(lines).toContain(`Total of this package: ${total.toFixed(2)} USD`);
@@ -106,7 +139,9 @@ describe('packing slip', () => {
   it('numbers the pages of a long order and repeats the table header on each', async () => {
     const f = await fulfillmentFixture(t, { lines: Array.from({ length: 60 }, () => ({ quantity: 1, onHand: 2 })), status: 'ACCEPTED' });
     const p = await call('POST', '/v1/ops/packages', {
-      fulfillment_order_id: f.fo.id, name: 'Crate', package_line_items: f.foLines.map((l) => ({ sku: l.sku, quantity: 1 })),
+      fulfillment_order_id: f.fo.id,
+      name: 'Crate',
+      package_line_items: f.foLines.map((l) => ({ sku: l.sku, quantity: 1 })),
     });
     expect(p.statusCode, p.body).toBe(201);
     const { doc, text } = await parsePdf((await call('GET', `/v1/ops/packages/${p.json().id}/packing-slip`)).rawPayload);

@@ -3,8 +3,18 @@ import { testApp, type TestApp } from '../helpers/app.js';
 import * as teams from '../../src/domain/teams/teams.js';
 
 const ENTRY_FIELDS = [
-  'fulfillment_order_id', 'picking_session_id', 'order_number', 'status', 'tote_id', 'tote_name', 'packing_started_at',
-  'packing_completed_at', 'packed_by_user_id', 'packed_by_user_name', 'created_at', 'updated_at',
+  'fulfillment_order_id',
+  'picking_session_id',
+  'order_number',
+  'status',
+  'tote_id',
+  'tote_name',
+  'packing_started_at',
+  'packing_completed_at',
+  'packed_by_user_id',
+  'packed_by_user_name',
+  'created_at',
+  'updated_at',
 ].sort();
 
 let t: TestApp;
@@ -24,8 +34,13 @@ async function fo(teamId: string, orderNumber: string, status = 'ACCEPTED', extr
   });
   return t.db.prisma.fulfillmentOrder.create({
     data: {
-      order_id: order.id, warehouse_id: warehouseId, fulfiller_team_id: teamId, merchant_team_id: merchantTeamId, status,
-      created_at: new Date(created), ...extra,
+      order_id: order.id,
+      warehouse_id: warehouseId,
+      fulfiller_team_id: teamId,
+      merchant_team_id: merchantTeamId,
+      status,
+      created_at: new Date(created),
+      ...extra,
     },
   });
 }
@@ -60,24 +75,36 @@ describe('picking sessions', () => {
   it('assigns fulfillment orders of the team, all or nothing', async () => {
     const packedAt = new Date('2024-05-01T10:00:00Z');
     fos['#1003'] = await fo(t.teamId, '#1003');
-    fos['#1001'] = await fo(t.teamId, '#1001', 'PENDING', { packing_started_at: packedAt, packed_by_user_id: 'u1', packed_by_user_name: 'Ana' });
+    fos['#1001'] = await fo(t.teamId, '#1001', 'PENDING', {
+      packing_started_at: packedAt,
+      packed_by_user_id: 'u1',
+      packed_by_user_name: 'Ana',
+    });
     fos['#1005'] = await fo(t.teamId, '#1005', 'IN_PROGRESS');
     fos['#1002'] = await fo(t.teamId, '#1002');
     fos['#1004'] = await fo(t.teamId, '#1004');
     const res = await t.call('POST', `/v1/ops/picking-sessions/${session.id}/fulfillment-orders`, {
-      token, body: { fulfillment_order_ids: [fos['#1003']!.id, fos['#1001']!.id], tote_id: toteA.id },
+      token,
+      body: { fulfillment_order_ids: [fos['#1003']!.id, fos['#1001']!.id], tote_id: toteA.id },
     });
     expect(res.statusCode).toBe(200);
     const entries = res.json().data;
     expect(entries.map((e: { order_number: string }) => e.order_number)).toEqual(['#1003', '#1001']);
     expect(Object.keys(entries[1]).sort()).toEqual(ENTRY_FIELDS);
     expect(entries[1]).toMatchObject({
-      fulfillment_order_id: fos['#1001']!.id, picking_session_id: session.id, status: 'PENDING', tote_id: toteA.id,
-      tote_name: 'Tote A', packing_started_at: packedAt.toISOString(), packing_completed_at: null,
-      packed_by_user_id: 'u1', packed_by_user_name: 'Ana',
+      fulfillment_order_id: fos['#1001']!.id,
+      picking_session_id: session.id,
+      status: 'PENDING',
+      tote_id: toteA.id,
+      tote_name: 'Tote A',
+      packing_started_at: packedAt.toISOString(),
+      packing_completed_at: null,
+      packed_by_user_id: 'u1',
+      packed_by_user_name: 'Ana',
     });
     const rest = await t.call('POST', `/v1/ops/picking-sessions/${session.id}/fulfillment-orders`, {
-      token, body: { fulfillment_order_ids: [fos['#1005']!.id, fos['#1002']!.id, fos['#1004']!.id] },
+      token,
+      body: { fulfillment_order_ids: [fos['#1005']!.id, fos['#1002']!.id, fos['#1004']!.id] },
     });
     expect(rest.statusCode).toBe(200);
     expect(rest.json().data.every((e: { tote_id: null }) => e.tote_id === null)).toBe(true);
@@ -100,33 +127,52 @@ describe('picking sessions', () => {
       expect(r.statusCode).toBe(status);
     }
     expect((await t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: free.id } })).picking_session_id).toBeNull();
-    expect((await t.call('POST', `/v1/ops/picking-sessions/${session.id}/fulfillment-orders`, {
-      token: other.token, body: { fulfillment_order_ids: [foreign.id] },
-    })).statusCode).toBe(404);
+    expect(
+      (
+        await t.call('POST', `/v1/ops/picking-sessions/${session.id}/fulfillment-orders`, {
+          token: other.token,
+          body: { fulfillment_order_ids: [foreign.id] },
+        })
+      ).statusCode,
+    ).toBe(404);
 
     // Fulfilled after assignment: still listed, as FULFILLED.
     await t.db.prisma.fulfillmentOrder.update({
-      where: { id: fos['#1004']!.id }, data: { status: 'FULFILLED', packing_completed_at: new Date() },
+      where: { id: fos['#1004']!.id },
+      data: { status: 'FULFILLED', packing_completed_at: new Date() },
     });
     const listed = (await t.call('GET', '/v1/ops/picking-sessions', { token })).json();
     expect(listed.data.find((s: { id: string }) => s.id === session.id).fulfillment_order_count).toBe(5);
     expect((await t.call('GET', `/v1/ops/picking-sessions/${session.id}`, { token })).json().fulfillment_order_count).toBe(5);
   });
 
-  it('lists entries at the spec\'s literal path, by order_number asc by default, 10 per page', async () => {
+  it("lists entries at the spec's literal path, by order_number asc by default, 10 per page", async () => {
     const res = await t.call('GET', literal(session.id), { token });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(numbers(body)).toEqual(['#1001', '#1002', '#1003', '#1004', '#1005']);
     expect(body.data.map((e: { status: string }) => e.status)).toEqual(['PENDING', 'PENDING', 'PENDING', 'FULFILLED', 'PENDING']);
     expect(body.data.every((e: object) => Object.keys(e).sort().join() === ENTRY_FIELDS.join())).toBe(true);
-    expect(body.meta).toEqual({ page: 0, page_size: 10, start_index: 1, end_index: 5, has_next_page: false, next_cursor: null, has_previous_page: false, total: 5 });
+    expect(body.meta).toEqual({
+      page: 0,
+      page_size: 10,
+      start_index: 1,
+      end_index: 5,
+      has_next_page: false,
+      next_cursor: null,
+      has_previous_page: false,
+      total: 5,
+    });
     expect(body.data[2]).toMatchObject({ tote_name: 'Tote A', tote_id: toteA.id });
   });
 
   it('filters by status PENDING / FULFILLED', async () => {
-    expect(numbers((await t.call('GET', literal(session.id), { token, query: { status: 'PENDING' } })).json()))
-      .toEqual(['#1001', '#1002', '#1003', '#1005']);
+    expect(numbers((await t.call('GET', literal(session.id), { token, query: { status: 'PENDING' } })).json())).toEqual([
+      '#1001',
+      '#1002',
+      '#1003',
+      '#1005',
+    ]);
     const fulfilled = (await t.call('GET', literal(session.id), { token, query: { status: 'FULFILLED' } })).json();
     expect(numbers(fulfilled)).toEqual(['#1004']);
     expect(fulfilled.meta.total).toBe(1);
@@ -136,13 +182,26 @@ describe('picking sessions', () => {
   });
 
   it('sorts by order_number, created_at, updated_at in both directions', async () => {
-    expect(numbers((await t.call('GET', literal(session.id), { token, query: { order: 'desc' } })).json()))
-      .toEqual(['#1005', '#1004', '#1003', '#1002', '#1001']);
-    expect(numbers((await t.call('GET', literal(session.id), { token, query: { order_by: 'created_at' } })).json()))
-      .toEqual(['#1003', '#1001', '#1005', '#1002', '#1004']);
-    expect(numbers((await t.call('GET', literal(session.id), { token, query: { order_by: 'created_at', order: 'desc' } })).json()))
-      .toEqual(['#1004', '#1002', '#1005', '#1001', '#1003']);
-    const byUpdate = numbers((await t.call('GET', literal(session.id), { token, query: { order_by: 'updated_at', order: 'desc' } })).json());
+    expect(numbers((await t.call('GET', literal(session.id), { token, query: { order: 'desc' } })).json())).toEqual([
+      '#1005',
+      '#1004',
+      '#1003',
+      '#1002',
+      '#1001',
+    ]);
+    expect(numbers((await t.call('GET', literal(session.id), { token, query: { order_by: 'created_at' } })).json())).toEqual([
+      '#1003',
+      '#1001',
+      '#1005',
+      '#1002',
+      '#1004',
+    ]);
+    expect(numbers((await t.call('GET', literal(session.id), { token, query: { order_by: 'created_at', order: 'desc' } })).json())).toEqual(
+      ['#1004', '#1002', '#1005', '#1001', '#1003'],
+    );
+    const byUpdate = numbers(
+      (await t.call('GET', literal(session.id), { token, query: { order_by: 'updated_at', order: 'desc' } })).json(),
+    );
     expect(byUpdate[0]).toBe('#1004'); // updated last
     expect((await t.call('GET', literal(session.id), { token, query: { order_by: 'name' } })).statusCode).toBe(400);
     expect((await t.call('GET', literal(session.id), { token, query: { order: 'up' } })).statusCode).toBe(400);
@@ -151,7 +210,16 @@ describe('picking sessions', () => {
   it('pages with limit 1..50 (51 -> 400), 0-based', async () => {
     const p1 = (await t.call('GET', literal(session.id), { token, query: { limit: 2, page: 1 } })).json();
     expect(numbers(p1)).toEqual(['#1003', '#1004']);
-    expect(p1.meta).toEqual({ page: 1, page_size: 2, start_index: 3, end_index: 4, has_next_page: true, next_cursor: null, has_previous_page: true, total: 5 });
+    expect(p1.meta).toEqual({
+      page: 1,
+      page_size: 2,
+      start_index: 3,
+      end_index: 4,
+      has_next_page: true,
+      next_cursor: null,
+      has_previous_page: true,
+      total: 5,
+    });
     const p2 = (await t.call('GET', literal(session.id), { token, query: { limit: 2, page: 2 } })).json();
     expect(numbers(p2)).toEqual(['#1005']);
     expect(p2.meta.has_next_page).toBe(false);

@@ -11,8 +11,15 @@ let ops: string;
 let metric: { teamId: string; token: string };
 
 const COMPONENT = [
-  'id', 'virtual_bundle_product_id', 'component_product_id', 'component_product_sku', 'component_product_name',
-  'component_product_image_url', 'component_quantity', 'created_at', 'updated_at',
+  'id',
+  'virtual_bundle_product_id',
+  'component_product_id',
+  'component_product_sku',
+  'component_product_name',
+  'component_product_image_url',
+  'component_quantity',
+  'created_at',
+  'updated_at',
 ];
 const keys = (o: object) => Object.keys(o).sort();
 
@@ -50,9 +57,10 @@ describe('components', () => {
   const rows = (id: string, kind: 'VIRTUAL_BUNDLE' | 'ASSEMBLY') =>
     t.db.prisma.productComponent.findMany({ where: { parent_product_id: id, kind }, orderBy: { component_product_id: 'asc' } });
 
-  it('creates with components by id or SKU and shows them with the spec\'s fields', async () => {
+  it("creates with components by id or SKU and shows them with the spec's fields", async () => {
     const bundle = await made({
-      name: 'Gift set', type: 'VIRTUAL_BUNDLE',
+      name: 'Gift set',
+      type: 'VIRTUAL_BUNDLE',
       bundle_components: [{ component_product_id: a.id, component_quantity: 2 }, { component_product_sku: 'PART-B' }],
       assembly_components: [{ component_product_sku: 'PART-C', component_quantity: 0.5 }],
     });
@@ -61,21 +69,34 @@ describe('components', () => {
     expect(keys(bundle.virtual_bundle_products[0])).toEqual([...COMPONENT].sort());
     const byComponent = Object.fromEntries(bundle.virtual_bundle_products.map((x: any) => [x.component_product_id, x]));
     expect(byComponent[a.id]).toMatchObject({
-      virtual_bundle_product_id: bundle.id, component_product_sku: 'PART-A', component_product_name: 'Part A',
-      component_product_image_url: 'https://img.example/a.png', component_quantity: 2,
+      virtual_bundle_product_id: bundle.id,
+      component_product_sku: 'PART-A',
+      component_product_name: 'Part A',
+      component_product_image_url: 'https://img.example/a.png',
+      component_quantity: 2,
     });
     expect(byComponent[b.id]).toMatchObject({ component_quantity: 1, component_product_image_url: null });
     expect(bundle.assembly_products).toHaveLength(1);
-    expect(keys(bundle.assembly_products[0])).toEqual(COMPONENT.map((k) => k === 'virtual_bundle_product_id' ? 'assembly_product_id' : k).sort());
-    expect(bundle.assembly_products[0]).toMatchObject({ assembly_product_id: bundle.id, component_product_id: c.id, component_quantity: 0.5 });
+    expect(keys(bundle.assembly_products[0])).toEqual(
+      COMPONENT.map((k) => (k === 'virtual_bundle_product_id' ? 'assembly_product_id' : k)).sort(),
+    );
+    expect(bundle.assembly_products[0]).toMatchObject({
+      assembly_product_id: bundle.id,
+      component_product_id: c.id,
+      component_quantity: 0.5,
+    });
     const listed = (await t.call('GET', '/v1/ops/products', { token: ops, query: { search: 'gift set' } })).json().data[0];
     expect(listed.virtual_bundle_component_count).toBe(2);
   });
 
   it('applies the update rule: omitted keeps, an array replaces, [] removes all', async () => {
     const bundle = await made({
-      name: 'Rule bundle', type: 'VIRTUAL_BUNDLE',
-      bundle_components: [{ component_product_id: a.id, component_quantity: 1 }, { component_product_id: b.id, component_quantity: 1 }],
+      name: 'Rule bundle',
+      type: 'VIRTUAL_BUNDLE',
+      bundle_components: [
+        { component_product_id: a.id, component_quantity: 1 },
+        { component_product_id: b.id, component_quantity: 1 },
+      ],
       assembly_components: [{ component_product_id: c.id, component_quantity: 3 }],
     });
     const original = await rows(bundle.id, 'VIRTUAL_BUNDLE');
@@ -88,12 +109,19 @@ describe('components', () => {
 
     // array: replaces the whole bundle list (A kept with new quantity, B dropped, C added); assembly untouched
     const replaced = await patch(bundle.id, {
-      bundle_components: [{ component_product_id: a.id, component_quantity: 5 }, { component_product_sku: 'PART-C', component_quantity: 2 }],
+      bundle_components: [
+        { component_product_id: a.id, component_quantity: 5 },
+        { component_product_sku: 'PART-C', component_quantity: 2 },
+      ],
     });
     expect(replaced.statusCode).toBe(200);
     const now = await rows(bundle.id, 'VIRTUAL_BUNDLE');
-    expect(now.map((r) => [r.component_product_id, r.component_quantity]).sort())
-      .toEqual([[a.id, 5], [c.id, 2]].sort());
+    expect(now.map((r) => [r.component_product_id, r.component_quantity]).sort()).toEqual(
+      [
+        [a.id, 5],
+        [c.id, 2],
+      ].sort(),
+    );
     expect(now.find((r) => r.component_product_id === a.id)!.id).toBe(original.find((r) => r.component_product_id === a.id)!.id);
     expect(replaced.json().virtual_bundle_component_count).toBe(2);
     expect(await rows(bundle.id, 'ASSEMBLY')).toHaveLength(1);
@@ -116,7 +144,10 @@ describe('components', () => {
       [{ bundle_components: [{ component_product_id: b.id }, { component_product_sku: 'PART-B' }] }, 'body.bundle_components.1'],
       [{ bundle_components: [{ component_product_id: inner.id }] }, 'body.bundle_components'],
       [{ bundle_components: [{ component_product_sku: 'NO-SUCH-SKU' }] }, 'body.bundle_components.0.component_product_sku'],
-      [{ bundle_components: [{ component_product_id: a.id, component_product_sku: 'PART-B' }] }, 'body.bundle_components.0.component_product_sku'],
+      [
+        { bundle_components: [{ component_product_id: a.id, component_product_sku: 'PART-B' }] },
+        'body.bundle_components.0.component_product_sku',
+      ],
     ];
     for (const [body, path] of cases) expectInvalid(await patch(outer.id, { name: 'Changed', ...body }), path);
     const row = await t.db.prisma.product.findUniqueOrThrow({ where: { id: outer.id } });
@@ -133,11 +164,18 @@ describe('components', () => {
     expect(res.statusCode).toBe(404);
     expect(await count()).toBe(before);
     const merchantProduct = await made({ name: 'Merchant part', type: 'STANDARD', merchant_team_id: metric.teamId });
-    expectInvalid(await create({
-      name: 'Mixed bundle', type: 'VIRTUAL_BUNDLE', bundle_components: [{ component_product_id: merchantProduct.id }],
-    }), 'body.bundle_components.0.component_product_id');
+    expectInvalid(
+      await create({
+        name: 'Mixed bundle',
+        type: 'VIRTUAL_BUNDLE',
+        bundle_components: [{ component_product_id: merchantProduct.id }],
+      }),
+      'body.bundle_components.0.component_product_id',
+    );
     const ok = await create({
-      name: 'Merchant bundle', type: 'VIRTUAL_BUNDLE', merchant_team_id: metric.teamId,
+      name: 'Merchant bundle',
+      type: 'VIRTUAL_BUNDLE',
+      merchant_team_id: metric.teamId,
       bundle_components: [{ component_product_id: merchantProduct.id, component_quantity: 4 }],
     });
     expect(ok.statusCode).toBe(201);
@@ -156,12 +194,15 @@ describe('races', () => {
     ]);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as { port: number };
-    const results = await Promise.all([...lists, ...lists].map((list) =>
-      fetch(`http://127.0.0.1:${port}/v1/ops/products/${bundle.id}`, {
-        method: 'PATCH',
-        headers: { 'x-access-token': ops, 'content-type': 'application/json' },
-        body: JSON.stringify({ bundle_components: list }),
-      })));
+    const results = await Promise.all(
+      [...lists, ...lists].map((list) =>
+        fetch(`http://127.0.0.1:${port}/v1/ops/products/${bundle.id}`, {
+          method: 'PATCH',
+          headers: { 'x-access-token': ops, 'content-type': 'application/json' },
+          body: JSON.stringify({ bundle_components: list }),
+        }),
+      ),
+    );
     // The first write locks the product row, so the replacements queue up instead of failing.
     expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
     const rows = await t.db.prisma.productComponent.findMany({ where: { parent_product_id: bundle.id, kind: 'VIRTUAL_BUNDLE' } });

@@ -46,7 +46,8 @@ beforeAll(async () => {
   const merchant = (await t.merchant()).teamId;
   for (let i = 0; i < 6; i++) {
     const res = await t.call('POST', '/v1/ops/products', {
-      token, body: { name: `Plan ${i}`, sku: `PLN-${i}`, type: i % 3 ? 'STANDARD' : 'ASSEMBLY', ...(i % 2 ? { merchant_team_id: merchant } : {}) },
+      token,
+      body: { name: `Plan ${i}`, sku: `PLN-${i}`, type: i % 3 ? 'STANDARD' : 'ASSEMBLY', ...(i % 2 ? { merchant_team_id: merchant } : {}) },
     });
     expect(res.statusCode, res.body).toBe(201);
   }
@@ -55,7 +56,8 @@ beforeAll(async () => {
   await t.db.prisma.inventoryLevel.create({ data: { product_id: first.id, warehouse_id: warehouse, on_hand: 1 } });
   await t.db.prisma.$executeRawUnsafe('ANALYZE'); // creates sqlite_stat1
   await t.db.prisma.$executeRawUnsafe("DELETE FROM sqlite_stat1 WHERE tbl IN ('products', 'product_listing_variants', 'inventory_levels')");
-  for (const [tbl, idx, stat] of STATS) await t.db.prisma.$executeRawUnsafe('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)', tbl, idx, stat);
+  for (const [tbl, idx, stat] of STATS)
+    await t.db.prisma.$executeRawUnsafe('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)', tbl, idx, stat);
   await t.db.prisma.$executeRawUnsafe('ANALYZE sqlite_schema'); // reloads the statistics
 });
 afterAll(() => t?.close());

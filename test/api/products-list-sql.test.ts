@@ -32,9 +32,13 @@ beforeAll(async () => {
     (await teams.createWarehouse(t.db, { team_id: t.teamId, name: 'Alpha DC' })).id, // same name: id breaks the tie
   ];
   const foreignWarehouse = (await teams.createWarehouse(t.db, { team_id: stranger.id, name: 'Foreign' })).id;
-  const shops = await Promise.all(PLATFORMS.map((shop_type, i) => t.db.prisma.shop.create({
-    data: { merchant_team_id: merchantId, name: `Shop ${i}`, slug: `shop-${i}`, shop_type },
-  })));
+  const shops = await Promise.all(
+    PLATFORMS.map((shop_type, i) =>
+      t.db.prisma.shop.create({
+        data: { merchant_team_id: merchantId, name: `Shop ${i}`, slug: `shop-${i}`, shop_type },
+      }),
+    ),
+  );
 
   const types = ['STANDARD', 'VIRTUAL_BUNDLE', 'ASSEMBLY'] as const;
   const ids: string[] = [];
@@ -46,41 +50,101 @@ beforeAll(async () => {
     const barcode = i % 3 ? `0${i}` : '';
     const product = await t.db.prisma.product.create({
       data: {
-        ...searchColumns({ name, sku, barcode }), name, sku, barcode,
-        team_id: own ? t.teamId : merchantId, merchant_team_id: own ? null : merchantId, fulfiller_team_id: i === 5 ? null : t.teamId,
-        description: i % 2 ? `desc ${i} — ✓` : null, mpn: i === 1 ? 'MPN' : null,
-        manufacturer: i === 1 ? 'Acme' : null, image_url: i === 1 ? 'https://img.example/a.png' : null, type: types[i % 3],
-        length: float(0), width: float(1), height: float(2), weight: float(3), measurement_unit: i % 2 ? 'IN' : 'MM', weight_unit: i % 2 ? 'LB' : 'G',
-        cost_price: float(4), cost_currency: i % 2 ? 'USD' : null, customs_value: float(5), customs_value_currency: i % 2 ? 'EUR' : null,
-        customs_description: i === 1 ? 'Widgets' : null, country_of_origin: i === 1 ? 'DE' : null, hs_code: i === 1 ? '8471.30' : null,
-        printed_commodity_identifier: i === 1 ? 'PCI' : null, eccn: i === 1 ? 'EAR99' : null, is_hazmat: i % 2 === 1,
-        category: i === 1 ? 'Cat' : null, subcategory: i === 1 ? 'Sub' : null, pick_fee_override: float(6),
+        ...searchColumns({ name, sku, barcode }),
+        name,
+        sku,
+        barcode,
+        team_id: own ? t.teamId : merchantId,
+        merchant_team_id: own ? null : merchantId,
+        fulfiller_team_id: i === 5 ? null : t.teamId,
+        description: i % 2 ? `desc ${i} — ✓` : null,
+        mpn: i === 1 ? 'MPN' : null,
+        manufacturer: i === 1 ? 'Acme' : null,
+        image_url: i === 1 ? 'https://img.example/a.png' : null,
+        type: types[i % 3],
+        length: float(0),
+        width: float(1),
+        height: float(2),
+        weight: float(3),
+        measurement_unit: i % 2 ? 'IN' : 'MM',
+        weight_unit: i % 2 ? 'LB' : 'G',
+        cost_price: float(4),
+        cost_currency: i % 2 ? 'USD' : null,
+        customs_value: float(5),
+        customs_value_currency: i % 2 ? 'EUR' : null,
+        customs_description: i === 1 ? 'Widgets' : null,
+        country_of_origin: i === 1 ? 'DE' : null,
+        hs_code: i === 1 ? '8471.30' : null,
+        printed_commodity_identifier: i === 1 ? 'PCI' : null,
+        eccn: i === 1 ? 'EAR99' : null,
+        is_hazmat: i % 2 === 1,
+        category: i === 1 ? 'Cat' : null,
+        subcategory: i === 1 ? 'Sub' : null,
+        pick_fee_override: float(6),
         first_article_inspection_completed_at: i % 3 === 1 ? new Date(Date.UTC(2026, 1, i, 3, 4, 5, 678)) : null,
-        config: i % 4 === 0 ? { replenishment_source_strategy: 'VENDOR', replenishment_minimum_level: 0.1 + 0.2, extra: 'ignored' } : i % 4 === 1 ? undefined : {},
-        increment_level: float(7), maximum_level: float(8), minimum_level: float(9),
+        config:
+          i % 4 === 0
+            ? { replenishment_source_strategy: 'VENDOR', replenishment_minimum_level: 0.1 + 0.2, extra: 'ignored' }
+            : i % 4 === 1
+              ? undefined
+              : {},
+        increment_level: float(7),
+        maximum_level: float(8),
+        minimum_level: float(9),
         created_at: new Date(Date.UTC(2026, 0, 1 + Math.floor(i / 2), 0, 0, 0, i * 7)), // pairs share a timestamp
         updated_at: new Date(Date.UTC(2026, 5, 30 - (i % 4), 12, 0, 0, 1)),
       },
     });
     ids.push(product.id);
-    if (i % 7 !== 6) await t.db.prisma.inventoryLevel.create({ data: { product_id: product.id, warehouse_id: warehouses[i % 3], on_hand: 100 + i, committed: i % 3, unavailable: i % 4 === 0 ? 5 : 0, on_order: i % 5 === 0 ? 7 : 0 } });
-    if (i % 2 === 0) await t.db.prisma.inventoryLevel.create({ data: { product_id: product.id, warehouse_id: warehouses[(i + 1) % 3], on_hand: -3 } });
+    if (i % 7 !== 6)
+      await t.db.prisma.inventoryLevel.create({
+        data: {
+          product_id: product.id,
+          warehouse_id: warehouses[i % 3],
+          on_hand: 100 + i,
+          committed: i % 3,
+          unavailable: i % 4 === 0 ? 5 : 0,
+          on_order: i % 5 === 0 ? 7 : 0,
+        },
+      });
+    if (i % 2 === 0)
+      await t.db.prisma.inventoryLevel.create({ data: { product_id: product.id, warehouse_id: warehouses[(i + 1) % 3], on_hand: -3 } });
     if (i === 4) await t.db.prisma.inventoryLevel.create({ data: { product_id: product.id, warehouse_id: foreignWarehouse, on_hand: 9 } });
     if (i % 4 === 0) {
       await t.db.prisma.inventoryMovement.createMany({
         data: [
           { product_id: product.id, warehouse_id: warehouses[i % 3], bucket: 'unavailable', delta: 3, kind: 'ADJUSTED', reason: 'DAMAGED' },
-          { product_id: product.id, warehouse_id: warehouses[i % 3], bucket: 'unavailable', delta: 1, kind: 'ADJUSTED', reason: 'QUARANTINE' },
-          { product_id: product.id, warehouse_id: warehouses[i % 3], bucket: 'on_order', delta: 4, kind: 'ORDERED', reference_type: 'purchase_order' },
+          {
+            product_id: product.id,
+            warehouse_id: warehouses[i % 3],
+            bucket: 'unavailable',
+            delta: 1,
+            kind: 'ADJUSTED',
+            reason: 'QUARANTINE',
+          },
+          {
+            product_id: product.id,
+            warehouse_id: warehouses[i % 3],
+            bucket: 'on_order',
+            delta: 4,
+            kind: 'ORDERED',
+            reference_type: 'purchase_order',
+          },
         ],
       });
     }
     for (let v = 0; v < i % 4; v++) {
-      await t.db.prisma.productListingVariant.create({ data: { product_id: product.id, shop_id: v === 2 ? null : shops[(i + v) % shops.length].id, sku: `V-${i}-${v}` } });
+      await t.db.prisma.productListingVariant.create({
+        data: { product_id: product.id, shop_id: v === 2 ? null : shops[(i + v) % shops.length].id, sku: `V-${i}-${v}` },
+      });
     }
     if (i > 0 && i % 3 === 1) {
-      await t.db.prisma.productComponent.create({ data: { kind: 'VIRTUAL_BUNDLE', parent_product_id: product.id, component_product_id: ids[i - 1], component_quantity: 1.5 } });
-      await t.db.prisma.productComponent.create({ data: { kind: 'ASSEMBLY', parent_product_id: product.id, component_product_id: ids[0], component_quantity: 2 } });
+      await t.db.prisma.productComponent.create({
+        data: { kind: 'VIRTUAL_BUNDLE', parent_product_id: product.id, component_product_id: ids[i - 1], component_quantity: 1.5 },
+      });
+      await t.db.prisma.productComponent.create({
+        data: { kind: 'ASSEMBLY', parent_product_id: product.id, component_product_id: ids[0], component_quantity: 2 },
+      });
     }
   }
   await t.db.prisma.product.create({ data: { team_id: stranger.id, name: 'Not reachable', measurement_unit: 'MM', weight_unit: 'G' } });
@@ -120,14 +184,23 @@ describe('ops product list: SQL records equal the Prisma presenter', () => {
     const { data } = await listOpsProducts(t.db, caller, { page: 0, limit: 100 } as Query);
     expect(data).toHaveLength(14);
     expect(new Set(data.map((r) => r.type))).toEqual(new Set(['STANDARD', 'VIRTUAL_BUNDLE', 'ASSEMBLY']));
-    const platforms = new Set(data.flatMap((r) => Object.entries(r.product_listing_variant_count as object).filter(([, n]) => n > 0).map(([k]) => k)));
+    const platforms = new Set(
+      data.flatMap((r) =>
+        Object.entries(r.product_listing_variant_count as object)
+          .filter(([, n]) => n > 0)
+          .map(([k]) => k),
+      ),
+    );
     expect(platforms).toEqual(new Set(PLATFORMS));
     const floats = data.flatMap((r) => [r.length, r.weight, r.cost_price, r.pick_fee_override, r.minimum_level]);
     for (const f of [0.1 + 0.2, 1 / 3, 1e21, 1e-7, null]) expect(floats).toContain(f);
     expect(data.map((r) => r.merchant_team_name)).toContain('Märchant «日本» \u2028 "quoted"');
     expect(data.some((r) => r.virtual_bundle_component_count === 1)).toBe(true);
-    const labels = data.flatMap((r) => (r.inventory_by_warehouse as { unavailable: { operations: { label: string }[] } }[])
-      .flatMap((w) => w.unavailable.operations.map((o) => o.label)));
+    const labels = data.flatMap((r) =>
+      (r.inventory_by_warehouse as { unavailable: { operations: { label: string }[] } }[]).flatMap((w) =>
+        w.unavailable.operations.map((o) => o.label),
+      ),
+    );
     expect(labels).toEqual(expect.arrayContaining(['damaged', 'quarantine', 'stock_level']));
     expect(data.some((r) => r.first_article_inspection_completed_at instanceof Date)).toBe(true);
   });

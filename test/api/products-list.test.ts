@@ -34,10 +34,19 @@ beforeAll(async () => {
   wh.foreign = (await teams.createWarehouse(t.db, { team_id: other.id, name: 'Foreign DC' })).id;
 
   P.red = await made({
-    name: 'Red Widget', type: 'STANDARD', sku: 'RW-100', barcode: 'BAR-RED', image_url: 'https://img.example/red.png',
+    name: 'Red Widget',
+    type: 'STANDARD',
+    sku: 'RW-100',
+    barcode: 'BAR-RED',
+    image_url: 'https://img.example/red.png',
     first_article_inspection_completed_at: '2026-01-05T00:00:00Z',
   });
-  P.blue = await made({ name: 'Blue Gadget', type: 'VIRTUAL_BUNDLE', sku: 'BG-200', bundle_components: [{ component_product_id: P.red.id }] });
+  P.blue = await made({
+    name: 'Blue Gadget',
+    type: 'VIRTUAL_BUNDLE',
+    sku: 'BG-200',
+    bundle_components: [{ component_product_id: P.red.id }],
+  });
   P.green = await made({ name: 'Green Gizmo', type: 'ASSEMBLY', sku: 'gg-300', barcode: '', merchant_team_id: merchant.teamId });
   P.yellow = await made({ name: 'Yellow 50% Off', type: 'STANDARD', sku: 'YL_1', image_url: '' });
   P.foreign = await made({ name: 'Red Foreign', type: 'STANDARD', sku: 'RW-999' }, otherKey.token);
@@ -56,11 +65,23 @@ beforeAll(async () => {
   await level(P.green.id, wh.alpha, {});
   await level(P.foreign.id, wh.foreign, { on_hand: 99 });
 
-  const shopify = await t.db.prisma.shop.create({ data: { merchant_team_id: merchant.teamId, name: 'My Shopify', slug: 'my-shopify', shop_type: 'SHOPIFY' } });
-  const amazon = await t.db.prisma.shop.create({ data: { merchant_team_id: merchant.teamId, name: 'My Amazon', slug: 'my-amazon', shop_type: 'AMAZON' } });
+  const shopify = await t.db.prisma.shop.create({
+    data: { merchant_team_id: merchant.teamId, name: 'My Shopify', slug: 'my-shopify', shop_type: 'SHOPIFY' },
+  });
+  const amazon = await t.db.prisma.shop.create({
+    data: { merchant_team_id: merchant.teamId, name: 'My Amazon', slug: 'my-amazon', shop_type: 'AMAZON' },
+  });
   await t.db.prisma.productListingVariant.createMany({
     data: [
-      { product_id: P.red.id, shop_id: shopify.id, remote_id: 'gid-1', remote_inventory_item_id: 'inv-1', sku: 'RW-100', price: 9.5, currency: 'USD' },
+      {
+        product_id: P.red.id,
+        shop_id: shopify.id,
+        remote_id: 'gid-1',
+        remote_inventory_item_id: 'inv-1',
+        sku: 'RW-100',
+        price: 9.5,
+        currency: 'USD',
+      },
       { product_id: P.red.id, shop_id: shopify.id, remote_id: 'gid-2' },
       { product_id: P.red.id, shop_id: amazon.id, remote_id: 'ASIN1' },
       { product_id: P.red.id, shop_id: null, name: 'Manual listing' },
@@ -83,11 +104,17 @@ function expectInvalid(res: { statusCode: number; json(): any }, path: string) {
 }
 
 describe('paging and order', () => {
-  it('lists the team\'s and delegated merchants\' products, newest first, with 2.1 meta', async () => {
+  it("lists the team's and delegated merchants' products, newest first, with 2.1 meta", async () => {
     const res = await list();
     expect(res.json().data.map((p: any) => p.name)).toEqual(['Yellow 50% Off', 'Green Gizmo', 'Blue Gadget', 'Red Widget']);
     expect(res.json().meta).toEqual({
-      page: 0, page_size: 20, start_index: 1, end_index: 4, has_next_page: false, next_cursor: null, has_previous_page: false,
+      page: 0,
+      page_size: 20,
+      start_index: 1,
+      end_index: 4,
+      has_next_page: false,
+      next_cursor: null,
+      has_previous_page: false,
     });
   });
 
@@ -102,19 +129,42 @@ describe('paging and order', () => {
   it('pages 0-based with exact meta', async () => {
     const p0 = (await list({ limit: 3, order: 'asc' })).json();
     expect(p0.data.map((p: any) => p.name)).toEqual(['Red Widget', 'Blue Gadget', 'Green Gizmo']);
-    expect(p0.meta).toEqual({ page: 0, page_size: 3, start_index: 1, end_index: 3, has_next_page: true, next_cursor: expect.any(String), has_previous_page: false });
+    expect(p0.meta).toEqual({
+      page: 0,
+      page_size: 3,
+      start_index: 1,
+      end_index: 3,
+      has_next_page: true,
+      next_cursor: expect.any(String),
+      has_previous_page: false,
+    });
     const p1 = (await list({ limit: 3, page: 1, order: 'asc' })).json();
     expect(p1.data.map((p: any) => p.name)).toEqual(['Yellow 50% Off']);
-    expect(p1.meta).toEqual({ page: 1, page_size: 3, start_index: 4, end_index: 4, has_next_page: false, next_cursor: null, has_previous_page: true });
+    expect(p1.meta).toEqual({
+      page: 1,
+      page_size: 3,
+      start_index: 4,
+      end_index: 4,
+      has_next_page: false,
+      next_cursor: null,
+      has_previous_page: true,
+    });
     const p2 = (await list({ limit: 3, page: 2 })).json();
-    expect(p2).toEqual({ data: [], meta: { page: 2, page_size: 3, start_index: 0, end_index: 0, has_next_page: false, next_cursor: null, has_previous_page: true } });
+    expect(p2).toEqual({
+      data: [],
+      meta: { page: 2, page_size: 3, start_index: 0, end_index: 0, has_next_page: false, next_cursor: null, has_previous_page: true },
+    });
     expect((await list({ limit: 100 })).statusCode).toBe(200);
     expect((await list({ limit: 1 })).json().data).toHaveLength(1);
   });
 
   it.each([
-    [{ limit: 0 }, 'query.limit'], [{ limit: 101 }, 'query.limit'], [{ limit: 1.5 }, 'query.limit'],
-    [{ limit: 'ten' }, 'query.limit'], [{ page: -1 }, 'query.page'], [{ colour: 'red' }, 'query.colour'],
+    [{ limit: 0 }, 'query.limit'],
+    [{ limit: 101 }, 'query.limit'],
+    [{ limit: 1.5 }, 'query.limit'],
+    [{ limit: 'ten' }, 'query.limit'],
+    [{ page: -1 }, 'query.page'],
+    [{ colour: 'red' }, 'query.colour'],
   ])('rejects %o instead of clamping', async (query, path) => {
     expectInvalid(await list(query), path);
   });
@@ -141,8 +191,10 @@ describe('filters', () => {
 
   it('keeps search in sync with updates', async () => {
     const p = await made({ name: 'Temp Item', type: 'STANDARD', sku: 'OLD-SKU' });
-    expect(await t.call('PATCH', `/v1/ops/products/${p.id}`, { token: ops, body: { sku: 'NEW-SKU', barcode: 'Zebra-1' } }))
-      .toHaveProperty('statusCode', 200);
+    expect(await t.call('PATCH', `/v1/ops/products/${p.id}`, { token: ops, body: { sku: 'NEW-SKU', barcode: 'Zebra-1' } })).toHaveProperty(
+      'statusCode',
+      200,
+    );
     expect(await names({ search: 'old-sku' })).toEqual([]);
     expect(await names({ search: 'new-sku' })).toEqual(['Temp Item']);
     expect(await names({ search: 'ZEBRA' })).toEqual(['Temp Item']);
@@ -206,15 +258,36 @@ describe('inventory and listings', () => {
     const stored = (count: number) => ({ count, operations: [{ count, label: 'stock_level' }] });
     expect(red.inventory_by_warehouse).toEqual([
       {
-        warehouse_id: wh.alpha, warehouse_name: 'Alpha DC', on_order: stored(5), unavailable: stored(1),
+        warehouse_id: wh.alpha,
+        warehouse_name: 'Alpha DC',
+        on_order: stored(5),
+        unavailable: stored(1),
         committed: { count: 3, operations: [{ count: 3, label: 'open_orders' }] }, // levels written without movements: the rest is stock_level
         on_hand: stored(10),
-        available: { count: 6, operations: [{ count: 10, label: 'on_hand' }, { count: -3, label: 'committed' }, { count: -1, label: 'unavailable' }] },
+        available: {
+          count: 6,
+          operations: [
+            { count: 10, label: 'on_hand' },
+            { count: -3, label: 'committed' },
+            { count: -1, label: 'unavailable' },
+          ],
+        },
       },
       {
-        warehouse_id: wh.bravo, warehouse_name: 'Bravo DC', on_order: stored(0), unavailable: stored(0), committed: stored(0),
+        warehouse_id: wh.bravo,
+        warehouse_name: 'Bravo DC',
+        on_order: stored(0),
+        unavailable: stored(0),
+        committed: stored(0),
         on_hand: stored(4),
-        available: { count: 4, operations: [{ count: 4, label: 'on_hand' }, { count: 0, label: 'committed' }, { count: 0, label: 'unavailable' }] },
+        available: {
+          count: 4,
+          operations: [
+            { count: 4, label: 'on_hand' },
+            { count: 0, label: 'committed' },
+            { count: 0, label: 'unavailable' },
+          ],
+        },
       },
     ]);
     const all = (await list()).json().data;
@@ -244,16 +317,51 @@ describe('inventory and listings', () => {
     const variants = res.json().product_listing_variants;
     expect(variants).toHaveLength(4);
     const first = variants.find((v: any) => v.remote_id === 'gid-1');
-    expect(Object.keys(first).sort()).toEqual([
-      'id', 'product_id', 'product_type', 'product_listing_id', 'product_listing_name', 'shop_id', 'shop_name',
-      'shop_slug', 'shop_type', 'remote_id', 'remote_shopify_inventory_item_id', 'sku', 'barcode', 'name', 'image_url',
-      'price', 'currency', 'hs_code', 'country_of_origin', 'weight', 'weight_unit', 'synced_at', 'created_at',
-      'updated_at', 'team_id', 'team_name', 'fulfiller_team_id', 'fulfiller_team_name', 'merchant_team_id',
-      'merchant_team_name',
-    ].sort());
+    expect(Object.keys(first).sort()).toEqual(
+      [
+        'id',
+        'product_id',
+        'product_type',
+        'product_listing_id',
+        'product_listing_name',
+        'shop_id',
+        'shop_name',
+        'shop_slug',
+        'shop_type',
+        'remote_id',
+        'remote_shopify_inventory_item_id',
+        'sku',
+        'barcode',
+        'name',
+        'image_url',
+        'price',
+        'currency',
+        'hs_code',
+        'country_of_origin',
+        'weight',
+        'weight_unit',
+        'synced_at',
+        'created_at',
+        'updated_at',
+        'team_id',
+        'team_name',
+        'fulfiller_team_id',
+        'fulfiller_team_name',
+        'merchant_team_id',
+        'merchant_team_name',
+      ].sort(),
+    );
     expect(first).toMatchObject({
-      product_id: P.red.id, product_type: 'STANDARD', shop_name: 'My Shopify', shop_slug: 'my-shopify', shop_type: 'SHOPIFY',
-      remote_shopify_inventory_item_id: 'inv-1', price: 9.5, currency: 'USD', team_id: t.teamId, fulfiller_team_id: t.teamId,
+      product_id: P.red.id,
+      product_type: 'STANDARD',
+      shop_name: 'My Shopify',
+      shop_slug: 'my-shopify',
+      shop_type: 'SHOPIFY',
+      remote_shopify_inventory_item_id: 'inv-1',
+      price: 9.5,
+      currency: 'USD',
+      team_id: t.teamId,
+      fulfiller_team_id: t.teamId,
     });
     expect(variants.find((v: any) => v.name === 'Manual listing')).toMatchObject({ shop_id: null, shop_name: null, shop_type: 'MANUAL' });
     expect(res.json().inventory_by_warehouse).toHaveLength(2);
@@ -266,7 +374,10 @@ describe('inventory and listings', () => {
         const value = Reflect.get(target, prop);
         // Raw statements count too: the list's page is one (src/domain/products/list-sql.ts).
         if (typeof prop === 'string' && /^\$(query|execute)Raw/.test(prop) && typeof value === 'function') {
-          return (...args: unknown[]) => { calls++; return value.apply(target, args); };
+          return (...args: unknown[]) => {
+            calls++;
+            return value.apply(target, args);
+          };
         }
         if (typeof prop !== 'string' || prop.startsWith('$') || prop === 'apiKey' || !value || typeof value !== 'object') {
           return typeof value === 'function' ? value.bind(target) : value;
@@ -274,7 +385,12 @@ describe('inventory and listings', () => {
         return new Proxy(value, {
           get(model, op) {
             const fn = Reflect.get(model, op);
-            return typeof fn === 'function' ? (...args: unknown[]) => { calls++; return fn.apply(model, args); } : fn;
+            return typeof fn === 'function'
+              ? (...args: unknown[]) => {
+                  calls++;
+                  return fn.apply(model, args);
+                }
+              : fn;
           },
         });
       },

@@ -12,14 +12,55 @@ let metric: { teamId: string; token: string };
 let imperial: { teamId: string; token: string };
 
 const BASE = [
-  'id', 'name', 'sku', 'description', 'barcode', 'mpn', 'manufacturer', 'image_url', 'type',
-  'team_id', 'team_name', 'fulfiller_team_id', 'fulfiller_team_name', 'merchant_team_id', 'merchant_team_name',
-  'length', 'width', 'height', 'weight', 'measurement_unit', 'weight_unit', 'cost_price', 'cost_currency',
-  'customs_value', 'customs_value_currency', 'customs_description', 'country_of_origin', 'hs_code',
-  'printed_commodity_identifier', 'eccn', 'is_hazmat', 'category', 'subcategory', 'pick_fee_override',
-  'first_article_inspection_completed_at', 'config', 'increment_level', 'maximum_level', 'minimum_level',
-  'available', 'on_hand', 'committed', 'unavailable', 'on_order', 'inventory_by_warehouse',
-  'virtual_bundle_component_count', 'product_listing_variant_count', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'sku',
+  'description',
+  'barcode',
+  'mpn',
+  'manufacturer',
+  'image_url',
+  'type',
+  'team_id',
+  'team_name',
+  'fulfiller_team_id',
+  'fulfiller_team_name',
+  'merchant_team_id',
+  'merchant_team_name',
+  'length',
+  'width',
+  'height',
+  'weight',
+  'measurement_unit',
+  'weight_unit',
+  'cost_price',
+  'cost_currency',
+  'customs_value',
+  'customs_value_currency',
+  'customs_description',
+  'country_of_origin',
+  'hs_code',
+  'printed_commodity_identifier',
+  'eccn',
+  'is_hazmat',
+  'category',
+  'subcategory',
+  'pick_fee_override',
+  'first_article_inspection_completed_at',
+  'config',
+  'increment_level',
+  'maximum_level',
+  'minimum_level',
+  'available',
+  'on_hand',
+  'committed',
+  'unavailable',
+  'on_order',
+  'inventory_by_warehouse',
+  'virtual_bundle_component_count',
+  'product_listing_variant_count',
+  'created_at',
+  'updated_at',
 ];
 const CHILDREN = ['virtual_bundle_products', 'assembly_products', 'product_listing_variants'];
 const ACTIONS = ['supported_actions'];
@@ -53,16 +94,29 @@ function expectInvalid(res: { statusCode: number; json(): any }, path: string) {
 }
 
 describe('create', () => {
-  it('needs only name and type; units default to the fulfiller team\'s METRIC system', async () => {
+  it("needs only name and type; units default to the fulfiller team's METRIC system", async () => {
     const res = await create({ name: 'Blue Mug', type: 'STANDARD' });
     expect(res.statusCode).toBe(201);
     const p = res.json();
     expect(keys(p)).toEqual(sorted(BASE, CHILDREN));
     expect(p).toMatchObject({
-      name: 'Blue Mug', type: 'STANDARD', measurement_unit: 'MM', weight_unit: 'G',
-      team_id: t.teamId, fulfiller_team_id: t.teamId, merchant_team_id: null, merchant_team_name: null,
-      is_hazmat: false, sku: null, available: 0, on_hand: 0, inventory_by_warehouse: [],
-      virtual_bundle_component_count: 0, virtual_bundle_products: [], assembly_products: [], product_listing_variants: [],
+      name: 'Blue Mug',
+      type: 'STANDARD',
+      measurement_unit: 'MM',
+      weight_unit: 'G',
+      team_id: t.teamId,
+      fulfiller_team_id: t.teamId,
+      merchant_team_id: null,
+      merchant_team_name: null,
+      is_hazmat: false,
+      sku: null,
+      available: 0,
+      on_hand: 0,
+      inventory_by_warehouse: [],
+      virtual_bundle_component_count: 0,
+      virtual_bundle_products: [],
+      assembly_products: [],
+      product_listing_variants: [],
       config: { replenishment_source_strategy: 'FIFO', replenishment_increment_level: null },
     });
     expect(p.team_name).toBe(p.fulfiller_team_name);
@@ -70,7 +124,13 @@ describe('create', () => {
     expect(p.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(p.created_at).toMatch(/Z$/);
     expect(p.product_listing_variant_count).toEqual({
-      SHOPIFY: 0, AMAZON: 0, BIGCOMMERCE: 0, MANUAL: 0, WOOCOMMERCE: 0, EBAY: 0, ETSY: 0,
+      SHOPIFY: 0,
+      AMAZON: 0,
+      BIGCOMMERCE: 0,
+      MANUAL: 0,
+      WOOCOMMERCE: 0,
+      EBAY: 0,
+      ETSY: 0,
     });
   });
 
@@ -82,11 +142,14 @@ describe('create', () => {
     for (const p of res.json().data) expect(keys(p)).toEqual(sorted(BASE, ACTIONS));
   });
 
-  it('creates for a delegated merchant with the merchant team\'s units (METRIC and IMPERIAL)', async () => {
+  it("creates for a delegated merchant with the merchant team's units (METRIC and IMPERIAL)", async () => {
     const m = await made({ name: 'Metric thing', type: 'STANDARD', merchant_team_id: metric.teamId });
     expect(m).toMatchObject({
-      team_id: metric.teamId, merchant_team_id: metric.teamId, fulfiller_team_id: t.teamId,
-      measurement_unit: 'MM', weight_unit: 'G',
+      team_id: metric.teamId,
+      merchant_team_id: metric.teamId,
+      fulfiller_team_id: t.teamId,
+      measurement_unit: 'MM',
+      weight_unit: 'G',
     });
     expect(m.merchant_team_name).toMatch(/^Merchant /);
     expect(m.team_name).toBe(m.merchant_team_name);
@@ -96,7 +159,11 @@ describe('create', () => {
 
   it('lets explicit units override the team defaults', async () => {
     const p = await made({
-      name: 'Override', type: 'STANDARD', merchant_team_id: imperial.teamId, measurement_unit: 'MM', weight_unit: 'G',
+      name: 'Override',
+      type: 'STANDARD',
+      merchant_team_id: imperial.teamId,
+      measurement_unit: 'MM',
+      weight_unit: 'G',
     });
     expect(p).toMatchObject({ measurement_unit: 'MM', weight_unit: 'G' });
     const q = await made({ name: 'Half override', type: 'STANDARD', merchant_team_id: imperial.teamId, weight_unit: 'G' });
@@ -122,14 +189,43 @@ describe('create', () => {
 
   it('stores every writable field and returns it', async () => {
     const body = {
-      name: 'Full Product', type: 'STANDARD', sku: 'FULL-1', description: 'All fields', barcode: '0123456789012',
-      mpn: 'MPN-1', manufacturer: 'Acme', image_url: 'https://img.example/full.png', length: 10.5, width: 20,
-      height: 30, weight: 400.25, measurement_unit: 'IN', weight_unit: 'LB', cost_price: 3.5, cost_currency: 'USD',
-      customs_value: 7.25, customs_value_currency: 'EUR', customs_description: 'Mug', country_of_origin: 'PT',
-      hs_code: '6912.00', printed_commodity_identifier: 'PCI', eccn: 'EAR99', is_hazmat: true, category: 'Kitchen',
-      subcategory: 'Mugs', pick_fee_override: 0.45, first_article_inspection_completed_at: '2026-01-02T03:04:05.000Z',
-      config: { replenishment_source_strategy: 'FIFO', replenishment_increment_level: 6, replenishment_maximum_level: 60, replenishment_minimum_level: 12 },
-      increment_level: 1, maximum_level: 100, minimum_level: 5,
+      name: 'Full Product',
+      type: 'STANDARD',
+      sku: 'FULL-1',
+      description: 'All fields',
+      barcode: '0123456789012',
+      mpn: 'MPN-1',
+      manufacturer: 'Acme',
+      image_url: 'https://img.example/full.png',
+      length: 10.5,
+      width: 20,
+      height: 30,
+      weight: 400.25,
+      measurement_unit: 'IN',
+      weight_unit: 'LB',
+      cost_price: 3.5,
+      cost_currency: 'USD',
+      customs_value: 7.25,
+      customs_value_currency: 'EUR',
+      customs_description: 'Mug',
+      country_of_origin: 'PT',
+      hs_code: '6912.00',
+      printed_commodity_identifier: 'PCI',
+      eccn: 'EAR99',
+      is_hazmat: true,
+      category: 'Kitchen',
+      subcategory: 'Mugs',
+      pick_fee_override: 0.45,
+      first_article_inspection_completed_at: '2026-01-02T03:04:05.000Z',
+      config: {
+        replenishment_source_strategy: 'FIFO',
+        replenishment_increment_level: 6,
+        replenishment_maximum_level: 60,
+        replenishment_minimum_level: 12,
+      },
+      increment_level: 1,
+      maximum_level: 100,
+      minimum_level: 5,
     };
     const created = await made(body);
     const { config, ...flat } = body;
@@ -154,12 +250,28 @@ describe('create', () => {
     ['a wrongly typed boolean', { name: 'A', type: 'STANDARD', is_hazmat: 'yes' }, 'body.is_hazmat'],
     ['an unknown measurement_unit', { name: 'A', type: 'STANDARD', measurement_unit: 'CM' }, 'body.measurement_unit'],
     ['an unknown weight_unit', { name: 'A', type: 'STANDARD', weight_unit: 'KG' }, 'body.weight_unit'],
-    ['an unknown replenishment strategy', { name: 'A', type: 'STANDARD', config: { replenishment_source_strategy: 'LIFO' } }, 'body.config.replenishment_source_strategy'],
+    [
+      'an unknown replenishment strategy',
+      { name: 'A', type: 'STANDARD', config: { replenishment_source_strategy: 'LIFO' } },
+      'body.config.replenishment_source_strategy',
+    ],
     ['an unknown config member', { name: 'A', type: 'STANDARD', config: { colour: 1 } }, 'body.config.colour'],
-    ['a bad timestamp', { name: 'A', type: 'STANDARD', first_article_inspection_completed_at: 'yesterday' }, 'body.first_article_inspection_completed_at'],
+    [
+      'a bad timestamp',
+      { name: 'A', type: 'STANDARD', first_article_inspection_completed_at: 'yesterday' },
+      'body.first_article_inspection_completed_at',
+    ],
     ['a malformed merchant_team_id', { name: 'A', type: 'STANDARD', merchant_team_id: 'nope' }, 'body.merchant_team_id'],
-    ['a component without product', { name: 'A', type: 'VIRTUAL_BUNDLE', bundle_components: [{ component_quantity: 1 }] }, 'body.bundle_components.0'],
-    ['a zero component quantity', { name: 'A', type: 'VIRTUAL_BUNDLE', bundle_components: [{ component_product_sku: 'X', component_quantity: 0 }] }, 'body.bundle_components.0.component_quantity'],
+    [
+      'a component without product',
+      { name: 'A', type: 'VIRTUAL_BUNDLE', bundle_components: [{ component_quantity: 1 }] },
+      'body.bundle_components.0',
+    ],
+    [
+      'a zero component quantity',
+      { name: 'A', type: 'VIRTUAL_BUNDLE', bundle_components: [{ component_product_sku: 'X', component_quantity: 0 }] },
+      'body.bundle_components.0.component_quantity',
+    ],
   ])('rejects %s with validation-failed naming the field, writing nothing', async (_label, body, path) => {
     const before = await count();
     expectInvalid(await create(body), path);
@@ -210,7 +322,7 @@ describe('permissions and reach', () => {
     }
   });
 
-  it('answers 404 for another fulfiller team\'s product, on read and update', async () => {
+  it("answers 404 for another fulfiller team's product, on read and update", async () => {
     const team = await teams.createTeam(t.db, { name: 'Other 3PL', kind: 'FULFILLER' });
     const key = await createKey(t.db, team.id, { name: 'k', power_role: 'ADMIN' }, null);
     const theirs = (await create({ name: 'Theirs', type: 'STANDARD' }, key.token)).json();
@@ -246,7 +358,11 @@ describe('permissions and reach', () => {
 describe('update', () => {
   it('changes only the fields sent, clears with null, merges config, keeps search in sync', async () => {
     const p = await made({
-      name: 'Patchable', type: 'STANDARD', sku: 'PATCH-OLD', barcode: 'BC-1', mpn: 'M-1',
+      name: 'Patchable',
+      type: 'STANDARD',
+      sku: 'PATCH-OLD',
+      barcode: 'BC-1',
+      mpn: 'M-1',
       config: { replenishment_minimum_level: 3 },
     });
     const res = await patch(p.id, { sku: 'Patch-New', mpn: null, config: { replenishment_maximum_level: 9 } });
@@ -255,8 +371,10 @@ describe('update', () => {
     expect(keys(u)).toEqual(sorted(BASE, CHILDREN));
     expect(u).toMatchObject({ name: 'Patchable', sku: 'Patch-New', barcode: 'BC-1', mpn: null, measurement_unit: 'MM' });
     expect(u.config).toEqual({
-      replenishment_source_strategy: 'FIFO', replenishment_increment_level: null,
-      replenishment_maximum_level: 9, replenishment_minimum_level: 3,
+      replenishment_source_strategy: 'FIFO',
+      replenishment_increment_level: null,
+      replenishment_maximum_level: 9,
+      replenishment_minimum_level: 3,
     });
     expect(new Date(u.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(p.updated_at).getTime());
     const row = await t.db.prisma.product.findUniqueOrThrow({ where: { id: p.id } });
@@ -264,18 +382,28 @@ describe('update', () => {
     expect(row.name_sku_search_text).toBe('patchable\npatch-new');
     const reset = (await patch(p.id, { config: null })).json();
     expect(reset.config).toEqual({
-      replenishment_source_strategy: 'FIFO', replenishment_increment_level: null,
-      replenishment_maximum_level: null, replenishment_minimum_level: null,
+      replenishment_source_strategy: 'FIFO',
+      replenishment_increment_level: null,
+      replenishment_maximum_level: null,
+      replenishment_minimum_level: null,
     });
   });
 
   it('can change type and units, and records an inspection', async () => {
     const p = await made({ name: 'Morph', type: 'STANDARD' });
-    const u = (await patch(p.id, {
-      type: 'ASSEMBLY', measurement_unit: 'IN', weight_unit: 'LB', first_article_inspection_completed_at: '2026-03-01T00:00:00Z',
-    })).json();
+    const u = (
+      await patch(p.id, {
+        type: 'ASSEMBLY',
+        measurement_unit: 'IN',
+        weight_unit: 'LB',
+        first_article_inspection_completed_at: '2026-03-01T00:00:00Z',
+      })
+    ).json();
     expect(u).toMatchObject({
-      type: 'ASSEMBLY', measurement_unit: 'IN', weight_unit: 'LB', first_article_inspection_completed_at: '2026-03-01T00:00:00.000Z',
+      type: 'ASSEMBLY',
+      measurement_unit: 'IN',
+      weight_unit: 'LB',
+      first_article_inspection_completed_at: '2026-03-01T00:00:00.000Z',
     });
   });
 

@@ -8,7 +8,12 @@ import { redactUrl } from '../../src/server/query-secrets.js';
 let t: TestApp;
 const lines: string[] = [];
 beforeAll(async () => {
-  const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
   t = await testApp({ logger: { level: 'trace', stream } as never });
   await t.db.prisma.apiKey.updateMany({ where: { team_id: t.teamId }, data: { rate_tier: 4 } });
 });
@@ -16,7 +21,20 @@ afterAll(() => t?.close());
 
 describe('tokens in query strings', () => {
   // Issue 23 item 4: the array and object forms too, raw or percent-encoded.
-  for (const name of ['x-access-token', 'access_token', 'token', 'api_key', 'API-KEY', 'apikey', 'token[]', 'api_key[]', 'x-access-token[]', 'token%5B%5D', 'api_key[0]', 'token[a][b]']) {
+  for (const name of [
+    'x-access-token',
+    'access_token',
+    'token',
+    'api_key',
+    'API-KEY',
+    'apikey',
+    'token[]',
+    'api_key[]',
+    'x-access-token[]',
+    'token%5B%5D',
+    'api_key[0]',
+    'token[a][b]',
+  ]) {
     it(`refuses ?${name}= with a 401 that says to use the header, and logs no token`, async () => {
       lines.length = 0;
       const url = `/v1/me?${name}=${encodeURIComponent(t.adminToken)}&page=0`;
@@ -48,7 +66,9 @@ describe('tokens in query strings', () => {
   it('leaves ordinary query parameters alone', async () => {
     const res = await t.call('GET', '/v1/ops/products?page=0&limit=5');
     expect(res.statusCode).toBe(200);
-    expect(redactUrl('/v1/x?page=1&token=abc&Access_Token=d&limit=2')).toBe('/v1/x?page=1&token=[REDACTED]&Access_Token=[REDACTED]&limit=2');
+    expect(redactUrl('/v1/x?page=1&token=abc&Access_Token=d&limit=2')).toBe(
+      '/v1/x?page=1&token=[REDACTED]&Access_Token=[REDACTED]&limit=2',
+    );
     expect(redactUrl('/v1/x')).toBe('/v1/x');
   });
 });

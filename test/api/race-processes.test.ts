@@ -32,6 +32,14 @@ describe('two fos serve processes on one SQLite file', () => {
   it('fulfil: one package from both processes at once, one 200 and one 409, decremented once', () => races.samePackageFulfilRace(3));
   it('fulfil: two fulfillment orders over-claiming one order line: exactly one goes through', () => races.overClaimRace(2));
   it('packages: creates racing across processes never allocate more than remains', () => races.packageCreateRace());
-  it('inventory: receipts, adjustments, a count, converts and fulfils of one level across both processes: the ledger explains every unit', () => races.inventoryRace(), 120_000);
-  it('contention: 12 requests in flight on one purchase order and one SKU across both processes: only 2xx, 409 or 503 with retry-after, and the ledger explains every unit', () => races.contentionRace(2), 120_000);
+  it(
+    'inventory: receipts, adjustments, a count, converts and fulfils of one level across both processes: the ledger explains every unit',
+    () => races.inventoryRace(),
+    120_000,
+  );
+  it(
+    'contention: 12 requests in flight on one purchase order and one SKU across both processes: only 2xx, 409 or 503 with retry-after, and the ledger explains every unit',
+    () => races.contentionRace(2),
+    120_000,
+  );
 });

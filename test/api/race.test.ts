@@ -67,9 +67,14 @@ async function labelledPackage(f: Fixture, lines: Array<[number, number]>) {
 async function bypassPackage(f: Fixture, line: number, quantity: number, foLineId = f.foLines[line].id) {
   const p = await t.db.prisma.package.create({
     data: {
-      fulfiller_team_id: t.teamId, merchant_team_id: f.merchantTeamId, fulfillment_order_id: f.fo.id, warehouse_id: f.warehouseId,
+      fulfiller_team_id: t.teamId,
+      merchant_team_id: f.merchantTeamId,
+      fulfillment_order_id: f.fo.id,
+      warehouse_id: f.warehouseId,
       shipment_status: 'LABEL_PRINTED',
-      line_items: { create: [{ product_id: f.products[line].id, sku: f.foLines[line].sku, quantity, core_fulfillment_order_line_item_id: foLineId }] },
+      line_items: {
+        create: [{ product_id: f.products[line].id, sku: f.foLines[line].sku, quantity, core_fulfillment_order_line_item_id: foLineId }],
+      },
       shipping_label: { create: { fulfiller_team_id: t.teamId, merchant_team_id: f.merchantTeamId, tracking_code: `B${Math.random()}` } },
     },
   });
@@ -77,14 +82,19 @@ async function bypassPackage(f: Fixture, line: number, quantity: number, foLineI
 }
 
 const level = (productId: string, warehouseId: string) =>
-  t.db.prisma.inventoryLevel.findUniqueOrThrow({ where: { product_id_warehouse_id: { product_id: productId, warehouse_id: warehouseId } } });
+  t.db.prisma.inventoryLevel.findUniqueOrThrow({
+    where: { product_id_warehouse_id: { product_id: productId, warehouse_id: warehouseId } },
+  });
 
 describe('races', () => {
   it('10 parallel lock requests with different owners (across two servers): exactly one wins', async () => {
     for (let round = 0; round < 3; round++) {
       const f = await fulfillmentFixture(t, { status: 'ACCEPTED' });
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-        post(i % 2 ? urlB : urlA, `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: `owner-${i}`, timeout_minutes: 10 })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          post(i % 2 ? urlB : urlA, `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: `owner-${i}`, timeout_minutes: 10 }),
+        ),
+      );
       const winners = results.filter((r) => r.status === 200);
       expect(winners, JSON.stringify(results.map((r) => r.status))).toHaveLength(1);
       const owner = winners[0].body.lock_owner;
@@ -117,8 +127,10 @@ describe('races', () => {
     await post(urlA, `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 10 });
     const a = await labelledPackage(f, [[0, 4]]);
     const b = await bypassPackage(f, 0, 4);
-    const results = await Promise.all([post(urlA, `/v1/ops/packages/${a}/fulfill`, { locked_by: 'packer' }),
-      post(urlB, `/v1/ops/packages/${b}/fulfill`, { locked_by: 'packer' })]);
+    const results = await Promise.all([
+      post(urlA, `/v1/ops/packages/${a}/fulfill`, { locked_by: 'packer' }),
+      post(urlB, `/v1/ops/packages/${b}/fulfill`, { locked_by: 'packer' }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(await t.db.prisma.package.count({ where: { id: { in: [a, b] }, status: 'FULFILLED' } })).toBe(1);
     expect((await t.db.prisma.fulfillmentOrderLineItem.findUniqueOrThrow({ where: { id: f.foLines[0].id } })).remaining_quantity).toBe(0);
@@ -133,9 +145,24 @@ describe('races', () => {
       const f = await fulfillmentFixture(t, { lines: [{ quantity: 4, onHand: 6, committed: 6 }], status: 'ACCEPTED' });
       const foB = await t.db.prisma.fulfillmentOrder.create({
         data: {
-          order_id: f.order.id, warehouse_id: f.warehouseId, fulfiller_team_id: t.teamId, merchant_team_id: f.merchantTeamId, status: 'ACCEPTED',
+          order_id: f.order.id,
+          warehouse_id: f.warehouseId,
+          fulfiller_team_id: t.teamId,
+          merchant_team_id: f.merchantTeamId,
+          status: 'ACCEPTED',
           request_status: 'ACCEPTED',
-          line_items: { create: [{ order_line_item_id: f.orderLines[0].id, product_id: f.products[0].id, sku: f.foLines[0].sku, name: 'dup', quantity: 4, remaining_quantity: 4 }] },
+          line_items: {
+            create: [
+              {
+                order_line_item_id: f.orderLines[0].id,
+                product_id: f.products[0].id,
+                sku: f.foLines[0].sku,
+                name: 'dup',
+                quantity: 4,
+                remaining_quantity: 4,
+              },
+            ],
+          },
         },
         include: { line_items: true },
       });
@@ -144,14 +171,18 @@ describe('races', () => {
       await post(urlB, `/v1/ops/fulfillment-orders/${foB.id}/lock`, { lock_owner: 'ben', timeout_minutes: 10 });
       const a = await labelledPackage(f, [[0, 4]]);
       const b = await labelledPackage(g, [[0, 4]]);
-      const results = await Promise.all([post(urlA, `/v1/ops/packages/${a}/fulfill`, { locked_by: 'ann' }),
-        post(urlB, `/v1/ops/packages/${b}/fulfill`, { locked_by: 'ben' })]);
+      const results = await Promise.all([
+        post(urlA, `/v1/ops/packages/${a}/fulfill`, { locked_by: 'ann' }),
+        post(urlB, `/v1/ops/packages/${b}/fulfill`, { locked_by: 'ben' }),
+      ]);
       expect(results.map((r) => r.status).sort(), JSON.stringify(results)).toEqual([200, 409]);
       const loser = results.find((r) => r.status === 409)!;
       expect(loser.body.type).toBe('urn:fos:error:conflict');
       expect((await t.db.prisma.orderLineItem.findUniqueOrThrow({ where: { id: f.orderLines[0].id } })).remaining_quantity).toBe(0);
       expect(await level(f.products[0].id, f.warehouseId)).toMatchObject({ on_hand: 2, committed: 2 });
-      const foLines = await t.db.prisma.fulfillmentOrderLineItem.findMany({ where: { id: { in: [f.foLines[0].id, foB.line_items[0].id] } } });
+      const foLines = await t.db.prisma.fulfillmentOrderLineItem.findMany({
+        where: { id: { in: [f.foLines[0].id, foB.line_items[0].id] } },
+      });
       expect(foLines.map((l) => l.remaining_quantity).sort()).toEqual([0, 4]); // the loser's decrement rolled back
       expect(await t.db.prisma.fulfillment.count({ where: { order_id: f.order.id } })).toBe(1);
       const order = await t.db.prisma.order.findUniqueOrThrow({ where: { id: f.order.id } });
@@ -168,9 +199,24 @@ describe('races', () => {
       await t.db.prisma.fulfillmentOrderLineItem.delete({ where: { id: f.foLines[1].id } });
       const foB = await t.db.prisma.fulfillmentOrder.create({
         data: {
-          order_id: f.order.id, warehouse_id: f.warehouseId, fulfiller_team_id: t.teamId, merchant_team_id: f.merchantTeamId, status: 'ACCEPTED',
+          order_id: f.order.id,
+          warehouse_id: f.warehouseId,
+          fulfiller_team_id: t.teamId,
+          merchant_team_id: f.merchantTeamId,
+          status: 'ACCEPTED',
           request_status: 'ACCEPTED',
-          line_items: { create: [{ order_line_item_id: f.orderLines[1].id, product_id: f.products[1].id, sku: f.foLines[1].sku, name: 'split', quantity: 3, remaining_quantity: 3 }] },
+          line_items: {
+            create: [
+              {
+                order_line_item_id: f.orderLines[1].id,
+                product_id: f.products[1].id,
+                sku: f.foLines[1].sku,
+                name: 'split',
+                quantity: 3,
+                remaining_quantity: 3,
+              },
+            ],
+          },
         },
         include: { line_items: true },
       });
@@ -179,9 +225,14 @@ describe('races', () => {
       await post(urlB, `/v1/ops/fulfillment-orders/${foB.id}/lock`, { lock_owner: 'ben', timeout_minutes: 10 });
       const a = await labelledPackage(f, [[0, 2]]);
       const b = await labelledPackage(g, [[0, 3]]);
-      const results = await Promise.all([post(urlA, `/v1/ops/packages/${a}/fulfill`, { locked_by: 'ann' }),
-        post(urlB, `/v1/ops/packages/${b}/fulfill`, { locked_by: 'ben' })]);
-      expect(results.map((r) => r.status), JSON.stringify(results)).toEqual([200, 200]);
+      const results = await Promise.all([
+        post(urlA, `/v1/ops/packages/${a}/fulfill`, { locked_by: 'ann' }),
+        post(urlB, `/v1/ops/packages/${b}/fulfill`, { locked_by: 'ben' }),
+      ]);
+      expect(
+        results.map((r) => r.status),
+        JSON.stringify(results),
+      ).toEqual([200, 200]);
       const order = await t.db.prisma.order.findUniqueOrThrow({ where: { id: f.order.id } });
       expect(order).toMatchObject({ fulfillment_status: 'FULFILLED', status: 'CLOSED', fulfillment_count: 2, tracking_count: 2 });
       expect(order.closed_at).not.toBeNull();
@@ -190,8 +241,14 @@ describe('races', () => {
 
   it('racing package creates never allocate more than remains', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 5 }], status: 'ACCEPTED' });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      post(i % 2 ? urlB : urlA, '/v1/ops/packages', { fulfillment_order_id: f.fo.id, package_line_items: [{ sku: f.foLines[0].sku, quantity: 2 }] })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        post(i % 2 ? urlB : urlA, '/v1/ops/packages', {
+          fulfillment_order_id: f.fo.id,
+          package_line_items: [{ sku: f.foLines[0].sku, quantity: 2 }],
+        }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(2);
     expect(results.filter((r) => r.status === 409)).toHaveLength(6);
     const lines = await t.db.prisma.packageLineItem.findMany({ where: { package: { fulfillment_order_id: f.fo.id } } });
@@ -200,7 +257,11 @@ describe('races', () => {
 
   it('racing creates with one idempotency key make one package', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 5 }] });
-    const body = { fulfillment_order_id: f.fo.id, idempotency_key: 'dup-key', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }] };
+    const body = {
+      fulfillment_order_id: f.fo.id,
+      idempotency_key: 'dup-key',
+      package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+    };
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post(i % 2 ? urlB : urlA, '/v1/ops/packages', body)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
@@ -214,15 +275,25 @@ describe('races', () => {
     // process's one connection by construction, so it is released first.
     const inserted = barrier();
     const release = barrier();
-    const failing = t.db.prisma.$transaction(async (tx) => {
-      await tx.carrierRate.create({ data: { team_id: t.teamId, carrier_id: 'tx', carrier_name: 'Inside', service_id: 's', service_name: 'S', amount: 1 } });
-      inserted.open();
-      await release.passed;
-      throw new Error('rolled back');
-    }).catch((e: Error) => e.message);
+    const failing = t.db.prisma
+      .$transaction(async (tx) => {
+        await tx.carrierRate.create({
+          data: { team_id: t.teamId, carrier_id: 'tx', carrier_name: 'Inside', service_id: 's', service_name: 'S', amount: 1 },
+        });
+        inserted.open();
+        await release.passed;
+        throw new Error('rolled back');
+      })
+      .catch((e: Error) => e.message);
     await inserted.passed;
     const seenP = t.db.prisma.carrierRate.findMany({ where: { team_id: t.teamId, carrier_id: 'tx' } });
-    const resP = post(urlB, '/v1/ops/carrier-rates', { carrier_id: 'plain', carrier_name: 'Outside', service_id: 's', service_name: 'S', amount: 2 });
+    const resP = post(urlB, '/v1/ops/carrier-rates', {
+      carrier_id: 'plain',
+      carrier_name: 'Outside',
+      service_id: 's',
+      service_name: 'S',
+      amount: 2,
+    });
     if (t.db.provider === 'postgresql') await Promise.all([seenP, resP]);
     release.open();
     const [seen, res] = await Promise.all([seenP, resP]);

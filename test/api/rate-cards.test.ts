@@ -23,7 +23,11 @@ const CARD = { id: 'rc-std', name: 'Standard', currency: 'EUR', receiving: { rat
 
 /** Receives `qty` units on a purchase order of the merchant; the receipt's charge. */
 async function receiveAndCharge(sku: string, qty: number) {
-  const po = await http('POST', '/v1/ops/purchase-orders', { warehouse_id: w.east, merchant_team_id: merchant.teamId, lines: [{ sku, quantity: qty }] });
+  const po = await http('POST', '/v1/ops/purchase-orders', {
+    warehouse_id: w.east,
+    merchant_team_id: merchant.teamId,
+    lines: [{ sku, quantity: qty }],
+  });
   expect(po.status, JSON.stringify(po.body)).toBe(201);
   const rec = await http('POST', `/v1/ops/purchase-orders/${po.body.id}/receive`, { lines: [{ sku, quantity: qty }] });
   expect(rec.status, JSON.stringify(rec.body)).toBe(200);
@@ -41,13 +45,19 @@ describe('PUT /v1/ops/delegations/{id}/rate-card', () => {
     expect(v1.status, JSON.stringify(v1.body)).toBe(200);
     expect(v1.body.rate_card).toMatchObject({ ...CARD, semantic_version: '1.0.0', version_id: expect.any(String) });
     const first = await receiveAndCharge('RC-1', 4);
-    expect(first).toMatchObject({ calculated_amount: 1, pricing_trace: { version_id: v1.body.rate_card.version_id, semantic_version: '1.0.0' } });
+    expect(first).toMatchObject({
+      calculated_amount: 1,
+      pricing_trace: { version_id: v1.body.rate_card.version_id, semantic_version: '1.0.0' },
+    });
 
     const v2 = await http('PUT', `/v1/ops/delegations/${merchant.delegationId}/rate-card`, { ...CARD, receiving: { rate_per_unit: 0.5 } });
     expect(v2.body.rate_card).toMatchObject({ semantic_version: '1.0.1' });
     expect(v2.body.rate_card.version_id).not.toBe(v1.body.rate_card.version_id);
     const second = await receiveAndCharge('RC-1', 4);
-    expect(second).toMatchObject({ calculated_amount: 2, pricing_trace: { version_id: v2.body.rate_card.version_id, semantic_version: '1.0.1' } });
+    expect(second).toMatchObject({
+      calculated_amount: 2,
+      pricing_trace: { version_id: v2.body.rate_card.version_id, semantic_version: '1.0.1' },
+    });
     const again = (await http('GET', `/v1/ops/charges/${first.id}`)).body;
     expect(again).toMatchObject({ calculated_amount: 1, pricing_trace: { version_id: v1.body.rate_card.version_id } });
 
@@ -55,7 +65,7 @@ describe('PUT /v1/ops/delegations/{id}/rate-card', () => {
     expect(named.body.rate_card.semantic_version).toBe('2.0.0');
   });
 
-  it('refuses bad cards, unknown fields, a version_id of the caller\'s and other teams', async () => {
+  it("refuses bad cards, unknown fields, a version_id of the caller's and other teams", async () => {
     const put = (body: unknown, token?: string) => http('PUT', `/v1/ops/delegations/${merchant.delegationId}/rate-card`, body, token);
     expect((await put({ ...CARD, currency: 'EURO' })).status).toBe(400);
     expect((await put({ ...CARD, receiving: { rate_per_unit: -1 } })).status).toBe(400);

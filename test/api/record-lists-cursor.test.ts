@@ -20,26 +20,47 @@ beforeAll(async () => {
   merchants = [(await t.merchant()).teamId, (await t.merchant()).teamId];
   const other = await teams.createTeam(t.db, { name: 'Other DC', kind: 'FULFILLER' }); // rows no list may show
   const p = t.db.prisma;
-  for (const [team, n] of [[t.teamId, 23], [other.id, 3]] as const) {
+  for (const [team, n] of [
+    [t.teamId, 23],
+    [other.id, 3],
+  ] as const) {
     for (let i = 0; i < n; i++) {
       await p.package.create({
         data: {
-          fulfiller_team_id: team, merchant_team_id: merchants[i % 2], status: i % 4 === 0 ? 'PENDING' : 'FULFILLED',
-          scan_form_id: i % 3 === 0 ? 'form-a' : null, created_at: at(i), updated_at: at(i),
+          fulfiller_team_id: team,
+          merchant_team_id: merchants[i % 2],
+          status: i % 4 === 0 ? 'PENDING' : 'FULFILLED',
+          scan_form_id: i % 3 === 0 ? 'form-a' : null,
+          created_at: at(i),
+          updated_at: at(i),
         },
       });
       await p.charge.create({
         data: {
-          name: `Charge ${i}`, category: ['SHIPPING', 'STORAGE', 'RECEIVING'][i % 3], quantity: 1, calculated_amount: i, original_amount: i,
-          merchant_team_id: merchants[i % 2], fulfiller_team_id: team, order_id: i % 5 === 0 ? '01900000-0000-7000-8000-00000000000a' : null,
-          created_at: at(i), updated_at: at(i),
+          name: `Charge ${i}`,
+          category: ['SHIPPING', 'STORAGE', 'RECEIVING'][i % 3],
+          quantity: 1,
+          calculated_amount: i,
+          original_amount: i,
+          merchant_team_id: merchants[i % 2],
+          fulfiller_team_id: team,
+          order_id: i % 5 === 0 ? '01900000-0000-7000-8000-00000000000a' : null,
+          created_at: at(i),
+          updated_at: at(i),
         },
       });
       const name = `File ${String(i % 7).padStart(2, '0')}.dat`; // equal names
       await p.file.create({
         data: {
-          team_id: team, name, url: `https://files.example/${i}`, mimetype: ['application/pdf', 'image/png', 'image/jpeg', 'text/csv'][i % 4],
-          size: BigInt(1000 * (i % 5)), tags: [], search_text: searchKey(name), created_at: at(i), updated_at: at(22 - i),
+          team_id: team,
+          name,
+          url: `https://files.example/${i}`,
+          mimetype: ['application/pdf', 'image/png', 'image/jpeg', 'text/csv'][i % 4],
+          size: BigInt(1000 * (i % 5)),
+          tags: [],
+          search_text: searchKey(name),
+          created_at: at(i),
+          updated_at: at(22 - i),
         },
       });
     }
@@ -87,7 +108,11 @@ const sortedBy = (key: string, dir: 'asc' | 'desc') => (rows: any[]) => {
 
 describe('packages: cursor walks', () => {
   it.each([
-    ['', 23], ['status=PENDING', 6], ['status=FULFILLED', 17], ['status=PENDING,FULFILLED', 23], ['scan_form_id=form-a', 8],
+    ['', 23],
+    ['status=PENDING', 6],
+    ['status=FULFILLED', 17],
+    ['status=PENDING,FULFILLED', 23],
+    ['scan_form_id=form-a', 8],
     ['scan_form_id=form-a&status=FULFILLED', 6],
   ])('%s: every row once, newest first', async (query, n) => {
     const rows = await walksMatch('/v1/ops/packages', query, sortedBy('created_at', 'desc'));
@@ -97,8 +122,13 @@ describe('packages: cursor walks', () => {
 
 describe('charges: cursor walks', () => {
   it.each([
-    ['order=desc', 23], ['order=asc', 23], ['category=STORAGE', 8], ['category=RECEIVING&order=asc', 7], ['merchant=0&order=asc', 12],
-    ['merchant=1&category=SHIPPING', 4], ['order_id=01900000-0000-7000-8000-00000000000a', 5],
+    ['order=desc', 23],
+    ['order=asc', 23],
+    ['category=STORAGE', 8],
+    ['category=RECEIVING&order=asc', 7],
+    ['merchant=0&order=asc', 12],
+    ['merchant=1&category=SHIPPING', 4],
+    ['order_id=01900000-0000-7000-8000-00000000000a', 5],
   ])('%s: every row once, in created_at order', async (query, n) => {
     const q = query.replace(/merchant=(\d)/, (_, i) => `merchant_team_id=${merchants[Number(i)]}`);
     const rows = await walksMatch('/v1/ops/charges', q, sortedBy('created_at', query.includes('order=asc') ? 'asc' : 'desc'));
@@ -116,10 +146,14 @@ describe('files: cursor walks', () => {
   // A family, several types, min_size and search each have their own query path (an index range,
   // the few-matches lookup, the search index on SQLite): the walks must agree with them too.
   it.each([
-    ['mimetype=image/*&order_by=name&order=asc', 12], ['mimetype=image/png,text/csv&order_by=size&order=desc', 11],
-    ['mimetype=image/png&order_by=updated_at&order=asc', 6], ['min_size=3000&order_by=name&order=desc', 8],
-    ['min_size=2000&mimetype=image/*&order_by=created_at&order=asc', 7], ['search=file 03&order_by=size&order=asc', 3],
-    ['search=.dat&mimetype=application/pdf&order_by=name&order=desc', 6], ['mimetype=video/*', 0],
+    ['mimetype=image/*&order_by=name&order=asc', 12],
+    ['mimetype=image/png,text/csv&order_by=size&order=desc', 11],
+    ['mimetype=image/png&order_by=updated_at&order=asc', 6],
+    ['min_size=3000&order_by=name&order=desc', 8],
+    ['min_size=2000&mimetype=image/*&order_by=created_at&order=asc', 7],
+    ['search=file 03&order_by=size&order=asc', 3],
+    ['search=.dat&mimetype=application/pdf&order_by=name&order=desc', 6],
+    ['mimetype=video/*', 0],
   ])('%s: every row once, in order', async (query, n) => {
     const by = /order_by=(\w+)/.exec(query)?.[1] ?? 'created_at';
     const dir = (/order=(asc|desc)/.exec(query)?.[1] ?? 'desc') as 'asc' | 'desc';

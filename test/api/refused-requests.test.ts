@@ -27,10 +27,15 @@ function recordStatements() {
       statements.push(typeof q === 'string' ? q : q.text);
       return query.apply(this, args);
     };
-    restore = () => { proto.query = query; };
+    restore = () => {
+      proto.query = query;
+    };
   }
 }
-afterEach(() => { restore?.(); restore = undefined; });
+afterEach(() => {
+  restore?.();
+  restore = undefined;
+});
 
 /** Statements that may change the database (anything but a plain read). */
 const writes = () => statements.filter((sql) => !/^\s*SELECT\b/i.test(sql));
@@ -43,7 +48,7 @@ async function freshWindow() {
 
 const badToken = () => `fos_${randomBytes(16).toString('hex')}_abcdef`;
 
-describe('requests over a key\'s rate limit (database store)', () => {
+describe("requests over a key's rate limit (database store)", () => {
   let t: TestApp;
   let app: FastifyInstance;
   beforeAll(async () => {
@@ -82,7 +87,9 @@ describe('requests over a key\'s rate limit (database store)', () => {
 
 describe('requests without a valid key', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await testApp({ unauthRateLimit: 5 }); });
+  beforeAll(async () => {
+    t = await testApp({ unauthRateLimit: 5 });
+  });
   afterAll(() => t?.close());
 
   it('write nothing, and once the address is over its limit, read nothing either', async () => {

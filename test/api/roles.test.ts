@@ -23,7 +23,10 @@ describe('/v1/roles', () => {
     const role = res.json();
     expect(Object.keys(role).sort()).toEqual(ROLE_FIELDS);
     expect(role).toMatchObject({
-      team_id: t.teamId, name: 'pickers', description: 'floor staff', permissions: ['READ_FULFILLMENTS', 'READ_ORDERS'],
+      team_id: t.teamId,
+      name: 'pickers',
+      description: 'floor staff',
+      permissions: ['READ_FULFILLMENTS', 'READ_ORDERS'],
     });
     expect(role.created_at).toMatch(/Z$/);
     const row = await t.db.prisma.role.findUniqueOrThrow({ where: { id: role.id } });
@@ -68,7 +71,9 @@ describe('/v1/roles', () => {
 
   it('patches name, description and permissions; empty or conflicting patches are refused', async () => {
     const id = (await t.call('POST', '/v1/roles', { body: { name: 'shippers', permissions: ['READ_ORDERS'] } })).json().id;
-    const res = await t.call('PATCH', `/v1/roles/${id}`, { body: { name: 'shipping', permissions: ['WRITE_FULFILLMENTS', 'READ_ORDERS'] } });
+    const res = await t.call('PATCH', `/v1/roles/${id}`, {
+      body: { name: 'shipping', permissions: ['WRITE_FULFILLMENTS', 'READ_ORDERS'] },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id, name: 'shipping', permissions: ['READ_ORDERS', 'WRITE_FULFILLMENTS'] });
     const desc = await t.call('PATCH', `/v1/roles/${id}`, { body: { description: 'dock' } });
@@ -118,7 +123,12 @@ describe('/v1/roles', () => {
 
   it('needs MANAGE_API_KEYS', async () => {
     const k = await t.key({ permissions: ['READ_PRODUCTS'] });
-    for (const [method, url] of [['GET', '/v1/roles'], ['POST', '/v1/roles'], ['GET', '/v1/roles/x'], ['DELETE', '/v1/roles/x']]) {
+    for (const [method, url] of [
+      ['GET', '/v1/roles'],
+      ['POST', '/v1/roles'],
+      ['GET', '/v1/roles/x'],
+      ['DELETE', '/v1/roles/x'],
+    ]) {
       const res = await t.call(method, url, { token: k.token, body: method === 'POST' ? { name: 'n', permissions: [] } : undefined });
       expect(res.statusCode).toBe(403);
       expect(res.json().detail).toMatch(/MANAGE_API_KEYS/);

@@ -15,9 +15,19 @@ beforeAll(async () => {
   t = await testApp();
   token = (await t.key({ tier: 4 })).token;
   warehouse = await fixtureWarehouse(t);
-  for (const [carrier, name] of [['ups', 'UPS'], ['fedex', 'FedEx']]) {
+  for (const [carrier, name] of [
+    ['ups', 'UPS'],
+    ['fedex', 'FedEx'],
+  ]) {
     const rate = await call('POST', '/v1/ops/carrier-rates', {
-      carrier_id: carrier, carrier_name: name, service_id: 'ground', service_name: 'Ground', amount: 5, per_unit_weight: 0, weight_unit: 'G', estimated_days: 3,
+      carrier_id: carrier,
+      carrier_name: name,
+      service_id: 'ground',
+      service_name: 'Ground',
+      amount: 5,
+      per_unit_weight: 0,
+      weight_unit: 'G',
+      estimated_days: 3,
     });
     expect(rate.statusCode, rate.body).toBe(201);
   }
@@ -31,7 +41,10 @@ const call = (method: string, url: string, body?: unknown, key = token) =>
 async function pkg(carrier: string | null = 'ups') {
   const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
   const p = await call('POST', '/v1/ops/packages', {
-    fulfillment_order_id: f.fo.id, weight: 900, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+    fulfillment_order_id: f.fo.id,
+    weight: 900,
+    weight_unit: 'G',
+    package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
   });
   expect(p.statusCode, p.body).toBe(201);
   if (!carrier) return p.json();
@@ -46,7 +59,7 @@ async function manifestEverything() {
 }
 
 describe('scan forms', () => {
-  it('gathers the day\'s unvoided labels of one carrier at a warehouse, marks them, and prints a manifest', async () => {
+  it("gathers the day's unvoided labels of one carrier at a warehouse, marks them, and prints a manifest", async () => {
     await manifestEverything();
     const a = await pkg('ups');
     const b = await pkg('ups');
@@ -59,13 +72,24 @@ describe('scan forms', () => {
     expect(res.statusCode, res.body).toBe(201);
     const form = res.json();
     expect(form).toMatchObject({
-      scan_status: 'SCANNED', warehouse_id: warehouse, warehouse_name: 'Main Warehouse', carrier_id: 'ups', carrier_name: 'UPS',
-      form_date: new Date().toISOString().slice(0, 10), package_count: 2, fulfiller_team_id: t.teamId,
+      scan_status: 'SCANNED',
+      warehouse_id: warehouse,
+      warehouse_name: 'Main Warehouse',
+      carrier_id: 'ups',
+      carrier_name: 'UPS',
+      form_date: new Date().toISOString().slice(0, 10),
+      package_count: 2,
+      fulfiller_team_id: t.teamId,
     });
     expect(form.manifest_url).toMatch(new RegExp(`^https?://[^/]+/v1/ops/scan-forms/${form.id}/manifest$`));
 
     const on = await call('GET', `/v1/ops/packages?scan_form_id=${form.id}`);
-    expect(on.json().data.map((p: { id: string }) => p.id).sort()).toEqual([a.id, b.id].sort());
+    expect(
+      on
+        .json()
+        .data.map((p: { id: string }) => p.id)
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
     for (const p of on.json().data) {
       expect(p).toMatchObject({ scan_form_id: form.id, shipping_label: { scan_status: 'SCANNED' } });
       expect(p.manifested_at).not.toBeNull();
@@ -116,14 +140,22 @@ describe('scan forms', () => {
   });
 
   it('refuses bad input and other teams', async () => {
-    for (const body of [{ warehouse_id: warehouse }, { warehouse_id: warehouse, carrier_id: 'ups', date: '2026-02-30' },
-      { warehouse_id: warehouse, carrier_id: 'ups', extra: 1 }, { warehouse_id: warehouse, carrier_id: 'ups', date: 'today' }]) {
+    for (const body of [
+      { warehouse_id: warehouse },
+      { warehouse_id: warehouse, carrier_id: 'ups', date: '2026-02-30' },
+      { warehouse_id: warehouse, carrier_id: 'ups', extra: 1 },
+      { warehouse_id: warehouse, carrier_id: 'ups', date: 'today' },
+    ]) {
       const r = await call('POST', '/v1/ops/scan-forms', body);
       expect(r.statusCode, JSON.stringify(body)).toBe(400);
       expect(r.headers['content-type']).toContain('application/problem+json');
     }
-    expect((await call('POST', '/v1/ops/scan-forms', { warehouse_id: warehouse, carrier_id: 'ups', date: '2020-01-01' })).statusCode).toBe(409);
-    expect((await call('POST', '/v1/ops/scan-forms', { warehouse_id: '00000000-0000-7000-8000-000000000000', carrier_id: 'ups' })).statusCode).toBe(404);
+    expect((await call('POST', '/v1/ops/scan-forms', { warehouse_id: warehouse, carrier_id: 'ups', date: '2020-01-01' })).statusCode).toBe(
+      409,
+    );
+    expect(
+      (await call('POST', '/v1/ops/scan-forms', { warehouse_id: '00000000-0000-7000-8000-000000000000', carrier_id: 'ups' })).statusCode,
+    ).toBe(404);
     const other = await t.key({ teamId: (await createTeam(t.db, { name: 'Elsewhere', kind: 'FULFILLER' })).id, tier: 4 });
     expect((await call('POST', '/v1/ops/scan-forms', { warehouse_id: warehouse, carrier_id: 'ups' }, other.token)).statusCode).toBe(404);
     const mine = (await call('GET', '/v1/ops/scan-forms')).json().data[0];
@@ -145,11 +177,14 @@ describe('scan forms', () => {
       expect([201, 409]).toContain(s.statusCode);
       expect(v.statusCode === 200, 'exactly one of the void and the scan form wins').not.toBe(s.statusCode === 201);
       const now = (await call('GET', `/v1/ops/packages/${p.id}`)).json();
-      if (s.statusCode === 201) expect(now).toMatchObject({ scan_form_id: s.json().id, shipping_label: { voided_at: null, scan_status: 'SCANNED' } });
+      if (s.statusCode === 201)
+        expect(now).toMatchObject({ scan_form_id: s.json().id, shipping_label: { voided_at: null, scan_status: 'SCANNED' } });
       else expect(now).toMatchObject({ scan_form_id: null, shipping_label: { refund_status: 'SUBMITTED' } });
 
       const ps = [await pkg('ups'), await pkg('ups'), await pkg('ups')];
-      const forms = await Promise.all([0, 1, 2].map(() => call('POST', '/v1/ops/scan-forms', { warehouse_id: warehouse, carrier_id: 'ups' })));
+      const forms = await Promise.all(
+        [0, 1, 2].map(() => call('POST', '/v1/ops/scan-forms', { warehouse_id: warehouse, carrier_id: 'ups' })),
+      );
       const made = forms.filter((f) => f.statusCode === 201);
       expect(forms.every((f) => [201, 409].includes(f.statusCode))).toBe(true);
       expect(made.reduce((n, f) => n + f.json().package_count, 0)).toBe(3);

@@ -14,7 +14,14 @@ beforeAll(async () => {
   t = await testApp();
   token = (await t.key({ tier: 4 })).token;
   const rate = await call('POST', '/v1/ops/carrier-rates', {
-    carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 5, per_unit_weight: 0.001, weight_unit: 'G', estimated_days: 3,
+    carrier_id: 'ups',
+    carrier_name: 'UPS',
+    service_id: 'ground',
+    service_name: 'Ground',
+    amount: 5,
+    per_unit_weight: 0.001,
+    weight_unit: 'G',
+    estimated_days: 3,
   });
   expect(rate.statusCode, rate.body).toBe(201);
 });
@@ -26,7 +33,11 @@ const call = (method: string, url: string, body?: unknown, key = token) =>
 async function labelled(body: Record<string, unknown> = { rate_strategy: 'CHEAPEST' }) {
   const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
   const p = await call('POST', '/v1/ops/packages', {
-    fulfillment_order_id: f.fo.id, name: 'Box 7', weight: 1500, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+    fulfillment_order_id: f.fo.id,
+    name: 'Box 7',
+    weight: 1500,
+    weight_unit: 'G',
+    package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
   });
   expect(p.statusCode, p.body).toBe(201);
   const l = await call('POST', `/v1/ops/packages/${p.json().id}/label`, body);
@@ -35,7 +46,7 @@ async function labelled(body: Record<string, unknown> = { rate_strategy: 'CHEAPE
 }
 
 describe('printable shipping label', () => {
-  it('a bought label\'s label_url serves a 4x6 PDF: service, addresses, weight, reference and a Code 128 that scans', async () => {
+  it("a bought label's label_url serves a 4x6 PDF: service, addresses, weight, reference and a Code 128 that scans", async () => {
     const { f, pkg } = await labelled();
     const url: string = pkg.shipping_label_url;
     expect(url).toMatch(new RegExp(`^https?://[^/]+/v1/ops/packages/${pkg.id}/label$`));
@@ -48,7 +59,11 @@ describe('printable shipping label', () => {
     const tracking: string = pkg.shipping_label_tracking_code;
     expect(text).toContain('UPS Ground');
     // The built-in rate-table carrier sold it: it says plainly that no carrier takes it.
-    expect(text.startsWith('TEST LABEL - NOT VALID FOR SHIPPING\nMade by the built-in rate-table carrier:\nno carrier will accept or deliver it.\n')).toBe(true);
+    expect(
+      text.startsWith(
+        'TEST LABEL - NOT VALID FOR SHIPPING\nMade by the built-in rate-table carrier:\nno carrier will accept or deliver it.\n',
+      ),
+    ).toBe(true);
     expect(text).toContain('SHIP TO');
     expect(text).toContain(`TRACKING # ${tracking}`);
     expect(text).toContain('Weight: 1500 G');
@@ -99,9 +114,15 @@ describe('printable shipping label', () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }], status: 'ACCEPTED' });
     await setWarehouseLabelFormat(t.db, f.fo.warehouse_id, 'zpl');
     try {
-      const made = async () => (await call('POST', '/v1/ops/packages', {
-        fulfillment_order_id: f.fo.id, weight: 100, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
-      })).json().id as string;
+      const made = async () =>
+        (
+          await call('POST', '/v1/ops/packages', {
+            fulfillment_order_id: f.fo.id,
+            weight: 100,
+            weight_unit: 'G',
+            package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+          })
+        ).json().id as string;
       const zpl = (await call('POST', `/v1/ops/packages/${await made()}/label`, { rate_strategy: 'CHEAPEST' })).json();
       expect(zpl.shipping_label_url).toMatch(/\/label\?format=zpl$/);
       const pdf = (await call('POST', `/v1/ops/packages/${await made()}/label`, { rate_strategy: 'CHEAPEST', label_format: 'PDF' })).json();
@@ -118,10 +139,20 @@ describe('printable shipping label', () => {
     expect((await call('GET', `/v1/ops/packages/${pkg.id}/label`, undefined, other.token)).statusCode).toBe(404);
     expect((await call('GET', `/v1/ops/packages/${pkg.id}/label?format=png`)).statusCode).toBe(400);
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
-    const p = (await call('POST', '/v1/ops/packages', { fulfillment_order_id: f.fo.id, package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }] })).json();
+    const p = (
+      await call('POST', '/v1/ops/packages', {
+        fulfillment_order_id: f.fo.id,
+        package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+      })
+    ).json();
     expect((await call('GET', `/v1/ops/packages/${p.id}/label`)).statusCode).toBe(404);
     const up = await call('POST', `/v1/ops/packages/${p.id}/label`, {
-      label_url: 'https://labels.example/x.pdf', tracking_number: '1Z9', carrier: 'UPS', service: 'Ground', cost: 1, cost_currency: 'USD',
+      label_url: 'https://labels.example/x.pdf',
+      tracking_number: '1Z9',
+      carrier: 'UPS',
+      service: 'Ground',
+      cost: 1,
+      cost_currency: 'USD',
     });
     expect(up.json().shipping_label_url).toBe('https://labels.example/x.pdf');
     expect(up.json().shipping_label.label_with_packing_slip_url).toBeNull();

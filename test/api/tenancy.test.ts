@@ -14,7 +14,11 @@ const a: Record<string, string> = {}; // ids of records of the first team
 const b: Record<string, string> = {}; // ids of records of the second team
 
 const RATE_CARD = {
-  id: 'rc', name: 'Standard', version_id: 'v1', semantic_version: '1.0.0', currency: 'USD',
+  id: 'rc',
+  name: 'Standard',
+  version_id: 'v1',
+  semantic_version: '1.0.0',
+  currency: 'USD',
   storage: { rate_per_unit: { DAILY: 0.05, MONTHLY: 1.2 }, by_location_type: {} },
   receiving: { rate_per_unit: 0.25 },
 };
@@ -49,18 +53,42 @@ beforeAll(async () => {
   a.fo = fos.data[0].id;
   const fo = await ok('GET', `/v1/ops/fulfillment-orders/${a.fo}`);
   const foLine = fo.line_items[0];
-  a.pkg = (await ok('POST', '/v1/ops/packages', {
-    fulfillment_order_id: a.fo,
-    package_line_items: [{ sku: foLine.sku, quantity: 1, product_id: foLine.product_id }],
-  }, 201)).id;
+  a.pkg = (
+    await ok(
+      'POST',
+      '/v1/ops/packages',
+      {
+        fulfillment_order_id: a.fo,
+        package_line_items: [{ sku: foLine.sku, quantity: 1, product_id: foLine.product_id }],
+      },
+      201,
+    )
+  ).id;
   a.draft = (await w.draft({ line_items: [line('TEN-1', 1)] })).id;
-  a.rate = (await ok('POST', '/v1/ops/carrier-rates', { carrier_id: 'ups', carrier_name: 'UPS', service_id: 'g', service_name: 'Ground', amount: 5 }, 201)).id;
+  a.rate = (
+    await ok(
+      'POST',
+      '/v1/ops/carrier-rates',
+      { carrier_id: 'ups', carrier_name: 'UPS', service_id: 'g', service_name: 'Ground', amount: 5 },
+      201,
+    )
+  ).id;
   const billed = await t.merchant({ rate_card: RATE_CARD });
   a.delegation = billed.delegationId;
-  a.charge = (await ok('POST', '/v1/ops/charges/receiving', {
-    fulfillment_delegation_id: billed.delegationId, data: { name: 'Dock', quantity: 4, purchase_order_id: 'PO-1' },
-  }, 201)).id;
-  a.file = (await ok('POST', '/v1/ops/files', { name: 'a.pdf', url: 'https://f.example/a.pdf', mimetype: 'application/pdf', size: 3 }, 201)).id;
+  a.charge = (
+    await ok(
+      'POST',
+      '/v1/ops/charges/receiving',
+      {
+        fulfillment_delegation_id: billed.delegationId,
+        data: { name: 'Dock', quantity: 4, purchase_order_id: 'PO-1' },
+      },
+      201,
+    )
+  ).id;
+  a.file = (
+    await ok('POST', '/v1/ops/files', { name: 'a.pdf', url: 'https://f.example/a.pdf', mimetype: 'application/pdf', size: 3 }, 201)
+  ).id;
   a.tote = (await t.db.prisma.tote.create({ data: { team_id: t.teamId, name: 'Tote A' } })).id;
   a.session = (await ok('POST', '/v1/ops/picking-sessions', { name: 'walk' }, 201)).id;
   a.webhook = (await ok('POST', '/v1/webhooks', { url: 'https://hooks.example/a', events: ['*'] }, 201)).id;
@@ -80,10 +108,18 @@ function expectNotFound(res: { statusCode: number; body: string; json(): any }, 
 describe('another fulfiller team', () => {
   it('reads none of the records by id', async () => {
     const reads = [
-      `/v1/ops/orders/${a.order}`, `/v1/ops/fulfillment-orders/${a.fo}`, `/v1/ops/packages/${a.pkg}`,
-      `/v1/ops/draft-orders/${a.draft}`, `/v1/ops/charges/${a.charge}`, `/v1/ops/files/${a.file}`,
-      `/v1/ops/products/${a.product}`, `/v1/webhooks/${a.webhook}`, `/v1/webhooks/${a.webhook}/deliveries`,
-      `/v1/roles/${a.role}`, `/v1/keys/${a.key}`, `/v1/ops/picking-sessions/${a.session}`,
+      `/v1/ops/orders/${a.order}`,
+      `/v1/ops/fulfillment-orders/${a.fo}`,
+      `/v1/ops/packages/${a.pkg}`,
+      `/v1/ops/draft-orders/${a.draft}`,
+      `/v1/ops/charges/${a.charge}`,
+      `/v1/ops/files/${a.file}`,
+      `/v1/ops/products/${a.product}`,
+      `/v1/webhooks/${a.webhook}`,
+      `/v1/webhooks/${a.webhook}/deliveries`,
+      `/v1/roles/${a.role}`,
+      `/v1/keys/${a.key}`,
+      `/v1/ops/picking-sessions/${a.session}`,
       `/v1/ops/v1/picking-sessions/${a.session}/fulfillment-orders`,
     ];
     for (const url of reads) expectNotFound(await w.call('GET', url, undefined, other), url);
@@ -99,7 +135,11 @@ describe('another fulfiller team', () => {
     const before = await snapshot();
     const writes: Array<[string, string, unknown?]> = [
       ['PATCH', `/v1/ops/packages/${a.pkg}`, { name: 'stolen', package_line_items: [{ sku: 'TEN-1', quantity: 1 }] }],
-      ['POST', `/v1/ops/packages/${a.pkg}/label`, { label_url: 'https://x/l.pdf', tracking_number: 'T1', carrier: 'UPS', service: 'Ground', cost: 1, cost_currency: 'USD' }],
+      [
+        'POST',
+        `/v1/ops/packages/${a.pkg}/label`,
+        { label_url: 'https://x/l.pdf', tracking_number: 'T1', carrier: 'UPS', service: 'Ground', cost: 1, cost_currency: 'USD' },
+      ],
       ['POST', `/v1/ops/packages/${a.pkg}/fulfill`, { locked_by: 'rival' }],
       ['POST', '/v1/ops/packages', { fulfillment_order_id: a.fo, package_line_items: [{ sku: 'TEN-1', quantity: 1 }] }],
       ['POST', `/v1/ops/fulfillment-orders/${a.fo}/accept`],
@@ -107,7 +147,11 @@ describe('another fulfiller team', () => {
       ['POST', `/v1/ops/fulfillment-orders/${a.fo}/release`, { lock_owner: 'rival' }],
       ['DELETE', `/v1/ops/carrier-rates/${a.rate}`],
       ['PATCH', `/v1/ops/charges/receiving/${a.charge}`, { data: { quantity: 400 } }],
-      ['POST', '/v1/ops/charges/receiving', { fulfillment_delegation_id: a.delegation, data: { name: 'x', quantity: 1, purchase_order_id: 'p' } }],
+      [
+        'POST',
+        '/v1/ops/charges/receiving',
+        { fulfillment_delegation_id: a.delegation, data: { name: 'x', quantity: 1, purchase_order_id: 'p' } },
+      ],
       ['PATCH', `/v1/ops/files/${a.file}`, { name: 'stolen' }],
       ['POST', `/v1/ops/picking-sessions/${a.session}/fulfillment-orders`, { fulfillment_order_ids: [a.fo] }],
       ['POST', `/v1/ops/picking-sessions/${b.session}/fulfillment-orders`, { fulfillment_order_ids: [a.fo] }],
@@ -129,17 +173,25 @@ describe('another fulfiller team', () => {
     ];
     for (const [method, url, body] of writes) expectNotFound(await w.call(method, url, body, other), `${method} ${url}`);
     // The second team's tote is unknown to the first team's session, and vice versa.
-    const tote = await w.call('POST', `/v1/ops/picking-sessions/${b.session}/fulfillment-orders`, { fulfillment_order_ids: [], tote_id: a.tote }, other);
+    const tote = await w.call(
+      'POST',
+      `/v1/ops/picking-sessions/${b.session}/fulfillment-orders`,
+      { fulfillment_order_ids: [], tote_id: a.tote },
+      other,
+    );
     expect([400, 404]).toContain(tote.statusCode);
     expect(await snapshot()).toEqual(before);
   });
 
-  it('a merchant cannot reach another merchant\'s vendors or products', async () => {
+  it("a merchant cannot reach another merchant's vendors or products", async () => {
     const before = await snapshot();
     expectNotFound(await w.call('GET', `/v1/merchant/vendors/${a.vendor}`, undefined, otherMerchant), 'vendor read');
     expectNotFound(await w.call('PATCH', `/v1/merchant/vendors/${a.vendor}`, { vendor_name: 'stolen' }, otherMerchant), 'vendor patch');
     expectNotFound(await w.call('PATCH', `/v1/merchant/vendors/${b.vendor}`, { product_ids: [a.product] }, otherMerchant), 'vendor link');
-    expectNotFound(await w.call('POST', '/v1/merchant/vendors', { vendor_name: 'x', product_ids: [a.product] }, otherMerchant), 'vendor create link');
+    expectNotFound(
+      await w.call('POST', '/v1/merchant/vendors', { vendor_name: 'x', product_ids: [a.product] }, otherMerchant),
+      'vendor create link',
+    );
     expectNotFound(await w.call('GET', `/v1/merchant/products/${a.product}`, undefined, otherMerchant), 'product read');
     expectNotFound(await w.call('PATCH', `/v1/merchant/products/${a.product}`, { name: 'stolen' }, otherMerchant), 'product patch');
     expect(await snapshot()).toEqual(before);
@@ -166,6 +218,7 @@ async function snapshot() {
     vendors: strip(await p.vendor.findMany({ orderBy: { id: 'asc' }, include: { products: true } })),
     roles: strip(await p.role.findMany({ orderBy: { id: 'asc' } })),
     keys: strip(await p.apiKey.findMany({ orderBy: { id: 'asc' }, include: { roles: true } })),
-    ADDRESS: ADDRESS.name, otherTeamId,
+    ADDRESS: ADDRESS.name,
+    otherTeamId,
   };
 }

@@ -17,19 +17,33 @@ beforeAll(async () => {
 afterAll(() => w?.t.close());
 
 const http = (method: string, path: string, body?: unknown, token = w.token) => httpCall(base, token, method, path, body);
-const ship = (body: Record<string, unknown>, token?: string) => http('POST', '/v1/ops/inventory/transfers', { from_warehouse_id: w.east, to_warehouse_id: w.west, ...body }, token);
+const ship = (body: Record<string, unknown>, token?: string) =>
+  http('POST', '/v1/ops/inventory/transfers', { from_warehouse_id: w.east, to_warehouse_id: w.west, ...body }, token);
 
 describe('transfers', () => {
   it('ships, receives partially (some damaged) and completes; the ledger explains both warehouses', async () => {
     const p = await w.product('TR-1', { [w.east]: 20 });
     const t = await ship({ reference: 'T-1', lines: [{ sku: 'TR-1', quantity: 8 }] });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
-    expect(t.body).toMatchObject({ status: 'IN_TRANSIT', from_warehouse_name: 'East', to_warehouse_name: 'West', lines: [{ quantity: 8, quantity_in_transit: 8 }] });
+    expect(t.body).toMatchObject({
+      status: 'IN_TRANSIT',
+      from_warehouse_name: 'East',
+      to_warehouse_name: 'West',
+      lines: [{ quantity: 8, quantity_in_transit: 8 }],
+    });
     expect(await w.level(p, w.east)).toMatchObject({ on_hand: 12 });
     expect(await w.level(p, w.west)).toMatchObject({ on_hand: 0, on_order: 8 });
-    const part = await http('POST', `/v1/ops/inventory/transfers/${t.body.id}/receive`, { lines: [{ sku: 'TR-1', quantity: 5 }, { sku: 'TR-1', quantity: 1, condition: 'DAMAGED' }] });
+    const part = await http('POST', `/v1/ops/inventory/transfers/${t.body.id}/receive`, {
+      lines: [
+        { sku: 'TR-1', quantity: 5 },
+        { sku: 'TR-1', quantity: 1, condition: 'DAMAGED' },
+      ],
+    });
     expect(part.status, JSON.stringify(part.body)).toBe(200);
-    expect(part.body).toMatchObject({ status: 'PARTIALLY_RECEIVED', lines: [{ quantity_received: 6, quantity_damaged: 1, quantity_in_transit: 2 }] });
+    expect(part.body).toMatchObject({
+      status: 'PARTIALLY_RECEIVED',
+      lines: [{ quantity_received: 6, quantity_damaged: 1, quantity_in_transit: 2 }],
+    });
     expect(await w.level(p, w.west)).toMatchObject({ on_hand: 6, unavailable: 1, on_order: 2 });
     const over = await http('POST', `/v1/ops/inventory/transfers/${t.body.id}/receive`, { lines: [{ sku: 'TR-1', quantity: 3 }] });
     expect(over.status).toBe(409);
@@ -55,7 +69,7 @@ describe('transfers', () => {
     await ledgerBalanced(w.t.db, [p]);
   });
 
-  it('ships only sellable units; refuses the same warehouse, other teams\' warehouses and bad bodies', async () => {
+  it("ships only sellable units; refuses the same warehouse, other teams' warehouses and bad bodies", async () => {
     await w.product('TR-SELL', { [w.east]: 5 });
     await w.order({ line_items: [line('TR-SELL', 4)], payment_status: 'PAID' }); // 4 committed at East
     const short = await ship({ lines: [{ sku: 'TR-SELL', quantity: 2 }] });
@@ -74,7 +88,11 @@ describe('transfers', () => {
   it('parallel receipts never receive more than was shipped', async () => {
     const p = await w.product('TR-RACE', { [w.east]: 10 });
     const t = (await ship({ lines: [{ sku: 'TR-RACE', quantity: 7 }] })).body;
-    const results = await Promise.all(Array.from({ length: 6 }, () => http('POST', `/v1/ops/inventory/transfers/${t.id}/receive`, { lines: [{ sku: 'TR-RACE', quantity: 2 }] })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        http('POST', `/v1/ops/inventory/transfers/${t.id}/receive`, { lines: [{ sku: 'TR-RACE', quantity: 2 }] }),
+      ),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     expect(results.filter((r) => r.status === 409)).toHaveLength(3);
     expect(await w.level(p, w.west)).toMatchObject({ on_hand: 6, on_order: 1 });

@@ -25,9 +25,13 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const badToken = () => `fos_${randomBytes(16).toString('hex')}_abcdef`; // wrong checksum: malformed
-const get = (app: TestApp['app'], token: string | undefined, remoteAddress = '127.0.0.1', headers: Record<string, string> = {}) => app.inject({
-  method: 'GET', url: '/v1/me', remoteAddress, headers: { ...headers, ...(token ? { 'x-access-token': token } : {}) },
-});
+const get = (app: TestApp['app'], token: string | undefined, remoteAddress = '127.0.0.1', headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'GET',
+    url: '/v1/me',
+    remoteAddress,
+    headers: { ...headers, ...(token ? { 'x-access-token': token } : {}) },
+  });
 
 describe('failed authentications per address', () => {
   it('after the limit, 429 problem+json with retry-after and no database read; a known good key from the same address still works', async () => {
@@ -114,7 +118,8 @@ describe('--trust-proxy', () => {
       expect((await via('198.51.100.1')).statusCode).toBe(429);
       expect((await via('198.51.100.2')).statusCode).toBe(401); // another client of the same proxy
       // A peer that is not a trusted proxy: its X-Forwarded-For is ignored, every request counts on the peer.
-      for (let i = 0; i < 3; i++) expect((await get(proxied.app, badToken(), '192.0.2.7', { 'x-forwarded-for': `10.0.0.${i}` })).statusCode).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect((await get(proxied.app, badToken(), '192.0.2.7', { 'x-forwarded-for': `10.0.0.${i}` })).statusCode).toBe(401);
       expect((await get(proxied.app, badToken(), '192.0.2.7', { 'x-forwarded-for': '10.0.0.99' })).statusCode).toBe(429);
     } finally {
       await proxied.close();
@@ -124,6 +129,7 @@ describe('--trust-proxy', () => {
   it('parses hops, addresses, CIDRs and names, and refuses anything else', () => {
     expect(parseTrustProxy('1')).toBe(1);
     expect(parseTrustProxy('10.0.0.0/8, ::1,loopback')).toEqual(['10.0.0.0/8', '::1', 'loopback']);
-    for (const bad of ['evil.example', '10.0.0.0/33', '10.0.0.1/8/1', '', 'true']) expect(() => parseTrustProxy(bad)).toThrow(/--trust-proxy/);
+    for (const bad of ['evil.example', '10.0.0.0/33', '10.0.0.1/8/1', '', 'true'])
+      expect(() => parseTrustProxy(bad)).toThrow(/--trust-proxy/);
   });
 });

@@ -26,10 +26,15 @@ describe('/v1/users', () => {
     expect(res.body).not.toContain('correct horse');
     expect(res.body).not.toContain('scrypt');
     expect(user).toMatchObject({ email: 'ada@example.com', display_name: 'Ada', state: 'ACTIVE' });
-    expect(user.memberships).toEqual([{
-      team_id: t.teamId, team_name: expect.any(String), power_role: 'MEMBER',
-      roles: [{ id: role.id, name: 'readers' }], permissions: ['READ_ORDERS', 'WRITE_MCP'],
-    }]);
+    expect(user.memberships).toEqual([
+      {
+        team_id: t.teamId,
+        team_name: expect.any(String),
+        power_role: 'MEMBER',
+        roles: [{ id: role.id, name: 'readers' }],
+        permissions: ['READ_ORDERS', 'WRITE_MCP'],
+      },
+    ]);
     const row = await t.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(await verifyPassword('correct horse battery', row.password_hash)).toBe(true);
@@ -54,16 +59,27 @@ describe('/v1/users', () => {
   it('is for ADMIN keys only (403 for a MEMBER key, even with every permission it can hold)', async () => {
     const member = await t.key({ permissions: ['MANAGE_API_KEYS', 'WRITE_MCP'], tier: 4 });
     expect((await t.call('GET', '/v1/users', { token: member.token })).statusCode).toBe(403);
-    const post = await t.call('POST', '/v1/users', { token: member.token, body: { email: 'm@example.com', display_name: 'M', password: 'long enough pw' } });
+    const post = await t.call('POST', '/v1/users', {
+      token: member.token,
+      body: { email: 'm@example.com', display_name: 'M', password: 'long enough pw' },
+    });
     expect(post.statusCode).toBe(403);
     expect(await t.db.prisma.user.count({ where: { email: 'm@example.com' } })).toBe(0);
   });
 
-  it('lists only the caller\'s team members, showing only that membership', async () => {
+  it("lists only the caller's team members, showing only that membership", async () => {
     const other = await teams.createTeam(t.db, { name: 'Other fulfiller', kind: 'FULFILLER' });
-    const both = await createUser(t.db, { email: 'both@example.com', display_name: 'Both', password: 'long enough pw', team_id: other.id }, 'test');
+    const both = await createUser(
+      t.db,
+      { email: 'both@example.com', display_name: 'Both', password: 'long enough pw', team_id: other.id },
+      'test',
+    );
     await addUserToTeam(t.db, both.id, t.teamId, { power_role: 'ADMIN' });
-    await createUser(t.db, { email: 'elsewhere@example.com', display_name: 'Elsewhere', password: 'long enough pw', team_id: other.id }, 'test');
+    await createUser(
+      t.db,
+      { email: 'elsewhere@example.com', display_name: 'Elsewhere', password: 'long enough pw', team_id: other.id },
+      'test',
+    );
     const list = (await t.call('GET', '/v1/users', { query: { limit: 50 } })).json();
     const emails = list.data.map((u: { email: string }) => u.email);
     expect(emails).toContain('both@example.com');
@@ -78,7 +94,11 @@ describe('/v1/users', () => {
   });
 
   it('add-to-team replaces the power role and roles of an existing membership; disabling is idempotent', async () => {
-    const u = await createUser(t.db, { email: 'c@example.com', display_name: 'C', password: 'long enough pw', team_id: t.teamId, power_role: 'ADMIN' }, 'test');
+    const u = await createUser(
+      t.db,
+      { email: 'c@example.com', display_name: 'C', password: 'long enough pw', team_id: t.teamId, power_role: 'ADMIN' },
+      'test',
+    );
     const again = await addUserToTeam(t.db, u.id, t.teamId, { power_role: 'MEMBER', role_ids: [] });
     expect(again.memberships).toHaveLength(1);
     expect(again.memberships[0]).toMatchObject({ power_role: 'MEMBER', permissions: [] });

@@ -6,9 +6,26 @@ import { createKey } from '../../src/domain/keys/keys.js';
 // Vendors (spec 4.4, record 2.5): merchant keys; READ_VENDORS / WRITE_VENDORS.
 
 const FIELDS = [
-  'id', 'created_at', 'updated_at', 'vendor_name', 'company_name', 'address', 'address_2', 'city', 'state',
-  'zip_code', 'country', 'contact_person_name', 'contact_email', 'contact_phone', 'internal_notes',
-  'merchant_team_id', 'merchant_team_name', 'fulfiller_team_id', 'fulfiller_team_name', 'products',
+  'id',
+  'created_at',
+  'updated_at',
+  'vendor_name',
+  'company_name',
+  'address',
+  'address_2',
+  'city',
+  'state',
+  'zip_code',
+  'country',
+  'contact_person_name',
+  'contact_email',
+  'contact_phone',
+  'internal_notes',
+  'merchant_team_id',
+  'merchant_team_name',
+  'fulfiller_team_id',
+  'fulfiller_team_name',
+  'products',
 ].sort();
 
 let t: TestApp;
@@ -24,17 +41,28 @@ beforeAll(async () => {
   const b = await t.merchant();
   other = { teamId: b.teamId, token: (await t.key({ teamId: b.teamId, tier: 4 })).token };
   products = [];
-  for (const [name, sku] of [['Zinc bolt', 'ZB-1'], ['Anchor', 'AN-1'], ['Mallet', 'MA-1']]) {
+  for (const [name, sku] of [
+    ['Zinc bolt', 'ZB-1'],
+    ['Anchor', 'AN-1'],
+    ['Mallet', 'MA-1'],
+  ]) {
     const res = await t.call('POST', '/v1/merchant/products', { token: m.token, body: { name, sku, type: 'STANDARD' } });
     products.push(res.json());
   }
-  foreignProduct = (await t.call('POST', '/v1/merchant/products', { token: other.token, body: { name: 'Foreign', type: 'STANDARD' } })).json().id;
+  foreignProduct = (
+    await t.call('POST', '/v1/merchant/products', { token: other.token, body: { name: 'Foreign', type: 'STANDARD' } })
+  ).json().id;
 });
 afterAll(() => t?.close());
 
 const SPEC_BODY = {
-  vendor_name: 'Bolt Supply', company_name: 'Bolt Supply LLC', address: '1 Main St', city: 'Springfield',
-  state: 'IL', zip_code: '62701', country: 'US',
+  vendor_name: 'Bolt Supply',
+  company_name: 'Bolt Supply LLC',
+  address: '1 Main St',
+  city: 'Springfield',
+  state: 'IL',
+  zip_code: '62701',
+  country: 'US',
 };
 const create = (body: object, token = m.token) => t.call('POST', '/v1/merchant/vendors', { token, body });
 const patch = (id: string, body: object, token = m.token) => t.call('PATCH', `/v1/merchant/vendors/${id}`, { token, body });
@@ -53,12 +81,19 @@ const links = (vendorId: string) =>
   t.db.prisma.vendorProduct.findMany({ where: { vendor_id: vendorId } }).then((rows) => rows.map((r) => r.product_id).sort());
 
 describe('create', () => {
-  it('creates from the spec body for the caller\'s merchant team, fulfiller from its one delegation', async () => {
+  it("creates from the spec body for the caller's merchant team, fulfiller from its one delegation", async () => {
     const v = await made();
     expect(Object.keys(v).sort()).toEqual(FIELDS);
     expect(v).toMatchObject({
-      ...SPEC_BODY, address_2: null, contact_person_name: null, contact_email: null, contact_phone: null, internal_notes: null,
-      merchant_team_id: m.teamId, fulfiller_team_id: t.teamId, products: [],
+      ...SPEC_BODY,
+      address_2: null,
+      contact_person_name: null,
+      contact_email: null,
+      contact_phone: null,
+      internal_notes: null,
+      merchant_team_id: m.teamId,
+      fulfiller_team_id: t.teamId,
+      products: [],
     });
     expect(v.merchant_team_name).toMatch(/^Merchant /);
     expect(v.fulfiller_team_name).toEqual(expect.any(String));
@@ -68,8 +103,13 @@ describe('create', () => {
 
   it('needs only vendor_name; takes the optional fields and product_ids', async () => {
     const v = await made({
-      vendor_name: 'Minimal', address_2: 'Suite 5', contact_person_name: 'Ann', contact_email: 'ann@example.com',
-      contact_phone: '+1 555 0100', internal_notes: 'Net 30', product_ids: [products[0].id, products[1].id, products[0].id],
+      vendor_name: 'Minimal',
+      address_2: 'Suite 5',
+      contact_person_name: 'Ann',
+      contact_email: 'ann@example.com',
+      contact_phone: '+1 555 0100',
+      internal_notes: 'Net 30',
+      product_ids: [products[0].id, products[1].id, products[0].id],
     });
     expect(v).toMatchObject({ vendor_name: 'Minimal', company_name: null, address_2: 'Suite 5', contact_email: 'ann@example.com' });
     expect(v.products).toEqual([
@@ -83,7 +123,12 @@ describe('create', () => {
     const key = await createKey(t.db, lone.id, { name: 'k', power_role: 'ADMIN' }, null);
     const res = await create({ vendor_name: 'Solo' }, key.token);
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ merchant_team_id: lone.id, merchant_team_name: 'Lone', fulfiller_team_id: null, fulfiller_team_name: null });
+    expect(res.json()).toMatchObject({
+      merchant_team_id: lone.id,
+      merchant_team_name: 'Lone',
+      fulfiller_team_id: null,
+      fulfiller_team_name: null,
+    });
   });
 
   it.each([
@@ -99,7 +144,7 @@ describe('create', () => {
     expect(await t.db.prisma.vendor.count()).toBe(before);
   });
 
-  it('answers 404 for another team\'s product id and writes nothing', async () => {
+  it("answers 404 for another team's product id and writes nothing", async () => {
     const before = await t.db.prisma.vendor.count();
     const res = await create({ vendor_name: 'Grabby', product_ids: [products[0].id, foreignProduct] });
     expect(res.statusCode).toBe(404);
@@ -151,7 +196,7 @@ describe('update', () => {
 });
 
 describe('read and access', () => {
-  it('lists the team\'s vendors newest first with paging, and gets one', async () => {
+  it("lists the team's vendors newest first with paging, and gets one", async () => {
     const fresh = await t.merchant();
     const token = (await t.key({ teamId: fresh.teamId, tier: 4 })).token;
     const ids: string[] = [];
@@ -162,7 +207,15 @@ describe('read and access', () => {
     const all = (await t.call('GET', '/v1/merchant/vendors', { token })).json();
     expect(all.data.map((v: any) => v.vendor_name)).toEqual(['V3', 'V2', 'V1']);
     for (const v of all.data) expect(Object.keys(v).sort()).toEqual(FIELDS);
-    expect(all.meta).toEqual({ page: 0, page_size: 20, start_index: 1, end_index: 3, has_next_page: false, next_cursor: null, has_previous_page: false });
+    expect(all.meta).toEqual({
+      page: 0,
+      page_size: 20,
+      start_index: 1,
+      end_index: 3,
+      has_next_page: false,
+      next_cursor: null,
+      has_previous_page: false,
+    });
     const page = (await t.call('GET', '/v1/merchant/vendors', { token, query: { limit: 2, page: 0, order: 'asc' } })).json();
     expect(page.data.map((v: any) => v.vendor_name)).toEqual(['V1', 'V2']);
     expect(page.meta).toMatchObject({ has_next_page: true, end_index: 2 });
@@ -172,7 +225,7 @@ describe('read and access', () => {
     expect(one.json()).toMatchObject({ id: ids[1], vendor_name: 'V2', merchant_team_id: fresh.teamId });
   });
 
-  it('answers 404 for another team\'s vendor on read and update', async () => {
+  it("answers 404 for another team's vendor on read and update", async () => {
     const theirs = (await create({ vendor_name: 'Theirs' }, other.token)).json();
     expect((await get(theirs.id)).statusCode).toBe(404);
     const res = await patch(theirs.id, { vendor_name: 'Mine' });

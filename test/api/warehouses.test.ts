@@ -23,7 +23,7 @@ afterAll(() => t?.close());
 const FIELDS = ['address1', 'city', 'country', 'created_at', 'id', 'label_format', 'name', 'state', 'updated_at', 'zip'];
 
 describe('warehouses', () => {
-  it('lists the team\'s warehouses by name with every field, and gets one', async () => {
+  it("lists the team's warehouses by name with every field, and gets one", async () => {
     const res = await t.call('GET', '/v1/ops/warehouses', { token });
     expect(res.statusCode, res.body).toBe(200);
     const names = res.json().data.map((w: any) => w.name);
@@ -45,7 +45,7 @@ describe('warehouses', () => {
     expect(await by('Mai')).toEqual([]);
   });
 
-  it('hides other teams\' warehouses (404) and refuses bad input (400) and merchant keys', async () => {
+  it("hides other teams' warehouses (404) and refuses bad input (400) and merchant keys", async () => {
     const other = await teams.createTeam(t.db, { name: 'Other fulfiller', kind: 'FULFILLER', measurement_system: 'METRIC' });
     const theirs = await teams.createWarehouse(t.db, { team_id: other.id, name: 'Main' });
     expect((await t.call('GET', `/v1/ops/warehouses/${theirs.id}`, { token })).statusCode).toBe(404);
@@ -61,8 +61,16 @@ describe('warehouses', () => {
 
 describe('id_prefix on lists', () => {
   const LISTS = [
-    '/v1/ops/warehouses', '/v1/ops/products', '/v1/ops/orders', '/v1/ops/orders/list', '/v1/ops/draft-orders',
-    '/v1/ops/fulfillment-orders', '/v1/ops/purchase-orders', '/v1/ops/inventory/movements', '/v1/keys', '/v1/roles',
+    '/v1/ops/warehouses',
+    '/v1/ops/products',
+    '/v1/ops/orders',
+    '/v1/ops/orders/list',
+    '/v1/ops/draft-orders',
+    '/v1/ops/fulfillment-orders',
+    '/v1/ops/purchase-orders',
+    '/v1/ops/inventory/movements',
+    '/v1/keys',
+    '/v1/roles',
     '/v1/ops/carrier-rates',
   ];
   it.each(LISTS)('%s keeps only the ids starting with the prefix', async (path) => {

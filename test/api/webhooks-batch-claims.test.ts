@@ -20,7 +20,9 @@ afterAll(() => t?.close());
 describe('batched outbox claims', () => {
   it('three workers draining 150 events to two endpoints at once send each delivery exactly once', async () => {
     for (const port of [9, 10]) {
-      expect((await t.call('POST', '/v1/webhooks', { body: { url: `http://127.0.0.1:${port}/hook`, events: ['*'] } })).statusCode).toBe(201);
+      expect((await t.call('POST', '/v1/webhooks', { body: { url: `http://127.0.0.1:${port}/hook`, events: ['*'] } })).statusCode).toBe(
+        201,
+      );
     }
     await t.db.prisma.outboxEvent.createMany({
       data: Array.from({ length: 150 }, (_, i) => ({ team_id: t.teamId, kind: 'package.created', payload: { n: i } })),
@@ -51,11 +53,15 @@ describe('batched outbox claims', () => {
     await t.db.prisma.webhookEndpoint.deleteMany();
     await t.db.prisma.outboxEvent.deleteMany();
     await t.call('POST', '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/late', events: ['*'] } });
-    await t.db.prisma.outboxEvent.createMany({ data: [1, 2, 3].map((n) => ({ team_id: t.teamId, kind: 'package.created', payload: { n } })) });
+    await t.db.prisma.outboxEvent.createMany({
+      data: [1, 2, 3].map((n) => ({ team_id: t.teamId, kind: 'package.created', payload: { n } })),
+    });
     const adapters = defaultSalesChannelAdapters();
     // Worker A claims the batch; before it fans out, its lease runs out and worker B claims and fans out.
     const T = new Date();
-    const claimed = await t.db.prisma.outboxEvent.updateMany({ data: { claim_id: 'worker-a', attempts: 1, next_attempt_at: new Date(T.getTime() - 1) } });
+    const claimed = await t.db.prisma.outboxEvent.updateMany({
+      data: { claim_id: 'worker-a', attempts: 1, next_attempt_at: new Date(T.getTime() - 1) },
+    });
     expect(claimed.count).toBe(3);
     expect(await processDueEvents(t.db, new Date(T.getTime() + LEASE_MS), { batchSize: 10, adapters })).toBe(3);
     expect(await t.db.prisma.webhookDelivery.count()).toBe(3);

@@ -31,7 +31,10 @@ describe('webhook delivery claims', () => {
       return { ok: false, status: 500, error: 'HTTP 500' };
     };
     // First attempt (fan-out and a 500), moved 100 s into the past: the retry is due at T - 70 s.
-    expect(await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, send: failing }).runOnce(T)).toMatchObject({ events: 1, retrying: 1 });
+    expect(await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, send: failing }).runOnce(T)).toMatchObject({
+      events: 1,
+      retrying: 1,
+    });
     await t.db.prisma.webhookDelivery.updateMany({ data: { next_attempt_at: at(T, -70_000) } });
 
     let release!: (r: SendResult) => void;
@@ -51,7 +54,9 @@ describe('webhook delivery claims', () => {
     const passA = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, send: slow }).runOnce(at(T, -(LEASE_MS + 10_000)));
     await started;
     // Replica B starts a pass now, while A's POST is in flight.
-    const statsB = await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, send: counting }).runOnce(new Date(Math.max(T.getTime(), Date.now())));
+    const statsB = await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, send: counting }).runOnce(
+      new Date(Math.max(T.getTime(), Date.now())),
+    );
     release({ ok: true, status: 200, error: null });
     await passA;
 

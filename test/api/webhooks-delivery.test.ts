@@ -12,7 +12,11 @@ import { createOutboxWorker, startOutboxWorker } from '../../src/server/workers/
 // with backoff, permanent failure, race-free claiming, tracking pushes. runOnce(now) drives
 // time, so nothing sleeps through a backoff.
 
-interface Hit { headers: IncomingHttpHeaders; body: string; verified: boolean }
+interface Hit {
+  headers: IncomingHttpHeaders;
+  body: string;
+  verified: boolean;
+}
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let t: TestApp;
@@ -95,21 +99,38 @@ describe('webhook delivery', () => {
     expect(verifySignature('whsec_wrong', hit.body, hit.headers['fos-signature'] as string)).toBe(false);
     expect(verifySignature(all.secret, hit.body + ' ', hit.headers['fos-signature'] as string)).toBe(false);
     expect(JSON.parse(hit.body)).toEqual({
-      id: event.id, type: 'package.fulfilled', created_at: event.created_at.toISOString(), data: { package_id: 'p1', tracking_code: '1Z1' },
+      id: event.id,
+      type: 'package.fulfilled',
+      created_at: event.created_at.toISOString(),
+      data: { package_id: 'p1', tracking_code: '1Z1' },
     });
 
     const ev = await t.db.prisma.outboxEvent.findUniqueOrThrow({ where: { id: event.id } });
     expect(ev.delivered_at).toEqual(now);
     const deliveries = await t.call('GET', `/v1/webhooks/${all.id}/deliveries`, { token });
-    expect(deliveries.json().data).toEqual([expect.objectContaining({
-      endpoint_id: all.id, event_id: event.id, event_kind: 'package.fulfilled', status: 'DELIVERED', attempts: 1,
-      response_status: 200, last_error: null, next_attempt_at: null, delivered_at: now.toISOString(),
-    })]);
+    expect(deliveries.json().data).toEqual([
+      expect.objectContaining({
+        endpoint_id: all.id,
+        event_id: event.id,
+        event_kind: 'package.fulfilled',
+        status: 'DELIVERED',
+        attempts: 1,
+        response_status: 200,
+        last_error: null,
+        next_attempt_at: null,
+        delivered_at: now.toISOString(),
+      }),
+    ]);
     expect(deliveries.body).not.toContain(all.secret);
     expect(await t.db.prisma.webhookDelivery.count()).toBe(1); // not /charges, not inactive, not the merchant's
 
     // Nothing is due any more.
-    expect(await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(at(now, 1000))).toEqual({ events: 0, delivered: 0, retrying: 0, failed: 0 });
+    expect(await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(at(now, 1000))).toEqual({
+      events: 0,
+      delivered: 0,
+      retrying: 0,
+      failed: 0,
+    });
     expect(hits).toHaveLength(1);
   });
 
@@ -215,8 +236,12 @@ describe('tracking pushes', () => {
       : null;
     return t.db.prisma.order.create({
       data: {
-        order_number: `#${Math.floor(Math.random() * 1e9)}`, merchant_team_id: m.teamId, fulfiller_team_id: t.teamId,
-        shop_id: shop?.id, tags: [], line_item_image_urls: [],
+        order_number: `#${Math.floor(Math.random() * 1e9)}`,
+        merchant_team_id: m.teamId,
+        fulfiller_team_id: t.teamId,
+        shop_id: shop?.id,
+        tags: [],
+        line_item_image_urls: [],
       },
     });
   }
@@ -227,7 +252,10 @@ describe('tracking pushes', () => {
     const manual = await order();
     const e1 = await enqueue('tracking.push', { order_id: shopify.id, tracking_code: '1Z9' });
     // The shape the fulfil transaction writes: the order nested.
-    const e2 = await enqueue('tracking.push', { tracking: { tracking_code: '1Z8' }, order: { id: manual.id, order_number: manual.order_number } });
+    const e2 = await enqueue('tracking.push', {
+      tracking: { tracking_code: '1Z8' },
+      order: { id: manual.id, order_number: manual.order_number },
+    });
     const now = new Date();
     await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(now);
     const [r1, r2] = await Promise.all([e1, e2].map((e) => t.db.prisma.outboxEvent.findUniqueOrThrow({ where: { id: e.id } })));

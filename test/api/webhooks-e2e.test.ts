@@ -17,7 +17,13 @@ let url: string;
 const received: Array<{ type: string; data: Record<string, any>; verified: boolean }> = [];
 let secret = '';
 
-const CARD = { id: 'rc_e2e', name: 'E2E', version_id: 'v1', semantic_version: '1.0.0', shipping: { fee_per_package: 2, markup_percent: 50 } };
+const CARD = {
+  id: 'rc_e2e',
+  name: 'E2E',
+  version_id: 'v1',
+  semantic_version: '1.0.0',
+  shipping: { fee_per_package: 2, markup_percent: 50 },
+};
 
 beforeAll(async () => {
   t = await testApp({ allowPrivateWebhooks: true });
@@ -28,7 +34,11 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const parsed = JSON.parse(body);
-      received.push({ type: parsed.type, data: parsed.data, verified: verifySignature(secret, body, req.headers['fos-signature'] as string) });
+      received.push({
+        type: parsed.type,
+        data: parsed.data,
+        verified: verifySignature(secret, body, req.headers['fos-signature'] as string),
+      });
       res.writeHead(204).end();
     });
   });
@@ -49,13 +59,23 @@ describe('fulfil -> charge -> webhooks', () => {
     secret = hook.json().secret;
 
     const f = await fulfillmentFixture(t, { merchantTeamId: merchant.teamId, lines: [{ quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
-    expect((await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 15 })).statusCode).toBe(200);
+    expect(
+      (await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 15 })).statusCode,
+    ).toBe(200);
     const pkg = await call('POST', '/v1/ops/packages', {
-      fulfillment_order_id: f.fo.id, weight: 500, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0]!.sku, quantity: 1 }],
+      fulfillment_order_id: f.fo.id,
+      weight: 500,
+      weight_unit: 'G',
+      package_line_items: [{ sku: f.foLines[0]!.sku, quantity: 1 }],
     });
     expect(pkg.statusCode, pkg.body).toBe(201);
     const label = await call('POST', `/v1/ops/packages/${pkg.json().id}/label`, {
-      label_url: 'https://labels.example/l.pdf', tracking_number: 'TRKE2E1', carrier: 'USPS', service: 'Priority', cost: 8, cost_currency: 'USD',
+      label_url: 'https://labels.example/l.pdf',
+      tracking_number: 'TRKE2E1',
+      carrier: 'USPS',
+      service: 'Priority',
+      cost: 8,
+      cost_currency: 'USD',
     });
     expect(label.statusCode, label.body).toBe(200);
     const fulfil = await call('POST', `/v1/ops/packages/${pkg.json().id}/fulfill`, { locked_by: 'packer' });
@@ -65,14 +85,23 @@ describe('fulfil -> charge -> webhooks', () => {
     expect(charges.data).toHaveLength(1);
     const charge = charges.data[0];
     expect(charge).toMatchObject({
-      category: 'SHIPPING', original_amount: 8, calculated_amount: 14, merchant_team_id: merchant.teamId,
-      fulfillment_delegation_id: merchant.delegationId, order_id: f.order.id, fulfillment_order_id: f.fo.id,
+      category: 'SHIPPING',
+      original_amount: 8,
+      calculated_amount: 14,
+      merchant_team_id: merchant.teamId,
+      fulfillment_delegation_id: merchant.delegationId,
+      order_id: f.order.id,
+      fulfillment_order_id: f.fo.id,
     });
     expect(charge.pricing_config).toMatchObject({
-      origination: 'ORDER', shipping_label: { tracking_code: 'TRKE2E1', price: 8 }, order: { order_number: f.order.order_number, shop_type: 'MANUAL' },
+      origination: 'ORDER',
+      shipping_label: { tracking_code: 'TRKE2E1', price: 8 },
+      order: { order_number: f.order.order_number, shop_type: 'MANUAL' },
     });
 
-    const stats = await createOutboxWorker(t.db, { debug() {}, info() {}, warn() {}, error() {} }, { allowPrivateWebhooks: true }).runOnce(new Date());
+    const stats = await createOutboxWorker(t.db, { debug() {}, info() {}, warn() {}, error() {} }, { allowPrivateWebhooks: true }).runOnce(
+      new Date(),
+    );
     expect(stats.failed).toBe(0);
     expect(received.every((r) => r.verified)).toBe(true);
     expect(received.map((r) => r.type).sort()).toEqual(['charge.created', 'package.fulfilled', 'tracking.push']);

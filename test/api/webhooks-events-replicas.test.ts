@@ -23,7 +23,7 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-describe('the team\'s event stream over replicas', () => {
+describe("the team's event stream over replicas", () => {
   it('a waiting poll on one replica answers with the event another replica wrote, then continues after it', async () => {
     const start = await r.send(0, 'GET', '/webhooks/events', undefined, w.token);
     expect(start.status).toBe(200);

@@ -18,7 +18,11 @@ let hits = 0;
 beforeAll(async () => {
   t = await testApp();
   await t.db.prisma.apiKey.updateMany({ where: { team_id: t.teamId }, data: { rate_tier: 4 } });
-  server = createServer((req, res) => { hits++; req.resume(); res.end('ok'); });
+  server = createServer((req, res) => {
+    hits++;
+    req.resume();
+    res.end('ok');
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
@@ -28,11 +32,29 @@ afterAll(async () => {
 });
 
 const PRIVATE_URLS = [
-  'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://192.168.1.1/', 'http://172.16.0.1/',
-  'http://[::1]:8080/', 'http://127.0.0.1:9/', 'http://2130706433/', 'http://127.1/', 'http://0x7f.0.0.1/',
-  'http://0177.0.0.1/', 'http://0/', 'http://0.0.0.0/', 'http://[::]/', 'http://[::ffff:127.0.0.1]/',
-  'http://[::ffff:a9fe:a9fe]/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'http://100.64.0.1/', 'http://localhost:7070/',
-  'http://api.localhost/', 'http://224.0.0.1/', 'http://255.255.255.255/', 'http://intranet/',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://10.0.0.1/',
+  'http://192.168.1.1/',
+  'http://172.16.0.1/',
+  'http://[::1]:8080/',
+  'http://127.0.0.1:9/',
+  'http://2130706433/',
+  'http://127.1/',
+  'http://0x7f.0.0.1/',
+  'http://0177.0.0.1/',
+  'http://0/',
+  'http://0.0.0.0/',
+  'http://[::]/',
+  'http://[::ffff:127.0.0.1]/',
+  'http://[::ffff:a9fe:a9fe]/',
+  'http://[fd00::1]/',
+  'http://[fe80::1]/',
+  'http://100.64.0.1/',
+  'http://localhost:7070/',
+  'http://api.localhost/',
+  'http://224.0.0.1/',
+  'http://255.255.255.255/',
+  'http://intranet/',
 ];
 
 describe('webhook network policy', () => {

@@ -24,12 +24,18 @@ describe('/v1/webhooks', () => {
 
   it('creates an endpoint and shows the signing secret once', async () => {
     const res = await t.call('POST', '/v1/webhooks', {
-      token, body: { url: 'https://hooks.example.com/fos', events: ['package.fulfilled', 'charge.created'], description: 'ERP' },
+      token,
+      body: { url: 'https://hooks.example.com/fos', events: ['package.fulfilled', 'charge.created'], description: 'ERP' },
     });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual([...FIELDS, 'secret'].sort());
-    expect(body).toMatchObject({ url: 'https://hooks.example.com/fos', events: ['package.fulfilled', 'charge.created'], description: 'ERP', active: true });
+    expect(body).toMatchObject({
+      url: 'https://hooks.example.com/fos',
+      events: ['package.fulfilled', 'charge.created'],
+      description: 'ERP',
+      active: true,
+    });
     expect(body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
     ({ id, secret } = body);
     expect((await t.db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id } })).secret).toBe(secret);
@@ -51,7 +57,8 @@ describe('/v1/webhooks', () => {
 
   it('patches url, events and active', async () => {
     const res = await t.call('PATCH', `/v1/webhooks/${id}`, {
-      token, body: { url: 'http://127.0.0.1:9/hook', events: ['*'], active: false },
+      token,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['*'], active: false },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ url: 'http://127.0.0.1:9/hook', events: ['*'], active: false, description: 'ERP prod' });
@@ -83,9 +90,14 @@ describe('/v1/webhooks', () => {
     const res = await t.call('GET', `/v1/webhooks/${id}/deliveries`, { token });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      data: [], meta: { page: 0, page_size: 20, start_index: 0, end_index: 0, has_next_page: false, next_cursor: null, has_previous_page: false },
+      data: [],
+      meta: { page: 0, page_size: 20, start_index: 0, end_index: 0, has_next_page: false, next_cursor: null, has_previous_page: false },
     });
-    for (const [method, path] of [['GET', `/v1/webhooks/${id}`], ['GET', `/v1/webhooks/${id}/deliveries`], ['DELETE', `/v1/webhooks/${id}`]]) {
+    for (const [method, path] of [
+      ['GET', `/v1/webhooks/${id}`],
+      ['GET', `/v1/webhooks/${id}/deliveries`],
+      ['DELETE', `/v1/webhooks/${id}`],
+    ]) {
       expect((await t.call(method!, path!, { token: otherToken })).statusCode).toBe(404);
     }
     expect((await t.call('PATCH', `/v1/webhooks/${id}`, { token: otherToken, body: { active: true } })).statusCode).toBe(404);
@@ -112,7 +124,9 @@ describe('/v1/webhooks', () => {
     const res = await t.call('GET', '/v1/webhooks', { token: noPerm.token });
     expect(res.statusCode).toBe(403);
     expect(res.json().type).toBe('urn:fos:error:forbidden');
-    expect((await t.call('POST', '/v1/webhooks', { token: noPerm.token, body: { url: 'https://x.example.com', events: ['*'] } })).statusCode).toBe(403);
+    expect(
+      (await t.call('POST', '/v1/webhooks', { token: noPerm.token, body: { url: 'https://x.example.com', events: ['*'] } })).statusCode,
+    ).toBe(403);
     const manager = await t.key({ permissions: ['MANAGE_WEBHOOKS'] });
     expect((await t.call('GET', '/v1/webhooks', { token: manager.token })).statusCode).toBe(200);
   });
@@ -131,11 +145,21 @@ describe('OpenAPI description of this area', () => {
       createFile: ['post', '/v1/ops/files', '201', 'WRITE_FILES'],
       getFile: ['get', '/v1/ops/files/{file_id}', '200', 'READ_FILES'],
       updateFile: ['patch', '/v1/ops/files/{file_id}', '200', 'WRITE_FILES'],
-      listPickingSessionFulfillmentOrders: ['get', '/v1/ops/v1/picking-sessions/{picking_session_id}/fulfillment-orders', '200', 'READ_FULFILLMENTS'],
+      listPickingSessionFulfillmentOrders: [
+        'get',
+        '/v1/ops/v1/picking-sessions/{picking_session_id}/fulfillment-orders',
+        '200',
+        'READ_FULFILLMENTS',
+      ],
       listPickingSessions: ['get', '/v1/ops/picking-sessions', '200', 'READ_FULFILLMENTS'],
       createPickingSession: ['post', '/v1/ops/picking-sessions', '201', 'WRITE_FULFILLMENTS'],
       getPickingSession: ['get', '/v1/ops/picking-sessions/{picking_session_id}', '200', 'READ_FULFILLMENTS'],
-      assignPickingSessionFulfillmentOrders: ['post', '/v1/ops/picking-sessions/{picking_session_id}/fulfillment-orders', '200', 'WRITE_FULFILLMENTS'],
+      assignPickingSessionFulfillmentOrders: [
+        'post',
+        '/v1/ops/picking-sessions/{picking_session_id}/fulfillment-orders',
+        '200',
+        'WRITE_FULFILLMENTS',
+      ],
       listTotes: ['get', '/v1/ops/totes', '200', 'READ_FULFILLMENTS'],
       createTote: ['post', '/v1/ops/totes', '201', 'WRITE_FULFILLMENTS'],
       listWebhooks: ['get', '/v1/webhooks', '200', 'MANAGE_WEBHOOKS'],
@@ -150,7 +174,10 @@ describe('OpenAPI description of this area', () => {
       expect(op, `${method} ${path}`).toBeDefined();
       expect(op).toMatchObject({ operationId: id, 'x-permission': permission });
       expect(op.tags.length).toBe(1);
-      expect(Object.keys(op.responses).filter((s: string) => /^2\d\d$/.test(s)), id).toEqual([status]);
+      expect(
+        Object.keys(op.responses).filter((s: string) => /^2\d\d$/.test(s)),
+        id,
+      ).toEqual([status]);
       if (status !== '204') expect(op.responses[status].content['application/json'].schema, id).toBeDefined();
       for (const s of ['400', '401', '403', '429', '500']) expect(op.responses[s], `${id} ${s}`).toBeDefined();
     }

@@ -15,8 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const call = (method: string, url: string, body?: unknown) =>
-  t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
+const call = (method: string, url: string, body?: unknown) => t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
 
 describe('fulfillment workflow 1a-6', () => {
   it('locks, packs, labels and fulfils an order end to end', async () => {
@@ -25,7 +24,9 @@ describe('fulfillment workflow 1a-6', () => {
       { sku: 'WF-TEE', quantity: 1, onHand: 4 },
     ]);
     const products = await t.db.prisma.product.findMany({ where: { sku: { in: ['WF-MUG', 'WF-TEE'] } } });
-    const levelsBefore = await t.db.prisma.inventoryLevel.findMany({ where: { warehouse_id: warehouseId, product_id: { in: products.map((p) => p.id) } } });
+    const levelsBefore = await t.db.prisma.inventoryLevel.findMany({
+      where: { warehouse_id: warehouseId, product_id: { in: products.map((p) => p.id) } },
+    });
     expect(levelsBefore.map((l) => l.committed).sort()).toEqual([1, 2]); // conversion committed the units
 
     // 1a. GET /v1/ops/orders/{order_id}
@@ -41,7 +42,10 @@ describe('fulfillment workflow 1a-6', () => {
     expect(s1b.json().data[0]).toMatchObject({ order_id: created.id, status: 'PENDING' });
     expect(foId).not.toBe(created.id);
 
-    expect((await call('POST', `/v1/ops/fulfillment-orders/${foId}/accept`)).json()).toMatchObject({ status: 'ACCEPTED', request_status: 'ACCEPTED' });
+    expect((await call('POST', `/v1/ops/fulfillment-orders/${foId}/accept`)).json()).toMatchObject({
+      status: 'ACCEPTED',
+      request_status: 'ACCEPTED',
+    });
 
     // 2. lock
     const s2 = await call('POST', `/v1/ops/fulfillment-orders/${foId}/lock`, { lock_owner: 'station-7', timeout_minutes: 30 });
@@ -54,10 +58,17 @@ describe('fulfillment workflow 1a-6', () => {
     expect(s3.statusCode).toBe(200);
     const fo = s3.json();
     expect(fo).toMatchObject({
-      status: 'IN_PROGRESS', request_status: 'ACCEPTED', lock: { lock_owner: 'station-7' },
-      shipping_address_name: 'Grace Hopper', shipping_address_city: 'Arlington', shipping_address_zip: '22201',
+      status: 'IN_PROGRESS',
+      request_status: 'ACCEPTED',
+      lock: { lock_owner: 'station-7' },
+      shipping_address_name: 'Grace Hopper',
+      shipping_address_city: 'Arlington',
+      shipping_address_zip: '22201',
     });
-    expect(fo.line_items.map((l: any) => [l.sku, l.quantity, l.remaining_quantity]).sort()).toEqual([['WF-MUG', 2, 2], ['WF-TEE', 1, 1]]);
+    expect(fo.line_items.map((l: any) => [l.sku, l.quantity, l.remaining_quantity]).sort()).toEqual([
+      ['WF-MUG', 2, 2],
+      ['WF-TEE', 1, 1],
+    ]);
 
     // 4. POST /v1/ops/packages with the spec's create body
     const s4 = await call('POST', '/v1/ops/packages', {
@@ -92,7 +103,11 @@ describe('fulfillment workflow 1a-6', () => {
     // 6. POST fulfill { locked_by }
     const s6 = await call('POST', `/v1/ops/packages/${pkg.id}/fulfill`, { locked_by: 'station-7' });
     expect(s6.statusCode, s6.body).toBe(200);
-    expect(s6.json()).toMatchObject({ status: 'FULFILLED', fulfillment: { tracking_code: '1Z4F9W120398765432' }, fulfillment_order: { id: foId, status: 'FULFILLED' } });
+    expect(s6.json()).toMatchObject({
+      status: 'FULFILLED',
+      fulfillment: { tracking_code: '1Z4F9W120398765432' },
+      fulfillment_order: { id: foId, status: 'FULFILLED' },
+    });
 
     // Afterwards: order fulfilled, nothing remains, stock shipped, tracking queued, lock released.
     const order = (await call('GET', `/v1/ops/orders/${created.id}`)).json();
@@ -101,12 +116,15 @@ describe('fulfillment workflow 1a-6', () => {
     expect(order.core_order_line_items.map((l: any) => l.remaining_quantity)).toEqual([0, 0]);
     const foAfter = (await call('GET', `/v1/ops/fulfillment-orders/${foId}`)).json();
     expect(foAfter).toMatchObject({ status: 'FULFILLED', lock: null, remaining_quantity: 0, fulfillment_status: 'FULFILLED' });
-    const levels = await t.db.prisma.inventoryLevel.findMany({ where: { warehouse_id: warehouseId, product_id: { in: products.map((p) => p.id) } } });
+    const levels = await t.db.prisma.inventoryLevel.findMany({
+      where: { warehouse_id: warehouseId, product_id: { in: products.map((p) => p.id) } },
+    });
     const bySku = (sku: string) => levels.find((l) => l.product_id === products.find((p) => p.sku === sku)!.id)!;
     expect(bySku('WF-MUG')).toMatchObject({ on_hand: 8, committed: 0 });
     expect(bySku('WF-TEE')).toMatchObject({ on_hand: 3, committed: 0 });
-    const pushes = (await t.db.prisma.outboxEvent.findMany({ where: { kind: 'tracking.push' } }))
-      .filter((e) => (e.payload as any).order?.id === created.id);
+    const pushes = (await t.db.prisma.outboxEvent.findMany({ where: { kind: 'tracking.push' } })).filter(
+      (e) => (e.payload as any).order?.id === created.id,
+    );
     expect(pushes).toHaveLength(1);
     expect(pushes[0].payload).toMatchObject({ tracking: { tracking_code: '1Z4F9W120398765432', carrier: 'UPS' } });
     const row = await t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: foId } });

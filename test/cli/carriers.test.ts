@@ -25,7 +25,10 @@ const fos = (args: string[], extra: Record<string, string> = {}) => runCli(args,
 
 describe('fos carriers', () => {
   it('connects, lists, tests, buys, tracks and disconnects', async () => {
-    const c = await fos(['carriers', 'connect', 'easypost', '--api-base-url', `${ep.url}/v2`, '--webhook-secret', 'whs', '--format', 'json'], { FOS_CARRIER_API_KEY: ep.apiKey });
+    const c = await fos(
+      ['carriers', 'connect', 'easypost', '--api-base-url', `${ep.url}/v2`, '--webhook-secret', 'whs', '--format', 'json'],
+      { FOS_CARRIER_API_KEY: ep.apiKey },
+    );
     expect(c.code, c.stderr).toBe(0);
     const ci = JSON.parse(c.stdout);
     expect(ci).toMatchObject({ name: 'EasyPost', type: 'EASYPOST', is_test: true, has_credentials: true });
@@ -39,18 +42,46 @@ describe('fos carriers', () => {
     expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true });
 
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
-    const p = (await t.call('POST', '/v1/ops/packages', { body: { fulfillment_order_id: f.fo.id, weight: 700, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }] } })).json();
+    const p = (
+      await t.call('POST', '/v1/ops/packages', {
+        body: {
+          fulfillment_order_id: f.fo.id,
+          weight: 700,
+          weight_unit: 'G',
+          package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }],
+        },
+      })
+    ).json();
     const bought = await fos(['packages', 'label', p.id, '--rate-strategy', 'FASTEST', '--format', 'json']);
     expect(bought.code, bought.stderr).toBe(0);
     const code = JSON.parse(bought.stdout).shipping_label_tracking_code;
     expect([...ep.shipments.values()].some((s) => s.tracking_code === code)).toBe(true);
-    const raw = JSON.stringify({ object: 'Event', description: 'tracker.updated', result: { object: 'Tracker', tracking_code: code, status: 'delivered', tracking_details: [
-      { status: 'in_transit', message: 'Departed facility', datetime: '2026-11-20T08:00:00Z' }, { status: 'delivered', message: 'Delivered, front door', datetime: '2026-11-21T15:00:00Z' }] } });
-    const hook = await t.app.inject({ method: 'POST', url: `/v1/carriers/${ci.id}/webhooks`, payload: raw, headers: { 'content-type': 'application/json', 'x-hmac-signature': easypostSignature('whs', raw) } });
+    const raw = JSON.stringify({
+      object: 'Event',
+      description: 'tracker.updated',
+      result: {
+        object: 'Tracker',
+        tracking_code: code,
+        status: 'delivered',
+        tracking_details: [
+          { status: 'in_transit', message: 'Departed facility', datetime: '2026-11-20T08:00:00Z' },
+          { status: 'delivered', message: 'Delivered, front door', datetime: '2026-11-21T15:00:00Z' },
+        ],
+      },
+    });
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: `/v1/carriers/${ci.id}/webhooks`,
+      payload: raw,
+      headers: { 'content-type': 'application/json', 'x-hmac-signature': easypostSignature('whs', raw) },
+    });
     expect(hook.statusCode, hook.body).toBe(200);
     const track = await fos(['packages', 'track', p.id, '--format', 'json']);
     expect(track.code, track.stderr).toBe(0);
-    expect(JSON.parse(track.stdout).map((e: any) => [e.status, e.message])).toEqual([['IN_TRANSIT', 'Departed facility'], ['DELIVERED', 'Delivered, front door']]);
+    expect(JSON.parse(track.stdout).map((e: any) => [e.status, e.message])).toEqual([
+      ['IN_TRANSIT', 'Departed facility'],
+      ['DELIVERED', 'Delivered, front door'],
+    ]);
 
     const upd = await fos(['carriers', 'update', ci.id, '--api-key', 'EZTK_bad']);
     expect(upd.code, upd.stderr).toBe(0);

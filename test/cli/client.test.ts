@@ -19,14 +19,22 @@ beforeAll(async () => {
       const limit = Number(req.query.get('limit'));
       return { body: { data: items.slice(p * limit, p * limit + limit), meta: { page: p, page_size: limit, total: items.length } } };
     })
-    .on('GET', '/v1/busy-long', () => ({ ...problem(429, 'rate-limited', 'Too Many Requests', 'Slow down.'), headers: { 'content-type': 'application/problem+json', 'retry-after': 120 } }))
+    .on('GET', '/v1/busy-long', () => ({
+      ...problem(429, 'rate-limited', 'Too Many Requests', 'Slow down.'),
+      headers: { 'content-type': 'application/problem+json', 'retry-after': 120 },
+    }))
     .on('GET', '/v1/down', () => ({ status: 503, body: 'upstream down', headers: { 'content-type': 'text/plain' } }))
     .on('POST', '/v1/down', () => ({ status: 503, body: 'upstream down', headers: { 'content-type': 'text/plain' } }))
-    .on('POST', '/v1/echo', (req) => ({ status: 201, body: { got: req.body, type: req.headers['content-type'], idem: req.headers['idempotency-key'] ?? null } }))
+    .on('POST', '/v1/echo', (req) => ({
+      status: 201,
+      body: { got: req.body, type: req.headers['content-type'], idem: req.headers['idempotency-key'] ?? null },
+    }))
     .on('POST', '/v1/empty', () => ({ status: 204 }))
-    .on('PATCH', '/v1/bad', () => problem(400, 'validation-failed', 'Validation Failed', 'Invalid request: body.priority must be one of LOW, NORMAL.', {
-      errors: [{ path: 'body.priority', message: 'must be one of LOW, NORMAL' }],
-    }));
+    .on('PATCH', '/v1/bad', () =>
+      problem(400, 'validation-failed', 'Validation Failed', 'Invalid request: body.priority must be one of LOW, NORMAL.', {
+        errors: [{ path: 'body.priority', message: 'must be one of LOW, NORMAL' }],
+      }),
+    );
   baseUrl = await api.start();
 });
 afterAll(() => api.stop());
@@ -36,8 +44,9 @@ const client = (opts: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) 
 
 describe('requests', () => {
   it('joins base URL and path, drops empty query values, joins arrays with commas', () => {
-    expect(buildUrl('http://h/v1', '/ops/products', { page: 0, search: '', type: ['A', 'B'], x: undefined, ok: true }))
-      .toBe('http://h/v1/ops/products?page=0&type=A%2CB&ok=true');
+    expect(buildUrl('http://h/v1', '/ops/products', { page: 0, search: '', type: ['A', 'B'], x: undefined, ok: true })).toBe(
+      'http://h/v1/ops/products?page=0&type=A%2CB&ok=true',
+    );
     expect(buildUrl('http://h/v1/', 'me')).toBe('http://h/v1/me');
   });
 
@@ -71,11 +80,17 @@ describe('requests', () => {
 
 describe('errors', () => {
   it('parses problem+json into ApiError with kind, trace id and field errors', async () => {
-    const err = await client().patch('/bad', { priority: 'X' }).catch((e) => e);
+    const err = await client()
+      .patch('/bad', { priority: 'X' })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({
-      status: 400, type: 'urn:fos:error:validation-failed', kind: 'validation-failed', title: 'Validation Failed',
-      traceId: REF, errors: [{ path: 'body.priority', message: 'must be one of LOW, NORMAL' }],
+      status: 400,
+      type: 'urn:fos:error:validation-failed',
+      kind: 'validation-failed',
+      title: 'Validation Failed',
+      traceId: REF,
+      errors: [{ path: 'body.priority', message: 'must be one of LOW, NORMAL' }],
     });
     expect(err.detail).toMatch(/\(support reference: 0123456789abcdef\)$/);
   });
@@ -87,7 +102,9 @@ describe('errors', () => {
   });
 
   it('non-problem error bodies still become ApiError (title from status)', async () => {
-    const err = await client({ retry: { maxRetries: 0 } }).get('/down').catch((e) => e);
+    const err = await client({ retry: { maxRetries: 0 } })
+      .get('/down')
+      .catch((e) => e);
     expect(err).toMatchObject({ status: 503, title: 'HTTP 503', detail: 'upstream down', kind: 'internal' });
   });
 
@@ -97,7 +114,11 @@ describe('errors', () => {
     const port = (srv.address() as { port: number }).port;
     await new Promise<void>((r) => srv.close(() => r()));
     const notices: unknown[] = [];
-    const c = new ApiClient({ credentials: { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: TOKEN }, retry: { maxRetries: 3, baseDelayMs: 1 }, onRetry: (n) => notices.push(n) });
+    const c = new ApiClient({
+      credentials: { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: TOKEN },
+      retry: { maxRetries: 3, baseDelayMs: 1 },
+      onRetry: (n) => notices.push(n),
+    });
     const err = await c.get('/items').catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.code).toBe('ECONNREFUSED');
@@ -107,7 +128,13 @@ describe('errors', () => {
   });
 
   it('a refusal is final on loopback addresses only', () => {
-    for (const url of ['http://127.0.0.1:9/v1/x', 'http://localhost:9/v1', 'http://[::1]:9/v1', 'http://127.1.2.3/v1', 'http://api.localhost/v1']) {
+    for (const url of [
+      'http://127.0.0.1:9/v1/x',
+      'http://localhost:9/v1',
+      'http://[::1]:9/v1',
+      'http://127.1.2.3/v1',
+      'http://api.localhost/v1',
+    ]) {
       expect(refusedLocally('ECONNREFUSED', url), url).toBe(true);
     }
     expect(refusedLocally('ECONNREFUSED', 'https://fos.example.com/v1')).toBe(false);
@@ -147,7 +174,9 @@ describe('retries', () => {
     await expect(client().post('/down', { a: 1 })).rejects.toMatchObject({ status: 503 });
     expect(api.calls('/v1/down', 'POST').length - postsBefore).toBe(1);
 
-    await expect(client({ retry: { maxRetries: 2, baseDelayMs: 1 } }).post('/down', { a: 1 }, { idempotencyKey: 'k-1' })).rejects.toMatchObject({ status: 503 });
+    await expect(
+      client({ retry: { maxRetries: 2, baseDelayMs: 1 } }).post('/down', { a: 1 }, { idempotencyKey: 'k-1' }),
+    ).rejects.toMatchObject({ status: 503 });
     const posts = api.calls('/v1/down', 'POST').slice(postsBefore + 1);
     expect(posts).toHaveLength(3);
     expect(posts.every((p) => p.headers['idempotency-key'] === 'k-1')).toBe(true);
@@ -155,19 +184,27 @@ describe('retries', () => {
 
   it('429 then success within the bound', async () => {
     flaky = 0;
-    api.on('GET', '/v1/busy-then-ok', () => (++flaky >= 2 ? { body: { ok: true } } : {
-      ...problem(429, 'rate-limited', 'Too Many Requests', 'Slow down.'),
-      headers: { 'content-type': 'application/problem+json', 'retry-after': 0.05 },
-    }));
+    api.on('GET', '/v1/busy-then-ok', () =>
+      ++flaky >= 2
+        ? { body: { ok: true } }
+        : {
+            ...problem(429, 'rate-limited', 'Too Many Requests', 'Slow down.'),
+            headers: { 'content-type': 'application/problem+json', 'retry-after': 0.05 },
+          },
+    );
     expect(await client().get('/busy-then-ok')).toEqual({ ok: true });
   });
 
   it('a write refused with 429 is retried too (a refused request did nothing), but not a 503 without an idempotency key', async () => {
     flaky = 0;
-    api.on('POST', '/v1/write-busy', () => (++flaky >= 2 ? { status: 201, body: { ok: true } } : {
-      ...problem(429, 'rate-limited', 'Too Many Requests', 'Slow down.'),
-      headers: { 'content-type': 'application/problem+json', 'retry-after': 0.05 },
-    }));
+    api.on('POST', '/v1/write-busy', () =>
+      ++flaky >= 2
+        ? { status: 201, body: { ok: true } }
+        : {
+            ...problem(429, 'rate-limited', 'Too Many Requests', 'Slow down.'),
+            headers: { 'content-type': 'application/problem+json', 'retry-after': 0.05 },
+          },
+    );
     expect(await client().post('/write-busy', { a: 1 })).toEqual({ ok: true });
     expect(api.calls('/v1/write-busy')).toHaveLength(2);
     api.on('POST', '/v1/write-503', () => problem(503, 'unavailable', 'Service Unavailable', 'Draining.'));
@@ -187,7 +224,9 @@ describe('pagination', () => {
     expect(pages).toEqual([0, 1, 2]);
     const calls = api.calls('/v1/items').slice(before);
     expect(calls.map((r) => [r.query.get('page'), r.query.get('limit'), r.query.get('search')])).toEqual([
-      ['0', '3', 'x'], ['1', '3', 'x'], ['2', '3', 'x'],
+      ['0', '3', 'x'],
+      ['1', '3', 'x'],
+      ['2', '3', 'x'],
     ]);
     await c.close();
   });

@@ -8,9 +8,18 @@ const TOKEN = 'fos_EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE_eeeeee';
 const api = new FakeApi(TOKEN);
 let env: Record<string, string> = {};
 const products = Array.from({ length: 5 }, (_, i) => ({
-  id: `p${i}`, sku: `SKU-${i}`, name: `Product ${i}`, type: 'STANDARD', available: i, on_hand: i + 1, committed: 1, inventory_by_warehouse: [],
+  id: `p${i}`,
+  sku: `SKU-${i}`,
+  name: `Product ${i}`,
+  type: 'STANDARD',
+  available: i,
+  on_hand: i + 1,
+  committed: 1,
+  inventory_by_warehouse: [],
 }));
-const echo = (status = 200) => (req: { body: unknown }, params: Record<string, string>) => ({ status, body: { ...params, ...(req.body as object) } });
+const echo =
+  (status = 200) =>
+  (req: { body: unknown }, params: Record<string, string>) => ({ status, body: { ...params, ...(req.body as object) } });
 
 beforeAll(async () => {
   api
@@ -21,7 +30,9 @@ beforeAll(async () => {
     .on('PATCH', '/v1/ops/products/:id', echo())
     .on('GET', '/v1/ops/orders/list', (req) => page([], req))
     .on('PATCH', '/v1/ops/orders/:id/priority', echo())
-    .on('POST', '/v1/ops/fulfillment-orders/:id/lock', (req) => ({ body: { success: true, ...(req.body as object), expires_at: '2026-11-22T10:30:00Z' } }))
+    .on('POST', '/v1/ops/fulfillment-orders/:id/lock', (req) => ({
+      body: { success: true, ...(req.body as object), expires_at: '2026-11-22T10:30:00Z' },
+    }))
     .on('POST', '/v1/ops/fulfillment-orders/:id/accept', ({}, { id }) => ({ body: { id, status: 'ACCEPTED', request_status: 'ACCEPTED' } }))
     .on('POST', '/v1/ops/packages', echo(201))
     .on('POST', '/v1/ops/packages/:id/fulfill', echo())
@@ -30,12 +41,27 @@ beforeAll(async () => {
     .on('GET', '/v1/keys/:id', ({}, { id }) => ({ body: { id, name: 'ci-runner' } }))
     .on('PUT', '/v1/keys/:id/roles', echo())
     .on('PUT', '/v1/keys/:id/tier', echo())
-    .on('POST', '/v1/keys', (req) => ({ status: 201, body: { id: 'k1', ...(req.body as object), token: 'fos_NEWNEWNEWNEWNEWNEWNEWNEWNEWNEWNE_newnew' } }))
+    .on('POST', '/v1/keys', (req) => ({
+      status: 201,
+      body: { id: 'k1', ...(req.body as object), token: 'fos_NEWNEWNEWNEWNEWNEWNEWNEWNEWNEWNE_newnew' },
+    }))
     .on('POST', '/v1/roles', echo(201))
     .on('POST', '/v1/ops/charges/storage', echo(201))
-    .on('GET', '/v1/ops/v1/picking-sessions/:id/fulfillment-orders', (req) => page([{ fulfillment_order_id: 'fo1', order_number: '#1', status: 'PENDING' }], req, 10))
+    .on('GET', '/v1/ops/v1/picking-sessions/:id/fulfillment-orders', (req) =>
+      page([{ fulfillment_order_id: 'fo1', order_number: '#1', status: 'PENDING' }], req, 10),
+    )
     .on('POST', '/v1/ops/draft-orders', echo(201))
-    .on('GET', '/v1/me', () => ({ body: { key_id: 'k0', key_name: 'bench key', team_name: 'My Warehouse', team_kind: 'FULFILLER', power_role: 'ADMIN', permissions: [], rate_tier: 1 } }));
+    .on('GET', '/v1/me', () => ({
+      body: {
+        key_id: 'k0',
+        key_name: 'bench key',
+        team_name: 'My Warehouse',
+        team_kind: 'FULFILLER',
+        power_role: 'ADMIN',
+        permissions: [],
+        rate_tier: 1,
+      },
+    }));
   env = { FOS_BASE_URL: await api.start(), FOS_API_KEY: TOKEN };
 });
 afterAll(() => api.stop());
@@ -57,14 +83,41 @@ describe('products', () => {
 
   it('list: JSON array of records when piped; query flags use the server names', async () => {
     // Warehouse ids (UUIDs) go as they are; names are looked up (test/cli/names-and-ids.test.ts).
-    const r = await runCli(['products', 'list', '--search', 'mug', '--type', 'standard', '--has-barcode', 'false', '--warehouse-id', '01a21000-0000-7000-8000-000000000001,01a21000-0000-7000-8000-000000000002', '--order', 'DESC'], { env });
+    const r = await runCli(
+      [
+        'products',
+        'list',
+        '--search',
+        'mug',
+        '--type',
+        'standard',
+        '--has-barcode',
+        'false',
+        '--warehouse-id',
+        '01a21000-0000-7000-8000-000000000001,01a21000-0000-7000-8000-000000000002',
+        '--order',
+        'DESC',
+      ],
+      { env },
+    );
     expect(JSON.parse(r.stdout)).toEqual(products);
-    expect(Object.fromEntries(last()!.query)).toEqual({ search: 'mug', type: 'STANDARD', has_barcode: 'false', warehouse_id: '01a21000-0000-7000-8000-000000000001,01a21000-0000-7000-8000-000000000002', order: 'desc' });
+    expect(Object.fromEntries(last()!.query)).toEqual({
+      search: 'mug',
+      type: 'STANDARD',
+      has_barcode: 'false',
+      warehouse_id: '01a21000-0000-7000-8000-000000000001,01a21000-0000-7000-8000-000000000002',
+      order: 'desc',
+    });
   });
 
   it('list --all streams every page as ndjson', async () => {
     const r = await runCli(['products', 'list', '--all', '--limit', '2', '--format', 'ndjson'], { env });
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
     expect(api.requests.map((q) => q.query.get('page'))).toEqual(['0', '1', '2']);
   });
 
@@ -103,7 +156,10 @@ describe('products', () => {
     const list = await runCli(['products', 'list', '--jq', '.[] | select(.available >= 3) | .sku'], { env });
     expect(list.code).toBe(0);
     expect(list.stdout).toBe('SKU-3\nSKU-4\n');
-    const all = await runCli(['products', 'list', '--all', '--limit', '2', '--json', 'id,available', '--jq', 'map(.available) | add, length'], { env });
+    const all = await runCli(
+      ['products', 'list', '--all', '--limit', '2', '--json', 'id,available', '--jq', 'map(.available) | add, length'],
+      { env },
+    );
     expect(all.stdout).toBe('10\n5\n');
     const obj = await runCli(['products', 'get', 'p3', '--jq', '{sku, stock: .on_hand}'], { env });
     expect(obj.stdout).toBe('{"sku":"SKU-3","stock":4}\n');
@@ -128,7 +184,10 @@ describe('products', () => {
     const list = await runCli(['products', 'list', '--template', '{{sku}}\\t{{available}} <{{name}}>'], { env });
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout.split('\n').filter(Boolean)).toEqual(expect.arrayContaining(['SKU-3\t3 <Product 3>']));
-    const one = await runCli(['products', 'get', 'p3', '--template', '{{sku}}: {{on_hand}} on hand{{#missing}} never{{/missing}}'], { env, tty: true });
+    const one = await runCli(['products', 'get', 'p3', '--template', '{{sku}}: {{on_hand}} on hand{{#missing}} never{{/missing}}'], {
+      env,
+      tty: true,
+    });
     expect(one.stdout).toBe('SKU-3: 4 on hand\n');
     const bad = await runCli(['products', 'list', '--template', '{{#open}}x'], { env });
     expect(bad.code).toBe(2);
@@ -144,15 +203,40 @@ describe('products', () => {
   });
 
   it('create: --data, then flags, then --field; type defaults to STANDARD; units canonicalised', async () => {
-    const r = await runCli([
-      'products', 'create', '--data', '{"name":"from data","description":"d","config":{"replenishment_minimum_level":1}}',
-      '--name', 'Blue mug', '--weight', '350', '--weight-unit', 'g',
-      '-F', 'config.replenishment_maximum_level=9', '-F', 'is_hazmat=false', '-f', 'hs_code=0101', '-F', 'measurement_unit=mm',
-    ], { env });
+    const r = await runCli(
+      [
+        'products',
+        'create',
+        '--data',
+        '{"name":"from data","description":"d","config":{"replenishment_minimum_level":1}}',
+        '--name',
+        'Blue mug',
+        '--weight',
+        '350',
+        '--weight-unit',
+        'g',
+        '-F',
+        'config.replenishment_maximum_level=9',
+        '-F',
+        'is_hazmat=false',
+        '-f',
+        'hs_code=0101',
+        '-F',
+        'measurement_unit=mm',
+      ],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(last()!.body).toEqual({
-      name: 'Blue mug', description: 'd', weight: 350, weight_unit: 'G', type: 'STANDARD', is_hazmat: false, hs_code: '0101',
-      measurement_unit: 'MM', config: { replenishment_minimum_level: 1, replenishment_maximum_level: 9 },
+      name: 'Blue mug',
+      description: 'd',
+      weight: 350,
+      weight_unit: 'G',
+      type: 'STANDARD',
+      is_hazmat: false,
+      hs_code: '0101',
+      measurement_unit: 'MM',
+      config: { replenishment_minimum_level: 1, replenishment_maximum_level: 9 },
     });
   });
 
@@ -182,22 +266,61 @@ describe('products', () => {
 
 describe('orders', () => {
   it('list maps every flag to the /v1/ops/orders/list parameter names', async () => {
-    const r = await runCli([
-      'orders', 'list', '--page', '2', '--limit', '50', '--search', 'ada', '--status', 'OPEN,PENDING_FULFILLMENT',
-      '--payment-status', 'PENDING', '--fulfillment-status', 'FULFILLED', '--created-at-min', '2026-01-01',
-      '--created-at-max', '2026-02-01T00:00:00Z', '--updated-at-min', '2026-01-02', '--updated-at-max', '2026-01-03',
-      '--order-by', 'order_number', '--order', 'asc',
-    ], { env });
+    const r = await runCli(
+      [
+        'orders',
+        'list',
+        '--page',
+        '2',
+        '--limit',
+        '50',
+        '--search',
+        'ada',
+        '--status',
+        'OPEN,PENDING_FULFILLMENT',
+        '--payment-status',
+        'PENDING',
+        '--fulfillment-status',
+        'FULFILLED',
+        '--created-at-min',
+        '2026-01-01',
+        '--created-at-max',
+        '2026-02-01T00:00:00Z',
+        '--updated-at-min',
+        '2026-01-02',
+        '--updated-at-max',
+        '2026-01-03',
+        '--order-by',
+        'order_number',
+        '--order',
+        'asc',
+      ],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(Object.fromEntries(last()!.query)).toEqual({
-      page: '2', limit: '50', search: 'ada', status: 'OPEN,PENDING_FULFILLMENT', payment_status: 'PENDING',
-      fulfillment_status: 'FULFILLED', created_at_min: '2026-01-01', created_at_max: '2026-02-01T00:00:00Z',
-      updated_at_min: '2026-01-02', updated_at_max: '2026-01-03', order_by: 'order_number', order: 'asc',
+      page: '2',
+      limit: '50',
+      search: 'ada',
+      status: 'OPEN,PENDING_FULFILLMENT',
+      payment_status: 'PENDING',
+      fulfillment_status: 'FULFILLED',
+      created_at_min: '2026-01-01',
+      created_at_max: '2026-02-01T00:00:00Z',
+      updated_at_min: '2026-01-02',
+      updated_at_max: '2026-01-03',
+      order_by: 'order_number',
+      order: 'asc',
     });
   });
 
   it('list checks search length, dates and sort fields locally', async () => {
-    for (const args of [['--search', 'ab'], ['--created-at-min', 'yesterday'], ['--order-by', 'total_price'], ['--limit', '101']]) {
+    for (const args of [
+      ['--search', 'ab'],
+      ['--created-at-min', 'yesterday'],
+      ['--order-by', 'total_price'],
+      ['--limit', '101'],
+    ]) {
       const r = await runCli(['orders', 'list', ...args], { env });
       expect(r.code, args.join(' ')).toBe(2);
     }
@@ -207,7 +330,11 @@ describe('orders', () => {
   it('priority sends {priority} (any case) and lists the allowed values otherwise', async () => {
     const ok = await runCli(['orders', 'priority', '01a20692-0000-7000-8000-0000000000a1', 'high'], { env });
     expect(ok.code).toBe(0);
-    expect(last()).toMatchObject({ method: 'PATCH', path: '/v1/ops/orders/01a20692-0000-7000-8000-0000000000a1/priority', body: { priority: 'HIGH' } });
+    expect(last()).toMatchObject({
+      method: 'PATCH',
+      path: '/v1/ops/orders/01a20692-0000-7000-8000-0000000000a1/priority',
+      body: { priority: 'HIGH' },
+    });
     const bad = await runCli(['orders', 'priority', '01a20692-0000-7000-8000-0000000000a1', 'urgent'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('error: invalid priority "urgent": allowed values are LOW, NORMAL, HIGH, CRITICAL\n');
@@ -218,7 +345,10 @@ describe('fulfillment workflow', () => {
   it('lock defaults owner ($FOS_LOCK_OWNER) and timeout; flags override', async () => {
     await runCli(['fulfillment-orders', 'lock', 'fo1'], { env });
     expect(last()!.body).toEqual({ lock_owner: 'tester@bench', timeout_minutes: 15 });
-    const r = await runCli(['fulfillment-orders', 'lock', 'fo1', '--owner', 'station-4', '--timeout', '30', '--json', 'success,lock_owner'], { env });
+    const r = await runCli(
+      ['fulfillment-orders', 'lock', 'fo1', '--owner', 'station-4', '--timeout', '30', '--json', 'success,lock_owner'],
+      { env },
+    );
     expect(last()!.body).toEqual({ lock_owner: 'station-4', timeout_minutes: 30 });
     expect(JSON.parse(r.stdout)).toEqual({ success: true, lock_owner: 'station-4' });
   });
@@ -231,14 +361,38 @@ describe('fulfillment workflow', () => {
   });
 
   it('packages create: --item lines, idempotency key as field and header', async () => {
-    const r = await runCli([
-      'packages', 'create', '--fulfillment-order', 'fo1', '--item', 'sku=MUG,quantity=2', '--item', 'sku=CUP,quantity=1,product_id=p9',
-      '--weight', '0.8', '--weight-unit', 'lb', '--rate-strategy', 'cheapest', '--idempotency-key', 'pk-1',
-    ], { env });
+    const r = await runCli(
+      [
+        'packages',
+        'create',
+        '--fulfillment-order',
+        'fo1',
+        '--item',
+        'sku=MUG,quantity=2',
+        '--item',
+        'sku=CUP,quantity=1,product_id=p9',
+        '--weight',
+        '0.8',
+        '--weight-unit',
+        'lb',
+        '--rate-strategy',
+        'cheapest',
+        '--idempotency-key',
+        'pk-1',
+      ],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(last()!.body).toEqual({
-      fulfillment_order_id: 'fo1', weight: 0.8, weight_unit: 'LB', rate_strategy: 'CHEAPEST', idempotency_key: 'pk-1',
-      package_line_items: [{ sku: 'MUG', quantity: 2 }, { sku: 'CUP', quantity: 1, product_id: 'p9' }],
+      fulfillment_order_id: 'fo1',
+      weight: 0.8,
+      weight_unit: 'LB',
+      rate_strategy: 'CHEAPEST',
+      idempotency_key: 'pk-1',
+      package_line_items: [
+        { sku: 'MUG', quantity: 2 },
+        { sku: 'CUP', quantity: 1, product_id: 'p9' },
+      ],
     });
     expect(last()!.headers['idempotency-key']).toBe('pk-1');
     const bad = await runCli(['packages', 'create', '--fulfillment-order', 'fo1', '--item', 'sku=MUG,quantity=0'], { env });
@@ -275,7 +429,11 @@ describe('keys and roles', () => {
 
   it('on a terminal, delete asks; "no" cancels (exit 1), "yes" deletes', async () => {
     const questions: string[] = [];
-    const no = await runCli(['keys', 'delete', 'k1'], { env, tty: true, prompts: { confirm: async (o) => (questions.push(o.message), false) } });
+    const no = await runCli(['keys', 'delete', 'k1'], {
+      env,
+      tty: true,
+      prompts: { confirm: async (o) => (questions.push(o.message), false) },
+    });
     expect(no.code).toBe(1);
     expect(no.stderr).toBe('error: cancelled\n');
     expect(questions).toEqual(['Delete key "ci-runner" (k1)? This cannot be undone.']);
@@ -301,7 +459,10 @@ describe('keys and roles', () => {
   });
 
   it('roles create validates permissions (repeatable or comma-separated)', async () => {
-    await runCli(['roles', 'create', '--name', 'packer', '--permission', 'read_orders,READ_FULFILLMENTS', '--permission', 'WRITE_FULFILLMENTS'], { env });
+    await runCli(
+      ['roles', 'create', '--name', 'packer', '--permission', 'read_orders,READ_FULFILLMENTS', '--permission', 'WRITE_FULFILLMENTS'],
+      { env },
+    );
     expect(last()!.body).toEqual({ name: 'packer', permissions: ['READ_ORDERS', 'READ_FULFILLMENTS', 'WRITE_FULFILLMENTS'] });
     const bad = await runCli(['roles', 'create', '--name', 'x', '--permission', 'FLY'], { env });
     expect(bad.code).toBe(2);
@@ -312,12 +473,43 @@ describe('keys and roles', () => {
 describe('charges', () => {
   it('create-storage nests data and needs exactly one billing target', async () => {
     const where = ['--location-type', 'lt1', '--warehouse', '01a21000-0000-7000-8000-000000000001'];
-    await runCli(['charges', 'create-storage', '--merchant-team', 'm1', '--name', 'Pallets', '--quantity', '4', '--rate-period', 'daily', ...where], { env });
-    expect(last()!.body).toEqual({ merchant_team_id: 'm1', data: { name: 'Pallets', quantity: 4, rate_period: 'DAILY', location_type_id: 'lt1', warehouse_id: '01a21000-0000-7000-8000-000000000001' } });
-    const both = await runCli(['charges', 'create-storage', '--merchant-team', 'm1', '--delegation', 'd1', '--name', 'P', '--quantity', '1', '--rate-period', 'DAILY', ...where], { env });
+    await runCli(
+      ['charges', 'create-storage', '--merchant-team', 'm1', '--name', 'Pallets', '--quantity', '4', '--rate-period', 'daily', ...where],
+      { env },
+    );
+    expect(last()!.body).toEqual({
+      merchant_team_id: 'm1',
+      data: {
+        name: 'Pallets',
+        quantity: 4,
+        rate_period: 'DAILY',
+        location_type_id: 'lt1',
+        warehouse_id: '01a21000-0000-7000-8000-000000000001',
+      },
+    });
+    const both = await runCli(
+      [
+        'charges',
+        'create-storage',
+        '--merchant-team',
+        'm1',
+        '--delegation',
+        'd1',
+        '--name',
+        'P',
+        '--quantity',
+        '1',
+        '--rate-period',
+        'DAILY',
+        ...where,
+      ],
+      { env },
+    );
     expect(both.code).toBe(2);
     expect(both.stderr).toBe('error: pass exactly one of --delegation and --merchant-team\n');
-    const missing = await runCli(['charges', 'create-storage', '--delegation', 'd1', '--name', 'P', '--rate-period', 'WEEKLY', ...where], { env });
+    const missing = await runCli(['charges', 'create-storage', '--delegation', 'd1', '--name', 'P', '--rate-period', 'WEEKLY', ...where], {
+      env,
+    });
     expect(missing.stderr).toBe('error: missing data.quantity: pass --quantity or --field data.quantity=…\n');
   });
 });
@@ -332,7 +524,24 @@ describe('fos api', () => {
   });
 
   it('POST: typed and string fields build a nested JSON body', async () => {
-    await runCli(['api', 'POST', 'ops/draft-orders', '-f', 'data[name]=Inbound', '-F', 'data[quantity]=3', '-F', 'tags[]=a', '-F', 'tags[]=b', '-F', 'paid=true'], { env });
+    await runCli(
+      [
+        'api',
+        'POST',
+        'ops/draft-orders',
+        '-f',
+        'data[name]=Inbound',
+        '-F',
+        'data[quantity]=3',
+        '-F',
+        'tags[]=a',
+        '-F',
+        'tags[]=b',
+        '-F',
+        'paid=true',
+      ],
+      { env },
+    );
     expect(last()!.body).toEqual({ data: { name: 'Inbound', quantity: 3 }, tags: ['a', 'b'], paid: true });
   });
 
@@ -356,7 +565,9 @@ describe('fos api', () => {
 
 describe('login', () => {
   it('reads the key from stdin with --with-token, verifies it with GET /me, saves and selects the profile', async () => {
-    const r = await runCli(['login', '--base-url', env.FOS_BASE_URL.replace(/\/v1$/, ''), '--with-token', '--profile', 'bench'], { stdin: `${TOKEN}\n` });
+    const r = await runCli(['login', '--base-url', env.FOS_BASE_URL.replace(/\/v1$/, ''), '--with-token', '--profile', 'bench'], {
+      stdin: `${TOKEN}\n`,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Logged in to');
     expect(r.stderr).toContain('"bench key" (ADMIN, team My Warehouse)');

@@ -11,12 +11,21 @@ import { buildProgram, run } from '../../src/cli/main.js';
 import { runCli } from './helpers/cli.js';
 
 function tinyProgram(): Command {
-  const p = new Command('fos').option('--profile <name>', 'profile').addOption(new Option('--format <f>', 'format').choices(['table', 'json']));
+  const p = new Command('fos')
+    .option('--profile <name>', 'profile')
+    .addOption(new Option('--format <f>', 'format').choices(['table', 'json']));
   const products = p.command('products').description("Products (it's stock)");
-  products.command('list').description('List products').option('--search <text>', 'search')
+  products
+    .command('list')
+    .description('List products')
+    .option('--search <text>', 'search')
     .addOption(new Option('--order <dir>', 'direction').choices(['asc', 'desc']));
-  p.command('orders').description('Orders').command('priority').description('Set priority')
-    .argument('<id>').addArgument(new Argument('<priority>').choices(['LOW', 'HIGH']));
+  p.command('orders')
+    .description('Orders')
+    .command('priority')
+    .description('Set priority')
+    .argument('<id>')
+    .addArgument(new Argument('<priority>').choices(['LOW', 'HIGH']));
   return p;
 }
 
@@ -80,7 +89,10 @@ function fishComplete(script: string, line: string): string[] {
   writeFileSync(file, script);
   const r = spawnSync('fish', ['-c', `source ${file}; complete -C "${line}"`], { encoding: 'utf8' });
   expect(r.stderr).toBe('');
-  return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]);
 }
 
 describe('zsh and fish', () => {
@@ -119,10 +131,19 @@ describe('the real command tree', () => {
     expect(script).toContain(`'fos orders priority') echo 'LOW NORMAL HIGH CRITICAL' ;;`);
     expect(script).toContain(`*'|--format') echo 'table json ndjson csv' ;;`);
     expect(bashComplete(script, 'fos products create --weight-unit ')).toEqual(['G', 'LB']);
-    expect(bashComplete(script, 'fos fulfillment-orders ')).toEqual(['list', 'get', 'accept', 'lock', 'release', 'cancel', 'move', 'split']);
+    expect(bashComplete(script, 'fos fulfillment-orders ')).toEqual([
+      'list',
+      'get',
+      'accept',
+      'lock',
+      'release',
+      'cancel',
+      'move',
+      'split',
+    ]);
   });
 
-  it('offers profile names, every enum flag\'s values, and file names only where a file is taken', async () => {
+  it("offers profile names, every enum flag's values, and file names only where a file is taken", async () => {
     const script = readFileSync(path.join(__dirname, '../../completions/fos.bash'), 'utf8');
     const configDir = mkdtempSync(path.join(tmpdir(), 'fos-comp-cfg-'));
     for (const name of ['warehouse-b', 'local']) {
@@ -141,7 +162,9 @@ describe('the real command tree', () => {
     // every option that declares choices completes them, wherever it is
     const program = await buildProgram(createContext({ io: testIOStreams(), env: {} }));
     const walk = (cmd: Command, words: string[]): [string, string[]][] => [
-      ...cmd.options.filter((o) => o.argChoices?.length && o.long).map((o): [string, string[]] => [[...words, o.long!].join(' '), o.argChoices!]),
+      ...cmd.options
+        .filter((o) => o.argChoices?.length && o.long)
+        .map((o): [string, string[]] => [[...words, o.long!].join(' '), o.argChoices!]),
       ...cmd.commands.flatMap((c) => walk(c, [...words, c.name()])),
     ];
     const enumFlags = walk(program, ['fos']);
@@ -161,7 +184,11 @@ describe('the real command tree', () => {
 
 describe('the committed scripts in completions/', () => {
   // CONTRIBUTING.md promises they are kept fresh: regenerate with `npm run build && node scripts/gen-completions.mjs`.
-  it.each([['bash', 'fos.bash'], ['zsh', '_fos'], ['fish', 'fos.fish']])('%s matches `fos completion %s` (server commands included)', async (shell, file) => {
+  it.each([
+    ['bash', 'fos.bash'],
+    ['zsh', '_fos'],
+    ['fish', 'fos.fish'],
+  ])('%s matches `fos completion %s` (server commands included)', async (shell, file) => {
     const io = testIOStreams();
     const ctx = createContext({ io, env: {} });
     const code = await run(['node', 'fos', 'completion', shell], ctx, { loadServerCommands: () => import('../../src/server/cli.js') });

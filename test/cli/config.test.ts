@@ -52,14 +52,23 @@ describe('profile resolution order', () => {
     const { dir } = await storeWithTwoProfiles();
     const store = new ConfigStore({ FOS_CONFIG_DIR: dir, FOS_BASE_URL: 'http://env.example', FOS_API_KEY: 'fos_env' });
     expect(store.resolve()).toMatchObject({
-      name: 'a', base_url: 'http://env.example/v1', api_key: 'fos_env', source: { base_url: 'env', api_key: 'env' },
+      name: 'a',
+      base_url: 'http://env.example/v1',
+      api_key: 'fos_env',
+      source: { base_url: 'env', api_key: 'env' },
     });
-    expect(store.resolve({ baseUrl: 'http://flag.example/v1' })).toMatchObject({ base_url: 'http://flag.example/v1', source: { base_url: 'flag' } });
+    expect(store.resolve({ baseUrl: 'http://flag.example/v1' })).toMatchObject({
+      base_url: 'http://flag.example/v1',
+      source: { base_url: 'flag' },
+    });
   });
 
   it('works from the environment alone, and reports how to log in otherwise (auth error)', async () => {
     const dir = await tempConfigDir();
-    expect(new ConfigStore({ FOS_CONFIG_DIR: dir, FOS_BASE_URL: 'http://e', FOS_API_KEY: 'k' }).resolve()).toMatchObject({ name: undefined, base_url: 'http://e/v1' });
+    expect(new ConfigStore({ FOS_CONFIG_DIR: dir, FOS_BASE_URL: 'http://e', FOS_API_KEY: 'k' }).resolve()).toMatchObject({
+      name: undefined,
+      base_url: 'http://e/v1',
+    });
     expect(() => new ConfigStore({ FOS_CONFIG_DIR: dir }).resolve()).toThrow(/not logged in.*fos login/);
   });
 
@@ -72,17 +81,23 @@ describe('profile resolution order', () => {
   it('the resolution reaches the HTTP request through the context', async () => {
     const { dir } = await storeWithTwoProfiles();
     const r = await runCli(['--profile', 'b', 'api', 'GET', '/me'], {
-      configDir: dir, env: { FOS_BASE_URL: 'http://127.0.0.1:9' },
+      configDir: dir,
+      env: { FOS_BASE_URL: 'http://127.0.0.1:9' },
     });
     // Nothing listens on port 9: the error names the env URL, proving env beat profile b's URL.
     expect(r.code).toBe(7);
-    expect(r.stderr).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:9 \(\$FOS_BASE_URL, ECONNREFUSED\): connection refused: fos serve does not seem to be running on port 9/m);
+    expect(r.stderr).toMatch(
+      /^error: cannot reach http:\/\/127\.0\.0\.1:9 \(\$FOS_BASE_URL, ECONNREFUSED\): connection refused: fos serve does not seem to be running on port 9/m,
+    );
   });
 
   it('an unreachable server names the profile and URL used, and whether fos serve seems to run', async () => {
     const { dir } = await storeWithTwoProfiles();
     expect((await runCli(['config', 'set', '--profile', 'dead', 'base_url', 'http://127.0.0.1:9/v1'], { configDir: dir })).code).toBe(0);
-    expect((await runCli(['config', 'set', '--profile', 'dead', 'api_key', 'fos_DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD_dddddd'], { configDir: dir })).code).toBe(0);
+    expect(
+      (await runCli(['config', 'set', '--profile', 'dead', 'api_key', 'fos_DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD_dddddd'], { configDir: dir }))
+        .code,
+    ).toBe(0);
     const r = await runCli(['--profile', 'dead', 'products', 'list'], { configDir: dir });
     expect(r.code).toBe(7);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('error:'))).toEqual([
@@ -90,7 +105,9 @@ describe('profile resolution order', () => {
     ]);
     const flag = await runCli(['--base-url', 'http://no-such-host.invalid', 'products', 'list'], { configDir: dir });
     expect(flag.code).toBe(7);
-    expect(flag.stderr).toMatch(/^error: cannot reach http:\/\/no-such-host\.invalid \(--base-url, (ENOTFOUND|EAI_AGAIN)\): the host name no-such-host\.invalid does not resolve$/m);
+    expect(flag.stderr).toMatch(
+      /^error: cannot reach http:\/\/no-such-host\.invalid \(--base-url, (ENOTFOUND|EAI_AGAIN)\): the host name no-such-host\.invalid does not resolve$/m,
+    );
   });
 });
 

@@ -25,7 +25,16 @@ beforeAll(async () => {
   env = { ...env, FOS_PRINT_COMMAND: printer, PRINT_OUT: dir };
   const rate = await t.call('POST', '/v1/ops/carrier-rates', {
     token,
-    body: { carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 5, per_unit_weight: 0.001, weight_unit: 'G', estimated_days: 3 },
+    body: {
+      carrier_id: 'ups',
+      carrier_name: 'UPS',
+      service_id: 'ground',
+      service_name: 'Ground',
+      amount: 5,
+      per_unit_weight: 0.001,
+      weight_unit: 'G',
+      estimated_days: 3,
+    },
   });
   expect(rate.statusCode, rate.body).toBe(201);
 });
@@ -35,7 +44,18 @@ const fos = (...args: string[]) => runCli(args, { env });
 
 async function newPackage() {
   const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
-  const r = await fos('packages', 'create', '--fulfillment-order', f.fo.id, '--weight', '700', '--weight-unit', 'G', '--item', `sku=${f.foLines[0].sku},quantity=1`);
+  const r = await fos(
+    'packages',
+    'create',
+    '--fulfillment-order',
+    f.fo.id,
+    '--weight',
+    '700',
+    '--weight-unit',
+    'G',
+    '--item',
+    `sku=${f.foLines[0].sku},quantity=1`,
+  );
   expect(r.code, r.stderr).toBe(0);
   return { f, id: JSON.parse(r.stdout).id as string };
 }
@@ -112,8 +132,23 @@ describe('fos packages: printable documents', () => {
     const port = (server.address() as { port: number }).port;
     try {
       const { id } = await newPackage();
-      const up = await fos('packages', 'label', id, '--label-url', `http://127.0.0.1:${port}/labels/x.pdf`, '--tracking-number', '1Z1',
-        '--carrier', 'UPS', '--service', 'Ground', '--cost', '4', '--cost-currency', 'USD');
+      const up = await fos(
+        'packages',
+        'label',
+        id,
+        '--label-url',
+        `http://127.0.0.1:${port}/labels/x.pdf`,
+        '--tracking-number',
+        '1Z1',
+        '--carrier',
+        'UPS',
+        '--service',
+        'Ground',
+        '--cost',
+        '4',
+        '--cost-currency',
+        'USD',
+      );
       expect(up.code, up.stderr).toBe(0);
       const r = await fos('packages', 'get-label', id);
       expect(r.code, r.stderr).toBe(0);
@@ -142,14 +177,30 @@ describe('fos fulfill run --print-dir', () => {
   });
 
   it('--label-format is refused with an uploaded label', async () => {
-    const r = await fos('fulfill', 'run', 'x', '--label-url', 'https://l.example/1.pdf', '--tracking', '1', '--carrier', 'UPS', '--service', 'G', '--cost', '1', '--label-format', 'ZPL');
+    const r = await fos(
+      'fulfill',
+      'run',
+      'x',
+      '--label-url',
+      'https://l.example/1.pdf',
+      '--tracking',
+      '1',
+      '--carrier',
+      'UPS',
+      '--service',
+      'G',
+      '--cost',
+      '1',
+      '--label-format',
+      'ZPL',
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--label-format is for bought labels');
   });
 });
 
 describe('fos scan-forms', () => {
-  it('create gathers the day\'s labels and saves the manifest; list, get, manifest and packages --scan-form', async () => {
+  it("create gathers the day's labels and saves the manifest; list, get, manifest and packages --scan-form", async () => {
     const { id } = await newPackage();
     expect((await fos('packages', 'label', id, '--rate-strategy', 'CHEAPEST')).code).toBe(0);
     const warehouse = (await t.db.prisma.package.findUniqueOrThrow({ where: { id } })).warehouse_id!;

@@ -13,14 +13,24 @@ const api = new FakeApi(TOKEN);
 let env: Record<string, string> = {};
 
 beforeAll(async () => {
-  const conflict = (kind: string, title: string) => () => problem(409, kind, title, 'Fulfillment order 1 is locked by station-2 until 10:15.', { lock_owner: 'station-2' });
+  const conflict = (kind: string, title: string) => () =>
+    problem(409, kind, title, 'Fulfillment order 1 is locked by station-2 until 10:15.', { lock_owner: 'station-2' });
   api
     .on('GET', '/v1/ops/orders/:id', ({}, { id }) => problem(404, 'not-found', 'Not Found', `Order ${id} was not found.`))
     .on('POST', '/v1/ops/fulfillment-orders/:id/lock', conflict('lock-held', 'Lock Held'))
-    .on('GET', '/v1/keys', () => problem(403, 'forbidden', 'Forbidden', 'This key lacks the MANAGE_API_KEYS permission this operation requires.'))
+    .on('GET', '/v1/keys', () =>
+      problem(403, 'forbidden', 'Forbidden', 'This key lacks the MANAGE_API_KEYS permission this operation requires.'),
+    )
     .on('GET', '/v1/ops/charges', () => problem(500, 'internal', 'Internal Server Error', 'The server failed to handle the request.'))
-    .on('GET', '/v1/ops/files', () => ({ ...problem(429, 'rate-limited', 'Too Many Requests', 'Rate limit of 30 requests per 60 seconds exceeded.'), headers: { 'content-type': 'application/problem+json', 'retry-after': 0 } }))
-    .on('PATCH', '/v1/ops/orders/:id/priority', () => problem(400, 'validation-failed', 'Validation Failed', 'Invalid request: body.priority is required.', { errors: [{ path: 'body.priority', message: 'is required' }] }));
+    .on('GET', '/v1/ops/files', () => ({
+      ...problem(429, 'rate-limited', 'Too Many Requests', 'Rate limit of 30 requests per 60 seconds exceeded.'),
+      headers: { 'content-type': 'application/problem+json', 'retry-after': 0 },
+    }))
+    .on('PATCH', '/v1/ops/orders/:id/priority', () =>
+      problem(400, 'validation-failed', 'Validation Failed', 'Invalid request: body.priority is required.', {
+        errors: [{ path: 'body.priority', message: 'is required' }],
+      }),
+    );
   env = { FOS_BASE_URL: await api.start(), FOS_API_KEY: TOKEN };
 });
 afterAll(() => api.stop());
@@ -42,29 +52,46 @@ describe('exit codes', () => {
 
 describe('rendering', () => {
   const notFound = new ApiError({
-    status: 404, type: 'urn:fos:error:not-found', title: 'Not Found', detail: 'Order 7 was not found. (support reference: 0123456789abcdef)',
-    body: {}, method: 'GET', url: 'http://h/v1/ops/orders/7', errors: [{ path: 'params.id', message: 'unknown' }],
+    status: 404,
+    type: 'urn:fos:error:not-found',
+    title: 'Not Found',
+    detail: 'Order 7 was not found. (support reference: 0123456789abcdef)',
+    body: {},
+    method: 'GET',
+    url: 'http://h/v1/ops/orders/7',
+    errors: [{ path: 'params.id', message: 'unknown' }],
   });
 
   it('prints one line: error: <title>: <detail>', () => {
     expect(renderError(notFound)).toBe('error: Not Found: Order 7 was not found. (support reference: 0123456789abcdef)\n');
     expect(renderError(new CliError('cancelled'))).toBe('error: cancelled\n');
-    expect(renderError(new NetworkError('http://h:1/v1/me', 'ECONNREFUSED', new Error('connect ECONNREFUSED 127.0.0.1:1'))))
-      .toBe('error: network error: could not reach http://h:1: connect ECONNREFUSED 127.0.0.1:1\n');
+    expect(renderError(new NetworkError('http://h:1/v1/me', 'ECONNREFUSED', new Error('connect ECONNREFUSED 127.0.0.1:1')))).toBe(
+      'error: network error: could not reach http://h:1: connect ECONNREFUSED 127.0.0.1:1\n',
+    );
   });
 
   it('adds field errors only with --verbose', () => {
-    expect(renderError(notFound, true)).toBe('error: Not Found: Order 7 was not found. (support reference: 0123456789abcdef)\n  params.id: unknown\n');
+    expect(renderError(notFound, true)).toBe(
+      'error: Not Found: Order 7 was not found. (support reference: 0123456789abcdef)\n  params.id: unknown\n',
+    );
   });
 });
 
 describe('exit codes of real commands (fake API)', () => {
   const cases: [string[], number, RegExp][] = [
-    [['orders', 'get', '01a20692-0000-7000-8000-000000000007'], 4, /^error: Not Found: Order 01a20692-0000-7000-8000-000000000007 was not found\. \(support reference: 0123456789abcdef\)\n$/],
+    [
+      ['orders', 'get', '01a20692-0000-7000-8000-000000000007'],
+      4,
+      /^error: Not Found: Order 01a20692-0000-7000-8000-000000000007 was not found\. \(support reference: 0123456789abcdef\)\n$/,
+    ],
     [['fulfillment-orders', 'lock', 'fo-1'], 5, /^error: Lock Held: Fulfillment order 1 is locked by station-2/],
     [['keys', 'list'], 3, /^error: Forbidden: This key lacks the MANAGE_API_KEYS/],
     [['charges', 'list'], 1, /^error: Internal Server Error: /],
-    [['orders', 'priority', '01a20692-0000-7000-8000-000000000001', 'HIGH'], 2, /^error: Validation Failed: Invalid request: body\.priority is required\. \(support/],
+    [
+      ['orders', 'priority', '01a20692-0000-7000-8000-000000000001', 'HIGH'],
+      2,
+      /^error: Validation Failed: Invalid request: body\.priority is required\. \(support/,
+    ],
   ];
   for (const [args, code, stderr] of cases) {
     it(`fos ${args.join(' ')} -> ${code}`, async () => {
@@ -154,7 +181,12 @@ describe('server commands hook', () => {
     const code = await run(['node', 'fos', 'serve', '--port', '0'], ctx, {
       loadServerCommands: async () => ({
         registerServerCommands(program) {
-          program.command('serve').option('--port <n>').action((o) => { served = o; });
+          program
+            .command('serve')
+            .option('--port <n>')
+            .action((o) => {
+              served = o;
+            });
         },
       }),
     });

@@ -38,10 +38,13 @@ afterAll(async () => {
 const fos = (...args: string[]) => runCli(args, { env });
 
 describe('fos … export', () => {
-  it('writes the server\'s NDJSON, the same records as the list, and its CSV with --format csv', async () => {
+  it("writes the server's NDJSON, the same records as the list, and its CSV with --format csv", async () => {
     const r = await fos('orders', 'export');
     expect(r.code, r.stderr).toBe(0);
-    const records = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const records = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const listed = JSON.parse((await fos('orders', 'list', '--format', 'json')).stdout);
     expect(records).toEqual(listed);
     expect(records).toHaveLength(4);
@@ -50,10 +53,15 @@ describe('fos … export', () => {
     expect(csv.stdout.split('\n')[0]).toMatch(/^id,created_at,/);
     expect(csv.stdout.trimEnd().split('\n')).toHaveLength(5);
     const resumed = await fos('orders', 'export', '--after', records[1].id);
-    expect(resumed.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(records.slice(2));
+    expect(
+      resumed.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(records.slice(2));
   });
 
-  it('--all streams from the export in the list\'s default order, and pages when sorted otherwise', async () => {
+  it("--all streams from the export in the list's default order, and pages when sorted otherwise", async () => {
     const all = await fos('orders', 'list', '--all', '--format', 'ndjson');
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).toBe((await fos('orders', 'export')).stdout);
@@ -71,9 +79,14 @@ describe('fos … export', () => {
 
   it('runs from the spawned binary, twice in a row', async () => {
     for (let i = 0; i < 2; i++) {
-      const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'bin/fos.js'), 'orders', 'export', '--format', 'csv'], {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, timeout: 60_000,
-      });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [path.join(root, 'bin/fos.js'), 'orders', 'export', '--format', 'csv'],
+        {
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+          timeout: 60_000,
+        },
+      );
       expect(stdout.trimEnd().split('\n')).toHaveLength(5);
     }
   });

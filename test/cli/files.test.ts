@@ -25,7 +25,9 @@ const fos = (...args: string[]) => runCli(args, { env });
 describe('fos files upload / download / delete', () => {
   it('uploads files from disk, downloads them and the thumbnail, and deletes them', async () => {
     const photo = path.join(dir, 'dock photo.jpg');
-    const jpeg = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 90, g: 60, b: 30 } } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 90, g: 60, b: 30 } } })
+      .jpeg()
+      .toBuffer();
     await writeFile(photo, jpeg);
     const notes = path.join(dir, 'notes.csv');
     await writeFile(notes, 'sku,note\nMUG,chipped\n');
@@ -33,7 +35,13 @@ describe('fos files upload / download / delete', () => {
     const r = await fos('files', 'upload', photo, notes, '--tag', 'dock', '--format', 'json');
     expect(r.code, r.stderr).toBe(0);
     const [img, csv] = JSON.parse(r.stdout);
-    expect(img).toMatchObject({ name: 'dock photo.jpg', mimetype: 'image/jpeg', size: jpeg.length, tags: ['dock'], processing_status: 'PENDING' });
+    expect(img).toMatchObject({
+      name: 'dock photo.jpg',
+      mimetype: 'image/jpeg',
+      size: jpeg.length,
+      tags: ['dock'],
+      processing_status: 'PENDING',
+    });
     expect(csv).toMatchObject({ name: 'notes.csv', mimetype: 'text/csv', processing_status: 'READY' });
     expect(r.stderr).toContain(`uploaded ${photo} as ${img.id}`);
 

@@ -21,7 +21,18 @@ let token = '';
 let nextFulfil: 'pass' | 'drop-after-commit' | '503' = 'pass';
 const seen: string[] = [];
 
-const UPLOAD = ['--label-url', 'https://labels.example/1.pdf', '--tracking', '1Z999', '--carrier', 'UPS', '--service', 'Ground', '--cost', '7.5'];
+const UPLOAD = [
+  '--label-url',
+  'https://labels.example/1.pdf',
+  '--tracking',
+  '1Z999',
+  '--carrier',
+  'UPS',
+  '--service',
+  'Ground',
+  '--cost',
+  '7.5',
+];
 
 beforeAll(async () => {
   t = await testApp();
@@ -39,7 +50,9 @@ beforeAll(async () => {
       res.end(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the server is shutting down' }));
       return;
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+    ) as Record<string, string>;
     const up = await fetch(upstream + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
     const body = Buffer.from(await up.arrayBuffer());
     if (mode === 'drop-after-commit') {
@@ -47,7 +60,9 @@ beforeAll(async () => {
       return;
     }
     const out: Record<string, string> = {};
-    up.headers.forEach((v, k) => { if (!['content-encoding', 'transfer-encoding', 'content-length', 'connection', 'keep-alive'].includes(k)) out[k] = v; });
+    up.headers.forEach((v, k) => {
+      if (!['content-encoding', 'transfer-encoding', 'content-length', 'connection', 'keep-alive'].includes(k)) out[k] = v;
+    });
     res.writeHead(up.status, { ...out, 'content-length': String(body.length) });
     res.end(body);
   });
@@ -63,10 +78,15 @@ afterAll(async () => {
 async function fulfil(foId: string) {
   const io = testIOStreams({});
   const ctx = createContext({
-    io, env: { FOS_BASE_URL: proxyUrl, FOS_API_KEY: token, FOS_LOCK_OWNER: 'station-9', FOS_CONFIG_DIR: await tempConfigDir() },
+    io,
+    env: { FOS_BASE_URL: proxyUrl, FOS_API_KEY: token, FOS_LOCK_OWNER: 'station-9', FOS_CONFIG_DIR: await tempConfigDir() },
     retry: { baseDelayMs: 5, maxWaitMs: 3000 },
   });
-  const code = await run(['node', 'fos', 'fulfill', 'run', foId, ...UPLOAD], ctx, { loadServerCommands: async () => { throw new Error('no'); } });
+  const code = await run(['node', 'fos', 'fulfill', 'run', foId, ...UPLOAD], ctx, {
+    loadServerCommands: async () => {
+      throw new Error('no');
+    },
+  });
   const stdout = io.stdoutText().trim();
   return { code, stderr: io.stderrText(), results: stdout ? stdout.split('\n').map((l) => JSON.parse(l)) : [] };
 }

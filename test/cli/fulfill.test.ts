@@ -18,14 +18,35 @@ import { FakeApi, problem } from './helpers/fake-api.js';
 
 let t: TestApp;
 let env: Record<string, string>;
-const UPLOAD = ['--label-url', 'https://labels.example/1.pdf', '--tracking', '1Z999', '--carrier', 'UPS', '--service', 'Ground', '--cost', '7.5'];
+const UPLOAD = [
+  '--label-url',
+  'https://labels.example/1.pdf',
+  '--tracking',
+  '1Z999',
+  '--carrier',
+  'UPS',
+  '--service',
+  'Ground',
+  '--cost',
+  '7.5',
+];
 
 async function fos(args: string[], opts: { stdin?: string; stdoutTTY?: boolean; stderrTTY?: boolean } = {}) {
   const io = testIOStreams({ stdin: opts.stdin, stdoutTTY: opts.stdoutTTY ?? false, stderrTTY: opts.stderrTTY ?? false });
   const ctx = createContext({ io, env: { ...env, FOS_CONFIG_DIR: await tempConfigDir() }, retry: { baseDelayMs: 5, maxWaitMs: 3000 } });
-  const code = await run(['node', 'fos', ...args], ctx, { loadServerCommands: async () => { throw new Error('not in CLI tests'); } });
+  const code = await run(['node', 'fos', ...args], ctx, {
+    loadServerCommands: async () => {
+      throw new Error('not in CLI tests');
+    },
+  });
   const stdout = io.stdoutText();
-  const lines = stdout.trim() && !opts.stdoutTTY ? stdout.trim().split('\n').map((l) => JSON.parse(l)) : [];
+  const lines =
+    stdout.trim() && !opts.stdoutTTY
+      ? stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+      : [];
   return { code, stdout, stderr: io.stderrText(), lines };
 }
 
@@ -34,7 +55,16 @@ const packagesOf = (foId: string) => t.db.prisma.package.findMany({ where: { ful
 
 async function addRate(service: string, amount: number) {
   const res = await t.call('POST', '/v1/ops/carrier-rates', {
-    body: { carrier_id: 'ups', carrier_name: 'UPS', service_id: service.toLowerCase(), service_name: service, amount, per_unit_weight: 0.001, weight_unit: 'G', countries: ['US'] },
+    body: {
+      carrier_id: 'ups',
+      carrier_name: 'UPS',
+      service_id: service.toLowerCase(),
+      service_name: service,
+      amount,
+      per_unit_weight: 0.001,
+      weight_unit: 'G',
+      countries: ['US'],
+    },
   });
   expect(res.statusCode).toBe(201);
 }
@@ -43,20 +73,54 @@ async function addRate(service: string, amount: number) {
 async function twoFoOrder() {
   const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }], status: 'ACCEPTED' });
   const db = t.db.prisma;
-  const wh = await db.warehouse.create({ data: { team_id: t.teamId, name: 'East', address1: '1 Pier', city: 'Newark', state: 'NJ', zip: '07102', country: 'US' } });
+  const wh = await db.warehouse.create({
+    data: { team_id: t.teamId, name: 'East', address1: '1 Pier', city: 'Newark', state: 'NJ', zip: '07102', country: 'US' },
+  });
   const merchant = await fixtureMerchant(t);
   const product = await db.product.create({
-    data: { team_id: merchant, merchant_team_id: merchant, fulfiller_team_id: t.teamId, name: 'Teapot', sku: `TEA-${randomUUID().slice(0, 8)}`, measurement_unit: 'MM', weight_unit: 'G', weight: 900 },
+    data: {
+      team_id: merchant,
+      merchant_team_id: merchant,
+      fulfiller_team_id: t.teamId,
+      name: 'Teapot',
+      sku: `TEA-${randomUUID().slice(0, 8)}`,
+      measurement_unit: 'MM',
+      weight_unit: 'G',
+      weight: 900,
+    },
   });
   await db.inventoryLevel.create({ data: { product_id: product.id, warehouse_id: wh.id, on_hand: 5, committed: 1 } });
   const line = await db.orderLineItem.create({
-    data: { order_id: f.order.id, kind: 'CORE', product_id: product.id, sku: product.sku, name: product.name, remaining_quantity: 1, total_quantity: 1 },
+    data: {
+      order_id: f.order.id,
+      kind: 'CORE',
+      product_id: product.id,
+      sku: product.sku,
+      name: product.name,
+      remaining_quantity: 1,
+      total_quantity: 1,
+    },
   });
   const fo2 = await db.fulfillmentOrder.create({
-    data: { order_id: f.order.id, warehouse_id: wh.id, fulfiller_team_id: t.teamId, merchant_team_id: merchant, status: 'ACCEPTED', request_status: 'ACCEPTED' },
+    data: {
+      order_id: f.order.id,
+      warehouse_id: wh.id,
+      fulfiller_team_id: t.teamId,
+      merchant_team_id: merchant,
+      status: 'ACCEPTED',
+      request_status: 'ACCEPTED',
+    },
   });
   await db.fulfillmentOrderLineItem.create({
-    data: { fulfillment_order_id: fo2.id, order_line_item_id: line.id, product_id: product.id, sku: product.sku, name: product.name, quantity: 1, remaining_quantity: 1 },
+    data: {
+      fulfillment_order_id: fo2.id,
+      order_line_item_id: line.id,
+      product_id: product.id,
+      sku: product.sku,
+      name: product.name,
+      quantity: 1,
+      remaining_quantity: 1,
+    },
   });
   return { order: f.order, fos: [f.fo.id, fo2.id] };
 }
@@ -84,9 +148,12 @@ describe('fos fulfill run', () => {
     t.app.server.off('request', count);
     // As few requests as the API allows: no re-read of the fulfillment order after locking.
     expect(seen).toEqual([
-      'GET /v1/ops/fulfillment-orders', `GET /v1/ops/fulfillment-orders/${fo.id}`,
-      `POST /v1/ops/fulfillment-orders/${fo.id}/accept`, `POST /v1/ops/fulfillment-orders/${fo.id}/lock`,
-      'POST /v1/ops/packages', expect.stringMatching(/^POST \/v1\/ops\/packages\/[^/]+\/label$/),
+      'GET /v1/ops/fulfillment-orders',
+      `GET /v1/ops/fulfillment-orders/${fo.id}`,
+      `POST /v1/ops/fulfillment-orders/${fo.id}/accept`,
+      `POST /v1/ops/fulfillment-orders/${fo.id}/lock`,
+      'POST /v1/ops/packages',
+      expect.stringMatching(/^POST \/v1\/ops\/packages\/[^/]+\/label$/),
       expect.stringMatching(/^POST \/v1\/ops\/packages\/[^/]+\/fulfill$/),
     ]);
     expect(r.stderr).toContain('accepting it first (it is PENDING)');
@@ -96,7 +163,11 @@ describe('fos fulfill run', () => {
     expect(r.code).toBe(0);
     expect(r.lines).toHaveLength(1);
     expect(r.lines[0]).toMatchObject({
-      input: fo.id, fulfillment_order_id: fo.id, order_id: order.id, status: 'fulfilled', tracking_code: '1Z999',
+      input: fo.id,
+      fulfillment_order_id: fo.id,
+      order_id: order.id,
+      status: 'fulfilled',
+      tracking_code: '1Z999',
     });
 
     const after = await foOf(fo.id);
@@ -124,20 +195,28 @@ describe('fos fulfill run', () => {
     expect(table).toHaveLength(3);
     for (const id of ids) {
       // ids shortened to a prefix unique in the table (accepted by every command)
-      expect(table.some((l) => l.startsWith(order.order_number) && /\bfulfilled\b/.test(l) && id.startsWith(l.split(/\s+/)[3])), table.join('\n')).toBe(true);
+      expect(
+        table.some((l) => l.startsWith(order.order_number) && /\bfulfilled\b/.test(l) && id.startsWith(l.split(/\s+/)[3])),
+        table.join('\n'),
+      ).toBe(true);
       expect(await foOf(id)).toMatchObject({ status: 'FULFILLED', lock_owner: null });
       const [pkg] = await packagesOf(id);
       const label = await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: pkg.id } });
       expect(label.formatted_service).toBe('UPS Ground');
       expect(label.tracking_code).toMatch(/^UPS\d{16}$/);
     }
-    expect(await t.db.prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({ status: 'CLOSED', fulfillment_status: 'FULFILLED' });
+    expect(await t.db.prisma.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({
+      status: 'CLOSED',
+      fulfillment_status: 'FULFILLED',
+    });
   });
 
   it('the closing table on a TTY names each order, its status and the reason of every failure (whole, after the table)', async () => {
     const ok = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
     const held = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
-    const lock = await t.call('POST', `/v1/ops/fulfillment-orders/${held.fo.id}/lock`, { body: { lock_owner: 'station-elsewhere', timeout_minutes: 30 } });
+    const lock = await t.call('POST', `/v1/ops/fulfillment-orders/${held.fo.id}/lock`, {
+      body: { lock_owner: 'station-elsewhere', timeout_minutes: 30 },
+    });
     expect(lock.statusCode).toBe(200);
     await addRate('Ground', 4);
     const r = await fos(['fulfill', 'run', ok.fo.id, held.fo.id, '--rate-strategy', 'cheapest'], { stdoutTTY: true, stderrTTY: true });
@@ -150,7 +229,13 @@ describe('fos fulfill run', () => {
   });
 
   it('--item packs only part; a second run for more units makes a second package', async () => {
-    const f = await fulfillmentFixture(t, { lines: [{ sku: 'PART-MUG', quantity: 3 }, { sku: 'PART-CUP', quantity: 2 }], status: 'ACCEPTED' });
+    const f = await fulfillmentFixture(t, {
+      lines: [
+        { sku: 'PART-MUG', quantity: 3 },
+        { sku: 'PART-CUP', quantity: 2 },
+      ],
+      status: 'ACCEPTED',
+    });
     const r = await fos(['fulfill', 'run', f.fo.id, '--item', 'PART-MUG=1', ...UPLOAD]);
     expect(r.code).toBe(0);
     expect(r.lines[0]).toMatchObject({ status: 'fulfilled', fulfillment_order_id: f.fo.id });
@@ -163,7 +248,16 @@ describe('fos fulfill run', () => {
     fo = await foOf(f.fo.id);
     expect(Object.fromEntries(fo.line_items.map((l) => [l.sku, l.remaining_quantity]))).toEqual({ 'PART-MUG': 1, 'PART-CUP': 0 });
     const pkgs = await packagesOf(f.fo.id);
-    expect(pkgs.map((p) => p.line_items.map((l) => `${l.sku}×${l.quantity}`).sort().join(',')).sort()).toEqual(['PART-CUP×2,PART-MUG×1', 'PART-MUG×1']);
+    expect(
+      pkgs
+        .map((p) =>
+          p.line_items
+            .map((l) => `${l.sku}×${l.quantity}`)
+            .sort()
+            .join(','),
+        )
+        .sort(),
+    ).toEqual(['PART-CUP×2,PART-MUG×1', 'PART-MUG×1']);
 
     const tooMany = await fos(['fulfill', 'run', f.fo.id, '--item', 'PART-MUG=5', ...UPLOAD]);
     expect(tooMany.code).toBe(5);
@@ -172,12 +266,19 @@ describe('fos fulfill run', () => {
   });
 
   it('a failure at the label step releases the lock, reports what is left, and a re-run reuses the package', async () => {
-    const f = await fulfillmentFixture(t, { lines: [{ sku: 'FR-MUG', quantity: 2 }], status: 'ACCEPTED', shippingAddress: { name: 'Ada', address1: '1 Rue', city: 'Paris', country: 'FR', zip: '75001' } });
+    const f = await fulfillmentFixture(t, {
+      lines: [{ sku: 'FR-MUG', quantity: 2 }],
+      status: 'ACCEPTED',
+      shippingAddress: { name: 'Ada', address1: '1 Rue', city: 'Paris', country: 'FR', zip: '75001' },
+    });
     const r = await fos(['fulfill', 'run', f.fo.id, '--rate-strategy', 'CHEAPEST']);
     expect(r.code).toBe(5); // 409: no rate ships to FR
     const [pkg] = await packagesOf(f.fo.id);
     expect(r.lines[0]).toMatchObject({
-      status: 'failed', step: 'label', package_id: pkg.id, tracking_code: null,
+      status: 'failed',
+      step: 'label',
+      package_id: pkg.id,
+      tracking_code: null,
       state: `package ${pkg.id} created, not labelled or fulfilled; lock released`,
       error: { kind: 'conflict', status: 409, exit_code: 5 },
     });
@@ -195,7 +296,10 @@ describe('fos fulfill run', () => {
 
   it('a lock held by someone else fails at the lock step and changes nothing', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
-    expect((await t.call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { body: { lock_owner: 'someone-else', timeout_minutes: 5 } })).statusCode).toBe(200);
+    expect(
+      (await t.call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { body: { lock_owner: 'someone-else', timeout_minutes: 5 } }))
+        .statusCode,
+    ).toBe(200);
     const r = await fos(['fulfill', 'run', f.fo.id, ...UPLOAD]);
     expect(r.code).toBe(5);
     expect(r.lines[0]).toMatchObject({ status: 'failed', step: 'lock', state: 'nothing changed', error: { kind: 'lock-held' } });
@@ -204,15 +308,28 @@ describe('fos fulfill run', () => {
   });
 
   it('--dry-run shows the plan and writes nothing', async () => {
-    const f = await fulfillmentFixture(t, { lines: [{ sku: 'DRY-1', quantity: 2 }, { sku: 'DRY-2', quantity: 1 }] });
+    const f = await fulfillmentFixture(t, {
+      lines: [
+        { sku: 'DRY-1', quantity: 2 },
+        { sku: 'DRY-2', quantity: 1 },
+      ],
+    });
     const before = await foOf(f.fo.id);
     const events = await t.db.prisma.outboxEvent.count();
     const r = await fos(['fulfill', 'run', f.order.id, '--dry-run', '--rate-strategy', 'CHEAPEST']);
     expect(r.code).toBe(0);
-    expect(r.lines).toEqual([expect.objectContaining({
-      fulfillment_order_id: f.fo.id, status: 'planned', accept: true, label: 'buy (CHEAPEST)',
-      items: [{ sku: 'DRY-1', name: 'Product DRY-1', quantity: 2 }, { sku: 'DRY-2', name: 'Product DRY-2', quantity: 1 }],
-    })]);
+    expect(r.lines).toEqual([
+      expect.objectContaining({
+        fulfillment_order_id: f.fo.id,
+        status: 'planned',
+        accept: true,
+        label: 'buy (CHEAPEST)',
+        items: [
+          { sku: 'DRY-1', name: 'Product DRY-1', quantity: 2 },
+          { sku: 'DRY-2', name: 'Product DRY-2', quantity: 1 },
+        ],
+      }),
+    ]);
     expect(r.stderr).toContain('would accept (PENDING), lock, pack DRY-1 ×2, DRY-2 ×1');
     expect(r.stderr).toContain('dry run (nothing written)');
     const after = await foOf(f.fo.id);
@@ -232,16 +349,25 @@ describe('fos fulfill run', () => {
     expect(byInput[ok.order.id]).toMatchObject({ status: 'fulfilled', fulfillment_order_id: ok.fo.id });
     expect(byInput[ok.order.id].tracking_code).toMatch(/^UPS/);
     expect(byInput[fulfilledFo]).toMatchObject({ status: 'skipped', reason: 'already fulfilled', fulfillment_order_id: fulfilledFo });
-    expect(byInput[unknown]).toMatchObject({ status: 'failed', step: 'resolve', fulfillment_order_id: null, error: { kind: 'not-found', exit_code: 4 } });
+    expect(byInput[unknown]).toMatchObject({
+      status: 'failed',
+      step: 'resolve',
+      fulfillment_order_id: null,
+      error: { kind: 'not-found', exit_code: 4 },
+    });
     expect(r.stderr).toMatch(/\[#{20}\] fulfilling: 1\/1 · 1 fulfilled · 1 skipped · 1 failed/); // progress bar on a TTY stderr
     expect(r.stderr).toContain('error: 1 of 3 failed');
     const packagesBefore = await t.db.prisma.package.count();
 
     const again = await fos(['fulfill', 'run', '--from', '-', '--rate-strategy', 'CHEAPEST'], { stdin });
     expect(again.code).toBe(4);
-    expect(again.lines.map((l) => [l.input, l.status])).toEqual(expect.arrayContaining([
-      [ok.order.id, 'skipped'], [fulfilledFo, 'skipped'], [unknown, 'failed'],
-    ]));
+    expect(again.lines.map((l) => [l.input, l.status])).toEqual(
+      expect.arrayContaining([
+        [ok.order.id, 'skipped'],
+        [fulfilledFo, 'skipped'],
+        [unknown, 'failed'],
+      ]),
+    );
     expect(again.lines).toHaveLength(3);
     expect(await t.db.prisma.package.count()).toBe(packagesBefore);
   });
@@ -264,10 +390,17 @@ describe('fos fulfill run', () => {
 
 describe('--from input', () => {
   it('accepts a JSON array, NDJSON and plain ids', () => {
-    expect(parseIds('["a", {"id": "b"}]')).toEqual([{ id: 'a', kind: 'any' }, { id: 'b', kind: 'any' }]);
+    expect(parseIds('["a", {"id": "b"}]')).toEqual([
+      { id: 'a', kind: 'any' },
+      { id: 'b', kind: 'any' },
+    ]);
     expect(parseIds('{"id":"p1","fulfillment_order_id":"f1"}\n{"order_id":"o1"}\n\n# comment\nx y,z\n"q"')).toEqual([
-      { id: 'f1', kind: 'fulfillment-order' }, { id: 'o1', kind: 'order' },
-      { id: 'x', kind: 'any' }, { id: 'y', kind: 'any' }, { id: 'z', kind: 'any' }, { id: 'q', kind: 'any' },
+      { id: 'f1', kind: 'fulfillment-order' },
+      { id: 'o1', kind: 'order' },
+      { id: 'x', kind: 'any' },
+      { id: 'y', kind: 'any' },
+      { id: 'z', kind: 'any' },
+      { id: 'q', kind: 'any' },
     ]);
     expect(() => parseIds('{"name": 1}')).toThrow(/line 1 has no id/);
   });
@@ -304,11 +437,24 @@ describe('rate limits', () => {
 describe('a cheap label slower than the order asks', () => {
   it('warns for an Overnight order (and a CRITICAL one) whose cheapest service takes days, not for a Ground order', async () => {
     const rate = await t.call('POST', '/v1/ops/carrier-rates', {
-      body: { carrier_id: 'usps', carrier_name: 'USPS', service_id: 'economy', service_name: 'Economy', amount: 1, per_unit_weight: 0.0001, weight_unit: 'G', countries: ['US'], estimated_days: 6 },
+      body: {
+        carrier_id: 'usps',
+        carrier_name: 'USPS',
+        service_id: 'economy',
+        service_name: 'Economy',
+        amount: 1,
+        per_unit_weight: 0.0001,
+        weight_unit: 'G',
+        countries: ['US'],
+        estimated_days: 6,
+      },
     });
     expect(rate.statusCode).toBe(201);
     const cases: [Record<string, unknown>, RegExp | null][] = [
-      [{ shipping_method: 'Overnight' }, /cheapest service \(USPS Economy\) takes about 6 day\(s\), but its shipping method "Overnight" asks for 1/],
+      [
+        { shipping_method: 'Overnight' },
+        /cheapest service \(USPS Economy\) takes about 6 day\(s\), but its shipping method "Overnight" asks for 1/,
+      ],
       [{ priority: 'CRITICAL', shipping_method: null }, /but its priority CRITICAL asks for 1/],
       [{ shipping_method: 'Ground' }, null],
     ];

@@ -26,7 +26,10 @@ describe('--help on an 80-column terminal', () => {
     const long = narrow.split('\n').filter((l) => l.length > 80);
     expect(long).toEqual([]);
     expect(words(narrow)).toEqual(words(wide));
-    expect(wide.split('\n').some((l) => l.length > 80), 'the wide one has lines that needed wrapping').toBe(true);
+    expect(
+      wide.split('\n').some((l) => l.length > 80),
+      'the wide one has lines that needed wrapping',
+    ).toBe(true);
   });
 
   it('a group lists its subcommands first, then its options, then the global ones', async () => {
@@ -46,6 +49,8 @@ describe('--help on an 80-column terminal', () => {
   });
 
   it('documents the quote CSV output puts before a formula', async () => {
-    expect((await help([], 80)).replace(/\s+/g, ' ')).toContain("csv writes a text cell starting with =, +, -, @, tab or CR with a leading ' so a spreadsheet shows it as text");
+    expect((await help([], 80)).replace(/\s+/g, ' ')).toContain(
+      "csv writes a text cell starting with =, +, -, @, tab or CR with a leading ' so a spreadsheet shows it as text",
+    );
   });
 });

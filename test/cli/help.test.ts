@@ -10,7 +10,11 @@ import { runCli } from './helpers/cli.js';
 
 function helpOf(cmd: Command): string {
   let out = '';
-  cmd.configureOutput({ writeOut: (t) => { out += t; } });
+  cmd.configureOutput({
+    writeOut: (t) => {
+      out += t;
+    },
+  });
   cmd.outputHelp();
   return out;
 }
@@ -20,7 +24,10 @@ describe('help', () => {
     const r = await runCli(['--help']);
     const steps = r.stdout.slice(r.stdout.indexOf('First steps:')).split('\n').slice(1, 6);
     expect(steps.map((l) => l.trim().split(/\s{2,}/)[0])).toEqual([
-      '$ fos serve --demo', '$ fos login --base-url <url>', '$ fos products list', '$ fos orders list --status OPEN',
+      '$ fos serve --demo',
+      '$ fos login --base-url <url>',
+      '$ fos products list',
+      '$ fos orders list --status OPEN',
       '$ fos fulfill run <order-id> --rate-strategy CHEAPEST',
     ]);
   });
@@ -38,7 +45,9 @@ describe('help', () => {
     };
     walk(program, 'fos');
     expect(leaves.length).toBeGreaterThan(80);
-    expect(leaves.map(([p]) => p)).toEqual(expect.arrayContaining(['fos db migrate', 'fos admin key create', 'fos admin user add-to-team']));
+    expect(leaves.map(([p]) => p)).toEqual(
+      expect.arrayContaining(['fos db migrate', 'fos admin key create', 'fos admin user add-to-team']),
+    );
     const missing = leaves.filter(([, cmd]) => !/\nExamples:\n {2}\$ .*\bfos /.test(helpOf(cmd))).map(([p]) => p);
     expect(missing).toEqual([]);
   });

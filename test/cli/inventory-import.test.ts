@@ -49,12 +49,17 @@ describe('fos inventory import (spawned)', () => {
     const tent = await onHand('ACME-TENT-2P');
     const file = path.join(dir, 'counts.csv');
     await writeFile(file, `sku,counted\nACME-STOVE,${stove + 5}\nACME-TENT-2P,${tent - 2}\n`);
-    const table = new RegExp(`^ {2}ROW\\s+SKU\\s+WAREHOUSE\\s+BEFORE\\s+AFTER\\s+DELTA.*\\n {2}2\\s+ACME-STOVE\\s+Portland DC\\s+${stove}\\s+${stove + 5}\\s+5\\b.*\\n {2}3\\s+ACME-TENT-2P\\s+Portland DC\\s+${tent}\\s+${tent - 2}\\s+-2\\b`, 'm');
+    const table = new RegExp(
+      `^ {2}ROW\\s+SKU\\s+WAREHOUSE\\s+BEFORE\\s+AFTER\\s+DELTA.*\\n {2}2\\s+ACME-STOVE\\s+Portland DC\\s+${stove}\\s+${stove + 5}\\s+5\\b.*\\n {2}3\\s+ACME-TENT-2P\\s+Portland DC\\s+${tent}\\s+${tent - 2}\\s+-2\\b`,
+      'm',
+    );
     for (let run = 0; run < 2; run++) {
       const dry = await ptyFos(['inventory', 'import', file, '--warehouse', 'Portland DC', '--dry-run'], env);
       expect(dry.code).toBe(0);
       expect(dry.out).toMatch(table);
-      expect(dry.out).toContain('2 counted row(s) checked in 1 request(s), 2 level(s) would change, reason CYCLE_COUNT; nothing was changed');
+      expect(dry.out).toContain(
+        '2 counted row(s) checked in 1 request(s), 2 level(s) would change, reason CYCLE_COUNT; nothing was changed',
+      );
       for (const l of dry.out.split('\n').filter((x) => x.startsWith('  '))) expect(l.length).toBeLessThanOrEqual(80);
     }
     expect([await onHand('ACME-STOVE'), await onHand('ACME-TENT-2P')]).toEqual([stove, tent]);

@@ -34,7 +34,18 @@ describe('fos purchase-orders and fos inventory', () => {
     const p = await w.product('CLI-MUG');
     const po = await json('purchase-orders', 'create', '--warehouse', w.east, '--reference', 'PO-77', 'CLI-MUG=50');
     expect(po).toMatchObject({ status: 'OPEN', reference: 'PO-77', total_open: 50 });
-    const receipt = await json('purchase-orders', 'receive', po.id, 'CLI-MUG=45', '--damaged', 'CLI-MUG=2', '--lot', 'L-9', '--expires', '2027-01-31');
+    const receipt = await json(
+      'purchase-orders',
+      'receive',
+      po.id,
+      'CLI-MUG=45',
+      '--damaged',
+      'CLI-MUG=2',
+      '--lot',
+      'L-9',
+      '--expires',
+      '2027-01-31',
+    );
     expect(receipt).toMatchObject({ units: 47, purchase_order: { status: 'PARTIALLY_RECEIVED', total_open: 3 } });
     const closed = await fos('purchase-orders', 'close', po.id, '--yes', '--format', 'json');
     expect(closed.code, closed.stderr).toBe(0);
@@ -49,7 +60,10 @@ describe('fos purchase-orders and fos inventory', () => {
     expect(levels).toEqual([expect.objectContaining({ warehouse_name: 'East', on_hand: 42, available: 42 })]);
     const moves = await json('inventory', 'movements', '--sku', 'CLI-MUG', '--kind', 'RECEIVED,COUNTED');
     expect(moves.map((m: any) => m.kind)).toEqual(expect.arrayContaining(['COUNTED', 'RECEIVED']));
-    expect(moves.find((m: any) => m.kind === 'RECEIVED' && m.bucket === 'on_hand')).toMatchObject({ lot_code: 'L-9', expiration_date: '2027-01-31' });
+    expect(moves.find((m: any) => m.kind === 'RECEIVED' && m.bucket === 'on_hand')).toMatchObject({
+      lot_code: 'L-9',
+      expiration_date: '2027-01-31',
+    });
 
     await w.t.db.prisma.product.update({ where: { id: p }, data: { minimum_level: 50, maximum_level: 100 } });
     const low = await json('inventory', 'low-stock');
@@ -113,14 +127,30 @@ describe('fos inventory import', () => {
   it('imports 2,001 counts in three requests (each checked first); --dry-run changes nothing', async () => {
     const n = 2001;
     await w.t.db.prisma.product.createMany({
-      data: Array.from({ length: n }, (_, i) => ({ team_id: w.merchantId, merchant_team_id: w.merchantId, fulfiller_team_id: w.t.teamId, name: `Csv ${i}`, sku: `CSV-${i}`, measurement_unit: 'MM', weight_unit: 'G' })),
+      data: Array.from({ length: n }, (_, i) => ({
+        team_id: w.merchantId,
+        merchant_team_id: w.merchantId,
+        fulfiller_team_id: w.t.teamId,
+        name: `Csv ${i}`,
+        sku: `CSV-${i}`,
+        measurement_unit: 'MM',
+        weight_unit: 'G',
+      })),
     });
     const file = path.join(dir, 'counts.csv');
     await writeFile(file, `sku,counted\n${Array.from({ length: n }, (_, i) => `CSV-${i},${i % 10}`).join('\n')}\n`);
     const dry = await fos('inventory', 'import', file, '--warehouse', w.west, '--dry-run', '--format', 'json');
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({ rows: n, requests: 3, applied: 0, dry_run: true });
-    expect(JSON.parse(dry.stdout).lines[1234]).toEqual({ row: 1236, sku: 'CSV-1234', warehouse: expect.any(String), before: 0, after: 4, delta: 4, available_after: 4 });
+    expect(JSON.parse(dry.stdout).lines[1234]).toEqual({
+      row: 1236,
+      sku: 'CSV-1234',
+      warehouse: expect.any(String),
+      before: 0,
+      after: 4,
+      delta: 4,
+      available_after: 4,
+    });
     expect(await w.t.db.prisma.inventoryLevel.count({ where: { warehouse_id: w.west, product: { sku: { startsWith: 'CSV-' } } } })).toBe(0);
     const r = await fos('inventory', 'import', file, '--warehouse', w.west, '--format', 'json');
     expect(r.code, r.stderr).toBe(0);
@@ -128,7 +158,10 @@ describe('fos inventory import', () => {
     expect(JSON.parse(r.stdout).adjustment_ids).toHaveLength(3);
     expect(JSON.parse(r.stdout).lines).toHaveLength(n);
     expect(JSON.parse(r.stdout).lines[1999]).toMatchObject({ row: 2001, sku: 'CSV-1999', before: 0, after: 9, delta: 9 });
-    const sum = await w.t.db.prisma.inventoryLevel.aggregate({ where: { warehouse_id: w.west, product: { sku: { startsWith: 'CSV-' } } }, _sum: { on_hand: true } });
+    const sum = await w.t.db.prisma.inventoryLevel.aggregate({
+      where: { warehouse_id: w.west, product: { sku: { startsWith: 'CSV-' } } },
+      _sum: { on_hand: true },
+    });
     expect(sum._sum.on_hand).toBe(Array.from({ length: n }, (_, i) => i % 10).reduce((a, b) => a + b, 0));
   }, 300_000);
 
@@ -139,7 +172,9 @@ describe('fos inventory import', () => {
     await writeFile(file, `sku,counted\n${rows.join('\n')}\n`);
     const r = await fos('inventory', 'import', file, '--warehouse', w.east);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^error: row 1102: Product with SKU "NO-SUCH-SKU" was not found\.\nnothing was imported \(every row is checked before any is applied\)/m);
+    expect(r.stderr).toMatch(
+      /^error: row 1102: Product with SKU "NO-SUCH-SKU" was not found\.\nnothing was imported \(every row is checked before any is applied\)/m,
+    );
     expect(r.stderr).not.toContain('lines[');
     const first = await w.t.db.prisma.inventoryLevel.findFirst({ where: { warehouse_id: w.east, product: { sku: 'CSV-0' } } });
     expect(first?.on_hand ?? 0).toBe(0);
@@ -151,12 +186,22 @@ describe('fos inventory import', () => {
 describe('fos products import', () => {
   it('creates and updates by SKU, typed from the API schema; failing rows are named by CSV row (exit 1)', async () => {
     const file = path.join(dir, 'products.csv');
-    await writeFile(file, 'SKU,Name,Type,Weight,Weight Unit,Minimum Level\nIMP-1,Import mug,standard,350,g,4\nIMP-2,Import tee,STANDARD,,,\n');
+    await writeFile(
+      file,
+      'SKU,Name,Type,Weight,Weight Unit,Minimum Level\nIMP-1,Import mug,standard,350,g,4\nIMP-2,Import tee,STANDARD,,,\n',
+    );
     const r = await fos('products', 'import', file, '--format', 'json');
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, created: 2, updated: 0, failed: 0 });
     const mug = await w.t.db.prisma.product.findFirstOrThrow({ where: { sku: 'IMP-1' } });
-    expect(mug).toMatchObject({ name: 'Import mug', type: 'STANDARD', weight: 350, weight_unit: 'G', minimum_level: 4, team_id: w.t.teamId });
+    expect(mug).toMatchObject({
+      name: 'Import mug',
+      type: 'STANDARD',
+      weight: 350,
+      weight_unit: 'G',
+      minimum_level: 4,
+      team_id: w.t.teamId,
+    });
 
     await writeFile(file, 'sku,name\nIMP-1,Import mug v2\nIMP-NEW,\n');
     const partial = await fos('products', 'import', file, '--format', 'json');

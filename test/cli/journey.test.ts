@@ -30,7 +30,12 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 /** A converted order whose payment is PENDING, so it carries the AWAITING_PAYMENT hold. */
 async function unpaidOrder(): Promise<string> {
   const draft = await t.call('POST', '/v1/ops/draft-orders', {
-    body: { merchant_team_id: merchantTeamId, payment_status: 'PENDING', shipping_address: SHIP_TO, line_items: [{ sku: 'JOURNEY-A-RATHER-LONG-SKU', quantity: 1, price: 10 }] },
+    body: {
+      merchant_team_id: merchantTeamId,
+      payment_status: 'PENDING',
+      shipping_address: SHIP_TO,
+      line_items: [{ sku: 'JOURNEY-A-RATHER-LONG-SKU', quantity: 1, price: 10 }],
+    },
   });
   expect(draft.statusCode).toBe(201);
   const order = await t.call('POST', `/v1/ops/draft-orders/${draft.json().id}/convert`);
@@ -100,12 +105,14 @@ describe('tables on a terminal', () => {
 
   it('orders get shows the fields that have values, then the line items as a table', async () => {
     const id = (await fos(['orders', 'list', '--json', 'id'])).stdout.match(UUID)![0];
-    const r = await fos(["orders", "get", id], { tty: true, width: 160 });
+    const r = await fos(['orders', 'get', id], { tty: true, width: 160 });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^id\\s+${id}$`, 'm'));
     expect(r.stdout).not.toMatch(/^cancelled_at\s*$/m); // null fields are left out
     expect(r.stdout).not.toContain('[1 items]');
-    expect(r.stdout).toMatch(/^core_order_line_items \(1\)\n {2}ID\s+SKU\s+NAME\s+TOTAL_QUANTITY\s+REMAINING_QUANTITY\n {2}\S{36}\s+JOURNEY-A-RATHER-LONG-SKU\s+Product JOURNEY-A-RATHER-LONG-SKU\s+2\s+2$/m);
+    expect(r.stdout).toMatch(
+      /^core_order_line_items \(1\)\n {2}ID\s+SKU\s+NAME\s+TOTAL_QUANTITY\s+REMAINING_QUANTITY\n {2}\S{36}\s+JOURNEY-A-RATHER-LONG-SKU\s+Product JOURNEY-A-RATHER-LONG-SKU\s+2\s+2$/m,
+    );
     const json = await fos(['orders', 'get', id, '--json']);
     expect(JSON.parse(json.stdout)).toHaveProperty('cancelled_at', null); // --json still has everything
   });
@@ -130,7 +137,11 @@ describe('--all on a terminal', () => {
     const out = io.out.bind(io);
     io.out = async (text: string) => (events.push('out'), out(text));
     const ctx = createContext({ io, env: { ...admin, FOS_CONFIG_DIR: await tempConfigDir() } });
-    const code = await run(['node', 'fos', 'products', 'list', '--all', '--limit', '1'], ctx, { loadServerCommands: async () => { throw new Error('no'); } });
+    const code = await run(['node', 'fos', 'products', 'list', '--all', '--limit', '1'], ctx, {
+      loadServerCommands: async () => {
+        throw new Error('no');
+      },
+    });
     expect(code).toBe(0);
     expect(events).toContain('update#1');
     expect(events.indexOf('done#1')).toBeGreaterThan(-1);
@@ -152,7 +163,18 @@ describe('orders on hold', () => {
     const again = await fos(['orders', 'mark-paid', orderId]);
     expect(again.code).toBe(5);
 
-    const upload = ['--label-url', 'https://labels.example/1.pdf', '--tracking', '1ZJOURNEY', '--carrier', 'UPS', '--service', 'Ground', '--cost', '7.5'];
+    const upload = [
+      '--label-url',
+      'https://labels.example/1.pdf',
+      '--tracking',
+      '1ZJOURNEY',
+      '--carrier',
+      'UPS',
+      '--service',
+      'Ground',
+      '--cost',
+      '7.5',
+    ];
     const done = await fos(['fulfill', 'run', orderId, ...upload, '--json', 'status,tracking_code']);
     expect(done.stderr).not.toMatch(/^error:/m);
     expect(JSON.parse(done.stdout)).toEqual({ status: 'fulfilled', tracking_code: '1ZJOURNEY' });
@@ -170,11 +192,15 @@ describe('orders on hold', () => {
 describe('login after fos serve saved the "local" profile', () => {
   it('refreshes the current profile, offering its URL, instead of adding "default"', async () => {
     const dir = await tempConfigDir();
-    const first = await runCli(['login', '--base-url', baseUrl, '--with-token', '--profile', 'local'], { configDir: dir, stdin: t.adminToken });
+    const first = await runCli(['login', '--base-url', baseUrl, '--with-token', '--profile', 'local'], {
+      configDir: dir,
+      stdin: t.adminToken,
+    });
     expect(first.code).toBe(0);
     const offered: Array<string | undefined> = [];
     const r = await runCli(['login'], {
-      configDir: dir, tty: true,
+      configDir: dir,
+      tty: true,
       prompts: { input: async (o) => (offered.push(o.default), o.default ?? ''), password: async () => t.adminToken },
     });
     expect(r.code).toBe(0);

@@ -48,7 +48,12 @@ describe('fos locations', () => {
     await writeFile(good, 'Name,Type,Barcode,Pick Sequence\nO-01,overstock,LOC-O01,500\nO-02,OVERSTOCK,,501\nDMG,DAMAGED,,900\n');
     const r = await json('locations', 'import', good, '--warehouse', w.east);
     expect(r).toMatchObject({ created: 3 });
-    expect((await json('locations', 'list', '--warehouse', w.east, '--type', 'OVERSTOCK')).map((l: any) => [l.name, l.pick_sequence, l.barcode])).toEqual([['O-01', 500, 'LOC-O01'], ['O-02', 501, null]]);
+    expect(
+      (await json('locations', 'list', '--warehouse', w.east, '--type', 'OVERSTOCK')).map((l: any) => [l.name, l.pick_sequence, l.barcode]),
+    ).toEqual([
+      ['O-01', 500, 'LOC-O01'],
+      ['O-02', 501, null],
+    ]);
     const badFile = path.join(dir, 'bad.csv');
     await writeFile(badFile, 'name,type,pick_sequence\nX-01,FRIDGE,1\n,PICKABLE,2\nX-03,PICKABLE,-4\n');
     const bad = await fos('locations', 'import', badFile, '--warehouse', w.east);
@@ -69,7 +74,10 @@ describe('fos locations', () => {
     const counted = await json('inventory', 'count', '--warehouse', w.east, '--location', 'A-01-01', 'CLI-BIN=11');
     expect(counted.lines[0]).toMatchObject({ delta: -1, on_hand: 19 });
     const stock = await json('inventory', 'locations', '--sku', 'CLI-BIN');
-    expect(stock.map((s: any) => [s.location_name, s.on_hand]).sort()).toEqual([['A-01-01', 11], ['R-01', 8]]);
+    expect(stock.map((s: any) => [s.location_name, s.on_hand]).sort()).toEqual([
+      ['A-01-01', 11],
+      ['R-01', 8],
+    ]);
     const short = await fos('inventory', 'move', '--warehouse', w.east, '--from', 'R-01', '--to', 'A-01-01', 'CLI-BIN=9');
     expect(short.code).toBe(5);
     expect(short.stderr).toMatch(/Only 8 of 9 units of CLI-BIN/);

@@ -48,7 +48,10 @@ describe('warehouses by name (spawned)', () => {
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((l: { warehouse_id: string }) => l.warehouse_id === portland)).toBe(true);
     }
-    const po = await spawnFos(['purchase-orders', 'create', '--warehouse', 'Portland DC', '--reference', 'BY-NAME', 'ACME-STOVE=3', '--json', 'warehouse_id'], env);
+    const po = await spawnFos(
+      ['purchase-orders', 'create', '--warehouse', 'Portland DC', '--reference', 'BY-NAME', 'ACME-STOVE=3', '--json', 'warehouse_id'],
+      env,
+    );
     expect(po.code, po.stderr).toBe(0);
     expect(JSON.parse(po.stdout)).toEqual({ warehouse_id: portland });
   });
@@ -72,11 +75,17 @@ describe('short ids at 80 columns (pseudo-terminal)', () => {
     const full = JSON.parse((await spawnFos(['orders', 'list', '--json', 'id'], env)).stdout).map((o: { id: string }) => o.id);
     const r = await ptyFos(['orders', 'list'], env);
     expect(r.code).toBe(0);
-    const lines = r.out.trimEnd().split('\n').filter((l) => !l.startsWith('('));
+    const lines = r.out
+      .trimEnd()
+      .split('\n')
+      .filter((l) => !l.startsWith('('));
     expect(lines[0]).toMatch(/^ID\s+ORDER_NUMBER\s+STATUS/);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
     expect(r.out).not.toContain('…');
-    const shown = lines.slice(1).filter((l) => /^[0-9a-f]/.test(l)).map((l) => l.split(/\s+/)[0]);
+    const shown = lines
+      .slice(1)
+      .filter((l) => /^[0-9a-f]/.test(l))
+      .map((l) => l.split(/\s+/)[0]);
     expect(shown).toHaveLength(full.length);
     expect(shown[0].length).toBeLessThan(36);
     for (const [i, s] of shown.entries()) {
@@ -97,7 +106,10 @@ describe('short ids at 80 columns (pseudo-terminal)', () => {
   });
 
   it('inventory movements keeps time, bucket, delta, kind and reason; receipts show what came damaged', async () => {
-    const adjust = await spawnFos(['inventory', 'adjust', '--warehouse', 'Portland DC', '--reason', 'FOUND', 'ACME-STOVE:2', '--json', 'id'], env);
+    const adjust = await spawnFos(
+      ['inventory', 'adjust', '--warehouse', 'Portland DC', '--reason', 'FOUND', 'ACME-STOVE:2', '--json', 'id'],
+      env,
+    );
     expect(adjust.code, adjust.stderr).toBe(0);
     const m = await ptyFos(['inventory', 'movements', '--limit', '5'], env);
     expect(m.code).toBe(0);
@@ -107,8 +119,13 @@ describe('short ids at 80 columns (pseudo-terminal)', () => {
     expect(lines[head + 1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\dZ\s+ACME-STOVE\s+on_hand\s+2\s+ADJUSTED\s+FOUND$/);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
 
-    const po = JSON.parse((await spawnFos(['purchase-orders', 'create', '--warehouse', 'Portland DC', 'ACME-STOVE=10', '--json', 'id'], env)).stdout).id;
-    const recv = await spawnFos(['purchase-orders', 'receive', po.slice(0, 13), 'ACME-STOVE=7', '--damaged', 'ACME-STOVE=3', '--json', 'units'], env);
+    const po = JSON.parse(
+      (await spawnFos(['purchase-orders', 'create', '--warehouse', 'Portland DC', 'ACME-STOVE=10', '--json', 'id'], env)).stdout,
+    ).id;
+    const recv = await spawnFos(
+      ['purchase-orders', 'receive', po.slice(0, 13), 'ACME-STOVE=7', '--damaged', 'ACME-STOVE=3', '--json', 'units'],
+      env,
+    );
     expect(recv.code, recv.stderr).toBe(0);
     expect(JSON.parse(recv.stdout)).toEqual({ units: 10 });
     const shown = await ptyFos(['purchase-orders', 'get', po.slice(0, 13)], env);

@@ -15,7 +15,11 @@ beforeAll(async () => {
   t = await testApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const key = await t.key({ powerRole: 'ADMIN', tier: 4 });
-  env = { FOS_BASE_URL: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1`, FOS_API_KEY: key.token, FOS_LOCK_OWNER: 'station-3' };
+  env = {
+    FOS_BASE_URL: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1`,
+    FOS_API_KEY: key.token,
+    FOS_LOCK_OWNER: 'station-3',
+  };
   const made = await convertedOrder(t, t.adminToken, [{ sku: 'NUM-A', quantity: 1, onHand: 50 }]);
   first = made.order;
   merchant = made.merchantTeamId;
@@ -27,7 +31,13 @@ const fos = (args: string[], opts: RunCliOptions = {}) => runCli(args, { env, ..
 /** A converted order with this exact order number. */
 async function numbered(orderNumber: string): Promise<{ id: string; order_number: string }> {
   const draft = await t.call('POST', '/v1/ops/draft-orders', {
-    body: { merchant_team_id: merchant, payment_status: 'PAID', shipping_address: SHIP_TO, order_number: orderNumber, line_items: [{ sku: 'NUM-A', quantity: 1, price: 10 }] },
+    body: {
+      merchant_team_id: merchant,
+      payment_status: 'PAID',
+      shipping_address: SHIP_TO,
+      order_number: orderNumber,
+      line_items: [{ sku: 'NUM-A', quantity: 1, price: 10 }],
+    },
   });
   expect(draft.statusCode, draft.body).toBe(201);
   const order = await t.call('POST', `/v1/ops/draft-orders/${draft.json().id}/convert`);
@@ -70,9 +80,26 @@ describe('orders by number', () => {
 
   it('fos fulfill run "#number" fulfils that order', async () => {
     const o = await numbered('SHIP-4242');
-    const r = await fos(['fulfill', 'run', '#SHIP-4242', '--label-url', 'https://labels.example/1.pdf', '--tracking', '1Z1', '--carrier', 'UPS', '--service', 'Ground', '--cost', '5']);
+    const r = await fos([
+      'fulfill',
+      'run',
+      '#SHIP-4242',
+      '--label-url',
+      'https://labels.example/1.pdf',
+      '--tracking',
+      '1Z1',
+      '--carrier',
+      'UPS',
+      '--service',
+      'Ground',
+      '--cost',
+      '5',
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const results = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ order_id: o.id, status: 'fulfilled' });
   });

@@ -57,7 +57,13 @@ describe('format selection by TTY', () => {
     const { ctx, io } = await setup({ tty: true });
     (await ctx.config.load()).setDefaultFormat('ndjson');
     await printList(ctx, products);
-    expect(io.stdoutText().trim().split('\n').map((l) => JSON.parse(l))).toEqual(products);
+    expect(
+      io
+        .stdoutText()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(products);
 
     const piped = createContext({ io: testIOStreams({ tty: false }), env: ctx.env });
     await printList(piped, products);
@@ -107,9 +113,22 @@ describe('field selection', () => {
   });
 
   it('picks nested paths, keeps the shape, maps arrays, fills missing with null', () => {
-    const rec = { id: 1, config: { incoterm: 'FAS', x: 2 }, items: [{ sku: 'A', q: 1, z: 0 }, { sku: 'B', q: 2 }] };
+    const rec = {
+      id: 1,
+      config: { incoterm: 'FAS', x: 2 },
+      items: [
+        { sku: 'A', q: 1, z: 0 },
+        { sku: 'B', q: 2 },
+      ],
+    };
     expect(pickFields(rec, ['id', 'config.incoterm', 'items.sku', 'items.q', 'nope'])).toEqual({
-      id: 1, config: { incoterm: 'FAS' }, items: [{ sku: 'A', q: 1 }, { sku: 'B', q: 2 }], nope: null,
+      id: 1,
+      config: { incoterm: 'FAS' },
+      items: [
+        { sku: 'A', q: 1 },
+        { sku: 'B', q: 2 },
+      ],
+      nope: null,
     });
     expect(getPath(rec, 'items.sku')).toEqual(['A', 'B']);
     expect(getPath(rec, 'config.missing')).toBeUndefined();
@@ -158,11 +177,14 @@ describe('csv', () => {
 
   it('writes a header row and one row per record (union of keys for arrays)', async () => {
     const { ctx, io } = await setup({ tty: false, options: { format: 'csv' } });
-    await printList(ctx, [{ id: 1, name: 'Cup, "large"' }, { id: 2, extra: true }]);
+    await printList(ctx, [
+      { id: 1, name: 'Cup, "large"' },
+      { id: 2, extra: true },
+    ]);
     expect(io.stdoutText()).toBe('id,name,extra\n1,"Cup, ""large""",\n2,,true\n');
   });
 
-  it('streams from an iterator with the first record\'s columns or the selected fields', async () => {
+  it("streams from an iterator with the first record's columns or the selected fields", async () => {
     const { ctx, io } = await setup({ tty: false, options: { format: 'csv', json: 'id,config.level' } });
     expect(await printList(ctx, slowly(products))).toBe(2);
     expect(io.stdoutText()).toBe('id,config.level\np1,1\np2,2\n');

@@ -66,7 +66,14 @@ describe('logout, profile delete, auth status', () => {
     const r = await runCli(['auth', 'status', '--json'], { configDir: dir });
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
-    expect(s).toMatchObject({ base_url: baseUrl, profile: 'wh', key_source: 'profile', power_role: 'ADMIN', rate_tier: 2, rate_limit: 120 });
+    expect(s).toMatchObject({
+      base_url: baseUrl,
+      profile: 'wh',
+      key_source: 'profile',
+      power_role: 'ADMIN',
+      rate_tier: 2,
+      rate_limit: 120,
+    });
     expect(s.api_key).not.toBe(key.token);
     expect(s.permissions.length).toBeGreaterThan(5);
     expect(s.rate_remaining).toBeLessThan(120);
@@ -87,7 +94,11 @@ describe('logout, profile delete, auth status', () => {
     expect(script.code).toBe(2);
     expect(script.stderr).toContain('pass --yes');
     const asked: string[] = [];
-    const no = await runCli(['profile', 'delete', 'b'], { configDir: dir, tty: true, prompts: { confirm: async (o) => (asked.push(o.message), false) } });
+    const no = await runCli(['profile', 'delete', 'b'], {
+      configDir: dir,
+      tty: true,
+      prompts: { confirm: async (o) => (asked.push(o.message), false) },
+    });
     expect(no.code).toBe(1);
     expect(asked).toEqual(['Delete profile "b" (http://127.0.0.1:8080/v1) and its saved key?']);
     const yes = await runCli(['profile', 'delete', 'a', '--yes'], { configDir: dir });

@@ -35,15 +35,21 @@ describe('the standalone bundle', () => {
     });
     await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
     try {
-      const env = { PATH: process.env.PATH, FOS_CONFIG_DIR: path.join(out, 'config'), FOS_API_KEY: 'fos_test', FOS_BASE_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1` };
-      const run = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [bundle, ...args], { env });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout += d));
-        child.stderr.on('data', (d: Buffer) => (stderr += d));
-        child.on('close', (code: number | null) => resolve({ code, stdout, stderr }));
-      });
+      const env = {
+        PATH: process.env.PATH,
+        FOS_CONFIG_DIR: path.join(out, 'config'),
+        FOS_API_KEY: 'fos_test',
+        FOS_BASE_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1`,
+      };
+      const run = (args: string[]) =>
+        new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, [bundle, ...args], { env });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (d: Buffer) => (stdout += d));
+          child.stderr.on('data', (d: Buffer) => (stderr += d));
+          child.on('close', (code: number | null) => resolve({ code, stdout, stderr }));
+        });
       const json = await run(['products', 'list', '--json', 'id,sku']);
       expect(json.code, json.stderr).toBe(0);
       expect(JSON.parse(json.stdout)).toEqual([{ id: 'p1', sku: 'MUG' }]);
@@ -63,11 +69,17 @@ describe('the standalone bundle', () => {
     expect(help.stdout).toMatch(/\n {2}products /);
     expect(help.stdout).not.toMatch(/^ {2}(serve|admin|db)\b/m);
     expect(help.stdout).not.toMatch(/fos serve\b/);
-    for (const args of [['serve', '--demo'], ['admin', 'team', 'list'], ['db', 'migrate']]) {
+    for (const args of [
+      ['serve', '--demo'],
+      ['admin', 'team', 'list'],
+      ['db', 'migrate'],
+    ]) {
       const r = spawnSync(binary, args, { encoding: 'utf8', env });
       expect(r.status).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^error: this standalone fos binary is the API client only; `fos serve`, `fos admin` and `fos db` need a checkout/);
+      expect(r.stderr).toMatch(
+        /^error: this standalone fos binary is the API client only; `fos serve`, `fos admin` and `fos db` need a checkout/,
+      );
     }
   });
 });

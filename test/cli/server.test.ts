@@ -36,7 +36,8 @@ describe('login and profiles', () => {
   it('verifies the key with GET /v1/me, saves the profile, and later commands use it', async () => {
     const dir = await tempConfigDir();
     const login = await runCli(['login', '--base-url', baseUrl.replace('/v1', ''), '--with-token', '--profile', 'local'], {
-      configDir: dir, stdin: `${t.adminToken}\n`,
+      configDir: dir,
+      stdin: `${t.adminToken}\n`,
     });
     expect(login.code).toBe(0);
     expect(login.stderr).toMatch(/Logged in to .* as "local admin" \(ADMIN, team /);
@@ -44,7 +45,7 @@ describe('login and profiles', () => {
     expect(JSON.parse(me.stdout)).toEqual({ key_name: 'local admin', power_role: 'ADMIN' });
   });
 
-  it('a wrong key fails login with exit 3 and the server\'s one-line error', async () => {
+  it("a wrong key fails login with exit 3 and the server's one-line error", async () => {
     const r = await runCli(['login', '--base-url', baseUrl, '--api-key', 'fos_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA_AAAAAA']);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: Unauthorized: .+ \(support reference: [0-9a-f]{16}\)\n$/m);
@@ -53,9 +54,30 @@ describe('login and profiles', () => {
 
 describe('products through the CLI', () => {
   it('create -> get -> update -> list (--all streams every page)', async () => {
-    const created = await json(['products', 'create', '--name', 'Blue mug', '--sku', 'CLI-MUG', '--weight', '350', '--weight-unit', 'g',
-      '-F', 'config.replenishment_minimum_level=2', '-F', 'is_hazmat=false']);
-    expect(created).toMatchObject({ name: 'Blue mug', sku: 'CLI-MUG', type: 'STANDARD', weight: 350, weight_unit: 'G', measurement_unit: 'MM' });
+    const created = await json([
+      'products',
+      'create',
+      '--name',
+      'Blue mug',
+      '--sku',
+      'CLI-MUG',
+      '--weight',
+      '350',
+      '--weight-unit',
+      'g',
+      '-F',
+      'config.replenishment_minimum_level=2',
+      '-F',
+      'is_hazmat=false',
+    ]);
+    expect(created).toMatchObject({
+      name: 'Blue mug',
+      sku: 'CLI-MUG',
+      type: 'STANDARD',
+      weight: 350,
+      weight_unit: 'G',
+      measurement_unit: 'MM',
+    });
     const got = await json(['products', 'get', created.id, '--json', 'id,sku,config.replenishment_minimum_level']);
     expect(got).toEqual({ id: created.id, sku: 'CLI-MUG', config: { replenishment_minimum_level: 2 } });
     const updated = await json(['products', 'update', created.id, '--name', 'Blue mug (L)']);
@@ -64,20 +86,50 @@ describe('products through the CLI', () => {
     await json(['products', 'create', '--name', 'Plate', '--sku', 'CLI-PLATE']);
 
     const all = await fos(['products', 'list', '--all', '--limit', '1', '--search', 'CLI-', '--format', 'ndjson']);
-    expect(all.stdout.trim().split('\n').map((l) => JSON.parse(l).sku).sort()).toEqual(['CLI-CUP', 'CLI-MUG', 'CLI-PLATE']);
+    expect(
+      all.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).sku)
+        .sort(),
+    ).toEqual(['CLI-CUP', 'CLI-MUG', 'CLI-PLATE']);
     const table = await fos(['products', 'list', '--search', 'CLI-MUG'], { tty: true });
-    expect(table.stdout).toMatch(/^ID\s+SKU\s+NAME\s+TYPE\s+AVAILABLE\s+ON_HAND\s+COMMITTED\n\S+\s+CLI-MUG\s+Blue mug \(L\)\s+STANDARD\s+0\s+0\s+0\n$/);
+    expect(table.stdout).toMatch(
+      /^ID\s+SKU\s+NAME\s+TYPE\s+AVAILABLE\s+ON_HAND\s+COMMITTED\n\S+\s+CLI-MUG\s+Blue mug \(L\)\s+STANDARD\s+0\s+0\s+0\n$/,
+    );
   });
 
   it('every ops list filter flag is a parameter the server accepts', async () => {
-    await json(['products', 'list', '--search', 'x', '--order-by', 'updated_at', '--order', 'asc', '--type', 'standard,assembly',
-      '--team-id', t.teamId, '--has-image', 'false', '--has-barcode', 'false', '--has-remote-products', 'false', '--was-inspected', 'false']);
+    await json([
+      'products',
+      'list',
+      '--search',
+      'x',
+      '--order-by',
+      'updated_at',
+      '--order',
+      'asc',
+      '--type',
+      'standard,assembly',
+      '--team-id',
+      t.teamId,
+      '--has-image',
+      'false',
+      '--has-barcode',
+      'false',
+      '--has-remote-products',
+      'false',
+      '--was-inspected',
+      'false',
+    ]);
   });
 
   it('validation failures from the server exit 2 with the server detail', async () => {
     const r = await fos(['products', 'create', '--name', 'x', '-F', 'no_such_field=1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: Validation Failed: Invalid request: body\.no_such_field is not a known field\. \(support reference: [0-9a-f]{16}\)\n$/);
+    expect(r.stderr).toMatch(
+      /^error: Validation Failed: Invalid request: body\.no_such_field is not a known field\. \(support reference: [0-9a-f]{16}\)\n$/,
+    );
   });
 
   it('a missing record exits 4', async () => {
@@ -92,7 +144,9 @@ describe('merchant family', () => {
     const m = await t.merchant();
     const env = { FOS_BASE_URL: baseUrl, FOS_API_KEY: m.token };
     const p = await json(['products', 'create', '--merchant', '--name', 'Tea', '--sku', 'M-TEA'], { env });
-    expect(await json(['products', 'list', '--merchant', '--json', 'sku', '--order-by', 'created_at', '--order', 'desc'], { env })).toEqual([{ sku: 'M-TEA' }]);
+    expect(await json(['products', 'list', '--merchant', '--json', 'sku', '--order-by', 'created_at', '--order', 'desc'], { env })).toEqual(
+      [{ sku: 'M-TEA' }],
+    );
     const v = await json(['vendors', 'create', '--vendor-name', 'Acme', '--city', 'Leeds', '--product', p.id], { env });
     expect(v.products.map((x: { id: string }) => x.id)).toEqual([p.id]);
     await json(['vendors', 'update', v.id, '--contact-email', 'buyer@acme.example'], { env });
@@ -107,10 +161,36 @@ describe('merchant family', () => {
 describe('orders and the fulfillment lists', () => {
   it('orders list: every flag is a server parameter; priority changes', async () => {
     const { order } = await convertedOrder(t, t.adminToken, [{ sku: 'CLI-ORD-1', quantity: 1, onHand: 5 }]);
-    const list = await json(['orders', 'list', '--search', 'Grace', '--status', 'open,pending_fulfillment', '--payment-status', 'paid',
-      '--fulfillment-status', 'unfulfilled', '--created-at-min', '2020-01-01', '--created-at-max', '2100-01-01',
-      '--updated-at-min', '2020-01-01', '--updated-at-max', '2100-01-01', '--order-by', 'order_number', '--order', 'asc',
-      '--page', '0', '--limit', '100', '--json', 'id']);
+    const list = await json([
+      'orders',
+      'list',
+      '--search',
+      'Grace',
+      '--status',
+      'open,pending_fulfillment',
+      '--payment-status',
+      'paid',
+      '--fulfillment-status',
+      'unfulfilled',
+      '--created-at-min',
+      '2020-01-01',
+      '--created-at-max',
+      '2100-01-01',
+      '--updated-at-min',
+      '2020-01-01',
+      '--updated-at-max',
+      '2100-01-01',
+      '--order-by',
+      'order_number',
+      '--order',
+      'asc',
+      '--page',
+      '0',
+      '--limit',
+      '100',
+      '--json',
+      'id',
+    ]);
     expect(list).toContainEqual({ id: order.id });
     const changed = await json(['orders', 'priority', order.id, 'critical', '--json', 'priority']);
     expect(changed).toEqual({ priority: 'CRITICAL' });
@@ -123,14 +203,45 @@ describe('orders and the fulfillment lists', () => {
     await json(['draft-orders', 'list', '--status', 'converted', '--order', 'asc']);
     const session = await json(['picking-sessions', 'create', '--name', 'Wave 1']);
     await json(['picking-sessions', 'list', '--order', 'desc']);
-    await json(['picking-sessions', 'orders', session.id, '--status', 'pending', '--order-by', 'created_at', '--order', 'desc', '--limit', '50']);
+    await json([
+      'picking-sessions',
+      'orders',
+      session.id,
+      '--status',
+      'pending',
+      '--order-by',
+      'created_at',
+      '--order',
+      'desc',
+      '--limit',
+      '50',
+    ]);
   });
 
   it('draft-orders create with --line-item and address fields, then convert', async () => {
     const { merchantTeamId } = await convertedOrder(t, t.adminToken, [{ sku: 'CLI-DRAFT', quantity: 1, onHand: 9 }]);
-    const draft = await json(['draft-orders', 'create', '--merchant-team', merchantTeamId, '--line-item', 'sku=CLI-DRAFT,quantity=2,price=12.5', '--payment-status', 'paid',
-      '-f', 'shipping_address.name=Ada', '-f', 'shipping_address.address1=1 Main St', '-f', 'shipping_address.city=Leeds',
-      '-f', 'shipping_address.country=GB', '--tag', 'cli,test', '--priority', 'high']);
+    const draft = await json([
+      'draft-orders',
+      'create',
+      '--merchant-team',
+      merchantTeamId,
+      '--line-item',
+      'sku=CLI-DRAFT,quantity=2,price=12.5',
+      '--payment-status',
+      'paid',
+      '-f',
+      'shipping_address.name=Ada',
+      '-f',
+      'shipping_address.address1=1 Main St',
+      '-f',
+      'shipping_address.city=Leeds',
+      '-f',
+      'shipping_address.country=GB',
+      '--tag',
+      'cli,test',
+      '--priority',
+      'high',
+    ]);
     expect(draft.status).toBe('OPEN');
     const order = await json(['draft-orders', 'convert', draft.id, '--json', 'status,priority']);
     expect(order).toMatchObject({ priority: 'HIGH' });
@@ -179,8 +290,28 @@ describe('keys and roles', () => {
   });
 
   it('carrier-rates create/list/delete', async () => {
-    const rate = await json(['carrier-rates', 'create', '--carrier-id', 'ups', '--carrier-name', 'UPS', '--service-id', 'ground',
-      '--service-name', 'Ground', '--amount', '6.5', '--per-unit-weight', '0.002', '--weight-unit', 'kg', '--country', 'US,CA', '--estimated-days', '3']);
+    const rate = await json([
+      'carrier-rates',
+      'create',
+      '--carrier-id',
+      'ups',
+      '--carrier-name',
+      'UPS',
+      '--service-id',
+      'ground',
+      '--service-name',
+      'Ground',
+      '--amount',
+      '6.5',
+      '--per-unit-weight',
+      '0.002',
+      '--weight-unit',
+      'kg',
+      '--country',
+      'US,CA',
+      '--estimated-days',
+      '3',
+    ]);
     expect(rate).toMatchObject({ weight_unit: 'KG', countries: ['US', 'CA'] });
     expect(await json(['carrier-rates', 'list', '--json', 'id'])).toContainEqual({ id: rate.id });
     expect((await fos(['carrier-rates', 'delete', rate.id, '--yes'])).code).toBe(0);
@@ -188,7 +319,7 @@ describe('keys and roles', () => {
 });
 
 describe('interactive on a terminal', () => {
-  it('keys create asks for the name, power role and roles (the team\'s roles to pick from)', async () => {
+  it("keys create asks for the name, power role and roles (the team's roles to pick from)", async () => {
     const role = await json(['roles', 'create', '--name', `packer-${Date.now()}`, '--permission', 'READ_ORDERS']);
     const offered: unknown[] = [];
     const r = await fos(['keys', 'create'], {
@@ -210,7 +341,10 @@ describe('interactive on a terminal', () => {
 
     // the confirmation names the key; "no" leaves it alone
     const questions: string[] = [];
-    const no = await fos(['keys', 'delete', created.id], { tty: true, prompts: { confirm: async (o) => (questions.push(o.message), false) } });
+    const no = await fos(['keys', 'delete', created.id], {
+      tty: true,
+      prompts: { confirm: async (o) => (questions.push(o.message), false) },
+    });
     expect(no.code).toBe(1);
     expect(questions).toEqual([`Delete key "station-9" (${created.id.slice(0, 8)}…)? This cannot be undone.`]);
     expect((await fos(['keys', 'get', created.id])).code).toBe(0);
@@ -227,7 +361,8 @@ describe('interactive on a terminal', () => {
     const keyNames = async () => (await json(['keys', 'list', '--all', '--json', 'name'], { env })).map((k: { name: string }) => k.name);
     const asked: { select?: unknown; confirm?: string } = {};
     const declined = await fos(['keys', 'create', '--name', 'idle'], {
-      env, tty: true,
+      env,
+      tty: true,
       prompts: {
         select: async (o) => ((asked.select = { message: o.message, default: o.default }), 'MEMBER' as never),
         confirm: async (o) => ((asked.confirm = o.message), false),
@@ -238,14 +373,20 @@ describe('interactive on a terminal', () => {
     expect(asked.select).toEqual({ message: expect.stringMatching(/no custom roles yet/), default: 'ADMIN' });
     expect(asked.confirm).toMatch(/without roles has no permissions.*Create it anyway\?/);
     expect(await keyNames()).not.toContain('idle');
-    const admin = await fos(['keys', 'create', '--name', 'packing', '--json', 'power_role'], { env, tty: true, prompts: { select: async (o) => o.default as never } });
+    const admin = await fos(['keys', 'create', '--name', 'packing', '--json', 'power_role'], {
+      env,
+      tty: true,
+      prompts: { select: async (o) => o.default as never },
+    });
     expect(admin.code, admin.stderr).toBe(0);
     expect(JSON.parse(admin.stdout)).toEqual({ power_role: 'ADMIN' });
 
     // Roles offered but none picked: asked again before creating.
     await json(['roles', 'create', '--name', 'viewer', '--permission', 'READ_ORDERS'], { env });
     const picked = await fos(['keys', 'create', '--name', 'empty', '--power-role', 'MEMBER'], {
-      env, tty: true, prompts: { checkbox: async () => [] as never, confirm: async () => true },
+      env,
+      tty: true,
+      prompts: { checkbox: async () => [] as never, confirm: async () => true },
     });
     expect(picked.code, picked.stderr).toBe(0);
     expect(await keyNames()).toContain('empty');
@@ -262,12 +403,13 @@ describe('interactive on a terminal', () => {
     expect(r.stderr).toContain('name');
   });
 
-  it('login offers fos serve\'s address by default and takes host:port without a scheme', async () => {
+  it("login offers fos serve's address by default and takes host:port without a scheme", async () => {
     const dir = await tempConfigDir();
     const offered: unknown[] = [];
     const hostPort = baseUrl.replace('http://', '').replace('/v1', '');
     const r = await runCli(['login'], {
-      configDir: dir, tty: true,
+      configDir: dir,
+      tty: true,
       prompts: { input: async (o) => (offered.push(o.default), hostPort), password: async () => t.adminToken },
     });
     expect(r.code, r.stderr).toBe(0);
@@ -287,7 +429,9 @@ describe('rate limit', () => {
     if (reset < 3) return; // the window is about to roll over: nothing to assert reliably
     const io = testIOStreams();
     const ctx = createContext({
-      io, env: { FOS_BASE_URL: baseUrl, FOS_API_KEY: key.token, FOS_CONFIG_DIR: await tempConfigDir() }, retry: { maxWaitMs: 1000 },
+      io,
+      env: { FOS_BASE_URL: baseUrl, FOS_API_KEY: key.token, FOS_CONFIG_DIR: await tempConfigDir() },
+      retry: { maxWaitMs: 1000 },
     });
     const code = await run(['node', 'fos', 'api', 'GET', '/me'], ctx);
     expect(code).toBe(6);

@@ -29,8 +29,25 @@ describe('fos shops', () => {
 
   it('connects a Shopify shop with secrets from stdin and prints the webhook address', async () => {
     const stdin = JSON.stringify({ connection: { access_token: 'shpat_cli', webhook_secret: SHOPIFY_SECRET } });
-    const r = await runCli(['shops', 'connect', 'shopify', '--name', 'CLI Shop', '--merchant', merchantId, '--shop-domain', 'cli.myshopify.com',
-      '--api-base-url', shopify.url, '--data', '-', '--json'], { env, stdin });
+    const r = await runCli(
+      [
+        'shops',
+        'connect',
+        'shopify',
+        '--name',
+        'CLI Shop',
+        '--merchant',
+        merchantId,
+        '--shop-domain',
+        'cli.myshopify.com',
+        '--api-base-url',
+        shopify.url,
+        '--data',
+        '-',
+        '--json',
+      ],
+      { env, stdin },
+    );
     expect(r.code, r.stderr).toBe(0);
     const shop = JSON.parse(r.stdout);
     shopId = shop.id;
@@ -42,7 +59,24 @@ describe('fos shops', () => {
 
   it('refuses a bad token with a one-line message and a usage exit code', async () => {
     const stdin = JSON.stringify({ connection: { access_token: 'shpat_wrong', webhook_secret: 'x' } });
-    const r = await runCli(['shops', 'connect', 'shopify', '--name', 'Bad', '--merchant', merchantId, '--shop-domain', 'cli.myshopify.com', '--api-base-url', shopify.url, '--data', '-'], { env, stdin });
+    const r = await runCli(
+      [
+        'shops',
+        'connect',
+        'shopify',
+        '--name',
+        'Bad',
+        '--merchant',
+        merchantId,
+        '--shop-domain',
+        'cli.myshopify.com',
+        '--api-base-url',
+        shopify.url,
+        '--data',
+        '-',
+      ],
+      { env, stdin },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Shopify refused the access token \(HTTP 401\)/);
   });

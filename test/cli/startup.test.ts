@@ -49,7 +49,13 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
-interface Run { status: number | null; stdout: string; stderr: string; imports: string[]; bundled: string[] }
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  imports: string[];
+  bundled: string[];
+}
 
 /** Runs `<out>/bin/fos.js args` with the import tracer (or `nodeArgs` instead), against `api` if given. */
 async function fos(out: string, args: string[], { api, nodeArgs }: { api?: string; nodeArgs?: string[] } = {}): Promise<Run> {
@@ -57,8 +63,12 @@ async function fos(out: string, args: string[], { api, nodeArgs }: { api?: strin
   rmSync(bundleTrace, { force: true });
   const child = spawn(process.execPath, [...(nodeArgs ?? ['--import', tracer]), path.join(out, 'bin/fos.js'), ...args], {
     env: {
-      PATH: process.env.PATH, FOS_TRACE_IMPORTS: trace, FOS_TRACE_BUNDLE: bundleTrace, FOS_PROBE_OUT: probe,
-      FOS_CONFIG_DIR: path.join(base, 'config'), ...(api ? { FOS_BASE_URL: api, FOS_API_KEY: 'fos_test' } : {}),
+      PATH: process.env.PATH,
+      FOS_TRACE_IMPORTS: trace,
+      FOS_TRACE_BUNDLE: bundleTrace,
+      FOS_PROBE_OUT: probe,
+      FOS_CONFIG_DIR: path.join(base, 'config'),
+      ...(api ? { FOS_BASE_URL: api, FOS_API_KEY: 'fos_test' } : {}),
     },
   });
   let stdout = '';
@@ -85,9 +95,17 @@ async function withApi<T>(fn: (url: string) => Promise<T>): Promise<T> {
 
 const HEAVY = [/\/src\/server\/|\/dist\/server\//, /prisma/i, /\/node_modules\/undici\//, /\/node_modules\/conf\//, /@inquirer/, /fastify/];
 /** What a client command that prints JSON needs none of: tables, CSV, ajv, other command groups. */
-const NOT_FOR_JSON = [/\/node_modules\/(cli-table3|csv-parse|ajv|jq-wasm|mustache|typebox)\//, /\/dist\/cli\/commands\/(?!products\/|index\.js)/];
+const NOT_FOR_JSON = [
+  /\/node_modules\/(cli-table3|csv-parse|ajv|jq-wasm|mustache|typebox)\//,
+  /\/dist\/cli\/commands\/(?!products\/|index\.js)/,
+];
 /** The same for the bundle's module paths (relative to the repository, node_modules possibly under ../). */
-const BUNDLED_NOT_FOR_JSON = [/node_modules\/(cli-table3|csv-parse|ajv|jq-wasm|mustache|typebox|conf|@inquirer)\//, /src\/server\//, /src\/cli\/commands\/(?!products\/|index\.ts)/, /node_modules\/undici\/(index\.js|lib\/web\/)/];
+const BUNDLED_NOT_FOR_JSON = [
+  /node_modules\/(cli-table3|csv-parse|ajv|jq-wasm|mustache|typebox|conf|@inquirer)\//,
+  /src\/server\//,
+  /src\/cli\/commands\/(?!products\/|index\.ts)/,
+  /node_modules\/undici\/(index\.js|lib\/web\/)/,
+];
 
 describe('startup stays light: dist/ (tsc), when the bundle is missing', () => {
   it.each([[['--version']], [['--help']], [['products', 'list', '--help']]])('fos %j', async (args) => {
@@ -100,29 +118,36 @@ describe('startup stays light: dist/ (tsc), when the bundle is missing', () => {
     for (const heavy of HEAVY) expect(r.imports.filter((u) => heavy.test(u))).toEqual([]);
   });
 
-  it('fos products list --json id against a server loads the products group and undici\'s Agent, nothing heavier', async () => {
+  it("fos products list --json id against a server loads the products group and undici's Agent, nothing heavier", async () => {
     const r = await withApi((api) => fos(esmOut, ['products', 'list', '--json', 'id'], { api }));
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ id: 'p1' }]);
     expect(r.imports.some((u) => u.includes('/dist/cli/commands/products/list.js'))).toBe(true);
     // undici's Agent and request API, not its package index (fetch, WebSocket, caches: src/client/transport.ts).
     expect(r.imports.some((u) => u.includes('/node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
-    const heavier = [...HEAVY.filter((h) => !h.test('/node_modules/undici/')), /\/node_modules\/undici\/(index\.js|lib\/web\/)/, ...NOT_FOR_JSON];
+    const heavier = [
+      ...HEAVY.filter((h) => !h.test('/node_modules/undici/')),
+      /\/node_modules\/undici\/(index\.js|lib\/web\/)/,
+      ...NOT_FOR_JSON,
+    ];
     for (const heavy of heavier) expect(r.imports.filter((u) => heavy.test(u))).toEqual([]);
   });
 });
 
 describe('startup stays light: the CLI bundle', () => {
-  it.each([[['--help']], [['products', 'list', '--help']]])('fos %j runs from the bundle and loads neither undici nor server code', async (args) => {
-    const r = await fos(bundleOut, args);
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/Usage: fos/);
-    expect(r.imports.filter((u) => u.includes('/dist/cli/'))).toEqual([]);
-    expect(r.bundled).toContain('src/cli/main.ts');
-    for (const heavy of [/undici/, /src\/server\//, /conf\//, /@inquirer/]) expect(r.bundled.filter((m) => heavy.test(m))).toEqual([]);
-  });
+  it.each([[['--help']], [['products', 'list', '--help']]])(
+    'fos %j runs from the bundle and loads neither undici nor server code',
+    async (args) => {
+      const r = await fos(bundleOut, args);
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/Usage: fos/);
+      expect(r.imports.filter((u) => u.includes('/dist/cli/'))).toEqual([]);
+      expect(r.bundled).toContain('src/cli/main.ts');
+      for (const heavy of [/undici/, /src\/server\//, /conf\//, /@inquirer/]) expect(r.bundled.filter((m) => heavy.test(m))).toEqual([]);
+    },
+  );
 
-  it('fos products list --json id runs the products group and undici\'s Agent, nothing heavier, and no node:http2', async () => {
+  it("fos products list --json id runs the products group and undici's Agent, nothing heavier, and no node:http2", async () => {
     const r = await withApi((api) => fos(bundleOut, ['products', 'list', '--json', 'id'], { api }));
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ id: 'p1' }]);
@@ -134,7 +159,7 @@ describe('startup stays light: the CLI bundle', () => {
     expect(r.bundled.filter((m) => m.endsWith('client-h2.js'))).toEqual([]);
   });
 
-  it('compiles no Node module without Node\'s code cache (the V8 flag is set after them) and reuses its own', async () => {
+  it("compiles no Node module without Node's code cache (the V8 flag is set after them) and reuses its own", async () => {
     const probed = async (args: string[], api: string) => {
       const r = await fos(bundleOut, args, { api, nodeArgs: ['--expose-internals', '-r', builtinsProbe] });
       expect(r.status, r.stderr).toBe(0);

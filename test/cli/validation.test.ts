@@ -17,8 +17,9 @@ describe('enums', () => {
 
   it('match case-insensitively and name the allowed values otherwise', () => {
     expect(canonicalEnum('priority', ' critical', ENUMS.priority)).toBe('CRITICAL');
-    expect(() => canonicalEnum('priority', 'urgent', ENUMS.priority))
-      .toThrow('invalid priority "urgent": allowed values are LOW, NORMAL, HIGH, CRITICAL');
+    expect(() => canonicalEnum('priority', 'urgent', ENUMS.priority)).toThrow(
+      'invalid priority "urgent": allowed values are LOW, NORMAL, HIGH, CRITICAL',
+    );
   });
 });
 
@@ -68,11 +69,15 @@ describe('body building', () => {
   });
 
   it('merges --data, flags and fields in that order; -F is typed, -f is not', async () => {
-    const body = await buildBody(ctx(), {
-      data: '{"a":1,"nested":{"keep":true,"x":0}}',
-      field: ['n=12', 'f=1.5e2', 'b=true', 'z=null', 'arr=[1,2]', 'nested.x=2'],
-      rawField: ['s=12'],
-    }, { a: 'flag', nested: { y: 1 } });
+    const body = await buildBody(
+      ctx(),
+      {
+        data: '{"a":1,"nested":{"keep":true,"x":0}}',
+        field: ['n=12', 'f=1.5e2', 'b=true', 'z=null', 'arr=[1,2]', 'nested.x=2'],
+        rawField: ['s=12'],
+      },
+      { a: 'flag', nested: { y: 1 } },
+    );
     expect(body).toEqual({ a: 'flag', nested: { keep: true, x: 2, y: 1 }, n: 12, f: 150, b: true, z: null, arr: [1, 2], s: '12' });
   });
 

@@ -45,7 +45,8 @@ afterAll(async () => {
 /** Spawns `fos webhooks listen …`; resolves once it says Ready, then when it exits. */
 function listen(args: string[]) {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/fos.js'), 'webhooks', 'listen', ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -61,9 +62,10 @@ function listen(args: string[]) {
   return { ready, done: done.then((code) => ({ code, stdout, stderr })), kill: () => child.kill() };
 }
 
-const adjust = () => t.call('POST', '/v1/ops/inventory/adjustments', {
-  body: { warehouse_id: portland, reason: 'FOUND', lines: [{ sku: 'ACME-STOVE', delta: 1 }] },
-});
+const adjust = () =>
+  t.call('POST', '/v1/ops/inventory/adjustments', {
+    body: { warehouse_id: portland, reason: 'FOUND', lines: [{ sku: 'ACME-STOVE', delta: 1 }] },
+  });
 let portland = '';
 
 describe('fos webhooks listen --forward-to (spawned)', () => {

@@ -15,8 +15,11 @@ import { runFos, type FosRun } from '../helpers/serve-process.js';
 
 const root = packageRoot();
 // Every migration of a provider, oldest first: a fresh database applies them all.
-const migrationNames = (provider: string) => readdirSync(path.join(root, 'prisma', 'migrations', provider), { withFileTypes: true })
-  .filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const migrationNames = (provider: string) =>
+  readdirSync(path.join(root, 'prisma', 'migrations', provider), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 const bin = path.join(root, 'bin', 'fos.js');
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -50,11 +53,18 @@ async function fails(args: string[], code: number, message: RegExp): Promise<str
   return lines[0];
 }
 
-interface Server { child: ChildProcess; url: string; stderr: () => string; exited: Promise<number | null> }
+interface Server {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
 
 function startServe(db: string): Promise<Server> {
   const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0', '--log-level', 'warn'], {
-    cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -107,7 +117,14 @@ beforeAll(async () => {
     NO_COLOR: '1',
     CI: 'true',
   };
-  const card = { id: 'rc_std', name: 'Standard', version_id: 'v_1', semantic_version: '1.0.0', currency: 'USD', receiving: { rate_per_unit: 0.25 } };
+  const card = {
+    id: 'rc_std',
+    name: 'Standard',
+    version_id: 'v_1',
+    semantic_version: '1.0.0',
+    currency: 'USD',
+    receiving: { rate_per_unit: 0.25 },
+  };
   await writeFile(path.join(dir, 'card.json'), JSON.stringify(card));
   await writeFile(path.join(dir, 'broken.json'), '{"id": "rc_std",');
   await writeFile(path.join(dir, 'invalid.json'), JSON.stringify({ ...card, name: '' }));
@@ -156,22 +173,80 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
       const m2 = await admin('team', 'create', '--name', 'Beta Goods', '--kind', 'MERCHANT', '--measurement-system', 'METRIC');
       Object.assign(t, { fulfiller: f.id, merchant: m.id, merchant2: m2.id });
       const list = await admin('team', 'list');
-      expect(list.map((x: { id: string; kind: string }) => [x.id, x.kind]))
-        .toEqual([[f.id, 'FULFILLER'], [m.id, 'MERCHANT'], [m2.id, 'MERCHANT']]);
+      expect(list.map((x: { id: string; kind: string }) => [x.id, x.kind])).toEqual([
+        [f.id, 'FULFILLER'],
+        [m.id, 'MERCHANT'],
+        [m2.id, 'MERCHANT'],
+      ]);
     });
 
     it('delegation create/list: with and without a rate card; bad card, swapped kinds, duplicates', async () => {
-      const d1 = await admin('delegation', 'create', '--merchant', t.merchant, '--fulfiller', t.fulfiller, '--rate-card', path.join(dir, 'card.json'));
-      expect(d1).toMatchObject({ id: expect.stringMatching(ID), merchant_team_id: t.merchant, fulfiller_team_id: t.fulfiller, active: true });
+      const d1 = await admin(
+        'delegation',
+        'create',
+        '--merchant',
+        t.merchant,
+        '--fulfiller',
+        t.fulfiller,
+        '--rate-card',
+        path.join(dir, 'card.json'),
+      );
+      expect(d1).toMatchObject({
+        id: expect.stringMatching(ID),
+        merchant_team_id: t.merchant,
+        fulfiller_team_id: t.fulfiller,
+        active: true,
+      });
       expect(d1.rate_card).toMatchObject({ id: 'rc_std', version_id: 'v_1', receiving: { rate_per_unit: 0.25 } });
 
       await Promise.all([
-        adminFails(2, /invalid\.json/, 'delegation', 'create', '--merchant', t.merchant2, '--fulfiller', t.fulfiller, '--rate-card', path.join(dir, 'invalid.json'))
-          .then((line) => expect(line).toMatch(/rate_card\.name: must be a non-empty string/)),
-        adminFails(2, /cannot read .*broken\.json as JSON/, 'delegation', 'create', '--merchant', t.merchant2, '--fulfiller', t.fulfiller, '--rate-card', path.join(dir, 'broken.json')),
-        adminFails(2, /cannot read .*missing\.json/, 'delegation', 'create', '--merchant', t.merchant2, '--fulfiller', t.fulfiller, '--rate-card', path.join(dir, 'missing.json')),
+        adminFails(
+          2,
+          /invalid\.json/,
+          'delegation',
+          'create',
+          '--merchant',
+          t.merchant2,
+          '--fulfiller',
+          t.fulfiller,
+          '--rate-card',
+          path.join(dir, 'invalid.json'),
+        ).then((line) => expect(line).toMatch(/rate_card\.name: must be a non-empty string/)),
+        adminFails(
+          2,
+          /cannot read .*broken\.json as JSON/,
+          'delegation',
+          'create',
+          '--merchant',
+          t.merchant2,
+          '--fulfiller',
+          t.fulfiller,
+          '--rate-card',
+          path.join(dir, 'broken.json'),
+        ),
+        adminFails(
+          2,
+          /cannot read .*missing\.json/,
+          'delegation',
+          'create',
+          '--merchant',
+          t.merchant2,
+          '--fulfiller',
+          t.fulfiller,
+          '--rate-card',
+          path.join(dir, 'missing.json'),
+        ),
         adminFails(2, /must name a MERCHANT team/, 'delegation', 'create', '--merchant', t.fulfiller, '--fulfiller', t.merchant2),
-        adminFails(5, /already have a fulfillment delegation/, 'delegation', 'create', '--merchant', t.merchant, '--fulfiller', t.fulfiller),
+        adminFails(
+          5,
+          /already have a fulfillment delegation/,
+          'delegation',
+          'create',
+          '--merchant',
+          t.merchant,
+          '--fulfiller',
+          t.fulfiller,
+        ),
         adminFails(4, /Team nope was not found/, 'delegation', 'create', '--merchant', 'nope', '--fulfiller', t.fulfiller),
       ]);
 
@@ -183,8 +258,30 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
     });
 
     it('warehouse and location-type create/list', async () => {
-      const w = await admin('warehouse', 'create', '--team', t.fulfiller, '--name', 'Leeds DC', '--country', 'GB', '--city', 'Leeds', '--zip', 'LS1');
-      expect(w).toMatchObject({ id: expect.stringMatching(ID), team_id: t.fulfiller, name: 'Leeds DC', country: 'GB', city: 'Leeds', zip: 'LS1', state: null, label_format: 'PDF' });
+      const w = await admin(
+        'warehouse',
+        'create',
+        '--team',
+        t.fulfiller,
+        '--name',
+        'Leeds DC',
+        '--country',
+        'GB',
+        '--city',
+        'Leeds',
+        '--zip',
+        'LS1',
+      );
+      expect(w).toMatchObject({
+        id: expect.stringMatching(ID),
+        team_id: t.fulfiller,
+        name: 'Leeds DC',
+        country: 'GB',
+        city: 'Leeds',
+        zip: 'LS1',
+        state: null,
+        label_format: 'PDF',
+      });
       expect(await admin('warehouse', 'label-format', w.id, 'zpl')).toMatchObject({ id: w.id, label_format: 'ZPL' });
       await adminFails(2, /label_format: must be one of PDF, ZPL/, 'warehouse', 'label-format', w.id, 'EPL');
       const lt = await admin('location-type', 'create', '--team', t.fulfiller, '--name', 'Pallet');
@@ -199,22 +296,67 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
     });
 
     it('role create: permissions are checked, names are unique per team', async () => {
-      const role = await admin('role', 'create', '--team', t.fulfiller, '--name', 'packer', '--permission', 'READ_ORDERS', 'WRITE_FULFILLMENTS');
+      const role = await admin(
+        'role',
+        'create',
+        '--team',
+        t.fulfiller,
+        '--name',
+        'packer',
+        '--permission',
+        'READ_ORDERS',
+        'WRITE_FULFILLMENTS',
+      );
       expect(role).toMatchObject({ id: expect.stringMatching(ID), name: 'packer', permissions: ['READ_ORDERS', 'WRITE_FULFILLMENTS'] });
       await Promise.all([
-        adminFails(2, /unknown permission FLY_TO_MOON; allowed: READ_PRODUCTS, .*MANAGE_API_KEYS/,
-          'role', 'create', '--team', t.fulfiller, '--name', 'pilot', '--permission', 'READ_ORDERS', 'FLY_TO_MOON'),
-        adminFails(5, /role named "packer" already exists/, 'role', 'create', '--team', t.fulfiller, '--name', 'packer', '--permission', 'READ_ORDERS'),
+        adminFails(
+          2,
+          /unknown permission FLY_TO_MOON; allowed: READ_PRODUCTS, .*MANAGE_API_KEYS/,
+          'role',
+          'create',
+          '--team',
+          t.fulfiller,
+          '--name',
+          'pilot',
+          '--permission',
+          'READ_ORDERS',
+          'FLY_TO_MOON',
+        ),
+        adminFails(
+          5,
+          /role named "packer" already exists/,
+          'role',
+          'create',
+          '--team',
+          t.fulfiller,
+          '--name',
+          'packer',
+          '--permission',
+          'READ_ORDERS',
+        ),
       ]);
     });
 
     it('key create/list/tier/disable: the token is printed once and never listed', async () => {
       const adminKey = await admin('key', 'create', '--team', t.fulfiller, '--name', 'ci', '--power-role', 'ADMIN', '--tier', '2');
-      expect(adminKey).toMatchObject({ id: expect.stringMatching(ID), name: 'ci', power_role: 'ADMIN', state: 'ACTIVE', rate_tier: 2, team_id: t.fulfiller, roles: [] });
+      expect(adminKey).toMatchObject({
+        id: expect.stringMatching(ID),
+        name: 'ci',
+        power_role: 'ADMIN',
+        state: 'ACTIVE',
+        rate_tier: 2,
+        team_id: t.fulfiller,
+        roles: [],
+      });
       expect(adminKey.token).toMatch(TOKEN);
       expect(adminKey.token_hint).toBe(`fos_…${adminKey.token.slice(-4)}`);
       const member = await admin('key', 'create', '--team', t.fulfiller, '--name', 'packer-1', '--role', 'packer');
-      expect(member).toMatchObject({ power_role: 'MEMBER', rate_tier: 1, roles: [{ name: 'packer' }], permissions: ['READ_ORDERS', 'WRITE_FULFILLMENTS'] });
+      expect(member).toMatchObject({
+        power_role: 'MEMBER',
+        rate_tier: 1,
+        roles: [{ name: 'packer' }],
+        permissions: ['READ_ORDERS', 'WRITE_FULFILLMENTS'],
+      });
       expect(member.token).toMatch(TOKEN);
       const doomed = await admin('key', 'create', '--team', t.fulfiller, '--name', 'leaked');
       const merchantKey = await admin('key', 'create', '--team', t.merchant, '--name', 'shop', '--power-role', 'ADMIN');
@@ -230,7 +372,11 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
       const r = await fos(['admin', '--db', fresh.url, 'key', 'list', '--team', t.fulfiller]);
       expect(r.code).toBe(0);
       const list = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
-      expect(list.map((k) => [k.name, k.state, k.rate_tier])).toEqual([['ci', 'ACTIVE', 3], ['packer-1', 'ACTIVE', 1], ['leaked', 'DISABLED', 1]]);
+      expect(list.map((k) => [k.name, k.state, k.rate_tier])).toEqual([
+        ['ci', 'ACTIVE', 3],
+        ['packer-1', 'ACTIVE', 1],
+        ['leaked', 'DISABLED', 1],
+      ]);
       for (const k of list) expect(Object.keys(k)).not.toContain('token');
       for (const token of [adminKey.token, member.token, doomed.token]) {
         expect(r.stdout).not.toContain(token);
@@ -239,12 +385,29 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
     });
 
     it('user create (--password-stdin)/list/add-to-team/disable: the password is never printed', async () => {
-      const args = (email: string) => ['admin', '--db', fresh.url, 'user', 'create', '--email', email, '--name', 'Pat', '--team', t.fulfiller, '--role', 'packer', '--password-stdin'];
+      const args = (email: string) => [
+        'admin',
+        '--db',
+        fresh.url,
+        'user',
+        'create',
+        '--email',
+        email,
+        '--name',
+        'Pat',
+        '--team',
+        t.fulfiller,
+        '--role',
+        'packer',
+        '--password-stdin',
+      ];
       const r = await fos(args('Pat@Example.com'), 'a long enough password\n');
       expect(r.code, r.stderr).toBe(0);
       const pat = JSON.parse(r.stdout);
       expect(pat).toMatchObject({ email: 'pat@example.com', display_name: 'Pat', state: 'ACTIVE', created_by: 'admin-cli' });
-      expect(pat.memberships).toEqual([expect.objectContaining({ team_id: t.fulfiller, power_role: 'MEMBER', permissions: ['READ_ORDERS', 'WRITE_FULFILLMENTS'] })]);
+      expect(pat.memberships).toEqual([
+        expect.objectContaining({ team_id: t.fulfiller, power_role: 'MEMBER', permissions: ['READ_ORDERS', 'WRITE_FULFILLMENTS'] }),
+      ]);
       expect(r.stdout).not.toContain('a long enough password');
       const short = await fos(args('short@example.com'), 'short\n');
       expect(short.code).toBe(2);
@@ -254,8 +417,10 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
       expect(noStdin.stderr).toMatch(/--password-stdin/);
 
       const moved = await admin('user', 'add-to-team', 'pat@example.com', '--team', t.merchant, '--power-role', 'ADMIN');
-      expect(moved.memberships.map((m: { team_id: string; power_role: string }) => [m.team_id, m.power_role]))
-        .toEqual([[t.fulfiller, 'MEMBER'], [t.merchant, 'ADMIN']]);
+      expect(moved.memberships.map((m: { team_id: string; power_role: string }) => [m.team_id, m.power_role])).toEqual([
+        [t.fulfiller, 'MEMBER'],
+        [t.merchant, 'ADMIN'],
+      ]);
       const listed = await admin('user', 'list', '--team', t.merchant);
       expect(listed.map((u: { email: string }) => u.email)).toEqual(['pat@example.com']);
       expect(JSON.stringify(listed)).not.toMatch(/scrypt|password/);
@@ -277,7 +442,16 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
       ]);
       await Promise.all([
         adminFails(2, /required option '--name <name>' not specified/, 'team', 'create', '--kind', 'MERCHANT'),
-        adminFails(2, /'--kind <kind>' argument 'SUPPLIER' is invalid.*FULFILLER, MERCHANT/, 'team', 'create', '--name', 'x', '--kind', 'SUPPLIER'),
+        adminFails(
+          2,
+          /'--kind <kind>' argument 'SUPPLIER' is invalid.*FULFILLER, MERCHANT/,
+          'team',
+          'create',
+          '--name',
+          'x',
+          '--kind',
+          'SUPPLIER',
+        ),
         adminFails(2, /name: must not be empty/, 'team', 'create', '--name', '', '--kind', 'MERCHANT'),
         adminFails(2, /argument 'tier'.*Allowed choices are 1, 2, 3, 4/, 'key', 'tier', t.member, '9'),
         adminFails(2, /'--tier <tier>' argument '0' is invalid/, 'key', 'create', '--team', t.fulfiller, '--name', 'x', '--tier', '0'),
@@ -297,8 +471,15 @@ function adminSuite(provider: 'sqlite' | 'postgresql', freshUrl: () => Promise<F
       expect(me.status).toBe(200);
       expect(me.headers.get('x-ratelimit-limit')).toBe('30');
       expect(await me.json()).toEqual({
-        key_id: t.member, key_name: 'packer-1', team_id: t.fulfiller, team_name: 'Leeds 3PL', team_kind: 'FULFILLER',
-        measurement_system: 'METRIC', power_role: 'MEMBER', permissions: ['READ_ORDERS', 'WRITE_FULFILLMENTS'], rate_tier: 1,
+        key_id: t.member,
+        key_name: 'packer-1',
+        team_id: t.fulfiller,
+        team_name: 'Leeds 3PL',
+        team_kind: 'FULFILLER',
+        measurement_system: 'METRIC',
+        power_role: 'MEMBER',
+        permissions: ['READ_ORDERS', 'WRITE_FULFILLMENTS'],
+        rate_tier: 1,
       });
 
       const disabled = await get('/me', tokens.doomed);

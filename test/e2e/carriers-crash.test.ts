@@ -24,17 +24,27 @@ describe('a label purchase interrupted by kill -9', () => {
     const token = /API key \(shown once\): (\S+)/.exec(server.stderr())![1]!;
     const api = async (method: string, p: string, body?: unknown) => {
       const res = await fetch(`${(global as any).base ?? server.url}${p}`, {
-        method, headers: { 'x-access-token': token, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+        method,
+        headers: { 'x-access-token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
       });
-      return { status: res.status, body: await res.json().catch(() => null) as any };
+      return { status: res.status, body: (await res.json().catch(() => null)) as any };
     };
 
-    const ci = await api('POST', '/ops/carrier-integrations', { name: 'EasyPost', type: 'EASYPOST', api_base_url: `${ep.url}/v2`, credentials: { api_key: ep.apiKey } });
+    const ci = await api('POST', '/ops/carrier-integrations', {
+      name: 'EasyPost',
+      type: 'EASYPOST',
+      api_base_url: `${ep.url}/v2`,
+      credentials: { api_key: ep.apiKey },
+    });
     expect(ci.status, JSON.stringify(ci.body)).toBe(201);
     const fos = await api('GET', '/ops/fulfillment-orders?limit=50');
     const fo = fos.body.data.find((f: any) => f.status === 'ACCEPTED' || f.request_status === 'ACCEPTED');
     const pkg = await api('POST', '/ops/packages', {
-      fulfillment_order_id: fo.id, name: 'Crash box', weight: 1200, weight_unit: 'G',
+      fulfillment_order_id: fo.id,
+      name: 'Crash box',
+      weight: 1200,
+      weight_unit: 'G',
       package_line_items: fo.line_items.slice(0, 1).map((l: any) => ({ sku: l.sku, quantity: 1 })),
     });
     expect(pkg.status, JSON.stringify(pkg.body)).toBe(201);
@@ -67,7 +77,11 @@ describe('a label purchase interrupted by kill -9', () => {
       expect(ep.calls(/\/buy$/)).toHaveLength(1);
       const doc = await fetch(`${again.url}/ops/packages/${pkg.body.id}/label`, { headers: { 'x-access-token': token } });
       expect(doc.status).toBe(200);
-      expect(Buffer.from(await doc.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from(await doc.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
     } finally {
       delete (global as any).base;
     }

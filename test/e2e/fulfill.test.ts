@@ -74,7 +74,10 @@ describe('fos fulfill run --from - (spawned)', () => {
     const stdin = `${JSON.stringify({ id: a.order.id })}\n${b.fo.id}\n${JSON.stringify({ order_id: unknown })}\n`;
 
     const r = await fos(['fulfill', 'run', '--from', '-', '--rate-strategy', 'CHEAPEST'], stdin, env);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
     const byInput = Object.fromEntries(lines.map((l) => [l.input, l]));
     expect(byInput[a.order.id]).toMatchObject({ status: 'fulfilled', fulfillment_order_id: a.fo.id, order_id: a.order.id });
@@ -86,14 +89,22 @@ describe('fos fulfill run --from - (spawned)', () => {
     expect(r.stderr).not.toMatch(/\u001b\[/); // stderr is not a terminal: no progress bar
     expect(r.code).toBe(4);
     for (const f of [a, b]) {
-      expect(await t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: f.fo.id } })).toMatchObject({ status: 'FULFILLED', lock_owner: null });
+      expect(await t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: f.fo.id } })).toMatchObject({
+        status: 'FULFILLED',
+        lock_owner: null,
+      });
     }
 
     // Re-run without the unknown id: everything is skipped, nothing new is written, exit 0.
     const packages = await t.db.prisma.package.count();
     const again = await fos(['fulfill', 'run', '--from', '-', '--rate-strategy', 'CHEAPEST'], `${a.order.id}\n${b.fo.id}\n`, env);
     expect(again.code).toBe(0);
-    expect(again.stdout.trim().split('\n').map((l) => JSON.parse(l).status)).toEqual(['skipped', 'skipped']);
+    expect(
+      again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).status),
+    ).toEqual(['skipped', 'skipped']);
     expect(await t.db.prisma.package.count()).toBe(packages);
   }, 60_000);
 
@@ -115,6 +126,9 @@ describe('fos fulfill run --from - (spawned)', () => {
     expect(r.stderr).toContain(`locked by fos-cli:${hostname()}:default`);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout.trim())).toMatchObject({ status: 'fulfilled', fulfillment_order_id: f.fo.id });
-    expect(await t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: f.fo.id } })).toMatchObject({ status: 'FULFILLED', lock_owner: null });
+    expect(await t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: f.fo.id } })).toMatchObject({
+      status: 'FULFILLED',
+      lock_owner: null,
+    });
   }, 60_000);
 });

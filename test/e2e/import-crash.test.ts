@@ -16,9 +16,13 @@ const box = useServeSandbox();
 const ROWS = 2_500; // three chunks of up to 1,000
 
 async function api(url: string, token: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(`${url}${p}`, { // url ends in /v1
-    method, headers: { 'x-access-token': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, body: await res.json() as any };
+  const res = await fetch(`${url}${p}`, {
+    // url ends in /v1
+    method,
+    headers: { 'x-access-token': token, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 /** Forwards to `upstream`; on the `killOn`-th adjustment, kills the server once it answered, and drops the answer. */
@@ -31,7 +35,10 @@ function crashingProxy(upstream: () => ServeProcess, killOn: number) {
     for await (const c of req) chunks.push(c as Buffer);
     const isAdjustment = req.method === 'POST' && req.url === '/v1/ops/inventory/adjustments';
     const r = await fetch(`${new URL(upstream().url).origin}${req.url}`, {
-      method: req.method, headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>,
+      method: req.method,
+      headers: Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+      ) as Record<string, string>,
       body: chunks.length ? Buffer.concat(chunks) : undefined,
     });
     const text = await r.text();
@@ -46,9 +53,11 @@ function crashingProxy(upstream: () => ServeProcess, killOn: number) {
     }
     res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' }).end(text);
   });
-  return new Promise<{ url: string }>((resolve) => proxy.listen(0, '127.0.0.1', () => {
-    resolve({ url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}/v1` });
-  }));
+  return new Promise<{ url: string }>((resolve) =>
+    proxy.listen(0, '127.0.0.1', () => {
+      resolve({ url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}/v1` });
+    }),
+  );
 }
 
 describe('an import survives a crash of the server', () => {
@@ -61,7 +70,9 @@ describe('an import survives a crash of the server', () => {
     const warehouseId = levels.body.data[0].warehouse_id as string;
     const skus = Array.from({ length: ROWS }, (_, i) => `CRASH-${String(i).padStart(5, '0')}`);
     for (let i = 0; i < ROWS; i += 1000) {
-      const bulk = await api(first.url, token, 'POST', '/ops/products/bulk', { products: skus.slice(i, i + 1000).map((sku) => ({ sku, name: sku, type: 'STANDARD' })) });
+      const bulk = await api(first.url, token, 'POST', '/ops/products/bulk', {
+        products: skus.slice(i, i + 1000).map((sku) => ({ sku, name: sku, type: 'STANDARD' })),
+      });
       expect(bulk.status, JSON.stringify(bulk.body).slice(0, 500)).toBe(200);
     }
     const delta = (i: number) => (i % 7) + 1;
@@ -77,14 +88,21 @@ describe('an import survives a crash of the server', () => {
     expect(crashed.stderr).toMatch(/Running the same import again is safe/);
 
     const second = box.track(await spawnServe(['--db', dbFile, '--port', '0'], box.env, box.dir).started);
-    const rerun = await runFos(['inventory', 'import', csv, '--warehouse', warehouseId], { env: { ...env, FOS_BASE_URL: second.url }, cwd: box.dir, timeoutMs: 120_000 });
+    const rerun = await runFos(['inventory', 'import', csv, '--warehouse', warehouseId], {
+      env: { ...env, FOS_BASE_URL: second.url },
+      cwd: box.dir,
+      timeoutMs: 120_000,
+    });
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stderr).toContain(`imported ${ROWS} row(s) in 3 request(s)`);
 
     const db = await createDb(`file:${dbFile}`);
     try {
       const products = await db.prisma.product.findMany({ where: { sku: { in: skus } }, select: { id: true, sku: true } });
-      const levels = await ledgerBalanced(db, products.map((p) => p.id)); // every level equals its movements
+      const levels = await ledgerBalanced(
+        db,
+        products.map((p) => p.id),
+      ); // every level equals its movements
       const onHand = new Map(levels.map((l: { product_id: string; on_hand: number }) => [l.product_id, l.on_hand]));
       for (const p of products) expect(onHand.get(p.id), p.sku!).toBe(delta(skus.indexOf(p.sku!)));
     } finally {

@@ -27,7 +27,8 @@ let callbackUrl: string;
 let codes: Promise<URL>;
 let apiKey: string;
 
-const fos = (args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}) => runFos(args, { env: { ...env, ...extraEnv }, cwd: dir, input, timeoutMs: 60_000 });
+const fos = (args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}) =>
+  runFos(args, { env: { ...env, ...extraEnv }, cwd: dir, input, timeoutMs: 60_000 });
 
 async function ok(args: string[], input?: string, extraEnv?: NodeJS.ProcessEnv) {
   const r = await fos(args, input, extraEnv);
@@ -52,19 +53,43 @@ class AgentAuth implements OAuthClientProvider {
   saved?: OAuthTokens;
   verifier = '';
   authorizationUrl?: URL;
-  get redirectUrl() { return callbackUrl; }
+  get redirectUrl() {
+    return callbackUrl;
+  }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Desk Agent', redirect_uris: [callbackUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Desk Agent',
+      redirect_uris: [callbackUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   readonly sentState = `st-${Date.now()}`;
-  state() { return this.sentState; }
-  clientInformation() { return this.info; }
-  saveClientInformation(info: OAuthClientInformationMixed) { this.info = info; }
-  tokens() { return this.saved; }
-  saveTokens(tokens: OAuthTokens) { this.saved = tokens; }
-  redirectToAuthorization(url: URL) { this.authorizationUrl = url; }
-  saveCodeVerifier(v: string) { this.verifier = v; }
-  codeVerifier() { return this.verifier; }
+  state() {
+    return this.sentState;
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
 }
 
 beforeAll(async () => {
@@ -72,7 +97,25 @@ beforeAll(async () => {
   const db = `file:${path.join(dir, 'fos.db')}`;
   await ok(['db', 'migrate', '--db', db]);
   const team = await ok(['admin', '--db', db, 'team', 'create', '--name', 'Leeds 3PL', '--kind', 'FULFILLER']);
-  await ok(['admin', '--db', db, 'user', 'create', '--email', 'pat@example.com', '--name', 'Pat Lee', '--team', team.id, '--power-role', 'ADMIN', '--password-stdin'], `${PASSWORD}\n`);
+  await ok(
+    [
+      'admin',
+      '--db',
+      db,
+      'user',
+      'create',
+      '--email',
+      'pat@example.com',
+      '--name',
+      'Pat Lee',
+      '--team',
+      team.id,
+      '--power-role',
+      'ADMIN',
+      '--password-stdin',
+    ],
+    `${PASSWORD}\n`,
+  );
   apiKey = (await ok(['admin', '--db', db, 'key', 'create', '--team', team.id, '--name', 'ops', '--power-role', 'ADMIN'])).token;
   server = await spawnServe(['--db', db, '--port', '0'], env, dir).started;
 
@@ -101,7 +144,9 @@ describe('an MCP client connects through the sign-in and consent pages', () => {
     const auth = new AgentAuth();
     const first = new Client({ name: 'desk-agent', version: '1.0.0' });
     // No token yet: the SDK follows /mcp's 401 to the metadata, registers, and asks for a redirect.
-    await expect(first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth }))).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth }))).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(auth.info?.client_id).toBeTruthy();
     expect(auth.authorizationUrl?.pathname).toBe('/oauth/authorize');
     expect(auth.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
@@ -132,19 +177,36 @@ describe('an MCP client connects through the sign-in and consent pages', () => {
     expect(auth.saved?.access_token).toMatch(/^fosat_/);
     const agent = new Client({ name: 'desk-agent', version: '1.0.0' });
     await agent.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth }));
-    expect((await agent.listTools()).tools.map((t) => t.name).sort()).toEqual(['describe_svc_operation', 'execute_svc_operation', 'search_svc_operations']);
-    const exec = async (args: Record<string, unknown>) => ((await agent.callTool({ name: 'execute_svc_operation', arguments: args })) as { structuredContent: { status: number; body: any } }).structuredContent;
+    expect((await agent.listTools()).tools.map((t) => t.name).sort()).toEqual([
+      'describe_svc_operation',
+      'execute_svc_operation',
+      'search_svc_operations',
+    ]);
+    const exec = async (args: Record<string, unknown>) =>
+      ((await agent.callTool({ name: 'execute_svc_operation', arguments: args })) as { structuredContent: { status: number; body: any } })
+        .structuredContent;
     expect((await exec({ operation_key: 'GET /v1/ops/orders', query: { limit: 5 } })).status).toBe(200);
-    const unconfirmed = await agent.callTool({ name: 'execute_svc_operation', arguments: { operation_key: 'POST /v1/ops/totes', body: { name: 'T-1' } } });
+    const unconfirmed = await agent.callTool({
+      name: 'execute_svc_operation',
+      arguments: { operation_key: 'POST /v1/ops/totes', body: { name: 'T-1' } },
+    });
     expect(unconfirmed.isError).toBe(true);
     const tote = await exec({ operation_key: 'POST /v1/ops/totes', body: { name: 'T-1' }, confirm_write: true });
     expect(tote.status).toBe(201);
-    expect((await exec({ operation_key: 'POST /v1/ops/products', body: { sku: 'A-1', name: 'Anvil' }, confirm_write: true })).status).toBe(403);
+    expect((await exec({ operation_key: 'POST /v1/ops/products', body: { sku: 'A-1', name: 'Anvil' }, confirm_write: true })).status).toBe(
+      403,
+    );
 
     // The connection as the team's admins see it, through the CLI.
     const cli = { FOS_BASE_URL: server.url, FOS_API_KEY: apiKey };
     const [listed] = await ok(['mcp-connections', 'list', '--format', 'json'], undefined, cli);
-    expect(listed).toMatchObject({ name: 'Claude on the packing desk', client_name: 'Desk Agent', user_email: 'pat@example.com', preset: 'READ_AND_OPERATE', status: 'ACTIVE' });
+    expect(listed).toMatchObject({
+      name: 'Claude on the packing desk',
+      client_name: 'Desk Agent',
+      user_email: 'pat@example.com',
+      preset: 'READ_AND_OPERATE',
+      status: 'ACTIVE',
+    });
 
     // The settings page: the person disconnects it; its tokens stop working at once.
     await page.goto(new URL('/oauth/connections', server.url).href);

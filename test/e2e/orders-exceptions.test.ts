@@ -15,7 +15,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 function fos(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/fos.js'), ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(root, 'bin/fos.js'), ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -31,7 +34,8 @@ let env: Record<string, string>;
 beforeAll(async () => {
   const bundle = path.join(root, 'dist/cli.cjs');
   const source = path.join(root, 'src/cli/commands/orders/cancel.ts');
-  if (!existsSync(bundle) || statSync(bundle).mtimeMs < statSync(source).mtimeMs) throw new Error('dist/cli.cjs is older than the CLI sources: run `npm run build` first');
+  if (!existsSync(bundle) || statSync(bundle).mtimeMs < statSync(source).mtimeMs)
+    throw new Error('dist/cli.cjs is older than the CLI sources: run `npm run build` first');
   w = await world();
   const address = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
   env = { FOS_BASE_URL: `${address}/v1`, FOS_API_KEY: w.token, FOS_CONFIG_DIR: await tempConfigDir(), NO_COLOR: '1' };
@@ -44,7 +48,16 @@ describe('fos orders hold | release | cancel | backorders, fos fulfillment-order
     const order = await w.order({ line_items: [line('CLI-EX-1', 2)], payment_status: 'PAID' });
     const fo = await w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: order.id } });
 
-    const hold = await fos(['orders', 'hold', order.order_number, 'fraud_review', '--notes', 'billing and shipping differ', '--json', 'id,reason,reason_notes,active']);
+    const hold = await fos([
+      'orders',
+      'hold',
+      order.order_number,
+      'fraud_review',
+      '--notes',
+      'billing and shipping differ',
+      '--json',
+      'id,reason,reason_notes,active',
+    ]);
     expect(hold.code, hold.stderr).toBe(0);
     const h = JSON.parse(hold.stdout);
     expect(h).toMatchObject({ reason: 'FRAUD_REVIEW', reason_notes: 'billing and shipping differ', active: true });
@@ -90,7 +103,16 @@ describe('fos orders hold | release | cancel | backorders, fos fulfillment-order
 
     // Cancelling LOW's fulfillment order releases its unit: the CRITICAL order takes it at once.
     const fo = await w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: low.id } });
-    const cancel = await fos(['fulfillment-orders', 'cancel', fo.id, '--reason', 'INVENTORY', '--yes', '--json', 'status,remaining_quantity']);
+    const cancel = await fos([
+      'fulfillment-orders',
+      'cancel',
+      fo.id,
+      '--reason',
+      'INVENTORY',
+      '--yes',
+      '--json',
+      'status,remaining_quantity',
+    ]);
     expect(cancel.code, cancel.stderr).toBe(0);
     expect(JSON.parse(cancel.stdout)).toEqual({ status: 'CANCELLED', remaining_quantity: 0 });
     const after = await fos(['orders', 'backorders', '--sku', 'CLI-EX-2', '--priority', 'critical', '--json', 'order_number,quantity']);
@@ -104,34 +126,75 @@ describe('fos orders hold | release | cancel | backorders, fos fulfillment-order
     const noLine = await fos(['fulfillment-orders', 'split', fo.id]);
     expect(noLine.code).toBe(2);
     expect(noLine.stderr).toContain('--line');
-    const split = await fos(['fulfillment-orders', 'split', fo.id, '--line', `${fo.line_items[0].id}=1`, '--json', 'original.total_quantity,split.id,split.total_quantity']);
+    const split = await fos([
+      'fulfillment-orders',
+      'split',
+      fo.id,
+      '--line',
+      `${fo.line_items[0].id}=1`,
+      '--json',
+      'original.total_quantity,split.id,split.total_quantity',
+    ]);
     expect(split.code, split.stderr).toBe(0);
     const s = JSON.parse(split.stdout);
     expect(s).toMatchObject({ original: { total_quantity: 2 }, split: { total_quantity: 1 } });
     const move = await fos(['fulfillment-orders', 'move', s.split.id, w.west, '--json', 'moved.id,moved.warehouse_name']);
     expect(move.code, move.stderr).toBe(0);
     expect(JSON.parse(move.stdout)).toEqual({ moved: { id: s.split.id, warehouse_name: 'West' } });
-    expect(await w.level((await w.t.db.prisma.product.findFirstOrThrow({ where: { sku: 'CLI-EX-3' } })).id, w.west)).toMatchObject({ committed: 1 });
+    expect(await w.level((await w.t.db.prisma.product.findFirstOrThrow({ where: { sku: 'CLI-EX-3' } })).id, w.west)).toMatchObject({
+      committed: 1,
+    });
   });
 
   it('edits an order: flags and an address from --data', async () => {
     await w.product('CLI-EX-4', { [w.east]: 5 });
     const order = await w.order({ line_items: [line('CLI-EX-4', 1)], payment_status: 'PAID' });
-    const r = await fos(['orders', 'edit', order.order_number, '--shipping-method', 'Express', '--tags', 'vip,gift', '-F', 'shipping_address.address1=9 Elm St',
-      '-F', 'shipping_address.city=Salem', '-F', 'shipping_address.country=US', '--json', 'shipping_method,tags,shipping_address_city']);
+    const r = await fos([
+      'orders',
+      'edit',
+      order.order_number,
+      '--shipping-method',
+      'Express',
+      '--tags',
+      'vip,gift',
+      '-F',
+      'shipping_address.address1=9 Elm St',
+      '-F',
+      'shipping_address.city=Salem',
+      '-F',
+      'shipping_address.country=US',
+      '--json',
+      'shipping_method,tags,shipping_address_city',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ shipping_method: 'Express', tags: ['vip', 'gift'], shipping_address_city: 'Salem' });
     const empty = await fos(['orders', 'edit', order.order_number]);
     expect(empty.code).toBe(2);
   });
 
-  it('sets a delegation\'s rate card from a file: a new version each time', async () => {
+  it("sets a delegation's rate card from a file: a new version each time", async () => {
     const m = await w.t.merchant();
     const file = path.join(tmpdir(), `card-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ id: 'rc-cli', name: 'CLI card', currency: 'USD', receiving: { rate_per_unit: 0.3 } }));
-    const first = await fos(['delegations', 'rate-card', 'set', m.delegationId, file, '--json', 'rate_card.semantic_version,rate_card.version_id']);
+    const first = await fos([
+      'delegations',
+      'rate-card',
+      'set',
+      m.delegationId,
+      file,
+      '--json',
+      'rate_card.semantic_version,rate_card.version_id',
+    ]);
     expect(first.code, first.stderr).toBe(0);
-    const second = await fos(['delegations', 'rate-card', 'set', m.delegationId, file, '--json', 'rate_card.semantic_version,rate_card.version_id']);
+    const second = await fos([
+      'delegations',
+      'rate-card',
+      'set',
+      m.delegationId,
+      file,
+      '--json',
+      'rate_card.semantic_version,rate_card.version_id',
+    ]);
     const [a, b] = [JSON.parse(first.stdout).rate_card, JSON.parse(second.stdout).rate_card];
     expect([a.semantic_version, b.semantic_version]).toEqual(['1.0.0', '1.0.1']);
     expect(a.version_id).not.toBe(b.version_id);

@@ -34,7 +34,9 @@ describe('fos serve shutdown', () => {
     // in flight: headers complete, the body still arriving
     const body = JSON.stringify({ name: 'Drain mug', sku: 'DRAIN-1', type: 'STANDARD' });
     const inflight = rawConnection(origin);
-    await inflight.write(`POST /v1/ops/products HTTP/1.1\r\nHost: x\r\nx-access-token: ${token}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    await inflight.write(
+      `POST /v1/ops/products HTTP/1.1\r\nHost: x\r\nx-access-token: ${token}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
     // late: a keep-alive connection whose next request's headers are not finished yet
     const late = rawConnection(origin);
     await late.write(`GET /v1/me HTTP/1.1\r\nHost: x\r\n`);

@@ -18,7 +18,9 @@ async function killedAfterWrites(db: string, ...more: string[]) {
   const names = Array.from({ length: 5 }, (_, i) => `station ${i} ${path.basename(db)}`);
   for (const name of names) {
     const res = await fetch(`${server.url}/keys`, {
-      method: 'POST', headers: { 'x-access-token': token, 'content-type': 'application/json' }, body: JSON.stringify({ name }),
+      method: 'POST',
+      headers: { 'x-access-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
     });
     expect(res.status).toBe(201);
   }

@@ -16,11 +16,15 @@ const tracer = path.join(root, 'test/cli/fixtures/trace-imports.mjs');
 let dir: string;
 
 async function serve(args: string[], trace?: string, request?: (url: string, key: string) => Promise<void>): Promise<string> {
-  const child = spawn(process.execPath, [...(trace ? ['--import', tracer] : []), bin, 'serve', '--db', path.join(dir, 'fos.db'), '--port', '0', ...args], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, FOS_CONFIG_DIR: dir, FOS_DATA_DIR: dir, ...(trace ? { FOS_TRACE_IMPORTS: trace } : {}) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(trace ? ['--import', tracer] : []), bin, 'serve', '--db', path.join(dir, 'fos.db'), '--port', '0', ...args],
+    {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: dir, FOS_CONFIG_DIR: dir, FOS_DATA_DIR: dir, ...(trace ? { FOS_TRACE_IMPORTS: trace } : {}) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let err = '';
   const exited = new Promise<number | null>((r) => child.on('exit', r));
   const url = await new Promise<string>((resolve, reject) => {
@@ -32,7 +36,9 @@ async function serve(args: string[], trace?: string, request?: (url: string, key
     void exited.then((code) => reject(new Error(`fos serve exited (${code}):\n${err}`)));
   });
   try {
-    const key = /API key \(shown once\): (\S+)/.exec(err)?.[1] ?? JSON.parse(await readFile(path.join(dir, 'config.json'), 'utf8')).profiles.local.api_key;
+    const key =
+      /API key \(shown once\): (\S+)/.exec(err)?.[1] ??
+      JSON.parse(await readFile(path.join(dir, 'config.json'), 'utf8')).profiles.local.api_key;
     await request?.(url, key);
   } finally {
     child.kill('SIGTERM');
@@ -57,8 +63,10 @@ describe('fos serve loads what a request needs, when it first needs it', () => {
     const loaded = (await readFile(trace, 'utf8')).split('\n').filter(Boolean);
     expect(loaded.some((u) => u.includes('/dist/server/routes/'))).toBe(true); // the trace saw the server
     const later = [
-      /@modelcontextprotocol/, /\/node_modules\/(express|zod|pdf-lib|undici|bwip-js|cli-table3|conf)\//,
-      /schema-engine/, /\/dist\/cli\/commands\/(?!index\.js)/,
+      /@modelcontextprotocol/,
+      /\/node_modules\/(express|zod|pdf-lib|undici|bwip-js|cli-table3|conf)\//,
+      /schema-engine/,
+      /\/dist\/cli\/commands\/(?!index\.js)/,
     ];
     for (const re of later) expect(loaded.filter((u) => re.test(u))).toEqual([]);
   }, 120_000);

@@ -19,7 +19,7 @@ async function serve(extra: string[]) {
   const s = await spawnServe(['--db', path.join(dir, 'fos.db'), '--port', '0', ...extra], { ...env, FOS_LOG_LEVEL: 'info' }, dir).started;
   running.push(s);
   const res = await fetch(`${s.url}/me`, { headers: { 'x-access-token': 'fos_notarealkey' } });
-  const problem = await res.json() as { trace_id: string };
+  const problem = (await res.json()) as { trace_id: string };
   await new Promise((r) => setTimeout(r, 300)); // the log line is written after the answer
   return { s, traceId: problem.trace_id, status: res.status };
 }
@@ -37,7 +37,11 @@ describe('fos serve logs', () => {
 
   it('piped (auto): JSON lines carrying trace_id', async () => {
     const { s, traceId } = await serve([]);
-    const lines = s.stdout().trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = s
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     const done = lines.find((l) => l.msg === 'request completed' && l.trace_id === traceId);
     expect(done).toMatchObject({ level: 30, res: { statusCode: 401 } });
     expect(s.stdout()).not.toContain('fos_notarealkey');

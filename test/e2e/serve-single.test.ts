@@ -17,7 +17,7 @@ const serve = (db: string, ...more: string[]) => {
 };
 
 describe('one fos serve per SQLite file', () => {
-  it('a second server on the same file exits 5 naming the first; another file is fine; a killed server\'s lock is taken over', async () => {
+  it("a second server on the same file exits 5 naming the first; another file is fine; a killed server's lock is taken over", async () => {
     const first = await serve('a.db').started;
     expect(existsSync(path.join(box.dir, 'a.db.serve.lock'))).toBe(true);
 
@@ -27,7 +27,13 @@ describe('one fos serve per SQLite file', () => {
     expect(second.stderr()).toContain(`another fos serve (pid ${first.child.pid}, ${first.url})`);
     expect(second.stderr()).toContain('one server per SQLite file');
     expect(second.stderr()).toContain('--rate-limit-store database');
-    expect(second.stderr().trim().split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+    expect(
+      second
+        .stderr()
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('error:')),
+    ).toHaveLength(1);
 
     const other = await serve('b.db').started;
     other.child.kill('SIGTERM');

@@ -26,13 +26,16 @@ interface Server {
 
 function startServe(): Promise<Server> {
   const child = spawn(process.execPath, [bin, 'serve', '--db', path.join(dir, 'fos.db'), '--port', '0'], {
-    cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })));
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

@@ -38,9 +38,17 @@ export interface TestApp {
   teamId: string;
   call(method: string, url: string, opts?: CallOptions): Promise<LightMyRequestResponse & { body: string; json<T = any>(): T }>;
   /** A key in teamId (or another team) with the given power role / permissions (through a custom role). */
-  key(opts?: { teamId?: string; permissions?: Permission[]; powerRole?: 'ADMIN' | 'MEMBER'; tier?: number }): Promise<{ id: string; token: string }>;
+  key(opts?: {
+    teamId?: string;
+    permissions?: Permission[];
+    powerRole?: 'ADMIN' | 'MEMBER';
+    tier?: number;
+  }): Promise<{ id: string; token: string }>;
   /** A merchant team delegated to teamId, with an ADMIN key. */
-  merchant(opts?: { measurement_system?: 'METRIC' | 'IMPERIAL'; rate_card?: unknown }): Promise<{ teamId: string; token: string; delegationId: string }>;
+  merchant(opts?: {
+    measurement_system?: 'METRIC' | 'IMPERIAL';
+    rate_card?: unknown;
+  }): Promise<{ teamId: string; token: string; delegationId: string }>;
   close(): Promise<void>;
 }
 
@@ -81,18 +89,25 @@ export async function testApp(config: AppConfig = {}): Promise<TestApp> {
         const role = await createRole(db, teamId, { name: `role-${++roleCounter}`, permissions });
         roleIds.push(role.id);
       }
-      const key = await createKey(db, teamId, {
-        name: `test key ${roleCounter}`,
-        power_role: powerRole ?? (permissions ? 'MEMBER' : 'ADMIN'),
-        role_ids: roleIds,
-        rate_tier: tier,
-      }, null);
+      const key = await createKey(
+        db,
+        teamId,
+        {
+          name: `test key ${roleCounter}`,
+          power_role: powerRole ?? (permissions ? 'MEMBER' : 'ADMIN'),
+          role_ids: roleIds,
+          rate_tier: tier,
+        },
+        null,
+      );
       return { id: key.id, token: key.token };
     },
     async merchant({ measurement_system = 'METRIC', rate_card } = {}) {
       const team = await teams.createTeam(db, { name: `Merchant ${++roleCounter}`, kind: 'MERCHANT', measurement_system });
       const delegation = await teams.createDelegation(db, {
-        merchant_team_id: team.id, fulfiller_team_id: boot.teamId, rate_card,
+        merchant_team_id: team.id,
+        fulfiller_team_id: boot.teamId,
+        rate_card,
       });
       const key = await createKey(db, team.id, { name: 'merchant admin', power_role: 'ADMIN' }, null);
       return { teamId: team.id, token: key.token, delegationId: delegation.id };

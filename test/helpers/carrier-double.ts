@@ -52,7 +52,11 @@ export async function startDouble(route: (d: Double) => Handler): Promise<Double
     const raw = Buffer.concat(chunks).toString('utf8');
     const u = new URL(req.url ?? '/', 'http://x');
     let body: any = raw;
-    try { body = raw ? JSON.parse(raw) : null; } catch { /* form or text bodies stay strings */ }
+    try {
+      body = raw ? JSON.parse(raw) : null;
+    } catch {
+      /* form or text bodies stay strings */
+    }
     const rec: Recorded = { method: req.method ?? 'GET', path: u.pathname, query: u.searchParams, headers: req.headers, body };
     requests.push(rec);
     const held = holds.find((h) => h.open && h.re.test(u.pathname));
@@ -78,7 +82,13 @@ export async function startDouble(route: (d: Double) => Handler): Promise<Double
       const h = { re, waiters: [] as Array<(r: Recorded) => void>, open: true, parked: [] as ServerResponse[], next: handler };
       holds.push(h);
       const arrived = new Promise<Recorded>((resolve) => h.waiters.push(resolve));
-      return { arrived, release: () => { h.open = false; h.parked.forEach((r) => r.destroy()); } };
+      return {
+        arrived,
+        release: () => {
+          h.open = false;
+          h.parked.forEach((r) => r.destroy());
+        },
+      };
     },
     fail(re, status, body) {
       fails.push({ re, status, body });

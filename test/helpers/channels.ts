@@ -11,8 +11,16 @@ export const WOO_SECRET = 'woo-webhook-secret';
 export async function connectShopify(t: TestApp, merchantTeamId: string, double: ShopifyDouble, settings: Record<string, unknown> = {}) {
   const res = await t.call('POST', '/v1/ops/shops', {
     body: {
-      name: `Shopify ${Math.random().toString(36).slice(2, 8)}`, shop_type: 'SHOPIFY', merchant_team_id: merchantTeamId, settings,
-      connection: { shop_domain: 'double.myshopify.com', access_token: 'shpat_good', webhook_secret: SHOPIFY_SECRET, api_base_url: double.url },
+      name: `Shopify ${Math.random().toString(36).slice(2, 8)}`,
+      shop_type: 'SHOPIFY',
+      merchant_team_id: merchantTeamId,
+      settings,
+      connection: {
+        shop_domain: 'double.myshopify.com',
+        access_token: 'shpat_good',
+        webhook_secret: SHOPIFY_SECRET,
+        api_base_url: double.url,
+      },
     },
   });
   if (res.statusCode !== 201) throw new Error(res.body);
@@ -22,8 +30,17 @@ export async function connectShopify(t: TestApp, merchantTeamId: string, double:
 export async function connectWoo(t: TestApp, merchantTeamId: string, double: WooDouble, settings: Record<string, unknown> = {}) {
   const res = await t.call('POST', '/v1/ops/shops', {
     body: {
-      name: `Woo ${Math.random().toString(36).slice(2, 8)}`, shop_type: 'WOOCOMMERCE', merchant_team_id: merchantTeamId, settings,
-      connection: { store_url: 'https://woo.example', consumer_key: 'ck_good', consumer_secret: 'cs_good', webhook_secret: WOO_SECRET, api_base_url: double.url },
+      name: `Woo ${Math.random().toString(36).slice(2, 8)}`,
+      shop_type: 'WOOCOMMERCE',
+      merchant_team_id: merchantTeamId,
+      settings,
+      connection: {
+        store_url: 'https://woo.example',
+        consumer_key: 'ck_good',
+        consumer_secret: 'cs_good',
+        webhook_secret: WOO_SECRET,
+        api_base_url: double.url,
+      },
     },
   });
   if (res.statusCode !== 201) throw new Error(res.body);
@@ -34,7 +51,16 @@ export async function connectWoo(t: TestApp, merchantTeamId: string, double: Woo
 export async function stockedProduct(t: TestApp, merchantTeamId: string, sku: string, onHand: number) {
   const warehouseId = await fixtureWarehouse(t);
   const product = await t.db.prisma.product.create({
-    data: { team_id: merchantTeamId, merchant_team_id: merchantTeamId, fulfiller_team_id: t.teamId, name: `Product ${sku}`, sku, measurement_unit: 'MM', weight_unit: 'G', weight: 200 },
+    data: {
+      team_id: merchantTeamId,
+      merchant_team_id: merchantTeamId,
+      fulfiller_team_id: t.teamId,
+      name: `Product ${sku}`,
+      sku,
+      measurement_unit: 'MM',
+      weight_unit: 'G',
+      weight: 200,
+    },
   });
   await t.db.prisma.inventoryLevel.create({ data: { product_id: product.id, warehouse_id: warehouseId, on_hand: onHand } });
   await t.db.prisma.inventoryMovement.create({
@@ -43,14 +69,23 @@ export async function stockedProduct(t: TestApp, merchantTeamId: string, sku: st
   return { product, warehouseId };
 }
 
-export function shopifyDelivery(t: TestApp, shopId: string, topic: string, body: unknown, opts: { secret?: string; webhookId?: string } = {}) {
+export function shopifyDelivery(
+  t: TestApp,
+  shopId: string,
+  topic: string,
+  body: unknown,
+  opts: { secret?: string; webhookId?: string } = {},
+) {
   const raw = JSON.stringify(body);
   return t.call('POST', `/v1/channels/${shopId}/webhooks`, {
     token: null,
     body: raw,
     headers: {
-      'content-type': 'application/json', 'x-shopify-topic': topic, 'x-shopify-hmac-sha256': sign(opts.secret ?? SHOPIFY_SECRET, raw),
-      'x-shopify-shop-domain': 'double.myshopify.com', 'x-shopify-webhook-id': opts.webhookId ?? `wh-${Math.random()}`,
+      'content-type': 'application/json',
+      'x-shopify-topic': topic,
+      'x-shopify-hmac-sha256': sign(opts.secret ?? SHOPIFY_SECRET, raw),
+      'x-shopify-shop-domain': 'double.myshopify.com',
+      'x-shopify-webhook-id': opts.webhookId ?? `wh-${Math.random()}`,
     },
   });
 }
@@ -61,8 +96,11 @@ export function wooDelivery(t: TestApp, shopId: string, topic: string, body: unk
     token: null,
     body: raw,
     headers: {
-      'content-type': 'application/json', 'x-wc-webhook-topic': topic, 'x-wc-webhook-signature': sign(opts.secret ?? WOO_SECRET, raw),
-      'x-wc-webhook-source': 'https://woo.example/', 'x-wc-webhook-delivery-id': String(Math.floor(Math.random() * 1e6)),
+      'content-type': 'application/json',
+      'x-wc-webhook-topic': topic,
+      'x-wc-webhook-signature': sign(opts.secret ?? WOO_SECRET, raw),
+      'x-wc-webhook-source': 'https://woo.example/',
+      'x-wc-webhook-delivery-id': String(Math.floor(Math.random() * 1e6)),
     },
   });
 }

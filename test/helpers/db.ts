@@ -116,7 +116,12 @@ function migratedSqliteTemplate(): Promise<string> {
     // Older states' templates, unless made within the hour (another checkout's run may use it).
     for (const old of readdirSync(tmpdir())) {
       const file = path.join(tmpdir(), old);
-      if (old.startsWith(prefix) && old.endsWith('.db') && file !== template && Date.now() - (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 3_600_000) {
+      if (
+        old.startsWith(prefix) &&
+        old.endsWith('.db') &&
+        file !== template &&
+        Date.now() - (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 3_600_000
+      ) {
         await rm(file, { force: true });
       }
     }
@@ -158,12 +163,14 @@ export async function migrateInProcesses(url: string, n: number): Promise<Array<
     catch (e) { console.log(JSON.stringify({ error: String(e && e.message || e) })); }`;
   try {
     return await Promise.all(
-      Array.from({ length: n }, () =>
-        new Promise<{ applied: string[] } | { error: string }>((resolve, reject) =>
-          execFile(process.execPath, ['--input-type=module', '-e', script, url], { cwd: root }, (err, stdout) =>
-            err ? reject(err) : resolve(JSON.parse(stdout.trim().split('\n').at(-1)!)),
+      Array.from(
+        { length: n },
+        () =>
+          new Promise<{ applied: string[] } | { error: string }>((resolve, reject) =>
+            execFile(process.execPath, ['--input-type=module', '-e', script, url], { cwd: root }, (err, stdout) =>
+              err ? reject(err) : resolve(JSON.parse(stdout.trim().split('\n').at(-1)!)),
+            ),
           ),
-        ),
       ),
     );
   } finally {

@@ -31,8 +31,15 @@ export interface FixtureOptions {
 }
 
 export const SHIP_TO = {
-  name: 'Grace Hopper', company: 'Navy Yard', address1: '1 Compiler Road', address2: null, city: 'Arlington',
-  state: 'VA', country: 'US', zip: '22201', phone: '+1 703 555 0100',
+  name: 'Grace Hopper',
+  company: 'Navy Yard',
+  address1: '1 Compiler Road',
+  address2: null,
+  city: 'Arlington',
+  state: 'VA',
+  country: 'US',
+  zip: '22201',
+  phone: '+1 703 555 0100',
 };
 
 let seq = 0;
@@ -41,15 +48,32 @@ const warehouses = new WeakMap<TestApp, Promise<string>>();
 
 /** The one delegated merchant team of a test app (created on first use). */
 export function fixtureMerchant(t: TestApp): Promise<string> {
-  if (!merchants.has(t)) merchants.set(t, t.merchant().then((m) => m.teamId));
+  if (!merchants.has(t))
+    merchants.set(
+      t,
+      t.merchant().then((m) => m.teamId),
+    );
   return merchants.get(t)!;
 }
 
 export function fixtureWarehouse(t: TestApp): Promise<string> {
   if (!warehouses.has(t)) {
-    warehouses.set(t, t.db.prisma.warehouse.create({
-      data: { team_id: t.teamId, name: 'Main Warehouse', address1: '500 Dock St', city: 'Reno', state: 'NV', zip: '89501', country: 'US' },
-    }).then((w) => w.id));
+    warehouses.set(
+      t,
+      t.db.prisma.warehouse
+        .create({
+          data: {
+            team_id: t.teamId,
+            name: 'Main Warehouse',
+            address1: '500 Dock St',
+            city: 'Reno',
+            state: 'NV',
+            zip: '89501',
+            country: 'US',
+          },
+        })
+        .then((w) => w.id),
+    );
   }
   return warehouses.get(t)!;
 }
@@ -68,16 +92,31 @@ export async function fulfillmentFixture(t: TestApp, opts: FixtureOptions = {}) 
     const product = l.productId
       ? await db.product.findUniqueOrThrow({ where: { id: l.productId } })
       : await db.product.create({
-        data: {
-          team_id: merchantTeamId, merchant_team_id: merchantTeamId, fulfiller_team_id: fulfillerTeamId, name: `Product ${sku}`,
-          sku, measurement_unit: 'MM', weight_unit: 'G', weight: l.weight ?? 250, image_url: `https://img.example/${sku}.jpg`,
-          customs_value: 12.5, customs_value_currency: 'USD', hs_code: '6912.00', country_of_origin: 'PT',
-        },
-      });
+          data: {
+            team_id: merchantTeamId,
+            merchant_team_id: merchantTeamId,
+            fulfiller_team_id: fulfillerTeamId,
+            name: `Product ${sku}`,
+            sku,
+            measurement_unit: 'MM',
+            weight_unit: 'G',
+            weight: l.weight ?? 250,
+            image_url: `https://img.example/${sku}.jpg`,
+            customs_value: 12.5,
+            customs_value_currency: 'USD',
+            hs_code: '6912.00',
+            country_of_origin: 'PT',
+          },
+        });
     if (!l.productId || l.onHand !== undefined) {
       await db.inventoryLevel.upsert({
         where: { product_id_warehouse_id: { product_id: product.id, warehouse_id: warehouseId } },
-        create: { product_id: product.id, warehouse_id: warehouseId, on_hand: l.onHand ?? l.quantity + 10, committed: l.committed ?? l.quantity },
+        create: {
+          product_id: product.id,
+          warehouse_id: warehouseId,
+          on_hand: l.onHand ?? l.quantity + 10,
+          committed: l.committed ?? l.quantity,
+        },
         update: { on_hand: { increment: l.onHand ?? 0 }, committed: { increment: l.committed ?? l.quantity } },
       });
     }
@@ -102,12 +141,19 @@ export async function fulfillmentFixture(t: TestApp, opts: FixtureOptions = {}) 
   });
   const orderLines = [];
   for (const [i, l] of lines.entries()) {
-    orderLines.push(await db.orderLineItem.create({
-      data: {
-        order_id: order.id, kind: 'CORE', product_id: products[i].id, sku: products[i].sku, name: products[i].name,
-        remaining_quantity: l.quantity, total_quantity: l.quantity,
-      },
-    }));
+    orderLines.push(
+      await db.orderLineItem.create({
+        data: {
+          order_id: order.id,
+          kind: 'CORE',
+          product_id: products[i].id,
+          sku: products[i].sku,
+          name: products[i].name,
+          remaining_quantity: l.quantity,
+          total_quantity: l.quantity,
+        },
+      }),
+    );
   }
   if (opts.hold) {
     await db.orderFulfillmentHold.create({ data: { order_id: order.id, reason: 'AWAITING_PAYMENT', active: true } });
@@ -115,18 +161,30 @@ export async function fulfillmentFixture(t: TestApp, opts: FixtureOptions = {}) 
   const status = opts.status ?? 'PENDING';
   const fo = await db.fulfillmentOrder.create({
     data: {
-      order_id: order.id, warehouse_id: warehouseId, fulfiller_team_id: fulfillerTeamId, merchant_team_id: merchantTeamId,
-      status, request_status: status === 'PENDING' ? 'UNSUBMITTED' : 'ACCEPTED',
+      order_id: order.id,
+      warehouse_id: warehouseId,
+      fulfiller_team_id: fulfillerTeamId,
+      merchant_team_id: merchantTeamId,
+      status,
+      request_status: status === 'PENDING' ? 'UNSUBMITTED' : 'ACCEPTED',
     },
   });
   const foLines = [];
   for (const [i, l] of lines.entries()) {
-    foLines.push(await db.fulfillmentOrderLineItem.create({
-      data: {
-        fulfillment_order_id: fo.id, order_line_item_id: orderLines[i].id, product_id: products[i].id, sku: products[i].sku,
-        name: products[i].name, image_url: products[i].image_url, quantity: l.quantity, remaining_quantity: l.quantity,
-      },
-    }));
+    foLines.push(
+      await db.fulfillmentOrderLineItem.create({
+        data: {
+          fulfillment_order_id: fo.id,
+          order_line_item_id: orderLines[i].id,
+          product_id: products[i].id,
+          sku: products[i].sku,
+          name: products[i].name,
+          image_url: products[i].image_url,
+          quantity: l.quantity,
+          remaining_quantity: l.quantity,
+        },
+      }),
+    );
   }
   return { merchantTeamId, warehouseId, products, order, orderLines, fo, foLines };
 }
@@ -140,8 +198,14 @@ export async function convertedOrder(t: TestApp, token: string, lines: Array<{ s
   for (const l of lines) {
     const p = await t.db.prisma.product.create({
       data: {
-        team_id: merchantTeamId, merchant_team_id: merchantTeamId, fulfiller_team_id: t.teamId, name: `Product ${l.sku}`,
-        sku: l.sku, measurement_unit: 'MM', weight_unit: 'G', weight: 300,
+        team_id: merchantTeamId,
+        merchant_team_id: merchantTeamId,
+        fulfiller_team_id: t.teamId,
+        name: `Product ${l.sku}`,
+        sku: l.sku,
+        measurement_unit: 'MM',
+        weight_unit: 'G',
+        weight: 300,
       },
     });
     await t.db.prisma.inventoryLevel.create({ data: { product_id: p.id, warehouse_id: warehouseId, on_hand: l.onHand } });

@@ -47,14 +47,23 @@ export async function mcpTestApp() {
   const boot = await bootstrapIfEmpty(db);
   if (!boot) throw new Error('bootstrap did not run on a fresh database');
   const teamId = boot.teamId;
-  const app: FastifyInstance = await buildApp({ db, config: { logger: false, rateLimitStore: new OneWindowStore(), oauthRateLimit: false } });
-  app.get('/v1/test/big', {
-    config: { permission: 'READ_PRODUCTS' },
-    schema: {
-      operationId: 'getBigTestPayload', tags: ['Test'], summary: 'Test-only payload of a chosen size',
-      querystring: Type.Object({ size: Type.Integer({ minimum: 0 }) }),
+  const app: FastifyInstance = await buildApp({
+    db,
+    config: { logger: false, rateLimitStore: new OneWindowStore(), oauthRateLimit: false },
+  });
+  app.get(
+    '/v1/test/big',
+    {
+      config: { permission: 'READ_PRODUCTS' },
+      schema: {
+        operationId: 'getBigTestPayload',
+        tags: ['Test'],
+        summary: 'Test-only payload of a chosen size',
+        querystring: Type.Object({ size: Type.Integer({ minimum: 0 }) }),
+      },
     },
-  }, async (request) => ({ data: 'x'.repeat((request.query as { size: number }).size) }));
+    async (request) => ({ data: 'x'.repeat((request.query as { size: number }).size) }),
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const mcpUrl = new URL(`http://127.0.0.1:${port}/mcp`);
@@ -66,14 +75,28 @@ export async function mcpTestApp() {
     if (opts.permissions) {
       roleIds.push((await createRole(db, teamId, { name: `mcp-role-${++counter}`, permissions: opts.permissions })).id);
     }
-    const k = await createKey(db, teamId, {
-      name: `mcp key ${++counter}`, power_role: opts.permissions ? 'MEMBER' : 'ADMIN', role_ids: roleIds, rate_tier: opts.tier ?? 4,
-    }, null);
+    const k = await createKey(
+      db,
+      teamId,
+      {
+        name: `mcp key ${++counter}`,
+        power_role: opts.permissions ? 'MEMBER' : 'ADMIN',
+        role_ids: roleIds,
+        rate_tier: opts.tier ?? 4,
+      },
+      null,
+    );
     return { id: k.id, token: k.token };
   }
 
   return {
-    app, db, teamId, mcpUrl, key, call, textOf,
+    app,
+    db,
+    teamId,
+    mcpUrl,
+    key,
+    call,
+    textOf,
     admin: await key(),
     async connect(token: string | null): Promise<Client> {
       const client = new Client({ name: 'fos-test-agent', version: '1.0.0' });

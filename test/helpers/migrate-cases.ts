@@ -63,7 +63,9 @@ export function migrateCases(provider: Provider) {
         url,
         'SELECT migration_name, applied_steps_count FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name',
       );
-      expect(rows.map((r) => [r.migration_name, Number(r.applied_steps_count)])).toEqual([...committed, '29991231000000_extra'].map((n) => [n, 1]));
+      expect(rows.map((r) => [r.migration_name, Number(r.applied_steps_count)])).toEqual(
+        [...committed, '29991231000000_extra'].map((n) => [n, 1]),
+      );
     });
 
     test('a database migrated by the runner is up to date for the schema engine', async () => {
@@ -80,8 +82,13 @@ export function migrateCases(provider: Provider) {
       });
       await expect(migrate(url, { migrationsDir: bad })).rejects.toThrow(/migration 29991231000000_bad failed .*half_t/);
       // the script ran as one transaction: its first statement was undone too
-      expect(await query(url, `SELECT 1 FROM ${provider === 'sqlite' ? 'sqlite_master WHERE name' : 'pg_tables WHERE tablename'} = 'half_t'`)).toEqual([]);
-      const [row] = await query<{ logs: string; finished_at: unknown }>(url, "SELECT logs, finished_at FROM _prisma_migrations WHERE migration_name = '29991231000000_bad'");
+      expect(
+        await query(url, `SELECT 1 FROM ${provider === 'sqlite' ? 'sqlite_master WHERE name' : 'pg_tables WHERE tablename'} = 'half_t'`),
+      ).toEqual([]);
+      const [row] = await query<{ logs: string; finished_at: unknown }>(
+        url,
+        "SELECT logs, finished_at FROM _prisma_migrations WHERE migration_name = '29991231000000_bad'",
+      );
       expect(row).toMatchObject({ finished_at: null, logs: expect.stringMatching(/half_t/) });
       await expect(migrate(url)).rejects.toThrow(/29991231000000_bad failed earlier/);
 

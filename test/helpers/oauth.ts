@@ -15,7 +15,18 @@ export const PASSWORD = 'correct horse battery';
 export async function person(db: Db, teamId: string, permissions?: Permission[]) {
   const roleIds = permissions ? [(await createRole(db, teamId, { name: `person-role-${++n}-${Date.now()}`, permissions })).id] : [];
   const email = `person${++n}-${Date.now()}@example.test`;
-  const user = await createUser(db, { email, display_name: `Person ${n}`, password: PASSWORD, team_id: teamId, power_role: permissions ? 'MEMBER' : 'ADMIN', role_ids: roleIds }, null);
+  const user = await createUser(
+    db,
+    {
+      email,
+      display_name: `Person ${n}`,
+      password: PASSWORD,
+      team_id: teamId,
+      power_role: permissions ? 'MEMBER' : 'ADMIN',
+      role_ids: roleIds,
+    },
+    null,
+  );
   return { id: user.id, email, password: PASSWORD, name: user.display_name };
 }
 
@@ -26,18 +37,27 @@ export function pkce() {
 
 export async function register(base: string, redirectUri: string, extra: Record<string, unknown> = {}) {
   const res = await fetch(`${base}/oauth/register`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_name: 'Test Agent', redirect_uris: [redirectUri], ...extra }),
   });
   if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
   return (await res.json()) as { client_id: string; client_secret?: string; token_endpoint_auth_method: string };
 }
 
-export function authorizeUrl(base: string, p: { clientId: string; redirectUri: string; challenge: string; state?: string; resource?: string; method?: string }) {
+export function authorizeUrl(
+  base: string,
+  p: { clientId: string; redirectUri: string; challenge: string; state?: string; resource?: string; method?: string },
+) {
   const url = new URL(`${base}/oauth/authorize`);
   url.search = new URLSearchParams({
-    response_type: 'code', client_id: p.clientId, redirect_uri: p.redirectUri, code_challenge: p.challenge,
-    code_challenge_method: p.method ?? 'S256', state: p.state ?? 'st-123', resource: p.resource ?? `${base}/mcp`,
+    response_type: 'code',
+    client_id: p.clientId,
+    redirect_uri: p.redirectUri,
+    code_challenge: p.challenge,
+    code_challenge_method: p.method ?? 'S256',
+    state: p.state ?? 'st-123',
+    resource: p.resource ?? `${base}/mcp`,
   }).toString();
   return url.href;
 }
@@ -62,7 +82,8 @@ export class Browser {
       const [pair, ...attrs] = line.split(';');
       const [name, ...value] = pair.split('=');
       const expired = attrs.some((a) => /^\s*(max-age=0|expires=thu, 01 jan 1970)/i.test(a));
-      if (expired) this.cookies.delete(name.trim()); else this.cookies.set(name.trim(), value.join('='));
+      if (expired) this.cookies.delete(name.trim());
+      else this.cookies.set(name.trim(), value.join('='));
     }
     return res;
   }
@@ -80,7 +101,11 @@ export class Browser {
   }
 
   /** GET /oauth/authorize, sign in, approve with a preset; returns the final redirect's URL. */
-  async approve(authorize: string, who: { email: string; password: string }, choice: { preset?: string; permissions?: string[]; name?: string; team?: string } = {}) {
+  async approve(
+    authorize: string,
+    who: { email: string; password: string },
+    choice: { preset?: string; permissions?: string[]; name?: string; team?: string } = {},
+  ) {
     const start = await this.request(authorize);
     if (start.status !== 302) throw new Error(`authorize: ${start.status} ${await start.text()}`);
     const consent = start.headers.get('location')!;
@@ -95,13 +120,25 @@ export class Browser {
     const requestId = /name="request" value="([^"]+)"/.exec(html)![1];
     const team = /name="team" value="([^"]+)"/.exec(html)?.[1] ?? choice.team ?? '';
     const res = await this.request('/oauth/consent', {
-      form: { csrf: Browser.csrf(html), request: requestId, team, preset: choice.preset ?? 'READ_ONLY', permissions: choice.permissions ?? [], name: choice.name ?? 'My agent', action: 'approve' },
+      form: {
+        csrf: Browser.csrf(html),
+        request: requestId,
+        team,
+        preset: choice.preset ?? 'READ_ONLY',
+        permissions: choice.permissions ?? [],
+        name: choice.name ?? 'My agent',
+        action: 'approve',
+      },
     });
     return { status: res.status, location: res.headers.get('location'), html: res.status === 303 ? '' : await res.text(), requestId };
   }
 }
 
 export async function token(base: string, form: Record<string, string>) {
-  const res = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+  const res = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }

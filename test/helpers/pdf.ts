@@ -6,7 +6,11 @@ import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 // (pdf-lib writes hex strings, in deflated content streams) and the first image, as luminance,
 // for ZXing — a real Code 128 reader — to decode.
 
-export interface PdfImage { width: number; height: number; lum: Uint8ClampedArray }
+export interface PdfImage {
+  width: number;
+  height: number;
+  lum: Uint8ClampedArray;
+}
 
 export async function parsePdf(bytes: Buffer) {
   const doc = await PDFDocument.load(bytes);
@@ -24,7 +28,8 @@ export async function parsePdf(bytes: Buffer) {
       const channels = data.length / (width * height);
       if (channels !== 1 && channels !== 3) continue; // an alpha mask
       const lum = new Uint8ClampedArray(width * height);
-      for (let i = 0; i < width * height; i++) lum[i] = channels === 1 ? data[i] : Math.round((data[3 * i] + data[3 * i + 1] + data[3 * i + 2]) / 3);
+      for (let i = 0; i < width * height; i++)
+        lum[i] = channels === 1 ? data[i] : Math.round((data[3 * i] + data[3 * i + 1] + data[3 * i + 2]) / 3);
       image = { width, height, lum };
       continue;
     }
@@ -35,6 +40,11 @@ export async function parsePdf(bytes: Buffer) {
 
 export function decodeCode128(image: PdfImage): string {
   const reader = new MultiFormatReader();
-  reader.setHints(new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128]], [DecodeHintType.TRY_HARDER, true]]));
+  reader.setHints(
+    new Map<DecodeHintType, unknown>([
+      [DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128]],
+      [DecodeHintType.TRY_HARDER, true],
+    ]),
+  );
   return reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(image.lum, image.width, image.height)))).getText();
 }

@@ -10,7 +10,13 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Recorded { method: string; path: string; query: Record<string, string>; headers: IncomingMessage['headers']; body: any }
+export interface Recorded {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingMessage['headers'];
+  body: any;
+}
 
 async function listen(handler: (req: IncomingMessage, body: string, res: ServerResponse) => void) {
   const server: Server = createServer((req, res) => {
@@ -19,7 +25,10 @@ async function listen(handler: (req: IncomingMessage, body: string, res: ServerR
     req.on('end', () => handler(req, body, res));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -47,7 +56,14 @@ export interface ShopifyDouble {
 
 export async function shopifyDouble(opts: { token: string }): Promise<ShopifyDouble> {
   const failures = new Map<string, { n: number; status: number }>();
-  const d = { calls: [] as Recorded[], orders: [] as any[], variants: [] as any[], fulfillmentOrders: new Map<string, any[]>(), fulfillments: [] as any[], inventorySets: [] as any[] };
+  const d = {
+    calls: [] as Recorded[],
+    orders: [] as any[],
+    variants: [] as any[],
+    fulfillmentOrders: new Map<string, any[]>(),
+    fulfillments: [] as any[],
+    inventorySets: [] as any[],
+  };
   const page = (items: any[], first: number, after: string | null) => {
     const start = after ? Number(after) : 0;
     const nodes = items.slice(start, start + first);
@@ -58,24 +74,38 @@ export async function shopifyDouble(opts: { token: string }): Promise<ShopifyDou
     const body = raw ? JSON.parse(raw) : null;
     d.calls.push({ method: req.method!, path: u.pathname, query: Object.fromEntries(u.searchParams), headers: req.headers, body });
     if (req.method !== 'POST' || !/^\/admin\/api\/[\w-]+\/graphql\.json$/.test(u.pathname)) return json(res, 404, { errors: 'Not Found' });
-    if (req.headers['x-shopify-access-token'] !== opts.token) return json(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
+    if (req.headers['x-shopify-access-token'] !== opts.token)
+      return json(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
     const q: string = body.query;
     const v = body.variables ?? {};
-    const op = /fulfillmentCreate\(/.test(q) ? 'fulfillmentCreate' : /inventorySetQuantities\(/.test(q) ? 'inventorySetQuantities'
-      : /fulfillmentOrders/.test(q) ? 'fulfillmentOrders' : /productVariants\(/.test(q) ? 'productVariants' : /orders\(/.test(q) ? 'orders' : /shop \{/.test(q) ? 'shop' : 'unknown';
+    const op = /fulfillmentCreate\(/.test(q)
+      ? 'fulfillmentCreate'
+      : /inventorySetQuantities\(/.test(q)
+        ? 'inventorySetQuantities'
+        : /fulfillmentOrders/.test(q)
+          ? 'fulfillmentOrders'
+          : /productVariants\(/.test(q)
+            ? 'productVariants'
+            : /orders\(/.test(q)
+              ? 'orders'
+              : /shop \{/.test(q)
+                ? 'shop'
+                : 'unknown';
     const fail = failures.get(op);
     if (fail && fail.n > 0) {
       fail.n--;
       return json(res, fail.status, { errors: 'Internal Server Error' });
     }
     switch (op) {
-      case 'shop': return json(res, 200, { data: { shop: { name: 'Double Shop', currencyCode: 'USD' } } });
+      case 'shop':
+        return json(res, 200, { data: { shop: { name: 'Double Shop', currencyCode: 'USD' } } });
       case 'orders': {
         const since = /updated_at:>='([^']+)'/.exec(v.query ?? '')?.[1];
         const list = d.orders.filter((o) => (since ? o.updatedAt >= since : !o.cancelledAt && !o.closed));
         return json(res, 200, { data: { orders: page(list, v.first, v.after ?? null) } });
       }
-      case 'productVariants': return json(res, 200, { data: { productVariants: page(d.variants, v.first, v.after ?? null) } });
+      case 'productVariants':
+        return json(res, 200, { data: { productVariants: page(d.variants, v.first, v.after ?? null) } });
       case 'fulfillmentOrders': {
         const fos = d.fulfillmentOrders.get(v.id);
         return json(res, 200, { data: { order: fos ? { fulfillmentOrders: { nodes: fos } } : null } });
@@ -92,51 +122,129 @@ export async function shopifyDouble(opts: { token: string }): Promise<ShopifyDou
           }
         }
         d.fulfillments.push(f);
-        return json(res, 200, { data: { fulfillmentCreate: { fulfillment: { id: `gid://shopify/Fulfillment/${d.fulfillments.length}`, status: 'SUCCESS' }, userErrors: [] } } });
+        return json(res, 200, {
+          data: {
+            fulfillmentCreate: {
+              fulfillment: { id: `gid://shopify/Fulfillment/${d.fulfillments.length}`, status: 'SUCCESS' },
+              userErrors: [],
+            },
+          },
+        });
       }
       case 'inventorySetQuantities':
         d.inventorySets.push(v.input);
         return json(res, 200, { data: { inventorySetQuantities: { inventoryAdjustmentGroup: { reason: 'correction' }, userErrors: [] } } });
-      default: return json(res, 200, { errors: [{ message: 'unknown operation' }] });
+      default:
+        return json(res, 200, { errors: [{ message: 'unknown operation' }] });
     }
   });
   return { ...d, url: server.url, close: server.close, failNext: (op, n, status = 500) => failures.set(op, { n, status }) };
 }
 
 /** A Shopify order node as the GraphQL `orders` query returns it. */
-export function shopifyOrderNode(n: number, lines: { sku: string; quantity: number; price?: number; variant?: string }[], extra: Record<string, unknown> = {}) {
+export function shopifyOrderNode(
+  n: number,
+  lines: { sku: string; quantity: number; price?: number; variant?: string }[],
+  extra: Record<string, unknown> = {},
+) {
   return {
-    id: `gid://shopify/Order/${n}`, name: `#${n}`, email: `buyer${n}@example.com`, phone: null,
-    createdAt: '2026-11-20T10:00:00Z', updatedAt: '2026-11-20T10:00:00Z', cancelledAt: null, displayFinancialStatus: 'PAID',
-    note: null, tags: ['web'], currencyCode: 'USD',
-    totalTaxSet: { shopMoney: { amount: '1.00', currencyCode: 'USD' } }, totalShippingPriceSet: { shopMoney: { amount: '5.00', currencyCode: 'USD' } },
+    id: `gid://shopify/Order/${n}`,
+    name: `#${n}`,
+    email: `buyer${n}@example.com`,
+    phone: null,
+    createdAt: '2026-11-20T10:00:00Z',
+    updatedAt: '2026-11-20T10:00:00Z',
+    cancelledAt: null,
+    displayFinancialStatus: 'PAID',
+    note: null,
+    tags: ['web'],
+    currencyCode: 'USD',
+    totalTaxSet: { shopMoney: { amount: '1.00', currencyCode: 'USD' } },
+    totalShippingPriceSet: { shopMoney: { amount: '5.00', currencyCode: 'USD' } },
     customer: { displayName: 'Ada Lovelace', email: `buyer${n}@example.com`, phone: null },
-    shippingAddress: { name: 'Ada Lovelace', company: null, address1: '1 Main St', address2: null, city: 'Arlington', provinceCode: 'VA', countryCodeV2: 'US', zip: '22201', phone: null },
-    billingAddress: null, shippingLine: { title: 'Standard' }, customAttributes: [{ key: 'gift', value: 'yes' }],
-    lineItems: { nodes: lines.map((l, i) => ({
-      id: `gid://shopify/LineItem/${n}${i}`, sku: l.sku, name: `Item ${l.sku}`, quantity: l.quantity,
-      originalUnitPriceSet: { shopMoney: { amount: String(l.price ?? 10), currencyCode: 'USD' } }, totalDiscountSet: { shopMoney: { amount: '0.00', currencyCode: 'USD' } },
-      variant: l.variant ? { id: l.variant } : null,
-    })) },
+    shippingAddress: {
+      name: 'Ada Lovelace',
+      company: null,
+      address1: '1 Main St',
+      address2: null,
+      city: 'Arlington',
+      provinceCode: 'VA',
+      countryCodeV2: 'US',
+      zip: '22201',
+      phone: null,
+    },
+    billingAddress: null,
+    shippingLine: { title: 'Standard' },
+    customAttributes: [{ key: 'gift', value: 'yes' }],
+    lineItems: {
+      nodes: lines.map((l, i) => ({
+        id: `gid://shopify/LineItem/${n}${i}`,
+        sku: l.sku,
+        name: `Item ${l.sku}`,
+        quantity: l.quantity,
+        originalUnitPriceSet: { shopMoney: { amount: String(l.price ?? 10), currencyCode: 'USD' } },
+        totalDiscountSet: { shopMoney: { amount: '0.00', currencyCode: 'USD' } },
+        variant: l.variant ? { id: l.variant } : null,
+      })),
+    },
     ...extra,
   };
 }
 
 /** A Shopify orders/create webhook body (REST JSON, as Shopify sends it). */
-export function shopifyWebhookOrder(id: number, lines: { sku: string | null; quantity: number; price?: string; variant_id?: number }[], extra: Record<string, unknown> = {}) {
+export function shopifyWebhookOrder(
+  id: number,
+  lines: { sku: string | null; quantity: number; price?: string; variant_id?: number }[],
+  extra: Record<string, unknown> = {},
+) {
   return {
-    id, admin_graphql_api_id: `gid://shopify/Order/${id}`, name: `#${id}`, order_number: id, email: 'grace@example.com', phone: null,
-    created_at: '2026-11-24T10:00:00-05:00', updated_at: '2026-11-24T10:00:00-05:00', cancelled_at: null, financial_status: 'paid',
-    currency: 'USD', total_price: '25.00', total_tax: '2.00', total_discounts: '0.00', note: 'Leave at door', tags: 'vip, web',
+    id,
+    admin_graphql_api_id: `gid://shopify/Order/${id}`,
+    name: `#${id}`,
+    order_number: id,
+    email: 'grace@example.com',
+    phone: null,
+    created_at: '2026-11-24T10:00:00-05:00',
+    updated_at: '2026-11-24T10:00:00-05:00',
+    cancelled_at: null,
+    financial_status: 'paid',
+    currency: 'USD',
+    total_price: '25.00',
+    total_tax: '2.00',
+    total_discounts: '0.00',
+    note: 'Leave at door',
+    tags: 'vip, web',
     note_attributes: [{ name: 'gift_wrap', value: 'yes' }],
     customer: { id: 1, first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', phone: '+1 703 555 0100' },
-    shipping_address: { first_name: 'Grace', last_name: 'Hopper', name: 'Grace Hopper', company: 'Navy Yard', address1: '1 Compiler Road', address2: null, city: 'Arlington', province: 'Virginia', province_code: 'VA', country: 'United States', country_code: 'US', zip: '22201', phone: '+1 703 555 0100' },
+    shipping_address: {
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      name: 'Grace Hopper',
+      company: 'Navy Yard',
+      address1: '1 Compiler Road',
+      address2: null,
+      city: 'Arlington',
+      province: 'Virginia',
+      province_code: 'VA',
+      country: 'United States',
+      country_code: 'US',
+      zip: '22201',
+      phone: '+1 703 555 0100',
+    },
     billing_address: null,
     shipping_lines: [{ title: 'Priority', price: '5.00' }],
     total_shipping_price_set: { shop_money: { amount: '5.00', currency_code: 'USD' } },
     line_items: lines.map((l, i) => ({
-      id: id * 10 + i, admin_graphql_api_id: `gid://shopify/LineItem/${id * 10 + i}`, variant_id: l.variant_id ?? null, product_id: 7,
-      sku: l.sku, name: `Item ${l.sku}`, title: `Item ${l.sku}`, quantity: l.quantity, price: l.price ?? '9.00', total_discount: '0.00',
+      id: id * 10 + i,
+      admin_graphql_api_id: `gid://shopify/LineItem/${id * 10 + i}`,
+      variant_id: l.variant_id ?? null,
+      product_id: 7,
+      sku: l.sku,
+      name: `Item ${l.sku}`,
+      title: `Item ${l.sku}`,
+      quantity: l.quantity,
+      price: l.price ?? '9.00',
+      total_discount: '0.00',
     })),
     ...extra,
   };
@@ -157,12 +265,21 @@ export interface WooDouble {
 
 export async function wooDouble(opts: { key: string }): Promise<WooDouble> {
   const failures = new Map<string, { n: number; status: number }>();
-  const d = { calls: [] as Recorded[], orders: [] as any[], products: [] as any[], variations: new Map<number, any[]>(), notes: [] as { order_id: string; body: any }[] };
+  const d = {
+    calls: [] as Recorded[],
+    orders: [] as any[],
+    products: [] as any[],
+    variations: new Map<number, any[]>(),
+    notes: [] as { order_id: string; body: any }[],
+  };
   const paged = (res: ServerResponse, items: any[], q: Record<string, string>) => {
     const per = Number(q.per_page ?? 10);
     const pageNo = Number(q.page ?? 1);
     const pages = Math.max(1, Math.ceil(items.length / per));
-    return json(res, 200, items.slice((pageNo - 1) * per, pageNo * per), { 'x-wp-total': String(items.length), 'x-wp-totalpages': String(pages) });
+    return json(res, 200, items.slice((pageNo - 1) * per, pageNo * per), {
+      'x-wp-total': String(items.length),
+      'x-wp-totalpages': String(pages),
+    });
   };
   const server = await listen((req, raw, res) => {
     const u = new URL(req.url!, 'http://x');
@@ -171,24 +288,36 @@ export async function wooDouble(opts: { key: string }): Promise<WooDouble> {
     d.calls.push({ method: req.method!, path: u.pathname, query: q, headers: req.headers, body });
     // Over http the official client signs with OAuth 1.0a (WooCommerce REST API docs).
     if (q.oauth_consumer_key !== opts.key || q.oauth_signature_method !== 'HMAC-SHA256' || !q.oauth_signature) {
-      return json(res, 401, { code: 'woocommerce_rest_authentication_error', message: 'Invalid signature - provided signature does not match.', data: { status: 401 } });
+      return json(res, 401, {
+        code: 'woocommerce_rest_authentication_error',
+        message: 'Invalid signature - provided signature does not match.',
+        data: { status: 401 },
+      });
     }
     const path = u.pathname.replace(/^\/wp-json\/wc\/v3\//, '');
     for (const [prefix, f] of failures) {
       if (path.startsWith(prefix) && f.n > 0) {
         f.n--;
-        return json(res, f.status, { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: f.status } });
+        return json(res, f.status, {
+          code: 'internal_server_error',
+          message: 'There has been a critical error on this website.',
+          data: { status: f.status },
+        });
       }
     }
     let m: RegExpExecArray | null;
-    if (req.method === 'GET' && path === 'system_status') return json(res, 200, { environment: { site_url: 'https://woo.example' }, settings: { currency: 'EUR' } });
+    if (req.method === 'GET' && path === 'system_status')
+      return json(res, 200, { environment: { site_url: 'https://woo.example' }, settings: { currency: 'EUR' } });
     if (req.method === 'GET' && path === 'orders') {
       const statuses = q.status ? q.status.split(',') : null;
-      const list = d.orders.filter((o) => (q.modified_after ? `${o.date_modified_gmt}Z` > q.modified_after : true) && (!statuses || statuses.includes(o.status)));
+      const list = d.orders.filter(
+        (o) => (q.modified_after ? `${o.date_modified_gmt}Z` > q.modified_after : true) && (!statuses || statuses.includes(o.status)),
+      );
       return paged(res, list, q);
     }
     if (req.method === 'GET' && path === 'products') return paged(res, d.products, q);
-    if (req.method === 'GET' && (m = /^products\/(\d+)\/variations$/.exec(path))) return json(res, 200, d.variations.get(Number(m[1])) ?? []);
+    if (req.method === 'GET' && (m = /^products\/(\d+)\/variations$/.exec(path)))
+      return json(res, 200, d.variations.get(Number(m[1])) ?? []);
     if (req.method === 'POST' && (m = /^orders\/(\d+)\/notes$/.exec(path))) {
       d.notes.push({ order_id: m[1]!, body });
       return json(res, 201, { id: d.notes.length, note: body.note, customer_note: body.customer_note });
@@ -200,23 +329,75 @@ export async function wooDouble(opts: { key: string }): Promise<WooDouble> {
       return json(res, 200, o);
     }
     if (req.method === 'PUT' && /^products\/\d+(\/variations\/\d+)?$/.test(path)) return json(res, 200, { id: 1, ...body });
-    return json(res, 404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+    return json(res, 404, {
+      code: 'rest_no_route',
+      message: 'No route was found matching the URL and request method.',
+      data: { status: 404 },
+    });
   });
   return { ...d, url: server.url, close: server.close, failNext: (prefix, n, status = 500) => failures.set(prefix, { n, status }) };
 }
 
 /** A WooCommerce order as REST v3 returns it and webhooks send it. */
-export function wooOrder(id: number, lines: { sku: string; quantity: number; price?: number; product_id?: number; variation_id?: number }[], extra: Record<string, unknown> = {}) {
+export function wooOrder(
+  id: number,
+  lines: { sku: string; quantity: number; price?: number; product_id?: number; variation_id?: number }[],
+  extra: Record<string, unknown> = {},
+) {
   return {
-    id, parent_id: 0, number: String(id), status: 'processing', currency: 'EUR',
-    date_created_gmt: '2026-11-24T09:00:00', date_modified_gmt: '2026-11-24T09:00:00', date_paid_gmt: '2026-11-24T09:00:00',
-    discount_total: '0.00', shipping_total: '4.00', total: '24.00', total_tax: '0.00', customer_note: 'Ring twice',
-    billing: { first_name: 'Alan', last_name: 'Turing', company: '', address_1: '2 Bletchley Park', address_2: '', city: 'Milton Keynes', state: '', postcode: 'MK3 6EB', country: 'GB', email: 'alan@example.com', phone: '+44 1908 640404' },
-    shipping: { first_name: 'Alan', last_name: 'Turing', company: '', address_1: '2 Bletchley Park', address_2: '', city: 'Milton Keynes', state: '', postcode: 'MK3 6EB', country: 'GB', phone: '' },
-    payment_method: 'stripe', meta_data: [{ id: 1, key: 'delivery_slot', value: 'morning' }, { id: 2, key: '_internal', value: 'x' }],
+    id,
+    parent_id: 0,
+    number: String(id),
+    status: 'processing',
+    currency: 'EUR',
+    date_created_gmt: '2026-11-24T09:00:00',
+    date_modified_gmt: '2026-11-24T09:00:00',
+    date_paid_gmt: '2026-11-24T09:00:00',
+    discount_total: '0.00',
+    shipping_total: '4.00',
+    total: '24.00',
+    total_tax: '0.00',
+    customer_note: 'Ring twice',
+    billing: {
+      first_name: 'Alan',
+      last_name: 'Turing',
+      company: '',
+      address_1: '2 Bletchley Park',
+      address_2: '',
+      city: 'Milton Keynes',
+      state: '',
+      postcode: 'MK3 6EB',
+      country: 'GB',
+      email: 'alan@example.com',
+      phone: '+44 1908 640404',
+    },
+    shipping: {
+      first_name: 'Alan',
+      last_name: 'Turing',
+      company: '',
+      address_1: '2 Bletchley Park',
+      address_2: '',
+      city: 'Milton Keynes',
+      state: '',
+      postcode: 'MK3 6EB',
+      country: 'GB',
+      phone: '',
+    },
+    payment_method: 'stripe',
+    meta_data: [
+      { id: 1, key: 'delivery_slot', value: 'morning' },
+      { id: 2, key: '_internal', value: 'x' },
+    ],
     line_items: lines.map((l, i) => ({
-      id: id * 10 + i, name: `Woo ${l.sku}`, product_id: l.product_id ?? 100 + i, variation_id: l.variation_id ?? 0, quantity: l.quantity,
-      subtotal: String((l.price ?? 10) * l.quantity), total: String((l.price ?? 10) * l.quantity), sku: l.sku, price: l.price ?? 10,
+      id: id * 10 + i,
+      name: `Woo ${l.sku}`,
+      product_id: l.product_id ?? 100 + i,
+      variation_id: l.variation_id ?? 0,
+      quantity: l.quantity,
+      subtotal: String((l.price ?? 10) * l.quantity),
+      total: String((l.price ?? 10) * l.quantity),
+      sku: l.sku,
+      price: l.price ?? 10,
     })),
     shipping_lines: [{ method_title: 'Flat rate' }],
     ...extra,

@@ -69,7 +69,10 @@ async function readMigrationsList(baseDir: string) {
     migrationDirectories: await Promise.all(
       names.map(async (name) => ({
         path: name,
-        migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: await readFile(path.join(baseDir, name, 'migration.sql'), 'utf8') } },
+        migrationFile: {
+          path: 'migration.sql',
+          content: { tag: 'ok' as const, value: await readFile(path.join(baseDir, name, 'migration.sql'), 'utf8') },
+        },
       })),
     ),
   };
@@ -79,7 +82,10 @@ async function readMigrationsList(baseDir: string) {
 export async function engineMigrate(url: string, migrationsDir: string): Promise<string[]> {
   const db = parseDbUrl(url);
   const factory = db.provider === 'sqlite' ? await sqliteAdapterFactory(db.file) : await pgAdapterFactory(db);
-  const [SchemaEngine, { bindMigrationAwareSqlAdapterFactory }] = await Promise.all([loadSchemaEngine(), import('@prisma/driver-adapter-utils')]);
+  const [SchemaEngine, { bindMigrationAwareSqlAdapterFactory }] = await Promise.all([
+    loadSchemaEngine(),
+    import('@prisma/driver-adapter-utils'),
+  ]);
   const opened: SqlDriverAdapter[] = [];
   const tracking: SqlMigrationAwareDriverAdapterFactory = {
     provider: factory.provider,

@@ -54,17 +54,25 @@ export async function replicaWorld(url: string): Promise<ReplicaWorld> {
     db,
     teamId,
     merchant: async () => {
-      merchant ??= createTeam(db, { name: 'Replica Merchant', kind: 'MERCHANT' })
-        .then(async (m) => (await createDelegation(db, { merchant_team_id: m.id, fulfiller_team_id: teamId }), m.id));
+      merchant ??= createTeam(db, { name: 'Replica Merchant', kind: 'MERCHANT' }).then(
+        async (m) => (await createDelegation(db, { merchant_team_id: m.id, fulfiller_team_id: teamId }), m.id),
+      );
       return { teamId: await merchant, token: '', delegationId: '' };
     },
   } as unknown as TestApp;
   return { db, teamId, token, fx };
 }
 
-interface Replica { child: ChildProcess; url: string }
+interface Replica {
+  child: ChildProcess;
+  url: string;
+}
 
-export interface ApiResult { status: number; headers: Headers; body: any }
+export interface ApiResult {
+  status: number;
+  headers: Headers;
+  body: any;
+}
 
 export interface Replicas {
   urls: string[];
@@ -74,18 +82,41 @@ export interface Replicas {
 }
 
 /** Extra `fos serve` arguments and environment for every replica (e.g. --allow-private-network, FOS_SECRET_KEY). */
-export interface ReplicaOptions { args?: string[]; env?: Record<string, string> }
+export interface ReplicaOptions {
+  args?: string[];
+  env?: Record<string, string>;
+}
 
 function serve(url: string, dir: string, opts: ReplicaOptions = {}): Promise<Replica> {
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'fos.js'), 'serve', '--db', url, '--port', '0', '--log-level', 'warn', '--rate-limit-store', 'database', ...(opts.args ?? [])], {
-    cwd: dir,
-    // A test that seals credentials itself hands the replicas the same key.
-    env: {
-      PATH: process.env.PATH, HOME: dir, FOS_CONFIG_DIR: path.join(dir, 'config'), NO_COLOR: '1',
-      ...(process.env.FOS_SECRET_KEY ? { FOS_SECRET_KEY: process.env.FOS_SECRET_KEY } : {}), ...opts.env,
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, 'bin', 'fos.js'),
+      'serve',
+      '--db',
+      url,
+      '--port',
+      '0',
+      '--log-level',
+      'warn',
+      '--rate-limit-store',
+      'database',
+      ...(opts.args ?? []),
+    ],
+    {
+      cwd: dir,
+      // A test that seals credentials itself hands the replicas the same key.
+      env: {
+        PATH: process.env.PATH,
+        HOME: dir,
+        FOS_CONFIG_DIR: path.join(dir, 'config'),
+        NO_COLOR: '1',
+        ...(process.env.FOS_SECRET_KEY ? { FOS_SECRET_KEY: process.env.FOS_SECRET_KEY } : {}),
+        ...opts.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   return new Promise((resolve, reject) => {

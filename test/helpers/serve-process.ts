@@ -24,9 +24,14 @@ export async function serveSandbox(): Promise<{ dir: string; env: NodeJS.Process
   return {
     dir,
     env: {
-      PATH: process.env.PATH, HOME: path.join(dir, 'home'), FOS_CONFIG_DIR: path.join(dir, 'config'),
-      XDG_CONFIG_HOME: path.join(dir, 'home', '.config'), XDG_DATA_HOME: path.join(dir, 'home', '.local', 'share'),
-      FOS_LOG_LEVEL: 'warn', NO_COLOR: '1', CI: 'true',
+      PATH: process.env.PATH,
+      HOME: path.join(dir, 'home'),
+      FOS_CONFIG_DIR: path.join(dir, 'config'),
+      XDG_CONFIG_HOME: path.join(dir, 'home', '.config'),
+      XDG_DATA_HOME: path.join(dir, 'home', '.local', 'share'),
+      FOS_LOG_LEVEL: 'warn',
+      NO_COLOR: '1',
+      CI: 'true',
     },
   };
 }
@@ -36,10 +41,15 @@ export async function serveSandbox(): Promise<{ dir: string; env: NodeJS.Process
  * `track`ed are killed and the directory removed. `dir` and `env` are set once beforeAll ran.
  */
 export function useServeSandbox() {
-  const box = { dir: '', env: {} as NodeJS.ProcessEnv, running: [] as ChildProcess[], track<T extends { child: ChildProcess }>(s: T): T {
-    box.running.push(s.child);
-    return s;
-  } };
+  const box = {
+    dir: '',
+    env: {} as NodeJS.ProcessEnv,
+    running: [] as ChildProcess[],
+    track<T extends { child: ChildProcess }>(s: T): T {
+      box.running.push(s.child);
+      return s;
+    },
+  };
   beforeAll(async () => Object.assign(box, await serveSandbox()));
   afterAll(async () => {
     for (const c of box.running) if (c.exitCode === null) c.kill('SIGKILL');
@@ -49,13 +59,18 @@ export function useServeSandbox() {
 }
 
 /** Spawns `fos serve <args>`; resolves once it prints its URL, rejects if it exits first. */
-export function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd: string): { started: Promise<ServeProcess>; child: ChildProcess; stderr: () => string; exited: ServeProcess['exited'] } {
+export function spawnServe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { started: Promise<ServeProcess>; child: ChildProcess; stderr: () => string; exited: ServeProcess['exited'] } {
   const child = spawn(process.execPath, [fosBin, 'serve', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })));
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const started = new Promise<ServeProcess>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -78,7 +93,11 @@ export function spawnServe(args: string[], env: NodeJS.ProcessEnv, cwd: string):
   return { started, child, stderr: () => err, exited };
 }
 
-export interface FosRun { code: number | null; stdout: string; stderr: string }
+export interface FosRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /**
  * Runs the built `fos <args>` to its end (stdin from `input`, or none); killed after `timeoutMs`.
@@ -99,7 +118,10 @@ async function slot(): Promise<() => void> {
   };
 }
 
-export async function runFos(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number }): Promise<FosRun> {
+export async function runFos(
+  args: string[],
+  o: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number },
+): Promise<FosRun> {
   const release = await slot();
   try {
     return await spawnFos(args, o);
@@ -109,7 +131,11 @@ export async function runFos(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: 
 }
 
 function spawnFos(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number }): Promise<FosRun> {
-  const child = spawn(process.execPath, [fosBin, ...args], { cwd: o.cwd, env: o.env, stdio: [o.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [fosBin, ...args], {
+    cwd: o.cwd,
+    env: o.env,
+    stdio: [o.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
   if (o.input !== undefined) child.stdin!.end(o.input);
   let stdout = '';
   let stderr = '';
@@ -120,7 +146,10 @@ function spawnFos(args: string[], o: { env: NodeJS.ProcessEnv; cwd?: string; inp
       child.kill('SIGKILL');
       reject(new Error(`fos ${args.join(' ')} did not exit in ${(o.timeoutMs ?? 20_000) / 1000} s.\nstderr:\n${stderr}`));
     }, o.timeoutMs ?? 20_000);
-    child.on('error', (err) => { clearTimeout(timer); reject(err); });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });

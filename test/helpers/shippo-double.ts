@@ -16,9 +16,24 @@ const now = () => new Date().toISOString();
 const oid = () => randomBytes(16).toString('hex');
 
 const address = (a: any) => ({
-  object_id: oid(), is_complete: true, is_residential: null, object_created: now(), object_updated: now(), object_owner: 'fos@example.com',
-  validation_results: {}, test: true, name: a?.name ?? '', company: a?.company ?? '', street1: a?.street1 ?? '', street2: a?.street2 ?? '',
-  city: a?.city ?? '', state: a?.state ?? '', zip: a?.zip ?? '', country: a?.country ?? 'US', phone: a?.phone ?? '', email: a?.email ?? '',
+  object_id: oid(),
+  is_complete: true,
+  is_residential: null,
+  object_created: now(),
+  object_updated: now(),
+  object_owner: 'fos@example.com',
+  validation_results: {},
+  test: true,
+  name: a?.name ?? '',
+  company: a?.company ?? '',
+  street1: a?.street1 ?? '',
+  street2: a?.street2 ?? '',
+  city: a?.city ?? '',
+  state: a?.state ?? '',
+  zip: a?.zip ?? '',
+  country: a?.country ?? 'US',
+  phone: a?.phone ?? '',
+  email: a?.email ?? '',
 });
 
 export async function shippoDouble(apiKey = 'shippo_test_fos_key'): Promise<ShippoDouble> {
@@ -34,21 +49,62 @@ export async function shippoDouble(apiKey = 'shippo_test_fos_key'): Promise<Ship
     if (r.headers.authorization !== `ShippoToken ${apiKey}`) return json(res, 401, { detail: 'Invalid token.' });
     if (r.method === 'POST' && r.path === '/shipments') {
       const b = r.body ?? {};
-      if (!b.address_to || !b.address_from || !Array.isArray(b.parcels) || !b.parcels.length) return json(res, 400, { detail: 'address_to, address_from and parcels are required' });
+      if (!b.address_to || !b.address_from || !Array.isArray(b.parcels) || !b.parcels.length)
+        return json(res, 400, { detail: 'address_to, address_from and parcels are required' });
       const id = oid();
       const rate = (provider: string, name: string, token: string, amount: string, days: number) => ({
-        object_id: oid(), object_created: now(), object_owner: 'fos@example.com', shipment: id, attributes: [], amount, currency: 'USD',
-        amount_local: amount, currency_local: 'USD', provider, provider_image_75: '', provider_image_200: '',
-        servicelevel: { name, token, terms: '', extended_token: token, parent_servicelevel: null }, estimated_days: days,
-        arrives_by: null, duration_terms: `${days} days`, messages: [], carrier_account: oid(), test: true, zone: '5',
+        object_id: oid(),
+        object_created: now(),
+        object_owner: 'fos@example.com',
+        shipment: id,
+        attributes: [],
+        amount,
+        currency: 'USD',
+        amount_local: amount,
+        currency_local: 'USD',
+        provider,
+        provider_image_75: '',
+        provider_image_200: '',
+        servicelevel: { name, token, terms: '', extended_token: token, parent_servicelevel: null },
+        estimated_days: days,
+        arrives_by: null,
+        duration_terms: `${days} days`,
+        messages: [],
+        carrier_account: oid(),
+        test: true,
+        zone: '5',
       });
       const shipment = {
-        object_id: id, object_created: now(), object_updated: now(), object_owner: 'fos@example.com', status: 'SUCCESS',
-        address_from: address(b.address_from), address_to: address(b.address_to), address_return: address(b.address_from),
-        parcels: b.parcels.map((p: any) => ({ object_id: oid(), object_state: 'VALID', object_created: now(), object_updated: now(), object_owner: 'fos@example.com', test: true, extra: {}, metadata: '', ...p })),
-        shipment_date: now(), carrier_accounts: [], messages: [], metadata: b.metadata ?? '', test: true, extra: {},
+        object_id: id,
+        object_created: now(),
+        object_updated: now(),
+        object_owner: 'fos@example.com',
+        status: 'SUCCESS',
+        address_from: address(b.address_from),
+        address_to: address(b.address_to),
+        address_return: address(b.address_from),
+        parcels: b.parcels.map((p: any) => ({
+          object_id: oid(),
+          object_state: 'VALID',
+          object_created: now(),
+          object_updated: now(),
+          object_owner: 'fos@example.com',
+          test: true,
+          extra: {},
+          metadata: '',
+          ...p,
+        })),
+        shipment_date: now(),
+        carrier_accounts: [],
+        messages: [],
+        metadata: b.metadata ?? '',
+        test: true,
+        extra: {},
         customs_declaration: b.customs_declaration ? { object_id: oid(), ...b.customs_declaration } : undefined,
-        rates: [rate('USPS', 'Priority Mail', 'usps_priority', '7.25', 2), rate('DHL Express', 'Express Worldwide', 'dhl_express_worldwide', '42.00', 1)],
+        rates: [
+          rate('USPS', 'Priority Mail', 'usps_priority', '7.25', 2),
+          rate('DHL Express', 'Express Worldwide', 'dhl_express_worldwide', '42.00', 1),
+        ],
       };
       shipments.set(id, shipment);
       return json(res, 201, shipment);
@@ -61,11 +117,26 @@ export async function shippoDouble(apiKey = 'shippo_test_fos_key'): Promise<Ship
       const zpl = b.label_file_type === 'ZPLII';
       const tracking = `92${randomBytes(10).toString('hex').replace(/[a-f]/g, '7').slice(0, 20)}`;
       const t = {
-        object_id: oid(), object_state: 'VALID', status: 'SUCCESS', object_created: now(), object_updated: now(), object_owner: 'fos@example.com', test: true,
-        rate: b.rate, metadata: b.metadata ?? '', label_file_type: b.label_file_type, tracking_number: tracking, tracking_status: 'UNKNOWN',
-        tracking_url_provider: `https://tools.usps.com/go/TrackConfirmAction?tLabels=${tracking}`, eta: null,
-        label_url: `${d.url}/files/${tracking}.${zpl ? 'zpl' : 'pdf'}`, commercial_invoice_url: shipment.customs_declaration ? `${d.url}/files/${tracking}-invoice.pdf` : '',
-        messages: [], qr_code_url: '', parcel: shipment.parcels[0].object_id, amount: rate.amount,
+        object_id: oid(),
+        object_state: 'VALID',
+        status: 'SUCCESS',
+        object_created: now(),
+        object_updated: now(),
+        object_owner: 'fos@example.com',
+        test: true,
+        rate: b.rate,
+        metadata: b.metadata ?? '',
+        label_file_type: b.label_file_type,
+        tracking_number: tracking,
+        tracking_status: 'UNKNOWN',
+        tracking_url_provider: `https://tools.usps.com/go/TrackConfirmAction?tLabels=${tracking}`,
+        eta: null,
+        label_url: `${d.url}/files/${tracking}.${zpl ? 'zpl' : 'pdf'}`,
+        commercial_invoice_url: shipment.customs_declaration ? `${d.url}/files/${tracking}-invoice.pdf` : '',
+        messages: [],
+        qr_code_url: '',
+        parcel: shipment.parcels[0].object_id,
+        amount: rate.amount,
       };
       transactions.push(t);
       return json(res, 201, t);
@@ -77,7 +148,15 @@ export async function shippoDouble(apiKey = 'shippo_test_fos_key'): Promise<Ship
     if (r.method === 'POST' && r.path === '/refunds') {
       const t = transactions.find((x) => x.object_id === r.body?.transaction);
       if (!t) return json(res, 400, { transaction: ['Transaction not found.'] });
-      return json(res, 201, { object_id: oid(), object_created: now(), object_updated: now(), object_owner: 'fos@example.com', status: 'QUEUED', transaction: t.object_id, test: true });
+      return json(res, 201, {
+        object_id: oid(),
+        object_created: now(),
+        object_updated: now(),
+        object_owner: 'fos@example.com',
+        status: 'QUEUED',
+        transaction: t.object_id,
+        test: true,
+      });
     }
     if (r.method === 'GET' && r.path === '/addresses') return json(res, 200, { next: null, previous: null, results: [] });
     return json(res, 404, { detail: `no route ${r.method} ${r.path}` });

@@ -10,9 +10,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { packageRoot } from '../../src/db/migrate.js';
 
-export type BootOutcome =
-  | { applied: string[]; bootstrap: { teamId: string; keyId: string; token: string } | null }
-  | { error: string };
+export type BootOutcome = { applied: string[]; bootstrap: { teamId: string; keyId: string; token: string } | null } | { error: string };
 
 export async function migrateAndBootstrapInProcesses(url: string, n: number): Promise<BootOutcome[]> {
   const root = packageRoot();
@@ -21,7 +19,9 @@ export async function migrateAndBootstrapInProcesses(url: string, n: number): Pr
   const entry = path.join(dir, 'entry.ts');
   const outfile = path.join(dir, 'boot.mjs');
   const src = (p: string) => JSON.stringify(path.join(root, 'src', p));
-  await writeFile(entry, `
+  await writeFile(
+    entry,
+    `
     import { createDb } from ${src('db/client.ts')};
     import { migrate } from ${src('db/migrate.ts')};
     import { bootstrapIfEmpty } from ${src('domain/bootstrap.ts')};
@@ -45,18 +45,21 @@ export async function migrateAndBootstrapInProcesses(url: string, n: number): Pr
     } catch (e) {
       console.log(JSON.stringify({ error: String((e && e.stack) || e) }));
     }
-  `);
+  `,
+  );
   const { build } = await import('esbuild');
   await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'error' });
   try {
     return await Promise.all(
-      Array.from({ length: n }, () =>
-        new Promise<BootOutcome>((resolve, reject) =>
-          execFile(process.execPath, [outfile, url, dir, String(n)], { cwd: root, timeout: 120_000 }, (err, stdout, stderr) => {
-            if (err) return reject(new Error(`boot process failed: ${err.message}\n${stderr}`));
-            resolve(JSON.parse(stdout.trim().split('\n').at(-1)!));
-          }),
-        ),
+      Array.from(
+        { length: n },
+        () =>
+          new Promise<BootOutcome>((resolve, reject) =>
+            execFile(process.execPath, [outfile, url, dir, String(n)], { cwd: root, timeout: 120_000 }, (err, stdout, stderr) => {
+              if (err) return reject(new Error(`boot process failed: ${err.message}\n${stderr}`));
+              resolve(JSON.parse(stdout.trim().split('\n').at(-1)!));
+            }),
+          ),
       ),
     );
   } finally {

@@ -26,6 +26,10 @@ afterAll(async () => {
 const races = cancelRaceScenarios(() => ({ w, r }));
 
 describe('cancel and backorder races across two fos serve replicas on one PostgreSQL database', () => {
-  it('cancel vs fulfil of one fulfillment order: exactly one wins, the other is a 409, the ledger exact', () => races.cancelVsFulfil(4), 120_000);
+  it(
+    'cancel vs fulfil of one fulfillment order: exactly one wins, the other is a 409, the ledger exact',
+    () => races.cancelVsFulfil(4),
+    120_000,
+  );
   it('two receipts at once fill waiting orders by priority, no unit committed twice', () => races.twoReceiptsFillOneBackorder(), 60_000);
 });

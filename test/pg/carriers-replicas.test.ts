@@ -31,16 +31,33 @@ afterAll(async () => {
 
 describe('carrier label buys across two replicas', () => {
   it('racing buys of one package buy once', async () => {
-    const ci = await r.send(0, 'POST', '/ops/carrier-integrations', { name: 'EasyPost', type: 'EASYPOST', api_base_url: `${ep.url}/v2`, credentials: { api_key: ep.apiKey } }, w.token);
+    const ci = await r.send(
+      0,
+      'POST',
+      '/ops/carrier-integrations',
+      { name: 'EasyPost', type: 'EASYPOST', api_base_url: `${ep.url}/v2`, credentials: { api_key: ep.apiKey } },
+      w.token,
+    );
     expect(ci.status, JSON.stringify(ci.body)).toBe(201);
     expect((await r.send(1, 'POST', `/ops/carrier-integrations/${ci.body.id}/test`, undefined, w.token)).status).toBe(200);
     for (let round = 0; round < 4; round++) {
       const f = await fulfillmentFixture(w.fx, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
-      const p = await r.send(round, 'POST', '/ops/packages', { fulfillment_order_id: f.fo.id, weight: 800, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }] }, w.token);
+      const p = await r.send(
+        round,
+        'POST',
+        '/ops/packages',
+        { fulfillment_order_id: f.fo.id, weight: 800, weight_unit: 'G', package_line_items: [{ sku: f.foLines[0].sku, quantity: 1 }] },
+        w.token,
+      );
       expect(p.status, JSON.stringify(p.body)).toBe(201);
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => r.send(i, 'POST', `/ops/packages/${p.body.id}/label`, { rate_strategy: 'CHEAPEST' }, w.token)));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => r.send(i, 'POST', `/ops/packages/${p.body.id}/label`, { rate_strategy: 'CHEAPEST' }, w.token)),
+      );
       const statuses = results.map((x) => x.status);
-      expect(statuses.filter((s) => s === 200), JSON.stringify(results.map((x) => x.body))).toHaveLength(1);
+      expect(
+        statuses.filter((s) => s === 200),
+        JSON.stringify(results.map((x) => x.body)),
+      ).toHaveLength(1);
       expect(statuses.every((s) => [200, 409, 503].includes(s))).toBe(true);
       const sold = [...ep.shipments.values()].filter((s) => s.reference === p.body.id && s.postage_label);
       expect(sold).toHaveLength(1);

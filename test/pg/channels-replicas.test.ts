@@ -23,11 +23,23 @@ beforeAll(async () => {
   drop = fresh.drop;
   w = await replicaWorld(fresh.url);
   const merchant = (await w.fx.merchant()).teamId;
-  const shop = await w.db.prisma.shop.create({ data: { merchant_team_id: merchant, fulfiller_team_id: w.teamId, name: 'Replica Shopify', slug: 'replica-shopify', shop_type: 'SHOPIFY' } });
+  const shop = await w.db.prisma.shop.create({
+    data: {
+      merchant_team_id: merchant,
+      fulfiller_team_id: w.teamId,
+      name: 'Replica Shopify',
+      slug: 'replica-shopify',
+      shop_type: 'SHOPIFY',
+    },
+  });
   shopId = shop.id;
   await w.db.prisma.shopConnection.create({
     data: {
-      shop_id: shop.id, shop_type: 'SHOPIFY', shop_domain: 'replica.myshopify.com', api_base_url: 'https://replica.myshopify.com', settings: {},
+      shop_id: shop.id,
+      shop_type: 'SHOPIFY',
+      shop_domain: 'replica.myshopify.com',
+      api_base_url: 'https://replica.myshopify.com',
+      settings: {},
       credentials: sealCredentials(shop.id, { access_token: 'shpat_x', webhook_secret: SECRET }),
     },
   });
@@ -43,10 +55,12 @@ afterAll(async () => {
 describe('channel webhooks on two replicas', () => {
   it('makes one order from concurrent deliveries of one order to both replicas', async () => {
     const raw = JSON.stringify(shopifyWebhookOrder(8801, [{ sku: 'ANY', quantity: 2 }]));
-    const deliver = (i: number) => fetch(`${r.urls[i % 2]}/channels/${shopId}/webhooks`, {
-      method: 'POST', body: raw,
-      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create', 'x-shopify-hmac-sha256': sign(SECRET, raw) },
-    }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const deliver = (i: number) =>
+      fetch(`${r.urls[i % 2]}/channels/${shopId}/webhooks`, {
+        method: 'POST',
+        body: raw,
+        headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create', 'x-shopify-hmac-sha256': sign(SECRET, raw) },
+      }).then(async (res) => ({ status: res.status, body: await res.json() }));
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => deliver(i)));
     expect(results.map((x) => x.status)).toEqual(Array(10).fill(200));
     expect(results.every((x) => x.body.status === 'PROCESSED')).toBe(true);
@@ -57,7 +71,9 @@ describe('channel webhooks on two replicas', () => {
     expect(await w.db.prisma.orderLineItem.count({ where: { order_id: order.id, kind: 'ORIGINAL' } })).toBe(1);
 
     const forged = await fetch(`${r.urls[1]}/channels/${shopId}/webhooks`, {
-      method: 'POST', body: raw, headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create', 'x-shopify-hmac-sha256': sign('wrong', raw) },
+      method: 'POST',
+      body: raw,
+      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create', 'x-shopify-hmac-sha256': sign('wrong', raw) },
     });
     expect(forged.status).toBe(401);
   }, 60_000);

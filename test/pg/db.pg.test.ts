@@ -48,9 +48,7 @@ describe('PostgreSQL database layer', () => {
       expect(dup).toMatchObject({ code: 'P2002' });
       expect(isUniqueViolation(dup)).toBe(true);
       expect(isSerializationFailure(dup)).toBe(false);
-      const rawDup = await db.prisma
-        .$executeRawUnsafe(`UPDATE teams SET id = '${m.id}' WHERE id = '${f.id}'`)
-        .catch((e: unknown) => e);
+      const rawDup = await db.prisma.$executeRawUnsafe(`UPDATE teams SET id = '${m.id}' WHERE id = '${f.id}'`).catch((e: unknown) => e);
       expect(isUniqueViolation(rawDup)).toBe(true);
 
       // Two SERIALIZABLE transactions that read then write the same row: one must fail with 40001.

@@ -30,11 +30,20 @@ const races = raceScenarios(() => ({ w, r }));
 describe('two fos serve replicas on one PostgreSQL database', () => {
   it('lock: 10 owners racing across both replicas, exactly one wins', () => races.lockRace());
   it('fulfil: one package from both replicas at once, one 200 and one 409, decremented once', () => races.samePackageFulfilRace(5));
-  it('fulfil: two fulfillment orders over-claiming one order line, one per replica: exactly one goes through', () => races.overClaimRace(3));
+  it('fulfil: two fulfillment orders over-claiming one order line, one per replica: exactly one goes through', () =>
+    races.overClaimRace(3));
   it('packages: creates racing across replicas never allocate more than remains', () => races.packageCreateRace());
-  it('inventory: receipts, adjustments, a count, converts and fulfils of one level across both replicas: the ledger explains every unit', () => races.inventoryRace(), 120_000);
+  it(
+    'inventory: receipts, adjustments, a count, converts and fulfils of one level across both replicas: the ledger explains every unit',
+    () => races.inventoryRace(),
+    120_000,
+  );
 
-  it('contention: 12 requests in flight on one purchase order and one SKU across both replicas: only 2xx, 409 or 503 with retry-after, and the ledger explains every unit', () => races.contentionRace(2), 120_000);
+  it(
+    'contention: 12 requests in flight on one purchase order and one SKU across both replicas: only 2xx, 409 or 503 with retry-after, and the ledger explains every unit',
+    () => races.contentionRace(2),
+    120_000,
+  );
 
   it('rate limit: one tier-1 key gets 30 requests across both replicas, the 31st is 429', async () => {
     const key = (await createKey(w.db, w.teamId, { name: 'tier one', power_role: 'ADMIN' }, 'test')).token;

@@ -24,7 +24,10 @@ describe('search statistics (PostgreSQL)', () => {
       WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND a.attname IN ('search_text', 'name_sku_search_text')
       ORDER BY 1`);
     expect(got.map((r) => [r.col, Number(r.target)])).toEqual([
-      ['files.search_text', 1000], ['orders.search_text', 1000], ['products.name_sku_search_text', 1000], ['products.search_text', 1000],
+      ['files.search_text', 1000],
+      ['orders.search_text', 1000],
+      ['products.name_sku_search_text', 1000],
+      ['products.search_text', 1000],
     ]);
   });
 

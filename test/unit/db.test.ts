@@ -79,7 +79,10 @@ describe('SQLite database layer', () => {
     // A fresh process, as `fos serve` restarting on its database.
     const code = `const m = await import(${JSON.stringify(path.join(packageRoot(), 'dist', 'db', 'migrate.js'))});
       const r = await m.migrate(process.argv[1]); console.log(JSON.stringify(r));`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', code, url], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code, url], {
+      cwd: packageRoot(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     await new Promise((r) => child.on('exit', r));
@@ -267,9 +270,7 @@ describe('SQLite database layer', () => {
       expect(dup).toMatchObject({ code: 'P2002' });
       expect(isUniqueViolation(dup)).toBe(true);
       expect(isSerializationFailure(dup)).toBe(false);
-      const rawDup = await db.prisma
-        .$executeRawUnsafe(`UPDATE teams SET id = '${m.id}' WHERE id = '${f.id}'`)
-        .catch((e: unknown) => e);
+      const rawDup = await db.prisma.$executeRawUnsafe(`UPDATE teams SET id = '${m.id}' WHERE id = '${f.id}'`).catch((e: unknown) => e);
       expect(rawDup).toMatchObject({ code: 'P2010' });
       expect(isUniqueViolation(rawDup)).toBe(true);
       expect(isUniqueViolation(new Error('nope'))).toBe(false);
@@ -302,7 +303,8 @@ describe('SQLite database layer', () => {
     // The libSQL adapter's form: kind SocketTimeout, the raw code (5, or an extended BUSY code) as text.
     for (const originalCode of ['5', '517']) {
       const libsqlBusy = Object.assign(new Error('Operation has timed out'), {
-        code: 'P1008', meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode, kind: 'SocketTimeout' } } },
+        code: 'P1008',
+        meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode, kind: 'SocketTimeout' } } },
       });
       expect(isSerializationFailure(libsqlBusy)).toBe(true);
     }

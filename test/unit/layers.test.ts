@@ -23,7 +23,11 @@ function importsOf(file: string): string[] {
 }
 
 function crossings(fromDir: string, forbidden: RegExp): string[] {
-  return filesUnder(path.join(src, fromDir)).flatMap((f) => importsOf(f).filter((i) => forbidden.test(i)).map((i) => `${rel(f)} -> ${i}`));
+  return filesUnder(path.join(src, fromDir)).flatMap((f) =>
+    importsOf(f)
+      .filter((i) => forbidden.test(i))
+      .map((i) => `${rel(f)} -> ${i}`),
+  );
 }
 
 describe('layers', () => {

@@ -8,7 +8,9 @@ migrateCases('sqlite');
 
 test('nothing under src/ loads the schema engine at run time (only scripts/prisma-migrations.mjs, in development)', () => {
   const files = (dir: string): string[] =>
-    readdirSync(dir).flatMap((n) => (statSync(path.join(dir, n)).isDirectory() ? (n === 'generated' ? [] : files(path.join(dir, n))) : [path.join(dir, n)]));
+    readdirSync(dir).flatMap((n) =>
+      statSync(path.join(dir, n)).isDirectory() ? (n === 'generated' ? [] : files(path.join(dir, n))) : [path.join(dir, n)],
+    );
   const users = files(path.join(packageRoot(), 'src')).filter((f) => readFileSync(f, 'utf8').includes('schema-engine-wasm'));
   expect(users).toEqual([]);
 });

@@ -18,31 +18,61 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const order = (name: string, extra: Record<string, unknown> = {}) => ({
-  ...numberColumns(`#${7000 + ++n}`), merchant_team_id: merchant, fulfiller_team_id: t.teamId, tags: [], line_item_image_urls: [],
-  customer_name: name, search_text: searchKey(`${name} ${name.split(' ')[0]}@example.com`), ...extra,
+  ...numberColumns(`#${7000 + ++n}`),
+  merchant_team_id: merchant,
+  fulfiller_team_id: t.teamId,
+  tags: [],
+  line_item_image_urls: [],
+  customer_name: name,
+  search_text: searchKey(`${name} ${name.split(' ')[0]}@example.com`),
+  ...extra,
 });
 const search = async (term: string) =>
-  (await listOrders(t.db, t.teamId, { page: 0, limit: 100, search: term })).data.map((o: { customer_name: string | null }) => o.customer_name).sort();
+  (await listOrders(t.db, t.teamId, { page: 0, limit: 100, search: term })).data
+    .map((o: { customer_name: string | null }) => o.customer_name)
+    .sort();
 
 describe.runIf(process.env.FOS_TEST_DB !== 'postgres')('order search index (SQLite)', () => {
   it('exists after every migration: the FTS tables of orders, products and files and their triggers', async () => {
     const rows = await t.db.prisma.$queryRawUnsafe<{ type: string; name: string }[]>(
-      "SELECT type, name FROM sqlite_master WHERE name LIKE 'order_search%' OR name LIKE 'orders_search_%' ORDER BY name");
-    expect(rows.map((r) => r.name)).toEqual(expect.arrayContaining(['order_search', 'order_search_ids', 'orders_search_delete', 'orders_search_insert', 'orders_search_update']));
+      "SELECT type, name FROM sqlite_master WHERE name LIKE 'order_search%' OR name LIKE 'orders_search_%' ORDER BY name",
+    );
+    expect(rows.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['order_search', 'order_search_ids', 'orders_search_delete', 'orders_search_insert', 'orders_search_update']),
+    );
     const products = await t.db.prisma.$queryRawUnsafe<{ name: string }[]>(
-      "SELECT name FROM sqlite_master WHERE name LIKE 'product_search%' OR name LIKE 'products_search_%' ORDER BY name");
-    expect(products.map((r) => r.name)).toEqual(expect.arrayContaining(['product_search', 'product_search_ids', 'products_search_delete', 'products_search_insert', 'products_search_update']));
+      "SELECT name FROM sqlite_master WHERE name LIKE 'product_search%' OR name LIKE 'products_search_%' ORDER BY name",
+    );
+    expect(products.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        'product_search',
+        'product_search_ids',
+        'products_search_delete',
+        'products_search_insert',
+        'products_search_update',
+      ]),
+    );
     const files = await t.db.prisma.$queryRawUnsafe<{ name: string }[]>(
-      "SELECT name FROM sqlite_master WHERE name LIKE 'file_search%' OR name LIKE 'files_search_%' ORDER BY name");
-    expect(files.map((r) => r.name)).toEqual(expect.arrayContaining(['file_search', 'file_search_ids', 'files_search_delete', 'files_search_insert', 'files_search_update']));
+      "SELECT name FROM sqlite_master WHERE name LIKE 'file_search%' OR name LIKE 'files_search_%' ORDER BY name",
+    );
+    expect(files.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['file_search', 'file_search_ids', 'files_search_delete', 'files_search_insert', 'files_search_update']),
+    );
   });
 
   it('files: the search follows uploads by URL, renames and deletes (migration record_list_indexes)', async () => {
     const names = async (term: string) =>
-      (await t.call('GET', `/v1/ops/files?search=${encodeURIComponent(term)}&limit=100`)).json().data.map((f: { name: string }) => f.name).sort();
-    const made = await t.call('POST', '/v1/ops/files', { body: { name: 'Quokka manifest.pdf', url: 'https://files.example/q.pdf', mimetype: 'application/pdf', size: 10 } });
+      (await t.call('GET', `/v1/ops/files?search=${encodeURIComponent(term)}&limit=100`))
+        .json()
+        .data.map((f: { name: string }) => f.name)
+        .sort();
+    const made = await t.call('POST', '/v1/ops/files', {
+      body: { name: 'Quokka manifest.pdf', url: 'https://files.example/q.pdf', mimetype: 'application/pdf', size: 10 },
+    });
     expect(made.statusCode, made.body).toBe(201);
-    await t.call('POST', '/v1/ops/files', { body: { name: 'Other.pdf', url: 'https://files.example/o.pdf', mimetype: 'application/pdf', size: 10 } });
+    await t.call('POST', '/v1/ops/files', {
+      body: { name: 'Other.pdf', url: 'https://files.example/o.pdf', mimetype: 'application/pdf', size: 10 },
+    });
     expect(await names('okka man')).toEqual(['Quokka manifest.pdf']);
     expect((await t.call('PATCH', `/v1/ops/files/${made.json().id}`, { body: { name: 'Wombat manifest.pdf' } })).statusCode).toBe(200);
     expect(await names('okka')).toEqual([]);
@@ -56,8 +86,13 @@ describe.runIf(process.env.FOS_TEST_DB !== 'postgres')('order search index (SQLi
   it('files: a term matching more files than Prisma bound by default (999) but fewer than the lookup cap pages them all', async () => {
     await t.db.prisma.file.createMany({
       data: Array.from({ length: 1200 }, (_, i) => ({
-        team_id: t.teamId, name: `Walrus ${String(i).padStart(4, '0')}.png`, url: `https://files.example/w${i}`, mimetype: 'image/png',
-        size: BigInt(i), tags: [], search_text: searchKey(`Walrus ${String(i).padStart(4, '0')}.png`),
+        team_id: t.teamId,
+        name: `Walrus ${String(i).padStart(4, '0')}.png`,
+        url: `https://files.example/w${i}`,
+        mimetype: 'image/png',
+        size: BigInt(i),
+        tags: [],
+        search_text: searchKey(`Walrus ${String(i).padStart(4, '0')}.png`),
       })),
     });
     const page = await t.call('GET', '/v1/ops/files?search=walrus&order_by=name&order=desc&limit=3');
@@ -69,7 +104,10 @@ describe.runIf(process.env.FOS_TEST_DB !== 'postgres')('order search index (SQLi
     const a = await t.db.prisma.order.create({ data: order('Xanthippe Quillfeather') });
     await t.db.prisma.order.create({ data: order('Bob Smith') });
     expect(await search('quillf')).toEqual(['Xanthippe Quillfeather']);
-    await t.db.prisma.order.update({ where: { id: a.id }, data: { customer_name: 'Zed Q', search_text: searchKey('Zed Quorum zed@example.com') } });
+    await t.db.prisma.order.update({
+      where: { id: a.id },
+      data: { customer_name: 'Zed Q', search_text: searchKey('Zed Quorum zed@example.com') },
+    });
     expect(await search('quillf')).toEqual([]);
     expect(await search('quorum')).toEqual(['Zed Q']);
     await t.db.prisma.$executeRawUnsafe('VACUUM');
@@ -89,9 +127,14 @@ describe.runIf(process.env.FOS_TEST_DB !== 'postgres')('order search index (SQLi
 
   it('products: the ops and merchant searches follow changes; terms under 3 characters still search (LIKE)', async () => {
     const names = async (path: string, term: string) =>
-      (await t.call('GET', `${path}?search=${encodeURIComponent(term)}&limit=100`, path.includes('merchant') ? { token: m.token } : {})).json().data.map((p: { name: string }) => p.name).sort();
+      (await t.call('GET', `${path}?search=${encodeURIComponent(term)}&limit=100`, path.includes('merchant') ? { token: m.token } : {}))
+        .json()
+        .data.map((p: { name: string }) => p.name)
+        .sort();
     const m = await t.merchant();
-    const made = await t.call('POST', '/v1/ops/products', { body: { name: 'Quokka Lamp', sku: 'QL-1', type: 'STANDARD', barcode: 'BC-77881', merchant_team_id: m.teamId } });
+    const made = await t.call('POST', '/v1/ops/products', {
+      body: { name: 'Quokka Lamp', sku: 'QL-1', type: 'STANDARD', barcode: 'BC-77881', merchant_team_id: m.teamId },
+    });
     expect(made.statusCode, made.body).toBe(201);
     expect(await names('/v1/ops/products', 'okka')).toEqual(['Quokka Lamp']);
     expect(await names('/v1/ops/products', '77881')).toEqual(['Quokka Lamp']); // barcode: ops only

@@ -32,15 +32,34 @@ describe('transaction()', () => {
 
   test('other errors are not retried; attempts and retryOn change the policy where an area needs it', async () => {
     let runs = 0;
-    await expect(transaction(db, async () => { runs++; throw new Error('rule broken'); })).rejects.toThrow('rule broken');
+    await expect(
+      transaction(db, async () => {
+        runs++;
+        throw new Error('rule broken');
+      }),
+    ).rejects.toThrow('rule broken');
     expect(runs).toBe(1);
 
     runs = 0;
-    await expect(transaction(db, async () => { runs++; throw busy(); })).rejects.toThrow('database is locked');
+    await expect(
+      transaction(db, async () => {
+        runs++;
+        throw busy();
+      }),
+    ).rejects.toThrow('database is locked');
     expect(runs).toBe(TX_POLICY.attempts);
 
     runs = 0;
-    await expect(transaction(db, async () => { runs++; throw busy(); }, { attempts: 2 })).rejects.toThrow('database is locked');
+    await expect(
+      transaction(
+        db,
+        async () => {
+          runs++;
+          throw busy();
+        },
+        { attempts: 2 },
+      ),
+    ).rejects.toThrow('database is locked');
     expect(runs).toBe(2);
 
     runs = 0;

@@ -5,7 +5,10 @@ import { UsageError } from '../errors.js';
  * into objects, and a path through an array applies to every element.
  */
 export function parseFields(spec: string): string[] {
-  const fields = spec.split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = spec
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   for (const f of fields) {
     if (!/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/.test(f)) throw new UsageError(`invalid field "${f}" in --json`);
   }
@@ -64,5 +67,7 @@ export function checkFields(record: unknown, fields: readonly string[] | undefin
   if (!fields || !isObject(record)) return;
   const unknown = fields.filter((f) => !(f.split('.')[0] in record));
   if (!unknown.length) return;
-  throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')} in --json; available fields:\n  ${Object.keys(record).sort().join('\n  ')}`);
+  throw new UsageError(
+    `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f}"`).join(', ')} in --json; available fields:\n  ${Object.keys(record).sort().join('\n  ')}`,
+  );
 }

@@ -21,6 +21,13 @@ export async function runJq(input: unknown, expr: string, pretty: boolean): Prom
 }
 
 function firstLines(message: string): string {
-  return message.replace(/^jq: error(?: \(at [^)]*\))?:\s*/, '').split('\n').filter((l) => l.trim() && !/^jq: \d+ compile error/.test(l)).slice(0, 2).join(' ').trim()
-    + (/compile error/.test(message) ? ' (compile error)' : '');
+  return (
+    message
+      .replace(/^jq: error(?: \(at [^)]*\))?:\s*/, '')
+      .split('\n')
+      .filter((l) => l.trim() && !/^jq: \d+ compile error/.test(l))
+      .slice(0, 2)
+      .join(' ')
+      .trim() + (/compile error/.test(message) ? ' (compile error)' : '')
+  );
 }

@@ -5,9 +5,21 @@ import { getPath } from './fields.js';
 /** Human tables for a terminal (cli-table3, borderless like `gh`). */
 
 const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: '  ',
 };
 
 const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
@@ -32,11 +44,17 @@ export function tableColumns(rows: readonly unknown[], preferred: readonly strin
   if (present.length) return present;
   const first = rows.find((r) => typeof r === 'object' && r !== null) as Record<string, unknown> | undefined;
   if (!first) return [];
-  return Object.keys(first).filter((k) => isScalar(first[k])).slice(0, 8);
+  return Object.keys(first)
+    .filter((k) => isScalar(first[k]))
+    .slice(0, 8);
 }
 
 /** cli-table3 pads every cell; drop the trailing blanks of each line. */
-const trimLines = (text: string) => `${text.split('\n').map((l) => l.trimEnd()).join('\n')}\n`;
+const trimLines = (text: string) =>
+  `${text
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')}\n`;
 
 // This module is imported when a table is printed (output/print.ts), so JSON output and scripts
 // never load cli-table3. (A static import: the standalone binary's bundle must see it.)
@@ -76,7 +94,8 @@ export function fitWidths(natural: readonly number[], fixed: readonly boolean[],
  * secondary columns (right to left), then the figures people read (stock, quantities, priority,
  * customer, totals, status), ids last — by then they are already shortened.
  */
-const NEEDED_RE = /(^|_)(sku|name|title|order_number|status|priority|customer_name|quantity|available|on_hand|committed|unavailable|total_price|total|amount|price|calculated_amount|rate_tier|power_role|state)$/;
+const NEEDED_RE =
+  /(^|_)(sku|name|title|order_number|status|priority|customer_name|quantity|available|on_hand|committed|unavailable|total_price|total|amount|price|calculated_amount|rate_tier|power_role|state)$/;
 function dropRank(name: string, isId: boolean, empty: boolean, kept: boolean): number {
   if (kept) return -1;
   if (empty) return 4;
@@ -122,10 +141,21 @@ function shortenTimes(cells: string[][], columns: readonly string[]): void {
  * `keep`: the columns a list exists for (movements: time, bucket, delta, kind, reason), left out
  * only when nothing else is left to leave out.
  */
-export function renderTable(io: IOStreams, rows: readonly unknown[], columns: readonly string[], indent = 0, keep: readonly string[] = []): string {
+export function renderTable(
+  io: IOStreams,
+  rows: readonly unknown[],
+  columns: readonly string[],
+  indent = 0,
+  keep: readonly string[] = [],
+): string {
   // Untruncated text first (bounded so one huge cell cannot dominate), then fit the terminal.
   const cells = rows.map((row) => columns.map((c) => cellText(getPath(row, c), 200)));
-  const fixed = columns.map((c, i) => isIdColumn(c, cells.map((r) => r[i])));
+  const fixed = columns.map((c, i) =>
+    isIdColumn(
+      c,
+      cells.map((r) => r[i]),
+    ),
+  );
   // Off a terminal nothing wraps, so nothing is cut.
   const budget = io.isStdoutTTY ? io.terminalWidth - indent : Number.POSITIVE_INFINITY;
   const naturalOf = (i: number) => Math.max(columns[i].length, ...cells.map((r) => r[i].length));
@@ -134,13 +164,26 @@ export function renderTable(io: IOStreams, rows: readonly unknown[], columns: re
   let shown = columns.map((_, i) => i);
   // A kept column narrows only down to 24 characters (a whole short timestamp, most reasons).
   const floorOf = (i: number) => (keep.includes(columns[i]) ? Math.max(floors[i], Math.min(natural[i], 24)) : floors[i]);
-  const fit = () => fitWidths(shown.map((i) => natural[i]), shown.map((i) => fixed[i]), budget, shown.map(floorOf));
+  const fit = () =>
+    fitWidths(
+      shown.map((i) => natural[i]),
+      shown.map((i) => fixed[i]),
+      budget,
+      shown.map(floorOf),
+    );
   // Too wide even with the text columns narrowed (fitWidths), in this order: leave out empty
   // columns, shorten UUIDs to a prefix unique within the table (as git shortens hashes) and
   // timestamps to the minute, leave out timestamps and secondary columns, then the needed
   // columns, ids last, the kept ones never before the rest; a wrapped table is unreadable.
   // Shown columns keep their order.
-  const rank = columns.map((c, i) => dropRank(c, fixed[i], cells.every((r) => r[i] === ''), keep.includes(c)));
+  const rank = columns.map((c, i) =>
+    dropRank(
+      c,
+      fixed[i],
+      cells.every((r) => r[i] === ''),
+      keep.includes(c),
+    ),
+  );
   const dropOrder = columns.map((_, i) => i).sort((a, b) => rank[b] - rank[a] || b - a);
   let widths = fit();
   let shortened = false;
@@ -164,10 +207,19 @@ export function renderTable(io: IOStreams, rows: readonly unknown[], columns: re
     // `--json a,b --format table` picks columns (fos --help says so).
     io.info(io.style('dim', `(hidden to fit the terminal: ${hidden.join(', ')})`));
   }
-  const table = newTable(io, shown.map((i) => columns[i].toUpperCase()));
+  const table = newTable(
+    io,
+    shown.map((i) => columns[i].toUpperCase()),
+  );
   for (const r of cells) table.push(shown.map((i, k) => (r[i].length > widths[k] ? cellText(r[i], widths[k]) : r[i])));
   const pad = ' '.repeat(indent);
-  return trimLines(table.toString().split('\n').map((l) => pad + l).join('\n'));
+  return trimLines(
+    table
+      .toString()
+      .split('\n')
+      .map((l) => pad + l)
+      .join('\n'),
+  );
 }
 
 const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
@@ -176,9 +228,27 @@ const isObjectList = (v: unknown): v is Record<string, unknown>[] =>
 
 /** Columns worth showing for nested records (line items, holds, packages…), in this order. */
 const NESTED_PREFERRED = [
-  'id', 'sku', 'name', 'title', 'action', 'reason', 'active', 'status', 'quantity', 'total_quantity',
-  'remaining_quantity', 'fulfilled_quantity', 'quantity_received', 'quantity_restocked', 'quantity_damaged',
-  'quantity_open', 'condition', 'price', 'warehouse_name', 'tracking_code', 'reason_notes',
+  'id',
+  'sku',
+  'name',
+  'title',
+  'action',
+  'reason',
+  'active',
+  'status',
+  'quantity',
+  'total_quantity',
+  'remaining_quantity',
+  'fulfilled_quantity',
+  'quantity_received',
+  'quantity_restocked',
+  'quantity_damaged',
+  'quantity_open',
+  'condition',
+  'price',
+  'warehouse_name',
+  'tracking_code',
+  'reason_notes',
 ];
 /** Receipts and returns exist to say what came back damaged: kept on a narrow terminal. */
 const NESTED_KEEP = ['sku', 'quantity', 'quantity_received', 'quantity_damaged', 'condition', 'remaining_quantity'];

@@ -127,8 +127,7 @@ export async function parseData(ctx: Context, data: string, flag = '--data'): Pr
   return parsed as Record<string, unknown>;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Merges `source` into `target`, recursing into plain objects (arrays are replaced). */
 export function deepAssign(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {

@@ -4,7 +4,10 @@ import { ENUMS } from '../enums.js';
 import { writeCommand, type WriteSpec } from './resource.js';
 
 /** `fos orders cancel` and `fos fulfillment-orders cancel`: the same body (reason, restock), destructive. */
-export function cancelCommand(ctx: Context, spec: Pick<WriteSpec, 'description' | 'args' | 'path' | 'examples' | 'resolveArgs'> & { what: string }): Command {
+export function cancelCommand(
+  ctx: Context,
+  spec: Pick<WriteSpec, 'description' | 'args' | 'path' | 'examples' | 'resolveArgs'> & { what: string },
+): Command {
   return writeCommand(ctx, {
     name: 'cancel',
     description: spec.description,
@@ -15,7 +18,12 @@ export function cancelCommand(ctx: Context, spec: Pick<WriteSpec, 'description' 
     path: spec.path,
     fields: [
       { key: 'reason', type: 'enum', values: ENUMS.cancel_reason, required: true, description: `why (${ENUMS.cancel_reason.join(', ')})` },
-      { key: 'restock', type: 'boolean', arg: 'true|false', description: 'released units go back on sale (default true) or are set aside as unavailable' },
+      {
+        key: 'restock',
+        type: 'boolean',
+        arg: 'true|false',
+        description: 'released units go back on sale (default true) or are set aside as unavailable',
+      },
     ],
     confirm: ([id]) => `Cancel what is not shipped of ${spec.what} ${id}?`,
     examples: spec.examples,

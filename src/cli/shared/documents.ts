@@ -48,9 +48,7 @@ export async function fetchLabel(client: ApiClient, pkg: PackageLabelRef, format
   if (!url) throw new CliError(`package ${id} has no shipping label`, ExitCode.NOT_FOUND);
   const own = /\/v1\/ops\/packages\/[^/]+\/label(\?|$)/.test(url);
   const wanted = format?.toLowerCase() ?? (/format=zpl/.test(url) ? 'zpl' : 'pdf');
-  const doc = own
-    ? await client.download(resourcePath('/ops/packages', id, 'label'), { format: wanted })
-    : await client.download(url);
+  const doc = own ? await client.download(resourcePath('/ops/packages', id, 'label'), { format: wanted }) : await client.download(url);
   const ext = isZpl(doc.contentType) ? 'zpl' : /pdf/i.test(doc.contentType) ? 'pdf' : path.extname(new URL(url).pathname).slice(1) || 'bin';
   return { ...doc, filename: `label-${id}.${ext}` };
 }
@@ -76,7 +74,9 @@ export async function deliver(ctx: Context, doc: Document, opts: DocumentOptions
   if (opts.output === '-' || (!opts.output && !opts.print && fallbackToStdout)) {
     // Text (a CSV, a ZPL label) may go to a terminal; anything else would be garbage there.
     if (ctx.io.isStdoutTTY && !/^text\/|zpl/i.test(doc.contentType)) {
-      throw new UsageError(`${doc.filename} is ${/pdf/i.test(doc.contentType) ? 'a PDF document' : `binary (${doc.contentType.split(';')[0]})`}: pass --output <file> or --print, or redirect stdout`);
+      throw new UsageError(
+        `${doc.filename} is ${/pdf/i.test(doc.contentType) ? 'a PDF document' : `binary (${doc.contentType.split(';')[0]})`}: pass --output <file> or --print, or redirect stdout`,
+      );
     }
     await ctx.io.out(doc.bytes);
     return true;
@@ -111,17 +111,27 @@ async function print(ctx: Context, doc: Document, printer?: string): Promise<voi
     const child = spawn(cmd, argv, {
       shell,
       stdio: ['pipe', 'ignore', 'pipe'],
-      env: { ...process.env, ...ctx.env, FOS_DOCUMENT_NAME: doc.filename, FOS_DOCUMENT_TYPE: doc.contentType, ...(printer ? { FOS_PRINTER: printer } : {}) },
+      env: {
+        ...process.env,
+        ...ctx.env,
+        FOS_DOCUMENT_NAME: doc.filename,
+        FOS_DOCUMENT_TYPE: doc.contentType,
+        ...(printer ? { FOS_PRINTER: printer } : {}),
+      },
     });
     let stderr = '';
-    child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     child.on('error', (error: NodeJS.ErrnoException) => resolve({ code: null, error, stderr }));
     child.on('close', (code) => resolve({ code, stderr }));
     child.stdin?.on('error', () => {});
     child.stdin?.end(doc.bytes);
   });
   if (result.error?.code === 'ENOENT') {
-    throw new CliError('cannot print: lp (CUPS) is not installed; install cups-client, or set FOS_PRINT_COMMAND to a command that reads the document on stdin');
+    throw new CliError(
+      'cannot print: lp (CUPS) is not installed; install cups-client, or set FOS_PRINT_COMMAND to a command that reads the document on stdin',
+    );
   }
   if (result.error || result.code !== 0) {
     const why = result.error?.message ?? (result.stderr.trim().split('\n')[0] || `exit code ${result.code}`);

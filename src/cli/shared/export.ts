@@ -27,15 +27,20 @@ export function exportCommand(ctx: Context, spec: ExportSpec): Command {
   const filters = spec.query.filter((f) => !SORT_KEYS.has(f.key));
   const cmd = new Command(spec.name).description(spec.description);
   addFieldOptions(cmd, filters);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Output: NDJSON (a JSON record a line), or with --format csv a header line then a line a record
 (nested values as JSON; a text cell starting with = + - @ is prefixed with ' against formula
-injection). Counts as one request per 10,000 records against the key's rate limit.`);
+injection). Counts as one request per 10,000 records against the key's rate limit.`,
+  );
   cmd.option('--after <id>', 'resume after this record id (the last one an interrupted export wrote)');
   cmd.action(async (opts: Record<string, unknown>) => {
     // The global --format: csv is the server's CSV, anything else NDJSON (--json, --jq and templates are for lists).
     if (ctx.options.jq !== undefined || ctx.options.template !== undefined || ctx.options.json !== undefined) {
-      throw new UsageError('an export writes NDJSON, or CSV with --format csv; filter it with the list command (--all) for --json, --jq or --template');
+      throw new UsageError(
+        'an export writes NDJSON, or CSV with --format csv; filter it with the list command (--all) for --json, --jq or --template',
+      );
     }
     const format = ctx.options.format === 'csv' ? 'csv' : 'ndjson';
     const query: Query = { ...(collectFields(opts, filters) as Query), format, after: opts.after as string | undefined };
@@ -50,7 +55,9 @@ injection). Counts as one request per 10,000 records against the key's rate limi
       }
     } catch (err) {
       if (err instanceof CliError || (err as Error).name === 'StdoutClosedError') throw err;
-      const resume = tally.lastId ? ` The first ${tally.records} records were written; resume with --after ${tally.lastId} (append: >>).` : ' No record was written.';
+      const resume = tally.lastId
+        ? ` The first ${tally.records} records were written; resume with --after ${tally.lastId} (append: >>).`
+        : ' No record was written.';
       throw new CliError(`export interrupted: ${(err as Error).message}.${resume}`, ExitCode.NETWORK);
     }
     if (ctx.io.isStderrTTY) ctx.io.info(ctx.io.style('dim', `${tally.records} records exported`));

@@ -73,7 +73,11 @@ export function parseFlagValue(spec: FieldSpec, raw: string, previous?: unknown)
       if (Number.isNaN(Date.parse(raw))) throw new InvalidArgumentError('expected an ISO 8601 date or date-time.');
       return raw;
     case 'list': {
-      const items = raw.split(',').map((s) => s.trim()).filter(Boolean).map((s) => (spec.values ? enumValue(spec, s) : s));
+      const items = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((s) => (spec.values ? enumValue(spec, s) : s));
       return [...((previous as string[] | undefined) ?? []), ...items];
     }
     default:
@@ -120,7 +124,11 @@ export function checkBody(body: Record<string, unknown>, specs: readonly FieldSp
     }
     if (spec.values && typeof value === 'string') setPath(body, spec.key, canonicalEnum(spec.key, value, spec.values));
     if (spec.values && Array.isArray(value)) {
-      setPath(body, spec.key, value.map((v) => canonicalEnum(spec.key, String(v), spec.values ?? [])));
+      setPath(
+        body,
+        spec.key,
+        value.map((v) => canonicalEnum(spec.key, String(v), spec.values ?? [])),
+      );
     }
   }
 }

@@ -2,7 +2,10 @@ import type { Argument, Command, Help, Option } from 'commander';
 
 /** Appends an "Examples:" section to a command's --help, wrapped at the terminal's width. */
 export function withExamples(cmd: Command, examples: readonly string[]): Command {
-  if (examples.length) cmd.addHelpText('after', ({ command }) => wrapHelpText(`\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`, helpWidthOf(command)));
+  if (examples.length)
+    cmd.addHelpText('after', ({ command }) =>
+      wrapHelpText(`\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`, helpWidthOf(command)),
+    );
   return cmd;
 }
 
@@ -32,7 +35,9 @@ export function formatHelpCommandsFirst(cmd: Command, helper: Help): string {
   const out = [`${helper.styleTitle('Usage:')} ${helper.styleUsage(helper.commandUsage(cmd))}`, ''];
   const description = helper.commandDescription(cmd);
   if (description) out.push(helper.boxWrap(helper.styleCommandDescription(description), width), '');
-  const args = helper.visibleArguments(cmd).map((a) => item(helper.styleArgumentTerm(helper.argumentTerm(a)), helper.styleArgumentDescription(helper.argumentDescription(a))));
+  const args = helper
+    .visibleArguments(cmd)
+    .map((a) => item(helper.styleArgumentTerm(helper.argumentTerm(a)), helper.styleArgumentDescription(helper.argumentDescription(a))));
   out.push(...helper.formatItemList('Arguments:', args, helper));
 
   const visible = helper.visibleCommands(cmd);
@@ -40,12 +45,16 @@ export function formatHelpCommandsFirst(cmd: Command, helper: Help): string {
   const firstGroup = visible.find((c) => c !== help && c.helpGroup())?.helpGroup();
   const groups = helper.groupItems([...cmd.commands], visible, (sub) => sub.helpGroup() || (sub === help && firstGroup) || 'Commands:');
   groups.forEach((subs, heading) => {
-    const list = subs.map((sub) => item(helper.styleSubcommandTerm(helper.subcommandTerm(sub)), helper.styleSubcommandDescription(helper.subcommandDescription(sub))));
+    const list = subs.map((sub) =>
+      item(helper.styleSubcommandTerm(helper.subcommandTerm(sub)), helper.styleSubcommandDescription(helper.subcommandDescription(sub))),
+    );
     out.push(...helper.formatItemList(heading, list, helper));
   });
 
-  const option = (o: Option) => item(helper.styleOptionTerm(helper.optionTerm(o)), helper.styleOptionDescription(helper.optionDescription(o)));
-  helper.groupItems([...cmd.options], helper.visibleOptions(cmd), (o) => o.helpGroupHeading ?? 'Options:')
+  const option = (o: Option) =>
+    item(helper.styleOptionTerm(helper.optionTerm(o)), helper.styleOptionDescription(helper.optionDescription(o)));
+  helper
+    .groupItems([...cmd.options], helper.visibleOptions(cmd), (o) => o.helpGroupHeading ?? 'Options:')
     .forEach((options, heading) => out.push(...helper.formatItemList(heading, options.map(option), helper)));
   if (helper.showGlobalOptions) out.push(...helper.formatItemList('Global Options:', helper.visibleGlobalOptions(cmd).map(option), helper));
   return out.join('\n');
@@ -79,7 +88,10 @@ function pack(words: string[], width: number, first: string, rest: string, suffi
  * shell reads it, so it still pastes; its description or `# comment` goes under it.
  */
 export function wrapHelpText(text: string, width: number): string {
-  return text.split('\n\n').map((block) => wrapBlock(block, width)).join('\n\n');
+  return text
+    .split('\n\n')
+    .map((block) => wrapBlock(block, width))
+    .join('\n\n');
 }
 
 /** A paragraph of prose at one indentation is filled again; other lines are wrapped one by one. */
@@ -91,16 +103,18 @@ function wrapBlock(block: string, width: number): string {
     const lead = /^\n*/.exec(block)![0];
     return lead + pack(block.trim().split(/\s+/), width, indent, indent).join('\n');
   }
-  return lines.flatMap((line) => {
-    if (line.length <= width) return [line];
-    const indent = /^ */.exec(line)![0];
-    const body = line.slice(indent.length);
-    if (!body.startsWith('$ ')) return pack(body.split(/ +/), width, indent, indent);
-    // `$ command    description` or `$ command  # comment`: the part after a wide gap or a #.
-    const m = /^(.*?)(?: {2,}| )(#.*)$/.exec(body) ?? /^(\$ .*?) {2,}(\S.*)$/.exec(body);
-    const [command, note] = m ? [m[1], m[2]] : [body, undefined];
-    const lines = pack(shellWords(command), width, indent, `${indent}    `, ' \\');
-    if (note) lines.push(...pack(note.split(/ +/), width, `${indent}    `, `${indent}    `));
-    return lines;
-  }).join('\n');
+  return lines
+    .flatMap((line) => {
+      if (line.length <= width) return [line];
+      const indent = /^ */.exec(line)![0];
+      const body = line.slice(indent.length);
+      if (!body.startsWith('$ ')) return pack(body.split(/ +/), width, indent, indent);
+      // `$ command    description` or `$ command  # comment`: the part after a wide gap or a #.
+      const m = /^(.*?)(?: {2,}| )(#.*)$/.exec(body) ?? /^(\$ .*?) {2,}(\S.*)$/.exec(body);
+      const [command, note] = m ? [m[1], m[2]] : [body, undefined];
+      const lines = pack(shellWords(command), width, indent, `${indent}    `, ' \\');
+      if (note) lines.push(...pack(note.split(/ +/), width, `${indent}    `, `${indent}    `));
+      return lines;
+    })
+    .join('\n');
 }

@@ -70,13 +70,23 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
       // The export walks the same records newest first, counting one request per 10,000 of them
       // instead of one a page: used when the list is in that order from its start.
       const exportBase = spec.export?.path.replace(/\/export$/, '');
-      const viaExport = spec.export && (path === exportBase || path === `${exportBase}/list`) && page === undefined && limit === undefined && query.order_by === undefined && query.order === undefined;
+      const viaExport =
+        spec.export &&
+        (path === exportBase || path === `${exportBase}/list`) &&
+        page === undefined &&
+        limit === undefined &&
+        query.order_by === undefined &&
+        query.order === undefined;
       const rows = viaExport
         ? exportRecords<unknown>((await client.stream(spec.export!.path, query)).body as AsyncIterable<Buffer>)
-        : client.paginate(path, { ...query, page }, {
-          pageSize: limit ?? maxLimit,
-          onPage: ({ page: p, fetched }) => progress.update(`page ${p}: ${fetched} records`),
-        });
+        : client.paginate(
+            path,
+            { ...query, page },
+            {
+              pageSize: limit ?? maxLimit,
+              onPage: ({ page: p, fetched }) => progress.update(`page ${p}: ${fetched} records`),
+            },
+          );
       // A table prints once the last page is in: clear the bar first, or the header lands on it.
       async function* thenClear() {
         try {

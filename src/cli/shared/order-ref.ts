@@ -11,7 +11,11 @@ import { CliError, ExitCode, UsageError } from '../errors.js';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string) => UUID_RE.test(s.trim());
 
-interface ListedOrder { id: string; order_number: string | null; merchant_team_name?: string | null }
+interface ListedOrder {
+  id: string;
+  order_number: string | null;
+  merchant_team_name?: string | null;
+}
 
 const bare = (n: string) => n.trim().replace(/^#/, '').toLowerCase();
 
@@ -19,9 +23,16 @@ export async function orderIdOf(client: ApiClient, ref: string): Promise<string>
   if (isUuid(ref)) return ref.trim();
   const number = bare(ref);
   if (number.length < 3) {
-    throw new UsageError(`"${ref}" is not an order id, and order numbers are searched from 3 characters: pass the order id (fos orders list --json id,order_number)`);
+    throw new UsageError(
+      `"${ref}" is not an order id, and order numbers are searched from 3 characters: pass the order id (fos orders list --json id,order_number)`,
+    );
   }
-  const page = await client.get<{ data: ListedOrder[] }>('/ops/orders/list', { search: number, limit: 100, order_by: 'order_number', order: 'asc' });
+  const page = await client.get<{ data: ListedOrder[] }>('/ops/orders/list', {
+    search: number,
+    limit: 100,
+    order_by: 'order_number',
+    order: 'asc',
+  });
   const matches = (page?.data ?? []).filter((o) => o.order_number !== null && bare(o.order_number) === number);
   if (matches.length === 1) return matches[0].id;
   // Not a number: a short id as tables show them (shared/refs.ts).

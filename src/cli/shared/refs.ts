@@ -33,7 +33,10 @@ const PREFIX_RE = /^[0-9a-f-]{4,35}$/i;
 export const looksLikeIdPrefix = (s: string) => PREFIX_RE.test(s.trim()) && /[0-9a-f]/i.test(s);
 
 const candidates = (rows: Row[], label?: string) =>
-  rows.slice(0, 10).map((r) => (label && r[label] ? `${String(r[label])} (${r.id})` : r.id)).join(', ') + (rows.length > 10 ? ', …' : '');
+  rows
+    .slice(0, 10)
+    .map((r) => (label && r[label] ? `${String(r[label])} (${r.id})` : r.id))
+    .join(', ') + (rows.length > 10 ? ', …' : '');
 
 /** The one record of `list` whose id starts with `prefix` (hex digits and dashes). */
 export async function resolveIdPrefix(client: ApiClient, list: string, prefix: string, noun: string, label?: string): Promise<string> {
@@ -43,7 +46,9 @@ export async function resolveIdPrefix(client: ApiClient, list: string, prefix: s
   const rows = (page?.data ?? []).filter((r) => typeof r.id === 'string' && r.id.startsWith(p));
   if (rows.length === 1) return rows[0].id;
   if (!rows.length) throw new CliError(`no ${noun} has an id starting with ${prefix}`, ExitCode.NOT_FOUND);
-  throw new UsageError(`id prefix ${prefix} is ambiguous: ${rows.length > 9 ? 'many ' : ''}${noun}s match (${candidates(rows, label)}); type more of the id`);
+  throw new UsageError(
+    `id prefix ${prefix} is ambiguous: ${rows.length > 9 ? 'many ' : ''}${noun}s match (${candidates(rows, label)}); type more of the id`,
+  );
 }
 
 /** An id, id prefix or exact name of a `kind` record -> its id. */
@@ -64,7 +69,11 @@ export async function resolveRef(client: ApiClient, kind: RefKind, value: string
 }
 
 /** Replaces, in a query or body, the values of the fields declared with `ref` by ids. */
-export async function resolveRefFields(client: () => ApiClient, target: Record<string, unknown>, specs: readonly FieldSpec[]): Promise<void> {
+export async function resolveRefFields(
+  client: () => ApiClient,
+  target: Record<string, unknown>,
+  specs: readonly FieldSpec[],
+): Promise<void> {
   for (const spec of specs) {
     if (!spec.ref) continue;
     const value = getPath(target, spec.key);
@@ -81,7 +90,12 @@ export async function resolveRefFields(client: () => ApiClient, target: Record<s
  * Positional `<…-id>` arguments given as a prefix -> full ids, through the list one level up the
  * command's path (`/merchant/vendors/<id>/…` -> `/merchant/vendors`).
  */
-export async function resolveIdArgs(client: () => ApiClient, names: readonly string[], args: string[], path: (args: string[]) => string): Promise<string[]> {
+export async function resolveIdArgs(
+  client: () => ApiClient,
+  names: readonly string[],
+  args: string[],
+  path: (args: string[]) => string,
+): Promise<string[]> {
   const out = [...args];
   for (let i = 0; i < names.length && i < out.length; i++) {
     const m = /^[<[]([a-z-]+)-id(\.\.\.)?[>\]]$/.exec(names[i]);

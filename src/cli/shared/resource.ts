@@ -30,7 +30,12 @@ export function getCommand(ctx: Context, spec: GetSpec): Command {
     let args = command.processedArgs as string[];
     args = spec.resolveArgs
       ? await spec.resolveArgs(ctx, args)
-      : await resolveIdArgs(() => ctx.client(), argNames(spec.args), args, (a) => spec.path(a, command.opts()));
+      : await resolveIdArgs(
+          () => ctx.client(),
+          argNames(spec.args),
+          args,
+          (a) => spec.path(a, command.opts()),
+        );
     const record = await ctx.client().get(spec.path(args, command.opts()));
     await printRecord(ctx, record);
   });
@@ -100,7 +105,12 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
     }
     args = spec.resolveArgs
       ? await spec.resolveArgs(ctx, args)
-      : await resolveIdArgs(() => ctx.client(), argNames(spec.args ?? []), args, (a) => spec.path(a, opts));
+      : await resolveIdArgs(
+          () => ctx.client(),
+          argNames(spec.args ?? []),
+          args,
+          (a) => spec.path(a, opts),
+        );
     await resolveRefFields(() => ctx.client(), body, fields);
     if (spec.argsToBody) body = { ...body, ...spec.argsToBody(args) };
     // confirm.js and order-ref.js load when an action needs them, not when commands are defined.
@@ -150,7 +160,10 @@ export function group(name: string, description: string, verbs: Command[]): Comm
 }
 
 /** resolveArgs for commands whose first argument is an order: an id or an order number. */
-export const orderArg = async (ctx: Context, [ref, ...rest]: string[]) => [await (await import('./order-ref.js')).orderIdOf(ctx.client(), ref), ...rest];
+export const orderArg = async (ctx: Context, [ref, ...rest]: string[]) => [
+  await (await import('./order-ref.js')).orderIdOf(ctx.client(), ref),
+  ...rest,
+];
 
 /** Encodes an id for a path segment. */
 export const seg = (id: string | undefined) => encodeURIComponent(id ?? '');

@@ -39,11 +39,14 @@ export function parseSchemaCsv(text: string, fields: Record<string, JsonSchema>,
   } catch (err) {
     throw new UsageError(`not a readable CSV file: ${(err as Error).message}`);
   }
-  if (!records.length) throw new UsageError(`the file is empty: expected a header row with ${spec.required.join(', ')} and ${spec.what} fields`);
+  if (!records.length)
+    throw new UsageError(`the file is empty: expected a header row with ${spec.required.join(', ')} and ${spec.what} fields`);
   const header = records[0].map((h) => h.toLowerCase().replace(/[\s-]+/g, '_'));
   const unknown = header.filter((h) => !(h in fields));
   if (unknown.length) {
-    throw new UsageError(`row 1: unknown column(s) ${unknown.join(', ')}; ${spec.what} columns are: ${Object.keys(fields).sort().join(', ')}`);
+    throw new UsageError(
+      `row 1: unknown column(s) ${unknown.join(', ')}; ${spec.what} columns are: ${Object.keys(fields).sort().join(', ')}`,
+    );
   }
   const absent = spec.required.filter((k) => !header.includes(k));
   if (absent.length) throw new UsageError(`row 1: required column(s) missing: ${absent.join(', ')}`);
@@ -59,7 +62,8 @@ export function parseSchemaCsv(text: string, fields: Record<string, JsonSchema>,
       const type = typeOf(fields[key]);
       if (type === 'number' || type === 'integer') {
         const n = Number(raw);
-        if (!Number.isFinite(n) || (type === 'integer' && !Number.isInteger(n))) problems.push(`row ${row}: ${key} ${JSON.stringify(raw)} is not a number`);
+        if (!Number.isFinite(n) || (type === 'integer' && !Number.isInteger(n)))
+          problems.push(`row ${row}: ${key} ${JSON.stringify(raw)} is not a number`);
         else body[key] = n;
       } else if (type === 'boolean') {
         if (!/^(true|false|yes|no|1|0)$/i.test(raw)) problems.push(`row ${row}: ${key} ${JSON.stringify(raw)} is not true or false`);
@@ -78,7 +82,9 @@ export function parseSchemaCsv(text: string, fields: Record<string, JsonSchema>,
     rows.push(row);
   });
   if (problems.length) {
-    throw new UsageError(`${problems.length} problem(s), nothing was sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}`);
+    throw new UsageError(
+      `${problems.length} problem(s), nothing was sent:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}`,
+    );
   }
   return { bodies, rows };
 }

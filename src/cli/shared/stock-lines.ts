@@ -27,7 +27,11 @@ export function withLines(body: Record<string, unknown>, lines: Record<string, u
 }
 
 /** Receipt lines: `SKU=QTY` arguments are sellable, each `--damaged SKU=QTY` is DAMAGED; `extra` goes on every line. */
-export function receiptLines(args: string[], damaged: string[] | undefined, extra: Record<string, unknown> = {}): Record<string, unknown>[] {
+export function receiptLines(
+  args: string[],
+  damaged: string[] | undefined,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown>[] {
   return [
     ...parseStockArgs(args, '=', 'quantity', 1).map((l) => ({ ...l, ...extra })),
     ...parseStockArgs(damaged ?? [], '=', 'quantity', 1).map((l) => ({ ...l, ...extra, condition: 'DAMAGED' })),

@@ -23,7 +23,12 @@ import type { OutboundPolicy } from './outbound.js';
 const FIELDS = ['address1', 'address2', 'city', 'state', 'zip', 'country'] as const;
 
 export function addressHash(a: Address): string {
-  const norm = FIELDS.map((f) => String((a as Record<string, unknown>)[f] ?? '').trim().toUpperCase().replace(/\s+/g, ' '));
+  const norm = FIELDS.map((f) =>
+    String((a as Record<string, unknown>)[f] ?? '')
+      .trim()
+      .toUpperCase()
+      .replace(/\s+/g, ' '),
+  );
   return createHash('sha256').update(JSON.stringify(norm)).digest('hex');
 }
 
@@ -38,14 +43,22 @@ export function verificationResponse(a: any) {
     residential: a?.residential === true ? 'RESIDENTIAL' : 'UNKNOWN',
     errors: (delivery.errors ?? []).map((e: any) => ({ message: String(e.message ?? ''), code: String(e.code ?? '') })),
     corrected_address: {
-      street1: a?.street1 || null, street2: a?.street2 || null, city: a?.city || null, state: a?.state || null,
-      zip5: zip5 || null, zip4: zip4 || null,
+      street1: a?.street1 || null,
+      street2: a?.street2 || null,
+      city: a?.city || null,
+      state: a?.state || null,
+      zip5: zip5 || null,
+      zip4: zip4 || null,
     },
     metadata: {
-      is_active: verified, is_cmra: details.is_cmra === true, is_vacant: details.is_vacant === true,
+      is_active: verified,
+      is_cmra: details.is_cmra === true,
+      is_vacant: details.is_vacant === true,
       record_type: details.record_type ?? (verified ? (a?.street2 ? 'H' : 'S') : null),
-      dpv_footnotes: details.dpv_footnotes ?? null, dpv_match_code: details.dpv_match_code ?? (verified ? 'Y' : 'N'),
-      latitude: typeof details.latitude === 'number' ? details.latitude : null, longitude: typeof details.longitude === 'number' ? details.longitude : null,
+      dpv_footnotes: details.dpv_footnotes ?? null,
+      dpv_match_code: details.dpv_match_code ?? (verified ? 'Y' : 'N'),
+      latitude: typeof details.latitude === 'number' ? details.latitude : null,
+      longitude: typeof details.longitude === 'number' ? details.longitude : null,
     },
   };
 }
@@ -54,28 +67,49 @@ type Response = ReturnType<typeof verificationResponse>;
 
 async function verifier(db: Db, teamId: string) {
   return db.prisma.carrierIntegration.findFirst({
-    where: { team_id: teamId, type: 'EASYPOST', enabled: true, credentials_sealed: { not: null } }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    where: { team_id: teamId, type: 'EASYPOST', enabled: true, credentials_sealed: { not: null } },
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
   });
 }
 
 async function verifyRemote(db: Db, teamId: string, a: Address, hash: string, policy: OutboundPolicy): Promise<Response | null> {
-  const cached = await db.prisma.addressVerification.findUnique({ where: { team_id_address_hash: { team_id: teamId, address_hash: hash } } });
+  const cached = await db.prisma.addressVerification.findUnique({
+    where: { team_id_address_hash: { team_id: teamId, address_hash: hash } },
+  });
   if (cached) return cached.response as unknown as Response;
   const row = await verifier(db, teamId);
   if (!row) return null;
   let answer: any;
   try {
     answer = await easypostClient(row, policy, 15_000).Address.create({
-      street1: a.address1, street2: a.address2 ?? undefined, city: a.city, state: a.state ?? undefined, zip: a.zip ?? undefined,
-      country: a.country, name: a.name ?? undefined, company: a.company ?? undefined, verify: ['delivery', 'zip4'],
+      street1: a.address1,
+      street2: a.address2 ?? undefined,
+      city: a.city,
+      state: a.state ?? undefined,
+      zip: a.zip ?? undefined,
+      country: a.country,
+      name: a.name ?? undefined,
+      company: a.company ?? undefined,
+      verify: ['delivery', 'zip4'],
     });
   } catch (err) {
     throw platformError('EasyPost', err);
   }
   const response = verificationResponse(answer);
-  await db.prisma.addressVerification.create({
-    data: { team_id: teamId, integration_id: row.id, address_hash: hash, response: response as unknown as Prisma.InputJsonValue, verified: response.verified, residential: response.residential },
-  }).catch((e: { code?: string }) => { if (e?.code !== 'P2002') throw e; }); // a concurrent verification cached it first
+  await db.prisma.addressVerification
+    .create({
+      data: {
+        team_id: teamId,
+        integration_id: row.id,
+        address_hash: hash,
+        response: response as unknown as Prisma.InputJsonValue,
+        verified: response.verified,
+        residential: response.residential,
+      },
+    })
+    .catch((e: { code?: string }) => {
+      if (e?.code !== 'P2002') throw e;
+    }); // a concurrent verification cached it first
   return response;
 }
 
@@ -99,18 +133,35 @@ async function record(db: Db, orderId: string, hash: string, r: Response) {
     const { count } = await tx.order.updateMany({
       where: { id: orderId, lock_address: false, OR: [{ address_hash: null }, { address_hash: { not: hash } }] },
       data: {
-        address_verified: r.verified, address_residential: r.residential, address_verified_at: new Date(), address_hash: hash,
+        address_verified: r.verified,
+        address_residential: r.residential,
+        address_verified_at: new Date(),
+        address_hash: hash,
         address_verification_response: r as unknown as Prisma.InputJsonValue,
       },
     });
     if (!count || r.verified) return;
-    const why = r.errors.map((e: { message: string }) => e.message).filter(Boolean).join('; ') || 'the carrier could not verify the address';
-    await placeHold(tx, { orderId, reason: 'ADDRESS_VERIFICATION_FAILED', notes: `Address verification failed: ${why}. Fix the address or release the hold to ship it as is.` });
+    const why =
+      r.errors
+        .map((e: { message: string }) => e.message)
+        .filter(Boolean)
+        .join('; ') || 'the carrier could not verify the address';
+    await placeHold(tx, {
+      orderId,
+      reason: 'ADDRESS_VERIFICATION_FAILED',
+      notes: `Address verification failed: ${why}. Fix the address or release the hold to ship it as is.`,
+    });
   });
 }
 
 /** Conversion's automatic verification: on unless the order's config turns it off; never fails the conversion. */
-export async function verifyAfterConvert(db: Db, teamId: string, order: { id: string; config?: unknown }, policy: OutboundPolicy, log?: { warn(o: object, m: string): void }) {
+export async function verifyAfterConvert(
+  db: Db,
+  teamId: string,
+  order: { id: string; config?: unknown },
+  policy: OutboundPolicy,
+  log?: { warn(o: object, m: string): void },
+) {
   const config = (order.config ?? {}) as Record<string, unknown>;
   if (config.address_verification_enabled === false) return null;
   try {
@@ -122,7 +173,13 @@ export async function verifyAfterConvert(db: Db, teamId: string, order: { id: st
 }
 
 /** Converting a draft order verifies its address when the team has a verifier (EasyPost). */
-export async function convertAndVerify(db: Db, teamId: string, draftId: string, policy: OutboundPolicy, log?: { warn(o: object, m: string): void }) {
+export async function convertAndVerify(
+  db: Db,
+  teamId: string,
+  draftId: string,
+  policy: OutboundPolicy,
+  log?: { warn(o: object, m: string): void },
+) {
   const order = await convertDraftOrder(db, teamId, draftId);
   return (await verifyAfterConvert(db, teamId, order as { id: string; config?: unknown }, policy, log)) ?? order;
 }

@@ -56,12 +56,21 @@ export const webhookPath = (id: string) => `/v1/carriers/${id}/webhooks`;
 
 export function integrationView(r: CarrierIntegration) {
   return {
-    id: r.id, name: r.name, type: r.type,
+    id: r.id,
+    name: r.name,
+    type: r.type,
     api_base_url: r.api_base_url ?? DEFAULT_BASE_URLS[r.type as IntegrationType],
-    warehouse_ids: list(r.warehouse_ids), enabled_carriers: list(r.enabled_carriers),
-    enabled: r.enabled, is_test: r.is_test, has_credentials: r.credentials_sealed !== null,
-    has_webhook_secret: r.has_webhook_secret, webhook_path: r.type === 'TABLE' ? null : webhookPath(r.id),
-    built_in: false, disabled_at: r.disabled_at, created_at: r.created_at, updated_at: r.updated_at,
+    warehouse_ids: list(r.warehouse_ids),
+    enabled_carriers: list(r.enabled_carriers),
+    enabled: r.enabled,
+    is_test: r.is_test,
+    has_credentials: r.credentials_sealed !== null,
+    has_webhook_secret: r.has_webhook_secret,
+    webhook_path: r.type === 'TABLE' ? null : webhookPath(r.id),
+    built_in: false,
+    disabled_at: r.disabled_at,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
   };
 }
 
@@ -69,8 +78,19 @@ export function integrationView(r: CarrierIntegration) {
 function builtInView(): ReturnType<typeof integrationView> {
   const epoch = new Date(0);
   return {
-    ...BUILT_IN_TABLE, api_base_url: null, warehouse_ids: null, enabled_carriers: null, enabled: true, is_test: true,
-    has_credentials: false, has_webhook_secret: false, webhook_path: null, built_in: true, disabled_at: null, created_at: epoch, updated_at: epoch,
+    ...BUILT_IN_TABLE,
+    api_base_url: null,
+    warehouse_ids: null,
+    enabled_carriers: null,
+    enabled: true,
+    is_test: true,
+    has_credentials: false,
+    has_webhook_secret: false,
+    webhook_path: null,
+    built_in: true,
+    disabled_at: null,
+    created_at: epoch,
+    updated_at: epoch,
   };
 }
 
@@ -90,24 +110,33 @@ export function credentialsOf(r: Pick<CarrierIntegration, 'id' | 'credentials_se
 async function checkWarehouses(db: Db, teamId: string, ids: string[] | null | undefined) {
   if (!ids?.length) return;
   const found = await db.prisma.warehouse.count({ where: { team_id: teamId, id: { in: ids } } });
-  if (found !== new Set(ids).size) throw invalid('body.warehouse_ids', 'names a warehouse that is not this team\'s');
+  if (found !== new Set(ids).size) throw invalid('body.warehouse_ids', "names a warehouse that is not this team's");
 }
 
 export async function createIntegration(db: Db, teamId: string, input: IntegrationInput, policy: OutboundPolicy) {
-  if (input.type !== 'TABLE' && !input.credentials) throw invalid('body.credentials', `is required for ${input.type} (the account's API key)`);
+  if (input.type !== 'TABLE' && !input.credentials)
+    throw invalid('body.credentials', `is required for ${input.type} (the account's API key)`);
   checkInput(input.type, input.credentials, input.api_base_url, policy);
   await checkWarehouses(db, teamId, input.warehouse_ids);
   // The id is made first: the sealed credentials are bound to it.
   const row = await db.prisma.$transaction(async (tx) => {
     const created = await tx.carrierIntegration.create({
       data: {
-        team_id: teamId, name: input.name, type: input.type, api_base_url: input.api_base_url ?? null,
-        warehouse_ids: input.warehouse_ids ?? undefined, enabled_carriers: input.enabled_carriers ?? undefined,
-        is_test: isTestKey(input.type, input.credentials?.api_key), has_webhook_secret: !!input.credentials?.webhook_secret,
+        team_id: teamId,
+        name: input.name,
+        type: input.type,
+        api_base_url: input.api_base_url ?? null,
+        warehouse_ids: input.warehouse_ids ?? undefined,
+        enabled_carriers: input.enabled_carriers ?? undefined,
+        is_test: isTestKey(input.type, input.credentials?.api_key),
+        has_webhook_secret: !!input.credentials?.webhook_secret,
       },
     });
     if (!input.credentials) return created;
-    return tx.carrierIntegration.update({ where: { id: created.id }, data: { credentials_sealed: sealJson(input.credentials, context(created.id)) } });
+    return tx.carrierIntegration.update({
+      where: { id: created.id },
+      data: { credentials_sealed: sealJson(input.credentials, context(created.id)) },
+    });
   });
   return integrationView(row);
 }
@@ -144,7 +173,8 @@ export async function updateIntegration(db: Db, teamId: string, id: string, patc
   if (patch.enabled !== undefined) Object.assign(data, { enabled: patch.enabled, disabled_at: patch.enabled ? null : new Date() });
   if (patch.credentials) {
     Object.assign(data, {
-      credentials_sealed: sealJson(patch.credentials, context(id)), has_webhook_secret: !!patch.credentials.webhook_secret,
+      credentials_sealed: sealJson(patch.credentials, context(id)),
+      has_webhook_secret: !!patch.credentials.webhook_secret,
       is_test: isTestKey(row.type, patch.credentials.api_key),
     });
   }

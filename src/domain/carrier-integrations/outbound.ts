@@ -50,7 +50,14 @@ export function policyFetch(policy: OutboundPolicy): Fetch {
     if (input instanceof Request) {
       // Shippo's client hands a Request: replay it through undici with the policy's dispatcher.
       const body = input.body ? Buffer.from(await input.arrayBuffer()) : undefined;
-      return undici.fetch(url, { method: input.method, headers: [...input.headers.entries()], body, signal: input.signal, dispatcher, redirect: 'manual' }) as unknown as Response;
+      return undici.fetch(url, {
+        method: input.method,
+        headers: [...input.headers.entries()],
+        body,
+        signal: input.signal,
+        dispatcher,
+        redirect: 'manual',
+      }) as unknown as Response;
     }
     return undici.fetch(url, { ...(init as object), dispatcher, redirect: 'manual' }) as unknown as Response;
   }) as Fetch;

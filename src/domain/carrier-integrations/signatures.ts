@@ -13,7 +13,10 @@ const same = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-const hmacHex = (secret: string, data: string) => createHmac('sha256', Buffer.from(secret.normalize('NFKD'), 'utf8')).update(data, 'utf8').digest('hex');
+const hmacHex = (secret: string, data: string) =>
+  createHmac('sha256', Buffer.from(secret.normalize('NFKD'), 'utf8'))
+    .update(data, 'utf8')
+    .digest('hex');
 
 export function easypostSignature(secret: string, body: string) {
   return `hmac-sha256-hex=${hmacHex(secret, body)}`;
@@ -30,7 +33,13 @@ export function shippoSignature(secret: string, body: string, t: number) {
 /** Signed deliveries older than this (or from the future) are refused: no replays. */
 const TOLERANCE_S = 300;
 
-export function verifyShippo(secret: string, body: string, header: string | undefined, token: string | undefined, nowMs = Date.now()): boolean {
+export function verifyShippo(
+  secret: string,
+  body: string,
+  header: string | undefined,
+  token: string | undefined,
+  nowMs = Date.now(),
+): boolean {
   if (header) {
     const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
     const t = Number(parts.t);

@@ -29,10 +29,12 @@ export async function receiveCarrierWebhook(db: Db, integrationId: string, req: 
   const row = await db.prisma.carrierIntegration.findUnique({ where: { id: integrationId } });
   if (!row || row.type === 'TABLE') throw notFound('Carrier integration', integrationId);
   const secret = row.credentials_sealed ? credentialsOf(row)?.webhook_secret : undefined;
-  const ok = !!secret && (row.type === 'EASYPOST'
-    ? verifyEasyPost(secret, req.body, header(req.headers, 'x-hmac-signature'))
-    : verifyShippo(secret, req.body, header(req.headers, 'shippo-auth-signature'), req.token));
-  if (!ok) throw new DomainError('unauthorized', 'The webhook signature does not verify with this integration\'s webhook secret.');
+  const ok =
+    !!secret &&
+    (row.type === 'EASYPOST'
+      ? verifyEasyPost(secret, req.body, header(req.headers, 'x-hmac-signature'))
+      : verifyShippo(secret, req.body, header(req.headers, 'shippo-auth-signature'), req.token));
+  if (!ok) throw new DomainError('unauthorized', "The webhook signature does not verify with this integration's webhook secret.");
   let parsed: unknown;
   try {
     parsed = JSON.parse(req.body);
@@ -48,17 +50,33 @@ async function apply(db: Db, teamId: string, integrationId: string, u: TrackerUp
   if (u.kind === 'ignored') return false;
   if (u.kind === 'refund') {
     const where: Prisma.ShippingLabelWhereInput = {
-      fulfiller_team_id: teamId, carrier_integration_id: integrationId, voided_at: { not: null }, refund_status: 'SUBMITTED',
-      OR: ([u.remote_id ? { remote_id: u.remote_id } : null, u.remote_transaction_id ? { remote_transaction_id: u.remote_transaction_id } : null,
-        u.tracking_code ? { tracking_code: u.tracking_code } : null] as Array<Prisma.ShippingLabelWhereInput | null>).filter((c): c is Prisma.ShippingLabelWhereInput => c !== null),
+      fulfiller_team_id: teamId,
+      carrier_integration_id: integrationId,
+      voided_at: { not: null },
+      refund_status: 'SUBMITTED',
+      OR: (
+        [
+          u.remote_id ? { remote_id: u.remote_id } : null,
+          u.remote_transaction_id ? { remote_transaction_id: u.remote_transaction_id } : null,
+          u.tracking_code ? { tracking_code: u.tracking_code } : null,
+        ] as Array<Prisma.ShippingLabelWhereInput | null>
+      ).filter((c): c is Prisma.ShippingLabelWhereInput => c !== null),
     };
     if (u.refund_status === 'SUBMITTED') return false;
     return writeTx(db, async (tx) => {
       const [label] = await tx.shippingLabel.updateManyAndReturn({ where, data: { refund_status: u.refund_status } });
       if (!label) return false;
-      await enqueueForParties(tx, { team_id: label.fulfiller_team_id, merchant_team_id: label.merchant_team_id }, 'shipping_label.refund_updated', {
-        package_id: label.package_id, shipping_label_id: label.id, tracking_code: label.tracking_code, refund_status: u.refund_status,
-      });
+      await enqueueForParties(
+        tx,
+        { team_id: label.fulfiller_team_id, merchant_team_id: label.merchant_team_id },
+        'shipping_label.refund_updated',
+        {
+          package_id: label.package_id,
+          shipping_label_id: label.id,
+          tracking_code: label.tracking_code,
+          refund_status: u.refund_status,
+        },
+      );
       return true;
     });
   }
@@ -73,27 +91,56 @@ async function recordTracking(tx: TxClient, teamId: string, integrationId: strin
   });
   if (!label) return false;
   const keyed = entries.map((e) => ({ e, key: dedupeKey(integrationId, code, e) }));
-  const seen = new Set((await tx.trackingEvent.findMany({ where: { dedupe_key: { in: keyed.map((k) => k.key) } }, select: { dedupe_key: true } })).map((r) => r.dedupe_key));
+  const seen = new Set(
+    (await tx.trackingEvent.findMany({ where: { dedupe_key: { in: keyed.map((k) => k.key) } }, select: { dedupe_key: true } })).map(
+      (r) => r.dedupe_key,
+    ),
+  );
   const fresh = keyed.filter((k) => !seen.has(k.key) && !(seen.add(k.key), false));
   if (fresh.length) {
     await tx.trackingEvent.createMany({
       data: fresh.map(({ e, key }) => ({
-        shipping_label_id: label.id, package_id: label.package_id, team_id: teamId, integration_id: integrationId, status: e.status,
-        provider_status: e.provider_status, message: e.message, occurred_at: e.occurred_at, location: (e.location ?? undefined) as never, dedupe_key: key,
+        shipping_label_id: label.id,
+        package_id: label.package_id,
+        team_id: teamId,
+        integration_id: integrationId,
+        status: e.status,
+        provider_status: e.provider_status,
+        message: e.message,
+        occurred_at: e.occurred_at,
+        location: (e.location ?? undefined) as never,
+        dedupe_key: key,
       })),
     });
   }
-  const newest = await tx.trackingEvent.findFirst({ where: { package_id: label.package_id, shipping_label_id: label.id }, orderBy: [{ occurred_at: 'desc' }, { id: 'desc' }] });
+  const newest = await tx.trackingEvent.findFirst({
+    where: { package_id: label.package_id, shipping_label_id: label.id },
+    orderBy: [{ occurred_at: 'desc' }, { id: 'desc' }],
+  });
   if (!newest || newest.status === label.shipment_status) return fresh.length > 0;
   // Compare-and-set on the status read, so two deliveries racing emit one change each at most.
-  const { count } = await tx.shippingLabel.updateMany({ where: { id: label.id, shipment_status: label.shipment_status }, data: { shipment_status: newest.status } });
+  const { count } = await tx.shippingLabel.updateMany({
+    where: { id: label.id, shipment_status: label.shipment_status },
+    data: { shipment_status: newest.status },
+  });
   if (!count) return fresh.length > 0;
-  await tx.package.updateMany({ where: { id: label.package_id, shipment_status: { not: null } }, data: { shipment_status: newest.status } });
+  await tx.package.updateMany({
+    where: { id: label.package_id, shipment_status: { not: null } },
+    data: { shipment_status: newest.status },
+  });
   await enqueueForParties(tx, { team_id: label.fulfiller_team_id, merchant_team_id: label.merchant_team_id }, 'shipment.status_changed', {
-    package_id: label.package_id, shipping_label_id: label.id, fulfillment_order_id: label.package.fulfillment_order_id,
-    fulfillment_id: label.package.fulfillment?.id ?? null, order_id: label.package.fulfillment?.order_id ?? null,
-    tracking_code: code, tracking_url: label.tracking_url, carrier_id: label.carrier_id,
-    previous_status: label.shipment_status, shipment_status: newest.status, message: newest.message, occurred_at: newest.occurred_at,
+    package_id: label.package_id,
+    shipping_label_id: label.id,
+    fulfillment_order_id: label.package.fulfillment_order_id,
+    fulfillment_id: label.package.fulfillment?.id ?? null,
+    order_id: label.package.fulfillment?.order_id ?? null,
+    tracking_code: code,
+    tracking_url: label.tracking_url,
+    carrier_id: label.carrier_id,
+    previous_status: label.shipment_status,
+    shipment_status: newest.status,
+    message: newest.message,
+    occurred_at: newest.occurred_at,
   });
   return true;
 }
@@ -106,8 +153,15 @@ export async function listTrackingEvents(db: Db, teamId: string, packageId: stri
   const p = toPage(rows, page, undefined, orderBy);
   return {
     data: p.data.map((r) => ({
-      id: r.id, package_id: r.package_id, shipping_label_id: r.shipping_label_id, status: r.status, provider_status: r.provider_status,
-      message: r.message, location: (r.location as Record<string, unknown> | null) ?? null, occurred_at: r.occurred_at, created_at: r.created_at,
+      id: r.id,
+      package_id: r.package_id,
+      shipping_label_id: r.shipping_label_id,
+      status: r.status,
+      provider_status: r.provider_status,
+      message: r.message,
+      location: (r.location as Record<string, unknown> | null) ?? null,
+      occurred_at: r.occurred_at,
+      created_at: r.created_at,
     })),
     meta: p.meta,
   };

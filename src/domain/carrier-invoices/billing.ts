@@ -38,38 +38,48 @@ export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
     const fulfillment = label.package.fulfillment;
     const shipped = fulfillment ? billed.get(fulfillment.id) : undefined;
     if (!fulfillment || !shipped) return null;
-    if (!cards.has(label.merchant_team_id)) cards.set(label.merchant_team_id, shippingRateCard(tx, label.merchant_team_id, label.fulfiller_team_id));
+    if (!cards.has(label.merchant_team_id))
+      cards.set(label.merchant_team_id, shippingRateCard(tx, label.merchant_team_id, label.fulfiller_team_id));
     const priced = await cards.get(label.merchant_team_id)!;
     if (!priced) return null;
     const { delegation, card } = priced;
     const pricing = priceShippingCorrection(card, { cost_delta: costDelta, service_id: label.service_id });
     if (pricing.calculated_amount === 0) return null;
-    const charge = await announceCharge(tx, await tx.charge.create({
-      data: {
-        name: `Carrier correction ${label.tracking_code} (invoice ${line.carrier_invoice_number})`,
-        description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
-        category: 'SHIPPING',
-        currency: label.currency ?? card.currency,
-        quantity: 1,
-        calculated_amount: pricing.calculated_amount,
-        original_amount: pricing.original_amount,
-        merchant_team_id: label.merchant_team_id,
-        fulfiller_team_id: label.fulfiller_team_id,
-        fulfillment_delegation_id: delegation.id,
-        order_id: fulfillment.order_id,
-        fulfillment_order_id: fulfillment.fulfillment_order_id,
-        // fulfillment_id stays null: (fulfillment_id, category) is the fulfil's own SHIPPING charge.
-        shipping_label_id: label.id,
-        carrier_id: label.carrier_id,
-        carrier_integration_id: label.carrier_integration_id,
-        carrier_integration_name: label.carrier_integration_name,
-        carrier_integration_type: label.carrier_integration_type,
-        service_id: label.service_id,
-        warehouse_id: shipped.warehouse_id,
-        warehouse_name: shipped.warehouse_name,
-        ...jsonPricing(card, { category: 'SHIPPING', origination: 'MANUAL', shipping_label: null, order: null }, pricing),
-      },
-    }));
-    return { id: charge.id, shipping_label_id: label.id, tracking_number: label.tracking_code ?? line.tracking_number, amount: charge.calculated_amount, currency: charge.currency };
+    const charge = await announceCharge(
+      tx,
+      await tx.charge.create({
+        data: {
+          name: `Carrier correction ${label.tracking_code} (invoice ${line.carrier_invoice_number})`,
+          description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
+          category: 'SHIPPING',
+          currency: label.currency ?? card.currency,
+          quantity: 1,
+          calculated_amount: pricing.calculated_amount,
+          original_amount: pricing.original_amount,
+          merchant_team_id: label.merchant_team_id,
+          fulfiller_team_id: label.fulfiller_team_id,
+          fulfillment_delegation_id: delegation.id,
+          order_id: fulfillment.order_id,
+          fulfillment_order_id: fulfillment.fulfillment_order_id,
+          // fulfillment_id stays null: (fulfillment_id, category) is the fulfil's own SHIPPING charge.
+          shipping_label_id: label.id,
+          carrier_id: label.carrier_id,
+          carrier_integration_id: label.carrier_integration_id,
+          carrier_integration_name: label.carrier_integration_name,
+          carrier_integration_type: label.carrier_integration_type,
+          service_id: label.service_id,
+          warehouse_id: shipped.warehouse_id,
+          warehouse_name: shipped.warehouse_name,
+          ...jsonPricing(card, { category: 'SHIPPING', origination: 'MANUAL', shipping_label: null, order: null }, pricing),
+        },
+      }),
+    );
+    return {
+      id: charge.id,
+      shipping_label_id: label.id,
+      tracking_number: label.tracking_code ?? line.tracking_number,
+      amount: charge.calculated_amount,
+      currency: charge.currency,
+    };
   };
 }

@@ -46,9 +46,21 @@ export interface ImportCaller {
 }
 
 const labelSelect = {
-  id: true, package_id: true, tracking_code: true, price: true, currency: true, service_id: true, carrier_id: true, voided_at: true,
-  carrier_correction: true, correction_version: true, merchant_team_id: true, fulfiller_team_id: true,
-  carrier_integration_id: true, carrier_integration_name: true, carrier_integration_type: true,
+  id: true,
+  package_id: true,
+  tracking_code: true,
+  price: true,
+  currency: true,
+  service_id: true,
+  carrier_id: true,
+  voided_at: true,
+  carrier_correction: true,
+  correction_version: true,
+  merchant_team_id: true,
+  fulfiller_team_id: true,
+  carrier_integration_id: true,
+  carrier_integration_name: true,
+  carrier_integration_type: true,
   package: { select: { warehouse_id: true, fulfillment: { select: { id: true, order_id: true, fulfillment_order_id: true } } } },
 } satisfies Prisma.ShippingLabelSelect;
 export type MatchedLabel = Prisma.ShippingLabelGetPayload<{ select: typeof labelSelect }>;
@@ -57,7 +69,13 @@ type Correction = Record<string, unknown> & { version: number; carrier_invoice_n
 
 /** Canonical JSON of the lines (sorted keys): the same lines hash the same. */
 function contentHash(lines: InvoiceLine[]): string {
-  const canon = lines.map((l) => Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1))));
+  const canon = lines.map((l) =>
+    Object.fromEntries(
+      Object.entries(l)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    ),
+  );
   return createHash('sha256').update(JSON.stringify(canon)).digest('hex');
 }
 
@@ -85,7 +103,15 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
   const now = new Date();
   // First statement, a write: the unique (team, hash) holds off an identical import racing this one.
   await tx.carrierInvoiceImport.create({
-    data: { id, team_id: caller.teamId, filename: input.filename, content_hash: hash, line_count: input.lines.length, result: {}, created_by_key_id: caller.keyId },
+    data: {
+      id,
+      team_id: caller.teamId,
+      filename: input.filename,
+      content_hash: hash,
+      line_count: input.lines.length,
+      result: {},
+      created_by_key_id: caller.keyId,
+    },
   });
   const labels = await labelsByTracking(tx, caller.teamId, [...new Set(input.lines.map((l) => l.tracking_number))]);
 
@@ -98,11 +124,16 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
     const miss = (reason: string) => unmatched.push({ line: i + 1, tracking_number: line.tracking_number, reason });
     if (!label) return miss('no label of this team has this tracking number');
     if (label.voided_at) return miss('the label is voided');
-    if (label.currency && line.currency !== label.currency) return miss(`currency ${line.currency} differs from the label's ${label.currency}`);
+    if (label.currency && line.currency !== label.currency)
+      return miss(`currency ${line.currency} differs from the label's ${label.currency}`);
     const s = state.get(label.id) ?? { label, correction: label.carrier_correction as Correction | null, changed: false };
     state.set(label.id, s);
     const prev = s.correction;
-    if (prev && prev.carrier_invoice_number === line.carrier_invoice_number && prev.corrected_carrier_cost === line.corrected_carrier_cost) {
+    if (
+      prev &&
+      prev.carrier_invoice_number === line.carrier_invoice_number &&
+      prev.corrected_carrier_cost === line.corrected_carrier_cost
+    ) {
       unchanged++;
       return;
     }
@@ -131,27 +162,47 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
 
   const charges: BilledCorrection[] = [];
   const changed = [...state.values()].filter((s) => s.changed).sort((a, b) => (a.label.id < b.label.id ? -1 : 1));
-  const bill = await correctionBiller(tx, changed.map((s) => s.label));
+  const bill = await correctionBiller(
+    tx,
+    changed.map((s) => s.label),
+  );
   for (const s of changed) {
     const { label } = s;
     const { count } = await tx.shippingLabel.updateMany({
       where: { id: label.id, correction_version: label.correction_version },
       data: { carrier_correction: s.correction as Prisma.InputJsonValue, correction_version: { increment: 1 } },
     });
-    if (!count) throw conflict(`The label with tracking number ${label.tracking_code} was corrected by another import at the same time; import the file again.`);
+    if (!count)
+      throw conflict(
+        `The label with tracking number ${label.tracking_code} was corrected by another import at the same time; import the file again.`,
+      );
     const before = (label.carrier_correction as Correction | null)?.corrected_carrier_cost ?? label.price ?? 0;
     const delta = roundMoney(s.correction!.corrected_carrier_cost - before);
     const charge = delta !== 0 ? await bill(label, delta, s.lastLine!) : null;
     if (charge) charges.push(charge);
     await enqueueEvent(tx, caller.teamId, 'shipping_label.corrected', {
-      shipping_label_id: label.id, package_id: label.package_id, tracking_code: label.tracking_code, import_id: id,
-      version: s.correction!.version, corrected_carrier_cost: s.correction!.corrected_carrier_cost, cost_delta: delta, charge_id: charge?.id ?? null,
+      shipping_label_id: label.id,
+      package_id: label.package_id,
+      tracking_code: label.tracking_code,
+      import_id: id,
+      version: s.correction!.version,
+      corrected_carrier_cost: s.correction!.corrected_carrier_cost,
+      cost_delta: delta,
+      charge_id: charge?.id ?? null,
     });
   }
 
   const result: ImportView = {
-    id, filename: input.filename, replayed: false, line_count: input.lines.length, corrected: changed.length, unchanged, unmatched, charges,
-    created_by_key_id: caller.keyId, created_at: now.toISOString(),
+    id,
+    filename: input.filename,
+    replayed: false,
+    line_count: input.lines.length,
+    corrected: changed.length,
+    unchanged,
+    unmatched,
+    charges,
+    created_by_key_id: caller.keyId,
+    created_at: now.toISOString(),
   };
   await tx.carrierInvoiceImport.update({ where: { id }, data: { result: result as unknown as Prisma.InputJsonValue } });
   return result;
@@ -161,7 +212,10 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
 async function labelsByTracking(tx: TxClient, teamId: string, codes: string[]): Promise<Map<string, MatchedLabel>> {
   const out = new Map<string, MatchedLabel>();
   for (const some of inLists(codes)) {
-    const rows = await tx.shippingLabel.findMany({ where: { fulfiller_team_id: teamId, tracking_code: { in: some } }, select: labelSelect });
+    const rows = await tx.shippingLabel.findMany({
+      where: { fulfiller_team_id: teamId, tracking_code: { in: some } },
+      select: labelSelect,
+    });
     for (const r of rows) {
       const seen = out.get(r.tracking_code!);
       if (!seen || (seen.voided_at && !r.voided_at)) out.set(r.tracking_code!, r);

@@ -2,7 +2,16 @@ import type { ShopConnection } from '../../db/types.js';
 import { openJson, sealJson } from '../secrets/secret-box.js';
 import { ChannelCallError, type ChannelEnv } from './http.js';
 import { checkShopify, shopifyFulfil, shopifyOrdersPage, shopifySetAvailable, shopifyVariantsPage } from './shopify.js';
-import type { ChannelOrder, ChannelVariant, ConnectedPlatform, ConnectionSettings, Credentials, OpenConnection, ShippedLine, TrackingInfo } from './types.js';
+import type {
+  ChannelOrder,
+  ChannelVariant,
+  ConnectedPlatform,
+  ConnectionSettings,
+  Credentials,
+  OpenConnection,
+  ShippedLine,
+  TrackingInfo,
+} from './types.js';
 import { checkWoo, wooFulfil, wooOrdersPage, wooSetStock, wooVariantsPage } from './woocommerce.js';
 
 // One entry point per operation for both connectors, so intake, sync and pushes never branch
@@ -27,14 +36,28 @@ export function openConnection(row: ShopConnection): OpenConnection {
   };
 }
 
-export interface Page<T> { items: T[]; next: string | null }
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
 
 export interface Connector {
   check(conn: OpenConnection, env: ChannelEnv): Promise<{ name: string; currency: string | null }>;
   orders(conn: OpenConnection, env: ChannelEnv, since: Date | null, token: string | null): Promise<Page<ChannelOrder>>;
   variants(conn: OpenConnection, env: ChannelEnv, token: string | null, currency: string | null): Promise<Page<ChannelVariant>>;
-  fulfil(conn: OpenConnection, env: ChannelEnv, order: { remote_id: string; order_number: string }, lines: ShippedLine[], tracking: TrackingInfo, complete: boolean): Promise<string>;
-  setStock(conn: OpenConnection, env: ChannelEnv, items: { remote_id: string; listing_id: string | null; inventory_item_id: string | null; quantity: number }[]): Promise<void>;
+  fulfil(
+    conn: OpenConnection,
+    env: ChannelEnv,
+    order: { remote_id: string; order_number: string },
+    lines: ShippedLine[],
+    tracking: TrackingInfo,
+    complete: boolean,
+  ): Promise<string>;
+  setStock(
+    conn: OpenConnection,
+    env: ChannelEnv,
+    items: { remote_id: string; listing_id: string | null; inventory_item_id: string | null; quantity: number }[],
+  ): Promise<void>;
 }
 
 const shopify: Connector = {
@@ -53,7 +76,12 @@ const shopify: Connector = {
   },
   async setStock(conn, env, items) {
     const withItem = items.filter((i) => i.inventory_item_id);
-    if (withItem.length) await shopifySetAvailable(conn, env, withItem.map((i) => ({ inventory_item_id: i.inventory_item_id!, quantity: i.quantity })));
+    if (withItem.length)
+      await shopifySetAvailable(
+        conn,
+        env,
+        withItem.map((i) => ({ inventory_item_id: i.inventory_item_id!, quantity: i.quantity })),
+      );
   },
 };
 

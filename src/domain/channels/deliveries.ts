@@ -48,7 +48,8 @@ export async function receiveChannelWebhook(db: Db, shopId: string, headers: Rec
   } catch (err) {
     // The server's secret key is not the one the credentials were sealed with (a configuration
     // problem, not the sender's): 503, so the platform retries once it is fixed.
-    if (err instanceof SecretKeyError) throw new DomainError('unavailable', `The credentials of shop ${shopId} cannot be opened: ${err.message}`);
+    if (err instanceof SecretKeyError)
+      throw new DomainError('unavailable', `The credentials of shop ${shopId} cannot be opened: ${err.message}`);
     throw err;
   }
   if (!verifyPlatformSignature(secret, body, signature)) throw refused();
@@ -57,7 +58,12 @@ export async function receiveChannelWebhook(db: Db, shopId: string, headers: Rec
   const delivery = await db.prisma.$transaction(async (tx) => {
     await tx.shopConnection.update({ where: { shop_id: shopId }, data: { webhooks_received: { increment: 1 }, last_webhook_at: now } });
     return tx.channelDelivery.create({
-      data: { shop_id: shopId, topic, body: body.toString('utf8'), webhook_id: header(headers, shopify ? 'x-shopify-webhook-id' : 'x-wc-webhook-delivery-id') },
+      data: {
+        shop_id: shopId,
+        topic,
+        body: body.toString('utf8'),
+        webhook_id: header(headers, shopify ? 'x-shopify-webhook-id' : 'x-wc-webhook-delivery-id'),
+      },
     });
   });
   const done = await processDelivery(db, delivery);
@@ -81,7 +87,8 @@ export async function processDelivery(db: Db, delivery: ChannelDelivery) {
 
 async function handle(db: Db, shop: Shop, topic: string, raw: string) {
   const known = shop.shop_type === 'SHOPIFY' ? SHOPIFY_TOPICS : WOO_TOPICS;
-  if (!known.includes(topic)) return { status: 'IGNORED', error: `topic ${topic} is not handled (fos takes ${known.join(', ')})`, order_id: null, remote_id: null };
+  if (!known.includes(topic))
+    return { status: 'IGNORED', error: `topic ${topic} is not handled (fos takes ${known.join(', ')})`, order_id: null, remote_id: null };
   let body: Record<string, unknown>;
   try {
     body = JSON.parse(raw);
@@ -99,12 +106,27 @@ async function handle(db: Db, shop: Shop, topic: string, raw: string) {
   const order = shop.shop_type === 'SHOPIFY' ? orderFromWebhook(body) : orderFromWoo(body);
   if (topic === 'orders/cancelled') order.cancelled = true;
   const r = await intakeOrder(db, shop, order);
-  return { status: r.action === 'ignored' ? 'IGNORED' : 'PROCESSED', error: r.action === 'ignored' ? 'cancelled before it reached fos' : null, order_id: r.order_id, remote_id: order.remote_id };
+  return {
+    status: r.action === 'ignored' ? 'IGNORED' : 'PROCESSED',
+    error: r.action === 'ignored' ? 'cancelled before it reached fos' : null,
+    order_id: r.order_id,
+    remote_id: order.remote_id,
+  };
 }
 
 export const deliveryView = (d: ChannelDelivery) => ({
-  id: d.id, shop_id: d.shop_id, topic: d.topic, remote_id: d.remote_id, webhook_id: d.webhook_id, status: d.status, error: d.error,
-  order_id: d.order_id, attempts: d.attempts, processed_at: d.processed_at, created_at: d.created_at, bytes: Buffer.byteLength(d.body),
+  id: d.id,
+  shop_id: d.shop_id,
+  topic: d.topic,
+  remote_id: d.remote_id,
+  webhook_id: d.webhook_id,
+  status: d.status,
+  error: d.error,
+  order_id: d.order_id,
+  attempts: d.attempts,
+  processed_at: d.processed_at,
+  created_at: d.created_at,
+  bytes: Buffer.byteLength(d.body),
 });
 
 export async function listDeliveries(db: Db, p: Principal, shopId: string, q: { status?: string; limit: number; page: number }) {
@@ -112,10 +134,22 @@ export async function listDeliveries(db: Db, p: Principal, shopId: string, q: { 
   if (!shop) throw notFound('Shop', shopId);
   const rows = await db.prisma.channelDelivery.findMany({
     where: { shop_id: shopId, ...(q.status ? { status: q.status } : {}) },
-    orderBy: [{ created_at: 'desc' }, { id: 'desc' }], skip: q.page * q.limit, take: q.limit + 1,
+    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
+    skip: q.page * q.limit,
+    take: q.limit + 1,
   });
   const data = rows.slice(0, q.limit).map(deliveryView);
-  return { data, meta: { page: q.page, page_size: q.limit, start_index: q.page * q.limit, end_index: q.page * q.limit + data.length, has_next_page: rows.length > q.limit, has_previous_page: q.page > 0 } };
+  return {
+    data,
+    meta: {
+      page: q.page,
+      page_size: q.limit,
+      start_index: q.page * q.limit,
+      end_index: q.page * q.limit + data.length,
+      has_next_page: rows.length > q.limit,
+      has_previous_page: q.page > 0,
+    },
+  };
 }
 
 /** Processes a stored delivery again (after fixing what made it fail); idempotent like every intake. */

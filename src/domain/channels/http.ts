@@ -22,7 +22,11 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 /** A platform call that failed; `permanent` ones are not retried (bad credentials, refused input). */
 export class ChannelCallError extends Error {
   override name = 'ChannelCallError';
-  constructor(message: string, readonly permanent = false, readonly status: number | null = null) {
+  constructor(
+    message: string,
+    readonly permanent = false,
+    readonly status: number | null = null,
+  ) {
     super(message);
   }
 }
@@ -31,7 +35,10 @@ export class ChannelCallError extends Error {
 export function assertAllowedUrl(url: string, env: ChannelEnv) {
   if (env.allowPrivate) return;
   if (!isAllowedHost(new URL(url).hostname)) {
-    throw new ChannelCallError(`${new URL(url).host} is not a public address (start fos serve with --allow-private-network to reach it)`, true);
+    throw new ChannelCallError(
+      `${new URL(url).host} is not a public address (start fos serve with --allow-private-network to reach it)`,
+      true,
+    );
   }
 }
 
@@ -45,7 +52,9 @@ export function policyFetch(env: ChannelEnv): typeof fetch {
     undici ??= { fetch: (createRequire(import.meta.url)('undici') as typeof import('undici')).fetch };
     if (!env.allowPrivate) undici.agent ??= publicOnlyAgent();
     return undici.fetch(url, {
-      ...(init as object), redirect: 'manual', signal: AbortSignal.timeout(env.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      ...(init as object),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(env.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       ...(env.allowPrivate ? {} : { dispatcher: undici.agent }),
     } as never);
   }) as unknown as typeof fetch;
@@ -71,6 +80,7 @@ export function describeNetworkError(err: unknown, host: string): string {
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `unknown domain ${host} (DNS lookup failed)`;
   if (code === 'ECONNREFUSED') return `${host} is unreachable (connection refused)`;
-  if (code === 'ECONNABORTED' || e?.name === 'TimeoutError' || e?.name === 'AbortError' || code === 'ETIMEDOUT') return `${host} did not answer in time`;
+  if (code === 'ECONNABORTED' || e?.name === 'TimeoutError' || e?.name === 'AbortError' || code === 'ETIMEDOUT')
+    return `${host} did not answer in time`;
   return `${host} is unreachable (${code ?? e?.message ?? 'connection failed'})`;
 }

@@ -28,52 +28,89 @@ async function matchLines(db: Db, shop: Shop, order: ChannelOrder): Promise<Sold
   const listingOf = new Map(listings.map((l) => [l.remote_id!, l]));
   const skus = order.lines.filter((l) => l.sku).map((l) => l.sku!);
   const owned = { OR: [{ team_id: shop.merchant_team_id }, { merchant_team_id: shop.merchant_team_id }] };
-  const include = { components: { where: { kind: 'VIRTUAL_BUNDLE' as const }, include: { component: true }, orderBy: { created_at: 'asc' as const } } };
+  const include = {
+    components: { where: { kind: 'VIRTUAL_BUNDLE' as const }, include: { component: true }, orderBy: { created_at: 'asc' as const } },
+  };
   const products = await db.prisma.product.findMany({
     where: { ...owned, OR: [{ id: { in: listings.map((l) => l.product_id) } }, { sku: { in: skus } }] },
-    include, orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    include,
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
   });
   const byId = new Map(products.map((p) => [p.id, p]));
   const bySku = new Map<string, (typeof products)[number]>();
   for (const p of products) if (p.sku && !bySku.has(p.sku)) bySku.set(p.sku, p);
-  return order.lines.filter((l) => l.quantity > 0).map((l) => {
-    const listing = l.remote_variant_id ? listingOf.get(l.remote_variant_id) : undefined;
-    // By listing variant first, then by SKU.
-    const product = (listing && byId.get(listing.product_id)) || (l.sku ? bySku.get(l.sku) : undefined) || null;
-    return {
-      product, sku: l.sku ?? product?.sku ?? null, name: l.name, quantity: l.quantity, price: l.price, applied_discount_amount: l.discount,
-      remote_id: l.remote_id, product_listing_id: listing?.product_listing_id ?? null, product_listing_variant_id: listing?.id ?? null,
-    };
-  });
+  return order.lines
+    .filter((l) => l.quantity > 0)
+    .map((l) => {
+      const listing = l.remote_variant_id ? listingOf.get(l.remote_variant_id) : undefined;
+      // By listing variant first, then by SKU.
+      const product = (listing && byId.get(listing.product_id)) || (l.sku ? bySku.get(l.sku) : undefined) || null;
+      return {
+        product,
+        sku: l.sku ?? product?.sku ?? null,
+        name: l.name,
+        quantity: l.quantity,
+        price: l.price,
+        applied_discount_amount: l.discount,
+        remote_id: l.remote_id,
+        product_listing_id: listing?.product_listing_id ?? null,
+        product_listing_variant_id: listing?.id ?? null,
+      };
+    });
 }
 
 function payloadOf(shop: Shop, o: ChannelOrder): DraftPayload {
   const metadata = Object.fromEntries(METADATA_KEYS.map((k) => [k, []])) as unknown as OrderMetadata;
   metadata[METADATA_KEY[shop.shop_type] ?? 'custom'] = o.metadata;
   return {
-    order_number: o.order_number, priority: 'NORMAL', payment_status: o.paid ? 'PAID' : 'PENDING', currency: o.currency,
-    note: o.note, tags: [...new Set(o.tags)], shipping_method: o.shipping_method, deliver_by: null,
-    shipping_address: normalizeAddress(o.shipping_address), billing_address: normalizeAddress(o.billing_address),
-    customer: { email: o.email, name: o.customer_name, phone: o.phone }, metadata, is_fragile: false,
-    total_tax: o.total_tax, total_shipping: o.total_shipping, config: { ...ORDER_CONFIG_DEFAULTS },
+    order_number: o.order_number,
+    priority: 'NORMAL',
+    payment_status: o.paid ? 'PAID' : 'PENDING',
+    currency: o.currency,
+    note: o.note,
+    tags: [...new Set(o.tags)],
+    shipping_method: o.shipping_method,
+    deliver_by: null,
+    shipping_address: normalizeAddress(o.shipping_address),
+    billing_address: normalizeAddress(o.billing_address),
+    customer: { email: o.email, name: o.customer_name, phone: o.phone },
+    metadata,
+    is_fragile: false,
+    total_tax: o.total_tax,
+    total_shipping: o.total_shipping,
+    config: { ...ORDER_CONFIG_DEFAULTS },
   };
 }
 
 async function createFromChannel(db: Db, shop: Shop, o: ChannelOrder) {
   const lines = await matchLines(db, shop, o);
   const unmatched = lines.filter((l) => !l.product);
-  const plan = planOrder({ merchant_team_id: shop.merchant_team_id, fulfiller_team_id: shop.fulfiller_team_id!, shop_id: shop.id }, payloadOf(shop, o), lines);
+  const plan = planOrder(
+    { merchant_team_id: shop.merchant_team_id, fulfiller_team_id: shop.fulfiller_team_id!, shop_id: shop.id },
+    payloadOf(shop, o),
+    lines,
+  );
   const holds: { reason: HoldReason; notes: string }[] = [];
   if (unmatched.length) {
-    holds.push({ reason: 'UNMAPPED_ITEM' as const, notes: `No fos product for ${unmatched.map((l) => l.sku ?? l.name).join(', ')}: add the product (or its SKU) and release the hold.` });
+    holds.push({
+      reason: 'UNMAPPED_ITEM' as const,
+      notes: `No fos product for ${unmatched.map((l) => l.sku ?? l.name).join(', ')}: add the product (or its SKU) and release the hold.`,
+    });
   }
   if (plan.verification && !plan.verification.verified) {
-    holds.push({ reason: 'ADDRESS_VERIFICATION_FAILED' as const, notes: plan.verification.errors.map((e) => e.message).join('; ') || 'The shipping address did not verify.' });
+    holds.push({
+      reason: 'ADDRESS_VERIFICATION_FAILED' as const,
+      notes: plan.verification.errors.map((e) => e.message).join('; ') || 'The shipping address did not verify.',
+    });
   }
-  const written = await inTransaction(db, (tx) => writeOrder(tx, plan, {
-    extra: { remote_id: o.remote_id, synced_at: new Date() }, holds,
-    fallbackNumber: `${shop.slug}-${o.order_number.replace(/^#/, '')}`, event: { shop_id: shop.id, remote_id: o.remote_id },
-  }));
+  const written = await inTransaction(db, (tx) =>
+    writeOrder(tx, plan, {
+      extra: { remote_id: o.remote_id, synced_at: new Date() },
+      holds,
+      fallbackNumber: `${shop.slug}-${o.order_number.replace(/^#/, '')}`,
+      event: { shop_id: shop.id, remote_id: o.remote_id },
+    }),
+  );
   await allocatePending(db, shop.fulfiller_team_id!).catch(() => undefined);
   return written.orderId;
 }
@@ -92,7 +129,10 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
     let action: IntakeAction = 'unchanged';
     if (o.paid && order.payment_status === 'PENDING') {
       await tx.order.update({ where: { id: orderId }, data: { payment_status: 'PAID', total_outstanding: 0 } });
-      await tx.orderFulfillmentHold.updateMany({ where: { order_id: orderId, active: true, reason: 'AWAITING_PAYMENT' }, data: { active: false } });
+      await tx.orderFulfillmentHold.updateMany({
+        where: { order_id: orderId, active: true, reason: 'AWAITING_PAYMENT' },
+        data: { active: false },
+      });
       action = 'updated';
     }
     await tx.order.update({ where: { id: orderId }, data: { synced_at: new Date() } });
@@ -103,7 +143,8 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
 /** Takes one channel order in; returns what happened and the fos order id. */
 export async function intakeOrder(db: Db, shop: Shop, o: ChannelOrder): Promise<{ action: IntakeAction; order_id: string | null }> {
   if (!shop.fulfiller_team_id) throw new Error(`shop ${shop.id} has no fulfiller team to receive its orders`);
-  const find = () => db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: o.remote_id } }, select: { id: true } });
+  const find = () =>
+    db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: o.remote_id } }, select: { id: true } });
   const existing = await find();
   if (existing) return { action: await updateFromChannel(db, shop, existing.id, o), order_id: existing.id };
   if (o.cancelled) return { action: 'ignored', order_id: null }; // cancelled before fos ever saw it

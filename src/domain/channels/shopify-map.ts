@@ -8,23 +8,36 @@ import { money, text, type ChannelAddress, type ChannelOrder, type ChannelVarian
 type Json = Record<string, any>;
 
 export const orderGid = (id: unknown) => (String(id).startsWith('gid://') ? String(id) : `gid://shopify/Order/${id}`);
-const gid = (kind: string, id: unknown) => (id === null || id === undefined ? null : String(id).startsWith('gid://') ? String(id) : `gid://shopify/${kind}/${id}`);
+const gid = (kind: string, id: unknown) =>
+  id === null || id === undefined ? null : String(id).startsWith('gid://') ? String(id) : `gid://shopify/${kind}/${id}`;
 
 function restAddress(a: Json | null | undefined): ChannelAddress | null {
   if (!a) return null;
   return {
     name: text(a.name) ?? text([a.first_name, a.last_name].filter(Boolean).join(' ')),
-    company: text(a.company), address1: text(a.address1), address2: text(a.address2), city: text(a.city),
-    state: text(a.province_code) ?? text(a.province), country: text(a.country_code) ?? text(a.country),
-    zip: text(a.zip), phone: text(a.phone),
+    company: text(a.company),
+    address1: text(a.address1),
+    address2: text(a.address2),
+    city: text(a.city),
+    state: text(a.province_code) ?? text(a.province),
+    country: text(a.country_code) ?? text(a.country),
+    zip: text(a.zip),
+    phone: text(a.phone),
   };
 }
 
 function gqlAddress(a: Json | null | undefined): ChannelAddress | null {
   if (!a) return null;
   return {
-    name: text(a.name), company: text(a.company), address1: text(a.address1), address2: text(a.address2), city: text(a.city),
-    state: text(a.provinceCode) ?? text(a.province), country: text(a.countryCodeV2) ?? text(a.country), zip: text(a.zip), phone: text(a.phone),
+    name: text(a.name),
+    company: text(a.company),
+    address1: text(a.address1),
+    address2: text(a.address2),
+    city: text(a.city),
+    state: text(a.provinceCode) ?? text(a.province),
+    country: text(a.countryCodeV2) ?? text(a.country),
+    zip: text(a.zip),
+    phone: text(a.phone),
   };
 }
 
@@ -44,7 +57,10 @@ export function orderFromWebhook(o: Json): ChannelOrder {
     paid: PAID.includes(String(o.financial_status ?? '').toLowerCase()),
     currency: text(o.currency) ?? 'USD',
     note: text(o.note),
-    tags: String(o.tags ?? '').split(',').map((t) => t.trim()).filter(Boolean),
+    tags: String(o.tags ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
     email: text(o.email) ?? text(c.email),
     customer_name: text([c.first_name, c.last_name].filter(Boolean).join(' ')) ?? text(o.shipping_address?.name),
     phone: text(o.phone) ?? text(c.phone),
@@ -52,13 +68,18 @@ export function orderFromWebhook(o: Json): ChannelOrder {
     billing_address: restAddress(o.billing_address),
     shipping_method: text(o.shipping_lines?.[0]?.title),
     total_tax: money(o.total_tax),
-    total_shipping: money(o.total_shipping_price_set?.shop_money?.amount ?? o.shipping_lines?.reduce((s: number, l: Json) => s + money(l.price), 0)),
+    total_shipping: money(
+      o.total_shipping_price_set?.shop_money?.amount ?? o.shipping_lines?.reduce((s: number, l: Json) => s + money(l.price), 0),
+    ),
     metadata: (o.note_attributes ?? []).map((a: Json) => ({ key: String(a.name), value: String(a.value ?? '') })),
     lines: o.line_items.map((l: Json) => ({
       remote_id: gid('LineItem', l.admin_graphql_api_id ?? l.id)!,
       remote_variant_id: gid('ProductVariant', l.variant_id),
-      sku: text(l.sku), name: text(l.name) ?? text(l.title) ?? 'Item',
-      quantity: Math.max(0, Math.round(money(l.quantity))), price: money(l.price), discount: money(l.total_discount),
+      sku: text(l.sku),
+      name: text(l.name) ?? text(l.title) ?? 'Item',
+      quantity: Math.max(0, Math.round(money(l.quantity))),
+      price: money(l.price),
+      discount: money(l.total_discount),
     })),
   };
 }
@@ -85,9 +106,13 @@ export function orderFromGraphql(o: Json): ChannelOrder {
     total_shipping: money(o.totalShippingPriceSet?.shopMoney?.amount),
     metadata: (o.customAttributes ?? []).map((a: Json) => ({ key: String(a.key), value: String(a.value ?? '') })),
     lines: (o.lineItems?.nodes ?? []).map((l: Json) => ({
-      remote_id: String(l.id), remote_variant_id: l.variant?.id ? String(l.variant.id) : null,
-      sku: text(l.sku), name: text(l.name) ?? 'Item', quantity: Math.max(0, Math.round(money(l.quantity))),
-      price: money(l.originalUnitPriceSet?.shopMoney?.amount), discount: money(l.totalDiscountSet?.shopMoney?.amount),
+      remote_id: String(l.id),
+      remote_variant_id: l.variant?.id ? String(l.variant.id) : null,
+      sku: text(l.sku),
+      name: text(l.name) ?? 'Item',
+      quantity: Math.max(0, Math.round(money(l.quantity))),
+      price: money(l.originalUnitPriceSet?.shopMoney?.amount),
+      discount: money(l.totalDiscountSet?.shopMoney?.amount),
     })),
   };
 }
@@ -100,10 +125,14 @@ export function variantFromGraphql(v: Json, currency: string | null): ChannelVar
     remote_inventory_item_id: v.inventoryItem?.id ? String(v.inventoryItem.id) : null,
     product_listing_id: String(v.product?.id ?? v.id),
     product_listing_name: text(v.product?.title),
-    sku: text(v.sku), barcode: text(v.barcode), name: text(v.displayName) ?? text(v.title),
+    sku: text(v.sku),
+    barcode: text(v.barcode),
+    name: text(v.displayName) ?? text(v.title),
     image_url: text(v.image?.url) ?? text(v.product?.featuredImage?.url),
-    price: v.price === undefined || v.price === null ? null : money(v.price), currency,
-    hs_code: text(v.inventoryItem?.harmonizedSystemCode), country_of_origin: text(v.inventoryItem?.countryCodeOfOrigin),
+    price: v.price === undefined || v.price === null ? null : money(v.price),
+    currency,
+    hs_code: text(v.inventoryItem?.harmonizedSystemCode),
+    country_of_origin: text(v.inventoryItem?.countryCodeOfOrigin),
     weight: weight?.value === undefined ? null : money(weight.value),
     weight_unit: weight?.unit === 'POUNDS' ? 'LB' : weight?.unit === 'GRAMS' ? 'G' : text(weight?.unit),
   };

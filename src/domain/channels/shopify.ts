@@ -9,13 +9,19 @@ import type { ChannelOrder, ChannelVariant, OpenConnection, ShippedLine, Shopify
 // outbound network policy, and keeps the transport error so a failure is described precisely.
 
 /** The latest stable Admin API version: Shopify releases one on the first day of each quarter. */
-export const SHOPIFY_API_VERSION = ((d: Date) => `${d.getUTCFullYear()}-${String(Math.floor(d.getUTCMonth() / 3) * 3 + 1).padStart(2, '0')}`)(new Date());
+export const SHOPIFY_API_VERSION = ((d: Date) =>
+  `${d.getUTCFullYear()}-${String(Math.floor(d.getUTCMonth() / 3) * 3 + 1).padStart(2, '0')}`)(new Date());
 const PAGE = 50;
 
 export const shopifyBaseUrl = (domain: string) => `https://${domain}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field with checks
-export async function shopifyGraphql<T = any>(conn: OpenConnection, env: ChannelEnv, query: string, variables?: Record<string, unknown>): Promise<T> {
+export async function shopifyGraphql<T = any>(
+  conn: OpenConnection,
+  env: ChannelEnv,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<T> {
   const creds = conn.credentials as ShopifyCredentials;
   const base = new URL(conn.api_base_url);
   const fetchFn = policyFetch(env);
@@ -50,11 +56,20 @@ export async function shopifyGraphql<T = any>(conn: OpenConnection, env: Channel
   if (res.errors) {
     const status = res.errors.networkStatusCode ?? null;
     if (transportError) throw new ChannelCallError(describeNetworkError(transportError, base.host));
-    if (status === 401 || status === 403) throw new ChannelCallError(`Shopify refused the access token (HTTP ${status}): check the Admin API access token and its scopes`, true, status);
+    if (status === 401 || status === 403)
+      throw new ChannelCallError(
+        `Shopify refused the access token (HTTP ${status}): check the Admin API access token and its scopes`,
+        true,
+        status,
+      );
     if (status === 404) throw new ChannelCallError(`unknown Shopify shop ${conn.shop_domain} (HTTP 404)`, true, status);
     const gql = res.errors.graphQLErrors?.map((e: { message?: string }) => e.message).join('; ');
     const throttled = /throttl/i.test(gql ?? '');
-    throw new ChannelCallError(`Shopify: ${gql || res.errors.message || `HTTP ${status}`}`, !throttled && status !== null && status < 500 && status !== 429, status);
+    throw new ChannelCallError(
+      `Shopify: ${gql || res.errors.message || `HTTP ${status}`}`,
+      !throttled && status !== null && status < 500 && status !== 429,
+      status,
+    );
   }
   return res.data as T;
 }
@@ -84,34 +99,52 @@ const ORDER_FIELDS = `id name email phone createdAt updatedAt cancelledAt displa
 /** A page of orders updated since `since` (all open orders when null), oldest update first. */
 export async function shopifyOrdersPage(conn: OpenConnection, env: ChannelEnv, since: Date | null, after: string | null) {
   const query = since ? `updated_at:>='${since.toISOString()}'` : 'status:open';
-  const data = await shopifyGraphql(conn, env, `query Orders($first: Int!, $after: String, $query: String) {
+  const data = await shopifyGraphql(
+    conn,
+    env,
+    `query Orders($first: Int!, $after: String, $query: String) {
     orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
-      nodes { ${ORDER_FIELDS} } pageInfo { hasNextPage endCursor } } }`, { first: PAGE, after, query });
+      nodes { ${ORDER_FIELDS} } pageInfo { hasNextPage endCursor } } }`,
+    { first: PAGE, after, query },
+  );
   const orders: ChannelOrder[] = data.orders.nodes.map(orderFromGraphql);
   return { orders, next: data.orders.pageInfo.hasNextPage ? String(data.orders.pageInfo.endCursor) : null };
 }
 
 /** A page of the shop's product variants. */
 export async function shopifyVariantsPage(conn: OpenConnection, env: ChannelEnv, after: string | null, currency: string | null) {
-  const data = await shopifyGraphql(conn, env, `query Variants($first: Int!, $after: String) {
+  const data = await shopifyGraphql(
+    conn,
+    env,
+    `query Variants($first: Int!, $after: String) {
     productVariants(first: $first, after: $after) {
       nodes { id sku barcode title displayName price image { url } product { id title featuredImage { url } }
         inventoryItem { id harmonizedSystemCode countryCodeOfOrigin measurement { weight { unit value } } } }
-      pageInfo { hasNextPage endCursor } } }`, { first: PAGE, after });
+      pageInfo { hasNextPage endCursor } } }`,
+    { first: PAGE, after },
+  );
   const variants: ChannelVariant[] = data.productVariants.nodes.map((v: object) => variantFromGraphql(v, currency));
   return { variants, next: data.productVariants.pageInfo.hasNextPage ? String(data.productVariants.pageInfo.endCursor) : null };
 }
 
-interface FoLine { id: string; remainingQuantity: number; lineItem: { id: string } }
+interface FoLine {
+  id: string;
+  remainingQuantity: number;
+  lineItem: { id: string };
+}
 
 /**
  * Tracking out: the order's open fulfillment orders, then one fulfillmentCreate with the shipped
  * lines (matched by line item id, never more than remains) and the tracking info.
  */
 export async function shopifyFulfil(conn: OpenConnection, env: ChannelEnv, orderId: string, lines: ShippedLine[], tracking: TrackingInfo) {
-  const data = await shopifyGraphql(conn, env, `query FulfillmentOrders($id: ID!) { order(id: $id) {
+  const data = await shopifyGraphql(
+    conn,
+    env,
+    `query FulfillmentOrders($id: ID!) { order(id: $id) {
     fulfillmentOrders(first: 20) { nodes { id status lineItems(first: 100) { nodes { id remainingQuantity lineItem { id } } } } } } }`,
-  { id: orderGid(orderId) });
+    { id: orderGid(orderId) },
+  );
   if (!data.order) throw new ChannelCallError(`Shopify has no order ${orderId}`, true);
   const want = new Map(lines.map((l) => [l.remote_id, l.quantity]));
   const groups: { fulfillmentOrderId: string; fulfillmentOrderLineItems: { id: string; quantity: number }[] }[] = [];
@@ -127,15 +160,21 @@ export async function shopifyFulfil(conn: OpenConnection, env: ChannelEnv, order
     }
     if (items.length) groups.push({ fulfillmentOrderId: fo.id, fulfillmentOrderLineItems: items });
   }
-  if (!groups.length) throw new ChannelCallError(`Shopify order ${orderId} has no open fulfillment order lines for the shipped items`, true);
-  const res = await shopifyGraphql(conn, env, `mutation fulfillmentCreate($fulfillment: FulfillmentInput!) {
-    fulfillmentCreate(fulfillment: $fulfillment) { fulfillment { id status } userErrors { field message } } }`, {
-    fulfillment: {
-      lineItemsByFulfillmentOrder: groups,
-      notifyCustomer: conn.settings.notify_customer,
-      trackingInfo: { number: tracking.number, url: tracking.url, company: tracking.company },
+  if (!groups.length)
+    throw new ChannelCallError(`Shopify order ${orderId} has no open fulfillment order lines for the shipped items`, true);
+  const res = await shopifyGraphql(
+    conn,
+    env,
+    `mutation fulfillmentCreate($fulfillment: FulfillmentInput!) {
+    fulfillmentCreate(fulfillment: $fulfillment) { fulfillment { id status } userErrors { field message } } }`,
+    {
+      fulfillment: {
+        lineItemsByFulfillmentOrder: groups,
+        notifyCustomer: conn.settings.notify_customer,
+        trackingInfo: { number: tracking.number, url: tracking.url, company: tracking.company },
+      },
     },
-  });
+  );
   userErrors('fulfillmentCreate', res.fulfillmentCreate.userErrors);
   return { fulfillment_id: String(res.fulfillmentCreate.fulfillment?.id ?? '') };
 }
@@ -143,12 +182,23 @@ export async function shopifyFulfil(conn: OpenConnection, env: ChannelEnv, order
 /** Stock out: the available quantity of inventory items at the shop's mapped location. */
 export async function shopifySetAvailable(conn: OpenConnection, env: ChannelEnv, items: { inventory_item_id: string; quantity: number }[]) {
   if (!conn.settings.location_id) throw new ChannelCallError('no Shopify location is mapped for this shop (settings.location_id)', true);
-  const res = await shopifyGraphql(conn, env, `mutation inventorySetQuantities($input: InventorySetQuantitiesInput!) {
-    inventorySetQuantities(input: $input) { inventoryAdjustmentGroup { reason } userErrors { field message } } }`, {
-    input: {
-      name: 'available', reason: 'correction', ignoreCompareQuantity: true,
-      quantities: items.map((i) => ({ inventoryItemId: i.inventory_item_id, locationId: conn.settings.location_id, quantity: i.quantity })),
+  const res = await shopifyGraphql(
+    conn,
+    env,
+    `mutation inventorySetQuantities($input: InventorySetQuantitiesInput!) {
+    inventorySetQuantities(input: $input) { inventoryAdjustmentGroup { reason } userErrors { field message } } }`,
+    {
+      input: {
+        name: 'available',
+        reason: 'correction',
+        ignoreCompareQuantity: true,
+        quantities: items.map((i) => ({
+          inventoryItemId: i.inventory_item_id,
+          locationId: conn.settings.location_id,
+          quantity: i.quantity,
+        })),
+      },
     },
-  });
+  );
   userErrors('inventorySetQuantities', res.inventorySetQuantities.userErrors);
 }

@@ -46,7 +46,8 @@ export const shopScope = (p: Principal) => (p.teamKind === 'MERCHANT' ? { mercha
 
 async function teamsOf(db: Db, p: Principal, merchantTeamId?: string) {
   if (p.teamKind === 'FULFILLER') return { merchant: (await resolveMerchant(db, p.teamId, merchantTeamId)).id, fulfiller: p.teamId };
-  if (merchantTeamId && merchantTeamId !== p.teamId) throw invalid('body.merchant_team_id', 'a merchant key connects shops of its own team');
+  if (merchantTeamId && merchantTeamId !== p.teamId)
+    throw invalid('body.merchant_team_id', 'a merchant key connects shops of its own team');
   const d = await db.prisma.fulfillmentDelegation.findMany({ where: { merchant_team_id: p.teamId, active: true }, take: 2 });
   if (d.length !== 1) throw invalid('body', 'the merchant team needs exactly one fulfiller team (delegation) to receive channel orders');
   return { merchant: p.teamId, fulfiller: d[0]!.fulfiller_team_id };
@@ -61,7 +62,10 @@ function connectionFields(shopType: string, c: ConnectionInput, env: ChannelEnv)
   let domain: string;
   let credentials: Credentials;
   if (shopType === 'SHOPIFY') {
-    domain = need('shop_domain').replace(/^https?:\/\//, '').replace(/\/.*$/, '').toLowerCase();
+    domain = need('shop_domain')
+      .replace(/^https?:\/\//, '')
+      .replace(/\/.*$/, '')
+      .toLowerCase();
     credentials = { access_token: need('access_token'), webhook_secret: need('webhook_secret') };
   } else {
     domain = need('store_url').replace(/\/+$/, '');
@@ -82,7 +86,10 @@ async function checkOrRefuse(conn: OpenConnection, env: ChannelEnv) {
   try {
     return await connectorFor(conn.shop_type).check(conn, env);
   } catch (err) {
-    if (err instanceof ChannelCallError) throw new DomainError('validation-failed', `The ${conn.shop_type} connection check failed: ${err.message}.`, { errors: [{ path: 'body.connection', message: err.message }] });
+    if (err instanceof ChannelCallError)
+      throw new DomainError('validation-failed', `The ${conn.shop_type} connection check failed: ${err.message}.`, {
+        errors: [{ path: 'body.connection', message: err.message }],
+      });
     throw err;
   }
 }
@@ -96,18 +103,52 @@ export async function createShop(db: Db, p: Principal, input: ShopInput, env: Ch
     if (!input.connection) throw invalid('body.connection', `is required for a ${input.shop_type} shop`);
     const f = connectionFields(input.shop_type, input.connection, env);
     const settings = { ...DEFAULT_SETTINGS, ...input.settings };
-    await checkOrRefuse({ shop_id: id, shop_type: input.shop_type, shop_domain: f.domain, api_base_url: f.apiBase, api_version: f.apiVersion, credentials: f.credentials, settings }, env);
+    await checkOrRefuse(
+      {
+        shop_id: id,
+        shop_type: input.shop_type,
+        shop_domain: f.domain,
+        api_base_url: f.apiBase,
+        api_version: f.apiVersion,
+        credentials: f.credentials,
+        settings,
+      },
+      env,
+    );
     connection = {
-      shop_id: id, shop_type: input.shop_type, active: true, credentials: sealCredentials(id, f.credentials), shop_domain: f.domain,
-      api_base_url: f.apiBase, api_version: f.apiVersion, settings: settings as never, last_check_at: new Date(), last_check_ok: true,
-      last_sync_at: null, sync_cursor: null, sync_lease_until: null, last_error: null, last_error_at: null, webhooks_received: 0, last_webhook_at: null,
+      shop_id: id,
+      shop_type: input.shop_type,
+      active: true,
+      credentials: sealCredentials(id, f.credentials),
+      shop_domain: f.domain,
+      api_base_url: f.apiBase,
+      api_version: f.apiVersion,
+      settings: settings as never,
+      last_check_at: new Date(),
+      last_check_ok: true,
+      last_sync_at: null,
+      sync_cursor: null,
+      sync_lease_until: null,
+      last_error: null,
+      last_error_at: null,
+      webhooks_received: 0,
+      last_webhook_at: null,
     };
   } else if (input.shop_type !== 'MANUAL') {
     throw invalid('body.shop_type', `no connector for ${input.shop_type} yet (SHOPIFY, WOOCOMMERCE and MANUAL shops can be created)`);
   } else if (input.connection) throw invalid('body.connection', 'a MANUAL shop has no connection');
   try {
     await db.prisma.$transaction(async (tx) => {
-      await tx.shop.create({ data: { id, merchant_team_id: teams.merchant, fulfiller_team_id: teams.fulfiller, name, slug: slugify(name), shop_type: input.shop_type as never } });
+      await tx.shop.create({
+        data: {
+          id,
+          merchant_team_id: teams.merchant,
+          fulfiller_team_id: teams.fulfiller,
+          name,
+          slug: slugify(name),
+          shop_type: input.shop_type as never,
+        },
+      });
       if (connection) await tx.shopConnection.create({ data: connection as never });
     });
   } catch (err) {
@@ -130,40 +171,70 @@ export async function getShop(db: Db, p: Principal, id: string) {
 
 export async function listShops(db: Db, p: Principal, q: { shop_type?: string; limit: number; page: number }) {
   const where = { ...shopScope(p), ...(q.shop_type ? { shop_type: q.shop_type as never } : {}) };
-  const rows = await db.prisma.shop.findMany({ where, orderBy: [{ created_at: 'asc' }, { id: 'asc' }], skip: q.page * q.limit, take: q.limit + 1 });
+  const rows = await db.prisma.shop.findMany({
+    where,
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    skip: q.page * q.limit,
+    take: q.limit + 1,
+  });
   const data = await shopViews(db, rows.slice(0, q.limit));
   return {
     data,
-    meta: { page: q.page, page_size: q.limit, start_index: q.page * q.limit, end_index: q.page * q.limit + data.length, has_next_page: rows.length > q.limit, has_previous_page: q.page > 0 },
+    meta: {
+      page: q.page,
+      page_size: q.limit,
+      start_index: q.page * q.limit,
+      end_index: q.page * q.limit + data.length,
+      has_next_page: rows.length > q.limit,
+      has_previous_page: q.page > 0,
+    },
   };
 }
 
 export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPatch, env: ChannelEnv) {
   const shop = await findShop(db, p, id);
   const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: id } });
-  if ((patch.connection || patch.settings || patch.active !== undefined) && !row) throw invalid('body', `shop ${id} has no platform connection`);
+  if ((patch.connection || patch.settings || patch.active !== undefined) && !row)
+    throw invalid('body', `shop ${id} has no platform connection`);
   const data: Record<string, unknown> = {};
   if (row && (patch.connection || patch.settings)) {
     const open = openConnection(row);
     const current: ConnectionInput = {
-      ...(open.credentials as object), shop_domain: open.shop_domain, store_url: open.shop_domain, api_base_url: open.api_base_url, api_version: open.api_version ?? undefined,
+      ...(open.credentials as object),
+      shop_domain: open.shop_domain,
+      store_url: open.shop_domain,
+      api_base_url: open.api_base_url,
+      api_version: open.api_version ?? undefined,
     };
     const f = connectionFields(row.shop_type, { ...current, ...patch.connection }, env);
     const settings = { ...open.settings, ...patch.settings };
     if (patch.connection) {
-      await checkOrRefuse({ ...open, shop_domain: f.domain, api_base_url: f.apiBase, api_version: f.apiVersion, credentials: f.credentials, settings }, env);
-      Object.assign(data, { credentials: sealCredentials(id, f.credentials), shop_domain: f.domain, api_base_url: f.apiBase, api_version: f.apiVersion, last_check_at: new Date(), last_check_ok: true });
+      await checkOrRefuse(
+        { ...open, shop_domain: f.domain, api_base_url: f.apiBase, api_version: f.apiVersion, credentials: f.credentials, settings },
+        env,
+      );
+      Object.assign(data, {
+        credentials: sealCredentials(id, f.credentials),
+        shop_domain: f.domain,
+        api_base_url: f.apiBase,
+        api_version: f.apiVersion,
+        last_check_at: new Date(),
+        last_check_ok: true,
+      });
     }
     data.settings = settings;
   }
   if (patch.active !== undefined) data.active = patch.active;
-  await db.prisma.$transaction(async (tx) => {
-    if (patch.name && patch.name.trim() !== shop.name) await tx.shop.update({ where: { id }, data: { name: patch.name.trim(), slug: slugify(patch.name) } });
-    if (Object.keys(data).length) await tx.shopConnection.update({ where: { shop_id: id }, data });
-  }).catch((err) => {
-    if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${patch.name}".`);
-    throw err;
-  });
+  await db.prisma
+    .$transaction(async (tx) => {
+      if (patch.name && patch.name.trim() !== shop.name)
+        await tx.shop.update({ where: { id }, data: { name: patch.name.trim(), slug: slugify(patch.name) } });
+      if (Object.keys(data).length) await tx.shopConnection.update({ where: { shop_id: id }, data });
+    })
+    .catch((err) => {
+      if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${patch.name}".`);
+      throw err;
+    });
   return getShop(db, p, id);
 }
 
@@ -195,7 +266,10 @@ export async function checkShop(db: Db, p: Principal, id: string, env: ChannelEn
     return { ok: true, platform_shop_name: r.name, error: null };
   } catch (err) {
     if (!(err instanceof ChannelCallError)) throw err;
-    await db.prisma.shopConnection.update({ where: { shop_id: id }, data: { last_check_at: now, last_check_ok: false, last_error: err.message, last_error_at: now } });
+    await db.prisma.shopConnection.update({
+      where: { shop_id: id },
+      data: { last_check_at: now, last_check_ok: false, last_error: err.message, last_error_at: now },
+    });
     return { ok: false, platform_shop_name: null, error: err.message };
   }
 }
@@ -203,7 +277,10 @@ export async function checkShop(db: Db, p: Principal, id: string, env: ChannelEn
 export async function shopViews(db: Db, shops: Shop[]) {
   const ids = shops.map((s) => s.id);
   const [names, conns, failed, failedPushes] = await Promise.all([
-    teamNames(db.prisma, shops.flatMap((s) => [s.merchant_team_id, s.fulfiller_team_id])),
+    teamNames(
+      db.prisma,
+      shops.flatMap((s) => [s.merchant_team_id, s.fulfiller_team_id]),
+    ),
     db.prisma.shopConnection.findMany({ where: { shop_id: { in: ids } } }),
     db.prisma.channelDelivery.groupBy({ by: ['shop_id'], where: { shop_id: { in: ids }, status: 'FAILED' }, _count: { _all: true } }),
     db.prisma.channelPush.groupBy({ by: ['shop_id'], where: { shop_id: { in: ids }, status: 'FAILED' }, _count: { _all: true } }),
@@ -214,18 +291,41 @@ export async function shopViews(db: Db, shops: Shop[]) {
   return shops.map((s) => {
     const c = connOf.get(s.id);
     return {
-      id: s.id, name: s.name, slug: s.slug, shop_type: s.shop_type,
-      merchant_team_id: s.merchant_team_id, merchant_team_name: names.get(s.merchant_team_id) ?? null,
-      fulfiller_team_id: s.fulfiller_team_id, fulfiller_team_name: s.fulfiller_team_id ? names.get(s.fulfiller_team_id) ?? null : null,
-      connected: !!c, active: c?.active ?? false,
-      connection: c ? { shop_domain: c.shop_domain, api_base_url: c.api_base_url, api_version: c.api_version, webhook_path: `/v1/channels/${s.id}/webhooks` } : null,
+      id: s.id,
+      name: s.name,
+      slug: s.slug,
+      shop_type: s.shop_type,
+      merchant_team_id: s.merchant_team_id,
+      merchant_team_name: names.get(s.merchant_team_id) ?? null,
+      fulfiller_team_id: s.fulfiller_team_id,
+      fulfiller_team_name: s.fulfiller_team_id ? (names.get(s.fulfiller_team_id) ?? null) : null,
+      connected: !!c,
+      active: c?.active ?? false,
+      connection: c
+        ? {
+            shop_domain: c.shop_domain,
+            api_base_url: c.api_base_url,
+            api_version: c.api_version,
+            webhook_path: `/v1/channels/${s.id}/webhooks`,
+          }
+        : null,
       settings: c ? { ...DEFAULT_SETTINGS, ...(c.settings as object) } : null,
-      health: c ? {
-        last_check_at: c.last_check_at, last_check_ok: c.last_check_ok, last_sync_at: c.last_sync_at, sync_cursor: c.sync_cursor,
-        last_error: c.last_error, last_error_at: c.last_error_at, webhooks_received: c.webhooks_received, last_webhook_at: c.last_webhook_at,
-        failed_deliveries: failedOf.get(s.id) ?? 0, failed_pushes: failedPushesOf.get(s.id) ?? 0,
-      } : null,
-      created_at: s.created_at, updated_at: s.updated_at,
+      health: c
+        ? {
+            last_check_at: c.last_check_at,
+            last_check_ok: c.last_check_ok,
+            last_sync_at: c.last_sync_at,
+            sync_cursor: c.sync_cursor,
+            last_error: c.last_error,
+            last_error_at: c.last_error_at,
+            webhooks_received: c.webhooks_received,
+            last_webhook_at: c.last_webhook_at,
+            failed_deliveries: failedOf.get(s.id) ?? 0,
+            failed_pushes: failedPushesOf.get(s.id) ?? 0,
+          }
+        : null,
+      created_at: s.created_at,
+      updated_at: s.updated_at,
     };
   });
 }

@@ -14,7 +14,11 @@ import type { ChannelEnv } from './http.js';
 const LEASE_MS = 60_000;
 const BACKOFF_MS = [30_000, 120_000, 600_000, 3_600_000];
 
-export interface StockPassStats { shops: number; pushed: number; failed: number }
+export interface StockPassStats {
+  shops: number;
+  pushed: number;
+  failed: number;
+}
 
 async function claim(db: Db, row: ShopConnection, now: Date) {
   const { count } = await db.prisma.shopConnection.updateMany({
@@ -32,12 +36,15 @@ async function changes(db: Db, row: ShopConnection, now: Date) {
   const warehouseId = (row.settings as { warehouse_id?: string | null } | null)?.warehouse_id ?? null;
   const [levels, pushed] = await Promise.all([
     db.prisma.inventoryLevel.groupBy({
-      by: ['product_id'], where: { product_id: { in: productIds }, ...(warehouseId ? { warehouse_id: warehouseId } : {}) },
+      by: ['product_id'],
+      where: { product_id: { in: productIds }, ...(warehouseId ? { warehouse_id: warehouseId } : {}) },
       _sum: { on_hand: true, committed: true, unavailable: true },
     }),
     db.prisma.channelStockPush.findMany({ where: { shop_id: row.shop_id, product_id: { in: productIds } } }),
   ]);
-  const available = new Map(levels.map((l) => [l.product_id, Math.max(0, (l._sum.on_hand ?? 0) - (l._sum.committed ?? 0) - (l._sum.unavailable ?? 0))]));
+  const available = new Map(
+    levels.map((l) => [l.product_id, Math.max(0, (l._sum.on_hand ?? 0) - (l._sum.committed ?? 0) - (l._sum.unavailable ?? 0))]),
+  );
   const last = new Map(pushed.map((p) => [p.product_id, p]));
   return productIds.flatMap((productId) => {
     const qty = available.get(productId) ?? 0;
@@ -52,7 +59,14 @@ async function pushShop(db: Db, row: ShopConnection, env: ChannelEnv, now: Date)
   const todo = await changes(db, row, now);
   if (!todo.length) return { pushed: 0, failed: 0 };
   const conn = openConnection(row);
-  const items = todo.flatMap((c) => c.listings.map((l) => ({ remote_id: l.remote_id!, listing_id: l.product_listing_id, inventory_item_id: l.remote_inventory_item_id, quantity: c.qty })));
+  const items = todo.flatMap((c) =>
+    c.listings.map((l) => ({
+      remote_id: l.remote_id!,
+      listing_id: l.product_listing_id,
+      inventory_item_id: l.remote_inventory_item_id,
+      quantity: c.qty,
+    })),
+  );
   let error: string | null = null;
   try {
     await connectorFor(conn.shop_type).setStock(conn, env, items);
@@ -62,7 +76,12 @@ async function pushShop(db: Db, row: ShopConnection, env: ChannelEnv, now: Date)
   for (const c of todo) {
     const attempts = error ? c.attempts + 1 : 0;
     const data = error
-      ? { last_error: error, attempts, due_at: new Date(now.getTime() + BACKOFF_MS[Math.min(attempts, BACKOFF_MS.length) - 1]!), dirty: true }
+      ? {
+          last_error: error,
+          attempts,
+          due_at: new Date(now.getTime() + BACKOFF_MS[Math.min(attempts, BACKOFF_MS.length) - 1]!),
+          dirty: true,
+        }
       : { last_error: null, attempts: 0, due_at: now, dirty: false, pushed_at: now, pushed_qty: c.qty };
     await db.prisma.channelStockPush.upsert({
       where: { shop_id_product_id: { shop_id: row.shop_id, product_id: c.productId } },
@@ -70,7 +89,8 @@ async function pushShop(db: Db, row: ShopConnection, env: ChannelEnv, now: Date)
       update: data,
     });
   }
-  if (error) await db.prisma.shopConnection.update({ where: { id: row.id }, data: { last_error: `stock push: ${error}`, last_error_at: now } });
+  if (error)
+    await db.prisma.shopConnection.update({ where: { id: row.id }, data: { last_error: `stock push: ${error}`, last_error_at: now } });
   return error ? { pushed: 0, failed: todo.length } : { pushed: todo.length, failed: 0 };
 }
 

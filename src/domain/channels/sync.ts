@@ -69,9 +69,10 @@ async function storeVariants(db: Db, shop: Shop, variants: ChannelVariant[], s: 
   const skus = [...new Set(variants.map((v) => v.sku).filter((x): x is string => !!x))];
   const products = skus.length
     ? await db.prisma.product.findMany({
-      where: { sku: { in: skus }, OR: [{ team_id: shop.merchant_team_id }, { merchant_team_id: shop.merchant_team_id }] },
-      select: { id: true, sku: true }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-    })
+        where: { sku: { in: skus }, OR: [{ team_id: shop.merchant_team_id }, { merchant_team_id: shop.merchant_team_id }] },
+        select: { id: true, sku: true },
+        orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+      })
     : [];
   const bySku = new Map<string, string>();
   for (const p of products) if (p.sku && !bySku.has(p.sku)) bySku.set(p.sku, p.id);
@@ -84,17 +85,31 @@ async function storeVariants(db: Db, shop: Shop, variants: ChannelVariant[], s: 
     }
     const { remote_inventory_item_id, ...fields } = v;
     const data = { ...fields, remote_inventory_item_id, product_id: productId, shop_id: shop.id, synced_at: now };
-    await db.prisma.productListingVariant.upsert({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: v.remote_id } }, create: data, update: data });
+    await db.prisma.productListingVariant.upsert({
+      where: { shop_id_remote_id: { shop_id: shop.id, remote_id: v.remote_id } },
+      create: data,
+      update: data,
+    });
     s.listings.imported++;
   }
 }
 
 /** One sync of a shop's connection; null when another replica holds it. */
-export async function syncConnection(db: Db, row: ShopConnection, env: ChannelEnv, opts: { since?: Date | null; now?: Date } = {}): Promise<SyncSummary | null> {
+export async function syncConnection(
+  db: Db,
+  row: ShopConnection,
+  env: ChannelEnv,
+  opts: { since?: Date | null; now?: Date } = {},
+): Promise<SyncSummary | null> {
   const now = opts.now ?? new Date();
   if (!(await claim(db, row, now))) return null;
   const since = opts.since !== undefined ? opts.since : row.sync_cursor;
-  const s: SyncSummary = { orders: { created: 0, updated: 0, cancelled: 0, unchanged: 0, ignored: 0, failed: 0 }, listings: { imported: 0, unmatched: 0 }, since, errors: [] };
+  const s: SyncSummary = {
+    orders: { created: 0, updated: 0, cancelled: 0, unchanged: 0, ignored: 0, failed: 0 },
+    listings: { imported: 0, unmatched: 0 },
+    since,
+    errors: [],
+  };
   try {
     const shop = await db.prisma.shop.findUniqueOrThrow({ where: { id: row.shop_id } });
     const conn = openConnection(row);
@@ -105,15 +120,25 @@ export async function syncConnection(db: Db, row: ShopConnection, env: ChannelEn
     await db.prisma.shopConnection.update({
       where: { id: row.id },
       data: {
-        last_sync_at: now, sync_cursor: new Date(now.getTime() - OVERLAP_MS), sync_lease_until: null, last_check_at: now, last_check_ok: true,
+        last_sync_at: now,
+        sync_cursor: new Date(now.getTime() - OVERLAP_MS),
+        sync_lease_until: null,
+        last_check_at: now,
+        last_check_ok: true,
         ...(s.errors.length ? { last_error: `sync: ${s.errors[0]}`, last_error_at: now } : {}),
       },
     });
     return s;
   } catch (err) {
     const message = err instanceof ChannelCallError ? err.message : String((err as Error)?.message ?? err);
-    await db.prisma.shopConnection.update({ where: { id: row.id }, data: { sync_lease_until: null, last_error: `sync: ${message}`, last_error_at: new Date() } });
-    if (err instanceof ChannelCallError) throw new DomainError('validation-failed', `The ${row.shop_type} sync failed: ${message}.`, { errors: [{ path: 'shop_id', message }] });
+    await db.prisma.shopConnection.update({
+      where: { id: row.id },
+      data: { sync_lease_until: null, last_error: `sync: ${message}`, last_error_at: new Date() },
+    });
+    if (err instanceof ChannelCallError)
+      throw new DomainError('validation-failed', `The ${row.shop_type} sync failed: ${message}.`, {
+        errors: [{ path: 'shop_id', message }],
+      });
     throw err;
   }
 }
@@ -126,7 +151,8 @@ export async function syncShop(db: Db, p: Principal, shopId: string, since: stri
   if (!row) throw invalid('shop_id', `shop ${shopId} has no platform connection`);
   if (!row.active) throw new DomainError('conflict', `The connection of shop ${shopId} is disabled; enable it first.`);
   const summary = await syncConnection(db, row, env, since ? { since: new Date(since) } : {});
-  if (!summary) throw new DomainError('conflict', `Shop ${shopId} is being synced by another request or replica; try again when it is done.`);
+  if (!summary)
+    throw new DomainError('conflict', `Shop ${shopId} is being synced by another request or replica; try again when it is done.`);
   return summary;
 }
 
@@ -139,7 +165,8 @@ export async function syncDueShops(db: Db, env: ChannelEnv, intervalMs: number, 
       // A connection whose last attempt failed waits a few minutes before the next one.
       AND: [{ OR: [{ last_error_at: null }, { last_error_at: { lt: new Date(now.getTime() - RETRY_AFTER_FAILURE_MS) } }] }],
     },
-    orderBy: [{ last_sync_at: 'asc' }], take: 20,
+    orderBy: [{ last_sync_at: 'asc' }],
+    take: 20,
   });
   let synced = 0;
   for (const row of due) {

@@ -10,7 +10,6 @@ import { ChannelCallError, type ChannelEnv } from './http.js';
 // answered success; a failure throws, so the outbox retries it with backoff, and the platform's
 // message is kept on a channel_pushes row (shown on the order) and on the connection's health.
 
-
 interface PushPayload {
   tracking?: { tracking_code?: string | null; tracking_url?: string | null; carrier?: string | null };
   fulfillment?: { line_items?: { remote_id: string | null; quantity: number }[] };
@@ -33,12 +32,29 @@ async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
     return { status: 'SKIPPED' as const, detail: `Shop ${push.shop_id} has no active ${push.shop_type} connection: nothing was sent.` };
   }
   const order = await db.prisma.order.findUniqueOrThrow({ where: { id: push.order_id }, select: { remote_id: true, order_number: true } });
-  if (!order.remote_id) return { status: 'SKIPPED' as const, detail: `Order ${order.order_number} did not come from ${push.shop_type}: nothing was sent.` };
+  if (!order.remote_id)
+    return { status: 'SKIPPED' as const, detail: `Order ${order.order_number} did not come from ${push.shop_type}: nothing was sent.` };
   const p = push.payload as PushPayload;
-  const lines = (p.fulfillment?.line_items ?? []).filter((l) => l.remote_id).map((l) => ({ remote_id: l.remote_id!, quantity: l.quantity }));
-  const open = await db.prisma.orderLineItem.aggregate({ where: { order_id: push.order_id, kind: 'CORE' }, _sum: { remaining_quantity: true } });
-  const tracking = { number: p.tracking?.tracking_code ?? null, url: p.tracking?.tracking_url ?? null, company: p.tracking?.carrier ?? null };
-  const detail = await connectorFor(row.shop_type).fulfil(openConnection(row), env, { remote_id: order.remote_id, order_number: order.order_number }, lines, tracking, (open._sum.remaining_quantity ?? 0) === 0);
+  const lines = (p.fulfillment?.line_items ?? [])
+    .filter((l) => l.remote_id)
+    .map((l) => ({ remote_id: l.remote_id!, quantity: l.quantity }));
+  const open = await db.prisma.orderLineItem.aggregate({
+    where: { order_id: push.order_id, kind: 'CORE' },
+    _sum: { remaining_quantity: true },
+  });
+  const tracking = {
+    number: p.tracking?.tracking_code ?? null,
+    url: p.tracking?.tracking_url ?? null,
+    company: p.tracking?.carrier ?? null,
+  };
+  const detail = await connectorFor(row.shop_type).fulfil(
+    openConnection(row),
+    env,
+    { remote_id: order.remote_id, order_number: order.order_number },
+    lines,
+    tracking,
+    (open._sum.remaining_quantity ?? 0) === 0,
+  );
   return { status: 'PUSHED' as const, detail };
 }
 
@@ -56,7 +72,10 @@ function platformAdapter(db: Db, env: ChannelEnv): SalesChannelAdapter {
           const attempts = await record(db, push, 'RETRYING', message);
           const final = permanent || attempts >= MAX_ATTEMPTS;
           if (final) await record(db, push, 'FAILED', message);
-          await db.prisma.shopConnection.updateMany({ where: { shop_id: push.shop_id }, data: { last_error: `tracking push for order ${push.order_number}: ${message}`, last_error_at: new Date() } });
+          await db.prisma.shopConnection.updateMany({
+            where: { shop_id: push.shop_id },
+            data: { last_error: `tracking push for order ${push.order_number}: ${message}`, last_error_at: new Date() },
+          });
         }
         throw permanent ? new PermanentPushError(message) : err;
       }

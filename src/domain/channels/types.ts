@@ -68,8 +68,15 @@ export interface ChannelVariant {
 }
 
 /** Credentials and settings of a connection, as opened from the sealed column. */
-export interface ShopifyCredentials { access_token: string; webhook_secret: string }
-export interface WooCredentials { consumer_key: string; consumer_secret: string; webhook_secret: string }
+export interface ShopifyCredentials {
+  access_token: string;
+  webhook_secret: string;
+}
+export interface WooCredentials {
+  consumer_key: string;
+  consumer_secret: string;
+  webhook_secret: string;
+}
 export type Credentials = ShopifyCredentials | WooCredentials;
 
 export interface ConnectionSettings {
@@ -97,11 +104,15 @@ export interface TrackingInfo {
   company: string | null;
 }
 
-export interface ShippedLine { remote_id: string; quantity: number }
+export interface ShippedLine {
+  remote_id: string;
+  quantity: number;
+}
 
 const num = (v: unknown) => {
   const n = typeof v === 'number' ? v : Number.parseFloat(String(v ?? ''));
   return Number.isFinite(n) ? n : 0;
 };
 export const money = num;
-export const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null);
+export const text = (v: unknown): string | null =>
+  typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : null;

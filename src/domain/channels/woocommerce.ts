@@ -1,6 +1,14 @@
 import { createRequire } from 'node:module';
 import { ChannelCallError, axiosPolicy, describeNetworkError, type ChannelEnv } from './http.js';
-import { money, text, type ChannelAddress, type ChannelOrder, type ChannelVariant, type OpenConnection, type WooCredentials } from './types.js';
+import {
+  money,
+  text,
+  type ChannelAddress,
+  type ChannelOrder,
+  type ChannelVariant,
+  type OpenConnection,
+  type WooCredentials,
+} from './types.js';
 
 // WooCommerce connector over the official @woocommerce/woocommerce-rest-api (REST API v3). Its
 // `url` option is the shop's api_base_url (the store URL by default), so a proxy or a test double
@@ -21,12 +29,25 @@ const PAGE = 50;
 
 function client(conn: OpenConnection, env: ChannelEnv): WooClient {
   const c = conn.credentials as WooCredentials;
-  return new Woo({ url: conn.api_base_url, consumerKey: c.consumer_key, consumerSecret: c.consumer_secret, version: 'wc/v3', axiosConfig: axiosPolicy(env) as never });
+  return new Woo({
+    url: conn.api_base_url,
+    consumerKey: c.consumer_key,
+    consumerSecret: c.consumer_secret,
+    version: 'wc/v3',
+    axiosConfig: axiosPolicy(env) as never,
+  });
 }
 
 /** One REST call; failures become ChannelCallError with the platform's own message. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field with checks
-export async function wooCall<T = any>(conn: OpenConnection, env: ChannelEnv, method: 'get' | 'post' | 'put', path: string, body?: object, params?: Record<string, unknown>) {
+export async function wooCall<T = any>(
+  conn: OpenConnection,
+  env: ChannelEnv,
+  method: 'get' | 'post' | 'put',
+  path: string,
+  body?: object,
+  params?: Record<string, unknown>,
+) {
   const api = client(conn, env);
   try {
     const res = method === 'get' ? await api.get(path, params ?? {}) : await api[method](path, body ?? {}, params ?? {});
@@ -37,8 +58,10 @@ export async function wooCall<T = any>(conn: OpenConnection, env: ChannelEnv, me
     if (!e.response) throw new ChannelCallError(describeNetworkError(err, host));
     const { status, data } = e.response;
     const msg = typeof data?.message === 'string' ? data.message : `HTTP ${status}`;
-    if (status === 401 || status === 403) throw new ChannelCallError(`WooCommerce refused the REST API key (HTTP ${status}): ${msg}`, true, status);
-    if (status === 404 && path === 'system_status') throw new ChannelCallError(`no WooCommerce REST API at ${conn.api_base_url} (HTTP 404)`, true, status);
+    if (status === 401 || status === 403)
+      throw new ChannelCallError(`WooCommerce refused the REST API key (HTTP ${status}): ${msg}`, true, status);
+    if (status === 404 && path === 'system_status')
+      throw new ChannelCallError(`no WooCommerce REST API at ${conn.api_base_url} (HTTP 404)`, true, status);
     throw new ChannelCallError(`WooCommerce: ${msg} (HTTP ${status})`, status < 500 && status !== 429, status);
   }
 }
@@ -52,15 +75,22 @@ export async function checkWoo(conn: OpenConnection, env: ChannelEnv) {
 function address(a: Json | undefined, phone?: unknown): ChannelAddress | null {
   if (!a || !Object.values(a).some((v) => typeof v === 'string' && v)) return null;
   return {
-    name: text([a.first_name, a.last_name].filter(Boolean).join(' ')), company: text(a.company),
-    address1: text(a.address_1), address2: text(a.address_2), city: text(a.city), state: text(a.state),
-    country: text(a.country), zip: text(a.postcode), phone: text(a.phone) ?? text(phone),
+    name: text([a.first_name, a.last_name].filter(Boolean).join(' ')),
+    company: text(a.company),
+    address1: text(a.address_1),
+    address2: text(a.address_2),
+    city: text(a.city),
+    state: text(a.state),
+    country: text(a.country),
+    zip: text(a.postcode),
+    phone: text(a.phone) ?? text(phone),
   };
 }
 
 /** A WooCommerce order (REST v3 / webhook body). Throws on a payload that is not an order. */
 export function orderFromWoo(o: Json): ChannelOrder {
-  if (!o || typeof o.id !== 'number' || !Array.isArray(o.line_items)) throw new Error('not a WooCommerce order: id and line_items are required');
+  if (!o || typeof o.id !== 'number' || !Array.isArray(o.line_items))
+    throw new Error('not a WooCommerce order: id and line_items are required');
   const b = o.billing ?? {};
   return {
     remote_id: String(o.id),
@@ -79,12 +109,17 @@ export function orderFromWoo(o: Json): ChannelOrder {
     shipping_method: text(o.shipping_lines?.[0]?.method_title),
     total_tax: money(o.total_tax),
     total_shipping: money(o.shipping_total),
-    metadata: (o.meta_data ?? []).filter((m: Json) => !String(m.key).startsWith('_'))
+    metadata: (o.meta_data ?? [])
+      .filter((m: Json) => !String(m.key).startsWith('_'))
       .map((m: Json) => ({ key: String(m.key), value: typeof m.value === 'string' ? m.value : JSON.stringify(m.value) })),
     lines: o.line_items.map((l: Json) => ({
-      remote_id: String(l.id), remote_variant_id: String(l.variation_id || l.product_id || '') || null,
-      sku: text(l.sku), name: text(l.name) ?? 'Item', quantity: Math.max(0, Math.round(money(l.quantity))),
-      price: money(l.price), discount: Math.max(0, money(l.subtotal) - money(l.total)),
+      remote_id: String(l.id),
+      remote_variant_id: String(l.variation_id || l.product_id || '') || null,
+      sku: text(l.sku),
+      name: text(l.name) ?? 'Item',
+      quantity: Math.max(0, Math.round(money(l.quantity))),
+      price: money(l.price),
+      discount: Math.max(0, money(l.subtotal) - money(l.total)),
     })),
   };
 }
@@ -103,11 +138,20 @@ export async function wooOrdersPage(conn: OpenConnection, env: ChannelEnv, since
 function variantOf(p: Json, v: Json | null, currency: string | null): ChannelVariant {
   const x = v ?? p;
   return {
-    remote_id: String(x.id), remote_inventory_item_id: null,
-    product_listing_id: String(p.id), product_listing_name: text(p.name),
-    sku: text(x.sku), barcode: text(x.global_unique_id), name: v ? text([p.name, ...(v.attributes ?? []).map((a: Json) => a.option)].join(' - ')) : text(p.name),
-    image_url: text(v?.image?.src) ?? text(p.images?.[0]?.src), price: x.price === '' || x.price === undefined ? null : money(x.price), currency,
-    hs_code: null, country_of_origin: null, weight: x.weight ? money(x.weight) : null, weight_unit: null,
+    remote_id: String(x.id),
+    remote_inventory_item_id: null,
+    product_listing_id: String(p.id),
+    product_listing_name: text(p.name),
+    sku: text(x.sku),
+    barcode: text(x.global_unique_id),
+    name: v ? text([p.name, ...(v.attributes ?? []).map((a: Json) => a.option)].join(' - ')) : text(p.name),
+    image_url: text(v?.image?.src) ?? text(p.images?.[0]?.src),
+    price: x.price === '' || x.price === undefined ? null : money(x.price),
+    currency,
+    hs_code: null,
+    country_of_origin: null,
+    weight: x.weight ? money(x.weight) : null,
+    weight_unit: null,
   };
 }
 

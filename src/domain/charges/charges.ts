@@ -27,8 +27,12 @@ export interface ReceivingPatch {
   data: { name?: string; quantity?: number; purchase_order_id?: string };
 }
 
-const MANUAL_INPUTS = (category: 'STORAGE' | 'RECEIVING'): PricingInputs =>
-  ({ category, origination: 'MANUAL', shipping_label: null, order: null });
+const MANUAL_INPUTS = (category: 'STORAGE' | 'RECEIVING'): PricingInputs => ({
+  category,
+  origination: 'MANUAL',
+  shipping_label: null,
+  order: null,
+});
 
 /** The delegation named by id or by merchant team; it must belong to the calling fulfiller team. */
 async function delegationFor(tx: TxClient, fulfillerTeamId: string, ref: DelegationRef) {
@@ -40,8 +44,8 @@ async function delegationFor(tx: TxClient, fulfillerTeamId: string, ref: Delegat
   const delegation = ref.fulfillment_delegation_id
     ? await tx.fulfillmentDelegation.findFirst({ where: { id: ref.fulfillment_delegation_id, fulfiller_team_id: fulfillerTeamId } })
     : await tx.fulfillmentDelegation.findUnique({
-      where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: ref.merchant_team_id!, fulfiller_team_id: fulfillerTeamId } },
-    });
+        where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: ref.merchant_team_id!, fulfiller_team_id: fulfillerTeamId } },
+      });
   if (!delegation) {
     throw ref.fulfillment_delegation_id
       ? notFound('Fulfillment delegation', ref.fulfillment_delegation_id)
@@ -122,9 +126,20 @@ export async function billReceipt(tx: TxClient, teamId: string, delegationId: st
 }
 
 /** What a receipt bills: purchase-order receipts name the order, returns the return. */
-export interface ReceiptCharge { name: string; quantity: number; purchase_order_id?: string; return_id?: string }
+export interface ReceiptCharge {
+  name: string;
+  quantity: number;
+  purchase_order_id?: string;
+  return_id?: string;
+}
 
-async function receivingCharge(tx: TxClient, teamId: string, delegation: { id: string; merchant_team_id: string }, card: RateCard, data: ReceiptCharge) {
+async function receivingCharge(
+  tx: TxClient,
+  teamId: string,
+  delegation: { id: string; merchant_team_id: string },
+  card: RateCard,
+  data: ReceiptCharge,
+) {
   const pricing = requireMatch(priceReceiving(card, data));
   return tx.charge.create({
     data: {

@@ -46,7 +46,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const isRate = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /** Money is kept to cents (half away from zero). */
-export const roundMoney = (n: number) => Math.sign(n) * Math.round((Math.abs(n) + Number.EPSILON) * 100) / 100;
+export const roundMoney = (n: number) => (Math.sign(n) * Math.round((Math.abs(n) + Number.EPSILON) * 100)) / 100;
 
 /** Problems with a rate card document; empty when it is usable. For `fos admin` and tests. */
 export function validateRateCard(json: unknown): FieldError[] {
@@ -106,13 +106,22 @@ export function parseRateCard(json: unknown): RateCard | null {
   return { ...card, currency: card.currency ?? 'USD' };
 }
 
-const trigger = (step_id: string, category: ChargeCategory, matched: boolean): TraceEvent =>
-  ({ event_type: 'trigger', step_id, category, matched });
+const trigger = (step_id: string, category: ChargeCategory, matched: boolean): TraceEvent => ({
+  event_type: 'trigger',
+  step_id,
+  category,
+  matched,
+});
 
 function noMatch(category: ChargeCategory, events: TraceEvent[], note: string): Pricing {
   return {
-    matched: false, calculated_amount: 0, original_amount: 0, trigger_step_id: category.toLowerCase(),
-    pricing_step_id: null, calculation_note: note, events,
+    matched: false,
+    calculated_amount: 0,
+    original_amount: 0,
+    trigger_step_id: category.toLowerCase(),
+    pricing_step_id: null,
+    calculation_note: note,
+    events,
   };
 }
 
@@ -122,7 +131,10 @@ export function priceStorage(card: RateCard, input: { location_type_id: string; 
   const events = [trigger('storage', 'STORAGE', Boolean(section))];
   if (!section) return noMatch('STORAGE', events, 'The rate card has no storage section.');
   const candidates: Array<[string, number | undefined]> = [
-    [`storage.by_location_type.${input.location_type_id}.${input.rate_period}`, section.by_location_type?.[input.location_type_id]?.[input.rate_period]],
+    [
+      `storage.by_location_type.${input.location_type_id}.${input.rate_period}`,
+      section.by_location_type?.[input.location_type_id]?.[input.rate_period],
+    ],
     [`storage.rate_per_unit.${input.rate_period}`, section.rate_per_unit?.[input.rate_period]],
   ];
   return firstMatch('STORAGE', events, candidates, input.quantity, `per unit ${input.rate_period}`);
@@ -136,7 +148,11 @@ export function priceReceiving(card: RateCard, input: { quantity: number }): Pri
 }
 
 function firstMatch(
-  category: ChargeCategory, events: TraceEvent[], candidates: Array<[string, number | undefined]>, quantity: number, unit: string,
+  category: ChargeCategory,
+  events: TraceEvent[],
+  candidates: Array<[string, number | undefined]>,
+  quantity: number,
+  unit: string,
 ): Pricing {
   let hit: [string, number] | undefined;
   for (const [step, rate] of candidates) {
@@ -147,8 +163,13 @@ function firstMatch(
   if (!hit) return noMatch(category, events, `The rate card has no ${category.toLowerCase()} rate ${unit}.`);
   const amount = roundMoney(quantity * hit[1]);
   return {
-    matched: true, calculated_amount: amount, original_amount: amount, trigger_step_id: category.toLowerCase(),
-    pricing_step_id: hit[0], calculation_note: `${quantity} x ${hit[1]} ${unit} = ${amount}`, events,
+    matched: true,
+    calculated_amount: amount,
+    original_amount: amount,
+    trigger_step_id: category.toLowerCase(),
+    pricing_step_id: hit[0],
+    calculation_note: `${quantity} x ${hit[1]} ${unit} = ${amount}`,
+    events,
   };
 }
 

@@ -27,7 +27,10 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
   if (!priced) return null;
   const { delegation, card } = priced;
 
-  const existing = await tx.charge.findFirst({ where: { fulfillment_id: input.fulfillmentId, category: 'SHIPPING' }, select: { id: true } });
+  const existing = await tx.charge.findFirst({
+    where: { fulfillment_id: input.fulfillmentId, category: 'SHIPPING' },
+    select: { id: true },
+  });
   if (existing) return existing;
 
   // Sequential on purpose: a transaction is one connection, which runs one query at a time.
@@ -45,10 +48,14 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
     const to = addr(label.to_address) ?? addr(pkg?.to_address);
     labelConfig = {
       id: label.id,
-      from_address_country: str(from?.country), from_address_zip: str(from?.zip),
-      from_address_state: str(from?.state), from_address_city: str(from?.city),
-      to_address_country: str(to?.country), to_address_zip: str(to?.zip),
-      to_address_state: str(to?.state), to_address_city: str(to?.city),
+      from_address_country: str(from?.country),
+      from_address_zip: str(from?.zip),
+      from_address_state: str(from?.state),
+      from_address_city: str(from?.city),
+      to_address_country: str(to?.country),
+      to_address_zip: str(to?.zip),
+      to_address_state: str(to?.state),
+      to_address_city: str(to?.city),
       zone: label.zone,
       price: label.price,
       formatted_service: label.formatted_service,
@@ -62,20 +69,20 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
   }
   const orderConfig: OrderConfig | null = order
     ? {
-      id: order.id,
-      address_residential: order.address_residential,
-      priority: order.priority,
-      is_fragile: order.is_fragile,
-      tags: Array.isArray(order.tags) ? (order.tags as unknown[]).filter((t): t is string => typeof t === 'string') : [],
-      unique_core_line_item_count: order.unique_core_line_item_count,
-      shop_type: shop?.shop_type ?? 'MANUAL',
-      order_number: order.order_number,
-    }
+        id: order.id,
+        address_residential: order.address_residential,
+        priority: order.priority,
+        is_fragile: order.is_fragile,
+        tags: Array.isArray(order.tags) ? (order.tags as unknown[]).filter((t): t is string => typeof t === 'string') : [],
+        unique_core_line_item_count: order.unique_core_line_item_count,
+        shop_type: shop?.shop_type ?? 'MANUAL',
+        order_number: order.order_number,
+      }
     : null;
 
   // A carrier correction that arrived before the fulfil (carrier-invoices/) is what the label costs.
   const corrected = (label?.carrier_correction as { corrected_carrier_cost?: unknown } | null)?.corrected_carrier_cost;
-  const cost = typeof corrected === 'number' ? corrected : label?.price ?? 0;
+  const cost = typeof corrected === 'number' ? corrected : (label?.price ?? 0);
   const pricing = priceShipping(card, { label_price: cost, service_id: label?.service_id ?? null });
   const charge = await tx.charge.create({
     data: {

@@ -8,7 +8,14 @@ const PAGE: [number, number] = [612, 792]; // US Letter, points
 const MARGIN = 48;
 const FOOT = 36;
 
-export interface SlipLine { sku: string | null; name: string; ordered: number; shipped: number; remaining: number; price: number | null }
+export interface SlipLine {
+  sku: string | null;
+  name: string;
+  ordered: number;
+  shipped: number;
+  remaining: number;
+  price: number | null;
+}
 
 export interface Slip {
   title: string;
@@ -69,7 +76,11 @@ export async function renderSlip(slip: Slip): Promise<Uint8Array> {
 class Writer {
   private page: PDFPage;
   private y = PAGE[1] - MARGIN;
-  constructor(private doc: PDFDocument, readonly font: PDFFont, readonly bold: PDFFont) {
+  constructor(
+    private doc: PDFDocument,
+    readonly font: PDFFont,
+    readonly bold: PDFFont,
+  ) {
     this.page = doc.addPage(PAGE);
   }
   /** Room for `height` more points on this page, else a new page. Returns true on a new page. */
@@ -87,7 +98,9 @@ class Writer {
   private draw(s: string, x: number, size: number, font: PDFFont, width: number) {
     this.page.drawText(fit(s, font, size, width), { x, y: this.y, size, font });
   }
-  gap() { this.y -= 10; }
+  gap() {
+    this.y -= 10;
+  }
   private row(cells: [keyof typeof COLS, string][], font: PDFFont) {
     this.y -= 14;
     const keys = Object.keys(COLS) as (keyof typeof COLS)[];
@@ -98,17 +111,38 @@ class Writer {
   }
   table(title: string, lines: SlipLine[], prices: boolean, _currency: string) {
     const header = (): [keyof typeof COLS, string][] => [
-      ['sku', 'SKU'], ['name', 'Description'], ['ordered', 'Ordered'], ['shipped', 'Shipped'], ['remaining', 'Remaining'],
-      ...(prices ? [['price', 'Price'], ['total', 'Total']] as [keyof typeof COLS, string][] : []),
+      ['sku', 'SKU'],
+      ['name', 'Description'],
+      ['ordered', 'Ordered'],
+      ['shipped', 'Shipped'],
+      ['remaining', 'Remaining'],
+      ...(prices
+        ? ([
+            ['price', 'Price'],
+            ['total', 'Total'],
+          ] as [keyof typeof COLS, string][])
+        : []),
     ];
     this.text(title, 12, this.bold);
     this.row(header(), this.bold);
     for (const l of lines) {
       if (this.room(14)) this.row(header(), this.bold); // the header again on a new page
-      this.row([
-        ['sku', l.sku ?? ''], ['name', l.name], ['ordered', String(l.ordered)], ['shipped', String(l.shipped)], ['remaining', String(l.remaining)],
-        ...(prices && l.price !== null ? [['price', l.price.toFixed(2)], ['total', (l.price * l.shipped).toFixed(2)]] as [keyof typeof COLS, string][] : []),
-      ], this.font);
+      this.row(
+        [
+          ['sku', l.sku ?? ''],
+          ['name', l.name],
+          ['ordered', String(l.ordered)],
+          ['shipped', String(l.shipped)],
+          ['remaining', String(l.remaining)],
+          ...(prices && l.price !== null
+            ? ([
+                ['price', l.price.toFixed(2)],
+                ['total', (l.price * l.shipped).toFixed(2)],
+              ] as [keyof typeof COLS, string][])
+            : []),
+        ],
+        this.font,
+      );
     }
   }
   /** "Page i of n" centred at the foot of every page. */
@@ -126,7 +160,10 @@ function wrap(s: string, max: number): string[] {
   for (const para of s.split(/\r?\n/)) {
     let line = '';
     for (const word of para.split(/\s+/)) {
-      if (line && line.length + word.length + 1 > max) { out.push(line); line = word; } else line = line ? `${line} ${word}` : word;
+      if (line && line.length + word.length + 1 > max) {
+        out.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
     }
     out.push(line);
   }

@@ -22,8 +22,14 @@ const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : und
 export function addressLines(a: Record<string, unknown> | null | undefined): string[] {
   if (!a) return [];
   const cityLine = [text(a.city), [text(a.state), text(a.zip)].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  return [text(a.name), text(a.company), text(a.street1) ?? text(a.address1), text(a.street2) ?? text(a.address2), cityLine, text(a.country)]
-    .filter((l): l is string => Boolean(l));
+  return [
+    text(a.name),
+    text(a.company),
+    text(a.street1) ?? text(a.address1),
+    text(a.street2) ?? text(a.address2),
+    cityLine,
+    text(a.country),
+  ].filter((l): l is string => Boolean(l));
 }
 
 async function slipOf(db: Db, teamId: string, id: string): Promise<Slip> {
@@ -34,9 +40,9 @@ async function slipOf(db: Db, teamId: string, id: string): Promise<Slip> {
   if (!pkg) throw notFound('Package', id);
   const fo = pkg.fulfillment_order_id
     ? await db.prisma.fulfillmentOrder.findUnique({
-      where: { id: pkg.fulfillment_order_id },
-      include: { line_items: { orderBy: { id: 'asc' } }, order: { include: { line_items: { select: { id: true, price: true } } } } },
-    })
+        where: { id: pkg.fulfillment_order_id },
+        include: { line_items: { orderBy: { id: 'asc' } }, order: { include: { line_items: { select: { id: true, price: true } } } } },
+      })
     : null;
   const [merchant, warehouse] = await Promise.all([
     fo ? db.prisma.team.findUnique({ where: { id: fo.merchant_team_id }, select: { name: true } }) : null,
@@ -53,15 +59,32 @@ async function slipOf(db: Db, teamId: string, id: string): Promise<Slip> {
   const pending = pkg.status === 'PENDING';
   const foLines: SlipLine[] = (fo?.line_items ?? []).map((l) => {
     const shipped = packed.get(l.id) ?? 0;
-    return { sku: l.sku, name: l.name, ordered: l.quantity, shipped, remaining: Math.max(0, l.remaining_quantity - (pending ? shipped : 0)), price: priceOf.get(l.order_line_item_id) ?? null };
+    return {
+      sku: l.sku,
+      name: l.name,
+      ordered: l.quantity,
+      shipped,
+      remaining: Math.max(0, l.remaining_quantity - (pending ? shipped : 0)),
+      price: priceOf.get(l.order_line_item_id) ?? null,
+    };
   });
   // Package lines not tied to a fulfillment order line (a package without one).
-  const loose: SlipLine[] = pkg.line_items.filter((l) => !l.core_fulfillment_order_line_item_id)
+  const loose: SlipLine[] = pkg.line_items
+    .filter((l) => !l.core_fulfillment_order_line_item_id)
     .map((l) => ({ sku: l.sku, name: l.name ?? l.sku ?? '', ordered: l.quantity, shipped: l.quantity, remaining: 0, price: null }));
   return {
     title: fo ? `Packing slip ${fo.order.order_number}` : `Packing slip ${pkg.id}`,
     merchant: merchant?.name ?? null,
-    returnAddress: warehouse ? addressLines({ name: warehouse.name, address1: warehouse.address1, city: warehouse.city, state: warehouse.state, zip: warehouse.zip, country: warehouse.country }) : [],
+    returnAddress: warehouse
+      ? addressLines({
+          name: warehouse.name,
+          address1: warehouse.address1,
+          city: warehouse.city,
+          state: warehouse.state,
+          zip: warehouse.zip,
+          country: warehouse.country,
+        })
+      : [],
     orderNumber: fo?.order.order_number ?? null,
     orderDate: fo?.order.created_at ?? null,
     packageName: pkg.name ?? pkg.id,

@@ -28,14 +28,26 @@ export async function scanFormPdf(db: Db, teamId: string, id: string): Promise<U
       where: { scan_form_id: id },
       orderBy: { id: 'asc' },
       select: {
-        id: true, name: true, weight: true, weight_unit: true,
+        id: true,
+        name: true,
+        weight: true,
+        weight_unit: true,
         shipping_label: { select: { tracking_code: true, formatted_service: true } },
         fulfillment_order: { select: { order: { select: { order_number: true } } } },
       },
     }),
   ]);
   const { default: bwipjs } = await import('bwip-js');
-  const barcode = await bwipjs.toBuffer({ bcid: 'code128', text: form.id, scale: 2, height: 12, includetext: false, paddingwidth: 6, paddingheight: 2, backgroundcolor: 'FFFFFF' });
+  const barcode = await bwipjs.toBuffer({
+    bcid: 'code128',
+    text: form.id,
+    scale: 2,
+    height: 12,
+    includetext: false,
+    paddingwidth: 6,
+    paddingheight: 2,
+    backgroundcolor: 'FFFFFF',
+  });
 
   const { PDFDocument, StandardFonts } = await loadPdfLib();
   const doc = await PDFDocument.create();
@@ -49,12 +61,17 @@ export async function scanFormPdf(db: Db, teamId: string, id: string): Promise<U
   const text = (s: string, size: number, f = font, x = M, width = PAGE[0] - M - x) => {
     page.drawText(fit(s, f, size, width), { x, y, size, font: f });
   };
-  const line = (s: string, size: number, f = font) => { y -= size + 4; text(s, size, f); };
+  const line = (s: string, size: number, f = font) => {
+    y -= size + 4;
+    text(s, size, f);
+  };
 
   line('SCAN FORM / MANIFEST', 18, bold);
   line(`Carrier: ${form.carrier_name ?? form.carrier_id}`, 12, bold);
   line(`From: ${warehouse?.name ?? form.warehouse_id}`, 10);
-  const addr = [warehouse?.address1, [warehouse?.city, warehouse?.state, warehouse?.zip].filter(Boolean).join(' '), warehouse?.country].filter(Boolean).join(', ');
+  const addr = [warehouse?.address1, [warehouse?.city, warehouse?.state, warehouse?.zip].filter(Boolean).join(' '), warehouse?.country]
+    .filter(Boolean)
+    .join(', ');
   if (addr) line(addr, 10);
   line(`Date: ${form.form_date}    Packages: ${packages.length}`, 10);
   line(`Form: ${form.id}`, 9);
@@ -68,20 +85,34 @@ export async function scanFormPdf(db: Db, teamId: string, id: string): Promise<U
   const cols = [M, M + 28, M + 200, M + 360, M + 430];
   const header = () => {
     y -= ROW + 2;
-    ['#', 'Tracking number', 'Service', 'Weight', 'Order / package'].forEach((h, i) => text(h, 9, bold, cols[i], (cols[i + 1] ?? PAGE[0] - M) - cols[i] - 4));
+    ['#', 'Tracking number', 'Service', 'Weight', 'Order / package'].forEach((h, i) =>
+      text(h, 9, bold, cols[i], (cols[i + 1] ?? PAGE[0] - M) - cols[i] - 4),
+    );
     page.drawLine({ start: { x: M, y: y - 3 }, end: { x: PAGE[0] - M, y: y - 3 }, thickness: 0.5 });
   };
   header();
   packages.forEach((p, i) => {
-    if (y - ROW < M + 40) { page = doc.addPage(PAGE); y = PAGE[1] - M; header(); }
+    if (y - ROW < M + 40) {
+      page = doc.addPage(PAGE);
+      y = PAGE[1] - M;
+      header();
+    }
     y -= ROW;
     const ref = [p.fulfillment_order?.order.order_number, p.name].filter(Boolean).join(' / ');
-    const cells = [String(i + 1), p.shipping_label?.tracking_code ?? '', p.shipping_label?.formatted_service ?? '',
-      p.weight !== null ? `${p.weight} ${p.weight_unit ?? ''}`.trim() : '', ref];
+    const cells = [
+      String(i + 1),
+      p.shipping_label?.tracking_code ?? '',
+      p.shipping_label?.formatted_service ?? '',
+      p.weight !== null ? `${p.weight} ${p.weight_unit ?? ''}`.trim() : '',
+      ref,
+    ];
     cells.forEach((c, j) => text(c, 9, j === 1 ? bold : font, cols[j], (cols[j + 1] ?? PAGE[0] - M) - cols[j] - 4));
   });
   y -= ROW * 2;
-  if (y < M + 30) { page = doc.addPage(PAGE); y = PAGE[1] - M; }
+  if (y < M + 30) {
+    page = doc.addPage(PAGE);
+    y = PAGE[1] - M;
+  }
   text(`Total packages: ${packages.length}`, 11, bold);
   y -= ROW * 2.5;
   text('Driver signature: ______________________________    Time: __________', 10);

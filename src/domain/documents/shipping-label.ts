@@ -12,7 +12,6 @@ import { storedDocument } from '../fulfillment/carriers/documents.js';
 // and a voided-then-relabelled package always prints its current label. Uploaded labels keep the
 // URL they were uploaded with; this document is only for bought ones.
 
-
 const W = 288; // 4 in, in points
 const H = 432; // 6 in
 const M = 14;
@@ -29,7 +28,11 @@ interface LabelData {
   test: boolean;
 }
 
-export const TEST_LABEL_LINES = ['TEST LABEL - NOT VALID FOR SHIPPING', 'Made by the built-in rate-table carrier:', 'no carrier will accept or deliver it.'];
+export const TEST_LABEL_LINES = [
+  'TEST LABEL - NOT VALID FOR SHIPPING',
+  'Made by the built-in rate-table carrier:',
+  'no carrier will accept or deliver it.',
+];
 
 async function labelData(db: Db, teamId: string, packageId: string): Promise<LabelData> {
   const pkg = await db.prisma.package.findFirst({
@@ -43,7 +46,10 @@ async function labelData(db: Db, teamId: string, packageId: string): Promise<Lab
     throw conflict(`Package ${packageId} has an uploaded label: it is printed from its own label_url.`);
   }
   const order = pkg.fulfillment_order_id
-    ? await db.prisma.fulfillmentOrder.findUnique({ where: { id: pkg.fulfillment_order_id }, select: { order: { select: { order_number: true } } } })
+    ? await db.prisma.fulfillmentOrder.findUnique({
+        where: { id: pkg.fulfillment_order_id },
+        select: { order: { select: { order_number: true } } },
+      })
     : null;
   return {
     tracking: label.tracking_code,
@@ -57,15 +63,24 @@ async function labelData(db: Db, teamId: string, packageId: string): Promise<Lab
   };
 }
 
-const lines = (a: Address) => [
-  a.name, a.company, a.address1, a.address2,
-  [a.city, a.state, a.zip].filter(Boolean).join(' '), a.country,
-].filter((l): l is string => typeof l === 'string' && l.trim() !== '');
+const lines = (a: Address) =>
+  [a.name, a.company, a.address1, a.address2, [a.city, a.state, a.zip].filter(Boolean).join(' '), a.country].filter(
+    (l): l is string => typeof l === 'string' && l.trim() !== '',
+  );
 
 /** Code 128 of `text` as a PNG (black bars, no human-readable text: the label prints it). */
 async function barcodePng(text: string): Promise<Buffer> {
   const { default: bwipjs } = await import('bwip-js');
-  return bwipjs.toBuffer({ bcid: 'code128', text, scale: 3, height: 18, includetext: false, paddingwidth: 10, paddingheight: 4, backgroundcolor: 'FFFFFF' });
+  return bwipjs.toBuffer({
+    bcid: 'code128',
+    text,
+    scale: 3,
+    height: 18,
+    includetext: false,
+    paddingwidth: 10,
+    paddingheight: 4,
+    backgroundcolor: 'FFFFFF',
+  });
 }
 
 /** Text that the standard PDF fonts can draw (WinAnsi): anything else becomes '?'. */
@@ -84,7 +99,8 @@ function fit(text: string, font: PDFFont, size: number, width: number): string {
 async function platformLabel(db: Db, teamId: string, packageId: string, format: 'PDF' | 'ZPL'): Promise<Uint8Array | null> {
   const stored = await storedDocument(db.prisma, teamId, packageId, 'LABEL');
   if (!stored) return null;
-  if (stored.format !== format) throw conflict(`The label of package ${packageId} was bought from the carrier as ${stored.format}; fetch it in that format.`);
+  if (stored.format !== format)
+    throw conflict(`The label of package ${packageId} was bought from the carrier as ${stored.format}; fetch it in that format.`);
   return stored.bytes;
 }
 
@@ -141,26 +157,42 @@ export async function labelZpl(db: Db, teamId: string, packageId: string): Promi
   const d = await labelData(db, teamId, packageId);
   const bought = await platformLabel(db, teamId, packageId, 'ZPL');
   if (bought) return Buffer.from(bought).toString('utf8');
-  const clean = (s: unknown) => String(s ?? '').replace(/[\^~\\]/g, ' ').replace(/[^\x20-\x7e]/g, '?').slice(0, 45);
+  const clean = (s: unknown) =>
+    String(s ?? '')
+      .replace(/[\^~\\]/g, ' ')
+      .replace(/[^\x20-\x7e]/g, '?')
+      .slice(0, 45);
   const out = ['^XA', '^CI28'];
   let y = 30;
   if (d.test) {
-    for (const l of TEST_LABEL_LINES) { out.push(`^FO30,${y}^A0N,30,30^FD${clean(l)}^FS`); y += 36; }
+    for (const l of TEST_LABEL_LINES) {
+      out.push(`^FO30,${y}^A0N,30,30^FD${clean(l)}^FS`);
+      y += 36;
+    }
     y += 10;
   }
   out.push(`^FO30,${y}^A0N,40,40^FD${clean(d.service)}^FS`);
   y += 60;
-  for (const l of lines(d.from)) { out.push(`^FO30,${y}^A0N,22,22^FD${clean(l)}^FS`); y += 26; }
+  for (const l of lines(d.from)) {
+    out.push(`^FO30,${y}^A0N,22,22^FD${clean(l)}^FS`);
+    y += 26;
+  }
   y += 20;
   out.push(`^FO30,${y}^A0N,24,24^FDSHIP TO^FS`);
   y += 32;
-  for (const l of lines(d.to)) { out.push(`^FO50,${y}^A0N,36,36^FD${clean(l)}^FS`); y += 42; }
+  for (const l of lines(d.to)) {
+    out.push(`^FO50,${y}^A0N,36,36^FD${clean(l)}^FS`);
+    y += 42;
+  }
   y += 30;
   out.push(`^FO30,${y}^BY3^BCN,180,N,N,N^FD${clean(d.tracking)}^FS`);
   y += 200;
   out.push(`^FO30,${y}^A0N,30,30^FDTRACKING # ${clean(d.tracking)}^FS`);
   y += 50;
-  if (d.weight) { out.push(`^FO30,${y}^A0N,24,24^FDWeight: ${clean(d.weight)}^FS`); y += 30; }
+  if (d.weight) {
+    out.push(`^FO30,${y}^A0N,24,24^FDWeight: ${clean(d.weight)}^FS`);
+    y += 30;
+  }
   if (d.reference) out.push(`^FO30,${y}^A0N,24,24^FDRef: ${clean(d.reference)}^FS`);
   out.push('^XZ');
   return `${out.join('\n')}\n`;

@@ -1,4 +1,3 @@
-
 // Absolute URLs of the documents fos renders for a package (spec 2.7 label_url, packing_slip_url,
 // label_with_packing_slip_url). `origin` is scheme://host of the request that created the
 // package or bought the label, so a URL works for whoever saw it in the response. The routes

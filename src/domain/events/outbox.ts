@@ -33,8 +33,14 @@ export async function enqueueEvents(tx: TxClient, events: Array<{ teamId: string
  * One event to the fulfiller team and, when there is one and it differs, the merchant team
  * (purchase orders, transfers, returns); the payload as JSON (dates as ISO strings).
  */
-export async function enqueueForParties(tx: TxClient, parties: { team_id: string; merchant_team_id?: string | null }, kind: EventKind, payload: unknown) {
+export async function enqueueForParties(
+  tx: TxClient,
+  parties: { team_id: string; merchant_team_id?: string | null },
+  kind: EventKind,
+  payload: unknown,
+) {
   const body = JSON.parse(JSON.stringify(payload)) as Record<string, unknown>;
   await enqueueEvent(tx, parties.team_id, kind, body);
-  if (parties.merchant_team_id && parties.merchant_team_id !== parties.team_id) await enqueueEvent(tx, parties.merchant_team_id, kind, body);
+  if (parties.merchant_team_id && parties.merchant_team_id !== parties.team_id)
+    await enqueueEvent(tx, parties.merchant_team_id, kind, body);
 }

@@ -66,8 +66,13 @@ export async function pushTracking(db: Db, event: OutboxEvent, adapters: SalesCh
   const shopType: ShopTypeName = shop?.shop_type ?? 'MANUAL';
   const adapter = adapters[shopType] ?? defaultSalesChannelAdapters()[shopType]!;
   const outcome = await adapter.pushTracking({
-    event_id: event.id, team_id: event.team_id, order_id: order.id, order_number: order.order_number,
-    shop_id: order.shop_id, shop_type: shopType, payload,
+    event_id: event.id,
+    team_id: event.team_id,
+    order_id: order.id,
+    order_number: order.order_number,
+    shop_id: order.shop_id,
+    shop_type: shopType,
+    payload,
   });
   return { ...outcome, order_id: order.id, shop_id: order.shop_id, shop_type: shopType };
 }

@@ -31,7 +31,10 @@ export function cursorAfterRecord(id: string, createdAt: Date | undefined): stri
 }
 
 /** Pages of records from `cursor` on (undefined: from the start), until the list ends. */
-export async function* walkPages<T>(fetchPage: (cursor: string | undefined, limit: number) => Promise<ExportPage<T>>, cursor?: string): AsyncGenerator<T[]> {
+export async function* walkPages<T>(
+  fetchPage: (cursor: string | undefined, limit: number) => Promise<ExportPage<T>>,
+  cursor?: string,
+): AsyncGenerator<T[]> {
   let next: string | undefined = cursor;
   for (;;) {
     const page = await fetchPage(next, EXPORT_CHUNK);

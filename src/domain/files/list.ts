@@ -45,7 +45,10 @@ const FEW = { sqlite: 500, postgresql: 2000 } as const;
 
 async function fewMatches(db: Db, teamId: string, types: string[] | undefined, minSize: number | undefined): Promise<string[] | undefined> {
   const args: unknown[] = [];
-  const p = (v: unknown) => { args.push(v); return db.provider === 'sqlite' ? '?' : `$${args.length}`; };
+  const p = (v: unknown) => {
+    args.push(v);
+    return db.provider === 'sqlite' ? '?' : `$${args.length}`;
+  };
   const where = [`"team_id" = ${p(teamId)}`];
   if (types) {
     const exact = types.filter((m) => !m.endsWith('/*')).map((m) => m.toLowerCase());
@@ -75,8 +78,8 @@ export async function listFiles(db: Db, teamId: string, q: FileListQuery) {
   else if (term) and.push({ search_text: { contains: term } });
   // One exact type is served in order by (team_id, mimetype, <sort>, id); see fewMatches for the rest.
   const exactOnly = types?.every((m) => !m.endsWith('/*'));
-  const probe = db.provider === 'sqlite' ? minSize !== undefined || (types && !(exactOnly && types.length === 1))
-    : exactOnly && types!.length > 1;
+  const probe =
+    db.provider === 'sqlite' ? minSize !== undefined || (types && !(exactOnly && types.length === 1)) : exactOnly && types!.length > 1;
   if (!found && probe) {
     const few = await fewMatches(db, teamId, types, minSize);
     if (few) and.push({ id: { in: few } });

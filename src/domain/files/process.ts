@@ -20,7 +20,11 @@ export async function processPendingFiles(db: Db, storage: FileStorage): Promise
   for (;;) {
     const stale = new Date(Date.now() - STALE_MS);
     const pending = await db.prisma.file.findMany({
-      where: { processing_status: 'PENDING', storage_key: { not: null }, OR: [{ processing_started_at: null }, { processing_started_at: { lt: stale } }] },
+      where: {
+        processing_status: 'PENDING',
+        storage_key: { not: null },
+        OR: [{ processing_started_at: null }, { processing_started_at: { lt: stale } }],
+      },
       orderBy: { created_at: 'asc' },
       take: BATCH,
       select: { id: true, processing_started_at: true, storage_key: true, url: true, team_id: true },
@@ -58,7 +62,12 @@ async function processOne(db: Db, storage: FileStorage, file: Claimed): Promise<
     const thumb = await image.clone().resize(THUMB, THUMB, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
     const small = await image.clone().resize(32, 32, { fit: 'inside' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     const hash = encode(new Uint8ClampedArray(small.data), small.info.width, small.info.height, 4, 3);
-    await storage.put(`${file.storage_key}.thumb.webp`, (async function* one() { yield thumb; })());
+    await storage.put(
+      `${file.storage_key}.thumb.webp`,
+      (async function* one() {
+        yield thumb;
+      })(),
+    );
     outcome = { processing_status: 'READY', thumbnail_url: thumbnailUrlOf(file.url), preview_blur_hash: hash };
   } catch (err) {
     outcome = { processing_status: 'FAILED', processing_error: (err instanceof Error ? err.message : String(err)).slice(0, 500) };
@@ -70,8 +79,11 @@ async function processOne(db: Db, storage: FileStorage, file: Claimed): Promise<
     }
     if (count) {
       await enqueueEvent(tx, file.team_id, 'file.processed', {
-        file_id: id, processing_status: outcome.processing_status, thumbnail_url: outcome.thumbnail_url ?? null,
-        preview_blur_hash: outcome.preview_blur_hash ?? null, processing_error: outcome.processing_error ?? null,
+        file_id: id,
+        processing_status: outcome.processing_status,
+        thumbnail_url: outcome.thumbnail_url ?? null,
+        preview_blur_hash: outcome.preview_blur_hash ?? null,
+        processing_error: outcome.processing_error ?? null,
       });
     }
   });

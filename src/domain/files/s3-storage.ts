@@ -38,8 +38,12 @@ export function parseS3Url(spec: string, env: Env = process.env): S3Location {
 }
 
 export class S3Storage implements FileStorage {
-  constructor(readonly where: S3Location, private readonly env: Env = process.env) {
-    if (!env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY) throw new Error('S3 storage needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment');
+  constructor(
+    readonly where: S3Location,
+    private readonly env: Env = process.env,
+  ) {
+    if (!env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY)
+      throw new Error('S3 storage needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment');
   }
 
   private async send(method: 'GET' | 'PUT' | 'DELETE', key: string, body?: { stream: Readable; length: number }) {
@@ -51,10 +55,16 @@ export class S3Storage implements FileStorage {
     if (body) headers['content-length'] = String(body.length);
     const signed = aws4.sign(
       { host: base.host, path: objectPath, method, service: 's3', region, headers },
-      { accessKeyId: this.env.AWS_ACCESS_KEY_ID, secretAccessKey: this.env.AWS_SECRET_ACCESS_KEY, sessionToken: this.env.AWS_SESSION_TOKEN },
+      {
+        accessKeyId: this.env.AWS_ACCESS_KEY_ID,
+        secretAccessKey: this.env.AWS_SECRET_ACCESS_KEY,
+        sessionToken: this.env.AWS_SESSION_TOKEN,
+      },
     );
     return request(`${base.protocol}//${base.host}${objectPath}`, {
-      method, headers: signed.headers as Record<string, string>, body: body?.stream,
+      method,
+      headers: signed.headers as Record<string, string>,
+      body: body?.stream,
     });
   }
 

@@ -9,8 +9,14 @@ import { fileTypeFromBuffer } from 'file-type';
 export const SNIFF_BYTES = 4100;
 
 const EXECUTABLE = new Set([
-  'application/x-elf', 'application/x-msdownload', 'application/x-mach-binary', 'application/x-sharedlib',
-  'application/x-executable', 'application/vnd.microsoft.portable-executable', 'application/x-dosexec', 'application/wasm',
+  'application/x-elf',
+  'application/x-msdownload',
+  'application/x-mach-binary',
+  'application/x-sharedlib',
+  'application/x-executable',
+  'application/vnd.microsoft.portable-executable',
+  'application/x-dosexec',
+  'application/wasm',
 ]);
 
 export const PROCESSED_IMAGES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif', 'image/tiff']);
@@ -20,10 +26,12 @@ export type Sniffed = { ok: true; mimetype: string } | { ok: false; reason: stri
 export async function sniff(head: Buffer, filename: string): Promise<Sniffed> {
   const found = await fileTypeFromBuffer(head);
   if (found) {
-    if (EXECUTABLE.has(found.mime)) return { ok: false, reason: `its content is an executable (${found.mime}), which is not accepted whatever its name` };
+    if (EXECUTABLE.has(found.mime))
+      return { ok: false, reason: `its content is an executable (${found.mime}), which is not accepted whatever its name` };
     return { ok: true, mimetype: found.mime };
   }
-  if (head.subarray(0, 2).toString('latin1') === '#!') return { ok: false, reason: 'its content is a script (#!), which is not accepted whatever its name' };
+  if (head.subarray(0, 2).toString('latin1') === '#!')
+    return { ok: false, reason: 'its content is a script (#!), which is not accepted whatever its name' };
   if (!head.includes(0) && utf8(head)) return { ok: true, mimetype: /\.csv$/i.test(filename) ? 'text/csv' : 'text/plain' };
   return { ok: true, mimetype: 'application/octet-stream' };
 }

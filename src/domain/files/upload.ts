@@ -28,9 +28,20 @@ function fieldsOf(fields: Record<string, string>, filename: string) {
   const name = (fields.name ?? filename).trim();
   if (!name || name.length > L.name) throw invalid('body.name', `must be 1 to ${L.name} characters (default: the file's name)`);
   const description = fields.description ?? null;
-  if (description !== null && description.length > L.description) throw invalid('body.description', `must be at most ${L.description} characters`);
-  const tags = fields.tags ? [...new Set(fields.tags.split(',').map((t) => t.trim()).filter(Boolean))] : [];
-  if (tags.length > L.tags || tags.some((t) => t.length > L.tag)) throw invalid('body.tags', `at most ${L.tags} comma-separated tags of up to ${L.tag} characters`);
+  if (description !== null && description.length > L.description)
+    throw invalid('body.description', `must be at most ${L.description} characters`);
+  const tags = fields.tags
+    ? [
+        ...new Set(
+          fields.tags
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+        ),
+      ]
+    : [];
+  if (tags.length > L.tags || tags.some((t) => t.length > L.tag))
+    throw invalid('body.tags', `at most ${L.tags} comma-separated tags of up to ${L.tag} characters`);
   const category = fields.file_category?.toUpperCase();
   if (category !== undefined && !(FILE_CATEGORIES as readonly string[]).includes(category)) {
     throw invalid('body.file_category', `must be one of ${FILE_CATEGORIES.join(', ')}`);
@@ -49,23 +60,36 @@ export async function uploadFile(db: Db, storage: FileStorage, teamId: string, p
   const tap = new Transform({
     transform(chunk: Buffer, _enc, done) {
       size += chunk.length;
-      if (headBytes < SNIFF_BYTES) { head.push(chunk.subarray(0, SNIFF_BYTES - headBytes)); headBytes += Math.min(chunk.length, SNIFF_BYTES - headBytes); }
+      if (headBytes < SNIFF_BYTES) {
+        head.push(chunk.subarray(0, SNIFF_BYTES - headBytes));
+        headBytes += Math.min(chunk.length, SNIFF_BYTES - headBytes);
+      }
       done(null, chunk);
     },
   });
   part.stream.on('error', (err) => tap.destroy(err));
   await storage.put(key, part.stream.pipe(tap));
   try {
-    if (part.stream.truncated) throw new DomainError('payload-too-large', `The file is larger than this server accepts (${limitBytes} bytes).`);
+    if (part.stream.truncated)
+      throw new DomainError('payload-too-large', `The file is larger than this server accepts (${limitBytes} bytes).`);
     if (size === 0) throw invalid('body.file', 'is empty');
     const kind = await sniff(Buffer.concat(head), part.filename);
     if (!kind.ok) throw new DomainError('unsupported-media-type', `The file cannot be stored: ${kind.reason}.`);
     const image = PROCESSED_IMAGES.has(kind.mimetype);
     return await db.prisma.file.create({
       data: {
-        id, team_id: teamId, name: meta.name, description: meta.description, url: contentUrl(origin, id), mimetype: kind.mimetype,
-        size: BigInt(size), tags: meta.tags, file_category: meta.category ?? (image ? 'IMAGE' : 'DOCUMENT'), search_text: searchKey(meta.name),
-        storage_key: key, processing_status: image ? 'PENDING' : 'READY',
+        id,
+        team_id: teamId,
+        name: meta.name,
+        description: meta.description,
+        url: contentUrl(origin, id),
+        mimetype: kind.mimetype,
+        size: BigInt(size),
+        tags: meta.tags,
+        file_category: meta.category ?? (image ? 'IMAGE' : 'DOCUMENT'),
+        search_text: searchKey(meta.name),
+        storage_key: key,
+        processing_status: image ? 'PENDING' : 'READY',
       },
     });
   } catch (err) {

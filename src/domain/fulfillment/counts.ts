@@ -22,9 +22,10 @@ export async function countFulfillmentOrders(db: Db, teamId: string, filter: Cou
   let where = `"fulfiller_team_id" = ${db.provider === 'sqlite' ? '?' : '$1'}`;
   if (filter.warehouse_id) where += ` AND "warehouse_id" = ${p(filter.warehouse_id)}`;
   if (filter.status) where += ` AND "status" IN (${filter.status.map(p).join(', ')})`;
-  const sql = db.provider === 'sqlite'
-    ? `SELECT COALESCE(SUM("n"), 0) AS n FROM "fulfillment_order_counts" WHERE ${where}`
-    : `SELECT COALESCE(SUM(n), 0)::bigint AS n FROM (SELECT "n" FROM "fulfillment_order_counts" WHERE ${where}
+  const sql =
+    db.provider === 'sqlite'
+      ? `SELECT COALESCE(SUM("n"), 0) AS n FROM "fulfillment_order_counts" WHERE ${where}`
+      : `SELECT COALESCE(SUM(n), 0)::bigint AS n FROM (SELECT "n" FROM "fulfillment_order_counts" WHERE ${where}
        UNION ALL SELECT "n" FROM "fulfillment_order_count_deltas" WHERE ${where}) AS c`;
   const rows = await db.prisma.$queryRawUnsafe<{ n: number | bigint }[]>(sql, ...params);
   return Number(rows[0]?.n ?? 0);

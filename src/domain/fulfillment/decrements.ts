@@ -50,7 +50,10 @@ export interface FoLineAfter {
  * absent from the result.
  */
 export async function decrementFulfillmentOrderLines(
-  tx: TxClient, foId: string, amounts: Array<[id: string, quantity: number]>, now: Date,
+  tx: TxClient,
+  foId: string,
+  amounts: Array<[id: string, quantity: number]>,
+  now: Date,
 ): Promise<FoLineAfter[]> {
   const q = sql`COALESCE(${integerById(amounts)}, 0)`;
   const ids = join(amounts.map(([id]) => id));

@@ -31,7 +31,14 @@ export interface FulfilResult extends PackageView {
   fulfillment_order: {
     id: string;
     status: string;
-    line_items: Array<{ id: string; product_id: string | null; sku: string | null; name: string; quantity: number; remaining_quantity: number }>;
+    line_items: Array<{
+      id: string;
+      product_id: string | null;
+      sku: string | null;
+      name: string;
+      quantity: number;
+      remaining_quantity: number;
+    }>;
   };
 }
 
@@ -44,15 +51,23 @@ const sum = <K>(entries: Array<[K, number]>) => {
 /** Why the fulfil's compare-and-set on the fulfillment order matched nothing (the package's own state first). */
 async function explainRefusal(tx: TxClient, teamId: string, packageId: string, lockedBy: string, now: Date): Promise<never> {
   // Sequential: a transaction is one connection (pg deprecates overlapping queries on a client).
-  const pkg = await tx.package.findFirst({ where: { id: packageId, fulfiller_team_id: teamId }, select: { status: true, shipment_status: true, fulfillment_order_id: true } });
+  const pkg = await tx.package.findFirst({
+    where: { id: packageId, fulfiller_team_id: teamId },
+    select: { status: true, shipment_status: true, fulfillment_order_id: true },
+  });
   if (!pkg) throw notFound('Package', packageId);
   const foId = pkg.fulfillment_order_id;
   if (!foId) throw conflict(`Package ${packageId} does not belong to a fulfillment order.`);
   if (pkg.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
-  const fo = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true, lock_owner: true, lock_expires_at: true, order_id: true } });
+  const fo = await tx.fulfillmentOrder.findFirst({
+    where: { id: foId, fulfiller_team_id: teamId },
+    select: { status: true, lock_owner: true, lock_expires_at: true, order_id: true },
+  });
   if (!fo) throw notFound('Fulfillment order', foId);
   if (!LOCKABLE.includes(fo.status)) {
-    throw conflict(`Fulfillment order ${foId} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders are fulfilled.`, { fulfillment_order_status: fo.status });
+    throw conflict(`Fulfillment order ${foId} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders are fulfilled.`, {
+      fulfillment_order_status: fo.status,
+    });
   }
   const lock = activeLock(fo, now);
   if (lock && lock.lock_owner !== lockedBy) throw lockHeld(foId, lock);
@@ -63,7 +78,9 @@ async function explainRefusal(tx: TxClient, teamId: string, packageId: string, l
     throw conflict(`Fulfillment order ${foId} changed while package ${packageId} was being fulfilled; try again.`);
   }
   const why = fo.lock_owner === lockedBy ? `the lock of "${lockedBy}" expired` : 'it is not locked';
-  throw conflict(`Fulfillment order ${foId} must be locked by "${lockedBy}" to fulfil package ${packageId}, but ${why}; lock it first (POST /v1/ops/fulfillment-orders/${foId}/lock).`);
+  throw conflict(
+    `Fulfillment order ${foId} must be locked by "${lockedBy}" to fulfil package ${packageId}, but ${why}; lock it first (POST /v1/ops/fulfillment-orders/${foId}/lock).`,
+  );
 }
 
 const noLabel = (packageId: string) =>
@@ -120,7 +137,8 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
 
     const items = await tx.packageLineItem.findMany({ where: { package_id: packageId }, orderBy: packageInclude.line_items.orderBy });
     if (!items.length) throw conflict(`Package ${packageId} has no line items.`);
-    const notOfFo = (i: (typeof items)[number]) => conflict(`Package line ${i.id} (${i.sku ?? i.name}) is not a line item of fulfillment order ${foId}.`);
+    const notOfFo = (i: (typeof items)[number]) =>
+      conflict(`Package line ${i.id} (${i.sku ?? i.name}) is not a line item of fulfillment order ${foId}.`);
     const unlinked = items.find((i) => !i.core_fulfillment_order_line_item_id);
     if (unlinked) throw notOfFo(unlinked);
     const perFoLine = sum(items.map((i) => [i.core_fulfillment_order_line_item_id!, i.quantity]));
@@ -136,40 +154,69 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
       const [lineId, q] = shortFo;
       const line = await tx.fulfillmentOrderLineItem.findFirst({ where: { id: lineId, fulfillment_order_id: foId } });
       if (!line) throw notOfFo(items.find((i) => i.core_fulfillment_order_line_item_id === lineId)!);
-      throw conflict(`${line.sku ?? line.name}: package holds ${q} but only ${line.remaining_quantity} remain to fulfil on fulfillment order ${foId}.`);
+      throw conflict(
+        `${line.sku ?? line.name}: package holds ${q} but only ${line.remaining_quantity} remain to fulfil on fulfillment order ${foId}.`,
+      );
     }
     const perOrderLine = sum(perFoLine.map(([l, q]) => [foLines.get(l)!.order_line_item_id, q]));
-    const orderLinesAfter = await decrementRemaining(tx, 'order_line_items', perOrderLine, sql`"order_id" = ${fo.order_id} AND "kind" = 'CORE'`, now);
+    const orderLinesAfter = await decrementRemaining(
+      tx,
+      'order_line_items',
+      perOrderLine,
+      sql`"order_id" = ${fo.order_id} AND "kind" = 'CORE'`,
+      now,
+    );
     const shortOrder = perOrderLine.find(([l]) => !orderLinesAfter.has(l));
-    if (shortOrder) throw conflict(`Order line item ${shortOrder[0]}: fewer than ${shortOrder[1]} units remain to fulfil (fulfilled concurrently?).`);
+    if (shortOrder)
+      throw conflict(`Order line item ${shortOrder[0]}: fewer than ${shortOrder[1]} units remain to fulfil (fulfilled concurrently?).`);
     const perProduct = sum(perFoLine.filter(([l]) => foLines.get(l)!.product_id).map(([l, q]) => [foLines.get(l)!.product_id!, q]));
     // Through the ledger: per level, two FULFILLED movements (on_hand -q, committed -q).
-    const short = await applyToProductLevels(tx, fo.warehouse_id, perProduct.map(([productId, q]) => ({ productId, deltas: { on_hand: -q, committed: -q } })),
+    const short = await applyToProductLevels(
+      tx,
+      fo.warehouse_id,
+      perProduct.map(([productId, q]) => ({ productId, deltas: { on_hand: -q, committed: -q } })),
       { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId, placement: { pick: true } },
-      await pickPlacements(tx, items.map((i) => ({ product_id: foLines.get(i.core_fulfillment_order_line_item_id!)!.product_id, lot_code: i.lot_code, quantity: i.quantity }))));
+      await pickPlacements(
+        tx,
+        items.map((i) => ({
+          product_id: foLines.get(i.core_fulfillment_order_line_item_id!)!.product_id,
+          lot_code: i.lot_code,
+          quantity: i.quantity,
+        })),
+      ),
+    );
     if (short.length) {
       // Why (only now, on the way to a 409): a product without a level here, else the first short one.
       const need = new Map(perProduct);
-      const found = await tx.inventoryLevel.findMany({ where: { warehouse_id: fo.warehouse_id, product_id: { in: short } }, orderBy: { id: 'asc' } });
+      const found = await tx.inventoryLevel.findMany({
+        where: { warehouse_id: fo.warehouse_id, product_id: { in: short } },
+        orderBy: { id: 'asc' },
+      });
       const missing = short.find((p) => !found.some((l) => l.product_id === p));
       if (missing) throw conflict(`Product ${missing} has no inventory in warehouse ${fo.warehouse_id}.`);
       const level = found[0];
-      throw conflict(`Inventory of product ${level.product_id} in warehouse ${fo.warehouse_id} is short: ${need.get(level.product_id)} to ship, on_hand ${level.on_hand}, committed ${level.committed}.`);
+      throw conflict(
+        `Inventory of product ${level.product_id} in warehouse ${fo.warehouse_id} is short: ${need.get(level.product_id)} to ship, on_hand ${level.on_hand}, committed ${level.committed}.`,
+      );
     }
 
     const foLeft = linesAfter.some((l) => l.remaining_quantity > 0);
     if (settleNow && (fo.status === 'FULFILLED') === foLeft) {
       throw new Error(`fulfil of package ${packageId}: fulfillment order ${foId} settled as ${fo.status}, but its lines say otherwise`);
     }
-    const foDone = settleNow ? { id: foId, status: fo.status } : await tx.fulfillmentOrder.update({
-      where: { id: foId },
-      data: {
-        status: foLeft ? 'IN_PROGRESS' : 'FULFILLED', lock_owner: null, lock_expires_at: null,
-        ...(foLeft ? {} : { packing_completed_at: now }),
-        ...(by ? { packed_by_user_id: by.userId, packed_by_user_name: by.userName } : {}),
-      },
-      select: { id: true, status: true },
-    });
+    const foDone = settleNow
+      ? { id: foId, status: fo.status }
+      : await tx.fulfillmentOrder.update({
+          where: { id: foId },
+          data: {
+            status: foLeft ? 'IN_PROGRESS' : 'FULFILLED',
+            lock_owner: null,
+            lock_expires_at: null,
+            ...(foLeft ? {} : { packing_completed_at: now }),
+            ...(by ? { packed_by_user_id: by.userId, packed_by_user_name: by.userName } : {}),
+          },
+          select: { id: true, status: true },
+        });
 
     const shippingLabel = await tx.shippingLabel.findUnique({ where: { package_id: packageId } });
     const order = await recordFulfilment(tx, db.provider, fo.order_id, Boolean(shippingLabel?.tracking_code), now);
@@ -185,53 +232,90 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
       },
     });
 
-    if (fo.priced) await billShipping(tx, {
-      fulfillmentId: fulfillment.id, fulfillmentOrderId: foId, orderId: fo.order_id, packageId,
-      merchantTeamId: fo.merchant_team_id, fulfillerTeamId: fo.fulfiller_team_id,
-    });
+    if (fo.priced)
+      await billShipping(tx, {
+        fulfillmentId: fulfillment.id,
+        fulfillmentOrderId: foId,
+        orderId: fo.order_id,
+        packageId,
+        merchantTeamId: fo.merchant_team_id,
+        fulfillerTeamId: fo.fulfiller_team_id,
+      });
     const shop = order.shop_id ? await tx.shop.findUnique({ where: { id: order.shop_id } }) : null;
     const remoteOf = (orderLineId: string) => orderLinesAfter.get(orderLineId)?.remote_id ?? null;
-    await enqueueEvents(tx, [{ teamId: fo.fulfiller_team_id, kind: 'tracking.push', payload: {
-      tracking: {
-        tracking_code: shippingLabel?.tracking_code ?? null,
-        tracking_url: shippingLabel?.tracking_url ?? null,
-        carrier: shippingLabel?.carrier_name ?? null,
-        carrier_id: shippingLabel?.carrier_id ?? null,
-        service_id: shippingLabel?.service_id ?? null,
-        formatted_service: shippingLabel?.formatted_service ?? null,
+    await enqueueEvents(tx, [
+      {
+        teamId: fo.fulfiller_team_id,
+        kind: 'tracking.push',
+        payload: {
+          tracking: {
+            tracking_code: shippingLabel?.tracking_code ?? null,
+            tracking_url: shippingLabel?.tracking_url ?? null,
+            carrier: shippingLabel?.carrier_name ?? null,
+            carrier_id: shippingLabel?.carrier_id ?? null,
+            service_id: shippingLabel?.service_id ?? null,
+            formatted_service: shippingLabel?.formatted_service ?? null,
+          },
+          shop: shop ? { id: shop.id, name: shop.name, slug: shop.slug, shop_type: shop.shop_type } : null,
+          order: { id: order.id, order_number: order.order_number, remote_id: order.remote_id, merchant_team_id: order.merchant_team_id },
+          fulfillment: {
+            id: fulfillment.id,
+            name: fulfillment.name,
+            package_id: packageId,
+            fulfillment_order_id: foId,
+            line_items: perFoLine.map(([l, q]) => {
+              const line = foLines.get(l)!;
+              return {
+                order_line_item_id: line.order_line_item_id,
+                remote_id: remoteOf(line.order_line_item_id),
+                sku: line.sku,
+                quantity: q,
+              };
+            }),
+          },
+        },
       },
-      shop: shop ? { id: shop.id, name: shop.name, slug: shop.slug, shop_type: shop.shop_type } : null,
-      order: { id: order.id, order_number: order.order_number, remote_id: order.remote_id, merchant_team_id: order.merchant_team_id },
-      fulfillment: {
-        id: fulfillment.id,
-        name: fulfillment.name,
-        package_id: packageId,
-        fulfillment_order_id: foId,
-        line_items: perFoLine.map(([l, q]) => {
-          const line = foLines.get(l)!;
-          return { order_line_item_id: line.order_line_item_id, remote_id: remoteOf(line.order_line_item_id), sku: line.sku, quantity: q };
-        }),
+      {
+        teamId: fo.fulfiller_team_id,
+        kind: 'package.fulfilled',
+        payload: {
+          package_id: packageId,
+          fulfillment_id: fulfillment.id,
+          fulfillment_order_id: foId,
+          order_id: fo.order_id,
+          fulfillment_order_status: foDone.status,
+          order_fulfillment_status: order.fulfillment_status,
+        },
       },
-    } }, { teamId: fo.fulfiller_team_id, kind: 'package.fulfilled', payload: {
-      package_id: packageId, fulfillment_id: fulfillment.id, fulfillment_order_id: foId, order_id: fo.order_id,
-      fulfillment_order_status: foDone.status, order_fulfillment_status: order.fulfillment_status,
-    } }]);
+    ]);
 
     // The names came with the fulfillment order's row; a package made there has its warehouse and teams.
-    const names = pkg.warehouse_id === fo.warehouse_id && pkg.merchant_team_id === fo.merchant_team_id && pkg.fulfiller_team_id === fo.fulfiller_team_id
-      ? namesOfRow(fo)
-      : await loadNames(tx, { warehouses: [pkg.warehouse_id], teams: [pkg.merchant_team_id, pkg.fulfiller_team_id] });
-    const view = presentPackage({
-      ...pkg, line_items: items, shipping_label: shippingLabel, fulfillment,
-      fulfillment_order: { order_id: fo.order_id, order: { shop_id: order.shop_id } },
-    }, { ...names, shop: (id) => (shop && id === shop.id ? { name: shop.name, shop_type: shop.shop_type } : undefined) });
+    const names =
+      pkg.warehouse_id === fo.warehouse_id && pkg.merchant_team_id === fo.merchant_team_id && pkg.fulfiller_team_id === fo.fulfiller_team_id
+        ? namesOfRow(fo)
+        : await loadNames(tx, { warehouses: [pkg.warehouse_id], teams: [pkg.merchant_team_id, pkg.fulfiller_team_id] });
+    const view = presentPackage(
+      {
+        ...pkg,
+        line_items: items,
+        shipping_label: shippingLabel,
+        fulfillment,
+        fulfillment_order: { order_id: fo.order_id, order: { shop_id: order.shop_id } },
+      },
+      { ...names, shop: (id) => (shop && id === shop.id ? { name: shop.name, shop_type: shop.shop_type } : undefined) },
+    );
     return {
       ...view,
       fulfillment_order: {
         id: foDone.id,
         status: foDone.status,
         line_items: linesAfter.map((l) => ({
-          id: l.id, product_id: l.product_id, sku: l.sku, name: l.name, quantity: l.quantity, remaining_quantity: l.remaining_quantity,
+          id: l.id,
+          product_id: l.product_id,
+          sku: l.sku,
+          name: l.name,
+          quantity: l.quantity,
+          remaining_quantity: l.remaining_quantity,
         })),
       },
     };

@@ -18,8 +18,16 @@ const foInclude = {
   line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
   order: {
     select: {
-      order_number: true, shop_id: true, shipping_address: true, customer_email: true, customer_name: true,
-      customer_phone: true, status: true, fulfillment_status: true, priority: true, shipping_method: true,
+      order_number: true,
+      shop_id: true,
+      shipping_address: true,
+      customer_email: true,
+      customer_name: true,
+      customer_phone: true,
+      status: true,
+      fulfillment_status: true,
+      priority: true,
+      shipping_method: true,
     },
   },
 } satisfies Prisma.FulfillmentOrderInclude;

@@ -40,15 +40,30 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
     // unless a platform already sold it: then it is attached, the hold stops fulfil, and the label
     // can be voided.
     const notHeld = o.purchase ? {} : { fulfillment_order: { order: { holds: { none: { active: true } } } } };
-    const claim = (fresh: boolean) => tx.package.updateManyAndReturn({
-      where: { id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: null, ...(fresh ? { carrier_id: null } : {}), ...notHeld },
-      data: {
-        shipment_status: 'LABEL_PRINTED', carrier_id: label.carrier_id, service_id: label.service_id,
-        formatted_service: label.formatted_service, provider_rate_id: integration?.rateId ?? null,
-        carrier_integration_id: integration?.id ?? null, carrier_integration_name: integration?.name ?? null,
-        carrier_integration_type: integration?.type ?? 'GENERIC', deliver_by: label.delivery_date, rate_error_data: DbNull, error_message: null,
-      },
-    });
+    const claim = (fresh: boolean) =>
+      tx.package.updateManyAndReturn({
+        where: {
+          id,
+          fulfiller_team_id: teamId,
+          status: 'PENDING',
+          shipment_status: null,
+          ...(fresh ? { carrier_id: null } : {}),
+          ...notHeld,
+        },
+        data: {
+          shipment_status: 'LABEL_PRINTED',
+          carrier_id: label.carrier_id,
+          service_id: label.service_id,
+          formatted_service: label.formatted_service,
+          provider_rate_id: integration?.rateId ?? null,
+          carrier_integration_id: integration?.id ?? null,
+          carrier_integration_name: integration?.name ?? null,
+          carrier_integration_type: integration?.type ?? 'GENERIC',
+          deliver_by: label.delivery_date,
+          rate_error_data: DbNull,
+          error_message: null,
+        },
+      });
     let [labelled] = await claim(true);
     const replacing = !labelled;
     if (replacing) [labelled] = await claim(false);
@@ -76,22 +91,44 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
     await storeDocuments(tx, teamId, id, o.documents);
     const created = await tx.shippingLabel.create({
       data: {
-        package_id: id, fulfiller_team_id: labelled.fulfiller_team_id, merchant_team_id: labelled.merchant_team_id,
-        tracking_code: label.tracking_code, tracking_url: label.tracking_url, label_url: o.label_url, original_label_url: label.download_url ?? o.label_url,
-        label_with_packing_slip_url: o.combined, shipment_status: 'LABEL_PRINTED', zone: label.zone, price: label.price, currency: label.currency,
-        list_rate: label.list_rate ?? label.price, list_currency: label.currency,
-        retail_price: label.retail_rate ?? null, retail_currency: label.retail_rate != null ? label.currency : null,
-        delivery_date: label.delivery_date, delivery_date_guaranteed: label.delivery_date_guaranteed, delivery_days: label.delivery_days,
-        formatted_service: label.formatted_service, carrier_name: label.carrier_name, carrier_id: label.carrier_id, service_id: label.service_id,
-        carrier_integration_id: integration?.id ?? null, carrier_integration_name: integration?.name ?? null,
-        carrier_integration_type: integration?.type ?? 'GENERIC', remote_id: label.remote_id,
+        package_id: id,
+        fulfiller_team_id: labelled.fulfiller_team_id,
+        merchant_team_id: labelled.merchant_team_id,
+        tracking_code: label.tracking_code,
+        tracking_url: label.tracking_url,
+        label_url: o.label_url,
+        original_label_url: label.download_url ?? o.label_url,
+        label_with_packing_slip_url: o.combined,
+        shipment_status: 'LABEL_PRINTED',
+        zone: label.zone,
+        price: label.price,
+        currency: label.currency,
+        list_rate: label.list_rate ?? label.price,
+        list_currency: label.currency,
+        retail_price: label.retail_rate ?? null,
+        retail_currency: label.retail_rate != null ? label.currency : null,
+        delivery_date: label.delivery_date,
+        delivery_date_guaranteed: label.delivery_date_guaranteed,
+        delivery_days: label.delivery_days,
+        formatted_service: label.formatted_service,
+        carrier_name: label.carrier_name,
+        carrier_id: label.carrier_id,
+        service_id: label.service_id,
+        carrier_integration_id: integration?.id ?? null,
+        carrier_integration_name: integration?.name ?? null,
+        carrier_integration_type: integration?.type ?? 'GENERIC',
+        remote_id: label.remote_id,
         remote_transaction_id: label.remote_transaction_id ?? null,
-        from_address: labelled.from_address ?? undefined, to_address: labelled.to_address ?? undefined,
+        from_address: labelled.from_address ?? undefined,
+        to_address: labelled.to_address ?? undefined,
       },
     });
     await enqueueEvent(tx, teamId, 'package.labelled', {
-      package_id: id, fulfillment_order_id: labelled.fulfillment_order_id, shipping_label_id: created.id,
-      tracking_code: label.tracking_code, formatted_service: label.formatted_service,
+      package_id: id,
+      fulfillment_order_id: labelled.fulfillment_order_id,
+      shipping_label_id: created.id,
+      tracking_code: label.tracking_code,
+      formatted_service: label.formatted_service,
     });
     // Presented from this transaction's writes: a PENDING package has no fulfillment yet.
     return presentWrittenPackage(tx, { ...labelled, shipping_label: created, fulfillment: null });

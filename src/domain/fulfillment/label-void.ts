@@ -24,7 +24,12 @@ import { writeTx } from './tx.js';
 async function platformRefund(db: Db, teamId: string, id: string, policy: OutboundPolicy): Promise<RefundState> {
   const pkg = await db.prisma.package.findFirst({
     where: { id, fulfiller_team_id: teamId },
-    select: { status: true, scan_form_id: true, shipment_status: true, shipping_label: { select: { voided_at: true, carrier_integration_id: true, remote_id: true, remote_transaction_id: true } } },
+    select: {
+      status: true,
+      scan_form_id: true,
+      shipment_status: true,
+      shipping_label: { select: { voided_at: true, carrier_integration_id: true, remote_id: true, remote_transaction_id: true } },
+    },
   });
   const label = pkg?.shipping_label;
   // Anything the void itself refuses is left to its compare-and-set, which explains it.
@@ -42,20 +47,32 @@ export async function voidLabel(db: Db, teamId: string, id: string, policy: Outb
     const now = new Date();
     const { count } = await tx.package.updateMany({
       where: {
-        id, fulfiller_team_id: teamId, status: 'PENDING', shipment_status: { not: null }, scan_form_id: null,
+        id,
+        fulfiller_team_id: teamId,
+        status: 'PENDING',
+        shipment_status: { not: null },
+        scan_form_id: null,
         shipping_label: { is: { voided_at: null } },
       },
       data: {
-        shipment_status: null, provider_rate_id: null, carrier_integration_id: null, carrier_integration_name: null,
-        carrier_integration_type: null, deliver_by: null,
+        shipment_status: null,
+        provider_rate_id: null,
+        carrier_integration_id: null,
+        carrier_integration_name: null,
+        carrier_integration_type: null,
+        deliver_by: null,
       },
     });
     if (!count) {
       const pkg = await tx.package.findFirst({
-        where: { id, fulfiller_team_id: teamId }, select: { status: true, scan_form_id: true, shipping_label: { select: { voided_at: true } } },
+        where: { id, fulfiller_team_id: teamId },
+        select: { status: true, scan_form_id: true, shipping_label: { select: { voided_at: true } } },
       });
       if (!pkg) throw notFound('Package', id);
-      if (pkg.scan_form_id) throw conflict(`Package ${id} is on scan form ${pkg.scan_form_id}: the carrier has scanned its label, which can no longer be voided.`);
+      if (pkg.scan_form_id)
+        throw conflict(
+          `Package ${id} is on scan form ${pkg.scan_form_id}: the carrier has scanned its label, which can no longer be voided.`,
+        );
       if (pkg.status !== 'PENDING') throw conflict(`Package ${id} is ${pkg.status}; a label can only be voided before fulfilment.`);
       if (pkg.shipping_label?.voided_at) throw conflict(`The label of package ${id} is already voided.`);
       throw conflict(`Package ${id} has no shipping label to void.`);
@@ -63,12 +80,25 @@ export async function voidLabel(db: Db, teamId: string, id: string, policy: Outb
     const label = await tx.shippingLabel.update({
       where: { package_id: id },
       data: { refund_status: refundStatus, voided_at: now },
-      select: { id: true, tracking_code: true, formatted_service: true, price: true, currency: true, package: { select: { fulfillment_order_id: true } } },
+      select: {
+        id: true,
+        tracking_code: true,
+        formatted_service: true,
+        price: true,
+        currency: true,
+        package: { select: { fulfillment_order_id: true } },
+      },
     });
     await enqueueEvent(tx, teamId, 'package.label_voided', {
-      package_id: id, fulfillment_order_id: label.package.fulfillment_order_id, shipping_label_id: label.id,
-      tracking_code: label.tracking_code, formatted_service: label.formatted_service, price: label.price, currency: label.currency,
-      refund_status: refundStatus, voided_at: now.toISOString(),
+      package_id: id,
+      fulfillment_order_id: label.package.fulfillment_order_id,
+      shipping_label_id: label.id,
+      tracking_code: label.tracking_code,
+      formatted_service: label.formatted_service,
+      price: label.price,
+      currency: label.currency,
+      refund_status: refundStatus,
+      voided_at: now.toISOString(),
     });
   });
   return loadPackage(db.prisma, teamId, id);

@@ -44,8 +44,9 @@ function uploadOf(input: LabelInput): Upload | null {
   if (!given.length && input.tracking_url === undefined) return null;
   const missing = UPLOAD_FIELDS.filter((f) => input[f] === undefined);
   if (missing.length) {
-    throw new DomainError('validation-failed', `An uploaded label needs ${UPLOAD_FIELDS.join(', ')}; missing: ${missing.join(', ')}.`,
-      { errors: missing.map((f) => ({ path: `body.${f}`, message: 'is required for an uploaded label' })) });
+    throw new DomainError('validation-failed', `An uploaded label needs ${UPLOAD_FIELDS.join(', ')}; missing: ${missing.join(', ')}.`, {
+      errors: missing.map((f) => ({ path: `body.${f}`, message: 'is required for an uploaded label' })),
+    });
   }
   for (const f of ['rate_strategy', 'carrier_id', 'service_id'] as const) {
     if (input[f] !== undefined) throw invalid(`body.${f}`, 'cannot be combined with an uploaded label');
@@ -54,10 +55,20 @@ function uploadOf(input: LabelInput): Upload | null {
 }
 
 const uploaded = (u: Upload): PurchasedLabel => ({
-  tracking_code: u.tracking_number, tracking_url: u.tracking_url ?? trackingUrl(u.carrier, u.tracking_number), label_url: u.label_url,
-  remote_id: null, price: u.cost, currency: u.cost_currency.toUpperCase(), formatted_service: `${u.carrier} ${u.service}`,
-  carrier_name: u.carrier, carrier_id: carrierSlug(u.carrier), service_id: carrierSlug(u.service), delivery_days: null,
-  delivery_date: null, delivery_date_guaranteed: false, zone: null,
+  tracking_code: u.tracking_number,
+  tracking_url: u.tracking_url ?? trackingUrl(u.carrier, u.tracking_number),
+  label_url: u.label_url,
+  remote_id: null,
+  price: u.cost,
+  currency: u.cost_currency.toUpperCase(),
+  formatted_service: `${u.carrier} ${u.service}`,
+  carrier_name: u.carrier,
+  carrier_id: carrierSlug(u.carrier),
+  service_id: carrierSlug(u.service),
+  delivery_days: null,
+  delivery_date: null,
+  delivery_date_guaranteed: false,
+  zone: null,
 });
 
 type PackageRecord = NonNullable<Awaited<ReturnType<typeof readPackage>>>;
@@ -67,8 +78,15 @@ function readPackage(client: Db['prisma'] | TxClient, teamId: string, id: string
 }
 
 const ratePackage = (pkg: PackageRecord, format: LabelFormat): RatePackage => ({
-  id: pkg.id, weight: pkg.weight, weight_unit: pkg.weight_unit, length: pkg.length, width: pkg.width,
-  height: pkg.height, measurement_unit: pkg.measurement_unit, from: asAddress(pkg.from_address), label_format: format,
+  id: pkg.id,
+  weight: pkg.weight,
+  weight_unit: pkg.weight_unit,
+  length: pkg.length,
+  width: pkg.width,
+  height: pkg.height,
+  measurement_unit: pkg.measurement_unit,
+  from: asAddress(pkg.from_address),
+  label_format: format,
 });
 
 const integrationOf = (a: CarrierAdapter, rateId: string) => ({ id: a.id, name: a.name, type: a.type, rateId });
@@ -79,11 +97,25 @@ const integrationOf = (a: CarrierAdapter, rateId: string) => ({ id: a.id, name: 
  * downloaded and stored, or fos's rendering for the rate table, and its
  * label_with_packing_slip_url the label followed by the packing slip.
  */
-export async function labelPackage(db: Db, teamId: string, id: string, input: LabelInput, origin = '', policy: OutboundPolicy = {}): Promise<PackageView> {
+export async function labelPackage(
+  db: Db,
+  teamId: string,
+  id: string,
+  input: LabelInput,
+  origin = '',
+  policy: OutboundPolicy = {},
+): Promise<PackageView> {
   const upload = uploadOf(input);
   // An uploaded label needs nothing from the package before its compare-and-set, which refuses
   // as a read would (and then explains why).
-  if (upload) return attachLabel(db, teamId, id, uploaded(upload), { integration: null, label_url: upload.label_url, combined: null, documents: [], purchase: null });
+  if (upload)
+    return attachLabel(db, teamId, id, uploaded(upload), {
+      integration: null,
+      label_url: upload.label_url,
+      combined: null,
+      documents: [],
+      purchase: null,
+    });
   const pkg = await readPackage(db.prisma, teamId, id);
   if (!pkg) throw notFound('Package', id);
   refuse(pkg);
@@ -92,7 +124,10 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
   if (open) return settleOpen(db, open, policy);
   const strategy = input.rate_strategy ?? (pkg.rate_strategy as RateStrategy | null);
   if (!strategy && !input.service_id) {
-    throw invalid('body.rate_strategy', 'is required (the package has none): send an uploaded label (label_url, tracking_number, carrier, service, cost, cost_currency) or rate_strategy CHEAPEST or FASTEST');
+    throw invalid(
+      'body.rate_strategy',
+      'is required (the package has none): send an uploaded label (label_url, tracking_number, carrier, service, cost, cost_currency) or rate_strategy CHEAPEST or FASTEST',
+    );
   }
   // The request's format, else the warehouse's default when the package was made (admin warehouse label-format).
   const format: LabelFormat = input.label_format ?? (pkg.label_format === 'ZPL' ? 'ZPL' : 'PDF');
@@ -103,8 +138,10 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
   const { all, eligible } = rank(quotes, { strategy, carrier_id: input.carrier_id, service_id: input.service_id });
   const best = eligible[0];
   if (!best) {
-    const message = !adapters.length ? 'No carrier integration is enabled for this package\'s warehouse.'
-      : all.length ? `No rate matches the requested service (${[input.carrier_id, input.service_id].filter(Boolean).join(' ')}); see available_rates.`
+    const message = !adapters.length
+      ? "No carrier integration is enabled for this package's warehouse."
+      : all.length
+        ? `No rate matches the requested service (${[input.carrier_id, input.service_id].filter(Boolean).join(' ')}); see available_rates.`
         : 'No carrier service can ship this package.';
     const data = rateErrorData(message, quotes, all);
     // Kept on the package so the failure is visible later (cleared by a successful label).
@@ -119,7 +156,11 @@ export async function labelPackage(db: Db, teamId: string, id: string, input: La
   if (!adapter.remote) {
     const label = await adapter.buy(rate, rp, to);
     return attachLabel(db, teamId, id, label, {
-      integration, label_url: labelDocumentUrl(origin, id, format), combined: labelWithPackingSlipUrl(origin, id), documents: [], purchase: null,
+      integration,
+      label_url: labelDocumentUrl(origin, id, format),
+      combined: labelWithPackingSlipUrl(origin, id),
+      documents: [],
+      purchase: null,
     });
   }
   // No label is bought while the order is on hold (a table or uploaded label is refused by attachLabel's compare-and-set).
@@ -141,15 +182,20 @@ async function finishPurchase(db: Db, claim: LabelPurchase, adapter: CarrierAdap
   const format = claim.label_format === 'ZPL' ? 'ZPL' : 'PDF';
   try {
     return await attachLabel(db, claim.team_id, claim.package_id, label, {
-      integration: integrationOf(adapter, rateOf(claim).provider_rate_id), label_url: labelDocumentUrl(claim.origin, claim.package_id, format),
-      combined: labelWithPackingSlipUrl(claim.origin, claim.package_id), documents, purchase: claim,
+      integration: integrationOf(adapter, rateOf(claim).provider_rate_id),
+      label_url: labelDocumentUrl(claim.origin, claim.package_id, format),
+      combined: labelWithPackingSlipUrl(claim.origin, claim.package_id),
+      documents,
+      purchase: claim,
     });
   } catch (err) {
     // The package was labelled another way (an upload) or fulfilled meanwhile: the label the
     // platform sold is refunded there and the claim closed, instead of being retried forever.
     const now = await db.prisma.package.findUnique({ where: { id: claim.package_id }, select: { status: true, shipment_status: true } });
     if (err instanceof DomainError && err.kind === 'conflict' && now && (now.status !== 'PENDING' || now.shipment_status)) {
-      await adapter.refund?.({ remote_id: label.remote_id, remote_transaction_id: label.remote_transaction_id ?? null }).catch(() => undefined);
+      await adapter
+        .refund?.({ remote_id: label.remote_id, remote_transaction_id: label.remote_transaction_id ?? null })
+        .catch(() => undefined);
       await abandon(db, claim, `bought but not attached (${err.message}); refund requested`);
     }
     throw err;
@@ -180,7 +226,11 @@ export async function settleOpen(db: Db, open: LabelPurchase, policy: OutboundPo
 
 /** Recovery (server start and every few seconds): open purchases whose lease ran out. */
 export async function recoverPurchases(db: Db, policy: OutboundPolicy, log?: { warn(o: object, m: string): void }) {
-  const due = await db.prisma.labelPurchase.findMany({ where: { state: 'CLAIMED', lease_until: { lte: new Date() } }, take: 20, orderBy: { lease_until: 'asc' } });
+  const due = await db.prisma.labelPurchase.findMany({
+    where: { state: 'CLAIMED', lease_until: { lte: new Date() } },
+    take: 20,
+    orderBy: { lease_until: 'asc' },
+  });
   let settled = 0;
   for (const p of due) {
     try {

@@ -17,9 +17,10 @@ export interface LockInput {
 }
 
 export const lockHeld = (id: string, lock: { lock_owner: string; expires_at: Date }) =>
-  new DomainError('lock-held',
-    `Fulfillment order ${id} is locked by "${lock.lock_owner}" until ${lock.expires_at.toISOString()}.`,
-    { lock_owner: lock.lock_owner, expires_at: lock.expires_at.toISOString() });
+  new DomainError('lock-held', `Fulfillment order ${id} is locked by "${lock.lock_owner}" until ${lock.expires_at.toISOString()}.`, {
+    lock_owner: lock.lock_owner,
+    expires_at: lock.expires_at.toISOString(),
+  });
 
 /** Reads why a compare-and-set on a fulfillment order matched nothing, and throws it. */
 async function explainLockRefusal(tx: TxClient, teamId: string, id: string, owner: string, now: Date): Promise<never> {
@@ -29,8 +30,11 @@ async function explainLockRefusal(tx: TxClient, teamId: string, id: string, owne
   });
   if (!fo) throw notFound('Fulfillment order', id);
   if (!LOCKABLE.includes(fo.status)) {
-    throw conflict(`Fulfillment order ${id} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders can be locked` +
-      (fo.status === 'PENDING' ? ' (accept it first).' : '.'), { fulfillment_order_status: fo.status });
+    throw conflict(
+      `Fulfillment order ${id} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders can be locked` +
+        (fo.status === 'PENDING' ? ' (accept it first).' : '.'),
+      { fulfillment_order_status: fo.status },
+    );
   }
   const lock = activeLock(fo, now);
   if (lock && lock.lock_owner !== owner) throw lockHeld(id, lock);
@@ -54,7 +58,10 @@ export async function lockFulfillmentOrder(db: Db, teamId: string, id: string, i
       RETURNING "order_id"`;
     if (!fo) return explainLockRefusal(tx, teamId, id, owner, now);
     await enqueueEvent(tx, teamId, 'fulfillment_order.locked', {
-      fulfillment_order_id: id, order_id: fo.order_id, lock_owner: owner, expires_at: expiresAt.toISOString(),
+      fulfillment_order_id: id,
+      order_id: fo.order_id,
+      lock_owner: owner,
+      expires_at: expiresAt.toISOString(),
     });
     return { success: true, lock_owner: owner, expires_at: expiresAt };
   });

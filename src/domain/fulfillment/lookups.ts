@@ -40,16 +40,26 @@ interface NameRow {
  */
 export async function loadNames(
   client: Client,
-  ids: { warehouses?: Array<string | null | undefined>; teams?: Array<string | null | undefined>; shops?: Array<string | null | undefined> },
+  ids: {
+    warehouses?: Array<string | null | undefined>;
+    teams?: Array<string | null | undefined>;
+    shops?: Array<string | null | undefined>;
+  },
 ): Promise<Names> {
   const w0 = uniq(ids.warehouses ?? []);
   const t0 = uniq(ids.teams ?? []);
   const s0 = uniq(ids.shops ?? []);
   const parts: Sql[] = [];
   // Enum columns are cast to text, so the branches agree on PostgreSQL too.
-  if (w0.length) parts.push(sql`SELECT 'w' AS kind, id, name, address1, city, state, zip, country, CAST(label_format AS TEXT) AS extra FROM warehouses WHERE id IN (${join(w0)})`);
+  if (w0.length)
+    parts.push(
+      sql`SELECT 'w' AS kind, id, name, address1, city, state, zip, country, CAST(label_format AS TEXT) AS extra FROM warehouses WHERE id IN (${join(w0)})`,
+    );
   if (t0.length) parts.push(sql`SELECT 't' AS kind, id, name, NULL, NULL, NULL, NULL, NULL, NULL FROM teams WHERE id IN (${join(t0)})`);
-  if (s0.length) parts.push(sql`SELECT 's' AS kind, id, name, NULL, NULL, NULL, NULL, NULL, CAST(shop_type AS TEXT) FROM shops WHERE id IN (${join(s0)})`);
+  if (s0.length)
+    parts.push(
+      sql`SELECT 's' AS kind, id, name, NULL, NULL, NULL, NULL, NULL, CAST(shop_type AS TEXT) FROM shops WHERE id IN (${join(s0)})`,
+    );
   const rows = parts.length ? await client.$queryRaw<NameRow[]>(join(parts, ' UNION ALL ')) : [];
   return namesOf(rows);
 }
@@ -62,9 +72,15 @@ function namesOf(rows: NameRow[]): Names {
   return {
     warehouse: (id) => {
       const x = id ? w.get(id) : undefined;
-      return x && { name: x.name, address: { address1: x.address1, city: x.city, state: x.state, zip: x.zip, country: x.country }, label_format: x.extra };
+      return (
+        x && {
+          name: x.name,
+          address: { address1: x.address1, city: x.city, state: x.state, zip: x.zip, country: x.country },
+          label_format: x.extra,
+        }
+      );
     },
-    team: (id) => (id ? t.get(id)?.name ?? null : null),
+    team: (id) => (id ? (t.get(id)?.name ?? null) : null),
     shop: (id) => {
       const x = id ? s.get(id) : undefined;
       return x && { name: x.name, shop_type: x.extra! };
@@ -81,14 +97,17 @@ function namesOf(rows: NameRow[]): Names {
  */
 export function nameColumns(table: 'fulfillment_orders' | 'packages'): Sql {
   // The label_format enum is cast to text, as in loadNames.
-  const w = (expr: string, as: string) => `(SELECT ${expr} FROM "warehouses" w WHERE w."id" = "${table}"."warehouse_id") AS "names_w_${as}"`;
+  const w = (expr: string, as: string) =>
+    `(SELECT ${expr} FROM "warehouses" w WHERE w."id" = "${table}"."warehouse_id") AS "names_w_${as}"`;
   const t = (col: string, as: string) => `(SELECT t."name" FROM "teams" t WHERE t."id" = "${table}"."${col}") AS "names_t_${as}"`;
-  return raw([
-    ...['name', 'address1', 'city', 'state', 'zip', 'country'].map((c) => w(`w."${c}"`, c)),
-    w('CAST(w."label_format" AS TEXT)', 'label_format'),
-    t('merchant_team_id', 'merchant'),
-    t('fulfiller_team_id', 'fulfiller'),
-  ].join(', '));
+  return raw(
+    [
+      ...['name', 'address1', 'city', 'state', 'zip', 'country'].map((c) => w(`w."${c}"`, c)),
+      w('CAST(w."label_format" AS TEXT)', 'label_format'),
+      t('merchant_team_id', 'merchant'),
+      t('fulfiller_team_id', 'fulfiller'),
+    ].join(', '),
+  );
 }
 
 export interface NameColumns {
@@ -110,12 +129,34 @@ export interface NameColumns {
 export function namesOfRow(r: NameColumns, shop?: { id: string; name: string; shop_type: string }): Names {
   const rows: NameRow[] = [];
   if (r.names_w_name !== null) {
-    rows.push({ kind: 'w', id: r.warehouse_id, name: r.names_w_name, address1: r.names_w_address1, city: r.names_w_city, state: r.names_w_state, zip: r.names_w_zip, country: r.names_w_country, extra: r.names_w_label_format });
+    rows.push({
+      kind: 'w',
+      id: r.warehouse_id,
+      name: r.names_w_name,
+      address1: r.names_w_address1,
+      city: r.names_w_city,
+      state: r.names_w_state,
+      zip: r.names_w_zip,
+      country: r.names_w_country,
+      extra: r.names_w_label_format,
+    });
   }
-  const team = (id: string, name: string | null) => name !== null && rows.push({ kind: 't', id, name, address1: null, city: null, state: null, zip: null, country: null, extra: null });
+  const team = (id: string, name: string | null) =>
+    name !== null && rows.push({ kind: 't', id, name, address1: null, city: null, state: null, zip: null, country: null, extra: null });
   team(r.merchant_team_id, r.names_t_merchant);
   team(r.fulfiller_team_id, r.names_t_fulfiller);
-  if (shop) rows.push({ kind: 's', id: shop.id, name: shop.name, address1: null, city: null, state: null, zip: null, country: null, extra: shop.shop_type });
+  if (shop)
+    rows.push({
+      kind: 's',
+      id: shop.id,
+      name: shop.name,
+      address1: null,
+      city: null,
+      state: null,
+      zip: null,
+      country: null,
+      extra: shop.shop_type,
+    });
   return namesOf(rows);
 }
 

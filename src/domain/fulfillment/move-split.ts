@@ -27,7 +27,9 @@ const MOVABLE = ['PENDING', 'ACCEPTED', 'IN_PROGRESS'];
 /** The compare-and-set claim; explains a refusal. */
 async function claimUntouched(tx: TxClient, teamId: string, id: string, verb: string) {
   const now = new Date();
-  const [fo] = await tx.$queryRaw<Array<{ id: string; order_id: string; warehouse_id: string; fulfiller_team_id: string; merchant_team_id: string }>>`
+  const [fo] = await tx.$queryRaw<
+    Array<{ id: string; order_id: string; warehouse_id: string; fulfiller_team_id: string; merchant_team_id: string }>
+  >`
     UPDATE "fulfillment_orders" SET "updated_at" = ${now}
     WHERE "id" = ${id} AND "fulfiller_team_id" = ${teamId} AND "status" IN (${join(MOVABLE)})
       AND ("lock_owner" IS NULL OR "lock_expires_at" IS NULL OR "lock_expires_at" <= ${now})
@@ -35,9 +37,13 @@ async function claimUntouched(tx: TxClient, teamId: string, id: string, verb: st
       AND NOT EXISTS (SELECT 1 FROM "fulfillment_order_line_items" l WHERE l."fulfillment_order_id" = "fulfillment_orders"."id" AND l."remaining_quantity" < l."quantity")
     RETURNING "id", "order_id", "warehouse_id", "fulfiller_team_id", "merchant_team_id"`;
   if (fo) return fo;
-  const now2 = await tx.fulfillmentOrder.findFirst({ where: { id, fulfiller_team_id: teamId }, select: { status: true, lock_owner: true, lock_expires_at: true } });
+  const now2 = await tx.fulfillmentOrder.findFirst({
+    where: { id, fulfiller_team_id: teamId },
+    select: { status: true, lock_owner: true, lock_expires_at: true },
+  });
   if (!now2) throw notFound('Fulfillment order', id);
-  if (!MOVABLE.includes(now2.status)) throw conflict(`Fulfillment order ${id} is ${now2.status} and cannot be ${verb}.`, { fulfillment_order_status: now2.status });
+  if (!MOVABLE.includes(now2.status))
+    throw conflict(`Fulfillment order ${id} is ${now2.status} and cannot be ${verb}.`, { fulfillment_order_status: now2.status });
   const lock = activeLock(now2, now);
   if (lock) throw lockHeld(id, lock);
   throw conflict(`Fulfillment order ${id} has packages or fulfilled units: only untouched fulfillment orders can be ${verb}.`);
@@ -45,14 +51,18 @@ async function claimUntouched(tx: TxClient, teamId: string, id: string, verb: st
 
 /** Which units of which lines: the given ones (each at most what remains), or every remaining unit. */
 async function pickLines(tx: TxClient, foId: string, wanted: LineQuantity[] | undefined) {
-  const lines = await tx.fulfillmentOrderLineItem.findMany({ where: { fulfillment_order_id: foId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+  const lines = await tx.fulfillmentOrderLineItem.findMany({
+    where: { fulfillment_order_id: foId },
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+  });
   if (!wanted) return { lines, take: new Map(lines.map((l) => [l.id, l.remaining_quantity])) };
   const take = new Map<string, number>();
   wanted.forEach((w, i) => {
     const line = lines.find((l) => l.id === w.fulfillment_order_line_item_id);
     if (!line) throw invalid(`body.lines.${i}.fulfillment_order_line_item_id`, `is not a line of fulfillment order ${foId}`);
     const q = (take.get(line.id) ?? 0) + w.quantity;
-    if (q > line.remaining_quantity) throw invalid(`body.lines.${i}.quantity`, `exceeds the ${line.remaining_quantity} remaining on the line`);
+    if (q > line.remaining_quantity)
+      throw invalid(`body.lines.${i}.quantity`, `exceeds the ${line.remaining_quantity} remaining on the line`);
     take.set(line.id, q);
   });
   return { lines, take };
@@ -61,16 +71,32 @@ async function pickLines(tx: TxClient, foId: string, wanted: LineQuantity[] | un
 type Lines = Awaited<ReturnType<typeof pickLines>>;
 
 /** Takes the units off the source lines and puts them on a new PENDING fulfillment order. */
-async function carveOut(tx: TxClient, fo: { id: string; order_id: string; fulfiller_team_id: string; merchant_team_id: string }, picked: Lines, warehouseId: string) {
+async function carveOut(
+  tx: TxClient,
+  fo: { id: string; order_id: string; fulfiller_team_id: string; merchant_team_id: string },
+  picked: Lines,
+  warehouseId: string,
+) {
   const created = await tx.fulfillmentOrder.create({
     data: {
-      order_id: fo.order_id, warehouse_id: warehouseId, fulfiller_team_id: fo.fulfiller_team_id, merchant_team_id: fo.merchant_team_id,
-      status: 'PENDING', request_status: 'UNSUBMITTED',
+      order_id: fo.order_id,
+      warehouse_id: warehouseId,
+      fulfiller_team_id: fo.fulfiller_team_id,
+      merchant_team_id: fo.merchant_team_id,
+      status: 'PENDING',
+      request_status: 'UNSUBMITTED',
       line_items: {
-        create: picked.lines.filter((l) => (picked.take.get(l.id) ?? 0) > 0).map((l) => ({
-          order_line_item_id: l.order_line_item_id, product_id: l.product_id, sku: l.sku, name: l.name, image_url: l.image_url,
-          quantity: picked.take.get(l.id)!, remaining_quantity: picked.take.get(l.id)!,
-        })),
+        create: picked.lines
+          .filter((l) => (picked.take.get(l.id) ?? 0) > 0)
+          .map((l) => ({
+            order_line_item_id: l.order_line_item_id,
+            product_id: l.product_id,
+            sku: l.sku,
+            name: l.name,
+            image_url: l.image_url,
+            quantity: picked.take.get(l.id)!,
+            remaining_quantity: picked.take.get(l.id)!,
+          })),
       },
     },
     select: { id: true },
@@ -80,7 +106,11 @@ async function carveOut(tx: TxClient, fo: { id: string; order_id: string; fulfil
     if (!q) continue;
     // Nothing is packed or fulfilled (the claim), so a line left empty simply goes.
     if (q === l.quantity) await tx.fulfillmentOrderLineItem.delete({ where: { id: l.id } });
-    else await tx.fulfillmentOrderLineItem.update({ where: { id: l.id }, data: { quantity: { decrement: q }, remaining_quantity: { decrement: q } } });
+    else
+      await tx.fulfillmentOrderLineItem.update({
+        where: { id: l.id },
+        data: { quantity: { decrement: q }, remaining_quantity: { decrement: q } },
+      });
   }
   return created.id;
 }
@@ -91,9 +121,14 @@ export async function splitFulfillmentOrder(db: Db, teamId: string, id: string, 
     const picked = await pickLines(tx, id, lines);
     const total = picked.lines.reduce((s, l) => s + l.remaining_quantity, 0);
     const taking = [...picked.take.values()].reduce((s, q) => s + q, 0);
-    if (taking === 0 || taking >= total) throw invalid('body.lines', 'must take some, but not all, of the fulfillment order\'s units');
+    if (taking === 0 || taking >= total) throw invalid('body.lines', "must take some, but not all, of the fulfillment order's units");
     const created = await carveOut(tx, fo, picked, fo.warehouse_id);
-    await enqueueEvent(tx, teamId, 'fulfillment_order.split', { fulfillment_order_id: id, new_fulfillment_order_id: created, order_id: fo.order_id, quantity: taking });
+    await enqueueEvent(tx, teamId, 'fulfillment_order.split', {
+      fulfillment_order_id: id,
+      new_fulfillment_order_id: created,
+      order_id: fo.order_id,
+      quantity: taking,
+    });
     return created;
   });
   return { original: await loadFulfillmentOrder(db.prisma, teamId, id), split: await loadFulfillmentOrder(db.prisma, teamId, newId) };
@@ -116,18 +151,38 @@ export async function moveFulfillmentOrder(db: Db, teamId: string, id: string, i
       const to = await levelFor(tx, productId, target.id);
       const got = await commitUpTo(tx, { levelId: to.id, product_id: productId, warehouse_id: target.id, quantity: q }, q, fo.order_id);
       if (got < q) {
-        throw conflict(`Warehouse ${target.id} has only ${got} of product ${productId} available; ${q} are needed to move fulfillment order ${id}.`, { product_id: productId });
+        throw conflict(
+          `Warehouse ${target.id} has only ${got} of product ${productId} available; ${q} are needed to move fulfillment order ${id}.`,
+          { product_id: productId },
+        );
       }
-      const from = await tx.inventoryLevel.findUnique({ where: { product_id_warehouse_id: { product_id: productId, warehouse_id: fo.warehouse_id } }, select: { id: true, product_id: true, warehouse_id: true } });
-      const released = from && await applyToLevel(tx, from, { committed: -q }, { kind: 'RELEASED', reason: 'MOVED', reference_type: 'fulfillment_order', reference_id: id });
-      if (!released) throw conflict(`Inventory of product ${productId} in warehouse ${fo.warehouse_id} has less than ${q} committed; it cannot be moved.`);
+      const from = await tx.inventoryLevel.findUnique({
+        where: { product_id_warehouse_id: { product_id: productId, warehouse_id: fo.warehouse_id } },
+        select: { id: true, product_id: true, warehouse_id: true },
+      });
+      const released =
+        from &&
+        (await applyToLevel(
+          tx,
+          from,
+          { committed: -q },
+          { kind: 'RELEASED', reason: 'MOVED', reference_type: 'fulfillment_order', reference_id: id },
+        ));
+      if (!released)
+        throw conflict(
+          `Inventory of product ${productId} in warehouse ${fo.warehouse_id} has less than ${q} committed; it cannot be moved.`,
+        );
     }
     const all = picked.lines.every((l) => (picked.take.get(l.id) ?? 0) === l.remaining_quantity);
     const movedTo = all
       ? (await tx.fulfillmentOrder.update({ where: { id }, data: { warehouse_id: target.id }, select: { id: true } })).id
       : await carveOut(tx, fo, picked, target.id);
     await enqueueEvent(tx, teamId, 'fulfillment_order.moved', {
-      fulfillment_order_id: id, moved_fulfillment_order_id: movedTo, order_id: fo.order_id, from_warehouse_id: fo.warehouse_id, to_warehouse_id: target.id,
+      fulfillment_order_id: id,
+      moved_fulfillment_order_id: movedTo,
+      order_id: fo.order_id,
+      from_warehouse_id: fo.warehouse_id,
+      to_warehouse_id: target.id,
     });
     return movedTo;
   });

@@ -15,7 +15,13 @@ export interface OrderProgress {
   merchant_team_id: string;
 }
 
-export async function recordFulfilment(tx: TxClient, provider: Provider, orderId: string, tracked: boolean, now: Date): Promise<OrderProgress> {
+export async function recordFulfilment(
+  tx: TxClient,
+  provider: Provider,
+  orderId: string,
+  tracked: boolean,
+  now: Date,
+): Promise<OrderProgress> {
   // PostgreSQL: the order's row lock first, so the statement below (a new snapshot) sees what a
   // concurrent fulfil of another of the order's fulfillment orders committed while this one
   // waited: no write skew. (Within one statement, the subquery would keep the snapshot from

@@ -45,8 +45,7 @@ export const PACKAGE_CONFIG: Record<string, { kind: ConfigKind; default: unknown
 export type PackageConfig = Record<string, unknown>;
 
 const fits = (kind: ConfigKind, v: unknown) =>
-  v === null ||
-  (kind === 'insurance' ? typeof v === 'object' && !Array.isArray(v) : typeof v === kind);
+  v === null || (kind === 'insurance' ? typeof v === 'object' && !Array.isArray(v) : typeof v === kind);
 
 /** Known keys only, values of the right kind only; nulls only when keepNull (a caller clearing a value). */
 function known(source: unknown, keepNull: boolean): PackageConfig {

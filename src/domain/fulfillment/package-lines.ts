@@ -41,16 +41,24 @@ function matchLine(foId: string, foLines: PackingLine[], line: LineInput, i: num
   if (!line.core_fulfillment_order_line_item_id && !line.product_id && !line.sku) {
     throw invalid(`body.${path}`, 'needs a sku, a product_id or a core_fulfillment_order_line_item_id');
   }
-  const hits = foLines.filter((l) =>
-    (!line.core_fulfillment_order_line_item_id || l.id === line.core_fulfillment_order_line_item_id) &&
-    (!line.product_id || l.product_id === line.product_id) &&
-    (!line.sku || l.sku === line.sku));
+  const hits = foLines.filter(
+    (l) =>
+      (!line.core_fulfillment_order_line_item_id || l.id === line.core_fulfillment_order_line_item_id) &&
+      (!line.product_id || l.product_id === line.product_id) &&
+      (!line.sku || l.sku === line.sku),
+  );
   if (hits.length === 0) {
-    const what = [line.sku && `sku ${line.sku}`, line.product_id && `product ${line.product_id}`,
-      line.core_fulfillment_order_line_item_id && `line item ${line.core_fulfillment_order_line_item_id}`].filter(Boolean).join(', ');
+    const what = [
+      line.sku && `sku ${line.sku}`,
+      line.product_id && `product ${line.product_id}`,
+      line.core_fulfillment_order_line_item_id && `line item ${line.core_fulfillment_order_line_item_id}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
     throw invalid(`body.${path}`, `does not match a line item of fulfillment order ${foId} (${what})`);
   }
-  if (hits.length > 1) throw invalid(`body.${path}`, 'matches several line items of the fulfillment order; give core_fulfillment_order_line_item_id');
+  if (hits.length > 1)
+    throw invalid(`body.${path}`, 'matches several line items of the fulfillment order; give core_fulfillment_order_line_item_id');
   return hits[0];
 }
 
@@ -98,13 +106,18 @@ export function resolveLines(fo: { id: string; line_items: PackingLine[] }, line
 }
 
 /** Package totals derived from its lines. */
-export function lineTotals(lines: Array<{ core_fulfillment_order_line_item_id: string | null; quantity: number; customs_value: number | null }>) {
+export function lineTotals(
+  lines: Array<{ core_fulfillment_order_line_item_id: string | null; quantity: number; customs_value: number | null }>,
+) {
   const perLine = new Map<string, number>();
   for (const l of lines) {
     const k = l.core_fulfillment_order_line_item_id ?? '';
     perLine.set(k, (perLine.get(k) ?? 0) + l.quantity);
   }
-  const canonical = [...perLine.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, q]) => `${k}:${q}`).join('|');
+  const canonical = [...perLine.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, q]) => `${k}:${q}`)
+    .join('|');
   return {
     total_item_quantity: lines.reduce((s, l) => s + l.quantity, 0),
     unique_line_item_count: perLine.size,

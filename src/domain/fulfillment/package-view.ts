@@ -241,7 +241,14 @@ export async function presentPackages(client: Client, rows: PackageRow[]): Promi
  */
 export async function presentWrittenPackage(tx: TxClient, p: Omit<PackageRow, 'line_items' | 'fulfillment_order'>): Promise<PackageView> {
   // One row per line (one with null lines for a package without any), each with the context.
-  const rows = await tx.$queryRaw<Array<NameColumns & { order_id: string | null; shop_id: string | null; s_name: string | null; s_shop_type: string | null } & Record<string, unknown>>>`
+  const rows = await tx.$queryRaw<
+    Array<
+      NameColumns & { order_id: string | null; shop_id: string | null; s_name: string | null; s_shop_type: string | null } & Record<
+          string,
+          unknown
+        >
+    >
+  >`
     SELECT "packages"."warehouse_id", "packages"."merchant_team_id", "packages"."fulfiller_team_id", ${nameColumns('packages')},
       fo."order_id", o."shop_id", s."name" AS "s_name", CAST(s."shop_type" AS TEXT) AS "s_shop_type", ${LINE_SELECT}
     FROM "packages" LEFT JOIN "fulfillment_orders" fo ON fo."id" = "packages"."fulfillment_order_id"
@@ -251,7 +258,11 @@ export async function presentWrittenPackage(tx: TxClient, p: Omit<PackageRow, 'l
     ORDER BY pl."created_at", pl."id"`;
   const c = rows[0];
   const line_items = rows.filter((r) => r.l_id !== null).map(lineOf);
-  const row: PackageRow = { ...p, line_items, fulfillment_order: c.order_id ? { order_id: c.order_id, order: { shop_id: c.shop_id } } : null };
+  const row: PackageRow = {
+    ...p,
+    line_items,
+    fulfillment_order: c.order_id ? { order_id: c.order_id, order: { shop_id: c.shop_id } } : null,
+  };
   const shop = c.shop_id && c.s_name !== null ? { id: c.shop_id, name: c.s_name, shop_type: c.s_shop_type! } : undefined;
   return presentPackage(row, namesOfRow(c, shop));
 }
@@ -261,10 +272,32 @@ type LineRow = PackageRow['line_items'][number];
 // Every column of a package line, checked against the model by the compiler (a column added to
 // the schema and not here fails to build), read as "l_<column>" beside other tables' columns.
 const LINE_COLUMNS = Object.keys({
-  id: 1, package_id: 1, product_id: 1, core_fulfillment_order_line_item_id: 1, work_order_line_item_id: 1, sku: 1, name: 1,
-  image_url: 1, quantity: 1, weight: 1, weight_unit: 1, lot_code: 1, expiration_date: 1, uom_label: 1, uom_multiplier_to_eaches: 1,
-  uom_profile_id: 1, customs_value: 1, customs_value_currency: 1, customs_description: 1, hs_code: 1, country_of_origin: 1,
-  printed_commodity_identifier: 1, eccn: 1, manufacturer: 1, created_at: 1, updated_at: 1,
+  id: 1,
+  package_id: 1,
+  product_id: 1,
+  core_fulfillment_order_line_item_id: 1,
+  work_order_line_item_id: 1,
+  sku: 1,
+  name: 1,
+  image_url: 1,
+  quantity: 1,
+  weight: 1,
+  weight_unit: 1,
+  lot_code: 1,
+  expiration_date: 1,
+  uom_label: 1,
+  uom_multiplier_to_eaches: 1,
+  uom_profile_id: 1,
+  customs_value: 1,
+  customs_value_currency: 1,
+  customs_description: 1,
+  hs_code: 1,
+  country_of_origin: 1,
+  printed_commodity_identifier: 1,
+  eccn: 1,
+  manufacturer: 1,
+  created_at: 1,
+  updated_at: 1,
 } satisfies Record<keyof LineRow, 1>) as Array<keyof LineRow>;
 const LINE_SELECT = raw(LINE_COLUMNS.map((c) => `pl."${c}" AS "l_${c}"`).join(', '));
 

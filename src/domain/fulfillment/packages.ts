@@ -49,12 +49,20 @@ export interface Caller {
 /** Canonical JSON (sorted keys) of the create body without the key: tells a replay from a reuse. */
 function requestHash(input: CreatePackageInput): string {
   const canon = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canon)
+    Array.isArray(v)
+      ? v.map(canon)
       : v && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k) => [k, canon((v as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+              .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+          )
         : v;
   const { idempotency_key: _ignored, ...body } = input;
-  return createHash('sha256').update(JSON.stringify(canon(body))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canon(body)))
+    .digest('hex');
 }
 
 /** The package id an idempotency key already created (same body), null when unused; 409 on reuse. */
@@ -65,8 +73,9 @@ async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: st
   });
   if (!existing) return null;
   if (existing.request_hash !== hash) {
-    throw conflict(`Idempotency key "${key}" was already used for package ${existing.id} with a different request body.`,
-      { package_id: existing.id });
+    throw conflict(`Idempotency key "${key}" was already used for package ${existing.id} with a different request body.`, {
+      package_id: existing.id,
+    });
   }
   return existing.id;
 }
@@ -80,7 +89,12 @@ async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: st
  * `origin` (scheme://host of the request) makes packing_slip_url absolute; the id is made here
  * (UUIDv7, as the column default would) so the URL is written with the row, not by a second UPDATE.
  */
-export async function createPackage(db: Db, caller: Caller, input: CreatePackageInput, origin = ''): Promise<{ package: PackageView; created: boolean }> {
+export async function createPackage(
+  db: Db,
+  caller: Caller,
+  input: CreatePackageInput,
+  origin = '',
+): Promise<{ package: PackageView; created: boolean }> {
   const { teamId } = caller;
   const key = input.idempotency_key;
   const hash = requestHash(input);
@@ -126,24 +140,45 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
           weight_unit: input.weight_unit ?? units.weight_unit,
           rate_strategy: input.rate_strategy ?? null,
           from_address: {
-            name: warehouse?.name ?? null, company: names.team(fo.fulfiller_team_id), address1: warehouse?.address.address1 ?? null,
-            address2: null, city: warehouse?.address.city ?? null, state: warehouse?.address.state ?? null, zip: warehouse?.address.zip ?? null,
-            country: warehouse?.address.country ?? null, phone: null, email: null,
+            name: warehouse?.name ?? null,
+            company: names.team(fo.fulfiller_team_id),
+            address1: warehouse?.address.address1 ?? null,
+            address2: null,
+            city: warehouse?.address.city ?? null,
+            state: warehouse?.address.state ?? null,
+            zip: warehouse?.address.zip ?? null,
+            country: warehouse?.address.country ?? null,
+            phone: null,
+            email: null,
           },
           to_address: {
-            name: ship.name ?? fo.order.customer_name ?? null, company: ship.company ?? null, address1: ship.address1 ?? null,
-            address2: ship.address2 ?? null, city: ship.city ?? null, state: ship.state ?? null, zip: ship.zip ?? null,
-            country: ship.country ?? null, phone: ship.phone ?? null, email: fo.order.customer_email ?? null,
+            name: ship.name ?? fo.order.customer_name ?? null,
+            company: ship.company ?? null,
+            address1: ship.address1 ?? null,
+            address2: ship.address2 ?? null,
+            city: ship.city ?? null,
+            state: ship.state ?? null,
+            zip: ship.zip ?? null,
+            country: ship.country ?? null,
+            phone: ship.phone ?? null,
+            email: fo.order.customer_email ?? null,
           },
           config: resolveConfig(fo.order.config, input.config) as Prisma.InputJsonValue,
           ...lineTotals(lines.map((l) => l.data)),
         },
       });
       // The lines in one INSERT that returns them, in the order a read shows them.
-      const lineItems = (await tx.packageLineItem.createManyAndReturn({ data: lines.map((l) => ({ ...l.data, package_id: id })) }))
-        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const lineItems = (await tx.packageLineItem.createManyAndReturn({ data: lines.map((l) => ({ ...l.data, package_id: id })) })).sort(
+        (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      );
       await enqueueEvent(tx, teamId, 'package.created', { package_id: pkg.id, fulfillment_order_id: fo.id, order_id: fo.order_id });
-      const row = { ...pkg, line_items: lineItems, shipping_label: null, fulfillment: null, fulfillment_order: { order_id: fo.order_id, order: { shop_id: fo.order.shop_id } } };
+      const row = {
+        ...pkg,
+        line_items: lineItems,
+        shipping_label: null,
+        fulfillment: null,
+        fulfillment_order: { order_id: fo.order_id, order: { shop_id: fo.order.shop_id } },
+      };
       return { id: pkg.id, created: true, view: presentPackage(row, names) };
     });
   } catch (err) {
@@ -151,7 +186,7 @@ export async function createPackage(db: Db, caller: Caller, input: CreatePackage
     if (!again) throw err;
     result = { id: again, created: false };
   }
-  return { package: result.view ?? await loadPackage(db.prisma, teamId, result.id), created: result.created };
+  return { package: result.view ?? (await loadPackage(db.prisma, teamId, result.id)), created: result.created };
 }
 
 export interface ListPackagesInput extends PageRequest {
@@ -164,12 +199,16 @@ export interface ListPackagesInput extends PageRequest {
 export async function listPackages(db: Db, teamId: string, input: ListPackagesInput) {
   const orderBy = [{ created_at: 'desc' }, { id: 'desc' }];
   const rows = await db.prisma.package.findMany({
-    ...pageArgs(input, {
-      fulfiller_team_id: teamId,
-      ...(input.fulfillment_order_id ? { fulfillment_order_id: input.fulfillment_order_id } : {}),
-      ...(input.status ? { status: { in: input.status } } : {}),
-      ...(input.scan_form_id ? { scan_form_id: input.scan_form_id } : {}),
-    }, orderBy),
+    ...pageArgs(
+      input,
+      {
+        fulfiller_team_id: teamId,
+        ...(input.fulfillment_order_id ? { fulfillment_order_id: input.fulfillment_order_id } : {}),
+        ...(input.status ? { status: { in: input.status } } : {}),
+        ...(input.scan_form_id ? { scan_form_id: input.scan_form_id } : {}),
+      },
+      orderBy,
+    ),
     include: packageInclude,
   });
   const page = toPage(rows, input, undefined, orderBy);
@@ -201,7 +240,17 @@ export async function updatePackage(db: Db, teamId: string, id: string, input: U
     const locked = input.package_line_items && foId ? await claimForPacking(tx, db.provider, teamId, foId) : null;
     // updated_at always: an updateMany with empty data matches nothing (count 0).
     const scalars: Prisma.PackageUpdateManyMutationInput = { updated_at: new Date() };
-    for (const k of ['name', 'weight', 'weight_unit', 'length', 'width', 'height', 'measurement_unit', 'rate_strategy', 'carton_id'] as const) {
+    for (const k of [
+      'name',
+      'weight',
+      'weight_unit',
+      'length',
+      'width',
+      'height',
+      'measurement_unit',
+      'rate_strategy',
+      'carton_id',
+    ] as const) {
       if (input[k] !== undefined) (scalars as Record<string, unknown>)[k] = input[k];
     }
     if (input.config) scalars.config = resolveConfig(null, pre.config, input.config) as Prisma.InputJsonValue;

@@ -21,7 +21,13 @@ export interface PackingFo {
   fulfiller_team_id: string;
   merchant_team_id: string;
   picking_session_id: string | null;
-  order: { shipping_address: unknown; customer_email: string | null; customer_name: string | null; config: unknown; shop_id: string | null };
+  order: {
+    shipping_address: unknown;
+    customer_email: string | null;
+    customer_name: string | null;
+    config: unknown;
+    shop_id: string | null;
+  };
   names: Names;
 }
 
@@ -39,11 +45,12 @@ interface ClaimRow extends NameColumns {
 }
 
 /** A Json column read through a subquery: SQLite gives its text, PostgreSQL the value. */
-const jsonOf = (provider: Provider, v: unknown) => (provider === 'sqlite' && typeof v === 'string' ? JSON.parse(v) : v ?? null);
+const jsonOf = (provider: Provider, v: unknown) => (provider === 'sqlite' && typeof v === 'string' ? JSON.parse(v) : (v ?? null));
 
 export async function claimForPacking(tx: TxClient, provider: Provider, teamId: string, foId: string): Promise<PackingFo> {
   const order = (col: string) => raw(`(SELECT o."${col}" FROM "orders" o WHERE o."id" = "fulfillment_orders"."order_id")`);
-  const shop = (col: string) => raw(`(SELECT s."${col}" FROM "shops" s JOIN "orders" o ON s."id" = o."shop_id" WHERE o."id" = "fulfillment_orders"."order_id")`);
+  const shop = (col: string) =>
+    raw(`(SELECT s."${col}" FROM "shops" s JOIN "orders" o ON s."id" = o."shop_id" WHERE o."id" = "fulfillment_orders"."order_id")`);
   const [row] = await tx.$queryRaw<ClaimRow[]>`
     UPDATE "fulfillment_orders" SET "updated_at" = ${new Date()}
     WHERE "id" = ${foId} AND "fulfiller_team_id" = ${teamId} AND "status" NOT IN (${join(CLOSED_FO)}) AND ${NO_ACTIVE_HOLD}
@@ -53,18 +60,30 @@ export async function claimForPacking(tx: TxClient, provider: Provider, teamId: 
       ${shop('name')} AS "s_name", CAST(${shop('shop_type')} AS TEXT) AS "s_shop_type",
       ${nameColumns('fulfillment_orders')}`;
   if (!row) {
-    const now = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true, order_id: true } });
+    const now = await tx.fulfillmentOrder.findFirst({
+      where: { id: foId, fulfiller_team_id: teamId },
+      select: { status: true, order_id: true },
+    });
     if (!now) throw notFound('Fulfillment order', foId);
     if (!CLOSED_FO.includes(now.status)) await assertNoActiveHold(tx, now.order_id); // no packing while on hold: 409 naming the hold
-    throw conflict(`Fulfillment order ${foId} is ${now.status}; no packages can be added or changed.`, { fulfillment_order_status: now.status });
+    throw conflict(`Fulfillment order ${foId} is ${now.status}; no packages can be added or changed.`, {
+      fulfillment_order_status: now.status,
+    });
   }
   const shopOf = row.o_shop_id && row.s_name !== null ? { id: row.o_shop_id, name: row.s_name, shop_type: row.s_shop_type! } : undefined;
   return {
-    id: row.id, order_id: row.order_id, warehouse_id: row.warehouse_id, fulfiller_team_id: row.fulfiller_team_id,
-    merchant_team_id: row.merchant_team_id, picking_session_id: row.picking_session_id,
+    id: row.id,
+    order_id: row.order_id,
+    warehouse_id: row.warehouse_id,
+    fulfiller_team_id: row.fulfiller_team_id,
+    merchant_team_id: row.merchant_team_id,
+    picking_session_id: row.picking_session_id,
     order: {
-      shipping_address: jsonOf(provider, row.o_shipping_address), customer_email: row.o_customer_email,
-      customer_name: row.o_customer_name, config: jsonOf(provider, row.o_config), shop_id: row.o_shop_id,
+      shipping_address: jsonOf(provider, row.o_shipping_address),
+      customer_email: row.o_customer_email,
+      customer_name: row.o_customer_name,
+      config: jsonOf(provider, row.o_config),
+      shop_id: row.o_shop_id,
     },
     names: namesOfRow(row, shopOf),
   };
@@ -98,8 +117,19 @@ export interface PackingProduct {
   manufacturer: string | null;
 }
 
-const PRODUCT_FIELDS = ['image_url', 'weight', 'weight_unit', 'customs_value', 'customs_value_currency', 'customs_description', 'hs_code',
-  'country_of_origin', 'printed_commodity_identifier', 'eccn', 'manufacturer'] as const satisfies ReadonlyArray<keyof PackingProduct>;
+const PRODUCT_FIELDS = [
+  'image_url',
+  'weight',
+  'weight_unit',
+  'customs_value',
+  'customs_value_currency',
+  'customs_description',
+  'hs_code',
+  'country_of_origin',
+  'printed_commodity_identifier',
+  'eccn',
+  'manufacturer',
+] as const satisfies ReadonlyArray<keyof PackingProduct>;
 
 /** What a line without a product copies: nothing. */
 export const NO_PRODUCT = Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, null])) as unknown as PackingProduct;
@@ -116,8 +146,13 @@ export async function packingLines(tx: TxClient, foId: string, excludePackageId?
     WHERE l."fulfillment_order_id" = ${foId}
     ORDER BY l."created_at", l."id"`;
   return rows.map((r) => ({
-    id: r.id as string, product_id: r.product_id as string | null, sku: r.sku as string | null, name: r.name as string,
-    image_url: r.image_url as string | null, remaining_quantity: Number(r.remaining_quantity), in_other_packages: Number(r.in_other_packages),
-    product: r.has_product ? Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, r[`p_${f}`] ?? null])) as unknown as PackingProduct : null,
+    id: r.id as string,
+    product_id: r.product_id as string | null,
+    sku: r.sku as string | null,
+    name: r.name as string,
+    image_url: r.image_url as string | null,
+    remaining_quantity: Number(r.remaining_quantity),
+    in_other_packages: Number(r.in_other_packages),
+    product: r.has_product ? (Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, r[`p_${f}`] ?? null])) as unknown as PackingProduct) : null,
   }));
 }

@@ -28,7 +28,10 @@ export interface Replay<T> {
   body: T;
 }
 
-const hashOf = (body: unknown) => createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex');
+const hashOf = (body: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
 
 /**
  * Claims the key inside `tx` (call it first in the transaction). Returns undefined when the key is
@@ -44,8 +47,10 @@ export async function claimKey<T>(tx: TxClient, scope: IdempotencyScope): Promis
   if (claimed.length) return undefined;
   const prior = await tx.idempotencyRecord.findUniqueOrThrow({ where: { team_id_key: { team_id: scope.teamId, key: scope.key } } });
   if (prior.operation !== scope.operation || prior.request_hash !== hash) {
-    throw conflict(`Idempotency key "${scope.key}" was already used with a different request (${prior.operation}); use a new key for a new request.`,
-      { errors: [{ path: 'headers.idempotency-key', message: 'was already used with a different request' }] });
+    throw conflict(
+      `Idempotency key "${scope.key}" was already used with a different request (${prior.operation}); use a new key for a new request.`,
+      { errors: [{ path: 'headers.idempotency-key', message: 'was already used with a different request' }] },
+    );
   }
   return { replayed: true, status: prior.status, body: JSON.parse(prior.response) as T };
 }
@@ -78,7 +83,12 @@ export interface Answer<T> {
  * Runs `write` inside `tx` once per key: with no scope (no key sent) it just runs; with one, the
  * key is claimed first and the answer stored, or the earlier answer is returned without writing.
  */
-export async function once<T>(tx: TxClient, scope: IdempotencyScope | undefined, status: number, write: () => Promise<T>): Promise<Answer<T>> {
+export async function once<T>(
+  tx: TxClient,
+  scope: IdempotencyScope | undefined,
+  status: number,
+  write: () => Promise<T>,
+): Promise<Answer<T>> {
   if (!scope) return { status, body: await write(), replayed: false };
   const prior = await claimKey<T>(tx, scope);
   if (prior) return { status: prior.status, body: prior.body, replayed: true };

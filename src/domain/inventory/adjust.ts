@@ -63,10 +63,13 @@ export interface AdjustmentResult {
  * A level's figures before the line: after minus what the line moved. Exact: the level's row is
  * written (locked) by this transaction, so nothing else changed it in between.
  */
-const beforeOf = (l: Parameters<typeof levelFigures>[0], moved: Deltas) => levelFigures({
-  on_hand: l.on_hand - (moved.on_hand ?? 0), committed: l.committed - (moved.committed ?? 0),
-  unavailable: l.unavailable - (moved.unavailable ?? 0), on_order: l.on_order - (moved.on_order ?? 0),
-});
+const beforeOf = (l: Parameters<typeof levelFigures>[0], moved: Deltas) =>
+  levelFigures({
+    on_hand: l.on_hand - (moved.on_hand ?? 0),
+    committed: l.committed - (moved.committed ?? 0),
+    unavailable: l.unavailable - (moved.unavailable ?? 0),
+    on_order: l.on_order - (moved.on_order ?? 0),
+  });
 
 /** Carries a dry run's result out of its transaction, which it rolls back. */
 class DryRun extends Error {
@@ -116,11 +119,17 @@ function checkLines(input: AdjustmentInput) {
  * re-run) answers what the first request answered, without touching a level.
  */
 export async function adjustInventory(
-  db: Db, caller: Caller & { keyId: string }, input: AdjustmentInput, idempotencyKey?: string,
+  db: Db,
+  caller: Caller & { keyId: string },
+  input: AdjustmentInput,
+  idempotencyKey?: string,
 ): Promise<Answer<AdjustmentResult>> {
   checkLines(input);
   // A dry run changes nothing, so it neither claims nor answers an idempotency key.
-  const scope = idempotencyKey && !input.dry_run ? { teamId: caller.teamId, key: idempotencyKey, operation: 'createInventoryAdjustment', body: input } : undefined;
+  const scope =
+    idempotencyKey && !input.dry_run
+      ? { teamId: caller.teamId, key: idempotencyKey, operation: 'createInventoryAdjustment', body: input }
+      : undefined;
   if (scope) sweepOldAnswers(db);
   try {
     return await writeTx(db, (tx) => once(tx, scope, 201, () => applyAdjustment(tx, caller, input)));
@@ -135,9 +144,18 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
   const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
   uniqueProducts(products);
   const id = randomUUID();
-  const info = { reason: input.reason, note: input.note ?? null, reference_type: 'adjustment', reference_id: id, actor_key_id: caller.keyId };
+  const info = {
+    reason: input.reason,
+    note: input.note ?? null,
+    reference_type: 'adjustment',
+    reference_id: id,
+    actor_key_id: caller.keyId,
+  };
   const bin = input.location ? await resolveLocation(tx, caller.teamId, input.location, warehouse.id, 'location') : null;
-  const at = (line: AdjustmentLine) => (bin ? { ...info, placement: { location_id: bin.id, lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null } } : info);
+  const at = (line: AdjustmentLine) =>
+    bin
+      ? { ...info, placement: { location_id: bin.id, lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null } }
+      : info;
   const levels = await levelsOf(tx, warehouse.id, products);
   const applied: { delta: number; counted: number | null }[] = [];
   // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
@@ -161,11 +179,23 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
   }
   const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
   const out: AdjustmentResult = {
-    id, warehouse_id: warehouse.id, warehouse_name: warehouse.name, reason: input.reason, note: input.note ?? null,
-    force: input.force ?? false, actor_key_id: caller.keyId, created_at: new Date(),
+    id,
+    warehouse_id: warehouse.id,
+    warehouse_name: warehouse.name,
+    reason: input.reason,
+    note: input.note ?? null,
+    force: input.force ?? false,
+    actor_key_id: caller.keyId,
+    created_at: new Date(),
     lines: products.map((p, i) => ({
-      product_id: p.id, sku: p.sku, ...applied[i], ...levelFigures(after.get(levels[i].id)!),
-      before: beforeOf(after.get(levels[i].id)!, input.lines[i].counted !== undefined ? { on_hand: applied[i].delta } : deltasFor(input.reason, applied[i].delta, i)),
+      product_id: p.id,
+      sku: p.sku,
+      ...applied[i],
+      ...levelFigures(after.get(levels[i].id)!),
+      before: beforeOf(
+        after.get(levels[i].id)!,
+        input.lines[i].counted !== undefined ? { on_hand: applied[i].delta } : deltasFor(input.reason, applied[i].delta, i),
+      ),
     })),
   };
   // A dry run rolls the whole transaction back (DryRun is caught outside it) and answers what it would have done.
@@ -176,24 +206,41 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
 
 /** The level of each line's product at the warehouse, created empty when missing. */
 async function levelsOf(tx: TxClient, warehouseId: string, products: { id: string; sku: string | null }[]): Promise<LevelRef[]> {
-  const existing = new Map((await tx.inventoryLevel.findMany({
-    where: { warehouse_id: warehouseId, product_id: { in: products.map((p) => p.id) } },
-    select: { id: true, product_id: true, warehouse_id: true },
-  })).map((l) => [l.product_id, l]));
+  const existing = new Map(
+    (
+      await tx.inventoryLevel.findMany({
+        where: { warehouse_id: warehouseId, product_id: { in: products.map((p) => p.id) } },
+        select: { id: true, product_id: true, warehouse_id: true },
+      })
+    ).map((l) => [l.product_id, l]),
+  );
   const out: LevelRef[] = [];
   for (const p of products) {
-    const l = existing.get(p.id) ?? await levelFor(tx, p.id, warehouseId);
+    const l = existing.get(p.id) ?? (await levelFor(tx, p.id, warehouseId));
     out.push({ id: l.id, product_id: p.id, warehouse_id: warehouseId, sku: p.sku });
   }
   return out;
 }
 
 /** Sets on_hand to `counted` (compare-and-set on the on_hand it read, retried when it moved); returns the delta written. */
-async function count(tx: TxClient, level: LevelRef, counted: number, force: boolean, info: Omit<MovementInfo, 'kind'>, i: number): Promise<number> {
+async function count(
+  tx: TxClient,
+  level: LevelRef,
+  counted: number,
+  force: boolean,
+  info: Omit<MovementInfo, 'kind'>,
+  i: number,
+): Promise<number> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const now = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id }, select: { on_hand: true } });
     const delta = counted - now.on_hand;
-    const ok = await applyToLevel(tx, level, { on_hand: delta }, { ...info, kind: 'COUNTED' }, { sellable: delta < 0 && !force, onHandIs: now.on_hand });
+    const ok = await applyToLevel(
+      tx,
+      level,
+      { on_hand: delta },
+      { ...info, kind: 'COUNTED' },
+      { sellable: delta < 0 && !force, onHandIs: now.on_hand },
+    );
     if (ok) return delta;
     const again = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id }, select: { on_hand: true } });
     if (again.on_hand === now.on_hand) throw await refused(tx, level, i, force);
@@ -205,14 +252,24 @@ async function count(tx: TxClient, level: LevelRef, counted: number, force: bool
  * A count of one bin (and lot, when given): the level is locked first, so the bin read is what
  * every earlier writer committed and no bin change of the product can slip in before the write.
  */
-async function countBin(tx: TxClient, level: LevelRef, locationId: string, line: AdjustmentLine, force: boolean, info: Omit<MovementInfo, 'kind'>, i: number): Promise<number> {
+async function countBin(
+  tx: TxClient,
+  level: LevelRef,
+  locationId: string,
+  line: AdjustmentLine,
+  force: boolean,
+  info: Omit<MovementInfo, 'kind'>,
+  i: number,
+): Promise<number> {
   await lockLevel(tx, level.id);
   const held = await tx.locationStock.aggregate({
-    where: { product_id: level.product_id, location_id: locationId, ...(line.lot_code ? { lot_code: line.lot_code } : {}) }, _sum: { on_hand: true },
+    where: { product_id: level.product_id, location_id: locationId, ...(line.lot_code ? { lot_code: line.lot_code } : {}) },
+    _sum: { on_hand: true },
   });
   const delta = line.counted! - (held._sum.on_hand ?? 0);
   if (delta === 0) return 0;
-  if (!(await applyToLevel(tx, level, { on_hand: delta }, { ...info, kind: 'COUNTED' }, { sellable: delta < 0 && !force }))) throw await refused(tx, level, i, force);
+  if (!(await applyToLevel(tx, level, { on_hand: delta }, { ...info, kind: 'COUNTED' }, { sellable: delta < 0 && !force })))
+    throw await refused(tx, level, i, force);
   return delta;
 }
 
@@ -221,6 +278,12 @@ async function refused(tx: TxClient, level: LevelRef, i: number, force: boolean)
   const what = level.sku ?? level.product_id;
   const figures = { on_hand: l.on_hand, committed: l.committed, unavailable: l.unavailable, on_order: l.on_order };
   return force
-    ? conflict(`lines[${i}]: ${what} cannot go below zero (on_hand ${l.on_hand}, unavailable ${l.unavailable}).`, { line: i, level: figures })
-    : conflict(`lines[${i}]: ${what} would have less on hand than is committed or set aside (on_hand ${l.on_hand}, committed ${l.committed}, unavailable ${l.unavailable}); pass force: true to record it anyway.`, { line: i, level: figures });
+    ? conflict(`lines[${i}]: ${what} cannot go below zero (on_hand ${l.on_hand}, unavailable ${l.unavailable}).`, {
+        line: i,
+        level: figures,
+      })
+    : conflict(
+        `lines[${i}]: ${what} would have less on hand than is committed or set aside (on_hand ${l.on_hand}, committed ${l.committed}, unavailable ${l.unavailable}); pass force: true to record it anyway.`,
+        { line: i, level: figures },
+      );
 }

@@ -18,7 +18,10 @@ export interface BinStockQuery extends PageRequest {
 const ORDER = [{ id: 'asc' as const }];
 
 export async function listBinStock(db: Db, teamId: string, q: BinStockQuery) {
-  const warehouses = await db.prisma.warehouse.findMany({ where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) }, select: { id: true } });
+  const warehouses = await db.prisma.warehouse.findMany({
+    where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) },
+    select: { id: true },
+  });
   const where: Prisma.LocationStockWhereInput = { warehouse_id: { in: warehouses.map((w) => w.id) }, on_hand: { gt: 0 } };
   if (q.product_id) where.product_id = { in: q.product_id };
   if (q.sku) {
@@ -26,7 +29,10 @@ export async function listBinStock(db: Db, teamId: string, q: BinStockQuery) {
     where.AND = [{ product_id: { in: products.map((p) => p.id) } }];
   }
   if (q.location) {
-    const bins = await db.prisma.location.findMany({ where: { team_id: teamId, OR: [{ id: q.location }, { name: q.location }, { barcode: q.location }] }, select: { id: true } });
+    const bins = await db.prisma.location.findMany({
+      where: { team_id: teamId, OR: [{ id: q.location }, { name: q.location }, { barcode: q.location }] },
+      select: { id: true },
+    });
     where.location_id = { in: bins.map((b) => b.id) };
   }
   if (q.lot_code) where.lot_code = q.lot_code;
@@ -34,8 +40,14 @@ export async function listBinStock(db: Db, teamId: string, q: BinStockQuery) {
   const rows = await db.prisma.locationStock.findMany(pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   const [products, bins] = await Promise.all([
-    db.prisma.product.findMany({ where: { id: { in: [...new Set(page.data.map((r) => r.product_id))] } }, select: { id: true, sku: true, name: true, lot_tracked: true } }),
-    db.prisma.location.findMany({ where: { id: { in: [...new Set(page.data.map((r) => r.location_id))] } }, select: { id: true, name: true, type: true, pick_sequence: true } }),
+    db.prisma.product.findMany({
+      where: { id: { in: [...new Set(page.data.map((r) => r.product_id))] } },
+      select: { id: true, sku: true, name: true, lot_tracked: true },
+    }),
+    db.prisma.location.findMany({
+      where: { id: { in: [...new Set(page.data.map((r) => r.location_id))] } },
+      select: { id: true, name: true, type: true, pick_sequence: true },
+    }),
   ]);
   const product = new Map(products.map((p) => [p.id, p]));
   const bin = new Map(bins.map((b) => [b.id, b]));
@@ -46,10 +58,22 @@ export async function listBinStock(db: Db, teamId: string, q: BinStockQuery) {
       const p = product.get(r.product_id);
       const b = bin.get(r.location_id);
       return {
-        id: r.id, product_id: r.product_id, sku: p?.sku ?? null, product_name: p?.name ?? '', lot_tracked: p?.lot_tracked === true,
-        warehouse_id: r.warehouse_id, location_id: r.location_id, location_name: b?.name ?? '', location_type: b?.type ?? 'PICKABLE',
-        pick_sequence: b?.pick_sequence ?? 0, lot_code: r.lot_code || null, expiration_date: r.expiration_date,
-        expired: r.expiration_date !== null && r.expiration_date < day, on_hand: r.on_hand, created_at: r.created_at, updated_at: r.updated_at,
+        id: r.id,
+        product_id: r.product_id,
+        sku: p?.sku ?? null,
+        product_name: p?.name ?? '',
+        lot_tracked: p?.lot_tracked === true,
+        warehouse_id: r.warehouse_id,
+        location_id: r.location_id,
+        location_name: b?.name ?? '',
+        location_type: b?.type ?? 'PICKABLE',
+        pick_sequence: b?.pick_sequence ?? 0,
+        lot_code: r.lot_code || null,
+        expiration_date: r.expiration_date,
+        expired: r.expiration_date !== null && r.expiration_date < day,
+        on_hand: r.on_hand,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
       };
     }),
   };

@@ -72,18 +72,30 @@ const expired = (r: { expiration_date: string | null }, day: string) => r.expira
  * named cannot give them (the caller's transaction then undoes the level change too).
  */
 export async function placeOnHand(
-  tx: TxClient, level: { product_id: string; warehouse_id: string; sku?: string | null }, delta: number, p: Placement, infoLot: string | null,
+  tx: TxClient,
+  level: { product_id: string; warehouse_id: string; sku?: string | null },
+  delta: number,
+  p: Placement,
+  infoLot: string | null,
 ): Promise<BinPart[]> {
   if (delta > 0) return [await putIn(tx, level, delta, p, infoLot)];
   return takeOut(tx, level, -delta, p, infoLot);
 }
 
-async function putIn(tx: TxClient, level: { product_id: string; warehouse_id: string }, q: number, p: Placement, infoLot: string | null): Promise<BinPart> {
-  const location_id = p.location_id ?? await ensureDefaultLocation(tx, level.warehouse_id);
+async function putIn(
+  tx: TxClient,
+  level: { product_id: string; warehouse_id: string },
+  q: number,
+  p: Placement,
+  infoLot: string | null,
+): Promise<BinPart> {
+  const location_id = p.location_id ?? (await ensureDefaultLocation(tx, level.warehouse_id));
   const given = p.lot_code ?? infoLot ?? null;
-  const lotTracked = given ? (await tx.product.findUnique({ where: { id: level.product_id }, select: { lot_tracked: true } }))?.lot_tracked === true : false;
+  const lotTracked = given
+    ? (await tx.product.findUnique({ where: { id: level.product_id }, select: { lot_tracked: true } }))?.lot_tracked === true
+    : false;
   const lot = lotTracked ? given! : '';
-  const exp = lotTracked ? p.expiration_date ?? null : null;
+  const exp = lotTracked ? (p.expiration_date ?? null) : null;
   // One statement (insert or add), so a receipt costs one round trip more than before bins.
   const now = new Date();
   const [row] = await tx.$queryRaw<{ id: string; expiration_date: string | null }[]>`
@@ -92,13 +104,27 @@ async function putIn(tx: TxClient, level: { product_id: string; warehouse_id: st
     ON CONFLICT ("product_id", "location_id", "lot_code") DO UPDATE SET "on_hand" = "location_stock"."on_hand" + ${q},
       "expiration_date" = COALESCE(${exp}, "location_stock"."expiration_date"), "updated_at" = ${now}
     RETURNING "id", "expiration_date"`;
-  return { location_id, location_stock_id: row.id, lot_code: given, expiration_date: row.expiration_date ?? p.expiration_date ?? null, delta: q };
+  return {
+    location_id,
+    location_stock_id: row.id,
+    lot_code: given,
+    expiration_date: row.expiration_date ?? p.expiration_date ?? null,
+    delta: q,
+  };
 }
 
-const typeRank = (t: string) => { const i = (LOCATION_TYPES as readonly string[]).indexOf(t); return i < 0 ? LOCATION_TYPES.length : i; };
+const typeRank = (t: string) => {
+  const i = (LOCATION_TYPES as readonly string[]).indexOf(t);
+  return i < 0 ? LOCATION_TYPES.length : i;
+};
 
 /** The bins of a product in a warehouse holding stock, in pick order: bin type, then FEFO (earliest expiry), then FIFO. */
-export async function stockInPickOrder(tx: TxClient, productId: string, warehouseId: string, filter: { location_id?: string; lot_code?: string | null } = {}) {
+export async function stockInPickOrder(
+  tx: TxClient,
+  productId: string,
+  warehouseId: string,
+  filter: { location_id?: string; lot_code?: string | null } = {},
+) {
   const rows = await tx.$queryRaw<StockRow[]>`
     SELECT s."id", s."location_id", s."lot_code", s."expiration_date", s."on_hand", l."type"
     FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
@@ -107,13 +133,23 @@ export async function stockInPickOrder(tx: TxClient, productId: string, warehous
       ${filter.lot_code ? sql`AND s."lot_code" = ${filter.lot_code}` : sql``}
     ORDER BY l."pick_sequence", s."created_at", s."id"`;
   const day = today();
-  return rows.map((r) => ({ ...r, on_hand: Number(r.on_hand) })).sort((a, b) =>
-    typeRank(a.type) - typeRank(b.type)
-    || Number(expired(a, day)) - Number(expired(b, day))
-    || (a.expiration_date ?? '9999') .localeCompare(b.expiration_date ?? '9999'));
+  return rows
+    .map((r) => ({ ...r, on_hand: Number(r.on_hand) }))
+    .sort(
+      (a, b) =>
+        typeRank(a.type) - typeRank(b.type) ||
+        Number(expired(a, day)) - Number(expired(b, day)) ||
+        (a.expiration_date ?? '9999').localeCompare(b.expiration_date ?? '9999'),
+    );
 }
 
-async function takeOut(tx: TxClient, level: { product_id: string; warehouse_id: string; sku?: string | null }, q: number, p: Placement, infoLot: string | null): Promise<BinPart[]> {
+async function takeOut(
+  tx: TxClient,
+  level: { product_id: string; warehouse_id: string; sku?: string | null },
+  q: number,
+  p: Placement,
+  infoLot: string | null,
+): Promise<BinPart[]> {
   const lot = p.lot_code ?? null;
   const all = await stockInPickOrder(tx, level.product_id, level.warehouse_id, { location_id: p.location_id, lot_code: lot });
   const day = today();
@@ -126,7 +162,13 @@ async function takeOut(tx: TxClient, level: { product_id: string; warehouse_id: 
       const n = Math.min(want, r.on_hand - (taken.get(r.id) ?? 0));
       if (n <= 0) continue;
       taken.set(r.id, (taken.get(r.id) ?? 0) + n);
-      parts.push({ location_id: r.location_id, location_stock_id: r.id, lot_code: r.lot_code || infoLot, expiration_date: r.expiration_date, delta: -n });
+      parts.push({
+        location_id: r.location_id,
+        location_stock_id: r.id,
+        lot_code: r.lot_code || infoLot,
+        expiration_date: r.expiration_date,
+        delta: -n,
+      });
       want -= n;
     }
     return want;
@@ -134,15 +176,25 @@ async function takeOut(tx: TxClient, level: { product_id: string; warehouse_id: 
   let left = q;
   for (const lot of p.lots ?? []) {
     const want = Math.min(lot.quantity, left);
-    const missing = take(usable.filter((r) => r.lot_code === lot.lot_code), want);
-    if (missing) throw conflict(`Lot ${lot.lot_code} of ${level.sku ?? level.product_id}: only ${want - missing} of ${want} units can be picked (expired lots and DAMAGED bins are skipped).`, { product_id: level.product_id, lot_code: lot.lot_code });
+    const missing = take(
+      usable.filter((r) => r.lot_code === lot.lot_code),
+      want,
+    );
+    if (missing)
+      throw conflict(
+        `Lot ${lot.lot_code} of ${level.sku ?? level.product_id}: only ${want - missing} of ${want} units can be picked (expired lots and DAMAGED bins are skipped).`,
+        { product_id: level.product_id, lot_code: lot.lot_code },
+      );
     left -= want;
   }
   left = take(usable, left);
   if (left > 0 && !p.location_id && !lot) {
     // Units a legacy path put on the level without a bin: the rest may come from them.
     const unplaced = await unplacedUnits(tx, level, q);
-    if (unplaced >= left) { parts.push({ location_id: null, location_stock_id: null, lot_code: infoLot, expiration_date: null, delta: -left }); left = 0; }
+    if (unplaced >= left) {
+      parts.push({ location_id: null, location_stock_id: null, lot_code: infoLot, expiration_date: null, delta: -left });
+      left = 0;
+    }
   }
   if (left > 0) throw shortInBins(level, q, q - left, all, usable, p);
   const fromRows = merge(parts.filter((x) => x.location_stock_id));
@@ -171,18 +223,35 @@ async function takeFromRows(tx: TxClient, parts: BinPart[]) {
 
 /** level on_hand (already moved by -q) + q - the sum of its bins: units without a bin. */
 async function unplacedUnits(tx: TxClient, level: { product_id: string; warehouse_id: string }, q: number) {
-  const l = await tx.inventoryLevel.findUnique({ where: { product_id_warehouse_id: { product_id: level.product_id, warehouse_id: level.warehouse_id } }, select: { on_hand: true } });
-  const bins = await tx.locationStock.aggregate({ where: { product_id: level.product_id, warehouse_id: level.warehouse_id }, _sum: { on_hand: true } });
+  const l = await tx.inventoryLevel.findUnique({
+    where: { product_id_warehouse_id: { product_id: level.product_id, warehouse_id: level.warehouse_id } },
+    select: { on_hand: true },
+  });
+  const bins = await tx.locationStock.aggregate({
+    where: { product_id: level.product_id, warehouse_id: level.warehouse_id },
+    _sum: { on_hand: true },
+  });
   return (l?.on_hand ?? 0) + q - (bins._sum.on_hand ?? 0);
 }
 
-function shortInBins(level: { product_id: string; sku?: string | null }, q: number, got: number, all: StockRow[], usable: StockRow[], p: Placement) {
+function shortInBins(
+  level: { product_id: string; sku?: string | null },
+  q: number,
+  got: number,
+  all: StockRow[],
+  usable: StockRow[],
+  p: Placement,
+) {
   const what = level.sku ?? level.product_id;
   const where = p.location_id ? ` in location ${p.location_id}` : '';
   const lot = p.lot_code ? ` of lot ${p.lot_code}` : '';
   const held = all.reduce((n, r) => n + r.on_hand, 0) - usable.reduce((n, r) => n + r.on_hand, 0);
   const why = held ? ` (${held} more are in DAMAGED bins or expired lots; picking skips them)` : '';
-  return conflict(`Only ${got} of ${q} units of ${what}${lot} can be taken${where}${why}.`, { product_id: level.product_id, requested: q, available_in_bins: got });
+  return conflict(`Only ${got} of ${q} units of ${what}${lot} can be taken${where}${why}.`, {
+    product_id: level.product_id,
+    requested: q,
+    available_in_bins: got,
+  });
 }
 
 /**
@@ -190,12 +259,20 @@ function shortInBins(level: { product_id: string; sku?: string | null }, q: numb
  * name (units of those lines come from those lots). Lot codes on lines of products that are not
  * lot-tracked stay informational, as before. No query unless a line names a lot.
  */
-export async function pickPlacements(tx: TxClient, lines: { product_id: string | null; lot_code: string | null; quantity: number }[]): Promise<Map<string, Placement>> {
+export async function pickPlacements(
+  tx: TxClient,
+  lines: { product_id: string | null; lot_code: string | null; quantity: number }[],
+): Promise<Map<string, Placement>> {
   const withLot = lines.filter((l) => l.product_id && l.lot_code);
   if (!withLot.length) return new Map();
-  const tracked = new Set((await tx.product.findMany({
-    where: { id: { in: [...new Set(withLot.map((l) => l.product_id!))] }, lot_tracked: true }, select: { id: true },
-  })).map((p) => p.id));
+  const tracked = new Set(
+    (
+      await tx.product.findMany({
+        where: { id: { in: [...new Set(withLot.map((l) => l.product_id!))] }, lot_tracked: true },
+        select: { id: true },
+      })
+    ).map((p) => p.id),
+  );
   const out = new Map<string, Placement>();
   for (const l of withLot) {
     if (!tracked.has(l.product_id!)) continue;

@@ -10,6 +10,9 @@ export interface LevelFigures {
 }
 
 export const levelFigures = (l: { on_hand: number; committed: number; unavailable: number; on_order: number }): LevelFigures => ({
-  on_hand: l.on_hand, committed: l.committed, unavailable: l.unavailable, on_order: l.on_order,
+  on_hand: l.on_hand,
+  committed: l.committed,
+  unavailable: l.unavailable,
+  on_order: l.on_order,
   available: l.on_hand - l.committed - l.unavailable,
 });

@@ -17,8 +17,6 @@ export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from '../../c
 // on_hand movement is split, one row per bin and lot it touched, each naming its stock row, so
 // every bin equals the sum of its movements too and the level equals the sum of its bins.
 
-
-
 export interface MovementInfo {
   kind: MovementKind;
   reason?: string | null;
@@ -52,7 +50,13 @@ export interface Guards {
  * Applies `deltas` to the level if, after the change, every bucket stays >= 0 (and the
  * `sellable` guard holds when asked). Returns false, changing nothing, otherwise.
  */
-export async function applyToLevel(tx: TxClient, level: LevelRef, deltas: Deltas, info: MovementInfo, guards: Guards = {}): Promise<boolean> {
+export async function applyToLevel(
+  tx: TxClient,
+  level: LevelRef,
+  deltas: Deltas,
+  info: MovementInfo,
+  guards: Guards = {},
+): Promise<boolean> {
   const d = { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...deltas };
   if (BUCKETS.every((b) => d[b] === 0) && guards.onHandIs === undefined) return true;
   const now = new Date();
@@ -68,9 +72,10 @@ export async function applyToLevel(tx: TxClient, level: LevelRef, deltas: Deltas
         AND (${sellable} = 0 OR "committed" + ${d.committed} + "unavailable" + ${d.unavailable} <= "on_hand" + ${d.on_hand})
         AND (${expect} = 0 OR "on_hand" = ${onHandIs})`;
   if (count !== 1) return false;
-  const sku = level.sku !== undefined
-    ? level.sku
-    : (await tx.product.findUnique({ where: { id: level.product_id }, select: { sku: true } }))?.sku ?? null;
+  const sku =
+    level.sku !== undefined
+      ? level.sku
+      : ((await tx.product.findUnique({ where: { id: level.product_id }, select: { sku: true } }))?.sku ?? null);
   const bins = d.on_hand ? await placeOnHand(tx, { ...level, sku }, d.on_hand, placementOf(info), info.lot_code ?? null) : [];
   await tx.inventoryMovement.createMany({ data: movementRows({ ...level, sku }, d, info, now, bins) });
   // More of the level is available: waiting orders take it now, in this transaction (backorders.ts).
@@ -79,19 +84,34 @@ export async function applyToLevel(tx: TxClient, level: LevelRef, deltas: Deltas
 }
 
 /** Where on_hand changes: the info's placement; a receipt's lot expiry is the lot's. */
-const placementOf = (info: MovementInfo): Placement => ({ ...(info.expiration_date ? { expiration_date: info.expiration_date } : {}), ...info.placement });
+const placementOf = (info: MovementInfo): Placement => ({
+  ...(info.expiration_date ? { expiration_date: info.expiration_date } : {}),
+  ...info.placement,
+});
 
 /** One immutable movement row per changed bucket of a level (on_hand: one per bin and lot it touched). */
 function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, now: Date, bins: BinPart[] = []) {
   const row = (bucket: Bucket, delta: number, bin?: BinPart) => ({
-    product_id: level.product_id, sku: level.sku ?? null, warehouse_id: level.warehouse_id, bucket, delta, kind: info.kind,
-    reason: info.reason ?? null, note: info.note ?? null, reference_type: info.reference_type ?? null,
-    reference_id: info.reference_id ?? null, actor_key_id: info.actor_key_id ?? null,
-    lot_code: bin ? bin.lot_code : info.lot_code ?? null, expiration_date: bin ? bin.expiration_date ?? info.expiration_date ?? null : info.expiration_date ?? null,
-    location_id: bin?.location_id ?? null, location_stock_id: bin?.location_stock_id ?? null, created_at: now,
+    product_id: level.product_id,
+    sku: level.sku ?? null,
+    warehouse_id: level.warehouse_id,
+    bucket,
+    delta,
+    kind: info.kind,
+    reason: info.reason ?? null,
+    note: info.note ?? null,
+    reference_type: info.reference_type ?? null,
+    reference_id: info.reference_id ?? null,
+    actor_key_id: info.actor_key_id ?? null,
+    lot_code: bin ? bin.lot_code : (info.lot_code ?? null),
+    expiration_date: bin ? (bin.expiration_date ?? info.expiration_date ?? null) : (info.expiration_date ?? null),
+    location_id: bin?.location_id ?? null,
+    location_stock_id: bin?.location_stock_id ?? null,
+    created_at: now,
   });
   return BUCKETS.filter((b) => d[b] !== 0).flatMap((bucket) =>
-    bucket === 'on_hand' && bins.length ? bins.map((bin) => row(bucket, bin.delta, bin)) : [row(bucket, d[bucket])]);
+    bucket === 'on_hand' && bins.length ? bins.map((bin) => row(bucket, bin.delta, bin)) : [row(bucket, d[bucket])],
+  );
 }
 
 /**
@@ -103,7 +123,10 @@ function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, 
  * is written, and the caller's transaction must fail.
  */
 export async function applyToProductLevels(
-  tx: TxClient, warehouseId: string, changes: Array<{ productId: string; deltas: Deltas }>, info: MovementInfo,
+  tx: TxClient,
+  warehouseId: string,
+  changes: Array<{ productId: string; deltas: Deltas }>,
+  info: MovementInfo,
   placements?: Map<string, Placement>,
 ): Promise<string[]> {
   const all = changes.map((c) => ({ productId: c.productId, d: { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...c.deltas } }));
@@ -111,11 +134,21 @@ export async function applyToProductLevels(
   if (!moving.length) return [];
   const now = new Date();
   const products = moving.map((c) => c.productId);
-  const delta = (b: Bucket) => integerBy('product_id', moving.map((c) => [c.productId, c.d[b]] as const));
+  const delta = (b: Bucket) =>
+    integerBy(
+      'product_id',
+      moving.map((c) => [c.productId, c.d[b]] as const),
+    );
   const moved = await tx.$queryRaw<LevelRef[]>`
-      UPDATE "inventory_levels" SET ${join(BUCKETS.map((b) => sql`${raw(`"${b}"`)} = ${raw(`"${b}"`)} + ${delta(b)}`), ', ')}, "updated_at" = ${now}
+      UPDATE "inventory_levels" SET ${join(
+        BUCKETS.map((b) => sql`${raw(`"${b}"`)} = ${raw(`"${b}"`)} + ${delta(b)}`),
+        ', ',
+      )}, "updated_at" = ${now}
       WHERE "warehouse_id" = ${warehouseId} AND "product_id" IN (${join(products)})
-        AND ${join(BUCKETS.map((b) => sql`${raw(`"${b}"`)} + ${delta(b)} >= 0`), ' AND ')}
+        AND ${join(
+          BUCKETS.map((b) => sql`${raw(`"${b}"`)} + ${delta(b)} >= 0`),
+          ' AND ',
+        )}
       RETURNING "id", "product_id", "warehouse_id", (SELECT p."sku" FROM "products" p WHERE p."id" = "inventory_levels"."product_id") AS "sku"`;
   if (moved.length !== moving.length) {
     const done = new Set(moved.map((r) => r.product_id));
@@ -127,9 +160,15 @@ export async function applyToProductLevels(
   const bins = new Map<string, BinPart[]>();
   for (const level of moved) {
     const d = byProduct.get(level.product_id)!;
-    if (d.on_hand) bins.set(level.id, await placeOnHand(tx, level, d.on_hand, placements?.get(level.product_id) ?? placementOf(info), info.lot_code ?? null));
+    if (d.on_hand)
+      bins.set(
+        level.id,
+        await placeOnHand(tx, level, d.on_hand, placements?.get(level.product_id) ?? placementOf(info), info.lot_code ?? null),
+      );
   }
-  await tx.inventoryMovement.createMany({ data: moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now, bins.get(level.id))) });
+  await tx.inventoryMovement.createMany({
+    data: moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now, bins.get(level.id))),
+  });
   return [];
 }
 
@@ -143,6 +182,7 @@ export async function levelFor(tx: TxClient, productId: string, warehouseId: str
   });
   // Prisma reads the relation with a second statement; when the transaction expired in between
   // (a long wait on a hot row) it comes back empty instead of failing. Say so, retryably (503).
-  if (!level?.product) throw new DomainError('unavailable', 'The transaction ran out of time waiting for a busy inventory level; retry in a moment.');
+  if (!level?.product)
+    throw new DomainError('unavailable', 'The transaction ran out of time waiting for a busy inventory level; retry in a moment.');
   return { id: level.id, product_id: level.product_id, warehouse_id: level.warehouse_id, sku: level.product.sku };
 }

@@ -50,7 +50,8 @@ export function reorderQuantity(position: number, min: number | null, max: numbe
 
 export async function listLevels(db: Db, teamId: string, q: LevelQuery): Promise<Page<LevelView>> {
   const warehouses = await db.prisma.warehouse.findMany({
-    where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) }, select: { id: true, name: true },
+    where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) },
+    select: { id: true, name: true },
   });
   const names = new Map(warehouses.map((w) => [w.id, w.name]));
   if (!warehouses.length) return toPage([], q, undefined, ORDER);
@@ -61,7 +62,11 @@ export async function listLevels(db: Db, teamId: string, q: LevelQuery): Promise
   if (q.below_minimum) {
     // A comparison across the level and its product: Prisma's filters cannot say it, SQL can.
     const ids = await belowMinimumIds(db, [...names.keys()], q);
-    rows = await db.prisma.inventoryLevel.findMany({ where: { id: { in: ids } }, orderBy: ORDER, include: { product: { select: productSelect } } });
+    rows = await db.prisma.inventoryLevel.findMany({
+      where: { id: { in: ids } },
+      orderBy: ORDER,
+      include: { product: { select: productSelect } },
+    });
   } else {
     rows = await db.prisma.inventoryLevel.findMany({ ...pageArgs(q, where, ORDER), include: { product: { select: productSelect } } });
   }
@@ -90,11 +95,20 @@ export function levelView(l: Row, warehouseName: string): LevelView {
   const position = figures.available + l.on_order;
   const { minimum_level: min, maximum_level: max, increment_level: inc } = l.product;
   return {
-    id: l.id, product_id: l.product_id, sku: l.product.sku, product_name: l.product.name, product_team_id: l.product.team_id,
-    warehouse_id: l.warehouse_id, warehouse_name: warehouseName, ...figures,
-    minimum_level: min, maximum_level: max, increment_level: inc,
+    id: l.id,
+    product_id: l.product_id,
+    sku: l.product.sku,
+    product_name: l.product.name,
+    product_team_id: l.product.team_id,
+    warehouse_id: l.warehouse_id,
+    warehouse_name: warehouseName,
+    ...figures,
+    minimum_level: min,
+    maximum_level: max,
+    increment_level: inc,
     below_minimum: min !== null && position < min,
     reorder_quantity: reorderQuantity(position, min, max, inc),
-    created_at: l.created_at, updated_at: l.updated_at,
+    created_at: l.created_at,
+    updated_at: l.updated_at,
   };
 }

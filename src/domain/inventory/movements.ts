@@ -21,7 +21,8 @@ const ORDER = [{ created_at: 'desc' as const }, { id: 'desc' as const }];
 
 export async function listMovements(db: Db, teamId: string, q: MovementQuery) {
   const warehouses = await db.prisma.warehouse.findMany({
-    where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) }, select: { id: true },
+    where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) },
+    select: { id: true },
   });
   const where: Prisma.InventoryMovementWhereInput = { warehouse_id: { in: warehouses.map((w) => w.id) } };
   if (q.product_id) where.product_id = { in: q.product_id };

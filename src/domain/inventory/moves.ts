@@ -41,23 +41,57 @@ export async function moveStock(db: Db, caller: Caller & { keyId: string }, inpu
       const p = products[i];
       const line = input.lines[i];
       await lockLevel(tx, levels[i].id);
-      const out = await placeOnHand(tx, { product_id: p.id, warehouse_id: warehouse.id, sku: p.sku }, -line.quantity, { location_id: from.id, lot_code: line.lot_code ?? null }, null);
+      const out = await placeOnHand(
+        tx,
+        { product_id: p.id, warehouse_id: warehouse.id, sku: p.sku },
+        -line.quantity,
+        { location_id: from.id, lot_code: line.lot_code ?? null },
+        null,
+      );
       const rows = [];
       for (const part of out) {
-        const into = await placeOnHand(tx, { product_id: p.id, warehouse_id: warehouse.id }, -part.delta, { location_id: to.id, lot_code: part.lot_code, expiration_date: part.expiration_date }, null);
+        const into = await placeOnHand(
+          tx,
+          { product_id: p.id, warehouse_id: warehouse.id },
+          -part.delta,
+          { location_id: to.id, lot_code: part.lot_code, expiration_date: part.expiration_date },
+          null,
+        );
         for (const bin of [part, ...into]) {
           rows.push({
-            ...info, product_id: p.id, sku: p.sku, warehouse_id: warehouse.id, bucket: 'on_hand' as const, delta: bin.delta, lot_code: bin.lot_code,
-            expiration_date: bin.expiration_date, location_id: bin.location_id, location_stock_id: bin.location_stock_id, created_at: now,
+            ...info,
+            product_id: p.id,
+            sku: p.sku,
+            warehouse_id: warehouse.id,
+            bucket: 'on_hand' as const,
+            delta: bin.delta,
+            lot_code: bin.lot_code,
+            expiration_date: bin.expiration_date,
+            location_id: bin.location_id,
+            location_stock_id: bin.location_stock_id,
+            created_at: now,
           });
         }
       }
       await tx.inventoryMovement.createMany({ data: rows });
-      lines[i] = ({ product_id: p.id, sku: p.sku, quantity: line.quantity, lots: out.map((o) => ({ lot_code: o.lot_code, expiration_date: o.expiration_date, quantity: -o.delta })) });
+      lines[i] = {
+        product_id: p.id,
+        sku: p.sku,
+        quantity: line.quantity,
+        lots: out.map((o) => ({ lot_code: o.lot_code, expiration_date: o.expiration_date, quantity: -o.delta })),
+      };
     }
     return {
-      id, warehouse_id: warehouse.id, from_location_id: from.id, from_location_name: from.name, to_location_id: to.id, to_location_name: to.name,
-      note: input.note ?? null, actor_key_id: caller.keyId, created_at: now, lines,
+      id,
+      warehouse_id: warehouse.id,
+      from_location_id: from.id,
+      from_location_name: from.name,
+      to_location_id: to.id,
+      to_location_name: to.name,
+      note: input.note ?? null,
+      actor_key_id: caller.keyId,
+      created_at: now,
+      lines,
     };
   });
 }

@@ -30,7 +30,9 @@ export async function resolveProducts(tx: TxClient, teamIds: string[], lines: Pr
   });
   const ids = [...new Set(lines.flatMap((l) => (l.product_id ? [l.product_id] : [])))];
   const skus = [...new Set(lines.flatMap((l) => (l.sku ? [l.sku] : [])))];
-  const byId = new Map((ids.length ? await tx.product.findMany({ where: { id: { in: ids }, team_id: { in: teamIds } }, select }) : []).map((p) => [p.id, p]));
+  const byId = new Map(
+    (ids.length ? await tx.product.findMany({ where: { id: { in: ids }, team_id: { in: teamIds } }, select }) : []).map((p) => [p.id, p]),
+  );
   const bySku = new Map<string, ResolvedProduct[]>();
   if (skus.length) {
     for (const p of await tx.product.findMany({ where: { sku: { in: skus }, team_id: { in: teamIds } }, select })) {
@@ -46,9 +48,13 @@ export async function resolveProducts(tx: TxClient, teamIds: string[], lines: Pr
     const found = bySku.get(l.sku!) ?? [];
     if (!found.length) throw notFound(`Product with SKU (${path}[${i}].sku)`, JSON.stringify(l.sku));
     if (found.length > 1) {
-      throw new DomainError('conflict', `${path}[${i}]: SKU ${JSON.stringify(l.sku)} names ${found.length} products (of different merchants); give product_id instead.`, {
-        product_ids: found.map((p) => p.id),
-      });
+      throw new DomainError(
+        'conflict',
+        `${path}[${i}]: SKU ${JSON.stringify(l.sku)} names ${found.length} products (of different merchants); give product_id instead.`,
+        {
+          product_ids: found.map((p) => p.id),
+        },
+      );
     }
     return found[0];
   });
@@ -60,9 +66,13 @@ export function uniqueProducts(products: ResolvedProduct[], path = 'lines'): voi
   products.forEach((p, i) => {
     const first = seen.get(p.id);
     if (first !== undefined) {
-      throw new DomainError('validation-failed', `${path}[${i}]: product ${p.sku ?? p.id} is already on line ${first}; give each product once.`, {
-        errors: [{ path: `${path}[${i}]`, message: `same product as ${path}[${first}]` }],
-      });
+      throw new DomainError(
+        'validation-failed',
+        `${path}[${i}]: product ${p.sku ?? p.id} is already on line ${first}; give each product once.`,
+        {
+          errors: [{ path: `${path}[${i}]`, message: `same product as ${path}[${first}]` }],
+        },
+      );
     }
     seen.set(p.id, i);
   });
@@ -76,16 +86,20 @@ export function uniqueProducts(products: ResolvedProduct[], path = 'lines'): voi
  * purchase orders) while fulfils, which lock levels only, run alongside.
  */
 export async function claimWarehouse(tx: TxClient, warehouseId: string, teamId?: string) {
-  const claimed = teamId === undefined
-    ? await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId}`
-    : await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId} AND "team_id" = ${teamId}`;
-  const w = claimed === 1 ? await tx.warehouse.findUnique({ where: { id: warehouseId }, select: { id: true, name: true, team_id: true } }) : null;
+  const claimed =
+    teamId === undefined
+      ? await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId}`
+      : await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId} AND "team_id" = ${teamId}`;
+  const w =
+    claimed === 1 ? await tx.warehouse.findUnique({ where: { id: warehouseId }, select: { id: true, name: true, team_id: true } }) : null;
   if (!w) throw notFound('Warehouse', warehouseId);
   return w;
 }
 
 /** Names of the given warehouses by id (one query; none for no ids). */
 export async function warehouseNames(client: TxClient, ids: string[]): Promise<Map<string, string>> {
-  const rows = ids.length ? await client.warehouse.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } }) : [];
+  const rows = ids.length
+    ? await client.warehouse.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } })
+    : [];
   return new Map(rows.map((w) => [w.id, w.name]));
 }

@@ -11,7 +11,8 @@ export interface Receipt {
 }
 
 export async function receiveStock(tx: TxClient, r: Receipt, info: Omit<MovementInfo, 'kind'> = {}): Promise<void> {
-  if (!Number.isInteger(r.quantity) || r.quantity <= 0) throw new Error(`receiveStock: quantity must be a positive integer, got ${r.quantity}`);
+  if (!Number.isInteger(r.quantity) || r.quantity <= 0)
+    throw new Error(`receiveStock: quantity must be a positive integer, got ${r.quantity}`);
   const level = await levelFor(tx, r.product_id, r.warehouse_id);
   await applyToLevel(tx, level, { on_hand: r.quantity }, { ...info, kind: 'RECEIVED' });
 }

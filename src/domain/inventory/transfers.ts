@@ -35,20 +35,42 @@ export interface TransferReceipt {
 const openOf = (l: { quantity: number; quantity_received: number }) => Math.max(0, l.quantity - l.quantity_received);
 
 export function transferView(t: Row, names: Map<string, string>) {
-  const lines = [...t.lines].sort((a, b) => (a.id < b.id ? -1 : 1)).map((l) => ({
-    id: l.id, product_id: l.product_id, sku: l.sku, quantity: l.quantity, quantity_received: l.quantity_received,
-    quantity_damaged: l.quantity_damaged, quantity_in_transit: t.status === 'CANCELLED' ? 0 : openOf(l),
-  }));
+  const lines = [...t.lines]
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+    .map((l) => ({
+      id: l.id,
+      product_id: l.product_id,
+      sku: l.sku,
+      quantity: l.quantity,
+      quantity_received: l.quantity_received,
+      quantity_damaged: l.quantity_damaged,
+      quantity_in_transit: t.status === 'CANCELLED' ? 0 : openOf(l),
+    }));
   return {
-    id: t.id, status: t.status, from_warehouse_id: t.from_warehouse_id, from_warehouse_name: names.get(t.from_warehouse_id) ?? null,
-    to_warehouse_id: t.to_warehouse_id, to_warehouse_name: names.get(t.to_warehouse_id) ?? null, reference: t.reference, note: t.note,
-    created_by_key_id: t.created_by_key_id, received_at: t.received_at, cancelled_at: t.cancelled_at, created_at: t.created_at, updated_at: t.updated_at,
-    total_quantity: lines.reduce((n, l) => n + l.quantity, 0), total_received: lines.reduce((n, l) => n + l.quantity_received, 0),
+    id: t.id,
+    status: t.status,
+    from_warehouse_id: t.from_warehouse_id,
+    from_warehouse_name: names.get(t.from_warehouse_id) ?? null,
+    to_warehouse_id: t.to_warehouse_id,
+    to_warehouse_name: names.get(t.to_warehouse_id) ?? null,
+    reference: t.reference,
+    note: t.note,
+    created_by_key_id: t.created_by_key_id,
+    received_at: t.received_at,
+    cancelled_at: t.cancelled_at,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+    total_quantity: lines.reduce((n, l) => n + l.quantity, 0),
+    total_received: lines.reduce((n, l) => n + l.quantity_received, 0),
     lines,
   };
 }
 
-async function announce(tx: TxClient, t: Row, kind: 'inventory.transfer_shipped' | 'inventory.transfer_received' | 'inventory.transfer_cancelled') {
+async function announce(
+  tx: TxClient,
+  t: Row,
+  kind: 'inventory.transfer_shipped' | 'inventory.transfer_received' | 'inventory.transfer_cancelled',
+) {
   const view = transferView(t, await warehouseNames(tx, [t.from_warehouse_id, t.to_warehouse_id]));
   await enqueueForParties(tx, t, kind, view);
   return view;
@@ -56,7 +78,9 @@ async function announce(tx: TxClient, t: Row, kind: 'inventory.transfer_shipped'
 
 export async function createTransfer(db: Db, caller: Actor, input: TransferInput) {
   if (input.from_warehouse_id === input.to_warehouse_id) {
-    throw new DomainError('validation-failed', 'to_warehouse_id: must differ from from_warehouse_id.', { errors: [{ path: 'to_warehouse_id', message: 'must differ from from_warehouse_id' }] });
+    throw new DomainError('validation-failed', 'to_warehouse_id: must differ from from_warehouse_id.', {
+      errors: [{ path: 'to_warehouse_id', message: 'must differ from from_warehouse_id' }],
+    });
   }
   return writeTx(db, async (tx) => {
     // Both warehouses claimed in id order (no waiting in a cycle with a transfer the other way).
@@ -65,19 +89,32 @@ export async function createTransfer(db: Db, caller: Actor, input: TransferInput
     uniqueProducts(products);
     const t = await tx.inventoryTransfer.create({
       data: {
-        team_id: caller.teamId, from_warehouse_id: input.from_warehouse_id, to_warehouse_id: input.to_warehouse_id,
-        reference: input.reference ?? null, note: input.note ?? null, created_by_key_id: caller.keyId,
+        team_id: caller.teamId,
+        from_warehouse_id: input.from_warehouse_id,
+        to_warehouse_id: input.to_warehouse_id,
+        reference: input.reference ?? null,
+        note: input.note ?? null,
+        created_by_key_id: caller.keyId,
         lines: { create: products.map((p, i) => ({ product_id: p.id, sku: p.sku, quantity: input.lines[i].quantity })) },
       },
       include: { lines: true },
     });
-    const info = { kind: 'TRANSFER_OUT' as const, note: input.note ?? null, reference_type: 'transfer', reference_id: t.id, actor_key_id: caller.keyId };
+    const info = {
+      kind: 'TRANSFER_OUT' as const,
+      note: input.note ?? null,
+      reference_type: 'transfer',
+      reference_id: t.id,
+      actor_key_id: caller.keyId,
+    };
     for (const [i, p] of products.entries()) {
       const q = input.lines[i].quantity;
       const from = await levelFor(tx, p.id, input.from_warehouse_id);
       if (!(await applyToLevel(tx, from, { on_hand: -q }, info, { sellable: true }))) {
         const l = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: from.id } });
-        throw conflict(`lines[${i}]: only ${Math.max(0, l.on_hand - l.committed - l.unavailable)} of ${p.sku ?? p.id} are available to ship from the source warehouse (on_hand ${l.on_hand}, committed ${l.committed}, unavailable ${l.unavailable}).`, { line: i });
+        throw conflict(
+          `lines[${i}]: only ${Math.max(0, l.on_hand - l.committed - l.unavailable)} of ${p.sku ?? p.id} are available to ship from the source warehouse (on_hand ${l.on_hand}, committed ${l.committed}, unavailable ${l.unavailable}).`,
+          { line: i },
+        );
       }
       await applyToLevel(tx, await levelFor(tx, p.id, input.to_warehouse_id), { on_order: q }, info);
     }
@@ -87,7 +124,10 @@ export async function createTransfer(db: Db, caller: Actor, input: TransferInput
 
 /** The caller's transfer, claimed while still in transit (its row lock serialises receive and cancel). */
 async function claim(tx: TxClient, teamId: string, id: string, verb: string) {
-  const { count } = await tx.inventoryTransfer.updateMany({ where: { id, team_id: teamId, status: { in: [...OPEN] } }, data: { updated_at: new Date() } });
+  const { count } = await tx.inventoryTransfer.updateMany({
+    where: { id, team_id: teamId, status: { in: [...OPEN] } },
+    data: { updated_at: new Date() },
+  });
   const t = await tx.inventoryTransfer.findFirst({ where: { id, team_id: teamId }, include: { lines: true } });
   if (!t) throw notFound('Transfer', id);
   if (count !== 1) throw conflict(`Transfer ${id} is ${t.status}; it cannot be ${verb}.`, { status: t.status });
@@ -109,18 +149,34 @@ export async function receiveTransfer(db: Db, caller: Actor, id: string, input: 
       });
       if (count !== 1) {
         const fresh = await tx.inventoryTransferLine.findUniqueOrThrow({ where: { id: tl.id } });
-        throw conflict(`lines[${i}]: receiving ${line.quantity} of ${tl.sku ?? tl.product_id} passes what is in transit (${openOf(fresh)}).`, { line: i, quantity_in_transit: openOf(fresh) });
+        throw conflict(
+          `lines[${i}]: receiving ${line.quantity} of ${tl.sku ?? tl.product_id} passes what is in transit (${openOf(fresh)}).`,
+          { line: i, quantity_in_transit: openOf(fresh) },
+        );
       }
       const level = await levelFor(tx, tl.product_id, t.to_warehouse_id);
-      const ok = await applyToLevel(tx, level, { on_order: -line.quantity, on_hand: line.quantity, unavailable: damaged }, {
-        kind: 'TRANSFER_IN', reason: damaged ? 'DAMAGED' : null, note: input.note ?? null, reference_type: 'transfer', reference_id: t.id, actor_key_id: caller.keyId,
-      });
+      const ok = await applyToLevel(
+        tx,
+        level,
+        { on_order: -line.quantity, on_hand: line.quantity, unavailable: damaged },
+        {
+          kind: 'TRANSFER_IN',
+          reason: damaged ? 'DAMAGED' : null,
+          note: input.note ?? null,
+          reference_type: 'transfer',
+          reference_id: t.id,
+          actor_key_id: caller.keyId,
+        },
+      );
       if (!ok) throw conflict(`lines[${i}]: the destination level of ${tl.sku ?? tl.product_id} could not take the receipt.`);
     }
     const lines = await tx.inventoryTransferLine.findMany({ where: { transfer_id: t.id } });
     const updated = await tx.inventoryTransfer.update({
       where: { id: t.id },
-      data: { status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED', received_at: t.received_at ?? now },
+      data: {
+        status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED',
+        received_at: t.received_at ?? now,
+      },
       include: { lines: true },
     });
     return announce(tx, updated, 'inventory.transfer_received');
@@ -140,7 +196,11 @@ export async function cancelTransfer(db: Db, caller: Actor, id: string) {
       }
       await applyToLevel(tx, await levelFor(tx, tl.product_id, t.from_warehouse_id), { on_hand: open }, { ...info, kind: 'TRANSFER_IN' });
     }
-    const updated = await tx.inventoryTransfer.update({ where: { id: t.id }, data: { status: 'CANCELLED', cancelled_at: new Date() }, include: { lines: true } });
+    const updated = await tx.inventoryTransfer.update({
+      where: { id: t.id },
+      data: { status: 'CANCELLED', cancelled_at: new Date() },
+      include: { lines: true },
+    });
     return announce(tx, updated, 'inventory.transfer_cancelled');
   });
 }
@@ -161,7 +221,10 @@ export async function listTransfers(db: Db, teamId: string, q: TransferQuery) {
   if (q.warehouse_id) where.OR = [{ from_warehouse_id: { in: q.warehouse_id } }, { to_warehouse_id: { in: q.warehouse_id } }];
   const rows = await db.prisma.inventoryTransfer.findMany({ ...pageArgs(q, where, ORDER), include: { lines: true } });
   const page = toPage(rows, q, undefined, ORDER);
-  const names = await warehouseNames(db.prisma, page.data.flatMap((t) => [t.from_warehouse_id, t.to_warehouse_id]));
+  const names = await warehouseNames(
+    db.prisma,
+    page.data.flatMap((t) => [t.from_warehouse_id, t.to_warehouse_id]),
+  );
   return { meta: page.meta, data: page.data.map((t) => transferView(t, names)) };
 }
 

@@ -46,7 +46,12 @@ export function presentKey(key: KeyRow) {
     token_hint: `fos_…${key.token_hint}`,
     team_id: key.team_id,
     roles,
-    permissions: [...effectivePermissions(key.power_role, key.roles.map((r) => r.role.permissions))].sort(),
+    permissions: [
+      ...effectivePermissions(
+        key.power_role,
+        key.roles.map((r) => r.role.permissions),
+      ),
+    ].sort(),
     expires_at: key.expires_at,
     created_by: key.created_by,
     disabled_at: key.disabled_at,
@@ -100,7 +105,11 @@ function roleDeletedMeanwhile(err: unknown): never {
   throw err;
 }
 
-const grantedBy = (roles: { permissions: unknown }[]) => effectivePermissions('MEMBER', roles.map((r) => r.permissions));
+const grantedBy = (roles: { permissions: unknown }[]) =>
+  effectivePermissions(
+    'MEMBER',
+    roles.map((r) => r.permissions),
+  );
 
 export async function createKey(db: Db, teamId: string, input: CreateKeyInput, by: Actor | string | null) {
   assertMemberLimits(by, input);

@@ -43,7 +43,6 @@ export function isWellFormedToken(token: string): boolean {
   return m !== null && base62(crc32(m[1]), 6) === m[2];
 }
 
-export const hashToken = (token: string): string =>
-  createHash('sha256').update(token, 'utf8').digest('hex');
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 export const tokenHint = (token: string): string => token.slice(-4);

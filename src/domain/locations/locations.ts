@@ -35,14 +35,24 @@ const ORDER = [{ warehouse_id: 'asc' as const }, { pick_sequence: 'asc' as const
 
 export function locationView(l: Row) {
   return {
-    id: l.id, warehouse_id: l.warehouse_id, name: l.name, barcode: l.barcode, type: l.type as LocationKind, location_type_id: l.location_type_id,
-    pick_sequence: l.pick_sequence, active: l.active, is_default: l.is_default, created_at: l.created_at, updated_at: l.updated_at,
+    id: l.id,
+    warehouse_id: l.warehouse_id,
+    name: l.name,
+    barcode: l.barcode,
+    type: l.type as LocationKind,
+    location_type_id: l.location_type_id,
+    pick_sequence: l.pick_sequence,
+    active: l.active,
+    is_default: l.is_default,
+    created_at: l.created_at,
+    updated_at: l.updated_at,
   };
 }
 
 async function checkLocationType(tx: TxClient, teamId: string, id: string | null | undefined, path: string) {
   if (!id) return;
-  if (!(await tx.locationType.findFirst({ where: { id, team_id: teamId }, select: { id: true } }))) throw notFound(`Location type (${path})`, id);
+  if (!(await tx.locationType.findFirst({ where: { id, team_id: teamId }, select: { id: true } })))
+    throw notFound(`Location type (${path})`, id);
 }
 
 /** Names and barcodes given twice in one request, or already used in the warehouse: a 409 naming them. */
@@ -57,7 +67,11 @@ async function checkUnique(tx: TxClient, warehouseId: string, items: LocationFie
   const names = items.map((i) => i.name);
   const barcodes = items.flatMap((i) => (i.barcode ? [i.barcode] : []));
   const taken = await tx.location.findFirst({
-    where: { warehouse_id: warehouseId, ...(exceptId ? { id: { not: exceptId } } : {}), OR: [{ name: { in: names } }, ...(barcodes.length ? [{ barcode: { in: barcodes } }] : [])] },
+    where: {
+      warehouse_id: warehouseId,
+      ...(exceptId ? { id: { not: exceptId } } : {}),
+      OR: [{ name: { in: names } }, ...(barcodes.length ? [{ barcode: { in: barcodes } }] : [])],
+    },
     select: { id: true, name: true, barcode: true },
   });
   if (taken) {
@@ -78,15 +92,27 @@ export async function createLocations(db: Db, teamId: string, warehouseId: strin
       let next = (last._max.pick_sequence ?? 0) + 1;
       const now = new Date();
       const data = items.map((it) => ({
-        id: randomUUID(), team_id: teamId, warehouse_id: warehouseId, name: it.name, barcode: it.barcode ?? null, type: it.type ?? 'PICKABLE',
-        location_type_id: it.location_type_id ?? null, pick_sequence: it.pick_sequence ?? next++, active: it.active ?? true, created_at: now, updated_at: now,
+        id: randomUUID(),
+        team_id: teamId,
+        warehouse_id: warehouseId,
+        name: it.name,
+        barcode: it.barcode ?? null,
+        type: it.type ?? 'PICKABLE',
+        location_type_id: it.location_type_id ?? null,
+        pick_sequence: it.pick_sequence ?? next++,
+        active: it.active ?? true,
+        created_at: now,
+        updated_at: now,
       }));
       await tx.location.createMany({ data });
-      return tx.location.findMany({ where: { id: { in: data.map((d) => d.id) } }, orderBy: [{ pick_sequence: 'asc' }, { name: 'asc' }] }).then((rows) => rows.map(locationView));
+      return tx.location
+        .findMany({ where: { id: { in: data.map((d) => d.id) } }, orderBy: [{ pick_sequence: 'asc' }, { name: 'asc' }] })
+        .then((rows) => rows.map(locationView));
     });
   } catch (err) {
     // Two requests creating the same name at once: the unique index decides, as a 409.
-    if (isUniqueViolation(err)) throw conflict(`A location of this name or barcode was created in warehouse ${warehouseId} at the same time; nothing was created.`);
+    if (isUniqueViolation(err))
+      throw conflict(`A location of this name or barcode was created in warehouse ${warehouseId} at the same time; nothing was created.`);
     throw err;
   }
 }
@@ -120,7 +146,8 @@ export async function updateLocation(db: Db, teamId: string, id: string, patch: 
     const { count } = await tx.location.updateMany({ where: { id, team_id: teamId }, data: { updated_at: new Date() } });
     const row = await rowOf(tx, teamId, id);
     if (count !== 1) throw notFound('Location', id);
-    if (patch.name !== undefined || patch.barcode) await checkUnique(tx, row.warehouse_id, [{ name: patch.name ?? row.name, barcode: patch.barcode ?? null }], id);
+    if (patch.name !== undefined || patch.barcode)
+      await checkUnique(tx, row.warehouse_id, [{ name: patch.name ?? row.name, barcode: patch.barcode ?? null }], id);
     await checkLocationType(tx, teamId, patch.location_type_id, 'location_type_id');
     if (row.is_default && patch.active === false) throw conflict(`Location ${id} is the warehouse's default location; it stays active.`);
     return locationView(await tx.location.update({ where: { id }, data: patch }));
@@ -134,7 +161,10 @@ export async function deleteLocation(db: Db, teamId: string, id: string) {
     const row = await rowOf(tx, teamId, id);
     if (row.is_default) throw conflict(`Location ${row.name} is the warehouse's default location; it cannot be deleted.`);
     const held = await tx.locationStock.aggregate({ where: { location_id: id }, _sum: { on_hand: true } });
-    if ((held._sum.on_hand ?? 0) > 0) throw conflict(`Location ${row.name} holds ${held._sum.on_hand} units; move them out first (POST /v1/ops/inventory/moves).`, { on_hand: held._sum.on_hand });
+    if ((held._sum.on_hand ?? 0) > 0)
+      throw conflict(`Location ${row.name} holds ${held._sum.on_hand} units; move them out first (POST /v1/ops/inventory/moves).`, {
+        on_hand: held._sum.on_hand,
+      });
     await tx.locationStock.deleteMany({ where: { location_id: id } });
     await tx.location.delete({ where: { id } });
   });
@@ -148,7 +178,10 @@ export async function resolveLocation(tx: TxClient, teamId: string, ref: string,
   const byId = await tx.location.findFirst({ where: { id: ref, team_id: teamId } });
   if (byId && (!warehouseId || byId.warehouse_id === warehouseId)) return byId;
   if (warehouseId) {
-    const row = await tx.location.findFirst({ where: { warehouse_id: warehouseId, team_id: teamId, OR: [{ name: ref }, { barcode: ref }] }, orderBy: { name: 'asc' } });
+    const row = await tx.location.findFirst({
+      where: { warehouse_id: warehouseId, team_id: teamId, OR: [{ name: ref }, { barcode: ref }] },
+      orderBy: { name: 'asc' },
+    });
     if (row) return row;
   }
   throw notFound(`Location (${path})`, ref);

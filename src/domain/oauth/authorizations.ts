@@ -37,7 +37,9 @@ export async function beginAuthorization(db: Db, req: AuthorizationRequest): Pro
       expires_at: new Date(Date.now() + REQUEST_TTL_MS),
     },
   });
-  void db.prisma.oAuthAuthorization.deleteMany({ where: { expires_at: { lt: new Date(Date.now() - REQUEST_TTL_MS) } } }).catch(() => undefined);
+  void db.prisma.oAuthAuthorization
+    .deleteMany({ where: { expires_at: { lt: new Date(Date.now() - REQUEST_TTL_MS) } } })
+    .catch(() => undefined);
   return row.id;
 }
 
@@ -94,13 +96,23 @@ export async function approveAuthorization(db: Db, a: Approval): Promise<{ redir
     if (!client) throw expired();
     const connection = await tx.mcpConnection.create({
       data: {
-        team_id: a.teamId, user_id: a.userId, client_id: row.client_id,
-        client_name: clientLabel(client.metadata as { client_id: string }), name, preset: a.preset, permissions,
+        team_id: a.teamId,
+        user_id: a.userId,
+        client_id: row.client_id,
+        client_name: clientLabel(client.metadata as { client_id: string }),
+        name,
+        preset: a.preset,
+        permissions,
       },
     });
     const taken = await tx.oAuthAuthorization.updateMany({
       where: { id: a.requestId, decided_at: null, expires_at: { gt: now } },
-      data: { decided_at: now, code_hash: hashToken(code), code_expires_at: new Date(now.getTime() + CODE_TTL_MS), connection_id: connection.id },
+      data: {
+        decided_at: now,
+        code_hash: hashToken(code),
+        code_expires_at: new Date(now.getTime() + CODE_TTL_MS),
+        connection_id: connection.id,
+      },
     });
     if (taken.count !== 1) throw expired(); // rolls back the connection
     return { redirect: redirectWith(row.redirect_uri, { code, state: row.state }), connectionId: connection.id };
@@ -115,7 +127,11 @@ export async function denyAuthorization(db: Db, requestId: string): Promise<stri
     data: { decided_at: new Date() },
   });
   if (!row || taken.count !== 1) throw expired();
-  return redirectWith(row.redirect_uri, { error: 'access_denied', error_description: 'The person declined the connection.', state: row.state });
+  return redirectWith(row.redirect_uri, {
+    error: 'access_denied',
+    error_description: 'The person declined the connection.',
+    state: row.state,
+  });
 }
 
 async function codeRow(db: Db, clientId: string, code: string) {
@@ -133,7 +149,13 @@ export async function challengeForCode(db: Db, clientId: string, code: string): 
  * Trades a code for tokens, once. Null when the code is unknown, expired, another client's, or
  * the redirect_uri or resource differ from the request's. A second use revokes what the first got.
  */
-export async function exchangeCode(db: Db, clientId: string, code: string, redirectUri?: string, resource?: string): Promise<TokenSet | null> {
+export async function exchangeCode(
+  db: Db,
+  clientId: string,
+  code: string,
+  redirectUri?: string,
+  resource?: string,
+): Promise<TokenSet | null> {
   const row = await codeRow(db, clientId, code);
   if (!row?.connection_id) return null;
   const connectionId = row.connection_id;

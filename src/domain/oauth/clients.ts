@@ -27,7 +27,10 @@ export function redirectUriProblem(uri: unknown): string | undefined {
   if (url.username || url.password) return 'must not carry credentials';
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   if (scheme === 'https') return url.hostname ? undefined : 'must name a host';
-  if (scheme === 'http') return LOOPBACK_HOSTS.has(url.hostname) ? undefined : 'may use http only on a loopback address (127.0.0.1, [::1], localhost); use https';
+  if (scheme === 'http')
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? undefined
+      : 'may use http only on a loopback address (127.0.0.1, [::1], localhost); use https';
   if (PRIVATE_SCHEME.test(scheme)) return undefined;
   return 'must be https, http on loopback, or a private-use scheme in reverse-domain form (com.example.app:/callback)';
 }
@@ -54,4 +57,6 @@ export async function getClient(db: Db, clientId: string): Promise<ClientInfo | 
 
 /** What the consent page and the connection list call a client. */
 export const clientLabel = (client: { client_name?: unknown; client_id: string }) =>
-  typeof client.client_name === 'string' && client.client_name.trim() ? client.client_name.trim().slice(0, 200) : `Client ${client.client_id.slice(0, 8)}`;
+  typeof client.client_name === 'string' && client.client_name.trim()
+    ? client.client_name.trim().slice(0, 200)
+    : `Client ${client.client_id.slice(0, 8)}`;

@@ -74,7 +74,10 @@ export async function revokeConnection(db: Db, teamId: string, id: string) {
 export async function connectionsForPerson(db: Db, teamIds: string[]) {
   if (!teamIds.length) return [];
   const rows = await db.prisma.mcpConnection.findMany({
-    where: { team_id: { in: teamIds } }, include, orderBy: [{ created_at: 'desc' }, { id: 'desc' }], take: 200,
+    where: { team_id: { in: teamIds } },
+    include,
+    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
+    take: 200,
   });
   return rows.map(presentConnection);
 }

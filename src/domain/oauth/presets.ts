@@ -2,9 +2,7 @@ import { PERMISSIONS, type Permission } from '../../contract/permissions.js';
 
 // What an agent connection may hold (spec 5.3): operational permissions only, never the
 // MCP-management permission (WRITE_MCP) nor any MANAGE_* one.
-export const CONNECTION_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter(
-  (p) => p !== 'WRITE_MCP' && !p.startsWith('MANAGE_'),
-);
+export const CONNECTION_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((p) => p !== 'WRITE_MCP' && !p.startsWith('MANAGE_'));
 
 export { CONNECTION_STATES } from '../../contract/enums.js';
 
@@ -31,10 +29,14 @@ const OPERATE: Permission[] = ['WRITE_ORDERS', 'WRITE_FULFILLMENTS', 'WRITE_INVE
 /** The permissions a preset asks for, before they are bounded by what the person holds. */
 export function presetPermissions(preset: Preset, custom: readonly string[] = []): Permission[] {
   switch (preset) {
-    case 'READ_ONLY': return [...READS];
-    case 'READ_AND_OPERATE': return [...READS, ...OPERATE];
-    case 'FULL_OPERATIONAL': return [...CONNECTION_PERMISSIONS];
-    case 'CUSTOM': return CONNECTION_PERMISSIONS.filter((p) => custom.includes(p));
+    case 'READ_ONLY':
+      return [...READS];
+    case 'READ_AND_OPERATE':
+      return [...READS, ...OPERATE];
+    case 'FULL_OPERATIONAL':
+      return [...CONNECTION_PERMISSIONS];
+    case 'CUSTOM':
+      return CONNECTION_PERMISSIONS.filter((p) => custom.includes(p));
   }
 }
 

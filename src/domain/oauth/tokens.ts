@@ -37,8 +37,20 @@ export async function issueTokens(tx: Client, connectionId: string, resource: st
   const refresh = newSecret(REFRESH_PREFIX);
   await tx.oAuthToken.createMany({
     data: [
-      { connection_id: connectionId, kind: 'ACCESS', token_hash: hashToken(access), resource, expires_at: new Date(now + ACCESS_TOKEN_TTL_S * 1000) },
-      { connection_id: connectionId, kind: 'REFRESH', token_hash: hashToken(refresh), resource, expires_at: new Date(now + REFRESH_TOKEN_TTL_S * 1000) },
+      {
+        connection_id: connectionId,
+        kind: 'ACCESS',
+        token_hash: hashToken(access),
+        resource,
+        expires_at: new Date(now + ACCESS_TOKEN_TTL_S * 1000),
+      },
+      {
+        connection_id: connectionId,
+        kind: 'REFRESH',
+        token_hash: hashToken(refresh),
+        resource,
+        expires_at: new Date(now + REFRESH_TOKEN_TTL_S * 1000),
+      },
     ],
   });
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, refresh_token: refresh, scope: 'mcp' };
@@ -114,10 +126,12 @@ export async function accessTokenPrincipal(db: Db, token: string): Promise<Princ
   const held = teamPermissions(c.user, c.team_id);
   if (!c.last_used_at || now - c.last_used_at.getTime() > LAST_USED_EVERY_MS) {
     // At most one write a minute per connection, off the request's path.
-    void db.prisma.mcpConnection.updateMany({
-      where: { id: c.id, OR: [{ last_used_at: null }, { last_used_at: { lt: new Date(now - LAST_USED_EVERY_MS) } }] },
-      data: { last_used_at: new Date(now) },
-    }).catch(() => undefined);
+    void db.prisma.mcpConnection
+      .updateMany({
+        where: { id: c.id, OR: [{ last_used_at: null }, { last_used_at: { lt: new Date(now - LAST_USED_EVERY_MS) } }] },
+        data: { last_used_at: new Date(now) },
+      })
+      .catch(() => undefined);
   }
   return {
     keyId: c.id,

@@ -91,7 +91,11 @@ export async function commitUpTo(tx: TxClient, chunk: Chunk, want: number, ref: 
   let n = want;
   const level = { id: chunk.levelId, product_id: chunk.product_id, warehouse_id: chunk.warehouse_id };
   // `ref`: an order id, or during conversion the draft's id (convert renames it to the order's).
-  const info = { kind: 'COMMITTED' as const, reference_type: ref ? (ref.startsWith('draft:') ? 'draft_order' : 'order') : null, reference_id: ref?.replace(/^draft:/, '') ?? null };
+  const info = {
+    kind: 'COMMITTED' as const,
+    reference_type: ref ? (ref.startsWith('draft:') ? 'draft_order' : 'order') : null,
+    reference_id: ref?.replace(/^draft:/, '') ?? null,
+  };
   for (let attempt = 0; n > 0 && attempt < 5; attempt++) {
     // Through the ledger: the COMMITTED movement is written with the change.
     if (await applyToLevel(tx, level, { committed: n }, info, { sellable: true })) return n;

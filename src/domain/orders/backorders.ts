@@ -28,7 +28,10 @@ const BATCH = 50;
 export async function fillBackorders(tx: TxClient, level: LevelRef): Promise<number> {
   // The hot path (a receipt of many products nobody waits for): one index seek per level, on
   // order_line_items (product_id, unallocated_quantity), and nothing more.
-  const any = await tx.orderLineItem.findFirst({ where: { product_id: level.product_id, unallocated_quantity: { gt: 0 } }, select: { id: true } });
+  const any = await tx.orderLineItem.findFirst({
+    where: { product_id: level.product_id, unallocated_quantity: { gt: 0 } },
+    select: { id: true },
+  });
   if (!any) return 0;
   const warehouse = await tx.warehouse.findUnique({ where: { id: level.warehouse_id }, select: { team_id: true } });
   if (!warehouse) return 0;
@@ -40,25 +43,51 @@ export async function fillBackorders(tx: TxClient, level: LevelRef): Promise<num
     const lines = await tx.orderLineItem.findMany({
       where: waitingWhere(warehouse.team_id, { product_id: level.product_id }),
       include: { order: { select: { id: true, order_number: true, priority: true, fulfiller_team_id: true, merchant_team_id: true } } },
-      orderBy: [{ order: { priority_rank: 'desc' } }, { order: { created_at: 'asc' } }, { order_id: 'asc' }, { created_at: 'asc' }, { id: 'asc' }],
+      orderBy: [
+        { order: { priority_rank: 'desc' } },
+        { order: { created_at: 'asc' } },
+        { order_id: 'asc' },
+        { created_at: 'asc' },
+        { id: 'asc' },
+      ],
       take: BATCH,
     });
     for (const line of lines) {
       if (available <= 0) return filled;
       const n = Math.min(available, line.unallocated_quantity);
       // Compare-and-set on the waiting units first: another allocator may have taken them.
-      const took = await tx.orderLineItem.updateMany({ where: { id: line.id, unallocated_quantity: { gte: n } }, data: { unallocated_quantity: { decrement: n } } });
+      const took = await tx.orderLineItem.updateMany({
+        where: { id: line.id, unallocated_quantity: { gte: n } },
+        data: { unallocated_quantity: { decrement: n } },
+      });
       if (took.count !== 1) continue;
-      const k = await commitUpTo(tx, { levelId: level.id, product_id: level.product_id, warehouse_id: level.warehouse_id, quantity: n }, n, line.order_id);
+      const k = await commitUpTo(
+        tx,
+        { levelId: level.id, product_id: level.product_id, warehouse_id: level.warehouse_id, quantity: n },
+        n,
+        line.order_id,
+      );
       if (k < n) await tx.orderLineItem.update({ where: { id: line.id }, data: { unallocated_quantity: { increment: n - k } } });
       if (k === 0) return filled;
       await tx.order.update({ where: { id: line.order_id }, data: { unallocated_quantity: { decrement: k } } });
-      const [foId] = await writeFulfillmentOrders(tx, line.order, new Map([[line.id, line]]),
-        [{ key: line.id, warehouse_id: level.warehouse_id, quantity: k }], { appendToPending: true });
+      const [foId] = await writeFulfillmentOrders(
+        tx,
+        line.order,
+        new Map([[line.id, line]]),
+        [{ key: line.id, warehouse_id: level.warehouse_id, quantity: k }],
+        { appendToPending: true },
+      );
       await enqueueEvent(tx, warehouse.team_id, 'order.backorder_allocated', {
-        order_id: line.order_id, order_number: line.order.order_number, priority: line.order.priority, order_line_item_id: line.id,
-        product_id: level.product_id, sku: line.sku, warehouse_id: level.warehouse_id, quantity: k,
-        still_waiting: line.unallocated_quantity - k, fulfillment_order_id: foId,
+        order_id: line.order_id,
+        order_number: line.order.order_number,
+        priority: line.order.priority,
+        order_line_item_id: line.id,
+        product_id: level.product_id,
+        sku: line.sku,
+        warehouse_id: level.warehouse_id,
+        quantity: k,
+        still_waiting: line.unallocated_quantity - k,
+        fulfillment_order_id: foId,
       });
       available -= k;
       filled += k;
@@ -93,7 +122,9 @@ export async function listBackorders(db: Db, teamId: string, q: BackorderQuery) 
   const orderBy = [{ order: { priority_rank: 'desc' } }, { order: { created_at: 'asc' } }, { order_id: 'asc' }, { id: 'asc' }];
   // OFFSET paging: the order is by the order's fields, which a keyset cursor over lines cannot name.
   const rows = await db.prisma.orderLineItem.findMany({
-    where, orderBy: orderBy as never, ...pageWindow(q),
+    where,
+    orderBy: orderBy as never,
+    ...pageWindow(q),
     include: { order: { select: { order_number: true, priority: true, created_at: true, status: true } } },
   });
   const page = toPage(rows, q as PageRequest);

@@ -45,7 +45,12 @@ interface Released {
 /** Voids every live label of the unshipped packages of these fulfillment orders (through the carrier). */
 async function voidOpenLabels(db: Db, teamId: string, where: { order_id?: string; id?: string }) {
   const labelled = await db.prisma.package.findMany({
-    where: { fulfiller_team_id: teamId, status: 'PENDING', shipment_status: { not: null }, fulfillment_order: { ...where, status: { in: OPEN_FO } } },
+    where: {
+      fulfiller_team_id: teamId,
+      status: 'PENDING',
+      shipment_status: { not: null },
+      fulfillment_order: { ...where, status: { in: OPEN_FO } },
+    },
     select: { id: true },
     orderBy: { id: 'asc' },
   });
@@ -63,10 +68,20 @@ async function voidOpenLabels(db: Db, teamId: string, where: { order_id?: string
 }
 
 /** Step 2 for one fulfillment order already set CANCELLED by this transaction. */
-async function releaseFulfillmentOrder(tx: TxClient, fo: { id: string; warehouse_id: string; order_id: string }, restock: boolean): Promise<Released> {
-  const relabelled = await tx.package.findFirst({ where: { fulfillment_order_id: fo.id, status: 'PENDING', shipment_status: { not: null } }, select: { id: true } });
+async function releaseFulfillmentOrder(
+  tx: TxClient,
+  fo: { id: string; warehouse_id: string; order_id: string },
+  restock: boolean,
+): Promise<Released> {
+  const relabelled = await tx.package.findFirst({
+    where: { fulfillment_order_id: fo.id, status: 'PENDING', shipment_status: { not: null } },
+    select: { id: true },
+  });
   if (relabelled) throw conflict(`Package ${relabelled.id} was labelled while fulfillment order ${fo.id} was being cancelled; try again.`);
-  const lines = await tx.fulfillmentOrderLineItem.findMany({ where: { fulfillment_order_id: fo.id, remaining_quantity: { gt: 0 } }, orderBy: { id: 'asc' } });
+  const lines = await tx.fulfillmentOrderLineItem.findMany({
+    where: { fulfillment_order_id: fo.id, remaining_quantity: { gt: 0 } },
+    orderBy: { id: 'asc' },
+  });
   const perProduct = new Map<string, number>();
   let units = 0;
   for (const l of lines) {
@@ -76,7 +91,8 @@ async function releaseFulfillmentOrder(tx: TxClient, fo: { id: string; warehouse
       where: { id: l.order_line_item_id, remaining_quantity: { gte: n } },
       data: { remaining_quantity: { decrement: n }, removed_quantity: { increment: n } },
     });
-    if (res.count !== 1) throw conflict(`Order line ${l.order_line_item_id} changed while fulfillment order ${fo.id} was being cancelled; try again.`);
+    if (res.count !== 1)
+      throw conflict(`Order line ${l.order_line_item_id} changed while fulfillment order ${fo.id} was being cancelled; try again.`);
     if (l.product_id) perProduct.set(l.product_id, (perProduct.get(l.product_id) ?? 0) + n);
     units += n;
   }
@@ -88,12 +104,21 @@ async function releaseFulfillmentOrder(tx: TxClient, fo: { id: string; warehouse
   for (const level of levels) {
     const q = perProduct.get(level.product_id)!;
     const ok = await applyToLevel(tx, level, restock ? { committed: -q } : { committed: -q, unavailable: q }, {
-      kind: 'RELEASED', reason: restock ? 'CANCELLED' : 'CANCELLED_NOT_RESTOCKED',
-      reference_type: 'fulfillment_order', reference_id: fo.id,
+      kind: 'RELEASED',
+      reason: restock ? 'CANCELLED' : 'CANCELLED_NOT_RESTOCKED',
+      reference_type: 'fulfillment_order',
+      reference_id: fo.id,
     });
-    if (!ok) throw conflict(`Inventory of product ${level.product_id} in warehouse ${fo.warehouse_id} has less than ${q} committed; it cannot be released.`);
+    if (!ok)
+      throw conflict(
+        `Inventory of product ${level.product_id} in warehouse ${fo.warehouse_id} has less than ${q} committed; it cannot be released.`,
+      );
   }
-  const open = await tx.package.findMany({ where: { fulfillment_order_id: fo.id, status: 'PENDING' }, select: { id: true }, orderBy: { id: 'asc' } });
+  const open = await tx.package.findMany({
+    where: { fulfillment_order_id: fo.id, status: 'PENDING' },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+  });
   if (open.length) await tx.package.updateMany({ where: { id: { in: open.map((p) => p.id) } }, data: { status: 'CANCELLED' } });
   return { units, packages: open.map((p) => p.id) };
 }
@@ -105,7 +130,10 @@ async function settleOrder(tx: TxClient, orderId: string, reason: CancelReason, 
   const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { fulfillment_count: true } });
   await tx.order.updateMany({
     where: { id: orderId, status: { in: OPEN_ORDER as never } },
-    data: order.fulfillment_count > 0 ? { status: 'CLOSED', closed_at: now } : { status: 'CANCELLED', cancelled_at: now, cancel_reason: reason },
+    data:
+      order.fulfillment_count > 0
+        ? { status: 'CLOSED', closed_at: now }
+        : { status: 'CANCELLED', cancelled_at: now, cancel_reason: reason },
   });
 }
 
@@ -131,8 +159,14 @@ export async function cancelFulfillmentOrder(db: Db, teamId: string, foId: strin
     const released = await releaseFulfillmentOrder(tx, fo, restock);
     await settleOrder(tx, fo.order_id, opts.reason, now);
     await enqueueEvent(tx, teamId, 'fulfillment_order.cancelled', {
-      fulfillment_order_id: fo.id, order_id: fo.order_id, warehouse_id: fo.warehouse_id, reason: opts.reason, restock,
-      cancelled_quantity: released.units, closed_package_ids: released.packages, cancelled_by_user_id: opts.userId ?? null,
+      fulfillment_order_id: fo.id,
+      order_id: fo.order_id,
+      warehouse_id: fo.warehouse_id,
+      reason: opts.reason,
+      restock,
+      cancelled_quantity: released.units,
+      closed_package_ids: released.packages,
+      cancelled_by_user_id: opts.userId ?? null,
     });
   });
   return loadFulfillmentOrder(db.prisma, teamId, foId);
@@ -140,7 +174,10 @@ export async function cancelFulfillmentOrder(db: Db, teamId: string, foId: strin
 
 /** Cancels the order's waiting (unallocated) units: they leave the order's remaining quantities. */
 async function dropWaiting(tx: TxClient, orderId: string): Promise<number> {
-  const waiting = await tx.orderLineItem.findMany({ where: { order_id: orderId, kind: 'CORE', unallocated_quantity: { gt: 0 } }, orderBy: { id: 'asc' } });
+  const waiting = await tx.orderLineItem.findMany({
+    where: { order_id: orderId, kind: 'CORE', unallocated_quantity: { gt: 0 } },
+    orderBy: { id: 'asc' },
+  });
   let units = 0;
   for (const l of waiting) {
     const n = l.unallocated_quantity;
@@ -190,11 +227,21 @@ export async function cancelOrder(db: Db, teamId: string, orderId: string, opts:
       packages.push(...r.packages);
     }
     units += await dropWaiting(tx, orderId);
-    const shop = order.shop_id ? await tx.shop.findUnique({ where: { id: order.shop_id }, select: { id: true, name: true, shop_type: true } }) : null;
+    const shop = order.shop_id
+      ? await tx.shop.findUnique({ where: { id: order.shop_id }, select: { id: true, name: true, shop_type: true } })
+      : null;
     await enqueueEvent(tx, teamId, 'order.cancelled', {
-      order_id: order.id, order_number: order.order_number, remote_id: order.remote_id, merchant_team_id: order.merchant_team_id,
-      shop, reason: opts.reason, restock, cancelled_quantity: units, cancelled_fulfillment_order_ids: fos.map((f) => f.id),
-      closed_package_ids: packages, cancelled_by_user_id: opts.userId ?? null,
+      order_id: order.id,
+      order_number: order.order_number,
+      remote_id: order.remote_id,
+      merchant_team_id: order.merchant_team_id,
+      shop,
+      reason: opts.reason,
+      restock,
+      cancelled_quantity: units,
+      cancelled_fulfillment_order_ids: fos.map((f) => f.id),
+      closed_package_ids: packages,
+      cancelled_by_user_id: opts.userId ?? null,
     });
   });
   return getOrder(db, teamId, orderId);

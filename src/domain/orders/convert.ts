@@ -28,11 +28,19 @@ export async function convertDraftOrder(db: Db, fulfillerTeamId: string, draftId
     include: { components: { where: { kind: 'VIRTUAL_BUNDLE' }, include: { component: true }, orderBy: { created_at: 'asc' } } },
   });
   const productOf = new Map(products.map((x) => [x.id, x]));
-  const plan = planOrder({ merchant_team_id: draft.merchant_team_id, fulfiller_team_id: fulfillerTeamId, shop_id: draft.shop_id }, p,
+  const plan = planOrder(
+    { merchant_team_id: draft.merchant_team_id, fulfiller_team_id: fulfillerTeamId, shop_id: draft.shop_id },
+    p,
     draft.line_items.map((l) => ({
       product: productOf.get(l.product_id) ?? { id: l.product_id, sku: l.sku, name: l.name, image_url: null },
-      sku: l.sku, name: l.name, quantity: l.quantity, price: l.price, applied_discount_amount: l.applied_discount_amount, draft_line_id: l.id,
-    })));
+      sku: l.sku,
+      name: l.name,
+      quantity: l.quantity,
+      price: l.price,
+      applied_discount_amount: l.applied_discount_amount,
+      draft_line_id: l.id,
+    })),
+  );
 
   const orderId = await inTransaction(db, async (tx) => {
     const claimed = await tx.draftOrder.updateMany({

@@ -4,7 +4,13 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, enumList, type PageRequest } from '../pagination.js';
 import { normalizeAddress, type Address } from './address.js';
 import {
-  DRAFT_STATUSES, METADATA_KEYS, ORDER_CONFIG_DEFAULTS, type OrderConfig, type OrderMetadata, type Priority, type ShopType,
+  DRAFT_STATUSES,
+  METADATA_KEYS,
+  ORDER_CONFIG_DEFAULTS,
+  type OrderConfig,
+  type OrderMetadata,
+  type Priority,
+  type ShopType,
 } from '../../contract/orders-enums.js';
 import { resolveMerchant, resolveProducts, resolveShop } from './reach.js';
 import { round2 } from './totals.js';
@@ -74,7 +80,10 @@ export async function createDraftOrder(db: Db, fulfillerTeamId: string, input: D
   });
   const products = await resolveProducts(db, merchant.id, input.line_items);
   const orderNumber = blank(input.order_number);
-  if (orderNumber && (await db.prisma.order.findFirst({ where: { fulfiller_team_id: fulfillerTeamId, order_number: orderNumber }, select: { id: true } }))) {
+  if (
+    orderNumber &&
+    (await db.prisma.order.findFirst({ where: { fulfiller_team_id: fulfillerTeamId, order_number: orderNumber }, select: { id: true } }))
+  ) {
     throw conflict(`Order number ${orderNumber} is already used by another order of this team.`);
   }
   const shop = await resolveShop(db, merchant.id, fulfillerTeamId, input);
@@ -149,7 +158,10 @@ type DraftWithLines = DraftOrder & { line_items: DraftOrderLineItem[] };
 export async function draftViews(db: Db, drafts: DraftWithLines[]) {
   const shopIds = [...new Set(drafts.map((d) => d.shop_id).filter((v): v is string => !!v))];
   const [teamName, shops] = await Promise.all([
-    teamNames(db.prisma, drafts.flatMap((d) => [d.merchant_team_id, d.fulfiller_team_id])),
+    teamNames(
+      db.prisma,
+      drafts.flatMap((d) => [d.merchant_team_id, d.fulfiller_team_id]),
+    ),
     shopIds.length ? db.prisma.shop.findMany({ where: { id: { in: shopIds } } }) : [],
   ]);
   const shopOf = new Map(shops.map((s) => [s.id, s]));

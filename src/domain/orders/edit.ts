@@ -27,13 +27,24 @@ export interface OrderEdit {
 export async function editOrder(db: Db, teamId: string, orderId: string, edit: OrderEdit) {
   await writeTx(db, async (tx) => {
     const now = new Date();
-    await tx.fulfillmentOrder.updateMany({ where: { order_id: orderId, fulfiller_team_id: teamId, status: { in: ['PENDING', 'ACCEPTED', 'IN_PROGRESS'] } }, data: { updated_at: now } });
-    const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { status: true, order_number: true, lock_address: true, config: true } });
+    await tx.fulfillmentOrder.updateMany({
+      where: { order_id: orderId, fulfiller_team_id: teamId, status: { in: ['PENDING', 'ACCEPTED', 'IN_PROGRESS'] } },
+      data: { updated_at: now },
+    });
+    const order = await tx.order.findFirst({
+      where: { id: orderId, fulfiller_team_id: teamId },
+      select: { status: true, order_number: true, lock_address: true, config: true },
+    });
     if (!order) throw notFound('Order', orderId);
     if (!ALLOCATABLE_STATUSES.includes(order.status)) {
-      throw conflict(`Order ${orderLabel(order.order_number)} is ${order.status}; only open orders can be edited.`, { status: order.status });
+      throw conflict(`Order ${orderLabel(order.order_number)} is ${order.status}; only open orders can be edited.`, {
+        status: order.status,
+      });
     }
-    const fos = await tx.fulfillmentOrder.findMany({ where: { order_id: orderId, lock_owner: { not: null } }, select: { id: true, lock_owner: true, lock_expires_at: true } });
+    const fos = await tx.fulfillmentOrder.findMany({
+      where: { order_id: orderId, lock_owner: { not: null } },
+      select: { id: true, lock_owner: true, lock_expires_at: true },
+    });
     for (const fo of fos) {
       const lock = activeLock(fo, now);
       if (lock) throw lockHeld(fo.id, lock);
@@ -42,7 +53,9 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
     if (edit.shipping_address) {
       // lock_address: the address was confirmed and must not change, unless this edit also unlocks it.
       if (order.lock_address && edit.lock_address !== false) {
-        throw conflict(`Order ${orderLabel(order.order_number)} has lock_address set: its shipping address cannot be changed (send lock_address false with it to unlock).`);
+        throw conflict(
+          `Order ${orderLabel(order.order_number)} has lock_address set: its shipping address cannot be changed (send lock_address false with it to unlock).`,
+        );
       }
       const config = (order.config ?? {}) as Partial<OrderConfig>;
       const verification = config.address_verification_enabled === false ? null : verifyAddress(edit.shipping_address);

@@ -37,19 +37,23 @@ export async function writeFulfillmentOrders(
     byWarehouse.set(a.warehouse_id, m);
   }
   const ids: string[] = [];
-  const existing = opts.appendToPending && byWarehouse.size
-    ? await tx.fulfillmentOrder.findMany({
-      where: { order_id: order.id, warehouse_id: { in: [...byWarehouse.keys()] }, status: 'PENDING' },
-      include: { line_items: true },
-      orderBy: { created_at: 'asc' },
-    })
-    : [];
+  const existing =
+    opts.appendToPending && byWarehouse.size
+      ? await tx.fulfillmentOrder.findMany({
+          where: { order_id: order.id, warehouse_id: { in: [...byWarehouse.keys()] }, status: 'PENDING' },
+          include: { line_items: true },
+          orderBy: { created_at: 'asc' },
+        })
+      : [];
 
   for (const [warehouseId, quantities] of byWarehouse) {
     let fo = existing.find((f) => f.warehouse_id === warehouseId);
     // Compare-and-set: the order read PENDING may have been accepted since (READ COMMITTED). The
     // update also holds the row, so an accept waits for this transaction and sees the new units.
-    if (fo && (await tx.fulfillmentOrder.updateMany({ where: { id: fo.id, status: 'PENDING' }, data: { updated_at: new Date() } })).count !== 1) {
+    if (
+      fo &&
+      (await tx.fulfillmentOrder.updateMany({ where: { id: fo.id, status: 'PENDING' }, data: { updated_at: new Date() } })).count !== 1
+    ) {
       fo = undefined;
     }
     if (!fo) {

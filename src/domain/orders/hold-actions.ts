@@ -29,18 +29,33 @@ async function claimOpenOrder(tx: TxClient, teamId: string, orderId: string) {
     where: { id: orderId, fulfiller_team_id: teamId, status: { in: ALLOCATABLE_STATUSES as never } },
     data: { updated_at: new Date() },
   });
-  const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { order_number: true, status: true } });
+  const order = await tx.order.findFirst({
+    where: { id: orderId, fulfiller_team_id: teamId },
+    select: { order_number: true, status: true },
+  });
   if (!order) throw notFound('Order', orderId);
-  if (!count) throw conflict(`Order ${orderLabel(order.order_number)} is ${order.status}; holds apply to open orders only.`, { status: order.status });
+  if (!count)
+    throw conflict(`Order ${orderLabel(order.order_number)} is ${order.status}; holds apply to open orders only.`, {
+      status: order.status,
+    });
   return order;
 }
 
-export async function placeOrderHold(db: Db, teamId: string, orderId: string, input: { reason: HoldReason; reason_notes?: string | null; userId?: string | null }) {
+export async function placeOrderHold(
+  db: Db,
+  teamId: string,
+  orderId: string,
+  input: { reason: HoldReason; reason_notes?: string | null; userId?: string | null },
+) {
   const hold = await writeTx(db, async (tx) => {
     const order = await claimOpenOrder(tx, teamId, orderId);
     const h = await placeHold(tx, { orderId, reason: input.reason, notes: input.reason_notes ?? null, userId: input.userId ?? null });
     await enqueueEvent(tx, teamId, 'order.hold_placed', {
-      order_id: orderId, order_number: order.order_number, hold_id: h.id, reason: h.reason, reason_notes: h.reason_notes,
+      order_id: orderId,
+      order_number: order.order_number,
+      hold_id: h.id,
+      reason: h.reason,
+      reason_notes: h.reason_notes,
       created_by_user_id: h.created_by_user_id,
     });
     return h;
@@ -58,13 +73,19 @@ export async function releaseOrderHold(db: Db, teamId: string, orderId: string, 
     const h = await tx.orderFulfillmentHold.findFirst({ where: { id: holdId, order_id: orderId, order: { fulfiller_team_id: teamId } } });
     if (!h) throw notFound('Hold', holdId);
     if (!count && h.active) {
-      throw conflict(`Hold ${holdId} is AWAITING_PAYMENT: it is lifted by marking the order paid (POST /v1/ops/orders/${orderId}/mark-paid).`);
+      throw conflict(
+        `Hold ${holdId} is AWAITING_PAYMENT: it is lifted by marking the order paid (POST /v1/ops/orders/${orderId}/mark-paid).`,
+      );
     }
     if (!count) throw conflict(`Hold ${holdId} was already released.`, { hold_id: holdId });
     const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { order_number: true } });
     const remaining = await tx.orderFulfillmentHold.count({ where: { order_id: orderId, active: true } });
     await enqueueEvent(tx, teamId, 'order.hold_released', {
-      order_id: orderId, order_number: order.order_number, hold_id: h.id, reason: h.reason, released_by_user_id: userId ?? null,
+      order_id: orderId,
+      order_number: order.order_number,
+      hold_id: h.id,
+      reason: h.reason,
+      released_by_user_id: userId ?? null,
       active_holds: remaining,
     });
     return { hold: h, last: remaining === 0 };
@@ -77,7 +98,10 @@ export async function releaseOrderHold(db: Db, teamId: string, orderId: string, 
 export async function listOrderHolds(db: Db, teamId: string, orderId: string) {
   const order = await db.prisma.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { id: true } });
   if (!order) throw notFound('Order', orderId);
-  const holds = await db.prisma.orderFulfillmentHold.findMany({ where: { order_id: orderId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+  const holds = await db.prisma.orderFulfillmentHold.findMany({
+    where: { order_id: orderId },
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+  });
   return { data: holds.map(holdView) };
 }
 

@@ -59,11 +59,15 @@ export async function assertNoActiveHold(tx: TxClient, orderId: string): Promise
   if (!hold) return;
   const order = await tx.order.findUnique({ where: { id: orderId }, select: { order_number: true } });
   const notes = hold.reason_notes ? ` — ${hold.reason_notes}` : '';
-  throw new DomainError('on-hold', `Order ${orderLabel(order?.order_number ?? orderId)} is on hold: ${hold.reason}${notes} (hold ${hold.id})`, {
-    hold_reason: hold.reason,
-    hold_id: hold.id,
-    order_id: orderId,
-  });
+  throw new DomainError(
+    'on-hold',
+    `Order ${orderLabel(order?.order_number ?? orderId)} is on hold: ${hold.reason}${notes} (hold ${hold.id})`,
+    {
+      hold_reason: hold.reason,
+      hold_id: hold.id,
+      order_id: orderId,
+    },
+  );
 }
 
 /**
@@ -79,7 +83,9 @@ export async function markOrderPaid(db: Db, fulfillerTeamId: string, orderId: st
     if (res.count !== 1) {
       const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: fulfillerTeamId } });
       if (!order) throw notFound('Order', orderId);
-      throw conflict(`Order ${orderLabel(order.order_number)} has payment_status ${order.payment_status}; only PENDING orders can be marked paid.`);
+      throw conflict(
+        `Order ${orderLabel(order.order_number)} has payment_status ${order.payment_status}; only PENDING orders can be marked paid.`,
+      );
     }
     await tx.orderFulfillmentHold.updateMany({
       where: { order_id: orderId, active: true, reason: 'AWAITING_PAYMENT' },

@@ -34,8 +34,13 @@ export function numberColumns(orderNumber: string) {
 }
 
 /** A unique placeholder while the conversion runs; never visible outside its transaction. */
-export const placeholderNumber = (draftId: string) =>
-  ({ order_number: `~${draftId}`, order_number_key: '~', order_seq: null, order_number_class: 1, order_sort_key: '~' });
+export const placeholderNumber = (draftId: string) => ({
+  order_number: `~${draftId}`,
+  order_number_key: '~',
+  order_seq: null,
+  order_number_class: 1,
+  order_sort_key: '~',
+});
 
 export async function assignOrderNumber(tx: TxClient, orderId: string, fulfillerTeamId: string, requested: string | null): Promise<string> {
   for (let attempt = 0; attempt < 100; attempt++) {

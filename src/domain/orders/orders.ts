@@ -22,7 +22,15 @@ export async function getOrder(db: Db, fulfillerTeamId: string, orderId: string)
     order.shop_id ? db.prisma.channelPush.findMany({ where: { order_id: order.id }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] }) : [],
   ]);
   // Extension (docs/sales-channels.md), present once the order has had a tracking push.
-  const channel = pushes.map((p) => ({ id: p.id, shop_id: p.shop_id, status: p.status, detail: p.detail, attempts: p.attempts, created_at: p.created_at, updated_at: p.updated_at }));
+  const channel = pushes.map((p) => ({
+    id: p.id,
+    shop_id: p.shop_id,
+    status: p.status,
+    detail: p.detail,
+    attempts: p.attempts,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  }));
   return { ...orderView(order, names, true), ...(channel.length ? { sales_channel_pushes: channel } : {}) };
 }
 
@@ -73,9 +81,10 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
   Object.assign(where, range('created_at', q.created_at_min, q.created_at_max), range('updated_at', q.updated_at_min, q.updated_at_max));
 
   const dir = q.order ?? 'desc';
-  const orderBy: Prisma.OrderOrderByWithRelationInput[] = q.order_by === 'order_number'
-    ? [{ order_number_class: 'asc' }, { order_sort_key: dir }, { id: dir }] // numbers first, either way (numbers.ts)
-    : [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
+  const orderBy: Prisma.OrderOrderByWithRelationInput[] =
+    q.order_by === 'order_number'
+      ? [{ order_number_class: 'asc' }, { order_sort_key: dir }, { id: dir }] // numbers first, either way (numbers.ts)
+      : [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
   const rows = await db.prisma.order.findMany({ ...pageArgs(q, where, orderBy), select: ORDER_LIST_SELECT });
   const page = toPage(rows, q, undefined, orderBy);
   const names = await loadNames(db, page.data);
@@ -86,22 +95,32 @@ class PriorityChanged extends Error {}
 
 /** Changes only priority (and its sortable rank); then re-runs allocation, which it affects. */
 export async function changeOrderPriority(db: Db, fulfillerTeamId: string, orderId: string, priority: Priority) {
-  const changed = await inTransaction(db, async (tx) => {
-    const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: fulfillerTeamId }, select: { id: true, priority: true, order_number: true } });
-    if (!order) throw notFound('Order', orderId);
-    if (order.priority === priority) return false;
-    // Compare-and-set on the priority read: a concurrent change (another replica, READ COMMITTED)
-    // makes this one re-read, so each event's previous_priority is true and a repeat is a no-op.
-    const res = await tx.order.updateMany({
-      where: { id: order.id, priority: order.priority },
-      data: { priority, priority_rank: PRIORITY_RANK[priority] },
-    });
-    if (res.count !== 1) throw new PriorityChanged();
-    await enqueueEvent(tx, fulfillerTeamId, 'order.priority_changed', {
-      order_id: order.id, order_number: order.order_number, previous_priority: order.priority, priority,
-    });
-    return true;
-  }, { attempts: 20, retryOn: (err) => err instanceof PriorityChanged });
+  const changed = await inTransaction(
+    db,
+    async (tx) => {
+      const order = await tx.order.findFirst({
+        where: { id: orderId, fulfiller_team_id: fulfillerTeamId },
+        select: { id: true, priority: true, order_number: true },
+      });
+      if (!order) throw notFound('Order', orderId);
+      if (order.priority === priority) return false;
+      // Compare-and-set on the priority read: a concurrent change (another replica, READ COMMITTED)
+      // makes this one re-read, so each event's previous_priority is true and a repeat is a no-op.
+      const res = await tx.order.updateMany({
+        where: { id: order.id, priority: order.priority },
+        data: { priority, priority_rank: PRIORITY_RANK[priority] },
+      });
+      if (res.count !== 1) throw new PriorityChanged();
+      await enqueueEvent(tx, fulfillerTeamId, 'order.priority_changed', {
+        order_id: order.id,
+        order_number: order.order_number,
+        previous_priority: order.priority,
+        priority,
+      });
+      return true;
+    },
+    { attempts: 20, retryOn: (err) => err instanceof PriorityChanged },
+  );
   if (changed) await allocatePending(db, fulfillerTeamId).catch(() => undefined);
   return getOrder(db, fulfillerTeamId, orderId);
 }

@@ -45,8 +45,9 @@ export async function allocatePending(db: Db, fulfillerTeamId: string): Promise<
     },
     select: { order_id: true, order: { select: { priority_rank: true, created_at: true } } },
   });
-  const queue = [...new Map(lines.map((l) => [l.order_id, l.order])).entries()].sort(([ida, a], [idb, b]) =>
-    b.priority_rank - a.priority_rank || a.created_at.getTime() - b.created_at.getTime() || (ida < idb ? -1 : 1));
+  const queue = [...new Map(lines.map((l) => [l.order_id, l.order])).entries()].sort(
+    ([ida, a], [idb, b]) => b.priority_rank - a.priority_rank || a.created_at.getTime() - b.created_at.getTime() || (ida < idb ? -1 : 1),
+  );
 
   for (const [orderId] of queue) {
     if (![...free.values()].some((n) => n > 0)) break;

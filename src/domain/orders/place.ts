@@ -40,7 +40,11 @@ export interface SoldLine {
   product_listing_variant_id?: string | null;
 }
 
-export interface OrderParties { merchant_team_id: string; fulfiller_team_id: string; shop_id: string | null }
+export interface OrderParties {
+  merchant_team_id: string;
+  fulfiller_team_id: string;
+  shop_id: string | null;
+}
 
 type CoreSpec = Omit<Prisma.OrderLineItemCreateManyInput, 'order_id'> & { id: string; product_id: string };
 
@@ -50,21 +54,40 @@ export function planOrder(parties: OrderParties, p: DraftPayload, lines: SoldLin
   for (const l of lines) {
     const common = { core_draft_order_line_item_id: l.draft_line_id ?? null, remaining_quantity: l.quantity, total_quantity: l.quantity };
     originals.push({
-      ...common, kind: 'ORIGINAL', product_id: l.product?.id ?? null, original_draft_order_line_item_id: l.draft_line_id ?? null, shop_id: parties.shop_id,
-      sku: l.sku, name: l.name, image_url: l.product?.image_url ?? null, price: l.price, applied_discount_amount: l.applied_discount_amount,
-      remote_id: l.remote_id ?? null, product_listing_id: l.product_listing_id ?? null, product_listing_variant_id: l.product_listing_variant_id ?? null,
+      ...common,
+      kind: 'ORIGINAL',
+      product_id: l.product?.id ?? null,
+      original_draft_order_line_item_id: l.draft_line_id ?? null,
+      shop_id: parties.shop_id,
+      sku: l.sku,
+      name: l.name,
+      image_url: l.product?.image_url ?? null,
+      price: l.price,
+      applied_discount_amount: l.applied_discount_amount,
+      remote_id: l.remote_id ?? null,
+      product_listing_id: l.product_listing_id ?? null,
+      product_listing_variant_id: l.product_listing_variant_id ?? null,
       synced_at: l.remote_id ? new Date() : null,
     });
     if (!l.product) continue;
     const product = l.product;
-    const parts = product.type === 'VIRTUAL_BUNDLE' && product.components?.length
-      ? product.components.map((c) => ({ item: c.component, quantity: l.quantity * Math.max(1, Math.round(c.component_quantity)) }))
-      : [{ item: product, quantity: l.quantity }];
+    const parts =
+      product.type === 'VIRTUAL_BUNDLE' && product.components?.length
+        ? product.components.map((c) => ({ item: c.component, quantity: l.quantity * Math.max(1, Math.round(c.component_quantity)) }))
+        : [{ item: product, quantity: l.quantity }];
     for (const part of parts) {
       cores.push({
-        id: uuidv7(), kind: 'CORE', product_id: part.item.id, core_draft_order_line_item_id: l.draft_line_id ?? null,
-        sku: part.item.sku, name: part.item.name, image_url: part.item.image_url, remote_id: l.remote_id ?? null,
-        total_quantity: part.quantity, remaining_quantity: part.quantity, price: parts.length === 1 ? l.price : 0,
+        id: uuidv7(),
+        kind: 'CORE',
+        product_id: part.item.id,
+        core_draft_order_line_item_id: l.draft_line_id ?? null,
+        sku: part.item.sku,
+        name: part.item.name,
+        image_url: part.item.image_url,
+        remote_id: l.remote_id ?? null,
+        total_quantity: part.quantity,
+        remaining_quantity: part.quantity,
+        price: parts.length === 1 ? l.price : 0,
       });
     }
   }
@@ -129,15 +152,29 @@ export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptio
   const orderId = opts.orderId ?? uuidv7();
   const { cores } = plan;
   const reserved = await queueReservations(tx, team, [...new Set(cores.map((c) => c.product_id))], plan.fields.priority_rank);
-  const allocations = await allocateLines(tx, team, cores.map((c) => ({ key: c.id, product_id: c.product_id, quantity: c.total_quantity })), reserved, opts.reference ?? orderId);
+  const allocations = await allocateLines(
+    tx,
+    team,
+    cores.map((c) => ({ key: c.id, product_id: c.product_id, quantity: c.total_quantity })),
+    reserved,
+    opts.reference ?? orderId,
+  );
   const allocated = new Map<string, number>();
   for (const a of allocations) allocated.set(a.key, (allocated.get(a.key) ?? 0) + a.quantity);
   const unallocated = (c: CoreSpec) => c.total_quantity - (allocated.get(c.id) ?? 0);
 
   const order = await tx.order.create({
-    data: { id: orderId, ...plan.fields, ...opts.extra, ...placeholderNumber(orderId), unallocated_quantity: cores.reduce((s, c) => s + unallocated(c), 0) },
+    data: {
+      id: orderId,
+      ...plan.fields,
+      ...opts.extra,
+      ...placeholderNumber(orderId),
+      unallocated_quantity: cores.reduce((s, c) => s + unallocated(c), 0),
+    },
   });
-  const coreRows = await tx.orderLineItem.createManyAndReturn({ data: cores.map((c) => ({ ...c, order_id: order.id, unallocated_quantity: unallocated(c) })) });
+  const coreRows = await tx.orderLineItem.createManyAndReturn({
+    data: cores.map((c) => ({ ...c, order_id: order.id, unallocated_quantity: unallocated(c) })),
+  });
   await tx.orderLineItem.createMany({ data: plan.originals.map((o) => ({ ...o, order_id: order.id })) });
   if (!plan.paid) await createPaymentHold(tx, order.id);
   for (const h of opts.holds ?? []) await placeHold(tx, { ...h, orderId: order.id });
@@ -151,8 +188,12 @@ export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptio
     orderNumber = await assignOrderNumber(tx, order.id, team, opts.fallbackNumber);
   }
   await enqueueEvent(tx, team, 'order.created', {
-    order_id: order.id, order_number: orderNumber, ...opts.event,
-    merchant_team_id: order.merchant_team_id, priority: order.priority, payment_status: order.payment_status,
+    order_id: order.id,
+    order_number: orderNumber,
+    ...opts.event,
+    merchant_team_id: order.merchant_team_id,
+    priority: order.priority,
+    payment_status: order.payment_status,
   });
   return { orderId: order.id, orderNumber };
 }

@@ -24,7 +24,13 @@ export async function resolveMerchant(db: Db, fulfillerTeamId: string, merchantT
 }
 
 export const slugify = (name: string) =>
-  name.toLowerCase().normalize('NFKD').replace(/[^\w\s-]/g, '').trim().replace(/[\s_-]+/g, '-').slice(0, 60) || 'shop';
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .replace(/[\s_-]+/g, '-')
+    .slice(0, 60) || 'shop';
 
 /** shop_id (must be the merchant's), shop {name, shop_type} (found by slug or created), or the merchant's "Manual orders" shop. */
 export async function resolveShop(
@@ -99,9 +105,11 @@ export async function resolveProducts(db: Db, merchantTeamId: string, lines: Lin
     }
     const p = line.product_id ? byId.get(line.product_id) : bySku.get(line.sku!);
     if (!p) {
-      errors.push(line.product_id
-        ? { path: `${path}.product_id`, message: `no product ${line.product_id} of the merchant team` }
-        : { path: `${path}.sku`, message: `no product with SKU ${line.sku} of the merchant team` });
+      errors.push(
+        line.product_id
+          ? { path: `${path}.product_id`, message: `no product ${line.product_id} of the merchant team` }
+          : { path: `${path}.sku`, message: `no product with SKU ${line.sku} of the merchant team` },
+      );
       return;
     }
     if (line.product_id && line.sku && p.sku !== line.sku) {
@@ -111,7 +119,9 @@ export async function resolveProducts(db: Db, merchantTeamId: string, lines: Lin
     out.push({ id: p.id, name: p.name, sku: p.sku, image_url: p.image_url });
   });
   if (errors.length) {
-    throw new DomainError('validation-failed', `Invalid line items: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, { errors });
+    throw new DomainError('validation-failed', `Invalid line items: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, {
+      errors,
+    });
   }
   return out;
 }

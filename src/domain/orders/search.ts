@@ -19,10 +19,7 @@ export async function orderSearch(db: Db, search: string): Promise<Prisma.OrderW
   const term = searchKey(search);
   const numberPrefix = searchKey(search.replace(/^#/, ''));
   if (db.provider !== 'sqlite') {
-    return [
-      ...(numberPrefix ? [{ order_number_key: { startsWith: numberPrefix } }] : []),
-      { search_text: { contains: term } },
-    ];
+    return [...(numberPrefix ? [{ order_number_key: { startsWith: numberPrefix } }] : []), { search_text: { contains: term } }];
   }
   const prefix = numberPrefix ? [{ order_number_key: { gte: numberPrefix, lt: numberPrefix + AFTER_PREFIX } }] : [];
   const ids = await ftsIds(db, 'orders.search_text', term);

@@ -16,13 +16,19 @@ interface Names {
 export async function loadNames(db: Db, orders: Pick<Order, 'shop_id' | 'merchant_team_id' | 'fulfiller_team_id'>[]): Promise<Names> {
   const shopIds = [...new Set(orders.map((o) => o.shop_id).filter((v): v is string => !!v))];
   const [team, shops] = await Promise.all([
-    teamNames(db.prisma, orders.flatMap((o) => [o.merchant_team_id, o.fulfiller_team_id])),
-    shopIds.length ? db.prisma.shop.findMany({ where: { id: { in: shopIds } }, select: { id: true, name: true, slug: true, shop_type: true } }) : [],
+    teamNames(
+      db.prisma,
+      orders.flatMap((o) => [o.merchant_team_id, o.fulfiller_team_id]),
+    ),
+    shopIds.length
+      ? db.prisma.shop.findMany({ where: { id: { in: shopIds } }, select: { id: true, name: true, slug: true, shop_type: true } })
+      : [],
   ]);
   return { team, shop: new Map(shops.map((s) => [s.id, s])) };
 }
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const strOrNull = (v: unknown) => (typeof v === 'string' ? v : null);
 
 function flatAddress(prefix: 'shipping_address' | 'billing_address', json: unknown) {
@@ -139,11 +145,13 @@ export function orderView(o: OrderRow, names: Names, full: boolean) {
     order_fulfillment_holds: [...o.holds].sort(byCreated).map(holdView),
     ...(full
       ? {
-        // returned_quantity: an extension (issue 10) on core lines, the ones returns name.
-        core_order_line_items: lines.filter((l) => l.kind === 'CORE').map((l) => ({ ...coreItem(l), returned_quantity: l.returned_quantity })),
-        original_order_line_items: lines.filter((l) => l.kind === 'ORIGINAL').map(originalItem),
-        supported_actions: [{ action: 'VIEW_REMOTE_ORDER' }],
-      }
+          // returned_quantity: an extension (issue 10) on core lines, the ones returns name.
+          core_order_line_items: lines
+            .filter((l) => l.kind === 'CORE')
+            .map((l) => ({ ...coreItem(l), returned_quantity: l.returned_quantity })),
+          original_order_line_items: lines.filter((l) => l.kind === 'ORIGINAL').map(originalItem),
+          supported_actions: [{ action: 'VIEW_REMOTE_ORDER' }],
+        }
       : {}),
   };
 }
@@ -155,12 +163,36 @@ export function orderView(o: OrderRow, names: Names, full: boolean) {
  * text), which halves what the driver and Prisma convert per row.
  */
 export const ORDER_LIST_SELECT = {
-  id: true, created_at: true, updated_at: true, closed_at: true, cancelled_at: true, merchant_team_id: true, fulfiller_team_id: true,
-  shop_id: true, fulfillment_status: true, payment_status: true, priority: true, order_number: true, currency: true, note: true,
-  shipping_method: true, tags: true, total_price: true, customer_email: true, customer_name: true, customer_phone: true,
-  shipping_address: true, address_verified: true, address_residential: true, core_line_item_count: true,
-  unique_core_line_item_count: true, fulfillment_count: true, line_item_image_urls: true, status: true,
-  order_number_class: true, order_sort_key: true,
+  id: true,
+  created_at: true,
+  updated_at: true,
+  closed_at: true,
+  cancelled_at: true,
+  merchant_team_id: true,
+  fulfiller_team_id: true,
+  shop_id: true,
+  fulfillment_status: true,
+  payment_status: true,
+  priority: true,
+  order_number: true,
+  currency: true,
+  note: true,
+  shipping_method: true,
+  tags: true,
+  total_price: true,
+  customer_email: true,
+  customer_name: true,
+  customer_phone: true,
+  shipping_address: true,
+  address_verified: true,
+  address_residential: true,
+  core_line_item_count: true,
+  unique_core_line_item_count: true,
+  fulfillment_count: true,
+  line_item_image_urls: true,
+  status: true,
+  order_number_class: true,
+  order_sort_key: true,
 } as const satisfies Partial<Record<keyof Order, true>>;
 
 export type OrderListRow = Pick<Order, keyof typeof ORDER_LIST_SELECT>;

@@ -25,7 +25,7 @@ async function entries(db: Db, rows: FoWithOrder[]) {
     order_number: r.order.order_number,
     status: entryStatus(r.status),
     tote_id: r.tote_id,
-    tote_name: r.tote_id ? toteName.get(r.tote_id) ?? null : null,
+    tote_name: r.tote_id ? (toteName.get(r.tote_id) ?? null) : null,
     packing_started_at: r.packing_started_at,
     packing_completed_at: r.packing_completed_at,
     packed_by_user_id: r.packed_by_user_id,
@@ -88,7 +88,8 @@ export async function listSessionFulfillmentOrders(db: Db, teamId: string, sessi
     by === 'order_number' ? [{ order: { order_number: dir } }, { id: dir }] : [{ [by]: dir }, { id: dir }];
   const [rows, total] = await Promise.all([
     db.prisma.fulfillmentOrder.findMany({
-      ...pageArgs(q, where, orderBy), include: { order: { select: { order_number: true } } },
+      ...pageArgs(q, where, orderBy),
+      include: { order: { select: { order_number: true } } },
     }),
     db.prisma.fulfillmentOrder.count({ where }),
   ]);
@@ -102,7 +103,10 @@ export async function listSessionFulfillmentOrders(db: Db, teamId: string, sessi
  * no-op apart from the tote. All or nothing.
  */
 export async function assignFulfillmentOrders(
-  db: Db, teamId: string, sessionId: string, input: { fulfillment_order_ids: string[]; tote_id?: string },
+  db: Db,
+  teamId: string,
+  sessionId: string,
+  input: { fulfillment_order_ids: string[]; tote_id?: string },
 ) {
   const ids = [...new Set(input.fulfillment_order_ids)];
   await db.prisma.$transaction(async (tx) => {
@@ -127,7 +131,9 @@ export async function assignFulfillmentOrders(
     // Compare-and-set: a concurrent fulfil or assignment to another session makes the count short.
     const { count } = await tx.fulfillmentOrder.updateMany({
       where: {
-        id: { in: ids }, fulfiller_team_id: teamId, status: { notIn: CLOSED },
+        id: { in: ids },
+        fulfiller_team_id: teamId,
+        status: { notIn: CLOSED },
         OR: [{ picking_session_id: null }, { picking_session_id: sessionId }],
       },
       data: { picking_session_id: sessionId, ...(input.tote_id ? { tote_id: input.tote_id } : {}) },
@@ -135,7 +141,8 @@ export async function assignFulfillmentOrders(
     if (count !== ids.length) throw conflict('Some fulfillment orders changed while being assigned; retry.');
   });
   const rows = await db.prisma.fulfillmentOrder.findMany({
-    where: { id: { in: ids } }, include: { order: { select: { order_number: true } } },
+    where: { id: { in: ids } },
+    include: { order: { select: { order_number: true } } },
   });
   const order = new Map(ids.map((id, i) => [id, i]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);

@@ -28,13 +28,17 @@ export async function bulkUpsertProducts(db: Db, caller: Caller, input: { mercha
   const owner = await opsOwner(db.prisma, caller, input.merchant_team_id);
   const skus = [...new Set(input.products.map((p) => p.sku))];
   const bySku = new Map<string, string[]>();
-  for (const p of await db.prisma.product.findMany({ where: { team_id: owner.team_id, sku: { in: skus } }, select: { id: true, sku: true } })) {
+  for (const p of await db.prisma.product.findMany({
+    where: { team_id: owner.team_id, sku: { in: skus } },
+    select: { id: true, sku: true },
+  })) {
     bySku.set(p.sku!, [...(bySku.get(p.sku!) ?? []), p.id]);
   }
   const firstRow = new Map<string, number>();
   const results: BulkResult[] = [];
   for (const [index, row] of input.products.entries()) {
-    const fail = (kind: ProblemKind, detail: string) => results.push({ index, sku: row.sku, status: 'failed', id: null, error: { kind, detail } });
+    const fail = (kind: ProblemKind, detail: string) =>
+      results.push({ index, sku: row.sku, status: 'failed', id: null, error: { kind, detail } });
     const seen = firstRow.get(row.sku);
     if (seen !== undefined) {
       fail('validation-failed', `SKU ${JSON.stringify(row.sku)} is already on products[${seen}]; give each SKU once.`);

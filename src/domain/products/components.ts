@@ -64,9 +64,10 @@ export async function resolveComponents(
     } else if (entry.component_product_sku) {
       const matches = bySku.get(entry.component_product_sku) ?? [];
       if (matches.length !== 1) {
-        throw invalid(`${path}.component_product_sku`, matches.length
-          ? 'matches several products of this team; send component_product_id instead'
-          : 'matches no product of this team');
+        throw invalid(
+          `${path}.component_product_sku`,
+          matches.length ? 'matches several products of this team; send component_product_id instead' : 'matches no product of this team',
+        );
       }
       id = matches[0];
     } else {

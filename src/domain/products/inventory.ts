@@ -78,9 +78,10 @@ async function breakdownOf(client: Client, levels: Level[]): Promise<Breakdown> 
     _sum: { delta: true },
   });
   for (const s of sums) {
-    const label = s.bucket === 'unavailable'
-      ? UNAVAILABLE_LABELS[s.reason ?? ''] ?? (s.reason ? s.reason.toLowerCase() : 'stock_level')
-      : ON_ORDER_LABELS[s.reference_type ?? ''] ?? 'stock_level';
+    const label =
+      s.bucket === 'unavailable'
+        ? (UNAVAILABLE_LABELS[s.reason ?? ''] ?? (s.reason ? s.reason.toLowerCase() : 'stock_level'))
+        : (ON_ORDER_LABELS[s.reference_type ?? ''] ?? 'stock_level');
     const key = `${s.product_id}:${s.warehouse_id}:${s.bucket}`;
     const parts = out.get(key) ?? new Map<string, number>();
     parts.set(label, (parts.get(label) ?? 0) + (s._sum.delta ?? 0));
@@ -125,17 +126,26 @@ export type Stock = { inventory_by_warehouse: WarehouseInventory[]; totals: Inve
 export type NamedLevel = Level & { warehouse_name: string };
 
 /** Per-product inventory at the given warehouses, for a whole page of products in one query. */
-export async function inventoryFor(client: Client, productIds: string[], warehouses: { id: string; name: string }[]): Promise<Map<string, Stock>> {
-  const levels = productIds.length && warehouses.length
-    ? await client.inventoryLevel.findMany({
-      where: { product_id: { in: productIds }, warehouse_id: { in: warehouses.map((w) => w.id) } },
-      select: { product_id: true, warehouse_id: true, on_hand: true, committed: true, unavailable: true, on_order: true },
-    })
-    : [];
+export async function inventoryFor(
+  client: Client,
+  productIds: string[],
+  warehouses: { id: string; name: string }[],
+): Promise<Map<string, Stock>> {
+  const levels =
+    productIds.length && warehouses.length
+      ? await client.inventoryLevel.findMany({
+          where: { product_id: { in: productIds }, warehouse_id: { in: warehouses.map((w) => w.id) } },
+          select: { product_id: true, warehouse_id: true, on_hand: true, committed: true, unavailable: true, on_order: true },
+        })
+      : [];
   const order = new Map(warehouses.map((w, i) => [w.id, i]));
   const names = new Map(warehouses.map((w) => [w.id, w.name]));
   levels.sort((a, b) => order.get(a.warehouse_id)! - order.get(b.warehouse_id)!);
-  return stockOf(client, productIds, levels.map((l) => ({ ...l, warehouse_name: names.get(l.warehouse_id)! })));
+  return stockOf(
+    client,
+    productIds,
+    levels.map((l) => ({ ...l, warehouse_name: names.get(l.warehouse_id)! })),
+  );
 }
 
 /**

@@ -51,7 +51,9 @@ async function bundleCounts(client: Client, rows: ProductRow[]): Promise<Map<str
     return new Map(rows.map((r) => [r.id, r.components!.filter((c) => c.kind === 'VIRTUAL_BUNDLE').length]));
   }
   const groups = await client.productComponent.groupBy({
-    by: ['parent_product_id'], where: { parent_product_id: { in: rows.map((r) => r.id) }, kind: 'VIRTUAL_BUNDLE' }, _count: { _all: true },
+    by: ['parent_product_id'],
+    where: { parent_product_id: { in: rows.map((r) => r.id) }, kind: 'VIRTUAL_BUNDLE' },
+    _count: { _all: true },
   });
   return new Map(groups.map((g) => [g.parent_product_id, g._count._all]));
 }
@@ -65,8 +67,8 @@ export interface TeamNames {
 
 const teamNamesOf = (p: Pick<Product, 'team_id' | 'fulfiller_team_id' | 'merchant_team_id'>, names: Map<string, string>): TeamNames => ({
   team_name: names.get(p.team_id) ?? null,
-  fulfiller_team_name: p.fulfiller_team_id ? names.get(p.fulfiller_team_id) ?? null : null,
-  merchant_team_name: p.merchant_team_id ? names.get(p.merchant_team_id) ?? null : null,
+  fulfiller_team_name: p.fulfiller_team_id ? (names.get(p.fulfiller_team_id) ?? null) : null,
+  merchant_team_name: p.merchant_team_id ? (names.get(p.merchant_team_id) ?? null) : null,
 });
 
 const teamFields = (p: Pick<Product, 'team_id' | 'fulfiller_team_id' | 'merchant_team_id'>, names: TeamNames) => ({
@@ -111,7 +113,10 @@ export async function presentOps(client: Client, caller: Caller, rows: ProductRo
   const ids = rows.map((r) => r.id);
   if (!ids.length) return [];
   const [names, warehouses, variants, variantGroups, bundles] = await Promise.all([
-    teamNames(client, rows.flatMap((r) => [r.team_id, r.merchant_team_id, r.fulfiller_team_id])),
+    teamNames(
+      client,
+      rows.flatMap((r) => [r.team_id, r.merchant_team_id, r.fulfiller_team_id]),
+    ),
     visibleWarehouses(client, caller.teamId, opts.warehouseIds),
     opts.children
       ? client.productListingVariant.findMany({ where: { product_id: { in: ids } }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] })
@@ -125,7 +130,10 @@ export async function presentOps(client: Client, caller: Caller, rows: ProductRo
     ? variants.map((v) => ({ product_id: v.product_id, shop_id: v.shop_id, n: 1 }))
     : variantGroups.map((g) => ({ product_id: g.product_id, shop_id: g.shop_id, n: g._count._all }));
   const [shops, inventory] = await Promise.all([
-    shopsById(client, counted.map((c) => c.shop_id)),
+    shopsById(
+      client,
+      counted.map((c) => c.shop_id),
+    ),
     inventoryFor(client, ids, warehouses),
   ]);
   const variantCounts = new Map(ids.map((id) => [id, Object.fromEntries(PLATFORMS.map((k) => [k, 0])) as Record<Platform, number>]));
@@ -134,7 +142,12 @@ export async function presentOps(client: Client, caller: Caller, rows: ProductRo
   return rows.map((p) => {
     const own = teamNamesOf(p, names);
     const children = opts.children ? childrenOf(p, teamFields(p, own), variants, shops) : undefined;
-    return opsRecord(p, { names: own, stock: inventory.get(p.id)!, bundles: bundles.get(p.id) ?? 0, variantCount: variantCounts.get(p.id)! }, opts.actions, children);
+    return opsRecord(
+      p,
+      { names: own, stock: inventory.get(p.id)!, bundles: bundles.get(p.id) ?? 0, variantCount: variantCounts.get(p.id)! },
+      opts.actions,
+      children,
+    );
   });
 }
 
@@ -204,39 +217,41 @@ function childrenOf(p: ProductRow, teams: ReturnType<typeof teamFields>, variant
   const components = p.components ?? [];
   return {
     virtual_bundle_products: components
-      .filter((c) => c.kind === 'VIRTUAL_BUNDLE').map((c) => componentEntry(c, 'virtual_bundle_product_id')),
-    assembly_products: components
-      .filter((c) => c.kind === 'ASSEMBLY').map((c) => componentEntry(c, 'assembly_product_id')),
-    product_listing_variants: variants.filter((v) => v.product_id === p.id).map((v) => {
-      const shop = v.shop_id ? shops.get(v.shop_id) : undefined;
-      return {
-        id: v.id,
-        product_id: v.product_id,
-        product_type: p.type,
-        product_listing_id: v.product_listing_id,
-        product_listing_name: v.product_listing_name,
-        shop_id: v.shop_id,
-        shop_name: shop?.name ?? null,
-        shop_slug: shop?.slug ?? null,
-        shop_type: platformOf(v, shops),
-        remote_id: v.remote_id,
-        remote_shopify_inventory_item_id: v.remote_inventory_item_id,
-        sku: v.sku,
-        barcode: v.barcode,
-        name: v.name,
-        image_url: v.image_url,
-        price: v.price,
-        currency: v.currency,
-        hs_code: v.hs_code,
-        country_of_origin: v.country_of_origin,
-        weight: v.weight,
-        weight_unit: v.weight_unit,
-        synced_at: v.synced_at,
-        created_at: v.created_at,
-        updated_at: v.updated_at,
-        ...teams,
-      };
-    }),
+      .filter((c) => c.kind === 'VIRTUAL_BUNDLE')
+      .map((c) => componentEntry(c, 'virtual_bundle_product_id')),
+    assembly_products: components.filter((c) => c.kind === 'ASSEMBLY').map((c) => componentEntry(c, 'assembly_product_id')),
+    product_listing_variants: variants
+      .filter((v) => v.product_id === p.id)
+      .map((v) => {
+        const shop = v.shop_id ? shops.get(v.shop_id) : undefined;
+        return {
+          id: v.id,
+          product_id: v.product_id,
+          product_type: p.type,
+          product_listing_id: v.product_listing_id,
+          product_listing_name: v.product_listing_name,
+          shop_id: v.shop_id,
+          shop_name: shop?.name ?? null,
+          shop_slug: shop?.slug ?? null,
+          shop_type: platformOf(v, shops),
+          remote_id: v.remote_id,
+          remote_shopify_inventory_item_id: v.remote_inventory_item_id,
+          sku: v.sku,
+          barcode: v.barcode,
+          name: v.name,
+          image_url: v.image_url,
+          price: v.price,
+          currency: v.currency,
+          hs_code: v.hs_code,
+          country_of_origin: v.country_of_origin,
+          weight: v.weight,
+          weight_unit: v.weight_unit,
+          synced_at: v.synced_at,
+          created_at: v.created_at,
+          updated_at: v.updated_at,
+          ...teams,
+        };
+      }),
   };
 }
 

@@ -21,7 +21,12 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
     // (list-sql.ts). Otherwise Prisma picks the page's rows by their filters, and one statement
     // presents them.
     const rows = await db.prisma.$queryRaw<PageRow[]>(pageOfWalk(db.provider, walk));
-    const page = toPage(rows.map((r) => ({ id: r.id, [walk.key]: new Date(r.k) })), q, undefined, orderBy);
+    const page = toPage(
+      rows.map((r) => ({ id: r.id, [walk.key]: new Date(r.k) })),
+      q,
+      undefined,
+      orderBy,
+    );
     return { data: await opsRecords(db, rows.slice(0, q.limit)), meta: page.meta };
   }
   const warehouseFilter = csvList(q.warehouse_id);
@@ -33,34 +38,58 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
   const warehouseIds = warehouses?.map((w) => w.id);
   const stocked = await stockedAt(db, warehouseIds);
   const keys = sortKeysOf(q);
-  const rows = reach.length > 1 && !q.team_id
-    ? await mergedTeamPages(db, q, reach, (team) => opsWhere({ ...q, team_id: team }, reach, warehouseIds, matched, stocked), orderBy)
-    : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched, stocked), orderBy), select: keys });
+  const rows =
+    reach.length > 1 && !q.team_id
+      ? await mergedTeamPages(db, q, reach, (team) => opsWhere({ ...q, team_id: team }, reach, warehouseIds, matched, stocked), orderBy)
+      : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched, stocked), orderBy), select: keys });
   const page = toPage(rows, q, undefined, orderBy);
   const presented = page.data.length
-    ? await db.prisma.$queryRaw<PageRow[]>(pageOfIds(db.provider, page.data.map((r) => r.id), { teamId: caller.teamId, warehouseIds }))
+    ? await db.prisma.$queryRaw<PageRow[]>(
+        pageOfIds(
+          db.provider,
+          page.data.map((r) => r.id),
+          { teamId: caller.teamId, warehouseIds },
+        ),
+      )
     : [];
   return { data: await opsRecords(db, presented), meta: page.meta };
 }
 
 /** The walk of pageOfWalk when the list has no filter but team_id (and a well-formed cursor, if any); else undefined. */
 function plainWalk(caller: Caller, q: OpsListQuery, orderBy: ReturnType<typeof orderOf>): Walk | undefined {
-  const filtered = searchTerm(q.search) !== undefined || parseTypes(q.type) !== undefined || csvList(q.warehouse_id) !== undefined
-    || q.id_prefix !== undefined || q.has_image !== undefined || q.has_barcode !== undefined || q.has_remote_products !== undefined || q.was_inspected !== undefined;
+  const filtered =
+    searchTerm(q.search) !== undefined ||
+    parseTypes(q.type) !== undefined ||
+    csvList(q.warehouse_id) !== undefined ||
+    q.id_prefix !== undefined ||
+    q.has_image !== undefined ||
+    q.has_barcode !== undefined ||
+    q.has_remote_products !== undefined ||
+    q.was_inspected !== undefined;
   if (filtered) return undefined;
   const after = q.cursor ? cursorValues(q.cursor, orderBy) : undefined;
   if (after && !(after[0] instanceof Date && typeof after[1] === 'string')) return undefined; // opsWhere says what it matches
   const { skip } = pageWindow(q);
   return {
-    teamId: caller.teamId, fulfiller: caller.teamKind === 'FULFILLER', onlyTeam: q.team_id || undefined,
-    key: q.order_by ?? 'created_at', dir: q.order ?? 'desc', skip, limit: q.limit, after: after as [Date, string] | undefined,
+    teamId: caller.teamId,
+    fulfiller: caller.teamKind === 'FULFILLER',
+    onlyTeam: q.team_id || undefined,
+    key: q.order_by ?? 'created_at',
+    dir: q.order ?? 'desc',
+    skip,
+    limit: q.limit,
+    after: after as [Date, string] | undefined,
   };
 }
 
 /** Ops records of the page's rows as list-sql.ts returns them (see opsRecord). */
 async function opsRecords(db: Db, rows: PageRow[]) {
   const parsed = rows.map((r) => parseRow(r.j!));
-  const stock = await stockOf(db.prisma, parsed.map((p) => p.id), parsed.flatMap((p) => p.levels));
+  const stock = await stockOf(
+    db.prisma,
+    parsed.map((p) => p.id),
+    parsed.flatMap((p) => p.levels),
+  );
   return parsed.map((p) => {
     const variantCount = Object.fromEntries(PLATFORMS.map((k) => [k, 0])) as Record<Platform, number>;
     for (const [platform, n] of p.platforms) variantCount[platform as Platform] += n;
@@ -69,7 +98,8 @@ async function opsRecords(db: Db, rows: PageRow[]) {
   });
 }
 
-const sortKeysOf = (q: OpsListQuery) => (q.order_by === 'updated_at' ? { id: true, updated_at: true } as const : { id: true, created_at: true } as const);
+const sortKeysOf = (q: OpsListQuery) =>
+  q.order_by === 'updated_at' ? ({ id: true, updated_at: true } as const) : ({ id: true, created_at: true } as const);
 
 /**
  * The sort keys of a page's rows across the caller's teams. Neither database walks the (team_id, created_at) index in
@@ -80,14 +110,29 @@ const sortKeysOf = (q: OpsListQuery) => (q.order_by === 'updated_at' ? { id: tru
  * walks' rows itself (one more query, by primary key), as the single query did.
  */
 async function mergedTeamPages(
-  db: Db, q: OpsListQuery, teams: string[], whereOf: (team: string) => ReturnType<typeof opsWhere>, orderBy: ReturnType<typeof orderOf>,
+  db: Db,
+  q: OpsListQuery,
+  teams: string[],
+  whereOf: (team: string) => ReturnType<typeof opsWhere>,
+  orderBy: ReturnType<typeof orderOf>,
 ) {
   const { skip, take } = pageWindow(q);
   const select = sortKeysOf(q);
-  const lists = await Promise.all(teams.map((team) => db.prisma.product.findMany({
-    ...pageArgs({ ...q, page: 0 }, whereOf(team), orderBy), skip: 0, take: skip + take, select,
-  })));
-  if (db.provider === 'sqlite') return lists.flat().sort(compareBy(orderBy)).slice(skip, skip + take);
+  const lists = await Promise.all(
+    teams.map((team) =>
+      db.prisma.product.findMany({
+        ...pageArgs({ ...q, page: 0 }, whereOf(team), orderBy),
+        skip: 0,
+        take: skip + take,
+        select,
+      }),
+    ),
+  );
+  if (db.provider === 'sqlite')
+    return lists
+      .flat()
+      .sort(compareBy(orderBy))
+      .slice(skip, skip + take);
   // By the sort key alone: a stable sort keeps each walk's own (database) order among its ties, so
   // ids are compared only between two teams' rows with the same key. Then the database orders them.
   const field = q.order_by ?? 'created_at';
@@ -126,10 +171,20 @@ export async function createOpsProduct(db: Db, caller: Caller, input: CreateProd
 export async function opsOwner(tx: Client, caller: Caller, merchantId?: string | null): Promise<Owner> {
   if (!merchantId) {
     const team = await tx.team.findUniqueOrThrow({ where: { id: caller.teamId }, select: { measurement_system: true } });
-    return { team_id: caller.teamId, merchant_team_id: null, fulfiller_team_id: caller.teamId, measurement_system: team.measurement_system };
+    return {
+      team_id: caller.teamId,
+      merchant_team_id: null,
+      fulfiller_team_id: caller.teamId,
+      measurement_system: team.measurement_system,
+    };
   }
   const merchant = await delegatedMerchant(tx, caller.teamId, merchantId);
-  return { team_id: merchant.id, merchant_team_id: merchant.id, fulfiller_team_id: caller.teamId, measurement_system: merchant.measurement_system };
+  return {
+    team_id: merchant.id,
+    merchant_team_id: merchant.id,
+    fulfiller_team_id: caller.teamId,
+    measurement_system: merchant.measurement_system,
+  };
 }
 
 export async function updateOpsProduct(db: Db, caller: Caller, id: string, input: ProductInput) {

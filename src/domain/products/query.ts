@@ -49,7 +49,7 @@ export function parseTypes(value?: string): ProductType[] | undefined {
 //   rows (its statistics average the values: nearly unique) where 15% of a catalogue can match (66
 //   ms at 100,000, sorting them all). (NOT (x > '') would drop the nulls.)
 const present = (field: 'image_url' | 'barcode', wanted: boolean): Prisma.ProductWhereInput =>
-  (wanted ? { [field]: { gt: '' } } : { NOT: { AND: [{ [field]: { not: null } }, { [field]: { not: '' } }] } });
+  wanted ? { [field]: { gt: '' } } : { NOT: { AND: [{ [field]: { not: null } }, { [field]: { not: '' } }] } };
 
 /**
  * Filters of the ops list. `matched`: the ids the search index found for q.search (searchMatches). `teams` is the caller's reach; a team_id filter outside it matches
@@ -57,7 +57,13 @@ const present = (field: 'image_url' | 'barcode', wanted: boolean): Prisma.Produc
  * only products with a stock level at one of them are listed; `stocked`, when given, are all
  * those products (stockedAt), to look up by id.
  */
-export function opsWhere(q: OpsListQuery, teams: string[], warehouses?: string[], matched?: string[], stocked?: string[]): Prisma.ProductWhereInput {
+export function opsWhere(
+  q: OpsListQuery,
+  teams: string[],
+  warehouses?: string[],
+  matched?: string[],
+  stocked?: string[],
+): Prisma.ProductWhereInput {
   const and: Prisma.ProductWhereInput[] = [];
   if (q.team_id) and.push({ team_id: teams.includes(q.team_id) ? q.team_id : { in: [] } });
   else and.push({ team_id: { in: teams } });
@@ -105,7 +111,10 @@ export async function stockedAt(db: Db, warehouses?: string[]) {
   if (!warehouses || db.provider !== 'sqlite') return undefined;
   // In warehouse order: SQLite then reads the warehouse index (in id order it scanned every level).
   const levels = await db.prisma.inventoryLevel.findMany({
-    where: { warehouse_id: { in: warehouses } }, orderBy: { warehouse_id: 'asc' }, select: { product_id: true }, take: STOCKED_CAP + 1,
+    where: { warehouse_id: { in: warehouses } },
+    orderBy: { warehouse_id: 'asc' },
+    select: { product_id: true },
+    take: STOCKED_CAP + 1,
   });
   return levels.length > STOCKED_CAP ? undefined : [...new Set(levels.map((l) => l.product_id))];
 }

@@ -40,4 +40,3 @@ export async function soleFulfillerOf(client: Client, merchantTeamId: string): P
   });
   return delegations.length === 1 ? delegations[0].fulfiller_team_id : null;
 }
-

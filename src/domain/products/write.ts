@@ -47,7 +47,8 @@ export function createProduct(
     const owner = await ownerOf(tx);
     // One after the other: a transaction's queries share one connection.
     const resolved = [];
-    for (const [kind, field] of KINDS) resolved.push(await resolveComponents(tx, { team_id: owner.team_id }, reach, kind, input[field] ?? []));
+    for (const [kind, field] of KINDS)
+      resolved.push(await resolveComponents(tx, { team_id: owner.team_id }, reach, kind, input[field] ?? []));
     const product = await tx.product.create({
       data: {
         ...unitsOf(owner.measurement_system),
@@ -90,7 +91,12 @@ export function updateProduct(db: Db, reach: string[], id: string, input: Produc
       const entries = input[field];
       if (entries === undefined) continue;
       const resolved = await resolveComponents(tx, product, reach, kind, entries);
-      await assertNoCycle(tx, id, resolved.map((r) => r.component_product_id), kind);
+      await assertNoCycle(
+        tx,
+        id,
+        resolved.map((r) => r.component_product_id),
+        kind,
+      );
       await replaceComponents(tx, id, kind, resolved);
     }
   });

@@ -31,22 +31,44 @@ export async function createPurchaseOrder(db: Db, caller: Actor, input: Purchase
     let delegationId: string | null = null;
     let productTeams = await reachableTeamIds(tx, caller);
     if (input.merchant_team_id) {
-      const d = await tx.fulfillmentDelegation.findFirst({ where: { fulfiller_team_id: caller.teamId, merchant_team_id: input.merchant_team_id, active: true } });
+      const d = await tx.fulfillmentDelegation.findFirst({
+        where: { fulfiller_team_id: caller.teamId, merchant_team_id: input.merchant_team_id, active: true },
+      });
       if (!d) throw notFound('Merchant team delegated to this team', input.merchant_team_id);
       delegationId = d.id;
       productTeams = [input.merchant_team_id];
     }
-    return write(tx, caller, input, { fulfillerTeamId: caller.teamId, warehouse, productTeams, delegationId, merchantTeamId: input.merchant_team_id ?? null });
+    return write(tx, caller, input, {
+      fulfillerTeamId: caller.teamId,
+      warehouse,
+      productTeams,
+      delegationId,
+      merchantTeamId: input.merchant_team_id ?? null,
+    });
   });
 }
 
 /** A merchant's inbound receipt for a warehouse of a fulfiller it delegates to. */
-export async function createMerchantPurchaseOrder(db: Db, caller: Actor, input: Omit<PurchaseOrderInput, 'merchant_team_id'>): Promise<PurchaseOrderView> {
+export async function createMerchantPurchaseOrder(
+  db: Db,
+  caller: Actor,
+  input: Omit<PurchaseOrderInput, 'merchant_team_id'>,
+): Promise<PurchaseOrderView> {
   return writeTx(db, async (tx) => {
     const warehouse = await claimWarehouse(tx, input.warehouse_id).catch(() => null);
-    const d = warehouse && await tx.fulfillmentDelegation.findFirst({ where: { fulfiller_team_id: warehouse.team_id, merchant_team_id: caller.teamId, active: true } });
+    const d =
+      warehouse &&
+      (await tx.fulfillmentDelegation.findFirst({
+        where: { fulfiller_team_id: warehouse.team_id, merchant_team_id: caller.teamId, active: true },
+      }));
     if (!warehouse || !d) throw notFound('Warehouse of a fulfiller this team delegates to', input.warehouse_id);
-    return write(tx, caller, input, { fulfillerTeamId: warehouse.team_id, warehouse, productTeams: [caller.teamId], delegationId: d.id, merchantTeamId: caller.teamId });
+    return write(tx, caller, input, {
+      fulfillerTeamId: warehouse.team_id,
+      warehouse,
+      productTeams: [caller.teamId],
+      delegationId: d.id,
+      merchantTeamId: caller.teamId,
+    });
   });
 }
 
@@ -62,27 +84,43 @@ async function write(tx: TxClient, caller: Actor, input: Omit<PurchaseOrderInput
   const products = await resolveProducts(tx, t.productTeams, input.lines);
   uniqueProducts(products);
   if (input.vendor_id) {
-    const vendor = await tx.vendor.findFirst({ where: { id: input.vendor_id, merchant_team_id: { in: [...t.productTeams, caller.teamId] } }, select: { id: true } });
+    const vendor = await tx.vendor.findFirst({
+      where: { id: input.vendor_id, merchant_team_id: { in: [...t.productTeams, caller.teamId] } },
+      select: { id: true },
+    });
     if (!vendor) throw notFound('Vendor', input.vendor_id);
   }
   const po = await tx.purchaseOrder.create({
     data: {
-      team_id: t.fulfillerTeamId, warehouse_id: t.warehouse.id, merchant_team_id: t.merchantTeamId, fulfillment_delegation_id: t.delegationId,
-      vendor_id: input.vendor_id ?? null, reference: input.reference ?? null, expected_at: input.expected_at ? new Date(input.expected_at) : null,
-      created_by_key_id: caller.keyId, created_by_team_id: caller.teamId,
+      team_id: t.fulfillerTeamId,
+      warehouse_id: t.warehouse.id,
+      merchant_team_id: t.merchantTeamId,
+      fulfillment_delegation_id: t.delegationId,
+      vendor_id: input.vendor_id ?? null,
+      reference: input.reference ?? null,
+      expected_at: input.expected_at ? new Date(input.expected_at) : null,
+      created_by_key_id: caller.keyId,
+      created_by_team_id: caller.teamId,
       lines: { create: products.map((p, i) => ({ product_id: p.id, sku: p.sku, quantity: input.lines[i].quantity })) },
     },
     include: { lines: true },
   });
   for (const [i, p] of products.entries()) {
     const level = await levelFor(tx, p.id, t.warehouse.id);
-    const ok = await applyToLevel(tx, level, { on_order: input.lines[i].quantity }, {
-      kind: 'ORDERED', reference_type: 'purchase_order', reference_id: po.id, actor_key_id: caller.keyId,
-    });
+    const ok = await applyToLevel(
+      tx,
+      level,
+      { on_order: input.lines[i].quantity },
+      {
+        kind: 'ORDERED',
+        reference_type: 'purchase_order',
+        reference_id: po.id,
+        actor_key_id: caller.keyId,
+      },
+    );
     if (!ok) throw conflict(`lines[${i}]: on order of ${p.sku ?? p.id} could not be raised.`);
   }
   const view = purchaseOrderView(po, t.warehouse.name);
   await enqueueForParties(tx, po, 'purchase_order.created', view);
   return view;
 }
-

@@ -29,14 +29,25 @@ async function finish(db: Db, caller: Caller & { keyId: string }, id: string, st
       const open = openOf(line);
       if (!open) continue;
       const level = await levelFor(tx, line.product_id, po.warehouse_id);
-      const ok = await applyToLevel(tx, level, { on_order: -open }, {
-        kind: 'RELEASED', reason: status, reference_type: 'purchase_order', reference_id: po.id, actor_key_id: caller.keyId,
-      });
+      const ok = await applyToLevel(
+        tx,
+        level,
+        { on_order: -open },
+        {
+          kind: 'RELEASED',
+          reason: status,
+          reference_type: 'purchase_order',
+          reference_id: po.id,
+          actor_key_id: caller.keyId,
+        },
+      );
       if (!ok) throw conflict(`On order of ${line.sku ?? line.product_id} is below what purchase order ${id} still expects.`);
     }
     const now = new Date();
     const updated = await tx.purchaseOrder.update({
-      where: { id: po.id }, data: { status, ...(status === 'CLOSED' ? { closed_at: now } : { cancelled_at: now }) }, include: { lines: true },
+      where: { id: po.id },
+      data: { status, ...(status === 'CLOSED' ? { closed_at: now } : { cancelled_at: now }) },
+      include: { lines: true },
     });
     const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
     const view = purchaseOrderView(updated, warehouse?.name);

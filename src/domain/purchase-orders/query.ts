@@ -17,7 +17,8 @@ export interface PurchaseOrderQuery extends PageRequest {
 export type Side = 'ops' | 'merchant';
 const ORDER = [{ created_at: 'desc' as const }, { id: 'desc' as const }];
 
-const scope = (side: Side, teamId: string): Prisma.PurchaseOrderWhereInput => (side === 'ops' ? { team_id: teamId } : { merchant_team_id: teamId });
+const scope = (side: Side, teamId: string): Prisma.PurchaseOrderWhereInput =>
+  side === 'ops' ? { team_id: teamId } : { merchant_team_id: teamId };
 
 export async function listPurchaseOrders(db: Db, side: Side, teamId: string, q: PurchaseOrderQuery) {
   const where: Prisma.PurchaseOrderWhereInput = scope(side, teamId);
@@ -27,7 +28,10 @@ export async function listPurchaseOrders(db: Db, side: Side, teamId: string, q: 
   if (q.reference) where.reference = q.reference;
   const rows = await db.prisma.purchaseOrder.findMany({ ...pageArgs(q, where, ORDER), include: { lines: true } });
   const page = toPage(rows, q, undefined, ORDER);
-  const names = await warehouseNames(db.prisma, page.data.map((p) => p.warehouse_id));
+  const names = await warehouseNames(
+    db.prisma,
+    page.data.map((p) => p.warehouse_id),
+  );
   return { meta: page.meta, data: page.data.map((p) => purchaseOrderView(p, names.get(p.warehouse_id))) };
 }
 
@@ -36,4 +40,3 @@ export async function getPurchaseOrder(db: Db, side: Side, teamId: string, id: s
   if (!po) throw notFound('Purchase order', id);
   return purchaseOrderView(po, (await warehouseNames(db.prisma, [po.warehouse_id])).get(po.warehouse_id));
 }
-

@@ -37,7 +37,11 @@ export interface ReceiptInput {
 export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: string | null }, id: string, input: ReceiptInput) {
   return writeTx(db, async (tx) => {
     const po = await claim(tx, caller.teamId, id, 'received');
-    const products = await resolveProducts(tx, po.merchant_team_id ? [po.merchant_team_id] : await reachableTeamIds(tx, caller), input.lines);
+    const products = await resolveProducts(
+      tx,
+      po.merchant_team_id ? [po.merchant_team_id] : await reachableTeamIds(tx, caller),
+      input.lines,
+    );
     const receiptId = randomUUID();
     const now = new Date();
     let units = 0;
@@ -47,7 +51,11 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
       if (!poLine) throw new DomainError('conflict', `lines[${i}]: ${p.sku ?? p.id} is not on purchase order ${po.id}.`, { line: i });
       return poLine;
     });
-    for (const i of await levelOrder(tx, po.warehouse_id, products.map((p) => p.id))) {
+    for (const i of await levelOrder(
+      tx,
+      po.warehouse_id,
+      products.map((p) => p.id),
+    )) {
       const line = input.lines[i];
       const poLine = poLines[i];
       const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
@@ -55,34 +63,75 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
       const openBefore = openOf({ quantity: poLine.quantity, quantity_received: after - line.quantity });
       const level = await levelFor(tx, poLine.product_id, po.warehouse_id);
       const where = line.location ?? input.location;
-      const bin = where ? await resolveLocation(tx, caller.teamId, where, po.warehouse_id, line.location ? `lines[${i}].location` : 'location') : null;
-      await applyToLevel(tx, level, { on_hand: line.quantity, unavailable: damaged, on_order: -Math.min(line.quantity, openBefore) }, {
-        kind: 'RECEIVED', reason: damaged ? 'DAMAGED' : null, note: input.note ?? null, reference_type: 'purchase_order', reference_id: po.id,
-        actor_key_id: caller.keyId, lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null,
-        ...(bin ? { placement: { location_id: bin.id } } : {}),
-      }).then((ok) => {
+      const bin = where
+        ? await resolveLocation(tx, caller.teamId, where, po.warehouse_id, line.location ? `lines[${i}].location` : 'location')
+        : null;
+      await applyToLevel(
+        tx,
+        level,
+        { on_hand: line.quantity, unavailable: damaged, on_order: -Math.min(line.quantity, openBefore) },
+        {
+          kind: 'RECEIVED',
+          reason: damaged ? 'DAMAGED' : null,
+          note: input.note ?? null,
+          reference_type: 'purchase_order',
+          reference_id: po.id,
+          actor_key_id: caller.keyId,
+          lot_code: line.lot_code ?? null,
+          expiration_date: line.expiration_date ?? null,
+          ...(bin ? { placement: { location_id: bin.id } } : {}),
+        },
+      ).then((ok) => {
         if (!ok) throw conflict(`lines[${i}]: the inventory level of ${products[i].sku ?? products[i].id} could not take the receipt.`);
       });
       units += line.quantity;
-      received[i] = ({ product_id: poLine.product_id, sku: poLine.sku, quantity: line.quantity, condition: line.condition ?? 'SELLABLE', lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null });
+      received[i] = {
+        product_id: poLine.product_id,
+        sku: poLine.sku,
+        quantity: line.quantity,
+        condition: line.condition ?? 'SELLABLE',
+        lot_code: line.lot_code ?? null,
+        expiration_date: line.expiration_date ?? null,
+      };
     }
     const lines = await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
     const status = lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED';
     const updated = await tx.purchaseOrder.update({
-      where: { id: po.id }, data: { status, received_at: po.received_at ?? now }, include: { lines: true },
+      where: { id: po.id },
+      data: { status, received_at: po.received_at ?? now },
+      include: { lines: true },
     });
     const charge = po.fulfillment_delegation_id
-      ? await billReceipt(tx, po.team_id, po.fulfillment_delegation_id, { name: `Receiving ${po.reference ?? po.id}`, quantity: units, purchase_order_id: po.id })
+      ? await billReceipt(tx, po.team_id, po.fulfillment_delegation_id, {
+          name: `Receiving ${po.reference ?? po.id}`,
+          quantity: units,
+          purchase_order_id: po.id,
+        })
       : null;
     const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
     const view = purchaseOrderView(updated, warehouse?.name);
-    const receipt = { id: receiptId, purchase_order_id: po.id, received_at: now, units, charge_id: charge?.id ?? null, lines: received, purchase_order: view };
+    const receipt = {
+      id: receiptId,
+      purchase_order_id: po.id,
+      received_at: now,
+      units,
+      charge_id: charge?.id ?? null,
+      lines: received,
+      purchase_order: view,
+    };
     await enqueueForParties(tx, po, 'purchase_order.received', receipt);
     return receipt;
   });
 }
 
-type ReceivedLine = { product_id: string; sku: string | null; quantity: number; condition: string; lot_code: string | null; expiration_date: string | null };
+type ReceivedLine = {
+  product_id: string;
+  sku: string | null;
+  quantity: number;
+  condition: string;
+  lot_code: string | null;
+  expiration_date: string | null;
+};
 
 /**
  * The lines' indexes in the order their inventory levels are taken: by level id, as adjustments
@@ -90,23 +139,37 @@ type ReceivedLine = { product_id: string; sku: string | null; quantity: number; 
  * other in a cycle (levels not created yet come last, in product order).
  */
 async function levelOrder(tx: TxClient, warehouseId: string, productIds: string[]): Promise<number[]> {
-  const levels = await tx.inventoryLevel.findMany({ where: { warehouse_id: warehouseId, product_id: { in: productIds } }, select: { id: true, product_id: true } });
+  const levels = await tx.inventoryLevel.findMany({
+    where: { warehouse_id: warehouseId, product_id: { in: productIds } },
+    select: { id: true, product_id: true },
+  });
   const key = new Map(levels.map((l) => [l.product_id, `0${l.id}`]));
   const sortKey = (i: number) => key.get(productIds[i]) ?? `1${productIds[i]}`;
   return productIds.map((_, i) => i).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : a - b));
 }
 
 /** Raises the line's received count unless that would pass what was ordered (without allowOver); returns the new count. */
-async function raiseReceived(tx: TxClient, line: { id: string; quantity: number }, quantity: number, damaged: number, allowOver: boolean, i: number): Promise<number> {
+async function raiseReceived(
+  tx: TxClient,
+  line: { id: string; quantity: number },
+  quantity: number,
+  damaged: number,
+  allowOver: boolean,
+  i: number,
+): Promise<number> {
   const { count } = await tx.purchaseOrderLine.updateMany({
     where: { id: line.id, ...(allowOver ? {} : { quantity_received: { lte: line.quantity - quantity } }) },
     data: { quantity_received: { increment: quantity }, quantity_damaged: { increment: damaged } },
   });
   const now = await tx.purchaseOrderLine.findUniqueOrThrow({ where: { id: line.id } });
   if (count !== 1) {
-    throw conflict(`lines[${i}]: receiving ${quantity} of ${now.sku ?? now.product_id} passes what is open (${openOf(now)} of ${now.quantity}); pass allow_over_receipt: true to receive it anyway.`, {
-      line: i, quantity_open: openOf(now),
-    });
+    throw conflict(
+      `lines[${i}]: receiving ${quantity} of ${now.sku ?? now.product_id} passes what is open (${openOf(now)} of ${now.quantity}); pass allow_over_receipt: true to receive it anyway.`,
+      {
+        line: i,
+        quantity_open: openOf(now),
+      },
+    );
   }
   return now.quantity_received;
 }
@@ -117,7 +180,10 @@ async function raiseReceived(tx: TxClient, line: { id: string; quantity: number 
  * of one order serialise; read again after the claim.
  */
 export async function claim(tx: TxClient, teamId: string, id: string, verb: string) {
-  const { count } = await tx.purchaseOrder.updateMany({ where: { id, team_id: teamId, status: { in: [...OPEN_STATUSES] } }, data: { updated_at: new Date() } });
+  const { count } = await tx.purchaseOrder.updateMany({
+    where: { id, team_id: teamId, status: { in: [...OPEN_STATUSES] } },
+    data: { updated_at: new Date() },
+  });
   const po = await tx.purchaseOrder.findFirst({ where: { id, team_id: teamId }, include: { lines: true } });
   if (!po) throw notFound('Purchase order', id);
   if (count !== 1) throw conflict(`Purchase order ${id} is ${po.status}; it cannot be ${verb}.`, { status: po.status });

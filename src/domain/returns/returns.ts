@@ -37,15 +37,36 @@ export interface ReturnReceipt {
 }
 
 const lineError = (i: number, message: string, kind: 'validation-failed' | 'conflict' = 'validation-failed') =>
-  new DomainError(kind, `lines[${i}]: ${message}`, kind === 'validation-failed' ? { errors: [{ path: `lines[${i}]`, message }] } : { line: i });
+  new DomainError(
+    kind,
+    `lines[${i}]: ${message}`,
+    kind === 'validation-failed' ? { errors: [{ path: `lines[${i}]`, message }] } : { line: i },
+  );
 
 /** The one line of `candidates` a request line names (by id, else by sku or product id); else a 400/409 naming the line. */
-function pick<T extends { id: string; sku: string | null; product_id: string | null }>(candidates: T[], ref: ReturnLineRef, i: number, idKey: 'id' | 'order_line_item_id' = 'id'): T {
+function pick<T extends { id: string; sku: string | null; product_id: string | null }>(
+  candidates: T[],
+  ref: ReturnLineRef,
+  i: number,
+  idKey: 'id' | 'order_line_item_id' = 'id',
+): T {
   const named = [ref.order_line_item_id, ref.sku, ref.product_id].filter(Boolean).length;
   if (named !== 1) throw lineError(i, 'give exactly one of order_line_item_id, sku and product_id');
-  const found = candidates.filter((c) => (ref.order_line_item_id ? (c as Record<string, unknown>)[idKey] === ref.order_line_item_id : ref.sku ? c.sku === ref.sku : c.product_id === ref.product_id));
+  const found = candidates.filter((c) =>
+    ref.order_line_item_id
+      ? (c as Record<string, unknown>)[idKey] === ref.order_line_item_id
+      : ref.sku
+        ? c.sku === ref.sku
+        : c.product_id === ref.product_id,
+  );
   if (found.length !== 1) {
-    throw lineError(i, found.length ? `${ref.sku ?? ref.product_id} is on ${found.length} lines; give order_line_item_id` : `${ref.order_line_item_id ?? ref.sku ?? ref.product_id} is not on it`, 'conflict');
+    throw lineError(
+      i,
+      found.length
+        ? `${ref.sku ?? ref.product_id} is on ${found.length} lines; give order_line_item_id`
+        : `${ref.order_line_item_id ?? ref.sku ?? ref.product_id} is not on it`,
+      'conflict',
+    );
   }
   return found[0];
 }
@@ -53,7 +74,10 @@ function pick<T extends { id: string; sku: string | null; product_id: string | n
 export async function createReturn(db: Db, caller: Actor, input: ReturnInput) {
   return transaction(db, async (tx) => {
     const warehouse = input.warehouse_id ? await claimWarehouse(tx, input.warehouse_id, caller.teamId) : null;
-    const order = await tx.order.findFirst({ where: { id: input.order_id, fulfiller_team_id: caller.teamId }, include: { line_items: { where: { kind: 'CORE' } } } });
+    const order = await tx.order.findFirst({
+      where: { id: input.order_id, fulfiller_team_id: caller.teamId },
+      include: { line_items: { where: { kind: 'CORE' } } },
+    });
     if (!order) throw notFound('Order', input.order_id);
     const warehouseId = warehouse?.id ?? (await shippedFrom(tx, order.id));
     const lines = input.lines.map((l, i) => pick(order.line_items, l, i));
@@ -72,12 +96,29 @@ export async function createReturn(db: Db, caller: Actor, input: ReturnInput) {
         throw lineError(i, `only ${Math.max(0, left)} of ${line.sku ?? line.id} were fulfilled and not yet returned`, 'conflict');
       }
     }
-    const delegation = await tx.fulfillmentDelegation.findFirst({ where: { merchant_team_id: order.merchant_team_id, fulfiller_team_id: caller.teamId }, select: { id: true } });
+    const delegation = await tx.fulfillmentDelegation.findFirst({
+      where: { merchant_team_id: order.merchant_team_id, fulfiller_team_id: caller.teamId },
+      select: { id: true },
+    });
     const r = await tx.return.create({
       data: {
-        team_id: caller.teamId, order_id: order.id, merchant_team_id: order.merchant_team_id, fulfillment_delegation_id: delegation?.id ?? null,
-        warehouse_id: warehouseId, reference: input.reference ?? null, note: input.note ?? null, created_by_key_id: caller.keyId,
-        lines: { create: lines.map((l, i) => ({ order_line_item_id: l.id, product_id: l.product_id!, sku: l.sku, quantity: input.lines[i].quantity, reason: input.lines[i].reason ?? null })) },
+        team_id: caller.teamId,
+        order_id: order.id,
+        merchant_team_id: order.merchant_team_id,
+        fulfillment_delegation_id: delegation?.id ?? null,
+        warehouse_id: warehouseId,
+        reference: input.reference ?? null,
+        note: input.note ?? null,
+        created_by_key_id: caller.keyId,
+        lines: {
+          create: lines.map((l, i) => ({
+            order_line_item_id: l.id,
+            product_id: l.product_id!,
+            sku: l.sku,
+            quantity: input.lines[i].quantity,
+            reason: input.lines[i].reason ?? null,
+          })),
+        },
       },
       include: { lines: true },
     });
@@ -89,13 +130,21 @@ export async function createReturn(db: Db, caller: Actor, input: ReturnInput) {
 
 /** Where the order's units were shipped from: the warehouse of its latest fulfilled fulfillment order. */
 async function shippedFrom(tx: TxClient, orderId: string): Promise<string> {
-  const fo = await tx.fulfillmentOrder.findFirst({ where: { order_id: orderId, status: 'FULFILLED' }, orderBy: { updated_at: 'desc' }, select: { warehouse_id: true } });
-  if (!fo?.warehouse_id) throw conflict(`Order ${orderId} has nothing fulfilled to return; pass warehouse_id if its units come back anyway.`);
+  const fo = await tx.fulfillmentOrder.findFirst({
+    where: { order_id: orderId, status: 'FULFILLED' },
+    orderBy: { updated_at: 'desc' },
+    select: { warehouse_id: true },
+  });
+  if (!fo?.warehouse_id)
+    throw conflict(`Order ${orderId} has nothing fulfilled to return; pass warehouse_id if its units come back anyway.`);
   return fo.warehouse_id;
 }
 
 async function claim(tx: TxClient, teamId: string, id: string, verb: string) {
-  const { count } = await tx.return.updateMany({ where: { id, team_id: teamId, status: { in: ['OPEN', 'PARTIALLY_RECEIVED'] } }, data: { updated_at: new Date() } });
+  const { count } = await tx.return.updateMany({
+    where: { id, team_id: teamId, status: { in: ['OPEN', 'PARTIALLY_RECEIVED'] } },
+    data: { updated_at: new Date() },
+  });
   const r = await tx.return.findFirst({ where: { id, team_id: teamId }, include: { lines: true } });
   if (!r) throw notFound('Return', id);
   if (count !== 1) throw conflict(`Return ${id} is ${r.status}; it cannot be ${verb}.`, { status: r.status });
@@ -113,27 +162,51 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
       const damaged = ref.condition === 'DAMAGED';
       const { count } = await tx.returnLine.updateMany({
         where: { id: line.id, quantity_received: { lte: line.quantity - q } },
-        data: { quantity_received: { increment: q }, ...(damaged ? { quantity_damaged: { increment: q } } : { quantity_restocked: { increment: q } }) },
+        data: {
+          quantity_received: { increment: q },
+          ...(damaged ? { quantity_damaged: { increment: q } } : { quantity_restocked: { increment: q } }),
+        },
       });
       if (count !== 1) {
         const fresh = await tx.returnLine.findUniqueOrThrow({ where: { id: line.id } });
-        throw lineError(i, `receiving ${q} of ${line.sku ?? line.product_id} passes what the return still expects (${fresh.quantity - fresh.quantity_received})`, 'conflict');
+        throw lineError(
+          i,
+          `receiving ${q} of ${line.sku ?? line.product_id} passes what the return still expects (${fresh.quantity - fresh.quantity_received})`,
+          'conflict',
+        );
       }
       const level = await levelFor(tx, line.product_id, r.warehouse_id);
-      const ok = await applyToLevel(tx, level, { on_hand: q, unavailable: damaged ? q : 0 }, {
-        kind: 'RETURNED', reason: damaged ? 'DAMAGED' : line.reason, note: input.note ?? null, reference_type: 'return', reference_id: r.id, actor_key_id: caller.keyId,
-      });
+      const ok = await applyToLevel(
+        tx,
+        level,
+        { on_hand: q, unavailable: damaged ? q : 0 },
+        {
+          kind: 'RETURNED',
+          reason: damaged ? 'DAMAGED' : line.reason,
+          note: input.note ?? null,
+          reference_type: 'return',
+          reference_id: r.id,
+          actor_key_id: caller.keyId,
+        },
+      );
       if (!ok) throw lineError(i, 'the inventory level could not take the units', 'conflict');
       units += q;
     }
     const lines = await tx.returnLine.findMany({ where: { return_id: r.id } });
     const updated = await tx.return.update({
       where: { id: r.id },
-      data: { status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED', received_at: r.received_at ?? now },
+      data: {
+        status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED',
+        received_at: r.received_at ?? now,
+      },
       include: { lines: true },
     });
     const charge = r.fulfillment_delegation_id
-      ? await billReceipt(tx, r.team_id, r.fulfillment_delegation_id, { name: `Return ${r.reference ?? r.id}`, quantity: units, return_id: r.id })
+      ? await billReceipt(tx, r.team_id, r.fulfillment_delegation_id, {
+          name: `Return ${r.reference ?? r.id}`,
+          quantity: units,
+          return_id: r.id,
+        })
       : null;
     const view = { ...returnView(updated), charge_id: charge?.id ?? null };
     await enqueueForParties(tx, r, 'return.received', view);
@@ -144,14 +217,18 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
 export async function cancelReturn(db: Db, caller: Actor, id: string) {
   return transaction(db, async (tx) => {
     const r = await claim(tx, caller.teamId, id, 'cancelled');
-    if (r.lines.some((l) => l.quantity_received > 0)) throw conflict(`Return ${id} has received units; it cannot be cancelled.`, { status: r.status });
+    if (r.lines.some((l) => l.quantity_received > 0))
+      throw conflict(`Return ${id} has received units; it cannot be cancelled.`, { status: r.status });
     for (const l of r.lines) {
       await tx.orderLineItem.update({ where: { id: l.order_line_item_id }, data: { returned_quantity: { decrement: l.quantity } } });
     }
-    const updated = await tx.return.update({ where: { id: r.id }, data: { status: 'CANCELLED', cancelled_at: new Date() }, include: { lines: true } });
+    const updated = await tx.return.update({
+      where: { id: r.id },
+      data: { status: 'CANCELLED', cancelled_at: new Date() },
+      include: { lines: true },
+    });
     const view = returnView(updated);
     await enqueueForParties(tx, r, 'return.cancelled', view);
     return view;
   });
 }
-

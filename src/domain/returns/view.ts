@@ -7,14 +7,34 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 type Row = Prisma.ReturnGetPayload<{ include: { lines: true } }>;
 
 export function returnView(r: Row) {
-  const lines = [...r.lines].sort((a, b) => (a.id < b.id ? -1 : 1)).map((l) => ({
-    id: l.id, order_line_item_id: l.order_line_item_id, product_id: l.product_id, sku: l.sku, quantity: l.quantity,
-    quantity_received: l.quantity_received, quantity_restocked: l.quantity_restocked, quantity_damaged: l.quantity_damaged, reason: l.reason,
-  }));
+  const lines = [...r.lines]
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+    .map((l) => ({
+      id: l.id,
+      order_line_item_id: l.order_line_item_id,
+      product_id: l.product_id,
+      sku: l.sku,
+      quantity: l.quantity,
+      quantity_received: l.quantity_received,
+      quantity_restocked: l.quantity_restocked,
+      quantity_damaged: l.quantity_damaged,
+      reason: l.reason,
+    }));
   return {
-    id: r.id, status: r.status, order_id: r.order_id, fulfiller_team_id: r.team_id, merchant_team_id: r.merchant_team_id,
-    fulfillment_delegation_id: r.fulfillment_delegation_id, warehouse_id: r.warehouse_id, reference: r.reference, note: r.note,
-    created_by_key_id: r.created_by_key_id, received_at: r.received_at, cancelled_at: r.cancelled_at, created_at: r.created_at, updated_at: r.updated_at,
+    id: r.id,
+    status: r.status,
+    order_id: r.order_id,
+    fulfiller_team_id: r.team_id,
+    merchant_team_id: r.merchant_team_id,
+    fulfillment_delegation_id: r.fulfillment_delegation_id,
+    warehouse_id: r.warehouse_id,
+    reference: r.reference,
+    note: r.note,
+    created_by_key_id: r.created_by_key_id,
+    received_at: r.received_at,
+    cancelled_at: r.cancelled_at,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
     lines,
   };
 }

@@ -33,7 +33,8 @@ export interface ScanFormCaller {
 function dayRange(date: string | undefined): { day: string; from: Date; to: Date } {
   const day = date ?? new Date().toISOString().slice(0, 10);
   const from = new Date(`${day}T00:00:00.000Z`);
-  if (Number.isNaN(from.getTime()) || from.toISOString().slice(0, 10) !== day) throw invalid('body.date', 'must be a calendar date, YYYY-MM-DD');
+  if (Number.isNaN(from.getTime()) || from.toISOString().slice(0, 10) !== day)
+    throw invalid('body.date', 'must be a calendar date, YYYY-MM-DD');
   return { day, from, to: new Date(from.getTime() + 86_400_000) };
 }
 
@@ -44,7 +45,10 @@ export async function createScanForm(db: Db, caller: ScanFormCaller, input: Scan
     await claimWarehouse(tx, input.warehouse_id, caller.teamId);
     const candidates = await tx.shippingLabel.findMany({
       where: {
-        fulfiller_team_id: caller.teamId, carrier_id: input.carrier_id, voided_at: null, created_at: { gte: from, lt: to },
+        fulfiller_team_id: caller.teamId,
+        carrier_id: input.carrier_id,
+        voided_at: null,
+        created_at: { gte: from, lt: to },
         package: { warehouse_id: input.warehouse_id, scan_form_id: null },
         ...(input.package_ids ? { package_id: { in: input.package_ids } } : {}),
       },
@@ -54,12 +58,21 @@ export async function createScanForm(db: Db, caller: ScanFormCaller, input: Scan
       const found = new Set(candidates.map((c) => c.package_id));
       const missing = input.package_ids.filter((p) => !found.has(p));
       if (missing.length) {
-        throw conflict(`${missing.length} package(s) cannot go on this scan form: not labelled by ${input.carrier_id} on ${day} at this warehouse, voided, or already manifested`, { package_ids: missing });
+        throw conflict(
+          `${missing.length} package(s) cannot go on this scan form: not labelled by ${input.carrier_id} on ${day} at this warehouse, voided, or already manifested`,
+          { package_ids: missing },
+        );
       }
     }
-    const taken = await claim(tx, id, candidates.map((c) => c.package_id));
+    const taken = await claim(
+      tx,
+      id,
+      candidates.map((c) => c.package_id),
+    );
     if (!taken.length) {
-      throw conflict(`No labelled, unmanifested ${input.carrier_id} packages at warehouse ${input.warehouse_id} on ${day}: nothing to put on a scan form.`);
+      throw conflict(
+        `No labelled, unmanifested ${input.carrier_id} packages at warehouse ${input.warehouse_id} on ${day}: nothing to put on a scan form.`,
+      );
     }
     if (input.package_ids && taken.length !== input.package_ids.length) {
       throw conflict('Some of the packages changed while the scan form was being made (voided or manifested); try again.');
@@ -69,13 +82,23 @@ export async function createScanForm(db: Db, caller: ScanFormCaller, input: Scan
     }
     await tx.scanForm.create({
       data: {
-        id, team_id: caller.teamId, warehouse_id: input.warehouse_id, carrier_id: input.carrier_id,
-        carrier_name: candidates[0]?.carrier_name ?? null, form_date: day, package_count: taken.length,
-        manifest_url: scanFormManifestUrl(origin, id), created_by_key_id: caller.keyId,
+        id,
+        team_id: caller.teamId,
+        warehouse_id: input.warehouse_id,
+        carrier_id: input.carrier_id,
+        carrier_name: candidates[0]?.carrier_name ?? null,
+        form_date: day,
+        package_count: taken.length,
+        manifest_url: scanFormManifestUrl(origin, id),
+        created_by_key_id: caller.keyId,
       },
     });
     await enqueueEvent(tx, caller.teamId, 'scan_form.created', {
-      scan_form_id: id, warehouse_id: input.warehouse_id, carrier_id: input.carrier_id, form_date: day, package_count: taken.length,
+      scan_form_id: id,
+      warehouse_id: input.warehouse_id,
+      carrier_id: input.carrier_id,
+      form_date: day,
+      package_count: taken.length,
     });
   });
   return loadScanForm(db.prisma, caller.teamId, id);

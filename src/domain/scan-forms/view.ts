@@ -44,7 +44,10 @@ export async function listScanForms(db: Db, teamId: string, q: ScanFormQuery) {
   if (q.form_date) where.form_date = q.form_date;
   const rows = await db.prisma.scanForm.findMany(pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
-  const names = await warehouseNames(db.prisma, page.data.map((f) => f.warehouse_id));
+  const names = await warehouseNames(
+    db.prisma,
+    page.data.map((f) => f.warehouse_id),
+  );
   return { meta: page.meta, data: page.data.map((f) => present(f, names)) };
 }
 

@@ -76,7 +76,10 @@ export function openJson<T = unknown>(sealed: string, context = ''): T {
   const { key, id } = activeKey();
   const [version, sealedId, data] = sealed.split('.');
   if (version !== VERSION || !data) throw new SecretKeyError('not a sealed secret');
-  if (sealedId !== id) throw new SecretKeyError(`secret sealed with another key (${sealedId}, this server's is ${id}): was FOS_SECRET_KEY or secret.key changed?`);
+  if (sealedId !== id)
+    throw new SecretKeyError(
+      `secret sealed with another key (${sealedId}, this server's is ${id}): was FOS_SECRET_KEY or secret.key changed?`,
+    );
   const raw = Buffer.from(data, 'base64');
   const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
   decipher.setAAD(Buffer.from(context));

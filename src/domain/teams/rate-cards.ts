@@ -18,9 +18,22 @@ const nextPatch = (v: string | undefined) => {
   return m ? `${m[1]}.${m[2]}.${Number(m[3]) + 1}` : '1.0.0';
 };
 
-export const delegationView = (d: { id: string; merchant_team_id: string; fulfiller_team_id: string; active: boolean; rate_card: unknown; created_at: Date; updated_at: Date }) => ({
-  id: d.id, merchant_team_id: d.merchant_team_id, fulfiller_team_id: d.fulfiller_team_id, active: d.active,
-  rate_card: (d.rate_card ?? null) as RateCard | null, created_at: d.created_at, updated_at: d.updated_at,
+export const delegationView = (d: {
+  id: string;
+  merchant_team_id: string;
+  fulfiller_team_id: string;
+  active: boolean;
+  rate_card: unknown;
+  created_at: Date;
+  updated_at: Date;
+}) => ({
+  id: d.id,
+  merchant_team_id: d.merchant_team_id,
+  fulfiller_team_id: d.fulfiller_team_id,
+  active: d.active,
+  rate_card: (d.rate_card ?? null) as RateCard | null,
+  created_at: d.created_at,
+  updated_at: d.updated_at,
 });
 
 export async function listDelegations(db: Db, fulfillerTeamId: string, q: PageRequest) {
@@ -38,10 +51,17 @@ export async function setRateCard(db: Db, fulfillerTeamId: string, delegationId:
       const d = await tx.fulfillmentDelegation.findFirst({ where: { id: delegationId, fulfiller_team_id: fulfillerTeamId } });
       if (!d) throw notFound('Delegation', delegationId);
       const before = d.rate_card as RateCard | null;
-      const card: RateCard = { ...input, version_id: randomUUID(), semantic_version: input.semantic_version ?? nextPatch(before?.semantic_version) };
+      const card: RateCard = {
+        ...input,
+        version_id: randomUUID(),
+        semantic_version: input.semantic_version ?? nextPatch(before?.semantic_version),
+      };
       const errors = validateRateCard(card);
       if (errors.length) throw new DomainError('validation-failed', `${errors[0].path}: ${errors[0].message}`, { errors });
-      const { count } = await tx.fulfillmentDelegation.updateMany({ where: { id: d.id, updated_at: d.updated_at }, data: { rate_card: card as never } });
+      const { count } = await tx.fulfillmentDelegation.updateMany({
+        where: { id: d.id, updated_at: d.updated_at },
+        data: { rate_card: card as never },
+      });
       if (count === 1) return delegationView({ ...d, rate_card: card, updated_at: new Date() });
     }
   });

@@ -35,10 +35,7 @@ export async function getTeam(db: Db, id: string) {
   return team;
 }
 
-export async function createDelegation(
-  db: Db,
-  input: { merchant_team_id: string; fulfiller_team_id: string; rate_card?: unknown },
-) {
+export async function createDelegation(db: Db, input: { merchant_team_id: string; fulfiller_team_id: string; rate_card?: unknown }) {
   const [merchant, fulfiller] = await Promise.all([getTeam(db, input.merchant_team_id), getTeam(db, input.fulfiller_team_id)]);
   if (merchant.kind !== 'MERCHANT') throw invalid('merchant_team_id', 'must name a MERCHANT team');
   if (fulfiller.kind !== 'FULFILLER') throw invalid('fulfiller_team_id', 'must name a FULFILLER team');
@@ -71,7 +68,16 @@ async function fulfillerTeam(db: Db, teamId: string) {
 
 export async function createWarehouse(
   db: Db,
-  input: { team_id: string; name: string; address1?: string; city?: string; state?: string; zip?: string; country?: string; label_format?: string },
+  input: {
+    team_id: string;
+    name: string;
+    address1?: string;
+    city?: string;
+    state?: string;
+    zip?: string;
+    country?: string;
+    label_format?: string;
+  },
 ) {
   assertName(input.name);
   const label_format = labelFormat(input.label_format);

@@ -41,7 +41,10 @@ export function teamAccess(user: WithMemberships): TeamAccess[] {
   return user.memberships.map((m) => ({
     teamId: m.team_id,
     teamName: m.team.name,
-    permissions: effectivePermissions(m.power_role, m.roles.map((r) => r.role.permissions)),
+    permissions: effectivePermissions(
+      m.power_role,
+      m.roles.map((r) => r.role.permissions),
+    ),
   }));
 }
 

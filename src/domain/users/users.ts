@@ -55,7 +55,12 @@ export function presentUser(user: UserRow) {
       team_name: m.team.name,
       power_role: m.power_role,
       roles: m.roles.map((r) => ({ id: r.role.id, name: r.role.name })).sort((a, b) => a.name.localeCompare(b.name)),
-      permissions: [...effectivePermissions(m.power_role, m.roles.map((r) => r.role.permissions))].sort(),
+      permissions: [
+        ...effectivePermissions(
+          m.power_role,
+          m.roles.map((r) => r.role.permissions),
+        ),
+      ].sort(),
     })),
     created_by: user.created_by,
     disabled_at: user.disabled_at,

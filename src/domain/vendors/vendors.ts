@@ -39,7 +39,10 @@ const INCLUDE = {
 type VendorRow = Vendor & { products: { product: { id: string; name: string; sku: string | null; image_url: string | null } }[] };
 
 async function present(client: Client, rows: VendorRow[]) {
-  const names = await teamNames(client, rows.flatMap((v) => [v.merchant_team_id, v.fulfiller_team_id]));
+  const names = await teamNames(
+    client,
+    rows.flatMap((v) => [v.merchant_team_id, v.fulfiller_team_id]),
+  );
   return rows.map((v) => ({
     id: v.id,
     created_at: v.created_at,
@@ -59,19 +62,15 @@ async function present(client: Client, rows: VendorRow[]) {
     merchant_team_id: v.merchant_team_id,
     merchant_team_name: names.get(v.merchant_team_id) ?? null,
     fulfiller_team_id: v.fulfiller_team_id,
-    fulfiller_team_name: v.fulfiller_team_id ? names.get(v.fulfiller_team_id) ?? null : null,
-    products: v.products
-      .map((link) => link.product)
-      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
+    fulfiller_team_name: v.fulfiller_team_id ? (names.get(v.fulfiller_team_id) ?? null) : null,
+    products: v.products.map((link) => link.product).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
   }));
 }
 
 /** Makes the vendor's product links exactly product_ids; each must be a product of the team (404 otherwise). */
 async function linkProducts(tx: Client, teamId: string, vendorId: string, productIds: string[]) {
   const wanted = [...new Set(productIds)];
-  const found = wanted.length
-    ? await tx.product.findMany({ where: { id: { in: wanted }, team_id: teamId }, select: { id: true } })
-    : [];
+  const found = wanted.length ? await tx.product.findMany({ where: { id: { in: wanted }, team_id: teamId }, select: { id: true } }) : [];
   const known = new Set(found.map((p) => p.id));
   const missing = wanted.find((id) => !known.has(id));
   if (missing) throw notFound('Product', missing);

@@ -12,8 +12,16 @@ export interface WarehouseListQuery extends PageRequest {
 }
 
 const SELECT = {
-  id: true, name: true, address1: true, city: true, state: true, zip: true, country: true,
-  label_format: true, created_at: true, updated_at: true,
+  id: true,
+  name: true,
+  address1: true,
+  city: true,
+  state: true,
+  zip: true,
+  country: true,
+  label_format: true,
+  created_at: true,
+  updated_at: true,
 } as const;
 
 const ORDER = [{ name: 'asc' }, { id: 'asc' }];

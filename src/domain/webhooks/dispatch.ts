@@ -56,7 +56,13 @@ type Claimable = 'outboxEvent' | 'webhookDelivery';
  * claimed since our read no longer match `next_attempt_at <= now`). Later writes of a row's
  * outcome are conditioned on the claim id, so a worker whose lease was taken over writes nothing.
  */
-async function claimBatch<T extends { id: string; attempts: number }>(db: Db, table: Claimable, rows: T[], now: Date, due: object): Promise<{ claimId: string; mine: T[] }> {
+async function claimBatch<T extends { id: string; attempts: number }>(
+  db: Db,
+  table: Claimable,
+  rows: T[],
+  now: Date,
+  due: object,
+): Promise<{ claimId: string; mine: T[] }> {
   const claimId = randomUUID();
   const ids = rows.map((r) => r.id);
   const delegate = db.prisma[table] as unknown as {
@@ -130,8 +136,12 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
 
 /** One delivery per matching active endpoint of each event, and the events marked delivered: one transaction. */
 async function fanOut(
-  db: Db, claimId: string, events: OutboxEvent[], now: Date,
-  activeEndpoints: (teamId: string) => Promise<WebhookEndpoint[]>, result?: object,
+  db: Db,
+  claimId: string,
+  events: OutboxEvent[],
+  now: Date,
+  activeEndpoints: (teamId: string) => Promise<WebhookEndpoint[]>,
+  result?: object,
 ) {
   // A retry after a lost lease may find some deliveries made already; the unique key backs this
   // up. On a first claim (attempts was 0) nobody can have fanned the event out yet.
@@ -143,7 +153,8 @@ async function fanOut(
   const rows: { endpoint_id: string; event_id: string; event_kind: string; next_attempt_at: Date }[] = [];
   for (const event of events) {
     for (const e of (await activeEndpoints(event.team_id)).filter((x) => matchesEndpoint(x, event.kind))) {
-      if (!have.has(`${e.id} ${event.id}`)) rows.push({ endpoint_id: e.id, event_id: event.id, event_kind: event.kind, next_attempt_at: now });
+      if (!have.has(`${e.id} ${event.id}`))
+        rows.push({ endpoint_id: e.id, event_id: event.id, event_kind: event.kind, next_attempt_at: now });
     }
   }
   await transaction(db, async (tx) => {
@@ -184,7 +195,11 @@ export function fetchSender(timeoutMs: number, userAgent: string, opts: { allowP
       };
       const { fetch: undiciFetch, dispatcher } = undici;
       const res = await undiciFetch(url, {
-        method: 'POST', body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), dispatcher,
+        method: 'POST',
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+        dispatcher,
         headers: { 'content-type': 'application/json', 'user-agent': userAgent, ...headers },
       });
       await res.body?.cancel().catch(() => {});

@@ -122,10 +122,15 @@ export const deliveryView = (d: WebhookDelivery) => ({
 });
 
 export async function listDeliveries(
-  db: Db, teamId: string, endpointId: string, q: PageRequest & { status?: 'PENDING' | 'DELIVERED' | 'FAILED' },
+  db: Db,
+  teamId: string,
+  endpointId: string,
+  q: PageRequest & { status?: 'PENDING' | 'DELIVERED' | 'FAILED' },
 ) {
   await getEndpoint(db, teamId, endpointId);
   const orderBy = [{ created_at: 'desc' }, { id: 'desc' }];
-  const rows = await db.prisma.webhookDelivery.findMany(pageArgs(q, { endpoint_id: endpointId, ...(q.status ? { status: q.status } : {}) }, orderBy));
+  const rows = await db.prisma.webhookDelivery.findMany(
+    pageArgs(q, { endpoint_id: endpointId, ...(q.status ? { status: q.status } : {}) }, orderBy),
+  );
   return toPage(rows, q, undefined, orderBy);
 }

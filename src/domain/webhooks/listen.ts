@@ -12,11 +12,19 @@ import { enqueueEvent, EVENT_KINDS, type EventKind } from '../events/outbox.js';
 const ZERO = '00000000-0000-0000-0000-000000000000';
 const POLL_MS = 400;
 
-export interface EventQuery { after?: string; types?: string; wait?: number; limit?: number }
+export interface EventQuery {
+  after?: string;
+  types?: string;
+  wait?: number;
+  limit?: number;
+}
 
 /** `order.*,package.fulfilled` -> the kinds it names; 400 for a pattern naming none. */
 export function kindsMatching(patterns: string | undefined): EventKind[] | undefined {
-  const items = patterns?.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = patterns
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!items?.length || items.includes('*')) return undefined;
   const out = new Set<EventKind>();
   for (const p of items) {
@@ -27,8 +35,12 @@ export function kindsMatching(patterns: string | undefined): EventKind[] | undef
   return [...out];
 }
 
-const view = (e: { id: string; kind: string; created_at: Date; payload: unknown }) =>
-  ({ id: e.id, type: e.kind, created_at: e.created_at.toISOString(), data: e.payload as Record<string, unknown> });
+const view = (e: { id: string; kind: string; created_at: Date; payload: unknown }) => ({
+  id: e.id,
+  type: e.kind,
+  created_at: e.created_at.toISOString(),
+  data: e.payload as Record<string, unknown>,
+});
 
 export async function pollEvents(db: Db, teamId: string, q: EventQuery, signal?: AbortSignal) {
   const kinds = kindsMatching(q.types);
@@ -42,7 +54,8 @@ export async function pollEvents(db: Db, teamId: string, q: EventQuery, signal?:
   for (;;) {
     const rows = await db.prisma.outboxEvent.findMany({
       where: { team_id: teamId, id: { gt: after }, ...(kinds ? { kind: { in: kinds } } : {}) },
-      orderBy: { id: 'asc' }, take: q.limit ?? 100,
+      orderBy: { id: 'asc' },
+      take: q.limit ?? 100,
       select: { id: true, kind: true, created_at: true, payload: true },
     });
     if (rows.length || Date.now() >= deadline || signal?.aborted) {
@@ -58,6 +71,7 @@ export async function triggerEvent(db: Db, teamId: string, type: string) {
     throw invalid('type', `must be one of ${EVENT_KINDS.filter((k) => k !== 'tracking.push').join(', ')}`);
   }
   const event = await db.prisma.$transaction((tx) =>
-    enqueueEvent(tx, teamId, type as EventKind, { sample: true, note: `a sample ${type} event sent by fos webhooks trigger` }));
+    enqueueEvent(tx, teamId, type as EventKind, { sample: true, note: `a sample ${type} event sent by fos webhooks trigger` }),
+  );
   return view(event);
 }

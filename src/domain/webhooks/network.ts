@@ -25,7 +25,10 @@ export function isPublicAddress(address: string): boolean {
  * already canonicalises odd IPv4 spellings (2130706433, 127.1, 0x7f.1, 0177.0.0.1 -> 127.0.0.1).
  */
 export function isAllowedHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (ipaddr.isValid(host)) return isPublicAddress(host);
   return host !== 'localhost' && !host.endsWith('.localhost') && host.includes('.');
 }

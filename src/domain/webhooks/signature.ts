@@ -22,7 +22,9 @@ export function signatureHeader(secret: string, body: string, timestamp = Math.f
 
 /** What a receiver does: parse the header, recompute, compare in constant time, check the age. */
 export function verifySignature(
-  secret: string, body: string, header: string | undefined,
+  secret: string,
+  body: string,
+  header: string | undefined,
   { toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS, now = Date.now() } = {},
 ): boolean {
   if (!header) return false;

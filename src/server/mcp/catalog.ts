@@ -58,7 +58,13 @@ export interface Catalog {
 
 type Field = 'method' | 'operationId' | 'summary' | 'path' | 'tags' | 'permission' | 'description';
 const WEIGHTS: Record<Field, number> = {
-  method: 2, operationId: 3, summary: 3, path: 2, tags: 2, permission: 1, description: 1,
+  method: 2,
+  operationId: 3,
+  summary: 3,
+  path: 2,
+  tags: 2,
+  permission: 1,
+  description: 1,
 };
 // What people call a method when they describe a capability.
 const METHOD_WORDS: Record<string, string[]> = {

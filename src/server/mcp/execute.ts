@@ -20,7 +20,9 @@ export const toolError = (text: string): CallToolResult => ({ isError: true, con
 
 /** The refusal for a key that is not in the catalog, with the closest keys as hints. */
 export function unknownKey(catalog: Catalog, key: string, next: string): CallToolResult {
-  const hints = searchCatalog(catalog, key).slice(0, 3).map((h) => h.operation.key);
+  const hints = searchCatalog(catalog, key)
+    .slice(0, 3)
+    .map((h) => h.operation.key);
   return toolError(
     `Unknown operation key "${key}". Use search_svc_operations to find the exact key (METHOD /path-template), ` +
       `then ${next}.${hints.length ? ` Closest keys: ${hints.join(', ')}.` : ''}`,
@@ -47,9 +49,7 @@ function buildUrl(op: Operation, given: Record<string, string | number>): string
 }
 
 const queryOf = (query: Record<string, QueryValue>) =>
-  Object.fromEntries(
-    Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]),
-  );
+  Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : String(v)]));
 
 function parseBody(payload: string, contentType: string | undefined): unknown {
   if (payload === '') return null;

@@ -62,7 +62,10 @@ export default async function mcpRoutes(app: FastifyInstance) {
   // Stateless: the server never sends messages outside a request's response, so there is no
   // standalone SSE stream to open (clients treat 405 as "none offered").
   app.get('/mcp', options, async (_request, reply) =>
-    reply.code(405).header('allow', 'POST, DELETE').type('application/json')
+    reply
+      .code(405)
+      .header('allow', 'POST, DELETE')
+      .type('application/json')
       .send(jsonRpcError(-32000, 'Method not allowed: this stateless endpoint offers no SSE stream; POST JSON-RPC messages.')),
   );
 }

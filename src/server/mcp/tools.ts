@@ -17,23 +17,47 @@ export interface ToolContext {
   token: string;
 }
 
-const SearchInput = Type.Object({
-  query: Type.String({ minLength: 1, maxLength: 200, description: 'Capability, resource, operation id, path or tag, e.g. "list products", "fulfill package", "/v1/keys".' }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Most results to return (1-50, default 10).' })),
-}, { additionalProperties: false });
+const SearchInput = Type.Object(
+  {
+    query: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Capability, resource, operation id, path or tag, e.g. "list products", "fulfill package", "/v1/keys".',
+    }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Most results to return (1-50, default 10).' })),
+  },
+  { additionalProperties: false },
+);
 
-const DescribeInput = Type.Object({
-  operation_key: Type.String({ minLength: 1, description: 'Exact key from search_svc_operations, e.g. "GET /v1/ops/products/{product_id}".' }),
-}, { additionalProperties: false });
+const DescribeInput = Type.Object(
+  {
+    operation_key: Type.String({
+      minLength: 1,
+      description: 'Exact key from search_svc_operations, e.g. "GET /v1/ops/products/{product_id}".',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
-const ExecuteInput = Type.Object({
-  operation_key: Type.String({ minLength: 1, description: 'Exact key from search_svc_operations, e.g. "GET /v1/me".' }),
-  path_params: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: 'Values for the {placeholders} of the path template.' })),
-  query: Type.Optional(Type.Record(Type.String(), Type.Union([Scalar, Type.Array(Scalar)]), { description: 'Query parameters (page, limit, filters).' })),
-  body: Type.Optional(Type.Unknown({ description: 'JSON request body, for operations that take one.' })),
-  confirm_write: Type.Optional(Type.Boolean({ description: 'Must be true for POST, PUT, PATCH and DELETE operations, after reviewing the inputs.' })),
-}, { additionalProperties: false });
+const ExecuteInput = Type.Object(
+  {
+    operation_key: Type.String({ minLength: 1, description: 'Exact key from search_svc_operations, e.g. "GET /v1/me".' }),
+    path_params: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), {
+        description: 'Values for the {placeholders} of the path template.',
+      }),
+    ),
+    query: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Scalar, Type.Array(Scalar)]), { description: 'Query parameters (page, limit, filters).' }),
+    ),
+    body: Type.Optional(Type.Unknown({ description: 'JSON request body, for operations that take one.' })),
+    confirm_write: Type.Optional(
+      Type.Boolean({ description: 'Must be true for POST, PUT, PATCH and DELETE operations, after reviewing the inputs.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const ExecuteOutput = Type.Object({
   status: Type.Integer({ description: 'HTTP status of the operation.' }),
@@ -63,7 +87,9 @@ function search(input: Static<typeof SearchInput>, ctx: ToolContext): CallToolRe
     query: input.query,
     total_matches: hits.length,
     results,
-    ...(results.length ? {} : { hint: 'No operation matched; try a resource name (products, orders, packages, keys) or a verb (list, create, fulfill).' }),
+    ...(results.length
+      ? {}
+      : { hint: 'No operation matched; try a resource name (products, orders, packages, keys) or a verb (list, create, fulfill).' }),
   });
 }
 
@@ -95,13 +121,17 @@ function describe(input: Static<typeof DescribeInput>, ctx: ToolContext): CallTo
     query_parameters: params.filter((p) => p.in === 'query').map(param),
     request_body: body ? { required: Boolean(body.required), ...firstContent(body.content) } : null,
     responses: Object.fromEntries(
-      Object.entries(op.spec.responses ?? {}).map(([status, r]) => [status, { description: r.description ?? '', ...firstContent(r.content) }]),
+      Object.entries(op.spec.responses ?? {}).map(([status, r]) => [
+        status,
+        { description: r.description ?? '', ...firstContent(r.content) },
+      ]),
     ),
   };
   return ok({
     ...described,
     referenced_schemas: referencedSchemas(described, ctx.catalog.schemas),
-    how_to_execute: `execute_svc_operation with operation_key "${op.key}"` +
+    how_to_execute:
+      `execute_svc_operation with operation_key "${op.key}"` +
       (described.path_parameters.length ? ', path_params' : '') +
       (described.query_parameters.length ? ', optional query' : '') +
       (body ? ', body' : '') +
@@ -131,32 +161,44 @@ function defineTool<S extends TSchema>(
 }
 
 export const TOOLS: ToolDef[] = [
-  defineTool({
-    name: 'search_svc_operations',
-    title: 'Search API operations',
-    description: 'Search the fos public API operation catalog by capability, resource, operation id, path or tag. ' +
-      'Results carry stable operation keys "METHOD /path-template" for describe_svc_operation and execute_svc_operation, ' +
-      'with the permission each requires and whether the connected key holds it.',
-    inputSchema: SearchInput,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }, search),
-  defineTool({
-    name: 'describe_svc_operation',
-    title: 'Describe an API operation',
-    description: 'Path parameters, query parameters, request body schema, responses and referenced schemas of one operation, by its exact operation key.',
-    inputSchema: DescribeInput,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }, describe),
-  defineTool({
-    name: 'execute_svc_operation',
-    title: 'Execute an API operation',
-    description: 'Run one operation by its exact operation key with the connected key\'s team and permissions. ' +
-      'POST, PUT, PATCH and DELETE operations change data and require confirm_write: true after review. ' +
-      'Returns the HTTP status and JSON body (errors are problem+json); responses over 1 MiB are refused — use page, limit and filters.',
-    inputSchema: ExecuteInput,
-    outputSchema: ExecuteOutput as unknown as Tool['outputSchema'],
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  }, (args, ctx) => executeOperation(ctx.app, ctx.token, ctx.catalog, args)),
+  defineTool(
+    {
+      name: 'search_svc_operations',
+      title: 'Search API operations',
+      description:
+        'Search the fos public API operation catalog by capability, resource, operation id, path or tag. ' +
+        'Results carry stable operation keys "METHOD /path-template" for describe_svc_operation and execute_svc_operation, ' +
+        'with the permission each requires and whether the connected key holds it.',
+      inputSchema: SearchInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    search,
+  ),
+  defineTool(
+    {
+      name: 'describe_svc_operation',
+      title: 'Describe an API operation',
+      description:
+        'Path parameters, query parameters, request body schema, responses and referenced schemas of one operation, by its exact operation key.',
+      inputSchema: DescribeInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    describe,
+  ),
+  defineTool(
+    {
+      name: 'execute_svc_operation',
+      title: 'Execute an API operation',
+      description:
+        "Run one operation by its exact operation key with the connected key's team and permissions. " +
+        'POST, PUT, PATCH and DELETE operations change data and require confirm_write: true after review. ' +
+        'Returns the HTTP status and JSON body (errors are problem+json); responses over 1 MiB are refused — use page, limit and filters.',
+      inputSchema: ExecuteInput,
+      outputSchema: ExecuteOutput as unknown as Tool['outputSchema'],
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    (args, ctx) => executeOperation(ctx.app, ctx.token, ctx.catalog, args),
+  ),
 ];
 
 export const formatArgErrors = (errors: ErrorObject[]) =>
@@ -164,7 +206,8 @@ export const formatArgErrors = (errors: ErrorObject[]) =>
     .map((e) => {
       const params = e.params as Record<string, unknown>;
       const at = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
-      if (typeof params.additionalProperty === 'string') return `${[at, params.additionalProperty].filter(Boolean).join('.')} is not a known input`;
+      if (typeof params.additionalProperty === 'string')
+        return `${[at, params.additionalProperty].filter(Boolean).join('.')} is not a known input`;
       if (typeof params.missingProperty === 'string') return `${[at, params.missingProperty].filter(Boolean).join('.')} is required`;
       return `${at || 'arguments'} ${e.message ?? 'is invalid'}`;
     })

@@ -9,7 +9,16 @@ import { UnauthLimiter } from '../rate-limit/unauth.js';
 import { sendPage } from './html.js';
 import { connectionsPage, consentPage, messagePage, noAccessPage, signInPage, teamChoicePage } from './pages.js';
 import { consentPath } from './metadata.js';
-import { checkLoginCsrf, checkSessionCsrf, clearSession, currentPerson, loginCsrf, sessionCsrf, sessionSecret, setSession } from './session.js';
+import {
+  checkLoginCsrf,
+  checkSessionCsrf,
+  clearSession,
+  currentPerson,
+  loginCsrf,
+  sessionCsrf,
+  sessionSecret,
+  setSession,
+} from './session.js';
 
 // The pages a person sees: sign in, choose a team, choose what the agent may do, approve or deny;
 // and the MCP connections settings page with its Disconnect buttons.
@@ -44,19 +53,46 @@ function formTargets(redirectUri: string): string[] {
 export default async function browserRoutes(app: FastifyInstance) {
   const signInFailures = new UnauthLimiter(20);
 
-  const signInForm = (request: FastifyRequest, reply: FastifyReply, o: { requestId?: string; clientName?: string; error?: string; email?: string; status?: number }) =>
-    sendPage(reply, 'Sign in', signInPage({ csrf: loginCsrf(app, request, reply), next: o.requestId ?? '', error: o.error, clientName: o.clientName, email: o.email }),
-      { status: o.status });
+  const signInForm = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    o: { requestId?: string; clientName?: string; error?: string; email?: string; status?: number },
+  ) =>
+    sendPage(
+      reply,
+      'Sign in',
+      signInPage({
+        csrf: loginCsrf(app, request, reply),
+        next: o.requestId ?? '',
+        error: o.error,
+        clientName: o.clientName,
+        email: o.email,
+      }),
+      { status: o.status },
+    );
 
-  const expiredPage = (reply: FastifyReply) => sendPage(reply, 'Request expired',
-    messagePage('This sign-in request has expired', 'It was already answered, or it is more than 15 minutes old. Start connecting again from your agent.'), { status: 400 });
+  const expiredPage = (reply: FastifyReply) =>
+    sendPage(
+      reply,
+      'Request expired',
+      messagePage(
+        'This sign-in request has expired',
+        'It was already answered, or it is more than 15 minutes old. Start connecting again from your agent.',
+      ),
+      { status: 400 },
+    );
   const sessionEnded = (request: FastifyRequest, reply: FastifyReply, requestId?: string) =>
     signInForm(request, reply, { requestId, status: 401, error: 'Your session ended. Sign in again.' });
   const formExpired = (reply: FastifyReply) =>
     sendPage(reply, 'Form expired', messagePage('This form expired', 'Reload the page and try again.'), { status: 403 });
 
-  async function showConsent(request: FastifyRequest, reply: FastifyReply, pendingId: string, teamId: string | undefined,
-    extra: { error?: string; status?: number; preset?: Preset; custom?: string[]; name?: string } = {}) {
+  async function showConsent(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pendingId: string,
+    teamId: string | undefined,
+    extra: { error?: string; status?: number; preset?: Preset; custom?: string[]; name?: string } = {},
+  ) {
     const pending = await authorizations.pendingAuthorization(app.db, pendingId);
     if (!pending) return expiredPage(reply);
     const person = await currentPerson(app, request);
@@ -64,12 +100,27 @@ export default async function browserRoutes(app: FastifyInstance) {
     const csrf = sessionCsrf(sessionSecret(request)!);
     const teams = eligibleTeams(person);
     const targets = formTargets(pending.redirectUri);
-    if (!teams.length) return sendPage(reply, 'No access', noAccessPage({ pending, personName: person.displayName, csrf }), { status: 403, formTargets: targets });
+    if (!teams.length)
+      return sendPage(reply, 'No access', noAccessPage({ pending, personName: person.displayName, csrf }), {
+        status: 403,
+        formTargets: targets,
+      });
     const team = teams.find((t) => t.teamId === teamId) ?? (teams.length === 1 ? teams[0] : undefined);
     if (!team) return sendPage(reply, 'Choose a team', teamChoicePage({ pending, teams }));
-    return sendPage(reply, `Connect ${pending.clientName}`, consentPage({
-      pending, personName: person.displayName, team, severalTeams: teams.length > 1, catalog: app.agentCatalog(), csrf, ...extra,
-    }), { status: extra.status, formTargets: targets });
+    return sendPage(
+      reply,
+      `Connect ${pending.clientName}`,
+      consentPage({
+        pending,
+        personName: person.displayName,
+        team,
+        severalTeams: teams.length > 1,
+        catalog: app.agentCatalog(),
+        csrf,
+        ...extra,
+      }),
+      { status: extra.status, formTargets: targets },
+    );
   }
 
   app.get('/oauth', { config, schema }, async (_request, reply) => reply.redirect(CONNECTIONS, 303));
@@ -88,7 +139,13 @@ export default async function browserRoutes(app: FastifyInstance) {
     }
     const now = Date.now();
     const wait = signInFailures.retryAfter(request.ip, now);
-    if (wait) return signInForm(request, reply, { requestId, email, status: 429, error: `Too many failed sign-ins from this address; try again in ${wait} s.` });
+    if (wait)
+      return signInForm(request, reply, {
+        requestId,
+        email,
+        status: 429,
+        error: `Too many failed sign-ins from this address; try again in ${wait} s.`,
+      });
     const secret = await signIn(app.db, email, (field(body, 'password') ?? '').slice(0, 1024));
     if (!secret) {
       signInFailures.fail(request.ip, now);
@@ -111,9 +168,17 @@ export default async function browserRoutes(app: FastifyInstance) {
       const teamId = field(body, 'team') ?? '';
       const custom = fields(body, 'permissions');
       const name = field(body, 'name') ?? '';
-      if (!PRESETS.includes(preset)) return showConsent(request, reply, requestId, teamId, { error: 'Choose what the agent may do.', status: 400, custom, name });
+      if (!PRESETS.includes(preset))
+        return showConsent(request, reply, requestId, teamId, { error: 'Choose what the agent may do.', status: 400, custom, name });
       try {
-        const { redirect } = await authorizations.approveAuthorization(app.db, { requestId, userId: person.userId, teamId, preset, custom, name });
+        const { redirect } = await authorizations.approveAuthorization(app.db, {
+          requestId,
+          userId: person.userId,
+          teamId,
+          preset,
+          custom,
+          name,
+        });
         return reply.redirect(redirect, 303);
       } catch (err) {
         if (err instanceof DomainError && err.kind !== 'conflict') {
@@ -131,9 +196,16 @@ export default async function browserRoutes(app: FastifyInstance) {
   app.get(CONNECTIONS, { config, schema }, async (request, reply) => {
     const person = await currentPerson(app, request);
     if (!person) return signInForm(request, reply, {});
-    const rows = await connectionsForPerson(app.db, eligibleTeams(person).map((t) => t.teamId));
+    const rows = await connectionsForPerson(
+      app.db,
+      eligibleTeams(person).map((t) => t.teamId),
+    );
     const notice = field(request.query, 'disconnected') ? 'Disconnected. Its tokens no longer work.' : undefined;
-    return sendPage(reply, 'MCP connections', connectionsPage({ personName: person.displayName, csrf: sessionCsrf(sessionSecret(request)!), rows, notice }));
+    return sendPage(
+      reply,
+      'MCP connections',
+      connectionsPage({ personName: person.displayName, csrf: sessionCsrf(sessionSecret(request)!), rows, notice }),
+    );
   });
 
   app.post(`${CONNECTIONS}/disconnect`, { config, schema }, async (request, reply) => {
@@ -142,7 +214,9 @@ export default async function browserRoutes(app: FastifyInstance) {
     if (!checkSessionCsrf(request, field(request.body, 'csrf'))) return formExpired(reply);
     const teamId = field(request.body, 'team') ?? '';
     if (!eligibleTeams(person).some((t) => t.teamId === teamId)) {
-      return sendPage(reply, 'Not allowed', messagePage('Not allowed', 'Managing that team\'s connections needs Write MCP on it.'), { status: 403 });
+      return sendPage(reply, 'Not allowed', messagePage('Not allowed', "Managing that team's connections needs Write MCP on it."), {
+        status: 403,
+      });
     }
     await revokeConnection(app.db, teamId, field(request.body, 'id') ?? '');
     return reply.redirect(`${CONNECTIONS}?disconnected=1`, 303);

@@ -41,8 +41,16 @@ export function sendPage(reply: FastifyReply, title: string, body: string, opts:
   // Never '*' nor omitted: only this server and the origins (or private-use schemes) given.
   const targets = (opts.formTargets ?? []).filter((t) => t !== '*' && /^[a-z][a-z0-9+.-]*:(\/\/[^\s;,'"]+)?$/i.test(t));
   const formAction = `form-action 'self'${targets.map((t) => ` ${t}`).join('')}`;
-  const csp = ["default-src 'none'", "style-src 'unsafe-inline'", "img-src 'self' data:", "frame-ancestors 'none'", "base-uri 'none'", formAction]
-    .filter(Boolean).join('; ');
+  const csp = [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    formAction,
+  ]
+    .filter(Boolean)
+    .join('; ');
   return reply
     .code(opts.status ?? 200)
     .header('content-type', 'text/html; charset=utf-8')

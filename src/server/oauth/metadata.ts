@@ -53,7 +53,9 @@ export function protectedResourceMetadata(origin: string) {
 }
 
 const cors = (reply: FastifyReply) =>
-  reply.header('access-control-allow-origin', '*').header('access-control-allow-methods', 'GET, OPTIONS')
+  reply
+    .header('access-control-allow-origin', '*')
+    .header('access-control-allow-methods', 'GET, OPTIONS')
     .header('access-control-allow-headers', 'mcp-protocol-version');
 
 export function registerMetadataRoutes(app: FastifyInstance) {

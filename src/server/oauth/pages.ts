@@ -1,7 +1,15 @@
 import type { Catalog, Operation } from '../mcp/catalog.js';
 import type { Permission } from '../../contract/permissions.js';
 import { CONNECTION_NAME_MAX, type PendingAuthorization } from '../../domain/oauth/authorizations.js';
-import { PRESET_DESCRIPTIONS, PRESET_LABELS, PRESETS, presetPermissions, grantable, CONNECTION_PERMISSIONS, type Preset } from '../../domain/oauth/presets.js';
+import {
+  PRESET_DESCRIPTIONS,
+  PRESET_LABELS,
+  PRESETS,
+  presetPermissions,
+  grantable,
+  CONNECTION_PERMISSIONS,
+  type Preset,
+} from '../../domain/oauth/presets.js';
 import { errorBox, esc, hidden } from './html.js';
 
 // Bodies of the sign-in, team choice, consent and connections pages (html.ts sends them).
@@ -22,13 +30,21 @@ function operationList(catalog: Catalog, permissions: readonly Permission[]): st
   const groups = operationsByTag(catalog, permissions);
   const count = [...groups.values()].reduce((n, ops) => n + ops.length, 0);
   if (!count) return '<p class="muted">No operations.</p>';
-  const body = [...groups].map(([tag, ops]) => `<h3 class="muted">${esc(tag)}</h3><ul class="ops">${
-    ops.map((op) => `<li>${esc(op.summary || op.key)} <code>${esc(op.key)}</code></li>`).join('')}</ul>`).join('');
+  const body = [...groups]
+    .map(
+      ([tag, ops]) =>
+        `<h3 class="muted">${esc(tag)}</h3><ul class="ops">${ops
+          .map((op) => `<li>${esc(op.summary || op.key)} <code>${esc(op.key)}</code></li>`)
+          .join('')}</ul>`,
+    )
+    .join('');
   return `<details><summary>Operations it allows (${count})</summary>${body}</details>`;
 }
 
 export function signInPage(o: { csrf: string; next: string; error?: string; clientName?: string; email?: string }) {
-  const why = o.clientName ? `<p><strong>${esc(o.clientName)}</strong> wants to connect to fos on your behalf. Sign in to review it.</p>` : '';
+  const why = o.clientName
+    ? `<p><strong>${esc(o.clientName)}</strong> wants to connect to fos on your behalf. Sign in to review it.</p>`
+    : '';
   return `<h1>Sign in</h1>${errorBox(o.error)}<div class="card">${why}
 <form method="post" action="/oauth/sign-in">${hidden('csrf', o.csrf)}${hidden('next', o.next)}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${esc(o.email)}">
@@ -37,8 +53,12 @@ export function signInPage(o: { csrf: string; next: string; error?: string; clie
 }
 
 export function teamChoicePage(o: { pending: PendingAuthorization; teams: { teamId: string; teamName: string }[] }) {
-  const choices = o.teams.map((t, i) => `<label class="choice"><input type="radio" name="team" value="${esc(t.teamId)}"${i === 0 ? ' checked' : ''}>
-<span><strong>${esc(t.teamName)}</strong></span></label>`).join('');
+  const choices = o.teams
+    .map(
+      (t, i) => `<label class="choice"><input type="radio" name="team" value="${esc(t.teamId)}"${i === 0 ? ' checked' : ''}>
+<span><strong>${esc(t.teamName)}</strong></span></label>`,
+    )
+    .join('');
   return `<h1>Choose a team</h1><div class="card"><p><strong>${esc(o.pending.clientName)}</strong> will work in one team. Which one?</p>
 <form method="get" action="/oauth/consent">${hidden('request', o.pending.id)}${choices}
 <div class="actions"><button class="primary" type="submit">Continue</button></div></form></div>`;
@@ -94,16 +114,32 @@ needs the Write MCP permission on a team, and you hold it on none. Ask a team ad
 }
 
 export interface ConnectionRow {
-  id: string; name: string; client_name: string; team_id: string; team_name: string; user_name: string;
-  permissions: string[]; status: string; created_at: Date; last_used_at: Date | null;
+  id: string;
+  name: string;
+  client_name: string;
+  team_id: string;
+  team_name: string;
+  user_name: string;
+  permissions: string[];
+  status: string;
+  created_at: Date;
+  last_used_at: Date | null;
 }
 
 export function connectionsPage(o: { personName: string; csrf: string; rows: ConnectionRow[]; notice?: string }) {
   const when = (d: Date | null) => (d ? esc(d.toISOString().replace('T', ' ').slice(0, 16)) + ' UTC' : 'never');
-  const rows = o.rows.map((c) => `<tr><td><strong>${esc(c.name)}</strong><br><span class="muted">${esc(c.client_name)}</span></td>
+  const rows = o.rows
+    .map(
+      (c) => `<tr><td><strong>${esc(c.name)}</strong><br><span class="muted">${esc(c.client_name)}</span></td>
 <td>${esc(c.team_name)}<br><span class="muted">${esc(c.user_name)}</span></td><td>${c.permissions.map(esc).join(', ') || '—'}</td>
-<td>${esc(c.status)}</td><td>${when(c.last_used_at)}</td><td>${c.status === 'REVOKED' ? '' : `<form method="post" action="/oauth/connections/disconnect">
-${hidden('csrf', o.csrf)}${hidden('id', c.id)}${hidden('team', c.team_id)}<button class="danger" type="submit">Disconnect</button></form>`}</td></tr>`).join('');
+<td>${esc(c.status)}</td><td>${when(c.last_used_at)}</td><td>${
+        c.status === 'REVOKED'
+          ? ''
+          : `<form method="post" action="/oauth/connections/disconnect">
+${hidden('csrf', o.csrf)}${hidden('id', c.id)}${hidden('team', c.team_id)}<button class="danger" type="submit">Disconnect</button></form>`
+      }</td></tr>`,
+    )
+    .join('');
   const table = o.rows.length
     ? `<table><thead><tr><th>Connection</th><th>Team · person</th><th>Permissions</th><th>Status</th><th>Last used</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
     : '<p class="muted">No agent connections yet.</p>';

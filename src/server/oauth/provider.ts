@@ -3,7 +3,12 @@ import type { OAuthServerProvider, AuthorizationParams } from '@modelcontextprot
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { InvalidClientMetadataError, InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import {
+  InvalidClientMetadataError,
+  InvalidGrantError,
+  InvalidTargetError,
+  InvalidTokenError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Db } from '../../db/types.js';
 import * as clients from '../../domain/oauth/clients.js';
 import { consentPath, ORIGIN, resourceUrl, type WithOrigin } from './metadata.js';
@@ -13,7 +18,6 @@ import { accessTokenPrincipal, isAccessToken, revokeByToken, rotateRefreshToken 
 // The MCP SDK's OAuth handlers (authorize, token, register, revoke) validate the protocol —
 // client and redirect_uri checks, PKCE S256, grant types, error responses; this provider is
 // where they meet fos's data: everything it does is one call into src/domain/oauth.
-
 
 /** RFC 8707: the only resource these tokens are for is this server's /mcp. */
 function checkResource(resource: URL | undefined, origin: string): string | undefined {
@@ -60,13 +64,25 @@ export class FosOAuthProvider implements OAuthServerProvider {
     return challenge;
   }
 
-  async exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, _verifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
+  async exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    _verifier?: string,
+    redirectUri?: string,
+    resource?: URL,
+  ): Promise<OAuthTokens> {
     const tokens = await authorizations.exchangeCode(this.db, client.client_id, code, redirectUri, resource?.href.replace(/\/$/, ''));
-    if (!tokens) throw new InvalidGrantError('The authorization code is invalid, expired, already used, or does not match redirect_uri or resource.');
+    if (!tokens)
+      throw new InvalidGrantError('The authorization code is invalid, expired, already used, or does not match redirect_uri or resource.');
     return tokens;
   }
 
-  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+  async exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+    _scopes?: string[],
+    resource?: URL,
+  ): Promise<OAuthTokens> {
     const tokens = await rotateRefreshToken(this.db, client.client_id, refreshToken, resource?.href.replace(/\/$/, '') ?? null);
     if (!tokens) throw new InvalidGrantError('The refresh token is invalid, expired, revoked or already used.');
     return tokens;
@@ -76,7 +92,9 @@ export class FosOAuthProvider implements OAuthServerProvider {
     const p = isAccessToken(token) ? await accessTokenPrincipal(this.db, token) : null;
     if (!p?.connection) throw new InvalidTokenError('The access token is unknown, expired or revoked.');
     return {
-      token, clientId: p.connection.id, scopes: ['mcp'],
+      token,
+      clientId: p.connection.id,
+      scopes: ['mcp'],
       expiresAt: p.expiresAt ? Math.floor(p.expiresAt.getTime() / 1000) : undefined,
       resource: p.connection.resource ? new URL(p.connection.resource) : undefined,
     };

@@ -12,7 +12,11 @@ const LOGIN_CSRF_COOKIE = 'fos_csrf';
 const COOKIE_PATH = '/oauth';
 
 const cookieOptions = (app: FastifyInstance, request: FastifyRequest, maxAgeS: number) => ({
-  path: COOKIE_PATH, httpOnly: true, sameSite: 'lax' as const, secure: app.originOf(request).startsWith('https:'), maxAge: maxAgeS,
+  path: COOKIE_PATH,
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: app.originOf(request).startsWith('https:'),
+  maxAge: maxAgeS,
 });
 
 function same(a: string | undefined, b: string): boolean {

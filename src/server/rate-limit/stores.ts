@@ -96,9 +96,7 @@ export class DatabaseStore implements RateLimitStore {
     if (now - this.lastSweep > WINDOW_MS) {
       this.lastSweep = now;
       // Old windows are never read again; sweep them off the hot path's critical section.
-      void this.db.prisma.rateLimitCounter
-        .deleteMany({ where: { window_reset: { lt: new Date(start) } } })
-        .catch(() => undefined);
+      void this.db.prisma.rateLimitCounter.deleteMany({ where: { window_reset: { lt: new Date(start) } } }).catch(() => undefined);
     }
     return { count: rows.length ? Number(rows[0].count) : limit + 1, resetAt };
   }
@@ -129,7 +127,11 @@ export class RedisStore implements RateLimitStore {
   async hit(keyId: string, now: number): Promise<Hit> {
     const { start, resetAt } = windowOf(now);
     const bucket = `${this.prefix}${keyId}:${start / 1000}`;
-    const result = await this.redis.multi().incr(bucket).pexpireat(bucket, resetAt + 1000).exec();
+    const result = await this.redis
+      .multi()
+      .incr(bucket)
+      .pexpireat(bucket, resetAt + 1000)
+      .exec();
     const count = Number(result?.[0]?.[1] ?? 1);
     return { count, resetAt };
   }

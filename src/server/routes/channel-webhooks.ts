@@ -11,15 +11,28 @@ export default async function routes(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  app.post<{ Params: Static<typeof ShopParams> }>('/v1/channels/:shop_id/webhooks', {
-    config: { public: true },
-    schema: {
-      operationId: 'receiveChannelWebhook', tags: ['Shops'], summary: 'Receive a Shopify or WooCommerce webhook (signed, no API key)',
-      description: 'Accepted only when X-Shopify-Hmac-Sha256 or X-WC-Webhook-Signature is the base64 HMAC-SHA256 of the raw body with the shop\'s '
-        + 'webhook secret; otherwise 401 and nothing changes. Topics: orders/create, orders/updated, orders/cancelled (X-Shopify-Topic); '
-        + 'order.created, order.updated, order.deleted (X-WC-Webhook-Topic). A payload fos does not understand is stored, answered 200 and marked FAILED.',
-      params: ShopParams,
-      response: { 200: WebhookAnswerSchema },
+  app.post<{ Params: Static<typeof ShopParams> }>(
+    '/v1/channels/:shop_id/webhooks',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'receiveChannelWebhook',
+        tags: ['Shops'],
+        summary: 'Receive a Shopify or WooCommerce webhook (signed, no API key)',
+        description:
+          "Accepted only when X-Shopify-Hmac-Sha256 or X-WC-Webhook-Signature is the base64 HMAC-SHA256 of the raw body with the shop's " +
+          'webhook secret; otherwise 401 and nothing changes. Topics: orders/create, orders/updated, orders/cancelled (X-Shopify-Topic); ' +
+          'order.created, order.updated, order.deleted (X-WC-Webhook-Topic). A payload fos does not understand is stored, answered 200 and marked FAILED.',
+        params: ShopParams,
+        response: { 200: WebhookAnswerSchema },
+      },
     },
-  }, async (request) => receiveChannelWebhook(app.db, request.params.shop_id, request.headers, Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)));
+    async (request) =>
+      receiveChannelWebhook(
+        app.db,
+        request.params.shop_id,
+        request.headers,
+        Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      ),
+  );
 }

@@ -6,8 +6,13 @@ import type { FastifyReply } from 'fastify';
 
 export function sendDocument(reply: FastifyReply, bytes: Uint8Array | string, filename: string) {
   const type = filename.endsWith('.zpl') ? 'application/x-zpl; charset=utf-8' : 'application/pdf';
-  return reply.type(type).header('content-disposition', `inline; filename="${filename}"`)
-    .header('cache-control', 'private, no-store').send(typeof bytes === 'string' ? bytes : Buffer.from(bytes));
+  return reply
+    .type(type)
+    .header('content-disposition', `inline; filename="${filename}"`)
+    .header('cache-control', 'private, no-store')
+    .send(typeof bytes === 'string' ? bytes : Buffer.from(bytes));
 }
 
-export const PDF_RESPONSE = { 200: { description: 'A PDF document', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } };
+export const PDF_RESPONSE = {
+  200: { description: 'A PDF document', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+};

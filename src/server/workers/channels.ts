@@ -28,9 +28,11 @@ export function startChannelWorker(db: Db, log: WorkerLog, opts: ChannelWorkerOp
       if (stock.pushed || stock.failed) log.debug({ stock }, 'stock pushed to shops');
       const synced = await syncDueShops(db, env, opts.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS);
       if (synced) log.info({ synced }, 'shops synced');
-    })().catch((err) => log.error({ err }, 'channel pass failed')).then(() => {
-      if (!stopped) schedule();
-    });
+    })()
+      .catch((err) => log.error({ err }, 'channel pass failed'))
+      .then(() => {
+        if (!stopped) schedule();
+      });
   };
   const schedule = () => {
     timer = setTimeout(tick, intervalMs);

@@ -12,7 +12,9 @@ export function startCountFolder(db: Db, log: FastifyBaseLogger, intervalMs: num
   const timer = setInterval(() => {
     running ??= foldFulfillmentOrderCounts(db)
       .catch((err) => log.error({ err }, 'folding fulfillment order counts failed'))
-      .finally(() => { running = undefined; });
+      .finally(() => {
+        running = undefined;
+      });
   }, intervalMs);
   timer.unref();
   return {

@@ -12,7 +12,11 @@ export class FileProcessor {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly db: Db, private readonly storage: FileStorage, private readonly log: FastifyBaseLogger) {}
+  constructor(
+    private readonly db: Db,
+    private readonly storage: FileStorage,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   kick(): Promise<void> {
     if (this.running) {
@@ -28,7 +32,9 @@ export class FileProcessor {
           this.log.error({ err }, 'file processing failed');
         }
       } while (this.again);
-    })().finally(() => { this.running = undefined; });
+    })().finally(() => {
+      this.running = undefined;
+    });
     return this.running;
   }
 

@@ -7,13 +7,22 @@ import { recoverPurchases } from '../../domain/fulfillment/labels.js';
 // (src/domain/fulfillment/carriers/purchases.ts): at start and every few seconds. Replicas take
 // each purchase over with a compare-and-set, so they do not clash.
 
-export function startPurchaseRecovery(db: Db, log: FastifyBaseLogger, policy: OutboundPolicy, intervalMs: number): { stop(): Promise<void> } {
+export function startPurchaseRecovery(
+  db: Db,
+  log: FastifyBaseLogger,
+  policy: OutboundPolicy,
+  intervalMs: number,
+): { stop(): Promise<void> } {
   let running: Promise<unknown> | undefined;
   const tick = () => {
     running ??= recoverPurchases(db, policy, log)
-      .then((n) => { if (n) log.info({ settled: n }, 'label purchases reconciled'); })
+      .then((n) => {
+        if (n) log.info({ settled: n }, 'label purchases reconciled');
+      })
       .catch((err) => log.error({ err }, 'label purchase recovery failed'))
-      .finally(() => { running = undefined; });
+      .finally(() => {
+        running = undefined;
+      });
   };
   tick();
   const timer = setInterval(tick, intervalMs);

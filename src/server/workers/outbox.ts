@@ -51,7 +51,11 @@ export interface OutboxWorker {
 
 export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOptions = {}): OutboxWorker {
   const batchSize = opts.batchSize ?? 100;
-  const adapters = { ...defaultSalesChannelAdapters(), ...channelAdapters(db, { allowPrivate: opts.allowPrivateWebhooks }), ...opts.adapters };
+  const adapters = {
+    ...defaultSalesChannelAdapters(),
+    ...channelAdapters(db, { allowPrivate: opts.allowPrivateWebhooks }),
+    ...opts.adapters,
+  };
   const send = opts.send ?? fetchSender(opts.timeoutMs ?? 10_000, `fos-webhooks/${VERSION}`, { allowPrivate: opts.allowPrivateWebhooks });
   return {
     async runOnce(now = new Date()) {
@@ -78,7 +82,8 @@ export function startOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpti
   let running: Promise<unknown> = Promise.resolve();
 
   const tick = () => {
-    running = worker.runOnce()
+    running = worker
+      .runOnce()
       .then((s) => s.events + s.delivered + s.retrying + s.failed > 0)
       .catch((err) => {
         log.error({ err }, 'outbox pass failed');

@@ -41,11 +41,21 @@ export interface CliResult {
 }
 
 const noPrompts: PromptBackend = {
-  input: async () => { throw new Error('unexpected prompt: input'); },
-  password: async () => { throw new Error('unexpected prompt: password'); },
-  confirm: async () => { throw new Error('unexpected prompt: confirm'); },
-  select: async () => { throw new Error('unexpected prompt: select'); },
-  checkbox: async () => { throw new Error('unexpected prompt: checkbox'); },
+  input: async () => {
+    throw new Error('unexpected prompt: input');
+  },
+  password: async () => {
+    throw new Error('unexpected prompt: password');
+  },
+  confirm: async () => {
+    throw new Error('unexpected prompt: confirm');
+  },
+  select: async () => {
+    throw new Error('unexpected prompt: select');
+  },
+  checkbox: async () => {
+    throw new Error('unexpected prompt: checkbox');
+  },
 };
 
 export async function runCli(args: string[], opts: RunCliOptions = {}): Promise<CliResult> {

@@ -45,8 +45,12 @@ export function page<T>(items: T[], req: Recorded, defaultLimit = 20): Reply {
     body: {
       data,
       meta: {
-        page: p, page_size: limit, start_index: data.length ? p * limit + 1 : 0, end_index: p * limit + data.length,
-        has_next_page: (p + 1) * limit < items.length, has_previous_page: p > 0,
+        page: p,
+        page_size: limit,
+        start_index: data.length ? p * limit + 1 : 0,
+        end_index: p * limit + data.length,
+        has_next_page: (p + 1) * limit < items.length,
+        has_previous_page: p > 0,
       },
     },
   };
@@ -78,7 +82,14 @@ export class FakeApi {
       } catch {
         body = rawBody;
       }
-      const rec: Recorded = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, rawBody };
+      const rec: Recorded = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+        rawBody,
+      };
       this.requests.push(rec);
       let reply: Reply;
       if (req.headers['x-access-token'] !== this.token) {
@@ -92,7 +103,9 @@ export class FakeApi {
         }
       }
       const headers: Record<string, string | number> = {
-        'x-ratelimit-limit': 30, 'x-ratelimit-remaining': 29, 'x-ratelimit-reset': 42,
+        'x-ratelimit-limit': 30,
+        'x-ratelimit-remaining': 29,
+        'x-ratelimit-reset': 42,
         ...(reply.body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...reply.headers,
       };

@@ -55,11 +55,12 @@ export function ptySpawn(argv: string[], { env, cwd, columns = 80, rows = 24 }: 
     });
   });
   return {
-    waitFor: (text) => new Promise<void>((resolve) => {
-      if (closed) return resolve(); // the waiter's own assertion reports what was missing
-      waiters.push({ match: (s) => (typeof text === 'string' ? s.includes(text) : text.test(s)), resolve });
-      check();
-    }),
+    waitFor: (text) =>
+      new Promise<void>((resolve) => {
+        if (closed) return resolve(); // the waiter's own assertion reports what was missing
+        waiters.push({ match: (s) => (typeof text === 'string' ? s.includes(text) : text.test(s)), resolve });
+        check();
+      }),
     type: (keys) => child.stdin.write(keys),
     output: () => screen,
     done: done.then((r) => {

@@ -27,7 +27,11 @@ export async function ensureCliBundle(): Promise<void> {
   await promisify(execFile)(process.execPath, ['scripts/cli-bundle.mjs'], { cwd: ROOT, timeout: 240_000 });
 }
 
-export interface Spawned { code: number | null; stdout: string; stderr: string }
+export interface Spawned {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 const baseEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env });
 
@@ -54,7 +58,10 @@ const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export async function ptyFos(args: string[], env: Record<string, string>, columns = 80): Promise<{ code: number | null; out: string }> {
   const command = `stty cols ${columns} rows 200; ${shQuote(process.execPath)} ${shQuote(BIN)} ${args.map(shQuote).join(' ')}`;
   const r = await new Promise<Spawned>((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...baseEnv(env), FOS_PAGER: 'cat' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...baseEnv(env), FOS_PAGER: 'cat' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -66,10 +66,14 @@ export default function api(ctx: Context): Command {
           query[k] = v as Query[string];
         }
       }
-      const rawBody = opts.input === undefined ? undefined
-        : opts.input === '-' ? Buffer.from(await ctx.io.readStdin()) : await readFile(opts.input).catch((err) => {
-          throw new UsageError(`--input: cannot read ${opts.input}: ${(err as NodeJS.ErrnoException).code ?? err}`);
-        });
+      const rawBody =
+        opts.input === undefined
+          ? undefined
+          : opts.input === '-'
+            ? Buffer.from(await ctx.io.readStdin())
+            : await readFile(opts.input).catch((err) => {
+                throw new UsageError(`--input: cannot read ${opts.input}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+              });
       const headers = parseHeaders(opts.header);
       const client = ctx.client();
 
@@ -86,7 +90,9 @@ export default function api(ctx: Context): Command {
         idempotencyKey: headers['idempotency-key'],
       });
       if (opts.include) {
-        const lines = Object.entries(res.headers).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`);
+        const lines = Object.entries(res.headers)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, v]) => `${k}: ${v}`);
         await ctx.io.out(`HTTP ${res.status}\n${lines.join('\n')}\n\n`);
       }
       if (typeof res.data === 'string') await ctx.io.out(res.data.endsWith('\n') ? res.data : `${res.data}\n`);

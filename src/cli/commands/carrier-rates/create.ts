@@ -19,7 +19,12 @@ export default function carrierRatesCreate(ctx: Context): Command {
       { key: 'currency', description: 'ISO 4217 (default USD)' },
       { key: 'per_unit_weight', type: 'number', min: 0, description: 'added per weight unit of the package' },
       { key: 'max_weight', type: 'number', min: 0, description: 'heaviest package served' },
-      { key: 'weight_unit', type: 'enum', values: ENUMS.carrier_weight_unit, description: 'unit of per_unit_weight/max_weight (default G)' },
+      {
+        key: 'weight_unit',
+        type: 'enum',
+        values: ENUMS.carrier_weight_unit,
+        description: 'unit of per_unit_weight/max_weight (default G)',
+      },
       { key: 'countries', flag: '--country', arg: 'CC,…', type: 'list', description: 'ISO 3166 alpha-2 destinations (default: all)' },
       { key: 'estimated_days', type: 'int', min: 0, description: 'transit days' },
       { key: 'delivery_date_guaranteed', flag: '--guaranteed', type: 'boolean', description: 'delivery date guaranteed' },

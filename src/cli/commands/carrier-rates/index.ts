@@ -4,5 +4,4 @@ import create from './create.js';
 import del from './delete.js';
 import list from './list.js';
 
-export default (ctx: Context) =>
-  group('carrier-rates', 'Carrier rates for label rate shopping', [list(ctx), create(ctx), del(ctx)]);
+export default (ctx: Context) => group('carrier-rates', 'Carrier rates for label rate shopping', [list(ctx), create(ctx), del(ctx)]);

@@ -18,7 +18,15 @@ export default function chargesCreateStorage(ctx: Context): Command {
       { key: 'data.name', flag: '--name', description: 'charge name', required: true },
       { key: 'data.location_type_id', flag: '--location-type', arg: 'id', description: 'storage location type', required: true },
       { key: 'data.warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'warehouse', required: true, ref: 'warehouse' },
-      { key: 'data.rate_period', flag: '--rate-period', arg: 'period', type: 'enum', values: ENUMS.rate_period, description: 'rate period', required: true },
+      {
+        key: 'data.rate_period',
+        flag: '--rate-period',
+        arg: 'period',
+        type: 'enum',
+        values: ENUMS.rate_period,
+        description: 'rate period',
+        required: true,
+      },
       { key: 'data.quantity', flag: '--quantity', type: 'number', min: 0, description: 'quantity billed', required: true },
     ],
     transform: (body) => {
@@ -26,6 +34,8 @@ export default function chargesCreateStorage(ctx: Context): Command {
       if (targets.length !== 1) throw new UsageError('pass exactly one of --delegation and --merchant-team');
       return body;
     },
-    examples: ['fos charges create-storage --delegation 0193… --name "Pallet storage" --location-type 0193… --warehouse "Portland DC" --rate-period DAILY --quantity 4'],
+    examples: [
+      'fos charges create-storage --delegation 0193… --name "Pallet storage" --location-type 0193… --warehouse "Portland DC" --rate-period DAILY --quantity 4',
+    ],
   });
 }

@@ -8,5 +8,9 @@ import updateReceiving from './update-receiving.js';
 
 export default (ctx: Context) =>
   group('charges', 'Charges billed to merchants (storage, receiving, shipping)', [
-    list(ctx), get(ctx), createStorage(ctx), createReceiving(ctx), updateReceiving(ctx),
+    list(ctx),
+    get(ctx),
+    createStorage(ctx),
+    createReceiving(ctx),
+    updateReceiving(ctx),
   ]);

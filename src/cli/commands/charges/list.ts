@@ -14,7 +14,9 @@ export default function chargesList(ctx: Context): Command {
       { key: 'order', type: 'enum', values: ENUMS.sort_order, description: 'sort direction' },
     ],
     export: {
-      name: 'export', description: "Export every charge (NDJSON or CSV) to stdout, newest first", path: '/ops/charges/export',
+      name: 'export',
+      description: 'Export every charge (NDJSON or CSV) to stdout, newest first',
+      path: '/ops/charges/export',
       examples: ['fos charges export --category SHIPPING --format csv > shipping.csv'],
     },
     columns: ['id', 'name', 'category', 'quantity', 'calculated_amount', 'currency', 'merchant_team_id', 'created_at'],

@@ -29,8 +29,5 @@ export default function configSet(ctx: Context): Command {
       }
       ctx.io.info(`${key} saved`);
     });
-  return withExamples(cmd, [
-    'fos config set default_format csv',
-    'fos config set base_url https://fos.example.com --profile prod',
-  ]);
+  return withExamples(cmd, ['fos config set default_format csv', 'fos config set base_url https://fos.example.com --profile prod']);
 }

@@ -15,25 +15,33 @@ function readCard(file: string): Record<string, unknown> {
   }
 }
 
-const list = (ctx: Context): Command => listCommand(ctx, {
-  description: 'List the merchants this team fulfils for, with their rate cards',
-  path: () => '/ops/delegations',
-  query: [],
-  columns: ['id', 'merchant_team_id', 'active', 'rate_card.name', 'rate_card.semantic_version', 'updated_at'],
-  examples: ['fos delegations list', 'fos delegations list --json id,rate_card.version_id'],
-});
+const list = (ctx: Context): Command =>
+  listCommand(ctx, {
+    description: 'List the merchants this team fulfils for, with their rate cards',
+    path: () => '/ops/delegations',
+    query: [],
+    columns: ['id', 'merchant_team_id', 'active', 'rate_card.name', 'rate_card.semantic_version', 'updated_at'],
+    examples: ['fos delegations list', 'fos delegations list --json id,rate_card.version_id'],
+  });
 
-const set = (ctx: Context): Command => writeCommand(ctx, {
-  name: 'set',
-  description: 'Set a delegation\'s rate card from a JSON file (- for stdin): a new version for new charges',
-  method: 'PUT',
-  mode: 'action',
-  bodyOptions: false,
-  args: ['<delegation-id>', '<card.json>'],
-  path: ([id]) => `/ops/delegations/${seg(id)}/rate-card`,
-  transform: (_body, _opts, [, file]) => readCard(file),
-  examples: ['fos delegations rate-card set 0193… card.json', 'fos delegations rate-card set 0193… - < card.json --json rate_card.version_id'],
-});
+const set = (ctx: Context): Command =>
+  writeCommand(ctx, {
+    name: 'set',
+    description: "Set a delegation's rate card from a JSON file (- for stdin): a new version for new charges",
+    method: 'PUT',
+    mode: 'action',
+    bodyOptions: false,
+    args: ['<delegation-id>', '<card.json>'],
+    path: ([id]) => `/ops/delegations/${seg(id)}/rate-card`,
+    transform: (_body, _opts, [, file]) => readCard(file),
+    examples: [
+      'fos delegations rate-card set 0193… card.json',
+      'fos delegations rate-card set 0193… - < card.json --json rate_card.version_id',
+    ],
+  });
 
 export default (ctx: Context) =>
-  group('delegations', 'Merchants this team fulfils for, and their rate cards', [list(ctx), group('rate-card', 'A delegation\'s rate card', [set(ctx)])]);
+  group('delegations', 'Merchants this team fulfils for, and their rate cards', [
+    list(ctx),
+    group('rate-card', "A delegation's rate card", [set(ctx)]),
+  ]);

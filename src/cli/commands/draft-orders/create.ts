@@ -26,23 +26,28 @@ export default function draftOrdersCreate(ctx: Context): Command {
       { key: 'note', description: 'order note' },
       { key: 'tags', flag: '--tag', type: 'list', description: 'tags (comma-separated or repeated)' },
     ],
-    configure: (cmd) => addItemOption(cmd, {
-      flag: '--line-item <sku=…,quantity=…,price=…>',
-      description: 'line item by sku or product_id (repeatable)',
-      numbers: ['quantity', 'price', 'applied_discount_amount'],
-      integers: ['quantity'],
-      required: ['quantity', 'price'],
-      oneOf: ['sku', 'product_id'],
-    }),
+    configure: (cmd) =>
+      addItemOption(cmd, {
+        flag: '--line-item <sku=…,quantity=…,price=…>',
+        description: 'line item by sku or product_id (repeatable)',
+        numbers: ['quantity', 'price', 'applied_discount_amount'],
+        integers: ['quantity'],
+        required: ['quantity', 'price'],
+        oneOf: ['sku', 'product_id'],
+      }),
     transform: (body, opts) => {
       const out = opts.lineItem ? { ...body, line_items: opts.lineItem } : body;
-      if (!Array.isArray(out.line_items) || out.line_items.length === 0) throw new UsageError('pass at least one --line-item (or line_items in --data)');
-      if (out.shipping_address === undefined) throw new UsageError('missing shipping_address: pass -f shipping_address.name=… -f shipping_address.address1=… (city, country) or --data');
+      if (!Array.isArray(out.line_items) || out.line_items.length === 0)
+        throw new UsageError('pass at least one --line-item (or line_items in --data)');
+      if (out.shipping_address === undefined)
+        throw new UsageError(
+          'missing shipping_address: pass -f shipping_address.name=… -f shipping_address.address1=… (city, country) or --data',
+        );
       return out;
     },
     examples: [
-      'fos draft-orders create --line-item sku=MUG-BLUE,quantity=2,price=12.5 -f shipping_address.name="Ada Lovelace" \\\n'
-        + '      -f shipping_address.address1="1 Main St" -f shipping_address.city=Leeds -f shipping_address.country=GB',
+      'fos draft-orders create --line-item sku=MUG-BLUE,quantity=2,price=12.5 -f shipping_address.name="Ada Lovelace" \\\n' +
+        '      -f shipping_address.address1="1 Main St" -f shipping_address.city=Leeds -f shipping_address.country=GB',
       'fos draft-orders create --data @draft.json --priority HIGH',
     ],
   });

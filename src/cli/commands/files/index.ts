@@ -6,18 +6,24 @@ import list from './list.js';
 import { filesDownload, filesUpload } from './transfer.js';
 import update from './update.js';
 
-export default (ctx: Context) => group('files', 'Files (documents, images): upload, download, register by URL', [
-  list(ctx), get(ctx), filesUpload(ctx), filesDownload(ctx), create(ctx), update(ctx),
-  writeCommand(ctx, {
-    name: 'delete',
-    description: 'Delete a file and its stored bytes',
-    method: 'DELETE',
-    mode: 'action',
-    args: ['<file-id>'],
-    path: ([id]) => resourcePath('/ops/files', id),
-    confirm: (_, what) => `Delete file ${what} and its bytes?`,
-    lookup: { path: ([id]) => resourcePath('/ops/files', id), label: (f) => f.name },
-    done: ([id]) => `deleted file ${id}`,
-    examples: ['fos files delete 0193… --yes'],
-  }),
-]);
+export default (ctx: Context) =>
+  group('files', 'Files (documents, images): upload, download, register by URL', [
+    list(ctx),
+    get(ctx),
+    filesUpload(ctx),
+    filesDownload(ctx),
+    create(ctx),
+    update(ctx),
+    writeCommand(ctx, {
+      name: 'delete',
+      description: 'Delete a file and its stored bytes',
+      method: 'DELETE',
+      mode: 'action',
+      args: ['<file-id>'],
+      path: ([id]) => resourcePath('/ops/files', id),
+      confirm: (_, what) => `Delete file ${what} and its bytes?`,
+      lookup: { path: ([id]) => resourcePath('/ops/files', id), label: (f) => f.name },
+      done: ([id]) => `deleted file ${id}`,
+      examples: ['fos files delete 0193… --yes'],
+    }),
+  ]);

@@ -17,10 +17,12 @@ import { resourcePath } from '../../shared/resource.js';
 function multipart(file: string, size: number, fields: Record<string, string>, onChunk: (n: number) => void) {
   const boundary = `----fos-${Date.now().toString(16)}${Math.random().toString(16).slice(2)}`;
   const name = path.basename(file).replace(/["\r\n\\]/g, '_');
-  const head = Buffer.from([
-    ...Object.entries(fields).map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
-    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
-  ].join(''));
+  const head = Buffer.from(
+    [
+      ...Object.entries(fields).map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+    ].join(''),
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   async function* parts() {
     yield head;
@@ -30,31 +32,45 @@ function multipart(file: string, size: number, fields: Record<string, string>, o
     }
     yield tail;
   }
-  return { body: Readable.from(parts()), contentType: `multipart/form-data; boundary=${boundary}`, length: head.length + size + tail.length };
+  return {
+    body: Readable.from(parts()),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    length: head.length + size + tail.length,
+  };
 }
 
 const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
 
 export function filesUpload(ctx: Context): Command {
-  const cmd = new Command('upload').description('Upload files (their type is read from their bytes; images get a thumbnail and a BlurHash)');
+  const cmd = new Command('upload').description(
+    'Upload files (their type is read from their bytes; images get a thumbnail and a BlurHash)',
+  );
   addArguments(cmd, ['<path...>']);
-  cmd.option('--name <name>', 'name of the file (one file only; default: its file name)')
+  cmd
+    .option('--name <name>', 'name of the file (one file only; default: its file name)')
     .option('--description <text>', 'description of every file')
     .option('--tag <tag...>', 'tags of every file')
-    .option('--file-category <category>', 'DOCUMENT, IMAGE, LABEL, PACKING_SLIP, INVOICE or OTHER (default: IMAGE for images, else DOCUMENT)');
+    .option(
+      '--file-category <category>',
+      'DOCUMENT, IMAGE, LABEL, PACKING_SLIP, INVOICE or OTHER (default: IMAGE for images, else DOCUMENT)',
+    );
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     const [paths] = command.processedArgs as [string[]];
     const opts = command.opts<{ name?: string; description?: string; tag?: string[]; fileCategory?: string }>();
     if (opts.name && paths.length > 1) throw new UsageError('--name names one file; upload several without it (each keeps its file name)');
-    const sizes = await Promise.all(paths.map(async (p) => {
-      const info = await stat(p).catch(() => null);
-      if (!info?.isFile()) throw new UsageError(`${p}: no such file`);
-      return info.size;
-    }));
+    const sizes = await Promise.all(
+      paths.map(async (p) => {
+        const info = await stat(p).catch(() => null);
+        if (!info?.isFile()) throw new UsageError(`${p}: no such file`);
+        return info.size;
+      }),
+    );
     const fields: Record<string, string> = {
-      ...(opts.name ? { name: opts.name } : {}), ...(opts.description ? { description: opts.description } : {}),
-      ...(opts.tag?.length ? { tags: opts.tag.join(',') } : {}), ...(opts.fileCategory ? { file_category: opts.fileCategory.toUpperCase() } : {}),
+      ...(opts.name ? { name: opts.name } : {}),
+      ...(opts.description ? { description: opts.description } : {}),
+      ...(opts.tag?.length ? { tags: opts.tag.join(',') } : {}),
+      ...(opts.fileCategory ? { file_category: opts.fileCategory.toUpperCase() } : {}),
     };
     const progress = ctx.io.progress();
     const uploaded: Record<string, unknown>[] = [];
@@ -64,10 +80,13 @@ export function filesUpload(ctx: Context): Command {
         const label = `${paths.length > 1 ? `[${i + 1}/${paths.length}] ` : ''}${path.basename(file)}`;
         const form = multipart(file, sizes[i], fields, (n) => {
           sent += n;
-          progress.update(`uploading ${label}: ${mib(sent)} of ${mib(sizes[i])} (${sizes[i] ? Math.floor((sent / sizes[i]) * 100) : 100}%)`);
+          progress.update(
+            `uploading ${label}: ${mib(sent)} of ${mib(sizes[i])} (${sizes[i] ? Math.floor((sent / sizes[i]) * 100) : 100}%)`,
+          );
         });
         const res = await ctx.client().request<Record<string, unknown>>('POST', '/ops/files', {
-          rawBody: form.body, headers: { 'content-type': form.contentType, 'content-length': String(form.length) },
+          rawBody: form.body,
+          headers: { 'content-type': form.contentType, 'content-length': String(form.length) },
         });
         uploaded.push(res.data);
         progress.done();
@@ -85,7 +104,7 @@ export function filesUpload(ctx: Context): Command {
 export function filesDownload(ctx: Context): Command {
   const cmd = new Command('download').description('Download the bytes of an uploaded file');
   addArguments(cmd, ['<file-id>']);
-  cmd.option('--thumbnail', 'the image\'s thumbnail (WebP) instead');
+  cmd.option('--thumbnail', "the image's thumbnail (WebP) instead");
   documentOptions(cmd, 'file');
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);

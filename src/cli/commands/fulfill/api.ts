@@ -73,7 +73,8 @@ const RATE_LIMIT_WAITS = 20;
 const NETWORK_RETRIES = 5;
 
 /** No answer, or a gateway / a draining server saying "not now": the request may or may not have run. */
-export const isUnanswered = (err: unknown) => err instanceof NetworkError || (err instanceof ApiError && [502, 503, 504].includes(err.status));
+export const isUnanswered = (err: unknown) =>
+  err instanceof NetworkError || (err instanceof ApiError && [502, 503, 504].includes(err.status));
 
 export class FulfillApi {
   constructor(
@@ -143,12 +144,12 @@ export class FulfillApi {
 
   lock(id: string, owner: string, minutes: number): Promise<LockResult> {
     return this.call('lock', () =>
-      this.client.post<LockResult>(`/ops/fulfillment-orders/${seg(id)}/lock`, { lock_owner: owner, timeout_minutes: minutes }));
+      this.client.post<LockResult>(`/ops/fulfillment-orders/${seg(id)}/lock`, { lock_owner: owner, timeout_minutes: minutes }),
+    );
   }
 
   release(id: string, owner: string): Promise<LockResult> {
-    return this.call('release', () =>
-      this.client.post<LockResult>(`/ops/fulfillment-orders/${seg(id)}/release`, { lock_owner: owner }));
+    return this.call('release', () => this.client.post<LockResult>(`/ops/fulfillment-orders/${seg(id)}/release`, { lock_owner: owner }));
   }
 
   /** POST /ops/packages with the key as field and header (the client then retries it safely). */

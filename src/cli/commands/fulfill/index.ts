@@ -2,5 +2,4 @@ import type { Context } from '../../context.js';
 import { group } from '../../shared/resource.js';
 import run from './run.js';
 
-export default (ctx: Context) =>
-  group('fulfill', 'Fulfil orders end to end (lock, package, label, fulfil), one or in batches', [run(ctx)]);
+export default (ctx: Context) => group('fulfill', 'Fulfil orders end to end (lock, package, label, fulfil), one or in batches', [run(ctx)]);

@@ -68,7 +68,10 @@ export function parseIds(text: string): IdRef[] {
 export async function readIds(ctx: Context, source: string): Promise<IdRef[]> {
   let text: string;
   if (source === '-') {
-    if (ctx.io.isStdinTTY) throw new UsageError('--from - reads ids from stdin: pipe them in, e.g. `fos orders list --status OPEN --json id | fos fulfill run --from - …`');
+    if (ctx.io.isStdinTTY)
+      throw new UsageError(
+        '--from - reads ids from stdin: pipe them in, e.g. `fos orders list --status OPEN --json id | fos fulfill run --from - …`',
+      );
     text = await ctx.io.readStdin();
   } else {
     try {

@@ -46,7 +46,8 @@ export function parseItem(raw: string, previous?: Map<string, number>): Map<stri
   const eq = raw.lastIndexOf('=');
   const sku = eq > 0 ? raw.slice(0, eq).trim() : '';
   const qty = Number(raw.slice(eq + 1));
-  if (!sku || !Number.isInteger(qty) || qty < 1) throw new InvalidArgumentError('expected SKU=QTY with a whole quantity of at least 1, e.g. MUG-BLUE=2.');
+  if (!sku || !Number.isInteger(qty) || qty < 1)
+    throw new InvalidArgumentError('expected SKU=QTY with a whole quantity of at least 1, e.g. MUG-BLUE=2.');
   const items = new Map(previous ?? []);
   items.set(sku, (items.get(sku) ?? 0) + qty);
   return items;
@@ -76,7 +77,11 @@ export function lockOwnerFor(env: Env, flag?: string, profile?: string): string 
 }
 
 const UPLOAD_FLAGS = [
-  ['labelUrl', '--label-url'], ['tracking', '--tracking'], ['carrier', '--carrier'], ['service', '--service'], ['cost', '--cost'],
+  ['labelUrl', '--label-url'],
+  ['tracking', '--tracking'],
+  ['carrier', '--carrier'],
+  ['service', '--service'],
+  ['cost', '--cost'],
 ] as const;
 
 /** Exactly one label source: the uploaded-label flags together, or --rate-strategy. */
@@ -84,13 +89,17 @@ export function labelSource(o: RawRunOptions): LabelSource {
   const given = UPLOAD_FLAGS.filter(([k]) => o[k] !== undefined);
   if (o.rateStrategy) {
     if (given.length || o.costCurrency) {
-      throw new UsageError(`--rate-strategy buys a label; it cannot be combined with ${[...given.map(([, f]) => f), ...(o.costCurrency ? ['--cost-currency'] : [])].join(', ')}`);
+      throw new UsageError(
+        `--rate-strategy buys a label; it cannot be combined with ${[...given.map(([, f]) => f), ...(o.costCurrency ? ['--cost-currency'] : [])].join(', ')}`,
+      );
     }
     return { kind: 'buy', rate_strategy: o.rateStrategy, ...(o.labelFormat ? { label_format: o.labelFormat } : {}) };
   }
   if (o.labelFormat) throw new UsageError('--label-format is for bought labels (--rate-strategy); an uploaded label keeps its own format');
   if (!given.length) {
-    throw new UsageError('a label is needed: upload one with --label-url, --tracking, --carrier, --service, --cost [--cost-currency], or buy one with --rate-strategy CHEAPEST');
+    throw new UsageError(
+      'a label is needed: upload one with --label-url, --tracking, --carrier, --service, --cost [--cost-currency], or buy one with --rate-strategy CHEAPEST',
+    );
   }
   const missing = UPLOAD_FLAGS.filter(([k]) => o[k] === undefined).map(([, f]) => f);
   if (missing.length) throw new UsageError(`an uploaded label also needs ${missing.join(', ')}`);
@@ -98,7 +107,12 @@ export function labelSource(o: RawRunOptions): LabelSource {
   if (!/^[A-Z]{3}$/.test(currency)) throw new UsageError(`--cost-currency: expected a 3-letter ISO 4217 code, got "${o.costCurrency}"`);
   return {
     kind: 'upload',
-    label_url: o.labelUrl!, tracking_number: o.tracking!, carrier: o.carrier!, service: o.service!, cost: o.cost!, cost_currency: currency,
+    label_url: o.labelUrl!,
+    tracking_number: o.tracking!,
+    carrier: o.carrier!,
+    service: o.service!,
+    cost: o.cost!,
+    cost_currency: currency,
   };
 }
 

@@ -139,8 +139,14 @@ export function planLines(fo: FulfillmentOrder, items?: Items): PlanLine[] {
  * later run for more units gets a new key.
  */
 export function packageKey(fo: FulfillmentOrder, lines: PlanLine[]): string {
-  const packed = lines.map((l) => `${l.line_id}:${l.quantity}`).sort().join(',');
-  const remaining = fo.line_items.map((l) => `${l.id}:${l.remaining_quantity}`).sort().join(',');
+  const packed = lines
+    .map((l) => `${l.line_id}:${l.quantity}`)
+    .sort()
+    .join(',');
+  const remaining = fo.line_items
+    .map((l) => `${l.id}:${l.remaining_quantity}`)
+    .sort()
+    .join(',');
   const digest = createHash('sha256').update(`${fo.id}|${packed}|${remaining}`).digest('hex').slice(0, 40);
   return `fos-fulfill-${digest}`;
 }

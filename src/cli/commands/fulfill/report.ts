@@ -14,13 +14,36 @@ import type { FulfilResult } from './result.js';
  * table at the end (the default on a terminal).
  */
 const CSV_COLUMNS = [
-  'input', 'fulfillment_order_id', 'order_id', 'order_number', 'status', 'package_id', 'tracking_code',
-  'step', 'reason', 'state', 'error.kind', 'error.message',
+  'input',
+  'fulfillment_order_id',
+  'order_id',
+  'order_number',
+  'status',
+  'package_id',
+  'tracking_code',
+  'step',
+  'reason',
+  'state',
+  'error.kind',
+  'error.message',
 ];
 
 const KEY_ORDER: (keyof FulfilResult)[] = [
-  'input', 'fulfillment_order_id', 'order_id', 'order_number', 'status', 'package_id', 'tracking_code', 'label_file',
-  'step', 'reason', 'state', 'error', 'accept', 'items', 'label',
+  'input',
+  'fulfillment_order_id',
+  'order_id',
+  'order_number',
+  'status',
+  'package_id',
+  'tracking_code',
+  'label_file',
+  'step',
+  'reason',
+  'state',
+  'error',
+  'accept',
+  'items',
+  'label',
 ];
 
 /** The result with its keys in the documented order. */
@@ -31,17 +54,28 @@ function ordered(r: FulfilResult): FulfilResult {
 }
 
 const detail = (r: FulfilResult) =>
-  r.status === 'failed' ? `${r.step}: ${r.error?.message ?? ''} [${r.state}]` : r.status === 'skipped' ? r.reason ?? '' : '';
+  r.status === 'failed' ? `${r.step}: ${r.error?.message ?? ''} [${r.state}]` : r.status === 'skipped' ? (r.reason ?? '') : '';
 
 function tableRow(r: FulfilResult, dryRun: boolean) {
   const fo = r.fulfillment_order_id ?? r.input;
   if (dryRun) {
     return {
-      fulfillment_order: fo, order: r.order_number, status: r.status, accept: r.accept ? 'yes' : '',
-      items: r.items?.map((i) => `${i.sku ?? i.name} ×${i.quantity}`).join(', ') ?? detail(r), label: r.label ?? '',
+      fulfillment_order: fo,
+      order: r.order_number,
+      status: r.status,
+      accept: r.accept ? 'yes' : '',
+      items: r.items?.map((i) => `${i.sku ?? i.name} ×${i.quantity}`).join(', ') ?? detail(r),
+      label: r.label ?? '',
     };
   }
-  return { order: r.order_number ?? '', status: r.status, reason: detail(r), tracking: r.tracking_code, fulfillment_order: fo, package: r.package_id };
+  return {
+    order: r.order_number ?? '',
+    status: r.status,
+    reason: detail(r),
+    tracking: r.tracking_code,
+    fulfillment_order: fo,
+    package: r.package_id,
+  };
 }
 
 /** What a narrow terminal keeps of the closing table: which order, what happened, and why. */
@@ -55,7 +89,12 @@ export class Reporter {
   private phase = '';
   private wroteCsvHeader = false;
 
-  private constructor(private readonly ctx: Context, private readonly output: OutputSpec, showBar: boolean, private readonly dryRun: boolean) {
+  private constructor(
+    private readonly ctx: Context,
+    private readonly output: OutputSpec,
+    showBar: boolean,
+    private readonly dryRun: boolean,
+  ) {
     this.bar = showBar ? ctx.io.progress() : { update() {}, done() {} };
   }
 
@@ -103,7 +142,9 @@ export class Reporter {
     const width = 20;
     const filled = this.total ? Math.min(width, Math.round((finished / this.total) * width)) : 0;
     const tally = this.dryRun ? `${c.planned} planned` : `${c.fulfilled} fulfilled`;
-    this.bar.update(`[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.phase}: ${finished}/${this.total} · ${tally} · ${c.skipped} skipped · ${c.failed} failed`);
+    this.bar.update(
+      `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.phase}: ${finished}/${this.total} · ${tally} · ${c.skipped} skipped · ${c.failed} failed`,
+    );
   }
 
   /** Records a result and, unless printing a table, writes it at once. */
@@ -135,7 +176,9 @@ export class Reporter {
     if (format === 'table' && this.results.length) {
       const rows = this.results.map((r) => (fields ? pickFields(r, fields) : tableRow(r, this.dryRun)));
       // No failure, no skip: no reason column.
-      const columns = Object.keys(rows[0] as object).filter((c) => fields || c !== 'reason' || rows.some((r) => (r as { reason?: string }).reason));
+      const columns = Object.keys(rows[0] as object).filter(
+        (c) => fields || c !== 'reason' || rows.some((r) => (r as { reason?: string }).reason),
+      );
       // renderTable never cuts ids (what one acts on next); other columns share what is left.
       await this.ctx.io.out(renderTable(this.ctx.io, rows, columns, 0, fields ? [] : KEEP));
       // A narrow terminal may cut a reason: every failure's whole reason follows the table.

@@ -43,8 +43,12 @@ export interface FulfilResult {
 }
 
 const KIND_BY_EXIT: Record<number, string> = {
-  [ExitCode.USAGE]: 'usage', [ExitCode.AUTH]: 'unauthorized', [ExitCode.NOT_FOUND]: 'not-found',
-  [ExitCode.CONFLICT]: 'conflict', [ExitCode.RATE_LIMITED]: 'rate-limited', [ExitCode.NETWORK]: 'network',
+  [ExitCode.USAGE]: 'usage',
+  [ExitCode.AUTH]: 'unauthorized',
+  [ExitCode.NOT_FOUND]: 'not-found',
+  [ExitCode.CONFLICT]: 'conflict',
+  [ExitCode.RATE_LIMITED]: 'rate-limited',
+  [ExitCode.NETWORK]: 'network',
 };
 
 export function errorInfo(err: unknown): ErrorInfo {
@@ -55,7 +59,10 @@ export function errorInfo(err: unknown): ErrorInfo {
   return { kind: 'error', message: err instanceof Error ? err.message : String(err), exit_code };
 }
 
-export function baseResult(input: string, fo?: Pick<FulfillmentOrder, 'id' | 'order_id' | 'order_number'> | null): Omit<FulfilResult, 'status'> {
+export function baseResult(
+  input: string,
+  fo?: Pick<FulfillmentOrder, 'id' | 'order_id' | 'order_number'> | null,
+): Omit<FulfilResult, 'status'> {
   return {
     input,
     fulfillment_order_id: fo?.id ?? null,

@@ -6,9 +6,25 @@ import { helpWidthOf, withExamples, wrapHelpText } from '../../shared/help.js';
 import { FulfillApi, type FulfillmentOrder } from './api.js';
 import { readIds, uniqueIds, type IdRef } from './input.js';
 import {
-  describeLabel, parseItem, parseNonNegative, parsePositiveInt, runOptions, type RawRunOptions, type RunOptions,
+  describeLabel,
+  parseItem,
+  parseNonNegative,
+  parsePositiveInt,
+  runOptions,
+  type RawRunOptions,
+  type RunOptions,
 } from './options.js';
-import { assignItems, describeLines, hasWork, planLines, resolveId, skipReason, type Items, type ResolveHint, type Resolution } from './plan.js';
+import {
+  assignItems,
+  describeLines,
+  hasWork,
+  planLines,
+  resolveId,
+  skipReason,
+  type Items,
+  type ResolveHint,
+  type Resolution,
+} from './plan.js';
 import { Reporter } from './report.js';
 import { baseResult, exitCodeOf, failedResult, type FulfilResult } from './result.js';
 import { fulfilOne } from './workflow.js';
@@ -44,7 +60,13 @@ export async function pool<T>(items: readonly T[], limit: number, fn: (item: T, 
 }
 
 /** Phase 1 for one id: the fulfillment orders to work on, and rows for what needs no work. */
-async function resolveOne(api: FulfillApi, ref: IdRef, hint: ResolveHint, opts: RunOptions, log: (m: string) => void): Promise<{ work: Work[]; rows: FulfilResult[] }> {
+async function resolveOne(
+  api: FulfillApi,
+  ref: IdRef,
+  hint: ResolveHint,
+  opts: RunOptions,
+  log: (m: string) => void,
+): Promise<{ work: Work[]; rows: FulfilResult[] }> {
   let r: Resolution;
   try {
     r = await resolveId(api, ref, hint);
@@ -54,7 +76,13 @@ async function resolveOne(api: FulfillApi, ref: IdRef, hint: ResolveHint, opts: 
   }
   if (r.kind === 'order' && r.fos.length === 0) {
     log(`order ${r.orderNumber ?? ref.id} has no fulfillment orders`);
-    const row: FulfilResult = { ...baseResult(ref.id), order_id: r.orderId ?? ref.id, order_number: r.orderNumber ?? null, status: 'skipped', reason: 'the order has no fulfillment orders' };
+    const row: FulfilResult = {
+      ...baseResult(ref.id),
+      order_id: r.orderId ?? ref.id,
+      order_number: r.orderNumber ?? null,
+      status: 'skipped',
+      reason: 'the order has no fulfillment orders',
+    };
     return { work: [], rows: [row] };
   }
   const open = r.fos.filter(hasWork);
@@ -68,7 +96,10 @@ async function resolveOne(api: FulfillApi, ref: IdRef, hint: ResolveHint, opts: 
     return { work: open.filter((fo) => assigned.has(fo.id)).map((fo) => ({ input: ref.id, fo, items: assigned.get(fo.id) })), rows: [] };
   } catch (err) {
     log(`FAILED: ${(err as Error).message}`);
-    const base = open.length === 1 ? baseResult(ref.id, open[0]) : { ...baseResult(ref.id), order_id: r.orderId ?? null, order_number: r.orderNumber ?? null };
+    const base =
+      open.length === 1
+        ? baseResult(ref.id, open[0])
+        : { ...baseResult(ref.id), order_id: r.orderId ?? null, order_number: r.orderNumber ?? null };
     return { work: [], rows: [failedResult(base, 'plan', err, 'nothing changed')] };
   }
 }
@@ -80,7 +111,9 @@ function planOne(w: Work, opts: RunOptions, log: (m: string) => void): FulfilRes
     const accept = w.fo.status === 'PENDING';
     log(`would ${accept ? 'accept (PENDING), ' : ''}lock, pack ${describeLines(lines)}, label: ${describeLabel(opts.label)}, fulfil`);
     return {
-      ...base, status: 'planned', accept,
+      ...base,
+      status: 'planned',
+      accept,
       items: lines.map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity })),
       label: describeLabel(opts.label),
     };
@@ -95,10 +128,7 @@ export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions)
   if (!ids.length && !raw.from) throw new UsageError('give an order or fulfillment order id, or --from <file|->');
   const profile = (await ctx.config.load()).selectedProfileName(ctx.options.profile);
   const opts = runOptions(raw, ctx.env, profile);
-  const refs = uniqueIds([
-    ...ids.map((id): IdRef => ({ id, kind: 'any' })),
-    ...(raw.from ? await readIds(ctx, raw.from) : []),
-  ]);
+  const refs = uniqueIds([...ids.map((id): IdRef => ({ id, kind: 'any' })), ...(raw.from ? await readIds(ctx, raw.from) : [])]);
   if (!refs.length && raw.from && !ids.length) {
     // `fos orders list … --json id | fos fulfill run --from -` when nothing is open: not an error.
     ctx.io.info(`nothing to do: no ids in ${raw.from === '-' ? 'the input' : raw.from}`);
@@ -128,7 +158,9 @@ export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions)
     } else rows.push({ ...baseResult(w.input, w.fo), status: 'skipped', reason: `listed more than once (also as ${first})` });
   }
   if (opts.label.kind === 'upload' && work.length > 1) {
-    throw new UsageError(`an uploaded label (--label-url, --tracking, …) is for one package, but ${work.length} fulfillment orders would be fulfilled (${work.map((w) => w.fo.id).join(', ')}); buy labels with --rate-strategy CHEAPEST, or run one fulfillment order at a time`);
+    throw new UsageError(
+      `an uploaded label (--label-url, --tracking, …) is for one package, but ${work.length} fulfillment orders would be fulfilled (${work.map((w) => w.fo.id).join(', ')}); buy labels with --rate-strategy CHEAPEST, or run one fulfillment order at a time`,
+    );
   }
   for (const r of rows) await reporter.emit(r);
 
@@ -150,7 +182,10 @@ export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions)
     const what = f.fulfillment_order_id ? `fulfillment order ${f.fulfillment_order_id}` : f.input;
     throw new CliError(`${what} failed at the ${f.step} step: ${f.error?.message} — ${f.state}`, code);
   }
-  throw new CliError(`${failed.length} of ${reporter.results.length} failed (the failed results say at which step and what was left behind)`, code);
+  throw new CliError(
+    `${failed.length} of ${reporter.results.length} failed (the failed results say at which step and what was left behind)`,
+    code,
+  );
 }
 
 export default function fulfillRun(ctx: Context): Command {
@@ -168,18 +203,26 @@ export default function fulfillRun(ctx: Context): Command {
     .addOption(enumOption('--rate-strategy <strategy>', 'buy the label by rate shopping instead', 'rate_strategy'))
     .addOption(enumOption('--label-format <format>', 'bought labels: 4x6 PDF (default) or ZPL for thermal printers', 'label_format'))
     .option('--print-dir <dir>', 'save each label in this folder as it is bought (<order number>-label-<package id>.pdf|zpl)')
-    .option('--weight <n>', 'package weight (default for rate shopping: the sum of its items\' weights)', parseNonNegative)
-    .addOption(enumOption('--weight-unit <unit>', 'unit of --weight (default: the team\'s)', 'weight_unit'))
-    .option('--lock-owner <name>', 'lock owner (default: $FOS_LOCK_OWNER, else fos-cli:<hostname>:<profile>, so a re-run resumes its own locks)')
+    .option('--weight <n>', "package weight (default for rate shopping: the sum of its items' weights)", parseNonNegative)
+    .addOption(enumOption('--weight-unit <unit>', "unit of --weight (default: the team's)", 'weight_unit'))
+    .option(
+      '--lock-owner <name>',
+      'lock owner (default: $FOS_LOCK_OWNER, else fos-cli:<hostname>:<profile>, so a re-run resumes its own locks)',
+    )
     .option('--timeout-minutes <n>', 'lock expiry in minutes', parsePositiveInt(1440), 15)
     .option('--concurrency <n>', 'fulfillment orders worked on at once', parsePositiveInt(32), 4)
     .option('--dry-run', 'show the plan (fulfillment orders, lines and quantities, label source) without writing')
-    .addHelpText('after', ({ command }) => wrapHelpText(`
+    .addHelpText('after', ({ command }) =>
+      wrapHelpText(
+        `
 Output: one JSON object per fulfillment order on stdout as each finishes (when piped), or a table
 on a terminal: {input, fulfillment_order_id, order_id, order_number, status: fulfilled|skipped|failed,
 package_id, tracking_code, label_file?, step?, reason?, state?, error?}. Steps are printed on stderr. Already
 fulfilled ones are skipped, so a batch can be re-run. Exit code: 0, or that of the failures'
-error class (see fos --help; 1 when they differ).`, helpWidthOf(command)))
+error class (see fos --help; 1 when they differ).`,
+        helpWidthOf(command),
+      ),
+    )
     .action(async (ids: string[], raw: RawRunOptions) => runFulfil(ctx, ids, raw));
   return withExamples(cmd, [
     'fos fulfill run 0193… --label-url https://labels.example/1.pdf --tracking 1Z999 --carrier UPS --service Ground --cost 7.5',

@@ -24,6 +24,9 @@ export function slowerThanAsked(
   const asked = daysAsked(fo.shipping_method, fo.priority);
   const days = label?.delivery_days;
   if (asked === undefined || days === null || days === undefined || days <= asked) return undefined;
-  const why = fo.shipping_method && ASKS.some(([re]) => re.test(fo.shipping_method!)) ? `shipping method "${fo.shipping_method}"` : `priority ${fo.priority}`;
+  const why =
+    fo.shipping_method && ASKS.some(([re]) => re.test(fo.shipping_method!))
+      ? `shipping method "${fo.shipping_method}"`
+      : `priority ${fo.priority}`;
   return `order ${fo.order_number}: the cheapest service${label?.formatted_service ? ` (${label.formatted_service})` : ''} takes about ${days} day(s), but its ${why} asks for ${asked}; void the label (fos packages void-label) and buy a faster one if it must arrive in time`;
 }

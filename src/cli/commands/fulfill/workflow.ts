@@ -1,6 +1,12 @@
 import { ApiError } from '../../../client/errors.js';
 import {
-  isAlreadyFulfilled, isAlreadyLabelled, isUnanswered, trackingOf, type FulfillApi, type FulfillmentOrder, type Package,
+  isAlreadyFulfilled,
+  isAlreadyLabelled,
+  isUnanswered,
+  trackingOf,
+  type FulfillApi,
+  type FulfillmentOrder,
+  type Package,
 } from './api.js';
 import type { RunOptions } from './options.js';
 import { describeLines, packageKey, planLines, type Items } from './plan.js';
@@ -45,7 +51,13 @@ function leftBehind(p: Progress, lockNote: string): string {
 }
 
 export async function fulfilOne(
-  api: FulfillApi, input: string, initial: FulfillmentOrder, items: Items | undefined, opts: RunOptions, log: Log, warn: Log = log,
+  api: FulfillApi,
+  input: string,
+  initial: FulfillmentOrder,
+  items: Items | undefined,
+  opts: RunOptions,
+  log: Log,
+  warn: Log = log,
 ): Promise<FulfilResult> {
   const id = initial.id;
   const owner = opts.lockOwner;
@@ -134,7 +146,9 @@ export async function fulfilOne(
       }
       p.labelled = true;
       const service = p.pkg.shipping_label?.formatted_service ?? p.pkg.formatted_service ?? '';
-      log(`labelled (${opts.label.kind === 'upload' ? 'uploaded' : `bought, ${opts.label.rate_strategy}`}): ${service}${service ? ', ' : ''}tracking ${trackingOf(p.pkg) ?? '-'}`);
+      log(
+        `labelled (${opts.label.kind === 'upload' ? 'uploaded' : `bought, ${opts.label.rate_strategy}`}): ${service}${service ? ', ' : ''}tracking ${trackingOf(p.pkg) ?? '-'}`,
+      );
       const slow = opts.label.kind === 'buy' ? slowerThanAsked(fo, p.pkg.shipping_label) : undefined;
       if (slow) warn(slow);
     }
@@ -145,7 +159,9 @@ export async function fulfilOne(
         p.labelFile = await saveIn(opts.printDir, await api.labelDocument(pkg), fo.order_number);
         log(`label saved: ${p.labelFile}`);
       } catch (err) {
-        warn(`label of package ${pkg.id} not saved (${(err as Error).message}); reprint it with: fos packages get-label ${pkg.id} --output <file>`);
+        warn(
+          `label of package ${pkg.id} not saved (${(err as Error).message}); reprint it with: fos packages get-label ${pkg.id} --output <file>`,
+        );
       }
     }
 
@@ -161,7 +177,13 @@ export async function fulfilOne(
     }
     p.locked = false; // fulfil releases the lock
     log(`fulfilled: package ${pkgId}, tracking ${trackingOf(p.pkg) ?? '-'}`);
-    return { ...base, status: 'fulfilled', package_id: pkgId, tracking_code: trackingOf(p.pkg), ...(p.labelFile ? { label_file: p.labelFile } : {}) };
+    return {
+      ...base,
+      status: 'fulfilled',
+      package_id: pkgId,
+      tracking_code: trackingOf(p.pkg),
+      ...(p.labelFile ? { label_file: p.labelFile } : {}),
+    };
   } catch (err) {
     if (isAlreadyFulfilled(err) && step !== 'label') return skipped('already fulfilled');
     // The server never answered (down, restarting): what did it do? Re-read before reporting, so

@@ -11,5 +11,12 @@ import split from './split.js';
 
 export default (ctx: Context) =>
   group('fulfillment-orders', 'Fulfillment orders: accept, lock, release, cancel, move, split', [
-    list(ctx), get(ctx), accept(ctx), lock(ctx), release(ctx), cancel(ctx), move(ctx), split(ctx),
+    list(ctx),
+    get(ctx),
+    accept(ctx),
+    lock(ctx),
+    release(ctx),
+    cancel(ctx),
+    move(ctx),
+    split(ctx),
   ]);

@@ -14,7 +14,15 @@ export default function fulfillmentOrdersLock(ctx: Context): Command {
     path: ([id]) => `/ops/fulfillment-orders/${seg(id)}/lock`,
     fields: [
       { key: 'lock_owner', flag: '--owner', arg: 'name', description: 'lock owner (default: $FOS_LOCK_OWNER or user@host)' },
-      { key: 'timeout_minutes', flag: '--timeout', arg: 'minutes', type: 'int', min: 1, max: 1440, description: 'lock expiry, 1..1440 (default 15)' },
+      {
+        key: 'timeout_minutes',
+        flag: '--timeout',
+        arg: 'minutes',
+        type: 'int',
+        min: 1,
+        max: 1440,
+        description: 'lock expiry, 1..1440 (default 15)',
+      },
     ],
     transform: (body) => ({ lock_owner: defaultLockOwner(ctx.env), timeout_minutes: 15, ...body }),
     examples: ['fos fulfillment-orders lock 0193… --timeout 30', 'fos fulfillment-orders lock 0193… --owner station-4'],

@@ -6,13 +6,18 @@ import { lineQuantities } from './line-quantities.js';
 export default function fulfillmentOrdersMove(ctx: Context): Command {
   return writeCommand(ctx, {
     name: 'move',
-    description: 'Move a fulfillment order (all lines, or --line ID=QTY ones) to another warehouse of the team; stock is re-committed there',
+    description:
+      'Move a fulfillment order (all lines, or --line ID=QTY ones) to another warehouse of the team; stock is re-committed there',
     method: 'POST',
     mode: 'action',
     args: ['<fulfillment-order-id>', '<warehouse-id>'],
     path: ([id]) => `/ops/fulfillment-orders/${seg(id)}/move`,
-    configure: (cmd) => cmd.option('--line <id=qty>', 'move only these units of a line (repeatable)', (v: string, prev: string[] = []) => [...prev, v]),
+    configure: (cmd) =>
+      cmd.option('--line <id=qty>', 'move only these units of a line (repeatable)', (v: string, prev: string[] = []) => [...prev, v]),
     transform: (body, opts, [, warehouse]) => ({ warehouse_id: warehouse, ...lineQuantities(opts.line as string[] | undefined), ...body }),
-    examples: ['fos fulfillment-orders move 0193… 0194…', 'fos fulfillment-orders move 0193… 0194… --line 0195…=2 --json moved.id,moved.warehouse_name'],
+    examples: [
+      'fos fulfillment-orders move 0193… 0194…',
+      'fos fulfillment-orders move 0193… 0194… --line 0195…=2 --json moved.id,moved.warehouse_name',
+    ],
   });
 }

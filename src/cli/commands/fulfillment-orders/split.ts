@@ -12,12 +12,20 @@ export default function fulfillmentOrdersSplit(ctx: Context): Command {
     mode: 'action',
     args: ['<fulfillment-order-id>'],
     path: ([id]) => `/ops/fulfillment-orders/${seg(id)}/split`,
-    configure: (cmd) => cmd.option('--line <id=qty>', 'units of a line that go to the new fulfillment order (repeatable, at least one)', (v: string, prev: string[] = []) => [...prev, v]),
+    configure: (cmd) =>
+      cmd.option(
+        '--line <id=qty>',
+        'units of a line that go to the new fulfillment order (repeatable, at least one)',
+        (v: string, prev: string[] = []) => [...prev, v],
+      ),
     transform: (body, opts) => {
       const lines = lineQuantities(opts.line as string[] | undefined);
       if (!lines.lines && !body.lines) throw new UsageError('split needs at least one --line <fulfillment-order-line-id>=<quantity>');
       return { ...lines, ...body };
     },
-    examples: ['fos fulfillment-orders split 0193… --line 0195…=1', 'fos fulfillment-orders split 0193… --line 0195…=2 --line 0196…=1 --json split.id'],
+    examples: [
+      'fos fulfillment-orders split 0193… --line 0195…=1',
+      'fos fulfillment-orders split 0193… --line 0195…=2 --line 0196…=1 --json split.id',
+    ],
   });
 }

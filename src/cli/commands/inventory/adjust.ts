@@ -14,7 +14,14 @@ export default function inventoryAdjust(ctx: Context): Command {
     path: () => '/ops/inventory/adjustments',
     fields: [
       { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'warehouse', required: true, ref: 'warehouse' },
-      { key: 'reason', type: 'enum', values: ENUMS.adjustment_reason, description: 'why: FOUND/LOST change on hand, DAMAGED/QUARANTINE set units aside (negative: write them off), RELEASE_QUARANTINE returns them', required: true },
+      {
+        key: 'reason',
+        type: 'enum',
+        values: ENUMS.adjustment_reason,
+        description:
+          'why: FOUND/LOST change on hand, DAMAGED/QUARANTINE set units aside (negative: write them off), RELEASE_QUARANTINE returns them',
+        required: true,
+      },
       { key: 'note', description: 'free text kept on the movements' },
     ],
     configure: (cmd) => cmd.option('--force', 'allow on hand below committed + set aside (never below zero)'),

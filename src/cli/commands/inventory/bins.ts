@@ -21,7 +21,11 @@ export function inventoryLocations(ctx: Context): Command {
       { key: 'expiring_before', arg: 'YYYY-MM-DD', description: 'lots expiring before this day' },
     ],
     columns: ['location_name', 'sku', 'lot_code', 'expiration_date', 'on_hand', 'location_type', 'expired'],
-    examples: ['fos inventory locations --sku MUG-BLUE', 'fos inventory locations --location A-01-03', 'fos inventory locations --expiring-before 2027-01-01 --all --format csv'],
+    examples: [
+      'fos inventory locations --sku MUG-BLUE',
+      'fos inventory locations --location A-01-03',
+      'fos inventory locations --expiring-before 2027-01-01 --all --format csv',
+    ],
   });
 }
 
@@ -42,8 +46,15 @@ export function inventoryMove(ctx: Context): Command {
     configure: (cmd) => cmd.option('--lot <code>', 'move this lot only (default: earliest expiry first)'),
     transform: (body, opts, args) => {
       const lot = opts.lot ? { lot_code: opts.lot } : {};
-      return withLines(body, parseStockArgs(args.flat(), '=', 'quantity', 1).map((l) => ({ ...l, ...lot })), 'MUG-BLUE=6');
+      return withLines(
+        body,
+        parseStockArgs(args.flat(), '=', 'quantity', 1).map((l) => ({ ...l, ...lot })),
+        'MUG-BLUE=6',
+      );
     },
-    examples: ['fos inventory move --warehouse 0193… --from O-01 --to A-01-03 MUG-BLUE=12', 'fos inventory move --warehouse 0193… --from A-01-03 --to DMG --lot L-0425 MUG-BLUE=1'],
+    examples: [
+      'fos inventory move --warehouse 0193… --from O-01 --to A-01-03 MUG-BLUE=12',
+      'fos inventory move --warehouse 0193… --from A-01-03 --to DMG --lot L-0425 MUG-BLUE=1',
+    ],
   });
 }

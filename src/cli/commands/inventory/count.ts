@@ -16,13 +16,21 @@ export default function inventoryCount(ctx: Context): Command {
       { key: 'note', description: 'free text kept on the movements' },
       { key: 'location', arg: 'bin', description: 'count one bin (name, barcode or id): the bin becomes the figure' },
     ],
-    configure: (cmd) => cmd
-      .option('--correction', 'record as CORRECTION instead of CYCLE_COUNT')
-      .option('--force', 'accept a count below what is committed (never below zero)')
-      .option('--lot <code>', 'with --location: count this lot of the bin'),
+    configure: (cmd) =>
+      cmd
+        .option('--correction', 'record as CORRECTION instead of CYCLE_COUNT')
+        .option('--force', 'accept a count below what is committed (never below zero)')
+        .option('--lot <code>', 'with --location: count this lot of the bin'),
     transform: (body, opts, args) => {
       const lot = opts.lot ? { lot_code: opts.lot } : {};
-      const out = { reason: opts.correction ? 'CORRECTION' : 'CYCLE_COUNT', ...withLines(body, parseStockArgs(args.flat(), '=', 'counted', 0).map((l) => ({ ...l, ...lot })), 'MUG-BLUE=40') };
+      const out = {
+        reason: opts.correction ? 'CORRECTION' : 'CYCLE_COUNT',
+        ...withLines(
+          body,
+          parseStockArgs(args.flat(), '=', 'counted', 0).map((l) => ({ ...l, ...lot })),
+          'MUG-BLUE=40',
+        ),
+      };
       return opts.force ? { ...out, force: true } : out;
     },
     examples: [

@@ -37,8 +37,10 @@ export function parseLinesCsv(text: string): ParsedLines {
   const col = (key: string) => header.findIndex((h) => ALIASES[key].includes(h));
   const idx = { sku: col('sku'), product_id: col('product_id'), counted: col('counted'), delta: col('delta') };
   if (idx.sku < 0 && idx.product_id < 0) throw new UsageError(`row 1: no sku or product_id column (headers: ${records[0].join(', ')})`);
-  if ((idx.counted < 0) === (idx.delta < 0)) {
-    throw new UsageError(`row 1: expected exactly one figure column, counted (or count, on_hand, quantity) or delta (or change, adjustment); headers: ${records[0].join(', ')}`);
+  if (idx.counted < 0 === idx.delta < 0) {
+    throw new UsageError(
+      `row 1: expected exactly one figure column, counted (or count, on_hand, quantity) or delta (or change, adjustment); headers: ${records[0].join(', ')}`,
+    );
   }
   const mode = idx.counted >= 0 ? 'counted' : 'delta';
   const problems: string[] = [];
@@ -47,8 +49,8 @@ export function parseLinesCsv(text: string): ParsedLines {
   const seen = new Map<string, number>();
   records.slice(1).forEach((r, i) => {
     const row = i + 2;
-    const sku = idx.sku >= 0 ? r[idx.sku] ?? '' : '';
-    const productId = idx.product_id >= 0 ? r[idx.product_id] ?? '' : '';
+    const sku = idx.sku >= 0 ? (r[idx.sku] ?? '') : '';
+    const productId = idx.product_id >= 0 ? (r[idx.product_id] ?? '') : '';
     const raw = (r[idx[mode]] ?? '').replace(/^\+/, '');
     if (!sku && !productId) return problems.push(`row ${row}: no sku or product_id`);
     const n = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
@@ -66,7 +68,9 @@ export function parseLinesCsv(text: string): ParsedLines {
   });
   if (problems.length) {
     const shown = problems.slice(0, 20).join('\n  ');
-    throw new UsageError(`${problems.length} row(s) cannot be imported, nothing was sent:\n  ${shown}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}`);
+    throw new UsageError(
+      `${problems.length} row(s) cannot be imported, nothing was sent:\n  ${shown}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}`,
+    );
   }
   return { mode, lines, rows };
 }

@@ -25,11 +25,22 @@ import { parseLinesCsv } from './csv-lines.js';
 
 const BATCH = 1000;
 
-interface Figures { on_hand: number; committed: number; unavailable: number; available: number }
-interface Adjusted { id: string; warehouse_name: string; lines: (Figures & { sku: string | null; product_id: string; before: Figures })[] }
+interface Figures {
+  on_hand: number;
+  committed: number;
+  unavailable: number;
+  available: number;
+}
+interface Adjusted {
+  id: string;
+  warehouse_name: string;
+  lines: (Figures & { sku: string | null; product_id: string; before: Figures })[];
+}
 
 export default function inventoryImport(ctx: Context): Command {
-  const cmd = new Command('import').description('Import counts or adjustments from a CSV file (sku,counted or sku,delta): checked first, then 1,000 rows per request, ending with a before -> after table');
+  const cmd = new Command('import').description(
+    'Import counts or adjustments from a CSV file (sku,counted or sku,delta): checked first, then 1,000 rows per request, ending with a before -> after table',
+  );
   cmd.argument('<file>', 'CSV file, or - for stdin');
   addFieldOptions(cmd, [
     { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'warehouse the rows belong to (name, id or id prefix)' },
@@ -38,7 +49,10 @@ export default function inventoryImport(ctx: Context): Command {
   ]);
   cmd.option('--force', 'accept counts below what is committed (never below zero)');
   cmd.option('--dry-run', 'check every row with the server and show the before -> after table; change nothing');
-  cmd.option('--run <name>', 'apply a file imported before (within 7 days) again: without it a re-run applies only the rows not yet applied');
+  cmd.option(
+    '--run <name>',
+    'apply a file imported before (within 7 days) again: without it a re-run applies only the rows not yet applied',
+  );
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     const opts = command.opts();
@@ -51,14 +65,28 @@ export default function inventoryImport(ctx: Context): Command {
     const batches = Math.ceil(lines.length / BATCH);
     const client = ctx.client();
     const warehouse = await resolveRef(client, 'warehouse', String(opts.warehouse));
-    const summary = { file, warehouse_id: warehouse, reason, mode, rows: lines.length, requests: batches, applied: 0, adjustment_ids: [] as string[] };
+    const summary = {
+      file,
+      warehouse_id: warehouse,
+      reason,
+      mode,
+      rows: lines.length,
+      requests: batches,
+      applied: 0,
+      adjustment_ids: [] as string[],
+    };
     if (!lines.length) {
       ctx.io.info('nothing to import: the file has no rows with a change');
       await printRecord(ctx, { ...summary, lines: [] });
       return;
     }
     const body = (slice: typeof lines, dryRun: boolean) => ({
-      warehouse_id: warehouse, reason, lines: slice, ...(fields.note ? { note: fields.note } : {}), ...(opts.force ? { force: true } : {}), ...(dryRun ? { dry_run: true } : {}),
+      warehouse_id: warehouse,
+      reason,
+      lines: slice,
+      ...(fields.note ? { note: fields.note } : {}),
+      ...(opts.force ? { force: true } : {}),
+      ...(dryRun ? { dry_run: true } : {}),
     });
     const progress = ctx.io.progress();
     const results: Adjusted[] = [];
@@ -74,7 +102,14 @@ export default function inventoryImport(ctx: Context): Command {
         for (let b = 0; b < batches; b++) {
           progress.update(`importing: ${summary.applied}/${lines.length} rows (request ${b + 1} of ${batches})`);
           const slice = lines.slice(b * BATCH, (b + 1) * BATCH);
-          const res = await send(client, body(slice, false), rows, b * BATCH, summary.applied, chunkKey(text, opts.run as string | undefined, b, body(slice, false)));
+          const res = await send(
+            client,
+            body(slice, false),
+            rows,
+            b * BATCH,
+            summary.applied,
+            chunkKey(text, opts.run as string | undefined, b, body(slice, false)),
+          );
           results.push(res);
           summary.adjustment_ids.push(res.id);
           summary.applied += slice.length;
@@ -85,9 +120,11 @@ export default function inventoryImport(ctx: Context): Command {
     }
     const table = changes(results, rows);
     const moved = table.filter((r) => r.delta !== 0).length;
-    ctx.io.info(opts.dryRun
-      ? `dry run: ${lines.length} ${mode} row(s) checked in ${batches} request(s), ${moved} level(s) would change, reason ${reason}; nothing was changed`
-      : `imported ${summary.applied} row(s) in ${batches} request(s): ${moved} level(s) changed`);
+    ctx.io.info(
+      opts.dryRun
+        ? `dry run: ${lines.length} ${mode} row(s) checked in ${batches} request(s), ${moved} level(s) would change, reason ${reason}; nothing was changed`
+        : `imported ${summary.applied} row(s) in ${batches} request(s): ${moved} level(s) changed`,
+    );
     await printRecord(ctx, { ...summary, ...(opts.dryRun ? { dry_run: true } : {}), lines: table });
   });
   return withExamples(cmd, [
@@ -99,11 +136,24 @@ export default function inventoryImport(ctx: Context): Command {
 
 /** The chunk's idempotency key: the same file, options and chunk always give the same key. */
 function chunkKey(file: string, run: string | undefined, chunk: number, body: unknown): string {
-  const h = createHash('sha256').update(file).update('\0').update(run ?? '').update('\0').update(JSON.stringify(body)).digest('hex');
+  const h = createHash('sha256')
+    .update(file)
+    .update('\0')
+    .update(run ?? '')
+    .update('\0')
+    .update(JSON.stringify(body))
+    .digest('hex');
   return `fos-import-${h.slice(0, 40)}-${chunk + 1}`;
 }
 
-async function send(client: ApiClient, body: object, rows: number[], offset: number, applied: number, idempotencyKey?: string): Promise<Adjusted> {
+async function send(
+  client: ApiClient,
+  body: object,
+  rows: number[],
+  offset: number,
+  applied: number,
+  idempotencyKey?: string,
+): Promise<Adjusted> {
   try {
     return (await client.request<Adjusted>('POST', '/ops/inventory/adjustments', { body, idempotencyKey })).data;
   } catch (err) {
@@ -113,30 +163,45 @@ async function send(client: ApiClient, body: object, rows: number[], offset: num
 
 /** One row per CSV row: on hand before -> after at the warehouse, and the change. */
 function changes(results: Adjusted[], rows: number[]) {
-  return results.flatMap((r) => r.lines).map((l, i) => ({
-    row: rows[i],
-    sku: l.sku ?? l.product_id,
-    warehouse: results[0]?.warehouse_name ?? '',
-    before: l.before.on_hand,
-    after: l.on_hand,
-    delta: l.on_hand - l.before.on_hand,
-    available_after: l.available,
-  }));
+  return results
+    .flatMap((r) => r.lines)
+    .map((l, i) => ({
+      row: rows[i],
+      sku: l.sku ?? l.product_id,
+      warehouse: results[0]?.warehouse_name ?? '',
+      before: l.before.on_hand,
+      after: l.on_hand,
+      delta: l.on_hand - l.before.on_hand,
+      available_after: l.available,
+    }));
 }
 
 /** The server's refusal, told in CSV rows: `row 1013: …`, and what was (not) applied. */
 function refused(err: unknown, rows: number[], offset: number, applied: number, checking: boolean): unknown {
   if (err instanceof NetworkError && !checking) {
     const kept = applied ? `rows ${rows[0]}-${rows[applied - 1]} are known applied; ` : 'no row is known applied; ';
-    return new CliError(`${err.message}\n${kept}rows from ${rows[offset]} on may or may not have been applied. `
-      + 'Running the same import again is safe: each request carries an idempotency key, so rows already applied are not applied twice.', exitCodeFor(err));
+    return new CliError(
+      `${err.message}\n${kept}rows from ${rows[offset]} on may or may not have been applied. ` +
+        'Running the same import again is safe: each request carries an idempotency key, so rows already applied are not applied twice.',
+      exitCodeFor(err),
+    );
   }
   if (!(err instanceof ApiError)) return err;
   const m = /lines\[(\d+)\]/.exec(err.detail) ?? /lines\[(\d+)\]/.exec(JSON.stringify(err.errors ?? ''));
   const where = m ? `row ${rows[offset + Number(m[1])]}: ` : '';
   // "lines[2].sku" means nothing to whoever holds the CSV file: the row number replaces it.
-  const detail = err.detail.replace(/^lines\[\d+\][.:]?\s*/, '').replace(/\s*\(lines\[\d+\][^)]*\)/, '').replace(/\s*\(support reference: [0-9a-f]+\)$/, '');
-  if (checking) return new CliError(`${where}${detail}\nnothing was imported (every row is checked before any is applied): fix the file and import it again`, exitCodeFor(err));
+  const detail = err.detail
+    .replace(/^lines\[\d+\][.:]?\s*/, '')
+    .replace(/\s*\(lines\[\d+\][^)]*\)/, '')
+    .replace(/\s*\(support reference: [0-9a-f]+\)$/, '');
+  if (checking)
+    return new CliError(
+      `${where}${detail}\nnothing was imported (every row is checked before any is applied): fix the file and import it again`,
+      exitCodeFor(err),
+    );
   const kept = applied ? `rows ${rows[0]}-${rows[applied - 1]} were applied; ` : '';
-  return new CliError(`${where}${detail}\n${kept}nothing from row ${rows[offset]} on was applied (fix the row and import the rest again)`, exitCodeFor(err));
+  return new CliError(
+    `${where}${detail}\n${kept}nothing from row ${rows[offset]} on was applied (fix the row and import the rest again)`,
+    exitCodeFor(err),
+  );
 }

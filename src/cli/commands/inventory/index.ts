@@ -12,5 +12,14 @@ import transfers from './transfers/index.js';
 
 export default (ctx: Context) =>
   group('inventory', 'Stock levels, the movement ledger, adjustments and cycle counts', [
-    list(ctx), lowStock(ctx), movements(ctx), adjust(ctx), count(ctx), importCsv(ctx), transfer(ctx), transfers(ctx), inventoryLocations(ctx), inventoryMove(ctx),
+    list(ctx),
+    lowStock(ctx),
+    movements(ctx),
+    adjust(ctx),
+    count(ctx),
+    importCsv(ctx),
+    transfer(ctx),
+    transfers(ctx),
+    inventoryLocations(ctx),
+    inventoryMove(ctx),
   ]);

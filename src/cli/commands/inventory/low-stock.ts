@@ -6,15 +6,12 @@ import { LEVEL_FILTERS } from './list.js';
 export default function inventoryLowStock(ctx: Context): Command {
   return listCommand(ctx, {
     name: 'low-stock',
-    description: 'Levels below their product\'s minimum (available + on order), with the quantity that refills them',
+    description: "Levels below their product's minimum (available + on order), with the quantity that refills them",
     path: () => '/ops/inventory',
     maxLimit: 1000,
     fixedQuery: { below_minimum: true },
     query: LEVEL_FILTERS,
     columns: ['sku', 'warehouse_name', 'available', 'on_order', 'minimum_level', 'maximum_level', 'reorder_quantity', 'product_id'],
-    examples: [
-      'fos inventory low-stock',
-      'fos inventory low-stock --warehouse "Portland DC" --all --format csv > reorder.csv',
-    ],
+    examples: ['fos inventory low-stock', 'fos inventory low-stock --warehouse "Portland DC" --all --format csv > reorder.csv'],
   });
 }

@@ -4,7 +4,11 @@ import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
 
-interface Role { id: string; name: string; permissions?: string[] }
+interface Role {
+  id: string;
+  name: string;
+  permissions?: string[];
+}
 
 const NO_PERMISSIONS = 'a MEMBER key without roles has no permissions: every request it makes is refused (403)';
 
@@ -28,7 +32,13 @@ export default function keysCreate(ctx: Context): Command {
     fields: [
       { key: 'name', description: 'key name', required: true },
       { key: 'description', description: 'what the key is for' },
-      { key: 'power_role', flag: '--power-role', type: 'enum', values: ENUMS.power_role, description: 'ADMIN (all permissions) or MEMBER (default; only its roles)' },
+      {
+        key: 'power_role',
+        flag: '--power-role',
+        type: 'enum',
+        values: ENUMS.power_role,
+        description: 'ADMIN (all permissions) or MEMBER (default; only its roles)',
+      },
       { key: 'role_ids', flag: '--role', arg: 'role-id,…', type: 'list', description: 'custom roles to assign (MEMBER keys)' },
       { key: 'rate_tier', flag: '--tier', type: 'int', min: 1, max: 4, arg: '1-4', description: 'rate tier (default 1: 30 requests/60 s)' },
       { key: 'expires_at', type: 'date', arg: 'date-time', description: 'when the key stops working (ISO 8601)' },
@@ -44,7 +54,11 @@ export default function keysCreate(ctx: Context): Command {
     // without permissions is made only when the person says yes to it.
     interactive: async (ctx, body) => {
       if (body.name === undefined) {
-        body.name = await ctx.prompt.input({ message: 'Key name:', flag: '--name', validate: (v) => (v.trim() ? true : 'a name is required') });
+        body.name = await ctx.prompt.input({
+          message: 'Key name:',
+          flag: '--name',
+          validate: (v) => (v.trim() ? true : 'a name is required'),
+        });
       }
       let roles: Role[] | undefined;
       const teamRoles = async () => (roles ??= await listRoles(ctx));
@@ -52,7 +66,8 @@ export default function keysCreate(ctx: Context): Command {
         const none = (await teamRoles()).length === 0;
         body.power_role = await ctx.prompt.select({
           message: none ? 'Power role (the team has no custom roles yet, so a MEMBER key could do nothing):' : 'Power role:',
-          flag: '--power-role', default: none ? 'ADMIN' : 'MEMBER',
+          flag: '--power-role',
+          default: none ? 'ADMIN' : 'MEMBER',
           choices: [
             { name: 'MEMBER: only the permissions of its roles', value: 'MEMBER' },
             { name: 'ADMIN: every permission of the team', value: 'ADMIN' },
@@ -61,7 +76,8 @@ export default function keysCreate(ctx: Context): Command {
       }
       if (String(body.power_role).toUpperCase() === 'MEMBER' && body.role_ids === undefined && (await teamRoles()).length) {
         body.role_ids = await ctx.prompt.checkbox({
-          message: 'Roles (space to pick, enter to confirm):', flag: '--role',
+          message: 'Roles (space to pick, enter to confirm):',
+          flag: '--role',
           choices: (await teamRoles()).map((r) => ({ name: r.name, value: r.id, description: r.permissions?.join(', ') })),
         });
       }
@@ -70,9 +86,6 @@ export default function keysCreate(ctx: Context): Command {
         if (!yes) throw new UsageError('no key created: pick a role (--role; fos roles create makes one) or --power-role ADMIN');
       }
     },
-    examples: [
-      'fos keys create --name "packing station 4" --role 0193…',
-      'fos keys create --name ci --power-role ADMIN --json token',
-    ],
+    examples: ['fos keys create --name "packing station 4" --role 0193…', 'fos keys create --name ci --power-role ADMIN --json token'],
   });
 }

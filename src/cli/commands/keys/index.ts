@@ -10,5 +10,11 @@ import tier from './tier.js';
 
 export default (ctx: Context) =>
   group('keys', 'API keys of your team (needs MANAGE_API_KEYS)', [
-    list(ctx), get(ctx), create(ctx), disable(ctx), del(ctx), roles(ctx), tier(ctx),
+    list(ctx),
+    get(ctx),
+    create(ctx),
+    disable(ctx),
+    del(ctx),
+    roles(ctx),
+    tier(ctx),
   ]);

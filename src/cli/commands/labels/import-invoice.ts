@@ -21,8 +21,11 @@ interface ImportAnswer {
 
 export default function labelsImportInvoice(ctx: Context): Command {
   const cmd = new Command('import-invoice')
-    .description('Import a carrier invoice CSV: record each label\'s carrier_correction and bill the differences to merchants')
-    .argument('<file>', 'CSV file with a header row (tracking_number, carrier_invoice_number, carrier_invoice_date, corrected_carrier_cost, …), or - for stdin')
+    .description("Import a carrier invoice CSV: record each label's carrier_correction and bill the differences to merchants")
+    .argument(
+      '<file>',
+      'CSV file with a header row (tracking_number, carrier_invoice_number, carrier_invoice_date, corrected_carrier_cost, …), or - for stdin',
+    )
     .option('--currency <code>', 'currency of rows without a currency column (ISO 4217)', 'USD')
     .option('--dry-run', 'check the file, send nothing');
   cmd.action(async (...actionArgs: unknown[]) => {
@@ -34,20 +37,34 @@ export default function labelsImportInvoice(ctx: Context): Command {
     const text = file === '-' ? await ctx.io.readStdin() : await readReference(ctx, `@${file}`, '<file>');
     // The columns come from the API's own schema (loaded only here, so `fos --help` stays light).
     const [{ ImportInvoiceBody }, { MAX_INVOICE_LINES }] = await Promise.all([
-      import('../../../contract/carrier-invoices.js'), import('../../../contract/carrier-invoices-limits.js'),
+      import('../../../contract/carrier-invoices.js'),
+      import('../../../contract/carrier-invoices-limits.js'),
     ]);
     const fields = (ImportInvoiceBody.properties.lines.items as unknown as { properties: Record<string, never> }).properties;
     const { bodies, rows } = parseSchemaCsv(text, fields, {
       required: ['tracking_number', 'carrier_invoice_number', 'carrier_invoice_date', 'corrected_carrier_cost'],
-      what: 'invoice', instead: 'leave the column out',
+      what: 'invoice',
+      instead: 'leave the column out',
     });
     if (!bodies.length) throw new UsageError('the file has a header but no rows');
-    const lines = bodies.map((b) => ({ currency, ...b, ...(typeof b.currency === 'string' ? { currency: b.currency.toUpperCase() } : {}) }));
+    const lines = bodies.map((b) => ({
+      currency,
+      ...b,
+      ...(typeof b.currency === 'string' ? { currency: b.currency.toUpperCase() } : {}),
+    }));
     const filename = file === '-' ? 'stdin.csv' : file.split(/[\\/]/).pop()!;
     const requests = Math.ceil(lines.length / MAX_INVOICE_LINES);
     const summary = {
-      file: filename, rows: lines.length, requests, import_ids: [] as string[], replayed: 0, corrected: 0, unchanged: 0,
-      billed: [] as { currency: string; total: number }[], charges: 0, unmatched: [] as { row: number; tracking_number: string; reason: string }[],
+      file: filename,
+      rows: lines.length,
+      requests,
+      import_ids: [] as string[],
+      replayed: 0,
+      corrected: 0,
+      unchanged: 0,
+      billed: [] as { currency: string; total: number }[],
+      charges: 0,
+      unmatched: [] as { row: number; tracking_number: string; reason: string }[],
     };
     if (opts.dryRun) {
       ctx.io.info(`dry run: ${lines.length} line(s) in ${requests} request(s); nothing sent`);
@@ -70,7 +87,8 @@ export default function labelsImportInvoice(ctx: Context): Command {
           summary.charges += data.charges.length;
           for (const c of data.charges) totals.set(c.currency, Math.round(((totals.get(c.currency) ?? 0) + c.amount) * 100) / 100);
         }
-        for (const u of data.unmatched) summary.unmatched.push({ row: rows[offset + u.line - 1], tracking_number: u.tracking_number, reason: u.reason });
+        for (const u of data.unmatched)
+          summary.unmatched.push({ row: rows[offset + u.line - 1], tracking_number: u.tracking_number, reason: u.reason });
       }
     } finally {
       progress.done();
@@ -80,7 +98,12 @@ export default function labelsImportInvoice(ctx: Context): Command {
     if (summary.replayed === requests) ctx.io.info(`already imported (${summary.import_ids.join(', ')}): nothing changed`);
     else ctx.io.info(`${summary.corrected} label(s) corrected, ${summary.unchanged} unchanged, ${summary.charges} charge(s) billed`);
     if (summary.unmatched.length) {
-      ctx.io.warn(`${summary.unmatched.length} line(s) matched no label: ${summary.unmatched.slice(0, 5).map((u) => `row ${u.row} (${u.tracking_number}): ${u.reason}`).join('; ')}${summary.unmatched.length > 5 ? '; …' : ''}`);
+      ctx.io.warn(
+        `${summary.unmatched.length} line(s) matched no label: ${summary.unmatched
+          .slice(0, 5)
+          .map((u) => `row ${u.row} (${u.tracking_number}): ${u.reason}`)
+          .join('; ')}${summary.unmatched.length > 5 ? '; …' : ''}`,
+      );
     }
   });
   return withExamples(cmd, [

@@ -9,21 +9,22 @@ import importInvoice from './import-invoice.js';
 
 const path = (id?: string) => resourcePath('/ops/carrier-invoices', id);
 
-export default (ctx: Context): Command => group('labels', 'Labels across packages: carrier invoice corrections', [
-  importInvoice(ctx),
-  listCommand(ctx, {
-    name: 'invoices',
-    description: 'List carrier invoice imports, newest first',
-    path: () => path(),
-    query: [],
-    columns: ['id', 'filename', 'line_count', 'corrected', 'unchanged', 'created_at'],
-    examples: ['fos labels invoices'],
-  }),
-  getCommand(ctx, {
-    name: 'invoice',
-    description: 'Show a carrier invoice import: corrections, charges and unmatched lines',
-    args: ['<import-id>'],
-    path: ([id]) => path(id),
-    examples: ['fos labels invoice 0193…'],
-  }),
-]);
+export default (ctx: Context): Command =>
+  group('labels', 'Labels across packages: carrier invoice corrections', [
+    importInvoice(ctx),
+    listCommand(ctx, {
+      name: 'invoices',
+      description: 'List carrier invoice imports, newest first',
+      path: () => path(),
+      query: [],
+      columns: ['id', 'filename', 'line_count', 'corrected', 'unchanged', 'created_at'],
+      examples: ['fos labels invoices'],
+    }),
+    getCommand(ctx, {
+      name: 'invoice',
+      description: 'Show a carrier invoice import: corrections, charges and unmatched lines',
+      args: ['<import-id>'],
+      path: ([id]) => path(id),
+      examples: ['fos labels invoice 0193…'],
+    }),
+  ]);

@@ -25,10 +25,11 @@ export default function locationsCreate(ctx: Context): Command {
     transform: (body, opts, args) => {
       const [name] = args;
       if (opts.range) {
-        if (name || body.barcode !== undefined || body.pick_sequence !== undefined) throw new UsageError('--range makes many bins: give no name, --barcode or --pick-sequence with it');
+        if (name || body.barcode !== undefined || body.pick_sequence !== undefined)
+          throw new UsageError('--range makes many bins: give no name, --barcode or --pick-sequence with it');
         return body;
       }
-      if (!name && body.name === undefined) throw new UsageError('give the location\'s name (e.g. A-01-03) or --range FIRST..LAST');
+      if (!name && body.name === undefined) throw new UsageError("give the location's name (e.g. A-01-03) or --range FIRST..LAST");
       return name ? { ...body, name } : body;
     },
     examples: [

@@ -14,7 +14,11 @@ import { parse } from '../../shared/schema-csv.js';
 const MAX = 10_000;
 const norm = (h: string) => h.toLowerCase().replace(/[\s_-]+/g, '');
 const COLUMNS: Record<string, string[]> = {
-  name: ['name', 'location', 'bin'], type: ['type', 'locationtype'], barcode: ['barcode'], pick_sequence: ['picksequence', 'sequence', 'seq'], active: ['active'],
+  name: ['name', 'location', 'bin'],
+  type: ['type', 'locationtype'],
+  barcode: ['barcode'],
+  pick_sequence: ['picksequence', 'sequence', 'seq'],
+  active: ['active'],
 };
 
 export function parseLocationsCsv(text: string): Record<string, unknown>[] {
@@ -36,7 +40,8 @@ export function parseLocationsCsv(text: string): Record<string, unknown>[] {
     if (!r[col.name]) problems.push(`row ${row}: no name`);
     const type = col.type >= 0 ? r[col.type]?.toUpperCase() : '';
     if (type) {
-      if (!(ENUMS.location_type as readonly string[]).includes(type)) problems.push(`row ${row}: type ${r[col.type]} is not one of ${ENUMS.location_type.join(', ')}`);
+      if (!(ENUMS.location_type as readonly string[]).includes(type))
+        problems.push(`row ${row}: type ${r[col.type]} is not one of ${ENUMS.location_type.join(', ')}`);
       out.type = type;
     }
     if (col.barcode >= 0 && r[col.barcode]) out.barcode = r[col.barcode];
@@ -73,9 +78,14 @@ export default function locationsImport(ctx: Context): Command {
       await printRecord(ctx, { file, warehouse_id: opts.warehouse, rows: locations.length, dry_run: true });
       return;
     }
-    const res = await ctx.client().request<{ created: number }>('POST', '/ops/locations/bulk', { body: { warehouse_id: opts.warehouse, locations } });
+    const res = await ctx
+      .client()
+      .request<{ created: number }>('POST', '/ops/locations/bulk', { body: { warehouse_id: opts.warehouse, locations } });
     ctx.io.info(`created ${res.data.created} location(s)`);
     await printRecord(ctx, { file, warehouse_id: opts.warehouse, created: res.data.created });
   });
-  return withExamples(cmd, ['fos locations import bins.csv --warehouse 0193…', 'fos locations import bins.csv --warehouse 0193… --dry-run']);
+  return withExamples(cmd, [
+    'fos locations import bins.csv --warehouse 0193…',
+    'fos locations import bins.csv --warehouse 0193… --dry-run',
+  ]);
 }

@@ -7,5 +7,9 @@ import { locationsDelete, locationsUpdate } from './update.js';
 
 export default (ctx: Context) =>
   group('locations', 'Bins of a warehouse: where stock sits and the order pickers walk (docs/floor.md)', [
-    list(ctx), create(ctx), importCsv(ctx), locationsUpdate(ctx), locationsDelete(ctx),
+    list(ctx),
+    create(ctx),
+    importCsv(ctx),
+    locationsUpdate(ctx),
+    locationsDelete(ctx),
   ]);

@@ -15,6 +15,9 @@ export default function locationsList(ctx: Context): Command {
       { key: 'active', type: 'boolean', description: 'only active (true) or inactive (false) locations' },
     ],
     columns: ['name', 'type', 'pick_sequence', 'barcode', 'active', 'is_default', 'id'],
-    examples: ['fos locations list --warehouse 0193…', 'fos locations list --warehouse 0193… --type OVERSTOCK --all --format csv > bins.csv'],
+    examples: [
+      'fos locations list --warehouse 0193…',
+      'fos locations list --warehouse 0193… --type OVERSTOCK --all --format csv > bins.csv',
+    ],
   });
 }

@@ -25,7 +25,7 @@ export function locationsUpdate(ctx: Context): Command {
 export function locationsDelete(ctx: Context): Command {
   return writeCommand(ctx, {
     name: 'delete',
-    description: 'Delete an empty location (never the warehouse\'s default)',
+    description: "Delete an empty location (never the warehouse's default)",
     method: 'DELETE',
     mode: 'action',
     args: ['<id>'],

@@ -6,8 +6,14 @@ import { group } from '../../shared/resource.js';
 import { withExamples } from '../../shared/help.js';
 
 interface Me {
-  key_id?: string; key_name?: string; team_id?: string; team_name?: string; team_kind?: string;
-  power_role?: string; permissions?: string[]; rate_tier?: number;
+  key_id?: string;
+  key_name?: string;
+  team_id?: string;
+  team_name?: string;
+  team_kind?: string;
+  power_role?: string;
+  permissions?: string[];
+  rate_tier?: number;
 }
 
 function status(ctx: Context): Command {

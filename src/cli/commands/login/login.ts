@@ -33,19 +33,19 @@ export default function login(ctx: Context): Command {
       if (!baseUrl) {
         baseUrl = ctx.io.canPrompt
           ? await ctx.prompt.input({
-            message: 'Base URL of the fos API:',
-            flag: '--base-url',
-            // `fos serve`'s own address when nothing is saved yet.
-            default: existing?.base_url ?? 'http://127.0.0.1:7070',
-            validate: (v) => {
-              try {
-                normalizeBaseUrl(v);
-                return true;
-              } catch (err) {
-                return (err as Error).message;
-              }
-            },
-          })
+              message: 'Base URL of the fos API:',
+              flag: '--base-url',
+              // `fos serve`'s own address when nothing is saved yet.
+              default: existing?.base_url ?? 'http://127.0.0.1:7070',
+              validate: (v) => {
+                try {
+                  normalizeBaseUrl(v);
+                  return true;
+                } catch (err) {
+                  return (err as Error).message;
+                }
+              },
+            })
           : existing?.base_url;
       }
       if (!baseUrl) throw new UsageError('base URL required: pass --base-url (e.g. http://127.0.0.1:7070)');

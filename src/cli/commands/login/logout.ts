@@ -11,7 +11,9 @@ export default function logout(ctx: Context): Command {
       const name = store.selectedProfileName(ctx.options.profile);
       if (!name || !store.profiles()[name]) throw new UsageError('no profile to log out of (fos profile list)');
       store.removeApiKey(name);
-      ctx.io.info(`logged out of profile "${name}" (${store.profiles()[name].base_url}): its key is no longer stored here; \`fos login\` to sign in again`);
+      ctx.io.info(
+        `logged out of profile "${name}" (${store.profiles()[name].base_url}): its key is no longer stored here; \`fos login\` to sign in again`,
+      );
       if (ctx.env.FOS_API_KEY) ctx.io.warn('FOS_API_KEY is set and still supplies a key');
     });
   return withExamples(cmd, ['fos logout', 'fos logout --profile staging']);

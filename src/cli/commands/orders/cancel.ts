@@ -10,6 +10,9 @@ export default function ordersCancel(ctx: Context): Command {
     args: ['<order>'],
     resolveArgs: orderArg,
     path: ([id]) => `/ops/orders/${seg(id)}/cancel`,
-    examples: ['fos orders cancel 1003 --reason CUSTOMER --yes', 'fos orders cancel 0193… --reason FRAUD --restock false --yes --json status,cancelled_at'],
+    examples: [
+      'fos orders cancel 1003 --reason CUSTOMER --yes',
+      'fos orders cancel 0193… --reason FRAUD --restock false --yes --json status,cancelled_at',
+    ],
   });
 }

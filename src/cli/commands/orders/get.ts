@@ -8,6 +8,10 @@ export default function ordersGet(ctx: Context): Command {
     args: ['<order>'],
     resolveArgs: orderArg,
     path: ([id]) => `/ops/orders/${seg(id)}`,
-    examples: ['fos orders get 0193…', 'fos orders get 1003                # by order number (#1003 too)', 'fos orders get 0193… --json status,core_order_line_items.sku'],
+    examples: [
+      'fos orders get 0193…',
+      'fos orders get 1003                # by order number (#1003 too)',
+      'fos orders get 0193… --json status,core_order_line_items.sku',
+    ],
   });
 }

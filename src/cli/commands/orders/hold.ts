@@ -17,6 +17,9 @@ export default function ordersHold(ctx: Context): Command {
     path: ([id]) => `/ops/orders/${seg(id)}/holds`,
     fields: [{ key: 'reason_notes', flag: '--notes', arg: 'text', description: 'what the hold is waiting for' }],
     transform: (body, _opts, [, why]) => ({ reason: why, ...body }),
-    examples: ['fos orders hold 1003 FRAUD_REVIEW --notes "billing and shipping countries differ"', 'fos orders hold 0193… manual --json id'],
+    examples: [
+      'fos orders hold 1003 FRAUD_REVIEW --notes "billing and shipping countries differ"',
+      'fos orders hold 0193… manual --json id',
+    ],
   });
 }

@@ -10,6 +10,15 @@ import release from './release.js';
 import backorders from './backorders.js';
 import edit from './edit.js';
 
-export default (ctx: Context) => group('orders', 'Orders', [
-  list(ctx), get(ctx), priority(ctx), markPaid(ctx), edit(ctx), cancel(ctx), hold(ctx), release(ctx), backorders(ctx),
-]);
+export default (ctx: Context) =>
+  group('orders', 'Orders', [
+    list(ctx),
+    get(ctx),
+    priority(ctx),
+    markPaid(ctx),
+    edit(ctx),
+    cancel(ctx),
+    hold(ctx),
+    release(ctx),
+    backorders(ctx),
+  ]);

@@ -22,10 +22,26 @@ export default function ordersList(ctx: Context): Command {
       { key: 'order', type: 'enum', values: ENUMS.sort_order, description: 'sort direction' },
     ],
     export: {
-      name: 'export', description: "Export every order (NDJSON or CSV) to stdout, newest first, with the list's filters", path: '/ops/orders/export',
-      examples: ['fos orders export > orders.ndjson', 'fos orders export --status OPEN --format csv > open-orders.csv', 'fos orders export --after 0193… >> orders.ndjson'],
+      name: 'export',
+      description: "Export every order (NDJSON or CSV) to stdout, newest first, with the list's filters",
+      path: '/ops/orders/export',
+      examples: [
+        'fos orders export > orders.ndjson',
+        'fos orders export --status OPEN --format csv > open-orders.csv',
+        'fos orders export --after 0193… >> orders.ndjson',
+      ],
     },
-    columns: ['id', 'order_number', 'status', 'fulfillment_status', 'payment_status', 'priority', 'customer_name', 'total_price', 'created_at'],
+    columns: [
+      'id',
+      'order_number',
+      'status',
+      'fulfillment_status',
+      'payment_status',
+      'priority',
+      'customer_name',
+      'total_price',
+      'created_at',
+    ],
     validate: (_opts, query) => {
       if (typeof query.search === 'string' && query.search.trim().length < 3) {
         throw new UsageError('--search needs at least 3 characters');

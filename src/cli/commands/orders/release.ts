@@ -6,7 +6,7 @@ import { orderArg, seg, writeCommand } from '../../shared/resource.js';
 export default function ordersRelease(ctx: Context): Command {
   return writeCommand(ctx, {
     name: 'release',
-    description: 'Release a hold of an order (see the order\'s order_fulfillment_holds for the hold id)',
+    description: "Release a hold of an order (see the order's order_fulfillment_holds for the hold id)",
     method: 'POST',
     mode: 'action',
     args: ['<order>', '<hold-id>'],

@@ -17,7 +17,8 @@ export default function packagesCreate(ctx: Context): Command {
       ...PACKAGE_FIELDS,
       { key: 'idempotency_key', arg: 'key', description: 'makes retrying this create safe (sent as field and header)' },
     ],
-    configure: (cmd) => addItemOption(cmd, packageItem('line item, e.g. sku=MUG,quantity=2 (repeatable; quantities never above remaining)')),
+    configure: (cmd) =>
+      addItemOption(cmd, packageItem('line item, e.g. sku=MUG,quantity=2 (repeatable; quantities never above remaining)')),
     transform: (body, opts) => {
       const withLines = withItems(body, opts);
       if (!Array.isArray(withLines.package_line_items) || withLines.package_line_items.length === 0) {

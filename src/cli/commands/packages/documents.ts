@@ -11,7 +11,13 @@ import { packagePath } from './fields.js';
 export function packagesGetLabel(ctx: Context): Command {
   const cmd = new Command('get-label').description('Fetch the shipping label of a package (to reprint it): PDF, or ZPL with --format zpl');
   addArguments(cmd, ['<package-id>']);
-  cmd.addOption(enumOption('--label-format <format>', 'PDF or ZPL (labels bought on this server; default: the format it was bought in)', 'label_format'));
+  cmd.addOption(
+    enumOption(
+      '--label-format <format>',
+      'PDF or ZPL (labels bought on this server; default: the format it was bought in)',
+      'label_format',
+    ),
+  );
   documentOptions(cmd, 'label');
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
@@ -38,11 +44,10 @@ export function packagesSlip(ctx: Context): Command {
     const opts = command.opts() as DocumentOptions & { withLabel?: boolean };
     await deliver(ctx, await fetchSlip(ctx.client(), id, opts.withLabel), opts);
     if (opts.withLabel) {
-      ctx.io.info('the label page is 4x6 in, the packing slip pages US Letter: each page keeps its own size (print at actual size, the printer picks the paper per page)');
+      ctx.io.info(
+        'the label page is 4x6 in, the packing slip pages US Letter: each page keeps its own size (print at actual size, the printer picks the paper per page)',
+      );
     }
   });
-  return withExamples(cmd, [
-    'fos packages slip 0193… --output slip.pdf',
-    'fos packages slip 0193… --with-label --print',
-  ]);
+  return withExamples(cmd, ['fos packages slip 0193… --output slip.pdf', 'fos packages slip 0193… --with-label --print']);
 }

@@ -12,5 +12,14 @@ import voidLabel from './void-label.js';
 
 export default (ctx: Context) =>
   group('packages', 'Packages: create, label, print a label or packing slip, void a label, track, fulfil', [
-    list(ctx), get(ctx), create(ctx), update(ctx), label(ctx), packagesGetLabel(ctx), packagesSlip(ctx), voidLabel(ctx), track(ctx), fulfill(ctx),
+    list(ctx),
+    get(ctx),
+    create(ctx),
+    update(ctx),
+    label(ctx),
+    packagesGetLabel(ctx),
+    packagesSlip(ctx),
+    voidLabel(ctx),
+    track(ctx),
+    fulfill(ctx),
   ]);

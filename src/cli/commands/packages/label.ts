@@ -25,12 +25,20 @@ export default function packagesLabel(ctx: Context): Command {
       { key: 'rate_strategy', type: 'enum', values: ENUMS.rate_strategy, description: 'buy a label by rate shopping instead' },
       { key: 'carrier_id', arg: 'id', description: 'rate shopping: only this carrier' },
       { key: 'service_id', arg: 'id', description: 'rate shopping: only this service' },
-      { key: 'label_format', type: 'enum', values: ENUMS.label_format, description: 'rate shopping: the label document, 4x6 PDF (default) or ZPL' },
+      {
+        key: 'label_format',
+        type: 'enum',
+        values: ENUMS.label_format,
+        description: 'rate shopping: the label document, 4x6 PDF (default) or ZPL',
+      },
     ],
     configure: (cmd) => documentOptions(cmd, 'label'),
     transform: (body, opts) => {
       // stdout carries the package's JSON here; the document alone is `fos packages get-label`.
-      if (opts.output === '-') throw new UsageError('--output - would mix the label with the package JSON on stdout: save to a file, or use `fos packages get-label <id> > label.pdf`');
+      if (opts.output === '-')
+        throw new UsageError(
+          '--output - would mix the label with the package JSON on stdout: save to a file, or use `fos packages get-label <id> > label.pdf`',
+        );
       return body;
     },
     after: async (ctx, record, opts) => {

@@ -14,7 +14,9 @@ export default function packagesList(ctx: Context): Command {
       { key: 'scan_form_id', flag: '--scan-form', arg: 'id', description: 'only packages on this scan form' },
     ],
     export: {
-      name: 'export', description: "Export every package (NDJSON or CSV) to stdout, newest first", path: '/ops/packages/export',
+      name: 'export',
+      description: 'Export every package (NDJSON or CSV) to stdout, newest first',
+      path: '/ops/packages/export',
       examples: ['fos packages export > packages.ndjson'],
     },
     columns: ['id', 'name', 'status', 'fulfillment_order_id', 'shipment_status', 'shipping_label_tracking_code', 'created_at'],

@@ -6,7 +6,7 @@ import { packagePath } from './fields.js';
 export default function packagesTrack(ctx: Context): Command {
   return listCommand(ctx, {
     name: 'track',
-    description: 'Tracking history of a package\'s label, as its carrier platform reported it (oldest first)',
+    description: "Tracking history of a package's label, as its carrier platform reported it (oldest first)",
     args: ['<package-id>'],
     path: ([id]) => packagePath(id, 'tracking-events'),
     columns: ['occurred_at', 'status', 'message', 'provider_status'],

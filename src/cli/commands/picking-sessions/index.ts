@@ -9,5 +9,10 @@ import pickList from './pick-list.js';
 
 export default (ctx: Context) =>
   group('picking-sessions', 'Picking sessions (batch picking of fulfillment orders)', [
-    list(ctx), get(ctx), create(ctx), add(ctx), orders(ctx), pickList(ctx),
+    list(ctx),
+    get(ctx),
+    create(ctx),
+    add(ctx),
+    orders(ctx),
+    pickList(ctx),
   ]);

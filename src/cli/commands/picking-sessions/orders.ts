@@ -14,7 +14,12 @@ export default function pickingSessionsOrders(ctx: Context): Command {
     maxLimit: 50,
     query: [
       { key: 'status', type: 'enum', values: ENUMS.picking_status, description: 'PENDING or FULFILLED' },
-      { key: 'order_by', type: 'enum', values: ['order_number', 'created_at', 'updated_at'], description: 'sort field (default order_number)' },
+      {
+        key: 'order_by',
+        type: 'enum',
+        values: ['order_number', 'created_at', 'updated_at'],
+        description: 'sort field (default order_number)',
+      },
       { key: 'order', type: 'enum', values: ENUMS.sort_order, description: 'sort direction (default asc)' },
     ],
     columns: ['fulfillment_order_id', 'order_number', 'status', 'tote_name', 'packed_by_user_name', 'packing_completed_at'],

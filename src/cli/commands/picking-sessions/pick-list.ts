@@ -8,6 +8,9 @@ export default function pickingSessionsPickList(ctx: Context): Command {
     description: 'Show the walk for a session: bins in pick order, lot, quantity and the totes that get them',
     args: ['<picking-session-id>'],
     path: ([id]) => `/ops/picking-sessions/${seg(id)}/pick-list`,
-    examples: ['fos picking-sessions pick-list 0193…', 'fos picking-sessions pick-list 0193… --jq \'.rows[] | [.location_name, .sku, .quantity]\''],
+    examples: [
+      'fos picking-sessions pick-list 0193…',
+      "fos picking-sessions pick-list 0193… --jq '.rows[] | [.location_name, .sku, .quantity]'",
+    ],
   });
 }

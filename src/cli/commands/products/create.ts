@@ -6,7 +6,7 @@ import { MERCHANT_OPTION, PRODUCT_FIELDS, productPath } from './fields.js';
 export default function productsCreate(ctx: Context): Command {
   return writeCommand(ctx, {
     name: 'create',
-    description: 'Create a product (units default to the team\'s measurement system)',
+    description: "Create a product (units default to the team's measurement system)",
     method: 'POST',
     mode: 'create',
     path: (_args, opts) => productPath(opts),

@@ -9,9 +9,6 @@ export default function productsGet(ctx: Context): Command {
     args: ['<product-id>'],
     path: ([id], opts) => productPath(opts, id),
     configure: (cmd) => cmd.option(...MERCHANT_OPTION),
-    examples: [
-      'fos products get 0193…',
-      'fos products get 0193… --json sku,available,inventory_by_warehouse.warehouse_name',
-    ],
+    examples: ['fos products get 0193…', 'fos products get 0193… --json sku,available,inventory_by_warehouse.warehouse_name'],
   });
 }

@@ -35,10 +35,20 @@ export default function productsImport(ctx: Context): Command {
     const fields = (BulkProductsBody.properties.products.items as unknown as { properties: Record<string, never> }).properties;
     const { parseSchemaCsv } = await import('../../shared/schema-csv.js');
     const { bodies: products, rows } = parseSchemaCsv(text, fields, {
-      required: ['sku'], what: 'product', instead: 'use fos products update --data',
+      required: ['sku'],
+      what: 'product',
+      instead: 'use fos products update --data',
     });
     if (!products.length) throw new UsageError('the file has a header but no rows');
-    const summary = { file, rows: products.length, requests: Math.ceil(products.length / BATCH), created: 0, updated: 0, failed: 0, failures: [] as { row: number; sku: string; detail: string }[] };
+    const summary = {
+      file,
+      rows: products.length,
+      requests: Math.ceil(products.length / BATCH),
+      created: 0,
+      updated: 0,
+      failed: 0,
+      failures: [] as { row: number; sku: string; detail: string }[],
+    };
     if (opts.dryRun) {
       ctx.io.info(`dry run: ${products.length} row(s) in ${summary.requests} request(s); nothing sent`);
       await printRecord(ctx, { ...summary, dry_run: true });
@@ -49,20 +59,34 @@ export default function productsImport(ctx: Context): Command {
     try {
       for (let offset = 0; offset < products.length; offset += BATCH) {
         progress.update(`importing: ${offset}/${products.length} rows`);
-        const body = { ...(opts.merchantTeam ? { merchant_team_id: opts.merchantTeam } : {}), products: products.slice(offset, offset + BATCH) };
+        const body = {
+          ...(opts.merchantTeam ? { merchant_team_id: opts.merchantTeam } : {}),
+          products: products.slice(offset, offset + BATCH),
+        };
         const { data } = await client.request<BulkAnswer>('POST', '/ops/products/bulk', { body });
         summary.created += data.created;
         summary.updated += data.updated;
         summary.failed += data.failed;
-        for (const r of data.results) if (r.error) summary.failures.push({ row: rows[offset + r.index], sku: r.sku, detail: r.error.detail.replace(/\s*\(support reference: [0-9a-f]+\)$/, '') });
+        for (const r of data.results)
+          if (r.error)
+            summary.failures.push({
+              row: rows[offset + r.index],
+              sku: r.sku,
+              detail: r.error.detail.replace(/\s*\(support reference: [0-9a-f]+\)$/, ''),
+            });
       }
     } finally {
       progress.done();
     }
     await printRecord(ctx, summary);
     if (summary.failed) {
-      const shown = summary.failures.slice(0, 10).map((f) => `row ${f.row} (${f.sku}): ${f.detail}`).join('\n  ');
-      throw new CliError(`${summary.failed} of ${products.length} row(s) failed (the others were applied):\n  ${shown}${summary.failed > 10 ? '\n  … see failures in the output' : ''}`);
+      const shown = summary.failures
+        .slice(0, 10)
+        .map((f) => `row ${f.row} (${f.sku}): ${f.detail}`)
+        .join('\n  ');
+      throw new CliError(
+        `${summary.failed} of ${products.length} row(s) failed (the others were applied):\n  ${shown}${summary.failed > 10 ? '\n  … see failures in the output' : ''}`,
+      );
     }
     ctx.io.info(`imported ${products.length} row(s): ${summary.created} created, ${summary.updated} updated`);
   });

@@ -8,5 +8,9 @@ import update from './update.js';
 
 export default (ctx: Context) =>
   group('products', 'Products and their inventory (ops family; --merchant for merchant keys)', [
-    list(ctx), get(ctx), create(ctx), update(ctx), importCsv(ctx),
+    list(ctx),
+    get(ctx),
+    create(ctx),
+    update(ctx),
+    importCsv(ctx),
   ]);

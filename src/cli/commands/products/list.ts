@@ -24,7 +24,9 @@ export default function productsList(ctx: Context): Command {
       { key: 'warehouse_id', type: 'list', description: 'inventory of these warehouses only', ref: 'warehouse' },
     ],
     export: {
-      name: 'export', description: "Export every product with its inventory (NDJSON or CSV) to stdout, newest first", path: '/ops/products/export',
+      name: 'export',
+      description: 'Export every product with its inventory (NDJSON or CSV) to stdout, newest first',
+      path: '/ops/products/export',
       examples: ['fos products export > products.ndjson', 'fos products export --format csv > products.csv'],
     },
     columns: ['id', 'sku', 'name', 'type', 'available', 'on_hand', 'committed'],

@@ -13,7 +13,12 @@ export default function purchaseOrdersCreate(ctx: Context): Command {
     path: () => '/ops/purchase-orders',
     fields: [
       { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'receiving warehouse', required: true, ref: 'warehouse' },
-      { key: 'merchant_team_id', flag: '--merchant-team', arg: 'id', description: 'a delegated merchant: its products, receiving billed on its rate card' },
+      {
+        key: 'merchant_team_id',
+        flag: '--merchant-team',
+        arg: 'id',
+        description: 'a delegated merchant: its products, receiving billed on its rate card',
+      },
       { key: 'vendor_id', flag: '--vendor', arg: 'id', description: 'vendor shipping it' },
       { key: 'reference', description: 'your PO number' },
       { key: 'expected_at', flag: '--expected-at', type: 'date', arg: 'date', description: 'expected arrival' },

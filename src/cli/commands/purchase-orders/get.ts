@@ -7,6 +7,6 @@ export default function purchaseOrdersGet(ctx: Context): Command {
     description: 'Show a purchase order with its lines (ordered, received, damaged, open)',
     args: ['<purchase-order-id>'],
     path: ([id]) => `/ops/purchase-orders/${seg(id)}`,
-    examples: ['fos purchase-orders get 0193…', 'fos purchase-orders get 0193… --json lines --jq \'.lines[] | select(.quantity_open > 0)\''],
+    examples: ['fos purchase-orders get 0193…', "fos purchase-orders get 0193… --json lines --jq '.lines[] | select(.quantity_open > 0)'"],
   });
 }

@@ -9,5 +9,10 @@ import receive from './receive.js';
 
 export default (ctx: Context) =>
   group('purchase-orders', 'Purchase orders: stock on its way in, received against the order', [
-    list(ctx), get(ctx), create(ctx), receive(ctx), close(ctx), cancel(ctx),
+    list(ctx),
+    get(ctx),
+    create(ctx),
+    receive(ctx),
+    close(ctx),
+    cancel(ctx),
   ]);

@@ -9,7 +9,14 @@ export default function purchaseOrdersList(ctx: Context): Command {
     path: () => '/ops/purchase-orders',
     query: [
       { key: 'status', type: 'list', values: ENUMS.purchase_order_status, description: 'statuses, comma-separated' },
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'names|ids', type: 'list', description: 'warehouse names or ids, comma-separated', ref: 'warehouse' },
+      {
+        key: 'warehouse_id',
+        flag: '--warehouse',
+        arg: 'names|ids',
+        type: 'list',
+        description: 'warehouse names or ids, comma-separated',
+        ref: 'warehouse',
+      },
       { key: 'merchant_team_id', flag: '--merchant-team', arg: 'id', description: 'for this merchant' },
       { key: 'reference', description: 'your PO number' },
     ],

@@ -14,13 +14,14 @@ export default function purchaseOrdersReceive(ctx: Context): Command {
     path: ([id]) => `/ops/purchase-orders/${seg(id)}/receive`,
     fields: [
       { key: 'note', description: 'free text kept on the movements' },
-      { key: 'location', arg: 'bin', description: 'the bin received into (name, barcode or id; default the warehouse\'s default location)' },
+      { key: 'location', arg: 'bin', description: "the bin received into (name, barcode or id; default the warehouse's default location)" },
     ],
-    configure: (cmd) => cmd
-      .option(...DAMAGED_OPTION, collect)
-      .option('--lot <code>', 'lot code of every line')
-      .option('--expires <date>', 'expiration date (YYYY-MM-DD) of every line')
-      .option('--allow-over-receipt', 'accept more units than are still open'),
+    configure: (cmd) =>
+      cmd
+        .option(...DAMAGED_OPTION, collect)
+        .option('--lot <code>', 'lot code of every line')
+        .option('--expires <date>', 'expiration date (YYYY-MM-DD) of every line')
+        .option('--allow-over-receipt', 'accept more units than are still open'),
     transform: (body, opts, args) => {
       const lines = args.slice(1).flat();
       const extra = { ...(opts.lot ? { lot_code: opts.lot } : {}), ...(opts.expires ? { expiration_date: opts.expires } : {}) };

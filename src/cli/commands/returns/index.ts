@@ -8,65 +8,73 @@ import { DAMAGED_OPTION, parseStockArgs, receiptLines, withLines } from '../../s
 
 const path = (id?: string, action?: string) => `/ops/returns${id ? `/${seg(id)}` : ''}${action ? `/${action}` : ''}`;
 
-export default (ctx: Context): Command => group('returns', 'Returns of fulfilled orders: announce, receive (restock or set aside), cancel', [
-  listCommand(ctx, {
-    description: 'List returns, newest first',
-    path: () => path(),
-    query: [
-      { key: 'status', type: 'list', values: ENUMS.return_status, description: 'statuses, comma-separated' },
-      { key: 'order_id', flag: '--order', arg: 'id', description: 'returns of this order' },
-    ],
-    columns: ['id', 'status', 'order_id', 'reference', 'warehouse_id', 'received_at', 'created_at'],
-    examples: ['fos returns list --status OPEN,PARTIALLY_RECEIVED'],
-  }),
-  getCommand(ctx, {
-    description: 'Show a return with its lines',
-    args: ['<return-id>'],
-    path: ([id]) => path(id),
-    examples: ['fos returns get 0193…'],
-  }),
-  writeCommand(ctx, {
-    name: 'create',
-    description: 'Announce a return of fulfilled units of an order (by id or number)',
-    method: 'POST',
-    mode: 'create',
-    args: ['<order>', '[sku=quantity...]'],
-    resolveArgs: orderArg,
-    path: () => path(),
-    fields: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'where the units come back (default: where the order shipped from)', ref: 'warehouse' },
-      { key: 'reference', description: 'RMA number' },
-      { key: 'note', description: 'free text' },
-    ],
-    configure: (cmd) => cmd.option('--reason <reason>', `reason of every line: ${ENUMS.return_reason.join(', ')}`),
-    transform: (body, opts, args) => {
-      const reason = opts.reason ? String(opts.reason).toUpperCase() : undefined;
-      const lines = parseStockArgs(args.slice(1).flat(), '=', 'quantity', 1).map((l) => ({ ...l, ...(reason ? { reason } : {}) }));
-      return withLines(body, lines, 'MUG-BLUE=1');
-    },
-    argsToBody: ([orderId]) => ({ order_id: orderId }),
-    examples: ['fos returns create 1003 MUG-BLUE=1 --reason DEFECTIVE --reference RMA-88'],
-  }),
-  writeCommand(ctx, {
-    name: 'receive',
-    description: 'Receive returned units: sellable ones restock, --damaged ones are set aside',
-    method: 'POST',
-    mode: 'action',
-    args: ['<return-id>', '[sku=quantity...]'],
-    path: ([id]) => path(id, 'receive'),
-    fields: [{ key: 'note', description: 'free text kept on the movements' }],
-    configure: (cmd) => cmd.option(...DAMAGED_OPTION, collect),
-    transform: (body, opts, args) => withLines(body, receiptLines(args.slice(1).flat(), opts.damaged as string[] | undefined), 'MUG-BLUE=1'),
-    examples: ['fos returns receive 0193… MUG-BLUE=1', 'fos returns receive 0193… --damaged MUG-BLUE=1'],
-  }),
-  writeCommand(ctx, {
-    name: 'cancel',
-    description: 'Cancel a return that received nothing',
-    method: 'POST',
-    mode: 'action',
-    args: ['<return-id>'],
-    path: ([id]) => path(id, 'cancel'),
-    confirm: (_, what) => `Cancel return ${what}?`,
-    examples: ['fos returns cancel 0193… --yes'],
-  }),
-]);
+export default (ctx: Context): Command =>
+  group('returns', 'Returns of fulfilled orders: announce, receive (restock or set aside), cancel', [
+    listCommand(ctx, {
+      description: 'List returns, newest first',
+      path: () => path(),
+      query: [
+        { key: 'status', type: 'list', values: ENUMS.return_status, description: 'statuses, comma-separated' },
+        { key: 'order_id', flag: '--order', arg: 'id', description: 'returns of this order' },
+      ],
+      columns: ['id', 'status', 'order_id', 'reference', 'warehouse_id', 'received_at', 'created_at'],
+      examples: ['fos returns list --status OPEN,PARTIALLY_RECEIVED'],
+    }),
+    getCommand(ctx, {
+      description: 'Show a return with its lines',
+      args: ['<return-id>'],
+      path: ([id]) => path(id),
+      examples: ['fos returns get 0193…'],
+    }),
+    writeCommand(ctx, {
+      name: 'create',
+      description: 'Announce a return of fulfilled units of an order (by id or number)',
+      method: 'POST',
+      mode: 'create',
+      args: ['<order>', '[sku=quantity...]'],
+      resolveArgs: orderArg,
+      path: () => path(),
+      fields: [
+        {
+          key: 'warehouse_id',
+          flag: '--warehouse',
+          arg: 'name|id',
+          description: 'where the units come back (default: where the order shipped from)',
+          ref: 'warehouse',
+        },
+        { key: 'reference', description: 'RMA number' },
+        { key: 'note', description: 'free text' },
+      ],
+      configure: (cmd) => cmd.option('--reason <reason>', `reason of every line: ${ENUMS.return_reason.join(', ')}`),
+      transform: (body, opts, args) => {
+        const reason = opts.reason ? String(opts.reason).toUpperCase() : undefined;
+        const lines = parseStockArgs(args.slice(1).flat(), '=', 'quantity', 1).map((l) => ({ ...l, ...(reason ? { reason } : {}) }));
+        return withLines(body, lines, 'MUG-BLUE=1');
+      },
+      argsToBody: ([orderId]) => ({ order_id: orderId }),
+      examples: ['fos returns create 1003 MUG-BLUE=1 --reason DEFECTIVE --reference RMA-88'],
+    }),
+    writeCommand(ctx, {
+      name: 'receive',
+      description: 'Receive returned units: sellable ones restock, --damaged ones are set aside',
+      method: 'POST',
+      mode: 'action',
+      args: ['<return-id>', '[sku=quantity...]'],
+      path: ([id]) => path(id, 'receive'),
+      fields: [{ key: 'note', description: 'free text kept on the movements' }],
+      configure: (cmd) => cmd.option(...DAMAGED_OPTION, collect),
+      transform: (body, opts, args) =>
+        withLines(body, receiptLines(args.slice(1).flat(), opts.damaged as string[] | undefined), 'MUG-BLUE=1'),
+      examples: ['fos returns receive 0193… MUG-BLUE=1', 'fos returns receive 0193… --damaged MUG-BLUE=1'],
+    }),
+    writeCommand(ctx, {
+      name: 'cancel',
+      description: 'Cancel a return that received nothing',
+      method: 'POST',
+      mode: 'action',
+      args: ['<return-id>'],
+      path: ([id]) => path(id, 'cancel'),
+      confirm: (_, what) => `Cancel return ${what}?`,
+      examples: ['fos returns cancel 0193… --yes'],
+    }),
+  ]);

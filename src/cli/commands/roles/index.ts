@@ -7,6 +7,4 @@ import list from './list.js';
 import update from './update.js';
 
 export default (ctx: Context) =>
-  group('roles', 'Custom roles for MEMBER keys (needs MANAGE_API_KEYS)', [
-    list(ctx), get(ctx), create(ctx), update(ctx), del(ctx),
-  ]);
+  group('roles', 'Custom roles for MEMBER keys (needs MANAGE_API_KEYS)', [list(ctx), get(ctx), create(ctx), update(ctx), del(ctx)]);

@@ -21,46 +21,57 @@ function manifest(ctx: Context): Command {
   return withExamples(cmd, ['fos scan-forms manifest 0193… --output manifest.pdf', 'fos scan-forms manifest 0193… --print']);
 }
 
-export default (ctx: Context): Command => group('scan-forms', 'Scan forms: the end-of-day manifest of a warehouse and carrier', [
-  listCommand(ctx, {
-    description: 'List scan forms, newest first',
-    path: () => path(),
-    query: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'scan forms of this warehouse', ref: 'warehouse' },
-      { key: 'carrier_id', flag: '--carrier', arg: 'id', description: 'scan forms of this carrier' },
-      { key: 'form_date', flag: '--date', arg: 'YYYY-MM-DD', description: 'scan forms of this day' },
-    ],
-    columns: ['id', 'form_date', 'carrier_name', 'warehouse_name', 'package_count', 'created_at'],
-    examples: ['fos scan-forms list --date 2026-11-23'],
-  }),
-  getCommand(ctx, {
-    description: 'Show a scan form (its packages: fos packages list --scan-form <id>)',
-    args: ['<scan-form-id>'],
-    path: ([id]) => path(id),
-    examples: ['fos scan-forms get 0193…'],
-  }),
-  writeCommand(ctx, {
-    name: 'create',
-    description: 'Put the day\'s labelled packages of a carrier at a warehouse on a scan form (no longer voidable)',
-    method: 'POST',
-    mode: 'create',
-    path: () => path(),
-    fields: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'warehouse the driver collects from', required: true, ref: 'warehouse' },
-      { key: 'carrier_id', flag: '--carrier', arg: 'id', description: 'carrier_id of the labels, e.g. ups', required: true },
-      { key: 'date', arg: 'YYYY-MM-DD', description: 'day (UTC) the labels were bought; default today' },
-    ],
-    configure: (cmd) => {
-      cmd.option('--package <id...>', 'only these packages (each must qualify)');
-      documentOptions(cmd, 'manifest');
-    },
-    transform: (body, opts) => (opts.package ? { ...body, package_ids: opts.package } : body),
-    after: async (ctx, record, opts) => {
-      const o = opts as DocumentOptions;
-      if (!o.output && !o.print) return;
-      await deliver(ctx, await fetchManifest(ctx.client(), String((record as { id: string }).id)), o, false);
-    },
-    examples: ['fos scan-forms create --warehouse "Portland DC" --carrier ups --print', 'fos scan-forms create --warehouse "Portland DC" --carrier fedex --output manifest.pdf'],
-  }),
-  manifest(ctx),
-]);
+export default (ctx: Context): Command =>
+  group('scan-forms', 'Scan forms: the end-of-day manifest of a warehouse and carrier', [
+    listCommand(ctx, {
+      description: 'List scan forms, newest first',
+      path: () => path(),
+      query: [
+        { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'scan forms of this warehouse', ref: 'warehouse' },
+        { key: 'carrier_id', flag: '--carrier', arg: 'id', description: 'scan forms of this carrier' },
+        { key: 'form_date', flag: '--date', arg: 'YYYY-MM-DD', description: 'scan forms of this day' },
+      ],
+      columns: ['id', 'form_date', 'carrier_name', 'warehouse_name', 'package_count', 'created_at'],
+      examples: ['fos scan-forms list --date 2026-11-23'],
+    }),
+    getCommand(ctx, {
+      description: 'Show a scan form (its packages: fos packages list --scan-form <id>)',
+      args: ['<scan-form-id>'],
+      path: ([id]) => path(id),
+      examples: ['fos scan-forms get 0193…'],
+    }),
+    writeCommand(ctx, {
+      name: 'create',
+      description: "Put the day's labelled packages of a carrier at a warehouse on a scan form (no longer voidable)",
+      method: 'POST',
+      mode: 'create',
+      path: () => path(),
+      fields: [
+        {
+          key: 'warehouse_id',
+          flag: '--warehouse',
+          arg: 'name|id',
+          description: 'warehouse the driver collects from',
+          required: true,
+          ref: 'warehouse',
+        },
+        { key: 'carrier_id', flag: '--carrier', arg: 'id', description: 'carrier_id of the labels, e.g. ups', required: true },
+        { key: 'date', arg: 'YYYY-MM-DD', description: 'day (UTC) the labels were bought; default today' },
+      ],
+      configure: (cmd) => {
+        cmd.option('--package <id...>', 'only these packages (each must qualify)');
+        documentOptions(cmd, 'manifest');
+      },
+      transform: (body, opts) => (opts.package ? { ...body, package_ids: opts.package } : body),
+      after: async (ctx, record, opts) => {
+        const o = opts as DocumentOptions;
+        if (!o.output && !o.print) return;
+        await deliver(ctx, await fetchManifest(ctx.client(), String((record as { id: string }).id)), o, false);
+      },
+      examples: [
+        'fos scan-forms create --warehouse "Portland DC" --carrier ups --print',
+        'fos scan-forms create --warehouse "Portland DC" --carrier fedex --output manifest.pdf',
+      ],
+    }),
+    manifest(ctx),
+  ]);

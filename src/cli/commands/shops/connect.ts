@@ -15,7 +15,7 @@ function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE
     transform: (body) => ({ ...body, shop_type: shopType }),
     // On a terminal, what the flags left out is asked; secrets without echo.
     interactive: async (c, body) => {
-      const conn = ((body.connection ??= {}) as Record<string, unknown>);
+      const conn = (body.connection ??= {}) as Record<string, unknown>;
       for (const [key, flag, secret] of REQUIRED[shopType]) {
         if (conn[key] !== undefined) continue;
         conn[key] = secret
@@ -33,10 +33,22 @@ function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE
 
 export default function shopsConnect(ctx: Context): Command {
   const cmd = new Command('connect').description('Connect a shop of a sales channel: shopify | woocommerce');
-  cmd.addCommand(platform(ctx, 'shopify', 'SHOPIFY',
-    'fos shops connect shopify --name "My Shop" --shop-domain my-shop.myshopify.com --access-token shpat_… --webhook-secret …'));
-  cmd.addCommand(platform(ctx, 'woocommerce', 'WOOCOMMERCE',
-    'fos shops connect woocommerce --name "My Store" --store-url https://store.example --consumer-key ck_… --consumer-secret cs_… --webhook-secret …'));
+  cmd.addCommand(
+    platform(
+      ctx,
+      'shopify',
+      'SHOPIFY',
+      'fos shops connect shopify --name "My Shop" --shop-domain my-shop.myshopify.com --access-token shpat_… --webhook-secret …',
+    ),
+  );
+  cmd.addCommand(
+    platform(
+      ctx,
+      'woocommerce',
+      'WOOCOMMERCE',
+      'fos shops connect woocommerce --name "My Store" --store-url https://store.example --consumer-key ck_… --consumer-secret cs_… --webhook-secret …',
+    ),
+  );
   cmd.action(() => {
     throw new UsageError('name the platform: fos shops connect shopify … | fos shops connect woocommerce …');
   });

@@ -10,14 +10,29 @@ const common: FieldSpec[] = [
   { key: 'name', description: 'shop name in fos', required: true },
   { key: 'merchant_team_id', flag: '--merchant', arg: 'team-id', description: 'merchant team (needed when several are delegated)' },
   { key: 'connection.webhook_secret', flag: '--webhook-secret', arg: 'secret', description: 'the secret the platform signs webhooks with' },
-  { key: 'connection.api_base_url', flag: '--api-base-url', arg: 'url', description: 'send platform calls here instead (proxy, test double)' },
-  { key: 'settings.notify_customer', flag: '--notify-customer', type: 'boolean', description: 'Shopify: email the customer on fulfilment; WooCommerce: customer note' },
-  { key: 'settings.warehouse_id', flag: '--warehouse', arg: 'warehouse-id', description: 'push the available stock of this warehouse only' },
+  {
+    key: 'connection.api_base_url',
+    flag: '--api-base-url',
+    arg: 'url',
+    description: 'send platform calls here instead (proxy, test double)',
+  },
+  {
+    key: 'settings.notify_customer',
+    flag: '--notify-customer',
+    type: 'boolean',
+    description: 'Shopify: email the customer on fulfilment; WooCommerce: customer note',
+  },
+  {
+    key: 'settings.warehouse_id',
+    flag: '--warehouse',
+    arg: 'warehouse-id',
+    description: 'push the available stock of this warehouse only',
+  },
 ];
 
 export const SHOPIFY_FIELDS: FieldSpec[] = [
   ...common,
-  { key: 'connection.shop_domain', flag: '--shop-domain', arg: 'name.myshopify.com', description: 'the shop\'s myshopify.com domain' },
+  { key: 'connection.shop_domain', flag: '--shop-domain', arg: 'name.myshopify.com', description: "the shop's myshopify.com domain" },
   { key: 'connection.access_token', flag: '--access-token', arg: 'shpat_…', description: 'Admin API access token of the custom app' },
   { key: 'connection.api_version', flag: '--api-version', arg: 'YYYY-MM', description: 'GraphQL Admin API version' },
   { key: 'settings.location_id', flag: '--location', arg: 'gid', description: 'Shopify location whose available quantity fos sets' },
@@ -25,13 +40,22 @@ export const SHOPIFY_FIELDS: FieldSpec[] = [
 
 export const WOO_FIELDS: FieldSpec[] = [
   ...common,
-  { key: 'connection.store_url', flag: '--store-url', arg: 'https://…', description: 'the store\'s address' },
+  { key: 'connection.store_url', flag: '--store-url', arg: 'https://…', description: "the store's address" },
   { key: 'connection.consumer_key', flag: '--consumer-key', arg: 'ck_…', description: 'REST API consumer key' },
   { key: 'connection.consumer_secret', flag: '--consumer-secret', arg: 'cs_…', description: 'REST API consumer secret' },
 ];
 
 /** What each platform needs in `connection`, and whether it is a secret (asked hidden). */
 export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE', [string, string, boolean][]> = {
-  SHOPIFY: [['shop_domain', '--shop-domain', false], ['access_token', '--access-token', true], ['webhook_secret', '--webhook-secret', true]],
-  WOOCOMMERCE: [['store_url', '--store-url', false], ['consumer_key', '--consumer-key', true], ['consumer_secret', '--consumer-secret', true], ['webhook_secret', '--webhook-secret', true]],
+  SHOPIFY: [
+    ['shop_domain', '--shop-domain', false],
+    ['access_token', '--access-token', true],
+    ['webhook_secret', '--webhook-secret', true],
+  ],
+  WOOCOMMERCE: [
+    ['store_url', '--store-url', false],
+    ['consumer_key', '--consumer-key', true],
+    ['consumer_secret', '--consumer-secret', true],
+    ['webhook_secret', '--webhook-secret', true],
+  ],
 };

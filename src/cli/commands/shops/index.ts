@@ -5,5 +5,13 @@ import { shopsCheck, shopsDeliveries, shopsDisconnect, shopsGet, shopsList, shop
 
 export default (ctx: Context) =>
   group('shops', 'Sales-channel shops: connect Shopify or WooCommerce, sync, deliveries (needs MANAGE_SHOPS)', [
-    shopsList(ctx), shopsGet(ctx), connect(ctx), shopsUpdate(ctx), shopsSync(ctx), shopsCheck(ctx), shopsDeliveries(ctx), shopsReplay(ctx), shopsDisconnect(ctx),
+    shopsList(ctx),
+    shopsGet(ctx),
+    connect(ctx),
+    shopsUpdate(ctx),
+    shopsSync(ctx),
+    shopsCheck(ctx),
+    shopsDeliveries(ctx),
+    shopsReplay(ctx),
+    shopsDisconnect(ctx),
   ]);

@@ -5,5 +5,4 @@ import get from './get.js';
 import list from './list.js';
 import update from './update.js';
 
-export default (ctx: Context) =>
-  group('vendors', 'Vendors of a merchant team', [list(ctx), get(ctx), create(ctx), update(ctx)]);
+export default (ctx: Context) => group('vendors', 'Vendors of a merchant team', [list(ctx), get(ctx), create(ctx), update(ctx)]);

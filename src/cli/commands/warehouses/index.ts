@@ -8,19 +8,20 @@ import { getCommand, group, resourcePath } from '../../shared/resource.js';
 
 const path = (id?: string) => resourcePath('/ops/warehouses', id);
 
-export default (ctx: Context): Command => group('warehouses', 'Warehouses of your team: names and ids', [
-  listCommand(ctx, {
-    description: 'List the team\'s warehouses, by name',
-    path: () => path(),
-    query: [{ key: 'name', description: 'only warehouses with exactly this name' }],
-    columns: ['id', 'name', 'city', 'state', 'country', 'label_format'],
-    examples: ['fos warehouses list', 'fos warehouses list --json id,name'],
-  }),
-  getCommand(ctx, {
-    description: 'Show one warehouse, by name, id or id prefix',
-    args: ['<warehouse>'],
-    path: ([id]) => path(id),
-    resolveArgs: async (c, [ref]) => [await resolveRef(c.client(), 'warehouse', ref)],
-    examples: ['fos warehouses get "Portland DC"', 'fos warehouses get 0193a1b2'],
-  }),
-]);
+export default (ctx: Context): Command =>
+  group('warehouses', 'Warehouses of your team: names and ids', [
+    listCommand(ctx, {
+      description: "List the team's warehouses, by name",
+      path: () => path(),
+      query: [{ key: 'name', description: 'only warehouses with exactly this name' }],
+      columns: ['id', 'name', 'city', 'state', 'country', 'label_format'],
+      examples: ['fos warehouses list', 'fos warehouses list --json id,name'],
+    }),
+    getCommand(ctx, {
+      description: 'Show one warehouse, by name, id or id prefix',
+      args: ['<warehouse>'],
+      path: ([id]) => path(id),
+      resolveArgs: async (c, [ref]) => [await resolveRef(c.client(), 'warehouse', ref)],
+      examples: ['fos warehouses get "Portland DC"', 'fos warehouses get 0193a1b2'],
+    }),
+  ]);

@@ -11,5 +11,12 @@ import update from './update.js';
 
 export default (ctx: Context) =>
   group('webhooks', 'Webhook endpoints and deliveries (needs MANAGE_WEBHOOKS)', [
-    list(ctx), get(ctx), create(ctx), update(ctx), del(ctx), deliveries(ctx), listen(ctx), trigger(ctx),
+    list(ctx),
+    get(ctx),
+    create(ctx),
+    update(ctx),
+    del(ctx),
+    deliveries(ctx),
+    listen(ctx),
+    trigger(ctx),
   ]);

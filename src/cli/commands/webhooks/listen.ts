@@ -8,8 +8,18 @@ import { commandOf, withExamples } from '../../shared/help.js';
 // printed as they come (NDJSON on stdout) and, with --forward-to, POSTed to a local URL signed as
 // real deliveries are, so a receiver is developed without exposing it to the internet.
 
-interface StreamEvent { id: string; type: string; created_at: string; data: unknown }
-interface ListenOptions { forwardTo?: string; events?: string; secret?: string; maxEvents?: number }
+interface StreamEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: unknown;
+}
+interface ListenOptions {
+  forwardTo?: string;
+  events?: string;
+  secret?: string;
+  maxEvents?: number;
+}
 
 const WAIT_SECONDS = 20;
 
@@ -24,8 +34,16 @@ async function forward(ctx: Context, url: string, secret: string, e: StreamEvent
   const body = JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data });
   try {
     const res = await fetch(url, {
-      method: 'POST', body, signal: AbortSignal.timeout(10_000),
-      headers: { 'content-type': 'application/json', 'user-agent': 'fos-webhooks-listen', [SIGNATURE_HEADER]: signWebhook(secret, body), [EVENT_ID_HEADER]: e.id, [EVENT_TYPE_HEADER]: e.type },
+      method: 'POST',
+      body,
+      signal: AbortSignal.timeout(10_000),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'fos-webhooks-listen',
+        [SIGNATURE_HEADER]: signWebhook(secret, body),
+        [EVENT_ID_HEADER]: e.id,
+        [EVENT_TYPE_HEADER]: e.type,
+      },
     });
     await res.body?.cancel().catch(() => {});
     ctx.io.info(`${e.type} ${e.id} -> POST ${url} [${res.status}]`);
@@ -35,22 +53,32 @@ async function forward(ctx: Context, url: string, secret: string, e: StreamEvent
 }
 
 export default function webhooksListen(ctx: Context): Command {
-  const cmd = new Command('listen').description('Print the team\'s events as they happen and forward each, signed, to a local URL (like stripe listen)');
-  cmd.option('--forward-to <url>', 'POST each event here, signed as webhook deliveries are (fos-signature)')
+  const cmd = new Command('listen').description(
+    "Print the team's events as they happen and forward each, signed, to a local URL (like stripe listen)",
+  );
+  cmd
+    .option('--forward-to <url>', 'POST each event here, signed as webhook deliveries are (fos-signature)')
     .option('--events <types>', 'comma-separated event types, order.* for a family (default: all)')
     .option('--secret <whsec_…>', 'signing secret for forwarded events (default: $FOS_WEBHOOK_SECRET, else a new one, printed)')
     .option('--max-events <n>', 'stop after this many events (default: run until interrupted)', positive);
   cmd.action(async (...actionArgs: unknown[]) => {
     const opts = commandOf(actionArgs).opts() as ListenOptions;
-    if (opts.forwardTo && !/^https?:\/\//.test(opts.forwardTo)) throw new InvalidArgumentError('--forward-to takes an http:// or https:// URL');
+    if (opts.forwardTo && !/^https?:\/\//.test(opts.forwardTo))
+      throw new InvalidArgumentError('--forward-to takes an http:// or https:// URL');
     const secret = opts.secret ?? ctx.env.FOS_WEBHOOK_SECRET ?? newWebhookSecret();
     const client = ctx.client();
     // The first answer (wait 0, no cursor) fixes "from now on" before we say we are ready.
     let after = (await client.get<{ meta: { next_after: string } }>('/webhooks/events', { types: opts.events, wait: 0 })).meta.next_after;
-    ctx.io.info(`Ready: listening for ${opts.events ?? 'all'} events${opts.forwardTo ? `, forwarding to ${opts.forwardTo}` : ''}. Signing secret: ${secret} (Ctrl-C to stop)`);
+    ctx.io.info(
+      `Ready: listening for ${opts.events ?? 'all'} events${opts.forwardTo ? `, forwarding to ${opts.forwardTo}` : ''}. Signing secret: ${secret} (Ctrl-C to stop)`,
+    );
     let seen = 0;
     for (;;) {
-      const page = await client.get<{ data: StreamEvent[]; meta: { next_after: string } }>('/webhooks/events', { after, types: opts.events, wait: WAIT_SECONDS });
+      const page = await client.get<{ data: StreamEvent[]; meta: { next_after: string } }>('/webhooks/events', {
+        after,
+        types: opts.events,
+        wait: WAIT_SECONDS,
+      });
       after = page.meta.next_after;
       for (const e of page.data) {
         await ctx.io.out(`${JSON.stringify(e)}\n`);

@@ -6,7 +6,7 @@ import { writeCommand } from '../../shared/resource.js';
 export default function webhooksTrigger(ctx: Context): Command {
   return writeCommand(ctx, {
     name: 'trigger',
-    description: 'Send a sample event of a type to the team\'s endpoints and listeners (data.sample is true)',
+    description: "Send a sample event of a type to the team's endpoints and listeners (data.sample is true)",
     method: 'POST',
     mode: 'action',
     args: ['<event-type>'],

@@ -44,7 +44,9 @@ export async function customsOf(client: Client, pkg: PackageForCustoms): Promise
       value: Math.round((l.customs_value ?? 0) * l.quantity * 100) / 100,
       currency: l.customs_value_currency ?? 'USD',
       weight_g: l.weight !== null ? convertWeight(l.weight * l.quantity, l.weight_unit ?? 'G', 'G') : 0,
-      hs_code: l.hs_code, origin_country: l.country_of_origin, eccn: l.eccn,
+      hs_code: l.hs_code,
+      origin_country: l.country_of_origin,
+      eccn: l.eccn,
     })),
   };
 }

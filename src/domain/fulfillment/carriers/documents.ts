@@ -17,17 +17,27 @@ export interface FetchedDocument {
 const MAX_BYTES = 10 * 1024 * 1024;
 
 /** Downloads a platform document; a failure is a 502-like refusal (nothing is recorded). */
-export async function download(url: string, kind: FetchedDocument['kind'], format: 'PDF' | 'ZPL', policy: OutboundPolicy, timeoutMs = 30_000): Promise<FetchedDocument> {
+export async function download(
+  url: string,
+  kind: FetchedDocument['kind'],
+  format: 'PDF' | 'ZPL',
+  policy: OutboundPolicy,
+  timeoutMs = 30_000,
+): Promise<FetchedDocument> {
   const fetcher = policyFetch(policy);
   let res: Response;
   try {
     res = await fetcher(url, { signal: AbortSignal.timeout(timeoutMs) });
   } catch {
-    throw new DomainError('unavailable', `The carrier platform's ${kind === 'LABEL' ? 'label' : 'document'} could not be downloaded; try again.`);
+    throw new DomainError(
+      'unavailable',
+      `The carrier platform's ${kind === 'LABEL' ? 'label' : 'document'} could not be downloaded; try again.`,
+    );
   }
   if (!res.ok) throw new DomainError('unavailable', `The carrier platform's document download answered HTTP ${res.status}; try again.`);
   const bytes = Buffer.from(await res.arrayBuffer());
-  if (!bytes.length || bytes.length > MAX_BYTES) throw new DomainError('unavailable', 'The carrier platform sent an empty or oversized document.');
+  if (!bytes.length || bytes.length > MAX_BYTES)
+    throw new DomainError('unavailable', 'The carrier platform sent an empty or oversized document.');
   const content_type = format === 'ZPL' ? 'application/x-zpl' : 'application/pdf';
   return { kind, format, content_type, bytes, source_url: url };
 }
@@ -38,7 +48,15 @@ export async function storeDocuments(tx: TxClient, teamId: string, packageId: st
   await tx.carrierDocument.deleteMany({ where: { package_id: packageId } });
   for (const d of docs) {
     await tx.carrierDocument.create({
-      data: { team_id: teamId, package_id: packageId, kind: d.kind, format: d.format, content_type: d.content_type, bytes: new Uint8Array(d.bytes), source_url: d.source_url },
+      data: {
+        team_id: teamId,
+        package_id: packageId,
+        kind: d.kind,
+        format: d.format,
+        content_type: d.content_type,
+        bytes: new Uint8Array(d.bytes),
+        source_url: d.source_url,
+      },
     });
   }
 }
@@ -46,6 +64,7 @@ export async function storeDocuments(tx: TxClient, teamId: string, packageId: st
 /** The stored document of a package, newest first; null when the label is fos's own. */
 export function storedDocument(client: Db['prisma'], teamId: string, packageId: string, kind: FetchedDocument['kind']) {
   return client.carrierDocument.findFirst({
-    where: { package_id: packageId, team_id: teamId, kind }, orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
+    where: { package_id: packageId, team_id: teamId, kind },
+    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
   });
 }

@@ -5,7 +5,15 @@ import { policyAgent, type OutboundPolicy } from '../../carrier-integrations/out
 import type { Address } from '../lookups.js';
 import { carrierIdOf, compact, parcelOf, platformAddress, platformError } from './platform.js';
 import type {
-  BuyOptions, CarrierAdapter, CustomsInfo, PurchasedLabel, Rate, RatePackage, RateQuote, Reconciled, RefundState,
+  BuyOptions,
+  CarrierAdapter,
+  CustomsInfo,
+  PurchasedLabel,
+  Rate,
+  RatePackage,
+  RateQuote,
+  Reconciled,
+  RefundState,
 } from './types.js';
 import { amountOf } from './units.js';
 
@@ -18,27 +26,45 @@ import { amountOf } from './units.js';
 /* eslint-disable @typescript-eslint/no-explicit-any -- the client's objects are untyped JSON */
 type Json = any;
 
-export function easypostClient(row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>, policy: OutboundPolicy, timeoutMs = 30_000) {
+export function easypostClient(
+  row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>,
+  policy: OutboundPolicy,
+  timeoutMs = 30_000,
+) {
   const creds = credentialsOf(row);
   const baseUrl = (row.api_base_url ?? DEFAULT_BASE_URLS.EASYPOST!).replace(/\/$/, '');
   const agent = policyAgent(baseUrl, policy);
   const Client = EasyPostClient as unknown as new (key: string, opts: object) => Json;
   return new Client(creds?.api_key ?? '', {
-    baseUrl: `${baseUrl}/`, timeout: timeoutMs,
+    baseUrl: `${baseUrl}/`,
+    timeout: timeoutMs,
     requestMiddleware: (req: Json) => (agent ? req.agent(agent) : req),
   });
 }
 
-const customsInfo = (c: CustomsInfo) => compact({
-  contents_type: c.contents_type.toLowerCase(), contents_explanation: c.contents_explanation, customs_signer: c.signer,
-  customs_certify: c.certify, non_delivery_option: c.non_delivery_option.toLowerCase(), restriction_type: c.restriction_type.toLowerCase(),
-  restriction_comments: c.restriction_comments, eel_pfc: c.eel_pfc,
-  customs_items: c.items.map((i) => compact({
-    description: i.description, quantity: i.quantity, value: i.value, currency: i.currency,
-    weight: Math.max(0.1, Math.round((i.weight_g / 28.349523125) * 10) / 10), hs_tariff_number: i.hs_code, origin_country: i.origin_country,
-    eccn: i.eccn,
-  })),
-});
+const customsInfo = (c: CustomsInfo) =>
+  compact({
+    contents_type: c.contents_type.toLowerCase(),
+    contents_explanation: c.contents_explanation,
+    customs_signer: c.signer,
+    customs_certify: c.certify,
+    non_delivery_option: c.non_delivery_option.toLowerCase(),
+    restriction_type: c.restriction_type.toLowerCase(),
+    restriction_comments: c.restriction_comments,
+    eel_pfc: c.eel_pfc,
+    customs_items: c.items.map((i) =>
+      compact({
+        description: i.description,
+        quantity: i.quantity,
+        value: i.value,
+        currency: i.currency,
+        weight: Math.max(0.1, Math.round((i.weight_g / 28.349523125) * 10) / 10),
+        hs_tariff_number: i.hs_code,
+        origin_country: i.origin_country,
+        eccn: i.eccn,
+      }),
+    ),
+  });
 
 export class EasyPostCarrier implements CarrierAdapter {
   readonly type = 'EASYPOST';
@@ -47,7 +73,11 @@ export class EasyPostCarrier implements CarrierAdapter {
   readonly name: string;
   private readonly client: Json;
 
-  constructor(private readonly row: CarrierIntegration, policy: OutboundPolicy, timeoutMs?: number) {
+  constructor(
+    private readonly row: CarrierIntegration,
+    policy: OutboundPolicy,
+    timeoutMs?: number,
+  ) {
     this.id = row.id;
     this.name = row.name;
     this.client = easypostClient(row, policy, timeoutMs);
@@ -61,14 +91,28 @@ export class EasyPostCarrier implements CarrierAdapter {
     const invoice = (s.forms ?? []).find((f: Json) => f.form_type === 'commercial_invoice');
     const days = sel.delivery_days ?? sel.est_delivery_days ?? null;
     return {
-      tracking_code: String(s.tracking_code), tracking_url: s.tracker?.public_url ?? null, label_url: null,
-      remote_id: s.id, remote_transaction_id: null, price: amountOf(sel.rate) ?? 0, currency: sel.currency ?? 'USD',
-      list_rate: amountOf(sel.list_rate), retail_rate: amountOf(sel.retail_rate),
-      formatted_service: `${carrier} ${service}`.trim(), carrier_name: carrier, carrier_id: carrierIdOf(carrier), service_id: service,
-      delivery_days: typeof days === 'number' ? days : null, delivery_date: sel.delivery_date ? new Date(sel.delivery_date) : null,
-      delivery_date_guaranteed: !!sel.delivery_date_guaranteed, zone: s.usps_zone != null ? String(s.usps_zone) : null,
-      download_url: zpl ? (s.postage_label.label_zpl_url ?? s.postage_label.label_url) : (s.postage_label.label_pdf_url ?? s.postage_label.label_url),
-      download_format: zpl ? 'ZPL' : 'PDF', commercial_invoice_url: invoice?.form_url ?? null,
+      tracking_code: String(s.tracking_code),
+      tracking_url: s.tracker?.public_url ?? null,
+      label_url: null,
+      remote_id: s.id,
+      remote_transaction_id: null,
+      price: amountOf(sel.rate) ?? 0,
+      currency: sel.currency ?? 'USD',
+      list_rate: amountOf(sel.list_rate),
+      retail_rate: amountOf(sel.retail_rate),
+      formatted_service: `${carrier} ${service}`.trim(),
+      carrier_name: carrier,
+      carrier_id: carrierIdOf(carrier),
+      service_id: service,
+      delivery_days: typeof days === 'number' ? days : null,
+      delivery_date: sel.delivery_date ? new Date(sel.delivery_date) : null,
+      delivery_date_guaranteed: !!sel.delivery_date_guaranteed,
+      zone: s.usps_zone != null ? String(s.usps_zone) : null,
+      download_url: zpl
+        ? (s.postage_label.label_zpl_url ?? s.postage_label.label_url)
+        : (s.postage_label.label_pdf_url ?? s.postage_label.label_url),
+      download_format: zpl ? 'ZPL' : 'PDF',
+      commercial_invoice_url: invoice?.form_url ?? null,
     };
   }
 
@@ -76,24 +120,43 @@ export class EasyPostCarrier implements CarrierAdapter {
     const p = parcelOf(pkg);
     let s: Json;
     try {
-      s = await this.client.Shipment.create(compact({
-        to_address: compact(platformAddress(to)), from_address: compact(platformAddress(pkg.from)),
-        parcel: compact({ length: p.length, width: p.width, height: p.height, weight: p.weight_oz }),
-        reference: pkg.id, options: { label_format: pkg.label_format ?? 'PDF', label_size: '4x6' }, customs_info: customs ? customsInfo(customs) : null,
-      }));
+      s = await this.client.Shipment.create(
+        compact({
+          to_address: compact(platformAddress(to)),
+          from_address: compact(platformAddress(pkg.from)),
+          parcel: compact({ length: p.length, width: p.width, height: p.height, weight: p.weight_oz }),
+          reference: pkg.id,
+          options: { label_format: pkg.label_format ?? 'PDF', label_size: '4x6' },
+          customs_info: customs ? customsInfo(customs) : null,
+        }),
+      );
     } catch (err) {
       throw platformError('EasyPost', err);
     }
     const enabled = Array.isArray(this.row.enabled_carriers) ? (this.row.enabled_carriers as string[]).map(carrierIdOf) : null;
-    const rates: Rate[] = (s.rates ?? []).filter((r: Json) => !enabled || enabled.includes(carrierIdOf(String(r.carrier))))
+    const rates: Rate[] = (s.rates ?? [])
+      .filter((r: Json) => !enabled || enabled.includes(carrierIdOf(String(r.carrier))))
       .map((r: Json) => ({
-        currency: r.currency ?? 'USD', amount: amountOf(r.rate) ?? 0, service_name: String(r.service), carrier_name: String(r.carrier),
-        service_id: String(r.service), carrier_id: carrierIdOf(String(r.carrier)), carrier_integration_type: this.type,
-        carrier_integration_id: this.id, estimated_days: r.delivery_days ?? r.est_delivery_days ?? null,
-        delivery_date_guaranteed: !!r.delivery_date_guaranteed, delivery_date: r.delivery_date ? new Date(r.delivery_date) : null,
-        provider_rate_id: String(r.id), remote_shipment_id: String(s.id), list_rate: amountOf(r.list_rate), retail_rate: amountOf(r.retail_rate),
+        currency: r.currency ?? 'USD',
+        amount: amountOf(r.rate) ?? 0,
+        service_name: String(r.service),
+        carrier_name: String(r.carrier),
+        service_id: String(r.service),
+        carrier_id: carrierIdOf(String(r.carrier)),
+        carrier_integration_type: this.type,
+        carrier_integration_id: this.id,
+        estimated_days: r.delivery_days ?? r.est_delivery_days ?? null,
+        delivery_date_guaranteed: !!r.delivery_date_guaranteed,
+        delivery_date: r.delivery_date ? new Date(r.delivery_date) : null,
+        provider_rate_id: String(r.id),
+        remote_shipment_id: String(s.id),
+        list_rate: amountOf(r.list_rate),
+        retail_rate: amountOf(r.retail_rate),
       }));
-    const errors = (s.messages ?? []).map((m: Json) => ({ carrier_type: this.id, message: `EasyPost ${m.carrier ?? ''}: ${m.message}`.replace('  ', ' ') }));
+    const errors = (s.messages ?? []).map((m: Json) => ({
+      carrier_type: this.id,
+      message: `EasyPost ${m.carrier ?? ''}: ${m.message}`.replace('  ', ' '),
+    }));
     return { rates, errors };
   }
 
@@ -116,7 +179,8 @@ export class EasyPostCarrier implements CarrierAdapter {
     try {
       const s = await this.client.Shipment.retrieve(remoteShipmentId);
       if (!s.postage_label || !s.tracking_code) return { bought: false };
-      if (opts.format === 'ZPL' && !s.postage_label.label_zpl_url) return { bought: true, label: this.label(await this.client.Shipment.convertLabelFormat(s.id, 'ZPL'), null) };
+      if (opts.format === 'ZPL' && !s.postage_label.label_zpl_url)
+        return { bought: true, label: this.label(await this.client.Shipment.convertLabelFormat(s.id, 'ZPL'), null) };
       return { bought: true, label: this.label(s, null) };
     } catch (err) {
       throw platformError('EasyPost', err);

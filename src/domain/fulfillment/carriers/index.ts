@@ -18,14 +18,21 @@ export function adapterOf(client: Client, row: CarrierIntegration, policy: Outbo
 }
 
 const servesWarehouse = (row: CarrierIntegration, warehouseId: string | null) =>
-  !Array.isArray(row.warehouse_ids) || !(row.warehouse_ids as unknown[]).length || (!!warehouseId && (row.warehouse_ids as string[]).includes(warehouseId));
+  !Array.isArray(row.warehouse_ids) ||
+  !(row.warehouse_ids as unknown[]).length ||
+  (!!warehouseId && (row.warehouse_ids as string[]).includes(warehouseId));
 
 /**
  * The carrier adapters a package is rated with: the team's enabled integrations serving its
  * warehouse (an integration without warehouse_ids serves all). A team that never connected an
  * integration rates with the built-in table (the demo's default, a test carrier).
  */
-export async function carrierAdapters(client: Client, teamId: string, warehouseId: string | null, policy: OutboundPolicy = {}): Promise<CarrierAdapter[]> {
+export async function carrierAdapters(
+  client: Client,
+  teamId: string,
+  warehouseId: string | null,
+  policy: OutboundPolicy = {},
+): Promise<CarrierAdapter[]> {
   const rows = await client.carrierIntegration.findMany({ where: { team_id: teamId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
   if (!rows.length) return [new TableCarrier(client, teamId, BUILT_IN_TABLE)];
   return rows.filter((r) => r.enabled && servesWarehouse(r, warehouseId)).map((r) => adapterOf(client, r, policy));

@@ -7,15 +7,29 @@ import { convertLength, convertWeight } from './units.js';
 // a platform's refusal becomes a message fos can show (never its credentials or raw internals).
 
 export interface PlatformAddress {
-  name: string | null; company: string | null; street1: string | null; street2: string | null;
-  city: string | null; state: string | null; zip: string | null; country: string | null;
-  phone: string | null; email: string | null;
+  name: string | null;
+  company: string | null;
+  street1: string | null;
+  street2: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  country: string | null;
+  phone: string | null;
+  email: string | null;
 }
 
 export const platformAddress = (a: Address): PlatformAddress => ({
-  name: a.name ?? null, company: a.company ?? null, street1: a.address1 ?? null, street2: a.address2 ?? null,
-  city: a.city ?? null, state: a.state ?? null, zip: a.zip ?? null, country: a.country ?? null,
-  phone: a.phone ?? null, email: (a as { email?: string | null }).email ?? null,
+  name: a.name ?? null,
+  company: a.company ?? null,
+  street1: a.address1 ?? null,
+  street2: a.address2 ?? null,
+  city: a.city ?? null,
+  state: a.state ?? null,
+  zip: a.zip ?? null,
+  country: a.country ?? null,
+  phone: a.phone ?? null,
+  email: (a as { email?: string | null }).email ?? null,
 });
 
 /** Drops null members (platforms treat an explicit null differently from an absent field). */
@@ -30,7 +44,9 @@ export function parcelOf(pkg: RatePackage): { length: number | null; width: numb
   const unit = pkg.measurement_unit ?? 'MM';
   const len = (v: number | null) => (v === null || v === undefined ? null : convertLength(v, unit, 'IN'));
   return {
-    length: len(pkg.length), width: len(pkg.width), height: len(pkg.height),
+    length: len(pkg.length),
+    width: len(pkg.width),
+    height: len(pkg.height),
     weight_oz: Math.max(0.1, Math.round(convertWeight(pkg.weight, pkg.weight_unit ?? 'G', 'OZ') * 10) / 10),
   };
 }
@@ -39,11 +55,18 @@ export function parcelOf(pkg: RatePackage): { length: number | null; width: numb
 export function platformError(platform: string, err: unknown): DomainError {
   const e = err as { statusCode?: number; message?: string; code?: string; body?: string; rawResponse?: { status?: number } };
   const status = e?.statusCode ?? e?.rawResponse?.status;
-  if (status === 401 || status === 403) return new DomainError('conflict', `${platform} refused the API key (HTTP ${status}): check the integration's credentials.`);
-  if (e instanceof Error && (e.name === 'OutboundRefused' || e.constructor.name === 'OutboundRefused')) return new DomainError('conflict', `${platform}: ${e.message}`);
+  if (status === 401 || status === 403)
+    return new DomainError('conflict', `${platform} refused the API key (HTTP ${status}): check the integration's credentials.`);
+  if (e instanceof Error && (e.name === 'OutboundRefused' || e.constructor.name === 'OutboundRefused'))
+    return new DomainError('conflict', `${platform}: ${e.message}`);
   const text = typeof e?.message === 'string' ? e.message.slice(0, 300) : 'request failed';
   return new DomainError('conflict', `${platform} answered ${status ? `HTTP ${status}: ` : ''}${text}`);
 }
 
 /** "FedEx" -> "fedex", "USPS" -> "usps": a carrier_id from a platform's carrier name. */
-export const carrierIdOf = (carrier: string) => carrier.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+export const carrierIdOf = (carrier: string) =>
+  carrier
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');

@@ -18,13 +18,28 @@ export const leaseMs = () => Number(process.env.FOS_LABEL_CLAIM_LEASE_MS) || 120
 
 const isUnique = (e: unknown) => (e as { code?: string })?.code === 'P2002';
 
-export async function claimPurchase(db: Db, teamId: string, packageId: string, adapter: CarrierAdapter, rate: Rate, format: 'PDF' | 'ZPL', origin: string) {
+export async function claimPurchase(
+  db: Db,
+  teamId: string,
+  packageId: string,
+  adapter: CarrierAdapter,
+  rate: Rate,
+  format: 'PDF' | 'ZPL',
+  origin: string,
+) {
   try {
     return await db.prisma.labelPurchase.create({
       data: {
-        team_id: teamId, package_id: packageId, active_package_id: packageId, integration_id: adapter.id, state: 'CLAIMED', label_format: format,
+        team_id: teamId,
+        package_id: packageId,
+        active_package_id: packageId,
+        integration_id: adapter.id,
+        state: 'CLAIMED',
+        label_format: format,
         rate: { ...rate, delivery_date: rate.delivery_date?.toISOString() ?? null } as unknown as Prisma.InputJsonValue,
-        remote_shipment_id: rate.remote_shipment_id ?? null, lease_until: new Date(Date.now() + leaseMs()), origin,
+        remote_shipment_id: rate.remote_shipment_id ?? null,
+        lease_until: new Date(Date.now() + leaseMs()),
+        origin,
       },
     });
   } catch (e) {
@@ -52,7 +67,8 @@ export async function fetchDocuments(label: PurchasedLabel, policy: OutboundPoli
 /** Abandons a claim the platform did not sell (frees the package for another purchase). */
 export async function abandon(db: Db, p: LabelPurchase, message: string) {
   await db.prisma.labelPurchase.updateMany({
-    where: { id: p.id, state: 'CLAIMED' }, data: { state: 'ABANDONED', active_package_id: null, error_message: message.slice(0, 500) },
+    where: { id: p.id, state: 'CLAIMED' },
+    data: { state: 'ABANDONED', active_package_id: null, error_message: message.slice(0, 500) },
   });
 }
 
@@ -61,7 +77,14 @@ export async function abandon(db: Db, p: LabelPurchase, message: string) {
  * (timeout, connection lost) asks the platform what happened, and when even that fails the claim
  * is left for reconciliation (503: retry; the retry reconciles instead of buying).
  */
-export async function buyClaimed(db: Db, p: LabelPurchase, adapter: CarrierAdapter, pkg: RatePackage, to: Address, opts: BuyOptions): Promise<PurchasedLabel> {
+export async function buyClaimed(
+  db: Db,
+  p: LabelPurchase,
+  adapter: CarrierAdapter,
+  pkg: RatePackage,
+  to: Address,
+  opts: BuyOptions,
+): Promise<PurchasedLabel> {
   const rate = rateOf(p);
   try {
     return await adapter.buy(rate, pkg, to, opts);
@@ -71,7 +94,10 @@ export async function buyClaimed(db: Db, p: LabelPurchase, adapter: CarrierAdapt
       state = await adapter.reconcile!(p.remote_shipment_id, rate.provider_rate_id, opts);
     } catch {
       await db.prisma.labelPurchase.updateMany({ where: { id: p.id, state: 'CLAIMED' }, data: { lease_until: new Date() } });
-      throw new DomainError('unavailable', `The carrier platform did not confirm the purchase for package ${p.package_id}; retry (it will be reconciled, never bought twice).`);
+      throw new DomainError(
+        'unavailable',
+        `The carrier platform did not confirm the purchase for package ${p.package_id}; retry (it will be reconciled, never bought twice).`,
+      );
     }
     if (state.bought) return state.label;
     await abandon(db, p, err instanceof Error ? err.message : 'refused');
@@ -86,7 +112,8 @@ export async function buyClaimed(db: Db, p: LabelPurchase, adapter: CarrierAdapt
 export async function takeOver(db: Db, p: LabelPurchase): Promise<LabelPurchase | null> {
   const lease_until = new Date(Date.now() + leaseMs());
   const { count } = await db.prisma.labelPurchase.updateMany({
-    where: { id: p.id, state: 'CLAIMED', lease_until: p.lease_until }, data: { lease_until },
+    where: { id: p.id, state: 'CLAIMED', lease_until: p.lease_until },
+    data: { lease_until },
   });
   return count ? { ...p, lease_until } : null;
 }

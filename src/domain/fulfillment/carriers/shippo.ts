@@ -6,7 +6,15 @@ import { policyFetch, type OutboundPolicy } from '../../carrier-integrations/out
 import type { Address } from '../lookups.js';
 import { carrierIdOf, compact, parcelOf, platformAddress, platformError } from './platform.js';
 import type {
-  BuyOptions, CarrierAdapter, CustomsInfo, PurchasedLabel, Rate, RatePackage, RateQuote, Reconciled, RefundState,
+  BuyOptions,
+  CarrierAdapter,
+  CustomsInfo,
+  PurchasedLabel,
+  Rate,
+  RatePackage,
+  RateQuote,
+  Reconciled,
+  RefundState,
 } from './types.js';
 import { amountOf } from './units.js';
 
@@ -20,24 +28,48 @@ import { amountOf } from './units.js';
 /* eslint-disable @typescript-eslint/no-explicit-any -- the client's objects as parsed */
 type Json = any;
 
-export function shippoClient(row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>, policy: OutboundPolicy, timeoutMs = 30_000) {
+export function shippoClient(
+  row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>,
+  policy: OutboundPolicy,
+  timeoutMs = 30_000,
+) {
   const creds = credentialsOf(row);
   const fetcher = policyFetch(policy);
-  const httpClient = new HTTPClient({ fetcher: (input, init) => fetcher(input as never, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) }) });
+  const httpClient = new HTTPClient({
+    fetcher: (input, init) => fetcher(input as never, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) }),
+  });
   return new Shippo({
-    apiKeyHeader: `ShippoToken ${creds?.api_key ?? ''}`, serverURL: (row.api_base_url ?? DEFAULT_BASE_URLS.SHIPPO!).replace(/\/$/, ''),
-    httpClient, timeoutMs, retryConfig: { strategy: 'none' },
+    apiKeyHeader: `ShippoToken ${creds?.api_key ?? ''}`,
+    serverURL: (row.api_base_url ?? DEFAULT_BASE_URLS.SHIPPO!).replace(/\/$/, ''),
+    httpClient,
+    timeoutMs,
+    retryConfig: { strategy: 'none' },
   });
 }
 
-const customsDeclaration = (c: CustomsInfo) => compact({
-  contentsType: c.contents_type, contentsExplanation: c.contents_explanation ?? undefined, certify: c.certify, certifySigner: c.signer,
-  nonDeliveryOption: c.non_delivery_option, eelPfc: c.eel_pfc ?? undefined, incoterm: c.incoterm ?? undefined,
-  items: c.items.map((i) => compact({
-    description: i.description, quantity: i.quantity, netWeight: String(i.weight_g), massUnit: 'g', valueAmount: String(i.value),
-    valueCurrency: i.currency, originCountry: i.origin_country ?? 'US', tariffNumber: i.hs_code ?? undefined, eccnEar99: i.eccn ?? undefined,
-  })),
-}) as Json;
+const customsDeclaration = (c: CustomsInfo) =>
+  compact({
+    contentsType: c.contents_type,
+    contentsExplanation: c.contents_explanation ?? undefined,
+    certify: c.certify,
+    certifySigner: c.signer,
+    nonDeliveryOption: c.non_delivery_option,
+    eelPfc: c.eel_pfc ?? undefined,
+    incoterm: c.incoterm ?? undefined,
+    items: c.items.map((i) =>
+      compact({
+        description: i.description,
+        quantity: i.quantity,
+        netWeight: String(i.weight_g),
+        massUnit: 'g',
+        valueAmount: String(i.value),
+        valueCurrency: i.currency,
+        originCountry: i.origin_country ?? 'US',
+        tariffNumber: i.hs_code ?? undefined,
+        eccnEar99: i.eccn ?? undefined,
+      }),
+    ),
+  }) as Json;
 
 export class ShippoCarrier implements CarrierAdapter {
   readonly type = 'SHIPPO';
@@ -46,7 +78,11 @@ export class ShippoCarrier implements CarrierAdapter {
   readonly name: string;
   private readonly client: Shippo;
 
-  constructor(private readonly row: CarrierIntegration, policy: OutboundPolicy, timeoutMs?: number) {
+  constructor(
+    private readonly row: CarrierIntegration,
+    policy: OutboundPolicy,
+    timeoutMs?: number,
+  ) {
     this.id = row.id;
     this.name = row.name;
     this.client = shippoClient(row, policy, timeoutMs);
@@ -57,23 +93,49 @@ export class ShippoCarrier implements CarrierAdapter {
     let s: Json;
     try {
       s = await this.client.shipments.create({
-        addressFrom: compact(platformAddress(pkg.from)) as Json, addressTo: compact(platformAddress(to)) as Json, async: false, metadata: pkg.id,
-        parcels: [compact({ length: String(p.length ?? 1), width: String(p.width ?? 1), height: String(p.height ?? 1), distanceUnit: 'in', weight: String(p.weight_oz), massUnit: 'oz' }) as Json],
+        addressFrom: compact(platformAddress(pkg.from)) as Json,
+        addressTo: compact(platformAddress(to)) as Json,
+        async: false,
+        metadata: pkg.id,
+        parcels: [
+          compact({
+            length: String(p.length ?? 1),
+            width: String(p.width ?? 1),
+            height: String(p.height ?? 1),
+            distanceUnit: 'in',
+            weight: String(p.weight_oz),
+            massUnit: 'oz',
+          }) as Json,
+        ],
         ...(customs ? { customsDeclaration: customsDeclaration(customs) } : {}),
       });
     } catch (err) {
       throw platformError('Shippo', err);
     }
     const enabled = Array.isArray(this.row.enabled_carriers) ? (this.row.enabled_carriers as string[]).map(carrierIdOf) : null;
-    const rates: Rate[] = (s.rates ?? []).filter((r: Json) => !enabled || enabled.includes(carrierIdOf(r.provider)))
+    const rates: Rate[] = (s.rates ?? [])
+      .filter((r: Json) => !enabled || enabled.includes(carrierIdOf(r.provider)))
       .map((r: Json) => ({
-        currency: r.currency, amount: amountOf(r.amount) ?? 0, service_name: r.servicelevel?.name ?? '', carrier_name: r.provider,
-        service_id: r.servicelevel?.token ?? '', carrier_id: carrierIdOf(r.provider), carrier_integration_type: this.type,
-        carrier_integration_id: this.id, estimated_days: r.estimatedDays ?? null, delivery_date_guaranteed: false,
-        delivery_date: r.arrivesBy ? new Date(r.arrivesBy) : null, provider_rate_id: r.objectId, remote_shipment_id: s.objectId,
-        list_rate: null, retail_rate: null,
+        currency: r.currency,
+        amount: amountOf(r.amount) ?? 0,
+        service_name: r.servicelevel?.name ?? '',
+        carrier_name: r.provider,
+        service_id: r.servicelevel?.token ?? '',
+        carrier_id: carrierIdOf(r.provider),
+        carrier_integration_type: this.type,
+        carrier_integration_id: this.id,
+        estimated_days: r.estimatedDays ?? null,
+        delivery_date_guaranteed: false,
+        delivery_date: r.arrivesBy ? new Date(r.arrivesBy) : null,
+        provider_rate_id: r.objectId,
+        remote_shipment_id: s.objectId,
+        list_rate: null,
+        retail_rate: null,
       }));
-    const errors = (s.messages ?? []).map((m: Json) => ({ carrier_type: this.id, message: `Shippo ${m.source ?? ''}: ${m.text}`.replace('  ', ' ') }));
+    const errors = (s.messages ?? []).map((m: Json) => ({
+      carrier_type: this.id,
+      message: `Shippo ${m.source ?? ''}: ${m.text}`.replace('  ', ' '),
+    }));
     return { rates, errors };
   }
 
@@ -82,13 +144,26 @@ export class ShippoCarrier implements CarrierAdapter {
     const carrier = String(r.provider ?? rate?.carrier_name ?? '');
     const service = String(r.servicelevelName ?? rate?.service_name ?? '');
     return {
-      tracking_code: String(t.trackingNumber), tracking_url: t.trackingUrlProvider ?? null, label_url: null,
-      remote_id: rate?.remote_shipment_id ?? null, remote_transaction_id: t.objectId ?? null,
-      price: amountOf(r.amount) ?? rate?.amount ?? 0, currency: r.currency ?? rate?.currency ?? 'USD', list_rate: null, retail_rate: null,
-      formatted_service: `${carrier} ${service}`.trim(), carrier_name: carrier, carrier_id: carrierIdOf(carrier),
-      service_id: rate?.service_id ?? service, delivery_days: rate?.estimated_days ?? null,
-      delivery_date: t.eta ? new Date(t.eta) : rate?.delivery_date ?? null, delivery_date_guaranteed: false, zone: null,
-      download_url: t.labelUrl ?? null, download_format: opts.format, commercial_invoice_url: t.commercialInvoiceUrl ?? null,
+      tracking_code: String(t.trackingNumber),
+      tracking_url: t.trackingUrlProvider ?? null,
+      label_url: null,
+      remote_id: rate?.remote_shipment_id ?? null,
+      remote_transaction_id: t.objectId ?? null,
+      price: amountOf(r.amount) ?? rate?.amount ?? 0,
+      currency: r.currency ?? rate?.currency ?? 'USD',
+      list_rate: null,
+      retail_rate: null,
+      formatted_service: `${carrier} ${service}`.trim(),
+      carrier_name: carrier,
+      carrier_id: carrierIdOf(carrier),
+      service_id: rate?.service_id ?? service,
+      delivery_days: rate?.estimated_days ?? null,
+      delivery_date: t.eta ? new Date(t.eta) : (rate?.delivery_date ?? null),
+      delivery_date_guaranteed: false,
+      zone: null,
+      download_url: t.labelUrl ?? null,
+      download_format: opts.format,
+      commercial_invoice_url: t.commercialInvoiceUrl ?? null,
     };
   }
 
@@ -96,13 +171,20 @@ export class ShippoCarrier implements CarrierAdapter {
     let t: Json;
     try {
       t = await this.client.transactions.create({
-        rate: rate.provider_rate_id, async: false, labelFileType: opts.format === 'ZPL' ? 'ZPLII' : 'PDF_4x6', metadata: opts.reference,
+        rate: rate.provider_rate_id,
+        async: false,
+        labelFileType: opts.format === 'ZPL' ? 'ZPLII' : 'PDF_4x6',
+        metadata: opts.reference,
       });
     } catch (err) {
       throw platformError('Shippo', err);
     }
     if (t.status !== 'SUCCESS') {
-      const why = (t.messages ?? []).map((m: Json) => m.text).filter(Boolean).join('; ') || `transaction ${t.status}`;
+      const why =
+        (t.messages ?? [])
+          .map((m: Json) => m.text)
+          .filter(Boolean)
+          .join('; ') || `transaction ${t.status}`;
       throw platformError('Shippo', new Error(`the label was not bought: ${why}`));
     }
     return this.label(t, rate, opts);

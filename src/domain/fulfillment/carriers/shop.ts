@@ -17,13 +17,19 @@ export interface Quote {
   errors: RateError[];
 }
 
-const errorOf = (a: CarrierAdapter, message: string): RateError => ({ carrier_type: a.type.toLowerCase(), message: `${a.name}: ${message}` });
+const errorOf = (a: CarrierAdapter, message: string): RateError => ({
+  carrier_type: a.type.toLowerCase(),
+  message: `${a.name}: ${message}`,
+});
 
 /** One adapter's quote, or its failure / timeout as a rate error (never thrown). */
 async function quoteOne(a: CarrierAdapter, pkg: RatePackage, to: Address, customs: CustomsInfo | null, timeoutMs: number): Promise<Quote> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<Quote>((resolve) => {
-    timer = setTimeout(() => resolve({ adapter: a, rates: [], errors: [errorOf(a, `no answer within ${timeoutMs} ms (timed out).`)] }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ adapter: a, rates: [], errors: [errorOf(a, `no answer within ${timeoutMs} ms (timed out).`)] }),
+      timeoutMs,
+    );
   });
   const quote = a.rate(pkg, to, customs).then(
     (q) => ({ adapter: a, rates: q.rates, errors: q.errors }),
@@ -31,7 +37,11 @@ async function quoteOne(a: CarrierAdapter, pkg: RatePackage, to: Address, custom
       // Only an adapter's own refusals are shown; anything else (a driver or database error)
       // stays out of responses and stored rate_error_data.
       const message = e instanceof DomainError ? e.message : 'The carrier service could not be quoted.';
-      return { adapter: a, rates: [] as Rate[], errors: [a.remote ? errorOf(a, message) : { carrier_type: a.type.toLowerCase(), message }] };
+      return {
+        adapter: a,
+        rates: [] as Rate[],
+        errors: [a.remote ? errorOf(a, message) : { carrier_type: a.type.toLowerCase(), message }],
+      };
     },
   );
   try {
@@ -41,7 +51,13 @@ async function quoteOne(a: CarrierAdapter, pkg: RatePackage, to: Address, custom
   }
 }
 
-export async function quoteAll(adapters: CarrierAdapter[], pkg: RatePackage, to: Address, customs: CustomsInfo | null, timeoutMs = rateTimeoutMs()) {
+export async function quoteAll(
+  adapters: CarrierAdapter[],
+  pkg: RatePackage,
+  to: Address,
+  customs: CustomsInfo | null,
+  timeoutMs = rateTimeoutMs(),
+) {
   return Promise.all(adapters.map((a) => quoteOne(a, pkg, to, customs, timeoutMs)));
 }
 
@@ -54,12 +70,17 @@ export interface Choice {
 /** The rates that fit the choice, best first. */
 export function rank(quotes: Quote[], choice: Choice) {
   const all = quotes.flatMap((q) => q.rates.map((rate) => ({ rate, adapter: q.adapter })));
-  const eligible = all.filter(({ rate }) =>
-    (!choice.service_id || rate.service_id === choice.service_id) && (!choice.carrier_id || rate.carrier_id === choice.carrier_id));
+  const eligible = all.filter(
+    ({ rate }) =>
+      (!choice.service_id || rate.service_id === choice.service_id) && (!choice.carrier_id || rate.carrier_id === choice.carrier_id),
+  );
   const days = (r: Rate) => r.estimated_days ?? 99;
-  eligible.sort((a, b) => (choice.strategy === 'FASTEST'
-    ? days(a.rate) - days(b.rate) || a.rate.amount - b.rate.amount
-    : a.rate.amount - b.rate.amount || days(a.rate) - days(b.rate)) || a.rate.service_name.localeCompare(b.rate.service_name));
+  eligible.sort(
+    (a, b) =>
+      (choice.strategy === 'FASTEST'
+        ? days(a.rate) - days(b.rate) || a.rate.amount - b.rate.amount
+        : a.rate.amount - b.rate.amount || days(a.rate) - days(b.rate)) || a.rate.service_name.localeCompare(b.rate.service_name),
+  );
   return { all, eligible };
 }
 
@@ -69,10 +90,18 @@ export function rateErrorData(message: string, quotes: Quote[], all: Array<{ rat
     message,
     detailed_errors: quotes.flatMap((q) => q.errors).map((e) => ({ carrier_type: e.carrier_type, message: e.message })),
     available_rates: all.map(({ rate: r }) => ({
-      currency: r.currency, amount: r.amount, service_name: r.service_name, carrier_name: r.carrier_name, service_id: r.service_id,
-      carrier_id: r.carrier_id, carrier_integration_type: r.carrier_integration_type, carrier_integration_id: r.carrier_integration_id,
-      estimated_days: r.estimated_days, delivery_date_guaranteed: r.delivery_date_guaranteed,
-      delivery_date: r.delivery_date?.toISOString() ?? null, provider_rate_id: r.provider_rate_id,
+      currency: r.currency,
+      amount: r.amount,
+      service_name: r.service_name,
+      carrier_name: r.carrier_name,
+      service_id: r.service_id,
+      carrier_id: r.carrier_id,
+      carrier_integration_type: r.carrier_integration_type,
+      carrier_integration_id: r.carrier_integration_id,
+      estimated_days: r.estimated_days,
+      delivery_date_guaranteed: r.delivery_date_guaranteed,
+      delivery_date: r.delivery_date?.toISOString() ?? null,
+      provider_rate_id: r.provider_rate_id,
     })),
   };
 }

@@ -20,7 +20,11 @@ export class TableCarrier implements CarrierAdapter {
   readonly id: string;
   readonly name: string;
 
-  constructor(private readonly client: Client, private readonly teamId: string, integration: { id: string; name: string }) {
+  constructor(
+    private readonly client: Client,
+    private readonly teamId: string,
+    integration: { id: string; name: string },
+  ) {
     this.id = integration.id;
     this.name = integration.name;
   }
@@ -67,7 +71,10 @@ export class TableCarrier implements CarrierAdapter {
   }
 
   async buy(rate: Rate, _pkg: RatePackage, _to: Address): Promise<PurchasedLabel> {
-    const digits = BigInt(`0x${randomBytes(8).toString('hex')}`).toString().padStart(20, '0').slice(0, 16);
+    const digits = BigInt(`0x${randomBytes(8).toString('hex')}`)
+      .toString()
+      .padStart(20, '0')
+      .slice(0, 16);
     const code = `${carrierSlug(rate.carrier_id).replace(/_/g, '').slice(0, 3).toUpperCase()}${digits}`;
     return {
       tracking_code: code,

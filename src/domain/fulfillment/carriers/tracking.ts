@@ -15,4 +15,8 @@ export function trackingUrl(carrier: string, code: string): string | null {
 
 /** "ups" -> "ups", "Canada Post" -> "canada_post": a stable carrier_id from a display name. */
 export const carrierSlug = (carrier: string) =>
-  carrier.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'carrier';
+  carrier
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '') || 'carrier';

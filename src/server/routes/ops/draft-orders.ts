@@ -13,58 +13,101 @@ const read = { permission: 'READ_ORDERS', family: 'ops' } as const;
 const write = { permission: 'WRITE_ORDERS', family: 'ops' } as const;
 type DraftParams = { draft_order_id: string };
 
-const ListDraftsQuery = Type.Object({
-  ...pageQuery(),
-  status: Type.Optional(Type.String({ description: 'comma-separated: OPEN, CONVERTED' })),
-  order: sortOrder,
-}, { additionalProperties: false });
+const ListDraftsQuery = Type.Object(
+  {
+    ...pageQuery(),
+    status: Type.Optional(Type.String({ description: 'comma-separated: OPEN, CONVERTED' })),
+    order: sortOrder,
+  },
+  { additionalProperties: false },
+);
 
-const createDescription = 'Creates a draft order for a merchant team delegated to the caller\'s team (merchant_team_id may be '
-  + 'omitted when exactly one is). Line items name the merchant\'s products by product_id or sku. Nothing is reserved '
-  + 'until the draft is converted.';
+const createDescription =
+  "Creates a draft order for a merchant team delegated to the caller's team (merchant_team_id may be " +
+  "omitted when exactly one is). Line items name the merchant's products by product_id or sku. Nothing is reserved " +
+  'until the draft is converted.';
 
 export default async function routes(app: FastifyInstance) {
   // Registered twice: our path and the spec's literal path (same body, permission and response).
   const create = (path: string, operationId: string, summary: string) =>
-    app.post<{ Body: Static<typeof DraftOrderCreateBody> }>(path, {
-      config: write,
-      schema: { operationId, tags, summary, description: createDescription, body: DraftOrderCreateBody, response: { 201: DraftOrderSchema } },
-    }, async (request, reply) =>
-      reply.code(201).send(await createDraftOrder(app.db, request.principal.teamId, request.body as DraftOrderInput)));
+    app.post<{ Body: Static<typeof DraftOrderCreateBody> }>(
+      path,
+      {
+        config: write,
+        schema: {
+          operationId,
+          tags,
+          summary,
+          description: createDescription,
+          body: DraftOrderCreateBody,
+          response: { 201: DraftOrderSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.code(201).send(await createDraftOrder(app.db, request.principal.teamId, request.body as DraftOrderInput)),
+    );
   create('/v1/ops/draft-orders', 'createDraftOrder', 'Create a draft order');
-  create('/api/orders/draft-orders/create-draft-order', 'createDraftOrderSpecPath',
-    'Create a draft order (spec path; same as POST /v1/ops/draft-orders)');
+  create(
+    '/api/orders/draft-orders/create-draft-order',
+    'createDraftOrderSpecPath',
+    'Create a draft order (spec path; same as POST /v1/ops/draft-orders)',
+  );
 
-  app.get<{ Querystring: Static<typeof ListDraftsQuery> }>('/v1/ops/draft-orders', {
-    config: read,
-    schema: {
-      operationId: 'listDraftOrders', tags, summary: 'List draft orders (newest first by default)',
-      querystring: ListDraftsQuery,
-      response: { 200: listOf(DraftOrderSchema) },
+  app.get<{ Querystring: Static<typeof ListDraftsQuery> }>(
+    '/v1/ops/draft-orders',
+    {
+      config: read,
+      schema: {
+        operationId: 'listDraftOrders',
+        tags,
+        summary: 'List draft orders (newest first by default)',
+        querystring: ListDraftsQuery,
+        response: { 200: listOf(DraftOrderSchema) },
+      },
     },
-  }, async (request) => listDraftOrders(app.db, request.principal.teamId, request.query));
+    async (request) => listDraftOrders(app.db, request.principal.teamId, request.query),
+  );
 
-  app.get<{ Params: DraftParams }>('/v1/ops/draft-orders/:draft_order_id', {
-    config: read,
-    schema: {
-      operationId: 'getDraftOrder', tags, summary: 'Get a draft order',
-      params: IdParams('draft_order_id'),
-      response: { 200: DraftOrderSchema },
+  app.get<{ Params: DraftParams }>(
+    '/v1/ops/draft-orders/:draft_order_id',
+    {
+      config: read,
+      schema: {
+        operationId: 'getDraftOrder',
+        tags,
+        summary: 'Get a draft order',
+        params: IdParams('draft_order_id'),
+        response: { 200: DraftOrderSchema },
+      },
     },
-  }, async (request) => getDraftOrder(app.db, request.principal.teamId, request.params.draft_order_id));
+    async (request) => getDraftOrder(app.db, request.principal.teamId, request.params.draft_order_id),
+  );
 
-  app.post<{ Params: DraftParams }>('/v1/ops/draft-orders/:draft_order_id/convert', {
-    config: write,
-    schema: {
-      operationId: 'convertDraftOrder', tags, summary: 'Convert a draft order into an order',
-      description: 'One transaction: the order (status OPEN) with CORE and ORIGINAL line items, inventory committed, one '
-        + 'fulfillment order per warehouse that ships it (PENDING, UNSUBMITTED), an AWAITING_PAYMENT hold when payment is '
-        + 'PENDING, and the order.created event. Units without stock stay unallocated and are allocated later by priority. '
-        + 'A draft converts once: a second or concurrent conversion gets 409. With an EasyPost integration the shipping address '
-        + 'is then verified (docs/carriers.md); a failing one puts the order on an ADDRESS_VERIFICATION_FAILED hold.',
-      params: IdParams('draft_order_id'),
-      response: { 200: OrderSchema },
+  app.post<{ Params: DraftParams }>(
+    '/v1/ops/draft-orders/:draft_order_id/convert',
+    {
+      config: write,
+      schema: {
+        operationId: 'convertDraftOrder',
+        tags,
+        summary: 'Convert a draft order into an order',
+        description:
+          'One transaction: the order (status OPEN) with CORE and ORIGINAL line items, inventory committed, one ' +
+          'fulfillment order per warehouse that ships it (PENDING, UNSUBMITTED), an AWAITING_PAYMENT hold when payment is ' +
+          'PENDING, and the order.created event. Units without stock stay unallocated and are allocated later by priority. ' +
+          'A draft converts once: a second or concurrent conversion gets 409. With an EasyPost integration the shipping address ' +
+          'is then verified (docs/carriers.md); a failing one puts the order on an ADDRESS_VERIFICATION_FAILED hold.',
+        params: IdParams('draft_order_id'),
+        response: { 200: OrderSchema },
+      },
     },
-  }, async (request) => convertAndVerify(app.db, request.principal.teamId, request.params.draft_order_id, { allowPrivate: app.allowPrivateWebhooks }, request.log));
+    async (request) =>
+      convertAndVerify(
+        app.db,
+        request.principal.teamId,
+        request.params.draft_order_id,
+        { allowPrivate: app.allowPrivateWebhooks },
+        request.log,
+      ),
+  );
 }
-

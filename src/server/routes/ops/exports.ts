@@ -52,29 +52,55 @@ const page = (q: Query, cursor: string | undefined, limit: number) => ({ ...q, p
 
 const RESOURCES: ExportResource[] = [
   {
-    path: '/v1/ops/orders/export', operationId: 'exportOrders', summary: 'Export orders (NDJSON or CSV stream)', tag: 'Orders',
-    permission: 'READ_ORDERS', listQuery: ListOrdersQuery, item: OrderListItemSchema,
+    path: '/v1/ops/orders/export',
+    operationId: 'exportOrders',
+    summary: 'Export orders (NDJSON or CSV stream)',
+    tag: 'Orders',
+    permission: 'READ_ORDERS',
+    listQuery: ListOrdersQuery,
+    item: OrderListItemSchema,
     fetch: (db, p, q, cursor, limit) => listOrders(db, p.teamId, { ...page(q, cursor, limit), order_by: 'created_at', order: 'desc' }),
-    createdAt: async (db, p, id) => (await db.prisma.order.findFirst({ where: { id, fulfiller_team_id: p.teamId }, select: { created_at: true } }))?.created_at,
+    createdAt: async (db, p, id) =>
+      (await db.prisma.order.findFirst({ where: { id, fulfiller_team_id: p.teamId }, select: { created_at: true } }))?.created_at,
   },
   {
-    path: '/v1/ops/products/export', operationId: 'exportOpsProducts', summary: 'Export products with inventory (NDJSON or CSV stream)', tag: 'Products',
-    permission: 'READ_PRODUCTS', listQuery: OpsProductQuery, item: OpsProductListItem,
-    fetch: (db, p, q, cursor, limit) => listOpsProducts(db, p, { ...page(q, cursor, limit), order_by: 'created_at', order: 'desc' } as never),
+    path: '/v1/ops/products/export',
+    operationId: 'exportOpsProducts',
+    summary: 'Export products with inventory (NDJSON or CSV stream)',
+    tag: 'Products',
+    permission: 'READ_PRODUCTS',
+    listQuery: OpsProductQuery,
+    item: OpsProductListItem,
+    fetch: (db, p, q, cursor, limit) =>
+      listOpsProducts(db, p, { ...page(q, cursor, limit), order_by: 'created_at', order: 'desc' } as never),
     createdAt: async (db, _p, id) => (await db.prisma.product.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
   },
   {
-    path: '/v1/ops/inventory/movements/export', operationId: 'exportInventoryMovements', summary: 'Export the inventory ledger (NDJSON or CSV stream)', tag: 'Inventory',
-    permission: 'READ_INVENTORY', listQuery: MovementListQuery, item: MovementSchema,
-    fetch: (db, p, q, cursor, limit) => listMovements(db, p.teamId, {
-      ...page(q, cursor, limit), product_id: csvList(q.product_id as string), warehouse_id: csvList(q.warehouse_id as string),
-      kind: enumList('query.kind', q.kind as string, MOVEMENT_KINDS),
-    }),
-    createdAt: async (db, _p, id) => (await db.prisma.inventoryMovement.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
+    path: '/v1/ops/inventory/movements/export',
+    operationId: 'exportInventoryMovements',
+    summary: 'Export the inventory ledger (NDJSON or CSV stream)',
+    tag: 'Inventory',
+    permission: 'READ_INVENTORY',
+    listQuery: MovementListQuery,
+    item: MovementSchema,
+    fetch: (db, p, q, cursor, limit) =>
+      listMovements(db, p.teamId, {
+        ...page(q, cursor, limit),
+        product_id: csvList(q.product_id as string),
+        warehouse_id: csvList(q.warehouse_id as string),
+        kind: enumList('query.kind', q.kind as string, MOVEMENT_KINDS),
+      }),
+    createdAt: async (db, _p, id) =>
+      (await db.prisma.inventoryMovement.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
   },
   {
-    path: '/v1/ops/charges/export', operationId: 'exportCharges', summary: 'Export charges (NDJSON or CSV stream)', tag: 'Charges',
-    permission: 'READ_CHARGES', listQuery: ChargeListQuery, item: ChargeSchema,
+    path: '/v1/ops/charges/export',
+    operationId: 'exportCharges',
+    summary: 'Export charges (NDJSON or CSV stream)',
+    tag: 'Charges',
+    permission: 'READ_CHARGES',
+    listQuery: ChargeListQuery,
+    item: ChargeSchema,
     fetch: async (db, p, q, cursor, limit) => {
       const rows = await listCharges(db, p.teamId, { ...page(q, cursor, limit), order: 'desc' } as never);
       return { data: rows.data.map(chargeView), meta: rows.meta };
@@ -82,9 +108,18 @@ const RESOURCES: ExportResource[] = [
     createdAt: async (db, _p, id) => (await db.prisma.charge.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
   },
   {
-    path: '/v1/ops/packages/export', operationId: 'exportPackages', summary: 'Export packages (NDJSON or CSV stream)', tag: 'Packages',
-    permission: 'READ_FULFILLMENTS', listQuery: PackageListQuery, item: PackageSchema,
-    fetch: (db, p, q, cursor, limit) => listPackages(db, p.teamId, { ...page(q, cursor, limit), status: enumList('query.status', q.status as string, PACKAGE_STATUSES) } as never),
+    path: '/v1/ops/packages/export',
+    operationId: 'exportPackages',
+    summary: 'Export packages (NDJSON or CSV stream)',
+    tag: 'Packages',
+    permission: 'READ_FULFILLMENTS',
+    listQuery: PackageListQuery,
+    item: PackageSchema,
+    fetch: (db, p, q, cursor, limit) =>
+      listPackages(db, p.teamId, {
+        ...page(q, cursor, limit),
+        status: enumList('query.status', q.status as string, PACKAGE_STATUSES),
+      } as never),
     createdAt: async (db, _p, id) => (await db.prisma.package.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
   },
 ];
@@ -93,16 +128,28 @@ const FORMATS = ['ndjson', 'csv'] as const;
 const CONTENT_TYPES = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
 /** The list's filters, without its paging and sort (an export walks the whole list, newest first), plus format and after. */
-const exportQuery = (listQuery: TObject) => Type.Object({
-  ...Type.Omit(listQuery, ['page', 'limit', 'cursor', 'order_by', 'order']).properties,
-  format: Type.Optional(StringEnum(FORMATS, { default: 'ndjson', description: 'ndjson (one JSON record a line) or csv (a header line, nested values as JSON)' })),
-  after: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'resume after this record id (the last one received)' })),
-}, { additionalProperties: false });
+const exportQuery = (listQuery: TObject) =>
+  Type.Object(
+    {
+      ...Type.Omit(listQuery, ['page', 'limit', 'cursor', 'order_by', 'order']).properties,
+      format: Type.Optional(
+        StringEnum(FORMATS, {
+          default: 'ndjson',
+          description: 'ndjson (one JSON record a line) or csv (a header line, nested values as JSON)',
+        }),
+      ),
+      after: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 64, description: 'resume after this record id (the last one received)' }),
+      ),
+    },
+    { additionalProperties: false },
+  );
 
-const DESCRIPTION = 'Every record the list would return with these filters, newest first, streamed from a keyset walk with flat memory. '
-  + `Counts as one request against the key's rate limit plus one for every further ${RECORDS_PER_REQUEST} records `
-  + '(x-export-records-per-request); when the allowance runs out the stream pauses until the next window. '
-  + 'An interrupted export resumes with after=<id of the last record received>.';
+const DESCRIPTION =
+  'Every record the list would return with these filters, newest first, streamed from a keyset walk with flat memory. ' +
+  `Counts as one request against the key's rate limit plus one for every further ${RECORDS_PER_REQUEST} records ` +
+  '(x-export-records-per-request); when the allowance runs out the stream pauses until the next window. ' +
+  'An interrupted export resumes with after=<id of the last record received>.';
 
 /** Charges the key one more request; waits for the next window when its allowance is spent. */
 async function payForMore(app: FastifyInstance, principal: Principal, closed: () => boolean) {
@@ -153,25 +200,37 @@ const serializerOf = (r: ExportResource) => {
 
 export default async function routes(app: FastifyInstance) {
   for (const r of RESOURCES) {
-    app.get(r.path, {
-      config: { permission: r.permission, family: 'ops' } as never,
-      schema: {
-        operationId: r.operationId, tags: [r.tag], summary: r.summary, description: DESCRIPTION,
-        querystring: exportQuery(r.listQuery),
-        response: { 200: { description: 'NDJSON or CSV records', content: { 'application/x-ndjson': { schema: { type: 'string' } }, 'text/csv': { schema: { type: 'string' } } } } },
+    app.get(
+      r.path,
+      {
+        config: { permission: r.permission, family: 'ops' } as never,
+        schema: {
+          operationId: r.operationId,
+          tags: [r.tag],
+          summary: r.summary,
+          description: DESCRIPTION,
+          querystring: exportQuery(r.listQuery),
+          response: {
+            200: {
+              description: 'NDJSON or CSV records',
+              content: { 'application/x-ndjson': { schema: { type: 'string' } }, 'text/csv': { schema: { type: 'string' } } },
+            },
+          },
+        },
       },
-    }, async (request: FastifyRequest, reply: FastifyReply) => {
-      const q = request.query as Query & { format?: (typeof FORMATS)[number]; after?: string };
-      const cursor = q.after ? cursorAfterRecord(q.after, await r.createdAt(app.db, request.principal, q.after)) : undefined;
-      // The first page is read before the headers go out, so a bad filter is still a 400 problem.
-      const lines = exportLines(app, request, r, q, cursor);
-      const first = await lines.next();
-      async function* body() {
-        if (!first.done) yield first.value;
-        yield* lines;
-      }
-      reply.header('x-export-records-per-request', RECORDS_PER_REQUEST).type(CONTENT_TYPES[q.format ?? 'ndjson']);
-      return reply.send(Readable.from(body(), { objectMode: false }));
-    });
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        const q = request.query as Query & { format?: (typeof FORMATS)[number]; after?: string };
+        const cursor = q.after ? cursorAfterRecord(q.after, await r.createdAt(app.db, request.principal, q.after)) : undefined;
+        // The first page is read before the headers go out, so a bad filter is still a 400 problem.
+        const lines = exportLines(app, request, r, q, cursor);
+        const first = await lines.next();
+        async function* body() {
+          if (!first.done) yield first.value;
+          yield* lines;
+        }
+        reply.header('x-export-records-per-request', RECORDS_PER_REQUEST).type(CONTENT_TYPES[q.format ?? 'ndjson']);
+        return reply.send(Readable.from(body(), { objectMode: false }));
+      },
+    );
   }
 }

@@ -2,11 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { IdParams, listOf } from '../../../contract/common.js';
 import {
-  AssignBody, AssignResponse, NameBody, PickingEntryListSchema, PickingSessionSchema, SessionFoQuery, SessionListQuery,
-  ToteListQuery, ToteSchema,
+  AssignBody,
+  AssignResponse,
+  NameBody,
+  PickingEntryListSchema,
+  PickingSessionSchema,
+  SessionFoQuery,
+  SessionListQuery,
+  ToteListQuery,
+  ToteSchema,
 } from '../../../contract/picking.js';
 import {
-  assignFulfillmentOrders, createSession, createTote, getSession, listSessionFulfillmentOrders, listSessions, listTotes,
+  assignFulfillmentOrders,
+  createSession,
+  createTote,
+  getSession,
+  listSessionFulfillmentOrders,
+  listSessions,
+  listTotes,
 } from '../../../domain/picking/picking.js';
 
 import { pickList } from '../../../domain/picking/pick-list.js';
@@ -20,82 +33,140 @@ const SessionParams = IdParams('picking_session_id');
 /** Picking sessions (spec 4.9) plus the session and tote management that makes them usable. */
 export default async function routes(app: FastifyInstance) {
   // The spec's literal path, version segment doubled: {base_url}/ops/v1/picking-sessions/…
-  app.get('/v1/ops/v1/picking-sessions/:picking_session_id/fulfillment-orders', {
-    config: read,
-    schema: {
-      operationId: 'listPickingSessionFulfillmentOrders', tags,
-      summary: 'List the fulfillment orders of a picking session (limit 1..50, default 10)',
-      params: SessionParams, querystring: SessionFoQuery, response: { 200: PickingEntryListSchema },
+  app.get(
+    '/v1/ops/v1/picking-sessions/:picking_session_id/fulfillment-orders',
+    {
+      config: read,
+      schema: {
+        operationId: 'listPickingSessionFulfillmentOrders',
+        tags,
+        summary: 'List the fulfillment orders of a picking session (limit 1..50, default 10)',
+        params: SessionParams,
+        querystring: SessionFoQuery,
+        response: { 200: PickingEntryListSchema },
+      },
     },
-  }, async (request) => {
-    const { picking_session_id } = request.params as Static<typeof SessionParams>;
-    return listSessionFulfillmentOrders(app.db, request.principal.teamId, picking_session_id,
-      request.query as Static<typeof SessionFoQuery>);
-  });
-
-  app.get('/v1/ops/picking-sessions', {
-    config: read,
-    schema: {
-      operationId: 'listPickingSessions', tags, summary: 'List picking sessions, newest first by default',
-      querystring: SessionListQuery, response: { 200: listOf(PickingSessionSchema) },
+    async (request) => {
+      const { picking_session_id } = request.params as Static<typeof SessionParams>;
+      return listSessionFulfillmentOrders(
+        app.db,
+        request.principal.teamId,
+        picking_session_id,
+        request.query as Static<typeof SessionFoQuery>,
+      );
     },
-  }, async (request) => listSessions(app.db, request.principal.teamId, request.query as Static<typeof SessionListQuery>));
+  );
 
-  app.post('/v1/ops/picking-sessions', {
-    config: write,
-    schema: {
-      operationId: 'createPickingSession', tags, summary: 'Create a picking session',
-      body: NameBody, response: { 201: PickingSessionSchema },
+  app.get(
+    '/v1/ops/picking-sessions',
+    {
+      config: read,
+      schema: {
+        operationId: 'listPickingSessions',
+        tags,
+        summary: 'List picking sessions, newest first by default',
+        querystring: SessionListQuery,
+        response: { 200: listOf(PickingSessionSchema) },
+      },
     },
-  }, async (request, reply) =>
-    reply.code(201).send(await createSession(app.db, request.principal.teamId, request.body as Static<typeof NameBody>)));
+    async (request) => listSessions(app.db, request.principal.teamId, request.query as Static<typeof SessionListQuery>),
+  );
 
-  app.get('/v1/ops/picking-sessions/:picking_session_id/pick-list', {
-    config: read,
-    schema: {
-      operationId: 'getPickList', tags, summary: 'The walk for a session: bins in pick_sequence order, what to take from each and which totes get it',
-      description: 'Bins chosen as a fulfil takes them: PICKABLE before OVERSTOCK, earliest unexpired lot first; never DAMAGED bins or expired lots (docs/floor.md).',
-      params: SessionParams, response: { 200: PickListSchema },
+  app.post(
+    '/v1/ops/picking-sessions',
+    {
+      config: write,
+      schema: {
+        operationId: 'createPickingSession',
+        tags,
+        summary: 'Create a picking session',
+        body: NameBody,
+        response: { 201: PickingSessionSchema },
+      },
     },
-  }, async (request) => {
-    const { picking_session_id } = request.params as Static<typeof SessionParams>;
-    return pickList(app.db, request.principal.teamId, picking_session_id);
-  });
+    async (request, reply) =>
+      reply.code(201).send(await createSession(app.db, request.principal.teamId, request.body as Static<typeof NameBody>)),
+  );
 
-  app.get('/v1/ops/picking-sessions/:picking_session_id', {
-    config: read,
-    schema: {
-      operationId: 'getPickingSession', tags, summary: 'Get a picking session',
-      params: SessionParams, response: { 200: PickingSessionSchema },
+  app.get(
+    '/v1/ops/picking-sessions/:picking_session_id/pick-list',
+    {
+      config: read,
+      schema: {
+        operationId: 'getPickList',
+        tags,
+        summary: 'The walk for a session: bins in pick_sequence order, what to take from each and which totes get it',
+        description:
+          'Bins chosen as a fulfil takes them: PICKABLE before OVERSTOCK, earliest unexpired lot first; never DAMAGED bins or expired lots (docs/floor.md).',
+        params: SessionParams,
+        response: { 200: PickListSchema },
+      },
     },
-  }, async (request) => {
-    const { picking_session_id } = request.params as Static<typeof SessionParams>;
-    return getSession(app.db, request.principal.teamId, picking_session_id);
-  });
-
-  app.post('/v1/ops/picking-sessions/:picking_session_id/fulfillment-orders', {
-    config: write,
-    schema: {
-      operationId: 'assignPickingSessionFulfillmentOrders', tags,
-      summary: 'Add fulfillment orders of this team to a picking session, optionally into a tote',
-      params: SessionParams, body: AssignBody, response: { 200: AssignResponse },
+    async (request) => {
+      const { picking_session_id } = request.params as Static<typeof SessionParams>;
+      return pickList(app.db, request.principal.teamId, picking_session_id);
     },
-  }, async (request) => {
-    const { picking_session_id } = request.params as Static<typeof SessionParams>;
-    return assignFulfillmentOrders(app.db, request.principal.teamId, picking_session_id, request.body as Static<typeof AssignBody>);
-  });
+  );
 
-  app.get('/v1/ops/totes', {
-    config: read,
-    schema: {
-      operationId: 'listTotes', tags, summary: 'List totes by name',
-      querystring: ToteListQuery, response: { 200: listOf(ToteSchema) },
+  app.get(
+    '/v1/ops/picking-sessions/:picking_session_id',
+    {
+      config: read,
+      schema: {
+        operationId: 'getPickingSession',
+        tags,
+        summary: 'Get a picking session',
+        params: SessionParams,
+        response: { 200: PickingSessionSchema },
+      },
     },
-  }, async (request) => listTotes(app.db, request.principal.teamId, request.query as Static<typeof ToteListQuery>));
+    async (request) => {
+      const { picking_session_id } = request.params as Static<typeof SessionParams>;
+      return getSession(app.db, request.principal.teamId, picking_session_id);
+    },
+  );
 
-  app.post('/v1/ops/totes', {
-    config: write,
-    schema: { operationId: 'createTote', tags, summary: 'Create a tote', body: NameBody, response: { 201: ToteSchema } },
-  }, async (request, reply) =>
-    reply.code(201).send(await createTote(app.db, request.principal.teamId, request.body as Static<typeof NameBody>)));
+  app.post(
+    '/v1/ops/picking-sessions/:picking_session_id/fulfillment-orders',
+    {
+      config: write,
+      schema: {
+        operationId: 'assignPickingSessionFulfillmentOrders',
+        tags,
+        summary: 'Add fulfillment orders of this team to a picking session, optionally into a tote',
+        params: SessionParams,
+        body: AssignBody,
+        response: { 200: AssignResponse },
+      },
+    },
+    async (request) => {
+      const { picking_session_id } = request.params as Static<typeof SessionParams>;
+      return assignFulfillmentOrders(app.db, request.principal.teamId, picking_session_id, request.body as Static<typeof AssignBody>);
+    },
+  );
+
+  app.get(
+    '/v1/ops/totes',
+    {
+      config: read,
+      schema: {
+        operationId: 'listTotes',
+        tags,
+        summary: 'List totes by name',
+        querystring: ToteListQuery,
+        response: { 200: listOf(ToteSchema) },
+      },
+    },
+    async (request) => listTotes(app.db, request.principal.teamId, request.query as Static<typeof ToteListQuery>),
+  );
+
+  app.post(
+    '/v1/ops/totes',
+    {
+      config: write,
+      schema: { operationId: 'createTote', tags, summary: 'Create a tote', body: NameBody, response: { 201: ToteSchema } },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createTote(app.db, request.principal.teamId, request.body as Static<typeof NameBody>)),
+  );
 }

@@ -7,8 +7,13 @@ import { cancelPurchaseOrder, closePurchaseOrder } from '../../../domain/purchas
 import { getPurchaseOrder, listPurchaseOrders } from '../../../domain/purchase-orders/query.js';
 import { receivePurchaseOrder } from '../../../domain/purchase-orders/receive.js';
 import {
-  CreatePurchaseOrderBody, PurchaseOrderListQuery, PurchaseOrderListSchema, PurchaseOrderParams, PurchaseOrderSchema,
-  ReceiptSchema, ReceiveBody,
+  CreatePurchaseOrderBody,
+  PurchaseOrderListQuery,
+  PurchaseOrderListSchema,
+  PurchaseOrderParams,
+  PurchaseOrderSchema,
+  ReceiptSchema,
+  ReceiveBody,
 } from '../../../contract/purchase-orders.js';
 
 // Purchase orders / inbound receipts, fulfiller side (issue 10 item 3; docs/inventory.md).
@@ -19,56 +24,104 @@ const write = { permission: 'WRITE_INVENTORY', family: 'ops' } as const;
 type Params = { Params: Static<typeof PurchaseOrderParams> };
 
 export default async function routes(app: FastifyInstance) {
-  app.get<{ Querystring: Static<typeof PurchaseOrderListQuery> }>('/v1/ops/purchase-orders', {
-    config: read,
-    schema: {
-      operationId: 'listPurchaseOrders', tags, summary: 'List purchase orders of this team\'s warehouses, newest first',
-      description: 'Filters: status, warehouse_id (comma-separated), merchant_team_id, reference.',
-      querystring: PurchaseOrderListQuery, response: { 200: PurchaseOrderListSchema },
+  app.get<{ Querystring: Static<typeof PurchaseOrderListQuery> }>(
+    '/v1/ops/purchase-orders',
+    {
+      config: read,
+      schema: {
+        operationId: 'listPurchaseOrders',
+        tags,
+        summary: "List purchase orders of this team's warehouses, newest first",
+        description: 'Filters: status, warehouse_id (comma-separated), merchant_team_id, reference.',
+        querystring: PurchaseOrderListQuery,
+        response: { 200: PurchaseOrderListSchema },
+      },
     },
-  }, async (request) => {
-    const q = request.query;
-    return listPurchaseOrders(app.db, 'ops', request.principal.teamId, {
-      ...q, status: enumList('query.status', q.status, PURCHASE_ORDER_STATUSES), warehouse_id: csvList(q.warehouse_id),
-    });
-  });
-
-  app.post<{ Body: Static<typeof CreatePurchaseOrderBody> }>('/v1/ops/purchase-orders', {
-    config: write,
-    schema: {
-      operationId: 'createPurchaseOrder', tags, summary: 'Create a purchase order: its units count as on_order at the warehouse',
-      body: CreatePurchaseOrderBody, response: { 201: PurchaseOrderSchema },
+    async (request) => {
+      const q = request.query;
+      return listPurchaseOrders(app.db, 'ops', request.principal.teamId, {
+        ...q,
+        status: enumList('query.status', q.status, PURCHASE_ORDER_STATUSES),
+        warehouse_id: csvList(q.warehouse_id),
+      });
     },
-  }, async (request, reply) => reply.code(201).send(await createPurchaseOrder(app.db, request.principal, request.body)));
+  );
 
-  app.get<Params>('/v1/ops/purchase-orders/:purchase_order_id', {
-    config: read,
-    schema: { operationId: 'getPurchaseOrder', tags, summary: 'Get a purchase order with its lines', params: PurchaseOrderParams, response: { 200: PurchaseOrderSchema } },
-  }, async (request) => getPurchaseOrder(app.db, 'ops', request.principal.teamId, request.params.purchase_order_id));
-
-  app.post<Params & { Body: Static<typeof ReceiveBody> }>('/v1/ops/purchase-orders/:purchase_order_id/receive', {
-    config: write,
-    schema: {
-      operationId: 'receivePurchaseOrder', tags,
-      summary: 'Receive units of a purchase order (partial and repeated receipts; bills the receiving charge)',
-      description: 'Units move from on_order to on_hand (DAMAGED ones are also set aside as unavailable). More than is open needs allow_over_receipt.',
-      params: PurchaseOrderParams, body: ReceiveBody, response: { 200: ReceiptSchema },
+  app.post<{ Body: Static<typeof CreatePurchaseOrderBody> }>(
+    '/v1/ops/purchase-orders',
+    {
+      config: write,
+      schema: {
+        operationId: 'createPurchaseOrder',
+        tags,
+        summary: 'Create a purchase order: its units count as on_order at the warehouse',
+        body: CreatePurchaseOrderBody,
+        response: { 201: PurchaseOrderSchema },
+      },
     },
-  }, async (request) => receivePurchaseOrder(app.db, request.principal, request.params.purchase_order_id, request.body));
+    async (request, reply) => reply.code(201).send(await createPurchaseOrder(app.db, request.principal, request.body)),
+  );
 
-  app.post<Params>('/v1/ops/purchase-orders/:purchase_order_id/close', {
-    config: write,
-    schema: {
-      operationId: 'closePurchaseOrder', tags, summary: 'Close a purchase order: what is still open leaves on_order',
-      params: PurchaseOrderParams, response: { 200: PurchaseOrderSchema },
+  app.get<Params>(
+    '/v1/ops/purchase-orders/:purchase_order_id',
+    {
+      config: read,
+      schema: {
+        operationId: 'getPurchaseOrder',
+        tags,
+        summary: 'Get a purchase order with its lines',
+        params: PurchaseOrderParams,
+        response: { 200: PurchaseOrderSchema },
+      },
     },
-  }, async (request) => closePurchaseOrder(app.db, request.principal, request.params.purchase_order_id));
+    async (request) => getPurchaseOrder(app.db, 'ops', request.principal.teamId, request.params.purchase_order_id),
+  );
 
-  app.post<Params>('/v1/ops/purchase-orders/:purchase_order_id/cancel', {
-    config: write,
-    schema: {
-      operationId: 'cancelPurchaseOrder', tags, summary: 'Cancel a purchase order that received nothing: all of it leaves on_order',
-      params: PurchaseOrderParams, response: { 200: PurchaseOrderSchema },
+  app.post<Params & { Body: Static<typeof ReceiveBody> }>(
+    '/v1/ops/purchase-orders/:purchase_order_id/receive',
+    {
+      config: write,
+      schema: {
+        operationId: 'receivePurchaseOrder',
+        tags,
+        summary: 'Receive units of a purchase order (partial and repeated receipts; bills the receiving charge)',
+        description:
+          'Units move from on_order to on_hand (DAMAGED ones are also set aside as unavailable). More than is open needs allow_over_receipt.',
+        params: PurchaseOrderParams,
+        body: ReceiveBody,
+        response: { 200: ReceiptSchema },
+      },
     },
-  }, async (request) => cancelPurchaseOrder(app.db, request.principal, request.params.purchase_order_id));
+    async (request) => receivePurchaseOrder(app.db, request.principal, request.params.purchase_order_id, request.body),
+  );
+
+  app.post<Params>(
+    '/v1/ops/purchase-orders/:purchase_order_id/close',
+    {
+      config: write,
+      schema: {
+        operationId: 'closePurchaseOrder',
+        tags,
+        summary: 'Close a purchase order: what is still open leaves on_order',
+        params: PurchaseOrderParams,
+        response: { 200: PurchaseOrderSchema },
+      },
+    },
+    async (request) => closePurchaseOrder(app.db, request.principal, request.params.purchase_order_id),
+  );
+
+  app.post<Params>(
+    '/v1/ops/purchase-orders/:purchase_order_id/cancel',
+    {
+      config: write,
+      schema: {
+        operationId: 'cancelPurchaseOrder',
+        tags,
+        summary: 'Cancel a purchase order that received nothing: all of it leaves on_order',
+        params: PurchaseOrderParams,
+        response: { 200: PurchaseOrderSchema },
+      },
+    },
+    async (request) => cancelPurchaseOrder(app.db, request.principal, request.params.purchase_order_id),
+  );
 }

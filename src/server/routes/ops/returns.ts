@@ -4,7 +4,14 @@ import { RETURN_STATUSES } from '../../../contract/inventory-enums.js';
 import { enumList } from '../../../domain/pagination.js';
 import { cancelReturn, createReturn, receiveReturn } from '../../../domain/returns/returns.js';
 import { getReturn, listReturns } from '../../../domain/returns/view.js';
-import { CreateReturnBody, ReceiveReturnBody, ReturnListQuery, ReturnListSchema, ReturnParams, ReturnSchema } from '../../../contract/returns.js';
+import {
+  CreateReturnBody,
+  ReceiveReturnBody,
+  ReturnListQuery,
+  ReturnListSchema,
+  ReturnParams,
+  ReturnSchema,
+} from '../../../contract/returns.js';
 
 // Returns of fulfilled orders (issue 10 item 6; docs/inventory.md).
 
@@ -14,34 +21,83 @@ const write = { permission: 'WRITE_INVENTORY', family: 'ops' } as const;
 type Params = { Params: Static<typeof ReturnParams> };
 
 export default async function routes(app: FastifyInstance) {
-  app.get<{ Querystring: Static<typeof ReturnListQuery> }>('/v1/ops/returns', {
-    config: read,
-    schema: { operationId: 'listReturns', tags, summary: 'List returns, newest first', querystring: ReturnListQuery, response: { 200: ReturnListSchema } },
-  }, async (request) => listReturns(app.db, request.principal.teamId, { ...request.query, status: enumList('query.status', request.query.status, RETURN_STATUSES) }));
-
-  app.post<{ Body: Static<typeof CreateReturnBody> }>('/v1/ops/returns', {
-    config: write,
-    schema: {
-      operationId: 'createReturn', tags, summary: 'Announce a return of fulfilled order lines (never more than fulfilled and not yet returned)',
-      body: CreateReturnBody, response: { 201: ReturnSchema },
+  app.get<{ Querystring: Static<typeof ReturnListQuery> }>(
+    '/v1/ops/returns',
+    {
+      config: read,
+      schema: {
+        operationId: 'listReturns',
+        tags,
+        summary: 'List returns, newest first',
+        querystring: ReturnListQuery,
+        response: { 200: ReturnListSchema },
+      },
     },
-  }, async (request, reply) => reply.code(201).send(await createReturn(app.db, request.principal, request.body)));
+    async (request) =>
+      listReturns(app.db, request.principal.teamId, {
+        ...request.query,
+        status: enumList('query.status', request.query.status, RETURN_STATUSES),
+      }),
+  );
 
-  app.get<Params>('/v1/ops/returns/:return_id', {
-    config: read,
-    schema: { operationId: 'getReturn', tags, summary: 'Get a return with its lines', params: ReturnParams, response: { 200: ReturnSchema } },
-  }, async (request) => getReturn(app.db, request.principal.teamId, request.params.return_id));
-
-  app.post<Params & { Body: Static<typeof ReceiveReturnBody> }>('/v1/ops/returns/:return_id/receive', {
-    config: write,
-    schema: {
-      operationId: 'receiveReturn', tags, summary: 'Receive returned units: SELLABLE restocks on_hand, DAMAGED is set aside',
-      params: ReturnParams, body: ReceiveReturnBody, response: { 200: ReturnSchema },
+  app.post<{ Body: Static<typeof CreateReturnBody> }>(
+    '/v1/ops/returns',
+    {
+      config: write,
+      schema: {
+        operationId: 'createReturn',
+        tags,
+        summary: 'Announce a return of fulfilled order lines (never more than fulfilled and not yet returned)',
+        body: CreateReturnBody,
+        response: { 201: ReturnSchema },
+      },
     },
-  }, async (request) => receiveReturn(app.db, request.principal, request.params.return_id, request.body));
+    async (request, reply) => reply.code(201).send(await createReturn(app.db, request.principal, request.body)),
+  );
 
-  app.post<Params>('/v1/ops/returns/:return_id/cancel', {
-    config: write,
-    schema: { operationId: 'cancelReturn', tags, summary: 'Cancel a return that received nothing', params: ReturnParams, response: { 200: ReturnSchema } },
-  }, async (request) => cancelReturn(app.db, request.principal, request.params.return_id));
+  app.get<Params>(
+    '/v1/ops/returns/:return_id',
+    {
+      config: read,
+      schema: {
+        operationId: 'getReturn',
+        tags,
+        summary: 'Get a return with its lines',
+        params: ReturnParams,
+        response: { 200: ReturnSchema },
+      },
+    },
+    async (request) => getReturn(app.db, request.principal.teamId, request.params.return_id),
+  );
+
+  app.post<Params & { Body: Static<typeof ReceiveReturnBody> }>(
+    '/v1/ops/returns/:return_id/receive',
+    {
+      config: write,
+      schema: {
+        operationId: 'receiveReturn',
+        tags,
+        summary: 'Receive returned units: SELLABLE restocks on_hand, DAMAGED is set aside',
+        params: ReturnParams,
+        body: ReceiveReturnBody,
+        response: { 200: ReturnSchema },
+      },
+    },
+    async (request) => receiveReturn(app.db, request.principal, request.params.return_id, request.body),
+  );
+
+  app.post<Params>(
+    '/v1/ops/returns/:return_id/cancel',
+    {
+      config: write,
+      schema: {
+        operationId: 'cancelReturn',
+        tags,
+        summary: 'Cancel a return that received nothing',
+        params: ReturnParams,
+        response: { 200: ReturnSchema },
+      },
+    },
+    async (request) => cancelReturn(app.db, request.principal, request.params.return_id),
+  );
 }

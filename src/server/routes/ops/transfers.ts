@@ -4,7 +4,12 @@ import { TRANSFER_STATUSES } from '../../../contract/inventory-enums.js';
 import { cancelTransfer, createTransfer, getTransfer, listTransfers, receiveTransfer } from '../../../domain/inventory/transfers.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
 import {
-  CreateTransferBody, ReceiveTransferBody, TransferListQuery, TransferListSchema, TransferParams, TransferSchema,
+  CreateTransferBody,
+  ReceiveTransferBody,
+  TransferListQuery,
+  TransferListSchema,
+  TransferParams,
+  TransferSchema,
 } from '../../../contract/inventory.js';
 
 // Transfers between the team's warehouses (issue 10 item 5; docs/inventory.md).
@@ -15,37 +20,85 @@ const write = { permission: 'WRITE_INVENTORY', family: 'ops' } as const;
 type Params = { Params: Static<typeof TransferParams> };
 
 export default async function routes(app: FastifyInstance) {
-  app.get<{ Querystring: Static<typeof TransferListQuery> }>('/v1/ops/inventory/transfers', {
-    config: read,
-    schema: { operationId: 'listTransfers', tags, summary: 'List transfers between this team\'s warehouses, newest first', querystring: TransferListQuery, response: { 200: TransferListSchema } },
-  }, async (request) => listTransfers(app.db, request.principal.teamId, {
-    ...request.query, status: enumList('query.status', request.query.status, TRANSFER_STATUSES), warehouse_id: csvList(request.query.warehouse_id),
-  }));
-
-  app.post<{ Body: Static<typeof CreateTransferBody> }>('/v1/ops/inventory/transfers', {
-    config: write,
-    schema: {
-      operationId: 'createTransfer', tags, summary: 'Ship stock to another warehouse: off the source\'s on_hand, on order at the destination',
-      description: 'Only sellable units ship (not committed or set aside); one transaction for all lines.',
-      body: CreateTransferBody, response: { 201: TransferSchema },
+  app.get<{ Querystring: Static<typeof TransferListQuery> }>(
+    '/v1/ops/inventory/transfers',
+    {
+      config: read,
+      schema: {
+        operationId: 'listTransfers',
+        tags,
+        summary: "List transfers between this team's warehouses, newest first",
+        querystring: TransferListQuery,
+        response: { 200: TransferListSchema },
+      },
     },
-  }, async (request, reply) => reply.code(201).send(await createTransfer(app.db, request.principal, request.body)));
+    async (request) =>
+      listTransfers(app.db, request.principal.teamId, {
+        ...request.query,
+        status: enumList('query.status', request.query.status, TRANSFER_STATUSES),
+        warehouse_id: csvList(request.query.warehouse_id),
+      }),
+  );
 
-  app.get<Params>('/v1/ops/inventory/transfers/:transfer_id', {
-    config: read,
-    schema: { operationId: 'getTransfer', tags, summary: 'Get a transfer with its lines', params: TransferParams, response: { 200: TransferSchema } },
-  }, async (request) => getTransfer(app.db, request.principal.teamId, request.params.transfer_id));
-
-  app.post<Params & { Body: Static<typeof ReceiveTransferBody> }>('/v1/ops/inventory/transfers/:transfer_id/receive', {
-    config: write,
-    schema: {
-      operationId: 'receiveTransfer', tags, summary: 'Receive transferred units at the destination (partial receipts allowed)',
-      params: TransferParams, body: ReceiveTransferBody, response: { 200: TransferSchema },
+  app.post<{ Body: Static<typeof CreateTransferBody> }>(
+    '/v1/ops/inventory/transfers',
+    {
+      config: write,
+      schema: {
+        operationId: 'createTransfer',
+        tags,
+        summary: "Ship stock to another warehouse: off the source's on_hand, on order at the destination",
+        description: 'Only sellable units ship (not committed or set aside); one transaction for all lines.',
+        body: CreateTransferBody,
+        response: { 201: TransferSchema },
+      },
     },
-  }, async (request) => receiveTransfer(app.db, request.principal, request.params.transfer_id, request.body));
+    async (request, reply) => reply.code(201).send(await createTransfer(app.db, request.principal, request.body)),
+  );
 
-  app.post<Params>('/v1/ops/inventory/transfers/:transfer_id/cancel', {
-    config: write,
-    schema: { operationId: 'cancelTransfer', tags, summary: 'Cancel a transfer: what is still in transit goes back to the source', params: TransferParams, response: { 200: TransferSchema } },
-  }, async (request) => cancelTransfer(app.db, request.principal, request.params.transfer_id));
+  app.get<Params>(
+    '/v1/ops/inventory/transfers/:transfer_id',
+    {
+      config: read,
+      schema: {
+        operationId: 'getTransfer',
+        tags,
+        summary: 'Get a transfer with its lines',
+        params: TransferParams,
+        response: { 200: TransferSchema },
+      },
+    },
+    async (request) => getTransfer(app.db, request.principal.teamId, request.params.transfer_id),
+  );
+
+  app.post<Params & { Body: Static<typeof ReceiveTransferBody> }>(
+    '/v1/ops/inventory/transfers/:transfer_id/receive',
+    {
+      config: write,
+      schema: {
+        operationId: 'receiveTransfer',
+        tags,
+        summary: 'Receive transferred units at the destination (partial receipts allowed)',
+        params: TransferParams,
+        body: ReceiveTransferBody,
+        response: { 200: TransferSchema },
+      },
+    },
+    async (request) => receiveTransfer(app.db, request.principal, request.params.transfer_id, request.body),
+  );
+
+  app.post<Params>(
+    '/v1/ops/inventory/transfers/:transfer_id/cancel',
+    {
+      config: write,
+      schema: {
+        operationId: 'cancelTransfer',
+        tags,
+        summary: 'Cancel a transfer: what is still in transit goes back to the source',
+        params: TransferParams,
+        response: { 200: TransferSchema },
+      },
+    },
+    async (request) => cancelTransfer(app.db, request.principal, request.params.transfer_id),
+  );
 }

@@ -11,22 +11,34 @@ const tags = ['Warehouses'];
 const read = { permission: 'READ_INVENTORY', family: 'ops' } as const;
 
 export default async function routes(app: FastifyInstance) {
-  app.get<{ Querystring: Static<typeof WarehouseListQuery> }>('/v1/ops/warehouses', {
-    config: read,
-    schema: {
-      operationId: 'listWarehouses', tags, summary: 'List the team\'s warehouses, by name',
-      description: 'Sorted by name, then id. `name` keeps only the warehouses with exactly that name.',
-      querystring: WarehouseListQuery,
-      response: { 200: listOf(WarehouseSchema) },
+  app.get<{ Querystring: Static<typeof WarehouseListQuery> }>(
+    '/v1/ops/warehouses',
+    {
+      config: read,
+      schema: {
+        operationId: 'listWarehouses',
+        tags,
+        summary: "List the team's warehouses, by name",
+        description: 'Sorted by name, then id. `name` keeps only the warehouses with exactly that name.',
+        querystring: WarehouseListQuery,
+        response: { 200: listOf(WarehouseSchema) },
+      },
     },
-  }, async (request) => listWarehouses(app.db, request.principal.teamId, request.query));
+    async (request) => listWarehouses(app.db, request.principal.teamId, request.query),
+  );
 
-  app.get<{ Params: Static<typeof WarehouseParams> }>('/v1/ops/warehouses/:warehouse_id', {
-    config: read,
-    schema: {
-      operationId: 'getWarehouse', tags, summary: 'Get a warehouse',
-      params: WarehouseParams,
-      response: { 200: WarehouseSchema },
+  app.get<{ Params: Static<typeof WarehouseParams> }>(
+    '/v1/ops/warehouses/:warehouse_id',
+    {
+      config: read,
+      schema: {
+        operationId: 'getWarehouse',
+        tags,
+        summary: 'Get a warehouse',
+        params: WarehouseParams,
+        response: { 200: WarehouseSchema },
+      },
     },
-  }, async (request) => getWarehouse(app.db, request.principal.teamId, request.params.warehouse_id));
+    async (request) => getWarehouse(app.db, request.principal.teamId, request.params.warehouse_id),
+  );
 }
