@@ -1,5 +1,6 @@
-import { Shippo } from 'shippo';
-import { HTTPClient } from 'shippo/lib/http.js';
+import { createRequire } from 'node:module';
+import type { Shippo } from 'shippo';
+import type { HTTPClient } from 'shippo/lib/http.js';
 import type { CarrierIntegration } from '../../../db/types.js';
 import { credentialsOf, DEFAULT_BASE_URLS } from '../../carrier-integrations/integrations.js';
 import { policyFetch, type OutboundPolicy } from '../../carrier-integrations/outbound.js';
@@ -28,6 +29,14 @@ import { amountOf } from './units.js';
 /* eslint-disable @typescript-eslint/no-explicit-any -- the client's objects as parsed */
 type Json = any;
 
+// The client (and zod under it, ~100 modules) is loaded when a Shippo integration is first used,
+// not at every start of fos serve (test/e2e/serve-footprint.test.ts).
+let shippoModule: { Shippo: typeof Shippo; HTTPClient: typeof HTTPClient } | undefined;
+const loadShippo = () => {
+  const require = createRequire(import.meta.url);
+  return (shippoModule ??= { Shippo: require('shippo').Shippo, HTTPClient: require('shippo/lib/http.js').HTTPClient });
+};
+
 export function shippoClient(
   row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>,
   policy: OutboundPolicy,
@@ -35,10 +44,12 @@ export function shippoClient(
 ) {
   const creds = credentialsOf(row);
   const fetcher = policyFetch(policy);
-  const httpClient = new HTTPClient({
-    fetcher: (input, init) => fetcher(input as never, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) }),
+  const { Shippo: Client, HTTPClient: Http } = loadShippo();
+  const httpClient = new Http({
+    fetcher: (input: unknown, init?: RequestInit) =>
+      fetcher(input as never, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) }),
   });
-  return new Shippo({
+  return new Client({
     apiKeyHeader: `ShippoToken ${creds?.api_key ?? ''}`,
     serverURL: (row.api_base_url ?? DEFAULT_BASE_URLS.SHIPPO!).replace(/\/$/, ''),
     httpClient,
