@@ -33,7 +33,9 @@ function crashingProxy(upstream: () => ServeProcess, killOn: number) {
     if (dead) return req.socket.destroy();
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const isAdjustment = req.method === 'POST' && req.url === '/v1/ops/inventory/adjustments';
+    // Applying adjustments only: the import checks every chunk first with dry runs, which change nothing.
+    const isAdjustment =
+      req.method === 'POST' && req.url === '/v1/ops/inventory/adjustments' && !Buffer.concat(chunks).toString().includes('"dry_run":true');
     const r = await fetch(`${new URL(upstream().url).origin}${req.url}`, {
       method: req.method,
       headers: Object.fromEntries(

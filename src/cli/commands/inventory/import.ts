@@ -178,7 +178,13 @@ function changes(results: Adjusted[], rows: number[]) {
 
 /** The server's refusal, told in CSV rows: `row 1013: …`, and what was (not) applied. */
 function refused(err: unknown, rows: number[], offset: number, applied: number, checking: boolean): unknown {
-  if (err instanceof NetworkError && !checking) {
+  if (err instanceof NetworkError && checking) {
+    return new CliError(
+      `${err.message}\nnothing was imported (every row is checked before any is applied): running the same import again is safe`,
+      exitCodeFor(err),
+    );
+  }
+  if (err instanceof NetworkError) {
     const kept = applied ? `rows ${rows[0]}-${rows[applied - 1]} are known applied; ` : 'no row is known applied; ';
     return new CliError(
       `${err.message}\n${kept}rows from ${rows[offset]} on may or may not have been applied. ` +
