@@ -5,7 +5,7 @@ import { resolveOutput } from './format.js';
 // Each output form's module loads when that form is asked for: `--json` (scripts, agents) loads
 // neither tables, CSV, jq, templates nor the pager.
 const table = () => import('./table.js');
-const csv = () => import('./csv.js');
+const csv = () => import('../../shared/csv.js');
 const jq = async (input: unknown, filter: string, tty: boolean) => (await import('./jq.js')).runJq(input, filter, tty);
 const template = async (text: string) => (await import('./template.js')).compileTemplate(text);
 

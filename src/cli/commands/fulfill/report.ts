@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import type { Progress } from '../../iostreams.js';
-import { csvLine } from '../../output/csv.js';
+import { csvLine } from '../../../shared/csv.js';
 import { getPath, pickFields } from '../../output/fields.js';
 import { resolveOutput, type OutputSpec } from '../../output/format.js';
 import { runJq } from '../../output/jq.js';
