@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContext, type GlobalOptions } from '../../src/cli/context.js';
 import { testIOStreams } from '../../src/cli/iostreams.js';
-import { csvCell, csvLine } from '../../src/cli/output/csv.js';
+import { csvCell, csvLine } from '../../src/shared/csv.js';
 import { getPath, parseFields, pickFields } from '../../src/cli/output/fields.js';
 import { printList, printRecord, printResult } from '../../src/cli/output/print.js';
 import { cellText } from '../../src/cli/output/table.js';
