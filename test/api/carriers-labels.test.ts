@@ -4,6 +4,7 @@ import { fulfillmentFixture } from '../helpers/fixtures.js';
 import { easypostDouble, type EasyPostDouble } from '../helpers/easypost-double.js';
 import { shippoDouble, type ShippoDouble } from '../helpers/shippo-double.js';
 import { recoverPurchases } from '../../src/domain/fulfillment/labels.js';
+import { claimPurchase } from '../../src/domain/fulfillment/carriers/purchases.js';
 
 // Rates and labels through carrier integrations: rate shopping across EasyPost, Shippo and the
 // rate table in parallel (CHEAPEST, FASTEST, a named service), a slow platform cut off by the
@@ -225,6 +226,27 @@ describe('rate shopping across integrations', () => {
     expect(await t.db.prisma.labelPurchase.count({ where: { package_id: p.id, state: 'ATTACHED' } })).toBe(1);
     const again = await call('POST', `/v1/ops/packages/${p.id}/label`, { rate_strategy: 'CHEAPEST' });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('a buyer that rated before another label was attached claims nothing and buys nothing', async () => {
+    // The replica race: B rated while A still held the claim; A attached (freeing the claim),
+    // then B's claim must see the label instead of buying a second one.
+    const p = await newPackage();
+    const up = await call('POST', `/v1/ops/packages/${p.id}/label`, {
+      label_url: 'https://labels.example/y.pdf',
+      tracking_number: 'UP124',
+      carrier: 'UPS',
+      service: 'Ground',
+      cost: 5,
+      cost_currency: 'USD',
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    const row = await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } });
+    const rate = { provider_rate_id: 'rate_x', carrier_id: 'usps', service_id: 'Priority', price: 5, currency: 'USD', delivery_date: null };
+    await expect(claimPurchase(t.db, row.fulfiller_team_id, p.id, { id: ids.ep } as never, rate as never, 'PDF', '')).rejects.toMatchObject(
+      { kind: 'conflict' },
+    );
+    expect(await t.db.prisma.labelPurchase.count({ where: { package_id: p.id } })).toBe(0);
   });
 
   it('an international package sends customs info and keeps the commercial invoice', async () => {

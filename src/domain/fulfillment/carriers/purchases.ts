@@ -1,5 +1,7 @@
 import type { Db, LabelPurchase, Prisma } from '../../../db/types.js';
-import { conflict, DomainError } from '../../errors.js';
+import { conflict, DomainError, notFound } from '../../errors.js';
+import { transaction } from '../../../db/tx.js';
+import { refuse } from '../label-attach.js';
 import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
 import { download, type FetchedDocument } from './documents.js';
 import type { BuyOptions, CarrierAdapter, PurchasedLabel, Rate, RatePackage } from './types.js';
@@ -28,19 +30,31 @@ export async function claimPurchase(
   origin: string,
 ) {
   try {
-    return await db.prisma.labelPurchase.create({
-      data: {
-        team_id: teamId,
-        package_id: packageId,
-        active_package_id: packageId,
-        integration_id: adapter.id,
-        state: 'CLAIMED',
-        label_format: format,
-        rate: { ...rate, delivery_date: rate.delivery_date?.toISOString() ?? null } as unknown as Prisma.InputJsonValue,
-        remote_shipment_id: rate.remote_shipment_id ?? null,
-        lease_until: new Date(Date.now() + leaseMs()),
-        origin,
-      },
+    // The insert and the re-check are one transaction: the insert waits on (or collides with) an
+    // open claim, and the package read after it sees a label another claim attached meanwhile (a
+    // racer that rated before that label existed must not buy a second one).
+    return await transaction(db, async (tx) => {
+      const claim = await tx.labelPurchase.create({
+        data: {
+          team_id: teamId,
+          package_id: packageId,
+          active_package_id: packageId,
+          integration_id: adapter.id,
+          state: 'CLAIMED',
+          label_format: format,
+          rate: { ...rate, delivery_date: rate.delivery_date?.toISOString() ?? null } as unknown as Prisma.InputJsonValue,
+          remote_shipment_id: rate.remote_shipment_id ?? null,
+          lease_until: new Date(Date.now() + leaseMs()),
+          origin,
+        },
+      });
+      const pkg = await tx.package.findFirst({
+        where: { id: packageId, fulfiller_team_id: teamId },
+        select: { id: true, status: true, shipment_status: true },
+      });
+      if (!pkg) throw notFound('Package', packageId);
+      refuse(pkg);
+      return claim;
     });
   } catch (e) {
     if (isUnique(e)) throw inProgress(packageId);
