@@ -108,6 +108,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         maxUploadBytes: opts.maxUploadBytes,
         publicUrl: opts.publicUrl,
         trustProxy: opts.trustProxy,
+        clock: fixedClock(),
       },
     });
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
@@ -152,4 +153,14 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     await db.close();
     throw err;
   }
+}
+
+/**
+ * A test hook for tests that run fos as separate processes: FOS_TEST_CLOCK_MS fixes the rate
+ * limiters' and key cache's clock at that epoch ms, so a burst cannot straddle a window (tests
+ * in-process pass `clock` to buildApp). Unset in production: the real clock.
+ */
+function fixedClock(): (() => number) | undefined {
+  const ms = Number(process.env.FOS_TEST_CLOCK_MS);
+  return Number.isFinite(ms) && ms > 0 ? () => ms : undefined;
 }
