@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PERMISSIONS, POWER_ROLES } from './enums.js';
-import { TIER_LIMITS } from '../server/rate-limit/stores.js';
+import { TIER_LIMITS } from './enums.js';
 import { Id, IdParams, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Schemas of /v1/keys and /v1/roles. Responses never carry a token or its hash: only the

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Id, Nullable, StringEnum, Timestamp, listOf, pageQuery } from './common.js';
-import { INTEGRATION_TYPES } from '../domain/carrier-integrations/integrations.js';
+import { INTEGRATION_TYPES } from './enums.js';
 
 // Carrier integrations (docs/carriers.md). carrier_integration_type of packages and labels takes
 // GENERIC (uploaded labels) and these types.

@@ -7,6 +7,8 @@ export * from './inventory-enums.js';
 export { PERMISSIONS, type Permission } from './permissions.js';
 
 // products
+/** The seven storefront platforms (spec's platform_a..g, MANUAL fourth), as the ShopType enum. */
+export const PLATFORMS = ['SHOPIFY', 'AMAZON', 'BIGCOMMERCE', 'MANUAL', 'WOOCOMMERCE', 'EBAY', 'ETSY'] as const;
 export const PRODUCT_TYPES = ['STANDARD', 'VIRTUAL_BUNDLE', 'ASSEMBLY'] as const;
 export const MEASUREMENT_UNITS = ['MM', 'IN'] as const;
 export const WEIGHT_UNITS = ['G', 'LB'] as const;
@@ -80,3 +82,24 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** `fos carriers connect <platform>` (contract/carrier-integrations.ts). */
 export const CARRIER_PLATFORMS = ['easypost', 'shippo', 'table'] as const;
+
+// files
+export const FILE_CATEGORIES = ['DOCUMENT', 'IMAGE', 'LABEL', 'PACKING_SLIP', 'INVOICE', 'OTHER'] as const;
+/** Lengths of a file's metadata: what the schemas allow and the domain checks. */
+export const FILE_LIMITS = { name: 255, description: 2000, tags: 50, tag: 64 } as const;
+
+// carrier integrations
+export const INTEGRATION_TYPES = ['EASYPOST', 'SHIPPO', 'TABLE'] as const;
+
+// agent connections
+export const PRESETS = ['READ_ONLY', 'READ_AND_OPERATE', 'FULL_OPERATIONAL', 'CUSTOM'] as const;
+
+// users
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 1024;
+
+// keys: requests per 60-second window by rate tier
+export const TIER_LIMITS: Record<number, number> = { 1: 30, 2: 120, 3: 600, 4: 3000 };
+
+// addresses: the fields of a shipping address (spec 2.6), in the order they print
+export const ADDRESS_FIELDS = ['name', 'company', 'address1', 'address2', 'city', 'state', 'country', 'zip', 'phone'] as const;

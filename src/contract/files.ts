@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Opt, StringEnum, Timestamp, listOf, pageQuery, sortOrder } from './common.js';
-import { FILE_CATEGORIES, FILE_LIMITS } from '../domain/files/files.js';
+import { FILE_CATEGORIES, FILE_LIMITS } from './enums.js';
 
 const fileFields = {
   id: Type.String(),

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { CONNECTION_PERMISSIONS, CONNECTION_STATES, PRESETS } from '../domain/oauth/presets.js';
+import { CONNECTION_STATES, PRESETS } from './enums.js';
+import { CONNECTION_PERMISSIONS } from './permissions.js';
 import { IdParams, listOf, Opt, pageQuery, StringEnum, Timestamp, Uuid } from './common.js';
 
 // Schemas of /v1/mcp-connections: agent connections made through the OAuth sign-in (spec 5.3).

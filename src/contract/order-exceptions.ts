@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import { AddressInput } from './orders.js';
 import { CANCEL_REASONS, HOLD_REASONS, PRIORITIES } from './orders-enums.js';
-import { CURRENCY_CODES } from '../domain/reference/iso.js';
+import { CURRENCY_CODES } from './iso.js';
 
 // Schemas of the order exceptions: cancel, holds, backorders (docs/orders.md).
 

@@ -1,4 +1,4 @@
-import { COUNTRY_CODES, CURRENCY_CODES } from '../domain/reference/iso.js';
+import { COUNTRY_CODES, CURRENCY_CODES } from './iso.js';
 import { Type, type TSchema } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import {
@@ -14,7 +14,7 @@ import {
   PRIORITIES,
   SHOP_TYPES,
 } from './orders-enums.js';
-import { ADDRESS_FIELDS } from '../domain/orders/address.js';
+import { ADDRESS_FIELDS } from './enums.js';
 
 // Schemas of orders and draft orders (spec 2.6, 4.5; draft shape: docs/orders.md).
 

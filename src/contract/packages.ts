@@ -1,6 +1,6 @@
 import { LABEL_FORMATS, MEASUREMENT_UNITS, PACKAGE_STATUSES, RATE_STRATEGIES, WEIGHT_UNITS } from './enums.js';
 import { Type, type TSchema } from 'typebox';
-import { PACKAGE_CONFIG } from '../domain/fulfillment/package-config.js';
+import { PACKAGE_CONFIG } from './package-config.js';
 import { Id, Uuid, listOf, Nullable, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 import { FulfillmentSummarySchema, PackageLineItemSchema, RateErrorDataSchema, ShippingLabelSchema } from './package-nested.js';
 

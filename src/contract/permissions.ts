@@ -23,6 +23,10 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
+// What an agent connection may hold (spec 5.3): operational permissions only, never the
+// MCP-management permission (WRITE_MCP) nor any MANAGE_* one.
+export const CONNECTION_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((p) => p !== 'WRITE_MCP' && !p.startsWith('MANAGE_'));
+
 export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
 
 export function effectivePermissions(powerRole: 'ADMIN' | 'MEMBER', rolePermissions: unknown[]): Set<Permission> {

@@ -1,7 +1,7 @@
-import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from '../domain/reference/iso.js';
-import { Type } from 'typebox';
+import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from './iso.js';
+import { Type, type Static } from 'typebox';
 import { Nullable, Opt, pageQuery, sortOrder, StringEnum, Timestamp, Uuid } from './common.js';
-import { MEASUREMENT_UNITS, PLATFORMS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS } from '../domain/products/fields.js';
+import { MEASUREMENT_UNITS, PLATFORMS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS } from './enums.js';
 
 // Product schemas: ops records (spec 2.3), merchant records (spec 2.4), write bodies and list
 // queries. Response schemas list every field: fast-json-stringify drops anything else.
@@ -109,6 +109,13 @@ export const OpsCreateBody = Type.Object(
 export const OpsUpdateBody = Type.Object(optionalNameType(opsFields), { additionalProperties: false });
 export const MerchantCreateBody = Type.Object(merchantFields, { additionalProperties: false });
 export const MerchantUpdateBody = Type.Object(optionalNameType(merchantFields), { additionalProperties: false });
+
+/** Every writable product field (ops family; the merchant family writes a subset). */
+export type ProductInput = Static<typeof OpsUpdateBody>;
+/** Written fields the domain converts rather than stores as sent. */
+const CONVERTED = new Set(['config', 'bundle_components', 'assembly_components', 'first_article_inspection_completed_at']);
+/** The writable fields stored in the product's column of the same name, as sent. */
+export const PRODUCT_STORED_AS_SENT = Object.keys(opsFields).filter((k) => !CONVERTED.has(k)) as Array<keyof ProductInput>;
 
 // ---------- queries and params ----------
 
@@ -253,6 +260,7 @@ const opsBase = {
   printed_commodity_identifier: Opt(Type.String()),
   eccn: Opt(Type.String()),
   is_hazmat: Type.Boolean(),
+  lot_tracked: Type.Boolean({ description: 'stock held per lot and picked FEFO (docs/floor.md)' }),
   category: Opt(Type.String()),
   subcategory: Opt(Type.String()),
   pick_fee_override: Opt(Type.Number()),
@@ -271,6 +279,23 @@ const opsBase = {
   product_listing_variant_count: Type.Object(Object.fromEntries(PLATFORMS.map((p) => [p, Type.Integer()]))),
 };
 
+/** Parts of the ops record that are not the product's own columns (teams, config, stock, counts). */
+const DERIVED = new Set([
+  ...Object.keys(teamFields),
+  'lot_tracked',
+  'config',
+  'available',
+  'on_hand',
+  'committed',
+  'unavailable',
+  'on_order',
+  'inventory_by_warehouse',
+  'virtual_bundle_component_count',
+  'product_listing_variant_count',
+]);
+/** The product's own columns the ops record shows as stored. */
+export const OPS_PRODUCT_COLUMNS = Object.keys(opsBase).filter((k) => !DERIVED.has(k));
+
 const children = {
   virtual_bundle_products: Type.Array(BundleComponent),
   assembly_products: Type.Array(AssemblyComponent),
@@ -287,30 +312,13 @@ export const OpsProductDetail = Type.Object({ ...opsBase, ...children, ...action
 export const OpsProductWritten = Type.Object({ ...opsBase, ...children, ...timestamps });
 
 /** What a merchant key sees of a product: the ops record's catalogue fields, none of the fulfiller's own. */
-export const MerchantProduct = Type.Pick(Type.Object(opsBase), [
+export const MERCHANT_PRODUCT_COLUMNS = [
   'id',
-  'name',
-  'sku',
-  'description',
-  'type',
-  'image_url',
-  'length',
-  'width',
-  'height',
-  'weight',
-  'measurement_unit',
-  'weight_unit',
-  'cost_price',
-  'cost_currency',
-  'customs_description',
-  'customs_value',
-  'customs_value_currency',
-  'country_of_origin',
-  'hs_code',
+  ...Object.keys(merchantFields).filter((k) => !CONVERTED.has(k)),
   'first_article_inspection_completed_at',
   'team_id',
-  'config',
-]);
+] as Array<keyof typeof opsBase>;
+export const MerchantProduct = Type.Pick(Type.Object(opsBase), [...MERCHANT_PRODUCT_COLUMNS, 'config']);
 
 // ---------- bulk upsert by SKU (issue 10 item 7) ----------
 

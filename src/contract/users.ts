@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PERMISSIONS, POWER_ROLES } from './enums.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../domain/users/users.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from './enums.js';
 import { Id, listOf, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Schemas of /v1/users. Responses never carry a password or its hash.

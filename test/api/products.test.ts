@@ -43,6 +43,7 @@ const BASE = [
   'printed_commodity_identifier',
   'eccn',
   'is_hazmat',
+  'lot_tracked',
   'category',
   'subcategory',
   'pick_fee_override',

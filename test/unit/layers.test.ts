@@ -36,6 +36,10 @@ describe('layers', () => {
     expect(crossings('client', /^(server|domain|cli)\//)).toEqual([]);
   });
 
+  test('the contract imports nothing from the server, the domain or the CLI (so the CLI reaches neither through it)', () => {
+    expect(crossings('contract', /^(server|domain|cli|db)\//)).toEqual([]);
+  });
+
   test('the server imports nothing from the CLI', () => {
     // Known exception: the first `fos serve` saves its bootstrap key as the CLI's `local` profile.
     expect(crossings('server', /^cli\//)).toEqual(['server/serve-command.ts -> cli/config.js']);

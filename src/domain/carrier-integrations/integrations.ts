@@ -10,7 +10,8 @@ import { checkBaseUrl, type OutboundPolicy } from './outbound.js';
 // (a test carrier: its labels are fos's own documents). A team with no integration rows rates
 // with the built-in table (id "table"), the demo's default.
 
-export const INTEGRATION_TYPES = ['EASYPOST', 'SHIPPO', 'TABLE'] as const;
+import { INTEGRATION_TYPES } from '../../contract/enums.js';
+export { INTEGRATION_TYPES };
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
 export const DEFAULT_BASE_URLS: Record<IntegrationType, string | null> = {

@@ -7,11 +7,9 @@ import { notFound } from '../errors.js';
 // process.ts), and records of files kept elsewhere, registered by URL (processing_status stays
 // PENDING for those: fos never fetches them).
 
-export const FILE_CATEGORIES = ['DOCUMENT', 'IMAGE', 'LABEL', 'PACKING_SLIP', 'INVOICE', 'OTHER'] as const;
+import { FILE_CATEGORIES, FILE_LIMITS } from '../../contract/enums.js';
+export { FILE_CATEGORIES, FILE_LIMITS };
 export type FileCategory = (typeof FILE_CATEGORIES)[number];
-
-/** Bounds of a file's writable fields: the route schemas and the upload form's checks (upload.ts) both use these. */
-export const FILE_LIMITS = { name: 255, description: 2000, tags: 50, tag: 64 } as const;
 
 export interface FileInput {
   name: string;

@@ -1,12 +1,10 @@
-import { PERMISSIONS, type Permission } from '../../contract/permissions.js';
-
-// What an agent connection may hold (spec 5.3): operational permissions only, never the
-// MCP-management permission (WRITE_MCP) nor any MANAGE_* one.
-export const CONNECTION_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((p) => p !== 'WRITE_MCP' && !p.startsWith('MANAGE_'));
+import { CONNECTION_PERMISSIONS, type Permission } from '../../contract/permissions.js';
+import { PRESETS } from '../../contract/enums.js';
+export { PRESETS };
+export { CONNECTION_PERMISSIONS };
 
 export { CONNECTION_STATES } from '../../contract/enums.js';
 
-export const PRESETS = ['READ_ONLY', 'READ_AND_OPERATE', 'FULL_OPERATIONAL', 'CUSTOM'] as const;
 export type Preset = (typeof PRESETS)[number];
 
 export const PRESET_LABELS: Record<Preset, string> = {

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { ADDRESS_FIELDS } from '../../contract/enums.js';
+export { ADDRESS_FIELDS };
 
 // Offline, deterministic address check. No carrier or postal service is called: the result
 // depends only on the fields, so the same address always gives the same answer (and hash).
@@ -14,8 +16,6 @@ export interface Address {
   zip?: string | null;
   phone?: string | null;
 }
-
-export const ADDRESS_FIELDS = ['name', 'company', 'address1', 'address2', 'city', 'state', 'country', 'zip', 'phone'] as const;
 
 export interface AddressVerification {
   verified: boolean;

@@ -3,11 +3,10 @@
 // family accepts; this module only turns accepted values into columns.
 
 import { searchKey } from '../search.js';
+import { PRODUCT_STORED_AS_SENT, type ProductInput } from '../../contract/products.js';
 
-import { MEASUREMENT_UNITS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS } from '../../contract/enums.js';
-export { MEASUREMENT_UNITS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS };
-/** The seven storefront platforms (spec's platform_a..g, MANUAL fourth), as the ShopType enum. */
-export const PLATFORMS = ['SHOPIFY', 'AMAZON', 'BIGCOMMERCE', 'MANUAL', 'WOOCOMMERCE', 'EBAY', 'ETSY'] as const;
+import { MEASUREMENT_UNITS, PLATFORMS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS } from '../../contract/enums.js';
+export { MEASUREMENT_UNITS, PLATFORMS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, WEIGHT_UNITS };
 
 export type ProductType = (typeof PRODUCT_TYPES)[number];
 export type Platform = (typeof PLATFORMS)[number];
@@ -30,48 +29,8 @@ export type ConfigInput = Partial<Omit<ProductConfig, 'replenishment_source_stra
   replenishment_source_strategy?: 'FIFO';
 };
 
-type N<T> = T | null;
-
 /** Every writable product field (ops family); the merchant family accepts a subset. */
-export interface ProductInput {
-  name?: string;
-  type?: ProductType;
-  sku?: N<string>;
-  description?: N<string>;
-  barcode?: N<string>;
-  mpn?: N<string>;
-  manufacturer?: N<string>;
-  image_url?: N<string>;
-  length?: N<number>;
-  width?: N<number>;
-  height?: N<number>;
-  weight?: N<number>;
-  measurement_unit?: (typeof MEASUREMENT_UNITS)[number];
-  weight_unit?: (typeof WEIGHT_UNITS)[number];
-  cost_price?: N<number>;
-  cost_currency?: N<string>;
-  customs_value?: N<number>;
-  customs_value_currency?: N<string>;
-  customs_description?: N<string>;
-  country_of_origin?: N<string>;
-  hs_code?: N<string>;
-  printed_commodity_identifier?: N<string>;
-  eccn?: N<string>;
-  is_hazmat?: boolean;
-  /** Stock held per lot, picked FEFO (issue 28; docs/floor.md). */
-  lot_tracked?: boolean;
-  category?: N<string>;
-  subcategory?: N<string>;
-  pick_fee_override?: N<number>;
-  /** ISO 8601 date-time. */
-  first_article_inspection_completed_at?: N<string>;
-  config?: N<ConfigInput>;
-  increment_level?: N<number>;
-  maximum_level?: N<number>;
-  minimum_level?: N<number>;
-  bundle_components?: ComponentInput[];
-  assembly_components?: ComponentInput[];
-}
+export type { ProductInput };
 
 export interface CreateProductInput extends ProductInput {
   name: string;
@@ -79,40 +38,6 @@ export interface CreateProductInput extends ProductInput {
   /** Ops family only: create for a merchant team delegated to the caller. */
   merchant_team_id?: string;
 }
-
-const SCALARS = [
-  'name',
-  'type',
-  'sku',
-  'description',
-  'barcode',
-  'mpn',
-  'manufacturer',
-  'image_url',
-  'length',
-  'width',
-  'height',
-  'weight',
-  'measurement_unit',
-  'weight_unit',
-  'cost_price',
-  'cost_currency',
-  'customs_value',
-  'customs_value_currency',
-  'customs_description',
-  'country_of_origin',
-  'hs_code',
-  'printed_commodity_identifier',
-  'eccn',
-  'is_hazmat',
-  'category',
-  'subcategory',
-  'pick_fee_override',
-  'increment_level',
-  'maximum_level',
-  'minimum_level',
-  'lot_tracked',
-] as const;
 
 export const DEFAULT_CONFIG: ProductConfig = {
   replenishment_source_strategy: 'FIFO',
@@ -135,7 +60,7 @@ export function configOf(stored: unknown): ProductConfig {
 /** Column values for the scalar fields present in input (undefined = leave as is; config apart). */
 export function columnsOf(input: ProductInput): Record<string, unknown> {
   const data: Record<string, unknown> = {};
-  for (const key of SCALARS) if (input[key] !== undefined) data[key] = input[key];
+  for (const key of PRODUCT_STORED_AS_SENT) if (input[key] !== undefined) data[key] = input[key];
   if (input.first_article_inspection_completed_at !== undefined) {
     const at = input.first_article_inspection_completed_at;
     data.first_article_inspection_completed_at = at === null ? null : new Date(at);

@@ -106,7 +106,8 @@ const SQLITE: Dialect = {
 };
 
 const POSTGRES: Dialect = {
-  value: (c, kind) => (kind === 'date' ? POSTGRES.iso(c) : c), // float8, boolean and jsonb are JSON already
+  // float8, boolean and jsonb are JSON already; a NULL flag (lot_tracked before it was set) is false
+  value: (c, kind) => (kind === 'date' ? POSTGRES.iso(c) : kind === 'bool' ? `COALESCE(${c}, false)` : c),
   iso: (e) => `to_char(${e}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   object: (pairs) => `json_build_object(${pairs.join(', ')})`,
   pair: (a, b) => `json_build_array(${a}, ${b})`,

@@ -1,5 +1,6 @@
 import type { Product, ProductComponent, ProductListingVariant } from '../../db/types.js';
 import { configOf, PLATFORMS, type Platform } from './fields.js';
+import { MERCHANT_PRODUCT_COLUMNS, OPS_PRODUCT_COLUMNS } from '../../contract/products.js';
 import { inventoryFor, visibleWarehouses, type Stock } from './inventory.js';
 import { teamNames } from '../names.js';
 import { type Caller, type Client } from './reach.js';
@@ -166,40 +167,10 @@ export interface OpsParts {
 export function opsRecord(p: ProductRow, parts: OpsParts, actions: boolean, children?: Record<string, unknown>) {
   const teams = teamFields(p, parts.names);
   const record: Record<string, unknown> = {
-    id: p.id,
-    name: p.name,
-    sku: p.sku,
-    description: p.description,
-    barcode: p.barcode,
-    mpn: p.mpn,
-    manufacturer: p.manufacturer,
-    image_url: p.image_url,
-    type: p.type,
+    ...columnsOfRow(p, OPS_PRODUCT_COLUMNS),
     ...teams,
-    length: p.length,
-    width: p.width,
-    height: p.height,
-    weight: p.weight,
-    measurement_unit: p.measurement_unit,
-    weight_unit: p.weight_unit,
-    cost_price: p.cost_price,
-    cost_currency: p.cost_currency,
-    customs_value: p.customs_value,
-    customs_value_currency: p.customs_value_currency,
-    customs_description: p.customs_description,
-    country_of_origin: p.country_of_origin,
-    hs_code: p.hs_code,
-    printed_commodity_identifier: p.printed_commodity_identifier,
-    eccn: p.eccn,
-    is_hazmat: p.is_hazmat,
-    category: p.category,
-    subcategory: p.subcategory,
-    pick_fee_override: p.pick_fee_override,
-    first_article_inspection_completed_at: p.first_article_inspection_completed_at,
+    lot_tracked: p.lot_tracked === true, // NULL for products made before the flag existed
     config: configOf(p.config),
-    increment_level: p.increment_level,
-    maximum_level: p.maximum_level,
-    minimum_level: p.minimum_level,
     ...parts.stock.totals,
     inventory_by_warehouse: parts.stock.inventory_by_warehouse,
     virtual_bundle_component_count: parts.bundles,
@@ -257,28 +228,11 @@ function childrenOf(p: ProductRow, teams: ReturnType<typeof teamFields>, variant
 
 /** Merchant record (spec 2.4): exactly these fields. */
 export function presentMerchant(p: Product) {
-  return {
-    id: p.id,
-    name: p.name,
-    sku: p.sku,
-    description: p.description,
-    type: p.type,
-    image_url: p.image_url,
-    length: p.length,
-    width: p.width,
-    height: p.height,
-    weight: p.weight,
-    measurement_unit: p.measurement_unit,
-    weight_unit: p.weight_unit,
-    cost_price: p.cost_price,
-    cost_currency: p.cost_currency,
-    customs_description: p.customs_description,
-    customs_value: p.customs_value,
-    customs_value_currency: p.customs_value_currency,
-    country_of_origin: p.country_of_origin,
-    hs_code: p.hs_code,
-    first_article_inspection_completed_at: p.first_article_inspection_completed_at,
-    team_id: p.team_id,
-    config: configOf(p.config),
-  };
+  return { ...columnsOfRow(p, MERCHANT_PRODUCT_COLUMNS), config: configOf(p.config) };
+}
+
+/** The named columns of a row, as stored (the record's schema orders and serializes them). */
+function columnsOfRow(p: object, keys: readonly string[]): Record<string, unknown> {
+  const row = p as Record<string, unknown>;
+  return Object.fromEntries(keys.map((k) => [k, row[k]]));
 }

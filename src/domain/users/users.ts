@@ -4,6 +4,8 @@ import { effectivePermissions } from '../../contract/permissions.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { hashPassword } from './password.js';
 import { transaction } from '../../db/tx.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../contract/enums.js';
+export { PASSWORD_MAX, PASSWORD_MIN };
 
 // People: a user signs in (the OAuth consent page) and belongs to teams through memberships that
 // carry a power role and custom roles, exactly as a key does (permissions = deduplicated union).
@@ -24,8 +26,6 @@ export interface CreateUserInput extends MembershipInput {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 1024;
 
 const membershipInclude = {
   team: { select: { id: true, name: true } },

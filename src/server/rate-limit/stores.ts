@@ -1,8 +1,9 @@
 import type { Db } from '../../db/types.js';
+import { TIER_LIMITS } from '../../contract/enums.js';
+export { TIER_LIMITS };
 
 // Fixed 60-second windows aligned to the clock, so every replica agrees on a window's bounds.
 export const WINDOW_MS = 60_000;
-export const TIER_LIMITS: Record<number, number> = { 1: 30, 2: 120, 3: 600, 4: 3000 };
 
 export interface Hit {
   count: number;
