@@ -21,6 +21,8 @@ export interface Dialect {
   json(v: unknown): unknown;
   /** A DateTime column read by a raw statement: SQLite gives its ISO text, PostgreSQL a Date. */
   date(v: unknown): Date;
+  /** The placeholder of a Json value sent as its JSON text (PostgreSQL types it as jsonb). */
+  readonly jsonParam: string;
   /** A count or sum read by a raw statement: PostgreSQL's bigint comes back as a BigInt or a string. */
   int(v: unknown): number;
 }
@@ -48,6 +50,7 @@ const SQLITE: Dialect = {
   text: (sql) => sql,
   lockRow: () => null,
   json: (v) => (typeof v === 'string' ? JSON.parse(v) : (v ?? null)),
+  jsonParam: '?',
   date,
   int,
 };
@@ -58,6 +61,7 @@ const POSTGRESQL: Dialect = {
   text: pgText,
   lockRow: (table) => `SELECT 1 FROM "${table}" WHERE "id" = ? FOR UPDATE`,
   json: (v) => v ?? null,
+  jsonParam: 'CAST(? AS JSONB)',
   date,
   int,
 };

@@ -67,6 +67,9 @@ export function bindStatements(db: Db, tx: TxClient): void {
   ofTx.set(tx, conn ? sqliteStatements(conn, dialect) : prismaStatements(tx, dialect));
 }
 
+/** The statements of a transaction started by transaction() (src/db/tx.ts), undefined for any other. */
+export const boundStatements = (tx: TxClient): Statements | undefined => ofTx.get(tx);
+
 /**
  * The statements of a transaction started by transaction() (src/db/tx.ts). A transaction started
  * otherwise (a bare `$transaction`) runs them through Prisma, which needs its provider.

@@ -12,6 +12,7 @@ import {
   claimForFulfil,
   decrementFulfillmentOrderLines,
   decrementOrderLines,
+  insertFulfillment,
   recordFulfillment,
   settleFulfillmentOrder,
   type FoLineAfter,
@@ -176,18 +177,22 @@ async function shipStock(
 /** Step 5: the order's progress, the fulfillment row, the SHIPPING charge when a rate card could price it. */
 async function recordShipment(tx: TxClient, fo: FulfilClaim, packageId: string, now: Date, by?: PackedBy) {
   const label = await tx.shippingLabel.findUnique({ where: { package_id: packageId } });
-  const order: OrderProgress = await recordFulfillment(statementsOf(tx), fo.order_id, Boolean(label?.tracking_code), now);
-  const fulfillment = await tx.fulfillment.create({
-    data: {
+  const st = statementsOf(tx);
+  const order: OrderProgress = await recordFulfillment(st, fo.order_id, Boolean(label?.tracking_code), now);
+  const name = `${order.order_number.startsWith('#') ? '' : '#'}${order.order_number}-F${order.fulfillment_count}`;
+  const fulfillment = await insertFulfillment(
+    st,
+    {
       package_id: packageId,
       fulfillment_order_id: fo.id,
       order_id: fo.order_id,
       fulfiller_team_id: fo.fulfiller_team_id,
       merchant_team_id: fo.merchant_team_id,
-      name: `${order.order_number.startsWith('#') ? '' : '#'}${order.order_number}-F${order.fulfillment_count}`,
-      ...(by ? { packed_by_user_id: by.userId, packed_by_user_name: by.userName } : {}),
+      name,
     },
-  });
+    now,
+    by,
+  );
   if (fo.priced)
     await billShipping(tx, {
       fulfillmentId: fulfillment.id,

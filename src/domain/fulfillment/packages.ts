@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { isUniqueViolation } from '../../db/client.js';
+import { boundStatements } from '../../db/statements.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { packingSlipUrl } from '../documents/urls.js';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -9,6 +10,7 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
 import { asAddress } from './lookups.js';
 import { claimForPacking, packingLines } from './packing.js';
+import { packageByIdempotencyKey } from './store/packing.js';
 import { resolveConfig } from './package-config.js';
 import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
 import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
@@ -67,10 +69,14 @@ function requestHash(input: CreatePackageInput): string {
 
 /** The package id an idempotency key already created (same body), null when unused; 409 on reuse. */
 async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: string, hash: string): Promise<string | null> {
-  const existing = await client.package.findUnique({
-    where: { fulfiller_team_id_idempotency_key: { fulfiller_team_id: teamId, idempotency_key: key } },
-    select: { id: true, request_hash: true },
-  });
+  // Inside the packing transaction on its prepared statements; before it, through Prisma.
+  const st = boundStatements(client as TxClient);
+  const existing = st
+    ? await packageByIdempotencyKey(st, teamId, key)
+    : await client.package.findUnique({
+        where: { fulfiller_team_id_idempotency_key: { fulfiller_team_id: teamId, idempotency_key: key } },
+        select: { id: true, request_hash: true },
+      });
   if (!existing) return null;
   if (existing.request_hash !== hash) {
     throw conflict(`Idempotency key "${key}" was already used for package ${existing.id} with a different request body.`, {

@@ -1,3 +1,4 @@
+import { v7 as uuidv7 } from 'uuid';
 import { placeholders } from '../../../db/dialect.js';
 import type { Statements } from '../../../db/statements.js';
 import { nameColumnsText, type NameColumns } from '../lookups.js';
@@ -188,4 +189,49 @@ export async function recordFulfillment(st: Statements, orderId: string, tracked
   if (lock) await st.all(lock, [orderId]);
   const [order] = await st.all<OrderProgress>(PROGRESS, [tracked ? 1 : 0, now, now, orderId]);
   return { ...order, fulfillment_count: st.dialect.int(order.fulfillment_count) };
+}
+
+export interface FulfillmentRow {
+  id: string;
+  package_id: string;
+  fulfillment_order_id: string;
+  order_id: string;
+  fulfiller_team_id: string;
+  merchant_team_id: string;
+  name: string;
+  type: string;
+  status: string;
+  packed_by_user_id: string | null;
+  packed_by_user_name: string | null;
+  picked_by_user_id: string | null;
+  picked_by_user_name: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The fulfillment row (package_id is unique: a second fulfil of the package fails here), every column given, as the Prisma model would write it. */
+export async function insertFulfillment(
+  st: Statements,
+  f: Pick<FulfillmentRow, 'package_id' | 'fulfillment_order_id' | 'order_id' | 'fulfiller_team_id' | 'merchant_team_id' | 'name'>,
+  now: Date,
+  by?: PackedBy,
+): Promise<FulfillmentRow> {
+  const row: FulfillmentRow = {
+    id: uuidv7(),
+    ...f,
+    type: 'PICK_PACK',
+    status: 'FULFILLED',
+    packed_by_user_id: by?.userId ?? null,
+    packed_by_user_name: by?.userName ?? null,
+    picked_by_user_id: null,
+    picked_by_user_name: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const cols = Object.keys(row) as Array<keyof FulfillmentRow>;
+  await st.run(
+    `INSERT INTO "fulfillments" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders(cols.length)})`,
+    cols.map((c) => row[c]),
+  );
+  return row;
 }

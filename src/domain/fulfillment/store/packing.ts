@@ -62,3 +62,16 @@ export async function packingLineRows(
   );
   return rows;
 }
+
+/** The package an idempotency key of the team created, with the hash of the request that created it. */
+export async function packageByIdempotencyKey(
+  st: Statements,
+  teamId: string,
+  key: string,
+): Promise<{ id: string; request_hash: string | null } | null> {
+  const [row] = await st.all<{ id: string; request_hash: string | null }>(
+    `SELECT "id", "request_hash" FROM "packages" WHERE "fulfiller_team_id" = ? AND "idempotency_key" = ?`,
+    [teamId, key],
+  );
+  return row ?? null;
+}
