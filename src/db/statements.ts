@@ -23,9 +23,35 @@ export interface Statements {
   run(sql: string, params: readonly unknown[]): Promise<number>;
 }
 
-type Prepared = ReturnType<SqliteConnection['prepare']>;
+type Statement = ReturnType<SqliteConnection['prepare']>;
+interface Prepared {
+  statement: Statement;
+  /** Null for a statement without columns; else types each row as Prisma types a model's. */
+  typed: ((row: Record<string, unknown>) => Record<string, unknown>) | null;
+}
 const prepared = new WeakMap<SqliteConnection, Map<string, Prepared>>();
 const MAX_PREPARED = 300;
+
+/**
+ * Rows typed by their columns' declared types, as Prisma reads them: DATETIME -> Date, JSONB ->
+ * the parsed value, BOOLEAN -> boolean (SQLite has the declared type of a table's column even in
+ * RETURNING; an expression has none and comes back as SQLite gives it).
+ */
+function typerOf(statement: Statement): Prepared['typed'] {
+  const columns = statement.columns() as Array<{ name: string; type: string | null }>;
+  if (!columns.length) return null;
+  const convert: Array<[string, (v: unknown) => unknown]> = [];
+  for (const c of columns) {
+    const type = (c.type ?? '').toUpperCase();
+    if (type === 'DATETIME') convert.push([c.name, (v) => new Date(v as string)]);
+    else if (type === 'JSONB' || type === 'JSON') convert.push([c.name, (v) => (typeof v === 'string' ? JSON.parse(v) : v)]);
+    else if (type === 'BOOLEAN') convert.push([c.name, (v) => v === 1 || v === true]);
+  }
+  return (row) => {
+    for (const [name, fn] of convert) if (row[name] !== null && row[name] !== undefined) row[name] = fn(row[name]);
+    return row;
+  };
+}
 
 function statementOf(conn: SqliteConnection, sql: string): Prepared {
   let cache = prepared.get(conn);
@@ -33,7 +59,8 @@ function statementOf(conn: SqliteConnection, sql: string): Prepared {
   let st = cache.get(sql);
   if (!st) {
     if (cache.size >= MAX_PREPARED) cache.delete(cache.keys().next().value!);
-    st = conn.prepare(sql);
+    const statement = conn.prepare(sql);
+    st = { statement, typed: typerOf(statement) };
     cache.set(sql, st);
   }
   return st;
@@ -45,8 +72,12 @@ const sqliteArg = (v: unknown) =>
 function sqliteStatements(conn: SqliteConnection, dialect: Dialect): Statements {
   return {
     dialect,
-    all: async <T>(sql: string, params: readonly unknown[]) => statementOf(conn, sql).all(params.map(sqliteArg)) as T[],
-    run: async (sql, params) => statementOf(conn, sql).run(params.map(sqliteArg)).changes,
+    all: async <T>(sql: string, params: readonly unknown[]) => {
+      const { statement, typed } = statementOf(conn, sql);
+      const rows = statement.all(params.map(sqliteArg)) as Record<string, unknown>[];
+      return (typed ? rows.map(typed) : rows) as T[];
+    },
+    run: async (sql, params) => statementOf(conn, sql).statement.run(params.map(sqliteArg)).changes,
   };
 }
 

@@ -7,9 +7,12 @@ import { pickPlacements } from '../inventory/bins.js';
 import { applyToProductLevels } from '../inventory/ledger.js';
 import { explainFulfilRefusal, explainShortFoLine, explainShortStock, noLabel, notOfFo } from './fulfil-refusals.js';
 import { loadNames, namesOfRow } from './lookups.js';
-import { packageInclude, presentPackage, type PackageView } from './package-view.js';
+import { presentPackage, type PackageView } from './package-view.js';
 import {
   claimForFulfil,
+  claimPackageForFulfil,
+  labelOfPackage,
+  packageLines,
   decrementFulfillmentOrderLines,
   decrementOrderLines,
   insertFulfillment,
@@ -97,16 +100,14 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
 
 /** Step 2: the package, PENDING and labelled -> FULFILLED, returned (the response is presented from it), and its lines. */
 async function claimPackage(tx: TxClient, foId: string, packageId: string, now: Date) {
-  const [pkg] = await tx.package.updateManyAndReturn({
-    where: { id: packageId, status: 'PENDING', shipment_status: { not: null } },
-    data: { status: 'FULFILLED', shipped_at: now },
-  });
+  const st = statementsOf(tx);
+  const pkg = await claimPackageForFulfil(st, packageId, now);
   if (!pkg) {
     const p = await tx.package.findUniqueOrThrow({ where: { id: packageId }, select: { status: true } });
     if (p.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
     throw noLabel(packageId);
   }
-  const items = await tx.packageLineItem.findMany({ where: { package_id: packageId }, orderBy: packageInclude.line_items.orderBy });
+  const items = await packageLines(st, packageId);
   if (!items.length) throw conflict(`Package ${packageId} has no line items.`);
   const unlinked = items.find((i) => !i.core_fulfillment_order_line_item_id);
   if (unlinked) throw notOfFo(unlinked, foId);
@@ -176,8 +177,8 @@ async function shipStock(
 
 /** Step 5: the order's progress, the fulfillment row, the SHIPPING charge when a rate card could price it. */
 async function recordShipment(tx: TxClient, fo: FulfilClaim, packageId: string, now: Date, by?: PackedBy) {
-  const label = await tx.shippingLabel.findUnique({ where: { package_id: packageId } });
   const st = statementsOf(tx);
+  const label = await labelOfPackage(st, packageId);
   const order: OrderProgress = await recordFulfillment(st, fo.order_id, Boolean(label?.tracking_code), now);
   const name = `${order.order_number.startsWith('#') ? '' : '#'}${order.order_number}-F${order.fulfillment_count}`;
   const fulfillment = await insertFulfillment(

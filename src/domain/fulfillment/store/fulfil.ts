@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { placeholders } from '../../../db/dialect.js';
 import type { Statements } from '../../../db/statements.js';
+import type { Package, PackageLineItem, ShippingLabel } from '../../../db/types.js';
 import { nameColumnsText, type NameColumns } from '../lookups.js';
 import { byCreated, caseBy, LOCKABLE_STATUSES, NO_ACTIVE_HOLD, statusIn } from './common.js';
 
@@ -234,4 +235,24 @@ export async function insertFulfillment(
     cols.map((c) => row[c]),
   );
   return row;
+}
+
+/** The package's claim: PENDING and labelled -> FULFILLED, returned whole (the response is presented from it). Null: no match. */
+export async function claimPackageForFulfil(st: Statements, packageId: string, now: Date): Promise<Package | null> {
+  const [row] = await st.all<Package>(
+    `UPDATE "packages" SET "status" = 'FULFILLED', "shipped_at" = ?, "updated_at" = ?
+    WHERE "id" = ? AND "status" = 'PENDING' AND "shipment_status" IS NOT NULL RETURNING *`,
+    [now, now, packageId],
+  );
+  return row ?? null;
+}
+
+/** A package's lines in the order a read shows them. */
+export const packageLines = (st: Statements, packageId: string) =>
+  st.all<PackageLineItem>(`SELECT * FROM "package_line_items" WHERE "package_id" = ? ORDER BY "created_at", "id"`, [packageId]);
+
+/** A package's shipping label (at most one: package_id is unique). */
+export async function labelOfPackage(st: Statements, packageId: string): Promise<ShippingLabel | null> {
+  const [row] = await st.all<ShippingLabel>(`SELECT * FROM "shipping_labels" WHERE "package_id" = ?`, [packageId]);
+  return row ?? null;
 }
