@@ -1,6 +1,6 @@
 // The fulfillment's server CPU beside its floor (issue 29 item 1): `npm run bench -- floor`.
 // An in-process server (dist/) on a temporary SQLite file, or a PostgreSQL database
-// (FOS_BENCH_FLOOR_PG=postgres://…), seeded like the `api` section. Every fulfillment order is
+// (FOS_BENCH_FLOOR_PG=postgres://…/postgres: a database fos_floor_<pid> is made there and dropped), seeded like the `api` section. Every fulfillment order is
 // accepted and read first (not timed); then a copy of the database is taken, and the four
 // workflow writes (lock, package, label, fulfill) run one request type at a time from a worker
 // thread over every fulfillment order, while the server thread's CPU is read (as bench/phases.mjs)
@@ -131,18 +131,93 @@ async function sqliteDriver() {
   };
 }
 
+/** PostgreSQL: records what pg runs, per connection, a transaction as one unit; replays the units in order on a copy. */
+async function pgDriver(url) {
+  const pg = (await import('pg')).default;
+  const log = [];
+  let on = false;
+  const proto = pg.Client.prototype;
+  const query = proto.query;
+  proto.query = function (config, values, cb) {
+    if (on) {
+      const text = typeof config === 'string' ? config : config?.text;
+      const args = (typeof config === 'object' && config?.values) || (Array.isArray(values) ? values : []);
+      if (text) {
+        const q = { text, values: args };
+        if (/^\s*BEGIN/i.test(text)) this.__floorTx = [q];
+        else if (this.__floorTx) {
+          this.__floorTx.push(q);
+          if (/^\s*(COMMIT|ROLLBACK)/i.test(text)) log.push(this.__floorTx.splice(0));
+          if (/^\s*(COMMIT|ROLLBACK)/i.test(text)) this.__floorTx = undefined;
+        } else log.push([q]);
+      }
+    }
+    return query.call(this, config, values, cb);
+  };
+  const admin = async (sql) => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  const dbName = new URL(url).pathname.slice(1);
+  const withDb = (name) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
+  return {
+    log,
+    statementsOf: () => log.flat().filter((q) => !/^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(q.text)).length,
+    commitsOf: () => log.flat().filter((q) => /^\s*COMMIT/i.test(q.text)).length,
+    record: (x) => (on = x),
+    create: async (name) => {
+      await admin(`DROP DATABASE IF EXISTS "${name}"`);
+      await admin(`CREATE DATABASE "${name}"`);
+      return withDb(name);
+    },
+    copy: async (from, to) => {
+      await admin(`DROP DATABASE IF EXISTS "${to}"`);
+      await admin(`CREATE DATABASE "${to}" TEMPLATE "${from}"`);
+      return withDb(to);
+    },
+    drop: async (name) => admin(`DROP DATABASE IF EXISTS "${name}"`),
+    replay: async (copyUrl) => {
+      on = false;
+      const c = new pg.Client({ connectionString: copyUrl });
+      await c.connect();
+      let failed = 0;
+      const cpuMs = await timed(async () => {
+        for (const unit of log)
+          for (const q of unit) {
+            try {
+              await c.query(q.text, q.values);
+            } catch {
+              failed++;
+            }
+          }
+      });
+      await c.end();
+      return { cpuMs, failed };
+    },
+    dbName,
+  };
+}
+
 /**
  * Server CPU per fulfillment (the four writes) beside the floor; `orders` converted orders of
  * two lines each (about one fulfillment order each).
  */
-export async function floorBench({ orders = 200 } = {}) {
-  const driver = await sqliteDriver();
+export async function floorBench({ orders = 200, pgUrl } = {}) {
+  const pg = pgUrl ? await pgDriver(pgUrl) : undefined;
+  const driver = pg ?? (await sqliteDriver());
   const { seed } = await import('./api.mjs');
   const { startServer } = await dist('server/serve.js');
   const { createKey } = await dist('domain/keys/keys.js');
   const dir = await mkdtemp(path.join(tmpdir(), 'fos-bench-floor-'));
-  const dbFile = path.join(dir, 'fos.db');
-  const server = await startServer({ db: dbFile, host: '127.0.0.1', port: 0, logger: false });
+  const name = `fos_floor_${process.pid}`;
+  const db = pg ? await pg.create(name) : path.join(dir, 'fos.db');
+  const start = () => startServer({ db, host: '127.0.0.1', port: 0, logger: false });
+  let server = await start();
   const { Agent } = await import('undici');
   const agent = new Agent({ connections: 4 });
   try {
@@ -153,7 +228,14 @@ export async function floorBench({ orders = 200 } = {}) {
     for (const o of orderIds) foIds.push(...(await api('GET', `/ops/fulfillment-orders?order_id=${o}`)).data.data.map((f) => f.id));
     await inWorker(server.url, token, 'accept', foIds);
     const lines = await inWorker(server.url, token, 'get', foIds);
-    const copy = await driver.copy({ dbFile }, path.join(dir, 'floor.db'));
+    let copy;
+    if (pg) {
+      // A database is copied only while no one is connected to it: the server stops meanwhile.
+      await server.close();
+      copy = await pg.copy(name, `${name}_copy`);
+      server = await start();
+      await client(server.url, token, agent)('GET', `/ops/fulfillment-orders/${foIds[0]}`); // the key, resolved again
+    } else copy = await driver.copy({ dbFile: db }, path.join(dir, 'floor.db'));
     const phases = {};
     let packages;
     driver.record(true);
@@ -165,13 +247,14 @@ export async function floorBench({ orders = 200 } = {}) {
       if (phase === 'package') packages = out;
     }
     driver.record(false);
-    const statements = driver.log.filter((s) => s.sql).length / foIds.length;
-    const commits = driver.log.filter((s) => s.exec === 'COMMIT').length / foIds.length;
+    const statements = (pg ? pg.statementsOf() : driver.log.filter((s) => s.sql).length) / foIds.length;
+    const commits = (pg ? pg.commitsOf() : driver.log.filter((s) => s.exec === 'COMMIT').length) / foIds.length;
     const floor = await driver.replay(copy);
     const fos = PHASES.reduce((a, p) => a + phases[p], 0);
     const floorMs = floor.cpuMs / foIds.length;
+    const provider = pg ? 'postgresql' : 'sqlite';
     return {
-      provider: 'sqlite',
+      provider,
       fulfillments: foIds.length,
       phases,
       fosMs: fos,
@@ -185,6 +268,7 @@ export async function floorBench({ orders = 200 } = {}) {
     await agent.close();
     await server.close();
     await rm(dir, { recursive: true, force: true });
+    if (pg) for (const n of [name, `${name}_copy`]) await pg.drop(n).catch(() => undefined);
   }
 }
 

@@ -7,7 +7,8 @@
 //              `node -e 0`; then that server restarted: idle RSS, RSS and CPU under reads and writes
 //   api        in-process server + undici: GET /v1/ops/products, full fulfill workflow, RSS
 //   floor      the four fulfillment writes' server CPU beside the floor: the same statements and commits
-//              replayed through the raw driver (bench/fulfil-floor.mjs); FOS_BENCH_FLOOR_ORDERS (default 200)
+//              replayed through the raw driver (bench/fulfil-floor.mjs); FOS_BENCH_FLOOR_ORDERS (default 200);
+//              FOS_BENCH_FLOOR_PG=postgres://…/postgres adds PostgreSQL beside its own floor (raw pg)
 //   reads      GET /v1/ops/products?limit=20: fos in-process beside a hand-written Fastify + SQLite
 //              server (bench/products-baseline.mjs) on the same database, alternating rounds; ratio
 //              beside the 0.7 target. FOS_BENCH_READ_REQUESTS per round (default 2000), 3 rounds.
@@ -118,7 +119,10 @@ if (sections.includes('api')) {
 }
 
 if (sections.includes('floor')) {
-  for (const f of [await floorBench({ orders: int('FOS_BENCH_FLOOR_ORDERS', 200, 1000) })]) {
+  const orders = int('FOS_BENCH_FLOOR_ORDERS', 200, 1000);
+  const runs = [await floorBench({ orders })];
+  if (process.env.FOS_BENCH_FLOOR_PG) runs.push(await floorBench({ orders, pgUrl: process.env.FOS_BENCH_FLOOR_PG }));
+  for (const f of runs) {
     const ok = f.ratio <= FLOOR_TARGET_RATIO;
     console.log(
       `fulfillment beside its floor (${f.provider}; ${f.fulfillments} fulfillments: lock, package, label, fulfill; ` +
