@@ -6,6 +6,9 @@
 //   roundtrip  `fos products list` spawned against `fos serve --demo` (temp SQLite, port 0) beside
 //              `node -e 0`; then that server restarted: idle RSS, RSS and CPU under reads and writes
 //   api        in-process server + undici: GET /v1/ops/products, full fulfill workflow, RSS
+//   floor      the four fulfillment writes' server CPU beside the floor: the same statements and commits
+//              replayed through the raw driver (bench/fulfil-floor.mjs); FOS_BENCH_FLOOR_ORDERS (default 200);
+//              FOS_BENCH_FLOOR_PG=postgres://…/postgres adds PostgreSQL beside its own floor (raw pg)
 //   reads      GET /v1/ops/products?limit=20: fos in-process beside a hand-written Fastify + SQLite
 //              server (bench/products-baseline.mjs) on the same database, alternating rounds; ratio
 //              beside the 0.7 target. FOS_BENCH_READ_REQUESTS per round (default 2000), 3 rounds.
@@ -27,6 +30,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
 import { EXPORT_TARGET, exportBench } from '../bench/export.mjs';
+import { FLOOR_TARGET_RATIO, floorBench } from '../bench/fulfil-floor.mjs';
 import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
 import { outboxBench } from '../bench/outbox.mjs';
 import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
@@ -47,7 +51,7 @@ const argv = process.argv.slice(2);
 const scaleAt = argv.indexOf('--scale');
 const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
-const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'reads', 'outbox', 'soak', 'lists', 'export'];
+const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'soak', 'lists', 'export'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -112,6 +116,27 @@ if (sections.includes('api')) {
   console.log(
     `  process RSS after the run       ${a.rssMiB.toFixed(1)} MiB (server and client in one process; heap ${a.heapMiB.toFixed(1)} MiB)`,
   );
+}
+
+if (sections.includes('floor')) {
+  const orders = int('FOS_BENCH_FLOOR_ORDERS', 200, 1000);
+  const runs = [await floorBench({ orders })];
+  if (process.env.FOS_BENCH_FLOOR_PG) runs.push(await floorBench({ orders, pgUrl: process.env.FOS_BENCH_FLOOR_PG }));
+  for (const f of runs) {
+    const ok = f.ratio <= FLOOR_TARGET_RATIO;
+    console.log(
+      `fulfillment beside its floor (${f.provider}; ${f.fulfillments} fulfillments: lock, package, label, fulfill; ` +
+        `${f.statements.toFixed(1)} statements and ${f.commits.toFixed(1)} commits each${f.failed ? `; ${f.failed} replayed statements FAILED` : ''})`,
+    );
+    console.log(
+      `  fos server thread ${ms(f.fosMs)} CPU per fulfillment (` +
+        Object.entries(f.phases)
+          .map(([p, v]) => `${p} ${v.toFixed(2)}`)
+          .join(', ') +
+        `); floor (the same statements and commits, raw driver) ${f.floorMs.toFixed(2)} ms; ` +
+        `ratio ${f.ratio.toFixed(1)}x (target <= ${FLOOR_TARGET_RATIO}x) ${ok ? 'ok' : 'OVER'}`,
+    );
+  }
 }
 
 if (sections.includes('reads')) {

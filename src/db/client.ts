@@ -142,11 +142,13 @@ export interface CreateDbOptions {
 export async function createDb(url: string, opts: CreateDbOptions = {}): Promise<Db> {
   const target = parseDbUrl(url);
   let prisma: PrismaClient;
+  let sqliteConnection: Db['sqliteConnection'];
   if (target.provider === 'sqlite') {
     const [{ PrismaClient: SqliteClient }, adapter] = await Promise.all([
       import('../generated/sqlite/client.js'),
       sqliteAdapterFactory(target.file, opts.sqliteSync),
     ]);
+    sqliteConnection = () => adapter.sqliteConnection();
     prisma = new SqliteClient({ adapter, ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
   } else {
     const [{ PrismaClient: PgClient }, adapter] = await Promise.all([
@@ -169,6 +171,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
     prisma,
     provider,
     url: target.url,
+    ...(sqliteConnection ? { sqliteConnection } : {}),
     close: () =>
       (closed ??= (async () => {
         await walSync?.close();

@@ -92,8 +92,7 @@ function run(cache: StatementCache, stmt: InStatement): ResultSet {
 }
 
 /** The part of @libsql/client's Client the Prisma adapter uses, on one synchronous connection. */
-function oneConnectionClient(file: string, timeout: number): Client {
-  const db = new Database(file, { timeout });
+function oneConnectionClient(db: Database.Database): Client {
   const statements = new StatementCache(db);
   const begin: Record<TransactionMode, string> = { write: 'BEGIN IMMEDIATE', read: 'BEGIN', deferred: 'BEGIN DEFERRED' };
   const client = {
@@ -141,9 +140,24 @@ class OneConnectionLibSql extends PrismaLibSql {
     super({ url: `file:${file}` });
   }
 
+  /** The connection of the client connected last (the one the Prisma client uses). */
+  private connection: Database.Database | undefined;
+
   override createClient(config: Config): Client {
     // The shadow database of `connectToShadowDb` asks for :memory:.
-    return oneConnectionClient(config.url === ':memory:' ? ':memory:' : this.file, this.timeout);
+    const shadow = config.url === ':memory:';
+    const db = new Database(shadow ? ':memory:' : this.file, { timeout: this.timeout });
+    if (!shadow) this.connection = db;
+    return oneConnectionClient(db);
+  }
+
+  /**
+   * The Prisma client's own connection, for the stores' prepared statements (src/db/statements.ts).
+   * Only to be used inside a Prisma transaction: the adapter's mutex is then held, so nothing else
+   * runs on the connection, and a statement run on it is part of that transaction.
+   */
+  sqliteConnection(): Database.Database | undefined {
+    return this.connection;
   }
 
   /**

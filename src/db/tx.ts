@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isSerializationFailure } from './client.js';
+import { bindStatements } from './statements.js';
 import type { Db, TxClient } from './types.js';
 
 // The one way a write runs in a transaction. A transaction that lost a race the database reports
@@ -34,7 +35,13 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
   const attempts = opts.attempts ?? TX_POLICY.attempts;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.prisma.$transaction(fn, { maxWait: TX_POLICY.maxWaitMs, timeout: TX_POLICY.timeoutMs });
+      return await db.prisma.$transaction(
+        (tx) => {
+          bindStatements(db, tx); // the stores' prepared statements run in this transaction (statements.ts)
+          return fn(tx);
+        },
+        { maxWait: TX_POLICY.maxWaitMs, timeout: TX_POLICY.timeoutMs },
+      );
     } catch (err) {
       const retry = isSerializationFailure(err) || (opts.retryOn?.(err) ?? false);
       if (!retry || attempt >= attempts) throw err;

@@ -18,6 +18,9 @@ import type { Prisma, PrismaClient } from '../generated/sqlite/client.js';
 
 export type Provider = 'sqlite' | 'postgresql';
 
+/** libSQL's synchronous connection (the better-sqlite3 API). */
+export type SqliteConnection = import('libsql').Database;
+
 /** A connected database. Create with createDb() from src/db/client.ts. */
 export interface Db {
   /** The Prisma client (typed as the SQLite client; the PostgreSQL one has the same API). */
@@ -25,6 +28,11 @@ export interface Db {
   provider: Provider;
   /** Normalized URL: `file:/abs/path.db` for SQLite, the URL as given for PostgreSQL. */
   url: string;
+  /**
+   * SQLite: the Prisma client's one connection, for the stores' prepared statements inside a
+   * Prisma transaction (src/db/statements.ts); undefined on PostgreSQL.
+   */
+  sqliteConnection?: () => SqliteConnection | undefined;
   /** Disconnects the client (closes the SQLite file / ends the pg pool). */
   close(): Promise<void>;
 }

@@ -1,3 +1,5 @@
+import { boundStatements } from '../../db/statements.js';
+import { insertEvents } from './store.js';
 import type { TxClient } from '../../db/types.js';
 
 // Transactional outbox: an event is written in the same transaction as the change it
@@ -21,12 +23,16 @@ export type TrackingPushPayload = ({ order: { id: string; [key: string]: unknown
 };
 
 export async function enqueueEvent(tx: TxClient, teamId: string, kind: EventKind, payload: Record<string, unknown>) {
+  const st = boundStatements(tx);
+  if (st) return (await insertEvents(st, [{ teamId, kind, payload }]))[0];
   return tx.outboxEvent.create({ data: { team_id: teamId, kind, payload: payload as never } });
 }
 
 /** Several events in one INSERT (a write that announces more than one thing). */
 export async function enqueueEvents(tx: TxClient, events: Array<{ teamId: string; kind: EventKind; payload: Record<string, unknown> }>) {
-  await tx.outboxEvent.createMany({ data: events.map((e) => ({ team_id: e.teamId, kind: e.kind, payload: e.payload as never })) });
+  const st = boundStatements(tx);
+  if (st) await insertEvents(st, events);
+  else await tx.outboxEvent.createMany({ data: events.map((e) => ({ team_id: e.teamId, kind: e.kind, payload: e.payload as never })) });
 }
 
 /**

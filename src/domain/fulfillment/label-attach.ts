@@ -1,11 +1,12 @@
 import { assertPackageNotHeld } from '../orders/hold-actions.js';
-import { DbNull } from '@prisma/client/runtime/client';
+import { statementsOf } from '../../db/statements.js';
 import type { Db, LabelPurchase } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { storeDocuments, type FetchedDocument } from './carriers/documents.js';
 import type { PurchasedLabel } from './carriers/types.js';
 import { presentWrittenPackage, type PackageView } from './package-view.js';
+import { claimPackageForLabel, insertLabel } from './store/labels.js';
 import { writeTx } from './tx.js';
 
 // Attaching a label to a package, whichever way it was obtained (uploaded, the rate table, a
@@ -39,31 +40,19 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
     // A hold placed while the label was being made refuses it (a condition of the compare-and-set),
     // unless a platform already sold it: then it is attached, the hold stops fulfil, and the label
     // can be voided.
-    const notHeld = o.purchase ? {} : { fulfillment_order: { order: { holds: { none: { active: true } } } } };
-    const claim = (fresh: boolean) =>
-      tx.package.updateManyAndReturn({
-        where: {
-          id,
-          fulfiller_team_id: teamId,
-          status: 'PENDING',
-          shipment_status: null,
-          ...(fresh ? { carrier_id: null } : {}),
-          ...notHeld,
-        },
-        data: {
-          shipment_status: 'LABEL_PRINTED',
-          carrier_id: label.carrier_id,
-          service_id: label.service_id,
-          formatted_service: label.formatted_service,
-          provider_rate_id: integration?.rateId ?? null,
-          carrier_integration_id: integration?.id ?? null,
-          carrier_integration_name: integration?.name ?? null,
-          carrier_integration_type: integration?.type ?? 'GENERIC',
-          deliver_by: label.delivery_date,
-          rate_error_data: DbNull,
-          error_message: null,
-        },
-      });
+    const st = statementsOf(tx);
+    const now = new Date();
+    const set = {
+      carrier_id: label.carrier_id,
+      service_id: label.service_id,
+      formatted_service: label.formatted_service,
+      provider_rate_id: integration?.rateId ?? null,
+      carrier_integration_id: integration?.id ?? null,
+      carrier_integration_name: integration?.name ?? null,
+      carrier_integration_type: integration?.type ?? 'GENERIC',
+      deliver_by: label.delivery_date,
+    };
+    const claim = async (fresh: boolean) => [await claimPackageForLabel(st, { id, teamId, fresh, notHeld: !o.purchase, set, now })];
     let [labelled] = await claim(true);
     const replacing = !labelled;
     if (replacing) [labelled] = await claim(false);
@@ -89,8 +78,9 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
       await tx.carrierDocument.deleteMany({ where: { package_id: id } });
     }
     await storeDocuments(tx, teamId, id, o.documents);
-    const created = await tx.shippingLabel.create({
-      data: {
+    const created = await insertLabel(
+      st,
+      {
         package_id: id,
         fulfiller_team_id: labelled.fulfiller_team_id,
         merchant_team_id: labelled.merchant_team_id,
@@ -122,7 +112,8 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
         from_address: labelled.from_address ?? undefined,
         to_address: labelled.to_address ?? undefined,
       },
-    });
+      now,
+    );
     await enqueueEvent(tx, teamId, 'package.labelled', {
       package_id: id,
       fulfillment_order_id: labelled.fulfillment_order_id,

@@ -1,9 +1,10 @@
-import { join } from '@prisma/client/runtime/client';
+import { statementsOf } from '../../db/statements.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
-import { assertNoActiveHold, NO_ACTIVE_HOLD } from '../orders/holds.js';
+import { assertNoActiveHold } from '../orders/holds.js';
+import { claimLock } from './store/locks.js';
 import { writeTx } from './tx.js';
 
 // Fulfillment-order locks. Acquiring is ONE compare-and-set UPDATE: it succeeds only when the
@@ -47,15 +48,8 @@ export async function lockFulfillmentOrder(db: Db, teamId: string, id: string, i
   const expiresAt = new Date(now.getTime() + input.timeout_minutes * 60_000);
   const owner = input.lock_owner;
   return writeTx(db, async (tx) => {
-    // One statement: lockable, lock free, expired or the owner's (who may extend it), and no
-    // active hold on the order. Locking is starting the work: ACCEPTED becomes IN_PROGRESS (spec 3.2).
-    const [fo] = await tx.$queryRaw<Array<{ order_id: string }>>`
-      UPDATE "fulfillment_orders" SET "lock_owner" = ${owner}, "lock_expires_at" = ${expiresAt}, "status" = 'IN_PROGRESS',
-        "request_status" = 'ACCEPTED', "updated_at" = ${now}
-      WHERE "id" = ${id} AND "fulfiller_team_id" = ${teamId} AND "status" IN (${join(LOCKABLE)})
-        AND ("lock_owner" IS NULL OR "lock_expires_at" IS NULL OR "lock_expires_at" <= ${now} OR "lock_owner" = ${owner})
-        AND ${NO_ACTIVE_HOLD}
-      RETURNING "order_id"`;
+    // One compare-and-set (store/locks.ts); who loses a race is told why by reads after it.
+    const fo = await claimLock(statementsOf(tx), { id, teamId, owner, expiresAt, now });
     if (!fo) return explainLockRefusal(tx, teamId, id, owner, now);
     await enqueueEvent(tx, teamId, 'fulfillment_order.locked', {
       fulfillment_order_id: id,

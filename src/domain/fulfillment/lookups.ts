@@ -96,18 +96,21 @@ function namesOf(rows: NameRow[]): Names {
  * write path); namesOfRow() turns them back into Names.
  */
 export function nameColumns(table: 'fulfillment_orders' | 'packages'): Sql {
+  return raw(nameColumnsText(table));
+}
+
+/** nameColumns as SQL text (no parameters), for the stores' statements. */
+export function nameColumnsText(table: 'fulfillment_orders' | 'packages'): string {
   // The label_format enum is cast to text, as in loadNames.
   const w = (expr: string, as: string) =>
     `(SELECT ${expr} FROM "warehouses" w WHERE w."id" = "${table}"."warehouse_id") AS "names_w_${as}"`;
   const t = (col: string, as: string) => `(SELECT t."name" FROM "teams" t WHERE t."id" = "${table}"."${col}") AS "names_t_${as}"`;
-  return raw(
-    [
-      ...['name', 'address1', 'city', 'state', 'zip', 'country'].map((c) => w(`w."${c}"`, c)),
-      w('CAST(w."label_format" AS TEXT)', 'label_format'),
-      t('merchant_team_id', 'merchant'),
-      t('fulfiller_team_id', 'fulfiller'),
-    ].join(', '),
-  );
+  return [
+    ...['name', 'address1', 'city', 'state', 'zip', 'country'].map((c) => w(`w."${c}"`, c)),
+    w('CAST(w."label_format" AS TEXT)', 'label_format'),
+    t('merchant_team_id', 'merchant'),
+    t('fulfiller_team_id', 'fulfiller'),
+  ].join(', ');
 }
 
 export interface NameColumns {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { isUniqueViolation } from '../../db/client.js';
-import type { Db, Prisma, TxClient } from '../../db/types.js';
+import { boundStatements, statementsOf } from '../../db/statements.js';
+import type { Db, Package, PackageLineItem, Prisma, TxClient } from '../../db/types.js';
 import { packingSlipUrl } from '../documents/urls.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
@@ -9,6 +10,8 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
 import { asAddress } from './lookups.js';
 import { claimForPacking, packingLines } from './packing.js';
+import { byCreated, insertRows } from './store/common.js';
+import { packageByIdempotencyKey } from './store/packing.js';
 import { resolveConfig } from './package-config.js';
 import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
 import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
@@ -67,10 +70,14 @@ function requestHash(input: CreatePackageInput): string {
 
 /** The package id an idempotency key already created (same body), null when unused; 409 on reuse. */
 async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: string, hash: string): Promise<string | null> {
-  const existing = await client.package.findUnique({
-    where: { fulfiller_team_id_idempotency_key: { fulfiller_team_id: teamId, idempotency_key: key } },
-    select: { id: true, request_hash: true },
-  });
+  // Inside the packing transaction on its prepared statements; before it, through Prisma.
+  const st = boundStatements(client as TxClient);
+  const existing = st
+    ? await packageByIdempotencyKey(st, teamId, key)
+    : await client.package.findUnique({
+        where: { fulfiller_team_id_idempotency_key: { fulfiller_team_id: teamId, idempotency_key: key } },
+        select: { id: true, request_hash: true },
+      });
   if (!existing) return null;
   if (existing.request_hash !== hash) {
     throw conflict(`Idempotency key "${key}" was already used for package ${existing.id} with a different request body.`, {
@@ -118,59 +125,71 @@ export async function createPackage(
       const warehouse = names.warehouse(fo.warehouse_id);
       const ship = asAddress(fo.order.shipping_address);
       const id = uuidv7();
-      const pkg = await tx.package.create({
-        data: {
-          id,
-          packing_slip_url: packingSlipUrl(origin, id),
-          idempotency_key: key ?? null,
-          request_hash: hash,
-          name: input.name ?? null,
-          fulfiller_team_id: fo.fulfiller_team_id,
-          merchant_team_id: fo.merchant_team_id,
-          fulfillment_order_id: fo.id,
-          warehouse_id: fo.warehouse_id,
-          label_format: warehouse?.label_format ?? null,
-          picking_session_id: fo.picking_session_id,
-          carton_id: input.carton_id ?? null,
-          length: input.length ?? null,
-          width: input.width ?? null,
-          height: input.height ?? null,
-          measurement_unit: input.measurement_unit ?? units.measurement_unit,
-          weight: input.weight ?? null,
-          weight_unit: input.weight_unit ?? units.weight_unit,
-          rate_strategy: input.rate_strategy ?? null,
-          from_address: {
-            name: warehouse?.name ?? null,
-            company: names.team(fo.fulfiller_team_id),
-            address1: warehouse?.address.address1 ?? null,
-            address2: null,
-            city: warehouse?.address.city ?? null,
-            state: warehouse?.address.state ?? null,
-            zip: warehouse?.address.zip ?? null,
-            country: warehouse?.address.country ?? null,
-            phone: null,
-            email: null,
+      const st = statementsOf(tx);
+      const now = new Date();
+      const [pkg] = await insertRows<Package>(
+        st,
+        'packages',
+        [
+          {
+            id,
+            packing_slip_url: packingSlipUrl(origin, id),
+            idempotency_key: key ?? null,
+            request_hash: hash,
+            name: input.name ?? null,
+            fulfiller_team_id: fo.fulfiller_team_id,
+            merchant_team_id: fo.merchant_team_id,
+            fulfillment_order_id: fo.id,
+            warehouse_id: fo.warehouse_id,
+            label_format: warehouse?.label_format ?? null,
+            picking_session_id: fo.picking_session_id,
+            carton_id: input.carton_id ?? null,
+            length: input.length ?? null,
+            width: input.width ?? null,
+            height: input.height ?? null,
+            measurement_unit: input.measurement_unit ?? units.measurement_unit,
+            weight: input.weight ?? null,
+            weight_unit: input.weight_unit ?? units.weight_unit,
+            rate_strategy: input.rate_strategy ?? null,
+            from_address: {
+              name: warehouse?.name ?? null,
+              company: names.team(fo.fulfiller_team_id),
+              address1: warehouse?.address.address1 ?? null,
+              address2: null,
+              city: warehouse?.address.city ?? null,
+              state: warehouse?.address.state ?? null,
+              zip: warehouse?.address.zip ?? null,
+              country: warehouse?.address.country ?? null,
+              phone: null,
+              email: null,
+            },
+            to_address: {
+              name: ship.name ?? fo.order.customer_name ?? null,
+              company: ship.company ?? null,
+              address1: ship.address1 ?? null,
+              address2: ship.address2 ?? null,
+              city: ship.city ?? null,
+              state: ship.state ?? null,
+              zip: ship.zip ?? null,
+              country: ship.country ?? null,
+              phone: ship.phone ?? null,
+              email: fo.order.customer_email ?? null,
+            },
+            config: resolveConfig(fo.order.config, input.config),
+            ...lineTotals(lines.map((l) => l.data)),
           },
-          to_address: {
-            name: ship.name ?? fo.order.customer_name ?? null,
-            company: ship.company ?? null,
-            address1: ship.address1 ?? null,
-            address2: ship.address2 ?? null,
-            city: ship.city ?? null,
-            state: ship.state ?? null,
-            zip: ship.zip ?? null,
-            country: ship.country ?? null,
-            phone: ship.phone ?? null,
-            email: fo.order.customer_email ?? null,
-          },
-          config: resolveConfig(fo.order.config, input.config) as Prisma.InputJsonValue,
-          ...lineTotals(lines.map((l) => l.data)),
-        },
-      });
-      // The lines in one INSERT that returns them, in the order a read shows them.
-      const lineItems = (await tx.packageLineItem.createManyAndReturn({ data: lines.map((l) => ({ ...l.data, package_id: id })) })).sort(
-        (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+        ],
+        now,
       );
+      // The lines in one INSERT that returns them, in the order a read shows them.
+      const lineItems = (
+        await insertRows<PackageLineItem>(
+          st,
+          'package_line_items',
+          lines.map((l) => ({ ...l.data, package_id: id })),
+          now,
+        )
+      ).sort(byCreated);
       await enqueueEvent(tx, teamId, 'package.created', { package_id: pkg.id, fulfillment_order_id: fo.id, order_id: fo.order_id });
       const row = {
         ...pkg,

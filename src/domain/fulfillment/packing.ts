@@ -1,9 +1,10 @@
-import { assertNoActiveHold, NO_ACTIVE_HOLD } from '../orders/holds.js';
-import { join, raw } from '@prisma/client/runtime/client';
+import { assertNoActiveHold } from '../orders/holds.js';
+import { statementsOf } from '../../db/statements.js';
 import type { Provider, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { CLOSED_FO } from './fulfillment-orders.js';
-import { nameColumns, namesOfRow, type NameColumns, type Names } from './lookups.js';
+import { namesOfRow, type Names } from './lookups.js';
+import { claimForPackingRow, packingLineRows } from './store/packing.js';
 
 // What a package is made from, read in two statements inside the packing transaction:
 //  - claimForPacking: the fulfillment order's row lock (the transaction's first statement, a
@@ -31,34 +32,8 @@ export interface PackingFo {
   names: Names;
 }
 
-interface ClaimRow extends NameColumns {
-  id: string;
-  order_id: string;
-  picking_session_id: string | null;
-  o_shipping_address: unknown;
-  o_customer_email: string | null;
-  o_customer_name: string | null;
-  o_config: unknown;
-  o_shop_id: string | null;
-  s_name: string | null;
-  s_shop_type: string | null;
-}
-
-/** A Json column read through a subquery: SQLite gives its text, PostgreSQL the value. */
-const jsonOf = (provider: Provider, v: unknown) => (provider === 'sqlite' && typeof v === 'string' ? JSON.parse(v) : (v ?? null));
-
 export async function claimForPacking(tx: TxClient, provider: Provider, teamId: string, foId: string): Promise<PackingFo> {
-  const order = (col: string) => raw(`(SELECT o."${col}" FROM "orders" o WHERE o."id" = "fulfillment_orders"."order_id")`);
-  const shop = (col: string) =>
-    raw(`(SELECT s."${col}" FROM "shops" s JOIN "orders" o ON s."id" = o."shop_id" WHERE o."id" = "fulfillment_orders"."order_id")`);
-  const [row] = await tx.$queryRaw<ClaimRow[]>`
-    UPDATE "fulfillment_orders" SET "updated_at" = ${new Date()}
-    WHERE "id" = ${foId} AND "fulfiller_team_id" = ${teamId} AND "status" NOT IN (${join(CLOSED_FO)}) AND ${NO_ACTIVE_HOLD}
-    RETURNING "id", "order_id", "warehouse_id", "fulfiller_team_id", "merchant_team_id", "picking_session_id",
-      ${order('shipping_address')} AS "o_shipping_address", ${order('customer_email')} AS "o_customer_email",
-      ${order('customer_name')} AS "o_customer_name", ${order('config')} AS "o_config", ${order('shop_id')} AS "o_shop_id",
-      ${shop('name')} AS "s_name", CAST(${shop('shop_type')} AS TEXT) AS "s_shop_type",
-      ${nameColumns('fulfillment_orders')}`;
+  const row = await claimForPackingRow(statementsOf(tx, provider), teamId, foId);
   if (!row) {
     const now = await tx.fulfillmentOrder.findFirst({
       where: { id: foId, fulfiller_team_id: teamId },
@@ -79,10 +54,10 @@ export async function claimForPacking(tx: TxClient, provider: Provider, teamId: 
     merchant_team_id: row.merchant_team_id,
     picking_session_id: row.picking_session_id,
     order: {
-      shipping_address: jsonOf(provider, row.o_shipping_address),
+      shipping_address: row.o_shipping_address,
       customer_email: row.o_customer_email,
       customer_name: row.o_customer_name,
-      config: jsonOf(provider, row.o_config),
+      config: row.o_config,
       shop_id: row.o_shop_id,
     },
     names: namesOfRow(row, shopOf),
@@ -136,15 +111,7 @@ export const NO_PRODUCT = Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, null]
 
 /** The lines of a (claimed) fulfillment order in created order; `excludePackageId`: a package being edited. */
 export async function packingLines(tx: TxClient, foId: string, excludePackageId?: string): Promise<PackingLine[]> {
-  const rows = await tx.$queryRaw<Array<Record<string, unknown>>>`
-    SELECT l."id", l."product_id", l."sku", l."name", l."image_url", l."remaining_quantity",
-      COALESCE((SELECT SUM(pl."quantity") FROM "package_line_items" pl JOIN "packages" pk ON pk."id" = pl."package_id"
-        WHERE pl."core_fulfillment_order_line_item_id" = l."id" AND pk."fulfillment_order_id" = l."fulfillment_order_id"
-          AND pk."status" = 'PENDING' AND pk."id" <> ${excludePackageId ?? ''}), 0) AS "in_other_packages",
-      p."id" AS "has_product", ${raw(PRODUCT_FIELDS.map((f) => `p."${f}" AS "p_${f}"`).join(', '))}
-    FROM "fulfillment_order_line_items" l LEFT JOIN "products" p ON p."id" = l."product_id"
-    WHERE l."fulfillment_order_id" = ${foId}
-    ORDER BY l."created_at", l."id"`;
+  const rows = await packingLineRows(statementsOf(tx), foId, PRODUCT_FIELDS, excludePackageId);
   return rows.map((r) => ({
     id: r.id as string,
     product_id: r.product_id as string | null,

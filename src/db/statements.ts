@@ -1,0 +1,113 @@
+import { dialectOf, type Dialect } from './dialect.js';
+import type { Db, Provider, SqliteConnection, TxClient } from './types.js';
+
+// How a store runs its hand-written statements inside a write transaction: prepared SQL through
+// the driver, rows as plain objects the store types (issue 29: the hot paths at a few times the
+// floor; the measurements and why this way are in docs/performance.md, "The hot path's driver").
+//
+//  - SQLite: on the Prisma client's own libSQL connection, each statement prepared once and kept
+//    by its text. Inside a Prisma transaction the adapter's mutex is held for the whole
+//    transaction, so nothing else runs on that connection and a statement run here is part of the
+//    transaction (same BEGIN, same COMMIT or ROLLBACK). No Prisma runtime per statement.
+//  - PostgreSQL: through the transaction's Prisma client, `$queryRawUnsafe` with the statement's
+//    text (numbered once per text by the dialect), so it runs on the transaction's connection.
+//
+// Arguments: Date, boolean, string, number, null. A Date is written as the Prisma adapters write
+// it (SQLite: ISO text with +00:00), so rows written here and through Prisma compare and sort alike.
+
+export interface Statements {
+  readonly dialect: Dialect;
+  /** Rows of a statement that returns rows (SELECT, or a write with RETURNING). */
+  all<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /** A write without RETURNING: the number of rows it changed. */
+  run(sql: string, params: readonly unknown[]): Promise<number>;
+}
+
+type Statement = ReturnType<SqliteConnection['prepare']>;
+interface Prepared {
+  statement: Statement;
+  /** Null for a statement without columns; else types each row as Prisma types a model's. */
+  typed: ((row: Record<string, unknown>) => Record<string, unknown>) | null;
+}
+const prepared = new WeakMap<SqliteConnection, Map<string, Prepared>>();
+const MAX_PREPARED = 300;
+
+/**
+ * Rows typed by their columns' declared types, as Prisma reads them: DATETIME -> Date, JSONB ->
+ * the parsed value, BOOLEAN -> boolean (SQLite has the declared type of a table's column even in
+ * RETURNING; an expression has none and comes back as SQLite gives it).
+ */
+function typerOf(statement: Statement): Prepared['typed'] {
+  const columns = statement.columns() as Array<{ name: string; type: string | null }>;
+  if (!columns.length) return null;
+  const convert: Array<[string, (v: unknown) => unknown]> = [];
+  for (const c of columns) {
+    const type = (c.type ?? '').toUpperCase();
+    if (type === 'DATETIME') convert.push([c.name, (v) => new Date(v as string)]);
+    else if (type === 'JSONB' || type === 'JSON') convert.push([c.name, (v) => (typeof v === 'string' ? JSON.parse(v) : v)]);
+    else if (type === 'BOOLEAN') convert.push([c.name, (v) => v === 1 || v === true]);
+  }
+  return (row) => {
+    for (const [name, fn] of convert) if (row[name] !== null && row[name] !== undefined) row[name] = fn(row[name]);
+    return row;
+  };
+}
+
+function statementOf(conn: SqliteConnection, sql: string): Prepared {
+  let cache = prepared.get(conn);
+  if (!cache) prepared.set(conn, (cache = new Map()));
+  let st = cache.get(sql);
+  if (!st) {
+    if (cache.size >= MAX_PREPARED) cache.delete(cache.keys().next().value!);
+    const statement = conn.prepare(sql);
+    st = { statement, typed: typerOf(statement) };
+    cache.set(sql, st);
+  }
+  return st;
+}
+
+const sqliteArg = (v: unknown) =>
+  v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v;
+
+function sqliteStatements(conn: SqliteConnection, dialect: Dialect): Statements {
+  return {
+    dialect,
+    all: async <T>(sql: string, params: readonly unknown[]) => {
+      const { statement, typed } = statementOf(conn, sql);
+      const rows = statement.all(params.map(sqliteArg)) as Record<string, unknown>[];
+      return (typed ? rows.map(typed) : rows) as T[];
+    },
+    run: async (sql, params) => statementOf(conn, sql).statement.run(params.map(sqliteArg)).changes,
+  };
+}
+
+function prismaStatements(tx: TxClient, dialect: Dialect): Statements {
+  return {
+    dialect,
+    all: <T>(sql: string, params: readonly unknown[]) => tx.$queryRawUnsafe<T[]>(dialect.text(sql), ...params),
+    run: (sql, params) => tx.$executeRawUnsafe(dialect.text(sql), ...params),
+  };
+}
+
+const ofTx = new WeakMap<TxClient, Statements>();
+
+/** Called by transaction() (tx.ts) for each transaction it starts, so its stores find the statements by `tx` alone. */
+export function bindStatements(db: Db, tx: TxClient): void {
+  const dialect = dialectOf(db.provider);
+  const conn = db.sqliteConnection?.();
+  ofTx.set(tx, conn ? sqliteStatements(conn, dialect) : prismaStatements(tx, dialect));
+}
+
+/** The statements of a transaction started by transaction() (src/db/tx.ts), undefined for any other. */
+export const boundStatements = (tx: TxClient): Statements | undefined => ofTx.get(tx);
+
+/**
+ * The statements of a transaction started by transaction() (src/db/tx.ts). A transaction started
+ * otherwise (a bare `$transaction`) runs them through Prisma, which needs its provider.
+ */
+export function statementsOf(tx: TxClient, provider?: Provider): Statements {
+  const bound = ofTx.get(tx);
+  if (bound) return bound;
+  if (!provider) throw new Error('statementsOf: not a transaction() of src/db/tx.ts, and no provider given');
+  return prismaStatements(tx, dialectOf(provider));
+}

@@ -1,0 +1,78 @@
+import type { TxClient } from '../../db/types.js';
+import { conflict, notFound } from '../errors.js';
+import { assertNoActiveHold } from '../orders/holds.js';
+import { activeLock, LOCKABLE } from './fulfillment-orders.js';
+import { lockHeld } from './locks.js';
+
+// Why a fulfil was refused: read only after a compare-and-set matched nothing, on the way to a
+// 409 or 404 (fulfil.ts), so a fulfil that succeeds reads none of it.
+
+export const noLabel = (packageId: string) =>
+  conflict(`Package ${packageId} has no shipping label; label it first (POST /v1/ops/packages/${packageId}/label).`);
+
+/** Why the fulfil's compare-and-set on the fulfillment order matched nothing (the package's own state first). */
+export async function explainFulfilRefusal(tx: TxClient, teamId: string, packageId: string, lockedBy: string, now: Date): Promise<never> {
+  // Sequential: a transaction is one connection (pg deprecates overlapping queries on a client).
+  const pkg = await tx.package.findFirst({
+    where: { id: packageId, fulfiller_team_id: teamId },
+    select: { status: true, shipment_status: true, fulfillment_order_id: true },
+  });
+  if (!pkg) throw notFound('Package', packageId);
+  const foId = pkg.fulfillment_order_id;
+  if (!foId) throw conflict(`Package ${packageId} does not belong to a fulfillment order.`);
+  if (pkg.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
+  const fo = await tx.fulfillmentOrder.findFirst({
+    where: { id: foId, fulfiller_team_id: teamId },
+    select: { status: true, lock_owner: true, lock_expires_at: true, order_id: true },
+  });
+  if (!fo) throw notFound('Fulfillment order', foId);
+  if (!LOCKABLE.includes(fo.status)) {
+    throw conflict(`Fulfillment order ${foId} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders are fulfilled.`, {
+      fulfillment_order_status: fo.status,
+    });
+  }
+  const lock = activeLock(fo, now);
+  if (lock && lock.lock_owner !== lockedBy) throw lockHeld(foId, lock);
+  if (lock) {
+    // The lock is the caller's, so what stopped it is the package's label or a hold on the order.
+    if (pkg.status === 'PENDING' && !pkg.shipment_status) throw noLabel(packageId);
+    await assertNoActiveHold(tx, fo.order_id);
+    throw conflict(`Fulfillment order ${foId} changed while package ${packageId} was being fulfilled; try again.`);
+  }
+  const why = fo.lock_owner === lockedBy ? `the lock of "${lockedBy}" expired` : 'it is not locked';
+  throw conflict(
+    `Fulfillment order ${foId} must be locked by "${lockedBy}" to fulfil package ${packageId}, but ${why}; lock it first (POST /v1/ops/fulfillment-orders/${foId}/lock).`,
+  );
+}
+
+/** Why a fulfillment order's line could not give what the package ships: no line of this order, or too little left. */
+export async function explainShortFoLine(
+  tx: TxClient,
+  foId: string,
+  lineId: string,
+  quantity: number,
+  packageLine: { id: string; sku: string | null; name: string | null },
+): Promise<never> {
+  const line = await tx.fulfillmentOrderLineItem.findFirst({ where: { id: lineId, fulfillment_order_id: foId } });
+  if (!line) throw notOfFo(packageLine, foId);
+  throw conflict(
+    `${line.sku ?? line.name}: package holds ${quantity} but only ${line.remaining_quantity} remain to fulfil on fulfillment order ${foId}.`,
+  );
+}
+
+export const notOfFo = (i: { id: string; sku: string | null; name: string | null }, foId: string) =>
+  conflict(`Package line ${i.id} (${i.sku ?? i.name}) is not a line item of fulfillment order ${foId}.`);
+
+/** Why the warehouse's inventory could not give what the package ships: a product without a level, else the first short one. */
+export async function explainShortStock(tx: TxClient, warehouseId: string, short: string[], need: Map<string, number>): Promise<never> {
+  const found = await tx.inventoryLevel.findMany({
+    where: { warehouse_id: warehouseId, product_id: { in: short } },
+    orderBy: { id: 'asc' },
+  });
+  const missing = short.find((p) => !found.some((l) => l.product_id === p));
+  if (missing) throw conflict(`Product ${missing} has no inventory in warehouse ${warehouseId}.`);
+  const level = found[0];
+  throw conflict(
+    `Inventory of product ${level.product_id} in warehouse ${warehouseId} is short: ${need.get(level.product_id)} to ship, on_hand ${level.on_hand}, committed ${level.committed}.`,
+  );
+}

@@ -1,0 +1,45 @@
+import type { Statements } from '../../../db/statements.js';
+import type { Package, ShippingLabel } from '../../../db/types.js';
+import { insertRows } from './common.js';
+
+// The label's statements (label-attach.ts): the package's compare-and-set and the label row.
+
+export interface LabelClaim {
+  id: string;
+  teamId: string;
+  /** Only a package never labelled (carrier_id null: no label row to replace). */
+  fresh: boolean;
+  /** Refused while the package's order has an active hold (not for a label a platform already sold). */
+  notHeld: boolean;
+  /** The package's label columns (carrier, service, integration, deliver_by). */
+  set: Record<string, unknown>;
+  now: Date;
+}
+
+/**
+ * PENDING and not labelled -> labelled (shipment_status LABEL_PRINTED, rate error cleared),
+ * returned whole; null when nothing matched. The hold condition reads the order through the
+ * package's fulfillment order, as the Prisma relation filter did.
+ */
+export async function claimPackageForLabel(st: Statements, c: LabelClaim): Promise<Package | null> {
+  const cols = Object.keys(c.set);
+  const [row] = await st.all<Package>(
+    `UPDATE "packages" SET "shipment_status" = 'LABEL_PRINTED', ${cols.map((k) => `"${k}" = ?`).join(', ')},
+      "rate_error_data" = NULL, "error_message" = NULL, "updated_at" = ?
+    WHERE "id" = ? AND "fulfiller_team_id" = ? AND "status" = 'PENDING' AND "shipment_status" IS NULL${c.fresh ? ' AND "carrier_id" IS NULL' : ''}${
+      c.notHeld
+        ? ` AND EXISTS (SELECT 1 FROM "fulfillment_orders" fo WHERE fo."id" = "packages"."fulfillment_order_id"
+        AND NOT EXISTS (SELECT 1 FROM "order_fulfillment_holds" h WHERE h."order_id" = fo."order_id" AND h."active" = ?))`
+        : ''
+    }
+    RETURNING *`,
+    [...cols.map((k) => c.set[k]), c.now, c.id, c.teamId, ...(c.notHeld ? [true] : [])],
+  );
+  return row ?? null;
+}
+
+/** The label row, returned whole. */
+export async function insertLabel(st: Statements, label: Record<string, unknown>, now: Date): Promise<ShippingLabel> {
+  const [row] = await insertRows<ShippingLabel>(st, 'shipping_labels', [label], now);
+  return row;
+}
