@@ -1,8 +1,9 @@
 import type { Provider } from './types.js';
 
-// The one place that knows how SQLite and PostgreSQL differ (issue 24, item 1): the areas' stores
-// (src/domain/<area>/store.ts) write their statements through these pieces instead of branching
-// on the provider themselves.
+// The one place that knows how SQLite's and PostgreSQL's SQL differ, for the stores' hand-written
+// statements (src/domain/<area>/store*). A store writes each statement once, with `?`
+// placeholders, and asks the dialect for what differs: the placeholder form, whether one writer
+// holds the whole database, a row lock, and how a value comes back from a raw statement.
 
 /** Pieces of SQL that build a JSON value inside a statement (the product list's page). */
 export interface JsonSql {
@@ -22,18 +23,27 @@ export interface JsonSql {
 }
 
 export interface Dialect {
-  provider: Provider;
-  /** The n-th (from 1) bind placeholder of a statement written by hand. */
-  param(n: number): string;
-  /** Substring search has FTS5 trigram tables (SQLite); PostgreSQL serves LIKE '%term%' from pg_trgm indexes. */
-  trigramTables: boolean;
+  readonly provider: Provider;
   /**
-   * One process's connections to the database wait for its lock synchronously (SQLite): two
-   * transactions of one process racing for it block each other, so such work runs one at a time.
+   * SQLite: a writing transaction holds the whole database (one writer), so what a statement
+   * reads through a subquery is what the transaction will see until it commits. PostgreSQL: a
+   * statement reads its own snapshot, which can be older than a row lock it waited for.
    */
-  blockingLock: boolean;
+  readonly singleWriter: boolean;
+  /** `sql` (with `?` placeholders) in this dialect's form: PostgreSQL numbers them ($1, $2 …). */
+  text(sql: string): string;
+  /** A statement that locks one row of `table` by its id (one parameter) until commit; null where a writer holds everything. */
+  lockRow(table: string): string | null;
+  /** A Json column read through a subquery or raw statement: SQLite gives its text, PostgreSQL the value. */
+  json(v: unknown): unknown;
+  /** A DateTime column read by a raw statement: SQLite gives its ISO text, PostgreSQL a Date. */
+  date(v: unknown): Date;
+  /** A count or sum read by a raw statement: PostgreSQL's bigint comes back as a BigInt or a string. */
+  int(v: unknown): number;
+  /** Substring search has FTS5 trigram tables (SQLite); PostgreSQL serves LIKE '%term%' from pg_trgm indexes. */
+  readonly trigramTables: boolean;
   /** Text compares by bytes (SQLite), as JS compares strings; PostgreSQL compares by its collation. */
-  bytewiseText: boolean;
+  readonly bytewiseText: boolean;
   /**
    * `outer` joined with the first `limit` (a placeholder) rows of `table` matching `where`
    * (correlated with `outer`) in `order`, as `alias` with `columns`. SQLite cannot walk an index
@@ -46,9 +56,27 @@ export interface Dialect {
    * reads each bound with a sequential scan and a sort: 152 ms for OFFSET 10,000, against 38 ms
    * through the plain walks).
    */
-  boundedOffsets: boolean;
-  json: JsonSql;
+  readonly boundedOffsets: boolean;
+  /** Pieces that build JSON inside a statement (the product list's page). */
+  readonly jsonSql: JsonSql;
 }
+
+const numbered = new Map<string, string>();
+
+/** `?` -> `$n`, once per statement text (the texts are a bounded set: one per shape). */
+function pgText(sql: string): string {
+  let text = numbered.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    if (numbered.size >= 2000) numbered.clear();
+    numbered.set(sql, text);
+  }
+  return text;
+}
+
+const date = (v: unknown) => (v instanceof Date ? v : new Date(v as string | number));
+const int = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
 
 const SQLITE_JSON: JsonSql = {
   // SQLite's JSON writes a REAL with 15 significant digits (0.1 + 0.2 as 0.3); 17 read back
@@ -84,26 +112,37 @@ const POSTGRES_JSON: JsonSql = {
 
 const SQLITE: Dialect = {
   provider: 'sqlite',
-  param: () => '?',
+  singleWriter: true,
+  text: (sql) => sql,
+  lockRow: () => null,
+  json: (v) => (typeof v === 'string' ? JSON.parse(v) : (v ?? null)),
+  date,
+  int,
   trigramTables: true,
-  blockingLock: true,
   bytewiseText: true,
   topRowsPer: (outer, table, alias, _columns, where, order) =>
     `${outer} JOIN ${table} ${alias} ON ${alias}.id IN (SELECT q.id FROM ${table} q WHERE ${where} ORDER BY ${order} LIMIT ?)`,
   boundedOffsets: true,
-  json: SQLITE_JSON,
+  jsonSql: SQLITE_JSON,
 };
 
-const POSTGRES: Dialect = {
+const POSTGRESQL: Dialect = {
   provider: 'postgresql',
-  param: (n) => `$${n}`,
+  singleWriter: false,
+  text: pgText,
+  lockRow: (table) => `SELECT 1 FROM "${table}" WHERE "id" = ? FOR UPDATE`,
+  json: (v) => v ?? null,
+  date,
+  int,
   trigramTables: false,
-  blockingLock: false,
   bytewiseText: false,
   topRowsPer: (outer, table, alias, columns, where, order) =>
     `${outer} CROSS JOIN LATERAL (SELECT ${columns} FROM ${table} q WHERE ${where} ORDER BY ${order} LIMIT ?) ${alias}`,
   boundedOffsets: false,
-  json: POSTGRES_JSON,
+  jsonSql: POSTGRES_JSON,
 };
 
-export const dialectOf = (provider: Provider): Dialect => (provider === 'sqlite' ? SQLITE : POSTGRES);
+export const dialectOf = (provider: Provider): Dialect => (provider === 'sqlite' ? SQLITE : POSTGRESQL);
+
+/** `?, ?, ?` for a list of n values (an IN list). */
+export const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');

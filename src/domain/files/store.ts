@@ -47,7 +47,7 @@ export async function fewMatches(
   const args: unknown[] = [];
   const p = (v: unknown) => {
     args.push(v);
-    return d.param(args.length);
+    return '?';
   };
   const where = [`"team_id" = ${p(teamId)}`];
   if (types) {
@@ -62,6 +62,6 @@ export async function fewMatches(
   if (minSize !== undefined) where.push(`"size" >= ${p(minSize)}`);
   const few = FEW[d.provider];
   const sql = `SELECT "id" FROM "files" WHERE ${where.join(' AND ')} LIMIT ${p(few + 1)}`;
-  const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(sql, ...args);
+  const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(d.text(sql), ...args);
   return rows.length > few ? undefined : rows.map((r) => r.id);
 }

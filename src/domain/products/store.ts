@@ -84,7 +84,7 @@ function bind(shape: string, build: () => string, values: unknown[]): Sql {
  * bundles 3.45).
  */
 function rowJson(dialect: Dialect, warehouses: { filtered: boolean }): string {
-  const d = dialect.json;
+  const d = dialect.jsonSql;
   const columns = Object.entries(COLUMNS).map(([name, kind]) => `'${name}', ${d.value(`p.${name}`, kind)}`);
   const teamName = (column: string) => `(SELECT t.name FROM teams t WHERE t.id = p.${column})`;
   const level = d.object(
@@ -149,7 +149,7 @@ function pageOfIds(d: Dialect, ids: string[], at: Presented): Sql {
   return bind(
     `ids ${d.provider} ${filtered}`,
     () => `SELECT p.id AS id, '' AS k, ${rowJson(d, { filtered })} AS j
-FROM ${d.json.idsTable} page JOIN products p ON p.id = page.id ORDER BY page.ord`,
+FROM ${d.jsonSql.idsTable} page JOIN products p ON p.id = page.id ORDER BY page.ord`,
     [...levelArgs(at), JSON.stringify(ids)],
   );
 }
@@ -214,7 +214,7 @@ function pageOfWalk(d: Dialect, w: Walk): Sql {
       const page = `SELECT p.id, p.${w.key} AS k, ROW_NUMBER() OVER (ORDER BY ${order}) AS ord
 FROM ${walk} ORDER BY ${order} LIMIT ? OFFSET ?`;
       return `WITH ${ctes}, page AS (${page})
-SELECT p.id AS id, ${d.json.iso('page.k')} AS k, CASE WHEN page.ord <= ? THEN ${rowJson(d, { filtered: false })} END AS j
+SELECT p.id AS id, ${d.jsonSql.iso('page.k')} AS k, CASE WHEN page.ord <= ? THEN ${rowJson(d, { filtered: false })} END AS j
 FROM page JOIN products p ON p.id = page.id ORDER BY page.ord`;
     },
     args,
