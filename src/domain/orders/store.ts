@@ -1,4 +1,5 @@
 import type { Db, Prisma } from '../../db/types.js';
+import { readsOf } from '../../db/reads.js';
 import { cappedIds, FTS_CAP, ftsPhrase } from '../fts.js';
 
 // The orders' statements and provider differences (issue 24, item 1).
@@ -29,4 +30,103 @@ export async function orderSearchBranches(db: Db, term: string, numberPrefix: st
   // Only index-backed branches, so SQLite answers with a MULTI-INDEX OR (an empty IN would not be one).
   const branches: Prisma.OrderWhereInput[] = [...prefix, ...(ids.length ? [{ id: { in: ids } }] : [])];
   return branches.length ? branches : [{ id: { in: [] } }];
+}
+
+/** A page of the order list read through the driver (orderListPage): ORDER_LIST_SELECT's columns with the names the item shows. */
+export interface OrderPageRow {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  cancelled_at: string | null;
+  merchant_team_id: string;
+  fulfiller_team_id: string;
+  shop_id: string | null;
+  merchant_team_name: string | null;
+  shop_name: string | null;
+  shop_type: string | null;
+  fulfillment_status: string;
+  payment_status: string;
+  priority: string;
+  order_number: string;
+  currency: string;
+  note: string | null;
+  shipping_method: string | null;
+  /** JSON text (SQLite). */
+  tags: string;
+  total_price: number;
+  customer_email: string | null;
+  customer_name: string | null;
+  customer_phone: string | null;
+  shipping_address: string | null;
+  address_verified: number;
+  address_residential: string;
+  core_line_item_count: number;
+  unique_core_line_item_count: number;
+  fulfillment_count: number;
+  line_item_image_urls: string;
+  status: string;
+}
+
+export interface OrderPageQuery {
+  teamId: string;
+  status?: string[];
+  payment?: string[];
+  fulfillment?: string[];
+  created?: { gte?: Date; lte?: Date };
+  updated?: { gte?: Date; lte?: Date };
+  key: 'created_at' | 'updated_at';
+  dir: 'asc' | 'desc';
+  /** The cursor's (key, id): rows strictly after them. */
+  after?: [Date, string];
+  skip: number;
+  take: number;
+}
+
+const PAGE_COLUMNS = `o.id, o.created_at, o.updated_at, o.closed_at, o.cancelled_at, o.merchant_team_id, o.fulfiller_team_id, o.shop_id,
+  mt.name AS merchant_team_name, s.name AS shop_name, s.shop_type, o.fulfillment_status, o.payment_status, o.priority, o.order_number,
+  o.currency, o.note, o.shipping_method, o.tags, o.total_price, o.customer_email, o.customer_name, o.customer_phone, o.shipping_address,
+  o.address_verified, o.address_residential, o.core_line_item_count, o.unique_core_line_item_count, o.fulfillment_count,
+  o.line_item_image_urls, o.status`;
+
+/**
+ * A page of the order list sorted by created_at or updated_at, with enum and date filters, as one
+ * prepared statement through the driver (src/db/reads.ts): the page with its merchant team and
+ * shop names, rows as plain objects (dates as the stored ISO text, JSON as text). Each filter and
+ * sort is the same index walk as Prisma's query of it (the indexes (team, <sort>, id) and (team,
+ * <status>, created_at, id)). SQLite only: undefined on PostgreSQL, where the list stays Prisma's.
+ */
+export async function orderListPage(db: Db, q: OrderPageQuery): Promise<OrderPageRow[] | undefined> {
+  if (db.provider !== 'sqlite') return undefined;
+  const args: unknown[] = [q.teamId];
+  const where = ['o.fulfiller_team_id = ?'];
+  const anyOf = (column: string, values?: string[]) => {
+    if (!values) return;
+    where.push(`o.${column} IN (${values.map(() => '?').join(', ')})`);
+    args.push(...values);
+  };
+  anyOf('status', q.status);
+  anyOf('payment_status', q.payment);
+  anyOf('fulfillment_status', q.fulfillment);
+  for (const [column, range] of [['created_at', q.created] as const, ['updated_at', q.updated] as const]) {
+    if (range?.gte) {
+      where.push(`o.${column} >= ?`);
+      args.push(range.gte);
+    }
+    if (range?.lte) {
+      where.push(`o.${column} <= ?`);
+      args.push(range.lte);
+    }
+  }
+  const [cmp, dir] = q.dir === 'asc' ? ['>', 'ASC'] : ['<', 'DESC'];
+  if (q.after) {
+    // As afterCursor: the non-strict bound on the key is for the planner (an index range).
+    const [v, id] = q.after;
+    where.push(`o.${q.key} ${cmp}= ? AND (o.${q.key} ${cmp} ? OR (o.${q.key} = ? AND o.id ${cmp} ?))`);
+    args.push(v, v, v, id);
+  }
+  args.push(q.take, q.skip);
+  const sql = `SELECT ${PAGE_COLUMNS} FROM orders o LEFT JOIN teams mt ON mt.id = o.merchant_team_id LEFT JOIN shops s ON s.id = o.shop_id
+WHERE ${where.join(' AND ')} ORDER BY o.${q.key} ${dir}, o.id ${dir} LIMIT ? OFFSET ?`;
+  return readsOf(db).all<OrderPageRow>(sql, args);
 }
