@@ -121,7 +121,7 @@ function record(p, stock, variants) {
     measurement_unit: p.measurement_unit,
     weight_unit: p.weight_unit,
     is_hazmat: Boolean(p.is_hazmat),
-    lot_tracked: Boolean(p.lot_tracked),
+    ...(process.env.FOS_BENCH_BASELINE_LOT_TRACKED === '0' ? {} : { lot_tracked: Boolean(p.lot_tracked) }), // 0: a fos build from before lot_tracked
     config: {
       replenishment_source_strategy: config.replenishment_source_strategy ?? 'FIFO',
       replenishment_increment_level: config.replenishment_increment_level ?? null,

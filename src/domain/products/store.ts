@@ -1,6 +1,7 @@
 import { sqltag as sql, type Sql } from '@prisma/client/runtime/client';
 import type { Db } from '../../db/types.js';
 import { dialectOf, type Dialect } from '../../db/dialect.js';
+import { readsOf } from '../../db/reads.js';
 import { cappedIds, FTS_CAP, ftsPhrase } from '../fts.js';
 import type { NamedLevel } from './inventory.js';
 import type { ProductRow } from './present.js';
@@ -222,11 +223,14 @@ FROM page JOIN products p ON p.id = page.id ORDER BY page.ord`;
 }
 
 /** The records' JSON of a page without filters but team_id (pageOfWalk), in one statement. */
-export const walkPageRows = (db: Db, w: Walk) => db.prisma.$queryRaw<PageRow[]>(pageOfWalk(dialectOf(db.provider), w));
+export const walkPageRows = (db: Db, w: Walk) => run(db, pageOfWalk(dialectOf(db.provider), w));
 
 /** The records' JSON of the given products, in the given order (pageOfIds). */
-export const idsPageRows = (db: Db, ids: string[], at: Presented) =>
-  db.prisma.$queryRaw<PageRow[]>(pageOfIds(dialectOf(db.provider), ids, at));
+export const idsPageRows = (db: Db, ids: string[], at: Presented) => run(db, pageOfIds(dialectOf(db.provider), ids, at));
+
+/** SQLite: through the driver (src/db/reads.ts: no Prisma runtime per row); PostgreSQL: Prisma's raw query. */
+const run = (db: Db, statement: Sql) =>
+  db.provider === 'sqlite' ? readsOf(db).all<PageRow>(statement.sql, statement.values) : db.prisma.$queryRaw<PageRow[]>(statement);
 
 const SEARCH =
   'SELECT s.product_id AS id FROM product_search f JOIN product_search_ids s ON s.id = f.rowid WHERE product_search MATCH ? LIMIT ?';
