@@ -1,7 +1,13 @@
-// A hand-written server for GET /v1/ops/products?limit=20 (issue 9 target 4): plain Fastify and
-// synchronous SQLite over the same database file fos serves, answering the first page of a
-// fulfiller key's products with the same JSON as fos, byte for byte (bench/reads.mjs checks).
-// It is what fos's throughput is compared with; it serves only that one request shape.
+// A hand-written server for GET /v1/ops/products?limit=20 (issue 9 target 4) and
+// GET /v1/ops/orders/list?limit=20 (issue 29 target 2): plain Fastify and synchronous SQLite over
+// the same database file fos serves, answering the first page of a fulfiller key's products or
+// orders with the same JSON as fos, byte for byte (bench/reads.mjs and bench/list-pages.mjs check).
+// It is what fos's throughput is compared with; it serves only those request shapes.
+//
+//   node bench/products-baseline.mjs --db <sqlite file>     # its own process: prints its url
+//
+// The order page is one prepared statement (the page with its merchant team and shop names) and
+// JSON.stringify.
 //
 // The issue names better-sqlite3. Its binaries come from GitHub (or node-gyp against the running
 // Node's headers), which this machine cannot reach, so the baseline uses the `libsql` package: the
@@ -39,6 +45,12 @@ const statements = (db) => ({
   variants: db.prepare(`SELECT v.product_id, COALESCE(s.shop_type, 'MANUAL') AS platform, COUNT(*) AS n
     FROM product_listing_variants v LEFT JOIN shops s ON s.id = v.shop_id
     WHERE v.product_id IN (SELECT value FROM json_each(?)) GROUP BY v.product_id, platform`),
+  orders: db.prepare(`SELECT o.id, o.created_at, o.closed_at, o.cancelled_at, mt.name AS merchant_team_name, s.name AS shop_name,
+      s.shop_type, o.fulfillment_status, o.payment_status, o.priority, o.order_number, o.currency, o.note, o.shipping_method, o.tags,
+      o.total_price, o.customer_email, o.customer_name, o.customer_phone, o.shipping_address, o.address_verified, o.address_residential,
+      o.core_line_item_count, o.unique_core_line_item_count, o.fulfillment_count, o.line_item_image_urls, o.status
+    FROM orders o LEFT JOIN teams mt ON mt.id = o.merchant_team_id LEFT JOIN shops s ON s.id = o.shop_id
+    WHERE o.fulfiller_team_id = ? ORDER BY o.created_at DESC, o.id DESC LIMIT ${LIMIT + 1}`),
   movements: db.prepare(`SELECT product_id, warehouse_id, bucket, reason, reference_type, SUM(delta) AS delta
     FROM inventory_movements WHERE product_id IN (SELECT value FROM json_each(?)) AND warehouse_id IN (SELECT value FROM json_each(?))
       AND bucket IN ('unavailable', 'on_order')
@@ -109,6 +121,7 @@ function record(p, stock, variants) {
     measurement_unit: p.measurement_unit,
     weight_unit: p.weight_unit,
     is_hazmat: Boolean(p.is_hazmat),
+    ...(process.env.FOS_BENCH_BASELINE_LOT_TRACKED === '0' ? {} : { lot_tracked: Boolean(p.lot_tracked) }), // 0: a fos build from before lot_tracked
     config: {
       replenishment_source_strategy: config.replenishment_source_strategy ?? 'FIFO',
       replenishment_increment_level: config.replenishment_increment_level ?? null,
@@ -189,6 +202,68 @@ function firstPage(s, teamId) {
   };
 }
 
+const ADDRESS = ['company', 'address1', 'address2', 'city', 'state', 'country', 'zip'];
+const str = (v) => (typeof v === 'string' ? v : null);
+const strings = (text) => {
+  const v = text ? JSON.parse(text) : null;
+  return Array.isArray(v) ? v : [];
+};
+
+/** The first page of a fulfiller team's orders, newest first, as fos lists them. */
+function firstOrderPage(s, teamId) {
+  const rows = s.orders.all(teamId);
+  const page = rows.slice(0, LIMIT);
+  const data = page.map((o) => {
+    const a = o.shipping_address ? JSON.parse(o.shipping_address) : {};
+    // In fos's order: fast-json-stringify writes a schema's required properties first, then the others.
+    const item = {
+      id: o.id,
+      created_at: iso(o.created_at),
+      fulfillment_status: o.fulfillment_status,
+      payment_status: o.payment_status,
+      priority: o.priority,
+      order_number: o.order_number,
+      currency: o.currency,
+      tags: strings(o.tags),
+      total_price: o.total_price,
+      address_verified: Boolean(o.address_verified),
+      address_residential: o.address_residential,
+      core_line_item_count: o.core_line_item_count,
+      unique_core_line_item_count: o.unique_core_line_item_count,
+      fulfillment_count: o.fulfillment_count,
+      line_item_image_urls: strings(o.line_item_image_urls),
+      status: o.status,
+      closed_at: iso(o.closed_at),
+      cancelled_at: iso(o.cancelled_at),
+      merchant_team_name: o.merchant_team_name,
+      shop_name: o.shop_name,
+      shop_type: o.shop_type,
+      note: o.note,
+      shipping_method: o.shipping_method,
+      customer_email: o.customer_email,
+      customer_name: o.customer_name,
+      customer_phone: o.customer_phone,
+    };
+    for (const f of ADDRESS) item[`shipping_address_${f}`] = str(a?.[f]);
+    return item;
+  });
+  const last = page[page.length - 1];
+  const more = rows.length > LIMIT;
+  const nextCursor = more
+    ? Buffer.from(JSON.stringify({ s: 'created_at:desc,id:desc', v: [{ d: iso(last.created_at) }, last.id] })).toString('base64url')
+    : null;
+  const meta = {
+    page: 0,
+    page_size: LIMIT,
+    start_index: page.length ? 1 : 0,
+    end_index: page.length,
+    has_next_page: more,
+    has_previous_page: false,
+    next_cursor: nextCursor,
+  };
+  return { data, meta };
+}
+
 /** Starts the baseline on 127.0.0.1 (port 0) over `file`; resolves with its url and close(). */
 export async function startBaseline({ file }) {
   const db = new Database(file, { timeout: 5_000 });
@@ -207,7 +282,14 @@ export async function startBaseline({ file }) {
       const ok = k && k.state === 'ACTIVE' && (k.expires_at === null || new Date(iso(k.expires_at)) > new Date());
       entry = {
         at: Date.now(),
-        key: ok ? { teamId: k.team_id, kind: k.kind, canRead: k.power_role === 'ADMIN' || roles.includes('READ_PRODUCTS') } : null,
+        key: ok
+          ? {
+              teamId: k.team_id,
+              kind: k.kind,
+              canRead: k.power_role === 'ADMIN' || roles.includes('READ_PRODUCTS'),
+              canReadOrders: k.power_role === 'ADMIN' || roles.includes('READ_ORDERS'),
+            }
+          : null,
       };
       cache.set(hash, entry);
     }
@@ -223,6 +305,15 @@ export async function startBaseline({ file }) {
     if (limit !== String(LIMIT) || Object.keys(rest).length) return problem(reply, 400, 'The baseline serves ?limit=20 only');
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(firstPage(s, key.teamId)));
   });
+  app.get('/v1/ops/orders/list', async (request, reply) => {
+    const token = request.headers['x-access-token'];
+    const key = typeof token === 'string' ? principal(token) : null;
+    if (!key) return problem(reply, 401, 'Unauthorized');
+    if (key.kind !== 'FULFILLER' || !key.canReadOrders) return problem(reply, 403, 'Forbidden');
+    const { limit, ...rest } = request.query;
+    if (limit !== String(LIMIT) || Object.keys(rest).length) return problem(reply, 400, 'The baseline serves ?limit=20 only');
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(firstOrderPage(s, key.teamId)));
+  });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url: address,
@@ -231,4 +322,16 @@ export async function startBaseline({ file }) {
       db.close();
     },
   };
+}
+
+// Its own process: `node bench/products-baseline.mjs --db <file>` prints "listening on <url>" on stderr.
+if (process.argv[1] && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
+  const at = process.argv.indexOf('--db');
+  if (at < 0 || !process.argv[at + 1]) {
+    process.stderr.write('usage: node bench/products-baseline.mjs --db <sqlite file>\n');
+    process.exit(2);
+  }
+  const server = await startBaseline({ file: process.argv[at + 1] });
+  process.stderr.write(`baseline listening on ${server.url}\n`);
+  process.once('SIGTERM', () => server.close().then(() => process.exit(0)));
 }

@@ -12,6 +12,11 @@
 //   reads      GET /v1/ops/products?limit=20: fos in-process beside a hand-written Fastify + SQLite
 //              server (bench/products-baseline.mjs) on the same database, alternating rounds; ratio
 //              beside the 0.7 target. FOS_BENCH_READ_REQUESTS per round (default 2000), 3 rounds.
+//   pages      GET /v1/ops/orders/list?limit=20 and /v1/ops/products?limit=20: `fos serve` (own process,
+//              default logging) beside the same with --log-level warn and the hand-written baseline
+//              (bench/products-baseline.mjs, own process) on one seeded SQLite file; req/s, server CPU a
+//              request, ratio beside the 0.7 target. FOS_BENCH_LIST_DB/FOS_BENCH_LIST_TEAM (a seeded
+//              file, e.g. 1M orders and 100k products) or FOS_BENCH_PAGES_ORDERS (temp seed, default 20000).
 //   outbox     a queued backlog drained by one outbox worker to a local receiver (events/s)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
@@ -32,6 +37,7 @@ import { apiBench } from '../bench/api.mjs';
 import { EXPORT_TARGET, exportBench } from '../bench/export.mjs';
 import { FLOOR_TARGET_RATIO, floorBench } from '../bench/fulfil-floor.mjs';
 import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
+import { listPagesBench, PAGES, PAGES_TARGET_RATIO } from '../bench/list-pages.mjs';
 import { outboxBench } from '../bench/outbox.mjs';
 import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
@@ -157,6 +163,29 @@ if (sections.includes('reads')) {
     `  ratio fos / baseline           ${r.ratio.toFixed(2)} in req/s, ${r.cpuRatio.toFixed(2)} in CPU a request  ` +
       `${r.ratio >= READS_TARGET_RATIO ? 'ok' : 'UNDER'} (target >= ${READS_TARGET_RATIO})`,
   );
+}
+
+if (sections.includes('pages')) {
+  const r = await listPagesBench({ orders: int('FOS_BENCH_PAGES_ORDERS', 20_000, 1_000_000), requests: Math.min(READ_REQUESTS, 1500) });
+  console.log(
+    `list pages as shipped (separate processes on ${r.file}; ${r.rounds} alternating rounds of ${r.requests} requests, ` +
+      `concurrency ${r.concurrency}; CPU is the server process's)`,
+  );
+  for (const [page, x] of Object.entries(r.results)) {
+    console.log(`  GET ${PAGES[page]} (same ${x.bytes}-byte body)`);
+    for (const name of ['fos', 'fos, no request log', 'baseline']) {
+      const f = x[name];
+      console.log(
+        `    ${name.padEnd(22)} ${f.perSecond.toFixed(0).padStart(5)} req/s  p50 ${ms(f.p50)}  CPU ${f.cpuMs.toFixed(2)} ms a request`,
+      );
+    }
+    const ratio = x.fos.perSecond / x.baseline.perSecond;
+    const logging = 1 - x['fos, no request log'].cpuMs / x.fos.cpuMs;
+    console.log(
+      `    ratio fos / baseline   ${ratio.toFixed(2)} in req/s, ${(x.baseline.cpuMs / x.fos.cpuMs).toFixed(2)} in CPU a request  ` +
+        `${ratio >= PAGES_TARGET_RATIO ? 'ok' : 'UNDER'} (target >= ${PAGES_TARGET_RATIO}); request logging ${(logging * 100).toFixed(1)}% of fos's CPU`,
+    );
+  }
 }
 
 if (sections.includes('outbox')) {

@@ -1,3 +1,4 @@
+import { dialectOf } from '../db/dialect.js';
 import type { Db } from '../db/types.js';
 import { isSerializationFailure, isUniqueViolation } from '../db/client.js';
 import { generateToken, hashToken, tokenHint } from './keys/token.js';
@@ -14,15 +15,15 @@ export interface BootstrapResult {
 }
 
 // Within one process bootstraps of one SQLite file run one at a time: the SQLite driver waits for
-// a lock synchronously, so two connections of one process would block each other (the holder
-// cannot commit while the waiter blocks the thread) until the busy timeout fails the waiter.
+// a lock synchronously (one writer, dialect singleWriter), so two connections of one process would block each
+// other (the holder cannot commit while the waiter blocks the thread) until the busy timeout fails the waiter.
 const running = new Map<string, Promise<unknown>>();
 
 // First start against an empty database: one fulfiller team and one ADMIN key. The
 // system_state row "bootstrap" is inserted first in the same transaction, so when several
 // processes start at once exactly one commits; the others hit the unique id and roll back.
 export function bootstrapIfEmpty(db: Db, teamName = 'My Warehouse'): Promise<BootstrapResult | null> {
-  if (db.provider !== 'sqlite') return bootstrapWithRetry(db, teamName);
+  if (!dialectOf(db.provider).singleWriter) return bootstrapWithRetry(db, teamName);
   const previous = running.get(db.url) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(() => bootstrapWithRetry(db, teamName));
   running.set(db.url, next);

@@ -1,13 +1,11 @@
-import type { Db, Prisma } from '../../db/types.js';
-import { invalid, notFound } from '../errors.js';
+import type { Db } from '../../db/types.js';
+import { notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
-import { enumList, pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, PRIORITY_RANK, type Priority } from '../../contract/orders-enums.js';
+import { PRIORITY_RANK, type Priority } from '../../contract/orders-enums.js';
 import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
-import { orderSearch } from './search.js';
 import { inTransaction } from './tx.js';
-import { loadNames, ORDER_LIST_SELECT, orderListItem, orderView } from './view.js';
+import { loadNames, orderView } from './view.js';
 
 // Reading orders, and the two order changes the ops API allows (priority, mark paid).
 
@@ -34,62 +32,7 @@ export async function getOrder(db: Db, fulfillerTeamId: string, orderId: string)
   return { ...orderView(order, names, true), ...(channel.length ? { sales_channel_pushes: channel } : {}) };
 }
 
-export interface OrderListQuery extends PageRequest {
-  search?: string;
-  status?: string;
-  payment_status?: string;
-  fulfillment_status?: string;
-  created_at_min?: string;
-  created_at_max?: string;
-  updated_at_min?: string;
-  updated_at_max?: string;
-  order_by?: 'created_at' | 'updated_at' | 'order_number';
-  order?: 'asc' | 'desc';
-}
-
-const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
-
-/** ISO 8601 date or date-time (UTC unless an offset is given). A bare date as an upper bound means the end of that day. */
-function bound(path: string, value: string | undefined, upper: boolean): Date | undefined {
-  if (!value) return undefined;
-  const v = value.trim();
-  const m = ISO.exec(v);
-  const date = m ? new Date(m[1] && !m[4] ? `${v}Z` : m[1] ? v : `${v}T00:00:00Z`) : null;
-  if (!date || Number.isNaN(date.getTime())) throw invalid(path, 'must be an ISO 8601 date or date-time');
-  return !m![1] && upper ? new Date(date.getTime() + 86_400_000 - 1) : date;
-}
-
-function range(prefix: 'created_at' | 'updated_at', min?: string, max?: string) {
-  const gte = bound(`query.${prefix}_min`, min, false);
-  const lte = bound(`query.${prefix}_max`, max, true);
-  return gte || lte ? { [prefix]: { ...(gte ? { gte } : {}), ...(lte ? { lte } : {}) } } : {};
-}
-
-export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQuery) {
-  const where: Prisma.OrderWhereInput = { fulfiller_team_id: fulfillerTeamId };
-  const search = q.search?.trim();
-  if (q.search !== undefined && q.search !== '') {
-    if (!search || search.length < 3) throw invalid('query.search', 'must be at least 3 characters');
-    where.OR = await orderSearch(db, search);
-  }
-  const status = enumList('query.status', q.status, ORDER_STATUSES);
-  const payment = enumList('query.payment_status', q.payment_status, PAYMENT_STATUSES);
-  const fulfillment = enumList('query.fulfillment_status', q.fulfillment_status, FULFILLMENT_STATUSES);
-  if (status) where.status = { in: status as never };
-  if (payment) where.payment_status = { in: payment };
-  if (fulfillment) where.fulfillment_status = { in: fulfillment };
-  Object.assign(where, range('created_at', q.created_at_min, q.created_at_max), range('updated_at', q.updated_at_min, q.updated_at_max));
-
-  const dir = q.order ?? 'desc';
-  const orderBy: Prisma.OrderOrderByWithRelationInput[] =
-    q.order_by === 'order_number'
-      ? [{ order_number_class: 'asc' }, { order_sort_key: dir }, { id: dir }] // numbers first, either way (numbers.ts)
-      : [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
-  const rows = await db.prisma.order.findMany({ ...pageArgs(q, where, orderBy), select: ORDER_LIST_SELECT });
-  const page = toPage(rows, q, undefined, orderBy);
-  const names = await loadNames(db, page.data);
-  return { data: page.data.map((o) => orderListItem(o, names)), meta: page.meta };
-}
+export { listOrders, type OrderListQuery } from './list.js';
 
 class PriorityChanged extends Error {}
 

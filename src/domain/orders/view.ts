@@ -8,7 +8,7 @@ import { CARRIER_SELECTION_FIELDS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS } from '
 
 export type OrderRow = Order & { holds: OrderFulfillmentHold[]; line_items?: OrderLineItem[] };
 
-interface Names {
+export interface Names {
   team: Map<string, string>;
   shop: Map<string, { name: string; slug: string; shop_type: string }>;
 }

@@ -11,7 +11,7 @@ import { createProduct, updateProduct } from './write.js';
 
 export async function listMerchantProducts(db: Db, caller: Caller, q: MerchantListQuery) {
   const orderBy = orderOf(q);
-  const matched = await searchMatches(db, 'products.name_sku_search_text', q.search);
+  const matched = await searchMatches(db, 'name_sku_search_text', q.search);
   const rows = await db.prisma.product.findMany(pageArgs(q, merchantWhere(q, caller.teamId, matched), orderBy));
   const page = toPage(rows, q, undefined, orderBy);
   return { data: page.data.map(presentMerchant), meta: page.meta };

@@ -8,7 +8,7 @@ import { type Caller, type Client } from './reach.js';
 // Shapes product rows into the ops (spec 2.3) and merchant (spec 2.4) records. presentOps loads
 // everything the records need (team names, stock levels, listing variants, shops) for all its rows
 // at once: a constant number of queries, whatever the number of rows. It serves the detail views;
-// the ops list reads its rows and those parts in one SQL statement (list-sql.ts), and both build
+// the ops list reads its rows and those parts in one SQL statement (products/store.ts), and both build
 // the record with opsRecord.
 
 type Component = ProductComponent & { component: Pick<Product, 'id' | 'sku' | 'name' | 'image_url'> };
@@ -32,7 +32,7 @@ export interface PresentOptions {
 // automatic index, on each query; presentOps counts the page's own components instead.)
 const SEARCH_COLUMNS = { search_text: true, name_sku_search_text: true } as const;
 
-/** Prisma arguments for a row without its children (the list's rows come from list-sql.ts). */
+/** Prisma arguments for a row without its children (the list's rows come from store.ts). */
 export const LIST_ROW = { omit: SEARCH_COLUMNS };
 
 /** Prisma arguments for detail rows: both component lists with their products. */
@@ -162,7 +162,7 @@ export interface OpsParts {
 
 /**
  * The ops record (spec 2.3) of a product row: the one description of it, for presentOps and for
- * the list's SQL path (list-sql.ts), which loads the same parts in one statement.
+ * the list's SQL path (products/store.ts), which loads the same parts in one statement.
  */
 export function opsRecord(p: ProductRow, parts: OpsParts, actions: boolean, children?: Record<string, unknown>) {
   const teams = teamFields(p, parts.names);

@@ -1,12 +1,13 @@
+import { dialectOf } from '../../db/dialect.js';
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { compareBy, cursorValues } from '../keyset.js';
 import { csvList, pageArgs, pageWindow, toPage } from '../pagination.js';
 import { PLATFORMS, type CreateProductInput, type Platform, type ProductInput } from './fields.js';
 import { stockOf, visibleWarehouses } from './inventory.js';
-import { pageOfIds, pageOfWalk, parseRow, type PageRow, type Walk } from './list-sql.js';
+import { idsPageRows, parseRow, stockedAt, walkPageRows, type PageRow, type Walk } from './store.js';
 import { DETAIL_ROW, opsRecord, presentOps } from './present.js';
-import { opsWhere, orderOf, parseTypes, searchMatches, searchTerm, stockedAt, type OpsListQuery } from './query.js';
+import { opsWhere, orderOf, parseTypes, searchMatches, searchTerm, type OpsListQuery } from './query.js';
 import { delegatedMerchant, reachableTeamIds, type Caller, type Client } from './reach.js';
 import { createProduct, updateProduct, type Owner } from './write.js';
 
@@ -18,9 +19,9 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
   const walk = plainWalk(caller, q, orderBy);
   if (walk) {
     // The common list (no filter but team_id): reach, walks, page and its records in one statement
-    // (list-sql.ts). Otherwise Prisma picks the page's rows by their filters, and one statement
+    // (store.ts). Otherwise Prisma picks the page's rows by their filters, and one statement
     // presents them.
-    const rows = await db.prisma.$queryRaw<PageRow[]>(pageOfWalk(db.provider, walk));
+    const rows = await walkPageRows(db, walk);
     const page = toPage(
       rows.map((r) => ({ id: r.id, [walk.key]: new Date(r.k) })),
       q,
@@ -33,7 +34,7 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
   const [reach, warehouses, matched] = await Promise.all([
     reachableTeamIds(db.prisma, caller),
     warehouseFilter ? visibleWarehouses(db.prisma, caller.teamId, warehouseFilter) : undefined,
-    searchMatches(db, 'products.search_text', q.search),
+    searchMatches(db, 'search_text', q.search),
   ]);
   const warehouseIds = warehouses?.map((w) => w.id);
   const stocked = await stockedAt(db, warehouseIds);
@@ -44,12 +45,10 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
       : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched, stocked), orderBy), select: keys });
   const page = toPage(rows, q, undefined, orderBy);
   const presented = page.data.length
-    ? await db.prisma.$queryRaw<PageRow[]>(
-        pageOfIds(
-          db.provider,
-          page.data.map((r) => r.id),
-          { teamId: caller.teamId, warehouseIds },
-        ),
+    ? await idsPageRows(
+        db,
+        page.data.map((r) => r.id),
+        { teamId: caller.teamId, warehouseIds },
       )
     : [];
   return { data: await opsRecords(db, presented), meta: page.meta };
@@ -82,7 +81,7 @@ function plainWalk(caller: Caller, q: OpsListQuery, orderBy: ReturnType<typeof o
   };
 }
 
-/** Ops records of the page's rows as list-sql.ts returns them (see opsRecord). */
+/** Ops records of the page's rows as store.ts returns them (see opsRecord). */
 async function opsRecords(db: Db, rows: PageRow[]) {
   const parsed = rows.map((r) => parseRow(r.j!));
   const stock = await stockOf(
@@ -128,7 +127,7 @@ async function mergedTeamPages(
       }),
     ),
   );
-  if (db.provider === 'sqlite')
+  if (dialectOf(db.provider).bytewiseText)
     return lists
       .flat()
       .sort(compareBy(orderBy))

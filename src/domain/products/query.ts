@@ -1,8 +1,8 @@
 import type { Db, Prisma } from '../../db/types.js';
-import { ftsIds } from '../fts.js';
 import { enumList, type PageRequest } from '../pagination.js';
 import { searchKey } from '../search.js';
 import { PRODUCT_TYPES, type ProductType } from './fields.js';
+import { productSearchIds } from './store.js';
 
 // List filters of GET /ops/products and GET /merchant/products, as Prisma where/orderBy.
 
@@ -92,29 +92,7 @@ export function merchantWhere(q: MerchantListQuery, teamId: string, matched?: st
  * The ids the search index finds for a list's search (SQLite; src/domain/fts.ts), to pass to
  * opsWhere/merchantWhere as `matched`; undefined without a search or when LIKE must do it.
  */
-export async function searchMatches(db: Db, column: 'products.search_text' | 'products.name_sku_search_text', search?: string) {
+export async function searchMatches(db: Db, column: 'search_text' | 'name_sku_search_text', search?: string) {
   const term = searchTerm(search);
-  return term ? ftsIds(db, column, term) : undefined;
-}
-
-/** Few enough products stocked at a warehouse filter's warehouses to list them by id: see stockedAt. */
-export const STOCKED_CAP = 500;
-
-/**
- * The ids of the products with a stock level at `warehouses` when there are at most STOCKED_CAP
- * (SQLite; else undefined: opsWhere tests each product of the walk). SQLite walks the list's
- * order and tests every product against the filter, so a warehouse stocking a handful of products
- * read the whole catalogue (88 ms at 100,000); those ids are a few primary-key lookups and a sort.
- * PostgreSQL's statistics see how rare the warehouse is and plan the same itself.
- */
-export async function stockedAt(db: Db, warehouses?: string[]) {
-  if (!warehouses || db.provider !== 'sqlite') return undefined;
-  // In warehouse order: SQLite then reads the warehouse index (in id order it scanned every level).
-  const levels = await db.prisma.inventoryLevel.findMany({
-    where: { warehouse_id: { in: warehouses } },
-    orderBy: { warehouse_id: 'asc' },
-    select: { product_id: true },
-    take: STOCKED_CAP + 1,
-  });
-  return levels.length > STOCKED_CAP ? undefined : [...new Set(levels.map((l) => l.product_id))];
+  return term ? productSearchIds(db, column, term) : undefined;
 }

@@ -1,14 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { fetchList } from './list-fetch.js';
 import type { Static } from 'typebox';
 import { IdParams, listOf } from '../../../contract/common.js';
 import { ChargeListQuery, ChargeSchema, ReceivingChargeBody, ReceivingPatchBody, StorageChargeBody } from '../../../contract/charges.js';
-import {
-  createReceivingCharge,
-  createStorageCharge,
-  getCharge,
-  listCharges,
-  updateReceivingCharge,
-} from '../../../domain/charges/charges.js';
+import { createReceivingCharge, createStorageCharge, getCharge, updateReceivingCharge } from '../../../domain/charges/charges.js';
 import { chargeView } from '../../../domain/charges/pricing-record.js';
 
 const tags = ['Charges'];
@@ -31,8 +26,7 @@ export default async function routes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const page = await listCharges(app.db, request.principal.teamId, request.query as Static<typeof ChargeListQuery>);
-      return { data: page.data.map(chargeView), meta: page.meta };
+      return fetchList.charges(app.db, request.principal, request.query as Static<typeof ChargeListQuery>);
     },
   );
 

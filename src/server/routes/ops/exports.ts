@@ -4,29 +4,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastJsonStringify from 'fast-json-stringify';
 import { Type, type TObject, type TSchema } from 'typebox';
 import type { Db } from '../../../db/types.js';
-import { chargeView } from '../../../domain/charges/pricing-record.js';
-import { listCharges } from '../../../domain/charges/charges.js';
 import { cursorAfterRecord, RECORDS_PER_REQUEST, walkPages, type ExportPage } from '../../../domain/exports/walk.js';
-import { listPackages } from '../../../domain/fulfillment/packages.js';
-import { MOVEMENT_KINDS } from '../../../contract/inventory-enums.js';
-import { listMovements } from '../../../domain/inventory/movements.js';
 import type { Principal } from '../../../domain/keys/principal.js';
-import { listOrders } from '../../../domain/orders/orders.js';
-import { csvList, enumList } from '../../../domain/pagination.js';
-import { listOpsProducts } from '../../../domain/products/products.js';
 import { csvLine } from '../../../shared/csv.js';
 import { TIER_LIMITS } from '../../rate-limit/stores.js';
 import { StringEnum } from '../../../contract/common.js';
 import { ChargeListQuery, ChargeSchema } from '../../../contract/charges.js';
 import { MovementListQuery, MovementSchema } from '../../../contract/inventory.js';
 import { OrderListItemSchema } from '../../../contract/orders.js';
-import { PACKAGE_STATUSES, PackageListQuery, PackageSchema } from '../../../contract/packages.js';
+import { PackageListQuery, PackageSchema } from '../../../contract/packages.js';
 import { OpsProductListItem, OpsProductQuery } from '../../../contract/products.js';
 import { nullableAsTypeList } from '../../serializer.js';
+import { fetchList } from './list-fetch.js';
 import { ListOrdersQuery } from './orders.js';
 
 // GET /v1/ops/<list>/export (issue 29 item 4; docs/api.md "Exports"): every record of a list as
-// NDJSON or CSV, streamed from a keyset walk (src/domain/exports/walk.ts), with the list's filters,
+// NDJSON or CSV, streamed from a keyset walk (src/domain/exports/walk.ts), with the list's filters
+// (through the list route's own fetch, list-fetch.ts),
 // newest first. Records are serialized by the list's own item schema, so a record is the same
 // JSON as on the list's pages. The request counts as one against the key's rate limit, plus one
 // for every further 10,000 records; when the key's allowance runs out the stream waits for the
@@ -59,7 +53,7 @@ const RESOURCES: ExportResource[] = [
     permission: 'READ_ORDERS',
     listQuery: ListOrdersQuery,
     item: OrderListItemSchema,
-    fetch: (db, p, q, cursor, limit) => listOrders(db, p.teamId, { ...page(q, cursor, limit), order_by: 'created_at', order: 'desc' }),
+    fetch: (db, p, q, cursor, limit) => fetchList.orders(db, p, { ...page(q, cursor, limit), order_by: 'created_at', order: 'desc' }),
     createdAt: async (db, p, id) =>
       (await db.prisma.order.findFirst({ where: { id, fulfiller_team_id: p.teamId }, select: { created_at: true } }))?.created_at,
   },
@@ -72,7 +66,7 @@ const RESOURCES: ExportResource[] = [
     listQuery: OpsProductQuery,
     item: OpsProductListItem,
     fetch: (db, p, q, cursor, limit) =>
-      listOpsProducts(db, p, { ...page(q, cursor, limit), order_by: 'created_at', order: 'desc' } as never),
+      fetchList.products(db, p, { ...page(q, cursor, limit), order_by: 'created_at', order: 'desc' } as never),
     createdAt: async (db, _p, id) => (await db.prisma.product.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
   },
   {
@@ -83,13 +77,7 @@ const RESOURCES: ExportResource[] = [
     permission: 'READ_INVENTORY',
     listQuery: MovementListQuery,
     item: MovementSchema,
-    fetch: (db, p, q, cursor, limit) =>
-      listMovements(db, p.teamId, {
-        ...page(q, cursor, limit),
-        product_id: csvList(q.product_id as string),
-        warehouse_id: csvList(q.warehouse_id as string),
-        kind: enumList('query.kind', q.kind as string, MOVEMENT_KINDS),
-      }),
+    fetch: (db, p, q, cursor, limit) => fetchList.movements(db, p, page(q, cursor, limit) as never),
     createdAt: async (db, _p, id) =>
       (await db.prisma.inventoryMovement.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
   },
@@ -101,10 +89,7 @@ const RESOURCES: ExportResource[] = [
     permission: 'READ_CHARGES',
     listQuery: ChargeListQuery,
     item: ChargeSchema,
-    fetch: async (db, p, q, cursor, limit) => {
-      const rows = await listCharges(db, p.teamId, { ...page(q, cursor, limit), order: 'desc' } as never);
-      return { data: rows.data.map(chargeView), meta: rows.meta };
-    },
+    fetch: (db, p, q, cursor, limit) => fetchList.charges(db, p, { ...page(q, cursor, limit), order: 'desc' } as never),
     createdAt: async (db, _p, id) => (await db.prisma.charge.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
   },
   {
@@ -115,11 +100,7 @@ const RESOURCES: ExportResource[] = [
     permission: 'READ_FULFILLMENTS',
     listQuery: PackageListQuery,
     item: PackageSchema,
-    fetch: (db, p, q, cursor, limit) =>
-      listPackages(db, p.teamId, {
-        ...page(q, cursor, limit),
-        status: enumList('query.status', q.status as string, PACKAGE_STATUSES),
-      } as never),
+    fetch: (db, p, q, cursor, limit) => fetchList.packages(db, p, page(q, cursor, limit) as never),
     createdAt: async (db, _p, id) => (await db.prisma.package.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
   },
 ];

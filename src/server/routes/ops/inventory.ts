@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { adjustInventory } from '../../../domain/inventory/adjust.js';
-import { MOVEMENT_KINDS } from '../../../contract/inventory-enums.js';
 import { listLevels } from '../../../domain/inventory/levels.js';
-import { listMovements } from '../../../domain/inventory/movements.js';
-import { csvList, enumList } from '../../../domain/pagination.js';
+import { fetchList } from './list-fetch.js';
+import { csvList } from '../../../domain/pagination.js';
 import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import {
   AdjustmentBody,
@@ -60,13 +59,7 @@ export default async function routes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const q = request.query;
-      return listMovements(app.db, request.principal.teamId, {
-        ...q,
-        product_id: csvList(q.product_id),
-        warehouse_id: csvList(q.warehouse_id),
-        kind: enumList('query.kind', q.kind, MOVEMENT_KINDS),
-      });
+      return fetchList.movements(app.db, request.principal, request.query);
     },
   );
 

@@ -3,7 +3,9 @@ import { Type, type Static } from 'typebox';
 import { IdParams, StringEnum, Uuid, listOf, pageQuery } from '../../../contract/common.js';
 import { OrderListItemSchema, OrderSchema } from '../../../contract/orders.js';
 import { PRIORITIES } from '../../../contract/orders-enums.js';
-import { changeOrderPriority, getOrder, listOrders, markPaid } from '../../../domain/orders/orders.js';
+import { changeOrderPriority, getOrder, markPaid } from '../../../domain/orders/orders.js';
+import type { Principal } from '../../../domain/keys/principal.js';
+import { fetchList } from './list-fetch.js';
 import { cancelOrder } from '../../../domain/orders/cancel.js';
 import { listOrderHolds, placeOrderHold, releaseOrderHold } from '../../../domain/orders/hold-actions.js';
 import { CancelBody, HoldBody, HoldParams, HoldSchema, OrderEditBody } from '../../../contract/order-exceptions.js';
@@ -45,8 +47,8 @@ export const ListOrdersQuery = Type.Object(
 const PriorityBody = Type.Object({ priority: StringEnum(PRIORITIES) }, { additionalProperties: false });
 
 export default async function routes(app: FastifyInstance) {
-  const list = async (request: { principal: { teamId: string }; query: Static<typeof ListOrdersQuery> }) =>
-    listOrders(app.db, request.principal.teamId, request.query);
+  const list = async (request: { principal: Principal; query: Static<typeof ListOrdersQuery> }) =>
+    fetchList.orders(app.db, request.principal, request.query);
   const listSchema = { querystring: ListOrdersQuery, response: { 200: listOf(OrderListItemSchema) } };
 
   app.get<{ Querystring: Static<typeof ListOrdersQuery> }>(

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { fetchList } from './list-fetch.js';
 import type { Static } from 'typebox';
 import { invalid } from '../../../domain/errors.js';
 import { fulfillPackage } from '../../../domain/fulfillment/fulfil.js';
@@ -8,14 +9,12 @@ import { labelPdf, labelZpl } from '../../../domain/documents/shipping-label.js'
 import { voidLabel } from '../../../domain/fulfillment/label-void.js';
 import { labelPackage } from '../../../domain/fulfillment/labels.js';
 import * as packages from '../../../domain/fulfillment/packages.js';
-import { enumList } from '../../../domain/pagination.js';
 import {
   CreatePackageBody,
   FulfilBody,
   FulfilResponse,
   LabelBody,
   LabelDocumentQuery,
-  PACKAGE_STATUSES,
   PackageListQuery,
   PackageListSchema,
   PackageParams,
@@ -81,8 +80,7 @@ export default async function routes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const status = enumList('query.status', request.query.status, PACKAGE_STATUSES);
-      return packages.listPackages(app.db, request.principal.teamId, { ...request.query, status });
+      return fetchList.packages(app.db, request.principal, request.query);
     },
   );
 

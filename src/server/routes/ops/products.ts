@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { fetchList } from './list-fetch.js';
 import type { Static } from 'typebox';
 import { bulkUpsertProducts } from '../../../domain/products/bulk.js';
 import * as products from '../../../domain/products/products.js';
@@ -40,7 +41,7 @@ export default async function routes(app: FastifyInstance) {
         response: { 200: listOf(OpsProductListItem) },
       },
     },
-    async (request) => products.listOpsProducts(app.db, request.principal, request.query),
+    async (request) => fetchList.products(app.db, request.principal, request.query),
   );
 
   app.post<{ Body: Static<typeof OpsCreateBody> }>(

@@ -1,5 +1,8 @@
 import { sqltag as sql, type Sql } from '@prisma/client/runtime/client';
-import type { Provider } from '../../db/types.js';
+import type { Db } from '../../db/types.js';
+import { dialectOf, type Dialect } from '../../db/dialect.js';
+import { readsOf } from '../../db/reads.js';
+import { cappedIds, FTS_CAP, ftsPhrase } from '../fts.js';
 import type { NamedLevel } from './inventory.js';
 import type { ProductRow } from './present.js';
 
@@ -62,65 +65,6 @@ const DATES = Object.entries(COLUMNS)
   .filter(([, kind]) => kind === 'date')
   .map(([name]) => name as keyof ProductRow);
 
-interface Dialect {
-  /** A column as a JSON value that reads back exactly as Prisma reads the column. */
-  value(column: string, kind: Kind): string;
-  /** A timestamp as Date#toISOString() writes it. */
-  iso(expr: string): string;
-  object(pairs: string[]): string;
-  /** A two-element JSON array. */
-  pair(a: string, b: string): string;
-  /** The values of a JSON array of strings bound as one parameter, as a table of `value`. */
-  values: string;
-  /** JSON array of `element` over the rows of `from`, in `orderBy`; '[]' for none. */
-  arrayOf(element: string, from: string, orderBy?: string): string;
-  /** The rows of a JSON array of ids bound as one parameter: (id, ord), ord from 1. */
-  idsTable: string;
-  /** One team's keyset walk, correlated with the reach row `r`. */
-  walk(inner: string, keyColumn: string, order: string): string;
-}
-
-const SQLITE: Dialect = {
-  // SQLite's JSON writes a REAL with 15 significant digits (0.1 + 0.2 as 0.3); 17 read back
-  // exactly. (printf writes NULL as 0.)
-  value: (c, kind) =>
-    kind === 'float'
-      ? `CASE WHEN ${c} IS NULL THEN NULL ELSE json(printf('%!.17g', ${c})) END`
-      : kind === 'bool'
-        ? `json(CASE WHEN ${c} THEN 'true' ELSE 'false' END)`
-        : kind === 'date'
-          ? SQLITE.iso(c)
-          : kind === 'json'
-            ? `json(${c})`
-            : c,
-  iso: (e) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${e})`,
-  object: (pairs) => `json_object(${pairs.join(', ')})`,
-  pair: (a, b) => `json_array(${a}, ${b})`,
-  values: 'json_each(?)',
-  arrayOf: (element, from, orderBy) => `(SELECT json_group_array(${element}${orderBy ? ` ORDER BY ${orderBy}` : ''}) FROM ${from})`,
-  idsTable: '(SELECT value AS id, key + 1 AS ord FROM json_each(?))',
-  // SQLite cannot walk the (team_id, created_at) index in order for team_id IN (…) (it sorts every
-  // row of every team); a correlated IN per team reads only the rows up to the page.
-  walk: (inner, k, order) =>
-    `reach r JOIN products p ON p.id IN (SELECT q.id FROM products q WHERE ${inner} ORDER BY ${order.replaceAll('p.', 'q.')} LIMIT ?)`,
-};
-
-const POSTGRES: Dialect = {
-  // float8, boolean and jsonb are JSON already; a NULL flag (lot_tracked before it was set) is false
-  value: (c, kind) => (kind === 'date' ? POSTGRES.iso(c) : kind === 'bool' ? `COALESCE(${c}, false)` : c),
-  iso: (e) => `to_char(${e}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-  object: (pairs) => `json_build_object(${pairs.join(', ')})`,
-  pair: (a, b) => `json_build_array(${a}, ${b})`,
-  values: 'json_array_elements_text(CAST(? AS json))',
-  arrayOf: (element, from, orderBy) =>
-    `(SELECT COALESCE(json_agg(${element}${orderBy ? ` ORDER BY ${orderBy}` : ''}), '[]'::json) FROM ${from})`,
-  idsTable: '(SELECT value AS id, ordinality AS ord FROM json_array_elements_text(CAST(? AS json)) WITH ORDINALITY)',
-  walk: (inner, k, order) =>
-    `reach r CROSS JOIN LATERAL (SELECT q.id, q.${k} FROM products q WHERE ${inner} ORDER BY ${order.replaceAll('p.', 'q.')} LIMIT ?) p`,
-};
-
-const dialectOf = (provider: Provider) => (provider === 'sqlite' ? SQLITE : POSTGRES);
-
 const texts = new Map<string, string[]>();
 
 /**
@@ -130,7 +74,7 @@ const texts = new Map<string, string[]>();
 function bind(shape: string, build: () => string, values: unknown[]): Sql {
   let parts = texts.get(shape);
   if (!parts) texts.set(shape, (parts = build().split('?')));
-  if (parts.length !== values.length + 1) throw new Error(`list-sql: ${parts.length - 1} placeholders, ${values.length} values`);
+  if (parts.length !== values.length + 1) throw new Error(`products store: ${parts.length - 1} placeholders, ${values.length} values`);
   return sql(parts, ...values);
 }
 
@@ -140,7 +84,8 @@ function bind(shape: string, build: () => string, values: unknown[]): Sql {
  * that, split it and merge with json_patch / ||). The ordered aggregate needs SQLite 3.44 (libSQL
  * bundles 3.45).
  */
-function rowJson(d: Dialect, warehouses: { filtered: boolean }): string {
+function rowJson(dialect: Dialect, warehouses: { filtered: boolean }): string {
+  const d = dialect.jsonSql;
   const columns = Object.entries(COLUMNS).map(([name, kind]) => `'${name}', ${d.value(`p.${name}`, kind)}`);
   const teamName = (column: string) => `(SELECT t.name FROM teams t WHERE t.id = p.${column})`;
   const level = d.object(
@@ -200,13 +145,12 @@ interface Presented {
 }
 
 /** The records' JSON of the given products, in the given order. */
-export function pageOfIds(provider: Provider, ids: string[], at: Presented): Sql {
-  const d = dialectOf(provider);
+function pageOfIds(d: Dialect, ids: string[], at: Presented): Sql {
   const filtered = Boolean(at.warehouseIds);
   return bind(
-    `ids ${provider} ${filtered}`,
+    `ids ${d.provider} ${filtered}`,
     () => `SELECT p.id AS id, '' AS k, ${rowJson(d, { filtered })} AS j
-FROM ${d.idsTable} page JOIN products p ON p.id = page.id ORDER BY page.ord`,
+FROM ${d.jsonSql.idsTable} page JOIN products p ON p.id = page.id ORDER BY page.ord`,
     [...levelArgs(at), JSON.stringify(ids)],
   );
 }
@@ -233,19 +177,16 @@ export interface Walk {
  * skip + limit + 1 rows, merged and ordered by the database, and the records' JSON of the first
  * `limit` rows after `skip` (the next one only tells has_next_page).
  */
-export function pageOfWalk(provider: Provider, w: Walk): Sql {
-  const d = dialectOf(provider);
+function pageOfWalk(d: Dialect, w: Walk): Sql {
   const only = w.onlyTeam !== undefined;
-  // SQLite only: PostgreSQL's planner reads each bound with a sequential scan and a sort (152 ms
-  // for OFFSET 10,000, against 38 ms through the lateral walks).
-  const deep = w.skip > 0 && provider === 'sqlite';
+  const deep = w.skip > 0 && d.boundedOffsets;
   const args: unknown[] = [w.teamId, ...(w.fulfiller ? [w.teamId] : []), ...(only ? [w.onlyTeam] : [])];
   const after = w.after ? [w.after[0], w.after[0], w.after[0], w.after[1]] : [];
   if (deep) args.push(...after, w.skip + w.limit, ...after);
   else args.push(...after, w.skip + w.limit + 1);
   args.push(w.limit + 1, w.skip, w.skip + w.limit, ...levelArgs({ teamId: w.teamId }));
   return bind(
-    `walk ${provider} ${w.fulfiller} ${only} ${w.key} ${w.dir} ${Boolean(w.after)} ${deep}`,
+    `walk ${d.provider} ${w.fulfiller} ${only} ${w.key} ${w.dir} ${Boolean(w.after)} ${deep}`,
     () => {
       const delegated = w.fulfiller
         ? ' UNION SELECT merchant_team_id FROM fulfillment_delegations WHERE fulfiller_team_id = ? AND active = TRUE'
@@ -258,7 +199,7 @@ export function pageOfWalk(provider: Provider, w: Walk): Sql {
       const cursor = (t: string) =>
         w.after ? ` AND ${t}.${w.key} ${cmp}= ? AND (${t}.${w.key} ${cmp} ? OR (${t}.${w.key} = ? AND ${t}.id ${cmp} ?))` : '';
       const inner = `q.team_id = r.id${cursor('q')}`;
-      let walk = d.walk(inner, w.key, order);
+      let walk = d.topRowsPer('reach r', 'products', 'p', `q.id, q.${w.key}`, inner, order.replaceAll('p.', 'q.'));
       let ctes = `reach AS (${reach})`;
       if (deep) {
         // An OFFSET page needs skip + limit + 1 rows of each team. Reading them as rows (a primary-key
@@ -274,9 +215,50 @@ export function pageOfWalk(provider: Provider, w: Walk): Sql {
       const page = `SELECT p.id, p.${w.key} AS k, ROW_NUMBER() OVER (ORDER BY ${order}) AS ord
 FROM ${walk} ORDER BY ${order} LIMIT ? OFFSET ?`;
       return `WITH ${ctes}, page AS (${page})
-SELECT p.id AS id, ${d.iso('page.k')} AS k, CASE WHEN page.ord <= ? THEN ${rowJson(d, { filtered: false })} END AS j
+SELECT p.id AS id, ${d.jsonSql.iso('page.k')} AS k, CASE WHEN page.ord <= ? THEN ${rowJson(d, { filtered: false })} END AS j
 FROM page JOIN products p ON p.id = page.id ORDER BY page.ord`;
     },
     args,
   );
+}
+
+/** The records' JSON of a page without filters but team_id (pageOfWalk), in one statement. */
+export const walkPageRows = (db: Db, w: Walk) => run(db, pageOfWalk(dialectOf(db.provider), w));
+
+/** The records' JSON of the given products, in the given order (pageOfIds). */
+export const idsPageRows = (db: Db, ids: string[], at: Presented) => run(db, pageOfIds(dialectOf(db.provider), ids, at));
+
+/** SQLite: through the driver (src/db/reads.ts: no Prisma runtime per row); PostgreSQL: Prisma's raw query. */
+const run = (db: Db, statement: Sql) =>
+  db.provider === 'sqlite' ? readsOf(db).all<PageRow>(statement.sql, statement.values) : db.prisma.$queryRaw<PageRow[]>(statement);
+
+const SEARCH =
+  'SELECT s.product_id AS id FROM product_search f JOIN product_search_ids s ON s.id = f.rowid WHERE product_search MATCH ? LIMIT ?';
+
+/** Ids of the products whose `column` contains `term` (SQLite's trigram index; src/domain/fts.ts), or undefined: use LIKE. */
+export async function productSearchIds(db: Db, column: 'search_text' | 'name_sku_search_text', term: string) {
+  const phrase = ftsPhrase(db, column, term);
+  return phrase ? cappedIds(await db.prisma.$queryRawUnsafe<{ id: string }[]>(SEARCH, phrase, FTS_CAP + 1)) : undefined;
+}
+
+/** Few enough products stocked at a warehouse filter's warehouses to list them by id: see stockedAt. */
+export const STOCKED_CAP = 500;
+
+/**
+ * The ids of the products with a stock level at `warehouses` when there are at most STOCKED_CAP
+ * (SQLite; else undefined: opsWhere tests each product of the walk). SQLite walks the list's
+ * order and tests every product against the filter, so a warehouse stocking a handful of products
+ * read the whole catalogue (88 ms at 100,000); those ids are a few primary-key lookups and a sort.
+ * PostgreSQL's statistics see how rare the warehouse is and plan the same itself.
+ */
+export async function stockedAt(db: Db, warehouses?: string[]) {
+  if (!warehouses || db.provider !== 'sqlite') return undefined;
+  // In warehouse order: SQLite then reads the warehouse index (in id order it scanned every level).
+  const levels = await db.prisma.inventoryLevel.findMany({
+    where: { warehouse_id: { in: warehouses } },
+    orderBy: { warehouse_id: 'asc' },
+    select: { product_id: true },
+    take: STOCKED_CAP + 1,
+  });
+  return levels.length > STOCKED_CAP ? undefined : [...new Set(levels.map((l) => l.product_id))];
 }
