@@ -44,6 +44,12 @@ export async function levelsFor(tx: TxClient, warehouseId: string, productIds: s
   return new Map(rows.map((r) => [r.product_id, r.id]));
 }
 
+/** PostgreSQL: the levels' row locks, in id order (SQLite: the transaction's first write holds the database). */
+export async function lockLevels(tx: TxClient, provider: Provider, ids: string[]) {
+  if (provider !== 'postgresql' || !ids.length) return;
+  await tx.$queryRaw`SELECT "id" FROM "inventory_levels" WHERE "id" IN (${join([...ids].sort())}) ORDER BY "id" FOR UPDATE`;
+}
+
 /**
  * Applies every change (one per level) or none: returns the index of the first change, in level id
  * order, whose guards refused it (nothing is written then, and the caller's transaction must
@@ -54,9 +60,11 @@ export async function applyToLevels(tx: TxClient, provider: Provider, changes: L
   const order = changes.map((_, i) => i).sort((a, b) => (changes[a].level.id < changes[b].level.id ? -1 : 1));
   const moving = order.filter((i) => BUCKETS.some((b) => full(changes[i].deltas)[b] !== 0) || changes[i].onHandIs !== undefined);
   if (!moving.length) return -1;
-  if (provider === 'postgresql') {
-    await tx.$queryRaw`SELECT "id" FROM "inventory_levels" WHERE "id" IN (${join(moving.map((i) => changes[i].level.id))}) ORDER BY "id" FOR UPDATE`;
-  }
+  await lockLevels(
+    tx,
+    provider,
+    moving.map((i) => changes[i].level.id),
+  );
   const now = new Date();
   const moved = new Set<string>();
   for (const chunk of chunkByParams(moving, () => 7)) {
