@@ -1,7 +1,7 @@
 import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
 import { v7 as uuidv7 } from 'uuid';
 import type { Provider, TxClient } from '../../db/types.js';
-import { chunkByParams, flag, valuesTable } from '../../db/values.js';
+import { chunkByParams, jsonTable } from '../../db/values.js';
 import { fillBackorders } from '../orders/backorders.js';
 import { BUCKETS, movementRows, placementOf, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
 import { ensureDefaultLocation, placeOnHand, type BinPart } from './bins.js';
@@ -71,7 +71,7 @@ export async function applyToLevels(tx: TxClient, provider: Provider, changes: L
     const values = chunk.map((i) => {
       const c = changes[i];
       const d = full(c.deltas);
-      return [c.level.id, d.on_hand, d.committed, d.unavailable, d.on_order, flag(provider, !!c.sellable), c.onHandIs ?? null];
+      return [c.level.id, d.on_hand, d.committed, d.unavailable, d.on_order, !!c.sellable, c.onHandIs ?? null];
     });
     const cols = ['id', ...BUCKETS, 'sellable', 'on_hand_is'].map((name) => ({
       name,
@@ -85,7 +85,7 @@ export async function applyToLevels(tx: TxClient, provider: Provider, changes: L
       BUCKETS.map((b) => raw(`"inventory_levels"."${b}" + v."${b}" >= 0`)),
       ' AND ',
     );
-    const rows = await tx.$queryRaw<{ id: string }[]>`WITH ${valuesTable(provider, 'v', cols, values)}
+    const rows = await tx.$queryRaw<{ id: string }[]>`WITH ${jsonTable(provider, 'v', cols, values)}
       UPDATE "inventory_levels" SET ${set}, "updated_at" = ${now} FROM "v"
       WHERE "inventory_levels"."id" = v."id" AND ${guards}
         AND (NOT v."sellable" OR "inventory_levels"."committed" + v."committed" + "inventory_levels"."unavailable" + v."unavailable"

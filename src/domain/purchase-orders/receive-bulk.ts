@@ -1,5 +1,5 @@
 import type { Provider, TxClient } from '../../db/types.js';
-import { chunkByParams, flag, valuesTable } from '../../db/values.js';
+import { chunkByParams, flag, jsonTable } from '../../db/values.js';
 import { conflict } from '../errors.js';
 import { applyToLevels, levelsFor, type LevelChange } from '../inventory/ledger-bulk.js';
 import type { ResolvedProduct } from '../inventory/products.js';
@@ -119,7 +119,7 @@ async function raiseAllReceived(
     () => 3,
   )) {
     const values = chunk.map((i) => [poLines[i].id, lines[i].quantity, lines[i].condition === 'DAMAGED' ? lines[i].quantity : 0]);
-    const rows = await tx.$queryRaw<{ id: string; quantity_received: number }[]>`WITH ${valuesTable(provider, 'v', cols, values)}
+    const rows = await tx.$queryRaw<{ id: string; quantity_received: number }[]>`WITH ${jsonTable(provider, 'v', cols, values)}
       UPDATE "purchase_order_lines" SET "quantity_received" = "purchase_order_lines"."quantity_received" + v."q",
         "quantity_damaged" = "purchase_order_lines"."quantity_damaged" + v."d", "updated_at" = ${now}
       FROM "v" WHERE "purchase_order_lines"."id" = v."id"
