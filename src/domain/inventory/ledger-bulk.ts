@@ -5,6 +5,9 @@ import { chunkByParams, jsonTable } from '../../db/values.js';
 import { fillBackorders } from '../orders/backorders.js';
 import { BUCKETS, movementRows, placementOf, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
 import { ensureDefaultLocation, placeOnHand, type BinPart } from './bins.js';
+import { lockLevels } from './queries/locks.js';
+
+export { lockLevels };
 
 // applyToLevel for many levels at once (issue 29 item 3: receipts, purchase orders and adjustments
 // of 1,000 lines): the same guards, ledger rows, bin rows and backorder filling, in a few
@@ -42,12 +45,6 @@ export async function levelsFor(tx: TxClient, warehouseId: string, productIds: s
     select: { id: true, product_id: true },
   });
   return new Map(rows.map((r) => [r.product_id, r.id]));
-}
-
-/** PostgreSQL: the levels' row locks, in id order (SQLite: the transaction's first write holds the database). */
-export async function lockLevels(tx: TxClient, provider: Provider, ids: string[]) {
-  if (provider !== 'postgresql' || !ids.length) return;
-  await tx.$queryRaw`SELECT "id" FROM "inventory_levels" WHERE "id" IN (${join([...ids].sort())}) ORDER BY "id" FOR UPDATE`;
 }
 
 /**

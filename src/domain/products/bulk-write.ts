@@ -5,38 +5,14 @@ import { chunkByParams, flag, valuesTable, type ValuesColumn } from '../../db/va
 import { unitsOf } from '../teams/teams.js';
 import { columnsOf, mergeConfig, searchColumns, type ProductInput, type ProductType } from './fields.js';
 import type { Owner } from './write.js';
+import { lockBySku, type LockedProduct } from './queries/lock-by-sku.js';
+
+export { lockBySku, type LockedProduct };
 
 // The statements of a bulk upsert (bulk.ts decides which rows create, update or fail). Each write
 // is what POST/PATCH of one product writes (units, config merge, search columns), for every row
 // at once: the locking read, one multi-row INSERT, one UPDATE … FROM (VALUES …) per ~30,000
 // parameters.
-
-export interface LockedProduct {
-  id: string;
-  sku: string;
-  name: string;
-  barcode: string | null;
-  config: unknown;
-}
-
-/**
- * The owner's products with these SKUs, locked until commit, so a concurrent PATCH or bulk of one
- * of them waits (as PATCH locks its row by writing it first). PostgreSQL: row locks in id order
- * (two bulks never wait on each other in a cycle). SQLite: a write statement, which takes the
- * database's write lock before anything is read.
- */
-export async function lockBySku(tx: TxClient, provider: Provider, teamId: string, skus: string[]): Promise<LockedProduct[]> {
-  const rows =
-    provider === 'postgresql'
-      ? await tx.$queryRaw<LockedProduct[]>`
-        SELECT "id", "sku", "name", "barcode", "config" FROM "products"
-        WHERE "team_id" = ${teamId} AND "sku" IN (${join(skus)}) ORDER BY "id" FOR UPDATE`
-      : await tx.$queryRaw<LockedProduct[]>`
-        UPDATE "products" SET "updated_at" = "updated_at"
-        WHERE "team_id" = ${teamId} AND "sku" IN (${join(skus)})
-        RETURNING "id", "sku", "name", "barcode", "config"`;
-  return rows.map((r) => ({ ...r, config: typeof r.config === 'string' ? JSON.parse(r.config) : r.config }));
-}
 
 /** Creates the rows (all new SKUs of the owner) with one multi-row INSERT; returns their ids in order. */
 export async function insertProducts(tx: TxClient, owner: Owner, rows: (ProductInput & { sku: string })[]): Promise<string[]> {
