@@ -31,9 +31,13 @@
 //   export     `fos orders list --all --format ndjson` against fos serve on a seeded SQLite file
 //              (FOS_BENCH_EXPORT_ORDERS, default 20000, or FOS_BENCH_EXPORT_DB=<file> with
 //              FOS_BENCH_LIST_TEAM=<id>): seconds, orders/s and the CLI's RSS early and late.
+//   bulk       products bulk (1,000 rows), `fos products import` (10,000 rows), a 1,000-line receipt and
+//              adjustment, and a fulfillment's wait while a receipt runs; SQLite, and PostgreSQL when
+//              FOS_BENCH_PG_URL is set (a fresh schema). FOS_BENCH_BULK_RUNS (default 3).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
+import { bulkBench, bulkReport } from '../bench/bulk.mjs';
 import { EXPORT_TARGET, exportBench } from '../bench/export.mjs';
 import { FLOOR_TARGET_RATIO, floorBench } from '../bench/fulfil-floor.mjs';
 import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
@@ -57,7 +61,7 @@ const argv = process.argv.slice(2);
 const scaleAt = argv.indexOf('--scale');
 const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
-const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'soak', 'lists', 'export'];
+const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'soak', 'lists', 'export', 'bulk'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -233,6 +237,14 @@ if (sections.includes('soak')) {
   console.log(
     `  RSS ${s.baselineRssMiB?.toFixed(0)} MiB after 1,000 -> ${s.finalRssMiB?.toFixed(0)} MiB at the end: x${s.ratio.toFixed(2)} (target <= x${SOAK_RSS_FACTOR}) ${ok ? 'ok' : 'OVER'}`,
   );
+}
+
+if (sections.includes('bulk')) {
+  const out = await bulkBench({ runs: int('FOS_BENCH_BULK_RUNS', 3, 20) });
+  const { lines, over } = bulkReport(out);
+  console.log(`bulk writes (median of runs; load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`);
+  for (const line of lines) console.log(line);
+  if (over) failed = true;
 }
 
 process.exitCode = failed ? 1 : 0;

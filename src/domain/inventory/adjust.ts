@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, TxClient } from '../../db/types.js';
+import type { Db, Provider, TxClient } from '../../db/types.js';
+import { adjustInBulk } from './adjust-bulk.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
 import { conflict, DomainError } from '../errors.js';
@@ -132,14 +133,19 @@ export async function adjustInventory(
       : undefined;
   if (scope) sweepOldAnswers(db);
   try {
-    return await writeTx(db, (tx) => once(tx, scope, 201, () => applyAdjustment(tx, caller, input)));
+    return await writeTx(db, (tx) => once(tx, scope, 201, () => applyAdjustment(tx, db.provider, caller, input)));
   } catch (err) {
     if (err instanceof DryRun) return { status: 201, body: err.result, replayed: false };
     throw err;
   }
 }
 
-async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string }, input: AdjustmentInput): Promise<AdjustmentResult> {
+async function applyAdjustment(
+  tx: TxClient,
+  provider: Provider,
+  caller: Caller & { keyId: string },
+  input: AdjustmentInput,
+): Promise<AdjustmentResult> {
   const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
   const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
   uniqueProducts(products);
@@ -156,27 +162,22 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
     bin
       ? { ...info, placement: { location_id: bin.id, lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null } }
       : info;
-  const levels = await levelsOf(tx, warehouse.id, products);
-  const applied: { delta: number; counted: number | null }[] = [];
-  // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
-  const order = levels.map((l, i) => i).sort((a, b) => (levels[a].id < levels[b].id ? -1 : 1));
-  for (const i of order) {
-    const line = input.lines[i];
-    const level = levels[i];
-    if (line.counted !== undefined) {
-      const delta = bin
-        ? await countBin(tx, level, bin.id, line, input.force ?? false, at(line), i)
-        : await count(tx, level, line.counted, input.force ?? false, info, i);
-      applied[i] = { delta, counted: line.counted };
-      continue;
-    }
-    const deltas = deltasFor(input.reason, line.delta!, i);
-    const shrinksSellable = (deltas.on_hand ?? 0) - (deltas.unavailable ?? 0) < 0;
-    if (!(await applyToLevel(tx, level, deltas, { ...at(line), kind: 'ADJUSTED' }, { sellable: shrinksSellable && !input.force }))) {
-      throw await refused(tx, level, i, input.force ?? false);
-    }
-    applied[i] = { delta: line.delta!, counted: null };
-  }
+  const { levels, applied } = bin
+    ? await lineByLine(tx, warehouse.id, products, input, at)
+    : await adjustInBulk(
+        tx,
+        {
+          provider,
+          warehouseId: warehouse.id,
+          reason: input.reason,
+          force: input.force ?? false,
+          info,
+          lines: input.lines,
+          products,
+          deltasFor,
+        },
+        (level, i) => refused(tx, level, i, input.force ?? false),
+      );
   const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
   const out: AdjustmentResult = {
     id,
@@ -204,6 +205,37 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
   return out;
 }
 
+/** The lines one by one in level id order: counts of one bin (countBin) read the bin under the level's lock. */
+async function lineByLine(
+  tx: TxClient,
+  warehouseId: string,
+  products: { id: string; sku: string | null }[],
+  input: AdjustmentInput,
+  at: (line: AdjustmentLine) => Omit<MovementInfo, 'kind'>,
+) {
+  const bin = at(input.lines[0]).placement!.location_id!;
+  const levels = await levelsOf(tx, warehouseId, products);
+  const applied: { delta: number; counted: number | null }[] = [];
+  // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
+  const order = levels.map((l, i) => i).sort((a, b) => (levels[a].id < levels[b].id ? -1 : 1));
+  for (const i of order) {
+    const line = input.lines[i];
+    const level = levels[i];
+    if (line.counted !== undefined) {
+      const delta = await countBin(tx, level, bin, line, input.force ?? false, at(line), i);
+      applied[i] = { delta, counted: line.counted };
+      continue;
+    }
+    const deltas = deltasFor(input.reason, line.delta!, i);
+    const shrinksSellable = (deltas.on_hand ?? 0) - (deltas.unavailable ?? 0) < 0;
+    if (!(await applyToLevel(tx, level, deltas, { ...at(line), kind: 'ADJUSTED' }, { sellable: shrinksSellable && !input.force }))) {
+      throw await refused(tx, level, i, input.force ?? false);
+    }
+    applied[i] = { delta: line.delta!, counted: null };
+  }
+  return { levels, applied };
+}
+
 /** The level of each line's product at the warehouse, created empty when missing. */
 async function levelsOf(tx: TxClient, warehouseId: string, products: { id: string; sku: string | null }[]): Promise<LevelRef[]> {
   const existing = new Map(
@@ -220,32 +252,6 @@ async function levelsOf(tx: TxClient, warehouseId: string, products: { id: strin
     out.push({ id: l.id, product_id: p.id, warehouse_id: warehouseId, sku: p.sku });
   }
   return out;
-}
-
-/** Sets on_hand to `counted` (compare-and-set on the on_hand it read, retried when it moved); returns the delta written. */
-async function count(
-  tx: TxClient,
-  level: LevelRef,
-  counted: number,
-  force: boolean,
-  info: Omit<MovementInfo, 'kind'>,
-  i: number,
-): Promise<number> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const now = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id }, select: { on_hand: true } });
-    const delta = counted - now.on_hand;
-    const ok = await applyToLevel(
-      tx,
-      level,
-      { on_hand: delta },
-      { ...info, kind: 'COUNTED' },
-      { sellable: delta < 0 && !force, onHandIs: now.on_hand },
-    );
-    if (ok) return delta;
-    const again = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id }, select: { on_hand: true } });
-    if (again.on_hand === now.on_hand) throw await refused(tx, level, i, force);
-  }
-  throw conflict(`lines[${i}]: on_hand of ${level.sku ?? level.product_id} kept changing while it was counted; retry.`);
 }
 
 /**

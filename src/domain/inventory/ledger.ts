@@ -84,13 +84,13 @@ export async function applyToLevel(
 }
 
 /** Where on_hand changes: the info's placement; a receipt's lot expiry is the lot's. */
-const placementOf = (info: MovementInfo): Placement => ({
+export const placementOf = (info: MovementInfo): Placement => ({
   ...(info.expiration_date ? { expiration_date: info.expiration_date } : {}),
   ...info.placement,
 });
 
 /** One immutable movement row per changed bucket of a level (on_hand: one per bin and lot it touched). */
-function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, now: Date, bins: BinPart[] = []) {
+export function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, now: Date, bins: BinPart[] = []) {
   const row = (bucket: Bucket, delta: number, bin?: BinPart) => ({
     product_id: level.product_id,
     sku: level.sku ?? null,

@@ -4,11 +4,12 @@ import type { Db, TxClient } from '../../db/types.js';
 import { billReceipt } from '../charges/charges.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
-import { resolveProducts, type ProductRef } from '../inventory/products.js';
+import { resolveProducts, type ProductRef, type ResolvedProduct } from '../inventory/products.js';
 import { resolveLocation } from '../locations/locations.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
 import { enqueueForParties } from '../events/outbox.js';
 import { OPEN_STATUSES, openOf, purchaseOrderView } from './view.js';
+import { receiveInBulk, type ReceiptContext } from './receive-bulk.js';
 
 // Receiving against a purchase order: per line, on_hand rises by the units received (DAMAGED
 // ones are set aside: unavailable rises too) and on_order falls by the units that were still
@@ -44,56 +45,24 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
     );
     const receiptId = randomUUID();
     const now = new Date();
-    let units = 0;
-    const received: ReceivedLine[] = [];
     const poLines = products.map((p, i) => {
       const poLine = po.lines.find((l) => l.product_id === p.id);
       if (!poLine) throw new DomainError('conflict', `lines[${i}]: ${p.sku ?? p.id} is not on purchase order ${po.id}.`, { line: i });
       return poLine;
     });
-    for (const i of await levelOrder(
-      tx,
-      po.warehouse_id,
-      products.map((p) => p.id),
-    )) {
-      const line = input.lines[i];
-      const poLine = poLines[i];
-      const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
-      const after = await raiseReceived(tx, poLine, line.quantity, damaged, input.allow_over_receipt ?? false, i);
-      const openBefore = openOf({ quantity: poLine.quantity, quantity_received: after - line.quantity });
-      const level = await levelFor(tx, poLine.product_id, po.warehouse_id);
-      const where = line.location ?? input.location;
-      const bin = where
-        ? await resolveLocation(tx, caller.teamId, where, po.warehouse_id, line.location ? `lines[${i}].location` : 'location')
-        : null;
-      await applyToLevel(
-        tx,
-        level,
-        { on_hand: line.quantity, unavailable: damaged, on_order: -Math.min(line.quantity, openBefore) },
-        {
-          kind: 'RECEIVED',
-          reason: damaged ? 'DAMAGED' : null,
-          note: input.note ?? null,
-          reference_type: 'purchase_order',
-          reference_id: po.id,
-          actor_key_id: caller.keyId,
-          lot_code: line.lot_code ?? null,
-          expiration_date: line.expiration_date ?? null,
-          ...(bin ? { placement: { location_id: bin.id } } : {}),
-        },
-      ).then((ok) => {
-        if (!ok) throw conflict(`lines[${i}]: the inventory level of ${products[i].sku ?? products[i].id} could not take the receipt.`);
-      });
-      units += line.quantity;
-      received[i] = {
-        product_id: poLine.product_id,
-        sku: poLine.sku,
-        quantity: line.quantity,
-        condition: line.condition ?? 'SELLABLE',
-        lot_code: line.lot_code ?? null,
-        expiration_date: line.expiration_date ?? null,
-      };
-    }
+    const ctx = { provider: db.provider, teamId: caller.teamId, keyId: caller.keyId, po };
+    const units =
+      new Set(products.map((p) => p.id)).size === products.length
+        ? await receiveInBulk(tx, ctx, input, products, poLines)
+        : await receiveLineByLine(tx, ctx, input, products, poLines);
+    const received: ReceivedLine[] = input.lines.map((line, i) => ({
+      product_id: poLines[i].product_id,
+      sku: poLines[i].sku,
+      quantity: line.quantity,
+      condition: line.condition ?? 'SELLABLE',
+      lot_code: line.lot_code ?? null,
+      expiration_date: line.expiration_date ?? null,
+    }));
     const lines = await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
     const status = lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED';
     const updated = await tx.purchaseOrder.update({
@@ -122,6 +91,56 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
     await enqueueForParties(tx, po, 'purchase_order.received', receipt);
     return receipt;
   });
+}
+
+/**
+ * A receipt naming one product on several lines, line by line in level order (each line's
+ * movements and bin as it says); returns the units received.
+ */
+async function receiveLineByLine(
+  tx: TxClient,
+  ctx: ReceiptContext,
+  input: ReceiptInput,
+  products: ResolvedProduct[],
+  poLines: { id: string; product_id: string; quantity: number }[],
+): Promise<number> {
+  let units = 0;
+  for (const i of await levelOrder(
+    tx,
+    ctx.po.warehouse_id,
+    products.map((p) => p.id),
+  )) {
+    const line = input.lines[i];
+    const poLine = poLines[i];
+    const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
+    const after = await raiseReceived(tx, poLine, line.quantity, damaged, input.allow_over_receipt ?? false, i);
+    const openBefore = openOf({ quantity: poLine.quantity, quantity_received: after - line.quantity });
+    const level = await levelFor(tx, poLine.product_id, ctx.po.warehouse_id);
+    const where = line.location ?? input.location;
+    const bin = where
+      ? await resolveLocation(tx, ctx.teamId, where, ctx.po.warehouse_id, line.location ? `lines[${i}].location` : 'location')
+      : null;
+    await applyToLevel(
+      tx,
+      level,
+      { on_hand: line.quantity, unavailable: damaged, on_order: -Math.min(line.quantity, openBefore) },
+      {
+        kind: 'RECEIVED',
+        reason: damaged ? 'DAMAGED' : null,
+        note: input.note ?? null,
+        reference_type: 'purchase_order',
+        reference_id: ctx.po.id,
+        actor_key_id: ctx.keyId,
+        lot_code: line.lot_code ?? null,
+        expiration_date: line.expiration_date ?? null,
+        ...(bin ? { placement: { location_id: bin.id } } : {}),
+      },
+    ).then((ok) => {
+      if (!ok) throw conflict(`lines[${i}]: the inventory level of ${products[i].sku ?? products[i].id} could not take the receipt.`);
+    });
+    units += line.quantity;
+  }
+  return units;
 }
 
 type ReceivedLine = {

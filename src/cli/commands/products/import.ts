@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { randomUUID } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
@@ -7,8 +8,10 @@ import { commandOf, withExamples } from '../../shared/help.js';
 
 // `fos products import products.csv`: rows upserted by SKU through POST /v1/ops/products/bulk,
 // 1,000 per request. Rows the server refuses are reported with their CSV row numbers; the others
-// are applied (each row is its own transaction on the server). Exit 0 when every row applied, 1
-// when some failed (the summary on stdout lists them).
+// are applied (each request is one transaction on the server). Exit 0 when every row applied, 1
+// when some failed (the summary on stdout lists them). Each request carries an Idempotency-Key of
+// this run and chunk, so the client's retry after a lost answer is answered, not applied twice; a
+// new run applies the file again (an upsert: SKUs created by an earlier run are updated).
 
 const BATCH = 1000;
 
@@ -56,6 +59,7 @@ export default function productsImport(ctx: Context): Command {
     }
     const client = ctx.client();
     const progress = ctx.io.progress();
+    const run = randomUUID();
     try {
       for (let offset = 0; offset < products.length; offset += BATCH) {
         progress.update(`importing: ${offset}/${products.length} rows`);
@@ -63,7 +67,10 @@ export default function productsImport(ctx: Context): Command {
           ...(opts.merchantTeam ? { merchant_team_id: opts.merchantTeam } : {}),
           products: products.slice(offset, offset + BATCH),
         };
-        const { data } = await client.request<BulkAnswer>('POST', '/ops/products/bulk', { body });
+        const { data } = await client.request<BulkAnswer>('POST', '/ops/products/bulk', {
+          body,
+          idempotencyKey: `fos-products-import-${run}-${offset / BATCH + 1}`,
+        });
         summary.created += data.created;
         summary.updated += data.updated;
         summary.failed += data.failed;

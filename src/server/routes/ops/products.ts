@@ -4,6 +4,7 @@ import type { Static } from 'typebox';
 import { bulkUpsertProducts } from '../../../domain/products/bulk.js';
 import * as products from '../../../domain/products/products.js';
 import { statusOf } from '../../problem.js';
+import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import { listOf } from '../../../contract/common.js';
 import {
   BulkProductsBody,
@@ -109,20 +110,23 @@ export default async function routes(app: FastifyInstance) {
         summary: 'Create or update up to 1,000 products by SKU, with a result per row',
         description:
           'An existing product of the owner team with the SKU is updated with the fields given; an unknown SKU is created ' +
-          '(name and type required). Rows are applied one by one: a failing row is reported (index, problem type and detail) and the rest still apply.',
+          '(name and type required). One transaction for the request: a failing row is reported (index, problem type and detail) and the rest still apply. ' +
+          'With an Idempotency-Key header the request is applied once; a repeat answers what the first answered.',
         body: BulkProductsBody,
         response: { 200: BulkProductsResult },
       },
     },
-    async (request) => {
-      const out = await bulkUpsertProducts(app.db, request.principal, request.body);
-      return {
+    async (request, reply) => {
+      const answer = await bulkUpsertProducts(app.db, request.principal, request.body, idempotencyKeyOf(request));
+      const out = answer.body;
+      const body = {
         ...out,
         results: out.results.map((r) => ({
           ...r,
           error: r.error && { type: `urn:fos:error:${r.error.kind}`, status: statusOf(r.error.kind), detail: r.error.detail },
         })),
       };
+      return sendAnswer(reply, { ...answer, body });
     },
   );
 }

@@ -1,0 +1,165 @@
+// Bulk writes (issue 29 item 3) against an in-process server (dist/) on a temp SQLite file, or on
+// PostgreSQL (FOS_BENCH_PG_URL, a fresh schema dropped at the end): POST /v1/ops/products/bulk of
+// 1,000 rows, `fos products import` of 10,000 rows (the CLI spawned, end to end), a purchase-order
+// receipt of 1,000 lines and an adjustment of 1,000 lines; and the wait of a fulfillment sent while
+// the receipt runs (its latency minus the same request's latency on an idle server).
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Agent } from 'undici';
+import { BIN, cleanEnv, median, ROOT, timedSpawn } from './lib.mjs';
+import { client } from './workflow.mjs';
+import { seed } from './api.mjs';
+
+export const BULK_TARGETS = { productsBulkMs: 500, importMs: 5000, receiptMs: { sqlite: 500, postgresql: 1000 }, waitMs: 100 };
+const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
+const LINES = 1000;
+
+/** Wall time, and this process's CPU time (the in-process server's, plus the small client side). */
+async function timed(fn) {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const out = await fn();
+  const c = process.cpuUsage(c0);
+  return { ms: performance.now() - t0, cpu: (c.user + c.system) / 1000, out };
+}
+
+/** One run on `dbUrl`: every figure in ms. */
+async function runOn(dbUrl, dir, runs) {
+  const { startServer } = await dist('server/serve.js');
+  const { createKey } = await dist('domain/keys/keys.js');
+  const server = await startServer({ db: dbUrl, host: '127.0.0.1', port: 0, logger: false });
+  const agent = new Agent({ connections: 8, keepAliveTimeout: 10_000 });
+  try {
+    const teamId = server.bootstrap.teamId;
+    const token = (await createKey(server.db, teamId, { name: 'bench bulk', power_role: 'ADMIN', rate_tier: 4 }, null)).token;
+    const api = client(server.url, token, agent);
+    const figures = {
+      productsBulk: [],
+      import: [],
+      receipt: [],
+      adjustment: [],
+      wait: [],
+      cpu: { productsBulk: [], import: [], receipt: [], adjustment: [] },
+    };
+    const note = (name, r) => (figures[name].push(r.ms), figures.cpu[name].push(r.cpu));
+    // Products: 1,000 new rows, then the same 1,000 as updates.
+    for (let r = 0; r < runs; r++) {
+      const rows = Array.from({ length: LINES }, (_, i) => ({ sku: `PB-${r}-${i}`, name: `Bulk ${i}`, type: 'STANDARD', weight: i }));
+      note('productsBulk', await timed(() => api('POST', '/ops/products/bulk', { products: rows })));
+      const upd = rows.map((x) => ({ sku: x.sku, barcode: `B${x.sku}` }));
+      note('productsBulk', await timed(() => api('POST', '/ops/products/bulk', { products: upd })));
+    }
+    // fos products import, 10,000 rows through the CLI.
+    const csv = ['sku,name,type,weight,weight_unit', ...Array.from({ length: 10_000 }, (_, i) => `IMP-${i},Imported ${i},STANDARD,${i},G`)];
+    const file = path.join(dir, 'products.csv');
+    await writeFile(file, csv.join('\n') + '\n');
+    const env = cleanEnv({ FOS_BASE_URL: server.url, FOS_API_KEY: token, FOS_CONFIG_DIR: dir });
+    for (let r = 0; r < runs; r++) {
+      const r = await timed(() => timedSpawn([BIN, 'products', 'import', file], { env }));
+      if (r.out.code !== 0) throw new Error(`fos products import exited ${r.out.code}: ${r.out.stderr}`);
+      note('import', r);
+    }
+    // Receipts and adjustments of 1,000 lines at a warehouse, fulfillments ready to be sent.
+    const orders = await seed(server, api, { products: 4, orders: runs * 2 });
+    const wh = await server.db.prisma.warehouse.findFirstOrThrow({ where: { team_id: teamId, name: 'Bench DC' } });
+    const skus = Array.from({ length: LINES }, (_, i) => `IMP-${i}`);
+    const ready = await readyToFulfill(api, orders);
+    for (let r = 0; r < runs; r++) {
+      const po = (await api('POST', '/ops/purchase-orders', { warehouse_id: wh.id, lines: skus.map((sku) => ({ sku, quantity: 10 })) }))
+        .data;
+      const receive = () => api('POST', `/ops/purchase-orders/${po.id}/receive`, { lines: skus.map((sku) => ({ sku, quantity: 4 })) });
+      note('receipt', await timed(receive));
+      // The fulfillment: idle, then sent right after a second receipt starts.
+      const idle = await timed(() => ready.shift()());
+      const during = receive();
+      const busy = await timed(() => ready.shift()());
+      await during;
+      figures.wait.push(Math.max(0, busy.ms - idle.ms));
+      const adj = { warehouse_id: wh.id, reason: 'FOUND', lines: skus.map((sku) => ({ sku, delta: 2 })) };
+      note('adjustment', await timed(() => api('POST', '/ops/inventory/adjustments', adj)));
+    }
+    return figures;
+  } finally {
+    await agent.close();
+    await server.close();
+  }
+}
+
+/** Each order's fulfillment taken to a labelled package: a function sending its fulfill. */
+async function readyToFulfill(api, orders) {
+  const out = [];
+  for (const [i, orderId] of orders.entries()) {
+    for (const fo of (await api('GET', `/ops/fulfillment-orders?order_id=${orderId}`)).data.data) {
+      const owner = `bulk-${i}`;
+      await api('POST', `/ops/fulfillment-orders/${fo.id}/accept`);
+      await api('POST', `/ops/fulfillment-orders/${fo.id}/lock`, { lock_owner: owner, timeout_minutes: 30 });
+      const lines = (await api('GET', `/ops/fulfillment-orders/${fo.id}`)).data.line_items;
+      const pkg = (
+        await api('POST', '/ops/packages', {
+          fulfillment_order_id: fo.id,
+          package_line_items: lines.map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity })),
+        })
+      ).data;
+      await api('POST', `/ops/packages/${pkg.id}/label`, {
+        label_url: 'https://labels.example/bench.pdf',
+        tracking_number: `1ZBULK${i}${fo.id.slice(-4)}`,
+        carrier: 'UPS',
+        service: 'Ground',
+        cost: 6.1,
+        cost_currency: 'USD',
+      });
+      out.push(() => api('POST', `/ops/packages/${pkg.id}/fulfill`, { locked_by: owner }));
+    }
+  }
+  return out;
+}
+
+export async function bulkBench({ runs = 3 } = {}) {
+  const out = {};
+  const dir = await mkdtemp(path.join(tmpdir(), 'fos-bench-bulk-'));
+  try {
+    out.sqlite = await runOn(path.join(dir, 'fos.db'), dir, runs);
+    const pg = process.env.FOS_BENCH_PG_URL;
+    if (pg) {
+      const schema = `bench_bulk_${randomUUID().slice(0, 8)}`;
+      const url = `${pg}${pg.includes('?') ? '&' : '?'}schema=${schema}`;
+      try {
+        out.postgresql = await runOn(url, dir, runs);
+      } finally {
+        const { Client } = await import('pg');
+        const c = new Client({ connectionString: pg });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await c.end();
+      }
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/** Lines for npm run bench: each figure (median of the runs) beside its target. */
+export function bulkReport(out) {
+  const lines = [];
+  let over = false;
+  for (const [provider, f] of Object.entries(out)) {
+    const row = (name, values, target, cpu) => {
+      const m = median(values);
+      const cpuText = cpu ? `, server CPU ${median(cpu).toFixed(0)} ms` : '';
+      if (m > target) over = true;
+      lines.push(
+        `  ${provider.padEnd(10)} ${name.padEnd(34)} ${m.toFixed(0).padStart(6)} ms  (max ${Math.max(...values).toFixed(0)}${cpuText}; target <= ${target} ms: ${m <= target ? 'ok' : 'OVER'})`,
+      );
+    };
+    row('products bulk, 1,000 rows', f.productsBulk, BULK_TARGETS.productsBulkMs, f.cpu.productsBulk);
+    row('fos products import, 10,000 rows', f.import, BULK_TARGETS.importMs, f.cpu.import);
+    row('purchase-order receipt, 1,000 lines', f.receipt, BULK_TARGETS.receiptMs[provider], f.cpu.receipt);
+    row('adjustment, 1,000 lines', f.adjustment, BULK_TARGETS.receiptMs[provider], f.cpu.adjustment);
+    row('fulfillment wait during a receipt', f.wait, BULK_TARGETS.waitMs);
+  }
+  return { lines, over };
+}

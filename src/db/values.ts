@@ -1,0 +1,66 @@
+import { join, raw, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
+import type { Provider } from './types.js';
+
+// Many rows written by one statement (issue 29 item 3): the rows travel as a VALUES list named by
+// a common table expression, and one UPDATE … FROM joins it by key. The same text runs on both
+// databases (SQLite 3.33+ has UPDATE … FROM; both take `WITH v(a, b) AS (VALUES …)`). PostgreSQL
+// types each cell by a CAST (its parameters arrive untyped); SQLite gets the bare parameter, so a
+// date or JSON value is stored exactly as Prisma stores it in a plain UPDATE.
+
+export interface ValuesColumn {
+  name: string;
+  /** The column's PostgreSQL type, for the cell's CAST (TEXT, INTEGER, BOOLEAN, TIMESTAMP(3), …). */
+  pg: string;
+}
+
+/** A boolean literal (no parameter): the "this row sets that column" flags of a sparse update. */
+export const flag = (provider: Provider, on: boolean): Sql => raw(provider === 'postgresql' ? (on ? 'TRUE' : 'FALSE') : on ? '1' : '0');
+
+/** `v("a", "b") AS (VALUES (…), (…))`, for a WITH clause. Cells may be Sql fragments (flag()). */
+export function valuesTable(provider: Provider, name: string, columns: ValuesColumn[], rows: unknown[][]): Sql {
+  const cell = (c: ValuesColumn, v: unknown) => (provider === 'postgresql' ? sql`CAST(${v} AS ${raw(c.pg)})` : sql`${v}`);
+  const head = raw(`"${name}"(${columns.map((c) => `"${c.name}"`).join(', ')})`);
+  return sql`${head} AS (VALUES ${join(
+    rows.map((r) => sql`(${join(r.map((v, i) => cell(columns[i], v)))})`),
+    ', ',
+  )})`;
+}
+
+/**
+ * Splits rows into statements of at most `budget` parameters (SQLite allows 32,766 per statement,
+ * PostgreSQL 65,535): a 1,000-row write is one to a few statements.
+ */
+export function chunkByParams<T>(rows: T[], paramsOf: (row: T) => number, budget = 30_000): T[][] {
+  const out: T[][] = [];
+  let cur: T[] = [];
+  let used = 0;
+  for (const row of rows) {
+    const n = paramsOf(row);
+    if (cur.length && used + n > budget) {
+      out.push(cur);
+      cur = [];
+      used = 0;
+    }
+    cur.push(row);
+    used += n;
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
+/**
+ * valuesTable with the rows as ONE JSON parameter (json_each on SQLite, jsonb_array_elements on
+ * PostgreSQL): the statement's text is the same for any number of rows, so the driver prepares it
+ * once, and a 1,000-row write binds one parameter instead of thousands. Text, numbers, booleans
+ * and null only (a date would not be stored as Prisma stores it: use valuesTable).
+ */
+export function jsonTable(provider: Provider, name: string, columns: ValuesColumn[], rows: unknown[][]): Sql {
+  const head = raw(`"${name}"(${columns.map((c) => `"${c.name}"`).join(', ')})`);
+  const json = JSON.stringify(rows);
+  if (provider === 'postgresql') {
+    const cells = raw(columns.map((c, i) => `CAST(e->>${i} AS ${c.pg})`).join(', '));
+    return sql`${head} AS (SELECT ${cells} FROM jsonb_array_elements(CAST(${json} AS JSONB)) AS e)`;
+  }
+  const cells = raw(columns.map((_, i) => `json_extract("value", '$[${i}]')`).join(', '));
+  return sql`${head} AS (SELECT ${cells} FROM json_each(${json}))`;
+}

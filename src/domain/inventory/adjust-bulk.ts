@@ -1,0 +1,73 @@
+import type { Provider, TxClient } from '../../db/types.js';
+import type { AdjustmentReason } from '../../contract/inventory-enums.js';
+import { applyToLevels, levelsFor, lockLevels, type LevelChange } from './ledger-bulk.js';
+import type { LevelRef, MovementInfo } from './ledger.js';
+
+// The lines of an adjustment without a bin, in bulk (issue 29 item 3): levels created and locked
+// in id order, counts read once under those locks (so each count's compare-and-set on the on_hand
+// it read always holds), then every line through the bulk ledger (ledger-bulk.ts) in a handful
+// of statements. adjust.ts keeps the line-by-line path for counts of one bin.
+
+export interface BulkAdjustment {
+  provider: Provider;
+  warehouseId: string;
+  reason: AdjustmentReason;
+  force: boolean;
+  info: Omit<MovementInfo, 'kind'>;
+  lines: { delta?: number; counted?: number }[];
+  products: { id: string; sku: string | null }[];
+  deltasFor: (
+    reason: AdjustmentReason,
+    delta: number,
+    i: number,
+  ) => Partial<Record<'on_hand' | 'committed' | 'unavailable' | 'on_order', number>>;
+}
+
+/** The levels (line order) and each line's applied delta; throws through `refused` for the first line a guard refused. */
+export async function adjustInBulk(
+  tx: TxClient,
+  a: BulkAdjustment,
+  refused: (level: LevelRef, i: number) => Promise<Error>,
+): Promise<{ levels: LevelRef[]; applied: { delta: number; counted: number | null }[] }> {
+  const ids = await levelsFor(
+    tx,
+    a.warehouseId,
+    a.products.map((p) => p.id),
+  );
+  const levels = a.products.map((p) => ({ id: ids.get(p.id)!, product_id: p.id, warehouse_id: a.warehouseId, sku: p.sku }));
+  const counts = a.lines.some((l) => l.counted !== undefined);
+  if (counts)
+    await lockLevels(
+      tx,
+      a.provider,
+      levels.map((l) => l.id),
+    );
+  const onHand = counts
+    ? new Map(
+        (await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } }, select: { id: true, on_hand: true } })).map(
+          (l) => [l.id, l.on_hand],
+        ),
+      )
+    : new Map<string, number>();
+  const applied = a.lines.map((l, i) =>
+    l.counted !== undefined ? { delta: l.counted - onHand.get(levels[i].id)!, counted: l.counted } : { delta: l.delta!, counted: null },
+  );
+  const changes: LevelChange[] = a.lines.map((l, i) => {
+    if (l.counted !== undefined) {
+      const delta = applied[i].delta;
+      return {
+        level: levels[i],
+        deltas: { on_hand: delta },
+        info: { ...a.info, kind: 'COUNTED' },
+        sellable: delta < 0 && !a.force,
+        onHandIs: onHand.get(levels[i].id)!,
+      };
+    }
+    const deltas = a.deltasFor(a.reason, l.delta!, i);
+    const shrinksSellable = (deltas.on_hand ?? 0) - (deltas.unavailable ?? 0) < 0;
+    return { level: levels[i], deltas, info: { ...a.info, kind: 'ADJUSTED' }, sellable: shrinksSellable && !a.force };
+  });
+  const i = await applyToLevels(tx, a.provider, changes);
+  if (i >= 0) throw await refused(levels[i], i);
+  return { levels, applied };
+}

@@ -1,0 +1,194 @@
+import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
+import { v7 as uuidv7 } from 'uuid';
+import type { Provider, TxClient } from '../../db/types.js';
+import { chunkByParams, jsonTable } from '../../db/values.js';
+import { fillBackorders } from '../orders/backorders.js';
+import { BUCKETS, movementRows, placementOf, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
+import { ensureDefaultLocation, placeOnHand, type BinPart } from './bins.js';
+import { lockLevels } from './queries/locks.js';
+
+export { lockLevels };
+
+// applyToLevel for many levels at once (issue 29 item 3: receipts, purchase orders and adjustments
+// of 1,000 lines): the same guards, ledger rows, bin rows and backorder filling, in a few
+// statements instead of a few per line. Levels are locked in id order (PostgreSQL: one SELECT …
+// FOR UPDATE; SQLite: the caller's first write holds the database's write lock), then ONE
+// UPDATE … FROM (VALUES …) moves every level by its own deltas where every guard holds, units in
+// go to their bins with one multi-row upsert, and one INSERT writes all the movements. Units out
+// come from bins in pick order (bins.ts), level by level: that read depends on the level.
+
+export interface LevelChange {
+  level: LevelRef & { sku: string | null };
+  deltas: Deltas;
+  info: MovementInfo;
+  /** committed + unavailable <= on_hand after the change. */
+  sellable?: boolean;
+  /** Compare-and-set: only when on_hand is still this figure. */
+  onHandIs?: number;
+}
+
+const full = (d: Deltas) => ({ on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...d });
+
+/** The levels of these products at the warehouse, created empty when missing (one upsert, one read). */
+export async function levelsFor(tx: TxClient, warehouseId: string, productIds: string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(productIds)].sort();
+  const now = new Date();
+  // Product order: two requests creating the same levels take their index entries in one order.
+  for (const chunk of chunkByParams(ids, () => 5)) {
+    await tx.$executeRaw`
+      INSERT INTO "inventory_levels" ("id", "product_id", "warehouse_id", "created_at", "updated_at")
+      VALUES ${join(chunk.map((p) => sql`(${uuidv7()}, ${p}, ${warehouseId}, ${now}, ${now})`))}
+      ON CONFLICT ("product_id", "warehouse_id") DO NOTHING`;
+  }
+  const rows = await tx.inventoryLevel.findMany({
+    where: { warehouse_id: warehouseId, product_id: { in: ids } },
+    select: { id: true, product_id: true },
+  });
+  return new Map(rows.map((r) => [r.product_id, r.id]));
+}
+
+/**
+ * Applies every change (one per level) or none: returns the index of the first change, in level id
+ * order, whose guards refused it (nothing is written then, and the caller's transaction must
+ * fail), or -1 when all were applied with their movements, bins and backorder fills.
+ */
+export async function applyToLevels(tx: TxClient, provider: Provider, changes: LevelChange[]): Promise<number> {
+  if (new Set(changes.map((c) => c.level.id)).size !== changes.length) throw new Error('applyToLevels: one change per level');
+  const order = changes.map((_, i) => i).sort((a, b) => (changes[a].level.id < changes[b].level.id ? -1 : 1));
+  const moving = order.filter((i) => BUCKETS.some((b) => full(changes[i].deltas)[b] !== 0) || changes[i].onHandIs !== undefined);
+  if (!moving.length) return -1;
+  await lockLevels(
+    tx,
+    provider,
+    moving.map((i) => changes[i].level.id),
+  );
+  const now = new Date();
+  const moved = new Set<string>();
+  for (const chunk of chunkByParams(moving, () => 7)) {
+    const values = chunk.map((i) => {
+      const c = changes[i];
+      const d = full(c.deltas);
+      return [c.level.id, d.on_hand, d.committed, d.unavailable, d.on_order, !!c.sellable, c.onHandIs ?? null];
+    });
+    const cols = ['id', ...BUCKETS, 'sellable', 'on_hand_is'].map((name) => ({
+      name,
+      pg: name === 'id' ? 'TEXT' : name === 'sellable' ? 'BOOLEAN' : 'INTEGER',
+    }));
+    const set = join(
+      BUCKETS.map((b) => raw(`"${b}" = "inventory_levels"."${b}" + v."${b}"`)),
+      ', ',
+    );
+    const guards = join(
+      BUCKETS.map((b) => raw(`"inventory_levels"."${b}" + v."${b}" >= 0`)),
+      ' AND ',
+    );
+    const rows = await tx.$queryRaw<{ id: string }[]>`WITH ${jsonTable(provider, 'v', cols, values)}
+      UPDATE "inventory_levels" SET ${set}, "updated_at" = ${now} FROM "v"
+      WHERE "inventory_levels"."id" = v."id" AND ${guards}
+        AND (NOT v."sellable" OR "inventory_levels"."committed" + v."committed" + "inventory_levels"."unavailable" + v."unavailable"
+          <= "inventory_levels"."on_hand" + v."on_hand")
+        AND (v."on_hand_is" IS NULL OR "inventory_levels"."on_hand" = v."on_hand_is")
+      RETURNING "inventory_levels"."id"`;
+    for (const r of rows) moved.add(r.id);
+  }
+  const refused = moving.find((i) => !moved.has(changes[i].level.id));
+  if (refused !== undefined) return refused;
+  const bins = await placeAll(
+    tx,
+    moving.map((i) => changes[i]),
+  );
+  await tx.inventoryMovement.createMany({
+    data: moving.flatMap((i) => {
+      const c = changes[i];
+      return movementRows(c.level, full(c.deltas), c.info, now, bins.get(c.level.id));
+    }),
+  });
+  await fillAll(
+    tx,
+    moving.map((i) => changes[i]),
+  );
+  return -1;
+}
+
+/** Where each change's on_hand went: units in, one upsert for all; units out, from bins in pick order per level. */
+async function placeAll(tx: TxClient, changes: LevelChange[]): Promise<Map<string, BinPart[]>> {
+  const out = new Map<string, BinPart[]>();
+  const incoming = changes.filter((c) => (c.deltas.on_hand ?? 0) > 0);
+  for (const c of changes.filter((c) => (c.deltas.on_hand ?? 0) < 0)) {
+    out.set(c.level.id, await placeOnHand(tx, c.level, c.deltas.on_hand!, placementOf(c.info), c.info.lot_code ?? null));
+  }
+  if (!incoming.length) return out;
+  const withLot = incoming.filter((c) => placementOf(c.info).lot_code ?? c.info.lot_code);
+  const tracked = new Set(
+    withLot.length
+      ? (
+          await tx.product.findMany({
+            where: { id: { in: withLot.map((c) => c.level.product_id) }, lot_tracked: true },
+            select: { id: true },
+          })
+        ).map((p) => p.id)
+      : [],
+  );
+  const now = new Date();
+  const rows = [];
+  for (const c of incoming) {
+    const p = placementOf(c.info);
+    const given = p.lot_code ?? c.info.lot_code ?? null;
+    const lotTracked = given !== null && tracked.has(c.level.product_id);
+    rows.push({
+      c,
+      given,
+      location_id: p.location_id ?? (await ensureDefaultLocation(tx, c.level.warehouse_id)),
+      lot: lotTracked ? given! : '',
+      exp: lotTracked ? (p.expiration_date ?? null) : null,
+      fallbackExp: p.expiration_date ?? null,
+    });
+  }
+  for (const chunk of chunkByParams(rows, () => 9)) {
+    const stored = await tx.$queryRaw<{ id: string; product_id: string; expiration_date: string | null }[]>`
+      INSERT INTO "location_stock" ("id", "product_id", "warehouse_id", "location_id", "lot_code", "expiration_date", "on_hand", "created_at", "updated_at")
+      VALUES ${join(
+        chunk.map(
+          (r) =>
+            sql`(${uuidv7()}, ${r.c.level.product_id}, ${r.c.level.warehouse_id}, ${r.location_id}, ${r.lot}, ${r.exp}, ${r.c.deltas.on_hand!}, ${now}, ${now})`,
+        ),
+      )}
+      ON CONFLICT ("product_id", "location_id", "lot_code") DO UPDATE SET "on_hand" = "location_stock"."on_hand" + excluded."on_hand",
+        "expiration_date" = COALESCE(excluded."expiration_date", "location_stock"."expiration_date"), "updated_at" = excluded."updated_at"
+      RETURNING "id", "product_id", "expiration_date"`;
+    // One row per product here (one change per level, one bin per change), so the product names it.
+    const byProduct = new Map(stored.map((s) => [s.product_id, s]));
+    for (const r of chunk) {
+      const s = byProduct.get(r.c.level.product_id)!;
+      out.set(r.c.level.id, [
+        {
+          location_id: r.location_id,
+          location_stock_id: s.id,
+          lot_code: r.given,
+          expiration_date: s.expiration_date ?? r.fallbackExp,
+          delta: r.c.deltas.on_hand!,
+        },
+      ]);
+    }
+  }
+  return out;
+}
+
+/** Waiting orders take what became available: one query finds the products anyone waits for. */
+async function fillAll(tx: TxClient, changes: LevelChange[]) {
+  const freed = changes.filter((c) => {
+    const d = full(c.deltas);
+    return d.on_hand - d.committed - d.unavailable > 0;
+  });
+  if (!freed.length) return;
+  const waiting = new Set(
+    (
+      await tx.orderLineItem.findMany({
+        where: { product_id: { in: freed.map((c) => c.level.product_id) }, unallocated_quantity: { gt: 0 } },
+        select: { product_id: true },
+        distinct: ['product_id'],
+      })
+    ).map((r) => r.product_id),
+  );
+  for (const c of freed) if (waiting.has(c.level.product_id)) await fillBackorders(tx, c.level);
+}

@@ -1,0 +1,137 @@
+import type { Provider, TxClient } from '../../db/types.js';
+import { chunkByParams, flag, jsonTable } from '../../db/values.js';
+import { conflict } from '../errors.js';
+import { applyToLevels, levelsFor, type LevelChange } from '../inventory/ledger-bulk.js';
+import type { ResolvedProduct } from '../inventory/products.js';
+import { resolveLocation } from '../locations/locations.js';
+import { openOf } from './view.js';
+import type { ReceiptInput, ReceiptLine } from './receive.js';
+
+// A receipt's lines in bulk (issue 29 item 3): the received counts of every purchase-order line
+// rise in one conditional UPDATE (the over-receipt guard per line in its WHERE), the levels are
+// created and moved by the bulk ledger (ledger-bulk.ts: one guarded UPDATE, one bin upsert, one
+// INSERT of movements, backorders filled), so 1,000 lines cost a handful of statements. For lines
+// that each name a different product; receive.ts takes the others line by line.
+
+interface PoLine {
+  id: string;
+  product_id: string;
+  sku: string | null;
+  quantity: number;
+}
+
+export interface ReceiptContext {
+  provider: Provider;
+  teamId: string;
+  keyId: string | null;
+  po: { id: string; warehouse_id: string };
+}
+
+/**
+ * The bin each line is received into (null: the warehouse's default location). The one place a
+ * receipt chooses bins: a putaway suggestion for lines that name none plugs in here.
+ */
+export async function binsForLines(tx: TxClient, ctx: ReceiptContext, input: ReceiptInput): Promise<(string | null)[]> {
+  const resolved = new Map<string, string>();
+  const binOf = async (ref: string, path: string) => {
+    const key = `${path === 'location' ? 'r' : 'l'}:${ref}`;
+    if (!resolved.has(key)) resolved.set(key, (await resolveLocation(tx, ctx.teamId, ref, ctx.po.warehouse_id, path)).id);
+    return resolved.get(key)!;
+  };
+  const out: (string | null)[] = [];
+  for (const [i, line] of input.lines.entries()) {
+    const where = line.location ?? input.location;
+    out.push(where ? await binOf(where, line.location ? `lines[${i}].location` : 'location') : null);
+  }
+  return out;
+}
+
+/** Receives every line (products all different); returns the units received. */
+export async function receiveInBulk(
+  tx: TxClient,
+  ctx: ReceiptContext,
+  input: ReceiptInput,
+  products: ResolvedProduct[],
+  poLines: PoLine[],
+): Promise<number> {
+  const after = await raiseAllReceived(tx, ctx.provider, input.lines, poLines, input.allow_over_receipt ?? false);
+  const levelIds = await levelsFor(
+    tx,
+    ctx.po.warehouse_id,
+    products.map((p) => p.id),
+  );
+  const bins = await binsForLines(tx, ctx, input);
+  const changes: LevelChange[] = input.lines.map((line, i) => {
+    const poLine = poLines[i];
+    const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
+    const openBefore = openOf({ quantity: poLine.quantity, quantity_received: after.get(poLine.id)! - line.quantity });
+    return {
+      level: {
+        id: levelIds.get(poLine.product_id)!,
+        product_id: poLine.product_id,
+        warehouse_id: ctx.po.warehouse_id,
+        sku: products[i].sku,
+      },
+      deltas: { on_hand: line.quantity, unavailable: damaged, on_order: -Math.min(line.quantity, openBefore) },
+      info: {
+        kind: 'RECEIVED',
+        reason: damaged ? 'DAMAGED' : null,
+        note: input.note ?? null,
+        reference_type: 'purchase_order',
+        reference_id: ctx.po.id,
+        actor_key_id: ctx.keyId,
+        lot_code: line.lot_code ?? null,
+        expiration_date: line.expiration_date ?? null,
+        ...(bins[i] ? { placement: { location_id: bins[i]! } } : {}),
+      },
+    };
+  });
+  const refused = await applyToLevels(tx, ctx.provider, changes);
+  if (refused >= 0) {
+    throw conflict(
+      `lines[${refused}]: the inventory level of ${products[refused].sku ?? products[refused].id} could not take the receipt.`,
+    );
+  }
+  return input.lines.reduce((n, l) => n + l.quantity, 0);
+}
+
+/**
+ * Raises every line's received count unless that would pass what was ordered (without
+ * allowOver), in one UPDATE; returns the new counts by purchase-order line id, or throws the 409
+ * of the first line (in request order) that would pass it.
+ */
+async function raiseAllReceived(
+  tx: TxClient,
+  provider: Provider,
+  lines: ReceiptLine[],
+  poLines: PoLine[],
+  allowOver: boolean,
+): Promise<Map<string, number>> {
+  const cols = [
+    { name: 'id', pg: 'TEXT' },
+    { name: 'q', pg: 'INTEGER' },
+    { name: 'd', pg: 'INTEGER' },
+  ];
+  const now = new Date();
+  const after = new Map<string, number>();
+  for (const chunk of chunkByParams(
+    lines.map((l, i) => i),
+    () => 3,
+  )) {
+    const values = chunk.map((i) => [poLines[i].id, lines[i].quantity, lines[i].condition === 'DAMAGED' ? lines[i].quantity : 0]);
+    const rows = await tx.$queryRaw<{ id: string; quantity_received: number }[]>`WITH ${jsonTable(provider, 'v', cols, values)}
+      UPDATE "purchase_order_lines" SET "quantity_received" = "purchase_order_lines"."quantity_received" + v."q",
+        "quantity_damaged" = "purchase_order_lines"."quantity_damaged" + v."d", "updated_at" = ${now}
+      FROM "v" WHERE "purchase_order_lines"."id" = v."id"
+        AND (${flag(provider, allowOver)} OR "purchase_order_lines"."quantity_received" <= "purchase_order_lines"."quantity" - v."q")
+      RETURNING "purchase_order_lines"."id", "purchase_order_lines"."quantity_received"`;
+    for (const r of rows) after.set(r.id, Number(r.quantity_received));
+  }
+  const i = lines.findIndex((_, k) => !after.has(poLines[k].id));
+  if (i < 0) return after;
+  const now2 = await tx.purchaseOrderLine.findUniqueOrThrow({ where: { id: poLines[i].id } });
+  throw conflict(
+    `lines[${i}]: receiving ${lines[i].quantity} of ${now2.sku ?? now2.product_id} passes what is open (${openOf(now2)} of ${now2.quantity}); pass allow_over_receipt: true to receive it anyway.`,
+    { line: i, quantity_open: openOf(now2) },
+  );
+}
