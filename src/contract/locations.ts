@@ -191,10 +191,7 @@ export const PickListSchema = Type.Object({
   picking_session_id: Type.String(),
   fulfillment_order_count: Type.Integer({ description: 'open fulfillment orders of the session' }),
   complete: Type.Boolean({ description: 'nothing is left to pick (rows with remaining 0 stay in the list)' }),
-  rows: Type.Array(
-    PickRowSchema,
-    { description: 'the walk: one row per bin, product and lot, in pick_sequence order' },
-  ),
+  rows: Type.Array(PickRowSchema, { description: 'the walk: one row per bin, product and lot, in pick_sequence order' }),
   short: Type.Array(
     Type.Object({
       fulfillment_order_id: Type.String(),

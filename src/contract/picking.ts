@@ -53,8 +53,10 @@ export const WaveRule = Type.Object(
   {
     warehouse_id: Id,
     max_orders: Type.Integer({ minimum: 1, maximum: 200, description: 'At most this many fulfillment orders' }),
-    carrier_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Only orders whose carrier selection names this carrier" })),
-    shipping_method: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Only orders with this shipping method" })),
+    carrier_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Only orders whose carrier selection names this carrier' }),
+    ),
+    shipping_method: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only orders with this shipping method' })),
     single_item_only: Type.Optional(Type.Boolean({ description: 'Only fulfillment orders with exactly one unit to ship' })),
   },
   { additionalProperties: false },

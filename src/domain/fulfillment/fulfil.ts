@@ -181,6 +181,7 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
         items.map((i) => ({
           product_id: foLines.get(i.core_fulfillment_order_line_item_id!)!.product_id,
           lot_code: i.lot_code,
+          location_id: i.location_id, // the bin a picker scanned the units from (picking/picked-lines.ts)
           quantity: i.quantity,
         })),
       ),

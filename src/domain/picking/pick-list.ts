@@ -161,7 +161,9 @@ export async function computeWalk(client: Client, teamId: string, sessionId: str
   }
   const product = new Map(products.map((p) => [p.id, p]));
   const walk: WalkRow[] = [...rows.values()]
-    .sort((a, b) => a.bin.pick_sequence - b.bin.pick_sequence || a.bin.name.localeCompare(b.bin.name) || rank(a.bin.type) - rank(b.bin.type))
+    .sort(
+      (a, b) => a.bin.pick_sequence - b.bin.pick_sequence || a.bin.name.localeCompare(b.bin.name) || rank(a.bin.type) - rank(b.bin.type),
+    )
     .map((r) => {
       const p = product.get(r.bin.product_id);
       const shares = [...r.totes.values()].map((t) => ({ ...t, quantity: t.picked + t.short + t.remaining }));

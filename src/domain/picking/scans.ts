@@ -46,7 +46,8 @@ const expectedOf = (row: WalkRow | undefined) =>
 const nextOf = (walk: WalkRow[]) => walk.find((r) => r.remaining > 0);
 
 async function lockSession(tx: TxClient, teamId: string, sessionId: string) {
-  const n = await tx.$executeRaw`UPDATE "picking_sessions" SET "updated_at" = ${new Date()} WHERE "id" = ${sessionId} AND "team_id" = ${teamId}`;
+  const n =
+    await tx.$executeRaw`UPDATE "picking_sessions" SET "updated_at" = ${new Date()} WHERE "id" = ${sessionId} AND "team_id" = ${teamId}`;
   if (n !== 1) throw notFound('Picking session', sessionId);
 }
 
@@ -56,7 +57,8 @@ async function resolveBin(tx: TxClient, teamId: string, warehouseIds: string[], 
     where: { team_id: teamId, warehouse_id: { in: warehouseIds }, OR: [{ name: code }, { barcode: code }] },
     select: { id: true, name: true, warehouse_id: true },
   });
-  if (!bins.length) throw unprocessable(`Unknown location "${code}": no bin of this session's warehouse has that name or barcode.`, { expected });
+  if (!bins.length)
+    throw unprocessable(`Unknown location "${code}": no bin of this session's warehouse has that name or barcode.`, { expected });
   return bins[0];
 }
 
@@ -96,7 +98,9 @@ function targetOf(walk: WalkRow[], bin: { id: string; name: string }, sku: strin
   const share = input.tote ? shares.find((t) => t.tote_name === input.tote || t.tote_id === input.tote) : shares[0];
   if (!share) refuse(`Wrong tote: tote ${input.tote} needs no ${sku} from ${bin.name}.`);
   if (q > share!.remaining) {
-    refuse(`More than needed: tote ${share!.tote_name ?? share!.order_number} needs ${share!.remaining} of ${sku} from ${bin.name}, ${q} scanned.`);
+    refuse(
+      `More than needed: tote ${share!.tote_name ?? share!.order_number} needs ${share!.remaining} of ${sku} from ${bin.name}, ${q} scanned.`,
+    );
   }
   return { row, share: share! };
 }
@@ -119,7 +123,10 @@ async function expiredTarget(
   const need = shares.filter((t) => t.fulfillment_order_id === foId).reduce((n, t) => n + t.remaining, 0);
   const wh = await tx.location.findUniqueOrThrow({ where: { id: stock.location_id }, select: { warehouse_id: true } });
   const picked = (await openPicks(tx, [stock.product_id], [wh.warehouse_id]))
-    .filter((p) => !p.short && stockKey(p.location_id, p.product_id, p.lot_code) === stockKey(stock.location_id, stock.product_id, stock.lot_code))
+    .filter(
+      (p) =>
+        !p.short && stockKey(p.location_id, p.product_id, p.lot_code) === stockKey(stock.location_id, stock.product_id, stock.lot_code),
+    )
     .reduce((n, p) => n + p.quantity, 0);
   if (q > Math.min(need, stock.on_hand - picked)) {
     refuse(`More than needed: ${Math.min(need, stock.on_hand - picked)} of ${sku} lot ${stock.lot_code} can be picked here, ${q} scanned.`);
@@ -142,7 +149,9 @@ async function scanOnce(tx: TxClient, picker: Picker, sessionId: string, input: 
   const { fos, walk } = await computeWalk(tx, picker.teamId, sessionId);
   const expected = expectedOf(nextOf(walk));
   const refuse: Refuse = (message) => {
-    throw conflict(`${message}${expected ? ` Next: ${expected.location_name}, ${expected.sku ?? ''} ×${expected.quantity}.` : ''}`, { expected });
+    throw conflict(`${message}${expected ? ` Next: ${expected.location_name}, ${expected.sku ?? ''} ×${expected.quantity}.` : ''}`, {
+      expected,
+    });
   };
   if (!fos.length) refuse('This session has nothing left to pick.');
   const bin = await resolveBin(tx, picker.teamId, [...new Set(fos.map((f) => f.warehouse_id))], input.location, expected);

@@ -13,8 +13,21 @@ export default function pickingSessionsCreate(ctx: Context): Command {
     path: () => '/ops/picking-sessions',
     fields: [
       { key: 'name', description: 'session name (default: "Wave"/"Session" and the time)' },
-      { key: 'wave.warehouse_id', flag: '--wave', arg: 'warehouse', description: 'take a wave of open accepted orders of this warehouse', ref: 'warehouse' },
-      { key: 'wave.max_orders', flag: '--max-orders', type: 'int', min: 1, max: 200, description: 'wave: at most this many orders (default 20)' },
+      {
+        key: 'wave.warehouse_id',
+        flag: '--wave',
+        arg: 'warehouse',
+        description: 'take a wave of open accepted orders of this warehouse',
+        ref: 'warehouse',
+      },
+      {
+        key: 'wave.max_orders',
+        flag: '--max-orders',
+        type: 'int',
+        min: 1,
+        max: 200,
+        description: 'wave: at most this many orders (default 20)',
+      },
       { key: 'wave.carrier_id', flag: '--carrier', arg: 'id', description: 'wave: only orders of this carrier' },
       { key: 'wave.shipping_method', flag: '--shipping-method', arg: 'method', description: 'wave: only orders with this shipping method' },
       { key: 'wave.single_item_only', flag: '--single-item', type: 'boolean', description: 'wave: only orders with a single unit' },

@@ -96,9 +96,7 @@ export default async function routes(app: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send(await createPickingSession(app.db, request.principal.teamId, request.body as Static<typeof CreateSessionBody>)),
+      reply.code(201).send(await createPickingSession(app.db, request.principal.teamId, request.body as Static<typeof CreateSessionBody>)),
   );
 
   app.get(
