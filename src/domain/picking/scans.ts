@@ -158,8 +158,8 @@ async function scanOnce(tx: TxClient, picker: Picker, sessionId: string, input: 
   const product = await resolveProduct(tx, picker.teamId, walk, input.barcode, expected);
   const sku = product.sku ?? input.barcode;
   let target: { row: WalkRow | null; share: ToteShare };
-  let lot = '';
-  let expiration: string | null = null;
+  let lot: string;
+  let expiration: string | null;
   const stock = input.lot_code
     ? await tx.locationStock.findFirst({ where: { product_id: product.id, location_id: bin.id, lot_code: input.lot_code } })
     : null;
