@@ -134,14 +134,27 @@ async function expiredTarget(
   return { row: null, share: { ...shares[0], remaining: need } };
 }
 
-/** The fulfillment-order line a scan of this product for this tote counts on: the first still needing units. */
+/**
+ * The fulfillment-order line a scan of this product for this order counts on: the first whose
+ * unfulfilled units are not all scanned yet (an order may list one product on several lines).
+ */
 async function lineFor(tx: TxClient, foId: string, productId: string) {
-  const lines = await tx.fulfillmentOrderLineItem.findMany({
-    where: { fulfillment_order_id: foId, product_id: productId },
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-    select: { id: true, remaining_quantity: true },
-  });
-  return (lines.find((l) => l.remaining_quantity > 0) ?? lines[0]).id;
+  const [lines, scanned] = await Promise.all([
+    tx.fulfillmentOrderLineItem.findMany({
+      where: { fulfillment_order_id: foId, product_id: productId },
+      orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+      select: { id: true, quantity: true, remaining_quantity: true },
+    }),
+    tx.pickScan.groupBy({
+      by: ['fulfillment_order_line_item_id'],
+      where: { fulfillment_order_id: foId, short: false },
+      _sum: { quantity: true },
+    }),
+  ]);
+  const picked = new Map(scanned.map((g) => [g.fulfillment_order_line_item_id, g._sum.quantity ?? 0]));
+  // Units fulfilled on a line used up its picks first (open-picks.ts): what is open is the rest.
+  const open = (l: (typeof lines)[number]) => Math.max(0, (picked.get(l.id) ?? 0) - (l.quantity - l.remaining_quantity));
+  return (lines.find((l) => l.remaining_quantity - open(l) > 0) ?? lines[0]).id;
 }
 
 async function scanOnce(tx: TxClient, picker: Picker, sessionId: string, input: ScanInput) {
