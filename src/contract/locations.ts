@@ -158,34 +158,40 @@ export const MoveSchema = Type.Object({
 
 // ---- The pick list of a picking session ----
 
+const PickShare = Type.Object({
+  fulfillment_order_id: Type.String(),
+  order_number: Type.String(),
+  tote_id: Nullable(Type.String()),
+  tote_name: Nullable(Type.String()),
+  quantity: Type.Integer(),
+  picked: Type.Integer(),
+  short: Type.Integer(),
+  remaining: Type.Integer(),
+});
+
+export const PickRowSchema = Type.Object({
+  location_id: Type.String(),
+  location_name: Type.String(),
+  location_type: Type_,
+  pick_sequence: Type.Integer(),
+  product_id: Type.String(),
+  sku: Nullable(Type.String()),
+  product_name: Type.String(),
+  barcode: Nullable(Type.String({ description: "the product's barcode, what the picker scans" })),
+  lot_code: Nullable(Type.String()),
+  expiration_date: Nullable(Type.String()),
+  quantity: Type.Integer({ description: 'picked + short + remaining' }),
+  picked: Type.Integer({ description: 'units already scanned into totes at this row' }),
+  short: Type.Integer({ description: 'units a picker reported missing here (short pick)' }),
+  remaining: Type.Integer({ description: 'units still to pick here' }),
+  totes: Type.Array(PickShare),
+});
+
 export const PickListSchema = Type.Object({
   picking_session_id: Type.String(),
   fulfillment_order_count: Type.Integer({ description: 'open fulfillment orders of the session' }),
-  rows: Type.Array(
-    Type.Object({
-      location_id: Type.String(),
-      location_name: Type.String(),
-      location_type: Type_,
-      pick_sequence: Type.Integer(),
-      product_id: Type.String(),
-      sku: Nullable(Type.String()),
-      product_name: Type.String(),
-      barcode: Nullable(Type.String({ description: "the product's barcode, what the picker scans" })),
-      lot_code: Nullable(Type.String()),
-      expiration_date: Nullable(Type.String()),
-      quantity: Type.Integer(),
-      totes: Type.Array(
-        Type.Object({
-          fulfillment_order_id: Type.String(),
-          order_number: Type.String(),
-          tote_id: Nullable(Type.String()),
-          tote_name: Nullable(Type.String()),
-          quantity: Type.Integer(),
-        }),
-      ),
-    }),
-    { description: 'the walk: one row per bin, product and lot, in pick_sequence order' },
-  ),
+  complete: Type.Boolean({ description: 'nothing is left to pick (rows with remaining 0 stay in the list)' }),
+  rows: Type.Array(PickRowSchema, { description: 'the walk: one row per bin, product and lot, in pick_sequence order' }),
   short: Type.Array(
     Type.Object({
       fulfillment_order_id: Type.String(),

@@ -6,6 +6,7 @@ export type ProblemKind =
   | 'forbidden'
   | 'not-found'
   | 'validation-failed'
+  | 'unprocessable'
   | 'conflict'
   | 'lock-held'
   | 'on-hold'
@@ -36,6 +37,9 @@ export const notFound = (what: string, id?: string) =>
   new DomainError('not-found', id ? `${what} ${id} was not found.` : `${what} was not found.`);
 
 export const conflict = (message: string, extra?: Record<string, unknown>) => new DomainError('conflict', message, extra);
+
+/** 422: well-formed input naming something that does not exist (an unknown barcode or bin at a scan). */
+export const unprocessable = (message: string, extra?: Record<string, unknown>) => new DomainError('unprocessable', message, extra);
 
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 

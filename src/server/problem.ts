@@ -12,6 +12,7 @@ const STATUS: Record<ProblemKind, [number, string]> = {
   forbidden: [403, 'Forbidden'],
   'not-found': [404, 'Not Found'],
   'validation-failed': [400, 'Validation Failed'],
+  unprocessable: [422, 'Unprocessable Content'],
   conflict: [409, 'Conflict'],
   'lock-held': [409, 'Lock Held'],
   'on-hold': [409, 'Order On Hold'],

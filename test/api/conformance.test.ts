@@ -14,6 +14,7 @@ const EXTRAS: Record<string, string[]> = {
   package: ['tracking_number', 'order_id'],
   // docs/picking.md: the session list's meta adds total (4.9 returns "all fulfillment orders in the session").
   pickingMeta: ['total'],
+  pickingEntry: ['picked_by_user_id', 'picked_by_user_name', 'picked_quantity', 'short_picked'], // issue 28 (docs/floor.md)
 };
 
 const PACKAGE_ENUMS = {
@@ -530,7 +531,7 @@ describe('2.9 file, 2.10 picking entry, 2.11 fulfillment order', () => {
     const url = `/v1/ops/v1/picking-sessions/${w.session.id}/fulfillment-orders`;
     const list = await ok('GET', url);
     expect(list.data).toHaveLength(2);
-    for (const e of list.data) keys(e, F.PICKING_ENTRY, [], 'picking entry');
+    for (const e of list.data) keys(e, F.PICKING_ENTRY, EXTRAS.pickingEntry, 'picking entry');
     types(list.data);
     pageMeta(list.meta, EXTRAS.pickingMeta);
     expect(list.meta.page_size).toBe(10);

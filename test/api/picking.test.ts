@@ -15,6 +15,11 @@ const ENTRY_FIELDS = [
   'packed_by_user_name',
   'created_at',
   'updated_at',
+  // Extensions of issue 28 (pick scans; docs/floor.md).
+  'picked_by_user_id',
+  'picked_by_user_name',
+  'picked_quantity',
+  'short_picked',
 ].sort();
 
 let t: TestApp;
@@ -68,7 +73,8 @@ describe('picking sessions', () => {
     const tote = await t.call('POST', '/v1/ops/totes', { token, body: { name: 'Tote A' } });
     expect(tote.statusCode).toBe(201);
     toteA = tote.json();
-    expect((await t.call('POST', '/v1/ops/picking-sessions', { token, body: {} })).statusCode).toBe(400);
+    expect((await t.call('POST', '/v1/ops/picking-sessions', { token, body: { name: '' } })).statusCode).toBe(400);
+    expect((await t.call('POST', '/v1/ops/picking-sessions', { token, body: { name: 'x', nope: 1 } })).statusCode).toBe(400);
     expect((await t.call('GET', '/v1/ops/totes', { token })).json().data.map((x: { name: string }) => x.name)).toEqual(['Tote A']);
   });
 

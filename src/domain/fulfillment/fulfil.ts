@@ -163,7 +163,12 @@ async function shipStock(
   const perProduct = sum(perFoLine.filter(([l]) => productOf(l)).map(([l, q]) => [productOf(l)!, q]));
   const placements = await pickPlacements(
     tx,
-    items.map((i) => ({ product_id: productOf(i.core_fulfillment_order_line_item_id!), lot_code: i.lot_code, quantity: i.quantity })),
+    items.map((i) => ({
+      product_id: productOf(i.core_fulfillment_order_line_item_id!),
+      lot_code: i.lot_code,
+      location_id: i.location_id, // the bin a picker scanned the units from (picking/picked-lines.ts)
+      quantity: i.quantity,
+    })),
   );
   const short = await applyToProductLevels(
     tx,

@@ -80,6 +80,10 @@ export function presentFulfillmentOrder(fo: FoRow, names: Names, now = new Date(
     // Extensions: the order's, so a packer (and `fos fulfill run`) sees how fast it must ship.
     priority: fo.order.priority,
     shipping_method: fo.order.shipping_method,
+    // Extensions (issue 28, pick scans): who picked it, and whether a picker came up short.
+    picked_by_user_id: fo.picked_by_user_id,
+    picked_by_user_name: fo.picked_by_user_name,
+    short_picked: fo.short_picked,
     lock: activeLock(fo, now),
     created_at: fo.created_at,
     updated_at: fo.updated_at,

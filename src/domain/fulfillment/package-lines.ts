@@ -33,6 +33,8 @@ export interface ResolvedLine {
     quantity: number;
     lot_code: string | null;
     expiration_date: Date | null;
+    /** The bin its units were picked from (picking/picked-lines.ts). */
+    location_id?: string | null;
   };
 }
 

@@ -285,6 +285,7 @@ const LINE_COLUMNS = Object.keys({
   weight_unit: 1,
   lot_code: 1,
   expiration_date: 1,
+  location_id: 1,
   uom_label: 1,
   uom_multiplier_to_eaches: 1,
   uom_profile_id: 1,

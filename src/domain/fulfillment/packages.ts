@@ -14,6 +14,7 @@ import { byCreated, insertRows } from './store/common.js';
 import { packageByIdempotencyKey } from './store/packing.js';
 import { resolveConfig } from './package-config.js';
 import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
+import { withPickedLots } from '../picking/picked-lines.js';
 import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
 
@@ -120,7 +121,12 @@ export async function createPackage(
         const again = await replayId(tx, teamId, key, hash); // a racer with the same key committed first
         if (again) return { id: again, created: false };
       }
-      const lines = resolveLines({ id: fo.id, line_items: await packingLines(tx, fo.id) }, input.package_line_items);
+      // Units a picker scanned carry their bin and lot (picking/picked-lines.ts; no query outside picking sessions).
+      const lines = await withPickedLots(
+        tx,
+        fo,
+        resolveLines({ id: fo.id, line_items: await packingLines(tx, fo.id) }, input.package_line_items),
+      );
       const names = fo.names;
       const warehouse = names.warehouse(fo.warehouse_id);
       const ship = asAddress(fo.order.shipping_address);

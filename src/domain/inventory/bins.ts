@@ -22,8 +22,12 @@ export interface Placement {
   /** out: picking — never DAMAGED bins nor expired lots (unless allow_expired). */
   pick?: boolean;
   allow_expired?: boolean;
-  /** out: units that must come from these lots (a package's lines naming their lot); the rest by the pick order. */
-  lots?: { lot_code: string; quantity: number }[];
+  /**
+   * out: units that must come from these lots (a package's lines naming their lot); the rest by the
+   * pick order. With location_id (units a picker scanned there: lot_code "" when not lot-tracked),
+   * from that bin, whatever its type or expiry: the scan was checked, the units are in the tote.
+   */
+  lots?: { lot_code: string; quantity: number; location_id?: string }[];
 }
 
 export interface BinPart {
@@ -177,9 +181,16 @@ async function takeOut(
   for (const lot of p.lots ?? []) {
     const want = Math.min(lot.quantity, left);
     const missing = take(
-      usable.filter((r) => r.lot_code === lot.lot_code),
+      lot.location_id
+        ? all.filter((r) => r.location_id === lot.location_id && r.lot_code === lot.lot_code)
+        : usable.filter((r) => r.lot_code === lot.lot_code),
       want,
     );
+    if (missing && lot.location_id)
+      throw conflict(
+        `Picked units of ${level.sku ?? level.product_id}${lot.lot_code ? ` lot ${lot.lot_code}` : ''}: only ${want - missing} of ${want} are still in location ${lot.location_id}.`,
+        { product_id: level.product_id, location_id: lot.location_id, lot_code: lot.lot_code || null },
+      );
     if (missing)
       throw conflict(
         `Lot ${lot.lot_code} of ${level.sku ?? level.product_id}: only ${want - missing} of ${want} units can be picked (expired lots and DAMAGED bins are skipped).`,
@@ -261,9 +272,9 @@ function shortInBins(
  */
 export async function pickPlacements(
   tx: TxClient,
-  lines: { product_id: string | null; lot_code: string | null; quantity: number }[],
+  lines: { product_id: string | null; lot_code: string | null; quantity: number; location_id?: string | null }[],
 ): Promise<Map<string, Placement>> {
-  const withLot = lines.filter((l) => l.product_id && l.lot_code);
+  const withLot = lines.filter((l) => l.product_id && (l.lot_code || l.location_id));
   if (!withLot.length) return new Map();
   const tracked = new Set(
     (
@@ -275,9 +286,10 @@ export async function pickPlacements(
   );
   const out = new Map<string, Placement>();
   for (const l of withLot) {
-    if (!tracked.has(l.product_id!)) continue;
+    if (!tracked.has(l.product_id!) && !l.location_id) continue;
     const p = out.get(l.product_id!) ?? { pick: true, lots: [] };
-    p.lots!.push({ lot_code: l.lot_code!, quantity: l.quantity });
+    const lot = tracked.has(l.product_id!) ? (l.lot_code ?? '') : '';
+    p.lots!.push({ lot_code: lot, quantity: l.quantity, ...(l.location_id ? { location_id: l.location_id } : {}) });
     out.set(l.product_id!, p);
   }
   return out;

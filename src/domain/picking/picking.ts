@@ -19,6 +19,15 @@ async function entries(db: Db, rows: FoWithOrder[]) {
   const toteIds = [...new Set(rows.map((r) => r.tote_id).filter((id): id is string => Boolean(id)))];
   const totes = toteIds.length ? await db.prisma.tote.findMany({ where: { id: { in: toteIds } } }) : [];
   const toteName = new Map(totes.map((t) => [t.id, t.name]));
+  // Extensions (issue 28): units scanned into the tote so far, who picked, whether a pick came up short.
+  const picked = rows.length
+    ? await db.prisma.pickScan.groupBy({
+        by: ['fulfillment_order_id'],
+        where: { fulfillment_order_id: { in: rows.map((r) => r.id) }, short: false },
+        _sum: { quantity: true },
+      })
+    : [];
+  const pickedOf = new Map(picked.map((p) => [p.fulfillment_order_id, p._sum.quantity ?? 0]));
   return rows.map((r) => ({
     fulfillment_order_id: r.id,
     picking_session_id: r.picking_session_id!,
@@ -30,14 +39,13 @@ async function entries(db: Db, rows: FoWithOrder[]) {
     packing_completed_at: r.packing_completed_at,
     packed_by_user_id: r.packed_by_user_id,
     packed_by_user_name: r.packed_by_user_name,
+    picked_by_user_id: r.picked_by_user_id,
+    picked_by_user_name: r.picked_by_user_name,
+    picked_quantity: pickedOf.get(r.id) ?? 0,
+    short_picked: r.short_picked,
     created_at: r.created_at,
     updated_at: r.updated_at,
   }));
-}
-
-export async function createSession(db: Db, teamId: string, input: { name: string }) {
-  const session = await db.prisma.pickingSession.create({ data: { team_id: teamId, name: input.name } });
-  return { ...session, fulfillment_order_count: 0 };
 }
 
 async function sessionOf(db: Db, teamId: string, sessionId: string) {

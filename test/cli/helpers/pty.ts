@@ -22,6 +22,11 @@ export interface PtyRun {
   type(keys: string): void;
   /** The screen so far (terminal control sequences included). */
   output(): string;
+  /**
+   * Closes the terminal's input side. `script` notices its command ended only on its next read of
+   * input, so a command that exits on its own after reading lines (not in raw mode) needs this.
+   */
+  end(): void;
   done: Promise<{ code: number | null; output: string }>;
 }
 
@@ -63,6 +68,7 @@ export function ptySpawn(argv: string[], { env, cwd, columns = 80, rows = 24 }: 
       }),
     type: (keys) => child.stdin.write(keys),
     output: () => screen,
+    end: () => child.stdin.end(),
     done: done.then((r) => {
       child.stdin.end();
       return r;

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { IdParams, listOf } from '../../../contract/common.js';
+import { Type } from 'typebox';
+import { Id, IdParams, listOf } from '../../../contract/common.js';
 import {
   AssignBody,
   AssignResponse,
+  CreateSessionBody,
   NameBody,
+  PickScanBody,
+  PickScanResponse,
   PickingEntryListSchema,
   PickingSessionSchema,
   SessionFoQuery,
@@ -14,7 +18,6 @@ import {
 } from '../../../contract/picking.js';
 import {
   assignFulfillmentOrders,
-  createSession,
   createTote,
   getSession,
   listSessionFulfillmentOrders,
@@ -23,12 +26,16 @@ import {
 } from '../../../domain/picking/picking.js';
 
 import { pickList } from '../../../domain/picking/pick-list.js';
+import { createPickingSession } from '../../../domain/picking/waves.js';
+import { recordScan, undoScan } from '../../../domain/picking/scans.js';
+import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import { PickListSchema } from '../../../contract/locations.js';
 
 const tags = ['Picking sessions'];
 const read = { permission: 'READ_FULFILLMENTS', family: 'ops' } as const;
 const write = { permission: 'WRITE_FULFILLMENTS', family: 'ops' } as const;
 const SessionParams = IdParams('picking_session_id');
+const ScanParams = Type.Object({ picking_session_id: Id, scan_id: Id });
 
 /** Picking sessions (spec 4.9) plus the session and tote management that makes them usable. */
 export default async function routes(app: FastifyInstance) {
@@ -79,13 +86,17 @@ export default async function routes(app: FastifyInstance) {
       schema: {
         operationId: 'createPickingSession',
         tags,
-        summary: 'Create a picking session',
-        body: NameBody,
+        summary: 'Create a picking session: empty, from fulfillment orders, or from a wave rule',
+        description:
+          'A wave takes open ACCEPTED fulfillment orders of a warehouse that are in no session (not on hold, not locked), ' +
+          'priority first then oldest, up to max_orders, optionally of one carrier or shipping method or with a single unit; ' +
+          'each gets a tote. 409 when no fulfillment order matches (nothing is created). docs/floor.md.',
+        body: CreateSessionBody,
         response: { 201: PickingSessionSchema },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createSession(app.db, request.principal.teamId, request.body as Static<typeof NameBody>)),
+      reply.code(201).send(await createPickingSession(app.db, request.principal.teamId, request.body as Static<typeof CreateSessionBody>)),
   );
 
   app.get(
@@ -104,7 +115,52 @@ export default async function routes(app: FastifyInstance) {
     },
     async (request) => {
       const { picking_session_id } = request.params as Static<typeof SessionParams>;
-      return pickList(app.db, request.principal.teamId, picking_session_id);
+      return pickList(app.db.prisma, request.principal.teamId, picking_session_id);
+    },
+  );
+
+  app.post(
+    '/v1/ops/picking-sessions/:picking_session_id/scans',
+    {
+      config: write,
+      schema: {
+        operationId: 'createPickScan',
+        tags,
+        summary: 'Record a pick scan (bin, item, lot, tote) checked against the walk; `short` reports units not found',
+        description:
+          'Refused with 409 for a wrong bin, wrong item, wrong lot, wrong tote, more than needed or an expired lot (unless allow_expired), ' +
+          'and 422 for an unknown bin or barcode; every refusal carries `expected` (the next bin, sku, lot, quantity and tote). ' +
+          'With an Idempotency-Key header a retried scan applies once. docs/floor.md.',
+        params: SessionParams,
+        body: PickScanBody,
+        response: { 200: PickScanResponse },
+      },
+    },
+    async (request, reply) => {
+      const { picking_session_id } = request.params as Static<typeof SessionParams>;
+      const { teamId, connection } = request.principal; // a user (agent connection) is recorded as the picker
+      const picker = { teamId, user: connection && { userId: connection.userId, userName: connection.userName } };
+      const body = request.body as Static<typeof PickScanBody>;
+      return sendAnswer(reply, await recordScan(app.db, picker, picking_session_id, body, idempotencyKeyOf(request)));
+    },
+  );
+
+  app.delete(
+    '/v1/ops/picking-sessions/:picking_session_id/scans/:scan_id',
+    {
+      config: write,
+      schema: {
+        operationId: 'deletePickScan',
+        tags,
+        summary: 'Undo a pick scan: its units are to pick again (a short report is withdrawn)',
+        params: ScanParams,
+        response: { 204: { type: 'null', description: 'Undone' } },
+      },
+    },
+    async (request, reply) => {
+      const { picking_session_id, scan_id } = request.params as Static<typeof ScanParams>;
+      await undoScan(app.db, request.principal.teamId, picking_session_id, scan_id);
+      return reply.code(204).send();
     },
   );
 

@@ -1,0 +1,120 @@
+import { join } from '@prisma/client/runtime/client';
+import type { Db, TxClient } from '../../db/types.js';
+import { transaction } from '../../db/tx.js';
+import { conflict, notFound } from '../errors.js';
+import { NO_ACTIVE_HOLD } from '../orders/holds.js';
+
+// Creating a picking session (issue 28): from explicit fulfillment orders, from a wave rule, or
+// empty. A wave takes the team's open ACCEPTED fulfillment orders of one warehouse that are in no
+// session, not on hold and not locked, priority first (CRITICAL, HIGH, NORMAL, LOW) then oldest,
+// optionally only those of a carrier or shipping method, or with a single unit. Every fulfillment
+// order that joins gets a tote of its own (created, named after the session) unless it has one.
+//
+// Race-free: each fulfillment order is claimed by a compare-and-set UPDATE inside the transaction
+// (`picking_session_id IS NULL`). Two waves created at once both read the same candidates; the
+// second one's UPDATE waits on the row (PostgreSQL) or the write lock (SQLite), then matches
+// nothing, so it moves on to the next candidate and never takes an order the first one took.
+
+export interface WaveRule {
+  warehouse_id: string;
+  max_orders: number;
+  carrier_id?: string;
+  shipping_method?: string;
+  single_item_only?: boolean;
+}
+
+export interface CreateSessionInput {
+  name?: string;
+  fulfillment_order_ids?: string[];
+  wave?: WaveRule;
+}
+
+/** How many candidates one wave reads at most (the filters on carrier and units run on them). */
+const CANDIDATES = 2000;
+
+const carrierOf = (sel: unknown) =>
+  sel && typeof sel === 'object' ? ((sel as Record<string, unknown>).carrier_id as string | undefined) : undefined;
+
+/** The wave's candidates, best first: priority, then oldest. */
+async function waveCandidates(tx: TxClient, teamId: string, rule: WaveRule): Promise<string[]> {
+  const now = new Date();
+  const rows = await tx.fulfillmentOrder.findMany({
+    where: {
+      fulfiller_team_id: teamId,
+      warehouse_id: rule.warehouse_id,
+      status: 'ACCEPTED',
+      picking_session_id: null,
+      OR: [{ lock_owner: null }, { lock_expires_at: null }, { lock_expires_at: { lte: now } }],
+      ...(rule.shipping_method ? { order: { shipping_method: rule.shipping_method } } : {}),
+    },
+    orderBy: [{ order: { priority_rank: 'desc' } }, { created_at: 'asc' }, { id: 'asc' }],
+    take: CANDIDATES,
+    select: {
+      id: true,
+      order: { select: { carrier_selection: true } },
+      line_items: { select: { remaining_quantity: true } },
+    },
+  });
+  return rows
+    .filter((r) => !rule.carrier_id || carrierOf(r.order.carrier_selection) === rule.carrier_id)
+    .filter((r) => !rule.single_item_only || r.line_items.reduce((n, l) => n + l.remaining_quantity, 0) === 1)
+    .map((r) => r.id);
+}
+
+/**
+ * Compare-and-set: the fulfillment order joins the session only if it is still free (and open,
+ * not on hold); then it gets a tote of its own unless it has one. False when it was not free.
+ */
+async function claim(tx: TxClient, teamId: string, session: { id: string; name: string }, foId: string, n: number, statuses: string[]) {
+  const [row] = await tx.$queryRaw<{ id: string; tote_id: string | null }[]>`
+    UPDATE "fulfillment_orders" SET "picking_session_id" = ${session.id}, "updated_at" = ${new Date()}
+    WHERE "id" = ${foId} AND "fulfiller_team_id" = ${teamId} AND "picking_session_id" IS NULL
+      AND "status" IN (${join(statuses)}) AND ${NO_ACTIVE_HOLD}
+    RETURNING "id", "tote_id"`;
+  if (!row) return false;
+  if (!row.tote_id) {
+    const tote = await tx.tote.create({ data: { team_id: teamId, name: `${session.name}-${String(n).padStart(2, '0')}` } });
+    await tx.fulfillmentOrder.update({ where: { id: foId }, data: { tote_id: tote.id } });
+  }
+  return true;
+}
+
+const defaultName = (input: CreateSessionInput) =>
+  `${input.wave ? 'Wave' : 'Session'} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
+
+/**
+ * Creates the session and, in the same transaction, takes its fulfillment orders: the explicit
+ * ones (each must be free: 409 otherwise) or the wave's (409 when none matches, nothing created).
+ */
+export async function createPickingSession(db: Db, teamId: string, input: CreateSessionInput) {
+  const name = input.name ?? defaultName(input);
+  const id = await transaction(db, async (tx) => {
+    // The first statement is a write (SQLite takes the write lock at once: docs/conventions.md).
+    const session = await tx.pickingSession.create({ data: { team_id: teamId, name } });
+    let taken = 0;
+    if (input.fulfillment_order_ids?.length) {
+      for (const foId of input.fulfillment_order_ids) {
+        if (!(await claim(tx, teamId, session, foId, taken + 1, ['PENDING', 'ACCEPTED', 'IN_PROGRESS']))) {
+          if (!(await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId } }))) {
+            throw notFound('Fulfillment order', foId);
+          }
+          throw conflict(`Fulfillment order ${foId} is closed, on hold or already in a picking session.`, { fulfillment_order_id: foId });
+        }
+        taken++;
+      }
+    }
+    if (input.wave) {
+      const warehouse = await tx.warehouse.findFirst({ where: { id: input.wave.warehouse_id, team_id: teamId }, select: { id: true } });
+      if (!warehouse) throw notFound('Warehouse', input.wave.warehouse_id);
+      for (const foId of await waveCandidates(tx, teamId, input.wave)) {
+        if (taken >= input.wave.max_orders) break;
+        if (await claim(tx, teamId, session, foId, taken + 1, ['ACCEPTED'])) taken++; // else a racing wave took it
+      }
+      if (!taken) throw conflict('No fulfillment orders match the wave (open, accepted, in no session, not on hold).');
+    }
+    return session.id;
+  });
+  const session = await db.prisma.pickingSession.findUniqueOrThrow({ where: { id } });
+  const count = await db.prisma.fulfillmentOrder.count({ where: { picking_session_id: id, fulfiller_team_id: teamId } });
+  return { ...session, fulfillment_order_count: count };
+}
