@@ -9,6 +9,7 @@ export type ProblemKind =
   | 'conflict'
   | 'lock-held'
   | 'on-hold'
+  | 'unprocessable'
   | 'rate-limited'
   | 'payload-too-large'
   | 'unsupported-media-type'

@@ -15,6 +15,7 @@ const STATUS: Record<ProblemKind, [number, string]> = {
   conflict: [409, 'Conflict'],
   'lock-held': [409, 'Lock Held'],
   'on-hold': [409, 'Order On Hold'],
+  unprocessable: [422, 'Unprocessable Content'],
   'rate-limited': [429, 'Too Many Requests'],
   'payload-too-large': [413, 'Payload Too Large'],
   'unsupported-media-type': [415, 'Unsupported Media Type'],

@@ -8,7 +8,7 @@ import { enqueueEvent } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
 import { asAddress } from './lookups.js';
-import { claimForPacking, packingLines } from './packing.js';
+import { claimForPacking, packingLines, type PackingFo } from './packing.js';
 import { resolveConfig } from './package-config.js';
 import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
 import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
@@ -89,11 +89,15 @@ async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: st
  * `origin` (scheme://host of the request) makes packing_slip_url absolute; the id is made here
  * (UUIDv7, as the column default would) so the URL is written with the row, not by a second UPDATE.
  */
+/** Makes a package's lines inside its transaction, after the order's claim (pack.ts: from the box's scans). */
+export type LineBuilder = (tx: TxClient, fo: PackingFo, packageId: string) => Promise<LineInput[]>;
+
 export async function createPackage(
   db: Db,
   caller: Caller,
   input: CreatePackageInput,
   origin = '',
+  build?: LineBuilder,
 ): Promise<{ package: PackageView; created: boolean }> {
   const { teamId } = caller;
   const key = input.idempotency_key;
@@ -113,11 +117,12 @@ export async function createPackage(
         const again = await replayId(tx, teamId, key, hash); // a racer with the same key committed first
         if (again) return { id: again, created: false };
       }
-      const lines = resolveLines({ id: fo.id, line_items: await packingLines(tx, fo.id) }, input.package_line_items);
+      const id = uuidv7();
+      const wanted = build ? await build(tx, fo, id) : input.package_line_items;
+      const lines = resolveLines({ id: fo.id, line_items: await packingLines(tx, fo.id) }, wanted);
       const names = fo.names;
       const warehouse = names.warehouse(fo.warehouse_id);
       const ship = asAddress(fo.order.shipping_address);
-      const id = uuidv7();
       const pkg = await tx.package.create({
         data: {
           id,
