@@ -27,7 +27,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
       entry('config', () => import('./config/index.js')),
     ],
   ],
-  ['Workflows:', [entry('fulfill', () => import('./fulfill/index.js'))]],
+  ['Workflows:', [entry('fulfill', () => import('./fulfill/index.js')), entry('pack', () => import('./pack/index.js'))]],
   [
     'Resources:',
     [

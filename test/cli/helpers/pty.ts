@@ -16,12 +16,14 @@ export interface PtyOptions {
 }
 
 export interface PtyRun {
-  /** Resolves when `text` (or a match of the pattern) has appeared on the screen. */
-  waitFor(text: string | RegExp): Promise<void>;
+  /** Resolves when `text` (or a match of the pattern, or a screen the predicate accepts) has appeared. */
+  waitFor(text: string | RegExp | ((screen: string) => boolean)): Promise<void>;
   /** Types `keys` on the terminal ('\r' is Enter, ' ' toggles a checkbox). */
   type(keys: string): void;
   /** The screen so far (terminal control sequences included). */
   output(): string;
+  /** Kills `script` (its command loses the terminal and ends): a crashed station. */
+  kill(): void;
   done: Promise<{ code: number | null; output: string }>;
 }
 
@@ -58,11 +60,15 @@ export function ptySpawn(argv: string[], { env, cwd, columns = 80, rows = 24 }: 
     waitFor: (text) =>
       new Promise<void>((resolve) => {
         if (closed) return resolve(); // the waiter's own assertion reports what was missing
-        waiters.push({ match: (s) => (typeof text === 'string' ? s.includes(text) : text.test(s)), resolve });
+        waiters.push({
+          match: (s) => (typeof text === 'string' ? s.includes(text) : typeof text === 'function' ? text(s) : text.test(s)),
+          resolve,
+        });
         check();
       }),
     type: (keys) => child.stdin.write(keys),
     output: () => screen,
+    kill: () => void child.kill('SIGKILL'),
     done: done.then((r) => {
       child.stdin.end();
       return r;
