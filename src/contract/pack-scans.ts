@@ -22,6 +22,8 @@ export const PackScanBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const PackScanDeleteQuery = Type.Object({ lock_owner: LockOwner }, { additionalProperties: false });
+
 export const PackBody = Type.Object({ ...editable, lock_owner: LockOwner }, { additionalProperties: false });
 
 export const PackScanRecord = Type.Object({

@@ -157,6 +157,9 @@ describe('holds, locks and totes', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ type: 'urn:fos:error:lock-held', lock_owner: 'station-2' });
     expect((await scan(f, { barcode: f.foLines[0].sku })).statusCode).toBe(409);
+    const mine = (await scan(f, { barcode: f.foLines[0].sku, lock_owner: 'station-2' })).json().scan;
+    expect((await call('DELETE', `${scans(f)}/${mine.id}`)).json().type).toBe('urn:fos:error:lock-held');
+    expect((await call('DELETE', `${scans(f)}/${mine.id}?lock_owner=station-2`)).statusCode).toBe(204);
     expect((await scan(f, { barcode: f.foLines[0].sku, lock_owner: 'station-2' })).statusCode).toBe(200);
     expect((await pack(f)).json().type).toBe('urn:fos:error:lock-held');
     expect((await pack(f, { lock_owner: 'station-2' })).statusCode).toBe(201);

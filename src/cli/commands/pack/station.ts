@@ -131,7 +131,7 @@ export class PackStation {
     const last = box.scans[box.scans.length - 1];
     if (!last) return [box, { kind: 'error', text: 'Nothing to undo: the box is empty.' }];
     const client = this.ctx.client();
-    await client.delete(`${foPath(foId)}/pack-scans/${seg(last.id)}`);
+    await client.delete(`${foPath(foId)}/pack-scans/${seg(last.id)}`, { query: { lock_owner: this.opts.lockOwner } });
     const now = await client.get<Box>(`${foPath(foId)}/pack-scans`);
     return [now, { kind: 'ok', text: `Undone: ${last.quantity} x ${last.sku ?? 'item'} taken out of the box` }];
   }

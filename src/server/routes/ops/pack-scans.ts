@@ -1,7 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { PackageSchema } from '../../../contract/packages.js';
-import { PackBody, PackBoxSchema, PackFoParams, PackScanBody, PackScanParams, PackScanResponse } from '../../../contract/pack-scans.js';
+import {
+  PackBody,
+  PackBoxSchema,
+  PackFoParams,
+  PackScanBody,
+  PackScanDeleteQuery,
+  PackScanParams,
+  PackScanResponse,
+} from '../../../contract/pack-scans.js';
 import { packBox } from '../../../domain/fulfillment/pack.js';
 import { addPackScan, deletePackScan, getPackBox, type Packer } from '../../../domain/fulfillment/pack-scans.js';
 import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
@@ -74,7 +82,7 @@ export default async function routes(app: FastifyInstance) {
     async (request) => getPackBox(app.db, request.principal.teamId, request.params.fulfillment_order_id),
   );
 
-  app.delete<{ Params: Static<typeof PackScanParams> }>(
+  app.delete<{ Params: Static<typeof PackScanParams>; Querystring: Static<typeof PackScanDeleteQuery> }>(
     '/v1/ops/fulfillment-orders/:fulfillment_order_id/pack-scans/:scan_id',
     {
       config: write,
@@ -84,12 +92,14 @@ export default async function routes(app: FastifyInstance) {
         summary: 'Undo a scan: take it out of the open box',
         description: '409 when the scan is already in a package.',
         params: PackScanParams,
+        querystring: PackScanDeleteQuery,
         response: { 204: { type: 'null', description: 'The scan is out of the box.' } },
       },
     },
     async (request, reply) => {
       const { fulfillment_order_id, scan_id } = request.params;
-      await deletePackScan(app.db, request.principal.teamId, fulfillment_order_id, scan_id, packerOf(request));
+      const packer = { ...packerOf(request), owner: request.query.lock_owner };
+      await deletePackScan(app.db, request.principal.teamId, fulfillment_order_id, scan_id, packer);
       return reply.code(204).send();
     },
   );
