@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill pick products inventory locations purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks shops api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks shops api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -64,6 +64,7 @@ __fos_options() {
     'fos fulfill') echo '' ;;
     'fos fulfill run') echo '--from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --dry-run' ;;
     'fos pick') echo '' ;;
+    'fos pack') echo '--fo --print --printer --label-dir --lock-owner --weight --weight-unit --length --width --height --measurement-unit --name --rate-strategy --carton-id' ;;
     'fos products') echo '' ;;
     'fos products list') echo '--search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --all --merchant' ;;
     'fos products export') echo '--search --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --after' ;;
@@ -278,6 +279,9 @@ __fos_choices() {
     'fos fulfill run|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
     'fos fulfill run|--label-format') echo 'PDF ZPL' ;;
     'fos fulfill run|--weight-unit') echo 'G LB' ;;
+    'fos pack|--weight-unit') echo 'G LB' ;;
+    'fos pack|--measurement-unit') echo 'MM IN' ;;
+    'fos pack|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
     'fos products list|--order-by') echo 'created_at updated_at' ;;
     'fos products list|--order') echo 'asc desc' ;;
     'fos products list|--type') echo 'STANDARD VIRTUAL_BUNDLE ASSEMBLY' ;;
@@ -389,8 +393,8 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --name --sku --description --barcode --image-url --length --width --height --measurement-unit --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --pick-sequence --range --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --carton-id --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --printer --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --merchant --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
-__fos_file_flags=' --from --print-dir --data --output -o --input --db --storage --rate-card '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --pick-sequence --range --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --merchant --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_file_flags=' --from --print-dir --label-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {
   local cur prev cmdpath w i subs choices dyn

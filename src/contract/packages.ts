@@ -138,7 +138,7 @@ const lineFields = {
   expiration_date: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
 };
 
-const editable = {
+export const editable = {
   name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   weight: Dim(),
   weight_unit: Type.Optional(StringEnum(WEIGHT_UNITS)),

@@ -27,7 +27,14 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
       entry('config', () => import('./config/index.js')),
     ],
   ],
-  ['Workflows:', [entry('fulfill', () => import('./fulfill/index.js')), entry('pick', () => import('./pick/index.js'))]],
+  [
+    'Workflows:',
+    [
+      entry('fulfill', () => import('./fulfill/index.js')),
+      entry('pick', () => import('./pick/index.js')),
+      entry('pack', () => import('./pack/index.js')),
+    ],
+  ],
   [
     'Resources:',
     [

@@ -9,7 +9,7 @@ import { enqueueEvent } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
 import { asAddress } from './lookups.js';
-import { claimForPacking, packingLines } from './packing.js';
+import { claimForPacking, packingLines, type PackingFo } from './packing.js';
 import { byCreated, insertRows } from './store/common.js';
 import { packageByIdempotencyKey } from './store/packing.js';
 import { resolveConfig } from './package-config.js';
@@ -93,6 +93,9 @@ async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: st
 // Prisma runs an include's relation queries concurrently, which a transaction's single
 // connection only queues.
 
+/** Makes a package's lines inside its transaction, after the order's claim (pack.ts: from the box's scans). */
+export type LineBuilder = (tx: TxClient, fo: PackingFo, packageId: string) => Promise<LineInput[]>;
+
 /**
  * `origin` (scheme://host of the request) makes packing_slip_url absolute; the id is made here
  * (UUIDv7, as the column default would) so the URL is written with the row, not by a second UPDATE.
@@ -102,6 +105,7 @@ export async function createPackage(
   caller: Caller,
   input: CreatePackageInput,
   origin = '',
+  build?: LineBuilder,
 ): Promise<{ package: PackageView; created: boolean }> {
   const { teamId } = caller;
   const key = input.idempotency_key;
@@ -122,15 +126,13 @@ export async function createPackage(
         if (again) return { id: again, created: false };
       }
       // Units a picker scanned carry their bin and lot (picking/picked-lines.ts; no query outside picking sessions).
-      const lines = await withPickedLots(
-        tx,
-        fo,
-        resolveLines({ id: fo.id, line_items: await packingLines(tx, fo.id) }, input.package_line_items),
-      );
+      const id = uuidv7();
+      // A box closed from pack scans (pack.ts) brings its own lines, lots included.
+      const wanted = build ? await build(tx, fo, id) : input.package_line_items;
+      const lines = await withPickedLots(tx, fo, resolveLines({ id: fo.id, line_items: await packingLines(tx, fo.id) }, wanted));
       const names = fo.names;
       const warehouse = names.warehouse(fo.warehouse_id);
       const ship = asAddress(fo.order.shipping_address);
-      const id = uuidv7();
       const st = statementsOf(tx);
       const now = new Date();
       const [pkg] = await insertRows<Package>(

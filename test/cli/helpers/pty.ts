@@ -16,8 +16,8 @@ export interface PtyOptions {
 }
 
 export interface PtyRun {
-  /** Resolves when `text` (or a match of the pattern) has appeared on the screen. */
-  waitFor(text: string | RegExp): Promise<void>;
+  /** Resolves when `text` (or a match of the pattern, or a screen the predicate accepts) has appeared. */
+  waitFor(text: string | RegExp | ((screen: string) => boolean)): Promise<void>;
   /** Types `keys` on the terminal ('\r' is Enter, ' ' toggles a checkbox). */
   type(keys: string): void;
   /** The screen so far (terminal control sequences included). */
@@ -27,6 +27,8 @@ export interface PtyRun {
    * input, so a command that exits on its own after reading lines (not in raw mode) needs this.
    */
   end(): void;
+  /** Kills `script` (its command loses the terminal and ends): a crashed station. */
+  kill(): void;
   done: Promise<{ code: number | null; output: string }>;
 }
 
@@ -63,12 +65,16 @@ export function ptySpawn(argv: string[], { env, cwd, columns = 80, rows = 24 }: 
     waitFor: (text) =>
       new Promise<void>((resolve) => {
         if (closed) return resolve(); // the waiter's own assertion reports what was missing
-        waiters.push({ match: (s) => (typeof text === 'string' ? s.includes(text) : text.test(s)), resolve });
+        waiters.push({
+          match: (s) => (typeof text === 'string' ? s.includes(text) : typeof text === 'function' ? text(s) : text.test(s)),
+          resolve,
+        });
         check();
       }),
     type: (keys) => child.stdin.write(keys),
     output: () => screen,
     end: () => child.stdin.end(),
+    kill: () => void child.kill('SIGKILL'),
     done: done.then((r) => {
       child.stdin.end();
       return r;

@@ -1,0 +1,55 @@
+import { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { ENUMS } from '../../enums.js';
+import { dimensionFields } from '../../shared/dimensions.js';
+import { addFieldOptions, collectFields, type FieldSpec } from '../../shared/flags.js';
+import { commandOf, withExamples } from '../../shared/help.js';
+import { defaultLockOwner } from '../fulfillment-orders/owner.js';
+
+// `fos pack`: the packing station for a terminal and a USB barcode scanner (issue 28 item 6a,
+// docs/floor.md "The packing station"). The loop is station.ts; it is loaded when the command runs.
+
+const FIELDS: FieldSpec[] = [
+  ...dimensionFields(' (default: the team measurement system)'),
+  { key: 'name', description: 'package name, e.g. "Box 1"' },
+  { key: 'rate_strategy', type: 'enum', values: ENUMS.rate_strategy, description: 'how --print buys the label (kept on the package)' },
+  { key: 'carton_id', arg: 'id', description: 'carton used' },
+];
+
+export default function pack(ctx: Context): Command {
+  const cmd = new Command('pack').description(
+    'Packing station for a USB scanner: scan each item of a fulfillment order into its box (every scan is checked), ' +
+      'then type done to close the box into a package. A line is a code, 3*CODE or CODE LOT; undo takes the last scan out; ' +
+      'quit leaves the box open on the server, and the station resumes it',
+  );
+  cmd
+    .option('--fo <id>', 'the fulfillment order to pack (else it is asked for, box after box)')
+    .option('--print', 'when the box is closed, buy its label and send it to the printer: lp, or FOS_PRINT_COMMAND')
+    .option('--printer <name>', 'printer for --print (lp -d)')
+    .option('--label-dir <dir>', 'when the box is closed, buy its label and save it in this folder')
+    .option('--lock-owner <name>', 'who packs, if the order is locked (default: $FOS_LOCK_OWNER or user@host)');
+  addFieldOptions(cmd, FIELDS);
+  cmd.action(async (...actionArgs: unknown[]) => {
+    const command = commandOf(actionArgs);
+    const opts = command.opts();
+    const fo = opts.fo as string | undefined;
+    if (!fo && !ctx.io.canPrompt) throw new UsageError('fulfillment order required: pass --fo <id> (prompts need a terminal)');
+    const { PackStation } = await import('./station.js');
+    const station = new PackStation(ctx, {
+      fo,
+      fields: collectFields(opts, FIELDS),
+      lockOwner: (opts.lockOwner as string | undefined) ?? defaultLockOwner(ctx.env),
+      print: Boolean(opts.print),
+      printer: opts.printer as string | undefined,
+      labelDir: opts.labelDir as string | undefined,
+    });
+    await station.run();
+  });
+  return withExamples(cmd, [
+    'fos pack',
+    'fos pack --fo 0193… --weight 850 --weight-unit G',
+    'fos pack --rate-strategy CHEAPEST --print',
+    'fos pack --label-dir ~/labels',
+  ]);
+}
