@@ -11,6 +11,7 @@ import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from
 import { levelFigures, type LevelFigures } from './figures.js';
 import type { AdjustmentReason } from '../../contract/inventory-enums.js';
 import { resolveLocation } from '../locations/locations.js';
+import { NOWHERE, suggestPutaway, type Into } from '../locations/putaway.js';
 import { lockLevel } from './moves.js';
 
 // Inventory adjustments and cycle counts (issue 10 item 4): one request, one transaction, up to
@@ -56,8 +57,12 @@ export interface AdjustmentResult {
   actor_key_id: string;
   created_at: Date;
   dry_run?: true;
-  lines: (LevelFigures & { product_id: string; sku: string | null; delta: number; counted: number | null; before: LevelFigures })[];
+  lines: (LevelFigures & { product_id: string; sku: string | null; delta: number; counted: number | null; before: LevelFigures } & Into)[];
 }
+
+/** Whether a line can add units to on_hand (a count may: its delta is known only when it is applied). */
+const mayAdd = (reason: AdjustmentReason, l: AdjustmentLine, i: number) =>
+  l.counted !== undefined || (deltasFor(reason, l.delta!, i).on_hand ?? 0) > 0;
 
 /**
  * A level's figures before the line: after minus what the line moved. Exact: the level's row is
@@ -156,8 +161,21 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
     bin
       ? { ...info, placement: { location_id: bin.id, lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null } }
       : info;
+  // Units added without a named bin go where putaway suggests (docs/floor.md): one call for all lines.
+  const putaway = bin
+    ? new Map()
+    : await suggestPutaway(
+        tx,
+        warehouse.id,
+        products.filter((_, i) => mayAdd(input.reason, input.lines[i], i)).map((p) => p.id),
+      );
+  const intoOf = (i: number, delta: number): Into => {
+    if (bin) return { location_id: bin.id, location_name: bin.name, putaway: null };
+    const s = delta > 0 ? putaway.get(products[i].id) : undefined;
+    return s ? { location_id: s.location_id, location_name: s.location_name, putaway: s.reason } : NOWHERE;
+  };
   const levels = await levelsOf(tx, warehouse.id, products);
-  const applied: { delta: number; counted: number | null }[] = [];
+  const applied: ({ delta: number; counted: number | null } & Into)[] = [];
   // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.
   const order = levels.map((l, i) => i).sort((a, b) => (levels[a].id < levels[b].id ? -1 : 1));
   for (const i of order) {
@@ -166,16 +184,18 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
     if (line.counted !== undefined) {
       const delta = bin
         ? await countBin(tx, level, bin.id, line, input.force ?? false, at(line), i)
-        : await count(tx, level, line.counted, input.force ?? false, info, i);
-      applied[i] = { delta, counted: line.counted };
+        : await count(tx, level, line.counted, input.force ?? false, info, i, putaway.get(products[i].id)?.location_id);
+      applied[i] = { delta, counted: line.counted, ...intoOf(i, delta) };
       continue;
     }
     const deltas = deltasFor(input.reason, line.delta!, i);
     const shrinksSellable = (deltas.on_hand ?? 0) - (deltas.unavailable ?? 0) < 0;
-    if (!(await applyToLevel(tx, level, deltas, { ...at(line), kind: 'ADJUSTED' }, { sellable: shrinksSellable && !input.force }))) {
+    const into = intoOf(i, deltas.on_hand ?? 0);
+    const where = bin || !into.location_id ? at(line) : { ...info, placement: { location_id: into.location_id } };
+    if (!(await applyToLevel(tx, level, deltas, { ...where, kind: 'ADJUSTED' }, { sellable: shrinksSellable && !input.force }))) {
       throw await refused(tx, level, i, input.force ?? false);
     }
-    applied[i] = { delta: line.delta!, counted: null };
+    applied[i] = { delta: line.delta!, counted: null, ...into };
   }
   const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
   const out: AdjustmentResult = {
@@ -230,6 +250,7 @@ async function count(
   force: boolean,
   info: Omit<MovementInfo, 'kind'>,
   i: number,
+  putawayTo?: string,
 ): Promise<number> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const now = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id }, select: { on_hand: true } });
@@ -238,7 +259,7 @@ async function count(
       tx,
       level,
       { on_hand: delta },
-      { ...info, kind: 'COUNTED' },
+      { ...info, kind: 'COUNTED', ...(delta > 0 && putawayTo ? { placement: { location_id: putawayTo } } : {}) },
       { sellable: delta < 0 && !force, onHandIs: now.on_hand },
     );
     if (ok) return delta;

@@ -6,6 +6,7 @@ import { conflict, DomainError, notFound } from '../errors.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import { resolveProducts, type ProductRef } from '../inventory/products.js';
 import { resolveLocation } from '../locations/locations.js';
+import { suggestPutaway, type PutawayReason } from '../locations/putaway.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
 import { enqueueForParties } from '../events/outbox.js';
 import { OPEN_STATUSES, openOf, purchaseOrderView } from './view.js';
@@ -46,6 +47,12 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
     const now = new Date();
     let units = 0;
     const received: ReceivedLine[] = [];
+    // Lines that name no bin go where putaway suggests (docs/floor.md): one call for the whole receipt.
+    const putaway = await suggestPutaway(
+      tx,
+      po.warehouse_id,
+      products.filter((_, i) => !input.lines[i].location && !input.location).map((p) => p.id),
+    );
     const poLines = products.map((p, i) => {
       const poLine = po.lines.find((l) => l.product_id === p.id);
       if (!poLine) throw new DomainError('conflict', `lines[${i}]: ${p.sku ?? p.id} is not on purchase order ${po.id}.`, { line: i });
@@ -66,6 +73,8 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
       const bin = where
         ? await resolveLocation(tx, caller.teamId, where, po.warehouse_id, line.location ? `lines[${i}].location` : 'location')
         : null;
+      const suggested = bin ? undefined : putaway.get(poLine.product_id);
+      const into = bin ? { id: bin.id, name: bin.name } : { id: suggested!.location_id, name: suggested!.location_name };
       await applyToLevel(
         tx,
         level,
@@ -79,7 +88,7 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
           actor_key_id: caller.keyId,
           lot_code: line.lot_code ?? null,
           expiration_date: line.expiration_date ?? null,
-          ...(bin ? { placement: { location_id: bin.id } } : {}),
+          placement: { location_id: into.id },
         },
       ).then((ok) => {
         if (!ok) throw conflict(`lines[${i}]: the inventory level of ${products[i].sku ?? products[i].id} could not take the receipt.`);
@@ -92,6 +101,9 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
         condition: line.condition ?? 'SELLABLE',
         lot_code: line.lot_code ?? null,
         expiration_date: line.expiration_date ?? null,
+        location_id: into.id,
+        location_name: into.name,
+        putaway: suggested?.reason ?? null,
       };
     }
     const lines = await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
@@ -131,6 +143,11 @@ type ReceivedLine = {
   condition: string;
   lot_code: string | null;
   expiration_date: string | null;
+  /** The bin the units went to. */
+  location_id: string;
+  location_name: string;
+  /** How a bin was chosen when the line named none (putaway); null when it named one. */
+  putaway: PutawayReason | null;
 };
 
 /**
