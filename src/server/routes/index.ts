@@ -32,6 +32,8 @@ import warehouses from './ops/warehouses.js';
 import shops from './shops.js';
 import channelWebhooks from './channel-webhooks.js';
 import locations from './ops/locations.js';
+import replenishments from './ops/replenishments.js';
+import workOrders from './ops/work-orders.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -70,6 +72,8 @@ export async function registerRoutes(app: FastifyInstance) {
     shops,
     channelWebhooks,
     locations,
+    replenishments,
+    workOrders,
   ]) {
     await app.register(plugin);
   }
