@@ -11,7 +11,7 @@ import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from
 import { levelFigures, type LevelFigures } from './figures.js';
 import type { AdjustmentReason } from '../../contract/inventory-enums.js';
 import { resolveLocation } from '../locations/locations.js';
-import { NOWHERE, suggestPutaway, type Into } from '../locations/putaway.js';
+import { landing, suggestPutaway, type Into } from '../locations/putaway.js';
 import { lockLevel } from './moves.js';
 
 // Inventory adjustments and cycle counts (issue 10 item 4): one request, one transaction, up to
@@ -162,18 +162,9 @@ async function applyAdjustment(tx: TxClient, caller: Caller & { keyId: string },
       ? { ...info, placement: { location_id: bin.id, lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null } }
       : info;
   // Units added without a named bin go where putaway suggests (docs/floor.md): one call for all lines.
-  const putaway = bin
-    ? new Map()
-    : await suggestPutaway(
-        tx,
-        warehouse.id,
-        products.filter((_, i) => mayAdd(input.reason, input.lines[i], i)).map((p) => p.id),
-      );
-  const intoOf = (i: number, delta: number): Into => {
-    if (bin) return { location_id: bin.id, location_name: bin.name, putaway: null };
-    const s = delta > 0 ? putaway.get(products[i].id) : undefined;
-    return s ? { location_id: s.location_id, location_name: s.location_name, putaway: s.reason } : NOWHERE;
-  };
+  const adding = bin ? [] : products.filter((_, i) => mayAdd(input.reason, input.lines[i], i)).map((p) => p.id);
+  const putaway = await suggestPutaway(tx, warehouse.id, adding);
+  const intoOf = (i: number, delta: number) => landing(bin, delta > 0 ? putaway.get(products[i].id) : undefined);
   const levels = await levelsOf(tx, warehouse.id, products);
   const applied: ({ delta: number; counted: number | null } & Into)[] = [];
   // Levels are changed in id order, as everywhere, so two requests never wait on each other in a cycle.

@@ -29,7 +29,14 @@ export interface Into {
   location_name: string | null;
   putaway: PutawayReason | null;
 }
-export const NOWHERE: Into = { location_id: null, location_name: null, putaway: null };
+
+/** Into for a line: its named bin, else the suggestion it was put away by, else none (its units left by the pick order). */
+export function landing(bin: { id: string; name: string } | null, s: PutawaySuggestion | undefined): Into {
+  if (bin) return { location_id: bin.id, location_name: bin.name, putaway: null };
+  return s
+    ? { location_id: s.location_id, location_name: s.location_name, putaway: s.reason }
+    : { location_id: null, location_name: null, putaway: null };
+}
 
 interface BinRow {
   product_id?: string;
