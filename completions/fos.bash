@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks shops api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks shops api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -12,6 +12,8 @@ __fos_subcommands() {
     'fos inventory') echo 'list low-stock movements export-movements adjust count import transfer transfers locations move' ;;
     'fos inventory transfers') echo 'list get receive cancel' ;;
     'fos locations') echo 'list create import update delete' ;;
+    'fos replenishments') echo 'list' ;;
+    'fos work-orders') echo 'create list get' ;;
     'fos purchase-orders') echo 'list get create receive close cancel' ;;
     'fos returns') echo 'list get create receive cancel' ;;
     'fos warehouses') echo 'list get' ;;
@@ -75,8 +77,8 @@ __fos_options() {
     'fos inventory') echo '' ;;
     'fos inventory list') echo '--sku --product --warehouse --below-minimum --page --limit --all' ;;
     'fos inventory low-stock') echo '--sku --product --warehouse --page --limit --all' ;;
-    'fos inventory movements') echo '--sku --product --warehouse --kind --reference --since --until --page --limit --all' ;;
-    'fos inventory export-movements') echo '--sku --product --warehouse --kind --reference --since --until --after' ;;
+    'fos inventory movements') echo '--sku --product --warehouse --kind --reference --work-order --since --until --page --limit --all' ;;
+    'fos inventory export-movements') echo '--sku --product --warehouse --kind --reference --work-order --since --until --after' ;;
     'fos inventory adjust') echo '--warehouse --reason --note --data --field -F --raw-field -f --force' ;;
     'fos inventory count') echo '--warehouse --note --location --data --field -F --raw-field -f --correction --force --lot' ;;
     'fos inventory import') echo '--warehouse --reason --note --force --dry-run --run' ;;
@@ -94,6 +96,12 @@ __fos_options() {
     'fos locations import') echo '--warehouse --dry-run' ;;
     'fos locations update') echo '--name --barcode --type --pick-sequence --active --data --field -F --raw-field -f' ;;
     'fos locations delete') echo '' ;;
+    'fos replenishments') echo '' ;;
+    'fos replenishments list') echo '--warehouse --product --page --limit --all' ;;
+    'fos work-orders') echo '' ;;
+    'fos work-orders create') echo '--product --quantity --warehouse --location --note --data --field -F --raw-field -f --idempotency-key' ;;
+    'fos work-orders list') echo '--warehouse --product --page --limit --all' ;;
+    'fos work-orders get') echo '' ;;
     'fos purchase-orders') echo '' ;;
     'fos purchase-orders list') echo '--status --warehouse --merchant-team --reference --page --limit --all' ;;
     'fos purchase-orders get') echo '' ;;
@@ -292,8 +300,8 @@ __fos_choices() {
     'fos products update|--type') echo 'STANDARD VIRTUAL_BUNDLE ASSEMBLY' ;;
     'fos products update|--weight-unit') echo 'G LB' ;;
     'fos products update|--measurement-unit') echo 'MM IN' ;;
-    'fos inventory movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED MOVED' ;;
-    'fos inventory export-movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED MOVED' ;;
+    'fos inventory movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED MOVED CONSUMED ASSEMBLED' ;;
+    'fos inventory export-movements|--kind') echo 'RECEIVED ADJUSTED COUNTED COMMITTED RELEASED FULFILLED TRANSFER_OUT TRANSFER_IN RETURNED ORDERED MOVED CONSUMED ASSEMBLED' ;;
     'fos inventory adjust|--reason') echo 'CYCLE_COUNT CORRECTION FOUND LOST DAMAGED QUARANTINE RELEASE_QUARANTINE' ;;
     'fos inventory import|--reason') echo 'CYCLE_COUNT CORRECTION FOUND LOST DAMAGED QUARANTINE RELEASE_QUARANTINE' ;;
     'fos inventory transfers list|--status') echo 'IN_TRANSIT PARTIALLY_RECEIVED RECEIVED CANCELLED' ;;
@@ -393,7 +401,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --pick-sequence --range --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --idempotency-key --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --quantity --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --merchant --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --merchant --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --label-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {

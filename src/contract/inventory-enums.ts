@@ -15,8 +15,14 @@ export const MOVEMENT_KINDS = [
   'RETURNED',
   'ORDERED',
   'MOVED',
+  'CONSUMED',
+  'ASSEMBLED',
 ] as const;
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
+
+/** How putaway chose a bin for units that arrived naming none (issue 28; docs/floor.md). */
+export const PUTAWAY_REASONS = ['EXISTING_BIN', 'EMPTY_BIN', 'DEFAULT_LOCATION'] as const;
+export type PutawayReason = (typeof PUTAWAY_REASONS)[number];
 
 export const ADJUSTMENT_REASONS = ['CYCLE_COUNT', 'CORRECTION', 'FOUND', 'LOST', 'DAMAGED', 'QUARANTINE', 'RELEASE_QUARANTINE'] as const;
 export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];

@@ -1,5 +1,5 @@
 import { Type, type TProperties } from 'typebox';
-import { ADJUSTMENT_REASONS, BUCKETS, MOVEMENT_KINDS, RECEIPT_CONDITIONS, TRANSFER_STATUSES } from './inventory-enums.js';
+import { ADJUSTMENT_REASONS, BUCKETS, MOVEMENT_KINDS, PUTAWAY_REASONS, RECEIPT_CONDITIONS, TRANSFER_STATUSES } from './inventory-enums.js';
 import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Inventory levels, the movement ledger and adjustments (issue 10; docs/inventory.md).
@@ -80,6 +80,7 @@ export const MovementSchema = Type.Object({
     Type.String({ description: 'on_hand rows: the bin the units entered or left (null: no bin, before locations or unplaced)' }),
   ),
   location_stock_id: Nullable(Type.String({ description: 'on_hand rows: the stock row (product, bin, lot) changed' })),
+  work_order_id: Nullable(Type.String({ description: 'the work order (kit build) that consumed or built these units' })),
   created_at: Timestamp,
 });
 
@@ -92,6 +93,7 @@ export const MovementListQuery = Type.Object(
     kind: Type.Optional(Type.String({ maxLength: 400, description: `comma-separated: ${MOVEMENT_KINDS.join(', ')}` })),
     reference_id: Type.Optional(Type.String({ maxLength: 64 })),
     location_id: Type.Optional(Type.String({ maxLength: 64, description: 'movements of one bin' })),
+    work_order_id: Type.Optional(Type.String({ maxLength: 64, description: 'movements of one work order' })),
     created_at_min: Type.Optional(Timestamp),
     created_at_max: Type.Optional(Timestamp),
   },
@@ -160,6 +162,13 @@ export const AdjustmentSchema = Type.Object({
       sku: Nullable(Type.String()),
       delta: Type.Integer({ description: 'the change the line made (for a count: counted - on_hand before)' }),
       counted: Nullable(Type.Integer()),
+      location_id: Nullable(
+        Type.String({ description: 'the bin the units went to or were counted in; null when they left by the pick order' }),
+      ),
+      location_name: Nullable(Type.String()),
+      putaway: Nullable(
+        StringEnum(PUTAWAY_REASONS, { description: 'how the bin was chosen for units added without a location (docs/floor.md)' }),
+      ),
       ...figures,
       before: Type.Object(figures, { description: "the level's figures before this adjustment (the others are after it)" }),
     }),

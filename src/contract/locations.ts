@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { LOCATION_TYPES } from './inventory-enums.js';
+import { LOCATION_TYPES, PUTAWAY_REASONS } from './inventory-enums.js';
 import { Day, Id, IdParams, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 import { MAX_LINES, ProductRefFields } from './inventory.js';
 
@@ -154,6 +154,30 @@ export const MoveSchema = Type.Object({
       ),
     }),
   ),
+});
+
+// ---- Putaway suggestions ----
+
+export const PutawayQuery = Type.Object(
+  {
+    product_id: Id,
+    warehouse_id: Id,
+    quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'the units about to arrive (echoed)' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PutawaySchema = Type.Object({
+  product_id: Type.String(),
+  sku: Nullable(Type.String()),
+  warehouse_id: Type.String(),
+  quantity: Nullable(Type.Integer()),
+  location_id: Type.String({ description: 'the bin to put the units in' }),
+  location_name: Type.String(),
+  reason: StringEnum(PUTAWAY_REASONS, {
+    description:
+      "EXISTING_BIN: a pickable bin already holding the product; EMPTY_BIN: the first empty pickable bin; DEFAULT_LOCATION: the warehouse's default",
+  }),
 });
 
 // ---- The pick list of a picking session ----

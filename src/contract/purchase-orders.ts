@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PURCHASE_ORDER_STATUSES, RECEIPT_CONDITIONS } from './inventory-enums.js';
+import { PURCHASE_ORDER_STATUSES, PUTAWAY_REASONS, RECEIPT_CONDITIONS } from './inventory-enums.js';
 import { Day, Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 import { MAX_LINES, ProductRefFields, receiptBody } from './inventory.js';
 
@@ -103,6 +103,11 @@ export const ReceiptSchema = Type.Object({
       condition: StringEnum(RECEIPT_CONDITIONS),
       lot_code: Nullable(Type.String()),
       expiration_date: Nullable(Type.String()),
+      location_id: Type.String({ description: 'the bin the units went to' }),
+      location_name: Type.String(),
+      putaway: Nullable(
+        StringEnum(PUTAWAY_REASONS, { description: 'how the bin was chosen when the line named none (docs/floor.md); null when named' }),
+      ),
     }),
   ),
   purchase_order: PurchaseOrderSchema,

@@ -1,3 +1,4 @@
+import type { PutawaySuggestion } from '../locations/putaway.js';
 import type { Provider, TxClient } from '../../db/types.js';
 import type { AdjustmentReason } from '../../contract/inventory-enums.js';
 import { applyToLevels, levelsFor, lockLevels, type LevelChange } from './ledger-bulk.js';
@@ -21,6 +22,8 @@ export interface BulkAdjustment {
     delta: number,
     i: number,
   ) => Partial<Record<'on_hand' | 'committed' | 'unavailable' | 'on_order', number>>;
+  /** Where units added to a product go (putaway suggestions); units taken leave by the pick order. */
+  putaway: Map<string, PutawaySuggestion>;
 }
 
 /** The levels (line order) and each line's applied delta; throws through `refused` for the first line a guard refused. */
@@ -52,20 +55,29 @@ export async function adjustInBulk(
   const applied = a.lines.map((l, i) =>
     l.counted !== undefined ? { delta: l.counted - onHand.get(levels[i].id)!, counted: l.counted } : { delta: l.delta!, counted: null },
   );
+  const into = (i: number, onHand: number) => {
+    const s = onHand > 0 ? a.putaway.get(a.products[i].id) : undefined;
+    return s ? { placement: { location_id: s.location_id } } : {};
+  };
   const changes: LevelChange[] = a.lines.map((l, i) => {
     if (l.counted !== undefined) {
       const delta = applied[i].delta;
       return {
         level: levels[i],
         deltas: { on_hand: delta },
-        info: { ...a.info, kind: 'COUNTED' },
+        info: { ...a.info, kind: 'COUNTED', ...into(i, delta) },
         sellable: delta < 0 && !a.force,
         onHandIs: onHand.get(levels[i].id)!,
       };
     }
     const deltas = a.deltasFor(a.reason, l.delta!, i);
     const shrinksSellable = (deltas.on_hand ?? 0) - (deltas.unavailable ?? 0) < 0;
-    return { level: levels[i], deltas, info: { ...a.info, kind: 'ADJUSTED' }, sellable: shrinksSellable && !a.force };
+    return {
+      level: levels[i],
+      deltas,
+      info: { ...a.info, kind: 'ADJUSTED', ...into(i, deltas.on_hand ?? 0) },
+      sellable: shrinksSellable && !a.force,
+    };
   });
   const i = await applyToLevels(tx, a.provider, changes);
   if (i >= 0) throw await refused(levels[i], i);

@@ -12,6 +12,7 @@ import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from
 import { levelFigures, type LevelFigures } from './figures.js';
 import type { AdjustmentReason } from '../../contract/inventory-enums.js';
 import { resolveLocation } from '../locations/locations.js';
+import { landing, suggestPutaway, type Into } from '../locations/putaway.js';
 import { lockLevel } from './moves.js';
 
 // Inventory adjustments and cycle counts (issue 10 item 4): one request, one transaction, up to
@@ -57,8 +58,12 @@ export interface AdjustmentResult {
   actor_key_id: string;
   created_at: Date;
   dry_run?: true;
-  lines: (LevelFigures & { product_id: string; sku: string | null; delta: number; counted: number | null; before: LevelFigures })[];
+  lines: (LevelFigures & { product_id: string; sku: string | null; delta: number; counted: number | null; before: LevelFigures } & Into)[];
 }
+
+/** Whether a line can add units to on_hand (a count may: its delta is known only when it is applied). */
+const mayAdd = (reason: AdjustmentReason, l: AdjustmentLine, i: number) =>
+  l.counted !== undefined || (deltasFor(reason, l.delta!, i).on_hand ?? 0) > 0;
 
 /**
  * A level's figures before the line: after minus what the line moved. Exact: the level's row is
@@ -162,7 +167,10 @@ async function applyAdjustment(
     bin
       ? { ...info, placement: { location_id: bin.id, lot_code: line.lot_code ?? null, expiration_date: line.expiration_date ?? null } }
       : info;
-  const { levels, applied } = bin
+  // Units added without a named bin go where putaway suggests (docs/floor.md): one call for all lines.
+  const adding = bin ? [] : products.filter((_, i) => mayAdd(input.reason, input.lines[i], i)).map((p) => p.id);
+  const putaway = await suggestPutaway(tx, warehouse.id, adding);
+  const { levels, applied: moved } = bin
     ? await lineByLine(tx, warehouse.id, products, input, at)
     : await adjustInBulk(
         tx,
@@ -175,9 +183,11 @@ async function applyAdjustment(
           lines: input.lines,
           products,
           deltasFor,
+          putaway,
         },
         (level, i) => refused(tx, level, i, input.force ?? false),
       );
+  const applied = moved.map((m, i) => ({ ...m, ...landing(bin, m.delta > 0 ? putaway.get(products[i].id) : undefined) }));
   const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
   const out: AdjustmentResult = {
     id,

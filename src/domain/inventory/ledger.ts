@@ -28,6 +28,8 @@ export interface MovementInfo {
   expiration_date?: string | null;
   /** Which bin and lot on_hand changes in (issue 28); default: the default location in, pick order out. */
   placement?: Placement;
+  /** The work order (kit build) these units were consumed or built by (issue 28). */
+  work_order_id?: string | null;
 }
 
 export interface LevelRef {
@@ -107,6 +109,7 @@ export function movementRows(level: LevelRef, d: Required<Deltas>, info: Movemen
     expiration_date: bin ? (bin.expiration_date ?? info.expiration_date ?? null) : (info.expiration_date ?? null),
     location_id: bin?.location_id ?? null,
     location_stock_id: bin?.location_stock_id ?? null,
+    work_order_id: info.work_order_id ?? null,
     created_at: now,
   });
   return BUCKETS.filter((b) => d[b] !== 0).flatMap((bucket) =>

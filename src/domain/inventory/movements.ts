@@ -13,6 +13,7 @@ export interface MovementQuery extends PageRequest {
   kind?: MovementKind[];
   reference_id?: string;
   location_id?: string;
+  work_order_id?: string;
   created_at_min?: string;
   created_at_max?: string;
 }
@@ -30,6 +31,7 @@ export async function listMovements(db: Db, teamId: string, q: MovementQuery) {
   if (q.kind) where.kind = { in: q.kind };
   if (q.reference_id) where.reference_id = q.reference_id;
   if (q.location_id) where.location_id = q.location_id;
+  if (q.work_order_id) where.work_order_id = q.work_order_id;
   const min = q.created_at_min ? new Date(q.created_at_min) : undefined;
   const max = q.created_at_max ? new Date(q.created_at_max) : undefined;
   if (min && max && min > max) throw invalid('query.created_at_min', 'must not be after created_at_max');

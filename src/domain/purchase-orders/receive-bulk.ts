@@ -4,6 +4,7 @@ import { conflict } from '../errors.js';
 import { applyToLevels, levelsFor, type LevelChange } from '../inventory/ledger-bulk.js';
 import type { ResolvedProduct } from '../inventory/products.js';
 import { resolveLocation } from '../locations/locations.js';
+import { suggestPutaway, type PutawayReason } from '../locations/putaway.js';
 import { openOf } from './view.js';
 import type { ReceiptInput, ReceiptLine } from './receive.js';
 
@@ -27,21 +28,37 @@ export interface ReceiptContext {
   po: { id: string; warehouse_id: string };
 }
 
+/** The bin a receipt line goes to; `putaway` says how it was chosen when the line named none. */
+export interface ReceiptBin {
+  id: string;
+  name: string;
+  putaway: PutawayReason | null;
+}
+
 /**
- * The bin each line is received into (null: the warehouse's default location). The one place a
- * receipt chooses bins: a putaway suggestion for lines that name none plugs in here.
+ * The bin each line is received into: the one it (or the receipt) names, else the putaway
+ * suggestion for its product (docs/floor.md; one call for the whole receipt). The one place a
+ * receipt chooses bins, for the bulk and the line-by-line paths alike.
  */
-export async function binsForLines(tx: TxClient, ctx: ReceiptContext, input: ReceiptInput): Promise<(string | null)[]> {
-  const resolved = new Map<string, string>();
+export async function binsForLines(tx: TxClient, ctx: ReceiptContext, input: ReceiptInput, productIds: string[]): Promise<ReceiptBin[]> {
+  const resolved = new Map<string, { id: string; name: string }>();
   const binOf = async (ref: string, path: string) => {
     const key = `${path === 'location' ? 'r' : 'l'}:${ref}`;
-    if (!resolved.has(key)) resolved.set(key, (await resolveLocation(tx, ctx.teamId, ref, ctx.po.warehouse_id, path)).id);
+    if (!resolved.has(key)) resolved.set(key, await resolveLocation(tx, ctx.teamId, ref, ctx.po.warehouse_id, path));
     return resolved.get(key)!;
   };
-  const out: (string | null)[] = [];
+  const unnamed = productIds.filter((_, i) => !input.lines[i].location && !input.location);
+  const putaway = await suggestPutaway(tx, ctx.po.warehouse_id, unnamed);
+  const out: ReceiptBin[] = [];
   for (const [i, line] of input.lines.entries()) {
     const where = line.location ?? input.location;
-    out.push(where ? await binOf(where, line.location ? `lines[${i}].location` : 'location') : null);
+    if (where) {
+      const bin = await binOf(where, line.location ? `lines[${i}].location` : 'location');
+      out.push({ id: bin.id, name: bin.name, putaway: null });
+    } else {
+      const s = putaway.get(productIds[i])!;
+      out.push({ id: s.location_id, name: s.location_name, putaway: s.reason });
+    }
   }
   return out;
 }
@@ -53,6 +70,7 @@ export async function receiveInBulk(
   input: ReceiptInput,
   products: ResolvedProduct[],
   poLines: PoLine[],
+  bins: ReceiptBin[],
 ): Promise<number> {
   const after = await raiseAllReceived(tx, ctx.provider, input.lines, poLines, input.allow_over_receipt ?? false);
   const levelIds = await levelsFor(
@@ -60,7 +78,6 @@ export async function receiveInBulk(
     ctx.po.warehouse_id,
     products.map((p) => p.id),
   );
-  const bins = await binsForLines(tx, ctx, input);
   const changes: LevelChange[] = input.lines.map((line, i) => {
     const poLine = poLines[i];
     const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
@@ -82,7 +99,7 @@ export async function receiveInBulk(
         actor_key_id: ctx.keyId,
         lot_code: line.lot_code ?? null,
         expiration_date: line.expiration_date ?? null,
-        ...(bins[i] ? { placement: { location_id: bins[i]! } } : {}),
+        placement: { location_id: bins[i].id },
       },
     };
   });

@@ -5,11 +5,11 @@ import { billReceipt } from '../charges/charges.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import { resolveProducts, type ProductRef, type ResolvedProduct } from '../inventory/products.js';
-import { resolveLocation } from '../locations/locations.js';
+import type { PutawayReason } from '../locations/putaway.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
 import { enqueueForParties } from '../events/outbox.js';
 import { OPEN_STATUSES, openOf, purchaseOrderView } from './view.js';
-import { receiveInBulk, type ReceiptContext } from './receive-bulk.js';
+import { binsForLines, receiveInBulk, type ReceiptBin, type ReceiptContext } from './receive-bulk.js';
 
 // Receiving against a purchase order: per line, on_hand rises by the units received (DAMAGED
 // ones are set aside: unavailable rises too) and on_order falls by the units that were still
@@ -51,10 +51,17 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
       return poLine;
     });
     const ctx = { provider: db.provider, teamId: caller.teamId, keyId: caller.keyId, po };
+    // Each line's bin: the one it names, else where putaway suggests (docs/floor.md), chosen once.
+    const bins = await binsForLines(
+      tx,
+      ctx,
+      input,
+      products.map((p) => p.id),
+    );
     const units =
       new Set(products.map((p) => p.id)).size === products.length
-        ? await receiveInBulk(tx, ctx, input, products, poLines)
-        : await receiveLineByLine(tx, ctx, input, products, poLines);
+        ? await receiveInBulk(tx, ctx, input, products, poLines, bins)
+        : await receiveLineByLine(tx, ctx, input, products, poLines, bins);
     const received: ReceivedLine[] = input.lines.map((line, i) => ({
       product_id: poLines[i].product_id,
       sku: poLines[i].sku,
@@ -62,6 +69,9 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
       condition: line.condition ?? 'SELLABLE',
       lot_code: line.lot_code ?? null,
       expiration_date: line.expiration_date ?? null,
+      location_id: bins[i].id,
+      location_name: bins[i].name,
+      putaway: bins[i].putaway,
     }));
     const lines = await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
     const status = lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED';
@@ -103,6 +113,7 @@ async function receiveLineByLine(
   input: ReceiptInput,
   products: ResolvedProduct[],
   poLines: { id: string; product_id: string; quantity: number }[],
+  bins: ReceiptBin[],
 ): Promise<number> {
   let units = 0;
   for (const i of await levelOrder(
@@ -116,10 +127,6 @@ async function receiveLineByLine(
     const after = await raiseReceived(tx, poLine, line.quantity, damaged, input.allow_over_receipt ?? false, i);
     const openBefore = openOf({ quantity: poLine.quantity, quantity_received: after - line.quantity });
     const level = await levelFor(tx, poLine.product_id, ctx.po.warehouse_id);
-    const where = line.location ?? input.location;
-    const bin = where
-      ? await resolveLocation(tx, ctx.teamId, where, ctx.po.warehouse_id, line.location ? `lines[${i}].location` : 'location')
-      : null;
     await applyToLevel(
       tx,
       level,
@@ -133,7 +140,7 @@ async function receiveLineByLine(
         actor_key_id: ctx.keyId,
         lot_code: line.lot_code ?? null,
         expiration_date: line.expiration_date ?? null,
-        ...(bin ? { placement: { location_id: bin.id } } : {}),
+        placement: { location_id: bins[i].id },
       },
     ).then((ok) => {
       if (!ok) throw conflict(`lines[${i}]: the inventory level of ${products[i].sku ?? products[i].id} could not take the receipt.`);
@@ -150,6 +157,11 @@ type ReceivedLine = {
   condition: string;
   lot_code: string | null;
   expiration_date: string | null;
+  /** The bin the units went to. */
+  location_id: string;
+  location_name: string;
+  /** How a bin was chosen when the line named none (putaway); null when it named one. */
+  putaway: PutawayReason | null;
 };
 
 /**

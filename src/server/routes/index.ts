@@ -33,6 +33,8 @@ import shops from './shops.js';
 import channelWebhooks from './channel-webhooks.js';
 import locations from './ops/locations.js';
 import packScans from './ops/pack-scans.js';
+import replenishments from './ops/replenishments.js';
+import workOrders from './ops/work-orders.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -72,6 +74,8 @@ export async function registerRoutes(app: FastifyInstance) {
     channelWebhooks,
     locations,
     packScans,
+    replenishments,
+    workOrders,
   ]) {
     await app.register(plugin);
   }

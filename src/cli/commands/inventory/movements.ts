@@ -22,6 +22,7 @@ export default function inventoryMovements(ctx: Context): Command {
       },
       { key: 'kind', type: 'list', values: ENUMS.movement_kind, description: 'movement kinds, comma-separated' },
       { key: 'reference_id', flag: '--reference', arg: 'id', description: 'of this order, package, purchase order or adjustment' },
+      { key: 'work_order_id', flag: '--work-order', arg: 'id', description: 'consumed or built by this work order (kits)' },
       { key: 'created_at_min', flag: '--since', type: 'date', arg: 'date', description: 'at or after this time' },
       { key: 'created_at_max', flag: '--until', type: 'date', arg: 'date', description: 'at or before this time' },
     ],

@@ -4,6 +4,7 @@ import { LOCATION_TYPES } from '../../../contract/inventory-enums.js';
 import { listBinStock } from '../../../domain/inventory/bin-stock.js';
 import { moveStock } from '../../../domain/inventory/moves.js';
 import * as locations from '../../../domain/locations/locations.js';
+import { putawayFor } from '../../../domain/locations/putaway.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
 import { invalid } from '../../../domain/errors.js';
 import {
@@ -18,6 +19,8 @@ import {
   LocationSchema,
   MoveBody,
   MoveSchema,
+  PutawayQuery,
+  PutawaySchema,
   UpdateLocationBody,
 } from '../../../contract/locations.js';
 
@@ -91,6 +94,23 @@ export default async function routes(app: FastifyInstance) {
       const data = await locations.createLocations(app.db, request.principal.teamId, b.warehouse_id, items);
       return reply.code(201).send({ created: data.length, data });
     },
+  );
+
+  app.get<{ Querystring: Static<typeof PutawayQuery> }>(
+    '/v1/ops/locations/putaway',
+    {
+      config: read,
+      schema: {
+        operationId: 'suggestPutaway',
+        tags,
+        summary: 'Where units of a product arriving without a named bin will go (putaway suggestion)',
+        description:
+          "The product's pickable bin in the warehouse, else the first empty pickable bin by pick_sequence, else the default location. Receipts and adjustments that name no location use the same rule.",
+        querystring: PutawayQuery,
+        response: { 200: PutawaySchema },
+      },
+    },
+    async (request) => putawayFor(app.db, request.principal, request.query),
   );
 
   app.get<Params>(

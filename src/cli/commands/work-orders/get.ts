@@ -1,0 +1,12 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { getCommand, seg } from '../../shared/resource.js';
+
+export default function workOrdersGet(ctx: Context): Command {
+  return getCommand(ctx, {
+    description: 'Show one work order: the kits built and the bins and lots each component came from',
+    args: ['<work-order-id>'],
+    path: ([id]) => `/ops/work-orders/${seg(id)}`,
+    examples: ['fos work-orders get 0193…'],
+  });
+}

@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { listCommand } from '../../shared/list.js';
+
+export default function workOrdersList(ctx: Context): Command {
+  return listCommand(ctx, {
+    description: 'List work orders (kit builds), newest first',
+    path: () => '/ops/work-orders',
+    maxLimit: 1000,
+    query: [
+      {
+        key: 'warehouse_id',
+        flag: '--warehouse',
+        arg: 'names|ids',
+        type: 'list',
+        description: 'warehouse names or ids, comma-separated',
+        ref: 'warehouse',
+      },
+      { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'assembly product ids, comma-separated' },
+    ],
+    columns: ['created_at', 'sku', 'quantity', 'location_name', 'status', 'warehouse_id', 'id'],
+    examples: ['fos work-orders list --warehouse East', 'fos work-orders list --product 0193… --json id,quantity,components'],
+  });
+}
