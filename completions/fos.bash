@@ -36,13 +36,14 @@ __fos_subcommands() {
     'fos shops') echo 'list get connect update sync check deliveries replay disconnect' ;;
     'fos shops connect') echo 'shopify woocommerce' ;;
     'fos db') echo 'migrate' ;;
-    'fos admin') echo 'team delegation warehouse location-type role key user' ;;
+    'fos admin') echo 'team delegation warehouse location-type role key products user' ;;
     'fos admin team') echo 'create list' ;;
     'fos admin delegation') echo 'create list' ;;
     'fos admin warehouse') echo 'create label-format list' ;;
     'fos admin location-type') echo 'create list' ;;
     'fos admin role') echo 'create' ;;
     'fos admin key') echo 'create list tier disable' ;;
+    'fos admin products') echo 'dedupe' ;;
     'fos admin user') echo 'create list disable add-to-team' ;;
   esac
 }
@@ -263,6 +264,8 @@ __fos_options() {
     'fos admin key list') echo '--team' ;;
     'fos admin key tier') echo '' ;;
     'fos admin key disable') echo '' ;;
+    'fos admin products') echo '' ;;
+    'fos admin products dedupe') echo '--merge' ;;
     'fos admin user') echo '' ;;
     'fos admin user create') echo '--email --name --password-stdin --team --power-role --role' ;;
     'fos admin user list') echo '--team' ;;
