@@ -38,13 +38,14 @@ __fos_subcommands() {
     'fos shops') echo 'list get connect update sync check deliveries replay disconnect' ;;
     'fos shops connect') echo 'shopify woocommerce' ;;
     'fos db') echo 'migrate' ;;
-    'fos admin') echo 'team delegation warehouse location-type role key user' ;;
+    'fos admin') echo 'team delegation warehouse location-type role key products user' ;;
     'fos admin team') echo 'create list' ;;
     'fos admin delegation') echo 'create list' ;;
     'fos admin warehouse') echo 'create label-format list' ;;
     'fos admin location-type') echo 'create list' ;;
     'fos admin role') echo 'create' ;;
     'fos admin key') echo 'create list tier disable' ;;
+    'fos admin products') echo 'dedupe' ;;
     'fos admin user') echo 'create list disable add-to-team' ;;
   esac
 }
@@ -129,7 +130,7 @@ __fos_options() {
     'fos orders get') echo '' ;;
     'fos orders priority') echo '' ;;
     'fos orders mark-paid') echo '' ;;
-    'fos orders edit') echo '--shipping-method --note --tags --lock-address --data --field -F --raw-field -f' ;;
+    'fos orders edit') echo '--shipping-method --note --tags --lock-address --data --field -F --raw-field -f --add-line --set-quantity --remove-line' ;;
     'fos orders cancel') echo '--reason --restock --data --field -F --raw-field -f' ;;
     'fos orders hold') echo '--notes --data --field -F --raw-field -f' ;;
     'fos orders release') echo '' ;;
@@ -273,6 +274,8 @@ __fos_options() {
     'fos admin key list') echo '--team' ;;
     'fos admin key tier') echo '' ;;
     'fos admin key disable') echo '' ;;
+    'fos admin products') echo '' ;;
+    'fos admin products dedupe') echo '--merge' ;;
     'fos admin user') echo '' ;;
     'fos admin user create') echo '--email --name --password-stdin --team --power-role --role' ;;
     'fos admin user list') echo '--team' ;;
@@ -401,7 +404,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --merchant --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --merchant --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --label-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {

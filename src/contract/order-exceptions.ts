@@ -104,6 +104,47 @@ export const OrderEditBody = Type.Object(
     note: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
     tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
     lock_address: Type.Optional(Type.Boolean({ description: 'true: the shipping address can no longer be edited (until set false)' })),
+    add_line_items: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            product_id: Type.Optional(Id),
+            sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+            quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+            price: Type.Optional(Type.Number({ minimum: 0, description: 'unit price (default 0)' })),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+          maxItems: 100,
+          description: 'new lines (a product of the merchant, by product_id or sku): stock committed, the rest backordered',
+        },
+      ),
+    ),
+    update_line_items: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            order_line_item_id: Type.String({ minLength: 1, description: 'a core line item id' }),
+            quantity: Type.Integer({
+              minimum: 0,
+              maximum: 1_000_000,
+              description: 'the new quantity (never below what is packed or shipped)',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 100 },
+      ),
+    ),
+    remove_line_items: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        minItems: 1,
+        maxItems: 100,
+        description: 'core line item ids: their unpacked units leave the order (409 when units are packed or shipped)',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

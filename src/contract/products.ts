@@ -8,7 +8,7 @@ import { MEASUREMENT_UNITS, PLATFORMS, PRODUCT_TYPES, REPLENISHMENT_STRATEGIES, 
 
 const ProductType = StringEnum(PRODUCT_TYPES);
 const Text = (maxLength = 255) => Type.Optional(Nullable(Type.String({ maxLength })));
-// Master data checked against ISO codes (src/domain/reference/iso.ts), so the OpenAPI document lists them.
+// Master data checked against ISO codes (src/contract/iso.ts), so the OpenAPI document lists them.
 const Currency = Type.Optional(Nullable(StringEnum(CURRENCY_CODES, { description: 'ISO 4217 currency code, e.g. USD' })));
 const Country = Type.Optional(Nullable(StringEnum(COUNTRY_CODES, { description: 'ISO 3166-1 alpha-2 country code, e.g. PT' })));
 const HsCode = Type.Optional(

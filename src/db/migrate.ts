@@ -20,6 +20,10 @@
 // Concurrency: several processes may start at once on one empty database, so the check-and-apply
 // runs under a lock (src/db/migrate-lock.ts): a PostgreSQL session advisory lock, or an IMMEDIATE
 // transaction on a companion file `<db file>.migrate-lock` for SQLite.
+//
+// A migration that needs clean data (a unique index over existing rows) has a check in
+// migration-checks.ts, run just before it: when the data is in the way, the run stops with a
+// one-line MigrationRefused naming the rows and the fix, and records nothing for that migration.
 
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -27,10 +31,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDbUrl } from './client.js';
+import { checkBeforeApplying } from './migration-checks.js';
 import { openMigrationConnection, type MigrationConnection } from './migrate-lock.js';
 import type { Db, Provider } from './types.js';
 
 export { MIGRATION_LOCK_KEY } from './migrate-lock.js';
+export { MigrationRefused } from './migration-checks.js';
 
 export interface MigrateOptions {
   /** Folder holding <timestamp>_<name>/migration.sql; default <package root>/prisma/migrations/<provider>. */
@@ -155,6 +161,8 @@ export function pendingMigrations(migrations: Migration[], rows: RecordRow[]): M
 const switchesForeignKeys = (sql: string) => /^\s*PRAGMA\s+foreign_keys\s*=/im.test(sql);
 
 async function apply(conn: MigrationConnection, provider: Provider, m: Migration): Promise<void> {
+  // Some migrations need clean data first (migration-checks.ts): refused before anything is recorded.
+  await checkBeforeApplying(conn, m.name);
   const id = randomUUID();
   const now = () => (provider === 'sqlite' ? Date.now() : new Date());
   await conn.run(

@@ -9,6 +9,10 @@ export const SERVER_EXAMPLES: Record<string, string[]> = {
   'admin delegation list': ['fos admin delegation list --team <team-id>'],
   'admin warehouse create': ['fos admin warehouse create --team <team-id> --name "Leeds DC" --country GB --city Leeds --zip LS1'],
   'admin warehouse list': ['fos admin warehouse list --team <team-id>'],
+  'admin products dedupe': [
+    'fos admin products dedupe --db ./fos.db            # products sharing a SKU (ignoring case) within a team',
+    'fos admin products dedupe --merge --db ./fos.db    # fold each group into its oldest product, then start fos serve',
+  ],
   'admin warehouse label-format': ['fos admin warehouse label-format <warehouse-id> ZPL   # thermal printers at this warehouse'],
   'admin location-type create': ['fos admin location-type create --team <team-id> --name Pallet'],
   'admin location-type list': ['fos admin location-type list --team <team-id>'],

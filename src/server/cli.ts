@@ -267,6 +267,14 @@ function registerAdminCommands(admin: Command) {
     .action(run('key.tier'));
   key.command('disable').description('Disable a key').argument('<key-id>').action(run('key.disable'));
 
+  admin
+    .command('products')
+    .description('Products of every team')
+    .command('dedupe')
+    .description('List products sharing a SKU (ignoring case) within a team; --merge folds each group into its oldest product')
+    .option('--merge', 'merge each group (levels, movements, order lines…) into its oldest product, one transaction per group')
+    .action(run('products.dedupe'));
+
   const user = admin.command('user').description('People who sign in to connect agents (OAuth)');
   user
     .command('create')

@@ -25,6 +25,8 @@ const STATS: [string, string, string][] = [
   ['products', 'products_team_id_type_idx', '100000 25000 8334'],
   ['products', 'products_barcode_idx', '100000 2'],
   ['products', 'products_sku_idx', '100000 1'],
+  // The SKU-per-team unique index (migration products_sku_unique_per_team): team_id, lower(sku).
+  ['products', 'products_team_id_lower_sku_key', '100000 25000 1'],
   ['products', 'products_fulfiller_team_id_created_at_idx', '100000 100000 1'],
   ['products', 'products_merchant_team_id_created_at_idx', '100000 25000 1'],
   ['products', 'sqlite_autoindex_products_1', '100000 1'],

@@ -220,4 +220,23 @@ describe('fos products import', () => {
     expect(typed.stderr).toMatch(/row 2: weight "heavy" is not a number/);
     expect(typed.stderr).toMatch(/row 2: is_hazmat "maybe" is not true or false/);
   });
+
+  it('refuses codes that are no ISO country / currency or HS code, and a SKU differing only in case', async () => {
+    const file = path.join(dir, 'codes.csv');
+    await writeFile(file, `sku,name,type,country_of_origin,cost_currency\nIMP-C1,C,STANDARD,${'y'.repeat(64)},USDUSDUS\n`);
+    const codes = await fos('products', 'import', file);
+    expect(codes.code).toBe(2);
+    expect(codes.stderr).toMatch(/row 2: country_of_origin/);
+    expect(codes.stderr).toMatch(/row 2: cost_currency/);
+    await writeFile(file, 'sku,name,type,hs_code\nIMP-C2,C,STANDARD,mugs\n');
+    const hs = await fos('products', 'import', file, '--format', 'json');
+    expect(hs.code).not.toBe(0);
+    expect(hs.stderr).toMatch(/hs_code/);
+    expect(await w.t.db.prisma.product.count({ where: { sku: { in: ['IMP-C1', 'IMP-C2'] } } })).toBe(0);
+
+    await writeFile(file, 'sku,name,type\nimp-1,Lower-case twin,STANDARD\n');
+    const twin = await fos('products', 'import', file, '--format', 'json');
+    expect(twin.code).toBe(1);
+    expect(twin.stderr).toMatch(/row 2 \(imp-1\): .*already used by product .* as "IMP-1"/);
+  });
 });

@@ -172,6 +172,47 @@ describe('fos orders hold | release | cancel | backorders, fos fulfillment-order
     expect(empty.code).toBe(2);
   });
 
+  it('edits line items: --add-line, --set-quantity, --remove-line; a packed line refused (exit 5)', async () => {
+    await w.product('CLI-EX-5', { [w.east]: 5 });
+    await w.product('CLI-EX-6', { [w.east]: 5 });
+    await w.product('CLI-EX-7', { [w.east]: 5 });
+    const order = await w.order({ line_items: [line('CLI-EX-5', 2), line('CLI-EX-6', 1)], payment_status: 'PAID' });
+    const [l5, l6] = await w.t.db.prisma.orderLineItem.findMany({
+      where: { order_id: order.id, kind: 'CORE' },
+      orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    });
+    const r = await fos([
+      'orders',
+      'edit',
+      order.order_number,
+      '--add-line',
+      'sku=CLI-EX-7,quantity=3,price=2.5',
+      '--set-quantity',
+      `${l5.id}=4`,
+      '--remove-line',
+      l6.id,
+      '--json',
+      'core_line_item_count,unique_core_line_item_count',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ core_line_item_count: 7, unique_core_line_item_count: 2 });
+    const bad = await fos(['orders', 'edit', order.order_number, '--add-line', 'quantity=1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--add-line quantity=1: needs sku=/);
+    const fo = await w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: order.id, status: 'PENDING' } });
+    const pkg = await w.call('POST', '/v1/ops/packages', {
+      fulfillment_order_id: fo.id,
+      weight: 100,
+      weight_unit: 'G',
+      package_line_items: [{ sku: 'CLI-EX-5', quantity: 1 }],
+    });
+    expect(pkg.statusCode, pkg.body).toBe(201);
+    const packed = await fos(['orders', 'edit', order.order_number, '--remove-line', l5.id]);
+    expect(packed.code).toBe(5);
+    expect(packed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(packed.stderr).toMatch(/1 of its 4 units are packed or shipped/);
+  });
+
   it("sets a delegation's rate card from a file: a new version each time", async () => {
     const m = await w.t.merchant();
     const file = path.join(tmpdir(), `card-${process.pid}.json`);

@@ -1,6 +1,8 @@
 import type { Db, Shop } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
+import { invalid } from '../errors.js';
 import { normalizeAddress } from '../orders/address.js';
+import { CURRENCY_CODES } from '../../contract/iso.js';
 import { METADATA_KEYS, ORDER_CONFIG_DEFAULTS, type HoldReason, type OrderMetadata } from '../../contract/orders-enums.js';
 import type { DraftPayload } from '../orders/drafts.js';
 import { allocatePending } from '../orders/pending.js';
@@ -82,7 +84,14 @@ function payloadOf(shop: Shop, o: ChannelOrder): DraftPayload {
   };
 }
 
+const CURRENCIES = new Set<string>(CURRENCY_CODES);
+
 async function createFromChannel(db: Db, shop: Shop, o: ChannelOrder) {
+  // Master data stays clean (issue 25): an order in a currency that is no ISO 4217 code is not
+  // stored (the delivery or sync reports it); a country that is no ISO 3166-1 code fails the
+  // address check below, so the order is held (ADDRESS_VERIFICATION_FAILED) until a person fixes it.
+  if (!CURRENCIES.has(o.currency))
+    throw invalid('currency', `order ${o.order_number} has currency ${JSON.stringify(o.currency)}, not an ISO 4217 code`);
   const lines = await matchLines(db, shop, o);
   const unmatched = lines.filter((l) => !l.product);
   const plan = planOrder(

@@ -6,6 +6,7 @@ import { ChannelCallError, type ChannelEnv } from './http.js';
 import { intakeOrder } from './intake.js';
 import { shopScope } from './shops.js';
 import type { ChannelVariant, OpenConnection } from './types.js';
+import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from '../../contract/iso.js';
 
 // Orders in by sync, and listings. Webhooks get lost; a sync pulls the orders updated since the
 // last one (the first sync of a connection: every open order) through the same idempotent
@@ -64,6 +65,24 @@ async function pullListings(db: Db, shop: Shop, conn: OpenConnection, env: Chann
   }
 }
 
+const COUNTRIES = new Set<string>(COUNTRY_CODES);
+const CURRENCIES = new Set<string>(CURRENCY_CODES);
+const HS_CODE = new RegExp(HS_CODE_PATTERN);
+
+/** A platform's code that is no ISO country / currency or HS code is not stored (null), never stored invalid. */
+function cleanCodes(v: ChannelVariant): ChannelVariant {
+  const upper = (x: string | null) => x?.trim().toUpperCase() ?? null;
+  const country = upper(v.country_of_origin);
+  const currency = upper(v.currency);
+  const hs = v.hs_code?.trim() ?? null;
+  return {
+    ...v,
+    country_of_origin: country && COUNTRIES.has(country) ? country : null,
+    currency: currency && CURRENCIES.has(currency) ? currency : null,
+    hs_code: hs && HS_CODE.test(hs) ? hs : null,
+  };
+}
+
 /** Upserts listing variants linked by SKU to the merchant's products; variants with no such product are counted, not stored. */
 async function storeVariants(db: Db, shop: Shop, variants: ChannelVariant[], s: SyncSummary) {
   const skus = [...new Set(variants.map((v) => v.sku).filter((x): x is string => !!x))];
@@ -83,7 +102,7 @@ async function storeVariants(db: Db, shop: Shop, variants: ChannelVariant[], s: 
       s.listings.unmatched++;
       continue;
     }
-    const { remote_inventory_item_id, ...fields } = v;
+    const { remote_inventory_item_id, ...fields } = cleanCodes(v);
     const data = { ...fields, remote_inventory_item_id, product_id: productId, shop_id: shop.id, synced_at: now };
     await db.prisma.productListingVariant.upsert({
       where: { shop_id_remote_id: { shop_id: shop.id, remote_id: v.remote_id } },

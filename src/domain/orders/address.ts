@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ADDRESS_FIELDS } from '../../contract/enums.js';
 export { ADDRESS_FIELDS };
+import { COUNTRY_CODES } from '../../contract/iso.js';
 
 // Offline, deterministic address check. No carrier or postal service is called: the result
 // depends only on the fields, so the same address always gives the same answer (and hash).
@@ -54,6 +55,8 @@ const ZIP_RULES: Record<string, RegExp> = {
   AU: /^\d{4}$/,
 };
 
+const COUNTRIES = new Set<string>(COUNTRY_CODES);
+
 const clean = (v: string | null | undefined) => (typeof v === 'string' && v.trim() ? v.trim().replace(/\s+/g, ' ') : null);
 
 export function verifyAddress(address: Address | null | undefined): AddressVerification {
@@ -66,7 +69,7 @@ export function verifyAddress(address: Address | null | undefined): AddressVerif
   if (!clean(a.address1)) errors.push({ code: 'MISSING_STREET', message: 'address1 is required.' });
   if (!clean(a.city)) errors.push({ code: 'MISSING_CITY', message: 'city is required.' });
   if (!country) errors.push({ code: 'MISSING_COUNTRY', message: 'country is required.' });
-  else if (!/^[A-Z]{2}$/.test(country)) errors.push({ code: 'INVALID_COUNTRY', message: 'country must be an ISO 3166-1 alpha-2 code.' });
+  else if (!COUNTRIES.has(country)) errors.push({ code: 'INVALID_COUNTRY', message: 'country must be an ISO 3166-1 alpha-2 code.' });
   if (country && NEEDS_STATE.has(country) && !state) errors.push({ code: 'MISSING_STATE', message: `state is required for ${country}.` });
   if (country === 'US' && state && !/^[A-Za-z]{2}$/.test(state)) {
     errors.push({ code: 'INVALID_STATE', message: 'state must be a two-letter code for US addresses.' });

@@ -6,6 +6,7 @@ import { lockHeld } from '../fulfillment/locks.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { addressHash, verifyAddress, type Address } from './address.js';
 import { ALLOCATABLE_STATUSES, orderLabel, type OrderConfig } from '../../contract/orders-enums.js';
+import { applyLineChanges, hasLineChanges, loadAdded, type LineChanges } from './edit-lines.js';
 import { getOrder } from './orders.js';
 
 // PATCH /v1/ops/orders/{id}: the shipping address (re-verified when the order's config asks for it,
@@ -14,9 +15,10 @@ import { getOrder } from './orders.js';
 // one of the order's fulfillment orders (409 naming the holder). One transaction: its first
 // statement touches the order's open fulfillment orders (a write: SQLite's write lock; PostgreSQL's
 // row locks, which a lock's compare-and-set takes too), so a lock cannot slip in between the check
-// and the change.
+// and the change. Line items (add, set quantity, remove) are changed in the same transaction
+// (edit-lines.ts), stock re-committed through the ledger.
 
-export interface OrderEdit {
+export interface OrderEdit extends LineChanges {
   shipping_address?: Address;
   shipping_method?: string | null;
   note?: string | null;
@@ -24,7 +26,13 @@ export interface OrderEdit {
   lock_address?: boolean;
 }
 
+const LINE_KEYS = ['add_line_items', 'update_line_items', 'remove_line_items'] as const;
+
 export async function editOrder(db: Db, teamId: string, orderId: string, edit: OrderEdit) {
+  const owner = await db.prisma.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { merchant_team_id: true } });
+  if (!owner) throw notFound('Order', orderId);
+  // Products of added lines are looked up before the transaction (a 400 names every unknown one).
+  const added = await loadAdded(db, owner.merchant_team_id, edit.add_line_items);
   await writeTx(db, async (tx) => {
     const now = new Date();
     await tx.fulfillmentOrder.updateMany({
@@ -33,7 +41,20 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
     });
     const order = await tx.order.findFirst({
       where: { id: orderId, fulfiller_team_id: teamId },
-      select: { status: true, order_number: true, lock_address: true, config: true },
+      select: {
+        id: true,
+        status: true,
+        order_number: true,
+        lock_address: true,
+        config: true,
+        fulfiller_team_id: true,
+        merchant_team_id: true,
+        shop_id: true,
+        priority_rank: true,
+        payment_status: true,
+        total_tax: true,
+        total_shipping: true,
+      },
     });
     if (!order) throw notFound('Order', orderId);
     if (!ALLOCATABLE_STATUSES.includes(order.status)) {
@@ -49,7 +70,7 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
       const lock = activeLock(fo, now);
       if (lock) throw lockHeld(fo.id, lock);
     }
-    const data: Record<string, unknown> = {};
+    const data: Record<string, unknown> = { updated_at: now };
     if (edit.shipping_address) {
       // lock_address: the address was confirmed and must not change, unless this edit also unlocks it.
       if (order.lock_address && edit.lock_address !== false) {
@@ -71,10 +92,21 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
     for (const key of ['shipping_method', 'note', 'tags', 'lock_address'] as const) {
       if (edit[key] !== undefined) data[key] = edit[key];
     }
-    const changed = Object.keys(edit).filter((k) => edit[k as keyof OrderEdit] !== undefined);
+    const changed = Object.keys(edit).filter((k) => edit[k as keyof OrderEdit] !== undefined && !LINE_KEYS.includes(k as never));
+    // Lines before the order row (the area's lock order: lines, then levels, then the order).
+    const units = hasLineChanges(edit)
+      ? await applyLineChanges(tx, { ...order, order_number: orderLabel(order.order_number) }, edit, added)
+      : null;
+    if (units?.complete) Object.assign(data, { status: 'CLOSED', fulfillment_status: 'FULFILLED', closed_at: now });
     const res = await tx.order.updateMany({ where: { id: orderId, status: { in: ALLOCATABLE_STATUSES as never } }, data });
     if (res.count !== 1) throw conflict(`Order ${orderLabel(order.order_number)} changed while it was being edited; try again.`);
-    await enqueueEvent(tx, teamId, 'order.updated', { order_id: orderId, order_number: order.order_number, changed });
+    if (units) changed.push('line_items');
+    await enqueueEvent(tx, teamId, 'order.updated', {
+      order_id: orderId,
+      order_number: order.order_number,
+      changed,
+      ...(units ? { units_added: units.added, units_removed: units.removed } : {}),
+    });
   });
   return getOrder(db, teamId, orderId);
 }

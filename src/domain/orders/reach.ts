@@ -80,7 +80,12 @@ export interface ResolvedProduct {
 }
 
 /** One product per line, from the merchant's products; all unknown lines reported at once. */
-export async function resolveProducts(db: Db, merchantTeamId: string, lines: LineRef[]): Promise<ResolvedProduct[]> {
+export async function resolveProducts(
+  db: Db,
+  merchantTeamId: string,
+  lines: LineRef[],
+  at = 'body.line_items',
+): Promise<ResolvedProduct[]> {
   const owned = { OR: [{ team_id: merchantTeamId }, { merchant_team_id: merchantTeamId }] };
   const ids = [...new Set(lines.map((l) => l.product_id).filter((v): v is string => !!v))];
   const skus = [...new Set(lines.filter((l) => !l.product_id && l.sku).map((l) => l.sku!))];
@@ -98,7 +103,7 @@ export async function resolveProducts(db: Db, merchantTeamId: string, lines: Lin
   const errors: FieldError[] = [];
   const out: ResolvedProduct[] = [];
   lines.forEach((line, i) => {
-    const path = `body.line_items.${i}`;
+    const path = `${at}.${i}`;
     if (!line.product_id && !line.sku) {
       errors.push({ path: `${path}.product_id`, message: 'give product_id or sku' });
       return;

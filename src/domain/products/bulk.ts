@@ -7,6 +7,7 @@ import { opsOwner } from './products.js';
 import type { Caller } from './reach.js';
 import type { Owner } from './write.js';
 import { insertProducts, lockBySku, updateProducts, type LockedProduct } from './bulk-write.js';
+import { skuOwners, skuTaken, type SkuOwner } from './sku.js';
 
 // POST /v1/ops/products/bulk: up to 1,000 products upserted by SKU within one owner team (the
 // caller's, or a delegated merchant's). A SKU that names an existing product of the team updates
@@ -58,7 +59,13 @@ type Plan =
 
 async function upsertRows(tx: TxClient, db: Db, owner: Owner, rows: BulkRow[]): Promise<BulkAnswer> {
   const locked = await lockBySku(tx, db.provider, owner.team_id, [...new Set(rows.map((r) => r.sku))]);
-  const plans = planRows(rows, locked);
+  // SKUs another product of the team has in another case (unique per team ignoring case: sku.ts).
+  const owners = await skuOwners(
+    tx,
+    owner.team_id,
+    rows.map((r) => r.sku),
+  );
+  const plans = planRows(rows, locked, owners);
   const creates = plans.filter((p) => p.op === 'create');
   const ids = await insertProducts(
     tx,
@@ -81,19 +88,23 @@ async function upsertRows(tx: TxClient, db: Db, owner: Owner, rows: BulkRow[]): 
  * What each row does, in request order. Every per-row refusal lives here (the single place a new
  * row check plugs in), so the writes that follow cannot fail for one row.
  */
-function planRows(rows: BulkRow[], locked: LockedProduct[]): Plan[] {
+function planRows(rows: BulkRow[], locked: LockedProduct[], owners: Map<string, SkuOwner>): Plan[] {
   const bySku = new Map<string, LockedProduct[]>();
   for (const p of locked) bySku.set(p.sku, [...(bySku.get(p.sku) ?? []), p]);
   const firstRow = new Map<string, number>();
   return rows.map((row, index): Plan => {
     const fail = (kind: ProblemKind, detail: string): Plan => ({ index, row, op: 'fail', kind, detail });
     const sku = JSON.stringify(row.sku);
-    const seen = firstRow.get(row.sku);
-    if (seen !== undefined) return fail('validation-failed', `SKU ${sku} is already on products[${seen}]; give each SKU once.`);
-    firstRow.set(row.sku, index);
+    const folded = row.sku.toLowerCase();
+    const seen = firstRow.get(folded);
+    if (seen !== undefined)
+      return fail('validation-failed', `SKU ${sku} is already on products[${seen}] (ignoring case); give each SKU once.`);
+    firstRow.set(folded, index);
     const found = bySku.get(row.sku) ?? [];
     if (found.length > 1) return fail('conflict', `SKU ${sku} names ${found.length} products of the team; update them one by one by id.`);
     if (found.length === 1) return { index, row, op: 'update', locked: found[0] };
+    const twin = owners.get(folded);
+    if (twin) return fail('conflict', skuTaken(row.sku, twin).message);
     if (!row.name || !row.type) return fail('validation-failed', `SKU ${sku} is new: name and type are required to create it.`);
     return { index, row, op: 'create' };
   });

@@ -213,11 +213,13 @@ export default async function routes(app: FastifyInstance) {
       schema: {
         operationId: 'updateOrder',
         tags,
-        summary: 'Edit an open order (shipping address, shipping method, note, tags, lock_address)',
+        summary: 'Edit an open order (shipping address, shipping method, note, tags, lock_address, line items)',
         description:
           "The shipping address is re-verified (when the order's config enables verification) and refused while lock_address " +
           'is set (send lock_address false with it). 409 while any of its fulfillment orders is locked (naming the holder) and for ' +
-          'CLOSED or CANCELLED orders. Emits order.updated with the changed fields.',
+          "CLOSED or CANCELLED orders. Line items: add_line_items, update_line_items (set a core line's quantity), remove_line_items; " +
+          'stock is re-committed and fulfillment orders updated in the same transaction (packed or shipped units cannot be removed: 409). ' +
+          'Emits order.updated with the changed fields.',
         params: IdParams('order_id'),
         body: OrderEditBody,
         response: { 200: OrderSchema },

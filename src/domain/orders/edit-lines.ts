@@ -1,0 +1,253 @@
+import { v7 as uuidv7 } from 'uuid';
+import type { Db, TxClient } from '../../db/types.js';
+import { conflict, invalid } from '../errors.js';
+import { applyToLevel } from '../inventory/ledger.js';
+import { allocateLines, queueReservations } from './allocation.js';
+import { writeFulfillmentOrders } from './fulfillment-split.js';
+import { resolveProducts } from './reach.js';
+import { refreshOrder, settleFulfillmentOrders } from './edit-settle.js';
+
+// Line items of PATCH /v1/ops/orders/{id} (docs/orders.md "Edit"): add lines, set the quantity of
+// a CORE line, remove one. Runs inside editOrder's transaction, after its first statement has
+// claimed every open fulfillment order of the order (the row a lock, a pack and a fulfil take
+// first too), so no package can be made and no unit shipped while this edits: what it reads as
+// packed or shipped stays so until it commits. Every stock change goes through the ledger:
+//  - fewer units: waiting units go first (no stock involved), then unpacked units of the open
+//    fulfillment orders (PENDING ones first), whose committed stock is RELEASED (reason
+//    ORDER_EDITED); packed or shipped units are never taken (409);
+//  - more units: committed where stock is (COMMITTED movements, the order's priority respected
+//    as at conversion), added to the PENDING fulfillment order of that warehouse or a new one;
+//    the rest waits as a backorder;
+//  - a fulfillment order left with nothing is CANCELLED (or FULFILLED if part of it shipped).
+
+export interface AddLine {
+  product_id?: string;
+  sku?: string;
+  quantity: number;
+  price?: number;
+}
+
+export interface LineChanges {
+  add_line_items?: AddLine[];
+  update_line_items?: { order_line_item_id: string; quantity: number }[];
+  remove_line_items?: string[];
+}
+
+export interface EditedOrder {
+  id: string;
+  order_number: string;
+  fulfiller_team_id: string;
+  merchant_team_id: string;
+  shop_id: string | null;
+  priority_rank: number;
+  payment_status: string;
+  total_tax: number;
+  total_shipping: number;
+}
+
+const OPEN_FO = ['PENDING', 'ACCEPTED', 'IN_PROGRESS'];
+type Products = Awaited<ReturnType<typeof loadAdded>>;
+
+export const hasLineChanges = (c: LineChanges) =>
+  !!(c.add_line_items?.length || c.update_line_items?.length || c.remove_line_items?.length);
+
+/** Before the transaction: the products of added lines (the merchant's), with bundle components. */
+export async function loadAdded(db: Db, merchantTeamId: string, add: AddLine[] | undefined) {
+  if (!add?.length) return [];
+  const found = await resolveProducts(db, merchantTeamId, add, 'body.add_line_items');
+  const full = await db.prisma.product.findMany({
+    where: { id: { in: found.map((p) => p.id) } },
+    include: { components: { where: { kind: 'VIRTUAL_BUNDLE' }, include: { component: true }, orderBy: { created_at: 'asc' } } },
+  });
+  return found.map((p) => full.find((f) => f.id === p.id)!);
+}
+
+/** Applies the line changes; returns the number of units added and removed. */
+export async function applyLineChanges(tx: TxClient, order: EditedOrder, changes: LineChanges, added: Products) {
+  const cores = await tx.orderLineItem.findMany({ where: { order_id: order.id, kind: 'CORE' }, orderBy: { id: 'asc' } });
+  const targets = new Map<string, number>();
+  const setTarget = (id: string, q: number, path: string) => {
+    if (!cores.some((c) => c.id === id)) throw invalid(path, `is not a core line item of order ${order.order_number}`);
+    if (targets.has(id)) throw invalid(path, 'names a line already changed by this edit');
+    targets.set(id, q);
+  };
+  changes.update_line_items?.forEach((u, i) =>
+    setTarget(u.order_line_item_id, u.quantity, `body.update_line_items.${i}.order_line_item_id`),
+  );
+  changes.remove_line_items?.forEach((id, i) => setTarget(id, 0, `body.remove_line_items.${i}`));
+  let removed = 0;
+  let grown = 0;
+  for (const line of cores) {
+    if (!targets.has(line.id)) continue;
+    const current = line.total_quantity - line.removed_quantity;
+    const want = targets.get(line.id)!;
+    if (want < current) removed += await shrinkLine(tx, order, line, current - want, current);
+    else if (want > current) grown += await growLine(tx, order, line, want - current);
+  }
+  for (const [i, a] of (changes.add_line_items ?? []).entries()) grown += await addLine(tx, order, a, added[i]);
+  await settleFulfillmentOrders(tx, order.id);
+  const complete = await refreshOrder(tx, order);
+  return { added: grown, removed, complete };
+}
+
+type Core = Awaited<ReturnType<TxClient['orderLineItem']['findMany']>>[number];
+
+/** Takes `d` units off a CORE line: waiting ones first, then unpacked units of open fulfillment orders. */
+async function shrinkLine(tx: TxClient, order: EditedOrder, line: Core, d: number, current: number): Promise<number> {
+  const foLines = await tx.fulfillmentOrderLineItem.findMany({
+    where: { order_line_item_id: line.id, remaining_quantity: { gt: 0 }, fulfillment_order: { status: { in: OPEN_FO } } },
+    include: { fulfillment_order: { select: { id: true, status: true, warehouse_id: true } } },
+    orderBy: { id: 'asc' },
+  });
+  const packedRows = foLines.length
+    ? await tx.packageLineItem.groupBy({
+        by: ['core_fulfillment_order_line_item_id'],
+        where: { core_fulfillment_order_line_item_id: { in: foLines.map((l) => l.id) }, package: { status: 'PENDING' } },
+        _sum: { quantity: true },
+      })
+    : [];
+  const packed = new Map(packedRows.map((r) => [r.core_fulfillment_order_line_item_id!, r._sum.quantity ?? 0]));
+  const free = (l: (typeof foLines)[number]) => Math.max(0, l.remaining_quantity - (packed.get(l.id) ?? 0));
+  const removable = line.unallocated_quantity + foLines.reduce((s, l) => s + free(l), 0);
+  if (d > removable) {
+    const floor = current - removable;
+    throw conflict(
+      `Line ${line.id} (${line.sku ?? line.name}): ${floor} of its ${current} units are packed or shipped; its quantity cannot go below ${floor}.`,
+      { order_line_item_id: line.id, minimum_quantity: floor },
+    );
+  }
+  const fromWaiting = Math.min(d, line.unallocated_quantity);
+  let rest = d - fromWaiting;
+  // The line first: a release below fills backorders, which must not see these units as waiting.
+  const res = await tx.orderLineItem.updateMany({
+    where: { id: line.id, remaining_quantity: { gte: d }, unallocated_quantity: { gte: fromWaiting } },
+    data: { remaining_quantity: { decrement: d }, removed_quantity: { increment: d }, unallocated_quantity: { decrement: fromWaiting } },
+  });
+  if (res.count !== 1) throw conflict(`Order line ${line.id} changed while the order was being edited; try again.`);
+  // PENDING fulfillment orders first: nobody has started on them.
+  const rank = (s: string) => OPEN_FO.indexOf(s);
+  for (const l of [...foLines].sort((a, b) => rank(a.fulfillment_order.status) - rank(b.fulfillment_order.status))) {
+    const n = Math.min(rest, free(l));
+    if (n <= 0) continue;
+    await tx.fulfillmentOrderLineItem.update({
+      where: { id: l.id },
+      data: { quantity: { decrement: n }, remaining_quantity: { decrement: n } },
+    });
+    await release(tx, line.product_id, l.fulfillment_order.warehouse_id, l.fulfillment_order.id, n);
+    rest -= n;
+  }
+  if (fromWaiting) await tx.order.update({ where: { id: order.id }, data: { unallocated_quantity: { decrement: fromWaiting } } });
+  await followOriginal(tx, line, -d);
+  return d;
+}
+
+async function release(tx: TxClient, productId: string | null, warehouseId: string, foId: string, n: number) {
+  if (!productId) return;
+  const level = await tx.inventoryLevel.findFirst({
+    where: { product_id: productId, warehouse_id: warehouseId },
+    select: { id: true, product_id: true, warehouse_id: true },
+  });
+  const ok =
+    level &&
+    (await applyToLevel(
+      tx,
+      level,
+      { committed: -n },
+      { kind: 'RELEASED', reason: 'ORDER_EDITED', reference_type: 'fulfillment_order', reference_id: foId },
+    ));
+  if (!ok)
+    throw conflict(`Inventory of product ${productId} in warehouse ${warehouseId} has less than ${n} committed; it cannot be released.`);
+}
+
+/** Adds `d` units to a CORE line: committed where stock is, the rest waits. */
+async function growLine(tx: TxClient, order: EditedOrder, line: Core, d: number): Promise<number> {
+  await tx.orderLineItem.update({
+    where: { id: line.id },
+    data: { total_quantity: { increment: d }, remaining_quantity: { increment: d } },
+  });
+  await allocate(tx, order, { ...line, total_quantity: line.total_quantity + d }, d);
+  await followOriginal(tx, line, d);
+  return d;
+}
+
+/** Commits up to `d` units of the line (after what orders at or above this one's priority wait for). */
+async function allocate(tx: TxClient, order: EditedOrder, line: Core, d: number) {
+  if (!line.product_id) return;
+  const reserved = await queueReservations(tx, order.fulfiller_team_id, [line.product_id], order.priority_rank);
+  // This order's own waiting units are not ahead of it.
+  const own = await tx.orderLineItem.aggregate({
+    where: { order_id: order.id, kind: 'CORE', product_id: line.product_id },
+    _sum: { unallocated_quantity: true },
+  });
+  reserved.set(line.product_id, Math.max(0, (reserved.get(line.product_id) ?? 0) - (own._sum.unallocated_quantity ?? 0)));
+  const allocations = await allocateLines(
+    tx,
+    order.fulfiller_team_id,
+    [{ key: line.id, product_id: line.product_id, quantity: d }],
+    reserved,
+    order.id,
+  );
+  await writeFulfillmentOrders(tx, order, new Map([[line.id, line]]), allocations, { appendToPending: true });
+  const waiting = d - allocations.reduce((s, a) => s + a.quantity, 0);
+  if (waiting > 0) {
+    await tx.orderLineItem.update({ where: { id: line.id }, data: { unallocated_quantity: { increment: waiting } } });
+    await tx.order.update({ where: { id: order.id }, data: { unallocated_quantity: { increment: waiting } } });
+  }
+}
+
+/** A new sold line: its ORIGINAL line and CORE line(s) (a virtual bundle ships as its components). */
+async function addLine(tx: TxClient, order: EditedOrder, a: AddLine, product: Products[number]): Promise<number> {
+  await tx.orderLineItem.create({
+    data: {
+      order_id: order.id,
+      kind: 'ORIGINAL',
+      product_id: product.id,
+      shop_id: order.shop_id,
+      sku: product.sku,
+      name: product.name,
+      image_url: product.image_url,
+      price: a.price ?? 0,
+      total_quantity: a.quantity,
+      remaining_quantity: a.quantity,
+    },
+  });
+  const parts =
+    product.type === 'VIRTUAL_BUNDLE' && product.components.length
+      ? product.components.map((c) => ({ item: c.component, quantity: a.quantity * Math.max(1, Math.round(c.component_quantity)) }))
+      : [{ item: product, quantity: a.quantity }];
+  for (const part of parts) {
+    const core = await tx.orderLineItem.create({
+      data: {
+        id: uuidv7(),
+        order_id: order.id,
+        kind: 'CORE',
+        product_id: part.item.id,
+        sku: part.item.sku,
+        name: part.item.name,
+        image_url: part.item.image_url,
+        price: parts.length === 1 ? (a.price ?? 0) : 0,
+        total_quantity: part.quantity,
+        remaining_quantity: part.quantity,
+      },
+    });
+    await allocate(tx, order, core, part.quantity);
+  }
+  return a.quantity;
+}
+
+/** The ORIGINAL line sold as this CORE line (same product, not a bundle) follows its quantity. */
+async function followOriginal(tx: TxClient, core: Core, delta: number) {
+  const originals = await tx.orderLineItem.findMany({
+    where: { order_id: core.order_id, kind: 'ORIGINAL', product_id: core.product_id },
+    select: { id: true, remaining_quantity: true },
+  });
+  if (originals.length !== 1 || !core.product_id) return;
+  const n = delta < 0 ? Math.min(-delta, originals[0].remaining_quantity) : 0;
+  await tx.orderLineItem.update({
+    where: { id: originals[0].id },
+    data:
+      delta > 0
+        ? { total_quantity: { increment: delta }, remaining_quantity: { increment: delta } }
+        : { remaining_quantity: { decrement: n }, removed_quantity: { increment: n } },
+  });
+}
