@@ -53,7 +53,7 @@ describe('SKU unique per team, ignoring case', () => {
     const out = res.json();
     expect(out.results.map((r: any) => r.status)).toEqual(['failed', 'created', 'failed']);
     expect(out.results[0].error.detail).toMatch(/already used by product .* as "Bulk-Case"/);
-    expect(out.results[2].error.detail).toMatch(/already used by product .* as "Bulk-New"/);
+    expect(out.results[2].error.detail).toMatch(/already on products\[1\] \(ignoring case\)/);
   });
 
   it('racing creates of one SKU in two cases: exactly one is created, the other a 409', async () => {
