@@ -32,6 +32,7 @@ import warehouses from './ops/warehouses.js';
 import shops from './shops.js';
 import channelWebhooks from './channel-webhooks.js';
 import locations from './ops/locations.js';
+import floor from './floor.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -70,6 +71,7 @@ export async function registerRoutes(app: FastifyInstance) {
     shops,
     channelWebhooks,
     locations,
+    floor,
   ]) {
     await app.register(plugin);
   }
