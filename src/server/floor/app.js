@@ -40,7 +40,7 @@ function say(text, kind = 'ok') {
 /** A refusal or failure, in the server's words; a refusal names what to do instead. */
 function sayError(err) {
   if (!(err instanceof ApiError)) return say(err.message, 'error');
-  if (err.status === 401 && !session()) return showSignIn('Your sign-in ended. Sign in again.');
+  if (err.status === 401 && !session() && state.screen !== 'sign-in') return showSignIn('Your sign-in ended. Sign in again.');
   const e = err.body.expected;
   const hint = e && e.location_name ? ` Next: ${e.location_name} · ${e.sku}${e.lot_code ? ` lot ${e.lot_code}` : ''} × ${e.quantity}` : '';
   say(`${err.message}${hint}`, 'error');
@@ -298,6 +298,8 @@ $('undo').addEventListener('click', async () => {
       }
       state.next = state.rows.find((r) => r.remaining > 0) ?? null;
       state.complete = !state.next;
+      // The picker is still at that bin: the next item scan needs no bin scan first.
+      state.location = last.scan.location_name;
       renderPick();
     } else {
       await api.undoPackScan(last.target, last.scan.id);
