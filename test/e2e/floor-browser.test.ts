@@ -47,7 +47,12 @@ beforeAll(async () => {
     ['A-01', mug.products[0].id],
     ['A-03', tea.products[0].id],
   ])
-    await ok('POST', '/v1/ops/inventory/adjustments', { warehouse_id: wh, reason: 'FOUND', location: bin, lines: [{ product_id: product, delta: 5 }] });
+    await ok('POST', '/v1/ops/inventory/adjustments', {
+      warehouse_id: wh,
+      reason: 'FOUND',
+      location: bin,
+      lines: [{ product_id: product, delta: 5 }],
+    });
   const session = await ok('POST', '/v1/ops/picking-sessions', { name: 'Morning wave' });
   for (const [fo, tote] of [
     [mug.fo.id, 'T-1'],

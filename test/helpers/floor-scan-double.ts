@@ -90,7 +90,8 @@ export function floorScanDouble(): { state: FloorScanDouble; plugin: (app: Fasti
     const product = await app.db.prisma.product.findFirst({ where: { OR: [{ barcode: body.barcode }, { sku: body.barcode }] } });
     if (!product) return problem(reply, 422, `Unknown barcode ${body.barcode}.`, { expected });
     if (!next) return problem(reply, 409, 'This session is picked: nothing is left to pick.', { expected });
-    if (location.id !== next.location_id) return problem(reply, 409, `Wrong bin ${location.name}: go to ${next.location_name}.`, { expected });
+    if (location.id !== next.location_id)
+      return problem(reply, 409, `Wrong bin ${location.name}: go to ${next.location_name}.`, { expected });
     if (product.id !== next.product_id) return problem(reply, 409, `${product.sku} is not needed at ${location.name}.`, { expected });
     if (quantity > next.remaining) return problem(reply, 409, `Only ${next.remaining} more needed here.`, { expected });
     const tote = next.totes[0];
@@ -121,7 +122,11 @@ export function floorScanDouble(): { state: FloorScanDouble; plugin: (app: Fasti
         const s = scans.find((x) => x.product_id === pid)!;
         return { sku: s.sku, product_id: pid, lot_code: s.lot_code, quantity: byProduct(pid) };
       }),
-      remaining: fo.line_items.map((l) => ({ sku: l.sku, product_id: l.product_id, quantity: l.remaining_quantity - byProduct(l.product_id) })),
+      remaining: fo.line_items.map((l) => ({
+        sku: l.sku,
+        product_id: l.product_id,
+        quantity: l.remaining_quantity - byProduct(l.product_id),
+      })),
       get complete() {
         return this.remaining.every((r) => r.quantity <= 0);
       },
@@ -137,8 +142,16 @@ export function floorScanDouble(): { state: FloorScanDouble; plugin: (app: Fasti
     if (!product) return problem(reply, 422, `Unknown barcode ${body.barcode}.`, { expected: now.remaining });
     const need = now.remaining.find((r) => r.product_id === product.id);
     if (!need) return problem(reply, 409, `${product.sku} is not in this order.`, { expected: now.remaining });
-    if (quantity > need.quantity) return problem(reply, 409, `Only ${need.quantity} more ${product.sku} needed.`, { expected: now.remaining });
-    const scan = { id: randomUUID(), product_id: product.id, sku: product.sku, lot_code: null, quantity, created_at: new Date().toISOString() };
+    if (quantity > need.quantity)
+      return problem(reply, 409, `Only ${need.quantity} more ${product.sku} needed.`, { expected: now.remaining });
+    const scan = {
+      id: randomUUID(),
+      product_id: product.id,
+      sku: product.sku,
+      lot_code: null,
+      quantity,
+      created_at: new Date().toISOString(),
+    };
     state.packScans.set(id, [...(state.packScans.get(id) ?? []), scan]);
     const after = await packBody(app, id);
     return { scan, scanned: after.scanned, remaining: after.remaining, complete: after.complete };
@@ -160,7 +173,10 @@ export function floorScanDouble(): { state: FloorScanDouble; plugin: (app: Fasti
       },
     });
     if (res.statusCode === 201) state.packScans.delete(id);
-    return reply.code(res.statusCode).type(res.headers['content-type'] as string).send(res.body);
+    return reply
+      .code(res.statusCode)
+      .type(res.headers['content-type'] as string)
+      .send(res.body);
   }
 
   const write = { config: { permission: 'WRITE_FULFILLMENTS' as const, family: 'ops' as const }, schema: { hide: true } };
@@ -169,7 +185,10 @@ export function floorScanDouble(): { state: FloorScanDouble; plugin: (app: Fasti
     app.post('/v1/ops/picking-sessions/:id/scans', write, (req, reply) => once(req, reply, () => pickScan(app, req, reply)));
     app.delete('/v1/ops/picking-sessions/:id/scans/:scan_id', write, async (req, reply) => {
       const { id, scan_id } = req.params as { id: string; scan_id: string };
-      state.pickScans.set(id, (state.pickScans.get(id) ?? []).filter((s) => s.id !== scan_id));
+      state.pickScans.set(
+        id,
+        (state.pickScans.get(id) ?? []).filter((s) => s.id !== scan_id),
+      );
       return reply.code(204).send();
     });
     app.get('/v1/ops/fulfillment-orders/:id/pack-scans', read, async (req) => {
@@ -179,7 +198,10 @@ export function floorScanDouble(): { state: FloorScanDouble; plugin: (app: Fasti
     app.post('/v1/ops/fulfillment-orders/:id/pack-scans', write, (req, reply) => once(req, reply, () => packScan(app, req, reply)));
     app.delete('/v1/ops/fulfillment-orders/:id/pack-scans/:scan_id', write, async (req, reply) => {
       const { id, scan_id } = req.params as { id: string; scan_id: string };
-      state.packScans.set(id, (state.packScans.get(id) ?? []).filter((s) => s.id !== scan_id));
+      state.packScans.set(
+        id,
+        (state.packScans.get(id) ?? []).filter((s) => s.id !== scan_id),
+      );
       return reply.code(204).send();
     });
     app.post('/v1/ops/fulfillment-orders/:id/pack', write, (req, reply) => once(req, reply, () => pack(app, req, reply)));

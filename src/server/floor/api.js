@@ -34,7 +34,7 @@ async function request(method, path, { body, token, key } = {}) {
     throw new NetworkError('No connection to the server.');
   }
   const text = await res.text();
-  let parsed = null;
+  let parsed;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {

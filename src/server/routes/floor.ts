@@ -19,6 +19,9 @@ const ASSETS: Record<string, string> = {
   'app.js': 'text/javascript; charset=utf-8',
   'api.js': 'text/javascript; charset=utf-8',
   'scan.js': 'text/javascript; charset=utf-8',
+  'ui.js': 'text/javascript; charset=utf-8',
+  'pick.js': 'text/javascript; charset=utf-8',
+  'pack.js': 'text/javascript; charset=utf-8',
 };
 
 // Compiled, this module is dist/server/routes/floor.js; from source (tests), src/server/routes.
