@@ -50,7 +50,9 @@ describe('signing in on /floor', () => {
     const s = res.json();
     expect(s).toMatchObject({ token_type: 'Bearer', user: { email: picker.email }, team: { id: t.teamId } });
     const as = (token: string) => ({ token });
-    expect((await t.call('GET', '/v1/ops/picking-sessions', as(s.access_token))).statusCode).toBe(200);
+    const sessions = await t.call('GET', '/v1/ops/picking-sessions', as(s.access_token));
+    expect(sessions.statusCode).toBe(200);
+    expect(sessions.headers['x-ratelimit-limit']).toBe('120');
     // Bounded by the person's own permissions: no products for a picker.
     expect((await t.call('GET', '/v1/ops/products', as(s.access_token))).statusCode).toBe(403);
     const mcp = await t.call('POST', '/mcp', {

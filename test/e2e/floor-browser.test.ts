@@ -83,6 +83,12 @@ describe('the /floor page on a phone', () => {
   it('signs in, picks a whole session through a refusal and an offline scan, then packs an order', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     const page = await context.newPage();
+    // No script error and nothing the CSP blocked, on any screen.
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy|Uncaught/.test(m.text())) problems.push(m.text());
+    });
     const res = await page.goto(`${url}/floor`);
     expect(res!.headers()['content-security-policy']).toContain("script-src 'self'");
     await expect(page.locator('h1:visible').textContent()).resolves.toBe('Sign in');
@@ -161,6 +167,7 @@ describe('the /floor page on a phone', () => {
     await page.click('#sign-out');
     await expect(page.locator('h1:visible').textContent()).resolves.toBe('Sign in');
     expect((await t.call('GET', '/v1/ops/picking-sessions', { token })).statusCode).toBe(401);
+    expect(problems).toEqual([]);
     await context.close();
   }, 120_000);
 });
