@@ -22,6 +22,7 @@ let url: string;
 let browser: Browser;
 const double = floorScanDouble();
 let mugFo: string;
+let sessionId: string;
 
 async function shot(page: Page, name: string) {
   const dir = process.env.FOS_SCREENSHOTS;
@@ -54,6 +55,7 @@ beforeAll(async () => {
       lines: [{ product_id: product, delta: 5 }],
     });
   const session = await ok('POST', '/v1/ops/picking-sessions', { name: 'Morning wave' });
+  sessionId = session.id;
   for (const [fo, tote] of [
     [mug.fo.id, 'T-1'],
     [tea.fo.id, 'T-2'],
@@ -72,6 +74,21 @@ afterAll(async () => {
   await browser?.close();
   await t?.close();
 });
+
+/**
+ * Units of a SKU the server counts as picked in the session: the pick list's `picked` (the
+ * contract); AT MERGE only that branch stays, the double's scans are its stand-in until then.
+ */
+async function pickedOf(sku: string): Promise<number> {
+  const list = await ok('GET', `/v1/ops/picking-sessions/${sessionId}/pick-list`);
+  if (list.rows.length && list.rows[0].picked !== undefined)
+    return list.rows.filter((r: any) => r.sku === sku).reduce((n: number, r: any) => n + r.picked, 0);
+  const scans = [...double.state.pickScans.values()].flat().filter((s) => s.sku === sku);
+  return scans.reduce((n, s) => n + s.quantity, 0);
+}
+
+/** Waits for what the page shows (a loaded machine may take seconds); fails only after a minute. */
+const until = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 60_000, interval: 50 });
 
 const scan = async (page: Page, text: string) => {
   await page.locator('#scan').pressSequentially(text);
@@ -96,63 +113,62 @@ describe('the /floor page on a phone', () => {
     await page.fill('#email', 'sam@example.com');
     await page.fill('#password', 'wrong password!!');
     await page.click('button[type=submit]');
-    await expect.poll(() => message(page).textContent()).toContain('Wrong email or password');
+    await until(() => message(page).textContent()).toContain('Wrong email or password');
     await page.fill('#password', PASSWORD);
     await shot(page, 'sign-in');
     await page.click('button[type=submit]');
     await page.locator('#sessions button', { hasText: 'Morning wave' }).click();
-    await expect.poll(() => page.locator('#next-bin').textContent()).toBe('A-01');
+    await until(() => page.locator('#next-bin').textContent()).toBe('A-01');
     await expect(page.locator('#next .tote').textContent()).resolves.toBe('Tote T-1 ×2');
     await shot(page, 'pick');
 
     // The wrong bin: refused in red with the server's words and what to do instead.
     await scan(page, 'A-03');
     await scan(page, '0005678');
-    await expect.poll(() => message(page).textContent()).toContain('Wrong bin A-03: go to A-01');
+    await until(() => message(page).textContent()).toContain('Wrong bin A-03: go to A-01');
     expect(await message(page).getAttribute('class')).toBe('error');
     expect(await page.locator('body').getAttribute('class')).toContain('flash');
     await shot(page, 'refused');
 
     await scan(page, 'A-01');
     await scan(page, '0001234');
-    await expect.poll(() => page.locator('#pick-progress').textContent()).toBe('1 of 3 units picked');
+    await until(() => page.locator('#pick-progress').textContent()).toBe('1 of 3 units picked');
 
     // The network drops: the scan waits in the queue, shown, and goes once it is back.
     await context.setOffline(true);
     await scan(page, '0001234');
-    await expect.poll(() => page.locator('#queue').isVisible()).toBe(true);
+    await until(() => page.locator('#queue').isVisible()).toBe(true);
     await expect(page.locator('#queue').textContent()).resolves.toContain('1 scan(s) waiting');
     await shot(page, 'offline');
     await context.setOffline(false);
-    await expect.poll(() => page.locator('#queue').isVisible(), { timeout: 20_000 }).toBe(false);
-    await expect.poll(() => page.locator('#pick-progress').textContent()).toBe('2 of 3 units picked');
-    const mugScans = [...double.state.pickScans.values()].flat().filter((s) => s.sku === 'MUG-BLUE');
-    expect(mugScans.map((s) => s.quantity)).toEqual([1, 1]);
-    await expect.poll(() => page.locator('#next-bin').textContent()).toBe('A-03');
+    await until(() => page.locator('#queue').isVisible()).toBe(false);
+    await until(() => page.locator('#pick-progress').textContent()).toBe('2 of 3 units picked');
+    expect(await pickedOf('MUG-BLUE')).toBe(2);
+    await until(() => page.locator('#next-bin').textContent()).toBe('A-03');
 
     await scan(page, 'A-03');
     await scan(page, '0005678');
-    await expect.poll(() => page.locator('#next').textContent()).toContain('Session picked');
+    await until(() => page.locator('#next').textContent()).toContain('Session picked');
     // Undo the last scan, then scan it again.
     await page.click('#undo');
-    await expect.poll(() => page.locator('#pick-progress').textContent()).toBe('2 of 3 units picked');
+    await until(() => page.locator('#pick-progress').textContent()).toBe('2 of 3 units picked');
     await scan(page, '0005678');
-    await expect.poll(() => page.locator('#next').textContent()).toContain('Session picked');
+    await until(() => page.locator('#next').textContent()).toContain('Session picked');
     await shot(page, 'picked');
 
     // Packing: the tote finds the order; a wrong item is refused; the box closes into a package.
     await page.click('#pick-to-pack');
-    await expect.poll(() => page.locator('#pack-orders').textContent()).toContain('tote T-1');
+    await until(() => page.locator('#pack-orders').textContent()).toContain('tote T-1');
     await scan(page, 'T-1');
-    await expect.poll(() => page.locator('#pack-title').textContent()).toContain('tote T-1');
+    await until(() => page.locator('#pack-title').textContent()).toContain('tote T-1');
     await scan(page, '0005678');
-    await expect.poll(() => message(page).textContent()).toContain('TEA-GREEN is not in this order');
+    await until(() => message(page).textContent()).toContain('TEA-GREEN is not in this order');
     await scan(page, '0001234');
     await scan(page, '0001234');
-    await expect.poll(() => page.locator('#pack-need').textContent()).toContain('All scanned');
+    await until(() => page.locator('#pack-need').textContent()).toContain('All scanned');
     await shot(page, 'pack');
     await page.click('#close-box');
-    await expect.poll(() => page.locator('#package').textContent()).toContain('Box closed');
+    await until(() => page.locator('#package').textContent()).toContain('Box closed');
     const packageId = await page.locator('#package-id').textContent();
     await shot(page, 'packed');
     const pkg = await ok('GET', `/v1/ops/packages/${packageId}`);
@@ -160,14 +176,15 @@ describe('the /floor page on a phone', () => {
     expect(pkg.package_line_items.map((l: any) => [l.sku, l.quantity])).toEqual([['MUG-BLUE', 2]]);
 
     // Every queued or direct scan carried its own key, and each reached the server once.
+    // AT MERGE (the double gone): drop this line; pickedOf() above shows the scan applied once.
     expect([...double.state.keys.values()].every((n) => n === 1)).toBe(true);
 
     // Signing out ends the token at once.
     const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('fos.floor.session')!).access_token);
     await page.click('#sign-out');
-    await expect(page.locator('h1:visible').textContent()).resolves.toBe('Sign in');
+    await until(() => page.locator('#screen-sign-in').isVisible()).toBe(true);
     expect((await t.call('GET', '/v1/ops/picking-sessions', { token })).statusCode).toBe(401);
     expect(problems).toEqual([]);
     await context.close();
-  }, 120_000);
+  }, 180_000);
 });

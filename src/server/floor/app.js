@@ -105,11 +105,15 @@ document.addEventListener('click', (e) => {
 });
 if (cameraAvailable()) {
   $('camera').hidden = false;
+  let camera = null;
   $('camera').addEventListener('click', async () => {
-    const text = await cameraScan($('video')).result.catch((err) => {
+    if (camera) return camera.stop(); // a second tap closes the camera
+    camera = cameraScan($('video'));
+    const text = await camera.result.catch((err) => {
       say(`Camera: ${err.message}`, 'error');
       return null;
     });
+    camera = null;
     if (text) await (state.screen === 'pick' ? pickScan(text) : packScan(text));
   });
 }

@@ -94,7 +94,9 @@ async function reportShort() {
   await submit('pick', state.sessionId, { location: n.location_name, barcode: n.barcode ?? n.sku, quantity: n.remaining, short: true });
 }
 
-appliers.pick = (answer) => {
+appliers.pick = (answer, target) => {
+  // A queued scan of another session (sent after the picker moved on) changes nothing shown.
+  if (target !== state.sessionId) return say(`✓ queued ${answer.scan.sku} ×${answer.scan.quantity} picked`);
   applyPick(answer);
   if (state.screen === 'pick') renderPick();
 };

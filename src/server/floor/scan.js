@@ -31,7 +31,10 @@ export function cameraScan(video) {
   const result = (async () => {
     const detector = new window.BarcodeDetector();
     stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } });
-    if (stopped) return (stop(), null);
+    if (stopped) {
+      stop(); // stopped while the camera was starting
+      return null;
+    }
     video.srcObject = stream;
     video.hidden = false;
     await video.play();
