@@ -26,7 +26,10 @@ let sessionId: string;
 
 async function shot(page: Page, name: string) {
   const dir = process.env.FOS_SCREENSHOTS;
-  if (dir) await page.screenshot({ path: path.join(dir, `${name}.png`) });
+  if (!dir) return;
+  // The red flash of a refusal ends first: the picture shows the screen as it stays.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
 
 async function ok(method: string, url: string, body?: unknown) {
@@ -111,11 +114,11 @@ describe('the /floor page on a phone', () => {
     await expect(page.locator('h1:visible').textContent()).resolves.toBe('Sign in');
 
     await page.fill('#email', 'sam@example.com');
+    await shot(page, 'sign-in');
     await page.fill('#password', 'wrong password!!');
     await page.click('button[type=submit]');
     await until(() => message(page).textContent()).toContain('Wrong email or password');
     await page.fill('#password', PASSWORD);
-    await shot(page, 'sign-in');
     await page.click('button[type=submit]');
     await page.locator('#sessions button', { hasText: 'Morning wave' }).click();
     await until(() => page.locator('#next-bin').textContent()).toBe('A-01');
