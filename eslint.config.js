@@ -68,5 +68,26 @@ export default tseslint.config(
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-empty-pattern': 'off', 'no-loss-of-precision': 'off' },
   },
+  // The /floor page's scripts run in the browser (src/server/floor, served as they are).
+  {
+    files: ['src/server/floor/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'navigator',
+          'sessionStorage',
+          'localStorage',
+          'fetch',
+          'crypto',
+          'requestAnimationFrame',
+          'setInterval',
+          'console',
+          'URL',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

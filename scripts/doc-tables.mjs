@@ -27,7 +27,7 @@ export function renderOperationTable(doc) {
     '|---|---|---|---|---|',
     ...rows.map((r) => r.line),
     '',
-    'Not in the OpenAPI document: `POST /mcp` (agent-tool endpoint, `Authorization: Bearer <key or agent connection token>`; each executed operation checks its own permission), the OAuth endpoints and pages of agent connections (`/.well-known/oauth-*`, `/oauth/*`: [docs/mcp.md](docs/mcp.md)) and `GET /v1/swagger.json` itself.',
+    'Not in the OpenAPI document: `POST /mcp` (agent-tool endpoint, `Authorization: Bearer <key or agent connection token>`; each executed operation checks its own permission), the OAuth endpoints and pages of agent connections (`/.well-known/oauth-*`, `/oauth/*`: [docs/mcp.md](docs/mcp.md)), the `/floor` page with its sign-in endpoints (`/floor/session`: [docs/floor.md](docs/floor.md#the-floor-page)) and `GET /v1/swagger.json` itself.',
   ].join('\n');
 }
 

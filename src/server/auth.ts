@@ -6,6 +6,7 @@ import type { Permission } from '../contract/permissions.js';
 import { TIER_LIMITS, type RateLimitStore } from './rate-limit/stores.js';
 import type { UnauthLimiter } from './rate-limit/unauth.js';
 import { sendProblem } from './problem.js';
+import { floorResource } from '../domain/floor/sign-in.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -100,11 +101,18 @@ export function registerAuth(
       unauth.fail(request.ip, now);
       throw err;
     }
-    if (principal.connection && !config.bearer && !isInnerCall(request)) {
-      throw new DomainError(
-        'unauthorized',
-        "An agent connection's access token works only at the agent endpoint (/mcp); use an API key here.",
-      );
+    if (principal.connection) {
+      // A /floor page sign-in's token (resource <origin>/floor) is for the API the page calls, and
+      // only that; an agent connection's token only for /mcp (and the calls its executes make).
+      const floor = principal.connection.resource === floorResource(app.originOf(request));
+      if (floor && config.bearer)
+        throw new DomainError('unauthorized', "A /floor sign-in's access token works only for the API, not at the agent endpoint.");
+      if (!floor && !config.bearer && !isInnerCall(request)) {
+        throw new DomainError(
+          'unauthorized',
+          "An agent connection's access token works only at the agent endpoint (/mcp); use an API key here.",
+        );
+      }
     }
     request.principal = principal;
     // Request logs retain which key called (never the token), as spec 5.1 asks of request metrics;

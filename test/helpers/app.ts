@@ -54,7 +54,8 @@ export interface TestApp {
 
 let roleCounter = 0;
 
-export async function testApp(config: AppConfig = {}): Promise<TestApp> {
+/** `plugins`: extra routes registered before the app is ready (test doubles of endpoints not built yet). */
+export async function testApp(config: AppConfig = {}, plugins: Array<(app: FastifyInstance) => Promise<void>> = []): Promise<TestApp> {
   const { db, cleanup } = await freshDb();
   const boot = await bootstrapIfEmpty(db);
   if (!boot) throw new Error('bootstrap did not run on a fresh database');
@@ -63,6 +64,7 @@ export async function testApp(config: AppConfig = {}): Promise<TestApp> {
   // Uploaded files go to a directory of this app's own, removed with it.
   const filesDir = config.storage ? undefined : await mkdtemp(path.join(tmpdir(), 'fos-files-'));
   const app = await buildApp({ db, config: { logger: false, unauthRateLimit: 0, storage: filesDir, ...config } });
+  for (const plugin of plugins) await app.register(plugin);
   await app.ready();
 
   const t: TestApp = {

@@ -52,14 +52,21 @@ export function teamAccess(user: WithMemberships): TeamAccess[] {
 export const teamPermissions = (user: WithMemberships, teamId: string): Set<Permission> =>
   teamAccess(user).find((t) => t.teamId === teamId)?.permissions ?? new Set();
 
-/** Checks the password; returns a new session's secret, or null (same answer and cost for unknown emails). */
-export async function signIn(db: Db, email: string, password: string): Promise<string | null> {
-  const user = await db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() } });
+/** The active person with this email and password, or null (same answer and cost for unknown emails). */
+export async function checkCredentials(db: Db, email: string, password: string) {
+  const user = await db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() }, include: membershipsInclude });
   if (!user) {
     await burnPasswordCheck(password);
     return null;
   }
   if (!(await verifyPassword(password, user.password_hash)) || user.state !== 'ACTIVE') return null;
+  return user;
+}
+
+/** Checks the password; returns a new session's secret, or null (same answer and cost for unknown emails). */
+export async function signIn(db: Db, email: string, password: string): Promise<string | null> {
+  const user = await checkCredentials(db, email, password);
+  if (!user) return null;
   const secret = SESSION_PREFIX + randomBytes(32).toString('base64url');
   const now = Date.now();
   await db.prisma.userSession.create({

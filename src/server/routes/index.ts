@@ -35,6 +35,7 @@ import locations from './ops/locations.js';
 import packScans from './ops/pack-scans.js';
 import replenishments from './ops/replenishments.js';
 import workOrders from './ops/work-orders.js';
+import floor from './floor.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -76,6 +77,7 @@ export async function registerRoutes(app: FastifyInstance) {
     packScans,
     replenishments,
     workOrders,
+    floor,
   ]) {
     await app.register(plugin);
   }

@@ -1,0 +1,105 @@
+// Packing an order: choose it (or scan its tote or order number), scan each item into the box,
+// then close the box into a package with exactly the scanned lines.
+
+import { api } from './api.js';
+import { $, appliers, h, say, show, state, sayError, submit } from './ui.js';
+
+export async function showPack() {
+  show('pack');
+  state.fo = null;
+  $('pack-choose').hidden = false;
+  $('pack-work').hidden = true;
+  $('package').hidden = true;
+  $('pack-title').textContent = 'Choose an order';
+  try {
+    const [fos, entries] = await Promise.all([
+      api.fulfillmentOrders(),
+      state.sessionId ? api.sessionOrders(state.sessionId) : { data: [] },
+    ]);
+    const tote = new Map(entries.data.map((e) => [e.fulfillment_order_id, e.tote_name]));
+    state.orders = fos.data.map((f) => ({ ...f, tote_name: tote.get(f.id) ?? null }));
+    $('pack-orders').replaceChildren(
+      ...state.orders.map((f) =>
+        h(
+          'li',
+          {},
+          h(
+            'button',
+            { class: 'big choice', onclick: () => openOrder(f) },
+            `Order ${f.order_number}`,
+            h('small', {}, f.tote_name ? `tote ${f.tote_name}` : f.status),
+          ),
+        ),
+      ),
+    );
+  } catch (err) {
+    sayError(err);
+  }
+}
+
+async function openOrder(fo) {
+  state.fo = fo;
+  state.undo = [];
+  $('pack-choose').hidden = true;
+  $('pack-work').hidden = false;
+  $('package').hidden = true;
+  $('pack-title').textContent = `Order ${fo.order_number}${fo.tote_name ? ` · tote ${fo.tote_name}` : ''}`;
+  try {
+    renderPack(await api.packScans(fo.id));
+  } catch (err) {
+    sayError(err);
+  }
+}
+
+export function renderPack(body) {
+  $('pack-need').replaceChildren(
+    body.complete ? h('div', { class: 'done' }, 'All scanned: close the box ✓') : h('div', { class: 'label' }, 'Scan each item'),
+    ...body.remaining.filter((r) => r.quantity > 0).map((r) => h('div', { class: 'need' }, h('b', {}, r.sku), ` × ${r.quantity}`)),
+  );
+  $('pack-scanned').replaceChildren(
+    h('h2', {}, 'In the box'),
+    h(
+      'ul',
+      { class: 'rows' },
+      body.scanned.map((s) => h('li', {}, `${s.sku}${s.lot_code ? ` (${s.lot_code})` : ''} × ${s.quantity}`)),
+    ),
+  );
+  $('close-box').classList.toggle('ready', body.complete);
+}
+
+export function packScan(text) {
+  if (!state.fo) {
+    const fo = state.orders.find((f) => f.tote_name === text || f.order_number === text || f.id === text);
+    return fo ? openOrder(fo) : say(`No open order or tote ${text}`, 'error');
+  }
+  return submit('pack', state.fo.id, { barcode: text, quantity: 1 });
+}
+
+$('close-box').addEventListener('click', async () => {
+  try {
+    const pkg = await api.pack(state.fo.id, {});
+    $('pack-work').hidden = true;
+    $('package').hidden = false;
+    $('package').replaceChildren(
+      h('div', { class: 'done' }, 'Box closed ✓'),
+      h('div', { class: 'muted' }, 'Package ', h('code', { id: 'package-id' }, pkg.id)),
+      h(
+        'ul',
+        {},
+        (pkg.package_line_items ?? []).map((l) =>
+          h('li', {}, `${l.sku ?? l.product_id}${l.lot_code ? ` (${l.lot_code})` : ''} × ${l.quantity}`),
+        ),
+      ),
+      h('button', { class: 'big', type: 'button', onclick: showPack }, 'Next order'),
+    );
+    say(`Order ${state.fo.order_number} packed`);
+  } catch (err) {
+    sayError(err);
+  }
+});
+
+appliers.pack = (answer, target) => {
+  state.undo.push({ kind: 'pack', target, scan: answer.scan });
+  say(`✓ ${answer.scan.sku} ×${answer.scan.quantity}`);
+  if (state.fo && state.fo.id === target) renderPack(answer);
+};
