@@ -7,7 +7,7 @@
 //              `node -e 0`; then that server restarted: idle RSS, RSS and CPU under reads and writes
 //   api        in-process server + undici: GET /v1/ops/products, full fulfill workflow, RSS
 //   floor      the four fulfillment writes' server CPU beside the floor: the same statements and commits
-//              replayed through the raw driver (bench/fulfil-floor.mjs); FOS_BENCH_FLOOR_ORDERS (default 200);
+//              replayed through the raw driver (bench/fulfill-floor.mjs); FOS_BENCH_FLOOR_ORDERS (default 200);
 //              FOS_BENCH_FLOOR_PG=postgres://…/postgres adds PostgreSQL beside its own floor (raw pg)
 //   reads      GET /v1/ops/products?limit=20: fos in-process beside a hand-written Fastify + SQLite
 //              server (bench/products-baseline.mjs) on the same database, alternating rounds; ratio
@@ -39,7 +39,7 @@ import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
 import { bulkBench, bulkReport } from '../bench/bulk.mjs';
 import { EXPORT_TARGET, exportBench } from '../bench/export.mjs';
-import { FLOOR_TARGET_RATIO, floorBench } from '../bench/fulfil-floor.mjs';
+import { FLOOR_TARGET_RATIO, floorBench } from '../bench/fulfill-floor.mjs';
 import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
 import { listPagesBench, PAGES, PAGES_TARGET_RATIO } from '../bench/list-pages.mjs';
 import { outboxBench } from '../bench/outbox.mjs';

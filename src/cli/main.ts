@@ -20,7 +20,7 @@ First steps:
   $ fos login --base-url <url>            or use a server someone else runs (asks for the key)
   $ fos products list                     what is in stock
   $ fos orders list --status OPEN         what there is to ship
-  $ fos fulfill run <order-id> --rate-strategy CHEAPEST    ship it (lock, pack, label, fulfil)
+  $ fos fulfill run <order-id> --rate-strategy CHEAPEST    ship it (lock, pack, label, fulfill)
 
 Output: tables on a terminal, JSON when piped. --json prints the array of records of a list
 (never the {data, meta} envelope); --json id,name,config.incoterm selects fields; --jq <expr>

@@ -4,7 +4,7 @@ import { PACKAGE_CONFIG } from './package-config.js';
 import { Id, Uuid, listOf, Nullable, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 import { FulfillmentSummarySchema, PackageLineItemSchema, RateErrorDataSchema, ShippingLabelSchema } from './package-nested.js';
 
-// Package 2.7 and the package / label / fulfil bodies (spec 4.6, 4.7; docs/fulfillment.md).
+// Package 2.7 and the package / label / fulfill bodies (spec 4.6, 4.7; docs/fulfillment.md).
 
 export { MEASUREMENT_UNITS, PACKAGE_STATUSES, RATE_STRATEGIES, WEIGHT_UNITS };
 
@@ -107,7 +107,7 @@ const packageFields = {
 export const PackageSchema = Type.Object(packageFields);
 export const PackageListSchema = listOf(PackageSchema);
 
-export const FulfilResponse = Type.Object({
+export const FulfillResponse = Type.Object({
   ...packageFields,
   fulfillment_order: Type.Object({
     id: Type.String(),
@@ -218,7 +218,7 @@ export const LabelDocumentQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const FulfilBody = Type.Object(
+export const FulfillBody = Type.Object(
   {
     locked_by: Type.String({ minLength: 1, maxLength: 200, description: "must equal the fulfillment order's lock_owner" }),
   },

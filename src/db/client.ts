@@ -35,7 +35,7 @@ const PG_DEFAULT_POOL_SIZE = 10;
  *    synced to the disk within SQLITE_WAL_SYNC_MS (a checkpoint syncs it first). A power cut may
  *    lose the commits of that last second, as PostgreSQL's synchronous_commit = off may.
  *  - full: every commit waits for its fsync (about 3 ms on this machine's disk, during which the
- *    single connection does nothing else: a fulfilment's five commits add ~16 ms to its ~12 ms).
+ *    single connection does nothing else: a fulfillment's five commits add ~16 ms to its ~12 ms).
  */
 export type SqliteSync = 'normal' | 'full';
 export const SQLITE_WAL_SYNC_MS = 1000;

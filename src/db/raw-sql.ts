@@ -2,7 +2,7 @@ import { join, raw, sqltag as sql, type Sql } from '@prisma/client/runtime/clien
 
 /**
  * `CASE "id" WHEN $1 THEN $2 … END`: a number per row id, for one UPDATE that moves several rows
- * each by its own amount (the fulfil's decrements, inventory levels). Ids not listed give NULL,
+ * each by its own amount (the fulfill's decrements, inventory levels). Ids not listed give NULL,
  * so the UPDATE's WHERE must keep to the listed ids. The cast types the values on PostgreSQL.
  */
 export function integerById(values: ReadonlyArray<readonly [id: string, n: number]>): Sql {

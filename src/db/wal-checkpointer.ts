@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 // inside a commit once the log holds wal_autocheckpoint pages, and we ran one every second: on
 // the server's one connection, which then stood still while the log was synced and copied into
 // the database file (two fsyncs): ~0.3-0.5 ms a commit on average, a third of the time a
-// fulfilment's request spent in SQLite (docs/performance.md, write path). Here a worker thread
+// fulfillment's request spent in SQLite (docs/performance.md, write path). Here a worker thread
 // with its own connection does that every `everyMs` while the database is being written, and the
 // server's connection only checkpoints if the log outgrows AUTOCHECKPOINT_PAGES in between (the
 // worker stalled, or a burst).

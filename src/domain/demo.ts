@@ -12,7 +12,7 @@ import { createCarrierRate } from './fulfillment/carrier-rates.js';
 
 // Demo warehouse for `fos serve --demo`: a merchant "Acme Outdoor" delegated to the first
 // fulfiller team, two warehouses, eight stocked products, a MANUAL shop, five converted orders
-// whose fulfillment orders are ACCEPTED (ready to lock, package, label and fulfil; one is on an
+// whose fulfillment orders are ACCEPTED (ready to lock, package, label and fulfill; one is on an
 // AWAITING_PAYMENT hold) and two carrier rates for rate shopping. Everything goes through the
 // domain functions so the data is as consistent as real use makes it. Idempotent: nothing
 // happens when the demo merchant exists; a system_state row keeps two starting servers from
@@ -198,7 +198,7 @@ export async function loadDemo(db: Db): Promise<DemoResult> {
   }
 }
 
-/** The demo merchant's rate card, so its receipts, fulfils and storage bill (docs/charges.md). */
+/** The demo merchant's rate card, so its receipts, fulfills and storage bill (docs/charges.md). */
 export const DEMO_RATE_CARD = {
   id: 'demo-standard',
   name: 'Acme Outdoor standard',

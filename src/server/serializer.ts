@@ -4,7 +4,7 @@ import fastJsonStringify from 'fast-json-stringify';
 // "nullable" union `anyOf: [T, {type: 'null'}]` (our Nullable/Opt helpers) of a typed T becomes
 // `{...T, type: [T.type, 'null']}`. fast-json-stringify serializes a type list with typeof
 // checks, but an anyOf with an Ajv validator per branch: compiled lazily, one Ajv instance per
-// route, which cost 0.3-0.9 s on the first response of each route (the fulfil workflow's p95)
+// route, which cost 0.3-0.9 s on the first response of each route (the fulfill workflow's p95)
 // and an Ajv call per nullable field on every response after. Only serialization sees the
 // rewritten schemas: validation, the OpenAPI document and the agent-tool catalog keep the
 // route schemas as written. The output is the same JSON.

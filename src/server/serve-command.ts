@@ -83,6 +83,6 @@ export async function runServe(opts: ServeOptions & { logLevel?: string; logForm
       err.write(`Could not save the CLI profile: ${(e as Error).message}\n\n`);
     }
   }
-  if (opts.demo) err.write('Demo warehouse loaded (--demo): products, stock and orders ready to fulfil.\n');
+  if (opts.demo) err.write('Demo warehouse loaded (--demo): products, stock and orders ready to fulfill.\n');
   err.write(`fos serve listening on ${server.url} (${server.db.provider})\n`);
 }

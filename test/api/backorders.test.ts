@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from './orders.fixtures.js';
-import { fulfilOrder, httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.js';
+import { fulfillOrder, httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.js';
 
 // Backorders fill themselves (issue 25 item 5): stock that becomes available at a warehouse by
 // any path (adjustment, purchase-order receipt, count, transfer in, return restock, cancel
@@ -138,7 +138,7 @@ describe('backorders fill themselves when stock becomes available', () => {
   it('by return restock', async () => {
     const p = await w.product('BO-RET', { [w.east]: 3 });
     const shipped = await w.order({ line_items: [line('BO-RET', 3)], payment_status: 'PAID' });
-    expect(await fulfilOrder(w.t.db, http, shipped.id)).toEqual([200]);
+    expect(await fulfillOrder(w.t.db, http, shipped.id)).toEqual([200]);
     const ids = await waiting('BO-RET');
     const ret = await http('POST', '/v1/ops/returns', { order_id: shipped.id, lines: [{ sku: 'BO-RET', quantity: 3 }] });
     expect(ret.status, JSON.stringify(ret.body)).toBe(201);

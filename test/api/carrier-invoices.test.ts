@@ -4,7 +4,7 @@ import { fulfillmentFixture } from '../helpers/fixtures.js';
 
 // Carrier invoice imports through HTTP on real labels: the correction recorded on the label as
 // spec 2.7 shapes it, the difference billed (and credited) through the merchant's rate card, a
-// label corrected before its fulfil billed at the corrected cost, unmatched lines reported, and
+// label corrected before its fulfill billed at the corrected cost, unmatched lines reported, and
 // a re-import — sequential or two at once — changing nothing.
 
 let t: TestApp;
@@ -41,7 +41,7 @@ const call = (method: string, url: string, body?: unknown, key = token) =>
   t.call(method, url, { token: key, ...(body !== undefined ? { body } : {}) });
 
 /** A package of the rate-carded merchant, labelled (price 5), and fulfilled unless asked not to. */
-async function labelled(fulfil = true) {
+async function labelled(fulfill = true) {
   const f = await fulfillmentFixture(t, { merchantTeamId: merchant.teamId, lines: [{ quantity: 1 }], status: 'ACCEPTED' });
   expect((await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'inv', timeout_minutes: 10 })).statusCode).toBe(
     200,
@@ -55,7 +55,7 @@ async function labelled(fulfil = true) {
   expect(p.statusCode, p.body).toBe(201);
   const l = await call('POST', `/v1/ops/packages/${p.json().id}/label`, { rate_strategy: 'CHEAPEST' });
   expect(l.statusCode, l.body).toBe(200);
-  if (fulfil) expect((await call('POST', `/v1/ops/packages/${p.json().id}/fulfill`, { locked_by: 'inv' })).statusCode).toBe(200);
+  if (fulfill) expect((await call('POST', `/v1/ops/packages/${p.json().id}/fulfill`, { locked_by: 'inv' })).statusCode).toBe(200);
   const pkg = l.json();
   return { f, pkg, tracking: pkg.shipping_label_tracking_code as string, orderId: f.order.id as string };
 }
@@ -171,7 +171,7 @@ describe('carrier invoice imports', () => {
     expect(events.filter((e) => (e.payload as { import_id: string }).import_id === imp.id)).toHaveLength(1);
   });
 
-  it('a label corrected before its fulfil is billed at the corrected cost, once', async () => {
+  it('a label corrected before its fulfill is billed at the corrected cost, once', async () => {
     const b = await labelled(false);
     const res = await call('POST', '/v1/ops/carrier-invoices', { filename: 'early.csv', lines: [line(b.tracking, 9, 'INV-300')] });
     expect(res.json()).toMatchObject({ corrected: 1, charges: [] });

@@ -12,7 +12,7 @@ import {
 import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 
-// Tracking out for real: a fulfil's tracking.push reaches the platform double as Shopify
+// Tracking out for real: a fulfill's tracking.push reaches the platform double as Shopify
 // fulfillmentCreate (trackingInfo, shipped lines, notifyCustomer) or a WooCommerce note plus
 // `completed`; PUSHED only after success; a platform 500 is retried and makes one fulfillment;
 // a refusal ends FAILED with the platform's message on the order and in the shop's health.
@@ -36,7 +36,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Accept, lock, pack everything, label and fulfil the order's one fulfillment order. */
+/** Accept, lock, pack everything, label and fulfill the order's one fulfillment order. */
 async function ship(orderId: string, tracking: string) {
   const fo = await t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: orderId }, include: { line_items: true } });
   expect((await t.call('POST', `/v1/ops/fulfillment-orders/${fo.id}/accept`)).statusCode).toBe(200);
@@ -63,8 +63,8 @@ async function ship(orderId: string, tracking: string) {
     },
   });
   expect(label.statusCode, label.body).toBe(200);
-  const fulfil = await t.call('POST', `/v1/ops/packages/${pkg.json().id}/fulfill`, { body: { locked_by: 'packer' } });
-  expect(fulfil.statusCode, fulfil.body).toBe(200);
+  const fulfill = await t.call('POST', `/v1/ops/packages/${pkg.json().id}/fulfill`, { body: { locked_by: 'packer' } });
+  expect(fulfill.statusCode, fulfill.body).toBe(200);
 }
 
 /** The tracking.push event of an order (filtered here: JSON paths differ between the databases). */

@@ -3,7 +3,7 @@ import { testApp, type TestApp } from '../helpers/app.js';
 import * as teams from '../../src/domain/teams/teams.js';
 import { billShipping, type ShippingChargeInput } from '../../src/domain/charges/shipping.js';
 
-// billShipping inside a transaction, on rows inserted directly (as the fulfil transaction would
+// billShipping inside a transaction, on rows inserted directly (as the fulfill transaction would
 // see them), then the resulting charge through the HTTP API.
 
 let t: TestApp;

@@ -182,7 +182,7 @@ beforeAll(async () => {
     merchant.token,
   );
 
-  // Orders: a paid one to fulfil (address verification on), and an unpaid one on hold.
+  // Orders: a paid one to fulfill (address verification on), and an unpaid one on hold.
   const draftBody = (extra: Record<string, unknown>) => ({
     merchant_team_id: merchant.teamId,
     shop_id: shop.id,
@@ -276,7 +276,7 @@ beforeAll(async () => {
   await db.shippingLabel.update({ where: { id: w.fulfilled.shipping_label.id }, data: { carrier_correction: CORRECTION } });
   w.pkg = await ok('GET', `/v1/ops/packages/${w.pkgCreated.id}`);
 
-  // Charges: storage and receiving through the API; SHIPPING was billed by fulfil.
+  // Charges: storage and receiving through the API; SHIPPING was billed by fulfill.
   w.storage = await ok(
     'POST',
     '/v1/ops/charges/storage',

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl, freshSqliteUrl } from '../helpers/db.js';
 import { fixtureMerchant, fixtureWarehouse, SHIP_TO } from '../helpers/fixtures.js';
 import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
-import { fulfilOrder } from './inventory.fixtures.js';
+import { fulfillOrder } from './inventory.fixtures.js';
 import { binLedgerBalanced } from './floor.fixtures.js';
 
 // Two `fos serve` processes (the built CLI: `npm run build` first) on one database — a SQLite file,
-// or PostgreSQL with FOS_TEST_DB=postgres — where picks (fulfils), moves between bins, counts of a
+// or PostgreSQL with FOS_TEST_DB=postgres — where picks (fulfills), moves between bins, counts of a
 // bin, receipts into a bin and found stock all hit the same bins at once. Afterwards every bin
 // equals the sum of its movements, every level the sum of its bins, and no bin is negative.
 
@@ -95,7 +95,7 @@ describe(`bins across two fos serve processes (${postgres ? 'PostgreSQL' : 'SQLi
       ...drafts.map(async (id, i) => {
         const order = await send(i, 'POST', `/ops/draft-orders/${id}/convert`);
         expect(order.status, JSON.stringify(order.body)).toBe(200);
-        return { fulfils: await fulfilOrder(w.db, http, order.body.id) };
+        return { fulfills: await fulfillOrder(w.db, http, order.body.id) };
       }),
       ...Array.from({ length: 8 }, (_, i) =>
         send(i, 'POST', `/ops/purchase-orders/${po.body.id}/receive`, { location: 'R-1', lines: [{ sku, quantity: 5 }] }),
@@ -106,10 +106,10 @@ describe(`bins across two fos serve processes (${postgres ? 'PostgreSQL' : 'SQLi
       adjust(0, { reason: 'CYCLE_COUNT', location: 'O-1', lines: [{ sku, counted: 5 }] }),
       adjust(1, { reason: 'CYCLE_COUNT', location: 'R-1', lines: [{ sku, counted: 9 }] }),
     ]);
-    const fulfils = (results.slice(0, 8) as { fulfils: number[] }[]).flatMap((x) => x.fulfils);
+    const fulfills = (results.slice(0, 8) as { fulfills: number[] }[]).flatMap((x) => x.fulfills);
     expect(
-      fulfils.every((s) => s === 200),
-      JSON.stringify(fulfils),
+      fulfills.every((s) => s === 200),
+      JSON.stringify(fulfills),
     ).toBe(true);
     const others = results.slice(8) as { status: number; body: unknown }[];
     expect(

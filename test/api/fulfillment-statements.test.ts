@@ -3,16 +3,16 @@ import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
 import { recordSqliteStatements } from '../helpers/statements.js';
 
-// SQL statements one complete fulfilment costs (lock, package, label, fulfil; rate limiting
+// SQL statements one complete fulfillment costs (lock, package, label, fulfill; rate limiting
 // included), counted at the driver: every statement the SQLite adapter runs goes through
 // a prepared Statement's all/run, or Database#exec (BEGIN/COMMIT). The key is resolved once before
 // counting, as in steady operation: a resolved key is cached (5 s, and every request renews its
-// use), so its 4 reads are not a fulfilment's cost. Issue 9's target is <= 30 (it was 86): how
-// each write reaches its share is in docs/performance.md, "Statements per fulfilment". Holds cost
+// use), so its 4 reads are not a fulfillment's cost. Issue 9's target is <= 30 (it was 86): how
+// each write reaches its share is in docs/performance.md, "Statements per fulfillment". Holds cost
 // nothing here (conditions of the compare-and-sets); picking from bins (issue 28) costs, per product
 // shipped, its bin rows in pick order and their compare-and-set, or, for this fixture's stock put on
 // the level before bins existed, the rows and the unplaced remainder: 2 products, +6 (36).
-const CURRENT_CEILING = Number(process.env.FOS_FULFIL_STATEMENTS_MAX ?? 36);
+const CURRENT_CEILING = Number(process.env.FOS_FULFILL_STATEMENTS_MAX ?? 36);
 
 const sqlite = (process.env.FOS_TEST_DB ?? 'sqlite') === 'sqlite';
 let t: TestApp;
@@ -26,8 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe.runIf(sqlite)('statements per fulfilment', () => {
-  it('one complete fulfilment runs a bounded number of SQL statements', async () => {
+describe.runIf(sqlite)('statements per fulfillment', () => {
+  it('one complete fulfillment runs a bounded number of SQL statements', async () => {
     const f = await fulfillmentFixture(t, {
       merchantTeamId,
       lines: [
@@ -65,7 +65,7 @@ describe.runIf(sqlite)('statements per fulfilment', () => {
     } finally {
       stop();
     }
-    console.info(`one complete fulfilment: ${statements.length} SQL statements`);
+    console.info(`one complete fulfillment: ${statements.length} SQL statements`);
     if (process.env.FOS_SHOW_STATEMENTS)
       console.info(statements.map((s) => s.slice(0, Number(process.env.FOS_SHOW_STATEMENTS) > 1 ? undefined : 110)).join('\n'));
     expect(statements.length).toBeGreaterThan(4); // the spy saw the requests at all

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from './orders.fixtures.js';
-import { fulfilOrder, httpCall } from './inventory.fixtures.js';
+import { fulfillOrder, httpCall } from './inventory.fixtures.js';
 import { binLedgerBalanced } from './floor.fixtures.js';
 
 // Stock by bin and lot (issue 28): receipts into named bins with lots, the stock list and its
-// filters, moves, counts per bin, and fulfils that take pickable before overstock, earliest
+// filters, moves, counts per bin, and fulfills that take pickable before overstock, earliest
 // expiry first, never an expired lot; after each, every bin equals the sum of its movements.
 
 let w: World;
@@ -97,10 +97,10 @@ describe('stock by bin and lot', () => {
     await binLedgerBalanced(w.t.db, [p]);
   });
 
-  it('fulfils from pickable bins first, earliest expiry first, skipping expired lots; the FULFILLED movements name bin and lot', async () => {
+  it('fulfills from pickable bins first, earliest expiry first, skipping expired lots; the FULFILLED movements name bin and lot', async () => {
     const p = (await w.t.db.prisma.product.findFirstOrThrow({ where: { sku: 'LOT-1' } })).id;
     const order = await w.order({ line_items: [line('LOT-1', 12)], payment_status: 'PAID' });
-    expect(await fulfilOrder(w.t.db, http, order.id)).toEqual([200]);
+    expect(await fulfillOrder(w.t.db, http, order.id)).toEqual([200]);
     const shipped = await w.t.db.prisma.inventoryMovement.findMany({
       where: { product_id: p, kind: 'FULFILLED', bucket: 'on_hand' },
       orderBy: { delta: 'asc' },
@@ -202,14 +202,14 @@ describe('stock by bin and lot', () => {
     await binLedgerBalanced(w.t.db, [p]);
   });
 
-  it('never ships an expired lot: with only expired stock the fulfil is refused, naming why', async () => {
+  it('never ships an expired lot: with only expired stock the fulfill is refused, naming why', async () => {
     const p = await lotProduct('LOT-OLD');
     await receive('LOT-OLD', [{ quantity: 3, lot_code: 'GONE', expiration_date: '2021-05-05', location: 'A-01' }]);
     const order = await w.order({ line_items: [line('LOT-OLD', 2)], payment_status: 'PAID' });
     const fos = await w.t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: order.id } });
     let status: number[] = [];
     try {
-      status = await fulfilOrder(w.t.db, http, order.id);
+      status = await fulfillOrder(w.t.db, http, order.id);
     } catch {
       /* the status is what matters */
     }
@@ -220,11 +220,11 @@ describe('stock by bin and lot', () => {
     await binLedgerBalanced(w.t.db, [p]);
   });
 
-  it('keeps products without bins working as before: stock in the default location, fulfils from there', async () => {
+  it('keeps products without bins working as before: stock in the default location, fulfills from there', async () => {
     const p = await w.product('PLAIN-1', { [w.east]: 6 });
     expect(await stock('sku=PLAIN-1')).toEqual([['DEFAULT', null, 6]]);
     const order = await w.order({ line_items: [line('PLAIN-1', 4)], payment_status: 'PAID' });
-    expect(await fulfilOrder(w.t.db, http, order.id)).toEqual([200]);
+    expect(await fulfillOrder(w.t.db, http, order.id)).toEqual([200]);
     expect(await stock('sku=PLAIN-1')).toEqual([['DEFAULT', null, 2]]);
     await binLedgerBalanced(w.t.db, [p]);
   });

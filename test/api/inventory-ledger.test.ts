@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from './orders.fixtures.js';
-import { fulfilOrder, httpCall, ledgerBalanced } from './inventory.fixtures.js';
+import { fulfillOrder, httpCall, ledgerBalanced } from './inventory.fixtures.js';
 
 // The inventory ledger: every change to a level writes movements in the same transaction, so
 // for every level and bucket the sum of its movements equals the level — also when converts and
-// fulfils race on the same levels through a real listener.
+// fulfills race on the same levels through a real listener.
 
 let w: World;
 let base: string;
@@ -16,7 +16,7 @@ afterAll(() => w?.t.close());
 
 const http = (method: string, path: string, body?: unknown) => httpCall(base, w.token, method, path, body);
 const expectLedgerBalanced = (ids: string[]) => ledgerBalanced(w.t.db, ids);
-const fulfilAll = (orderId: string) => fulfilOrder(w.t.db, http, orderId);
+const fulfillAll = (orderId: string) => fulfillOrder(w.t.db, http, orderId);
 
 describe('inventory ledger', () => {
   it('writes RECEIVED, COMMITTED and FULFILLED movements with the changes they explain', async () => {
@@ -28,7 +28,7 @@ describe('inventory ledger', () => {
       ['COMMITTED', 'committed', 3],
     ]);
     expect(moves[1]).toMatchObject({ sku: 'LEDGER-1', warehouse_id: w.east, reference_type: 'order', reference_id: order.id });
-    expect(await fulfilAll(order.id)).toEqual([200]);
+    expect(await fulfillAll(order.id)).toEqual([200]);
     moves = await w.t.db.prisma.inventoryMovement.findMany({ where: { product_id: p, kind: 'FULFILLED' } });
     expect(moves.map((m) => [m.bucket, m.delta]).sort()).toEqual([
       ['committed', -3],
@@ -39,24 +39,24 @@ describe('inventory ledger', () => {
     await expectLedgerBalanced([p]);
   });
 
-  it('stays balanced and never negative when converts and fulfils race on the same levels', async () => {
+  it('stays balanced and never negative when converts and fulfills race on the same levels', async () => {
     const p = await w.product('LEDGER-RACE', { [w.east]: 9, [w.west]: 6 });
     const n = 10;
     const drafts = await Promise.all(
       Array.from({ length: n }, () => w.draft({ line_items: [line('LEDGER-RACE', 2)], payment_status: 'PAID' })),
     );
-    // Converts race with each other and with fulfils of the orders converted first.
+    // Converts race with each other and with fulfills of the orders converted first.
     const converted: string[] = [];
-    const fulfils: Promise<number[]>[] = [];
+    const fulfills: Promise<number[]>[] = [];
     await Promise.all(
       drafts.map(async (d) => {
         const r = await http('POST', `/v1/ops/draft-orders/${d.id}/convert`);
         expect(r.status, JSON.stringify(r.body)).toBe(200);
         converted.push(r.body.id);
-        fulfils.push(fulfilAll(r.body.id));
+        fulfills.push(fulfillAll(r.body.id));
       }),
     );
-    const statuses = (await Promise.all(fulfils)).flat();
+    const statuses = (await Promise.all(fulfills)).flat();
     expect(
       statuses.every((s) => s === 200),
       JSON.stringify(statuses),

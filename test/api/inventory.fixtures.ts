@@ -1,5 +1,5 @@
 // Shared by the inventory tests: HTTP through a real listener (so requests really run in
-// parallel), the ledger balance check, and a complete fulfilment of an order.
+// parallel), the ledger balance check, and a complete fulfillment of an order.
 
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/types.js';
@@ -37,8 +37,8 @@ export async function ledgerBalanced(db: Db, productIds: string[]) {
   return levels;
 }
 
-/** Accept, lock, pack, label and fulfil every fulfillment order of the order; the fulfil statuses. */
-export async function fulfilOrder(db: Db, http: Http, orderId: string) {
+/** Accept, lock, pack, label and fulfill every fulfillment order of the order; the fulfill statuses. */
+export async function fulfillOrder(db: Db, http: Http, orderId: string) {
   const fos = await db.prisma.fulfillmentOrder.findMany({ where: { order_id: orderId }, include: { line_items: true } });
   const done: number[] = [];
   for (const fo of fos) {

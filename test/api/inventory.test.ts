@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from './orders.fixtures.js';
-import { fulfilOrder, httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.js';
+import { fulfillOrder, httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.js';
 
 // Inventory levels, the movement ledger and adjustments / cycle counts over HTTP (issue 10 items
 // 1, 2, 4): figures, filters, every reason's effect, the guards, all-or-nothing, tenancy,
-// permissions, events, and counts racing fulfils through a real listener.
+// permissions, events, and counts racing fulfills through a real listener.
 
 let w: World;
 let base: string;
@@ -266,14 +266,14 @@ describe('GET /v1/ops/inventory/movements', () => {
   });
 });
 
-describe('counts racing fulfils', () => {
+describe('counts racing fulfills', () => {
   it('keeps every level equal to its ledger and lands each count exactly', async () => {
     const p = await w.product('INV-RACE', { [w.east]: 40 });
     const orders = [];
     for (let i = 0; i < 6; i++) orders.push(await w.order({ line_items: [line('INV-RACE', 2)], payment_status: 'PAID' }));
     const h = (m: string, path: string, body?: unknown) => http(m, path, body);
     const results = await Promise.all([
-      ...orders.map((o) => fulfilOrder(w.t.db, h, o.id)),
+      ...orders.map((o) => fulfillOrder(w.t.db, h, o.id)),
       ...Array.from({ length: 6 }, (_, i) => adjust({ warehouse_id: w.east, reason: 'FOUND', lines: [{ sku: 'INV-RACE', delta: i + 1 }] })),
       adjust({ warehouse_id: w.east, reason: 'QUARANTINE', lines: [{ sku: 'INV-RACE', delta: 3 }] }),
     ]);
@@ -281,18 +281,18 @@ describe('counts racing fulfils', () => {
     expect(results.slice(6).map((r: any) => r.status)).toEqual(Array(7).fill(201));
     const [lvl] = await ledgerBalanced(w.t.db, [p]);
     expect(lvl).toMatchObject({ on_hand: 40 - 12 + 21, committed: 0, unavailable: 3 });
-    // A count lands exactly even while fulfils of other units run.
+    // A count lands exactly even while fulfills of other units run.
     const more = [];
     for (let i = 0; i < 4; i++) more.push(await w.order({ line_items: [line('INV-RACE', 1)], payment_status: 'PAID' }));
     const [count] = await Promise.all([
       adjust({ warehouse_id: w.east, reason: 'CYCLE_COUNT', lines: [{ sku: 'INV-RACE', counted: 30 }] }),
-      ...more.map((o) => fulfilOrder(w.t.db, h, o.id)),
+      ...more.map((o) => fulfillOrder(w.t.db, h, o.id)),
     ]);
     expect(count.status).toBe(201);
     const after = await ledgerBalanced(w.t.db, [p]);
     const counts = await w.t.db.prisma.inventoryMovement.findMany({ where: { product_id: p, kind: 'COUNTED' } });
     expect(counts).toHaveLength(1);
-    // Whatever interleaving: the count set on_hand to 30 at its moment; fulfils after it took their units from 30.
+    // Whatever interleaving: the count set on_hand to 30 at its moment; fulfills after it took their units from 30.
     const fulfilledAfter = await w.t.db.prisma.inventoryMovement.count({
       where: { product_id: p, kind: 'FULFILLED', bucket: 'on_hand', created_at: { gt: counts[0].created_at } },
     });

@@ -102,13 +102,13 @@ describe("attribution of an agent connection's work", () => {
     expect(movement.actor_key_id).toBe(connectionId);
 
     // Request logs carry the connection and its person (never a token).
-    const fulfilLog = logLines
+    const fulfillLog = logLines
       .map((l) => JSON.parse(l))
       .find((l) => l.msg === 'request completed' && l.connection_id === connectionId && l.user_id === pat.id);
-    expect(fulfilLog).toBeTruthy();
+    expect(fulfillLog).toBeTruthy();
     expect(logLines.join('\n')).not.toContain(tokens.access_token);
 
-    // An API key's fulfil records no person.
+    // An API key's fulfill records no person.
     const g = await fulfillmentFixture(t, { status: 'ACCEPTED', lines: [{ quantity: 1 }] });
     await t.call('POST', `/v1/ops/fulfillment-orders/${g.fo.id}/lock`, { body: { lock_owner: 'key', timeout_minutes: 5 } });
     const keyPkg = await t.call('POST', '/v1/ops/packages', {

@@ -5,7 +5,7 @@ import { httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.j
 // Cancel (issue 25 item 1): an order or one fulfillment order; what is not shipped is cancelled,
 // committed stock released through the ledger, unshipped labels voided, open packages closed,
 // statuses and remaining quantities right, events in the outbox. Shipped units stay shipped.
-// A cancel racing a fulfil of the same fulfillment order: exactly one wins (here in one process,
+// A cancel racing a fulfill of the same fulfillment order: exactly one wins (here in one process,
 // really in parallel through a listener; across processes in test/api/cancel-race-processes.test.ts
 // and test/pg/cancel-replicas.test.ts).
 
@@ -80,15 +80,15 @@ describe('POST /v1/ops/orders/{id}/cancel', () => {
       closed_package_ids: [pkg],
     });
 
-    // The packer's fulfil of the closed package is refused; a second cancel is a 409.
-    const fulfil = await http('POST', `/v1/ops/packages/${pkg}/fulfill`, { locked_by: 'packer' });
-    expect(fulfil.status).toBe(409);
+    // The packer's fulfill of the closed package is refused; a second cancel is a 409.
+    const fulfill = await http('POST', `/v1/ops/packages/${pkg}/fulfill`, { locked_by: 'packer' });
+    expect(fulfill.status).toBe(409);
     const again = await http('POST', `/v1/ops/orders/${order.id}/cancel`, { reason: 'CUSTOMER' });
     expect(again.status).toBe(409);
     expect(again.body.detail).toMatch(/is CANCELLED: there is nothing left to cancel/);
   });
 
-  it('keeps shipped units shipped: after a partial fulfil only the rest is cancelled; restock false sets it aside', async () => {
+  it('keeps shipped units shipped: after a partial fulfill only the rest is cancelled; restock false sets it aside', async () => {
     const p = await w.product('CAN-2', { [w.east]: 10 });
     const order = await w.order({ line_items: [line('CAN-2', 4)], payment_status: 'PAID' });
     const [fo] = await fosOf(order.id);
@@ -149,18 +149,18 @@ describe('POST /v1/ops/fulfillment-orders/{id}/cancel', () => {
     expect((await http('POST', `/v1/ops/fulfillment-orders/${fos[1].id}/cancel`, { reason: 'nope' })).status).toBe(400);
   });
 
-  it('races a fulfil of the same fulfillment order: exactly one wins, the other is a 409, stock exact', async () => {
+  it('races a fulfill of the same fulfillment order: exactly one wins, the other is a 409, stock exact', async () => {
     for (let round = 0; round < 4; round++) {
       const sku = `CAN-RACE-${round}`;
       const p = await w.product(sku, { [w.east]: 5 });
       const order = await w.order({ line_items: [line(sku, 3)], payment_status: 'PAID' });
       const [fo] = await fosOf(order.id);
       const pkg = await labelled(fo.id, 3);
-      const [cancel, fulfil] = await Promise.all([
+      const [cancel, fulfill] = await Promise.all([
         http('POST', `/v1/ops/fulfillment-orders/${fo.id}/cancel`, { reason: 'CUSTOMER' }),
         http('POST', `/v1/ops/packages/${pkg}/fulfill`, { locked_by: 'packer' }),
       ]);
-      expect([cancel.status, fulfil.status].sort(), JSON.stringify([cancel.body, fulfil.body])).toEqual([200, 409]);
+      expect([cancel.status, fulfill.status].sort(), JSON.stringify([cancel.body, fulfill.body])).toEqual([200, 409]);
       const level = await w.level(p, w.east);
       if (cancel.status === 200) expect(level).toMatchObject({ on_hand: 5, committed: 0 });
       else expect(level).toMatchObject({ on_hand: 2, committed: 0 });

@@ -170,7 +170,7 @@ describe('convert', () => {
 });
 
 describe('payment hold', () => {
-  it('blocks fulfilment while PENDING and lifts on mark-paid (once)', async () => {
+  it('blocks fulfillment while PENDING and lifts on mark-paid (once)', async () => {
     const o = await w.order({ line_items: [line('C', 1)] });
     const err = await w.t.db.prisma.$transaction((tx) => assertNoActiveHold(tx, o.id)).catch((e) => e);
     expect(err).toBeInstanceOf(DomainError);

@@ -49,7 +49,7 @@ async function agentToken() {
 }
 
 describe('order holds', () => {
-  it('a hold blocks lock, pack, label and fulfil with a 409 naming it; release lets the work go on', async () => {
+  it('a hold blocks lock, pack, label and fulfill with a 409 naming it; release lets the work go on', async () => {
     await w.product('HOLD-1', { [w.east]: 5 });
     const order = await w.order({ line_items: [line('HOLD-1', 2)], payment_status: 'PAID' });
     const fo = await foOf(order.id);
@@ -99,7 +99,7 @@ describe('order holds', () => {
     });
     expect(pkg.status).toBe(201);
 
-    // A hold placed after packing stops the label (before anything is bought) and the fulfil.
+    // A hold placed after packing stops the label (before anything is bought) and the fulfill.
     const late = await http('POST', `/v1/ops/orders/${order.id}/holds`, { reason: 'FRAUD_REVIEW' });
     expect(late.status).toBe(201);
     const label = await http('POST', `/v1/ops/packages/${pkg.body.id}/label`, LABEL);

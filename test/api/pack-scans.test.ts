@@ -206,7 +206,7 @@ describe('lots', () => {
       expiration_date: '2099-03-01',
     });
     expect((await scan(f, { barcode: sku, lot_code: 'L-A' })).json().detail).toContain('the warehouse holds 2, 3 scanned');
-    expect((await scan(f, { barcode: sku })).statusCode).toBe(200); // no lot: the fulfil picks by FEFO
+    expect((await scan(f, { barcode: sku })).statusCode).toBe(200); // no lot: the fulfill picks by FEFO
     const p = (await pack(f)).json();
     const lines = p.package_line_items.map((l: any) => [l.lot_code, l.quantity, l.expiration_date?.slice(0, 10) ?? null]);
     expect(lines).toHaveLength(2);

@@ -7,7 +7,7 @@ import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture, type Fixture } from '../helpers/fixtures.js';
 
 // Label void (POST /v1/ops/packages/{id}/label/void): refund_status SUBMITTED, voided_at, relabel
-// replaces the voided label, shipping never billed for it; a void racing a fulfil over two real
+// replaces the voided label, shipping never billed for it; a void racing a fulfill over two real
 // servers (own pool on PostgreSQL) leaves exactly one winner.
 
 let t: TestApp;
@@ -68,7 +68,7 @@ const voidEvents = async (packageId: string) =>
   );
 
 describe('label void', () => {
-  it('voids, refuses a second void, relabels, then fulfils and bills only the new label', async () => {
+  it('voids, refuses a second void, relabels, then fulfills and bills only the new label', async () => {
     const f = await fulfillmentFixture(t, { merchantTeamId, lines: [{ quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
     const id = await labelled(f, 'VOIDME0001');
     const v = await post(urlA, `/v1/ops/packages/${id}/label/void`);
@@ -119,7 +119,7 @@ describe('label void', () => {
     expect((await post(urlA, `/v1/ops/packages/${p.body.id}/label/void`, undefined, reader.token)).status).toBe(403);
   });
 
-  it('a void racing a fulfil: exactly one wins, and the state matches the winner', async () => {
+  it('a void racing a fulfill: exactly one wins, and the state matches the winner', async () => {
     const outcomes = new Set<string>();
     for (let round = 0; round < 6; round++) {
       const f = await fulfillmentFixture(t, { merchantTeamId, lines: [{ quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
@@ -141,7 +141,7 @@ describe('label void', () => {
         expect(shipping).toBe(0);
         expect(await voidEvents(id)).toHaveLength(1);
       } else {
-        outcomes.add('fulfil');
+        outcomes.add('fulfill');
         expect(pkg).toMatchObject({ status: 'FULFILLED', shipment_status: 'LABEL_PRINTED' });
         expect(pkg.shipping_label).toMatchObject({ refund_status: null, voided_at: null });
         expect(await t.db.prisma.fulfillment.count({ where: { package_id: id } })).toBe(1);

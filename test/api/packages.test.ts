@@ -169,9 +169,9 @@ describe('create', () => {
 });
 
 describe('write responses', () => {
-  // Create, label and fulfil present the package from what their transaction wrote instead of
+  // Create, label and fulfill present the package from what their transaction wrote instead of
   // reading it again: the answer must be exactly what a GET shows afterwards.
-  it('create, label and fulfil answer the package as GET then shows it', async () => {
+  it('create, label and fulfill answer the package as GET then shows it', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }, { quantity: 1 }], status: 'ACCEPTED' });
     const shop = await t.db.prisma.shop.create({
       data: { merchant_team_id: f.merchantTeamId, name: 'Corner Store', slug: `corner-${f.fo.id}`, shop_type: 'SHOPIFY' },

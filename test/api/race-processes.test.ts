@@ -29,11 +29,11 @@ const races = raceScenarios(() => ({ w, r }));
 
 describe('two fos serve processes on one SQLite file', () => {
   it('lock: 10 owners racing across both processes, exactly one wins', () => races.lockRace());
-  it('fulfil: one package from both processes at once, one 200 and one 409, decremented once', () => races.samePackageFulfilRace(3));
-  it('fulfil: two fulfillment orders over-claiming one order line: exactly one goes through', () => races.overClaimRace(2));
+  it('fulfill: one package from both processes at once, one 200 and one 409, decremented once', () => races.samePackageFulfillRace(3));
+  it('fulfill: two fulfillment orders over-claiming one order line: exactly one goes through', () => races.overClaimRace(2));
   it('packages: creates racing across processes never allocate more than remains', () => races.packageCreateRace());
   it(
-    'inventory: receipts, adjustments, a count, converts and fulfils of one level across both processes: the ledger explains every unit',
+    'inventory: receipts, adjustments, a count, converts and fulfills of one level across both processes: the ledger explains every unit',
     () => races.inventoryRace(),
     120_000,
   );

@@ -107,7 +107,7 @@ describe('races', () => {
     }
   });
 
-  it('two parallel fulfils of the same package: one 200, one 409, one decrement', async () => {
+  it('two parallel fulfills of the same package: one 200, one 409, one decrement', async () => {
     for (let round = 0; round < 3; round++) {
       const f = await fulfillmentFixture(t, { lines: [{ quantity: 5, onHand: 8 }], status: 'ACCEPTED' });
       await post(urlA, `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 10 });
@@ -122,7 +122,7 @@ describe('races', () => {
     }
   });
 
-  it('two packages holding the same units (one behind the API): racing fulfils fulfil only one', async () => {
+  it('two packages holding the same units (one behind the API): racing fulfills fulfill only one', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 4, onHand: 10 }], status: 'ACCEPTED' });
     await post(urlA, `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 10 });
     const a = await labelledPackage(f, [[0, 4]]);
@@ -190,7 +190,7 @@ describe('races', () => {
     }
   });
 
-  // Each fulfil settles the order from what all its lines have left: neither may decide from a
+  // Each fulfill settles the order from what all its lines have left: neither may decide from a
   // view without the other's decrement, or the order would stay PARTIALLY_FULFILLED for good.
   it('two fulfillment orders of one order (one line each) fulfilled at once: the order ends FULFILLED and CLOSED', async () => {
     for (let round = 0; round < 4; round++) {

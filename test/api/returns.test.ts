@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from './orders.fixtures.js';
-import { fulfilOrder, httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.js';
+import { fulfillOrder, httpCall, ledgerBalanced, otherFulfiller } from './inventory.fixtures.js';
 
 // Returns (issue 10 item 6): only fulfilled, not yet returned units; SELLABLE restocks, DAMAGED
 // is set aside; the order line shows returned_quantity; the receipt bills a receiving charge with
@@ -26,7 +26,7 @@ const http = (method: string, path: string, body?: unknown, token = w.token) => 
 async function shipped(sku: string, qty: number, merchantId?: string) {
   const p = await w.product(sku, { [w.east]: qty + 5 }, merchantId ? { merchantId } : {});
   const order = await w.order({ merchant_team_id: merchantId ?? w.merchantId, line_items: [line(sku, qty)], payment_status: 'PAID' });
-  expect(await fulfilOrder(w.t.db, http, order.id)).toEqual([200]);
+  expect(await fulfillOrder(w.t.db, http, order.id)).toEqual([200]);
   return { p, order };
 }
 

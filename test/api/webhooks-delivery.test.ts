@@ -251,7 +251,7 @@ describe('tracking pushes', () => {
     const shopify = await order('SHOPIFY');
     const manual = await order();
     const e1 = await enqueue('tracking.push', { order_id: shopify.id, tracking_code: '1Z9' });
-    // The shape the fulfil transaction writes: the order nested.
+    // The shape the fulfill transaction writes: the order nested.
     const e2 = await enqueue('tracking.push', {
       tracking: { tracking_code: '1Z8' },
       order: { id: manual.id, order_number: manual.order_number },

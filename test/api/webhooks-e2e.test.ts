@@ -6,8 +6,8 @@ import { fulfillmentFixture } from '../helpers/fixtures.js';
 import { verifySignature } from '../../src/domain/webhooks/signature.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 
-// End to end: a fulfil through HTTP bills the SHIPPING charge from the rate card, and the outbox
-// worker then pushes tracking and delivers the signed webhooks the fulfil enqueued.
+// End to end: a fulfill through HTTP bills the SHIPPING charge from the rate card, and the outbox
+// worker then pushes tracking and delivers the signed webhooks the fulfill enqueued.
 
 let t: TestApp;
 let token: string;
@@ -52,8 +52,8 @@ afterAll(async () => {
 
 const call = (method: string, path: string, body?: unknown) => t.call(method, path, { token, ...(body !== undefined ? { body } : {}) });
 
-describe('fulfil -> charge -> webhooks', () => {
-  it('bills shipping in the fulfil and delivers the events it enqueued', async () => {
+describe('fulfill -> charge -> webhooks', () => {
+  it('bills shipping in the fulfill and delivers the events it enqueued', async () => {
     const hook = await call('POST', '/v1/webhooks', { url, events: ['package.fulfilled', 'charge.created', 'tracking.push'] });
     expect(hook.statusCode).toBe(201);
     secret = hook.json().secret;
@@ -78,8 +78,8 @@ describe('fulfil -> charge -> webhooks', () => {
       cost_currency: 'USD',
     });
     expect(label.statusCode, label.body).toBe(200);
-    const fulfil = await call('POST', `/v1/ops/packages/${pkg.json().id}/fulfill`, { locked_by: 'packer' });
-    expect(fulfil.statusCode, fulfil.body).toBe(200);
+    const fulfill = await call('POST', `/v1/ops/packages/${pkg.json().id}/fulfill`, { locked_by: 'packer' });
+    expect(fulfill.statusCode, fulfill.body).toBe(200);
 
     const charges = (await t.call('GET', '/v1/ops/charges', { token, query: { order_id: f.order.id, category: 'SHIPPING' } })).json();
     expect(charges.data).toHaveLength(1);

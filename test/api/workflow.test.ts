@@ -18,7 +18,7 @@ afterAll(() => t?.close());
 const call = (method: string, url: string, body?: unknown) => t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
 
 describe('fulfillment workflow 1a-6', () => {
-  it('locks, packs, labels and fulfils an order end to end', async () => {
+  it('locks, packs, labels and fulfills an order end to end', async () => {
     const { order: created, warehouseId } = await convertedOrder(t, token, [
       { sku: 'WF-MUG', quantity: 2, onHand: 10 },
       { sku: 'WF-TEE', quantity: 1, onHand: 4 },

@@ -1,5 +1,5 @@
 // `fos fulfill run` when answers are lost: a proxy in front of the REAL server forwards the
-// fulfil, lets the server commit it, then drops the connection without answering (the server
+// fulfill, lets the server commit it, then drops the connection without answering (the server
 // "died" after committing), or answers 503 + retry-after like a draining server. The run must
 // retry, re-read and report the truth: fulfilled, once, with exit 0.
 import http from 'node:http';
@@ -18,7 +18,7 @@ let proxy: http.Server;
 let proxyUrl = '';
 let token = '';
 /** What the proxy does to the next POST …/fulfill: forward it then drop the answer, or refuse with 503. */
-let nextFulfil: 'pass' | 'drop-after-commit' | '503' = 'pass';
+let nextFulfill: 'pass' | 'drop-after-commit' | '503' = 'pass';
 const seen: string[] = [];
 
 const UPLOAD = [
@@ -41,9 +41,9 @@ beforeAll(async () => {
   proxy = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const isFulfil = req.method === 'POST' && /\/fulfill$/.test(req.url ?? '');
-    const mode = isFulfil ? nextFulfil : 'pass';
-    if (isFulfil) nextFulfil = 'pass';
+    const isFulfill = req.method === 'POST' && /\/fulfill$/.test(req.url ?? '');
+    const mode = isFulfill ? nextFulfill : 'pass';
+    if (isFulfill) nextFulfill = 'pass';
     seen.push(`${req.method} ${req.url} ${mode}`);
     if (mode === '503') {
       res.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '1' });
@@ -75,7 +75,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function fulfil(foId: string) {
+async function fulfill(foId: string) {
   const io = testIOStreams({});
   const ctx = createContext({
     io,
@@ -92,10 +92,10 @@ async function fulfil(foId: string) {
 }
 
 describe('fos fulfill run with lost answers', () => {
-  it('the server committed the fulfil but the answer was lost: retried, re-read, reported fulfilled (exit 0)', async () => {
+  it('the server committed the fulfill but the answer was lost: retried, re-read, reported fulfilled (exit 0)', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }], status: 'ACCEPTED' });
-    nextFulfil = 'drop-after-commit';
-    const r = await fulfil(f.fo.id);
+    nextFulfill = 'drop-after-commit';
+    const r = await fulfill(f.fo.id);
     expect(r.code, r.stderr).toBe(0);
     expect(r.results).toHaveLength(1);
     expect(r.results[0]).toMatchObject({ fulfillment_order_id: f.fo.id, status: 'fulfilled', tracking_code: '1Z999' });
@@ -106,10 +106,10 @@ describe('fos fulfill run with lost answers', () => {
     expect(await t.db.prisma.package.count({ where: { fulfillment_order_id: f.fo.id } })).toBe(1);
   });
 
-  it('a 503 with retry-after (a draining server) is waited out and the fulfil goes through', async () => {
+  it('a 503 with retry-after (a draining server) is waited out and the fulfill goes through', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
-    nextFulfil = '503';
-    const r = await fulfil(f.fo.id);
+    nextFulfill = '503';
+    const r = await fulfill(f.fo.id);
     expect(r.code, r.stderr).toBe(0);
     expect(r.results[0]).toMatchObject({ status: 'fulfilled' });
     expect(r.stderr).toMatch(/HTTP 503 \(fulfill\); retrying in 1\.0s/);

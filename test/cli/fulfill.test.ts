@@ -136,7 +136,7 @@ afterAll(() => t?.close());
 describe('fos fulfill run', () => {
   let fulfilledFo: string;
 
-  it('fulfils one PENDING fulfillment order of a converted order with an uploaded label', async () => {
+  it('fulfills one PENDING fulfillment order of a converted order with an uploaded label', async () => {
     const { order } = await convertedOrder(t, t.adminToken, [{ sku: 'MUG-BLUE', quantity: 2, onHand: 10 }]);
     const [fo] = (await t.call('GET', '/v1/ops/fulfillment-orders', { query: { order_id: order.id } })).json().data;
     expect(fo.status).toBe('PENDING');
@@ -188,7 +188,7 @@ describe('fos fulfill run', () => {
     const { order, fos: ids } = await twoFoOrder();
     const r = await fos(['fulfill', 'run', order.id, '--rate-strategy', 'cheapest'], { stdoutTTY: true, stderrTTY: true });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('2 of 2 fulfillment order(s) to fulfil');
+    expect(r.stderr).toContain('2 of 2 fulfillment order(s) to fulfill');
     expect(r.stderr).toMatch(/weight 500 G \(from its items\)/);
     const table = r.stdout.trim().split('\n');
     expect(table[0]).toMatch(/^ORDER\s+STATUS\s+TRACKING\s+FULFILLMENT_ORDER\s+PACKAGE/); // no failure: no REASON

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { line, world, type World } from '../api/orders.fixtures.js';
-import { fulfilOrder, httpCall } from '../api/inventory.fixtures.js';
+import { fulfillOrder, httpCall } from '../api/inventory.fixtures.js';
 import { runCli } from './helpers/cli.js';
 
 // `fos inventory …` and `fos purchase-orders …` through the real command tree against a real
@@ -98,7 +98,7 @@ describe('fos inventory transfer and fos returns', () => {
     expect((await json('inventory', 'transfers', 'list', '--status', 'RECEIVED')).map((x: any) => x.id)).toContain(t.id);
 
     const order = await w.order({ line_items: [line('CLI-TR', 2)], payment_status: 'PAID' });
-    expect(await fulfilOrder(w.t.db, (m, p2, b) => httpCall(base, w.token, m, p2, b), order.id)).toEqual([200]);
+    expect(await fulfillOrder(w.t.db, (m, p2, b) => httpCall(base, w.token, m, p2, b), order.id)).toEqual([200]);
     const ret = await json('returns', 'create', order.order_number, 'CLI-TR=2', '--reason', 'defective', '--reference', 'RMA-5');
     expect(ret).toMatchObject({ order_id: order.id, status: 'OPEN', reference: 'RMA-5', lines: [{ quantity: 2, reason: 'DEFECTIVE' }] });
     const back = await json('returns', 'receive', ret.id, 'CLI-TR=1', '--damaged', 'CLI-TR=1');

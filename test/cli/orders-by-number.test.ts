@@ -78,7 +78,7 @@ describe('orders by number', () => {
     expect(short.stderr).toContain('searched from 3 characters');
   });
 
-  it('fos fulfill run "#number" fulfils that order', async () => {
+  it('fos fulfill run "#number" fulfills that order', async () => {
     const o = await numbered('SHIP-4242');
     const r = await fos([
       'fulfill',

@@ -175,7 +175,6 @@ describe('the /floor page on a phone', () => {
     expect(pkg.fulfillment_order_id).toBe(mugFo);
     expect(pkg.package_line_items.map((l: any) => [l.sku, l.quantity])).toEqual([['MUG-BLUE', 2]]);
 
-
     // Signing out ends the token at once.
     const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('fos.floor.session')!).access_token);
     await page.click('#sign-out');

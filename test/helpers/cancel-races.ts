@@ -1,4 +1,4 @@
-// Cancel vs fulfil of one fulfillment order, and two receipts filling one backorder, across
+// Cancel vs fulfill of one fulfillment order, and two receipts filling one backorder, across
 // several `fos serve` processes on one database (PostgreSQL: test/pg/cancel-replicas.test.ts,
 // SQLite: test/api/cancel-race-processes.test.ts). Exact quantities afterwards.
 
@@ -57,7 +57,7 @@ export function cancelRaceScenarios(get: () => { w: ReplicaWorld; r: Replicas })
   }
 
   return {
-    async cancelVsFulfil(rounds: number) {
+    async cancelVsFulfill(rounds: number) {
       for (let round = 0; round < rounds; round++) {
         const p = await product(5);
         const orderId = await order(p.sku, 3);
@@ -76,11 +76,11 @@ export function cancelRaceScenarios(get: () => { w: ReplicaWorld; r: Replicas })
         ).toBe(200);
         // Alternate which replica cancels, and whether the whole order or the fulfillment order is cancelled.
         const cancelPath = round % 2 ? `/ops/orders/${orderId}/cancel` : `/ops/fulfillment-orders/${fo.id}/cancel`;
-        const [cancel, fulfil] = await Promise.all([
+        const [cancel, fulfill] = await Promise.all([
           send(round, 'POST', cancelPath, { reason: 'CUSTOMER' }),
           send(round + 1, 'POST', `/ops/packages/${pkg.body.id}/fulfill`, { locked_by: 'packer' }),
         ]);
-        expect([cancel.status, fulfil.status].sort(), JSON.stringify([cancel.body, fulfil.body])).toEqual([200, 409]);
+        expect([cancel.status, fulfill.status].sort(), JSON.stringify([cancel.body, fulfill.body])).toEqual([200, 409]);
         const [level] = await ledgerBalanced(get().w.db, [p.id]);
         expect(level).toMatchObject(cancel.status === 200 ? { on_hand: 5, committed: 0 } : { on_hand: 2, committed: 0 });
         expect((await db().fulfillmentOrder.findUniqueOrThrow({ where: { id: fo.id } })).status).toBe(

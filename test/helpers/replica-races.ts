@@ -4,7 +4,7 @@
 
 import { expect } from 'vitest';
 import { fixtureMerchant, fixtureWarehouse, fulfillmentFixture, SHIP_TO, type Fixture } from './fixtures.js';
-import { fulfilOrder, ledgerBalanced } from '../api/inventory.fixtures.js';
+import { fulfillOrder, ledgerBalanced } from '../api/inventory.fixtures.js';
 import type { Replicas, ReplicaWorld } from './replicas.js';
 
 const LABEL = { label_url: 'https://l.example/x.pdf', carrier: 'UPS', service: 'Ground', cost: 5, cost_currency: 'USD' };
@@ -119,7 +119,7 @@ export function raceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
       expect((await db().fulfillmentOrder.findUniqueOrThrow({ where: { id: f.fo.id } })).lock_owner).toBe(owner);
     },
 
-    async samePackageFulfilRace(rounds: number) {
+    async samePackageFulfillRace(rounds: number) {
       for (let round = 0; round < rounds; round++) {
         const f = await fulfillmentFixture(get().w.fx, { lines: [{ quantity: 6, onHand: 9 }], status: 'ACCEPTED' });
         expect(
@@ -136,7 +136,7 @@ export function raceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
       }
     },
 
-    /** Two fulfillment orders claim one order line (the second written behind the API); one fulfil per replica. */
+    /** Two fulfillment orders claim one order line (the second written behind the API); one fulfill per replica. */
     async overClaimRace(rounds: number) {
       for (let round = 0; round < rounds; round++) {
         const f = await fulfillmentFixture(get().w.fx, { lines: [{ quantity: 3, onHand: 5, committed: 6 }], status: 'ACCEPTED' });
@@ -203,7 +203,7 @@ export function raceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
 
     /**
      * Stock moving every way at once across the processes: purchase-order receipts, adjustments,
-     * a cycle count, converts and complete fulfils of the same level. Afterwards every bucket of
+     * a cycle count, converts and complete fulfills of the same level. Afterwards every bucket of
      * the level equals the sum of its movements, none is negative, and nothing was over-received.
      */
     async inventoryRace() {
@@ -244,7 +244,7 @@ export function raceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
         ...drafts.map(async (id, i) => {
           const order = await send(i, 'POST', `/ops/draft-orders/${id}/convert`);
           expect(order.status, JSON.stringify(order.body)).toBe(200);
-          return fulfilOrder(w.db, http, order.body.id);
+          return fulfillOrder(w.db, http, order.body.id);
         }),
         ...Array.from({ length: 8 }, (_, i) =>
           send(i, 'POST', `/ops/purchase-orders/${po.body.id}/receive`, { lines: [{ sku, quantity: 5 }] }),

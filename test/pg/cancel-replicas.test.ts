@@ -4,7 +4,7 @@ import { cancelRaceScenarios } from '../helpers/cancel-races.js';
 import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
 
 // Two `fos serve` processes (the built CLI: `npm run build` first) on ONE fresh PostgreSQL database: a cancel
-// and a fulfil of the same fulfillment order from different processes, and two receipts filling
+// and a fulfill of the same fulfillment order from different processes, and two receipts filling
 // one backorder (test/helpers/cancel-races.ts).
 
 let w: ReplicaWorld;
@@ -27,8 +27,8 @@ const races = cancelRaceScenarios(() => ({ w, r }));
 
 describe('cancel and backorder races across two fos serve replicas on one PostgreSQL database', () => {
   it(
-    'cancel vs fulfil of one fulfillment order: exactly one wins, the other is a 409, the ledger exact',
-    () => races.cancelVsFulfil(4),
+    'cancel vs fulfill of one fulfillment order: exactly one wins, the other is a 409, the ledger exact',
+    () => races.cancelVsFulfill(4),
     120_000,
   );
   it('two receipts at once fill waiting orders by priority, no unit committed twice', () => races.twoReceiptsFillOneBackorder(), 60_000);

@@ -6,7 +6,7 @@ import { raceScenarios } from '../helpers/replica-races.js';
 import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
 
 // Two `fos serve` processes (the built CLI: `npm run build` first) on ONE fresh PostgreSQL
-// database, like two replicas behind a load balancer: fulfils race across them and quantities
+// database, like two replicas behind a load balancer: fulfills race across them and quantities
 // come out exact; the tier-1 rate budget is shared (30 across both replicas, the 31st is 429).
 
 let w: ReplicaWorld;
@@ -31,12 +31,12 @@ const races = raceScenarios(() => ({ w, r }));
 
 describe('two fos serve replicas on one PostgreSQL database', () => {
   it('lock: 10 owners racing across both replicas, exactly one wins', () => races.lockRace());
-  it('fulfil: one package from both replicas at once, one 200 and one 409, decremented once', () => races.samePackageFulfilRace(5));
-  it('fulfil: two fulfillment orders over-claiming one order line, one per replica: exactly one goes through', () =>
+  it('fulfill: one package from both replicas at once, one 200 and one 409, decremented once', () => races.samePackageFulfillRace(5));
+  it('fulfill: two fulfillment orders over-claiming one order line, one per replica: exactly one goes through', () =>
     races.overClaimRace(3));
   it('packages: creates racing across replicas never allocate more than remains', () => races.packageCreateRace());
   it(
-    'inventory: receipts, adjustments, a count, converts and fulfils of one level across both replicas: the ledger explains every unit',
+    'inventory: receipts, adjustments, a count, converts and fulfills of one level across both replicas: the ledger explains every unit',
     () => races.inventoryRace(),
     120_000,
   );

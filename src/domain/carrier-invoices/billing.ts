@@ -5,7 +5,7 @@ import { priceShippingCorrection } from '../charges/rate-card.js';
 import { shippingRateCard } from '../charges/shipping.js';
 import type { InvoiceLine, MatchedLabel } from './import.js';
 
-// The merchant's side of a carrier correction: when the label's shipping was billed at fulfil
+// The merchant's side of a carrier correction: when the label's shipping was billed at fulfill
 // (a SHIPPING charge exists for its fulfillment), the cost difference is billed — or credited
 // when negative — with the markup of the same rate-card rule (priceShippingCorrection). A label
 // not fulfilled yet is billed later at its corrected cost (charges/shipping.ts), so nothing here.
@@ -61,7 +61,7 @@ export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
           fulfillment_delegation_id: delegation.id,
           order_id: fulfillment.order_id,
           fulfillment_order_id: fulfillment.fulfillment_order_id,
-          // fulfillment_id stays null: (fulfillment_id, category) is the fulfil's own SHIPPING charge.
+          // fulfillment_id stays null: (fulfillment_id, category) is the fulfill's own SHIPPING charge.
           shipping_label_id: label.id,
           carrier_id: label.carrier_id,
           carrier_integration_id: label.carrier_integration_id,

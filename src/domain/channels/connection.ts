@@ -1,7 +1,7 @@
 import type { ShopConnection } from '../../db/types.js';
 import { openJson, sealJson } from '../secrets/secret-box.js';
 import { ChannelCallError, type ChannelEnv } from './http.js';
-import { checkShopify, shopifyFulfil, shopifyOrdersPage, shopifySetAvailable, shopifyVariantsPage } from './shopify.js';
+import { checkShopify, shopifyFulfill, shopifyOrdersPage, shopifySetAvailable, shopifyVariantsPage } from './shopify.js';
 import type {
   ChannelOrder,
   ChannelVariant,
@@ -12,7 +12,7 @@ import type {
   ShippedLine,
   TrackingInfo,
 } from './types.js';
-import { checkWoo, wooFulfil, wooOrdersPage, wooSetStock, wooVariantsPage } from './woocommerce.js';
+import { checkWoo, wooFulfill, wooOrdersPage, wooSetStock, wooVariantsPage } from './woocommerce.js';
 
 // One entry point per operation for both connectors, so intake, sync and pushes never branch
 // on the platform themselves. Pages are addressed by an opaque token: Shopify's GraphQL cursor,
@@ -45,7 +45,7 @@ export interface Connector {
   check(conn: OpenConnection, env: ChannelEnv): Promise<{ name: string; currency: string | null }>;
   orders(conn: OpenConnection, env: ChannelEnv, since: Date | null, token: string | null): Promise<Page<ChannelOrder>>;
   variants(conn: OpenConnection, env: ChannelEnv, token: string | null, currency: string | null): Promise<Page<ChannelVariant>>;
-  fulfil(
+  fulfill(
     conn: OpenConnection,
     env: ChannelEnv,
     order: { remote_id: string; order_number: string },
@@ -70,8 +70,8 @@ const shopify: Connector = {
     const p = await shopifyVariantsPage(conn, env, token, currency);
     return { items: p.variants, next: p.next };
   },
-  async fulfil(conn, env, order, lines, tracking) {
-    const r = await shopifyFulfil(conn, env, order.remote_id, lines, tracking);
+  async fulfill(conn, env, order, lines, tracking) {
+    const r = await shopifyFulfill(conn, env, order.remote_id, lines, tracking);
     return `Shopify fulfillment ${r.fulfillment_id} created for ${order.order_number}`;
   },
   async setStock(conn, env, items) {
@@ -95,9 +95,9 @@ const woocommerce: Connector = {
     const p = await wooVariantsPage(conn, env, token ? Number(token) : 1, currency);
     return { items: p.variants, next: p.next ? String(p.next) : null };
   },
-  async fulfil(conn, env, order, _lines, tracking, complete) {
+  async fulfill(conn, env, order, _lines, tracking, complete) {
     const note = `Shipped${tracking.company ? ` with ${tracking.company}` : ''}: tracking number ${tracking.number ?? '(none)'}${tracking.url ? ` — ${tracking.url}` : ''}`;
-    await wooFulfil(conn, env, order.remote_id, note, complete);
+    await wooFulfill(conn, env, order.remote_id, note, complete);
     return `WooCommerce order ${order.remote_id}: tracking note added${complete ? ', status completed' : ''}`;
   },
   async setStock(conn, env, items) {

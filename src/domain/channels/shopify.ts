@@ -137,7 +137,7 @@ interface FoLine {
  * Tracking out: the order's open fulfillment orders, then one fulfillmentCreate with the shipped
  * lines (matched by line item id, never more than remains) and the tracking info.
  */
-export async function shopifyFulfil(conn: OpenConnection, env: ChannelEnv, orderId: string, lines: ShippedLine[], tracking: TrackingInfo) {
+export async function shopifyFulfill(conn: OpenConnection, env: ChannelEnv, orderId: string, lines: ShippedLine[], tracking: TrackingInfo) {
   const data = await shopifyGraphql(
     conn,
     env,

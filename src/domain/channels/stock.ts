@@ -7,7 +7,7 @@ import type { ChannelEnv } from './http.js';
 // unavailable, of the mapped warehouse or of all) of every product it lists. A pass compares
 // today's figure with the last one pushed (channel_stock_pushes) and sends only differences, in
 // one call per shop for Shopify (inventorySetQuantities) and one per listing for WooCommerce
-// (stock_quantity). Changes between two passes therefore coalesce: a burst of 1,000 fulfils of
+// (stock_quantity). Changes between two passes therefore coalesce: a burst of 1,000 fulfills of
 // one SKU makes one call per shop. A shop is held by one replica per pass (a short lease on
 // the connection, the one syncs use), and a failed push is retried on a later pass with backoff.
 

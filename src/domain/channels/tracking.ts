@@ -4,7 +4,7 @@ import { MAX_ATTEMPTS } from '../webhooks/dispatch.js';
 import { connectorFor, openConnection } from './connection.js';
 import { ChannelCallError, type ChannelEnv } from './http.js';
 
-// Tracking out, for real: the 'tracking.push' event of a fulfil is sent to the shop's platform
+// Tracking out, for real: the 'tracking.push' event of a fulfill is sent to the shop's platform
 // (Shopify fulfillmentCreate with trackingInfo and the shipped lines; WooCommerce an order note,
 // then `completed` once every line has shipped). PUSHED is returned only when the platform
 // answered success; a failure throws, so the outbox retries it with backoff, and the platform's
@@ -47,7 +47,7 @@ async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
     url: p.tracking?.tracking_url ?? null,
     company: p.tracking?.carrier ?? null,
   };
-  const detail = await connectorFor(row.shop_type).fulfil(
+  const detail = await connectorFor(row.shop_type).fulfill(
     openConnection(row),
     env,
     { remote_id: order.remote_id, order_number: order.order_number },

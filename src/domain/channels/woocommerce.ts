@@ -169,7 +169,7 @@ export async function wooVariantsPage(conn: OpenConnection, env: ChannelEnv, pag
 }
 
 /** Tracking out: an order note (a customer note per shop setting), then `completed` once all is shipped. */
-export async function wooFulfil(conn: OpenConnection, env: ChannelEnv, orderId: string, note: string, complete: boolean) {
+export async function wooFulfill(conn: OpenConnection, env: ChannelEnv, orderId: string, note: string, complete: boolean) {
   await wooCall(conn, env, 'post', `orders/${orderId}/notes`, { note, customer_note: conn.settings.notify_customer });
   if (complete) await wooCall(conn, env, 'put', `orders/${orderId}`, { status: 'completed' });
 }

@@ -18,9 +18,9 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
 /**
  * Bills the merchant a SHIPPING charge for a fulfilled package when the delegation's rate card
- * has a shipping section; returns null when nothing is billed. Runs inside the fulfil
- * transaction, so the charge exists exactly when the fulfilment committed; the unique
- * (fulfillment_id, category) makes a second bill for the same fulfilment impossible.
+ * has a shipping section; returns null when nothing is billed. Runs inside the fulfill
+ * transaction, so the charge exists exactly when the fulfillment committed; the unique
+ * (fulfillment_id, category) makes a second bill for the same fulfillment impossible.
  */
 export async function billShipping(tx: TxClient, input: ShippingChargeInput): Promise<{ id: string } | null> {
   const priced = await shippingRateCard(tx, input.merchantTeamId, input.fulfillerTeamId);
@@ -80,7 +80,7 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
       }
     : null;
 
-  // A carrier correction that arrived before the fulfil (carrier-invoices/) is what the label costs.
+  // A carrier correction that arrived before the fulfill (carrier-invoices/) is what the label costs.
   const corrected = (label?.carrier_correction as { corrected_carrier_cost?: unknown } | null)?.corrected_carrier_cost;
   const cost = typeof corrected === 'number' ? corrected : (label?.price ?? 0);
   const pricing = priceShipping(card, { label_price: cost, service_id: label?.service_id ?? null });

@@ -15,7 +15,7 @@ export const isEventKind = (value: string): value is EventKind => (EVENT_KINDS a
 
 /**
  * What the worker needs from a 'tracking.push' payload: the order, as `order: { id }` (what the
- * fulfil transaction writes) or a flat `order_id`; its shop's platform picks the sales-channel
+ * fulfill transaction writes) or a flat `order_id`; its shop's platform picks the sales-channel
  * adapter. Other members are passed to the adapter as they are.
  */
 export type TrackingPushPayload = ({ order: { id: string; [key: string]: unknown } } | { order_id: string }) & {

@@ -1,7 +1,7 @@
 import type { Db, OutboxEvent } from '../../db/types.js';
 import { ShopType } from '../../db/types.js';
 
-// Sales-channel adapters receive 'tracking.push' events: after a fulfil the storefront that sold
+// Sales-channel adapters receive 'tracking.push' events: after a fulfill the storefront that sold
 // the order is told the tracking number. MANUAL orders have nothing to push (SKIPPED). SHOPIFY
 // and WOOCOMMERCE shops are pushed to for real by src/domain/channels/tracking.ts, which the
 // outbox worker adds; the other platforms have no connector yet and say so (FAILED, not retried).
@@ -56,7 +56,7 @@ export const defaultSalesChannelAdapters = (): SalesChannelAdapters => {
 /** Resolves the order and shop of a 'tracking.push' event and hands it to the platform's adapter. */
 export async function pushTracking(db: Db, event: OutboxEvent, adapters: SalesChannelAdapters) {
   const payload = (event.payload ?? {}) as Record<string, unknown>;
-  // The fulfil transaction nests the order ({ order: { id, … } }); a flat order_id works too.
+  // The fulfill transaction nests the order ({ order: { id, … } }); a flat order_id works too.
   const nested = payload.order && typeof payload.order === 'object' ? (payload.order as { id?: unknown }).id : undefined;
   const orderId = typeof payload.order_id === 'string' ? payload.order_id : typeof nested === 'string' ? nested : null;
   if (!orderId) throw new PermanentPushError('tracking.push payload has neither order_id nor order.id.');

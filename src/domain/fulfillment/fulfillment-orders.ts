@@ -7,7 +7,7 @@ import { flatAddress, loadNames, type Names } from './lookups.js';
 
 // Fulfillment orders: list, read, accept. Locks live in locks.ts, packages in packages.ts.
 // State machine (docs/fulfillment.md): PENDING -accept-> ACCEPTED -lock-> IN_PROGRESS
-// -fulfil (nothing remains)-> FULFILLED.
+// -fulfill (nothing remains)-> FULFILLED.
 
 type Client = Db['prisma'] | TxClient;
 

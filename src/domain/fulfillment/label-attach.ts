@@ -38,7 +38,7 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
     // a null carrier_id means no label row; a filter on the label itself would be a NOT IN over
     // every label on PostgreSQL.
     // A hold placed while the label was being made refuses it (a condition of the compare-and-set),
-    // unless a platform already sold it: then it is attached, the hold stops fulfil, and the label
+    // unless a platform already sold it: then it is attached, the hold stops fulfill, and the label
     // can be voided.
     const st = statementsOf(tx);
     const now = new Date();

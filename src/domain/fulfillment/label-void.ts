@@ -7,10 +7,10 @@ import type { RefundState } from './carriers/types.js';
 import { loadPackage, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
 
-// Label void (spec 2.7 refund_status / voided_at): only before fulfilment. The first statement
-// is a compare-and-set on the package (PENDING and labelled -> unlabelled); fulfil's own
-// compare-and-set needs the package PENDING and labelled, so of a racing void and fulfil exactly
-// one wins on both databases. The SHIPPING charge is billed by fulfil, so a voided label is never
+// Label void (spec 2.7 refund_status / voided_at): only before fulfillment. The first statement
+// is a compare-and-set on the package (PENDING and labelled -> unlabelled); fulfill's own
+// compare-and-set needs the package PENDING and labelled, so of a racing void and fulfill exactly
+// one wins on both databases. The SHIPPING charge is billed by fulfill, so a voided label is never
 // billed. The voided label stays on the package (refund_status SUBMITTED) until it is relabelled,
 // which replaces it (ShippingLabel.package_id is unique); the package.label_voided event keeps it.
 // A package on a scan form (manifested) cannot be voided: the same compare-and-set needs
@@ -73,7 +73,7 @@ export async function voidLabel(db: Db, teamId: string, id: string, policy: Outb
         throw conflict(
           `Package ${id} is on scan form ${pkg.scan_form_id}: the carrier has scanned its label, which can no longer be voided.`,
         );
-      if (pkg.status !== 'PENDING') throw conflict(`Package ${id} is ${pkg.status}; a label can only be voided before fulfilment.`);
+      if (pkg.status !== 'PENDING') throw conflict(`Package ${id} is ${pkg.status}; a label can only be voided before fulfillment.`);
       if (pkg.shipping_label?.voided_at) throw conflict(`The label of package ${id} is already voided.`);
       throw conflict(`Package ${id} has no shipping label to void.`);
     }

@@ -83,7 +83,7 @@ export function resolveLines(fo: { id: string; line_items: PackingLine[] }, line
     }
   });
   if (errors.length) {
-    throw conflict(`Package quantities exceed what remains to fulfil: ${errors.map((e) => e.message).join('; ')}.`, { errors });
+    throw conflict(`Package quantities exceed what remains to fulfill: ${errors.map((e) => e.message).join('; ')}.`, { errors });
   }
 
   return lines.map((line, i) => {

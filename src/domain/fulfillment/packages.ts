@@ -88,7 +88,7 @@ async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: st
   return existing.id;
 }
 
-// Create and fulfil present the package from what their transaction wrote (no second read of
+// Create and fulfill present the package from what their transaction wrote (no second read of
 // eight statements). Other responses are read after the transaction commits: on PostgreSQL
 // Prisma runs an include's relation queries concurrently, which a transaction's single
 // connection only queues.

@@ -24,7 +24,7 @@ import { lockLevel } from './moves.js';
 //   RELEASE_QUARANTINE   delta > 0: set-aside units back to sellable (unavailable -= delta)
 // Sellable stock (on_hand - committed - unavailable) never goes below zero unless `force`, and no
 // bucket ever goes below zero. A count is compare-and-set against the on_hand it was computed
-// from, so a fulfil racing the count is applied first and the count still lands exactly.
+// from, so a fulfill racing the count is applied first and the count still lands exactly.
 
 const COUNT_REASONS: readonly AdjustmentReason[] = ['CYCLE_COUNT', 'CORRECTION'];
 

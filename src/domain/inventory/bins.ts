@@ -266,7 +266,7 @@ function shortInBins(
 }
 
 /**
- * A fulfil's placements: the pick rule, and for lot-tracked products the lots the package's lines
+ * A fulfill's placements: the pick rule, and for lot-tracked products the lots the package's lines
  * name (units of those lines come from those lots). Lot codes on lines of products that are not
  * lot-tracked stay informational, as before. No query unless a line names a lot.
  */

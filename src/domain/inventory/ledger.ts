@@ -118,7 +118,7 @@ export function movementRows(level: LevelRef, d: Required<Deltas>, info: Movemen
 }
 
 /**
- * applyToLevel for several products of one warehouse at once (a fulfil ships several products):
+ * applyToLevel for several products of one warehouse at once (a fulfill ships several products):
  * ONE conditional UPDATE, keyed by product, moves each product's level by its own deltas (a CASE
  * per bucket) where every bucket stays >= 0, and returns the levels it moved (with the product's
  * SKU for the ledger); one INSERT writes all their movements. Returns the products it could not

@@ -83,7 +83,7 @@ export function uniqueProducts(products: ResolvedProduct[], path = 'lines'): voi
  * UPDATE as the transaction's first statement: on SQLite that takes the write lock at once (a
  * read-first transaction could fail to upgrade with SQLITE_BUSY when another process writes), on
  * PostgreSQL it serialises stock writes of one warehouse that start here (adjustments, new
- * purchase orders) while fulfils, which lock levels only, run alongside.
+ * purchase orders) while fulfills, which lock levels only, run alongside.
  */
 export async function claimWarehouse(tx: TxClient, warehouseId: string, teamId?: string) {
   const claimed =

@@ -13,12 +13,12 @@ import { getOrder } from './orders.js';
 // Shipped work is never undone (that is a return).
 //
 // Before the transaction, each unshipped package's bought label is voided through its carrier
-// (label-void.ts): a fulfil needs a labelled package, so once the label is void no fulfil of it
-// can win any more; a fulfil that won first makes the void refuse, and the cancel then finds
+// (label-void.ts): a fulfill needs a labelled package, so once the label is void no fulfill of it
+// can win any more; a fulfill that won first makes the void refuse, and the cancel then finds
 // less (or nothing: 409) to cancel. The transaction then:
 //  1. compare-and-sets the fulfillment order(s) open -> CANCELLED, lock cleared (its first
 //     statement, a write: on SQLite it takes the write lock; on PostgreSQL the row lock that
-//     every fulfil of the fulfillment order takes first too, so one of them waits for the other);
+//     every fulfill of the fulfillment order takes first too, so one of them waits for the other);
 //  2. takes each line's remaining units off the fulfillment order and the order line
 //     (removed_quantity), releases their committed stock through the ledger (RELEASED; with
 //     restock false they go to unavailable instead of back on sale) and closes open packages;
@@ -59,7 +59,7 @@ async function voidOpenLabels(db: Db, teamId: string, where: { order_id?: string
       await voidLabel(db, teamId, p.id);
     } catch (err) {
       const now = await db.prisma.package.findUnique({ where: { id: p.id }, select: { status: true } });
-      // A fulfil won the race for this package: what it shipped stays shipped, the rest is cancelled.
+      // A fulfill won the race for this package: what it shipped stays shipped, the rest is cancelled.
       if (now?.status === 'FULFILLED') continue;
       const why = err instanceof DomainError ? err.message : String(err);
       throw conflict(`Cannot cancel: the label of package ${p.id} could not be voided. ${why}`, { package_id: p.id });
@@ -204,7 +204,7 @@ export async function cancelOrder(db: Db, teamId: string, orderId: string, opts:
   await voidOpenLabels(db, teamId, { order_id: orderId });
   await writeTx(db, async (tx) => {
     const now = new Date();
-    // The fulfillment orders first (a fulfil locks its fulfillment order before the order), as one write.
+    // The fulfillment orders first (a fulfill locks its fulfillment order before the order), as one write.
     const fos = await tx.fulfillmentOrder.updateManyAndReturn({
       where: { order_id: orderId, fulfiller_team_id: teamId, status: { in: OPEN_FO } },
       data: { status: 'CANCELLED', lock_owner: null, lock_expires_at: null },

@@ -9,7 +9,7 @@ import { refreshOrder, settleFulfillmentOrders } from './edit-settle.js';
 
 // Line items of PATCH /v1/ops/orders/{id} (docs/orders.md "Edit"): add lines, set the quantity of
 // a CORE line, remove one. Runs inside editOrder's transaction, after its first statement has
-// claimed every open fulfillment order of the order (the row a lock, a pack and a fulfil take
+// claimed every open fulfillment order of the order (the row a lock, a pack and a fulfill take
 // first too), so no package can be made and no unit shipped while this edits: what it reads as
 // packed or shipped stays so until it commits. Every stock change goes through the ledger:
 //  - fewer units: waiting units go first (no stock involved), then unpacked units of the open

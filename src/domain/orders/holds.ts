@@ -6,7 +6,7 @@ import { inTransaction } from './tx.js';
 
 // Fulfillment holds. An order converted with payment_status PENDING gets an active
 // AWAITING_PAYMENT hold; while any hold is active, the fulfillment workflow refuses to lock or
-// fulfil its fulfillment orders (409 on-hold). Marking the order paid lifts that hold.
+// fulfill its fulfillment orders (409 on-hold). Marking the order paid lifts that hold.
 
 export interface NewHold {
   orderId: string;
@@ -42,14 +42,14 @@ export function createPaymentHold(tx: TxClient, orderId: string) {
 }
 
 /**
- * A condition on a "fulfillment_orders" row for raw compare-and-sets (lock, fulfil): its order has
+ * A condition on a "fulfillment_orders" row for raw compare-and-sets (lock, fulfill): its order has
  * no active hold. The refusal is explained afterwards by assertNoActiveHold.
  */
 export const NO_ACTIVE_HOLD = sql`NOT EXISTS (SELECT 1 FROM "order_fulfillment_holds" h WHERE h."order_id" = "fulfillment_orders"."order_id" AND h."active" = ${true})`;
 
 /**
  * Throws 409 on-hold when the order has an active fulfillment hold. Call it inside the
- * transaction that locks or fulfils, so a hold placed concurrently is seen.
+ * transaction that locks or fulfills, so a hold placed concurrently is seen.
  */
 export async function assertNoActiveHold(tx: TxClient, orderId: string): Promise<void> {
   const hold = await tx.orderFulfillmentHold.findFirst({

@@ -136,7 +136,7 @@ export async function assignFulfillmentOrders(
         throw conflict(`Fulfillment order ${id} is already in picking session ${fo.picking_session_id}.`);
       }
     }
-    // Compare-and-set: a concurrent fulfil or assignment to another session makes the count short.
+    // Compare-and-set: a concurrent fulfill or assignment to another session makes the count short.
     const { count } = await tx.fulfillmentOrder.updateMany({
       where: {
         id: { in: ids },

@@ -166,7 +166,7 @@ type ReceivedLine = {
 
 /**
  * The lines' indexes in the order their inventory levels are taken: by level id, as adjustments
- * and fulfilment take them, so a receipt and an adjustment of the same SKUs never wait on each
+ * and fulfillment take them, so a receipt and an adjustment of the same SKUs never wait on each
  * other in a cycle (levels not created yet come last, in product order).
  */
 async function levelOrder(tx: TxClient, warehouseId: string, productIds: string[]): Promise<number[]> {

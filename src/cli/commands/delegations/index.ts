@@ -17,7 +17,7 @@ function readCard(file: string): Record<string, unknown> {
 
 const list = (ctx: Context): Command =>
   listCommand(ctx, {
-    description: 'List the merchants this team fulfils for, with their rate cards',
+    description: 'List the merchants this team fulfills for, with their rate cards',
     path: () => '/ops/delegations',
     query: [],
     columns: ['id', 'merchant_team_id', 'active', 'rate_card.name', 'rate_card.semantic_version', 'updated_at'],
@@ -41,7 +41,7 @@ const set = (ctx: Context): Command =>
   });
 
 export default (ctx: Context) =>
-  group('delegations', 'Merchants this team fulfils for, and their rate cards', [
+  group('delegations', 'Merchants this team fulfills for, and their rate cards', [
     list(ctx),
     group('rate-card', "A delegation's rate card", [set(ctx)]),
   ]);

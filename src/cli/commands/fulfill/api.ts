@@ -11,7 +11,7 @@ import { seg } from '../../shared/resource.js';
  * processed, so repeating it is always safe; it waits what `retry-after` / `x-ratelimit-reset`
  * ask. Writes are also repeated after a broken connection or a 502/503/504 (a proxy, a server
  * restarting or draining), because each one is safe to repeat:
- * package creation carries an idempotency key, and a repeated accept/lock/label/fulfil/release
+ * package creation carries an idempotency key, and a repeated accept/lock/label/fulfill/release
  * answers in a way the workflow recognises (idempotent success, or 409 "already …").
  */
 export interface FoLine {
@@ -181,7 +181,7 @@ export class FulfillApi {
   }
 
   /**
-   * Fulfils the package. When an attempt went unanswered and the repeat says "already fulfilled",
+   * Fulfills the package. When an attempt went unanswered and the repeat says "already fulfilled",
    * the first attempt did it (the package is ours and so is the lock): the package is re-read and
    * returned as fulfilled, not reported as done by someone else.
    */

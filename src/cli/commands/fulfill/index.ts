@@ -2,4 +2,5 @@ import type { Context } from '../../context.js';
 import { group } from '../../shared/resource.js';
 import run from './run.js';
 
-export default (ctx: Context) => group('fulfill', 'Fulfil orders end to end (lock, package, label, fulfil), one or in batches', [run(ctx)]);
+export default (ctx: Context) =>
+  group('fulfill', 'Fulfill orders end to end (lock, package, label, fulfill), one or in batches', [run(ctx)]);

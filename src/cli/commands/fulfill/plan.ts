@@ -5,7 +5,7 @@ import { isNotFound, type FulfillApi, type FulfillmentOrder } from './api.js';
 import type { IdRef } from './input.js';
 
 /**
- * What to fulfil: ids -> fulfillment orders (an order id expands to its fulfillment orders that
+ * What to fulfill: ids -> fulfillment orders (an order id expands to its fulfillment orders that
  * still have something to ship), and which lines and quantities go in each package.
  */
 export interface PlanLine {
@@ -104,7 +104,7 @@ export function assignItems(fos: FulfillmentOrder[], items: Items): Map<string, 
       if (!fos.some((f) => f.line_items.some((l) => l.sku === sku))) {
         throw new PlanError(`--item ${sku}: no line of ${where} has SKU ${sku}`, ExitCode.USAGE);
       }
-      throw new PlanError(`--item ${sku}=${quantity}: only ${remaining} of ${sku} remain to fulfil on ${where}`, ExitCode.CONFLICT);
+      throw new PlanError(`--item ${sku}=${quantity}: only ${remaining} of ${sku} remain to fulfill on ${where}`, ExitCode.CONFLICT);
     }
     const forFo = out.get(fo.id) ?? new Map<string, number>();
     forFo.set(sku, quantity);
@@ -125,7 +125,7 @@ export function planLines(fo: FulfillmentOrder, items?: Items): PlanLine[] {
     if (!line) {
       if (!lines.length) throw new PlanError(`--item ${sku}: fulfillment order ${fo.id} has no line with SKU ${sku}`, ExitCode.USAGE);
       const left = lines.reduce((s, l) => s + l.remaining_quantity, 0);
-      throw new PlanError(`--item ${sku}=${quantity}: only ${left} remain to fulfil on fulfillment order ${fo.id}`, ExitCode.CONFLICT);
+      throw new PlanError(`--item ${sku}=${quantity}: only ${left} remain to fulfill on fulfillment order ${fo.id}`, ExitCode.CONFLICT);
     }
     return { line_id: line.id, sku: line.sku, name: line.name, quantity };
   });
@@ -133,7 +133,7 @@ export function planLines(fo: FulfillmentOrder, items?: Items): PlanLine[] {
 
 /**
  * The package's idempotency key: the fulfillment order, what is packed, and what remained
- * unfulfilled when it was planned. A retry (or a re-run after a failure at the label or fulfil
+ * unfulfilled when it was planned. A retry (or a re-run after a failure at the label or fulfill
  * step) computes the same key, so the server hands back the package already made instead of
  * creating a second one; once a package is fulfilled the remaining quantities change, so a
  * later run for more units gets a new key.

@@ -5,7 +5,7 @@ import { getPath, pickFields } from '../../output/fields.js';
 import { resolveOutput, type OutputSpec } from '../../output/format.js';
 import { runJq } from '../../output/jq.js';
 import { renderTable } from '../../output/table.js';
-import type { FulfilResult } from './result.js';
+import type { FulfillResult } from './result.js';
 
 /**
  * Where `fos fulfill run` writes: step lines on stderr (prefixed with the fulfillment order),
@@ -28,7 +28,7 @@ const CSV_COLUMNS = [
   'error.message',
 ];
 
-const KEY_ORDER: (keyof FulfilResult)[] = [
+const KEY_ORDER: (keyof FulfillResult)[] = [
   'input',
   'fulfillment_order_id',
   'order_id',
@@ -47,16 +47,16 @@ const KEY_ORDER: (keyof FulfilResult)[] = [
 ];
 
 /** The result with its keys in the documented order. */
-function ordered(r: FulfilResult): FulfilResult {
+function ordered(r: FulfillResult): FulfillResult {
   const out: Record<string, unknown> = {};
   for (const k of KEY_ORDER) if (r[k] !== undefined) out[k] = r[k];
-  return out as unknown as FulfilResult;
+  return out as unknown as FulfillResult;
 }
 
-const detail = (r: FulfilResult) =>
+const detail = (r: FulfillResult) =>
   r.status === 'failed' ? `${r.step}: ${r.error?.message ?? ''} [${r.state}]` : r.status === 'skipped' ? (r.reason ?? '') : '';
 
-function tableRow(r: FulfilResult, dryRun: boolean) {
+function tableRow(r: FulfillResult, dryRun: boolean) {
   const fo = r.fulfillment_order_id ?? r.input;
   if (dryRun) {
     return {
@@ -82,7 +82,7 @@ function tableRow(r: FulfilResult, dryRun: boolean) {
 const KEEP = ['order', 'status', 'reason'];
 
 export class Reporter {
-  readonly results: FulfilResult[] = [];
+  readonly results: FulfillResult[] = [];
   private readonly bar: Progress;
   private total = 0;
   private finished = 0;
@@ -148,7 +148,7 @@ export class Reporter {
   }
 
   /** Records a result and, unless printing a table, writes it at once. */
-  async emit(unordered: FulfilResult): Promise<void> {
+  async emit(unordered: FulfillResult): Promise<void> {
     const result = ordered(unordered);
     this.results.push(result);
     const { format, fields } = this.output;

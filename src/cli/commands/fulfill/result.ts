@@ -16,7 +16,7 @@ export interface ErrorInfo {
   exit_code: number;
 }
 
-export interface FulfilResult {
+export interface FulfillResult {
   /** The id as given (an order or a fulfillment order id). */
   input: string;
   fulfillment_order_id: string | null;
@@ -62,7 +62,7 @@ export function errorInfo(err: unknown): ErrorInfo {
 export function baseResult(
   input: string,
   fo?: Pick<FulfillmentOrder, 'id' | 'order_id' | 'order_number'> | null,
-): Omit<FulfilResult, 'status'> {
+): Omit<FulfillResult, 'status'> {
   return {
     input,
     fulfillment_order_id: fo?.id ?? null,
@@ -73,12 +73,12 @@ export function baseResult(
   };
 }
 
-export function failedResult(base: Omit<FulfilResult, 'status'>, step: Step, err: unknown, state: string): FulfilResult {
+export function failedResult(base: Omit<FulfillResult, 'status'>, step: Step, err: unknown, state: string): FulfillResult {
   return { ...base, status: 'failed', step, state, error: errorInfo(err) };
 }
 
 /** The exit code of a run: 0, the failures' shared code, or 1 when they differ. */
-export function exitCodeOf(results: readonly FulfilResult[]): ExitCode {
+export function exitCodeOf(results: readonly FulfillResult[]): ExitCode {
   const codes = new Set(results.filter((r) => r.status === 'failed').map((r) => r.error?.exit_code ?? ExitCode.ERROR));
   if (codes.size === 0) return ExitCode.OK;
   return codes.size === 1 ? ([...codes][0] as ExitCode) : ExitCode.ERROR;

@@ -26,11 +26,11 @@ import {
   type Resolution,
 } from './plan.js';
 import { Reporter } from './report.js';
-import { baseResult, exitCodeOf, failedResult, type FulfilResult } from './result.js';
-import { fulfilOne } from './workflow.js';
+import { baseResult, exitCodeOf, failedResult, type FulfillResult } from './result.js';
+import { fulfillOne } from './workflow.js';
 
 /**
- * `fos fulfill run <id…> | --from <file|->`: the whole fulfilment workflow (spec 4.6) per
+ * `fos fulfill run <id…> | --from <file|->`: the whole fulfillment workflow (spec 4.6) per
  * fulfillment order. Two phases: resolve every id (read-only), then work through the
  * fulfillment orders with bounded concurrency, writing each result as it finishes.
  * docs/fulfill-run.md has the details.
@@ -66,7 +66,7 @@ async function resolveOne(
   hint: ResolveHint,
   opts: RunOptions,
   log: (m: string) => void,
-): Promise<{ work: Work[]; rows: FulfilResult[] }> {
+): Promise<{ work: Work[]; rows: FulfillResult[] }> {
   let r: Resolution;
   try {
     r = await resolveId(api, ref, hint);
@@ -76,7 +76,7 @@ async function resolveOne(
   }
   if (r.kind === 'order' && r.fos.length === 0) {
     log(`order ${r.orderNumber ?? ref.id} has no fulfillment orders`);
-    const row: FulfilResult = {
+    const row: FulfillResult = {
       ...baseResult(ref.id),
       order_id: r.orderId ?? ref.id,
       order_number: r.orderNumber ?? null,
@@ -87,9 +87,9 @@ async function resolveOne(
   }
   const open = r.fos.filter(hasWork);
   if (!open.length) {
-    return { work: [], rows: r.fos.map((fo): FulfilResult => ({ ...baseResult(ref.id, fo), status: 'skipped', reason: skipReason(fo) })) };
+    return { work: [], rows: r.fos.map((fo): FulfillResult => ({ ...baseResult(ref.id, fo), status: 'skipped', reason: skipReason(fo) })) };
   }
-  if (r.kind === 'order') log(`order ${r.orderNumber}: ${open.length} of ${r.fos.length} fulfillment order(s) to fulfil`);
+  if (r.kind === 'order') log(`order ${r.orderNumber}: ${open.length} of ${r.fos.length} fulfillment order(s) to fulfill`);
   if (!opts.items) return { work: open.map((fo) => ({ input: ref.id, fo })), rows: [] };
   try {
     const assigned = assignItems(open, opts.items);
@@ -104,12 +104,12 @@ async function resolveOne(
   }
 }
 
-function planOne(w: Work, opts: RunOptions, log: (m: string) => void): FulfilResult {
+function planOne(w: Work, opts: RunOptions, log: (m: string) => void): FulfillResult {
   const base = baseResult(w.input, w.fo);
   try {
     const lines = planLines(w.fo, w.items);
     const accept = w.fo.status === 'PENDING';
-    log(`would ${accept ? 'accept (PENDING), ' : ''}lock, pack ${describeLines(lines)}, label: ${describeLabel(opts.label)}, fulfil`);
+    log(`would ${accept ? 'accept (PENDING), ' : ''}lock, pack ${describeLines(lines)}, label: ${describeLabel(opts.label)}, fulfill`);
     return {
       ...base,
       status: 'planned',
@@ -123,8 +123,8 @@ function planOne(w: Work, opts: RunOptions, log: (m: string) => void): FulfilRes
   }
 }
 
-export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions): Promise<void> {
-  // What to fulfil comes before how to label it (a bare `fos fulfill run` should say so).
+export async function runFulfill(ctx: Context, ids: string[], raw: RawRunOptions): Promise<void> {
+  // What to fulfill comes before how to label it (a bare `fos fulfill run` should say so).
   if (!ids.length && !raw.from) throw new UsageError('give an order or fulfillment order id, or --from <file|->');
   const profile = (await ctx.config.load()).selectedProfileName(ctx.options.profile);
   const opts = runOptions(raw, ctx.env, profile);
@@ -141,13 +141,13 @@ export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions)
 
   // Phase 1: resolve (reads only). Results are kept in input order.
   reporter.startPhase('resolving', refs.length);
-  const resolved: { work: Work[]; rows: FulfilResult[] }[] = [];
+  const resolved: { work: Work[]; rows: FulfillResult[] }[] = [];
   const hint: ResolveHint = { fulfillmentOrders: false };
   await pool(refs, opts.concurrency, async (ref, i) => {
     resolved[i] = await resolveOne(api, ref, hint, opts, (m) => reporter.log(ref.id, m));
     reporter.advance();
   });
-  const rows: FulfilResult[] = resolved.flatMap((r) => r.rows);
+  const rows: FulfillResult[] = resolved.flatMap((r) => r.rows);
   const work: Work[] = [];
   const claimed = new Map<string, string>();
   for (const w of resolved.flatMap((r) => r.work)) {
@@ -168,7 +168,7 @@ export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions)
   reporter.startPhase(opts.dryRun ? 'planning' : 'fulfilling', work.length);
   await pool(work, opts.concurrency, async (w) => {
     const log = (m: string) => reporter.log(`FO ${w.fo.id} (${w.fo.order_number}):`, m);
-    const result = opts.dryRun ? planOne(w, opts, log) : await fulfilOne(api, w.input, w.fo, w.items, opts, log, (m) => reporter.warn(m));
+    const result = opts.dryRun ? planOne(w, opts, log) : await fulfillOne(api, w.input, w.fo, w.items, opts, log, (m) => reporter.warn(m));
     await reporter.emit(result);
     reporter.advance();
   });
@@ -190,7 +190,7 @@ export async function runFulfil(ctx: Context, ids: string[], raw: RawRunOptions)
 
 export default function fulfillRun(ctx: Context): Command {
   const cmd = new Command('run')
-    .description('Fulfil orders end to end: accept if needed, lock, package, label, fulfil; the lock is released if a step fails')
+    .description('Fulfill orders end to end: accept if needed, lock, package, label, fulfill; the lock is released if a step fails')
     .argument('[ids...]', 'order ids (expanded to their fulfillment orders with something left to ship) or fulfillment order ids')
     .option('--from <file|->', 'read ids from a file or stdin: plain ids, NDJSON, or a JSON array (e.g. `--json id` output)')
     .option('--item <SKU=QTY>', 'pack only this SKU and quantity (repeatable); default: everything remaining', parseItem)
@@ -223,7 +223,7 @@ error class (see fos --help; 1 when they differ).`,
         helpWidthOf(command),
       ),
     )
-    .action(async (ids: string[], raw: RawRunOptions) => runFulfil(ctx, ids, raw));
+    .action(async (ids: string[], raw: RawRunOptions) => runFulfill(ctx, ids, raw));
   return withExamples(cmd, [
     'fos fulfill run 0193… --label-url https://labels.example/1.pdf --tracking 1Z999 --carrier UPS --service Ground --cost 7.5',
     'fos fulfill run 0193… --item MUG-BLUE=2 --rate-strategy CHEAPEST',

@@ -10,14 +10,14 @@ import {
 } from './api.js';
 import type { RunOptions } from './options.js';
 import { describeLines, packageKey, planLines, type Items } from './plan.js';
-import { baseResult, failedResult, type FulfilResult, type Step } from './result.js';
+import { baseResult, failedResult, type FulfillResult, type Step } from './result.js';
 import { saveIn } from '../../shared/documents.js';
 import { slowerThanAsked } from './speed.js';
 
 /**
- * One fulfillment order through the workflow (spec 4.6): accept if PENDING -> lock -> package -> label -> fulfil (which releases the lock). A failure after locking
+ * One fulfillment order through the workflow (spec 4.6): accept if PENDING -> lock -> package -> label -> fulfill (which releases the lock). A failure after locking
  * releases the lock and reports what was left behind. A 409 saying the work is already done
- * (accept/lock/package/fulfil) makes the result `skipped`, so re-runs are safe.
+ * (accept/lock/package/fulfill) makes the result `skipped`, so re-runs are safe.
  */
 export type Log = (message: string) => void;
 
@@ -50,7 +50,7 @@ function leftBehind(p: Progress, lockNote: string): string {
   return parts.length ? parts.join('; ') : 'nothing changed';
 }
 
-export async function fulfilOne(
+export async function fulfillOne(
   api: FulfillApi,
   input: string,
   initial: FulfillmentOrder,
@@ -58,7 +58,7 @@ export async function fulfilOne(
   opts: RunOptions,
   log: Log,
   warn: Log = log,
-): Promise<FulfilResult> {
+): Promise<FulfillResult> {
   const id = initial.id;
   const owner = opts.lockOwner;
   const base = baseResult(input, initial);
@@ -79,7 +79,7 @@ export async function fulfilOne(
       return `lock NOT released (${(err as Error).message}); it expires ${opts.timeoutMinutes} min after it was taken`;
     }
   };
-  const skipped = async (reason: string): Promise<FulfilResult> => {
+  const skipped = async (reason: string): Promise<FulfillResult> => {
     const note = await release();
     log(`skipped: ${reason}${note ? ` (${note})` : ''}`);
     return { ...base, status: 'skipped', reason, package_id: p.pkg?.id ?? null, tracking_code: trackingOf(p.pkg) };
@@ -175,7 +175,7 @@ export async function fulfilOne(
       p.locked = false; // a fulfilled fulfillment order holds no lock
       return await skipped(`already fulfilled (package ${pkgId})`);
     }
-    p.locked = false; // fulfil releases the lock
+    p.locked = false; // fulfill releases the lock
     log(`fulfilled: package ${pkgId}, tracking ${trackingOf(p.pkg) ?? '-'}`);
     return {
       ...base,
@@ -187,7 +187,7 @@ export async function fulfilOne(
   } catch (err) {
     if (isAlreadyFulfilled(err) && step !== 'label') return skipped('already fulfilled');
     // The server never answered (down, restarting): what did it do? Re-read before reporting, so
-    // a fulfil it committed before dying is reported as fulfilled, not failed.
+    // a fulfill it committed before dying is reported as fulfilled, not failed.
     if (isUnanswered(err) && p.pkg && (step === 'fulfill' || step === 'label')) {
       const now = await api.getPackage(p.pkg.id).catch(() => undefined);
       if (now?.status === 'FULFILLED') {

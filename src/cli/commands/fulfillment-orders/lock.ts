@@ -6,7 +6,7 @@ import { defaultLockOwner } from './owner.js';
 export default function fulfillmentOrdersLock(ctx: Context): Command {
   return writeCommand(ctx, {
     name: 'lock',
-    description: 'Lock a fulfillment order (ACCEPTED or IN_PROGRESS) so no one else fulfils it',
+    description: 'Lock a fulfillment order (ACCEPTED or IN_PROGRESS) so no one else fulfills it',
     method: 'POST',
     mode: 'action',
     bodyOptions: false,

@@ -2,7 +2,7 @@ import { hostname, userInfo } from 'node:os';
 import type { Env } from '../../config.js';
 
 /**
- * Default lock owner for lock/release/fulfil: $FOS_LOCK_OWNER, else `<user>@<host>`.
+ * Default lock owner for lock/release/fulfill: $FOS_LOCK_OWNER, else `<user>@<host>`.
  * `fulfill run` (later) uses the same default so one operator's commands agree.
  */
 export function defaultLockOwner(env: Env): string {

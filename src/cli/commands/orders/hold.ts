@@ -9,7 +9,7 @@ export default function ordersHold(ctx: Context): Command {
   const reason = enumArgument('<reason>', 'why', 'hold_reason', ENUMS.hold_reason);
   return writeCommand(ctx, {
     name: 'hold',
-    description: 'Put an order on hold (no lock, pack, label or fulfil until released)',
+    description: 'Put an order on hold (no lock, pack, label or fulfill until released)',
     method: 'POST',
     mode: 'action',
     args: ['<order>', reason],

@@ -7,7 +7,7 @@ import { packagePath } from './fields.js';
 export default function packagesFulfill(ctx: Context): Command {
   return writeCommand(ctx, {
     name: 'fulfill',
-    description: 'Fulfil a labelled package: bills, pushes tracking, decrements quantities, releases the lock',
+    description: 'Fulfill a labelled package: bills, pushes tracking, decrements quantities, releases the lock',
     method: 'POST',
     mode: 'action',
     bodyOptions: false,

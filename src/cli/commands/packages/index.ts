@@ -11,7 +11,7 @@ import track from './track.js';
 import voidLabel from './void-label.js';
 
 export default (ctx: Context) =>
-  group('packages', 'Packages: create, label, print a label or packing slip, void a label, track, fulfil', [
+  group('packages', 'Packages: create, label, print a label or packing slip, void a label, track, fulfill', [
     list(ctx),
     get(ctx),
     create(ctx),

@@ -20,7 +20,7 @@ const common: FieldSpec[] = [
     key: 'settings.notify_customer',
     flag: '--notify-customer',
     type: 'boolean',
-    description: 'Shopify: email the customer on fulfilment; WooCommerce: customer note',
+    description: 'Shopify: email the customer on fulfillment; WooCommerce: customer note',
   },
   {
     key: 'settings.warehouse_id',

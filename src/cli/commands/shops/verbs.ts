@@ -63,7 +63,7 @@ export const shopsUpdate = (ctx: Context): Command =>
     fields: [
       { key: 'name', description: 'new name' },
       { key: 'active', type: 'boolean', description: 'false disables the connection' },
-      { key: 'settings.notify_customer', flag: '--notify-customer', type: 'boolean', description: 'notify the customer on fulfilment' },
+      { key: 'settings.notify_customer', flag: '--notify-customer', type: 'boolean', description: 'notify the customer on fulfillment' },
       { key: 'settings.location_id', flag: '--location', arg: 'gid', description: 'Shopify location for stock' },
     ],
     examples: ['fos shops update 0193… --active false', 'fos shops update 0193… --data \'{"connection":{"access_token":"shpat_…"}}\''],

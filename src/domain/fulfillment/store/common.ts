@@ -5,7 +5,7 @@ import type { Statements } from '../../../db/statements.js';
 // Fragments the fulfillment area's statements share (SQL text with `?` placeholders; the
 // parameters each needs are listed beside it).
 
-/** The fulfillment orders a lock, pack or fulfil may work on (ACCEPTED, IN_PROGRESS). */
+/** The fulfillment orders a lock, pack or fulfill may work on (ACCEPTED, IN_PROGRESS). */
 export const LOCKABLE_STATUSES = ['ACCEPTED', 'IN_PROGRESS'];
 /** Fulfillment orders no package is added to or changed on. */
 export const CLOSED_STATUSES = ['FULFILLED', 'CANCELLED'];

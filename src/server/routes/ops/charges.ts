@@ -11,7 +11,7 @@ const read = { permission: 'READ_CHARGES', family: 'ops' } as const;
 const write = { permission: 'WRITE_CHARGES', family: 'ops' } as const;
 const ChargeParams = IdParams('charge_id');
 
-/** Charges billed to merchants (spec 4.8): storage and receiving are entered here, shipping by fulfil. */
+/** Charges billed to merchants (spec 4.8): storage and receiving are entered here, shipping by fulfill. */
 export default async function routes(app: FastifyInstance) {
   app.get(
     '/v1/ops/charges',

@@ -17,7 +17,7 @@ export default async function routes(app: FastifyInstance) {
       schema: {
         operationId: 'listDelegations',
         tags,
-        summary: 'List the merchants this team fulfils for, with their rate cards (oldest first)',
+        summary: 'List the merchants this team fulfills for, with their rate cards (oldest first)',
         querystring: ListQuery,
         response: { 200: listOf(DelegationSchema) },
       },

@@ -83,7 +83,7 @@ export default async function routes(app: FastifyInstance) {
       schema: {
         operationId: 'lockFulfillmentOrder',
         tags,
-        summary: 'Lock a fulfillment order for fulfilment',
+        summary: 'Lock a fulfillment order for fulfillment',
         description:
           'Only ACCEPTED or IN_PROGRESS fulfillment orders of orders without an active hold; an ACCEPTED one becomes IN_PROGRESS. ' +
           'The same lock_owner may lock again to extend; another owner gets 409 urn:fos:error:lock-held (with lock_owner, expires_at) ' +
@@ -104,7 +104,8 @@ export default async function routes(app: FastifyInstance) {
         operationId: 'releaseFulfillmentOrderLock',
         tags,
         summary: 'Release a fulfillment order lock (holder only)',
-        description: 'Lets other fulfilment methods (picking sessions, bulk ship, manual) fulfil it. 409 unless lock_owner holds the lock.',
+        description:
+          'Lets other fulfillment methods (picking sessions, bulk ship, manual) fulfill it. 409 unless lock_owner holds the lock.',
         params: FulfillmentOrderParams,
         body: ReleaseBody,
         response: { 200: LockResponse },
@@ -124,7 +125,7 @@ export default async function routes(app: FastifyInstance) {
         summary: 'Cancel what is not shipped of a fulfillment order',
         description:
           'Its remaining units leave the order (removed_quantity), their committed stock is released, unshipped labels are ' +
-          "voided, open packages become CANCELLED and the fulfillment order CANCELLED (a lock is cleared: a packer's fulfil then gets " +
+          "voided, open packages become CANCELLED and the fulfillment order CANCELLED (a lock is cleared: a packer's fulfill then gets " +
           '409). The order is CANCELLED (or CLOSED if something shipped) once nothing remains. 409 when FULFILLED or CANCELLED.',
         params: FulfillmentOrderParams,
         body: CancelBody,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { fetchList } from './list-fetch.js';
 import type { Static } from 'typebox';
 import { invalid } from '../../../domain/errors.js';
-import { fulfillPackage } from '../../../domain/fulfillment/fulfil.js';
+import { fulfillPackage } from '../../../domain/fulfillment/fulfill.js';
 import { labelWithPackingSlipPdf } from '../../../domain/documents/label-with-slip.js';
 import { packingSlipPdf } from '../../../domain/documents/packing-slip.js';
 import { labelPdf, labelZpl } from '../../../domain/documents/shipping-label.js';
@@ -11,8 +11,8 @@ import { labelPackage } from '../../../domain/fulfillment/labels.js';
 import * as packages from '../../../domain/fulfillment/packages.js';
 import {
   CreatePackageBody,
-  FulfilBody,
-  FulfilResponse,
+  FulfillBody,
+  FulfillResponse,
   LabelBody,
   LabelDocumentQuery,
   PackageListQuery,
@@ -23,7 +23,7 @@ import {
 } from '../../../contract/packages.js';
 import { PDF_RESPONSE, sendDocument } from '../documents.js';
 
-// Packages, labels and fulfil (spec 2.7, 4.6 steps 4-6, 4.7; docs/fulfillment.md).
+// Packages, labels and fulfill (spec 2.7, 4.6 steps 4-6, 4.7; docs/fulfillment.md).
 
 const read = { permission: 'READ_FULFILLMENTS', family: 'ops' } as const;
 const write = { permission: 'WRITE_FULFILLMENTS', family: 'ops' } as const;
@@ -237,10 +237,10 @@ export default async function routes(app: FastifyInstance) {
         tags,
         summary: 'Void the shipping label of an unfulfilled package',
         description:
-          'Only before fulfilment: the label gets refund_status SUBMITTED and voided_at, the package loses its ' +
-          'shipment_status and can be labelled again (which replaces the voided label). Shipping is billed at fulfil, so a ' +
+          'Only before fulfillment: the label gets refund_status SUBMITTED and voided_at, the package loses its ' +
+          'shipment_status and can be labelled again (which replaces the voided label). Shipping is billed at fulfill, so a ' +
           'voided label is never billed. A fulfilled package, a package without a label or an already voided label is a 409; ' +
-          'of a void racing a fulfil exactly one succeeds. Emits package.label_voided.',
+          'of a void racing a fulfill exactly one succeeds. Emits package.label_voided.',
         params: PackageParams,
         response: { 200: PackageSchema },
       },
@@ -248,21 +248,21 @@ export default async function routes(app: FastifyInstance) {
     async (request) => voidLabel(app.db, request.principal.teamId, request.params.package_id, { allowPrivate: app.allowPrivateWebhooks }),
   );
 
-  app.post<{ Params: Params; Body: Static<typeof FulfilBody> }>(
+  app.post<{ Params: Params; Body: Static<typeof FulfillBody> }>(
     '/v1/ops/packages/:package_id/fulfill',
     {
       config: write,
       schema: {
         operationId: 'fulfillPackage',
         tags,
-        summary: 'Fulfil a labelled package',
+        summary: 'Fulfill a labelled package',
         description:
           'One transaction: the fulfillment order must be locked by locked_by; decrements remaining quantities and ' +
           'inventory, records the fulfillment, bills shipping, queues the tracking push, releases the lock. ' +
-          'A second fulfil of the same package is a 409 and changes nothing.',
+          'A second fulfill of the same package is a 409 and changes nothing.',
         params: PackageParams,
-        body: FulfilBody,
-        response: { 200: FulfilResponse },
+        body: FulfillBody,
+        response: { 200: FulfillResponse },
       },
     },
     async (request) => {

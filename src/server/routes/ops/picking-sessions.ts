@@ -108,7 +108,7 @@ export default async function routes(app: FastifyInstance) {
         tags,
         summary: 'The walk for a session: bins in pick_sequence order, what to take from each and which totes get it',
         description:
-          'Bins chosen as a fulfil takes them: PICKABLE before OVERSTOCK, earliest unexpired lot first; never DAMAGED bins or expired lots (docs/floor.md).',
+          'Bins chosen as a fulfill takes them: PICKABLE before OVERSTOCK, earliest unexpired lot first; never DAMAGED bins or expired lots (docs/floor.md).',
         params: SessionParams,
         response: { 200: PickListSchema },
       },

@@ -4,14 +4,14 @@ import { assertNoActiveHold } from '../orders/holds.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 
-// Why a fulfil was refused: read only after a compare-and-set matched nothing, on the way to a
-// 409 or 404 (fulfil.ts), so a fulfil that succeeds reads none of it.
+// Why a fulfill was refused: read only after a compare-and-set matched nothing, on the way to a
+// 409 or 404 (fulfill.ts), so a fulfill that succeeds reads none of it.
 
 export const noLabel = (packageId: string) =>
   conflict(`Package ${packageId} has no shipping label; label it first (POST /v1/ops/packages/${packageId}/label).`);
 
-/** Why the fulfil's compare-and-set on the fulfillment order matched nothing (the package's own state first). */
-export async function explainFulfilRefusal(tx: TxClient, teamId: string, packageId: string, lockedBy: string, now: Date): Promise<never> {
+/** Why the fulfill's compare-and-set on the fulfillment order matched nothing (the package's own state first). */
+export async function explainFulfillRefusal(tx: TxClient, teamId: string, packageId: string, lockedBy: string, now: Date): Promise<never> {
   // Sequential: a transaction is one connection (pg deprecates overlapping queries on a client).
   const pkg = await tx.package.findFirst({
     where: { id: packageId, fulfiller_team_id: teamId },
@@ -41,7 +41,7 @@ export async function explainFulfilRefusal(tx: TxClient, teamId: string, package
   }
   const why = fo.lock_owner === lockedBy ? `the lock of "${lockedBy}" expired` : 'it is not locked';
   throw conflict(
-    `Fulfillment order ${foId} must be locked by "${lockedBy}" to fulfil package ${packageId}, but ${why}; lock it first (POST /v1/ops/fulfillment-orders/${foId}/lock).`,
+    `Fulfillment order ${foId} must be locked by "${lockedBy}" to fulfill package ${packageId}, but ${why}; lock it first (POST /v1/ops/fulfillment-orders/${foId}/lock).`,
   );
 }
 
@@ -56,7 +56,7 @@ export async function explainShortFoLine(
   const line = await tx.fulfillmentOrderLineItem.findFirst({ where: { id: lineId, fulfillment_order_id: foId } });
   if (!line) throw notOfFo(packageLine, foId);
   throw conflict(
-    `${line.sku ?? line.name}: package holds ${quantity} but only ${line.remaining_quantity} remain to fulfil on fulfillment order ${foId}.`,
+    `${line.sku ?? line.name}: package holds ${quantity} but only ${line.remaining_quantity} remain to fulfill on fulfillment order ${foId}.`,
   );
 }
 

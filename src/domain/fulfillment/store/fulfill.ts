@@ -5,7 +5,7 @@ import type { Package, PackageLineItem, ShippingLabel } from '../../../db/types.
 import { nameColumnsText, type NameColumns } from '../lookups.js';
 import { byCreated, caseBy, LOCKABLE_STATUSES, NO_ACTIVE_HOLD, statusIn } from './common.js';
 
-// The fulfil's own statements (fulfil.ts): the claim of the fulfillment order, the decrements of
+// The fulfill's own statements (fulfill.ts): the claim of the fulfillment order, the decrements of
 // its lines and of the order's lines, the settling of the fulfillment order and of the order.
 
 export interface PackedBy {
@@ -13,7 +13,7 @@ export interface PackedBy {
   userName: string;
 }
 
-export interface FulfilClaim extends NameColumns {
+export interface FulfillClaim extends NameColumns {
   id: string;
   order_id: string;
   status: string;
@@ -42,20 +42,20 @@ const claimText = (settle: boolean, by: boolean) => `
 const CLAIM = [claimText(false, false), claimText(true, false), claimText(true, true)];
 
 /**
- * The compare-and-set on the package's fulfillment order (the fulfil's first statement, a write):
+ * The compare-and-set on the package's fulfillment order (the fulfill's first statement, a write):
  * locked by `lockedBy`, lock not expired, lockable, no active hold on its order. Where one writer
  * holds the database (SQLite) it also settles the fulfillment order at once: lock released, status
  * from what its lines have left less what the package ships (each line must give its part, or the
  * transaction fails); elsewhere settleFulfillmentOrder does that after the decrements (a subquery
- * here could read a snapshot from before a concurrent fulfil it waited for). Null: no match.
+ * here could read a snapshot from before a concurrent fulfill it waited for). Null: no match.
  */
-export async function claimForFulfil(
+export async function claimForFulfill(
   st: Statements,
   c: { teamId: string; packageId: string; lockedBy: string; now: Date; by?: PackedBy },
-): Promise<FulfilClaim | null> {
+): Promise<FulfillClaim | null> {
   const settle = st.dialect.singleWriter;
   const settleParams = settle ? [c.packageId, c.packageId, c.now, ...(c.by ? [c.by.userId, c.by.userName] : [])] : [];
-  const [row] = await st.all<FulfilClaim>(CLAIM[settle ? (c.by ? 2 : 1) : 0], [
+  const [row] = await st.all<FulfillClaim>(CLAIM[settle ? (c.by ? 2 : 1) : 0], [
     c.now,
     ...settleParams,
     c.packageId,
@@ -70,7 +70,7 @@ export async function claimForFulfil(
 }
 
 /**
- * The fulfillment order after its fulfil: settled by the claim where one writer holds the
+ * The fulfillment order after its fulfill: settled by the claim where one writer holds the
  * database (checked against what its lines have left), else now, from what the decrements left.
  */
 export async function settleFulfillmentOrder(
@@ -80,7 +80,7 @@ export async function settleFulfillmentOrder(
 ): Promise<{ id: string; status: string }> {
   if (st.dialect.singleWriter) {
     if ((fo.status === 'FULFILLED') === c.linesLeft)
-      throw new Error(`fulfil of package ${c.packageId}: fulfillment order ${fo.id} settled as ${fo.status}, but its lines say otherwise`);
+      throw new Error(`fulfill of package ${c.packageId}: fulfillment order ${fo.id} settled as ${fo.status}, but its lines say otherwise`);
     return { id: fo.id, status: fo.status };
   }
   const status = c.linesLeft ? 'IN_PROGRESS' : 'FULFILLED';
@@ -93,7 +93,7 @@ export async function settleFulfillmentOrder(
   return row;
 }
 
-/** A fulfillment order's line as the fulfil's decrement returns it. */
+/** A fulfillment order's line as the fulfill's decrement returns it. */
 export interface FoLineAfter {
   id: string;
   order_line_item_id: string;
@@ -108,7 +108,7 @@ export interface FoLineAfter {
 /**
  * ONE conditional UPDATE of the fulfillment order's lines (a CASE gives each shipped line its
  * quantity, never below zero) that returns EVERY line of the order after the change, in created
- * order: the lines the package does not ship take 0 and keep their updated_at, so the fulfil needs
+ * order: the lines the package does not ship take 0 and keep their updated_at, so the fulfill needs
  * no read of the lines first. A line that cannot give its quantity, or an id that is no line of
  * this order, is absent from the result (the caller then fails its transaction).
  */
@@ -178,11 +178,11 @@ const PROGRESS = `
   RETURNING "id", "order_number", "fulfillment_count", "fulfillment_status", "shop_id", "remote_id", "merchant_team_id"`;
 
 /**
- * What a fulfil does to its order, after its line decrements: one more fulfillment (and tracking
+ * What a fulfill does to its order, after its line decrements: one more fulfillment (and tracking
  * number), and its statuses from what is left to ship: partially fulfilled -> PENDING_FULFILLMENT
  * (from OPEN); nothing left -> FULFILLED and CLOSED. Where a statement reads its own snapshot
  * (PostgreSQL) the order's row lock comes first, so the UPDATE (a new snapshot) sees what a
- * concurrent fulfil of another of the order's fulfillment orders committed while this one waited:
+ * concurrent fulfill of another of the order's fulfillment orders committed while this one waited:
  * no write skew (test/api/race.test.ts, "two fulfillment orders of one order").
  */
 export async function recordFulfillment(st: Statements, orderId: string, tracked: boolean, now: Date): Promise<OrderProgress> {
@@ -210,7 +210,7 @@ export interface FulfillmentRow {
   updated_at: Date;
 }
 
-/** The fulfillment row (package_id is unique: a second fulfil of the package fails here), every column given, as the Prisma model would write it. */
+/** The fulfillment row (package_id is unique: a second fulfill of the package fails here), every column given, as the Prisma model would write it. */
 export async function insertFulfillment(
   st: Statements,
   f: Pick<FulfillmentRow, 'package_id' | 'fulfillment_order_id' | 'order_id' | 'fulfiller_team_id' | 'merchant_team_id' | 'name'>,
@@ -238,7 +238,7 @@ export async function insertFulfillment(
 }
 
 /** The package's claim: PENDING and labelled -> FULFILLED, returned whole (the response is presented from it). Null: no match. */
-export async function claimPackageForFulfil(st: Statements, packageId: string, now: Date): Promise<Package | null> {
+export async function claimPackageForFulfill(st: Statements, packageId: string, now: Date): Promise<Package | null> {
   const [row] = await st.all<Package>(
     `UPDATE "packages" SET "status" = 'FULFILLED', "shipped_at" = ?, "updated_at" = ?
     WHERE "id" = ? AND "status" = 'PENDING' AND "shipment_status" IS NOT NULL RETURNING *`,

@@ -5,12 +5,12 @@ import { conflict } from '../errors.js';
 import { enqueueEvents } from '../events/outbox.js';
 import { pickPlacements } from '../inventory/bins.js';
 import { applyToProductLevels } from '../inventory/ledger.js';
-import { explainFulfilRefusal, explainShortFoLine, explainShortStock, noLabel, notOfFo } from './fulfil-refusals.js';
+import { explainFulfillRefusal, explainShortFoLine, explainShortStock, noLabel, notOfFo } from './fulfill-refusals.js';
 import { loadNames, namesOfRow } from './lookups.js';
 import { presentPackage, type PackageView } from './package-view.js';
 import {
-  claimForFulfil,
-  claimPackageForFulfil,
+  claimForFulfill,
+  claimPackageForFulfill,
   labelOfPackage,
   packageLines,
   decrementFulfillmentOrderLines,
@@ -19,30 +19,30 @@ import {
   recordFulfillment,
   settleFulfillmentOrder,
   type FoLineAfter,
-  type FulfilClaim,
+  type FulfillClaim,
   type OrderLineAfter,
   type OrderProgress,
   type PackedBy,
-} from './store/fulfil.js';
+} from './store/fulfill.js';
 import { writeTx } from './tx.js';
 
 // Fulfilling a package: ONE transaction (spec 3.2 "fulfill package", design §3), in named steps:
 //  1. claim the fulfillment order: locked by locked_by, lock not expired, ACCEPTED/IN_PROGRESS,
 //     no active hold on its order (the first statement, a write: SQLite takes the write lock;
-//     PostgreSQL locks the FO row, so every fulfil of one fulfillment order runs one after the other);
-//  2. claim the package: PENDING and labelled -> FULFILLED (a second fulfil finds no row);
+//     PostgreSQL locks the FO row, so every fulfill of one fulfillment order runs one after the other);
+//  2. claim the package: PENDING and labelled -> FULFILLED (a second fulfill finds no row);
 //  3. decrement the lines (never below zero), one statement per table: FO line items, CORE order
 //     line items; any line that cannot give its quantity throws and rolls everything back;
 //  4. the ledger: the warehouse's on_hand and committed, with their movement rows;
 //  5. settle the fulfillment order (lock released), the order's statuses and counters, the
 //     fulfillment row (package_id is unique), the SHIPPING charge;
 //  6. the tracking push and package.fulfilled events in the outbox.
-// The SQL is in store/fulfil.ts. Everything the response shows comes from these statements'
+// The SQL is in store/fulfill.ts. Everything the response shows comes from these statements'
 // results (no read after commit).
 
-export type { PackedBy } from './store/fulfil.js';
+export type { PackedBy } from './store/fulfill.js';
 
-export interface FulfilResult extends PackageView {
+export interface FulfillResult extends PackageView {
   fulfillment_order: {
     id: string;
     status: string;
@@ -56,13 +56,13 @@ const sum = <K>(entries: Array<[K, number]>) => {
   return [...m.entries()].sort(([a], [b]) => String(a).localeCompare(String(b)));
 };
 
-export async function fulfillPackage(db: Db, teamId: string, packageId: string, lockedBy: string, by?: PackedBy): Promise<FulfilResult> {
+export async function fulfillPackage(db: Db, teamId: string, packageId: string, lockedBy: string, by?: PackedBy): Promise<FulfillResult> {
   return writeTx(db, async (tx) => {
     const st = statementsOf(tx);
     const now = new Date();
     const fo =
-      (await claimForFulfil(st, { teamId, packageId, lockedBy, now, by })) ??
-      (await explainFulfilRefusal(tx, teamId, packageId, lockedBy, now));
+      (await claimForFulfill(st, { teamId, packageId, lockedBy, now, by })) ??
+      (await explainFulfillRefusal(tx, teamId, packageId, lockedBy, now));
     const { pkg, items, perFoLine } = await claimPackage(tx, fo.id, packageId, now);
     const lines = await decrementLines(tx, fo, items, perFoLine, now);
     await shipStock(tx, fo, packageId, items, lines.byId, perFoLine);
@@ -101,7 +101,7 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
 /** Step 2: the package, PENDING and labelled -> FULFILLED, returned (the response is presented from it), and its lines. */
 async function claimPackage(tx: TxClient, foId: string, packageId: string, now: Date) {
   const st = statementsOf(tx);
-  const pkg = await claimPackageForFulfil(st, packageId, now);
+  const pkg = await claimPackageForFulfill(st, packageId, now);
   if (!pkg) {
     const p = await tx.package.findUniqueOrThrow({ where: { id: packageId }, select: { status: true } });
     if (p.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
@@ -125,7 +125,7 @@ interface Decremented {
 /** Step 3: the fulfillment order's lines, then the order's CORE lines (each refused line explained, on the way to a 409). */
 async function decrementLines(
   tx: TxClient,
-  fo: FulfilClaim,
+  fo: FulfillClaim,
   items: PackageLineItem[],
   perFoLine: Array<[string, number]>,
   now: Date,
@@ -146,14 +146,14 @@ async function decrementLines(
   const orderLines = await decrementOrderLines(st, fo.order_id, perOrderLine, now);
   const shortOrder = perOrderLine.find(([l]) => !orderLines.has(l));
   if (shortOrder)
-    throw conflict(`Order line item ${shortOrder[0]}: fewer than ${shortOrder[1]} units remain to fulfil (fulfilled concurrently?).`);
+    throw conflict(`Order line item ${shortOrder[0]}: fewer than ${shortOrder[1]} units remain to fulfill (fulfilled concurrently?).`);
   return { after, byId, orderLines };
 }
 
 /** Step 4: through the ledger, per level two FULFILLED movements (on_hand -q, committed -q), taken from the bins in pick order. */
 async function shipStock(
   tx: TxClient,
-  fo: FulfilClaim,
+  fo: FulfillClaim,
   packageId: string,
   items: PackageLineItem[],
   foLines: Map<string, FoLineAfter>,
@@ -181,7 +181,7 @@ async function shipStock(
 }
 
 /** Step 5: the order's progress, the fulfillment row, the SHIPPING charge when a rate card could price it. */
-async function recordShipment(tx: TxClient, fo: FulfilClaim, packageId: string, now: Date, by?: PackedBy) {
+async function recordShipment(tx: TxClient, fo: FulfillClaim, packageId: string, now: Date, by?: PackedBy) {
   const st = statementsOf(tx);
   const label = await labelOfPackage(st, packageId);
   const order: OrderProgress = await recordFulfillment(st, fo.order_id, Boolean(label?.tracking_code), now);
@@ -214,7 +214,7 @@ async function recordShipment(tx: TxClient, fo: FulfilClaim, packageId: string, 
 
 /** Step 6: the tracking push (for the sales channel) and package.fulfilled. */
 function shipmentEvents(
-  fo: FulfilClaim,
+  fo: FulfillClaim,
   foDone: { status: string },
   packageId: string,
   shipped: Awaited<ReturnType<typeof recordShipment>>,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture, type Fixture } from '../helpers/fixtures.js';
-import { FulfilResponse } from '../../src/contract/packages.js';
+import { FulfillResponse } from '../../src/contract/packages.js';
 
-// Fulfil (spec 3.2 "fulfill package", 4.6 step 6): one transaction, lock holder only, exact
+// Fulfill (spec 3.2 "fulfill package", 4.6 step 6): one transaction, lock holder only, exact
 // decrements, nothing changes on a refusal.
 
 let t: TestApp;
@@ -77,8 +77,8 @@ async function state(f: Fixture) {
   return { fo, foLines, order, orderLines, levels };
 }
 
-describe('fulfil', () => {
-  it('partially then fully fulfils: decrements, statuses, counters, charge, outbox, lock release', async () => {
+describe('fulfill', () => {
+  it('partially then fully fulfills: decrements, statuses, counters, charge, outbox, lock release', async () => {
     const f = await fulfillmentFixture(t, {
       merchantTeamId,
       lines: [
@@ -92,7 +92,7 @@ describe('fulfil', () => {
     const res = await call('POST', `/v1/ops/packages/${p1.id}/fulfill`, { locked_by: 'packer' });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    for (const field of Object.keys(FulfilResponse.properties)) expect(body, field).toHaveProperty(field);
+    for (const field of Object.keys(FulfillResponse.properties)) expect(body, field).toHaveProperty(field);
     expect(body).toMatchObject({
       id: p1.id,
       status: 'FULFILLED',
@@ -176,7 +176,7 @@ describe('fulfil', () => {
     expect(after.orderLines).toEqual(before.orderLines);
     expect(after.levels).toEqual(before.levels);
     expect(after.order.fulfillment_count).toBe(1);
-    expect(after.fo.lock_owner).toBe('packer'); // the refused fulfil rolled back, lock untouched
+    expect(after.fo.lock_owner).toBe('packer'); // the refused fulfill rolled back, lock untouched
     expect(await t.db.prisma.fulfillment.count({ where: { fulfillment_order_id: f.fo.id } })).toBe(1);
   });
 
