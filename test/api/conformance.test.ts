@@ -319,16 +319,17 @@ afterAll(() => t?.close());
 
 describe('2.3 product (ops)', () => {
   it('create, get-one, list and update carry exactly the spec fields', async () => {
-    keys(w.product, F.PRODUCT_WRITE, [], 'create');
+    const LOT = ['lot_tracked']; // issue 28 extension: stock held per lot (docs/floor.md)
+    keys(w.product, F.PRODUCT_WRITE, LOT, 'create');
     const one = await ok('GET', `/v1/ops/products/${w.product.id}`);
-    keys(one, F.PRODUCT_ONE, [], 'get-one');
+    keys(one, F.PRODUCT_ONE, LOT, 'get-one');
     types(one);
     const list = await ok('GET', '/v1/ops/products?search=MUG-1');
     expect(list.data).toHaveLength(1);
-    keys(list.data[0], F.PRODUCT_LIST, [], 'list item');
+    keys(list.data[0], F.PRODUCT_LIST, LOT, 'list item');
     pageMeta(list.meta);
     const upd = await ok('PATCH', `/v1/ops/products/${w.product.id}`, { mpn: 'MPN-9' });
-    keys(upd, F.PRODUCT_WRITE, [], 'update');
+    keys(upd, F.PRODUCT_WRITE, LOT, 'update');
 
     keys(one.config, F.PRODUCT_CONFIG, [], 'config');
     expect(one.config.replenishment_source_strategy).toBe('FIFO');

@@ -1,4 +1,4 @@
-import type { PackScan, TxClient } from '../../db/types.js';
+import type { PackScan, Provider, TxClient } from '../../db/types.js';
 import { packingLines } from './packing.js';
 
 // The open box of a fulfillment order as the packing stations show it: per line what the box can
@@ -56,9 +56,13 @@ export const scanView = (s: PackScan): ScanView => ({
 export const openScans = (client: TxClient, foId: string) =>
   client.packScan.findMany({ where: { fulfillment_order_id: foId, package_id: null }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
 
-export async function boxOf(client: TxClient, fo: { id: string; order_id: string; tote_id: string | null }): Promise<BoxView> {
+export async function boxOf(
+  client: TxClient,
+  fo: { id: string; order_id: string; tote_id: string | null },
+  provider?: Provider,
+): Promise<BoxView> {
   const [foLines, scans, row] = [
-    await packingLines(client, fo.id),
+    await packingLines(client, fo.id, undefined, provider),
     await openScans(client, fo.id),
     await client.fulfillmentOrder.findUniqueOrThrow({ where: { id: fo.id }, select: { packing_started_at: true } }),
   ];

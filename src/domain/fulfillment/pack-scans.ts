@@ -144,7 +144,7 @@ export async function getPackBox(db: Db, teamId: string, foId: string): Promise<
     select: { id: true, order_id: true, warehouse_id: true, tote_id: true },
   });
   if (!fo) throw notFound('Fulfillment order', foId);
-  return boxOf(db.prisma, fo);
+  return boxOf(db.prisma, fo, db.provider);
 }
 
 /** DELETE …/pack-scans/{scan_id}: takes a scan out of the open box (undo). Packed scans stay (409). */

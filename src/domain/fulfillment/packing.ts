@@ -109,9 +109,12 @@ const PRODUCT_FIELDS = [
 /** What a line without a product copies: nothing. */
 export const NO_PRODUCT = Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, null])) as unknown as PackingProduct;
 
-/** The lines of a (claimed) fulfillment order in created order; `excludePackageId`: a package being edited. */
-export async function packingLines(tx: TxClient, foId: string, excludePackageId?: string): Promise<PackingLine[]> {
-  const rows = await packingLineRows(statementsOf(tx), foId, PRODUCT_FIELDS, excludePackageId);
+/**
+ * The lines of a (claimed) fulfillment order in created order; `excludePackageId`: a package being
+ * edited. `provider` only for a read outside transaction() (GET of an open box).
+ */
+export async function packingLines(tx: TxClient, foId: string, excludePackageId?: string, provider?: Provider): Promise<PackingLine[]> {
+  const rows = await packingLineRows(statementsOf(tx, provider), foId, PRODUCT_FIELDS, excludePackageId);
   return rows.map((r) => ({
     id: r.id as string,
     product_id: r.product_id as string | null,
