@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { ApiError } from '../../../client/errors.js';
 import type { Context } from '../../context.js';
@@ -120,7 +119,7 @@ export class PackStation {
       lock_owner: this.opts.lockOwner,
     };
     const res = await this.ctx.client().post<Box & { scan: { sku: string | null; quantity: number } }>(`${foPath(foId)}/pack-scans`, body, {
-      idempotencyKey: `pack-scan-${randomUUID()}`,
+      idempotencyKey: `pack-scan-${globalThis.crypto.randomUUID()}`,
     });
     const l = res.lines.find((x) => x.sku === res.scan.sku);
     const count = l ? ` (${l.scanned} of ${l.needed})` : '';

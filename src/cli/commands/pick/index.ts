@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -48,7 +47,7 @@ async function send(st: Station, body: Record<string, unknown>) {
     }>(
       `/ops/picking-sessions/${seg(st.session)}/scans`,
       body,
-      { idempotencyKey: randomUUID() }, // a retried request (lost answer) applies once
+      { idempotencyKey: globalThis.crypto.randomUUID() }, // a retried request (lost answer) applies once
     );
     st.undo.push(r.scan.id);
     st.bin = r.scan.location_name; // the bin's name, whether its label or its name was scanned

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { randomUUID } from 'node:crypto';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
@@ -59,7 +58,7 @@ export default function productsImport(ctx: Context): Command {
     }
     const client = ctx.client();
     const progress = ctx.io.progress();
-    const run = randomUUID();
+    const run = globalThis.crypto.randomUUID(); /* the Web Crypto global: loaded when used, not at start-up */
     try {
       for (let offset = 0; offset < products.length; offset += BATCH) {
         progress.update(`importing: ${offset}/${products.length} rows`);
