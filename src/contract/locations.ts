@@ -30,6 +30,9 @@ export const LocationSchema = Type.Object({
   pick_sequence: Type.Integer(),
   active: Type.Boolean(),
   is_default: Type.Boolean({ description: "the warehouse's default location: where stock goes when no bin is named" }),
+  count_requested_at: Type.Union([Timestamp, Type.Null()], {
+    description: 'when a short pick asked for this bin to be counted; cleared by a count of the bin',
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -67,6 +70,7 @@ export const LocationListQuery = Type.Object(
     type: Type.Optional(Type.String({ maxLength: 200, description: `comma-separated: ${LOCATION_TYPES.join(', ')}` })),
     active: Type.Optional(Type.Boolean()),
     name: Type.Optional(Type.String({ maxLength: 100, description: 'names starting with this, e.g. A-01' })),
+    count_requested: Type.Optional(Type.Boolean({ description: 'true: the bins a short pick marked for a count (the count task list)' })),
   },
   { additionalProperties: false },
 );

@@ -159,6 +159,18 @@ describe('pick scans', () => {
     expect(list.short).toEqual([expect.objectContaining({ fulfillment_order_id: fo2, sku: 'SCAN-1', quantity: 2 })]);
     expect((await http('GET', `/v1/ops/fulfillment-orders/${fo2}`)).body.short_picked).toBe(true);
     expect((await w.t.db.prisma.location.findUnique({ where: { id: loc['O-01'] } }))!.count_requested_at).not.toBeNull();
+    // The count task list: bins a short pick marked; a count of the bin (nothing changed here) clears it.
+    const toCount = async () =>
+      (await http('GET', `/v1/ops/locations?warehouse_id=${w.east}&count_requested=true`)).body.data.map((l: any) => l.name);
+    expect(await toCount()).toEqual(['O-01']);
+    const counted = await http('POST', '/v1/ops/inventory/adjustments', {
+      warehouse_id: w.east,
+      reason: 'CYCLE_COUNT',
+      location: 'O-01',
+      lines: [{ sku: 'SCAN-1', counted: 10 }],
+    });
+    expect(counted.status, JSON.stringify(counted.body)).toBe(201);
+    expect(await toCount()).toEqual([]);
     const entries = await http('GET', `/v1/ops/v1/picking-sessions/${session}/fulfillment-orders`);
     expect(entries.body.data.map((e: any) => [e.fulfillment_order_id, e.tote_name, e.picked_quantity, e.short_picked])).toEqual(
       expect.arrayContaining([

@@ -171,7 +171,12 @@ async function applyAdjustment(
   const adding = bin ? [] : products.filter((_, i) => mayAdd(input.reason, input.lines[i], i)).map((p) => p.id);
   const putaway = await suggestPutaway(tx, warehouse.id, adding);
   const { levels, applied: moved } = bin
-    ? await lineByLine(tx, warehouse.id, products, input, at)
+    ? await lineByLine(tx, warehouse.id, products, input, at).then(async (r) => {
+        // A count of the bin is the count a short pick asked for (docs/floor.md): the mark goes.
+        if (input.lines.some((l) => l.counted !== undefined))
+          await tx.location.updateMany({ where: { id: bin.id, count_requested_at: { not: null } }, data: { count_requested_at: null } });
+        return r;
+      })
     : await adjustInBulk(
         tx,
         {

@@ -29,6 +29,7 @@ export interface LocationQuery extends PageRequest {
   type?: LocationKind[];
   active?: boolean;
   name?: string;
+  count_requested?: boolean;
 }
 
 const ORDER = [{ warehouse_id: 'asc' as const }, { pick_sequence: 'asc' as const }, { name: 'asc' as const }, { id: 'asc' as const }];
@@ -44,6 +45,7 @@ export function locationView(l: Row) {
     pick_sequence: l.pick_sequence,
     active: l.active,
     is_default: l.is_default,
+    count_requested_at: l.count_requested_at,
     created_at: l.created_at,
     updated_at: l.updated_at,
   };
@@ -128,6 +130,7 @@ export async function listLocations(db: Db, teamId: string, q: LocationQuery) {
   if (q.type) where.type = { in: q.type };
   if (q.active !== undefined) where.active = q.active;
   if (q.name) where.name = { startsWith: q.name };
+  if (q.count_requested !== undefined) where.count_requested_at = q.count_requested ? { not: null } : null;
   const rows = await db.prisma.location.findMany(pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   return { meta: page.meta, data: page.data.map(locationView) };

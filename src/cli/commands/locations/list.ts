@@ -13,11 +13,13 @@ export default function locationsList(ctx: Context): Command {
       { key: 'type', type: 'list', values: ENUMS.location_type, description: 'location types, comma-separated' },
       { key: 'name', description: 'names starting with this, e.g. A-01' },
       { key: 'active', type: 'boolean', description: 'only active (true) or inactive (false) locations' },
+      { key: 'count_requested', type: 'boolean', description: 'true: the bins a short pick marked for a count' },
     ],
     columns: ['name', 'type', 'pick_sequence', 'barcode', 'active', 'is_default', 'id'],
     examples: [
       'fos locations list --warehouse 0193…',
       'fos locations list --warehouse 0193… --type OVERSTOCK --all --format csv > bins.csv',
+      'fos locations list --count-requested true   # the bins to count after short picks',
     ],
   });
 }
