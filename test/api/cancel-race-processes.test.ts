@@ -1,29 +1,13 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { freshSqliteUrl } from '../helpers/db.js';
 import { cancelRaceScenarios } from '../helpers/cancel-races.js';
-import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
+import { twoProcessesOn } from '../helpers/replicas.js';
 
 // Two `fos serve` processes (the built CLI: `npm run build` first) on ONE SQLite file: a cancel
 // and a fulfill of the same fulfillment order from different processes, and two receipts filling
 // one backorder (test/helpers/cancel-races.ts).
 
-let w: ReplicaWorld;
-let r: Replicas;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  const fresh = await freshSqliteUrl();
-  cleanup = fresh.cleanup;
-  w = await replicaWorld(fresh.url);
-  r = await startReplicas(fresh.url, 2);
-}, 90_000);
-afterAll(async () => {
-  await r?.stop();
-  await w?.db.close();
-  await cleanup?.();
-});
-
-const races = cancelRaceScenarios(() => ({ w, r }));
+const races = cancelRaceScenarios(twoProcessesOn(freshSqliteUrl));
 
 describe('cancel and backorder races across two fos serve processes on one SQLite file', () => {
   it(

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { freshSqliteUrl } from '../helpers/db.js';
 import { raceScenarios } from '../helpers/replica-races.js';
-import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
+import { twoProcessesOn } from '../helpers/replicas.js';
 
 // Two `fos serve` processes (the built CLI: `npm run build` first) on ONE SQLite file: each
 // process has its own connection, so writers meet at SQLite's file lock. Every fulfillment
@@ -9,23 +9,7 @@ import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '.
 // at once, waiting busy_timeout, instead of failing with SQLITE_BUSY when a read transaction
 // tries to upgrade. (Rate-limit counters are per process on SQLite: not shared, not tested here.)
 
-let w: ReplicaWorld;
-let r: Replicas;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  const fresh = await freshSqliteUrl();
-  cleanup = fresh.cleanup;
-  w = await replicaWorld(fresh.url);
-  r = await startReplicas(fresh.url, 2);
-}, 90_000);
-afterAll(async () => {
-  await r?.stop();
-  await w?.db.close();
-  await cleanup?.();
-});
-
-const races = raceScenarios(() => ({ w, r }));
+const races = raceScenarios(twoProcessesOn(freshSqliteUrl));
 
 describe('two fos serve processes on one SQLite file', () => {
   it('lock: 10 owners racing across both processes, exactly one wins', () => races.lockRace());

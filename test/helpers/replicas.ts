@@ -7,6 +7,7 @@
 //   await servers.send(0, 'POST', '/ops/packages', body);  // replica i % n
 //   await servers.stop();
 
+import { afterAll, beforeAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -169,4 +170,28 @@ export async function startReplicas(url: string, n: number, opts: ReplicaOptions
       return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
     },
   };
+}
+
+/**
+ * A world and two `fos serve` processes on one fresh database, set up before the file's tests and
+ * torn down after them (vitest hooks registered here); returns the getter the race scenarios take.
+ */
+export function twoProcessesOn(
+  fresh: () => Promise<{ url: string; cleanup?: () => Promise<void>; drop?: () => Promise<void> }>,
+): () => { w: ReplicaWorld; r: Replicas } {
+  let w: ReplicaWorld;
+  let r: Replicas;
+  let done: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const db = await fresh();
+    done = db.cleanup ?? db.drop;
+    w = await replicaWorld(db.url);
+    r = await startReplicas(db.url, 2);
+  }, 90_000);
+  afterAll(async () => {
+    await r?.stop();
+    await w?.db.close();
+    await done?.();
+  });
+  return () => ({ w, r });
 }

@@ -1,29 +1,13 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { freshPostgresUrl } from '../helpers/db.js';
 import { cancelRaceScenarios } from '../helpers/cancel-races.js';
-import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
+import { twoProcessesOn } from '../helpers/replicas.js';
 
 // Two `fos serve` processes (the built CLI: `npm run build` first) on ONE fresh PostgreSQL database: a cancel
 // and a fulfill of the same fulfillment order from different processes, and two receipts filling
 // one backorder (test/helpers/cancel-races.ts).
 
-let w: ReplicaWorld;
-let r: Replicas;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const fresh = await freshPostgresUrl();
-  drop = fresh.drop;
-  w = await replicaWorld(fresh.url);
-  r = await startReplicas(fresh.url, 2);
-}, 90_000);
-afterAll(async () => {
-  await r?.stop();
-  await w?.db.close();
-  await drop?.();
-});
-
-const races = cancelRaceScenarios(() => ({ w, r }));
+const races = cancelRaceScenarios(twoProcessesOn(freshPostgresUrl));
 
 describe('cancel and backorder races across two fos serve replicas on one PostgreSQL database', () => {
   it(

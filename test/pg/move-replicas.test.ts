@@ -1,28 +1,12 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { freshPostgresUrl } from '../helpers/db.js';
 import { moveRaceScenarios } from '../helpers/move-races.js';
-import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
+import { twoProcessesOn } from '../helpers/replicas.js';
 
 // Two `fos serve` processes (the built CLI: `npm run build` first) on ONE fresh PostgreSQL database: a move or a
-// split and a lock of the same fulfillment order from different processes (te../helpers/move-races.ts).
+// split and a lock of the same fulfillment order from different processes (test/helpers/move-races.ts).
 
-let w: ReplicaWorld;
-let r: Replicas;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  const fresh = await freshPostgresUrl();
-  cleanup = fresh.cleanup;
-  w = await replicaWorld(fresh.url);
-  r = await startReplicas(fresh.url, 2);
-}, 90_000);
-afterAll(async () => {
-  await r?.stop();
-  await w?.db.close();
-  await cleanup?.();
-});
-
-const races = moveRaceScenarios(() => ({ w, r }));
+const races = moveRaceScenarios(twoProcessesOn(freshPostgresUrl));
 
 describe('move and split vs lock across two fos serve processes on one PostgreSQL database', () => {
   it(
