@@ -6,7 +6,7 @@ import { testApp, type TestApp } from '../helpers/app.js';
 // sorts in both directions must give exactly the order of one sorted list, with ties on the
 // timestamp broken by id, and no product twice or missing. On PostgreSQL too, where a filtered
 // list's walks are ordered by the database when two teams' rows tie on the key, else merged in JS.
-// Unfiltered lists are one statement (products/store.ts; an OFFSET page there bounds each team's walk).
+// Unfiltered lists are one statement (products/store/list.ts; an OFFSET page there bounds each team's walk).
 
 let t: TestApp;
 let token: string;

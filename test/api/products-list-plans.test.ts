@@ -99,7 +99,7 @@ describe.skipIf(!sqlite)('ops product list plans at 100,000 products (SQLite sta
     expect(all).toContain(index);
     expect(all).not.toMatch(/products_barcode_idx/);
     // Sorting a team's rows (or all of them) instead of walking them in order: a Prisma page
-    // query sorts nothing; the single statement (products/store.ts) sorts only the walks' merge.
+    // query sorts nothing; the single statement (products/store/list.ts) sorts only the walks' merge.
     for (const f of found) {
       expect(f.plan).not.toMatch(/RIGHT PART OF ORDER BY/);
       if (f.prisma) expect(f.plan).not.toMatch(/TEMP B-TREE/);

@@ -6,7 +6,7 @@ import { LIST_ROW, presentOps } from '../../src/domain/products/present.js';
 import { visibleWarehouses } from '../../src/domain/products/inventory.js';
 import { PLATFORMS, searchColumns } from '../../src/domain/products/fields.js';
 
-// The ops list's records come from one SQL statement (src/domain/products/store.ts), which
+// The ops list's records come from one SQL statement (src/domain/products/store/list.ts), which
 // describes a product's columns a second time, beside the Prisma model that presentOps (detail
 // views) reads. Both must give the same records: every column, nulls, floats that SQLite's JSON
 // would round, unicode, every enum, team names of delegated merchants, bundle counts, variants per

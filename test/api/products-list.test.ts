@@ -372,7 +372,7 @@ describe('inventory and listings', () => {
     const counting = new Proxy(t.db.prisma, {
       get(target, prop) {
         const value = Reflect.get(target, prop);
-        // Raw statements count too: the list's page is one (src/domain/products/store.ts).
+        // Raw statements count too: the list's page is one (src/domain/products/store/list.ts).
         if (typeof prop === 'string' && /^\$(query|execute)Raw/.test(prop) && typeof value === 'function') {
           return (...args: unknown[]) => {
             calls++;
@@ -411,7 +411,7 @@ describe('inventory and listings', () => {
     expect(four - two).toBeGreaterThanOrEqual(0);
     expect(four - two).toBeLessThanOrEqual(1);
     // The reach, the walk of each reachable team (here 2), the page's rows and everything their
-    // records show are one statement (products/store.ts); the ledger breakdown is the second.
+    // records show are one statement (products/store/list.ts); the ledger breakdown is the second.
     expect(four).toBeLessThanOrEqual(2);
     // A filtered list picks its page through Prisma (the reach, one walk of sort keys per team on
     // SQLite, one query on PostgreSQL), then presents it in that one statement.

@@ -1,6 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
+import { insertClaim } from './store.js';
 
 // Idempotency keys of writes (issue 23 item 3). A write sent with an Idempotency-Key claims the
 // key as the first statement of its transaction and stores its answer before committing, all in
@@ -39,12 +40,8 @@ const hashOf = (body: unknown) =>
  */
 export async function claimKey<T>(tx: TxClient, scope: IdempotencyScope): Promise<Replay<T> | undefined> {
   const hash = hashOf(scope.body);
-  const claimed = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO "idempotency_records" ("id", "team_id", "key", "operation", "request_hash", "status", "response", "created_at")
-    VALUES (${randomUUID()}, ${scope.teamId}, ${scope.key}, ${scope.operation}, ${hash}, 0, '', ${new Date()})
-    ON CONFLICT ("team_id", "key") DO NOTHING
-    RETURNING "id"`;
-  if (claimed.length) return undefined;
+  const claimed = await insertClaim(tx, { teamId: scope.teamId, key: scope.key, operation: scope.operation, requestHash: hash });
+  if (claimed) return undefined;
   const prior = await tx.idempotencyRecord.findUniqueOrThrow({ where: { team_id_key: { team_id: scope.teamId, key: scope.key } } });
   if (prior.operation !== scope.operation || prior.request_hash !== hash) {
     throw conflict(

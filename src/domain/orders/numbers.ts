@@ -3,6 +3,7 @@ import { searchKey } from '../search.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { conflict } from '../errors.js';
 import { FIRST_ORDER_SEQ } from '../../contract/orders-enums.js';
+import { savepoint } from './store.js';
 
 // Order numbers are unique per fulfiller team (unique index). Generated ones continue the
 // team's sequence ("#1001", "#1002", …). The number is the last write of a conversion and runs
@@ -49,14 +50,14 @@ export async function assignOrderNumber(tx: TxClient, orderId: string, fulfiller
       const max = await tx.order.aggregate({ where: { fulfiller_team_id: fulfillerTeamId }, _max: { order_seq: true } });
       orderNumber = `#${Math.max(FIRST_ORDER_SEQ, (max._max.order_seq ?? 0) + 1)}`;
     }
-    await tx.$executeRawUnsafe('SAVEPOINT order_number');
+    await savepoint(tx, 'SAVEPOINT');
     try {
       await tx.order.update({ where: { id: orderId }, data: numberColumns(orderNumber) });
-      await tx.$executeRawUnsafe('RELEASE SAVEPOINT order_number');
+      await savepoint(tx, 'RELEASE SAVEPOINT');
       return orderNumber;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
-      await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT order_number');
+      await savepoint(tx, 'ROLLBACK TO SAVEPOINT');
       if (requested) throw conflict(`Order number ${requested} is already used by another order of this team.`);
     }
   }

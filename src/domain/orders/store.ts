@@ -1,4 +1,4 @@
-import type { Db, Prisma } from '../../db/types.js';
+import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { readsOf } from '../../db/reads.js';
 import { cappedIds, FTS_CAP, ftsPhrase } from '../fts.js';
 
@@ -129,4 +129,12 @@ export async function orderListPage(db: Db, q: OrderPageQuery): Promise<OrderPag
   const sql = `SELECT ${PAGE_COLUMNS} FROM orders o LEFT JOIN teams mt ON mt.id = o.merchant_team_id LEFT JOIN shops s ON s.id = o.shop_id
 WHERE ${where.join(' AND ')} ORDER BY o.${q.key} ${dir}, o.id ${dir} LIMIT ? OFFSET ?`;
   return readsOf(db).all<OrderPageRow>(sql, args);
+}
+
+/**
+ * The savepoint around an order number's write (numbers.ts): set it, release it, or roll back to
+ * it after a unique violation, so only that step is retried. The same SQL on both databases.
+ */
+export async function savepoint(tx: TxClient, step: 'SAVEPOINT' | 'RELEASE SAVEPOINT' | 'ROLLBACK TO SAVEPOINT'): Promise<void> {
+  await tx.$executeRawUnsafe(`${step} order_number`);
 }

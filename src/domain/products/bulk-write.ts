@@ -1,11 +1,9 @@
-import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
 import { v7 as uuidv7 } from 'uuid';
 import type { Provider, TxClient } from '../../db/types.js';
-import { chunkByParams, flag, valuesTable, type ValuesColumn } from '../../db/values.js';
 import { unitsOf } from '../teams/teams.js';
 import { columnsOf, mergeConfig, searchColumns, type ProductInput, type ProductType } from './fields.js';
 import type { Owner } from './write.js';
-import { lockBySku, type LockedProduct } from './queries/lock-by-sku.js';
+import { lockBySku, updateProductRows, type LockedProduct } from './store/write.js';
 
 export { lockBySku, type LockedProduct };
 
@@ -35,28 +33,10 @@ export async function insertProducts(tx: TxClient, owner: Owner, rows: (ProductI
   return ids;
 }
 
-const PG_TYPES: Record<string, string> = {
-  type: '"ProductType"',
-  is_hazmat: 'BOOLEAN',
-  lot_tracked: 'BOOLEAN',
-  first_article_inspection_completed_at: 'TIMESTAMP(3)',
-  config: 'JSONB',
-  length: 'DOUBLE PRECISION',
-  width: 'DOUBLE PRECISION',
-  height: 'DOUBLE PRECISION',
-  weight: 'DOUBLE PRECISION',
-  cost_price: 'DOUBLE PRECISION',
-  customs_value: 'DOUBLE PRECISION',
-  pick_fee_override: 'DOUBLE PRECISION',
-  increment_level: 'DOUBLE PRECISION',
-  maximum_level: 'DOUBLE PRECISION',
-  minimum_level: 'DOUBLE PRECISION',
-};
-
 /**
  * Updates locked products, each with its own fields (as PATCH: the fields given, config merged
  * into the stored one, search columns from the merged name, SKU and barcode). A column a row does
- * not give keeps its value (a per-row flag in the VALUES list says which columns the row sets).
+ * not give keeps its value (store/write.ts).
  */
 export async function updateProducts(
   tx: TxClient,
@@ -73,24 +53,5 @@ export async function updateProducts(
     return { id: locked.id, cols: all };
   });
   const names = [...new Set(written.flatMap((w) => Object.keys(w.cols)))];
-  const columns: ValuesColumn[] = [
-    { name: 'id', pg: 'TEXT' },
-    ...names.flatMap((n) => [
-      { name: `set_${n}`, pg: 'BOOLEAN' },
-      { name: n, pg: PG_TYPES[n] ?? 'TEXT' },
-    ]),
-  ];
-  const set = join(
-    names.map((n) => sql`${raw(`"${n}" = CASE WHEN v."set_${n}" THEN v."${n}" ELSE "products"."${n}" END`)}`),
-    ', ',
-  );
-  const now = new Date();
-  for (const chunk of chunkByParams(written, () => 1 + names.length)) {
-    const values = chunk.map((w) => [
-      w.id,
-      ...names.flatMap((n) => (n in w.cols ? [flag(provider, true), w.cols[n]] : [flag(provider, false), null])),
-    ]);
-    await tx.$executeRaw`WITH ${valuesTable(provider, 'v', columns, values)}
-      UPDATE "products" SET ${set}, "updated_at" = ${now} FROM "v" WHERE "products"."id" = v."id"`;
-  }
+  await updateProductRows(tx, provider, names, written);
 }

@@ -1,6 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict } from '../errors.js';
+import { duplicateSkuRows } from './store/write.js';
 
 // `fos admin products dedupe [--merge]`: the products that share a SKU with another product of
 // their team, ignoring case (what migration 20261125044800 refuses to index), and their merge.
@@ -31,11 +32,7 @@ export interface DuplicateGroup {
 
 /** Every group of two or more products of one team whose SKUs are equal ignoring case. */
 export async function duplicateSkuGroups(db: Db): Promise<DuplicateGroup[]> {
-  const rows = await db.prisma.$queryRaw<Array<DuplicateProduct & { team_id: string; key: string }>>`
-    SELECT p."team_id", p."id", p."sku", p."name", p."created_at", lower(p."sku") AS "key" FROM "products" p
-    WHERE p."sku" IS NOT NULL AND EXISTS (SELECT 1 FROM "products" q
-      WHERE q."team_id" = p."team_id" AND q."sku" IS NOT NULL AND lower(q."sku") = lower(p."sku") AND q."id" <> p."id")
-    ORDER BY p."team_id", lower(p."sku"), p."created_at", p."id"`;
+  const rows = await duplicateSkuRows(db);
   const groups = new Map<string, DuplicateGroup>();
   for (const r of rows) {
     const k = `${r.team_id}\u0000${r.key}`;

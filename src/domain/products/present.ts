@@ -8,7 +8,7 @@ import { type Caller, type Client } from './reach.js';
 // Shapes product rows into the ops (spec 2.3) and merchant (spec 2.4) records. presentOps loads
 // everything the records need (team names, stock levels, listing variants, shops) for all its rows
 // at once: a constant number of queries, whatever the number of rows. It serves the detail views;
-// the ops list reads its rows and those parts in one SQL statement (products/store.ts), and both build
+// the ops list reads its rows and those parts in one SQL statement (products/store/list.ts), and both build
 // the record with opsRecord.
 
 type Component = ProductComponent & { component: Pick<Product, 'id' | 'sku' | 'name' | 'image_url'> };
@@ -162,7 +162,7 @@ export interface OpsParts {
 
 /**
  * The ops record (spec 2.3) of a product row: the one description of it, for presentOps and for
- * the list's SQL path (products/store.ts), which loads the same parts in one statement.
+ * the list's SQL path (products/store/list.ts), which loads the same parts in one statement.
  */
 export function opsRecord(p: ProductRow, parts: OpsParts, actions: boolean, children?: Record<string, unknown>) {
   const teams = teamFields(p, parts.names);

@@ -5,7 +5,7 @@ import { compareBy, cursorValues } from '../keyset.js';
 import { csvList, pageArgs, pageWindow, toPage } from '../pagination.js';
 import { PLATFORMS, type CreateProductInput, type Platform, type ProductInput } from './fields.js';
 import { stockOf, visibleWarehouses } from './inventory.js';
-import { idsPageRows, parseRow, stockedAt, walkPageRows, type PageRow, type Walk } from './store.js';
+import { idsPageRows, parseRow, stockedAt, walkPageRows, type PageRow, type Walk } from './store/list.js';
 import { DETAIL_ROW, opsRecord, presentOps } from './present.js';
 import { opsWhere, orderOf, parseTypes, searchMatches, searchTerm, type OpsListQuery } from './query.js';
 import { delegatedMerchant, reachableTeamIds, type Caller, type Client } from './reach.js';

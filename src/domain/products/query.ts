@@ -2,7 +2,7 @@ import type { Db, Prisma } from '../../db/types.js';
 import { enumList, type PageRequest } from '../pagination.js';
 import { searchKey } from '../search.js';
 import { PRODUCT_TYPES, type ProductType } from './fields.js';
-import { productSearchIds } from './store.js';
+import { productSearchIds } from './store/list.js';
 
 // List filters of GET /ops/products and GET /merchant/products, as Prisma where/orderBy.
 

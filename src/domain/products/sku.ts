@@ -1,7 +1,7 @@
-import { join, sqltag as sql } from '@prisma/client/runtime/client';
 import type { TxClient } from '../../db/types.js';
 import { inLists } from '../../db/in-lists.js';
 import { conflict } from '../errors.js';
+import { skuOwnerRows } from './store/write.js';
 
 // SKUs are unique per owning team, ignoring case (issue 25): "abc-1" and "ABC-1" of one team
 // would make every match by SKU (imports, channel orders, scans) ambiguous. The database holds
@@ -26,10 +26,7 @@ export async function skuOwners(tx: TxClient, teamId: string, skus: string[], ex
   const out = new Map<string, SkuOwner>();
   const wanted = [...new Set(skus.filter((s) => s !== ''))];
   for (const part of inLists(wanted)) {
-    const rows = await tx.$queryRaw<SkuOwner[]>`
-      SELECT "id", "sku", lower("sku") AS "key" FROM "products"
-      WHERE "team_id" = ${teamId} AND "sku" IS NOT NULL AND lower("sku") IN (${join(part.map((s) => sql`lower(${s})`))})
-      ORDER BY "created_at", "id"`;
+    const rows: SkuOwner[] = await skuOwnerRows(tx, teamId, part);
     for (const r of rows) if (r.id !== exceptId && !out.has(r.key)) out.set(r.key, r);
   }
   return out;

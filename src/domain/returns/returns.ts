@@ -7,6 +7,7 @@ import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import { claimWarehouse } from '../inventory/products.js';
 import type { Caller } from '../products/reach.js';
 import { returnView } from './view.js';
+import { reserveReturnedQuantity } from './store.js';
 
 // Returns (issue 10 item 6). Creating one announces units of a fulfilled order coming back: each
 // line reserves its quantity on the order line (returned_quantity) with a conditional UPDATE that
@@ -88,8 +89,7 @@ export async function createReturn(db: Db, caller: Actor, input: ReturnInput) {
       seen.add(line.id);
       const q = input.lines[i].quantity;
       // The guard in the WHERE: returns of a line never pass what was fulfilled of it.
-      const n = await tx.$executeRaw`UPDATE "order_line_items" SET "returned_quantity" = "returned_quantity" + ${q}
-        WHERE "id" = ${line.id} AND "returned_quantity" + ${q} <= "total_quantity" - "removed_quantity" - "remaining_quantity"`;
+      const n = await reserveReturnedQuantity(tx, line.id, q);
       if (n !== 1) {
         const fresh = await tx.orderLineItem.findUniqueOrThrow({ where: { id: line.id } });
         const left = fresh.total_quantity - fresh.removed_quantity - fresh.remaining_quantity - fresh.returned_quantity;

@@ -1,10 +1,10 @@
 import { sqltag as sql, type Sql } from '@prisma/client/runtime/client';
-import type { Db } from '../../db/types.js';
-import { dialectOf, type Dialect } from '../../db/dialect.js';
-import { readsOf } from '../../db/reads.js';
-import { cappedIds, FTS_CAP, ftsPhrase } from '../fts.js';
-import type { NamedLevel } from './inventory.js';
-import type { ProductRow } from './present.js';
+import type { Db } from '../../../db/types.js';
+import { dialectOf, type Dialect } from '../../../db/dialect.js';
+import { readsOf } from '../../../db/reads.js';
+import { cappedIds, FTS_CAP, ftsPhrase } from '../../fts.js';
+import type { NamedLevel } from '../inventory.js';
+import type { ProductRow } from '../present.js';
 
 // The ops product list's page in ONE statement (issue 9, target 4): the rows with everything their
 // records show besides the ledger's explanations (team names, bundle count, listing variants per
