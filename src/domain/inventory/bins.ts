@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { join, sqltag as sql } from '@prisma/client/runtime/client';
-import { integerById } from '../../db/raw-sql.js';
 import type { TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { LOCATION_TYPES } from '../../contract/inventory-enums.js';
+import { insertDefaultLocation, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';
 
 // Stock by bin and lot (issue 28; docs/floor.md). A level's on_hand is held in location_stock rows
 // (product, location, lot_code; "" = no lot). The ledger calls placeOnHand() right after it moved a
@@ -38,15 +36,6 @@ export interface BinPart {
   delta: number;
 }
 
-interface StockRow {
-  id: string;
-  location_id: string;
-  lot_code: string;
-  expiration_date: string | null;
-  on_hand: number;
-  type: string;
-}
-
 export const defaultLocationId = (warehouseId: string) => `default-${warehouseId}`;
 /** Default locations made sure of in a transaction (dies with it, so a rollback leaves nothing cached). */
 const ensuredIn = new WeakMap<TxClient, Set<string>>();
@@ -58,10 +47,7 @@ export async function ensureDefaultLocation(tx: TxClient, warehouseId: string): 
   const seen = ensuredIn.get(tx) ?? new Set<string>();
   if (seen.has(id)) return id;
   const now = new Date();
-  await tx.$executeRaw`
-    INSERT INTO "locations" ("id", "team_id", "warehouse_id", "name", "type", "pick_sequence", "active", "is_default", "created_at", "updated_at")
-    SELECT ${id}, w."team_id", w."id", 'DEFAULT', 'PICKABLE', 0, ${true}, ${true}, ${now}, ${now} FROM "warehouses" w WHERE w."id" = ${warehouseId}
-    ON CONFLICT DO NOTHING`;
+  await insertDefaultLocation(tx, id, warehouseId, now);
   seen.add(id);
   ensuredIn.set(tx, seen);
   return id;
@@ -102,12 +88,11 @@ async function putIn(
   const exp = lotTracked ? (p.expiration_date ?? null) : null;
   // One statement (insert or add), so a receipt costs one round trip more than before bins.
   const now = new Date();
-  const [row] = await tx.$queryRaw<{ id: string; expiration_date: string | null }[]>`
-    INSERT INTO "location_stock" ("id", "product_id", "warehouse_id", "location_id", "lot_code", "expiration_date", "on_hand", "created_at", "updated_at")
-    VALUES (${randomUUID()}, ${level.product_id}, ${level.warehouse_id}, ${location_id}, ${lot}, ${exp}, ${q}, ${now}, ${now})
-    ON CONFLICT ("product_id", "location_id", "lot_code") DO UPDATE SET "on_hand" = "location_stock"."on_hand" + ${q},
-      "expiration_date" = COALESCE(${exp}, "location_stock"."expiration_date"), "updated_at" = ${now}
-    RETURNING "id", "expiration_date"`;
+  const row = await upsertStock(
+    tx,
+    { product_id: level.product_id, warehouse_id: level.warehouse_id, location_id, lot_code: lot, expiration_date: exp, quantity: q },
+    now,
+  );
   return {
     location_id,
     location_stock_id: row.id,
@@ -129,13 +114,7 @@ export async function stockInPickOrder(
   warehouseId: string,
   filter: { location_id?: string; lot_code?: string | null } = {},
 ) {
-  const rows = await tx.$queryRaw<StockRow[]>`
-    SELECT s."id", s."location_id", s."lot_code", s."expiration_date", s."on_hand", l."type"
-    FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
-    WHERE s."product_id" = ${productId} AND s."warehouse_id" = ${warehouseId} AND s."on_hand" > 0
-      ${filter.location_id ? sql`AND s."location_id" = ${filter.location_id}` : sql``}
-      ${filter.lot_code ? sql`AND s."lot_code" = ${filter.lot_code}` : sql``}
-    ORDER BY l."pick_sequence", s."created_at", s."id"`;
+  const rows = await stockRows(tx, productId, warehouseId, filter);
   const day = today();
   return rows
     .map((r) => ({ ...r, on_hand: Number(r.on_hand) }))
@@ -225,10 +204,10 @@ function merge(parts: BinPart[]): BinPart[] {
 
 /** One compare-and-set UPDATE for every bin row taken from; a row that cannot give (never, under the level lock) is a 409. */
 async function takeFromRows(tx: TxClient, parts: BinPart[]) {
-  const q = integerById(parts.map((x) => [x.location_stock_id!, -x.delta] as const));
-  const n = await tx.$executeRaw`
-    UPDATE "location_stock" SET "on_hand" = "on_hand" - ${q}, "updated_at" = ${new Date()}
-    WHERE "id" IN (${join(parts.map((x) => x.location_stock_id!))}) AND "on_hand" >= ${q}`;
+  const n = await takeFromStock(
+    tx,
+    parts.map((x) => [x.location_stock_id!, -x.delta] as const),
+  );
   if (n !== parts.length) throw conflict('Bin stock changed while it was taken from; retry.');
 }
 

@@ -1,11 +1,10 @@
-import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
-import { v7 as uuidv7 } from 'uuid';
 import type { Provider, TxClient } from '../../db/types.js';
-import { chunkByParams, jsonTable } from '../../db/values.js';
+import { chunkByParams } from '../../db/values.js';
 import { fillBackorders } from '../orders/backorders.js';
 import { BUCKETS, movementRows, placementOf, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
 import { ensureDefaultLocation, placeOnHand, type BinPart } from './bins.js';
-import { lockLevels } from './queries/locks.js';
+import { upsertStocks } from './store/bins.js';
+import { insertLevels, lockLevels, updateLevels, type LevelUpdateRow } from './store/levels.js';
 
 export { lockLevels };
 
@@ -35,10 +34,7 @@ export async function levelsFor(tx: TxClient, warehouseId: string, productIds: s
   const now = new Date();
   // Product order: two requests creating the same levels take their index entries in one order.
   for (const chunk of chunkByParams(ids, () => 5)) {
-    await tx.$executeRaw`
-      INSERT INTO "inventory_levels" ("id", "product_id", "warehouse_id", "created_at", "updated_at")
-      VALUES ${join(chunk.map((p) => sql`(${uuidv7()}, ${p}, ${warehouseId}, ${now}, ${now})`))}
-      ON CONFLICT ("product_id", "warehouse_id") DO NOTHING`;
+    await insertLevels(tx, warehouseId, chunk, now);
   }
   const rows = await tx.inventoryLevel.findMany({
     where: { warehouse_id: warehouseId, product_id: { in: ids } },
@@ -65,30 +61,12 @@ export async function applyToLevels(tx: TxClient, provider: Provider, changes: L
   const now = new Date();
   const moved = new Set<string>();
   for (const chunk of chunkByParams(moving, () => 7)) {
-    const values = chunk.map((i) => {
+    const values = chunk.map((i): LevelUpdateRow => {
       const c = changes[i];
       const d = full(c.deltas);
       return [c.level.id, d.on_hand, d.committed, d.unavailable, d.on_order, !!c.sellable, c.onHandIs ?? null];
     });
-    const cols = ['id', ...BUCKETS, 'sellable', 'on_hand_is'].map((name) => ({
-      name,
-      pg: name === 'id' ? 'TEXT' : name === 'sellable' ? 'BOOLEAN' : 'INTEGER',
-    }));
-    const set = join(
-      BUCKETS.map((b) => raw(`"${b}" = "inventory_levels"."${b}" + v."${b}"`)),
-      ', ',
-    );
-    const guards = join(
-      BUCKETS.map((b) => raw(`"inventory_levels"."${b}" + v."${b}" >= 0`)),
-      ' AND ',
-    );
-    const rows = await tx.$queryRaw<{ id: string }[]>`WITH ${jsonTable(provider, 'v', cols, values)}
-      UPDATE "inventory_levels" SET ${set}, "updated_at" = ${now} FROM "v"
-      WHERE "inventory_levels"."id" = v."id" AND ${guards}
-        AND (NOT v."sellable" OR "inventory_levels"."committed" + v."committed" + "inventory_levels"."unavailable" + v."unavailable"
-          <= "inventory_levels"."on_hand" + v."on_hand")
-        AND (v."on_hand_is" IS NULL OR "inventory_levels"."on_hand" = v."on_hand_is")
-      RETURNING "inventory_levels"."id"`;
+    const rows = await updateLevels(tx, provider, values, now);
     for (const r of rows) moved.add(r.id);
   }
   const refused = moving.find((i) => !moved.has(changes[i].level.id));
@@ -145,17 +123,18 @@ async function placeAll(tx: TxClient, changes: LevelChange[]): Promise<Map<strin
     });
   }
   for (const chunk of chunkByParams(rows, () => 9)) {
-    const stored = await tx.$queryRaw<{ id: string; product_id: string; expiration_date: string | null }[]>`
-      INSERT INTO "location_stock" ("id", "product_id", "warehouse_id", "location_id", "lot_code", "expiration_date", "on_hand", "created_at", "updated_at")
-      VALUES ${join(
-        chunk.map(
-          (r) =>
-            sql`(${uuidv7()}, ${r.c.level.product_id}, ${r.c.level.warehouse_id}, ${r.location_id}, ${r.lot}, ${r.exp}, ${r.c.deltas.on_hand!}, ${now}, ${now})`,
-        ),
-      )}
-      ON CONFLICT ("product_id", "location_id", "lot_code") DO UPDATE SET "on_hand" = "location_stock"."on_hand" + excluded."on_hand",
-        "expiration_date" = COALESCE(excluded."expiration_date", "location_stock"."expiration_date"), "updated_at" = excluded."updated_at"
-      RETURNING "id", "product_id", "expiration_date"`;
+    const stored = await upsertStocks(
+      tx,
+      chunk.map((r) => ({
+        product_id: r.c.level.product_id,
+        warehouse_id: r.c.level.warehouse_id,
+        location_id: r.location_id,
+        lot_code: r.lot,
+        expiration_date: r.exp,
+        quantity: r.c.deltas.on_hand!,
+      })),
+      now,
+    );
     // One row per product here (one change per level, one bin per change), so the product names it.
     const byProduct = new Map(stored.map((s) => [s.product_id, s]));
     for (const r of chunk) {

@@ -1,10 +1,9 @@
-import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
-import { integerBy } from '../../db/raw-sql.js';
 import type { TxClient } from '../../db/types.js';
 import { fillBackorders } from '../orders/backorders.js';
 import { DomainError } from '../errors.js';
 import { BUCKETS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 import { placeOnHand, type BinPart, type Placement } from './bins.js';
+import { updateLevelGuarded, updateProductLevels } from './store/levels.js';
 
 export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 
@@ -62,17 +61,7 @@ export async function applyToLevel(
   const d = { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...deltas };
   if (BUCKETS.every((b) => d[b] === 0) && guards.onHandIs === undefined) return true;
   const now = new Date();
-  // One statement for every guard combination: a guard that is off compares 0 = 0.
-  const sellable = guards.sellable ? 1 : 0;
-  const expect = guards.onHandIs === undefined ? 0 : 1;
-  const onHandIs = guards.onHandIs ?? 0;
-  const count = await tx.$executeRaw`
-      UPDATE "inventory_levels" SET "on_hand" = "on_hand" + ${d.on_hand}, "committed" = "committed" + ${d.committed},
-        "unavailable" = "unavailable" + ${d.unavailable}, "on_order" = "on_order" + ${d.on_order}, "updated_at" = ${now}
-      WHERE "id" = ${level.id} AND "on_hand" + ${d.on_hand} >= 0 AND "committed" + ${d.committed} >= 0
-        AND "unavailable" + ${d.unavailable} >= 0 AND "on_order" + ${d.on_order} >= 0
-        AND (${sellable} = 0 OR "committed" + ${d.committed} + "unavailable" + ${d.unavailable} <= "on_hand" + ${d.on_hand})
-        AND (${expect} = 0 OR "on_hand" = ${onHandIs})`;
+  const count = await updateLevelGuarded(tx, level.id, d, { sellable: !!guards.sellable, onHandIs: guards.onHandIs }, now);
   if (count !== 1) return false;
   const sku =
     level.sku !== undefined
@@ -137,22 +126,7 @@ export async function applyToProductLevels(
   if (!moving.length) return [];
   const now = new Date();
   const products = moving.map((c) => c.productId);
-  const delta = (b: Bucket) =>
-    integerBy(
-      'product_id',
-      moving.map((c) => [c.productId, c.d[b]] as const),
-    );
-  const moved = await tx.$queryRaw<LevelRef[]>`
-      UPDATE "inventory_levels" SET ${join(
-        BUCKETS.map((b) => sql`${raw(`"${b}"`)} = ${raw(`"${b}"`)} + ${delta(b)}`),
-        ', ',
-      )}, "updated_at" = ${now}
-      WHERE "warehouse_id" = ${warehouseId} AND "product_id" IN (${join(products)})
-        AND ${join(
-          BUCKETS.map((b) => sql`${raw(`"${b}"`)} + ${delta(b)} >= 0`),
-          ' AND ',
-        )}
-      RETURNING "id", "product_id", "warehouse_id", (SELECT p."sku" FROM "products" p WHERE p."id" = "inventory_levels"."product_id") AS "sku"`;
+  const moved: LevelRef[] = await updateProductLevels(tx, warehouseId, moving, now);
   if (moved.length !== moving.length) {
     const done = new Set(moved.map((r) => r.product_id));
     return products.filter((id) => !done.has(id));

@@ -1,8 +1,8 @@
-import { join, sqltag as sql } from '@prisma/client/runtime/client';
-import type { Db, Prisma } from '../../db/types.js';
+import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { pageArgs, toPage, type Page, type PageRequest } from '../pagination.js';
 import { afterCursor } from '../keyset.js';
 import { levelFigures, type LevelFigures } from './figures.js';
+import { levelIdsBelowMinimum } from './store/levels.js';
 
 // GET /v1/ops/inventory: the levels (product x warehouse) at the caller's warehouses, in creation
 // order (id). Reordering uses the inventory position, available + on_order, so stock already on
@@ -76,16 +76,13 @@ export async function listLevels(db: Db, teamId: string, q: LevelQuery): Promise
 
 async function belowMinimumIds(db: Db, warehouseIds: string[], q: LevelQuery): Promise<string[]> {
   const after = q.cursor ? ((afterCursor(q.cursor, ORDER) as { OR: { id: { gt: string } }[] }).OR[0]?.id.gt ?? '') : null;
-  const rows = await db.prisma.$queryRaw<{ id: string }[]>`
-    SELECT l."id" FROM "inventory_levels" l JOIN "products" p ON p."id" = l."product_id"
-    WHERE l."warehouse_id" IN (${join(warehouseIds)})
-      ${q.product_id ? sql`AND l."product_id" IN (${join(q.product_id)})` : sql``}
-      ${q.sku ? sql`AND p."sku" = ${q.sku}` : sql``}
-      ${after !== null ? sql`AND l."id" > ${after}` : sql``}
-      AND p."minimum_level" IS NOT NULL
-      AND (l."on_hand" - l."committed" - l."unavailable" + l."on_order") < p."minimum_level"
-    ORDER BY l."id" LIMIT ${q.limit + 1} OFFSET ${q.cursor ? 0 : q.page * q.limit}`;
-  return rows.map((r) => r.id);
+  return levelIdsBelowMinimum(db.prisma as unknown as TxClient, warehouseIds, {
+    product_id: q.product_id,
+    sku: q.sku,
+    after,
+    limit: q.limit + 1,
+    offset: q.cursor ? 0 : q.page * q.limit,
+  });
 }
 
 type Row = Prisma.InventoryLevelGetPayload<{ include: { product: { select: typeof productSelect } } }>;

@@ -7,6 +7,7 @@ import { reachableTeamIds, type Caller } from '../products/reach.js';
 import { placeOnHand } from './bins.js';
 import { levelFor, type LevelRef } from './ledger.js';
 import { claimWarehouse, resolveProducts, type ProductRef } from './products.js';
+import { touchLevel } from './store/levels.js';
 
 // POST /v1/ops/inventory/moves: units from one bin to another of the same warehouse (issue 28).
 // The warehouse level does not change, but its row is touched first: that UPDATE is the lock every
@@ -98,5 +99,5 @@ export async function moveStock(db: Db, caller: Caller & { keyId: string }, inpu
 
 /** Takes the level's row lock (PostgreSQL) without changing it: bin changes of its product queue behind it. */
 export async function lockLevel(tx: TxClient, levelId: string) {
-  await tx.$executeRaw`UPDATE "inventory_levels" SET "id" = "id" WHERE "id" = ${levelId}`;
+  await touchLevel(tx, levelId);
 }

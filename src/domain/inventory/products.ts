@@ -1,5 +1,6 @@
 import type { TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
+import { touchWarehouse } from './store/levels.js';
 
 // Request lines name a product by product_id or by sku. A fulfiller reaches its own products and
 // those of the merchants delegated to it (`teamIds`); a SKU found in two of those teams is
@@ -86,10 +87,7 @@ export function uniqueProducts(products: ResolvedProduct[], path = 'lines'): voi
  * purchase orders) while fulfills, which lock levels only, run alongside.
  */
 export async function claimWarehouse(tx: TxClient, warehouseId: string, teamId?: string) {
-  const claimed =
-    teamId === undefined
-      ? await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId}`
-      : await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId} AND "team_id" = ${teamId}`;
+  const claimed = await touchWarehouse(tx, warehouseId, teamId);
   const w =
     claimed === 1 ? await tx.warehouse.findUnique({ where: { id: warehouseId }, select: { id: true, name: true, team_id: true } }) : null;
   if (!w) throw notFound('Warehouse', warehouseId);

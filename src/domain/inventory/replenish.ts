@@ -1,10 +1,10 @@
-import { join, sqltag as sql } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { cursorValues } from '../keyset.js';
 import { toPage, type PageRequest } from '../pagination.js';
 import { configOf } from '../products/fields.js';
 import { suggestPutaway } from '../locations/putaway.js';
 import { today } from './bins.js';
+import { overstockPairs, pickableAndOverstock, type BinStockRow, type Pair } from './store/bins.js';
 
 // GET /v1/ops/replenishments (issue 28; docs/floor.md): the replenishment tasks, computed from
 // stock when asked (nothing is stored, so a task disappears when the move that completes it is
@@ -23,19 +23,7 @@ export interface ReplenishmentQuery extends PageRequest {
 const ORDER = [{ warehouse_id: 'asc' as const }, { product_id: 'asc' as const }];
 const BATCH = 200;
 
-interface Pair {
-  warehouse_id: string;
-  product_id: string;
-}
-
-interface Row extends Pair {
-  location_id: string;
-  name: string;
-  type: string;
-  lot_code: string;
-  expiration_date: string | null;
-  on_hand: number;
-}
+type Row = BinStockRow;
 
 export async function listReplenishments(db: Db, teamId: string, q: ReplenishmentQuery) {
   const client = db.prisma as unknown as TxClient;
@@ -59,13 +47,7 @@ export async function listReplenishments(db: Db, teamId: string, q: Replenishmen
 
 /** (warehouse, product) pairs after the cursor whose OVERSTOCK bins hold units, in key order. */
 async function candidates(client: TxClient, warehouses: string[], products: string[] | undefined, after: [string, string] | null) {
-  return client.$queryRaw<Pair[]>`
-    SELECT DISTINCT s."warehouse_id", s."product_id" FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
-    WHERE s."warehouse_id" IN (${join(warehouses)}) AND s."on_hand" > 0 AND l."type" = 'OVERSTOCK'
-      ${products ? sql`AND s."product_id" IN (${join(products)})` : sql``}
-      ${after ? sql`AND (s."warehouse_id" > ${after[0]} OR (s."warehouse_id" = ${after[0]} AND s."product_id" > ${after[1]}))` : sql``}
-    ORDER BY s."warehouse_id", s."product_id"
-    LIMIT ${BATCH}`;
+  return overstockPairs(client, warehouses, products, after, BATCH);
 }
 
 type Task = NonNullable<ReturnType<typeof taskOf>>;
@@ -75,12 +57,7 @@ async function tasksOf(client: TxClient, pairs: Pair[]) {
   const productIds = [...new Set(pairs.map((p) => p.product_id))];
   const warehouseIds = [...new Set(pairs.map((p) => p.warehouse_id))];
   const [rows, products] = await Promise.all([
-    client.$queryRaw<Row[]>`
-      SELECT s."warehouse_id", s."product_id", s."location_id", l."name", l."type", s."lot_code", s."expiration_date", s."on_hand"
-      FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
-      WHERE s."warehouse_id" IN (${join(warehouseIds)}) AND s."product_id" IN (${join(productIds)}) AND s."on_hand" > 0
-        AND l."type" IN ('PICKABLE', 'OVERSTOCK')
-      ORDER BY l."pick_sequence", s."created_at", s."id"`,
+    pickableAndOverstock(client, warehouseIds, productIds),
     client.product.findMany({ where: { id: { in: productIds } }, select: { id: true, sku: true, name: true, config: true } }),
   ]);
   const product = new Map(products.map((p) => [p.id, p]));

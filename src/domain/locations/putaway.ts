@@ -1,9 +1,9 @@
-import { join } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { defaultLocationId, ensureDefaultLocation } from '../inventory/bins.js';
 import { notFound } from '../errors.js';
 import type { PutawayReason } from '../../contract/inventory-enums.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
+import { emptyPickableBins, pickableBinsHolding } from './store.js';
 
 // Putaway suggestions (issue 28; docs/floor.md): where units that arrive without a named bin go.
 // For each product: the PICKABLE bin that already holds it (lowest pick_sequence), else an empty
@@ -38,33 +38,18 @@ export function landing(bin: { id: string; name: string } | null, s: PutawaySugg
     : { location_id: null, location_name: null, putaway: null };
 }
 
-interface BinRow {
-  product_id?: string;
-  id: string;
-  name: string;
-}
-
 /** The suggested bin of each product (ids may repeat) in the warehouse. */
 export async function suggestPutaway(tx: TxClient, warehouseId: string, productIds: string[]): Promise<Map<string, PutawaySuggestion>> {
   const ids = [...new Set(productIds)];
   const out = new Map<string, PutawaySuggestion>();
   if (!ids.length) return out;
-  const held = await tx.$queryRaw<BinRow[]>`
-    SELECT s."product_id", l."id", l."name" FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
-    WHERE s."warehouse_id" = ${warehouseId} AND s."product_id" IN (${join(ids)}) AND s."on_hand" > 0
-      AND l."type" = 'PICKABLE' AND l."active" = ${true} AND l."is_default" = ${false}
-    ORDER BY l."pick_sequence", l."name", l."id"`;
+  const held = await pickableBinsHolding(tx, warehouseId, ids);
   for (const r of held)
     if (!out.has(r.product_id!))
       out.set(r.product_id!, { product_id: r.product_id!, location_id: r.id, location_name: r.name, reason: 'EXISTING_BIN' });
   const rest = ids.filter((id) => !out.has(id));
   if (!rest.length) return out;
-  const empty = await tx.$queryRaw<BinRow[]>`
-    SELECT l."id", l."name" FROM "locations" l
-    WHERE l."warehouse_id" = ${warehouseId} AND l."type" = 'PICKABLE' AND l."active" = ${true} AND l."is_default" = ${false}
-      AND NOT EXISTS (SELECT 1 FROM "location_stock" s WHERE s."location_id" = l."id" AND s."on_hand" > 0)
-    ORDER BY l."pick_sequence", l."name", l."id"
-    LIMIT ${rest.length}`;
+  const empty = await emptyPickableBins(tx, warehouseId, rest.length);
   rest.forEach((id, i) => {
     if (empty[i]) out.set(id, { product_id: id, location_id: empty[i].id, location_name: empty[i].name, reason: 'EMPTY_BIN' });
   });

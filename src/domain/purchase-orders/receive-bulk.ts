@@ -1,11 +1,12 @@
 import type { Provider, TxClient } from '../../db/types.js';
-import { chunkByParams, flag, jsonTable } from '../../db/values.js';
+import { chunkByParams } from '../../db/values.js';
 import { conflict } from '../errors.js';
 import { applyToLevels, levelsFor, type LevelChange } from '../inventory/ledger-bulk.js';
 import type { ResolvedProduct } from '../inventory/products.js';
 import { resolveLocation } from '../locations/locations.js';
 import { suggestPutaway, type PutawayReason } from '../locations/putaway.js';
 import { openOf } from './view.js';
+import { raiseReceived, type ReceivedRow } from './store.js';
 import type { ReceiptInput, ReceiptLine } from './receive.js';
 
 // A receipt's lines in bulk (issue 29 item 3): the received counts of every purchase-order line
@@ -124,24 +125,18 @@ async function raiseAllReceived(
   poLines: PoLine[],
   allowOver: boolean,
 ): Promise<Map<string, number>> {
-  const cols = [
-    { name: 'id', pg: 'TEXT' },
-    { name: 'q', pg: 'INTEGER' },
-    { name: 'd', pg: 'INTEGER' },
-  ];
   const now = new Date();
   const after = new Map<string, number>();
   for (const chunk of chunkByParams(
     lines.map((l, i) => i),
     () => 3,
   )) {
-    const values = chunk.map((i) => [poLines[i].id, lines[i].quantity, lines[i].condition === 'DAMAGED' ? lines[i].quantity : 0]);
-    const rows = await tx.$queryRaw<{ id: string; quantity_received: number }[]>`WITH ${jsonTable(provider, 'v', cols, values)}
-      UPDATE "purchase_order_lines" SET "quantity_received" = "purchase_order_lines"."quantity_received" + v."q",
-        "quantity_damaged" = "purchase_order_lines"."quantity_damaged" + v."d", "updated_at" = ${now}
-      FROM "v" WHERE "purchase_order_lines"."id" = v."id"
-        AND (${flag(provider, allowOver)} OR "purchase_order_lines"."quantity_received" <= "purchase_order_lines"."quantity" - v."q")
-      RETURNING "purchase_order_lines"."id", "purchase_order_lines"."quantity_received"`;
+    const values = chunk.map((i): ReceivedRow => [
+      poLines[i].id,
+      lines[i].quantity,
+      lines[i].condition === 'DAMAGED' ? lines[i].quantity : 0,
+    ]);
+    const rows = await raiseReceived(tx, provider, values, allowOver, now);
     for (const r of rows) after.set(r.id, Number(r.quantity_received));
   }
   const i = lines.findIndex((_, k) => !after.has(poLines[k].id));

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { join, sqltag as sql } from '@prisma/client/runtime/client';
+import { v7 as uuidv7 } from 'uuid';
+import { integerById } from '../../../db/raw-sql.js';
+import type { TxClient } from '../../../db/types.js';
+
+// The bins' statements (issue 24 item 1): location_stock rows of product, bin and lot written by
+// the ledger (bins.ts, ledger-bulk.ts) and read by the replenishment list (replenish.ts).
+
+export interface StockRow {
+  id: string;
+  location_id: string;
+  lot_code: string;
+  expiration_date: string | null;
+  on_hand: number;
+  type: string;
+}
+
+/** The warehouse's default location under its fixed id, unless it exists (insert-or-nothing). */
+export async function insertDefaultLocation(tx: TxClient, id: string, warehouseId: string, now: Date) {
+  await tx.$executeRaw`
+    INSERT INTO "locations" ("id", "team_id", "warehouse_id", "name", "type", "pick_sequence", "active", "is_default", "created_at", "updated_at")
+    SELECT ${id}, w."team_id", w."id", 'DEFAULT', 'PICKABLE', 0, ${true}, ${true}, ${now}, ${now} FROM "warehouses" w WHERE w."id" = ${warehouseId}
+    ON CONFLICT DO NOTHING`;
+}
+
+export interface StockIn {
+  product_id: string;
+  warehouse_id: string;
+  location_id: string;
+  lot_code: string;
+  expiration_date: string | null;
+  quantity: number;
+}
+
+/** Units into one bin row: inserted, or added to the row of (product, bin, lot). One statement. */
+export async function upsertStock(tx: TxClient, r: StockIn, now: Date) {
+  const [row] = await tx.$queryRaw<{ id: string; expiration_date: string | null }[]>`
+    INSERT INTO "location_stock" ("id", "product_id", "warehouse_id", "location_id", "lot_code", "expiration_date", "on_hand", "created_at", "updated_at")
+    VALUES (${randomUUID()}, ${r.product_id}, ${r.warehouse_id}, ${r.location_id}, ${r.lot_code}, ${r.expiration_date}, ${r.quantity}, ${now}, ${now})
+    ON CONFLICT ("product_id", "location_id", "lot_code") DO UPDATE SET "on_hand" = "location_stock"."on_hand" + ${r.quantity},
+      "expiration_date" = COALESCE(${r.expiration_date}, "location_stock"."expiration_date"), "updated_at" = ${now}
+    RETURNING "id", "expiration_date"`;
+  return row;
+}
+
+/** upsertStock for many rows in one multi-row statement; returns the stored rows. */
+export async function upsertStocks(tx: TxClient, rows: StockIn[], now: Date) {
+  return tx.$queryRaw<{ id: string; product_id: string; expiration_date: string | null }[]>`
+      INSERT INTO "location_stock" ("id", "product_id", "warehouse_id", "location_id", "lot_code", "expiration_date", "on_hand", "created_at", "updated_at")
+      VALUES ${join(
+        rows.map(
+          (r) =>
+            sql`(${uuidv7()}, ${r.product_id}, ${r.warehouse_id}, ${r.location_id}, ${r.lot_code}, ${r.expiration_date}, ${r.quantity}, ${now}, ${now})`,
+        ),
+      )}
+      ON CONFLICT ("product_id", "location_id", "lot_code") DO UPDATE SET "on_hand" = "location_stock"."on_hand" + excluded."on_hand",
+        "expiration_date" = COALESCE(excluded."expiration_date", "location_stock"."expiration_date"), "updated_at" = excluded."updated_at"
+      RETURNING "id", "product_id", "expiration_date"`;
+}
+
+/** The bin rows of a product in a warehouse holding stock (optionally of one bin, one lot), by pick_sequence then age. */
+export async function stockRows(
+  tx: TxClient,
+  productId: string,
+  warehouseId: string,
+  filter: { location_id?: string; lot_code?: string | null },
+) {
+  return tx.$queryRaw<StockRow[]>`
+    SELECT s."id", s."location_id", s."lot_code", s."expiration_date", s."on_hand", l."type"
+    FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
+    WHERE s."product_id" = ${productId} AND s."warehouse_id" = ${warehouseId} AND s."on_hand" > 0
+      ${filter.location_id ? sql`AND s."location_id" = ${filter.location_id}` : sql``}
+      ${filter.lot_code ? sql`AND s."lot_code" = ${filter.lot_code}` : sql``}
+    ORDER BY l."pick_sequence", s."created_at", s."id"`;
+}
+
+/** Units out of bin rows, [row id, units] each, in one compare-and-set UPDATE; the count of rows it changed. */
+export async function takeFromStock(tx: TxClient, takes: Array<readonly [string, number]>): Promise<number> {
+  const q = integerById(takes);
+  return tx.$executeRaw`
+    UPDATE "location_stock" SET "on_hand" = "on_hand" - ${q}, "updated_at" = ${new Date()}
+    WHERE "id" IN (${join(takes.map(([id]) => id))}) AND "on_hand" >= ${q}`;
+}
+
+export interface Pair {
+  warehouse_id: string;
+  product_id: string;
+}
+
+export interface BinStockRow extends Pair {
+  location_id: string;
+  name: string;
+  type: string;
+  lot_code: string;
+  expiration_date: string | null;
+  on_hand: number;
+}
+
+/** Up to `limit` (warehouse, product) pairs after `after` whose OVERSTOCK bins hold units, in key order. */
+export async function overstockPairs(
+  client: TxClient,
+  warehouses: string[],
+  products: string[] | undefined,
+  after: [string, string] | null,
+  limit: number,
+) {
+  return client.$queryRaw<Pair[]>`
+    SELECT DISTINCT s."warehouse_id", s."product_id" FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
+    WHERE s."warehouse_id" IN (${join(warehouses)}) AND s."on_hand" > 0 AND l."type" = 'OVERSTOCK'
+      ${products ? sql`AND s."product_id" IN (${join(products)})` : sql``}
+      ${after ? sql`AND (s."warehouse_id" > ${after[0]} OR (s."warehouse_id" = ${after[0]} AND s."product_id" > ${after[1]}))` : sql``}
+    ORDER BY s."warehouse_id", s."product_id"
+    LIMIT ${limit}`;
+}
+
+/** The PICKABLE and OVERSTOCK bin rows holding units of these products in these warehouses, by pick_sequence then age. */
+export function pickableAndOverstock(client: TxClient, warehouseIds: string[], productIds: string[]) {
+  return client.$queryRaw<BinStockRow[]>`
+      SELECT s."warehouse_id", s."product_id", s."location_id", l."name", l."type", s."lot_code", s."expiration_date", s."on_hand"
+      FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
+      WHERE s."warehouse_id" IN (${join(warehouseIds)}) AND s."product_id" IN (${join(productIds)}) AND s."on_hand" > 0
+        AND l."type" IN ('PICKABLE', 'OVERSTOCK')
+      ORDER BY l."pick_sequence", s."created_at", s."id"`;
+}

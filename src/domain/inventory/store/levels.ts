@@ -1,0 +1,144 @@
+import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
+import { v7 as uuidv7 } from 'uuid';
+import { integerBy } from '../../../db/raw-sql.js';
+import type { Provider, TxClient } from '../../../db/types.js';
+import { jsonTable } from '../../../db/values.js';
+import { BUCKETS, type Bucket } from '../../../contract/inventory-enums.js';
+
+// The inventory levels' statements (issue 24 item 1): the guarded UPDATEs of the ledger
+// (ledger.ts, ledger-bulk.ts), the level and warehouse locks, and the below-minimum read.
+
+export type BucketDeltas = Record<Bucket, number>;
+
+export interface MovedLevel {
+  id: string;
+  product_id: string;
+  warehouse_id: string;
+  sku?: string | null;
+}
+
+/** PostgreSQL: the levels' row locks, in id order (SQLite: the transaction's first write holds the database). */
+export async function lockLevels(tx: TxClient, provider: Provider, ids: string[]) {
+  if (provider !== 'postgresql' || !ids.length) return;
+  await tx.$queryRaw`SELECT "id" FROM "inventory_levels" WHERE "id" IN (${join([...ids].sort())}) ORDER BY "id" FOR UPDATE`;
+}
+
+/** Takes the level's row lock (PostgreSQL) with a no-op UPDATE. */
+export async function touchLevel(tx: TxClient, levelId: string) {
+  await tx.$executeRaw`UPDATE "inventory_levels" SET "id" = "id" WHERE "id" = ${levelId}`;
+}
+
+/** The warehouse claimed with a no-op UPDATE (of `teamId` when given); the count of rows it matched. */
+export async function touchWarehouse(tx: TxClient, warehouseId: string, teamId?: string): Promise<number> {
+  return teamId === undefined
+    ? await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId}`
+    : await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId} AND "team_id" = ${teamId}`;
+}
+
+/**
+ * One level moved by `d` where every bucket stays >= 0, committed + unavailable <= on_hand when
+ * `sellable`, and on_hand is still `onHandIs` when given (a guard that is off compares 0 = 0, so
+ * one statement serves every combination). Returns the count of rows it changed (0 or 1).
+ */
+export async function updateLevelGuarded(
+  tx: TxClient,
+  levelId: string,
+  d: BucketDeltas,
+  guards: { sellable: boolean; onHandIs?: number },
+  now: Date,
+): Promise<number> {
+  const sellable = guards.sellable ? 1 : 0;
+  const expect = guards.onHandIs === undefined ? 0 : 1;
+  const onHandIs = guards.onHandIs ?? 0;
+  return tx.$executeRaw`
+      UPDATE "inventory_levels" SET "on_hand" = "on_hand" + ${d.on_hand}, "committed" = "committed" + ${d.committed},
+        "unavailable" = "unavailable" + ${d.unavailable}, "on_order" = "on_order" + ${d.on_order}, "updated_at" = ${now}
+      WHERE "id" = ${levelId} AND "on_hand" + ${d.on_hand} >= 0 AND "committed" + ${d.committed} >= 0
+        AND "unavailable" + ${d.unavailable} >= 0 AND "on_order" + ${d.on_order} >= 0
+        AND (${sellable} = 0 OR "committed" + ${d.committed} + "unavailable" + ${d.unavailable} <= "on_hand" + ${d.on_hand})
+        AND (${expect} = 0 OR "on_hand" = ${onHandIs})`;
+}
+
+/**
+ * The levels of these products at the warehouse, each moved by its own deltas (a CASE per bucket)
+ * where every bucket stays >= 0, in ONE UPDATE; returns the levels it moved with their product's SKU.
+ */
+export async function updateProductLevels(
+  tx: TxClient,
+  warehouseId: string,
+  moving: Array<{ productId: string; d: BucketDeltas }>,
+  now: Date,
+): Promise<MovedLevel[]> {
+  const products = moving.map((c) => c.productId);
+  const delta = (b: Bucket) =>
+    integerBy(
+      'product_id',
+      moving.map((c) => [c.productId, c.d[b]] as const),
+    );
+  return tx.$queryRaw<MovedLevel[]>`
+      UPDATE "inventory_levels" SET ${join(
+        BUCKETS.map((b) => sql`${raw(`"${b}"`)} = ${raw(`"${b}"`)} + ${delta(b)}`),
+        ', ',
+      )}, "updated_at" = ${now}
+      WHERE "warehouse_id" = ${warehouseId} AND "product_id" IN (${join(products)})
+        AND ${join(
+          BUCKETS.map((b) => sql`${raw(`"${b}"`)} + ${delta(b)} >= 0`),
+          ' AND ',
+        )}
+      RETURNING "id", "product_id", "warehouse_id", (SELECT p."sku" FROM "products" p WHERE p."id" = "inventory_levels"."product_id") AS "sku"`;
+}
+
+/** Empty levels of these products at the warehouse, where missing (one multi-row insert-or-nothing). */
+export async function insertLevels(tx: TxClient, warehouseId: string, productIds: string[], now: Date) {
+  await tx.$executeRaw`
+      INSERT INTO "inventory_levels" ("id", "product_id", "warehouse_id", "created_at", "updated_at")
+      VALUES ${join(productIds.map((p) => sql`(${uuidv7()}, ${p}, ${warehouseId}, ${now}, ${now})`))}
+      ON CONFLICT ("product_id", "warehouse_id") DO NOTHING`;
+}
+
+/** One row of updateLevels: [level id, on_hand, committed, unavailable, on_order, sellable, on_hand_is]. */
+export type LevelUpdateRow = [string, number, number, number, number, boolean, number | null];
+
+/**
+ * The levels moved by their own deltas in ONE UPDATE … FROM (VALUES …), each where its guards hold
+ * (as updateLevelGuarded); returns the ids of the levels it moved.
+ */
+export async function updateLevels(tx: TxClient, provider: Provider, values: LevelUpdateRow[], now: Date): Promise<{ id: string }[]> {
+  const cols = ['id', ...BUCKETS, 'sellable', 'on_hand_is'].map((name) => ({
+    name,
+    pg: name === 'id' ? 'TEXT' : name === 'sellable' ? 'BOOLEAN' : 'INTEGER',
+  }));
+  const set = join(
+    BUCKETS.map((b) => raw(`"${b}" = "inventory_levels"."${b}" + v."${b}"`)),
+    ', ',
+  );
+  const guards = join(
+    BUCKETS.map((b) => raw(`"inventory_levels"."${b}" + v."${b}" >= 0`)),
+    ' AND ',
+  );
+  return tx.$queryRaw<{ id: string }[]>`WITH ${jsonTable(provider, 'v', cols, values)}
+      UPDATE "inventory_levels" SET ${set}, "updated_at" = ${now} FROM "v"
+      WHERE "inventory_levels"."id" = v."id" AND ${guards}
+        AND (NOT v."sellable" OR "inventory_levels"."committed" + v."committed" + "inventory_levels"."unavailable" + v."unavailable"
+          <= "inventory_levels"."on_hand" + v."on_hand")
+        AND (v."on_hand_is" IS NULL OR "inventory_levels"."on_hand" = v."on_hand_is")
+      RETURNING "inventory_levels"."id"`;
+}
+
+/** A page of ids of levels whose position (available + on_order) is below their product's minimum_level, by id. */
+export async function levelIdsBelowMinimum(
+  client: TxClient,
+  warehouseIds: string[],
+  q: { product_id?: string[]; sku?: string; after: string | null; limit: number; offset: number },
+): Promise<string[]> {
+  const rows = await client.$queryRaw<{ id: string }[]>`
+    SELECT l."id" FROM "inventory_levels" l JOIN "products" p ON p."id" = l."product_id"
+    WHERE l."warehouse_id" IN (${join(warehouseIds)})
+      ${q.product_id ? sql`AND l."product_id" IN (${join(q.product_id)})` : sql``}
+      ${q.sku ? sql`AND p."sku" = ${q.sku}` : sql``}
+      ${q.after !== null ? sql`AND l."id" > ${q.after}` : sql``}
+      AND p."minimum_level" IS NOT NULL
+      AND (l."on_hand" - l."committed" - l."unavailable" + l."on_order") < p."minimum_level"
+    ORDER BY l."id" LIMIT ${q.limit} OFFSET ${q.offset}`;
+  return rows.map((r) => r.id);
+}
