@@ -1,6 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
-import { join, raw, sqltag as sql, type Sql } from '@prisma/client/runtime/client';
+import { raw, type Sql } from '@prisma/client/runtime/client';
 import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS, type Address as OrderAddress } from '../orders/address.js';
+import { nameRows, type NameRow } from './store/names.js';
 
 // Batched name lookups for responses (warehouse, team and shop names).
 
@@ -22,18 +23,6 @@ export interface WarehouseAddress {
 
 const uniq = (ids: Array<string | null | undefined>) => [...new Set(ids.filter((x): x is string => !!x))];
 
-interface NameRow {
-  kind: 'w' | 't' | 's';
-  id: string;
-  name: string;
-  address1: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  country: string | null;
-  extra: string | null; // a warehouse's label_format, a shop's shop_type
-}
-
 /**
  * Warehouses, teams and shops named in a response, in ONE statement (a UNION ALL of the kinds
  * asked for): every write of the fulfillment area presents its record with these names.
@@ -49,18 +38,7 @@ export async function loadNames(
   const w0 = uniq(ids.warehouses ?? []);
   const t0 = uniq(ids.teams ?? []);
   const s0 = uniq(ids.shops ?? []);
-  const parts: Sql[] = [];
-  // Enum columns are cast to text, so the branches agree on PostgreSQL too.
-  if (w0.length)
-    parts.push(
-      sql`SELECT 'w' AS kind, id, name, address1, city, state, zip, country, CAST(label_format AS TEXT) AS extra FROM warehouses WHERE id IN (${join(w0)})`,
-    );
-  if (t0.length) parts.push(sql`SELECT 't' AS kind, id, name, NULL, NULL, NULL, NULL, NULL, NULL FROM teams WHERE id IN (${join(t0)})`);
-  if (s0.length)
-    parts.push(
-      sql`SELECT 's' AS kind, id, name, NULL, NULL, NULL, NULL, NULL, CAST(shop_type AS TEXT) FROM shops WHERE id IN (${join(s0)})`,
-    );
-  const rows = parts.length ? await client.$queryRaw<NameRow[]>(join(parts, ' UNION ALL ')) : [];
+  const rows = await nameRows(client, w0, t0, s0);
   return namesOf(rows);
 }
 

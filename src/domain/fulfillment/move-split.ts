@@ -1,4 +1,3 @@
-import { join } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
@@ -6,6 +5,7 @@ import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import { commitUpTo } from '../orders/allocation.js';
 import { activeLock, loadFulfillmentOrder } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
+import { claimUntouchedRow } from './store/packing-checks.js';
 import { writeTx } from './tx.js';
 
 // Moving and splitting a fulfillment order (as Shopify's fulfillmentOrderMove / Split), only while
@@ -27,15 +27,7 @@ const MOVABLE = ['PENDING', 'ACCEPTED', 'IN_PROGRESS'];
 /** The compare-and-set claim; explains a refusal. */
 async function claimUntouched(tx: TxClient, teamId: string, id: string, verb: string) {
   const now = new Date();
-  const [fo] = await tx.$queryRaw<
-    Array<{ id: string; order_id: string; warehouse_id: string; fulfiller_team_id: string; merchant_team_id: string }>
-  >`
-    UPDATE "fulfillment_orders" SET "updated_at" = ${now}
-    WHERE "id" = ${id} AND "fulfiller_team_id" = ${teamId} AND "status" IN (${join(MOVABLE)})
-      AND ("lock_owner" IS NULL OR "lock_expires_at" IS NULL OR "lock_expires_at" <= ${now})
-      AND NOT EXISTS (SELECT 1 FROM "packages" p WHERE p."fulfillment_order_id" = "fulfillment_orders"."id" AND p."status" <> 'CANCELLED')
-      AND NOT EXISTS (SELECT 1 FROM "fulfillment_order_line_items" l WHERE l."fulfillment_order_id" = "fulfillment_orders"."id" AND l."remaining_quantity" < l."quantity")
-    RETURNING "id", "order_id", "warehouse_id", "fulfiller_team_id", "merchant_team_id"`;
+  const fo = await claimUntouchedRow(tx, teamId, id, now, MOVABLE);
   if (fo) return fo;
   const now2 = await tx.fulfillmentOrder.findFirst({
     where: { id, fulfiller_team_id: teamId },

@@ -1,6 +1,7 @@
 import type { TxClient } from '../../db/types.js';
 import { conflict, DomainError } from '../errors.js';
 import { today } from '../inventory/bins.js';
+import { heldLotRows, productsByCodeRows } from './store/packing-checks.js';
 
 // What a pack scan is checked against besides the order's needs: which product a barcode names,
 // whether the warehouse holds the lot, whether the tote is the order's (pack-scans.ts).
@@ -15,17 +16,8 @@ export interface ScannedProduct {
 /** The team's products whose barcode or SKU is `code`, case-insensitively. */
 export async function findProducts(tx: TxClient, teamId: string, code: string): Promise<ScannedProduct[]> {
   const c = code.trim().toLowerCase();
-  const rows = await tx.$queryRaw<ScannedProduct[]>`
-    SELECT "id", "sku", "name", "lot_tracked" FROM "products"
-    WHERE ("fulfiller_team_id" = ${teamId} OR "team_id" = ${teamId}) AND (LOWER("barcode") = ${c} OR LOWER("sku") = ${c})
-    ORDER BY "id" LIMIT 20`;
+  const rows = await productsByCodeRows(tx, teamId, c);
   return rows.map((r) => ({ ...r, lot_tracked: r.lot_tracked === null ? null : Boolean(r.lot_tracked) }));
-}
-
-interface LotRow {
-  lot_code: string;
-  expiration_date: string | null;
-  on_hand: number | bigint;
 }
 
 /**
@@ -41,12 +33,7 @@ export async function checkLot(
   units: number,
 ): Promise<{ refusal?: string; expiration_date: string | null }> {
   if (!lot || !product.lot_tracked) return { expiration_date: null };
-  const rows = await tx.$queryRaw<LotRow[]>`
-    SELECT s."lot_code", s."expiration_date", SUM(s."on_hand") AS "on_hand"
-    FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
-    WHERE s."product_id" = ${product.id} AND s."warehouse_id" = ${warehouseId} AND s."on_hand" > 0 AND l."type" <> 'DAMAGED'
-    GROUP BY s."lot_code", s."expiration_date"
-    ORDER BY s."expiration_date", s."lot_code"`;
+  const rows = await heldLotRows(tx, product.id, warehouseId);
   const what = product.sku ?? product.name;
   const held = rows.filter((r) => r.lot_code !== '');
   const hit = held.find((r) => r.lot_code === lot);

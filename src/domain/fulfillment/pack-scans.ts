@@ -1,14 +1,14 @@
-import { join } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
-import { assertNoActiveHold, NO_ACTIVE_HOLD } from '../orders/holds.js';
+import { assertNoActiveHold } from '../orders/holds.js';
 import { boxOf, type BoxView, type ScanView, scanView } from './pack-box.js';
 import { activeLock, CLOSED_FO } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { packingLines } from './packing.js';
 import { writeTx } from './tx.js';
 import { checkLot, findProducts, resolveTote } from './pack-checks.js';
+import { claimBoxRow } from './store/packing-checks.js';
 
 // Packing that checks (issue 28 item 5; docs/floor.md "Packing that checks"). A packer scans units
 // into the open box of a fulfillment order; each scan is checked against what the order still
@@ -42,12 +42,7 @@ export interface ClaimedBox {
 /** The first statement of a packing write: the order's row, if it can be packed by `owner` now. */
 export async function claimBox(tx: TxClient, teamId: string, foId: string, owner: string | null, start: boolean): Promise<ClaimedBox> {
   const now = new Date();
-  const [row] = await tx.$queryRaw<ClaimedBox[]>`
-    UPDATE "fulfillment_orders" SET "updated_at" = ${now},
-      "packing_started_at" = COALESCE("packing_started_at", ${start ? now : null})
-    WHERE "id" = ${foId} AND "fulfiller_team_id" = ${teamId} AND "status" NOT IN (${join(CLOSED_FO)}) AND ${NO_ACTIVE_HOLD}
-      AND ("lock_owner" IS NULL OR "lock_expires_at" IS NULL OR "lock_expires_at" <= ${now} OR "lock_owner" = ${owner ?? ''})
-    RETURNING "id", "order_id", "warehouse_id", "tote_id"`;
+  const row = await claimBoxRow(tx, teamId, foId, owner, start, now, CLOSED_FO);
   if (row) return row;
   return explainRefusal(tx, teamId, foId, owner, now);
 }

@@ -1,5 +1,4 @@
-import { join } from '@prisma/client/runtime/client';
-import type { Db, TxClient } from '../../db/types.js';
+import { openScanRows, type Client } from './store.js';
 
 // Pick scans that still matter (issue 28). A scan records units taken from a bin into a tote, or
 // (short) units a bin did not hold; nothing moves in the ledger until the fulfill. A fulfillment
@@ -7,7 +6,7 @@ import type { Db, TxClient } from '../../db/types.js';
 // picks oldest first, and what is left of them is still in the bin's on_hand (so the walk must not
 // plan those units again) and in the tote (so the line needs that many fewer).
 
-export type Client = Db['prisma'] | TxClient;
+export type { Client };
 
 export const stockKey = (locationId: string, productId: string, lot: string) => `${locationId}|${productId}|${lot}`;
 
@@ -23,34 +22,13 @@ export interface OpenPick {
   short: boolean;
 }
 
-interface ScanRow {
-  fulfillment_order_id: string;
-  fulfillment_order_line_item_id: string;
-  product_id: string;
-  location_id: string;
-  lot_code: string;
-  expiration_date: string | null;
-  quantity: number;
-  short: boolean | number;
-  line_quantity: number;
-  line_remaining: number;
-}
-
 /**
  * The open picks of open fulfillment orders, for these products in these warehouses (any
  * session: another session's picked units are not in the bin for this one either).
  */
 export async function openPicks(client: Client, productIds: string[], warehouseIds: string[]): Promise<OpenPick[]> {
   if (!productIds.length || !warehouseIds.length) return [];
-  const rows = await client.$queryRaw<ScanRow[]>`
-    SELECT s."fulfillment_order_id", s."fulfillment_order_line_item_id", s."product_id", s."location_id", s."lot_code",
-      s."expiration_date", s."quantity", s."short", li."quantity" AS "line_quantity", li."remaining_quantity" AS "line_remaining"
-    FROM "pick_scans" s
-      JOIN "fulfillment_order_line_items" li ON li."id" = s."fulfillment_order_line_item_id"
-      JOIN "fulfillment_orders" fo ON fo."id" = s."fulfillment_order_id"
-    WHERE s."product_id" IN (${join(productIds)}) AND fo."warehouse_id" IN (${join(warehouseIds)})
-      AND fo."status" NOT IN ('FULFILLED', 'CANCELLED')
-    ORDER BY s."created_at", s."id"`;
+  const rows = await openScanRows(client, productIds, warehouseIds);
   const fulfilledLeft = new Map<string, number>();
   const out: OpenPick[] = [];
   for (const r of rows) {

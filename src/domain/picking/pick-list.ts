@@ -1,8 +1,8 @@
-import { join } from '@prisma/client/runtime/client';
 import { notFound } from '../errors.js';
 import { LOCATION_TYPES } from '../../contract/inventory-enums.js';
 import { today } from '../inventory/bins.js';
 import { openPicks, pickedPerStock, stockKey, type Client, type OpenPick } from './open-picks.js';
+import { binRows, type BinRow } from './store.js';
 
 // GET /v1/ops/picking-sessions/{id}/pick-list (issue 28): the walk for a session. What its open
 // fulfillment orders still need (minus the units already picked and not yet fulfilled) is drawn
@@ -12,20 +12,6 @@ import { openPicks, pickedPerStock, stockKey, type Client, type OpenPick } from 
 // line was reported short. One row per bin, product and lot, in pick_sequence order, with what was
 // picked there, what remains, and which totes get how many. Units no bin can give are `short`.
 // A read: nothing is reserved; scans.ts calls it inside its transaction.
-
-interface BinRow {
-  id: string;
-  product_id: string;
-  warehouse_id: string;
-  location_id: string;
-  lot_code: string;
-  expiration_date: string | null;
-  on_hand: number;
-  name: string;
-  type: string;
-  pick_sequence: number;
-  created_at: Date;
-}
 
 export interface ToteShare {
   fulfillment_order_id: string;
@@ -60,12 +46,7 @@ const rank = (t: string) => (LOCATION_TYPES as readonly string[]).indexOf(t);
 
 async function binsOf(client: Client, productIds: string[], warehouseIds: string[], locationIds: string[]) {
   if (!productIds.length) return [];
-  const rows = await client.$queryRaw<BinRow[]>`
-    SELECT s."id", s."product_id", s."warehouse_id", s."location_id", s."lot_code", s."expiration_date", s."on_hand", s."created_at",
-      l."name", l."type", l."pick_sequence"
-    FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
-    WHERE s."product_id" IN (${join(productIds)}) AND s."warehouse_id" IN (${join(warehouseIds)})
-      AND ((s."on_hand" > 0 AND l."type" <> 'DAMAGED') OR s."location_id" IN (${join(locationIds.length ? locationIds : [''])}))`;
+  const rows = await binRows(client, productIds, warehouseIds, locationIds);
   return rows
     .map((r) => ({ ...r, on_hand: Number(r.on_hand), pick_sequence: Number(r.pick_sequence) }))
     .sort(

@@ -5,6 +5,7 @@ import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.j
 import { today } from '../inventory/bins.js';
 import { computeWalk, type ToteShare, type WalkRow } from './pick-list.js';
 import { openPicks, stockKey } from './open-picks.js';
+import { touchSessionRow } from './store.js';
 
 // Scan-checked picking (issue 28; docs/floor.md). A scan says "I took `quantity` of this item from
 // this bin (and lot) into this tote", or with `short` "`quantity` units were not there". It is
@@ -46,8 +47,7 @@ const expectedOf = (row: WalkRow | undefined) =>
 const nextOf = (walk: WalkRow[]) => walk.find((r) => r.remaining > 0);
 
 async function lockSession(tx: TxClient, teamId: string, sessionId: string) {
-  const n =
-    await tx.$executeRaw`UPDATE "picking_sessions" SET "updated_at" = ${new Date()} WHERE "id" = ${sessionId} AND "team_id" = ${teamId}`;
+  const n = await touchSessionRow(tx, teamId, sessionId);
   if (n !== 1) throw notFound('Picking session', sessionId);
 }
 

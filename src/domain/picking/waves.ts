@@ -1,8 +1,7 @@
-import { join } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict, notFound } from '../errors.js';
-import { NO_ACTIVE_HOLD } from '../orders/holds.js';
+import { claimForSessionRow } from './store.js';
 
 // Creating a picking session (issue 28): from explicit fulfillment orders, from a wave rule, or
 // empty. A wave takes the team's open ACCEPTED fulfillment orders of one warehouse that are in no
@@ -66,11 +65,7 @@ async function waveCandidates(tx: TxClient, teamId: string, rule: WaveRule): Pro
  * not on hold); then it gets a tote of its own unless it has one. False when it was not free.
  */
 async function claim(tx: TxClient, teamId: string, session: { id: string; name: string }, foId: string, n: number, statuses: string[]) {
-  const [row] = await tx.$queryRaw<{ id: string; tote_id: string | null }[]>`
-    UPDATE "fulfillment_orders" SET "picking_session_id" = ${session.id}, "updated_at" = ${new Date()}
-    WHERE "id" = ${foId} AND "fulfiller_team_id" = ${teamId} AND "picking_session_id" IS NULL
-      AND "status" IN (${join(statuses)}) AND ${NO_ACTIVE_HOLD}
-    RETURNING "id", "tote_id"`;
+  const row = await claimForSessionRow(tx, teamId, session.id, foId, statuses);
   if (!row) return false;
   if (!row.tote_id) {
     const tote = await tx.tote.create({ data: { team_id: teamId, name: `${session.name}-${String(n).padStart(2, '0')}` } });
