@@ -53,6 +53,14 @@ describe('layers', () => {
   // queries/). KNOWN lists the files that still branch on the provider themselves, to be moved
   // into stores (issue 24, item 1); the list may only shrink.
   const KNOWN = [];
+  test('raw SQL in the domain lives only in the stores', () => {
+    const raw = filesUnder(path.join(src, 'domain'))
+      .filter((f) => !/\/(store\.ts|store\/|queries\/)/.test(f))
+      .filter((f) => /\$(query|execute)Raw/.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(raw).toEqual([]);
+  });
+
   test('no provider branch in the domain outside the stores, beyond the known ones', () => {
     const branching = filesUnder(path.join(src, 'domain'))
       .filter((f) => !/\/(store\.ts|store\/|queries\/)/.test(f))
