@@ -1,3 +1,5 @@
+import type { Static } from 'typebox';
+import type { PackBoxSchema } from '../../../contract/pack-scans.js';
 import type { IOStreams } from '../../iostreams.js';
 
 // What the packing station shows (`fos pack`): one screen per box, redrawn after every scan, made
@@ -5,24 +7,9 @@ import type { IOStreams } from '../../iostreams.js';
 // line per item with scanned/needed, the last scan's outcome (green, or red with a bell), and the
 // words the station understands. Everything goes to stderr; stdout carries only the packages.
 
-export interface BoxLine {
-  sku: string | null;
-  product_id: string | null;
-  name: string;
-  needed: number;
-  scanned: number;
-  remaining: number;
-}
-
-export interface Box {
-  fulfillment_order_id: string;
-  order_number: string;
-  tote_name: string | null;
-  lines: BoxLine[];
-  scans: Array<{ id: string; sku: string | null; quantity: number; lot_code: string | null }>;
-  remaining: Array<{ sku: string | null; name: string; quantity: number }>;
-  complete: boolean;
-}
+/** The open box as GET …/pack-scans answers it (the API's contract), and one of its lines. */
+export type Box = Static<typeof PackBoxSchema>;
+export type BoxLine = Box['lines'][number];
 
 export interface Message {
   kind: 'ok' | 'error' | 'info';

@@ -30,8 +30,10 @@ interface Station {
 
 const nextRow = (list: PickList) => list.rows.find((r) => r.remaining > 0);
 
+const fetchList = (ctx: Context, session: string) => ctx.client().get<PickList>(`/ops/picking-sessions/${seg(session)}/pick-list`);
+
 async function reload(st: Station) {
-  st.list = await st.ctx.client().get<PickList>(`/ops/picking-sessions/${seg(st.session)}/pick-list`);
+  st.list = await fetchList(st.ctx, st.session);
   // A bin scan holds while the bin still has units to pick; then the next bin must be scanned. A
   // label (barcode) is known by name after its first good scan; until then the server judges it.
   // Only after a good scan: a bin just scanned stays until the server judges the item scanned there.
@@ -117,12 +119,11 @@ async function run(ctx: Context, session: string) {
     ctx,
     session,
     screen: new Screen(ctx.io),
-    list: { complete: false, rows: [], short: [] },
+    list: await fetchList(ctx, session),
     bin: null,
     picked: false,
     undo: [],
   };
-  await reload(st);
   const rl = createInterface({ input: ctx.io.stdin, terminal: false });
   try {
     await walk(st, rl[Symbol.asyncIterator]());

@@ -1,28 +1,15 @@
+import type { Static } from 'typebox';
+import type { PickListSchema, PickRowSchema } from '../../../contract/locations.js';
 import type { IOStreams } from '../../iostreams.js';
 
 // What `fos pick` shows (issue 28): a few big, clear lines per step that fit an 80x24 terminal,
 // green for a good scan, a bell and a red line for a refused one. All of it goes to stderr (the
 // station's messages); stdout carries only data (one JSON line per scan when it is not a terminal).
 
-export interface PickRow {
-  location_name: string;
-  sku: string | null;
-  product_name: string;
-  barcode: string | null;
-  lot_code: string | null;
-  expiration_date: string | null;
-  quantity: number;
-  picked: number;
-  short: number;
-  remaining: number;
-  totes: { tote_name: string | null; order_number: string; remaining: number }[];
-}
+/** A row of the walk and the whole pick list, as the API's contract defines them. */
+export type PickRow = Static<typeof PickRowSchema>;
 
-export interface PickList {
-  complete: boolean;
-  rows: PickRow[];
-  short: { sku: string | null; quantity: number }[];
-}
+export type PickList = Static<typeof PickListSchema>;
 
 const WIDTH = 78;
 const fit = (s: string, n = WIDTH) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
