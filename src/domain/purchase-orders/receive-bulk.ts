@@ -64,6 +64,37 @@ export async function binsForLines(tx: TxClient, ctx: ReceiptContext, input: Rec
   return out;
 }
 
+/**
+ * What receiving one line does to its level and the movement it records, for both paths:
+ * `receivedAfter` is the line's received count after this receipt (what was open before it
+ * bounds the on_order taken off).
+ */
+export function receiptChange(
+  ctx: ReceiptContext,
+  input: ReceiptInput,
+  line: ReceiptLine,
+  ordered: number,
+  receivedAfter: number,
+  bin: ReceiptBin,
+): Omit<LevelChange, 'level'> {
+  const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
+  const openBefore = openOf({ quantity: ordered, quantity_received: receivedAfter - line.quantity });
+  return {
+    deltas: { on_hand: line.quantity, unavailable: damaged, on_order: -Math.min(line.quantity, openBefore) },
+    info: {
+      kind: 'RECEIVED',
+      reason: damaged ? 'DAMAGED' : null,
+      note: input.note ?? null,
+      reference_type: 'purchase_order',
+      reference_id: ctx.po.id,
+      actor_key_id: ctx.keyId,
+      lot_code: line.lot_code ?? null,
+      expiration_date: line.expiration_date ?? null,
+      placement: { location_id: bin.id },
+    },
+  };
+}
+
 /** Receives every line (products all different); returns the units received. */
 export async function receiveInBulk(
   tx: TxClient,
@@ -81,28 +112,13 @@ export async function receiveInBulk(
   );
   const changes: LevelChange[] = input.lines.map((line, i) => {
     const poLine = poLines[i];
-    const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
-    const openBefore = openOf({ quantity: poLine.quantity, quantity_received: after.get(poLine.id)! - line.quantity });
-    return {
-      level: {
-        id: levelIds.get(poLine.product_id)!,
-        product_id: poLine.product_id,
-        warehouse_id: ctx.po.warehouse_id,
-        sku: products[i].sku,
-      },
-      deltas: { on_hand: line.quantity, unavailable: damaged, on_order: -Math.min(line.quantity, openBefore) },
-      info: {
-        kind: 'RECEIVED',
-        reason: damaged ? 'DAMAGED' : null,
-        note: input.note ?? null,
-        reference_type: 'purchase_order',
-        reference_id: ctx.po.id,
-        actor_key_id: ctx.keyId,
-        lot_code: line.lot_code ?? null,
-        expiration_date: line.expiration_date ?? null,
-        placement: { location_id: bins[i].id },
-      },
+    const level = {
+      id: levelIds.get(poLine.product_id)!,
+      product_id: poLine.product_id,
+      warehouse_id: ctx.po.warehouse_id,
+      sku: products[i].sku,
     };
+    return { level, ...receiptChange(ctx, input, line, poLine.quantity, after.get(poLine.id)!, bins[i]) };
   });
   const refused = await applyToLevels(tx, ctx.provider, changes);
   if (refused >= 0) {

@@ -9,7 +9,7 @@ import type { PutawayReason } from '../locations/putaway.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
 import { enqueueForParties } from '../events/outbox.js';
 import { OPEN_STATUSES, openOf, purchaseOrderView } from './view.js';
-import { binsForLines, receiveInBulk, type ReceiptBin, type ReceiptContext } from './receive-bulk.js';
+import { binsForLines, receiptChange, receiveInBulk, type ReceiptBin, type ReceiptContext } from './receive-bulk.js';
 
 // Receiving against a purchase order: per line, on_hand rises by the units received (DAMAGED
 // ones are set aside: unavailable rises too) and on_order falls by the units that were still
@@ -125,24 +125,9 @@ async function receiveLineByLine(
     const poLine = poLines[i];
     const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
     const after = await raiseReceived(tx, poLine, line.quantity, damaged, input.allow_over_receipt ?? false, i);
-    const openBefore = openOf({ quantity: poLine.quantity, quantity_received: after - line.quantity });
     const level = await levelFor(tx, poLine.product_id, ctx.po.warehouse_id);
-    await applyToLevel(
-      tx,
-      level,
-      { on_hand: line.quantity, unavailable: damaged, on_order: -Math.min(line.quantity, openBefore) },
-      {
-        kind: 'RECEIVED',
-        reason: damaged ? 'DAMAGED' : null,
-        note: input.note ?? null,
-        reference_type: 'purchase_order',
-        reference_id: ctx.po.id,
-        actor_key_id: ctx.keyId,
-        lot_code: line.lot_code ?? null,
-        expiration_date: line.expiration_date ?? null,
-        placement: { location_id: bins[i].id },
-      },
-    ).then((ok) => {
+    const change = receiptChange(ctx, input, line, poLine.quantity, after, bins[i]);
+    await applyToLevel(tx, level, change.deltas, change.info).then((ok) => {
       if (!ok) throw conflict(`lines[${i}]: the inventory level of ${products[i].sku ?? products[i].id} could not take the receipt.`);
     });
     units += line.quantity;
