@@ -15,7 +15,7 @@ export { client, load };
 
 const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
 
-/** A merchant, its products and `opts.orders` converted orders; `server` needs `db` and `bootstrap.teamId`. */
+/** A merchant, its products and `opts.orders` converted orders (`opts.distinct`: no two share a product); `server` needs `db` and `bootstrap.teamId`. */
 export async function seed(server, api, opts) {
   const db = server.db;
   const teamId = server.bootstrap.teamId;
@@ -46,6 +46,9 @@ export async function seed(server, api, opts) {
     skus.push(sku);
   }
   const orders = [];
+  // By default neighbouring orders share a product (contention on its level); `distinct` gives
+  // each order two products of its own while there are products enough.
+  const step = opts.distinct ? 2 : 1;
   for (let i = 0; i < opts.orders; i++) {
     const draft = await api('POST', '/ops/draft-orders', {
       merchant_team_id: merchant.id,
@@ -53,8 +56,8 @@ export async function seed(server, api, opts) {
       shipping_address: { name: 'Bench Customer', address1: '1 Main St', city: 'Austin', state: 'TX', zip: '73301', country: 'US' },
       customer: { email: 'bench@example.com', name: 'Bench Customer' },
       line_items: [
-        { sku: skus[i % skus.length], quantity: 1, price: 10 },
-        { sku: skus[(i + 1) % skus.length], quantity: 2, price: 5 },
+        { sku: skus[(step * i) % skus.length], quantity: 1, price: 10 },
+        { sku: skus[(step * i + 1) % skus.length], quantity: 2, price: 5 },
       ],
     });
     const order = await api('POST', `/ops/draft-orders/${draft.data.id}/convert`);

@@ -74,10 +74,10 @@ export const mainThreadCpuMs = () => procCpuMs(`/proc/self/task/${process.pid}/s
  * `fos serve` on a SQLite file (127.0.0.1, a free port) in its own process; resolves with the
  * child, its URL and the first-start key (when `demo`, the bootstrap key is awaited too).
  */
-export function startServe({ db, env, demo = false, timeoutMs = 180_000 }) {
+export function startServe({ db, env, demo = false, args = [], timeoutMs = 180_000 }) {
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--db', db, ...(demo ? ['--demo'] : []), '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'],
+    [BIN, 'serve', '--db', db, ...(demo ? ['--demo'] : []), '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...args],
     {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -71,10 +71,14 @@ export async function fulfillOne(api, id, i) {
   await api('POST', `/ops/packages/${pkg.id}/fulfill`, { locked_by: owner });
 }
 
-/** Fulfills `foIds` from a worker thread; resolves with load()'s figures and the request count. */
-export function runWorkflowsInWorker({ base, token, foIds, concurrency, deadlineMs }) {
+/**
+ * Fulfills `foIds` from a worker thread; resolves with load()'s figures and the request count.
+ * `bases`/`tokens` (instead of `base`/`token`) spread fulfillment order i over bases[i % n] and
+ * tokens[i % k]: several replicas, and keys enough that no key's rate limit is reached.
+ */
+export function runWorkflowsInWorker({ base, token, bases = [base], tokens = [token], foIds, concurrency, deadlineMs }) {
   return new Promise((resolve, reject) => {
-    const w = new Worker(new URL(import.meta.url), { workerData: { base, token, foIds, concurrency, deadlineMs } });
+    const w = new Worker(new URL(import.meta.url), { workerData: { bases, tokens, foIds, concurrency, deadlineMs } });
     w.once('message', (m) => (m.error ? reject(new Error(m.error)) : resolve(m)));
     w.once('error', reject);
     w.once('exit', (code) => code && reject(new Error(`workflow worker exited ${code}`)));
@@ -82,11 +86,13 @@ export function runWorkflowsInWorker({ base, token, foIds, concurrency, deadline
 }
 
 if (!isMainThread && workerData?.foIds) {
-  const { base, token, foIds, concurrency, deadlineMs } = workerData;
+  const { bases, tokens, foIds, concurrency, deadlineMs } = workerData;
   const agent = new Agent({ connections: 16, keepAliveTimeout: 10_000 });
-  const api = client(base, token, agent);
+  const apis = bases.flatMap((base) => tokens.map((token) => client(base, token, agent)));
+  // Order i goes to replica i % bases, with key (i / bases) % tokens: every pair is used.
+  const apiFor = (i) => apis[(i % bases.length) * tokens.length + (Math.floor(i / bases.length) % tokens.length)];
   try {
-    const r = await load(foIds.length, concurrency, deadlineMs, (i) => fulfillOne(api, foIds[i], i));
+    const r = await load(foIds.length, concurrency, deadlineMs, (i) => fulfillOne(apiFor(i), foIds[i], i));
     parentPort.postMessage({ ...r, requests: r.done * 6 });
   } catch (err) {
     parentPort.postMessage({ error: String(err?.stack ?? err) });

@@ -34,7 +34,12 @@
 //   bulk       products bulk (1,000 rows), `fos products import` (10,000 rows), a 1,000-line receipt and
 //              adjustment, and a fulfillment's wait while a receipt runs; SQLite, and PostgreSQL when
 //              FOS_BENCH_PG_URL is set (a fresh schema). FOS_BENCH_BULK_RUNS (default 3).
+//   scale      the fulfillment workflow against 1, 2 and 4 `fos serve` replicas on one PostgreSQL database
+//              (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; not in the default run):
+//              fulfillments/s, CPU a fulfillment of fos and of PostgreSQL, lock waits.
+//              FOS_BENCH_SCALE_ORDERS (default 300), FOS_BENCH_SCALE_REPLICAS (default 1,2,4).
 import { existsSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
 import { bulkBench, bulkReport } from '../bench/bulk.mjs';
@@ -48,6 +53,7 @@ import { ms, ROOT } from '../bench/lib.mjs';
 import { IDLE_RSS_TARGET_MIB, LOAD_RSS_TARGET_MIB, roundtrip } from '../bench/roundtrip.mjs';
 import { startup } from '../bench/startup.mjs';
 import { SOAK_RSS_FACTOR, soakBench } from '../bench/soak.mjs';
+import { scaleOutBench, scaleOutReport } from '../bench/scale-out.mjs';
 
 const int = (name, fallback, max) => Math.min(max, Math.max(1, Number(process.env[name]) || fallback));
 const RUNS = int('FOS_BENCH_RUNS', 10, 50);
@@ -245,6 +251,19 @@ if (sections.includes('bulk')) {
   console.log(`bulk writes (median of runs; load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`);
   for (const line of lines) console.log(line);
   if (over) failed = true;
+}
+
+if (sections.includes('scale')) {
+  const rows = await scaleOutBench({
+    adminUrl: process.env.FOS_BENCH_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres',
+    orders: int('FOS_BENCH_SCALE_ORDERS', 300, 5000),
+    replicaCounts: (process.env.FOS_BENCH_SCALE_REPLICAS ?? '1,2,4')
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0),
+  });
+  console.log(`scale-out: fulfillment workflow over replicas on one PostgreSQL database (${os.cpus().length} cores)`);
+  for (const line of scaleOutReport(rows)) console.log(line);
 }
 
 process.exitCode = failed ? 1 : 0;
