@@ -118,6 +118,7 @@ describe('fos packages: printable documents', () => {
     const both = await fos('packages', 'slip', id, '--with-label');
     expect(both.code, both.stderr).toBe(0);
     expect(await pages(both.stdoutBytes)).toEqual([LABEL, LETTER]);
+    expect(both.stderr).toContain('each page keeps its own size');
   });
 
   it('an uploaded label is fetched from its own URL, without the API key', async () => {
