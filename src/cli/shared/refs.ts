@@ -51,6 +51,11 @@ export async function resolveIdPrefix(client: ApiClient, list: string, prefix: s
   );
 }
 
+/** A positional id as typed -> the full id: a prefix (as tables show ids) through `list`'s id_prefix. */
+export async function fullIdOf(client: ApiClient, list: string, value: string, noun: string): Promise<string> {
+  return isUuid(value) || !looksLikeIdPrefix(value) ? value : resolveIdPrefix(client, list, value, noun);
+}
+
 /** An id, id prefix or exact name of a `kind` record -> its id. */
 export async function resolveRef(client: ApiClient, kind: RefKind, value: string): Promise<string> {
   const ref: RefSpec = REFS[kind];
