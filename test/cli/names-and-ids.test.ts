@@ -161,6 +161,16 @@ describe('--warehouse by name everywhere (spawned)', () => {
     expect(await ok(['carriers', 'connect', 'table', '--warehouse', `Portland DC,${twins[0]}`])).toMatchObject({
       warehouse_ids: [portland, twins[0]],
     });
+    // fulfillment-orders move <fulfillment-order-id> <warehouse>: a short id and a name.
+    const fo = await t.db.prisma.fulfillmentOrder.findFirstOrThrow({
+      where: { status: 'ACCEPTED', warehouse_id: (await t.db.prisma.warehouse.findFirstOrThrow({ where: { name: 'Columbus DC' } })).id },
+      include: { line_items: true },
+    });
+    const needed = fo.line_items.map((l) => `${l.sku}:${l.quantity}`);
+    await ok(['inventory', 'adjust', ...W, '--reason', 'FOUND', ...needed]);
+    expect(await ok(['fulfillment-orders', 'move', fo.id.slice(0, 28), 'Portland DC'])).toMatchObject({
+      moved: { id: fo.id, warehouse_name: 'Portland DC' },
+    });
     const twin = await spawnFos(['locations', 'list', '--warehouse', 'Twin'], env);
     expect(twin.code).toBe(2);
     expect(twin.stderr).toMatch(/^error: 2 warehouses are named "Twin": /);
