@@ -171,6 +171,21 @@ describe('--warehouse by name everywhere (spawned)', () => {
     expect(await ok(['fulfillment-orders', 'move', fo.id.slice(0, 28), 'Portland DC'])).toMatchObject({
       moved: { id: fo.id, warehouse_name: 'Portland DC' },
     });
+    // Flags naming products, orders and fulfillment orders take the short ids tables show.
+    const product = await t.db.prisma.product.findFirstOrThrow({ where: { sku: 'ACME-STOVE' } });
+    const levels = await ok(['inventory', 'list', '--product', product.id.slice(0, 28)]);
+    expect(new Set(levels.map((l: { sku: string }) => l.sku))).toEqual(new Set(['ACME-STOVE']));
+    const ofOrder = await ok(['fulfillment-orders', 'list', '--order-id', fo.order_id.slice(0, 28)]);
+    expect(ofOrder.map((f: { id: string }) => f.id)).toContain(fo.id);
+    const box = await ok([
+      'packages',
+      'create',
+      '--fulfillment-order',
+      fo.id.slice(0, 28),
+      '--item',
+      `sku=${fo.line_items[0].sku},quantity=1`,
+    ]);
+    expect(box).toMatchObject({ fulfillment_order_id: fo.id });
     const twin = await spawnFos(['locations', 'list', '--warehouse', 'Twin'], env);
     expect(twin.code).toBe(2);
     expect(twin.stderr).toMatch(/^error: 2 warehouses are named "Twin": /);

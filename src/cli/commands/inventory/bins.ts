@@ -14,7 +14,7 @@ export function inventoryLocations(ctx: Context): Command {
     maxLimit: 1000,
     query: [
       { key: 'sku', description: 'one SKU' },
-      { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated' },
+      { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated', ref: 'product' },
       {
         key: 'warehouse_id',
         flag: '--warehouse',
