@@ -338,6 +338,18 @@ describe('fos fulfill run', () => {
     expect(await t.db.prisma.outboxEvent.count()).toBe(events);
   });
 
+  it('takes the short ids tables show: of a fulfillment order as of an order (dry run)', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ sku: 'SHORT-1', quantity: 1 }] });
+    for (const id of [f.fo.id, f.order.id]) {
+      const r = await fos(['fulfill', 'run', id.slice(0, 28), '--dry-run', '--rate-strategy', 'CHEAPEST']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.lines).toEqual([expect.objectContaining({ fulfillment_order_id: f.fo.id, status: 'planned' })]);
+    }
+    const none = await fos(['fulfill', 'run', 'ffffffff-ff', '--dry-run', '--rate-strategy', 'CHEAPEST']);
+    expect(none.code).toBe(4);
+    expect(none.stderr).toContain('no order has an id starting with ffffffff-ff');
+  });
+
   it('batch from stdin: fulfilled, skipped and failed ids each give one NDJSON line; a re-run is safe', async () => {
     const ok = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
     const unknown = randomUUID();

@@ -1,6 +1,8 @@
 // Names and short ids, through the spawned `bin/fos.js` (each command run twice in a row) and on
 // a pseudo-terminal 80 columns wide: `fos warehouses`, `--warehouse <name>`, ids as the short
 // prefixes tables show, and the columns a list exists for.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemo } from '../../src/domain/demo.js';
 import * as teams from '../../src/domain/teams/teams.js';
@@ -132,5 +134,60 @@ describe('short ids at 80 columns (pseudo-terminal)', () => {
     expect(shown.code).toBe(0);
     expect(shown.out, shown.out).toMatch(/^ {2}(ID\s+)?SKU\s+QUANTITY\s+QUANTITY_RECEIVED\s+QUANTITY_DAMAGED/m);
     expect(shown.out).toMatch(/^ {2}(\S+\s+)?ACME-STOVE\s+10\s+10\s+3$/m);
+  });
+});
+
+// Last: its bin move would add a reference column to the movements table above.
+describe('--warehouse by name everywhere (spawned)', () => {
+  it('every other --warehouse takes the name too: locations, bins, moves, carriers', async () => {
+    const ok = async (args: string[]) => {
+      const r = await spawnFos([...args, '--json'], env);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const W = ['--warehouse', 'Portland DC'];
+    expect(await ok(['locations', 'create', 'BY-NAME-1', ...W])).toMatchObject({ warehouse_id: portland, name: 'BY-NAME-1' });
+    const bins = await ok(['locations', 'list', ...W]);
+    expect(bins.map((l: { name: string }) => l.name)).toContain('BY-NAME-1');
+    expect(bins.every((l: { warehouse_id: string }) => l.warehouse_id === portland)).toBe(true);
+    const csv = path.join(env.FOS_CONFIG_DIR, 'bins.csv');
+    writeFileSync(csv, 'name,type\nBY-NAME-2,PICKABLE\n');
+    expect(await ok(['locations', 'import', csv, ...W, '--dry-run'])).toMatchObject({ warehouse_id: portland, rows: 1, dry_run: true });
+    const stock = await ok(['inventory', 'locations', ...W]);
+    expect(stock.length).toBeGreaterThan(0);
+    expect(stock.every((l: { warehouse_id: string }) => l.warehouse_id === portland)).toBe(true);
+    const move = await ok(['inventory', 'move', ...W, '--from', 'DEFAULT', '--to', 'BY-NAME-1', 'ACME-STOVE=1']);
+    expect(move).toMatchObject({ warehouse_id: portland, to_location_name: 'BY-NAME-1', lines: [{ sku: 'ACME-STOVE', quantity: 1 }] });
+    expect(await ok(['carriers', 'connect', 'table', '--warehouse', `Portland DC,${twins[0]}`])).toMatchObject({
+      warehouse_ids: [portland, twins[0]],
+    });
+    // fulfillment-orders move <fulfillment-order-id> <warehouse>: a short id and a name.
+    const fo = await t.db.prisma.fulfillmentOrder.findFirstOrThrow({
+      where: { status: 'ACCEPTED', warehouse_id: (await t.db.prisma.warehouse.findFirstOrThrow({ where: { name: 'Columbus DC' } })).id },
+      include: { line_items: true },
+    });
+    const needed = fo.line_items.map((l) => `${l.sku}:${l.quantity}`);
+    await ok(['inventory', 'adjust', ...W, '--reason', 'FOUND', ...needed]);
+    expect(await ok(['fulfillment-orders', 'move', fo.id.slice(0, 28), 'Portland DC'])).toMatchObject({
+      moved: { id: fo.id, warehouse_name: 'Portland DC' },
+    });
+    // Flags naming products, orders and fulfillment orders take the short ids tables show.
+    const product = await t.db.prisma.product.findFirstOrThrow({ where: { sku: 'ACME-STOVE' } });
+    const levels = await ok(['inventory', 'list', '--product', product.id.slice(0, 28)]);
+    expect(new Set(levels.map((l: { sku: string }) => l.sku))).toEqual(new Set(['ACME-STOVE']));
+    const ofOrder = await ok(['fulfillment-orders', 'list', '--order-id', fo.order_id.slice(0, 28)]);
+    expect(ofOrder.map((f: { id: string }) => f.id)).toContain(fo.id);
+    const box = await ok([
+      'packages',
+      'create',
+      '--fulfillment-order',
+      fo.id.slice(0, 28),
+      '--item',
+      `sku=${fo.line_items[0].sku},quantity=1`,
+    ]);
+    expect(box).toMatchObject({ fulfillment_order_id: fo.id });
+    const twin = await spawnFos(['locations', 'list', '--warehouse', 'Twin'], env);
+    expect(twin.code).toBe(2);
+    expect(twin.stderr).toMatch(/^error: 2 warehouses are named "Twin": /);
   });
 });

@@ -89,12 +89,15 @@ describe.each(NODES)('fos pack on %s', (_name, node) => {
     await first.done;
     expect(await t.db.prisma.packScan.count({ where: { fulfillment_order_id: f.fo.id } })).toBe(1);
 
-    // Second station: resumes the same box, undo, fills it, closes it with a weight, prints.
-    const second = ptySpawn([node, bin, 'pack', '--fo', f.fo.id, '--weight-unit', 'G', '--rate-strategy', 'CHEAPEST', '--print'], {
-      env: runEnv,
-      columns: 80,
-      rows: 24,
-    });
+    // Second station: resumes the same box, undo, fills it, closes it with a weight, prints; --fo given as the short id tables show.
+    const second = ptySpawn(
+      [node, bin, 'pack', '--fo', f.fo.id.slice(0, 28), '--weight-unit', 'G', '--rate-strategy', 'CHEAPEST', '--print'],
+      {
+        env: runEnv,
+        columns: 80,
+        rows: 24,
+      },
+    );
     await second.waitFor('Resumed: 1 scan(s) already in this box');
     await step(second, skuA, `(2 of 2)`);
     await step(second, 'undo', `Undone: 1 x ${skuA} taken out of the box`);

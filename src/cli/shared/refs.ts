@@ -9,8 +9,8 @@ import { isUuid } from './order-ref.js';
  * Records named the way people name them. A flag declared with `ref: 'warehouse'` takes an id,
  * an id prefix (as tables show ids, like git's short hashes) or the record's exact name; the
  * list endpoint resolves it (`?name=` exact, `?id_prefix=`). Several matches are refused with
- * the candidates (exit 2), none is "not found" (exit 4). --location, --carrier and --shop plug in
- * by adding their list path and name filter here.
+ * the candidates (exit 2), none is "not found" (exit 4). Kinds without a name filter (products,
+ * orders, …) take an id or an id prefix; anything else goes to the server as typed.
  */
 export interface RefSpec {
   noun: string;
@@ -21,10 +21,21 @@ export interface RefSpec {
   nameField?: string;
   /** Command that lists them, for the error messages. */
   hint: string;
+  /** Field shown beside each id when a prefix is ambiguous (default nameField). */
+  label?: string;
 }
 
 export const REFS = {
   warehouse: { noun: 'warehouse', list: '/ops/warehouses', nameQuery: 'name', nameField: 'name', hint: 'fos warehouses list' },
+  product: { noun: 'product', list: '/ops/products', hint: 'fos products list', label: 'sku' },
+  order: { noun: 'order', list: '/ops/orders', hint: 'fos orders list', label: 'order_number' },
+  'fulfillment-order': {
+    noun: 'fulfillment order',
+    list: '/ops/fulfillment-orders',
+    hint: 'fos fulfillment-orders list',
+    label: 'order_number',
+  },
+  'purchase-order': { noun: 'purchase order', list: '/ops/purchase-orders', hint: 'fos purchase-orders list', label: 'reference' },
 } satisfies Record<string, RefSpec>;
 export type RefKind = keyof typeof REFS;
 
@@ -51,6 +62,11 @@ export async function resolveIdPrefix(client: ApiClient, list: string, prefix: s
   );
 }
 
+/** A positional id as typed -> the full id: a prefix (as tables show ids) through `list`'s id_prefix. */
+export async function fullIdOf(client: ApiClient, list: string, value: string, noun: string): Promise<string> {
+  return isUuid(value) || !looksLikeIdPrefix(value) ? value : resolveIdPrefix(client, list, value, noun);
+}
+
 /** An id, id prefix or exact name of a `kind` record -> its id. */
 export async function resolveRef(client: ApiClient, kind: RefKind, value: string): Promise<string> {
   const ref: RefSpec = REFS[kind];
@@ -64,7 +80,8 @@ export async function resolveRef(client: ApiClient, kind: RefKind, value: string
       throw new UsageError(`${named.length} ${ref.noun}s are named "${text}": ${candidates(named)}; pass the id (or a prefix of it)`);
     }
   }
-  if (looksLikeIdPrefix(text)) return resolveIdPrefix(client, ref.list, text, ref.noun, ref.nameField);
+  if (looksLikeIdPrefix(text)) return resolveIdPrefix(client, ref.list, text, ref.noun, ref.label ?? ref.nameField);
+  if (!ref.nameQuery) return text; // no name to look up: the server says what is wrong with it
   throw new CliError(`no ${ref.noun} is named "${text}" (names match exactly; ${ref.hint} shows them)`, ExitCode.NOT_FOUND);
 }
 

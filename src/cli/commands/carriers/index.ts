@@ -29,7 +29,14 @@ function connect(ctx: Context): Command {
         description: 'signs its tracking webhooks (EasyPost webhook secret, Shippo HMAC secret or URL token)',
       },
       { key: 'api_base_url', arg: 'url', description: "a proxy or test double instead of the platform's real address" },
-      { key: 'warehouse_ids', flag: '--warehouse', arg: 'id,…', type: 'list', description: 'warehouses it serves (default all)' },
+      {
+        key: 'warehouse_ids',
+        flag: '--warehouse',
+        arg: 'names|ids',
+        type: 'list',
+        description: 'warehouses it serves, comma-separated (default all)',
+        ref: 'warehouse',
+      },
       {
         key: 'enabled_carriers',
         flag: '--carriers',

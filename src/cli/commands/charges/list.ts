@@ -10,7 +10,7 @@ export default function chargesList(ctx: Context): Command {
     query: [
       { key: 'category', type: 'enum', values: ENUMS.charge_category, description: 'one category' },
       { key: 'merchant_team_id', flag: '--merchant-team', arg: 'id', description: 'billed to this merchant team' },
-      { key: 'order_id', arg: 'id', description: 'charges of this order' },
+      { key: 'order_id', arg: 'id', description: 'charges of this order', ref: 'order' },
       { key: 'order', type: 'enum', values: ENUMS.sort_order, description: 'sort direction' },
     ],
     export: {

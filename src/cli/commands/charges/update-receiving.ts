@@ -13,7 +13,7 @@ export default function chargesUpdateReceiving(ctx: Context): Command {
     fields: [
       { key: 'data.name', flag: '--name', description: 'charge name' },
       { key: 'data.quantity', flag: '--quantity', type: 'number', min: 0, description: 'quantity billed' },
-      { key: 'data.purchase_order_id', flag: '--purchase-order', arg: 'id', description: 'purchase order received' },
+      { key: 'data.purchase_order_id', flag: '--purchase-order', arg: 'id', description: 'purchase order received', ref: 'purchase-order' },
     ],
     examples: ['fos charges update-receiving 0193… --quantity 4'],
   });

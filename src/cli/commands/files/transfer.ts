@@ -8,6 +8,7 @@ import { UsageError } from '../../errors.js';
 import { printList, printRecord } from '../../output/print.js';
 import { deliver, documentOptions, type DocumentOptions } from '../../shared/documents.js';
 import { addArguments, commandOf, withExamples } from '../../shared/help.js';
+import { fullIdOf } from '../../shared/refs.js';
 import { resourcePath } from '../../shared/resource.js';
 
 // `fos files upload <path…>` (multipart, streamed from disk with a progress line) and `fos files
@@ -108,7 +109,7 @@ export function filesDownload(ctx: Context): Command {
   documentOptions(cmd, 'file');
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
-    const [id] = command.processedArgs as string[];
+    const id = await fullIdOf(ctx.client(), '/ops/files', (command.processedArgs as string[])[0], 'file');
     const opts = command.opts() as DocumentOptions & { thumbnail?: boolean };
     const doc = await ctx.client().download(resourcePath('/ops/files', id, opts.thumbnail ? 'thumbnail' : 'content'));
     const name = /filename\*=UTF-8''([^;]+)/.exec(doc.disposition ?? '')?.[1];

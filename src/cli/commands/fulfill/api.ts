@@ -3,6 +3,7 @@ import { ApiError, NetworkError } from '../../../client/errors.js';
 import { sleep } from '../../../client/retry.js';
 import { fetchLabel, type Document } from '../../shared/documents.js';
 import { orderIdOf } from '../../shared/order-ref.js';
+import { resolveIdPrefix } from '../../shared/refs.js';
 import { seg } from '../../shared/resource.js';
 
 /**
@@ -117,6 +118,13 @@ export class FulfillApi {
   /** The id of the order with this number (`1003`, `#1003`); see shared/order-ref.ts. */
   orderIdByNumber(ref: string): Promise<string> {
     return this.call('find order by number', () => orderIdOf(this.client, ref));
+  }
+
+  /** The id of the one fulfillment order whose id starts with `prefix` (a short id, as tables show them). */
+  fulfillmentOrderIdByPrefix(prefix: string): Promise<string> {
+    return this.call('find fulfillment order by id prefix', () =>
+      resolveIdPrefix(this.client, '/ops/fulfillment-orders', prefix, 'fulfillment order', 'order_number'),
+    );
   }
 
   getFulfillmentOrder(id: string): Promise<FulfillmentOrder> {

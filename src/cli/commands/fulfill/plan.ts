@@ -1,6 +1,7 @@
 import { isUuid } from '../../shared/order-ref.js';
 import { createHash } from 'node:crypto';
 import { CliError, ExitCode } from '../../errors.js';
+import { looksLikeIdPrefix } from '../../shared/refs.js';
 import { isNotFound, type FulfillApi, type FulfillmentOrder } from './api.js';
 import type { IdRef } from './input.js';
 
@@ -38,6 +39,23 @@ async function asFulfillmentOrder(api: FulfillApi, id: string): Promise<Fulfillm
 }
 
 /**
+ * An order number or an id prefix -> the full id: of an order (its number, then its id prefix),
+ * else of a fulfillment order (the prefixes fulfill run's own closing table shows).
+ */
+async function fullId(api: FulfillApi, ref: IdRef): Promise<IdRef> {
+  const asFo = async (): Promise<IdRef> => ({ ...ref, kind: 'fulfillment-order', id: await api.fulfillmentOrderIdByPrefix(ref.id) });
+  if (ref.kind === 'fulfillment-order') return asFo();
+  const notFound = (err: unknown) => err instanceof CliError && err.exitCode === ExitCode.NOT_FOUND;
+  try {
+    return { ...ref, kind: 'order', id: await api.orderIdByNumber(ref.id) };
+  } catch (err) {
+    if (ref.kind !== 'any' || !notFound(err) || !looksLikeIdPrefix(ref.id)) throw err;
+    // Neither: the order's message (`no order with number 1009 was found`) says it best.
+    return asFo().catch((foErr: unknown) => Promise.reject(notFound(foErr) ? err : foErr));
+  }
+}
+
+/**
  * Resolves one id. Ids from `order_id` fields, and plain ids (most often piped from
  * `fos orders list`), are tried as an order first; `fulfillment_order_id` fields as a
  * fulfillment order first. An order with no fulfillment orders resolves with `fos: []`.
@@ -48,8 +66,8 @@ export interface ResolveHint {
 }
 
 export async function resolveId(api: FulfillApi, ref: IdRef, hint: ResolveHint = { fulfillmentOrders: false }): Promise<Resolution> {
-  // Not an id: an order number (`fos fulfill run '#1003'`).
-  if (!isUuid(ref.id)) return resolveId(api, { ...ref, kind: 'order', id: await api.orderIdByNumber(ref.id) }, hint);
+  // Not an id: an order number (`fos fulfill run '#1003'`) or a short id, as tables show them.
+  if (!isUuid(ref.id)) return resolveId(api, await fullId(api, ref), hint);
   // Once a plain id of a batch turned out to be a fulfillment order, the rest most likely are
   // too (a piped `fos fulfillment-orders list`): try them as one first, saving the order lookup.
   if (ref.kind === 'any' && hint.fulfillmentOrders) {

@@ -8,7 +8,7 @@ export default function fulfillmentOrdersList(ctx: Context): Command {
     description: 'List fulfillment orders',
     path: () => '/ops/fulfillment-orders',
     query: [
-      { key: 'order_id', arg: 'id', description: 'only those of this order' },
+      { key: 'order_id', arg: 'id', description: 'only those of this order', ref: 'order' },
       { key: 'status', type: 'list', values: ENUMS.fulfillment_order_status, description: 'statuses, comma-separated' },
       { key: 'warehouse_id', arg: 'name|id', description: 'only this warehouse', ref: 'warehouse' },
     ],

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { fullIdOf, resolveRef } from '../../shared/refs.js';
 import { seg, writeCommand } from '../../shared/resource.js';
 import { lineQuantities } from './line-quantities.js';
 
@@ -10,13 +11,19 @@ export default function fulfillmentOrdersMove(ctx: Context): Command {
       'Move a fulfillment order (all lines, or --line ID=QTY ones) to another warehouse of the team; stock is re-committed there',
     method: 'POST',
     mode: 'action',
-    args: ['<fulfillment-order-id>', '<warehouse-id>'],
+    args: ['<fulfillment-order-id>', '<warehouse>'],
     path: ([id]) => `/ops/fulfillment-orders/${seg(id)}/move`,
     configure: (cmd) =>
       cmd.option('--line <id=qty>', 'move only these units of a line (repeatable)', (v: string, prev: string[] = []) => [...prev, v]),
-    transform: (body, opts, [, warehouse]) => ({ warehouse_id: warehouse, ...lineQuantities(opts.line as string[] | undefined), ...body }),
+    transform: (body, opts) => ({ ...lineQuantities(opts.line as string[] | undefined), ...body }),
+    // The warehouse by name, id or id prefix, as every --warehouse.
+    resolveArgs: async (c, [fo, warehouse]) => [
+      await fullIdOf(c.client(), '/ops/fulfillment-orders', fo, 'fulfillment order'),
+      await resolveRef(c.client(), 'warehouse', warehouse),
+    ],
+    argsToBody: ([, warehouse]) => ({ warehouse_id: warehouse }),
     examples: [
-      'fos fulfillment-orders move 0193… 0194…',
+      'fos fulfillment-orders move 0193… "Columbus DC"',
       'fos fulfillment-orders move 0193… 0194… --line 0195…=2 --json moved.id,moved.warehouse_name',
     ],
   });

@@ -14,8 +14,15 @@ export function inventoryLocations(ctx: Context): Command {
     maxLimit: 1000,
     query: [
       { key: 'sku', description: 'one SKU' },
-      { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated' },
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'ids', type: 'list', description: 'warehouse ids, comma-separated' },
+      { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated', ref: 'product' },
+      {
+        key: 'warehouse_id',
+        flag: '--warehouse',
+        arg: 'names|ids',
+        type: 'list',
+        description: 'warehouse names or ids, comma-separated',
+        ref: 'warehouse',
+      },
       { key: 'location', arg: 'bin', description: 'one bin: id, name or barcode' },
       { key: 'lot_code', flag: '--lot', arg: 'code', description: 'one lot' },
       { key: 'expiring_before', arg: 'YYYY-MM-DD', description: 'lots expiring before this day' },
@@ -38,7 +45,7 @@ export function inventoryMove(ctx: Context): Command {
     args: ['[sku=quantity...]'],
     path: () => '/ops/inventory/moves',
     fields: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'id', description: 'warehouse of both bins', required: true },
+      { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'warehouse of both bins', required: true, ref: 'warehouse' },
       { key: 'from_location', flag: '--from', arg: 'bin', description: 'bin the units leave (name, barcode or id)', required: true },
       { key: 'to_location', flag: '--to', arg: 'bin', description: 'bin the units enter', required: true },
       { key: 'note', description: 'free text kept on the movements' },

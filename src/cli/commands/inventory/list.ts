@@ -5,7 +5,7 @@ import type { FieldSpec } from '../../shared/flags.js';
 
 export const LEVEL_FILTERS: FieldSpec[] = [
   { key: 'sku', description: 'one SKU' },
-  { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated' },
+  { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated', ref: 'product' },
   {
     key: 'warehouse_id',
     flag: '--warehouse',

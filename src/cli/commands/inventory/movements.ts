@@ -11,7 +11,7 @@ export default function inventoryMovements(ctx: Context): Command {
     maxLimit: 1000,
     query: [
       { key: 'sku', description: 'one SKU' },
-      { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated' },
+      { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated', ref: 'product' },
       {
         key: 'warehouse_id',
         flag: '--warehouse',

@@ -16,7 +16,14 @@ export default function locationsCreate(ctx: Context): Command {
     args: ['[name]'],
     path: (_args, opts) => (opts.range ? '/ops/locations/bulk' : '/ops/locations'),
     fields: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'id', description: 'warehouse of the location', required: true },
+      {
+        key: 'warehouse_id',
+        flag: '--warehouse',
+        arg: 'name|id',
+        description: 'warehouse of the location',
+        required: true,
+        ref: 'warehouse',
+      },
       { key: 'type', type: 'enum', values: ENUMS.location_type, description: 'default PICKABLE' },
       { key: 'barcode', description: 'what a scanner reads at the bin (one location only)' },
       { key: 'pick_sequence', type: 'int', min: 0, description: 'walk order (default: after the last)' },

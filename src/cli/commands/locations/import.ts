@@ -5,9 +5,10 @@ import { UsageError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
 import { readReference } from '../../shared/body.js';
 import { commandOf, withExamples } from '../../shared/help.js';
+import { resolveRef } from '../../shared/refs.js';
 import { parse } from '../../shared/schema-csv.js';
 
-// `fos locations import bins.csv --warehouse <id>`: a spreadsheet of bins (name, and optionally
+// `fos locations import bins.csv --warehouse <name|id>`: a spreadsheet of bins (name, and optionally
 // type, barcode, pick_sequence, active) sent as ONE bulk request, so the file goes in whole or not
 // at all. Every row is checked first; problems are reported with their row numbers (header = row 1).
 
@@ -65,7 +66,7 @@ export function parseLocationsCsv(text: string): Record<string, unknown>[] {
 export default function locationsImport(ctx: Context): Command {
   const cmd = new Command('import').description('Create locations from a CSV file (name,type,barcode,pick_sequence,active): all or none');
   cmd.argument('<file>', 'CSV file, or - for stdin');
-  cmd.requiredOption('--warehouse <id>', 'warehouse the locations belong to');
+  cmd.requiredOption('--warehouse <name|id>', 'warehouse the locations belong to (name, id or id prefix)');
   cmd.option('--dry-run', 'check the file and show what would be sent, send nothing');
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
@@ -73,16 +74,18 @@ export default function locationsImport(ctx: Context): Command {
     const [file] = command.processedArgs as string[];
     const text = file === '-' ? await ctx.io.readStdin() : await readReference(ctx, `@${file}`, '<file>');
     const locations = parseLocationsCsv(text);
+    // Resolved in a dry run too: the run checks the warehouse as well as the file.
+    const warehouse = await resolveRef(ctx.client(), 'warehouse', String(opts.warehouse));
     if (opts.dryRun) {
-      ctx.io.info(`dry run: ${locations.length} location(s) for warehouse ${opts.warehouse}; nothing sent`);
-      await printRecord(ctx, { file, warehouse_id: opts.warehouse, rows: locations.length, dry_run: true });
+      ctx.io.info(`dry run: ${locations.length} location(s) for warehouse ${warehouse}; nothing sent`);
+      await printRecord(ctx, { file, warehouse_id: warehouse, rows: locations.length, dry_run: true });
       return;
     }
     const res = await ctx
       .client()
-      .request<{ created: number }>('POST', '/ops/locations/bulk', { body: { warehouse_id: opts.warehouse, locations } });
+      .request<{ created: number }>('POST', '/ops/locations/bulk', { body: { warehouse_id: warehouse, locations } });
     ctx.io.info(`created ${res.data.created} location(s)`);
-    await printRecord(ctx, { file, warehouse_id: opts.warehouse, created: res.data.created });
+    await printRecord(ctx, { file, warehouse_id: warehouse, created: res.data.created });
   });
   return withExamples(cmd, [
     'fos locations import bins.csv --warehouse 0193…',

@@ -9,7 +9,14 @@ export default function locationsList(ctx: Context): Command {
     path: () => '/ops/locations',
     maxLimit: 1000,
     query: [
-      { key: 'warehouse_id', flag: '--warehouse', arg: 'ids', type: 'list', description: 'warehouse ids, comma-separated' },
+      {
+        key: 'warehouse_id',
+        flag: '--warehouse',
+        arg: 'names|ids',
+        type: 'list',
+        description: 'warehouse names or ids, comma-separated',
+        ref: 'warehouse',
+      },
       { key: 'type', type: 'list', values: ENUMS.location_type, description: 'location types, comma-separated' },
       { key: 'name', description: 'names starting with this, e.g. A-01' },
       { key: 'active', type: 'boolean', description: 'only active (true) or inactive (false) locations' },

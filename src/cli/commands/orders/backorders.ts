@@ -11,7 +11,7 @@ export default function ordersBackorders(ctx: Context): Command {
     path: () => '/ops/backorders',
     query: [
       { key: 'sku', description: 'only this SKU' },
-      { key: 'product_id', arg: 'id', description: 'only this product' },
+      { key: 'product_id', arg: 'id', description: 'only this product', ref: 'product' },
       { key: 'priority', type: 'list', values: ENUMS.priority, description: 'priorities, comma-separated' },
     ],
     columns: ['order_number', 'sku', 'quantity', 'priority', 'since', 'order_id'],

@@ -5,6 +5,7 @@ import { ENUMS } from '../../enums.js';
 import { dimensionFields } from '../../shared/dimensions.js';
 import { addFieldOptions, collectFields, type FieldSpec } from '../../shared/flags.js';
 import { commandOf, withExamples } from '../../shared/help.js';
+import { fullIdOf } from '../../shared/refs.js';
 import { defaultLockOwner } from '../fulfillment-orders/owner.js';
 
 // `fos pack`: the packing station for a terminal and a USB barcode scanner (issue 28 item 6a,
@@ -33,7 +34,8 @@ export default function pack(ctx: Context): Command {
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     const opts = command.opts();
-    const fo = opts.fo as string | undefined;
+    // A short id, as tables show it, as well as the whole one.
+    const fo = opts.fo ? await fullIdOf(ctx.client(), '/ops/fulfillment-orders', String(opts.fo), 'fulfillment order') : undefined;
     if (!fo && !ctx.io.canPrompt) throw new UsageError('fulfillment order required: pass --fo <id> (prompts need a terminal)');
     const { PackStation } = await import('./station.js');
     const station = new PackStation(ctx, {

@@ -13,7 +13,14 @@ export default function packagesCreate(ctx: Context): Command {
     mode: 'create',
     path: () => packagePath(),
     fields: [
-      { key: 'fulfillment_order_id', flag: '--fulfillment-order', arg: 'id', description: 'fulfillment order packed', required: true },
+      {
+        key: 'fulfillment_order_id',
+        flag: '--fulfillment-order',
+        arg: 'id',
+        description: 'fulfillment order packed',
+        required: true,
+        ref: 'fulfillment-order',
+      },
       ...PACKAGE_FIELDS,
       { key: 'idempotency_key', arg: 'key', description: 'makes retrying this create safe (sent as field and header)' },
     ],

@@ -9,7 +9,7 @@ export default function packagesList(ctx: Context): Command {
     description: 'List packages',
     path: () => packagePath(),
     query: [
-      { key: 'fulfillment_order_id', arg: 'id', description: 'only packages of this fulfillment order' },
+      { key: 'fulfillment_order_id', arg: 'id', description: 'only packages of this fulfillment order', ref: 'fulfillment-order' },
       { key: 'status', type: 'list', values: ENUMS.package_status, description: 'package statuses, comma-separated' },
       { key: 'scan_form_id', flag: '--scan-form', arg: 'id', description: 'only packages on this scan form' },
     ],

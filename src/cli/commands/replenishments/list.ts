@@ -17,7 +17,7 @@ export default function replenishmentsList(ctx: Context): Command {
         description: 'warehouse names or ids, comma-separated',
         ref: 'warehouse',
       },
-      { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated' },
+      { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated', ref: 'product' },
     ],
     columns: [
       'sku',

@@ -15,7 +15,7 @@ export default (ctx: Context): Command =>
       path: () => path(),
       query: [
         { key: 'status', type: 'list', values: ENUMS.return_status, description: 'statuses, comma-separated' },
-        { key: 'order_id', flag: '--order', arg: 'id', description: 'returns of this order' },
+        { key: 'order_id', flag: '--order', arg: 'id', description: 'returns of this order', ref: 'order' },
       ],
       columns: ['id', 'status', 'order_id', 'reference', 'warehouse_id', 'received_at', 'created_at'],
       examples: ['fos returns list --status OPEN,PARTIALLY_RECEIVED'],

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { deliver, documentOptions, fetchManifest, type DocumentOptions } from '../../shared/documents.js';
 import { addArguments, commandOf, withExamples } from '../../shared/help.js';
 import { listCommand } from '../../shared/list.js';
+import { fullIdOf } from '../../shared/refs.js';
 import { getCommand, group, resourcePath, writeCommand } from '../../shared/resource.js';
 
 // `fos scan-forms …`: end-of-day manifests (docs/scan-forms.md).
@@ -15,7 +16,7 @@ function manifest(ctx: Context): Command {
   documentOptions(cmd, 'manifest');
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
-    const [id] = command.processedArgs as string[];
+    const id = await fullIdOf(ctx.client(), path(), (command.processedArgs as string[])[0], 'scan form');
     await deliver(ctx, await fetchManifest(ctx.client(), id), command.opts() as DocumentOptions);
   });
   return withExamples(cmd, ['fos scan-forms manifest 0193… --output manifest.pdf', 'fos scan-forms manifest 0193… --print']);

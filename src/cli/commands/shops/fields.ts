@@ -25,8 +25,9 @@ const common: FieldSpec[] = [
   {
     key: 'settings.warehouse_id',
     flag: '--warehouse',
-    arg: 'warehouse-id',
+    arg: 'name|id',
     description: 'push the available stock of this warehouse only',
+    ref: 'warehouse',
   },
 ];
 

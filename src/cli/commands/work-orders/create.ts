@@ -10,7 +10,7 @@ export default function workOrdersCreate(ctx: Context): Command {
     mode: 'create',
     path: () => '/ops/work-orders',
     fields: [
-      { key: 'product_id', flag: '--product', arg: 'id', description: 'the ASSEMBLY product to build', required: true },
+      { key: 'product_id', flag: '--product', arg: 'id', description: 'the ASSEMBLY product to build', required: true, ref: 'product' },
       { key: 'quantity', type: 'int', min: 1, description: 'kits to build', required: true },
       { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'warehouse', required: true, ref: 'warehouse' },
       {
