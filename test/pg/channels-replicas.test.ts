@@ -1,26 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/client.js';
 import { sealCredentials } from '../../src/domain/channels/connection.js';
+import { syncDueShops } from '../../src/domain/channels/sync.js';
 import { parseSecretKey, setSecretKey } from '../../src/domain/secrets/secret-box.js';
 import { freshPostgresUrl } from '../helpers/db.js';
-import { sign, shopifyWebhookOrder } from '../helpers/platform-doubles.js';
+import { shopifyDouble, shopifyOrderNode, sign, shopifyWebhookOrder } from '../helpers/platform-doubles.js';
 import { replicaWorld, startReplicas, type Replicas, type ReplicaWorld } from '../helpers/replicas.js';
 
 // The same Shopify order delivered concurrently to two `fos serve` replicas on one PostgreSQL
 // database (the platform retries, a load balancer spreads them): one fos order, every delivery
-// answered 200 and stored.
+// answered 200 and stored. And the background sync run by both replicas at once: each shop is
+// synced by one of them.
 
 const SECRET = 'replica-webhook-secret';
 let w: ReplicaWorld;
 let r: Replicas;
 let drop: () => Promise<void>;
 let shopId: string;
+let url: string;
 
 beforeAll(async () => {
   process.env.FOS_SECRET_KEY = randomBytes(32).toString('hex');
   setSecretKey(parseSecretKey(process.env.FOS_SECRET_KEY));
   const fresh = await freshPostgresUrl();
   drop = fresh.drop;
+  url = fresh.url;
   w = await replicaWorld(fresh.url);
   const merchant = (await w.fx.merchant()).teamId;
   const shop = await w.db.prisma.shop.create({
@@ -76,5 +81,41 @@ describe('channel webhooks on two replicas', () => {
       headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create', 'x-shopify-hmac-sha256': sign('wrong', raw) },
     });
     expect(forged.status).toBe(401);
+  }, 60_000);
+});
+
+describe('background sync on two replicas', () => {
+  it('syncs a due shop once when both replicas run their pass at the same moment', async () => {
+    const double = await shopifyDouble({ token: 'shpat_sync' });
+    const other = await createDb(url);
+    try {
+      for (let i = 0; i < 3; i++) double.orders.push(shopifyOrderNode(8900 + i, [{ sku: 'ANY', quantity: 1 }]));
+      // Only this connection is due (the one above has no reachable platform).
+      await w.db.prisma.shopConnection.updateMany({ data: { active: false } });
+      const merchant = (await w.fx.merchant()).teamId;
+      const shop = await w.db.prisma.shop.create({
+        data: { merchant_team_id: merchant, fulfiller_team_id: w.teamId, name: 'Synced', slug: 'synced', shop_type: 'SHOPIFY' },
+      });
+      await w.db.prisma.shopConnection.create({
+        data: {
+          shop_id: shop.id,
+          shop_type: 'SHOPIFY',
+          shop_domain: 'synced.myshopify.com',
+          api_base_url: double.url,
+          settings: {},
+          credentials: sealCredentials(shop.id, { access_token: 'shpat_sync', webhook_secret: SECRET }),
+        },
+      });
+      const now = new Date();
+      const passes = await Promise.all([w.db, other, w.db, other].map((db) => syncDueShops(db, { allowPrivate: true }, 15 * 60_000, now)));
+      expect(passes.reduce((a, b) => a + b, 0)).toBe(1);
+      expect(double.calls.filter((c) => /shop \{/.test(c.body?.query ?? ''))).toHaveLength(1);
+      expect(await w.db.prisma.order.count({ where: { shop_id: shop.id } })).toBe(3);
+      const row = await w.db.prisma.shopConnection.findUniqueOrThrow({ where: { shop_id: shop.id } });
+      expect(row).toMatchObject({ last_sync_at: now, sync_lease_until: null, last_error: null });
+    } finally {
+      await other.close();
+      await double.close();
+    }
   }, 60_000);
 });
