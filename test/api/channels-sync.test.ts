@@ -93,6 +93,17 @@ describe('Shopify sync', () => {
       weight: 300,
       weight_unit: 'G',
     });
+    // Every field of spec 2.3's product_listing_variants.
+    const teamFields = ['team', 'merchant_team', 'fulfiller_team'].flatMap((k) => [`${k}_id`, `${k}_name`]);
+    expect(Object.keys(product.product_listing_variants[0]).sort()).toEqual(
+      [
+        ...['id', 'product_id', 'product_type', 'product_listing_id', 'product_listing_name', 'shop_id', 'shop_name', 'shop_slug'],
+        ...['shop_type', 'remote_id', 'remote_shopify_inventory_item_id', 'sku', 'barcode', 'name', 'image_url', 'price', 'currency'],
+        ...['hs_code', 'country_of_origin', 'weight', 'weight_unit', 'synced_at', 'created_at', 'updated_at', ...teamFields],
+      ].sort(),
+    );
+    expect(product.product_listing_variants[0]).toMatchObject({ product_id: cup.product.id, shop_slug: expect.any(String) });
+    expect(product.product_listing_variants[0].synced_at).not.toBeNull();
     const listed = (await t.call('GET', '/v1/ops/products', { query: { has_remote_products: true, limit: 100 } }))
       .json()
       .data.map((p: { sku: string }) => p.sku);

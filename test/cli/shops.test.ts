@@ -53,7 +53,7 @@ describe('fos shops', () => {
     shopId = shop.id;
     expect(shop).toMatchObject({ name: 'CLI Shop', shop_type: 'SHOPIFY', connected: true });
     expect(r.stdout).not.toContain('shpat_cli');
-    expect(r.stderr).toContain(`/v1/channels/${shop.id}/webhooks`);
+    expect(r.stderr).toContain(`webhook address for the platform: ${env.FOS_BASE_URL}/channels/${shop.id}/webhooks`);
     expect(shopify.calls.at(-1)!.headers['x-shopify-access-token']).toBe('shpat_cli');
   });
 
