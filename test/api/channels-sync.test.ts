@@ -148,11 +148,13 @@ describe('Shopify sync', () => {
     expect(first.pushed).toBe(2);
     const set = shopify.inventorySets.at(-1);
     expect(set).toMatchObject({ name: 'available', reason: 'correction' });
+    expect(set).not.toHaveProperty('ignoreCompareQuantity'); // removed in API 2026-04
     const level = await t.db.prisma.inventoryLevel.findFirstOrThrow({ where: { product_id: cup.product.id } });
     expect(set.quantities).toContainEqual({
       inventoryItemId: 'gid://shopify/InventoryItem/1',
       locationId: 'gid://shopify/Location/1',
       quantity: level.on_hand - level.committed - level.unavailable,
+      changeFromQuantity: null, // absolute figures: no compare-and-swap check
     });
     expect((await pushStock(t.db, { allowPrivate: true })).pushed).toBe(0); // nothing changed: no call
 
@@ -163,8 +165,23 @@ describe('Shopify sync', () => {
     expect(shopify.inventorySets.length).toBe(calls + 1);
     const now = await t.db.prisma.inventoryLevel.findFirstOrThrow({ where: { product_id: cup.product.id } });
     expect(shopify.inventorySets.at(-1).quantities).toEqual([
-      { inventoryItemId: 'gid://shopify/InventoryItem/1', locationId: 'gid://shopify/Location/1', quantity: now.on_hand - now.committed },
+      {
+        inventoryItemId: 'gid://shopify/InventoryItem/1',
+        locationId: 'gid://shopify/Location/1',
+        quantity: now.on_hand - now.committed,
+        changeFromQuantity: null,
+      },
     ]);
+
+    // A shop pinned to an API version before 2026-01 gets the older opt-out.
+    const pinned = await t.call('PATCH', `/v1/ops/shops/${shopId}`, { body: { connection: { api_version: '2025-10' } } });
+    expect(pinned.statusCode, pinned.body).toBe(200);
+    await shopifyDelivery(t, shopId, 'orders/create', shopifyWebhookOrder(4200, [{ sku: 'CUP-1', quantity: 1 }]));
+    expect((await pushStock(t.db, { allowPrivate: true })).pushed).toBe(1);
+    const old = shopify.inventorySets.at(-1);
+    expect(old).toMatchObject({ ignoreCompareQuantity: true, quantities: [{ quantity: now.on_hand - now.committed - 1 }] });
+    expect(old.quantities[0]).not.toHaveProperty('changeFromQuantity');
+    expect(shopify.calls.at(-1)!.path).toBe('/admin/api/2025-10/graphql.json');
   });
 });
 
