@@ -18,7 +18,9 @@ export const ShopifyConnection = Type.Object(
   {
     shop_domain: Type.String({ minLength: 3, maxLength: 255, description: "the shop's myshopify.com domain" }),
     access_token: Secret("Admin API access token of the shop's custom app (shpat_…)"),
-    webhook_secret: Secret("the secret Shopify signs webhooks with (the app's API secret key)"),
+    webhook_secret: Secret(
+      "the key Shopify signs webhooks with: the one shown under Settings → Notifications → Webhooks, or the app's API secret key",
+    ),
     api_version: Type.Optional(
       Type.String({ pattern: '^(\\d{4}-\\d{2}|unstable)$', maxLength: 10, description: 'GraphQL Admin API version, e.g. 2025-10' }),
     ),

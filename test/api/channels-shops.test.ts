@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOPIFY_API_VERSION } from '../../src/domain/channels/shopify.js';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { shopifyDouble, wooDouble, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
+import { shopifyDelivery } from '../helpers/channels.js';
+import { shopifyDouble, shopifyWebhookOrder, wooDouble, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
 
 // Connecting shops: the check call reaches the platform double with the credentials, a refusal
 // is a clear 400 and stores nothing, credentials are sealed and never returned, and the shop
@@ -161,5 +162,19 @@ describe('shops', () => {
     const del = await t.call('DELETE', `/v1/ops/shops/${shop.id}`);
     expect(del.json()).toEqual({ deleted: true, disconnected: true });
     expect((await t.call('GET', `/v1/ops/shops/${shop.id}`)).statusCode).toBe(404);
+  });
+
+  it('takes a new webhook secret alone (docs: the key Shopify shows under its notification webhooks)', async () => {
+    const shop = (await t.call('POST', '/v1/ops/shops', { body: shopifyBody() })).json();
+    const patched = await t.call('PATCH', `/v1/ops/shops/${shop.id}`, { body: { connection: { webhook_secret: 'notif-key' } } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.body).not.toContain('notif-key');
+    const body = shopifyWebhookOrder(6101, [{ sku: 'NONE', quantity: 1 }]);
+    expect((await shopifyDelivery(t, shop.id, 'orders/create', body, { secret: 'whsec_1' })).statusCode).toBe(401);
+    const ok = await shopifyDelivery(t, shop.id, 'orders/create', body, { secret: 'notif-key' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().status).toBe('PROCESSED');
+    // The access token kept working: the update's check call used the stored one.
+    expect(shopify.calls.at(-1)!.headers['x-shopify-access-token']).toBe('shpat_good');
   });
 });

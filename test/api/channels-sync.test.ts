@@ -11,7 +11,7 @@ import {
   type WooDouble,
 } from '../helpers/platform-doubles.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
-import { syncDueShops } from '../../src/domain/channels/sync.js';
+import { syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 
 // Orders in by sync (cursor pages on Shopify, page headers on WooCommerce; first sync backfills
 // open orders, later ones pull what changed), listings into product_listing_variants linked by
@@ -93,6 +93,17 @@ describe('Shopify sync', () => {
       weight: 300,
       weight_unit: 'G',
     });
+    // Every field of spec 2.3's product_listing_variants.
+    const teamFields = ['team', 'merchant_team', 'fulfiller_team'].flatMap((k) => [`${k}_id`, `${k}_name`]);
+    expect(Object.keys(product.product_listing_variants[0]).sort()).toEqual(
+      [
+        ...['id', 'product_id', 'product_type', 'product_listing_id', 'product_listing_name', 'shop_id', 'shop_name', 'shop_slug'],
+        ...['shop_type', 'remote_id', 'remote_shopify_inventory_item_id', 'sku', 'barcode', 'name', 'image_url', 'price', 'currency'],
+        ...['hs_code', 'country_of_origin', 'weight', 'weight_unit', 'synced_at', 'created_at', 'updated_at', ...teamFields],
+      ].sort(),
+    );
+    expect(product.product_listing_variants[0]).toMatchObject({ product_id: cup.product.id, shop_slug: expect.any(String) });
+    expect(product.product_listing_variants[0].synced_at).not.toBeNull();
     const listed = (await t.call('GET', '/v1/ops/products', { query: { has_remote_products: true, limit: 100 } }))
       .json()
       .data.map((p: { sku: string }) => p.sku);
@@ -119,9 +130,17 @@ describe('Shopify sync', () => {
       syncDueShops(t.db, { allowPrivate: true }, 15 * 60_000, later),
       syncDueShops(t.db, { allowPrivate: true }, 15 * 60_000, later),
     ]);
-    expect(a + b).toBeGreaterThanOrEqual(1);
+    // One shop is due: exactly one of the two passes syncs it, however their steps interleave.
+    expect(a + b).toBe(1);
     const checks = shopify.calls.slice(before).filter((c) => /shop \{/.test(c.body?.query ?? ''));
-    expect(checks).toHaveLength(a + b);
+    expect(checks).toHaveLength(1);
+    // Synced at `later`: not due again for that pass time.
+    expect(await syncDueShops(t.db, { allowPrivate: true }, 15 * 60_000, later)).toBe(0);
+    // A pass that read the row before another replica synced and released it does not sync again.
+    const stale = await t.db.prisma.shopConnection.findUniqueOrThrow({ where: { shop_id: shopId } });
+    const evenLater = new Date(later.getTime() + 60 * 60_000);
+    expect(await syncConnection(t.db, stale, { allowPrivate: true }, { now: evenLater })).not.toBeNull();
+    expect(await syncConnection(t.db, stale, { allowPrivate: true }, { now: evenLater, ifUnchanged: true })).toBeNull();
   });
 
   it('pushes available stock to the mapped location, one call for a burst of changes', async () => {
@@ -129,11 +148,13 @@ describe('Shopify sync', () => {
     expect(first.pushed).toBe(2);
     const set = shopify.inventorySets.at(-1);
     expect(set).toMatchObject({ name: 'available', reason: 'correction' });
+    expect(set).not.toHaveProperty('ignoreCompareQuantity'); // removed in API 2026-04
     const level = await t.db.prisma.inventoryLevel.findFirstOrThrow({ where: { product_id: cup.product.id } });
     expect(set.quantities).toContainEqual({
       inventoryItemId: 'gid://shopify/InventoryItem/1',
       locationId: 'gid://shopify/Location/1',
       quantity: level.on_hand - level.committed - level.unavailable,
+      changeFromQuantity: null, // absolute figures: no compare-and-swap check
     });
     expect((await pushStock(t.db, { allowPrivate: true })).pushed).toBe(0); // nothing changed: no call
 
@@ -144,8 +165,23 @@ describe('Shopify sync', () => {
     expect(shopify.inventorySets.length).toBe(calls + 1);
     const now = await t.db.prisma.inventoryLevel.findFirstOrThrow({ where: { product_id: cup.product.id } });
     expect(shopify.inventorySets.at(-1).quantities).toEqual([
-      { inventoryItemId: 'gid://shopify/InventoryItem/1', locationId: 'gid://shopify/Location/1', quantity: now.on_hand - now.committed },
+      {
+        inventoryItemId: 'gid://shopify/InventoryItem/1',
+        locationId: 'gid://shopify/Location/1',
+        quantity: now.on_hand - now.committed,
+        changeFromQuantity: null,
+      },
     ]);
+
+    // A shop pinned to an API version before 2026-01 gets the older opt-out.
+    const pinned = await t.call('PATCH', `/v1/ops/shops/${shopId}`, { body: { connection: { api_version: '2025-10' } } });
+    expect(pinned.statusCode, pinned.body).toBe(200);
+    await shopifyDelivery(t, shopId, 'orders/create', shopifyWebhookOrder(4200, [{ sku: 'CUP-1', quantity: 1 }]));
+    expect((await pushStock(t.db, { allowPrivate: true })).pushed).toBe(1);
+    const old = shopify.inventorySets.at(-1);
+    expect(old).toMatchObject({ ignoreCompareQuantity: true, quantities: [{ quantity: now.on_hand - now.committed - 1 }] });
+    expect(old.quantities[0]).not.toHaveProperty('changeFromQuantity');
+    expect(shopify.calls.at(-1)!.path).toBe('/admin/api/2025-10/graphql.json');
   });
 });
 

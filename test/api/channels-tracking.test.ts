@@ -9,6 +9,7 @@ import {
   type ShopifyDouble,
   type WooDouble,
 } from '../helpers/platform-doubles.js';
+import { enqueueEvent } from '../../src/domain/events/outbox.js';
 import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 
@@ -139,6 +140,44 @@ describe('tracking to Shopify', () => {
   });
 });
 
+describe('channel updates after fulfilment', () => {
+  it('neither re-open nor duplicate work: orders/updated and orders/cancelled of a shipped order change nothing', async () => {
+    const shop = await connectShopify(t, merchant.teamId, shopify);
+    const body = shopifyWebhookOrder(9003, [{ sku: 'LAMP-1', quantity: 2 }]);
+    await shopifyDelivery(t, shop.id, 'orders/create', body);
+    const order = await t.db.prisma.order.findFirstOrThrow({ where: { shop_id: shop.id, remote_id: 'gid://shopify/Order/9003' } });
+    await ship(order.id, '1ZTRACK9003');
+    const snapshot = async () => ({
+      order: await t.db.prisma.order.findUniqueOrThrow({ where: { id: order.id }, select: { status: true, cancelled_at: true } }),
+      fos: await t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: order.id }, select: { id: true, status: true } }),
+      lines: await t.db.prisma.orderLineItem.findMany({
+        where: { order_id: order.id },
+        select: { id: true, kind: true, remaining_quantity: true, total_quantity: true },
+        orderBy: { id: 'asc' },
+      }),
+      level: await t.db.prisma.inventoryLevel.findFirstOrThrow({
+        where: { product: { sku: 'LAMP-1' } },
+        select: { on_hand: true, committed: true },
+      }),
+      pushes: (await t.db.prisma.outboxEvent.findMany({ where: { kind: 'tracking.push' } })).length,
+    });
+    const before = await snapshot();
+    expect(before.fos).toHaveLength(1);
+    expect(before.order.cancelled_at).toBeNull();
+
+    const updated = await shopifyDelivery(t, shop.id, 'orders/updated', {
+      ...body,
+      note: 'changed',
+      updated_at: '2026-11-25T10:00:00-05:00',
+    });
+    expect(updated.json().status).toBe('PROCESSED');
+    const cancelled = await shopifyDelivery(t, shop.id, 'orders/cancelled', { ...body, cancelled_at: '2026-11-25T11:00:00-05:00' });
+    expect(cancelled.statusCode).toBe(200);
+    expect(await t.db.prisma.order.count({ where: { shop_id: shop.id, remote_id: 'gid://shopify/Order/9003' } })).toBe(1);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
 describe('tracking to WooCommerce', () => {
   it('adds the tracking note and sets the order completed once everything shipped', async () => {
     const shop = await connectWoo(t, merchant.teamId, woo, { notify_customer: true });
@@ -160,5 +199,44 @@ describe('tracking to WooCommerce', () => {
     expect(put.body).toEqual({ status: 'completed' });
     expect(woo.orders[0].status).toBe('completed');
     expect((await pushOf(order.id))[0]).toMatchObject({ status: 'PUSHED' });
+  });
+});
+
+describe('platforms without a connector', () => {
+  it('fails the push at once saying "no connector for X yet", on the event and on the order', async () => {
+    for (const shopType of ['AMAZON', 'BIGCOMMERCE', 'EBAY', 'ETSY'] as const) {
+      // The API refuses to create such shops; older data or imports may still hold them.
+      const shop = await t.db.prisma.shop.create({
+        data: {
+          merchant_team_id: merchant.teamId,
+          fulfiller_team_id: t.teamId,
+          name: shopType,
+          slug: `s-${shopType}`,
+          shop_type: shopType,
+        },
+      });
+      const order = await t.db.prisma.order.create({
+        data: {
+          order_number: `#${shopType}-1`,
+          merchant_team_id: merchant.teamId,
+          fulfiller_team_id: t.teamId,
+          shop_id: shop.id,
+          remote_id: `${shopType}-remote-1`,
+          tags: [],
+          line_item_image_urls: [],
+        },
+      });
+      const event = await t.db.prisma.$transaction((tx) =>
+        enqueueEvent(tx, t.teamId, 'tracking.push', { tracking: { tracking_code: 'T1' }, order: { id: order.id } }),
+      );
+      const now = new Date();
+      await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(now);
+      const row = await t.db.prisma.outboxEvent.findUniqueOrThrow({ where: { id: event.id } });
+      expect(row).toMatchObject({ failed_at: now, attempts: 1, delivered_at: null });
+      expect(row.last_error).toContain(`no connector for ${shopType} yet`);
+      expect(await pushOf(order.id)).toEqual([
+        expect.objectContaining({ status: 'FAILED', detail: expect.stringContaining(`no connector for ${shopType} yet`) }),
+      ]);
+    }
   });
 });

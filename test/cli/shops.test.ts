@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { SHOPIFY_SECRET, shopifyDelivery } from '../helpers/channels.js';
-import { shopifyDouble, shopifyOrderNode, shopifyWebhookOrder, type ShopifyDouble } from '../helpers/platform-doubles.js';
+import {
+  shopifyDouble,
+  shopifyOrderNode,
+  shopifyWebhookOrder,
+  wooDouble,
+  type ShopifyDouble,
+  type WooDouble,
+} from '../helpers/platform-doubles.js';
 import { runCli } from './helpers/cli.js';
 import { cliServer } from './helpers/server.js';
 
@@ -11,16 +18,19 @@ import { cliServer } from './helpers/server.js';
 let t: TestApp;
 let env: Record<string, string>;
 let shopify: ShopifyDouble;
+let woo: WooDouble;
 let merchantId: string;
 
 beforeAll(async () => {
   ({ t, env } = await cliServer({ allowPrivateWebhooks: true }));
   merchantId = (await t.merchant()).teamId;
   shopify = await shopifyDouble({ token: 'shpat_cli' });
+  woo = await wooDouble({ key: 'ck_cli' });
   shopify.orders.push(shopifyOrderNode(1201, [{ sku: 'NOPE', quantity: 1 }]));
 });
 afterAll(async () => {
   await shopify?.close();
+  await woo?.close();
   await t?.close();
 });
 
@@ -53,7 +63,7 @@ describe('fos shops', () => {
     shopId = shop.id;
     expect(shop).toMatchObject({ name: 'CLI Shop', shop_type: 'SHOPIFY', connected: true });
     expect(r.stdout).not.toContain('shpat_cli');
-    expect(r.stderr).toContain(`/v1/channels/${shop.id}/webhooks`);
+    expect(r.stderr).toContain(`webhook address for the platform: ${env.FOS_BASE_URL}/channels/${shop.id}/webhooks`);
     expect(shopify.calls.at(-1)!.headers['x-shopify-access-token']).toBe('shpat_cli');
   });
 
@@ -104,5 +114,35 @@ describe('fos shops', () => {
     expect(JSON.parse(off.stdout)).toEqual({ deleted: false, disconnected: true });
     const gone = await shopifyDelivery(t, shopId, 'orders/create', shopifyWebhookOrder(1203, [{ sku: 'NOPE', quantity: 1 }]));
     expect(gone.statusCode).toBe(401);
+  });
+
+  it('asks for what the flags left out on a terminal, secrets without echo', async () => {
+    const answers: Record<string, string> = {
+      'consumer key:': 'ck_cli',
+      'consumer secret:': 'cs_cli',
+      'webhook secret:': 'wc_cli_secret',
+    };
+    const asked: string[] = [];
+    const r = await runCli(
+      [
+        ...['shops', 'connect', 'woocommerce', '--name', 'Prompted Woo', '--merchant', merchantId],
+        ...['--store-url', 'https://woo.example', '--api-base-url', woo.url, '--json'],
+      ],
+      {
+        env,
+        tty: true,
+        prompts: {
+          password: async (o) => (asked.push(o.message), answers[o.message]!),
+          input: async (o) => {
+            throw new Error(`unexpected input prompt ${o.message}`);
+          },
+        },
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(asked).toEqual(['consumer key:', 'consumer secret:', 'webhook secret:']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'Prompted Woo', shop_type: 'WOOCOMMERCE', connected: true });
+    expect(r.stdout + r.stderr).not.toMatch(/cs_cli|wc_cli_secret/);
+    expect(woo.calls.at(-1)!.query).toMatchObject({ oauth_consumer_key: 'ck_cli' });
   });
 });

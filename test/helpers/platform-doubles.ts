@@ -131,9 +131,34 @@ export async function shopifyDouble(opts: { token: string }): Promise<ShopifyDou
           },
         });
       }
-      case 'inventorySetQuantities':
+      case 'inventorySetQuantities': {
+        // Shopify's compare-and-swap syntax by API version: changeFromQuantity exists from 2026-01
+        // and is required on every quantity from 2026-04, when ignoreCompareQuantity is removed.
+        const version = /^\/admin\/api\/([\w-]+)\//.exec(u.pathname)![1]!;
+        const newest = version === 'unstable' || version >= '2026-04';
+        const undefinedField = (f: string) =>
+          json(res, 200, {
+            errors: [
+              {
+                message: `Variable $input of type InventorySetQuantitiesInput! was provided invalid value for ${f} (Field is not defined)`,
+              },
+            ],
+          });
+        if (newest && 'ignoreCompareQuantity' in v.input) return undefinedField('ignoreCompareQuantity');
+        if (version < '2026-01' && v.input.quantities.some((x: object) => 'changeFromQuantity' in x))
+          return undefinedField('quantities.0.changeFromQuantity');
+        if (newest && v.input.quantities.some((x: object) => !('changeFromQuantity' in x)))
+          return json(res, 200, {
+            data: {
+              inventorySetQuantities: {
+                inventoryAdjustmentGroup: null,
+                userErrors: [{ field: ['input', 'quantities', '0', 'changeFromQuantity'], message: 'changeFromQuantity is required' }],
+              },
+            },
+          });
         d.inventorySets.push(v.input);
         return json(res, 200, { data: { inventorySetQuantities: { inventoryAdjustmentGroup: { reason: 'correction' }, userErrors: [] } } });
+      }
       default:
         return json(res, 200, { errors: [{ message: 'unknown operation' }] });
     }

@@ -112,14 +112,18 @@ async function createFromChannel(db: Db, shop: Shop, o: ChannelOrder) {
       notes: plan.verification.errors.map((e) => e.message).join('; ') || 'The shipping address did not verify.',
     });
   }
-  const written = await inTransaction(db, (tx) =>
-    writeOrder(tx, plan, {
+  const written = await inTransaction(db, async (tx) => {
+    // First a write on the shop's connection row: on SQLite it takes the write lock at once
+    // (waiting busy_timeout) instead of failing BUSY when writeOrder's reads upgrade; on
+    // PostgreSQL it queues the intakes of one shop, so the second of two replicas finds the order.
+    await tx.shopConnection.updateMany({ where: { shop_id: shop.id }, data: { updated_at: new Date() } });
+    return writeOrder(tx, plan, {
       extra: { remote_id: o.remote_id, synced_at: new Date() },
       holds,
       fallbackNumber: `${shop.slug}-${o.order_number.replace(/^#/, '')}`,
       event: { shop_id: shop.id, remote_id: o.remote_id },
-    }),
-  );
+    });
+  });
   await allocatePending(db, shop.fulfiller_team_id!).catch(() => undefined);
   return written.orderId;
 }
@@ -134,7 +138,8 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
     }
   }
   return inTransaction(db, async (tx) => {
-    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
+    // The write first (conventions: no read-then-upgrade on SQLite); it also locks the order row.
+    const order = await tx.order.update({ where: { id: orderId }, data: { synced_at: new Date() } });
     let action: IntakeAction = 'unchanged';
     if (o.paid && order.payment_status === 'PENDING') {
       await tx.order.update({ where: { id: orderId }, data: { payment_status: 'PAID', total_outstanding: 0 } });
@@ -144,7 +149,6 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
       });
       action = 'updated';
     }
-    await tx.order.update({ where: { id: orderId }, data: { synced_at: new Date() } });
     return action;
   });
 }

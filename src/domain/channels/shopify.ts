@@ -179,6 +179,26 @@ export async function shopifyFulfill(conn: OpenConnection, env: ChannelEnv, orde
   return { fulfillment_id: String(res.fulfillmentCreate.fulfillment?.id ?? '') };
 }
 
+/**
+ * fos is the source of truth and sets absolute figures, so it opts out of Shopify's compare-and-
+ * swap check: from API 2026-01 with `changeFromQuantity: null` on each quantity (mandatory from
+ * 2026-04, when `ignoreCompareQuantity` is removed), before that with `ignoreCompareQuantity`.
+ */
+export function setQuantitiesInput(apiVersion: string, locationId: string, items: { inventory_item_id: string; quantity: number }[]) {
+  const casField = apiVersion === 'unstable' || apiVersion >= '2026-01';
+  return {
+    name: 'available',
+    reason: 'correction',
+    ...(casField ? {} : { ignoreCompareQuantity: true }),
+    quantities: items.map((i) => ({
+      inventoryItemId: i.inventory_item_id,
+      locationId,
+      quantity: i.quantity,
+      ...(casField ? { changeFromQuantity: null } : {}),
+    })),
+  };
+}
+
 /** Stock out: the available quantity of inventory items at the shop's mapped location. */
 export async function shopifySetAvailable(conn: OpenConnection, env: ChannelEnv, items: { inventory_item_id: string; quantity: number }[]) {
   if (!conn.settings.location_id) throw new ChannelCallError('no Shopify location is mapped for this shop (settings.location_id)', true);
@@ -187,18 +207,7 @@ export async function shopifySetAvailable(conn: OpenConnection, env: ChannelEnv,
     env,
     `mutation inventorySetQuantities($input: InventorySetQuantitiesInput!) {
     inventorySetQuantities(input: $input) { inventoryAdjustmentGroup { reason } userErrors { field message } } }`,
-    {
-      input: {
-        name: 'available',
-        reason: 'correction',
-        ignoreCompareQuantity: true,
-        quantities: items.map((i) => ({
-          inventoryItemId: i.inventory_item_id,
-          locationId: conn.settings.location_id,
-          quantity: i.quantity,
-        })),
-      },
-    },
+    { input: setQuantitiesInput(conn.api_version ?? SHOPIFY_API_VERSION, conn.settings.location_id, items) },
   );
   userErrors('inventorySetQuantities', res.inventorySetQuantities.userErrors);
 }

@@ -12,7 +12,9 @@ import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from '../../contract/i
 // last one (the first sync of a connection: every open order) through the same idempotent
 // intake, page by page (Shopify cursors, WooCommerce page numbers), then the shop's variants
 // into product_listing_variants. One replica at a time per shop: a sync holds a lease taken by
-// compare-and-set on sync_lease_until; another replica finding it held does nothing.
+// compare-and-set on sync_lease_until; another replica finding it held does nothing. The
+// background pass also compares last_sync_at with what it read, so a replica that found a shop
+// due just before another one finished syncing it does not sync it a second time.
 
 export const DEFAULT_SYNC_INTERVAL_MS = 15 * 60_000;
 const LEASE_MS = 10 * 60_000;
@@ -28,9 +30,14 @@ export interface SyncSummary {
   errors: string[];
 }
 
-async function claim(db: Db, row: ShopConnection, now: Date) {
+async function claim(db: Db, row: ShopConnection, now: Date, unchanged: boolean) {
   const { count } = await db.prisma.shopConnection.updateMany({
-    where: { id: row.id, active: true, OR: [{ sync_lease_until: null }, { sync_lease_until: { lt: now } }] },
+    where: {
+      id: row.id,
+      active: true,
+      ...(unchanged ? { last_sync_at: row.last_sync_at } : {}),
+      OR: [{ sync_lease_until: null }, { sync_lease_until: { lt: now } }],
+    },
     data: { sync_lease_until: new Date(now.getTime() + LEASE_MS) },
   });
   return count === 1;
@@ -118,10 +125,10 @@ export async function syncConnection(
   db: Db,
   row: ShopConnection,
   env: ChannelEnv,
-  opts: { since?: Date | null; now?: Date } = {},
+  opts: { since?: Date | null; now?: Date; ifUnchanged?: boolean } = {},
 ): Promise<SyncSummary | null> {
   const now = opts.now ?? new Date();
-  if (!(await claim(db, row, now))) return null;
+  if (!(await claim(db, row, now, opts.ifUnchanged ?? false))) return null;
   const since = opts.since !== undefined ? opts.since : row.sync_cursor;
   const s: SyncSummary = {
     orders: { created: 0, updated: 0, cancelled: 0, unchanged: 0, ignored: 0, failed: 0 },
@@ -190,7 +197,7 @@ export async function syncDueShops(db: Db, env: ChannelEnv, intervalMs: number, 
   let synced = 0;
   for (const row of due) {
     try {
-      if (await syncConnection(db, row, env, { now })) synced++;
+      if (await syncConnection(db, row, env, { now, ifUnchanged: true })) synced++;
     } catch {
       // Recorded on the connection (last_error); the next pass tries again.
     }

@@ -1,5 +1,12 @@
 import type { Db } from '../../db/types.js';
-import { PermanentPushError, type SalesChannelAdapter, type SalesChannelAdapters, type TrackingPush } from '../events/sales-channel.js';
+import { ShopType } from '../../db/types.js';
+import {
+  NO_CONNECTOR,
+  PermanentPushError,
+  type SalesChannelAdapter,
+  type SalesChannelAdapters,
+  type TrackingPush,
+} from '../events/sales-channel.js';
 import { MAX_ATTEMPTS } from '../webhooks/dispatch.js';
 import { connectorFor, openConnection } from './connection.js';
 import { ChannelCallError, type ChannelEnv } from './http.js';
@@ -83,8 +90,21 @@ function platformAdapter(db: Db, env: ChannelEnv): SalesChannelAdapter {
   };
 }
 
-/** The live adapters for the connected platforms (the outbox worker adds them to the defaults). */
+/** A platform without a connector: FAILED at once, and said so on the order too. */
+function unconnectedAdapter(db: Db): SalesChannelAdapter {
+  return {
+    async pushTracking(push) {
+      const message = NO_CONNECTOR(push.shop_type);
+      if (push.shop_id) await record(db, push, 'FAILED', message);
+      throw new PermanentPushError(message);
+    },
+  };
+}
+
+/** The live adapters for the connected platforms, and the others' refusals (the outbox worker adds them to the defaults). */
 export function channelAdapters(db: Db, env: ChannelEnv): SalesChannelAdapters {
+  const adapters: SalesChannelAdapters = {};
+  for (const type of Object.values(ShopType)) if (type !== 'MANUAL') adapters[type] = unconnectedAdapter(db);
   const adapter = platformAdapter(db, env);
-  return { SHOPIFY: adapter, WOOCOMMERCE: adapter };
+  return { ...adapters, SHOPIFY: adapter, WOOCOMMERCE: adapter };
 }

@@ -41,9 +41,11 @@ const manualAdapter: SalesChannelAdapter = {
   },
 };
 
+export const NO_CONNECTOR = (shopType: string) => `no connector for ${shopType} yet: tracking was not sent to the sales channel.`;
+
 const noConnector: SalesChannelAdapter = {
   async pushTracking(push) {
-    throw new PermanentPushError(`no connector for ${push.shop_type} yet: tracking was not sent to the sales channel.`);
+    throw new PermanentPushError(NO_CONNECTOR(push.shop_type));
   },
 };
 

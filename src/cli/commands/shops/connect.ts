@@ -23,9 +23,13 @@ function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE
           : await c.prompt.input({ message: `${key.replace(/_/g, ' ')}:`, flag });
       }
     },
-    after: async (_c, record) => {
+    after: async (c, record) => {
       const conn = (record as { connection?: { webhook_path?: string } }).connection;
-      if (conn?.webhook_path) ctx.io.info(`webhook address for the platform: <your fos URL>${conn.webhook_path}`);
+      if (!conn?.webhook_path) return;
+      // The server as this CLI reaches it; behind a TLS proxy, the platform needs the public https URL.
+      const { base_url } = (await c.config.load()).resolve({ profile: c.options.profile, baseUrl: c.options.baseUrl });
+      const root = base_url ? base_url.replace(/\/v1\/?$/, '') : '<your fos URL>';
+      c.io.info(`webhook address for the platform: ${root}${conn.webhook_path}`);
     },
     examples: [example, `${example.split(' --')[0]} --data - < connection.json   # credentials from stdin`],
   });
