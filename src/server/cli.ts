@@ -52,13 +52,11 @@ export function registerServerCommands(program: Command) {
       '--public-url <url>',
       "the https:// address people and agents reach this server at (behind a TLS proxy): OAuth metadata and the /mcp resource name it, and sign-in cookies are Secure; default: $FOS_PUBLIC_URL, else each request's own address",
       parsePublicUrl,
-      process.env.FOS_PUBLIC_URL ? parsePublicUrl(process.env.FOS_PUBLIC_URL) : undefined,
     )
     .option(
       '--trust-proxy <cidrs|hops>',
       "believe X-Forwarded-For from these reverse proxies (comma-separated addresses or CIDRs, loopback, or a number of hops) so the limiter and the logs see the client's address; default: $FOS_TRUST_PROXY, else none",
       parseTrustProxy,
-      process.env.FOS_TRUST_PROXY ? parseTrustProxy(process.env.FOS_TRUST_PROXY) : undefined,
     )
     .addOption(
       new Option(
@@ -94,14 +92,27 @@ Examples:
   $ fos serve --db postgresql://… --redis redis://127.0.0.1:6379`,
     )
     .action(async (opts) => {
-      const [{ runServe }, { ServerLockedError }, { CliError, ExitCode }] = await Promise.all([
+      const [{ runServe }, { ServerLockedError }, { CliError, ExitCode, UsageError }] = await Promise.all([
         import('./serve-command.js'),
         import('./single-server.js'),
         import('../contract/errors.js'),
       ]);
+      // The variables are read here, not as option defaults: a bad value must be a one-line
+      // refusal of `fos serve`, not a failure to register the server commands.
+      const fromEnv = <T>(name: string, parse: (v: string) => T): T | undefined => {
+        const value = process.env[name];
+        if (!value) return undefined;
+        try {
+          return parse(value);
+        } catch (err) {
+          throw new UsageError(`$${name}: ${(err as Error).message}`);
+        }
+      };
       try {
         await runServe({
           ...opts,
+          publicUrl: opts.publicUrl ?? fromEnv('FOS_PUBLIC_URL', parsePublicUrl),
+          trustProxy: opts.trustProxy ?? fromEnv('FOS_TRUST_PROXY', parseTrustProxy),
           db: resolveDbUrl(opts.db),
           storage: opts.storage ?? process.env.FOS_STORAGE,
           maxUploadBytes: opts.maxUploadMb * 1024 * 1024,
