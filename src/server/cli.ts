@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { PERMISSIONS } from '../contract/permissions.js';
 import { applyExamples, SERVER_EXAMPLES } from './cli-examples.js';
 import { resolveDbUrl } from './data-dir.js';
+import { UsageError } from '../contract/errors.js';
 
 // Server-side commands: `fos serve`, `fos admin …`, `fos db migrate`. Everything heavy
 // (Fastify, Prisma) is imported inside the actions so `fos --help` stays fast.
@@ -92,7 +93,7 @@ Examples:
   $ fos serve --db postgresql://… --redis redis://127.0.0.1:6379`,
     )
     .action(async (opts) => {
-      const [{ runServe }, { ServerLockedError }, { CliError, ExitCode, UsageError }] = await Promise.all([
+      const [{ runServe }, { ServerLockedError }, { CliError, ExitCode }] = await Promise.all([
         import('./serve-command.js'),
         import('./single-server.js'),
         import('../contract/errors.js'),
@@ -149,7 +150,7 @@ Examples:
 
 function parseIntOption(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a whole number, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
   return n;
 }
 
@@ -167,10 +168,10 @@ export function parseTrustProxy(value: string): string[] | number {
     const version = isIP(address);
     const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 6 ? 128 : 32));
     if (!PROXY_NAMES.has(part) && (!version || !okBits || extra !== undefined)) {
-      throw new Error(`--trust-proxy takes a number of hops or addresses/CIDRs such as 10.0.0.0/8,::1 (or loopback), got "${part}"`);
+      throw new UsageError(`--trust-proxy takes a number of hops or addresses/CIDRs such as 10.0.0.0/8,::1 (or loopback), got "${part}"`);
     }
   }
-  if (!parts.length) throw new Error('--trust-proxy needs a number of hops or at least one address/CIDR');
+  if (!parts.length) throw new UsageError('--trust-proxy needs a number of hops or at least one address/CIDR');
   return parts;
 }
 
@@ -180,10 +181,10 @@ function parsePublicUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`--public-url must be a URL such as https://fos.example.com, got "${value}"`);
+    throw new UsageError(`--public-url must be a URL such as https://fos.example.com, got "${value}"`);
   }
   if (!/^https?:$/.test(url.protocol) || url.pathname.replace(/\/$/, '') || url.search || url.hash || url.username) {
-    throw new Error(`--public-url must be an http(s) origin with no path, query or credentials, got "${value}"`);
+    throw new UsageError(`--public-url must be an http(s) origin with no path, query or credentials, got "${value}"`);
   }
   return url.origin;
 }

@@ -45,6 +45,7 @@ describe('fos serve behind a trusted proxy', () => {
   it('a bad --trust-proxy or $FOS_TRUST_PROXY is a one-line usage error', async () => {
     const db = ['--db', path.join(box.dir, 'refused.db'), '--port', '0'];
     const flag = await runFos(['serve', ...db, '--trust-proxy', 'evil.example'], { env: box.env, cwd: box.dir });
+    expect(flag.code, flag.stderr).toBe(2);
     expect(flag.stderr.trim()).toMatch(/^error: --trust-proxy takes a number of hops or addresses\/CIDRs .* got "evil\.example"$/);
     const fromEnv = await runFos(['serve', ...db], { env: { ...box.env, FOS_TRUST_PROXY: '10.0.0.0/99' }, cwd: box.dir });
     expect(fromEnv.code, fromEnv.stderr).toBe(2);
