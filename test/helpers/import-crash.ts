@@ -96,6 +96,8 @@ export async function importSurvivesCrash(box: ReturnType<typeof useServeSandbox
   });
   expect(rerun.code, rerun.stderr).toBe(0);
   expect(rerun.stderr).toContain(`imported ${ROWS} row(s) in 3 request(s)`);
+  // The two chunks the first run applied (the second one's answer lost in the crash) are answered, not applied.
+  expect(rerun.stderr).toContain('(2 request(s) already applied by an earlier run: answered from their first result, not applied again)');
 
   const db = await createDb(/^postgres/.test(dbUrl) ? dbUrl : `file:${dbUrl}`);
   try {
