@@ -3,7 +3,10 @@
 // unknown paths, fuzzed query strings, invalid and unknown-field bodies, credential query
 // parameters) from a few concurrent clients. Its RSS after the first 1,000 requests is the
 // baseline; after all of them it must stay within SOAK_RSS_FACTOR of it: caches and per-path
-// state are bounded, so hostile traffic cannot grow the process.
+// state are bounded, so hostile traffic cannot grow the process. The good requests are spread over
+// five tier-4 keys, so they reach validation and the handlers instead of the rate limiter; any 5xx
+// or broken connection fails the run. FOS_BENCH_SOAK_DB=<postgresql:// URL of an empty database>
+// runs it on PostgreSQL instead of a temp SQLite file.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,12 +17,14 @@ export const SOAK_RSS_FACTOR = 1.5;
 const BASELINE_AFTER = 1000;
 const CLIENTS = 8;
 
+const GOOD_KEYS = 5;
+
 const rand = (n) => Math.floor(Math.random() * n);
 const junk = (len) => Array.from({ length: len }, () => String.fromCharCode(33 + rand(90))).join('');
 
 /** The i-th request of the mix: [method, path, headers, body]. */
-function request(i, key) {
-  const good = { 'x-access-token': key };
+function request(i, keys) {
+  const good = { 'x-access-token': keys[Math.floor(i / 10) % keys.length] };
   switch (i % 10) {
     case 0:
       return ['GET', `/ops/products?limit=${1 + rand(50)}`, good];
@@ -55,11 +60,27 @@ async function send(url, [method, p, headers, body]) {
   return res.status;
 }
 
-export async function soakBench({ requests = 20_000 } = {}) {
+/** Tier-4 keys made with the bootstrap key (3,000 requests a minute each). */
+async function goodKeys(url, key) {
+  const keys = [key];
+  for (let i = 1; i < GOOD_KEYS; i++) {
+    const res = await fetch(`${url}/keys`, {
+      method: 'POST',
+      headers: { 'x-access-token': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `soak ${i}`, power_role: 'ADMIN', rate_tier: 4 }),
+    });
+    if (res.status !== 201) throw new Error(`soak: creating a key answered ${res.status}: ${await res.text()}`);
+    keys.push((await res.json()).token);
+  }
+  return keys;
+}
+
+export async function soakBench({ requests = 20_000, db = process.env.FOS_BENCH_SOAK_DB } = {}) {
   const dir = await mkdtemp(path.join(tmpdir(), 'fos-bench-soak-'));
   let server;
   try {
-    server = await startServe({ db: path.join(dir, 'fos.db'), env: cleanEnv({ FOS_CONFIG_DIR: dir, HOME: dir }), demo: true });
+    server = await startServe({ db: db || path.join(dir, 'fos.db'), env: cleanEnv({ FOS_CONFIG_DIR: dir, HOME: dir }), demo: true });
+    const keys = await goodKeys(server.url, server.key);
     const statuses = {};
     let next = 0;
     let baseline;
@@ -67,7 +88,7 @@ export async function soakBench({ requests = 20_000 } = {}) {
     const client = async () => {
       while (next < requests) {
         const i = next++;
-        const status = await send(server.url, request(i, server.key)).catch(() => 'error');
+        const status = await send(server.url, request(i, keys)).catch(() => 'error');
         statuses[status] = (statuses[status] ?? 0) + 1;
         if (i === BASELINE_AFTER - 1) baseline = await rssOfPid(server.child.pid);
       }
@@ -75,7 +96,19 @@ export async function soakBench({ requests = 20_000 } = {}) {
     await Promise.all(Array.from({ length: CLIENTS }, client));
     const seconds = (performance.now() - started) / 1000;
     const final = await rssOfPid(server.child.pid);
-    return { requests, seconds, statuses, baselineRssMiB: baseline, finalRssMiB: final, ratio: final / baseline };
+    const failures = Object.entries(statuses)
+      .filter(([status]) => !/^[1-4]\d\d$/.test(status))
+      .reduce((n, [, count]) => n + count, 0);
+    return {
+      database: db ? 'postgresql' : 'sqlite',
+      requests,
+      seconds,
+      statuses,
+      failures,
+      baselineRssMiB: baseline,
+      finalRssMiB: final,
+      ratio: final / baseline,
+    };
   } finally {
     if (server) await stopServe(server);
     await rm(dir, { recursive: true, force: true });

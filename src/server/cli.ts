@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { PERMISSIONS } from '../contract/permissions.js';
 import { applyExamples, SERVER_EXAMPLES } from './cli-examples.js';
 import { resolveDbUrl } from './data-dir.js';
+import { UsageError } from '../contract/errors.js';
 
 // Server-side commands: `fos serve`, `fos admin …`, `fos db migrate`. Everything heavy
 // (Fastify, Prisma) is imported inside the actions so `fos --help` stays fast.
@@ -52,13 +53,11 @@ export function registerServerCommands(program: Command) {
       '--public-url <url>',
       "the https:// address people and agents reach this server at (behind a TLS proxy): OAuth metadata and the /mcp resource name it, and sign-in cookies are Secure; default: $FOS_PUBLIC_URL, else each request's own address",
       parsePublicUrl,
-      process.env.FOS_PUBLIC_URL ? parsePublicUrl(process.env.FOS_PUBLIC_URL) : undefined,
     )
     .option(
       '--trust-proxy <cidrs|hops>',
       "believe X-Forwarded-For from these reverse proxies (comma-separated addresses or CIDRs, loopback, or a number of hops) so the limiter and the logs see the client's address; default: $FOS_TRUST_PROXY, else none",
       parseTrustProxy,
-      process.env.FOS_TRUST_PROXY ? parseTrustProxy(process.env.FOS_TRUST_PROXY) : undefined,
     )
     .addOption(
       new Option(
@@ -99,9 +98,22 @@ Examples:
         import('./single-server.js'),
         import('../contract/errors.js'),
       ]);
+      // The variables are read here, not as option defaults: a bad value must be a one-line
+      // refusal of `fos serve`, not a failure to register the server commands.
+      const fromEnv = <T>(name: string, parse: (v: string) => T): T | undefined => {
+        const value = process.env[name];
+        if (!value) return undefined;
+        try {
+          return parse(value);
+        } catch (err) {
+          throw new UsageError(`$${name}: ${(err as Error).message}`);
+        }
+      };
       try {
         await runServe({
           ...opts,
+          publicUrl: opts.publicUrl ?? fromEnv('FOS_PUBLIC_URL', parsePublicUrl),
+          trustProxy: opts.trustProxy ?? fromEnv('FOS_TRUST_PROXY', parseTrustProxy),
           db: resolveDbUrl(opts.db),
           storage: opts.storage ?? process.env.FOS_STORAGE,
           maxUploadBytes: opts.maxUploadMb * 1024 * 1024,
@@ -138,7 +150,7 @@ Examples:
 
 function parseIntOption(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a whole number, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
   return n;
 }
 
@@ -156,10 +168,10 @@ export function parseTrustProxy(value: string): string[] | number {
     const version = isIP(address);
     const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 6 ? 128 : 32));
     if (!PROXY_NAMES.has(part) && (!version || !okBits || extra !== undefined)) {
-      throw new Error(`--trust-proxy takes a number of hops or addresses/CIDRs such as 10.0.0.0/8,::1 (or loopback), got "${part}"`);
+      throw new UsageError(`--trust-proxy takes a number of hops or addresses/CIDRs such as 10.0.0.0/8,::1 (or loopback), got "${part}"`);
     }
   }
-  if (!parts.length) throw new Error('--trust-proxy needs a number of hops or at least one address/CIDR');
+  if (!parts.length) throw new UsageError('--trust-proxy needs a number of hops or at least one address/CIDR');
   return parts;
 }
 
@@ -169,10 +181,10 @@ function parsePublicUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`--public-url must be a URL such as https://fos.example.com, got "${value}"`);
+    throw new UsageError(`--public-url must be a URL such as https://fos.example.com, got "${value}"`);
   }
   if (!/^https?:$/.test(url.protocol) || url.pathname.replace(/\/$/, '') || url.search || url.hash || url.username) {
-    throw new Error(`--public-url must be an http(s) origin with no path, query or credentials, got "${value}"`);
+    throw new UsageError(`--public-url must be an http(s) origin with no path, query or credentials, got "${value}"`);
   }
   return url.origin;
 }

@@ -8,6 +8,9 @@ import type { Db } from '../../src/db/types.js';
 import { freshDb } from '../helpers/db.js';
 import { createDelegation, createTeam } from '../../src/domain/teams/teams.js';
 import { ledgerBalanced } from './inventory.fixtures.js';
+import { levelFor } from '../../src/domain/inventory/ledger.js';
+import { DomainError } from '../../src/domain/errors.js';
+import type { TxClient } from '../../src/db/types.js';
 
 // Issue 23 items 2 and 4: a busy or cut database answers 503 problem+json with retry-after
 // (the CLI retries it), never 500. The errors are the database's own: a transaction that really
@@ -63,6 +66,15 @@ describe('a busy database answers 503 with retry-after', () => {
       .catch((e) => e);
     expect(isTransientFailure(err)).toBe(true);
     expect503(await app.inject({ method: 'GET', url: '/test/expired-transaction' }));
+  });
+
+  it("levelFor whose upsert comes back without its product (Prisma's second read in an expired transaction) is unavailable, not a TypeError", async () => {
+    const expired = {
+      inventoryLevel: { upsert: async () => ({ id: 'l', product_id: 'p', warehouse_id: 'w', product: null }) },
+    } as unknown as TxClient;
+    const err = await levelFor(expired, 'p', 'w').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).kind).toBe('unavailable'); // answered 503 with retry-after
   });
 
   it('PostgreSQL: a request whose connection is cut (57P01) is 503, and the next request works', async () => {

@@ -90,6 +90,7 @@ export default function inventoryImport(ctx: Context): Command {
     });
     const progress = ctx.io.progress();
     const results: Adjusted[] = [];
+    let replayed = 0; // chunks an earlier run applied: answered from their stored result
     try {
       // Every row checked by the server before any is applied.
       const checked: Adjusted[] = [];
@@ -110,6 +111,7 @@ export default function inventoryImport(ctx: Context): Command {
             summary.applied,
             chunkKey(text, opts.run as string | undefined, b, body(slice, false)),
           );
+          if (res.replayed) replayed++;
           results.push(res);
           summary.adjustment_ids.push(res.id);
           summary.applied += slice.length;
@@ -123,7 +125,10 @@ export default function inventoryImport(ctx: Context): Command {
     ctx.io.info(
       opts.dryRun
         ? `dry run: ${lines.length} ${mode} row(s) checked in ${batches} request(s), ${moved} level(s) would change, reason ${reason}; nothing was changed`
-        : `imported ${summary.applied} row(s) in ${batches} request(s): ${moved} level(s) changed`,
+        : `imported ${summary.applied} row(s) in ${batches} request(s): ${moved} level(s) changed` +
+            (replayed
+              ? ` (${replayed} request(s) already applied by an earlier run: answered from their first result, not applied again)`
+              : ''),
     );
     await printRecord(ctx, { ...summary, ...(opts.dryRun ? { dry_run: true } : {}), lines: table });
   });
@@ -153,9 +158,10 @@ async function send(
   offset: number,
   applied: number,
   idempotencyKey?: string,
-): Promise<Adjusted> {
+): Promise<Adjusted & { replayed?: boolean }> {
   try {
-    return (await client.request<Adjusted>('POST', '/ops/inventory/adjustments', { body, idempotencyKey })).data;
+    const res = await client.request<Adjusted>('POST', '/ops/inventory/adjustments', { body, idempotencyKey });
+    return { ...res.data, replayed: res.headers['idempotent-replayed'] === 'true' };
   } catch (err) {
     throw refused(err, rows, offset, applied, (body as { dry_run?: boolean }).dry_run === true);
   }
