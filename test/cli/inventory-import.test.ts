@@ -44,6 +44,23 @@ describe('fos inventory import (spawned)', () => {
     expect(await onHand('ACME-STOVE')).toBe(stove);
   });
 
+  it('refuses an unknown --json field before applying anything (twice the same)', async () => {
+    const file = path.join(dir, 'json-field.csv');
+    const stove = await onHand('ACME-STOVE');
+    await writeFile(file, `sku,counted\nACME-STOVE,${stove + 3}\n`);
+    for (let run = 0; run < 2; run++) {
+      const r = await spawnFos(['inventory', 'import', file, '--warehouse', 'Portland DC', '--json', 'applied,nope'], env);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('unknown field "nope" in --json');
+      expect(r.stdout).toBe('');
+    }
+    expect(await onHand('ACME-STOVE')).toBe(stove);
+    const ok = await spawnFos(['inventory', 'import', file, '--warehouse', 'Portland DC', '--json', 'applied'], env);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({ applied: 1 });
+    expect(await onHand('ACME-STOVE')).toBe(stove + 3);
+  });
+
   it('--dry-run shows the before -> after table and changes nothing; the import then shows the same', async () => {
     const stove = await onHand('ACME-STOVE');
     const tent = await onHand('ACME-TENT-2P');

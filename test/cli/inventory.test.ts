@@ -238,5 +238,12 @@ describe('fos products import', () => {
     const twin = await fos('products', 'import', file, '--format', 'json');
     expect(twin.code).toBe(1);
     expect(twin.stderr).toMatch(/row 2 \(imp-1\): .*already used by product .* as "IMP-1"/);
+    expect(twin.stderr).toContain('1 of 1 row(s) failed (none was applied)');
+
+    await writeFile(file, 'sku,name,type\nIMP-J1,J,STANDARD\n');
+    const field = await fos('products', 'import', file, '--json', 'created,nope');
+    expect(field.code).toBe(2);
+    expect(field.stderr).toContain('unknown field "nope" in --json');
+    expect(await w.t.db.prisma.product.count({ where: { sku: 'IMP-J1' } })).toBe(0);
   });
 });

@@ -108,6 +108,15 @@ export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {
   return count;
 }
 
+/**
+ * A write whose answer the CLI makes itself (an import's summary) checks `--json` against that
+ * record's shape before it changes anything: an unknown field is a usage error, not a failure
+ * after the rows were applied.
+ */
+export async function checkRecordFields(ctx: Context, shape: Record<string, unknown>): Promise<void> {
+  checkFields(shape, (await resolveOutput(ctx)).fields);
+}
+
 /** Prints one record (get, create, update responses). */
 export async function printRecord(ctx: Context, record: unknown): Promise<void> {
   const { format, fields } = await resolveOutput(ctx);

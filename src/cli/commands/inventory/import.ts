@@ -5,7 +5,7 @@ import type { ApiClient } from '../../../client/api-client.js';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { CliError, exitCodeFor, UsageError } from '../../errors.js';
-import { printRecord } from '../../output/print.js';
+import { checkRecordFields, printRecord } from '../../output/print.js';
 import { readReference } from '../../shared/body.js';
 import { addFieldOptions, collectFields } from '../../shared/flags.js';
 import { commandOf, withExamples } from '../../shared/help.js';
@@ -75,6 +75,7 @@ export default function inventoryImport(ctx: Context): Command {
       applied: 0,
       adjustment_ids: [] as string[],
     };
+    await checkRecordFields(ctx, { ...summary, dry_run: true, lines: [] });
     if (!lines.length) {
       ctx.io.info('nothing to import: the file has no rows with a change');
       await printRecord(ctx, { ...summary, lines: [] });

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
-import { printRecord } from '../../output/print.js';
+import { checkRecordFields, printRecord } from '../../output/print.js';
 import { readReference } from '../../shared/body.js';
 import { commandOf, withExamples } from '../../shared/help.js';
 
@@ -51,6 +51,7 @@ export default function productsImport(ctx: Context): Command {
       failed: 0,
       failures: [] as { row: number; sku: string; detail: string }[],
     };
+    await checkRecordFields(ctx, summary);
     if (opts.dryRun) {
       ctx.io.info(`dry run: ${products.length} row(s) in ${summary.requests} request(s); nothing sent`);
       await printRecord(ctx, { ...summary, dry_run: true });
@@ -90,8 +91,9 @@ export default function productsImport(ctx: Context): Command {
         .slice(0, 10)
         .map((f) => `row ${f.row} (${f.sku}): ${f.detail}`)
         .join('\n  ');
+      const applied = summary.failed === products.length ? 'none was applied' : 'the others were applied';
       throw new CliError(
-        `${summary.failed} of ${products.length} row(s) failed (the others were applied):\n  ${shown}${summary.failed > 10 ? '\n  … see failures in the output' : ''}`,
+        `${summary.failed} of ${products.length} row(s) failed (${applied}):\n  ${shown}${summary.failed > 10 ? '\n  … see failures in the output' : ''}`,
       );
     }
     ctx.io.info(`imported ${products.length} row(s): ${summary.created} created, ${summary.updated} updated`);
