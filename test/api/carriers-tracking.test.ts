@@ -133,6 +133,32 @@ describe('void through the platform', () => {
     expect(res.statusCode, res.body).toBe(200);
     const tx = sh.transactions.at(-1)!;
     expect(sh.calls(/^\/refunds$/, 'POST').at(-1)!.body).toEqual({ transaction: tx.object_id, async: false });
+    expect(res.json().shipping_label).toMatchObject({ refund_status: 'SUBMITTED' }); // Shippo queued it
+
+    // Shippo's transaction_updated tells the outcome (here: refused); a wrong URL token changes nothing.
+    const raw = JSON.stringify({
+      event: 'transaction_updated',
+      test: true,
+      data: { object_id: tx.object_id, status: 'REFUNDREJECTED', tracking_number: tx.tracking_number },
+    });
+    const post = (q: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/carriers/${ids.sh}/webhooks?shippo_token=${q}`,
+        payload: raw,
+        headers: { 'content-type': 'application/json' },
+      });
+    const status = async () => (await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).refund_status;
+    expect((await post('wrong')).statusCode).toBe(401);
+    expect(await status()).toBe('SUBMITTED');
+    const ok = await post('sh-secret');
+    expect(ok.json()).toEqual({ received: true, applied: true });
+    expect(await status()).toBe('REJECTED');
+    const told = await t.db.prisma.outboxEvent.findMany({ where: { kind: 'shipping_label.refund_updated' } });
+    expect(told.filter((e) => (e.payload as any).package_id === p.id).map((e) => (e.payload as any).refund_status)).toEqual([
+      'REJECTED',
+      'REJECTED',
+    ]);
   });
 
   it('a manifested label is not voided and the platform is not asked', async () => {
@@ -223,6 +249,8 @@ describe('tracking webhooks', () => {
     const stale = await post({ 'shippo-auth-signature': shippoSignature('sh-secret', body, Math.floor(Date.now() / 1000) - 3600) });
     expect(stale.statusCode).toBe(401);
     expect((await post({}, '?shippo_token=wrong')).statusCode).toBe(401);
+    expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).shipment_status).toBe('LABEL_PRINTED');
+    expect(await t.db.prisma.trackingEvent.count({ where: { package_id: p.id } })).toBe(0);
     const ok = await post({ 'shippo-auth-signature': shippoSignature('sh-secret', body, Math.floor(Date.now() / 1000)) });
     expect(ok.statusCode, ok.body).toBe(200);
     expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).shipment_status).toBe('DELIVERED');
