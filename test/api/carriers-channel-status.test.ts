@@ -16,7 +16,8 @@ import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 // Issue 26 item 5: a carrier's tracking update of a parcel already shipped to a shop's customer
 // is pushed to that shop: Shopify gets a fulfillmentEventCreate on the fulfillment the fulfil's
 // push created (found by its tracking number), WooCommerce an order note. The label is bought
-// through the EasyPost double and the update arrives as its signed tracker webhook.
+// through the EasyPost double and the update arrives as its signed tracker webhook. A shop's
+// order is also address-verified through EasyPost when it comes in (item 6).
 
 let t: TestApp;
 let shopify: ShopifyDouble;
@@ -157,5 +158,31 @@ describe('carrier tracking pushed to the shop', () => {
       { order_id: '8101', body: { note: `Shipment ${code}: delivered — Delivered, front door`, customer_note: false } },
     ]);
     expect((await pushesOf(order.id)).map((p) => p.status)).toEqual(['PUSHED', 'PUSHED']);
+  });
+
+  it("a shop order's address is verified through EasyPost when it comes in; a refused one is held", async () => {
+    const shop = await connectShopify(t, merchant.teamId, shopify);
+    const before = ep.calls(/^\/v2\/addresses$/, 'POST').length;
+    const order = shopifyWebhookOrder(9201, [{ sku: 'LAMP-2', quantity: 1 }]);
+    order.shipping_address.address1 = '99 Invalid Zip Way';
+    order.shipping_address.zip = '22299';
+    ep.addressResults.set('99 Invalid Zip Way', {
+      success: false,
+      errors: [{ code: 'E.ADDRESS.NOT_FOUND', message: 'Address not found' }],
+    });
+    const res = await shopifyDelivery(t, shop.id, 'orders/create', order);
+    expect(res.statusCode, res.body).toBe(200);
+    const sent = ep.calls(/^\/v2\/addresses$/, 'POST');
+    expect(sent).toHaveLength(before + 1);
+    expect(sent.at(-1)!.body.address).toMatchObject({ street1: '99 Invalid Zip Way', zip: '22299' });
+    const row = await t.db.prisma.order.findFirstOrThrow({ where: { shop_id: shop.id, remote_id: 'gid://shopify/Order/9201' } });
+    const got = (await t.call('GET', `/v1/ops/orders/${row.id}`)).json();
+    expect(got).toMatchObject({ address_verified: false, address_verification_response: { verified: false } });
+    expect(got.order_fulfillment_holds.filter((h: any) => h.active)).toEqual([
+      expect.objectContaining({ reason: 'ADDRESS_VERIFICATION_FAILED', reason_notes: expect.stringContaining('Address not found') }),
+    ]);
+    // The same order delivered again (orders/updated) is an update: no second call, no second hold.
+    await shopifyDelivery(t, shop.id, 'orders/updated', order);
+    expect(ep.calls(/^\/v2\/addresses$/, 'POST')).toHaveLength(before + 1);
   });
 });

@@ -33,6 +33,7 @@ export default async function routes(app: FastifyInstance) {
         request.params.shop_id,
         request.headers,
         Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        { allowPrivate: app.allowPrivateWebhooks },
       ),
   );
 }
