@@ -5,6 +5,7 @@ import { easypostDouble, type EasyPostDouble } from '../helpers/easypost-double.
 import { shippoDouble, type ShippoDouble } from '../helpers/shippo-double.js';
 import { recoverPurchases } from '../../src/domain/fulfillment/labels.js';
 import { claimPurchase } from '../../src/domain/fulfillment/carriers/purchases.js';
+import { createWarehouse } from '../../src/domain/teams/teams.js';
 
 // Rates and labels through carrier integrations: rate shopping across EasyPost, Shippo and the
 // rate table in parallel (CHEAPEST, FASTEST, a named service), a slow platform cut off by the
@@ -391,5 +392,45 @@ describe('rate shopping across integrations', () => {
     expect((await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).tracking_code).toBe('UP123');
     await recoverPurchases(t.db, { allowPrivate: true });
     expect(ep.calls(new RegExp(`/v2/shipments/${sold.id}/refund`), 'POST')).toHaveLength(1);
+  });
+
+  it('an integration is asked only for its warehouses, and quotes only its enabled carriers', async () => {
+    const [elsewhere, uspsOnly] = await Promise.all([easypostDouble(), easypostDouble()]);
+    const other = (await createWarehouse(t.db, { team_id: t.teamId, name: 'Other warehouse' })).id;
+    const mk = async (body: object) => {
+      const r = await t.call('POST', '/v1/ops/carrier-integrations', { body });
+      expect(r.statusCode, r.body).toBe(201);
+      return r.json().id as string;
+    };
+    const scoped = await mk({
+      name: 'Elsewhere',
+      type: 'EASYPOST',
+      api_base_url: `${elsewhere.url}/v2`,
+      credentials: { api_key: elsewhere.apiKey },
+      warehouse_ids: [other],
+    });
+    const usps = await mk({
+      name: 'USPS only',
+      type: 'EASYPOST',
+      api_base_url: `${uspsOnly.url}/v2`,
+      credentials: { api_key: uspsOnly.apiKey },
+      enabled_carriers: ['usps'],
+    });
+    try {
+      const p = await newPackage();
+      const res = await call('POST', `/v1/ops/packages/${p.id}/label`, { rate_strategy: 'CHEAPEST', service_id: 'no_such_service' });
+      expect(res.statusCode, res.body).toBe(409);
+      const rates = res.json().rate_error_data.available_rates as any[];
+      expect(elsewhere.calls(/^\/v2\/shipments$/)).toHaveLength(0);
+      expect(rates.some((r) => r.carrier_integration_id === scoped)).toBe(false);
+      expect(uspsOnly.calls(/^\/v2\/shipments$/, 'POST')).toHaveLength(1);
+      expect(rates.filter((r) => r.carrier_integration_id === usps).map((r) => `${r.carrier_id}:${r.service_id}`)).toEqual([
+        'usps:GroundAdvantage',
+      ]);
+    } finally {
+      await t.call('POST', `/v1/ops/carrier-integrations/${scoped}/disable`);
+      await t.call('POST', `/v1/ops/carrier-integrations/${usps}/disable`);
+      await Promise.all([elsewhere.close(), uspsOnly.close()]);
+    }
   });
 });
