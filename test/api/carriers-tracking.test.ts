@@ -161,6 +161,27 @@ describe('void through the platform', () => {
     ]);
   });
 
+  it('a label of a disconnected integration is not voided until it is reconnected (the platform must refund it)', async () => {
+    const p = await labelled({ rate_strategy: 'CHEAPEST' });
+    expect(p.carrier_integration_id).toBe(ids.ep);
+    expect((await t.call('DELETE', `/v1/ops/carrier-integrations/${ids.ep}`)).statusCode).toBe(200);
+    try {
+      const refused = await t.call('POST', `/v1/ops/packages/${p.id}/label/void`);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().detail).toContain('is disconnected, so EasyPost cannot be asked');
+      expect((await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).voided_at).toBeNull();
+    } finally {
+      const back = await t.call('PATCH', `/v1/ops/carrier-integrations/${ids.ep}`, {
+        body: { credentials: { api_key: ep.apiKey, webhook_secret: 'ep-secret' }, enabled: true },
+      });
+      expect(back.statusCode, back.body).toBe(200);
+    }
+    const res = await t.call('POST', `/v1/ops/packages/${p.id}/label/void`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().shipping_label).toMatchObject({ refund_status: 'SUBMITTED' });
+    expect(ep.calls(new RegExp(`/v2/shipments/${p.shipping_label.remote_id}/refund`), 'POST')).toHaveLength(1);
+  });
+
   it('a manifested label is not voided and the platform is not asked', async () => {
     const p = await labelled({ rate_strategy: 'CHEAPEST' });
     await t.db.prisma.package.update({ where: { id: p.id }, data: { scan_form_id: 'sf-manifested' } });
