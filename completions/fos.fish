@@ -649,7 +649,7 @@ complete -c fos -n '__fos_at \'fos packages\'' -a 'get' -d 'Show one package (li
 complete -c fos -n '__fos_at \'fos packages\'' -a 'create' -d 'Pack items of a locked fulfillment order into a package'
 complete -c fos -n '__fos_at \'fos packages\'' -a 'update' -d 'Change a package (its type and fulfillment order cannot change)'
 complete -c fos -n '__fos_at \'fos packages\'' -a 'label' -d 'Attach a shipping label: upload an external one, or buy one by rate shopping; --print / --output fetch it'
-complete -c fos -n '__fos_at \'fos packages\'' -a 'get-label' -d 'Fetch the shipping label of a package (to reprint it): PDF, or ZPL with --format zpl'
+complete -c fos -n '__fos_at \'fos packages\'' -a 'get-label' -d 'Fetch the shipping label of a package (to reprint it): PDF, or ZPL with --label-format ZPL'
 complete -c fos -n '__fos_at \'fos packages\'' -a 'slip' -d 'Fetch the packing slip of a package (PDF); --with-label puts the label page first'
 complete -c fos -n '__fos_at \'fos packages\'' -a 'void-label' -d 'Void the shipping label of an unfulfilled package (refund SUBMITTED); the package can then be labelled again'
 complete -c fos -n '__fos_at \'fos packages\'' -a 'track' -d 'Tracking history of a package'\''s label, as its carrier platform reported it (oldest first)'

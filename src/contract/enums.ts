@@ -43,7 +43,7 @@ export const SORT_ORDERS = ['asc', 'desc'] as const;
 
 /** Every event kind; webhook endpoints subscribe to a list of these, or to '*'. */
 export const EVENT_KINDS = [
-  'tracking.push', // sales-channel tracking update after a fulfill; payload names the order (TrackingPushPayload)
+  'tracking.push', // sales-channel tracking update after a fulfill, or a carrier's later shipment_status; payload names the order (TrackingPushPayload)
   'order.created',
   'order.priority_changed',
   'order.updated',

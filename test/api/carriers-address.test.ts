@@ -7,7 +7,8 @@ import { easypostDouble, type EasyPostDouble } from '../helpers/easypost-double.
 // Address verification through EasyPost (spec 2.6): converting an order verifies its shipping
 // address and fills every address field and address_verification_response member; a failing
 // address holds the order (ADDRESS_VERIFICATION_FAILED); an unchanged address is not verified
-// twice (cached by address_hash); a locked address is left alone.
+// twice (cached by address_hash); a locked address is left alone; editing the address verifies
+// the new one, and an operator releases the hold once it is fixed.
 
 let t: TestApp;
 let ep: EasyPostDouble;
@@ -134,5 +135,43 @@ describe('address verification', () => {
     expect(locked.statusCode).toBe(200);
     expect(ep.calls(/^\/v2\/addresses$/, 'POST').length).toBe(before);
     expect(locked.json().address_hash).toBeNull();
+  });
+
+  it('editing the address verifies the new one; the operator releases the hold after the fix', async () => {
+    const o = await order({ ...ADDRESS, address1: '40 Edit Street' });
+    expect(o.address_verified).toBe(true);
+    ep.addressResults.set('7 Bad Zip Road', { success: false, errors: [{ code: 'E.ADDRESS.NOT_FOUND', message: 'ZIP does not match' }] });
+    ep.addressResults.set('8 Bad Zip Road', { success: false, errors: [{ code: 'E.ADDRESS.NOT_FOUND', message: 'ZIP does not match' }] });
+    const calls = () => ep.calls(/^\/v2\/addresses$/, 'POST');
+    const before = calls().length;
+    const patch = (address1: string, zip = '97201') =>
+      t.call('PATCH', `/v1/ops/orders/${o.id}`, { body: { shipping_address: { ...ADDRESS, address1, zip } } });
+
+    // A format-valid address the carrier refuses: verified through EasyPost, held.
+    const bad = await patch('7 Bad Zip Road', '97299');
+    expect(bad.statusCode, bad.body).toBe(200);
+    expect(calls()).toHaveLength(before + 1);
+    expect(calls().at(-1)!.body.address).toMatchObject({ street1: '7 Bad Zip Road', zip: '97299' });
+    expect(bad.json()).toMatchObject({
+      address_verified: false,
+      address_verification_response: { verified: false, errors: [{ code: 'E.ADDRESS.NOT_FOUND', message: 'ZIP does not match' }] },
+    });
+    const holds = (r: { json(): any }) => r.json().order_fulfillment_holds.filter((h: any) => h.active);
+    expect(holds(bad)).toEqual([expect.objectContaining({ reason: 'ADDRESS_VERIFICATION_FAILED' })]);
+
+    // Another failing address while the hold is open: verified, no second hold.
+    const worse = await patch('8 Bad Zip Road', '97298');
+    expect(calls()).toHaveLength(before + 2);
+    expect(holds(worse)).toHaveLength(1);
+
+    // Fixed: the earlier verified address comes from the cache (no call); the hold stays until an operator releases it.
+    const fixed = await patch('40 Edit Street');
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect(calls()).toHaveLength(before + 2);
+    expect(fixed.json()).toMatchObject({ address_verified: true, address_verification_response: { verified: true } });
+    const [hold] = holds(fixed);
+    const released = await t.call('POST', `/v1/ops/orders/${o.id}/holds/${hold.id}/release`);
+    expect(released.statusCode, released.body).toBe(200);
+    expect(holds(await t.call('GET', `/v1/ops/orders/${o.id}`))).toHaveLength(0);
   });
 });

@@ -5,6 +5,7 @@ import { easypostDouble, type EasyPostDouble } from '../helpers/easypost-double.
 import { shippoDouble, type ShippoDouble } from '../helpers/shippo-double.js';
 import { recoverPurchases } from '../../src/domain/fulfillment/labels.js';
 import { claimPurchase } from '../../src/domain/fulfillment/carriers/purchases.js';
+import { createWarehouse } from '../../src/domain/teams/teams.js';
 
 // Rates and labels through carrier integrations: rate shopping across EasyPost, Shippo and the
 // rate table in parallel (CHEAPEST, FASTEST, a named service), a slow platform cut off by the
@@ -249,7 +250,7 @@ describe('rate shopping across integrations', () => {
     expect(await t.db.prisma.labelPurchase.count({ where: { package_id: p.id } })).toBe(0);
   });
 
-  it('an international package sends customs info and keeps the commercial invoice', async () => {
+  async function internationalPackage() {
     const p = await newPackage({
       name: 'Ada L',
       address1: '10 Downing St',
@@ -268,6 +269,7 @@ describe('rate shopping across integrations', () => {
         incoterm: 'DDU',
         non_delivery_option: 'RETURN',
         customs_certify: true,
+        eel_pfc: 'NOEEI 30.37(a)',
       },
     });
     await t.db.prisma.packageLineItem.updateMany({
@@ -281,6 +283,11 @@ describe('rate shopping across integrations', () => {
         weight_unit: 'G',
       },
     });
+    return p;
+  }
+
+  it('an international package sends customs info and keeps the commercial invoice', async () => {
+    const p = await internationalPackage();
     const res = await call('POST', `/v1/ops/packages/${p.id}/label`, { carrier_id: 'usps', service_id: 'GroundAdvantage' });
     expect(res.statusCode, res.body).toBe(200);
     const created = ep.calls(/^\/v2\/shipments$/, 'POST').find((r) => r.body.shipment.reference === p.id)!;
@@ -290,6 +297,7 @@ describe('rate shopping across integrations', () => {
       customs_certify: true,
       non_delivery_option: 'return',
       restriction_type: 'none',
+      eel_pfc: 'NOEEI 30.37(a)',
       customs_items: [
         {
           description: 'Cotton T-shirt',
@@ -302,9 +310,60 @@ describe('rate shopping across integrations', () => {
         },
       ],
     });
+    expect(created.body.shipment.options).toEqual({ label_format: 'PDF', label_size: '4x6', incoterm: 'DDU' });
     const docs = await t.db.prisma.carrierDocument.findMany({ where: { package_id: p.id }, orderBy: { kind: 'asc' } });
     expect(docs.map((d) => d.kind)).toEqual(['COMMERCIAL_INVOICE', 'LABEL']);
     expect(Buffer.from(docs[0]!.bytes).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('an international package bought through Shippo sends a customs declaration and keeps its invoice', async () => {
+    const p = await internationalPackage();
+    const res = await call('POST', `/v1/ops/packages/${p.id}/label`, { service_id: 'dhl_express_worldwide' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ carrier_integration_id: ids.sh });
+    const declaration = (id: string) => sh.calls(/^\/shipments$/, 'POST').find((c) => c.body.metadata === id)!.body.customs_declaration;
+    expect(declaration(p.id)).toMatchObject({
+      contents_type: 'MERCHANDISE',
+      certify: true,
+      certify_signer: 'Pat Packer',
+      non_delivery_option: 'RETURN',
+      eel_pfc: 'NOEEI_30_37_a', // Shippo's code for the config's "NOEEI 30.37(a)"
+      incoterm: 'DDU',
+      items: [
+        {
+          description: 'Cotton T-shirt',
+          quantity: 1,
+          net_weight: '200',
+          mass_unit: 'g',
+          value_amount: '12.5',
+          value_currency: 'USD',
+          origin_country: 'US',
+          tariff_number: '6109.10',
+        },
+      ],
+    });
+    const docs = await t.db.prisma.carrierDocument.findMany({ where: { package_id: p.id }, orderBy: { kind: 'asc' } });
+    expect(docs.map((d) => d.kind)).toEqual(['COMMERCIAL_INVOICE', 'LABEL']);
+    expect(Buffer.from(docs[0]!.bytes).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // The spec's default incoterm (FAS) is not one of Shippo's: left out; an AES filing sends its ITN.
+    const q = await internationalPackage();
+    await call('PATCH', `/v1/ops/packages/${q.id}`, { config: { incoterm: 'FAS', eel_pfc: 'AES X20261125123456' } });
+    const aes = await call('POST', `/v1/ops/packages/${q.id}/label`, { service_id: 'dhl_express_worldwide' });
+    expect(aes.statusCode, aes.body).toBe(200);
+    const declared = declaration(q.id);
+    expect(declared).toMatchObject({ eel_pfc: 'AES_ITN', aes_itn: 'X20261125123456' });
+    expect(declared).not.toHaveProperty('incoterm');
+
+    // A form Shippo has no code for: Shippo's quote fails with a message naming the forms it takes.
+    const r = await internationalPackage();
+    await call('PATCH', `/v1/ops/packages/${r.id}`, { config: { eel_pfc: 'exempt' } });
+    const refused = await call('POST', `/v1/ops/packages/${r.id}/label`, { service_id: 'dhl_express_worldwide' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().rate_error_data.detailed_errors).toContainEqual({
+      carrier_type: 'shippo',
+      message: expect.stringContaining('Shippo cannot take eel_pfc "exempt": use NOEEI 30.37(a)'),
+    });
   });
 
   it('a label sold while the package was labelled another way is refunded at the platform, not retried forever', async () => {
@@ -333,5 +392,45 @@ describe('rate shopping across integrations', () => {
     expect((await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).tracking_code).toBe('UP123');
     await recoverPurchases(t.db, { allowPrivate: true });
     expect(ep.calls(new RegExp(`/v2/shipments/${sold.id}/refund`), 'POST')).toHaveLength(1);
+  });
+
+  it('an integration is asked only for its warehouses, and quotes only its enabled carriers', async () => {
+    const [elsewhere, uspsOnly] = await Promise.all([easypostDouble(), easypostDouble()]);
+    const other = (await createWarehouse(t.db, { team_id: t.teamId, name: 'Other warehouse' })).id;
+    const mk = async (body: object) => {
+      const r = await t.call('POST', '/v1/ops/carrier-integrations', { body });
+      expect(r.statusCode, r.body).toBe(201);
+      return r.json().id as string;
+    };
+    const scoped = await mk({
+      name: 'Elsewhere',
+      type: 'EASYPOST',
+      api_base_url: `${elsewhere.url}/v2`,
+      credentials: { api_key: elsewhere.apiKey },
+      warehouse_ids: [other],
+    });
+    const usps = await mk({
+      name: 'USPS only',
+      type: 'EASYPOST',
+      api_base_url: `${uspsOnly.url}/v2`,
+      credentials: { api_key: uspsOnly.apiKey },
+      enabled_carriers: ['usps'],
+    });
+    try {
+      const p = await newPackage();
+      const res = await call('POST', `/v1/ops/packages/${p.id}/label`, { rate_strategy: 'CHEAPEST', service_id: 'no_such_service' });
+      expect(res.statusCode, res.body).toBe(409);
+      const rates = res.json().rate_error_data.available_rates as any[];
+      expect(elsewhere.calls(/^\/v2\/shipments$/)).toHaveLength(0);
+      expect(rates.some((r) => r.carrier_integration_id === scoped)).toBe(false);
+      expect(uspsOnly.calls(/^\/v2\/shipments$/, 'POST')).toHaveLength(1);
+      expect(rates.filter((r) => r.carrier_integration_id === usps).map((r) => `${r.carrier_id}:${r.service_id}`)).toEqual([
+        'usps:GroundAdvantage',
+      ]);
+    } finally {
+      await t.call('POST', `/v1/ops/carrier-integrations/${scoped}/disable`);
+      await t.call('POST', `/v1/ops/carrier-integrations/${usps}/disable`);
+      await Promise.all([elsewhere.close(), uspsOnly.close()]);
+    }
   });
 });

@@ -133,6 +133,53 @@ describe('void through the platform', () => {
     expect(res.statusCode, res.body).toBe(200);
     const tx = sh.transactions.at(-1)!;
     expect(sh.calls(/^\/refunds$/, 'POST').at(-1)!.body).toEqual({ transaction: tx.object_id, async: false });
+    expect(res.json().shipping_label).toMatchObject({ refund_status: 'SUBMITTED' }); // Shippo queued it
+
+    // Shippo's transaction_updated tells the outcome (here: refused); a wrong URL token changes nothing.
+    const raw = JSON.stringify({
+      event: 'transaction_updated',
+      test: true,
+      data: { object_id: tx.object_id, status: 'REFUNDREJECTED', tracking_number: tx.tracking_number },
+    });
+    const post = (q: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/carriers/${ids.sh}/webhooks?shippo_token=${q}`,
+        payload: raw,
+        headers: { 'content-type': 'application/json' },
+      });
+    const status = async () => (await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).refund_status;
+    expect((await post('wrong')).statusCode).toBe(401);
+    expect(await status()).toBe('SUBMITTED');
+    const ok = await post('sh-secret');
+    expect(ok.json()).toEqual({ received: true, applied: true });
+    expect(await status()).toBe('REJECTED');
+    const told = await t.db.prisma.outboxEvent.findMany({ where: { kind: 'shipping_label.refund_updated' } });
+    expect(told.filter((e) => (e.payload as any).package_id === p.id).map((e) => (e.payload as any).refund_status)).toEqual([
+      'REJECTED',
+      'REJECTED',
+    ]);
+  });
+
+  it('a label of a disconnected integration is not voided until it is reconnected (the platform must refund it)', async () => {
+    const p = await labelled({ rate_strategy: 'CHEAPEST' });
+    expect(p.carrier_integration_id).toBe(ids.ep);
+    expect((await t.call('DELETE', `/v1/ops/carrier-integrations/${ids.ep}`)).statusCode).toBe(200);
+    try {
+      const refused = await t.call('POST', `/v1/ops/packages/${p.id}/label/void`);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().detail).toContain('is disconnected, so EasyPost cannot be asked');
+      expect((await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } })).voided_at).toBeNull();
+    } finally {
+      const back = await t.call('PATCH', `/v1/ops/carrier-integrations/${ids.ep}`, {
+        body: { credentials: { api_key: ep.apiKey, webhook_secret: 'ep-secret' }, enabled: true },
+      });
+      expect(back.statusCode, back.body).toBe(200);
+    }
+    const res = await t.call('POST', `/v1/ops/packages/${p.id}/label/void`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().shipping_label).toMatchObject({ refund_status: 'SUBMITTED' });
+    expect(ep.calls(new RegExp(`/v2/shipments/${p.shipping_label.remote_id}/refund`), 'POST')).toHaveLength(1);
   });
 
   it('a manifested label is not voided and the platform is not asked', async () => {
@@ -223,6 +270,8 @@ describe('tracking webhooks', () => {
     const stale = await post({ 'shippo-auth-signature': shippoSignature('sh-secret', body, Math.floor(Date.now() / 1000) - 3600) });
     expect(stale.statusCode).toBe(401);
     expect((await post({}, '?shippo_token=wrong')).statusCode).toBe(401);
+    expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).shipment_status).toBe('LABEL_PRINTED');
+    expect(await t.db.prisma.trackingEvent.count({ where: { package_id: p.id } })).toBe(0);
     const ok = await post({ 'shippo-auth-signature': shippoSignature('sh-secret', body, Math.floor(Date.now() / 1000)) });
     expect(ok.statusCode, ok.body).toBe(200);
     expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).shipment_status).toBe('DELIVERED');

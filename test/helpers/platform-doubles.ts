@@ -48,6 +48,8 @@ export interface ShopifyDouble {
   /** Fulfillment orders by order gid. */
   fulfillmentOrders: Map<string, any[]>;
   fulfillments: any[];
+  /** fulfillmentEventCreate inputs (shipment status updates). */
+  fulfillmentEvents: any[];
   inventorySets: any[];
   /** The next n GraphQL calls of an operation answer this HTTP status. */
   failNext(operation: string, n: number, status?: number): void;
@@ -62,8 +64,11 @@ export async function shopifyDouble(opts: { token: string }): Promise<ShopifyDou
     variants: [] as any[],
     fulfillmentOrders: new Map<string, any[]>(),
     fulfillments: [] as any[],
+    fulfillmentEvents: [] as any[],
     inventorySets: [] as any[],
   };
+  // Which order each created fulfillment belongs to (by its fulfillment orders), for order.fulfillments.
+  const owners: { id: string; order: string; number: string | null }[] = [];
   const page = (items: any[], first: number, after: string | null) => {
     const start = after ? Number(after) : 0;
     const nodes = items.slice(start, start + first);
@@ -80,17 +85,21 @@ export async function shopifyDouble(opts: { token: string }): Promise<ShopifyDou
     const v = body.variables ?? {};
     const op = /fulfillmentCreate\(/.test(q)
       ? 'fulfillmentCreate'
-      : /inventorySetQuantities\(/.test(q)
-        ? 'inventorySetQuantities'
-        : /fulfillmentOrders/.test(q)
-          ? 'fulfillmentOrders'
-          : /productVariants\(/.test(q)
-            ? 'productVariants'
-            : /orders\(/.test(q)
-              ? 'orders'
-              : /shop \{/.test(q)
-                ? 'shop'
-                : 'unknown';
+      : /fulfillmentEventCreate\(/.test(q)
+        ? 'fulfillmentEventCreate'
+        : /fulfillments\(/.test(q)
+          ? 'orderFulfillments'
+          : /inventorySetQuantities\(/.test(q)
+            ? 'inventorySetQuantities'
+            : /fulfillmentOrders/.test(q)
+              ? 'fulfillmentOrders'
+              : /productVariants\(/.test(q)
+                ? 'productVariants'
+                : /orders\(/.test(q)
+                  ? 'orders'
+                  : /shop \{/.test(q)
+                    ? 'shop'
+                    : 'unknown';
     const fail = failures.get(op);
     if (fail && fail.n > 0) {
       fail.n--;
@@ -122,10 +131,41 @@ export async function shopifyDouble(opts: { token: string }): Promise<ShopifyDou
           }
         }
         d.fulfillments.push(f);
+        const fid = `gid://shopify/Fulfillment/${d.fulfillments.length}`;
+        const foId = f.lineItemsByFulfillmentOrder[0]?.fulfillmentOrderId;
+        const order = [...d.fulfillmentOrders].find(([, fos]) => fos.some((x) => x.id === foId))?.[0] ?? '';
+        owners.push({ id: fid, order, number: f.trackingInfo?.number ?? null });
         return json(res, 200, {
           data: {
             fulfillmentCreate: {
-              fulfillment: { id: `gid://shopify/Fulfillment/${d.fulfillments.length}`, status: 'SUCCESS' },
+              fulfillment: { id: fid, status: 'SUCCESS' },
+              userErrors: [],
+            },
+          },
+        });
+      }
+      case 'orderFulfillments': {
+        const mine = owners
+          .filter((o) => o.order === v.id)
+          .map((o) => ({ id: o.id, trackingInfo: o.number ? [{ number: o.number }] : [] }));
+        return json(res, 200, { data: { order: d.fulfillmentOrders.has(v.id) ? { fulfillments: mine } : null } });
+      }
+      case 'fulfillmentEventCreate': {
+        const e = v.fulfillmentEvent;
+        if (!owners.some((o) => o.id === e.fulfillmentId))
+          return json(res, 200, {
+            data: {
+              fulfillmentEventCreate: {
+                fulfillmentEvent: null,
+                userErrors: [{ field: ['fulfillmentId'], message: 'Fulfillment does not exist' }],
+              },
+            },
+          });
+        d.fulfillmentEvents.push(e);
+        return json(res, 200, {
+          data: {
+            fulfillmentEventCreate: {
+              fulfillmentEvent: { id: `gid://shopify/FulfillmentEvent/${d.fulfillmentEvents.length}`, status: e.status },
               userErrors: [],
             },
           },

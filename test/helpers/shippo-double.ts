@@ -100,7 +100,10 @@ export async function shippoDouble(apiKey = 'shippo_test_fos_key'): Promise<Ship
         metadata: b.metadata ?? '',
         test: true,
         extra: {},
-        customs_declaration: b.customs_declaration ? { object_id: oid(), ...b.customs_declaration } : undefined,
+        // Shippo answers the declaration with its items as object ids (what fos sent: calls()).
+        customs_declaration: b.customs_declaration
+          ? { object_id: oid(), ...b.customs_declaration, items: b.customs_declaration.items.map(() => oid()) }
+          : undefined,
         rates: [
           rate('USPS', 'Priority Mail', 'usps_priority', '7.25', 2),
           rate('DHL Express', 'Express Worldwide', 'dhl_express_worldwide', '42.00', 1),

@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import { placeHold } from '../orders/holds.js';
 import { getOrder } from '../orders/orders.js';
 import { convertDraftOrder } from '../orders/convert.js';
+import { editOrder, type OrderEdit } from '../orders/edit.js';
 import { easypostClient } from '../fulfillment/carriers/easypost.js';
 import { platformError } from '../fulfillment/carriers/platform.js';
 import { asAddress, type Address } from '../fulfillment/lookups.js';
@@ -81,7 +82,7 @@ async function verifyRemote(db: Db, teamId: string, a: Address, hash: string, po
   if (!row) return null;
   let answer: any;
   try {
-    answer = await easypostClient(row, policy, 15_000).Address.create({
+    answer = await easypostClient(row, policy, policy.verifyTimeoutMs ?? 15_000).Address.create({
       street1: a.address1,
       street2: a.address2 ?? undefined,
       city: a.city,
@@ -141,6 +142,9 @@ async function record(db: Db, orderId: string, hash: string, r: Response) {
       },
     });
     if (!count || r.verified) return;
+    // An edit to another failing address while the first hold is still open adds no second hold.
+    const open = await tx.orderFulfillmentHold.count({ where: { order_id: orderId, active: true, reason: 'ADDRESS_VERIFICATION_FAILED' } });
+    if (open) return;
     const why =
       r.errors
         .map((e: { message: string }) => e.message)
@@ -181,5 +185,23 @@ export async function convertAndVerify(
   log?: { warn(o: object, m: string): void },
 ) {
   const order = await convertDraftOrder(db, teamId, draftId);
+  return (await verifyAfterConvert(db, teamId, order as { id: string; config?: unknown }, policy, log)) ?? order;
+}
+
+/**
+ * Editing an order's shipping address verifies the new one like a conversion does. The edit stores
+ * the offline format check's hash, never the platform's, so the compare-and-set in record() lets
+ * this verification land (from the cache when the address was verified before).
+ */
+export async function editAndVerify(
+  db: Db,
+  teamId: string,
+  orderId: string,
+  edit: OrderEdit,
+  policy: OutboundPolicy,
+  log?: { warn(o: object, m: string): void },
+) {
+  const order = await editOrder(db, teamId, orderId, edit);
+  if (!edit.shipping_address) return order;
   return (await verifyAfterConvert(db, teamId, order as { id: string; config?: unknown }, policy, log)) ?? order;
 }

@@ -14,6 +14,8 @@ export interface OutboundPolicy {
   allowPrivate?: boolean;
   /** Per-provider timeout of rate requests (ms). */
   rateTimeoutMs?: number;
+  /** Timeout of an address verification call (ms; default 15 s). */
+  verifyTimeoutMs?: number;
 }
 
 export const PRIVATE_CARRIER_HINT =

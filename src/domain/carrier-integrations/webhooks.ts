@@ -1,6 +1,6 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
-import { enqueueForParties } from '../events/outbox.js';
+import { enqueueEvent, enqueueForParties } from '../events/outbox.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { credentialsOf } from './integrations.js';
@@ -11,8 +11,10 @@ import { dedupeKey, fromEasyPost, fromShippo, type TrackEntry, type TrackerUpdat
 // The signature is checked on the raw body first (signatures.ts); a bad one changes nothing
 // (401). Tracking events are recorded once each (dedupe_key) and the label's shipment_status
 // follows the newest event, so events arriving out of order never move it back; each change
-// emits shipment.status_changed to the fulfiller and the merchant team (a sales-channel pusher
-// consumes the same event). Refund events move refund_status (SUBMITTED -> REFUNDED/REJECTED).
+// emits shipment.status_changed to the fulfiller and the merchant team, and, for a fulfilled
+// order that came from a shop, a tracking.push carrying the new shipment_status that the outbox
+// sends to the shop (src/domain/channels/tracking.ts). Refund events move refund_status
+// (SUBMITTED -> REFUNDED/REJECTED).
 
 export interface WebhookRequest {
   body: string;
@@ -142,7 +144,37 @@ async function recordTracking(tx: TxClient, teamId: string, integrationId: strin
     message: newest.message,
     occurred_at: newest.occurred_at,
   });
+  await pushToShop(tx, label, newest);
   return true;
+}
+
+/** The shop that sold a fulfilled order hears of the new status (a tracking.push the outbox sends). */
+async function pushToShop(
+  tx: TxClient,
+  label: {
+    fulfiller_team_id: string;
+    tracking_code: string | null;
+    tracking_url: string | null;
+    carrier_name: string | null;
+    package: { id: string; fulfillment: { id: string; order_id: string } | null };
+  },
+  newest: { status: string; message: string | null; occurred_at: Date },
+) {
+  const f = label.package.fulfillment;
+  if (!f) return; // not shipped yet: the fulfil's own push carries the tracking
+  const order = await tx.order.findUnique({
+    where: { id: f.order_id },
+    select: { id: true, order_number: true, remote_id: true, shop_id: true },
+  });
+  if (!order?.shop_id) return;
+  await enqueueEvent(tx, label.fulfiller_team_id, 'tracking.push', {
+    shipment_status: newest.status,
+    message: newest.message,
+    occurred_at: newest.occurred_at.toISOString(),
+    tracking: { tracking_code: label.tracking_code, tracking_url: label.tracking_url, carrier: label.carrier_name },
+    order: { id: order.id, order_number: order.order_number, remote_id: order.remote_id },
+    fulfillment: { id: f.id, package_id: label.package.id },
+  });
 }
 
 export async function listTrackingEvents(db: Db, teamId: string, packageId: string, page: PageRequest) {

@@ -1,7 +1,14 @@
 import type { ShopConnection } from '../../db/types.js';
 import { openJson, sealJson } from '../secrets/secret-box.js';
 import { ChannelCallError, type ChannelEnv } from './http.js';
-import { checkShopify, shopifyFulfill, shopifyOrdersPage, shopifySetAvailable, shopifyVariantsPage } from './shopify.js';
+import {
+  checkShopify,
+  shopifyFulfill,
+  shopifyOrdersPage,
+  shopifySetAvailable,
+  shopifyShipmentEvent,
+  shopifyVariantsPage,
+} from './shopify.js';
 import type {
   ChannelOrder,
   ChannelVariant,
@@ -9,10 +16,11 @@ import type {
   ConnectionSettings,
   Credentials,
   OpenConnection,
+  ShipmentUpdate,
   ShippedLine,
   TrackingInfo,
 } from './types.js';
-import { checkWoo, wooFulfill, wooOrdersPage, wooSetStock, wooVariantsPage } from './woocommerce.js';
+import { checkWoo, wooCall, wooFulfill, wooOrdersPage, wooSetStock, wooVariantsPage } from './woocommerce.js';
 
 // One entry point per operation for both connectors, so intake, sync and pushes never branch
 // on the platform themselves. Pages are addressed by an opaque token: Shopify's GraphQL cursor,
@@ -53,6 +61,13 @@ export interface Connector {
     tracking: TrackingInfo,
     complete: boolean,
   ): Promise<string>;
+  /** A shipped parcel's newer status; null when the shop has nothing it could attach it to. */
+  shipmentStatus(
+    conn: OpenConnection,
+    env: ChannelEnv,
+    order: { remote_id: string; order_number: string },
+    u: ShipmentUpdate,
+  ): Promise<string | null>;
   setStock(
     conn: OpenConnection,
     env: ChannelEnv,
@@ -73,6 +88,10 @@ const shopify: Connector = {
   async fulfill(conn, env, order, lines, tracking) {
     const r = await shopifyFulfill(conn, env, order.remote_id, lines, tracking);
     return `Shopify fulfillment ${r.fulfillment_id} created for ${order.order_number}`;
+  },
+  async shipmentStatus(conn, env, order, u) {
+    const r = await shopifyShipmentEvent(conn, env, order.remote_id, u);
+    return r && `Shopify fulfillment ${r.fulfillment_id} of ${order.order_number}: event ${r.status}`;
   },
   async setStock(conn, env, items) {
     const withItem = items.filter((i) => i.inventory_item_id);
@@ -99,6 +118,13 @@ const woocommerce: Connector = {
     const note = `Shipped${tracking.company ? ` with ${tracking.company}` : ''}: tracking number ${tracking.number ?? '(none)'}${tracking.url ? ` — ${tracking.url}` : ''}`;
     await wooFulfill(conn, env, order.remote_id, note, complete);
     return `WooCommerce order ${order.remote_id}: tracking note added${complete ? ', status completed' : ''}`;
+  },
+  async shipmentStatus(conn, env, order, u) {
+    // WooCommerce has no shipment states of its own: an order note, like the tracking.
+    const status = u.status.toLowerCase().replace(/_/g, ' ');
+    const note = `Shipment ${u.tracking_code}: ${status}${u.message ? ` — ${u.message}` : ''}`;
+    await wooCall(conn, env, 'post', `orders/${order.remote_id}/notes`, { note, customer_note: conn.settings.notify_customer });
+    return `WooCommerce order ${order.remote_id}: note "${note}" added`;
   },
   async setStock(conn, env, items) {
     for (const i of items) await wooSetStock(conn, env, i.listing_id ?? i.remote_id, i.remote_id, i.quantity);

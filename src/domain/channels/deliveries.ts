@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import type { ChannelDelivery, Db, Shop } from '../../db/types.js';
 import type { Principal } from '../keys/principal.js';
 import { DomainError, notFound } from '../errors.js';
@@ -34,7 +35,13 @@ export function verifyPlatformSignature(secret: string, body: Buffer, signature:
 const refused = () => new DomainError('unauthorized', 'The webhook signature does not verify for this shop.');
 
 /** Verifies, stores and processes one delivery; throws 401 (nothing changed) when it does not verify. */
-export async function receiveChannelWebhook(db: Db, shopId: string, headers: Record<string, unknown>, body: Buffer) {
+export async function receiveChannelWebhook(
+  db: Db,
+  shopId: string,
+  headers: Record<string, unknown>,
+  body: Buffer,
+  policy: OutboundPolicy = {},
+) {
   const row = /^[0-9a-f-]{36}$/i.test(shopId) ? await db.prisma.shopConnection.findUnique({ where: { shop_id: shopId } }) : null;
   if (!row || !row.active) throw refused();
   const shopify = row.shop_type === 'SHOPIFY';
@@ -66,16 +73,16 @@ export async function receiveChannelWebhook(db: Db, shopId: string, headers: Rec
       },
     });
   });
-  const done = await processDelivery(db, delivery);
+  const done = await processDelivery(db, delivery, policy);
   return { status: done.status, delivery_id: delivery.id };
 }
 
 /** Takes a stored delivery in; the outcome (PROCESSED, IGNORED or FAILED with the reason) is written on it. */
-export async function processDelivery(db: Db, delivery: ChannelDelivery) {
+export async function processDelivery(db: Db, delivery: ChannelDelivery, policy: OutboundPolicy = {}) {
   const shop = await db.prisma.shop.findUniqueOrThrow({ where: { id: delivery.shop_id } });
   let outcome: { status: string; error: string | null; order_id: string | null; remote_id: string | null };
   try {
-    outcome = await handle(db, shop, delivery.topic, delivery.body);
+    outcome = await handle(db, shop, delivery.topic, delivery.body, policy);
   } catch (err) {
     outcome = { status: 'FAILED', error: String((err as Error)?.message ?? err).slice(0, 500), order_id: null, remote_id: null };
   }
@@ -85,7 +92,7 @@ export async function processDelivery(db: Db, delivery: ChannelDelivery) {
   });
 }
 
-async function handle(db: Db, shop: Shop, topic: string, raw: string) {
+async function handle(db: Db, shop: Shop, topic: string, raw: string, policy: OutboundPolicy) {
   const known = shop.shop_type === 'SHOPIFY' ? SHOPIFY_TOPICS : WOO_TOPICS;
   if (!known.includes(topic))
     return { status: 'IGNORED', error: `topic ${topic} is not handled (fos takes ${known.join(', ')})`, order_id: null, remote_id: null };
@@ -105,7 +112,7 @@ async function handle(db: Db, shop: Shop, topic: string, raw: string) {
   }
   const order = shop.shop_type === 'SHOPIFY' ? orderFromWebhook(body) : orderFromWoo(body);
   if (topic === 'orders/cancelled') order.cancelled = true;
-  const r = await intakeOrder(db, shop, order);
+  const r = await intakeOrder(db, shop, order, policy);
   return {
     status: r.action === 'ignored' ? 'IGNORED' : 'PROCESSED',
     error: r.action === 'ignored' ? 'cancelled before it reached fos' : null,
@@ -153,9 +160,9 @@ export async function listDeliveries(db: Db, p: Principal, shopId: string, q: { 
 }
 
 /** Processes a stored delivery again (after fixing what made it fail); idempotent like every intake. */
-export async function replayDelivery(db: Db, p: Principal, shopId: string, deliveryId: string) {
+export async function replayDelivery(db: Db, p: Principal, shopId: string, deliveryId: string, policy: OutboundPolicy = {}) {
   const shop = await db.prisma.shop.findFirst({ where: { id: shopId, ...shopScope(p) }, select: { id: true } });
   const delivery = shop ? await db.prisma.channelDelivery.findFirst({ where: { id: deliveryId, shop_id: shopId } }) : null;
   if (!delivery) throw notFound('Delivery', deliveryId);
-  return deliveryView(await processDelivery(db, delivery));
+  return deliveryView(await processDelivery(db, delivery, policy));
 }

@@ -10,6 +10,8 @@ import { planOrder, writeOrder, type SoldLine } from '../orders/place.js';
 import { inTransaction } from '../orders/tx.js';
 import { dialectOf } from '../../db/dialect.js';
 import { cancelFromChannel } from './cancel.js';
+import { verifyAfterConvert } from '../carrier-integrations/address-verification.js';
+import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import type { ChannelOrder } from './types.js';
 
 // Channel order -> fos order, the one intake of webhooks, sync and replays. Idempotent by
@@ -157,8 +159,21 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
   });
 }
 
+/** A new channel order's address goes through the team's EasyPost verification like a converted draft's. */
+async function createAndVerify(db: Db, shop: Shop, o: ChannelOrder, policy: OutboundPolicy) {
+  const id = await createFromChannel(db, shop, o);
+  const { config } = await db.prisma.order.findUniqueOrThrow({ where: { id }, select: { config: true } });
+  await verifyAfterConvert(db, shop.fulfiller_team_id!, { id, config }, policy);
+  return id;
+}
+
 /** Takes one channel order in; returns what happened and the fos order id. */
-export async function intakeOrder(db: Db, shop: Shop, o: ChannelOrder): Promise<{ action: IntakeAction; order_id: string | null }> {
+export async function intakeOrder(
+  db: Db,
+  shop: Shop,
+  o: ChannelOrder,
+  policy: OutboundPolicy = {},
+): Promise<{ action: IntakeAction; order_id: string | null }> {
   if (!shop.fulfiller_team_id) throw new Error(`shop ${shop.id} has no fulfiller team to receive its orders`);
   const find = () =>
     db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: o.remote_id } }, select: { id: true } });
@@ -166,7 +181,7 @@ export async function intakeOrder(db: Db, shop: Shop, o: ChannelOrder): Promise<
   if (existing) return { action: await updateFromChannel(db, shop, existing.id, o), order_id: existing.id };
   if (o.cancelled) return { action: 'ignored', order_id: null }; // cancelled before fos ever saw it
   try {
-    return { action: 'created', order_id: await createFromChannel(db, shop, o) };
+    return { action: 'created', order_id: await createAndVerify(db, shop, o, policy) };
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     // Another delivery (or replica) created it first: this one is an update of that order.

@@ -1,7 +1,15 @@
 import { createAdminApiClient } from '@shopify/admin-api-client';
 import { ChannelCallError, describeNetworkError, policyFetch, type ChannelEnv } from './http.js';
 import { orderFromGraphql, orderGid, variantFromGraphql } from './shopify-map.js';
-import type { ChannelOrder, ChannelVariant, OpenConnection, ShippedLine, ShopifyCredentials, TrackingInfo } from './types.js';
+import type {
+  ChannelOrder,
+  ChannelVariant,
+  OpenConnection,
+  ShipmentUpdate,
+  ShippedLine,
+  ShopifyCredentials,
+  TrackingInfo,
+} from './types.js';
 
 // Shopify connector over the official @shopify/admin-api-client (GraphQL Admin API). The client
 // always builds https://<shop domain>/admin/api/<version>/graphql.json; its customFetchApi hook
@@ -197,6 +205,43 @@ export function setQuantitiesInput(apiVersion: string, locationId: string, items
       ...(casField ? { changeFromQuantity: null } : {}),
     })),
   };
+}
+
+// fos shipment_status -> Shopify FulfillmentEventStatus (RETURN_TO_SENDER has none: FAILURE).
+const EVENT_STATUS: Record<string, string> = {
+  PRE_TRANSIT: 'CONFIRMED',
+  IN_TRANSIT: 'IN_TRANSIT',
+  OUT_FOR_DELIVERY: 'OUT_FOR_DELIVERY',
+  DELIVERED: 'DELIVERED',
+  RETURN_TO_SENDER: 'FAILURE',
+  FAILURE: 'FAILURE',
+};
+
+/**
+ * Shipment status out: a fulfillmentEventCreate on the order's fulfillment that carries the
+ * tracking number (the one the fulfil's push created). Null when there is none to update.
+ */
+export async function shopifyShipmentEvent(conn: OpenConnection, env: ChannelEnv, orderId: string, u: ShipmentUpdate) {
+  const status = EVENT_STATUS[u.status];
+  if (!status) return null;
+  const data = await shopifyGraphql(
+    conn,
+    env,
+    `query OrderFulfillments($id: ID!) { order(id: $id) { fulfillments(first: 50) { id trackingInfo(first: 10) { number } } } }`,
+    { id: orderGid(orderId) },
+  );
+  const fulfillments = (data.order?.fulfillments ?? []) as { id: string; trackingInfo: { number: string | null }[] }[];
+  const f = fulfillments.find((x) => x.trackingInfo.some((t) => t.number === u.tracking_code));
+  if (!f) return null;
+  const res = await shopifyGraphql(
+    conn,
+    env,
+    `mutation fulfillmentEventCreate($fulfillmentEvent: FulfillmentEventInput!) {
+    fulfillmentEventCreate(fulfillmentEvent: $fulfillmentEvent) { fulfillmentEvent { id status } userErrors { field message } } }`,
+    { fulfillmentEvent: { fulfillmentId: f.id, status, message: u.message ?? undefined, happenedAt: u.occurred_at ?? undefined } },
+  );
+  userErrors('fulfillmentEventCreate', res.fulfillmentEventCreate.userErrors);
+  return { fulfillment_id: f.id, status };
 }
 
 /** Stock out: the available quantity of inventory items at the shop's mapped location. */

@@ -50,7 +50,7 @@ async function pullOrders(db: Db, shop: Shop, conn: OpenConnection, env: Channel
     const p = await connector.orders(conn, env, since, token);
     for (const o of p.items) {
       try {
-        s.orders[(await intakeOrder(db, shop, o)).action]++;
+        s.orders[(await intakeOrder(db, shop, o, { allowPrivate: env.allowPrivate })).action]++;
       } catch (err) {
         s.orders.failed++;
         s.errors.push(`order ${o.order_number}: ${(err as Error).message}`);

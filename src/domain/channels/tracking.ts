@@ -1,4 +1,4 @@
-import type { Db } from '../../db/types.js';
+import type { Db, ShopConnection } from '../../db/types.js';
 import { ShopType } from '../../db/types.js';
 import {
   NO_CONNECTOR,
@@ -16,8 +16,14 @@ import { ChannelCallError, type ChannelEnv } from './http.js';
 // then `completed` once every line has shipped). PUSHED is returned only when the platform
 // answered success; a failure throws, so the outbox retries it with backoff, and the platform's
 // message is kept on a channel_pushes row (shown on the order) and on the connection's health.
+// A tracking.push with a shipment_status (a carrier's later scan) is a status update instead:
+// Shopify fulfillmentEventCreate on the fulfillment with that tracking number, WooCommerce a note.
 
 interface PushPayload {
+  /** Set on a carrier's status update of an already shipped parcel (carrier-integrations/webhooks.ts). */
+  shipment_status?: string;
+  message?: string | null;
+  occurred_at?: string | null;
   tracking?: { tracking_code?: string | null; tracking_url?: string | null; carrier?: string | null };
   fulfillment?: { line_items?: { remote_id: string | null; quantity: number }[] };
 }
@@ -42,6 +48,7 @@ async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
   if (!order.remote_id)
     return { status: 'SKIPPED' as const, detail: `Order ${order.order_number} did not come from ${push.shop_type}: nothing was sent.` };
   const p = push.payload as PushPayload;
+  if (p.shipment_status) return pushStatus(row, env, { remote_id: order.remote_id, order_number: order.order_number }, p);
   const lines = (p.fulfillment?.line_items ?? [])
     .filter((l) => l.remote_id)
     .map((l) => ({ remote_id: l.remote_id!, quantity: l.quantity }));
@@ -63,6 +70,20 @@ async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
     (open._sum.remaining_quantity ?? 0) === 0,
   );
   return { status: 'PUSHED' as const, detail };
+}
+
+async function pushStatus(row: ShopConnection, env: ChannelEnv, order: { remote_id: string; order_number: string }, p: PushPayload) {
+  const code = p.tracking?.tracking_code;
+  const detail = code
+    ? await connectorFor(row.shop_type).shipmentStatus(openConnection(row), env, order, {
+        tracking_code: code,
+        status: p.shipment_status!,
+        message: p.message ?? null,
+        occurred_at: p.occurred_at ?? null,
+      })
+    : null;
+  if (detail) return { status: 'PUSHED' as const, detail };
+  return { status: 'SKIPPED' as const, detail: `${row.shop_type} has no fulfillment of ${order.order_number} with tracking ${code}.` };
 }
 
 function platformAdapter(db: Db, env: ChannelEnv): SalesChannelAdapter {

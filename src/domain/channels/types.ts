@@ -104,6 +104,14 @@ export interface TrackingInfo {
   company: string | null;
 }
 
+/** A carrier's newer status of a shipped parcel (fos shipment_status), for the shop. */
+export interface ShipmentUpdate {
+  tracking_code: string;
+  status: string;
+  message: string | null;
+  occurred_at: string | null;
+}
+
 export interface ShippedLine {
   remote_id: string;
   quantity: number;

@@ -178,7 +178,10 @@ export default async function routes(app: FastifyInstance) {
           response: { 200: ChannelDeliverySchema },
         },
       },
-      async (request) => replayDelivery(app.db, request.principal, request.params.shop_id, request.params.delivery_id),
+      async (request) =>
+        replayDelivery(app.db, request.principal, request.params.shop_id, request.params.delivery_id, {
+          allowPrivate: app.allowPrivateWebhooks,
+        }),
     );
   }
 }

@@ -10,7 +10,9 @@ import { packagePath } from './fields.js';
 // printed or written to a pipe (src/cli/shared/documents.ts).
 
 export function packagesGetLabel(ctx: Context): Command {
-  const cmd = new Command('get-label').description('Fetch the shipping label of a package (to reprint it): PDF, or ZPL with --format zpl');
+  const cmd = new Command('get-label').description(
+    'Fetch the shipping label of a package (to reprint it): PDF, or ZPL with --label-format ZPL',
+  );
   addArguments(cmd, ['<package-id>']);
   cmd.addOption(
     enumOption(

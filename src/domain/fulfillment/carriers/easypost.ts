@@ -126,7 +126,8 @@ export class EasyPostCarrier implements CarrierAdapter {
           from_address: compact(platformAddress(pkg.from)),
           parcel: compact({ length: p.length, width: p.width, height: p.height, weight: p.weight_oz }),
           reference: pkg.id,
-          options: { label_format: pkg.label_format ?? 'PDF', label_size: '4x6' },
+          // EasyPost takes the incoterm as a shipment option, not in customs_info.
+          options: compact({ label_format: pkg.label_format ?? 'PDF', label_size: '4x6', incoterm: customs?.incoterm ?? null }),
           customs_info: customs ? customsInfo(customs) : null,
         }),
       );

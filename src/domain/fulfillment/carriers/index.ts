@@ -1,6 +1,7 @@
 import type { CarrierIntegration, Db, TxClient } from '../../../db/types.js';
 import { BUILT_IN_TABLE } from '../../carrier-integrations/integrations.js';
 import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
+import { conflict } from '../../errors.js';
 import { EasyPostCarrier } from './easypost.js';
 import { ShippoCarrier } from './shippo.js';
 import { TableCarrier } from './table.js';
@@ -42,5 +43,12 @@ export async function carrierAdapters(
 export async function adapterById(client: Client, teamId: string, integrationId: string | null, policy: OutboundPolicy = {}) {
   if (!integrationId || integrationId === BUILT_IN_TABLE.id) return null;
   const row = await client.carrierIntegration.findFirst({ where: { id: integrationId, team_id: teamId } });
+  // Disconnected (credentials erased): the platform cannot be asked, and acting without it would
+  // void a label it never refunds or lose one it sold. Reconnecting lets the same call through.
+  if (row && row.type !== 'TABLE' && !row.credentials_sealed)
+    throw conflict(
+      `Carrier integration "${row.name}" (${row.id}) is disconnected, so ${row.type === 'EASYPOST' ? 'EasyPost' : 'Shippo'} cannot be asked: ` +
+        `reconnect it with its API key (fos carriers update ${row.id} --api-key …) and retry.`,
+    );
   return row ? adapterOf(client, row, policy) : null;
 }

@@ -18,6 +18,7 @@ import type {
   RefundState,
 } from './types.js';
 import { amountOf } from './units.js';
+import { shippoEelPfc, shippoIncoterm } from './customs.js';
 
 // Shippo through its official client (shippo), pointed at the integration's api_base_url (the
 // client's serverURL) and speaking through fos's outbound policy (its httpClient's fetcher).
@@ -60,13 +61,13 @@ export function shippoClient(
 
 const customsDeclaration = (c: CustomsInfo) =>
   compact({
-    contentsType: c.contents_type,
+    contentsType: c.contents_type.toUpperCase(),
     contentsExplanation: c.contents_explanation ?? undefined,
     certify: c.certify,
     certifySigner: c.signer,
-    nonDeliveryOption: c.non_delivery_option,
-    eelPfc: c.eel_pfc ?? undefined,
-    incoterm: c.incoterm ?? undefined,
+    nonDeliveryOption: c.non_delivery_option.toUpperCase(),
+    ...shippoEelPfc(c.eel_pfc),
+    incoterm: shippoIncoterm(c.incoterm),
     items: c.items.map((i) =>
       compact({
         description: i.description,
@@ -101,6 +102,7 @@ export class ShippoCarrier implements CarrierAdapter {
 
   async rate(pkg: RatePackage, to: Address, customs?: CustomsInfo | null): Promise<RateQuote> {
     const p = parcelOf(pkg);
+    const declaration = customs ? customsDeclaration(customs) : null; // a 409 of its own, outside the platform's errors
     let s: Json;
     try {
       s = await this.client.shipments.create({
@@ -118,7 +120,7 @@ export class ShippoCarrier implements CarrierAdapter {
             massUnit: 'oz',
           }) as Json,
         ],
-        ...(customs ? { customsDeclaration: customsDeclaration(customs) } : {}),
+        ...(declaration ? { customsDeclaration: declaration } : {}),
       });
     } catch (err) {
       throw platformError('Shippo', err);

@@ -9,7 +9,7 @@ import { fetchList } from './list-fetch.js';
 import { cancelOrder } from '../../../domain/orders/cancel.js';
 import { listOrderHolds, placeOrderHold, releaseOrderHold } from '../../../domain/orders/hold-actions.js';
 import { CancelBody, HoldBody, HoldParams, HoldSchema, OrderEditBody } from '../../../contract/order-exceptions.js';
-import { editOrder } from '../../../domain/orders/edit.js';
+import { editAndVerify } from '../../../domain/carrier-integrations/address-verification.js';
 
 // Orders of the caller's fulfiller team (spec 4.5). Orders of other teams answer 404.
 
@@ -215,7 +215,8 @@ export default async function routes(app: FastifyInstance) {
         tags,
         summary: 'Edit an open order (shipping address, shipping method, note, tags, lock_address, line items)',
         description:
-          "The shipping address is re-verified (when the order's config enables verification) and refused while lock_address " +
+          "The shipping address is re-verified (when the order's config enables verification; through EasyPost when the team " +
+          'has an EasyPost integration, docs/carriers.md) and refused while lock_address ' +
           'is set (send lock_address false with it). 409 while any of its fulfillment orders is locked (naming the holder) and for ' +
           "CLOSED or CANCELLED orders. Line items: add_line_items, update_line_items (set a core line's quantity), remove_line_items; " +
           'stock is re-committed and fulfillment orders updated in the same transaction (packed or shipped units cannot be removed: 409). ' +
@@ -225,6 +226,14 @@ export default async function routes(app: FastifyInstance) {
         response: { 200: OrderSchema },
       },
     },
-    async (request) => editOrder(app.db, request.principal.teamId, request.params.order_id, request.body as never),
+    async (request) =>
+      editAndVerify(
+        app.db,
+        request.principal.teamId,
+        request.params.order_id,
+        request.body as never,
+        { allowPrivate: app.allowPrivateWebhooks },
+        request.log,
+      ),
   );
 }
