@@ -250,7 +250,7 @@ describe('rate shopping across integrations', () => {
     expect(await t.db.prisma.labelPurchase.count({ where: { package_id: p.id } })).toBe(0);
   });
 
-  async function internationalPackage() {
+  async function internationalPackage(contentsType = 'MERCHANDISE') {
     const p = await newPackage({
       name: 'Ada L',
       address1: '10 Downing St',
@@ -265,7 +265,7 @@ describe('rate shopping across integrations', () => {
     await call('PATCH', `/v1/ops/packages/${p.id}`, {
       config: {
         customs_signer: 'Pat Packer',
-        contents_type: 'MERCHANDISE',
+        contents_type: contentsType,
         incoterm: 'DDU',
         non_delivery_option: 'RETURN',
         customs_certify: true,
@@ -314,6 +314,14 @@ describe('rate shopping across integrations', () => {
     const docs = await t.db.prisma.carrierDocument.findMany({ where: { package_id: p.id }, orderBy: { kind: 'asc' } });
     expect(docs.map((d) => d.kind)).toEqual(['COMMERCIAL_INVOICE', 'LABEL']);
     expect(Buffer.from(docs[0]!.bytes).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it("Shippo's RETURN_MERCHANDISE reaches EasyPost as its returned_goods", async () => {
+    const p = await internationalPackage('RETURN_MERCHANDISE');
+    const res = await call('POST', `/v1/ops/packages/${p.id}/label`, { carrier_id: 'usps', service_id: 'GroundAdvantage' });
+    expect(res.statusCode, res.body).toBe(200);
+    const created = ep.calls(/^\/v2\/shipments$/, 'POST').find((r) => r.body.shipment.reference === p.id)!;
+    expect(created.body.shipment.customs_info.contents_type).toBe('returned_goods');
   });
 
   it('an international package bought through Shippo sends a customs declaration and keeps its invoice', async () => {

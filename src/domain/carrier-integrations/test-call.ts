@@ -17,7 +17,10 @@ export async function testIntegration(db: Db, teamId: string, id: string, policy
     if (!rates) throw conflict('The rate table has no rates (POST /v1/ops/carrier-rates).');
     return { ok: true, message: `Rate table with ${rates} service${rates === 1 ? '' : 's'} (a test carrier).`, is_test: true };
   }
-  if (!row.credentials_sealed) throw conflict(`Carrier integration ${id} has no credentials (disconnected); PATCH new ones.`);
+  if (!row.credentials_sealed)
+    throw conflict(
+      `Carrier integration ${id} has no credentials (disconnected); give it a key again: fos carriers update ${id} --api-key <key> (PATCH /v1/ops/carrier-integrations/${id} with credentials).`,
+    );
   const platform = row.type === 'EASYPOST' ? 'EasyPost' : 'Shippo';
   try {
     if (row.type === 'EASYPOST') await easypostClient(row, policy, 15_000).Address.all({ page_size: 1 });

@@ -42,9 +42,12 @@ export function easypostClient(
   });
 }
 
+// Shippo's name (the config may carry either platform's) for EasyPost's returned_goods.
+const easypostContentsType = (t: string) => (t.toUpperCase() === 'RETURN_MERCHANDISE' ? 'returned_goods' : t.toLowerCase());
+
 const customsInfo = (c: CustomsInfo) =>
   compact({
-    contents_type: c.contents_type.toLowerCase(),
+    contents_type: easypostContentsType(c.contents_type),
     contents_explanation: c.contents_explanation,
     customs_signer: c.signer,
     customs_certify: c.certify,
