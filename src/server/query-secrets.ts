@@ -41,7 +41,8 @@ const normalized = (name: string) => {
 
 // A plain lower-case name (limit, cursor, order_by: nearly every parameter) is its own normal form.
 const PLAIN = /^[a-z0-9_]*$/;
-const isSecretParam = (name: string) => SECRET_PARAMS.has(PLAIN.test(name) ? name : normalized(name));
+const normalName = (name: string) => (PLAIN.test(name) ? name : normalized(name));
+const isSecretParam = (name: string) => SECRET_PARAMS.has(normalName(name));
 
 /** The URL with the values of credential-like query parameters replaced by [REDACTED]. */
 export function redactUrl(url: string): string {
@@ -53,7 +54,7 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
-      return (isSecretParam(name) || REDACTED_ONLY.has(normalized(name))) && eq >= 0 ? `${name}=[REDACTED]` : pair;
+      return (isSecretParam(name) || REDACTED_ONLY.has(normalName(name))) && eq >= 0 ? `${name}=[REDACTED]` : pair;
     });
   return `${url.slice(0, q)}?${query.join('&')}`;
 }
