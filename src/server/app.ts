@@ -186,15 +186,17 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   await app.register(multipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12 } });
   // Shutting down (src/server/serve.ts): requests still arriving on open keep-alive connections
   // are told to come back (the CLI retries 503 with retry-after), and the connection is closed.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!app.draining) return;
+  // (Hooks that never wait are written with `done`: no promise per request.)
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!app.draining) return done();
     reply.header('retry-after', 1).header('connection', 'close');
-    return sendProblem(request, reply, 'unavailable', 'The server is shutting down; retry in a moment.');
+    sendProblem(request, reply, 'unavailable', 'The server is shutting down; retry in a moment.'); // answered: no done()
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, _payload, done) => {
     reply.header('x-trace-id', request.id);
     // Requests finishing during a drain close their keep-alive connection behind them.
     if (app.draining) reply.header('connection', 'close');
+    done();
   });
   app.addHook('onClose', async () => {
     await processor.stop();

@@ -117,11 +117,15 @@ export function registerAuth(
     request.principal = principal;
     // Request logs retain which key called (never the token), as spec 5.1 asks of request metrics;
     // an agent connection's calls carry the connection and its person.
-    request.log = request.log.child(
-      principal.connection
-        ? { connection_id: principal.connection.id, connection_name: principal.keyName, user_id: principal.connection.userId }
-        : { key_id: principal.keyId, key_name: principal.keyName },
-    );
+    const caller = principal.connection
+      ? { connection_id: principal.connection.id, connection_name: principal.keyName, user_id: principal.connection.userId }
+      : { key_id: principal.keyId, key_name: principal.keyName };
+    // The request's logger is its own (Fastify made it for this request's trace id): pino adds the
+    // fields to it in place, cheaper than a second child logger per request. The silent logger
+    // (logger: false) has no setBindings and nothing to add them to.
+    const log = request.log as typeof request.log & { setBindings?: (b: object) => void };
+    if (log.setBindings) log.setBindings(caller);
+    else request.log = request.log.child(caller);
     reply.log = request.log; // Fastify's "request completed" line is written through reply.log
 
     if (!config.uncounted) {

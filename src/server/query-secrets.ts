@@ -39,7 +39,10 @@ const normalized = (name: string) => {
   return decoded.trim().replace(/\[.*$/s, '').trim().toLowerCase().replaceAll('-', '_');
 };
 
-const isSecretParam = (name: string) => SECRET_PARAMS.has(normalized(name));
+// A plain lower-case name (limit, cursor, order_by: nearly every parameter) is its own normal form.
+const PLAIN = /^[a-z0-9_]*$/;
+const normalName = (name: string) => (PLAIN.test(name) ? name : normalized(name));
+const isSecretParam = (name: string) => SECRET_PARAMS.has(normalName(name));
 
 /** The URL with the values of credential-like query parameters replaced by [REDACTED]. */
 export function redactUrl(url: string): string {
@@ -51,7 +54,7 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
-      return (isSecretParam(name) || REDACTED_ONLY.has(normalized(name))) && eq >= 0 ? `${name}=[REDACTED]` : pair;
+      return (isSecretParam(name) || REDACTED_ONLY.has(normalName(name))) && eq >= 0 ? `${name}=[REDACTED]` : pair;
     });
   return `${url.slice(0, q)}?${query.join('&')}`;
 }
@@ -91,13 +94,14 @@ export function safeLoggerOptions(options: LoggerOptions = {}): LoggerOptions {
 
 /** Refuses credentials in query strings on every route (before authentication and routing). */
 export function refuseQuerySecrets(app: FastifyInstance) {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const name = secretParamIn(request.url);
-    if (name) {
-      throw new DomainError(
+    if (!name) return done();
+    done(
+      new DomainError(
         'unauthorized',
         `Credentials are not accepted in the query string (parameter "${name}"); send the API key in the x-access-token header (Authorization: Bearer <key> for /mcp), and rotate the key if this URL was shared or logged.`,
-      );
-    }
+      ),
+    );
   });
 }

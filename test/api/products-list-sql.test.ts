@@ -161,6 +161,19 @@ async function throughPrisma(ids: string[], warehouseFilter?: string[]) {
 
 type Query = Parameters<typeof listOpsProducts>[2];
 
+/**
+ * The presenter's records with their Dates as Date#toISOString() text: the list keeps the ISO text
+ * its statement wrote (no Date per value), which the response serializer sends as it sends a Date.
+ */
+const isoDates = (v: unknown): unknown =>
+  v instanceof Date
+    ? v.toISOString()
+    : Array.isArray(v)
+      ? v.map(isoDates)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, isoDates(x)]))
+        : v;
+
 describe('ops product list: SQL records equal the Prisma presenter', () => {
   it.each<[string, Partial<Query>]>([
     ['first page (one statement: reach, walks, records)', {}],
@@ -177,7 +190,7 @@ describe('ops product list: SQL records equal the Prisma presenter', () => {
     const listed = await listOpsProducts(t.db, caller, q);
     expect(listed.data.length).toBeGreaterThan(0);
     const ids = listed.data.map((r) => r.id as string);
-    expect(listed.data).toEqual(await throughPrisma(ids, q.warehouse_id?.split(',')));
+    expect(listed.data).toEqual(isoDates(await throughPrisma(ids, q.warehouse_id?.split(','))));
   });
 
   it('covers what it claims: every type and platform, nulls, awkward floats, explained stock, names', async () => {
@@ -202,7 +215,10 @@ describe('ops product list: SQL records equal the Prisma presenter', () => {
       ),
     );
     expect(labels).toEqual(expect.arrayContaining(['damaged', 'quarantine', 'stock_level']));
-    expect(data.some((r) => r.first_article_inspection_completed_at instanceof Date)).toBe(true);
+    // Dates are Date#toISOString()'s text, to the millisecond.
+    const dates = data.flatMap((r) => [r.created_at, r.updated_at, r.first_article_inspection_completed_at]).filter((d) => d !== null);
+    expect(dates).toContain('2026-02-01T03:04:05.678Z');
+    for (const d of dates) expect(d).toBe(new Date(d as string).toISOString());
   });
 
   it('cursor pages (in the one statement) walk the same records in order', async () => {

@@ -31,9 +31,17 @@ const obj = (v: unknown): Record<string, unknown> =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const strOrNull = (v: unknown) => (typeof v === 'string' ? v : null);
 
+// The flat field names made once: a list page flattens an address per row.
+const FLAT_KEYS = {
+  shipping_address: ADDRESS_FIELDS.map((f) => [f, `shipping_address_${f}`] as const),
+  billing_address: ADDRESS_FIELDS.map((f) => [f, `billing_address_${f}`] as const),
+};
+
 function flatAddress(prefix: 'shipping_address' | 'billing_address', json: unknown) {
   const a = obj(json);
-  return Object.fromEntries(ADDRESS_FIELDS.map((f) => [`${prefix}_${f}`, strOrNull(a[f])]));
+  const out: Record<string, string | null> = {};
+  for (const [f, key] of FLAT_KEYS[prefix]) out[key] = strOrNull(a[f]);
+  return out;
 }
 
 const coreItem = (l: OrderLineItem) => ({

@@ -81,6 +81,8 @@ function plainWalk(caller: Caller, q: OpsListQuery, orderBy: ReturnType<typeof o
   };
 }
 
+const NO_VARIANTS = Object.fromEntries(PLATFORMS.map((k) => [k, 0])) as Record<Platform, number>;
+
 /** Ops records of the page's rows as store.ts returns them (see opsRecord). */
 async function opsRecords(db: Db, rows: PageRow[]) {
   const parsed = rows.map((r) => parseRow(r.j!));
@@ -90,7 +92,7 @@ async function opsRecords(db: Db, rows: PageRow[]) {
     parsed.flatMap((p) => p.levels),
   );
   return parsed.map((p) => {
-    const variantCount = Object.fromEntries(PLATFORMS.map((k) => [k, 0])) as Record<Platform, number>;
+    const variantCount = { ...NO_VARIANTS };
     for (const [platform, n] of p.platforms) variantCount[platform as Platform] += n;
     // opsRecord reads the row's columns by name: the parts riding along in p are not shown.
     return opsRecord(p, { names: p, stock: stock.get(p.id)!, bundles: p.bundles, variantCount }, true);

@@ -61,9 +61,6 @@ const COLUMNS: Record<Exclude<keyof ProductRow, 'components'>, Kind> = {
   created_at: 'date',
   updated_at: 'date',
 };
-const DATES = Object.entries(COLUMNS)
-  .filter(([, kind]) => kind === 'date')
-  .map(([name]) => name as keyof ProductRow);
 
 const texts = new Map<string, string[]>();
 
@@ -127,14 +124,13 @@ export type RowJson = ProductRow & {
   levels: NamedLevel[];
 };
 
-/** Parses a page row's JSON into a ProductRow (dates as Date, as Prisma reads them) and its parts. */
+/**
+ * Parses a page row's JSON into a ProductRow and its parts. Its dates stay the text the statement
+ * wrote (strftime / to_char in Date#toISOString's form), which the response serializer writes as
+ * it is: no Date per value (a page of 20 rows made ~80).
+ */
 export function parseRow(j: string | RowJson): RowJson {
-  const row = typeof j === 'string' ? (JSON.parse(j) as RowJson) : j;
-  for (const column of DATES) {
-    const v = row[column] as unknown as string | null;
-    if (v !== null) (row as Record<string, unknown>)[column] = new Date(v);
-  }
-  return row;
+  return typeof j === 'string' ? (JSON.parse(j) as RowJson) : j;
 }
 
 interface Presented {
