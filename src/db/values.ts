@@ -64,3 +64,20 @@ export function jsonTable(provider: Provider, name: string, columns: ValuesColum
   const cells = raw(columns.map((_, i) => `json_extract("value", '$[${i}]')`).join(', '));
   return sql`${head} AS (SELECT ${cells} FROM json_each(${json}))`;
 }
+
+/**
+ * jsonTable for the prepared statements of src/db/statements.ts: `SELECT <cells> FROM <rows>`, the
+ * rows of a JSON array of arrays bound as ONE `?` (json_each on SQLite, jsonb_array_elements on
+ * PostgreSQL, each cell CAST to its column's `pg` type, which may name an enum). The text is the
+ * same for any number of rows, so the statement is prepared once; the JSON is JSON.stringify(rows).
+ * `extra` cells (e.g. `?` for a timestamp shared by every row) come after the row's own, and their
+ * parameters come BEFORE the rows' in the statement's parameter list.
+ */
+export function jsonRowsSql(provider: Provider, columns: ValuesColumn[], extra: string[] = []): string {
+  if (provider === 'postgresql') {
+    const cells = columns.map((c, i) => `CAST(e->>${i} AS ${c.pg}) AS "${c.name}"`);
+    return `SELECT ${[...cells, ...extra].join(', ')} FROM jsonb_array_elements(CAST(? AS JSONB)) AS e`;
+  }
+  const cells = columns.map((c, i) => `json_extract("value", '$[${i}]') AS "${c.name}"`);
+  return `SELECT ${[...cells, ...extra].join(', ')} FROM json_each(?)`;
+}

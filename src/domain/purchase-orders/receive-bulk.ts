@@ -107,6 +107,7 @@ export async function receiveInBulk(
   const after = await raiseAllReceived(tx, ctx.provider, input.lines, poLines, input.allow_over_receipt ?? false);
   const levelIds = await levelsFor(
     tx,
+    ctx.provider,
     ctx.po.warehouse_id,
     products.map((p) => p.id),
   );
