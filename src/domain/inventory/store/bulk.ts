@@ -94,7 +94,11 @@ export async function upsertStocks(st: Statements, rows: StockIn[], now: Date) {
      ON CONFLICT ("product_id", "location_id", "lot_code") DO UPDATE SET "on_hand" = "location_stock"."on_hand" + excluded."on_hand",
        "expiration_date" = COALESCE(excluded."expiration_date", "location_stock"."expiration_date"), "updated_at" = excluded."updated_at"
      RETURNING "id", "product_id", "expiration_date"`,
-    [now, now, JSON.stringify(rows.map((r) => [uuidv7(), r.product_id, r.warehouse_id, r.location_id, r.lot_code, r.expiration_date, r.quantity]))],
+    [
+      now,
+      now,
+      JSON.stringify(rows.map((r) => [uuidv7(), r.product_id, r.warehouse_id, r.location_id, r.lot_code, r.expiration_date, r.quantity])),
+    ],
   );
   return stored;
 }
@@ -155,10 +159,10 @@ export async function insertMovements(st: Statements, rows: MovementRow[], now: 
     m.location_stock_id,
     m.work_order_id,
   ]);
-  await st.run(
-    `INSERT INTO "inventory_movements" (${names}, "created_at") ${jsonRowsSql(st.dialect.provider, MOVEMENT_COLUMNS, ['?'])}`,
-    [now, JSON.stringify(json)],
-  );
+  await st.run(`INSERT INTO "inventory_movements" (${names}, "created_at") ${jsonRowsSql(st.dialect.provider, MOVEMENT_COLUMNS, ['?'])}`, [
+    now,
+    JSON.stringify(json),
+  ]);
 }
 
 /** Which of these products an order line waits for (unallocated units): those whose levels fill backorders. */
