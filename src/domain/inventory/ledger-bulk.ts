@@ -2,8 +2,20 @@ import { statementsOf, type Statements } from '../../db/statements.js';
 import type { Provider, TxClient } from '../../db/types.js';
 import { fillBackorders } from '../orders/backorders.js';
 import { BUCKETS, movementRows, placementOf, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
-import { ensureDefaultLocation, placeOnHand, type BinPart } from './bins.js';
-import { insertLevels, insertMovements, levelIdsOf, lockLevels, productsWaiting, updateLevels, upsertStocks } from './store/bulk.js';
+import { conflict } from '../errors.js';
+import { ensureDefaultLocation, inPickOrder, placeOnHand, type BinPart } from './bins.js';
+import type { StockRow } from './store/bins.js';
+import {
+  insertLevels,
+  insertMovements,
+  levelIdsOf,
+  lockLevels,
+  productsWaiting,
+  stockRowsOf,
+  takeFromStocks,
+  updateLevels,
+  upsertStocks,
+} from './store/bulk.js';
 import type { LevelUpdateRow } from './store/bulk.js';
 
 // applyToLevel for many levels at once (issue 29 item 3: receipts, purchase orders and adjustments
@@ -11,9 +23,9 @@ import type { LevelUpdateRow } from './store/bulk.js';
 // statements instead of a few per line. Levels are locked in id order (PostgreSQL: one SELECT …
 // FOR UPDATE; SQLite: the caller's first write holds the database's write lock), then ONE
 // UPDATE … FROM (rows) moves every level by its own deltas where every guard holds, units in go
-// to their bins with one upsert, and one INSERT writes all the movements: each statement takes
-// its rows as one JSON parameter, prepared through the driver (store/bulk.ts). Units out come from
-// bins in pick order (bins.ts), level by level: that read depends on the level.
+// to their bins with one upsert, units out leave theirs by the pick order with one read and one
+// UPDATE, and one INSERT writes all the movements: each statement takes its rows as one JSON
+// parameter, prepared through the driver (store/bulk.ts).
 
 export interface LevelChange {
   level: LevelRef & { sku: string | null };
@@ -83,11 +95,12 @@ export async function applyToLevels(tx: TxClient, provider: Provider, changes: L
 
 /** Where each change's on_hand went: units in, one upsert for all; units out, from bins in pick order per level. */
 async function placeAll(tx: TxClient, st: Statements, changes: LevelChange[]): Promise<Map<string, BinPart[]>> {
-  const out = new Map<string, BinPart[]>();
+  const out = await takeAll(
+    tx,
+    st,
+    changes.filter((c) => (c.deltas.on_hand ?? 0) < 0),
+  );
   const incoming = changes.filter((c) => (c.deltas.on_hand ?? 0) > 0);
-  for (const c of changes.filter((c) => (c.deltas.on_hand ?? 0) < 0)) {
-    out.set(c.level.id, await placeOnHand(tx, c.level, c.deltas.on_hand!, placementOf(c.info), c.info.lot_code ?? null));
-  }
   if (!incoming.length) return out;
   const withLot = incoming.filter((c) => placementOf(c.info).lot_code ?? c.info.lot_code);
   const tracked = new Set(
@@ -140,6 +153,61 @@ async function placeAll(tx: TxClient, st: Statements, changes: LevelChange[]): P
         delta: r.c.deltas.on_hand!,
       },
     ]);
+  }
+  return out;
+}
+
+/** A change taking units out by the pick order alone: no bin, lot or picking rule named. */
+const byPickOrder = (c: LevelChange) => {
+  const p = placementOf(c.info);
+  return !p.location_id && !p.lot_code && !p.lots?.length && !p.pick && !c.info.lot_code;
+};
+
+/**
+ * Units out: for changes taking by the pick order alone, the bins of all their products read in
+ * one statement and taken from in one compare-and-set UPDATE (the levels are locked, so the read
+ * is what every earlier writer committed); any other change, and one its bins cannot cover
+ * (unplaced units, or the 409 saying what is short), level by level through bins.ts.
+ */
+async function takeAll(tx: TxClient, st: Statements, changes: LevelChange[]): Promise<Map<string, BinPart[]>> {
+  const out = new Map<string, BinPart[]>();
+  const key = (warehouseId: string, productId: string) => `${warehouseId} ${productId}`;
+  const rows = new Map<string, StockRow[]>();
+  const bulk = changes.filter(byPickOrder);
+  for (const warehouseId of new Set(bulk.map((c) => c.level.warehouse_id))) {
+    const ids = bulk.filter((c) => c.level.warehouse_id === warehouseId).map((c) => c.level.product_id);
+    for (const r of await stockRowsOf(st, warehouseId, ids)) {
+      const k = key(warehouseId, r.product_id);
+      rows.set(k, [...(rows.get(k) ?? []), r]);
+    }
+  }
+  const takes: Array<[string, number]> = [];
+  for (const c of changes) {
+    let want = -c.deltas.on_hand!;
+    const parts: BinPart[] = [];
+    if (byPickOrder(c)) {
+      for (const r of inPickOrder(rows.get(key(c.level.warehouse_id, c.level.product_id)) ?? [])) {
+        if (!want) break;
+        const n = Math.min(want, r.on_hand);
+        parts.push({
+          location_id: r.location_id,
+          location_stock_id: r.id,
+          lot_code: r.lot_code || null,
+          expiration_date: r.expiration_date,
+          delta: -n,
+        });
+        want -= n;
+      }
+    }
+    if (want > 0) {
+      out.set(c.level.id, await placeOnHand(tx, c.level, c.deltas.on_hand!, placementOf(c.info), c.info.lot_code ?? null));
+      continue;
+    }
+    takes.push(...parts.map((x): [string, number] => [x.location_stock_id!, -x.delta]));
+    out.set(c.level.id, parts);
+  }
+  if (takes.length && (await takeFromStocks(st, takes, new Date())) !== takes.length) {
+    throw conflict('Bin stock changed while it was taken from; retry.');
   }
   return out;
 }

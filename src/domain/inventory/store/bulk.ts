@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Statements } from '../../../db/statements.js';
 import { jsonRowsSql, type ValuesColumn } from '../../../db/values.js';
 import { BUCKETS } from '../../../contract/inventory-enums.js';
+import type { StockRow } from './bins.js';
 
 // The bulk ledger's statements (ledger-bulk.ts; issue 29 item 3) on the write paths' prepared
 // statements (src/db/statements.ts): each write's rows travel as ONE JSON parameter (jsonRowsSql),
@@ -173,4 +174,27 @@ export async function productsWaiting(st: Statements, productIds: string[]): Pro
     [JSON.stringify(productIds)],
   );
   return new Set(rows.map((r) => r.product_id));
+}
+
+/** The bin rows holding units of these products in the warehouse, by pick_sequence then age (stockRows for many products). */
+export async function stockRowsOf(st: Statements, warehouseId: string, productIds: string[]) {
+  const rows = await st.all<StockRow & { product_id: string }>(
+    `SELECT s."id", s."product_id", s."location_id", s."lot_code", s."expiration_date", s."on_hand", l."type"
+     FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
+     WHERE s."warehouse_id" = ? AND s."product_id" IN (SELECT value FROM ${st.dialect.jsonSql.values}) AND s."on_hand" > 0
+     ORDER BY l."pick_sequence", s."created_at", s."id"`,
+    [warehouseId, JSON.stringify(productIds)],
+  );
+  return rows.map((r) => ({ ...r, on_hand: st.dialect.int(r.on_hand) }));
+}
+
+/** Units out of bin rows, [row id, units] each, in ONE compare-and-set UPDATE (never below zero); the count of rows it changed. */
+export async function takeFromStocks(st: Statements, takes: Array<[string, number]>, now: Date): Promise<number> {
+  const cols = [col('id'), col('q', 'INTEGER')];
+  return st.run(
+    `WITH "v" AS (${jsonRowsSql(st.dialect.provider, cols)})
+     UPDATE "location_stock" SET "on_hand" = "location_stock"."on_hand" - v."q", "updated_at" = ?
+     FROM "v" WHERE "location_stock"."id" = v."id" AND "location_stock"."on_hand" >= v."q"`,
+    [JSON.stringify(takes), now],
+  );
 }
