@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { join, sqltag as sql } from '@prisma/client/runtime/client';
-import { v7 as uuidv7 } from 'uuid';
 import { integerById } from '../../../db/raw-sql.js';
 import type { TxClient } from '../../../db/types.js';
 

@@ -1,6 +1,6 @@
 import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
 import { integerBy } from '../../../db/raw-sql.js';
-import type { Provider, TxClient } from '../../../db/types.js';
+import type { TxClient } from '../../../db/types.js';
 import { BUCKETS, type Bucket } from '../../../contract/inventory-enums.js';
 
 // The inventory levels' statements (issue 24 item 1): the guarded UPDATEs of the ledger
