@@ -49,18 +49,18 @@ export function chunkByParams<T>(rows: T[], paramsOf: (row: T) => number, budget
 }
 
 /**
- * valuesTable with the rows as ONE JSON parameter (json_each on SQLite, jsonb_array_elements on
- * PostgreSQL): the statement's text is the same for any number of rows, so the driver prepares it
- * once, and a 1,000-row write binds one parameter instead of thousands. Text, numbers, booleans
- * and null only (a date would not be stored as Prisma stores it: use valuesTable).
+ * A table of rows for the prepared statements of src/db/statements.ts: `SELECT <cells> FROM <rows>`, the
+ * rows of a JSON array of arrays bound as ONE `?` (json_each on SQLite, jsonb_array_elements on
+ * PostgreSQL, each cell CAST to its column's `pg` type, which may name an enum). The text is the
+ * same for any number of rows, so the statement is prepared once; the JSON is JSON.stringify(rows).
+ * `extra` cells (e.g. `?` for a timestamp shared by every row) come after the row's own, and their
+ * parameters come BEFORE the rows' in the statement's parameter list.
  */
-export function jsonTable(provider: Provider, name: string, columns: ValuesColumn[], rows: unknown[][]): Sql {
-  const head = raw(`"${name}"(${columns.map((c) => `"${c.name}"`).join(', ')})`);
-  const json = JSON.stringify(rows);
+export function jsonRowsSql(provider: Provider, columns: ValuesColumn[], extra: string[] = []): string {
   if (provider === 'postgresql') {
-    const cells = raw(columns.map((c, i) => `CAST(e->>${i} AS ${c.pg})`).join(', '));
-    return sql`${head} AS (SELECT ${cells} FROM jsonb_array_elements(CAST(${json} AS JSONB)) AS e)`;
+    const cells = columns.map((c, i) => `CAST(e->>${i} AS ${c.pg}) AS "${c.name}"`);
+    return `SELECT ${[...cells, ...extra].join(', ')} FROM jsonb_array_elements(CAST(? AS JSONB)) AS e`;
   }
-  const cells = raw(columns.map((_, i) => `json_extract("value", '$[${i}]')`).join(', '));
-  return sql`${head} AS (SELECT ${cells} FROM json_each(${json}))`;
+  const cells = columns.map((c, i) => `json_extract("value", '$[${i}]') AS "${c.name}"`);
+  return `SELECT ${[...cells, ...extra].join(', ')} FROM json_each(?)`;
 }

@@ -220,6 +220,53 @@ describe('stock by bin and lot', () => {
     await binLedgerBalanced(w.t.db, [p]);
   });
 
+  it("takes an adjustment's units out of bins by the pick order for every line at once, each bin by its own movement", async () => {
+    const a = await w.product('OUT-A');
+    const b = await w.product('OUT-B');
+    await receive('OUT-A', [
+      { quantity: 3, location: 'O-01' },
+      { quantity: 4, location: 'A-01' },
+    ]);
+    await receive('OUT-B', [{ quantity: 2, location: 'A-01' }]);
+    const r = await http('POST', '/v1/ops/inventory/adjustments', {
+      warehouse_id: w.east,
+      reason: 'LOST',
+      lines: [
+        { sku: 'OUT-A', delta: -5 },
+        { sku: 'OUT-B', delta: -2 },
+      ],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    // PICKABLE before OVERSTOCK: A-01 gives its 4, O-01 the fifth; B's only bin is emptied.
+    expect(await stock('sku=OUT-A')).toEqual([['O-01', null, 2]]);
+    expect(await stock('sku=OUT-B')).toEqual([]);
+    const moved = await w.t.db.prisma.inventoryMovement.findMany({
+      where: { product_id: { in: [a, b] }, kind: 'ADJUSTED' },
+      select: { product_id: true, location_id: true, delta: true },
+    });
+    expect(moved.map((m) => [m.product_id === a ? 'A' : 'B', m.location_id, m.delta]).sort()).toEqual(
+      [
+        ['A', loc['A-01'], -4],
+        ['A', loc['O-01'], -1],
+        ['B', loc['A-01'], -2],
+      ].sort(),
+    );
+    await binLedgerBalanced(w.t.db, [a, b]);
+    // A line that cannot be taken refuses the whole request: the other line's bin keeps its units.
+    const short = await http('POST', '/v1/ops/inventory/adjustments', {
+      warehouse_id: w.east,
+      reason: 'LOST',
+      force: true,
+      lines: [
+        { sku: 'OUT-A', delta: -1 },
+        { sku: 'OUT-B', delta: -1 },
+      ],
+    });
+    expect(short.status, JSON.stringify(short.body)).toBe(409);
+    expect(await stock('sku=OUT-A')).toEqual([['O-01', null, 2]]);
+    await binLedgerBalanced(w.t.db, [a, b]);
+  });
+
   it('keeps products without bins working as before: stock in the default location, fulfills from there', async () => {
     const p = await w.product('PLAIN-1', { [w.east]: 6 });
     expect(await stock('sku=PLAIN-1')).toEqual([['DEFAULT', null, 6]]);

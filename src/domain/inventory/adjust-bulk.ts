@@ -1,7 +1,9 @@
 import type { PutawaySuggestion } from '../locations/putaway.js';
 import type { Provider, TxClient } from '../../db/types.js';
 import type { AdjustmentReason } from '../../contract/inventory-enums.js';
-import { applyToLevels, levelsFor, lockLevels, type LevelChange } from './ledger-bulk.js';
+import { statementsOf } from '../../db/statements.js';
+import { applyToLevels, levelsFor, type LevelChange } from './ledger-bulk.js';
+import { lockLevels, onHandOf } from './store/bulk.js';
 import type { LevelRef, MovementInfo } from './ledger.js';
 
 // The lines of an adjustment without a bin, in bulk (issue 29 item 3): levels created and locked
@@ -32,8 +34,10 @@ export async function adjustInBulk(
   a: BulkAdjustment,
   refused: (level: LevelRef, i: number) => Promise<Error>,
 ): Promise<{ levels: LevelRef[]; applied: { delta: number; counted: number | null }[] }> {
+  const st = statementsOf(tx, a.provider);
   const ids = await levelsFor(
     tx,
+    a.provider,
     a.warehouseId,
     a.products.map((p) => p.id),
   );
@@ -41,15 +45,13 @@ export async function adjustInBulk(
   const counts = a.lines.some((l) => l.counted !== undefined);
   if (counts)
     await lockLevels(
-      tx,
-      a.provider,
+      st,
       levels.map((l) => l.id),
     );
   const onHand = counts
-    ? new Map(
-        (await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } }, select: { id: true, on_hand: true } })).map(
-          (l) => [l.id, l.on_hand],
-        ),
+    ? await onHandOf(
+        st,
+        levels.map((l) => l.id),
       )
     : new Map<string, number>();
   const applied = a.lines.map((l, i) =>

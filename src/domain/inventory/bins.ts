@@ -114,7 +114,11 @@ export async function stockInPickOrder(
   warehouseId: string,
   filter: { location_id?: string; lot_code?: string | null } = {},
 ) {
-  const rows = await stockRows(tx, productId, warehouseId, filter);
+  return inPickOrder(await stockRows(tx, productId, warehouseId, filter));
+}
+
+/** Bin rows (read by pick_sequence, then age) in pick order: bin type, then FEFO (earliest expiry), then as read. */
+export function inPickOrder(rows: StockRow[]): StockRow[] {
   const day = today();
   return rows
     .map((r) => ({ ...r, on_hand: Number(r.on_hand) }))

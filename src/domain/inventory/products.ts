@@ -1,6 +1,8 @@
+import { boundStatements } from '../../db/statements.js';
 import type { TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
 import { touchWarehouse } from './store/levels.js';
+import { productsByKey } from './store/products.js';
 
 // Request lines name a product by product_id or by sku. A fulfiller reaches its own products and
 // those of the merchants delegated to it (`teamIds`); a SKU found in two of those teams is
@@ -20,6 +22,14 @@ export interface ResolvedProduct {
 
 const select = { id: true, sku: true, name: true, team_id: true } as const;
 
+/** Products by id or sku: on a transaction() through its prepared statements (one text however many lines), else Prisma. */
+async function productsBy(tx: TxClient, key: 'id' | 'sku', values: string[], teamIds: string[]): Promise<ResolvedProduct[]> {
+  if (!values.length) return [];
+  const st = boundStatements(tx);
+  if (st) return productsByKey(st, key, values, teamIds);
+  return tx.product.findMany({ where: { [key]: { in: values }, team_id: { in: teamIds } }, select });
+}
+
 /** The product of every line, in line order (two queries however many lines). */
 export async function resolveProducts(tx: TxClient, teamIds: string[], lines: ProductRef[], path = 'lines'): Promise<ResolvedProduct[]> {
   lines.forEach((l, i) => {
@@ -31,14 +41,12 @@ export async function resolveProducts(tx: TxClient, teamIds: string[], lines: Pr
   });
   const ids = [...new Set(lines.flatMap((l) => (l.product_id ? [l.product_id] : [])))];
   const skus = [...new Set(lines.flatMap((l) => (l.sku ? [l.sku] : [])))];
-  const byId = new Map(
-    (ids.length ? await tx.product.findMany({ where: { id: { in: ids }, team_id: { in: teamIds } }, select }) : []).map((p) => [p.id, p]),
-  );
+  const byId = new Map((await productsBy(tx, 'id', ids, teamIds)).map((p) => [p.id, p]));
   const bySku = new Map<string, ResolvedProduct[]>();
-  if (skus.length) {
-    for (const p of await tx.product.findMany({ where: { sku: { in: skus }, team_id: { in: teamIds } }, select })) {
-      bySku.set(p.sku!, [...(bySku.get(p.sku!) ?? []), p]);
-    }
+  for (const p of await productsBy(tx, 'sku', skus, teamIds)) {
+    const same = bySku.get(p.sku!);
+    if (same) same.push(p);
+    else bySku.set(p.sku!, [p]);
   }
   return lines.map((l, i) => {
     if (l.product_id) {

@@ -111,6 +111,7 @@ async function write(tx: TxClient, caller: Actor, input: Omit<PurchaseOrderInput
   // Every line's on_order at once (ledger-bulk.ts): a 1,000-line order is a handful of statements.
   const levels = await levelsFor(
     tx,
+    t.provider,
     t.warehouse.id,
     products.map((p) => p.id),
   );

@@ -1,5 +1,4 @@
 import type { Provider, TxClient } from '../../db/types.js';
-import { chunkByParams } from '../../db/values.js';
 import { conflict } from '../errors.js';
 import { applyToLevels, levelsFor, type LevelChange } from '../inventory/ledger-bulk.js';
 import type { ResolvedProduct } from '../inventory/products.js';
@@ -95,7 +94,7 @@ export function receiptChange(
   };
 }
 
-/** Receives every line (products all different); returns the units received. */
+/** Receives every line (products all different); returns each purchase-order line's new quantity_received, by line id. */
 export async function receiveInBulk(
   tx: TxClient,
   ctx: ReceiptContext,
@@ -103,10 +102,11 @@ export async function receiveInBulk(
   products: ResolvedProduct[],
   poLines: PoLine[],
   bins: ReceiptBin[],
-): Promise<number> {
+): Promise<Map<string, number>> {
   const after = await raiseAllReceived(tx, ctx.provider, input.lines, poLines, input.allow_over_receipt ?? false);
   const levelIds = await levelsFor(
     tx,
+    ctx.provider,
     ctx.po.warehouse_id,
     products.map((p) => p.id),
   );
@@ -126,7 +126,7 @@ export async function receiveInBulk(
       `lines[${refused}]: the inventory level of ${products[refused].sku ?? products[refused].id} could not take the receipt.`,
     );
   }
-  return input.lines.reduce((n, l) => n + l.quantity, 0);
+  return after;
 }
 
 /**
@@ -141,20 +141,9 @@ async function raiseAllReceived(
   poLines: PoLine[],
   allowOver: boolean,
 ): Promise<Map<string, number>> {
-  const now = new Date();
-  const after = new Map<string, number>();
-  for (const chunk of chunkByParams(
-    lines.map((l, i) => i),
-    () => 3,
-  )) {
-    const values = chunk.map((i): ReceivedRow => [
-      poLines[i].id,
-      lines[i].quantity,
-      lines[i].condition === 'DAMAGED' ? lines[i].quantity : 0,
-    ]);
-    const rows = await raiseReceived(tx, provider, values, allowOver, now);
-    for (const r of rows) after.set(r.id, Number(r.quantity_received));
-  }
+  const values = lines.map((l, i): ReceivedRow => [poLines[i].id, l.quantity, l.condition === 'DAMAGED' ? l.quantity : 0]);
+  const rows = await raiseReceived(tx, provider, values, allowOver, new Date());
+  const after = new Map(rows.map((r) => [r.id, r.quantity_received]));
   const i = lines.findIndex((_, k) => !after.has(poLines[k].id));
   if (i < 0) return after;
   const now2 = await tx.purchaseOrderLine.findUniqueOrThrow({ where: { id: poLines[i].id } });

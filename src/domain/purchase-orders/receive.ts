@@ -45,8 +45,9 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
     );
     const receiptId = randomUUID();
     const now = new Date();
+    const lineOf = new Map(po.lines.map((l) => [l.product_id, l]));
     const poLines = products.map((p, i) => {
-      const poLine = po.lines.find((l) => l.product_id === p.id);
+      const poLine = lineOf.get(p.id);
       if (!poLine) throw new DomainError('conflict', `lines[${i}]: ${p.sku ?? p.id} is not on purchase order ${po.id}.`, { line: i });
       return poLine;
     });
@@ -58,10 +59,10 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
       input,
       products.map((p) => p.id),
     );
-    const units =
-      new Set(products.map((p) => p.id)).size === products.length
-        ? await receiveInBulk(tx, ctx, input, products, poLines, bins)
-        : await receiveLineByLine(tx, ctx, input, products, poLines, bins);
+    const bulk = new Set(products.map((p) => p.id)).size === products.length;
+    const after = bulk ? await receiveInBulk(tx, ctx, input, products, poLines, bins) : null;
+    if (!after) await receiveLineByLine(tx, ctx, input, products, poLines, bins);
+    const units = input.lines.reduce((n, l) => n + l.quantity, 0);
     const received: ReceivedLine[] = input.lines.map((line, i) => ({
       product_id: poLines[i].product_id,
       sku: poLines[i].sku,
@@ -73,13 +74,16 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
       location_name: bins[i].name,
       putaway: bins[i].putaway,
     }));
-    const lines = await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
+    // The lines as they are now: in bulk, those read at the claim with this receipt's counts (the
+    // claim holds the order, so nothing else changed them); line by line, read again.
+    const lines = after
+      ? linesAfter(po.lines, input.lines, poLines, after)
+      : await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
     const status = lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED';
-    const updated = await tx.purchaseOrder.update({
-      where: { id: po.id },
-      data: { status, received_at: po.received_at ?? now },
-      include: { lines: true },
-    });
+    const updated = {
+      ...(await tx.purchaseOrder.update({ where: { id: po.id }, data: { status, received_at: po.received_at ?? now } })),
+      lines,
+    };
     const charge = po.fulfillment_delegation_id
       ? await billReceipt(tx, po.team_id, po.fulfillment_delegation_id, {
           name: `Receiving ${po.reference ?? po.id}`,
@@ -103,10 +107,20 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
   });
 }
 
-/**
- * A receipt naming one product on several lines, line by line in level order (each line's
- * movements and bin as it says); returns the units received.
- */
+/** The order's lines after a bulk receipt: `after` is each received line's new quantity_received (by line id). */
+function linesAfter<L extends { id: string; quantity_received: number; quantity_damaged: number }>(
+  lines: L[],
+  input: ReceiptLine[],
+  poLines: { id: string }[],
+  after: Map<string, number>,
+): L[] {
+  const damaged = new Map(poLines.map((l, i) => [l.id, input[i].condition === 'DAMAGED' ? input[i].quantity : 0]));
+  return lines.map((l) =>
+    after.has(l.id) ? { ...l, quantity_received: after.get(l.id)!, quantity_damaged: l.quantity_damaged + damaged.get(l.id)! } : l,
+  );
+}
+
+/** A receipt naming one product on several lines, line by line in level order (each line's movements and bin as it says). */
 async function receiveLineByLine(
   tx: TxClient,
   ctx: ReceiptContext,
@@ -114,8 +128,7 @@ async function receiveLineByLine(
   products: ResolvedProduct[],
   poLines: { id: string; product_id: string; quantity: number }[],
   bins: ReceiptBin[],
-): Promise<number> {
-  let units = 0;
+): Promise<void> {
   for (const i of await levelOrder(
     tx,
     ctx.po.warehouse_id,
@@ -130,9 +143,7 @@ async function receiveLineByLine(
     await applyToLevel(tx, level, change.deltas, change.info).then((ok) => {
       if (!ok) throw conflict(`lines[${i}]: the inventory level of ${products[i].sku ?? products[i].id} could not take the receipt.`);
     });
-    units += line.quantity;
   }
-  return units;
 }
 
 type ReceivedLine = {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { join, sqltag as sql } from '@prisma/client/runtime/client';
-import { v7 as uuidv7 } from 'uuid';
 import { integerById } from '../../../db/raw-sql.js';
 import type { TxClient } from '../../../db/types.js';
 
@@ -42,21 +41,6 @@ export async function upsertStock(tx: TxClient, r: StockIn, now: Date) {
       "expiration_date" = COALESCE(${r.expiration_date}, "location_stock"."expiration_date"), "updated_at" = ${now}
     RETURNING "id", "expiration_date"`;
   return row;
-}
-
-/** upsertStock for many rows in one multi-row statement; returns the stored rows. */
-export async function upsertStocks(tx: TxClient, rows: StockIn[], now: Date) {
-  return tx.$queryRaw<{ id: string; product_id: string; expiration_date: string | null }[]>`
-      INSERT INTO "location_stock" ("id", "product_id", "warehouse_id", "location_id", "lot_code", "expiration_date", "on_hand", "created_at", "updated_at")
-      VALUES ${join(
-        rows.map(
-          (r) =>
-            sql`(${uuidv7()}, ${r.product_id}, ${r.warehouse_id}, ${r.location_id}, ${r.lot_code}, ${r.expiration_date}, ${r.quantity}, ${now}, ${now})`,
-        ),
-      )}
-      ON CONFLICT ("product_id", "location_id", "lot_code") DO UPDATE SET "on_hand" = "location_stock"."on_hand" + excluded."on_hand",
-        "expiration_date" = COALESCE(excluded."expiration_date", "location_stock"."expiration_date"), "updated_at" = excluded."updated_at"
-      RETURNING "id", "product_id", "expiration_date"`;
 }
 
 /** The bin rows of a product in a warehouse holding stock (optionally of one bin, one lot), by pick_sequence then age. */

@@ -1,8 +1,6 @@
 import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
-import { v7 as uuidv7 } from 'uuid';
 import { integerBy } from '../../../db/raw-sql.js';
-import type { Provider, TxClient } from '../../../db/types.js';
-import { jsonTable } from '../../../db/values.js';
+import type { TxClient } from '../../../db/types.js';
 import { BUCKETS, type Bucket } from '../../../contract/inventory-enums.js';
 
 // The inventory levels' statements (issue 24 item 1): the guarded UPDATEs of the ledger
@@ -15,12 +13,6 @@ export interface MovedLevel {
   product_id: string;
   warehouse_id: string;
   sku?: string | null;
-}
-
-/** PostgreSQL: the levels' row locks, in id order (SQLite: the transaction's first write holds the database). */
-export async function lockLevels(tx: TxClient, provider: Provider, ids: string[]) {
-  if (provider !== 'postgresql' || !ids.length) return;
-  await tx.$queryRaw`SELECT "id" FROM "inventory_levels" WHERE "id" IN (${join([...ids].sort())}) ORDER BY "id" FOR UPDATE`;
 }
 
 /** Takes the level's row lock (PostgreSQL) with a no-op UPDATE. */
@@ -86,43 +78,6 @@ export async function updateProductLevels(
           ' AND ',
         )}
       RETURNING "id", "product_id", "warehouse_id", (SELECT p."sku" FROM "products" p WHERE p."id" = "inventory_levels"."product_id") AS "sku"`;
-}
-
-/** Empty levels of these products at the warehouse, where missing (one multi-row insert-or-nothing). */
-export async function insertLevels(tx: TxClient, warehouseId: string, productIds: string[], now: Date) {
-  await tx.$executeRaw`
-      INSERT INTO "inventory_levels" ("id", "product_id", "warehouse_id", "created_at", "updated_at")
-      VALUES ${join(productIds.map((p) => sql`(${uuidv7()}, ${p}, ${warehouseId}, ${now}, ${now})`))}
-      ON CONFLICT ("product_id", "warehouse_id") DO NOTHING`;
-}
-
-/** One row of updateLevels: [level id, on_hand, committed, unavailable, on_order, sellable, on_hand_is]. */
-export type LevelUpdateRow = [string, number, number, number, number, boolean, number | null];
-
-/**
- * The levels moved by their own deltas in ONE UPDATE … FROM (VALUES …), each where its guards hold
- * (as updateLevelGuarded); returns the ids of the levels it moved.
- */
-export async function updateLevels(tx: TxClient, provider: Provider, values: LevelUpdateRow[], now: Date): Promise<{ id: string }[]> {
-  const cols = ['id', ...BUCKETS, 'sellable', 'on_hand_is'].map((name) => ({
-    name,
-    pg: name === 'id' ? 'TEXT' : name === 'sellable' ? 'BOOLEAN' : 'INTEGER',
-  }));
-  const set = join(
-    BUCKETS.map((b) => raw(`"${b}" = "inventory_levels"."${b}" + v."${b}"`)),
-    ', ',
-  );
-  const guards = join(
-    BUCKETS.map((b) => raw(`"inventory_levels"."${b}" + v."${b}" >= 0`)),
-    ' AND ',
-  );
-  return tx.$queryRaw<{ id: string }[]>`WITH ${jsonTable(provider, 'v', cols, values)}
-      UPDATE "inventory_levels" SET ${set}, "updated_at" = ${now} FROM "v"
-      WHERE "inventory_levels"."id" = v."id" AND ${guards}
-        AND (NOT v."sellable" OR "inventory_levels"."committed" + v."committed" + "inventory_levels"."unavailable" + v."unavailable"
-          <= "inventory_levels"."on_hand" + v."on_hand")
-        AND (v."on_hand_is" IS NULL OR "inventory_levels"."on_hand" = v."on_hand_is")
-      RETURNING "inventory_levels"."id"`;
 }
 
 /** A page of ids of levels whose position (available + on_order) is below their product's minimum_level, by id. */
