@@ -16,8 +16,8 @@ export type LogFormat = 'auto' | 'pretty' | 'json';
 /**
  * Logger options for `fos serve`: one JSON line per event when the output is piped (or with
  * `--log-format json`), for log shippers; on a terminal (or `--log-format pretty`) pino-pretty
- * prints one readable line each: time, level, [trace id], message, then method and URL (incoming
- * request) or status and duration (request completed).
+ * prints one readable line each: time, level, [trace id], message, then a request's method, URL,
+ * status and duration (request completed).
  */
 export async function serveLogger(level: string, format: LogFormat = 'auto', out: NodeJS.WriteStream = process.stdout) {
   const fd = (out as { fd?: number }).fd ?? 1;

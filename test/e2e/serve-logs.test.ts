@@ -30,8 +30,11 @@ describe('fos serve logs', () => {
     expect(status).toBe(401);
     const out = s.stdout();
     expect(out).not.toMatch(/^\{"level"/m);
-    expect(out).toMatch(new RegExp(`^\\[\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\] INFO: \\[${traceId}\\] incoming request GET /v1/me$`, 'm'));
-    expect(out).toMatch(new RegExp(`^\\[[\\d:.]+\\] INFO: \\[${traceId}\\] request completed -> 401 in \\d+\\.\\d ms$`, 'm'));
+    // One line a request: method, URL, status and duration together.
+    expect(out).toMatch(
+      new RegExp(`^\\[\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\] INFO: \\[${traceId}\\] request completed GET /v1/me -> 401 in \\d+\\.\\d ms$`, 'm'),
+    );
+    expect(out.split('\n').filter((l) => l.includes(traceId))).toHaveLength(1);
     expect(out).not.toContain('fos_notarealkey');
   });
 
@@ -43,7 +46,8 @@ describe('fos serve logs', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, any>);
     const done = lines.find((l) => l.msg === 'request completed' && l.trace_id === traceId);
-    expect(done).toMatchObject({ level: 30, res: { statusCode: 401 } });
+    expect(done).toMatchObject({ level: 30, req: { method: 'GET', url: '/v1/me' }, res: { statusCode: 401 } });
+    expect(lines.filter((l) => l.trace_id === traceId)).toHaveLength(1);
     expect(s.stdout()).not.toContain('fos_notarealkey');
   });
 });
