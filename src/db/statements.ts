@@ -1,3 +1,4 @@
+import { Sql } from '@prisma/client/runtime/client';
 import { dialectOf, type Dialect } from './dialect.js';
 import type { Db, Provider, SqliteConnection, TxClient } from './types.js';
 
@@ -100,6 +101,29 @@ export function bindStatements(db: Db, tx: TxClient): void {
 
 /** The statements of a transaction started by transaction() (src/db/tx.ts), undefined for any other. */
 export const boundStatements = (tx: TxClient): Statements | undefined => ofTx.get(tx);
+
+/** Statements whose SQL is the same on both databases: they need no dialect. */
+export type PortableStatements = Omit<Statements, 'dialect'>;
+
+/**
+ * Prisma's raw query with `?` placeholders: Prisma writes them in its provider's form (a `Sql`
+ * object of the text's pieces and the values), so no dialect is needed. The text must have no
+ * literal `?`.
+ */
+function portablePrismaStatements(tx: TxClient): PortableStatements {
+  const query = (sql: string, params: readonly unknown[]) => new Sql(sql.split('?'), params as never[]);
+  return {
+    all: <T>(sql: string, params: readonly unknown[]) => tx.$queryRaw<T[]>(query(sql, params)),
+    run: (sql, params) => tx.$executeRaw(query(sql, params)),
+  };
+}
+
+/**
+ * For a store whose statements read the same on both databases (the inventory ledger's, called
+ * from every area): the statements of a transaction() (src/db/tx.ts), or, in any other Prisma
+ * transaction (a bare `$transaction`), Prisma's raw query.
+ */
+export const portableStatementsOf = (tx: TxClient): PortableStatements => ofTx.get(tx) ?? portablePrismaStatements(tx);
 
 /**
  * The statements of a transaction started by transaction() (src/db/tx.ts). A transaction started
