@@ -1,6 +1,8 @@
 import type { Client, Config, InStatement, ResultSet, Transaction, TransactionMode } from '@libsql/client';
 import { PrismaLibSql } from '@prisma/adapter-libsql';
 import Database from 'libsql';
+import { joinedTransaction, SqliteSerial } from './sqlite-serial.js';
+import type { SqliteScope } from './types.js';
 
 // The SQLite driver: libSQL, whose prebuilt N-API binaries come from the npm registry for every
 // platform and Node.js version, so `npm install` needs no compiler and downloads nothing from
@@ -103,21 +105,23 @@ function oneConnectionClient(db: Database.Database): Client {
       db.exec(sql);
     },
     transaction: async (mode: TransactionMode = 'deferred') => {
-      db.exec(begin[mode]);
+      // Inside a transaction of ours (sqlite-serial.ts) Prisma's transaction joins it: no BEGIN
+      // nor COMMIT of its own, the outer transaction commits or rolls back.
+      const joined = joinedTransaction(db);
+      if (!joined) db.exec(begin[mode]);
+      const end = async () => {
+        if (!joined && db.inTransaction) db.exec('ROLLBACK');
+      };
       const tx = {
         execute: async (stmt: InStatement) => run(statements, stmt),
         executeMultiple: async (sql: string) => {
           db.exec(sql);
         },
         commit: async () => {
-          db.exec('COMMIT');
+          if (!joined) db.exec('COMMIT');
         },
-        rollback: async () => {
-          if (db.inTransaction) db.exec('ROLLBACK');
-        },
-        close: () => {
-          if (db.inTransaction) db.exec('ROLLBACK');
-        },
+        rollback: end,
+        close: end,
         get closed() {
           return !db.inTransaction;
         },
@@ -142,6 +146,8 @@ class OneConnectionLibSql extends PrismaLibSql {
 
   /** The connection of the client connected last (the one the Prisma client uses). */
   private connection: Database.Database | undefined;
+  /** Whose turn it is on the connection: Prisma's calls or a transaction of ours (sqlite-serial.ts). */
+  private readonly serial = new SqliteSerial(() => this.connection);
 
   override createClient(config: Config): Client {
     // The shadow database of `connectToShadowDb` asks for :memory:.
@@ -160,6 +166,11 @@ class OneConnectionLibSql extends PrismaLibSql {
     return this.connection;
   }
 
+  /** A transaction on the connection without Prisma's interactive-transaction machinery (src/db/tx.ts). */
+  sqliteTransaction<T>(fn: (scope: SqliteScope) => Promise<T>, opts: { maxWaitMs: number; timeoutMs: number }): Promise<T> {
+    return this.serial.transaction(fn, opts);
+  }
+
   /**
    * Prisma assumes SQLite's old limit of 999 bound values unless the adapter says otherwise, and
    * refuses (P2029) a query with more: a list page narrowed to the up to FTS_CAP (2,000) ids a
@@ -167,7 +178,7 @@ class OneConnectionLibSql extends PrismaLibSql {
    * allows SQLite's current default, 32,766 (test/unit/db.test.ts).
    */
   override async connect() {
-    const adapter = await super.connect();
+    const adapter = this.serial.guard(await super.connect());
     return Object.assign(adapter, { getConnectionInfo: () => ({ maxBindValues: MAX_BIND_VALUES, supportsRelationJoins: false }) });
   }
 }

@@ -72,7 +72,15 @@ export async function updateProductLevels(
   now: Date,
 ): Promise<MovedLevel[]> {
   const buckets = BUCKETS.filter((b) => moving.some((c) => c.d[b] !== 0));
-  const delta = new Map(buckets.map((b) => [b, caseBy('product_id', moving.map((c) => [c.productId, c.d[b]] as const))]));
+  const delta = new Map(
+    buckets.map((b) => [
+      b,
+      caseBy(
+        'product_id',
+        moving.map((c) => [c.productId, c.d[b]] as const),
+      ),
+    ]),
+  );
   const set = buckets.map((b) => `"${b}" = "${b}" + ${delta.get(b)!.sql}`);
   const guards = buckets.map((b) => `"${b}" + ${delta.get(b)!.sql} >= 0`);
   return portableStatementsOf(tx).all<MovedLevel>(
