@@ -13,7 +13,8 @@ import type { SqliteScope } from './types.js';
 // mutex. Under it, instead of @libsql/client (which opens a NEW connection after every BEGIN and
 // never closes the old one: 2,000 transactions left 4,000 file descriptors and +600 MB open until
 // the GC finalised them), one libSQL connection serves everything, as better-sqlite3's adapter did:
-// foreign keys on (libSQL's default), busy timeout from `timeout`, WAL set by the migrator.
+// foreign keys on (libSQL's default), busy timeout from `timeout`, WAL set by the migrator. The
+// connection's turn (Prisma's calls or transaction()'s own transaction) is sqlite-serial.ts's lock.
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -159,8 +160,8 @@ class OneConnectionLibSql extends PrismaLibSql {
 
   /**
    * The Prisma client's own connection, for the stores' prepared statements (src/db/statements.ts).
-   * Only to be used inside a Prisma transaction: the adapter's mutex is then held, so nothing else
-   * runs on the connection, and a statement run on it is part of that transaction.
+   * Only to be used inside a transaction (sqliteTransaction, or a Prisma one: the connection's turn
+   * is then held), so nothing else runs on it and a statement run on it is part of that transaction.
    */
   sqliteConnection(): Database.Database | undefined {
     return this.connection;
