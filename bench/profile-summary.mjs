@@ -27,7 +27,7 @@ const sum = (keyOf) => {
   return [...out.entries()].sort((a, b) => b[1] - a[1]);
 };
 const total = [...self.values()].reduce((a, b) => a + b, 0);
-const busy = total - (sum(groupOf).find(([k]) => k === '(idle)')?.[1] ?? 0);
+const busy = total - (sum(groupOf).find(([k]) => k === '((idle))')?.[1] ?? 0);
 console.log(`${(total / 1e3).toFixed(0)} ms sampled, ${(busy / 1e3).toFixed(0)} ms busy`);
 for (const [k, us] of sum(groupOf).slice(0, 25))
   console.log(`${(us / 1e3).toFixed(0).padStart(7)} ms ${((100 * us) / busy).toFixed(1).padStart(5)} %  ${k}`);
