@@ -8,6 +8,8 @@
 // those statements, in order, with the same arguments and the same BEGIN/COMMITs, through the raw
 // driver on the copy (libsql: each statement prepared once; pg: one client, plain queries), and
 // its CPU on this thread is the hand-written floor of the same work.
+// FOS_BENCH_FLOOR_PROFILE=<file>.cpuprofile: a CPU profile of the server thread over the four
+// phases (bench/profile-summary.mjs sums it by package).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -203,11 +205,28 @@ async function pgDriver(url) {
   };
 }
 
+/** A CPU profile of this (the server's) thread, written as a .cpuprofile when stopped. */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    stop: async (file) => {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      await writeFile(file, JSON.stringify(profile));
+    },
+  };
+}
+
 /**
  * Server CPU per fulfillment (the four writes) beside the floor; `orders` converted orders of
  * two lines each (about one fulfillment order each).
  */
-export async function floorBench({ orders = 200, pgUrl } = {}) {
+export async function floorBench({ orders = 200, pgUrl, profileFile = process.env.FOS_BENCH_FLOOR_PROFILE } = {}) {
   const pg = pgUrl ? await pgDriver(pgUrl) : undefined;
   const driver = pg ?? (await sqliteDriver());
   const { seed } = await import('./api.mjs');
@@ -238,6 +257,7 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
     } else copy = await driver.copy({ dbFile: db }, path.join(dir, 'floor.db'));
     const phases = {};
     let packages;
+    const profiler = profileFile ? await startProfile() : undefined;
     driver.record(true);
     for (const phase of PHASES) {
       const ids = phase === 'label' || phase === 'fulfill' ? packages : foIds;
@@ -247,6 +267,7 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
       if (phase === 'package') packages = out;
     }
     driver.record(false);
+    if (profiler) await profiler.stop(profileFile);
     const statements = (pg ? pg.statementsOf() : driver.log.filter((s) => s.sql).length) / foIds.length;
     const commits = (pg ? pg.commitsOf() : driver.log.filter((s) => s.exec === 'COMMIT').length) / foIds.length;
     const floor = await driver.replay(copy);

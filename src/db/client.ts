@@ -143,12 +143,14 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
   const target = parseDbUrl(url);
   let prisma: PrismaClient;
   let sqliteConnection: Db['sqliteConnection'];
+  let sqliteTransaction: Db['sqliteTransaction'];
   if (target.provider === 'sqlite') {
     const [{ PrismaClient: SqliteClient }, adapter] = await Promise.all([
       import('../generated/sqlite/client.js'),
       sqliteAdapterFactory(target.file, opts.sqliteSync),
     ]);
     sqliteConnection = () => adapter.sqliteConnection();
+    sqliteTransaction = (fn, o) => adapter.sqliteTransaction(fn, o);
     prisma = new SqliteClient({ adapter, ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
   } else {
     const [{ PrismaClient: PgClient }, adapter] = await Promise.all([
@@ -172,6 +174,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
     provider,
     url: target.url,
     ...(sqliteConnection ? { sqliteConnection } : {}),
+    ...(sqliteTransaction ? { sqliteTransaction } : {}),
     close: () =>
       (closed ??= (async () => {
         await walSync?.close();

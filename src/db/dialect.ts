@@ -151,3 +151,15 @@ export const dialectOf = (provider: Provider): Dialect => (provider === 'sqlite'
 
 /** `?, ?, ?` for a list of n values (an IN list). */
 export const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+/**
+ * `CASE "<column>" WHEN ? THEN CAST(? AS INTEGER) … END`: a number per key, for one UPDATE that
+ * moves several rows each by its own amount. Keys not listed give NULL, so the UPDATE's WHERE
+ * must keep to the listed keys (or COALESCE). The cast types the values on PostgreSQL.
+ */
+export function caseBy(column: string, values: ReadonlyArray<readonly [key: string, n: number]>): { sql: string; params: unknown[] } {
+  return {
+    sql: `CASE "${column}" ${values.map(() => 'WHEN ? THEN CAST(? AS INTEGER)').join(' ')} END`,
+    params: values.flatMap(([k, n]) => [k, n]),
+  };
+}

@@ -1,6 +1,8 @@
 import type { Client, Config, InStatement, ResultSet, Transaction, TransactionMode } from '@libsql/client';
 import { PrismaLibSql } from '@prisma/adapter-libsql';
 import Database from 'libsql';
+import { joinedTransaction, SqliteSerial } from './sqlite-serial.js';
+import type { SqliteScope } from './types.js';
 
 // The SQLite driver: libSQL, whose prebuilt N-API binaries come from the npm registry for every
 // platform and Node.js version, so `npm install` needs no compiler and downloads nothing from
@@ -11,7 +13,8 @@ import Database from 'libsql';
 // mutex. Under it, instead of @libsql/client (which opens a NEW connection after every BEGIN and
 // never closes the old one: 2,000 transactions left 4,000 file descriptors and +600 MB open until
 // the GC finalised them), one libSQL connection serves everything, as better-sqlite3's adapter did:
-// foreign keys on (libSQL's default), busy timeout from `timeout`, WAL set by the migrator.
+// foreign keys on (libSQL's default), busy timeout from `timeout`, WAL set by the migrator. The
+// connection's turn (Prisma's calls or transaction()'s own transaction) is sqlite-serial.ts's lock.
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -103,21 +106,23 @@ function oneConnectionClient(db: Database.Database): Client {
       db.exec(sql);
     },
     transaction: async (mode: TransactionMode = 'deferred') => {
-      db.exec(begin[mode]);
+      // Inside a transaction of ours (sqlite-serial.ts) Prisma's transaction joins it: no BEGIN
+      // nor COMMIT of its own, the outer transaction commits or rolls back.
+      const joined = joinedTransaction(db);
+      if (!joined) db.exec(begin[mode]);
+      const end = async () => {
+        if (!joined && db.inTransaction) db.exec('ROLLBACK');
+      };
       const tx = {
         execute: async (stmt: InStatement) => run(statements, stmt),
         executeMultiple: async (sql: string) => {
           db.exec(sql);
         },
         commit: async () => {
-          db.exec('COMMIT');
+          if (!joined) db.exec('COMMIT');
         },
-        rollback: async () => {
-          if (db.inTransaction) db.exec('ROLLBACK');
-        },
-        close: () => {
-          if (db.inTransaction) db.exec('ROLLBACK');
-        },
+        rollback: end,
+        close: end,
         get closed() {
           return !db.inTransaction;
         },
@@ -142,6 +147,8 @@ class OneConnectionLibSql extends PrismaLibSql {
 
   /** The connection of the client connected last (the one the Prisma client uses). */
   private connection: Database.Database | undefined;
+  /** Whose turn it is on the connection: Prisma's calls or a transaction of ours (sqlite-serial.ts). */
+  private readonly serial = new SqliteSerial(() => this.connection);
 
   override createClient(config: Config): Client {
     // The shadow database of `connectToShadowDb` asks for :memory:.
@@ -153,11 +160,16 @@ class OneConnectionLibSql extends PrismaLibSql {
 
   /**
    * The Prisma client's own connection, for the stores' prepared statements (src/db/statements.ts).
-   * Only to be used inside a Prisma transaction: the adapter's mutex is then held, so nothing else
-   * runs on the connection, and a statement run on it is part of that transaction.
+   * Only to be used inside a transaction (sqliteTransaction, or a Prisma one: the connection's turn
+   * is then held), so nothing else runs on it and a statement run on it is part of that transaction.
    */
   sqliteConnection(): Database.Database | undefined {
     return this.connection;
+  }
+
+  /** A transaction on the connection without Prisma's interactive-transaction machinery (src/db/tx.ts). */
+  sqliteTransaction<T>(fn: (scope: SqliteScope) => Promise<T>, opts: { maxWaitMs: number; timeoutMs: number }): Promise<T> {
+    return this.serial.transaction(fn, opts);
   }
 
   /**
@@ -167,7 +179,7 @@ class OneConnectionLibSql extends PrismaLibSql {
    * allows SQLite's current default, 32,766 (test/unit/db.test.ts).
    */
   override async connect() {
-    const adapter = await super.connect();
+    const adapter = this.serial.guard(await super.connect());
     return Object.assign(adapter, { getConnectionInfo: () => ({ maxBindValues: MAX_BIND_VALUES, supportsRelationJoins: false }) });
   }
 }

@@ -1,14 +1,16 @@
+import { Sql } from '@prisma/client/runtime/client';
 import { dialectOf, type Dialect } from './dialect.js';
-import type { Db, Provider, SqliteConnection, TxClient } from './types.js';
+import type { Db, Provider, SqliteConnection, SqliteScope, TxClient } from './types.js';
 
 // How a store runs its hand-written statements inside a write transaction: prepared SQL through
 // the driver, rows as plain objects the store types (issue 29: the hot paths at a few times the
 // floor; the measurements and why this way are in docs/performance.md, "The hot path's driver").
 //
 //  - SQLite: on the Prisma client's own libSQL connection, each statement prepared once and kept
-//    by its text. Inside a Prisma transaction the adapter's mutex is held for the whole
-//    transaction, so nothing else runs on that connection and a statement run here is part of the
-//    transaction (same BEGIN, same COMMIT or ROLLBACK). No Prisma runtime per statement.
+//    by its text. transaction() runs its own BEGIN IMMEDIATE/COMMIT there with the connection's
+//    turn held (sqlite-serial.ts; in a bare Prisma transaction the adapter's mutex is held), so
+//    nothing else runs on that connection and a statement run here is part of the transaction.
+//    No Prisma runtime per statement.
 //  - PostgreSQL: through the transaction's Prisma client, `$queryRawUnsafe` with the statement's
 //    text (numbered once per text by the dialect), so it runs on the transaction's connection.
 //
@@ -69,15 +71,22 @@ function statementOf(conn: SqliteConnection, sql: string): Prepared {
 const sqliteArg = (v: unknown) =>
   v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v;
 
-function sqliteStatements(conn: SqliteConnection, dialect: Dialect): Statements {
+/** The transaction ran out of time (sqlite-serial.ts rolled it back): nothing more may run in it. */
+const closed = () => Object.assign(new Error('Transaction already closed: it ran out of time.'), { code: 'P2028' });
+
+function sqliteStatements(conn: SqliteConnection, dialect: Dialect, scope?: SqliteScope): Statements {
   return {
     dialect,
     all: async <T>(sql: string, params: readonly unknown[]) => {
+      if (scope && !scope.open) throw closed();
       const { statement, typed } = statementOf(conn, sql);
       const rows = statement.all(params.map(sqliteArg)) as Record<string, unknown>[];
       return (typed ? rows.map(typed) : rows) as T[];
     },
-    run: async (sql, params) => statementOf(conn, sql).statement.run(params.map(sqliteArg)).changes,
+    run: async (sql, params) => {
+      if (scope && !scope.open) throw closed();
+      return statementOf(conn, sql).statement.run(params.map(sqliteArg)).changes;
+    },
   };
 }
 
@@ -91,15 +100,41 @@ function prismaStatements(tx: TxClient, dialect: Dialect): Statements {
 
 const ofTx = new WeakMap<TxClient, Statements>();
 
-/** Called by transaction() (tx.ts) for each transaction it starts, so its stores find the statements by `tx` alone. */
-export function bindStatements(db: Db, tx: TxClient): void {
+/**
+ * Called by transaction() (tx.ts) for each transaction it starts, so its stores find the
+ * statements by `tx` alone; `scope`: SQLite's transaction of our own (sqlite-serial.ts).
+ */
+export function bindStatements(db: Db, tx: TxClient, scope?: SqliteScope): void {
   const dialect = dialectOf(db.provider);
-  const conn = db.sqliteConnection?.();
-  ofTx.set(tx, conn ? sqliteStatements(conn, dialect) : prismaStatements(tx, dialect));
+  const conn = scope?.conn ?? db.sqliteConnection?.();
+  ofTx.set(tx, conn ? sqliteStatements(conn, dialect, scope) : prismaStatements(tx, dialect));
 }
 
 /** The statements of a transaction started by transaction() (src/db/tx.ts), undefined for any other. */
 export const boundStatements = (tx: TxClient): Statements | undefined => ofTx.get(tx);
+
+/** Statements whose SQL is the same on both databases: they need no dialect. */
+export type PortableStatements = Omit<Statements, 'dialect'>;
+
+/**
+ * Prisma's raw query with `?` placeholders: Prisma writes them in its provider's form (a `Sql`
+ * object of the text's pieces and the values), so no dialect is needed. The text must have no
+ * literal `?`.
+ */
+function portablePrismaStatements(tx: TxClient): PortableStatements {
+  const query = (sql: string, params: readonly unknown[]) => new Sql(sql.split('?'), params as never[]);
+  return {
+    all: <T>(sql: string, params: readonly unknown[]) => tx.$queryRaw<T[]>(query(sql, params)),
+    run: (sql, params) => tx.$executeRaw(query(sql, params)),
+  };
+}
+
+/**
+ * For a store whose statements read the same on both databases (the inventory ledger's, called
+ * from every area): the statements of a transaction() (src/db/tx.ts), or, in any other Prisma
+ * transaction (a bare `$transaction`), Prisma's raw query.
+ */
+export const portableStatementsOf = (tx: TxClient): PortableStatements => ofTx.get(tx) ?? portablePrismaStatements(tx);
 
 /**
  * The statements of a transaction started by transaction() (src/db/tx.ts). A transaction started

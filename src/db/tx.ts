@@ -11,15 +11,19 @@ import type { Db, TxClient } from './types.js';
 //
 // Rules that make writes race-free on both databases (docs/conventions.md):
 //  - the FIRST statement of a contended transaction is a write (a compare-and-set UPDATE). On
-//    SQLite a deferred BEGIN then takes the write lock at once (waiting busy_timeout), instead of
-//    reading first and failing with SQLITE_BUSY when it upgrades to a writer; on PostgreSQL that
-//    UPDATE takes the row lock that serialises racing writers of the same row.
+//    SQLite the transaction is BEGIN IMMEDIATE (the write lock at once, waiting busy_timeout);
+//    on PostgreSQL that UPDATE takes the row lock that serialises racing writers of the same row.
 //  - rows are locked in one order everywhere (each area documents its order), so racers never deadlock.
 //  - a lost race surfaces as count 0 of a conditional UPDATE and becomes a 409.
+//
+// SQLite: the transaction is our own on the one connection (sqlite-serial.ts), not Prisma's
+// interactive transaction (its start and commit cost ~0.15 ms each time, issue 29; the
+// stores' statements need none of it). A Prisma call on `tx` starts, at its first use, a Prisma
+// interactive transaction that joins ours and stays open until ours ends (joinedPrisma).
 
 export const TX_POLICY = {
   attempts: 6,
-  /** On SQLite transactions queue on the adapter's mutex: a burst needs time to drain. */
+  /** On SQLite transactions queue on the connection's turn: a burst needs time to drain. */
   maxWaitMs: 15_000,
   timeoutMs: 20_000,
 } as const;
@@ -31,21 +35,106 @@ export interface TxOptions {
   retryOn?: (err: unknown) => boolean;
 }
 
+const policy = { maxWait: TX_POLICY.maxWaitMs, timeout: TX_POLICY.timeoutMs };
+
 export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, opts: TxOptions = {}): Promise<T> {
   const attempts = opts.attempts ?? TX_POLICY.attempts;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.prisma.$transaction(
-        (tx) => {
-          bindStatements(db, tx); // the stores' prepared statements run in this transaction (statements.ts)
-          return fn(tx);
-        },
-        { maxWait: TX_POLICY.maxWaitMs, timeout: TX_POLICY.timeoutMs },
-      );
+      if (db.sqliteTransaction) return await sqliteTransaction(db, fn);
+      return await db.prisma.$transaction((tx) => {
+        bindStatements(db, tx); // the stores' prepared statements run in this transaction (statements.ts)
+        return fn(tx);
+      }, policy);
     } catch (err) {
       const retry = isSerializationFailure(err) || (opts.retryOn?.(err) ?? false);
       if (!retry || attempt >= attempts) throw err;
       await sleep(10 * attempt + Math.floor(Math.random() * 20));
     }
   }
+}
+
+function sqliteTransaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>): Promise<T> {
+  return db.sqliteTransaction!(
+    async (scope) => {
+      const prisma = joinedPrisma(db);
+      bindStatements(db, prisma.tx, scope);
+      let ok = false;
+      try {
+        const out = await fn(prisma.tx);
+        ok = true;
+        return out;
+      } finally {
+        await prisma.end(ok);
+      }
+    },
+    { maxWaitMs: TX_POLICY.maxWaitMs, timeoutMs: TX_POLICY.timeoutMs },
+  );
+}
+
+const rolledBack = () => new Error('rolled back with the transaction it joined');
+type Call = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * The `tx` of a SQLite transaction of ours: the stores find their statements by it; a Prisma call
+ * on it (`tx.<model>.<op>(…)`, `tx.$queryRaw…`) runs in a Prisma interactive transaction started
+ * at the first such call, which joins ours (sqlite-serial.ts) and is ended by end() (its own
+ * commit or rollback does nothing; ours decides).
+ */
+function joinedPrisma(db: Db): { tx: TxClient; end(ok: boolean): Promise<void> } {
+  let client: Promise<TxClient> | undefined;
+  let running: Promise<unknown> | undefined;
+  let outcome: boolean | undefined;
+  let settle: ((ok: boolean) => void) | undefined;
+  const start = () =>
+    (client ??= new Promise<TxClient>((resolve, reject) => {
+      running = db.prisma
+        .$transaction((c) => {
+          resolve(c);
+          return new Promise<void>((ok, fail) => {
+            settle = (done) => (done ? ok() : fail(rolledBack()));
+            if (outcome !== undefined) settle(outcome);
+          });
+        }, policy)
+        .catch(reject);
+    }));
+  const forward =
+    (of: (c: Record<string, unknown>) => Call): Call =>
+    (...args) =>
+      start().then((c) => of(c as unknown as Record<string, unknown>)(...args));
+  const models = new Map<string, unknown>();
+  const model = (name: string) =>
+    new Proxy(
+      {},
+      {
+        get: (_, op) =>
+          typeof op !== 'string' || op === 'then'
+            ? undefined
+            : forward((c) => {
+                const m = c[name] as Record<string, Call>;
+                return m[op]!.bind(m);
+              }),
+      },
+    );
+  const tx = new Proxy(
+    {},
+    {
+      get(_, prop) {
+        if (typeof prop !== 'string' || prop === 'then') return undefined;
+        if (prop.startsWith('$')) return forward((c) => (c[prop] as Call).bind(c));
+        let m = models.get(prop);
+        if (!m) models.set(prop, (m = model(prop)));
+        return m;
+      },
+    },
+  ) as TxClient;
+  return {
+    tx,
+    end: async (ok) => {
+      if (!client) return;
+      outcome = ok;
+      settle?.(ok);
+      await running;
+    },
+  };
 }

@@ -18,6 +18,12 @@ import type { Prisma, PrismaClient } from '../generated/sqlite/client.js';
 
 export type Provider = 'sqlite' | 'postgresql';
 
+/** A transaction of sqliteTransaction() in progress (open until it commits, rolls back or times out). */
+export interface SqliteScope {
+  readonly conn: SqliteConnection;
+  open: boolean;
+}
+
 /** libSQL's synchronous connection (the better-sqlite3 API). */
 export type SqliteConnection = import('libsql').Database;
 
@@ -33,6 +39,11 @@ export interface Db {
    * Prisma transaction (src/db/statements.ts); undefined on PostgreSQL.
    */
   sqliteConnection?: () => SqliteConnection | undefined;
+  /**
+   * SQLite: a transaction on that connection without Prisma's interactive-transaction machinery,
+   * the connection's turn taken (src/db/sqlite-serial.ts); used by transaction() (src/db/tx.ts).
+   */
+  sqliteTransaction?: <T>(fn: (scope: SqliteScope) => Promise<T>, opts: { maxWaitMs: number; timeoutMs: number }) => Promise<T>;
   /** Disconnects the client (closes the SQLite file / ends the pg pool). */
   close(): Promise<void>;
 }

@@ -208,8 +208,7 @@ async function recordShipment(tx: TxClient, fo: FulfillClaim, packageId: string,
       merchantTeamId: fo.merchant_team_id,
       fulfillerTeamId: fo.fulfiller_team_id,
     });
-  const shop = order.shop_id ? await tx.shop.findUnique({ where: { id: order.shop_id } }) : null;
-  return { label, order, fulfillment, shop };
+  return { label, order, fulfillment, shop: order.shop };
 }
 
 /** Step 6: the tracking push (for the sales channel) and package.fulfilled. */

@@ -1,3 +1,4 @@
+import { statementsOf } from '../../db/statements.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { asAddress, flatAddress, loadNames, namesOfRow, type Names } from './lookups.js';
@@ -240,7 +241,7 @@ export async function presentPackages(client: Client, rows: PackageRow[]): Promi
  * of loadPackage. Inside the write's transaction, so it shows exactly what was written.
  */
 export async function presentWrittenPackage(tx: TxClient, p: Omit<PackageRow, 'line_items' | 'fulfillment_order'>): Promise<PackageView> {
-  const rows = await writtenPackageRows(tx, p.id);
+  const rows = await writtenPackageRows(statementsOf(tx), p.id);
   const c = rows[0];
   const line_items = rows.filter((r) => r.l_id !== null).map(lineOf);
   const row: PackageRow = {

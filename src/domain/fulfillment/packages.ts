@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { isUniqueViolation } from '../../db/client.js';
-import { boundStatements, statementsOf } from '../../db/statements.js';
+import { readsOf } from '../../db/reads.js';
+import { statementsOf, type Statements } from '../../db/statements.js';
 import type { Db, Package, PackageLineItem, Prisma, TxClient } from '../../db/types.js';
 import { packingSlipUrl } from '../documents/urls.js';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -70,15 +71,9 @@ function requestHash(input: CreatePackageInput): string {
 }
 
 /** The package id an idempotency key already created (same body), null when unused; 409 on reuse. */
-async function replayId(client: Db['prisma'] | TxClient, teamId: string, key: string, hash: string): Promise<string | null> {
-  // Inside the packing transaction on its prepared statements; before it, through Prisma.
-  const st = boundStatements(client as TxClient);
-  const existing = st
-    ? await packageByIdempotencyKey(st, teamId, key)
-    : await client.package.findUnique({
-        where: { fulfiller_team_id_idempotency_key: { fulfiller_team_id: teamId, idempotency_key: key } },
-        select: { id: true, request_hash: true },
-      });
+async function replayId(reader: Pick<Statements, 'all'>, teamId: string, key: string, hash: string): Promise<string | null> {
+  // Inside the packing transaction on its prepared statements; before it, on the reads (src/db/reads.ts).
+  const existing = await packageByIdempotencyKey(reader, teamId, key);
   if (!existing) return null;
   if (existing.request_hash !== hash) {
     throw conflict(`Idempotency key "${key}" was already used for package ${existing.id} with a different request body.`, {
@@ -111,7 +106,7 @@ export async function createPackage(
   const key = input.idempotency_key;
   const hash = requestHash(input);
   if (key) {
-    const again = await replayId(db.prisma, teamId, key, hash);
+    const again = await replayId(readsOf(db), teamId, key, hash);
     if (again) return { package: await loadPackage(db.prisma, teamId, again), created: false };
   }
   const units = unitsOf(caller.measurementSystem);
@@ -122,7 +117,7 @@ export async function createPackage(
       // presented from what this transaction read and wrote (docs/performance.md, write path).
       const fo = await claimForPacking(tx, db.provider, teamId, input.fulfillment_order_id);
       if (key) {
-        const again = await replayId(tx, teamId, key, hash); // a racer with the same key committed first
+        const again = await replayId(statementsOf(tx), teamId, key, hash); // a racer with the same key committed first
         if (again) return { id: again, created: false };
       }
       // Units a picker scanned carry their bin and lot (picking/picked-lines.ts; no query outside picking sessions).
@@ -209,7 +204,7 @@ export async function createPackage(
       return { id: pkg.id, created: true, view: presentPackage(row, names) };
     });
   } catch (err) {
-    const again = key && isUniqueViolation(err) ? await replayId(db.prisma, teamId, key, hash) : null;
+    const again = key && isUniqueViolation(err) ? await replayId(readsOf(db), teamId, key, hash) : null;
     if (!again) throw err;
     result = { id: again, created: false };
   }

@@ -1,7 +1,7 @@
 import type { TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { LOCATION_TYPES } from '../../contract/inventory-enums.js';
-import { insertDefaultLocation, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';
+import { insertDefaultLocation, levelAndBinsOnHand, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';
 
 // Stock by bin and lot (issue 28; docs/floor.md). A level's on_hand is held in location_stock rows
 // (product, location, lot_code; "" = no lot). The ledger calls placeOnHand() right after it moved a
@@ -217,15 +217,8 @@ async function takeFromRows(tx: TxClient, parts: BinPart[]) {
 
 /** level on_hand (already moved by -q) + q - the sum of its bins: units without a bin. */
 async function unplacedUnits(tx: TxClient, level: { product_id: string; warehouse_id: string }, q: number) {
-  const l = await tx.inventoryLevel.findUnique({
-    where: { product_id_warehouse_id: { product_id: level.product_id, warehouse_id: level.warehouse_id } },
-    select: { on_hand: true },
-  });
-  const bins = await tx.locationStock.aggregate({
-    where: { product_id: level.product_id, warehouse_id: level.warehouse_id },
-    _sum: { on_hand: true },
-  });
-  return (l?.on_hand ?? 0) + q - (bins._sum.on_hand ?? 0);
+  const on = await levelAndBinsOnHand(tx, level.product_id, level.warehouse_id);
+  return on.level + q - on.bins;
 }
 
 function shortInBins(

@@ -4,6 +4,7 @@ import { DomainError } from '../errors.js';
 import { BUCKETS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 import { placeOnHand, type BinPart, type Placement } from './bins.js';
 import { updateLevelGuarded, updateProductLevels } from './store/levels.js';
+import { insertMovements, type MovementRow } from './store/movements.js';
 
 export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 
@@ -68,7 +69,7 @@ export async function applyToLevel(
       ? level.sku
       : ((await tx.product.findUnique({ where: { id: level.product_id }, select: { sku: true } }))?.sku ?? null);
   const bins = d.on_hand ? await placeOnHand(tx, { ...level, sku }, d.on_hand, placementOf(info), info.lot_code ?? null) : [];
-  await tx.inventoryMovement.createMany({ data: movementRows({ ...level, sku }, d, info, now, bins) });
+  await insertMovements(tx, movementRows({ ...level, sku }, d, info, now, bins));
   // More of the level is available: waiting orders take it now, in this transaction (backorders.ts).
   if (d.on_hand - d.committed - d.unavailable > 0) await fillBackorders(tx, level);
   return true;
@@ -81,8 +82,8 @@ export const placementOf = (info: MovementInfo): Placement => ({
 });
 
 /** One immutable movement row per changed bucket of a level (on_hand: one per bin and lot it touched). */
-export function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, now: Date, bins: BinPart[] = []) {
-  const row = (bucket: Bucket, delta: number, bin?: BinPart) => ({
+export function movementRows(level: LevelRef, d: Required<Deltas>, info: MovementInfo, now: Date, bins: BinPart[] = []): MovementRow[] {
+  const row = (bucket: Bucket, delta: number, bin?: BinPart): MovementRow => ({
     product_id: level.product_id,
     sku: level.sku ?? null,
     warehouse_id: level.warehouse_id,
@@ -143,9 +144,10 @@ export async function applyToProductLevels(
         await placeOnHand(tx, level, d.on_hand, placements?.get(level.product_id) ?? placementOf(info), info.lot_code ?? null),
       );
   }
-  await tx.inventoryMovement.createMany({
-    data: moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now, bins.get(level.id))),
-  });
+  await insertMovements(
+    tx,
+    moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now, bins.get(level.id))),
+  );
   return [];
 }
 

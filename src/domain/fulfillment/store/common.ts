@@ -2,6 +2,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { placeholders } from '../../../db/dialect.js';
 import type { Statements } from '../../../db/statements.js';
 
+export { caseBy } from '../../../db/dialect.js';
+
 // Fragments the fulfillment area's statements share (SQL text with `?` placeholders; the
 // parameters each needs are listed beside it).
 
@@ -15,18 +17,6 @@ export const NO_ACTIVE_HOLD = `NOT EXISTS (SELECT 1 FROM "order_fulfillment_hold
 
 /** `"status" IN (…)` of a fixed list; its parameters are the list. */
 export const statusIn = (list: readonly string[]) => `"status" IN (${placeholders(list.length)})`;
-
-/**
- * `CASE "<column>" WHEN ? THEN CAST(? AS INTEGER) … END`: a number per key, for one UPDATE that
- * moves several rows each by its own amount. Keys not listed give NULL, so the UPDATE's WHERE
- * must keep to the listed keys (or COALESCE). The cast types the values on PostgreSQL.
- */
-export function caseBy(column: string, values: ReadonlyArray<readonly [key: string, n: number]>): { sql: string; params: unknown[] } {
-  return {
-    sql: `CASE "${column}" ${values.map(() => 'WHEN ? THEN CAST(? AS INTEGER)').join(' ')} END`,
-    params: values.flatMap(([k, n]) => [k, n]),
-  };
-}
 
 /** Sorts rows by created_at, then id (the order a read shows lines in). */
 export const byCreated = <T extends { created_at: Date; id: string }>(a: T, b: T) =>

@@ -165,6 +165,8 @@ export interface OrderProgress {
   shop_id: string | null;
   remote_id: string | null;
   merchant_team_id: string;
+  /** The order's shop, read with it (null without a shop). */
+  shop: { id: string; name: string; slug: string; shop_type: string } | null;
 }
 
 /** Whether the order has CORE lines left to ship (no parameters). */
@@ -175,12 +177,14 @@ const PROGRESS = `
     "status" = CASE WHEN NOT ${ORDER_LEFT} THEN 'CLOSED' WHEN "status" = 'OPEN' THEN 'PENDING_FULFILLMENT' ELSE "status" END,
     "closed_at" = CASE WHEN ${ORDER_LEFT} THEN "closed_at" ELSE ? END, "updated_at" = ?
   WHERE "id" = ?
-  RETURNING "id", "order_number", "fulfillment_count", "fulfillment_status", "shop_id", "remote_id", "merchant_team_id"`;
+  RETURNING "id", "order_number", "fulfillment_count", "fulfillment_status", "shop_id", "remote_id", "merchant_team_id",
+    ${['name', 'slug', 'shop_type'].map((c) => `(SELECT CAST(s."${c}" AS TEXT) FROM "shops" s WHERE s."id" = "orders"."shop_id") AS "shop_${c}"`).join(', ')}`;
 
 /**
  * What a fulfill does to its order, after its line decrements: one more fulfillment (and tracking
  * number), and its statuses from what is left to ship: partially fulfilled -> PENDING_FULFILLMENT
- * (from OPEN); nothing left -> FULFILLED and CLOSED. Where a statement reads its own snapshot
+ * (from OPEN); nothing left -> FULFILLED and CLOSED. Returns the order with its shop (the
+ * tracking push and the response name it). Where a statement reads its own snapshot
  * (PostgreSQL) the order's row lock comes first, so the UPDATE (a new snapshot) sees what a
  * concurrent fulfill of another of the order's fulfillment orders committed while this one waited:
  * no write skew (test/api/race.test.ts, "two fulfillment orders of one order").
@@ -188,8 +192,10 @@ const PROGRESS = `
 export async function recordFulfillment(st: Statements, orderId: string, tracked: boolean, now: Date): Promise<OrderProgress> {
   const lock = st.dialect.lockRow('orders');
   if (lock) await st.all(lock, [orderId]);
-  const [order] = await st.all<OrderProgress>(PROGRESS, [tracked ? 1 : 0, now, now, orderId]);
-  return { ...order, fulfillment_count: st.dialect.int(order.fulfillment_count) };
+  type Row = Omit<OrderProgress, 'shop'> & { shop_name: string | null; shop_slug: string | null; shop_type: string | null };
+  const [{ shop_name, shop_slug, shop_type, ...order }] = await st.all<Row>(PROGRESS, [tracked ? 1 : 0, now, now, orderId]);
+  const shop = order.shop_id && shop_name !== null ? { id: order.shop_id, name: shop_name, slug: shop_slug!, shop_type: shop_type! } : null;
+  return { ...order, fulfillment_count: st.dialect.int(order.fulfillment_count), shop };
 }
 
 export interface FulfillmentRow {

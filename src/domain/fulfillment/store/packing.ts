@@ -65,7 +65,7 @@ export async function packingLineRows(
 
 /** The package an idempotency key of the team created, with the hash of the request that created it. */
 export async function packageByIdempotencyKey(
-  st: Statements,
+  st: Pick<Statements, 'all'>,
   teamId: string,
   key: string,
 ): Promise<{ id: string; request_hash: string | null } | null> {

@@ -1,10 +1,9 @@
-import { raw } from '@prisma/client/runtime/client';
-import type { TxClient } from '../../../db/types.js';
-import { nameColumns, type NameColumns } from '../lookups.js';
+import type { Statements } from '../../../db/statements.js';
+import { nameColumnsText, type NameColumns } from '../lookups.js';
 import type { PackageRow } from '../package-view.js';
 
 // The statement that presents a package a write has in hand (package-view.ts,
-// presentWrittenPackage), through Prisma's tagged templates on the transaction's client as before.
+// presentWrittenPackage), on the write's prepared statements (src/db/statements.ts).
 
 type LineRow = PackageRow['line_items'][number];
 
@@ -39,7 +38,7 @@ export const LINE_COLUMNS = Object.keys({
   created_at: 1,
   updated_at: 1,
 } satisfies Record<keyof LineRow, 1>) as Array<keyof LineRow>;
-const LINE_SELECT = raw(LINE_COLUMNS.map((c) => `pl."${c}" AS "l_${c}"`).join(', '));
+const LINE_SELECT = LINE_COLUMNS.map((c) => `pl."${c}" AS "l_${c}"`).join(', ');
 
 export type WrittenPackageRow = NameColumns & {
   order_id: string | null;
@@ -52,13 +51,15 @@ export type WrittenPackageRow = NameColumns & {
  * One row per line of the package (one with null "l_" columns for a package without any), each
  * with the names, the fulfillment order's order and its shop; lines oldest first.
  */
-export async function writtenPackageRows(tx: TxClient, packageId: string): Promise<WrittenPackageRow[]> {
-  return tx.$queryRaw<WrittenPackageRow[]>`
-    SELECT "packages"."warehouse_id", "packages"."merchant_team_id", "packages"."fulfiller_team_id", ${nameColumns('packages')},
+export async function writtenPackageRows(st: Statements, packageId: string): Promise<WrittenPackageRow[]> {
+  return st.all<WrittenPackageRow>(
+    `SELECT "packages"."warehouse_id", "packages"."merchant_team_id", "packages"."fulfiller_team_id", ${nameColumnsText('packages')},
       fo."order_id", o."shop_id", s."name" AS "s_name", CAST(s."shop_type" AS TEXT) AS "s_shop_type", ${LINE_SELECT}
     FROM "packages" LEFT JOIN "fulfillment_orders" fo ON fo."id" = "packages"."fulfillment_order_id"
       LEFT JOIN "orders" o ON o."id" = fo."order_id" LEFT JOIN "shops" s ON s."id" = o."shop_id"
       LEFT JOIN "package_line_items" pl ON pl."package_id" = "packages"."id"
-    WHERE "packages"."id" = ${packageId}
-    ORDER BY pl."created_at", pl."id"`;
+    WHERE "packages"."id" = ?
+    ORDER BY pl."created_at", pl."id"`,
+    [packageId],
+  );
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join, sqltag as sql } from '@prisma/client/runtime/client';
-import { integerById } from '../../../db/raw-sql.js';
+import { caseBy, placeholders } from '../../../db/dialect.js';
+import { portableStatementsOf } from '../../../db/statements.js';
 import type { TxClient } from '../../../db/types.js';
 
 // The bins' statements (issue 24 item 1): location_stock rows of product, bin and lot written by
@@ -50,21 +51,37 @@ export async function stockRows(
   warehouseId: string,
   filter: { location_id?: string; lot_code?: string | null },
 ) {
-  return tx.$queryRaw<StockRow[]>`
-    SELECT s."id", s."location_id", s."lot_code", s."expiration_date", s."on_hand", l."type"
+  const params: unknown[] = [productId, warehouseId];
+  if (filter.location_id) params.push(filter.location_id);
+  if (filter.lot_code) params.push(filter.lot_code);
+  return portableStatementsOf(tx).all<StockRow>(
+    `SELECT s."id", s."location_id", s."lot_code", s."expiration_date", s."on_hand", l."type"
     FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
-    WHERE s."product_id" = ${productId} AND s."warehouse_id" = ${warehouseId} AND s."on_hand" > 0
-      ${filter.location_id ? sql`AND s."location_id" = ${filter.location_id}` : sql``}
-      ${filter.lot_code ? sql`AND s."lot_code" = ${filter.lot_code}` : sql``}
-    ORDER BY l."pick_sequence", s."created_at", s."id"`;
+    WHERE s."product_id" = ? AND s."warehouse_id" = ? AND s."on_hand" > 0${filter.location_id ? ' AND s."location_id" = ?' : ''}${filter.lot_code ? ' AND s."lot_code" = ?' : ''}
+    ORDER BY l."pick_sequence", s."created_at", s."id"`,
+    params,
+  );
 }
 
 /** Units out of bin rows, [row id, units] each, in one compare-and-set UPDATE; the count of rows it changed. */
 export async function takeFromStock(tx: TxClient, takes: Array<readonly [string, number]>): Promise<number> {
-  const q = integerById(takes);
-  return tx.$executeRaw`
-    UPDATE "location_stock" SET "on_hand" = "on_hand" - ${q}, "updated_at" = ${new Date()}
-    WHERE "id" IN (${join(takes.map(([id]) => id))}) AND "on_hand" >= ${q}`;
+  const q = caseBy('id', takes);
+  return portableStatementsOf(tx).run(
+    `UPDATE "location_stock" SET "on_hand" = "on_hand" - ${q.sql}, "updated_at" = ?
+    WHERE "id" IN (${placeholders(takes.length)}) AND "on_hand" >= ${q.sql}`,
+    [...q.params, new Date(), ...takes.map(([id]) => id), ...q.params],
+  );
+}
+
+/** A level's on_hand (0 without a level) and the sum of its bins, in one statement. */
+export async function levelAndBinsOnHand(tx: TxClient, productId: string, warehouseId: string) {
+  const [row] = await portableStatementsOf(tx).all<{ level: unknown; bins: unknown }>(
+    `SELECT COALESCE((SELECT "on_hand" FROM "inventory_levels" WHERE "product_id" = ? AND "warehouse_id" = ?), 0) AS "level",
+      COALESCE((SELECT SUM("on_hand") FROM "location_stock" WHERE "product_id" = ? AND "warehouse_id" = ?), 0) AS "bins"`,
+    [productId, warehouseId, productId, warehouseId],
+  );
+  // PostgreSQL's SUM is a bigint: a BigInt or a string.
+  return { level: Number(row?.level ?? 0), bins: Number(row?.bins ?? 0) };
 }
 
 export interface Pair {

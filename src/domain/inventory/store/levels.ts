@@ -1,5 +1,6 @@
-import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
-import { integerBy } from '../../../db/raw-sql.js';
+import { join, sqltag as sql } from '@prisma/client/runtime/client';
+import { caseBy, placeholders } from '../../../db/dialect.js';
+import { portableStatementsOf } from '../../../db/statements.js';
 import type { TxClient } from '../../../db/types.js';
 import { BUCKETS, type Bucket } from '../../../contract/inventory-enums.js';
 
@@ -54,6 +55,7 @@ export async function updateLevelGuarded(
 /**
  * The levels of these products at the warehouse, each moved by its own deltas (a CASE per bucket)
  * where every bucket stays >= 0, in ONE UPDATE; returns the levels it moved with their product's SKU.
+ * A bucket no product moves is left out of the statement (it cannot go below zero by not moving).
  */
 export async function updateProductLevels(
   tx: TxClient,
@@ -61,23 +63,30 @@ export async function updateProductLevels(
   moving: Array<{ productId: string; d: BucketDeltas }>,
   now: Date,
 ): Promise<MovedLevel[]> {
-  const products = moving.map((c) => c.productId);
-  const delta = (b: Bucket) =>
-    integerBy(
-      'product_id',
-      moving.map((c) => [c.productId, c.d[b]] as const),
-    );
-  return tx.$queryRaw<MovedLevel[]>`
-      UPDATE "inventory_levels" SET ${join(
-        BUCKETS.map((b) => sql`${raw(`"${b}"`)} = ${raw(`"${b}"`)} + ${delta(b)}`),
-        ', ',
-      )}, "updated_at" = ${now}
-      WHERE "warehouse_id" = ${warehouseId} AND "product_id" IN (${join(products)})
-        AND ${join(
-          BUCKETS.map((b) => sql`${raw(`"${b}"`)} + ${delta(b)} >= 0`),
-          ' AND ',
-        )}
-      RETURNING "id", "product_id", "warehouse_id", (SELECT p."sku" FROM "products" p WHERE p."id" = "inventory_levels"."product_id") AS "sku"`;
+  const buckets = BUCKETS.filter((b) => moving.some((c) => c.d[b] !== 0));
+  const delta = new Map(
+    buckets.map((b) => [
+      b,
+      caseBy(
+        'product_id',
+        moving.map((c) => [c.productId, c.d[b]] as const),
+      ),
+    ]),
+  );
+  const set = buckets.map((b) => `"${b}" = "${b}" + ${delta.get(b)!.sql}`);
+  const guards = buckets.map((b) => `"${b}" + ${delta.get(b)!.sql} >= 0`);
+  return portableStatementsOf(tx).all<MovedLevel>(
+    `UPDATE "inventory_levels" SET ${set.join(', ')}, "updated_at" = ?
+      WHERE "warehouse_id" = ? AND "product_id" IN (${placeholders(moving.length)}) AND ${guards.join(' AND ')}
+      RETURNING "id", "product_id", "warehouse_id", (SELECT p."sku" FROM "products" p WHERE p."id" = "inventory_levels"."product_id") AS "sku"`,
+    [
+      ...buckets.flatMap((b) => delta.get(b)!.params),
+      now,
+      warehouseId,
+      ...moving.map((c) => c.productId),
+      ...buckets.flatMap((b) => delta.get(b)!.params),
+    ],
+  );
 }
 
 /** A page of ids of levels whose position (available + on_order) is below their product's minimum_level, by id. */
