@@ -31,6 +31,17 @@ export interface FieldSpec {
   ref?: RefKind;
 }
 
+/** `--warehouse <names|ids>`: the list filter every warehouse-scoped list takes (`key` and `description` may differ). */
+export const warehousesFilter = (over: Partial<FieldSpec> = {}): FieldSpec => ({
+  key: 'warehouse_id',
+  flag: '--warehouse',
+  arg: 'names|ids',
+  type: 'list',
+  description: 'warehouse names or ids, comma-separated',
+  ref: 'warehouse',
+  ...over,
+});
+
 export const flagName = (spec: FieldSpec) => spec.flag ?? `--${spec.key.replace(/[._]/g, '-')}`;
 
 function parseBool(raw: string): boolean {

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, group, seg, writeCommand } from '../../shared/resource.js';
+import { warehousesFilter } from '../../shared/flags.js';
 
 // `fos carriers`: carrier platform accounts (EasyPost, Shippo) and the rate table, through
 // /v1/ops/carrier-integrations (docs/carriers.md). The API key is sent once and never shown again;
@@ -29,14 +30,7 @@ function connect(ctx: Context): Command {
         description: 'signs its tracking webhooks (EasyPost webhook secret, Shippo HMAC secret or URL token)',
       },
       { key: 'api_base_url', arg: 'url', description: "a proxy or test double instead of the platform's real address" },
-      {
-        key: 'warehouse_ids',
-        flag: '--warehouse',
-        arg: 'names|ids',
-        type: 'list',
-        description: 'warehouses it serves, comma-separated (default all)',
-        ref: 'warehouse',
-      },
+      warehousesFilter({ key: 'warehouse_ids', description: 'warehouses it serves, comma-separated (default all)' }),
       {
         key: 'enabled_carriers',
         flag: '--carriers',

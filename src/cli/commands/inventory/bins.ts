@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { listCommand } from '../../shared/list.js';
 import { writeCommand } from '../../shared/resource.js';
 import { parseStockArgs, withLines } from '../../shared/stock-lines.js';
+import { warehousesFilter } from '../../shared/flags.js';
 
 // Stock by bin and lot, and moves between bins (issue 28; docs/floor.md).
 
@@ -15,14 +16,7 @@ export function inventoryLocations(ctx: Context): Command {
     query: [
       { key: 'sku', description: 'one SKU' },
       { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated', ref: 'product' },
-      {
-        key: 'warehouse_id',
-        flag: '--warehouse',
-        arg: 'names|ids',
-        type: 'list',
-        description: 'warehouse names or ids, comma-separated',
-        ref: 'warehouse',
-      },
+      warehousesFilter(),
       { key: 'location', arg: 'bin', description: 'one bin: id, name or barcode' },
       { key: 'lot_code', flag: '--lot', arg: 'code', description: 'one lot' },
       { key: 'expiring_before', arg: 'YYYY-MM-DD', description: 'lots expiring before this day' },

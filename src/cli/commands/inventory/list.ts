@@ -2,18 +2,12 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listCommand } from '../../shared/list.js';
 import type { FieldSpec } from '../../shared/flags.js';
+import { warehousesFilter } from '../../shared/flags.js';
 
 export const LEVEL_FILTERS: FieldSpec[] = [
   { key: 'sku', description: 'one SKU' },
   { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated', ref: 'product' },
-  {
-    key: 'warehouse_id',
-    flag: '--warehouse',
-    arg: 'names|ids',
-    type: 'list',
-    description: 'warehouse names or ids, comma-separated',
-    ref: 'warehouse',
-  },
+  warehousesFilter(),
 ];
 
 export const LEVEL_COLUMNS = [

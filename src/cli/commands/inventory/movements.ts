@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
+import { warehousesFilter } from '../../shared/flags.js';
 
 export default function inventoryMovements(ctx: Context): Command {
   return listCommand(ctx, {
@@ -12,14 +13,7 @@ export default function inventoryMovements(ctx: Context): Command {
     query: [
       { key: 'sku', description: 'one SKU' },
       { key: 'product_id', flag: '--product', arg: 'ids', type: 'list', description: 'product ids, comma-separated', ref: 'product' },
-      {
-        key: 'warehouse_id',
-        flag: '--warehouse',
-        arg: 'names|ids',
-        type: 'list',
-        description: 'warehouse names or ids, comma-separated',
-        ref: 'warehouse',
-      },
+      warehousesFilter(),
       { key: 'kind', type: 'list', values: ENUMS.movement_kind, description: 'movement kinds, comma-separated' },
       { key: 'reference_id', flag: '--reference', arg: 'id', description: 'of this order, package, purchase order or adjustment' },
       { key: 'work_order_id', flag: '--work-order', arg: 'id', description: 'consumed or built by this work order (kits)' },

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
+import { warehousesFilter } from '../../shared/flags.js';
 
 export default function locationsList(ctx: Context): Command {
   return listCommand(ctx, {
@@ -9,14 +10,7 @@ export default function locationsList(ctx: Context): Command {
     path: () => '/ops/locations',
     maxLimit: 1000,
     query: [
-      {
-        key: 'warehouse_id',
-        flag: '--warehouse',
-        arg: 'names|ids',
-        type: 'list',
-        description: 'warehouse names or ids, comma-separated',
-        ref: 'warehouse',
-      },
+      warehousesFilter(),
       { key: 'type', type: 'list', values: ENUMS.location_type, description: 'location types, comma-separated' },
       { key: 'name', description: 'names starting with this, e.g. A-01' },
       { key: 'active', type: 'boolean', description: 'only active (true) or inactive (false) locations' },

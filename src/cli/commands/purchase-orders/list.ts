@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
+import { warehousesFilter } from '../../shared/flags.js';
 
 export default function purchaseOrdersList(ctx: Context): Command {
   return listCommand(ctx, {
@@ -9,14 +10,7 @@ export default function purchaseOrdersList(ctx: Context): Command {
     path: () => '/ops/purchase-orders',
     query: [
       { key: 'status', type: 'list', values: ENUMS.purchase_order_status, description: 'statuses, comma-separated' },
-      {
-        key: 'warehouse_id',
-        flag: '--warehouse',
-        arg: 'names|ids',
-        type: 'list',
-        description: 'warehouse names or ids, comma-separated',
-        ref: 'warehouse',
-      },
+      warehousesFilter(),
       { key: 'merchant_team_id', flag: '--merchant-team', arg: 'id', description: 'for this merchant' },
       { key: 'reference', description: 'your PO number' },
     ],

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listCommand } from '../../shared/list.js';
+import { warehousesFilter } from '../../shared/flags.js';
 
 export default function workOrdersList(ctx: Context): Command {
   return listCommand(ctx, {
@@ -8,14 +9,7 @@ export default function workOrdersList(ctx: Context): Command {
     path: () => '/ops/work-orders',
     maxLimit: 1000,
     query: [
-      {
-        key: 'warehouse_id',
-        flag: '--warehouse',
-        arg: 'names|ids',
-        type: 'list',
-        description: 'warehouse names or ids, comma-separated',
-        ref: 'warehouse',
-      },
+      warehousesFilter(),
       {
         key: 'product_id',
         flag: '--product',

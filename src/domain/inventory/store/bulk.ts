@@ -3,6 +3,8 @@ import type { Statements } from '../../../db/statements.js';
 import { jsonRowsSql, type ValuesColumn } from '../../../db/values.js';
 import { BUCKETS } from '../../../contract/inventory-enums.js';
 import type { StockRow } from './bins.js';
+import type { StockIn } from './bins.js';
+import type { MovementRow } from './movements.js';
 
 // The bulk ledger's statements (ledger-bulk.ts; issue 29 item 3) on the write paths' prepared
 // statements (src/db/statements.ts): each write's rows travel as ONE JSON parameter (jsonRowsSql),
@@ -76,15 +78,6 @@ export async function updateLevels(st: Statements, values: LevelUpdateRow[], now
   return new Set(rows.map((r) => r.id));
 }
 
-export interface StockIn {
-  product_id: string;
-  warehouse_id: string;
-  location_id: string;
-  lot_code: string;
-  expiration_date: string | null;
-  quantity: number;
-}
-
 /** Units into bin rows: each inserted, or added to the row of (product, bin, lot), in ONE statement; the stored rows. */
 export async function upsertStocks(st: Statements, rows: StockIn[], now: Date) {
   const cols = ['id', 'product_id', 'warehouse_id', 'location_id', 'lot_code', 'expiration_date'].map((n) => col(n));
@@ -102,27 +95,6 @@ export async function upsertStocks(st: Statements, rows: StockIn[], now: Date) {
     ],
   );
   return stored;
-}
-
-/** A movement row as ledger.ts movementRows() makes it. */
-export interface MovementRow {
-  product_id: string;
-  sku: string | null;
-  warehouse_id: string;
-  bucket: string;
-  delta: number;
-  kind: string;
-  reason: string | null;
-  note: string | null;
-  reference_type: string | null;
-  reference_id: string | null;
-  actor_key_id: string | null;
-  lot_code: string | null;
-  expiration_date: string | null;
-  location_id: string | null;
-  location_stock_id: string | null;
-  work_order_id: string | null;
-  created_at: Date;
 }
 
 const MOVEMENT_COLUMNS: ValuesColumn[] = [

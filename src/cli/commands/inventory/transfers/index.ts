@@ -5,6 +5,7 @@ import { ENUMS } from '../../../enums.js';
 import { listCommand } from '../../../shared/list.js';
 import { getCommand, group, seg, writeCommand } from '../../../shared/resource.js';
 import { DAMAGED_OPTION, receiptLines, withLines } from '../../../shared/stock-lines.js';
+import { warehousesFilter } from '../../../shared/flags.js';
 
 const path = (id?: string, action?: string) => `/ops/inventory/transfers${id ? `/${seg(id)}` : ''}${action ? `/${action}` : ''}`;
 
@@ -16,14 +17,7 @@ export default (ctx: Context): Command =>
       path: () => path(),
       query: [
         { key: 'status', type: 'list', values: ENUMS.transfer_status, description: 'statuses, comma-separated' },
-        {
-          key: 'warehouse_id',
-          flag: '--warehouse',
-          arg: 'names|ids',
-          type: 'list',
-          description: 'from or to these warehouses',
-          ref: 'warehouse',
-        },
+        warehousesFilter({ description: 'from or to these warehouses' }),
       ],
       columns: ['id', 'status', 'from_warehouse_name', 'to_warehouse_name', 'total_quantity', 'total_received', 'reference', 'created_at'],
       examples: ['fos inventory transfers list --status IN_TRANSIT'],
