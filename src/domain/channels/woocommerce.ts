@@ -22,13 +22,18 @@ interface WooClient {
   post(path: string, body: object, params?: object): Promise<{ data: unknown; headers: unknown }>;
   put(path: string, body: object, params?: object): Promise<{ data: unknown; headers: unknown }>;
 }
-// The package is CommonJS with its class on `default`.
-const Woo = ((m) => m.default ?? m)(createRequire(import.meta.url)('@woocommerce/woocommerce-rest-api')) as new (opts: object) => WooClient;
+// The package is CommonJS with its class on `default`; loaded at the first call (~18 MiB with
+// axios), not at start, so a server with no WooCommerce shop never holds it.
+type WooClass = new (opts: object) => WooClient;
+let wooClass: WooClass | undefined;
+const wooModule = () =>
+  (wooClass ??= ((m) => m.default ?? m)(createRequire(import.meta.url)('@woocommerce/woocommerce-rest-api')) as WooClass);
 
 const PAGE = 50;
 
 function client(conn: OpenConnection, env: ChannelEnv): WooClient {
   const c = conn.credentials as WooCredentials;
+  const Woo = wooModule();
   return new Woo({
     url: conn.api_base_url,
     consumerKey: c.consumer_key,

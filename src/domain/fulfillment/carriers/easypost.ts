@@ -1,4 +1,4 @@
-import EasyPostClient from '@easypost/api';
+import { createRequire } from 'node:module';
 import type { CarrierIntegration } from '../../../db/types.js';
 import { credentialsOf, DEFAULT_BASE_URLS } from '../../carrier-integrations/integrations.js';
 import { policyAgent, type OutboundPolicy } from '../../carrier-integrations/outbound.js';
@@ -26,6 +26,12 @@ import { amountOf } from './units.js';
 /* eslint-disable @typescript-eslint/no-explicit-any -- the client's objects are untyped JSON */
 type Json = any;
 
+// Loaded at the first call (~17 MiB with its HTTP stack), not at start: a server with no EasyPost
+// integration never holds it (the idle RSS target, docs/performance.md).
+let easypostClass: (new (key: string, opts: object) => Json) | undefined;
+const easypostModule = () =>
+  (easypostClass ??= ((m) => m.default ?? m)(createRequire(import.meta.url)('@easypost/api')) as new (key: string, opts: object) => Json);
+
 export function easypostClient(
   row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>,
   policy: OutboundPolicy,
@@ -34,7 +40,7 @@ export function easypostClient(
   const creds = credentialsOf(row);
   const baseUrl = (row.api_base_url ?? DEFAULT_BASE_URLS.EASYPOST!).replace(/\/$/, '');
   const agent = policyAgent(baseUrl, policy);
-  const Client = EasyPostClient as unknown as new (key: string, opts: object) => Json;
+  const Client = easypostModule();
   return new Client(creds?.api_key ?? '', {
     baseUrl: `${baseUrl}/`,
     timeout: timeoutMs,
