@@ -16,42 +16,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { mainThreadCpuMs, ROOT } from './lib.mjs';
-import { client } from './workflow.mjs';
+import { client, runPhase } from './workflow.mjs';
 
 export const FLOOR_TARGET_RATIO = 4;
 const PHASES = ['lock', 'package', 'label', 'fulfill'];
 const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
-
-async function runPhase({ base, token, phase, ids, extra }) {
-  const { Agent } = await import('undici');
-  const agent = new Agent({ connections: 4 });
-  const api = client(base, token, agent);
-  const out = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const i = next++;
-      const id = ids[i];
-      if (phase === 'accept') await api('POST', `/ops/fulfillment-orders/${id}/accept`);
-      if (phase === 'get') out[i] = (await api('GET', `/ops/fulfillment-orders/${id}`)).data.line_items;
-      if (phase === 'lock') await api('POST', `/ops/fulfillment-orders/${id}/lock`, { lock_owner: `o${i}`, timeout_minutes: 30 });
-      if (phase === 'package') {
-        const lines = extra[i].map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity }));
-        out[i] = (
-          await api('POST', '/ops/packages', { fulfillment_order_id: id, idempotency_key: `k-${id}`, package_line_items: lines })
-        ).data.id;
-      }
-      if (phase === 'label') {
-        const label = { label_url: 'https://labels.example/x.pdf', tracking_number: `1Z${i}`, carrier: 'UPS', service: 'Ground' };
-        await api('POST', `/ops/packages/${id}/label`, { ...label, cost: 6.1, cost_currency: 'USD' });
-      }
-      if (phase === 'fulfill') await api('POST', `/ops/packages/${id}/fulfill`, { locked_by: `o${i}` });
-    }
-  };
-  await Promise.all([worker(), worker(), worker(), worker()]);
-  await agent.close();
-  return out;
-}
 
 const inWorker = (base, token, phase, ids, extra) =>
   new Promise((resolve, reject) => {

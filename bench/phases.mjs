@@ -12,48 +12,9 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import Database from 'libsql';
 import { Agent } from 'undici';
 import { mainThreadCpuMs, ROOT } from './lib.mjs';
-import { client } from './workflow.mjs';
+import { client, runPhase } from './workflow.mjs';
 
 const PHASES = ['accept', 'lock', 'get', 'package', 'label', 'fulfill'];
-
-async function runPhase({ base, token, phase, ids, extra }) {
-  const agent = new Agent({ connections: 8 });
-  const api = client(base, token, agent);
-  const out = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const i = next++;
-      const id = ids[i];
-      if (phase === 'accept') await api('POST', `/ops/fulfillment-orders/${id}/accept`);
-      if (phase === 'lock') await api('POST', `/ops/fulfillment-orders/${id}/lock`, { lock_owner: `o${i}`, timeout_minutes: 5 });
-      if (phase === 'get') out[i] = (await api('GET', `/ops/fulfillment-orders/${id}`)).data.line_items;
-      if (phase === 'package') {
-        out[i] = (
-          await api('POST', '/ops/packages', {
-            fulfillment_order_id: id,
-            idempotency_key: `k-${id}`,
-            package_line_items: extra[i].map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity })),
-          })
-        ).data.id;
-      }
-      if (phase === 'label') {
-        await api('POST', `/ops/packages/${id}/label`, {
-          label_url: 'https://labels.example/x.pdf',
-          tracking_number: `1Z${i}`,
-          carrier: 'UPS',
-          service: 'Ground',
-          cost: 6.1,
-          cost_currency: 'USD',
-        });
-      }
-      if (phase === 'fulfill') await api('POST', `/ops/packages/${id}/fulfill`, { locked_by: `o${i}` });
-    }
-  };
-  await Promise.all([worker(), worker(), worker(), worker()]);
-  await agent.close();
-  return out;
-}
 
 /** Wall time per SQL text at the driver while `on()`; `report(n)` prints it per request. */
 function statementTimer() {

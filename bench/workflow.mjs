@@ -72,6 +72,41 @@ export async function fulfillOne(api, id, i) {
 }
 
 /**
+ * One request type of the fulfillment over every fulfillment order `ids` (4 clients): accept,
+ * get (returns the line items), lock, package (`extra` = the line items; returns package ids),
+ * label, fulfill (`ids` = package ids for the last two). Used by the floor and phases benches.
+ */
+export async function runPhase({ base, token, phase, ids, extra }) {
+  const agent = new Agent({ connections: 4 });
+  const api = client(base, token, agent);
+  const out = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const i = next++;
+      const id = ids[i];
+      if (phase === 'accept') await api('POST', `/ops/fulfillment-orders/${id}/accept`);
+      if (phase === 'get') out[i] = (await api('GET', `/ops/fulfillment-orders/${id}`)).data.line_items;
+      if (phase === 'lock') await api('POST', `/ops/fulfillment-orders/${id}/lock`, { lock_owner: `o${i}`, timeout_minutes: 30 });
+      if (phase === 'package') {
+        const lines = extra[i].map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity }));
+        out[i] = (
+          await api('POST', '/ops/packages', { fulfillment_order_id: id, idempotency_key: `k-${id}`, package_line_items: lines })
+        ).data.id;
+      }
+      if (phase === 'label') {
+        const label = { label_url: 'https://labels.example/x.pdf', tracking_number: `1Z${i}`, carrier: 'UPS', service: 'Ground' };
+        await api('POST', `/ops/packages/${id}/label`, { ...label, cost: 6.1, cost_currency: 'USD' });
+      }
+      if (phase === 'fulfill') await api('POST', `/ops/packages/${id}/fulfill`, { locked_by: `o${i}` });
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  await agent.close();
+  return out;
+}
+
+/**
  * Fulfills `foIds` from a worker thread; resolves with load()'s figures and the request count.
  * `bases`/`tokens` (instead of `base`/`token`) spread fulfillment order i over bases[i % n] and
  * tokens[i % k]: several replicas, and keys enough that no key's rate limit is reached.
