@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BIN = path.join(ROOT, 'bin/fos.js');
@@ -33,6 +34,25 @@ export function timedSpawn(args, { env = cleanEnv(), stdin = '' } = {}) {
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
     child.stdin.end(stdin);
   });
+}
+
+/** `count` GETs of `url` by `concurrency` workers, each wanting 200: the latencies and the seconds taken. */
+export async function getMany(url, token, agent, count, concurrency) {
+  let next = 0;
+  const latencies = [];
+  const started = performance.now();
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const t0 = performance.now();
+      const res = await request(url, { dispatcher: agent, headers: { 'x-access-token': token } });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { latencies, seconds: (performance.now() - started) / 1000 };
 }
 
 /** VmRSS of a process in MiB (Linux), or undefined. */

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
-import { BIN as OWN_BIN, cpuMsOfPid, median, ROOT, timedSpawn } from './lib.mjs';
+import { BIN as OWN_BIN, cpuMsOfPid, getMany, median, ROOT, timedSpawn } from './lib.mjs';
 
 // FOS_BENCH_FOS_BIN: another build's bin/fos.js (e.g. main's, for before/after figures).
 const BIN = process.env.FOS_BENCH_FOS_BIN ?? OWN_BIN;
@@ -49,22 +49,8 @@ async function stop(server) {
 
 /** `count` GETs of `url` by `concurrency` workers: req/s, median latency, server CPU per request. */
 async function load(server, url, token, agent, count, concurrency) {
-  let next = 0;
-  const latencies = [];
   const cpu = await cpuMsOfPid(server.child.pid);
-  const started = performance.now();
-  const worker = async () => {
-    while (next < count) {
-      next++;
-      const t0 = performance.now();
-      const res = await request(url, { dispatcher: agent, headers: { 'x-access-token': token } });
-      await res.body.dump();
-      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
-      latencies.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
+  const { latencies, seconds } = await getMany(url, token, agent, count, concurrency);
   return { perSecond: count / seconds, p50: median(latencies), cpuMs: ((await cpuMsOfPid(server.child.pid)) - cpu) / count };
 }
 

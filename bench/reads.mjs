@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
-import { median, ROOT } from './lib.mjs';
+import { getMany, median, ROOT } from './lib.mjs';
 import { startBaseline } from './products-baseline.mjs';
 
 export const READS_TARGET_RATIO = 0.7;
@@ -76,29 +76,12 @@ async function seed(db, teamId, products) {
 
 /** `count` GETs by `concurrency` workers; requests per second and the median latency. */
 async function load(url, token, agent, count, concurrency) {
-  let next = 0;
-  const latencies = [];
   const cpu = process.cpuUsage();
-  const started = performance.now();
-  const worker = async () => {
-    while (next < count) {
-      next++;
-      const t0 = performance.now();
-      const res = await request(url, { dispatcher: agent, headers: { 'x-access-token': token } });
-      await res.body.dump();
-      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
-      latencies.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  const { latencies, seconds } = await getMany(url, token, agent, count, concurrency);
   const used = process.cpuUsage(cpu);
   // CPU per request (server and client, one process): what other processes on a shared machine
   // disturb least.
-  return {
-    perSecond: count / ((performance.now() - started) / 1000),
-    p50: median(latencies),
-    cpuMs: (used.user + used.system) / 1000 / count,
-  };
+  return { perSecond: count / seconds, p50: median(latencies), cpuMs: (used.user + used.system) / 1000 / count };
 }
 
 async function body(url, token, agent) {
