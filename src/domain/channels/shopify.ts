@@ -10,6 +10,7 @@ import type {
   ShopifyCredentials,
   TrackingInfo,
 } from './types.js';
+import type { ShipmentStatus } from '../carrier-integrations/tracking-events.js';
 
 // Shopify connector over the official @shopify/admin-api-client (GraphQL Admin API). The client
 // always builds https://<shop domain>/admin/api/<version>/graphql.json; its customFetchApi hook
@@ -207,8 +208,10 @@ export function setQuantitiesInput(apiVersion: string, locationId: string, items
   };
 }
 
-// fos shipment_status -> Shopify FulfillmentEventStatus (RETURN_TO_SENDER has none: FAILURE).
-const EVENT_STATUS: Record<string, string> = {
+// fos shipment_status -> Shopify FulfillmentEventStatus, every value mapped (RETURN_TO_SENDER has
+// none: FAILURE), so an update is SKIPPED only when the shop has no fulfillment with that tracking.
+const EVENT_STATUS: Record<ShipmentStatus, string> = {
+  LABEL_PRINTED: 'LABEL_PRINTED',
   PRE_TRANSIT: 'CONFIRMED',
   IN_TRANSIT: 'IN_TRANSIT',
   OUT_FOR_DELIVERY: 'OUT_FOR_DELIVERY',
@@ -222,7 +225,7 @@ const EVENT_STATUS: Record<string, string> = {
  * tracking number (the one the fulfil's push created). Null when there is none to update.
  */
 export async function shopifyShipmentEvent(conn: OpenConnection, env: ChannelEnv, orderId: string, u: ShipmentUpdate) {
-  const status = EVENT_STATUS[u.status];
+  const status = EVENT_STATUS[u.status as ShipmentStatus];
   if (!status) return null;
   const data = await shopifyGraphql(
     conn,
