@@ -8,7 +8,6 @@ import type { DraftPayload } from '../orders/drafts.js';
 import { allocatePending } from '../orders/pending.js';
 import { planOrder, writeOrder, type SoldLine } from '../orders/place.js';
 import { inTransaction } from '../orders/tx.js';
-import { dialectOf } from '../../db/dialect.js';
 import { cancelFromChannel } from './cancel.js';
 import { verifyAfterConvert } from '../carrier-integrations/address-verification.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
@@ -116,13 +115,6 @@ async function createFromChannel(db: Db, shop: Shop, o: ChannelOrder) {
     });
   }
   const written = await inTransaction(db, async (tx) => {
-    // SQLite: a write first takes the one writer lock at once (waiting busy_timeout) instead of
-    // failing BUSY when writeOrder's reads upgrade. PostgreSQL needs no such row, which would
-    // queue every intake of a shop behind one lock: the unique (shop, remote id) settles two
-    // replicas' deliveries of one order.
-    if (dialectOf(db.provider).singleWriter) {
-      await tx.shopConnection.updateMany({ where: { shop_id: shop.id }, data: { updated_at: new Date() } });
-    }
     return writeOrder(tx, plan, {
       extra: { remote_id: o.remote_id, synced_at: new Date() },
       holds,
