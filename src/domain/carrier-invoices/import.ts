@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../db/ids.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { inLists } from '../../db/in-lists.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
@@ -99,7 +99,7 @@ export async function importInvoice(db: Db, caller: ImportCaller, input: ImportI
 }
 
 async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, hash: string): Promise<ImportView> {
-  const id = uuidv7();
+  const id = newId();
   const now = new Date();
   // First statement, a write: the unique (team, hash) holds off an identical import racing this one.
   await tx.carrierInvoiceImport.create({

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../db/ids.js';
 import type { Db, Shop, ShopConnection } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import type { Principal } from '../keys/principal.js';
@@ -96,7 +96,7 @@ async function checkOrRefuse(conn: OpenConnection, env: ChannelEnv) {
 
 export async function createShop(db: Db, p: Principal, input: ShopInput, env: ChannelEnv) {
   const teams = await teamsOf(db, p, input.merchant_team_id);
-  const id = uuidv7();
+  const id = newId();
   const name = input.name.trim();
   let connection: Omit<ShopConnection, 'id' | 'created_at' | 'updated_at'> | null = null;
   if (input.shop_type === 'SHOPIFY' || input.shop_type === 'WOOCOMMERCE') {

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../db/ids.js';
 import type { Statements } from '../../db/statements.js';
 import type { OutboxEvent } from '../../db/types.js';
 
@@ -12,7 +12,7 @@ export async function insertEvents(
 ): Promise<OutboxEvent[]> {
   if (!events.length) return [];
   const now = new Date();
-  const ids = events.map(() => uuidv7());
+  const ids = events.map(() => newId());
   const row = `(?, ?, ?, ${st.dialect.jsonParam}, ?, ?)`;
   await st.run(
     `INSERT INTO "outbox_events" ("id", "team_id", "kind", "payload", "next_attempt_at", "created_at") VALUES ${events.map(() => row).join(', ')}`,

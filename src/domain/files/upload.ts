@@ -1,5 +1,5 @@
 import { Transform, type Readable } from 'node:stream';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../db/ids.js';
 import type { Db } from '../../db/types.js';
 import { DomainError, invalid } from '../errors.js';
 import { searchKey } from '../search.js';
@@ -52,7 +52,7 @@ function fieldsOf(fields: Record<string, string>, filename: string) {
 export async function uploadFile(db: Db, storage: FileStorage, teamId: string, part: UploadPart, origin: string, limitBytes: number) {
   const meta = fieldsOf(part.fields, part.filename);
   const { PROCESSED_IMAGES, sniff, SNIFF_BYTES } = await import('./sniff.js'); // file-type loads with the first upload
-  const id = uuidv7();
+  const id = newId();
   const key = `${teamId}/${id}`;
   let size = 0;
   const head: Buffer[] = [];

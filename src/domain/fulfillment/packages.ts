@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../db/ids.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { readsOf } from '../../db/reads.js';
 import { statementsOf, type Statements } from '../../db/statements.js';
@@ -121,7 +121,7 @@ export async function createPackage(
         if (again) return { id: again, created: false };
       }
       // Units a picker scanned carry their bin and lot (picking/picked-lines.ts; no query outside picking sessions).
-      const id = uuidv7();
+      const id = newId();
       // A box closed from pack scans (pack.ts) brings its own lines, lots included.
       const wanted = build ? await build(tx, fo, id) : input.package_line_items;
       const lines = await withPickedLots(tx, fo, resolveLines({ id: fo.id, line_items: await packingLines(tx, fo.id) }, wanted));

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../db/ids.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid } from '../errors.js';
 import { applyToLevel } from '../inventory/ledger.js';
@@ -218,7 +218,7 @@ async function addLine(tx: TxClient, order: EditedOrder, a: AddLine, product: Pr
   for (const part of parts) {
     const core = await tx.orderLineItem.create({
       data: {
-        id: uuidv7(),
+        id: newId(),
         order_id: order.id,
         kind: 'CORE',
         product_id: part.item.id,

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../db/ids.js';
 import type { Prisma, TxClient } from '../../db/types.js';
 import { searchKey } from '../search.js';
 import { enqueueEvent } from '../events/outbox.js';
@@ -77,7 +77,7 @@ export function planOrder(parties: OrderParties, p: DraftPayload, lines: SoldLin
         : [{ item: product, quantity: l.quantity }];
     for (const part of parts) {
       cores.push({
-        id: uuidv7(),
+        id: newId(),
         kind: 'CORE',
         product_id: part.item.id,
         core_draft_order_line_item_id: l.draft_line_id ?? null,
@@ -149,7 +149,7 @@ export interface WriteOptions {
 /** Writes the planned order inside `tx`; returns its id and number. */
 export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptions = {}) {
   const team = plan.fields.fulfiller_team_id;
-  const orderId = opts.orderId ?? uuidv7();
+  const orderId = opts.orderId ?? newId();
   const { cores } = plan;
   const reserved = await queueReservations(tx, team, [...new Set(cores.map((c) => c.product_id))], plan.fields.priority_rank);
   const allocations = await allocateLines(

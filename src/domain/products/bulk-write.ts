@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../db/ids.js';
 import type { Provider, TxClient } from '../../db/types.js';
 import { unitsOf } from '../teams/teams.js';
 import { columnsOf, mergeConfig, searchColumns, type ProductInput, type ProductType } from './fields.js';
@@ -15,7 +15,7 @@ export { lockBySku, type LockedProduct };
 /** Creates the rows (all new SKUs of the owner) with one multi-row INSERT; returns their ids in order. */
 export async function insertProducts(tx: TxClient, owner: Owner, rows: (ProductInput & { sku: string })[]): Promise<string[]> {
   if (!rows.length) return [];
-  const ids = rows.map(() => uuidv7());
+  const ids = rows.map(() => newId());
   await tx.product.createMany({
     data: rows.map((row, i) => ({
       ...unitsOf(owner.measurement_system),

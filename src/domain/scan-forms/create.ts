@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../db/ids.js';
 import { inLists } from '../../db/in-lists.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { scanFormManifestUrl } from '../documents/urls.js';
@@ -40,7 +40,7 @@ function dayRange(date: string | undefined): { day: string; from: Date; to: Date
 
 export async function createScanForm(db: Db, caller: ScanFormCaller, input: ScanFormInput, origin = ''): Promise<ScanFormView> {
   const { day, from, to } = dayRange(input.date);
-  const id = uuidv7();
+  const id = newId();
   await transaction(db, async (tx) => {
     await claimWarehouse(tx, input.warehouse_id, caller.teamId);
     const candidates = await tx.shippingLabel.findMany({

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../../db/ids.js';
 import { placeholders } from '../../../db/dialect.js';
 import type { Statements } from '../../../db/statements.js';
 
@@ -31,7 +31,7 @@ const isJson = (v: unknown) => v !== null && typeof v === 'object' && !(v instan
  */
 export async function insertRows<T>(st: Statements, table: string, rows: ReadonlyArray<Record<string, unknown>>, now: Date): Promise<T[]> {
   if (!rows.length) return [];
-  const full = rows.map((r) => ({ id: uuidv7(), ...r, created_at: now, updated_at: now }) as Record<string, unknown>);
+  const full = rows.map((r) => ({ id: newId(), ...r, created_at: now, updated_at: now }) as Record<string, unknown>);
   const defined = (r: Record<string, unknown>) => Object.keys(r).filter((k) => r[k] !== undefined);
   const cols = defined(full[0]);
   // One statement for rows of the same columns (SQLite has no DEFAULT in VALUES); else one per row.

@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../../db/ids.js';
 import { placeholders } from '../../../db/dialect.js';
 import type { Statements } from '../../../db/statements.js';
 import type { Package, PackageLineItem, ShippingLabel } from '../../../db/types.js';
@@ -224,7 +224,7 @@ export async function insertFulfillment(
   by?: PackedBy,
 ): Promise<FulfillmentRow> {
   const row: FulfillmentRow = {
-    id: uuidv7(),
+    id: newId(),
     ...f,
     type: 'PICK_PACK',
     status: 'FULFILLED',
