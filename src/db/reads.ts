@@ -1,6 +1,7 @@
 import Database from 'libsql';
 import { parseDbUrl, SQLITE_BUSY_TIMEOUT_MS } from './client.js';
 import { dialectOf, type Dialect } from './dialect.js';
+import { sqliteArg } from './statements.js';
 import type { Db } from './types.js';
 
 // How a store runs a hand-written read outside a transaction (issue 29 target 2: list pages at
@@ -23,9 +24,6 @@ export interface Reads {
 
 const MAX_PREPARED = 200;
 const reads = new WeakMap<Db, Reads>();
-
-const sqliteArg = (v: unknown) =>
-  v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v;
 
 function sqliteReads(db: Db, dialect: Dialect): Reads {
   let conn: Database.Database | undefined;

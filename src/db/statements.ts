@@ -68,7 +68,8 @@ function statementOf(conn: SqliteConnection, sql: string): Prepared {
   return st;
 }
 
-const sqliteArg = (v: unknown) =>
+/** An argument as the SQLite statements bind it (a Date as the Prisma adapter writes it). */
+export const sqliteArg = (v: unknown) =>
   v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v;
 
 /** The transaction ran out of time (sqlite-serial.ts rolled it back): nothing more may run in it. */

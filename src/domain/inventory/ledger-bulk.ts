@@ -7,7 +7,6 @@ import { ensureDefaultLocation, inPickOrder, placeOnHand, type BinPart } from '.
 import type { StockRow } from './store/bins.js';
 import {
   insertLevels,
-  insertMovements,
   levelIdsOf,
   lockLevels,
   productsWaiting,
@@ -17,6 +16,7 @@ import {
   upsertStocks,
 } from './store/bulk.js';
 import type { LevelUpdateRow } from './store/bulk.js';
+import { insertMovements } from './store/movements.js';
 
 // applyToLevel for many levels at once (issue 29 item 3: receipts, purchase orders and adjustments
 // of 1,000 lines): the same guards, ledger rows, bin rows and backorder filling, in a few
@@ -24,8 +24,8 @@ import type { LevelUpdateRow } from './store/bulk.js';
 // FOR UPDATE; SQLite: the caller's first write holds the database's write lock), then ONE
 // UPDATE … FROM (rows) moves every level by its own deltas where every guard holds, units in go
 // to their bins with one upsert, units out leave theirs by the pick order with one read and one
-// UPDATE, and one INSERT writes all the movements: each statement takes its rows as one JSON
-// parameter, prepared through the driver (store/bulk.ts).
+// UPDATE, and the movements are written in bulk (store/movements.ts). The level and bin statements
+// take their rows as one JSON parameter, prepared through the driver (store/bulk.ts).
 
 export interface LevelChange {
   level: LevelRef & { sku: string | null };
@@ -39,13 +39,17 @@ export interface LevelChange {
 
 const full = (d: Deltas) => ({ on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...d });
 
-/** The levels of these products at the warehouse, created empty when missing (one upsert, one read). */
+/** The levels of these products at the warehouse, created empty when missing (one read; an insert and a read for the missing). */
 export async function levelsFor(tx: TxClient, provider: Provider, warehouseId: string, productIds: string[]): Promise<Map<string, string>> {
   const st = statementsOf(tx, provider);
   const ids = [...new Set(productIds)].sort();
+  const found = await levelIdsOf(st, warehouseId, ids);
+  const missing = ids.filter((id) => !found.has(id));
+  if (!missing.length) return found;
   // Product order: two requests creating the same levels take their index entries in one order.
-  await insertLevels(st, warehouseId, ids, new Date());
-  return levelIdsOf(st, warehouseId, ids);
+  await insertLevels(st, warehouseId, missing, new Date());
+  for (const [productId, id] of await levelIdsOf(st, warehouseId, missing)) found.set(productId, id);
+  return found;
 }
 
 /** PostgreSQL: the levels' row locks, in id order (SQLite: the transaction's first write holds the database). */
@@ -84,7 +88,7 @@ export async function applyToLevels(tx: TxClient, provider: Provider, changes: L
     const c = changes[i];
     return movementRows(c.level, full(c.deltas), c.info, now, bins.get(c.level.id));
   });
-  await insertMovements(st, rows, now);
+  await insertMovements(tx, rows);
   await fillAll(
     tx,
     st,

@@ -1,10 +1,9 @@
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from '../../../db/ids.js';
 import type { Statements } from '../../../db/statements.js';
 import { jsonRowsSql, type ValuesColumn } from '../../../db/values.js';
 import { BUCKETS } from '../../../contract/inventory-enums.js';
 import type { StockRow } from './bins.js';
 import type { StockIn } from './bins.js';
-import type { MovementRow } from './movements.js';
 
 // The bulk ledger's statements (ledger-bulk.ts; issue 29 item 3) on the write paths' prepared
 // statements (src/db/statements.ts): each write's rows travel as ONE JSON parameter (jsonRowsSql),
@@ -22,7 +21,7 @@ export async function insertLevels(st: Statements, warehouseId: string, productI
   await st.run(
     `INSERT INTO "inventory_levels" ("id", "product_id", "warehouse_id", "created_at", "updated_at") ${rows} WHERE true
      ON CONFLICT ("product_id", "warehouse_id") DO NOTHING`,
-    [warehouseId, now, now, JSON.stringify(productIds.map((p) => [uuidv7(), p]))],
+    [warehouseId, now, now, JSON.stringify(productIds.map((p) => [newId(), p]))],
   );
 }
 
@@ -91,51 +90,10 @@ export async function upsertStocks(st: Statements, rows: StockIn[], now: Date) {
     [
       now,
       now,
-      JSON.stringify(rows.map((r) => [uuidv7(), r.product_id, r.warehouse_id, r.location_id, r.lot_code, r.expiration_date, r.quantity])),
+      JSON.stringify(rows.map((r) => [newId(), r.product_id, r.warehouse_id, r.location_id, r.lot_code, r.expiration_date, r.quantity])),
     ],
   );
   return stored;
-}
-
-const MOVEMENT_COLUMNS: ValuesColumn[] = [
-  col('id'),
-  col('product_id'),
-  col('sku'),
-  col('warehouse_id'),
-  col('bucket', '"InventoryBucket"'),
-  col('delta', 'INTEGER'),
-  col('kind', '"InventoryMovementKind"'),
-  ...['reason', 'note', 'reference_type', 'reference_id', 'actor_key_id', 'lot_code', 'expiration_date'].map((n) => col(n)),
-  ...['location_id', 'location_stock_id', 'work_order_id'].map((n) => col(n)),
-];
-
-/** Movements written at `now` (every row's created_at), in the given order, in ONE INSERT. */
-export async function insertMovements(st: Statements, rows: MovementRow[], now: Date): Promise<void> {
-  if (!rows.length) return;
-  const names = MOVEMENT_COLUMNS.map((c) => `"${c.name}"`).join(', ');
-  const json = rows.map((m) => [
-    uuidv7(),
-    m.product_id,
-    m.sku,
-    m.warehouse_id,
-    m.bucket,
-    m.delta,
-    m.kind,
-    m.reason,
-    m.note,
-    m.reference_type,
-    m.reference_id,
-    m.actor_key_id,
-    m.lot_code,
-    m.expiration_date,
-    m.location_id,
-    m.location_stock_id,
-    m.work_order_id,
-  ]);
-  await st.run(`INSERT INTO "inventory_movements" (${names}, "created_at") ${jsonRowsSql(st.dialect.provider, MOVEMENT_COLUMNS, ['?'])}`, [
-    now,
-    JSON.stringify(json),
-  ]);
 }
 
 /** Which of these products an order line waits for (unallocated units): those whose levels fill backorders. */
