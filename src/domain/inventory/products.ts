@@ -1,5 +1,6 @@
+import { readsOf } from '../../db/reads.js';
 import { boundStatements } from '../../db/statements.js';
-import type { TxClient } from '../../db/types.js';
+import type { Db, TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
 import { touchWarehouse } from './store/levels.js';
 import { productsByKey } from './store/products.js';
@@ -31,7 +32,22 @@ async function productsBy(tx: TxClient, key: 'id' | 'sku', values: string[], tea
 }
 
 /** The product of every line, in line order (two queries however many lines). */
-export async function resolveProducts(tx: TxClient, teamIds: string[], lines: ProductRef[], path = 'lines'): Promise<ResolvedProduct[]> {
+export function resolveProducts(tx: TxClient, teamIds: string[], lines: ProductRef[], path = 'lines'): Promise<ResolvedProduct[]> {
+  return resolveWith((key, values) => productsBy(tx, key, values, teamIds), lines, path);
+}
+
+/** resolveProducts outside a transaction, on the read connection (src/db/reads.ts). */
+export function resolveProductsRead(db: Db, teamIds: string[], lines: ProductRef[], path = 'lines'): Promise<ResolvedProduct[]> {
+  return resolveWith(
+    (key, values) => (values.length ? productsByKey(readsOf(db), key, values, teamIds) : Promise.resolve([])),
+    lines,
+    path,
+  );
+}
+
+type ProductsBy = (key: 'id' | 'sku', values: string[]) => Promise<ResolvedProduct[]>;
+
+async function resolveWith(productsBy: ProductsBy, lines: ProductRef[], path: string): Promise<ResolvedProduct[]> {
   lines.forEach((l, i) => {
     if (Boolean(l.product_id) === Boolean(l.sku)) {
       throw new DomainError('validation-failed', `${path}[${i}]: give exactly one of product_id and sku.`, {
@@ -41,9 +57,9 @@ export async function resolveProducts(tx: TxClient, teamIds: string[], lines: Pr
   });
   const ids = [...new Set(lines.flatMap((l) => (l.product_id ? [l.product_id] : [])))];
   const skus = [...new Set(lines.flatMap((l) => (l.sku ? [l.sku] : [])))];
-  const byId = new Map((await productsBy(tx, 'id', ids, teamIds)).map((p) => [p.id, p]));
+  const byId = new Map((await productsBy('id', ids)).map((p) => [p.id, p]));
   const bySku = new Map<string, ResolvedProduct[]>();
-  for (const p of await productsBy(tx, 'sku', skus, teamIds)) {
+  for (const p of await productsBy('sku', skus)) {
     const same = bySku.get(p.sku!);
     if (same) same.push(p);
     else bySku.set(p.sku!, [p]);

@@ -12,7 +12,12 @@ export interface ProductKeyRow {
 }
 
 /** The products of these teams whose `key` (id or sku) is one of `values`. */
-export function productsByKey(st: Statements, key: 'id' | 'sku', values: string[], teamIds: string[]): Promise<ProductKeyRow[]> {
+export function productsByKey(
+  st: Pick<Statements, 'dialect' | 'all'>,
+  key: 'id' | 'sku',
+  values: string[],
+  teamIds: string[],
+): Promise<ProductKeyRow[]> {
   const list = st.dialect.jsonSql.values;
   return st.all<ProductKeyRow>(
     `SELECT "id", "sku", "name", "team_id" FROM "products"
