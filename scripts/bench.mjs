@@ -34,7 +34,8 @@
 //              FOS_BENCH_LIST_TEAM=<id>): seconds, orders/s and the CLI's RSS early and late.
 //   bulk       products bulk (1,000 rows), `fos products import` (10,000 rows), a 1,000-line receipt and
 //              adjustment, and a fulfillment's wait while a receipt runs; SQLite, and PostgreSQL when
-//              FOS_BENCH_PG_URL is set (a fresh schema). FOS_BENCH_BULK_RUNS (default 3).
+//              FOS_BENCH_PG_URL is set (a fresh schema). FOS_BENCH_BULK_RUNS (default 3);
+//              FOS_BENCH_BULK_LEDGER=<rows>: that many older movements of the receipt's products first.
 //   scale      the fulfillment workflow against 1, 2 and 4 `fos serve` replicas on one PostgreSQL database
 //              (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; not in the default run):
 //              fulfillments/s, CPU a fulfillment of fos and of PostgreSQL, lock waits.
@@ -249,9 +250,12 @@ if (sections.includes('soak')) {
 }
 
 if (sections.includes('bulk')) {
-  const out = await bulkBench({ runs: int('FOS_BENCH_BULK_RUNS', 3, 20) });
+  const ledger = Number(process.env.FOS_BENCH_BULK_LEDGER) || 0;
+  const out = await bulkBench({ runs: int('FOS_BENCH_BULK_RUNS', 3, 20), ledger });
   const { lines, over } = bulkReport(out);
-  console.log(`bulk writes (median of runs; load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`);
+  console.log(
+    `bulk writes (median of runs${ledger ? `; ${ledger.toLocaleString('en-US')} older movements first` : ''}; load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`,
+  );
   for (const line of lines) console.log(line);
   if (over) failed = true;
 }
