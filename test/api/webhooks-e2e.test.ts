@@ -59,6 +59,10 @@ describe('fulfill -> charge -> webhooks', () => {
     secret = hook.json().secret;
 
     const f = await fulfillmentFixture(t, { merchantTeamId: merchant.teamId, lines: [{ quantity: 1, onHand: 5 }], status: 'ACCEPTED' });
+    const shop = await t.db.prisma.shop.create({
+      data: { merchant_team_id: merchant.teamId, name: 'Counter', slug: 'counter', shop_type: 'MANUAL' },
+    });
+    await t.db.prisma.order.update({ where: { id: f.order.id }, data: { shop_id: shop.id } });
     expect(
       (await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 15 })).statusCode,
     ).toBe(200);
@@ -106,6 +110,11 @@ describe('fulfill -> charge -> webhooks', () => {
     expect(received.every((r) => r.verified)).toBe(true);
     expect(received.map((r) => r.type).sort()).toEqual(['charge.created', 'package.fulfilled', 'tracking.push']);
     expect(received.find((r) => r.type === 'charge.created')!.data.id).toBe(charge.id);
+    // The order's shop as the fulfill wrote it, with its platform (the push is routed by it).
+    expect(received.find((r) => r.type === 'tracking.push')!.data).toMatchObject({
+      order: { id: f.order.id, order_number: f.order.order_number },
+      shop: { id: shop.id, name: 'Counter', shop_type: 'MANUAL' },
+    });
     const push = await t.db.prisma.outboxEvent.findFirstOrThrow({ where: { kind: 'tracking.push' } });
     expect(push.delivered_at).not.toBeNull();
     expect(push.result).toMatchObject({ tracking_push: { status: 'SKIPPED', shop_type: 'MANUAL', order_id: f.order.id } });

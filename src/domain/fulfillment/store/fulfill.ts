@@ -192,9 +192,10 @@ const PROGRESS = `
 export async function recordFulfillment(st: Statements, orderId: string, tracked: boolean, now: Date): Promise<OrderProgress> {
   const lock = st.dialect.lockRow('orders');
   if (lock) await st.all(lock, [orderId]);
-  type Row = Omit<OrderProgress, 'shop'> & { shop_name: string | null; shop_slug: string | null; shop_type: string | null };
-  const [{ shop_name, shop_slug, shop_type, ...order }] = await st.all<Row>(PROGRESS, [tracked ? 1 : 0, now, now, orderId]);
-  const shop = order.shop_id && shop_name !== null ? { id: order.shop_id, name: shop_name, slug: shop_slug!, shop_type: shop_type! } : null;
+  type Row = Omit<OrderProgress, 'shop'> & { shop_name: string | null; shop_slug: string | null; shop_shop_type: string | null };
+  const [{ shop_name, shop_slug, shop_shop_type, ...order }] = await st.all<Row>(PROGRESS, [tracked ? 1 : 0, now, now, orderId]);
+  const shop =
+    order.shop_id && shop_name !== null ? { id: order.shop_id, name: shop_name, slug: shop_slug!, shop_type: shop_shop_type! } : null;
   return { ...order, fulfillment_count: st.dialect.int(order.fulfillment_count), shop };
 }
 
