@@ -266,6 +266,30 @@ describe('tracking pushes', () => {
     expect(hits).toHaveLength(2);
   });
 
+  it('takes the order and shop the fulfill wrote into the payload, and marks each push with its own result', async () => {
+    const pushed: string[] = [];
+    const worker = createOutboxWorker(t.db, silent, {
+      adapters: {
+        SHOPIFY: {
+          async pushTracking(p) {
+            pushed.push(`${p.order_number} ${p.shop_id}`);
+            return { status: 'PUSHED', detail: 'ok' };
+          },
+        },
+      },
+    });
+    // Neither order nor shop exists as a row: the payload alone names them (the fulfill's shape).
+    const shop = { id: 'shop-from-payload', name: 'S', slug: 's', shop_type: 'SHOPIFY' };
+    const toShop = await enqueue('tracking.push', { tracking: {}, shop, order: { id: 'o-1', order_number: '#1' } });
+    const manual = await enqueue('tracking.push', { tracking: {}, shop: null, order: { id: 'o-2', order_number: '#2' } });
+    const now = new Date();
+    await worker.runOnce(now);
+    const [a, b] = await Promise.all([toShop, manual].map((e) => t.db.prisma.outboxEvent.findUniqueOrThrow({ where: { id: e.id } })));
+    expect(pushed).toEqual(['#1 shop-from-payload']);
+    expect(a).toMatchObject({ delivered_at: now, result: { tracking_push: { status: 'PUSHED', shop_type: 'SHOPIFY', order_id: 'o-1' } } });
+    expect(b).toMatchObject({ delivered_at: now, result: { tracking_push: { status: 'SKIPPED', shop_type: 'MANUAL', order_id: 'o-2' } } });
+  });
+
   it('hands pushes to a custom adapter, retries its failures, and fails bad payloads at once', async () => {
     const shopify = await order('SHOPIFY');
     const pushed: string[] = [];

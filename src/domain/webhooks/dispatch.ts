@@ -109,39 +109,51 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
     });
   };
 
-  // Tracking pushes call a sales channel each, so they go one by one; every other event of the
-  // batch is fanned out together, in one transaction.
+  // Tracking pushes call a sales channel each, so they go one by one, and one that reached its
+  // platform is marked delivered at once (a retry would push it again). Every other event of the
+  // batch, and the pushes that sent nothing (SKIPPED: a MANUAL order), are fanned out together,
+  // in one transaction.
   const pushes = mine.filter((e) => e.kind === 'tracking.push');
-  const plain = mine.filter((e) => e.kind !== 'tracking.push');
+  const rest = mine.filter((e) => e.kind !== 'tracking.push');
+  const results = new Map<string, object>();
   let processed = 0;
   for (const event of pushes) {
     try {
-      const result = { tracking_push: { ...(await pushTracking(db, event, opts.adapters)), pushed_at: now.toISOString() } };
-      await fanOut(db, claimId, [event], now, activeEndpoints, result);
+      const push = await pushTracking(db, event, opts.adapters);
+      const result = { tracking_push: { ...push, pushed_at: now.toISOString() } };
+      if (push.status === 'SKIPPED') {
+        results.set(event.id, result);
+        rest.push(event);
+        continue;
+      }
+      await fanOut(db, claimId, [event], now, activeEndpoints, new Map([[event.id, result]]));
       processed++;
     } catch (err) {
       await failed(event, err);
     }
   }
-  if (plain.length) {
+  if (rest.length) {
     try {
-      await fanOut(db, claimId, plain, now, activeEndpoints);
-      processed += plain.length;
+      await fanOut(db, claimId, rest, now, activeEndpoints, results);
+      processed += rest.length;
     } catch (err) {
-      for (const event of plain) await failed(event, err);
+      for (const event of rest) await failed(event, err);
     }
   }
   return processed;
 }
 
-/** One delivery per matching active endpoint of each event, and the events marked delivered: one transaction. */
+/**
+ * One delivery per matching active endpoint of each event, and the events marked delivered (with
+ * their `results`, by event id, where given): one transaction.
+ */
 async function fanOut(
   db: Db,
   claimId: string,
   events: OutboxEvent[],
   now: Date,
   activeEndpoints: (teamId: string) => Promise<WebhookEndpoint[]>,
-  result?: object,
+  results = new Map<string, object>(),
 ) {
   // A retry after a lost lease may find some deliveries made already; the unique key backs this
   // up. On a first claim (attempts was 0) nobody can have fanned the event out yet.
@@ -158,12 +170,16 @@ async function fanOut(
     }
   }
   await transaction(db, async (tx) => {
-    const marked = await tx.outboxEvent.updateMany({
-      where: { id: { in: events.map((e) => e.id) }, claim_id: claimId, delivered_at: null },
-      data: { delivered_at: now, last_error: null, ...(result ? { result: result as never } : {}) },
-    });
+    const mark = (ids: string[], result?: object) =>
+      tx.outboxEvent.updateMany({
+        where: { id: { in: ids }, claim_id: claimId, delivered_at: null },
+        data: { delivered_at: now, last_error: null, ...(result ? { result: result as never } : {}) },
+      });
+    const bare = events.filter((e) => !results.has(e.id)).map((e) => e.id);
+    let marked = bare.length ? (await mark(bare)).count : 0;
+    for (const e of events) if (results.has(e.id)) marked += (await mark([e.id], results.get(e.id))).count;
     // A lease ran out mid-pass and another worker took some of these over: it fans them out.
-    if (marked.count !== events.length) throw new LostClaim();
+    if (marked !== events.length) throw new LostClaim();
     if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
   }).catch((err) => {
     if (!(err instanceof LostClaim)) throw err;
