@@ -1,10 +1,12 @@
 import { newId } from '../../db/ids.js';
 import type { Statements } from '../../db/statements.js';
 import type { OutboxEvent } from '../../db/types.js';
+import { jsonRowsSql } from '../../db/values.js';
 
-// The outbox's INSERT on the write paths' prepared statements (src/db/statements.ts): every
-// column the Prisma model would fill is given (id UUIDv7, both timestamps as the client writes
-// them), so a row written here reads and sorts like one written through Prisma.
+// The outbox's INSERT and the worker's "delivered" UPDATE on the write paths' prepared statements
+// (src/db/statements.ts): every column the Prisma model would fill is given (id UUIDv7, both
+// timestamps as the client writes them), so a row written here reads and sorts like one written
+// through Prisma.
 
 export async function insertEvents(
   st: Statements,
@@ -32,4 +34,22 @@ export async function insertEvents(
     claim_id: null,
     created_at: now,
   }));
+}
+
+/**
+ * The outbox worker's events marked delivered, each with its result where it has one ([event id,
+ * result or null]), in ONE UPDATE … FROM (rows) while they are still its claim's and undelivered;
+ * returns how many it marked (fewer: another worker took some over after a lease ran out).
+ */
+export async function markDelivered(st: Statements, claimId: string, now: Date, rows: Array<[string, object | null]>): Promise<number> {
+  const values = jsonRowsSql(st.dialect.provider, [
+    { name: 'id', pg: 'TEXT' },
+    { name: 'result', pg: 'JSONB' },
+  ]);
+  return st.run(
+    `WITH "v" AS (${values})
+     UPDATE "outbox_events" SET "delivered_at" = ?, "last_error" = NULL, "result" = COALESCE(v."result", "outbox_events"."result")
+     FROM "v" WHERE "outbox_events"."id" = v."id" AND "outbox_events"."claim_id" = ? AND "outbox_events"."delivered_at" IS NULL`,
+    [JSON.stringify(rows), now, claimId],
+  );
 }

@@ -5,7 +5,9 @@ import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
 import { DestinationRefused, isAllowedHost, publicOnlyAgent } from './network.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
+import { statementsOf } from '../../db/statements.js';
 import { transaction } from '../../db/tx.js';
+import { markDelivered } from '../events/store.js';
 
 // Delivery of outbox events, in two steps that each claim rows race-free across replicas:
 //  1. processDueEvents: an event is fanned out into one WebhookDelivery per matching active
@@ -170,16 +172,9 @@ async function fanOut(
     }
   }
   await transaction(db, async (tx) => {
-    const mark = (ids: string[], result?: object) =>
-      tx.outboxEvent.updateMany({
-        where: { id: { in: ids }, claim_id: claimId, delivered_at: null },
-        data: { delivered_at: now, last_error: null, ...(result ? { result: result as never } : {}) },
-      });
-    const bare = events.filter((e) => !results.has(e.id)).map((e) => e.id);
-    let marked = bare.length ? (await mark(bare)).count : 0;
-    for (const e of events) if (results.has(e.id)) marked += (await mark([e.id], results.get(e.id))).count;
+    const marks = events.map((e): [string, object | null] => [e.id, results.get(e.id) ?? null]);
     // A lease ran out mid-pass and another worker took some of these over: it fans them out.
-    if (marked !== events.length) throw new LostClaim();
+    if ((await markDelivered(statementsOf(tx, db.provider), claimId, now, marks)) !== events.length) throw new LostClaim();
     if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
   }).catch((err) => {
     if (!(err instanceof LostClaim)) throw err;
