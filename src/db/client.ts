@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { PoolConfig } from 'pg';
 import type { Db, PrismaClient, Provider } from './types.js';
-import { AUTOCHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.js';
+import { AUTOCHECKPOINT_PAGES, startWalCheckpointer, WAL_SIZE_LIMIT_BYTES } from './wal-checkpointer.js';
 
 export type { Db, Provider } from './types.js';
 
@@ -52,7 +52,9 @@ export const sqlitePragmas = (sync: SqliteSync = 'normal') => [
   'PRAGMA cache_size = -32768',
   `PRAGMA synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`,
   // NORMAL: the checkpointer thread folds the log every second; commits fold it only past this.
-  ...(sync === 'full' ? [] : [`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`]),
+  ...(sync === 'full'
+    ? []
+    : [`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`, `PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`]),
 ];
 
 export type DbTarget =

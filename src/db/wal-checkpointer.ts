@@ -11,8 +11,16 @@ import { Worker } from 'node:worker_threads';
 // server's connection only checkpoints if the log outgrows AUTOCHECKPOINT_PAGES in between (the
 // worker stalled, or a burst).
 
-/** The server connection's own checkpoint threshold once the worker runs: ~40 MiB of log. */
-export const AUTOCHECKPOINT_PAGES = 10_000;
+/**
+ * The server connection's own checkpoint threshold once the worker runs: ~200 MiB of log. It was
+ * 10,000 pages (~40 MiB), which three 1,000-line receipts or purchase orders in a second reach on
+ * a grown ledger (~3,500 pages each): the next commit, often a fulfillment's, then copied the log
+ * itself and took ~100 ms more (docs/performance.md, "The wait behind a receipt").
+ */
+export const AUTOCHECKPOINT_PAGES = 50_000;
+
+/** After a checkpoint lets the log start over, its file is cut back to this (a burst's log is not kept). */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export interface WalCheckpointer {
   close(): Promise<void>;

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { createDb, isSerializationFailure, isUniqueViolation, parseDbUrl } from '../../src/db/client.js';
 import { migrate, packageRoot } from '../../src/db/migrate.js';
 import { MAX_BIND_VALUES } from '../../src/db/libsql.js';
-import { AUTOCHECKPOINT_PAGES, startWalCheckpointer } from '../../src/db/wal-checkpointer.js';
+import { AUTOCHECKPOINT_PAGES, startWalCheckpointer, WAL_SIZE_LIMIT_BYTES } from '../../src/db/wal-checkpointer.js';
 import { freshSqliteUrl, migrateInProcesses, type FreshUrl } from '../helpers/db.js';
 
 const committed = readdirSync(path.join(packageRoot(), 'prisma', 'migrations', 'sqlite'), { withFileTypes: true })
@@ -166,6 +166,8 @@ describe('SQLite database layer', () => {
       expect(Number(await pragma('busy_timeout'))).toBe(5000);
       // The log is folded into the file by the checkpointer thread, not by the server's commits.
       expect(Number(await pragma('wal_autocheckpoint'))).toBe(AUTOCHECKPOINT_PAGES);
+      expect(Number(await pragma('journal_size_limit'))).toBe(WAL_SIZE_LIMIT_BYTES);
+      expect(Number(await pragma('cache_size'))).toBe(-32768); // 32 MiB
       expect(Number(await pragma('foreign_keys'))).toBe(1);
       expect(Number(await pragma('synchronous'))).toBe(1); // NORMAL (see the next test)
       // libSQL opens a new connection after each transaction begins: it gets the same settings.
