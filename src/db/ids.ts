@@ -4,11 +4,11 @@ import { v7 } from 'uuid';
 // Row ids written by our own statements: UUIDv7, as Prisma's @default(uuid(7)) gives, through the
 // uuid package's v7 with its state kept here. Called bare, uuid's v7 asks Web Crypto for 16 bytes
 // on every call (~2 µs on Node 20): 4,000 ids cost a 1,000-line receipt ~8 ms while it held the
-// SQLite writer (docs/performance.md, "Ids"). The random bytes come from a pooled buffer instead
-// (one randomFillSync per 256 ids, as Node's own randomUUID pools its entropy), and the
-// timestamp/sequence state follows uuid's (RFC 9562 method 1: a sequence seeded at random each
-// millisecond and incremented within it), so ids taken in order sort in that order, which a
-// multi-row INSERT relies on for its rows' order.
+// SQLite writer (docs/performance.md, "The wait behind a receipt"). The random bytes come from a
+// pooled buffer instead (one randomFillSync per 256 ids, as Node's own randomUUID pools its
+// entropy), and the timestamp/sequence state follows uuid's (RFC 9562 method 1: a sequence seeded
+// at random each millisecond and incremented within it), so ids taken in order sort in that
+// order, which a multi-row INSERT relies on for its rows' order.
 
 const POOL_IDS = 256;
 const pool = new Uint8Array(16 * POOL_IDS);

@@ -70,8 +70,8 @@ export function jsonRowsSql(provider: Provider, columns: ValuesColumn[], extra: 
  * SQLite: rows written by `head` (an INSERT naming its columns) as multi-row VALUES statements of
  * 100 and 10 rows and one of the 1-9 left, so at most eleven texts per `head`, each prepared once.
  * Measured against one INSERT … SELECT FROM json_each(?) of the same 2,000 ledger rows: 17 vs
- * 24 ms into an empty table, 47 vs 57 ms into one of 200,000 rows (docs/performance.md, "Bulk
- * writes"). SQLite allows 32,766 parameters a statement: 100 rows of up to 300 cells fit.
+ * 24 ms into an empty table, 47 vs 57 ms into one of 200,000 rows (docs/performance.md, "The wait
+ * behind a receipt"). SQLite allows 32,766 parameters a statement: 100 rows of up to 300 cells fit.
  */
 export async function insertValues(st: Pick<Statements, 'run'>, head: string, rows: unknown[][]): Promise<void> {
   const row = rows.length ? `(${rows[0].map(() => '?').join(', ')})` : '';

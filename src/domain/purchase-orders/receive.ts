@@ -112,10 +112,10 @@ async function productsOf(client: TxClient, caller: Caller, merchantTeamId: stri
 
 /**
  * The lines' products resolved before the transaction, so a 1,000-line receipt holds SQLite's
- * writer (and a fulfillment waiting for it) ~5 ms less (docs/performance.md, "Bulk writes"): the
- * order's merchant, which fixes where SKUs resolve, never changes, and the claim inside still
- * decides whether the order may receive. Null (resolve inside, after the claim's 404 or 409)
- * when the order is not the caller's or not open, so those answers come first as before.
+ * writer (and a fulfillment waiting for it) ~5 ms less (docs/performance.md, "The wait behind a
+ * receipt"): the order's merchant, which fixes where SKUs resolve, never changes, and the claim
+ * inside still decides whether the order may receive. Null (resolve inside, after the claim's 404
+ * or 409) when the order is not the caller's or not open, so those answers come first as before.
  */
 async function productsBeforeClaim(db: Db, caller: Caller, id: string, lines: ReceiptLine[]) {
   const po = await db.prisma.purchaseOrder.findFirst({

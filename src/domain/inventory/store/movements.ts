@@ -7,7 +7,7 @@ import type { Bucket, MovementKind } from '../../../contract/inventory-enums.js'
 // The ledger's movement rows, one writer for the per-level ledger (ledger.ts) and the bulk one
 // (ledger-bulk.ts), written as the Prisma model's createMany would: the id a UUIDv7 made here,
 // as the client makes it (@default(uuid(7))), created_at given by the caller. How, by where:
-//  - a transaction() on SQLite: multi-row VALUES statements of 100, 10 and 1 rows (values.ts
+//  - a transaction() on SQLite: multi-row VALUES statements of 100 and 10 rows and the rest (values.ts
 //    insertValues; measured against one INSERT … SELECT FROM json_each, docs/performance.md);
 //  - a transaction() on PostgreSQL: ONE INSERT whose rows are one JSON parameter (no
 //    per-parameter processing in Prisma's raw query however many rows);
