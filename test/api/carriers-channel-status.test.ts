@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
-import { connectShopify, connectWoo, shopifyDelivery, stockedProduct, wooDelivery } from '../helpers/channels.js';
-import { easypostDouble, type EasyPostDouble } from '../helpers/easypost-double.js';
+import { silent, type TestApp } from '../helpers/app.js';
 import {
-  shopifyDouble,
-  shopifyWebhookOrder,
-  wooDouble,
-  wooOrder,
-  type ShopifyDouble,
-  type WooDouble,
-} from '../helpers/platform-doubles.js';
+  type ChannelsWorld,
+  channelsWorld,
+  connectShopify,
+  connectWoo,
+  shopifyDelivery,
+  stockedProduct,
+  wooDelivery,
+} from '../helpers/channels.js';
+import { easypostDouble, type EasyPostDouble } from '../helpers/easypost-double.js';
+import { shopifyWebhookOrder, wooOrder, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
 import { easypostSignature } from '../../src/domain/carrier-integrations/signatures.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 
@@ -19,18 +20,17 @@ import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 // through the EasyPost double and the update arrives as its signed tracker webhook. A shop's
 // order is also address-verified through EasyPost when it comes in (item 6).
 
+let w: ChannelsWorld;
 let t: TestApp;
 let shopify: ShopifyDouble;
 let woo: WooDouble;
 let ep: EasyPostDouble;
 let epId: string;
 let merchant: { teamId: string };
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 beforeAll(async () => {
-  t = await testApp({ allowPrivateWebhooks: true });
-  merchant = await t.merchant();
-  [shopify, woo, ep] = await Promise.all([shopifyDouble({ token: 'shpat_good' }), wooDouble({ key: 'ck_good' }), easypostDouble()]);
+  [w, ep] = await Promise.all([channelsWorld(), easypostDouble()]);
+  ({ t, merchant, shopify, woo } = w);
   await stockedProduct(t, merchant.teamId, 'LAMP-2', 50);
   const ci = await t.call('POST', '/v1/ops/carrier-integrations', {
     body: { name: 'EasyPost', type: 'EASYPOST', api_base_url: `${ep.url}/v2`, credentials: { api_key: ep.apiKey, webhook_secret: 'whs' } },
@@ -39,8 +39,8 @@ beforeAll(async () => {
   epId = ci.json().id;
 });
 afterAll(async () => {
-  await Promise.all([shopify?.close(), woo?.close(), ep?.close()]);
-  await t?.close();
+  await ep?.close();
+  await w?.close();
 });
 
 /** Accept, lock, pack, buy the label through EasyPost, fulfill; returns the tracking code. */

@@ -1,20 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
-import { connectShopify, connectWoo, shopifyDelivery, stockedProduct, wooDelivery } from '../helpers/channels.js';
+import type { TestApp } from '../helpers/app.js';
 import {
-  shopifyDouble,
-  shopifyWebhookOrder,
-  wooDouble,
-  wooOrder,
-  type ShopifyDouble,
-  type WooDouble,
-} from '../helpers/platform-doubles.js';
+  type ChannelsWorld,
+  channelsWorld,
+  connectShopify,
+  connectWoo,
+  shopifyDelivery,
+  stockedProduct,
+  wooDelivery,
+} from '../helpers/channels.js';
+import { shopifyWebhookOrder, wooOrder, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
 
 // Clean master data through sales-channel intake (issue 25 item 6): an order whose country is no
 // ISO 3166-1 code is held (ADDRESS_VERIFICATION_FAILED) before anything can ship; one in a currency
 // that is no ISO 4217 code is not stored (the delivery FAILED with the reason); listing variants
 // keep only valid origin countries, currencies and HS codes (null otherwise).
 
+let w: ChannelsWorld;
 let t: TestApp;
 let shopify: ShopifyDouble;
 let woo: WooDouble;
@@ -23,18 +25,14 @@ let shop: { id: string };
 let wooShop: { id: string };
 
 beforeAll(async () => {
-  t = await testApp({ allowPrivateWebhooks: true });
-  merchant = await t.merchant();
-  shopify = await shopifyDouble({ token: 'shpat_good' });
-  woo = await wooDouble({ key: 'ck_good' });
+  w = await channelsWorld();
+  ({ t, merchant, shopify, woo } = w);
   shop = await connectShopify(t, merchant.teamId, shopify);
   wooShop = await connectWoo(t, merchant.teamId, woo);
   await stockedProduct(t, merchant.teamId, 'ISO-1', 50);
 });
 afterAll(async () => {
-  await shopify?.close();
-  await woo?.close();
-  await t?.close();
+  await w?.close();
 });
 
 const orderByRemote = (remoteId: string) => t.db.prisma.order.findMany({ where: { remote_id: remoteId }, include: { holds: true } });

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
-import { connectShopify, connectWoo, shopifyDelivery, stockedProduct } from '../helpers/channels.js';
-import {
-  shopifyDouble,
-  shopifyOrderNode,
-  shopifyWebhookOrder,
-  wooDouble,
-  wooOrder,
-  type ShopifyDouble,
-  type WooDouble,
-} from '../helpers/platform-doubles.js';
+import type { TestApp } from '../helpers/app.js';
+import { type ChannelsWorld, channelsWorld, connectShopify, connectWoo, shopifyDelivery, stockedProduct } from '../helpers/channels.js';
+import { shopifyOrderNode, shopifyWebhookOrder, wooOrder, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 
@@ -17,6 +9,7 @@ import { syncConnection, syncDueShops } from '../../src/domain/channels/sync.js'
 // open orders, later ones pull what changed), listings into product_listing_variants linked by
 // SKU, and stock out coalesced into one call per shop.
 
+let w: ChannelsWorld;
 let t: TestApp;
 let shopify: ShopifyDouble;
 let woo: WooDouble;
@@ -24,17 +17,13 @@ let merchant: { teamId: string };
 let cup: { product: { id: string } };
 
 beforeAll(async () => {
-  t = await testApp({ allowPrivateWebhooks: true });
-  merchant = await t.merchant();
-  shopify = await shopifyDouble({ token: 'shpat_good' });
-  woo = await wooDouble({ key: 'ck_good' });
+  w = await channelsWorld();
+  ({ t, merchant, shopify, woo } = w);
   cup = await stockedProduct(t, merchant.teamId, 'CUP-1', 500);
   await stockedProduct(t, merchant.teamId, 'SAUCER-1', 500);
 });
 afterAll(async () => {
-  await shopify?.close();
-  await woo?.close();
-  await t?.close();
+  await w?.close();
 });
 
 const variant = (n: number, sku: string) => ({

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
-import { connectShopify, connectWoo, shopifyDelivery, stockedProduct, wooDelivery } from '../helpers/channels.js';
+import { silent, type TestApp } from '../helpers/app.js';
 import {
-  shopifyDouble,
-  shopifyWebhookOrder,
-  wooDouble,
-  wooOrder,
-  type ShopifyDouble,
-  type WooDouble,
-} from '../helpers/platform-doubles.js';
+  type ChannelsWorld,
+  channelsWorld,
+  connectShopify,
+  connectWoo,
+  shopifyDelivery,
+  stockedProduct,
+  wooDelivery,
+} from '../helpers/channels.js';
+import { shopifyWebhookOrder, wooOrder, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
 import { enqueueEvent } from '../../src/domain/events/outbox.js';
 import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
@@ -18,23 +19,19 @@ import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 // `completed`; PUSHED only after success; a platform 500 is retried and makes one fulfillment;
 // a refusal ends FAILED with the platform's message on the order and in the shop's health.
 
+let w: ChannelsWorld;
 let t: TestApp;
 let shopify: ShopifyDouble;
 let woo: WooDouble;
 let merchant: { teamId: string };
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 beforeAll(async () => {
-  t = await testApp({ allowPrivateWebhooks: true });
-  merchant = await t.merchant();
-  shopify = await shopifyDouble({ token: 'shpat_good' });
-  woo = await wooDouble({ key: 'ck_good' });
+  w = await channelsWorld();
+  ({ t, merchant, shopify, woo } = w);
   await stockedProduct(t, merchant.teamId, 'LAMP-1', 50);
 });
 afterAll(async () => {
-  await shopify?.close();
-  await woo?.close();
-  await t?.close();
+  await w?.close();
 });
 
 /** Accept, lock, pack everything, label and fulfill the order's one fulfillment order. */

@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
-import { connectShopify, connectWoo, shopifyDelivery, stockedProduct, wooDelivery } from '../helpers/channels.js';
+import type { TestApp } from '../helpers/app.js';
 import {
-  shopifyDouble,
-  shopifyWebhookOrder,
-  wooDouble,
-  wooOrder,
-  type ShopifyDouble,
-  type WooDouble,
-} from '../helpers/platform-doubles.js';
+  type ChannelsWorld,
+  channelsWorld,
+  connectShopify,
+  connectWoo,
+  shopifyDelivery,
+  stockedProduct,
+  wooDelivery,
+} from '../helpers/channels.js';
+import { shopifyWebhookOrder, wooOrder, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
 
 // Orders in by webhook: signed deliveries become fos orders through the draft-conversion code,
 // once however often (or concurrently) they arrive; bad signatures change nothing; payloads fos
 // does not understand are kept, answered 2xx and replayable; holds and cancellations.
 
+let w: ChannelsWorld;
 let t: TestApp;
 let shopify: ShopifyDouble;
 let woo: WooDouble;
@@ -22,18 +24,14 @@ let shop: { id: string; slug: string };
 let mug: { product: { id: string }; warehouseId: string };
 
 beforeAll(async () => {
-  t = await testApp({ allowPrivateWebhooks: true });
-  merchant = await t.merchant();
-  shopify = await shopifyDouble({ token: 'shpat_good' });
-  woo = await wooDouble({ key: 'ck_good' });
+  w = await channelsWorld();
+  ({ t, merchant, shopify, woo } = w);
   shop = await connectShopify(t, merchant.teamId, shopify);
   mug = await stockedProduct(t, merchant.teamId, 'MUG-1', 20);
   await stockedProduct(t, merchant.teamId, 'TEE-1', 20);
 });
 afterAll(async () => {
-  await shopify?.close();
-  await woo?.close();
-  await t?.close();
+  await w?.close();
 });
 
 const orderOf = async (remoteId: string) => {

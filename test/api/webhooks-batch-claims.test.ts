@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
+import { silent, testApp, type TestApp } from '../helpers/app.js';
 import { LEASE_MS, processDueEvents, type WebhookSender } from '../../src/domain/webhooks/dispatch.js';
 import { defaultSalesChannelAdapters } from '../../src/domain/events/sales-channel.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
@@ -10,7 +10,6 @@ import { EVENT_ID_HEADER } from '../../src/domain/webhooks/signature.js';
 // still fan out each event once and POST each delivery once; a worker whose lease was taken
 // over mid-pass must write nothing. On SQLite and PostgreSQL.
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let t: TestApp;
 beforeAll(async () => {
   t = await testApp({ allowPrivateWebhooks: true });

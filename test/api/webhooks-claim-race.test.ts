@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
+import { silent, testApp, type TestApp } from '../helpers/app.js';
 import { enqueueEvent } from '../../src/domain/events/outbox.js';
 import { LEASE_MS, type SendResult, type WebhookSender } from '../../src/domain/webhooks/dispatch.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
@@ -9,7 +9,6 @@ import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 // the claim, and the attempt is counted by the claim, so another replica neither re-sends the
 // delivery while it is in flight nor loses an attempt from the count.
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let t: TestApp;
 beforeAll(async () => {
   t = await testApp({ allowPrivateWebhooks: true });

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../helpers/app.js';
+import { silent, testApp, type TestApp } from '../helpers/app.js';
 import { enqueueEvent, type EventKind } from '../../src/domain/events/outbox.js';
 import { verifySignature } from '../../src/domain/webhooks/signature.js';
 import { MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
@@ -18,7 +18,6 @@ interface Hit {
   verified: boolean;
 }
 
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let t: TestApp;
 let token: string;
 let server: Server;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetch } from 'undici';
-import { testApp, type TestApp } from '../helpers/app.js';
+import { silent, testApp, type TestApp } from '../helpers/app.js';
 import { enqueueEvent } from '../../src/domain/events/outbox.js';
 import { DestinationRefused, isAllowedHost, isPublicAddress, publicOnlyAgent } from '../../src/domain/webhooks/network.js';
 import { fetchSender } from '../../src/domain/webhooks/dispatch.js';
@@ -10,7 +10,6 @@ import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 
 // Issue 7 item 5: webhooks cannot reach private networks unless the server opts in, checked at
 // create/update on the URL and again at delivery after DNS; failure details stay coarse.
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 let t: TestApp;
 let server: Server;
 let port: number;

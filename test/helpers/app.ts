@@ -24,6 +24,9 @@ import { randomBytes } from 'node:crypto';
 // Stored credentials are sealed with the server's key (fos serve loads it at start).
 setSecretKey(randomBytes(32));
 
+/** A logger that drops everything, for workers a test drives itself. */
+export const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
 export interface CallOptions {
   token?: string | null;
   body?: unknown;

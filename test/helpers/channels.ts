@@ -1,9 +1,37 @@
 // Sales-channel test setup: a connected shop (through the API, checked against a platform
 // double), stocked products of its merchant, and signed webhook deliveries.
 
-import type { TestApp } from './app.js';
+import { testApp, type TestApp } from './app.js';
 import { fixtureWarehouse } from './fixtures.js';
-import { sign, type ShopifyDouble, type WooDouble } from './platform-doubles.js';
+import { shopifyDouble, sign, wooDouble, type ShopifyDouble, type WooDouble } from './platform-doubles.js';
+
+export interface ChannelsWorld {
+  t: TestApp;
+  merchant: Awaited<ReturnType<TestApp['merchant']>>;
+  shopify: ShopifyDouble;
+  woo: WooDouble;
+  close(): Promise<void>;
+}
+
+/**
+ * What every sales-channel test starts from: an app that may call loopback webhooks, a merchant,
+ * and a Shopify and a WooCommerce double taking the good credentials (shpat_good, ck_good) that
+ * connectShopify and connectWoo send. `close` ends the doubles, then the app.
+ */
+export async function channelsWorld(): Promise<ChannelsWorld> {
+  const t = await testApp({ allowPrivateWebhooks: true });
+  const [merchant, shopify, woo] = await Promise.all([t.merchant(), shopifyDouble({ token: 'shpat_good' }), wooDouble({ key: 'ck_good' })]);
+  return {
+    t,
+    merchant,
+    shopify,
+    woo,
+    close: async () => {
+      await Promise.all([shopify.close(), woo.close()]);
+      await t.close();
+    },
+  };
+}
 
 export const SHOPIFY_SECRET = 'shopify-webhook-secret';
 export const WOO_SECRET = 'woo-webhook-secret';

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createDb, type Db } from '../../src/db/client.js';
+import type { Db } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
-import { migrate } from '../../src/db/migrate.js';
 import { statementsOf } from '../../src/db/statements.js';
 import { transaction } from '../../src/db/tx.js';
 import { insertValues } from '../../src/db/values.js';
-import { freshSqliteUrl, type FreshUrl } from '../helpers/db.js';
+import { freshDb } from '../helpers/db.js';
 
 // src/db/ids.ts (the ids our own statements write) and insertValues (src/db/values.ts: SQLite's
 // multi-row VALUES writes of 100, 10 and the rest).
@@ -22,17 +21,13 @@ describe('newId', () => {
 });
 
 describe('insertValues (SQLite)', () => {
-  let f: FreshUrl;
+  let fresh: Awaited<ReturnType<typeof freshDb>>;
   let db: Db;
   beforeAll(async () => {
-    f = await freshSqliteUrl();
-    db = await createDb(f.url);
-    await migrate(db);
+    fresh = await freshDb('sqlite');
+    db = fresh.db;
   });
-  afterAll(async () => {
-    await db?.close();
-    await f?.cleanup();
-  });
+  afterAll(() => fresh?.cleanup());
 
   test.each([0, 1, 9, 10, 11, 99, 100, 123, 2_000])(
     'writes %i rows, in order, in 100- and 10-row statements and one for the rest',

@@ -1,25 +1,20 @@
 import { setImmediate } from 'node:timers';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createDb, type Db } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
+import type { Db } from '../../src/db/client.js';
 import { statementsOf } from '../../src/db/statements.js';
 import { transaction } from '../../src/db/tx.js';
-import { freshSqliteUrl, type FreshUrl } from '../helpers/db.js';
+import { freshDb } from '../helpers/db.js';
 
 // transaction() on SQLite (src/db/tx.ts, src/db/sqlite-serial.ts): our own BEGIN IMMEDIATE/COMMIT
 // on the one connection, its turn held; Prisma calls on `tx` join it; nothing else interleaves.
 
-let f: FreshUrl;
+let fresh: Awaited<ReturnType<typeof freshDb>>;
 let db: Db;
 beforeAll(async () => {
-  f = await freshSqliteUrl();
-  db = await createDb(f.url);
-  await migrate(db);
+  fresh = await freshDb('sqlite');
+  db = fresh.db;
 });
-afterAll(async () => {
-  await db?.close();
-  await f?.cleanup();
-});
+afterAll(() => fresh?.cleanup());
 
 const teamName = async (id: string) => (await db.prisma.team.findUnique({ where: { id } }))?.name ?? null;
 const rename = (tx: Parameters<Parameters<typeof transaction>[1]>[0], id: string, name: string) =>
