@@ -40,7 +40,7 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
   const early = await productsBeforeClaim(db, caller, id, input.lines);
   return writeTx(db, async (tx) => {
     const po = await claim(tx, db.provider, caller.teamId, id, 'received');
-    const products = early ?? (await productsOf(tx, caller, po.merchant_team_id, input.lines));
+    const products = early ?? (await resolveProducts(tx, await productTeams(tx, caller, po.merchant_team_id), input.lines));
     const receiptId = randomUUID();
     const now = new Date();
     const lineOf = new Map(po.lines.map((l) => [l.product_id, l]));
@@ -105,10 +105,9 @@ export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: str
   });
 }
 
-/** The products a receipt's lines name, among the order's merchant's (or, without one, all the caller reaches). */
-async function productsOf(client: TxClient, caller: Caller, merchantTeamId: string | null, lines: ReceiptLine[]) {
-  return resolveProducts(client, merchantTeamId ? [merchantTeamId] : await reachableTeamIds(client, caller), lines);
-}
+/** Where a receipt's SKUs resolve: the order's merchant's products, or, without one, all the caller reaches. */
+const productTeams = async (client: TxClient, caller: Caller, merchantTeamId: string | null) =>
+  merchantTeamId ? [merchantTeamId] : reachableTeamIds(client, caller);
 
 /**
  * The lines' products resolved before the transaction, so a 1,000-line receipt holds SQLite's
@@ -123,7 +122,7 @@ async function productsBeforeClaim(db: Db, caller: Caller, id: string, lines: Re
     select: { merchant_team_id: true, status: true },
   });
   if (!po || !(OPEN_STATUSES as readonly string[]).includes(po.status)) return null;
-  return resolveProductsRead(db, po.merchant_team_id ? [po.merchant_team_id] : await reachableTeamIds(db.prisma, caller), lines);
+  return resolveProductsRead(db, await productTeams(db.prisma, caller, po.merchant_team_id), lines);
 }
 
 /** The order's lines after a bulk receipt: `after` is each received line's new quantity_received (by line id). */
