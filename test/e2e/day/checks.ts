@@ -1,0 +1,136 @@
+// The end-of-day checks of the scripted day: every order's final state, every package's units and
+// lots (and the bins and lots the ledger says they left from), every bin's stock, and that no short
+// or damaged unit left the building. Reads through the API, as a lead's report would.
+import { expect } from 'vitest';
+import { readAll, read } from './floor.js';
+import { SHORT_SKU, type Wave } from './floor-work.js';
+import { LOTS, ORDERS, PRODUCTS, type Day } from './morning.js';
+
+const lotTracked = (sku: string) => PRODUCTS.find((p) => p.sku === sku)!.lots;
+
+/** What each order ships: its lines, less the unit the short pick did not find. */
+export function expectedUnits(wave: Wave): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const [n, o] of Object.entries(ORDERS)) {
+    out[n] = { ...o.lines } as Record<string, number>;
+    if (n === wave.shortOrder) out[n][SHORT_SKU] -= 1;
+    for (const sku of Object.keys(out[n])) if (!out[n][sku]) delete out[n][sku];
+  }
+  return out;
+}
+
+/** Every order shipped what was found: FULFILLED, nothing left to ship; the short unit cancelled. */
+export async function checkOrders(day: Day, wave: Wave): Promise<void> {
+  const fos = await readAll(day.f, '/ops/fulfillment-orders');
+  const actual: Record<string, unknown> = {};
+  const expected: Record<string, unknown> = {};
+  for (const [n, { id }] of Object.entries(day.orders)) {
+    const o = await read(day.f, `/ops/orders/${id}`);
+    const remaining = o.core_order_line_items.reduce((s: number, l: any) => s + l.remaining_quantity, 0);
+    const statuses = fos
+      .filter((f) => f.order_id === id)
+      .map((f) => f.status)
+      .sort();
+    actual[n] = { status: o.status, fulfillment_status: o.fulfillment_status, remaining, fulfillment_orders: statuses };
+    expected[n] = {
+      status: 'CLOSED',
+      fulfillment_status: 'FULFILLED',
+      remaining: 0,
+      fulfillment_orders: n === wave.shortOrder ? ['CANCELLED', 'FULFILLED'] : ['FULFILLED'],
+    };
+  }
+  expect(actual).toEqual(expected);
+}
+
+/**
+ * One package per order with exactly the units it ships; every lot-tracked line carries a lot, and
+ * the ledger's FULFILLED rows of the package left from that lot, from a pickable bin. Returns the
+ * units shipped per bin and lot ("bin|sku|lot" -> units).
+ */
+export async function checkPackages(day: Day, wave: Wave, scanFormId: string): Promise<Record<string, number>> {
+  const list = await readAll(day.f, '/ops/packages');
+  const packages = await Promise.all(list.map((p) => read(day.f, `/ops/packages/${p.id}`)));
+  const moves = await readAll(day.f, '/ops/inventory/movements?kind=FULFILLED');
+  const bins = await readAll(day.f, `/ops/locations?warehouse_id=${day.warehouseId}`);
+  const binName = (id: string) => bins.find((b) => b.id === id)?.name ?? `?${id}`;
+  const want = expectedUnits(wave);
+  const shipped: Record<string, number> = {};
+  expect(packages).toHaveLength(20);
+  for (const p of packages) {
+    const n = Object.keys(day.orders).find((k) => day.orders[k].fo === p.fulfillment_order_id)!;
+    expect(p, n).toMatchObject({ status: 'FULFILLED', scan_form_id: scanFormId, carrier_id: 'ups', fulfillment: { package_id: p.id } });
+    expect(p.tracking_number, n).toMatch(/^UPS\d+$/);
+    const units: Record<string, number> = {};
+    for (const l of p.package_line_items) units[l.sku] = (units[l.sku] ?? 0) + l.quantity;
+    expect(units, `package of ${n}`).toEqual(want[n]);
+    const left = moves.filter((m) => m.reference_id === p.id && m.bucket === 'on_hand');
+    for (const l of p.package_line_items) {
+      const out = left.filter((m) => m.sku === l.sku);
+      expect(
+        out.reduce((s, m) => s - m.delta, 0),
+        `${n} ${l.sku}`,
+      ).toBe(l.quantity);
+      if (lotTracked(l.sku)) {
+        expect(l.lot_code, `${n} ${l.sku}: lot`).toBeTruthy();
+        expect(
+          out.map((m) => m.lot_code),
+          `${n} ${l.sku}`,
+        ).toEqual(out.map(() => l.lot_code));
+      }
+      for (const m of out) {
+        const key = `${binName(m.location_id)}|${m.sku}|${m.lot_code ?? ''}`;
+        shipped[key] = (shipped[key] ?? 0) - m.delta;
+      }
+    }
+  }
+  return shipped;
+}
+
+/**
+ * Every bin's stock, exactly: what was received there, less what shipped from it (the ledger, as
+ * checkPackages read it), the caps' bin counted to 0. The DEFAULT bin is not checked until
+ * returnLotUnit is wired (today the returned unit lands there without its lot, the bug).
+ */
+export async function checkStock(day: Day, shipped: Record<string, number>, returned?: { lot: string }): Promise<void> {
+  const received: Record<string, number> = {
+    [`A-01|NW-GREEN|G-2611`]: LOTS['G-2611'].units,
+    [`A-01|NW-GREEN|G-2612`]: LOTS['G-2612'].units,
+    [`A-02|NW-BLACK|B-2610`]: LOTS['B-2610'].units,
+    [`DMG|NW-BLACK|B-2610`]: LOTS['B-2610'].damaged,
+    [`A-03|NW-GIFT|`]: 10,
+    [`${day.bins['BB-TEE-M']}|BB-TEE-M|`]: 20,
+    [`${day.bins['BB-TEE-L']}|BB-TEE-L|`]: 20,
+    [`${day.bins['BB-CAP']}|BB-CAP|`]: 6,
+  };
+  if (returned) received[`A-01|NW-GREEN|${returned.lot}`] += 1;
+  const expected: Record<string, number> = {};
+  for (const [k, q] of Object.entries(received)) {
+    const left = q - (shipped[k] ?? 0);
+    if (k.endsWith('|BB-CAP|')) continue; // counted to 0 at the end of the day
+    if (left) expected[k] = left;
+  }
+  for (const k of Object.keys(shipped)) expect(received, `shipped from ${k}, where nothing was received`).toHaveProperty([k]);
+  const rows = await readAll(day.f, `/ops/inventory/locations?warehouse_id=${day.warehouseId}`);
+  const actual: Record<string, number> = {};
+  for (const r of rows) {
+    if (r.location_name === 'DEFAULT' && !returned) continue;
+    if (r.on_hand) actual[`${r.location_name}|${r.sku}|${r.lot_code ?? ''}`] = r.on_hand;
+  }
+  expect(actual).toEqual(expected);
+}
+
+/**
+ * Nothing short or damaged left: no unit shipped from the DAMAGED bin, the damaged units are still
+ * there and still set aside, and the caps shipped are the caps the picker found.
+ */
+export async function checkNothingBadShipped(day: Day, shipped: Record<string, number>): Promise<void> {
+  expect(Object.keys(shipped).filter((k) => k.startsWith('DMG|'))).toEqual([]);
+  const caps = Object.entries(shipped)
+    .filter(([k]) => k.includes(`|${SHORT_SKU}|`))
+    .reduce((s, [, q]) => s + q, 0);
+  expect(caps).toBe(5); // 6 ordered, 6 received on paper, 5 in the bin
+  const levels = await read(day.f, `/ops/inventory?warehouse_id=${day.warehouseId}&limit=100`);
+  const black = levels.data.find((l: any) => l.sku === 'NW-BLACK');
+  expect(black).toMatchObject({ unavailable: LOTS['B-2610'].damaged });
+  expect(black.on_hand).toBeGreaterThanOrEqual(LOTS['B-2610'].damaged);
+}
