@@ -64,6 +64,7 @@ export async function checkPackages(day: Day, wave: Wave, scanFormId: string): P
     for (const l of p.package_line_items) units[l.sku] = (units[l.sku] ?? 0) + l.quantity;
     expect(units, `package of ${n}`).toEqual(want[n]);
     const left = moves.filter((m) => m.reference_id === p.id && m.bucket === 'on_hand');
+    const from: Record<string, number> = {};
     for (const l of p.package_line_items) {
       const out = left.filter((m) => m.sku === l.sku);
       expect(
@@ -80,9 +81,22 @@ export async function checkPackages(day: Day, wave: Wave, scanFormId: string): P
       for (const m of out) {
         const key = `${binName(m.location_id)}|${m.sku}|${m.lot_code ?? ''}`;
         shipped[key] = (shipped[key] ?? 0) - m.delta;
+        from[key] = (from[key] ?? 0) - m.delta;
       }
     }
+    // The units left from the bin and lot the picker took them from.
+    expect(from, `${n}: shipped from (bin|sku|lot)`).toEqual(wave.picked[n]);
   }
+  // FEFO across the wave: the 6 units of the earlier green-tea lot, then 3 of the later one.
+  expect(shipped).toEqual({
+    'A-01|NW-GREEN|G-2611': 6,
+    'A-01|NW-GREEN|G-2612': 3,
+    'A-02|NW-BLACK|B-2610': 6,
+    'A-03|NW-GIFT|': 5,
+    [`${day.bins['BB-TEE-M']}|BB-TEE-M|`]: 6,
+    [`${day.bins['BB-TEE-L']}|BB-TEE-L|`]: 7,
+    [`${day.bins['BB-CAP']}|BB-CAP|`]: 5,
+  });
   return shipped;
 }
 

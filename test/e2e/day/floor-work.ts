@@ -15,6 +15,8 @@ export interface Wave {
   shortOrder: string;
   /** Order number -> package made at the station. */
   stationPackages: Record<string, string>;
+  /** Order number -> "bin|sku|lot" -> units the picker put in its tote (the pick list once picked). */
+  picked: Record<string, Record<string, number>>;
 }
 
 /** The lead starts one wave of every accepted order; each order gets a tote. */
@@ -22,7 +24,7 @@ export async function startWave(day: Day): Promise<Wave> {
   const s = await fosJson(day.f, ['picking-sessions', 'create', '--wave', WAREHOUSE, '--max-orders', '20', '--name', 'Morning']);
   const orders = await fosJson<any[]>(day.f, ['picking-sessions', 'orders', s.id, '--all']);
   expect(orders).toHaveLength(20);
-  return { session: s.id, shortOrder: '', stationPackages: {} };
+  return { session: s.id, shortOrder: '', stationPackages: {}, picked: {} };
 }
 
 const PROMPT = /(scan bin|scan item) › $|SESSION COMPLETE/;
@@ -51,7 +53,7 @@ export async function pickWave(day: Day, wave: Wave): Promise<void> {
     const code = row.barcode;
     if (!wrongDone && row.sku.startsWith('BB-TEE')) {
       const refused = await st.scan(barcodeOf('NW-GIFT'), PROMPT);
-      expect(refused).toMatch(/✗/);
+      expect(refused).toContain(`✗ Wrong item: NW-GIFT is not to be picked at ${row.location_name}.`);
       expect(st.pty.output()).toContain('\x07');
       wrongDone = true;
       screen = refused;
@@ -73,6 +75,16 @@ export async function pickWave(day: Day, wave: Wave): Promise<void> {
   expect(wrongDone && shortDone).toBe(true);
   const { code } = await st.exit();
   expect(code).toBe(0);
+  const list = await read(day.f, `/ops/picking-sessions/${wave.session}/pick-list`);
+  expect(list.complete).toBe(true);
+  expect(list.short).toMatchObject([{ fulfillment_order_id: day.orders[wave.shortOrder].fo, sku: SHORT_SKU, quantity: 1 }]);
+  for (const row of list.rows) {
+    for (const t of row.totes) {
+      const key = `${row.location_name}|${row.sku}|${row.lot_code ?? ''}`;
+      wave.picked[t.order_number] ??= {};
+      if (t.picked) wave.picked[t.order_number][key] = (wave.picked[t.order_number][key] ?? 0) + t.picked;
+    }
+  }
 }
 
 /**
