@@ -13,9 +13,10 @@ import { barcodeOf, type Day } from './morning.js';
 export async function shipFromStation(day: Day, wave: Wave): Promise<void> {
   const st = new Station(day.f, ['pack', '--rate-strategy', 'CHEAPEST', '--weight-unit', 'G', '--print']);
   await st.waitFor('SCAN');
-  for (const number of STATION_ORDERS) {
+  for (const [i, number] of STATION_ORDERS.entries()) {
     const fo = await fosJson(day.f, ['fulfillment-orders', 'get', day.orders[number].fo]);
-    await st.scan(`#${number}`, /NEXT: \d+ X/);
+    // The order number off the packing slip for the first box, the tote's name for the second.
+    await st.scan(i === 0 ? `#${number}` : wave.totes[number], /NEXT: \d+ X/);
     if (number === STATION_ORDERS[0]) expect(await st.scan(barcodeOf('BB-CAP'), 'is not in this order')).toContain('\u0007');
     for (const l of fo.line_items) await st.scan(`${l.remaining_quantity}*${l.sku}`, `${l.remaining_quantity} x ${l.sku} in the box`);
     await st.scan('done', 'WEIGHT (G)');
@@ -73,4 +74,21 @@ export async function shortPack(day: Day, number: string, sku: string): Promise<
   await st.scan('done', /Box closed/);
   expect((await st.exit()).code).toBe(0);
   await fos(day.f, ['fulfill', 'run', day.orders[number].fo, '--rate-strategy', 'CHEAPEST'], { code: 5 });
+}
+
+/**
+ * "keys": the commands a lead types name things by their floor keys (SKU, order number with or
+ * without #, warehouse and bin names). Call anywhere after takeOrders (e.g. at the end of the day).
+ */
+export async function floorLanguage(day: Day): Promise<void> {
+  expect(await fosJson(day.f, ['products', 'get', 'NW-GIFT'])).toMatchObject({ sku: 'NW-GIFT' });
+  const byNumber = await fosJson<any[]>(day.f, ['fulfillment-orders', 'list', '--order-id', '1007']);
+  expect(byNumber.map((f) => f.id)).toEqual([day.orders['1007'].fo]);
+  for (const key of ['1007', '#1007']) {
+    expect(await fosJson(day.f, ['fulfillment-orders', 'get', key])).toMatchObject({ id: day.orders['1007'].fo });
+  }
+  const hold = await fosJson(day.f, ['orders', 'hold', '1010', 'fraud_review']);
+  expect(hold.active).toBe(true);
+  const released = await fosJson(day.f, ['orders', 'release', '1010', hold.id.slice(0, 8)]);
+  expect(released.active).toBe(false);
 }

@@ -17,6 +17,8 @@ export interface Wave {
   stationPackages: Record<string, string>;
   /** Order number -> "bin|sku|lot" -> units the picker put in its tote (the pick list once picked). */
   picked: Record<string, Record<string, number>>;
+  /** Order number -> its tote. */
+  totes: Record<string, string>;
 }
 
 /** The lead starts one wave of every accepted order; each order gets a tote. */
@@ -24,7 +26,7 @@ export async function startWave(day: Day): Promise<Wave> {
   const s = await fosJson(day.f, ['picking-sessions', 'create', '--wave', WAREHOUSE, '--max-orders', '20', '--name', 'Morning']);
   const orders = await fosJson<any[]>(day.f, ['picking-sessions', 'orders', s.id, '--all']);
   expect(orders).toHaveLength(20);
-  return { session: s.id, shortOrder: '', stationPackages: {}, picked: {} };
+  return { session: s.id, shortOrder: '', stationPackages: {}, picked: {}, totes: {} };
 }
 
 const PROMPT = /(scan bin|scan item) › $|SESSION COMPLETE/;
@@ -82,6 +84,7 @@ export async function pickWave(day: Day, wave: Wave): Promise<void> {
     for (const t of row.totes) {
       const key = `${row.location_name}|${row.sku}|${row.lot_code ?? ''}`;
       wave.picked[t.order_number] ??= {};
+      wave.totes[t.order_number] = t.tote_name;
       if (t.picked) wave.picked[t.order_number][key] = (wave.picked[t.order_number][key] ?? 0) + t.picked;
     }
   }

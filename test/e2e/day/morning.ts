@@ -11,9 +11,9 @@ export const PRODUCTS = [
   { sku: 'NW-GREEN', merchant: 'NW', name: 'Sencha green tea 100 g', barcode: '5012345000011', lots: true },
   { sku: 'NW-BLACK', merchant: 'NW', name: 'Assam black tea 100 g', barcode: '5012345000028', lots: true },
   { sku: 'NW-GIFT', merchant: 'NW', name: 'Tea gift box', barcode: '5012345000035', lots: false },
-  { sku: 'BB-TEE-M', merchant: 'BB', name: 'Tee, white, M', barcode: '0700000000017', lots: false },
-  { sku: 'BB-TEE-L', merchant: 'BB', name: 'Tee, white, L', barcode: '0700000000024', lots: false },
-  { sku: 'BB-CAP', merchant: 'BB', name: 'Cap, navy', barcode: '0700000000031', lots: false },
+  { sku: 'BB-TEE-M', merchant: 'BB', name: 'White tee M', barcode: '0700000000017', lots: false },
+  { sku: 'BB-TEE-L', merchant: 'BB', name: 'White tee L', barcode: '0700000000024', lots: false },
+  { sku: 'BB-CAP', merchant: 'BB', name: 'Navy cap', barcode: '0700000000031', lots: false },
 ] as const;
 export type Sku = (typeof PRODUCTS)[number]['sku'];
 export const barcodeOf = (sku: string) => PRODUCTS.find((p) => p.sku === sku)!.barcode;
@@ -110,9 +110,12 @@ export async function setUp(f: Floor): Promise<Day> {
   );
   await fos(f, ['locations', 'create', '--warehouse', WAREHOUSE, '--range', 'A-01..A-06']);
   await fos(f, ['locations', 'create', 'DMG', '--warehouse', WAREHOUSE, '--type', 'DAMAGED']);
-  for (const p of PRODUCTS) {
-    const args = ['products', 'create', '--sku', p.sku, '--name', p.name, '--barcode', p.barcode, '--weight', '200', '--weight-unit', 'G'];
-    await fos(f, [...args, '-f', `merchant_team_id=${merchants[p.merchant]}`, ...(p.lots ? ['-F', 'lot_tracked=true'] : [])]);
+  // Each merchant's catalogue, as the CSV it sent: one import per merchant.
+  for (const m of ['NW', 'BB'] as const) {
+    const rows = PRODUCTS.filter((p) => p.merchant === m).map((p) => `${p.sku},${p.name},STANDARD,${p.barcode},200,G,${p.lots}`);
+    const csv = ['sku,name,type,barcode,weight,weight_unit,lot_tracked', ...rows].join('\n');
+    const r = await fosJson(f, ['products', 'import', '-', '--merchant-team', merchants[m]], { input: `${csv}\n` });
+    expect(r).toMatchObject({ created: 3, failed: 0 });
   }
   return { f, teamId, warehouseId: wh.id, merchants, orders: {}, bins: {} };
 }
