@@ -21,17 +21,20 @@ export async function returnUnitToday(day: Day): Promise<string> {
 
 /**
  * NOT WIRED YET (needs "stock": returns `--location`/`--lot`, by default the lot the units shipped
- * from). The unit goes back into its pickable bin, in the lot it left from.
- * Switch on: in the test, call this instead of returnUnitToday, and pass `returned` to checkStock.
+ * from). The unit goes back into its pickable bin, in the lot it was picked from; no --lot given.
+ * Switch on: in run.ts, `const returned = await step('return', () => returnLotUnit(day, wave));`
+ * instead of returnUnitToday, and `checkStock(day, shipped, returned)`.
  */
-export async function returnLotUnit(day: Day, shippedLot: string): Promise<string> {
+export async function returnLotUnit(day: Day, wave: Wave): Promise<{ lot: string }> {
+  const from = Object.keys(wave.picked[RETURNED.order]).find((k) => k.includes(`|${RETURNED.sku}|`))!;
+  const lot = from.split('|')[2];
+  const bin = day.bins[RETURNED.sku];
   const ret = await fosJson(day.f, ['returns', 'create', RETURNED.order, `${RETURNED.sku}=1`, '--reason', 'NO_LONGER_NEEDED']);
-  const got = await fosJson(day.f, ['returns', 'receive', ret.id, `${RETURNED.sku}=1`, '--location', day.bins[RETURNED.sku]]);
+  const got = await fosJson(day.f, ['returns', 'receive', ret.id, `${RETURNED.sku}=1`, '--location', bin]);
   expect(got.status).toBe('RECEIVED');
-  // No --lot: the lot the unit shipped from.
-  const rows = await fosJson<any[]>(day.f, ['inventory', 'locations', '--sku', RETURNED.sku, '--location', day.bins[RETURNED.sku]]);
-  expect(rows.find((r) => r.lot_code === shippedLot)).toBeTruthy();
-  return ret.id;
+  const moves = await fosJson<any[]>(day.f, ['inventory', 'movements', '--reference', ret.id]);
+  expect(moves.filter((m) => m.bucket === 'on_hand')).toMatchObject([{ sku: RETURNED.sku, delta: 1, lot_code: lot }]);
+  return { lot };
 }
 
 /** The bins the short pick marked are counted: the caps' bin is empty, as the picker found it. */

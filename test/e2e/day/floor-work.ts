@@ -147,10 +147,13 @@ export async function shipStationBoxesToday(day: Day, wave: Wave): Promise<void>
   }
 }
 
-/** The batch: every accepted fulfillment order, piped into `fos fulfill run --from -`. */
-export async function shipBatch(day: Day): Promise<any[]> {
+/**
+ * The batch: every accepted fulfillment order, piped into `fos fulfill run --from -`. `code` 5 once
+ * "pack" merges and the short order is left to the batch (refusedShortfallThenPartial).
+ */
+export async function shipBatch(day: Day, code = 0): Promise<any[]> {
   const ids = await fos(day.f, ['fulfillment-orders', 'list', '--status', 'ACCEPTED', '--all', '--json', 'id']);
-  const r = await fos(day.f, ['fulfill', 'run', '--from', '-', '--rate-strategy', 'CHEAPEST'], { input: ids.stdout });
+  const r = await fos(day.f, ['fulfill', 'run', '--from', '-', '--rate-strategy', 'CHEAPEST'], { input: ids.stdout, code });
   return r.stdout
     .trim()
     .split('\n')

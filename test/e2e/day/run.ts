@@ -4,7 +4,13 @@
 // test/pg/day-on-the-floor.pg.test.ts (`npm run test:pg`).
 //
 // Steps that need a feature not merged yet are written in after-merge.ts (and, for "stock", beside
-// the step they replace) and are not called: each names the call to switch it on.
+// the step they replace) and are not called yet; each says how to switch it on:
+//   "pack":  shipFromStation (for packAtStation + shipStationBoxesToday), batchTakesOverStationBoxes
+//            (for shipStationBoxesToday), refusedShortfallThenPartial (for splitOffShortfall, with
+//            shipBatch(day, 5)), shortPack;
+//   "stock": receiveDamagedIntoDamagedLocation (for receiveDamagedToday), returnLotUnit (for
+//            returnUnitToday, and checkStock(…, returned) then checks the DEFAULT bin too);
+//   "keys":  floorLanguage.
 import { expect } from 'vitest';
 import { checkNothingBadShipped, checkOrders, checkPackages, checkStock } from './checks.js';
 import { countShortBins, returnUnitToday, scanForm } from './evening.js';
