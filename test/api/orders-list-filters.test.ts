@@ -26,7 +26,7 @@ beforeAll(async () => {
     await w.t.db.prisma.shop.create({ data: { merchant_team_id: other, fulfiller_team_id: w.t.teamId, name: 'Other shop', slug: 'o' } })
   ).id;
   await w.t.db.prisma.order.update({ where: { id: o.other.id }, data: { shop_id: shop } });
-});
+}, 120_000);
 afterAll(() => w?.t.close());
 
 async function ids(query: string) {
