@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { line, world, type World } from './orders.fixtures.js';
-import { fulfillOrder, httpCall } from './inventory.fixtures.js';
-import { binLedgerBalanced } from './floor.fixtures.js';
+import { line, type World } from './orders.fixtures.js';
+import { fulfillOrder } from './inventory.fixtures.js';
+import { binLedgerBalanced, floorWorld } from './floor.fixtures.js';
 
 // Held stock (issue 34; docs/warehouses.md): damaged units of a receipt, a transfer or a return land
 // in a DAMAGED location created on demand, even when the line names a pickable bin; pick lists and
@@ -9,25 +9,16 @@ import { binLedgerBalanced } from './floor.fixtures.js';
 // go back into a chosen bin and lot, by default the lot the units shipped from (the latest).
 
 let w: World;
-let base: string;
-const loc: Record<string, string> = {};
+let http: Awaited<ReturnType<typeof floorWorld>>['http'];
+let loc: Record<string, string>;
 beforeAll(async () => {
-  w = await world();
-  base = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
-  const made = await http('POST', '/v1/ops/locations/bulk', {
-    warehouse_id: w.east,
-    locations: [
-      { name: 'A-01', pick_sequence: 10 },
-      { name: 'A-02', pick_sequence: 20 },
-      { name: 'Q-01', type: 'QUARANTINE', pick_sequence: 1 },
-    ],
-  });
-  expect(made.status, JSON.stringify(made.body)).toBe(201);
-  for (const l of made.body.data) loc[l.name] = l.id;
+  ({ w, http, loc } = await floorWorld([
+    { name: 'A-01', pick_sequence: 10 },
+    { name: 'A-02', pick_sequence: 20 },
+    { name: 'Q-01', type: 'QUARANTINE', pick_sequence: 1 },
+  ]));
 });
 afterAll(() => w?.t.close());
-
-const http = (method: string, path: string, body?: unknown) => httpCall(base, w.token, method, path, body);
 
 async function receive(sku: string, lines: Record<string, unknown>[], extra: Record<string, unknown> = {}) {
   const total = lines.reduce((n, l) => n + (l.quantity as number), 0);
