@@ -114,7 +114,7 @@ __fos_options() {
     'fos returns list') echo '--status --order --page --limit --all' ;;
     'fos returns get') echo '' ;;
     'fos returns create') echo '--warehouse --reference --note --data --field -F --raw-field -f --reason' ;;
-    'fos returns receive') echo '--note --data --field -F --raw-field -f --damaged' ;;
+    'fos returns receive') echo '--note --location --data --field -F --raw-field -f --damaged --lot' ;;
     'fos returns cancel') echo '' ;;
     'fos warehouses') echo '' ;;
     'fos warehouses list') echo '--name --page --limit --all' ;;
@@ -125,8 +125,8 @@ __fos_options() {
     'fos vendors create') echo '--vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --product --data --field -F --raw-field -f' ;;
     'fos vendors update') echo '--vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --product --data --field -F --raw-field -f' ;;
     'fos orders') echo '' ;;
-    'fos orders list') echo '--search --status --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --order-by --order --page --limit --all' ;;
-    'fos orders export') echo '--search --status --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --after' ;;
+    'fos orders list') echo '--search --status --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --warehouse --shop --on-hold --order-by --order --page --limit --all' ;;
+    'fos orders export') echo '--search --status --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --warehouse --shop --on-hold --after' ;;
     'fos orders get') echo '' ;;
     'fos orders priority') echo '' ;;
     'fos orders mark-paid') echo '' ;;
@@ -308,9 +308,9 @@ __fos_choices() {
     'fos inventory adjust|--reason') echo 'CYCLE_COUNT CORRECTION FOUND LOST DAMAGED QUARANTINE RELEASE_QUARANTINE' ;;
     'fos inventory import|--reason') echo 'CYCLE_COUNT CORRECTION FOUND LOST DAMAGED QUARANTINE RELEASE_QUARANTINE' ;;
     'fos inventory transfers list|--status') echo 'IN_TRANSIT PARTIALLY_RECEIVED RECEIVED CANCELLED' ;;
-    'fos locations list|--type') echo 'PICKABLE OVERSTOCK STAGING RECEIVING DAMAGED' ;;
-    'fos locations create|--type') echo 'PICKABLE OVERSTOCK STAGING RECEIVING DAMAGED' ;;
-    'fos locations update|--type') echo 'PICKABLE OVERSTOCK STAGING RECEIVING DAMAGED' ;;
+    'fos locations list|--type') echo 'PICKABLE OVERSTOCK STAGING RECEIVING DAMAGED QUARANTINE' ;;
+    'fos locations create|--type') echo 'PICKABLE OVERSTOCK STAGING RECEIVING DAMAGED QUARANTINE' ;;
+    'fos locations update|--type') echo 'PICKABLE OVERSTOCK STAGING RECEIVING DAMAGED QUARANTINE' ;;
     'fos purchase-orders list|--status') echo 'OPEN PARTIALLY_RECEIVED RECEIVED CLOSED CANCELLED' ;;
     'fos returns list|--status') echo 'OPEN PARTIALLY_RECEIVED RECEIVED CANCELLED' ;;
     'fos vendors list|--order-by') echo 'created_at updated_at' ;;
@@ -404,7 +404,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --merchant --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --tag --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --label-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {

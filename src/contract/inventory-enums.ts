@@ -21,7 +21,7 @@ export const MOVEMENT_KINDS = [
 export type MovementKind = (typeof MOVEMENT_KINDS)[number];
 
 /** How putaway chose a bin for units that arrived naming none (issue 28; docs/floor.md). */
-export const PUTAWAY_REASONS = ['EXISTING_BIN', 'EMPTY_BIN', 'DEFAULT_LOCATION'] as const;
+export const PUTAWAY_REASONS = ['EXISTING_BIN', 'EMPTY_BIN', 'DEFAULT_LOCATION', 'DAMAGED_LOCATION'] as const;
 export type PutawayReason = (typeof PUTAWAY_REASONS)[number];
 
 export const ADJUSTMENT_REASONS = ['CYCLE_COUNT', 'CORRECTION', 'FOUND', 'LOST', 'DAMAGED', 'QUARANTINE', 'RELEASE_QUARANTINE'] as const;
@@ -43,5 +43,8 @@ export const RETURN_REASONS = [
 ] as const;
 
 // Bins (issue 28): the kinds of location, in the order picking takes from them.
-export const LOCATION_TYPES = ['PICKABLE', 'OVERSTOCK', 'STAGING', 'RECEIVING', 'DAMAGED'] as const;
+export const LOCATION_TYPES = ['PICKABLE', 'OVERSTOCK', 'STAGING', 'RECEIVING', 'DAMAGED', 'QUARANTINE'] as const;
 export type LocationKind = (typeof LOCATION_TYPES)[number];
+/** Bins whose units are held (issue 34): damaged or on hold. Nothing picks, plans or packs from them. */
+export const HELD_LOCATION_TYPES = ['DAMAGED', 'QUARANTINE'] as const satisfies readonly LocationKind[];
+export const isHeldLocation = (type: string) => (HELD_LOCATION_TYPES as readonly string[]).includes(type);

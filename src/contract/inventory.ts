@@ -207,7 +207,8 @@ export const receiptBody = <L extends TProperties, E extends TProperties = {}>(l
             condition: Type.Optional(
               StringEnum(RECEIPT_CONDITIONS, {
                 default: 'SELLABLE',
-                description: 'SELLABLE goes on hand; DAMAGED goes on hand and is set aside (unavailable)',
+                description:
+                  'SELLABLE goes on hand; DAMAGED goes on hand and is set aside (unavailable), in a DAMAGED location (docs/warehouses.md)',
               }),
             ),
           },

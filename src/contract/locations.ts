@@ -8,7 +8,8 @@ import { MAX_LINES, ProductRefFields } from './inventory.js';
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$', description: 'unique in the warehouse, e.g. A-01-03' });
 const Barcode = Type.String({ minLength: 1, maxLength: 100, description: 'what a scanner reads at the bin; unique in the warehouse' });
 const Type_ = StringEnum(LOCATION_TYPES, {
-  description: 'picking takes from PICKABLE first, then OVERSTOCK, STAGING, RECEIVING; never DAMAGED',
+  description:
+    'picking takes from PICKABLE first, then OVERSTOCK, STAGING, RECEIVING; never DAMAGED (damaged receipts and returns land there) or QUARANTINE (stock on hold)',
 });
 const PickSequence = Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'the walk order of a pick list' });
 
@@ -180,7 +181,7 @@ export const PutawaySchema = Type.Object({
   location_name: Type.String(),
   reason: StringEnum(PUTAWAY_REASONS, {
     description:
-      "EXISTING_BIN: a pickable bin already holding the product; EMPTY_BIN: the first empty pickable bin; DEFAULT_LOCATION: the warehouse's default",
+      "EXISTING_BIN: a pickable bin already holding the product; EMPTY_BIN: the first empty pickable bin; DEFAULT_LOCATION: the warehouse's default; DAMAGED_LOCATION: damaged units, to the warehouse's DAMAGED location",
   }),
 });
 

@@ -32,7 +32,26 @@ export const CreateReturnBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ReceiveReturnBody = receiptBody(LineRef);
+const BinRef = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 100, description }));
+
+export const ReceiveReturnBody = receiptBody(
+  {
+    ...LineRef,
+    location: BinRef("the bin this line goes back to (id, name or barcode); default the receipt's location"),
+    lot_code: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'the lot the units go back to (default: the lot they shipped from, the most recent when several)',
+      }),
+    ),
+  },
+  {
+    location: BinRef(
+      "the bin the units go back to (id, name or barcode; default the warehouse's default location); DAMAGED units go to a DAMAGED location unless this is a DAMAGED or QUARANTINE one",
+    ),
+  },
+);
 
 export const ReturnSchema = Type.Object({
   id: Type.String(),

@@ -2,7 +2,19 @@
 
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/types.js';
-import { ledgerBalanced } from './inventory.fixtures.js';
+import { httpCall, ledgerBalanced } from './inventory.fixtures.js';
+import { world } from './orders.fixtures.js';
+
+/** A world listening on a port with these bins made in East: `loc` maps each bin's name to its id. */
+export async function floorWorld(locations: Record<string, unknown>[]) {
+  const w = await world();
+  const base = (await w.t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+  const http = (method: string, path: string, body?: unknown) => httpCall(base, w.token, method, path, body);
+  const made = await http('POST', '/v1/ops/locations/bulk', { warehouse_id: w.east, locations });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  const loc: Record<string, string> = Object.fromEntries(made.body.data.map((l: { name: string; id: string }) => [l.name, l.id]));
+  return { w, base, http, loc };
+}
 
 /**
  * The warehouse ledger check, and at bin level: every stock row (product, bin, lot) equals the sum

@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { checkFields, getPath, pickFields } from './fields.js';
 import { resolveOutput } from './format.js';
+import type { NestedView } from './table.js';
 
 // Each output form's module loads when that form is asked for: `--json` (scripts, agents) loads
 // neither tables, CSV, jq, templates nor the pager.
@@ -20,6 +21,9 @@ export interface PrintOptions {
   /** Columns a narrow terminal leaves out last (table.ts renderTable). */
   keep?: readonly string[];
 }
+
+/** How a record's lists show as tables on a terminal (table.ts NestedView), by field name. */
+export type RecordViews = Record<string, NestedView>;
 
 type Rows = Iterable<unknown> | AsyncIterable<unknown>;
 
@@ -118,7 +122,7 @@ export async function checkRecordFields(ctx: Context, shape: Record<string, unkn
 }
 
 /** Prints one record (get, create, update responses). */
-export async function printRecord(ctx: Context, record: unknown): Promise<void> {
+export async function printRecord(ctx: Context, record: unknown, views?: RecordViews): Promise<void> {
   const { format, fields } = await resolveOutput(ctx);
   const io = ctx.io;
   if (ctx.options.template !== undefined) {
@@ -134,7 +138,7 @@ export async function printRecord(ctx: Context, record: unknown): Promise<void> 
   checkFields(obj, fields);
   if (format === 'table') {
     const [{ paged }, { renderRecord }] = await Promise.all([import('./pager.js'), table()]);
-    return paged(ctx, renderRecord(io, obj, fields));
+    return paged(ctx, renderRecord(io, obj, fields, views));
   }
   if (format === 'csv') {
     const columns = fields ?? Object.keys(obj);

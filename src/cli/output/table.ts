@@ -254,10 +254,25 @@ const NESTED_PREFERRED = [
 const NESTED_KEEP = ['sku', 'quantity', 'quantity_received', 'quantity_damaged', 'condition', 'remaining_quantity'];
 
 /**
+ * How a command shows one list of a record as a table (issue 34: the pick list's bins, lots and
+ * totes; a product's stock per warehouse): `rows` reshapes the list (e.g. one line per tote),
+ * `columns` are shown in this order and kept on a narrow terminal.
+ */
+export interface NestedView {
+  columns: readonly string[];
+  rows?: (list: Record<string, unknown>[]) => Record<string, unknown>[];
+}
+
+/**
  * A single record as FIELD / VALUE lines. Without a field list, empty fields are left out
  * (`--json` shows everything) and lists of records (line items, holds…) follow as small tables.
  */
-export function renderRecord(io: IOStreams, record: Record<string, unknown>, fields?: readonly string[]): string {
+export function renderRecord(
+  io: IOStreams,
+  record: Record<string, unknown>,
+  fields?: readonly string[],
+  views: Record<string, NestedView> = {},
+): string {
   const all = fields ?? Object.keys(record);
   const nested = fields ? [] : all.filter((k) => isObjectList(record[k]));
   const keys = fields ? all : all.filter((k) => !isEmpty(record[k]) && !nested.includes(k));
@@ -267,10 +282,12 @@ export function renderRecord(io: IOStreams, record: Record<string, unknown>, fie
   for (const k of keys) table.push([io.style('bold', k), cellText(getPath(record, k), max)]);
   let text = keys.length ? trimLines(table.toString()) : '';
   for (const k of nested) {
-    const rows = record[k] as Record<string, unknown>[];
+    const view = views[k];
+    const rows = view?.rows ? view.rows(record[k] as Record<string, unknown>[]) : (record[k] as Record<string, unknown>[]);
     const preferred = NESTED_PREFERRED.filter((c) => rows.some((r) => !isEmpty(r[c])));
-    const columns = preferred.length >= 2 ? preferred.slice(0, 8) : tableColumns(rows);
-    text += `\n${io.style('bold', `${k} (${rows.length})`)}\n${renderTable(io, rows, columns, 2, NESTED_KEEP)}`;
+    const columns = view?.columns ?? (preferred.length >= 2 ? preferred.slice(0, 8) : tableColumns(rows));
+    const count = (record[k] as unknown[]).length;
+    text += `\n${io.style('bold', `${k} (${count})`)}\n${renderTable(io, rows, columns, 2, view?.columns ?? NESTED_KEEP)}`;
   }
   return text;
 }

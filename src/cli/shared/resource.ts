@@ -2,7 +2,7 @@ import { Command, type Argument } from 'commander';
 import type { HttpMethod } from '../../client/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { printRecord } from '../output/print.js';
+import { printRecord, type RecordViews } from '../output/print.js';
 import { addBodyOptions, buildBody } from './body.js';
 import { addFieldOptions, checkBody, collectFields, type FieldSpec } from './flags.js';
 import { addArguments, commandOf, withExamples } from './help.js';
@@ -19,6 +19,8 @@ export interface GetSpec {
   configure?: (cmd: Command) => void;
   /** Turns what the user typed into ids (e.g. an order number into its order id). */
   resolveArgs?: (ctx: Context, args: string[]) => Promise<string[]>;
+  /** How the record's lists show as tables on a terminal (output/table.ts NestedView). */
+  views?: RecordViews;
 }
 
 export function getCommand(ctx: Context, spec: GetSpec): Command {
@@ -37,7 +39,7 @@ export function getCommand(ctx: Context, spec: GetSpec): Command {
           (a) => spec.path(a, command.opts()),
         );
     const record = await ctx.client().get(spec.path(args, command.opts()));
-    await printRecord(ctx, record);
+    await printRecord(ctx, record, spec.views);
   });
   return withExamples(cmd, spec.examples);
 }

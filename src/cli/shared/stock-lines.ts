@@ -38,4 +38,7 @@ export function receiptLines(
   ];
 }
 
-export const DAMAGED_OPTION = ['--damaged <sku=quantity>', 'units that arrived damaged: set aside as unavailable (repeatable)'] as const;
+export const DAMAGED_OPTION = [
+  '--damaged <sku=quantity>',
+  'units that arrived damaged: set aside as unavailable, in a DAMAGED location (repeatable)',
+] as const;

@@ -1,6 +1,6 @@
 import type { TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
-import { LOCATION_TYPES } from '../../contract/inventory-enums.js';
+import { isHeldLocation, LOCATION_TYPES } from '../../contract/inventory-enums.js';
 import { insertDefaultLocation, levelAndBinsOnHand, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';
 
 // Stock by bin and lot (issue 28; docs/floor.md). A level's on_hand is held in location_stock rows
@@ -17,7 +17,7 @@ export interface Placement {
   /** The lot they enter or leave (in: only kept for lot-tracked products; default info.lot_code). */
   lot_code?: string | null;
   expiration_date?: string | null;
-  /** out: picking — never DAMAGED bins nor expired lots (unless allow_expired). */
+  /** out: picking — never held bins (DAMAGED, QUARANTINE) nor expired lots (unless allow_expired). */
   pick?: boolean;
   allow_expired?: boolean;
   /**
@@ -140,7 +140,7 @@ async function takeOut(
   const lot = p.lot_code ?? null;
   const all = await stockInPickOrder(tx, level.product_id, level.warehouse_id, { location_id: p.location_id, lot_code: lot });
   const day = today();
-  const usable = p.pick ? all.filter((r) => r.type !== 'DAMAGED' && (p.allow_expired || !expired(r, day))) : all;
+  const usable = p.pick ? all.filter((r) => !isHeldLocation(r.type) && (p.allow_expired || !expired(r, day))) : all;
   const parts: BinPart[] = [];
   const taken = new Map<string, number>();
   const take = (rows: StockRow[], want: number) => {
@@ -176,7 +176,7 @@ async function takeOut(
       );
     if (missing)
       throw conflict(
-        `Lot ${lot.lot_code} of ${level.sku ?? level.product_id}: only ${want - missing} of ${want} units can be picked (expired lots and DAMAGED bins are skipped).`,
+        `Lot ${lot.lot_code} of ${level.sku ?? level.product_id}: only ${want - missing} of ${want} units can be picked (expired lots and DAMAGED or QUARANTINE bins are skipped).`,
         { product_id: level.product_id, lot_code: lot.lot_code },
       );
     left -= want;
@@ -233,7 +233,7 @@ function shortInBins(
   const where = p.location_id ? ` in location ${p.location_id}` : '';
   const lot = p.lot_code ? ` of lot ${p.lot_code}` : '';
   const held = all.reduce((n, r) => n + r.on_hand, 0) - usable.reduce((n, r) => n + r.on_hand, 0);
-  const why = held ? ` (${held} more are in DAMAGED bins or expired lots; picking skips them)` : '';
+  const why = held ? ` (${held} more are in DAMAGED or QUARANTINE bins or expired lots; picking skips them)` : '';
   return conflict(`Only ${got} of ${q} units of ${what}${lot} can be taken${where}${why}.`, {
     product_id: level.product_id,
     requested: q,

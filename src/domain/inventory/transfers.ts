@@ -1,6 +1,7 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { enqueueForParties } from '../events/outbox.js';
+import { ensureDamagedLocation } from '../locations/held.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { pageArgs, toPage } from '../pagination.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
@@ -166,6 +167,8 @@ export async function receiveTransfer(db: Db, caller: Actor, id: string, input: 
           reference_type: 'transfer',
           reference_id: t.id,
           actor_key_id: caller.keyId,
+          // Damaged units land in a DAMAGED location, out of every pick (issue 34).
+          ...(damaged ? { placement: { location_id: (await ensureDamagedLocation(tx, t.to_warehouse_id)).id } } : {}),
         },
       );
       if (!ok) throw conflict(`lines[${i}]: the destination level of ${tl.sku ?? tl.product_id} could not take the receipt.`);

@@ -27,3 +27,20 @@ export async function emptyPickableBins(tx: TxClient, warehouseId: string, limit
     ORDER BY l."pick_sequence", l."name", l."id"
     LIMIT ${limit}`;
 }
+
+/** The warehouse's first active DAMAGED location by walk order (damaged receipts and returns land there). */
+export async function damagedLocationOf(tx: TxClient, warehouseId: string) {
+  return tx.location.findFirst({
+    where: { warehouse_id: warehouseId, type: 'DAMAGED', active: true },
+    orderBy: [{ pick_sequence: 'asc' }, { name: 'asc' }, { id: 'asc' }],
+    select: { id: true, name: true, type: true },
+  });
+}
+
+/** A DAMAGED location named DAMAGED under its fixed id, unless that id or name exists (insert-or-nothing). */
+export async function insertDamagedLocation(tx: TxClient, id: string, warehouseId: string, now: Date) {
+  await tx.$executeRaw`
+    INSERT INTO "locations" ("id", "team_id", "warehouse_id", "name", "type", "pick_sequence", "active", "is_default", "created_at", "updated_at")
+    SELECT ${id}, w."team_id", w."id", 'DAMAGED', 'DAMAGED', 0, ${true}, ${false}, ${now}, ${now} FROM "warehouses" w WHERE w."id" = ${warehouseId}
+    ON CONFLICT DO NOTHING`;
+}

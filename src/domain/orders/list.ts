@@ -1,7 +1,7 @@
 import type { Db, Prisma } from '../../db/types.js';
 import { invalid } from '../errors.js';
 import { cursorAfter, cursorValues } from '../keyset.js';
-import { enumList, pageArgs, pageWindow, toPage, type PageRequest } from '../pagination.js';
+import { csvList, enumList, pageArgs, pageWindow, toPage, type PageRequest } from '../pagination.js';
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from '../../contract/orders-enums.js';
 import { orderSearch } from './search.js';
 import { orderListPage, type OrderPageQuery, type OrderPageRow } from './store.js';
@@ -22,6 +22,29 @@ export interface OrderListQuery extends PageRequest {
   updated_at_max?: string;
   order_by?: 'created_at' | 'updated_at' | 'order_number';
   order?: 'asc' | 'desc';
+  /** Additive filters (issue 34 item 4): comma-separated ids; on_hold: with (true) or without an active hold. */
+  merchant_team_id?: string;
+  shop_id?: string;
+  warehouse_id?: string;
+  on_hold?: boolean;
+}
+
+/**
+ * The additive filters, as Prisma conditions: merchants and shops by their (team, column,
+ * created_at, id) indexes, warehouses through the order's fulfillment orders (index team, warehouse, created_at),
+ * holds through order_fulfillment_holds (index active, order_id).
+ */
+function narrowing(teamId: string, q: OrderListQuery): Prisma.OrderWhereInput | undefined {
+  const merchants = csvList(q.merchant_team_id);
+  const shops = csvList(q.shop_id);
+  const warehouses = csvList(q.warehouse_id);
+  const where: Prisma.OrderWhereInput = {
+    ...(merchants ? { merchant_team_id: { in: merchants } } : {}),
+    ...(shops ? { shop_id: { in: shops } } : {}),
+    ...(warehouses ? { fulfillment_orders: { some: { fulfiller_team_id: teamId, warehouse_id: { in: warehouses } } } } : {}),
+    ...(q.on_hold === undefined ? {} : { holds: q.on_hold ? { some: { active: true } } : { none: { active: true } } }),
+  };
+  return Object.keys(where).length ? where : undefined;
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
@@ -58,7 +81,9 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
       ? [{ order_number_class: 'asc' }, { order_sort_key: dir }, { id: dir }] // numbers first, either way (numbers.ts)
       : [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
 
-  if (driver && !searching && q.order_by !== 'order_number' && !q.id_prefix) {
+  const narrowed = narrowing(fulfillerTeamId, q);
+  // The driver's prepared page covers the spec's filters; the additive ones go through Prisma.
+  if (driver && !searching && q.order_by !== 'order_number' && !q.id_prefix && !narrowed) {
     const after = q.cursor ? cursorValues(q.cursor, orderBy) : undefined;
     if (!after || (after[0] instanceof Date && typeof after[1] === 'string')) {
       const key = q.order_by ?? 'created_at';
@@ -75,6 +100,7 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
   if (fulfillment) where.fulfillment_status = { in: fulfillment };
   if (created) where.created_at = created;
   if (updated) where.updated_at = updated;
+  if (narrowed) Object.assign(where, narrowed);
   const rows = await db.prisma.order.findMany({ ...pageArgs(q, where, orderBy), select: ORDER_LIST_SELECT });
   const page = toPage(rows, q, undefined, orderBy);
   const names = await loadNames(db, page.data);

@@ -1,5 +1,5 @@
 import { notFound } from '../errors.js';
-import { LOCATION_TYPES } from '../../contract/inventory-enums.js';
+import { isHeldLocation, LOCATION_TYPES } from '../../contract/inventory-enums.js';
 import { today } from '../inventory/bins.js';
 import { openPicks, pickedPerStock, stockKey, type Client, type OpenPick } from './open-picks.js';
 import { binRows, type BinRow } from './store.js';
@@ -7,7 +7,7 @@ import { binRows, type BinRow } from './store.js';
 // GET /v1/ops/picking-sessions/{id}/pick-list (issue 28): the walk for a session. What its open
 // fulfillment orders still need (minus the units already picked and not yet fulfilled) is drawn
 // from bins by the same rule a fulfill uses (bins.ts: PICKABLE before OVERSTOCK, earliest unexpired
-// lot first, then FIFO; never DAMAGED bins or expired lots), fulfillment orders oldest first. Bins
+// lot first, then FIFO; never DAMAGED or QUARANTINE bins or expired lots), fulfillment orders oldest first. Bins
 // give what they hold minus the open picks of any session, and never the bin and lot where this
 // line was reported short. One row per bin, product and lot, in pick_sequence order, with what was
 // picked there, what remains, and which totes get how many. Units no bin can give are `short`.
@@ -130,7 +130,7 @@ export async function computeWalk(client: Client, teamId: string, sessionId: str
         if (need <= 0) break;
         const key = stockKey(bin.location_id, bin.product_id, bin.lot_code);
         if (bin.product_id !== line.product_id || bin.warehouse_id !== fo.warehouse_id || shortAt.has(key)) continue;
-        if (bin.type === 'DAMAGED' || (bin.expiration_date !== null && bin.expiration_date < day)) continue;
+        if (isHeldLocation(bin.type) || (bin.expiration_date !== null && bin.expiration_date < day)) continue;
         const n = Math.min(need, avail.get(bin.id)!);
         if (n <= 0) continue;
         avail.set(bin.id, avail.get(bin.id)! - n);

@@ -1,6 +1,7 @@
 import { join } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { NO_ACTIVE_HOLD } from '../orders/holds.js';
+import { HELD_LOCATION_TYPES } from '../../contract/inventory-enums.js';
 
 // The picking area's hand-written statements (waves, scans, the walk), through Prisma's tagged
 // templates as before: the same SQL on both databases, on a transaction's client or on db.prisma.
@@ -74,7 +75,7 @@ export interface BinRow {
 
 /**
  * Stock rows of these products in these warehouses with their bins: those with units outside
- * DAMAGED bins, and every row in `locationIds` (bins with open picks), unordered.
+ * held (DAMAGED, QUARANTINE) bins, and every row in `locationIds` (bins with open picks), unordered.
  */
 export async function binRows(client: Client, productIds: string[], warehouseIds: string[], locationIds: string[]): Promise<BinRow[]> {
   return client.$queryRaw<BinRow[]>`
@@ -82,5 +83,5 @@ export async function binRows(client: Client, productIds: string[], warehouseIds
       l."name", l."type", l."pick_sequence"
     FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
     WHERE s."product_id" IN (${join(productIds)}) AND s."warehouse_id" IN (${join(warehouseIds)})
-      AND ((s."on_hand" > 0 AND l."type" <> 'DAMAGED') OR s."location_id" IN (${join(locationIds.length ? locationIds : [''])}))`;
+      AND ((s."on_hand" > 0 AND l."type" NOT IN (${join(HELD_LOCATION_TYPES)})) OR s."location_id" IN (${join(locationIds.length ? locationIds : [''])}))`;
 }

@@ -3,6 +3,7 @@ import { conflict } from '../errors.js';
 import { applyToLevels, levelsFor, type LevelChange } from '../inventory/ledger-bulk.js';
 import type { ResolvedProduct } from '../inventory/products.js';
 import { resolveLocation } from '../locations/locations.js';
+import { damagedBinFor } from '../locations/held.js';
 import { suggestPutaway, type PutawayReason } from '../locations/putaway.js';
 import { openOf } from './view.js';
 import { raiseReceived, type ReceivedRow } from './store.js';
@@ -37,23 +38,28 @@ export interface ReceiptBin {
 
 /**
  * The bin each line is received into: the one it (or the receipt) names, else the putaway
- * suggestion for its product (docs/floor.md; one call for the whole receipt). The one place a
+ * suggestion for its product (docs/floor.md; one call for the whole receipt); DAMAGED lines go to
+ * the warehouse's DAMAGED location unless they name a held bin (issue 34). The one place a
  * receipt chooses bins, for the bulk and the line-by-line paths alike.
  */
 export async function binsForLines(tx: TxClient, ctx: ReceiptContext, input: ReceiptInput, productIds: string[]): Promise<ReceiptBin[]> {
-  const resolved = new Map<string, { id: string; name: string }>();
+  const resolved = new Map<string, { id: string; name: string; type: string }>();
   const binOf = async (ref: string, path: string) => {
     const key = `${path === 'location' ? 'r' : 'l'}:${ref}`;
     if (!resolved.has(key)) resolved.set(key, await resolveLocation(tx, ctx.teamId, ref, ctx.po.warehouse_id, path));
     return resolved.get(key)!;
   };
-  const unnamed = productIds.filter((_, i) => !input.lines[i].location && !input.location);
+  const damaged = (i: number) => input.lines[i].condition === 'DAMAGED';
+  const unnamed = productIds.filter((_, i) => !input.lines[i].location && !input.location && !damaged(i));
   const putaway = await suggestPutaway(tx, ctx.po.warehouse_id, unnamed);
   const out: ReceiptBin[] = [];
   for (const [i, line] of input.lines.entries()) {
     const where = line.location ?? input.location;
-    if (where) {
-      const bin = await binOf(where, line.location ? `lines[${i}].location` : 'location');
+    const bin = where ? await binOf(where, line.location ? `lines[${i}].location` : 'location') : null;
+    if (damaged(i)) {
+      const held = await damagedBinFor(tx, ctx.po.warehouse_id, bin);
+      out.push({ id: held.id, name: held.name, putaway: held.named ? null : 'DAMAGED_LOCATION' });
+    } else if (bin) {
       out.push({ id: bin.id, name: bin.name, putaway: null });
     } else {
       const s = putaway.get(productIds[i])!;

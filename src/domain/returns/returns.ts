@@ -8,12 +8,13 @@ import { claimWarehouse } from '../inventory/products.js';
 import type { Caller } from '../products/reach.js';
 import { returnView } from './view.js';
 import { reserveReturnedQuantity } from './store.js';
+import { restockOf, type RestockLine } from './restock.js';
 
 // Returns (issue 10 item 6). Creating one announces units of a fulfilled order coming back: each
 // line reserves its quantity on the order line (returned_quantity) with a conditional UPDATE that
 // never lets the returns of a line pass what was fulfilled, so racing returns cannot over-return.
 // Receiving puts the units back: SELLABLE ones on hand, DAMAGED ones on hand and set aside
-// (unavailable), RETURNED movements naming the return; the receiving charge it bills carries
+// (unavailable) in a held bin, each into a bin and lot (restock.ts), RETURNED movements naming the return; the receiving charge it bills carries
 // return_id. Cancelling a return that received nothing gives the reservation back.
 
 type Actor = Caller & { keyId: string };
@@ -34,7 +35,9 @@ export interface ReturnInput {
 
 export interface ReturnReceipt {
   note?: string;
-  lines: (ReturnLineRef & { quantity: number; condition?: 'SELLABLE' | 'DAMAGED' })[];
+  /** The bin every line goes back to unless it names its own (restock.ts). */
+  location?: string;
+  lines: (ReturnLineRef & RestockLine)[];
 }
 
 const lineError = (i: number, message: string, kind: 'validation-failed' | 'conflict' = 'validation-failed') =>
@@ -156,8 +159,10 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
     const r = await claim(tx, caller.teamId, id, 'received');
     const now = new Date();
     let units = 0;
+    const picked = input.lines.map((ref, i) => pick(r.lines, ref, i, 'order_line_item_id'));
+    const restock = await restockOf(tx, r, input, picked);
     for (const [i, ref] of input.lines.entries()) {
-      const line = pick(r.lines, ref, i, 'order_line_item_id');
+      const line = picked[i];
       const q = ref.quantity;
       const damaged = ref.condition === 'DAMAGED';
       const { count } = await tx.returnLine.updateMany({
@@ -187,6 +192,9 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
           reference_type: 'return',
           reference_id: r.id,
           actor_key_id: caller.keyId,
+          lot_code: restock[i].lot_code,
+          expiration_date: restock[i].expiration_date,
+          placement: restock[i].placement,
         },
       );
       if (!ok) throw lineError(i, 'the inventory level could not take the units', 'conflict');

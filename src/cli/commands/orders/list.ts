@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
+import { warehousesFilter } from '../../shared/flags.js';
 import { listCommand } from '../../shared/list.js';
 
 /** Query flags are the server's /v1/ops/orders/list parameter names. */
@@ -18,6 +19,10 @@ export default function ordersList(ctx: Context): Command {
       { key: 'created_at_max', type: 'date', description: 'created on or before (ISO 8601)' },
       { key: 'updated_at_min', type: 'date', description: 'updated on or after (ISO 8601)' },
       { key: 'updated_at_max', type: 'date', description: 'updated on or before (ISO 8601)' },
+      { key: 'merchant_team_id', flag: '--merchant', arg: 'ids', type: 'list', description: "merchant teams' ids, comma-separated" },
+      warehousesFilter({ description: 'warehouse names or ids, comma-separated: orders with a fulfillment order there' }),
+      { key: 'shop_id', flag: '--shop', arg: 'ids', type: 'list', description: 'shop ids, comma-separated' },
+      { key: 'on_hold', type: 'boolean', description: 'true: orders with an active hold; false: without' },
       { key: 'order_by', type: 'enum', values: ['created_at', 'updated_at', 'order_number'], description: 'sort field' },
       { key: 'order', type: 'enum', values: ENUMS.sort_order, description: 'sort direction' },
     ],
@@ -34,6 +39,7 @@ export default function ordersList(ctx: Context): Command {
     columns: [
       'id',
       'order_number',
+      'merchant_team_name',
       'status',
       'fulfillment_status',
       'payment_status',
@@ -51,6 +57,7 @@ export default function ordersList(ctx: Context): Command {
       'fos orders list --status OPEN --order-by created_at --order desc',
       'fos orders list --search "#10" --created-at-min 2026-01-01',
       'fos orders list --all --json id,order_number,priority',
+      'fos orders list --warehouse "Portland DC" --on-hold true --merchant 0193…',
     ],
   });
 }

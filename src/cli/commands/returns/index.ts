@@ -61,11 +61,27 @@ export default (ctx: Context): Command =>
       mode: 'action',
       args: ['<return-id>', '[sku=quantity...]'],
       path: ([id]) => path(id, 'receive'),
-      fields: [{ key: 'note', description: 'free text kept on the movements' }],
-      configure: (cmd) => cmd.option(...DAMAGED_OPTION, collect),
+      fields: [
+        { key: 'note', description: 'free text kept on the movements' },
+        {
+          key: 'location',
+          arg: 'name|id',
+          description: "the bin the units go back to (default the warehouse's default location; damaged units: a DAMAGED location)",
+        },
+      ],
+      configure: (cmd) =>
+        cmd.option(...DAMAGED_OPTION, collect).option('--lot <code>', 'the lot of every line (default: the lot the units shipped from)'),
       transform: (body, opts, args) =>
-        withLines(body, receiptLines(args.slice(1).flat(), opts.damaged as string[] | undefined), 'MUG-BLUE=1'),
-      examples: ['fos returns receive 0193… MUG-BLUE=1', 'fos returns receive 0193… --damaged MUG-BLUE=1'],
+        withLines(
+          body,
+          receiptLines(args.slice(1).flat(), opts.damaged as string[] | undefined, opts.lot ? { lot_code: opts.lot } : {}),
+          'MUG-BLUE=1',
+        ),
+      examples: [
+        'fos returns receive 0193… MUG-BLUE=1',
+        'fos returns receive 0193… --damaged MUG-BLUE=1',
+        'fos returns receive 0193… YOG-1=2 --location A-04-02 --lot L-0425',
+      ],
     }),
     writeCommand(ctx, {
       name: 'cancel',

@@ -1,6 +1,7 @@
 import { join } from '@prisma/client/runtime/client';
 import type { TxClient } from '../../../db/types.js';
 import { NO_ACTIVE_HOLD } from '../../orders/holds.js';
+import { HELD_LOCATION_TYPES } from '../../../contract/inventory-enums.js';
 
 // The statements of pack scans (pack-scans.ts, pack-checks.ts) and of moves and splits
 // (move-split.ts). They run through Prisma's tagged templates on the transaction's client, as they
@@ -56,12 +57,12 @@ export interface LotRow {
   on_hand: number | bigint;
 }
 
-/** The product's lots the warehouse holds outside DAMAGED bins (units on hand per lot), soonest expiry first. */
+/** The product's lots the warehouse holds outside held (DAMAGED, QUARANTINE) bins (units on hand per lot), soonest expiry first. */
 export async function heldLotRows(tx: TxClient, productId: string, warehouseId: string): Promise<LotRow[]> {
   return tx.$queryRaw<LotRow[]>`
     SELECT s."lot_code", s."expiration_date", SUM(s."on_hand") AS "on_hand"
     FROM "location_stock" s JOIN "locations" l ON l."id" = s."location_id"
-    WHERE s."product_id" = ${productId} AND s."warehouse_id" = ${warehouseId} AND s."on_hand" > 0 AND l."type" <> 'DAMAGED'
+    WHERE s."product_id" = ${productId} AND s."warehouse_id" = ${warehouseId} AND s."on_hand" > 0 AND l."type" NOT IN (${join(HELD_LOCATION_TYPES)})
     GROUP BY s."lot_code", s."expiration_date"
     ORDER BY s."expiration_date", s."lot_code"`;
 }

@@ -21,7 +21,7 @@ type OrderParams = { order_id: string };
 const iso = (what: string) =>
   Type.Optional(Type.String({ maxLength: 40, description: `${what} (ISO 8601 date or date-time; UTC unless an offset is given)` }));
 
-/** The twelve list parameters, in the spec's order. */
+/** The twelve list parameters, in the spec's order, then the additive filters. */
 export const ListOrdersQuery = Type.Object(
   {
     ...pageQuery(),
@@ -40,6 +40,13 @@ export const ListOrdersQuery = Type.Object(
     updated_at_max: iso('updated on or before; a bare date includes that whole day'),
     order_by: Type.Optional(StringEnum(['created_at', 'updated_at', 'order_number'] as const, { default: 'created_at' })),
     order: Type.Optional(StringEnum(['asc', 'desc'] as const, { description: 'default desc' })),
+    // Additive filters (issue 34; docs/orders.md), each backed by an index.
+    merchant_team_id: Type.Optional(Type.String({ maxLength: 4000, description: "merchant teams' ids, comma-separated" })),
+    shop_id: Type.Optional(Type.String({ maxLength: 4000, description: 'shop ids, comma-separated' })),
+    warehouse_id: Type.Optional(
+      Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated: orders with a fulfillment order there' }),
+    ),
+    on_hold: Type.Optional(Type.Boolean({ description: 'true: orders with an active fulfillment hold; false: without' })),
   },
   { additionalProperties: false },
 );
