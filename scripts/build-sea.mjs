@@ -50,7 +50,10 @@ export const run = (argv: string[]) => runCli(argv, createContext(), { loadServe
 const fixedVersion = {
   name: 'fixed-version',
   setup(b) {
-    b.onLoad({ filter: /[/\\]src[/\\]version\.ts$/ }, () => ({ contents: `export const VERSION = ${JSON.stringify(version)};`, loader: 'ts' }));
+    b.onLoad({ filter: /[/\\]src[/\\]version\.ts$/ }, () => ({
+      contents: `export const VERSION = ${JSON.stringify(version)};`,
+      loader: 'ts',
+    }));
   },
 };
 

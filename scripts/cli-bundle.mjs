@@ -112,7 +112,9 @@ export async function bundleCli({ entry, outfile, lazyPackages = 'bundle', plugi
     // URL (dist/cli.cjs sits where dist/version.js does).
     define: { 'import.meta.url': '__fosBundleUrl' },
     banner: {
-      js: [`const __fosBundleUrl = require("node:url").pathToFileURL(__filename).href;`, ...(trace ? [TRACE_BANNER] : []), ...banner].join('\n'),
+      js: [`const __fosBundleUrl = require("node:url").pathToFileURL(__filename).href;`, ...(trace ? [TRACE_BANNER] : []), ...banner].join(
+        '\n',
+      ),
     },
     legalComments: 'none',
     logLevel: 'warning',

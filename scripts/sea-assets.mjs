@@ -128,4 +128,5 @@ export function seaPaths(root) {
     },
   };
 }
-export const SEA_PATHS_BANNER = 'const __fosSeaUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, rel)).href;';
+export const SEA_PATHS_BANNER =
+  'const __fosSeaUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, rel)).href;';
