@@ -58,6 +58,17 @@ function extract(dir, group) {
     fs.renameSync(tmp, target);
   }
   fs.writeFileSync(done, '');
+  if (group === 'client') removeOtherBuilds(dir);
+}
+
+/**
+ * The first start of a new build removes what older builds wrote (~40 MiB each). A process of an
+ * older build still running keeps the files it has open; its next start writes them again.
+ */
+function removeOtherBuilds(dir) {
+  const base = path.dirname(dir);
+  for (const name of fs.readdirSync(base))
+    if (name.startsWith('sea-') && name !== path.basename(dir)) fs.rmSync(path.join(base, name), { recursive: true, force: true });
 }
 
 /** Requires a bundle of the cache directory with its code cache, written at exit when it had none. */

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run build:sea`: fos as one executable file, dist/sea/fos (Node's single-executable
 // applications: https://nodejs.org/api/single-executable-applications.html), every command
-// including `fos serve`, for a machine with no Node and no node_modules (docs/cli.md,
-// "Standalone executable").
+// including `fos serve`, for a machine with no Node and no node_modules (docs/fulfill-run.md,
+// "Standalone binary").
 //  1. esbuild bundles the CLI twice, as CommonJS with every package inside: cli.cjs, the client
 //     commands (what dist/cli.cjs is to bin/fos.js), and server.cjs, the whole CLI with the
 //     server commands, its server code evaluated only when a server command runs.
@@ -129,6 +129,6 @@ rmSync(blob);
 const check = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
 if (check !== version) throw new Error(`${binary} --version printed "${check}", expected ${version}`);
 console.log(
-  `built ${path.relative(ROOT, binary) || binary} (${MiB(statSync(binary).size)}: node ${process.version} and ${Object.keys(assets).length} assets, ` +
+  `built ${binary.startsWith(ROOT) ? path.relative(ROOT, binary) : binary} (${MiB(statSync(binary).size)}: node ${process.version} and ${Object.keys(assets).length} assets, ` +
     `build ${manifest.hash}), fos ${check}, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
