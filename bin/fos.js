@@ -25,28 +25,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   }
 }
 
-// Node's own modules a client command loads (commander, the API client, undici), loaded before
-// the V8 flag below: a V8 flag set at run time changes V8's flag hash, and Node's built-in code
-// cache of its own modules is refused for every module loaded afterwards (each compiled from
-// source instead: ~15 ms more for `fos products list`). test/cli/startup.test.ts checks that a
-// client command compiles none of them without that cache.
-for (const builtin of ['node:assert', 'node:async_hooks', 'node:child_process', 'node:diagnostics_channel', 'node:fs/promises', 'node:http', 'node:net', 'node:os', 'node:perf_hooks', 'node:process', 'node:querystring', 'node:stream', 'node:tty', 'node:util']) {
-  require(builtin);
-}
-const { requireWithCodeCache } = require('./compile-cache.cjs');
-
-// V8 flags, measured with `npm run bench -- roundtrip` (docs/performance.md, "Footprint"):
-// - --liftoff-only: WebAssembly keeps its baseline (Liftoff) code, never re-compiled by TurboFan
-//   on background threads. Prisma's query compiler is a ~3 MB wasm module: its optimised code
-//   held ~60-75 MiB of a `fos serve` for no measurable CPU per request; client commands used
-//   to wait 0.1-0.5 s at exit for those compiles (of undici's parser, jq's).
-// - `fos serve` only: --semi-space-growth-factor=1 while the server boots (its allocations are
-//   long-lived, a grown young generation only held ~25 MiB of RSS at idle; runServe restores
-//   the default once listening), and --heap-growing-percent=100: the old generation may double
-//   before the next full GC instead of V8's up-to-4x, which kept RSS under load ~100 MiB lower
-//   (garbage awaiting collection) at no measurable CPU per request.
-const { setFlagsFromString } = require('node:v8');
-setFlagsFromString('--liftoff-only');
+// Node's own modules a client command loads, then the V8 flags (bin/compile-cache.cjs says why
+// in this order and which flags); the standalone binary (bin/sea-main.cjs) starts the same way.
+const { preloadClientBuiltins, requireWithCodeCache, setV8Flags } = require('./compile-cache.cjs');
+preloadClientBuiltins();
+setV8Flags('client');
 
 /** dist/cli.cjs with its code cache (read under the flags above), or undefined when not built. */
 function loadBundle() {
@@ -67,8 +50,8 @@ async function main() {
     return bundle.exports.run(process.argv);
   }
   if (args.includes('serve')) {
-    setFlagsFromString('--semi-space-growth-factor=1');
-    setFlagsFromString('--heap-growing-percent=100');
+    setV8Flags('serve');
+    setV8Flags('serveBoot');
   }
   let cli;
   try {

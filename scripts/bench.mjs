@@ -2,7 +2,9 @@
 // `npm run bench [-- startup roundtrip api]`: figures for the CLI and the server, on 127.0.0.1
 // only, bounded in count and time (about a minute in all). Needs dist/ (`npm run build`).
 //   startup    fos --version / --help: median of N spawns, and no server/Prisma/Fastify/undici file loaded
-//              (what runs inside the CLI bundle, dist/cli.cjs, test/cli/startup.test.ts checks)
+//              (what runs inside the CLI bundle, dist/cli.cjs, test/cli/startup.test.ts checks); then the
+//              standalone executable (dist/sea/fos, `npm run build:sea`, or FOS_BENCH_SEA) beside bin/fos.js:
+//              CPU and memory of --version and `products list`, and the start of `serve --demo`
 //   roundtrip  `fos products list` spawned against `fos serve --demo` (temp SQLite, port 0) beside
 //              `node -e 0`; then that server restarted: idle RSS, RSS and CPU under reads and writes
 //   api        in-process server + undici: GET /v1/ops/products, full fulfill workflow, RSS
@@ -54,6 +56,7 @@ import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
 import { IDLE_RSS_TARGET_MIB, LOAD_RSS_TARGET_MIB, roundtrip } from '../bench/roundtrip.mjs';
 import { startup } from '../bench/startup.mjs';
+import { SEA_BINARY, SEA_CPU_RSS_TARGET, SEA_SERVE_TARGET, seaStartup } from '../bench/sea-startup.mjs';
 import { SOAK_RSS_FACTOR, soakBench } from '../bench/soak.mjs';
 import { scaleOutBench, scaleOutReport } from '../bench/scale-out.mjs';
 
@@ -86,6 +89,29 @@ if (sections.includes('startup')) {
     console.log(
       `  fos ${cmd.padEnd(9)} ${ms(r.median).padStart(9)}  p90 ${ms(r.p90)}  ${r.modules} files loaded besides dist/cli.cjs; ` +
         (clean ? 'no server, Prisma, Fastify or undici' : `LOADED: ${r.forbidden.join(', ')}`),
+    );
+  }
+  const sea = await seaStartup({ runs: RUNS });
+  if (!sea) console.log(`standalone executable: ${path.relative(ROOT, SEA_BINARY)} not built (npm run build:sea)`);
+  else {
+    const mib = (kib) => `${(kib / 1024).toFixed(1)} MiB`;
+    const x = (a, b, target) => `${(a / b).toFixed(2)}x${a / b <= target ? '' : ' OVER'}`;
+    console.log(`standalone executable ${path.relative(ROOT, sea.binary)} beside node bin/fos.js (medians; CPU = user + system)`);
+    for (const cmd of ['--version', 'products list --json id']) {
+      const { bin, sea: s } = sea[cmd];
+      const over = s.cpuMs / bin.cpuMs > SEA_CPU_RSS_TARGET || s.hwmKiB / bin.hwmKiB > SEA_CPU_RSS_TARGET;
+      if (over) failed = true;
+      console.log(
+        `  fos ${cmd.padEnd(24)} CPU ${ms(s.cpuMs)} vs ${ms(bin.cpuMs)} (${x(s.cpuMs, bin.cpuMs, SEA_CPU_RSS_TARGET)}); ` +
+          `peak RSS ${mib(s.hwmKiB)} vs ${mib(bin.hwmKiB)} (${x(s.hwmKiB, bin.hwmKiB, SEA_CPU_RSS_TARGET)}); ` +
+          `own ${mib(s.anonKiB)} vs ${mib(bin.anonKiB)}, mapped files ${mib(s.fileKiB)} vs ${mib(bin.fileKiB)}`,
+      );
+    }
+    const { bin, sea: s } = sea.serve;
+    if (s.ms / bin.ms > SEA_SERVE_TARGET) failed = true;
+    console.log(
+      `  fos serve --demo start   ${ms(s.ms)} vs ${ms(bin.ms)} (${x(s.ms, bin.ms, SEA_SERVE_TARGET)}, target <= ${SEA_SERVE_TARGET}x); ` +
+        `CPU ${ms(s.cpuMs)} vs ${ms(bin.cpuMs)}; peak RSS ${mib(s.hwmKiB)} vs ${mib(bin.hwmKiB)}`,
     );
   }
 }

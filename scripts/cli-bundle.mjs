@@ -94,9 +94,10 @@ const SERVER_CODE = /src[/\\]server[/\\](?!schemas[/\\])|@prisma|node_modules[/\
 /**
  * Bundles `entry` (TypeScript source, resolved from the repository root) into `outfile`.
  * `lazyPackages: 'require'` leaves packages imported only with import() out, required when used (see above).
- * Returns the bundled input paths.
+ * `withServer`: the bundle may hold server code (the standalone binary's server.cjs); `banner`:
+ * more lines before the bundle's code. Returns the bundled input paths.
  */
-export async function bundleCli({ entry, outfile, lazyPackages = 'bundle', plugins = [], trace = false }) {
+export async function bundleCli({ entry, outfile, lazyPackages = 'bundle', plugins = [], trace = false, withServer = false, banner = [] }) {
   const result = await build({
     stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'cli-entry.ts', loader: 'ts' },
     bundle: true,
@@ -111,7 +112,9 @@ export async function bundleCli({ entry, outfile, lazyPackages = 'bundle', plugi
     // URL (dist/cli.cjs sits where dist/version.js does).
     define: { 'import.meta.url': '__fosBundleUrl' },
     banner: {
-      js: [`const __fosBundleUrl = require("node:url").pathToFileURL(__filename).href;`, ...(trace ? [TRACE_BANNER] : [])].join('\n'),
+      js: [`const __fosBundleUrl = require("node:url").pathToFileURL(__filename).href;`, ...(trace ? [TRACE_BANNER] : []), ...banner].join(
+        '\n',
+      ),
     },
     legalComments: 'none',
     logLevel: 'warning',
@@ -126,7 +129,7 @@ export async function bundleCli({ entry, outfile, lazyPackages = 'bundle', plugi
       text.replace(/[^\x00-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`),
     );
   const inputs = Object.keys(result.metafile.inputs);
-  const leaked = inputs.filter((p) => SERVER_CODE.test(p));
+  const leaked = withServer ? [] : inputs.filter((p) => SERVER_CODE.test(p));
   if (leaked.length) throw new Error(`the CLI bundle must not contain server code: ${leaked.slice(0, 5).join(', ')}`);
   const dynamic = dynamicImportsLeft(result.metafile);
   if (dynamic.length) throw new Error(`the CLI bundle must not leave import() to node (bin/compile-cache.cjs): ${dynamic.join(', ')}`);

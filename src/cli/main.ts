@@ -38,17 +38,9 @@ Exit codes: 0 ok, 1 error (5xx), 2 usage/validation, 3 auth (401/403), 4 not fou
  * The program with its client commands: when `args` (the command line after `node fos`) names
  * one command, only that one is loaded (see registerCommands); without args, all of them.
  */
-export async function buildProgram(ctx: Context, args?: readonly string[], { server = true }: { server?: boolean } = {}): Promise<Command> {
-  // The standalone binary runs no server command: its help does not offer them.
-  const rootHelp = server
-    ? ROOT_HELP
-    : ROOT_HELP.replace(/^ {2}\$ fos serve .*\n/m, '').replace('or use a server someone else runs', 'connect to a fos API server');
+export async function buildProgram(ctx: Context, args?: readonly string[]): Promise<Command> {
   const program = new Command('fos')
-    .description(
-      server
-        ? 'Fulfillment Operations: command line for the Public API, and `fos serve` to host it'
-        : 'Fulfillment Operations: command line for the Public API',
-    )
+    .description('Fulfillment Operations: command line for the Public API, and `fos serve` to host it')
     .version(VERSION, '-V, --version', 'print the version')
     .addOption(
       completeWith(new Option('--profile <name>', 'saved profile to use (default: $FOS_PROFILE, else the current profile)'), 'profiles'),
@@ -71,7 +63,7 @@ export async function buildProgram(ctx: Context, args?: readonly string[], { ser
     .option('--no-pager', 'print long records directly instead of through $FOS_PAGER / $PAGER / less -FRX')
     .option('-y, --yes', 'answer yes to confirmations (needed for destructive commands in scripts)')
     .configureHelp({ showGlobalOptions: true, formatHelp: formatHelpCommandsFirst })
-    .addHelpText('after', ({ command }) => wrapHelpText(rootHelp, helpWidthOf(command)));
+    .addHelpText('after', ({ command }) => wrapHelpText(ROOT_HELP, helpWidthOf(command)));
 
   const wanted = args && firstCommand(args);
   // `fos serve` and the other server commands need none of the client commands.
@@ -148,30 +140,8 @@ export function loadsServerModule(args: readonly string[]): boolean {
   return wanted !== undefined && (Object.hasOwn(SERVER_COMMANDS, wanted) || wanted === 'completion');
 }
 
-async function attachServerCommands(
-  program: Command,
-  ctx: Context,
-  args: readonly string[],
-  load: ServerCommandsLoader,
-  withoutServer?: string,
-) {
+async function attachServerCommands(program: Command, ctx: Context, args: readonly string[], load: ServerCommandsLoader) {
   let failure: string | undefined;
-  if (withoutServer) {
-    // Not listed, but named when asked for: an explanation beats "unknown command".
-    for (const name of Object.keys(SERVER_COMMANDS)) {
-      program.addCommand(
-        new Command(name)
-          .allowUnknownOption()
-          .allowExcessArguments()
-          .helpOption(false)
-          .action(() => {
-            throw new CliError(withoutServer);
-          }),
-        { hidden: true },
-      );
-    }
-    return;
-  }
   if (loadsServerModule(args)) {
     const before = new Set(program.commands);
     try {
@@ -211,13 +181,11 @@ function inheritSettings(program: Command, cmd: Command = program): void {
 
 export interface RunOptions {
   loadServerCommands?: ServerCommandsLoader;
-  /** Set where no server command can run (the standalone binary): why, said when one is asked for. */
-  withoutServer?: string;
 }
 
 /** Runs the CLI; returns the exit code (bin/fos.js sets process.exitCode from it). */
 export async function run(argv: readonly string[] = process.argv, ctx: Context = createContext(), opts: RunOptions = {}): Promise<number> {
-  const program = await buildProgram(ctx, argv.slice(2), { server: !opts.withoutServer });
+  const program = await buildProgram(ctx, argv.slice(2));
   const io = ctx.io;
   program.exitOverride().configureOutput({
     writeOut: (s) => io.stdout.write(s),
@@ -226,7 +194,7 @@ export async function run(argv: readonly string[] = process.argv, ctx: Context =
     getErrHelpWidth: () => io.terminalWidth,
   });
   try {
-    await attachServerCommands(program, ctx, argv.slice(2), opts.loadServerCommands ?? loadServerModule, opts.withoutServer);
+    await attachServerCommands(program, ctx, argv.slice(2), opts.loadServerCommands ?? loadServerModule);
     inheritSettings(program);
     await program.parseAsync([...argv]);
     return ExitCode.OK;
