@@ -137,7 +137,7 @@ export async function runFulfill(ctx: Context, ids: string[], raw: RawRunOptions
   if (!refs.length) throw new UsageError('give an order or fulfillment order id, or --from <file|->');
   const batch = Boolean(raw.from) || refs.length > 1;
   const reporter = await Reporter.create(ctx, { bar: batch, dryRun: opts.dryRun });
-  const api = new FulfillApi(ctx.client(), (m) => reporter.warn(m));
+  const api = new FulfillApi(ctx.client());
 
   // Phase 1: resolve (reads only). Results are kept in input order.
   reporter.startPhase('resolving', refs.length);
