@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getCommand, seg } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function pickingSessionsPickList(ctx: Context): Command {
   return getCommand(ctx, {
+    output: response(async () => (await import('../../../contract/locations.js')).PickListSchema),
     name: 'pick-list',
     description: 'Show the walk for a session: bins in pick order, lot, quantity and the totes that get them',
     args: ['<picking-session-id>'],
