@@ -8,6 +8,7 @@ import { testIOStreams } from '../../src/cli/iostreams.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { fieldTree, outputOf, recordTree, type FieldNode } from '../../src/cli/output/shape.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { leaves } from './helpers/commands.js';
 
 let t: TestApp;
 let program: Command;
@@ -16,15 +17,6 @@ beforeAll(async () => {
   program = await buildProgram(createContext({ io: testIOStreams(), env: {} }));
 });
 afterAll(() => t.close());
-
-/** Every command that runs something (groups without an action only list their verbs). */
-export function leaves(cmd: Command, names: string[] = []): { name: string; cmd: Command }[] {
-  return cmd.commands.flatMap((c) => {
-    const path = [...names, c.name()];
-    const own = (c as unknown as { _actionHandler: unknown })._actionHandler ? [{ name: path.join(' '), cmd: c }] : [];
-    return [...own, ...leaves(c, path)];
-  });
-}
 
 /** The tree's dotted paths (arrays transparent), `*` where anything may follow. */
 function paths(node: FieldNode, prefix = '', depth = 0): string[] {
@@ -61,7 +53,11 @@ describe('declared output shapes', () => {
   it("a command printing an API answer declares the route's own response schema", async () => {
     const doc = t.app.swagger() as unknown as Doc;
     const routes = Object.entries(doc.paths).flatMap(([p, ops]) =>
-      Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), re: new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`), op })),
+      Object.entries(ops).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        re: new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+        op,
+      })),
     );
     const checked: string[] = [];
     for (const { name, cmd } of leaves(program)) {

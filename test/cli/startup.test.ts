@@ -99,10 +99,7 @@ const HEAVY = [/\/src\/server\/|\/dist\/server\//, /prisma/i, /\/node_modules\/u
  * typebox may load: `--json id` checks its fields against the contract's response schema before
  * the request (src/cli/output/precheck.ts), ~30 ms of CPU paid only when fields are selected.
  */
-const NOT_FOR_JSON = [
-  /\/node_modules\/(cli-table3|csv-parse|ajv|jq-wasm|mustache)\//,
-  /\/dist\/cli\/commands\/(?!products\/|index\.js)/,
-];
+const NOT_FOR_JSON = [/\/node_modules\/(cli-table3|csv-parse|ajv|jq-wasm|mustache)\//, /\/dist\/cli\/commands\/(?!products\/|index\.js)/];
 /** The same for the bundle's module paths (relative to the repository, node_modules possibly under ../). */
 const BUNDLED_NOT_FOR_JSON = [
   /node_modules\/(cli-table3|csv-parse|ajv|jq-wasm|mustache|conf|@inquirer)\//,
