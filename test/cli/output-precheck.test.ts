@@ -109,7 +109,10 @@ describe('bin/fos.js, each case twice', () => {
     [['keys', 'create', '--name', 's', '--jq', '.id |'], /--jq: /],
     [['keys', 'create', '--name', 's', '--template', '{{#x}}'], /--template: /],
     [['fulfillment-orders', 'lock', '0193abcd', '--json', 'status,lock'], /unknown fields "status", "lock" in --json/],
-    [['locations', 'create', '--warehouse', 'w', '--range', 'A-01..A-02', '--json', 'id,nope'], /unknown field "nope"/],
+    [
+      ['locations', 'create', '--warehouse', 'w', '--range', 'A-01..A-02', '--json', 'created,nope'],
+      /unknown field "nope" in --json; available fields:\n {2}created\n {2}data$/m,
+    ],
     [
       ['products', 'update', '0193abcd', '--name', 'x', '--json', 'assembly_components.x'],
       /unknown field "assembly_components.x" in --json; available fields:/,

@@ -38,7 +38,7 @@ export async function checkOutputOptions(ctx: Context, cmd: Command): Promise<vo
   if (declared?.kind === 'none' && fields)
     throw new UsageError(`--json ${fields.join(',')}: this command prints no record (${declared.why})`);
   if (declared?.kind !== 'response' || (!fields && jq === undefined && template === undefined)) return;
-  const tree = recordTree(await declared.load());
+  const tree = recordTree(await declared.load(cmd.opts()));
   const unknown = (fields ?? []).map((f) => ({ f, miss: unknownAt(tree, f) })).filter((u) => u.miss);
   if (unknown.length) {
     const names = unknown.map((u) => `"${u.f}"`).join(', ');

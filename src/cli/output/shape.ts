@@ -21,7 +21,8 @@ import type { HttpMethod } from '../../client/types.js';
  *     and a missing one prints as null.
  */
 export type OutputShape =
-  { kind: 'response'; load: () => Promise<TSchema> } | { kind: 'none' | 'fixed' | 'own' | 'local' | 'any'; why: string };
+  | { kind: 'response'; load: (opts: Record<string, unknown>) => Promise<TSchema> }
+  | { kind: 'none' | 'fixed' | 'own' | 'local' | 'any'; why: string };
 
 /** The request a helper-built command sends (for the test that ties its shape to the route). */
 export interface OutputRoute {
@@ -37,8 +38,11 @@ export interface OutputDeclaration {
 
 const DECLARED = new WeakMap<Command, OutputDeclaration>();
 
-/** `output: response(async () => (await import('../../../contract/access.js')).CreatedKeySchema)`. */
-export const response = (load: () => Promise<TSchema>): OutputShape => ({ kind: 'response', load });
+/**
+ * `output: response(async () => (await import('../../../contract/access.js')).CreatedKeySchema)`;
+ * `opts` (the command's options) pick the schema where they pick the route (`locations create --range`).
+ */
+export const response = (load: (opts: Record<string, unknown>) => Promise<TSchema>): OutputShape => ({ kind: 'response', load });
 
 export const none = (why: string): OutputShape => ({ kind: 'none', why });
 export const fixed = (why: string): OutputShape => ({ kind: 'fixed', why });

@@ -10,7 +10,10 @@ import { response } from '../../output/shape.js';
 
 export default function locationsCreate(ctx: Context): Command {
   return writeCommand(ctx, {
-    output: response(async () => (await import('../../../contract/locations.js')).LocationSchema),
+    output: response(async (opts) => {
+      const contract = await import('../../../contract/locations.js');
+      return opts.range ? contract.BulkLocationsSchema : contract.LocationSchema;
+    }),
     name: 'create',
     description: 'Create a location (bin), or a block of them with --range A-01-01..A-20-05',
     method: 'POST',
