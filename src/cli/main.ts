@@ -69,7 +69,7 @@ export async function buildProgram(ctx: Context, args?: readonly string[]): Prom
   // `fos serve` and the other server commands need none of the client commands.
   if (!(wanted !== undefined && Object.hasOwn(SERVER_COMMANDS, wanted))) await registerCommands(program, ctx, wanted);
 
-  program.hook('preAction', () => {
+  program.hook('preAction', async (_program, actionCommand) => {
     const o = program.opts<GlobalOptions>();
     ctx.options = {
       profile: o.profile,
@@ -85,6 +85,10 @@ export async function buildProgram(ctx: Context, args?: readonly string[]): Prom
     };
     if (o.color === false) ctx.io.colorEnabled = false;
     if (o.template !== undefined && o.jq !== undefined) throw new UsageError('--template and --jq both shape the output: pass one of them');
+    // Output options are checked before the command sends anything (output/precheck.ts).
+    if (typeof o.json === 'string' || o.jq !== undefined || o.template !== undefined) {
+      await (await import('./output/precheck.js')).checkOutputOptions(ctx, actionCommand);
+    }
   });
   return program;
 }

@@ -3,7 +3,7 @@ import { paginate, type PaginateOptions } from './paginate.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redactToken } from './redact.js';
 import { Transport, type TransportResponse } from './transport.js';
-import { DEFAULT_RETRY, backoffMs, isRetrySafe, refusedLocally, retryDelayMs, sleep, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, backoffMs, isRetrySafe, refusedLocally, retryDelayMs, sleep, withinBudget, type RetryPolicy } from './retry.js';
 import type { ApiResponse, Credentials, HttpMethod, ListResponse, Query, RateLimitInfo, RequestOptions } from './types.js';
 
 export interface RetryNotice {
@@ -81,8 +81,16 @@ export class ApiClient {
     }
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
     const once = typeof body === 'object' && !Buffer.isBuffer(body); // a stream cannot be sent twice
-    const safe = !once && isRetrySafe(method, Boolean(opts.idempotencyKey ?? headers['idempotency-key']));
+    const safe = !once && isRetrySafe(method, Boolean(opts.idempotencyKey ?? headers['idempotency-key']), opts.idempotent);
     const log = this.options.log;
+    const used = { retries: 0, waitedMs: 0 };
+    const wait = async (delayMs: number, reason: string) => {
+      if (reason !== 'HTTP 429' && opts.seen) opts.seen.unanswered = true;
+      used.retries++;
+      used.waitedMs += delayMs;
+      this.options.onRetry?.({ attempt: used.retries, delayMs, reason });
+      await sleep(delayMs);
+    };
 
     for (let attempt = 0; ; attempt++) {
       log?.(`> ${method} ${url}`);
@@ -95,10 +103,10 @@ export class ApiClient {
         const netErr = toNetworkError(err, url);
         if (!netErr) throw err;
         log?.(`< ${netErr.code} (${Math.round(performance.now() - started)} ms)`);
-        if (!safe || attempt >= this.policy.maxRetries || refusedLocally(netErr.code, url)) throw netErr;
-        const delayMs = backoffMs(attempt, this.policy);
-        this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason: netErr.code });
-        await sleep(delayMs);
+        const delayMs =
+          safe && !refusedLocally(netErr.code, url) ? withinBudget(backoffMs(attempt, this.policy), used, this.policy) : undefined;
+        if (delayMs === undefined) throw netErr;
+        await wait(delayMs, netErr.code);
         continue;
       }
       if (res.stream) {
@@ -118,10 +126,11 @@ export class ApiClient {
         return { status: res.statusCode, headers: responseHeaders, data };
       }
       // A 429 was refused before anything ran, so any request may wait and go again (imports stay within their tier).
-      const delayMs = safe || (res.statusCode === 429 && !once) ? retryDelayMs(res.statusCode, rateLimit, attempt, this.policy) : undefined;
+      const delayMs = once
+        ? undefined
+        : withinBudget(retryDelayMs(res.statusCode, rateLimit, attempt, this.policy, safe), used, this.policy);
       if (delayMs === undefined) throw apiErrorFrom(res.statusCode, contentType, text, method, url);
-      this.options.onRetry?.({ attempt: attempt + 1, delayMs, reason: `HTTP ${res.statusCode}` });
-      await sleep(delayMs);
+      await wait(delayMs, `HTTP ${res.statusCode}`);
     }
   }
 

@@ -1,23 +1,29 @@
 import type { HttpMethod, RateLimitInfo } from './types.js';
 
 /**
- * When the client retries: any request answered 429 (refused before it ran; waiting what the
- * server asks, if within maxWaitMs); requests that are safe to repeat (GET/HEAD, or a write that
- * carries an idempotency key) also on 502/503/504 and on connection errors (exponential backoff).
+ * The one retry policy of the API client (docs/cli.md "Retries"); nothing above the client
+ * repeats a request. What is retried:
+ *   - 429: any request, waiting what `retry-after` (else `x-ratelimit-reset`) asks. The server
+ *     refuses a rate-limited request before running anything, so repeating it is always safe.
+ *   - 502/503/504 and connection errors (a reset, a refused connection to another host): only
+ *     requests safe to repeat, which are GET/HEAD, a write carrying an Idempotency-Key, and a write
+ *     its caller declared idempotent (`fos fulfill run`: a repeat answers the same or a 409 it reads).
+ * Every call has one budget: at most 1 + maxRetries attempts and maxWaitMs spent waiting in all;
+ * a wait that would go past the budget fails at once with what the server last said.
  */
 export interface RetryPolicy {
   /** Retries after the first attempt. */
   maxRetries: number;
-  /** Longest single wait; a 429 asking for more fails at once. */
+  /** Most time one call spends waiting between its attempts, all waits together. */
   maxWaitMs: number;
-  /** First backoff delay; doubles per attempt (with up to 25% jitter). */
+  /** First backoff delay (no retry-after); doubles per attempt (with up to 25% jitter). */
   baseDelayMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, maxWaitMs: 60_000, baseDelayMs: 300 };
 
-export function isRetrySafe(method: HttpMethod, hasIdempotencyKey: boolean): boolean {
-  return method === 'GET' || method === 'HEAD' || hasIdempotencyKey;
+export function isRetrySafe(method: HttpMethod, hasIdempotencyKey: boolean, declaredIdempotent = false): boolean {
+  return method === 'GET' || method === 'HEAD' || hasIdempotencyKey || declaredIdempotent;
 }
 
 /**
@@ -33,31 +39,41 @@ export function refusedLocally(code: string, url: string): boolean {
 }
 
 export function backoffMs(attempt: number, policy: RetryPolicy): number {
-  const base = policy.baseDelayMs * 2 ** attempt;
-  return Math.min(policy.maxWaitMs, Math.round(base * (1 + Math.random() * 0.25)));
+  return Math.round(policy.baseDelayMs * 2 ** attempt * (1 + Math.random() * 0.25));
+}
+
+/** What one call has used of its budget. */
+export interface RetryBudget {
+  /** Retries made so far. */
+  retries: number;
+  /** Time waited so far. */
+  waitedMs: number;
+}
+
+/** The delay before the next attempt, or undefined when the budget has no room for it. */
+export function withinBudget(delayMs: number | undefined, used: RetryBudget, policy: RetryPolicy): number | undefined {
+  if (delayMs === undefined || used.retries >= policy.maxRetries) return undefined;
+  return used.waitedMs + delayMs <= policy.maxWaitMs ? delayMs : undefined;
 }
 
 /**
- * Delay before retrying a response with this status, or undefined when it must not be retried.
- * `attempt` counts retries already made.
+ * Delay before retrying a response with this status (before the budget is applied), or undefined
+ * when the status is not retried. `safe`: the request may be repeated after an unanswered attempt.
  */
 export function retryDelayMs(
   status: number,
   rateLimit: RateLimitInfo | undefined,
   attempt: number,
   policy: RetryPolicy,
+  safe: boolean,
 ): number | undefined {
-  if (attempt >= policy.maxRetries) return undefined;
   if (status === 429) {
     const seconds = rateLimit?.retryAfter ?? rateLimit?.reset;
-    if (seconds === undefined) return backoffMs(attempt, policy);
-    const ms = Math.max(0, seconds * 1000);
-    return ms <= policy.maxWaitMs ? ms : undefined;
+    return seconds === undefined ? backoffMs(attempt, policy) : Math.max(0, seconds * 1000);
   }
-  if (status === 502 || status === 503 || status === 504) {
+  if (safe && (status === 502 || status === 503 || status === 504)) {
     const asked = rateLimit?.retryAfter;
-    if (asked !== undefined) return asked * 1000 <= policy.maxWaitMs ? asked * 1000 : undefined;
-    return backoffMs(attempt, policy);
+    return asked !== undefined ? Math.max(0, asked * 1000) : backoffMs(attempt, policy);
   }
   return undefined;
 }

@@ -52,6 +52,13 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sent as `idempotency-key`; makes a write safe to retry. */
   idempotencyKey?: string;
+  /**
+   * The caller knows repeating this write is harmless (a repeat answers the same, or a 409 the
+   * caller reads as done): retried like a GET after an unanswered attempt (retry.ts).
+   */
+  idempotent?: boolean;
+  /** Set to true when an attempt went unanswered (no answer, 502/503/504) and was repeated. */
+  seen?: { unanswered?: boolean };
   /** The body of a success as bytes (a Buffer in `data`): PDFs, ZPL, files. Errors stay problem+json. */
   binary?: boolean;
   /** The body of a success as a stream in `data`, read as it arrives (exports). Errors stay problem+json. */

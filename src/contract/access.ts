@@ -49,7 +49,7 @@ export const KeySchema = Type.Object({
 
 export const CreatedKeySchema = Type.Object({
   ...KeySchema.properties,
-  token: Type.String({ description: 'the API key; shown only in this response' }),
+  token: Type.String({ description: 'the API key; shown only in this response', 'x-shown-once': true }),
 });
 
 export const KeyListSchema = listOf(KeySchema);
@@ -96,3 +96,16 @@ export const UpdateRoleBody = Type.Object(
   { name: Type.Optional(RoleName), description: Type.Optional(Description), permissions: Type.Optional(Permissions) },
   { additionalProperties: false, minProperties: 1 },
 );
+
+/** GET /v1/me: the calling key and its team (`fos login` verifies a key with it). */
+export const MeSchema = Type.Object({
+  key_id: Type.String(),
+  key_name: Type.String(),
+  team_id: Type.String(),
+  team_name: Type.String(),
+  team_kind: StringEnum(['FULFILLER', 'MERCHANT'] as const),
+  measurement_system: StringEnum(['METRIC', 'IMPERIAL'] as const),
+  power_role: StringEnum(['ADMIN', 'MEMBER'] as const),
+  permissions: Type.Array(Permission),
+  rate_tier: Type.Integer(),
+});

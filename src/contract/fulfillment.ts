@@ -65,6 +65,10 @@ export const FulfillmentOrderSchema = Type.Object({
   updated_at: Timestamp,
 });
 
+/** Answers of move and split: the order as it is now, and the one made from it. */
+export const MovedFulfillmentOrderSchema = Type.Object({ original: FulfillmentOrderSchema, moved: FulfillmentOrderSchema });
+export const SplitFulfillmentOrderSchema = Type.Object({ original: FulfillmentOrderSchema, split: FulfillmentOrderSchema });
+
 export const FulfillmentOrderListSchema = listOf(FulfillmentOrderSchema);
 
 export const FulfillmentOrderListQuery = Type.Object(

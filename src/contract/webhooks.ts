@@ -17,7 +17,7 @@ export const WebhookSchema = Type.Object(endpointFields);
 export const WebhookListSchema = listOf(WebhookSchema);
 export const CreatedWebhookSchema = Type.Object({
   ...endpointFields,
-  secret: Type.String({ description: 'whsec_…: the HMAC signing secret, shown only in this response' }),
+  secret: Type.String({ description: 'whsec_…: the HMAC signing secret, shown only in this response', 'x-shown-once': true }),
 });
 
 const Url = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });

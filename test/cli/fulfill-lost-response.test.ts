@@ -112,7 +112,7 @@ describe('fos fulfill run with lost answers', () => {
     const r = await fulfill(f.fo.id);
     expect(r.code, r.stderr).toBe(0);
     expect(r.results[0]).toMatchObject({ status: 'fulfilled' });
-    expect(r.stderr).toMatch(/HTTP 503 \(fulfill\); retrying in 1\.0s/);
+    expect(r.stderr).toMatch(/HTTP 503; retrying in 1\.0s/);
     const fo = await t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: f.fo.id } });
     expect(fo.status).toBe('FULFILLED');
   });

@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { checkFields, getPath, pickFields } from './fields.js';
 import { resolveOutput } from './format.js';
+import { checkedOutput, markFieldsChecked } from './precheck.js';
 import type { NestedView } from './table.js';
 
 // Each output form's module loads when that form is asked for: `--json` (scripts, agents) loads
@@ -45,7 +46,7 @@ export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {
   const io = ctx.io;
   const select = (r: unknown) => (fields ? pickFields(r, fields) : r);
   let count = 0;
-  if (fields) rows = fieldsChecked(rows, fields);
+  if (fields && !checkedOutput(ctx)?.fieldsChecked) rows = fieldsChecked(rows, fields);
 
   if (ctx.options.template !== undefined) {
     const render = await template(ctx.options.template);
@@ -115,18 +116,44 @@ export async function printList(ctx: Context, rows: Rows, opts: PrintOptions = {
 /**
  * A write whose answer the CLI makes itself (an import's summary) checks `--json` against that
  * record's shape before it changes anything: an unknown field is a usage error, not a failure
- * after the rows were applied.
+ * after the rows were applied. `shape` has every member any of its answers has (a dry run's too);
+ * one answer's missing members then print as null.
  */
 export async function checkRecordFields(ctx: Context, shape: Record<string, unknown>): Promise<void> {
   checkFields(shape, (await resolveOutput(ctx)).fields);
+  markFieldsChecked(ctx);
 }
 
-/** Prints one record (get, create, update responses). */
+/** Prints one record (get, create, update responses); a member shown only once is never left out. */
 export async function printRecord(ctx: Context, record: unknown, views?: RecordViews): Promise<void> {
+  await printOneRecord(ctx, record, views);
+  await showSecrets(ctx, record);
+}
+
+/**
+ * A member the API returns only once (a key's token, a webhook's secret) that the output
+ * options leave out (`--json id,name`, `--jq`, `--template`) goes to stderr: it cannot be
+ * fetched again.
+ */
+async function showSecrets(ctx: Context, record: unknown): Promise<void> {
+  const checked = checkedOutput(ctx);
+  if (!checked?.secrets.length) return;
+  const { fields } = await resolveOutput(ctx);
+  const shaped = ctx.options.jq !== undefined || ctx.options.template !== undefined;
+  for (const path of checked.secrets) {
+    const value = getPath(record, path);
+    if (value === undefined || value === null) continue;
+    const selected = !shaped && (!fields || fields.some((f) => path === f || path.startsWith(`${f}.`)));
+    if (!selected) ctx.io.warn(`${path} (not in the selected output; shown only once: store it now): ${String(value)}`);
+  }
+}
+
+async function printOneRecord(ctx: Context, record: unknown, views?: RecordViews): Promise<void> {
   const { format, fields } = await resolveOutput(ctx);
   const io = ctx.io;
+  const check = (r: unknown) => (checkedOutput(ctx)?.fieldsChecked ? undefined : checkFields(r, fields));
   if (ctx.options.template !== undefined) {
-    checkFields(record, fields);
+    check(record);
     return io.out((await template(ctx.options.template))(fields ? pickFields(record, fields) : record));
   }
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
@@ -135,7 +162,7 @@ export async function printRecord(ctx: Context, record: unknown, views?: RecordV
     return;
   }
   const obj = record as Record<string, unknown>;
-  checkFields(obj, fields);
+  check(obj);
   if (format === 'table') {
     const [{ paged }, { renderRecord }] = await Promise.all([import('./pager.js'), table()]);
     return paged(ctx, renderRecord(io, obj, fields, views));

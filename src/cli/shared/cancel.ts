@@ -6,9 +6,10 @@ import { writeCommand, type WriteSpec } from './resource.js';
 /** `fos orders cancel` and `fos fulfillment-orders cancel`: the same body (reason, restock), destructive. */
 export function cancelCommand(
   ctx: Context,
-  spec: Pick<WriteSpec, 'description' | 'args' | 'path' | 'examples' | 'resolveArgs'> & { what: string },
+  spec: Pick<WriteSpec, 'description' | 'args' | 'path' | 'examples' | 'resolveArgs' | 'output'> & { what: string },
 ): Command {
   return writeCommand(ctx, {
+    output: spec.output,
     name: 'cancel',
     description: spec.description,
     method: 'POST',

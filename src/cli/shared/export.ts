@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { addFieldOptions, collectFields, type FieldSpec } from './flags.js';
 import { withExamples } from './help.js';
+import { declareOutput, fixed } from '../output/shape.js';
 import { resolveRefFields } from './refs.js';
 
 // `fos <list> export`: a list's export endpoint (GET …/export) written to stdout as it arrives,
@@ -62,5 +63,6 @@ injection). Counts as one request per 10,000 records against the key's rate limi
     }
     if (ctx.io.isStderrTTY) ctx.io.info(ctx.io.style('dim', `${tally.records} records exported`));
   });
+  declareOutput(cmd, fixed("writes the server's NDJSON or CSV as it arrives"));
   return withExamples(cmd, spec.examples);
 }

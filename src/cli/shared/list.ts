@@ -8,6 +8,7 @@ import { addArguments, commandOf, withExamples } from './help.js';
 import { exportCommand, type ExportSpec } from './export.js';
 import { exportRecords } from '../../client/export-stream.js';
 import { resolveRefFields } from './refs.js';
+import { declareOutput, type OutputShape } from '../output/shape.js';
 
 /**
  * A list command: query flags from specs, --page/--limit, and --all which walks every page
@@ -33,6 +34,8 @@ export interface ListSpec {
   fixedQuery?: Query;
   /** The list's export endpoint: its group gets an export command, and `--all` in the list's own order streams from it. */
   export?: Omit<ExportSpec, 'query'>;
+  /** The route's list response schema (output/shape.ts): output options are checked against its records first. */
+  output: OutputShape;
 }
 
 /** Each list command's export command, added beside it by group() (src/cli/shared/resource.ts). */
@@ -115,5 +118,6 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
     }
   });
   if (spec.export) EXPORT_COMMANDS.set(cmd, exportCommand(ctx, { ...spec.export, query: spec.query ?? [] }));
+  declareOutput(cmd, spec.output, { method: 'GET', path: spec.path, list: true });
   return withExamples(cmd, spec.examples);
 }

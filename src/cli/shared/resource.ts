@@ -3,6 +3,7 @@ import type { HttpMethod } from '../../client/types.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { printRecord, type RecordViews } from '../output/print.js';
+import { declareOutput, type OutputShape } from '../output/shape.js';
 import { addBodyOptions, buildBody } from './body.js';
 import { addFieldOptions, checkBody, collectFields, type FieldSpec } from './flags.js';
 import { addArguments, commandOf, withExamples } from './help.js';
@@ -21,6 +22,8 @@ export interface GetSpec {
   resolveArgs?: (ctx: Context, args: string[]) => Promise<string[]>;
   /** How the record's lists show as tables on a terminal (output/table.ts NestedView). */
   views?: RecordViews;
+  /** What it prints: the route's response schema (output/shape.ts); output options are checked against it first. */
+  output: OutputShape;
 }
 
 export function getCommand(ctx: Context, spec: GetSpec): Command {
@@ -41,6 +44,7 @@ export function getCommand(ctx: Context, spec: GetSpec): Command {
     const record = await ctx.client().get(spec.path(args, command.opts()));
     await printRecord(ctx, record, spec.views);
   });
+  declareOutput(cmd, spec.output, { method: 'GET', path: spec.path });
   return withExamples(cmd, spec.examples);
 }
 
@@ -84,6 +88,8 @@ export interface WriteSpec {
   argsToBody?: (args: string[]) => Record<string, unknown>;
   /** Runs after the record is printed (e.g. fetch the label just bought and print it). */
   after?: (ctx: Context, record: unknown, opts: Record<string, unknown>) => Promise<void>;
+  /** What it prints: the route's response schema (output/shape.ts); output options are checked against it first. */
+  output: OutputShape;
 }
 
 export function writeCommand(ctx: Context, spec: WriteSpec): Command {
@@ -126,11 +132,27 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
       ctx.io.info(spec.done?.(args) ?? `${spec.name}: done`);
       return;
     }
-    await printRecord(ctx, res.data);
+    await printWritten(ctx, res.data);
     if (spec.notice) ctx.io.warn(spec.notice);
     await spec.after?.(ctx, res.data, opts);
   });
+  declareOutput(cmd, spec.output, { method: spec.method, path: spec.path });
   return withExamples(cmd, spec.examples);
+}
+
+/**
+ * The answer of a write that succeeded: a failure to print it (a --jq runtime error, say) is
+ * said on stderr with the answer as JSON, and the command still exits 0: the change was made,
+ * and a script that retried on a non-zero exit would make it twice.
+ */
+async function printWritten(ctx: Context, record: unknown): Promise<void> {
+  try {
+    await printRecord(ctx, record);
+  } catch (err) {
+    if ((err as Error).name === 'StdoutClosedError') throw err;
+    ctx.io.warn(`the change was made, but its answer could not be printed as asked (${(err as Error).message}); the answer:`);
+    await ctx.io.out(`${JSON.stringify(record, null, 2)}\n`);
+  }
 }
 
 /**

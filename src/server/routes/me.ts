@@ -1,19 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import { StringEnum } from '../../contract/common.js';
-import { PERMISSIONS } from '../../contract/permissions.js';
-
-const MeSchema = Type.Object({
-  key_id: Type.String(),
-  key_name: Type.String(),
-  team_id: Type.String(),
-  team_name: Type.String(),
-  team_kind: StringEnum(['FULFILLER', 'MERCHANT'] as const),
-  measurement_system: StringEnum(['METRIC', 'IMPERIAL'] as const),
-  power_role: StringEnum(['ADMIN', 'MEMBER'] as const),
-  permissions: Type.Array(StringEnum(PERMISSIONS)),
-  rate_tier: Type.Integer(),
-});
+import { MeSchema } from '../../contract/access.js';
 
 /** The calling key: lets a client verify a token and learn its team (used by `fos login`). */
 export default async function routes(app: FastifyInstance) {

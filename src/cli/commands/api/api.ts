@@ -7,6 +7,7 @@ import { printList, printResult } from '../../output/print.js';
 import { buildBody, collect } from '../../shared/body.js';
 import { enumArgument } from '../../shared/flags.js';
 import { withExamples } from '../../shared/help.js';
+import { declareOutput } from '../../output/shape.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 
@@ -98,6 +99,7 @@ export default function api(ctx: Context): Command {
       if (typeof res.data === 'string') await ctx.io.out(res.data.endsWith('\n') ? res.data : `${res.data}\n`);
       else await printResult(ctx, res.data);
     });
+  declareOutput(cmd, { kind: 'any', why: 'prints whatever the path answers' });
   return withExamples(cmd, [
     'fos api GET /me',
     'fos api -i GET /me                        # with the status line and headers',

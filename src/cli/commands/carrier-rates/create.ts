@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function carrierRatesCreate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/fulfillment.js')).CarrierRateSchema),
     name: 'create',
     description: 'Add a carrier rate: base amount plus a price per unit of package weight',
     method: 'POST',

@@ -4,6 +4,7 @@ import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, group, seg, writeCommand } from '../../shared/resource.js';
 import { warehousesFilter } from '../../shared/flags.js';
+import { response } from '../../output/shape.js';
 
 // `fos carriers`: carrier platform accounts (EasyPost, Shippo) and the rate table, through
 // /v1/ops/carrier-integrations (docs/carriers.md). The API key is sent once and never shown again;
@@ -14,6 +15,7 @@ const PLATFORM_NAMES: Record<string, string> = { EASYPOST: 'EasyPost', SHIPPO: '
 
 function connect(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/carrier-integrations.js')).CarrierIntegrationSchema),
     name: 'connect',
     description: 'Connect an EasyPost or Shippo account (test keys first), or the rate table',
     method: 'POST',
@@ -58,12 +60,14 @@ function connect(ctx: Context): Command {
 export default (ctx: Context) =>
   group('carriers', 'Carrier integrations: connect EasyPost or Shippo, test, disconnect', [
     listCommand(ctx, {
+      output: response(async () => (await import('../../../contract/carrier-integrations.js')).CarrierIntegrationListSchema),
       description: 'List carrier integrations (credentials are never shown)',
       path: () => path(),
       columns: ['id', 'name', 'type', 'enabled', 'is_test', 'has_credentials'],
       examples: ['fos carriers list'],
     }),
     getCommand(ctx, {
+      output: response(async () => (await import('../../../contract/carrier-integrations.js')).CarrierIntegrationSchema),
       description: 'Show a carrier integration',
       args: ['<integration-id>'],
       path: ([id]) => path(id),
@@ -71,6 +75,7 @@ export default (ctx: Context) =>
     }),
     connect(ctx),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../contract/carrier-integrations.js')).CarrierIntegrationSchema),
       name: 'update',
       description: 'Change a carrier integration (new key, base URL, warehouses, carriers, enabled)',
       method: 'PATCH',
@@ -87,6 +92,7 @@ export default (ctx: Context) =>
       examples: ['fos carriers update 0193… --enabled true'],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../contract/carrier-integrations.js')).CarrierIntegrationTestSchema),
       name: 'test',
       description: "Make one real call with the integration's key; fails naming the cause (e.g. a refused key)",
       method: 'POST',
@@ -97,6 +103,7 @@ export default (ctx: Context) =>
       examples: ['fos carriers test 0193…'],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../contract/carrier-integrations.js')).CarrierIntegrationSchema),
       name: 'disable',
       description: 'Stop rating and buying through an integration (credentials kept)',
       method: 'POST',
@@ -107,6 +114,7 @@ export default (ctx: Context) =>
       examples: ['fos carriers disable 0193…'],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../contract/carrier-integrations.js')).CarrierIntegrationSchema),
       name: 'disconnect',
       description: 'Disable an integration and erase its credentials (its labels stay)',
       method: 'DELETE',

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function chargesCreateReceiving(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/charges.js')).ChargeSchema),
     name: 'create-receiving',
     description: 'Bill a receiving (inbound processing) charge',
     method: 'POST',

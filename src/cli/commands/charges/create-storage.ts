@@ -3,10 +3,12 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 /** Body: { fulfillment_delegation_id | merchant_team_id, data: { name, location_type_id, warehouse_id, rate_period, quantity } }. */
 export default function chargesCreateStorage(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/charges.js')).ChargeSchema),
     name: 'create-storage',
     description: 'Bill a storage charge to a merchant',
     method: 'POST',

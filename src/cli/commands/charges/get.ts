@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getCommand, seg } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function chargesGet(ctx: Context): Command {
   return getCommand(ctx, {
+    output: response(async () => (await import('../../../contract/charges.js')).ChargeSchema),
     description: 'Show one charge with its pricing trace',
     args: ['<charge-id>'],
     path: ([id]) => `/ops/charges/${seg(id)}`,

@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
+import { response } from '../../output/shape.js';
 
 export default function chargesList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/charges.js')).ChargeSchema),
     description: 'List charges billed to merchants',
     path: () => '/ops/charges',
     query: [

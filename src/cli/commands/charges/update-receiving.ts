@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { seg, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function chargesUpdateReceiving(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/charges.js')).ChargeSchema),
     name: 'update-receiving',
     description: 'Change a receiving charge',
     method: 'PATCH',

@@ -2,6 +2,7 @@ import { Argument, Command } from 'commander';
 import { SHELLS, generateCompletion, type Shell } from '../../completion.js';
 import type { Context } from '../../context.js';
 import { withExamples } from '../../shared/help.js';
+import { declareOutput, local } from '../../output/shape.js';
 
 export default function completion(ctx: Context): Command {
   const cmd = new Command('completion')
@@ -12,6 +13,7 @@ export default function completion(ctx: Context): Command {
       while (root.parent) root = root.parent;
       await ctx.io.out(generateCompletion(shell, root));
     });
+  declareOutput(cmd, local('prints a shell script'));
   return withExamples(cmd, [
     'fos completion bash > ~/.local/share/bash-completion/completions/fos',
     'fos completion zsh > "${fpath[1]}/_fos"',

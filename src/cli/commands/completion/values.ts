@@ -1,10 +1,11 @@
 import { Argument, Command } from 'commander';
 import { DYNAMIC_KINDS, type DynamicKind } from '../../completion-hints.js';
 import type { Context } from '../../context.js';
+import { declareOutput, local } from '../../output/shape.js';
 
 /** `fos __complete profiles`: what the completion scripts offer at run time, one per line. */
 export default function completeValues(ctx: Context): Command {
-  return new Command('__complete')
+  const cmd = new Command('__complete')
     .description('Print completion candidates (used by the completion scripts)')
     .addArgument(new Argument('<kind>').choices(DYNAMIC_KINDS))
     .action(async (kind: DynamicKind) => {
@@ -13,4 +14,5 @@ export default function completeValues(ctx: Context): Command {
         if (names.length) await ctx.io.out(`${names.join('\n')}\n`);
       }
     });
+  return declareOutput(cmd, local('prints completion candidates'));
 }

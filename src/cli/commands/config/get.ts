@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
 import { CONFIG_KEYS, type ConfigKey } from '../../profile.js';
 import { withExamples } from '../../shared/help.js';
+import { declareOutput, local } from '../../output/shape.js';
 
 /** A config value as shown to the user (the API key is always redacted). */
 export function configValue(store: ConfigStore, key: ConfigKey, profileFlag?: string): string | undefined {
@@ -40,5 +41,6 @@ export default function configGet(ctx: Context): Command {
         config_file: store.path,
       });
     });
+  declareOutput(cmd, local('reads the config file'));
   return withExamples(cmd, ['fos config get', 'fos config get base_url --profile prod']);
 }

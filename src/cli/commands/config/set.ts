@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { CONFIG_KEYS, validateFormat, type ConfigKey } from '../../profile.js';
 import { withExamples } from '../../shared/help.js';
+import { declareOutput, local } from '../../output/shape.js';
 
 export default function configSet(ctx: Context): Command {
   const cmd = new Command('set')
@@ -29,5 +30,6 @@ export default function configSet(ctx: Context): Command {
       }
       ctx.io.info(`${key} saved`);
     });
+  declareOutput(cmd, local('writes the config file; prints no record'));
   return withExamples(cmd, ['fos config set default_format csv', 'fos config set base_url https://fos.example.com --profile prod']);
 }

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { listCommand } from '../../shared/list.js';
 import { group, seg, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 // `fos delegations list`, `fos delegations rate-card set <id> card.json` (docs/charges.md).
 
@@ -17,6 +18,7 @@ function readCard(file: string): Record<string, unknown> {
 
 const list = (ctx: Context): Command =>
   listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/order-exceptions.js')).DelegationSchema),
     description: 'List the merchants this team fulfills for, with their rate cards',
     path: () => '/ops/delegations',
     query: [],
@@ -26,6 +28,7 @@ const list = (ctx: Context): Command =>
 
 const set = (ctx: Context): Command =>
   writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/order-exceptions.js')).DelegationSchema),
     name: 'set',
     description: "Set a delegation's rate card from a JSON file (- for stdin): a new version for new charges",
     method: 'PUT',

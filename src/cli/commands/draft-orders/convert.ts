@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { seg, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function draftOrdersConvert(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/orders.js')).OrderSchema),
     name: 'convert',
     description: 'Convert a draft order into an order (commits inventory, creates fulfillment orders)',
     method: 'POST',

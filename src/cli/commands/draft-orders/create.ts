@@ -4,10 +4,12 @@ import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import { addItemOption } from '../../shared/items.js';
 import { writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 /** Common fields have flags; the address and the rest go through --field / --data. */
 export default function draftOrdersCreate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/orders.js')).DraftOrderSchema),
     name: 'create',
     description: 'Create a draft order for a delegated merchant (convert it to reserve stock)',
     method: 'POST',

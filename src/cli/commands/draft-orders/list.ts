@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
+import { response } from '../../output/shape.js';
 
 export default function draftOrdersList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/orders.js')).DraftOrderSchema),
     description: 'List draft orders',
     path: () => '/ops/draft-orders',
     query: [

@@ -5,6 +5,7 @@ import get from './get.js';
 import list from './list.js';
 import { filesDownload, filesUpload } from './transfer.js';
 import update from './update.js';
+import { none } from '../../output/shape.js';
 
 export default (ctx: Context) =>
   group('files', 'Files (documents, images): upload, download, register by URL', [
@@ -15,6 +16,7 @@ export default (ctx: Context) =>
     create(ctx),
     update(ctx),
     writeCommand(ctx, {
+      output: none('answers 204: prints no record'),
       name: 'delete',
       description: 'Delete a file and its stored bytes',
       method: 'DELETE',

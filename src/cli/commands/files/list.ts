@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
+import { response } from '../../output/shape.js';
 
 export default function filesList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/files.js')).FileListSchema),
     description: 'List files',
     path: () => '/ops/files',
     query: [

@@ -10,6 +10,7 @@ import { deliver, documentOptions, type DocumentOptions } from '../../shared/doc
 import { addArguments, commandOf, withExamples } from '../../shared/help.js';
 import { fullIdOf } from '../../shared/refs.js';
 import { resourcePath } from '../../shared/resource.js';
+import { declareOutput, fixed, response } from '../../output/shape.js';
 
 // `fos files upload <path…>` (multipart, streamed from disk with a progress line) and `fos files
 // download <id>` (the bytes of an uploaded file). docs/files.md.
@@ -99,6 +100,10 @@ export function filesUpload(ctx: Context): Command {
     if (uploaded.length === 1) await printRecord(ctx, uploaded[0]);
     else await printList(ctx, uploaded, { columns: ['id', 'name', 'mimetype', 'size', 'processing_status'] });
   });
+  declareOutput(
+    cmd,
+    response(async () => (await import('../../../contract/files.js')).FileSchema),
+  );
   return withExamples(cmd, ['fos files upload photo.jpg', 'fos files upload *.pdf --tag invoices --file-category INVOICE']);
 }
 
@@ -115,5 +120,6 @@ export function filesDownload(ctx: Context): Command {
     const name = /filename\*=UTF-8''([^;]+)/.exec(doc.disposition ?? '')?.[1];
     await deliver(ctx, { bytes: doc.bytes, contentType: doc.contentType, filename: name ? decodeURIComponent(name) : id }, opts);
   });
+  declareOutput(cmd, fixed("writes the file's bytes"));
   return withExamples(cmd, ['fos files download 0193… --output contract.pdf', 'fos files download 0193… > photo.jpg']);
 }

@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { seg, writeCommand } from '../../shared/resource.js';
 import { FILE_UPDATE_FIELDS } from './fields.js';
+import { response } from '../../output/shape.js';
 
 export default function filesUpdate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/files.js')).FileSchema),
     name: 'update',
     description: 'Change a file record',
     method: 'PATCH',

@@ -1,6 +1,5 @@
 import type { ApiClient } from '../../../client/api-client.js';
 import { ApiError, NetworkError } from '../../../client/errors.js';
-import { sleep } from '../../../client/retry.js';
 import { fetchLabel, type Document } from '../../shared/documents.js';
 import { orderIdOf } from '../../shared/order-ref.js';
 import { resolveIdPrefix } from '../../shared/refs.js';
@@ -8,10 +7,9 @@ import { seg } from '../../shared/resource.js';
 
 /**
  * The API calls `fos fulfill run` makes, with the shapes it reads (a subset of the server's;
- * docs/fulfill-run.md). Every call waits out rate limits: a 429 means the request was not
- * processed, so repeating it is always safe; it waits what `retry-after` / `x-ratelimit-reset`
- * ask. Writes are also repeated after a broken connection or a 502/503/504 (a proxy, a server
- * restarting or draining), because each one is safe to repeat:
+ * docs/fulfill-run.md). Retries are the API client's one policy and budget (src/client/retry.ts,
+ * docs/cli.md "Retries"): 429s are waited out, and every write here is marked idempotent so the
+ * client also repeats it after a broken connection or a 502/503/504, because each one is safe to repeat:
  * package creation carries an idempotency key, and a repeated accept/lock/label/fulfill/release
  * answers in a way the workflow recognises (idempotent success, or 409 "already …").
  */
@@ -69,123 +67,83 @@ export interface CreatedPackage {
   created: boolean;
 }
 
-const RATE_LIMIT_WAITS = 20;
-/** Waits after a broken connection or a 502/503/504: 0.5, 1, 2, 4, 4 s (a server restart fits). */
-const NETWORK_RETRIES = 5;
-
 /** No answer, or a gateway / a draining server saying "not now": the request may or may not have run. */
 export const isUnanswered = (err: unknown) =>
   err instanceof NetworkError || (err instanceof ApiError && [502, 503, 504].includes(err.status));
 
-export class FulfillApi {
-  constructor(
-    private readonly client: ApiClient,
-    /** Told before each wait (printed on stderr). */
-    private readonly onWait: (message: string) => void = () => {},
-  ) {}
+/** Every write of the workflow is safe to repeat (see the file comment): the client retries it like a GET. */
+const REPEATABLE = { idempotent: true } as const;
 
-  /** Runs `fn`, waiting out 429s and repeating after network errors and 502/503/504 (see the file comment). */
-  private async call<T>(what: string, fn: () => Promise<T>, seen: { unanswered?: boolean } = {}): Promise<T> {
-    let waits = 0;
-    let networkFailures = 0;
-    for (;;) {
-      try {
-        return await fn();
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 429 && waits < RATE_LIMIT_WAITS) {
-          waits++;
-          const rl = this.client.lastRateLimit;
-          const seconds = Math.max(1, rl?.retryAfter ?? rl?.reset ?? 1);
-          this.onWait(`rate limited (${what}); waiting ${seconds}s for the limit to reset`);
-          await sleep(seconds * 1000 + Math.floor(Math.random() * 250));
-          continue;
-        }
-        if (isUnanswered(err) && networkFailures < NETWORK_RETRIES) {
-          networkFailures++;
-          seen.unanswered = true;
-          const reason = err instanceof NetworkError ? err.code : `HTTP ${(err as ApiError).status}`;
-          const asked = err instanceof ApiError ? this.client.lastRateLimit?.retryAfter : undefined;
-          const ms = asked !== undefined && asked <= 10 ? asked * 1000 : Math.min(4000, 250 * 2 ** networkFailures);
-          this.onWait(`${reason} (${what}); retrying in ${(ms / 1000).toFixed(1)}s`);
-          await sleep(ms);
-          continue;
-        }
-        throw err;
-      }
-    }
-  }
+export class FulfillApi {
+  constructor(private readonly client: ApiClient) {}
 
   /** The id of the order with this number (`1003`, `#1003`); see shared/order-ref.ts. */
   orderIdByNumber(ref: string): Promise<string> {
-    return this.call('find order by number', () => orderIdOf(this.client, ref));
+    return orderIdOf(this.client, ref);
   }
 
   /** The id of the one fulfillment order whose id starts with `prefix` (a short id, as tables show them). */
   fulfillmentOrderIdByPrefix(prefix: string): Promise<string> {
-    return this.call('find fulfillment order by id prefix', () =>
-      resolveIdPrefix(this.client, '/ops/fulfillment-orders', prefix, 'fulfillment order', 'order_number'),
-    );
+    return resolveIdPrefix(this.client, '/ops/fulfillment-orders', prefix, 'fulfillment order', 'order_number');
   }
 
   getFulfillmentOrder(id: string): Promise<FulfillmentOrder> {
-    return this.call('get fulfillment order', () => this.client.get<FulfillmentOrder>(`/ops/fulfillment-orders/${seg(id)}`));
+    return this.client.get<FulfillmentOrder>(`/ops/fulfillment-orders/${seg(id)}`);
   }
 
   /** Every fulfillment order of an order (all pages). */
-  fulfillmentOrdersOf(orderId: string): Promise<FulfillmentOrder[]> {
-    return this.call('list fulfillment orders', async () => {
-      const out: FulfillmentOrder[] = [];
-      for await (const fo of this.client.paginate<FulfillmentOrder>('/ops/fulfillment-orders', { order_id: orderId }, { pageSize: 100 })) {
-        out.push(fo);
-      }
-      return out;
-    });
+  async fulfillmentOrdersOf(orderId: string): Promise<FulfillmentOrder[]> {
+    const out: FulfillmentOrder[] = [];
+    for await (const fo of this.client.paginate<FulfillmentOrder>('/ops/fulfillment-orders', { order_id: orderId }, { pageSize: 100 })) {
+      out.push(fo);
+    }
+    return out;
   }
 
   getOrder(id: string): Promise<{ id: string; order_number?: string }> {
-    return this.call('get order', () => this.client.get(`/ops/orders/${seg(id)}`));
+    return this.client.get(`/ops/orders/${seg(id)}`);
   }
 
   accept(id: string): Promise<FulfillmentOrder> {
-    return this.call('accept', () => this.client.post<FulfillmentOrder>(`/ops/fulfillment-orders/${seg(id)}/accept`));
+    return this.client.post<FulfillmentOrder>(`/ops/fulfillment-orders/${seg(id)}/accept`, undefined, REPEATABLE);
   }
 
   lock(id: string, owner: string, minutes: number): Promise<LockResult> {
-    return this.call('lock', () =>
-      this.client.post<LockResult>(`/ops/fulfillment-orders/${seg(id)}/lock`, { lock_owner: owner, timeout_minutes: minutes }),
+    return this.client.post<LockResult>(
+      `/ops/fulfillment-orders/${seg(id)}/lock`,
+      { lock_owner: owner, timeout_minutes: minutes },
+      REPEATABLE,
     );
   }
 
   release(id: string, owner: string): Promise<LockResult> {
-    return this.call('release', () => this.client.post<LockResult>(`/ops/fulfillment-orders/${seg(id)}/release`, { lock_owner: owner }));
+    return this.client.post<LockResult>(`/ops/fulfillment-orders/${seg(id)}/release`, { lock_owner: owner }, REPEATABLE);
   }
 
   /** POST /ops/packages with the key as field and header (the client then retries it safely). */
-  createPackage(body: Record<string, unknown>, idempotencyKey: string): Promise<CreatedPackage> {
-    return this.call('create package', async () => {
-      const res = await this.client.request<Package>('POST', '/ops/packages', {
-        body: { ...body, idempotency_key: idempotencyKey },
-        idempotencyKey,
-      });
-      return { pkg: res.data, created: res.status === 201 };
+  async createPackage(body: Record<string, unknown>, idempotencyKey: string): Promise<CreatedPackage> {
+    const res = await this.client.request<Package>('POST', '/ops/packages', {
+      body: { ...body, idempotency_key: idempotencyKey },
+      idempotencyKey,
     });
+    return { pkg: res.data, created: res.status === 201 };
   }
 
   getPackage(id: string): Promise<Package> {
-    return this.call('get package', () => this.client.get<Package>(`/ops/packages/${seg(id)}`));
+    return this.client.get<Package>(`/ops/packages/${seg(id)}`);
   }
 
   updatePackage(id: string, body: Record<string, unknown>): Promise<Package> {
-    return this.call('update package', () => this.client.patch<Package>(`/ops/packages/${seg(id)}`, body));
+    return this.client.patch<Package>(`/ops/packages/${seg(id)}`, body, REPEATABLE);
   }
 
   label(id: string, body: Record<string, unknown>): Promise<Package> {
-    return this.call('label', () => this.client.post<Package>(`/ops/packages/${seg(id)}/label`, body));
+    return this.client.post<Package>(`/ops/packages/${seg(id)}/label`, body, REPEATABLE);
   }
 
   /** The label document of a labelled package (--print-dir). */
   labelDocument(pkg: Package): Promise<Document> {
-    return this.call('label document', () => fetchLabel(this.client, pkg as unknown as Record<string, unknown>));
+    return fetchLabel(this.client, pkg as unknown as Record<string, unknown>);
   }
 
   /**
@@ -196,7 +154,7 @@ export class FulfillApi {
   async fulfill(id: string, lockedBy: string): Promise<Package> {
     const seen: { unanswered?: boolean } = {};
     try {
-      return await this.call('fulfill', () => this.client.post<Package>(`/ops/packages/${seg(id)}/fulfill`, { locked_by: lockedBy }), seen);
+      return await this.client.post<Package>(`/ops/packages/${seg(id)}/fulfill`, { locked_by: lockedBy }, { ...REPEATABLE, seen });
     } catch (err) {
       if (seen.unanswered && isAlreadyFulfilled(err)) {
         const pkg = await this.getPackage(id);

@@ -5,7 +5,8 @@ import { getPath, pickFields } from '../../output/fields.js';
 import { resolveOutput, type OutputSpec } from '../../output/format.js';
 import { runJq } from '../../output/jq.js';
 import { renderTable } from '../../output/table.js';
-import type { FulfillResult } from './result.js';
+import { checkRecordFields } from '../../output/print.js';
+import { RESULT_MEMBERS, type FulfillResult } from './result.js';
 
 /**
  * Where `fos fulfill run` writes: step lines on stderr (prefixed with the fulfillment order),
@@ -99,6 +100,7 @@ export class Reporter {
   }
 
   static async create(ctx: Context, opts: { bar: boolean; dryRun: boolean }): Promise<Reporter> {
+    await checkRecordFields(ctx, RESULT_MEMBERS); // before the first request
     return new Reporter(ctx, await resolveOutput(ctx), opts.bar, opts.dryRun);
   }
 

@@ -42,6 +42,25 @@ export interface FulfillResult {
   label?: string;
 }
 
+/** Every member a result may have (the compiler keeps it equal to FulfillResult): `--json` is checked against it before anything is sent. */
+export const RESULT_MEMBERS: Record<keyof FulfillResult, null> = {
+  input: null,
+  fulfillment_order_id: null,
+  order_id: null,
+  order_number: null,
+  status: null,
+  package_id: null,
+  tracking_code: null,
+  label_file: null,
+  step: null,
+  reason: null,
+  state: null,
+  error: null,
+  accept: null,
+  items: null,
+  label: null,
+};
+
 const KIND_BY_EXIT: Record<number, string> = {
   [ExitCode.USAGE]: 'usage',
   [ExitCode.AUTH]: 'unauthorized',

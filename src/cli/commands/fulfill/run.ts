@@ -28,6 +28,7 @@ import {
 import { Reporter } from './report.js';
 import { baseResult, exitCodeOf, failedResult, type FulfillResult } from './result.js';
 import { fulfillOne } from './workflow.js';
+import { declareOutput, own } from '../../output/shape.js';
 
 /**
  * `fos fulfill run <id…> | --from <file|->`: the whole fulfillment workflow (spec 4.6) per
@@ -137,7 +138,7 @@ export async function runFulfill(ctx: Context, ids: string[], raw: RawRunOptions
   if (!refs.length) throw new UsageError('give an order or fulfillment order id, or --from <file|->');
   const batch = Boolean(raw.from) || refs.length > 1;
   const reporter = await Reporter.create(ctx, { bar: batch, dryRun: opts.dryRun });
-  const api = new FulfillApi(ctx.client(), (m) => reporter.warn(m));
+  const api = new FulfillApi(ctx.client());
 
   // Phase 1: resolve (reads only). Results are kept in input order.
   reporter.startPhase('resolving', refs.length);
@@ -224,6 +225,7 @@ error class (see fos --help; 1 when they differ).`,
       ),
     )
     .action(async (ids: string[], raw: RawRunOptions) => runFulfill(ctx, ids, raw));
+  declareOutput(cmd, own('prints one result per order (docs/fulfill-run.md); checks --json against its members before sending'));
   return withExamples(cmd, [
     'fos fulfill run 0193… --label-url https://labels.example/1.pdf --tracking 1Z999 --carrier UPS --service Ground --cost 7.5',
     'fos fulfill run 0193… --item MUG-BLUE=2 --rate-strategy CHEAPEST',

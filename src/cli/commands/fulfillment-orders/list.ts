@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
+import { response } from '../../output/shape.js';
 
 export default function fulfillmentOrdersList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/fulfillment.js')).FulfillmentOrderListSchema),
     description: 'List fulfillment orders',
     path: () => '/ops/fulfillment-orders',
     query: [

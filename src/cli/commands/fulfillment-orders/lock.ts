@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { seg, writeCommand } from '../../shared/resource.js';
 import { defaultLockOwner } from './owner.js';
+import { response } from '../../output/shape.js';
 
 export default function fulfillmentOrdersLock(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/fulfillment.js')).LockResponse),
     name: 'lock',
     description: 'Lock a fulfillment order (ACCEPTED or IN_PROGRESS) so no one else fulfills it',
     method: 'POST',

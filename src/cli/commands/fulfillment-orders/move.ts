@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { fullIdOf, resolveRef } from '../../shared/refs.js';
 import { seg, writeCommand } from '../../shared/resource.js';
 import { lineQuantities } from './line-quantities.js';
+import { response } from '../../output/shape.js';
 
 export default function fulfillmentOrdersMove(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/fulfillment.js')).MovedFulfillmentOrderSchema),
     name: 'move',
     description:
       'Move a fulfillment order (all lines, or --line ID=QTY ones) to another warehouse of the team; stock is re-committed there',

@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { seg, writeCommand } from '../../shared/resource.js';
 import { defaultLockOwner } from './owner.js';
+import { response } from '../../output/shape.js';
 
 export default function fulfillmentOrdersRelease(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/fulfillment.js')).LockResponse),
     name: 'release',
     description: 'Release your lock on a fulfillment order',
     method: 'POST',

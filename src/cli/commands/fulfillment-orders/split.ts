@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { seg, writeCommand } from '../../shared/resource.js';
 import { lineQuantities } from './line-quantities.js';
+import { response } from '../../output/shape.js';
 
 export default function fulfillmentOrdersSplit(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/fulfillment.js')).SplitFulfillmentOrderSchema),
     name: 'split',
     description: 'Split units off a fulfillment order into a second one of the same warehouse',
     method: 'POST',

@@ -4,11 +4,13 @@ import { listCommand } from '../../shared/list.js';
 import { writeCommand } from '../../shared/resource.js';
 import { parseStockArgs, withLines } from '../../shared/stock-lines.js';
 import { warehousesFilter } from '../../shared/flags.js';
+import { response } from '../../output/shape.js';
 
 // Stock by bin and lot, and moves between bins (issue 28; docs/floor.md).
 
 export function inventoryLocations(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/locations.js')).BinStockListSchema),
     name: 'locations',
     description: 'List stock by location (bin) and lot',
     path: () => '/ops/inventory/locations',
@@ -32,6 +34,7 @@ export function inventoryLocations(ctx: Context): Command {
 
 export function inventoryMove(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/locations.js')).MoveSchema),
     name: 'move',
     description: 'Move units between two bins of a warehouse (the level does not change)',
     method: 'POST',

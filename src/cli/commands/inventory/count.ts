@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { writeCommand } from '../../shared/resource.js';
 import { parseStockArgs, withLines } from '../../shared/stock-lines.js';
+import { response } from '../../output/shape.js';
 
 export default function inventoryCount(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/inventory.js')).AdjustmentSchema),
     name: 'count',
     description: 'Record a cycle count: on hand becomes the counted figure per SKU (exact even while orders ship)',
     method: 'POST',

@@ -11,6 +11,7 @@ import { addFieldOptions, collectFields } from '../../shared/flags.js';
 import { commandOf, withExamples } from '../../shared/help.js';
 import { resolveRef } from '../../shared/refs.js';
 import { parseLinesCsv } from './csv-lines.js';
+import { declareOutput, own } from '../../output/shape.js';
 
 // `fos inventory import counts.csv --warehouse <name|id>`: a spreadsheet of counts (or deltas)
 // sent as adjustments of up to 1,000 lines each, so 10,000 rows take ten requests. Every request
@@ -133,6 +134,7 @@ export default function inventoryImport(ctx: Context): Command {
     );
     await printRecord(ctx, { ...summary, ...(opts.dryRun ? { dry_run: true } : {}), lines: table });
   });
+  declareOutput(cmd, own('prints its own summary; checks --json against it before sending'));
   return withExamples(cmd, [
     'fos inventory import counts.csv --warehouse "Portland DC"',
     'fos inventory import counts.csv --warehouse "Portland DC" --dry-run',

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { listCommand } from '../../shared/list.js';
 import type { FieldSpec } from '../../shared/flags.js';
 import { warehousesFilter } from '../../shared/flags.js';
+import { response } from '../../output/shape.js';
 
 export const LEVEL_FILTERS: FieldSpec[] = [
   { key: 'sku', description: 'one SKU' },
@@ -24,6 +25,7 @@ export const LEVEL_COLUMNS = [
 
 export default function inventoryList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/inventory.js')).InventoryListSchema),
     description: 'List inventory levels (product x warehouse): on hand, committed, set aside, on order, available',
     path: () => '/ops/inventory',
     maxLimit: 1000,

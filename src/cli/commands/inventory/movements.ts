@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { warehousesFilter } from '../../shared/flags.js';
+import { response } from '../../output/shape.js';
 
 export default function inventoryMovements(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/inventory.js')).MovementListSchema),
     name: 'movements',
     description: 'The inventory ledger, newest first: every change to a level, one row per bucket',
     path: () => '/ops/inventory/movements',

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 interface Role {
   id: string;
@@ -24,6 +25,7 @@ async function listRoles(ctx: Context): Promise<Role[]> {
 
 export default function keysCreate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/access.js')).CreatedKeySchema),
     name: 'create',
     description: 'Create an API key; its token is printed once',
     method: 'POST',

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { seg, writeCommand } from '../../shared/resource.js';
+import { none } from '../../output/shape.js';
 
 export default function keysDelete(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: none('answers 204: prints no record'),
     name: 'delete',
     description: 'Delete an API key',
     method: 'DELETE',

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { seg, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function keysDisable(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/access.js')).KeySchema),
     name: 'disable',
     description: 'Disable an API key: its token stops authenticating (401)',
     method: 'POST',

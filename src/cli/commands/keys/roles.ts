@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { seg, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function keysRoles(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/access.js')).KeySchema),
     name: 'roles',
     description: "Set a key's custom roles (replaces the current set; none clears it)",
     method: 'PUT',

@@ -1,10 +1,11 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { printRecord } from '../../output/print.js';
+import { checkRecordFields, printRecord } from '../../output/print.js';
 import { readReference } from '../../shared/body.js';
 import { commandOf, withExamples } from '../../shared/help.js';
 import { parseSchemaCsv } from '../../shared/schema-csv.js';
+import { declareOutput, own } from '../../output/shape.js';
 
 // `fos labels import-invoice carrier-invoice.csv`: the lines of a carrier's invoice, sent to
 // POST /v1/ops/carrier-invoices 1,000 per request (docs/carrier-invoices.md). Importing the same
@@ -66,6 +67,7 @@ export default function labelsImportInvoice(ctx: Context): Command {
       charges: 0,
       unmatched: [] as { row: number; tracking_number: string; reason: string }[],
     };
+    await checkRecordFields(ctx, { ...summary, dry_run: true });
     if (opts.dryRun) {
       ctx.io.info(`dry run: ${lines.length} line(s) in ${requests} request(s); nothing sent`);
       await printRecord(ctx, { ...summary, dry_run: true });
@@ -106,6 +108,7 @@ export default function labelsImportInvoice(ctx: Context): Command {
       );
     }
   });
+  declareOutput(cmd, own('prints its own summary; checks --json against it before sending'));
   return withExamples(cmd, [
     'fos labels import-invoice ups-invoice-2026-11.csv',
     'fos labels import-invoice fedex.csv --currency CAD --dry-run',

@@ -3,12 +3,17 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 // `fos locations create A-01-03 --warehouse …` makes one bin; `--range A-01-01..A-20-05` makes a
 // whole block in one request (all or none).
 
 export default function locationsCreate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async (opts) => {
+      const contract = await import('../../../contract/locations.js');
+      return opts.range ? contract.BulkLocationsSchema : contract.LocationSchema;
+    }),
     name: 'create',
     description: 'Create a location (bin), or a block of them with --range A-01-01..A-20-05',
     method: 'POST',

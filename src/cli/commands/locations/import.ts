@@ -2,11 +2,12 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
-import { printRecord } from '../../output/print.js';
+import { checkRecordFields, printRecord } from '../../output/print.js';
 import { readReference } from '../../shared/body.js';
 import { commandOf, withExamples } from '../../shared/help.js';
 import { resolveRef } from '../../shared/refs.js';
 import { parse } from '../../shared/schema-csv.js';
+import { declareOutput, own } from '../../output/shape.js';
 
 // `fos locations import bins.csv --warehouse <name|id>`: a spreadsheet of bins (name, and optionally
 // type, barcode, pick_sequence, active) sent as ONE bulk request, so the file goes in whole or not
@@ -74,6 +75,7 @@ export default function locationsImport(ctx: Context): Command {
     const [file] = command.processedArgs as string[];
     const text = file === '-' ? await ctx.io.readStdin() : await readReference(ctx, `@${file}`, '<file>');
     const locations = parseLocationsCsv(text);
+    await checkRecordFields(ctx, { file, warehouse_id: '', rows: 0, created: 0, dry_run: true });
     // Resolved in a dry run too: the run checks the warehouse as well as the file.
     const warehouse = await resolveRef(ctx.client(), 'warehouse', String(opts.warehouse));
     if (opts.dryRun) {
@@ -87,6 +89,7 @@ export default function locationsImport(ctx: Context): Command {
     ctx.io.info(`created ${res.data.created} location(s)`);
     await printRecord(ctx, { file, warehouse_id: warehouse, created: res.data.created });
   });
+  declareOutput(cmd, own('prints its own summary; checks --json against it before sending'));
   return withExamples(cmd, [
     'fos locations import bins.csv --warehouse 0193…',
     'fos locations import bins.csv --warehouse 0193… --dry-run',

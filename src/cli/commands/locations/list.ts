@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { warehousesFilter } from '../../shared/flags.js';
+import { response } from '../../output/shape.js';
 
 export default function locationsList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/locations.js')).LocationListSchema),
     description: 'List locations (bins) in walk order: warehouse, pick sequence, name',
     path: () => '/ops/locations',
     maxLimit: 1000,

@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { resourcePath, writeCommand } from '../../shared/resource.js';
+import { none, response } from '../../output/shape.js';
 
 export function locationsUpdate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/locations.js')).LocationSchema),
     name: 'update',
     description: 'Change a location: name, barcode, type, pick sequence, active',
     method: 'PATCH',
@@ -24,6 +26,7 @@ export function locationsUpdate(ctx: Context): Command {
 
 export function locationsDelete(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: none('answers 204: prints no record'),
     name: 'delete',
     description: "Delete an empty location (never the warehouse's default)",
     method: 'DELETE',

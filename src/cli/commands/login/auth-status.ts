@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { printRecord } from '../../output/print.js';
 import { group } from '../../shared/resource.js';
 import { withExamples } from '../../shared/help.js';
+import { declareOutput, local } from '../../output/shape.js';
 
 interface Me {
   key_id?: string;
@@ -42,6 +43,7 @@ function status(ctx: Context): Command {
         rate_reset_seconds: rl?.reset ?? null,
       });
     });
+  declareOutput(cmd, local('describes the saved profile (and asks the server who the key is); sends no write'));
   return withExamples(cmd, ['fos auth status', 'fos auth status --json rate_remaining']);
 }
 

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
 import { normalizeBaseUrl, validateProfileName } from '../../profile.js';
 import { withExamples } from '../../shared/help.js';
+import { declareOutput, response } from '../../output/shape.js';
 
 /** What GET /v1/me answers (src/server/routes/me.ts). */
 interface Me {
@@ -66,6 +67,10 @@ export default function login(ctx: Context): Command {
       if (ctx.env.FOS_API_KEY) ctx.io.warn('FOS_API_KEY is set and overrides the saved key');
       if (ctx.options.json !== undefined || ctx.options.format) await printRecord(ctx, me);
     });
+  declareOutput(
+    cmd,
+    response(async () => (await import('../../../contract/access.js')).MeSchema),
+  );
   return withExamples(cmd, [
     'fos login                                    # prompts for URL and key',
     'fos login --base-url localhost:7070 --with-token < key.txt   # http:// assumed for local addresses',

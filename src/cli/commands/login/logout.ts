@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { withExamples } from '../../shared/help.js';
+import { declareOutput, local } from '../../output/shape.js';
 
 export default function logout(ctx: Context): Command {
   const cmd = new Command('logout')
@@ -16,5 +17,6 @@ export default function logout(ctx: Context): Command {
       );
       if (ctx.env.FOS_API_KEY) ctx.io.warn('FOS_API_KEY is set and still supplies a key');
     });
+  declareOutput(cmd, local('edits the config file'));
   return withExamples(cmd, ['fos logout', 'fos logout --profile staging']);
 }

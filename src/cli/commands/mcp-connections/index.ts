@@ -4,6 +4,7 @@ import { ENUMS } from '../../enums.js';
 import { enumArgument } from '../../shared/flags.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, group, resourcePath, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 // `fos mcp-connections …`: agents people connected through the OAuth sign-in (docs/mcp.md).
 
@@ -12,6 +13,7 @@ const path = (id?: string, action?: string) => resourcePath('/mcp-connections', 
 export default (ctx: Context): Command =>
   group('mcp-connections', 'Agent (MCP) connections people approved (needs WRITE_MCP)', [
     listCommand(ctx, {
+      output: response(async () => (await import('../../../contract/mcp-connections.js')).McpConnectionListSchema),
       description: "List the team's agent connections, newest first",
       path: () => path(),
       query: [
@@ -22,12 +24,14 @@ export default (ctx: Context): Command =>
       examples: ['fos mcp-connections list', 'fos mcp-connections list --status ACTIVE --json id,name,permissions'],
     }),
     getCommand(ctx, {
+      output: response(async () => (await import('../../../contract/mcp-connections.js')).McpConnectionSchema),
       description: 'Show one agent connection: its person, permissions and last use',
       args: ['<connection-id>'],
       path: ([id]) => path(id),
       examples: ['fos mcp-connections get 0193…'],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../contract/mcp-connections.js')).McpConnectionSchema),
       name: 'revoke',
       description: 'Disconnect an agent: its tokens stop working at once (the person and API keys are untouched)',
       method: 'DELETE',
@@ -40,6 +44,7 @@ export default (ctx: Context): Command =>
       examples: ['fos mcp-connections revoke 0193… --yes'],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../contract/mcp-connections.js')).McpConnectionSchema),
       name: 'tier',
       description: "Set a connection's rate tier (operations per minute: 1=30, 2=120, 3=600, 4=3000)",
       method: 'PUT',

@@ -2,10 +2,12 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { orderArg, seg, writeCommand } from '../../shared/resource.js';
 import { addLineOptions, lineChanges } from './edit-lines.js';
+import { response } from '../../output/shape.js';
 
 /** PATCH /v1/ops/orders/{id}: address (--data or -F shipping_address.city=…), shipping method, note, tags, line items. */
 export default function ordersEdit(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/orders.js')).OrderSchema),
     name: 'edit',
     description: 'Edit an open order: shipping address (re-verified), shipping method, note, tags, lock_address, line items',
     method: 'PATCH',

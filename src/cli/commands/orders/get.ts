@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getCommand, orderArg, seg } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function ordersGet(ctx: Context): Command {
   return getCommand(ctx, {
+    output: response(async () => (await import('../../../contract/orders.js')).OrderSchema),
     description: 'Show one order with its line items',
     args: ['<order>'],
     resolveArgs: orderArg,

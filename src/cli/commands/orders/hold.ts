@@ -3,11 +3,13 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { enumArgument } from '../../shared/flags.js';
 import { orderArg, seg, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 /** Puts an order on hold: its fulfillment orders cannot be locked, packed, labelled or fulfilled. */
 export default function ordersHold(ctx: Context): Command {
   const reason = enumArgument('<reason>', 'why', 'hold_reason', ENUMS.hold_reason);
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/order-exceptions.js')).HoldSchema),
     name: 'hold',
     description: 'Put an order on hold (no lock, pack, label or fulfill until released)',
     method: 'POST',

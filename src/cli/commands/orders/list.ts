@@ -4,10 +4,12 @@ import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import { warehousesFilter } from '../../shared/flags.js';
 import { listCommand } from '../../shared/list.js';
+import { response } from '../../output/shape.js';
 
 /** Query flags are the server's /v1/ops/orders/list parameter names. */
 export default function ordersList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/orders.js')).OrderListItemSchema),
     description: 'List orders',
     path: () => '/ops/orders/list',
     query: [

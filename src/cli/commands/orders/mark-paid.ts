@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { orderArg, seg, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 /** The AWAITING_PAYMENT hold blocks `fulfill run` ("on hold"); this is the way out from the CLI. */
 export default function ordersMarkPaid(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/orders.js')).OrderSchema),
     name: 'mark-paid',
     description: 'Mark a PENDING order paid, lifting its AWAITING_PAYMENT hold so it can be fulfilled',
     method: 'POST',

@@ -3,10 +3,12 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { enumArgument } from '../../shared/flags.js';
 import { orderArg, seg, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function ordersPriority(ctx: Context): Command {
   const level = enumArgument('<priority>', 'new priority', 'priority', ENUMS.priority);
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/orders.js')).OrderSchema),
     name: 'priority',
     description: 'Set the priority of an order (affects allocation order)',
     method: 'PATCH',

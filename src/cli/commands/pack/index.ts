@@ -7,6 +7,7 @@ import { addFieldOptions, collectFields, type FieldSpec } from '../../shared/fla
 import { commandOf, withExamples } from '../../shared/help.js';
 import { fullIdOf } from '../../shared/refs.js';
 import { defaultLockOwner } from '../fulfillment-orders/owner.js';
+import { declareOutput, response } from '../../output/shape.js';
 
 // `fos pack`: the packing station for a terminal and a USB barcode scanner (issue 28 item 6a,
 // docs/floor.md "The packing station"). The loop is station.ts; it is loaded when the command runs.
@@ -48,6 +49,10 @@ export default function pack(ctx: Context): Command {
     });
     await station.run();
   });
+  declareOutput(
+    cmd,
+    response(async () => (await import('../../../contract/packages.js')).PackageSchema),
+  );
   return withExamples(cmd, [
     'fos pack',
     'fos pack --fo 0193… --weight 850 --weight-unit G',

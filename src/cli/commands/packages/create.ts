@@ -4,9 +4,11 @@ import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
 import { addItemOption } from '../../shared/items.js';
 import { PACKAGE_FIELDS, packageItem, packagePath, withItems } from './fields.js';
+import { response } from '../../output/shape.js';
 
 export default function packagesCreate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/packages.js')).PackageSchema),
     name: 'create',
     description: 'Pack items of a locked fulfillment order into a package',
     method: 'POST',

@@ -5,6 +5,7 @@ import { enumOption } from '../../shared/flags.js';
 import { addArguments, commandOf, withExamples } from '../../shared/help.js';
 import { fullIdOf } from '../../shared/refs.js';
 import { packagePath } from './fields.js';
+import { declareOutput, fixed } from '../../output/shape.js';
 
 // `fos packages get-label` and `fos packages slip`: a package's printable documents, saved,
 // printed or written to a pipe (src/cli/shared/documents.ts).
@@ -29,6 +30,7 @@ export function packagesGetLabel(ctx: Context): Command {
     const pkg = await ctx.client().get<Record<string, unknown>>(packagePath(id));
     await deliver(ctx, await fetchLabel(ctx.client(), pkg, opts.labelFormat), opts);
   });
+  declareOutput(cmd, fixed('writes the label document (PDF, ZPL) to a file, a printer or stdout'));
   return withExamples(cmd, [
     'fos packages get-label 0193… --output label.pdf',
     'fos packages get-label 0193… --label-format ZPL --print --printer zebra',
@@ -52,5 +54,6 @@ export function packagesSlip(ctx: Context): Command {
       );
     }
   });
+  declareOutput(cmd, fixed('writes the packing slip PDF to a file, a printer or stdout'));
   return withExamples(cmd, ['fos packages slip 0193… --output slip.pdf', 'fos packages slip 0193… --with-label --print']);
 }

@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { writeCommand } from '../../shared/resource.js';
 import { defaultLockOwner } from '../fulfillment-orders/owner.js';
 import { packagePath } from './fields.js';
+import { response } from '../../output/shape.js';
 
 export default function packagesFulfill(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/packages.js')).FulfillResponse),
     name: 'fulfill',
     description: 'Fulfill a labelled package: bills, pushes tracking, decrements quantities, releases the lock',
     method: 'POST',

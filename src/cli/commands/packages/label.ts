@@ -5,9 +5,11 @@ import { UsageError } from '../../errors.js';
 import { deliver, documentOptions, fetchLabel, type DocumentOptions } from '../../shared/documents.js';
 import { writeCommand } from '../../shared/resource.js';
 import { packagePath } from './fields.js';
+import { response } from '../../output/shape.js';
 
 export default function packagesLabel(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/packages.js')).PackageSchema),
     name: 'label',
     description: 'Attach a shipping label: upload an external one, or buy one by rate shopping; --print / --output fetch it',
     method: 'POST',

@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { packagePath } from './fields.js';
+import { response } from '../../output/shape.js';
 
 export default function packagesList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/packages.js')).PackageListSchema),
     description: 'List packages',
     path: () => packagePath(),
     query: [

@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { writeCommand } from '../../shared/resource.js';
 import { addItemOption } from '../../shared/items.js';
 import { PACKAGE_FIELDS, packageItem, packagePath, withItems } from './fields.js';
+import { response } from '../../output/shape.js';
 
 export default function packagesUpdate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/packages.js')).PackageSchema),
     name: 'update',
     description: 'Change a package (its type and fulfillment order cannot change)',
     method: 'PATCH',

@@ -7,6 +7,7 @@ import { withExamples } from '../../shared/help.js';
 import { fullIdOf } from '../../shared/refs.js';
 import { seg } from '../../shared/resource.js';
 import { Screen, type PickList, type PickRow } from './screen.js';
+import { declareOutput, fixed } from '../../output/shape.js';
 
 // `fos pick <session>`: a picking station for a USB barcode scanner (a keyboard that types a line
 // and Enter). It shows the next bin and item, then reads scans: a bin label, then item barcodes
@@ -142,5 +143,6 @@ export default function pick(ctx: Context): Command {
     .description('Picking station for a barcode scanner: walk a picking session bin by bin, every scan checked')
     .argument('<picking-session-id>', 'the session to pick (fos picking-sessions create --wave …)')
     .action(async (session: string) => run(ctx, await fullIdOf(ctx.client(), '/ops/picking-sessions', session, 'picking session')));
+  declareOutput(cmd, fixed('is an interactive station printing each scan as a JSON line'));
   return withExamples(cmd, ['fos pick 0193…', 'fos picking-sessions create --wave Main --max-orders 20 --jq .id | xargs fos pick']);
 }

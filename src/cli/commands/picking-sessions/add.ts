@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { seg, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function pickingSessionsAdd(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/picking.js')).AssignResponse),
     name: 'add',
     description: 'Add fulfillment orders to a picking session (optionally into a tote)',
     method: 'POST',

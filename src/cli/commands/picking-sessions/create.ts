@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function pickingSessionsCreate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/picking.js')).PickingSessionSchema),
     name: 'create',
     description: 'Start a picking session: empty, from fulfillment orders, or a wave (priority first, then oldest; each gets a tote)',
     method: 'POST',

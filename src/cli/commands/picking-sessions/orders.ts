@@ -3,10 +3,12 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { seg } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 /** The spec's literal path: {base_url}/ops/v1/picking-sessions/{id}/fulfillment-orders. */
 export default function pickingSessionsOrders(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/picking.js')).PickingEntryListSchema),
     name: 'orders',
     description: 'List the fulfillment orders of a picking session',
     args: ['<picking-session-id>'],

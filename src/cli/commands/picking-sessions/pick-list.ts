@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getCommand, seg } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 type Share = { tote_name: string | null; order_number: string; quantity: number; remaining: number };
 
@@ -24,6 +25,7 @@ export const walkLines = (rows: Record<string, unknown>[]) =>
 
 export default function pickingSessionsPickList(ctx: Context): Command {
   return getCommand(ctx, {
+    output: response(async () => (await import('../../../contract/locations.js')).PickListSchema),
     name: 'pick-list',
     description: 'Show the walk for a session: bins in pick order, lot, quantity and the totes that get them',
     args: ['<picking-session-id>'],

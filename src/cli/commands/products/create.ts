@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { writeCommand } from '../../shared/resource.js';
 import { MERCHANT_OPTION, PRODUCT_FIELDS, productPath } from './fields.js';
+import { response } from '../../output/shape.js';
 
 export default function productsCreate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/products.js')).OpsProductWritten),
     name: 'create',
     description: "Create a product (units default to the team's measurement system)",
     method: 'POST',

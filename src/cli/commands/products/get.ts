@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getCommand } from '../../shared/resource.js';
 import { MERCHANT_OPTION, productPath } from './fields.js';
+import { response } from '../../output/shape.js';
 
 const count = (v: unknown) => (v !== null && typeof v === 'object' ? (v as { count: number }).count : v);
 
@@ -14,6 +15,7 @@ const stockRows = (list: Record<string, unknown>[]) =>
 
 export default function productsGet(ctx: Context): Command {
   return getCommand(ctx, {
+    output: response(async () => (await import('../../../contract/products.js')).OpsProductDetail),
     description: 'Show one product with its inventory',
     args: ['<product-id>'],
     path: ([id], opts) => productPath(opts, id),

@@ -4,6 +4,7 @@ import { CliError, UsageError } from '../../errors.js';
 import { checkRecordFields, printRecord } from '../../output/print.js';
 import { readReference } from '../../shared/body.js';
 import { commandOf, withExamples } from '../../shared/help.js';
+import { declareOutput, own } from '../../output/shape.js';
 
 // `fos products import products.csv`: rows upserted by SKU through POST /v1/ops/products/bulk,
 // 1,000 per request. Rows the server refuses are reported with their CSV row numbers; the others
@@ -98,6 +99,7 @@ export default function productsImport(ctx: Context): Command {
     }
     ctx.io.info(`imported ${products.length} row(s): ${summary.created} created, ${summary.updated} updated`);
   });
+  declareOutput(cmd, own('prints its own summary; checks --json against it before sending'));
   return withExamples(cmd, [
     'fos products import products.csv',
     'fos products import catalogue.csv --merchant-team 0193… --dry-run',

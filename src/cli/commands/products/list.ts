@@ -4,11 +4,13 @@ import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import { listCommand } from '../../shared/list.js';
 import { MERCHANT_OPTION, productPath } from './fields.js';
+import { response } from '../../output/shape.js';
 
 const OPS_ONLY = ['type', 'team_id', 'has_image', 'has_barcode', 'has_remote_products', 'was_inspected', 'warehouse_id'];
 
 export default function productsList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/products.js')).OpsProductListItem),
     description: 'List products (ops family; --merchant for the merchant family)',
     path: (_args, opts) => productPath(opts),
     query: [

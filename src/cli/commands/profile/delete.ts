@@ -3,6 +3,7 @@ import { completeWith } from '../../completion-hints.js';
 import type { Context } from '../../context.js';
 import { confirmDestructive } from '../../shared/confirm.js';
 import { withExamples } from '../../shared/help.js';
+import { declareOutput, local } from '../../output/shape.js';
 
 export default function profileDelete(ctx: Context): Command {
   const cmd = new Command('delete')
@@ -15,5 +16,6 @@ export default function profileDelete(ctx: Context): Command {
       store.deleteProfile(name); // an unknown name is a usage error listing the known ones
       ctx.io.info(`deleted profile "${name}"${store.currentProfileName() ? '' : '; no profile is current now (fos profile use <name>)'}`);
     });
+  declareOutput(cmd, local('edits the config file'));
   return withExamples(cmd, ['fos profile delete local-8080', 'fos profile delete old --yes   # scripts']);
 }

@@ -3,6 +3,7 @@ import { redactToken } from '../../../client/redact.js';
 import type { Context } from '../../context.js';
 import { printList } from '../../output/print.js';
 import { withExamples } from '../../shared/help.js';
+import { declareOutput, local } from '../../output/shape.js';
 
 export default function profileList(ctx: Context): Command {
   const cmd = new Command('list').description('List saved profiles (keys redacted)').action(async () => {
@@ -19,5 +20,6 @@ export default function profileList(ctx: Context): Command {
       if (ctx.env[v]) ctx.io.warn(`${v} is set and overrides the saved profiles`);
     }
   });
+  declareOutput(cmd, local('reads the saved profiles'));
   return withExamples(cmd, ['fos profile list', 'fos profile list --json name,base_url']);
 }

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { seg, writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function purchaseOrdersClose(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/purchase-orders.js')).PurchaseOrderSchema),
     name: 'close',
     description: 'Close a purchase order: what was not received leaves on order',
     method: 'POST',

@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { writeCommand } from '../../shared/resource.js';
 import { parseStockArgs, withLines } from '../../shared/stock-lines.js';
+import { response } from '../../output/shape.js';
 
 export default function purchaseOrdersCreate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/purchase-orders.js')).PurchaseOrderSchema),
     name: 'create',
     description: 'Create a purchase order: its units count as on order at the warehouse until received',
     method: 'POST',

@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { warehousesFilter } from '../../shared/flags.js';
+import { response } from '../../output/shape.js';
 
 export default function purchaseOrdersList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/purchase-orders.js')).PurchaseOrderListSchema),
     description: 'List purchase orders (inbound receipts), newest first',
     path: () => '/ops/purchase-orders',
     query: [

@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { collect } from '../../shared/body.js';
 import { seg, writeCommand } from '../../shared/resource.js';
 import { DAMAGED_OPTION, receiptLines, withLines } from '../../shared/stock-lines.js';
+import { response } from '../../output/shape.js';
 
 export default function purchaseOrdersReceive(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/purchase-orders.js')).ReceiptSchema),
     name: 'receive',
     description: 'Receive units of a purchase order (partial receipts are fine); bills receiving to the merchant',
     method: 'POST',

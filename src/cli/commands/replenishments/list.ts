@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listCommand } from '../../shared/list.js';
 import { warehousesFilter } from '../../shared/flags.js';
+import { response } from '../../output/shape.js';
 
 export default function replenishmentsList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/replenishments.js')).ReplenishmentListSchema),
     description:
       'List replenishment tasks: products whose pickable bins hold less than their replenishment_minimum_level while overstock holds some (complete one with `fos inventory move`)',
     path: () => '/ops/replenishments',

@@ -5,12 +5,14 @@ import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, group, orderArg, seg, writeCommand } from '../../shared/resource.js';
 import { DAMAGED_OPTION, parseStockArgs, receiptLines, withLines } from '../../shared/stock-lines.js';
+import { response } from '../../output/shape.js';
 
 const path = (id?: string, action?: string) => `/ops/returns${id ? `/${seg(id)}` : ''}${action ? `/${action}` : ''}`;
 
 export default (ctx: Context): Command =>
   group('returns', 'Returns of fulfilled orders: announce, receive (restock or set aside), cancel', [
     listCommand(ctx, {
+      output: response(async () => (await import('../../../contract/returns.js')).ReturnListSchema),
       description: 'List returns, newest first',
       path: () => path(),
       query: [
@@ -21,12 +23,14 @@ export default (ctx: Context): Command =>
       examples: ['fos returns list --status OPEN,PARTIALLY_RECEIVED'],
     }),
     getCommand(ctx, {
+      output: response(async () => (await import('../../../contract/returns.js')).ReturnSchema),
       description: 'Show a return with its lines',
       args: ['<return-id>'],
       path: ([id]) => path(id),
       examples: ['fos returns get 0193…'],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../contract/returns.js')).ReturnSchema),
       name: 'create',
       description: 'Announce a return of fulfilled units of an order (by id or number)',
       method: 'POST',
@@ -55,6 +59,7 @@ export default (ctx: Context): Command =>
       examples: ['fos returns create 1003 MUG-BLUE=1 --reason DEFECTIVE --reference RMA-88'],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../contract/returns.js')).ReturnSchema),
       name: 'receive',
       description: 'Receive returned units: sellable ones restock, --damaged ones are set aside',
       method: 'POST',
@@ -84,6 +89,7 @@ export default (ctx: Context): Command =>
       ],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../contract/returns.js')).ReturnSchema),
       name: 'cancel',
       description: 'Cancel a return that received nothing',
       method: 'POST',

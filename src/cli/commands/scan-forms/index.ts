@@ -5,6 +5,7 @@ import { addArguments, commandOf, withExamples } from '../../shared/help.js';
 import { listCommand } from '../../shared/list.js';
 import { fullIdOf } from '../../shared/refs.js';
 import { getCommand, group, resourcePath, writeCommand } from '../../shared/resource.js';
+import { declareOutput, fixed, response } from '../../output/shape.js';
 
 // `fos scan-forms …`: end-of-day manifests (docs/scan-forms.md).
 
@@ -19,12 +20,14 @@ function manifest(ctx: Context): Command {
     const id = await fullIdOf(ctx.client(), path(), (command.processedArgs as string[])[0], 'scan form');
     await deliver(ctx, await fetchManifest(ctx.client(), id), command.opts() as DocumentOptions);
   });
+  declareOutput(cmd, fixed('writes the manifest PDF'));
   return withExamples(cmd, ['fos scan-forms manifest 0193… --output manifest.pdf', 'fos scan-forms manifest 0193… --print']);
 }
 
 export default (ctx: Context): Command =>
   group('scan-forms', 'Scan forms: the end-of-day manifest of a warehouse and carrier', [
     listCommand(ctx, {
+      output: response(async () => (await import('../../../contract/scan-forms.js')).ScanFormListSchema),
       description: 'List scan forms, newest first',
       path: () => path(),
       query: [
@@ -36,12 +39,14 @@ export default (ctx: Context): Command =>
       examples: ['fos scan-forms list --date 2026-11-23'],
     }),
     getCommand(ctx, {
+      output: response(async () => (await import('../../../contract/scan-forms.js')).ScanFormSchema),
       description: 'Show a scan form (its packages: fos packages list --scan-form <id>)',
       args: ['<scan-form-id>'],
       path: ([id]) => path(id),
       examples: ['fos scan-forms get 0193…'],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../contract/scan-forms.js')).ScanFormSchema),
       name: 'create',
       description: "Put the day's labelled packages of a carrier at a warehouse on a scan form (no longer voidable)",
       method: 'POST',

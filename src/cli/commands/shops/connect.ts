@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
 import { REQUIRED, SHOPIFY_FIELDS, WOO_FIELDS, shopPath } from './fields.js';
+import { declareOutput, local, response } from '../../output/shape.js';
 
 function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE', example: string): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/shops.js')).ShopSchema),
     name,
     description: `Connect a ${shopType === 'SHOPIFY' ? 'Shopify' : 'WooCommerce'} shop (checked with one real call; credentials are stored sealed)`,
     method: 'POST',
@@ -56,5 +58,5 @@ export default function shopsConnect(ctx: Context): Command {
   cmd.action(() => {
     throw new UsageError('name the platform: fos shops connect shopify … | fos shops connect woocommerce …');
   });
-  return cmd;
+  return declareOutput(cmd, local('without a platform it only says to name one'));
 }

@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, writeCommand } from '../../shared/resource.js';
 import { shopPath } from './fields.js';
+import { response } from '../../output/shape.js';
 
 export const shopsList = (ctx: Context): Command =>
   listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/shops.js')).ShopSchema),
     description: 'List shops and their connection health',
     path: () => shopPath(),
     query: [
@@ -22,6 +24,7 @@ export const shopsList = (ctx: Context): Command =>
 
 export const shopsGet = (ctx: Context): Command =>
   getCommand(ctx, {
+    output: response(async () => (await import('../../../contract/shops.js')).ShopSchema),
     description: 'Show a shop: connection, settings and health (last sync, last error, webhooks received)',
     args: ['<shop-id>'],
     path: ([id]) => shopPath(id),
@@ -30,6 +33,7 @@ export const shopsGet = (ctx: Context): Command =>
 
 export const shopsSync = (ctx: Context): Command =>
   writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/shops.js')).SyncSchema),
     name: 'sync',
     description: 'Pull listings and orders from the platform now',
     method: 'POST',
@@ -43,6 +47,7 @@ export const shopsSync = (ctx: Context): Command =>
 
 export const shopsCheck = (ctx: Context): Command =>
   writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/shops.js')).CheckSchema),
     name: 'check',
     description: 'Check the connection with one real platform call',
     method: 'POST',
@@ -54,6 +59,7 @@ export const shopsCheck = (ctx: Context): Command =>
 
 export const shopsUpdate = (ctx: Context): Command =>
   writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/shops.js')).ShopSchema),
     name: 'update',
     description: 'Rename, enable/disable, or change settings or credentials (checked before stored)',
     method: 'PATCH',
@@ -71,6 +77,7 @@ export const shopsUpdate = (ctx: Context): Command =>
 
 export const shopsDisconnect = (ctx: Context): Command =>
   writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/shops.js')).DeletedShopSchema),
     name: 'disconnect',
     description: 'Forget the connection and its credentials (the shop stays as a label when orders name it)',
     method: 'DELETE',
@@ -84,6 +91,7 @@ export const shopsDisconnect = (ctx: Context): Command =>
 
 export const shopsDeliveries = (ctx: Context): Command =>
   listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/shops.js')).ChannelDeliverySchema),
     name: 'deliveries',
     description: 'Platform webhooks received for a shop, newest first',
     args: ['<shop-id>'],
@@ -95,6 +103,7 @@ export const shopsDeliveries = (ctx: Context): Command =>
 
 export const shopsReplay = (ctx: Context): Command =>
   writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/shops.js')).ChannelDeliverySchema),
     name: 'replay',
     description: 'Process a stored webhook delivery again (idempotent)',
     method: 'POST',

@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { vendorPath } from './fields.js';
+import { response } from '../../output/shape.js';
 
 export default function vendorsList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/vendors.js')).VendorSchema),
     description: 'List vendors (merchant keys)',
     path: () => vendorPath(),
     query: [

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { listCommand } from '../../shared/list.js';
 import { resolveRef } from '../../shared/refs.js';
 import { getCommand, group, resourcePath } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 // `fos warehouses list|get`: find warehouse ids (every --warehouse flag also takes the name).
 
@@ -11,6 +12,7 @@ const path = (id?: string) => resourcePath('/ops/warehouses', id);
 export default (ctx: Context): Command =>
   group('warehouses', 'Warehouses of your team: names and ids', [
     listCommand(ctx, {
+      output: response(async () => (await import('../../../contract/warehouses.js')).WarehouseSchema),
       description: "List the team's warehouses, by name",
       path: () => path(),
       query: [{ key: 'name', description: 'only warehouses with exactly this name' }],
@@ -18,6 +20,7 @@ export default (ctx: Context): Command =>
       examples: ['fos warehouses list', 'fos warehouses list --json id,name'],
     }),
     getCommand(ctx, {
+      output: response(async () => (await import('../../../contract/warehouses.js')).WarehouseSchema),
       description: 'Show one warehouse, by name, id or id prefix',
       args: ['<warehouse>'],
       path: ([id]) => path(id),

@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { writeCommand } from '../../shared/resource.js';
 import { webhookPath } from './fields.js';
+import { none } from '../../output/shape.js';
 
 export default function webhooksDelete(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: none('answers 204: prints no record'),
     name: 'delete',
     description: 'Delete a webhook endpoint',
     method: 'DELETE',

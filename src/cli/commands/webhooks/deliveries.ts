@@ -3,9 +3,11 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { webhookPath } from './fields.js';
+import { response } from '../../output/shape.js';
 
 export default function webhooksDeliveries(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/webhooks.js')).DeliverySchema),
     name: 'deliveries',
     description: 'List delivery attempts of a webhook endpoint',
     args: ['<webhook-id>'],

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, newWebhookSecret, SIGNATURE_HEADER, signWebhook } from '../../../client/webhook-signature.js';
 import type { Context } from '../../context.js';
 import { commandOf, withExamples } from '../../shared/help.js';
+import { declareOutput, fixed } from '../../output/shape.js';
 
 // `fos webhooks listen`, as `stripe listen`: the team's events from the server (a long poll of
 // GET /v1/webhooks/events, which reads the database's outbox, so it sees every replica's events),
@@ -87,6 +88,7 @@ export default function webhooksListen(ctx: Context): Command {
       }
     }
   });
+  declareOutput(cmd, fixed('prints each delivery it receives as a JSON line, as it arrives'));
   return withExamples(cmd, [
     'fos webhooks listen',
     'fos webhooks listen --forward-to http://localhost:3000/hook --events order.*,package.fulfilled',

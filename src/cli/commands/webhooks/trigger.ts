@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 /** `fos webhooks trigger order.created`: a sample event through the outbox (endpoints and listeners get it). */
 export default function webhooksTrigger(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/webhooks.js')).StreamEventSchema),
     name: 'trigger',
     description: "Send a sample event of a type to the team's endpoints and listeners (data.sample is true)",
     method: 'POST',

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { writeCommand } from '../../shared/resource.js';
+import { response } from '../../output/shape.js';
 
 export default function workOrdersCreate(ctx: Context): Command {
   return writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/work-orders.js')).WorkOrderSchema),
     name: 'create',
     description: 'Build an ASSEMBLY product: consume its components from bins and add the kits to a bin, in one transaction',
     method: 'POST',

@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listCommand } from '../../shared/list.js';
 import { warehousesFilter } from '../../shared/flags.js';
+import { response } from '../../output/shape.js';
 
 export default function workOrdersList(ctx: Context): Command {
   return listCommand(ctx, {
+    output: response(async () => (await import('../../../contract/work-orders.js')).WorkOrderListSchema),
     description: 'List work orders (kit builds), newest first',
     path: () => '/ops/work-orders',
     maxLimit: 1000,

@@ -6,7 +6,6 @@ import { enumList } from '../../../domain/pagination.js';
 import { cancelFulfillmentOrder } from '../../../domain/orders/cancel.js';
 import { CancelBody, MoveBody, SplitBody } from '../../../contract/order-exceptions.js';
 import { moveFulfillmentOrder, splitFulfillmentOrder } from '../../../domain/fulfillment/move-split.js';
-import { Type } from 'typebox';
 import {
   FO_STATUSES,
   FulfillmentOrderListQuery,
@@ -15,7 +14,9 @@ import {
   FulfillmentOrderSchema,
   LockBody,
   LockResponse,
+  MovedFulfillmentOrderSchema,
   ReleaseBody,
+  SplitFulfillmentOrderSchema,
 } from '../../../contract/fulfillment.js';
 
 // Fulfillment orders and their locks (spec 2.11, 3.2, 4.6 steps 1b-3; docs/fulfillment.md).
@@ -153,7 +154,7 @@ export default async function routes(app: FastifyInstance) {
           'not locked, with no package and nothing fulfilled (409 otherwise, naming the lock holder).',
         params: FulfillmentOrderParams,
         body: MoveBody,
-        response: { 200: Type.Object({ original: FulfillmentOrderSchema, moved: FulfillmentOrderSchema }) },
+        response: { 200: MovedFulfillmentOrderSchema },
       },
     },
     async (request) => moveFulfillmentOrder(app.db, request.principal.teamId, request.params.fulfillment_order_id, request.body),
@@ -172,7 +173,7 @@ export default async function routes(app: FastifyInstance) {
           'not locked, with no package and nothing fulfilled (409 otherwise).',
         params: FulfillmentOrderParams,
         body: SplitBody,
-        response: { 200: Type.Object({ original: FulfillmentOrderSchema, split: FulfillmentOrderSchema }) },
+        response: { 200: SplitFulfillmentOrderSchema },
       },
     },
     async (request) => splitFulfillmentOrder(app.db, request.principal.teamId, request.params.fulfillment_order_id, request.body.lines),

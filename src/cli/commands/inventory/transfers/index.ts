@@ -6,6 +6,7 @@ import { listCommand } from '../../../shared/list.js';
 import { getCommand, group, seg, writeCommand } from '../../../shared/resource.js';
 import { DAMAGED_OPTION, receiptLines, withLines } from '../../../shared/stock-lines.js';
 import { warehousesFilter } from '../../../shared/flags.js';
+import { response } from '../../../output/shape.js';
 
 const path = (id?: string, action?: string) => `/ops/inventory/transfers${id ? `/${seg(id)}` : ''}${action ? `/${action}` : ''}`;
 
@@ -13,6 +14,7 @@ const path = (id?: string, action?: string) => `/ops/inventory/transfers${id ? `
 export default (ctx: Context): Command =>
   group('transfers', 'Transfers between warehouses: list, show, receive, cancel', [
     listCommand(ctx, {
+      output: response(async () => (await import('../../../../contract/inventory.js')).TransferListSchema),
       description: 'List transfers, newest first',
       path: () => path(),
       query: [
@@ -23,12 +25,14 @@ export default (ctx: Context): Command =>
       examples: ['fos inventory transfers list --status IN_TRANSIT'],
     }),
     getCommand(ctx, {
+      output: response(async () => (await import('../../../../contract/inventory.js')).TransferSchema),
       description: 'Show a transfer with its lines',
       args: ['<transfer-id>'],
       path: ([id]) => path(id),
       examples: ['fos inventory transfers get 0193…'],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../../contract/inventory.js')).TransferSchema),
       name: 'receive',
       description: 'Receive transferred units at the destination (partial receipts are fine)',
       method: 'POST',
@@ -42,6 +46,7 @@ export default (ctx: Context): Command =>
       examples: ['fos inventory transfers receive 0193… MUG-BLUE=22 --damaged MUG-BLUE=2'],
     }),
     writeCommand(ctx, {
+      output: response(async () => (await import('../../../../contract/inventory.js')).TransferSchema),
       name: 'cancel',
       description: 'Cancel a transfer: what is still in transit goes back to the source',
       method: 'POST',
