@@ -77,6 +77,9 @@ export const FulfillmentOrderListQuery = Type.Object(
     order_id: Type.Optional(Uuid),
     status: Type.Optional(Type.String({ description: `comma-separated: ${FO_STATUSES.join(', ')}` })),
     warehouse_id: Type.Optional(Id),
+    tote: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'extension: a tote name or id: the fulfillment orders picked into it' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -304,7 +304,11 @@ describe('fulfill', () => {
     const before = await state(f);
     const res = await call('POST', `/v1/ops/packages/${p.id}/fulfill`, { locked_by: 'packer' });
     expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toContain(`Product ${f.products[1].id} has no inventory in warehouse`);
+    // The refusal names the warehouse and the product by name and SKU, with their ids.
+    const gone = await t.db.prisma.product.findUniqueOrThrow({ where: { id: f.products[1].id } });
+    const fo = await t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: f.fo.id } });
+    const wh = await t.db.prisma.warehouse.findUniqueOrThrow({ where: { id: fo.warehouse_id } });
+    expect(res.json().detail).toContain(`${wh.name} (${fo.warehouse_id}) has no inventory of ${gone.sku} (${gone.id}).`);
     const after = await state(f);
     expect(after.levels).toEqual(before.levels);
     expect(after.foLines).toEqual(before.foLines);

@@ -47,7 +47,11 @@ describe('POST /v1/ops/fulfillment-orders/{id}/move', () => {
       lines: [{ fulfillment_order_line_item_id: lineId, quantity: 2 }],
     });
     expect(short.status).toBe(409);
-    expect(short.body.detail).toMatch(/has only 1 of product/);
+    const west = await w.t.db.prisma.warehouse.findUniqueOrThrow({ where: { id: w.west } });
+    const number = (await w.t.db.prisma.order.findUniqueOrThrow({ where: { id: order.id } })).order_number;
+    expect(short.body.detail).toContain(
+      `${west.name} (${w.west}) has only 1 of MV-2 (${p}) available; 2 are needed to move fulfillment order ${fo.id} (order ${number}).`,
+    );
     expect(
       (
         await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/move`, {

@@ -146,7 +146,11 @@ describe('stock by bin and lot', () => {
       lines: [{ sku: 'LOT-1', quantity: 5 }],
     });
     expect(too.status).toBe(409);
-    expect(too.body.detail).toMatch(/Only 4 of 5 units of LOT-1 can be taken in location/);
+    const rcv = await w.t.db.prisma.location.findFirstOrThrow({ where: { warehouse_id: w.east, name: 'RCV' } });
+    const east = await w.t.db.prisma.warehouse.findUniqueOrThrow({ where: { id: w.east } });
+    expect(too.body.detail).toContain(
+      `${east.name} (${w.east}) has only 4 of 5 units of LOT-1 (${p}) to take from location RCV (${rcv.id}).`,
+    );
     expect(
       (
         await http('POST', '/v1/ops/inventory/moves', {
@@ -364,7 +368,7 @@ describe('stock by bin and lot', () => {
     ]);
     const refused = await packAndShip('N-LATER');
     expect(refused.status).toBe(409);
-    expect(refused.body.detail).toMatch(/Lot N-LATER of NAMED-1: only 1 of 2 units can be picked/);
+    expect(refused.body.detail).toMatch(/Lot N-LATER of NAMED-1 \([0-9a-f-]{36}\): only 1 of 2 units can be picked/);
     expect(await stock('sku=NAMED-1')).toEqual([
       ['A-01', 'N-FIRST', 3],
       ['O-01', 'N-LATER', 1],

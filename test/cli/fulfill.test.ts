@@ -347,7 +347,7 @@ describe('fos fulfill run', () => {
     }
     const none = await fos(['fulfill', 'run', 'ffffffff-ff', '--dry-run', '--rate-strategy', 'CHEAPEST']);
     expect(none.code).toBe(4);
-    expect(none.stderr).toContain('no order has an id starting with ffffffff-ff');
+    expect(none.stderr).toContain('no order has order number ffffffff-ff (and no order id starts with it)');
   });
 
   it('batch from stdin: fulfilled, skipped and failed ids each give one NDJSON line; a re-run is safe', async () => {

@@ -80,6 +80,8 @@ describe('fos locations', () => {
     ]);
     const short = await fos('inventory', 'move', '--warehouse', w.east, '--from', 'R-01', '--to', 'A-01-01', 'CLI-BIN=9');
     expect(short.code).toBe(5);
-    expect(short.stderr).toMatch(/Only 8 of 9 units of CLI-BIN/);
+    expect(short.stderr).toMatch(
+      / \([0-9a-f-]{36}\) has only 8 of 9 units of CLI-BIN \([0-9a-f-]{36}\) to take from location R-01 \([0-9a-f-]{36}\)/,
+    );
   });
 });

@@ -100,7 +100,9 @@ describe('short ids at 80 columns (pseudo-terminal)', () => {
     const common = shown[0].slice(0, 6);
     for (const g of await twice(['orders', 'get', common])) {
       expect(g.code).toBe(2);
-      expect(g.stderr).toMatch(new RegExp(`^error: id prefix ${common} is ambiguous: .*orders match .*type more of the id`));
+      expect(g.stderr).toMatch(
+        new RegExp(`^error: id prefix ${common} is ambiguous: \\d+ orders match; type more of the id\\n  [0-9a-f-]{36}  #`),
+      );
     }
     const none = await spawnFos(['purchase-orders', 'get', 'ffffffff-ff'], env);
     expect(none.code).toBe(4);

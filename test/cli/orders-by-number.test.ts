@@ -61,7 +61,7 @@ describe('orders by number', () => {
   it('an unknown number is not found (exit 4); a number on two orders is ambiguous (exit 2) and lists them', async () => {
     const unknown = await fos(['orders', 'get', '#987654']);
     expect(unknown.code).toBe(4);
-    expect(unknown.stderr).toBe('error: no order with number #987654 was found\n');
+    expect(unknown.stderr).toBe('error: no order has order number #987654 (fos orders list shows them)\n');
     const a = await numbered('WEB-2001');
     const b = await numbered('#WEB-2001');
     const amb = await fos(['orders', 'get', 'web-2001']);

@@ -78,7 +78,7 @@ describe.each(NODES)('fos pack on %s', (_name, node) => {
 
     // First station: asks for the order, checks scans, then dies with one unit in the box.
     const first = ptySpawn([node, bin, 'pack'], { env: runEnv, columns: 80, rows: 24 });
-    await first.waitFor('SCAN THE FULFILLMENT ORDER');
+    await first.waitFor('SCAN THE ORDER');
     await step(first, f.fo.id, `NEXT: 2 X ${skuA}`);
     await step(first, skuA.toLowerCase(), `1 x ${skuA} in the box (1 of 2)`);
     const wrong = await step(first, other.foLines[0].sku!, 'is not in this order');

@@ -183,4 +183,34 @@ describe('the /floor page on a phone', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it('opens an order at packing by its number without # and by a tote the page has not listed (issue 34)', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    await page.goto(`${url}/floor`);
+    await page.fill('#email', 'sam@example.com');
+    await page.fill('#password', PASSWORD);
+    await page.click('button[type=submit]');
+    await page.click('#go-pack'); // no session: the listed orders carry no tote, so the server finds T-2
+    const tea = await t.db.prisma.fulfillmentOrder.findFirstOrThrow({
+      where: { id: { not: mugFo }, status: 'ACCEPTED' },
+      include: { order: { select: { order_number: true } } },
+    });
+    const number = tea.order.order_number!;
+    await until(() => page.locator('#pack-orders').textContent()).toContain(`Order ${number}`);
+    await scan(page, 'T-2');
+    await until(() => page.locator('#pack-title').textContent()).toBe(`Order ${number}`);
+    await until(() => page.locator('#pack-need').textContent()).toContain('TEA-GREEN');
+    await page.click('#pack-back');
+    await until(() => page.locator('#pack-orders').isVisible()).toBe(true);
+    await scan(page, number.replace(/^#/, '').toLowerCase());
+    await until(() => page.locator('#pack-title').textContent()).toBe(`Order ${number}`);
+    await page.click('#pack-back');
+    await scan(page, 'NO-SUCH-TOTE');
+    await until(() => message(page).textContent()).toContain('No open order or tote NO-SUCH-TOTE');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

@@ -1,5 +1,6 @@
 import type { TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
+import { namedFulfillmentOrder, refusalNames } from '../names.js';
 import { assertNoActiveHold } from '../orders/holds.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
@@ -26,8 +27,9 @@ export async function explainFulfillRefusal(tx: TxClient, teamId: string, packag
     select: { status: true, lock_owner: true, lock_expires_at: true, order_id: true },
   });
   if (!fo) throw notFound('Fulfillment order', foId);
+  const named = await namedFulfillmentOrder(tx, foId);
   if (!LOCKABLE.includes(fo.status)) {
-    throw conflict(`Fulfillment order ${foId} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders are fulfilled.`, {
+    throw conflict(`${named} is ${fo.status}; only ACCEPTED or IN_PROGRESS fulfillment orders are fulfilled.`, {
       fulfillment_order_status: fo.status,
     });
   }
@@ -37,11 +39,11 @@ export async function explainFulfillRefusal(tx: TxClient, teamId: string, packag
     // The lock is the caller's, so what stopped it is the package's label or a hold on the order.
     if (pkg.status === 'PENDING' && !pkg.shipment_status) throw noLabel(packageId);
     await assertNoActiveHold(tx, fo.order_id);
-    throw conflict(`Fulfillment order ${foId} changed while package ${packageId} was being fulfilled; try again.`);
+    throw conflict(`${named} changed while package ${packageId} was being fulfilled; try again.`);
   }
   const why = fo.lock_owner === lockedBy ? `the lock of "${lockedBy}" expired` : 'it is not locked';
   throw conflict(
-    `Fulfillment order ${foId} must be locked by "${lockedBy}" to fulfill package ${packageId}, but ${why}; lock it first (POST /v1/ops/fulfillment-orders/${foId}/lock).`,
+    `${named} must be locked by "${lockedBy}" to fulfill package ${packageId}, but ${why}; lock it first (POST /v1/ops/fulfillment-orders/${foId}/lock).`,
   );
 }
 
@@ -54,14 +56,16 @@ export async function explainShortFoLine(
   packageLine: { id: string; sku: string | null; name: string | null },
 ): Promise<never> {
   const line = await tx.fulfillmentOrderLineItem.findFirst({ where: { id: lineId, fulfillment_order_id: foId } });
-  if (!line) throw notOfFo(packageLine, foId);
-  throw conflict(
-    `${line.sku ?? line.name}: package holds ${quantity} but only ${line.remaining_quantity} remain to fulfill on fulfillment order ${foId}.`,
-  );
+  const fo = (await refusalNames(tx, { fulfillmentOrders: [foId] })).fulfillmentOrder(foId);
+  if (!line) throw notOfFo(packageLine, fo);
+  throw conflict(`${line.sku ?? line.name}: package holds ${quantity} but only ${line.remaining_quantity} remain to fulfill on ${fo}.`);
 }
 
-export const notOfFo = (i: { id: string; sku: string | null; name: string | null }, foId: string) =>
-  conflict(`Package line ${i.id} (${i.sku ?? i.name}) is not a line item of fulfillment order ${foId}.`);
+/** `fo`: the fulfillment order as a refusal names it (refusalNames), or its id. */
+export const notOfFo = (i: { id: string; sku: string | null; name: string | null }, fo: string) =>
+  conflict(
+    `Package line ${i.id} (${i.sku ?? i.name}) is not a line item of ${fo.startsWith('fulfillment order') ? fo : `fulfillment order ${fo}`}.`,
+  );
 
 /** Why the warehouse's inventory could not give what the package ships: a product without a level, else the first short one. */
 export async function explainShortStock(tx: TxClient, warehouseId: string, short: string[], need: Map<string, number>): Promise<never> {
@@ -70,9 +74,10 @@ export async function explainShortStock(tx: TxClient, warehouseId: string, short
     orderBy: { id: 'asc' },
   });
   const missing = short.find((p) => !found.some((l) => l.product_id === p));
-  if (missing) throw conflict(`Product ${missing} has no inventory in warehouse ${warehouseId}.`);
   const level = found[0];
+  const n = await refusalNames(tx, { warehouses: [warehouseId], products: [missing ?? level.product_id] });
+  if (missing) throw conflict(`${n.warehouse(warehouseId)} has no inventory of ${n.product(missing)}.`);
   throw conflict(
-    `Inventory of product ${level.product_id} in warehouse ${warehouseId} is short: ${need.get(level.product_id)} to ship, on_hand ${level.on_hand}, committed ${level.committed}.`,
+    `${n.warehouse(warehouseId)} is short of ${n.product(level.product_id)}: ${need.get(level.product_id)} to ship, on_hand ${level.on_hand}, committed ${level.committed}.`,
   );
 }

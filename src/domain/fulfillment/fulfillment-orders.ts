@@ -105,6 +105,8 @@ export interface ListFulfillmentOrdersInput extends PageRequest {
   order_id?: string;
   status?: string[];
   warehouse_id?: string;
+  /** A tote's name or id: the fulfillment orders picked into it (the pack station's "scan the tote"). */
+  tote?: string;
 }
 
 const ORDER = [{ created_at: 'asc' }, { id: 'asc' }];
@@ -116,15 +118,22 @@ export async function listFulfillmentOrders(db: Db, teamId: string, input: ListF
     ...(input.order_id ? { order_id: input.order_id } : {}),
     ...(input.status ? { status: { in: input.status } } : {}),
     ...(input.warehouse_id ? { warehouse_id: input.warehouse_id } : {}),
+    ...(input.tote ? { tote_id: { in: await toteIds(db, teamId, input.tote) } } : {}),
   };
   const [rows, total] = await Promise.all([
     db.prisma.fulfillmentOrder.findMany({ ...pageArgs(input, where, ORDER), include: foInclude }),
     // An order has a handful of fulfillment orders: counting them is an index lookup. Otherwise
     // the maintained counts answer (a team can have a million).
-    input.order_id ? db.prisma.fulfillmentOrder.count({ where }) : countFulfillmentOrders(db, teamId, input),
+    input.order_id || input.tote ? db.prisma.fulfillmentOrder.count({ where }) : countFulfillmentOrders(db, teamId, input),
   ]);
   const page = toPage(rows, input, total, ORDER);
   return { data: await present(db.prisma, page.data), meta: page.meta };
+}
+
+/** The team's totes of this name (or this id): the (team_id, name) index. */
+async function toteIds(db: Db, teamId: string, tote: string): Promise<string[]> {
+  const rows = await db.prisma.tote.findMany({ where: { team_id: teamId, OR: [{ name: tote }, { id: tote }] }, select: { id: true } });
+  return rows.map((r) => r.id);
 }
 
 export async function loadFulfillmentOrder(client: Client, teamId: string, id: string): Promise<FulfillmentOrderView> {

@@ -1,5 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
+import { notCommitted } from '../inventory/refusals.js';
+import { capital, namedFulfillmentOrder, refusalNames } from '../names.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { applyToLevel, levelFor } from '../inventory/ledger.js';
 import { commitUpTo } from '../orders/allocation.js';
@@ -34,11 +36,12 @@ async function claimUntouched(tx: TxClient, teamId: string, id: string, verb: st
     select: { status: true, lock_owner: true, lock_expires_at: true },
   });
   if (!now2) throw notFound('Fulfillment order', id);
+  const named = await namedFulfillmentOrder(tx, id);
   if (!MOVABLE.includes(now2.status))
-    throw conflict(`Fulfillment order ${id} is ${now2.status} and cannot be ${verb}.`, { fulfillment_order_status: now2.status });
+    throw conflict(`${named} is ${now2.status} and cannot be ${verb}.`, { fulfillment_order_status: now2.status });
   const lock = activeLock(now2, now);
   if (lock) throw lockHeld(id, lock);
-  throw conflict(`Fulfillment order ${id} has packages or fulfilled units: only untouched fulfillment orders can be ${verb}.`);
+  throw conflict(`${named} has packages or fulfilled units: only untouched fulfillment orders can be ${verb}.`);
 }
 
 /** Which units of which lines: the given ones (each at most what remains), or every remaining unit. */
@@ -54,7 +57,7 @@ async function pickLines(tx: TxClient, foId: string, wanted: LineQuantity[] | un
     if (!line) throw invalid(`body.lines.${i}.fulfillment_order_line_item_id`, `is not a line of fulfillment order ${foId}`);
     const q = (take.get(line.id) ?? 0) + w.quantity;
     if (q > line.remaining_quantity)
-      throw invalid(`body.lines.${i}.quantity`, `exceeds the ${line.remaining_quantity} remaining on the line`);
+      throw invalid(`body.lines.${i}.quantity`, `exceeds the ${line.remaining_quantity} of ${line.sku ?? line.name} remaining on the line`);
     take.set(line.id, q);
   });
   return { lines, take };
@@ -131,9 +134,14 @@ export async function moveFulfillmentOrder(db: Db, teamId: string, id: string, i
     const fo = await claimUntouched(tx, teamId, id, 'moved');
     const target = await tx.warehouse.findFirst({ where: { id: input.warehouse_id, team_id: teamId }, select: { id: true } });
     if (!target) throw invalid('body.warehouse_id', 'is not a warehouse of your team');
-    if (target.id === fo.warehouse_id) throw conflict(`Fulfillment order ${id} already ships from warehouse ${target.id}.`);
-    const picked = await pickLines(tx, id, input.lines);
     const perProduct = new Map<string, number>();
+    const names = () =>
+      refusalNames(tx, { warehouses: [target.id, fo.warehouse_id], products: [...perProduct.keys()], fulfillmentOrders: [id] });
+    if (target.id === fo.warehouse_id) {
+      const n = await names();
+      throw conflict(`${capital(n.fulfillmentOrder(id))} already ships from ${n.warehouse(target.id)}.`);
+    }
+    const picked = await pickLines(tx, id, input.lines);
     for (const l of picked.lines) {
       const q = picked.take.get(l.id) ?? 0;
       if (q && l.product_id) perProduct.set(l.product_id, (perProduct.get(l.product_id) ?? 0) + q);
@@ -143,8 +151,9 @@ export async function moveFulfillmentOrder(db: Db, teamId: string, id: string, i
       const to = await levelFor(tx, productId, target.id);
       const got = await commitUpTo(tx, { levelId: to.id, product_id: productId, warehouse_id: target.id, quantity: q }, q, fo.order_id);
       if (got < q) {
+        const n = await names();
         throw conflict(
-          `Warehouse ${target.id} has only ${got} of product ${productId} available; ${q} are needed to move fulfillment order ${id}.`,
+          `${n.warehouse(target.id)} has only ${got} of ${n.product(productId)} available; ${q} are needed to move ${n.fulfillmentOrder(id)}.`,
           { product_id: productId },
         );
       }
@@ -160,10 +169,7 @@ export async function moveFulfillmentOrder(db: Db, teamId: string, id: string, i
           { committed: -q },
           { kind: 'RELEASED', reason: 'MOVED', reference_type: 'fulfillment_order', reference_id: id },
         ));
-      if (!released)
-        throw conflict(
-          `Inventory of product ${productId} in warehouse ${fo.warehouse_id} has less than ${q} committed; it cannot be moved.`,
-        );
+      if (!released) throw await notCommitted(tx, productId, fo.warehouse_id, q, 'moved');
     }
     const all = picked.lines.every((l) => (picked.take.get(l.id) ?? 0) === l.remaining_quantity);
     const movedTo = all

@@ -1,5 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
+import { namedFulfillmentOrder } from '../names.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
 import { assertNoActiveHold } from '../orders/holds.js';
 import { boxOf, type BoxView, type ScanView, scanView } from './pack-box.js';
@@ -55,7 +56,8 @@ export async function explainRefusal(tx: TxClient, teamId: string, foId: string,
   });
   if (!fo) throw notFound('Fulfillment order', foId);
   if (CLOSED_FO.includes(fo.status)) {
-    throw conflict(`Fulfillment order ${foId} is ${fo.status}; nothing can be packed.`, { fulfillment_order_status: fo.status });
+    const named = await namedFulfillmentOrder(tx, foId);
+    throw conflict(`${named} is ${fo.status}; nothing can be packed.`, { fulfillment_order_status: fo.status });
   }
   await assertNoActiveHold(tx, fo.order_id);
   const lock = activeLock(fo, now);

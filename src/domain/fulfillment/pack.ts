@@ -1,5 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
+import { refusalNames } from '../names.js';
 import { activeLock } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { openScans } from './pack-box.js';
@@ -46,7 +47,8 @@ async function consumeBox(tx: TxClient, fo: PackingFo, packageId: string, owner:
   if (lock && lock.lock_owner !== owner) throw lockHeld(fo.id, lock);
   const scans = await openScans(tx, fo.id);
   if (!scans.length) {
-    throw conflict(`Nothing was scanned into the box of fulfillment order ${fo.id}; scan items first (POST …/pack-scans).`);
+    const named = (await refusalNames(tx, { fulfillmentOrders: [fo.id] })).fulfillmentOrder(fo.id);
+    throw conflict(`Nothing was scanned into the box of ${named}; scan items first (POST …/pack-scans).`);
   }
   const { count } = await tx.packScan.updateMany({
     where: { id: { in: scans.map((s) => s.id) }, package_id: null },

@@ -2,6 +2,7 @@ import { assertNoActiveHold } from '../orders/holds.js';
 import { statementsOf } from '../../db/statements.js';
 import type { Provider, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
+import { namedFulfillmentOrder } from '../names.js';
 import { CLOSED_FO } from './fulfillment-orders.js';
 import { namesOfRow, type Names } from './lookups.js';
 import { claimForPackingRow, packingLineRows } from './store/packing.js';
@@ -41,7 +42,8 @@ export async function claimForPacking(tx: TxClient, provider: Provider, teamId: 
     });
     if (!now) throw notFound('Fulfillment order', foId);
     if (!CLOSED_FO.includes(now.status)) await assertNoActiveHold(tx, now.order_id); // no packing while on hold: 409 naming the hold
-    throw conflict(`Fulfillment order ${foId} is ${now.status}; no packages can be added or changed.`, {
+    const named = await namedFulfillmentOrder(tx, foId);
+    throw conflict(`${named} is ${now.status}; no packages can be added or changed.`, {
       fulfillment_order_status: now.status,
     });
   }

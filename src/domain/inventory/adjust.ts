@@ -4,6 +4,7 @@ import { adjustInBulk } from './adjust-bulk.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
 import { conflict, DomainError } from '../errors.js';
+import { refusalNames } from '../names.js';
 import { enqueueEvent } from '../events/outbox.js';
 import type { Caller } from '../products/reach.js';
 import { reachableTeamIds } from '../products/reach.js';
@@ -296,7 +297,8 @@ async function countBin(
 
 async function refused(tx: TxClient, level: LevelRef, i: number, force: boolean) {
   const l = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id } });
-  const what = level.sku ?? level.product_id;
+  const n = await refusalNames(tx, { products: [level.product_id], warehouses: [l.warehouse_id] });
+  const what = `${n.product(level.product_id)} at ${n.warehouse(l.warehouse_id)}`;
   const figures = { on_hand: l.on_hand, committed: l.committed, unavailable: l.unavailable, on_order: l.on_order };
   return force
     ? conflict(`lines[${i}]: ${what} cannot go below zero (on_hand ${l.on_hand}, unavailable ${l.unavailable}).`, {

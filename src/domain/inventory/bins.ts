@@ -1,4 +1,5 @@
 import type { TxClient } from '../../db/types.js';
+import { refusalNames } from '../names.js';
 import { conflict } from '../errors.js';
 import { isHeldLocation, LOCATION_TYPES } from '../../contract/inventory-enums.js';
 import { insertDefaultLocation, levelAndBinsOnHand, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';
@@ -169,14 +170,15 @@ async function takeOut(
         : usable.filter((r) => r.lot_code === lot.lot_code),
       want,
     );
-    if (missing && lot.location_id)
+    const n = missing ? await refusalNames(tx, { products: [level.product_id], locations: [lot.location_id] }) : undefined;
+    if (n && lot.location_id)
       throw conflict(
-        `Picked units of ${level.sku ?? level.product_id}${lot.lot_code ? ` lot ${lot.lot_code}` : ''}: only ${want - missing} of ${want} are still in location ${lot.location_id}.`,
+        `Picked units of ${n.product(level.product_id)}${lot.lot_code ? ` lot ${lot.lot_code}` : ''}: only ${want - missing} of ${want} are still in location ${n.location(lot.location_id)}.`,
         { product_id: level.product_id, location_id: lot.location_id, lot_code: lot.lot_code || null },
       );
-    if (missing)
+    if (n)
       throw conflict(
-        `Lot ${lot.lot_code} of ${level.sku ?? level.product_id}: only ${want - missing} of ${want} units can be picked (expired lots and DAMAGED or QUARANTINE bins are skipped).`,
+        `Lot ${lot.lot_code} of ${n.product(level.product_id)}: only ${want - missing} of ${want} units can be picked (expired lots and DAMAGED or QUARANTINE bins are skipped).`,
         { product_id: level.product_id, lot_code: lot.lot_code },
       );
     left -= want;
@@ -190,7 +192,7 @@ async function takeOut(
       left = 0;
     }
   }
-  if (left > 0) throw shortInBins(level, q, q - left, all, usable, p);
+  if (left > 0) throw await shortInBins(tx, level, q, q - left, all, usable, p);
   const fromRows = merge(parts.filter((x) => x.location_stock_id));
   if (fromRows.length) await takeFromRows(tx, fromRows);
   return [...fromRows, ...parts.filter((x) => !x.location_stock_id)];
@@ -221,20 +223,22 @@ async function unplacedUnits(tx: TxClient, level: { product_id: string; warehous
   return on.level + q - on.bins;
 }
 
-function shortInBins(
-  level: { product_id: string; sku?: string | null },
+async function shortInBins(
+  tx: TxClient,
+  level: { product_id: string; warehouse_id: string },
   q: number,
   got: number,
   all: StockRow[],
   usable: StockRow[],
   p: Placement,
 ) {
-  const what = level.sku ?? level.product_id;
-  const where = p.location_id ? ` in location ${p.location_id}` : '';
+  const n = await refusalNames(tx, { products: [level.product_id], warehouses: [level.warehouse_id], locations: [p.location_id] });
+  const what = n.product(level.product_id);
+  const where = p.location_id ? ` from location ${n.location(p.location_id)}` : '';
   const lot = p.lot_code ? ` of lot ${p.lot_code}` : '';
   const held = all.reduce((n, r) => n + r.on_hand, 0) - usable.reduce((n, r) => n + r.on_hand, 0);
   const why = held ? ` (${held} more are in DAMAGED or QUARANTINE bins or expired lots; picking skips them)` : '';
-  return conflict(`Only ${got} of ${q} units of ${what}${lot} can be taken${where}${why}.`, {
+  return conflict(`${n.warehouse(level.warehouse_id)} has only ${got} of ${q} units of ${what}${lot} to take${where}${why}.`, {
     product_id: level.product_id,
     requested: q,
     available_in_bins: got,

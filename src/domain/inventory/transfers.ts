@@ -1,5 +1,6 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
+import { refusalNames } from '../names.js';
 import { enqueueForParties } from '../events/outbox.js';
 import { ensureDamagedLocation } from '../locations/held.js';
 import { writeTx } from '../fulfillment/tx.js';
@@ -112,8 +113,9 @@ export async function createTransfer(db: Db, caller: Actor, input: TransferInput
       const from = await levelFor(tx, p.id, input.from_warehouse_id);
       if (!(await applyToLevel(tx, from, { on_hand: -q }, info, { sellable: true }))) {
         const l = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: from.id } });
+        const n = await refusalNames(tx, { products: [p.id], warehouses: [input.from_warehouse_id] });
         throw conflict(
-          `lines[${i}]: only ${Math.max(0, l.on_hand - l.committed - l.unavailable)} of ${p.sku ?? p.id} are available to ship from the source warehouse (on_hand ${l.on_hand}, committed ${l.committed}, unavailable ${l.unavailable}).`,
+          `lines[${i}]: ${n.warehouse(input.from_warehouse_id)} has only ${Math.max(0, l.on_hand - l.committed - l.unavailable)} of ${n.product(p.id)} available to ship (on_hand ${l.on_hand}, committed ${l.committed}, unavailable ${l.unavailable}).`,
           { line: i },
         );
       }

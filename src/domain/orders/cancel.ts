@@ -1,5 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
+import { notCommitted } from '../inventory/refusals.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { loadFulfillmentOrder } from '../fulfillment/fulfillment-orders.js';
 import { voidLabel } from '../fulfillment/label-void.js';
@@ -109,10 +110,7 @@ async function releaseFulfillmentOrder(
       reference_type: 'fulfillment_order',
       reference_id: fo.id,
     });
-    if (!ok)
-      throw conflict(
-        `Inventory of product ${level.product_id} in warehouse ${fo.warehouse_id} has less than ${q} committed; it cannot be released.`,
-      );
+    if (!ok) throw await notCommitted(tx, level.product_id, fo.warehouse_id, q, 'released');
   }
   const open = await tx.package.findMany({
     where: { fulfillment_order_id: fo.id, status: 'PENDING' },

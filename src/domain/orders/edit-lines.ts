@@ -1,6 +1,7 @@
 import { newId } from '../../db/ids.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid } from '../errors.js';
+import { notCommitted } from '../inventory/refusals.js';
 import { applyToLevel } from '../inventory/ledger.js';
 import { allocateLines, queueReservations } from './allocation.js';
 import { writeFulfillmentOrders } from './fulfillment-split.js';
@@ -155,8 +156,7 @@ async function release(tx: TxClient, productId: string | null, warehouseId: stri
       { committed: -n },
       { kind: 'RELEASED', reason: 'ORDER_EDITED', reference_type: 'fulfillment_order', reference_id: foId },
     ));
-  if (!ok)
-    throw conflict(`Inventory of product ${productId} in warehouse ${warehouseId} has less than ${n} committed; it cannot be released.`);
+  if (!ok) throw await notCommitted(tx, productId, warehouseId, n, 'released');
 }
 
 /** Adds `d` units to a CORE line: committed where stock is, the rest waits. */

@@ -1,5 +1,6 @@
 import type { Db, FulfillmentOrder, Prisma } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
+import { namedFulfillmentOrder } from '../names.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 
 // Picking sessions group fulfillment orders that a picker collects in one walk, each into a
@@ -131,9 +132,11 @@ export async function assignFulfillmentOrders(
     for (const id of ids) {
       const fo = byId.get(id);
       if (!fo) throw notFound('Fulfillment order', id);
-      if (CLOSED.includes(fo.status)) throw conflict(`Fulfillment order ${id} is ${fo.status} and cannot be picked.`);
+      const refused = CLOSED.includes(fo.status) || (fo.picking_session_id && fo.picking_session_id !== sessionId);
+      const named = refused ? await namedFulfillmentOrder(tx, id) : '';
+      if (CLOSED.includes(fo.status)) throw conflict(`${named} is ${fo.status} and cannot be picked.`);
       if (fo.picking_session_id && fo.picking_session_id !== sessionId) {
-        throw conflict(`Fulfillment order ${id} is already in picking session ${fo.picking_session_id}.`);
+        throw conflict(`${named} is already in picking session ${fo.picking_session_id}.`);
       }
     }
     // Compare-and-set: a concurrent fulfill or assignment to another session makes the count short.

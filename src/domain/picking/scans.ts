@@ -1,6 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict, notFound, unprocessable } from '../errors.js';
+import { namedFulfillmentOrder } from '../names.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
 import { today } from '../inventory/bins.js';
 import { computeWalk, type ToteShare, type WalkRow } from './pick-list.js';
@@ -254,7 +255,8 @@ export async function undoScan(db: Db, teamId: string, sessionId: string, scanId
     if (!scan) throw notFound('Pick scan', scanId);
     const fo = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id: scan.fulfillment_order_id }, select: { status: true } });
     if (fo.status === 'FULFILLED' || fo.status === 'CANCELLED') {
-      throw conflict(`Fulfillment order ${scan.fulfillment_order_id} is ${fo.status}; its picks can no longer be undone.`);
+      const named = await namedFulfillmentOrder(tx, scan.fulfillment_order_id);
+      throw conflict(`${named} is ${fo.status}; its picks can no longer be undone.`);
     }
     await tx.pickScan.delete({ where: { id: scan.id } });
     if (scan.short) {

@@ -1,6 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict, notFound } from '../errors.js';
+import { namedFulfillmentOrder } from '../names.js';
 import { claimForSessionRow } from './store.js';
 
 // Creating a picking session (issue 28): from explicit fulfillment orders, from a wave rule, or
@@ -93,7 +94,8 @@ export async function createPickingSession(db: Db, teamId: string, input: Create
           if (!(await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId } }))) {
             throw notFound('Fulfillment order', foId);
           }
-          throw conflict(`Fulfillment order ${foId} is closed, on hold or already in a picking session.`, { fulfillment_order_id: foId });
+          const named = await namedFulfillmentOrder(tx, foId);
+          throw conflict(`${named} is closed, on hold or already in a picking session.`, { fulfillment_order_id: foId });
         }
         taken++;
       }

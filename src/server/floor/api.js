@@ -145,3 +145,38 @@ export async function flushQueue(onResult) {
 }
 
 export const clearQueue = () => saveQueue([]);
+
+// ---------- what a packer scans to open an order ----------
+
+const bareNumber = (s) =>
+  String(s ?? '')
+    .trim()
+    .replace(/^#/, '')
+    .toLowerCase();
+
+/** Is this fulfillment order the one `text` names: its tote, its order's number (with or without #, any case) or its id? */
+export const namesOrder = (fo, text) =>
+  fo.tote_name === text.trim() || fo.id === text.trim().toLowerCase() || bareNumber(fo.order_number) === bareNumber(text);
+
+/**
+ * The open fulfillment order a scan names when it is not among those the page has listed: the
+ * tote it was picked into (`?tote=`), else its order's number (the orders list's search, kept on
+ * an exact match, as `fos pack` does: src/cli/shared/refs.ts). null when none.
+ */
+export async function findPackOrder(text) {
+  const open = 'status=ACCEPTED,IN_PROGRESS&limit=100';
+  const inTote = await call('GET', `/v1/ops/fulfillment-orders?tote=${enc(text.trim())}&${open}`);
+  if (inTote.data.length) return inTote.data[0];
+  const number = bareNumber(text);
+  if (number.length < 3) return null;
+  // A picker's role may not read orders: then only the tote and the listed orders find it.
+  const orders = await call('GET', `/v1/ops/orders/list?search=${enc(number)}&limit=100`).catch((err) => {
+    if (err instanceof ApiError && err.status === 403) return { data: [] };
+    throw err;
+  });
+  for (const o of orders.data.filter((x) => bareNumber(x.order_number) === number)) {
+    const fos = await call('GET', `/v1/ops/fulfillment-orders?order_id=${enc(o.id)}&${open}`);
+    if (fos.data.length) return fos.data[0];
+  }
+  return null;
+}

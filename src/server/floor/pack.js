@@ -1,7 +1,7 @@
 // Packing an order: choose it (or scan its tote or order number), scan each item into the box,
 // then close the box into a package with exactly the scanned lines.
 
-import { api } from './api.js';
+import { api, findPackOrder, namesOrder } from './api.js';
 import { $, appliers, h, say, show, state, sayError, submit } from './ui.js';
 
 export async function showPack() {
@@ -69,8 +69,11 @@ export function renderPack(body) {
 
 export function packScan(text) {
   if (!state.fo) {
-    const fo = state.orders.find((f) => f.tote_name === text || f.order_number === text || f.id === text);
-    return fo ? openOrder(fo) : say(`No open order or tote ${text}`, 'error');
+    const fo = state.orders.find((f) => namesOrder(f, text));
+    if (fo) return openOrder(fo);
+    return findPackOrder(text) // not among those listed: the server finds it by tote or order number
+      .then((found) => (found ? openOrder({ ...found, tote_name: null }) : say(`No open order or tote ${text}`, 'error')))
+      .catch(sayError);
   }
   return submit('pack', state.fo.id, { barcode: text, quantity: 1 });
 }

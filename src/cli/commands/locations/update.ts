@@ -11,7 +11,7 @@ export function locationsUpdate(ctx: Context): Command {
     description: 'Change a location: name, barcode, type, pick sequence, active',
     method: 'PATCH',
     mode: 'update',
-    args: ['<id>'],
+    args: ['<location-id>'],
     path: ([id]) => resourcePath('/ops/locations', id),
     fields: [
       { key: 'name', description: 'new name (unique in the warehouse)' },
@@ -20,7 +20,7 @@ export function locationsUpdate(ctx: Context): Command {
       { key: 'pick_sequence', type: 'int', min: 0, description: 'walk order' },
       { key: 'active', type: 'boolean', description: 'false: no new stock is moved in' },
     ],
-    examples: ['fos locations update 0193… --type OVERSTOCK --pick-sequence 900'],
+    examples: ['fos locations update A-01-02 --type OVERSTOCK --pick-sequence 900'],
   });
 }
 
@@ -31,7 +31,7 @@ export function locationsDelete(ctx: Context): Command {
     description: "Delete an empty location (never the warehouse's default)",
     method: 'DELETE',
     mode: 'action',
-    args: ['<id>'],
+    args: ['<location-id>'],
     path: ([id]) => resourcePath('/ops/locations', id),
     confirm: (_args, what) => `Delete location ${what}?`,
     lookup: { path: ([id]) => resourcePath('/ops/locations', id), label: (r) => r.name },

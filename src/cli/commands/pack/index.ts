@@ -5,7 +5,7 @@ import { ENUMS } from '../../enums.js';
 import { dimensionFields } from '../../shared/dimensions.js';
 import { addFieldOptions, collectFields, type FieldSpec } from '../../shared/flags.js';
 import { commandOf, withExamples } from '../../shared/help.js';
-import { fullIdOf } from '../../shared/refs.js';
+import { packTargetOf } from '../../shared/refs.js';
 import { defaultLockOwner } from '../fulfillment-orders/owner.js';
 import { declareOutput, response } from '../../output/shape.js';
 
@@ -26,7 +26,7 @@ export default function pack(ctx: Context): Command {
       'quit leaves the box open on the server, and the station resumes it',
   );
   cmd
-    .option('--fo <id>', 'the fulfillment order to pack (else it is asked for, box after box)')
+    .option('--fo <ref>', 'the fulfillment order to pack: its order number, tote or id (else it is asked for, box after box)')
     .option('--print', 'when the box is closed, buy its label and send it to the printer: lp, or FOS_PRINT_COMMAND')
     .option('--printer <name>', 'printer for --print (lp -d)')
     .option('--label-dir <dir>', 'when the box is closed, buy its label and save it in this folder')
@@ -35,8 +35,8 @@ export default function pack(ctx: Context): Command {
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     const opts = command.opts();
-    // A short id, as tables show it, as well as the whole one.
-    const fo = opts.fo ? await fullIdOf(ctx.client(), '/ops/fulfillment-orders', String(opts.fo), 'fulfillment order') : undefined;
+    // An order number, a tote or a short id, as well as the whole id (shared/refs.ts).
+    const fo = opts.fo ? await packTargetOf(ctx.client(), String(opts.fo)) : undefined;
     if (!fo && !ctx.io.canPrompt) throw new UsageError('fulfillment order required: pass --fo <id> (prompts need a terminal)');
     const { PackStation } = await import('./station.js');
     const station = new PackStation(ctx, {
@@ -55,7 +55,7 @@ export default function pack(ctx: Context): Command {
   );
   return withExamples(cmd, [
     'fos pack',
-    'fos pack --fo 0193… --weight 850 --weight-unit G',
+    'fos pack --fo 1007 --weight 850 --weight-unit G',
     'fos pack --rate-strategy CHEAPEST --print',
     'fos pack --label-dir ~/labels',
   ]);

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import { ApiError } from '../../../client/errors.js';
 import type { Context } from '../../context.js';
 import { printRecord } from '../../output/print.js';
+import { packTargetOf } from '../../shared/refs.js';
 import { seg } from '../../shared/resource.js';
 import { drawBox, messageLine, type Box, type Message } from './screen.js';
 import { labelPackage, type LabelOptions } from './label.js';
@@ -66,7 +67,7 @@ export class PackStation {
     const io = this.ctx.io;
     if (io.isStderrTTY) io.stderr.write('\u001b[H\u001b[2J');
     if (message) this.say(message);
-    io.stderr.write(`${io.style('bold', 'SCAN THE FULFILLMENT ORDER (its id), or quit')}\n`);
+    io.stderr.write(`${io.style('bold', 'SCAN THE ORDER (its number, tote or packing slip), or quit')}\n`);
     for (;;) {
       const line = await this.read();
       if (line === null || QUIT.has(line.toLowerCase())) return null;
@@ -78,6 +79,7 @@ export class PackStation {
     const client = this.ctx.client();
     let box: Box;
     try {
+      foId = await packTargetOf(client, foId); // what was scanned: an order number, a tote, an id
       box = await client.get<Box>(`${foPath(foId)}/pack-scans`);
     } catch (err) {
       if (this.opts.fo) throw err; // the one order asked for cannot be packed: the command fails

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { ApiError } from '../../../client/errors.js';
 import { CliError, ExitCode } from '../../errors.js';
 import { withExamples } from '../../shared/help.js';
-import { fullIdOf } from '../../shared/refs.js';
+import { resolveRef } from '../../shared/refs.js';
 import { seg } from '../../shared/resource.js';
 import { Screen, type PickList, type PickRow } from './screen.js';
 import { declareOutput, fixed } from '../../output/shape.js';
@@ -141,8 +141,8 @@ async function run(ctx: Context, session: string) {
 export default function pick(ctx: Context): Command {
   const cmd = new Command('pick')
     .description('Picking station for a barcode scanner: walk a picking session bin by bin, every scan checked')
-    .argument('<picking-session-id>', 'the session to pick (fos picking-sessions create --wave …)')
-    .action(async (session: string) => run(ctx, await fullIdOf(ctx.client(), '/ops/picking-sessions', session, 'picking session')));
+    .argument('<picking-session-id>', 'the session to pick: its name, id or id prefix (fos picking-sessions create --wave …)')
+    .action(async (session: string) => run(ctx, await resolveRef(ctx.client(), 'picking-session', session)));
   declareOutput(cmd, fixed('is an interactive station printing each scan as a JSON line'));
   return withExamples(cmd, ['fos pick 0193…', 'fos picking-sessions create --wave Main --max-orders 20 --jq .id | xargs fos pick']);
 }

@@ -35,7 +35,7 @@ export default async function routes(app: FastifyInstance) {
         operationId: 'listFulfillmentOrders',
         tags,
         summary: 'List fulfillment orders (oldest first)',
-        description: 'Filters: order_id, status (comma-separated), warehouse_id. meta adds total.',
+        description: 'Filters: order_id, status (comma-separated), warehouse_id, tote (a name or id; extension). meta adds total.',
         querystring: FulfillmentOrderListQuery,
         response: { 200: FulfillmentOrderListSchema },
       },
