@@ -22,6 +22,8 @@ export interface FoLine {
   product_id: string | null;
   quantity: number;
   remaining_quantity: number;
+  /** Units recorded short (a short pick or pack): never shipped until split off. */
+  short_quantity?: number;
 }
 
 export interface FulfillmentOrder {
@@ -38,6 +40,7 @@ export interface FulfillmentOrder {
 }
 
 export interface PackageLine {
+  core_fulfillment_order_line_item_id?: string | null;
   sku: string | null;
   name: string | null;
   quantity: number;
@@ -169,6 +172,23 @@ export class FulfillApi {
       });
       return { pkg: res.data, created: res.status === 201 };
     });
+  }
+
+  /** The open (PENDING) packages of a fulfillment order, oldest first: a station's boxes to take over. */
+  openPackages(foId: string): Promise<Package[]> {
+    return this.call('list packages', async () => {
+      const out: Package[] = [];
+      const query = { fulfillment_order_id: foId, status: 'PENDING' };
+      for await (const p of this.client.paginate<Package>('/ops/packages', query, { pageSize: 100 })) out.push(p);
+      return out;
+    });
+  }
+
+  /** Splits the units recorded short off to a new fulfillment order (--partial); the original as it is after. */
+  splitShortfall(foId: string, owner: string): Promise<{ original: FulfillmentOrder; split: FulfillmentOrder }> {
+    return this.call('split shortfall', () =>
+      this.client.post(`/ops/fulfillment-orders/${seg(foId)}/split-shortfall`, { lock_owner: owner }),
+    );
   }
 
   getPackage(id: string): Promise<Package> {
