@@ -178,11 +178,23 @@ export class PackStation {
     const client = this.ctx.client();
     const id = String(last.pkg.id);
     try {
+      // The station's own lock when it holds one; else the server locks for the fulfill and releases.
+      const fo = await client.get<{
+        lock: { lock_owner: string } | null;
+        line_items: Array<{ sku: string | null; short_quantity?: number }>;
+      }>(foPath(String(last.pkg.fulfillment_order_id)));
+      // Short units never ship from the station: the lead decides (split them off and ship the rest).
+      const short = fo.line_items.filter((l) => (l.short_quantity ?? 0) > 0);
+      if (short.length) {
+        const what = short.map((l) => `${l.sku ?? 'item'} short ${l.short_quantity}`).join(', ');
+        throw new Error(
+          `order ${last.orderNumber} has ${what}; the lead ships what was found with: fos fulfill run ${last.orderNumber} --partial`,
+        );
+      }
       let labelled = '';
       if (!last.pkg.shipping_label && !last.pkg.shipment_status)
         labelled = ` ${await labelPackage(this.ctx, last.pkg, last.orderNumber, this.opts)}`;
-      // The station's own lock when it holds one; else the server locks for the fulfill and releases.
-      const fo = await client.get<{ lock: { lock_owner: string } | null }>(foPath(String(last.pkg.fulfillment_order_id)));
+      last.pkg.shipping_label ??= true; // a second `ship` after a refused fulfill does not buy another label
       const body = fo.lock?.lock_owner === this.opts.lockOwner ? { locked_by: this.opts.lockOwner } : {};
       const done = await client.post<Record<string, unknown>>(`/ops/packages/${seg(id)}/fulfill`, body);
       this.last = null;
