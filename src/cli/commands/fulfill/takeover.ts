@@ -51,7 +51,7 @@ const pkgLines = (p: Package) => p.package_line_items.map((l) => `${l.sku ?? l.n
 export function planOf(fo: FulfillmentOrder, pkgs: Package[], items: Items | undefined, opts: RunOptions, split: boolean): Plan {
   const short = shortLines(fo);
   const steps: string[] = [];
-  if (fo.status === 'PENDING') steps.push('accept (it is PENDING)');
+  if (fo.status === 'PENDING') steps.push('accept (PENDING)');
   if (short.length) steps.push(`split off the short units: ${short.map((l) => `${l.sku ?? l.name} ×${l.short_quantity}`).join(', ')}`);
   steps.push('lock');
   // After a split the short units are gone from the order: plan from what stays.

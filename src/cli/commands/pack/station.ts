@@ -270,9 +270,7 @@ export class PackStation {
     const io = this.ctx.io;
     const name = unit === 'G' ? 'grams' : 'pounds';
     for (;;) {
-      io.stderr.write(
-        `${io.style('bold', `WEIGHT in ${name} (${unit}), or with a unit (1.2kg, 500g, 2 lb, 12oz): Enter for none, or cancel`)}\n`,
-      );
+      io.stderr.write(`${io.style('bold', `WEIGHT in ${name} (${unit}), or 1.2kg, 500g, 2 lb, 12oz; Enter: none; cancel`)}\n`);
       const line = await this.read();
       if (line === null || line.toLowerCase() === 'cancel') return 'cancel';
       if (line === '') return undefined;
