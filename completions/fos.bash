@@ -65,9 +65,9 @@ __fos_options() {
     'fos config get') echo '' ;;
     'fos config set') echo '' ;;
     'fos fulfill') echo '' ;;
-    'fos fulfill run') echo '--from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --dry-run' ;;
+    'fos fulfill run') echo '--from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --dry-run --partial' ;;
     'fos pick') echo '' ;;
-    'fos pack') echo '--fo --print --printer --label-dir --lock-owner --weight --weight-unit --length --width --height --measurement-unit --name --rate-strategy --carton-id' ;;
+    'fos pack') echo '--fo --print --printer --label-dir --ship --lock-owner --weight --weight-unit --length --width --height --measurement-unit --name --rate-strategy --carton-id' ;;
     'fos products') echo '' ;;
     'fos products list') echo '--search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --all --merchant' ;;
     'fos products export') echo '--search --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --after' ;;

@@ -25,6 +25,13 @@ export const FulfillmentOrderLineSchema = Type.Object({
   quantity: Type.Integer({ description: 'units ordered on this fulfillment order' }),
   remaining_quantity: Type.Integer({ description: 'units not yet fulfilled' }),
   fulfilled_quantity: Type.Integer(),
+  short_quantity: Type.Optional(
+    Type.Integer({
+      description:
+        'extension: units of remaining_quantity recorded missing (a short pick or pack); they are never packed or ' +
+        'shipped on this fulfillment order until split off (POST …/split-shortfall)',
+    }),
+  ),
 });
 
 export const FulfillmentOrderSchema = Type.Object({

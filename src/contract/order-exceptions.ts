@@ -201,3 +201,13 @@ export const DelegationSchema = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
+
+/** POST …/split-shortfall (docs/fulfillment.md "Short units never ship"). */
+export const SplitShortfallBody = Type.Object(
+  {
+    lock_owner: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "the caller's lock owner, when it holds the fulfillment order's lock" }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -17,6 +17,13 @@ export const PackScanBody = Type.Object(
     quantity: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
     lot_code: Type.Optional(Str(200, 'the lot on the unit; for lot-tracked products it must be a lot the warehouse holds')),
     tote: Type.Optional(Str(200, "the tote the unit comes from (name or id): it must be the fulfillment order's tote")),
+    short: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: `quantity` units of this product are missing (not in the tote): they are recorded short on the line, ' +
+          'never packed, and the fulfillment order ships them only after they are split off (docs/fulfillment.md)',
+      }),
+    ),
     lock_owner: LockOwner,
   },
   { additionalProperties: false },
@@ -36,6 +43,9 @@ export const PackScanRecord = Type.Object({
   tote_id: Nullable(Type.String()),
   user_name: Nullable(Type.String()),
   created_at: Timestamp,
+  short: Type.Optional(
+    Type.Boolean({ description: 'a short scan: units recorded missing (id is then the line id; nothing is in the box)' }),
+  ),
 });
 
 const Scanned = Type.Object({
@@ -56,9 +66,10 @@ const Line = Type.Object({
   sku: Nullable(Type.String()),
   product_id: Nullable(Type.String()),
   name: Type.String(),
-  needed: Type.Integer({ description: 'units this box can take: unfulfilled minus units in other open packages' }),
+  needed: Type.Integer({ description: 'units this box can take: unfulfilled minus units in other open packages and units recorded short' }),
   scanned: Type.Integer(),
   remaining: Type.Integer(),
+  short: Type.Integer({ description: 'units recorded missing (a short pick or a short pack scan): never packed or shipped on this order' }),
 });
 
 const boxFields = {

@@ -220,7 +220,15 @@ export const LabelDocumentQuery = Type.Object(
 
 export const FulfillBody = Type.Object(
   {
-    locked_by: Type.String({ minLength: 1, maxLength: 200, description: "must equal the fulfillment order's lock_owner" }),
+    locked_by: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          "must equal the fulfillment order's lock_owner. Extension: left out, the fulfillment order is locked for this " +
+          'fulfill and released by it (409 lock-held when someone else holds its lock)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

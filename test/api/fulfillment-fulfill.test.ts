@@ -319,7 +319,8 @@ describe('fulfill', () => {
     expect((await call('POST', '/v1/ops/packages/01990000-0000-7000-8000-00000000000f/fulfill', { locked_by: 'x' })).statusCode).toBe(404);
     const f = await fulfillmentFixture(t, { status: 'ACCEPTED' });
     const p = await pack(f, [1]);
-    expect((await call('POST', `/v1/ops/packages/${p.id}/fulfill`, {})).statusCode).toBe(400);
+    // No locked_by is allowed since issue 34 (the fulfill locks for itself: ship-shortfall.test.ts); unknown fields are not.
+    expect((await call('POST', `/v1/ops/packages/${p.id}/fulfill`, { locked_by: 'x', lock: true })).statusCode).toBe(400);
     expect((await call('POST', `/v1/ops/packages/${p.id}/fulfill`, { locked_by: '' })).statusCode).toBe(400);
   });
 });

@@ -152,6 +152,7 @@ describe('fos fulfill run', () => {
       `GET /v1/ops/fulfillment-orders/${fo.id}`,
       `POST /v1/ops/fulfillment-orders/${fo.id}/accept`,
       `POST /v1/ops/fulfillment-orders/${fo.id}/lock`,
+      'GET /v1/ops/packages', // open packages a station made are taken over (issue 34)
       'POST /v1/ops/packages',
       expect.stringMatching(/^POST \/v1\/ops\/packages\/[^/]+\/label$/),
       expect.stringMatching(/^POST \/v1\/ops\/packages\/[^/]+\/fulfill$/),
@@ -289,7 +290,7 @@ describe('fos fulfill run', () => {
 
     const again = await fos(['fulfill', 'run', f.fo.id, ...UPLOAD]);
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain(`package ${pkg.id} reused`);
+    expect(again.stderr).toContain(`package ${pkg.id} taken over`); // the open package is taken over, not made again
     expect(again.lines[0]).toMatchObject({ status: 'fulfilled', package_id: pkg.id, tracking_code: '1Z999' });
     expect(await packagesOf(f.fo.id)).toHaveLength(1);
   });
@@ -355,7 +356,7 @@ describe('fos fulfill run', () => {
     const unknown = randomUUID();
     const stdin = JSON.stringify([{ id: ok.order.id }, { id: fulfilledFo }, { id: unknown }], null, 2); // `--json id` when piped
     const r = await fos(['fulfill', 'run', '--from', '-', '--rate-strategy', 'CHEAPEST', '--concurrency', '2'], { stdin, stderrTTY: true });
-    expect(r.code).toBe(4); // the only failure is a not-found
+    expect(r.code, r.stderr).toBe(4); // the only failure is a not-found
     expect(r.lines).toHaveLength(3);
     const byInput = Object.fromEntries(r.lines.map((l) => [l.input, l]));
     expect(byInput[ok.order.id]).toMatchObject({ status: 'fulfilled', fulfillment_order_id: ok.fo.id });

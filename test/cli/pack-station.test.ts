@@ -105,8 +105,9 @@ describe.each(NODES)('fos pack on %s', (_name, node) => {
     const over = await step(second, skuA, '0 more can go in this box');
     expect(over).toContain('\u0007');
     await step(second, barcode, 'BOX COMPLETE: TYPE DONE TO CLOSE IT');
-    await step(second, 'done', 'WEIGHT (G)');
+    await step(second, 'done', 'WEIGHT in grams (G)');
     await step(second, '900', 'Label sent to the printer');
+    second.type('quit\r'); // after done the station takes `ship` (pack-ship.test.ts); anything else ends it
     const { code, output } = await second.done;
     expect(code, plain(output)).toBe(0);
 

@@ -58,7 +58,29 @@ export async function explainShortFoLine(
   const line = await tx.fulfillmentOrderLineItem.findFirst({ where: { id: lineId, fulfillment_order_id: foId } });
   const fo = (await refusalNames(tx, { fulfillmentOrders: [foId] })).fulfillmentOrder(foId);
   if (!line) throw notOfFo(packageLine, fo);
+  if (line.short_quantity > 0 && quantity > line.remaining_quantity - line.short_quantity)
+    throw await shortfallRefusal(tx, foId, line, quantity);
   throw conflict(`${line.sku ?? line.name}: package holds ${quantity} but only ${line.remaining_quantity} remain to fulfill on ${fo}.`);
+}
+
+/**
+ * A package that would ship units recorded short (a short pick or pack): refused, naming the SKU,
+ * the order number and the shortfall, with the way out (split the short units off, then ship the rest).
+ */
+async function shortfallRefusal(
+  tx: TxClient,
+  foId: string,
+  line: { sku: string | null; name: string; remaining_quantity: number; short_quantity: number },
+  quantity: number,
+) {
+  const fo = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id: foId }, select: { order: { select: { order_number: true } } } });
+  const sku = line.sku ?? line.name;
+  const found = line.remaining_quantity - line.short_quantity;
+  return conflict(
+    `${sku} of order ${fo.order.order_number} is short ${line.short_quantity}: the package holds ${quantity} but only ${found} were found. ` +
+      `Split the short units off (POST /v1/ops/fulfillment-orders/${foId}/split-shortfall, or fos fulfill run --partial) and ship what was found.`,
+    { sku, order_number: fo.order.order_number, fulfillment_order_id: foId, short_quantity: line.short_quantity, found_quantity: found },
+  );
 }
 
 /** `fo`: the fulfillment order as a refusal names it (refusalNames), or its id. */

@@ -56,10 +56,17 @@ const sum = <K>(entries: Array<[K, number]>) => {
   return [...m.entries()].sort(([a], [b]) => String(a).localeCompare(String(b)));
 };
 
-export async function fulfillPackage(db: Db, teamId: string, packageId: string, lockedBy: string, by?: PackedBy): Promise<FulfillResult> {
+export async function fulfillPackage(
+  db: Db,
+  teamId: string,
+  packageId: string,
+  lockedBy: string | undefined,
+  by?: PackedBy,
+): Promise<FulfillResult> {
   return writeTx(db, async (tx) => {
     const st = statementsOf(tx);
     const now = new Date();
+    if (lockedBy === undefined) lockedBy = await lockForCaller(tx, teamId, packageId, now);
     const fo =
       (await claimForFulfill(st, { teamId, packageId, lockedBy, now, by })) ??
       (await explainFulfillRefusal(tx, teamId, packageId, lockedBy, now));
@@ -96,6 +103,26 @@ export async function fulfillPackage(db: Db, teamId: string, packageId: string, 
     });
     return { ...view, fulfillment_order: { id: foDone.id, status: foDone.status, line_items: lines.after.map(lineView) } };
   });
+}
+
+/**
+ * No locked_by (issue 34 item 1): the caller holds no lock, so this fulfill takes one for itself
+ * when nobody holds it (the first statement, a compare-and-set; the fulfill's settle releases it,
+ * and a refusal rolls it back). Held by someone else: the claim fails and the refusal names them.
+ */
+async function lockForCaller(tx: TxClient, teamId: string, packageId: string, now: Date): Promise<string> {
+  const owner = `fulfill:${packageId}`;
+  const pkg = await tx.package.findFirst({ where: { id: packageId, fulfiller_team_id: teamId }, select: { fulfillment_order_id: true } });
+  if (!pkg?.fulfillment_order_id) return owner; // the claim's refusal explains (404, no fulfillment order)
+  await tx.fulfillmentOrder.updateMany({
+    where: {
+      id: pkg.fulfillment_order_id,
+      fulfiller_team_id: teamId,
+      OR: [{ lock_owner: null }, { lock_expires_at: null }, { lock_expires_at: { lte: now } }],
+    },
+    data: { lock_owner: owner, lock_expires_at: new Date(now.getTime() + 60_000) },
+  });
+  return owner;
 }
 
 /** Step 2: the package, PENDING and labelled -> FULFILLED, returned (the response is presented from it), and its lines. */

@@ -73,6 +73,7 @@ export function presentFulfillmentOrder(fo: FoRow, names: Names, now = new Date(
       quantity: l.quantity,
       remaining_quantity: l.remaining_quantity,
       fulfilled_quantity: l.quantity - l.remaining_quantity,
+      short_quantity: l.short_quantity,
     })),
     ...flatAddress('shipping_address_', shipping, ORDER_ADDRESS_FIELDS),
     customer_email: fo.order.customer_email,

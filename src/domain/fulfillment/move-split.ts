@@ -63,10 +63,10 @@ async function pickLines(tx: TxClient, foId: string, wanted: LineQuantity[] | un
   return { lines, take };
 }
 
-type Lines = Awaited<ReturnType<typeof pickLines>>;
+export type Lines = Awaited<ReturnType<typeof pickLines>>;
 
 /** Takes the units off the source lines and puts them on a new PENDING fulfillment order. */
-async function carveOut(
+export async function carveOut(
   tx: TxClient,
   fo: { id: string; order_id: string; fulfiller_team_id: string; merchant_team_id: string },
   picked: Lines,

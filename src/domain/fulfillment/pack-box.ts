@@ -25,6 +25,8 @@ export interface BoxLine {
   needed: number;
   scanned: number;
   remaining: number;
+  /** Units recorded short (a short pick or pack): left out of `needed`. */
+  short: number;
 }
 
 export interface BoxView {
@@ -71,9 +73,10 @@ export async function boxOf(
   const onLine = new Map<string, number>();
   for (const s of scans) onLine.set(s.fo_line_item_id, (onLine.get(s.fo_line_item_id) ?? 0) + s.quantity);
   const lines = foLines.map((l): BoxLine => {
-    const needed = Math.max(0, l.remaining_quantity - l.in_other_packages);
+    const needed = Math.max(0, l.remaining_quantity - l.in_other_packages - l.short_quantity);
     const scanned = onLine.get(l.id) ?? 0;
-    return { line_id: l.id, sku: l.sku, product_id: l.product_id, name: l.name, needed, scanned, remaining: Math.max(0, needed - scanned) };
+    const remaining = Math.max(0, needed - scanned);
+    return { line_id: l.id, sku: l.sku, product_id: l.product_id, name: l.name, needed, scanned, remaining, short: l.short_quantity };
   });
   const byLot = new Map<string, BoxView['scanned'][number]>();
   for (const s of scans) {

@@ -30,6 +30,7 @@ export interface ScanInput {
   quantity?: number;
   lot_code?: string;
   tote?: string;
+  short?: boolean;
   lock_owner?: string;
 }
 
@@ -110,6 +111,7 @@ async function scanInto(tx: TxClient, teamId: string, foId: string, input: ScanI
       before,
     );
   }
+  if (input.short) return recordShort(tx, fo, line, product, quantity, packer);
   const lot = await checkLot(tx, fo.warehouse_id, product, input.lot_code, quantity + scannedOfLot(before, product.id, input.lot_code));
   if (lot.refusal) throw refused('conflict', lot.refusal, before);
   const toteId = input.tote ? await resolveTote(tx, teamId, fo.tote_id, input.tote) : fo.tote_id;
@@ -129,6 +131,36 @@ async function scanInto(tx: TxClient, teamId: string, foId: string, input: ScanI
     },
   });
   return { scan: scanView(scan), ...(await boxOf(tx, fo)) };
+}
+
+/**
+ * A short pack scan: `quantity` units of the line are not there. They go on the line's
+ * short_quantity (under the order's row claim, so the box's figures are current): the box stops
+ * asking for them, and they never ship on this fulfillment order (fulfill refuses a package
+ * holding them) until the lead splits them off.
+ */
+async function recordShort(
+  tx: TxClient,
+  fo: ClaimedBox,
+  line: BoxView['lines'][number],
+  product: { id: string; sku: string | null },
+  quantity: number,
+  packer: Packer,
+) {
+  await tx.fulfillmentOrderLineItem.update({ where: { id: line.line_id }, data: { short_quantity: { increment: quantity } } });
+  const scan: ScanView & { short: boolean } = {
+    id: line.line_id,
+    product_id: product.id,
+    sku: product.sku,
+    lot_code: null,
+    expiration_date: null,
+    quantity,
+    tote_id: fo.tote_id,
+    user_name: packer.userName ?? null,
+    created_at: new Date(),
+    short: true,
+  };
+  return { scan, ...(await boxOf(tx, fo)) };
 }
 
 const scannedOfLot = (box: BoxView, productId: string, lot: string | undefined) =>

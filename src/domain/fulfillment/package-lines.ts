@@ -74,11 +74,13 @@ export function resolveLines(fo: { id: string; line_items: PackingLine[] }, line
     const total = (requested.get(fl.id) ?? 0) + line.quantity;
     requested.set(fl.id, total);
     const other = fl.in_other_packages;
-    if (total + other > fl.remaining_quantity) {
-      const left = Math.max(0, fl.remaining_quantity - other);
+    // Units recorded short are not there: they are never packed (docs/fulfillment.md "Short units never ship").
+    if (total + other + fl.short_quantity > fl.remaining_quantity) {
+      const left = Math.max(0, fl.remaining_quantity - other - fl.short_quantity);
+      const short = fl.short_quantity ? `, ${fl.short_quantity} recorded short` : '';
       errors.push({
         path: `body.package_line_items.${i}.quantity`,
-        message: `${fl.sku ?? fl.name}: ${left} can still be packed (${fl.remaining_quantity} unfulfilled, ${other} in other open packages), ${total} requested`,
+        message: `${fl.sku ?? fl.name}: ${left} can still be packed (${fl.remaining_quantity} unfulfilled, ${other} in other open packages${short}), ${total} requested`,
       });
     }
   });

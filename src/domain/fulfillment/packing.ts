@@ -76,6 +76,8 @@ export interface PackingLine {
   remaining_quantity: number;
   /** Units of this line in the fulfillment order's other open (PENDING) packages. */
   in_other_packages: number;
+  /** Units recorded short (a short pick or pack): never packed, never shipped on this fulfillment order. */
+  short_quantity: number;
   /** The product's fields a package line copies (null without a product). */
   product: PackingProduct | null;
 }
@@ -125,6 +127,7 @@ export async function packingLines(tx: TxClient, foId: string, excludePackageId?
     image_url: r.image_url as string | null,
     remaining_quantity: Number(r.remaining_quantity),
     in_other_packages: Number(r.in_other_packages),
+    short_quantity: Number(r.short_quantity ?? 0),
     product: r.has_product ? (Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, r[`p_${f}`] ?? null])) as unknown as PackingProduct) : null,
   }));
 }

@@ -158,6 +158,28 @@ async function lineFor(tx: TxClient, foId: string, productId: string) {
   return (lines.find((l) => l.remaining_quantity - open(l) > 0) ?? lines[0]).id;
 }
 
+/**
+ * After a short pick: the units of the line no other bin can give (the walk's `short`) are
+ * recorded short on the line (short_quantity, never lowered here): the pack station stops asking
+ * for them and no package ships them (docs/fulfillment.md "Short units never ship").
+ */
+async function recordPickShortfall(
+  tx: TxClient,
+  lineId: string,
+  foId: string,
+  productId: string,
+  short: Array<{ fulfillment_order_id: string; product_id: string; quantity: number }>,
+) {
+  const missing = short.filter((s) => s.fulfillment_order_id === foId && s.product_id === productId).reduce((n, s) => n + s.quantity, 0);
+  if (!missing) return;
+  const line = await tx.fulfillmentOrderLineItem.findUniqueOrThrow({
+    where: { id: lineId },
+    select: { remaining_quantity: true, short_quantity: true },
+  });
+  const units = Math.min(line.remaining_quantity, Math.max(line.short_quantity, missing));
+  if (units !== line.short_quantity) await tx.fulfillmentOrderLineItem.update({ where: { id: lineId }, data: { short_quantity: units } });
+}
+
 async function scanOnce(tx: TxClient, picker: Picker, sessionId: string, input: ScanInput) {
   await lockSession(tx, picker.teamId, sessionId);
   const { fos, walk } = await computeWalk(tx, picker.teamId, sessionId);
@@ -215,6 +237,7 @@ async function scanOnce(tx: TxClient, picker: Picker, sessionId: string, input: 
   }
   if (input.short) await tx.location.update({ where: { id: bin.id }, data: { count_requested_at: new Date() } });
   const after = await computeWalk(tx, picker.teamId, sessionId);
+  if (input.short) await recordPickShortfall(tx, scan.fulfillment_order_line_item_id, foId, product.id, after.short);
   const next = nextOf(after.walk) ?? null;
   return {
     scan: {

@@ -20,6 +20,8 @@ export interface FoLine {
   product_id: string | null;
   quantity: number;
   remaining_quantity: number;
+  /** Units recorded short (a short pick or pack): never shipped until split off. */
+  short_quantity?: number;
 }
 
 export interface FulfillmentOrder {
@@ -36,6 +38,7 @@ export interface FulfillmentOrder {
 }
 
 export interface PackageLine {
+  core_fulfillment_order_line_item_id?: string | null;
   sku: string | null;
   name: string | null;
   quantity: number;
@@ -127,6 +130,21 @@ export class FulfillApi {
       idempotencyKey,
     });
     return { pkg: res.data, created: res.status === 201 };
+  }
+
+  /** The open (PENDING) packages of a fulfillment order, oldest first: a station's boxes to take over. */
+  openPackages(foId: string): Promise<Package[]> {
+    return (async () => {
+      const out: Package[] = [];
+      const query = { fulfillment_order_id: foId, status: 'PENDING' };
+      for await (const p of this.client.paginate<Package>('/ops/packages', query, { pageSize: 100 })) out.push(p);
+      return out;
+    })();
+  }
+
+  /** Splits the units recorded short off to a new fulfillment order (--partial); the original as it is after. */
+  splitShortfall(foId: string, owner: string): Promise<{ original: FulfillmentOrder; split: FulfillmentOrder }> {
+    return this.client.post(`/ops/fulfillment-orders/${seg(foId)}/split-shortfall`, { lock_owner: owner });
   }
 
   getPackage(id: string): Promise<Package> {

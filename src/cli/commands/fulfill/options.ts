@@ -20,6 +20,7 @@ export interface RawRunOptions {
   timeoutMinutes: number;
   concurrency: number;
   dryRun?: boolean;
+  partial?: boolean;
   labelFormat?: string;
   printDir?: string;
 }
@@ -37,6 +38,8 @@ export interface RunOptions {
   weight?: { weight: number; weight_unit?: string };
   concurrency: number;
   dryRun: boolean;
+  /** --partial: a fulfillment order with units recorded short ships what was found; the short units are split off. */
+  partial: boolean;
   /** --print-dir: each label is saved here as it is bought. */
   printDir?: string;
 }
@@ -126,6 +129,7 @@ export function runOptions(o: RawRunOptions, env: Env, profile?: string): RunOpt
     weight: o.weight === undefined ? undefined : { weight: o.weight, ...(o.weightUnit ? { weight_unit: o.weightUnit } : {}) },
     concurrency: o.concurrency,
     dryRun: Boolean(o.dryRun),
+    partial: Boolean(o.partial),
     printDir: o.printDir,
   };
 }

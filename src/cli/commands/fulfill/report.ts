@@ -36,6 +36,7 @@ const KEY_ORDER: (keyof FulfillResult)[] = [
   'order_number',
   'status',
   'package_id',
+  'package_ids',
   'tracking_code',
   'label_file',
   'step',
@@ -45,6 +46,7 @@ const KEY_ORDER: (keyof FulfillResult)[] = [
   'accept',
   'items',
   'label',
+  'steps',
 ];
 
 /** The result with its keys in the documented order. */

@@ -4,7 +4,7 @@ import type { FulfillmentOrder } from './api.js';
 
 /** One line of `fos fulfill run` output: one per fulfillment order (or per id that did not resolve). */
 export type ResultStatus = 'fulfilled' | 'skipped' | 'failed' | 'planned';
-export type Step = 'resolve' | 'plan' | 'accept' | 'lock' | 'package' | 'label' | 'fulfill';
+export type Step = 'resolve' | 'plan' | 'accept' | 'lock' | 'split' | 'package' | 'label' | 'fulfill';
 
 export interface ErrorInfo {
   /** problem+json kind (not-found, conflict, lock-held, …), or usage / network / error. */
@@ -40,6 +40,10 @@ export interface FulfillResult {
   items?: { sku: string | null; name: string; quantity: number }[];
   /** --dry-run: where the label would come from. */
   label?: string;
+  /** What the run does (planned) or did (fulfilled), in order: --dry-run shows the real run's steps. */
+  steps?: string[];
+  /** Every package shipped, when the run took over more than one. */
+  package_ids?: string[];
 }
 
 /** Every member a result may have (the compiler keeps it equal to FulfillResult): `--json` is checked against it before anything is sent. */
@@ -59,6 +63,8 @@ export const RESULT_MEMBERS: Record<keyof FulfillResult, null> = {
   accept: null,
   items: null,
   label: null,
+  steps: null,
+  package_ids: null,
 };
 
 const KIND_BY_EXIT: Record<number, string> = {

@@ -14,21 +14,12 @@ import {
   type RawRunOptions,
   type RunOptions,
 } from './options.js';
-import {
-  assignItems,
-  describeLines,
-  hasWork,
-  planLines,
-  resolveId,
-  skipReason,
-  type Items,
-  type ResolveHint,
-  type Resolution,
-} from './plan.js';
+import { assignItems, hasWork, resolveId, skipReason, type Items, type ResolveHint, type Resolution } from './plan.js';
 import { Reporter } from './report.js';
 import { baseResult, exitCodeOf, failedResult, type FulfillResult } from './result.js';
 import { fulfillOne } from './workflow.js';
 import { declareOutput, own } from '../../output/shape.js';
+import { planOf, shortfallError, shortLines } from './takeover.js';
 
 /**
  * `fos fulfill run <id…> | --from <file|->`: the whole fulfillment workflow (spec 4.6) per
@@ -105,18 +96,20 @@ async function resolveOne(
   }
 }
 
-function planOne(w: Work, opts: RunOptions, log: (m: string) => void): FulfillResult {
+/** --dry-run: the plan the real run makes (takeover.ts), from the same reads, without writing. */
+async function planOne(api: FulfillApi, w: Work, opts: RunOptions, log: (m: string) => void): Promise<FulfillResult> {
   const base = baseResult(w.input, w.fo);
   try {
-    const lines = planLines(w.fo, w.items);
-    const accept = w.fo.status === 'PENDING';
-    log(`would ${accept ? 'accept (PENDING), ' : ''}lock, pack ${describeLines(lines)}, label: ${describeLabel(opts.label)}, fulfill`);
+    if (shortLines(w.fo).length && !opts.partial) throw shortfallError(w.fo);
+    const plan = planOf(w.fo, await api.openPackages(w.fo.id), w.items, opts, shortLines(w.fo).length > 0);
+    log(`would ${plan.steps.join(', ')}`);
     return {
       ...base,
       status: 'planned',
-      accept,
-      items: lines.map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity })),
+      accept: w.fo.status === 'PENDING',
+      items: plan.lines.map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity })),
       label: describeLabel(opts.label),
+      steps: plan.steps,
     };
   } catch (err) {
     log(`FAILED: ${(err as Error).message}`);
@@ -169,7 +162,9 @@ export async function runFulfill(ctx: Context, ids: string[], raw: RawRunOptions
   reporter.startPhase(opts.dryRun ? 'planning' : 'fulfilling', work.length);
   await pool(work, opts.concurrency, async (w) => {
     const log = (m: string) => reporter.log(`FO ${w.fo.id} (${w.fo.order_number}):`, m);
-    const result = opts.dryRun ? planOne(w, opts, log) : await fulfillOne(api, w.input, w.fo, w.items, opts, log, (m) => reporter.warn(m));
+    const result = opts.dryRun
+      ? await planOne(api, w, opts, log)
+      : await fulfillOne(api, w.input, w.fo, w.items, opts, log, (m) => reporter.warn(m));
     await reporter.emit(result);
     reporter.advance();
   });
@@ -212,7 +207,11 @@ export default function fulfillRun(ctx: Context): Command {
     )
     .option('--timeout-minutes <n>', 'lock expiry in minutes', parsePositiveInt(1440), 15)
     .option('--concurrency <n>', 'fulfillment orders worked on at once', parsePositiveInt(32), 4)
-    .option('--dry-run', 'show the plan (fulfillment orders, lines and quantities, label source) without writing')
+    .option('--dry-run', 'show the plan (the steps the run would take: packages taken over, lines packed, label source) without writing')
+    .option(
+      '--partial',
+      'ship what was found of fulfillment orders with units recorded short (a short pick or pack): the short units are split off to a new fulfillment order (by default those orders are refused, exit 5)',
+    )
     .addHelpText('after', ({ command }) =>
       wrapHelpText(
         `

@@ -10,6 +10,7 @@ import {
 } from './api.js';
 import type { RunOptions } from './options.js';
 import { describeLines, packageKey, planLines, type Items } from './plan.js';
+import { leftAfter, planOf, shortfallError, shortLines } from './takeover.js';
 import { baseResult, failedResult, type FulfillResult, type Step } from './result.js';
 import { saveIn } from '../../shared/documents.js';
 import { slowerThanAsked } from './speed.js';
@@ -50,6 +51,72 @@ function leftBehind(p: Progress, lockNote: string): string {
   return parts.length ? parts.join('; ') : 'nothing changed';
 }
 
+/** Labels the package if it has no label, saves the label (--print-dir), fulfills it (which releases the lock). */
+async function labelAndFulfill(
+  api: FulfillApi,
+  p: Progress,
+  fo: FulfillmentOrder,
+  opts: RunOptions,
+  owner: string,
+  log: Log,
+  warn: Log,
+  at: (s: Step) => void,
+): Promise<'fulfilled' | 'skipped'> {
+  const made = p.pkg!;
+  at('label');
+  if (made.shipping_label || made.shipment_status) {
+    p.labelled = true;
+    log(`already labelled: tracking ${trackingOf(made) ?? '-'}`);
+  } else {
+    if (opts.label.kind === 'buy' && made.weight === null) {
+      const w = weightOf(made);
+      if (w) {
+        p.pkg = await api.updatePackage(made.id, w);
+        log(`weight ${w.weight} ${w.weight_unit} (from its items)`);
+      }
+    }
+    const { kind: _kind, ...labelBody } = opts.label;
+    try {
+      p.pkg = await api.label(made.id, labelBody);
+    } catch (err) {
+      if (!isAlreadyLabelled(err)) throw err;
+      p.pkg = await api.getPackage(made.id); // an earlier attempt labelled it
+    }
+    p.labelled = true;
+    const service = p.pkg.shipping_label?.formatted_service ?? p.pkg.formatted_service ?? '';
+    log(
+      `labelled (${opts.label.kind === 'upload' ? 'uploaded' : `bought, ${opts.label.rate_strategy}`}): ${service}${service ? ', ' : ''}tracking ${trackingOf(p.pkg) ?? '-'}`,
+    );
+    const slow = opts.label.kind === 'buy' ? slowerThanAsked(fo, p.pkg.shipping_label) : undefined;
+    if (slow) warn(slow);
+  }
+  if (opts.printDir) {
+    // A label that cannot be saved does not stop the shipment: it is on the server to reprint.
+    const pkg = p.pkg!;
+    try {
+      p.labelFile = await saveIn(opts.printDir, await api.labelDocument(pkg), fo.order_number);
+      log(`label saved: ${p.labelFile}`);
+    } catch (err) {
+      warn(
+        `label of package ${pkg.id} not saved (${(err as Error).message}); reprint it with: fos packages get-label ${pkg.id} --output <file>`,
+      );
+    }
+  }
+  at('fulfill');
+  const pkgId = p.pkg!.id;
+  try {
+    p.pkg = await api.fulfill(pkgId, owner);
+  } catch (err) {
+    if (!isAlreadyFulfilled(err)) throw err;
+    p.pkg = await api.getPackage(pkgId);
+    p.locked = false; // a fulfilled fulfillment order holds no lock
+    return 'skipped';
+  }
+  p.locked = false; // fulfill releases the lock
+  log(`fulfilled: package ${pkgId}, tracking ${trackingOf(p.pkg) ?? '-'}`);
+  return 'fulfilled';
+}
+
 export async function fulfillOne(
   api: FulfillApi,
   input: string,
@@ -87,7 +154,10 @@ export async function fulfillOne(
 
   let current = initial;
   try {
+    step = 'plan';
+    if (shortLines(initial).length && !opts.partial) throw shortfallError(initial);
     if (initial.status === 'PENDING') {
+      step = 'accept';
       log('accepting it first (it is PENDING)');
       current = await api.accept(id);
       p.accepted = true;
@@ -97,98 +167,72 @@ export async function fulfillOne(
     p.locked = true;
     log(`locked by ${owner}${lock.expires_at ? ` until ${lock.expires_at}` : ''}`);
 
-    // The fulfillment order as resolved (or as accept returned it) is planned from directly: the
-    // server checks the quantities when the package is made, so only a refusal costs a re-read.
+    // The plan (takeover.ts): the packages a station made are shipped, not packed again; the same
+    // plan is what --dry-run shows. Short units are split off first (--partial).
     step = 'plan';
-    let fo = current;
-    let lines = planLines(fo, items);
-    if (!lines.length) return await skipped('already fulfilled');
-    step = 'package';
-    const bodyOf = (ls: typeof lines): Record<string, unknown> => ({
-      fulfillment_order_id: id,
-      package_line_items: ls.map((l) => ({ core_fulfillment_order_line_item_id: l.line_id, quantity: l.quantity })),
-      ...(opts.weight ?? {}),
-    });
-    let made;
-    try {
-      made = await api.createPackage(bodyOf(lines), packageKey(fo, lines));
-    } catch (err) {
-      if (!(err instanceof ApiError) || ![409, 422].includes(err.status)) throw err;
-      step = 'plan';
-      fo = await api.getFulfillmentOrder(id); // it changed since it was read: plan from what is left
-      lines = planLines(fo, items);
-      if (!lines.length) return await skipped('already fulfilled');
+    const short = shortLines(current).length > 0;
+    const plan = planOf({ ...current, status: initial.status }, await api.openPackages(id), items, opts, short);
+    const steps = plan.steps;
+    if (short) {
+      step = 'split';
+      const r = await api.splitShortfall(id, owner);
+      log(`short units split off to fulfillment order ${r.split.id} (they wait there; cancel it to give them up)`);
+    }
+    const queue = [...plan.takeOver];
+    let lines = plan.lines;
+    if (lines.length) {
       step = 'package';
-      made = await api.createPackage(bodyOf(lines), packageKey(fo, lines));
-    }
-    p.pkg = made.pkg;
-    log(`package ${made.pkg.id} ${made.created ? 'created' : 'reused (made by an earlier attempt)'}: ${describeLines(lines)}`);
-    if (made.pkg.status === 'FULFILLED') return await skipped(`already fulfilled (package ${made.pkg.id})`);
-
-    step = 'label';
-    if (made.pkg.shipping_label || made.pkg.shipment_status) {
-      p.labelled = true;
-      log(`already labelled: tracking ${trackingOf(made.pkg) ?? '-'}`);
-    } else {
-      if (opts.label.kind === 'buy' && made.pkg.weight === null) {
-        const w = weightOf(made.pkg);
-        if (w) {
-          p.pkg = await api.updatePackage(made.pkg.id, w);
-          log(`weight ${w.weight} ${w.weight_unit} (from its items)`);
-        }
-      }
-      const { kind: _kind, ...labelBody } = opts.label;
+      const bodyOf = (ls: typeof lines): Record<string, unknown> => ({
+        fulfillment_order_id: id,
+        package_line_items: ls.map((l) => ({ core_fulfillment_order_line_item_id: l.line_id, quantity: l.quantity })),
+        ...(opts.weight ?? {}),
+      });
+      let fo = leftAfter(current, plan.takeOver);
+      let made;
       try {
-        p.pkg = await api.label(made.pkg.id, labelBody);
+        made = await api.createPackage(bodyOf(lines), packageKey(fo, lines));
       } catch (err) {
-        if (!isAlreadyLabelled(err)) throw err;
-        p.pkg = await api.getPackage(made.pkg.id); // an earlier attempt labelled it
+        if (!(err instanceof ApiError) || ![409, 422].includes(err.status)) throw err;
+        step = 'plan';
+        fo = await api.getFulfillmentOrder(id); // it changed since it was read: plan from what is left
+        lines = planLines(leftAfter(fo, plan.takeOver), items);
+        if (!lines.length && !queue.length) return await skipped('already fulfilled');
+        step = 'package';
+        made = lines.length ? await api.createPackage(bodyOf(lines), packageKey(fo, lines)) : undefined;
       }
-      p.labelled = true;
-      const service = p.pkg.shipping_label?.formatted_service ?? p.pkg.formatted_service ?? '';
-      log(
-        `labelled (${opts.label.kind === 'upload' ? 'uploaded' : `bought, ${opts.label.rate_strategy}`}): ${service}${service ? ', ' : ''}tracking ${trackingOf(p.pkg) ?? '-'}`,
-      );
-      const slow = opts.label.kind === 'buy' ? slowerThanAsked(fo, p.pkg.shipping_label) : undefined;
-      if (slow) warn(slow);
-    }
-    if (opts.printDir) {
-      // A label that cannot be saved does not stop the shipment: it is on the server to reprint.
-      const pkg = p.pkg!;
-      try {
-        p.labelFile = await saveIn(opts.printDir, await api.labelDocument(pkg), fo.order_number);
-        log(`label saved: ${p.labelFile}`);
-      } catch (err) {
-        warn(
-          `label of package ${pkg.id} not saved (${(err as Error).message}); reprint it with: fos packages get-label ${pkg.id} --output <file>`,
-        );
+      if (made) {
+        log(`package ${made.pkg.id} ${made.created ? 'created' : 'reused (made by an earlier attempt)'}: ${describeLines(lines)}`);
+        queue.push(made.pkg);
       }
     }
-
-    step = 'fulfill';
-    const pkgId = p.pkg!.id;
-    try {
-      p.pkg = await api.fulfill(pkgId, owner);
-    } catch (err) {
-      if (!isAlreadyFulfilled(err)) throw err;
-      p.pkg = await api.getPackage(pkgId);
-      p.locked = false; // a fulfilled fulfillment order holds no lock
-      return await skipped(`already fulfilled (package ${pkgId})`);
+    if (!queue.length) return await skipped('already fulfilled');
+    for (const [i, pkg] of queue.entries()) {
+      if (i > 0) {
+        step = 'lock'; // the fulfill before released the lock: take it again for the next box
+        await api.lock(id, owner, opts.timeoutMinutes);
+        p.locked = true;
+      }
+      if (i < plan.takeOver.length) log(`package ${pkg.id} taken over (made at a station): ${pkg.package_line_items.length} line(s)`);
+      p.pkg = pkg;
+      p.labelled = false;
+      if (pkg.status === 'FULFILLED') return await skipped(`already fulfilled (package ${pkg.id})`);
+      const done = await labelAndFulfill(api, p, current, opts, owner, log, warn, (s) => (step = s));
+      if (done === 'skipped') return await skipped(`already fulfilled (package ${pkg.id})`);
     }
-    p.locked = false; // fulfill releases the lock
-    log(`fulfilled: package ${pkgId}, tracking ${trackingOf(p.pkg) ?? '-'}`);
     return {
       ...base,
       status: 'fulfilled',
-      package_id: pkgId,
+      package_id: p.pkg!.id,
+      ...(queue.length > 1 ? { package_ids: queue.map((q) => q.id) } : {}),
       tracking_code: trackingOf(p.pkg),
+      steps,
       ...(p.labelFile ? { label_file: p.labelFile } : {}),
     };
   } catch (err) {
-    if (isAlreadyFulfilled(err) && step !== 'label') return skipped('already fulfilled');
+    if (isAlreadyFulfilled(err) && (step as Step) !== 'label') return skipped('already fulfilled');
     // The server never answered (down, restarting): what did it do? Re-read before reporting, so
     // a fulfill it committed before dying is reported as fulfilled, not failed.
-    if (isUnanswered(err) && p.pkg && (step === 'fulfill' || step === 'label')) {
+    if (isUnanswered(err) && p.pkg && ((step as Step) === 'fulfill' || (step as Step) === 'label')) {
       const now = await api.getPackage(p.pkg.id).catch(() => undefined);
       if (now?.status === 'FULFILLED') {
         log(`fulfilled (its answer was lost; re-read: package ${now.id} is FULFILLED)`);
@@ -196,7 +240,7 @@ export async function fulfillOne(
       }
       if (!now) {
         log(`FAILED at the ${step} step: ${(err as Error).message}`);
-        const state = `unknown: the server did not answer, so package ${p.pkg.id} may or may not be ${step === 'fulfill' ? 'fulfilled' : 'labelled'}; re-run the same command once the server is back (it resumes its own lock and package)`;
+        const state = `unknown: the server did not answer, so package ${p.pkg.id} may or may not be ${(step as Step) === 'fulfill' ? 'fulfilled' : 'labelled'}; re-run the same command once the server is back (it resumes its own lock and package)`;
         log(`left behind: ${state}`);
         return { ...failedResult(base, step, err, state), package_id: p.pkg.id, tracking_code: trackingOf(p.pkg) };
       }

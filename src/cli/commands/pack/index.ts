@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ENUMS } from '../../enums.js';
 import { dimensionFields } from '../../shared/dimensions.js';
 import { addFieldOptions, collectFields, type FieldSpec } from '../../shared/flags.js';
@@ -30,6 +30,7 @@ export default function pack(ctx: Context): Command {
     .option('--print', 'when the box is closed, buy its label and send it to the printer: lp, or FOS_PRINT_COMMAND')
     .option('--printer <name>', 'printer for --print (lp -d)')
     .option('--label-dir <dir>', 'when the box is closed, buy its label and save it in this folder')
+    .option('--ship', 'ship every box as it is closed: label it (if not yet) and fulfill it (else type ship after done)')
     .option('--lock-owner <name>', 'who packs, if the order is locked (default: $FOS_LOCK_OWNER or user@host)');
   addFieldOptions(cmd, FIELDS);
   cmd.action(async (...actionArgs: unknown[]) => {
@@ -46,8 +47,11 @@ export default function pack(ctx: Context): Command {
       print: Boolean(opts.print),
       printer: opts.printer as string | undefined,
       labelDir: opts.labelDir as string | undefined,
+      ship: Boolean(opts.ship),
     });
     await station.run();
+    // Nothing packed (quit before done, or no input): not a success for a script (docs/cli.md).
+    if (!station.packed) throw new CliError('nothing was packed', ExitCode.ERROR);
   });
   declareOutput(
     cmd,

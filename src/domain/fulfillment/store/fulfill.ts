@@ -109,8 +109,8 @@ export interface FoLineAfter {
  * ONE conditional UPDATE of the fulfillment order's lines (a CASE gives each shipped line its
  * quantity, never below zero) that returns EVERY line of the order after the change, in created
  * order: the lines the package does not ship take 0 and keep their updated_at, so the fulfill needs
- * no read of the lines first. A line that cannot give its quantity, or an id that is no line of
- * this order, is absent from the result (the caller then fails its transaction).
+ * no read of the lines first. A line that cannot give its quantity (its remaining units, less the
+ * units recorded short: short_quantity), or an id that is no line of this order, is absent from the result (the caller then fails its transaction).
  */
 export async function decrementFulfillmentOrderLines(
   st: Statements,
@@ -123,8 +123,9 @@ export async function decrementFulfillmentOrderLines(
     `UPDATE "fulfillment_order_line_items" SET "remaining_quantity" = "remaining_quantity" - COALESCE(${q.sql}, 0),
       "updated_at" = CASE WHEN "id" IN (${placeholders(amounts.length)}) THEN ? ELSE "updated_at" END
     WHERE "fulfillment_order_id" = ? AND "remaining_quantity" >= COALESCE(${q.sql}, 0)
+      AND (COALESCE(${q.sql}, 0) = 0 OR "remaining_quantity" - "short_quantity" >= COALESCE(${q.sql}, 0))
     RETURNING "id", "order_line_item_id", "product_id", "sku", "name", "quantity", "remaining_quantity", "created_at"`,
-    [...q.params, ...amounts.map(([id]) => id), now, foId, ...q.params],
+    [...q.params, ...amounts.map(([id]) => id), now, foId, ...q.params, ...q.params, ...q.params],
   );
   const { int, date } = st.dialect;
   return rows

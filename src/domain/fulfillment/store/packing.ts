@@ -50,7 +50,7 @@ export async function packingLineRows(
   excludePackageId?: string,
 ): Promise<Array<Record<string, unknown>>> {
   const rows = await st.all<Record<string, unknown>>(
-    `SELECT l."id", l."product_id", l."sku", l."name", l."image_url", l."remaining_quantity",
+    `SELECT l."id", l."product_id", l."sku", l."name", l."image_url", l."remaining_quantity", l."short_quantity",
       COALESCE((SELECT SUM(pl."quantity") FROM "package_line_items" pl JOIN "packages" pk ON pk."id" = pl."package_id"
         WHERE pl."core_fulfillment_order_line_item_id" = l."id" AND pk."fulfillment_order_id" = l."fulfillment_order_id"
           AND pk."status" = 'PENDING' AND pk."id" <> ?), 0) AS "in_other_packages",

@@ -4,7 +4,8 @@ import * as fos from '../../../domain/fulfillment/fulfillment-orders.js';
 import { lockFulfillmentOrder, releaseFulfillmentOrderLock } from '../../../domain/fulfillment/locks.js';
 import { enumList } from '../../../domain/pagination.js';
 import { cancelFulfillmentOrder } from '../../../domain/orders/cancel.js';
-import { CancelBody, MoveBody, SplitBody } from '../../../contract/order-exceptions.js';
+import { CancelBody, MoveBody, SplitBody, SplitShortfallBody } from '../../../contract/order-exceptions.js';
+import { splitShortfall } from '../../../domain/fulfillment/shortfall.js';
 import { moveFulfillmentOrder, splitFulfillmentOrder } from '../../../domain/fulfillment/move-split.js';
 import {
   FO_STATUSES,
@@ -177,5 +178,30 @@ export default async function routes(app: FastifyInstance) {
       },
     },
     async (request) => splitFulfillmentOrder(app.db, request.principal.teamId, request.params.fulfillment_order_id, request.body.lines),
+  );
+
+  app.post<{ Params: Params; Body: Static<typeof SplitShortfallBody> }>(
+    '/v1/ops/fulfillment-orders/:fulfillment_order_id/split-shortfall',
+    {
+      config: write,
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+      schema: {
+        operationId: 'splitFulfillmentOrderShortfall',
+        tags,
+        summary: 'Split the units recorded short off into a second fulfillment order',
+        description:
+          'Extension (docs/fulfillment.md "Short units never ship"): the units a short pick or a short pack scan recorded ' +
+          '(line short_quantity) go to a new PENDING fulfillment order of the same warehouse (stock stays committed; cancel it to ' +
+          'give them up) and the shortfall is cleared, so the found units can ship. Packages of the found units may exist; 409 ' +
+          'when there is no shortfall, nothing was found, an open package holds short units, or another owner holds the lock.',
+        params: FulfillmentOrderParams,
+        body: SplitShortfallBody,
+        response: { 200: SplitFulfillmentOrderSchema },
+      },
+    },
+    async (request) =>
+      splitShortfall(app.db, request.principal.teamId, request.params.fulfillment_order_id, request.body?.lock_owner ?? null),
   );
 }

@@ -252,6 +252,10 @@ export default async function routes(app: FastifyInstance) {
     '/v1/ops/packages/:package_id/fulfill',
     {
       config: write,
+      // No body is the same as {}: no locked_by, the fulfill locks for itself.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
       schema: {
         operationId: 'fulfillPackage',
         tags,
@@ -259,7 +263,9 @@ export default async function routes(app: FastifyInstance) {
         description:
           'One transaction: the fulfillment order must be locked by locked_by; decrements remaining quantities and ' +
           'inventory, records the fulfillment, bills shipping, queues the tracking push, releases the lock. ' +
-          'A second fulfill of the same package is a 409 and changes nothing.',
+          'A second fulfill of the same package is a 409 and changes nothing. Extension: without locked_by the fulfill ' +
+          'locks the fulfillment order for itself (409 lock-held when another owner holds it). A package holding units ' +
+          'recorded short (a short pick or pack) is refused (409 naming the SKU, the order number and the shortfall).',
         params: PackageParams,
         body: FulfillBody,
         response: { 200: FulfillResponse },
