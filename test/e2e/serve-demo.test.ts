@@ -62,24 +62,10 @@ describe('fos serve --demo', () => {
     expect(cfg.current_profile).toBe('demo');
 
     // `fos draft-orders create` (the profile's server; the one merchant needs no --merchant-team) calls {base_url}/api/orders/draft-orders/create-draft-order.
+    const address = { name: 'Ada', address1: '1 Main St', city: 'Leeds', country: 'GB' };
     const created = await runFos(
-      [
-        'draft-orders',
-        'create',
-        '--line-item',
-        'sku=ACME-STOVE,quantity=2,price=54',
-        '-f',
-        'shipping_address.name=Ada',
-        '-f',
-        'shipping_address.address1=1 Main St',
-        '-f',
-        'shipping_address.city=Leeds',
-        '-f',
-        'shipping_address.country=GB',
-        '--json',
-        'id,status',
-      ],
-      { env: env(), cwd: box.dir },
+      ['draft-orders', 'create', '--line-item', 'sku=ACME-STOVE,quantity=2,price=54', '--data', '-', '--json', 'id,status'],
+      { env: env(), cwd: box.dir, input: JSON.stringify({ shipping_address: address }) },
     );
     expect(created.code, created.stderr).toBe(0);
     const draft = JSON.parse(created.stdout);
