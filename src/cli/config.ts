@@ -123,6 +123,27 @@ export class ConfigStore {
     return { name, current, replaced };
   }
 
+  /**
+   * Saves the key of a `fos serve --demo` on its own database as the profile `demo` (issue 35):
+   * never `local`, whose key is the user's own server's. It becomes current only when no
+   * profile is (a first run: `npm start`, then `fos products list`), or `demo` already was.
+   */
+  saveDemoProfile(baseUrl: string, apiKey: string): { name: string; current: boolean; replaced: boolean } {
+    const name = 'demo';
+    const profiles = this.profiles();
+    const currentName = this.currentProfileName();
+    const current = !currentName || !profiles[currentName] || currentName === name;
+    this.saveProfile(name, { base_url: baseUrl, api_key: apiKey }, { makeCurrent: current });
+    return { name, current, replaced: Boolean(profiles[name]) };
+  }
+
+  /** Removes a profile if it still holds this key (a stopping demo server's own; not one saved since). */
+  forgetProfileKey(name: string, apiKey: string): boolean {
+    if (this.profiles()[name]?.api_key !== apiKey) return false;
+    this.deleteProfile(name);
+    return true;
+  }
+
   useProfile(name: string): void {
     if (!this.profiles()[name]) throw this.unknownProfile(name);
     this.write({ ...this.data(), current_profile: name });

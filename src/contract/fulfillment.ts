@@ -96,7 +96,12 @@ export const FulfillmentOrderParams = Type.Object({ fulfillment_order_id: Uuid }
 export const LockBody = Type.Object(
   {
     lock_owner: Type.String({ minLength: 1, maxLength: 200, description: 'who works on it (a user, a station, a script)' }),
-    timeout_minutes: Type.Integer({ minimum: 1, maximum: 1440, description: 'the lock expires after this many minutes' }),
+    // The spec types it as a number: fractions are taken, rounded up to whole seconds (0.5 = 30 s).
+    timeout_minutes: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 1440,
+      description: 'the lock expires after this many minutes (a fraction is rounded up to whole seconds: 0.5 = 30 s)',
+    }),
   },
   { additionalProperties: false },
 );

@@ -9,11 +9,13 @@ import { convertDraftOrder } from './orders/convert.js';
 import { resolveShop } from './orders/reach.js';
 import { acceptFulfillmentOrder } from './fulfillment/fulfillment-orders.js';
 import { createCarrierRate } from './fulfillment/carrier-rates.js';
+import { createDemoFloorUser, type DemoFloorUser } from './demo-floor.js';
 
 // Demo warehouse for `fos serve --demo`: a merchant "Acme Outdoor" delegated to the first
 // fulfiller team, two warehouses, eight stocked products, a MANUAL shop, five converted orders
 // whose fulfillment orders are ACCEPTED (ready to lock, package, label and fulfill; one is on an
-// AWAITING_PAYMENT hold) and two carrier rates for rate shopping. Everything goes through the
+// AWAITING_PAYMENT hold), two carrier rates for rate shopping and a user who signs in on /floor
+// (demo-floor.ts). Everything goes through the
 // domain functions so the data is as consistent as real use makes it. Idempotent: nothing
 // happens when the demo merchant exists; a system_state row keeps two starting servers from
 // both loading it.
@@ -180,6 +182,8 @@ export interface DemoResult {
   loaded: boolean;
   merchantTeamId?: string;
   orderIds?: string[];
+  /** The /floor sign-in made for the demo (its password is shown once). */
+  floor?: DemoFloorUser;
 }
 
 export async function loadDemo(db: Db): Promise<DemoResult> {
@@ -315,5 +319,6 @@ async function load(db: Db): Promise<DemoResult> {
     estimated_days: 2,
     delivery_date_guaranteed: true,
   });
-  return { loaded: true, merchantTeamId: merchant.id, orderIds };
+  const floor = await createDemoFloorUser(db, fulfiller.id);
+  return { loaded: true, merchantTeamId: merchant.id, orderIds, floor };
 }

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { Command, Option } from 'commander';
 import { PERMISSIONS } from '../contract/permissions.js';
 import { applyExamples, SERVER_EXAMPLES } from './cli-examples.js';
-import { resolveDbUrl } from './data-dir.js';
+import { defaultDemoDbPath, defaultDemoFilesDir, resolveDbUrl } from './data-dir.js';
 import { UsageError } from '../contract/errors.js';
 
 // Server-side commands: `fos serve`, `fos admin …`, `fos db migrate`. Everything heavy
@@ -19,7 +19,11 @@ export function registerServerCommands(program: Command) {
     .option('--port <port>', 'port to listen on; 0 picks a free one', (v) => parseIntOption(v, '--port'), 7070)
     .option('--redis <url>', 'share rate-limit counters through Redis (several replicas)')
     .addOption(new Option('--rate-limit-store <store>', 'where rate-limit counters live').choices(['memory', 'database', 'redis']))
-    .option('--demo', 'load a small demo warehouse (teams, products, stock, orders)')
+    .option(
+      '--demo',
+      'serve a small demo warehouse (products, stock, orders, a /floor sign-in) from its own database, <data dir>/demo.db, made anew at every start (with --db: loaded into that database)',
+    )
+    .option('--reset', 'start the SQLite database over: the old file is kept as <file>.<time>.bak (the demo database always starts over)')
     .option(
       '--drain-timeout <seconds>',
       'on SIGTERM/SIGINT, how long in-flight requests may take before connections are cut',
@@ -88,7 +92,8 @@ export function registerServerCommands(program: Command) {
       `
 Examples:
   $ fos serve                                   # embedded SQLite in the data directory
-  $ fos serve --demo --port 0                   # demo data on a free port
+  $ fos serve --demo --port 0                   # the demo, on its own database, on a free port
+  $ fos serve --reset                           # start your database over (the old file is kept)
   $ fos serve --db postgresql://127.0.0.1/fos   # shared PostgreSQL (run several replicas)
   $ fos serve --db postgresql://… --redis redis://127.0.0.1:6379`,
     )
@@ -109,13 +114,18 @@ Examples:
           throw new UsageError(`$${name}: ${(err as Error).message}`);
         }
       };
+      // The demo without --db has a database of its own, never the one real use relies on (nor
+      // $FOS_DB), started over at each start; its uploads are kept apart too (issue 35).
+      const demoDb = Boolean(opts.demo && !opts.db);
       try {
         await runServe({
           ...opts,
           publicUrl: opts.publicUrl ?? fromEnv('FOS_PUBLIC_URL', parsePublicUrl),
           trustProxy: opts.trustProxy ?? fromEnv('FOS_TRUST_PROXY', parseTrustProxy),
-          db: resolveDbUrl(opts.db),
-          storage: opts.storage ?? process.env.FOS_STORAGE,
+          db: demoDb ? defaultDemoDbPath() : resolveDbUrl(opts.db),
+          reset: demoDb ? 'discard' : opts.reset ? 'move-aside' : undefined,
+          demoProfile: demoDb,
+          storage: opts.storage ?? process.env.FOS_STORAGE ?? (demoDb ? defaultDemoFilesDir() : undefined),
           maxUploadBytes: opts.maxUploadMb * 1024 * 1024,
         });
       } catch (err) {

@@ -8,6 +8,12 @@ export function defaultDbPath(): string {
   return join(base, 'fos', 'fos.db');
 }
 
+/**
+ * The demo's own database (`fos serve --demo` without --db, issue 35): beside the default one,
+ * never it, so a demo never leaves "Acme Outdoor" in the database real use relies on.
+ */
+export const defaultDemoDbPath = () => join(dirname(defaultDbPath()), 'demo.db');
+
 /** --db flag, then FOS_DB, then the data directory. */
 export const resolveDbUrl = (flag?: string) => flag || process.env.FOS_DB || defaultDbPath();
 
@@ -15,3 +21,6 @@ export const resolveDbUrl = (flag?: string) => flag || process.env.FOS_DB || def
 export function defaultFilesDir(): string {
   return join(dirname(defaultDbPath()), 'files');
 }
+
+/** The demo's uploads, apart from real ones. */
+export const defaultDemoFilesDir = () => join(dirname(defaultDbPath()), 'demo-files');

@@ -45,9 +45,17 @@ export async function serveLogger(level: string, format: LogFormat = 'auto', out
   return { level, stream };
 }
 
-// `fos serve`: start, announce, save the first-start key as the CLI's `local` profile, and
-// shut down cleanly on SIGINT/SIGTERM.
-export async function runServe(opts: ServeOptions & { logLevel?: string; logFormat?: LogFormat; drainTimeout?: number }) {
+export type ServeCommandOptions = ServeOptions & {
+  logLevel?: string;
+  logFormat?: LogFormat;
+  drainTimeout?: number;
+  /** The demo on its own database: its key goes to the profile `demo`, removed again at stop. */
+  demoProfile?: boolean;
+};
+
+// `fos serve`: start, announce, save the first-start key as a CLI profile (`local`, or `demo`),
+// and shut down cleanly on SIGINT/SIGTERM.
+export async function runServe(opts: ServeCommandOptions) {
   const server = await startServer({ ...opts, logger: await serveLogger(opts.logLevel ?? 'info', opts.logFormat) });
   // bin/fos.js kept V8's young generation from growing while the server booted; requests come
   // and go quickly, so under load it may grow again (V8's default factor): a smaller one cost
@@ -57,6 +65,7 @@ export async function runServe(opts: ServeOptions & { logLevel?: string; logForm
   // Signals are handled before anything is announced: whoever reads the URL may stop the server
   // at once, and must find it draining, not killed with its lock left behind.
   let stopping = false;
+  let forget = () => {};
   const stop = async () => {
     if (stopping) return;
     stopping = true;
@@ -70,25 +79,50 @@ export async function runServe(opts: ServeOptions & { logLevel?: string; logForm
       err.write(`fos serve: stopping failed: ${(e as Error).message}\n`);
       process.exit(1);
     }
+    try {
+      forget();
+    } catch (e) {
+      err.write(`fos serve: could not remove the demo's CLI profile: ${(e as Error).message}\n`);
+    }
     process.exit(0);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  if (server.bootstrap) {
-    const { token, teamName } = server.bootstrap;
-    err.write(`\nFirst start: created fulfiller team "${teamName}" and an ADMIN key (rate tier 4: 3000 requests a minute).\n`);
-    err.write(`API key (shown once): ${token}\n`);
-    try {
-      const { ConfigStore } = await import('../cli/config.js');
-      const saved = new ConfigStore().saveServerProfile(server.url, token);
-      const how = saved.current
-        ? 'and made it current: try `npx fos products list`'
-        : `(the current profile stays as it is: use \`npx fos --profile ${saved.name} products list\` or \`fos profile use ${saved.name}\`)`;
-      err.write(`Saved ${saved.replaced ? 'the new key in' : 'as'} the CLI profile "${saved.name}" for ${server.url} ${how}.\n\n`);
-    } catch (e) {
-      err.write(`Could not save the CLI profile: ${(e as Error).message}\n\n`);
-    }
+  if (server.movedAside) err.write(`--reset: the old database is kept as ${server.movedAside}; starting on a new one.\n`);
+  if (server.bootstrap) forget = await announceKey(server.url, server.bootstrap, Boolean(opts.demoProfile));
+  const origin = server.url.replace(/\/v1$/, '');
+  if (opts.demo) {
+    err.write(
+      `Demo warehouse (--demo): products, stock and orders ready to fulfill, in ${opts.demoProfile ? 'its own database, made anew at every --demo start' : 'the database given'}: ${opts.db}\n`,
+    );
+    const floor = server.demo?.floor;
+    if (floor) err.write(`Floor sign-in (shown once): ${origin}/floor  email ${floor.email}  password ${floor.password}\n`);
   }
-  if (opts.demo) err.write('Demo warehouse loaded (--demo): products, stock and orders ready to fulfill.\n');
+  err.write(`Start page: ${origin}/ · floor page for scanners and phones: ${origin}/floor\n`);
   err.write(`fos serve listening on ${server.url} (${server.db.provider})\n`);
+}
+
+/**
+ * Prints the first-start key once and saves it as a CLI profile; returns what to do at stop (the
+ * demo's profile is removed then: its database starts over next time, so the key dies with it).
+ */
+async function announceKey(url: string, bootstrap: { token: string; teamName: string }, demo: boolean): Promise<() => void> {
+  const err = process.stderr;
+  const { token, teamName } = bootstrap;
+  err.write(`\nFirst start: created fulfiller team "${teamName}" and an ADMIN key (rate tier 4: 3000 requests a minute).\n`);
+  err.write(`API key (shown once): ${token}\n`);
+  try {
+    const { ConfigStore } = await import('../cli/config.js');
+    const store = new ConfigStore();
+    const saved = demo ? store.saveDemoProfile(url, token) : store.saveServerProfile(url, token);
+    const how = saved.current
+      ? 'and made it current: try `fos products list`'
+      : `(the current profile stays as it is: use \`fos --profile ${saved.name} products list\` or \`fos profile use ${saved.name}\`)`;
+    const until = demo ? ' until this server stops' : '';
+    err.write(`Saved ${saved.replaced ? 'the new key in' : 'as'} the CLI profile "${saved.name}" for ${url}${until} ${how}.\n\n`);
+    return demo ? () => void store.forgetProfileKey(saved.name, token) : () => {};
+  } catch (e) {
+    err.write(`Could not save the CLI profile: ${(e as Error).message}\n\n`);
+    return () => {};
+  }
 }

@@ -12,6 +12,8 @@ import { startPurchaseRecovery } from './workers/label-purchases.js';
 import { startCountFolder } from './workers/counts.js';
 import { startOutboxWorker } from './workers/outbox.js';
 import { startChannelWorker } from './workers/channels.js';
+import { checkResettable, resetSqliteFile, type ResetMode } from './reset-db.js';
+import type { DemoResult } from '../domain/demo.js';
 import { DatabaseStore, MemoryStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
 
 export interface ServeOptions {
@@ -22,6 +24,8 @@ export interface ServeOptions {
   /** memory | database | redis; default: memory on SQLite, database on PostgreSQL. */
   rateLimitStore?: 'memory' | 'database' | 'redis';
   demo?: boolean;
+  /** Start the SQLite file over first (--reset; every --demo start on the demo's own database). */
+  reset?: ResetMode;
   /** Let webhooks reach loopback/private addresses (local receivers). */
   allowPrivateWebhooks?: boolean;
   /** Minutes between background syncs of each connected shop (default 15). */
@@ -45,6 +49,10 @@ export interface RunningServer {
   db: Db;
   url: string;
   bootstrap: BootstrapResult | null;
+  /** What --demo loaded (nothing when the database held the demo already). */
+  demo?: DemoResult;
+  /** Where --reset moved the old database. */
+  movedAside?: string;
   /**
    * Drains and stops: no new connections, 503 + retry-after for requests on open keep-alive
    * connections, in-flight requests finish, the outbox pass in progress completes (its claims are
@@ -73,6 +81,7 @@ function singleServerFile(opts: ServeOptions): string | undefined {
 
 /** Opens the database, applies migrations, bootstraps an empty one, and listens. */
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  if (opts.reset) checkResettable(opts.db);
   const lockFile = singleServerFile(opts);
   const lock = lockFile ? acquireServerLock(lockFile) : undefined;
   try {
@@ -87,15 +96,14 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
   // The key that seals stored credentials (shop tokens, carrier keys): FOS_SECRET_KEY, else
   // <data dir>/secret.key, made on first start (src/domain/secrets/secret-box.ts).
   setSecretKey(process.env.FOS_SECRET_KEY ? parseSecretKey(process.env.FOS_SECRET_KEY) : keyFromFile(dirname(defaultDbPath())));
+  // Under the file's server lock (taken above): no other fos serve has it open.
+  const movedAside = opts.reset ? resetSqliteFile(opts.db, opts.reset) : undefined;
   // Migrate before connecting: SQLite migrations need the file to themselves.
   await migrate(opts.db);
   const db = await createDb(opts.db, { sqliteSync: opts.sqliteSync });
   try {
     const bootstrap = await bootstrapIfEmpty(db);
-    if (opts.demo) {
-      const { loadDemo } = await import('../domain/demo.js');
-      await loadDemo(db);
-    }
+    const demo = opts.demo ? await (await import('../domain/demo.js')).loadDemo(db) : undefined;
     const rateLimitStore = await rateLimitStoreFor(db, opts);
     const app = await buildApp({
       db,
@@ -131,6 +139,8 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
       db,
       url,
       bootstrap,
+      demo,
+      movedAside,
       close: async ({ drainMs = 10_000 } = {}) => {
         app.draining = true;
         const cut = setTimeout(() => app.server.closeAllConnections(), drainMs);

@@ -54,8 +54,8 @@ describe('create draft order', () => {
     expect(got.json()).toEqual(d);
   });
 
-  it('creates through the spec path /api/orders/draft-orders/create-draft-order with the same body', async () => {
-    const res = await w.call('POST', '/api/orders/draft-orders/create-draft-order', {
+  it('creates through the spec path {base_url}/api/orders/draft-orders/create-draft-order with the same body', async () => {
+    const res = await w.call('POST', '/v1/api/orders/draft-orders/create-draft-order', {
       merchant_team_id: w.merchantId,
       shop: { name: 'Acme Shopify', shop_type: 'SHOPIFY' },
       line_items: [line('TENT-2P', 1)],
@@ -74,12 +74,18 @@ describe('create draft order', () => {
       order_number: 'WEB-77',
     });
     // The shop is found again by name, not duplicated.
-    await w.call('POST', '/api/orders/draft-orders/create-draft-order', {
+    await w.call('POST', '/v1/api/orders/draft-orders/create-draft-order', {
       shop: { name: 'Acme Shopify', shop_type: 'SHOPIFY' },
       line_items: [line('STOVE', 1)],
       shipping_address: ADDRESS,
     });
     expect(await w.t.db.prisma.shop.count({ where: { merchant_team_id: w.merchantId, name: 'Acme Shopify' } })).toBe(1);
+    // Only under {base_url} (…/v1), where the published document puts it (issue 35).
+    const bare = await w.call('POST', '/api/orders/draft-orders/create-draft-order', {
+      line_items: [line('STOVE', 1)],
+      shipping_address: ADDRESS,
+    });
+    expect(bare.statusCode).toBe(404);
   });
 
   it.each([
@@ -216,7 +222,7 @@ describe('permissions', () => {
     const reader = await w.t.key({ permissions: ['READ_ORDERS'], tier: 4 });
     const writer = await w.t.key({ permissions: ['WRITE_ORDERS'], tier: 4 });
     const body = { line_items: [line('TENT-2P', 1)], shipping_address: ADDRESS };
-    for (const path of ['/v1/ops/draft-orders', '/api/orders/draft-orders/create-draft-order']) {
+    for (const path of ['/v1/ops/draft-orders', '/v1/api/orders/draft-orders/create-draft-order']) {
       const res = await w.call('POST', path, body, reader.token);
       expect(res.statusCode).toBe(403);
       expect(res.json().detail).toContain('WRITE_ORDERS');
@@ -225,7 +231,7 @@ describe('permissions', () => {
     expect((await w.call('POST', `/v1/ops/draft-orders/${d.id}/convert`, undefined, reader.token)).statusCode).toBe(403);
     expect((await w.call('GET', '/v1/ops/draft-orders', undefined, writer.token)).statusCode).toBe(403);
     expect((await w.call('GET', `/v1/ops/draft-orders/${d.id}`, undefined, reader.token)).statusCode).toBe(200);
-    expect((await w.call('POST', '/api/orders/draft-orders/create-draft-order', body, writer.token)).statusCode).toBe(201);
+    expect((await w.call('POST', '/v1/api/orders/draft-orders/create-draft-order', body, writer.token)).statusCode).toBe(201);
 
     const merchant = await w.t.merchant();
     expect((await w.call('GET', '/v1/ops/draft-orders', undefined, merchant.token)).statusCode).toBe(403);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
+import { lockMs } from '../../src/domain/fulfillment/locks.js';
 
 // Fulfillment orders: list / get / accept, and locks (spec 2.11, 3.2, 4.6 steps 1b-3).
 
@@ -196,6 +197,8 @@ describe('locks', () => {
     for (const body of [
       { lock_owner: '', timeout_minutes: 5 },
       { lock_owner: 'a', timeout_minutes: 0 },
+      { lock_owner: 'a', timeout_minutes: -0.5 },
+      { lock_owner: 'a', timeout_minutes: '5' },
       { lock_owner: 'a', timeout_minutes: 1441 },
       { lock_owner: 'a' },
       { lock_owner: 'a', timeout_minutes: 5, extra: 1 },
@@ -205,6 +208,28 @@ describe('locks', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().type).toBe('urn:fos:error:validation-failed');
     }
+  });
+
+  it('takes timeout_minutes as a number: a fraction is rounded up to whole seconds (issue 35)', async () => {
+    for (const [minutes, seconds] of [
+      [0.5, 30],
+      [0.1, 6],
+      [0.001, 1],
+      [1.25, 75],
+    ] as const) {
+      const f = await fulfillmentFixture(t, { status: 'ACCEPTED' });
+      const before = Date.now();
+      const res = await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'a', timeout_minutes: minutes });
+      const after = Date.now();
+      expect(res.statusCode, res.body).toBe(200);
+      const expires = Date.parse(res.json().expires_at);
+      expect(expires, String(minutes)).toBeGreaterThanOrEqual(before + seconds * 1000);
+      expect(expires, String(minutes)).toBeLessThanOrEqual(after + seconds * 1000);
+      const row = await t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id: f.fo.id } });
+      expect(row.lock_expires_at!.getTime()).toBe(expires);
+    }
+    expect(lockMs(0.1)).toBe(6000);
+    expect(lockMs(1 / 120)).toBe(1000);
   });
 
   it('release: holder only', async () => {

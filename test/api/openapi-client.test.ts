@@ -51,6 +51,31 @@ describe('a client generated from the OpenAPI document', () => {
     expect(missing.error).toMatchObject({ status: 404, type: 'urn:fos:error:not-found' });
   });
 
+  it("reaches the spec's draft-order path where the document puts it (issue 35)", async () => {
+    expect(Object.keys(doc.paths)).toContain('/api/orders/draft-orders/create-draft-order');
+    const merchant = await t.merchant();
+    const client = createClient<any>({
+      baseUrl: new URL(doc.servers[0].url, `${origin}/v1/swagger.json`).href,
+      headers: { 'x-access-token': t.adminToken },
+    });
+    const product = await client.POST('/ops/products', {
+      body: { merchant_team_id: merchant.teamId, name: 'Mug', sku: 'DRAFT-MUG', type: 'STANDARD' },
+    });
+    expect(product.response.status, JSON.stringify(product.error)).toBe(201);
+    const draft = await client.POST('/api/orders/draft-orders/create-draft-order', {
+      body: {
+        merchant_team_id: merchant.teamId,
+        line_items: [{ sku: 'DRAFT-MUG', quantity: 2, price: 12.5 }],
+        shipping_address: { name: 'Ada Lovelace', address1: '1 Main St', city: 'Leeds', country: 'GB' },
+      },
+    });
+    expect(draft.response.url).toBe(`${origin}/v1/api/orders/draft-orders/create-draft-order`);
+    expect(draft.response.status, JSON.stringify(draft.error)).toBe(201);
+    expect(draft.data).toMatchObject({ status: 'OPEN', merchant_team_id: merchant.teamId });
+    const row = await t.db.prisma.draftOrder.findUniqueOrThrow({ where: { id: draft.data.id }, include: { line_items: true } });
+    expect(row.line_items.map((l) => [l.sku, l.quantity])).toEqual([['DRAFT-MUG', 2]]);
+  });
+
   it('openapi-typescript generates types that type-check typed calls (tsc)', async () => {
     const types = astToString(await openapiTS(doc));
     expect(types).toContain('"/ops/products": {');

@@ -327,6 +327,31 @@ describe('PATCH (spec 4.7)', () => {
     expect(rows).toHaveLength(2);
   });
 
+  it('an item with only {id, quantity} updates that line, keeping what it packs and its lot (issue 35)', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 3 }, { quantity: 2 }] });
+    const p = (await call('POST', '/v1/ops/packages', specBody(f, [1, 1]))).json();
+    const [first, second] = p.package_line_items;
+    await t.db.prisma.packageLineItem.update({ where: { id: first.id }, data: { lot_code: 'LOT-7' } });
+    const res = await call('PATCH', `/v1/ops/packages/${p.id}`, {
+      package_line_items: [
+        { id: first.id, quantity: 3 },
+        { id: second.id, quantity: 2 },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ total_item_quantity: 5, unique_line_item_count: 2 });
+    const rows = await t.db.prisma.packageLineItem.findMany({ where: { package_id: p.id }, orderBy: { sku: 'asc' } });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(rows).toHaveLength(2);
+    expect(byId.get(first.id)).toMatchObject({ quantity: 3, sku: first.sku, lot_code: 'LOT-7' });
+    expect(byId.get(first.id)!.core_fulfillment_order_line_item_id).toBe(first.core_fulfillment_order_line_item_id);
+    expect(byId.get(second.id)).toMatchObject({ quantity: 2, sku: second.sku });
+    // Still checked against what remains: 4 of a 3-unit line is refused, the line unchanged.
+    const over = await call('PATCH', `/v1/ops/packages/${p.id}`, { package_line_items: [{ id: first.id, quantity: 4 }] });
+    expect(over.statusCode).toBe(409);
+    expect((await t.db.prisma.packageLineItem.findUniqueOrThrow({ where: { id: first.id } })).quantity).toBe(3);
+  });
+
   it('validates replaced lines as at create, counting other packages but not itself', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 3 }] });
     const p = (await call('POST', '/v1/ops/packages', specBody(f, [2]))).json();

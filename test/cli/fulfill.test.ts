@@ -266,6 +266,20 @@ describe('fos fulfill run', () => {
     expect(tooMany.stderr).toContain('only 1 of PART-MUG remain');
   });
 
+  it("an order on hold: the hold's text is said once on stderr (issue 35)", async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ sku: 'HELD-MUG', quantity: 1 }], status: 'ACCEPTED' });
+    const hold = await t.call('POST', `/v1/ops/orders/${f.order.id}/holds`, {
+      body: { reason: 'FRAUD_REVIEW', reason_notes: 'countries differ' },
+    });
+    expect(hold.statusCode, hold.body).toBe(201);
+    const r = await fos(['fulfill', 'run', f.fo.id, '--rate-strategy', 'CHEAPEST']);
+    expect(r.code).toBe(5);
+    expect(r.lines[0]).toMatchObject({ status: 'failed', step: 'lock', error: { kind: 'on-hold' } });
+    expect(r.stderr.split('countries differ')).toHaveLength(2);
+    expect(r.stderr).toMatch(/FAILED at the lock step: .*FRAUD_REVIEW/);
+    expect(r.stderr).toMatch(/error: fulfillment order \S+ failed at the lock step \(on-hold: the reason is above\) — nothing changed/);
+  });
+
   it('a failure at the label step releases the lock, reports what is left, and a re-run reuses the package', async () => {
     const f = await fulfillmentFixture(t, {
       lines: [{ sku: 'FR-MUG', quantity: 2 }],
@@ -284,7 +298,7 @@ describe('fos fulfill run', () => {
       error: { kind: 'conflict', status: 409, exit_code: 5 },
     });
     expect(r.stderr).toContain('FAILED at the label step');
-    expect(r.stderr).toMatch(/error: fulfillment order \S+ failed at the label step: .*lock released/);
+    expect(r.stderr).toMatch(/error: fulfillment order \S+ failed at the label step \(conflict: the reason is above\) — .*lock released/);
     expect(await foOf(f.fo.id)).toMatchObject({ status: 'IN_PROGRESS', lock_owner: null, lock_expires_at: null });
     expect(pkg).toMatchObject({ status: 'PENDING', shipment_status: null });
 

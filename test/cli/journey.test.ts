@@ -1,6 +1,8 @@
 // A first-time user's session, against the REAL server (testApp + listen): what a warehouse
 // lead sees on a terminal. Each case is a rough edge found by hand and fixed.
 import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/cli/context.js';
 import { testIOStreams } from '../../src/cli/iostreams.js';
@@ -208,5 +210,41 @@ describe('login after fos serve saved the "local" profile', () => {
     expect(r.stderr).toContain('saved profile "local"');
     const list = await runCli(['profile', 'list'], { configDir: dir });
     expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local']);
+  });
+
+  it('does not replace the key saved there without a yes: refused in scripts, asked on a terminal, --yes replaces (issue 35)', async () => {
+    const dir = await tempConfigDir();
+    await runCli(['login', '--base-url', baseUrl, '--with-token', '--profile', 'local'], { configDir: dir, stdin: t.adminToken });
+    const other = (await t.key({ tier: 4 })).token;
+    const savedKey = async () => JSON.parse(await readFile(path.join(dir, 'config.json'), 'utf8')).profiles.local.api_key;
+
+    const script = await runCli(['login', '--with-token'], { configDir: dir, stdin: other });
+    expect(script.code).toBe(2);
+    expect(script.stderr).toMatch(/^error: profile "local" already holds a key \(fos_\S+\): pass --yes to replace it, or --profile <name>/);
+    expect(await savedKey()).toBe(t.adminToken);
+
+    const questions: string[] = [];
+    const no = await runCli(['login', '--api-key', other], {
+      configDir: dir,
+      tty: true,
+      prompts: { input: async (o) => o.default ?? '', confirm: async (o) => (questions.push(o.message), false) },
+    });
+    expect(no.code).toBe(1);
+    expect(no.stderr).toContain('cancelled');
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toMatch(/^Profile "local" holds another key \(fos_\S+ for http:\/\/127\.0\.0\.1:\d+\/v1\); replace it\?$/);
+    expect(await savedKey()).toBe(t.adminToken);
+
+    const yes = await runCli(['login', '--api-key', other], {
+      configDir: dir,
+      tty: true,
+      prompts: { input: async (o) => o.default ?? '', confirm: async () => true },
+    });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(await savedKey()).toBe(other);
+
+    const forced = await runCli(['login', '--with-token', '--yes'], { configDir: dir, stdin: t.adminToken });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await savedKey()).toBe(t.adminToken);
   });
 });

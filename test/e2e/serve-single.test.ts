@@ -57,7 +57,9 @@ describe('one fos serve per SQLite file', () => {
     const s = spawnServe(['--demo', '--port', '0'], { ...box.env, HOME: home, FOS_DATA_DIR: undefined, XDG_DATA_HOME: undefined }, box.dir);
     box.running.push(s.child);
     const started = await s.started;
-    expect(existsSync(path.join(home, '.local', 'share', 'fos', 'fos.db.serve.lock'))).toBe(true);
+    // --demo without --db: the demo's own database (issue 35), never fos.db.
+    expect(existsSync(path.join(home, '.local', 'share', 'fos', 'demo.db.serve.lock'))).toBe(true);
+    expect(existsSync(path.join(home, '.local', 'share', 'fos', 'fos.db'))).toBe(false);
     expect((await fetch(`${started.url}/swagger.json`)).status).toBe(200);
     started.child.kill('SIGTERM');
     expect((await started.exited).code).toBe(0);

@@ -43,9 +43,16 @@ async function explainLockRefusal(tx: TxClient, teamId: string, id: string, owne
   throw conflict(`Fulfillment order ${id} changed while it was being locked; try again.`);
 }
 
+/**
+ * A lock's length in ms: timeout_minutes is a number (spec 4.6), a fraction rounded up to whole
+ * seconds (0.5 -> 30 s, 0.001 -> 1 s). The product is rounded to 1e-6 s first so that binary
+ * fractions (0.1 * 60 = 6.000000000000001) do not gain a second.
+ */
+export const lockMs = (minutes: number) => Math.ceil(Number((minutes * 60).toFixed(6))) * 1000;
+
 export async function lockFulfillmentOrder(db: Db, teamId: string, id: string, input: LockInput) {
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + input.timeout_minutes * 60_000);
+  const expiresAt = new Date(now.getTime() + lockMs(input.timeout_minutes));
   const owner = input.lock_owner;
   return writeTx(db, async (tx) => {
     // One compare-and-set (store/locks.ts); who loses a race is told why by reads after it.

@@ -284,16 +284,20 @@ export async function updatePackage(db: Db, teamId: string, id: string, input: U
   return loadPackage(db.prisma, teamId, id);
 }
 
-async function replaceLines(tx: TxClient, packageId: string, foId: string, lines: LineInput[]) {
-  const existing = await tx.packageLineItem.findMany({ where: { package_id: packageId }, select: { id: true } });
-  const existingIds = new Set(existing.map((e) => e.id));
-  lines.forEach((l, i) => {
-    if (l.id && !existingIds.has(l.id)) throw invalid(`body.package_line_items.${i}.id`, `is not a line item of package ${packageId}`);
+async function replaceLines(tx: TxClient, packageId: string, foId: string, given: LineInput[]) {
+  const existing = await tx.packageLineItem.findMany({
+    where: { package_id: packageId },
+    select: { id: true, core_fulfillment_order_line_item_id: true, lot_code: true, expiration_date: true },
   });
+  const byId = new Map(existing.map((e) => [e.id, e]));
   const seen = new Set<string>();
-  lines.forEach((l, i) => {
-    if (l.id && seen.has(l.id)) throw invalid(`body.package_line_items.${i}.id`, 'appears more than once');
-    if (l.id) seen.add(l.id);
+  const lines = given.map((l, i) => {
+    if (!l.id) return l;
+    const line = byId.get(l.id);
+    if (!line) throw invalid(`body.package_line_items.${i}.id`, `is not a line item of package ${packageId}`);
+    if (seen.has(l.id)) throw invalid(`body.package_line_items.${i}.id`, 'appears more than once');
+    seen.add(l.id);
+    return withStoredLine(l, line);
   });
   const resolved = resolveLines({ id: foId, line_items: await packingLines(tx, foId, packageId) }, lines);
   const keep = new Set(lines.map((l) => l.id).filter((x): x is string => !!x));
@@ -303,4 +307,24 @@ async function replaceLines(tx: TxClient, packageId: string, foId: string, lines
     else await tx.packageLineItem.create({ data: { ...r.data, package_id: packageId } });
   }
   await tx.package.update({ where: { id: packageId }, data: lineTotals(resolved.map((r) => r.data)) });
+}
+
+/**
+ * An item with an id updates that line (spec 4.7): `{id, quantity}` is enough. What it leaves
+ * out is the stored line's: which fulfillment-order line it packs (unless it names a sku or
+ * product itself) and its lot.
+ */
+function withStoredLine(
+  l: LineInput,
+  stored: { core_fulfillment_order_line_item_id: string | null; lot_code: string | null; expiration_date: Date | null },
+): LineInput {
+  const named = l.sku || l.product_id || l.core_fulfillment_order_line_item_id;
+  return {
+    ...l,
+    ...(named || !stored.core_fulfillment_order_line_item_id
+      ? {}
+      : { core_fulfillment_order_line_item_id: stored.core_fulfillment_order_line_item_id }),
+    lot_code: l.lot_code === undefined ? stored.lot_code : l.lot_code,
+    expiration_date: l.expiration_date === undefined ? (stored.expiration_date?.toISOString() ?? null) : l.expiration_date,
+  };
 }

@@ -36,6 +36,7 @@ import packScans from './ops/pack-scans.js';
 import replenishments from './ops/replenishments.js';
 import workOrders from './ops/work-orders.js';
 import floor from './floor.js';
+import home from './home.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -78,6 +79,7 @@ export async function registerRoutes(app: FastifyInstance) {
     replenishments,
     workOrders,
     floor,
+    home,
   ]) {
     await app.register(plugin);
   }

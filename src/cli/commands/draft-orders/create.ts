@@ -14,7 +14,8 @@ export default function draftOrdersCreate(ctx: Context): Command {
     description: 'Create a draft order for a delegated merchant (convert it to reserve stock)',
     method: 'POST',
     mode: 'create',
-    path: () => '/ops/draft-orders',
+    // The spec's create path (4.5), relative to the base URL; POST /ops/draft-orders is the same operation.
+    path: () => '/api/orders/draft-orders/create-draft-order',
     fields: [
       { key: 'merchant_team_id', flag: '--merchant-team', arg: 'id', description: 'merchant (optional when exactly one is delegated)' },
       { key: 'shop_id', arg: 'id', description: 'sales channel shop' },

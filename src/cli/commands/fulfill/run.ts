@@ -176,7 +176,8 @@ export async function runFulfill(ctx: Context, ids: string[], raw: RawRunOptions
   if (reporter.results.length === 1) {
     const f = failed[0];
     const what = f.fulfillment_order_id ? `fulfillment order ${f.fulfillment_order_id}` : f.input;
-    throw new CliError(`${what} failed at the ${f.step} step: ${f.error?.message} — ${f.state}`, code);
+    // The step lines above gave the reason (a hold's whole text, say): said once, not again here (issue 35).
+    throw new CliError(`${what} failed at the ${f.step} step (${f.error?.kind ?? 'error'}: the reason is above) — ${f.state}`, code);
   }
   throw new CliError(
     `${failed.length} of ${reporter.results.length} failed (the failed results say at which step and what was left behind)`,

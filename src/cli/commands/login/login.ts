@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { redactToken } from '../../../client/redact.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
 import { normalizeBaseUrl, validateProfileName } from '../../profile.js';
 import { withExamples } from '../../shared/help.js';
@@ -60,6 +60,18 @@ export default function login(ctx: Context): Command {
       if (!TOKEN_RE.test(apiKey)) ctx.io.warn('this does not look like a fos API key (fos_<secret>_<checksum>)');
 
       const me = await ctx.clientFor({ base_url, api_key: apiKey }).get<Me>('/me');
+      // Another key saved there (say the ADMIN key `fos serve` made for "local", shown once) is
+      // not replaced without a yes: a question on a terminal, else --yes (issue 35).
+      if (existing?.api_key && existing.api_key !== apiKey && !ctx.options.yes) {
+        const question = `Profile "${name}" holds another key (${redactToken(existing.api_key)} for ${existing.base_url}); replace it?`;
+        if (!ctx.io.canPrompt) {
+          throw new UsageError(
+            `profile "${name}" already holds a key (${redactToken(existing.api_key)}): pass --yes to replace it, or --profile <name> to save this one beside it`,
+          );
+        }
+        if (!(await ctx.prompt.confirm({ message: question, flag: '--yes', default: false })))
+          throw new CliError('cancelled', ExitCode.ERROR);
+      }
       store.saveProfile(name, { base_url, api_key: apiKey }, { makeCurrent: true });
 
       const who = me?.key_name ? `"${me.key_name}" (${me.power_role ?? 'key'}, team ${me.team_name ?? '?'})` : 'a valid key';
@@ -75,5 +87,6 @@ export default function login(ctx: Context): Command {
     'fos login                                    # prompts for URL and key',
     'fos login --base-url localhost:7070 --with-token < key.txt   # http:// assumed for local addresses',
     'fos login --profile prod --base-url https://fos.example.com --api-key "$KEY"',
+    "fos login --with-token --yes < new-key.txt     # replace the current profile's key without asking",
   ]);
 }

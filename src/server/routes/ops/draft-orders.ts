@@ -28,7 +28,7 @@ const createDescription =
   'until the draft is converted.';
 
 export default async function routes(app: FastifyInstance) {
-  // Registered twice: our path and the spec's literal path (same body, permission and response).
+  // Registered twice: our path and the spec's (same body, permission and response).
   const create = (path: string, operationId: string, summary: string) =>
     app.post<{ Body: Static<typeof DraftOrderCreateBody> }>(
       path,
@@ -47,8 +47,10 @@ export default async function routes(app: FastifyInstance) {
         reply.code(201).send(await createDraftOrder(app.db, request.principal.teamId, request.body as DraftOrderInput)),
     );
   create('/v1/ops/draft-orders', 'createDraftOrder', 'Create a draft order');
+  // The spec's paths are relative to {base_url}, which ends with /v1 (spec preamble): its
+  // /api/orders/… is /v1/api/orders/… here, and /api/orders/… in the published document.
   create(
-    '/api/orders/draft-orders/create-draft-order',
+    '/v1/api/orders/draft-orders/create-draft-order',
     'createDraftOrderSpecPath',
     'Create a draft order (spec path; same as POST /v1/ops/draft-orders)',
   );
