@@ -7,8 +7,11 @@ import { runCli } from './helpers/cli.js';
 const TOKEN = 'fos_EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE_eeeeee';
 const api = new FakeApi(TOKEN);
 let env: Record<string, string> = {};
+// Ids are uuids, as the server's are: the CLI looks up anything else as a SKU, order number or name.
+const P = (i: number) => `01900000-0000-7000-8000-00000000000${i}`;
+const FO1 = '01900000-0000-7000-8000-0000000000f1';
 const products = Array.from({ length: 5 }, (_, i) => ({
-  id: `p${i}`,
+  id: P(i),
   sku: `SKU-${i}`,
   name: `Product ${i}`,
   type: 'STANDARD',
@@ -48,7 +51,7 @@ beforeAll(async () => {
     .on('POST', '/v1/roles', echo(201))
     .on('POST', '/v1/ops/charges/storage', echo(201))
     .on('GET', '/v1/ops/v1/picking-sessions/:id/fulfillment-orders', (req) =>
-      page([{ fulfillment_order_id: 'fo1', order_number: '#1', status: 'PENDING' }], req, 10),
+      page([{ fulfillment_order_id: FO1, order_number: '#1', status: 'PENDING' }], req, 10),
     )
     .on('POST', '/v1/ops/draft-orders', echo(201))
     .on('GET', '/v1/me', () => ({
@@ -117,7 +120,7 @@ describe('products', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l).id),
-    ).toEqual(['p0', 'p1', 'p2', 'p3', 'p4']);
+    ).toEqual([0, 1, 2, 3, 4].map(P));
     expect(api.requests.map((q) => q.query.get('page'))).toEqual(['0', '1', '2']);
   });
 
@@ -131,7 +134,7 @@ describe('products', () => {
 
   it('--merchant switches family and refuses ops-only filters', async () => {
     const ok = await runCli(['products', 'list', '--merchant', '--json', 'id'], { env });
-    expect(JSON.parse(ok.stdout)).toEqual([{ id: 'p0' }]);
+    expect(JSON.parse(ok.stdout)).toEqual([{ id: P(0) }]);
     expect(last()!.path).toBe('/v1/merchant/products');
     api.requests.length = 0;
     const bad = await runCli(['products', 'list', '--merchant', '--has-image', 'true'], { env });
@@ -141,7 +144,7 @@ describe('products', () => {
   });
 
   it('--json with an unknown field is a usage error listing the fields there are (get and list)', async () => {
-    const get = await runCli(['products', 'get', 'p3', '--json', 'idd,sku'], { env });
+    const get = await runCli(['products', 'get', P(3), '--json', 'idd,sku'], { env });
     expect(get.code).toBe(2);
     expect(get.stdout).toBe('');
     expect(get.stderr).toContain('unknown field "idd" in --json; available fields:');
@@ -161,9 +164,9 @@ describe('products', () => {
       { env },
     );
     expect(all.stdout).toBe('10\n5\n');
-    const obj = await runCli(['products', 'get', 'p3', '--jq', '{sku, stock: .on_hand}'], { env });
+    const obj = await runCli(['products', 'get', P(3), '--jq', '{sku, stock: .on_hand}'], { env });
     expect(obj.stdout).toBe('{"sku":"SKU-3","stock":4}\n');
-    const tty = await runCli(['products', 'get', 'p3', '--jq', '{sku}'], { env, tty: true });
+    const tty = await runCli(['products', 'get', P(3), '--jq', '{sku}'], { env, tty: true });
     expect(tty.stdout).toBe('{\n  "sku": "SKU-3"\n}\n');
   });
 
@@ -172,7 +175,7 @@ describe('products', () => {
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toMatch(/--jq: .*syntax error.*compile error/);
-    const runtime = await runCli(['products', 'get', 'p3', '--jq', '.sku.x'], { env });
+    const runtime = await runCli(['products', 'get', P(3), '--jq', '.sku.x'], { env });
     expect(runtime.code).toBe(1);
     expect(runtime.stderr).toMatch(/--jq: Cannot index string/);
     const csv = await runCli(['products', 'list', '--format', 'csv', '--jq', '.'], { env });
@@ -184,7 +187,7 @@ describe('products', () => {
     const list = await runCli(['products', 'list', '--template', '{{sku}}\\t{{available}} <{{name}}>'], { env });
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout.split('\n').filter(Boolean)).toEqual(expect.arrayContaining(['SKU-3\t3 <Product 3>']));
-    const one = await runCli(['products', 'get', 'p3', '--template', '{{sku}}: {{on_hand}} on hand{{#missing}} never{{/missing}}'], {
+    const one = await runCli(['products', 'get', P(3), '--template', '{{sku}}: {{on_hand}} on hand{{#missing}} never{{/missing}}'], {
       env,
       tty: true,
     });
@@ -198,7 +201,7 @@ describe('products', () => {
   });
 
   it('get prints the record', async () => {
-    const r = await runCli(['products', 'get', 'p3', '--json', 'sku,available'], { env });
+    const r = await runCli(['products', 'get', P(3), '--json', 'sku,available'], { env });
     expect(JSON.parse(r.stdout)).toEqual({ sku: 'SKU-3', available: 3 });
   });
 
@@ -256,11 +259,11 @@ describe('products', () => {
   });
 
   it('update needs at least one field and sends a partial body', async () => {
-    const empty = await runCli(['products', 'update', 'p1'], { env });
+    const empty = await runCli(['products', 'update', P(1)], { env });
     expect(empty.code).toBe(2);
-    const r = await runCli(['products', 'update', 'p1', '--sku', 'NEW', '-F', 'bundle_components=[]'], { env });
+    const r = await runCli(['products', 'update', P(1), '--sku', 'NEW', '-F', 'bundle_components=[]'], { env });
     expect(r.code).toBe(0);
-    expect(last()).toMatchObject({ method: 'PATCH', path: '/v1/ops/products/p1', body: { sku: 'NEW', bundle_components: [] } });
+    expect(last()).toMatchObject({ method: 'PATCH', path: `/v1/ops/products/${P(1)}`, body: { sku: 'NEW', bundle_components: [] } });
   });
 });
 
@@ -343,10 +346,10 @@ describe('orders', () => {
 
 describe('fulfillment workflow', () => {
   it('lock defaults owner ($FOS_LOCK_OWNER) and timeout; flags override', async () => {
-    await runCli(['fulfillment-orders', 'lock', 'fo1'], { env });
+    await runCli(['fulfillment-orders', 'lock', FO1], { env });
     expect(last()!.body).toEqual({ lock_owner: 'tester@bench', timeout_minutes: 15 });
     const r = await runCli(
-      ['fulfillment-orders', 'lock', 'fo1', '--owner', 'station-4', '--timeout', '30', '--json', 'success,lock_owner'],
+      ['fulfillment-orders', 'lock', FO1, '--owner', 'station-4', '--timeout', '30', '--json', 'success,lock_owner'],
       { env },
     );
     expect(last()!.body).toEqual({ lock_owner: 'station-4', timeout_minutes: 30 });
@@ -354,7 +357,7 @@ describe('fulfillment workflow', () => {
   });
 
   it('accept sends no body', async () => {
-    const r = await runCli(['fulfillment-orders', 'accept', 'fo1'], { env });
+    const r = await runCli(['fulfillment-orders', 'accept', FO1], { env });
     expect(r.code).toBe(0);
     expect(last()).toMatchObject({ method: 'POST', rawBody: '' });
     expect(last()!.headers['content-type']).toBeUndefined();
@@ -366,7 +369,7 @@ describe('fulfillment workflow', () => {
         'packages',
         'create',
         '--fulfillment-order',
-        'fo1',
+        FO1,
         '--item',
         'sku=MUG,quantity=2',
         '--item',
@@ -384,7 +387,7 @@ describe('fulfillment workflow', () => {
     );
     expect(r.code).toBe(0);
     expect(last()!.body).toEqual({
-      fulfillment_order_id: 'fo1',
+      fulfillment_order_id: FO1,
       weight: 0.8,
       weight_unit: 'LB',
       rate_strategy: 'CHEAPEST',
@@ -395,13 +398,15 @@ describe('fulfillment workflow', () => {
       ],
     });
     expect(last()!.headers['idempotency-key']).toBe('pk-1');
-    const bad = await runCli(['packages', 'create', '--fulfillment-order', 'fo1', '--item', 'sku=MUG,quantity=0'], { env });
+    const bad = await runCli(['packages', 'create', '--fulfillment-order', FO1, '--item', 'sku=MUG,quantity=0'], { env });
     expect(bad.code).toBe(2);
   });
 
   it('packages fulfill sends locked_by', async () => {
-    await runCli(['packages', 'fulfill', 'pk1', '--locked-by', 'station-4'], { env });
-    expect(last()).toMatchObject({ path: '/v1/ops/packages/pk1/fulfill', body: { locked_by: 'station-4' } });
+    const pk1 = '01900000-0000-7000-8000-0000000000a1';
+    await runCli(['packages', 'fulfill', pk1, '--locked-by', 'station-4'], { env });
+    expect(api.requests).toHaveLength(1);
+    expect(last()).toMatchObject({ path: `/v1/ops/packages/${pk1}/fulfill`, body: { locked_by: 'station-4' } });
   });
 
   it('picking-sessions orders uses the spec literal path and limit 1..50', async () => {
