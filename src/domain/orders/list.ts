@@ -27,21 +27,26 @@ export interface OrderListQuery extends PageRequest {
   shop_id?: string;
   warehouse_id?: string;
   on_hold?: boolean;
+  /** Comma-separated tags: orders having any of them (order_tags, index team, tag, order_id). */
+  tag?: string;
 }
 
 /**
  * The additive filters, as Prisma conditions: merchants and shops by their (team, column,
  * created_at, id) indexes, warehouses through the order's fulfillment orders (index team, warehouse, created_at),
- * holds through order_fulfillment_holds (index active, order_id).
+ * holds through order_fulfillment_holds (index active, order_id), tags through order_tags (index
+ * team, tag, order_id; any of the listed tags, as the spec's comma lists mean any of the values).
  */
 function narrowing(teamId: string, q: OrderListQuery): Prisma.OrderWhereInput | undefined {
   const merchants = csvList(q.merchant_team_id);
   const shops = csvList(q.shop_id);
   const warehouses = csvList(q.warehouse_id);
+  const tags = csvList(q.tag);
   const where: Prisma.OrderWhereInput = {
     ...(merchants ? { merchant_team_id: { in: merchants } } : {}),
     ...(shops ? { shop_id: { in: shops } } : {}),
     ...(warehouses ? { fulfillment_orders: { some: { fulfiller_team_id: teamId, warehouse_id: { in: warehouses } } } } : {}),
+    ...(tags ? { tag_rows: { some: { fulfiller_team_id: teamId, tag: { in: tags } } } } : {}),
     ...(q.on_hold === undefined ? {} : { holds: q.on_hold ? { some: { active: true } } : { none: { active: true } } }),
   };
   return Object.keys(where).length ? where : undefined;

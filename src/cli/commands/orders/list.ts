@@ -22,6 +22,7 @@ export default function ordersList(ctx: Context): Command {
       { key: 'merchant_team_id', flag: '--merchant', arg: 'ids', type: 'list', description: "merchant teams' ids, comma-separated" },
       warehousesFilter({ description: 'warehouse names or ids, comma-separated: orders with a fulfillment order there' }),
       { key: 'shop_id', flag: '--shop', arg: 'ids', type: 'list', description: 'shop ids, comma-separated' },
+      { key: 'tag', arg: 'tags', type: 'list', description: 'tags, comma-separated or repeated: orders having any of them' },
       { key: 'on_hold', type: 'boolean', description: 'true: orders with an active hold; false: without' },
       { key: 'order_by', type: 'enum', values: ['created_at', 'updated_at', 'order_number'], description: 'sort field' },
       { key: 'order', type: 'enum', values: ENUMS.sort_order, description: 'sort direction' },
@@ -58,6 +59,7 @@ export default function ordersList(ctx: Context): Command {
       'fos orders list --search "#10" --created-at-min 2026-01-01',
       'fos orders list --all --json id,order_number,priority',
       'fos orders list --warehouse "Portland DC" --on-hold true --merchant 0193…',
+      'fos orders list --tag wholesale --tag b2b',
     ],
   });
 }

@@ -46,6 +46,9 @@ export const ListOrdersQuery = Type.Object(
     warehouse_id: Type.Optional(
       Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated: orders with a fulfillment order there' }),
     ),
+    tag: Type.Optional(
+      Type.String({ maxLength: 4000, description: 'tags, comma-separated: orders having any of them (exact, case-sensitive)' }),
+    ),
     on_hold: Type.Optional(Type.Boolean({ description: 'true: orders with an active fulfillment hold; false: without' })),
   },
   { additionalProperties: false },
