@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intakeOrder } from '../../src/domain/channels/intake.js';
 import type { ChannelOrder } from '../../src/domain/channels/types.js';
-import { line, world, type World } from './orders.fixtures.js';
+import { exportedIds, line, world, type World } from './orders.fixtures.js';
 
 // The orders list's ?tag= filter (issue 34 item 4; docs/orders.md): order_tags follows every write
 // of an order's tags (creation, PATCH, channel intake), and the migration back-fills it.
@@ -33,14 +33,7 @@ describe('orders list ?tag=', () => {
     expect(await ids('tag=web,b2b')).toEqual([o.wholesale.id, o.web.id]);
     expect(await ids('tag=Wholesale')).toEqual([]);
     expect(await ids(`tag=web&merchant_team_id=${w.merchantId}&on_hold=false`)).toEqual([o.web.id]);
-    const exported = await w.call('GET', '/v1/ops/orders/export?tag=web');
-    expect(exported.statusCode, exported.body).toBe(200);
-    expect(
-      exported.body
-        .trim()
-        .split('\n')
-        .map((l: string) => JSON.parse(l).id),
-    ).toEqual([o.web.id]);
+    expect(await exportedIds(w, 'tag=web')).toEqual([o.web.id]);
   });
 
   it('follows tags changed by PATCH', async () => {
