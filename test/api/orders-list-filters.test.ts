@@ -63,4 +63,13 @@ describe('orders list filters', () => {
     expect(await exportedIds(w, 'on_hold=true')).toEqual([o.held.id]);
     expect((await w.call('GET', '/v1/ops/orders/list?on_hold=maybe')).statusCode).toBe(400);
   });
+
+  it('takes exact merchant and shop names for their ids; an unknown name is a 400 naming it', async () => {
+    const name = (await w.t.db.prisma.team.findUniqueOrThrow({ where: { id: other } })).name;
+    expect(await ids(`merchant_team_id=${encodeURIComponent(name)}`)).toEqual([o.other.id]);
+    expect(await ids('shop_id=Other%20shop')).toEqual([o.other.id]);
+    const unknown = await w.call('GET', '/v1/ops/orders/list?shop_id=No%20such%20shop');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('no shop of this team is named \\"No such shop\\"');
+  });
 });

@@ -3,7 +3,8 @@ import { line, world, type World } from '../api/orders.fixtures.js';
 import { ensureCliBundle, spawnFos } from './helpers/spawn.js';
 
 // `fos orders list --tag` (issue 34 item 4), spawned as users run it: a comma list and a repeated
-// flag both mean "any of these tags"; a tag changed by a PATCH of the order is followed.
+// flag both mean "any of these tags"; a tag changed by a PATCH of the order is followed;
+// --merchant and --shop by name.
 
 let w: World;
 let env: Record<string, string>;
@@ -39,5 +40,18 @@ describe('fos orders list --tag', () => {
     const r = await w.call('PATCH', `/v1/ops/orders/${o.plain.id}`, { tags: ['wholesale'] });
     expect(r.statusCode, r.body).toBe(200);
     expect(await listed('--tag', 'wholesale')).toEqual([o.wholesale.id, o.plain.id]);
+  });
+
+  it('--merchant and --shop take exact names; an unknown name is one line and exit 2', async () => {
+    const merchant = (await w.t.db.prisma.team.findUniqueOrThrow({ where: { id: w.merchantId } })).name;
+    await w.t.db.prisma.shop.create({
+      data: { merchant_team_id: w.merchantId, fulfiller_team_id: w.t.teamId, name: 'Main St', slug: 'main-st' },
+    });
+    expect(await listed('--merchant', merchant, '--tag', 'gift')).toEqual([o.gift.id]);
+    expect(await listed('--shop', 'Main St')).toEqual([]);
+    const r = await spawnFos(['orders', 'list', '--shop', 'Nowhere'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('no shop of this team is named "Nowhere"');
   });
 });
