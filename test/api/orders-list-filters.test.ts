@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { line, world, type World } from './orders.fixtures.js';
+import { exportedIds, line, world, type World } from './orders.fixtures.js';
 
 // The orders list's additive filters (issue 34 item 4; docs/orders.md): merchant, shop, warehouse
 // (an order with a fulfillment order there) and hold state, alone and together, with the merchant's
@@ -60,14 +60,16 @@ describe('orders list filters', () => {
       `/v1/ops/orders/list?warehouse_id=${w.east}&limit=2&order=asc&cursor=${first.json().meta.next_cursor}`,
     );
     expect(next.json().data.map((x: any) => x.id)).toEqual([o.held.id]);
-    const exported = await w.call('GET', `/v1/ops/orders/export?on_hold=true`);
-    expect(exported.statusCode, exported.body).toBe(200);
-    expect(
-      exported.body
-        .trim()
-        .split('\n')
-        .map((l: string) => JSON.parse(l).id),
-    ).toEqual([o.held.id]);
+    expect(await exportedIds(w, 'on_hold=true')).toEqual([o.held.id]);
     expect((await w.call('GET', '/v1/ops/orders/list?on_hold=maybe')).statusCode).toBe(400);
+  });
+
+  it('takes exact merchant and shop names for their ids; an unknown name is a 400 naming it', async () => {
+    const name = (await w.t.db.prisma.team.findUniqueOrThrow({ where: { id: other } })).name;
+    expect(await ids(`merchant_team_id=${encodeURIComponent(name)}`)).toEqual([o.other.id]);
+    expect(await ids('shop_id=Other%20shop')).toEqual([o.other.id]);
+    const unknown = await w.call('GET', '/v1/ops/orders/list?shop_id=No%20such%20shop');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('no shop of this team is named \\"No such shop\\"');
   });
 });

@@ -86,3 +86,14 @@ export async function world(): Promise<World> {
 }
 
 export const line = (sku: string, quantity: number, price = 10) => ({ sku, quantity, price });
+
+/** The ids of GET /v1/ops/orders/export?<query> (NDJSON), after asserting a 200. */
+export async function exportedIds(w: World, query: string): Promise<string[]> {
+  const r = await w.call('GET', `/v1/ops/orders/export?${query}`);
+  if (r.statusCode !== 200) throw new Error(`export ${query}: ${r.statusCode} ${r.body}`);
+  return r.body
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l: string) => (JSON.parse(l) as { id: string }).id);
+}

@@ -8,6 +8,7 @@ import { addressHash, verifyAddress, type Address } from './address.js';
 import { ALLOCATABLE_STATUSES, orderLabel, type OrderConfig } from '../../contract/orders-enums.js';
 import { applyLineChanges, hasLineChanges, loadAdded, type LineChanges } from './edit-lines.js';
 import { getOrder } from './orders.js';
+import { setOrderTags } from './tags.js';
 
 // PATCH /v1/ops/orders/{id}: the shipping address (re-verified when the order's config asks for it,
 // refused while lock_address is set), shipping method, note, tags and lock_address of an open order.
@@ -100,6 +101,7 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
     if (units?.complete) Object.assign(data, { status: 'CLOSED', fulfillment_status: 'FULFILLED', closed_at: now });
     const res = await tx.order.updateMany({ where: { id: orderId, status: { in: ALLOCATABLE_STATUSES as never } }, data });
     if (res.count !== 1) throw conflict(`Order ${orderLabel(order.order_number)} changed while it was being edited; try again.`);
+    if (edit.tags !== undefined) await setOrderTags(tx, order, edit.tags);
     if (units) changed.push('line_items');
     await enqueueEvent(tx, teamId, 'order.updated', {
       order_id: orderId,

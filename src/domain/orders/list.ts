@@ -3,6 +3,7 @@ import { invalid } from '../errors.js';
 import { cursorAfter, cursorValues } from '../keyset.js';
 import { csvList, enumList, pageArgs, pageWindow, toPage, type PageRequest } from '../pagination.js';
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from '../../contract/orders-enums.js';
+import { idsOfNamed } from './list-names.js';
 import { orderSearch } from './search.js';
 import { orderListPage, type OrderPageQuery, type OrderPageRow } from './store.js';
 import { loadNames, ORDER_LIST_SELECT, orderListItem, type Names, type OrderListRow } from './view.js';
@@ -22,26 +23,31 @@ export interface OrderListQuery extends PageRequest {
   updated_at_max?: string;
   order_by?: 'created_at' | 'updated_at' | 'order_number';
   order?: 'asc' | 'desc';
-  /** Additive filters (issue 34 item 4): comma-separated ids; on_hold: with (true) or without an active hold. */
+  /** Additive filters (issue 34 item 4): comma-separated ids (merchants and shops: or exact names); on_hold: with (true) or without an active hold. */
   merchant_team_id?: string;
   shop_id?: string;
   warehouse_id?: string;
   on_hold?: boolean;
+  /** Comma-separated tags: orders having any of them (order_tags, index team, tag, order_id). */
+  tag?: string;
 }
 
 /**
  * The additive filters, as Prisma conditions: merchants and shops by their (team, column,
  * created_at, id) indexes, warehouses through the order's fulfillment orders (index team, warehouse, created_at),
- * holds through order_fulfillment_holds (index active, order_id).
+ * holds through order_fulfillment_holds (index active, order_id), tags through order_tags (index
+ * team, tag, order_id; any of the listed tags, as the spec's comma lists mean any of the values).
  */
-function narrowing(teamId: string, q: OrderListQuery): Prisma.OrderWhereInput | undefined {
-  const merchants = csvList(q.merchant_team_id);
-  const shops = csvList(q.shop_id);
+async function narrowing(db: Db, teamId: string, q: OrderListQuery): Promise<Prisma.OrderWhereInput | undefined> {
+  const merchants = await idsOfNamed(db, teamId, 'merchant', 'query.merchant_team_id', csvList(q.merchant_team_id));
+  const shops = await idsOfNamed(db, teamId, 'shop', 'query.shop_id', csvList(q.shop_id));
   const warehouses = csvList(q.warehouse_id);
+  const tags = csvList(q.tag);
   const where: Prisma.OrderWhereInput = {
     ...(merchants ? { merchant_team_id: { in: merchants } } : {}),
     ...(shops ? { shop_id: { in: shops } } : {}),
     ...(warehouses ? { fulfillment_orders: { some: { fulfiller_team_id: teamId, warehouse_id: { in: warehouses } } } } : {}),
+    ...(tags ? { tag_rows: { some: { fulfiller_team_id: teamId, tag: { in: tags } } } } : {}),
     ...(q.on_hold === undefined ? {} : { holds: q.on_hold ? { some: { active: true } } : { none: { active: true } } }),
   };
   return Object.keys(where).length ? where : undefined;
@@ -81,7 +87,7 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
       ? [{ order_number_class: 'asc' }, { order_sort_key: dir }, { id: dir }] // numbers first, either way (numbers.ts)
       : [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
 
-  const narrowed = narrowing(fulfillerTeamId, q);
+  const narrowed = await narrowing(db, fulfillerTeamId, q);
   // The driver's prepared page covers the spec's filters; the additive ones go through Prisma.
   if (driver && !searching && q.order_by !== 'order_number' && !q.id_prefix && !narrowed) {
     const after = q.cursor ? cursorValues(q.cursor, orderBy) : undefined;

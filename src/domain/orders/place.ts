@@ -10,6 +10,7 @@ import { writeFulfillmentOrders, type CoreLine } from './fulfillment-split.js';
 import { createPaymentHold, placeHold, type NewHold } from './holds.js';
 import { assignOrderNumber, placeholderNumber } from './numbers.js';
 import { lineItemHash, orderTotals } from './totals.js';
+import { setOrderTags } from './tags.js';
 
 // Writing a new order: the one code path of draft conversion (convert.ts) and sales-channel
 // intake (src/domain/channels/intake.ts). planOrder turns what was sold into ORIGINAL lines (as
@@ -172,6 +173,7 @@ export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptio
       unallocated_quantity: cores.reduce((s, c) => s + unallocated(c), 0),
     },
   });
+  await setOrderTags(tx, order, Array.isArray(order.tags) ? (order.tags as string[]) : []);
   const coreRows = await tx.orderLineItem.createManyAndReturn({
     data: cores.map((c) => ({ ...c, order_id: order.id, unallocated_quantity: unallocated(c) })),
   });

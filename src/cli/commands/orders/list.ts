@@ -21,9 +21,16 @@ export default function ordersList(ctx: Context): Command {
       { key: 'created_at_max', type: 'date', description: 'created on or before (ISO 8601)' },
       { key: 'updated_at_min', type: 'date', description: 'updated on or after (ISO 8601)' },
       { key: 'updated_at_max', type: 'date', description: 'updated on or before (ISO 8601)' },
-      { key: 'merchant_team_id', flag: '--merchant', arg: 'ids', type: 'list', description: "merchant teams' ids, comma-separated" },
+      {
+        key: 'merchant_team_id',
+        flag: '--merchant',
+        arg: 'names',
+        type: 'list',
+        description: "merchant teams' exact names or ids, comma-separated",
+      },
       warehousesFilter({ description: 'warehouse names or ids, comma-separated: orders with a fulfillment order there' }),
-      { key: 'shop_id', flag: '--shop', arg: 'ids', type: 'list', description: 'shop ids, comma-separated' },
+      { key: 'shop_id', flag: '--shop', arg: 'names', type: 'list', description: 'shop exact names or ids, comma-separated' },
+      { key: 'tag', arg: 'tags', type: 'list', description: 'tags, comma-separated or repeated: orders having any of them' },
       { key: 'on_hold', type: 'boolean', description: 'true: orders with an active hold; false: without' },
       { key: 'order_by', type: 'enum', values: ['created_at', 'updated_at', 'order_number'], description: 'sort field' },
       { key: 'order', type: 'enum', values: ENUMS.sort_order, description: 'sort direction' },
@@ -60,6 +67,7 @@ export default function ordersList(ctx: Context): Command {
       'fos orders list --search "#10" --created-at-min 2026-01-01',
       'fos orders list --all --json id,order_number,priority',
       'fos orders list --warehouse "Portland DC" --on-hold true --merchant 0193…',
+      'fos orders list --tag wholesale --tag b2b',
     ],
   });
 }

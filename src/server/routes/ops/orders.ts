@@ -41,10 +41,13 @@ export const ListOrdersQuery = Type.Object(
     order_by: Type.Optional(StringEnum(['created_at', 'updated_at', 'order_number'] as const, { default: 'created_at' })),
     order: Type.Optional(StringEnum(['asc', 'desc'] as const, { description: 'default desc' })),
     // Additive filters (issue 34; docs/orders.md), each backed by an index.
-    merchant_team_id: Type.Optional(Type.String({ maxLength: 4000, description: "merchant teams' ids, comma-separated" })),
-    shop_id: Type.Optional(Type.String({ maxLength: 4000, description: 'shop ids, comma-separated' })),
+    merchant_team_id: Type.Optional(Type.String({ maxLength: 4000, description: "merchant teams' ids or exact names, comma-separated" })),
+    shop_id: Type.Optional(Type.String({ maxLength: 4000, description: 'shop ids or exact names, comma-separated' })),
     warehouse_id: Type.Optional(
       Type.String({ maxLength: 4000, description: 'warehouse ids, comma-separated: orders with a fulfillment order there' }),
+    ),
+    tag: Type.Optional(
+      Type.String({ maxLength: 4000, description: 'tags, comma-separated: orders having any of them (exact, case-sensitive)' }),
     ),
     on_hold: Type.Optional(Type.Boolean({ description: 'true: orders with an active fulfillment hold; false: without' })),
   },
