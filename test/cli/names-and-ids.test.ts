@@ -81,7 +81,7 @@ describe('short ids at 80 columns (pseudo-terminal)', () => {
       .trimEnd()
       .split('\n')
       .filter((l) => !l.startsWith('('));
-    expect(lines[0]).toMatch(/^ID\s+ORDER_NUMBER\s+STATUS/);
+    expect(lines[0]).toMatch(/^ID\s+ORDER_NUMBER\s+MERCHANT_TEAM_NAME\s+STATUS/);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
     expect(r.out).not.toContain('…');
     const shown = lines
