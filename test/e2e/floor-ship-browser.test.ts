@@ -146,9 +146,11 @@ describe('shipping from the /floor page on a phone (issue 34)', () => {
     await scan(page, '0002002');
     await until(() => page.locator('#pack-scanned').textContent()).toContain('CUP-TIN × 2');
     await expect(page.locator('#short-qty').inputValue()).resolves.toBe('1');
+    await screenshot(page, 'floor-short-control');
     await page.click('#pack-short');
     await until(() => page.locator('#pack-need').textContent()).toContain('All scanned');
     await until(() => page.locator('#message').textContent()).toContain('Short: 1 × CUP-TIN');
+    await until(() => page.locator('#pack-need').textContent()).toBe('All scanned: close the box ✓Short: CUP-TIN × 1');
     await screenshot(page, 'floor-short-pack');
     await page.fill('#box-weight', '600');
     await page.click('#close-box');

@@ -61,7 +61,11 @@ export function renderPack(body) {
   $('pack-need').replaceChildren(
     body.complete ? h('div', { class: 'done' }, 'All scanned: close the box ✓') : h('div', { class: 'label' }, 'Scan each item'),
     ...left.map((r) => h('div', { class: 'need' }, h('b', {}, r.sku), ` × ${r.quantity}`)),
-    left[0]?.sku ? shortControl(left[0]) : null,
+    // Units recorded short stay out of the box: shown, so nobody goes looking for them again.
+    ...(body.lines ?? [])
+      .filter((l) => l.short > 0)
+      .map((l) => h('div', { class: 'short-note' }, `Short: ${l.sku ?? l.name} × ${l.short}`)),
+    ...(left[0]?.sku ? [shortControl(left[0])] : []),
   );
   $('pack-scanned').replaceChildren(
     h('h2', {}, 'In the box'),
