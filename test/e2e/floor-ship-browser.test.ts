@@ -134,7 +134,7 @@ describe('shipping from the /floor page on a phone (issue 34)', () => {
     expect(pkg.tracking_number).toBe(tracking);
     expect(pkg.shipping_label).toBeTruthy();
     expect(fo.lock_owner).toBeNull(); // the server's own lock for the fulfill is released
-    await screenshot(page, 'floor-shipped');
+    await screenshot(page, 'shipped');
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);
@@ -146,12 +146,12 @@ describe('shipping from the /floor page on a phone (issue 34)', () => {
     await scan(page, '0002002');
     await until(() => page.locator('#pack-scanned').textContent()).toContain('CUP-TIN × 2');
     await expect(page.locator('#short-qty').inputValue()).resolves.toBe('1');
-    await screenshot(page, 'floor-short-control');
+    await screenshot(page, 'short-control');
     await page.click('#pack-short');
     await until(() => page.locator('#pack-need').textContent()).toContain('All scanned');
     await until(() => page.locator('#message').textContent()).toContain('Short: 1 × CUP-TIN');
     await until(() => page.locator('#pack-need').textContent()).toBe('All scanned: close the box ✓Short: CUP-TIN × 1');
-    await screenshot(page, 'floor-short-pack');
+    await screenshot(page, 'short-pack');
     await page.fill('#box-weight', '600');
     await page.click('#close-box');
     await until(() => page.locator('#package').textContent()).toContain('Box closed');
@@ -166,7 +166,7 @@ describe('shipping from the /floor page on a phone (issue 34)', () => {
     expect(fo.status).not.toBe('FULFILLED');
     expect(fo.line_items[0].short_quantity).toBe(1);
     expect((await ok('GET', `/v1/ops/packages/${packageId}`)).tracking_number ?? null).toBeNull(); // no label bought
-    await screenshot(page, 'floor-short');
+    await screenshot(page, 'short-ship');
 
     await page.click('#split-ship');
     expect(await shipped(page)).toContain('Shipped ✓');
@@ -180,7 +180,7 @@ describe('shipping from the /floor page on a phone (issue 34)', () => {
     expect(rest.status).toBe('PENDING');
     expect(rest.line_items.map((l) => [l.sku, l.quantity, l.remaining_quantity])).toEqual([['CUP-TIN', 1, 1]]);
     expect(rest.packages).toEqual([]);
-    await screenshot(page, 'floor-split-shipped');
+    await screenshot(page, 'split-shipped');
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);
