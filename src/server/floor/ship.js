@@ -21,6 +21,7 @@ const result = (...children) => $('ship-result').replaceChildren(...children);
 async function ship(box) {
   const button = $('ship');
   button.disabled = true;
+  result();
   try {
     const fo = await api.fulfillmentOrder(box.fo.id);
     const short = fo.line_items.filter((l) => (l.short_quantity ?? 0) > 0);
@@ -55,6 +56,7 @@ function offerSplit(box, short) {
 }
 
 async function splitAndShip(box) {
+  result(); // the shortfall shown is answered: what follows replaces it
   try {
     await api.splitShortfall(box.fo.id);
   } catch (err) {
