@@ -283,10 +283,24 @@ describe('fulfill', () => {
     const res = await call('POST', `/v1/ops/packages/${p.id}/fulfill`, { locked_by: 'packer' });
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toContain(`Package line ${moved}`);
-    expect(res.json().detail).toContain(`is not a line item of fulfillment order ${f.fo.id}`);
+    expect(res.json().detail).toContain(`is not a line item of fulfillment order ${f.fo.id} (order ${f.order.order_number})`);
     const after = await state(f);
     expect(after.foLines).toEqual(before.foLines);
     expect(after.levels).toEqual(before.levels);
+    expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).status).toBe('PENDING');
+  });
+
+  it('refuses a package line linked to no fulfillment-order line, naming the order number (changed behind the API)', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    await lock(f);
+    const p = await pack(f, [1]);
+    const unlinked = p.package_line_items[0].id;
+    await t.db.prisma.packageLineItem.update({ where: { id: unlinked }, data: { core_fulfillment_order_line_item_id: null } });
+    const res = await call('POST', `/v1/ops/packages/${p.id}/fulfill`, { locked_by: 'packer' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toContain(
+      `Package line ${unlinked} (${f.foLines[0].sku}) is not a line item of fulfillment order ${f.fo.id} (order ${f.order.order_number}).`,
+    );
     expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).status).toBe('PENDING');
   });
 

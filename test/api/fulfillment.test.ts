@@ -148,6 +148,9 @@ describe('locks', () => {
       lock_owner: 'packer-1',
       expires_at: lock.expires_at,
     });
+    expect(other.json().detail).toContain(
+      `Fulfillment order ${f.fo.id} (order ${f.order.order_number}) is locked by "packer-1" until ${lock.expires_at}.`,
+    );
 
     const extended = await call('POST', url, { lock_owner: 'packer-1', timeout_minutes: 60 });
     expect(extended.statusCode).toBe(200);

@@ -122,6 +122,11 @@ describe('create', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].path).toBe('body.package_line_items.0');
+    // Named as a lead reads it: the order number and the product's SKU beside the ids.
+    expect(res.json().errors[0].message).toBe(
+      `does not match a line item of fulfillment order ${f.fo.id} (order ${f.order.order_number}) ` +
+        `(sku ${g.foLines[0].sku}, product ${g.products[0].sku} (${g.products[0].id}))`,
+    );
     const mismatch = await call('POST', '/v1/ops/packages', {
       ...specBody(f),
       package_line_items: [{ sku: f.foLines[0].sku, quantity: 1, product_id: g.products[0].id }],

@@ -34,7 +34,7 @@ export async function explainFulfillRefusal(tx: TxClient, teamId: string, packag
     });
   }
   const lock = activeLock(fo, now);
-  if (lock && lock.lock_owner !== lockedBy) throw lockHeld(foId, lock);
+  if (lock && lock.lock_owner !== lockedBy) throw await lockHeld(tx, foId, lock);
   if (lock) {
     // The lock is the caller's, so what stopped it is the package's label or a hold on the order.
     if (pkg.status === 'PENDING' && !pkg.shipment_status) throw noLabel(packageId);
@@ -83,11 +83,9 @@ async function shortfallRefusal(
   );
 }
 
-/** `fo`: the fulfillment order as a refusal names it (refusalNames), or its id. */
+/** `fo`: the fulfillment order as a refusal names it (refusalNames: `fulfillment order <id> (order #1007)`). */
 export const notOfFo = (i: { id: string; sku: string | null; name: string | null }, fo: string) =>
-  conflict(
-    `Package line ${i.id} (${i.sku ?? i.name}) is not a line item of ${fo.startsWith('fulfillment order') ? fo : `fulfillment order ${fo}`}.`,
-  );
+  conflict(`Package line ${i.id} (${i.sku ?? i.name}) is not a line item of ${fo}.`);
 
 /** Why the warehouse's inventory could not give what the package ships: a product without a level, else the first short one. */
 export async function explainShortStock(tx: TxClient, warehouseId: string, short: string[], need: Map<string, number>): Promise<never> {

@@ -7,6 +7,7 @@ import { pickPlacements } from '../inventory/bins.js';
 import { applyToProductLevels } from '../inventory/ledger.js';
 import { explainFulfillRefusal, explainShortFoLine, explainShortStock, noLabel, notOfFo } from './fulfill-refusals.js';
 import { loadNames, namesOfRow } from './lookups.js';
+import { refusalNames } from '../names.js';
 import { presentPackage, type PackageView } from './package-view.js';
 import {
   claimForFulfill,
@@ -137,7 +138,7 @@ async function claimPackage(tx: TxClient, foId: string, packageId: string, now: 
   const items = await packageLines(st, packageId);
   if (!items.length) throw conflict(`Package ${packageId} has no line items.`);
   const unlinked = items.find((i) => !i.core_fulfillment_order_line_item_id);
-  if (unlinked) throw notOfFo(unlinked, foId);
+  if (unlinked) throw notOfFo(unlinked, (await refusalNames(tx, { fulfillmentOrders: [foId] })).fulfillmentOrder(foId));
   const perFoLine = sum(items.map((i) => [i.core_fulfillment_order_line_item_id!, i.quantity]));
   return { pkg, items, perFoLine };
 }

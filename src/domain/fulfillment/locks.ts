@@ -3,6 +3,7 @@ import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
+import { namedFulfillmentOrder } from '../names.js';
 import { assertNoActiveHold } from '../orders/holds.js';
 import { claimLock } from './store/locks.js';
 import { writeTx } from './tx.js';
@@ -17,11 +18,14 @@ export interface LockInput {
   timeout_minutes: number;
 }
 
-export const lockHeld = (id: string, lock: { lock_owner: string; expires_at: Date }) =>
-  new DomainError('lock-held', `Fulfillment order ${id} is locked by "${lock.lock_owner}" until ${lock.expires_at.toISOString()}.`, {
+/** The refusal when another owner holds the lock; names the order (a query, on the refusing path only). */
+export async function lockHeld(client: Db['prisma'] | TxClient, id: string, lock: { lock_owner: string; expires_at: Date }) {
+  const named = await namedFulfillmentOrder(client, id);
+  return new DomainError('lock-held', `${named} is locked by "${lock.lock_owner}" until ${lock.expires_at.toISOString()}.`, {
     lock_owner: lock.lock_owner,
     expires_at: lock.expires_at.toISOString(),
   });
+}
 
 /** Reads why a compare-and-set on a fulfillment order matched nothing, and throws it. */
 async function explainLockRefusal(tx: TxClient, teamId: string, id: string, owner: string, now: Date): Promise<never> {
@@ -38,7 +42,7 @@ async function explainLockRefusal(tx: TxClient, teamId: string, id: string, owne
     );
   }
   const lock = activeLock(fo, now);
-  if (lock && lock.lock_owner !== owner) throw lockHeld(id, lock);
+  if (lock && lock.lock_owner !== owner) throw await lockHeld(tx, id, lock);
   await assertNoActiveHold(tx, fo.order_id);
   throw conflict(`Fulfillment order ${id} changed while it was being locked; try again.`);
 }
@@ -83,7 +87,7 @@ export async function releaseFulfillmentOrderLock(db: Db, teamId: string, id: st
       });
       if (!fo) throw notFound('Fulfillment order', id);
       const lock = activeLock(fo, now);
-      if (lock) throw lockHeld(id, lock);
+      if (lock) throw await lockHeld(tx, id, lock);
       throw conflict(`Fulfillment order ${id} is not locked by "${owner}"; there is nothing to release.`);
     }
     return { success: true, lock_owner: null, expires_at: null };

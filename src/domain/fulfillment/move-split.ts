@@ -40,7 +40,7 @@ async function claimUntouched(tx: TxClient, teamId: string, id: string, verb: st
   if (!MOVABLE.includes(now2.status))
     throw conflict(`${named} is ${now2.status} and cannot be ${verb}.`, { fulfillment_order_status: now2.status });
   const lock = activeLock(now2, now);
-  if (lock) throw lockHeld(id, lock);
+  if (lock) throw await lockHeld(tx, id, lock);
   throw conflict(`${named} has packages or fulfilled units: only untouched fulfillment orders can be ${verb}.`);
 }
 

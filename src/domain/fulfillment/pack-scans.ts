@@ -62,7 +62,7 @@ export async function explainRefusal(tx: TxClient, teamId: string, foId: string,
   }
   await assertNoActiveHold(tx, fo.order_id);
   const lock = activeLock(fo, now);
-  if (lock && lock.lock_owner !== owner) throw lockHeld(foId, lock);
+  if (lock && lock.lock_owner !== owner) throw await lockHeld(tx, foId, lock);
   throw conflict(`Fulfillment order ${foId} changed while it was being packed; try again.`);
 }
 

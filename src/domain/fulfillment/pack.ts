@@ -44,7 +44,7 @@ async function consumeBox(tx: TxClient, fo: PackingFo, packageId: string, owner:
     select: { lock_owner: true, lock_expires_at: true, packing_started_at: true },
   });
   const lock = activeLock(row, now);
-  if (lock && lock.lock_owner !== owner) throw lockHeld(fo.id, lock);
+  if (lock && lock.lock_owner !== owner) throw await lockHeld(tx, fo.id, lock);
   const scans = await openScans(tx, fo.id);
   if (!scans.length) {
     const named = (await refusalNames(tx, { fulfillmentOrders: [fo.id] })).fulfillmentOrder(fo.id);

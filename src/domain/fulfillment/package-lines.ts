@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { TxClient } from '../../db/types.js';
 import { conflict, invalid } from '../errors.js';
+import { refusalNames } from '../names.js';
 import { NO_PRODUCT, type PackingLine, type PackingProduct } from './packing.js';
 
 // Package line items are validated the same way at create and at PATCH (spec 4.7 rule 2):
@@ -38,10 +40,10 @@ export interface ResolvedLine {
   };
 }
 
-function matchLine(foId: string, foLines: PackingLine[], line: LineInput, i: number): PackingLine {
-  const path = `package_line_items.${i}`; // reported as body.<path>
+/** The fulfillment-order line a package line names, or why none is: refused by resolveLines with names. */
+function matchLine(foLines: PackingLine[], line: LineInput, i: number): PackingLine | 'none' | 'several' {
   if (!line.core_fulfillment_order_line_item_id && !line.product_id && !line.sku) {
-    throw invalid(`body.${path}`, 'needs a sku, a product_id or a core_fulfillment_order_line_item_id');
+    throw invalid(`body.package_line_items.${i}`, 'needs a sku, a product_id or a core_fulfillment_order_line_item_id');
   }
   const hits = foLines.filter(
     (l) =>
@@ -49,24 +51,36 @@ function matchLine(foId: string, foLines: PackingLine[], line: LineInput, i: num
       (!line.product_id || l.product_id === line.product_id) &&
       (!line.sku || l.sku === line.sku),
   );
-  if (hits.length === 0) {
-    const what = [
-      line.sku && `sku ${line.sku}`,
-      line.product_id && `product ${line.product_id}`,
-      line.core_fulfillment_order_line_item_id && `line item ${line.core_fulfillment_order_line_item_id}`,
-    ]
-      .filter(Boolean)
-      .join(', ');
-    throw invalid(`body.${path}`, `does not match a line item of fulfillment order ${foId} (${what})`);
-  }
-  if (hits.length > 1)
-    throw invalid(`body.${path}`, 'matches several line items of the fulfillment order; give core_fulfillment_order_line_item_id');
-  return hits[0];
+  if (hits.length === 0) return 'none';
+  return hits.length > 1 ? 'several' : hits[0];
+}
+
+/** The refusal of a line that names no line item (or several), naming the order and the product's SKU. */
+async function unmatched(client: TxClient, foId: string, line: LineInput, i: number, why: 'none' | 'several') {
+  const n = await refusalNames(client, { fulfillmentOrders: [foId], products: [line.product_id] });
+  const fo = n.fulfillmentOrder(foId);
+  const path = `body.package_line_items.${i}`;
+  if (why === 'several') return invalid(path, `matches several line items of ${fo}; give core_fulfillment_order_line_item_id`);
+  const what = [
+    line.sku && `sku ${line.sku}`,
+    line.product_id && `product ${n.product(line.product_id)}`,
+    line.core_fulfillment_order_line_item_id && `line item ${line.core_fulfillment_order_line_item_id}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return invalid(path, `does not match a line item of ${fo} (${what})`);
 }
 
 /** Matches and checks the lines against the fulfillment order's (from packingLines), and fills in what they copy. */
-export function resolveLines(fo: { id: string; line_items: PackingLine[] }, lines: LineInput[]): ResolvedLine[] {
-  const matched = lines.map((line, i) => matchLine(fo.id, fo.line_items, line, i));
+export async function resolveLines(
+  client: TxClient,
+  fo: { id: string; line_items: PackingLine[] },
+  lines: LineInput[],
+): Promise<ResolvedLine[]> {
+  const found = lines.map((line, i) => matchLine(fo.line_items, line, i));
+  const bad = found.findIndex((m) => typeof m === 'string');
+  if (bad >= 0) throw await unmatched(client, fo.id, lines[bad], bad, found[bad] as 'none' | 'several');
+  const matched = found as PackingLine[];
   const requested = new Map<string, number>();
   const errors: Array<{ path: string; message: string }> = [];
   lines.forEach((line, i) => {

@@ -124,7 +124,7 @@ export async function createPackage(
       const id = newId();
       // A box closed from pack scans (pack.ts) brings its own lines, lots included.
       const wanted = build ? await build(tx, fo, id) : input.package_line_items;
-      const lines = await withPickedLots(tx, fo, resolveLines({ id: fo.id, line_items: await packingLines(tx, fo.id) }, wanted));
+      const lines = await withPickedLots(tx, fo, await resolveLines(tx, { id: fo.id, line_items: await packingLines(tx, fo.id) }, wanted));
       const names = fo.names;
       const warehouse = names.warehouse(fo.warehouse_id);
       const ship = asAddress(fo.order.shipping_address);
@@ -299,7 +299,7 @@ async function replaceLines(tx: TxClient, packageId: string, foId: string, given
     seen.add(l.id);
     return withStoredLine(l, line);
   });
-  const resolved = resolveLines({ id: foId, line_items: await packingLines(tx, foId, packageId) }, lines);
+  const resolved = await resolveLines(tx, { id: foId, line_items: await packingLines(tx, foId, packageId) }, lines);
   const keep = new Set(lines.map((l) => l.id).filter((x): x is string => !!x));
   await tx.packageLineItem.deleteMany({ where: { package_id: packageId, id: { notIn: [...keep] } } });
   for (const r of resolved) {

@@ -45,7 +45,7 @@ async function claim(tx: TxClient, teamId: string, id: string, owner: string | n
   if (count) return fo;
   if (!SPLITTABLE.includes(fo.status))
     throw conflict(`Fulfillment order ${id} is ${fo.status}; its shortfall cannot be split off.`, { fulfillment_order_status: fo.status });
-  throw lockHeld(id, activeLock(fo, now)!);
+  throw await lockHeld(tx, id, activeLock(fo, now)!);
 }
 
 /** POST …/split-shortfall: the short units of every line go to a new PENDING fulfillment order. */

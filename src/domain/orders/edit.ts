@@ -69,7 +69,7 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
     });
     for (const fo of fos) {
       const lock = activeLock(fo, now);
-      if (lock) throw lockHeld(fo.id, lock);
+      if (lock) throw await lockHeld(tx, fo.id, lock);
     }
     const data: Record<string, unknown> = { updated_at: now };
     if (edit.shipping_address) {

@@ -82,6 +82,7 @@ const sessionPath = (id) => `/v1/ops/picking-sessions/${enc(id)}`;
 const foPath = (id) => `/v1/ops/fulfillment-orders/${enc(id)}`;
 
 export const api = {
+  me: () => call('GET', '/v1/me'),
   pickingSessions: () => call('GET', '/v1/ops/picking-sessions?limit=100&order=desc'),
   pickList: (id) => call('GET', `${sessionPath(id)}/pick-list`),
   sessionOrders: (id) => call('GET', `/v1/ops/v1/picking-sessions/${enc(id)}/fulfillment-orders?limit=50`),
@@ -91,6 +92,13 @@ export const api = {
   packScans: (id) => call('GET', `${foPath(id)}/pack-scans`),
   undoPackScan: (id, scanId) => call('DELETE', `${foPath(id)}/pack-scans/${enc(scanId)}`),
   pack: (id, body) => call('POST', `${foPath(id)}/pack`, { body, key: newKey() }),
+  // Shipping a closed box (ship.js): the label is bought with the package's rate strategy, as `fos pack`
+  // does, else the cheapest rate (the page has no strategy flag); fulfill without locked_by locks and
+  // releases for the caller.
+  label: (pkg) =>
+    call('POST', `/v1/ops/packages/${enc(pkg.id)}/label`, { body: pkg.rate_strategy ? {} : { rate_strategy: 'CHEAPEST' }, key: newKey() }),
+  fulfill: (pkgId) => call('POST', `/v1/ops/packages/${enc(pkgId)}/fulfill`, { body: {}, key: newKey() }),
+  splitShortfall: (id) => call('POST', `${foPath(id)}/split-shortfall`, { body: {}, key: newKey() }),
 };
 
 // ---------- scans, and the queue of those the network did not take ----------

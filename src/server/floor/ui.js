@@ -27,6 +27,7 @@ export const state = {
   undo: [],
   fo: null,
   orders: [],
+  weightUnit: null,
 };
 
 export function show(screen) {

@@ -22,6 +22,7 @@ const ASSETS: Record<string, string> = {
   'ui.js': 'text/javascript; charset=utf-8',
   'pick.js': 'text/javascript; charset=utf-8',
   'pack.js': 'text/javascript; charset=utf-8',
+  'ship.js': 'text/javascript; charset=utf-8',
 };
 
 // Compiled, this module is dist/server/routes/floor.js; from source (tests), src/server/routes.
