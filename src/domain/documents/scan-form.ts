@@ -1,4 +1,5 @@
 import type { PDFFont, PDFPage } from 'pdf-lib';
+import { barcodeImage } from './barcode.js';
 import { loadPdfLib } from './pdf-lib.js';
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
@@ -37,17 +38,6 @@ export async function scanFormPdf(db: Db, teamId: string, id: string): Promise<U
       },
     }),
   ]);
-  const { default: bwipjs } = await import('bwip-js');
-  const barcode = await bwipjs.toBuffer({
-    bcid: 'code128',
-    text: form.id,
-    scale: 2,
-    height: 12,
-    includetext: false,
-    paddingwidth: 6,
-    paddingheight: 2,
-    backgroundcolor: 'FFFFFF',
-  });
 
   const { PDFDocument, StandardFonts } = await loadPdfLib();
   const doc = await PDFDocument.create();
@@ -75,11 +65,10 @@ export async function scanFormPdf(db: Db, teamId: string, id: string): Promise<U
   if (addr) line(addr, 10);
   line(`Date: ${form.form_date}    Packages: ${packages.length}`, 10);
   line(`Form: ${form.id}`, 9);
-  const png = await doc.embedPng(barcode);
-  const bw = Math.min(PAGE[0] - 2 * M, png.width);
-  const bh = Math.min(50, (png.height / png.width) * bw);
-  y -= bh + 6;
-  page.drawImage(png, { x: M, y, width: bw, height: bh });
+  const code = await barcodeImage(doc, form.id, 2);
+  const bw = Math.min(PAGE[0] - 2 * M, code.width);
+  y -= 46;
+  code.draw(page, M, y, bw, 40);
   y -= 10;
 
   const cols = [M, M + 28, M + 200, M + 360, M + 430];

@@ -1,4 +1,6 @@
-import type { PDFFont, PDFPage } from 'pdf-lib';
+import type { PDFPage } from 'pdf-lib';
+import { barcodeImage } from './barcode.js';
+import { PdfText, stringsOf } from './pdf-text.js';
 import { loadPdfLib } from './pdf-lib.js';
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
@@ -16,7 +18,7 @@ const W = 288; // 4 in, in points
 const H = 432; // 6 in
 const M = 14;
 
-interface LabelData {
+export interface LabelData {
   tracking: string;
   service: string;
   from: Address;
@@ -68,30 +70,6 @@ const lines = (a: Address) =>
     (l): l is string => typeof l === 'string' && l.trim() !== '',
   );
 
-/** Code 128 of `text` as a PNG (black bars, no human-readable text: the label prints it). */
-async function barcodePng(text: string): Promise<Buffer> {
-  const { default: bwipjs } = await import('bwip-js');
-  return bwipjs.toBuffer({
-    bcid: 'code128',
-    text,
-    scale: 3,
-    height: 18,
-    includetext: false,
-    paddingwidth: 10,
-    paddingheight: 4,
-    backgroundcolor: 'FFFFFF',
-  });
-}
-
-/** Text that the standard PDF fonts can draw (WinAnsi): anything else becomes '?'. */
-const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?');
-
-function fit(text: string, font: PDFFont, size: number, width: number): string {
-  let t = printable(text);
-  while (t.length > 1 && font.widthOfTextAtSize(t, size) > width) t = `${t.slice(0, -2)}.`;
-  return t;
-}
-
 /**
  * A label bought from a carrier platform is the platform's own document, downloaded at purchase
  * (carriers/documents.ts); it is served as bought, in its one format.
@@ -107,18 +85,20 @@ async function platformLabel(db: Db, teamId: string, packageId: string, format: 
 export async function labelPdf(db: Db, teamId: string, packageId: string): Promise<Uint8Array> {
   const d = await labelData(db, teamId, packageId);
   const bought = await platformLabel(db, teamId, packageId, 'PDF');
-  if (bought) return bought;
-  const { PDFDocument, StandardFonts } = await loadPdfLib();
+  return bought ?? renderLabelPdf(d);
+}
+
+export async function renderLabelPdf(d: LabelData): Promise<Uint8Array> {
+  const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(`Shipping label ${d.tracking}`);
   doc.setCreationDate(d.date);
   const page: PDFPage = doc.addPage([W, H]);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const t = await PdfText.for(doc, [...stringsOf(d), ...TEST_LABEL_LINES, 'FROM SHIP TO TRACKING # Weight: Ref: Printed by fos ·']);
   let y = H - M;
-  const text = (s: string, size: number, f = font, x = M) => {
+  const text = (s: string, size: number, bold = false, x = M) => {
     y -= size + 2;
-    page.drawText(fit(s, f, size, W - x - M), { x, y, size, font: f });
+    t.draw(page, s, { x, y, size, bold, maxWidth: W - x - M });
   };
   const rule = () => {
     y -= 6;
@@ -126,28 +106,26 @@ export async function labelPdf(db: Db, teamId: string, packageId: string): Promi
     y -= 2;
   };
   if (d.test) {
-    text(TEST_LABEL_LINES[0], 12, bold);
-    for (const l of TEST_LABEL_LINES.slice(1)) text(l, 9, bold);
+    text(TEST_LABEL_LINES[0], 12, true);
+    for (const l of TEST_LABEL_LINES.slice(1)) text(l, 9, true);
     rule();
   }
-  text(d.service, 16, bold);
+  text(d.service, 16, true);
   rule();
-  text('FROM', 7, bold);
+  text('FROM', 7, true);
   for (const l of lines(d.from)) text(l, 8);
   rule();
-  text('SHIP TO', 8, bold);
-  for (const l of lines(d.to)) text(l, 12, bold, M + 8);
+  text('SHIP TO', 8, true);
+  for (const l of lines(d.to)) text(l, 12, true, M + 8);
   rule();
-  const png = await doc.embedPng(await barcodePng(d.tracking));
-  const bw = W - 2 * M;
-  const bh = Math.min(90, (png.height / png.width) * bw);
-  y -= bh + 4;
-  page.drawImage(png, { x: M, y, width: bw, height: bh });
-  text(`TRACKING # ${d.tracking}`, 11, bold);
+  const code = await barcodeImage(doc, d.tracking);
+  y -= 76;
+  code.draw(page, M, y, W - 2 * M, 72);
+  text(`TRACKING # ${d.tracking}`, 11, true);
   rule();
   if (d.weight) text(`Weight: ${d.weight}`, 9);
   if (d.reference) text(`Ref: ${d.reference}`, 9);
-  if (d.test) text(TEST_LABEL_LINES[0], 9, bold);
+  if (d.test) text(TEST_LABEL_LINES[0], 9, true);
   text(`Printed by fos · ${d.date.toISOString().slice(0, 10)}`, 7);
   return doc.save();
 }
