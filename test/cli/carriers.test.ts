@@ -93,6 +93,26 @@ describe('fos carriers', () => {
     const gone = await fos(['carriers', 'disconnect', ci.id, '--yes', '--format', 'json']);
     expect(gone.code, gone.stderr).toBe(0);
     expect(JSON.parse(gone.stdout)).toMatchObject({ enabled: false, has_credentials: false });
+
+    // The last real integration gone: rating fails naming the way back, which then works.
+    const rate = await t.call('POST', '/v1/ops/carrier-rates', {
+      body: { carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 5, estimated_days: 3 },
+    });
+    expect(rate.statusCode, rate.body).toBe(201);
+    const p2 = (
+      await t.call('POST', '/v1/ops/packages', {
+        body: { fulfillment_order_id: f.fo.id, weight: 300, weight_unit: 'G', package_line_items: [] },
+      })
+    ).json();
+    const none = await fos(['packages', 'label', p2.id, '--rate-strategy', 'CHEAPEST']);
+    expect(none.code, none.stderr).toBe(5);
+    expect(none.stderr).toContain('fos carriers connect table');
+    const table = await fos(['carriers', 'connect', 'table', '--format', 'json']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(JSON.parse(table.stdout)).toMatchObject({ type: 'TABLE', enabled: true });
+    const rated = await fos(['packages', 'label', p2.id, '--rate-strategy', 'CHEAPEST', '--format', 'json']);
+    expect(rated.code, rated.stderr).toBe(0);
+    expect(JSON.parse(rated.stdout).shipping_label_tracking_code).toBeTruthy();
   });
 
   it('refuses an unknown platform before sending anything', async () => {

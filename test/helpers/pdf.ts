@@ -12,14 +12,21 @@ export interface PdfImage {
   lum: Uint8ClampedArray;
 }
 
-/** The text of every page as pdf.js extracts it: items of one line joined, a line per row. */
+/**
+ * The text of every page as pdf.js extracts it, a line per drawn line or table cell: pdf.js
+ * marks the gap between two cells of a row with a blank item, which becomes a line break.
+ */
 export async function pdfText(bytes: Uint8Array): Promise<string> {
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const pdf = await getDocument({ data: new Uint8Array(bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
   let text = '';
   for (let i = 1; i <= pdf.numPages; i++) {
     const content = await (await pdf.getPage(i)).getTextContent();
-    for (const item of content.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+    for (const item of content.items) {
+      if (!('str' in item)) continue;
+      text += item.str.trim() || !item.str ? item.str : '\n';
+      if (item.hasEOL && !text.endsWith('\n')) text += '\n';
+    }
     text += '\n';
   }
   await pdf.destroy();

@@ -1,6 +1,7 @@
 import type { PDFPage } from 'pdf-lib';
 import { barcodeImage } from './barcode.js';
 import { PdfText, stringsOf } from './pdf-text.js';
+import { zplLine } from './zpl-text.js';
 import { loadPdfLib } from './pdf-lib.js';
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
@@ -135,43 +136,29 @@ export async function labelZpl(db: Db, teamId: string, packageId: string): Promi
   const d = await labelData(db, teamId, packageId);
   const bought = await platformLabel(db, teamId, packageId, 'ZPL');
   if (bought) return Buffer.from(bought).toString('utf8');
-  const clean = (s: unknown) =>
-    String(s ?? '')
-      .replace(/[\^~\\]/g, ' ')
-      .replace(/[^\x20-\x7e]/g, '?')
-      .slice(0, 45);
+  // ^CI28: field data is UTF-8 (a text field never holds more than ASCII: see zpl-text.ts).
   const out = ['^XA', '^CI28'];
+  const width = 812 - 60;
   let y = 30;
+  const line = async (s: string, dots: number, x = 30, gap = dots + 6) => {
+    out.push(await zplLine(s, x, y, dots, width - (x - 30)));
+    y += gap;
+  };
   if (d.test) {
-    for (const l of TEST_LABEL_LINES) {
-      out.push(`^FO30,${y}^A0N,30,30^FD${clean(l)}^FS`);
-      y += 36;
-    }
+    for (const l of TEST_LABEL_LINES) await line(l, 30);
     y += 10;
   }
-  out.push(`^FO30,${y}^A0N,40,40^FD${clean(d.service)}^FS`);
-  y += 60;
-  for (const l of lines(d.from)) {
-    out.push(`^FO30,${y}^A0N,22,22^FD${clean(l)}^FS`);
-    y += 26;
-  }
+  await line(d.service, 40, 30, 60);
+  for (const l of lines(d.from)) await line(l, 22, 30, 26);
   y += 20;
-  out.push(`^FO30,${y}^A0N,24,24^FDSHIP TO^FS`);
-  y += 32;
-  for (const l of lines(d.to)) {
-    out.push(`^FO50,${y}^A0N,36,36^FD${clean(l)}^FS`);
-    y += 42;
-  }
+  await line('SHIP TO', 24, 30, 32);
+  for (const l of lines(d.to)) await line(l, 36, 50, 42);
   y += 30;
-  out.push(`^FO30,${y}^BY3^BCN,180,N,N,N^FD${clean(d.tracking)}^FS`);
+  out.push(`^FO30,${y}^BY3^BCN,180,N,N,N^FD${d.tracking.replace(/[^\x20-\x7e]|[\^~\\]/g, '')}^FS`);
   y += 200;
-  out.push(`^FO30,${y}^A0N,30,30^FDTRACKING # ${clean(d.tracking)}^FS`);
-  y += 50;
-  if (d.weight) {
-    out.push(`^FO30,${y}^A0N,24,24^FDWeight: ${clean(d.weight)}^FS`);
-    y += 30;
-  }
-  if (d.reference) out.push(`^FO30,${y}^A0N,24,24^FDRef: ${clean(d.reference)}^FS`);
+  await line(`TRACKING # ${d.tracking}`, 30, 30, 50);
+  if (d.weight) await line(`Weight: ${d.weight}`, 24, 30, 30);
+  if (d.reference) await line(`Ref: ${d.reference}`, 24);
   out.push('^XZ');
   return `${out.join('\n')}\n`;
 }
