@@ -13,8 +13,9 @@ export interface PdfImage {
 }
 
 /**
- * The text of every page as pdf.js extracts it, a line per drawn line or table cell: pdf.js
- * marks the gap between two cells of a row with a blank item, which becomes a line break.
+ * The text of every page as pdf.js extracts it, a line per drawn line or table cell: items on
+ * one baseline are joined (with a space where a space's width lies between them, as between two
+ * runs of different fonts), a gap wider than a character starts a new line (the next cell).
  */
 export async function pdfText(bytes: Uint8Array): Promise<string> {
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -22,10 +23,16 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
   let text = '';
   for (let i = 1; i <= pdf.numPages; i++) {
     const content = await (await pdf.getPage(i)).getTextContent();
+    let prev: { y: number; end: number } | null = null;
     for (const item of content.items) {
-      if (!('str' in item)) continue;
-      text += item.str.trim() || !item.str ? item.str : '\n';
-      if (item.hasEOL && !text.endsWith('\n')) text += '\n';
+      if (!('str' in item) || !item.str.trim()) continue;
+      const [size, , , , x, y] = item.transform as number[];
+      if (prev) {
+        const gap = x - prev.end;
+        text += Math.abs(y - prev.y) > 1 || gap > size * 0.5 ? '\n' : gap > size * 0.15 && !text.endsWith(' ') ? ' ' : '';
+      }
+      text += item.str;
+      prev = { y, end: x + item.width };
     }
     text += '\n';
   }
