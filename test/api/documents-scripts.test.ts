@@ -71,7 +71,6 @@ describe('documents in every script', () => {
     const { doc, text } = await parsePdf(res.rawPayload);
     expectEmbeddedScripts(doc, text);
     expect(text).toContain('Kraków 30-001');
-    expect(res.rawPayload.length).toBeLessThan(120_000); // subsets, not the 8 MiB CJK font
   }, 120_000); // the first Chinese text reads and parses the 8 MiB font: slow on a loaded machine, once
 
   it('the packing slip carries the name and the note, and a Code 128 of the order number that scans', async () => {

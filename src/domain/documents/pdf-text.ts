@@ -4,7 +4,7 @@ import { cachingFontkit, facesOf, featuresOf, loadFace, runsOf, visualPieces, ty
 
 // Text in any script on the pages of one PDF (labels, packing slips, manifests): each string is
 // cut into runs of one face (fonts.ts) and drawn run after run; each face is embedded once per
-// document as a subset of the glyphs drawn, so a slip carries kilobytes, not the font files.
+// document (whole: see `for`), only the faces its strings need.
 
 export interface TextOptions {
   x: number;
@@ -44,7 +44,9 @@ export class PdfText {
     for (const face of faces) {
       const { bytes, font } = await loadFace(face);
       parsed.set(face, font);
-      fonts.set(face, await doc.embedFont(bytes, { subset: true, features: featuresOf(face) }));
+      // Whole faces: @pdf-lib/fontkit's subsets of these Noto files lose most glyph outlines (poppler
+      // draws only a few letters; the text still extracts), so no subset until that is fixed.
+      fonts.set(face, await doc.embedFont(bytes, { subset: false, features: featuresOf(face) }));
     }
     return new PdfText(fonts, parsed);
   }
