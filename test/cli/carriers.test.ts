@@ -113,7 +113,7 @@ describe('fos carriers', () => {
     const rated = await fos(['packages', 'label', p2.id, '--rate-strategy', 'CHEAPEST', '--format', 'json']);
     expect(rated.code, rated.stderr).toBe(0);
     expect(JSON.parse(rated.stdout).shipping_label_tracking_code).toBeTruthy();
-  });
+  }, 120_000); // a dozen spawned commands
 
   it('refuses an unknown platform before sending anything', async () => {
     const r = await fos(['carriers', 'connect', 'fedex']);
