@@ -99,11 +99,18 @@ describe('fos carriers', () => {
       body: { carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 5, estimated_days: 3 },
     });
     expect(rate.statusCode, rate.body).toBe(201);
+    const f2 = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
     const p2 = (
       await t.call('POST', '/v1/ops/packages', {
-        body: { fulfillment_order_id: f.fo.id, weight: 300, weight_unit: 'G', package_line_items: [] },
+        body: {
+          fulfillment_order_id: f2.fo.id,
+          weight: 300,
+          weight_unit: 'G',
+          package_line_items: [{ sku: f2.foLines[0].sku, quantity: 1 }],
+        },
       })
     ).json();
+    expect(p2.id).toBeTruthy();
     const none = await fos(['packages', 'label', p2.id, '--rate-strategy', 'CHEAPEST']);
     expect(none.code, none.stderr).toBe(5);
     expect(none.stderr).toContain('fos carriers connect table');
