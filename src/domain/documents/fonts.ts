@@ -37,6 +37,9 @@ export function setFontPathResolver(resolver: FontPathResolver | null) {
   loaded.clear();
 }
 
+/** The file of a face, as the current resolver finds it. */
+export const fontFile = (face: Face) => resolvePath(face, FONT_FACES[face]);
+
 interface LoadedFace {
   bytes: Uint8Array;
   font: Font;
@@ -55,7 +58,7 @@ async function fontkit(): Promise<Fontkit> {
 export async function loadFace(face: Face): Promise<LoadedFace> {
   const hit = loaded.get(face);
   if (hit) return hit;
-  const bytes = new Uint8Array(readFileSync(resolvePath(face, FONT_FACES[face])));
+  const bytes = new Uint8Array(readFileSync(fontFile(face)));
   const entry = { bytes, font: memoLayout((await fontkit()).create(bytes as Buffer)) };
   loaded.set(face, entry);
   return entry;

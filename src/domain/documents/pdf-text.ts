@@ -1,10 +1,20 @@
 import type { Font } from '@pdf-lib/fontkit';
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+import { subsetFace } from './font-subset.js';
 import { cachingFontkit, facesOf, featuresOf, loadFace, runsOf, visualPieces, type Face } from './fonts.js';
 
-// Text in any script on the pages of one PDF (labels, packing slips, manifests): each string is
-// cut into runs of one face (fonts.ts) and drawn run after run; each face is embedded once per
-// document (whole: see `for`), only the faces its strings need.
+// Text in any script on the pages of one PDF (labels, packing slips, manifests). A document whose
+// strings are all WinAnsi (most labels) is drawn in the standard Helvetica faces: nothing embedded,
+// a label of ~12 KB. Any other document cuts each string into runs of one face (fonts.ts) drawn
+// run after run, each face embedded once as a HarfBuzz subset (font-subset.ts) of the code points
+// the document's strings route to it: tens of KB, where the whole faces were 0.6 to 8 MB.
+
+/** What the standard fonts' WinAnsi encoding holds (Latin-1 and the CP1252 extras: — € … “ ” •). */
+const WIN_ANSI = /^[\x20-\x7e\xa0-\xff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]*$/u;
+/** Drawn by a face besides its own strings: the ellipsis `fit` adds, and neutral ASCII a run may take in. */
+const ALWAYS = [...' 0123456789.,:;-/#()…·'].map((c) => c.codePointAt(0)!);
+/** The Latin faces carry WinAnsi whole, so a string cut by `fit` or a heading never misses a glyph. */
+const LATIN_BASE = Array.from({ length: 0x100 - 0x20 }, (_, i) => i + 0x20).filter((cp) => cp < 0x7f || cp >= 0xa0);
 
 export interface TextOptions {
   x: number;
@@ -31,28 +41,47 @@ export function stringsOf(value: unknown, out: string[] = []): string[] {
 export class PdfText {
   private constructor(
     private readonly fonts: Map<Face, PDFFont>,
-    private readonly parsed: Map<Face, Font>,
+    /** The whole faces' cmaps (which face draws a character); null when drawn in the standard fonts. */
+    private readonly parsed: Map<Face, Font> | null,
   ) {}
 
   /** The faces `strings` need, loaded and embedded in `doc` (before any text is drawn). */
   static async for(doc: PDFDocument, strings: Iterable<string>): Promise<PdfText> {
+    const all = [...strings];
+    if (all.every((s) => WIN_ANSI.test(s))) {
+      const { StandardFonts } = await import('pdf-lib');
+      const regular = await doc.embedFont(StandardFonts.Helvetica);
+      const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+      return new PdfText(
+        new Map([
+          ['sans', regular],
+          ['sansBold', bold],
+        ]),
+        null,
+      );
+    }
     doc.registerFontkit(await cachingFontkit());
-    const faces = new Set<Face>(['sans', 'sansBold']);
-    for (const s of strings) for (const bold of [false, true]) for (const f of facesOf(s, bold)) faces.add(f);
-    const fonts = new Map<Face, PDFFont>();
     const parsed = new Map<Face, Font>();
-    for (const face of faces) {
-      const { bytes, font } = await loadFace(face);
-      parsed.set(face, font);
-      // Whole faces: @pdf-lib/fontkit's subsets of these Noto files lose most glyph outlines (poppler
-      // draws only a few letters; the text still extracts), so no subset until that is fixed.
+    for (const s of all) for (const bold of [false, true]) for (const f of facesOf(s, bold)) parsed.set(f, (await loadFace(f)).font);
+    for (const f of ['sans', 'sansBold'] as const) parsed.set(f, (await loadFace(f)).font);
+    const has = (f: Face, cp: number) => !!parsed.get(f)?.hasGlyphForCodePoint(cp);
+    const used = new Map<Face, Set<number>>([...parsed.keys()].map((f) => [f, new Set(ALWAYS)]));
+    for (const cp of LATIN_BASE) for (const f of ['sans', 'sansBold'] as const) used.get(f)!.add(cp);
+    for (const s of all)
+      for (const bold of [false, true])
+        for (const run of runsOf(s, bold, has)) for (const ch of run.text) used.get(run.face)!.add(ch.codePointAt(0)!);
+    const fonts = new Map<Face, PDFFont>();
+    for (const [face, cps] of used) {
+      const bytes = await subsetFace(face, cps);
       fonts.set(face, await doc.embedFont(bytes, { subset: false, features: featuresOf(face) }));
     }
     return new PdfText(fonts, parsed);
   }
 
   private pieces(s: string, bold: boolean): Piece[] {
-    const has = (f: Face, cp: number) => !!this.parsed.get(f)?.hasGlyphForCodePoint(cp);
+    if (!this.parsed) return [{ font: this.fonts.get(bold ? 'sansBold' : 'sans')!, text: s }];
+    const parsed = this.parsed;
+    const has = (f: Face, cp: number) => !!parsed.get(f)?.hasGlyphForCodePoint(cp);
     return runsOf(s, bold, has).flatMap((run) => {
       const font = this.fonts.get(run.face) ?? this.fonts.get(bold ? 'sansBold' : 'sans')!;
       return visualPieces(run).map((text) => ({ font, text }));
