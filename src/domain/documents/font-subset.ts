@@ -5,7 +5,8 @@ import { fontFile, type Face } from './fonts.js';
 // Subsets of the document faces, made by HarfBuzz's hb-subset (harfbuzzjs' wasm build): only
 // the glyphs of the code points a document draws, plus what the layout tables reach from them
 // (Arabic joining forms and ligatures: GSUB is kept with every feature, so fontkit still shapes
-// the subset). @pdf-lib/fontkit's own subsetter loses outlines of these Noto files, which is why
+// the subset). Hints are kept: without them the thin joins of Arabic vanish at a viewer's or a
+// 200 dpi printer's resolution. @pdf-lib/fontkit's own subsetter loses outlines of these Noto files, which is why
 // pdf-lib is handed the finished subset with `subset: false`. The wasm instance and each face's
 // blob (8 MiB for Chinese) are loaded once per process; a subset costs milliseconds.
 
@@ -26,8 +27,6 @@ interface HbExports {
   hb_set_invert(set: number): void;
   hb_subset_input_create_or_fail(): number;
   hb_subset_input_destroy(input: number): void;
-  hb_subset_input_get_flags(input: number): number;
-  hb_subset_input_set_flags(input: number, flags: number): void;
   hb_subset_input_set(input: number, which: number): number;
   hb_subset_input_unicode_set(input: number): number;
   hb_subset_or_fail(face: number, input: number): number;
@@ -35,7 +34,6 @@ interface HbExports {
 
 const HB_MEMORY_MODE_READONLY = 1;
 const HB_SUBSET_SETS_LAYOUT_FEATURE_TAG = 6;
-const HB_SUBSET_FLAGS_NO_HINTING = 0x1; // hints help small screen text, not a PDF or a printer
 
 const require = createRequire(import.meta.url);
 /** The wasm file (carried by the standalone executable: scripts/sea-assets.mjs). */
@@ -83,7 +81,6 @@ export async function subsetFace(face: Face, codePoints: Iterable<number>): Prom
     const features = hb.hb_subset_input_set(input, HB_SUBSET_SETS_LAYOUT_FEATURE_TAG);
     hb.hb_set_clear(features);
     hb.hb_set_invert(features); // every layout feature: the shaper picks what a script needs
-    hb.hb_subset_input_set_flags(input, hb.hb_subset_input_get_flags(input) | HB_SUBSET_FLAGS_NO_HINTING);
     const unicodes = hb.hb_subset_input_unicode_set(input);
     for (const cp of codePoints) hb.hb_set_add(unicodes, cp);
     subset = hb.hb_subset_or_fail(source, input);

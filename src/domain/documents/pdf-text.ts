@@ -1,7 +1,7 @@
 import type { Font } from '@pdf-lib/fontkit';
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import { subsetFace } from './font-subset.js';
-import { cachingFontkit, facesOf, featuresOf, loadFace, runsOf, visualPieces, type Face } from './fonts.js';
+import { cachingFontkit, facesOf, featuresOf, isRtlFace, loadFace, runsOf, visualPieces, type Face, type Run } from './fonts.js';
 
 // Text in any script on the pages of one PDF (labels, packing slips, manifests). A document whose
 // strings are all WinAnsi (most labels) is drawn in the standard Helvetica faces: nothing embedded,
@@ -38,6 +38,34 @@ export function stringsOf(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
+/**
+ * The code points a run needs in its face's subset. An Arabic run is shaped into joining forms and
+ * ligatures whose glyphs the face's cmap maps from presentation-form code points (U+FB50-U+FEFF);
+ * pdf-lib writes a font's widths and ToUnicode from its cmap, so the forms of the run's letters
+ * are kept too: without them the shaped glyphs get no width (poppler spaces them apart) and a
+ * reader extracts nothing.
+ */
+function addRun(into: Set<number>, run: Run, font: Font) {
+  const letters = new Set<string>();
+  for (const ch of run.text) {
+    into.add(ch.codePointAt(0)!);
+    letters.add(ch);
+  }
+  if (!isRtlFace(run.face)) return;
+  for (const [cp, base] of presentationForms(font)) if ([...base].every((ch) => letters.has(ch))) into.add(cp);
+}
+
+/** A face's presentation-form code points, each with the letters it stands for (its NFKC form). */
+const formsOf = new WeakMap<Font, [number, string][]>();
+function presentationForms(font: Font): [number, string][] {
+  let forms = formsOf.get(font);
+  if (!forms) {
+    forms = font.characterSet.filter((cp) => cp >= 0xfb50 && cp <= 0xfeff).map((cp) => [cp, String.fromCodePoint(cp).normalize('NFKC')]);
+    formsOf.set(font, forms);
+  }
+  return forms;
+}
+
 export class PdfText {
   private constructor(
     private readonly fonts: Map<Face, PDFFont>,
@@ -68,8 +96,7 @@ export class PdfText {
     const used = new Map<Face, Set<number>>([...parsed.keys()].map((f) => [f, new Set(ALWAYS)]));
     for (const cp of LATIN_BASE) for (const f of ['sans', 'sansBold'] as const) used.get(f)!.add(cp);
     for (const s of all)
-      for (const bold of [false, true])
-        for (const run of runsOf(s, bold, has)) for (const ch of run.text) used.get(run.face)!.add(ch.codePointAt(0)!);
+      for (const bold of [false, true]) for (const run of runsOf(s, bold, has)) addRun(used.get(run.face)!, run, parsed.get(run.face)!);
     const fonts = new Map<Face, PDFFont>();
     for (const [face, cps] of used) {
       const bytes = await subsetFace(face, cps);
