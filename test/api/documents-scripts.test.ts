@@ -3,7 +3,8 @@ import { PDFDocument } from 'pdf-lib';
 import { textGraphic } from '../../src/domain/documents/zpl-text.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
-import { decodeCode128, parsePdf, pdfFonts } from '../helpers/pdf.js';
+import { PdfText } from '../../src/domain/documents/pdf-text.js';
+import { decodeCode128, parsePdf, pdfFonts, pdfInkRows } from '../helpers/pdf.js';
 
 // Every script prints (docs/fulfillment.md "Scripts on labels and slips"): a customer named in
 // Latin with diacritics, Chinese, Greek, Cyrillic and Arabic, and a note with an em dash, read
@@ -35,8 +36,8 @@ afterAll(() => t?.close());
 
 const call = (method: string, url: string, body?: unknown) => t.call(method, url, { token, ...(body !== undefined ? { body } : {}) });
 
-async function labelled(format: 'PDF' | 'ZPL' = 'PDF') {
-  const address = { name: NAME, address1: 'ул. Тверская 7', city: 'Kraków', zip: '30-001', country: 'PL' };
+async function labelled(format: 'PDF' | 'ZPL' = 'PDF', name = NAME, address1 = 'ул. Тверская 7') {
+  const address = { name, address1, city: 'Kraków', zip: '30-001', country: 'PL' };
   const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED', shippingAddress: address });
   await t.db.prisma.order.update({ where: { id: f.order.id }, data: { note: NOTE } });
   const p = await call('POST', '/v1/ops/packages', {
@@ -73,7 +74,31 @@ describe('documents in every script', () => {
     const { doc, text } = await parsePdf(res.rawPayload);
     expectEmbeddedScripts(doc, text);
     expect(text).toContain('Kraków 30-001');
-  }, 120_000); // the first Chinese text reads and parses the 8 MiB font: slow on a loaded machine, once
+    expect(res.rawPayload.length).toBeLessThan(300_000); // subsets of the faces, not the 8 MiB files
+  }, 120_000);
+
+  it('a label all in WinAnsi uses the standard fonts: nothing embedded, a few KB', async () => {
+    const { id } = await labelled('PDF', 'Zoë Müller', '12 Rue de la Paix');
+    const res = await call('GET', `/v1/ops/packages/${id}/label`);
+    expect(res.statusCode, res.body).toBe(200);
+    const { doc, text } = await parsePdf(res.rawPayload);
+    expect(text).toContain('Zoë Müller');
+    expect(pdfFonts(doc)).toEqual([]); // Helvetica has no font descriptor: nothing embedded
+    expect(res.rawPayload.length).toBeLessThan(30_000);
+  });
+
+  it('every script leaves ink where it is drawn in a PDF (a subset that lost outlines draws blanks)', async () => {
+    const lines = ['Zoë Łukasiewicz', '李明', 'Ωμέγα', 'Щука', 'عربي', '서울'];
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([300, 40 * lines.length]);
+    const t = await PdfText.for(doc, lines);
+    lines.forEach((s, i) => t.draw(page, s, { x: 10, y: 40 * (lines.length - i) - 30, size: 20, bold: i % 2 === 1 }));
+    const ink = pdfInkRows(await doc.save(), 72); // one row of pixels per point
+    lines.forEach((s, i) => {
+      const band = ink.slice(40 * i + 5, 40 * i + 40).reduce((a, b) => a + b, 0);
+      expect(band, s).toBeGreaterThan(60);
+    });
+  }); // the first Chinese text reads and parses the 8 MiB font: slow on a loaded machine, once
 
   it('the packing slip carries the name and the note, and a Code 128 of the order number that scans', async () => {
     const { f, id } = await labelled();

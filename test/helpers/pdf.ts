@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { inflateSync } from 'node:zlib';
 import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
@@ -84,4 +85,19 @@ export function decodeCode128(image: PdfImage): string {
     ]),
   );
   return reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(image.lum, image.width, image.height)))).getText();
+}
+
+/**
+ * The dark pixels of each pixel row of a PDF's first page, top to bottom, as poppler (pdftoppm)
+ * rasterizes it at `dpi`: where text was drawn with glyphs that have outlines, there is ink.
+ */
+export function pdfInkRows(bytes: Uint8Array, dpi: number): number[] {
+  const pgm = execFileSync('pdftoppm', ['-gray', '-r', String(dpi), '-f', '1', '-l', '1', '-'], {
+    input: bytes,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 40).toString('latin1'))!;
+  const [width, height] = [Number(header[1]), Number(header[2])];
+  const pixels = pgm.subarray(header[0].length);
+  return Array.from({ length: height }, (_, y) => pixels.subarray(y * width, (y + 1) * width).filter((v) => v < 128).length);
 }
