@@ -76,7 +76,7 @@ export async function subsetFace(face: Face, codePoints: Iterable<number>): Prom
   const { hb, face: source } = await hbFace(face);
   const input = hb.hb_subset_input_create_or_fail();
   if (!input) throw new Error('hb_subset_input_create_or_fail failed');
-  let subset = 0;
+  let subset: number;
   try {
     const features = hb.hb_subset_input_set(input, HB_SUBSET_SETS_LAYOUT_FEATURE_TAG);
     hb.hb_set_clear(features);
