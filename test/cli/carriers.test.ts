@@ -93,7 +93,34 @@ describe('fos carriers', () => {
     const gone = await fos(['carriers', 'disconnect', ci.id, '--yes', '--format', 'json']);
     expect(gone.code, gone.stderr).toBe(0);
     expect(JSON.parse(gone.stdout)).toMatchObject({ enabled: false, has_credentials: false });
-  });
+
+    // The last real integration gone: rating fails naming the way back, which then works.
+    const rate = await t.call('POST', '/v1/ops/carrier-rates', {
+      body: { carrier_id: 'ups', carrier_name: 'UPS', service_id: 'ground', service_name: 'Ground', amount: 5, estimated_days: 3 },
+    });
+    expect(rate.statusCode, rate.body).toBe(201);
+    const f2 = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    const p2 = (
+      await t.call('POST', '/v1/ops/packages', {
+        body: {
+          fulfillment_order_id: f2.fo.id,
+          weight: 300,
+          weight_unit: 'G',
+          package_line_items: [{ sku: f2.foLines[0].sku, quantity: 1 }],
+        },
+      })
+    ).json();
+    expect(p2.id).toBeTruthy();
+    const none = await fos(['packages', 'label', p2.id, '--rate-strategy', 'CHEAPEST']);
+    expect(none.code, none.stderr).toBe(5);
+    expect(none.stderr).toContain('fos carriers connect table');
+    const table = await fos(['carriers', 'connect', 'table', '--format', 'json']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(JSON.parse(table.stdout)).toMatchObject({ type: 'TABLE', enabled: true });
+    const rated = await fos(['packages', 'label', p2.id, '--rate-strategy', 'CHEAPEST', '--format', 'json']);
+    expect(rated.code, rated.stderr).toBe(0);
+    expect(JSON.parse(rated.stdout).shipping_label_tracking_code).toBeTruthy();
+  }, 120_000); // a dozen spawned commands
 
   it('refuses an unknown platform before sending anything', async () => {
     const r = await fos(['carriers', 'connect', 'fedex']);

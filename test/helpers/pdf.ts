@@ -1,10 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { inflateSync } from 'node:zlib';
 import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
-import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 
-// Reading back the PDFs fos renders (labels, packing slips, manifests): the text drawn with Tj
-// (pdf-lib writes hex strings, in deflated content streams) and the first image, as luminance,
-// for ZXing — a real Code 128 reader — to decode.
+// Reading back the PDFs fos renders (labels, packing slips, manifests): the text as a PDF reader
+// extracts it (pdf.js, through the fonts' ToUnicode maps: a line per drawn line), the fonts
+// (embedded or not) and the first image, as luminance, for ZXing — a real Code 128 reader — to decode.
 
 export interface PdfImage {
   width: number;
@@ -12,9 +13,48 @@ export interface PdfImage {
   lum: Uint8ClampedArray;
 }
 
+/**
+ * The text of every page as pdf.js extracts it, a line per drawn line or table cell: items on
+ * one baseline are joined (with a space where a space's width lies between them, as between two
+ * runs of different fonts), a gap wider than a character starts a new line (the next cell).
+ */
+export async function pdfText(bytes: Uint8Array): Promise<string> {
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdf = await getDocument({ data: new Uint8Array(bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
+  let text = '';
+  for (let i = 1; i <= pdf.numPages; i++) {
+    const content = await (await pdf.getPage(i)).getTextContent();
+    let prev: { y: number; end: number } | null = null;
+    for (const item of content.items) {
+      if (!('str' in item) || !item.str.trim()) continue;
+      const [size, , , , x, y] = item.transform as number[];
+      if (prev) {
+        const gap = x - prev.end;
+        text += Math.abs(y - prev.y) > 1 || gap > size * 0.5 ? '\n' : gap > size * 0.15 && !text.endsWith(' ') ? ' ' : '';
+      }
+      text += item.str;
+      prev = { y, end: x + item.width };
+    }
+    text += '\n';
+  }
+  await pdf.destroy();
+  return text;
+}
+
+/** The fonts of a PDF: base name and whether its file is embedded (FontFile, FontFile2 or FontFile3). */
+export function pdfFonts(doc: PDFDocument): { name: string; embedded: boolean }[] {
+  const out: { name: string; embedded: boolean }[] = [];
+  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
+    if (!(obj instanceof PDFDict) || obj.get(PDFName.of('Type'))?.toString() !== '/FontDescriptor') continue;
+    const embedded = ['FontFile', 'FontFile2', 'FontFile3'].some((k) => obj.get(PDFName.of(k)));
+    out.push({ name: String(obj.get(PDFName.of('FontName'))), embedded });
+  }
+  return out;
+}
+
 export async function parsePdf(bytes: Buffer) {
   const doc = await PDFDocument.load(bytes);
-  let text = '';
+  const text = await pdfText(bytes);
   let image: PdfImage | undefined;
   for (const [, obj] of doc.context.enumerateIndirectObjects()) {
     if (!(obj instanceof PDFRawStream)) continue;
@@ -31,9 +71,7 @@ export async function parsePdf(bytes: Buffer) {
       for (let i = 0; i < width * height; i++)
         lum[i] = channels === 1 ? data[i] : Math.round((data[3 * i] + data[3 * i + 1] + data[3 * i + 2]) / 3);
       image = { width, height, lum };
-      continue;
     }
-    for (const m of data.toString('latin1').matchAll(/<([0-9A-Fa-f]+)> Tj/g)) text += `${Buffer.from(m[1], 'hex').toString('latin1')}\n`;
   }
   return { doc, text, image };
 }
@@ -47,4 +85,19 @@ export function decodeCode128(image: PdfImage): string {
     ]),
   );
   return reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(image.lum, image.width, image.height)))).getText();
+}
+
+/**
+ * The dark pixels of each pixel row of a PDF's first page, top to bottom, as poppler (pdftoppm)
+ * rasterizes it at `dpi`: where text was drawn with glyphs that have outlines, there is ink.
+ */
+export function pdfInkRows(bytes: Uint8Array, dpi: number): number[] {
+  const pgm = execFileSync('pdftoppm', ['-gray', '-r', String(dpi), '-f', '1', '-l', '1', '-'], {
+    input: bytes,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 40).toString('latin1'))!;
+  const [width, height] = [Number(header[1]), Number(header[2])];
+  const pixels = pgm.subarray(header[0].length);
+  return Array.from({ length: height }, (_, y) => pixels.subarray(y * width, (y + 1) * width).filter((v) => v < 128).length);
 }

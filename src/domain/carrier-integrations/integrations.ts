@@ -45,6 +45,16 @@ export interface IntegrationPatch {
 
 export const BUILT_IN_TABLE = { id: 'table', name: 'Rate table (test carrier)', type: 'TABLE' } as const;
 
+/**
+ * Why a package could not be rated when no integration serves its warehouse, and the ways back
+ * (docs/carriers.md "When no integration is left"). The built-in table is not brought back by
+ * itself: its labels are test labels no carrier accepts, and a team that connected a real
+ * carrier would print them without noticing.
+ */
+export const NO_INTEGRATION_MESSAGE =
+  "No carrier integration is enabled for this package's warehouse: connect one (fos carriers connect easypost|shippo), " +
+  're-enable one (fos carriers update <id> --enabled true), or rate with the built-in test table again: fos carriers connect table.';
+
 const context = (id: string) => `carrier-integration:${id}`;
 
 /** A provider's test keys (EasyPost EZTK…, Shippo shippo_test_…) make a test integration. */

@@ -1,8 +1,12 @@
-import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+import type { PDFDocument, PDFPage } from 'pdf-lib';
+import { barcodeImage, type PdfBarcode } from './barcode.js';
 import { loadPdfLib } from './pdf-lib.js';
+import { PdfText, stringsOf } from './pdf-text.js';
 
 // Layout of the packing slip (data: packing-slip.ts): US Letter pages, an item table whose rows
-// continue on new pages under a repeated header, "Page i of n" at the foot of every page.
+// continue on new pages under a repeated header, "Page i of n" at the foot of every page. The
+// order number is also a Code 128 barcode: scanned at the pack station, it opens the order.
+// Text in any script (pdf-text.ts).
 
 const PAGE: [number, number] = [612, 792]; // US Letter, points
 const MARGIN = 48;
@@ -36,28 +40,31 @@ export interface Slip {
 const COLS = { sku: MARGIN, name: 150, ordered: 320, shipped: 370, remaining: 420, price: 476, total: 524 };
 
 export async function renderSlip(slip: Slip): Promise<Uint8Array> {
-  const { PDFDocument, StandardFonts } = await loadPdfLib();
+  const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(slip.title);
   doc.setCreator('fos');
-  const w = new Writer(doc, await doc.embedFont(StandardFonts.Helvetica), await doc.embedFont(StandardFonts.HelveticaBold));
-  w.text(slip.merchant ?? 'Packing slip', 16, w.bold);
+  const w = new Writer(doc, await PdfText.for(doc, [...stringsOf(slip), LABELS]));
+  w.text(slip.merchant ?? 'Packing slip', 16, true);
   for (const l of slip.returnAddress) w.text(l, 9);
   w.gap();
-  w.text('Packing slip', 20, w.bold);
-  if (slip.orderNumber) w.text(`Order ${slip.orderNumber}`, 12, w.bold);
+  w.text('Packing slip', 20, true);
+  if (slip.orderNumber) {
+    w.text(`Order ${slip.orderNumber}`, 12, true);
+    w.image(await barcodeImage(doc, slip.orderNumber), 36);
+  }
   if (slip.orderDate) w.text(`Order date ${slip.orderDate.toISOString().slice(0, 10)}`, 10);
   w.text(`Package ${slip.packageName}`, 10);
   if (slip.shipTo.length) {
     w.gap();
-    w.text('Ship to', 11, w.bold);
+    w.text('Ship to', 11, true);
     for (const l of slip.shipTo) w.text(l, 10);
   }
   w.gap();
   w.table('In this package', slip.items, slip.prices, slip.currency);
   if (slip.prices) {
     const total = slip.items.reduce((sum, l) => sum + (l.price ?? 0) * l.shipped, 0);
-    w.text(`Total of this package: ${total.toFixed(2)} ${slip.currency}`, 10, w.bold);
+    w.text(`Total of this package: ${total.toFixed(2)} ${slip.currency}`, 10, true);
   }
   if (slip.toFollow.length) {
     w.gap();
@@ -65,12 +72,14 @@ export async function renderSlip(slip: Slip): Promise<Uint8Array> {
   }
   if (slip.note) {
     w.gap();
-    w.text('Note', 11, w.bold);
+    w.text('Note', 11, true);
     for (const l of wrap(slip.note, 100)) w.text(l, 10);
   }
   w.pageNumbers();
   return doc.save();
 }
+
+const LABELS = 'Packing slip Order date Package Ship to In this package Not in this shipment (to follow) Note Page of SKU Description…';
 
 /** Top-to-bottom text on pages, a new page when one is full. */
 class Writer {
@@ -78,8 +87,7 @@ class Writer {
   private y = PAGE[1] - MARGIN;
   constructor(
     private doc: PDFDocument,
-    readonly font: PDFFont,
-    readonly bold: PDFFont,
+    private t: PdfText,
   ) {
     this.page = doc.addPage(PAGE);
   }
@@ -90,23 +98,30 @@ class Writer {
     this.y = PAGE[1] - MARGIN;
     return true;
   }
-  text(s: string, size: number, font = this.font, x = MARGIN) {
+  text(s: string, size: number, bold = false, x = MARGIN) {
     this.room(size + 4);
     this.y -= size + 4;
-    this.draw(s, x, size, font, PAGE[0] - MARGIN - x);
+    this.draw(s, x, size, bold, PAGE[0] - MARGIN - x);
   }
-  private draw(s: string, x: number, size: number, font: PDFFont, width: number) {
-    this.page.drawText(fit(s, font, size, width), { x, y: this.y, size, font });
+  /** An image `height` points high at its own proportions (at most the text width). */
+  image(img: PdfBarcode, height: number) {
+    const width = Math.min(PAGE[0] - 2 * MARGIN, img.width / 2);
+    this.room(height + 6);
+    this.y -= height + 6;
+    img.draw(this.page, MARGIN, this.y, width, height);
+  }
+  private draw(s: string, x: number, size: number, bold: boolean, width: number) {
+    this.t.draw(this.page, s, { x, y: this.y, size, bold, maxWidth: width });
   }
   gap() {
     this.y -= 10;
   }
-  private row(cells: [keyof typeof COLS, string][], font: PDFFont) {
+  private row(cells: [keyof typeof COLS, string][], bold: boolean) {
     this.y -= 14;
     const keys = Object.keys(COLS) as (keyof typeof COLS)[];
     for (const [key, value] of cells) {
       const next = keys[keys.indexOf(key) + 1];
-      this.draw(value, COLS[key], 9, font, (next ? COLS[next] : PAGE[0] - MARGIN + 16) - COLS[key] - 6);
+      this.draw(value, COLS[key], 9, bold, (next ? COLS[next] : PAGE[0] - MARGIN + 16) - COLS[key] - 6);
     }
   }
   table(title: string, lines: SlipLine[], prices: boolean, _currency: string) {
@@ -123,10 +138,10 @@ class Writer {
           ] as [keyof typeof COLS, string][])
         : []),
     ];
-    this.text(title, 12, this.bold);
-    this.row(header(), this.bold);
+    this.text(title, 12, true);
+    this.row(header(), true);
     for (const l of lines) {
-      if (this.room(14)) this.row(header(), this.bold); // the header again on a new page
+      if (this.room(14)) this.row(header(), true); // the header again on a new page
       this.row(
         [
           ['sku', l.sku ?? ''],
@@ -141,7 +156,7 @@ class Writer {
               ] as [keyof typeof COLS, string][])
             : []),
         ],
-        this.font,
+        false,
       );
     }
   }
@@ -150,7 +165,7 @@ class Writer {
     const pages = this.doc.getPages();
     pages.forEach((p, i) => {
       const s = `Page ${i + 1} of ${pages.length}`;
-      p.drawText(s, { x: (PAGE[0] - this.font.widthOfTextAtSize(s, 8)) / 2, y: FOOT - 12, size: 8, font: this.font });
+      this.t.draw(p, s, { x: (PAGE[0] - this.t.width(s, 8)) / 2, y: FOOT - 12, size: 8 });
     });
   }
 }
@@ -167,12 +182,5 @@ function wrap(s: string, max: number): string[] {
     }
     out.push(line);
   }
-  return out;
-}
-
-/** WinAnsi-safe text cut to the width (standard fonts cannot encode other characters). */
-function fit(s: string, font: PDFFont, size: number, width: number): string {
-  let out = s.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
-  while (out.length > 1 && font.widthOfTextAtSize(out, size) > width) out = `${out.slice(0, -2)}.`;
   return out;
 }

@@ -1,5 +1,7 @@
-import type { PDFFont, PDFPage } from 'pdf-lib';
+import type { PDFPage } from 'pdf-lib';
+import { barcodeImage } from './barcode.js';
 import { loadPdfLib } from './pdf-lib.js';
+import { PdfText, stringsOf } from './pdf-text.js';
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
 
@@ -11,13 +13,6 @@ import { notFound } from '../errors.js';
 const PAGE: [number, number] = [612, 792];
 const M = 40;
 const ROW = 13;
-
-/** Text that the standard PDF fonts can draw (WinAnsi), cut to the width. */
-function fit(text: string, font: PDFFont, size: number, width: number): string {
-  let t = text.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?');
-  while (t.length > 1 && font.widthOfTextAtSize(t, size) > width) t = `${t.slice(0, -2)}.`;
-  return t;
-}
 
 export async function scanFormPdf(db: Db, teamId: string, id: string): Promise<Uint8Array> {
   const form = await db.prisma.scanForm.findFirst({ where: { id, team_id: teamId } });
@@ -37,29 +32,18 @@ export async function scanFormPdf(db: Db, teamId: string, id: string): Promise<U
       },
     }),
   ]);
-  const { default: bwipjs } = await import('bwip-js');
-  const barcode = await bwipjs.toBuffer({
-    bcid: 'code128',
-    text: form.id,
-    scale: 2,
-    height: 12,
-    includetext: false,
-    paddingwidth: 6,
-    paddingheight: 2,
-    backgroundcolor: 'FFFFFF',
-  });
 
-  const { PDFDocument, StandardFonts } = await loadPdfLib();
+  const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(`Scan form ${form.carrier_name ?? form.carrier_id} ${form.form_date}`);
   doc.setCreator('fos');
   doc.setCreationDate(form.created_at);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const t = await PdfText.for(doc, stringsOf([warehouse, packages, form.carrier_name, 'SCAN FORM / MANIFEST']));
+  const [font, bold] = [false, true];
   let page: PDFPage = doc.addPage(PAGE);
   let y = PAGE[1] - M;
   const text = (s: string, size: number, f = font, x = M, width = PAGE[0] - M - x) => {
-    page.drawText(fit(s, f, size, width), { x, y, size, font: f });
+    t.draw(page, s, { x, y, size, bold: f, maxWidth: width });
   };
   const line = (s: string, size: number, f = font) => {
     y -= size + 4;
@@ -75,11 +59,10 @@ export async function scanFormPdf(db: Db, teamId: string, id: string): Promise<U
   if (addr) line(addr, 10);
   line(`Date: ${form.form_date}    Packages: ${packages.length}`, 10);
   line(`Form: ${form.id}`, 9);
-  const png = await doc.embedPng(barcode);
-  const bw = Math.min(PAGE[0] - 2 * M, png.width);
-  const bh = Math.min(50, (png.height / png.width) * bw);
-  y -= bh + 6;
-  page.drawImage(png, { x: M, y, width: bw, height: bh });
+  const code = await barcodeImage(doc, form.id, 2);
+  const bw = Math.min(PAGE[0] - 2 * M, code.width);
+  y -= 46;
+  code.draw(page, M, y, bw, 40);
   y -= 10;
 
   const cols = [M, M + 28, M + 200, M + 360, M + 430];

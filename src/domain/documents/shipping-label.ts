@@ -1,4 +1,7 @@
-import type { PDFFont, PDFPage } from 'pdf-lib';
+import type { PDFPage } from 'pdf-lib';
+import { barcodeImage } from './barcode.js';
+import { PdfText, stringsOf } from './pdf-text.js';
+import { zplLine } from './zpl-text.js';
 import { loadPdfLib } from './pdf-lib.js';
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
@@ -16,7 +19,7 @@ const W = 288; // 4 in, in points
 const H = 432; // 6 in
 const M = 14;
 
-interface LabelData {
+export interface LabelData {
   tracking: string;
   service: string;
   from: Address;
@@ -68,30 +71,6 @@ const lines = (a: Address) =>
     (l): l is string => typeof l === 'string' && l.trim() !== '',
   );
 
-/** Code 128 of `text` as a PNG (black bars, no human-readable text: the label prints it). */
-async function barcodePng(text: string): Promise<Buffer> {
-  const { default: bwipjs } = await import('bwip-js');
-  return bwipjs.toBuffer({
-    bcid: 'code128',
-    text,
-    scale: 3,
-    height: 18,
-    includetext: false,
-    paddingwidth: 10,
-    paddingheight: 4,
-    backgroundcolor: 'FFFFFF',
-  });
-}
-
-/** Text that the standard PDF fonts can draw (WinAnsi): anything else becomes '?'. */
-const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?');
-
-function fit(text: string, font: PDFFont, size: number, width: number): string {
-  let t = printable(text);
-  while (t.length > 1 && font.widthOfTextAtSize(t, size) > width) t = `${t.slice(0, -2)}.`;
-  return t;
-}
-
 /**
  * A label bought from a carrier platform is the platform's own document, downloaded at purchase
  * (carriers/documents.ts); it is served as bought, in its one format.
@@ -107,18 +86,20 @@ async function platformLabel(db: Db, teamId: string, packageId: string, format: 
 export async function labelPdf(db: Db, teamId: string, packageId: string): Promise<Uint8Array> {
   const d = await labelData(db, teamId, packageId);
   const bought = await platformLabel(db, teamId, packageId, 'PDF');
-  if (bought) return bought;
-  const { PDFDocument, StandardFonts } = await loadPdfLib();
+  return bought ?? renderLabelPdf(d);
+}
+
+export async function renderLabelPdf(d: LabelData): Promise<Uint8Array> {
+  const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(`Shipping label ${d.tracking}`);
   doc.setCreationDate(d.date);
   const page: PDFPage = doc.addPage([W, H]);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const t = await PdfText.for(doc, [...stringsOf(d), ...TEST_LABEL_LINES, 'FROM SHIP TO TRACKING # Weight: Ref: Printed by fos ·']);
   let y = H - M;
-  const text = (s: string, size: number, f = font, x = M) => {
+  const text = (s: string, size: number, bold = false, x = M) => {
     y -= size + 2;
-    page.drawText(fit(s, f, size, W - x - M), { x, y, size, font: f });
+    t.draw(page, s, { x, y, size, bold, maxWidth: W - x - M });
   };
   const rule = () => {
     y -= 6;
@@ -126,28 +107,26 @@ export async function labelPdf(db: Db, teamId: string, packageId: string): Promi
     y -= 2;
   };
   if (d.test) {
-    text(TEST_LABEL_LINES[0], 12, bold);
-    for (const l of TEST_LABEL_LINES.slice(1)) text(l, 9, bold);
+    text(TEST_LABEL_LINES[0], 12, true);
+    for (const l of TEST_LABEL_LINES.slice(1)) text(l, 9, true);
     rule();
   }
-  text(d.service, 16, bold);
+  text(d.service, 16, true);
   rule();
-  text('FROM', 7, bold);
+  text('FROM', 7, true);
   for (const l of lines(d.from)) text(l, 8);
   rule();
-  text('SHIP TO', 8, bold);
-  for (const l of lines(d.to)) text(l, 12, bold, M + 8);
+  text('SHIP TO', 8, true);
+  for (const l of lines(d.to)) text(l, 12, true, M + 8);
   rule();
-  const png = await doc.embedPng(await barcodePng(d.tracking));
-  const bw = W - 2 * M;
-  const bh = Math.min(90, (png.height / png.width) * bw);
-  y -= bh + 4;
-  page.drawImage(png, { x: M, y, width: bw, height: bh });
-  text(`TRACKING # ${d.tracking}`, 11, bold);
+  const code = await barcodeImage(doc, d.tracking);
+  y -= 76;
+  code.draw(page, M, y, W - 2 * M, 72);
+  text(`TRACKING # ${d.tracking}`, 11, true);
   rule();
   if (d.weight) text(`Weight: ${d.weight}`, 9);
   if (d.reference) text(`Ref: ${d.reference}`, 9);
-  if (d.test) text(TEST_LABEL_LINES[0], 9, bold);
+  if (d.test) text(TEST_LABEL_LINES[0], 9, true);
   text(`Printed by fos · ${d.date.toISOString().slice(0, 10)}`, 7);
   return doc.save();
 }
@@ -157,43 +136,29 @@ export async function labelZpl(db: Db, teamId: string, packageId: string): Promi
   const d = await labelData(db, teamId, packageId);
   const bought = await platformLabel(db, teamId, packageId, 'ZPL');
   if (bought) return Buffer.from(bought).toString('utf8');
-  const clean = (s: unknown) =>
-    String(s ?? '')
-      .replace(/[\^~\\]/g, ' ')
-      .replace(/[^\x20-\x7e]/g, '?')
-      .slice(0, 45);
+  // ^CI28: field data is UTF-8 (a text field never holds more than ASCII: see zpl-text.ts).
   const out = ['^XA', '^CI28'];
+  const width = 812 - 60;
   let y = 30;
+  const line = async (s: string, dots: number, x = 30, gap = dots + 6) => {
+    out.push(await zplLine(s, x, y, dots, width - (x - 30)));
+    y += gap;
+  };
   if (d.test) {
-    for (const l of TEST_LABEL_LINES) {
-      out.push(`^FO30,${y}^A0N,30,30^FD${clean(l)}^FS`);
-      y += 36;
-    }
+    for (const l of TEST_LABEL_LINES) await line(l, 30);
     y += 10;
   }
-  out.push(`^FO30,${y}^A0N,40,40^FD${clean(d.service)}^FS`);
-  y += 60;
-  for (const l of lines(d.from)) {
-    out.push(`^FO30,${y}^A0N,22,22^FD${clean(l)}^FS`);
-    y += 26;
-  }
+  await line(d.service, 40, 30, 60);
+  for (const l of lines(d.from)) await line(l, 22, 30, 26);
   y += 20;
-  out.push(`^FO30,${y}^A0N,24,24^FDSHIP TO^FS`);
-  y += 32;
-  for (const l of lines(d.to)) {
-    out.push(`^FO50,${y}^A0N,36,36^FD${clean(l)}^FS`);
-    y += 42;
-  }
+  await line('SHIP TO', 24, 30, 32);
+  for (const l of lines(d.to)) await line(l, 36, 50, 42);
   y += 30;
-  out.push(`^FO30,${y}^BY3^BCN,180,N,N,N^FD${clean(d.tracking)}^FS`);
+  out.push(`^FO30,${y}^BY3^BCN,180,N,N,N^FD${d.tracking.replace(/[^\x20-\x7e]|[\^~\\]/g, '')}^FS`);
   y += 200;
-  out.push(`^FO30,${y}^A0N,30,30^FDTRACKING # ${clean(d.tracking)}^FS`);
-  y += 50;
-  if (d.weight) {
-    out.push(`^FO30,${y}^A0N,24,24^FDWeight: ${clean(d.weight)}^FS`);
-    y += 30;
-  }
-  if (d.reference) out.push(`^FO30,${y}^A0N,24,24^FDRef: ${clean(d.reference)}^FS`);
+  await line(`TRACKING # ${d.tracking}`, 30, 30, 50);
+  if (d.weight) await line(`Weight: ${d.weight}`, 24, 30, 30);
+  if (d.reference) await line(`Ref: ${d.reference}`, 24);
   out.push('^XZ');
   return `${out.join('\n')}\n`;
 }

@@ -2,6 +2,7 @@ import { assertPackageNotHeld } from '../orders/hold-actions.js';
 import type { Db, LabelPurchase, Prisma, TxClient } from '../../db/types.js';
 import { conflict, DomainError, invalid, notFound } from '../errors.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
+import { NO_INTEGRATION_MESSAGE } from '../carrier-integrations/integrations.js';
 import { adapterById, carrierAdapters, type CarrierAdapter, type PurchasedLabel, type RatePackage } from './carriers/index.js';
 import { customsOf } from './carriers/customs.js';
 import { abandon, buyClaimed, claimPurchase, fetchDocuments, inProgress, rateOf, takeOver } from './carriers/purchases.js';
@@ -139,7 +140,7 @@ export async function labelPackage(
   const best = eligible[0];
   if (!best) {
     const message = !adapters.length
-      ? "No carrier integration is enabled for this package's warehouse."
+      ? NO_INTEGRATION_MESSAGE
       : all.length
         ? `No rate matches the requested service (${[input.carrier_id, input.service_id].filter(Boolean).join(' ')}); see available_rates.`
         : 'No carrier service can ship this package.';
