@@ -34,7 +34,21 @@ export const CARRIED = [
   // through its rpath, $ORIGIN/../../sharp-libvips-<platform>/lib: kept in the same layout.
   `node_modules/@img/sharp-${sharpTarget}`,
   `node_modules/@img/sharp-libvips-${sharpTarget}`,
+  // Labels and slips beyond WinAnsi (src/domain/documents/fonts.ts FONT_FACES, font-subset.ts): HarfBuzz's
+  // subsetter and the Noto faces, each package with what require.resolve needs to find it.
+  'node_modules/harfbuzzjs/package.json',
+  'node_modules/harfbuzzjs/dist/harfbuzz-subset.wasm',
+  ...fontPackage('latin', ['NotoSans-Regular.ttf', 'NotoSans-Bold.ttf']),
+  ...fontPackage('arabic', ['NotoNaskhArabic-Regular.ttf', 'NotoNaskhArabic-Bold.ttf']),
+  ...fontPackage('sc', ['NotoSansHans-Regular.otf']),
+  ...fontPackage('kr', ['NotoSansKR-Regular.otf']),
 ];
+
+/** A font package's entry files, its licence (OFL: it travels with the fonts) and the faces fos draws with. */
+function fontPackage(name, files) {
+  const dir = `node_modules/@embedpdf/fonts-${name}`;
+  return [`${dir}/package.json`, `${dir}/dist/index.cjs`, `${dir}/LICENSE`, ...files.map((f) => `${dir}/fonts/${f}`)];
+}
 
 /** What is not worth carrying: type declarations, C headers, docs. */
 const SKIPPED = /\.(d\.[cm]?ts|h|md|map)$|[/\\]include[/\\]/;
