@@ -348,10 +348,9 @@ describe('fulfillment workflow', () => {
   it('lock defaults owner ($FOS_LOCK_OWNER) and timeout; flags override', async () => {
     await runCli(['fulfillment-orders', 'lock', FO1], { env });
     expect(last()!.body).toEqual({ lock_owner: 'tester@bench', timeout_minutes: 15 });
-    const r = await runCli(
-      ['fulfillment-orders', 'lock', FO1, '--owner', 'station-4', '--timeout', '30', '--json', 'success,lock_owner'],
-      { env },
-    );
+    const r = await runCli(['fulfillment-orders', 'lock', FO1, '--owner', 'station-4', '--timeout', '30', '--json', 'success,lock_owner'], {
+      env,
+    });
     expect(last()!.body).toEqual({ lock_owner: 'station-4', timeout_minutes: 30 });
     expect(JSON.parse(r.stdout)).toEqual({ success: true, lock_owner: 'station-4' });
   });

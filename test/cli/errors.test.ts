@@ -84,7 +84,11 @@ describe('exit codes of real commands (fake API)', () => {
       4,
       /^error: Not Found: Order 01a20692-0000-7000-8000-000000000007 was not found\. \(support reference: 0123456789abcdef\)\n$/,
     ],
-    [['fulfillment-orders', 'lock', '01900000-0000-7000-8000-0000000000f1'], 5, /^error: Lock Held: Fulfillment order 1 is locked by station-2/],
+    [
+      ['fulfillment-orders', 'lock', '01900000-0000-7000-8000-0000000000f1'],
+      5,
+      /^error: Lock Held: Fulfillment order 1 is locked by station-2/,
+    ],
     [['keys', 'list'], 3, /^error: Forbidden: This key lacks the MANAGE_API_KEYS/],
     [['charges', 'list'], 1, /^error: Internal Server Error: /],
     [
