@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { fullIdOf, resolveRef } from '../../shared/refs.js';
+import { resolveRef } from '../../shared/refs.js';
 import { seg, writeCommand } from '../../shared/resource.js';
 import { lineQuantities } from './line-quantities.js';
 import { response } from '../../output/shape.js';
@@ -20,7 +20,7 @@ export default function fulfillmentOrdersMove(ctx: Context): Command {
     transform: (body, opts) => ({ ...lineQuantities(opts.line as string[] | undefined), ...body }),
     // The warehouse by name, id or id prefix, as every --warehouse.
     resolveArgs: async (c, [fo, warehouse]) => [
-      await fullIdOf(c.client(), '/ops/fulfillment-orders', fo, 'fulfillment order'),
+      await resolveRef(c.client(), 'fulfillment-order', fo),
       await resolveRef(c.client(), 'warehouse', warehouse),
     ],
     argsToBody: ([, warehouse]) => ({ warehouse_id: warehouse }),

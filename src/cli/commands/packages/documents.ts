@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { deliver, documentOptions, fetchLabel, fetchSlip, type DocumentOptions } from '../../shared/documents.js';
 import { enumOption } from '../../shared/flags.js';
 import { addArguments, commandOf, withExamples } from '../../shared/help.js';
-import { fullIdOf } from '../../shared/refs.js';
+import { resolveRef } from '../../shared/refs.js';
 import { packagePath } from './fields.js';
 import { declareOutput, fixed } from '../../output/shape.js';
 
@@ -25,7 +25,7 @@ export function packagesGetLabel(ctx: Context): Command {
   documentOptions(cmd, 'label');
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
-    const id = await fullIdOf(ctx.client(), '/ops/packages', (command.processedArgs as string[])[0], 'package');
+    const id = await resolveRef(ctx.client(), 'package', (command.processedArgs as string[])[0]);
     const opts = command.opts() as DocumentOptions & { labelFormat?: string };
     const pkg = await ctx.client().get<Record<string, unknown>>(packagePath(id));
     await deliver(ctx, await fetchLabel(ctx.client(), pkg, opts.labelFormat), opts);
@@ -45,7 +45,7 @@ export function packagesSlip(ctx: Context): Command {
   documentOptions(cmd, 'packing slip');
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
-    const id = await fullIdOf(ctx.client(), '/ops/packages', (command.processedArgs as string[])[0], 'package');
+    const id = await resolveRef(ctx.client(), 'package', (command.processedArgs as string[])[0]);
     const opts = command.opts() as DocumentOptions & { withLabel?: boolean };
     await deliver(ctx, await fetchSlip(ctx.client(), id, opts.withLabel), opts);
     if (opts.withLabel) {

@@ -31,9 +31,8 @@ export default function packagesFulfill(ctx: Context): Command {
       return body;
     },
     resolveArgs: async (c, args) => {
-      const { resolveIdPrefix } = await import('../../shared/refs.js');
-      const { isUuid } = await import('../../shared/order-ref.js');
-      const id = isUuid(args[0]) ? args[0] : await resolveIdPrefix(c.client(), '/ops/packages', args[0], 'package');
+      const { resolveRef } = await import('../../shared/refs.js');
+      const id = await resolveRef(c.client(), 'package', args[0]);
       if (!given) heldBy = await ownLock(c, id);
       return [id];
     },
