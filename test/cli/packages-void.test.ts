@@ -6,6 +6,8 @@ import { runCli } from './helpers/cli.js';
 
 const TOKEN = 'fos_EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE_eeeeee';
 const api = new FakeApi(TOKEN);
+// A uuid, as the server's ids are: anything else is looked up as an order number.
+const P1 = '01900000-0000-7000-8000-0000000000a1';
 let env: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -21,16 +23,16 @@ beforeEach(() => {
 
 describe('packages void-label', () => {
   it('without a terminal needs --yes and sends nothing', async () => {
-    const r = await runCli(['packages', 'void-label', 'p1'], { env });
+    const r = await runCli(['packages', 'void-label', P1], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('pass --yes');
     expect(api.requests).toHaveLength(0);
   });
 
   it('--yes posts to the void path and prints the package', async () => {
-    const r = await runCli(['packages', 'void-label', 'p1', '--yes'], { env });
+    const r = await runCli(['packages', 'void-label', P1, '--yes'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(api.requests.at(-1)).toMatchObject({ method: 'POST', path: '/v1/ops/packages/p1/label/void' });
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'p1', shipping_label: { refund_status: 'SUBMITTED' } });
+    expect(api.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v1/ops/packages/${P1}/label/void` });
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: P1, shipping_label: { refund_status: 'SUBMITTED' } });
   });
 });
