@@ -35,7 +35,7 @@ export async function shipFromStation(day: Day, wave: Wave): Promise<void> {
       const shown = await st.scan(`${q}*${barcodeOf(l.sku)}`, last ? 'BOX COMPLETE' : `${q} x ${l.sku} in the box (${q} of ${q})`);
       expect(shown).toContain(`${q} x ${l.sku} in the box (${q} of ${q})`);
     }
-    await st.scan('done', 'WEIGHT (G)');
+    await st.scan('done', 'WEIGHT in grams (G)');
     const closed = await st.scan('450', NEXT_ORDER);
     expect(flat(closed)).toContain('Label sent to the printer');
     wave.stationPackages[number] = /Box closed: package (\S+)/.exec(flat(closed))![1];
