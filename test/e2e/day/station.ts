@@ -1,5 +1,5 @@
 // The pack station and the batch of the scripted day (docs/floor.md "A day on the floor", steps
-// 5-7): `fos pack` on a terminal, by order number and tote (a wrong scan; `ship` after `done`; a box
+// 5-6): `fos pack` on a terminal, by order number and tote (a wrong scan; `ship` after `done`; a box
 // left for the batch; a short pack), then the README's pipeline, which takes over the station's box
 // and refuses the short orders (exit 5) until the lead ships what was found with --partial.
 import { expect } from 'vitest';
