@@ -1,3 +1,6 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
@@ -48,6 +51,18 @@ describe('fos pack ships the closed box', () => {
     expect(pkg).toMatchObject({ status: 'FULFILLED' });
     expect(pkg.shipping_label_id).not.toBeNull();
     expect(await foOf(f.fo.id)).toMatchObject({ status: 'FULFILLED', lock_owner: null });
+  }, 120_000);
+
+  it('ship after a close that labelled the box (--label-dir): no second label bought', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    const sku = f.foLines[0].sku!;
+    const dir = await mkdtemp(path.join(tmpdir(), 'fos-labels-'));
+    const r = await fos(['pack', '--fo', f.fo.id, '--label-dir', dir, ...LABEL], `${sku}\ndone\nship\n`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Label saved:');
+    expect(r.stderr).toContain(`Shipped: order ${f.order.order_number}`);
+    expect(r.stderr).not.toContain('already has a shipping label');
+    expect(await packagesOf(f.fo.id)).toMatchObject([{ status: 'FULFILLED' }]);
   }, 120_000);
 
   it('--ship ships every close; a short pack records the shortfall and is not shipped', async () => {

@@ -8,22 +8,8 @@ import { WAREHOUSE, type Day } from './morning.js';
 export const RETURNED = { order: '1001', sku: 'NW-GREEN' } as const;
 
 /**
- * Today's return of the lot-tracked unit: announced by order number, received. Where it lands is
- * not checked (today: the DEFAULT bin with no lot, the bug issue 34 names); returnLotUnit replaces
- * this once "stock" merges.
- */
-export async function returnUnitToday(day: Day): Promise<string> {
-  const ret = await fosJson(day.f, ['returns', 'create', RETURNED.order, `${RETURNED.sku}=1`, '--reason', 'NO_LONGER_NEEDED']);
-  const got = await fosJson(day.f, ['returns', 'receive', ret.id, `${RETURNED.sku}=1`]);
-  expect(got.status).toBe('RECEIVED');
-  return ret.id;
-}
-
-/**
- * NOT WIRED YET (needs "stock": returns `--location`/`--lot`, by default the lot the units shipped
- * from). The unit goes back into its pickable bin, in the lot it was picked from; no --lot given.
- * Switch on: in run.ts, `const returned = await step('return', () => returnLotUnit(day, wave));`
- * instead of returnUnitToday, and `checkStock(day, shipped, returned)`.
+ * Order 1001's customer sends one green tea back: received into its pickable bin (`--location`);
+ * no --lot given, it goes back into the lot it shipped from (the ledger says which).
  */
 export async function returnLotUnit(day: Day, wave: Wave): Promise<{ lot: string }> {
   const from = Object.keys(wave.picked[RETURNED.order]).find((k) => k.includes(`|${RETURNED.sku}|`))!;

@@ -137,7 +137,7 @@ export async function receiveTrucks(day: Day): Promise<void> {
     const { units, expires } = LOTS[lot];
     await fos(f, ['purchase-orders', 'receive', nw.id, `NW-GREEN=${units}`, '--lot', lot, '--expires', expires, '--location', 'A-01']);
   }
-  await receiveDamagedToday(day, nw.id);
+  await receiveDamagedIntoDamagedLocation(day, nw.id);
   await fos(f, ['purchase-orders', 'receive', nw.id, 'NW-GIFT=10', '--location', 'A-03']);
   day.bins = { 'NW-GREEN': 'A-01', 'NW-BLACK': 'A-02', 'NW-GIFT': 'A-03' };
 
@@ -160,22 +160,8 @@ export async function receiveTrucks(day: Day): Promise<void> {
 }
 
 /**
- * Today's way to keep damaged units out of picking: the good units into their bin, the damaged
- * ones received straight into the DAMAGED bin (a receipt puts its damaged lines where the receipt
- * says, pickable or not). Replaced by receiveDamagedIntoDamagedLocation once "stock" merges.
- */
-async function receiveDamagedToday(day: Day, po: string): Promise<void> {
-  const { units, damaged, expires } = LOTS['B-2610'];
-  const lot = ['--lot', 'B-2610', '--expires', expires];
-  await fos(day.f, ['purchase-orders', 'receive', po, `NW-BLACK=${units}`, ...lot, '--location', 'A-02']);
-  const r = await fosJson(day.f, ['purchase-orders', 'receive', po, `--damaged`, `NW-BLACK=${damaged}`, ...lot, '--location', 'DMG']);
-  expect(r.lines).toMatchObject([{ sku: 'NW-BLACK', quantity: damaged, condition: 'DAMAGED', location_name: 'DMG', lot_code: 'B-2610' }]);
-}
-
-/**
- * NOT WIRED YET (needs "stock": damaged receipts into a DAMAGED location). One receipt names the
- * pickable bin; its damaged units still land in the warehouse's DAMAGED location (DMG).
- * Switch on: in receiveTrucks, call this instead of receiveDamagedToday.
+ * The black tea's receipt names the pickable bin A-02; its two damaged cartons still land in the
+ * warehouse's DAMAGED location (DMG), never picked.
  */
 export async function receiveDamagedIntoDamagedLocation(day: Day, po: string): Promise<void> {
   const { units, damaged, expires } = LOTS['B-2610'];

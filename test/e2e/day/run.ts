@@ -2,21 +2,13 @@
 // the two in step: a command changed here is changed there). Run by
 // test/e2e/day-on-the-floor.test.ts (SQLite; FOS_TEST_DB=postgres for PostgreSQL) and by
 // test/pg/day-on-the-floor.pg.test.ts (`npm run test:pg`).
-//
-// Steps that need a feature not merged yet are written in after-merge.ts (and, for "stock", beside
-// the step they replace) and are not called yet; each says how to switch it on:
-//   "pack":  shipFromStation (for packAtStation + shipStationBoxesToday), batchTakesOverStationBoxes
-//            (for shipStationBoxesToday), refusedShortfallThenPartial (for splitOffShortfall, with
-//            shipBatch(day, 5)), shortPack;
-//   "stock": receiveDamagedIntoDamagedLocation (for receiveDamagedToday), returnLotUnit (for
-//            returnUnitToday, and checkStock(…, returned) then checks the DEFAULT bin too);
-//   "keys":  floorLanguage.
 import { expect } from 'vitest';
 import { checkNothingBadShipped, checkOrders, checkPackages, checkStock } from './checks.js';
-import { countShortBins, returnUnitToday, scanForm } from './evening.js';
+import { countShortBins, returnLotUnit, scanForm } from './evening.js';
 import { openFloor, type Floor } from './floor.js';
-import { packAtStation, pickWave, shipBatch, shipStationBoxesToday, splitOffShortfall, startWave } from './floor-work.js';
+import { pickWave, startWave } from './floor-work.js';
 import { receiveTrucks, setUp, takeOrders } from './morning.js';
+import { floorLanguage, shipBatch, shipFromStation, shipPartials, shortPack } from './station.js';
 
 export async function aDayOnTheFloor(db: 'sqlite' | 'postgres', opened: (f: Floor) => void): Promise<Record<string, number>> {
   const timings: Record<string, number> = {};
@@ -32,17 +24,19 @@ export async function aDayOnTheFloor(db: 'sqlite' | 'postgres', opened: (f: Floo
   const day = await step('set-up', () => setUp(f));
   await step('receiving', () => receiveTrucks(day));
   await step('orders', () => takeOrders(day));
-  // The floor: a wave, picked; the short answered; two boxes packed at the station and shipped; the batch.
+  await step('floor keys', () => floorLanguage(day));
+  // The floor: a wave, picked (a short pick); packed at the station (one box shipped there, one left
+  // to the batch, one short); the batch takes over the station's box and refuses the shorts, which
+  // the lead ships as partials.
   const wave = await step('wave', () => startWave(day));
   await step('fos pick', () => pickWave(day, wave));
-  await step('short', () => splitOffShortfall(day, wave));
-  await step('fos pack', () => packAtStation(day, wave));
-  await step('ship station boxes', () => shipStationBoxesToday(day, wave));
-  const results = await step('fulfill run', () => shipBatch(day));
-  expect(results.map((r) => r.status)).toEqual(results.map(() => 'fulfilled'));
-  expect(results).toHaveLength(18);
+  await step('fos pack', () => shipFromStation(day, wave));
+  await step('short pack', () => shortPack(day, wave));
+  const results = await step('fulfill run', () => shipBatch(day, wave));
+  expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(17);
+  await step('partials', () => shipPartials(day, wave));
   // Evening: a return, the count the short pick asked for, the scan form.
-  await step('return', () => returnUnitToday(day));
+  const returned = await step('return', () => returnLotUnit(day, wave));
   await step('count', () => countShortBins(day, wave));
   const form = await step('scan form', () => scanForm(day));
   expect(form).toMatchObject({ package_count: 20, warehouse_name: 'Bradford Annex' });
@@ -50,7 +44,7 @@ export async function aDayOnTheFloor(db: 'sqlite' | 'postgres', opened: (f: Floo
   await step('checks', async () => {
     await checkOrders(day, wave);
     const shipped = await checkPackages(day, wave, form.id);
-    await checkStock(day, shipped);
+    await checkStock(day, shipped, returned);
     await checkNothingBadShipped(day, shipped);
   });
   return timings;

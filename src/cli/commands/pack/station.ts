@@ -252,6 +252,7 @@ export class PackStation {
     if (this.opts.print || this.opts.labelDir) {
       try {
         text += ` ${await labelPackage(this.ctx, pkg, box.order_number, this.opts)}`;
+        pkg.shipping_label ??= true; // labelled at close: a `ship` now must not buy a second label
       } catch (err) {
         this.say({ kind: 'error', text: `The package is made but not labelled: ${errorText(err)}` });
         return { kind: 'error', text: `${text} Label it with: fos packages label ${String(pkg.id)} --print` };
