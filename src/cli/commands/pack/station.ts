@@ -90,7 +90,7 @@ export class PackStation {
       const line = await this.read();
       if (line === null || QUIT.has(line.toLowerCase())) return null;
       if (line.toLowerCase() === 'ship' && this.last) {
-        this.say(await this.shipLast());
+        await this.shipLast(); // it says what happened
         continue;
       }
       if (line) return line;
