@@ -83,11 +83,12 @@ describe('short ids at 80 columns (pseudo-terminal)', () => {
       .filter((l) => !l.startsWith('('));
     expect(lines[0]).toMatch(/^ID\s+ORDER_NUMBER\s+MERCHANT_TEAM_NAME\s+STATUS/);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
-    expect(r.out).not.toContain('…');
+    // Text columns may narrow (a customer's name ends in "…"); ids never do: they are pasted.
     const shown = lines
       .slice(1)
       .filter((l) => /^[0-9a-f]/.test(l))
       .map((l) => l.split(/\s+/)[0]);
+    for (const s of shown) expect(s).toMatch(/^[0-9a-f-]+$/);
     expect(shown).toHaveLength(full.length);
     expect(shown[0].length).toBeLessThan(36);
     for (const [i, s] of shown.entries()) {
