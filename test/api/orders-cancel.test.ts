@@ -149,6 +149,20 @@ describe('POST /v1/ops/fulfillment-orders/{id}/cancel', () => {
     expect((await http('POST', `/v1/ops/fulfillment-orders/${fos[1].id}/cancel`, { reason: 'nope' })).status).toBe(400);
   });
 
+  it('closes the order FULFILLED when the last open fulfillment order goes after another shipped', async () => {
+    const p = await w.product('CAN-FO-SHIP', { [w.east]: 2, [w.west]: 2 });
+    const order = await w.order({ line_items: [line('CAN-FO-SHIP', 4)], payment_status: 'PAID' });
+    const fos = await fosOf(order.id);
+    expect(fos).toHaveLength(2);
+    const pkg = await labelled(fos[0].id, 2);
+    expect((await http('POST', `/v1/ops/packages/${pkg}/fulfill`, { locked_by: 'packer' })).status).toBe(200);
+    expect((await http('GET', `/v1/ops/orders/${order.id}`)).body).toMatchObject({ fulfillment_status: 'PARTIALLY_FULFILLED' });
+    expect((await http('POST', `/v1/ops/fulfillment-orders/${fos[1].id}/cancel`, { reason: 'STAFF' })).status).toBe(200);
+    const end = (await http('GET', `/v1/ops/orders/${order.id}`)).body;
+    expect(end).toMatchObject({ status: 'CLOSED', fulfillment_status: 'FULFILLED', cancelled_at: null, fulfillment_count: 1 });
+    await ledgerBalanced(w.t.db, [p]);
+  });
+
   it('races a fulfill of the same fulfillment order: exactly one wins, the other is a 409, stock exact', async () => {
     for (let round = 0; round < 4; round++) {
       const sku = `CAN-RACE-${round}`;

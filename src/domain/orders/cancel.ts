@@ -121,7 +121,11 @@ async function releaseFulfillmentOrder(
   return { units, packages: open.map((p) => p.id) };
 }
 
-/** Sets the order CANCELLED (nothing shipped) or CLOSED (something shipped) once nothing remains. */
+/**
+ * Sets the order CANCELLED (nothing shipped) or CLOSED (something shipped) once nothing remains. A
+ * CLOSED order shipped all it still holds, so it reads FULFILLED whichever came first, the partial
+ * fulfill or the cancel of the rest (as an order edit that removes the rest does).
+ */
 async function settleOrder(tx: TxClient, orderId: string, reason: CancelReason, now: Date) {
   const left = await tx.orderLineItem.count({ where: { order_id: orderId, kind: 'CORE', remaining_quantity: { gt: 0 } } });
   if (left) return;
@@ -130,7 +134,7 @@ async function settleOrder(tx: TxClient, orderId: string, reason: CancelReason, 
     where: { id: orderId, status: { in: OPEN_ORDER as never } },
     data:
       order.fulfillment_count > 0
-        ? { status: 'CLOSED', closed_at: now }
+        ? { status: 'CLOSED', fulfillment_status: 'FULFILLED', closed_at: now }
         : { status: 'CANCELLED', cancelled_at: now, cancel_reason: reason },
   });
 }

@@ -48,10 +48,9 @@ export async function checkOrders(day: Day, wave: Wave): Promise<void> {
           }
         : {
             status: 'CLOSED',
-            // 2010: shipped with --partial, then the split-off cap cancelled: CLOSED, nothing remaining,
-            // but fulfillment_status stays as the partial fulfill left it (a cancel does not recompute it;
-            // split + cancel *before* the fulfill gives FULFILLED). Reported to the coordinator (issue 34).
-            fulfillment_status: n === wave.shortOrder ? 'PARTIALLY_FULFILLED' : 'FULFILLED',
+            // 2010: shipped with --partial, then the split-off cap cancelled: CLOSED and FULFILLED, as
+            // split + cancel before the fulfill leaves it.
+            fulfillment_status: 'FULFILLED',
             remaining: 0,
             fulfillment_orders: n === wave.shortOrder ? ['CANCELLED', 'FULFILLED'] : ['FULFILLED'],
           };
