@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isSerializationFailure } from './client.js';
+import { isSerializationFailure, retryCause, type RetryCause } from './client.js';
 import { bindStatements } from './statements.js';
 import type { Db, TxClient } from './types.js';
 
@@ -23,6 +23,9 @@ import type { Db, TxClient } from './types.js';
 
 export const TX_POLICY = {
   attempts: 6,
+  /** Backoff before retry n: a random wait in [0, min(maxBackoffMs, baseBackoffMs * 2^(n-1))] (full jitter). */
+  baseBackoffMs: 8,
+  maxBackoffMs: 250,
   /** On SQLite transactions queue on the connection's turn: a burst needs time to drain. */
   maxWaitMs: 15_000,
   timeoutMs: 20_000,
@@ -37,6 +40,55 @@ export interface TxOptions {
 
 const policy = { maxWait: TX_POLICY.maxWaitMs, timeout: TX_POLICY.timeoutMs };
 
+/** One retryable failure of a transaction attempt (onTxRetry). */
+export interface TxRetryEvent {
+  /** deadlock: PostgreSQL 40P01; serialization: 40001 / Prisma P2034; busy: SQLITE_BUSY; domain: the caller's retryOn. */
+  cause: RetryCause | 'domain';
+  /** The attempt that failed, from 1. */
+  attempt: number;
+  /** True when no attempt is left: the error reaches the caller (a 503 for the first three causes). */
+  exhausted: boolean;
+}
+
+type TxRetryListener = (e: TxRetryEvent) => void;
+const listeners = new Set<TxRetryListener>();
+const counts: Record<TxRetryEvent['cause'], number> & { exhausted: number } = {
+  deadlock: 0,
+  serialization: 0,
+  busy: 0,
+  domain: 0,
+  exhausted: 0,
+};
+
+/**
+ * Calls `cb` on every retryable failure of a transaction attempt in this process (for metrics:
+ * deadlocks and serialization failures that the retry absorbed, and those that ran out of
+ * attempts). Returns the function that removes it. A listener that throws is ignored.
+ */
+export function onTxRetry(cb: TxRetryListener): () => void {
+  listeners.add(cb);
+  return () => listeners.delete(cb);
+}
+
+/** Retryable failures seen by this process since it started, per cause, and how many ran out of attempts. */
+export const txRetryCounts = () => ({ ...counts });
+
+function report(e: TxRetryEvent) {
+  counts[e.cause]++;
+  if (e.exhausted) counts.exhausted++;
+  for (const cb of listeners) {
+    try {
+      cb(e);
+    } catch {
+      // metrics never break a write
+    }
+  }
+}
+
+/** Full jitter: racers that collided retry at scattered moments instead of colliding again. */
+const backoff = (attempt: number) =>
+  Math.floor(Math.random() * Math.min(TX_POLICY.maxBackoffMs, TX_POLICY.baseBackoffMs * 2 ** (attempt - 1))) + 1;
+
 export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, opts: TxOptions = {}): Promise<T> {
   const attempts = opts.attempts ?? TX_POLICY.attempts;
   for (let attempt = 1; ; attempt++) {
@@ -47,9 +99,11 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
         return fn(tx);
       }, policy);
     } catch (err) {
-      const retry = isSerializationFailure(err) || (opts.retryOn?.(err) ?? false);
-      if (!retry || attempt >= attempts) throw err;
-      await sleep(10 * attempt + Math.floor(Math.random() * 20));
+      const cause = isSerializationFailure(err) ? retryCause(err) : opts.retryOn?.(err) ? 'domain' : null;
+      if (!cause) throw err;
+      report({ cause, attempt, exhausted: attempt >= attempts });
+      if (attempt >= attempts) throw err;
+      await sleep(backoff(attempt));
     }
   }
 }
