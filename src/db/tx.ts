@@ -13,7 +13,12 @@ import type { Db, TxClient } from './types.js';
 //  - the FIRST statement of a contended transaction is a write (a compare-and-set UPDATE). On
 //    SQLite the transaction is BEGIN IMMEDIATE (the write lock at once, waiting busy_timeout);
 //    on PostgreSQL that UPDATE takes the row lock that serialises racing writers of the same row.
-//  - rows are locked in one order everywhere (each area documents its order), so racers never deadlock.
+//  - rows are locked in one order everywhere (each area documents its order; several rows of a table
+//    in id order: lockInOrder in statements.ts before a multi-row UPDATE), so racers never deadlock.
+//    A deadlock that happens anyway is retried like a serialization failure, with full jitter, and
+//    reported to onTxRetry listeners (metrics); out of attempts it is a 503 (isTransientFailure).
+//  - on PostgreSQL a check that reads another table's rows (a subquery in the UPDATE's WHERE) reads
+//    a snapshot older than the row lock it waited for: take that lock in a statement of its own first.
 //  - a lost race surfaces as count 0 of a conditional UPDATE and becomes a 409.
 //
 // SQLite: the transaction is our own on the one connection (sqlite-serial.ts), not Prisma's
