@@ -84,9 +84,9 @@ export async function updateProductLevels(
     ]),
   );
   // PostgreSQL: the rows locked in id order first (the UPDATE's own scan takes them in the plan's
-  // order: two fulfills of the same SKUs deadlocked on it, issue 36).
+  // order: two fulfills of the same SKUs deadlocked on it, issue 36). One row needs no order.
   const st = boundStatements(tx);
-  if (st)
+  if (st && moving.length > 1)
     await lockInOrder(st, 'inventory_levels', `"warehouse_id" = ? AND "product_id" IN (${placeholders(moving.length)})`, [
       warehouseId,
       ...moving.map((c) => c.productId),
