@@ -257,6 +257,19 @@ export function isSerializationFailure(err: unknown): boolean {
   return false;
 }
 
+export type RetryCause = 'deadlock' | 'serialization' | 'busy';
+
+/** Which retryable failure `err` is (isSerializationFailure must hold): a deadlock, a serialization failure, SQLite busy. */
+export function retryCause(err: unknown): RetryCause {
+  let cause: RetryCause = 'serialization';
+  for (const e of errorChain(err)) {
+    if (codesOf(e).includes('40P01') || /deadlock detected/i.test(String((e as { message?: unknown }).message ?? ''))) return 'deadlock';
+    if (e.kind === 'sqlite' || e.kind === 'SocketTimeout' || codesOf(e).some((c) => typeof c === 'string' && c.startsWith('SQLITE_BUSY')))
+      cause = 'busy';
+  }
+  return cause;
+}
+
 // Kinds and codes of a database that is busy or whose connection went away: nothing was
 // committed by the failed statement, and the same request may succeed in a moment.
 const TRANSIENT_KINDS = new Set([

@@ -34,6 +34,13 @@ export interface Dialect {
   text(sql: string): string;
   /** A statement that locks one row of `table` by its id (one parameter) until commit; null where a writer holds everything. */
   lockRow(table: string): string | null;
+  /**
+   * A statement that locks the rows of `table` matching `where` one after the other in id order
+   * (the one global order, so two transactions never wait on each other in a cycle) until commit;
+   * null where a writer holds everything. Run it before a multi-row UPDATE, whose own scan order is
+   * the plan's (a sequential scan: the rows' physical order, which every update changes).
+   */
+  lockRowsInOrder(table: string, where: string): string | null;
   /** A Json column read through a subquery or raw statement: SQLite gives its text, PostgreSQL the value. */
   json(v: unknown): unknown;
   /** A DateTime column read by a raw statement: SQLite gives its ISO text, PostgreSQL a Date. */
@@ -118,6 +125,7 @@ const SQLITE: Dialect = {
   singleWriter: true,
   text: (sql) => sql,
   lockRow: () => null,
+  lockRowsInOrder: () => null,
   json: (v) => (typeof v === 'string' ? JSON.parse(v) : (v ?? null)),
   jsonParam: '?',
   date,
@@ -135,6 +143,7 @@ const POSTGRESQL: Dialect = {
   singleWriter: false,
   text: pgText,
   lockRow: (table) => `SELECT 1 FROM "${table}" WHERE "id" = ? FOR UPDATE`,
+  lockRowsInOrder: (table, where) => `SELECT "id" FROM "${table}" WHERE ${where} ORDER BY "id" FOR UPDATE`,
   json: (v) => v ?? null,
   jsonParam: 'CAST(? AS JSONB)',
   date,

@@ -147,3 +147,13 @@ export function statementsOf(tx: TxClient, provider?: Provider): Statements {
   if (!provider) throw new Error('statementsOf: not a transaction() of src/db/tx.ts, and no provider given');
   return prismaStatements(tx, dialectOf(provider));
 }
+
+/**
+ * PostgreSQL: the row locks of `table` where `where` (with `?` placeholders), taken in id order
+ * (dialect.lockRowsInOrder) before a multi-row write, so racers never deadlock; nothing where one
+ * writer holds the database (SQLite).
+ */
+export async function lockInOrder(st: Statements, table: string, where: string, params: readonly unknown[]): Promise<void> {
+  const sql = st.dialect.lockRowsInOrder(table, where);
+  if (sql) await st.all(sql, params);
+}

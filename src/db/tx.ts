@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isSerializationFailure } from './client.js';
+import { isSerializationFailure, retryCause, type RetryCause } from './client.js';
 import { bindStatements } from './statements.js';
 import type { Db, TxClient } from './types.js';
 
@@ -13,7 +13,12 @@ import type { Db, TxClient } from './types.js';
 //  - the FIRST statement of a contended transaction is a write (a compare-and-set UPDATE). On
 //    SQLite the transaction is BEGIN IMMEDIATE (the write lock at once, waiting busy_timeout);
 //    on PostgreSQL that UPDATE takes the row lock that serialises racing writers of the same row.
-//  - rows are locked in one order everywhere (each area documents its order), so racers never deadlock.
+//  - rows are locked in one order everywhere (each area documents its order; several rows of a table
+//    in id order: lockInOrder in statements.ts before a multi-row UPDATE), so racers never deadlock.
+//    A deadlock that happens anyway is retried like a serialization failure, with full jitter, and
+//    reported to onTxRetry listeners (metrics); out of attempts it is a 503 (isTransientFailure).
+//  - on PostgreSQL a check that reads another table's rows (a subquery in the UPDATE's WHERE) reads
+//    a snapshot older than the row lock it waited for: take that lock in a statement of its own first.
 //  - a lost race surfaces as count 0 of a conditional UPDATE and becomes a 409.
 //
 // SQLite: the transaction is our own on the one connection (sqlite-serial.ts), not Prisma's
@@ -23,6 +28,9 @@ import type { Db, TxClient } from './types.js';
 
 export const TX_POLICY = {
   attempts: 6,
+  /** Backoff before retry n: a random wait in [0, min(maxBackoffMs, baseBackoffMs * 2^(n-1))] (full jitter). */
+  baseBackoffMs: 8,
+  maxBackoffMs: 250,
   /** On SQLite transactions queue on the connection's turn: a burst needs time to drain. */
   maxWaitMs: 15_000,
   timeoutMs: 20_000,
@@ -37,6 +45,55 @@ export interface TxOptions {
 
 const policy = { maxWait: TX_POLICY.maxWaitMs, timeout: TX_POLICY.timeoutMs };
 
+/** One retryable failure of a transaction attempt (onTxRetry). */
+export interface TxRetryEvent {
+  /** deadlock: PostgreSQL 40P01; serialization: 40001 / Prisma P2034; busy: SQLITE_BUSY; domain: the caller's retryOn. */
+  cause: RetryCause | 'domain';
+  /** The attempt that failed, from 1. */
+  attempt: number;
+  /** True when no attempt is left: the error reaches the caller (a 503 for the first three causes). */
+  exhausted: boolean;
+}
+
+type TxRetryListener = (e: TxRetryEvent) => void;
+const listeners = new Set<TxRetryListener>();
+const counts: Record<TxRetryEvent['cause'], number> & { exhausted: number } = {
+  deadlock: 0,
+  serialization: 0,
+  busy: 0,
+  domain: 0,
+  exhausted: 0,
+};
+
+/**
+ * Calls `cb` on every retryable failure of a transaction attempt in this process (for metrics:
+ * deadlocks and serialization failures that the retry absorbed, and those that ran out of
+ * attempts). Returns the function that removes it. A listener that throws is ignored.
+ */
+export function onTxRetry(cb: TxRetryListener): () => void {
+  listeners.add(cb);
+  return () => listeners.delete(cb);
+}
+
+/** Retryable failures seen by this process since it started, per cause, and how many ran out of attempts. */
+export const txRetryCounts = () => ({ ...counts });
+
+function report(e: TxRetryEvent) {
+  counts[e.cause]++;
+  if (e.exhausted) counts.exhausted++;
+  for (const cb of listeners) {
+    try {
+      cb(e);
+    } catch {
+      // metrics never break a write
+    }
+  }
+}
+
+/** Full jitter: racers that collided retry at scattered moments instead of colliding again. */
+const backoff = (attempt: number) =>
+  Math.floor(Math.random() * Math.min(TX_POLICY.maxBackoffMs, TX_POLICY.baseBackoffMs * 2 ** (attempt - 1))) + 1;
+
 export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, opts: TxOptions = {}): Promise<T> {
   const attempts = opts.attempts ?? TX_POLICY.attempts;
   for (let attempt = 1; ; attempt++) {
@@ -47,9 +104,11 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
         return fn(tx);
       }, policy);
     } catch (err) {
-      const retry = isSerializationFailure(err) || (opts.retryOn?.(err) ?? false);
-      if (!retry || attempt >= attempts) throw err;
-      await sleep(10 * attempt + Math.floor(Math.random() * 20));
+      const cause = isSerializationFailure(err) ? retryCause(err) : opts.retryOn?.(err) ? 'domain' : null;
+      if (!cause) throw err;
+      report({ cause, attempt, exhausted: attempt >= attempts });
+      if (attempt >= attempts) throw err;
+      await sleep(backoff(attempt));
     }
   }
 }

@@ -3,7 +3,8 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { notCommitted } from '../inventory/refusals.js';
 import { capital, namedFulfillmentOrder, refusalNames } from '../names.js';
 import { enqueueEvent } from '../events/outbox.js';
-import { applyToLevel, levelFor } from '../inventory/ledger.js';
+import { applyToLevel } from '../inventory/ledger.js';
+import { lockedLevelsFor } from '../inventory/ledger-bulk.js';
 import { commitUpTo } from '../orders/allocation.js';
 import { activeLock, loadFulfillmentOrder } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
@@ -147,8 +148,16 @@ export async function moveFulfillmentOrder(db: Db, teamId: string, id: string, i
       if (q && l.product_id) perProduct.set(l.product_id, (perProduct.get(l.product_id) ?? 0) + q);
     }
     if (![...picked.take.values()].some((q) => q > 0)) throw invalid('body.lines', 'must move at least one unit');
-    for (const [productId, q] of [...perProduct].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const to = await levelFor(tx, productId, target.id);
+    // Every level the move touches, at both warehouses, locked in id order before any changes
+    // (the global order: a move the other way, or a fulfill, never waits on this one in a cycle).
+    const products = [...perProduct.keys()].sort();
+    const levelOf = await lockedLevelsFor(tx, db.provider, [
+      { warehouseId: target.id, productIds: products },
+      { warehouseId: fo.warehouse_id, productIds: products },
+    ]);
+    for (const productId of products) {
+      const q = perProduct.get(productId)!;
+      const to = levelOf(target.id, productId);
       const got = await commitUpTo(tx, { levelId: to.id, product_id: productId, warehouse_id: target.id, quantity: q }, q, fo.order_id);
       if (got < q) {
         const n = await names();
@@ -157,18 +166,13 @@ export async function moveFulfillmentOrder(db: Db, teamId: string, id: string, i
           { product_id: productId },
         );
       }
-      const from = await tx.inventoryLevel.findUnique({
-        where: { product_id_warehouse_id: { product_id: productId, warehouse_id: fo.warehouse_id } },
-        select: { id: true, product_id: true, warehouse_id: true },
-      });
-      const released =
-        from &&
-        (await applyToLevel(
-          tx,
-          from,
-          { committed: -q },
-          { kind: 'RELEASED', reason: 'MOVED', reference_type: 'fulfillment_order', reference_id: id },
-        ));
+      const from = levelOf(fo.warehouse_id, productId);
+      const released = await applyToLevel(
+        tx,
+        from,
+        { committed: -q },
+        { kind: 'RELEASED', reason: 'MOVED', reference_type: 'fulfillment_order', reference_id: id },
+      );
       if (!released) throw await notCommitted(tx, productId, fo.warehouse_id, q, 'moved');
     }
     const all = picked.lines.every((l) => (picked.take.get(l.id) ?? 0) === l.remaining_quantity);

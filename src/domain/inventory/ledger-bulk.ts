@@ -52,6 +52,30 @@ export async function levelsFor(tx: TxClient, provider: Provider, warehouseId: s
   return found;
 }
 
+/**
+ * The levels of these products at these warehouses, created empty where missing, and (PostgreSQL)
+ * locked in id order before the caller changes them one by one in whatever order its lines come:
+ * the global order of levels, so two writers of the same levels never wait on each other in a
+ * cycle (transfers, moves of fulfillment orders). Returns the level of (warehouse, product).
+ */
+export async function lockedLevelsFor(
+  tx: TxClient,
+  provider: Provider,
+  wanted: Array<{ warehouseId: string; productIds: string[] }>,
+): Promise<(warehouseId: string, productId: string) => LevelRef> {
+  const found = new Map<string, Map<string, string>>();
+  for (const w of [...wanted].sort((a, b) => (a.warehouseId < b.warehouseId ? -1 : 1))) {
+    const ids = await levelsFor(tx, provider, w.warehouseId, w.productIds);
+    found.set(w.warehouseId, new Map([...(found.get(w.warehouseId) ?? []), ...ids]));
+  }
+  await lockLevels(statementsOf(tx, provider), [...new Set([...found.values()].flatMap((m) => [...m.values()]))].sort());
+  return (warehouseId, productId) => {
+    const id = found.get(warehouseId)?.get(productId);
+    if (!id) throw new Error(`lockedLevelsFor: no level of ${productId} at ${warehouseId} was asked for`);
+    return { id, product_id: productId, warehouse_id: warehouseId };
+  };
+}
+
 /** PostgreSQL: the levels' row locks, in id order (SQLite: the transaction's first write holds the database). */
 export const lockLevelIds = (tx: TxClient, provider: Provider, ids: string[]) => lockLevels(statementsOf(tx, provider), ids);
 

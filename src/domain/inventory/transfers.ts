@@ -6,7 +6,8 @@ import { ensureDamagedLocation } from '../locations/held.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { pageArgs, toPage } from '../pagination.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
-import { applyToLevel, levelFor } from './ledger.js';
+import { applyToLevel } from './ledger.js';
+import { lockedLevelsFor } from './ledger-bulk.js';
 import { warehouseNames } from './products.js';
 import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from './products.js';
 
@@ -108,9 +109,14 @@ export async function createTransfer(db: Db, caller: Actor, input: TransferInput
       reference_id: t.id,
       actor_key_id: caller.keyId,
     };
+    const ids = products.map((p) => p.id);
+    const levelOf = await lockedLevelsFor(tx, db.provider, [
+      { warehouseId: input.from_warehouse_id, productIds: ids },
+      { warehouseId: input.to_warehouse_id, productIds: ids },
+    ]);
     for (const [i, p] of products.entries()) {
       const q = input.lines[i].quantity;
-      const from = await levelFor(tx, p.id, input.from_warehouse_id);
+      const from = { ...levelOf(input.from_warehouse_id, p.id), sku: p.sku };
       if (!(await applyToLevel(tx, from, { on_hand: -q }, info, { sellable: true }))) {
         const l = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: from.id } });
         const n = await refusalNames(tx, { products: [p.id], warehouses: [input.from_warehouse_id] });
@@ -119,7 +125,7 @@ export async function createTransfer(db: Db, caller: Actor, input: TransferInput
           { line: i },
         );
       }
-      await applyToLevel(tx, await levelFor(tx, p.id, input.to_warehouse_id), { on_order: q }, info);
+      await applyToLevel(tx, { ...levelOf(input.to_warehouse_id, p.id), sku: p.sku }, { on_order: q }, info);
     }
     return announce(tx, t, 'inventory.transfer_shipped');
   });
@@ -142,6 +148,7 @@ export async function receiveTransfer(db: Db, caller: Actor, id: string, input: 
     const t = await claim(tx, caller.teamId, id, 'received');
     const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
     const now = new Date();
+    const levelOf = await lockedLevelsFor(tx, db.provider, [{ warehouseId: t.to_warehouse_id, productIds: products.map((p) => p.id) }]);
     for (const [i, line] of input.lines.entries()) {
       const tl = t.lines.find((l) => l.product_id === products[i].id);
       if (!tl) throw conflict(`lines[${i}]: ${products[i].sku ?? products[i].id} is not on transfer ${t.id}.`, { line: i });
@@ -157,7 +164,7 @@ export async function receiveTransfer(db: Db, caller: Actor, id: string, input: 
           { line: i, quantity_in_transit: openOf(fresh) },
         );
       }
-      const level = await levelFor(tx, tl.product_id, t.to_warehouse_id);
+      const level = levelOf(t.to_warehouse_id, tl.product_id);
       const ok = await applyToLevel(
         tx,
         level,
@@ -192,14 +199,19 @@ export async function cancelTransfer(db: Db, caller: Actor, id: string) {
   return writeTx(db, async (tx) => {
     const t = await claim(tx, caller.teamId, id, 'cancelled');
     const info = { reason: 'CANCELLED', reference_type: 'transfer', reference_id: t.id, actor_key_id: caller.keyId };
+    const productIds = t.lines.filter((tl) => openOf(tl)).map((tl) => tl.product_id);
+    const levelOf = await lockedLevelsFor(tx, db.provider, [
+      { warehouseId: t.from_warehouse_id, productIds },
+      { warehouseId: t.to_warehouse_id, productIds },
+    ]);
     for (const tl of t.lines) {
       const open = openOf(tl);
       if (!open) continue;
-      const to = await levelFor(tx, tl.product_id, t.to_warehouse_id);
+      const to = levelOf(t.to_warehouse_id, tl.product_id);
       if (!(await applyToLevel(tx, to, { on_order: -open }, { ...info, kind: 'RELEASED' }))) {
         throw conflict(`On order of ${tl.sku ?? tl.product_id} at the destination is below what transfer ${id} still carries.`);
       }
-      await applyToLevel(tx, await levelFor(tx, tl.product_id, t.from_warehouse_id), { on_hand: open }, { ...info, kind: 'TRANSFER_IN' });
+      await applyToLevel(tx, levelOf(t.from_warehouse_id, tl.product_id), { on_hand: open }, { ...info, kind: 'TRANSFER_IN' });
     }
     const updated = await tx.inventoryTransfer.update({
       where: { id: t.id },

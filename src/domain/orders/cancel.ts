@@ -8,6 +8,7 @@ import { writeTx } from '../fulfillment/tx.js';
 import { applyToLevel } from '../inventory/ledger.js';
 import { orderLabel, type CancelReason } from '../../contract/orders-enums.js';
 import { getOrder } from './orders.js';
+import { lockOpenFulfillmentOrders, lockOrderLines } from './store.js';
 
 // Cancelling what is not shipped (docs/orders.md "Cancel"). Of an order: every open fulfillment
 // order and every unit still waiting for stock; of one fulfillment order: its remaining units.
@@ -85,6 +86,11 @@ async function releaseFulfillmentOrder(
   });
   const perProduct = new Map<string, number>();
   let units = 0;
+  // The order lines in id order first (PostgreSQL): a fulfill of another of the order's fulfillment orders takes them so.
+  await lockOrderLines(
+    tx,
+    lines.map((l) => l.order_line_item_id),
+  );
   for (const l of lines) {
     const n = l.remaining_quantity;
     await tx.fulfillmentOrderLineItem.update({ where: { id: l.id }, data: { quantity: { decrement: n }, remaining_quantity: 0 } });
@@ -206,7 +212,8 @@ export async function cancelOrder(db: Db, teamId: string, orderId: string, opts:
   await voidOpenLabels(db, teamId, { order_id: orderId });
   await writeTx(db, async (tx) => {
     const now = new Date();
-    // The fulfillment orders first (a fulfill locks its fulfillment order before the order), as one write.
+    // The fulfillment orders first (a fulfill locks its fulfillment order before the order), in id order.
+    await lockOpenFulfillmentOrders(tx, orderId, OPEN_FO);
     const fos = await tx.fulfillmentOrder.updateManyAndReturn({
       where: { order_id: orderId, fulfiller_team_id: teamId, status: { in: OPEN_FO } },
       data: { status: 'CANCELLED', lock_owner: null, lock_expires_at: null },

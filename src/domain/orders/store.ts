@@ -1,5 +1,7 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { readsOf } from '../../db/reads.js';
+import { placeholders } from '../../db/dialect.js';
+import { lockInOrder, statementsOf } from '../../db/statements.js';
 import { cappedIds, FTS_CAP, ftsPhrase } from '../fts.js';
 
 // The orders' statements and provider differences (issue 24, item 1).
@@ -137,4 +139,18 @@ WHERE ${where.join(' AND ')} ORDER BY o.${q.key} ${dir}, o.id ${dir} LIMIT ? OFF
  */
 export async function savepoint(tx: TxClient, step: 'SAVEPOINT' | 'RELEASE SAVEPOINT' | 'ROLLBACK TO SAVEPOINT'): Promise<void> {
   await tx.$executeRawUnsafe(`${step} order_number`);
+}
+
+/** PostgreSQL: the row locks of the order's open fulfillment orders, in id order (a cancel of the order takes them all). */
+export async function lockOpenFulfillmentOrders(tx: TxClient, orderId: string, open: readonly string[]): Promise<void> {
+  await lockInOrder(statementsOf(tx), 'fulfillment_orders', `"order_id" = ? AND "status" IN (${placeholders(open.length)})`, [
+    orderId,
+    ...open,
+  ]);
+}
+
+/** PostgreSQL: the row locks of these order lines, in id order, before they are changed one by one. */
+export async function lockOrderLines(tx: TxClient, ids: string[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length) await lockInOrder(statementsOf(tx), 'order_line_items', `"id" IN (${placeholders(unique.length)})`, unique);
 }

@@ -1,7 +1,8 @@
 import { writeTx } from '../fulfillment/tx.js';
 import type { Db } from '../../db/types.js';
 import { conflict } from '../errors.js';
-import { applyToLevel, levelFor } from '../inventory/ledger.js';
+import { applyToLevel } from '../inventory/ledger.js';
+import { lockedLevelsFor } from '../inventory/ledger-bulk.js';
 import type { Caller } from '../products/reach.js';
 import { enqueueForParties } from '../events/outbox.js';
 import { claim } from './receive.js';
@@ -25,10 +26,13 @@ async function finish(db: Db, caller: Caller & { keyId: string }, id: string, st
     if (status === 'CANCELLED' && po.lines.some((l) => l.quantity_received > 0)) {
       throw conflict(`Purchase order ${id} has received units; close it instead of cancelling.`, { status: po.status });
     }
+    // The levels locked in id order first (PostgreSQL), then released line by line.
+    const productIds = po.lines.filter((l) => openOf(l)).map((l) => l.product_id);
+    const levelOf = await lockedLevelsFor(tx, db.provider, [{ warehouseId: po.warehouse_id, productIds }]);
     for (const line of po.lines) {
       const open = openOf(line);
       if (!open) continue;
-      const level = await levelFor(tx, line.product_id, po.warehouse_id);
+      const level = levelOf(po.warehouse_id, line.product_id);
       const ok = await applyToLevel(
         tx,
         level,

@@ -1,6 +1,6 @@
 import { newId } from '../../../db/ids.js';
 import { placeholders } from '../../../db/dialect.js';
-import type { Statements } from '../../../db/statements.js';
+import { lockInOrder, type Statements } from '../../../db/statements.js';
 import type { Package, PackageLineItem, ShippingLabel } from '../../../db/types.js';
 import { nameColumnsText, type NameColumns } from '../lookups.js';
 import { byCreated, caseBy, LOCKABLE_STATUSES, NO_ACTIVE_HOLD, statusIn } from './common.js';
@@ -148,6 +148,15 @@ export async function decrementOrderLines(
   now: Date,
 ): Promise<Map<string, OrderLineAfter>> {
   if (!amounts.length) return new Map();
+  // PostgreSQL: in id order first; fulfills of two fulfillment orders of one order (a split) share
+  // lines. One line needs no order (and no extra round trip).
+  if (amounts.length > 1)
+    await lockInOrder(
+      st,
+      'order_line_items',
+      `"id" IN (${placeholders(amounts.length)})`,
+      amounts.map(([id]) => id),
+    );
   const q = caseBy('id', amounts);
   const rows = await st.all<OrderLineAfter>(
     `UPDATE "order_line_items" SET "remaining_quantity" = "remaining_quantity" - ${q.sql}, "updated_at" = ?

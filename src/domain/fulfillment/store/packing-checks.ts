@@ -1,4 +1,5 @@
 import { join } from '@prisma/client/runtime/client';
+import { statementsOf } from '../../../db/statements.js';
 import type { TxClient } from '../../../db/types.js';
 import { NO_ACTIVE_HOLD } from '../../orders/holds.js';
 import { HELD_LOCATION_TYPES } from '../../../contract/inventory-enums.js';
@@ -86,6 +87,13 @@ export async function claimUntouchedRow(
   now: Date,
   movable: string[],
 ): Promise<UntouchedRow | undefined> {
+  // PostgreSQL: the row lock first, in a statement of its own. The UPDATE's NOT EXISTS reads the
+  // UPDATE's snapshot, which is older than a row lock it waits for: a package created (under
+  // this same row lock, claimForPacking) by a transaction that committed while this one waited
+  // would be missed, and the order moved or split under it (issue 36: 26 of 28 tries). After
+  // the lock, the UPDATE's new snapshot sees every package that holder made.
+  const lock = statementsOf(tx).dialect.lockRow('fulfillment_orders');
+  if (lock) await statementsOf(tx).all(lock, [id]);
   const [fo] = await tx.$queryRaw<UntouchedRow[]>`
     UPDATE "fulfillment_orders" SET "updated_at" = ${now}
     WHERE "id" = ${id} AND "fulfiller_team_id" = ${teamId} AND "status" IN (${join(movable)})

@@ -1,6 +1,6 @@
 import { join, sqltag as sql } from '@prisma/client/runtime/client';
 import { caseBy, placeholders } from '../../../db/dialect.js';
-import { portableStatementsOf } from '../../../db/statements.js';
+import { boundStatements, lockInOrder, portableStatementsOf } from '../../../db/statements.js';
 import type { TxClient } from '../../../db/types.js';
 import { BUCKETS, type Bucket } from '../../../contract/inventory-enums.js';
 
@@ -14,6 +14,16 @@ export interface MovedLevel {
   product_id: string;
   warehouse_id: string;
   sku?: string | null;
+}
+
+/**
+ * PostgreSQL: the row locks of these levels, in id order (the one order every path takes levels
+ * in); nothing on SQLite, where the transaction's first write holds the database.
+ */
+export async function lockLevelsInOrder(tx: TxClient, levelIds: string[]): Promise<void> {
+  const st = boundStatements(tx);
+  const ids = [...new Set(levelIds)];
+  if (st && ids.length) await lockInOrder(st, 'inventory_levels', `"id" IN (${placeholders(ids.length)})`, ids);
 }
 
 /** Takes the level's row lock (PostgreSQL) with a no-op UPDATE. */
@@ -73,6 +83,14 @@ export async function updateProductLevels(
       ),
     ]),
   );
+  // PostgreSQL: the rows locked in id order first (the UPDATE's own scan takes them in the plan's
+  // order: two fulfills of the same SKUs deadlocked on it, issue 36). One row needs no order.
+  const st = boundStatements(tx);
+  if (st && moving.length > 1)
+    await lockInOrder(st, 'inventory_levels', `"warehouse_id" = ? AND "product_id" IN (${placeholders(moving.length)})`, [
+      warehouseId,
+      ...moving.map((c) => c.productId),
+    ]);
   const set = buckets.map((b) => `"${b}" = "${b}" + ${delta.get(b)!.sql}`);
   const guards = buckets.map((b) => `"${b}" + ${delta.get(b)!.sql} >= 0`);
   return portableStatementsOf(tx).all<MovedLevel>(
