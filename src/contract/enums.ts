@@ -62,6 +62,7 @@ export const EVENT_KINDS = [
   'shipping_label.refund_updated',
   'package.fulfilled',
   'scan_form.created',
+  'label_batch.completed',
   'shipping_label.corrected',
   'file.processed',
   'charge.created',
