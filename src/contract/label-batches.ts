@@ -1,11 +1,9 @@
 import { Type } from 'typebox';
-import { LABEL_FORMATS, RATE_STRATEGIES } from './enums.js';
+import { LABEL_BATCH_ITEM_STATUSES, LABEL_BATCH_STATUSES, LABEL_FORMATS, RATE_STRATEGIES } from './enums.js';
 import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Label batches: many packages labelled by one request, one merged file (docs/label-batches.md).
 
-export const LABEL_BATCH_STATUSES = ['RUNNING', 'COMPLETED'] as const;
-export const LABEL_BATCH_ITEM_STATUSES = ['PENDING', 'BOUGHT', 'FAILED', 'SKIPPED'] as const;
 export const LABEL_BATCH_MAX = 2_000;
 
 const packageSet = (description: string) =>
@@ -15,7 +13,7 @@ export const CreateLabelBatchBody = Type.Object(
   {
     package_ids: packageSet('these packages, in this order'),
     picking_session_id: Type.Optional(Id),
-    fulfillment_order_ids: packageSet("the open packages of these fulfillment orders, in this order"),
+    fulfillment_order_ids: packageSet('the open packages of these fulfillment orders, in this order'),
     rate_strategy: Type.Optional(
       StringEnum(RATE_STRATEGIES, { description: "for packages without one of their own; default: each package's, else CHEAPEST" }),
     ),

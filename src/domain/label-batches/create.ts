@@ -34,7 +34,8 @@ function sourceOf(input: LabelBatchInput) {
 async function byIds(tx: TxClient, teamId: string, ids: string[]): Promise<Pkg[]> {
   const found = new Map<string, Pkg>();
   for (const some of inLists(ids)) {
-    for (const p of await tx.package.findMany({ where: { id: { in: some }, fulfiller_team_id: teamId }, select: SELECT })) found.set(p.id, p);
+    for (const p of await tx.package.findMany({ where: { id: { in: some }, fulfiller_team_id: teamId }, select: SELECT }))
+      found.set(p.id, p);
   }
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw notFound('Package', missing[0]);
@@ -63,7 +64,10 @@ async function byFulfillmentOrders(tx: TxClient, teamId: string, foIds: string[]
 async function bySession(tx: TxClient, teamId: string, sessionId: string): Promise<Pkg[]> {
   const session = await tx.pickingSession.findFirst({ where: { id: sessionId, team_id: teamId }, select: { id: true } });
   if (!session) throw notFound('Picking session', sessionId);
-  const fos = await tx.fulfillmentOrder.findMany({ where: { picking_session_id: sessionId, fulfiller_team_id: teamId }, select: { id: true } });
+  const fos = await tx.fulfillmentOrder.findMany({
+    where: { picking_session_id: sessionId, fulfiller_team_id: teamId },
+    select: { id: true },
+  });
   const pkgs = await tx.package.findMany({
     where: {
       fulfiller_team_id: teamId,
@@ -72,7 +76,11 @@ async function bySession(tx: TxClient, teamId: string, sessionId: string): Promi
     },
     select: SELECT,
   });
-  const scans = await tx.pickScan.groupBy({ by: ['fulfillment_order_id'], where: { picking_session_id: sessionId }, _min: { created_at: true } });
+  const scans = await tx.pickScan.groupBy({
+    by: ['fulfillment_order_id'],
+    where: { picking_session_id: sessionId },
+    _min: { created_at: true },
+  });
   const first = new Map(scans.map((s) => [s.fulfillment_order_id, s._min.created_at?.getTime() ?? Infinity]));
   const at = (p: Pkg) => first.get(p.fulfillment_order_id ?? '') ?? Infinity;
   return pkgs.sort((a, b) => at(a) - at(b) || +a.created_at - +b.created_at || a.id.localeCompare(b.id));
