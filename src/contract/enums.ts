@@ -22,6 +22,9 @@ export const RATE_STRATEGIES = ['CHEAPEST', 'FASTEST'] as const;
 /** Formats of a bought label's document. */
 export const LABEL_FORMATS = ['PDF', 'ZPL'] as const;
 export type LabelFormat = (typeof LABEL_FORMATS)[number];
+/** Label batches (docs/label-batches.md): the batch, and each package's outcome in it. */
+export const LABEL_BATCH_STATUSES = ['RUNNING', 'COMPLETED'] as const;
+export const LABEL_BATCH_ITEM_STATUSES = ['PENDING', 'BOUGHT', 'FAILED', 'SKIPPED'] as const;
 /** Units of the carrier rate table's weight brackets (wider than a product's). */
 export const CARRIER_WEIGHT_UNITS = ['G', 'KG', 'LB', 'OZ'] as const;
 /** A picking session's status as its list filter takes it. */
@@ -62,6 +65,7 @@ export const EVENT_KINDS = [
   'shipping_label.refund_updated',
   'package.fulfilled',
   'scan_form.created',
+  'label_batch.completed',
   'shipping_label.corrected',
   'file.processed',
   'charge.created',

@@ -1,3 +1,4 @@
+import { labelBatchRunner, type LabelBatchRunner } from './workers/label-batches.js';
 import Fastify, {
   LogController,
   type FastifyInstance,
@@ -81,6 +82,8 @@ declare module 'fastify' {
     agentCatalog(): Catalog;
     /** Per-key request counters (auth.ts); exports charge long streams to them as they go. */
     rateLimiter: RateLimitStore;
+    /** Works label batches (workers/label-batches.ts): kicked on create, started by serve. */
+    labelBatches: LabelBatchRunner;
   }
 }
 
@@ -198,6 +201,8 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   const processor = new FileProcessor(db, storage, app.log);
   const maxUploadBytes = config.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   app.decorate('files', { storage, maxUploadBytes, processor });
+  app.decorate('labelBatches', labelBatchRunner(db, app.log, { allowPrivate: config.allowPrivateWebhooks ?? false }));
+  app.addHook('onClose', () => app.labelBatches.stop());
   // Uploads: one file part and a few short fields; the part streams (routes/ops/files.ts).
   await app.register(multipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12 } });
   // Shutting down (src/server/serve.ts): requests still arriving on open keep-alive connections

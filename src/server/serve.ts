@@ -132,6 +132,8 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const counts = startCountFolder(db, app.log, 5000);
     // Carrier label purchases a crash left between the platform's answer and fos's commit.
     const purchases = startPurchaseRecovery(db, app.log, { allowPrivate: opts.allowPrivateWebhooks }, 5000);
+    // Label batches: resumed after a stop once their lease runs out.
+    app.labelBatches.start(3000);
     const url = `${address.replace('[::1]', 'localhost')}/v1`;
     lock?.setUrl(url);
     return {
@@ -147,7 +149,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         cut.unref();
         try {
           // app.close stops listening, closes idle keep-alive connections and waits for the rest.
-          await Promise.all([worker.stop(), channels.stop(), counts.stop(), purchases.stop(), app.close()]);
+          await Promise.all([worker.stop(), channels.stop(), counts.stop(), purchases.stop(), app.labelBatches.stop(), app.close()]);
         } finally {
           clearTimeout(cut);
           // Whatever failed above, the file is let go: a later server must not find a live lock.

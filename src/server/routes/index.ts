@@ -25,6 +25,7 @@ import merchantPurchaseOrders from './merchant/purchase-orders.js';
 import transfers from './ops/transfers.js';
 import returns from './ops/returns.js';
 import scanForms from './ops/scan-forms.js';
+import labelBatches from './ops/label-batches.js';
 import exportsRoutes from './ops/exports.js';
 import backorders from './ops/backorders.js';
 import delegations from './ops/delegations.js';
@@ -50,6 +51,7 @@ export async function registerRoutes(app: FastifyInstance) {
     fulfillmentOrders,
     packages,
     scanForms,
+    labelBatches,
     carrierRates,
     charges,
     carrierInvoices,

@@ -1,0 +1,122 @@
+import { transaction } from '../../db/tx.js';
+import { inLists } from '../../db/in-lists.js';
+import type { Db, TxClient } from '../../db/types.js';
+import { conflict, DomainError, notFound } from '../errors.js';
+import { loadLabelBatch, type LabelBatchView } from './view.js';
+
+// POST /v1/ops/label-batches: which packages a batch labels, in which order, written with its
+// items in one transaction; the runner (run.ts) buys the labels afterwards.
+
+export interface LabelBatchInput {
+  package_ids?: string[];
+  picking_session_id?: string;
+  fulfillment_order_ids?: string[];
+  rate_strategy?: 'CHEAPEST' | 'FASTEST';
+  carrier_id?: string;
+  service_id?: string;
+  label_format?: 'PDF' | 'ZPL';
+  packing_slips?: boolean;
+}
+
+type Pkg = { id: string; fulfillment_order_id: string | null; created_at: Date };
+const SELECT = { id: true, fulfillment_order_id: true, created_at: true } as const;
+
+function sourceOf(input: LabelBatchInput) {
+  const given = (['package_ids', 'picking_session_id', 'fulfillment_order_ids'] as const).filter((k) => input[k] !== undefined);
+  if (given.length !== 1) {
+    throw new DomainError('validation-failed', 'Name the packages one way: package_ids, picking_session_id or fulfillment_order_ids.', {
+      errors: [{ path: 'body', message: given.length ? `got ${given.join(' and ')}` : 'one of them is required' }],
+    });
+  }
+  return given[0];
+}
+
+async function byIds(tx: TxClient, teamId: string, ids: string[]): Promise<Pkg[]> {
+  const found = new Map<string, Pkg>();
+  for (const some of inLists(ids)) {
+    for (const p of await tx.package.findMany({ where: { id: { in: some }, fulfiller_team_id: teamId }, select: SELECT }))
+      found.set(p.id, p);
+  }
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) throw notFound('Package', missing[0]);
+  return ids.map((id) => found.get(id)!);
+}
+
+/** The open packages of these fulfillment orders, in the orders' order, then oldest first. */
+async function byFulfillmentOrders(tx: TxClient, teamId: string, foIds: string[]): Promise<Pkg[]> {
+  const rank = new Map(foIds.map((id, i) => [id, i]));
+  const rows: Pkg[] = [];
+  for (const some of inLists(foIds)) {
+    rows.push(
+      ...(await tx.package.findMany({
+        where: { fulfillment_order_id: { in: some }, fulfiller_team_id: teamId, status: 'PENDING' },
+        select: SELECT,
+      })),
+    );
+  }
+  return rows.sort((a, b) => rank.get(a.fulfillment_order_id!)! - rank.get(b.fulfillment_order_id!)! || +a.created_at - +b.created_at);
+}
+
+/**
+ * A picking session's open packages in pick order: by the first pick scan of their fulfillment
+ * order (the order the picker walked the bins), packages of orders never scanned last.
+ */
+async function bySession(tx: TxClient, teamId: string, sessionId: string): Promise<Pkg[]> {
+  const session = await tx.pickingSession.findFirst({ where: { id: sessionId, team_id: teamId }, select: { id: true } });
+  if (!session) throw notFound('Picking session', sessionId);
+  const fos = await tx.fulfillmentOrder.findMany({
+    where: { picking_session_id: sessionId, fulfiller_team_id: teamId },
+    select: { id: true },
+  });
+  const pkgs = await tx.package.findMany({
+    where: {
+      fulfiller_team_id: teamId,
+      status: 'PENDING',
+      OR: [{ picking_session_id: sessionId }, { fulfillment_order_id: { in: fos.map((f) => f.id) } }],
+    },
+    select: SELECT,
+  });
+  const scans = await tx.pickScan.groupBy({
+    by: ['fulfillment_order_id'],
+    where: { picking_session_id: sessionId },
+    _min: { created_at: true },
+  });
+  const first = new Map(scans.map((s) => [s.fulfillment_order_id, s._min.created_at?.getTime() ?? Infinity]));
+  const at = (p: Pkg) => first.get(p.fulfillment_order_id ?? '') ?? Infinity;
+  return pkgs.sort((a, b) => at(a) - at(b) || +a.created_at - +b.created_at || a.id.localeCompare(b.id));
+}
+
+export async function createLabelBatch(
+  db: Db,
+  caller: { teamId: string; keyId: string | null },
+  input: LabelBatchInput,
+  origin: string,
+): Promise<LabelBatchView> {
+  const source = sourceOf(input);
+  return transaction(db, async (tx) => {
+    const pkgs =
+      source === 'package_ids'
+        ? await byIds(tx, caller.teamId, input.package_ids!)
+        : source === 'fulfillment_order_ids'
+          ? await byFulfillmentOrders(tx, caller.teamId, input.fulfillment_order_ids!)
+          : await bySession(tx, caller.teamId, input.picking_session_id!);
+    if (!pkgs.length) throw conflict('No open package to label: make packages first (fos pack, POST /v1/ops/packages).');
+    const batch = await tx.labelBatch.create({
+      data: {
+        team_id: caller.teamId,
+        rate_strategy: input.rate_strategy ?? null,
+        carrier_id: input.carrier_id ?? null,
+        service_id: input.service_id ?? null,
+        label_format: input.label_format ?? 'PDF',
+        packing_slips: input.packing_slips ?? false,
+        picking_session_id: input.picking_session_id ?? null,
+        origin,
+        package_count: pkgs.length,
+        created_by_key_id: caller.keyId,
+      },
+      select: { id: true },
+    });
+    await tx.labelBatchItem.createMany({ data: pkgs.map((p, i) => ({ batch_id: batch.id, package_id: p.id, position: i + 1 })) });
+    return loadLabelBatch(tx, caller.teamId, batch.id);
+  });
+}

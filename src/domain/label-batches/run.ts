@@ -1,0 +1,157 @@
+import type { Db } from '../../db/types.js';
+import { transaction } from '../../db/tx.js';
+import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
+import { DomainError } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { labelPackage } from '../fulfillment/labels.js';
+import type { PackageView } from '../fulfillment/package-view.js';
+
+// The runner of label batches. A batch is taken with a lease (a compare-and-set on lease_until),
+// renewed while it works, so one process works a batch at a time and another resumes it after a
+// crash. Each package goes through labelPackage, which never buys a package's label twice (its
+// purchase claim): a package labelled meanwhile is SKIPPED, a purchase still in flight elsewhere
+// is left PENDING for the next turn. Each item's outcome is a compare-and-set from PENDING, so
+// two runners can never record two outcomes.
+
+const LEASE_MS = 60_000;
+/** Packages labelled at once per batch (carrier calls in flight); FOS_LABEL_BATCH_CONCURRENCY overrides. */
+export const BATCH_CONCURRENCY = Math.max(1, Math.min(16, Number(process.env.FOS_LABEL_BATCH_CONCURRENCY) || 4));
+
+type Batch = NonNullable<Awaited<ReturnType<Db['prisma']['labelBatch']['findFirst']>>>;
+type Outcome = { status: 'BOUGHT' | 'FAILED' | 'SKIPPED'; message: string | null; label?: PackageView } | null;
+
+export interface RunOptions {
+  policy?: OutboundPolicy;
+  /** Test hook: stop (as a crash would) after this many outcomes were recorded. */
+  stopAfter?: number;
+}
+
+/** Takes the batch if nobody holds it (or its holder's lease ran out). */
+async function take(db: Db, id: string): Promise<Batch | null> {
+  const now = new Date();
+  const { count } = await db.prisma.labelBatch.updateMany({
+    where: { id, status: 'RUNNING', lease_until: { lte: now } },
+    data: { lease_until: new Date(now.getTime() + LEASE_MS) },
+  });
+  return count ? db.prisma.labelBatch.findFirst({ where: { id } }) : null;
+}
+
+const renew = (db: Db, id: string) =>
+  db.prisma.labelBatch.updateMany({ where: { id, status: 'RUNNING' }, data: { lease_until: new Date(Date.now() + LEASE_MS) } });
+
+async function labelOne(db: Db, b: Batch, packageId: string, policy: OutboundPolicy): Promise<Outcome> {
+  const pkg = await db.prisma.package.findFirst({
+    where: { id: packageId, fulfiller_team_id: b.team_id },
+    select: { status: true, shipment_status: true, rate_strategy: true },
+  });
+  if (!pkg) return { status: 'SKIPPED', message: 'the package no longer exists' };
+  if (pkg.status !== 'PENDING') return { status: 'SKIPPED', message: `the package is ${pkg.status}` };
+  if (pkg.shipment_status) return { status: 'SKIPPED', message: 'the package already has a label' };
+  try {
+    const view = await labelPackage(
+      db,
+      b.team_id,
+      packageId,
+      {
+        rate_strategy: (b.rate_strategy ?? pkg.rate_strategy ?? 'CHEAPEST') as 'CHEAPEST' | 'FASTEST',
+        ...(b.carrier_id ? { carrier_id: b.carrier_id } : {}),
+        ...(b.service_id ? { service_id: b.service_id } : {}),
+        label_format: b.label_format === 'ZPL' ? 'ZPL' : 'PDF',
+      },
+      b.origin,
+      policy,
+    );
+    return { status: 'BOUGHT', message: null, label: view };
+  } catch (err) {
+    // A purchase live elsewhere (503): its outcome is not known yet; the next turn settles it.
+    if (err instanceof DomainError && err.kind === 'unavailable') return null;
+    if (err instanceof DomainError && /already has a shipping label|cannot be labelled/.test(err.message))
+      return { status: 'SKIPPED', message: err.message };
+    return { status: 'FAILED', message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+async function record(db: Db, batchId: string, packageId: string, o: NonNullable<Outcome>) {
+  const v = o.label as (PackageView & { shipping_label: { price: number | null; currency: string | null } | null }) | undefined;
+  await db.prisma.labelBatchItem.updateMany({
+    where: { batch_id: batchId, package_id: packageId, status: 'PENDING' },
+    data: {
+      status: o.status,
+      message: o.message?.slice(0, 1000) ?? null,
+      tracking_number: v?.tracking_number ?? null,
+      carrier_id: v?.carrier_id ?? null,
+      service_id: v?.service_id ?? null,
+      cost: v?.shipping_label?.price ?? null,
+      cost_currency: v?.shipping_label?.currency ?? null,
+    },
+  });
+}
+
+/** Marks the batch COMPLETED (once) with its webhook, when no item is left PENDING. */
+async function finish(db: Db, b: Batch): Promise<boolean> {
+  return transaction(db, async (tx) => {
+    if (await tx.labelBatchItem.count({ where: { batch_id: b.id, status: 'PENDING' } })) return false;
+    const { count } = await tx.labelBatch.updateMany({
+      where: { id: b.id, status: 'RUNNING' },
+      data: { status: 'COMPLETED', completed_at: new Date() },
+    });
+    if (!count) return true;
+    const by = await tx.labelBatchItem.groupBy({ by: ['status'], where: { batch_id: b.id }, _count: { _all: true } });
+    const n = (s: string) => by.find((r) => r.status === s)?._count._all ?? 0;
+    await enqueueEvent(tx, b.team_id, 'label_batch.completed', {
+      label_batch_id: b.id,
+      package_count: b.package_count,
+      bought: n('BOUGHT'),
+      failed: n('FAILED'),
+      skipped: n('SKIPPED'),
+    });
+    return true;
+  });
+}
+
+/**
+ * Works one batch until its items all have an outcome (true), or only purchases in flight
+ * elsewhere are left (false: the next turn resumes it). Null when another runner holds it.
+ */
+export async function runLabelBatch(db: Db, id: string, opts: RunOptions = {}): Promise<boolean | null> {
+  const b = await take(db, id);
+  if (!b) return null;
+  const tried = new Set<string>();
+  let recorded = 0;
+  for (;;) {
+    const next = await db.prisma.labelBatchItem.findMany({
+      where: { batch_id: id, status: 'PENDING', package_id: { notIn: [...tried] } },
+      orderBy: { position: 'asc' },
+      take: BATCH_CONCURRENCY,
+      select: { package_id: true },
+    });
+    if (!next.length) break;
+    await Promise.all(
+      next.map(async ({ package_id }) => {
+        tried.add(package_id);
+        const o = await labelOne(db, b, package_id, opts.policy ?? {});
+        if (o) await record(db, id, package_id, o);
+        if (o) recorded++;
+      }),
+    );
+    if (opts.stopAfter !== undefined && recorded >= opts.stopAfter) return false;
+    await renew(db, id);
+  }
+  const done = await finish(db, b);
+  // Let the next turn (another process, or this one) take it again at once.
+  if (!done) await db.prisma.labelBatch.updateMany({ where: { id, status: 'RUNNING' }, data: { lease_until: new Date() } });
+  return done;
+}
+
+/** One turn of the worker: every running batch nobody holds, oldest first. */
+export async function runDueBatches(db: Db, opts: RunOptions = {}): Promise<number> {
+  const due = await db.prisma.labelBatch.findMany({
+    where: { status: 'RUNNING', lease_until: { lte: new Date() } },
+    orderBy: { lease_until: 'asc' },
+    take: 5,
+    select: { id: true },
+  });
+  let done = 0;
+  for (const { id } of due) if (await runLabelBatch(db, id, opts)) done++;
+  return done;
+}
