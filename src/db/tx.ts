@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isSerializationFailure } from './client.js';
+import { countTxRetry } from '../shared/metrics.js';
 import { bindStatements } from './statements.js';
 import type { Db, TxClient } from './types.js';
 
@@ -48,6 +49,7 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
       }, policy);
     } catch (err) {
       const retry = isSerializationFailure(err) || (opts.retryOn?.(err) ?? false);
+      countTxRetry(err, retry && attempt < attempts); // fos_db_transaction_retries_total, fos_db_deadlocks_total
       if (!retry || attempt >= attempts) throw err;
       await sleep(10 * attempt + Math.floor(Math.random() * 20));
     }
