@@ -159,13 +159,17 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
     ]);
     sqliteConnection = () => adapter.sqliteConnection();
     sqliteTransaction = (fn, o) => adapter.sqliteTransaction(fn, o);
-    prisma = new SqliteClient({ adapter: withConnectionSetup(adapter, timeQueries), ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
+    prisma = new SqliteClient({ adapter, ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
   } else {
     const [{ PrismaClient: PgClient }, adapter] = await Promise.all([
       import('../generated/postgresql/client.js'),
       pgAdapterFactory(target),
     ]);
-    prisma = new PgClient({ adapter: withConnectionSetup(adapter, timeQueries), ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
+    // Statements timed for /metrics (query-timing.ts); SQLite's are timed in libsql.ts.
+    prisma = new PgClient({
+      adapter: withConnectionSetup(adapter, timeQueries),
+      ...(opts.log ? { log: opts.log } : {}),
+    }) as unknown as PrismaClient;
   }
   await prisma.$connect();
   const provider: Provider = target.provider;

@@ -1,10 +1,11 @@
 import type { SqlDriverAdapter, SqlQueryable } from '@prisma/driver-adapter-utils';
 import { metricsOn, observeQuery } from '../shared/metrics.js';
 
-// fos_db_query_duration_seconds for Prisma's statements: the driver adapter's connection (and each
-// transaction it starts) gets timed queryRaw/executeRaw, patched once per object, so a statement
-// costs two clock reads and one histogram observation, and nothing while metrics are off. The
-// stores' own prepared SQLite statements are timed in statements.ts.
+// fos_db_query_duration_seconds for Prisma's statements on PostgreSQL: the driver adapter's
+// connection (and each transaction it starts) gets timed queryRaw/executeRaw, patched once per
+// object, so a statement costs two clock reads and one histogram observation, and nothing while
+// metrics are off. On SQLite, Prisma's statements are timed in libsql.ts (the adapter's methods
+// are fixed there by sqlite-serial.ts) and the stores' own in statements.ts.
 
 type Run = (...args: unknown[]) => Promise<unknown>;
 

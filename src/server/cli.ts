@@ -200,7 +200,8 @@ export function parseTrustProxy(value: string): string[] | number {
 
 /** A bearer token scrapers send for /metrics: long enough not to be guessed, no spaces (it goes in a header). */
 function parseMetricsToken(v: string): string {
-  if (!/^\S{16,}$/.test(v)) throw new UsageError('the metrics token must be at least 16 characters without spaces (e.g. openssl rand -hex 24)');
+  if (!/^\S{16,}$/.test(v))
+    throw new UsageError('the metrics token must be at least 16 characters without spaces (e.g. openssl rand -hex 24)');
   return v;
 }
 

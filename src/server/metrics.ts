@@ -70,7 +70,12 @@ export function metricsRoutes(app: FastifyInstance, token: string | undefined) {
     const m = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
     if (!m || !timingSafeEqual(digest(m[1]!), expected)) {
       reply.header('www-authenticate', 'Bearer realm="fos metrics"');
-      return sendProblem(request, reply, 'unauthorized', 'Send the metrics token (fos serve --metrics-token) as Authorization: Bearer <token>.');
+      return sendProblem(
+        request,
+        reply,
+        'unauthorized',
+        'Send the metrics token (fos serve --metrics-token) as Authorization: Bearer <token>.',
+      );
     }
     // Outbox first: when its query fails, the process metrics still go out.
     const outbox = await outboxMetrics().catch((err: unknown) => {

@@ -169,7 +169,9 @@ export async function labelPackage(
   await assertPackageNotHeld(db.prisma, teamId, id);
   const claim = await claimPurchase(db, teamId, id, adapter, rate, format, origin);
   // fos_label_purchases_total{carrier, outcome}
-  const label = await countLabelPurchase(rate.carrier_id, () => buyClaimed(db, claim, adapter, rp, to, { format, reference: claim.id, customs: null }));
+  const label = await countLabelPurchase(rate.carrier_id, () =>
+    buyClaimed(db, claim, adapter, rp, to, { format, reference: claim.id, customs: null }),
+  );
   return finishPurchase(db, claim, adapter, label, policy);
 }
 
