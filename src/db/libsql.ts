@@ -3,7 +3,7 @@ import { PrismaLibSql } from '@prisma/adapter-libsql';
 import Database from 'libsql';
 import { joinedTransaction, SqliteSerial } from './sqlite-serial.js';
 import type { SqliteScope } from './types.js';
-import { metricsOn, observeQuery } from '../shared/metrics.js';
+import { metrics, observeQuery } from '../shared/metrics.js';
 
 // The SQLite driver: libSQL, whose prebuilt N-API binaries come from the npm registry for every
 // platform and Node.js version, so `npm install` needs no compiler and downloads nothing from
@@ -69,7 +69,7 @@ class StatementCache {
 
 /** A statement of Prisma's, timed for fos_db_query_duration_seconds while metrics are on. */
 function run(cache: StatementCache, stmt: InStatement): ResultSet {
-  if (!metricsOn.value) return runStatement(cache, stmt);
+  if (!metrics) return runStatement(cache, stmt);
   const start = performance.now();
   try {
     return runStatement(cache, stmt);

@@ -1,5 +1,5 @@
 import type { SqlDriverAdapter, SqlQueryable } from '@prisma/driver-adapter-utils';
-import { metricsOn, observeQuery } from '../shared/metrics.js';
+import { metrics, observeQuery } from '../shared/metrics.js';
 
 // fos_db_query_duration_seconds for Prisma's statements on PostgreSQL: the driver adapter's
 // connection (and each transaction it starts) gets timed queryRaw/executeRaw, patched once per
@@ -13,7 +13,7 @@ function timeMethods(q: SqlQueryable) {
   for (const name of ['queryRaw', 'executeRaw'] as const) {
     const run = (q[name] as Run).bind(q);
     (q as unknown as Record<string, Run>)[name] = (...args) => {
-      if (!metricsOn.value) return run(...args);
+      if (!metrics) return run(...args);
       const start = performance.now();
       return run(...args).finally(() => observeQuery(start));
     };

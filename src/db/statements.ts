@@ -1,6 +1,6 @@
 import { Sql } from '@prisma/client/runtime/client';
 import { dialectOf, type Dialect } from './dialect.js';
-import { metricsOn, observeQuery } from '../shared/metrics.js';
+import { metrics, observeQuery } from '../shared/metrics.js';
 import type { Db, Provider, SqliteConnection, SqliteScope, TxClient } from './types.js';
 
 // How a store runs its hand-written statements inside a write transaction: prepared SQL through
@@ -81,7 +81,7 @@ function sqliteStatements(conn: SqliteConnection, dialect: Dialect, scope?: Sqli
     dialect,
     all: async <T>(sql: string, params: readonly unknown[]) => {
       if (scope && !scope.open) throw closed();
-      const start = metricsOn.value ? performance.now() : 0;
+      const start = metrics ? performance.now() : 0;
       const { statement, typed } = statementOf(conn, sql);
       const rows = statement.all(params.map(sqliteArg)) as Record<string, unknown>[];
       if (start) observeQuery(start); // fos_db_query_duration_seconds (Prisma's statements: query-timing.ts)
@@ -89,7 +89,7 @@ function sqliteStatements(conn: SqliteConnection, dialect: Dialect, scope?: Sqli
     },
     run: async (sql, params) => {
       if (scope && !scope.open) throw closed();
-      const start = metricsOn.value ? performance.now() : 0;
+      const start = metrics ? performance.now() : 0;
       const changes = statementOf(conn, sql).statement.run(params.map(sqliteArg)).changes;
       if (start) observeQuery(start);
       return changes;

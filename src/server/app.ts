@@ -215,7 +215,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     sendProblem(request, reply, 'unavailable', 'The server is shutting down; retry in a moment.'); // answered: no done()
   });
   // Before any route, so every one is counted (src/server/metrics.ts); nothing without a token.
-  metricsRoutes(app, config.metricsToken);
+  await metricsRoutes(app, config.metricsToken);
   healthRoutes(app, { minFreeDiskBytes: config.minFreeDiskBytes });
   app.addHook('onSend', (request, reply, _payload, done) => {
     reply.header('x-trace-id', request.id);

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Gauge, Registry } from 'prom-client';
-import { enableMetrics, httpDuration, rateLimitRejections, registry } from '../shared/metrics.js';
+import { enableMetrics, type Metrics } from '../shared/metrics.js';
 import { sendProblem } from './problem.js';
 
 // GET /metrics (issue 42; docs/serve.md "Health and metrics"): Prometheus text format, served only
@@ -12,27 +11,28 @@ import { sendProblem } from './problem.js';
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** Counts a request by its route pattern (never the raw URL: ids would make a series each). */
-function observe(request: FastifyRequest, reply: FastifyReply, done: () => void) {
-  const url = request.routeOptions.url;
-  const route = url ?? 'unmatched';
-  // An unmatched request's method is whatever the client sent: kept to a known few.
-  const method = url || METHODS.has(request.method) ? request.method : 'OTHER';
-  const status = reply.statusCode;
-  httpDuration.observe({ method, route, status }, reply.elapsedTime / 1000);
-  if (status === 429) rateLimitRejections.inc({ route });
-  done();
-}
+const observer = ({ httpDuration, rateLimitRejections }: Metrics) =>
+  function observe(request: FastifyRequest, reply: FastifyReply, done: () => void) {
+    const url = request.routeOptions.url;
+    const route = url ?? 'unmatched';
+    // An unmatched request's method is whatever the client sent: kept to a known few.
+    const method = url || METHODS.has(request.method) ? request.method : 'OTHER';
+    const status = reply.statusCode;
+    httpDuration.observe({ method, route, status }, reply.elapsedTime / 1000);
+    if (status === 429) rateLimitRejections.inc({ route });
+    done();
+  };
 
 /** The outbox's backlog, read from the database when scraped (every replica reports the same queue). */
-function outboxGauges(app: FastifyInstance) {
-  const own = new Registry();
-  const depth = new Gauge({
+function outboxGauges(app: FastifyInstance, { prom }: Metrics) {
+  const own = new prom.Registry();
+  const depth = new prom.Gauge({
     name: 'fos_outbox_pending',
     help: 'Outbox rows waiting: events not yet fanned out or pushed, webhook deliveries not yet made.',
     labelNames: ['queue'] as const,
     registers: [own],
   });
-  const age = new Gauge({
+  const age = new prom.Gauge({
     name: 'fos_outbox_oldest_age_seconds',
     help: 'Age of the oldest waiting row of each outbox queue (0 when empty).',
     labelNames: ['queue'] as const,
@@ -60,12 +60,13 @@ function outboxGauges(app: FastifyInstance) {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-export function metricsRoutes(app: FastifyInstance, token: string | undefined) {
+export async function metricsRoutes(app: FastifyInstance, token: string | undefined) {
   if (!token) return;
-  enableMetrics();
-  app.addHook('onResponse', observe);
+  const metrics = await enableMetrics();
+  app.addHook('onResponse', observer(metrics));
   const expected = digest(token);
-  const outboxMetrics = outboxGauges(app);
+  const outboxMetrics = outboxGauges(app, metrics);
+  const { registry } = metrics;
   app.get('/metrics', { config: { public: true }, logLevel: 'warn', schema: { hide: true } }, async (request, reply) => {
     const m = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
     if (!m || !timingSafeEqual(digest(m[1]!), expected)) {

@@ -3,7 +3,7 @@ import { defaultSalesChannelAdapters, type SalesChannelAdapters } from '../../do
 import { channelAdapters } from '../../domain/channels/tracking.js';
 import { deliverDueWebhooks, fetchSender, processDueEvents, type WebhookSender } from '../../domain/webhooks/dispatch.js';
 import { VERSION } from '../../version.js';
-import { webhookFailures } from '../../shared/metrics.js';
+import { metrics } from '../../shared/metrics.js';
 
 // Background delivery of the transactional outbox: webhook fan-out and delivery, and tracking
 // pushes to sales channels. Every replica may run one; rows are claimed by compare-and-set, so
@@ -64,8 +64,8 @@ export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpt
       const deliveries = await deliverDueWebhooks(db, now, { batchSize, concurrency: opts.concurrency ?? 8, send });
       const stats = { events, ...deliveries };
       if (stats.events || stats.delivered || stats.retrying || stats.failed) log.debug({ outbox: stats }, 'outbox pass');
-      if (stats.retrying) webhookFailures.inc({ final: 'false' }, stats.retrying);
-      if (stats.failed) webhookFailures.inc({ final: 'true' }, stats.failed);
+      if (stats.retrying) metrics?.webhookFailures.inc({ final: 'false' }, stats.retrying);
+      if (stats.failed) metrics?.webhookFailures.inc({ final: 'true' }, stats.failed);
       if (stats.failed) log.warn({ failed: stats.failed }, 'webhook deliveries failed permanently');
       return stats;
     },
