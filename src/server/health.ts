@@ -37,7 +37,7 @@ export interface HealthOptions {
   minFreeDiskBytes?: number;
 }
 
-type Check = () => Promise<string | null>; // null: ok, else what is wrong
+type Result = string | null; // null: ok, else what is wrong
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -49,54 +49,59 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n').find((l) => l.trim()) ?? 'error';
+const APPLIED = 'FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL';
 
-function checks(app: FastifyInstance, opts: HealthOptions): Record<string, Check> {
+/** The checks of /readyz, by name, each null when it passes. */
+function readiness(app: FastifyInstance, opts: HealthOptions): () => Promise<Record<string, Result>> {
   const target = parseDbUrl(app.db.url);
-  // The migrations this release would apply at start, read once.
-  let expected: Promise<string[]> | undefined;
-  const expectedNames = () =>
-    (expected ??= readMigrations(path.join(packageRoot(), 'prisma', 'migrations', target.provider), target.provider).then((ms) =>
-      ms.map((m) => m.name),
-    ));
-  let applied: Promise<Set<string>> | undefined;
   const minFree = opts.minFreeDiskBytes ?? DEFAULT_MIN_FREE_DISK_BYTES;
-  return {
-    // One statement answers both: the database is reachable and which migrations it has.
-    database: async () => {
-      applied = withTimeout(
-        app.db.prisma.$queryRawUnsafe<Array<{ migration_name: string }>>(
-          'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-        ),
-        DB_TIMEOUT_MS,
-        'the database',
-      ).then((rows) => new Set(rows.map((r) => r.migration_name)));
-      try {
-        await applied;
-        return null;
-      } catch (err) {
-        return `unreachable: ${firstLine(err)}`;
-      }
-    },
-    migrations: async () => {
-      const have = await applied?.catch(() => null);
-      if (!have) return 'unknown (the database did not answer)';
-      const missing = (await expectedNames()).filter((n) => !have.has(n));
-      return missing.length ? `${missing.length} not applied (first: ${missing[0]}); run fos db migrate or restart fos serve` : null;
-    },
-    outbox: async () => {
-      const worker = app.outboxWorker;
-      if (!worker) return 'not started';
-      const { stopped, beatMs } = worker.liveness();
-      if (stopped) return 'stopped';
-      const idle = Date.now() - beatMs;
-      return idle > OUTBOX_STALE_MS ? `no pass for ${Math.round(idle / 1000)} s` : null;
-    },
-    disk: async () => {
-      if (target.provider !== 'sqlite' || minFree <= 0) return null;
+  // The migrations this release applies at start, read once, and the one-row statement that
+  // counts how many the database has: healthy, that is all readiness asks of it.
+  let expected: Promise<{ names: string[]; count: string }> | undefined;
+  const migrations = () =>
+    (expected ??= readMigrations(path.join(packageRoot(), 'prisma', 'migrations', target.provider), target.provider).then((ms) => {
+      const names = ms.map((m) => m.name);
+      const list = names.map((n) => `'${n.replace(/'/g, "''")}'`).join(', ');
+      return { names, count: `SELECT COUNT(*) AS n ${APPLIED} AND migration_name IN (${list})` };
+    }));
+  const query = <T>(sql: string) => withTimeout(app.db.prisma.$queryRawUnsafe<T[]>(sql), DB_TIMEOUT_MS, 'the database');
+
+  const database = async (): Promise<{ database: Result; migrations: Result }> => {
+    const { names, count } = await migrations();
+    try {
+      const [row] = await query<{ n: number | bigint }>(count);
+      if (Number(row?.n) === names.length) return { database: null, migrations: null };
+      const have = new Set((await query<{ migration_name: string }>(`SELECT migration_name ${APPLIED}`)).map((r) => r.migration_name));
+      const missing = names.filter((n) => !have.has(n));
+      return {
+        database: null,
+        migrations: `${missing.length} not applied (first: ${missing[0]}); run fos db migrate or restart fos serve`,
+      };
+    } catch (err) {
+      return { database: `unreachable: ${firstLine(err)}`, migrations: 'unknown (the database did not answer)' };
+    }
+  };
+  const outbox = (): Result => {
+    const worker = app.outboxWorker;
+    if (!worker) return 'not started';
+    const { stopped, beatMs } = worker.liveness();
+    if (stopped) return 'stopped';
+    const idle = Date.now() - beatMs;
+    return idle > OUTBOX_STALE_MS ? `no pass for ${Math.round(idle / 1000)} s` : null;
+  };
+  const disk = async (): Promise<Result> => {
+    if (target.provider !== 'sqlite' || minFree <= 0) return null;
+    try {
       const fs = await statfs(path.dirname(target.file));
       const free = fs.bavail * fs.bsize;
       return free < minFree ? `${Math.floor(free / 2 ** 20)} MiB free, below the floor of ${Math.floor(minFree / 2 ** 20)} MiB` : null;
-    },
+    } catch (err) {
+      return `unknown: ${firstLine(err)}`;
+    }
+  };
+  return async () => {
+    const [db, space] = await Promise.all([database(), disk()]);
+    return { ...db, outbox: outbox(), disk: space };
   };
 }
 
@@ -105,22 +110,21 @@ const probe = { public: true } as const;
 /** Called on the root instance (not registered as a plugin): the decorator must be the app's own. */
 export function healthRoutes(app: FastifyInstance, opts: HealthOptions) {
   app.decorate('outboxWorker', null);
-  const all = checks(app, opts);
+  const check = readiness(app, opts);
   // info is off for probes: a request line every few seconds per prober says nothing.
   app.get('/healthz', { config: probe, logLevel: 'warn', schema: { hide: true } }, (_request, reply) => {
     void reply.header('cache-control', 'no-store').send({ status: 'ok' });
   });
   app.get('/readyz', { config: probe, logLevel: 'warn', schema: { hide: true } }, async (request, reply) => {
-    const results: Record<string, string> = {};
+    const found = await check();
+    const checks: Record<string, string> = {};
     const failing: string[] = [];
-    // database first: migrations reads what it found.
-    for (const [name, check] of Object.entries(all)) {
-      const problem = await check().catch((err: unknown) => `check failed: ${firstLine(err)}`);
-      results[name] = problem ?? 'ok';
+    for (const [name, problem] of Object.entries(found)) {
+      checks[name] = problem ?? 'ok';
       if (problem) failing.push(`${name} ${problem}`);
     }
     reply.header('cache-control', 'no-store');
-    if (!failing.length) return reply.send({ status: 'ready', checks: results });
-    return sendProblem(request, reply, 'unavailable', `Not ready: ${failing.join('; ')}.`, { checks: results });
+    if (!failing.length) return reply.send({ status: 'ready', checks });
+    return sendProblem(request, reply, 'unavailable', `Not ready: ${failing.join('; ')}.`, { checks });
   });
 }
