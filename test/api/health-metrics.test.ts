@@ -9,6 +9,7 @@ import { TEST_PG_URL } from '../helpers/db.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
 import { createOutboxWorker, startOutboxWorker } from '../../src/server/workers/outbox.js';
 import { transaction } from '../../src/db/tx.js';
+import { enqueueEvent } from '../../src/domain/events/outbox.js';
 import { packageRoot } from '../../src/db/migrate.js';
 
 // Issue 42 items 1-2: GET /healthz, GET /readyz and GET /metrics through HTTP, on SQLite and
@@ -155,7 +156,25 @@ describe('GET /metrics', () => {
     expect((await call('POST', `/v1/ops/packages/${id}/fulfill`, { locked_by: 'm' })).statusCode).toBe(200);
     expect((await call('GET', `/v1/ops/packages/${id}`)).statusCode).toBe(200);
     expect((await call('GET', '/v1/ops/packages/pkg_nope')).statusCode).toBe(404);
-    // One outbox pass to the failing receiver: the delivery fails and is retried later.
+    // A tracking push to a shop fos has no connector for (older data may hold one) fails.
+    const shop = await t.db.prisma.shop.create({
+      data: { merchant_team_id: f.merchantTeamId, fulfiller_team_id: t.teamId, name: 'Etsy', slug: 'etsy-1', shop_type: 'ETSY' },
+    });
+    const order = await t.db.prisma.order.create({
+      data: {
+        order_number: '#E-1',
+        merchant_team_id: f.merchantTeamId,
+        fulfiller_team_id: t.teamId,
+        shop_id: shop.id,
+        remote_id: 'etsy-1',
+        tags: [],
+        line_item_image_urls: [],
+      },
+    });
+    await t.db.prisma.$transaction((tx) =>
+      enqueueEvent(tx, t.teamId, 'tracking.push', { tracking: { tracking_code: 'T1' }, order: { id: order.id } }),
+    );
+    // One outbox pass: the delivery to the failing receiver is retried later, the push fails.
     const pass = await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce();
     expect(pass.retrying).toBeGreaterThanOrEqual(1);
 
@@ -181,6 +200,7 @@ describe('GET /metrics', () => {
     expect(sample(text, 'fos_label_purchases_total{carrier="ups",outcome="bought"}')).toBe(1);
     expect(sample(text, 'fos_rate_limit_rejections_total{route="/v1/me"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'fos_webhook_delivery_failures_total{final="false"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'fos_channel_push_failures_total{kind="tracking"}')).toBe(1);
     expect(sample(text, 'fos_db_query_duration_seconds_count')).toBeGreaterThan(10);
     // The outbox gauges are what the database holds.
     const waiting = await t.db.prisma.webhookDelivery.count({ where: { status: 'PENDING' } });
