@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { parseDbUrl } from '../db/client.js';
 import { packageRoot, readMigrations } from '../db/migrate.js';
 import { sendProblem } from './problem.js';
@@ -48,11 +48,10 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
-const firstLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n').find((l) => l.trim()) ?? 'error';
 const APPLIED = 'FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL';
 
 /** The checks of /readyz, by name, each null when it passes. */
-function readiness(app: FastifyInstance, opts: HealthOptions): () => Promise<Record<string, Result>> {
+function readiness(app: FastifyInstance, opts: HealthOptions): (log: FastifyBaseLogger) => Promise<Record<string, Result>> {
   const target = parseDbUrl(app.db.url);
   const minFree = opts.minFreeDiskBytes ?? DEFAULT_MIN_FREE_DISK_BYTES;
   // The migrations this release applies at start, read once, and the one-row statement that
@@ -66,7 +65,7 @@ function readiness(app: FastifyInstance, opts: HealthOptions): () => Promise<Rec
     }));
   const query = <T>(sql: string) => withTimeout(app.db.prisma.$queryRawUnsafe<T[]>(sql), DB_TIMEOUT_MS, 'the database');
 
-  const database = async (): Promise<{ database: Result; migrations: Result }> => {
+  const database = async (log: FastifyBaseLogger): Promise<{ database: Result; migrations: Result }> => {
     const { names, count } = await migrations();
     try {
       const [row] = await query<{ n: number | bigint }>(count);
@@ -78,7 +77,9 @@ function readiness(app: FastifyInstance, opts: HealthOptions): () => Promise<Rec
         migrations: `${missing.length} not applied (first: ${missing[0]}); run fos db migrate or restart fos serve`,
       };
     } catch (err) {
-      return { database: `unreachable: ${firstLine(err)}`, migrations: 'unknown (the database did not answer)' };
+      // The answer names no host, database or driver message (anyone may ask); the log has them.
+      log.warn({ err }, 'readiness: the database did not answer');
+      return { database: 'unreachable', migrations: 'unknown (the database did not answer)' };
     }
   };
   const outbox = (): Result => {
@@ -89,18 +90,19 @@ function readiness(app: FastifyInstance, opts: HealthOptions): () => Promise<Rec
     const idle = Date.now() - beatMs;
     return idle > OUTBOX_STALE_MS ? `no pass for ${Math.round(idle / 1000)} s` : null;
   };
-  const disk = async (): Promise<Result> => {
+  const disk = async (log: FastifyBaseLogger): Promise<Result> => {
     if (target.provider !== 'sqlite' || minFree <= 0) return null;
     try {
       const fs = await statfs(path.dirname(target.file));
       const free = fs.bavail * fs.bsize;
       return free < minFree ? `${Math.floor(free / 2 ** 20)} MiB free, below the floor of ${Math.floor(minFree / 2 ** 20)} MiB` : null;
     } catch (err) {
-      return `unknown: ${firstLine(err)}`;
+      log.warn({ err }, 'readiness: free disk space unknown');
+      return 'unknown (see the log)';
     }
   };
-  return async () => {
-    const [db, space] = await Promise.all([database(), disk()]);
+  return async (log) => {
+    const [db, space] = await Promise.all([database(log), disk(log)]);
     return { ...db, outbox: outbox(), disk: space };
   };
 }
@@ -116,7 +118,7 @@ export function healthRoutes(app: FastifyInstance, opts: HealthOptions) {
     void reply.header('cache-control', 'no-store').send({ status: 'ok' });
   });
   app.get('/readyz', { config: probe, logLevel: 'warn', schema: { hide: true } }, async (request, reply) => {
-    const found = await check();
+    const found = await check(request.log);
     const checks: Record<string, string> = {};
     const failing: string[] = [];
     for (const [name, problem] of Object.entries(found)) {
