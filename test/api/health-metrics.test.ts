@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { silent, testApp, type TestApp } from '../helpers/app.js';
 import { TEST_PG_URL } from '../helpers/db.js';
@@ -28,6 +28,8 @@ beforeAll(async () => {
   // The outbox worker fos serve starts (readiness checks it); idle for the file's length.
   worker = startOutboxWorker(t.db, silent, { intervalMs: 3_600_000 });
   t.app.outboxWorker = worker;
+  // Its first pass (at once) is over before any test writes: the passes below are the tests' own.
+  await vi.waitFor(() => expect(worker.liveness().passes).toBe(1), { timeout: 20_000 });
   // A webhook receiver that always fails (503): deliveries to it count as failures.
   hook = createServer((_req, res) => res.writeHead(503).end());
   await new Promise<void>((ok) => hook.listen(0, '127.0.0.1', ok));

@@ -85,6 +85,7 @@ export function startOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpti
   let running: Promise<unknown> = Promise.resolve();
 
   let beatMs = Date.now();
+  let passes = 0;
   const tick = () => {
     beatMs = Date.now();
     running = worker
@@ -96,6 +97,7 @@ export function startOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpti
       })
       .then((busy) => {
         beatMs = Date.now();
+        passes++;
         if (!stopped) schedule(busy ? 0 : intervalMs);
       });
   };
@@ -107,8 +109,8 @@ export function startOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpti
 
   return {
     runOnce: worker.runOnce,
-    /** For GET /readyz: stopped, or when a pass last started or ended (epoch ms). */
-    liveness: () => ({ stopped, beatMs }),
+    /** For GET /readyz: stopped, or when a pass last started or ended (epoch ms); passes ended so far. */
+    liveness: () => ({ stopped, beatMs, passes }),
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
