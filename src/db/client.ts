@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { PoolConfig } from 'pg';
 import type { Db, PrismaClient, Provider } from './types.js';
+import { timeQueries } from './query-timing.js';
 import { AUTOCHECKPOINT_PAGES, startWalCheckpointer, WAL_SIZE_LIMIT_BYTES } from './wal-checkpointer.js';
 
 export type { Db, Provider } from './types.js';
@@ -164,7 +165,11 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
       import('../generated/postgresql/client.js'),
       pgAdapterFactory(target),
     ]);
-    prisma = new PgClient({ adapter, ...(opts.log ? { log: opts.log } : {}) }) as unknown as PrismaClient;
+    // Statements timed for /metrics (query-timing.ts); SQLite's are timed in libsql.ts.
+    prisma = new PgClient({
+      adapter: withConnectionSetup(adapter, timeQueries),
+      ...(opts.log ? { log: opts.log } : {}),
+    }) as unknown as PrismaClient;
   }
   await prisma.$connect();
   const provider: Provider = target.provider;

@@ -3,6 +3,7 @@ import { PrismaLibSql } from '@prisma/adapter-libsql';
 import Database from 'libsql';
 import { joinedTransaction, SqliteSerial } from './sqlite-serial.js';
 import type { SqliteScope } from './types.js';
+import { metrics, observeQuery } from '../shared/metrics.js';
 
 // The SQLite driver: libSQL, whose prebuilt N-API binaries come from the npm registry for every
 // platform and Node.js version, so `npm install` needs no compiler and downloads nothing from
@@ -66,7 +67,18 @@ class StatementCache {
   }
 }
 
+/** A statement of Prisma's, timed for fos_db_query_duration_seconds while metrics are on. */
 function run(cache: StatementCache, stmt: InStatement): ResultSet {
+  if (!metrics) return runStatement(cache, stmt);
+  const start = performance.now();
+  try {
+    return runStatement(cache, stmt);
+  } finally {
+    observeQuery(start);
+  }
+}
+
+function runStatement(cache: StatementCache, stmt: InStatement): ResultSet {
   const { sql, args = [] } = typeof stmt === 'string' ? { sql: stmt } : stmt;
   if (!Array.isArray(args)) throw new TypeError('named SQL arguments are not used by the Prisma adapter');
   const { statement: prepared, columns } = cache.get(sql);

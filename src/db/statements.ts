@@ -1,5 +1,6 @@
 import { Sql } from '@prisma/client/runtime/client';
 import { dialectOf, type Dialect } from './dialect.js';
+import { metrics, observeQuery } from '../shared/metrics.js';
 import type { Db, Provider, SqliteConnection, SqliteScope, TxClient } from './types.js';
 
 // How a store runs its hand-written statements inside a write transaction: prepared SQL through
@@ -80,13 +81,18 @@ function sqliteStatements(conn: SqliteConnection, dialect: Dialect, scope?: Sqli
     dialect,
     all: async <T>(sql: string, params: readonly unknown[]) => {
       if (scope && !scope.open) throw closed();
+      const start = metrics ? performance.now() : 0;
       const { statement, typed } = statementOf(conn, sql);
       const rows = statement.all(params.map(sqliteArg)) as Record<string, unknown>[];
+      if (start) observeQuery(start); // fos_db_query_duration_seconds (Prisma's statements: query-timing.ts)
       return (typed ? rows.map(typed) : rows) as T[];
     },
     run: async (sql, params) => {
       if (scope && !scope.open) throw closed();
-      return statementOf(conn, sql).statement.run(params.map(sqliteArg)).changes;
+      const start = metrics ? performance.now() : 0;
+      const changes = statementOf(conn, sql).statement.run(params.map(sqliteArg)).changes;
+      if (start) observeQuery(start);
+      return changes;
     },
   };
 }

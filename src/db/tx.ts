@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isSerializationFailure, retryCause, type RetryCause } from './client.js';
+import { countTxRetry } from '../shared/metrics.js';
 import { bindStatements } from './statements.js';
 import type { Db, TxClient } from './types.js';
 
@@ -105,6 +106,7 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
       }, policy);
     } catch (err) {
       const cause = isSerializationFailure(err) ? retryCause(err) : opts.retryOn?.(err) ? 'domain' : null;
+      countTxRetry(err, cause !== null && attempt < attempts); // fos_db_transaction_retries_total, fos_db_deadlocks_total
       if (!cause) throw err;
       report({ cause, attempt, exhausted: attempt >= attempts });
       if (attempt >= attempts) throw err;

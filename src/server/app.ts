@@ -28,6 +28,8 @@ import mcpRoutes from './mcp/plugin.js';
 import { buildCatalog, type Catalog, type OpenApiDocument } from './mcp/catalog.js';
 import oauthRoutes from './oauth/plugin.js';
 import { VERSION } from '../version.js';
+import { healthRoutes } from './health.js';
+import { metricsRoutes } from './metrics.js';
 
 export interface AppConfig {
   /** Fastify logger options; false silences logs (tests). */
@@ -60,6 +62,10 @@ export interface AppConfig {
   clock?: () => number;
   /** Per-address limits of the OAuth endpoints (the MCP SDK's defaults); false turns them off (tests). */
   oauthRateLimit?: boolean;
+  /** Serves GET /metrics to scrapers sending this token as a bearer token (fos serve --metrics-token); unset: no /metrics. */
+  metricsToken?: string;
+  /** GET /readyz on SQLite: the least free disk space (bytes; default 100 MiB, 0: no check). */
+  minFreeDiskBytes?: number;
 }
 
 export interface AppDeps {
@@ -213,6 +219,9 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     reply.header('retry-after', 1).header('connection', 'close');
     sendProblem(request, reply, 'unavailable', 'The server is shutting down; retry in a moment.'); // answered: no done()
   });
+  // Before any route, so every one is counted (src/server/metrics.ts); nothing without a token.
+  await metricsRoutes(app, config.metricsToken);
+  healthRoutes(app, { minFreeDiskBytes: config.minFreeDiskBytes });
   app.addHook('onSend', (request, reply, _payload, done) => {
     reply.header('x-trace-id', request.id);
     // Requests finishing during a drain close their keep-alive connection behind them.

@@ -77,6 +77,17 @@ export function registerServerCommands(program: Command) {
       (v) => parseIntOption(v, '--max-upload-mb'),
       Number(process.env.FOS_MAX_UPLOAD_MB ?? 25),
     )
+    .option(
+      '--metrics-token <token>',
+      'serve Prometheus metrics at /metrics to scrapers sending Authorization: Bearer <token> (16+ characters); default: $FOS_METRICS_TOKEN (preferred: a command line is visible to every local user), else no /metrics',
+      parseMetricsToken,
+    )
+    .option(
+      '--min-free-disk-mb <n>',
+      'SQLite: /readyz fails when the database disk has less free space (MiB; 0: no check)',
+      (v) => parseIntOption(v, '--min-free-disk-mb'),
+      Number(process.env.FOS_MIN_FREE_DISK_MB ?? 100),
+    )
     .addOption(
       new Option('--log-level <level>', 'log level')
         .choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace'])
@@ -127,6 +138,8 @@ Examples:
           demoProfile: demoDb,
           storage: opts.storage ?? process.env.FOS_STORAGE ?? (demoDb ? defaultDemoFilesDir() : undefined),
           maxUploadBytes: opts.maxUploadMb * 1024 * 1024,
+          metricsToken: opts.metricsToken ?? fromEnv('FOS_METRICS_TOKEN', parseMetricsToken),
+          minFreeDiskBytes: opts.minFreeDiskMb * 1024 * 1024,
         });
       } catch (err) {
         // A second server on the same SQLite file: a one-line refusal, exit 5 (conflict).
@@ -183,6 +196,13 @@ export function parseTrustProxy(value: string): string[] | number {
   }
   if (!parts.length) throw new UsageError('--trust-proxy needs a number of hops or at least one address/CIDR');
   return parts;
+}
+
+/** A bearer token scrapers send for /metrics: long enough not to be guessed, no spaces (it goes in a header). */
+function parseMetricsToken(v: string): string {
+  if (!/^\S{16,}$/.test(v))
+    throw new UsageError('the metrics token must be at least 16 characters without spaces (e.g. openssl rand -hex 24)');
+  return v;
 }
 
 /** An http(s) origin, optionally with a trailing slash: what OAuth metadata names as the issuer. */

@@ -99,6 +99,8 @@ export async function runServe(opts: ServeCommandOptions) {
     if (floor) err.write(`Floor sign-in (shown once): ${origin}/floor  email ${floor.email}  password ${floor.password}\n`);
   }
   err.write(`Start page: ${origin}/ · floor page for scanners and phones: ${origin}/floor\n`);
+  const metrics = opts.metricsToken ? ` · metrics: ${origin}/metrics (Authorization: Bearer <metrics token>)` : '';
+  err.write(`Health: ${origin}/healthz · readiness: ${origin}/readyz${metrics}\n`);
   err.write(`fos serve listening on ${server.url} (${server.db.provider})\n`);
 }
 

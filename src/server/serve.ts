@@ -42,6 +42,10 @@ export interface ServeOptions {
   logger?: AppConfig['logger'];
   /** SQLite: when a commit reaches the disk (--sqlite-sync; default normal, see src/db/client.ts). */
   sqliteSync?: SqliteSync;
+  /** GET /metrics for scrapers sending this bearer token (--metrics-token); unset: no /metrics. */
+  metricsToken?: string;
+  /** SQLite: /readyz fails below this much free disk (--min-free-disk-mb). */
+  minFreeDiskBytes?: number;
 }
 
 export interface RunningServer {
@@ -117,11 +121,14 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         publicUrl: opts.publicUrl,
         trustProxy: opts.trustProxy,
         clock: fixedClock(),
+        metricsToken: opts.metricsToken,
+        minFreeDiskBytes: opts.minFreeDiskBytes,
       },
     });
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
     const worker = startOutboxWorker(db, app.log, { intervalMs: 2000, allowPrivateWebhooks: opts.allowPrivateWebhooks });
+    app.outboxWorker = worker; // GET /readyz checks it is alive
     // Connected shops: stock pushes and the periodic order/listing sync.
     const channels = startChannelWorker(db, app.log, {
       allowPrivate: opts.allowPrivateWebhooks,

@@ -72,6 +72,8 @@ describe('the start page', () => {
         mcp: `${origin}/mcp`,
         docs: `${origin}/docs/`,
         me: `${origin}/v1/me`,
+        health: `${origin}/healthz`,
+        ready: `${origin}/readyz`,
       },
     });
   });

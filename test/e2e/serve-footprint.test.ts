@@ -7,7 +7,7 @@ import { packageRoot } from '../../src/db/migrate.js';
 
 // What a restarted `fos serve` (the built CLI, as a warehouse runs it every day) has loaded once
 // it answered a list request: only what that request needed. The MCP SDK, the OAuth handlers'
-// Express, pdf-lib, undici (webhook deliveries), the schema engine (the database is up to date)
+// Express, pdf-lib, undici (webhook deliveries), prom-client (no --metrics-token), the schema engine (the database is up to date)
 // and the client commands load when first needed, if ever (docs/performance.md, "Footprint").
 
 const root = packageRoot();
@@ -64,7 +64,7 @@ describe('fos serve loads what a request needs, when it first needs it', () => {
     expect(loaded.some((u) => u.includes('/dist/server/routes/'))).toBe(true); // the trace saw the server
     const later = [
       /@modelcontextprotocol/,
-      /\/node_modules\/(express|zod|pdf-lib|undici|bwip-js|cli-table3|conf)\//,
+      /\/node_modules\/(express|zod|pdf-lib|undici|bwip-js|cli-table3|conf|prom-client)\//, // prom-client: only with --metrics-token
       /schema-engine/,
       /\/dist\/cli\/commands\/(?!index\.js)/,
     ];

@@ -126,16 +126,38 @@ describe('fos serve', () => {
     expect(server.stdout()).not.toContain(token);
   });
 
-  it('restart on the same database: no second bootstrap, the first token still works', async () => {
+  it('restart on the same database: no second bootstrap, the first token still works; health, readiness and metrics (FOS_METRICS_TOKEN)', async () => {
     const before = await readFile(path.join(env.FOS_CONFIG_DIR!, 'config.json'), 'utf8');
+    const metricsToken = 'e2e-metrics-token-0123456789';
+    env.FOS_METRICS_TOKEN = metricsToken;
     const server = await startServe();
     running.push(server);
     expect(server.stderr()).not.toMatch(/API key|First start/);
+    const origin = server.url.replace(/\/v1$/, '');
+    expect(server.stderr()).toContain(
+      `Health: ${origin}/healthz · readiness: ${origin}/readyz · metrics: ${origin}/metrics (Authorization: Bearer <metrics token>)\n`,
+    );
     const me = await fetch(`${server.url}/me`, { headers: { 'x-access-token': token } });
     expect(me.status).toBe(200);
+    expect(await (await fetch(`${origin}/healthz`)).json()).toEqual({ status: 'ok' });
+    // fos serve started the outbox worker readiness checks.
+    const ready = await fetch(`${origin}/readyz`);
+    expect([ready.status, await ready.json()]).toEqual([
+      200,
+      { status: 'ready', checks: { database: 'ok', migrations: 'ok', outbox: 'ok', disk: 'ok' } },
+    ]);
+    expect((await fetch(`${origin}/metrics`)).status).toBe(401);
+    const metrics = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(metrics.status).toBe(200);
+    const text = await metrics.text();
+    expect(text).toMatch(/^fos_http_request_duration_seconds_count\{method="GET",route="\/v1\/me",status="200"\} 1$/m);
+    expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
     const keys = await fetch(`${server.url}/keys`, { headers: { 'x-access-token': token } });
     expect(((await keys.json()) as { data: unknown[] }).data).toHaveLength(1);
     expect(await readFile(path.join(env.FOS_CONFIG_DIR!, 'config.json'), 'utf8')).toBe(before);
     expect(await stop(server)).toEqual({ code: 0, signal: null });
+    // Probes and scrapes are not logged line by line (info is off for them); API requests are.
+    expect(server.stdout()).toContain('"url":"/v1/me"');
+    expect(server.stdout()).not.toMatch(/"url":"\/(healthz|readyz|metrics)"/);
   });
 });

@@ -5,6 +5,7 @@ import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import { NO_INTEGRATION_MESSAGE } from '../carrier-integrations/integrations.js';
 import { adapterById, carrierAdapters, type CarrierAdapter, type PurchasedLabel, type RatePackage } from './carriers/index.js';
 import { customsOf } from './carriers/customs.js';
+import { countLabelPurchase } from '../../shared/metrics.js';
 import { abandon, buyClaimed, claimPurchase, fetchDocuments, inProgress, rateOf, takeOver } from './carriers/purchases.js';
 import { quoteAll, rank, rateErrorData, type RateStrategy } from './carriers/shop.js';
 import { carrierSlug, trackingUrl } from './carriers/tracking.js';
@@ -155,7 +156,7 @@ export async function labelPackage(
   const { adapter, rate } = best;
   const integration = integrationOf(adapter, rate.provider_rate_id);
   if (!adapter.remote) {
-    const label = await adapter.buy(rate, rp, to);
+    const label = await countLabelPurchase(rate.carrier_id, () => adapter.buy(rate, rp, to));
     return attachLabel(db, teamId, id, label, {
       integration,
       label_url: labelDocumentUrl(origin, id, format),
@@ -167,7 +168,10 @@ export async function labelPackage(
   // No label is bought while the order is on hold (a table or uploaded label is refused by attachLabel's compare-and-set).
   await assertPackageNotHeld(db.prisma, teamId, id);
   const claim = await claimPurchase(db, teamId, id, adapter, rate, format, origin);
-  const label = await buyClaimed(db, claim, adapter, rp, to, { format, reference: claim.id, customs: null });
+  // fos_label_purchases_total{carrier, outcome}
+  const label = await countLabelPurchase(rate.carrier_id, () =>
+    buyClaimed(db, claim, adapter, rp, to, { format, reference: claim.id, customs: null }),
+  );
   return finishPurchase(db, claim, adapter, label, policy);
 }
 

@@ -8,6 +8,7 @@ import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader }
 import { statementsOf } from '../../db/statements.js';
 import { transaction } from '../../db/tx.js';
 import { markDelivered } from '../events/store.js';
+import { metrics } from '../../shared/metrics.js';
 
 // Delivery of outbox events, in two steps that each claim rows race-free across replicas:
 //  1. processDueEvents: an event is fanned out into one WebhookDelivery per matching active
@@ -131,6 +132,7 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
       await fanOut(db, claimId, [event], now, activeEndpoints, new Map([[event.id, result]]));
       processed++;
     } catch (err) {
+      metrics?.channelPushFailures.inc({ kind: 'tracking' });
       await failed(event, err);
     }
   }

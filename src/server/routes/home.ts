@@ -32,14 +32,17 @@ function docNames(): string[] {
     : [];
 }
 
-/** The links both forms give, as absolute URLs of this request's origin. */
-function links(origin: string) {
+/** The links both forms give, as absolute URLs of this request's origin; metrics only when served (--metrics-token). */
+function links(origin: string, metrics: boolean) {
   return {
     openapi: `${origin}/v1/swagger.json`,
     floor: `${origin}/floor`,
     mcp: `${origin}/mcp`,
     docs: `${origin}/docs/`,
     me: `${origin}/v1/me`,
+    health: `${origin}/healthz`,
+    ready: `${origin}/readyz`,
+    ...(metrics ? { metrics: `${origin}/metrics` } : {}),
   };
 }
 
@@ -68,6 +71,7 @@ function homeHtml(requestOrigin: string): string {
 <li><a href="/v1">API index</a> (<code>/v1</code>, JSON)</li>
 <li><a href="/floor">Floor page</a> (<code>/floor</code>): picking and packing on handheld scanners and phones, with a user's sign-in</li>
 <li>Agent tools (MCP): <code>${origin}/mcp</code></li>
+<li>For monitoring: <a href="/healthz">liveness</a> (<code>/healthz</code>), <a href="/readyz">readiness</a> (<code>/readyz</code>), Prometheus metrics at <code>/metrics</code> when a metrics token is set</li>
 </ul>
 <h2>Documentation</h2>
 ${docs ? `<ul>${docs}</ul>` : '<p>The documentation is in the <code>docs/</code> directory of the fos repository.</p>'}
@@ -97,7 +101,7 @@ export default async function homeRoutes(app: FastifyInstance) {
     version: VERSION,
     base_url: `${originOf(app, request)}/v1`,
     authentication: 'an API key in the x-access-token header',
-    links: links(originOf(app, request)),
+    links: links(originOf(app, request), app.hasRoute({ method: 'GET', url: '/metrics' })),
   }));
 
   app.get('/docs/', page, async (request) => ({

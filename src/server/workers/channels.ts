@@ -2,6 +2,7 @@ import type { Db } from '../../db/types.js';
 import { pushStock } from '../../domain/channels/stock.js';
 import { DEFAULT_SYNC_INTERVAL_MS, syncDueShops } from '../../domain/channels/sync.js';
 import type { WorkerLog } from './outbox.js';
+import { metrics } from '../../shared/metrics.js';
 
 // Background work of connected shops (docs/sales-channels.md): stock pushes every few seconds
 // (changes in between coalesce into one call per shop) and a periodic order/listing sync of each
@@ -26,6 +27,7 @@ export function startChannelWorker(db: Db, log: WorkerLog, opts: ChannelWorkerOp
     running = (async () => {
       const stock = await pushStock(db, env);
       if (stock.pushed || stock.failed) log.debug({ stock }, 'stock pushed to shops');
+      if (stock.failed) metrics?.channelPushFailures.inc({ kind: 'stock' }, stock.failed);
       const synced = await syncDueShops(db, env, opts.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS);
       if (synced) log.info({ synced }, 'shops synced');
     })()

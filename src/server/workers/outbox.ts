@@ -3,6 +3,7 @@ import { defaultSalesChannelAdapters, type SalesChannelAdapters } from '../../do
 import { channelAdapters } from '../../domain/channels/tracking.js';
 import { deliverDueWebhooks, fetchSender, processDueEvents, type WebhookSender } from '../../domain/webhooks/dispatch.js';
 import { VERSION } from '../../version.js';
+import { metrics } from '../../shared/metrics.js';
 
 // Background delivery of the transactional outbox: webhook fan-out and delivery, and tracking
 // pushes to sales channels. Every replica may run one; rows are claimed by compare-and-set, so
@@ -63,6 +64,8 @@ export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpt
       const deliveries = await deliverDueWebhooks(db, now, { batchSize, concurrency: opts.concurrency ?? 8, send });
       const stats = { events, ...deliveries };
       if (stats.events || stats.delivered || stats.retrying || stats.failed) log.debug({ outbox: stats }, 'outbox pass');
+      if (stats.retrying) metrics?.webhookFailures.inc({ final: 'false' }, stats.retrying);
+      if (stats.failed) metrics?.webhookFailures.inc({ final: 'true' }, stats.failed);
       if (stats.failed) log.warn({ failed: stats.failed }, 'webhook deliveries failed permanently');
       return stats;
     },
@@ -81,7 +84,10 @@ export function startOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpti
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
 
+  let beatMs = Date.now();
+  let passes = 0;
   const tick = () => {
+    beatMs = Date.now();
     running = worker
       .runOnce()
       .then((s) => s.events + s.delivered + s.retrying + s.failed > 0)
@@ -90,6 +96,8 @@ export function startOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpti
         return false;
       })
       .then((busy) => {
+        beatMs = Date.now();
+        passes++;
         if (!stopped) schedule(busy ? 0 : intervalMs);
       });
   };
@@ -101,6 +109,8 @@ export function startOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpti
 
   return {
     runOnce: worker.runOnce,
+    /** For GET /readyz: stopped, or when a pass last started or ended (epoch ms); passes ended so far. */
+    liveness: () => ({ stopped, beatMs, passes }),
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
