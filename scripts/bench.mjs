@@ -38,6 +38,8 @@
 //              adjustment, and a fulfillment's wait while a receipt runs; SQLite, and PostgreSQL when
 //              FOS_BENCH_PG_URL is set (a fresh schema). FOS_BENCH_BULK_RUNS (default 3);
 //              FOS_BENCH_BULK_LEDGER=<rows>: that many older movements of the receipt's products first.
+//   batch      a label batch of FOS_BENCH_BATCH_PACKAGES packed boxes (default 500) on the rate table, through
+//              HTTP to an in-process server: POST, wait for COMPLETED, GET the merged PDF (target 20 s)
 //   scale      the fulfillment workflow against 1, 2 and 4 `fos serve` replicas on one PostgreSQL database
 //              (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; not in the default run):
 //              fulfillments/s, CPU a fulfillment of fos and of PostgreSQL, lock waits.
@@ -47,6 +49,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
 import { bulkBench, bulkReport } from '../bench/bulk.mjs';
+import { BATCH_TARGET_S, batchBench } from '../bench/label-batch.mjs';
 import { EXPORT_TARGET, exportBench } from '../bench/export.mjs';
 import { FLOOR_TARGET_RATIO, floorBench } from '../bench/fulfill-floor.mjs';
 import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
@@ -72,7 +75,9 @@ const argv = process.argv.slice(2);
 const scaleAt = argv.indexOf('--scale');
 const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
-const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'soak', 'lists', 'export', 'bulk'];
+const sections = argv.length
+  ? argv
+  : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'soak', 'lists', 'export', 'bulk', 'batch'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -260,6 +265,16 @@ if (sections.includes('export')) {
   );
   console.log(
     `  CLI RSS: ${e.earlyRssMiB.toFixed(0)} MiB in the first tenth, ${e.lateRssMiB.toFixed(0)} MiB in the last, peak ${e.peakRssMiB.toFixed(0)} MiB`,
+  );
+}
+
+if (sections.includes('batch')) {
+  const b = await batchBench({ packages: int('FOS_BENCH_BATCH_PACKAGES', 500, 2000) });
+  const ok = b.totalSeconds <= BATCH_TARGET_S;
+  if (!ok) failed = true;
+  console.log(
+    `label batch of ${b.packages} packages (rate table, in-process fos serve on SQLite): labels bought in ${b.buySeconds.toFixed(1)} s, ` +
+      `merged PDF (${b.pdfMiB.toFixed(1)} MiB) in hand after ${b.totalSeconds.toFixed(1)} s (target <= ${BATCH_TARGET_S} s: ${ok ? 'ok' : 'OVER'})`,
   );
 }
 

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/types.js';
 import { csvLine } from '../../shared/csv.js';
 import { conflict, notFound } from '../errors.js';
-import { labelWithPackingSlipPdf } from './label-with-slip.js';
+import { packingSlipPdf } from './packing-slip.js';
 import { loadPdfLib } from './pdf-lib.js';
-import { labelPdf, labelZpl } from './shipping-label.js';
+import { drawLabels, labelPdfSource, labelZpl } from './shipping-label.js';
 
 // A label batch's files (docs/label-batches.md): the labels it bought as one print job (a PDF of
 // 4x6 pages, each label followed by its packing slip when the batch asks, or one ZPL stream), in
@@ -38,9 +38,23 @@ export async function labelBatchFile(db: Db, teamId: string, id: string): Promis
   const out = await PDFDocument.create();
   out.setTitle(`Label batch ${id}`);
   out.setCreator('fos');
-  for (const p of ids) {
-    const doc = await PDFDocument.load(b.packing_slips ? await labelWithPackingSlipPdf(db, teamId, p) : await labelPdf(db, teamId, p));
+  // fos's own labels are drawn straight into the one document (one font subset for all); a
+  // platform's label and a packing slip are documents of their own, copied in.
+  const sources = [];
+  for (const p of ids) sources.push({ id: p, ...(await labelPdfSource(db, teamId, p)) });
+  const drawn = await drawLabels(
+    out,
+    sources.flatMap((s) => ('data' in s ? [s.data] : [])),
+  );
+  const copy = async (bytes: Uint8Array) => {
+    const doc = await PDFDocument.load(bytes);
     for (const page of await out.copyPages(doc, doc.getPageIndices())) out.addPage(page);
+  };
+  let next = 0;
+  for (const s of sources) {
+    if ('data' in s) await drawn[next++]();
+    else await copy(s.bytes);
+    if (b.packing_slips) await copy(await packingSlipPdf(db, teamId, s.id));
   }
   return { bytes: await out.save(), ext: 'pdf' };
 }

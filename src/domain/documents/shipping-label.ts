@@ -1,4 +1,4 @@
-import type { PDFPage } from 'pdf-lib';
+import type { PDFDocument, PDFPage } from 'pdf-lib';
 import { barcodeImage } from './barcode.js';
 import { PdfText, stringsOf } from './pdf-text.js';
 import { zplLine } from './zpl-text.js';
@@ -89,13 +89,41 @@ export async function labelPdf(db: Db, teamId: string, packageId: string): Promi
   return bought ?? renderLabelPdf(d);
 }
 
+/**
+ * What a batch's merged file needs of one package's PDF label: the platform's own document, or
+ * the data fos draws it from (drawn with the others into one document: drawLabels).
+ */
+export async function labelPdfSource(db: Db, teamId: string, packageId: string): Promise<{ bytes: Uint8Array } | { data: LabelData }> {
+  const d = await labelData(db, teamId, packageId);
+  const bought = await platformLabel(db, teamId, packageId, 'PDF');
+  return bought ? { bytes: bought } : { data: d };
+}
+
 export async function renderLabelPdf(d: LabelData): Promise<Uint8Array> {
   const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(`Shipping label ${d.tracking}`);
   doc.setCreationDate(d.date);
+  const [draw] = await drawLabels(doc, [d]);
+  await draw();
+  return doc.save();
+}
+
+/**
+ * One 4x6 page per label in `doc`, with one font subset for them all (a batch's file draws
+ * hundreds into one document): returns a drawer per label, to call in page order.
+ */
+export async function drawLabels(doc: PDFDocument, ds: readonly LabelData[]): Promise<Array<() => Promise<void>>> {
+  const t = await PdfText.for(doc, [
+    ...ds.flatMap((d) => stringsOf(d)),
+    ...TEST_LABEL_LINES,
+    'FROM SHIP TO TRACKING # Weight: Ref: Printed by fos ·',
+  ]);
+  return ds.map((d) => () => drawLabel(doc, t, d));
+}
+
+async function drawLabel(doc: PDFDocument, t: PdfText, d: LabelData): Promise<void> {
   const page: PDFPage = doc.addPage([W, H]);
-  const t = await PdfText.for(doc, [...stringsOf(d), ...TEST_LABEL_LINES, 'FROM SHIP TO TRACKING # Weight: Ref: Printed by fos ·']);
   let y = H - M;
   const text = (s: string, size: number, bold = false, x = M) => {
     y -= size + 2;
@@ -128,7 +156,6 @@ export async function renderLabelPdf(d: LabelData): Promise<Uint8Array> {
   if (d.reference) text(`Ref: ${d.reference}`, 9);
   if (d.test) text(TEST_LABEL_LINES[0], 9, true);
   text(`Printed by fos · ${d.date.toISOString().slice(0, 10)}`, 7);
-  return doc.save();
 }
 
 /** The same label as ZPL II for thermal printers (203 dpi, 812 x 1218 dots). */
