@@ -17,9 +17,13 @@ const BaseUrl = Type.String({
 export const ShopifyConnection = Type.Object(
   {
     shop_domain: Type.String({ minLength: 3, maxLength: 255, description: "the shop's myshopify.com domain" }),
-    access_token: Secret("Admin API access token of the shop's custom app (shpat_…)"),
-    webhook_secret: Secret(
-      "the key Shopify signs webhooks with: the one shown under Settings → Notifications → Webhooks, or the app's API secret key",
+    access_token: Type.Optional(Secret("a legacy custom app's Admin API access token (shpat_…); or give client_id and client_secret")),
+    client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "the Dev Dashboard app's client ID (client-credentials grant)" })),
+    client_secret: Type.Optional(Secret("the Dev Dashboard app's client secret; fos asks Shopify for 24-hour tokens with it")),
+    webhook_secret: Type.Optional(
+      Secret(
+        "the key Shopify signs webhooks with: the app's client secret (the default with client_id/client_secret), or the key shown under Settings → Notifications → Webhooks",
+      ),
     ),
     api_version: Type.Optional(
       Type.String({ pattern: '^(\\d{4}-\\d{2}|unstable)$', maxLength: 10, description: 'GraphQL Admin API version, e.g. 2025-10' }),

@@ -8,7 +8,7 @@ import { resolveMerchant, slugify } from '../orders/reach.js';
 import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials } from './connection.js';
 import { ChannelCallError, assertAllowedUrl, type ChannelEnv } from './http.js';
 import { SHOPIFY_API_VERSION, shopifyBaseUrl } from './shopify.js';
-import type { ConnectionSettings, Credentials, OpenConnection } from './types.js';
+import type { ConnectionSettings, Credentials, OpenConnection, ShopifyCredentials } from './types.js';
 
 // Shops and their platform connections (docs/sales-channels.md). A fulfiller key manages the
 // shops of its delegated merchants (/v1/ops/shops), a merchant key its own (/v1/merchant/shops).
@@ -19,11 +19,15 @@ export interface ConnectionInput {
   shop_domain?: string;
   store_url?: string;
   access_token?: string;
+  client_id?: string;
+  client_secret?: string;
   consumer_key?: string;
   consumer_secret?: string;
   webhook_secret?: string;
   api_version?: string;
   api_base_url?: string;
+  /** Carried over from stored credentials on an update (the cached token's expiry). */
+  token_expires_at?: string | null;
 }
 
 export interface ShopInput {
@@ -66,7 +70,7 @@ function connectionFields(shopType: string, c: ConnectionInput, env: ChannelEnv)
       .replace(/^https?:\/\//, '')
       .replace(/\/.*$/, '')
       .toLowerCase();
-    credentials = { access_token: need('access_token'), webhook_secret: need('webhook_secret') };
+    credentials = shopifyCredentials(c);
   } else {
     domain = need('store_url').replace(/\/+$/, '');
     if (!/^https?:\/\//.test(domain)) throw invalid('body.connection.store_url', 'must be the store address, https://…');
@@ -79,6 +83,25 @@ function connectionFields(shopType: string, c: ConnectionInput, env: ChannelEnv)
     throw invalid('body.connection.api_base_url', (err as Error).message);
   }
   return { domain, credentials, apiBase, apiVersion: shopType === 'SHOPIFY' ? (c.api_version ?? SHOPIFY_API_VERSION) : null };
+}
+
+/**
+ * Shopify: a legacy token (shpat_…) or a Dev Dashboard app's client id and secret (the token is
+ * then asked for by the check call and cached); webhooks of such an app are signed with its secret.
+ */
+function shopifyCredentials(c: ConnectionInput): ShopifyCredentials {
+  const t = (v?: string | null) => v?.trim() || null;
+  const [id, secret, token] = [t(c.client_id), t(c.client_secret), t(c.access_token)];
+  if (id || secret) {
+    if (!id) throw invalid('body.connection.client_id', 'is required with client_secret');
+    if (!secret) throw invalid('body.connection.client_secret', 'is required with client_id');
+    // A changed app invalidates the cached token: it is asked for again.
+    const keep = c.client_id === id && c.client_secret === secret ? { access_token: token, token_expires_at: c.token_expires_at ?? null } : {};
+    return { client_id: id, client_secret: secret, webhook_secret: t(c.webhook_secret) ?? secret, ...keep };
+  }
+  if (!token) throw invalid('body.connection', 'a Shopify connection needs client_id and client_secret (Dev Dashboard app) or an access_token (shpat_…)');
+  if (!t(c.webhook_secret)) throw invalid('body.connection.webhook_secret', 'is required for a SHOPIFY shop');
+  return { access_token: token, webhook_secret: t(c.webhook_secret)! };
 }
 
 /** One real call to the platform; a refusal becomes a 400 that says what is wrong. */
@@ -103,23 +126,22 @@ export async function createShop(db: Db, p: Principal, input: ShopInput, env: Ch
     if (!input.connection) throw invalid('body.connection', `is required for a ${input.shop_type} shop`);
     const f = connectionFields(input.shop_type, input.connection, env);
     const settings = { ...DEFAULT_SETTINGS, ...input.settings };
-    await checkOrRefuse(
-      {
-        shop_id: id,
-        shop_type: input.shop_type,
-        shop_domain: f.domain,
-        api_base_url: f.apiBase,
-        api_version: f.apiVersion,
-        credentials: f.credentials,
-        settings,
-      },
-      env,
-    );
+    const conn: OpenConnection = {
+      shop_id: id,
+      shop_type: input.shop_type,
+      shop_domain: f.domain,
+      api_base_url: f.apiBase,
+      api_version: f.apiVersion,
+      credentials: f.credentials,
+      settings,
+    };
+    await checkOrRefuse(conn, env);
     connection = {
       shop_id: id,
       shop_type: input.shop_type,
       active: true,
-      credentials: sealCredentials(id, f.credentials),
+      // As checked: with a client-credentials app, the token the check call was given.
+      credentials: sealCredentials(id, conn.credentials),
       shop_domain: f.domain,
       api_base_url: f.apiBase,
       api_version: f.apiVersion,
@@ -199,22 +221,28 @@ export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPa
   const data: Record<string, unknown> = {};
   if (row && (patch.connection || patch.settings)) {
     const open = openConnection(row);
-    const current: ConnectionInput = {
+    const current = {
       ...(open.credentials as object),
       shop_domain: open.shop_domain,
       store_url: open.shop_domain,
       api_base_url: open.api_base_url,
       api_version: open.api_version ?? undefined,
     };
-    const f = connectionFields(row.shop_type, { ...current, ...patch.connection }, env);
+    const f = connectionFields(row.shop_type, { ...current, ...patch.connection } as ConnectionInput, env);
     const settings = { ...open.settings, ...patch.settings };
     if (patch.connection) {
-      await checkOrRefuse(
-        { ...open, shop_domain: f.domain, api_base_url: f.apiBase, api_version: f.apiVersion, credentials: f.credentials, settings },
-        env,
-      );
+      const conn: OpenConnection = {
+        ...open,
+        persistCredentials: undefined,
+        shop_domain: f.domain,
+        api_base_url: f.apiBase,
+        api_version: f.apiVersion,
+        credentials: f.credentials,
+        settings,
+      };
+      await checkOrRefuse(conn, env);
       Object.assign(data, {
-        credentials: sealCredentials(id, f.credentials),
+        credentials: sealCredentials(id, conn.credentials),
         shop_domain: f.domain,
         api_base_url: f.apiBase,
         api_version: f.apiVersion,
@@ -261,7 +289,7 @@ export async function checkShop(db: Db, p: Principal, id: string, env: ChannelEn
   if (!row) throw invalid('shop_id', `shop ${id} has no platform connection`);
   const now = new Date();
   try {
-    const r = await connectorFor(row.shop_type).check(openConnection(row), env);
+    const r = await connectorFor(row.shop_type).check(openConnection(row, db), env);
     await db.prisma.shopConnection.update({ where: { shop_id: id }, data: { last_check_at: now, last_check_ok: true } });
     return { ok: true, platform_shop_name: r.name, error: null };
   } catch (err) {
