@@ -35,6 +35,8 @@ export interface ShopifyDouble extends State {
   codes: Set<string>;
   /** The issued tokens stop working: the next call with one answers 401. */
   revokeTokens(): void;
+  /** false: even newly issued tokens are refused (an app that lost its access). */
+  acceptIssued: boolean;
   /** The next n calls of an operation fail so: an HTTP status, a cut JSON body, or no answer after it ran. */
   failNext(operation: string, n: number, fault?: Fault): void;
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export async function shopifyDouble(opts: { token?: string; clientId?: string; c
     expiresIn: 86399,
     codes: new Set<string>(),
     owners: [] as any[],
+    acceptIssued: true,
   };
   let issued = 0;
   const tokenEndpoint = (raw: string, res: ServerResponse) => {
@@ -94,7 +97,7 @@ export async function shopifyDouble(opts: { token?: string; clientId?: string; c
       if (req.method === 'POST' && u.pathname === '/admin/oauth/access_token') return tokenEndpoint(raw, res);
       if (req.method !== 'POST' || !/^\/admin\/api\/[\w-]+\/graphql\.json$/.test(u.pathname)) return send(res, 404, { errors: 'Not Found' });
       const token = String(req.headers['x-shopify-access-token'] ?? '');
-      if (!(token === opts.token || d.tokens.has(token)))
+      if (!(token === opts.token || (d.acceptIssued && d.tokens.has(token))))
         return send(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
       const version = /^\/admin\/api\/([\w-]+)\//.exec(u.pathname)![1]!;
       const op = opOf(json.query);
