@@ -137,7 +137,19 @@ export const ShopSchema = Type.Object({
       webhook_path: Type.String({ description: "append to the server's public URL: the address to give the platform for webhooks" }),
     }),
   ),
-  settings: Opt(Type.Object({ notify_customer: Type.Boolean(), location_id: Opt(Type.String()), warehouse_id: Opt(Type.String()) })),
+  settings: Opt(
+    Type.Object({
+      notify_customer: Type.Boolean(),
+      location_id: Opt(Type.String()),
+      warehouse_id: Opt(Type.String()),
+      fulfillment_service: Opt(
+        Type.Object(
+          { id: Type.String(), location_id: Type.String(), callback_url: Type.String() },
+          { description: 'Shopify fulfillment-service mode: the service fos registered on the shop and its location' },
+        ),
+      ),
+    }),
+  ),
   health: Opt(
     Type.Object({
       last_check_at: Opt(Timestamp),
@@ -186,3 +198,35 @@ export const ChannelDeliverySchema = Type.Object({
 });
 
 export const WebhookAnswerSchema = Type.Object({ status: Type.String(), delivery_id: Opt(Type.String()) });
+
+export const ShopifyInstallBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255, description: 'the name the shop gets in fos once installed' }),
+    shop_domain: Type.String({ minLength: 3, maxLength: 255, description: "the merchant's myshopify.com domain" }),
+    merchant_team_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+
+export const ShopifyInstallSchema = Type.Object({
+  install_url: Type.String({ description: "send it to the merchant: it opens Shopify's install page for the server's app" }),
+  redirect_uri: Type.String({ description: "the callback, to list under the app's allowed redirection URLs" }),
+  expires_at: Timestamp,
+});
+
+export const ShopifyCallbackQuery = Type.Object(
+  { code: Type.Optional(Type.String()), hmac: Type.Optional(Type.String()), shop: Type.Optional(Type.String()), state: Type.Optional(Type.String()) },
+  { additionalProperties: Type.String() },
+);
+
+const RequestOutcome = Type.Object({
+  fulfillment_order_id: Type.String(),
+  outcome: StringEnum(['ACCEPTED', 'REJECTED', 'FAILED'] as const),
+  order_id: Opt(Type.String()),
+  reason: Opt(Type.String()),
+});
+export const FulfillmentNotificationAnswer = Type.Object({
+  kind: Type.String(),
+  fulfillment_requests: Type.Array(RequestOutcome),
+  cancellation_requests: Type.Array(RequestOutcome),
+});

@@ -1,3 +1,4 @@
+import { shopifyAppFromEnv, type ShopifyAppConfig } from '../domain/channels/shopify-oauth.js';
 import Fastify, {
   LogController,
   type FastifyInstance,
@@ -59,6 +60,8 @@ export interface AppConfig {
   clock?: () => number;
   /** Per-address limits of the OAuth endpoints (the MCP SDK's defaults); false turns them off (tests). */
   oauthRateLimit?: boolean;
+  /** The 3PL's Shopify app for OAuth installs; default from FOS_SHOPIFY_CLIENT_ID/SECRET (null: none). */
+  shopifyApp?: ShopifyAppConfig | null;
 }
 
 export interface AppDeps {
@@ -71,6 +74,8 @@ declare module 'fastify' {
     db: Db;
     principals: PrincipalResolver;
     allowPrivateWebhooks: boolean;
+    /** The 3PL's Shopify app (OAuth installs), or null. */
+    shopifyApp: ShopifyAppConfig | null;
     /** Set when shutdown begins: new requests get 503. */
     draining: boolean;
     /** Uploaded files: where their bytes are, the largest accepted, the image processor. */
@@ -188,6 +193,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.decorate('principals', principals);
   app.decorate('rateLimiter', limiter);
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
+  app.decorate('shopifyApp', config.shopifyApp === undefined ? shopifyAppFromEnv(process.env) : config.shopifyApp);
   app.decorate('draining', false);
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;
   app.decorate('originOf', (request: FastifyRequest) => publicOrigin ?? `${request.protocol}://${request.host}`);

@@ -3,32 +3,19 @@ import type { Db, Shop, ShopConnection } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import type { Principal } from '../keys/principal.js';
 import { teamNames } from '../names.js';
-import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { conflict, invalid, notFound } from '../errors.js';
 import { resolveMerchant, slugify } from '../orders/reach.js';
 import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials } from './connection.js';
-import { ChannelCallError, assertAllowedUrl, type ChannelEnv } from './http.js';
-import { SHOPIFY_API_VERSION, shopifyBaseUrl } from './shopify.js';
-import type { ConnectionSettings, Credentials, OpenConnection, ShopifyCredentials } from './types.js';
+import { checkOrRefuse, connectionFields, type ConnectionInput } from './connection-fields.js';
+import { ChannelCallError, type ChannelEnv } from './http.js';
+import type { ConnectionSettings, OpenConnection } from './types.js';
+
+export type { ConnectionInput };
 
 // Shops and their platform connections (docs/sales-channels.md). A fulfiller key manages the
 // shops of its delegated merchants (/v1/ops/shops), a merchant key its own (/v1/merchant/shops).
 // Connecting checks the credentials with one real platform call first; nothing is stored when
 // the platform refuses them. Credentials are sealed (secret-box) and never leave the server.
-
-export interface ConnectionInput {
-  shop_domain?: string;
-  store_url?: string;
-  access_token?: string;
-  client_id?: string;
-  client_secret?: string;
-  consumer_key?: string;
-  consumer_secret?: string;
-  webhook_secret?: string;
-  api_version?: string;
-  api_base_url?: string;
-  /** Carried over from stored credentials on an update (the cached token's expiry). */
-  token_expires_at?: string | null;
-}
 
 export interface ShopInput {
   name: string;
@@ -48,7 +35,7 @@ export interface ShopPatch {
 /** Shops a principal may see: its merchant team's, or those of merchants delegated to its fulfiller team. */
 export const shopScope = (p: Principal) => (p.teamKind === 'MERCHANT' ? { merchant_team_id: p.teamId } : { fulfiller_team_id: p.teamId });
 
-async function teamsOf(db: Db, p: Principal, merchantTeamId?: string) {
+export async function teamsOf(db: Db, p: Principal, merchantTeamId?: string) {
   if (p.teamKind === 'FULFILLER') return { merchant: (await resolveMerchant(db, p.teamId, merchantTeamId)).id, fulfiller: p.teamId };
   if (merchantTeamId && merchantTeamId !== p.teamId)
     throw invalid('body.merchant_team_id', 'a merchant key connects shops of its own team');
@@ -57,68 +44,13 @@ async function teamsOf(db: Db, p: Principal, merchantTeamId?: string) {
   return { merchant: p.teamId, fulfiller: d[0]!.fulfiller_team_id };
 }
 
-/** Validated connection fields for a platform, with defaults (api_base_url = the real address). */
-function connectionFields(shopType: string, c: ConnectionInput, env: ChannelEnv) {
-  const need = (k: keyof ConnectionInput) => {
-    if (!c[k]) throw invalid(`body.connection.${k}`, `is required for a ${shopType} shop`);
-    return c[k]!.trim();
-  };
-  let domain: string;
-  let credentials: Credentials;
-  if (shopType === 'SHOPIFY') {
-    domain = need('shop_domain')
-      .replace(/^https?:\/\//, '')
-      .replace(/\/.*$/, '')
-      .toLowerCase();
-    credentials = shopifyCredentials(c);
-  } else {
-    domain = need('store_url').replace(/\/+$/, '');
-    if (!/^https?:\/\//.test(domain)) throw invalid('body.connection.store_url', 'must be the store address, https://…');
-    credentials = { consumer_key: need('consumer_key'), consumer_secret: need('consumer_secret'), webhook_secret: need('webhook_secret') };
-  }
-  const apiBase = (c.api_base_url?.trim() || (shopType === 'SHOPIFY' ? shopifyBaseUrl(domain) : domain)).replace(/\/+$/, '');
-  try {
-    assertAllowedUrl(apiBase, env);
-  } catch (err) {
-    throw invalid('body.connection.api_base_url', (err as Error).message);
-  }
-  return { domain, credentials, apiBase, apiVersion: shopType === 'SHOPIFY' ? (c.api_version ?? SHOPIFY_API_VERSION) : null };
-}
-
-/**
- * Shopify: a legacy token (shpat_…) or a Dev Dashboard app's client id and secret (the token is
- * then asked for by the check call and cached); webhooks of such an app are signed with its secret.
- */
-function shopifyCredentials(c: ConnectionInput): ShopifyCredentials {
-  const t = (v?: string | null) => v?.trim() || null;
-  const [id, secret, token] = [t(c.client_id), t(c.client_secret), t(c.access_token)];
-  if (id || secret) {
-    if (!id) throw invalid('body.connection.client_id', 'is required with client_secret');
-    if (!secret) throw invalid('body.connection.client_secret', 'is required with client_id');
-    // A changed app invalidates the cached token: it is asked for again.
-    const keep = c.client_id === id && c.client_secret === secret ? { access_token: token, token_expires_at: c.token_expires_at ?? null } : {};
-    return { client_id: id, client_secret: secret, webhook_secret: t(c.webhook_secret) ?? secret, ...keep };
-  }
-  if (!token) throw invalid('body.connection', 'a Shopify connection needs client_id and client_secret (Dev Dashboard app) or an access_token (shpat_…)');
-  if (!t(c.webhook_secret)) throw invalid('body.connection.webhook_secret', 'is required for a SHOPIFY shop');
-  return { access_token: token, webhook_secret: t(c.webhook_secret)! };
-}
-
-/** One real call to the platform; a refusal becomes a 400 that says what is wrong. */
-async function checkOrRefuse(conn: OpenConnection, env: ChannelEnv) {
-  try {
-    return await connectorFor(conn.shop_type).check(conn, env);
-  } catch (err) {
-    if (err instanceof ChannelCallError)
-      throw new DomainError('validation-failed', `The ${conn.shop_type} connection check failed: ${err.message}.`, {
-        errors: [{ path: 'body.connection', message: err.message }],
-      });
-    throw err;
-  }
-}
-
 export async function createShop(db: Db, p: Principal, input: ShopInput, env: ChannelEnv) {
-  const teams = await teamsOf(db, p, input.merchant_team_id);
+  const id = await insertShop(db, await teamsOf(db, p, input.merchant_team_id), input, env);
+  return getShop(db, p, id);
+}
+
+/** Checks the connection and stores the shop with it, for the given teams; the new shop's id. */
+export async function insertShop(db: Db, teams: { merchant: string; fulfiller: string }, input: ShopInput, env: ChannelEnv) {
   const id = newId();
   const name = input.name.trim();
   let connection: Omit<ShopConnection, 'id' | 'created_at' | 'updated_at'> | null = null;
@@ -177,7 +109,7 @@ export async function createShop(db: Db, p: Principal, input: ShopInput, env: Ch
     if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${name}".`);
     throw err;
   }
-  return getShop(db, p, id);
+  return id;
 }
 
 async function findShop(db: Db, p: Principal, id: string) {
