@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { NONCE_COOKIE, authorizeRedirect, completeInstall, installLink } from '../../domain/channels/shopify-oauth.js';
@@ -14,6 +15,7 @@ const COOKIE_PATH = '/v1/channels/shopify';
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export default async function routes(app: FastifyInstance) {
+  await app.register(cookie); // this scope's only: the install nonce
   const env = () => ({ allowPrivate: app.allowPrivateWebhooks });
   for (const family of ['ops', 'merchant'] as const) {
     const base = `/v1/${family}/shops`;
