@@ -18,7 +18,9 @@ export const ShopifyConnection = Type.Object(
   {
     shop_domain: Type.String({ minLength: 3, maxLength: 255, description: "the shop's myshopify.com domain" }),
     access_token: Type.Optional(Secret("a legacy custom app's Admin API access token (shpat_…); or give client_id and client_secret")),
-    client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "the Dev Dashboard app's client ID (client-credentials grant)" })),
+    client_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: "the Dev Dashboard app's client ID (client-credentials grant)" }),
+    ),
     client_secret: Type.Optional(Secret("the Dev Dashboard app's client secret; fos asks Shopify for 24-hour tokens with it")),
     webhook_secret: Type.Optional(
       Secret(
@@ -215,7 +217,12 @@ export const ShopifyInstallSchema = Type.Object({
 });
 
 export const ShopifyCallbackQuery = Type.Object(
-  { code: Type.Optional(Type.String()), hmac: Type.Optional(Type.String()), shop: Type.Optional(Type.String()), state: Type.Optional(Type.String()) },
+  {
+    code: Type.Optional(Type.String()),
+    hmac: Type.Optional(Type.String()),
+    shop: Type.Optional(Type.String()),
+    state: Type.Optional(Type.String()),
+  },
   { additionalProperties: Type.String() },
 );
 

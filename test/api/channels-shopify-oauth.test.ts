@@ -36,7 +36,9 @@ afterAll(async () => {
 
 /** The install link, opened: the authorize URL Shopify would show and the nonce cookie set. */
 async function openInstallLink(name: string) {
-  const link = await t.call('POST', '/v1/ops/shops/shopify/install', { body: { name, shop_domain: SHOP, merchant_team_id: merchantTeamId } });
+  const link = await t.call('POST', '/v1/ops/shops/shopify/install', {
+    body: { name, shop_domain: SHOP, merchant_team_id: merchantTeamId },
+  });
   expect(link.statusCode, link.body).toBe(201);
   expect(link.json().redirect_uri).toBe('https://fos.example.com/v1/channels/shopify/callback');
   const url = new URL(link.json().install_url);
@@ -52,7 +54,13 @@ const callback = (query: Record<string, string>, cookie?: string) =>
   t.app.inject({ method: 'GET', url: `/v1/channels/shopify/callback?${new URLSearchParams(query)}`, headers: cookie ? { cookie } : {} });
 
 function shopifyRedirect(state: string, code: string, secret = 'app-secret') {
-  const q: Record<string, string> = { code, host: 'YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvbWVyY2hhbnQtYQ', shop: SHOP, state, timestamp: '1764300000' };
+  const q: Record<string, string> = {
+    code,
+    host: 'YWRtaW4uc2hvcGlmeS5jb20vc3RvcmUvbWVyY2hhbnQtYQ',
+    shop: SHOP,
+    state,
+    timestamp: '1764300000',
+  };
   return { ...q, hmac: shopifyQueryHmac(secret, q) };
 }
 
@@ -91,7 +99,11 @@ describe('Shopify OAuth install', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).toContain(`${SHOP} is connected`);
     const exchange = shopify.calls.find((c) => c.path === '/admin/oauth/access_token')!;
-    expect(Object.fromEntries(new URLSearchParams(exchange.body))).toEqual({ client_id: 'app-id', client_secret: 'app-secret', code: 'code-1' });
+    expect(Object.fromEntries(new URLSearchParams(exchange.body))).toEqual({
+      client_id: 'app-id',
+      client_secret: 'app-secret',
+      code: 'code-1',
+    });
     const shop = await t.db.prisma.shop.findFirstOrThrow({ where: { name: 'OAuth Shop', merchant_team_id: merchantTeamId } });
     const view = (await t.call('GET', `/v1/ops/shops/${shop.id}`)).json();
     expect(view.connection).toMatchObject({ shop_domain: SHOP, api_base_url: shopify.url });
@@ -109,7 +121,9 @@ describe('Shopify OAuth install', () => {
     const bare = await testApp({ shopifyApp: null });
     try {
       const m = await bare.merchant();
-      const res = await bare.call('POST', '/v1/ops/shops/shopify/install', { body: { name: 'X', shop_domain: SHOP, merchant_team_id: m.teamId } });
+      const res = await bare.call('POST', '/v1/ops/shops/shopify/install', {
+        body: { name: 'X', shop_domain: SHOP, merchant_team_id: m.teamId },
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().detail).toContain('FOS_SHOPIFY_CLIENT_ID');
     } finally {

@@ -31,13 +31,25 @@ const fo = (n: number, k: number, location: string, lines: [number, number][]) =
   status: 'OPEN',
   assignedLocation: { location: { id: location } },
   lineItems: {
-    nodes: lines.map(([i, q]) => ({ id: `gid://shopify/FulfillmentOrderLineItem/${n}${k}${i}`, remainingQuantity: q, lineItem: { id: `gid://shopify/LineItem/${n * 10 + i}` } })),
+    nodes: lines.map(([i, q]) => ({
+      id: `gid://shopify/FulfillmentOrderLineItem/${n}${k}${i}`,
+      remainingQuantity: q,
+      lineItem: { id: `gid://shopify/LineItem/${n * 10 + i}` },
+    })),
   },
 });
 
 /** A Shopify order of LAMP-1 x2 and SHADE-1 x1 taken in, its fulfillment orders set in the double, shipped in one box. */
 async function shippedOrder(n: number, fos: ReturnType<typeof fo>[]) {
-  await shopifyDelivery(t, shopId, 'orders/create', shopifyWebhookOrder(n, [{ sku: 'LAMP-1', quantity: 2 }, { sku: 'SHADE-1', quantity: 1 }]));
+  await shopifyDelivery(
+    t,
+    shopId,
+    'orders/create',
+    shopifyWebhookOrder(n, [
+      { sku: 'LAMP-1', quantity: 2 },
+      { sku: 'SHADE-1', quantity: 1 },
+    ]),
+  );
   const order = await t.db.prisma.order.findFirstOrThrow({ where: { shop_id: shopId, remote_id: `gid://shopify/Order/${n}` } });
   shopify.fulfillmentOrders.set(`gid://shopify/Order/${n}`, fos);
   await shipAll(t, order.id, `1Z${n}`);
@@ -50,7 +62,10 @@ const worker = () => createOutboxWorker(t.db, silent, { allowPrivateWebhooks: tr
 
 describe('Shopify pushes', () => {
   it('sends one fulfillmentCreate per location for an order split across two locations', async () => {
-    const orderId = await shippedOrder(7101, [fo(7101, 1, 'gid://shopify/Location/1', [[0, 2]]), fo(7101, 2, 'gid://shopify/Location/2', [[1, 1]])]);
+    const orderId = await shippedOrder(7101, [
+      fo(7101, 1, 'gid://shopify/Location/1', [[0, 2]]),
+      fo(7101, 2, 'gid://shopify/Location/2', [[1, 1]]),
+    ]);
     const before = creates().length;
     await worker().runOnce(new Date());
     const sent = creates().slice(before);
@@ -63,7 +78,12 @@ describe('Shopify pushes', () => {
   });
 
   it('reconciles a push whose answer was lost after Shopify created the fulfillment: PUSHED, one fulfillment', async () => {
-    const orderId = await shippedOrder(7102, [fo(7102, 1, 'gid://shopify/Location/1', [[0, 2], [1, 1]])]);
+    const orderId = await shippedOrder(7102, [
+      fo(7102, 1, 'gid://shopify/Location/1', [
+        [0, 2],
+        [1, 1],
+      ]),
+    ]);
     const held = shopify.fulfillments.length;
     shopify.failNext('fulfillmentCreate', 1, 'lost');
     const t0 = new Date();
@@ -76,14 +96,24 @@ describe('Shopify pushes', () => {
   });
 
   it('retries a truncated JSON answer and a 429 with Retry-After within the push; a cut mutation answer is reconciled later', async () => {
-    const orderId = await shippedOrder(7103, [fo(7103, 1, 'gid://shopify/Location/1', [[0, 2], [1, 1]])]);
+    const orderId = await shippedOrder(7103, [
+      fo(7103, 1, 'gid://shopify/Location/1', [
+        [0, 2],
+        [1, 1],
+      ]),
+    ]);
     shopify.failNext('fulfillmentState', 1, 'truncated');
     shopify.failNext('fulfillmentCreate', 1, 429);
     await worker().runOnce(new Date());
     expect(await pushOf(orderId)).toMatchObject({ status: 'PUSHED', attempts: 1 });
     expect(shopify.owners.filter((o) => o.order === 'gid://shopify/Order/7103')).toHaveLength(1);
 
-    const other = await shippedOrder(7104, [fo(7104, 1, 'gid://shopify/Location/1', [[0, 2], [1, 1]])]);
+    const other = await shippedOrder(7104, [
+      fo(7104, 1, 'gid://shopify/Location/1', [
+        [0, 2],
+        [1, 1],
+      ]),
+    ]);
     shopify.failNext('fulfillmentCreate', 1, 'truncated');
     const t0 = new Date();
     await worker().runOnce(t0);
@@ -96,6 +126,10 @@ describe('Shopify pushes', () => {
   it('ends FAILED at once with the reason when Shopify holds nothing open for the shipped lines (not retried)', async () => {
     const orderId = await shippedOrder(7105, []);
     await worker().runOnce(new Date());
-    expect(await pushOf(orderId)).toMatchObject({ status: 'FAILED', attempts: 1, detail: expect.stringContaining('no open fulfillment order lines') });
+    expect(await pushOf(orderId)).toMatchObject({
+      status: 'FAILED',
+      attempts: 1,
+      detail: expect.stringContaining('no open fulfillment order lines'),
+    });
   });
 });

@@ -35,8 +35,31 @@ function requested(n: number, sku: string, quantity: number, location = SERVICE_
     orderId: `gid://shopify/Order/${n}`,
     orderName: `#${n}`,
     assignedLocation: { location: { id: location } },
-    destination: { firstName: 'Ada', lastName: 'Lovelace', company: null, address1: '1 Main St', address2: null, city: 'Arlington', province: 'VA', countryCode: 'US', zip: '22201', phone: null, email: 'ada@example.com' },
-    lineItems: { nodes: [{ id: `gid://shopify/FulfillmentOrderLineItem/${n}0`, sku, productTitle: `Item ${sku}`, remainingQuantity: quantity, variant: null, lineItem: { id: `gid://shopify/LineItem/${n}0` } }] },
+    destination: {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      company: null,
+      address1: '1 Main St',
+      address2: null,
+      city: 'Arlington',
+      province: 'VA',
+      countryCode: 'US',
+      zip: '22201',
+      phone: null,
+      email: 'ada@example.com',
+    },
+    lineItems: {
+      nodes: [
+        {
+          id: `gid://shopify/FulfillmentOrderLineItem/${n}0`,
+          sku,
+          productTitle: `Item ${sku}`,
+          remainingQuantity: quantity,
+          variant: null,
+          lineItem: { id: `gid://shopify/LineItem/${n}0` },
+        },
+      ],
+    },
   };
   shopify.fulfillmentOrders.set(`gid://shopify/Order/${n}`, [fo]);
   return fo;
@@ -47,7 +70,11 @@ const notify = (kind: string, secret = SHOPIFY_SECRET) => {
   return t.call('POST', `/v1/channels/${shopId}/fulfillment-service/fulfillment_order_notification`, {
     token: null,
     body: raw,
-    headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': sign(secret, raw), 'x-shopify-shop-domain': 'double.myshopify.com' },
+    headers: {
+      'content-type': 'application/json',
+      'x-shopify-hmac-sha256': sign(secret, raw),
+      'x-shopify-shop-domain': 'double.myshopify.com',
+    },
   });
 };
 const orderOf = (foGid: string) => t.db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shopId, remote_id: foGid } } });
@@ -81,15 +108,32 @@ describe('Shopify fulfillment-service mode', () => {
     expect(order, res.body).not.toBeNull();
     expect(res.json().fulfillment_requests).toEqual([
       { fulfillment_order_id: 'gid://shopify/FulfillmentOrder/8001', outcome: 'ACCEPTED', order_id: order!.id, reason: null },
-      { fulfillment_order_id: 'gid://shopify/FulfillmentOrder/8002', outcome: 'REJECTED', order_id: null, reason: 'fos has no product for SKU NOPE-9' },
+      {
+        fulfillment_order_id: 'gid://shopify/FulfillmentOrder/8002',
+        outcome: 'REJECTED',
+        order_id: null,
+        reason: 'fos has no product for SKU NOPE-9',
+      },
     ]);
     expect(shopify.requests).toEqual([
-      { op: 'fulfillmentOrderAcceptFulfillmentRequest', id: 'gid://shopify/FulfillmentOrder/8001', message: 'fos order #8001', reason: null },
-      { op: 'fulfillmentOrderRejectFulfillmentRequest', id: 'gid://shopify/FulfillmentOrder/8002', message: 'fos has no product for SKU NOPE-9', reason: 'INELIGIBLE_PRODUCT' },
+      {
+        op: 'fulfillmentOrderAcceptFulfillmentRequest',
+        id: 'gid://shopify/FulfillmentOrder/8001',
+        message: 'fos order #8001',
+        reason: null,
+      },
+      {
+        op: 'fulfillmentOrderRejectFulfillmentRequest',
+        id: 'gid://shopify/FulfillmentOrder/8002',
+        message: 'fos has no product for SKU NOPE-9',
+        reason: 'INELIGIBLE_PRODUCT',
+      },
     ]);
     expect(order).toMatchObject({ order_number: '#8001', status: 'OPEN' });
     const lines = await t.db.prisma.orderLineItem.findMany({ where: { order_id: order!.id, kind: 'CORE' } });
-    expect(lines.map((l) => [l.sku, l.total_quantity, l.remote_id])).toEqual([['LAMP-1', 2, 'gid://shopify/FulfillmentOrderLineItem/80010']]);
+    expect(lines.map((l) => [l.sku, l.total_quantity, l.remote_id])).toEqual([
+      ['LAMP-1', 2, 'gid://shopify/FulfillmentOrderLineItem/80010'],
+    ]);
     expect(await orderOf('gid://shopify/FulfillmentOrder/8002')).toBeNull();
     expect(await orderOf('gid://shopify/FulfillmentOrder/8003')).toBeNull();
     // Notified again: nothing pending, nothing answered twice, no second order.
@@ -103,7 +147,10 @@ describe('Shopify fulfillment-service mode', () => {
     await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(new Date());
     expect(shopify.fulfillments.at(-1)).toMatchObject({
       lineItemsByFulfillmentOrder: [
-        { fulfillmentOrderId: 'gid://shopify/FulfillmentOrder/8001', fulfillmentOrderLineItems: [{ id: 'gid://shopify/FulfillmentOrderLineItem/80010', quantity: 2 }] },
+        {
+          fulfillmentOrderId: 'gid://shopify/FulfillmentOrder/8001',
+          fulfillmentOrderLineItems: [{ id: 'gid://shopify/FulfillmentOrderLineItem/80010', quantity: 2 }],
+        },
       ],
       trackingInfo: { number: '1ZSERVICE8001' },
     });
@@ -112,9 +159,17 @@ describe('Shopify fulfillment-service mode', () => {
     shopify.fulfillmentOrders.get('gid://shopify/Order/8001')![0].requestStatus = 'CANCELLATION_REQUESTED';
     const res = await notify('CANCELLATION_REQUEST');
     expect(res.json().cancellation_requests).toEqual([
-      { fulfillment_order_id: 'gid://shopify/FulfillmentOrder/8001', outcome: 'REJECTED', order_id: order.id, reason: `fos order #8001 is already packed or shipped` },
+      {
+        fulfillment_order_id: 'gid://shopify/FulfillmentOrder/8001',
+        outcome: 'REJECTED',
+        order_id: order.id,
+        reason: `fos order #8001 is already packed or shipped`,
+      },
     ]);
-    expect(shopify.requests.at(-1)).toMatchObject({ op: 'fulfillmentOrderRejectCancellationRequest', id: 'gid://shopify/FulfillmentOrder/8001' });
+    expect(shopify.requests.at(-1)).toMatchObject({
+      op: 'fulfillmentOrderRejectCancellationRequest',
+      id: 'gid://shopify/FulfillmentOrder/8001',
+    });
     expect((await orderOf('gid://shopify/FulfillmentOrder/8001'))!.status).not.toBe('CANCELLED');
   });
 

@@ -40,7 +40,11 @@ describe('Shopify client-credentials grant', () => {
     const grant = shopify.calls.find((c) => c.path === '/admin/oauth/access_token')!;
     expect(grant.method).toBe('POST');
     expect(grant.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(new URLSearchParams(grant.body))).toEqual({ grant_type: 'client_credentials', client_id: 'cid-123', client_secret: 'csec-456' });
+    expect(Object.fromEntries(new URLSearchParams(grant.body))).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'cid-123',
+      client_secret: 'csec-456',
+    });
     expect(graphqlTokens()).toEqual(['shpca_1']);
     const row = await t.db.prisma.shopConnection.findUniqueOrThrow({ where: { shop_id: res.json().id } });
     expect(row.credentials).not.toMatch(/csec-456|shpca_1/);
@@ -49,7 +53,9 @@ describe('Shopify client-credentials grant', () => {
     expect(shopify.grants).toHaveLength(1);
     expect(graphqlTokens()).toEqual(['shpca_1', 'shpca_1']);
     // Webhooks of such an app are signed with its client secret.
-    const delivery = await shopifyDelivery(t, res.json().id, 'orders/create', shopifyWebhookOrder(501, [{ sku: 'X', quantity: 1 }]), { secret: 'csec-456' });
+    const delivery = await shopifyDelivery(t, res.json().id, 'orders/create', shopifyWebhookOrder(501, [{ sku: 'X', quantity: 1 }]), {
+      secret: 'csec-456',
+    });
     expect(delivery.statusCode).toBe(200);
   });
 

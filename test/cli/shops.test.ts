@@ -25,7 +25,13 @@ beforeAll(async () => {
   shopify = await shopifyDouble({ token: 'shpat_cli', clientId: 'cli-id', clientSecret: 'cli-secret' });
   ({ t, env } = await cliServer({
     allowPrivateWebhooks: true,
-    shopifyApp: { client_id: 'cli-id', client_secret: 'cli-secret', scopes: 'read_orders', authorize_url: 'https://{shop}/admin/oauth/authorize', api_base_url: shopify.url },
+    shopifyApp: {
+      client_id: 'cli-id',
+      client_secret: 'cli-secret',
+      scopes: 'read_orders',
+      authorize_url: 'https://{shop}/admin/oauth/authorize',
+      api_base_url: shopify.url,
+    },
   }));
   merchantId = (await t.merchant()).teamId;
   woo = await wooDouble({ key: 'ck_cli' });

@@ -155,7 +155,14 @@ export async function shipAll(t: TestApp, orderId: string, tracking: string) {
   ).json().id;
   ok(
     await t.call('POST', `/v1/ops/packages/${pkg}/label`, {
-      body: { label_url: 'https://labels.example/l.pdf', tracking_number: tracking, carrier: 'UPS', service: 'Ground', cost: 8, cost_currency: 'USD' },
+      body: {
+        label_url: 'https://labels.example/l.pdf',
+        tracking_number: tracking,
+        carrier: 'UPS',
+        service: 'Ground',
+        cost: 8,
+        cost_currency: 'USD',
+      },
     }),
   );
   ok(await t.call('POST', `/v1/ops/packages/${pkg}/fulfill`, { body: { locked_by: 'packer' } }));

@@ -14,7 +14,12 @@ export interface State {
   services: any[];
   /** Fulfillment-request answers: { op, id, message, reason }. */
   requests: any[];
-  owners: { id: string; order: string; number: string | null; lines: { foId: string; foLine: string; lineItem: string; quantity: number }[] }[];
+  owners: {
+    id: string;
+    order: string;
+    number: string | null;
+    lines: { foId: string; foLine: string; lineItem: string; quantity: number }[];
+  }[];
 }
 
 export const DEFAULT_LOCATION = 'gid://shopify/Location/1';
@@ -53,14 +58,17 @@ const fulfillmentNode = (o: State['owners'][number]) => ({
   trackingInfo: o.number ? [{ number: o.number }] : [],
   fulfillmentLineItems: { nodes: o.lines.map((l) => ({ quantity: l.quantity, lineItem: { id: l.lineItem } })) },
 });
-const userError = (root: string, message: string, field = ['id']) => ({ data: { [root]: { [root === 'fulfillmentCreate' ? 'fulfillment' : 'fulfillmentOrder']: null, userErrors: [{ field, message }] } } });
+const userError = (root: string, message: string, field = ['id']) => ({
+  data: { [root]: { [root === 'fulfillmentCreate' ? 'fulfillment' : 'fulfillmentOrder']: null, userErrors: [{ field, message }] } },
+});
 
 function fulfillmentCreate(d: State, f: any) {
   const picked = f.lineItemsByFulfillmentOrder.map((g: any) => ({ g, hit: allFos(d).find((x) => x.fo.id === g.fulfillmentOrderId) }));
   if (picked.some((p: any) => !p.hit)) return userError('fulfillmentCreate', 'Fulfillment order does not exist.', ['fulfillment']);
   const locations = new Set(picked.map((p: any) => located(p.hit.fo).assignedLocation.location.id));
   // Shopify: the fulfillment orders of one fulfillmentCreate are assigned to the same location.
-  if (locations.size > 1) return userError('fulfillmentCreate', 'All fulfillment orders must be assigned to the same location.', ['fulfillment']);
+  if (locations.size > 1)
+    return userError('fulfillmentCreate', 'All fulfillment orders must be assigned to the same location.', ['fulfillment']);
   const lines: State['owners'][number]['lines'] = [];
   for (const { g, hit } of picked) {
     for (const li of g.fulfillmentOrderLineItems) {
@@ -125,13 +133,22 @@ export function graphqlAnswer(d: State, op: string, q: string, v: any, version: 
     case 'fulfillmentCreate':
       return fulfillmentCreate(d, v.fulfillment);
     case 'orderFulfillments': {
-      const mine = d.owners.filter((o) => o.order === v.id).map((o) => ({ id: o.id, trackingInfo: o.number ? [{ number: o.number }] : [] }));
+      const mine = d.owners
+        .filter((o) => o.order === v.id)
+        .map((o) => ({ id: o.id, trackingInfo: o.number ? [{ number: o.number }] : [] }));
       return { data: { order: d.fulfillmentOrders.has(v.id) ? { fulfillments: mine } : null } };
     }
     case 'fulfillmentEventCreate': {
       const e = v.fulfillmentEvent;
       if (!d.owners.some((o) => o.id === e.fulfillmentId))
-        return { data: { fulfillmentEventCreate: { fulfillmentEvent: null, userErrors: [{ field: ['fulfillmentId'], message: 'Fulfillment does not exist' }] } } };
+        return {
+          data: {
+            fulfillmentEventCreate: {
+              fulfillmentEvent: null,
+              userErrors: [{ field: ['fulfillmentId'], message: 'Fulfillment does not exist' }],
+            },
+          },
+        };
       d.fulfillmentEvents.push(e);
       const id = `gid://shopify/FulfillmentEvent/${d.fulfillmentEvents.length}`;
       return { data: { fulfillmentEventCreate: { fulfillmentEvent: { id, status: e.status }, userErrors: [] } } };
@@ -140,16 +157,30 @@ export function graphqlAnswer(d: State, op: string, q: string, v: any, version: 
       return inventorySet(d, v, version);
     case 'fulfillmentServiceCreate': {
       if (!/^https?:\/\//.test(v.callbackUrl ?? ''))
-        return { data: { fulfillmentServiceCreate: { fulfillmentService: null, userErrors: [{ field: ['callbackUrl'], message: 'Callback url is invalid' }] } } };
+        return {
+          data: {
+            fulfillmentServiceCreate: {
+              fulfillmentService: null,
+              userErrors: [{ field: ['callbackUrl'], message: 'Callback url is invalid' }],
+            },
+          },
+        };
       d.services.push(v);
-      const service = { id: `gid://shopify/FulfillmentService/${d.services.length}`, serviceName: v.name, callbackUrl: v.callbackUrl, location: { id: SERVICE_LOCATION } };
+      const service = {
+        id: `gid://shopify/FulfillmentService/${d.services.length}`,
+        serviceName: v.name,
+        callbackUrl: v.callbackUrl,
+        location: { id: SERVICE_LOCATION },
+      };
       return { data: { fulfillmentServiceCreate: { fulfillmentService: service, userErrors: [] } } };
     }
     case 'assignedFulfillmentOrders': {
       const want = ASSIGNMENT[v.assignmentStatus];
       const list = allFos(d)
         .map((x) => located(x.fo))
-        .filter((fo) => (!want || fo.requestStatus === want) && (!v.locationIds || v.locationIds.includes(fo.assignedLocation.location.id)));
+        .filter(
+          (fo) => (!want || fo.requestStatus === want) && (!v.locationIds || v.locationIds.includes(fo.assignedLocation.location.id)),
+        );
       return { data: { assignedFulfillmentOrders: page(list, v.first, v.after ?? null) } };
     }
     default:
@@ -163,10 +194,13 @@ function inventorySet(d: State, v: any, version: string) {
   // and is required on every quantity from 2026-04, when ignoreCompareQuantity is removed.
   const newest = version === 'unstable' || version >= '2026-04';
   const undefinedField = (f: string) => ({
-    errors: [{ message: `Variable $input of type InventorySetQuantitiesInput! was provided invalid value for ${f} (Field is not defined)` }],
+    errors: [
+      { message: `Variable $input of type InventorySetQuantitiesInput! was provided invalid value for ${f} (Field is not defined)` },
+    ],
   });
   if (newest && 'ignoreCompareQuantity' in v.input) return undefinedField('ignoreCompareQuantity');
-  if (version < '2026-01' && v.input.quantities.some((x: object) => 'changeFromQuantity' in x)) return undefinedField('quantities.0.changeFromQuantity');
+  if (version < '2026-01' && v.input.quantities.some((x: object) => 'changeFromQuantity' in x))
+    return undefinedField('quantities.0.changeFromQuantity');
   if (newest && v.input.quantities.some((x: object) => !('changeFromQuantity' in x)))
     return {
       data: {

@@ -95,7 +95,8 @@ export async function shopifyDouble(opts: { token?: string; clientId?: string; c
       const json = /json/.test(String(req.headers['content-type'])) && raw ? JSON.parse(raw) : raw || null;
       d.calls.push({ method: req.method!, path: u.pathname, query: Object.fromEntries(u.searchParams), headers: req.headers, body: json });
       if (req.method === 'POST' && u.pathname === '/admin/oauth/access_token') return tokenEndpoint(raw, res);
-      if (req.method !== 'POST' || !/^\/admin\/api\/[\w-]+\/graphql\.json$/.test(u.pathname)) return send(res, 404, { errors: 'Not Found' });
+      if (req.method !== 'POST' || !/^\/admin\/api\/[\w-]+\/graphql\.json$/.test(u.pathname))
+        return send(res, 404, { errors: 'Not Found' });
       const token = String(req.headers['x-shopify-access-token'] ?? '');
       if (!(token === opts.token || (d.acceptIssued && d.tokens.has(token))))
         return send(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
@@ -115,7 +116,17 @@ export async function shopifyDouble(opts: { token?: string; clientId?: string; c
       {
         const f = { fault };
         const headers: Record<string, string> = f.fault === 429 ? { 'retry-after': '0' } : {};
-        return send(res, f.fault, { errors: f.fault === 429 ? 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.' : 'Internal Server Error' }, headers);
+        return send(
+          res,
+          f.fault,
+          {
+            errors:
+              f.fault === 429
+                ? 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.'
+                : 'Internal Server Error',
+          },
+          headers,
+        );
       }
     });
   });

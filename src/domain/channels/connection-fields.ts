@@ -61,10 +61,15 @@ function shopifyCredentials(c: ConnectionInput): ShopifyCredentials {
     if (!id) throw invalid('body.connection.client_id', 'is required with client_secret');
     if (!secret) throw invalid('body.connection.client_secret', 'is required with client_id');
     // A changed app invalidates the cached token: it is asked for again.
-    const keep = c.client_id === id && c.client_secret === secret ? { access_token: token, token_expires_at: c.token_expires_at ?? null } : {};
+    const keep =
+      c.client_id === id && c.client_secret === secret ? { access_token: token, token_expires_at: c.token_expires_at ?? null } : {};
     return { client_id: id, client_secret: secret, webhook_secret: t(c.webhook_secret) ?? secret, ...keep };
   }
-  if (!token) throw invalid('body.connection', 'a Shopify connection needs client_id and client_secret (Dev Dashboard app) or an access_token (shpat_…)');
+  if (!token)
+    throw invalid(
+      'body.connection',
+      'a Shopify connection needs client_id and client_secret (Dev Dashboard app) or an access_token (shpat_…)',
+    );
   if (!t(c.webhook_secret)) throw invalid('body.connection.webhook_secret', 'is required for a SHOPIFY shop');
   return { access_token: token, webhook_secret: t(c.webhook_secret)! };
 }
@@ -81,4 +86,3 @@ export async function checkOrRefuse(conn: OpenConnection, env: ChannelEnv) {
     throw err;
   }
 }
-

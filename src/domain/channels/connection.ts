@@ -2,13 +2,7 @@ import type { Db, ShopConnection } from '../../db/types.js';
 import { openJson, sealJson } from '../secrets/secret-box.js';
 import { ChannelCallError, type ChannelEnv } from './http.js';
 import { shopifyFulfill } from './shopify-fulfill.js';
-import {
-  checkShopify,
-  shopifyOrdersPage,
-  shopifySetAvailable,
-  shopifyShipmentEvent,
-  shopifyVariantsPage,
-} from './shopify.js';
+import { checkShopify, shopifyOrdersPage, shopifySetAvailable, shopifyShipmentEvent, shopifyVariantsPage } from './shopify.js';
 import type {
   ChannelOrder,
   ChannelVariant,
@@ -41,7 +35,10 @@ export function openConnection(row: ShopConnection, db?: Db): OpenConnection {
   const persistCredentials = db
     ? async (c: Credentials) => {
         const next = sealCredentials(row.shop_id, c);
-        const r = await db.prisma.shopConnection.updateMany({ where: { shop_id: row.shop_id, credentials: sealed }, data: { credentials: next } });
+        const r = await db.prisma.shopConnection.updateMany({
+          where: { shop_id: row.shop_id, credentials: sealed },
+          data: { credentials: next },
+        });
         if (r.count) sealed = next;
       }
     : undefined;

@@ -35,7 +35,9 @@ export async function registerFulfillmentService(db: Db, p: Principal, shopId: s
   if (row.shop_type !== 'SHOPIFY') throw invalid('shop_id', 'fulfillment-service mode is for Shopify shops');
   const conn = openConnection(row, db);
   if (conn.settings.fulfillment_service) return conn.settings.fulfillment_service;
-  const team = shop.fulfiller_team_id ? await db.prisma.team.findUnique({ where: { id: shop.fulfiller_team_id }, select: { name: true } }) : null;
+  const team = shop.fulfiller_team_id
+    ? await db.prisma.team.findUnique({ where: { id: shop.fulfiller_team_id }, select: { name: true } })
+    : null;
   const callbackUrl = `${origin}/v1/channels/${shopId}/fulfillment-service`;
   const data = await shopifyGraphql(
     conn,
@@ -107,20 +109,40 @@ function orderOf(fo: any, currency: string): ChannelOrder {
     shipping_method: null,
     total_tax: 0,
     total_shipping: 0,
-    metadata: [{ key: 'order_id', value: String(fo.orderId ?? '') }, { key: 'fulfillment_order_id', value: fo.id }],
+    metadata: [
+      { key: 'order_id', value: String(fo.orderId ?? '') },
+      { key: 'fulfillment_order_id', value: fo.id },
+    ],
     lines: (fo.lineItems?.nodes ?? [])
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON
       .filter((l: any) => l.remainingQuantity > 0)
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON
-      .map((l: any) => ({ remote_id: l.id, remote_variant_id: l.variant?.id ?? null, sku: l.sku ?? null, name: l.productTitle ?? l.sku ?? 'item', quantity: l.remainingQuantity, price: 0, discount: 0 })),
+      .map((l: any) => ({
+        remote_id: l.id,
+        remote_variant_id: l.variant?.id ?? null,
+        sku: l.sku ?? null,
+        name: l.productTitle ?? l.sku ?? 'item',
+        quantity: l.remainingQuantity,
+        price: 0,
+        discount: 0,
+      })),
   };
 }
 
 async function answer(conn: OpenConnection, env: ChannelEnv, mutation: string, vars: Record<string, unknown>) {
-  const args = Object.keys(vars).map((k) => `${k}: $${k}`).join(', ');
+  const args = Object.keys(vars)
+    .map((k) => `${k}: $${k}`)
+    .join(', ');
   const types: Record<string, string> = { id: 'ID!', message: 'String', reason: 'FulfillmentOrderRejectionReason' };
-  const decl = Object.keys(vars).map((k) => `$${k}: ${types[k]}`).join(', ');
-  const data = await shopifyGraphql(conn, env, `mutation ${mutation}(${decl}) { ${mutation}(${args}) { fulfillmentOrder { id status requestStatus } userErrors { field message } } }`, vars);
+  const decl = Object.keys(vars)
+    .map((k) => `$${k}: ${types[k]}`)
+    .join(', ');
+  const data = await shopifyGraphql(
+    conn,
+    env,
+    `mutation ${mutation}(${decl}) { ${mutation}(${args}) { fulfillmentOrder { id status requestStatus } userErrors { field message } } }`,
+    vars,
+  );
   userErrors(mutation, data[mutation].userErrors);
 }
 
@@ -143,7 +165,12 @@ async function fulfillmentRequests(db: Db, shop: Shop, conn: OpenConnection, env
       await answer(conn, env, 'fulfillmentOrderAcceptFulfillmentRequest', { id: fo.id, message: `fos order ${order.order_number}` });
       out.push({ fulfillment_order_id: fo.id, outcome: 'ACCEPTED', order_id: r.order_id, reason: null });
     } catch (err) {
-      out.push({ fulfillment_order_id: fo.id, outcome: 'FAILED', order_id: null, reason: String((err as Error).message ?? err).slice(0, 500) });
+      out.push({
+        fulfillment_order_id: fo.id,
+        outcome: 'FAILED',
+        order_id: null,
+        reason: String((err as Error).message ?? err).slice(0, 500),
+      });
     }
   }
   return out;
@@ -161,7 +188,10 @@ async function cancellationRequests(db: Db, shop: Shop, conn: OpenConnection, en
   const out: Outcome[] = [];
   for (const fo of nodes) {
     try {
-      const order = await db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: fo.id } }, select: { id: true, status: true, order_number: true } });
+      const order = await db.prisma.order.findUnique({
+        where: { shop_id_remote_id: { shop_id: shop.id, remote_id: fo.id } },
+        select: { id: true, status: true, order_number: true },
+      });
       if (order && order.status !== 'CANCELLED' && (await packingStarted(db, order.id))) {
         const reason = `fos order ${order.order_number} is already packed or shipped`;
         await answer(conn, env, 'fulfillmentOrderRejectCancellationRequest', { id: fo.id, message: reason });
@@ -169,10 +199,18 @@ async function cancellationRequests(db: Db, shop: Shop, conn: OpenConnection, en
         continue;
       }
       if (order && order.status !== 'CANCELLED') await cancelFromChannel(db, shop.fulfiller_team_id!, order.id);
-      await answer(conn, env, 'fulfillmentOrderAcceptCancellationRequest', { id: fo.id, message: order ? `fos order ${order.order_number} cancelled` : 'nothing was started' });
+      await answer(conn, env, 'fulfillmentOrderAcceptCancellationRequest', {
+        id: fo.id,
+        message: order ? `fos order ${order.order_number} cancelled` : 'nothing was started',
+      });
       out.push({ fulfillment_order_id: fo.id, outcome: 'ACCEPTED', order_id: order?.id ?? null, reason: null });
     } catch (err) {
-      out.push({ fulfillment_order_id: fo.id, outcome: 'FAILED', order_id: null, reason: String((err as Error).message ?? err).slice(0, 500) });
+      out.push({
+        fulfillment_order_id: fo.id,
+        outcome: 'FAILED',
+        order_id: null,
+        reason: String((err as Error).message ?? err).slice(0, 500),
+      });
     }
   }
   return out;

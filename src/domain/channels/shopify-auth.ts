@@ -39,7 +39,11 @@ export async function tokenRequest(apiBase: string, env: ChannelEnv, form: Recor
   if (!res.ok || typeof body.access_token !== 'string') {
     const why = [body.error, body.error_description].filter((x) => typeof x === 'string').join(': ') || `HTTP ${res.status}`;
     const permanent = res.status >= 400 && res.status < 500 && res.status !== 429;
-    throw new ChannelCallError(`Shopify refused the token request (${why}): check the client id and secret and that the app is installed`, permanent, res.status);
+    throw new ChannelCallError(
+      `Shopify refused the token request (${why}): check the client id and secret and that the app is installed`,
+      permanent,
+      res.status,
+    );
   }
   return {
     access_token: body.access_token,

@@ -86,7 +86,13 @@ function plan(fos: FoNode[], fulfillments: FulfillmentNode[], lines: ShippedLine
   return { already, byLocation };
 }
 
-export async function shopifyFulfill(conn: OpenConnection, env: ChannelEnv, remoteId: string, lines: ShippedLine[], tracking: TrackingInfo) {
+export async function shopifyFulfill(
+  conn: OpenConnection,
+  env: ChannelEnv,
+  remoteId: string,
+  lines: ShippedLine[],
+  tracking: TrackingInfo,
+) {
   const { fos, fulfillments } = await readState(conn, env, remoteId);
   const { already, byLocation } = plan(fos, fulfillments, lines, tracking);
   if (!byLocation.size) {

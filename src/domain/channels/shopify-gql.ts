@@ -78,14 +78,23 @@ async function once<T>(conn: OpenConnection, env: ChannelEnv, token: string, que
   const badBody = !gqlErrors.length && status !== null && status >= 200 && status < 300;
   const transient = throttled || badBody || status === null || status >= 500;
   return {
-    error: new ChannelCallError(badBody ? `Shopify answered HTTP ${status} with an unreadable body (${res.errors.message})` : message, !transient, status),
+    error: new ChannelCallError(
+      badBody ? `Shopify answered HTTP ${status} with an unreadable body (${res.errors.message})` : message,
+      !transient,
+      status,
+    ),
     throttled,
     retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined,
   };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field with checks
-export async function shopifyGraphql<T = any>(conn: OpenConnection, env: ChannelEnv, query: string, variables?: Record<string, unknown>): Promise<T> {
+export async function shopifyGraphql<T = any>(
+  conn: OpenConnection,
+  env: ChannelEnv,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<T> {
   let token = await shopifyToken(conn, env);
   let refreshed = false;
   let readRetried = false;

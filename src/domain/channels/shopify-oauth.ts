@@ -70,7 +70,10 @@ interface State {
 
 const needApp = (app: ShopifyAppConfig | null) => {
   if (!app)
-    throw new DomainError('unprocessable', 'No Shopify app is configured on this server (FOS_SHOPIFY_CLIENT_ID and FOS_SHOPIFY_CLIENT_SECRET).');
+    throw new DomainError(
+      'unprocessable',
+      'No Shopify app is configured on this server (FOS_SHOPIFY_CLIENT_ID and FOS_SHOPIFY_CLIENT_SECRET).',
+    );
   return app;
 };
 const fill = (template: string, shop: string) => template.replace('{shop}', shop).replace(/\/+$/, '');
@@ -84,11 +87,22 @@ export async function installLink(
   origin: string,
 ) {
   needApp(app);
-  const shop = input.shop_domain.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '');
+  const shop = input.shop_domain
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .replace(/\/.*$/, '');
   if (!SHOP_DOMAIN.test(shop)) throw invalid('body.shop_domain', "must be the shop's myshopify.com domain, e.g. acme.myshopify.com");
   const teams = await teamsOf(db, p, input.merchant_team_id);
   const exp = Date.now() + LINK_TTL_MS;
-  const state: State = { nonce: randomBytes(16).toString('hex'), shop, name: input.name.trim(), merchant: teams.merchant, fulfiller: teams.fulfiller, exp };
+  const state: State = {
+    nonce: randomBytes(16).toString('hex'),
+    shop,
+    name: input.name.trim(),
+    merchant: teams.merchant,
+    fulfiller: teams.fulfiller,
+    exp,
+  };
   const sealed = sealJson(state, STATE_CONTEXT);
   return {
     install_url: `${origin}/v1/channels/shopify/install?state=${encodeURIComponent(sealed)}`,
@@ -143,7 +157,8 @@ export async function completeInstall(
   try {
     token = await tokenRequest(apiBase, env, { client_id: a.client_id, client_secret: a.client_secret, code: query.code });
   } catch (err) {
-    if (err instanceof ChannelCallError) throw new DomainError('validation-failed', `Shopify did not give a token for the code: ${err.message}.`);
+    if (err instanceof ChannelCallError)
+      throw new DomainError('validation-failed', `Shopify did not give a token for the code: ${err.message}.`);
     throw err;
   }
   const credentials = { access_token: token.access_token, webhook_secret: a.client_secret, scope: token.scope };
@@ -169,7 +184,13 @@ async function storeInstalledShop(db: Db, state: State, apiBase: string, credent
     await connectorFor('SHOPIFY').check(conn, env);
     await db.prisma.shopConnection.update({
       where: { shop_id: existing.shop_id },
-      data: { credentials: sealCredentials(existing.shop_id, conn.credentials), api_base_url: apiBase, active: true, last_check_at: new Date(), last_check_ok: true },
+      data: {
+        credentials: sealCredentials(existing.shop_id, conn.credentials),
+        api_base_url: apiBase,
+        active: true,
+        last_check_at: new Date(),
+        last_check_ok: true,
+      },
     });
     return { shop_id: existing.shop_id, shop_domain: state.shop, created: false };
   }

@@ -72,7 +72,13 @@ async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
   return { status: 'PUSHED' as const, detail };
 }
 
-async function pushStatus(db: Db, row: ShopConnection, env: ChannelEnv, order: { remote_id: string; order_number: string }, p: PushPayload) {
+async function pushStatus(
+  db: Db,
+  row: ShopConnection,
+  env: ChannelEnv,
+  order: { remote_id: string; order_number: string },
+  p: PushPayload,
+) {
   const code = p.tracking?.tracking_code;
   const detail = code
     ? await connectorFor(row.shop_type).shipmentStatus(openConnection(row, db), env, order, {

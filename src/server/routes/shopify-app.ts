@@ -79,7 +79,13 @@ export default async function routes(app: FastifyInstance) {
     '/v1/channels/shopify/callback',
     { config: { public: true }, schema: { hide: true, querystring: ShopifyCallbackQuery } },
     async (request, reply) => {
-      const r = await completeInstall(app.db, request.query as Record<string, string>, request.cookies[NONCE_COOKIE], app.shopifyApp, env());
+      const r = await completeInstall(
+        app.db,
+        request.query as Record<string, string>,
+        request.cookies[NONCE_COOKIE],
+        app.shopifyApp,
+        env(),
+      );
       reply.clearCookie(NONCE_COOKIE, { path: COOKIE_PATH });
       return reply
         .header('content-type', 'text/html; charset=utf-8')

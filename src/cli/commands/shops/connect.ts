@@ -23,7 +23,11 @@ function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE
       if (!opts.oauth) return { ...body, shop_type: shopType };
       const conn = (body.connection ?? {}) as Record<string, unknown>;
       if (!conn.shop_domain) throw new UsageError('--oauth needs --shop-domain <name.myshopify.com>');
-      return { name: body.name, shop_domain: conn.shop_domain, ...(body.merchant_team_id ? { merchant_team_id: body.merchant_team_id } : {}) };
+      return {
+        name: body.name,
+        shop_domain: conn.shop_domain,
+        ...(body.merchant_team_id ? { merchant_team_id: body.merchant_team_id } : {}),
+      };
     },
     // On a terminal, what the flags left out is asked; secrets without echo.
     interactive: async (c, body) => {
