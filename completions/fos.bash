@@ -35,7 +35,7 @@ __fos_subcommands() {
     'fos roles') echo 'list get create update delete' ;;
     'fos mcp-connections') echo 'list get revoke tier' ;;
     'fos webhooks') echo 'list get create update delete deliveries listen trigger' ;;
-    'fos shops') echo 'list get connect update sync check deliveries replay disconnect' ;;
+    'fos shops') echo 'list get connect update sync check fulfillment-service deliveries replay disconnect' ;;
     'fos shops connect') echo 'shopify woocommerce' ;;
     'fos db') echo 'migrate' ;;
     'fos admin') echo 'team delegation warehouse location-type role key products user' ;;
@@ -245,6 +245,7 @@ __fos_options() {
     'fos shops update') echo '--name --active --notify-customer --location --data --field -F --raw-field -f' ;;
     'fos shops sync') echo '--since --data --field -F --raw-field -f' ;;
     'fos shops check') echo '' ;;
+    'fos shops fulfillment-service') echo '' ;;
     'fos shops deliveries') echo '--status --page --limit --all' ;;
     'fos shops replay') echo '' ;;
     'fos shops disconnect') echo '' ;;
