@@ -4,6 +4,7 @@ import { SHOPIFY_SECRET, type ChannelsWorld, channelsWorld, connectShopify, ship
 import { sign, type ShopifyDouble } from '../helpers/platform-doubles.js';
 import { SERVICE_LOCATION } from '../helpers/shopify-double-ops.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { enqueueEvent } from '../../src/domain/events/outbox.js';
 
 // Shopify fulfillment-service mode (issue 37 item 4): fos registers itself as the shop's
 // fulfillment service, answers fulfillment requests (accepted -> a fos order; rejected with the
@@ -155,6 +156,17 @@ describe('Shopify fulfillment-service mode', () => {
       trackingInfo: { number: '1ZSERVICE8001' },
     });
     expect((await t.call('GET', `/v1/ops/orders/${order.id}`)).json().sales_channel_pushes[0]).toMatchObject({ status: 'PUSHED' });
+    // A later carrier scan reaches that fulfillment order's fulfillment as an event.
+    await t.db.prisma.$transaction((tx) =>
+      enqueueEvent(tx, t.teamId, 'tracking.push', {
+        tracking: { tracking_code: '1ZSERVICE8001' },
+        shipment_status: 'DELIVERED',
+        order: { id: order.id, order_number: order.order_number },
+        shop: { id: shopId, shop_type: 'SHOPIFY' },
+      }),
+    );
+    await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(new Date());
+    expect(shopify.fulfillmentEvents.at(-1)).toMatchObject({ fulfillmentId: shopify.owners.at(-1)!.id, status: 'DELIVERED' });
 
     shopify.fulfillmentOrders.get('gid://shopify/Order/8001')![0].requestStatus = 'CANCELLATION_REQUESTED';
     const res = await notify('CANCELLATION_REQUEST');

@@ -100,13 +100,20 @@ const EVENT_STATUS: Record<ShipmentStatus, string> = {
 export async function shopifyShipmentEvent(conn: OpenConnection, env: ChannelEnv, orderId: string, u: ShipmentUpdate) {
   const status = EVENT_STATUS[u.status as ShipmentStatus];
   if (!status) return null;
+  // An order taken in by fulfillment-service mode is one fulfillment order: its fulfillments.
+  const serviceMode = orderId.startsWith('gid://shopify/FulfillmentOrder/');
   const data = await shopifyGraphql(
     conn,
     env,
-    `query OrderFulfillments($id: ID!) { order(id: $id) { fulfillments(first: 50) { id trackingInfo(first: 10) { number } } } }`,
-    { id: orderGid(orderId) },
+    serviceMode
+      ? `query FulfillmentOrderFulfillments($id: ID!) { fulfillmentOrder(id: $id) { fulfillments(first: 50) { nodes { id trackingInfo(first: 10) { number } } } } }`
+      : `query OrderFulfillments($id: ID!) { order(id: $id) { fulfillments(first: 50) { id trackingInfo(first: 10) { number } } } }`,
+    { id: serviceMode ? orderId : orderGid(orderId) },
   );
-  const fulfillments = (data.order?.fulfillments ?? []) as { id: string; trackingInfo: { number: string | null }[] }[];
+  const fulfillments = ((serviceMode ? data.fulfillmentOrder?.fulfillments?.nodes : data.order?.fulfillments) ?? []) as {
+    id: string;
+    trackingInfo: { number: string | null }[];
+  }[];
   const f = fulfillments.find((x) => x.trackingInfo.some((t) => t.number === u.tracking_code));
   if (!f) return null;
   const res = await shopifyGraphql(
