@@ -57,6 +57,7 @@ function requested(n: number, sku: string, quantity: number, location = SERVICE_
           productTitle: `Item ${sku}`,
           remainingQuantity: quantity,
           variant: null,
+          financialSummaries: [{ originalUnitPriceSet: { shopMoney: { amount: '12.50', currencyCode: 'USD' } } }],
           lineItem: { id: `gid://shopify/LineItem/${n}0` },
         },
       ],

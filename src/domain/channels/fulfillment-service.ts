@@ -63,7 +63,8 @@ const platformError = (err: unknown): never => {
 
 const FO_FIELDS = `id status requestStatus orderId orderName
   destination { firstName lastName company address1 address2 city province countryCode zip phone email }
-  lineItems(first: 100) { nodes { id sku productTitle remainingQuantity variant { id } lineItem { id } } }`;
+  lineItems(first: 100) { nodes { id sku productTitle remainingQuantity variant { id } lineItem { id }
+    financialSummaries { originalUnitPriceSet { shopMoney { amount } } } } }`;
 
 async function assigned(conn: OpenConnection, env: ChannelEnv, status: 'FULFILLMENT_REQUESTED' | 'CANCELLATION_REQUESTED') {
   const data = await shopifyGraphql(
@@ -123,7 +124,7 @@ function orderOf(fo: any, currency: string): ChannelOrder {
         sku: l.sku ?? null,
         name: l.productTitle ?? l.sku ?? 'item',
         quantity: l.remainingQuantity,
-        price: 0,
+        price: Number(l.financialSummaries?.[0]?.originalUnitPriceSet?.shopMoney?.amount ?? 0) || 0,
         discount: 0,
       })),
   };
