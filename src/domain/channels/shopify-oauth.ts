@@ -181,7 +181,13 @@ async function storeInstalledShop(db: Db, state: State, apiBase: string, credent
       credentials: credentials as never,
       settings: { ...DEFAULT_SETTINGS, ...(existing.settings as object) },
     };
-    await connectorFor('SHOPIFY').check(conn, env);
+    await connectorFor('SHOPIFY')
+      .check(conn, env)
+      .catch((err) => {
+        if (err instanceof ChannelCallError)
+          throw new DomainError('validation-failed', `The new Shopify token does not work: ${err.message}.`);
+        throw err;
+      });
     await db.prisma.shopConnection.update({
       where: { shop_id: existing.shop_id },
       data: {
