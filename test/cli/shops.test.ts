@@ -83,6 +83,9 @@ describe('fos shops', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('cli-secret');
     expect(shopify.grants.at(-1)).toEqual({ grant_type: 'client_credentials', client_id: 'cli-id' });
+    const fs = await runCli(['shops', 'fulfillment-service', JSON.parse(r.stdout).id, '--json'], { env });
+    expect(fs.code, fs.stderr).toBe(0);
+    expect(JSON.parse(fs.stdout).settings.fulfillment_service).toMatchObject({ location_id: 'gid://shopify/Location/900' });
     const o = await runCli([...base, '--name', 'CLI OAuth', '--oauth'], { env });
     expect(o.code, o.stderr).toBe(0);
     const link = /send this link to the merchant to install the app: (\S+)/.exec(o.stderr)?.[1];
