@@ -17,9 +17,15 @@ const BaseUrl = Type.String({
 export const ShopifyConnection = Type.Object(
   {
     shop_domain: Type.String({ minLength: 3, maxLength: 255, description: "the shop's myshopify.com domain" }),
-    access_token: Secret("Admin API access token of the shop's custom app (shpat_…)"),
-    webhook_secret: Secret(
-      "the key Shopify signs webhooks with: the one shown under Settings → Notifications → Webhooks, or the app's API secret key",
+    access_token: Type.Optional(Secret("a legacy custom app's Admin API access token (shpat_…); or give client_id and client_secret")),
+    client_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: "the Dev Dashboard app's client ID (client-credentials grant)" }),
+    ),
+    client_secret: Type.Optional(Secret("the Dev Dashboard app's client secret; fos asks Shopify for 24-hour tokens with it")),
+    webhook_secret: Type.Optional(
+      Secret(
+        "the key Shopify signs webhooks with: the app's client secret (the default with client_id/client_secret), or the key shown under Settings → Notifications → Webhooks",
+      ),
     ),
     api_version: Type.Optional(
       Type.String({ pattern: '^(\\d{4}-\\d{2}|unstable)$', maxLength: 10, description: 'GraphQL Admin API version, e.g. 2025-10' }),
@@ -133,7 +139,19 @@ export const ShopSchema = Type.Object({
       webhook_path: Type.String({ description: "append to the server's public URL: the address to give the platform for webhooks" }),
     }),
   ),
-  settings: Opt(Type.Object({ notify_customer: Type.Boolean(), location_id: Opt(Type.String()), warehouse_id: Opt(Type.String()) })),
+  settings: Opt(
+    Type.Object({
+      notify_customer: Type.Boolean(),
+      location_id: Opt(Type.String()),
+      warehouse_id: Opt(Type.String()),
+      fulfillment_service: Opt(
+        Type.Object(
+          { id: Type.String(), location_id: Type.String(), callback_url: Type.String() },
+          { description: 'Shopify fulfillment-service mode: the service fos registered on the shop and its location' },
+        ),
+      ),
+    }),
+  ),
   health: Opt(
     Type.Object({
       last_check_at: Opt(Timestamp),
@@ -182,3 +200,40 @@ export const ChannelDeliverySchema = Type.Object({
 });
 
 export const WebhookAnswerSchema = Type.Object({ status: Type.String(), delivery_id: Opt(Type.String()) });
+
+export const ShopifyInstallBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255, description: 'the name the shop gets in fos once installed' }),
+    shop_domain: Type.String({ minLength: 3, maxLength: 255, description: "the merchant's myshopify.com domain" }),
+    merchant_team_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+
+export const ShopifyInstallSchema = Type.Object({
+  install_url: Type.String({ description: "send it to the merchant: it opens Shopify's install page for the server's app" }),
+  redirect_uri: Type.String({ description: "the callback, to list under the app's allowed redirection URLs" }),
+  expires_at: Timestamp,
+});
+
+export const ShopifyCallbackQuery = Type.Object(
+  {
+    code: Type.Optional(Type.String()),
+    hmac: Type.Optional(Type.String()),
+    shop: Type.Optional(Type.String()),
+    state: Type.Optional(Type.String()),
+  },
+  { additionalProperties: Type.String() },
+);
+
+const RequestOutcome = Type.Object({
+  fulfillment_order_id: Type.String(),
+  outcome: StringEnum(['ACCEPTED', 'REJECTED', 'FAILED'] as const),
+  order_id: Opt(Type.String()),
+  reason: Opt(Type.String()),
+});
+export const FulfillmentNotificationAnswer = Type.Object({
+  kind: Type.String(),
+  fulfillment_requests: Type.Array(RequestOutcome),
+  cancellation_requests: Type.Array(RequestOutcome),
+});

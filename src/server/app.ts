@@ -1,4 +1,5 @@
 import { labelBatchRunner, type LabelBatchRunner } from './workers/label-batches.js';
+import { shopifyAppFromEnv, type ShopifyAppConfig } from '../domain/channels/shopify-oauth.js';
 import Fastify, {
   LogController,
   type FastifyInstance,
@@ -66,6 +67,8 @@ export interface AppConfig {
   metricsToken?: string;
   /** GET /readyz on SQLite: the least free disk space (bytes; default 100 MiB, 0: no check). */
   minFreeDiskBytes?: number;
+  /** The 3PL's Shopify app for OAuth installs; default from FOS_SHOPIFY_CLIENT_ID/SECRET (null: none). */
+  shopifyApp?: ShopifyAppConfig | null;
 }
 
 export interface AppDeps {
@@ -78,6 +81,8 @@ declare module 'fastify' {
     db: Db;
     principals: PrincipalResolver;
     allowPrivateWebhooks: boolean;
+    /** The 3PL's Shopify app (OAuth installs), or null. */
+    shopifyApp: ShopifyAppConfig | null;
     /** Set when shutdown begins: new requests get 503. */
     draining: boolean;
     /** Uploaded files: where their bytes are, the largest accepted, the image processor. */
@@ -197,6 +202,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.decorate('principals', principals);
   app.decorate('rateLimiter', limiter);
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
+  app.decorate('shopifyApp', config.shopifyApp === undefined ? shopifyAppFromEnv(process.env) : config.shopifyApp);
   app.decorate('draining', false);
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;
   app.decorate('originOf', (request: FastifyRequest) => publicOrigin ?? `${request.protocol}://${request.host}`);

@@ -22,9 +22,18 @@ let woo: WooDouble;
 let merchantId: string;
 
 beforeAll(async () => {
-  ({ t, env } = await cliServer({ allowPrivateWebhooks: true }));
+  shopify = await shopifyDouble({ token: 'shpat_cli', clientId: 'cli-id', clientSecret: 'cli-secret' });
+  ({ t, env } = await cliServer({
+    allowPrivateWebhooks: true,
+    shopifyApp: {
+      client_id: 'cli-id',
+      client_secret: 'cli-secret',
+      scopes: 'read_orders',
+      authorize_url: 'https://{shop}/admin/oauth/authorize',
+      api_base_url: shopify.url,
+    },
+  }));
   merchantId = (await t.merchant()).teamId;
-  shopify = await shopifyDouble({ token: 'shpat_cli' });
   woo = await wooDouble({ key: 'ck_cli' });
   shopify.orders.push(shopifyOrderNode(1201, [{ sku: 'NOPE', quantity: 1 }]));
 });
@@ -65,6 +74,25 @@ describe('fos shops', () => {
     expect(r.stdout).not.toContain('shpat_cli');
     expect(r.stderr).toContain(`webhook address for the platform: ${env.FOS_BASE_URL}/channels/${shop.id}/webhooks`);
     expect(shopify.calls.at(-1)!.headers['x-shopify-access-token']).toBe('shpat_cli');
+  });
+
+  it('connects a Dev Dashboard app by its client credentials, and prints an OAuth install link with --oauth', async () => {
+    const stdin = JSON.stringify({ connection: { client_id: 'cli-id', client_secret: 'cli-secret' } });
+    const base = ['shops', 'connect', 'shopify', '--merchant', merchantId, '--shop-domain', 'cc.myshopify.com'];
+    const r = await runCli([...base, '--name', 'CLI CC', '--api-base-url', shopify.url, '--data', '-', '--json'], { env, stdin });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('cli-secret');
+    expect(shopify.grants.at(-1)).toEqual({ grant_type: 'client_credentials', client_id: 'cli-id' });
+    const fs = await runCli(['shops', 'fulfillment-service', JSON.parse(r.stdout).id, '--json'], { env });
+    expect(fs.code, fs.stderr).toBe(0);
+    expect(JSON.parse(fs.stdout).settings.fulfillment_service).toMatchObject({ location_id: 'gid://shopify/Location/900' });
+    const o = await runCli([...base, '--name', 'CLI OAuth', '--oauth'], { env });
+    expect(o.code, o.stderr).toBe(0);
+    const link = /send this link to the merchant to install the app: (\S+)/.exec(o.stderr)?.[1];
+    expect(link).toMatch(/\/v1\/channels\/shopify\/install\?state=/);
+    const redirect = await fetch(link!, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toMatch(/^https:\/\/cc\.myshopify\.com\/admin\/oauth\/authorize\?client_id=cli-id&/);
   });
 
   it('refuses a bad token with a one-line message and a usage exit code', async () => {

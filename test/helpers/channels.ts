@@ -132,3 +132,39 @@ export function wooDelivery(t: TestApp, shopId: string, topic: string, body: unk
     },
   });
 }
+
+/** Accept, lock, pack every line in one package, label it and fulfill (the tracking.push follows). */
+export async function shipAll(t: TestApp, orderId: string, tracking: string) {
+  const fo = await t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: orderId }, include: { line_items: true } });
+  const ok = (res: { statusCode: number; body: string }, code = 200) => {
+    if (res.statusCode !== code) throw new Error(`${res.statusCode} ${res.body}`);
+    return res;
+  };
+  ok(await t.call('POST', `/v1/ops/fulfillment-orders/${fo.id}/accept`));
+  ok(await t.call('POST', `/v1/ops/fulfillment-orders/${fo.id}/lock`, { body: { lock_owner: 'packer', timeout_minutes: 15 } }));
+  const pkg = ok(
+    await t.call('POST', '/v1/ops/packages', {
+      body: {
+        fulfillment_order_id: fo.id,
+        weight: 500,
+        weight_unit: 'G',
+        package_line_items: fo.line_items.map((l) => ({ sku: l.sku, quantity: l.remaining_quantity })),
+      },
+    }),
+    201,
+  ).json().id;
+  ok(
+    await t.call('POST', `/v1/ops/packages/${pkg}/label`, {
+      body: {
+        label_url: 'https://labels.example/l.pdf',
+        tracking_number: tracking,
+        carrier: 'UPS',
+        service: 'Ground',
+        cost: 8,
+        cost_currency: 'USD',
+      },
+    }),
+  );
+  ok(await t.call('POST', `/v1/ops/packages/${pkg}/fulfill`, { body: { locked_by: 'packer' } }));
+  return pkg as string;
+}

@@ -1,14 +1,8 @@
-import type { ShopConnection } from '../../db/types.js';
+import type { Db, ShopConnection } from '../../db/types.js';
 import { openJson, sealJson } from '../secrets/secret-box.js';
 import { ChannelCallError, type ChannelEnv } from './http.js';
-import {
-  checkShopify,
-  shopifyFulfill,
-  shopifyOrdersPage,
-  shopifySetAvailable,
-  shopifyShipmentEvent,
-  shopifyVariantsPage,
-} from './shopify.js';
+import { shopifyFulfill } from './shopify-fulfill.js';
+import { checkShopify, shopifyOrdersPage, shopifySetAvailable, shopifyShipmentEvent, shopifyVariantsPage } from './shopify.js';
 import type {
   ChannelOrder,
   ChannelVariant,
@@ -31,9 +25,25 @@ export const sealCredentials = (shopId: string, credentials: Credentials) => sea
 
 export const DEFAULT_SETTINGS: ConnectionSettings = { notify_customer: false, location_id: null, warehouse_id: null };
 
-/** The connection with its credentials opened (in memory only, never returned or logged). */
-export function openConnection(row: ShopConnection): OpenConnection {
+/**
+ * The connection with its credentials opened (in memory only, never returned or logged). With a
+ * database, renewed credentials (a refreshed Shopify token) are written back sealed, compare-and-
+ * set on the sealed value read, so a concurrent change of the connection is never overwritten.
+ */
+export function openConnection(row: ShopConnection, db?: Db): OpenConnection {
+  let sealed = row.credentials;
+  const persistCredentials = db
+    ? async (c: Credentials) => {
+        const next = sealCredentials(row.shop_id, c);
+        const r = await db.prisma.shopConnection.updateMany({
+          where: { shop_id: row.shop_id, credentials: sealed },
+          data: { credentials: next },
+        });
+        if (r.count) sealed = next;
+      }
+    : undefined;
   return {
+    persistCredentials,
     shop_id: row.shop_id,
     shop_type: row.shop_type as ConnectedPlatform,
     shop_domain: row.shop_domain,
@@ -87,7 +97,10 @@ const shopify: Connector = {
   },
   async fulfill(conn, env, order, lines, tracking) {
     const r = await shopifyFulfill(conn, env, order.remote_id, lines, tracking);
-    return `Shopify fulfillment ${r.fulfillment_id} created for ${order.order_number}`;
+    const ids = r.fulfillment_ids.join(', ');
+    return r.reconciled
+      ? `Shopify already holds fulfillment ${ids} of ${order.order_number} with this tracking (an earlier answer was lost): nothing sent again`
+      : `Shopify fulfillment ${ids} created for ${order.order_number}`;
   },
   async shipmentStatus(conn, env, order, u) {
     const r = await shopifyShipmentEvent(conn, env, order.remote_id, u);

@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import type { ChannelDelivery, Db, Shop } from '../../db/types.js';
 import type { Principal } from '../keys/principal.js';
-import { DomainError, notFound } from '../errors.js';
+import { DomainError, invalid, notFound } from '../errors.js';
+import { answerFulfillmentNotification } from './fulfillment-service.js';
 import { SecretKeyError } from '../secrets/secret-box.js';
 import { cancelFromChannel } from './cancel.js';
 import { openConnection } from './connection.js';
@@ -34,21 +35,15 @@ export function verifyPlatformSignature(secret: string, body: Buffer, signature:
 
 const refused = () => new DomainError('unauthorized', 'The webhook signature does not verify for this shop.');
 
-/** Verifies, stores and processes one delivery; throws 401 (nothing changed) when it does not verify. */
-export async function receiveChannelWebhook(
-  db: Db,
-  shopId: string,
-  headers: Record<string, unknown>,
-  body: Buffer,
-  policy: OutboundPolicy = {},
-) {
+/** The shop's connection when the body's platform signature verifies (null: WooCommerce's ping); 401 otherwise. */
+async function verifiedConnection(db: Db, shopId: string, headers: Record<string, unknown>, body: Buffer) {
   const row = /^[0-9a-f-]{36}$/i.test(shopId) ? await db.prisma.shopConnection.findUnique({ where: { shop_id: shopId } }) : null;
   if (!row || !row.active) throw refused();
   const shopify = row.shop_type === 'SHOPIFY';
   const signature = header(headers, shopify ? 'x-shopify-hmac-sha256' : 'x-wc-webhook-signature');
   // WooCommerce pings a new webhook with an unsigned form body "webhook_id=<n>" and disables
   // webhooks whose ping fails: answered 200, nothing stored.
-  if (!shopify && !signature && /^webhook_id=\d+$/.test(body.toString('utf8'))) return { status: 'PING', delivery_id: null };
+  if (!shopify && !signature && /^webhook_id=\d+$/.test(body.toString('utf8'))) return null;
   let secret: string;
   try {
     secret = openConnection(row).credentials.webhook_secret;
@@ -60,6 +55,44 @@ export async function receiveChannelWebhook(
     throw err;
   }
   if (!verifyPlatformSignature(secret, body, signature)) throw refused();
+  return row;
+}
+
+/**
+ * Shopify's fulfillment-service notification (<callbackUrl>/fulfillment_order_notification), signed
+ * like a webhook with the app's secret: every pending request of its kind is answered.
+ */
+export async function receiveFulfillmentNotification(
+  db: Db,
+  shopId: string,
+  headers: Record<string, unknown>,
+  body: Buffer,
+  env: OutboundPolicy,
+) {
+  const row = await verifiedConnection(db, shopId, headers, body);
+  if (!row || row.shop_type !== 'SHOPIFY') throw refused();
+  let kind: unknown;
+  try {
+    kind = JSON.parse(body.toString('utf8'))?.kind;
+  } catch {
+    kind = null;
+  }
+  if (kind !== 'FULFILLMENT_REQUEST' && kind !== 'CANCELLATION_REQUEST')
+    throw invalid('body.kind', 'must be FULFILLMENT_REQUEST or CANCELLATION_REQUEST');
+  return answerFulfillmentNotification(db, shopId, kind, { allowPrivate: env.allowPrivate }, env);
+}
+
+/** Verifies, stores and processes one delivery; throws 401 (nothing changed) when it does not verify. */
+export async function receiveChannelWebhook(
+  db: Db,
+  shopId: string,
+  headers: Record<string, unknown>,
+  body: Buffer,
+  policy: OutboundPolicy = {},
+) {
+  const row = await verifiedConnection(db, shopId, headers, body);
+  if (!row) return { status: 'PING', delivery_id: null };
+  const shopify = row.shop_type === 'SHOPIFY';
   const topic = header(headers, shopify ? 'x-shopify-topic' : 'x-wc-webhook-topic') ?? '(none)';
   const now = new Date();
   const delivery = await db.prisma.$transaction(async (tx) => {

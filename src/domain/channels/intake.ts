@@ -24,7 +24,7 @@ export type IntakeAction = 'created' | 'updated' | 'cancelled' | 'unchanged' | '
 
 const METADATA_KEY: Record<string, (typeof METADATA_KEYS)[number]> = { SHOPIFY: 'shopify', WOOCOMMERCE: 'meta_data' };
 
-async function matchLines(db: Db, shop: Shop, order: ChannelOrder): Promise<SoldLine[]> {
+export async function matchLines(db: Db, shop: Shop, order: ChannelOrder): Promise<SoldLine[]> {
   const variantIds = order.lines.map((l) => l.remote_variant_id).filter((v): v is string => !!v);
   const listings = variantIds.length
     ? await db.prisma.productListingVariant.findMany({ where: { shop_id: shop.id, remote_id: { in: variantIds } } })

@@ -1,94 +1,19 @@
-import { createAdminApiClient } from '@shopify/admin-api-client';
-import { ChannelCallError, describeNetworkError, policyFetch, type ChannelEnv } from './http.js';
+import { ChannelCallError, type ChannelEnv } from './http.js';
+import { SHOPIFY_API_VERSION, shopifyGraphql } from './shopify-gql.js';
 import { orderFromGraphql, orderGid, variantFromGraphql } from './shopify-map.js';
-import type {
-  ChannelOrder,
-  ChannelVariant,
-  OpenConnection,
-  ShipmentUpdate,
-  ShippedLine,
-  ShopifyCredentials,
-  TrackingInfo,
-} from './types.js';
+import type { ChannelOrder, ChannelVariant, OpenConnection, ShipmentUpdate } from './types.js';
 import type { ShipmentStatus } from '../carrier-integrations/tracking-events.js';
 
-// Shopify connector over the official @shopify/admin-api-client (GraphQL Admin API). The client
-// always builds https://<shop domain>/admin/api/<version>/graphql.json; its customFetchApi hook
-// sends that request to the shop's api_base_url instead (a proxy or a test double) through the
-// outbound network policy, and keeps the transport error so a failure is described precisely.
+// Shopify connector: reads (shop, orders, variants), shipment events and stock. The transport,
+// tokens and retries are in shopify-gql.ts and shopify-auth.ts; tracking pushes in
+// shopify-fulfill.ts; fulfillment-service mode in fulfillment-service.ts.
 
-/** The latest stable Admin API version: Shopify releases one on the first day of each quarter. */
-export const SHOPIFY_API_VERSION = ((d: Date) =>
-  `${d.getUTCFullYear()}-${String(Math.floor(d.getUTCMonth() / 3) * 3 + 1).padStart(2, '0')}`)(new Date());
+export { SHOPIFY_API_VERSION, shopifyGraphql };
 const PAGE = 50;
 
 export const shopifyBaseUrl = (domain: string) => `https://${domain}`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field with checks
-export async function shopifyGraphql<T = any>(
-  conn: OpenConnection,
-  env: ChannelEnv,
-  query: string,
-  variables?: Record<string, unknown>,
-): Promise<T> {
-  const creds = conn.credentials as ShopifyCredentials;
-  const base = new URL(conn.api_base_url);
-  const fetchFn = policyFetch(env);
-  let transportError: unknown;
-  const client = createAdminApiClient({
-    storeDomain: conn.shop_domain,
-    apiVersion: conn.api_version ?? SHOPIFY_API_VERSION,
-    accessToken: creds.access_token,
-    userAgentPrefix: 'fos',
-    customFetchApi: async (url: string, init?: RequestInit) => {
-      const target = new URL(url);
-      const to = new URL(base.pathname.replace(/\/$/, '') + target.pathname + target.search, base.origin);
-      try {
-        return await fetchFn(to, init);
-      } catch (err) {
-        // A kept-alive connection the server had just closed: a read is safely sent once more
-        // (a mutation is not: the outbox retries it, after asking Shopify what remains).
-        if (isStaleSocket(err) && !/^\s*mutation/.test(String(init?.body ? JSON.parse(String(init.body)).query : ''))) {
-          try {
-            return await fetchFn(to, init);
-          } catch (again) {
-            transportError = again;
-            throw again;
-          }
-        }
-        transportError = err;
-        throw err;
-      }
-    },
-  });
-  const res = await client.request(query, { variables });
-  if (res.errors) {
-    const status = res.errors.networkStatusCode ?? null;
-    if (transportError) throw new ChannelCallError(describeNetworkError(transportError, base.host));
-    if (status === 401 || status === 403)
-      throw new ChannelCallError(
-        `Shopify refused the access token (HTTP ${status}): check the Admin API access token and its scopes`,
-        true,
-        status,
-      );
-    if (status === 404) throw new ChannelCallError(`unknown Shopify shop ${conn.shop_domain} (HTTP 404)`, true, status);
-    const gql = res.errors.graphQLErrors?.map((e: { message?: string }) => e.message).join('; ');
-    const throttled = /throttl/i.test(gql ?? '');
-    throw new ChannelCallError(
-      `Shopify: ${gql || res.errors.message || `HTTP ${status}`}`,
-      !throttled && status !== null && status < 500 && status !== 429,
-      status,
-    );
-  }
-  return res.data as T;
-}
-
-const isStaleSocket = (err: unknown) => {
-  const code = (err as { cause?: { code?: string } })?.cause?.code;
-  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
-};
-
-const userErrors = (what: string, errs: { field?: string[]; message: string }[] | undefined) => {
+export const userErrors = (what: string, errs: { field?: string[]; message: string }[] | undefined) => {
   if (errs?.length) throw new ChannelCallError(`Shopify ${what}: ${errs.map((e) => e.message).join('; ')}`, true);
 };
 
@@ -136,58 +61,6 @@ export async function shopifyVariantsPage(conn: OpenConnection, env: ChannelEnv,
   return { variants, next: data.productVariants.pageInfo.hasNextPage ? String(data.productVariants.pageInfo.endCursor) : null };
 }
 
-interface FoLine {
-  id: string;
-  remainingQuantity: number;
-  lineItem: { id: string };
-}
-
-/**
- * Tracking out: the order's open fulfillment orders, then one fulfillmentCreate with the shipped
- * lines (matched by line item id, never more than remains) and the tracking info.
- */
-export async function shopifyFulfill(conn: OpenConnection, env: ChannelEnv, orderId: string, lines: ShippedLine[], tracking: TrackingInfo) {
-  const data = await shopifyGraphql(
-    conn,
-    env,
-    `query FulfillmentOrders($id: ID!) { order(id: $id) {
-    fulfillmentOrders(first: 20) { nodes { id status lineItems(first: 100) { nodes { id remainingQuantity lineItem { id } } } } } } }`,
-    { id: orderGid(orderId) },
-  );
-  if (!data.order) throw new ChannelCallError(`Shopify has no order ${orderId}`, true);
-  const want = new Map(lines.map((l) => [l.remote_id, l.quantity]));
-  const groups: { fulfillmentOrderId: string; fulfillmentOrderLineItems: { id: string; quantity: number }[] }[] = [];
-  for (const fo of data.order.fulfillmentOrders.nodes as { id: string; status: string; lineItems: { nodes: FoLine[] } }[]) {
-    if (!['OPEN', 'IN_PROGRESS'].includes(fo.status)) continue;
-    const items = [];
-    for (const li of fo.lineItems.nodes) {
-      const q = Math.min(want.get(li.lineItem.id) ?? 0, li.remainingQuantity);
-      if (q > 0) {
-        items.push({ id: li.id, quantity: q });
-        want.set(li.lineItem.id, (want.get(li.lineItem.id) ?? 0) - q);
-      }
-    }
-    if (items.length) groups.push({ fulfillmentOrderId: fo.id, fulfillmentOrderLineItems: items });
-  }
-  if (!groups.length)
-    throw new ChannelCallError(`Shopify order ${orderId} has no open fulfillment order lines for the shipped items`, true);
-  const res = await shopifyGraphql(
-    conn,
-    env,
-    `mutation fulfillmentCreate($fulfillment: FulfillmentInput!) {
-    fulfillmentCreate(fulfillment: $fulfillment) { fulfillment { id status } userErrors { field message } } }`,
-    {
-      fulfillment: {
-        lineItemsByFulfillmentOrder: groups,
-        notifyCustomer: conn.settings.notify_customer,
-        trackingInfo: { number: tracking.number, url: tracking.url, company: tracking.company },
-      },
-    },
-  );
-  userErrors('fulfillmentCreate', res.fulfillmentCreate.userErrors);
-  return { fulfillment_id: String(res.fulfillmentCreate.fulfillment?.id ?? '') };
-}
-
 /**
  * fos is the source of truth and sets absolute figures, so it opts out of Shopify's compare-and-
  * swap check: from API 2026-01 with `changeFromQuantity: null` on each quantity (mandatory from
@@ -227,13 +100,20 @@ const EVENT_STATUS: Record<ShipmentStatus, string> = {
 export async function shopifyShipmentEvent(conn: OpenConnection, env: ChannelEnv, orderId: string, u: ShipmentUpdate) {
   const status = EVENT_STATUS[u.status as ShipmentStatus];
   if (!status) return null;
+  // An order taken in by fulfillment-service mode is one fulfillment order: its fulfillments.
+  const serviceMode = orderId.startsWith('gid://shopify/FulfillmentOrder/');
   const data = await shopifyGraphql(
     conn,
     env,
-    `query OrderFulfillments($id: ID!) { order(id: $id) { fulfillments(first: 50) { id trackingInfo(first: 10) { number } } } }`,
-    { id: orderGid(orderId) },
+    serviceMode
+      ? `query FulfillmentOrderFulfillments($id: ID!) { fulfillmentOrder(id: $id) { fulfillments(first: 50) { nodes { id trackingInfo(first: 10) { number } } } } }`
+      : `query OrderFulfillments($id: ID!) { order(id: $id) { fulfillments(first: 50) { id trackingInfo(first: 10) { number } } } }`,
+    { id: serviceMode ? orderId : orderGid(orderId) },
   );
-  const fulfillments = (data.order?.fulfillments ?? []) as { id: string; trackingInfo: { number: string | null }[] }[];
+  const fulfillments = ((serviceMode ? data.fulfillmentOrder?.fulfillments?.nodes : data.order?.fulfillments) ?? []) as {
+    id: string;
+    trackingInfo: { number: string | null }[];
+  }[];
   const f = fulfillments.find((x) => x.trackingInfo.some((t) => t.number === u.tracking_code));
   if (!f) return null;
   const res = await shopifyGraphql(

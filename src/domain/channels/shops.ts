@@ -3,28 +3,19 @@ import type { Db, Shop, ShopConnection } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import type { Principal } from '../keys/principal.js';
 import { teamNames } from '../names.js';
-import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { conflict, invalid, notFound } from '../errors.js';
 import { resolveMerchant, slugify } from '../orders/reach.js';
 import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials } from './connection.js';
-import { ChannelCallError, assertAllowedUrl, type ChannelEnv } from './http.js';
-import { SHOPIFY_API_VERSION, shopifyBaseUrl } from './shopify.js';
-import type { ConnectionSettings, Credentials, OpenConnection } from './types.js';
+import { checkOrRefuse, connectionFields, type ConnectionInput } from './connection-fields.js';
+import { ChannelCallError, type ChannelEnv } from './http.js';
+import type { ConnectionSettings, OpenConnection } from './types.js';
+
+export type { ConnectionInput };
 
 // Shops and their platform connections (docs/sales-channels.md). A fulfiller key manages the
 // shops of its delegated merchants (/v1/ops/shops), a merchant key its own (/v1/merchant/shops).
 // Connecting checks the credentials with one real platform call first; nothing is stored when
 // the platform refuses them. Credentials are sealed (secret-box) and never leave the server.
-
-export interface ConnectionInput {
-  shop_domain?: string;
-  store_url?: string;
-  access_token?: string;
-  consumer_key?: string;
-  consumer_secret?: string;
-  webhook_secret?: string;
-  api_version?: string;
-  api_base_url?: string;
-}
 
 export interface ShopInput {
   name: string;
@@ -44,7 +35,7 @@ export interface ShopPatch {
 /** Shops a principal may see: its merchant team's, or those of merchants delegated to its fulfiller team. */
 export const shopScope = (p: Principal) => (p.teamKind === 'MERCHANT' ? { merchant_team_id: p.teamId } : { fulfiller_team_id: p.teamId });
 
-async function teamsOf(db: Db, p: Principal, merchantTeamId?: string) {
+export async function teamsOf(db: Db, p: Principal, merchantTeamId?: string) {
   if (p.teamKind === 'FULFILLER') return { merchant: (await resolveMerchant(db, p.teamId, merchantTeamId)).id, fulfiller: p.teamId };
   if (merchantTeamId && merchantTeamId !== p.teamId)
     throw invalid('body.merchant_team_id', 'a merchant key connects shops of its own team');
@@ -53,49 +44,13 @@ async function teamsOf(db: Db, p: Principal, merchantTeamId?: string) {
   return { merchant: p.teamId, fulfiller: d[0]!.fulfiller_team_id };
 }
 
-/** Validated connection fields for a platform, with defaults (api_base_url = the real address). */
-function connectionFields(shopType: string, c: ConnectionInput, env: ChannelEnv) {
-  const need = (k: keyof ConnectionInput) => {
-    if (!c[k]) throw invalid(`body.connection.${k}`, `is required for a ${shopType} shop`);
-    return c[k]!.trim();
-  };
-  let domain: string;
-  let credentials: Credentials;
-  if (shopType === 'SHOPIFY') {
-    domain = need('shop_domain')
-      .replace(/^https?:\/\//, '')
-      .replace(/\/.*$/, '')
-      .toLowerCase();
-    credentials = { access_token: need('access_token'), webhook_secret: need('webhook_secret') };
-  } else {
-    domain = need('store_url').replace(/\/+$/, '');
-    if (!/^https?:\/\//.test(domain)) throw invalid('body.connection.store_url', 'must be the store address, https://…');
-    credentials = { consumer_key: need('consumer_key'), consumer_secret: need('consumer_secret'), webhook_secret: need('webhook_secret') };
-  }
-  const apiBase = (c.api_base_url?.trim() || (shopType === 'SHOPIFY' ? shopifyBaseUrl(domain) : domain)).replace(/\/+$/, '');
-  try {
-    assertAllowedUrl(apiBase, env);
-  } catch (err) {
-    throw invalid('body.connection.api_base_url', (err as Error).message);
-  }
-  return { domain, credentials, apiBase, apiVersion: shopType === 'SHOPIFY' ? (c.api_version ?? SHOPIFY_API_VERSION) : null };
-}
-
-/** One real call to the platform; a refusal becomes a 400 that says what is wrong. */
-async function checkOrRefuse(conn: OpenConnection, env: ChannelEnv) {
-  try {
-    return await connectorFor(conn.shop_type).check(conn, env);
-  } catch (err) {
-    if (err instanceof ChannelCallError)
-      throw new DomainError('validation-failed', `The ${conn.shop_type} connection check failed: ${err.message}.`, {
-        errors: [{ path: 'body.connection', message: err.message }],
-      });
-    throw err;
-  }
-}
-
 export async function createShop(db: Db, p: Principal, input: ShopInput, env: ChannelEnv) {
-  const teams = await teamsOf(db, p, input.merchant_team_id);
+  const id = await insertShop(db, await teamsOf(db, p, input.merchant_team_id), input, env);
+  return getShop(db, p, id);
+}
+
+/** Checks the connection and stores the shop with it, for the given teams; the new shop's id. */
+export async function insertShop(db: Db, teams: { merchant: string; fulfiller: string }, input: ShopInput, env: ChannelEnv) {
   const id = newId();
   const name = input.name.trim();
   let connection: Omit<ShopConnection, 'id' | 'created_at' | 'updated_at'> | null = null;
@@ -103,23 +58,22 @@ export async function createShop(db: Db, p: Principal, input: ShopInput, env: Ch
     if (!input.connection) throw invalid('body.connection', `is required for a ${input.shop_type} shop`);
     const f = connectionFields(input.shop_type, input.connection, env);
     const settings = { ...DEFAULT_SETTINGS, ...input.settings };
-    await checkOrRefuse(
-      {
-        shop_id: id,
-        shop_type: input.shop_type,
-        shop_domain: f.domain,
-        api_base_url: f.apiBase,
-        api_version: f.apiVersion,
-        credentials: f.credentials,
-        settings,
-      },
-      env,
-    );
+    const conn: OpenConnection = {
+      shop_id: id,
+      shop_type: input.shop_type,
+      shop_domain: f.domain,
+      api_base_url: f.apiBase,
+      api_version: f.apiVersion,
+      credentials: f.credentials,
+      settings,
+    };
+    await checkOrRefuse(conn, env);
     connection = {
       shop_id: id,
       shop_type: input.shop_type,
       active: true,
-      credentials: sealCredentials(id, f.credentials),
+      // As checked: with a client-credentials app, the token the check call was given.
+      credentials: sealCredentials(id, conn.credentials),
       shop_domain: f.domain,
       api_base_url: f.apiBase,
       api_version: f.apiVersion,
@@ -155,7 +109,7 @@ export async function createShop(db: Db, p: Principal, input: ShopInput, env: Ch
     if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${name}".`);
     throw err;
   }
-  return getShop(db, p, id);
+  return id;
 }
 
 async function findShop(db: Db, p: Principal, id: string) {
@@ -199,22 +153,28 @@ export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPa
   const data: Record<string, unknown> = {};
   if (row && (patch.connection || patch.settings)) {
     const open = openConnection(row);
-    const current: ConnectionInput = {
+    const current = {
       ...(open.credentials as object),
       shop_domain: open.shop_domain,
       store_url: open.shop_domain,
       api_base_url: open.api_base_url,
       api_version: open.api_version ?? undefined,
     };
-    const f = connectionFields(row.shop_type, { ...current, ...patch.connection }, env);
+    const f = connectionFields(row.shop_type, { ...current, ...patch.connection } as ConnectionInput, env);
     const settings = { ...open.settings, ...patch.settings };
     if (patch.connection) {
-      await checkOrRefuse(
-        { ...open, shop_domain: f.domain, api_base_url: f.apiBase, api_version: f.apiVersion, credentials: f.credentials, settings },
-        env,
-      );
+      const conn: OpenConnection = {
+        ...open,
+        persistCredentials: undefined,
+        shop_domain: f.domain,
+        api_base_url: f.apiBase,
+        api_version: f.apiVersion,
+        credentials: f.credentials,
+        settings,
+      };
+      await checkOrRefuse(conn, env);
       Object.assign(data, {
-        credentials: sealCredentials(id, f.credentials),
+        credentials: sealCredentials(id, conn.credentials),
         shop_domain: f.domain,
         api_base_url: f.apiBase,
         api_version: f.apiVersion,
@@ -261,7 +221,7 @@ export async function checkShop(db: Db, p: Principal, id: string, env: ChannelEn
   if (!row) throw invalid('shop_id', `shop ${id} has no platform connection`);
   const now = new Date();
   try {
-    const r = await connectorFor(row.shop_type).check(openConnection(row), env);
+    const r = await connectorFor(row.shop_type).check(openConnection(row, db), env);
     await db.prisma.shopConnection.update({ where: { shop_id: id }, data: { last_check_at: now, last_check_ok: true } });
     return { ok: true, platform_shop_name: r.name, error: null };
   } catch (err) {

@@ -58,7 +58,7 @@ async function changes(db: Db, row: ShopConnection, now: Date) {
 async function pushShop(db: Db, row: ShopConnection, env: ChannelEnv, now: Date) {
   const todo = await changes(db, row, now);
   if (!todo.length) return { pushed: 0, failed: 0 };
-  const conn = openConnection(row);
+  const conn = openConnection(row, db);
   const items = todo.flatMap((c) =>
     c.listings.map((l) => ({
       remote_id: l.remote_id!,

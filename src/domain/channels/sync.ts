@@ -138,7 +138,7 @@ export async function syncConnection(
   };
   try {
     const shop = await db.prisma.shop.findUniqueOrThrow({ where: { id: row.shop_id } });
-    const conn = openConnection(row);
+    const conn = openConnection(row, db);
     const info = await connectorFor(conn.shop_type).check(conn, env);
     // Listings first: orders taken in afterwards match their lines by listing variant.
     await pullListings(db, shop, conn, env, info.currency, s);

@@ -48,7 +48,7 @@ async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
   if (!order.remote_id)
     return { status: 'SKIPPED' as const, detail: `Order ${order.order_number} did not come from ${push.shop_type}: nothing was sent.` };
   const p = push.payload as PushPayload;
-  if (p.shipment_status) return pushStatus(row, env, { remote_id: order.remote_id, order_number: order.order_number }, p);
+  if (p.shipment_status) return pushStatus(db, row, env, { remote_id: order.remote_id, order_number: order.order_number }, p);
   const lines = (p.fulfillment?.line_items ?? [])
     .filter((l) => l.remote_id)
     .map((l) => ({ remote_id: l.remote_id!, quantity: l.quantity }));
@@ -62,7 +62,7 @@ async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
     company: p.tracking?.carrier ?? null,
   };
   const detail = await connectorFor(row.shop_type).fulfill(
-    openConnection(row),
+    openConnection(row, db),
     env,
     { remote_id: order.remote_id, order_number: order.order_number },
     lines,
@@ -72,10 +72,16 @@ async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
   return { status: 'PUSHED' as const, detail };
 }
 
-async function pushStatus(row: ShopConnection, env: ChannelEnv, order: { remote_id: string; order_number: string }, p: PushPayload) {
+async function pushStatus(
+  db: Db,
+  row: ShopConnection,
+  env: ChannelEnv,
+  order: { remote_id: string; order_number: string },
+  p: PushPayload,
+) {
   const code = p.tracking?.tracking_code;
   const detail = code
-    ? await connectorFor(row.shop_type).shipmentStatus(openConnection(row), env, order, {
+    ? await connectorFor(row.shop_type).shipmentStatus(openConnection(row, db), env, order, {
         tracking_code: code,
         status: p.shipment_status!,
         message: p.message ?? null,

@@ -69,8 +69,16 @@ export interface ChannelVariant {
 
 /** Credentials and settings of a connection, as opened from the sealed column. */
 export interface ShopifyCredentials {
-  access_token: string;
+  /** The legacy custom app's token (shpat_…), an OAuth offline token, or the cached client-credentials token. */
+  access_token?: string | null;
   webhook_secret: string;
+  /** Dev Dashboard app of the shop's own organisation: the client-credentials grant. */
+  client_id?: string | null;
+  client_secret?: string | null;
+  /** When the cached client-credentials token expires (ISO). */
+  token_expires_at?: string | null;
+  /** The scopes Shopify granted with the last token. */
+  scope?: string | null;
 }
 export interface WooCredentials {
   consumer_key: string;
@@ -86,6 +94,8 @@ export interface ConnectionSettings {
   location_id: string | null;
   /** The fos warehouse whose available figure is pushed; null = all warehouses of the fulfiller. */
   warehouse_id: string | null;
+  /** Shopify fulfillment-service mode: the service fos registered and its location (fulfillment-service.ts). */
+  fulfillment_service?: { id: string; location_id: string; callback_url: string } | null;
 }
 
 export interface OpenConnection {
@@ -96,6 +106,8 @@ export interface OpenConnection {
   api_version: string | null;
   credentials: Credentials;
   settings: ConnectionSettings;
+  /** Stores renewed credentials (a refreshed token); set when the connection was opened with a database. */
+  persistCredentials?: (c: Credentials) => Promise<void>;
 }
 
 export interface TrackingInfo {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { receiveChannelWebhook } from '../../domain/channels/deliveries.js';
-import { ShopParams, WebhookAnswerSchema } from '../../contract/shops.js';
+import { receiveChannelWebhook, receiveFulfillmentNotification } from '../../domain/channels/deliveries.js';
+import { FulfillmentNotificationAnswer, ShopParams, WebhookAnswerSchema } from '../../contract/shops.js';
 
 // Platform webhooks (docs/sales-channels.md). No API key: the platform's signature over the raw
 // body is the authentication, so this scope keeps every body as raw bytes (any content type)
@@ -36,6 +36,33 @@ export default async function routes(app: FastifyInstance) {
         // Shopify gives a webhook 5 s: a new order's address check gets 3 of them, and a
         // verifier slower than that leaves the order unverified (logged) rather than the delivery
         // unanswered and sent again.
+        { allowPrivate: app.allowPrivateWebhooks, verifyTimeoutMs: 3000 },
+      ),
+  );
+
+  app.post<{ Params: Static<typeof ShopParams> }>(
+    '/v1/channels/:shop_id/fulfillment-service/fulfillment_order_notification',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'receiveFulfillmentNotification',
+        tags: ['Shops'],
+        summary: "Receive Shopify's fulfillment-service notification (signed, no API key)",
+        description:
+          'Shopify calls <callbackUrl>/fulfillment_order_notification with {"kind": "FULFILLMENT_REQUEST" | "CANCELLATION_REQUEST"}, ' +
+          "signed like a webhook (X-Shopify-Hmac-Sha256 with the app's secret). fos reads the pending requests of that kind " +
+          '(assignedFulfillmentOrders) and answers each: accepted (a fos order is made) or rejected with the reason; ' +
+          'a cancellation is accepted while nothing is packed, rejected once packing started.',
+        params: ShopParams,
+        response: { 200: FulfillmentNotificationAnswer },
+      },
+    },
+    async (request) =>
+      receiveFulfillmentNotification(
+        app.db,
+        request.params.shop_id,
+        request.headers,
+        Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
         { allowPrivate: app.allowPrivateWebhooks, verifyTimeoutMs: 3000 },
       ),
   );

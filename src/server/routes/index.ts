@@ -32,6 +32,7 @@ import delegations from './ops/delegations.js';
 import warehouses from './ops/warehouses.js';
 import shops from './shops.js';
 import channelWebhooks from './channel-webhooks.js';
+import shopifyApp from './shopify-app.js';
 import locations from './ops/locations.js';
 import packScans from './ops/pack-scans.js';
 import replenishments from './ops/replenishments.js';
@@ -76,6 +77,7 @@ export async function registerRoutes(app: FastifyInstance) {
     warehouses,
     shops,
     channelWebhooks,
+    shopifyApp,
     locations,
     packScans,
     replenishments,

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
-import { REQUIRED, SHOPIFY_FIELDS, WOO_FIELDS, shopPath } from './fields.js';
+import { REQUIRED, SHOPIFY_FIELDS, SHOPIFY_TOKEN_REQUIRED, WOO_FIELDS, shopPath } from './fields.js';
 import { declareOutput, local, response } from '../../output/shape.js';
 
 function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE', example: string): Command {
@@ -12,13 +12,29 @@ function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE
     description: `Connect a ${shopType === 'SHOPIFY' ? 'Shopify' : 'WooCommerce'} shop (checked with one real call; credentials are stored sealed)`,
     method: 'POST',
     mode: 'create',
-    path: () => shopPath(),
+    // --oauth (Shopify): an install link of the server's app for the merchant, not a connection.
+    path: (_args, opts) => (opts.oauth ? `${shopPath()}/shopify/install` : shopPath()),
     fields: shopType === 'SHOPIFY' ? SHOPIFY_FIELDS : WOO_FIELDS,
-    transform: (body) => ({ ...body, shop_type: shopType }),
+    configure: (cmd) => {
+      if (shopType === 'SHOPIFY')
+        cmd.option('--oauth', "print an install link of the server's Shopify app for this shop (OAuth; needs --shop-domain)");
+    },
+    transform: (body, opts) => {
+      if (!opts.oauth) return { ...body, shop_type: shopType };
+      const conn = (body.connection ?? {}) as Record<string, unknown>;
+      if (!conn.shop_domain) throw new UsageError('--oauth needs --shop-domain <name.myshopify.com>');
+      return {
+        name: body.name,
+        shop_domain: conn.shop_domain,
+        ...(body.merchant_team_id ? { merchant_team_id: body.merchant_team_id } : {}),
+      };
+    },
     // On a terminal, what the flags left out is asked; secrets without echo.
     interactive: async (c, body) => {
+      if (!body.shop_type) return; // --oauth: nothing secret to ask
       const conn = (body.connection ??= {}) as Record<string, unknown>;
-      for (const [key, flag, secret] of REQUIRED[shopType]) {
+      const asked = shopType === 'SHOPIFY' && conn.access_token ? SHOPIFY_TOKEN_REQUIRED : REQUIRED[shopType];
+      for (const [key, flag, secret] of asked) {
         if (conn[key] !== undefined) continue;
         conn[key] = secret
           ? await c.prompt.password({ message: `${key.replace(/_/g, ' ')}:`, flag })
@@ -26,6 +42,8 @@ function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE
       }
     },
     after: async (c, record) => {
+      const link = (record as { install_url?: string }).install_url;
+      if (link) return c.io.info(`send this link to the merchant to install the app: ${link}`);
       const conn = (record as { connection?: { webhook_path?: string } }).connection;
       if (!conn?.webhook_path) return;
       // The server as this CLI reaches it; behind a TLS proxy, the platform needs the public https URL.
@@ -44,7 +62,7 @@ export default function shopsConnect(ctx: Context): Command {
       ctx,
       'shopify',
       'SHOPIFY',
-      'fos shops connect shopify --name "My Shop" --shop-domain my-shop.myshopify.com --access-token shpat_… --webhook-secret …',
+      'fos shops connect shopify --name "My Shop" --shop-domain my-shop.myshopify.com --client-id … --client-secret …',
     ),
   );
   cmd.addCommand(

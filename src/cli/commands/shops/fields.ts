@@ -34,7 +34,9 @@ const common: FieldSpec[] = [
 export const SHOPIFY_FIELDS: FieldSpec[] = [
   ...common,
   { key: 'connection.shop_domain', flag: '--shop-domain', arg: 'name.myshopify.com', description: "the shop's myshopify.com domain" },
-  { key: 'connection.access_token', flag: '--access-token', arg: 'shpat_…', description: 'Admin API access token of the custom app' },
+  { key: 'connection.client_id', flag: '--client-id', arg: 'id', description: "Dev Dashboard app's client ID (client-credentials grant)" },
+  { key: 'connection.client_secret', flag: '--client-secret', arg: 'secret', description: "Dev Dashboard app's client secret" },
+  { key: 'connection.access_token', flag: '--access-token', arg: 'shpat_…', description: "a legacy custom app's Admin API access token" },
   { key: 'connection.api_version', flag: '--api-version', arg: 'YYYY-MM', description: 'GraphQL Admin API version' },
   { key: 'settings.location_id', flag: '--location', arg: 'gid', description: 'Shopify location whose available quantity fos sets' },
 ];
@@ -50,8 +52,8 @@ export const WOO_FIELDS: FieldSpec[] = [
 export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE', [string, string, boolean][]> = {
   SHOPIFY: [
     ['shop_domain', '--shop-domain', false],
-    ['access_token', '--access-token', true],
-    ['webhook_secret', '--webhook-secret', true],
+    ['client_id', '--client-id', false],
+    ['client_secret', '--client-secret', true],
   ],
   WOOCOMMERCE: [
     ['store_url', '--store-url', false],
@@ -60,3 +62,10 @@ export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE', [string, string, boolea
     ['webhook_secret', '--webhook-secret', true],
   ],
 };
+
+/** A legacy custom app's token instead of client credentials: what is asked then. */
+export const SHOPIFY_TOKEN_REQUIRED: [string, string, boolean][] = [
+  ['shop_domain', '--shop-domain', false],
+  ['access_token', '--access-token', true],
+  ['webhook_secret', '--webhook-secret', true],
+];

@@ -1,7 +1,17 @@
 import type { Context } from '../../context.js';
 import { group } from '../../shared/resource.js';
 import connect from './connect.js';
-import { shopsCheck, shopsDeliveries, shopsDisconnect, shopsGet, shopsList, shopsReplay, shopsSync, shopsUpdate } from './verbs.js';
+import {
+  shopsCheck,
+  shopsDeliveries,
+  shopsDisconnect,
+  shopsFulfillmentService,
+  shopsGet,
+  shopsList,
+  shopsReplay,
+  shopsSync,
+  shopsUpdate,
+} from './verbs.js';
 
 export default (ctx: Context) =>
   group('shops', 'Sales-channel shops: connect Shopify or WooCommerce, sync, deliveries (needs MANAGE_SHOPS)', [
@@ -11,6 +21,7 @@ export default (ctx: Context) =>
     shopsUpdate(ctx),
     shopsSync(ctx),
     shopsCheck(ctx),
+    shopsFulfillmentService(ctx),
     shopsDeliveries(ctx),
     shopsReplay(ctx),
     shopsDisconnect(ctx),

@@ -57,6 +57,18 @@ export const shopsCheck = (ctx: Context): Command =>
     examples: ['fos shops check 0193…'],
   });
 
+export const shopsFulfillmentService = (ctx: Context): Command =>
+  writeCommand(ctx, {
+    output: response(async () => (await import('../../../contract/shops.js')).ShopSchema),
+    name: 'fulfillment-service',
+    description: "Register fos as the Shopify shop's fulfillment service (a location of its own; requests answered by fos)",
+    method: 'POST',
+    mode: 'action',
+    args: ['<shop-id>'],
+    path: ([id]) => shopPath(id, 'fulfillment-service'),
+    examples: ['fos shops fulfillment-service 0193…'],
+  });
+
 export const shopsUpdate = (ctx: Context): Command =>
   writeCommand(ctx, {
     output: response(async () => (await import('../../../contract/shops.js')).ShopSchema),
