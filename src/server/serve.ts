@@ -14,6 +14,7 @@ import { startOutboxWorker } from './workers/outbox.js';
 import { startChannelWorker } from './workers/channels.js';
 import { checkResettable, resetSqliteFile, type ResetMode } from './reset-db.js';
 import type { DemoResult } from '../domain/demo.js';
+import type { BackupSchedule } from './backup/options.js';
 import { DatabaseStore, MemoryStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
 
 export interface ServeOptions {
@@ -42,6 +43,8 @@ export interface ServeOptions {
   logger?: AppConfig['logger'];
   /** SQLite: when a commit reaches the disk (--sqlite-sync; default normal, see src/db/client.ts). */
   sqliteSync?: SqliteSync;
+  /** --backup-every/--backup-keep/--backup-to (SQLite): backups on a timer (backup/schedule.ts). */
+  backup?: BackupSchedule;
 }
 
 export interface RunningServer {
@@ -132,6 +135,9 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const counts = startCountFolder(db, app.log, 5000);
     // Carrier label purchases a crash left between the platform's answer and fos's commit.
     const purchases = startPurchaseRecovery(db, app.log, { allowPrivate: opts.allowPrivateWebhooks }, 5000);
+    const backups = opts.backup
+      ? await (await import('./backup/schedule.js')).startBackupSchedule(opts.db, opts.backup, app.log)
+      : undefined;
     const url = `${address.replace('[::1]', 'localhost')}/v1`;
     lock?.setUrl(url);
     return {
@@ -147,7 +153,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         cut.unref();
         try {
           // app.close stops listening, closes idle keep-alive connections and waits for the rest.
-          await Promise.all([worker.stop(), channels.stop(), counts.stop(), purchases.stop(), app.close()]);
+          await Promise.all([worker.stop(), channels.stop(), counts.stop(), purchases.stop(), backups?.stop(), app.close()]);
         } finally {
           clearTimeout(cut);
           // Whatever failed above, the file is let go: a later server must not find a live lock.
