@@ -99,7 +99,13 @@ function sqliteTarget(file) {
     },
     oneValue: async (table, column) => db.prepare(`SELECT "${column}" AS v FROM "${table}" LIMIT 1`).get()?.v,
     valueFor: async (table, c) =>
-      /INT|REAL|FLOAT|DECIMAL|BOOL/.test(c.type) ? 0 : /DATE/.test(c.type) ? Date.now() : /JSON/.test(c.type) ? '{}' : `fx-${table}-${c.name}`,
+      /INT|REAL|FLOAT|DECIMAL|BOOL/.test(c.type)
+        ? 0
+        : /DATE/.test(c.type)
+          ? Date.now()
+          : /JSON/.test(c.type)
+            ? '{}'
+            : `fx-${table}-${c.name}`,
     insert: async (table, values) => {
       const keys = Object.keys(values);
       db.prepare(`INSERT INTO "${table}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(
@@ -148,7 +154,12 @@ function pgTarget(client) {
     oneValue: async (table, column) => (await q(`SELECT "${column}" AS v FROM "${table}" LIMIT 1`))[0]?.v,
     valueFor: async (table, c) => {
       if (c.type === 'USER-DEFINED')
-        return (await q(`SELECT e.enumlabel AS v FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid WHERE t.typname = $1 ORDER BY e.enumsortorder LIMIT 1`, [c.udt]))[0].v;
+        return (
+          await q(
+            `SELECT e.enumlabel AS v FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid WHERE t.typname = $1 ORDER BY e.enumsortorder LIMIT 1`,
+            [c.udt],
+          )
+        )[0].v;
       if (/int|numeric|double|real/.test(c.type)) return 0;
       if (/timestamp|date/.test(c.type)) return new Date();
       if (c.type === 'boolean') return false;
@@ -158,7 +169,10 @@ function pgTarget(client) {
     },
     insert: async (table, values) => {
       const keys = Object.keys(values);
-      await q(`INSERT INTO "${table}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')})`, keys.map((k) => values[k]));
+      await q(
+        `INSERT INTO "${table}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')})`,
+        keys.map((k) => values[k]),
+      );
     },
   };
 }
@@ -190,7 +204,10 @@ async function pgFixture(admin) {
     await client.end();
     const dump = execFileSync('pg_dump', ['--no-owner', '--no-privileges', '--inserts', u.toString()], { maxBuffer: 64 << 20 }).toString();
     // psql's meta-commands (\restrict in newer pg_dump) are not SQL: the test runs the script through pg.
-    const sql = dump.split('\n').filter((line) => !line.startsWith('\\')).join('\n');
+    const sql = dump
+      .split('\n')
+      .filter((line) => !line.startsWith('\\'))
+      .join('\n');
     const dest = path.join(out, `${args.name}.postgresql.sql`);
     (await import('node:fs')).writeFileSync(dest, sql);
     process.stderr.write(`wrote ${dest}\n`);

@@ -63,7 +63,9 @@ const LEDGER_SQL: Record<string, string> = {
 const COUNTS = new Set(['level', 'movements', 'charges', 'on_hand']);
 /** Counts as JSON numbers (PostgreSQL's SUM and COUNT arrive as strings, SQLite's as BigInt when large). */
 const plain = (row: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' || (COUNTS.has(k) && typeof v === 'string') ? Number(v) : v]));
+  Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' || (COUNTS.has(k) && typeof v === 'string') ? Number(v) : v]),
+  );
 
 async function rowsCheck(reader: DbReader, name: string, sql: string): Promise<CheckResult> {
   const rows = (await reader.all<Record<string, unknown>>(sql)).map(plain);
@@ -73,7 +75,12 @@ async function rowsCheck(reader: DbReader, name: string, sql: string): Promise<C
 async function migrationsCheck(url: string): Promise<CheckResult> {
   const plan = await planMigrations(url); // throws DatabaseNewer for a newer fos's database
   const names = plan.pending.map((m) => m.name);
-  return { name: 'migrations: every migration of this fos applied', ok: !names.length, count: names.length, sample: names.slice(0, SAMPLE) };
+  return {
+    name: 'migrations: every migration of this fos applied',
+    ok: !names.length,
+    count: names.length,
+    sample: names.slice(0, SAMPLE),
+  };
 }
 
 async function sqliteChecks(reader: DbReader): Promise<CheckResult[]> {

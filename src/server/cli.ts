@@ -89,9 +89,15 @@ export function registerServerCommands(program: Command) {
         .choices(['auto', 'pretty', 'json'])
         .default(process.env.FOS_LOG_FORMAT ?? 'auto'),
     )
-    .option('--backup-every <duration>', 'SQLite: back up the database and uploads every <n>s|m|h|d (e.g. 6h), one backup at a time (see fos db backup)')
+    .option(
+      '--backup-every <duration>',
+      'SQLite: back up the database and uploads every <n>s|m|h|d (e.g. 6h), one backup at a time (see fos db backup)',
+    )
     .option('--backup-keep <n>', 'backups kept by --backup-every; older ones are deleted', (v) => parseIntOption(v, '--backup-keep'), 14)
-    .option('--backup-to <dir|s3-url>', 'where --backup-every writes: a directory, or s3://bucket/prefix (as --storage); default <data dir>/backups')
+    .option(
+      '--backup-to <dir|s3-url>',
+      'where --backup-every writes: a directory, or s3://bucket/prefix (as --storage); default <data dir>/backups',
+    )
     .addHelpText(
       'after',
       `

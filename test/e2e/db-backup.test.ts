@@ -143,7 +143,20 @@ describe('fos serve --backup-every', () => {
     const to = path.join(box.dir, 'kept');
     await mkdir(to);
     await writeFile(path.join(to, 'notes.txt'), 'not a backup: never pruned');
-    const args = ['--port', '0', '--backup-every', '1s', '--backup-keep', '2', '--backup-to', to, '--log-level', 'info', '--log-format', 'json'];
+    const args = [
+      '--port',
+      '0',
+      '--backup-every',
+      '1s',
+      '--backup-keep',
+      '2',
+      '--backup-to',
+      to,
+      '--log-level',
+      'info',
+      '--log-format',
+      'json',
+    ];
     const s = spawnServe(args, envFor('d'), box.dir);
     scheduled = box.track(await s.started);
     const written = () =>

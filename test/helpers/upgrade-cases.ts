@@ -24,11 +24,19 @@ type Provider = 'sqlite' | 'postgresql';
 async function open(provider: Provider, url: string) {
   if (provider === 'sqlite') {
     const conn = new Database(url.replace(/^file:/, ''));
-    return { all: async (sql: string) => conn.prepare(sql).all() as any[], run: async (sql: string) => void conn.exec(sql), close: async () => void conn.close() };
+    return {
+      all: async (sql: string) => conn.prepare(sql).all() as any[],
+      run: async (sql: string) => void conn.exec(sql),
+      close: async () => void conn.close(),
+    };
   }
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  return { all: async (sql: string) => (await client.query(sql)).rows, run: async (sql: string) => void (await client.query(sql)), close: () => client.end() };
+  return {
+    all: async (sql: string) => (await client.query(sql)).rows,
+    run: async (sql: string) => void (await client.query(sql)),
+    close: () => client.end(),
+  };
 }
 
 /** Rows per table (the fixture's own tables: not SQLite's search index shadows nor the migrations' record). */
@@ -38,11 +46,18 @@ async function tableCounts(provider: Provider, url: string): Promise<Record<stri
     const names: string[] =
       provider === 'sqlite'
         ? (await db.all(`SELECT name, sql FROM sqlite_master WHERE type = 'table'`))
-            .filter((t, _, all) => !t.name.startsWith('sqlite_') && !all.some((v) => /^CREATE VIRTUAL/i.test(v.sql) && t.name.startsWith(v.name)))
+            .filter(
+              (t, _, all) => !t.name.startsWith('sqlite_') && !all.some((v) => /^CREATE VIRTUAL/i.test(v.sql) && t.name.startsWith(v.name)),
+            )
             .map((t) => t.name)
-        : (await db.all(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)).map((t) => t.name);
+        : (
+            await db.all(
+              `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+            )
+          ).map((t) => t.name);
     const counts: Record<string, number> = {};
-    for (const n of names.filter((n) => n !== '_prisma_migrations').sort()) counts[n] = Number((await db.all(`SELECT COUNT(*) AS n FROM "${n}"`))[0].n);
+    for (const n of names.filter((n) => n !== '_prisma_migrations').sort())
+      counts[n] = Number((await db.all(`SELECT COUNT(*) AS n FROM "${n}"`))[0].n);
     return counts;
   } finally {
     await db.close();
@@ -83,9 +98,14 @@ export function upgradeCases(provider: Provider) {
     expect(r.code, r.stderr).toBe(8);
     const report = JSON.parse(r.stdout);
     expect(report.ok).toBe(false);
-    expect(report.checks.filter((c: { ok: boolean }) => !c.ok).map((c: { name: string }) => c.name)).toEqual([expect.stringMatching(failing)]);
+    expect(report.checks.filter((c: { ok: boolean }) => !c.ok).map((c: { name: string }) => c.name)).toEqual([
+      expect.stringMatching(failing),
+    ]);
     const lines = r.stderr.trim().split('\n');
-    expect(lines.filter((l) => l.startsWith('error: ')), r.stderr).toEqual([lines.at(-1)]);
+    expect(
+      lines.filter((l) => l.startsWith('error: ')),
+      r.stderr,
+    ).toEqual([lines.at(-1)]);
     expect(lines.at(-1)).toMatch(new RegExp(`^error: database check failed: ${failing.source}`));
     expect(r.stderr).not.toMatch(/^\s+at /m);
   };
@@ -132,7 +152,9 @@ export function upgradeCases(provider: Provider) {
       expect(check.code, check.stderr).toBe(0);
       const report = JSON.parse(check.stdout);
       expect(report.ok).toBe(true);
-      expect(report.checks.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^ledger: /), expect.stringMatching(/^charges: /)]));
+      expect(report.checks.map((c: { name: string }) => c.name)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^ledger: /), expect.stringMatching(/^charges: /)]),
+      );
       const after = await tableCounts(provider, fixture.url);
       for (const [table, n] of Object.entries(before)) expect([table, after[table]]).toEqual([table, n]);
       const dry = await fos(['db', 'migrate', '--dry-run']);
@@ -164,7 +186,12 @@ export function upgradeCases(provider: Provider) {
       expect((await s.exited).code).toBe(8);
       expect(s.stderr().trim().split('\n')).toHaveLength(1);
       expect(s.stderr()).toMatch(message);
-      for (const args of [['db', 'migrate'], ['db', 'migrate', '--dry-run'], ['db', 'check']]) refused(await fos(args), message);
+      for (const args of [
+        ['db', 'migrate'],
+        ['db', 'migrate', '--dry-run'],
+        ['db', 'check'],
+      ])
+        refused(await fos(args), message);
     }, 120_000);
   });
 }

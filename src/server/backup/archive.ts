@@ -78,9 +78,11 @@ export async function createBackup(opts: { db: string; storage: string; out: str
 /** Refuses to restore over anything: a running server, a database file, or uploaded files. */
 function checkEmpty(dbFile: string, filesDir: string | undefined) {
   const live = isLive(dbFile);
-  if (live) throw new BackupRefused('live', `a fos serve is running on ${dbFile} (${live}): stop it, and restore into an empty data directory`);
+  if (live)
+    throw new BackupRefused('live', `a fos serve is running on ${dbFile} (${live}): stop it, and restore into an empty data directory`);
   for (const f of [dbFile, `${dbFile}-wal`]) {
-    if (existsSync(f)) throw new BackupRefused('live', `${f} exists: restore only into an empty data directory (move the database away first)`);
+    if (existsSync(f))
+      throw new BackupRefused('live', `${f} exists: restore only into an empty data directory (move the database away first)`);
   }
   if (filesDir && existsSync(filesDir) && readdirSync(filesDir).length) {
     throw new BackupRefused('live', `${filesDir} holds uploaded files: restore only into an empty data directory`);

@@ -34,7 +34,9 @@ export async function snapshotSqlite(file: string, dest: string): Promise<string
     const has = copy.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get();
     if (!has) return [];
     const rows = copy
-      .prepare('SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name')
+      .prepare(
+        'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name',
+      )
       .all() as { migration_name: string }[];
     return rows.map((r) => r.migration_name);
   } finally {
