@@ -49,7 +49,14 @@ export const runBackup = guarded(async (db: string, storage: string, out: string
 
 export const runRestore = guarded(async (db: string, storage: string, archive: string) => {
   const manifest = await restoreBackup({ archive, db, storage });
-  say(`Restored the backup of ${manifest.created_at} (fos ${manifest.fos_version}) into ${db}, with ${manifest.files} uploaded file(s).`);
+  say(
+    `Restored the backup of ${manifest.created_at} (fos ${manifest.fos_version}) into ${db}, with ${manifest.files_restored} uploaded file(s).`,
+  );
+  if (manifest.files_restored < manifest.files) {
+    say(
+      `The archive's ${manifest.files} uploaded file(s) were not restored: the storage is S3 (unpack files/ from the archive into the bucket).`,
+    );
+  }
   print({ restored: archive, db, ...manifest });
 });
 

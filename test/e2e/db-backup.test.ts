@@ -1,7 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseS3Url, S3Storage } from '../../src/domain/files/s3-storage.js';
 import { runFos, spawnServe, useServeSandbox, type FosRun, type ServeProcess } from '../helpers/serve-process.js';
 
 // Backups that restore (issue 42 item 3), through the built CLI: a live `fos serve` takes writes
@@ -181,4 +184,74 @@ describe('fos serve --backup-every', () => {
     expect((await bad.exited).code).toBe(2);
     expect(bad.stderr()).toMatch(/^error: --backup-every takes a duration such as 6h/m);
   }, 60_000);
+});
+
+describe('fos serve --backup-every to S3-compatible storage (a local s3rver)', () => {
+  let s3: S3rver;
+  let s3dir: string;
+  let endpoint: string;
+  const creds = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+  beforeAll(async () => {
+    s3dir = await mkdtemp(path.join(tmpdir(), 'fos-s3rver-'));
+    s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: s3dir,
+      configureBuckets: [{ name: 'fos-backups', configs: [] }],
+    });
+    endpoint = `http://127.0.0.1:${(await s3.run()).port}`;
+  });
+  afterAll(async () => {
+    await s3?.close();
+    await rm(s3dir, { recursive: true, force: true });
+  });
+
+  /** A server backing up every second to `to`; resolves once `lines` log lines say `message`, then stops it. */
+  async function scheduledTo(data: string, to: string, message: string, lines: number) {
+    const args = [
+      '--port',
+      '0',
+      '--backup-every',
+      '1s',
+      '--backup-keep',
+      '2',
+      '--backup-to',
+      to,
+      '--log-level',
+      'info',
+      '--log-format',
+      'json',
+    ];
+    const s = spawnServe(args, { ...envFor(data), ...creds }, box.dir);
+    const server = box.track(await s.started);
+    const logged = () =>
+      server
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes(`"${message}"`))
+        .map((l) => JSON.parse(l));
+    while (logged().length < lines) await new Promise((r) => setTimeout(r, 100));
+    expect((await fetch(server.url)).status).toBe(200); // backups, done or failed, never stop the service
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+    return logged();
+  }
+
+  it('uploads each backup to the bucket and keeps the newest two there', async () => {
+    const to = `s3://fos-backups/nightly?endpoint=${endpoint}`;
+    const names = (await scheduledTo('s3a', to, 'backup written', 3)).map((l) => l.backup as string);
+    const bucket = new S3Storage(parseS3Url(to), creds);
+    expect((await bucket.list()).sort()).toEqual(names.slice(-2).sort());
+    const newest = await bucket.open(names.at(-1)!);
+    const file = path.join(box.dir, 'from-s3.tar.gz');
+    await writeFile(file, newest!.stream);
+    const r = await fos('s3b', ['db', 'restore', file]);
+    expect(r.code, r.stderr).toBe(0);
+  }, 120_000);
+
+  it('logs a failed backup with its reason and keeps serving', async () => {
+    const failed = await scheduledTo('s3c', `s3://no-such-bucket/x?endpoint=${endpoint}`, 'backup failed', 1);
+    expect(failed[0].err).toMatch(/S3 PUT .* failed: HTTP 404 NoSuchBucket/);
+  }, 120_000);
 });

@@ -99,7 +99,11 @@ async function readManifest(staging: string, archive: string): Promise<BackupMan
 }
 
 /** Unpacks the archive into the data directory's database file and files directory, which must be empty. */
-export async function restoreBackup(opts: { archive: string; db: string; storage: string }): Promise<BackupManifest> {
+export async function restoreBackup(opts: {
+  archive: string;
+  db: string;
+  storage: string;
+}): Promise<BackupManifest & { files_restored: number }> {
   const target = parseDbUrl(opts.db);
   if (target.provider !== 'sqlite') throw new BackupRefused('postgresql');
   const archive = path.resolve(opts.archive);
@@ -125,7 +129,8 @@ export async function restoreBackup(opts: { archive: string; db: string; storage
       await mkdir(path.dirname(filesDir), { recursive: true });
       await rename(path.join(staging, 'files'), filesDir);
     }
-    return manifest;
+    // Into S3 storage the archive's files are not copied (restore checks emptiness of a directory only).
+    return { ...manifest, files_restored: filesDir ? manifest.files : 0 };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

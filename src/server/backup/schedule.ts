@@ -53,10 +53,15 @@ async function s3(url: string): Promise<Destination> {
   };
 }
 
+/** This fos as a command: bin/fos.js under node, or the standalone executable itself (npm run build:sea). */
+async function fosArgs(): Promise<string[]> {
+  const sea = await import('node:sea').catch(() => null);
+  return sea?.isSea() ? [] : [path.join(packageRoot(), 'bin', 'fos.js')];
+}
+
 /** Runs `fos db backup <out>` as a child; rejects with the child's error line. */
-function backupChild(db: string, storage: string, out: string): Promise<void> {
-  const bin = path.join(packageRoot(), 'bin', 'fos.js');
-  const child = spawn(process.execPath, [bin, 'db', 'backup', out, '--db', db, '--storage', storage], {
+async function backupChild(db: string, storage: string, out: string): Promise<void> {
+  const child = spawn(process.execPath, [...(await fosArgs()), 'db', 'backup', out, '--db', db, '--storage', storage], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
