@@ -9,6 +9,8 @@
 //    the file; a row with no finished_at and no rolled_back_at is a failed migration, which stops
 //    every later run until resolved (Prisma's P3009), and an applied file that changed is refused.
 //  - each migration: a started row, the script, then finished_at and applied_steps_count = 1.
+//  - a finished migration this build does not have means a newer fos migrated the database: refused
+//    (DatabaseNewer, exit 8 in the CLI) by every start, `fos db migrate` and `fos db check`.
 //
 // Scripts run whole, split by the database itself, never by us: SQLite's own parser (libSQL's
 // exec), so trigger bodies (BEGIN … END;) stay intact; PostgreSQL's simple query protocol, which

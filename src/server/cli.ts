@@ -138,7 +138,10 @@ Examples:
           demoProfile: demoDb,
           storage: opts.storage ?? process.env.FOS_STORAGE ?? (demoDb ? defaultDemoFilesDir() : undefined),
           maxUploadBytes: opts.maxUploadMb * 1024 * 1024,
-          backup: backupOptions(opts, demoDb ? defaultDemoDbPath() : resolveDbUrl(opts.db)),
+          backup: backupOptions(
+            { ...opts, storage: opts.storage ?? (demoDb ? defaultDemoFilesDir() : undefined) },
+            demoDb ? defaultDemoDbPath() : resolveDbUrl(opts.db),
+          ),
         });
       } catch (err) {
         // A second server on the same SQLite file: a one-line refusal, exit 5 (conflict).

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CliError, ExitCode } from '../contract/errors.js';
 import { checkDatabase } from '../db/check.js';
 import { DatabaseMissing } from '../db/db-reader.js';
@@ -5,6 +7,7 @@ import { DatabaseNewer } from '../db/migrate.js';
 import { planMigrations } from '../db/migrate-plan.js';
 import { createBackup, restoreBackup } from './backup/archive.js';
 import { BackupRefused, type RefusalKind } from './backup/snapshot.js';
+import { defaultDbPath } from './data-dir.js';
 
 // `fos db backup|restore|check` and `fos db migrate --dry-run`. Like `fos serve` and `fos admin`,
 // they work on the database directly (the --db URL, else $FOS_DB, else the data directory's
