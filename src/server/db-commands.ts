@@ -60,6 +60,13 @@ export const runRestore = guarded(async (db: string, storage: string, archive: s
       `The archive's ${manifest.files} uploaded file(s) were not restored: the storage is S3 (unpack files/ from the archive into the bucket).`,
     );
   }
+  // Backups never hold the key that seals shop and carrier credentials (docs/serve.md "Backups").
+  const keyFile = join(dirname(defaultDbPath()), 'secret.key');
+  if (!process.env.FOS_SECRET_KEY && !existsSync(keyFile)) {
+    say(
+      `Put the old data directory's secret.key at ${keyFile} (or set FOS_SECRET_KEY) before fos serve: stored shop and carrier credentials need it.`,
+    );
+  }
   print({ restored: archive, db, ...manifest });
 });
 
