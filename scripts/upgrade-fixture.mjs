@@ -186,6 +186,9 @@ async function sqliteFixture() {
   rmSync(dest, { force: true });
   t.db.prepare('VACUUM INTO ?').run(dest); // compact, one file, no -wal
   t.db.close();
+  const small = new Database(dest);
+  small.exec('PRAGMA journal_mode = DELETE; PRAGMA page_size = 1024; VACUUM;'); // ~100 mostly empty tables and indexes: 1 KiB pages, 600 KB
+  small.close();
   process.stderr.write(`wrote ${dest}\n`);
 }
 
