@@ -86,8 +86,7 @@ describe('fos db backup of a live server, restored into an empty data directory'
     const writers = tracked.map(writer);
     while (count < 15) await new Promise((r) => setImmediate(r)); // some writes answered first
     before = new Map(acked);
-    const r = await fos('a', ['db', 'backup', archive()]);
-    const during = count;
+    const r = await fos('a', ['db', 'backup', archive()]); // the writers keep going meanwhile
     stop = true;
     await Promise.all(writers);
     expect(r.code, r.stderr).toBe(0);
@@ -95,7 +94,6 @@ describe('fos db backup of a live server, restored into an empty data directory'
     expect(manifest).toMatchObject({ format: 1, storage: 'local', database: 'fos.db' });
     expect(manifest.files).toBeGreaterThanOrEqual(1);
     expect(manifest.migrations.length).toBeGreaterThan(20);
-    expect(count).toBeGreaterThanOrEqual(during);
   }, 120_000);
 
   it('restores into an empty directory; fos db check passes; a server there has what was committed before the backup', async () => {
@@ -134,6 +132,9 @@ describe('fos db backup of a live server, restored into an empty data directory'
     refused(await fos('c', ['db', 'restore', path.join(box.dir, 'junk.tar.gz')]), 2, /is not a fos backup/);
     refused(await fos('c', ['db', 'backup', path.join(box.dir, 'x.tar.gz')]), 4, /no SQLite database at/);
     refused(await fos('c', ['db', 'backup', 'x.tar.gz', '--db', 'postgres://127.0.0.1:1/none']), 2, /pg_dump/);
+    const dry = await fos('c', ['db', 'migrate', '--dry-run']); // on no database: everything, and nothing made
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ provider: 'sqlite', applied: 0 });
     expect(existsSync(path.join(box.dir, 'c', 'fos.db'))).toBe(false);
   }, 120_000);
 });
