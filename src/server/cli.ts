@@ -214,9 +214,12 @@ function registerAdminCommands(admin: Command) {
     (name: string) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const { runAdmin } = await import('./admin-commands.js');
+      const [{ runAdmin }, { dbCommandError }] = await Promise.all([import('./admin-commands.js'), import('./db-commands.js')]);
       const opts = command.optsWithGlobals();
-      await runAdmin(name, resolveDbUrl(opts.db), command.args, opts);
+      // A database a newer fos migrated: exit 8, as for fos serve and fos db.
+      await runAdmin(name, resolveDbUrl(opts.db), command.args, opts).catch((err) => {
+        throw dbCommandError(err);
+      });
     };
 
   const team = admin.command('team').description('Fulfiller and merchant teams');
