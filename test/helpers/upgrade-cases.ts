@@ -11,8 +11,8 @@ import { runFos, spawnServe, useServeSandbox, type FosRun } from './serve-proces
 // (test/fixtures/upgrade/, made by scripts/upgrade-fixture.mjs from commit f17be00, with rows in
 // every table) is shown its pending migrations by `fos db migrate --dry-run` (which changes
 // nothing), upgraded by a `fos serve` start, and then passes `fos db check` with every row kept;
-// a broken ledger fails the check; a database a newer fos migrated is refused by serve, migrate
-// and check alike, naming the migration. All through the built CLI (bin/fos.js).
+// a broken ledger fails the check; a database a newer fos migrated is refused by serve, migrate,
+// check and admin alike, naming the migration. All through the built CLI (bin/fos.js).
 
 export const FIXTURE_COMMIT = 'f17be00';
 const fixtures = path.join(packageRoot(), 'test', 'fixtures', 'upgrade');
@@ -173,7 +173,7 @@ export function upgradeCases(provider: Provider) {
       }
     }, 120_000);
 
-    it('a database migrated by a newer fos is refused by serve, migrate and check, naming the migration', async () => {
+    it('a database migrated by a newer fos is refused by serve, migrate, check and admin, naming the migration', async () => {
       const db = await open(provider, fixture.url);
       const now = provider === 'sqlite' ? String(Date.now()) : 'now()';
       await db.run(
@@ -190,6 +190,7 @@ export function upgradeCases(provider: Provider) {
         ['db', 'migrate'],
         ['db', 'migrate', '--dry-run'],
         ['db', 'check'],
+        ['admin', 'team', 'list'],
       ])
         refused(await fos(args), message);
     }, 120_000);
