@@ -23,7 +23,7 @@ __fos_subcommands() {
     'fos fulfillment-orders') echo 'list get accept lock release cancel move split' ;;
     'fos packages') echo 'list export get create update label get-label slip void-label track fulfill' ;;
     'fos scan-forms') echo 'list get create manifest' ;;
-    'fos labels') echo 'import-invoice invoices invoice' ;;
+    'fos labels') echo 'batch batches batch-get import-invoice invoices invoice' ;;
     'fos carriers') echo 'list get connect update test disable disconnect' ;;
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list export get create-storage create-receiving update-receiving' ;;
@@ -37,7 +37,7 @@ __fos_subcommands() {
     'fos webhooks') echo 'list get create update delete deliveries listen trigger' ;;
     'fos shops') echo 'list get connect update sync check fulfillment-service deliveries replay disconnect' ;;
     'fos shops connect') echo 'shopify woocommerce' ;;
-    'fos db') echo 'migrate' ;;
+    'fos db') echo 'migrate backup restore check' ;;
     'fos admin') echo 'team delegation warehouse location-type role key products user' ;;
     'fos admin team') echo 'create list' ;;
     'fos admin delegation') echo 'create list' ;;
@@ -167,6 +167,9 @@ __fos_options() {
     'fos scan-forms create') echo '--warehouse --carrier --date --data --field -F --raw-field -f --package --output -o --print --printer' ;;
     'fos scan-forms manifest') echo '--output -o --print --printer' ;;
     'fos labels') echo '' ;;
+    'fos labels batch') echo '--session --package --fulfillment-order --rate-strategy --carrier --service --format --slips --print-dir --no-wait --output -o --print --printer' ;;
+    'fos labels batches') echo '--status --page --limit --all' ;;
+    'fos labels batch-get') echo '' ;;
     'fos labels import-invoice') echo '--currency --dry-run' ;;
     'fos labels invoices') echo '--page --limit --all' ;;
     'fos labels invoice') echo '' ;;
@@ -251,9 +254,12 @@ __fos_options() {
     'fos shops disconnect') echo '' ;;
     'fos api') echo '--field -F --raw-field -f --input --header -H --paginate --include -i' ;;
     'fos completion') echo '' ;;
-    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --reset --drain-timeout --unauth-rate-limit --allow-private-webhooks --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format' ;;
+    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --reset --drain-timeout --unauth-rate-limit --allow-private-webhooks --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to' ;;
     'fos db') echo '' ;;
-    'fos db migrate') echo '--db' ;;
+    'fos db migrate') echo '--db --dry-run' ;;
+    'fos db backup') echo '--db --storage' ;;
+    'fos db restore') echo '--db --storage' ;;
+    'fos db check') echo '--db' ;;
     'fos admin') echo '--db' ;;
     'fos admin team') echo '' ;;
     'fos admin team create') echo '--name --kind --measurement-system' ;;
@@ -343,6 +349,9 @@ __fos_choices() {
     'fos packages label|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
     'fos packages label|--label-format') echo 'PDF ZPL' ;;
     'fos packages get-label|--label-format') echo 'PDF ZPL' ;;
+    'fos labels batch|--rate-strategy') echo 'cheapest fastest' ;;
+    'fos labels batch|--format') echo 'pdf zpl' ;;
+    'fos labels batches|--status') echo 'RUNNING COMPLETED' ;;
     'fos carrier-rates create|--weight-unit') echo 'G KG LB OZ' ;;
     'fos charges list|--category') echo 'STORAGE RECEIVING SHIPPING' ;;
     'fos charges list|--order') echo 'asc desc' ;;
@@ -358,8 +367,8 @@ __fos_choices() {
     'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS WRITE_MCP' ;;
     'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS WRITE_MCP' ;;
     'fos mcp-connections list|--status') echo 'ACTIVE REVOKED' ;;
-    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
-    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created label_batch.completed shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created label_batch.completed shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos shops list|--shop-type') echo 'SHOPIFY AMAZON BIGCOMMERCE MANUAL WOOCOMMERCE EBAY ETSY' ;;
     'fos shops deliveries|--status') echo 'RECEIVED PROCESSED IGNORED FAILED' ;;
@@ -405,8 +414,8 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
-__fos_file_flags=' --from --print-dir --label-dir --data --output -o --input --db --storage --rate-card '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
+__fos_file_flags=' --from --print-dir --label-dir --data --output -o --input --db --storage --backup-to --rate-card '
 
 _fos_complete() {
   local cur prev cmdpath w i subs choices dyn

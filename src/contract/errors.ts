@@ -15,6 +15,7 @@
  * | 5    | conflict or lock held (HTTP 409)                                   |
  * | 6    | rate limited (HTTP 429 after the client's retries)                 |
  * | 7    | network: server unreachable, connection broken                     |
+ * | 8    | database check failed, or the database was migrated by a newer fos  |
  */
 export const ExitCode = {
   OK: 0,
@@ -25,6 +26,7 @@ export const ExitCode = {
   CONFLICT: 5,
   RATE_LIMITED: 6,
   NETWORK: 7,
+  DATABASE: 8,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

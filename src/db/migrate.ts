@@ -9,6 +9,8 @@
 //    the file; a row with no finished_at and no rolled_back_at is a failed migration, which stops
 //    every later run until resolved (Prisma's P3009), and an applied file that changed is refused.
 //  - each migration: a started row, the script, then finished_at and applied_steps_count = 1.
+//  - a finished migration this build does not have means a newer fos migrated the database: refused
+//    (DatabaseNewer, exit 8 in the CLI) by every start, `fos db migrate` and `fos db check`.
 //
 // Scripts run whole, split by the database itself, never by us: SQLite's own parser (libSQL's
 // exec), so trigger bodies (BEGIN … END;) stay intact; PostgreSQL's simple query protocol, which
@@ -34,9 +36,28 @@ import { parseDbUrl } from './client.js';
 import { checkBeforeApplying } from './migration-checks.js';
 import { openMigrationConnection, type MigrationConnection } from './migrate-lock.js';
 import type { Db, Provider } from './types.js';
+import { VERSION } from '../version.js';
 
 export { MIGRATION_LOCK_KEY } from './migrate-lock.js';
 export { MigrationRefused } from './migration-checks.js';
+
+/**
+ * The database holds migrations this build does not know: a newer fos migrated it. Starting on it
+ * could write rows the newer schema forbids, so the server, `fos db migrate` and `fos db check`
+ * refuse (exit 8, docs/serve.md "Upgrades").
+ */
+export class DatabaseNewer extends Error {
+  constructor(
+    readonly unknown: string[],
+    newestKnown: string | undefined,
+  ) {
+    super(
+      `this database was migrated by a newer fos: migration ${unknown.join(', ')} is applied but unknown to fos ${VERSION} ` +
+        `(its newest is ${newestKnown ?? 'none'}); run the newer fos on it, or restore a backup made before that upgrade`,
+    );
+    this.name = 'DatabaseNewer';
+  }
+}
 
 export interface MigrateOptions {
   /** Folder holding <timestamp>_<name>/migration.sql; default <package root>/prisma/migrations/<provider>. */
@@ -124,18 +145,19 @@ const PRISMA_MIGRATIONS_DDL: Record<Provider, string> = {
 )`,
 };
 
-interface RecordRow {
+export interface RecordRow {
   migration_name: string;
   checksum: string;
   finished_at: unknown;
   rolled_back_at: unknown;
 }
-const RECORDS_SQL = 'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at';
+export const RECORDS_SQL = 'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at';
 
 /**
  * The migrations still to apply, in order. Refuses, as Prisma does, to go on after a failed
  * migration; and refuses an applied migration whose file changed since (committed migrations are
- * never edited). Rows of migrations this folder does not have (a newer release's) are left alone.
+ * never edited). A finished migration this folder does not have means a newer release migrated the
+ * database: refused (DatabaseNewer), naming it.
  */
 export function pendingMigrations(migrations: Migration[], rows: RecordRow[]): Migration[] {
   const failed = rows.find((r) => r.finished_at == null && r.rolled_back_at == null);
@@ -146,6 +168,9 @@ export function pendingMigrations(migrations: Migration[], rows: RecordRow[]): M
     );
   }
   const applied = new Map(rows.filter((r) => r.rolled_back_at == null).map((r) => [r.migration_name, r.checksum]));
+  const known = new Set(migrations.map((m) => m.name));
+  const unknown = [...applied.keys()].filter((name) => !known.has(name));
+  if (unknown.length) throw new DatabaseNewer(unknown, migrations.at(-1)?.name);
   return migrations.filter((m) => {
     const checksum = applied.get(m.name);
     if (checksum !== undefined && checksum !== m.checksum) {

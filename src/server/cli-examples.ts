@@ -2,7 +2,17 @@ import type { Command } from 'commander';
 
 /** `--help` examples of the server-side commands, by command path (applied by registerServerCommands). */
 export const SERVER_EXAMPLES: Record<string, string[]> = {
-  'db migrate': ['fos db migrate', 'fos db migrate --db postgresql://127.0.0.1/fos'],
+  'db migrate': [
+    'fos db migrate',
+    'fos db migrate --db postgresql://127.0.0.1/fos',
+    "fos db migrate --dry-run | jq -r '.pending[] | .sql'   # what a start would apply, changing nothing",
+  ],
+  'db backup': [
+    'fos db backup /var/backups/fos-$(date -u +%Y%m%dT%H%M%SZ).tar.gz   # while fos serve runs',
+    'fos db backup nightly.tar.gz --db /srv/fos/fos.db --storage /srv/fos/files',
+  ],
+  'db restore': ['FOS_DATA_DIR=/srv/fos-new fos db restore nightly.tar.gz   # into an empty data directory, then fos serve'],
+  'db check': ['fos db check', 'fos db check --db postgresql://127.0.0.1/fos_restored'],
   'admin team create': ['fos admin team create --name "Acme Outdoor" --kind MERCHANT --measurement-system IMPERIAL'],
   'admin team list': ['fos admin team list', 'fos admin team list | jq -r \'.[] | select(.kind == "MERCHANT") | .id\''],
   'admin delegation create': ['fos admin delegation create --merchant <team-id> --fulfiller <team-id> --rate-card card.json'],

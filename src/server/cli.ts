@@ -3,6 +3,8 @@ import { Command, Option } from 'commander';
 import { PERMISSIONS } from '../contract/permissions.js';
 import { applyExamples, SERVER_EXAMPLES } from './cli-examples.js';
 import { defaultDemoDbPath, defaultDemoFilesDir, resolveDbUrl } from './data-dir.js';
+import { registerDbCommands } from './db-cli.js';
+import { backupOptions } from './backup/options.js';
 import { UsageError } from '../contract/errors.js';
 
 // Server-side commands: `fos serve`, `fos admin …`, `fos db migrate`. Everything heavy
@@ -98,6 +100,15 @@ export function registerServerCommands(program: Command) {
         .choices(['auto', 'pretty', 'json'])
         .default(process.env.FOS_LOG_FORMAT ?? 'auto'),
     )
+    .option(
+      '--backup-every <duration>',
+      'SQLite: back up the database and uploads every <n>s|m|h|d (e.g. 6h), one backup at a time (see fos db backup)',
+    )
+    .option('--backup-keep <n>', 'backups kept by --backup-every; older ones are deleted', (v) => parseIntOption(v, '--backup-keep'), 14)
+    .option(
+      '--backup-to <dir|s3-url>',
+      'where --backup-every writes: a directory, or s3://bucket/prefix (as --storage); default <data dir>/backups',
+    )
     .addHelpText(
       'after',
       `
@@ -140,10 +151,16 @@ Examples:
           maxUploadBytes: opts.maxUploadMb * 1024 * 1024,
           metricsToken: opts.metricsToken ?? fromEnv('FOS_METRICS_TOKEN', parseMetricsToken),
           minFreeDiskBytes: opts.minFreeDiskMb * 1024 * 1024,
+          backup: backupOptions(
+            { ...opts, storage: opts.storage ?? (demoDb ? defaultDemoFilesDir() : undefined) },
+            demoDb ? defaultDemoDbPath() : resolveDbUrl(opts.db),
+          ),
         });
       } catch (err) {
         // A second server on the same SQLite file: a one-line refusal, exit 5 (conflict).
         if (err instanceof ServerLockedError) throw new CliError(err.message, ExitCode.CONFLICT);
+        // A database a newer fos migrated: one line naming the migration, exit 8.
+        if ((err as Error).name === 'DatabaseNewer') throw new CliError((err as Error).message, ExitCode.DATABASE);
         if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
           throw new CliError(
             `port ${opts.port} on ${opts.host} is in use — is another fos serve running? Use --port 0 for a free port (the URL is printed), or another --port`,
@@ -154,14 +171,7 @@ Examples:
       }
     });
 
-  const db = program.command('db').description('Database maintenance (server side)');
-  db.command('migrate')
-    .description('Apply pending migrations to the database')
-    .addOption(dbOption())
-    .action(async (opts) => {
-      const { runMigrate } = await import('./admin-commands.js');
-      await runMigrate(resolveDbUrl(opts.db));
-    });
+  registerDbCommands(program);
 
   const admin = program
     .command('admin')
@@ -224,9 +234,12 @@ function registerAdminCommands(admin: Command) {
     (name: string) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
-      const { runAdmin } = await import('./admin-commands.js');
+      const [{ runAdmin }, { dbCommandError }] = await Promise.all([import('./admin-commands.js'), import('./db-commands.js')]);
       const opts = command.optsWithGlobals();
-      await runAdmin(name, resolveDbUrl(opts.db), command.args, opts);
+      // A database a newer fos migrated: exit 8, as for fos serve and fos db.
+      await runAdmin(name, resolveDbUrl(opts.db), command.args, opts).catch((err) => {
+        throw dbCommandError(err);
+      });
     };
 
   const team = admin.command('team').description('Fulfiller and merchant teams');

@@ -14,6 +14,7 @@ import { startOutboxWorker } from './workers/outbox.js';
 import { startChannelWorker } from './workers/channels.js';
 import { checkResettable, resetSqliteFile, type ResetMode } from './reset-db.js';
 import type { DemoResult } from '../domain/demo.js';
+import type { BackupSchedule } from './backup/options.js';
 import { DatabaseStore, MemoryStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
 
 export interface ServeOptions {
@@ -46,6 +47,8 @@ export interface ServeOptions {
   metricsToken?: string;
   /** SQLite: /readyz fails below this much free disk (--min-free-disk-mb). */
   minFreeDiskBytes?: number;
+  /** --backup-every/--backup-keep/--backup-to (SQLite): backups on a timer (backup/schedule.ts). */
+  backup?: BackupSchedule;
 }
 
 export interface RunningServer {
@@ -141,6 +144,9 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const purchases = startPurchaseRecovery(db, app.log, { allowPrivate: opts.allowPrivateWebhooks }, 5000);
     // Label batches: resumed after a stop once their lease runs out.
     app.labelBatches.start(3000);
+    const backups = opts.backup
+      ? await (await import('./backup/schedule.js')).startBackupSchedule(opts.db, opts.backup, app.log)
+      : undefined;
     const url = `${address.replace('[::1]', 'localhost')}/v1`;
     lock?.setUrl(url);
     return {
@@ -156,7 +162,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         cut.unref();
         try {
           // app.close stops listening, closes idle keep-alive connections and waits for the rest.
-          await Promise.all([worker.stop(), channels.stop(), counts.stop(), purchases.stop(), app.labelBatches.stop(), app.close()]);
+          await Promise.all([worker.stop(), channels.stop(), counts.stop(), purchases.stop(), app.labelBatches.stop(), backups?.stop(), app.close()]);
         } finally {
           clearTimeout(cut);
           // Whatever failed above, the file is let go: a later server must not find a live lock.

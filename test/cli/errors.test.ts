@@ -38,7 +38,7 @@ afterAll(() => api.stop());
 describe('exit codes', () => {
   it('maps HTTP statuses', () => {
     expect([400, 401, 403, 404, 409, 413, 422, 429, 500, 502].map(exitCodeForStatus)).toEqual([2, 3, 3, 4, 5, 2, 2, 6, 1, 1]);
-    expect(ExitCode).toEqual({ OK: 0, ERROR: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, CONFLICT: 5, RATE_LIMITED: 6, NETWORK: 7 });
+    expect(ExitCode).toEqual({ OK: 0, ERROR: 1, USAGE: 2, AUTH: 3, NOT_FOUND: 4, CONFLICT: 5, RATE_LIMITED: 6, NETWORK: 7, DATABASE: 8 });
   });
 
   it('maps error classes', () => {

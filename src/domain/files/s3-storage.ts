@@ -46,11 +46,11 @@ export class S3Storage implements FileStorage {
       throw new Error('S3 storage needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment');
   }
 
-  private async send(method: 'GET' | 'PUT' | 'DELETE', key: string, body?: { stream: Readable; length: number }) {
+  private async send(method: 'GET' | 'PUT' | 'DELETE', key: string, body?: { stream: Readable; length: number }, query = '') {
     const [{ default: aws4 }, { request }] = await Promise.all([import('aws4'), import('undici')]);
     const { bucket, prefix, region, endpoint } = this.where;
     const base = new URL(endpoint ?? `https://${bucket}.s3.${region}.amazonaws.com`);
-    const objectPath = `${endpoint ? `/${bucket}` : ''}/${prefix}${key}`;
+    const objectPath = query ? (endpoint ? `/${bucket}${query}` : `/${query}`) : `${endpoint ? `/${bucket}` : ''}/${prefix}${key}`;
     const headers: Record<string, string> = { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' };
     if (body) headers['content-length'] = String(body.length);
     const signed = aws4.sign(
@@ -103,5 +103,14 @@ export class S3Storage implements FileStorage {
     const res = await this.send('DELETE', key);
     if (res.statusCode !== 404) await S3Storage.check(res, `DELETE ${key}`);
     await res.body.dump();
+  }
+
+  /** Keys under the prefix that start with `start` (the prefix left off), up to 1,000: ListObjectsV2's first page. */
+  async list(start = ''): Promise<string[]> {
+    const query = `?list-type=2&prefix=${encodeURIComponent(this.where.prefix + start)}`;
+    const res = await this.send('GET', '', undefined, query);
+    await S3Storage.check(res, `LIST ${this.where.prefix}${start}`);
+    const xml = await res.body.text();
+    return [...xml.matchAll(/<Key>([^<]+)<\/Key>/g)].map((m) => m[1].slice(this.where.prefix.length));
   }
 }
