@@ -162,7 +162,15 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         cut.unref();
         try {
           // app.close stops listening, closes idle keep-alive connections and waits for the rest.
-          await Promise.all([worker.stop(), channels.stop(), counts.stop(), purchases.stop(), app.labelBatches.stop(), backups?.stop(), app.close()]);
+          await Promise.all([
+            worker.stop(),
+            channels.stop(),
+            counts.stop(),
+            purchases.stop(),
+            app.labelBatches.stop(),
+            backups?.stop(),
+            app.close(),
+          ]);
         } finally {
           clearTimeout(cut);
           // Whatever failed above, the file is let go: a later server must not find a live lock.
