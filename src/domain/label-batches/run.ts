@@ -4,7 +4,6 @@ import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import { DomainError } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { labelPackage } from '../fulfillment/labels.js';
-import type { PackageView } from '../fulfillment/package-view.js';
 
 // The runner of label batches. A batch is taken with a lease (a compare-and-set on lease_until),
 // renewed while it works, so one process works a batch at a time and another resumes it after a
@@ -13,12 +12,20 @@ import type { PackageView } from '../fulfillment/package-view.js';
 // is left PENDING for the next turn. Each item's outcome is a compare-and-set from PENDING, so
 // two runners can never record two outcomes.
 
-const LEASE_MS = 60_000;
+/** How long a runner holds a batch without renewing it (FOS_LABEL_BATCH_LEASE_MS, a test hook; 60 s). */
+const leaseMs = () => Number(process.env.FOS_LABEL_BATCH_LEASE_MS) || 60_000;
 /** Packages labelled at once per batch (carrier calls in flight); FOS_LABEL_BATCH_CONCURRENCY overrides. */
 export const BATCH_CONCURRENCY = Math.max(1, Math.min(16, Number(process.env.FOS_LABEL_BATCH_CONCURRENCY) || 4));
 
 type Batch = NonNullable<Awaited<ReturnType<Db['prisma']['labelBatch']['findFirst']>>>;
-type Outcome = { status: 'BOUGHT' | 'FAILED' | 'SKIPPED'; message: string | null; label?: PackageView } | null;
+type Bought = {
+  tracking_number: string | null;
+  carrier_id: string | null;
+  service_id: string | null;
+  price: number | null;
+  currency: string | null;
+};
+type Outcome = { status: 'BOUGHT' | 'FAILED' | 'SKIPPED'; message: string | null; label?: Bought } | null;
 
 export interface RunOptions {
   policy?: OutboundPolicy;
@@ -31,13 +38,13 @@ async function take(db: Db, id: string): Promise<Batch | null> {
   const now = new Date();
   const { count } = await db.prisma.labelBatch.updateMany({
     where: { id, status: 'RUNNING', lease_until: { lte: now } },
-    data: { lease_until: new Date(now.getTime() + LEASE_MS) },
+    data: { lease_until: new Date(now.getTime() + leaseMs()) },
   });
   return count ? db.prisma.labelBatch.findFirst({ where: { id } }) : null;
 }
 
 const renew = (db: Db, id: string) =>
-  db.prisma.labelBatch.updateMany({ where: { id, status: 'RUNNING' }, data: { lease_until: new Date(Date.now() + LEASE_MS) } });
+  db.prisma.labelBatch.updateMany({ where: { id, status: 'RUNNING' }, data: { lease_until: new Date(Date.now() + leaseMs()) } });
 
 async function labelOne(db: Db, b: Batch, packageId: string, policy: OutboundPolicy): Promise<Outcome> {
   const pkg = await db.prisma.package.findFirst({
@@ -46,7 +53,7 @@ async function labelOne(db: Db, b: Batch, packageId: string, policy: OutboundPol
   });
   if (!pkg) return { status: 'SKIPPED', message: 'the package no longer exists' };
   if (pkg.status !== 'PENDING') return { status: 'SKIPPED', message: `the package is ${pkg.status}` };
-  if (pkg.shipment_status) return { status: 'SKIPPED', message: 'the package already has a label' };
+  if (pkg.shipment_status) return labelled(db, b, packageId);
   try {
     const view = await labelPackage(
       db,
@@ -61,7 +68,9 @@ async function labelOne(db: Db, b: Batch, packageId: string, policy: OutboundPol
       b.origin,
       policy,
     );
-    return { status: 'BOUGHT', message: null, label: view };
+    const l = view.shipping_label;
+    const label = { tracking_number: view.tracking_number, carrier_id: view.carrier_id, service_id: view.service_id };
+    return { status: 'BOUGHT', message: null, label: { ...label, price: l?.price ?? null, currency: l?.currency ?? null } };
   } catch (err) {
     // A purchase live elsewhere (503): its outcome is not known yet; the next turn settles it.
     if (err instanceof DomainError && err.kind === 'unavailable') return null;
@@ -71,8 +80,26 @@ async function labelOne(db: Db, b: Batch, packageId: string, policy: OutboundPol
   }
 }
 
+/**
+ * A package already labelled: labelled since the batch began (this batch's purchase, cut short by
+ * a crash and settled by the purchase recovery, or another request) counts as BOUGHT, so its label
+ * is in the batch's file; labelled before, SKIPPED (printed already).
+ */
+async function labelled(db: Db, b: Batch, packageId: string): Promise<Outcome> {
+  const l = await db.prisma.shippingLabel.findUnique({
+    where: { package_id: packageId },
+    select: { created_at: true, voided_at: true, tracking_code: true, carrier_id: true, service_id: true, price: true, currency: true },
+  });
+  if (!l || l.voided_at || l.created_at < b.created_at) return { status: 'SKIPPED', message: 'the package already has a label' };
+  return {
+    status: 'BOUGHT',
+    message: null,
+    label: { tracking_number: l.tracking_code, carrier_id: l.carrier_id, service_id: l.service_id, price: l.price, currency: l.currency },
+  };
+}
+
 async function record(db: Db, batchId: string, packageId: string, o: NonNullable<Outcome>) {
-  const v = o.label as (PackageView & { shipping_label: { price: number | null; currency: string | null } | null }) | undefined;
+  const v = o.label;
   await db.prisma.labelBatchItem.updateMany({
     where: { batch_id: batchId, package_id: packageId, status: 'PENDING' },
     data: {
@@ -81,8 +108,8 @@ async function record(db: Db, batchId: string, packageId: string, o: NonNullable
       tracking_number: v?.tracking_number ?? null,
       carrier_id: v?.carrier_id ?? null,
       service_id: v?.service_id ?? null,
-      cost: v?.shipping_label?.price ?? null,
-      cost_currency: v?.shipping_label?.currency ?? null,
+      cost: v?.price ?? null,
+      cost_currency: v?.currency ?? null,
     },
   });
 }
