@@ -54,6 +54,12 @@ export const ShopSettings = Type.Object(
       Nullable(Type.String({ maxLength: 255, description: 'Shopify location gid whose available quantity fos sets' })),
     ),
     warehouse_id: Type.Optional(Nullable(Uuid)),
+    ship_on_authorized: Type.Optional(
+      Type.Boolean({
+        description:
+          'an order whose payment is only authorized (Shopify financial_status authorized) ships (true) or waits on an AWAITING_PAYMENT hold (false, the default)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -133,7 +139,18 @@ export const ShopSchema = Type.Object({
       webhook_path: Type.String({ description: "append to the server's public URL: the address to give the platform for webhooks" }),
     }),
   ),
-  settings: Opt(Type.Object({ notify_customer: Type.Boolean(), location_id: Opt(Type.String()), warehouse_id: Opt(Type.String()) })),
+  settings: Opt(
+    Type.Object({
+      notify_customer: Type.Boolean(),
+      location_id: Opt(Type.String()),
+      warehouse_id: Opt(Type.String()),
+      ship_on_authorized: Type.Boolean(),
+      shipment_tracking: Type.Boolean({
+        description:
+          'WooCommerce: the Shipment Tracking extension was found at connect or check (read-only); tracking goes there, else in an order note',
+      }),
+    }),
+  ),
   health: Opt(
     Type.Object({
       last_check_at: Opt(Timestamp),

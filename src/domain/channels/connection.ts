@@ -29,7 +29,13 @@ import { checkWoo, wooCall, wooFulfill, wooOrdersPage, wooSetStock, wooVariantsP
 export const sealContext = (shopId: string) => `shop:${shopId}`;
 export const sealCredentials = (shopId: string, credentials: Credentials) => sealJson(credentials, sealContext(shopId));
 
-export const DEFAULT_SETTINGS: ConnectionSettings = { notify_customer: false, location_id: null, warehouse_id: null };
+export const DEFAULT_SETTINGS: ConnectionSettings = {
+  notify_customer: false,
+  location_id: null,
+  warehouse_id: null,
+  ship_on_authorized: false,
+  shipment_tracking: false,
+};
 
 /** The connection with its credentials opened (in memory only, never returned or logged). */
 export function openConnection(row: ShopConnection): OpenConnection {

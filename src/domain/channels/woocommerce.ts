@@ -103,6 +103,7 @@ export function orderFromWoo(o: Json): ChannelOrder {
     updated_at: text(o.date_modified_gmt) ? `${o.date_modified_gmt}Z` : null,
     cancelled: ['cancelled', 'refunded', 'failed', 'trash'].includes(o.status),
     paid: !!o.date_paid_gmt || ['processing', 'completed'].includes(o.status),
+    authorized: false, // WooCommerce orders have no authorized state of their own (docs/sales-channels.md)
     currency: text(o.currency) ?? 'USD',
     note: text(o.customer_note),
     tags: [],
