@@ -25,7 +25,7 @@ beforeAll(async () => {
   ({ t, env } = await cliServer({ allowPrivateWebhooks: true }));
   merchantId = (await t.merchant()).teamId;
   shopify = await shopifyDouble({ token: 'shpat_cli' });
-  woo = await wooDouble({ key: 'ck_cli' });
+  woo = await wooDouble({ key: 'ck_cli', secret: 'cs_cli' });
   shopify.orders.push(shopifyOrderNode(1201, [{ sku: 'NOPE', quantity: 1 }]));
 });
 afterAll(async () => {

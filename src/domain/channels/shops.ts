@@ -103,7 +103,7 @@ export async function createShop(db: Db, p: Principal, input: ShopInput, env: Ch
     if (!input.connection) throw invalid('body.connection', `is required for a ${input.shop_type} shop`);
     const f = connectionFields(input.shop_type, input.connection, env);
     const settings = { ...DEFAULT_SETTINGS, ...input.settings };
-    await checkOrRefuse(
+    const info = await checkOrRefuse(
       {
         shop_id: id,
         shop_type: input.shop_type,
@@ -115,6 +115,7 @@ export async function createShop(db: Db, p: Principal, input: ShopInput, env: Ch
       },
       env,
     );
+    settings.shipment_tracking = !!info.shipment_tracking; // detected, never set by hand
     connection = {
       shop_id: id,
       shop_type: input.shop_type,
@@ -209,10 +210,11 @@ export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPa
     const f = connectionFields(row.shop_type, { ...current, ...patch.connection }, env);
     const settings = { ...open.settings, ...patch.settings };
     if (patch.connection) {
-      await checkOrRefuse(
+      const info = await checkOrRefuse(
         { ...open, shop_domain: f.domain, api_base_url: f.apiBase, api_version: f.apiVersion, credentials: f.credentials, settings },
         env,
       );
+      settings.shipment_tracking = !!info.shipment_tracking;
       Object.assign(data, {
         credentials: sealCredentials(id, f.credentials),
         shop_domain: f.domain,
@@ -261,8 +263,11 @@ export async function checkShop(db: Db, p: Principal, id: string, env: ChannelEn
   if (!row) throw invalid('shop_id', `shop ${id} has no platform connection`);
   const now = new Date();
   try {
-    const r = await connectorFor(row.shop_type).check(openConnection(row), env);
-    await db.prisma.shopConnection.update({ where: { shop_id: id }, data: { last_check_at: now, last_check_ok: true } });
+    const open = openConnection(row);
+    const r = await connectorFor(row.shop_type).check(open, env);
+    // A check also notices the Shipment Tracking extension installed or removed since the connect.
+    const settings = { ...open.settings, shipment_tracking: !!r.shipment_tracking };
+    await db.prisma.shopConnection.update({ where: { shop_id: id }, data: { last_check_at: now, last_check_ok: true, settings } });
     return { ok: true, platform_shop_name: r.name, error: null };
   } catch (err) {
     if (!(err instanceof ChannelCallError)) throw err;
