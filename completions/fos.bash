@@ -354,8 +354,8 @@ __fos_choices() {
     'fos picking-sessions orders|--order-by') echo 'order_number created_at updated_at' ;;
     'fos picking-sessions orders|--order') echo 'asc desc' ;;
     'fos keys create|--power-role') echo 'ADMIN MEMBER' ;;
-    'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS WRITE_MCP' ;;
-    'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS WRITE_MCP' ;;
+    'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS MANAGE_CARRIERS WRITE_MCP' ;;
+    'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS MANAGE_CARRIERS WRITE_MCP' ;;
     'fos mcp-connections list|--status') echo 'ACTIVE REVOKED' ;;
     'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
@@ -381,7 +381,7 @@ __fos_arg_choices() {
     'fos config get') echo 'base_url api_key default_format current_profile' ;;
     'fos config set') echo 'base_url api_key default_format current_profile' ;;
     'fos orders priority') echo 'LOW NORMAL HIGH CRITICAL' ;;
-    'fos orders hold') echo 'AWAITING_PAYMENT ADDRESS_INVALID ADDRESS_VERIFICATION_FAILED MANUAL UNMAPPED_ITEM FRAUD_REVIEW CUSTOMER_REQUEST' ;;
+    'fos orders hold') echo 'AWAITING_PAYMENT ADDRESS_INVALID ADDRESS_VERIFICATION_FAILED MANUAL UNMAPPED_ITEM FRAUD_REVIEW CUSTOMER_REQUEST SHOP_EDIT' ;;
     'fos carriers connect') echo 'easypost shippo table' ;;
     'fos keys tier') echo '1 2 3 4' ;;
     'fos mcp-connections tier') echo '1 2 3 4' ;;

@@ -602,7 +602,7 @@ complete -c fos -n '__fos_at \'fos orders hold\'' -l notes -x -d 'what the hold 
 complete -c fos -n '__fos_at \'fos orders hold\'' -l data -r -F -d 'JSON object to send (fields below are merged into it)'
 complete -c fos -n '__fos_at \'fos orders hold\'' -l field -s F -x -d 'typed body field: numbers, true/false/null, JSON, @file (repeatable)'
 complete -c fos -n '__fos_at \'fos orders hold\'' -l raw-field -s f -x -d 'string body field (repeatable)'
-complete -c fos -n '__fos_at \'fos orders hold\'' -a 'AWAITING_PAYMENT ADDRESS_INVALID ADDRESS_VERIFICATION_FAILED MANUAL UNMAPPED_ITEM FRAUD_REVIEW CUSTOMER_REQUEST'
+complete -c fos -n '__fos_at \'fos orders hold\'' -a 'AWAITING_PAYMENT ADDRESS_INVALID ADDRESS_VERIFICATION_FAILED MANUAL UNMAPPED_ITEM FRAUD_REVIEW CUSTOMER_REQUEST SHOP_EDIT'
 complete -c fos -n '__fos_at \'fos orders backorders\'' -l sku -x -d 'only this SKU'
 complete -c fos -n '__fos_at \'fos orders backorders\'' -l product-id -x -d 'only this product'
 complete -c fos -n '__fos_at \'fos orders backorders\'' -l priority -x -a 'LOW NORMAL HIGH CRITICAL' -d 'priorities, comma-separated'
@@ -954,13 +954,13 @@ complete -c fos -n '__fos_at \'fos roles list\'' -l limit -x -d 'records per pag
 complete -c fos -n '__fos_at \'fos roles list\'' -l all -d 'fetch every page (streams records; mind the rate limit)'
 complete -c fos -n '__fos_at \'fos roles create\'' -l name -x -d 'role name (unique in the team)'
 complete -c fos -n '__fos_at \'fos roles create\'' -l description -x -d 'what the role is for'
-complete -c fos -n '__fos_at \'fos roles create\'' -l permission -x -a 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS WRITE_MCP' -d 'permissions granted (comma-separated or repeated; update replaces the set)'
+complete -c fos -n '__fos_at \'fos roles create\'' -l permission -x -a 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS MANAGE_CARRIERS WRITE_MCP' -d 'permissions granted (comma-separated or repeated; update replaces the set)'
 complete -c fos -n '__fos_at \'fos roles create\'' -l data -r -F -d 'JSON object to send (fields below are merged into it)'
 complete -c fos -n '__fos_at \'fos roles create\'' -l field -s F -x -d 'typed body field: numbers, true/false/null, JSON, @file (repeatable)'
 complete -c fos -n '__fos_at \'fos roles create\'' -l raw-field -s f -x -d 'string body field (repeatable)'
 complete -c fos -n '__fos_at \'fos roles update\'' -l name -x -d 'role name (unique in the team)'
 complete -c fos -n '__fos_at \'fos roles update\'' -l description -x -d 'what the role is for'
-complete -c fos -n '__fos_at \'fos roles update\'' -l permission -x -a 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS WRITE_MCP' -d 'permissions granted (comma-separated or repeated; update replaces the set)'
+complete -c fos -n '__fos_at \'fos roles update\'' -l permission -x -a 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS MANAGE_CARRIERS WRITE_MCP' -d 'permissions granted (comma-separated or repeated; update replaces the set)'
 complete -c fos -n '__fos_at \'fos roles update\'' -l data -r -F -d 'JSON object to send (fields below are merged into it)'
 complete -c fos -n '__fos_at \'fos roles update\'' -l field -s F -x -d 'typed body field: numbers, true/false/null, JSON, @file (repeatable)'
 complete -c fos -n '__fos_at \'fos roles update\'' -l raw-field -s f -x -d 'string body field (repeatable)'
@@ -1129,7 +1129,7 @@ complete -c fos -n '__fos_at \'fos admin location-type list\'' -l team -x
 complete -c fos -n '__fos_at \'fos admin role\'' -a 'create' -d 'Create a custom role'
 complete -c fos -n '__fos_at \'fos admin role create\'' -l team -x
 complete -c fos -n '__fos_at \'fos admin role create\'' -l name -x
-complete -c fos -n '__fos_at \'fos admin role create\'' -l permission -x -d 'permissions the role grants: READ_PRODUCTS, WRITE_PRODUCTS, READ_ORDERS, WRITE_ORDERS, READ_FULFILLMENTS, WRITE_FULFILLMENTS, READ_CHARGES, WRITE_CHARGES, READ_FILES, WRITE_FILES, READ_VENDORS, WRITE_VENDORS, READ_INVENTORY, WRITE_INVENTORY, MANAGE_API_KEYS, MANAGE_WEBHOOKS, MANAGE_SHOPS, WRITE_MCP'
+complete -c fos -n '__fos_at \'fos admin role create\'' -l permission -x -d 'permissions the role grants: READ_PRODUCTS, WRITE_PRODUCTS, READ_ORDERS, WRITE_ORDERS, READ_FULFILLMENTS, WRITE_FULFILLMENTS, READ_CHARGES, WRITE_CHARGES, READ_FILES, WRITE_FILES, READ_VENDORS, WRITE_VENDORS, READ_INVENTORY, WRITE_INVENTORY, MANAGE_API_KEYS, MANAGE_WEBHOOKS, MANAGE_SHOPS, MANAGE_CARRIERS, WRITE_MCP'
 complete -c fos -n '__fos_at \'fos admin role create\'' -l description -x
 complete -c fos -n '__fos_at \'fos admin key\'' -a 'create' -d 'Create a key and print its token once'
 complete -c fos -n '__fos_at \'fos admin key\'' -a 'list' -d 'List keys of a team (never their tokens)'
