@@ -37,7 +37,7 @@ interface Plan {
 const addressText = (a: Record<string, string | null> | null) =>
   a ? [a.name, a.company, a.address1, a.address2, a.city, a.state, a.zip, a.country, a.phone].filter(Boolean).join(', ') : '(none)';
 
-async function planAddress(order: { shipping_address: unknown; lock_address: boolean }, o: ChannelOrder, plan: Plan) {
+function planAddress(order: { shipping_address: unknown; lock_address: boolean }, o: ChannelOrder, plan: Plan) {
   const before = normalizeAddress(order.shipping_address as never);
   const after = normalizeAddress(o.shipping_address);
   if (JSON.stringify(before) === JSON.stringify(after) || !after) return;
@@ -120,7 +120,7 @@ export async function applyShopEdit(db: Db, shop: Shop, orderId: string, o: Chan
   });
   if (!ALLOCATABLE_STATUSES.includes(order.status)) return false; // closed or cancelled: nothing left to change
   const plan: Plan = { edit: {}, diffs: [], manual: [] };
-  await planAddress(order, o, plan);
+  planAddress(order, o, plan);
   await planLines(db, orderId, o, match, plan);
   if (!plan.diffs.length) return false;
   if (plan.manual.length) {
