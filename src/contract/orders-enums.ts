@@ -12,7 +12,8 @@ export const FULFILLMENT_STATUSES = ['UNFULFILLED', 'PARTIALLY_FULFILLED', 'FULF
 export const DRAFT_STATUSES = ['OPEN', 'CONVERTED'] as const;
 // Spec 2.6 lists AWAITING_PAYMENT; the rest are fos's (docs/orders.md): set by people (MANUAL, FRAUD_REVIEW,
 // CUSTOMER_REQUEST), address checks (ADDRESS_INVALID: format; ADDRESS_VERIFICATION_FAILED: a carrier's
-// verification) and sales-channel intake (UNMAPPED_ITEM: a line matching no product).
+// verification) and sales-channel intake (UNMAPPED_ITEM: a line matching no product; SHOP_EDIT: the shop
+// changed the order after packing started, the notes carry the old -> new difference).
 export const HOLD_REASONS = [
   'AWAITING_PAYMENT',
   'ADDRESS_INVALID',
@@ -21,6 +22,7 @@ export const HOLD_REASONS = [
   'UNMAPPED_ITEM',
   'FRAUD_REVIEW',
   'CUSTOMER_REQUEST',
+  'SHOP_EDIT',
 ] as const;
 export type HoldReason = (typeof HOLD_REASONS)[number];
 /** Why an order or fulfillment order was cancelled (Shopify's cancel reasons; CHANNEL: the sales channel cancelled it). */

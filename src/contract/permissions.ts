@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   'MANAGE_API_KEYS',
   'MANAGE_WEBHOOKS',
   'MANAGE_SHOPS',
+  'MANAGE_CARRIERS',
   'WRITE_MCP',
 ] as const;
 

@@ -60,6 +60,12 @@ export const ShopSettings = Type.Object(
       Nullable(Type.String({ maxLength: 255, description: 'Shopify location gid whose available quantity fos sets' })),
     ),
     warehouse_id: Type.Optional(Nullable(Uuid)),
+    ship_on_authorized: Type.Optional(
+      Type.Boolean({
+        description:
+          'an order whose payment is only authorized (Shopify financial_status authorized) ships (true) or waits on an AWAITING_PAYMENT hold (false, the default)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -150,6 +156,11 @@ export const ShopSchema = Type.Object({
           { description: 'Shopify fulfillment-service mode: the service fos registered on the shop and its location' },
         ),
       ),
+      ship_on_authorized: Type.Boolean(),
+      shipment_tracking: Type.Boolean({
+        description:
+          'WooCommerce: the Shipment Tracking extension was found at connect or check (read-only); tracking goes there, else in an order note',
+      }),
     }),
   ),
   health: Opt(

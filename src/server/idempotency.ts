@@ -20,3 +20,8 @@ export function sendAnswer<T>(reply: FastifyReply, answer: Answer<T>) {
   if (answer.replayed) reply.header('idempotent-replayed', 'true');
   return reply.code(answer.status).send(answer.body);
 }
+
+/** The sentence every operation taking an Idempotency-Key adds to its description. */
+export const KEY_NOTE =
+  'With an Idempotency-Key header the write is applied once per key: a repeat answers the first answer ' +
+  '(header idempotent-replayed: true); the same key with another body is a 409.';

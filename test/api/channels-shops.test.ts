@@ -19,7 +19,7 @@ beforeAll(async () => {
   t = await testApp({ allowPrivateWebhooks: true });
   merchant = await t.merchant();
   shopify = await shopifyDouble({ token: 'shpat_good' });
-  woo = await wooDouble({ key: 'ck_good' });
+  woo = await wooDouble({ key: 'ck_good', secret: 'cs_1' });
 });
 afterAll(async () => {
   await shopify?.close();

@@ -34,7 +34,7 @@ beforeAll(async () => {
     },
   }));
   merchantId = (await t.merchant()).teamId;
-  woo = await wooDouble({ key: 'ck_cli' });
+  woo = await wooDouble({ key: 'ck_cli', secret: 'cs_cli' });
   shopify.orders.push(shopifyOrderNode(1201, [{ sku: 'NOPE', quantity: 1 }]));
 });
 afterAll(async () => {

@@ -158,11 +158,31 @@ export interface WooDouble {
   products: any[];
   variations: Map<number, any[]>;
   notes: { order_id: string; body: any }[];
+  /** Shipment Tracking extension items by order id (only when the double has the extension). */
+  trackings: Map<string, any[]>;
   failNext(pathPrefix: string, n: number, status?: number): void;
   close(): Promise<void>;
 }
 
-export async function wooDouble(opts: { key: string }): Promise<WooDouble> {
+/** RFC 3986 percent-encoding, as OAuth 1.0a signs. */
+const pct = (v: string) => encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** Checks an OAuth 1.0a HMAC-SHA256 query signature (one-legged: no token) the way WooCommerce does. */
+function oauthSignatureOk(req: IncomingMessage, u: URL, secret: string) {
+  // A repeated key counts once, the last value winning, as PHP reads the query for WooCommerce
+  // (the official client sends its query params in the URL and again among the OAuth params).
+  const unique = new Map(u.searchParams);
+  const params = [...unique].filter(([k]) => k !== 'oauth_signature').map(([k, v]) => [pct(k), pct(v)] as const);
+  params.sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1));
+  const base = [req.method!, pct(`http://${req.headers.host}${u.pathname}`), pct(params.map(([k, v]) => `${k}=${v}`).join('&'))].join('&');
+  return (
+    createHmac('sha256', `${pct(secret)}&`)
+      .update(base)
+      .digest('base64') === u.searchParams.get('oauth_signature')
+  );
+}
+
+export async function wooDouble(opts: { key: string; secret?: string; shipmentTracking?: boolean }): Promise<WooDouble> {
   const failures = new Map<string, { n: number; status: number }>();
   const d = {
     calls: [] as Recorded[],
@@ -170,6 +190,7 @@ export async function wooDouble(opts: { key: string }): Promise<WooDouble> {
     products: [] as any[],
     variations: new Map<number, any[]>(),
     notes: [] as { order_id: string; body: any }[],
+    trackings: new Map<string, any[]>(),
   };
   const paged = (res: ServerResponse, items: any[], q: Record<string, string>) => {
     const per = Number(q.per_page ?? 10);
@@ -186,16 +207,31 @@ export async function wooDouble(opts: { key: string }): Promise<WooDouble> {
     const body = raw ? JSON.parse(raw) : null;
     d.calls.push({ method: req.method!, path: u.pathname, query: q, headers: req.headers, body });
     // Over http the official client signs with OAuth 1.0a (WooCommerce REST API docs).
-    if (q.oauth_consumer_key !== opts.key || q.oauth_signature_method !== 'HMAC-SHA256' || !q.oauth_signature) {
+    if (
+      q.oauth_consumer_key !== opts.key ||
+      q.oauth_signature_method !== 'HMAC-SHA256' ||
+      !q.oauth_signature ||
+      !oauthSignatureOk(req, u, opts.secret ?? 'cs_good')
+    ) {
       return json(res, 401, {
         code: 'woocommerce_rest_authentication_error',
         message: 'Invalid signature - provided signature does not match.',
         data: { status: 401 },
       });
     }
-    const path = u.pathname.replace(/^\/wp-json\/wc\/v3\//, '');
+    // Shipment Tracking's namespace answers only on a store with the extension.
+    const tracking = opts.shipmentTracking && u.pathname.startsWith('/wp-json/wc-shipment-tracking/v3/');
+    const path = u.pathname.replace(/^\/wp-json\/(wc|wc-shipment-tracking)\/v3\//, tracking ? 'st:' : '');
+    if (!tracking && !u.pathname.startsWith('/wp-json/wc/v3/'))
+      return json(res, 404, {
+        code: 'rest_no_route',
+        message: 'No route was found matching the URL and request method.',
+        data: { status: 404 },
+      });
     for (const [prefix, f] of failures) {
-      if (path.startsWith(prefix) && f.n > 0) {
+      // "PUT orders/1" fails only that method; "orders/1" every call under the path.
+      const [method, rest] = /^(GET|POST|PUT|DELETE) /.test(prefix) ? prefix.split(' ') : [null, prefix];
+      if ((!method || method === req.method) && path.startsWith(rest!) && f.n > 0) {
         f.n--;
         return json(res, f.status, {
           code: 'internal_server_error',
@@ -205,8 +241,40 @@ export async function wooDouble(opts: { key: string }): Promise<WooDouble> {
       }
     }
     let m: RegExpExecArray | null;
-    if (req.method === 'GET' && path === 'system_status')
-      return json(res, 200, { environment: { site_url: 'https://woo.example' }, settings: { currency: 'EUR' } });
+    if (req.method === 'GET' && path === 'system_status') {
+      const plugins = [{ plugin: 'woocommerce/woocommerce.php', name: 'WooCommerce', version: '10.3.0' }];
+      if (opts.shipmentTracking)
+        plugins.push({
+          plugin: 'woocommerce-shipment-tracking/woocommerce-shipment-tracking.php',
+          name: 'WooCommerce Shipment Tracking',
+          version: '2.9.0',
+        });
+      return json(res, 200, { environment: { site_url: 'https://woo.example' }, settings: { currency: 'EUR' }, active_plugins: plugins });
+    }
+    if ((m = /^st:orders\/(\d+)\/shipment-trackings$/.exec(path))) {
+      const list = d.trackings.get(m[1]!) ?? [];
+      if (req.method === 'GET') return json(res, 200, list);
+      if (req.method === 'POST') {
+        if (!body?.tracking_number)
+          return json(res, 400, {
+            code: 'rest_missing_callback_param',
+            message: 'Missing parameter(s): tracking_number',
+            data: { status: 400 },
+          });
+        const item = { tracking_id: `t${list.length + 1}`, date_shipped: '2026-11-28', ...body };
+        d.trackings.set(m[1]!, [...list, item]);
+        return json(res, 201, item);
+      }
+    }
+    if (req.method === 'GET' && (m = /^orders\/(\d+)\/notes$/.exec(path)))
+      return json(
+        res,
+        200,
+        d.notes
+          .map((n, i) => ({ ...n, id: i + 1 }))
+          .filter((n) => n.order_id === m![1])
+          .map((n) => ({ id: n.id, note: n.body.note, customer_note: !!n.body.customer_note })),
+      );
     if (req.method === 'GET' && path === 'orders') {
       const statuses = q.status ? q.status.split(',') : null;
       const list = d.orders.filter(

@@ -92,6 +92,12 @@ export interface WriteSpec {
   output: OutputShape;
 }
 
+/**
+ * A key made once per run of a command, so the client's retry of that run (a lost answer, a 503)
+ * is answered by the server's stored first answer instead of applying the write twice.
+ */
+export const keyPerRun = (verb: string) => () => `fos-${verb}-${globalThis.crypto.randomUUID()}`;
+
 export function writeCommand(ctx: Context, spec: WriteSpec): Command {
   const fields = spec.fields ?? [];
   const cmd = new Command(spec.name).description(spec.description);

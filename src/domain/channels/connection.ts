@@ -23,7 +23,13 @@ import { checkWoo, wooCall, wooFulfill, wooOrdersPage, wooSetStock, wooVariantsP
 export const sealContext = (shopId: string) => `shop:${shopId}`;
 export const sealCredentials = (shopId: string, credentials: Credentials) => sealJson(credentials, sealContext(shopId));
 
-export const DEFAULT_SETTINGS: ConnectionSettings = { notify_customer: false, location_id: null, warehouse_id: null };
+export const DEFAULT_SETTINGS: ConnectionSettings = {
+  notify_customer: false,
+  location_id: null,
+  warehouse_id: null,
+  ship_on_authorized: false,
+  shipment_tracking: false,
+};
 
 /**
  * The connection with its credentials opened (in memory only, never returned or logged). With a
@@ -60,7 +66,8 @@ export interface Page<T> {
 }
 
 export interface Connector {
-  check(conn: OpenConnection, env: ChannelEnv): Promise<{ name: string; currency: string | null }>;
+  /** One real call; shipment_tracking: the WooCommerce Shipment Tracking extension is active. */
+  check(conn: OpenConnection, env: ChannelEnv): Promise<{ name: string; currency: string | null; shipment_tracking?: boolean }>;
   orders(conn: OpenConnection, env: ChannelEnv, since: Date | null, token: string | null): Promise<Page<ChannelOrder>>;
   variants(conn: OpenConnection, env: ChannelEnv, token: string | null, currency: string | null): Promise<Page<ChannelVariant>>;
   fulfill(
@@ -129,8 +136,9 @@ const woocommerce: Connector = {
   },
   async fulfill(conn, env, order, _lines, tracking, complete) {
     const note = `Shipped${tracking.company ? ` with ${tracking.company}` : ''}: tracking number ${tracking.number ?? '(none)'}${tracking.url ? ` — ${tracking.url}` : ''}`;
-    await wooFulfill(conn, env, order.remote_id, note, complete);
-    return `WooCommerce order ${order.remote_id}: tracking note added${complete ? ', status completed' : ''}`;
+    const posted = await wooFulfill(conn, env, order.remote_id, tracking, note, complete);
+    const what = posted === 'tracking' ? 'Shipment Tracking item' : 'tracking note';
+    return `WooCommerce order ${order.remote_id}: ${what} added${complete ? ', status completed' : ''}`;
   },
   async shipmentStatus(conn, env, order, u) {
     // WooCommerce has no shipment states of its own: an order note, like the tracking.

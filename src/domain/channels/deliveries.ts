@@ -17,6 +17,8 @@ import { orderFromWoo } from './woocommerce.js';
 // shop's webhook secret, in X-Shopify-Hmac-Sha256 or X-WC-Webhook-Signature. An accepted body is
 // stored first, then taken in; a payload fos does not understand is kept as FAILED with the
 // reason (answered 2xx, so the platform does not disable the webhook) and can be replayed.
+// A delivery stored by a process that died before taking it in stays RECEIVED: the channel
+// worker takes those in (recoverDeliveries) once they are older than the stale window.
 
 export const SHOPIFY_TOPICS = ['orders/create', 'orders/updated', 'orders/cancelled'];
 export const WOO_TOPICS = ['order.created', 'order.updated', 'order.deleted'];
@@ -106,6 +108,8 @@ export async function receiveChannelWebhook(
       },
     });
   });
+  // Test hook for the kill -9 test: the process dies with the delivery stored, not taken in.
+  if (process.env.FOS_TEST_KILL_AFTER_DELIVERY_STORED === '1') process.kill(process.pid, 'SIGKILL');
   const done = await processDelivery(db, delivery, policy);
   return { status: done.status, delivery_id: delivery.id };
 }
@@ -123,6 +127,37 @@ export async function processDelivery(db: Db, delivery: ChannelDelivery, policy:
     where: { id: delivery.id },
     data: { ...outcome, remote_id: outcome.remote_id ?? delivery.remote_id, attempts: { increment: 1 }, processed_at: new Date() },
   });
+}
+
+/** How long a RECEIVED delivery may be in a live request's hands (FOS_DELIVERY_STALE_MS, default 2 minutes). */
+export const staleMs = () => {
+  const raw = process.env.FOS_DELIVERY_STALE_MS;
+  const v = raw ? Number(raw) : Number.NaN;
+  return Number.isFinite(v) && v >= 0 ? v : 120_000;
+};
+
+/**
+ * Takes in deliveries left RECEIVED (their process died between storing and processing). Each is
+ * claimed by a compare-and-set on updated_at, which the claim moves, so one replica takes it and
+ * another finds it claimed for the stale window; intake is idempotent besides.
+ */
+export async function recoverDeliveries(db: Db, policy: OutboundPolicy = {}, now = new Date(), limit = 20) {
+  const stuck = await db.prisma.channelDelivery.findMany({
+    where: { status: 'RECEIVED', updated_at: { lt: new Date(now.getTime() - staleMs()) } },
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    take: limit,
+  });
+  let taken = 0;
+  for (const d of stuck) {
+    const claim = await db.prisma.channelDelivery.updateMany({
+      where: { id: d.id, status: 'RECEIVED', updated_at: d.updated_at },
+      data: { updated_at: new Date() },
+    });
+    if (claim.count !== 1) continue;
+    await processDelivery(db, d, policy);
+    taken++;
+  }
+  return taken;
 }
 
 async function handle(db: Db, shop: Shop, topic: string, raw: string, policy: OutboundPolicy) {

@@ -89,6 +89,7 @@ function orderOf(fo: any, currency: string): ChannelOrder {
     updated_at: null,
     cancelled: false,
     paid: true, // the merchant asked for it to be fulfilled
+    authorized: false,
     currency,
     note: null,
     tags: [],

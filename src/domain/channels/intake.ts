@@ -9,16 +9,20 @@ import { allocatePending } from '../orders/pending.js';
 import { planOrder, writeOrder, type SoldLine } from '../orders/place.js';
 import { inTransaction } from '../orders/tx.js';
 import { cancelFromChannel } from './cancel.js';
+import { DEFAULT_SETTINGS } from './connection.js';
+import { applyShopEdit } from './edits.js';
 import { verifyAfterConvert } from '../carrier-integrations/address-verification.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
-import type { ChannelOrder } from './types.js';
+import type { ChannelOrder, ConnectionSettings } from './types.js';
 
 // Channel order -> fos order, the one intake of webhooks, sync and replays. Idempotent by
 // construction: an order is found by (shop, remote id), a unique index, so a second delivery,
 // a sync of the same order or a concurrent delivery on another replica (whose insert loses on
-// the index) updates instead of creating. An update never re-opens or duplicates work: it only
-// refreshes synced_at, marks a newly paid order paid (lifting AWAITING_PAYMENT) and applies a
-// cancellation.
+// the index) updates instead of creating. An update never re-opens or duplicates work: it
+// refreshes synced_at, marks a newly paid order paid (lifting AWAITING_PAYMENT), applies a
+// cancellation, and applies the shop's edits of address and lines (edits.ts) or holds them for a
+// person once packing started. An authorized (not captured) payment ships when the shop's
+// ship_on_authorized setting says so, else waits on AWAITING_PAYMENT like an unpaid order.
 
 export type IntakeAction = 'created' | 'updated' | 'cancelled' | 'unchanged' | 'ignored';
 
@@ -88,7 +92,13 @@ function payloadOf(shop: Shop, o: ChannelOrder): DraftPayload {
 
 const CURRENCIES = new Set<string>(CURRENCY_CODES);
 
-async function createFromChannel(db: Db, shop: Shop, o: ChannelOrder) {
+/** The shop's connection settings (defaults for a shop without a connection). */
+async function settingsOf(db: Db, shopId: string): Promise<ConnectionSettings> {
+  const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: shopId }, select: { settings: true } });
+  return { ...DEFAULT_SETTINGS, ...(row?.settings as Partial<ConnectionSettings> | undefined) };
+}
+
+async function createFromChannel(db: Db, shop: Shop, o: ChannelOrder, shipAuthorized: boolean) {
   // Master data stays clean (issue 25): an order in a currency that is no ISO 4217 code is not
   // stored (the delivery or sync reports it); a country that is no ISO 3166-1 code fails the
   // address check below, so the order is held (ADDRESS_VERIFICATION_FAILED) until a person fixes it.
@@ -120,13 +130,14 @@ async function createFromChannel(db: Db, shop: Shop, o: ChannelOrder) {
       holds,
       fallbackNumber: `${shop.slug}-${o.order_number.replace(/^#/, '')}`,
       event: { shop_id: shop.id, remote_id: o.remote_id },
+      paymentHold: !(o.authorized && shipAuthorized),
     });
   });
   await allocatePending(db, shop.fulfiller_team_id!).catch(() => undefined);
   return written.orderId;
 }
 
-async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: ChannelOrder): Promise<IntakeAction> {
+async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: ChannelOrder, policy: OutboundPolicy): Promise<IntakeAction> {
   if (o.cancelled) {
     const { status } = await db.prisma.order.findUniqueOrThrow({ where: { id: orderId }, select: { status: true } });
     if (status !== 'CANCELLED') {
@@ -135,10 +146,19 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
       return 'cancelled';
     }
   }
-  return inTransaction(db, async (tx) => {
+  const shipAuthorized = o.authorized && !o.paid && (await settingsOf(db, shop.id)).ship_on_authorized;
+  const paying = await inTransaction(db, async (tx) => {
     // The write first (conventions: no read-then-upgrade on SQLite); it also locks the order row.
     const order = await tx.order.update({ where: { id: orderId }, data: { synced_at: new Date() } });
     let action: IntakeAction = 'unchanged';
+    if (shipAuthorized && order.payment_status === 'PENDING') {
+      // Capture at fulfillment: the payment hold goes, the order stays PENDING until the shop says paid.
+      const lifted = await tx.orderFulfillmentHold.updateMany({
+        where: { order_id: orderId, active: true, reason: 'AWAITING_PAYMENT' },
+        data: { active: false },
+      });
+      if (lifted.count) action = 'updated';
+    }
     if (o.paid && order.payment_status === 'PENDING') {
       await tx.order.update({ where: { id: orderId }, data: { payment_status: 'PAID', total_outstanding: 0 } });
       await tx.orderFulfillmentHold.updateMany({
@@ -149,11 +169,13 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
     }
     return action;
   });
+  const edited = await applyShopEdit(db, shop, orderId, o, (x) => matchLines(db, shop, x), policy);
+  return edited ? 'updated' : paying;
 }
 
 /** A new channel order's address goes through the team's EasyPost verification like a converted draft's. */
 async function createAndVerify(db: Db, shop: Shop, o: ChannelOrder, policy: OutboundPolicy) {
-  const id = await createFromChannel(db, shop, o);
+  const id = await createFromChannel(db, shop, o, o.authorized && (await settingsOf(db, shop.id)).ship_on_authorized);
   const { config } = await db.prisma.order.findUniqueOrThrow({ where: { id }, select: { config: true } });
   await verifyAfterConvert(db, shop.fulfiller_team_id!, { id, config }, policy);
   return id;
@@ -170,7 +192,7 @@ export async function intakeOrder(
   const find = () =>
     db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: o.remote_id } }, select: { id: true } });
   const existing = await find();
-  if (existing) return { action: await updateFromChannel(db, shop, existing.id, o), order_id: existing.id };
+  if (existing) return { action: await updateFromChannel(db, shop, existing.id, o, policy), order_id: existing.id };
   if (o.cancelled) return { action: 'ignored', order_id: null }; // cancelled before fos ever saw it
   try {
     return { action: 'created', order_id: await createAndVerify(db, shop, o, policy) };
@@ -179,6 +201,6 @@ export async function intakeOrder(
     // Another delivery (or replica) created it first: this one is an update of that order.
     const now = await find();
     if (!now) throw err;
-    return { action: await updateFromChannel(db, shop, now.id, o), order_id: now.id };
+    return { action: await updateFromChannel(db, shop, now.id, o, policy), order_id: now.id };
   }
 }

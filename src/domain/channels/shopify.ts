@@ -28,7 +28,7 @@ const ADDRESS = '{ name company address1 address2 city provinceCode countryCodeV
 const ORDER_FIELDS = `id name email phone createdAt updatedAt cancelledAt displayFinancialStatus note tags currencyCode
   totalTaxSet ${MONEY} totalShippingPriceSet ${MONEY} customer { displayName email phone }
   shippingAddress ${ADDRESS} billingAddress ${ADDRESS} shippingLine { title } customAttributes { key value }
-  lineItems(first: 100) { nodes { id sku name quantity originalUnitPriceSet ${MONEY} totalDiscountSet ${MONEY} variant { id } } }`;
+  lineItems(first: 100) { nodes { id sku name quantity currentQuantity originalUnitPriceSet ${MONEY} totalDiscountSet ${MONEY} variant { id } } }`;
 
 /** A page of orders updated since `since` (all open orders when null), oldest update first. */
 export async function shopifyOrdersPage(conn: OpenConnection, env: ChannelEnv, since: Date | null, after: string | null) {

@@ -67,7 +67,8 @@ export async function insertShop(db: Db, teams: { merchant: string; fulfiller: s
       credentials: f.credentials,
       settings,
     };
-    await checkOrRefuse(conn, env);
+    const info = await checkOrRefuse(conn, env);
+    settings.shipment_tracking = !!info.shipment_tracking; // detected, never set by hand
     connection = {
       shop_id: id,
       shop_type: input.shop_type,
@@ -172,7 +173,8 @@ export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPa
         credentials: f.credentials,
         settings,
       };
-      await checkOrRefuse(conn, env);
+      const info = await checkOrRefuse(conn, env);
+      settings.shipment_tracking = !!info.shipment_tracking;
       Object.assign(data, {
         credentials: sealCredentials(id, conn.credentials),
         shop_domain: f.domain,
@@ -221,8 +223,11 @@ export async function checkShop(db: Db, p: Principal, id: string, env: ChannelEn
   if (!row) throw invalid('shop_id', `shop ${id} has no platform connection`);
   const now = new Date();
   try {
-    const r = await connectorFor(row.shop_type).check(openConnection(row, db), env);
-    await db.prisma.shopConnection.update({ where: { shop_id: id }, data: { last_check_at: now, last_check_ok: true } });
+    const open = openConnection(row, db);
+    const r = await connectorFor(row.shop_type).check(open, env);
+    // A check also notices the Shipment Tracking extension installed or removed since the connect.
+    const settings = { ...open.settings, shipment_tracking: !!r.shipment_tracking };
+    await db.prisma.shopConnection.update({ where: { shop_id: id }, data: { last_check_at: now, last_check_ok: true, settings } });
     return { ok: true, platform_shop_name: r.name, error: null };
   } catch (err) {
     if (!(err instanceof ChannelCallError)) throw err;

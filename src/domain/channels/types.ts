@@ -33,6 +33,8 @@ export interface ChannelOrder {
   updated_at: string | null;
   cancelled: boolean;
   paid: boolean;
+  /** Payment authorized, not yet captured (Shopify `authorized`: capture at fulfillment). */
+  authorized: boolean;
   currency: string;
   note: string | null;
   tags: string[];
@@ -96,6 +98,10 @@ export interface ConnectionSettings {
   warehouse_id: string | null;
   /** Shopify fulfillment-service mode: the service fos registered and its location (fulfillment-service.ts). */
   fulfillment_service?: { id: string; location_id: string; callback_url: string } | null;
+  /** An order whose payment is only authorized ships (true) or waits on AWAITING_PAYMENT (false, the default). */
+  ship_on_authorized: boolean;
+  /** WooCommerce: the Shipment Tracking extension is active (detected at connect and check); tracking goes there, not in a note. */
+  shipment_tracking: boolean;
 }
 
 export interface OpenConnection {

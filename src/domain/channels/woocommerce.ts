@@ -7,6 +7,7 @@ import {
   type ChannelOrder,
   type ChannelVariant,
   type OpenConnection,
+  type TrackingInfo,
   type WooCredentials,
 } from './types.js';
 
@@ -31,14 +32,18 @@ const wooModule = () =>
 
 const PAGE = 50;
 
-function client(conn: OpenConnection, env: ChannelEnv): WooClient {
+/** The REST namespaces fos calls: WooCommerce's own and the Shipment Tracking extension's. */
+export const WC = 'wc/v3';
+export const SHIPMENT_TRACKING = 'wc-shipment-tracking/v3';
+
+function client(conn: OpenConnection, env: ChannelEnv, version: string): WooClient {
   const c = conn.credentials as WooCredentials;
   const Woo = wooModule();
   return new Woo({
     url: conn.api_base_url,
     consumerKey: c.consumer_key,
     consumerSecret: c.consumer_secret,
-    version: 'wc/v3',
+    version,
     axiosConfig: axiosPolicy(env) as never,
   });
 }
@@ -52,8 +57,9 @@ export async function wooCall<T = any>(
   path: string,
   body?: object,
   params?: Record<string, unknown>,
+  version = WC,
 ) {
-  const api = client(conn, env);
+  const api = client(conn, env, version);
   try {
     const res = method === 'get' ? await api.get(path, params ?? {}) : await api[method](path, body ?? {}, params ?? {});
     return { data: res.data as T, headers: res.headers as Record<string, string> };
@@ -71,10 +77,18 @@ export async function wooCall<T = any>(
   }
 }
 
-/** One real call: the store's system status (environment and WooCommerce version). */
+/**
+ * One real call: the store's system status (environment, settings, active plugins). The Shipment
+ * Tracking extension counts as present when its plugin is active there.
+ */
 export async function checkWoo(conn: OpenConnection, env: ChannelEnv) {
   const { data } = await wooCall(conn, env, 'get', 'system_status');
-  return { name: text(data?.environment?.site_url) ?? conn.shop_domain, currency: text(data?.settings?.currency) };
+  const plugins: Json[] = Array.isArray(data?.active_plugins) ? data.active_plugins : [];
+  return {
+    name: text(data?.environment?.site_url) ?? conn.shop_domain,
+    currency: text(data?.settings?.currency),
+    shipment_tracking: plugins.some((p) => String(p?.plugin ?? '').startsWith('woocommerce-shipment-tracking/')),
+  };
 }
 
 function address(a: Json | undefined, phone?: unknown): ChannelAddress | null {
@@ -103,6 +117,7 @@ export function orderFromWoo(o: Json): ChannelOrder {
     updated_at: text(o.date_modified_gmt) ? `${o.date_modified_gmt}Z` : null,
     cancelled: ['cancelled', 'refunded', 'failed', 'trash'].includes(o.status),
     paid: !!o.date_paid_gmt || ['processing', 'completed'].includes(o.status),
+    authorized: false, // WooCommerce orders have no authorized state of their own (docs/sales-channels.md)
     currency: text(o.currency) ?? 'USD',
     note: text(o.customer_note),
     tags: [],
@@ -173,10 +188,31 @@ export async function wooVariantsPage(conn: OpenConnection, env: ChannelEnv, pag
   return { variants, next: pageOf(headers, page) };
 }
 
-/** Tracking out: an order note (a customer note per shop setting), then `completed` once all is shipped. */
-export async function wooFulfill(conn: OpenConnection, env: ChannelEnv, orderId: string, note: string, complete: boolean) {
-  await wooCall(conn, env, 'post', `orders/${orderId}/notes`, { note, customer_note: conn.settings.notify_customer });
+/**
+ * Tracking out: a Shipment Tracking item when the shop has the extension, else an order note (a
+ * customer note per shop setting); then `completed` once all is shipped. Idempotent: what is
+ * already on the order (the same tracking number, the same note) is not posted again, so a retry
+ * after a lost answer or after a failed `completed` never sends the customer a second note.
+ */
+export async function wooFulfill(conn: OpenConnection, env: ChannelEnv, orderId: string, t: TrackingInfo, note: string, complete: boolean) {
+  let posted: 'tracking' | 'note';
+  if (conn.settings.shipment_tracking && t.number) {
+    posted = 'tracking';
+    const path = `orders/${orderId}/shipment-trackings`;
+    const { data } = await wooCall<Json[]>(conn, env, 'get', path, undefined, undefined, SHIPMENT_TRACKING);
+    const there = (Array.isArray(data) ? data : []).some((x) => String(x?.tracking_number) === t.number);
+    if (!there) {
+      const provider = { custom_tracking_provider: t.company ?? 'Carrier', custom_tracking_link: t.url ?? '' };
+      await wooCall(conn, env, 'post', path, { tracking_number: t.number, ...provider }, undefined, SHIPMENT_TRACKING);
+    }
+  } else {
+    posted = 'note';
+    const { data } = await wooCall<Json[]>(conn, env, 'get', `orders/${orderId}/notes`, undefined, { type: 'any' });
+    const there = (Array.isArray(data) ? data : []).some((x) => String(x?.note ?? '').trim() === note);
+    if (!there) await wooCall(conn, env, 'post', `orders/${orderId}/notes`, { note, customer_note: conn.settings.notify_customer });
+  }
   if (complete) await wooCall(conn, env, 'put', `orders/${orderId}`, { status: 'completed' });
+  return posted;
 }
 
 /** Stock out: stock_quantity of a product or a variation (listing id = product, remote id = variation). */

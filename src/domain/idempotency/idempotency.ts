@@ -22,6 +22,10 @@ export interface IdempotencyScope {
   body: unknown;
 }
 
+/** The scope of a write sent with a key (undefined without one); `body` names what the key stands for. */
+export const keyScope = (teamId: string, key: string | undefined, operation: string, body: unknown): IdempotencyScope | undefined =>
+  key ? { teamId, key, operation, body } : undefined;
+
 /** The answer of a repeated request: what the first one answered. */
 export interface Replay<T> {
   replayed: true;

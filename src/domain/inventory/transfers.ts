@@ -1,4 +1,5 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
+import { keyScope, once, sweepOldAnswers } from '../idempotency/idempotency.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { refusalNames } from '../names.js';
 import { enqueueForParties } from '../events/outbox.js';
@@ -79,56 +80,60 @@ async function announce(
   return view;
 }
 
-export async function createTransfer(db: Db, caller: Actor, input: TransferInput) {
+export async function createTransfer(db: Db, caller: Actor, input: TransferInput, key?: string) {
   if (input.from_warehouse_id === input.to_warehouse_id) {
     throw new DomainError('validation-failed', 'to_warehouse_id: must differ from from_warehouse_id.', {
       errors: [{ path: 'to_warehouse_id', message: 'must differ from from_warehouse_id' }],
     });
   }
-  return writeTx(db, async (tx) => {
-    // Both warehouses claimed in id order (no waiting in a cycle with a transfer the other way).
-    for (const id of [input.from_warehouse_id, input.to_warehouse_id].sort()) await claimWarehouse(tx, id, caller.teamId);
-    const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
-    uniqueProducts(products);
-    const t = await tx.inventoryTransfer.create({
-      data: {
-        team_id: caller.teamId,
-        from_warehouse_id: input.from_warehouse_id,
-        to_warehouse_id: input.to_warehouse_id,
-        reference: input.reference ?? null,
+  const scope = keyScope(caller.teamId, key, 'createTransfer', input);
+  if (scope) sweepOldAnswers(db);
+  return writeTx(db, (tx) =>
+    once(tx, scope, 201, async () => {
+      // Both warehouses claimed in id order (no waiting in a cycle with a transfer the other way).
+      for (const id of [input.from_warehouse_id, input.to_warehouse_id].sort()) await claimWarehouse(tx, id, caller.teamId);
+      const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
+      uniqueProducts(products);
+      const t = await tx.inventoryTransfer.create({
+        data: {
+          team_id: caller.teamId,
+          from_warehouse_id: input.from_warehouse_id,
+          to_warehouse_id: input.to_warehouse_id,
+          reference: input.reference ?? null,
+          note: input.note ?? null,
+          created_by_key_id: caller.keyId,
+          lines: { create: products.map((p, i) => ({ product_id: p.id, sku: p.sku, quantity: input.lines[i].quantity })) },
+        },
+        include: { lines: true },
+      });
+      const info = {
+        kind: 'TRANSFER_OUT' as const,
         note: input.note ?? null,
-        created_by_key_id: caller.keyId,
-        lines: { create: products.map((p, i) => ({ product_id: p.id, sku: p.sku, quantity: input.lines[i].quantity })) },
-      },
-      include: { lines: true },
-    });
-    const info = {
-      kind: 'TRANSFER_OUT' as const,
-      note: input.note ?? null,
-      reference_type: 'transfer',
-      reference_id: t.id,
-      actor_key_id: caller.keyId,
-    };
-    const ids = products.map((p) => p.id);
-    const levelOf = await lockedLevelsFor(tx, db.provider, [
-      { warehouseId: input.from_warehouse_id, productIds: ids },
-      { warehouseId: input.to_warehouse_id, productIds: ids },
-    ]);
-    for (const [i, p] of products.entries()) {
-      const q = input.lines[i].quantity;
-      const from = { ...levelOf(input.from_warehouse_id, p.id), sku: p.sku };
-      if (!(await applyToLevel(tx, from, { on_hand: -q }, info, { sellable: true }))) {
-        const l = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: from.id } });
-        const n = await refusalNames(tx, { products: [p.id], warehouses: [input.from_warehouse_id] });
-        throw conflict(
-          `lines[${i}]: ${n.warehouse(input.from_warehouse_id)} has only ${Math.max(0, l.on_hand - l.committed - l.unavailable)} of ${n.product(p.id)} available to ship (on_hand ${l.on_hand}, committed ${l.committed}, unavailable ${l.unavailable}).`,
-          { line: i },
-        );
+        reference_type: 'transfer',
+        reference_id: t.id,
+        actor_key_id: caller.keyId,
+      };
+      const ids = products.map((p) => p.id);
+      const levelOf = await lockedLevelsFor(tx, db.provider, [
+        { warehouseId: input.from_warehouse_id, productIds: ids },
+        { warehouseId: input.to_warehouse_id, productIds: ids },
+      ]);
+      for (const [i, p] of products.entries()) {
+        const q = input.lines[i].quantity;
+        const from = { ...levelOf(input.from_warehouse_id, p.id), sku: p.sku };
+        if (!(await applyToLevel(tx, from, { on_hand: -q }, info, { sellable: true }))) {
+          const l = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: from.id } });
+          const n = await refusalNames(tx, { products: [p.id], warehouses: [input.from_warehouse_id] });
+          throw conflict(
+            `lines[${i}]: ${n.warehouse(input.from_warehouse_id)} has only ${Math.max(0, l.on_hand - l.committed - l.unavailable)} of ${n.product(p.id)} available to ship (on_hand ${l.on_hand}, committed ${l.committed}, unavailable ${l.unavailable}).`,
+            { line: i },
+          );
+        }
+        await applyToLevel(tx, { ...levelOf(input.to_warehouse_id, p.id), sku: p.sku }, { on_order: q }, info);
       }
-      await applyToLevel(tx, { ...levelOf(input.to_warehouse_id, p.id), sku: p.sku }, { on_order: q }, info);
-    }
-    return announce(tx, t, 'inventory.transfer_shipped');
-  });
+      return announce(tx, t, 'inventory.transfer_shipped');
+    }),
+  );
 }
 
 /** The caller's transfer, claimed while still in transit (its row lock serialises receive and cancel). */
@@ -143,56 +148,60 @@ async function claim(tx: TxClient, teamId: string, id: string, verb: string) {
   return t;
 }
 
-export async function receiveTransfer(db: Db, caller: Actor, id: string, input: TransferReceipt) {
-  return writeTx(db, async (tx) => {
-    const t = await claim(tx, caller.teamId, id, 'received');
-    const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
-    const now = new Date();
-    const levelOf = await lockedLevelsFor(tx, db.provider, [{ warehouseId: t.to_warehouse_id, productIds: products.map((p) => p.id) }]);
-    for (const [i, line] of input.lines.entries()) {
-      const tl = t.lines.find((l) => l.product_id === products[i].id);
-      if (!tl) throw conflict(`lines[${i}]: ${products[i].sku ?? products[i].id} is not on transfer ${t.id}.`, { line: i });
-      const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
-      const { count } = await tx.inventoryTransferLine.updateMany({
-        where: { id: tl.id, quantity_received: { lte: tl.quantity - line.quantity } },
-        data: { quantity_received: { increment: line.quantity }, quantity_damaged: { increment: damaged } },
-      });
-      if (count !== 1) {
-        const fresh = await tx.inventoryTransferLine.findUniqueOrThrow({ where: { id: tl.id } });
-        throw conflict(
-          `lines[${i}]: receiving ${line.quantity} of ${tl.sku ?? tl.product_id} passes what is in transit (${openOf(fresh)}).`,
-          { line: i, quantity_in_transit: openOf(fresh) },
+export async function receiveTransfer(db: Db, caller: Actor, id: string, input: TransferReceipt, key?: string) {
+  const scope = keyScope(caller.teamId, key, 'receiveTransfer', { id, ...input });
+  if (scope) sweepOldAnswers(db);
+  return writeTx(db, (tx) =>
+    once(tx, scope, 200, async () => {
+      const t = await claim(tx, caller.teamId, id, 'received');
+      const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
+      const now = new Date();
+      const levelOf = await lockedLevelsFor(tx, db.provider, [{ warehouseId: t.to_warehouse_id, productIds: products.map((p) => p.id) }]);
+      for (const [i, line] of input.lines.entries()) {
+        const tl = t.lines.find((l) => l.product_id === products[i].id);
+        if (!tl) throw conflict(`lines[${i}]: ${products[i].sku ?? products[i].id} is not on transfer ${t.id}.`, { line: i });
+        const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
+        const { count } = await tx.inventoryTransferLine.updateMany({
+          where: { id: tl.id, quantity_received: { lte: tl.quantity - line.quantity } },
+          data: { quantity_received: { increment: line.quantity }, quantity_damaged: { increment: damaged } },
+        });
+        if (count !== 1) {
+          const fresh = await tx.inventoryTransferLine.findUniqueOrThrow({ where: { id: tl.id } });
+          throw conflict(
+            `lines[${i}]: receiving ${line.quantity} of ${tl.sku ?? tl.product_id} passes what is in transit (${openOf(fresh)}).`,
+            { line: i, quantity_in_transit: openOf(fresh) },
+          );
+        }
+        const level = levelOf(t.to_warehouse_id, tl.product_id);
+        const ok = await applyToLevel(
+          tx,
+          level,
+          { on_order: -line.quantity, on_hand: line.quantity, unavailable: damaged },
+          {
+            kind: 'TRANSFER_IN',
+            reason: damaged ? 'DAMAGED' : null,
+            note: input.note ?? null,
+            reference_type: 'transfer',
+            reference_id: t.id,
+            actor_key_id: caller.keyId,
+            // Damaged units land in a DAMAGED location, out of every pick (issue 34).
+            ...(damaged ? { placement: { location_id: (await ensureDamagedLocation(tx, t.to_warehouse_id)).id } } : {}),
+          },
         );
+        if (!ok) throw conflict(`lines[${i}]: the destination level of ${tl.sku ?? tl.product_id} could not take the receipt.`);
       }
-      const level = levelOf(t.to_warehouse_id, tl.product_id);
-      const ok = await applyToLevel(
-        tx,
-        level,
-        { on_order: -line.quantity, on_hand: line.quantity, unavailable: damaged },
-        {
-          kind: 'TRANSFER_IN',
-          reason: damaged ? 'DAMAGED' : null,
-          note: input.note ?? null,
-          reference_type: 'transfer',
-          reference_id: t.id,
-          actor_key_id: caller.keyId,
-          // Damaged units land in a DAMAGED location, out of every pick (issue 34).
-          ...(damaged ? { placement: { location_id: (await ensureDamagedLocation(tx, t.to_warehouse_id)).id } } : {}),
+      const lines = await tx.inventoryTransferLine.findMany({ where: { transfer_id: t.id } });
+      const updated = await tx.inventoryTransfer.update({
+        where: { id: t.id },
+        data: {
+          status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED',
+          received_at: t.received_at ?? now,
         },
-      );
-      if (!ok) throw conflict(`lines[${i}]: the destination level of ${tl.sku ?? tl.product_id} could not take the receipt.`);
-    }
-    const lines = await tx.inventoryTransferLine.findMany({ where: { transfer_id: t.id } });
-    const updated = await tx.inventoryTransfer.update({
-      where: { id: t.id },
-      data: {
-        status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED',
-        received_at: t.received_at ?? now,
-      },
-      include: { lines: true },
-    });
-    return announce(tx, updated, 'inventory.transfer_received');
-  });
+        include: { lines: true },
+      });
+      return announce(tx, updated, 'inventory.transfer_received');
+    }),
+  );
 }
 
 export async function cancelTransfer(db: Db, caller: Actor, id: string) {

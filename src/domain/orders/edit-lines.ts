@@ -26,6 +26,8 @@ export interface AddLine {
   sku?: string;
   quantity: number;
   price?: number;
+  /** A sales channel's line id (a shop edit adding a line), so the next delivery finds it. */
+  remote_id?: string | null;
 }
 
 export interface LineChanges {
@@ -209,6 +211,7 @@ async function addLine(tx: TxClient, order: EditedOrder, a: AddLine, product: Pr
       price: a.price ?? 0,
       total_quantity: a.quantity,
       remaining_quantity: a.quantity,
+      remote_id: a.remote_id ?? null,
     },
   });
   const parts =
@@ -226,6 +229,7 @@ async function addLine(tx: TxClient, order: EditedOrder, a: AddLine, product: Pr
         name: part.item.name,
         image_url: part.item.image_url,
         price: parts.length === 1 ? (a.price ?? 0) : 0,
+        remote_id: a.remote_id ?? null,
         total_quantity: part.quantity,
         remaining_quantity: part.quantity,
       },

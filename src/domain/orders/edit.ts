@@ -1,4 +1,4 @@
-import type { Db } from '../../db/types.js';
+import type { Db, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { activeLock } from '../fulfillment/fulfillment-orders.js';
@@ -29,7 +29,12 @@ export interface OrderEdit extends LineChanges {
 
 const LINE_KEYS = ['add_line_items', 'update_line_items', 'remove_line_items'] as const;
 
-export async function editOrder(db: Db, teamId: string, orderId: string, edit: OrderEdit) {
+export interface EditOptions {
+  /** A shop's edit (channels/edits.ts): refused (409, packing_started) once a package exists or a unit shipped. */
+  untilPacked?: boolean;
+}
+
+export async function editOrder(db: Db, teamId: string, orderId: string, edit: OrderEdit, opts: EditOptions = {}) {
   const owner = await db.prisma.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { merchant_team_id: true } });
   if (!owner) throw notFound('Order', orderId);
   // Products of added lines are looked up before the transaction (a 400 names every unknown one).
@@ -71,6 +76,7 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
       const lock = activeLock(fo, now);
       if (lock) throw await lockHeld(tx, fo.id, lock);
     }
+    if (opts.untilPacked) await refuseIfPacked(tx, orderId, orderLabel(order.order_number));
     const data: Record<string, unknown> = { updated_at: now };
     if (edit.shipping_address) {
       // lock_address: the address was confirmed and must not change, unless this edit also unlocks it.
@@ -111,4 +117,16 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
     });
   });
   return getOrder(db, teamId, orderId);
+}
+
+/** Inside the edit's transaction (after the claim on the fulfillment orders): packing has started. */
+async function refuseIfPacked(tx: TxClient, orderId: string, label: string) {
+  const packed = await tx.package.count({ where: { fulfillment_order: { order_id: orderId } } });
+  const cores = await tx.orderLineItem.findMany({
+    where: { order_id: orderId, kind: 'CORE' },
+    select: { total_quantity: true, removed_quantity: true, remaining_quantity: true },
+  });
+  const shipped = cores.some((l) => l.total_quantity - l.removed_quantity > l.remaining_quantity);
+  if (packed || shipped)
+    throw conflict(`Order ${label}: packing has started (${packed} package(s)); the change needs a person.`, { packing_started: true });
 }

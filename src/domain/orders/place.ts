@@ -145,6 +145,8 @@ export interface WriteOptions {
   /** Number to try when the requested one is taken (a channel's "#1001" beside fos's own). */
   fallbackNumber?: string;
   event?: Record<string, unknown>;
+  /** false: an unpaid order ships anyway (a shop that ships on an authorized payment). */
+  paymentHold?: boolean;
 }
 
 /** Writes the planned order inside `tx`; returns its id and number. */
@@ -178,7 +180,7 @@ export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptio
     data: cores.map((c) => ({ ...c, order_id: order.id, unallocated_quantity: unallocated(c) })),
   });
   await tx.orderLineItem.createMany({ data: plan.originals.map((o) => ({ ...o, order_id: order.id })) });
-  if (!plan.paid) await createPaymentHold(tx, order.id);
+  if (!plan.paid && opts.paymentHold !== false) await createPaymentHold(tx, order.id);
   for (const h of opts.holds ?? []) await placeHold(tx, { ...h, orderId: order.id });
   const lines = new Map<string, CoreLine>(coreRows.map((r) => [r.id, r]));
   await writeFulfillmentOrders(tx, order, lines, allocations, { appendToPending: false });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { keyScope, once, sweepOldAnswers } from '../idempotency/idempotency.js';
 import { writeTx } from '../fulfillment/tx.js';
 import type { Db, Provider, TxClient } from '../../db/types.js';
 import { billReceipt } from '../charges/charges.js';
@@ -36,73 +37,83 @@ export interface ReceiptInput {
   note?: string;
 }
 
-export async function receivePurchaseOrder(db: Db, caller: Caller & { keyId: string | null }, id: string, input: ReceiptInput) {
+export async function receivePurchaseOrder(
+  db: Db,
+  caller: Caller & { keyId: string | null },
+  id: string,
+  input: ReceiptInput,
+  key?: string,
+) {
+  const scope = keyScope(caller.teamId, key, 'receivePurchaseOrder', { id, ...input });
+  if (scope) sweepOldAnswers(db);
   const early = await productsBeforeClaim(db, caller, id, input.lines);
-  return writeTx(db, async (tx) => {
-    const po = await claim(tx, db.provider, caller.teamId, id, 'received');
-    const products = early ?? (await resolveProducts(tx, await productTeams(tx, caller, po.merchant_team_id), input.lines));
-    const receiptId = randomUUID();
-    const now = new Date();
-    const lineOf = new Map(po.lines.map((l) => [l.product_id, l]));
-    const poLines = products.map((p, i) => {
-      const poLine = lineOf.get(p.id);
-      if (!poLine) throw new DomainError('conflict', `lines[${i}]: ${p.sku ?? p.id} is not on purchase order ${po.id}.`, { line: i });
-      return poLine;
-    });
-    const ctx = { provider: db.provider, teamId: caller.teamId, keyId: caller.keyId, po };
-    // Each line's bin: the one it names, else where putaway suggests (docs/floor.md), chosen once.
-    const bins = await binsForLines(
-      tx,
-      ctx,
-      input,
-      products.map((p) => p.id),
-    );
-    const bulk = new Set(products.map((p) => p.id)).size === products.length;
-    const after = bulk ? await receiveInBulk(tx, ctx, input, products, poLines, bins) : null;
-    if (!after) await receiveLineByLine(tx, ctx, input, products, poLines, bins);
-    const units = input.lines.reduce((n, l) => n + l.quantity, 0);
-    const received: ReceivedLine[] = input.lines.map((line, i) => ({
-      product_id: poLines[i].product_id,
-      sku: poLines[i].sku,
-      quantity: line.quantity,
-      condition: line.condition ?? 'SELLABLE',
-      lot_code: line.lot_code ?? null,
-      expiration_date: line.expiration_date ?? null,
-      location_id: bins[i].id,
-      location_name: bins[i].name,
-      putaway: bins[i].putaway,
-    }));
-    // The lines as they are now: in bulk, those read at the claim with this receipt's counts (the
-    // claim holds the order, so nothing else changed them); line by line, read again.
-    const lines = after
-      ? linesAfter(po.lines, input.lines, poLines, after)
-      : await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
-    const status = lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED';
-    const updated = {
-      ...(await tx.purchaseOrder.update({ where: { id: po.id }, data: { status, received_at: po.received_at ?? now } })),
-      lines,
-    };
-    const charge = po.fulfillment_delegation_id
-      ? await billReceipt(tx, po.team_id, po.fulfillment_delegation_id, {
-          name: `Receiving ${po.reference ?? po.id}`,
-          quantity: units,
-          purchase_order_id: po.id,
-        })
-      : null;
-    const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
-    const view = purchaseOrderView(updated, warehouse?.name);
-    const receipt = {
-      id: receiptId,
-      purchase_order_id: po.id,
-      received_at: now,
-      units,
-      charge_id: charge?.id ?? null,
-      lines: received,
-      purchase_order: view,
-    };
-    await enqueueForParties(tx, po, 'purchase_order.received', receipt);
-    return receipt;
-  });
+  return writeTx(db, (tx) =>
+    once(tx, scope, 200, async () => {
+      const po = await claim(tx, db.provider, caller.teamId, id, 'received');
+      const products = early ?? (await resolveProducts(tx, await productTeams(tx, caller, po.merchant_team_id), input.lines));
+      const receiptId = randomUUID();
+      const now = new Date();
+      const lineOf = new Map(po.lines.map((l) => [l.product_id, l]));
+      const poLines = products.map((p, i) => {
+        const poLine = lineOf.get(p.id);
+        if (!poLine) throw new DomainError('conflict', `lines[${i}]: ${p.sku ?? p.id} is not on purchase order ${po.id}.`, { line: i });
+        return poLine;
+      });
+      const ctx = { provider: db.provider, teamId: caller.teamId, keyId: caller.keyId, po };
+      // Each line's bin: the one it names, else where putaway suggests (docs/floor.md), chosen once.
+      const bins = await binsForLines(
+        tx,
+        ctx,
+        input,
+        products.map((p) => p.id),
+      );
+      const bulk = new Set(products.map((p) => p.id)).size === products.length;
+      const after = bulk ? await receiveInBulk(tx, ctx, input, products, poLines, bins) : null;
+      if (!after) await receiveLineByLine(tx, ctx, input, products, poLines, bins);
+      const units = input.lines.reduce((n, l) => n + l.quantity, 0);
+      const received: ReceivedLine[] = input.lines.map((line, i) => ({
+        product_id: poLines[i].product_id,
+        sku: poLines[i].sku,
+        quantity: line.quantity,
+        condition: line.condition ?? 'SELLABLE',
+        lot_code: line.lot_code ?? null,
+        expiration_date: line.expiration_date ?? null,
+        location_id: bins[i].id,
+        location_name: bins[i].name,
+        putaway: bins[i].putaway,
+      }));
+      // The lines as they are now: in bulk, those read at the claim with this receipt's counts (the
+      // claim holds the order, so nothing else changed them); line by line, read again.
+      const lines = after
+        ? linesAfter(po.lines, input.lines, poLines, after)
+        : await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
+      const status = lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED';
+      const updated = {
+        ...(await tx.purchaseOrder.update({ where: { id: po.id }, data: { status, received_at: po.received_at ?? now } })),
+        lines,
+      };
+      const charge = po.fulfillment_delegation_id
+        ? await billReceipt(tx, po.team_id, po.fulfillment_delegation_id, {
+            name: `Receiving ${po.reference ?? po.id}`,
+            quantity: units,
+            purchase_order_id: po.id,
+          })
+        : null;
+      const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
+      const view = purchaseOrderView(updated, warehouse?.name);
+      const receipt = {
+        id: receiptId,
+        purchase_order_id: po.id,
+        received_at: now,
+        units,
+        charge_id: charge?.id ?? null,
+        lines: received,
+        purchase_order: view,
+      };
+      await enqueueForParties(tx, po, 'purchase_order.received', receipt);
+      return receipt;
+    }),
+  );
 }
 
 /** Where a receipt's SKUs resolve: the order's merchant's products, or, without one, all the caller reaches. */

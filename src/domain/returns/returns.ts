@@ -1,4 +1,5 @@
 import type { Db, TxClient } from '../../db/types.js';
+import { keyScope, once, sweepOldAnswers } from '../idempotency/idempotency.js';
 import { billReceipt } from '../charges/charges.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { enqueueForParties } from '../events/outbox.js';
@@ -75,60 +76,64 @@ function pick<T extends { id: string; sku: string | null; product_id: string | n
   return found[0];
 }
 
-export async function createReturn(db: Db, caller: Actor, input: ReturnInput) {
-  return transaction(db, async (tx) => {
-    const warehouse = input.warehouse_id ? await claimWarehouse(tx, input.warehouse_id, caller.teamId) : null;
-    const order = await tx.order.findFirst({
-      where: { id: input.order_id, fulfiller_team_id: caller.teamId },
-      include: { line_items: { where: { kind: 'CORE' } } },
-    });
-    if (!order) throw notFound('Order', input.order_id);
-    const warehouseId = warehouse?.id ?? (await shippedFrom(tx, order.id));
-    const lines = input.lines.map((l, i) => pick(order.line_items, l, i));
-    const seen = new Set<string>();
-    for (const [i, line] of lines.entries()) {
-      if (seen.has(line.id)) throw lineError(i, 'this order line is already on the return; give each line once');
-      if (!line.product_id) throw lineError(i, `${line.sku ?? line.id} has no product, so it cannot come back to stock`, 'conflict');
-      seen.add(line.id);
-      const q = input.lines[i].quantity;
-      // The guard in the WHERE: returns of a line never pass what was fulfilled of it.
-      const n = await reserveReturnedQuantity(tx, line.id, q);
-      if (n !== 1) {
-        const fresh = await tx.orderLineItem.findUniqueOrThrow({ where: { id: line.id } });
-        const left = fresh.total_quantity - fresh.removed_quantity - fresh.remaining_quantity - fresh.returned_quantity;
-        throw lineError(i, `only ${Math.max(0, left)} of ${line.sku ?? line.id} were fulfilled and not yet returned`, 'conflict');
+export async function createReturn(db: Db, caller: Actor, input: ReturnInput, key?: string) {
+  const scope = keyScope(caller.teamId, key, 'createReturn', input);
+  if (scope) sweepOldAnswers(db);
+  return transaction(db, (tx) =>
+    once(tx, scope, 201, async () => {
+      const warehouse = input.warehouse_id ? await claimWarehouse(tx, input.warehouse_id, caller.teamId) : null;
+      const order = await tx.order.findFirst({
+        where: { id: input.order_id, fulfiller_team_id: caller.teamId },
+        include: { line_items: { where: { kind: 'CORE' } } },
+      });
+      if (!order) throw notFound('Order', input.order_id);
+      const warehouseId = warehouse?.id ?? (await shippedFrom(tx, order.id));
+      const lines = input.lines.map((l, i) => pick(order.line_items, l, i));
+      const seen = new Set<string>();
+      for (const [i, line] of lines.entries()) {
+        if (seen.has(line.id)) throw lineError(i, 'this order line is already on the return; give each line once');
+        if (!line.product_id) throw lineError(i, `${line.sku ?? line.id} has no product, so it cannot come back to stock`, 'conflict');
+        seen.add(line.id);
+        const q = input.lines[i].quantity;
+        // The guard in the WHERE: returns of a line never pass what was fulfilled of it.
+        const n = await reserveReturnedQuantity(tx, line.id, q);
+        if (n !== 1) {
+          const fresh = await tx.orderLineItem.findUniqueOrThrow({ where: { id: line.id } });
+          const left = fresh.total_quantity - fresh.removed_quantity - fresh.remaining_quantity - fresh.returned_quantity;
+          throw lineError(i, `only ${Math.max(0, left)} of ${line.sku ?? line.id} were fulfilled and not yet returned`, 'conflict');
+        }
       }
-    }
-    const delegation = await tx.fulfillmentDelegation.findFirst({
-      where: { merchant_team_id: order.merchant_team_id, fulfiller_team_id: caller.teamId },
-      select: { id: true },
-    });
-    const r = await tx.return.create({
-      data: {
-        team_id: caller.teamId,
-        order_id: order.id,
-        merchant_team_id: order.merchant_team_id,
-        fulfillment_delegation_id: delegation?.id ?? null,
-        warehouse_id: warehouseId,
-        reference: input.reference ?? null,
-        note: input.note ?? null,
-        created_by_key_id: caller.keyId,
-        lines: {
-          create: lines.map((l, i) => ({
-            order_line_item_id: l.id,
-            product_id: l.product_id!,
-            sku: l.sku,
-            quantity: input.lines[i].quantity,
-            reason: input.lines[i].reason ?? null,
-          })),
+      const delegation = await tx.fulfillmentDelegation.findFirst({
+        where: { merchant_team_id: order.merchant_team_id, fulfiller_team_id: caller.teamId },
+        select: { id: true },
+      });
+      const r = await tx.return.create({
+        data: {
+          team_id: caller.teamId,
+          order_id: order.id,
+          merchant_team_id: order.merchant_team_id,
+          fulfillment_delegation_id: delegation?.id ?? null,
+          warehouse_id: warehouseId,
+          reference: input.reference ?? null,
+          note: input.note ?? null,
+          created_by_key_id: caller.keyId,
+          lines: {
+            create: lines.map((l, i) => ({
+              order_line_item_id: l.id,
+              product_id: l.product_id!,
+              sku: l.sku,
+              quantity: input.lines[i].quantity,
+              reason: input.lines[i].reason ?? null,
+            })),
+          },
         },
-      },
-      include: { lines: true },
-    });
-    const view = returnView(r);
-    await enqueueForParties(tx, r, 'return.created', view);
-    return view;
-  });
+        include: { lines: true },
+      });
+      const view = returnView(r);
+      await enqueueForParties(tx, r, 'return.created', view);
+      return view;
+    }),
+  );
 }
 
 /** Where the order's units were shipped from: the warehouse of its latest fulfilled fulfillment order. */
@@ -154,72 +159,76 @@ async function claim(tx: TxClient, teamId: string, id: string, verb: string) {
   return r;
 }
 
-export async function receiveReturn(db: Db, caller: Actor, id: string, input: ReturnReceipt) {
-  return transaction(db, async (tx) => {
-    const r = await claim(tx, caller.teamId, id, 'received');
-    const now = new Date();
-    let units = 0;
-    const picked = input.lines.map((ref, i) => pick(r.lines, ref, i, 'order_line_item_id'));
-    const restock = await restockOf(tx, r, input, picked);
-    for (const [i, ref] of input.lines.entries()) {
-      const line = picked[i];
-      const q = ref.quantity;
-      const damaged = ref.condition === 'DAMAGED';
-      const { count } = await tx.returnLine.updateMany({
-        where: { id: line.id, quantity_received: { lte: line.quantity - q } },
-        data: {
-          quantity_received: { increment: q },
-          ...(damaged ? { quantity_damaged: { increment: q } } : { quantity_restocked: { increment: q } }),
-        },
-      });
-      if (count !== 1) {
-        const fresh = await tx.returnLine.findUniqueOrThrow({ where: { id: line.id } });
-        throw lineError(
-          i,
-          `receiving ${q} of ${line.sku ?? line.product_id} passes what the return still expects (${fresh.quantity - fresh.quantity_received})`,
-          'conflict',
+export async function receiveReturn(db: Db, caller: Actor, id: string, input: ReturnReceipt, key?: string) {
+  const scope = keyScope(caller.teamId, key, 'receiveReturn', { id, ...input });
+  if (scope) sweepOldAnswers(db);
+  return transaction(db, (tx) =>
+    once(tx, scope, 200, async () => {
+      const r = await claim(tx, caller.teamId, id, 'received');
+      const now = new Date();
+      let units = 0;
+      const picked = input.lines.map((ref, i) => pick(r.lines, ref, i, 'order_line_item_id'));
+      const restock = await restockOf(tx, r, input, picked);
+      for (const [i, ref] of input.lines.entries()) {
+        const line = picked[i];
+        const q = ref.quantity;
+        const damaged = ref.condition === 'DAMAGED';
+        const { count } = await tx.returnLine.updateMany({
+          where: { id: line.id, quantity_received: { lte: line.quantity - q } },
+          data: {
+            quantity_received: { increment: q },
+            ...(damaged ? { quantity_damaged: { increment: q } } : { quantity_restocked: { increment: q } }),
+          },
+        });
+        if (count !== 1) {
+          const fresh = await tx.returnLine.findUniqueOrThrow({ where: { id: line.id } });
+          throw lineError(
+            i,
+            `receiving ${q} of ${line.sku ?? line.product_id} passes what the return still expects (${fresh.quantity - fresh.quantity_received})`,
+            'conflict',
+          );
+        }
+        const level = await levelFor(tx, line.product_id, r.warehouse_id);
+        const ok = await applyToLevel(
+          tx,
+          level,
+          { on_hand: q, unavailable: damaged ? q : 0 },
+          {
+            kind: 'RETURNED',
+            reason: damaged ? 'DAMAGED' : line.reason,
+            note: input.note ?? null,
+            reference_type: 'return',
+            reference_id: r.id,
+            actor_key_id: caller.keyId,
+            lot_code: restock[i].lot_code,
+            expiration_date: restock[i].expiration_date,
+            placement: restock[i].placement,
+          },
         );
+        if (!ok) throw lineError(i, 'the inventory level could not take the units', 'conflict');
+        units += q;
       }
-      const level = await levelFor(tx, line.product_id, r.warehouse_id);
-      const ok = await applyToLevel(
-        tx,
-        level,
-        { on_hand: q, unavailable: damaged ? q : 0 },
-        {
-          kind: 'RETURNED',
-          reason: damaged ? 'DAMAGED' : line.reason,
-          note: input.note ?? null,
-          reference_type: 'return',
-          reference_id: r.id,
-          actor_key_id: caller.keyId,
-          lot_code: restock[i].lot_code,
-          expiration_date: restock[i].expiration_date,
-          placement: restock[i].placement,
+      const lines = await tx.returnLine.findMany({ where: { return_id: r.id } });
+      const updated = await tx.return.update({
+        where: { id: r.id },
+        data: {
+          status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED',
+          received_at: r.received_at ?? now,
         },
-      );
-      if (!ok) throw lineError(i, 'the inventory level could not take the units', 'conflict');
-      units += q;
-    }
-    const lines = await tx.returnLine.findMany({ where: { return_id: r.id } });
-    const updated = await tx.return.update({
-      where: { id: r.id },
-      data: {
-        status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED',
-        received_at: r.received_at ?? now,
-      },
-      include: { lines: true },
-    });
-    const charge = r.fulfillment_delegation_id
-      ? await billReceipt(tx, r.team_id, r.fulfillment_delegation_id, {
-          name: `Return ${r.reference ?? r.id}`,
-          quantity: units,
-          return_id: r.id,
-        })
-      : null;
-    const view = { ...returnView(updated), charge_id: charge?.id ?? null };
-    await enqueueForParties(tx, r, 'return.received', view);
-    return view;
-  });
+        include: { lines: true },
+      });
+      const charge = r.fulfillment_delegation_id
+        ? await billReceipt(tx, r.team_id, r.fulfillment_delegation_id, {
+            name: `Return ${r.reference ?? r.id}`,
+            quantity: units,
+            return_id: r.id,
+          })
+        : null;
+      const view = { ...returnView(updated), charge_id: charge?.id ?? null };
+      await enqueueForParties(tx, r, 'return.received', view);
+      return view;
+    }),
+  );
 }
 
 export async function cancelReturn(db: Db, caller: Actor, id: string) {

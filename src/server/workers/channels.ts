@@ -1,4 +1,5 @@
 import type { Db } from '../../db/types.js';
+import { recoverDeliveries } from '../../domain/channels/deliveries.js';
 import { pushStock } from '../../domain/channels/stock.js';
 import { DEFAULT_SYNC_INTERVAL_MS, syncDueShops } from '../../domain/channels/sync.js';
 import type { WorkerLog } from './outbox.js';
@@ -6,7 +7,8 @@ import { metrics } from '../../shared/metrics.js';
 
 // Background work of connected shops (docs/sales-channels.md): stock pushes every few seconds
 // (changes in between coalesce into one call per shop) and a periodic order/listing sync of each
-// connection (default every 15 minutes). Every replica may run it; a shop is worked on by one
+// connection (default every 15 minutes), and deliveries a stopped process stored but never took
+// in (RECEIVED past the stale window, deliveries.ts). Every replica may run it; a shop is worked on by one
 // replica at a time (a lease on its connection row).
 
 export interface ChannelWorkerOptions {
@@ -25,6 +27,8 @@ export function startChannelWorker(db: Db, log: WorkerLog, opts: ChannelWorkerOp
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     running = (async () => {
+      const recovered = await recoverDeliveries(db, env);
+      if (recovered) log.info({ recovered }, 'stored shop deliveries taken in after a restart');
       const stock = await pushStock(db, env);
       if (stock.pushed || stock.failed) log.debug({ stock }, 'stock pushed to shops');
       if (stock.failed) metrics?.channelPushFailures.inc({ kind: 'stock' }, stock.failed);

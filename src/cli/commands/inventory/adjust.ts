@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
-import { writeCommand } from '../../shared/resource.js';
+import { keyPerRun, writeCommand } from '../../shared/resource.js';
 import { parseStockArgs, withLines } from '../../shared/stock-lines.js';
 import { response } from '../../output/shape.js';
 
@@ -9,6 +9,7 @@ export default function inventoryAdjust(ctx: Context): Command {
   return writeCommand(ctx, {
     output: response(async () => (await import('../../../contract/inventory.js')).AdjustmentSchema),
     name: 'adjust',
+    idempotencyKey: keyPerRun('inventory-adjust'),
     description: 'Change stock at a warehouse by a delta per SKU, for a reason (all lines or none)',
     method: 'POST',
     mode: 'create',

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { writeCommand } from '../../shared/resource.js';
+import { keyPerRun, writeCommand } from '../../shared/resource.js';
 import { parseStockArgs, withLines } from '../../shared/stock-lines.js';
 import { response } from '../../output/shape.js';
 
@@ -8,6 +8,7 @@ export default function inventoryCount(ctx: Context): Command {
   return writeCommand(ctx, {
     output: response(async () => (await import('../../../contract/inventory.js')).AdjustmentSchema),
     name: 'count',
+    idempotencyKey: keyPerRun('inventory-count'),
     description: 'Record a cycle count: on hand becomes the counted figure per SKU (exact even while orders ship)',
     method: 'POST',
     mode: 'create',

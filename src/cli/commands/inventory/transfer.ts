@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { writeCommand } from '../../shared/resource.js';
+import { keyPerRun, writeCommand } from '../../shared/resource.js';
 import { parseStockArgs, withLines } from '../../shared/stock-lines.js';
 import { response } from '../../output/shape.js';
 
@@ -8,6 +8,7 @@ export default function inventoryTransfer(ctx: Context): Command {
   return writeCommand(ctx, {
     output: response(async () => (await import('../../../contract/inventory.js')).TransferSchema),
     name: 'transfer',
+    idempotencyKey: keyPerRun('inventory-transfer'),
     description: 'Ship stock to another warehouse of the team (on order there until received)',
     method: 'POST',
     mode: 'create',

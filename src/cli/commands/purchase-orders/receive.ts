@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { collect } from '../../shared/body.js';
-import { seg, writeCommand } from '../../shared/resource.js';
+import { seg, keyPerRun, writeCommand } from '../../shared/resource.js';
 import { DAMAGED_OPTION, receiptLines, withLines } from '../../shared/stock-lines.js';
 import { response } from '../../output/shape.js';
 
@@ -9,6 +9,7 @@ export default function purchaseOrdersReceive(ctx: Context): Command {
   return writeCommand(ctx, {
     output: response(async () => (await import('../../../contract/purchase-orders.js')).ReceiptSchema),
     name: 'receive',
+    idempotencyKey: keyPerRun('po-receive'),
     description: 'Receive units of a purchase order (partial receipts are fine); bills receiving to the merchant',
     method: 'POST',
     mode: 'action',

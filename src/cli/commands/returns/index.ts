@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { collect } from '../../shared/body.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
-import { getCommand, group, orderArg, seg, writeCommand } from '../../shared/resource.js';
+import { getCommand, group, orderArg, seg, keyPerRun, writeCommand } from '../../shared/resource.js';
 import { DAMAGED_OPTION, parseStockArgs, receiptLines, withLines } from '../../shared/stock-lines.js';
 import { response } from '../../output/shape.js';
 
@@ -32,6 +32,7 @@ export default (ctx: Context): Command =>
     writeCommand(ctx, {
       output: response(async () => (await import('../../../contract/returns.js')).ReturnSchema),
       name: 'create',
+      idempotencyKey: keyPerRun('return-create'),
       description: 'Announce a return of fulfilled units of an order (by id or number)',
       method: 'POST',
       mode: 'create',
@@ -61,6 +62,7 @@ export default (ctx: Context): Command =>
     writeCommand(ctx, {
       output: response(async () => (await import('../../../contract/returns.js')).ReturnSchema),
       name: 'receive',
+      idempotencyKey: keyPerRun('return-receive'),
       description: 'Receive returned units: sellable ones restock, --damaged ones are set aside',
       method: 'POST',
       mode: 'action',

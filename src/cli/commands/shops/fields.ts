@@ -23,6 +23,12 @@ const common: FieldSpec[] = [
     description: 'Shopify: email the customer on fulfillment; WooCommerce: customer note',
   },
   {
+    key: 'settings.ship_on_authorized',
+    flag: '--ship-on-authorized',
+    type: 'boolean',
+    description: 'ship orders whose payment is only authorized (default false: they wait on AWAITING_PAYMENT)',
+  },
+  {
     key: 'settings.warehouse_id',
     flag: '--warehouse',
     arg: 'name|id',

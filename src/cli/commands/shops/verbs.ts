@@ -83,8 +83,18 @@ export const shopsUpdate = (ctx: Context): Command =>
       { key: 'active', type: 'boolean', description: 'false disables the connection' },
       { key: 'settings.notify_customer', flag: '--notify-customer', type: 'boolean', description: 'notify the customer on fulfillment' },
       { key: 'settings.location_id', flag: '--location', arg: 'gid', description: 'Shopify location for stock' },
+      {
+        key: 'settings.ship_on_authorized',
+        flag: '--ship-on-authorized',
+        type: 'boolean',
+        description: 'ship orders whose payment is only authorized (default false: AWAITING_PAYMENT hold)',
+      },
     ],
-    examples: ['fos shops update 0193… --active false', 'fos shops update 0193… --data \'{"connection":{"access_token":"shpat_…"}}\''],
+    examples: [
+      'fos shops update 0193… --active false',
+      'fos shops update 0193… --ship-on-authorized true',
+      'fos shops update 0193… --data \'{"connection":{"access_token":"shpat_…"}}\'',
+    ],
   });
 
 export const shopsDisconnect = (ctx: Context): Command =>

@@ -22,7 +22,9 @@ import {
 
 const tags = ['Carriers'];
 const read = { permission: 'READ_FULFILLMENTS', family: 'ops' } as const;
-const write = { permission: 'WRITE_FULFILLMENTS', family: 'ops' } as const;
+// Connecting, changing, testing and removing an integration handles the team's carrier
+// credentials: MANAGE_CARRIERS (an extension, docs/access.md), never a picker's WRITE_FULFILLMENTS.
+const write = { permission: 'MANAGE_CARRIERS', family: 'ops' } as const;
 const Params = IdParams('integration_id');
 type P = Static<typeof Params>;
 

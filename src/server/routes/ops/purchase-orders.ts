@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { KEY_NOTE, idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import type { Static } from 'typebox';
 import { PURCHASE_ORDER_STATUSES } from '../../../contract/inventory-enums.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
@@ -86,13 +87,19 @@ export default async function routes(app: FastifyInstance) {
         tags,
         summary: 'Receive units of a purchase order (partial and repeated receipts; bills the receiving charge)',
         description:
-          'Units move from on_order to on_hand (DAMAGED ones are also set aside as unavailable). More than is open needs allow_over_receipt.',
+          'Units move from on_order to on_hand (DAMAGED ones are also set aside as unavailable). More than is open needs allow_over_receipt.' +
+          ' ' +
+          KEY_NOTE,
         params: PurchaseOrderParams,
         body: ReceiveBody,
         response: { 200: ReceiptSchema },
       },
     },
-    async (request) => receivePurchaseOrder(app.db, request.principal, request.params.purchase_order_id, request.body),
+    async (request, reply) =>
+      sendAnswer(
+        reply,
+        await receivePurchaseOrder(app.db, request.principal, request.params.purchase_order_id, request.body, idempotencyKeyOf(request)),
+      ),
   );
 
   app.post<Params>(

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { KEY_NOTE, idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import type { Static } from 'typebox';
 import { RETURN_STATUSES } from '../../../contract/inventory-enums.js';
 import { enumList } from '../../../domain/pagination.js';
@@ -48,11 +49,12 @@ export default async function routes(app: FastifyInstance) {
         operationId: 'createReturn',
         tags,
         summary: 'Announce a return of fulfilled order lines (never more than fulfilled and not yet returned)',
+        description: KEY_NOTE,
         body: CreateReturnBody,
         response: { 201: ReturnSchema },
       },
     },
-    async (request, reply) => reply.code(201).send(await createReturn(app.db, request.principal, request.body)),
+    async (request, reply) => sendAnswer(reply, await createReturn(app.db, request.principal, request.body, idempotencyKeyOf(request))),
   );
 
   app.get<Params>(
@@ -78,12 +80,14 @@ export default async function routes(app: FastifyInstance) {
         operationId: 'receiveReturn',
         tags,
         summary: 'Receive returned units: SELLABLE restocks on_hand, DAMAGED is set aside',
+        description: KEY_NOTE,
         params: ReturnParams,
         body: ReceiveReturnBody,
         response: { 200: ReturnSchema },
       },
     },
-    async (request) => receiveReturn(app.db, request.principal, request.params.return_id, request.body),
+    async (request, reply) =>
+      sendAnswer(reply, await receiveReturn(app.db, request.principal, request.params.return_id, request.body, idempotencyKeyOf(request))),
   );
 
   app.post<Params>(

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { KEY_NOTE, idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import type { Static } from 'typebox';
 import { TRANSFER_STATUSES } from '../../../contract/inventory-enums.js';
 import { cancelTransfer, createTransfer, getTransfer, listTransfers, receiveTransfer } from '../../../domain/inventory/transfers.js';
@@ -48,12 +49,12 @@ export default async function routes(app: FastifyInstance) {
         operationId: 'createTransfer',
         tags,
         summary: "Ship stock to another warehouse: off the source's on_hand, on order at the destination",
-        description: 'Only sellable units ship (not committed or set aside); one transaction for all lines.',
+        description: 'Only sellable units ship (not committed or set aside); one transaction for all lines.' + ' ' + KEY_NOTE,
         body: CreateTransferBody,
         response: { 201: TransferSchema },
       },
     },
-    async (request, reply) => reply.code(201).send(await createTransfer(app.db, request.principal, request.body)),
+    async (request, reply) => sendAnswer(reply, await createTransfer(app.db, request.principal, request.body, idempotencyKeyOf(request))),
   );
 
   app.get<Params>(
@@ -79,12 +80,17 @@ export default async function routes(app: FastifyInstance) {
         operationId: 'receiveTransfer',
         tags,
         summary: 'Receive transferred units at the destination (partial receipts allowed)',
+        description: KEY_NOTE,
         params: TransferParams,
         body: ReceiveTransferBody,
         response: { 200: TransferSchema },
       },
     },
-    async (request) => receiveTransfer(app.db, request.principal, request.params.transfer_id, request.body),
+    async (request, reply) =>
+      sendAnswer(
+        reply,
+        await receiveTransfer(app.db, request.principal, request.params.transfer_id, request.body, idempotencyKeyOf(request)),
+      ),
   );
 
   app.post<Params>(

@@ -3,7 +3,7 @@ import type { Context } from '../../../context.js';
 import { collect } from '../../../shared/body.js';
 import { ENUMS } from '../../../enums.js';
 import { listCommand } from '../../../shared/list.js';
-import { getCommand, group, seg, writeCommand } from '../../../shared/resource.js';
+import { getCommand, group, seg, keyPerRun, writeCommand } from '../../../shared/resource.js';
 import { DAMAGED_OPTION, receiptLines, withLines } from '../../../shared/stock-lines.js';
 import { warehousesFilter } from '../../../shared/flags.js';
 import { response } from '../../../output/shape.js';
@@ -34,6 +34,7 @@ export default (ctx: Context): Command =>
     writeCommand(ctx, {
       output: response(async () => (await import('../../../../contract/inventory.js')).TransferSchema),
       name: 'receive',
+      idempotencyKey: keyPerRun('transfer-receive'),
       description: 'Receive transferred units at the destination (partial receipts are fine)',
       method: 'POST',
       mode: 'action',
