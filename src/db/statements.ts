@@ -147,3 +147,12 @@ export function statementsOf(tx: TxClient, provider?: Provider): Statements {
   if (!provider) throw new Error('statementsOf: not a transaction() of src/db/tx.ts, and no provider given');
   return prismaStatements(tx, dialectOf(provider));
 }
+
+/**
+ * The statements of any transaction: a transaction() (src/db/tx.ts)'s own, or, in a bare Prisma
+ * `$transaction`, Prisma's raw query in the dialect of the client's provider (Prisma keeps it on
+ * every client, the transaction's included).
+ */
+export const anyStatementsOf = (tx: TxClient): Statements =>
+  ofTx.get(tx) ?? prismaStatements(tx, dialectOf((tx as unknown as { _activeProvider: Provider })._activeProvider));
+
