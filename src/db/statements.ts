@@ -155,4 +155,3 @@ export function statementsOf(tx: TxClient, provider?: Provider): Statements {
  */
 export const anyStatementsOf = (tx: TxClient): Statements =>
   ofTx.get(tx) ?? prismaStatements(tx, dialectOf((tx as unknown as { _activeProvider: Provider })._activeProvider));
-

@@ -35,10 +35,9 @@ export async function teamIntegrations(db: Db, teamId: string): Promise<CarrierI
 
 /** The team's rate table (the built-in table carrier's rows), cheapest first. */
 export async function teamCarrierRates(db: Db, teamId: string): Promise<CarrierRate[]> {
-  const rows = await readsOf(db).all<Record<string, unknown>>(
-    `SELECT * FROM "carrier_rates" WHERE "team_id" = ? ORDER BY "amount", "id"`,
-    [teamId],
-  );
+  const rows = await readsOf(db).all<Record<string, unknown>>(`SELECT * FROM "carrier_rates" WHERE "team_id" = ? ORDER BY "amount", "id"`, [
+    teamId,
+  ]);
   return rows.map(
     (r) =>
       ({

@@ -76,7 +76,14 @@ const SHIPPING_INPUTS = `SELECT d."id" AS "d_id", d."active" AS "d_active", d."r
 /** What a fulfilled package's SHIPPING charge is priced from (see ShippingRow). */
 export async function shippingInputs(
   st: Statements,
-  i: { fulfillmentId: string; merchantTeamId: string; fulfillerTeamId: string; packageId: string; orderId: string; fulfillmentOrderId: string },
+  i: {
+    fulfillmentId: string;
+    merchantTeamId: string;
+    fulfillerTeamId: string;
+    packageId: string;
+    orderId: string;
+    fulfillmentOrderId: string;
+  },
 ): Promise<ShippingRow> {
   const [row] = await st.all<ShippingRow>(SHIPPING_INPUTS, [
     i.fulfillmentId,

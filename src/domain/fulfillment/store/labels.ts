@@ -77,6 +77,7 @@ export async function packageToRate(db: Db, teamId: string, id: string): Promise
   const r = readsOf(db);
   const [row] = await r.all<PackageToRate>(TO_RATE, [id, teamId]);
   if (!row) return null;
-  for (const c of ['from_address', 'to_address', 'config'] as const) row[c] = typeof row[c] === 'string' ? r.dialect.json(row[c]) : (row[c] ?? null);
+  for (const c of ['from_address', 'to_address', 'config'] as const)
+    row[c] = typeof row[c] === 'string' ? r.dialect.json(row[c]) : (row[c] ?? null);
   return row;
 }
