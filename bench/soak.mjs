@@ -22,7 +22,7 @@ const rand = (n) => Math.floor(Math.random() * n);
 const junk = (len) => Array.from({ length: len }, () => String.fromCharCode(33 + rand(90))).join('');
 
 /** The i-th request of the mix: [method, path, headers, body]. */
-function request(i, keys) {
+export function request(i, keys) {
   const good = { 'x-access-token': keys[Math.floor(i / 14) % keys.length] };
   switch (i % 14) {
     case 0:
@@ -61,14 +61,14 @@ function request(i, keys) {
   }
 }
 
-async function send(url, [method, p, headers, body]) {
+export async function send(url, [method, p, headers, body]) {
   const res = await fetch(`${url}${p}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
   await res.arrayBuffer();
   return res.status;
 }
 
 /** Tier-4 keys made with the bootstrap key (3,000 requests a minute each). */
-async function goodKeys(url, key) {
+export async function goodKeys(url, key) {
   const keys = [key];
   for (let i = 1; i < GOOD_KEYS; i++) {
     const res = await fetch(`${url}/keys`, {
