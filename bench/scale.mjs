@@ -148,12 +148,17 @@ async function cell(kind, replicas, skus, orders, dir, pgUrl) {
   }
 }
 
-export async function scaleBench({ pgUrl, orders = 80, dbs = ['sqlite', 'postgresql'] }) {
+export async function scaleBench({ pgUrl, orders = 80, dbs = ['sqlite', 'postgresql'], onCell = () => {} }) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fos-bench-scale-'));
   const rows = [];
   try {
     for (const kind of dbs)
-      for (const replicas of [1, 2]) for (const skus of [20, 2]) rows.push(...(await cell(kind, replicas, skus, orders, dir, pgUrl)));
+      for (const replicas of [1, 2])
+        for (const skus of [20, 2]) {
+          const done = await cell(kind, replicas, skus, orders, dir, pgUrl);
+          rows.push(...done);
+          onCell(done);
+        }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -303,6 +303,7 @@ if (sections.includes('scale')) {
     pgUrl: PG_URL,
     orders: int('FOS_BENCH_SCALE_ORDERS', 80, 2000),
     dbs: (process.env.FOS_BENCH_SCALE_DBS ?? 'sqlite,postgresql').split(','),
+    onCell: (cells) => console.error(`scale: ${JSON.stringify(cells.map(({ errors, ...c }) => ({ ...c, failed: errors.length })))}`),
   });
   console.log(
     `scale: the fulfillment workflow from a worker thread (${os.cpus().length} cores; p95 per step; failed = a workflow answered non-2xx)`,
