@@ -13,7 +13,7 @@ import { BIN, cleanEnv, median, ROOT, timedSpawn } from './lib.mjs';
 import { client } from './workflow.mjs';
 import { seed } from './api.mjs';
 
-export const BULK_TARGETS = { productsBulkMs: 500, importMs: 5000, receiptMs: { sqlite: 500, postgresql: 1000 }, waitMs: 100 };
+export const BULK_TARGETS = { productsBulkMs: 500, importMs: 1500, receiptMs: { sqlite: 500, postgresql: 1000 }, waitMs: 100 };
 const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
 const LINES = 1000;
 
@@ -66,10 +66,11 @@ async function runOn(dbUrl, dir, runs, ledger) {
     const figures = {
       productsBulk: [],
       import: [],
+      importCreate: [],
       receipt: [],
       adjustment: [],
       wait: [],
-      cpu: { productsBulk: [], import: [], receipt: [], adjustment: [] },
+      cpu: { productsBulk: [], import: [], importCreate: [], receipt: [], adjustment: [] },
     };
     const note = (name, r) => (figures[name].push(r.ms), figures.cpu[name].push(r.cpu));
     // Products: 1,000 new rows, then the same 1,000 as updates.
@@ -79,15 +80,17 @@ async function runOn(dbUrl, dir, runs, ledger) {
       const upd = rows.map((x) => ({ sku: x.sku, barcode: `B${x.sku}` }));
       note('productsBulk', await timed(() => api('POST', '/ops/products/bulk', { products: upd })));
     }
-    // fos products import, 10,000 rows through the CLI.
+    // fos products import, 10,000 rows through the CLI: new SKUs (every row created), then the
+    // same file again (every row updated). Reported apart: the median of all runs was an update's
+    // figure, while an import of a new catalogue creates (issue 36: 0.8 s here, 4.4 s in use).
     const csv = ['sku,name,type,weight,weight_unit', ...Array.from({ length: 10_000 }, (_, i) => `IMP-${i},Imported ${i},STANDARD,${i},G`)];
     const file = path.join(dir, 'products.csv');
     await writeFile(file, csv.join('\n') + '\n');
     const env = cleanEnv({ FOS_BASE_URL: server.url, FOS_API_KEY: token, FOS_CONFIG_DIR: dir });
-    for (let r = 0; r < runs; r++) {
+    for (let i = 0; i < Math.max(2, runs); i++) {
       const r = await timed(() => timedSpawn([BIN, 'products', 'import', file], { env }));
       if (r.out.code !== 0) throw new Error(`fos products import exited ${r.out.code}: ${r.out.stderr}`);
-      note('import', r);
+      note(i === 0 ? 'importCreate' : 'import', r);
     }
     // Receipts and adjustments of 1,000 lines at a warehouse, fulfillments ready to be sent.
     const orders = await seed(server, api, { products: 4, orders: runs * 2 });
@@ -184,7 +187,8 @@ export function bulkReport(out) {
       );
     };
     row('products bulk, 1,000 rows', f.productsBulk, BULK_TARGETS.productsBulkMs, f.cpu.productsBulk);
-    row('fos products import, 10,000 rows', f.import, BULK_TARGETS.importMs, f.cpu.import);
+    row('fos products import, 10,000 new', f.importCreate, BULK_TARGETS.importMs, f.cpu.importCreate);
+    row('fos products import, 10,000 updates', f.import, BULK_TARGETS.importMs, f.cpu.import);
     row('purchase-order receipt, 1,000 lines', f.receipt, BULK_TARGETS.receiptMs[provider], f.cpu.receipt);
     row('adjustment, 1,000 lines', f.adjustment, BULK_TARGETS.receiptMs[provider], f.cpu.adjustment);
     row('fulfillment wait during a receipt', f.wait, BULK_TARGETS.waitMs);

@@ -1,265 +1,282 @@
-// The fulfillment's server CPU beside its floor (issue 29 item 1): `npm run bench -- floor`.
-// An in-process server (dist/) on a temporary SQLite file, or a PostgreSQL database
-// (FOS_BENCH_FLOOR_PG=postgres://…/postgres: a database fos_floor_<pid> is made there and dropped), seeded like the `api` section. Every fulfillment order is
-// accepted and read first (not timed); then a copy of the database is taken, and the four
-// workflow writes (lock, package, label, fulfill) run one request type at a time from a worker
-// thread over every fulfillment order, while the server thread's CPU is read (as bench/phases.mjs)
-// and every statement the driver runs is recorded with its arguments. The floor replays exactly
-// those statements, in order, with the same arguments and the same BEGIN/COMMITs, through the raw
-// driver on the copy (libsql: each statement prepared once; pg: one client, plain queries), and
-// its CPU on this thread is the hand-written floor of the same work.
-// FOS_BENCH_FLOOR_PROFILE=<file>.cpuprofile: a CPU profile of the server thread over the four
-// phases (bench/profile-summary.mjs sums it by package).
+// The fulfillment's server CPU beside its fair floor (issue 36 item 3): `npm run bench -- floor`.
+// A fulfillment is four requests: lock, package, label (rate_strategy CHEAPEST, rated from the
+// team's rate table) and fulfill, which bills a SHIPPING charge (the merchant's delegation has a
+// rate card). Seeded once (products, rates, orders, accepted fulfillment orders), then copied:
+//  - fos:   `fos`'s server in a process of its own (bench/floor-fos.mjs) on one copy;
+//  - floor: a plain node:http server on the raw driver (bench/floor-server.mjs) on another copy,
+//           answering the same requests with exactly the statements fos ran for each (recorded in
+//           a third run on the original: bench/floor-record.mjs), the same auth and the same bodies.
+// Both are warmed with the first WARM fulfillments, then the rest are timed: the server PROCESS's
+// CPU (/proc/<pid>/stat: every thread, GC and libuv included) over them, per fulfillment. One
+// client, one request at a time (both servers see the same sequence). SQLite (temp file) and
+// PostgreSQL (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; a database
+// fos_floor_<pid>* is made there and dropped; FOS_BENCH_FLOOR_PG=off skips it).
+import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { mainThreadCpuMs, ROOT } from './lib.mjs';
-import { client, runPhase } from './workflow.mjs';
+import { Agent } from 'undici';
+import { cpuMsOfPid, ROOT } from './lib.mjs';
+import { client } from './workflow.mjs';
 
-export const FLOOR_TARGET_RATIO = 4;
-const PHASES = ['lock', 'package', 'label', 'fulfill'];
+export const FLOOR_TARGET_RATIO = 1.5;
+const WARM = 30;
 const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
+export const RATE_CARD = {
+  id: 'rc_bench',
+  name: 'Bench card',
+  version_id: 'v1',
+  semantic_version: '1.0.0',
+  shipping: { fee_per_package: 1.25, markup_percent: 8 },
+};
 
-const inWorker = (base, token, phase, ids, extra) =>
-  new Promise((resolve, reject) => {
-    const w = new Worker(new URL(import.meta.url), { workerData: { floorPhase: { base, token, phase, ids, extra } } });
-    w.once('message', resolve);
-    w.once('error', reject);
-  });
+/** A child process that tells its URL over IPC; `call(msg, reply)` sends and awaits an answer holding `reply`. */
+const children = new Set();
 
-/** Runs `fn(i)` for every recorded statement; returns this thread's CPU ms for the replay. */
-async function timed(fn) {
-  const t0 = await mainThreadCpuMs();
-  await fn();
-  return (await mainThreadCpuMs()) - t0;
+function child(script, env) {
+  const p = fork(path.join(ROOT, 'bench', script), { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = (key) =>
+    new Promise((resolve, reject) => {
+      const on = (m) => m && key in m && (p.off('message', on), resolve(m));
+      p.on('message', on);
+      p.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
+    });
+  children.add(p);
+  p.once('exit', () => children.delete(p));
+  return next('url').then((hello) => ({
+    ...hello,
+    pid: p.pid,
+    call: (msg, reply) => {
+      const r = reply ? next(reply) : new Promise((res) => p.once('exit', res));
+      p.send(msg);
+      return r.then(async (m) => (reply ? m : undefined));
+    },
+    stop: async (reply) => {
+      const exited = new Promise((res) => p.once('exit', res));
+      const m = reply ? next(reply) : undefined;
+      p.send({ stop: true });
+      const out = await m;
+      await exited;
+      return out;
+    },
+  }));
 }
 
-/** SQLite: records what libSQL runs (prepared statements' all/run, exec), and replays it on a copy. */
-async function sqliteDriver() {
-  const { default: Database } = await import('libsql');
-  const log = [];
-  let on = false;
-  const sqlOf = new WeakMap();
-  const dbProto = Database.prototype;
-  const { prepare, exec } = dbProto;
-  dbProto.prepare = function (sql) {
-    const st = prepare.call(this, sql);
-    sqlOf.set(st, sql);
-    return st;
-  };
-  dbProto.exec = function (sql) {
-    if (on && !sql.startsWith('PRAGMA')) log.push({ exec: sql });
-    return exec.call(this, sql);
-  };
-  const probe = new Database(':memory:');
-  const stProto = Object.getPrototypeOf(probe.prepare('SELECT 1'));
-  probe.close();
-  for (const m of ['all', 'run', 'get']) {
-    const orig = stProto[m];
-    stProto[m] = function (...a) {
-      const sql = sqlOf.get(this);
-      if (on && sql && !sql.startsWith('PRAGMA')) log.push({ sql, args: a[0] ?? [] });
-      return orig.apply(this, a);
-    };
-  }
-  return {
-    log,
-    record: (x) => (on = x),
-    copy: async (server, to) => {
-      const db = new Database(server.dbFile);
-      db.exec(`VACUUM INTO '${to}'`);
-      db.close();
-      return to;
-    },
-    replay: async (copy) => {
-      on = false;
-      const db = new Database(copy, { timeout: 5000 });
-      for (const p of ['journal_mode = WAL', 'foreign_keys = ON', 'synchronous = NORMAL']) db.exec(`PRAGMA ${p}`);
-      const cache = new Map();
-      let failed = 0;
-      const cpuMs = await timed(async () => {
-        for (const s of log) {
-          if (s.exec) {
-            db.exec(s.exec);
-            continue;
-          }
-          let st = cache.get(s.sql);
-          if (!st) cache.set(s.sql, (st = db.prepare(s.sql)));
-          try {
-            st.reader ??= st.columns().length > 0;
-            if (st.reader) st.all(s.args);
-            else st.run(s.args);
-          } catch {
-            failed++;
-          }
-        }
+/** Products, the rate table, the merchant's delegation with its rate card, `orders` accepted fulfillment orders and their lines. */
+async function seed(dbUrl, url, orders) {
+  const { createDb } = await dist('db/client.js');
+  const { createKey } = await dist('domain/keys/keys.js');
+  const teams = await dist('domain/teams/teams.js');
+  const db = await createDb(dbUrl);
+  const agent = new Agent({ connections: 1 });
+  try {
+    const teamId = (await db.prisma.team.findFirst({ where: { kind: 'FULFILLER' }, orderBy: { created_at: 'asc' } })).id;
+    const token = (await createKey(db, teamId, { name: 'floor', power_role: 'ADMIN', rate_tier: 4 }, null)).token;
+    const api = client(url, token, agent);
+    const merchant = await teams.createTeam(db, { name: 'Floor Merchant', kind: 'MERCHANT' });
+    await teams.createDelegation(db, { merchant_team_id: merchant.id, fulfiller_team_id: teamId, rate_card: RATE_CARD });
+    const wh = await db.prisma.warehouse.create({
+      data: { team_id: teamId, name: 'Floor DC', address1: '1 Dock', city: 'Reno', state: 'NV', zip: '89501', country: 'US' },
+    });
+    const skus = [];
+    for (let i = 0; i < 40; i++) {
+      const sku = `FLOOR-${i}`;
+      const p = await db.prisma.product.create({
+        data: {
+          team_id: merchant.id,
+          merchant_team_id: merchant.id,
+          fulfiller_team_id: teamId,
+          name: `Floor ${i}`,
+          sku,
+          measurement_unit: 'MM',
+          weight_unit: 'G',
+          weight: 300,
+          search_text: `floor ${i}\n${sku.toLowerCase()}`,
+          name_sku_search_text: `floor ${i}\n${sku.toLowerCase()}`,
+        },
       });
-      db.close();
-      return { cpuMs, failed };
-    },
-  };
-}
-
-/** PostgreSQL: records what pg runs, per connection, a transaction as one unit; replays the units in order on a copy. */
-async function pgDriver(url) {
-  const pg = (await import('pg')).default;
-  const log = [];
-  let on = false;
-  const proto = pg.Client.prototype;
-  const query = proto.query;
-  proto.query = function (config, values, cb) {
-    if (on) {
-      const text = typeof config === 'string' ? config : config?.text;
-      const args = (typeof config === 'object' && config?.values) || (Array.isArray(values) ? values : []);
-      if (text) {
-        const q = { text, values: args };
-        if (/^\s*BEGIN/i.test(text)) this.__floorTx = [q];
-        else if (this.__floorTx) {
-          this.__floorTx.push(q);
-          if (/^\s*(COMMIT|ROLLBACK)/i.test(text)) log.push(this.__floorTx.splice(0));
-          if (/^\s*(COMMIT|ROLLBACK)/i.test(text)) this.__floorTx = undefined;
-        } else log.push([q]);
+      await db.prisma.inventoryLevel.create({ data: { product_id: p.id, warehouse_id: wh.id, on_hand: 100_000 } });
+      skus.push(sku);
+    }
+    for (const [service, amount] of [
+      ['ground', 5.4],
+      ['express', 12.9],
+      ['priority', 8.1],
+    ])
+      await api('POST', '/ops/carrier-rates', {
+        carrier_id: 'ups',
+        carrier_name: 'UPS',
+        service_id: service,
+        service_name: service,
+        amount,
+        per_unit_weight: 0.001,
+        estimated_days: 3,
+      });
+    const fos = [];
+    for (let i = 0; i < orders; i++) {
+      const draft = await api('POST', '/ops/draft-orders', {
+        merchant_team_id: merchant.id,
+        payment_status: 'PAID',
+        shipping_address: { name: 'Floor Customer', address1: '1 Main St', city: 'Austin', state: 'TX', zip: '73301', country: 'US' },
+        line_items: [
+          { sku: skus[i % skus.length], quantity: 1, price: 10 },
+          { sku: skus[(i + 1) % skus.length], quantity: 2, price: 5 },
+        ],
+      });
+      const order = (await api('POST', `/ops/draft-orders/${draft.data.id}/convert`)).data;
+      for (const fo of (await api('GET', `/ops/fulfillment-orders?order_id=${order.id}`)).data.data) {
+        await api('POST', `/ops/fulfillment-orders/${fo.id}/accept`);
+        const lines = (await api('GET', `/ops/fulfillment-orders/${fo.id}`)).data.line_items;
+        fos.push({ id: fo.id, lines: lines.map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.remaining_quantity })) });
       }
     }
-    return query.call(this, config, values, cb);
-  };
-  const admin = async (sql) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  const dbName = new URL(url).pathname.slice(1);
-  const withDb = (name) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
-  return {
-    log,
-    statementsOf: () => log.flat().filter((q) => !/^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(q.text)).length,
-    commitsOf: () => log.flat().filter((q) => /^\s*COMMIT/i.test(q.text)).length,
-    record: (x) => (on = x),
-    create: async (name) => {
-      await admin(`DROP DATABASE IF EXISTS "${name}"`);
-      await admin(`CREATE DATABASE "${name}"`);
-      return withDb(name);
-    },
-    copy: async (from, to) => {
-      await admin(`DROP DATABASE IF EXISTS "${to}"`);
-      await admin(`CREATE DATABASE "${to}" TEMPLATE "${from}"`);
-      return withDb(to);
-    },
-    drop: async (name) => admin(`DROP DATABASE IF EXISTS "${name}"`),
-    replay: async (copyUrl) => {
-      on = false;
-      const c = new pg.Client({ connectionString: copyUrl });
-      await c.connect();
-      let failed = 0;
-      const cpuMs = await timed(async () => {
-        for (const unit of log)
-          for (const q of unit) {
-            try {
-              await c.query(q.text, q.values);
-            } catch {
-              failed++;
-            }
-          }
-      });
-      await c.end();
-      return { cpuMs, failed };
-    },
-    dbName,
-  };
-}
-
-/** A CPU profile of this (the server's) thread, written as a .cpuprofile when stopped. */
-async function startProfile() {
-  const { Session } = await import('node:inspector/promises');
-  const { writeFile } = await import('node:fs/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return {
-    stop: async (file) => {
-      const { profile } = await session.post('Profiler.stop');
-      session.disconnect();
-      await writeFile(file, JSON.stringify(profile));
-    },
-  };
+    return { token, fos };
+  } finally {
+    await agent.close();
+    await db.close();
+  }
 }
 
 /**
- * Server CPU per fulfillment (the four writes) beside the floor; `orders` converted orders of
- * two lines each (about one fulfillment order each).
+ * The four requests of each fulfillment order, one phase at a time over `fos`; the CPU of `pid`
+ * over them. `sent` keeps each request's method and body (the recording run).
  */
-export async function floorBench({ orders = 200, pgUrl, profileFile = process.env.FOS_BENCH_FLOOR_PROFILE } = {}) {
-  const pg = pgUrl ? await pgDriver(pgUrl) : undefined;
-  const driver = pg ?? (await sqliteDriver());
-  const { seed } = await import('./api.mjs');
-  const { startServer } = await dist('server/serve.js');
-  const { createKey } = await dist('domain/keys/keys.js');
-  const dir = await mkdtemp(path.join(tmpdir(), 'fos-bench-floor-'));
-  const name = `fos_floor_${process.pid}`;
-  const db = pg ? await pg.create(name) : path.join(dir, 'fos.db');
-  const start = () => startServer({ db, host: '127.0.0.1', port: 0, logger: false });
-  let server = await start();
-  const { Agent } = await import('undici');
-  const agent = new Agent({ connections: 4 });
-  try {
-    const token = (await createKey(server.db, server.bootstrap.teamId, { name: 'floor', power_role: 'ADMIN', rate_tier: 4 }, null)).token;
-    const api = client(server.url, token, agent);
-    const orderIds = await seed(server, api, { products: 50, orders });
-    const foIds = [];
-    for (const o of orderIds) foIds.push(...(await api('GET', `/ops/fulfillment-orders?order_id=${o}`)).data.data.map((f) => f.id));
-    await inWorker(server.url, token, 'accept', foIds);
-    const lines = await inWorker(server.url, token, 'get', foIds);
-    let copy;
-    if (pg) {
-      // A database is copied only while no one is connected to it: the server stops meanwhile.
-      await server.close();
-      copy = await pg.copy(name, `${name}_copy`);
-      server = await start();
-      await client(server.url, token, agent)('GET', `/ops/fulfillment-orders/${foIds[0]}`); // the key, resolved again
-    } else copy = await driver.copy({ dbFile: db }, path.join(dir, 'floor.db'));
-    const phases = {};
-    let packages;
-    const profiler = profileFile ? await startProfile() : undefined;
-    driver.record(true);
-    for (const phase of PHASES) {
-      const ids = phase === 'label' || phase === 'fulfill' ? packages : foIds;
-      const t0 = await mainThreadCpuMs();
-      const out = await inWorker(server.url, token, phase, ids, phase === 'package' ? lines : undefined);
-      phases[phase] = ((await mainThreadCpuMs()) - t0) / foIds.length;
-      if (phase === 'package') packages = out;
-    }
-    driver.record(false);
-    if (profiler) await profiler.stop(profileFile);
-    const statements = (pg ? pg.statementsOf() : driver.log.filter((s) => s.sql).length) / foIds.length;
-    const commits = (pg ? pg.commitsOf() : driver.log.filter((s) => s.exec === 'COMMIT').length) / foIds.length;
-    const floor = await driver.replay(copy);
-    const fos = PHASES.reduce((a, p) => a + phases[p], 0);
-    const floorMs = floor.cpuMs / foIds.length;
-    const provider = pg ? 'postgresql' : 'sqlite';
+async function fulfill(url, token, fos, pid, sent) {
+  const agent = new Agent({ connections: 1 });
+  const plain = client(url, token, agent);
+  const api = sent ? (method, p, body) => (sent.push({ method, body }), plain(method, p, body)) : plain;
+  const cpu0 = await cpuMsOfPid(pid);
+  const packages = [];
+  for (const fo of fos) await api('POST', `/ops/fulfillment-orders/${fo.id}/lock`, { lock_owner: `o-${fo.id}`, timeout_minutes: 30 });
+  for (const [i, fo] of fos.entries())
+    packages[i] = (
+      await api('POST', '/ops/packages', {
+        fulfillment_order_id: fo.id,
+        idempotency_key: `k-${fo.id}`,
+        weight: 900,
+        weight_unit: 'G',
+        package_line_items: fo.lines,
+      })
+    ).data.id;
+  for (const id of packages) await api('POST', `/ops/packages/${id}/label`, { rate_strategy: 'CHEAPEST' });
+  for (const [i, fo] of fos.entries()) {
+    const done = (await api('POST', `/ops/packages/${packages[i]}/fulfill`, { locked_by: `o-${fo.id}` })).data;
+    if (i === 0 && done.status !== 'FULFILLED') throw new Error(`floor: package ${packages[i]} is ${done.status} after its fulfill`);
+  }
+  const cpuMs = (await cpuMsOfPid(pid)) - cpu0;
+  await agent.close();
+  return cpuMs;
+}
+
+/** The same request sequence as fulfill() made, replayed in order to the floor server. */
+async function replay(url, token, units, pid) {
+  const agent = new Agent({ connections: 1 });
+  const api = client(url, token, agent);
+  const cpu0 = await cpuMsOfPid(pid);
+  for (const u of units) await api(u.method, u.url.replace(/^\/v1/, ''), u.requestBody, [u.status]);
+  const cpuMs = (await cpuMsOfPid(pid)) - cpu0;
+  await agent.close();
+  return cpuMs;
+}
+
+/** Databases: SQLite files in `dir`, or PostgreSQL databases beside `pgUrl`'s. */
+async function databases(dir, pgUrl) {
+  if (!pgUrl) {
+    const file = (n) => path.join(dir, `${n}.db`);
+    const { default: Database } = await import('libsql');
     return {
-      provider,
-      fulfillments: foIds.length,
-      phases,
-      fosMs: fos,
-      floorMs,
-      ratio: fos / floorMs,
+      main: file('main'),
+      copy: async (n) => {
+        const db = new Database(file('main'));
+        db.exec(`VACUUM INTO '${file(n)}'`);
+        db.close();
+        return file(n);
+      },
+      drop: async () => undefined,
+    };
+  }
+  const pg = (await import('pg')).default;
+  const base = `fos_floor_${process.pid}`;
+  const made = [];
+  const admin = async (sql) => {
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(sql).finally(() => c.end());
+  };
+  const urlOf = (name) => Object.assign(new URL(pgUrl), { pathname: `/${name}` }).toString();
+  const create = async (name, template) => {
+    await admin(`DROP DATABASE IF EXISTS "${name}"`);
+    await admin(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
+    made.push(name);
+    return urlOf(name);
+  };
+  return {
+    main: await create(base),
+    copy: (n) => create(`${base}_${n}`, base),
+    drop: async () => {
+      for (const n of made) await admin(`DROP DATABASE IF EXISTS "${n}" WITH (FORCE)`).catch(() => undefined);
+    },
+  };
+}
+
+/** Server CPU per fulfillment of fos and of the floor; `orders` orders of two lines (one fulfillment order each). */
+export async function floorBench({ orders = 200, pgUrl } = {}) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'fos-bench-floor-'));
+  const dbs = await databases(dir, pgUrl);
+  const log = path.join(dir, 'recorded.json');
+  try {
+    let fos = await child('floor-fos.mjs', { FLOOR_DB: dbs.main });
+    const { token, fos: fulfillmentOrders } = await seed(dbs.main, fos.url, orders);
+    await fos.stop();
+    const [fosDb, floorDb] = [await dbs.copy('fos'), await dbs.copy('floor')];
+    const warm = fulfillmentOrders.slice(0, WARM);
+    const timed = fulfillmentOrders.slice(WARM);
+
+    // The recording run, on the original: what each request ran, answered and was sent.
+    const rec = await child('floor-fos.mjs', { FLOOR_DB: dbs.main, FLOOR_RECORD: log });
+    const sent = [];
+    await fulfill(rec.url, token, warm, rec.pid, sent);
+    await fulfill(rec.url, token, timed, rec.pid, sent);
+    await rec.call({ dump: true }, 'dumped');
+    await rec.stop();
+
+    fos = await child('floor-fos.mjs', { FLOOR_DB: fosDb });
+    await fulfill(fos.url, token, warm, fos.pid);
+    const fosMs = await fulfill(fos.url, token, timed, fos.pid);
+    await fos.stop();
+
+    const floor = await child('floor-server.mjs', { FLOOR_DB: floorDb, FLOOR_LOG: log, FLOOR_KEYS: JSON.stringify([token]) });
+    const units = await unitsOf(log, sent);
+    const warmUnits = units.slice(0, warm.length * 4);
+    await replay(floor.url, token, warmUnits, floor.pid);
+    const floorMs = await replay(floor.url, token, units.slice(warm.length * 4), floor.pid);
+    const { failed, errors } = await floor.stop('failed');
+    const statements = units.reduce((n, u) => n + u.statements.filter((s) => s.sql).length, 0) / (units.length / 4);
+    const commits =
+      units.reduce((n, u) => n + u.statements.filter((s) => /^\s*COMMIT/i.test(s.exec ?? s.sql)).length, 0) / (units.length / 4);
+    return {
+      provider: pgUrl ? 'postgresql' : 'sqlite',
+      fulfillments: timed.length,
+      fosMs: fosMs / timed.length,
+      floorMs: floorMs / timed.length,
+      ratio: fosMs / floorMs,
       statements,
       commits,
-      failed: floor.failed,
+      failed,
+      errors,
     };
   } finally {
-    await agent.close();
-    await server.close();
+    for (const p of children) p.kill('SIGKILL');
+    await dbs.drop();
     await rm(dir, { recursive: true, force: true });
-    if (pg) for (const n of [name, `${name}_copy`]) await pg.drop(n).catch(() => undefined);
   }
 }
 
-if (!isMainThread && workerData?.floorPhase) parentPort.postMessage(await runPhase(workerData.floorPhase));
+/** The recorded requests, each with the body it was sent (the order fulfill() sent them in). */
+async function unitsOf(file, sent) {
+  const { readFile } = await import('node:fs/promises');
+  const { units } = JSON.parse(await readFile(file, 'utf8'));
+  if (units.length !== sent.length) throw new Error(`floor: ${units.length} requests recorded, ${sent.length} sent`);
+  return units.map((u, i) => ({ ...u, requestBody: sent[i].body }));
+}

@@ -8,9 +8,10 @@
 //   roundtrip  `fos products list` spawned against `fos serve --demo` (temp SQLite, port 0) beside
 //              `node -e 0`; then that server restarted: idle RSS, RSS and CPU under reads and writes
 //   api        in-process server + undici: GET /v1/ops/products, full fulfill workflow, RSS
-//   floor      the four fulfillment writes' server CPU beside the floor: the same statements and commits
-//              replayed through the raw driver (bench/fulfill-floor.mjs); FOS_BENCH_FLOOR_ORDERS (default 200);
-//              FOS_BENCH_FLOOR_PG=postgres://…/postgres adds PostgreSQL beside its own floor (raw pg)
+//   floor      the fulfillment (lock, package, label CHEAPEST, fulfill with a SHIPPING charge): fos's server
+//              process CPU beside a fair floor, a node:http server on the raw driver running the same
+//              statements (bench/fulfill-floor.mjs); SQLite, then PostgreSQL at FOS_BENCH_PG_URL (default
+//              postgres://root@127.0.0.1:5432/postgres; FOS_BENCH_FLOOR_PG=off skips it); FOS_BENCH_FLOOR_ORDERS (default 200)
 //   reads      GET /v1/ops/products?limit=20: fos in-process beside a hand-written Fastify + SQLite
 //              server (bench/products-baseline.mjs) on the same database, alternating rounds; ratio
 //              beside the 0.7 target. FOS_BENCH_READ_REQUESTS per round (default 2000), 3 rounds.
@@ -28,9 +29,10 @@
 //              database: FOS_BENCH_LIST_DB=<file|url> FOS_BENCH_LIST_TEAM=<id>; FOS_BENCH_LIST_GROUPS
 //              picks lists (orders,fulfillment,packages,charges,files,products; products are seeded
 //              as many as orders, at most 100,000, when picked).
-//   soak       `fos serve --demo` under FOS_BENCH_SOAK_REQUESTS (default 20000) mixed good and hostile
-//              requests: RSS at the end within 1.5x of RSS after the first 1,000 (bounded caches), no
-//              5xx; FOS_BENCH_SOAK_DB=<postgresql:// URL of an empty database> for PostgreSQL.
+//   soak       `fos serve --demo` under FOS_BENCH_SOAK_REQUESTS (default 10000) mixed good and hostile
+//              requests, then FOS_BENCH_SOAK_IDLE (default 30) s idle: RSS then within 1.3x of RSS idle after
+//              the start, no 5xx; `--duration <minutes>` (or FOS_BENCH_SOAK_MINUTES) runs the mix that long,
+//              RSS each minute; FOS_BENCH_SOAK_DB=<postgresql:// URL of an empty database> for PostgreSQL.
 //   export     `fos orders list --all --format ndjson` against fos serve on a seeded SQLite file
 //              (FOS_BENCH_EXPORT_ORDERS, default 20000, or FOS_BENCH_EXPORT_DB=<file> with
 //              FOS_BENCH_LIST_TEAM=<id>): seconds, orders/s and the CLI's RSS early and late.
@@ -40,7 +42,10 @@
 //              FOS_BENCH_BULK_LEDGER=<rows>: that many older movements of the receipt's products first.
 //   batch      a label batch of FOS_BENCH_BATCH_PACKAGES packed boxes (default 500) on the rate table, through
 //              HTTP to an in-process server: POST, wait for COMPLETED, GET the merged PDF (target 20 s)
-//   scale      the fulfillment workflow against 1, 2 and 4 `fos serve` replicas on one PostgreSQL database
+//   scale      fulfillments/s and p95 per step at concurrency 4 and 16, SQLite and PostgreSQL, 1 and 2 replicas,
+//              orders over 20 and over 2 SKUs (bench/scale.mjs; not in the default run): FOS_BENCH_SCALE_ORDERS
+//              (per cell, default 80), FOS_BENCH_SCALE_DBS (default sqlite,postgresql)
+//   scale-out  the fulfillment workflow against 1, 2 and 4 `fos serve` replicas on one PostgreSQL database
 //              (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; not in the default run):
 //              fulfillments/s, CPU a fulfillment of fos and of PostgreSQL, lock waits.
 //              FOS_BENCH_SCALE_ORDERS (default 300), FOS_BENCH_SCALE_REPLICAS (default 1,2,4).
@@ -62,6 +67,7 @@ import { startup } from '../bench/startup.mjs';
 import { SEA_BINARY, SEA_CPU_RSS_TARGET, SEA_SERVE_TARGET, seaStartup } from '../bench/sea-startup.mjs';
 import { SOAK_RSS_FACTOR, soakBench } from '../bench/soak.mjs';
 import { scaleOutBench, scaleOutReport } from '../bench/scale-out.mjs';
+import { scaleBench, scaleReport } from '../bench/scale.mjs';
 
 const int = (name, fallback, max) => Math.min(max, Math.max(1, Number(process.env[name]) || fallback));
 const RUNS = int('FOS_BENCH_RUNS', 10, 50);
@@ -69,9 +75,14 @@ const READS = int('FOS_BENCH_READS', 1000, 2500);
 const ORDERS = int('FOS_BENCH_ORDERS', 40, 300);
 const EVENTS = int('FOS_BENCH_EVENTS', 500, 20_000);
 const READ_REQUESTS = int('FOS_BENCH_READ_REQUESTS', 2000, 2900);
-const SOAK_REQUESTS = int('FOS_BENCH_SOAK_REQUESTS', 20_000, 200_000);
+const PG_URL = process.env.FOS_BENCH_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
+const SOAK_REQUESTS = int('FOS_BENCH_SOAK_REQUESTS', 10_000, 200_000);
+const SOAK_IDLE = int('FOS_BENCH_SOAK_IDLE', 30, 600);
 
 const argv = process.argv.slice(2);
+const durationAt = argv.indexOf('--duration');
+// `soak --duration 30` (minutes, or FOS_BENCH_SOAK_MINUTES): the mix for that long instead of a count.
+const SOAK_MINUTES = durationAt >= 0 ? Number(argv.splice(durationAt, 2)[1]) || 0 : Number(process.env.FOS_BENCH_SOAK_MINUTES) || 0;
 const scaleAt = argv.indexOf('--scale');
 const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
@@ -170,20 +181,18 @@ if (sections.includes('api')) {
 if (sections.includes('floor')) {
   const orders = int('FOS_BENCH_FLOOR_ORDERS', 200, 1000);
   const runs = [await floorBench({ orders })];
-  if (process.env.FOS_BENCH_FLOOR_PG) runs.push(await floorBench({ orders, pgUrl: process.env.FOS_BENCH_FLOOR_PG }));
+  if (process.env.FOS_BENCH_FLOOR_PG !== 'off') runs.push(await floorBench({ orders, pgUrl: PG_URL }));
+  console.log(
+    'fulfillment beside its fair floor (lock, package, label CHEAPEST from a rate table, fulfill billing a SHIPPING charge; ' +
+      'server process CPU, every thread, per fulfillment, warm; floor: node:http on the raw driver running the same statements)',
+  );
   for (const f of runs) {
     const ok = f.ratio <= FLOOR_TARGET_RATIO;
+    if (!ok) failed = true;
     console.log(
-      `fulfillment beside its floor (${f.provider}; ${f.fulfillments} fulfillments: lock, package, label, fulfill; ` +
-        `${f.statements.toFixed(1)} statements and ${f.commits.toFixed(1)} commits each${f.failed ? `; ${f.failed} replayed statements FAILED` : ''})`,
-    );
-    console.log(
-      `  fos server thread ${ms(f.fosMs)} CPU per fulfillment (` +
-        Object.entries(f.phases)
-          .map(([p, v]) => `${p} ${v.toFixed(2)}`)
-          .join(', ') +
-        `); floor (the same statements and commits, raw driver) ${f.floorMs.toFixed(2)} ms; ` +
-        `ratio ${f.ratio.toFixed(1)}x (target <= ${FLOOR_TARGET_RATIO}x) ${ok ? 'ok' : 'OVER'}`,
+      `  ${f.provider.padEnd(10)} fos ${ms(f.fosMs)}  floor ${ms(f.floorMs)}  ratio ${f.ratio.toFixed(2)}x (target <= ${FLOOR_TARGET_RATIO}x) ${ok ? 'ok' : 'OVER'}; ` +
+        `${f.fulfillments} fulfillments, ${f.statements.toFixed(1)} statements and ${f.commits.toFixed(1)} commits each` +
+        `${f.failed ? `; ${f.failed} replayed statements FAILED, e.g. ${f.errors.join(' | ')}` : ''}`,
     );
   }
 }
@@ -279,14 +288,17 @@ if (sections.includes('batch')) {
 }
 
 if (sections.includes('soak')) {
-  const s = await soakBench({ requests: Math.max(SOAK_REQUESTS, 1001) });
+  const s = await soakBench({ requests: SOAK_REQUESTS, idleSeconds: SOAK_IDLE, minutes: SOAK_MINUTES });
   const ok = s.ratio <= SOAK_RSS_FACTOR && s.failures === 0;
   if (!ok) failed = true;
+  const m = (x) => `${x.rss.toFixed(0)} MiB (anonymous ${x.anon.toFixed(0)})`;
   console.log(
-    `soak on ${s.database} (${s.requests} mixed good and hostile requests in ${s.seconds.toFixed(1)} s; statuses ${JSON.stringify(s.statuses)}; 5xx or broken: ${s.failures})`,
+    `soak on ${s.database} (${s.requests} mixed requests in ${s.seconds.toFixed(1)} s; statuses ${JSON.stringify(s.statuses)}; 5xx or broken: ${s.failures})`,
   );
   console.log(
-    `  RSS ${s.baselineRssMiB?.toFixed(0)} MiB after 1,000 -> ${s.finalRssMiB?.toFixed(0)} MiB at the end: x${s.ratio.toFixed(2)} (target <= x${SOAK_RSS_FACTOR}, no 5xx) ${ok ? 'ok' : 'OVER'}`,
+    `  RSS idle after start ${m(s.idle)} -> after the load ${m(s.loaded)} -> ${s.idleSeconds} s idle ${m(s.rested)}: ` +
+      `x${s.ratio.toFixed(2)} (target <= x${SOAK_RSS_FACTOR}, no 5xx) ${ok ? 'ok' : 'OVER'}` +
+      (s.samples.length ? `; RSS each minute ${s.samples.join(', ')} MiB` : ''),
   );
 }
 
@@ -302,6 +314,19 @@ if (sections.includes('bulk')) {
 }
 
 if (sections.includes('scale')) {
+  const rows = await scaleBench({
+    pgUrl: PG_URL,
+    orders: int('FOS_BENCH_SCALE_ORDERS', 80, 2000),
+    dbs: (process.env.FOS_BENCH_SCALE_DBS ?? 'sqlite,postgresql').split(','),
+    onCell: (cells) => console.error(`scale: ${JSON.stringify(cells.map(({ errors, ...c }) => ({ ...c, failed: errors.length })))}`),
+  });
+  console.log(
+    `scale: the fulfillment workflow from a worker thread (${os.cpus().length} cores; p95 per step; failed = a workflow answered non-2xx)`,
+  );
+  for (const line of scaleReport(rows)) console.log(line);
+}
+
+if (sections.includes('scale-out')) {
   const rows = await scaleOutBench({
     adminUrl: process.env.FOS_BENCH_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres',
     orders: int('FOS_BENCH_SCALE_ORDERS', 300, 5000),

@@ -163,3 +163,11 @@ export async function lockInOrder(st: Statements, table: string, where: string, 
   const sql = st.dialect.lockRowsInOrder(table, where);
   if (sql) await st.all(sql, params);
 }
+
+/**
+ * The statements of any transaction: a transaction() (src/db/tx.ts)'s own, or, in a bare Prisma
+ * `$transaction`, Prisma's raw query in the dialect of the client's provider (Prisma keeps it on
+ * every client, the transaction's included).
+ */
+export const anyStatementsOf = (tx: TxClient): Statements =>
+  ofTx.get(tx) ?? prismaStatements(tx, dialectOf((tx as unknown as { _activeProvider: Provider })._activeProvider));

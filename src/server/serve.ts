@@ -11,6 +11,7 @@ import { acquireServerLock, type ServerLock } from './single-server.js';
 import { startPurchaseRecovery } from './workers/label-purchases.js';
 import { startCountFolder } from './workers/counts.js';
 import { startOutboxWorker } from './workers/outbox.js';
+import { startIdleCollector } from './idle-gc.js';
 import { startChannelWorker } from './workers/channels.js';
 import { checkResettable, resetSqliteFile, type ResetMode } from './reset-db.js';
 import type { DemoResult } from '../domain/demo.js';
@@ -128,6 +129,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         minFreeDiskBytes: opts.minFreeDiskBytes,
       },
     });
+    const stopIdleCollector = startIdleCollector(app);
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
     const worker = startOutboxWorker(db, app.log, { intervalMs: 2000, allowPrivateWebhooks: opts.allowPrivateWebhooks });
@@ -158,6 +160,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
       movedAside,
       close: async ({ drainMs = 10_000 } = {}) => {
         app.draining = true;
+        stopIdleCollector();
         const cut = setTimeout(() => app.server.closeAllConnections(), drainMs);
         cut.unref();
         try {

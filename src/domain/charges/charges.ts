@@ -1,6 +1,6 @@
 import type { Charge, Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, DomainError, invalid, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueEvent, enqueueEvents } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { chargePayload, pricingRecord, type PricingInputs } from './pricing-record.js';
 import { parseRateCard, priceReceiving, priceStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
@@ -69,8 +69,10 @@ function requireMatch(pricing: Pricing): Pricing {
 /** Tells both sides of a new charge (charge.created): the fulfiller who billed and the merchant billed. */
 export async function announceCharge(tx: TxClient, charge: Charge) {
   const payload = chargePayload(charge);
-  await enqueueEvent(tx, charge.fulfiller_team_id, 'charge.created', payload);
-  await enqueueEvent(tx, charge.merchant_team_id, 'charge.created', payload);
+  await enqueueEvents(tx, [
+    { teamId: charge.fulfiller_team_id, kind: 'charge.created', payload },
+    { teamId: charge.merchant_team_id, kind: 'charge.created', payload },
+  ]);
   return charge;
 }
 

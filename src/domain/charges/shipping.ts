@@ -1,7 +1,9 @@
+import { anyStatementsOf, type Statements } from '../../db/statements.js';
 import type { TxClient } from '../../db/types.js';
 import { announceCharge, jsonPricing } from './charges.js';
 import type { OrderConfig, ShippingLabelConfig } from './pricing-record.js';
 import { parseRateCard, priceShipping } from './rate-card.js';
+import { boolOf, insertCharge, jsonOf, shippingInputs, type ShippingRow } from './store.js';
 
 export interface ShippingChargeInput {
   fulfillmentId: string;
@@ -20,100 +22,95 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
  * Bills the merchant a SHIPPING charge for a fulfilled package when the delegation's rate card
  * has a shipping section; returns null when nothing is billed. Runs inside the fulfill
  * transaction, so the charge exists exactly when the fulfillment committed; the unique
- * (fulfillment_id, category) makes a second bill for the same fulfillment impossible.
+ * (fulfillment_id, category) makes a second bill for the same fulfillment impossible. One read
+ * (store.ts) and one insert on the transaction's prepared statements, plus the two events.
  */
 export async function billShipping(tx: TxClient, input: ShippingChargeInput): Promise<{ id: string } | null> {
-  const priced = await shippingRateCard(tx, input.merchantTeamId, input.fulfillerTeamId);
-  if (!priced) return null;
-  const { delegation, card } = priced;
-
-  const existing = await tx.charge.findFirst({
-    where: { fulfillment_id: input.fulfillmentId, category: 'SHIPPING' },
-    select: { id: true },
-  });
-  if (existing) return existing;
-
-  // Sequential on purpose: a transaction is one connection, which runs one query at a time.
-  const label = await tx.shippingLabel.findUnique({ where: { package_id: input.packageId } });
-  const pkg = await tx.package.findUnique({ where: { id: input.packageId } });
-  const order = await tx.order.findUnique({ where: { id: input.orderId } });
-  const fo = await tx.fulfillmentOrder.findUnique({ where: { id: input.fulfillmentOrderId }, select: { warehouse_id: true } });
-  const warehouseId = pkg?.warehouse_id ?? fo?.warehouse_id ?? null;
-  const shop = order?.shop_id ? await tx.shop.findUnique({ where: { id: order.shop_id }, select: { shop_type: true } }) : null;
-  const warehouse = warehouseId ? await tx.warehouse.findUnique({ where: { id: warehouseId }, select: { id: true, name: true } }) : null;
-
-  let labelConfig: ShippingLabelConfig | null = null;
-  if (label) {
-    const from = addr(label.from_address) ?? addr(pkg?.from_address);
-    const to = addr(label.to_address) ?? addr(pkg?.to_address);
-    labelConfig = {
-      id: label.id,
-      from_address_country: str(from?.country),
-      from_address_zip: str(from?.zip),
-      from_address_state: str(from?.state),
-      from_address_city: str(from?.city),
-      to_address_country: str(to?.country),
-      to_address_zip: str(to?.zip),
-      to_address_state: str(to?.state),
-      to_address_city: str(to?.city),
-      zone: label.zone,
-      price: label.price,
-      formatted_service: label.formatted_service,
-      carrier_integration_name: label.carrier_integration_name,
-      carrier_integration_type: label.carrier_integration_type,
-      tracking_code: label.tracking_code,
-      service_id: label.service_id,
-      carrier_integration_id: label.carrier_integration_id,
-      carrier_id: label.carrier_id,
-    };
-  }
+  const st = anyStatementsOf(tx);
+  const row = await shippingInputs(st, input);
+  const card = row.d_id && boolOf(row.d_active) ? parseRateCard(jsonOf(st, row.d_rate_card)) : null;
+  if (!row.d_id || !card?.shipping) return null;
+  if (row.existing_id) return { id: row.existing_id };
+  const label = row.l_id ? row : null;
+  const order = row.o_id ? row : null;
+  const labelConfig = label ? shippingLabelConfig(st, row) : null;
   const orderConfig: OrderConfig | null = order
     ? {
-        id: order.id,
-        address_residential: order.address_residential,
-        priority: order.priority,
-        is_fragile: order.is_fragile,
-        tags: Array.isArray(order.tags) ? (order.tags as unknown[]).filter((t): t is string => typeof t === 'string') : [],
-        unique_core_line_item_count: order.unique_core_line_item_count,
-        shop_type: shop?.shop_type ?? 'MANUAL',
-        order_number: order.order_number,
+        id: row.o_id!,
+        address_residential: row.o_address_residential!,
+        priority: row.o_priority!,
+        is_fragile: boolOf(row.o_is_fragile),
+        tags: tagsOf(jsonOf(st, row.o_tags)),
+        unique_core_line_item_count: Number(row.o_unique_core_line_item_count),
+        shop_type: row.s_shop_type ?? 'MANUAL',
+        order_number: row.o_order_number!,
       }
     : null;
 
   // A carrier correction that arrived before the fulfill (carrier-invoices/) is what the label costs.
-  const corrected = (label?.carrier_correction as { corrected_carrier_cost?: unknown } | null)?.corrected_carrier_cost;
-  const cost = typeof corrected === 'number' ? corrected : (label?.price ?? 0);
-  const pricing = priceShipping(card, { label_price: cost, service_id: label?.service_id ?? null });
-  const charge = await tx.charge.create({
-    data: {
-      name: `Shipping ${order?.order_number ?? input.orderId}${label?.tracking_code ? ` (${label.tracking_code})` : ''}`,
-      description: label?.formatted_service ?? null,
+  const corrected = (jsonOf(st, row.l_carrier_correction) as { corrected_carrier_cost?: unknown } | null)?.corrected_carrier_cost;
+  const cost = typeof corrected === 'number' ? corrected : (row.l_price ?? 0);
+  const pricing = priceShipping(card, { label_price: cost, service_id: row.l_service_id ?? null });
+  const charge = await insertCharge(
+    st,
+    {
+      name: `Shipping ${row.o_order_number ?? input.orderId}${row.l_tracking_code ? ` (${row.l_tracking_code})` : ''}`,
+      description: row.l_formatted_service ?? null,
       category: 'SHIPPING',
-      currency: label?.currency ?? card.currency,
+      currency: row.l_currency ?? card.currency,
       quantity: 1,
       calculated_amount: pricing.calculated_amount,
       original_amount: pricing.original_amount,
       merchant_team_id: input.merchantTeamId,
       fulfiller_team_id: input.fulfillerTeamId,
-      fulfillment_delegation_id: delegation.id,
+      fulfillment_delegation_id: row.d_id,
       order_id: input.orderId,
       fulfillment_id: input.fulfillmentId,
       fulfillment_order_id: input.fulfillmentOrderId,
-      shipping_label_id: label?.id ?? null,
-      carrier_id: label?.carrier_id ?? pkg?.carrier_id ?? null,
-      carrier_integration_id: label?.carrier_integration_id ?? pkg?.carrier_integration_id ?? null,
-      carrier_integration_name: label?.carrier_integration_name ?? pkg?.carrier_integration_name ?? null,
-      carrier_integration_type: label?.carrier_integration_type ?? pkg?.carrier_integration_type ?? null,
-      service_id: label?.service_id ?? pkg?.service_id ?? null,
-      carton_id: pkg?.carton_id ?? null,
-      carton_name: pkg?.carton_name ?? null,
-      warehouse_id: warehouse?.id ?? null,
-      warehouse_name: warehouse?.name ?? null,
+      shipping_label_id: row.l_id ?? null,
+      carrier_id: row.l_carrier_id ?? row.p_carrier_id ?? null,
+      carrier_integration_id: row.l_carrier_integration_id ?? row.p_carrier_integration_id ?? null,
+      carrier_integration_name: row.l_carrier_integration_name ?? row.p_carrier_integration_name ?? null,
+      carrier_integration_type: row.l_carrier_integration_type ?? row.p_carrier_integration_type ?? null,
+      service_id: row.l_service_id ?? row.p_service_id ?? null,
+      carton_id: row.p_carton_id ?? null,
+      carton_name: row.p_carton_name ?? null,
+      warehouse_id: row.w_id ?? null,
+      warehouse_name: row.w_name ?? null,
       ...jsonPricing(card, { category: 'SHIPPING', origination: 'ORDER', shipping_label: labelConfig, order: orderConfig }, pricing),
     },
-  });
+    new Date(),
+  );
   await announceCharge(tx, charge);
   return { id: charge.id };
+}
+
+const tagsOf = (tags: unknown) => (Array.isArray(tags) ? (tags as unknown[]).filter((t): t is string => typeof t === 'string') : []);
+
+/** The label as the pricing sees it: its addresses, else the package's. */
+function shippingLabelConfig(st: Statements, row: ShippingRow): ShippingLabelConfig {
+  const from = addr(jsonOf(st, row.l_from_address)) ?? addr(jsonOf(st, row.p_from_address));
+  const to = addr(jsonOf(st, row.l_to_address)) ?? addr(jsonOf(st, row.p_to_address));
+  return {
+    id: row.l_id!,
+    from_address_country: str(from?.country),
+    from_address_zip: str(from?.zip),
+    from_address_state: str(from?.state),
+    from_address_city: str(from?.city),
+    to_address_country: str(to?.country),
+    to_address_zip: str(to?.zip),
+    to_address_state: str(to?.state),
+    to_address_city: str(to?.city),
+    zone: row.l_zone,
+    price: row.l_price,
+    formatted_service: row.l_formatted_service,
+    carrier_integration_name: row.l_carrier_integration_name,
+    carrier_integration_type: row.l_carrier_integration_type,
+    tracking_code: row.l_tracking_code,
+    service_id: row.l_service_id,
+    carrier_integration_id: row.l_carrier_integration_id,
+    carrier_id: row.l_carrier_id,
+  };
 }
 
 /**

@@ -34,7 +34,7 @@ async function platformRefund(db: Db, teamId: string, id: string, policy: Outbou
   const label = pkg?.shipping_label;
   // Anything the void itself refuses is left to its compare-and-set, which explains it.
   if (!pkg || !label || label.voided_at || pkg.scan_form_id || pkg.status !== 'PENDING' || !pkg.shipment_status) return 'SUBMITTED';
-  const adapter = await adapterById(db.prisma, teamId, label.carrier_integration_id, policy);
+  const adapter = await adapterById(db, teamId, label.carrier_integration_id, policy);
   if (!adapter?.refund) return 'SUBMITTED';
   const state = await adapter.refund(label);
   if (state === 'REJECTED') throw conflict(`${adapter.name} refused to refund the label of package ${id}; it stays valid.`);

@@ -1,5 +1,5 @@
 import { assertPackageNotHeld } from '../orders/hold-actions.js';
-import type { Db, LabelPurchase, Prisma, TxClient } from '../../db/types.js';
+import type { Db, LabelPurchase, Prisma } from '../../db/types.js';
 import { conflict, DomainError, invalid, notFound } from '../errors.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import { NO_INTEGRATION_MESSAGE } from '../carrier-integrations/integrations.js';
@@ -10,6 +10,7 @@ import { abandon, buyClaimed, claimPurchase, fetchDocuments, inProgress, rateOf,
 import { quoteAll, rank, rateErrorData, type RateStrategy } from './carriers/shop.js';
 import { carrierSlug, trackingUrl } from './carriers/tracking.js';
 import { attachLabel, refuse } from './label-attach.js';
+import { packageToRate, type PackageToRate } from './store/labels.js';
 import { asAddress } from './lookups.js';
 import { type PackageView } from './package-view.js';
 import { labelDocumentUrl, labelWithPackingSlipUrl, type LabelFormat } from '../documents/urls.js';
@@ -73,13 +74,7 @@ const uploaded = (u: Upload): PurchasedLabel => ({
   zone: null,
 });
 
-type PackageRecord = NonNullable<Awaited<ReturnType<typeof readPackage>>>;
-
-function readPackage(client: Db['prisma'] | TxClient, teamId: string, id: string) {
-  return client.package.findFirst({ where: { id, fulfiller_team_id: teamId } });
-}
-
-const ratePackage = (pkg: PackageRecord, format: LabelFormat): RatePackage => ({
+const ratePackage = (pkg: PackageToRate, format: LabelFormat): RatePackage => ({
   id: pkg.id,
   weight: pkg.weight,
   weight_unit: pkg.weight_unit,
@@ -118,11 +113,11 @@ export async function labelPackage(
       documents: [],
       purchase: null,
     });
-  const pkg = await readPackage(db.prisma, teamId, id);
+  const pkg = await packageToRate(db, teamId, id);
   if (!pkg) throw notFound('Package', id);
   refuse(pkg);
   // A purchase still open for this package (a lost answer, a crash): settled, never bought again.
-  const open = await db.prisma.labelPurchase.findUnique({ where: { active_package_id: id } });
+  const open = pkg.open_purchase_id ? await db.prisma.labelPurchase.findUnique({ where: { active_package_id: id } }) : null;
   if (open) return settleOpen(db, open, policy);
   const strategy = input.rate_strategy ?? (pkg.rate_strategy as RateStrategy | null);
   if (!strategy && !input.service_id) {
@@ -135,7 +130,7 @@ export async function labelPackage(
   const format: LabelFormat = input.label_format ?? (pkg.label_format === 'ZPL' ? 'ZPL' : 'PDF');
   const to = asAddress(pkg.to_address);
   const rp = ratePackage(pkg, format);
-  const adapters = await carrierAdapters(db.prisma, teamId, pkg.warehouse_id, policy);
+  const adapters = await carrierAdapters(db, teamId, pkg.warehouse_id, policy);
   const quotes = await quoteAll(adapters, rp, to, await customsOf(db.prisma, pkg));
   const { all, eligible } = rank(quotes, { strategy, carrier_id: input.carrier_id, service_id: input.service_id });
   const best = eligible[0];
@@ -214,7 +209,7 @@ async function finishPurchase(db: Db, claim: LabelPurchase, adapter: CarrierAdap
 export async function settleOpen(db: Db, open: LabelPurchase, policy: OutboundPolicy): Promise<PackageView> {
   const mine = open.lease_until.getTime() <= Date.now() ? await takeOver(db, open) : null;
   if (!mine) throw inProgress(open.package_id);
-  const adapter = await adapterById(db.prisma, mine.team_id, mine.integration_id, policy);
+  const adapter = await adapterById(db, mine.team_id, mine.integration_id, policy);
   if (!adapter?.reconcile) {
     await abandon(db, mine, 'the integration is gone');
     throw conflict(`The label purchase for package ${mine.package_id} cannot be reconciled: its integration was removed.`);

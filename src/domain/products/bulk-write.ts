@@ -3,21 +3,23 @@ import type { Provider, TxClient } from '../../db/types.js';
 import { unitsOf } from '../teams/teams.js';
 import { columnsOf, mergeConfig, searchColumns, type ProductInput, type ProductType } from './fields.js';
 import type { Owner } from './write.js';
-import { lockBySku, updateProductRows, type LockedProduct } from './store/write.js';
+import { anyStatementsOf } from '../../db/statements.js';
+import { insertProductRows, lockBySku, updateProductRows, type LockedProduct } from './store/write.js';
 
 export { lockBySku, type LockedProduct };
 
 // The statements of a bulk upsert (bulk.ts decides which rows create, update or fail). Each write
 // is what POST/PATCH of one product writes (units, config merge, search columns), for every row
-// at once: the locking read, one multi-row INSERT, one UPDATE … FROM (VALUES …) per ~30,000
+// at once: the locking read, one multi-row INSERT per ~30,000 parameters, one UPDATE … FROM (VALUES …) per ~30,000
 // parameters.
 
 /** Creates the rows (all new SKUs of the owner) with one multi-row INSERT; returns their ids in order. */
 export async function insertProducts(tx: TxClient, owner: Owner, rows: (ProductInput & { sku: string })[]): Promise<string[]> {
   if (!rows.length) return [];
   const ids = rows.map(() => newId());
-  await tx.product.createMany({
-    data: rows.map((row, i) => ({
+  await insertProductRows(
+    anyStatementsOf(tx),
+    rows.map((row, i) => ({
       ...unitsOf(owner.measurement_system),
       ...columnsOf(row),
       id: ids[i],
@@ -28,8 +30,9 @@ export async function insertProducts(tx: TxClient, owner: Owner, rows: (ProductI
       merchant_team_id: owner.merchant_team_id,
       fulfiller_team_id: owner.fulfiller_team_id,
       ...searchColumns({ name: row.name!, sku: row.sku, barcode: row.barcode ?? null }),
-    })) as never,
-  });
+    })),
+    new Date(),
+  );
   return ids;
 }
 

@@ -1,6 +1,7 @@
-import type { CarrierIntegration, Db, TxClient } from '../../../db/types.js';
+import type { CarrierIntegration, Db } from '../../../db/types.js';
 import { BUILT_IN_TABLE } from '../../carrier-integrations/integrations.js';
 import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
+import { teamIntegrations } from '../../carrier-integrations/store.js';
 import { conflict } from '../../errors.js';
 import { EasyPostCarrier } from './easypost.js';
 import { ShippoCarrier } from './shippo.js';
@@ -9,13 +10,11 @@ import type { CarrierAdapter } from './types.js';
 
 export type { CarrierAdapter, PurchasedLabel, Rate, RateError, RatePackage, RateQuote } from './types.js';
 
-type Client = Db['prisma'] | TxClient;
-
 /** The adapter of one integration row. */
-export function adapterOf(client: Client, row: CarrierIntegration, policy: OutboundPolicy): CarrierAdapter {
+export function adapterOf(db: Db, row: CarrierIntegration, policy: OutboundPolicy): CarrierAdapter {
   if (row.type === 'EASYPOST') return new EasyPostCarrier(row, policy);
   if (row.type === 'SHIPPO') return new ShippoCarrier(row, policy);
-  return new TableCarrier(client, row.team_id, { id: row.id, name: row.name });
+  return new TableCarrier(db, row.team_id, { id: row.id, name: row.name });
 }
 
 const servesWarehouse = (row: CarrierIntegration, warehouseId: string | null) =>
@@ -29,20 +28,20 @@ const servesWarehouse = (row: CarrierIntegration, warehouseId: string | null) =>
  * integration rates with the built-in table (the demo's default, a test carrier).
  */
 export async function carrierAdapters(
-  client: Client,
+  db: Db,
   teamId: string,
   warehouseId: string | null,
   policy: OutboundPolicy = {},
 ): Promise<CarrierAdapter[]> {
-  const rows = await client.carrierIntegration.findMany({ where: { team_id: teamId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
-  if (!rows.length) return [new TableCarrier(client, teamId, BUILT_IN_TABLE)];
-  return rows.filter((r) => r.enabled && servesWarehouse(r, warehouseId)).map((r) => adapterOf(client, r, policy));
+  const rows = await teamIntegrations(db, teamId);
+  if (!rows.length) return [new TableCarrier(db, teamId, BUILT_IN_TABLE)];
+  return rows.filter((r) => r.enabled && servesWarehouse(r, warehouseId)).map((r) => adapterOf(db, r, policy));
 }
 
 /** The adapter of a label's integration (void, reconcile); null for the built-in table. */
-export async function adapterById(client: Client, teamId: string, integrationId: string | null, policy: OutboundPolicy = {}) {
+export async function adapterById(db: Db, teamId: string, integrationId: string | null, policy: OutboundPolicy = {}) {
   if (!integrationId || integrationId === BUILT_IN_TABLE.id) return null;
-  const row = await client.carrierIntegration.findFirst({ where: { id: integrationId, team_id: teamId } });
+  const row = await db.prisma.carrierIntegration.findFirst({ where: { id: integrationId, team_id: teamId } });
   // Disconnected (credentials erased): the platform cannot be asked, and acting without it would
   // void a label it never refunds or lose one it sold. Reconnecting lets the same call through.
   if (row && row.type !== 'TABLE' && !row.credentials_sealed)
@@ -50,5 +49,5 @@ export async function adapterById(client: Client, teamId: string, integrationId:
       `Carrier integration "${row.name}" (${row.id}) is disconnected, so ${row.type === 'EASYPOST' ? 'EasyPost' : 'Shippo'} cannot be asked: ` +
         `reconnect it with its API key (fos carriers update ${row.id} --api-key …) and retry.`,
     );
-  return row ? adapterOf(client, row, policy) : null;
+  return row ? adapterOf(db, row, policy) : null;
 }

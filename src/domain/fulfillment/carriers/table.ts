@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Db, TxClient } from '../../../db/types.js';
+import type { Db } from '../../../db/types.js';
+import { teamCarrierRates } from '../../carrier-integrations/store.js';
 import type { Address } from '../lookups.js';
 import { carrierSlug, trackingUrl } from './tracking.js';
 import type { CarrierAdapter, PurchasedLabel, Rate, RatePackage, RateQuote } from './types.js';
@@ -10,8 +11,6 @@ import { convertWeight, money } from './units.js';
 // countries restrict which packages a service takes. Buying issues a tracking code; the printable
 // label is fos's own document (PDF or ZPL at label_url); nothing leaves the machine.
 
-type Client = Db['prisma'] | TxClient;
-
 const DAY = 86_400_000;
 
 export class TableCarrier implements CarrierAdapter {
@@ -21,7 +20,7 @@ export class TableCarrier implements CarrierAdapter {
   readonly name: string;
 
   constructor(
-    private readonly client: Client,
+    private readonly db: Db,
     private readonly teamId: string,
     integration: { id: string; name: string },
   ) {
@@ -30,10 +29,7 @@ export class TableCarrier implements CarrierAdapter {
   }
 
   async rate(pkg: RatePackage, to: Address): Promise<RateQuote> {
-    const rows = await this.client.carrierRate.findMany({
-      where: { team_id: this.teamId },
-      orderBy: [{ amount: 'asc' }, { id: 'asc' }],
-    });
+    const rows = await teamCarrierRates(this.db, this.teamId);
     const err = (message: string) => ({ carrier_type: 'table', message });
     if (!rows.length) return { rates: [], errors: [err('No carrier rates are configured (POST /v1/ops/carrier-rates).')] };
     if (pkg.weight === null || pkg.weight === undefined) {

@@ -1,8 +1,10 @@
+import { readsOf } from '../../../db/reads.js';
 import type { Statements } from '../../../db/statements.js';
-import type { Package, ShippingLabel } from '../../../db/types.js';
+import type { Db, Package, ShippingLabel } from '../../../db/types.js';
 import { insertRows } from './common.js';
 
-// The label's statements (label-attach.ts): the package's compare-and-set and the label row.
+// The label's statements (label-attach.ts): the package's compare-and-set and the label row; and
+// the package read that rating a label starts with (labels.ts).
 
 export interface LabelClaim {
   id: string;
@@ -41,5 +43,41 @@ export async function claimPackageForLabel(st: Statements, c: LabelClaim): Promi
 /** The label row, returned whole. */
 export async function insertLabel(st: Statements, label: Record<string, unknown>, now: Date): Promise<ShippingLabel> {
   const [row] = await insertRows<ShippingLabel>(st, 'shipping_labels', [label], now);
+  return row;
+}
+
+/** What rating a package reads of it (labels.ts), and the purchase still open for it, if any. */
+export interface PackageToRate {
+  id: string;
+  status: string;
+  shipment_status: string | null;
+  rate_strategy: string | null;
+  label_format: string | null;
+  warehouse_id: string | null;
+  from_address: unknown;
+  to_address: unknown;
+  config: unknown;
+  weight: number | null;
+  weight_unit: string | null;
+  length: number | null;
+  width: number | null;
+  height: number | null;
+  measurement_unit: string | null;
+  open_purchase_id: string | null;
+}
+
+const TO_RATE = `SELECT p."id", p."status", p."shipment_status", p."rate_strategy", p."label_format", p."warehouse_id",
+    p."from_address", p."to_address", p."config", p."weight", p."weight_unit", p."length", p."width", p."height",
+    p."measurement_unit", lp."id" AS "open_purchase_id"
+  FROM "packages" p LEFT JOIN "label_purchases" lp ON lp."active_package_id" = p."id"
+  WHERE p."id" = ? AND p."fulfiller_team_id" = ?`;
+
+/** The package to rate (a read outside any transaction, src/db/reads.ts); null when the team has none by that id. */
+export async function packageToRate(db: Db, teamId: string, id: string): Promise<PackageToRate | null> {
+  const r = readsOf(db);
+  const [row] = await r.all<PackageToRate>(TO_RATE, [id, teamId]);
+  if (!row) return null;
+  for (const c of ['from_address', 'to_address', 'config'] as const)
+    row[c] = typeof row[c] === 'string' ? r.dialect.json(row[c]) : (row[c] ?? null);
   return row;
 }
