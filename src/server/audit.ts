@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { transaction } from '../db/tx.js';
 import { auditContext, newAuditContext, runAudited, type AuditContext } from '../domain/audit/context.js';
-import { installAuditHook } from '../domain/audit/record.js';
+import { auditRow, installAuditHook } from '../domain/audit/record.js';
 import { isInnerCall } from './auth.js';
 
 // The audit log's side of the HTTP server (docs/audit.md): every write request (POST, PUT, PATCH,
@@ -77,10 +77,16 @@ export function registerAudit(app: FastifyInstance): void {
   });
   app.addHook('onSend', async (request, reply, payload) => {
     const ctx = auditContext();
-    if (!ctx || ctx.traceId !== request.id || !ctx.active || ctx.recorded) return payload;
+    if (!ctx || ctx.traceId !== request.id || !ctx.active) return payload;
     if (reply.statusCode < 200 || reply.statusCode >= 300) return payload;
-    const result = parsed(payload);
-    await transaction(app.db, async () => result);
+    if (!ctx.recorded) {
+      await transaction(app.db, async () => parsed(payload));
+    } else if (!ctx.target.id && ctx.eventId) {
+      // A create: its id (and human key) are the response's; the record itself committed with the write.
+      const row = auditRow({ ...ctx, fields: undefined }, parsed(payload), ctx.eventId);
+      const [targetId, targetKey] = [row[13], row[14]] as Array<string | null>;
+      if (targetId) await app.db.prisma.auditEvent.updateMany({ where: { id: ctx.eventId, target_id: null }, data: { target_id: targetId, target_key: targetKey } });
+    }
     return payload;
   });
 }
