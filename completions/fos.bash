@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks shops api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys audit roles mcp-connections webhooks shops api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -32,6 +32,7 @@ __fos_subcommands() {
     'fos files') echo 'list get upload download create update delete' ;;
     'fos picking-sessions') echo 'list get create add orders pick-list' ;;
     'fos keys') echo 'list get create disable delete roles tier' ;;
+    'fos audit') echo 'list show' ;;
     'fos roles') echo 'list get create update delete' ;;
     'fos mcp-connections') echo 'list get revoke tier' ;;
     'fos webhooks') echo 'list get create update delete deliveries listen trigger' ;;
@@ -216,6 +217,9 @@ __fos_options() {
     'fos keys delete') echo '' ;;
     'fos keys roles') echo '' ;;
     'fos keys tier') echo '' ;;
+    'fos audit') echo '' ;;
+    'fos audit list') echo '--actor --target-type --target --action --since --until --page --limit --all' ;;
+    'fos audit show') echo '' ;;
     'fos roles') echo '' ;;
     'fos roles list') echo '--page --limit --all' ;;
     'fos roles get') echo '' ;;
@@ -250,7 +254,7 @@ __fos_options() {
     'fos shops disconnect') echo '' ;;
     'fos api') echo '--field -F --raw-field -f --input --header -H --paginate --include -i' ;;
     'fos completion') echo '' ;;
-    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --reset --drain-timeout --unauth-rate-limit --allow-private-webhooks --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format' ;;
+    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --reset --drain-timeout --unauth-rate-limit --allow-private-webhooks --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format' ;;
     'fos db') echo '' ;;
     'fos db migrate') echo '--db' ;;
     'fos admin') echo '--db' ;;
@@ -404,7 +408,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --shop-domain --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --log-level --log-format --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template --format '
 __fos_file_flags=' --from --print-dir --label-dir --data --output -o --input --db --storage --rate-card '
 
 _fos_complete() {

@@ -85,7 +85,11 @@ export function registerAudit(app: FastifyInstance): void {
       // A create: its id (and human key) are the response's; the record itself committed with the write.
       const row = auditRow({ ...ctx, fields: undefined }, parsed(payload), ctx.eventId);
       const [targetId, targetKey] = [row[13], row[14]] as Array<string | null>;
-      if (targetId) await app.db.prisma.auditEvent.updateMany({ where: { id: ctx.eventId, target_id: null }, data: { target_id: targetId, target_key: targetKey } });
+      if (targetId)
+        await app.db.prisma.auditEvent.updateMany({
+          where: { id: ctx.eventId, target_id: null },
+          data: { target_id: targetId, target_key: targetKey },
+        });
     }
     return payload;
   });

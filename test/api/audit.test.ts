@@ -40,7 +40,12 @@ interface Case {
 
 /** One representative write per route family (OpenAPI tag); the walk below requires one for every family. */
 const CASES: Record<string, Case> = {
-  Products: { method: 'POST', url: '/v1/ops/products', body: { name: 'Audited', type: 'STANDARD' }, target: { type: 'product', key: 'Audited' } },
+  Products: {
+    method: 'POST',
+    url: '/v1/ops/products',
+    body: { name: 'Audited', type: 'STANDARD' },
+    target: { type: 'product', key: 'Audited' },
+  },
   'Merchant products': {
     method: 'POST',
     url: '/v1/merchant/products',
@@ -48,7 +53,13 @@ const CASES: Record<string, Case> = {
     body: { name: 'Mug', sku: 'AUD-MUG-1', type: 'STANDARD' },
     target: { type: 'product', key: 'AUD-MUG-1' },
   },
-  Vendors: { method: 'POST', url: '/v1/merchant/vendors', token: () => merchant.token, body: { vendor_name: 'Acme' }, target: { type: 'vendor' } },
+  Vendors: {
+    method: 'POST',
+    url: '/v1/merchant/vendors',
+    token: () => merchant.token,
+    body: { vendor_name: 'Acme' },
+    target: { type: 'vendor' },
+  },
   Orders: {
     method: 'PATCH',
     url: async () => `/v1/ops/orders/${(await fulfillmentFixture(t, { warehouseId })).order.id}/priority`,
@@ -109,7 +120,13 @@ describe('the OpenAPI walk: one event per write, with actor, target and no secre
       expect(events).toHaveLength(1);
       const e = events[0];
       const me = c.token ? await t.db.prisma.apiKey.findFirst({ where: { team_id: merchant.teamId } }) : { id: admin.id };
-      expect(e).toMatchObject({ actor_type: 'KEY', actor_id: me!.id, method: c.method, user_agent: 'audit-test/1', target_type: c.target.type });
+      expect(e).toMatchObject({
+        actor_type: 'KEY',
+        actor_id: me!.id,
+        method: c.method,
+        user_agent: 'audit-test/1',
+        target_type: c.target.type,
+      });
       expect(e.ip).toBeTruthy();
       expect(e.action).toMatch(/^[a-z][A-Za-z]+$/);
       expect(e.target_id).toBe(c.target.id ? c.target.id(res) : res.json().id);
@@ -162,7 +179,13 @@ describe('actors besides keys', () => {
     const res = await t.call('POST', '/floor/session', { token: null, body: { email: picker.email, password: picker.password } });
     expect(res.statusCode, res.body).toBe(201);
     const [signIn] = await eventsOf(traceOf(res));
-    expect(signIn).toMatchObject({ actor_type: 'USER', actor_id: picker.id, user_id: picker.id, team_id: t.teamId, target_type: 'mcp_connection' });
+    expect(signIn).toMatchObject({
+      actor_type: 'USER',
+      actor_id: picker.id,
+      user_id: picker.id,
+      team_id: t.teamId,
+      target_type: 'mcp_connection',
+    });
     const text = JSON.stringify(signIn);
     expect(text).not.toContain(picker.password);
     expect(text).not.toContain(res.json().access_token);
@@ -186,21 +209,31 @@ describe('GET /v1/audit-events and fos audit', () => {
     const tote = made[0].json().id;
     const byTarget = (await t.call('GET', '/v1/audit-events', { query: { target_type: 'tote', target_id: tote } })).json();
     expect(byTarget.data).toHaveLength(1);
-    const future = (await t.call('GET', '/v1/audit-events', { query: { created_at_min: new Date(Date.now() + 60_000).toISOString() } })).json();
+    const future = (
+      await t.call('GET', '/v1/audit-events', { query: { created_at_min: new Date(Date.now() + 60_000).toISOString() } })
+    ).json();
     expect(future.data).toEqual([]);
     const mine = (await t.call('GET', '/v1/audit-events', { query: { actor_id: admin.id, limit: 100 } })).json();
     expect(mine.data.length).toBeGreaterThan(0);
     expect(mine.data.every((e: { actor: { id: string } }) => e.actor.id === admin.id)).toBe(true);
     const one = await t.call('GET', `/v1/audit-events/${byTarget.data[0].id}`);
     expect(one.json()).toMatchObject({ action: 'createTote', target: { type: 'tote', id: tote } });
-    expect((await t.call('GET', '/v1/audit-events', { token: merchant.token })).json().data.every((e: { action: string }) => e.action !== 'createTote')).toBe(true);
+    expect(
+      (await t.call('GET', '/v1/audit-events', { token: merchant.token }))
+        .json()
+        .data.every((e: { action: string }) => e.action !== 'createTote'),
+    ).toBe(true);
   });
 
   it('fos audit list (spawned) prints the events', async () => {
     const base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
     const dir = await mkdtemp(path.join(tmpdir(), 'fos-audit-'));
     const env = { ...process.env, HOME: dir, FOS_CONFIG_DIR: dir, FOS_DATA_DIR: dir, FOS_BASE_URL: `${base}/v1`, FOS_API_KEY: admin.token };
-    const { stdout } = await promisify(execFile)('node', ['bin/fos.js', 'audit', 'list', '--action', 'createTote', '--json', 'action,target'], { env });
+    const { stdout } = await promisify(execFile)(
+      'node',
+      ['bin/fos.js', 'audit', 'list', '--action', 'createTote', '--json', 'action,target'],
+      { env },
+    );
     const rows = JSON.parse(stdout);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     expect(rows[0]).toMatchObject({ action: 'createTote', target: { type: 'tote' } });

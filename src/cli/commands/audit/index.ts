@@ -42,4 +42,5 @@ function auditShow(ctx: Context): Command {
   });
 }
 
-export default (ctx: Context) => group('audit', 'Audit log of your team: who changed what (needs MANAGE_API_KEYS)', [auditList(ctx), auditShow(ctx)]);
+export default (ctx: Context) =>
+  group('audit', 'Audit log of your team: who changed what (needs MANAGE_API_KEYS)', [auditList(ctx), auditShow(ctx)]);
