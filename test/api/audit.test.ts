@@ -236,6 +236,33 @@ describe('actors besides keys', () => {
   });
 });
 
+describe('fos admin and retention', () => {
+  it('fos admin key create (spawned) is recorded with the CLI actor, without the token it printed', async () => {
+    const { stdout } = await promisify(execFile)(
+      'node',
+      ['bin/fos.js', 'admin', 'key', 'create', '--team', t.teamId, '--name', 'ops robot', '--db', t.db.url],
+      { env: { ...process.env, FOS_LOG_LEVEL: 'warn' } },
+    );
+    const key = JSON.parse(stdout);
+    const [e] = await t.db.prisma.auditEvent.findMany({ where: { action: 'admin.key.create' } });
+    expect(e).toMatchObject({ actor_type: 'CLI', team_id: t.teamId, target_type: 'key', target_id: key.id, target_key: 'ops robot' });
+    expect(e.actor_name).toMatch(/^fos admin \(/);
+    expect(JSON.stringify(e)).not.toContain(key.token);
+  });
+
+  it('the outbox worker deletes events past --audit-retention-days', async () => {
+    const { createOutboxWorker } = await import('../../src/server/workers/outbox.js');
+    const silentLog = { debug() {}, info() {}, warn() {}, error() {} };
+    const old = await t.db.prisma.auditEvent.create({
+      data: { team_id: t.teamId, actor_type: 'CLI', action: 'old', created_at: new Date(Date.now() - 40 * 86_400_000) },
+    });
+    const recent = await t.db.prisma.auditEvent.count();
+    await createOutboxWorker(t.db, silentLog, { auditRetentionDays: 30 }).runOnce();
+    expect(await t.db.prisma.auditEvent.findUnique({ where: { id: old.id } })).toBeNull();
+    expect(await t.db.prisma.auditEvent.count()).toBe(recent - 1);
+  });
+});
+
 describe('GET /v1/audit-events and fos audit', () => {
   it('filters by actor, target, action and time, pages by cursor, and shows one', async () => {
     const made = [];
