@@ -187,6 +187,18 @@ describe('what is not recorded', () => {
     expect(await t.db.prisma.auditEvent.count()).toBe(before);
   });
 
+  it('an idempotent replay records nothing more', async () => {
+    const sku = (await fulfillmentFixture(t, { warehouseId })).products[0].sku;
+    const body = { warehouse_id: warehouseId, reason: 'FOUND', lines: [{ sku, delta: 1 }] };
+    const headers = { 'idempotency-key': 'audit-replay-1' };
+    const first = await t.call('POST', '/v1/ops/inventory/adjustments', { body, headers });
+    const again = await t.call('POST', '/v1/ops/inventory/adjustments', { body, headers });
+    expect([first.statusCode, again.statusCode]).toEqual([201, 201]);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await eventsOf(traceOf(first))).toHaveLength(1);
+    expect(await eventsOf(traceOf(again))).toEqual([]);
+  });
+
   it('a rolled-back transaction records nothing; a retried one records once', async () => {
     const { newAuditContext, runAudited } = await import('../../src/domain/audit/context.js');
     const ctx = newAuditContext('rollbackProbe', { active: true, traceId: 'rollback-probe', actor: { type: 'CLI', name: 'test' } });

@@ -77,3 +77,9 @@ export function noteAuditTarget(target: AuditTarget): void {
   const ctx = als.getStore();
   if (ctx) ctx.target = { ...ctx.target, ...target };
 }
+
+/** The request changes nothing after all (an idempotent replay answers the first request's result): no record. */
+export function skipAuditRecord(): void {
+  const ctx = als.getStore();
+  if (ctx && !ctx.recorded) ctx.active = false;
+}
