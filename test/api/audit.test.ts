@@ -105,6 +105,18 @@ const CASES: Record<string, Case> = {
     }),
     target: { type: 'adjustment' },
   },
+  Shops: {
+    method: 'POST',
+    url: '/v1/ops/shops',
+    body: () => Promise.resolve({ name: 'Counter sales', shop_type: 'MANUAL', merchant_team_id: merchant.teamId }),
+    target: { type: 'shop', key: 'Counter sales' },
+  },
+  Charges: {
+    method: 'PUT',
+    url: () => Promise.resolve(`/v1/ops/delegations/${merchant.delegationId}/rate-card`),
+    body: { id: 'rc-std', name: 'Standard', currency: 'EUR', receiving: { rate_per_unit: 0.25 } },
+    target: { type: 'delegation', id: () => merchant.delegationId },
+  },
   'Picking sessions': { method: 'POST', url: '/v1/ops/totes', body: { name: 'Tote A' }, target: { type: 'tote', key: 'Tote A' } },
   Access: {
     method: 'POST',
@@ -131,8 +143,8 @@ const CASES: Record<string, Case> = {
     target: { type: 'location', key: 'AUD-01' },
   },
 };
-/** Families whose representative needs a double or a multipart upload this file does not set up yet (docs/audit.md). */
-const NOT_WALKED = ['Charges', 'Files', 'Shops'];
+/** Families not walked yet: Files needs a multipart upload (its writes take the same path: src/server/audit.ts). */
+const NOT_WALKED = ['Files'];
 
 describe('the OpenAPI walk: one event per write, with actor, target and no secret', () => {
   it('has a representative write for every route family', async () => {
