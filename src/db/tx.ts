@@ -95,15 +95,34 @@ function report(e: TxRetryEvent) {
 const backoff = (attempt: number) =>
   Math.floor(Math.random() * Math.min(TX_POLICY.maxBackoffMs, TX_POLICY.baseBackoffMs * 2 ** (attempt - 1))) + 1;
 
+/**
+ * Hook of the audit log (src/domain/audit/record.ts): `beforeCommit` runs last inside every
+ * attempt (its insert commits or rolls back with the write; a retried attempt runs it again in
+ * the new transaction, so only one row survives), `committed` once the transaction committed.
+ */
+export const txHooks: {
+  beforeCommit?: (tx: TxClient, result: unknown) => Promise<void>;
+  committed?: () => void;
+} = {};
+
+async function withHooks<T>(tx: TxClient, fn: (tx: TxClient) => Promise<T>): Promise<T> {
+  const out = await fn(tx);
+  if (txHooks.beforeCommit) await txHooks.beforeCommit(tx, out);
+  return out;
+}
+
 export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, opts: TxOptions = {}): Promise<T> {
   const attempts = opts.attempts ?? TX_POLICY.attempts;
   for (let attempt = 1; ; attempt++) {
     try {
-      if (db.sqliteTransaction) return await sqliteTransaction(db, fn);
-      return await db.prisma.$transaction((tx) => {
-        bindStatements(db, tx); // the stores' prepared statements run in this transaction (statements.ts)
-        return fn(tx);
-      }, policy);
+      const out = db.sqliteTransaction
+        ? await sqliteTransaction(db, (tx) => withHooks(tx, fn))
+        : await db.prisma.$transaction((tx) => {
+            bindStatements(db, tx); // the stores' prepared statements run in this transaction (statements.ts)
+            return withHooks(tx, fn);
+          }, policy);
+      txHooks.committed?.();
+      return out;
     } catch (err) {
       const cause = isSerializationFailure(err) ? retryCause(err) : opts.retryOn?.(err) ? 'domain' : null;
       countTxRetry(err, cause !== null && attempt < attempts); // fos_db_transaction_retries_total, fos_db_deadlocks_total

@@ -10,13 +10,48 @@ import * as teams from '../domain/teams/teams.js';
 import * as users from '../domain/users/users.js';
 import { validateRateCard } from '../domain/charges/rate-card.js';
 import { CliError, ExitCode } from '../contract/errors.js';
+import { userInfo } from 'node:os';
+import { transaction } from '../db/tx.js';
+import { newAuditContext, runAudited } from '../domain/audit/context.js';
+import { installAuditHook } from '../domain/audit/record.js';
 
 // `fos admin` works on the database directly (no HTTP, no key): it is how an operator makes
 // teams, places and keys. Output is JSON on stdout, one document per command.
 
 type Opts = Record<string, string | string[] | boolean | undefined>;
 
-const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+/** What the command printed last: the audit record's result (its target id and values). */
+let printed: unknown;
+const print = (value: unknown) => {
+  printed = value;
+  return process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+};
+
+/**
+ * Runs a command in an audit context (docs/audit.md): the operator at the machine is the actor
+ * (CLI, the OS user); its first write transaction records it, or, for a command whose writes ran
+ * outside transaction(), a transaction of its own after it succeeded. Lists record nothing.
+ */
+async function audited(db: Db, name: string, args: string[], o: Opts, run: () => Promise<unknown>): Promise<unknown> {
+  const write = !name.endsWith('.list') && !(name === 'products.dedupe' && !o.merge);
+  if (!write) return run();
+  const fields = Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'passwordStdin'));
+  const ctx = newAuditContext(`admin.${name}`, {
+    actor: { type: 'CLI', id: null, name: `fos admin (${userInfo().username})`, teamId: typeof o.team === 'string' ? o.team : null },
+    target: { type: name.split('.')[0].replace(/-/g, '_'), id: args[0] ?? null },
+    fields,
+    active: true,
+  });
+  return runAudited(ctx, async () => {
+    const out = await run();
+    if (!ctx.recorded) {
+      const result = printed as Record<string, unknown> | undefined;
+      ctx.actor!.teamId ??= typeof result?.team_id === 'string' ? result.team_id : null;
+      await transaction(db, async () => result);
+    }
+    return out;
+  });
+}
 
 async function withDb<T>(url: string, fn: (db: Db) => Promise<T>, refusedOk = false): Promise<T> {
   try {
@@ -78,127 +113,131 @@ async function membershipOf(db: Db, o: Opts): Promise<users.MembershipInput> {
 }
 
 export async function runAdmin(name: string, url: string, args: string[], o: Opts) {
+  installAuditHook();
   try {
     await withDb(
       url,
-      async (db) => {
-        switch (name) {
-          case 'products.dedupe': {
-            const { duplicateSkuGroups, mergeDuplicateSkus } = await import('../domain/products/dedupe.js');
-            if (!o.merge) return print({ groups: await duplicateSkuGroups(db) });
-            const merged = await mergeDuplicateSkus(db);
-            process.stderr.write(`Merged ${merged.length} group(s); \`fos db migrate\` (or \`fos serve\`) can now apply the SKU index.\n`);
-            return print({ merged });
-          }
-          case 'team.create':
-            return print(
-              await teams.createTeam(db, {
-                name: String(o.name),
-                kind: o.kind as teams.TeamKind,
-                measurement_system: o.measurementSystem as teams.MeasurementSystem,
-              }),
-            );
-          case 'team.list':
-            return print(await teams.listTeams(db));
-          case 'delegation.create':
-            return print(
-              await teams.createDelegation(db, {
-                merchant_team_id: String(o.merchant),
-                fulfiller_team_id: String(o.fulfiller),
-                rate_card: o.rateCard ? readRateCard(String(o.rateCard)) : undefined,
-              }),
-            );
-          case 'delegation.list':
-            if (o.team) await teams.getTeam(db, String(o.team));
-            return print(await teams.listDelegations(db, o.team as string | undefined));
-          case 'warehouse.create':
-            return print(
-              await teams.createWarehouse(db, {
-                team_id: String(o.team),
-                name: String(o.name),
-                country: o.country as string | undefined,
-                city: o.city as string | undefined,
-                zip: o.zip as string | undefined,
-                state: o.state as string | undefined,
-                address1: o.address1 as string | undefined,
-                label_format: o.labelFormat as string | undefined,
-              }),
-            );
-          case 'warehouse.label-format':
-            return print(await teams.setWarehouseLabelFormat(db, String(args[0]), String(args[1])));
-          case 'warehouse.list':
-            if (o.team) await teams.getTeam(db, String(o.team));
-            return print(await teams.listWarehouses(db, o.team as string | undefined));
-          case 'location-type.create':
-            return print(await teams.createLocationType(db, { team_id: String(o.team), name: String(o.name) }));
-          case 'location-type.list':
-            if (o.team) await teams.getTeam(db, String(o.team));
-            return print(await teams.listLocationTypes(db, o.team as string | undefined));
-          case 'role.create':
-            await teams.getTeam(db, String(o.team));
-            return print(
-              await createRole(db, String(o.team), {
-                name: String(o.name),
-                description: o.description as string | undefined,
-                permissions: permissionsOf(o.permission as string[]),
-              }),
-            );
-          case 'key.create': {
-            await teams.getTeam(db, String(o.team));
-            const roleIds = o.role ? await rolesByName(db, String(o.team), o.role as string[]) : [];
-            const key = await createKey(
-              db,
-              String(o.team),
-              {
-                name: String(o.name),
-                description: o.description as string | undefined,
-                power_role: o.powerRole as 'ADMIN' | 'MEMBER',
-                role_ids: roleIds,
-                rate_tier: Number(o.tier ?? 1),
-              },
-              'admin-cli',
-            );
-            process.stderr.write('The token is shown once; store it now.\n');
-            return print(key);
-          }
-          case 'key.list':
-            await teams.getTeam(db, String(o.team));
-            return print((await listKeys(db, String(o.team), { page: 0, limit: 1000 })).data);
-          case 'key.tier':
-            return print(await setKeyTier(db, await findKeyTeam(db, args[0]), args[0], Number(args[1])));
-          case 'key.disable':
-            return print(await disableKey(db, await findKeyTeam(db, args[0]), args[0]));
-          case 'user.create': {
-            const password = await readPassword(o);
-            if (o.team) await teams.getTeam(db, String(o.team));
-            const membership = o.team ? await membershipOf(db, o) : {};
-            return print(
-              await users.createUser(
+      (db) =>
+        audited(db, name, args, o, async () => {
+          switch (name) {
+            case 'products.dedupe': {
+              const { duplicateSkuGroups, mergeDuplicateSkus } = await import('../domain/products/dedupe.js');
+              if (!o.merge) return print({ groups: await duplicateSkuGroups(db) });
+              const merged = await mergeDuplicateSkus(db);
+              process.stderr.write(
+                `Merged ${merged.length} group(s); \`fos db migrate\` (or \`fos serve\`) can now apply the SKU index.\n`,
+              );
+              return print({ merged });
+            }
+            case 'team.create':
+              return print(
+                await teams.createTeam(db, {
+                  name: String(o.name),
+                  kind: o.kind as teams.TeamKind,
+                  measurement_system: o.measurementSystem as teams.MeasurementSystem,
+                }),
+              );
+            case 'team.list':
+              return print(await teams.listTeams(db));
+            case 'delegation.create':
+              return print(
+                await teams.createDelegation(db, {
+                  merchant_team_id: String(o.merchant),
+                  fulfiller_team_id: String(o.fulfiller),
+                  rate_card: o.rateCard ? readRateCard(String(o.rateCard)) : undefined,
+                }),
+              );
+            case 'delegation.list':
+              if (o.team) await teams.getTeam(db, String(o.team));
+              return print(await teams.listDelegations(db, o.team as string | undefined));
+            case 'warehouse.create':
+              return print(
+                await teams.createWarehouse(db, {
+                  team_id: String(o.team),
+                  name: String(o.name),
+                  country: o.country as string | undefined,
+                  city: o.city as string | undefined,
+                  zip: o.zip as string | undefined,
+                  state: o.state as string | undefined,
+                  address1: o.address1 as string | undefined,
+                  label_format: o.labelFormat as string | undefined,
+                }),
+              );
+            case 'warehouse.label-format':
+              return print(await teams.setWarehouseLabelFormat(db, String(args[0]), String(args[1])));
+            case 'warehouse.list':
+              if (o.team) await teams.getTeam(db, String(o.team));
+              return print(await teams.listWarehouses(db, o.team as string | undefined));
+            case 'location-type.create':
+              return print(await teams.createLocationType(db, { team_id: String(o.team), name: String(o.name) }));
+            case 'location-type.list':
+              if (o.team) await teams.getTeam(db, String(o.team));
+              return print(await teams.listLocationTypes(db, o.team as string | undefined));
+            case 'role.create':
+              await teams.getTeam(db, String(o.team));
+              return print(
+                await createRole(db, String(o.team), {
+                  name: String(o.name),
+                  description: o.description as string | undefined,
+                  permissions: permissionsOf(o.permission as string[]),
+                }),
+              );
+            case 'key.create': {
+              await teams.getTeam(db, String(o.team));
+              const roleIds = o.role ? await rolesByName(db, String(o.team), o.role as string[]) : [];
+              const key = await createKey(
                 db,
+                String(o.team),
                 {
-                  email: String(o.email),
-                  display_name: String(o.name),
-                  password,
-                  team_id: o.team as string | undefined,
-                  ...membership,
+                  name: String(o.name),
+                  description: o.description as string | undefined,
+                  power_role: o.powerRole as 'ADMIN' | 'MEMBER',
+                  role_ids: roleIds,
+                  rate_tier: Number(o.tier ?? 1),
                 },
                 'admin-cli',
-              ),
-            );
+              );
+              process.stderr.write('The token is shown once; store it now.\n');
+              return print(key);
+            }
+            case 'key.list':
+              await teams.getTeam(db, String(o.team));
+              return print((await listKeys(db, String(o.team), { page: 0, limit: 1000 })).data);
+            case 'key.tier':
+              return print(await setKeyTier(db, await findKeyTeam(db, args[0]), args[0], Number(args[1])));
+            case 'key.disable':
+              return print(await disableKey(db, await findKeyTeam(db, args[0]), args[0]));
+            case 'user.create': {
+              const password = await readPassword(o);
+              if (o.team) await teams.getTeam(db, String(o.team));
+              const membership = o.team ? await membershipOf(db, o) : {};
+              return print(
+                await users.createUser(
+                  db,
+                  {
+                    email: String(o.email),
+                    display_name: String(o.name),
+                    password,
+                    team_id: o.team as string | undefined,
+                    ...membership,
+                  },
+                  'admin-cli',
+                ),
+              );
+            }
+            case 'user.list':
+              if (o.team) await teams.getTeam(db, String(o.team));
+              return print((await users.listUsers(db, o.team as string | undefined, { page: 0, limit: 10_000 })).data);
+            case 'user.disable':
+              return print(await users.disableUser(db, await users.findUserId(db, args[0])));
+            case 'user.add-to-team': {
+              await teams.getTeam(db, String(o.team));
+              return print(await users.addUserToTeam(db, await users.findUserId(db, args[0]), String(o.team), await membershipOf(db, o)));
+            }
+            default:
+              throw new Error(`unknown admin command ${name}`);
           }
-          case 'user.list':
-            if (o.team) await teams.getTeam(db, String(o.team));
-            return print((await users.listUsers(db, o.team as string | undefined, { page: 0, limit: 10_000 })).data);
-          case 'user.disable':
-            return print(await users.disableUser(db, await users.findUserId(db, args[0])));
-          case 'user.add-to-team': {
-            await teams.getTeam(db, String(o.team));
-            return print(await users.addUserToTeam(db, await users.findUserId(db, args[0]), String(o.team), await membershipOf(db, o)));
-          }
-          default:
-            throw new Error(`unknown admin command ${name}`);
-        }
-      },
+        }),
       name === 'products.dedupe',
     );
   } catch (err) {

@@ -18,6 +18,7 @@ import { defaultFilesDir } from './data-dir.js';
 import { FileProcessor } from './workers/files.js';
 import { PrincipalResolver } from '../domain/keys/principal.js';
 import { registerAuth } from './auth.js';
+import { registerAudit } from './audit.js';
 import { DEFAULT_UNAUTH_LIMIT, UnauthLimiter } from './rate-limit/unauth.js';
 import { refuseQuerySecrets, safeLoggerOptions } from './query-secrets.js';
 import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
@@ -239,6 +240,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     await limiter.close();
   });
 
+  registerAudit(app); // before authentication: the request's audit context is open for all of it
   registerProblemHandlers(app);
   refuseQuerySecrets(app);
   await registerOpenApi(app, VERSION);

@@ -39,7 +39,7 @@ const INNER_CALL_HEADER = 'x-fos-inner-call';
 const INNER_CALL_SECRET = randomBytes(32).toString('hex');
 export const innerCallHeaders = () => ({ [INNER_CALL_HEADER]: INNER_CALL_SECRET });
 
-function isInnerCall(request: FastifyRequest): boolean {
+export function isInnerCall(request: FastifyRequest): boolean {
   const value = request.headers[INNER_CALL_HEADER];
   return (
     typeof value === 'string' &&

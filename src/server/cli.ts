@@ -52,6 +52,12 @@ export function registerServerCommands(program: Command) {
       Number(process.env.FOS_CHANNEL_SYNC_MINUTES ?? 15),
     )
     .option(
+      '--audit-retention-days <n>',
+      'days audit events are kept (docs/audit.md); older ones are deleted by the background worker, 0 keeps them forever',
+      (v) => parseIntOption(v, '--audit-retention-days'),
+      Number(process.env.FOS_AUDIT_RETENTION_DAYS ?? 365),
+    )
+    .option(
       '--storage <dir|s3-url>',
       'where uploaded files are kept: a directory replicas share, or s3://bucket/prefix (credentials from AWS_* variables); default: $FOS_STORAGE, else <data dir>/files',
     )

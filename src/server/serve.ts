@@ -32,6 +32,8 @@ export interface ServeOptions {
   allowPrivateWebhooks?: boolean;
   /** Minutes between background syncs of each connected shop (default 15). */
   channelSyncMinutes?: number;
+  /** Days audit events are kept (--audit-retention-days; default 365, 0 = forever). */
+  auditRetentionDays?: number;
   /** Failed authentications allowed per client address per minute (0: off). */
   unauthRateLimit?: number;
   /** Where uploaded files are kept (a directory, default <data dir>/files, or s3://bucket/prefix) and the largest upload in bytes. */
@@ -132,7 +134,11 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const stopIdleCollector = startIdleCollector(app);
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
-    const worker = startOutboxWorker(db, app.log, { intervalMs: 2000, allowPrivateWebhooks: opts.allowPrivateWebhooks });
+    const worker = startOutboxWorker(db, app.log, {
+      intervalMs: 2000,
+      allowPrivateWebhooks: opts.allowPrivateWebhooks,
+      auditRetentionDays: opts.auditRetentionDays ?? 365,
+    });
     app.outboxWorker = worker; // GET /readyz checks it is alive
     // Connected shops: stock pushes and the periodic order/listing sync.
     const channels = startChannelWorker(db, app.log, {

@@ -60,6 +60,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
       entry('files', () => import('./files/index.js')),
       entry('picking-sessions', () => import('./picking-sessions/index.js')),
       entry('keys', () => import('./keys/index.js')),
+      entry('audit', () => import('./audit/index.js')),
       entry('roles', () => import('./roles/index.js')),
       entry('mcp-connections', () => import('./mcp-connections/index.js')),
       entry('webhooks', () => import('./webhooks/index.js')),

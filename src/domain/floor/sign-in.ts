@@ -4,6 +4,7 @@ import { transaction } from '../../db/tx.js';
 import { checkCredentials, teamAccess } from '../users/sessions.js';
 import { issueTokens, revokeConnectionTokens, rotateRefreshToken, type TokenSet } from '../oauth/tokens.js';
 import { presetPermissions } from '../oauth/presets.js';
+import { noteAuditTarget, setAuditActor } from '../audit/context.js';
 
 // Sign-in of the /floor page (issue 28, docs/floor.md "The /floor page"). A person signs in with
 // the email and password of their user account (the accounts agent connections use) and gets an
@@ -54,6 +55,8 @@ export async function floorSignIn(db: Db, input: FloorSignInInput): Promise<Floo
       teams: teams.map((t) => ({ team_id: t.teamId, team_name: t.teamName })),
     });
   }
+  // The audit record's actor: the person signing in (no key authenticated this request).
+  setAuditActor({ type: 'USER', id: user.id, name: user.display_name, userId: user.id, teamId: team.teamId });
   const tokens = await transaction(db, async (tx) => {
     const connection = await tx.mcpConnection.create({
       data: {
@@ -67,6 +70,7 @@ export async function floorSignIn(db: Db, input: FloorSignInInput): Promise<Floo
         rate_tier: FLOOR_RATE_TIER,
       },
     });
+    noteAuditTarget({ type: 'mcp_connection', id: connection.id, key: connection.name });
     return issueTokens(tx, connection.id, input.resource);
   });
   return {

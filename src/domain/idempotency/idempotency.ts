@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { insertClaim } from './store.js';
+import { skipAuditRecord } from '../audit/context.js';
 
 // Idempotency keys of writes (issue 23 item 3). A write sent with an Idempotency-Key claims the
 // key as the first statement of its transaction and stores its answer before committing, all in
@@ -92,7 +93,10 @@ export async function once<T>(
 ): Promise<Answer<T>> {
   if (!scope) return { status, body: await write(), replayed: false };
   const prior = await claimKey<T>(tx, scope);
-  if (prior) return { status: prior.status, body: prior.body, replayed: true };
+  if (prior) {
+    skipAuditRecord(); // the first request's record stands for it (docs/audit.md)
+    return { status: prior.status, body: prior.body, replayed: true };
+  }
   const body = await write();
   await saveAnswer(tx, scope, status, body);
   return { status, body, replayed: false };

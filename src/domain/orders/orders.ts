@@ -6,6 +6,7 @@ import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
 import { inTransaction } from './tx.js';
 import { loadNames, orderView } from './view.js';
+import { noteAuditBefore } from '../audit/context.js';
 
 // Reading orders, and the two order changes the ops API allows (priority, mark paid).
 
@@ -46,6 +47,7 @@ export async function changeOrderPriority(db: Db, fulfillerTeamId: string, order
         select: { id: true, priority: true, order_number: true },
       });
       if (!order) throw notFound('Order', orderId);
+      noteAuditBefore(order, { key: order.order_number }); // the audit record's "from" (docs/audit.md)
       if (order.priority === priority) return false;
       // Compare-and-set on the priority read: a concurrent change (another replica, READ COMMITTED)
       // makes this one re-read, so each event's previous_priority is true and a repeat is a no-op.

@@ -18,6 +18,7 @@ import keys from './access/keys.js';
 import roles from './access/roles.js';
 import users from './access/users.js';
 import mcpConnections from './access/mcp-connections.js';
+import auditEvents from './access/audit-events.js';
 import webhooks from './webhooks.js';
 import inventory from './ops/inventory.js';
 import purchaseOrders from './ops/purchase-orders.js';
@@ -82,6 +83,7 @@ export async function registerRoutes(app: FastifyInstance) {
     packScans,
     replenishments,
     workOrders,
+    auditEvents,
     floor,
     home,
   ]) {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/types.js';
 import type { OutboundPolicy } from '../../domain/carrier-integrations/outbound.js';
+import { outsideAudit } from '../../domain/audit/context.js';
 import { runDueBatches } from '../../domain/label-batches/run.js';
 
 // Works label batches (src/domain/label-batches/run.ts): a turn right after a batch is created
@@ -38,7 +39,8 @@ export function labelBatchRunner(db: Db, log: FastifyBaseLogger, policy: Outboun
       });
   };
   return {
-    kick: turn,
+    // A kick comes from the request that made the batch: its work is the batch's, not that request's (audit).
+    kick: () => outsideAudit(turn),
     start(intervalMs) {
       timer = setInterval(turn, intervalMs);
       timer.unref();

@@ -4,6 +4,9 @@ import { channelAdapters } from '../../domain/channels/tracking.js';
 import { deliverDueWebhooks, fetchSender, processDueEvents, type WebhookSender } from '../../domain/webhooks/dispatch.js';
 import { VERSION } from '../../version.js';
 import { metrics } from '../../shared/metrics.js';
+import { pruneAuditEvents } from '../../domain/audit/events.js';
+
+const AUDIT_PRUNE_EVERY_MS = 3_600_000;
 
 // Background delivery of the transactional outbox: webhook fan-out and delivery, and tracking
 // pushes to sales channels. Every replica may run one; rows are claimed by compare-and-set, so
@@ -34,6 +37,8 @@ export interface OutboxWorkerOptions {
   adapters?: SalesChannelAdapters;
   /** Deliver to loopback/private addresses too (fos serve --allow-private-webhooks). */
   allowPrivateWebhooks?: boolean;
+  /** Audit events older than this many days are deleted, once an hour (0 or absent: kept). */
+  auditRetentionDays?: number;
   /** Replaces the HTTP sender (tests). */
   send?: WebhookSender;
 }
@@ -58,8 +63,17 @@ export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpt
     ...opts.adapters,
   };
   const send = opts.send ?? fetchSender(opts.timeoutMs ?? 10_000, `fos-webhooks/${VERSION}`, { allowPrivate: opts.allowPrivateWebhooks });
+  let prunedAt = -Infinity;
+  const prune = async (now: Date) => {
+    const days = opts.auditRetentionDays;
+    if (!days || now.getTime() - prunedAt < AUDIT_PRUNE_EVERY_MS) return;
+    prunedAt = now.getTime();
+    const removed = await pruneAuditEvents(db, days, now);
+    if (removed) log.info({ removed, days }, 'audit events past their retention deleted');
+  };
   return {
     async runOnce(now = new Date()) {
+      await prune(now);
       const events = await processDueEvents(db, now, { batchSize, adapters });
       const deliveries = await deliverDueWebhooks(db, now, { batchSize, concurrency: opts.concurrency ?? 8, send });
       const stats = { events, ...deliveries };

@@ -1,0 +1,124 @@
+import { newId } from '../../db/ids.js';
+import { statementsOf } from '../../db/statements.js';
+import { txHooks } from '../../db/tx.js';
+import type { TxClient } from '../../db/types.js';
+import { auditContext, type AuditContext } from './context.js';
+import { compactValue, isSecretName, REDACTED } from './redact.js';
+
+// Inserts a context's audit record inside the write transaction that commits it (the hook of
+// src/db/tx.ts): no write without its record, and a rolled-back or retried attempt leaves none
+// of its own. One prepared INSERT (src/db/statements.ts), no Prisma runtime: it is on every
+// fulfillment's path (docs/audit.md, "Cost").
+
+const COLUMNS = [
+  'id',
+  'team_id',
+  'created_at',
+  'actor_type',
+  'actor_id',
+  'actor_name',
+  'user_id',
+  'ip',
+  'user_agent',
+  'action',
+  'method',
+  'path',
+  'target_type',
+  'target_id',
+  'target_key',
+  'changes',
+  'trace_id',
+] as const;
+
+const sqlCache = new Map<string, string>();
+function insertSql(jsonParam: string): string {
+  let sql = sqlCache.get(jsonParam);
+  if (!sql) {
+    const values = COLUMNS.map((c) => (c === 'changes' ? jsonParam : '?')).join(', ');
+    sql = `INSERT INTO "audit_events" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${values})`;
+    sqlCache.set(jsonParam, sql);
+  }
+  return sql;
+}
+
+const HUMAN_KEYS = ['sku', 'order_number', 'number', 'name', 'email', 'display_name', 'barcode'] as const;
+
+const textOf = (v: unknown): string | null => (typeof v === 'string' && v ? v.slice(0, 200) : typeof v === 'number' ? String(v) : null);
+
+/** The object a domain call returned, when it is one row-like object (not a list). */
+function rowOf(result: unknown): Record<string, unknown> | undefined {
+  if (!result || typeof result !== 'object' || Array.isArray(result)) return undefined;
+  return result as Record<string, unknown>;
+}
+
+/** {field: {from?, to}} of the request's fields: the resulting value where the result has it. */
+export function changesOf(ctx: AuditContext, result?: Record<string, unknown>): Record<string, unknown> | null {
+  const fields = ctx.fields;
+  if (!fields || typeof fields !== 'object') return null;
+  const out: Record<string, unknown> = {};
+  for (const [name, sent] of Object.entries(fields)) {
+    if (isSecretName(name)) {
+      out[name] = { to: REDACTED };
+      continue;
+    }
+    const to = result && name in result ? result[name] : sent;
+    const change: Record<string, unknown> = { to: compactValue(to) };
+    if (ctx.before && name in ctx.before) change.from = compactValue(ctx.before[name]);
+    out[name] = change;
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+/** The row's values, in COLUMNS order. */
+export function auditRow(ctx: AuditContext, result: unknown, id = newId()): unknown[] {
+  const row = rowOf(result);
+  const target = ctx.target;
+  const targetId = target.id ?? textOf(row?.id) ?? null;
+  let key = target.key ?? null;
+  for (const k of HUMAN_KEYS) key ??= textOf(row?.[k]) ?? textOf(ctx.fields?.[k]) ?? textOf(ctx.before?.[k]);
+  const changes = changesOf(ctx, row);
+  const a = ctx.actor;
+  return [
+    id,
+    a?.teamId ?? null,
+    new Date(),
+    a?.type ?? 'ANONYMOUS',
+    a?.id ?? null,
+    a?.name ?? null,
+    a?.userId ?? null,
+    ctx.ip ?? null,
+    ctx.userAgent ? ctx.userAgent.slice(0, 300) : null,
+    ctx.action,
+    ctx.method ?? null,
+    ctx.path ?? null,
+    target.type ?? null,
+    targetId,
+    key,
+    changes === null ? null : JSON.stringify(changes),
+    ctx.traceId ?? null,
+  ];
+}
+
+async function beforeCommit(tx: TxClient, result: unknown): Promise<void> {
+  const ctx = auditContext();
+  if (!ctx || !ctx.active || ctx.recorded) return;
+  const st = statementsOf(tx);
+  const id = newId();
+  await st.run(insertSql(st.dialect.jsonParam), auditRow(ctx, result, id));
+  ctx.pending = true;
+  ctx.eventId = id;
+}
+
+function committed(): void {
+  const ctx = auditContext();
+  if (ctx?.pending) {
+    ctx.pending = false;
+    ctx.recorded = true;
+  }
+}
+
+/** Records writes from now on in this process (buildApp and `fos admin` call it). */
+export function installAuditHook(): void {
+  txHooks.beforeCommit = beforeCommit;
+  txHooks.committed = committed;
+}
