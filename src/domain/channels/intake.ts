@@ -10,6 +10,7 @@ import { planOrder, writeOrder, type SoldLine } from '../orders/place.js';
 import { inTransaction } from '../orders/tx.js';
 import { cancelFromChannel } from './cancel.js';
 import { verifyAfterConvert } from '../carrier-integrations/address-verification.js';
+import { currentScope, runOutsideDeadline, waitAtMost } from '../../net/deadlines.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import type { ChannelOrder } from './types.js';
 
@@ -155,7 +156,13 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
 async function createAndVerify(db: Db, shop: Shop, o: ChannelOrder, policy: OutboundPolicy) {
   const id = await createFromChannel(db, shop, o);
   const { config } = await db.prisma.order.findUniqueOrThrow({ where: { id }, select: { config: true } });
-  await verifyAfterConvert(db, shop.fulfiller_team_id!, { id, config }, policy);
+  // The check runs under its own 'verify' deadline, outside the webhook's: the delivery waits for
+  // it only until the intake deadline (a timer of its own), then answers while it goes on in the
+  // background and records its result (or its failure, logged) on the order when it ends.
+  const { deadlineAt } = currentScope();
+  const check = runOutsideDeadline(() => verifyAfterConvert(db, shop.fulfiller_team_id!, { id, config }, policy));
+  if (deadlineAt === undefined) await check;
+  else await waitAtMost(check, deadlineAt - Date.now());
   return id;
 }
 

@@ -56,7 +56,7 @@ export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpt
     ...channelAdapters(db, { allowPrivate: opts.allowPrivateWebhooks }),
     ...opts.adapters,
   };
-  const send = opts.send ?? fetchSender(opts.timeoutMs ?? 10_000, `fos-webhooks/${VERSION}`, { allowPrivate: opts.allowPrivateWebhooks });
+  const send = opts.send ?? fetchSender(opts.timeoutMs, `fos-webhooks/${VERSION}`, { allowPrivate: opts.allowPrivateWebhooks });
   return {
     async runOnce(now = new Date()) {
       const events = await processDueEvents(db, now, { batchSize, adapters });
