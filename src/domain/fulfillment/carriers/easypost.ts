@@ -197,6 +197,17 @@ export class EasyPostCarrier implements CarrierAdapter {
     }
   }
 
+  /** GET /shipments/{id}: refund_status null = never requested. */
+  async refundStatus(label: { remote_id: string | null }): Promise<RefundState | null> {
+    if (!label.remote_id) return null;
+    try {
+      const s = await asOperation('reconcile', () => this.client.Shipment.retrieve(label.remote_id));
+      return s.refund_status ? refundState(s.refund_status) : null;
+    } catch (err) {
+      throw platformError('EasyPost', err);
+    }
+  }
+
   async refund(label: { remote_id: string | null }): Promise<RefundState> {
     try {
       const s = await asOperation('refund', () => this.client.Shipment.refund(label.remote_id));

@@ -211,6 +211,18 @@ export class ShippoCarrier implements CarrierAdapter {
     }
   }
 
+  /** GET /refunds: the refund of the label's transaction, if one was requested. */
+  async refundStatus(label: { remote_transaction_id: string | null }): Promise<RefundState | null> {
+    if (!label.remote_transaction_id) return null;
+    try {
+      const list: Json = await asOperation('reconcile', () => this.client.refunds.list({ results: 100 }));
+      const mine = (list.results ?? []).find((r: Json) => r.transaction === label.remote_transaction_id);
+      return mine ? shippoRefundState(mine.status) : null;
+    } catch (err) {
+      throw platformError('Shippo', err);
+    }
+  }
+
   async refund(label: { remote_transaction_id: string | null }): Promise<RefundState> {
     try {
       const r: Json = await asOperation('refund', () => this.client.refunds.create({ transaction: label.remote_transaction_id ?? '', async: false }));
