@@ -21,7 +21,13 @@ export interface Transport {
 
 const readOnly = (method: string) => method === 'GET' || method === 'HEAD';
 
-function request(t: Transport, url: string, method: string, headers: Record<string, string>, body: Buffer | string | null): OutboundRequest {
+function request(
+  t: Transport,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | string | null,
+): OutboundRequest {
   const m = method.toUpperCase();
   const text = body === null ? null : String(body);
   return {
@@ -85,7 +91,7 @@ class AgentRequest implements PromiseLike<any> {
     this.params.forEach((v, k) => u.searchParams.append(k, v));
     const body = this._data === undefined ? null : JSON.stringify(this._data);
     const res = await send(request(this.t, u.href, this.method, this.headers, body));
-    let parsed: any = {};
+    let parsed: any;
     try {
       parsed = res.body.length ? JSON.parse(res.body.toString('utf8')) : {};
     } catch {
@@ -129,7 +135,8 @@ export function axiosAdapter(t: Transport) {
     }
     const out = { data, status: res.status, statusText: res.statusText, headers: Object.fromEntries(res.headers), config, request: {} };
     const valid = config.validateStatus ? config.validateStatus(res.status) : res.status >= 200 && res.status < 300;
-    if (!valid) throw Object.assign(new Error(`Request failed with status code ${res.status}`), { response: out, config, isAxiosError: true });
+    if (!valid)
+      throw Object.assign(new Error(`Request failed with status code ${res.status}`), { response: out, config, isAxiosError: true });
     return out;
   };
 }

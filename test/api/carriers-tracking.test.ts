@@ -202,12 +202,18 @@ describe('void through the platform', () => {
     expect(ep.calls(new RegExp(`/v2/shipments/${p.shipping_label.remote_id}$`), 'GET').length).toBeGreaterThan(0);
   });
 
-  it("refund.successful for a label fos still holds valid voids it (EasyPost refunded it; fos never heard)", async () => {
+  it('refund.successful for a label fos still holds valid voids it (EasyPost refunded it; fos never heard)', async () => {
     const p = await labelled({ rate_strategy: 'CHEAPEST' });
     const ok = await postEasyPost({
       object: 'Event',
       description: 'refund.successful',
-      result: { object: 'Refund', id: 'rfnd_2', tracking_code: p.shipping_label_tracking_code, status: 'refunded', shipment_id: p.shipping_label.remote_id },
+      result: {
+        object: 'Refund',
+        id: 'rfnd_2',
+        tracking_code: p.shipping_label_tracking_code,
+        status: 'refunded',
+        shipment_id: p.shipping_label.remote_id,
+      },
     });
     expect(ok.statusCode, ok.body).toBe(200);
     const label = await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } });

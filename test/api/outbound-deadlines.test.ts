@@ -90,7 +90,9 @@ describe('deadlines of the outbound layer', () => {
     expect(outcomes).toContainEqual(
       expect.objectContaining({ platform: 'easypost', operation: 'purchase', method: 'POST', outcome: 'timeout', deadline_ms: 700 }),
     );
-    expect(outcomes).toContainEqual(expect.objectContaining({ platform: 'easypost', operation: 'reconcile', method: 'GET', outcome: 'ok' }));
+    expect(outcomes).toContainEqual(
+      expect.objectContaining({ platform: 'easypost', operation: 'reconcile', method: 'GET', outcome: 'ok' }),
+    );
     const sold = [...ep.shipments.values()].find((s) => s.reference === p.id && s.postage_label)!;
     expect(sold).toBeDefined(); // EasyPost made the purchase fos gave up waiting for
     const label = await w.t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } });
@@ -141,7 +143,12 @@ describe('deadlines of the outbound layer', () => {
     setEnv('FOS_DEADLINE_VERIFY_MS', '600000'); // were the delivery waiting for the check, this test would time out
     const shop = await connectShopify(w.t, w.merchant.teamId, w.shopify);
     const held = ep.hold(/^\/v2\/addresses$/); // EasyPost never answers the check
-    const res = await shopifyDelivery(w.t, shop.id, 'orders/create', shopifyWebhookOrder(9101, [{ sku: 'MUG-1', quantity: 1, price: '9.50' }]));
+    const res = await shopifyDelivery(
+      w.t,
+      shop.id,
+      'orders/create',
+      shopifyWebhookOrder(9101, [{ sku: 'MUG-1', quantity: 1, price: '9.50' }]),
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().status).toBe('PROCESSED');
     await held.arrived; // the check is (or goes) under way after the answer

@@ -83,17 +83,19 @@ async function verifyRemote(db: Db, teamId: string, a: Address, hash: string, po
   if (!row) return null;
   let answer: any;
   try {
-    answer = await asOperation('verify', () => easypostClient(row, policy).Address.create({
-      street1: a.address1,
-      street2: a.address2 ?? undefined,
-      city: a.city,
-      state: a.state ?? undefined,
-      zip: a.zip ?? undefined,
-      country: a.country,
-      name: a.name ?? undefined,
-      company: a.company ?? undefined,
-      verify: ['delivery', 'zip4'],
-    }));
+    answer = await asOperation('verify', () =>
+      easypostClient(row, policy).Address.create({
+        street1: a.address1,
+        street2: a.address2 ?? undefined,
+        city: a.city,
+        state: a.state ?? undefined,
+        zip: a.zip ?? undefined,
+        country: a.country,
+        name: a.name ?? undefined,
+        company: a.company ?? undefined,
+        verify: ['delivery', 'zip4'],
+      }),
+    );
   } catch (err) {
     throw platformError('EasyPost', err);
   }

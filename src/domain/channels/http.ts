@@ -70,7 +70,13 @@ export function describeNetworkError(err: unknown, host: string): string {
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `unknown domain ${host} (DNS lookup failed)`;
   if (code === 'ECONNREFUSED') return `${host} is unreachable (connection refused)`;
-  if (code === 'ECONNABORTED' || e?.name === 'TimeoutError' || e?.name === 'AbortError' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+  if (
+    code === 'ECONNABORTED' ||
+    e?.name === 'TimeoutError' ||
+    e?.name === 'AbortError' ||
+    code === 'ETIMEDOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  )
     return `${host} did not answer in time`;
   return `${host} is unreachable (${code ?? e?.message ?? 'connection failed'})`;
 }

@@ -194,7 +194,11 @@ async function finishPurchase(db: Db, claim: LabelPurchase, adapter: CarrierAdap
     // platform sold is refunded there and the claim closed, instead of being retried forever.
     const now = await db.prisma.package.findUnique({
       where: { id: claim.package_id },
-      select: { status: true, shipment_status: true, shipping_label: { select: { remote_id: true, tracking_code: true, voided_at: true } } },
+      select: {
+        status: true,
+        shipment_status: true,
+        shipping_label: { select: { remote_id: true, tracking_code: true, voided_at: true } },
+      },
     });
     // The very label this answer carries was attached already (recovery settled the claim while
     // this answer was late): it is the package's label, kept, never refunded behind its back.

@@ -34,10 +34,7 @@ let easypostClass: (new (key: string, opts: object) => Json) | undefined;
 const easypostModule = () =>
   (easypostClass ??= ((m) => m.default ?? m)(createRequire(import.meta.url)('@easypost/api')) as new (key: string, opts: object) => Json);
 
-export function easypostClient(
-  row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>,
-  policy: OutboundPolicy,
-) {
+export function easypostClient(row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>, policy: OutboundPolicy) {
   const creds = credentialsOf(row);
   const baseUrl = (row.api_base_url ?? DEFAULT_BASE_URLS.EASYPOST!).replace(/\/$/, '');
   const Client = easypostModule();
@@ -129,17 +126,19 @@ export class EasyPostCarrier implements CarrierAdapter {
     const p = parcelOf(pkg);
     let s: Json;
     try {
-      s = await asOperation('rates', () => this.client.Shipment.create(
-        compact({
-          to_address: compact(platformAddress(to)),
-          from_address: compact(platformAddress(pkg.from)),
-          parcel: compact({ length: p.length, width: p.width, height: p.height, weight: p.weight_oz }),
-          reference: pkg.id,
-          // EasyPost takes the incoterm as a shipment option, not in customs_info.
-          options: compact({ label_format: pkg.label_format ?? 'PDF', label_size: '4x6', incoterm: customs?.incoterm ?? null }),
-          customs_info: customs ? customsInfo(customs) : null,
-        }),
-      ));
+      s = await asOperation('rates', () =>
+        this.client.Shipment.create(
+          compact({
+            to_address: compact(platformAddress(to)),
+            from_address: compact(platformAddress(pkg.from)),
+            parcel: compact({ length: p.length, width: p.width, height: p.height, weight: p.weight_oz }),
+            reference: pkg.id,
+            // EasyPost takes the incoterm as a shipment option, not in customs_info.
+            options: compact({ label_format: pkg.label_format ?? 'PDF', label_size: '4x6', incoterm: customs?.incoterm ?? null }),
+            customs_info: customs ? customsInfo(customs) : null,
+          }),
+        ),
+      );
     } catch (err) {
       throw platformError('EasyPost', err);
     }
@@ -190,7 +189,10 @@ export class EasyPostCarrier implements CarrierAdapter {
       const s = await asOperation('reconcile', () => this.client.Shipment.retrieve(remoteShipmentId));
       if (!s.postage_label || !s.tracking_code) return { bought: false };
       if (opts.format === 'ZPL' && !s.postage_label.label_zpl_url)
-        return { bought: true, label: this.label(await asOperation('reconcile', () => this.client.Shipment.convertLabelFormat(s.id, 'ZPL')), null) };
+        return {
+          bought: true,
+          label: this.label(await asOperation('reconcile', () => this.client.Shipment.convertLabelFormat(s.id, 'ZPL')), null),
+        };
       return { bought: true, label: this.label(s, null) };
     } catch (err) {
       throw platformError('EasyPost', err);

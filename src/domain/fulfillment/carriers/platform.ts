@@ -56,7 +56,8 @@ export function parcelOf(pkg: RatePackage): { length: number | null; width: numb
 /** A platform's refusal as a DomainError the rate errors and responses may show. */
 /** The outbound layer gave up waiting (its deadline), anywhere in the error's causes. */
 export function isNoAnswer(err: unknown): boolean {
-  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as never, i++) if (e instanceof OutboundTimeout) return true;
+  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as never, i++)
+    if (e instanceof OutboundTimeout) return true;
   return false;
 }
 

@@ -40,10 +40,7 @@ const loadShippo = () => {
   return (shippoModule ??= { Shippo: require('shippo').Shippo, HTTPClient: require('shippo/lib/http.js').HTTPClient });
 };
 
-export function shippoClient(
-  row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>,
-  policy: OutboundPolicy,
-) {
+export function shippoClient(row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>, policy: OutboundPolicy) {
   const creds = credentialsOf(row);
   const fetcher = outboundFetch({ platform: 'shippo', allowPrivate: policy.allowPrivate });
   const { Shippo: Client, HTTPClient: Http } = loadShippo();
@@ -103,23 +100,25 @@ export class ShippoCarrier implements CarrierAdapter {
     const declaration = customs ? customsDeclaration(customs) : null; // a 409 of its own, outside the platform's errors
     let s: Json;
     try {
-      s = await asOperation('rates', () => this.client.shipments.create({
-        addressFrom: compact(platformAddress(pkg.from)) as Json,
-        addressTo: compact(platformAddress(to)) as Json,
-        async: false,
-        metadata: pkg.id,
-        parcels: [
-          compact({
-            length: String(p.length ?? 1),
-            width: String(p.width ?? 1),
-            height: String(p.height ?? 1),
-            distanceUnit: 'in',
-            weight: String(p.weight_oz),
-            massUnit: 'oz',
-          }) as Json,
-        ],
-        ...(declaration ? { customsDeclaration: declaration } : {}),
-      }));
+      s = await asOperation('rates', () =>
+        this.client.shipments.create({
+          addressFrom: compact(platformAddress(pkg.from)) as Json,
+          addressTo: compact(platformAddress(to)) as Json,
+          async: false,
+          metadata: pkg.id,
+          parcels: [
+            compact({
+              length: String(p.length ?? 1),
+              width: String(p.width ?? 1),
+              height: String(p.height ?? 1),
+              distanceUnit: 'in',
+              weight: String(p.weight_oz),
+              massUnit: 'oz',
+            }) as Json,
+          ],
+          ...(declaration ? { customsDeclaration: declaration } : {}),
+        }),
+      );
     } catch (err) {
       throw platformError('Shippo', err);
     }
@@ -181,12 +180,14 @@ export class ShippoCarrier implements CarrierAdapter {
   async buy(rate: Rate, _pkg: RatePackage, _to: Address, opts: BuyOptions = { format: 'PDF', reference: '' }): Promise<PurchasedLabel> {
     let t: Json;
     try {
-      t = await asOperation('purchase', () => this.client.transactions.create({
-        rate: rate.provider_rate_id,
-        async: false,
-        labelFileType: opts.format === 'ZPL' ? 'ZPLII' : 'PDF_4x6',
-        metadata: opts.reference,
-      }));
+      t = await asOperation('purchase', () =>
+        this.client.transactions.create({
+          rate: rate.provider_rate_id,
+          async: false,
+          labelFileType: opts.format === 'ZPL' ? 'ZPLII' : 'PDF_4x6',
+          metadata: opts.reference,
+        }),
+      );
     } catch (err) {
       throw platformError('Shippo', err);
     }
@@ -225,7 +226,9 @@ export class ShippoCarrier implements CarrierAdapter {
 
   async refund(label: { remote_transaction_id: string | null }): Promise<RefundState> {
     try {
-      const r: Json = await asOperation('refund', () => this.client.refunds.create({ transaction: label.remote_transaction_id ?? '', async: false }));
+      const r: Json = await asOperation('refund', () =>
+        this.client.refunds.create({ transaction: label.remote_transaction_id ?? '', async: false }),
+      );
       return shippoRefundState(r.status);
     } catch (err) {
       throw platformError('Shippo', err);
