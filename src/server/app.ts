@@ -1,5 +1,7 @@
 import { labelBatchRunner, type LabelBatchRunner } from './workers/label-batches.js';
 import { shopifyAppFromEnv, type ShopifyAppConfig } from '../domain/channels/shopify-oauth.js';
+import { setOutboundLogger } from '../net/outbound.js';
+import { withOutboundScope } from '../net/deadlines.js';
 import Fastify, {
   LogController,
   type FastifyInstance,
@@ -221,6 +223,9 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   // Shutting down (src/server/serve.ts): requests still arriving on open keep-alive connections
   // are told to come back (the CLI retries 503 with retry-after), and the connection is closed.
   // (Hooks that never wait are written with `done`: no promise per request.)
+  // Outbound calls made while answering carry the request's trace id in their outcome lines.
+  if (config.logger !== false) setOutboundLogger(app.log);
+  app.addHook('onRequest', (request, _reply, done) => withOutboundScope({ traceId: String(request.id) }, done));
   app.addHook('onRequest', (request, reply, done) => {
     if (!app.draining) return done();
     reply.header('retry-after', 1).header('connection', 'close');

@@ -389,7 +389,9 @@ describe('rate shopping across integrations', () => {
     });
     expect(upload.statusCode, upload.body).toBe(200);
     held.release();
-    expect((await buying).statusCode).toBe(503); // the download was cut: the claim waits for reconciliation
+    // The cut download is a read, sent again by the outbound layer: the sold label arrives, finds
+    // the package labelled, and is refunded at once (or, when even the retry fails, by recovery).
+    expect([409, 503]).toContain((await buying).statusCode);
     const sold = [...ep.shipments.values()].find((s) => s.reference === p.id && s.postage_label)!;
     await recoverPurchases(t.db, { allowPrivate: true });
     expect(ep.calls(new RegExp(`/v2/shipments/${sold.id}/refund`), 'POST')).toHaveLength(1);

@@ -190,6 +190,36 @@ describe('void through the platform', () => {
     expect(res.statusCode).toBe(409);
     expect(ep.calls(/\/refund$/).length).toBe(before);
   });
+
+  it('a refund whose answer was lost is read back from the shipment: the label is voided as EasyPost holds it', async () => {
+    const p = await labelled({ rate_strategy: 'CHEAPEST' });
+    const undo = ep.late(/\/refund$/, 'lose', 'POST'); // EasyPost refunds it, the answer never arrives
+    const res = await t.call('POST', `/v1/ops/packages/${p.id}/label/void`);
+    undo();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(ep.shipments.get(p.shipping_label.remote_id).refund_status).toBe('submitted');
+    expect(res.json().shipping_label).toMatchObject({ refund_status: 'SUBMITTED', voided_at: expect.any(String) });
+    expect(ep.calls(new RegExp(`/v2/shipments/${p.shipping_label.remote_id}$`), 'GET').length).toBeGreaterThan(0);
+  });
+
+  it('refund.successful for a label fos still holds valid voids it (EasyPost refunded it; fos never heard)', async () => {
+    const p = await labelled({ rate_strategy: 'CHEAPEST' });
+    const ok = await postEasyPost({
+      object: 'Event',
+      description: 'refund.successful',
+      result: {
+        object: 'Refund',
+        id: 'rfnd_2',
+        tracking_code: p.shipping_label_tracking_code,
+        status: 'refunded',
+        shipment_id: p.shipping_label.remote_id,
+      },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const label = await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } });
+    expect(label).toMatchObject({ refund_status: 'REFUNDED', voided_at: expect.any(Date) });
+    expect((await t.db.prisma.package.findUniqueOrThrow({ where: { id: p.id } })).shipment_status).toBeNull();
+  });
 });
 
 describe('tracking webhooks', () => {

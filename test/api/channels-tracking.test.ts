@@ -13,6 +13,7 @@ import { shopifyWebhookOrder, wooOrder, type ShopifyDouble, type WooDouble } fro
 import { enqueueEvent } from '../../src/domain/events/outbox.js';
 import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { pdfText } from '../helpers/pdf.js';
 
 // Tracking out for real: a fulfill's tracking.push reaches the platform double as Shopify
 // fulfillmentCreate (trackingInfo, shipped lines, notifyCustomer) or a WooCommerce note plus
@@ -35,7 +36,7 @@ afterAll(async () => {
 });
 
 /** Accept, lock, pack everything, label and fulfill the order's one fulfillment order. */
-async function ship(orderId: string, tracking: string) {
+async function ship(orderId: string, tracking: string, bought?: object) {
   const fo = await t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: orderId }, include: { line_items: true } });
   expect((await t.call('POST', `/v1/ops/fulfillment-orders/${fo.id}/accept`)).statusCode).toBe(200);
   expect(
@@ -51,7 +52,7 @@ async function ship(orderId: string, tracking: string) {
   });
   expect(pkg.statusCode, pkg.body).toBe(201);
   const label = await t.call('POST', `/v1/ops/packages/${pkg.json().id}/label`, {
-    body: {
+    body: bought ?? {
       label_url: 'https://labels.example/l.pdf',
       tracking_number: tracking,
       carrier: 'UPS',
@@ -120,6 +121,34 @@ describe('tracking to Shopify', () => {
     // Later passes send nothing again.
     await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
     expect(shopify.fulfillments).toHaveLength(1);
+  });
+
+  it('never sends a TEST label (the rate table, recognised by type) to the shop: the push is SKIPPED, the reason on the order', async () => {
+    const table = await t.call('POST', '/v1/ops/carrier-integrations', { body: { name: 'My table', type: 'TABLE' } });
+    expect(table.statusCode, table.body).toBe(201);
+    await t.call('POST', '/v1/ops/carrier-rates', {
+      body: { carrier_id: 'usps', carrier_name: 'USPS', service_id: 'ground', service_name: 'Ground', amount: 4.5, estimated_days: 3 },
+    });
+    const shop = await connectShopify(t, merchant.teamId, shopify, { notify_customer: true });
+    await shopifyDelivery(t, shop.id, 'orders/create', shopifyWebhookOrder(9031, [{ sku: 'LAMP-1', quantity: 1 }]));
+    const order = await t.db.prisma.order.findFirstOrThrow({ where: { shop_id: shop.id, remote_id: 'gid://shopify/Order/9031' } });
+    await ship(order.id, '', { rate_strategy: 'CHEAPEST' });
+    const label = await t.db.prisma.shippingLabel.findFirstOrThrow({ where: { package: { fulfillment_order: { order_id: order.id } } } });
+    expect(label).toMatchObject({ carrier_integration_type: 'TABLE', carrier_integration_id: table.json().id });
+    // Its printed label carries the TEST banner in both formats (the id is not 'table').
+    const pdf = await t.call('GET', `/v1/ops/packages/${label.package_id}/label`);
+    expect(pdf.statusCode).toBe(200);
+    expect(await pdfText(pdf.rawPayload)).toContain('TEST LABEL - NOT VALID FOR SHIPPING');
+    const zpl = await t.call('GET', `/v1/ops/packages/${label.package_id}/label?format=zpl`);
+    expect(zpl.body).toContain('TEST LABEL');
+    const before = shopify.fulfillments.length;
+    await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce(new Date());
+    expect(shopify.fulfillments).toHaveLength(before);
+    expect(shopify.calls.filter((c) => new RegExp(label.tracking_code!).test(JSON.stringify(c.body ?? '')))).toHaveLength(0);
+    const push = (await pushOf(order.id))[0];
+    expect(push).toMatchObject({ status: 'SKIPPED' });
+    expect(push.detail).toMatch(/TEST label .* not sent to SHOPIFY/);
+    await t.call('DELETE', `/v1/ops/carrier-integrations/${table.json().id}`);
   });
 
   it("ends FAILED with the platform's message, shown on the order and in the shop, when Shopify refuses", async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetch } from 'undici';
 import { silent, testApp, type TestApp } from '../helpers/app.js';
 import { enqueueEvent } from '../../src/domain/events/outbox.js';
-import { DestinationRefused, isAllowedHost, isPublicAddress, publicOnlyAgent } from '../../src/domain/webhooks/network.js';
+import { DestinationRefused, isAllowedHost, isPublicAddress, publicOnlyAgent } from '../../src/net/network.js';
 import { fetchSender } from '../../src/domain/webhooks/dispatch.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 

@@ -23,6 +23,12 @@ export interface Double {
   calls(re: RegExp, method?: string): Recorded[];
   /** Routes that never answer until released (a slow platform); resolves each when it arrives. */
   hold(re: RegExp): { arrived: Promise<Recorded>; release(): void };
+  /**
+   * Routes the platform carries out (a purchase is made) but answers only after ms (45 s: later
+   * than any deadline of fos), or never (ms = Infinity); 'lose' answers nothing at all and drops
+   * the connection once done (an answer lost after success). Returns the undo.
+   */
+  late(re: RegExp, ms: number | 'lose', method?: string): () => void;
   /** Routes that answer this status and body. */
   fail(re: RegExp, status: number, body: unknown): void;
   close(): Promise<void>;
@@ -45,6 +51,9 @@ export async function startDouble(route: (d: Double) => Handler): Promise<Double
   const requests: Recorded[] = [];
   const holds: Array<{ re: RegExp; waiters: Array<(r: Recorded) => void>; open: boolean; parked: ServerResponse[]; next: Handler }> = [];
   const fails: Array<{ re: RegExp; status: number; body: unknown }> = [];
+  const lates: Array<{ re: RegExp; ms: number | 'lose'; method?: string }> = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const parkedLate = new Set<ServerResponse>();
   let handler: Handler = () => undefined;
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -67,6 +76,27 @@ export async function startDouble(route: (d: Double) => Handler): Promise<Double
     }
     const f = fails.find((x) => x.re.test(u.pathname));
     if (f) return json(res, f.status, f.body);
+    const late = lates.find((x) => x.re.test(u.pathname) && (!x.method || x.method === rec.method));
+    if (late) {
+      // The platform does the work now; its answer is held (a capture of what it would write).
+      const out = { status: 200, headers: {} as Record<string, string>, body: '' as string | Buffer };
+      const capture = {
+        writeHead: (st: number, h?: Record<string, string>) => Object.assign(out, { status: st, headers: h ?? {} }),
+        end: (b?: string | Buffer) => (out.body = b ?? ''),
+      } as unknown as ServerResponse;
+      await handler(rec, capture);
+      if (late.ms === 'lose') return res.destroy();
+      parkedLate.add(res);
+      if (late.ms === Infinity) return;
+      const tm = setTimeout(() => {
+        timers.delete(tm);
+        parkedLate.delete(res);
+        res.writeHead(out.status, out.headers);
+        res.end(out.body);
+      }, late.ms);
+      timers.add(tm);
+      return;
+    }
     try {
       await handler(rec, res);
     } catch (err) {
@@ -90,11 +120,18 @@ export async function startDouble(route: (d: Double) => Handler): Promise<Double
         },
       };
     },
+    late(re, ms, method) {
+      const l = { re, ms, method };
+      lates.push(l);
+      return () => lates.splice(lates.indexOf(l), 1);
+    },
     fail(re, status, body) {
       fails.push({ re, status, body });
     },
     async close() {
       holds.forEach((h) => h.parked.forEach((r) => r.destroy()));
+      timers.forEach((tm) => clearTimeout(tm));
+      parkedLate.forEach((r) => r.destroy());
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

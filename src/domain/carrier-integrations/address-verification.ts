@@ -9,6 +9,7 @@ import { easypostClient } from '../fulfillment/carriers/easypost.js';
 import { platformError } from '../fulfillment/carriers/platform.js';
 import { asAddress, type Address } from '../fulfillment/lookups.js';
 import type { OutboundPolicy } from './outbound.js';
+import { asOperation } from '../../net/deadlines.js';
 
 // Address verification through the team's EasyPost integration (POST /addresses with verify
 // delivery and zip4): the order's address_verified, address_residential, address_verified_at,
@@ -82,17 +83,19 @@ async function verifyRemote(db: Db, teamId: string, a: Address, hash: string, po
   if (!row) return null;
   let answer: any;
   try {
-    answer = await easypostClient(row, policy, policy.verifyTimeoutMs ?? 15_000).Address.create({
-      street1: a.address1,
-      street2: a.address2 ?? undefined,
-      city: a.city,
-      state: a.state ?? undefined,
-      zip: a.zip ?? undefined,
-      country: a.country,
-      name: a.name ?? undefined,
-      company: a.company ?? undefined,
-      verify: ['delivery', 'zip4'],
-    });
+    answer = await asOperation('verify', () =>
+      easypostClient(row, policy).Address.create({
+        street1: a.address1,
+        street2: a.address2 ?? undefined,
+        city: a.city,
+        state: a.state ?? undefined,
+        zip: a.zip ?? undefined,
+        country: a.country,
+        name: a.name ?? undefined,
+        company: a.company ?? undefined,
+        verify: ['delivery', 'zip4'],
+      }),
+    );
   } catch (err) {
     throw platformError('EasyPost', err);
   }

@@ -46,6 +46,13 @@ export interface IntegrationPatch {
 export const BUILT_IN_TABLE = { id: 'table', name: 'Rate table (test carrier)', type: 'TABLE' } as const;
 
 /**
+ * A label from the rate table (built in, or a TABLE integration row of any id): a test label no
+ * carrier accepts. Recognised by the integration type, never by the id alone.
+ */
+export const isTestLabel = (l: { carrier_integration_type?: string | null; carrier_integration_id?: string | null }) =>
+  l.carrier_integration_type === 'TABLE' || l.carrier_integration_id === BUILT_IN_TABLE.id;
+
+/**
  * Why a package could not be rated when no integration serves its warehouse, and the ways back
  * (docs/carriers.md "When no integration is left"). The built-in table is not brought back by
  * itself: its labels are test labels no carrier accepts, and a team that connected a real

@@ -23,8 +23,8 @@ export async function testIntegration(db: Db, teamId: string, id: string, policy
     );
   const platform = row.type === 'EASYPOST' ? 'EasyPost' : 'Shippo';
   try {
-    if (row.type === 'EASYPOST') await easypostClient(row, policy, 15_000).Address.all({ page_size: 1 });
-    else await shippoClient(row, policy, 15_000).addresses.list(1, 1);
+    if (row.type === 'EASYPOST') await easypostClient(row, policy).Address.all({ page_size: 1 });
+    else await shippoClient(row, policy).addresses.list(1, 1);
   } catch (err) {
     throw conflict(`Connection test failed: ${platformError(platform, err).message}`);
   }

@@ -2,6 +2,7 @@ import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
 import { enqueueEvent, enqueueForParties } from '../events/outbox.js';
 import { writeTx } from '../fulfillment/tx.js';
+import { recordVoid } from '../fulfillment/label-void.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { credentialsOf } from './integrations.js';
 import { verifyEasyPost, verifyShippo } from './signatures.js';
@@ -65,6 +66,16 @@ async function apply(db: Db, teamId: string, integrationId: string, u: TrackerUp
       ).filter((c): c is Prisma.ShippingLabelWhereInput => c !== null),
     };
     if (u.refund_status === 'SUBMITTED') return false;
+    // A refund fos asked for but whose answer was lost left the label valid here: the carrier's
+    // refund.successful voids it now (same compare-and-set as a void), so both sides agree.
+    if (u.refund_status === 'REFUNDED') {
+      const live = await db.prisma.shippingLabel.findFirst({ where: { ...where, voided_at: null, refund_status: null } });
+      if (live) {
+        await recordVoid(db, teamId, live.package_id, 'REFUNDED').catch((e) => {
+          if (!(e instanceof DomainError)) throw e;
+        });
+      }
+    }
     return writeTx(db, async (tx) => {
       const [label] = await tx.shippingLabel.updateManyAndReturn({ where, data: { refund_status: u.refund_status } });
       if (!label) return false;

@@ -1,23 +1,17 @@
-import { createRequire } from 'node:module';
-import http from 'node:http';
-import https from 'node:https';
-import type { Dispatcher } from 'undici';
-import { DestinationRefused, isAllowedHost, publicOnlyAgent, publicOnlyLookup } from '../webhooks/network.js';
+import { DestinationRefused, isAllowedHost } from '../../net/network.js';
+import { axiosAdapter, outboundFetch } from '../../net/adapters.js';
 
 // Outbound calls to sales-channel platforms follow the webhook network policy
 // (src/domain/webhooks/network.ts): only public addresses unless `fos serve
 // --allow-private-network` (alias of --allow-private-webhooks) says otherwise. Both official
-// clients are handed the transport: Shopify's a fetch (customFetchApi), WooCommerce's axios
-// agents whose DNS lookup refuses private answers.
+// clients are handed the outbound layer (src/net/outbound.ts) as their transport: Shopify's as a
+// fetch (customFetchApi), WooCommerce's as axios's adapter. Its deadline for these calls is
+// 'push' (FOS_DEADLINE_PUSH_MS, 15 s); reads are retried, mutations never.
 
 export interface ChannelEnv {
   /** Reach loopback/private addresses too (fos serve --allow-private-network; tests). */
   allowPrivate?: boolean;
-  /** Timeout of one platform call (ms). */
-  timeoutMs?: number;
 }
-
-export const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** A platform call that failed; `permanent` ones are not retried (bad credentials, refused input). */
 export class ChannelCallError extends Error {
@@ -42,33 +36,29 @@ export function assertAllowedUrl(url: string, env: ChannelEnv) {
   }
 }
 
-let undici: { fetch: typeof import('undici').fetch; agent?: Dispatcher } | undefined;
+/** A read, not a mutation: safe to send again (a GraphQL query; any GET). */
+const readOnly = (method: string, body: string | null) => {
+  if (method === 'GET' || method === 'HEAD') return true;
+  if (method !== 'POST' || !body) return false;
+  try {
+    return !/^\s*mutation\b/.test(String((JSON.parse(body) as { query?: string }).query ?? 'mutation'));
+  } catch {
+    return false;
+  }
+};
 
-/** fetch over the policy's dispatcher. */
-export function policyFetch(env: ChannelEnv): typeof fetch {
+/** fetch over the outbound layer (src/net): its deadlines ('push'), retries of reads and records. */
+export function policyFetch(env: ChannelEnv, platform = 'shopify'): typeof fetch {
+  const send = outboundFetch({ platform, allowPrivate: env.allowPrivate, operation: 'push', retrySafe: readOnly });
   return (async (input: string | URL, init?: RequestInit) => {
-    const url = String(input);
-    assertAllowedUrl(url, env);
-    undici ??= { fetch: (createRequire(import.meta.url)('undici') as typeof import('undici')).fetch };
-    if (!env.allowPrivate) undici.agent ??= publicOnlyAgent();
-    return undici.fetch(url, {
-      ...(init as object),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(env.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-      ...(env.allowPrivate ? {} : { dispatcher: undici.agent }),
-    } as never);
+    assertAllowedUrl(String(input), env);
+    return send(String(input), init);
   }) as unknown as typeof fetch;
 }
 
-/** axios options for the WooCommerce client: agents whose lookup refuses private addresses, no redirects. */
+/** axios options for the WooCommerce client: the outbound layer as its adapter, no redirects. */
 export function axiosPolicy(env: ChannelEnv) {
-  const lookup = env.allowPrivate ? undefined : (publicOnlyLookup as never);
-  return {
-    maxRedirects: 0,
-    timeout: env.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    httpAgent: new http.Agent({ lookup }),
-    httpsAgent: new https.Agent({ lookup }),
-  };
+  return { maxRedirects: 0, adapter: axiosAdapter({ platform: 'woocommerce', allowPrivate: env.allowPrivate, operation: 'push' }) };
 }
 
 /** A transport failure in words a merchant can act on. */
@@ -80,7 +70,13 @@ export function describeNetworkError(err: unknown, host: string): string {
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `unknown domain ${host} (DNS lookup failed)`;
   if (code === 'ECONNREFUSED') return `${host} is unreachable (connection refused)`;
-  if (code === 'ECONNABORTED' || e?.name === 'TimeoutError' || e?.name === 'AbortError' || code === 'ETIMEDOUT')
+  if (
+    code === 'ECONNABORTED' ||
+    e?.name === 'TimeoutError' ||
+    e?.name === 'AbortError' ||
+    code === 'ETIMEDOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  )
     return `${host} did not answer in time`;
   return `${host} is unreachable (${code ?? e?.message ?? 'connection failed'})`;
 }

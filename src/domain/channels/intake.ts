@@ -12,6 +12,7 @@ import { cancelFromChannel } from './cancel.js';
 import { DEFAULT_SETTINGS } from './connection.js';
 import { applyShopEdit } from './edits.js';
 import { verifyAfterConvert } from '../carrier-integrations/address-verification.js';
+import { currentScope, runOutsideDeadline, waitAtMost } from '../../net/deadlines.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import type { ChannelOrder, ConnectionSettings } from './types.js';
 
@@ -177,7 +178,13 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
 async function createAndVerify(db: Db, shop: Shop, o: ChannelOrder, policy: OutboundPolicy) {
   const id = await createFromChannel(db, shop, o, o.authorized && (await settingsOf(db, shop.id)).ship_on_authorized);
   const { config } = await db.prisma.order.findUniqueOrThrow({ where: { id }, select: { config: true } });
-  await verifyAfterConvert(db, shop.fulfiller_team_id!, { id, config }, policy);
+  // The check runs under its own 'verify' deadline, outside the webhook's: the delivery waits for
+  // it only until the intake deadline (a timer of its own), then answers while it goes on in the
+  // background and records its result (or its failure, logged) on the order when it ends.
+  const { deadlineAt } = currentScope();
+  const check = runOutsideDeadline(() => verifyAfterConvert(db, shop.fulfiller_team_id!, { id, config }, policy));
+  if (deadlineAt === undefined) await check;
+  else await waitAtMost(check, deadlineAt - Date.now());
   return id;
 }
 

@@ -9,6 +9,7 @@ import {
 } from '../events/sales-channel.js';
 import { MAX_ATTEMPTS } from '../webhooks/dispatch.js';
 import { connectorFor, openConnection } from './connection.js';
+import { isTestLabel } from '../carrier-integrations/integrations.js';
 import { ChannelCallError, type ChannelEnv } from './http.js';
 
 // Tracking out, for real: the 'tracking.push' event of a fulfill is sent to the shop's platform
@@ -48,6 +49,19 @@ async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
   if (!order.remote_id)
     return { status: 'SKIPPED' as const, detail: `Order ${order.order_number} did not come from ${push.shop_type}: nothing was sent.` };
   const p = push.payload as PushPayload;
+  // A test label's made-up tracking number never reaches a shop (nor, through it, a customer).
+  const code = p.tracking?.tracking_code;
+  const label = code
+    ? await db.prisma.shippingLabel.findFirst({
+        where: { tracking_code: code, fulfiller_team_id: push.team_id },
+        select: { carrier_integration_type: true, carrier_integration_id: true },
+      })
+    : null;
+  if (label && isTestLabel(label))
+    return {
+      status: 'SKIPPED' as const,
+      detail: `The tracking number ${code} is from a TEST label (the rate-table carrier): it was not sent to ${push.shop_type}. Buy a real label to notify the shop.`,
+    };
   if (p.shipment_status) return pushStatus(db, row, env, { remote_id: order.remote_id, order_number: order.order_number }, p);
   const lines = (p.fulfillment?.line_items ?? [])
     .filter((l) => l.remote_id)

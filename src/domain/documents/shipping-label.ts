@@ -1,3 +1,4 @@
+import { isTestLabel } from '../carrier-integrations/integrations.js';
 import type { PDFDocument, PDFPage } from 'pdf-lib';
 import { barcodeImage } from './barcode.js';
 import { PdfText, stringsOf } from './pdf-text.js';
@@ -62,7 +63,7 @@ async function labelData(db: Db, teamId: string, packageId: string): Promise<Lab
     weight: pkg.weight !== null ? `${pkg.weight} ${pkg.weight_unit ?? ''}`.trim() : null,
     reference: [order?.order?.order_number, pkg.name].filter(Boolean).join(' · '),
     date: label.created_at,
-    test: label.carrier_integration_id === 'table',
+    test: isTestLabel(label),
   };
 }
 

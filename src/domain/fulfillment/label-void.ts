@@ -36,13 +36,28 @@ async function platformRefund(db: Db, teamId: string, id: string, policy: Outbou
   if (!pkg || !label || label.voided_at || pkg.scan_form_id || pkg.status !== 'PENDING' || !pkg.shipment_status) return 'SUBMITTED';
   const adapter = await adapterById(db, teamId, label.carrier_integration_id, policy);
   if (!adapter?.refund) return 'SUBMITTED';
-  const state = await adapter.refund(label);
+  let state: RefundState;
+  try {
+    state = await adapter.refund(label);
+  } catch (err) {
+    // A refund whose answer was lost (no answer in time, connection dropped) is read back from
+    // the carrier: requested there = void here with its status; not requested = the error stands.
+    const back = adapter.refundStatus ? await adapter.refundStatus(label).catch(() => null) : null;
+    if (!back) throw err;
+    state = back;
+  }
   if (state === 'REJECTED') throw conflict(`${adapter.name} refused to refund the label of package ${id}; it stays valid.`);
   return state;
 }
 
 export async function voidLabel(db: Db, teamId: string, id: string, policy: OutboundPolicy = {}): Promise<PackageView> {
   const refundStatus = await platformRefund(db, teamId, id, policy);
+  await recordVoid(db, teamId, id, refundStatus);
+  return loadPackage(db.prisma, teamId, id);
+}
+
+/** The void's compare-and-set and event (also when a carrier's refund webhook says the label was refunded). */
+export async function recordVoid(db: Db, teamId: string, id: string, refundStatus: RefundState) {
   await writeTx(db, async (tx) => {
     const now = new Date();
     const { count } = await tx.package.updateMany({
@@ -101,5 +116,4 @@ export async function voidLabel(db: Db, teamId: string, id: string, policy: Outb
       voided_at: now.toISOString(),
     });
   });
-  return loadPackage(db.prisma, teamId, id);
 }

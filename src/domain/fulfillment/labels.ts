@@ -12,7 +12,7 @@ import { carrierSlug, trackingUrl } from './carriers/tracking.js';
 import { attachLabel, refuse } from './label-attach.js';
 import { packageToRate, type PackageToRate } from './store/labels.js';
 import { asAddress } from './lookups.js';
-import { type PackageView } from './package-view.js';
+import { loadPackage, type PackageView } from './package-view.js';
 import { labelDocumentUrl, labelWithPackingSlipUrl, type LabelFormat } from '../documents/urls.js';
 
 // Labels: upload an externally generated one, or shop rates across the team's carrier
@@ -191,7 +191,18 @@ async function finishPurchase(db: Db, claim: LabelPurchase, adapter: CarrierAdap
   } catch (err) {
     // The package was labelled another way (an upload) or fulfilled meanwhile: the label the
     // platform sold is refunded there and the claim closed, instead of being retried forever.
-    const now = await db.prisma.package.findUnique({ where: { id: claim.package_id }, select: { status: true, shipment_status: true } });
+    const now = await db.prisma.package.findUnique({
+      where: { id: claim.package_id },
+      select: {
+        status: true,
+        shipment_status: true,
+        shipping_label: { select: { remote_id: true, tracking_code: true, voided_at: true } },
+      },
+    });
+    // The very label this answer carries was attached already (recovery settled the claim while
+    // this answer was late): it is the package's label, kept, never refunded behind its back.
+    const held = now?.shipping_label;
+    if (held && !held.voided_at && sameLabel(held, label)) return loadPackage(db.prisma, claim.team_id, claim.package_id);
     if (err instanceof DomainError && err.kind === 'conflict' && now && (now.status !== 'PENDING' || now.shipment_status)) {
       await adapter
         .refund?.({ remote_id: label.remote_id, remote_transaction_id: label.remote_transaction_id ?? null })
@@ -201,6 +212,9 @@ async function finishPurchase(db: Db, claim: LabelPurchase, adapter: CarrierAdap
     throw err;
   }
 }
+
+const sameLabel = (a: { remote_id: string | null; tracking_code: string | null }, b: PurchasedLabel) =>
+  (!!a.remote_id && a.remote_id === b.remote_id) || (!!a.tracking_code && a.tracking_code === b.tracking_code);
 
 /**
  * Settles an open purchase: busy while its lease runs (the purchase is live elsewhere), else

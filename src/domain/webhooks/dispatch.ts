@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../../db/types.js';
 import { PermanentPushError, pushTracking, type SalesChannelAdapters } from '../events/sales-channel.js';
-import { createRequire } from 'node:module';
-import type { Dispatcher } from 'undici';
-import { DestinationRefused, isAllowedHost, publicOnlyAgent } from './network.js';
+import { DestinationRefused, isAllowedHost } from '../../net/network.js';
+import { OutboundTimeout, send } from '../../net/outbound.js';
+import { withOutboundScope } from '../../net/deadlines.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import { statementsOf } from '../../db/statements.js';
 import { transaction } from '../../db/tx.js';
@@ -188,40 +188,36 @@ class LostClaim extends Error {}
 // ---------- webhook deliveries ----------
 
 /**
- * POSTs with fetch and a timeout; any 2xx is success, anything else (redirects too) a failure.
- * Unless allowPrivate, only public addresses are reached (URL host checked, then every DNS answer
- * on the connection itself). Failure details stay coarse ("connection failed", "timeout",
- * "HTTP <status>"), so the deliveries list cannot tell a closed port from a filtered one.
+ * POSTs through the outbound layer (src/net/outbound.ts; deadline 'webhook', or timeoutMs when
+ * given; never re-sent by the layer: the outbox retries); any 2xx is success, anything else
+ * (redirects too) a failure. Unless allowPrivate, only public addresses are reached (URL host
+ * checked, then every DNS answer on the connection itself). Failure details stay coarse
+ * ("connection failed", "timeout", "HTTP <status>"), so the deliveries list cannot tell a closed
+ * port from a filtered one.
  */
-export function fetchSender(timeoutMs: number, userAgent: string, opts: { allowPrivate?: boolean } = {}): WebhookSender {
-  // undici (~110 modules, ~10 MiB) is loaded with the first delivery: a server whose teams have
-  // no webhook endpoints never needs it.
-  let undici: { fetch: typeof import('undici').fetch; dispatcher: Dispatcher | undefined } | undefined;
+export function fetchSender(timeoutMs: number | undefined, userAgent: string, opts: { allowPrivate?: boolean } = {}): WebhookSender {
   return async (url, body, headers) => {
     if (!opts.allowPrivate && !isAllowedHost(new URL(url).hostname)) {
       return { ok: false, status: null, error: 'destination not allowed' };
     }
     try {
-      undici ??= {
-        fetch: (createRequire(import.meta.url)('undici') as typeof import('undici')).fetch,
-        dispatcher: opts.allowPrivate ? undefined : publicOnlyAgent(),
-      };
-      const { fetch: undiciFetch, dispatcher } = undici;
-      const res = await undiciFetch(url, {
-        method: 'POST',
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-        dispatcher,
-        headers: { 'content-type': 'application/json', 'user-agent': userAgent, ...headers },
-      });
-      await res.body?.cancel().catch(() => {});
+      const call = () =>
+        send({
+          url,
+          method: 'POST',
+          body,
+          platform: 'webhook',
+          operation: 'webhook',
+          allowPrivate: opts.allowPrivate,
+          headers: { 'content-type': 'application/json', 'user-agent': userAgent, ...headers },
+        });
+      const res = timeoutMs ? await withOutboundScope({ deadlineAt: Date.now() + timeoutMs }, call) : await call();
       return res.status >= 200 && res.status < 300
         ? { ok: true, status: res.status, error: null }
         : { ok: false, status: res.status, error: `HTTP ${res.status}` };
     } catch (err) {
-      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      const refused = err instanceof Error && err.cause instanceof DestinationRefused;
+      const timedOut = err instanceof OutboundTimeout || (err as { code?: string })?.code === 'UND_ERR_CONNECT_TIMEOUT';
+      const refused = err instanceof DestinationRefused || (err instanceof Error && err.cause instanceof DestinationRefused);
       return { ok: false, status: null, error: timedOut ? 'timeout' : refused ? 'destination not allowed' : 'connection failed' };
     }
   };

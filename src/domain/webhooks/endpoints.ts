@@ -3,7 +3,7 @@ import { invalid, notFound } from '../errors.js';
 import { isEventKind } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { generateSecret } from './signature.js';
-import { isAllowedHost, PRIVATE_WEBHOOK_HINT } from './network.js';
+import { isAllowedHost, PRIVATE_WEBHOOK_HINT } from '../../net/network.js';
 
 // Webhook endpoints of a team (either kind). The signing secret is returned once, on creation;
 // reads never show it.

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { receiveChannelWebhook, receiveFulfillmentNotification } from '../../domain/channels/deliveries.js';
 import { FulfillmentNotificationAnswer, ShopParams, WebhookAnswerSchema } from '../../contract/shops.js';
+import { withDeadline } from '../../net/deadlines.js';
 
 // Platform webhooks (docs/sales-channels.md). No API key: the platform's signature over the raw
 // body is the authentication, so this scope keeps every body as raw bytes (any content type)
@@ -27,16 +28,17 @@ export default async function routes(app: FastifyInstance) {
         response: { 200: WebhookAnswerSchema },
       },
     },
+    // Shopify gives a webhook 5 s: the handler waits on a platform (a new order's address check)
+    // at most FOS_DEADLINE_INTAKE_MS (3 s); a slower check goes on in the background (intake.ts).
     async (request) =>
-      receiveChannelWebhook(
-        app.db,
-        request.params.shop_id,
-        request.headers,
-        Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-        // Shopify gives a webhook 5 s: a new order's address check gets 3 of them, and a
-        // verifier slower than that leaves the order unverified (logged) rather than the delivery
-        // unanswered and sent again.
-        { allowPrivate: app.allowPrivateWebhooks, verifyTimeoutMs: 3000 },
+      withDeadline('intake', () =>
+        receiveChannelWebhook(
+          app.db,
+          request.params.shop_id,
+          request.headers,
+          Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+          { allowPrivate: app.allowPrivateWebhooks },
+        ),
       ),
   );
 
@@ -58,12 +60,14 @@ export default async function routes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      receiveFulfillmentNotification(
-        app.db,
-        request.params.shop_id,
-        request.headers,
-        Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-        { allowPrivate: app.allowPrivateWebhooks, verifyTimeoutMs: 3000 },
+      withDeadline('intake', () =>
+        receiveFulfillmentNotification(
+          app.db,
+          request.params.shop_id,
+          request.headers,
+          Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+          { allowPrivate: app.allowPrivateWebhooks },
+        ),
       ),
   );
 }

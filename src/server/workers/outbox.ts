@@ -62,7 +62,7 @@ export function createOutboxWorker(db: Db, log: WorkerLog, opts: OutboxWorkerOpt
     ...channelAdapters(db, { allowPrivate: opts.allowPrivateWebhooks }),
     ...opts.adapters,
   };
-  const send = opts.send ?? fetchSender(opts.timeoutMs ?? 10_000, `fos-webhooks/${VERSION}`, { allowPrivate: opts.allowPrivateWebhooks });
+  const send = opts.send ?? fetchSender(opts.timeoutMs, `fos-webhooks/${VERSION}`, { allowPrivate: opts.allowPrivateWebhooks });
   let prunedAt = -Infinity;
   const prune = async (now: Date) => {
     const days = opts.auditRetentionDays;

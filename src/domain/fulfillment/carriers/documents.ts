@@ -1,5 +1,6 @@
 import type { Db, TxClient } from '../../../db/types.js';
 import { DomainError } from '../../errors.js';
+import { asOperation } from '../../../net/deadlines.js';
 import { policyFetch, type OutboundPolicy } from '../../carrier-integrations/outbound.js';
 
 // Documents a carrier platform issues (the label, a commercial invoice) are downloaded at purchase
@@ -22,12 +23,11 @@ export async function download(
   kind: FetchedDocument['kind'],
   format: 'PDF' | 'ZPL',
   policy: OutboundPolicy,
-  timeoutMs = 30_000,
 ): Promise<FetchedDocument> {
   const fetcher = policyFetch(policy);
   let res: Response;
   try {
-    res = await fetcher(url, { signal: AbortSignal.timeout(timeoutMs) });
+    res = await asOperation('download', () => fetcher(url));
   } catch {
     throw new DomainError(
       'unavailable',

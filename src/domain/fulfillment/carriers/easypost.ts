@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import type { CarrierIntegration } from '../../../db/types.js';
 import { credentialsOf, DEFAULT_BASE_URLS } from '../../carrier-integrations/integrations.js';
-import { policyAgent, type OutboundPolicy } from '../../carrier-integrations/outbound.js';
+import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
+import { superagentOver } from '../../../net/adapters.js';
+import { asOperation } from '../../../net/deadlines.js';
 import type { Address } from '../lookups.js';
 import { carrierIdOf, compact, parcelOf, platformAddress, platformError } from './platform.js';
 import type {
@@ -32,19 +34,15 @@ let easypostClass: (new (key: string, opts: object) => Json) | undefined;
 const easypostModule = () =>
   (easypostClass ??= ((m) => m.default ?? m)(createRequire(import.meta.url)('@easypost/api')) as new (key: string, opts: object) => Json);
 
-export function easypostClient(
-  row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>,
-  policy: OutboundPolicy,
-  timeoutMs = 30_000,
-) {
+export function easypostClient(row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>, policy: OutboundPolicy) {
   const creds = credentialsOf(row);
   const baseUrl = (row.api_base_url ?? DEFAULT_BASE_URLS.EASYPOST!).replace(/\/$/, '');
-  const agent = policyAgent(baseUrl, policy);
   const Client = easypostModule();
+  // The client's `timeout` is stored and never applied (8.9): its HTTP goes through the outbound
+  // layer instead (superagentMiddleware swaps the superagent it calls), which owns the deadlines.
   return new Client(creds?.api_key ?? '', {
     baseUrl: `${baseUrl}/`,
-    timeout: timeoutMs,
-    requestMiddleware: (req: Json) => (agent ? req.agent(agent) : req),
+    superagentMiddleware: () => superagentOver({ platform: 'easypost', allowPrivate: policy.allowPrivate }),
   });
 }
 
@@ -85,11 +83,10 @@ export class EasyPostCarrier implements CarrierAdapter {
   constructor(
     private readonly row: CarrierIntegration,
     policy: OutboundPolicy,
-    timeoutMs?: number,
   ) {
     this.id = row.id;
     this.name = row.name;
-    this.client = easypostClient(row, policy, timeoutMs);
+    this.client = easypostClient(row, policy);
   }
 
   private label(s: Json, rate: Rate | null): PurchasedLabel {
@@ -129,16 +126,18 @@ export class EasyPostCarrier implements CarrierAdapter {
     const p = parcelOf(pkg);
     let s: Json;
     try {
-      s = await this.client.Shipment.create(
-        compact({
-          to_address: compact(platformAddress(to)),
-          from_address: compact(platformAddress(pkg.from)),
-          parcel: compact({ length: p.length, width: p.width, height: p.height, weight: p.weight_oz }),
-          reference: pkg.id,
-          // EasyPost takes the incoterm as a shipment option, not in customs_info.
-          options: compact({ label_format: pkg.label_format ?? 'PDF', label_size: '4x6', incoterm: customs?.incoterm ?? null }),
-          customs_info: customs ? customsInfo(customs) : null,
-        }),
+      s = await asOperation('rates', () =>
+        this.client.Shipment.create(
+          compact({
+            to_address: compact(platformAddress(to)),
+            from_address: compact(platformAddress(pkg.from)),
+            parcel: compact({ length: p.length, width: p.width, height: p.height, weight: p.weight_oz }),
+            reference: pkg.id,
+            // EasyPost takes the incoterm as a shipment option, not in customs_info.
+            options: compact({ label_format: pkg.label_format ?? 'PDF', label_size: '4x6', incoterm: customs?.incoterm ?? null }),
+            customs_info: customs ? customsInfo(customs) : null,
+          }),
+        ),
       );
     } catch (err) {
       throw platformError('EasyPost', err);
@@ -173,9 +172,9 @@ export class EasyPostCarrier implements CarrierAdapter {
   async buy(rate: Rate, _pkg: RatePackage, _to: Address, opts?: BuyOptions): Promise<PurchasedLabel> {
     try {
       // The label format is a shipment option: set before buying (EasyPost answers 4x6 PDF or ZPL).
-      const bought = await this.client.Shipment.buy(rate.remote_shipment_id, rate.provider_rate_id);
+      const bought = await asOperation('purchase', () => this.client.Shipment.buy(rate.remote_shipment_id, rate.provider_rate_id));
       if (opts?.format === 'ZPL' && !bought.postage_label?.label_zpl_url) {
-        const converted = await this.client.Shipment.convertLabelFormat(bought.id, 'ZPL');
+        const converted = await asOperation('purchase', () => this.client.Shipment.convertLabelFormat(bought.id, 'ZPL'));
         return this.label(converted, rate);
       }
       return this.label(bought, rate);
@@ -187,11 +186,25 @@ export class EasyPostCarrier implements CarrierAdapter {
   async reconcile(remoteShipmentId: string | null, _rateId: string, opts: BuyOptions): Promise<Reconciled> {
     if (!remoteShipmentId) return { bought: false };
     try {
-      const s = await this.client.Shipment.retrieve(remoteShipmentId);
+      const s = await asOperation('reconcile', () => this.client.Shipment.retrieve(remoteShipmentId));
       if (!s.postage_label || !s.tracking_code) return { bought: false };
       if (opts.format === 'ZPL' && !s.postage_label.label_zpl_url)
-        return { bought: true, label: this.label(await this.client.Shipment.convertLabelFormat(s.id, 'ZPL'), null) };
+        return {
+          bought: true,
+          label: this.label(await asOperation('reconcile', () => this.client.Shipment.convertLabelFormat(s.id, 'ZPL')), null),
+        };
       return { bought: true, label: this.label(s, null) };
+    } catch (err) {
+      throw platformError('EasyPost', err);
+    }
+  }
+
+  /** GET /shipments/{id}: refund_status null = never requested. */
+  async refundStatus(label: { remote_id: string | null }): Promise<RefundState | null> {
+    if (!label.remote_id) return null;
+    try {
+      const s = await asOperation('reconcile', () => this.client.Shipment.retrieve(label.remote_id));
+      return s.refund_status ? refundState(s.refund_status) : null;
     } catch (err) {
       throw platformError('EasyPost', err);
     }
@@ -199,7 +212,7 @@ export class EasyPostCarrier implements CarrierAdapter {
 
   async refund(label: { remote_id: string | null }): Promise<RefundState> {
     try {
-      const s = await this.client.Shipment.refund(label.remote_id);
+      const s = await asOperation('refund', () => this.client.Shipment.refund(label.remote_id));
       return refundState(s.refund_status);
     } catch (err) {
       throw platformError('EasyPost', err);

@@ -1,3 +1,5 @@
+import { OutboundTimeout } from '../../../net/outbound.js';
+import { DestinationRefused } from '../../../net/network.js';
 import type { Address } from '../lookups.js';
 import { DomainError } from '../../errors.js';
 import type { RatePackage } from './types.js';
@@ -52,6 +54,13 @@ export function parcelOf(pkg: RatePackage): { length: number | null; width: numb
 }
 
 /** A platform's refusal as a DomainError the rate errors and responses may show. */
+/** The outbound layer gave up waiting (its deadline), anywhere in the error's causes. */
+export function isNoAnswer(err: unknown): boolean {
+  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as never, i++)
+    if (e instanceof OutboundTimeout) return true;
+  return false;
+}
+
 export function platformError(platform: string, err: unknown): DomainError {
   const e = err as { statusCode?: number; message?: string; code?: string; body?: string; rawResponse?: { status?: number } };
   const status = e?.statusCode ?? e?.rawResponse?.status;
@@ -59,6 +68,9 @@ export function platformError(platform: string, err: unknown): DomainError {
     return new DomainError('conflict', `${platform} refused the API key (HTTP ${status}): check the integration's credentials.`);
   if (e instanceof Error && (e.name === 'OutboundRefused' || e.constructor.name === 'OutboundRefused'))
     return new DomainError('conflict', `${platform}: ${e.message}`);
+  if (isNoAnswer(err)) return new DomainError('unavailable', `${platform} did not answer in time (${(err as Error).message}).`);
+  if (err instanceof DestinationRefused || (err as { cause?: unknown })?.cause instanceof DestinationRefused)
+    return new DomainError('conflict', `${platform}: the address resolves to a private address (see --allow-private-webhooks)`);
   const text = typeof e?.message === 'string' ? e.message.slice(0, 300) : 'request failed';
   return new DomainError('conflict', `${platform} answered ${status ? `HTTP ${status}: ` : ''}${text}`);
 }

@@ -4,6 +4,8 @@ import { transaction } from '../../../db/tx.js';
 import { refuse } from '../label-attach.js';
 import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
 import { download, type FetchedDocument } from './documents.js';
+import { isNoAnswer } from './platform.js';
+import { deadlineMs } from '../../../net/deadlines.js';
 import type { BuyOptions, CarrierAdapter, PurchasedLabel, Rate, RatePackage } from './types.js';
 import type { Address } from '../lookups.js';
 
@@ -107,10 +109,17 @@ export async function buyClaimed(
     try {
       state = await adapter.reconcile!(p.remote_shipment_id, rate.provider_rate_id, opts);
     } catch {
-      await db.prisma.labelPurchase.updateMany({ where: { id: p.id, state: 'CLAIMED' }, data: { lease_until: new Date() } });
+      // A purchase the carrier did not answer may still complete there: the claim is read back
+      // once the carrier has had a purchase deadline more to finish (not at once, when a late
+      // sale would be missed and the claim abandoned); a reply lost otherwise is read back now.
+      const noAnswer = isNoAnswer(err);
+      const settleAt = new Date(Date.now() + (noAnswer ? deadlineMs('purchase') : 0));
+      await db.prisma.labelPurchase.updateMany({ where: { id: p.id, state: 'CLAIMED' }, data: { lease_until: settleAt } });
       throw new DomainError(
         'unavailable',
-        `The carrier platform did not confirm the purchase for package ${p.package_id}; retry (it will be reconciled, never bought twice).`,
+        noAnswer
+          ? `${adapter.name} did not answer the label purchase for package ${p.package_id} in time; it is reconciled with the carrier (read back, never bought twice): retry after ${settleAt.toISOString()}.`
+          : `The carrier platform did not confirm the purchase for package ${p.package_id}; retry (it will be reconciled, never bought twice).`,
       );
     }
     if (state.bought) return state.label;

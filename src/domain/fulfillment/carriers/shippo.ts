@@ -3,7 +3,9 @@ import type { Shippo } from 'shippo';
 import type { HTTPClient } from 'shippo/lib/http.js';
 import type { CarrierIntegration } from '../../../db/types.js';
 import { credentialsOf, DEFAULT_BASE_URLS } from '../../carrier-integrations/integrations.js';
-import { policyFetch, type OutboundPolicy } from '../../carrier-integrations/outbound.js';
+import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
+import { outboundFetch } from '../../../net/adapters.js';
+import { asOperation } from '../../../net/deadlines.js';
 import type { Address } from '../lookups.js';
 import { carrierIdOf, compact, parcelOf, platformAddress, platformError } from './platform.js';
 import type {
@@ -38,23 +40,17 @@ const loadShippo = () => {
   return (shippoModule ??= { Shippo: require('shippo').Shippo, HTTPClient: require('shippo/lib/http.js').HTTPClient });
 };
 
-export function shippoClient(
-  row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>,
-  policy: OutboundPolicy,
-  timeoutMs = 30_000,
-) {
+export function shippoClient(row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>, policy: OutboundPolicy) {
   const creds = credentialsOf(row);
-  const fetcher = policyFetch(policy);
+  const fetcher = outboundFetch({ platform: 'shippo', allowPrivate: policy.allowPrivate });
   const { Shippo: Client, HTTPClient: Http } = loadShippo();
-  const httpClient = new Http({
-    fetcher: (input: unknown, init?: RequestInit) =>
-      fetcher(input as never, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) }),
-  });
+  // The client's own timeoutMs re-wraps the request with a signal that can stop following its
+  // timer (issue 37): the outbound layer's fetch is its transport and owns the deadline instead.
+  const httpClient = new Http({ fetcher: (input: unknown, init?: RequestInit) => fetcher(input as never, init) });
   return new Client({
     apiKeyHeader: `ShippoToken ${creds?.api_key ?? ''}`,
     serverURL: (row.api_base_url ?? DEFAULT_BASE_URLS.SHIPPO!).replace(/\/$/, ''),
     httpClient,
-    timeoutMs,
     retryConfig: { strategy: 'none' },
   });
 }
@@ -93,11 +89,10 @@ export class ShippoCarrier implements CarrierAdapter {
   constructor(
     private readonly row: CarrierIntegration,
     policy: OutboundPolicy,
-    timeoutMs?: number,
   ) {
     this.id = row.id;
     this.name = row.name;
-    this.client = shippoClient(row, policy, timeoutMs);
+    this.client = shippoClient(row, policy);
   }
 
   async rate(pkg: RatePackage, to: Address, customs?: CustomsInfo | null): Promise<RateQuote> {
@@ -105,23 +100,25 @@ export class ShippoCarrier implements CarrierAdapter {
     const declaration = customs ? customsDeclaration(customs) : null; // a 409 of its own, outside the platform's errors
     let s: Json;
     try {
-      s = await this.client.shipments.create({
-        addressFrom: compact(platformAddress(pkg.from)) as Json,
-        addressTo: compact(platformAddress(to)) as Json,
-        async: false,
-        metadata: pkg.id,
-        parcels: [
-          compact({
-            length: String(p.length ?? 1),
-            width: String(p.width ?? 1),
-            height: String(p.height ?? 1),
-            distanceUnit: 'in',
-            weight: String(p.weight_oz),
-            massUnit: 'oz',
-          }) as Json,
-        ],
-        ...(declaration ? { customsDeclaration: declaration } : {}),
-      });
+      s = await asOperation('rates', () =>
+        this.client.shipments.create({
+          addressFrom: compact(platformAddress(pkg.from)) as Json,
+          addressTo: compact(platformAddress(to)) as Json,
+          async: false,
+          metadata: pkg.id,
+          parcels: [
+            compact({
+              length: String(p.length ?? 1),
+              width: String(p.width ?? 1),
+              height: String(p.height ?? 1),
+              distanceUnit: 'in',
+              weight: String(p.weight_oz),
+              massUnit: 'oz',
+            }) as Json,
+          ],
+          ...(declaration ? { customsDeclaration: declaration } : {}),
+        }),
+      );
     } catch (err) {
       throw platformError('Shippo', err);
     }
@@ -183,12 +180,14 @@ export class ShippoCarrier implements CarrierAdapter {
   async buy(rate: Rate, _pkg: RatePackage, _to: Address, opts: BuyOptions = { format: 'PDF', reference: '' }): Promise<PurchasedLabel> {
     let t: Json;
     try {
-      t = await this.client.transactions.create({
-        rate: rate.provider_rate_id,
-        async: false,
-        labelFileType: opts.format === 'ZPL' ? 'ZPLII' : 'PDF_4x6',
-        metadata: opts.reference,
-      });
+      t = await asOperation('purchase', () =>
+        this.client.transactions.create({
+          rate: rate.provider_rate_id,
+          async: false,
+          labelFileType: opts.format === 'ZPL' ? 'ZPLII' : 'PDF_4x6',
+          metadata: opts.reference,
+        }),
+      );
     } catch (err) {
       throw platformError('Shippo', err);
     }
@@ -205,7 +204,7 @@ export class ShippoCarrier implements CarrierAdapter {
 
   async reconcile(_shipment: string | null, rateId: string, opts: BuyOptions): Promise<Reconciled> {
     try {
-      const list: Json = await this.client.transactions.list({ rate: rateId, results: 25 });
+      const list: Json = await asOperation('reconcile', () => this.client.transactions.list({ rate: rateId, results: 25 }));
       const sold = (list.results ?? []).find((t: Json) => t.status === 'SUCCESS');
       return sold ? { bought: true, label: this.label(sold, null, opts) } : { bought: false };
     } catch (err) {
@@ -213,9 +212,23 @@ export class ShippoCarrier implements CarrierAdapter {
     }
   }
 
+  /** GET /refunds: the refund of the label's transaction, if one was requested. */
+  async refundStatus(label: { remote_transaction_id: string | null }): Promise<RefundState | null> {
+    if (!label.remote_transaction_id) return null;
+    try {
+      const list: Json = await asOperation('reconcile', () => this.client.refunds.list({ results: 100 }));
+      const mine = (list.results ?? []).find((r: Json) => r.transaction === label.remote_transaction_id);
+      return mine ? shippoRefundState(mine.status) : null;
+    } catch (err) {
+      throw platformError('Shippo', err);
+    }
+  }
+
   async refund(label: { remote_transaction_id: string | null }): Promise<RefundState> {
     try {
-      const r: Json = await this.client.refunds.create({ transaction: label.remote_transaction_id ?? '', async: false });
+      const r: Json = await asOperation('refund', () =>
+        this.client.refunds.create({ transaction: label.remote_transaction_id ?? '', async: false }),
+      );
       return shippoRefundState(r.status);
     } catch (err) {
       throw platformError('Shippo', err);

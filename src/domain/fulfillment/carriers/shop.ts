@@ -1,15 +1,17 @@
 import { DomainError } from '../../errors.js';
+import { allowedMs } from '../../../net/deadlines.js';
 import type { Address } from '../lookups.js';
 import type { CarrierAdapter, CustomsInfo, Rate, RateError, RatePackage } from './types.js';
 
 // Rate shopping: every adapter is asked at once; one that has not answered within the timeout
-// (FOS_CARRIER_RATE_TIMEOUT_MS, 10 s) or fails is reported in detailed_errors and the others are
+// (FOS_DEADLINE_RATES_MS, 10 s; the outbound layer's own deadline) or fails is reported in detailed_errors and the others are
 // still used. The choice: CHEAPEST (then fastest), FASTEST (estimated days, then cheapest), or
 // the named service_id / carrier_id.
 
 export type RateStrategy = 'CHEAPEST' | 'FASTEST';
 
-export const rateTimeoutMs = () => Number(process.env.FOS_CARRIER_RATE_TIMEOUT_MS) || 10_000;
+// FOS_CARRIER_RATE_TIMEOUT_MS is the older name of FOS_DEADLINE_RATES_MS (src/net/deadlines.ts).
+export const rateTimeoutMs = () => Number(process.env.FOS_CARRIER_RATE_TIMEOUT_MS) || allowedMs('rates');
 
 export interface Quote {
   adapter: CarrierAdapter;

@@ -124,6 +124,8 @@ export interface CarrierAdapter {
   reconcile?(remoteShipmentId: string | null, providerRateId: string, opts: BuyOptions): Promise<Reconciled>;
   /** Asks the platform to refund a bought label. */
   refund?(label: { remote_id: string | null; remote_transaction_id: string | null }): Promise<RefundState>;
+  /** Reads a label's refund back (a refund whose answer was lost): null when none was requested. */
+  refundStatus?(label: { remote_id: string | null; remote_transaction_id: string | null }): Promise<RefundState | null>;
   /** Cancels a bought label that could not be attached (lost a race); optional. */
   void?(label: PurchasedLabel): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { withDeadline } from '../../../net/deadlines.js';
 import type { FastifyInstance } from 'fastify';
 import { fetchList } from './list-fetch.js';
 import type { Static } from 'typebox';
@@ -140,10 +141,14 @@ export default async function routes(app: FastifyInstance) {
         response: { 200: PackageSchema },
       },
     },
+    // Answers within 35 s whatever the carrier does: every carrier call is cut to the request's
+    // deadline (FOS_DEADLINE_LABEL_MS, 33 s of calls); an unknown outcome is a 503 and reconciled.
     async (request) =>
-      labelPackage(app.db, request.principal.teamId, request.params.package_id, request.body, `${request.protocol}://${request.host}`, {
-        allowPrivate: app.allowPrivateWebhooks,
-      }),
+      withDeadline('label', () =>
+        labelPackage(app.db, request.principal.teamId, request.params.package_id, request.body, `${request.protocol}://${request.host}`, {
+          allowPrivate: app.allowPrivateWebhooks,
+        }),
+      ),
   );
 
   app.get<{ Params: Params; Querystring: Static<typeof LabelDocumentQuery> }>(
