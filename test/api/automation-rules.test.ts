@@ -28,7 +28,11 @@ describe('automation rules CRUD', () => {
     const b = await rule({ name: 'b', conditions: {}, actions: { carrier_id: 'ups' } });
     const c = await rule({ name: 'c', position: 1, conditions: {}, actions: { carrier_id: 'dhl' } });
     const list = await ok('GET', '/v1/ops/automation-rules');
-    expect(list.data.map((r: any) => [r.name, r.position])).toEqual([['c', 1], ['a', 2], ['b', 3]]);
+    expect(list.data.map((r: any) => [r.name, r.position])).toEqual([
+      ['c', 1],
+      ['a', 2],
+      ['b', 3],
+    ]);
     expect(a).toMatchObject({ version: 1, enabled: true, fulfiller_team_id: w.t.teamId });
     const moved = await ok('PATCH', `/v1/ops/automation-rules/${b.id}`, { position: 1, name: 'b2', version: 1 });
     expect(moved).toMatchObject({ name: 'b2', position: 1, version: 2 });
@@ -37,7 +41,10 @@ describe('automation rules CRUD', () => {
     expect(stale.statusCode).toBe(409);
     await drop(b.id);
     const after = await ok('GET', '/v1/ops/automation-rules');
-    expect(after.data.map((r: any) => [r.name, r.position])).toEqual([['c', 1], ['a', 2]]);
+    expect(after.data.map((r: any) => [r.name, r.position])).toEqual([
+      ['c', 1],
+      ['a', 2],
+    ]);
     expect((await ok('GET', `/v1/ops/automation-rules/${a.id}`)).name).toBe('a');
     await drop(a.id);
     await drop(c.id);
@@ -57,7 +64,13 @@ describe('automation rules CRUD', () => {
     for (const [body, status, path] of cases) {
       const r = await w.call('POST', '/v1/ops/automation-rules', { name: 'bad', ...body });
       expect(r.statusCode, r.body).toBe(status);
-      expect(r.json().errors.map((e: any) => e.path).join(' '), r.body).toContain(path);
+      expect(
+        r
+          .json()
+          .errors.map((e: any) => e.path)
+          .join(' '),
+        r.body,
+      ).toContain(path);
     }
     expect((await ok('GET', '/v1/ops/automation-rules')).data).toEqual([]);
   });
@@ -126,11 +139,21 @@ describe('actions on arriving orders', () => {
         conditions: { country: ['US'], weight: { lte: 1000 } },
         actions: { carrier_integration_id: ci, carrier_id: 'usps', service_id: 'usps_ground_advantage', rate_strategy: 'CHEAPEST' },
       }),
-      await rule({ name: 'never wins carrier', conditions: {}, actions: { carrier_id: 'ups', package_preset_id: 'pp-1', carton_id: 'C12' } }),
+      await rule({
+        name: 'never wins carrier',
+        conditions: {},
+        actions: { carrier_id: 'ups', package_preset_id: 'pp-1', carton_id: 'C12' },
+      }),
       await rule({
         name: 'wholesale waits',
         conditions: { tags_any: ['wholesale'] },
-        actions: { hold: { reason: 'MANUAL', notes: 'wholesale: a person checks' }, add_tags: ['checked'], remove_tags: ['wholesale'], priority: 'HIGH', stop: true },
+        actions: {
+          hold: { reason: 'MANUAL', notes: 'wholesale: a person checks' },
+          add_tags: ['checked'],
+          remove_tags: ['wholesale'],
+          priority: 'HIGH',
+          stop: true,
+        },
       }),
       await rule({ name: 'after stop', conditions: {}, actions: { add_tags: ['late'] } }),
     ];
@@ -149,12 +172,25 @@ describe('actions on arriving orders', () => {
       priority: 'HIGH',
       tags: ['checked'],
     });
-    expect(o.order_fulfillment_holds).toEqual([expect.objectContaining({ active: true, reason: 'MANUAL', reason_notes: 'wholesale: a person checks' })]);
+    expect(o.order_fulfillment_holds).toEqual([
+      expect.objectContaining({ active: true, reason: 'MANUAL', reason_notes: 'wholesale: a person checks' }),
+    ]);
     expect(o.automation_trace.trigger).toBe('INTAKE');
     expect(o.automation_trace.decisions).toEqual([
       expect.objectContaining({ rule_id: rules[0].id, version: 1, set: expect.objectContaining({ carrier_id: 'usps' }), stopped: false }),
-      { rule_id: rules[1].id, rule_name: 'never wins carrier', version: 1, set: { package_preset_id: 'pp-1', carton_id: 'C12' }, kept: [], stopped: false },
-      expect.objectContaining({ rule_id: rules[2].id, stopped: true, set: expect.objectContaining({ add_tags: ['checked'], remove_tags: ['wholesale'], priority: 'HIGH' }) }),
+      {
+        rule_id: rules[1].id,
+        rule_name: 'never wins carrier',
+        version: 1,
+        set: { package_preset_id: 'pp-1', carton_id: 'C12' },
+        kept: [],
+        stopped: false,
+      },
+      expect.objectContaining({
+        rule_id: rules[2].id,
+        stopped: true,
+        set: expect.objectContaining({ add_tags: ['checked'], remove_tags: ['wholesale'], priority: 'HIGH' }),
+      }),
     ]);
   });
 
@@ -172,7 +208,12 @@ describe('actions on arriving orders', () => {
     expect(again.automation_trace.decisions[0].kept).toEqual(['carrier_id', 'service_id']);
     expect(again.automation_trace.decisions[0].set).not.toHaveProperty('carrier_id');
     const fo = await w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: order.id } });
-    const pkg = await ok('POST', '/v1/ops/packages', { fulfillment_order_id: fo.id, package_line_items: [{ sku: 'AR-2', quantity: 1 }] }, 201);
+    const pkg = await ok(
+      'POST',
+      '/v1/ops/packages',
+      { fulfillment_order_id: fo.id, package_line_items: [{ sku: 'AR-2', quantity: 1 }] },
+      201,
+    );
     expect(pkg).toMatchObject({ carrier_id: 'fedex', service_id: 'fedex_ground', carrier_integration_id: ci });
     const row = await w.t.db.prisma.package.findUniqueOrThrow({ where: { id: pkg.id } });
     expect(row).toMatchObject({ rate_strategy: 'CHEAPEST', carton_id: 'C12', package_preset_id: 'pp-1' });
@@ -182,7 +223,12 @@ describe('actions on arriving orders', () => {
     const upd = await ok('PATCH', `/v1/ops/automation-rules/${rules[1].id}`, { actions: { carton_id: 'C20' } });
     expect(upd.version).toBe(2);
     const other = await w.t.merchant();
-    const scoped = await rule({ name: 'other merchant only', merchant_team_id: other.teamId, conditions: {}, actions: { add_tags: ['other'] } });
+    const scoped = await rule({
+      name: 'other merchant only',
+      merchant_team_id: other.teamId,
+      conditions: {},
+      actions: { add_tags: ['other'] },
+    });
     rules.push(scoped);
     const all = await ok('POST', '/v1/ops/automation-rules/apply');
     expect(all.orders).toBeGreaterThanOrEqual(2);
