@@ -74,7 +74,9 @@ const argv = process.argv.slice(2);
 const scaleAt = argv.indexOf('--scale');
 const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
-const sections = argv.length ? argv : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'rules', 'soak', 'lists', 'export', 'bulk'];
+const sections = argv.length
+  ? argv
+  : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'rules', 'soak', 'lists', 'export', 'bulk'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
