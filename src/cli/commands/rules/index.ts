@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { response } from '../../output/shape.js';
+import { none, response } from '../../output/shape.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, group, resourcePath, writeCommand } from '../../shared/resource.js';
 import apply from './apply.js';
@@ -64,7 +64,7 @@ export default (ctx: Context): Command =>
       ],
     }),
     writeCommand(ctx, {
-      output: response(async () => (await import('../../../contract/automation-rules.js')).RuleSchema),
+      output: none('answers 204: prints no record'),
       name: 'delete',
       description: 'Delete a rule (traces already on orders keep its id and version)',
       method: 'DELETE',
