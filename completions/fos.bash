@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys roles mcp-connections webhooks shops api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys audit roles mcp-connections webhooks shops api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -32,6 +32,7 @@ __fos_subcommands() {
     'fos files') echo 'list get upload download create update delete' ;;
     'fos picking-sessions') echo 'list get create add orders pick-list' ;;
     'fos keys') echo 'list get create disable delete roles tier' ;;
+    'fos audit') echo 'list show' ;;
     'fos roles') echo 'list get create update delete' ;;
     'fos mcp-connections') echo 'list get revoke tier' ;;
     'fos webhooks') echo 'list get create update delete deliveries listen trigger' ;;
@@ -219,6 +220,9 @@ __fos_options() {
     'fos keys delete') echo '' ;;
     'fos keys roles') echo '' ;;
     'fos keys tier') echo '' ;;
+    'fos audit') echo '' ;;
+    'fos audit list') echo '--actor --target-type --target --action --since --until --page --limit --all' ;;
+    'fos audit show') echo '' ;;
     'fos roles') echo '' ;;
     'fos roles list') echo '--page --limit --all' ;;
     'fos roles get') echo '' ;;
@@ -243,9 +247,9 @@ __fos_options() {
     'fos shops list') echo '--shop-type --page --limit --all' ;;
     'fos shops get') echo '' ;;
     'fos shops connect') echo '' ;;
-    'fos shops connect shopify') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --warehouse --shop-domain --client-id --client-secret --access-token --api-version --location --data --field -F --raw-field -f --oauth' ;;
-    'fos shops connect woocommerce') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --warehouse --store-url --consumer-key --consumer-secret --data --field -F --raw-field -f' ;;
-    'fos shops update') echo '--name --active --notify-customer --location --data --field -F --raw-field -f' ;;
+    'fos shops connect shopify') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --shop-domain --client-id --client-secret --access-token --api-version --location --data --field -F --raw-field -f --oauth' ;;
+    'fos shops connect woocommerce') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --store-url --consumer-key --consumer-secret --data --field -F --raw-field -f' ;;
+    'fos shops update') echo '--name --active --notify-customer --location --ship-on-authorized --data --field -F --raw-field -f' ;;
     'fos shops sync') echo '--since --data --field -F --raw-field -f' ;;
     'fos shops check') echo '' ;;
     'fos shops fulfillment-service') echo '' ;;
@@ -254,7 +258,7 @@ __fos_options() {
     'fos shops disconnect') echo '' ;;
     'fos api') echo '--field -F --raw-field -f --input --header -H --paginate --include -i' ;;
     'fos completion') echo '' ;;
-    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --reset --drain-timeout --unauth-rate-limit --allow-private-webhooks --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to' ;;
+    'fos serve') echo '--db --host --port --redis --rate-limit-store --demo --reset --drain-timeout --unauth-rate-limit --allow-private-webhooks --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to' ;;
     'fos db') echo '' ;;
     'fos db migrate') echo '--db --dry-run' ;;
     'fos db backup') echo '--db --storage' ;;
@@ -364,8 +368,8 @@ __fos_choices() {
     'fos picking-sessions orders|--order-by') echo 'order_number created_at updated_at' ;;
     'fos picking-sessions orders|--order') echo 'asc desc' ;;
     'fos keys create|--power-role') echo 'ADMIN MEMBER' ;;
-    'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS WRITE_MCP' ;;
-    'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS WRITE_MCP' ;;
+    'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS MANAGE_CARRIERS WRITE_MCP' ;;
+    'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS MANAGE_CARRIERS WRITE_MCP' ;;
     'fos mcp-connections list|--status') echo 'ACTIVE REVOKED' ;;
     'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created label_batch.completed shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
     'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created label_batch.completed shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
@@ -391,7 +395,7 @@ __fos_arg_choices() {
     'fos config get') echo 'base_url api_key default_format current_profile' ;;
     'fos config set') echo 'base_url api_key default_format current_profile' ;;
     'fos orders priority') echo 'LOW NORMAL HIGH CRITICAL' ;;
-    'fos orders hold') echo 'AWAITING_PAYMENT ADDRESS_INVALID ADDRESS_VERIFICATION_FAILED MANUAL UNMAPPED_ITEM FRAUD_REVIEW CUSTOMER_REQUEST' ;;
+    'fos orders hold') echo 'AWAITING_PAYMENT ADDRESS_INVALID ADDRESS_VERIFICATION_FAILED MANUAL UNMAPPED_ITEM FRAUD_REVIEW CUSTOMER_REQUEST SHOP_EDIT' ;;
     'fos carriers connect') echo 'easypost shippo table' ;;
     'fos keys tier') echo '1 2 3 4' ;;
     'fos mcp-connections tier') echo '1 2 3 4' ;;
@@ -414,7 +418,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
 __fos_file_flags=' --from --print-dir --label-dir --data --output -o --input --db --storage --backup-to --rate-card '
 
 _fos_complete() {

@@ -21,6 +21,7 @@
 //              request, ratio beside the 0.7 target. FOS_BENCH_LIST_DB/FOS_BENCH_LIST_TEAM (a seeded
 //              file, e.g. 1M orders and 100k products) or FOS_BENCH_PAGES_ORDERS (temp seed, default 20000).
 //   outbox     a queued backlog drained by one outbox worker to a local receiver (events/s)
+//   rules      100 automation rules evaluated over 10,000 in-memory orders (ms an order, target <= 0.2)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
 //   lists      order, fulfillment-order, package, charge, file and product list queries (every filter/sort) on a
@@ -60,6 +61,7 @@ import { FLOOR_TARGET_RATIO, floorBench } from '../bench/fulfill-floor.mjs';
 import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
 import { listPagesBench, PAGES, PAGES_TARGET_RATIO } from '../bench/list-pages.mjs';
 import { outboxBench } from '../bench/outbox.mjs';
+import { rulesBench } from '../bench/rules.mjs';
 import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
 import { IDLE_RSS_TARGET_MIB, LOAD_RSS_TARGET_MIB, roundtrip } from '../bench/roundtrip.mjs';
@@ -88,7 +90,7 @@ const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
 const sections = argv.length
   ? argv
-  : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'soak', 'lists', 'export', 'bulk', 'batch'];
+  : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'rules', 'soak', 'lists', 'export', 'bulk', 'batch'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -246,6 +248,15 @@ if (sections.includes('outbox')) {
   console.log(
     `  drain ${o.events} events         ${o.perSecond.toFixed(0)} events/s (target >= 500); ${o.received} delivered in ` +
       `${o.seconds.toFixed(1)} s; backlog at the end ${o.backlog} (target 0)`,
+  );
+}
+
+if (sections.includes('rules')) {
+  const r = await rulesBench();
+  console.log('automation rules, compiled once per version, evaluated in memory');
+  console.log(
+    `  ${r.rules} rules x ${r.orders} orders   ${r.msPerOrder.toFixed(4)} ms an order (target <= 0.2); ` +
+      `${r.decisionsPerOrder.toFixed(1)} matching rules an order`,
   );
 }
 

@@ -1,3 +1,5 @@
+import { SELECTION_ACTIONS } from './automation-rules.js';
+import { RATE_STRATEGIES } from './enums.js';
 import { Type } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import { AddressInput } from './orders.js';
@@ -104,6 +106,14 @@ export const OrderEditBody = Type.Object(
     note: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
     tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
     lock_address: Type.Optional(Type.Boolean({ description: 'true: the shipping address can no longer be edited (until set false)' })),
+    // Carrier selection (spec 2.6 fields, plus rate_strategy): a person's choice, which no automation
+    // rule overwrites afterwards; null clears the field and leaves it to the rules again.
+    ...Object.fromEntries(
+      SELECTION_ACTIONS.map((f) => [
+        f,
+        Type.Optional(Nullable(f === 'rate_strategy' ? StringEnum(RATE_STRATEGIES) : Type.String({ minLength: 1, maxLength: 200 }))),
+      ]),
+    ),
     add_line_items: Type.Optional(
       Type.Array(
         Type.Object(

@@ -1,4 +1,5 @@
 import { COUNTRY_CODES, CURRENCY_CODES } from './iso.js';
+import { TraceSchema } from './automation-rules.js';
 import { Type, type TSchema } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import {
@@ -309,6 +310,12 @@ export const OrderSchema = Type.Object({
     }),
   ),
   supported_actions: Type.Array(Type.Object({ action: Type.String() })),
+  // Extensions (docs/automation.md), present once rules ran on the order / a rate strategy was chosen.
+  automation_trace: Type.Optional(TraceSchema),
+  rate_strategy: Type.Optional(Type.String({ description: 'extension: the rate strategy chosen for its packages (CHEAPEST | FASTEST)' })),
+  carrier_selection_set_by_person: Type.Optional(
+    Type.Array(Type.String(), { description: 'extension: carrier-selection fields a person chose (no rule overwrites them)' }),
+  ),
   // Extension (docs/sales-channels.md): what the sales channel answered to this order's tracking pushes.
   sales_channel_pushes: Type.Optional(
     Type.Array(

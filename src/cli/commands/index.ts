@@ -49,6 +49,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
       entry('vendors', () => import('./vendors/index.js')),
       entry('orders', () => import('./orders/index.js')),
       entry('draft-orders', () => import('./draft-orders/index.js')),
+      entry('rules', () => import('./rules/index.js')),
       entry('fulfillment-orders', () => import('./fulfillment-orders/index.js')),
       entry('packages', () => import('./packages/index.js')),
       entry('scan-forms', () => import('./scan-forms/index.js')),

@@ -146,14 +146,13 @@ export async function createPackage(
             warehouse_id: fo.warehouse_id,
             label_format: warehouse?.label_format ?? null,
             picking_session_id: fo.picking_session_id,
-            carton_id: input.carton_id ?? null,
+            ...inherited(fo.order.carrier_selection, input),
             length: input.length ?? null,
             width: input.width ?? null,
             height: input.height ?? null,
             measurement_unit: input.measurement_unit ?? units.measurement_unit,
             weight: input.weight ?? null,
             weight_unit: input.weight_unit ?? units.weight_unit,
-            rate_strategy: input.rate_strategy ?? null,
             from_address: {
               name: warehouse?.name ?? null,
               company: names.team(fo.fulfiller_team_id),
@@ -326,5 +325,23 @@ function withStoredLine(
       : { core_fulfillment_order_line_item_id: stored.core_fulfillment_order_line_item_id }),
     lot_code: l.lot_code === undefined ? stored.lot_code : l.lot_code,
     expiration_date: l.expiration_date === undefined ? (stored.expiration_date?.toISOString() ?? null) : l.expiration_date,
+  };
+}
+
+/** The order's carrier selection (automation rules or a person, docs/automation.md) under what the request gives. */
+function inherited(selection: unknown, input: PackageFields) {
+  const sel = (selection && typeof selection === 'object' ? selection : {}) as Record<string, unknown>;
+  const s = (k: string) => (typeof sel[k] === 'string' ? (sel[k] as string) : null);
+  return {
+    carton_id: input.carton_id ?? s('carton_id'),
+    carton_name: input.carton_id ? null : s('carton_name'),
+    rate_strategy: input.rate_strategy ?? s('rate_strategy'),
+    package_preset_id: s('package_preset_id'),
+    package_preset_name: s('package_preset_name'),
+    carrier_id: s('carrier_id'),
+    service_id: s('service_id'),
+    carrier_integration_id: s('carrier_integration_id'),
+    carrier_integration_name: s('carrier_integration_name'),
+    carrier_integration_type: s('carrier_integration_type'),
   };
 }

@@ -28,6 +28,8 @@ export interface PackingFo {
     customer_email: string | null;
     customer_name: string | null;
     config: unknown;
+    /** carrier selection (rules' or a person's): what a new package starts with */
+    carrier_selection: unknown;
     shop_id: string | null;
   };
   names: Names;
@@ -60,6 +62,7 @@ export async function claimForPacking(tx: TxClient, provider: Provider, teamId: 
       customer_email: row.o_customer_email,
       customer_name: row.o_customer_name,
       config: row.o_config,
+      carrier_selection: row.o_carrier_selection,
       shop_id: row.o_shop_id,
     },
     names: namesOfRow(row, shopOf),

@@ -9,6 +9,7 @@ import { ALLOCATABLE_STATUSES, orderLabel, type OrderConfig } from '../../contra
 import { applyLineChanges, hasLineChanges, loadAdded, type LineChanges } from './edit-lines.js';
 import { getOrder } from './orders.js';
 import { setOrderTags } from './tags.js';
+import { personSelection } from './selection.js';
 
 // PATCH /v1/ops/orders/{id}: the shipping address (re-verified when the order's config asks for it,
 // refused while lock_address is set), shipping method, note, tags and lock_address of an open order.
@@ -17,7 +18,8 @@ import { setOrderTags } from './tags.js';
 // statement touches the order's open fulfillment orders (a write: SQLite's write lock; PostgreSQL's
 // row locks, which a lock's compare-and-set takes too), so a lock cannot slip in between the check
 // and the change. Line items (add, set quantity, remove) are changed in the same transaction
-// (edit-lines.ts), stock re-committed through the ledger.
+// (edit-lines.ts), stock re-committed through the ledger. Carrier-selection fields set here are a
+// person's choice (selection.ts): automation rules never overwrite them.
 
 export interface OrderEdit extends LineChanges {
   shipping_address?: Address;
@@ -25,6 +27,14 @@ export interface OrderEdit extends LineChanges {
   note?: string | null;
   tags?: string[];
   lock_address?: boolean;
+  carrier_integration_id?: string | null;
+  carrier_id?: string | null;
+  service_id?: string | null;
+  rate_strategy?: string | null;
+  package_preset_id?: string | null;
+  package_preset_name?: string | null;
+  carton_id?: string | null;
+  carton_name?: string | null;
 }
 
 const LINE_KEYS = ['add_line_items', 'update_line_items', 'remove_line_items'] as const;
@@ -60,6 +70,7 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
         payment_status: true,
         total_tax: true,
         total_shipping: true,
+        carrier_selection: true,
       },
     });
     if (!order) throw notFound('Order', orderId);
@@ -99,6 +110,8 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
     for (const key of ['shipping_method', 'note', 'tags', 'lock_address'] as const) {
       if (edit[key] !== undefined) data[key] = edit[key];
     }
+    const selection = await personSelection(tx, teamId, order.carrier_selection, edit);
+    if (selection) data.carrier_selection = selection;
     const changed = Object.keys(edit).filter((k) => edit[k as keyof OrderEdit] !== undefined && !LINE_KEYS.includes(k as never));
     // Lines before the order row (the area's lock order: lines, then levels, then the order).
     const units = hasLineChanges(edit)

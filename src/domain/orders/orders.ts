@@ -5,7 +5,7 @@ import { PRIORITY_RANK, type Priority } from '../../contract/orders-enums.js';
 import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
 import { inTransaction } from './tx.js';
-import { loadNames, orderView } from './view.js';
+import { automationView, loadNames, orderView } from './view.js';
 import { noteAuditBefore } from '../audit/context.js';
 
 // Reading orders, and the two order changes the ops API allows (priority, mark paid).
@@ -30,7 +30,11 @@ export async function getOrder(db: Db, fulfillerTeamId: string, orderId: string)
     created_at: p.created_at,
     updated_at: p.updated_at,
   }));
-  return { ...orderView(order, names, true), ...(channel.length ? { sales_channel_pushes: channel } : {}) };
+  return {
+    ...orderView(order, names, true),
+    ...automationView(order),
+    ...(channel.length ? { sales_channel_pushes: channel } : {}),
+  };
 }
 
 export { listOrders, type OrderListQuery } from './list.js';

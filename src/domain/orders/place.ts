@@ -11,12 +11,14 @@ import { createPaymentHold, placeHold, type NewHold } from './holds.js';
 import { assignOrderNumber, placeholderNumber } from './numbers.js';
 import { lineItemHash, orderTotals } from './totals.js';
 import { setOrderTags } from './tags.js';
+import { applyRules } from '../automation-rules/apply.js';
 
 // Writing a new order: the one code path of draft conversion (convert.ts) and sales-channel
 // intake (src/domain/channels/intake.ts). planOrder turns what was sold into ORIGINAL lines (as
 // sold) and CORE lines (what is picked: virtual bundles become their components) plus the order
 // columns; writeOrder, inside the caller's transaction, commits inventory, writes the order, its
-// lines, one fulfillment order per shipping warehouse, its holds, its number and order.created.
+// lines, one fulfillment order per shipping warehouse, its holds, its number, the automation
+// rules' decisions and order.created.
 
 export interface SoldProduct {
   id: string;
@@ -191,12 +193,14 @@ export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptio
     if (!opts.fallbackNumber) throw err;
     orderNumber = await assignOrderNumber(tx, order.id, team, opts.fallbackNumber);
   }
+  // Automation rules (docs/automation.md): the one call every arriving order goes through.
+  const decided = await applyRules(tx, team, order.id, 'INTAKE');
   await enqueueEvent(tx, team, 'order.created', {
     order_id: order.id,
     order_number: orderNumber,
     ...opts.event,
     merchant_team_id: order.merchant_team_id,
-    priority: order.priority,
+    priority: decided?.priority ?? order.priority,
     payment_status: order.payment_status,
   });
   return { orderId: order.id, orderNumber };

@@ -244,3 +244,14 @@ export function orderListItem(o: OrderListRow, names: Names) {
     status: o.status,
   };
 }
+
+/** Extensions of the get-one order (docs/automation.md), present only when there is something to show. */
+export function automationView(o: { automation_trace: unknown; carrier_selection: unknown }) {
+  const sel = obj(o.carrier_selection);
+  const person = Array.isArray(sel.person_set) ? (sel.person_set as string[]) : [];
+  return {
+    ...(o.automation_trace ? { automation_trace: o.automation_trace as never } : {}),
+    ...(typeof sel.rate_strategy === 'string' ? { rate_strategy: sel.rate_strategy } : {}),
+    ...(person.length ? { carrier_selection_set_by_person: person } : {}),
+  };
+}

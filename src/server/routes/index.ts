@@ -27,6 +27,7 @@ import transfers from './ops/transfers.js';
 import returns from './ops/returns.js';
 import scanForms from './ops/scan-forms.js';
 import labelBatches from './ops/label-batches.js';
+import automationRules from './ops/automation-rules.js';
 import exportsRoutes from './ops/exports.js';
 import backorders from './ops/backorders.js';
 import delegations from './ops/delegations.js';
@@ -54,6 +55,7 @@ export async function registerRoutes(app: FastifyInstance) {
     packages,
     scanForms,
     labelBatches,
+    automationRules,
     carrierRates,
     charges,
     carrierInvoices,

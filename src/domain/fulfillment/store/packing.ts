@@ -13,6 +13,7 @@ export interface PackingClaimRow extends NameColumns {
   o_customer_email: string | null;
   o_customer_name: string | null;
   o_config: unknown;
+  o_carrier_selection: unknown;
   o_shop_id: string | null;
   s_name: string | null;
   s_shop_type: string | null;
@@ -27,7 +28,7 @@ const CLAIM = `
   WHERE "id" = ? AND "fulfiller_team_id" = ? AND "status" NOT IN (${CLOSED_STATUSES.map(() => '?').join(', ')}) AND ${NO_ACTIVE_HOLD}
   RETURNING "id", "order_id", "warehouse_id", "fulfiller_team_id", "merchant_team_id", "picking_session_id",
     ${order('shipping_address')} AS "o_shipping_address", ${order('customer_email')} AS "o_customer_email",
-    ${order('customer_name')} AS "o_customer_name", ${order('config')} AS "o_config", ${order('shop_id')} AS "o_shop_id",
+    ${order('customer_name')} AS "o_customer_name", ${order('config')} AS "o_config", ${order('carrier_selection')} AS "o_carrier_selection", ${order('shop_id')} AS "o_shop_id",
     ${shop('name')} AS "s_name", CAST(${shop('shop_type')} AS TEXT) AS "s_shop_type",
     ${nameColumnsText('fulfillment_orders')}`;
 
@@ -39,7 +40,12 @@ const CLAIM = `
 export async function claimForPackingRow(st: Statements, teamId: string, foId: string): Promise<PackingClaimRow | null> {
   const [row] = await st.all<PackingClaimRow>(CLAIM, [new Date(), foId, teamId, ...CLOSED_STATUSES, true]);
   if (!row) return null;
-  return { ...row, o_shipping_address: st.dialect.json(row.o_shipping_address), o_config: st.dialect.json(row.o_config) };
+  return {
+    ...row,
+    o_shipping_address: st.dialect.json(row.o_shipping_address),
+    o_config: st.dialect.json(row.o_config),
+    o_carrier_selection: st.dialect.json(row.o_carrier_selection),
+  };
 }
 
 /** The fulfillment order's lines in created order, each with its product's fields (`p_<field>`) and what other open packages hold. */

@@ -1,0 +1,250 @@
+import { Type, type TSchema } from 'typebox';
+import { RATE_STRATEGIES } from './enums.js';
+import { HOLD_REASONS, PRIORITIES, SHOP_TYPES } from './orders-enums.js';
+import { Id, IdParams, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
+
+// Automation rules (docs/automation.md): an ordered list per fulfiller team; conditions over an
+// arriving order, actions on its carrier selection, tags, priority and holds. The condition tree
+// is bounded (all/any/not nest CONDITION_DEPTH deep) so the schema stays a plain, non-recursive
+// JSON Schema (OpenAPI, agent catalog) and every refusal names its path.
+
+export const CONDITION_DEPTH = 4;
+const MAX_LIST = 500;
+
+const strings = (description: string) =>
+  Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: MAX_LIST, description }));
+const range = (description: string) =>
+  Type.Optional(
+    Type.Object(
+      { gte: Type.Optional(Type.Number({ minimum: 0 })), lte: Type.Optional(Type.Number({ minimum: 0 })) },
+      { additionalProperties: false, minProperties: 1, description },
+    ),
+  );
+
+/** Leaf tests; several in one node must all hold. */
+export const CONDITION_LEAVES = {
+  merchant_team_id: strings("the order's merchant is one of these teams"),
+  shop_id: strings('the order came from one of these shops'),
+  shop_type: Type.Optional(Type.Array(StringEnum(SHOP_TYPES), { minItems: 1, description: "the order's shop is of one of these types" })),
+  tags_any: strings('the order has at least one of these tags'),
+  tags_all: strings('the order has every one of these tags'),
+  tags_none: strings('the order has none of these tags'),
+  country: strings('destination country (ISO 3166-1 alpha-2), one of these'),
+  state: strings('destination state or province code, one of these'),
+  zip_prefix: strings('destination postal code starts with one of these'),
+  weight: range('total weight of the order lines, in grams (products without a weight count 0)'),
+  item_count: range('units on the order (core lines)'),
+  line_count: range('distinct products on the order'),
+  order_total: range('total_price of the order'),
+  skus_any: strings('at least one of these SKUs is on the order'),
+  skus_all: strings('every one of these SKUs is on the order'),
+  skus_only: strings('every SKU on the order is one of these'),
+  shipping_method: strings('the requested shipping method equals one of these (case-insensitive)'),
+  priority: Type.Optional(Type.Array(StringEnum(PRIORITIES), { minItems: 1, description: "the order's priority is one of these" })),
+};
+export type ConditionLeafKey = keyof typeof CONDITION_LEAVES;
+
+function conditionNode(depth: number): TSchema {
+  const nested: Record<string, TSchema> =
+    depth === 0
+      ? {}
+      : {
+          all: Type.Optional(Type.Array(conditionNode(depth - 1), { minItems: 1, maxItems: 100, description: 'every one holds' })),
+          any: Type.Optional(Type.Array(conditionNode(depth - 1), { minItems: 1, maxItems: 100, description: 'at least one holds' })),
+          not: Type.Optional(conditionNode(depth - 1)),
+        };
+  return Type.Object({ ...nested, ...CONDITION_LEAVES }, { additionalProperties: false });
+}
+
+/** The condition tree: an empty object matches every order. */
+export const ConditionSchema = conditionNode(CONDITION_DEPTH);
+
+export interface Condition {
+  all?: Condition[];
+  any?: Condition[];
+  not?: Condition;
+  merchant_team_id?: string[];
+  shop_id?: string[];
+  shop_type?: string[];
+  tags_any?: string[];
+  tags_all?: string[];
+  tags_none?: string[];
+  country?: string[];
+  state?: string[];
+  zip_prefix?: string[];
+  weight?: { gte?: number; lte?: number };
+  item_count?: { gte?: number; lte?: number };
+  line_count?: { gte?: number; lte?: number };
+  order_total?: { gte?: number; lte?: number };
+  skus_any?: string[];
+  skus_all?: string[];
+  skus_only?: string[];
+  shipping_method?: string[];
+  priority?: string[];
+}
+
+const text = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }));
+const tagList = (description: string) =>
+  Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50, description }));
+
+/** Carrier-selection fields an action sets (spec 2.6 order fields, plus rate_strategy). */
+export const SELECTION_ACTIONS = [
+  'carrier_integration_id',
+  'carrier_id',
+  'service_id',
+  'rate_strategy',
+  'package_preset_id',
+  'package_preset_name',
+  'carton_id',
+  'carton_name',
+] as const;
+export type SelectionField = (typeof SELECTION_ACTIONS)[number];
+
+export const ActionsSchema = Type.Object(
+  {
+    carrier_integration_id: text("one of the team's carrier integrations (checked when the rule is written)"),
+    carrier_id: text('carrier, e.g. usps'),
+    service_id: text('service, e.g. usps_ground_advantage'),
+    rate_strategy: Type.Optional(StringEnum(RATE_STRATEGIES)),
+    package_preset_id: text('package preset'),
+    package_preset_name: text('package preset name'),
+    carton_id: text('carton'),
+    carton_name: text('carton name'),
+    add_tags: tagList('tags added to the order'),
+    remove_tags: tagList('tags removed from the order'),
+    priority: Type.Optional(StringEnum(PRIORITIES)),
+    hold: Type.Optional(
+      Type.Object(
+        { reason: StringEnum(HOLD_REASONS), notes: Type.Optional(Type.String({ maxLength: 500 })) },
+        { additionalProperties: false, description: 'put the order on hold' },
+      ),
+    ),
+    stop: Type.Optional(Type.Boolean({ description: 'no later rule is evaluated for this order' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export interface Actions {
+  carrier_integration_id?: string;
+  carrier_id?: string;
+  service_id?: string;
+  rate_strategy?: string;
+  package_preset_id?: string;
+  package_preset_name?: string;
+  carton_id?: string;
+  carton_name?: string;
+  add_tags?: string[];
+  remove_tags?: string[];
+  priority?: string;
+  hold?: { reason: string; notes?: string };
+  stop?: boolean;
+}
+
+const ruleFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  enabled: Type.Optional(Type.Boolean({ default: true })),
+  position: Type.Optional(Type.Integer({ minimum: 1, description: 'place in the list, 1 = first; default: last' })),
+  merchant_team_id: Type.Optional(Nullable(Id)),
+  conditions: ConditionSchema,
+  actions: ActionsSchema,
+};
+
+export const CreateRuleBody = Type.Object(ruleFields, { additionalProperties: false });
+export const UpdateRuleBody = Type.Object(
+  {
+    name: Type.Optional(ruleFields.name),
+    enabled: ruleFields.enabled,
+    position: ruleFields.position,
+    merchant_team_id: ruleFields.merchant_team_id,
+    conditions: Type.Optional(ConditionSchema),
+    actions: Type.Optional(ActionsSchema),
+    version: Type.Optional(Type.Integer({ minimum: 1, description: 'compare-and-set: refused (409) unless the rule is at this version' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const RuleSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  position: Type.Integer(),
+  merchant_team_id: Nullable(Type.String()),
+  conditions: ConditionSchema,
+  actions: ActionsSchema,
+  version: Type.Integer({ description: 'bumped by every update' }),
+  fulfiller_team_id: Type.String(),
+  created_by_key_id: Nullable(Type.String()),
+  updated_by_key_id: Nullable(Type.String({ description: 'the API key of the last change' })),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const RuleListSchema = listOf(RuleSchema);
+export const RuleListQuery = Type.Object(
+  { ...pageQuery({ defaultLimit: 100 }), merchant_team_id: Type.Optional(Id) },
+  { additionalProperties: false },
+);
+export const RuleParams = IdParams('automation_rule_id');
+
+/** One rule's decision on one order. */
+export const DecisionSchema = Type.Object({
+  rule_id: Type.String(),
+  rule_name: Type.String(),
+  version: Type.Integer(),
+  set: Type.Record(Type.String(), Type.Unknown(), { description: 'what it set: field -> value (tags: add_tags/remove_tags, hold)' }),
+  kept: Type.Array(Type.String(), { description: 'fields it would have set, kept as a person chose them' }),
+  stopped: Type.Boolean(),
+});
+export const TraceSchema = Type.Object(
+  {
+    applied_at: Timestamp,
+    trigger: StringEnum(['INTAKE', 'MANUAL'] as const),
+    decisions: Type.Array(DecisionSchema),
+  },
+  { description: 'extension: what automation rules decided for this order (docs/automation.md)' },
+);
+
+export const TestRulesBody = Type.Object(
+  {
+    order_id: Type.Optional(Id),
+    order: Type.Optional(
+      Type.Object(
+        {
+          merchant_team_id: Type.Optional(Id),
+          shop_id: Type.Optional(Id),
+          shop_type: Type.Optional(StringEnum(SHOP_TYPES)),
+          tags: Type.Optional(Type.Array(Type.String())),
+          shipping_address: Type.Optional(
+            Type.Object({ country: Type.Optional(Type.String()), state: Type.Optional(Type.String()), zip: Type.Optional(Type.String()) }),
+          ),
+          total_price: Type.Optional(Type.Number()),
+          shipping_method: Type.Optional(Type.String()),
+          priority: Type.Optional(StringEnum(PRIORITIES)),
+          line_items: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  sku: Type.String(),
+                  quantity: Type.Integer({ minimum: 1 }),
+                  weight: Type.Optional(Type.Number({ minimum: 0, description: 'grams per unit' })),
+                },
+                { additionalProperties: false },
+              ),
+            ),
+          ),
+        },
+        { additionalProperties: false, description: 'a hypothetical order' },
+      ),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export const TestRulesResponse = Type.Object({
+  decisions: Type.Array(DecisionSchema),
+  result: Type.Record(Type.String(), Type.Unknown(), { description: 'the fields the order would end with' }),
+});
+
+export const ApplyRulesBody = Type.Object(
+  { all_open: Type.Optional(Type.Boolean({ description: 'every open order of the team (POST /v1/ops/automation-rules/apply)' })) },
+  { additionalProperties: false },
+);
+export const ApplyAllResponse = Type.Object({ orders: Type.Integer(), changed: Type.Integer() });

@@ -1,0 +1,107 @@
+import type { Db, TxClient } from '../../db/types.js';
+import { PRIORITY_RANK, type HoldReason, type Priority } from '../../contract/orders-enums.js';
+import { conflict, notFound } from '../errors.js';
+import { enqueueEvent } from '../events/outbox.js';
+import { placeHold } from '../orders/holds.js';
+import { setOrderTags } from '../orders/tags.js';
+import { transaction } from '../../db/tx.js';
+import { compiled, type CompiledRule } from './compile.js';
+import { evaluate, type Outcome } from './evaluate.js';
+import { loadOrderFacts } from './facts.js';
+
+// Writing what the rules decide on an order, inside the caller's transaction: at intake
+// (orders/place.ts writeOrder: every channel, draft conversion, import) and on demand. The
+// decisions go to Order.automation_trace; carrier-selection fields land in Order.carrier_selection,
+// which also remembers which fields a person set (person_set: never touched by a rule) and which a
+// rule set (rule_set: a re-run may clear them when no rule sets them any more).
+
+export type Trigger = 'INTAKE' | 'MANUAL';
+
+/** The team's enabled rules, by position, compiled (cached by id + version). */
+export async function loadRules(tx: TxClient, teamId: string): Promise<CompiledRule[]> {
+  const rows = await tx.automationRule.findMany({
+    where: { team_id: teamId, enabled: true },
+    orderBy: [{ position: 'asc' }, { id: 'asc' }],
+  });
+  return rows.map(compiled);
+}
+
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as object) } : {});
+const list = (v: unknown) => (Array.isArray(v) ? (v as string[]) : []);
+
+/** Evaluates and writes; returns the outcome, or null when the order is not the team's. */
+export async function applyRules(tx: TxClient, teamId: string, orderId: string, trigger: Trigger): Promise<Outcome | null> {
+  const rules = await loadRules(tx, teamId);
+  if (!rules.length && trigger === 'INTAKE') return null; // nothing to decide: no extra write at intake
+  const loaded = await loadOrderFacts(tx, teamId, orderId);
+  if (!loaded) return null;
+  const { order, facts } = loaded;
+  const selection = obj(order.carrier_selection);
+  const out = evaluate(rules, facts, new Set(list(selection.person_set)));
+  // Fields a rule set in an earlier run and no rule sets now are cleared (a person's stay).
+  for (const f of list(selection.rule_set)) if (!(f in out.selection)) delete selection[f];
+  Object.assign(selection, out.selection, { rule_set: Object.keys(out.selection) });
+  if (out.selection.carrier_integration_id) {
+    const ci = await tx.carrierIntegration.findFirst({
+      where: { id: out.selection.carrier_integration_id },
+      select: { name: true, type: true },
+    });
+    Object.assign(selection, { carrier_integration_name: ci?.name ?? null, carrier_integration_type: ci?.type ?? null });
+  }
+  const data: Record<string, unknown> = {
+    carrier_selection: selection,
+    automation_trace: { applied_at: new Date().toISOString(), trigger, decisions: out.decisions },
+  };
+  if (out.tagsChanged) data.tags = out.tags;
+  if (out.priority && out.priority !== order.priority) {
+    data.priority = out.priority;
+    data.priority_rank = PRIORITY_RANK[out.priority as Priority];
+  }
+  await tx.order.update({ where: { id: orderId }, data });
+  if (out.tagsChanged) await setOrderTags(tx, order, out.tags);
+  for (const h of out.holds) {
+    const active = await tx.orderFulfillmentHold.findFirst({ where: { order_id: orderId, active: true, reason: h.reason as HoldReason } });
+    if (!active) await placeHold(tx, { orderId, reason: h.reason as HoldReason, notes: h.notes ?? null });
+  }
+  return out;
+}
+
+const OPEN = ['OPEN', 'PENDING_FULFILLMENT'];
+
+/** POST /v1/ops/orders/{id}/apply-rules: re-runs the rules on one open order. */
+export async function applyRulesToOrder(db: Db, teamId: string, orderId: string) {
+  return transaction(db, async (tx) => {
+    const order = await tx.order.findFirst({
+      where: { id: orderId, fulfiller_team_id: teamId },
+      select: { status: true, order_number: true },
+    });
+    if (!order) throw notFound('Order', orderId);
+    if (!OPEN.includes(order.status)) throw conflict(`Order ${order.order_number} is ${order.status}; rules apply to open orders only.`);
+    const out = await applyRules(tx, teamId, orderId, 'MANUAL');
+    await enqueueEvent(tx, teamId, 'order.updated', { order_id: orderId, order_number: order.order_number, changed: ['automation_trace'] });
+    return out;
+  });
+}
+
+/** Every open order of the team, one transaction each (a long run never holds one big lock). */
+export async function applyRulesToOpenOrders(db: Db, teamId: string) {
+  let orders = 0;
+  let changed = 0;
+  let after: string | undefined;
+  for (;;) {
+    const page = await db.prisma.order.findMany({
+      where: { fulfiller_team_id: teamId, status: { in: OPEN as never }, ...(after ? { id: { gt: after } } : {}) },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+      take: 200,
+    });
+    if (!page.length) break;
+    for (const { id } of page) {
+      const out = await transaction(db, (tx) => applyRules(tx, teamId, id, 'MANUAL'));
+      orders += 1;
+      if (out?.decisions.length) changed += 1;
+    }
+    after = page[page.length - 1].id;
+  }
+  return { orders, changed };
+}

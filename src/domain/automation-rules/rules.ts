@@ -1,0 +1,129 @@
+import type { Static } from 'typebox';
+import type { CreateRuleBody, UpdateRuleBody } from '../../contract/automation-rules.js';
+import type { AutomationRule, Db, TxClient } from '../../db/types.js';
+import { transaction } from '../../db/tx.js';
+import { conflict, invalid, notFound } from '../errors.js';
+import { toPage, type PageRequest } from '../pagination.js';
+
+// CRUD of automation rules (docs/automation.md). Shapes are checked by the TypeBox contract
+// (unknown fields, wrong types: 400 naming the path); this checks what the schema cannot: that
+// the carrier integration and merchant named exist for the team (400 naming the path). Positions
+// stay dense 1..n: a create, move or delete renumbers the team's list in the same transaction.
+// Versioning: every update bumps `version` and records updated_by_key_id / updated_at; an update
+// may carry `version` (compare-and-set, 409 when the rule moved on).
+
+export type CreateRule = Static<typeof CreateRuleBody>;
+export type UpdateRule = Static<typeof UpdateRuleBody>;
+export interface Actor {
+  teamId: string;
+  keyId: string | null;
+}
+
+export const ruleView = (r: AutomationRule) => ({
+  id: r.id,
+  name: r.name,
+  enabled: r.enabled,
+  position: r.position,
+  merchant_team_id: r.merchant_team_id,
+  conditions: r.conditions as Record<string, unknown>,
+  actions: r.actions as Record<string, unknown>,
+  version: r.version,
+  fulfiller_team_id: r.team_id,
+  created_by_key_id: r.created_by_key_id,
+  updated_by_key_id: r.updated_by_key_id,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+async function checkReferences(tx: TxClient, teamId: string, body: Partial<CreateRule>) {
+  const ci = body.actions?.carrier_integration_id;
+  if (ci && !(await tx.carrierIntegration.findFirst({ where: { id: ci, team_id: teamId }, select: { id: true } }))) {
+    throw invalid('body.actions.carrier_integration_id', `no carrier integration ${ci} in this team`);
+  }
+  const m = body.merchant_team_id;
+  if (m && !(await tx.team.findUnique({ where: { id: m }, select: { id: true } }))) {
+    throw invalid('body.merchant_team_id', `no team ${m}`);
+  }
+}
+
+/** Puts `id` at `position` (1-based, clamped) and renumbers the rest 1..n. */
+async function place(tx: TxClient, teamId: string, id: string | null, position: number | undefined) {
+  const rows = await tx.automationRule.findMany({
+    where: { team_id: teamId },
+    orderBy: [{ position: 'asc' }, { id: 'asc' }],
+    select: { id: true, position: true },
+  });
+  const ids = rows.map((r) => r.id).filter((x) => x !== id);
+  if (id) ids.splice(Math.min(Math.max((position ?? ids.length + 1) - 1, 0), ids.length), 0, id);
+  const at = new Map(rows.map((r) => [r.id, r.position]));
+  for (const [i, rid] of ids.entries()) {
+    if (at.get(rid) !== i + 1) await tx.automationRule.update({ where: { id: rid }, data: { position: i + 1 } });
+  }
+}
+
+export async function createRule(db: Db, actor: Actor, body: CreateRule) {
+  return transaction(db, async (tx) => {
+    await checkReferences(tx, actor.teamId, body);
+    const last = await tx.automationRule.count({ where: { team_id: actor.teamId } });
+    const row = await tx.automationRule.create({
+      data: {
+        team_id: actor.teamId,
+        merchant_team_id: body.merchant_team_id ?? null,
+        name: body.name,
+        enabled: body.enabled ?? true,
+        position: last + 1,
+        conditions: body.conditions as object,
+        actions: body.actions as object,
+        created_by_key_id: actor.keyId,
+        updated_by_key_id: actor.keyId,
+      },
+    });
+    if (body.position !== undefined) await place(tx, actor.teamId, row.id, body.position);
+    return ruleView(await tx.automationRule.findUniqueOrThrow({ where: { id: row.id } }));
+  });
+}
+
+export async function getRule(db: Db, teamId: string, id: string) {
+  const row = await db.prisma.automationRule.findFirst({ where: { id, team_id: teamId } });
+  if (!row) throw notFound('Automation rule', id);
+  return ruleView(row);
+}
+
+export async function listRules(db: Db, teamId: string, q: PageRequest & { merchant_team_id?: string }) {
+  const rows = await db.prisma.automationRule.findMany({
+    where: { team_id: teamId, ...(q.merchant_team_id ? { merchant_team_id: q.merchant_team_id } : {}) },
+    orderBy: [{ position: 'asc' }, { id: 'asc' }],
+    skip: q.page * q.limit,
+    take: q.limit + 1,
+  });
+  const page = toPage(rows.map(ruleView), { ...q, cursor: undefined });
+  return { ...page, meta: { ...page.meta, next_cursor: null } };
+}
+
+export async function updateRule(db: Db, actor: Actor, id: string, body: UpdateRule) {
+  return transaction(db, async (tx) => {
+    const cur = await tx.automationRule.findFirst({ where: { id, team_id: actor.teamId } });
+    if (!cur) throw notFound('Automation rule', id);
+    if (body.version !== undefined && body.version !== cur.version) {
+      throw conflict(`Automation rule ${id} is at version ${cur.version}, not ${body.version}.`, { version: cur.version });
+    }
+    await checkReferences(tx, actor.teamId, body as Partial<CreateRule>);
+    const data: Record<string, unknown> = { version: cur.version + 1, updated_by_key_id: actor.keyId };
+    for (const k of ['name', 'enabled', 'merchant_team_id', 'conditions', 'actions'] as const) {
+      if (body[k] !== undefined) data[k] = body[k];
+    }
+    // Compare-and-set on the version read: two concurrent updates never both claim version n+1.
+    const res = await tx.automationRule.updateMany({ where: { id, version: cur.version }, data });
+    if (res.count !== 1) throw conflict(`Automation rule ${id} changed while it was being updated; try again.`);
+    if (body.position !== undefined) await place(tx, actor.teamId, id, body.position as number);
+    return ruleView(await tx.automationRule.findUniqueOrThrow({ where: { id } }));
+  });
+}
+
+export async function deleteRule(db: Db, teamId: string, id: string) {
+  await transaction(db, async (tx) => {
+    const res = await tx.automationRule.deleteMany({ where: { id, team_id: teamId } });
+    if (res.count !== 1) throw notFound('Automation rule', id);
+    await place(tx, teamId, null, undefined);
+  });
+}

@@ -1,0 +1,38 @@
+import type { Static } from 'typebox';
+import type { TestRulesBody } from '../../contract/automation-rules.js';
+import type { Db, TxClient } from '../../db/types.js';
+import { invalid, notFound } from '../errors.js';
+import { loadRules } from './apply.js';
+import { evaluate } from './evaluate.js';
+import { factsOf, loadOrderFacts } from './facts.js';
+
+// POST /v1/ops/automation-rules/test: which rules would match a stored or a hypothetical order
+// and what they would set, without writing anything.
+
+export async function testRules(db: Db, teamId: string, body: Static<typeof TestRulesBody>) {
+  if (body.order_id && body.order) throw invalid('body', 'give order_id or order, not both');
+  const tx = db.prisma as unknown as TxClient;
+  const rules = await loadRules(tx, teamId);
+  let facts;
+  let person: string[] = [];
+  if (body.order_id) {
+    const loaded = await loadOrderFacts(tx, teamId, body.order_id);
+    if (!loaded) throw notFound('Order', body.order_id);
+    facts = loaded.facts;
+    const sel = loaded.order.carrier_selection as { person_set?: string[] } | null;
+    person = sel?.person_set ?? [];
+  } else {
+    const o = body.order ?? {};
+    facts = factsOf({ ...o, lines: (o.line_items ?? []).map((l) => ({ sku: l.sku, quantity: l.quantity, weight: l.weight ?? 0 })) });
+  }
+  const out = evaluate(rules, facts, new Set(person));
+  return {
+    decisions: out.decisions,
+    result: {
+      ...out.selection,
+      tags: out.tags,
+      ...(out.priority ? { priority: out.priority } : {}),
+      holds: out.holds,
+    },
+  };
+}

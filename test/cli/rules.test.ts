@@ -1,0 +1,89 @@
+// `fos rules create|list|test|apply` through the spawned `bin/fos.js` against a real server: a rule
+// from a JSON file (a bad one refused naming the path, exit 2), a dry run on a hypothetical order
+// and on a stored one (nothing written), then applied to the order, whose trace `fos orders get` shows.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { fixtureWarehouse, fulfillmentFixture } from '../helpers/fixtures.js';
+import { tempConfigDir } from './helpers/cli.js';
+import { cliServer } from './helpers/server.js';
+import { ensureCliBundle, spawnFos } from './helpers/spawn.js';
+
+let t: TestApp;
+let env: Record<string, string>;
+let dir: string;
+
+beforeAll(async () => {
+  await ensureCliBundle();
+  const s = await cliServer();
+  t = s.t;
+  env = { ...s.env, FOS_CONFIG_DIR: await tempConfigDir() };
+  dir = await mkdtemp(path.join(tmpdir(), 'fos-rules-'));
+}, 300_000);
+afterAll(() => t?.close());
+
+async function file(name: string, body: unknown) {
+  const p = path.join(dir, name);
+  await writeFile(p, JSON.stringify(body));
+  return p;
+}
+
+describe('fos rules (spawned)', () => {
+  it('create from a file (bad one refused with its path), test without writing, apply, trace in fos orders get', async () => {
+    const bad = await spawnFos(
+      [
+        'rules',
+        'create',
+        '--file',
+        await file('bad.json', { name: 'x', conditions: { colour: ['red'] }, actions: { carrier_id: 'usps' } }),
+      ],
+      env,
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('body.conditions.colour');
+
+    const rule = {
+      name: 'Oregon ships USPS',
+      conditions: { any: [{ state: ['OR'] }, { skus_any: ['GIFT'] }] },
+      actions: { carrier_id: 'usps', service_id: 'usps_ground_advantage', add_tags: ['auto'] },
+    };
+    const created = await spawnFos(['rules', 'create', '--file', await file('rule.json', rule), '--json', 'id,position,version'], env);
+    expect(created.code, created.stderr).toBe(0);
+    const r = JSON.parse(created.stdout);
+    expect(r).toMatchObject({ position: 1, version: 1 });
+    const list = await spawnFos(['rules', 'list', '--json', 'name'], env);
+    expect(JSON.parse(list.stdout)).toEqual([{ name: 'Oregon ships USPS' }]);
+
+    const hypo = await file('order.json', { shipping_address: { country: 'US', state: 'WA' }, line_items: [{ sku: 'GIFT', quantity: 1 }] });
+    const dry = await spawnFos(['rules', 'test', '--order-file', hypo, '--json'], env);
+    expect(dry.code, dry.stderr).toBe(0);
+    const d = JSON.parse(dry.stdout);
+    expect(d.decisions).toEqual([
+      expect.objectContaining({ rule_id: r.id, version: 1, set: expect.objectContaining({ carrier_id: 'usps' }) }),
+    ]);
+    expect(d.result).toMatchObject({ carrier_id: 'usps', tags: ['auto'] });
+
+    const warehouse = await fixtureWarehouse(t);
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED', warehouseId: warehouse });
+    await t.db.prisma.order.update({ where: { id: f.order.id }, data: { shipping_address: { country: 'US', state: 'OR', zip: '97201' } } });
+    const stored = await spawnFos(['rules', 'test', f.order.id, '--json', 'decisions.rule_name'], env);
+    expect(stored.code, stored.stderr).toBe(0);
+    expect(JSON.parse(stored.stdout)).toEqual({ decisions: [{ rule_name: 'Oregon ships USPS' }] });
+    expect((await t.db.prisma.order.findUniqueOrThrow({ where: { id: f.order.id } })).automation_trace).toBeNull();
+
+    const applied = await spawnFos(['rules', 'apply', '--order', f.order.id, '--json', 'carrier_id,tags'], env);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(JSON.parse(applied.stdout)).toEqual({ carrier_id: 'usps', tags: ['auto'] });
+    const got = await spawnFos(['orders', 'get', f.order.id, '--json', 'automation_trace'], env);
+    expect(got.code, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout).automation_trace.decisions[0]).toMatchObject({ rule_id: r.id, version: 1, set: { carrier_id: 'usps' } });
+
+    const all = await spawnFos(['rules', 'apply', '--all-open', '--json'], env);
+    expect(all.code, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout).orders).toBeGreaterThanOrEqual(1);
+    const neither = await spawnFos(['rules', 'apply'], env);
+    expect(neither.code).toBe(2);
+  });
+});
