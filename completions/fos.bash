@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys audit roles mcp-connections webhooks shops api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders rules fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys audit roles mcp-connections webhooks shops api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -20,6 +20,7 @@ __fos_subcommands() {
     'fos vendors') echo 'list get create update' ;;
     'fos orders') echo 'list export get priority mark-paid edit cancel hold release backorders' ;;
     'fos draft-orders') echo 'list get create convert' ;;
+    'fos rules') echo 'list get create update delete test apply' ;;
     'fos fulfillment-orders') echo 'list get accept lock release cancel move split' ;;
     'fos packages') echo 'list export get create update label get-label slip void-label track fulfill' ;;
     'fos scan-forms') echo 'list get create manifest' ;;
@@ -141,6 +142,14 @@ __fos_options() {
     'fos draft-orders get') echo '' ;;
     'fos draft-orders create') echo '--merchant-team --shop-id --priority --payment-status --order-number --customer-name --customer-email --shipping-method --currency --note --tag --data --field -F --raw-field -f --line-item' ;;
     'fos draft-orders convert') echo '' ;;
+    'fos rules') echo '' ;;
+    'fos rules list') echo '--merchant --page --limit --all' ;;
+    'fos rules get') echo '' ;;
+    'fos rules create') echo '--file' ;;
+    'fos rules update') echo '--name --position --data --field -F --raw-field -f --file' ;;
+    'fos rules delete') echo '' ;;
+    'fos rules test') echo '--order-file' ;;
+    'fos rules apply') echo '--order --all-open' ;;
     'fos fulfillment-orders') echo '' ;;
     'fos fulfillment-orders list') echo '--order-id --status --warehouse-id --page --limit --all' ;;
     'fos fulfillment-orders get') echo '' ;;
@@ -418,8 +427,8 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
-__fos_file_flags=' --from --print-dir --label-dir --data --output -o --input --db --storage --backup-to --rate-card '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
+__fos_file_flags=' --from --print-dir --label-dir --data --file --order-file --output -o --input --db --storage --backup-to --rate-card '
 
 _fos_complete() {
   local cur prev cmdpath w i subs choices dyn
