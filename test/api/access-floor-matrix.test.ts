@@ -32,6 +32,7 @@ const PICK_PACK_SHIP = [
   /^\/ops\/packages/,
   /^\/ops\/carrier-rates/,
   /^\/ops\/scan-forms/,
+  /^\/ops\/label-batches/,
 ];
 /** Read only: which carriers a package can go with. */
 const READ_FOR_SHIPPING = [/^\/ops\/carrier-integrations/];
