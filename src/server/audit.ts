@@ -24,6 +24,7 @@ function targetOf(url: string, params: unknown): AuditContext['target'] {
     ? null
     : (noun ?? '')
         .replace(/ies$/, 'y')
+        .replace(/(ch|sh|x|ss)es$/, '$1') // label-batches -> label_batch
         .replace(/(?<!s)s$/, '')
         .replace(/-/g, '_') || null;
   const id = p >= 0 ? (params as Record<string, unknown> | undefined)?.[parts[p].slice(1)] : undefined;

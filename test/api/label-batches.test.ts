@@ -101,6 +101,10 @@ describe('label batches', () => {
 
     const events = await t.db.prisma.outboxEvent.findMany({ where: { kind: 'label_batch.completed' } });
     expect(events.filter((e) => (e.payload as any).label_batch_id === b.id)).toHaveLength(1);
+    // The audit log names the batch (and the request that made it is the batch's one record).
+    const audit = (await t.call('GET', '/v1/audit-events', { token: t.adminToken, query: { action: 'createLabelBatch' } })).json();
+    expect(audit.data.filter((e: any) => e.target?.id === b.id || e.target_id === b.id)).toHaveLength(1);
+    expect(JSON.stringify(audit.data[0])).toContain('label_batch');
     const list = (await call('GET', '/v1/ops/label-batches?status=COMPLETED')).json();
     expect(list.data[0]).toMatchObject({ id: b.id, bought: 5, failed: 1, skipped: 1 });
   });
