@@ -125,8 +125,8 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
       return out;
     } catch (err) {
       const cause = isSerializationFailure(err) ? retryCause(err) : opts.retryOn?.(err) ? 'domain' : null;
-      countTxRetry(err, cause !== null && attempt < attempts); // fos_db_transaction_retries_total, fos_db_deadlocks_total
       if (!cause) throw err;
+      countTxRetry(cause, attempt < attempts); // fos_db_transaction_retries_total, fos_db_deadlocks_total
       report({ cause, attempt, exhausted: attempt >= attempts });
       if (attempt >= attempts) throw err;
       await sleep(backoff(attempt));

@@ -86,30 +86,14 @@ export function observeQuery(startMs: number) {
   metrics?.dbQueryDuration.observe((performance.now() - startMs) / 1000);
 }
 
-/** The codes and kinds along an error's cause chain (Prisma, driver adapter, driver). */
-function codesOf(err: unknown): string[] {
-  const out: string[] = [];
-  for (let e = err as Record<string, unknown> | null, i = 0; e && typeof e === 'object' && i < 5; e = e.cause as typeof e, i++) {
-    for (const k of ['code', 'originalCode', 'kind', 'extendedCode']) if (e[k] !== undefined) out.push(String(e[k]));
-  }
-  return out;
-}
-
-/** Counts a failed transaction attempt that is retried, by why, and every deadlock (src/db/tx.ts). */
-export function countTxRetry(err: unknown, retried: boolean) {
+/**
+ * Counts a failed transaction attempt (src/db/tx.ts), classified there (retryCause): every
+ * deadlock, and each attempt that is retried, by why (a caller's own retryable error: other).
+ */
+export function countTxRetry(cause: 'deadlock' | 'serialization' | 'busy' | 'domain', retried: boolean) {
   if (!metrics) return;
-  const codes = codesOf(err);
-  const deadlock = codes.includes('40P01');
-  if (deadlock) metrics.deadlocks.inc();
-  if (!retried) return;
-  const reason = deadlock
-    ? 'deadlock'
-    : codes.some((c) => c === '40001' || c === 'P2034' || c === 'TransactionWriteConflict')
-      ? 'serialization'
-      : codes.some((c) => /busy|^sqlite$|^SocketTimeout$/i.test(c))
-        ? 'busy'
-        : 'other';
-  metrics.txRetries.inc({ reason });
+  if (cause === 'deadlock') metrics.deadlocks.inc();
+  if (retried) metrics.txRetries.inc({ reason: cause === 'domain' ? 'other' : cause });
 }
 
 /** Counts a label purchase by its carrier and how it ended: bought, refused, or unconfirmed (503). */
