@@ -74,6 +74,15 @@ describe('errors', () => {
 });
 
 describe('rate tiers', () => {
+  // Windows are aligned to the minute: a real clock lets a slow machine cross a boundary mid-count
+  // (CI did, once), so this app's clock stands still inside one window.
+  let t: TestApp;
+  beforeAll(async () => {
+    const at = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+    t = await testApp({ clock: () => at });
+  });
+  afterAll(() => t?.close());
+
   it('limits tier 1 to 30 requests per window with headers, per key', async () => {
     const a = await t.key();
     const b = await t.key();
