@@ -51,13 +51,30 @@ export const WooConnection = Type.Object(
   { additionalProperties: false },
 );
 
+export const BigCommerceConnection = Type.Object(
+  {
+    store_hash: Type.String({
+      pattern: '^[A-Za-z0-9]+$',
+      minLength: 1,
+      maxLength: 64,
+      description: "the store hash of the store API account's API path (https://api.bigcommerce.com/stores/{store_hash}/v3/)",
+    }),
+    access_token: Secret("the store API account's access token (X-Auth-Token)"),
+    webhook_secret: Type.Optional(
+      Secret('the value fos sets in the X-Fos-Webhook-Secret header of the order webhooks it registers; generated when not given'),
+    ),
+    api_base_url: Type.Optional(BaseUrl),
+  },
+  { additionalProperties: false },
+);
+
 export const ShopSettings = Type.Object(
   {
     notify_customer: Type.Optional(
       Type.Boolean({ description: 'Shopify: notifyCustomer on fulfillmentCreate; WooCommerce: the tracking note is a customer note' }),
     ),
     location_id: Type.Optional(
-      Nullable(Type.String({ maxLength: 255, description: 'Shopify location gid whose available quantity fos sets' })),
+      Nullable(Type.String({ maxLength: 255, description: 'the location whose available quantity fos sets: a Shopify location gid, a BigCommerce location id (default 1)' })),
     ),
     warehouse_id: Type.Optional(Nullable(Uuid)),
     ship_on_authorized: Type.Optional(
@@ -74,10 +91,12 @@ export const CreateShopBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
     shop_type: StringEnum(SHOP_TYPES, {
-      description: 'SHOPIFY and WOOCOMMERCE connect; MANUAL is a label; the others have no connector yet',
+      description: 'SHOPIFY, WOOCOMMERCE and BIGCOMMERCE connect; MANUAL is a label; the others have no connector yet',
     }),
     merchant_team_id: Type.Optional(Uuid),
-    connection: Type.Optional(Type.Union([ShopifyConnection, WooConnection], { description: 'SHOPIFY or WOOCOMMERCE connection fields' })),
+    connection: Type.Optional(
+      Type.Union([ShopifyConnection, WooConnection, BigCommerceConnection], { description: 'SHOPIFY, WOOCOMMERCE or BIGCOMMERCE connection fields' }),
+    ),
     settings: Type.Optional(ShopSettings),
   },
   { additionalProperties: false },
@@ -89,7 +108,9 @@ export const UpdateShopBody = Type.Object(
     active: Type.Optional(
       Type.Boolean({ description: 'false disables the connection: webhooks are refused, nothing is synced or pushed' }),
     ),
-    connection: Type.Optional(Type.Union([Type.Partial(ShopifyConnection), Type.Partial(WooConnection)])),
+    connection: Type.Optional(
+      Type.Union([Type.Partial(ShopifyConnection), Type.Partial(WooConnection), Type.Partial(BigCommerceConnection)]),
+    ),
     settings: Type.Optional(ShopSettings),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { labelBatchRunner, type LabelBatchRunner } from './workers/label-batches.js';
-import { shopifyAppFromEnv, type ShopifyAppConfig } from '../domain/channels/shopify-oauth.js';
+import { shopifyAppFromEnv, type ShopifyAppConfig } from '../connectors/channels/shopify/oauth.js';
 import { setOutboundLogger } from '../net/outbound.js';
 import { withOutboundScope } from '../net/deadlines.js';
 import Fastify, {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { shopifyDouble, type ShopifyDouble } from '../helpers/platform-doubles.js';
-import { DEFAULT_APP_SCOPES } from '../../src/domain/channels/shopify-oauth.js';
-import { shopifyQueryHmac } from '../../src/domain/channels/shopify-auth.js';
+import { DEFAULT_APP_SCOPES } from '../../src/connectors/channels/shopify/oauth.js';
+import { shopifyQueryHmac } from '../../src/connectors/channels/shopify/auth.js';
 
 // The authorization-code install of an app a 3PL distributes (issue 37 item 4): an install link
 // for a merchant's shop, a redirect to the shop's authorize page with a sealed state and a nonce

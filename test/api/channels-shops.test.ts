@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHOPIFY_API_VERSION } from '../../src/domain/channels/shopify.js';
+import { SHOPIFY_API_VERSION } from '../../src/connectors/channels/shopify/reads.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { shopifyDelivery } from '../helpers/channels.js';
 import { shopifyDouble, shopifyWebhookOrder, wooDouble, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intakeOrder } from '../../src/domain/channels/intake.js';
-import type { ChannelOrder } from '../../src/domain/channels/types.js';
+import type { ChannelOrder } from '../../src/connectors/channels/types.js';
 import { exportedIds, line, world, type World } from './orders.fixtures.js';
 
 // The orders list's ?tag= filter (issue 34 item 4; docs/orders.md): order_tags follows every write

@@ -77,4 +77,21 @@ describe('layers', () => {
       .map(rel);
     expect(branching).toEqual([]);
   });
+
+  // Sales channels are reached through one connector shape (src/connectors/channels/connector.ts)
+  // from the registry keyed by shop type: no code outside src/connectors branches on a platform's
+  // name (issue 39). MANUAL is no platform; comparing two shop types (reach.ts) is no branch.
+  test('no platform branch outside src/connectors', () => {
+    const PLATFORM = /\bshop_type\s*[!=]==\s*'|[!=]==\s*'(SHOPIFY|WOOCOMMERCE|BIGCOMMERCE|AMAZON|EBAY|ETSY)'|'(SHOPIFY|WOOCOMMERCE|BIGCOMMERCE|AMAZON|EBAY|ETSY)'\s*[!=]==/;
+    const branching = filesUnder(src)
+      .filter((f) => !/\/src\/(connectors|generated)\//.test(f.split(path.sep).join('/')))
+      .filter((f) => PLATFORM.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(branching).toEqual([]);
+  });
+
+  test('the connectors are reached through the registry: the domain imports no platform folder', () => {
+    expect(crossings('domain', /^connectors\/channels\/(?!registry|connector|types|http)[^/]+\//)).toEqual([]);
+    expect(crossings('connectors', /^(server|cli)\//)).toEqual([]);
+  });
 });

@@ -1,51 +1,31 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import type { ChannelDelivery, Db, Shop } from '../../db/types.js';
 import type { Principal } from '../keys/principal.js';
-import { DomainError, invalid, notFound } from '../errors.js';
-import { answerFulfillmentNotification } from './fulfillment-service.js';
+import { DomainError, notFound } from '../errors.js';
 import { SecretKeyError } from '../secrets/secret-box.js';
+import { connectorFor, connectorOrNull } from '../../connectors/channels/registry.js';
 import { cancelFromChannel } from './cancel.js';
 import { openConnection } from './connection.js';
 import { intakeOrder } from './intake.js';
 import { shopScope } from './shops.js';
-import { orderFromWebhook } from './shopify-map.js';
-import { orderFromWoo } from './woocommerce.js';
 
 // Platform webhooks at POST /v1/channels/{shop_id}/webhooks. No API key: a delivery is accepted
-// only when its platform signature verifies — base64 HMAC-SHA256 of the raw body with the
-// shop's webhook secret, in X-Shopify-Hmac-Sha256 or X-WC-Webhook-Signature. An accepted body is
+// only when the shop's connector verifies it with the shop's webhook secret (an HMAC of the raw
+// body, or the secret header fos set when it registered the hook). An accepted body is
 // stored first, then taken in; a payload fos does not understand is kept as FAILED with the
 // reason (answered 2xx, so the platform does not disable the webhook) and can be replayed.
 // A delivery stored by a process that died before taking it in stays RECEIVED: the channel
 // worker takes those in (recoverDeliveries) once they are older than the stale window.
-
-export const SHOPIFY_TOPICS = ['orders/create', 'orders/updated', 'orders/cancelled'];
-export const WOO_TOPICS = ['order.created', 'order.updated', 'order.deleted'];
-
-const header = (h: Record<string, unknown>, name: string) => {
-  const v = h[name];
-  return typeof v === 'string' ? v : Array.isArray(v) ? String(v[0]) : null;
-};
-
-export function verifyPlatformSignature(secret: string, body: Buffer, signature: string | null): boolean {
-  if (!signature) return false;
-  const want = createHmac('sha256', secret).update(body).digest();
-  const got = Buffer.from(signature, 'base64');
-  return got.length === want.length && timingSafeEqual(got, want);
-}
 
 const refused = () => new DomainError('unauthorized', 'The webhook signature does not verify for this shop.');
 
 /** The shop's connection when the body's platform signature verifies (null: WooCommerce's ping); 401 otherwise. */
 async function verifiedConnection(db: Db, shopId: string, headers: Record<string, unknown>, body: Buffer) {
   const row = /^[0-9a-f-]{36}$/i.test(shopId) ? await db.prisma.shopConnection.findUnique({ where: { shop_id: shopId } }) : null;
-  if (!row || !row.active) throw refused();
-  const shopify = row.shop_type === 'SHOPIFY';
-  const signature = header(headers, shopify ? 'x-shopify-hmac-sha256' : 'x-wc-webhook-signature');
-  // WooCommerce pings a new webhook with an unsigned form body "webhook_id=<n>" and disables
-  // webhooks whose ping fails: answered 200, nothing stored.
-  if (!shopify && !signature && /^webhook_id=\d+$/.test(body.toString('utf8'))) return null;
+  const connector = row && connectorOrNull(row.shop_type);
+  if (!row || !row.active || !connector) throw refused();
+  // A platform's unsigned ping of a new webhook (WooCommerce disables webhooks whose ping fails): answered 200, nothing stored.
+  if (connector.webhooks.isPing?.(headers, body)) return null;
   let secret: string;
   try {
     secret = openConnection(row).credentials.webhook_secret;
@@ -56,13 +36,13 @@ async function verifiedConnection(db: Db, shopId: string, headers: Record<string
       throw new DomainError('unavailable', `The credentials of shop ${shopId} cannot be opened: ${err.message}`);
     throw err;
   }
-  if (!verifyPlatformSignature(secret, body, signature)) throw refused();
+  if (!connector.webhooks.verify(secret, headers, body)) throw refused();
   return row;
 }
 
 /**
- * Shopify's fulfillment-service notification (<callbackUrl>/fulfillment_order_notification), signed
- * like a webhook with the app's secret: every pending request of its kind is answered.
+ * A platform's request notification (Shopify's fulfillment-service <callbackUrl>/fulfillment_order_notification),
+ * verified like a webhook: the connector answers every pending request of its kind.
  */
 export async function receiveFulfillmentNotification(
   db: Db,
@@ -72,16 +52,9 @@ export async function receiveFulfillmentNotification(
   env: OutboundPolicy,
 ) {
   const row = await verifiedConnection(db, shopId, headers, body);
-  if (!row || row.shop_type !== 'SHOPIFY') throw refused();
-  let kind: unknown;
-  try {
-    kind = JSON.parse(body.toString('utf8'))?.kind;
-  } catch {
-    kind = null;
-  }
-  if (kind !== 'FULFILLMENT_REQUEST' && kind !== 'CANCELLATION_REQUEST')
-    throw invalid('body.kind', 'must be FULFILLMENT_REQUEST or CANCELLATION_REQUEST');
-  return answerFulfillmentNotification(db, shopId, kind, { allowPrivate: env.allowPrivate }, env);
+  const answer = row && connectorFor(row.shop_type).answerRequests;
+  if (!row || !answer) throw refused();
+  return answer(db, shopId, body, { allowPrivate: env.allowPrivate });
 }
 
 /** Verifies, stores and processes one delivery; throws 401 (nothing changed) when it does not verify. */
@@ -94,8 +67,8 @@ export async function receiveChannelWebhook(
 ) {
   const row = await verifiedConnection(db, shopId, headers, body);
   if (!row) return { status: 'PING', delivery_id: null };
-  const shopify = row.shop_type === 'SHOPIFY';
-  const topic = header(headers, shopify ? 'x-shopify-topic' : 'x-wc-webhook-topic') ?? '(none)';
+  const hooks = connectorFor(row.shop_type).webhooks;
+  const topic = hooks.topic(headers, body) ?? '(none)';
   const now = new Date();
   const delivery = await db.prisma.$transaction(async (tx) => {
     await tx.shopConnection.update({ where: { shop_id: shopId }, data: { webhooks_received: { increment: 1 }, last_webhook_at: now } });
@@ -104,7 +77,7 @@ export async function receiveChannelWebhook(
         shop_id: shopId,
         topic,
         body: body.toString('utf8'),
-        webhook_id: header(headers, shopify ? 'x-shopify-webhook-id' : 'x-wc-webhook-delivery-id'),
+        webhook_id: hooks.deliveryId(headers, body),
       },
     });
   });
@@ -161,7 +134,8 @@ export async function recoverDeliveries(db: Db, policy: OutboundPolicy = {}, now
 }
 
 async function handle(db: Db, shop: Shop, topic: string, raw: string, policy: OutboundPolicy) {
-  const known = shop.shop_type === 'SHOPIFY' ? SHOPIFY_TOPICS : WOO_TOPICS;
+  const connector = connectorFor(shop.shop_type);
+  const known = connector.webhooks.topics;
   if (!known.includes(topic))
     return { status: 'IGNORED', error: `topic ${topic} is not handled (fos takes ${known.join(', ')})`, order_id: null, remote_id: null };
   let body: Record<string, unknown>;
@@ -170,16 +144,18 @@ async function handle(db: Db, shop: Shop, topic: string, raw: string, policy: Ou
   } catch {
     throw new Error('the body is not JSON');
   }
-  if (topic === 'order.deleted') {
-    const id = body?.id;
-    if (typeof id !== 'number' && typeof id !== 'string') throw new Error('order.deleted without an order id');
-    const order = await db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: String(id) } } });
-    if (!order) return { status: 'IGNORED', error: `no fos order for WooCommerce order ${id}`, order_id: null, remote_id: String(id) };
+  // A platform whose payloads only name the order reads it through the connection, opened on demand.
+  const open = async () => openConnection(await db.prisma.shopConnection.findUniqueOrThrow({ where: { shop_id: shop.id } }), db);
+  const meaning = await connector.webhooks.interpret(topic, body, open, { allowPrivate: policy.allowPrivate });
+  if (meaning.kind === 'ignore') return { status: 'IGNORED', error: meaning.reason, order_id: null, remote_id: meaning.remote_id };
+  if (meaning.kind === 'cancel') {
+    const id = meaning.remote_id;
+    const order = await db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: id } } });
+    if (!order) return { status: 'IGNORED', error: `no fos order for ${connector.label} order ${id}`, order_id: null, remote_id: id };
     if (order.status !== 'CANCELLED') await cancelFromChannel(db, shop.fulfiller_team_id!, order.id);
-    return { status: 'PROCESSED', error: null, order_id: order.id, remote_id: String(id) };
+    return { status: 'PROCESSED', error: null, order_id: order.id, remote_id: id };
   }
-  const order = shop.shop_type === 'SHOPIFY' ? orderFromWebhook(body) : orderFromWoo(body);
-  if (topic === 'orders/cancelled') order.cancelled = true;
+  const order = meaning.order;
   const r = await intakeOrder(db, shop, order, policy);
   return {
     status: r.action === 'ignored' ? 'IGNORED' : 'PROCESSED',

@@ -8,7 +8,7 @@ import { inTransaction } from '../orders/tx.js';
 import { verifyAfterConvert } from '../carrier-integrations/address-verification.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import { ALLOCATABLE_STATUSES, type OrderConfig } from '../../contract/orders-enums.js';
-import type { ChannelLine, ChannelOrder } from './types.js';
+import type { ChannelLine, ChannelOrder } from '../../connectors/channels/types.js';
 
 // Shop edits (issue 37 item 5): an orders/updated (Shopify) or order.updated (WooCommerce) whose
 // shipping address or lines differ from the fos order. While nothing is packed or shipped the

@@ -10,11 +10,12 @@ import { planOrder, writeOrder, type SoldLine } from '../orders/place.js';
 import { inTransaction } from '../orders/tx.js';
 import { cancelFromChannel } from './cancel.js';
 import { DEFAULT_SETTINGS } from './connection.js';
+import { connectorOrNull } from '../../connectors/channels/registry.js';
 import { applyShopEdit } from './edits.js';
 import { verifyAfterConvert } from '../carrier-integrations/address-verification.js';
 import { currentScope, runOutsideDeadline, waitAtMost } from '../../net/deadlines.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
-import type { ChannelOrder, ConnectionSettings } from './types.js';
+import type { ChannelOrder, ConnectionSettings } from '../../connectors/channels/types.js';
 
 // Channel order -> fos order, the one intake of webhooks, sync and replays. Idempotent by
 // construction: an order is found by (shop, remote id), a unique index, so a second delivery,
@@ -27,7 +28,6 @@ import type { ChannelOrder, ConnectionSettings } from './types.js';
 
 export type IntakeAction = 'created' | 'updated' | 'cancelled' | 'unchanged' | 'ignored';
 
-const METADATA_KEY: Record<string, (typeof METADATA_KEYS)[number]> = { SHOPIFY: 'shopify', WOOCOMMERCE: 'meta_data' };
 
 export async function matchLines(db: Db, shop: Shop, order: ChannelOrder): Promise<SoldLine[]> {
   const variantIds = order.lines.map((l) => l.remote_variant_id).filter((v): v is string => !!v);
@@ -70,7 +70,7 @@ export async function matchLines(db: Db, shop: Shop, order: ChannelOrder): Promi
 
 function payloadOf(shop: Shop, o: ChannelOrder): DraftPayload {
   const metadata = Object.fromEntries(METADATA_KEYS.map((k) => [k, []])) as unknown as OrderMetadata;
-  metadata[METADATA_KEY[shop.shop_type] ?? 'custom'] = o.metadata;
+  metadata[connectorOrNull(shop.shop_type)?.metadataKey ?? 'custom'] = o.metadata;
   return {
     order_number: o.order_number,
     priority: 'NORMAL',

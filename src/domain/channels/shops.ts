@@ -3,12 +3,14 @@ import type { Db, Shop, ShopConnection } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import type { Principal } from '../keys/principal.js';
 import { teamNames } from '../names.js';
-import { conflict, invalid, notFound } from '../errors.js';
+import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import type { ChannelConnector } from '../../connectors/channels/connector.js';
 import { resolveMerchant, slugify } from '../orders/reach.js';
 import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials } from './connection.js';
+import { connectedPlatforms, connectorOrNull } from '../../connectors/channels/registry.js';
 import { checkOrRefuse, connectionFields, type ConnectionInput } from './connection-fields.js';
-import { ChannelCallError, type ChannelEnv } from './http.js';
-import type { ConnectionSettings, OpenConnection } from './types.js';
+import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
+import type { ConnectionSettings, OpenConnection } from '../../connectors/channels/types.js';
 
 export type { ConnectionInput };
 
@@ -30,6 +32,21 @@ export interface ShopPatch {
   active?: boolean;
   connection?: Partial<ConnectionInput>;
   settings?: Partial<ConnectionSettings>;
+}
+
+/** Shop types without a platform: orders come by API, CSV or a person. */
+const UNCONNECTED = new Set(['MANUAL']);
+
+async function registerOrRefuse(connector: ChannelConnector, conn: OpenConnection, env: ChannelEnv) {
+  try {
+    return await connector.register!(conn, env);
+  } catch (err) {
+    if (err instanceof ChannelCallError)
+      throw new DomainError('validation-failed', `The ${conn.shop_type} connection could not be set up: ${err.message}.`, {
+        errors: [{ path: 'body.connection', message: err.message }],
+      });
+    throw err;
+  }
 }
 
 /** Shops a principal may see: its merchant team's, or those of merchants delegated to its fulfiller team. */
@@ -54,13 +71,14 @@ export async function insertShop(db: Db, teams: { merchant: string; fulfiller: s
   const id = newId();
   const name = input.name.trim();
   let connection: Omit<ShopConnection, 'id' | 'created_at' | 'updated_at'> | null = null;
-  if (input.shop_type === 'SHOPIFY' || input.shop_type === 'WOOCOMMERCE') {
+  const connector = connectorOrNull(input.shop_type);
+  if (connector) {
     if (!input.connection) throw invalid('body.connection', `is required for a ${input.shop_type} shop`);
     const f = connectionFields(input.shop_type, input.connection, env);
     const settings = { ...DEFAULT_SETTINGS, ...input.settings };
     const conn: OpenConnection = {
       shop_id: id,
-      shop_type: input.shop_type,
+      shop_type: connector.platform,
       shop_domain: f.domain,
       api_base_url: f.apiBase,
       api_version: f.apiVersion,
@@ -69,9 +87,11 @@ export async function insertShop(db: Db, teams: { merchant: string; fulfiller: s
     };
     const info = await checkOrRefuse(conn, env);
     settings.shipment_tracking = !!info.shipment_tracking; // detected, never set by hand
+    // What the platform needs set up by fos (BigCommerce's order webhooks); a refusal is a 400 like the check's.
+    if (connector.register) Object.assign(settings, await registerOrRefuse(connector, conn, env));
     connection = {
       shop_id: id,
-      shop_type: input.shop_type,
+      shop_type: connector.platform,
       active: true,
       // As checked: with a client-credentials app, the token the check call was given.
       credentials: sealCredentials(id, conn.credentials),
@@ -89,9 +109,12 @@ export async function insertShop(db: Db, teams: { merchant: string; fulfiller: s
       webhooks_received: 0,
       last_webhook_at: null,
     };
-  } else if (input.shop_type !== 'MANUAL') {
-    throw invalid('body.shop_type', `no connector for ${input.shop_type} yet (SHOPIFY, WOOCOMMERCE and MANUAL shops can be created)`);
-  } else if (input.connection) throw invalid('body.connection', 'a MANUAL shop has no connection');
+  } else if (!UNCONNECTED.has(input.shop_type)) {
+    throw invalid(
+      'body.shop_type',
+      `no connector for ${input.shop_type} yet (${[...connectedPlatforms(), ...UNCONNECTED].join(', ')} shops can be created)`,
+    );
+  } else if (input.connection) throw invalid('body.connection', `a ${input.shop_type} shop has no connection`);
   try {
     await db.prisma.$transaction(async (tx) => {
       await tx.shop.create({

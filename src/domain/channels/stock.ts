@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, ShopConnection } from '../../db/types.js';
 import { connectorFor, openConnection } from './connection.js';
-import type { ChannelEnv } from './http.js';
+import type { ChannelEnv } from '../../connectors/channels/http.js';
 
 // Stock out: each connected shop is told the available quantity (on_hand - committed -
 // unavailable, of the mapped warehouse or of all) of every product it lists. A pass compares

@@ -2,10 +2,10 @@ import type { Db, Shop, ShopConnection } from '../../db/types.js';
 import type { Principal } from '../keys/principal.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { connectorFor, openConnection } from './connection.js';
-import { ChannelCallError, type ChannelEnv } from './http.js';
+import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
 import { intakeOrder } from './intake.js';
 import { shopScope } from './shops.js';
-import type { ChannelVariant, OpenConnection } from './types.js';
+import type { ChannelVariant, OpenConnection } from '../../connectors/channels/types.js';
 import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from '../../contract/iso.js';
 
 // Orders in by sync, and listings. Webhooks get lost; a sync pulls the orders updated since the

@@ -9,8 +9,9 @@ import {
 } from '../events/sales-channel.js';
 import { MAX_ATTEMPTS } from '../webhooks/dispatch.js';
 import { connectorFor, openConnection } from './connection.js';
+import { connectedPlatforms } from '../../connectors/channels/registry.js';
 import { isTestLabel } from '../carrier-integrations/integrations.js';
-import { ChannelCallError, type ChannelEnv } from './http.js';
+import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
 
 // Tracking out, for real: the 'tracking.push' event of a fulfill is sent to the shop's platform
 // (Shopify fulfillmentCreate with trackingInfo and the shipped lines; WooCommerce an order note,
@@ -147,5 +148,6 @@ export function channelAdapters(db: Db, env: ChannelEnv): SalesChannelAdapters {
   const adapters: SalesChannelAdapters = {};
   for (const type of Object.values(ShopType)) if (type !== 'MANUAL') adapters[type] = unconnectedAdapter(db);
   const adapter = platformAdapter(db, env);
-  return { ...adapters, SHOPIFY: adapter, WOOCOMMERCE: adapter };
+  for (const type of connectedPlatforms()) adapters[type as ShopType] = adapter;
+  return adapters;
 }

@@ -1,8 +1,8 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { NONCE_COOKIE, authorizeRedirect, completeInstall, installLink } from '../../domain/channels/shopify-oauth.js';
-import { registerFulfillmentService } from '../../domain/channels/fulfillment-service.js';
+import { NONCE_COOKIE, authorizeRedirect, completeInstall, installLink } from '../../connectors/channels/shopify/oauth.js';
+import { registerFulfillmentService } from '../../connectors/channels/shopify/fulfillment-service.js';
 import { getShop } from '../../domain/channels/shops.js';
 import { ShopParams, ShopSchema, ShopifyCallbackQuery, ShopifyInstallBody, ShopifyInstallSchema } from '../../contract/shops.js';
 

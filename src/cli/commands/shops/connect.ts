@@ -2,21 +2,75 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
-import { REQUIRED, SHOPIFY_FIELDS, SHOPIFY_TOKEN_REQUIRED, WOO_FIELDS, shopPath } from './fields.js';
+import type { FieldSpec } from '../../shared/flags.js';
+import {
+  BIGCOMMERCE_FIELDS,
+  BIGCOMMERCE_GUIDE,
+  REQUIRED,
+  SHOPIFY_FIELDS,
+  SHOPIFY_TOKEN_REQUIRED,
+  WOO_FIELDS,
+  shopPath,
+} from './fields.js';
 import { declareOutput, local, response } from '../../output/shape.js';
 
-function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE', example: string): Command {
+/** One platform's `fos shops connect <name>`: its flags, what is asked, and what to do on its side first. */
+interface PlatformSpec {
+  name: string;
+  shopType: keyof typeof REQUIRED;
+  label: string;
+  fields: FieldSpec[];
+  /** What is asked on a terminal for what the flags left out, given the connection so far. */
+  asked: (conn: Record<string, unknown>) => [string, string, boolean][];
+  /** Shopify: --oauth makes an install link of the server's app instead. */
+  oauth?: boolean;
+  guide?: string;
+  example: string;
+}
+
+const PLATFORMS: PlatformSpec[] = [
+  {
+    name: 'shopify',
+    shopType: 'SHOPIFY',
+    label: 'Shopify',
+    fields: SHOPIFY_FIELDS,
+    asked: (conn) => (conn.access_token ? SHOPIFY_TOKEN_REQUIRED : REQUIRED.SHOPIFY),
+    oauth: true,
+    example: 'fos shops connect shopify --name "My Shop" --shop-domain my-shop.myshopify.com --client-id … --client-secret …',
+  },
+  {
+    name: 'woocommerce',
+    shopType: 'WOOCOMMERCE',
+    label: 'WooCommerce',
+    fields: WOO_FIELDS,
+    asked: () => REQUIRED.WOOCOMMERCE,
+    example:
+      'fos shops connect woocommerce --name "My Store" --store-url https://store.example --consumer-key ck_… --consumer-secret cs_… --webhook-secret …',
+  },
+  {
+    name: 'bigcommerce',
+    shopType: 'BIGCOMMERCE',
+    label: 'BigCommerce',
+    fields: BIGCOMMERCE_FIELDS,
+    asked: () => REQUIRED.BIGCOMMERCE,
+    guide: BIGCOMMERCE_GUIDE,
+    example: 'fos shops connect bigcommerce --name "My Store" --store-hash abc123 --access-token …',
+  },
+];
+
+function platform(ctx: Context, p: PlatformSpec): Command {
+  const { shopType } = p;
   return writeCommand(ctx, {
     output: response(async () => (await import('../../../contract/shops.js')).ShopSchema),
-    name,
-    description: `Connect a ${shopType === 'SHOPIFY' ? 'Shopify' : 'WooCommerce'} shop (checked with one real call; credentials are stored sealed)`,
+    name: p.name,
+    description: `Connect a ${p.label} shop (checked with one real call; credentials are stored sealed)`,
     method: 'POST',
     mode: 'create',
     // --oauth (Shopify): an install link of the server's app for the merchant, not a connection.
     path: (_args, opts) => (opts.oauth ? `${shopPath()}/shopify/install` : shopPath()),
-    fields: shopType === 'SHOPIFY' ? SHOPIFY_FIELDS : WOO_FIELDS,
+    fields: p.fields,
     configure: (cmd) => {
-      if (shopType === 'SHOPIFY')
+      if (p.oauth)
         cmd.option('--oauth', "print an install link of the server's Shopify app for this shop (OAuth; needs --shop-domain)");
     },
     transform: (body, opts) => {
@@ -33,7 +87,8 @@ function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE
     interactive: async (c, body) => {
       if (!body.shop_type) return; // --oauth: nothing secret to ask
       const conn = (body.connection ??= {}) as Record<string, unknown>;
-      const asked = shopType === 'SHOPIFY' && conn.access_token ? SHOPIFY_TOKEN_REQUIRED : REQUIRED[shopType];
+      const asked = p.asked(conn).filter(([key]) => conn[key] === undefined);
+      if (p.guide && asked.length) c.io.info(p.guide);
       for (const [key, flag, secret] of asked) {
         if (conn[key] !== undefined) continue;
         conn[key] = secret
@@ -51,30 +106,15 @@ function platform(ctx: Context, name: string, shopType: 'SHOPIFY' | 'WOOCOMMERCE
       const root = base_url ? base_url.replace(/\/v1\/?$/, '') : '<your fos URL>';
       c.io.info(`webhook address for the platform: ${root}${conn.webhook_path}`);
     },
-    examples: [example, `${example.split(' --')[0]} --data - < connection.json   # credentials from stdin`],
+    examples: [p.example, `${p.example.split(' --')[0]} --data - < connection.json   # credentials from stdin`],
   });
 }
 
 export default function shopsConnect(ctx: Context): Command {
-  const cmd = new Command('connect').description('Connect a shop of a sales channel: shopify | woocommerce');
-  cmd.addCommand(
-    platform(
-      ctx,
-      'shopify',
-      'SHOPIFY',
-      'fos shops connect shopify --name "My Shop" --shop-domain my-shop.myshopify.com --client-id … --client-secret …',
-    ),
-  );
-  cmd.addCommand(
-    platform(
-      ctx,
-      'woocommerce',
-      'WOOCOMMERCE',
-      'fos shops connect woocommerce --name "My Store" --store-url https://store.example --consumer-key ck_… --consumer-secret cs_… --webhook-secret …',
-    ),
-  );
+  const cmd = new Command('connect').description(`Connect a shop of a sales channel: ${PLATFORMS.map((p) => p.name).join(' | ')}`);
+  for (const p of PLATFORMS) cmd.addCommand(platform(ctx, p));
   cmd.action(() => {
-    throw new UsageError('name the platform: fos shops connect shopify … | fos shops connect woocommerce …');
+    throw new UsageError(`name the platform: ${PLATFORMS.map((p) => `fos shops connect ${p.name} …`).join(' | ')}`);
   });
   return declareOutput(cmd, local('without a platform it only says to name one'));
 }

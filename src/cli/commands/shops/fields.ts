@@ -54,8 +54,28 @@ export const WOO_FIELDS: FieldSpec[] = [
   { key: 'connection.consumer_secret', flag: '--consumer-secret', arg: 'cs_…', description: 'REST API consumer secret' },
 ];
 
+export const BIGCOMMERCE_FIELDS: FieldSpec[] = [
+  ...common,
+  {
+    key: 'connection.store_hash',
+    flag: '--store-hash',
+    arg: 'hash',
+    description: 'the store hash of the API path, https://api.bigcommerce.com/stores/{hash}/v3/',
+  },
+  { key: 'connection.access_token', flag: '--access-token', arg: 'token', description: "the store API account's access token" },
+  { key: 'settings.location_id', flag: '--location', arg: 'id', description: 'BigCommerce location whose stock fos sets (default 1)' },
+];
+
+/** What a person creates on BigCommerce's side before connecting (printed before the prompts). */
+export const BIGCOMMERCE_GUIDE = [
+  'In the BigCommerce control panel: Settings → Store-level API accounts → Create API account (V2/V3 API token),',
+  'with the OAuth scopes Orders: modify, Products: read-only, Information & settings: read-only, Store inventory: modify.',
+  'Copy the access token and the store hash (the API path https://api.bigcommerce.com/stores/{store_hash}/v3/).',
+  'fos registers the store/order/* webhook itself, with a secret header of its own.',
+].join('\n');
+
 /** What each platform needs in `connection`, and whether it is a secret (asked hidden). */
-export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE', [string, string, boolean][]> = {
+export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE', [string, string, boolean][]> = {
   SHOPIFY: [
     ['shop_domain', '--shop-domain', false],
     ['client_id', '--client-id', false],
@@ -66,6 +86,10 @@ export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE', [string, string, boolea
     ['consumer_key', '--consumer-key', true],
     ['consumer_secret', '--consumer-secret', true],
     ['webhook_secret', '--webhook-secret', true],
+  ],
+  BIGCOMMERCE: [
+    ['store_hash', '--store-hash', false],
+    ['access_token', '--access-token', true],
   ],
 };
 

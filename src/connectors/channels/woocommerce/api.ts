@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { ChannelCallError, axiosPolicy, describeNetworkError, type ChannelEnv } from './http.js';
+import { ChannelCallError, axiosPolicy, describeNetworkError, type ChannelEnv } from '../http.js';
 import {
   money,
   text,
@@ -9,7 +9,7 @@ import {
   type OpenConnection,
   type TrackingInfo,
   type WooCredentials,
-} from './types.js';
+} from '../types.js';
 
 // WooCommerce connector over the official @woocommerce/woocommerce-rest-api (REST API v3). Its
 // `url` option is the shop's api_base_url (the store URL by default), so a proxy or a test double

@@ -1,8 +1,8 @@
-import { ChannelCallError, type ChannelEnv } from './http.js';
-import { shopifyGraphql } from './shopify-gql.js';
-import { orderGid } from './shopify-map.js';
-import { userErrors } from './shopify.js';
-import type { OpenConnection, ShippedLine, TrackingInfo } from './types.js';
+import { ChannelCallError, type ChannelEnv } from '../http.js';
+import { shopifyGraphql } from './client.js';
+import { orderGid } from './map.js';
+import { userErrors } from './reads.js';
+import type { OpenConnection, ShippedLine, TrackingInfo } from '../types.js';
 
 // Tracking out to Shopify: fulfillmentCreate, one call per location (Shopify takes fulfillment
 // orders of one location per call), with the shipped lines (never more than remains) and the

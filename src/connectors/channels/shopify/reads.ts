@@ -1,8 +1,8 @@
-import { ChannelCallError, type ChannelEnv } from './http.js';
-import { SHOPIFY_API_VERSION, shopifyGraphql } from './shopify-gql.js';
-import { orderFromGraphql, orderGid, variantFromGraphql } from './shopify-map.js';
-import type { ChannelOrder, ChannelVariant, OpenConnection, ShipmentUpdate } from './types.js';
-import type { ShipmentStatus } from '../carrier-integrations/tracking-events.js';
+import { ChannelCallError, type ChannelEnv } from '../http.js';
+import { SHOPIFY_API_VERSION, shopifyGraphql } from './client.js';
+import { orderFromGraphql, orderGid, variantFromGraphql } from './map.js';
+import type { ChannelOrder, ChannelVariant, OpenConnection, ShipmentUpdate } from '../types.js';
+import type { ShipmentStatus } from '../../../domain/carrier-integrations/tracking-events.js';
 
 // Shopify connector: reads (shop, orders, variants), shipment events and stock. The transport,
 // tokens and retries are in shopify-gql.ts and shopify-auth.ts; tracking pushes in

@@ -1,15 +1,15 @@
-import type { Db, Shop } from '../../db/types.js';
-import type { Principal } from '../keys/principal.js';
-import { DomainError, invalid, notFound } from '../errors.js';
-import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
-import { cancelFromChannel } from './cancel.js';
-import { openConnection } from './connection.js';
-import { ChannelCallError, type ChannelEnv } from './http.js';
-import { intakeOrder, matchLines } from './intake.js';
-import { shopifyGraphql } from './shopify-gql.js';
-import { userErrors } from './shopify.js';
-import { shopScope } from './shops.js';
-import type { ChannelOrder, OpenConnection } from './types.js';
+import type { Db, Shop } from '../../../db/types.js';
+import type { Principal } from '../../../domain/keys/principal.js';
+import { DomainError, invalid, notFound } from '../../../domain/errors.js';
+import type { OutboundPolicy } from '../../../domain/carrier-integrations/outbound.js';
+import { cancelFromChannel } from '../../../domain/channels/cancel.js';
+import { openConnection } from '../../../domain/channels/connection.js';
+import { ChannelCallError, type ChannelEnv } from '../http.js';
+import { intakeOrder, matchLines } from '../../../domain/channels/intake.js';
+import { shopifyGraphql } from './client.js';
+import { userErrors } from './reads.js';
+import { shopScope } from '../../../domain/channels/shops.js';
+import type { ChannelOrder, OpenConnection } from '../types.js';
 
 // Shopify fulfillment-service mode (docs/sales-channels.md §2c): fos registers itself on the
 // shop as a fulfillment service (a location of its own). A merchant then requests fulfillment of

@@ -1,4 +1,4 @@
-import { money, text, type ChannelAddress, type ChannelOrder, type ChannelVariant } from './types.js';
+import { money, text, type ChannelAddress, type ChannelOrder, type ChannelVariant } from '../types.js';
 
 // Shopify order shapes -> ChannelOrder: the webhook payload (REST JSON, snake_case, ids as
 // numbers) and the GraphQL Admin `orders` node (camelCase, gids). Both keep the GraphQL gid as

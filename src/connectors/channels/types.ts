@@ -1,8 +1,9 @@
-// The platform-neutral shapes the Shopify and WooCommerce connectors translate to and from
+import type { BigCommerceCredentials } from './bigcommerce/types.js';
+
+// The platform-neutral shapes the connectors (src/connectors/channels/<platform>/) translate to and from
 // (docs/sales-channels.md). Intake, sync and the tracking/stock pushes only see these.
 
-export type ConnectedPlatform = 'SHOPIFY' | 'WOOCOMMERCE';
-export const CONNECTED_PLATFORMS: readonly ConnectedPlatform[] = ['SHOPIFY', 'WOOCOMMERCE'];
+export type ConnectedPlatform = 'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE';
 
 export interface ChannelAddress {
   name: string | null;
@@ -87,7 +88,7 @@ export interface WooCredentials {
   consumer_secret: string;
   webhook_secret: string;
 }
-export type Credentials = ShopifyCredentials | WooCredentials;
+export type Credentials = ShopifyCredentials | WooCredentials | BigCommerceCredentials;
 
 export interface ConnectionSettings {
   /** Shopify: notifyCustomer on fulfillmentCreate. WooCommerce: the tracking note is a customer note. */
@@ -102,6 +103,8 @@ export interface ConnectionSettings {
   ship_on_authorized: boolean;
   /** WooCommerce: the Shipment Tracking extension is active (detected at connect and check); tracking goes there, not in a note. */
   shipment_tracking: boolean;
+  /** BigCommerce: the store/order/* hook fos registered at connect. */
+  webhook_id?: string | null;
 }
 
 export interface OpenConnection {

@@ -1,7 +1,7 @@
 import { createAdminApiClient } from '@shopify/admin-api-client';
-import { ChannelCallError, describeNetworkError, policyFetch, type ChannelEnv } from './http.js';
-import { canRefresh, shopifyToken } from './shopify-auth.js';
-import type { OpenConnection } from './types.js';
+import { ChannelCallError, describeNetworkError, policyFetch, type ChannelEnv } from '../http.js';
+import { canRefresh, shopifyToken } from './auth.js';
+import type { OpenConnection } from '../types.js';
 
 // One GraphQL Admin API call over the official @shopify/admin-api-client. The client always
 // builds https://<shop domain>/admin/api/<version>/graphql.json; its customFetchApi hook sends

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ChannelCallError, describeNetworkError, policyFetch, type ChannelEnv } from './http.js';
-import type { OpenConnection, ShopifyCredentials } from './types.js';
+import { ChannelCallError, describeNetworkError, policyFetch, type ChannelEnv } from '../http.js';
+import type { OpenConnection, ShopifyCredentials } from '../types.js';
 
 // Shopify access tokens (docs/sales-channels.md §2). Three ways a shop is connected:
 // - a Dev Dashboard app of the merchant's own organisation: client id and secret, exchanged by the

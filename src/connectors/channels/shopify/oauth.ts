@@ -1,13 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../../db/types.js';
-import type { Principal } from '../keys/principal.js';
-import { DomainError, invalid } from '../errors.js';
-import { SecretKeyError, openJson, sealJson } from '../secrets/secret-box.js';
-import { DEFAULT_SETTINGS, connectorFor, sealCredentials } from './connection.js';
-import { ChannelCallError, type ChannelEnv } from './http.js';
-import { tokenRequest, verifyShopifyQuery } from './shopify-auth.js';
-import { SHOPIFY_API_VERSION } from './shopify-gql.js';
-import { insertShop, teamsOf } from './shops.js';
+import type { Db } from '../../../db/types.js';
+import type { Principal } from '../../../domain/keys/principal.js';
+import { DomainError, invalid } from '../../../domain/errors.js';
+import { SecretKeyError, openJson, sealJson } from '../../../domain/secrets/secret-box.js';
+import { DEFAULT_SETTINGS, connectorFor, sealCredentials } from '../../../domain/channels/connection.js';
+import { ChannelCallError, type ChannelEnv } from '../http.js';
+import { tokenRequest, verifyShopifyQuery } from './auth.js';
+import { SHOPIFY_API_VERSION } from './client.js';
+import { insertShop, teamsOf } from '../../../domain/channels/shops.js';
 
 // Shopify's authorization-code grant, for an app a 3PL distributes to many merchants
 // (docs/sales-channels.md §2b). The 3PL's app (client id, secret, scopes) is configured on the

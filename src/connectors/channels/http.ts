@@ -11,6 +11,8 @@ import { axiosAdapter, outboundFetch } from '../../net/adapters.js';
 export interface ChannelEnv {
   /** Reach loopback/private addresses too (fos serve --allow-private-network; tests). */
   allowPrivate?: boolean;
+  /** fos's public origin (https://fos.example), for the webhooks a connector registers at connect. */
+  origin?: string;
 }
 
 /** A platform call that failed; `permanent` ones are not retried (bad credentials, refused input). */
