@@ -62,7 +62,7 @@ export async function bcCall<T = Json>(
         platform: 'bigcommerce',
         operation: 'push',
         allowPrivate: env.allowPrivate,
-        retrySafe: method === 'GET',
+        retrySafe: false,
       });
     } catch (err) {
       throw new ChannelCallError(describeNetworkError(err, url.host));
@@ -70,6 +70,10 @@ export async function bcCall<T = Json>(
     if (res.status === 429 && n < MAX_429) {
       const reset = Number(res.headers['x-rate-limit-time-reset-ms']);
       await sleep(Math.min(Number.isFinite(reset) && reset > 0 ? reset : 1000, MAX_WAIT_MS));
+      continue;
+    }
+    if (method === 'GET' && [502, 503, 504].includes(res.status) && n < 2) {
+      await sleep(1000);
       continue;
     }
     if (res.status < 300) {

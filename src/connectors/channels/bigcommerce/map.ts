@@ -1,4 +1,5 @@
 import { money, text, type ChannelAddress, type ChannelOrder, type ChannelVariant } from '../types.js';
+import { regionCode } from './states.js';
 import { STATUS } from './types.js';
 
 // BigCommerce shapes -> fos's platform-neutral ones. A V2 order names its products and shipping
@@ -20,14 +21,15 @@ const PAID: number[] = [
 
 function address(a: Json | undefined): ChannelAddress | null {
   if (!a || !Object.values(a).some((v) => typeof v === 'string' && v)) return null;
+  const country = text(a.country_iso2) ?? text(a.country);
   return {
     name: text([a.first_name, a.last_name].filter(Boolean).join(' ')),
     company: text(a.company),
     address1: text(a.street_1),
     address2: text(a.street_2),
     city: text(a.city),
-    state: text(a.state),
-    country: text(a.country_iso2) ?? text(a.country),
+    state: regionCode(country, text(a.state)),
+    country,
     zip: text(a.zip),
     phone: text(a.phone),
   };
