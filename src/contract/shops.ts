@@ -74,7 +74,12 @@ export const ShopSettings = Type.Object(
       Type.Boolean({ description: 'Shopify: notifyCustomer on fulfillmentCreate; WooCommerce: the tracking note is a customer note' }),
     ),
     location_id: Type.Optional(
-      Nullable(Type.String({ maxLength: 255, description: 'the location whose available quantity fos sets: a Shopify location gid, a BigCommerce location id (default 1)' })),
+      Nullable(
+        Type.String({
+          maxLength: 255,
+          description: 'the location whose available quantity fos sets: a Shopify location gid, a BigCommerce location id (default 1)',
+        }),
+      ),
     ),
     warehouse_id: Type.Optional(Nullable(Uuid)),
     ship_on_authorized: Type.Optional(
@@ -95,7 +100,9 @@ export const CreateShopBody = Type.Object(
     }),
     merchant_team_id: Type.Optional(Uuid),
     connection: Type.Optional(
-      Type.Union([ShopifyConnection, WooConnection, BigCommerceConnection], { description: 'SHOPIFY, WOOCOMMERCE or BIGCOMMERCE connection fields' }),
+      Type.Union([ShopifyConnection, WooConnection, BigCommerceConnection], {
+        description: 'SHOPIFY, WOOCOMMERCE or BIGCOMMERCE connection fields',
+      }),
     ),
     settings: Type.Optional(ShopSettings),
   },

@@ -1,7 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silent, type TestApp } from '../helpers/app.js';
 import { type ChannelsWorld, channelsWorld, shipAll, stockedProduct } from '../helpers/channels.js';
-import { BC_SECRET, bcDelivery, bcOrder, bigcommerceDouble, connectBigCommerce, type BigCommerceDouble } from '../helpers/bigcommerce-double.js';
+import {
+  BC_SECRET,
+  bcDelivery,
+  bcOrder,
+  bigcommerceDouble,
+  connectBigCommerce,
+  type BigCommerceDouble,
+} from '../helpers/bigcommerce-double.js';
 import { setRateLimitSleep } from '../../src/connectors/channels/bigcommerce/client.js';
 import { connectorFor, openConnection } from '../../src/domain/channels/connection.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
@@ -181,7 +188,7 @@ describe('BigCommerce', () => {
     expect(bc.shipments.get(301)).toHaveLength(1);
   });
 
-  it('a revoked token: the push is FAILED at once with BigCommerce\'s message, shown on the order', async () => {
+  it("a revoked token: the push is FAILED at once with BigCommerce's message, shown on the order", async () => {
     bc.orders.set(302, bcOrder(302, [{ sku: 'BC-MUG', quantity: 1 }]));
     await bcDelivery(t, shopId, 'store/order/created', 302);
     const [order] = await orderOf(302);
@@ -191,7 +198,8 @@ describe('BigCommerce', () => {
     const pushes = (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
     expect(pushes[0]).toMatchObject({
       status: 'FAILED',
-      detail: 'BigCommerce refused the API account (HTTP 401): You are not authorized to access this resource: the X-Auth-Token is invalid.',
+      detail:
+        'BigCommerce refused the API account (HTTP 401): You are not authorized to access this resource: the X-Auth-Token is invalid.',
     });
     expect(bc.shipments.get(302)).toBeUndefined();
     const check = (await t.call('POST', `/v1/ops/shops/${shopId}/check`)).json();
@@ -221,7 +229,10 @@ describe('BigCommerce', () => {
     expect(listing).toMatchObject({ product_listing_id: '77', sku: 'BC-MUG', barcode: '012345678905' });
     expect(bc.calls.find((c) => c.path === 'v3/catalog/products')!.query).toMatchObject({ include: 'variants,images', page: '1' });
 
-    bc.failNext('PUT v3/inventory/adjustments/absolute', 1, 429, { 'X-Rate-Limit-Time-Reset-Ms': '1500', 'X-Rate-Limit-Requests-Left': '0' });
+    bc.failNext('PUT v3/inventory/adjustments/absolute', 1, 429, {
+      'X-Rate-Limit-Time-Reset-Ms': '1500',
+      'X-Rate-Limit-Requests-Left': '0',
+    });
     const stats = await pushStock(t.db, { allowPrivate: true });
     expect(stats).toMatchObject({ failed: 0 });
     expect(waits).toEqual([1500]); // X-Rate-Limit-Time-Reset-Ms, not a guess

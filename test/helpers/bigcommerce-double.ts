@@ -77,7 +77,8 @@ export async function bigcommerceDouble(opts: { hash?: string; token?: string } 
       return v2error(res, 400, 'The request body is not valid JSON.');
     }
     state.calls.push({ method: req.method!, path, query: Object.fromEntries(u.searchParams), headers: req.headers, body });
-    if (req.headers['x-auth-token'] !== state.token) return v2error(res, 401, 'You are not authorized to access this resource: the X-Auth-Token is invalid.');
+    if (req.headers['x-auth-token'] !== state.token)
+      return v2error(res, 401, 'You are not authorized to access this resource: the X-Auth-Token is invalid.');
     const key = `${req.method} ${path}`;
     const fault = faults.get(key);
     if (fault && fault.n > 0) {
@@ -114,8 +115,7 @@ export async function bigcommerceDouble(opts: { hash?: string; token?: string } 
       }
       if (req.method === 'POST' && m[2] === 'shipments') {
         // Docs: order_address_id and items (order_product_id, quantity) are required.
-        if (!o.addresses.some((a) => a.id === body?.order_address_id))
-          return v2error(res, 400, 'The field order_address_id is invalid.');
+        if (!o.addresses.some((a) => a.id === body?.order_address_id)) return v2error(res, 400, 'The field order_address_id is invalid.');
         if (!Array.isArray(body?.items) || !body.items.length) return v2error(res, 400, 'The field items is required.');
         for (const it of body.items) {
           const p = o.products.find((x) => x.id === it.order_product_id);
@@ -136,7 +136,10 @@ export async function bigcommerceDouble(opts: { hash?: string; token?: string } 
         .map((p) => (include.includes('variants') ? p : { ...p, variants: undefined }));
       const total = state.products.length;
       const pages = Math.max(1, Math.ceil(total / limit));
-      return send(res, 200, { data, meta: { pagination: { total, count: data.length, per_page: limit, current_page: page, total_pages: pages } } });
+      return send(res, 200, {
+        data,
+        meta: { pagination: { total, count: data.length, per_page: limit, current_page: page, total_pages: pages } },
+      });
     }
     if (key === 'PUT v3/inventory/adjustments/absolute') {
       const items = body?.items;
@@ -255,7 +258,12 @@ export function bcDelivery(t: TestApp, shopId: string, scope: string, orderId: n
   return t.call('POST', `/v1/channels/${shopId}/webhooks`, { token: null, body: JSON.stringify(body), headers });
 }
 
-export async function connectBigCommerce(t: TestApp, merchantTeamId: string, double: BigCommerceDouble, settings: Record<string, unknown> = {}) {
+export async function connectBigCommerce(
+  t: TestApp,
+  merchantTeamId: string,
+  double: BigCommerceDouble,
+  settings: Record<string, unknown> = {},
+) {
   const res = await t.call('POST', '/v1/ops/shops', {
     body: {
       name: `BigCommerce ${Math.random().toString(36).slice(2, 8)}`,

@@ -82,7 +82,8 @@ describe('layers', () => {
   // from the registry keyed by shop type: no code outside src/connectors branches on a platform's
   // name (issue 39). MANUAL is no platform; comparing two shop types (reach.ts) is no branch.
   test('no platform branch outside src/connectors', () => {
-    const PLATFORM = /\bshop_type\s*[!=]==\s*'|[!=]==\s*'(SHOPIFY|WOOCOMMERCE|BIGCOMMERCE|AMAZON|EBAY|ETSY)'|'(SHOPIFY|WOOCOMMERCE|BIGCOMMERCE|AMAZON|EBAY|ETSY)'\s*[!=]==/;
+    const PLATFORM =
+      /\bshop_type\s*[!=]==\s*'|[!=]==\s*'(SHOPIFY|WOOCOMMERCE|BIGCOMMERCE|AMAZON|EBAY|ETSY)'|'(SHOPIFY|WOOCOMMERCE|BIGCOMMERCE|AMAZON|EBAY|ETSY)'\s*[!=]==/;
     const branching = filesUnder(src)
       .filter((f) => !/\/src\/(connectors|generated)\//.test(f.split(path.sep).join('/')))
       .filter((f) => PLATFORM.test(readFileSync(f, 'utf8')))

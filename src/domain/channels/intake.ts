@@ -28,7 +28,6 @@ import type { ChannelOrder, ConnectionSettings } from '../../connectors/channels
 
 export type IntakeAction = 'created' | 'updated' | 'cancelled' | 'unchanged' | 'ignored';
 
-
 export async function matchLines(db: Db, shop: Shop, order: ChannelOrder): Promise<SoldLine[]> {
   const variantIds = order.lines.map((l) => l.remote_variant_id).filter((v): v is string => !!v);
   const listings = variantIds.length

@@ -63,7 +63,8 @@ export default async function routes(app: FastifyInstance) {
           response: { 201: ShopSchema },
         },
       },
-      async (request, reply) => reply.code(201).send(await shops.createShop(app.db, request.principal, request.body, { ...env(), origin: app.originOf(request) })),
+      async (request, reply) =>
+        reply.code(201).send(await shops.createShop(app.db, request.principal, request.body, { ...env(), origin: app.originOf(request) })),
     );
 
     app.get<Params>(

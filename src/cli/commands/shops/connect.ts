@@ -3,15 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
 import type { FieldSpec } from '../../shared/flags.js';
-import {
-  BIGCOMMERCE_FIELDS,
-  BIGCOMMERCE_GUIDE,
-  REQUIRED,
-  SHOPIFY_FIELDS,
-  SHOPIFY_TOKEN_REQUIRED,
-  WOO_FIELDS,
-  shopPath,
-} from './fields.js';
+import { BIGCOMMERCE_FIELDS, BIGCOMMERCE_GUIDE, REQUIRED, SHOPIFY_FIELDS, SHOPIFY_TOKEN_REQUIRED, WOO_FIELDS, shopPath } from './fields.js';
 import { declareOutput, local, response } from '../../output/shape.js';
 
 /** One platform's `fos shops connect <name>`: its flags, what is asked, and what to do on its side first. */
@@ -70,8 +62,7 @@ function platform(ctx: Context, p: PlatformSpec): Command {
     path: (_args, opts) => (opts.oauth ? `${shopPath()}/shopify/install` : shopPath()),
     fields: p.fields,
     configure: (cmd) => {
-      if (p.oauth)
-        cmd.option('--oauth', "print an install link of the server's Shopify app for this shop (OAuth; needs --shop-domain)");
+      if (p.oauth) cmd.option('--oauth', "print an install link of the server's Shopify app for this shop (OAuth; needs --shop-domain)");
     },
     transform: (body, opts) => {
       if (!opts.oauth) return { ...body, shop_type: shopType };

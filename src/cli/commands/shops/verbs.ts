@@ -54,8 +54,8 @@ export const shopsCheck = (ctx: Context): Command =>
     mode: 'action',
     args: ['<shop-id>'],
     path: ([id]) => shopPath(id, 'check'),
-    examples: ['fos shops check 0193…'],
-  });
+    examples: ['fos shops check 0193…', 'fos shops test 0193…'],
+  }).alias('test');
 
 export const shopsFulfillmentService = (ctx: Context): Command =>
   writeCommand(ctx, {

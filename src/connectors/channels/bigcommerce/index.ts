@@ -53,7 +53,8 @@ async function createShipment(
   // Idempotent: a shipment with this tracking number already on the order (an earlier answer was lost) is not made again.
   const existing = await bcCall<Json[] | null>(conn, env, 'GET', `v2/orders/${id}/shipments`, { query: { limit: 250 } });
   const there = (existing.data ?? []).find((s) => t.number && String(s.tracking_number) === t.number);
-  if (there) return `BigCommerce already holds shipment ${there.id} of ${order.order_number} with this tracking (an earlier answer was lost): nothing sent again`;
+  if (there)
+    return `BigCommerce already holds shipment ${there.id} of ${order.order_number} with this tracking (an earlier answer was lost): nothing sent again`;
   const products = (await bcCall<Json[] | null>(conn, env, 'GET', `v2/orders/${id}/products`, { query: { limit: 250 } })).data ?? [];
   const byId = new Map(products.map((p) => [String(p.id), p]));
   const shipped = lines.filter((l) => byId.has(l.remote_id) && l.quantity > 0);
@@ -149,7 +150,9 @@ export const bigcommerce: ChannelConnector = {
   },
   async variants(conn, env, token, currency) {
     const page = token ? Number(token) : 1;
-    const { data } = await bcCall<Json>(conn, env, 'GET', 'v3/catalog/products', { query: { include: 'variants,images', page, limit: PAGE } });
+    const { data } = await bcCall<Json>(conn, env, 'GET', 'v3/catalog/products', {
+      query: { include: 'variants,images', page, limit: PAGE },
+    });
     const products: Json[] = Array.isArray(data?.data) ? data.data : [];
     const items = products.flatMap((p) => (p.variants ?? []).map((v: Json) => variantFromBigCommerce(p, v, currency)));
     const pg = data?.meta?.pagination;

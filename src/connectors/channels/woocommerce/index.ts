@@ -18,7 +18,11 @@ export const woocommerce: ChannelConnector = {
     };
     const domain = need('store_url').replace(/\/+$/, '');
     if (!/^https?:\/\//.test(domain)) throw invalid('body.connection.store_url', 'must be the store address, https://…');
-    const credentials = { consumer_key: need('consumer_key'), consumer_secret: need('consumer_secret'), webhook_secret: need('webhook_secret') };
+    const credentials = {
+      consumer_key: need('consumer_key'),
+      consumer_secret: need('consumer_secret'),
+      webhook_secret: need('webhook_secret'),
+    };
     return { domain, credentials, apiBase: (c.api_base_url?.trim() || domain).replace(/\/+$/, ''), apiVersion: null };
   },
   check: checkWoo,
