@@ -83,6 +83,22 @@ describe('BigCommerce', () => {
     expect(await t.db.prisma.shop.findFirst({ where: { name: 'BC refused' } })).toBeNull();
   });
 
+  it('a new webhook secret updates the hook fos registered (PUT /v3/hooks/{id}), never a second hook', async () => {
+    const res = await t.call('PATCH', `/v1/ops/shops/${shopId}`, { body: { connection: { webhook_secret: 'bc-rotated-secret' } } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(bc.hooks).toHaveLength(1);
+    expect(bc.hooks[0].headers).toEqual({ 'X-Fos-Webhook-Secret': 'bc-rotated-secret' });
+    expect(bc.calls.at(-1)).toMatchObject({ method: 'PUT', path: `v3/hooks/${bc.hooks[0].id}` });
+    bc.orders.set(100, bcOrder(100, [{ sku: 'BC-MUG', quantity: 1 }]));
+    expect((await bcDelivery(t, shopId, 'store/order/created', 100)).statusCode).toBe(401);
+    expect((await bcDelivery(t, shopId, 'store/order/created', 100, { secret: 'bc-rotated-secret' })).statusCode).toBe(200);
+    // Back to the secret the other tests send.
+    expect((await t.call('PATCH', `/v1/ops/shops/${shopId}`, { body: { connection: { webhook_secret: BC_SECRET } } })).statusCode).toBe(
+      200,
+    );
+    expect(bc.hooks[0].headers).toEqual({ 'X-Fos-Webhook-Secret': BC_SECRET });
+  });
+
   it('takes an order in from a store/order/created delivery by reading it from the API', async () => {
     bc.orders.set(101, bcOrder(101, [{ sku: 'BC-MUG', quantity: 2, price: 12.5, variant_id: 501 }]));
     const res = await bcDelivery(t, shopId, 'store/order/created', 101);

@@ -160,6 +160,12 @@ export async function bigcommerceDouble(opts: { hash?: string; token?: string } 
       state.hooks.push(hook);
       return send(res, 200, { data: hook, meta: {} });
     }
+    if (req.method === 'PUT' && (m = path.match(/^v3\/hooks\/(\d+)$/))) {
+      const hook = state.hooks.find((h) => h.id === Number(m![1]));
+      if (!hook) return send(res, 404, { status: 404, title: 'The requested webhook was not found.' });
+      Object.assign(hook, body);
+      return send(res, 200, { data: hook, meta: {} });
+    }
     return v2error(res, 404, `no route ${key}`);
   }
 

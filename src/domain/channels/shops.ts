@@ -198,6 +198,9 @@ export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPa
       };
       const info = await checkOrRefuse(conn, env);
       settings.shipment_tracking = !!info.shipment_tracking;
+      // New credentials (a new webhook secret): the platform's registration is brought up to date.
+      const connector = connectorFor(row.shop_type);
+      if (connector.register) Object.assign(settings, await registerOrRefuse(connector, conn, env));
       Object.assign(data, {
         credentials: sealCredentials(id, conn.credentials),
         shop_domain: f.domain,

@@ -96,7 +96,8 @@ export default async function routes(app: FastifyInstance) {
           response: { 200: ShopSchema },
         },
       },
-      async (request) => shops.updateShop(app.db, request.principal, request.params.shop_id, request.body, env()),
+      async (request) =>
+        shops.updateShop(app.db, request.principal, request.params.shop_id, request.body, { ...env(), origin: app.originOf(request) }),
     );
 
     app.delete<Params>(

@@ -1,4 +1,5 @@
-import { send } from '../../../net/outbound.js';
+import { DestinationRefused } from '../../../net/network.js';
+import { OutboundTimeout, send } from '../../../net/outbound.js';
 import { ChannelCallError, assertAllowedUrl, describeNetworkError, type ChannelEnv } from '../http.js';
 import type { OpenConnection } from '../types.js';
 import type { BigCommerceCredentials } from './types.js';
@@ -65,6 +66,10 @@ export async function bcCall<T = Json>(
         retrySafe: false,
       });
     } catch (err) {
+      // A read whose connection failed (a reused socket the server had closed) is sent once more;
+      // a timeout never (the layer's deadline is spent), a refused destination never.
+      const failed = !(err instanceof OutboundTimeout) && !(err instanceof DestinationRefused);
+      if (method === 'GET' && failed && n < 1) continue;
       throw new ChannelCallError(describeNetworkError(err, url.host));
     }
     if (res.status === 429 && n < MAX_429) {

@@ -102,10 +102,13 @@ export const bigcommerce: ChannelConnector = {
     if (!env.origin) throw new ChannelCallError("fos's public address is not known: the order webhooks cannot be registered", true);
     const destination = `${env.origin}/v1/channels/${conn.shop_id}/webhooks`;
     const secret = (conn.credentials as BigCommerceCredentials).webhook_secret;
-    const { data } = await bcCall<Json>(conn, env, 'POST', 'v3/hooks', {
-      body: { scope: 'store/order/*', destination, is_active: true, headers: { 'X-Fos-Webhook-Secret': secret } },
-    });
-    return { webhook_id: data?.data?.id != null ? String(data.data.id) : null };
+    const hook = { scope: 'store/order/*', destination, is_active: true, headers: { 'X-Fos-Webhook-Secret': secret } };
+    // Connected before (new credentials): the hook fos registered is updated, not registered twice.
+    const id = conn.settings.webhook_id;
+    const { data } = id
+      ? await bcCall<Json>(conn, env, 'PUT', `v3/hooks/${id}`, { body: hook })
+      : await bcCall<Json>(conn, env, 'POST', 'v3/hooks', { body: hook });
+    return { webhook_id: data?.data?.id != null ? String(data.data.id) : (id ?? null) };
   },
   webhooks: {
     topics: BIGCOMMERCE_TOPICS,
