@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiveStock } from '../../src/domain/inventory/receive.js';
 import { allocatePending } from '../../src/domain/orders/pending.js';
+import { createTeam } from '../../src/domain/teams/teams.js';
 import { ADDRESS, line, world, type World } from './orders.fixtures.js';
 
 // Automation rules, issue 41's second round (docs/automation.md): the residential, dimension and
@@ -103,7 +104,7 @@ describe('conditions: residential, dimensions, deliver_by (POST …/test)', () =
 describe('warehouse routing', () => {
   const foWarehouses = async (orderId: string) =>
     (await w.t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: orderId }, include: { line_items: true } }))
-      .map((f) => [f.warehouse_id, f.line_items.reduce((s, l) => s + l.total_quantity, 0)])
+      .map((f) => [f.warehouse_id, f.line_items.reduce((s, l) => s + l.quantity, 0)])
       .sort();
 
   it('a rule routes to its warehouse before allocation; without it the preferred one (East) ships', async () => {
@@ -240,7 +241,9 @@ describe('rule history', () => {
     const page = await ok('GET', `/v1/ops/automation-rules/${id}/versions?limit=1&page=1`);
     expect(page.data.map((v: any) => v.change)).toEqual(['UPDATED']);
     expect((await w.call('GET', '/v1/ops/automation-rules/nope/versions')).statusCode).toBe(404);
-    const other = await w.t.merchant();
-    expect((await w.t.call('GET', `/v1/ops/automation-rules/${id}/versions`, { token: other.token })).statusCode).toBe(404);
+    // Another fulfiller team's key: the rule is not theirs (404, never 403).
+    const team = await createTeam(w.t.db, { name: 'Other 3PL', kind: 'FULFILLER' });
+    const outsider = await w.t.key({ teamId: team.id });
+    expect((await w.t.call('GET', `/v1/ops/automation-rules/${id}/versions`, { token: outsider.token })).statusCode).toBe(404);
   });
 });

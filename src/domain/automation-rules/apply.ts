@@ -49,13 +49,14 @@ export function personConfig(config: unknown, selection: Record<string, unknown>
 export async function intakeDecision(
   tx: TxClient,
   teamId: string,
-  fields: Parameters<typeof plannedFacts>[1],
+  fields: Parameters<typeof plannedFacts>[1] & { config?: unknown },
   cores: Parameters<typeof plannedFacts>[2],
   now: number,
 ): Promise<Outcome | null> {
   const rules = await loadRules(tx, teamId);
   if (!rules.length) return null;
-  return evaluate(rules, await plannedFacts(tx, fields, cores, now), new Set());
+  // A config value the draft or channel brought (not the default) is a person's: kept.
+  return evaluate(rules, await plannedFacts(tx, fields, cores, now), new Set(personConfig(fields.config, {})));
 }
 
 /**
