@@ -13,7 +13,15 @@ const MAX_LIST = 500;
 
 /** Delivery confirmation levels both platforms take (EasyPost options.delivery_confirmation; Shippo extra.signature_confirmation). */
 export const DELIVERY_CONFIRMATIONS = ['NO_SIGNATURE', 'SIGNATURE', 'ADULT_SIGNATURE'] as const;
-export const CONTENTS_TYPES = ['MERCHANDISE', 'DOCUMENTS', 'GIFT', 'SAMPLE', 'RETURN_MERCHANDISE', 'HUMANITARIAN_DONATION', 'OTHER'] as const;
+export const CONTENTS_TYPES = [
+  'MERCHANDISE',
+  'DOCUMENTS',
+  'GIFT',
+  'SAMPLE',
+  'RETURN_MERCHANDISE',
+  'HUMANITARIAN_DONATION',
+  'OTHER',
+] as const;
 export const INCOTERMS = ['DDP', 'DDU', 'DAP', 'FCA', 'EDAP'] as const;
 
 const strings = (description: string) =>
@@ -48,7 +56,8 @@ export const CONDITION_LEAVES = {
   priority: Type.Optional(Type.Array(StringEnum(PRIORITIES), { minItems: 1, description: "the order's priority is one of these" })),
   residential: Type.Optional(
     Type.Boolean({
-      description: "true: the address verification found the address residential (address_residential RESIDENTIAL); false: it did not (UNKNOWN)",
+      description:
+        'true: the address verification found the address residential (address_residential RESIDENTIAL); false: it did not (UNKNOWN)',
     }),
   ),
   longest_side: range('the longest side of any unit on the order, in millimetres (products without dimensions count 0)'),
@@ -150,13 +159,17 @@ export const ActionsSchema = Type.Object(
       ),
     ),
     stop: Type.Optional(Type.Boolean({ description: 'no later rule is evaluated for this order' })),
-    warehouse_id: text("route the order to this warehouse of the team (checked when the rule is written): allocation takes from it first"),
+    warehouse_id: text('route the order to this warehouse of the team (checked when the rule is written): allocation takes from it first'),
     warehouse_only: Type.Optional(
       Type.Boolean({ description: 'with warehouse_id: allocate from that warehouse only (what it lacks waits for its stock)' }),
     ),
     delivery_confirmation: Type.Optional(StringEnum(DELIVERY_CONFIRMATIONS, { description: "the order's config.delivery_confirmation" })),
     insurance_amount: Type.Optional(
-      Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: "insure each package for this amount (config.insurance_policy)" }),
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1_000_000,
+        description: 'insure each package for this amount (config.insurance_policy)',
+      }),
     ),
     customs: Type.Optional(
       Type.Object(

@@ -51,7 +51,7 @@ const configField = (k: string, v: unknown): TSchema => {
   if (k === 'insurance_policy')
     return Type.Object(
       {
-        mode: Type.String({ description: "none, or amount: each package insured for `amount`" }),
+        mode: Type.String({ description: 'none, or amount: each package insured for `amount`' }),
         amount: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 })),
       },
       { additionalProperties: false },

@@ -43,7 +43,12 @@ describe('conditions: residential, dimensions, deliver_by (POST …/test)', () =
     ['residential true', { residential: true }, {}, { address_residential: 'UNKNOWN' }],
     ['residential false', { residential: false }, { address_residential: 'UNKNOWN' }, {}],
     ['longest_side', { longest_side: { gte: 300 } }, {}, { line_items: [{ sku: 'B', quantity: 1, length: 50, width: 50, height: 50 }] }],
-    ['volume', { volume: { gte: 12125, lte: 12125 } }, {}, { line_items: [{ sku: 'A', quantity: 1, length: 300, width: 200, height: 100 }] }],
+    [
+      'volume',
+      { volume: { gte: 12125, lte: 12125 } },
+      {},
+      { line_items: [{ sku: 'A', quantity: 1, length: 300, width: 200, height: 100 }] },
+    ],
     ['deliver_by within_hours', { deliver_by: { within_hours: 10 } }, {}, { deliver_by: hours(10.01) }],
     ['deliver_by after_hours', { deliver_by: { after_hours: 9.99 } }, {}, { deliver_by: hours(9.99) }],
     ['deliver_by present', { deliver_by: { present: true } }, {}, { deliver_by: undefined }],
@@ -73,7 +78,12 @@ describe('conditions: residential, dimensions, deliver_by (POST …/test)', () =
     ] as const) {
       const bad = await w.call('POST', '/v1/ops/automation-rules', { name: 'bad', conditions, actions: { add_tags: ['x'] } });
       expect(bad.statusCode, bad.body).toBe(400);
-      expect(bad.json().errors.map((e: any) => e.path).join(' ')).toContain(path);
+      expect(
+        bad
+          .json()
+          .errors.map((e: any) => e.path)
+          .join(' '),
+      ).toContain(path);
     }
   });
 
@@ -154,7 +164,12 @@ describe('warehouse routing', () => {
     ] as const) {
       const bad = await w.call('POST', '/v1/ops/automation-rules', { name: 'bad', conditions: {}, actions });
       expect(bad.statusCode, bad.body).toBe(400);
-      expect(bad.json().errors.map((e: any) => e.path).join(' ')).toContain(path);
+      expect(
+        bad
+          .json()
+          .errors.map((e: any) => e.path)
+          .join(' '),
+      ).toContain(path);
     }
   });
 });
@@ -196,8 +211,17 @@ describe('signature, insurance and customs actions', () => {
     expect(m.automation_trace.decisions[0].kept).toEqual(['config.delivery_confirmation']);
     // Packages inherit the order's config (the carriers' options at label purchase).
     const fo = await w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: order.id } });
-    const pkg = await ok('POST', '/v1/ops/packages', { fulfillment_order_id: fo.id, package_line_items: [{ sku: 'CF-1', quantity: 1 }] }, 201);
-    expect(pkg.config).toMatchObject({ delivery_confirmation: 'SIGNATURE', insurance_policy: { mode: 'amount', amount: 150 }, incoterm: 'DDP' });
+    const pkg = await ok(
+      'POST',
+      '/v1/ops/packages',
+      { fulfillment_order_id: fo.id, package_line_items: [{ sku: 'CF-1', quantity: 1 }] },
+      201,
+    );
+    expect(pkg.config).toMatchObject({
+      delivery_confirmation: 'SIGNATURE',
+      insurance_policy: { mode: 'amount', amount: 150 },
+      incoterm: 'DDP',
+    });
     // The rule narrows: a re-run puts the keys no rule sets back to their defaults, the person's stays.
     await ok('PATCH', `/v1/ops/automation-rules/${r.id}`, { actions: { customs: { contents_type: 'SAMPLE' } } });
     const again = await ok('POST', `/v1/ops/orders/${mine.id}/apply-rules`);
@@ -231,7 +255,12 @@ describe('rule history', () => {
       ['CREATED', 1],
     ]);
     const [del, upd, created] = h.data;
-    expect(created).toMatchObject({ rule_id: id, key_id: key.id, before: null, after: { name: 'h', actions: { carrier_id: 'usps' }, version: 1 } });
+    expect(created).toMatchObject({
+      rule_id: id,
+      key_id: key.id,
+      before: null,
+      after: { name: 'h', actions: { carrier_id: 'usps' }, version: 1 },
+    });
     expect(created.key_name).toBeTruthy();
     expect(upd.before).toMatchObject({ enabled: true, actions: { carrier_id: 'usps' }, version: 1 });
     expect(upd.after).toMatchObject({ enabled: false, actions: { carrier_id: 'ups' }, version: 2 });

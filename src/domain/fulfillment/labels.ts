@@ -90,7 +90,10 @@ const ratePackage = (pkg: PackageToRate, format: LabelFormat): RatePackage => ({
 /** The package config's signature and insurance as the adapters take them (automation rules may set them, docs/automation.md). */
 export function shippingOptions(config: unknown): Pick<RatePackage, 'delivery_confirmation' | 'insured_amount'> {
   const c = (config && typeof config === 'object' ? config : {}) as Record<string, unknown>;
-  const ins = (c.insurance_policy && typeof c.insurance_policy === 'object' ? c.insurance_policy : {}) as { mode?: unknown; amount?: unknown };
+  const ins = (c.insurance_policy && typeof c.insurance_policy === 'object' ? c.insurance_policy : {}) as {
+    mode?: unknown;
+    amount?: unknown;
+  };
   return {
     delivery_confirmation: typeof c.delivery_confirmation === 'string' ? c.delivery_confirmation : null,
     insured_amount: ins.mode === 'amount' && typeof ins.amount === 'number' && ins.amount > 0 ? ins.amount : null,

@@ -216,6 +216,8 @@ export async function allocateLines(
   const stock = withoutReserved(await loadStock(tx, fulfillerTeamId, [...needs.keys()]), reserved);
   const committed = await commitPlan(tx, planRouted(needs, stock, route), orderId);
   // The routed warehouse's units go to the lines first (distribute takes a product's pools in order).
-  const ordered = route ? [...committed].sort((a, b) => +(b.warehouse_id === route.warehouse_id) - +(a.warehouse_id === route.warehouse_id)) : committed;
+  const ordered = route
+    ? [...committed].sort((a, b) => +(b.warehouse_id === route.warehouse_id) - +(a.warehouse_id === route.warehouse_id))
+    : committed;
   return distribute(lines, ordered);
 }

@@ -40,7 +40,8 @@ export default (ctx: Context): Command =>
       method: 'POST',
       mode: 'action',
       bodyOptions: false,
-      configure: (cmd) => cmd.requiredOption('--file <path>', 'the rule as YAML or JSON: name, conditions, actions, optional position/enabled'),
+      configure: (cmd) =>
+        cmd.requiredOption('--file <path>', 'the rule as YAML or JSON: name, conditions, actions, optional position/enabled'),
       transform: (_body, opts) => readRuleFile(String(opts.file)),
       path: () => path(),
       examples: ['fos rules create --file light-domestic.yaml', 'cat rule.json | fos rules create --file -'],

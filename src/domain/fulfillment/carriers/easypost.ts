@@ -180,7 +180,9 @@ export class EasyPostCarrier implements CarrierAdapter {
       // The label format is a shipment option: set before buying (EasyPost answers 4x6 PDF or ZPL).
       // Insurance is bought with the label: POST /shipments/{id}/buy { rate, insurance: "<amount>" }.
       const insurance = pkg.insured_amount ? pkg.insured_amount.toFixed(2) : null;
-      const bought = await asOperation('purchase', () => this.client.Shipment.buy(rate.remote_shipment_id, rate.provider_rate_id, insurance));
+      const bought = await asOperation('purchase', () =>
+        this.client.Shipment.buy(rate.remote_shipment_id, rate.provider_rate_id, insurance),
+      );
       if (opts?.format === 'ZPL' && !bought.postage_label?.label_zpl_url) {
         const converted = await asOperation('purchase', () => this.client.Shipment.convertLabelFormat(bought.id, 'ZPL'));
         return this.label(converted, rate);
