@@ -67,12 +67,12 @@ describe('signature and insurance at label purchase', () => {
     });
   });
 
-  it('without them nothing extra is sent (NO_SIGNATURE passes through to EasyPost only)', async () => {
+  it('without them nothing extra is sent (NO_SIGNATURE, the default, asks the carriers for nothing)', async () => {
     const p = await packageWith({ delivery_confirmation: 'NO_SIGNATURE' });
     const res = await t.call('POST', `/v1/ops/packages/${p.id}/label`, { body: { service_id: 'GroundAdvantage' } });
     expect(res.statusCode, res.body).toBe(200);
     const created = ep.calls(/^\/v2\/shipments$/, 'POST').find((r) => r.body.shipment.reference === p.id)!;
-    expect(created.body.shipment.options.delivery_confirmation).toBe('NO_SIGNATURE');
+    expect(created.body.shipment.options).not.toHaveProperty('delivery_confirmation');
     const shipment = [...ep.shipments.values()].find((s) => s.reference === p.id && s.postage_label)!;
     expect(ep.calls(new RegExp(`/v2/shipments/${shipment.id}/buy`))[0]!.body).toEqual({ rate: { id: shipment.selected_rate.id } });
     const quoted = sh.calls(/^\/shipments\/?$/, 'POST').find((r) => r.body.metadata === p.id)!;

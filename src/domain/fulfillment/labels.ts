@@ -95,7 +95,9 @@ export function shippingOptions(config: unknown): Pick<RatePackage, 'delivery_co
     amount?: unknown;
   };
   return {
-    delivery_confirmation: typeof c.delivery_confirmation === 'string' ? c.delivery_confirmation : null,
+    // NO_SIGNATURE is the spec's default: nothing is asked of the carrier (EasyPost reads an explicit NO_SIGNATURE as releasing liability).
+    delivery_confirmation:
+      typeof c.delivery_confirmation === 'string' && c.delivery_confirmation !== 'NO_SIGNATURE' ? c.delivery_confirmation : null,
     insured_amount: ins.mode === 'amount' && typeof ins.amount === 'number' && ins.amount > 0 ? ins.amount : null,
   };
 }
