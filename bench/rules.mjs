@@ -13,6 +13,7 @@ function ruleAt(i) {
     { tags_any: [`tag-${i}`, 'wholesale'], not: { shop_type: ['AMAZON'] } },
     { skus_any: [`SKU-${i}`, `SKU-${i + 1}`], item_count: { gte: 2 } },
     { all: [{ order_total: { gte: i } }, { shipping_method: ['Express'] }, { not: { priority: ['LOW'] } }] },
+    { residential: true, deliver_by: { within_hours: 24 + i }, any: [{ longest_side: { gte: 300 } }, { volume: { gte: 5000 } }] },
   ];
   return {
     id: `r${i}`,
@@ -25,6 +26,8 @@ function ruleAt(i) {
     actions: { carrier_id: `c${i % 7}`, add_tags: [`auto-${i % 5}`] },
   };
 }
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
 
 export async function rulesBench({ orders = 10_000 } = {}) {
   const [{ compiled }, { evaluate }, { factsOf }] = await Promise.all([
@@ -42,8 +45,11 @@ export async function rulesBench({ orders = 10_000 } = {}) {
       total_price: i % 200,
       shipping_method: i % 2 ? 'Express' : 'Ground',
       priority: 'NORMAL',
+      address_residential: i % 2 ? 'RESIDENTIAL' : 'UNKNOWN',
+      deliver_by: i % 5 ? new Date(NOW + (i % 96) * 3_600_000) : null,
+      now: NOW,
       lines: [
-        { sku: `SKU-${i % 120}`, quantity: 1 + (i % 3), weight: 100 + (i % 500) },
+        { sku: `SKU-${i % 120}`, quantity: 1 + (i % 3), weight: 100 + (i % 500), dims: [100 + (i % 400), 100, 50] },
         { sku: `SKU-${(i * 7) % 120}`, quantity: 1, weight: 50 },
       ],
     }),

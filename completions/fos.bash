@@ -20,7 +20,7 @@ __fos_subcommands() {
     'fos vendors') echo 'list get create update' ;;
     'fos orders') echo 'list export get priority mark-paid edit cancel hold release backorders' ;;
     'fos draft-orders') echo 'list get create convert' ;;
-    'fos rules') echo 'list get create update delete test apply' ;;
+    'fos rules') echo 'list get create update delete test history export import apply' ;;
     'fos fulfillment-orders') echo 'list get accept lock release cancel move split' ;;
     'fos packages') echo 'list export get create update label get-label slip void-label track fulfill' ;;
     'fos scan-forms') echo 'list get create manifest' ;;
@@ -149,6 +149,9 @@ __fos_options() {
     'fos rules update') echo '--name --position --data --field -F --raw-field -f --file' ;;
     'fos rules delete') echo '' ;;
     'fos rules test') echo '--order-file' ;;
+    'fos rules history') echo '--page --limit --all' ;;
+    'fos rules export') echo '--file' ;;
+    'fos rules import') echo '--file' ;;
     'fos rules apply') echo '--order --all-open' ;;
     'fos fulfillment-orders') echo '' ;;
     'fos fulfillment-orders list') echo '--order-id --status --warehouse-id --page --limit --all' ;;

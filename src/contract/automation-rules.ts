@@ -11,6 +11,19 @@ import { Id, IdParams, listOf, Nullable, pageQuery, StringEnum, Timestamp } from
 export const CONDITION_DEPTH = 4;
 const MAX_LIST = 500;
 
+/** Delivery confirmation levels both platforms take (EasyPost options.delivery_confirmation; Shippo extra.signature_confirmation). */
+export const DELIVERY_CONFIRMATIONS = ['NO_SIGNATURE', 'SIGNATURE', 'ADULT_SIGNATURE'] as const;
+export const CONTENTS_TYPES = [
+  'MERCHANDISE',
+  'DOCUMENTS',
+  'GIFT',
+  'SAMPLE',
+  'RETURN_MERCHANDISE',
+  'HUMANITARIAN_DONATION',
+  'OTHER',
+] as const;
+export const INCOTERMS = ['DDP', 'DDU', 'DAP', 'FCA', 'EDAP'] as const;
+
 const strings = (description: string) =>
   Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: MAX_LIST, description }));
 const range = (description: string) =>
@@ -41,6 +54,28 @@ export const CONDITION_LEAVES = {
   skus_only: strings('every SKU on the order is one of these'),
   shipping_method: strings('the requested shipping method equals one of these (case-insensitive)'),
   priority: Type.Optional(Type.Array(StringEnum(PRIORITIES), { minItems: 1, description: "the order's priority is one of these" })),
+  residential: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: the address verification found the address residential (address_residential RESIDENTIAL); false: it did not (UNKNOWN)',
+    }),
+  ),
+  longest_side: range('the longest side of any unit on the order, in millimetres (products without dimensions count 0)'),
+  volume: range('the summed volume of the units on the order, in cubic centimetres (products without dimensions count 0)'),
+  deliver_by: Type.Optional(
+    Type.Object(
+      {
+        present: Type.Optional(Type.Boolean({ description: 'the order has (true) or has no (false) deliver_by date' })),
+        within_hours: Type.Optional(
+          Type.Number({ minimum: 0, maximum: 100_000, description: 'deliver_by is at most this many hours from now (overdue included)' }),
+        ),
+        after_hours: Type.Optional(
+          Type.Number({ minimum: 0, maximum: 100_000, description: 'deliver_by is more than this many hours from now' }),
+        ),
+      },
+      { additionalProperties: false, minProperties: 1, description: "the order's deliver_by date relative to the time the rules run" },
+    ),
+  ),
 };
 export type ConditionLeafKey = keyof typeof CONDITION_LEAVES;
 
@@ -81,6 +116,10 @@ export interface Condition {
   skus_only?: string[];
   shipping_method?: string[];
   priority?: string[];
+  residential?: boolean;
+  longest_side?: { gte?: number; lte?: number };
+  volume?: { gte?: number; lte?: number };
+  deliver_by?: { present?: boolean; within_hours?: number; after_hours?: number };
 }
 
 const text = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }));
@@ -120,9 +159,61 @@ export const ActionsSchema = Type.Object(
       ),
     ),
     stop: Type.Optional(Type.Boolean({ description: 'no later rule is evaluated for this order' })),
+    warehouse_id: text('route the order to this warehouse of the team (checked when the rule is written): allocation takes from it first'),
+    warehouse_only: Type.Optional(
+      Type.Boolean({ description: 'with warehouse_id: allocate from that warehouse only (what it lacks waits for its stock)' }),
+    ),
+    delivery_confirmation: Type.Optional(StringEnum(DELIVERY_CONFIRMATIONS, { description: "the order's config.delivery_confirmation" })),
+    insurance_amount: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1_000_000,
+        description: 'insure each package for this amount (config.insurance_policy)',
+      }),
+    ),
+    customs: Type.Optional(
+      Type.Object(
+        {
+          contents_type: Type.Optional(StringEnum(CONTENTS_TYPES)),
+          contents_explanation: text('why, when contents_type is OTHER'),
+          incoterm: Type.Optional(StringEnum(INCOTERMS)),
+          incoterm_location: text('named place of the incoterm'),
+          non_delivery_option: Type.Optional(StringEnum(['RETURN', 'ABANDON'] as const)),
+          eel_pfc: text('e.g. NOEEI 30.37(a)'),
+          restriction_type: Type.Optional(StringEnum(['NONE', 'OTHER', 'QUARANTINE', 'SANITARY_PHYTOSANITARY_INSPECTION'] as const)),
+          restriction_comments: text('required by restriction_type OTHER'),
+          customs_signer: text('who signs the customs declaration'),
+          customs_certify: Type.Optional(Type.Boolean()),
+          commercial_invoice_transaction_reason: text('e.g. SALE, GIFT, SAMPLE'),
+        },
+        {
+          additionalProperties: false,
+          minProperties: 1,
+          description: "the order's customs config (international packages send it to the carrier platform)",
+        },
+      ),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
+
+/** The order config keys rules write (config actions: delivery_confirmation, insurance_amount, customs.*). */
+export const CONFIG_ACTION_KEYS = [
+  'delivery_confirmation',
+  'insurance_policy',
+  'contents_type',
+  'contents_explanation',
+  'incoterm',
+  'incoterm_location',
+  'non_delivery_option',
+  'eel_pfc',
+  'restriction_type',
+  'restriction_comments',
+  'customs_signer',
+  'customs_certify',
+  'commercial_invoice_transaction_reason',
+] as const;
+export type ConfigActionKey = (typeof CONFIG_ACTION_KEYS)[number];
 
 export interface Actions {
   carrier_integration_id?: string;
@@ -138,6 +229,11 @@ export interface Actions {
   priority?: string;
   hold?: { reason: string; notes?: string };
   stop?: boolean;
+  warehouse_id?: string;
+  warehouse_only?: boolean;
+  delivery_confirmation?: string;
+  insurance_amount?: number;
+  customs?: Partial<Record<Exclude<ConfigActionKey, 'delivery_confirmation' | 'insurance_policy'>, string | boolean>>;
 }
 
 const ruleFields = {
@@ -179,6 +275,30 @@ export const RuleSchema = Type.Object({
   updated_at: Timestamp,
 });
 export const RuleListSchema = listOf(RuleSchema);
+
+/** A rule as one version of it stood (history rows' before/after). */
+export const RuleSnapshotSchema = Type.Object({
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  position: Type.Integer(),
+  merchant_team_id: Nullable(Type.String()),
+  conditions: ConditionSchema,
+  actions: ActionsSchema,
+  version: Type.Integer(),
+});
+export const RuleVersionSchema = Type.Object({
+  id: Type.String(),
+  rule_id: Type.String(),
+  version: Type.Integer({ description: 'the rule version the change produced (a delete: the version deleted)' }),
+  change: StringEnum(['CREATED', 'UPDATED', 'DELETED'] as const),
+  key_id: Nullable(Type.String({ description: 'the API key that made the change' })),
+  key_name: Nullable(Type.String()),
+  before: Nullable(RuleSnapshotSchema),
+  after: Nullable(RuleSnapshotSchema),
+  created_at: Timestamp,
+});
+export const RuleVersionListSchema = listOf(RuleVersionSchema);
+export const RuleVersionQuery = Type.Object({ ...pageQuery({ defaultLimit: 20 }) }, { additionalProperties: false });
 export const RuleListQuery = Type.Object(
   { ...pageQuery({ defaultLimit: 100 }), merchant_team_id: Type.Optional(Id) },
   { additionalProperties: false },
@@ -219,6 +339,8 @@ export const TestRulesBody = Type.Object(
           total_price: Type.Optional(Type.Number()),
           shipping_method: Type.Optional(Type.String()),
           priority: Type.Optional(StringEnum(PRIORITIES)),
+          address_residential: Type.Optional(StringEnum(['UNKNOWN', 'RESIDENTIAL'] as const)),
+          deliver_by: Type.Optional(Type.String({ format: 'date-time' })),
           line_items: Type.Optional(
             Type.Array(
               Type.Object(
@@ -226,6 +348,9 @@ export const TestRulesBody = Type.Object(
                   sku: Type.String(),
                   quantity: Type.Integer({ minimum: 1 }),
                   weight: Type.Optional(Type.Number({ minimum: 0, description: 'grams per unit' })),
+                  length: Type.Optional(Type.Number({ minimum: 0, description: 'mm per unit' })),
+                  width: Type.Optional(Type.Number({ minimum: 0, description: 'mm per unit' })),
+                  height: Type.Optional(Type.Number({ minimum: 0, description: 'mm per unit' })),
                 },
                 { additionalProperties: false },
               ),

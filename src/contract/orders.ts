@@ -48,7 +48,14 @@ const MetadataInput = Type.Object(
 const NUMBER_CONFIG = new Set(Object.keys(ORDER_CONFIG_DEFAULTS).filter((k) => k.endsWith('_amount')));
 const configField = (k: string, v: unknown): TSchema => {
   if (typeof v === 'boolean') return Type.Boolean();
-  if (k === 'insurance_policy') return Type.Object({ mode: Type.String() }, { additionalProperties: false });
+  if (k === 'insurance_policy')
+    return Type.Object(
+      {
+        mode: Type.String({ description: 'none, or amount: each package insured for `amount`' }),
+        amount: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 })),
+      },
+      { additionalProperties: false },
+    );
   return NUMBER_CONFIG.has(k) ? Nullable(Type.Number()) : Nullable(Type.String());
 };
 export const OrderConfigSchema = Type.Object(

@@ -15,6 +15,9 @@ const T = () => Opt(Timestamp);
 const ADDRESS = ['name', 'company', 'address1', 'address2', 'city', 'state', 'country', 'zip', 'phone', 'email'];
 const prefixed = (prefix: string, fields: string[]) => Object.fromEntries(fields.map((f) => [`${prefix}${f}`, S()]));
 
+// insurance_policy { mode: 'amount', amount }: each package insured for `amount` (automation rules' insurance_amount).
+const INSURED_AMOUNT = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: "with mode 'amount': the insured value" });
+
 const configField = (kind: string): TSchema => {
   switch (kind) {
     case 'boolean':
@@ -22,7 +25,7 @@ const configField = (kind: string): TSchema => {
     case 'number':
       return Type.Number();
     case 'insurance':
-      return Type.Object({ mode: Type.String() }, { additionalProperties: true });
+      return Type.Object({ mode: Type.String(), amount: Type.Optional(INSURED_AMOUNT) }, { additionalProperties: true });
     default:
       return Type.String();
   }

@@ -46,6 +46,8 @@ export interface Db {
   sqliteTransaction?: <T>(fn: (scope: SqliteScope) => Promise<T>, opts: { maxWaitMs: number; timeoutMs: number }) => Promise<T>;
   /** Disconnects the client (closes the SQLite file / ends the pg pool). */
   close(): Promise<void>;
+  /** The application's clock (epoch ms), set by buildApp from AppConfig.clock; unset: Date.now (automation-rules/clock.ts). */
+  clock?: () => number;
 }
 
 /** Prisma transaction client, as passed to `prisma.$transaction(async (tx) => …)`. */

@@ -62,7 +62,7 @@ export interface AppConfig {
    * the client's address instead of the proxy's. Default: none (the socket's peer).
    */
   trustProxy?: string[] | number;
-  /** The rate limiters' and the key cache's clock (epoch ms); tests fix it so a window cannot end mid-test. */
+  /** The rate limiters', the key cache's and the automation rules' clock (epoch ms); tests fix it so a window cannot end mid-test. */
   clock?: () => number;
   /** Per-address limits of the OAuth endpoints (the MCP SDK's defaults); false turns them off (tests). */
   oauthRateLimit?: boolean;
@@ -201,6 +201,8 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
 
   const principals = new PrincipalResolver(db, config.authCacheTtlMs, config.clock);
   const limiter = new RefusingStore(config.rateLimitStore ?? new MemoryStore());
+  // Domain code reads the same clock (automation rules' deliver_by: automation-rules/clock.ts).
+  if (config.clock) db.clock = config.clock;
   app.decorate('db', db);
   app.decorate('principals', principals);
   app.decorate('rateLimiter', limiter);

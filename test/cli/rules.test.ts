@@ -1,7 +1,8 @@
 // `fos rules create|list|test|apply` through the spawned `bin/fos.js` against a real server: a rule
 // from a JSON file (a bad one refused naming the path, exit 2), a dry run on a hypothetical order
-// and on a stored one (nothing written), then applied to the order, whose trace `fos orders get` shows.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+// and on a stored one (nothing written), then applied to the order, whose trace `fos orders get` shows;
+// a YAML rule, its history, and export/import round-tripping the list.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,5 +86,59 @@ describe('fos rules (spawned)', () => {
     expect(JSON.parse(all.stdout).orders).toBeGreaterThanOrEqual(1);
     const neither = await spawnFos(['rules', 'apply'], env);
     expect(neither.code).toBe(2);
-  });
+  }, 240_000);
+
+  it('YAML: create from a YAML file, history of its versions, export then import round-trips', async () => {
+    const yamlRule = path.join(dir, 'rule.yaml');
+    await writeFile(
+      yamlRule,
+      [
+        'name: Heavy goes UPS',
+        'conditions:',
+        '  weight: { gte: 5000 }',
+        '  residential: true',
+        'actions:',
+        '  carrier_id: ups',
+        '  delivery_confirmation: SIGNATURE',
+        '  insurance_amount: 200',
+        '',
+      ].join('\n'),
+    );
+    const created = await spawnFos(['rules', 'create', '--file', yamlRule, '--json', 'id,actions'], env);
+    expect(created.code, created.stderr).toBe(0);
+    const r = JSON.parse(created.stdout);
+    expect(r.actions).toEqual({ carrier_id: 'ups', delivery_confirmation: 'SIGNATURE', insurance_amount: 200 });
+    const upd = await spawnFos(['rules', 'update', r.id, '-F', 'enabled=false'], env);
+    expect(upd.code, upd.stderr).toBe(0);
+    const hist = await spawnFos(['rules', 'history', r.id, '--json', 'change,version,before.enabled,after.enabled'], env);
+    expect(hist.code, hist.stderr).toBe(0);
+    expect(JSON.parse(hist.stdout)).toEqual([
+      { change: 'UPDATED', version: 2, before: { enabled: true }, after: { enabled: false } },
+      { change: 'CREATED', version: 1, before: null, after: { enabled: true } },
+    ]);
+
+    const out = path.join(dir, 'all.yaml');
+    const exported = await spawnFos(['rules', 'export', '--file', out], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    const before = JSON.parse((await spawnFos(['rules', 'list', '--json', 'name,enabled,conditions,actions'], env)).stdout);
+    const text = await readFile(out, 'utf8');
+    expect(text).toContain('name: Heavy goes UPS');
+    for (const { id } of JSON.parse((await spawnFos(['rules', 'list', '--json', 'id'], env)).stdout)) {
+      expect((await spawnFos(['rules', 'delete', id, '--yes'], env)).code).toBe(0);
+    }
+    const imported = await spawnFos(['rules', 'import', '--file', out, '--json', 'created'], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toEqual({ created: before.length });
+    const after = JSON.parse((await spawnFos(['rules', 'list', '--json', 'name,enabled,conditions,actions'], env)).stdout);
+    expect(after).toEqual(before);
+    // The JSON form reads back the same.
+    const asJson = path.join(dir, 'all.json');
+    expect((await spawnFos(['rules', 'export', '--file', asJson], env)).code).toBe(0);
+    expect(JSON.parse(await readFile(asJson, 'utf8')).rules.map((x: any) => x.name)).toEqual(before.map((x: any) => x.name));
+    const broken = path.join(dir, 'broken.yaml');
+    await writeFile(broken, 'rules:\n  - name: x\n    conditions: { colour: [red] }\n    actions: { carrier_id: usps }\n');
+    const bad = await spawnFos(['rules', 'import', '--file', broken], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('body.conditions.colour');
+  }, 240_000);
 });

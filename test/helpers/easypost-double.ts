@@ -126,6 +126,8 @@ export async function easypostDouble(apiKey = 'EZTK_test_fos_key'): Promise<Easy
         const zpl = s.options?.label_format === 'ZPL';
         const tracking = `EZ${randomBytes(8).toString('hex').toUpperCase()}`;
         Object.assign(s, {
+          // Buy with insurance: { rate, insurance: "<amount>" } (docs.easypost.com, Buy a Shipment).
+          ...(r.body?.insurance ? { insurance: String(r.body.insurance) } : {}),
           selected_rate: rate,
           tracking_code: tracking,
           status: 'unknown',

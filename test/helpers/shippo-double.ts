@@ -99,7 +99,8 @@ export async function shippoDouble(apiKey = 'shippo_test_fos_key'): Promise<Ship
         messages: [],
         metadata: b.metadata ?? '',
         test: true,
-        extra: {},
+        // Shipment extras as sent (signature_confirmation, insurance { amount, currency, content }).
+        extra: b.extra ?? {},
         // Shippo answers the declaration with its items as object ids (what fos sent: calls()).
         customs_declaration: b.customs_declaration
           ? { object_id: oid(), ...b.customs_declaration, items: b.customs_declaration.items.map(() => oid()) }

@@ -1,5 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
-import { PRIORITY_RANK, type HoldReason, type Priority } from '../../contract/orders-enums.js';
+import { ORDER_CONFIG_DEFAULTS, PRIORITY_RANK, type HoldReason, type Priority } from '../../contract/orders-enums.js';
+import { CONFIG_ACTION_KEYS } from '../../contract/automation-rules.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { placeHold } from '../orders/holds.js';
@@ -7,13 +8,18 @@ import { setOrderTags } from '../orders/tags.js';
 import { transaction } from '../../db/tx.js';
 import { compiled, type CompiledRule } from './compile.js';
 import { evaluate, type Outcome } from './evaluate.js';
-import { loadOrderFacts } from './facts.js';
+import { loadOrderFacts, plannedFacts } from './facts.js';
+import { nowOf } from './clock.js';
 
 // Writing what the rules decide on an order, inside the caller's transaction: at intake
 // (orders/place.ts writeOrder: every channel, draft conversion, import) and on demand. The
 // decisions go to Order.automation_trace; carrier-selection fields land in Order.carrier_selection,
 // which also remembers which fields a person set (person_set: never touched by a rule) and which a
-// rule set (rule_set: a re-run may clear them when no rule sets them any more).
+// rule set (rule_set: a re-run may clear them when no rule sets them any more). Config actions
+// land in Order.config the same way (config_rule_set; a key whose value differs from the default
+// and that no rule set is a person's). A warehouse routing lands in Order.routed_warehouse_id /
+// routed_warehouse_only, which allocation reads (orders/allocation.ts): at intake the rules run
+// before allocation (intakeDecision), so the order's first allocation already follows it.
 
 export type Trigger = 'INTAKE' | 'MANUAL';
 
@@ -29,15 +35,51 @@ export async function loadRules(tx: TxClient, teamId: string): Promise<CompiledR
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as object) } : {});
 const list = (v: unknown) => (Array.isArray(v) ? (v as string[]) : []);
 
-/** Evaluates and writes; returns the outcome, or null when the order is not the team's. */
-export async function applyRules(tx: TxClient, teamId: string, orderId: string, trigger: Trigger): Promise<Outcome | null> {
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const DEFAULTS = ORDER_CONFIG_DEFAULTS as Record<string, unknown>;
+
+/** Config keys a person chose: not at the default and not set by a rule. */
+export function personConfig(config: unknown, selection: Record<string, unknown>): string[] {
+  const c = obj(config);
+  const ruled = new Set(list(selection.config_rule_set));
+  return CONFIG_ACTION_KEYS.filter((k) => !ruled.has(k) && c[k] !== undefined && !same(c[k], DEFAULTS[k])).map((k) => `config.${k}`);
+}
+
+/** At intake, before the order is written: what the rules decide from the planned order (null: no rules). */
+export async function intakeDecision(
+  tx: TxClient,
+  teamId: string,
+  fields: Parameters<typeof plannedFacts>[1] & { config?: unknown },
+  cores: Parameters<typeof plannedFacts>[2],
+  now: number,
+): Promise<Outcome | null> {
   const rules = await loadRules(tx, teamId);
-  if (!rules.length && trigger === 'INTAKE') return null; // nothing to decide: no extra write at intake
-  const loaded = await loadOrderFacts(tx, teamId, orderId);
+  if (!rules.length) return null;
+  // A config value the draft or channel brought (not the default) is a person's: kept.
+  return evaluate(rules, await plannedFacts(tx, fields, cores, now), new Set(personConfig(fields.config, {})));
+}
+
+/**
+ * Evaluates (or takes the intake's `decided`) and writes; returns the outcome, or null when the
+ * order is not the team's or, at intake, there are no rules.
+ */
+export async function applyRules(
+  tx: TxClient,
+  teamId: string,
+  orderId: string,
+  trigger: Trigger,
+  now: number,
+  decided?: Outcome | null,
+): Promise<Outcome | null> {
+  if (trigger === 'INTAKE' && decided === null) return null; // nothing to decide: no extra write at intake
+  const rules = decided ? [] : await loadRules(tx, teamId);
+  if (!decided && !rules.length && trigger === 'INTAKE') return null;
+  const loaded = await loadOrderFacts(tx, teamId, orderId, now);
   if (!loaded) return null;
   const { order, facts } = loaded;
   const selection = obj(order.carrier_selection);
-  const out = evaluate(rules, facts, new Set(list(selection.person_set)));
+  const person = new Set([...list(selection.person_set), ...personConfig(order.config, selection)]);
+  const out = decided ?? evaluate(rules, facts, person);
   // Fields a rule set in an earlier run and no rule sets now are cleared (a person's stay).
   for (const f of list(selection.rule_set)) if (!(f in out.selection)) delete selection[f];
   Object.assign(selection, out.selection, { rule_set: Object.keys(out.selection) });
@@ -48,9 +90,16 @@ export async function applyRules(tx: TxClient, teamId: string, orderId: string, 
     });
     Object.assign(selection, { carrier_integration_name: ci?.name ?? null, carrier_integration_type: ci?.type ?? null });
   }
+  const config = obj(order.config);
+  for (const k of list(selection.config_rule_set)) if (!(k in out.config)) config[k] = DEFAULTS[k] ?? null;
+  Object.assign(config, out.config);
+  selection.config_rule_set = Object.keys(out.config);
   const data: Record<string, unknown> = {
     carrier_selection: selection,
-    automation_trace: { applied_at: new Date().toISOString(), trigger, decisions: out.decisions },
+    config,
+    automation_trace: { applied_at: new Date(now).toISOString(), trigger, decisions: out.decisions },
+    routed_warehouse_id: out.route?.warehouse_id ?? null,
+    routed_warehouse_only: out.route?.only ?? false,
   };
   if (out.tagsChanged) data.tags = out.tags;
   if (out.priority && out.priority !== order.priority) {
@@ -77,7 +126,7 @@ export async function applyRulesToOrder(db: Db, teamId: string, orderId: string)
     });
     if (!order) throw notFound('Order', orderId);
     if (!OPEN.includes(order.status)) throw conflict(`Order ${order.order_number} is ${order.status}; rules apply to open orders only.`);
-    const out = await applyRules(tx, teamId, orderId, 'MANUAL');
+    const out = await applyRules(tx, teamId, orderId, 'MANUAL', nowOf(db));
     await enqueueEvent(tx, teamId, 'order.updated', { order_id: orderId, order_number: order.order_number, changed: ['automation_trace'] });
     return out;
   });
@@ -97,7 +146,7 @@ export async function applyRulesToOpenOrders(db: Db, teamId: string) {
     });
     if (!page.length) break;
     for (const { id } of page) {
-      const out = await transaction(db, (tx) => applyRules(tx, teamId, id, 'MANUAL'));
+      const out = await transaction(db, (tx) => applyRules(tx, teamId, id, 'MANUAL', nowOf(db)));
       orders += 1;
       if (out?.decisions.length) changed += 1;
     }

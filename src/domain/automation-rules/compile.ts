@@ -20,6 +20,16 @@ export interface OrderFacts {
   skus: Set<string>;
   shipping_method: string;
   priority: string;
+  /** address_residential is RESIDENTIAL */
+  residential: boolean;
+  /** mm: the longest side of any unit */
+  longest_side: number;
+  /** cm³: all units */
+  volume: number;
+  /** epoch ms, or null when the order has none */
+  deliver_by: number | null;
+  /** epoch ms: when the rules run (the injected clock) */
+  now: number;
 }
 
 export type Test = (f: OrderFacts) => boolean;
@@ -47,7 +57,7 @@ export interface CompiledRule {
 const upper = (xs: string[]) => new Set(xs.map((x) => x.trim().toUpperCase()));
 
 const inRange =
-  (key: 'weight' | 'item_count' | 'line_count' | 'order_total', r: { gte?: number; lte?: number }): Test =>
+  (key: 'weight' | 'item_count' | 'line_count' | 'order_total' | 'longest_side' | 'volume', r: { gte?: number; lte?: number }): Test =>
   (f) =>
     (r.gte === undefined || f[key] >= r.gte) && (r.lte === undefined || f[key] <= r.lte);
 
@@ -82,7 +92,7 @@ function leafTests(c: Condition): Test[] {
     const xs = c.zip_prefix.map((z) => z.trim().toUpperCase());
     t.push((f) => xs.some((z) => f.zip.startsWith(z)));
   }
-  for (const key of ['weight', 'item_count', 'line_count', 'order_total'] as const) {
+  for (const key of ['weight', 'item_count', 'line_count', 'order_total', 'longest_side', 'volume'] as const) {
     const r = c[key];
     if (r) t.push(inRange(key, r));
   }
@@ -98,8 +108,20 @@ function leafTests(c: Condition): Test[] {
     const set = new Set(c.skus_only);
     t.push((f) => f.skus.size > 0 && [...f.skus].every((s) => set.has(s)));
   }
+  if (c.residential !== undefined) {
+    const want = c.residential;
+    t.push((f) => f.residential === want);
+  }
+  if (c.deliver_by) {
+    const { present, within_hours, after_hours } = c.deliver_by;
+    if (present !== undefined) t.push((f) => (f.deliver_by !== null) === present);
+    if (within_hours !== undefined) t.push((f) => f.deliver_by !== null && f.deliver_by - f.now <= within_hours * HOUR);
+    if (after_hours !== undefined) t.push((f) => f.deliver_by !== null && f.deliver_by - f.now > after_hours * HOUR);
+  }
   return t;
 }
+
+const HOUR = 3_600_000;
 
 /** A node holds when every leaf test, every `all`, some `any` and not the `not` hold. */
 export function compileCondition(c: Condition): Test {

@@ -2,9 +2,12 @@ import type { TxClient } from '../../db/types.js';
 import type { OrderFacts } from './compile.js';
 
 // What rule conditions read, from the stored order (one query with its core lines, their
-// products' weights and its shop) or from a hypothetical order (POST …/automation-rules/test).
+// products' weights and dimensions and its shop), from an order being written (orders/place.ts,
+// before allocation: a routing rule must be known first) or from a hypothetical order
+// (POST …/automation-rules/test). `now` is the caller's clock (deliver_by conditions).
 
 const GRAMS_PER_LB = 453.59237;
+const MM_PER_IN = 25.4;
 
 const str = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : '');
 
@@ -17,8 +20,12 @@ export interface FactsInput {
   total_price?: number;
   shipping_method?: string | null;
   priority?: string;
-  /** weight in grams per unit */
-  lines: { sku: string | null; quantity: number; weight: number }[];
+  address_residential?: string | null;
+  deliver_by?: Date | string | null;
+  /** epoch ms */
+  now: number;
+  /** weight in grams per unit; dims: the unit's sides in mm */
+  lines: { sku: string | null; quantity: number; weight: number; dims?: number[] }[];
 }
 
 export function factsOf(o: FactsInput): OrderFacts {
@@ -39,11 +46,65 @@ export function factsOf(o: FactsInput): OrderFacts {
     skus,
     shipping_method: str(o.shipping_method),
     priority: o.priority ?? 'NORMAL',
+    residential: o.address_residential === 'RESIDENTIAL',
+    longest_side: lines.reduce((m, l) => Math.max(m, ...(l.dims ?? [0])), 0),
+    volume: lines.reduce((s, l) => s + (l.dims?.length === 3 ? (l.dims[0] * l.dims[1] * l.dims[2]) / 1000 : 0) * l.quantity, 0),
+    deliver_by: o.deliver_by ? new Date(o.deliver_by).getTime() : null,
+    now: o.now,
   };
 }
 
 const grams = (p: { weight: number | null; weight_unit: string } | null) =>
   !p?.weight ? 0 : p.weight_unit === 'LB' ? p.weight * GRAMS_PER_LB : p.weight;
+
+interface Measured {
+  id: string;
+  weight: number | null;
+  weight_unit: string;
+  length: number | null;
+  width: number | null;
+  height: number | null;
+  measurement_unit: string;
+}
+const mm = (p: Measured) => {
+  const f = p.measurement_unit === 'IN' ? MM_PER_IN : 1;
+  return [p.length, p.width, p.height].map((v) => (v ?? 0) * f);
+};
+
+/** Weight (g) and sides (mm) per unit of the given products, one query. */
+async function measures(tx: TxClient, productIds: (string | null)[]) {
+  const ids = [...new Set(productIds.filter((id): id is string => !!id))];
+  const products: Measured[] = ids.length
+    ? await tx.product.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, weight: true, weight_unit: true, length: true, width: true, height: true, measurement_unit: true },
+      })
+    : [];
+  return new Map(products.map((p) => [p.id, { weight: grams(p), dims: mm(p) }]));
+}
+
+const shopType = async (tx: TxClient, shopId: string | null) =>
+  shopId ? ((await tx.shop.findUnique({ where: { id: shopId }, select: { shop_type: true } }))?.shop_type ?? null) : null;
+
+/** Facts of an order about to be written (its planned columns and core lines). */
+export async function plannedFacts(
+  tx: TxClient,
+  fields: Omit<FactsInput, 'lines' | 'now' | 'tags'> & { tags?: unknown },
+  cores: { product_id: string; sku?: string | null; total_quantity: number }[],
+  now: number,
+) {
+  const m = await measures(
+    tx,
+    cores.map((c) => c.product_id),
+  );
+  return factsOf({
+    ...fields,
+    shop_type: await shopType(tx, fields.shop_id ?? null),
+    tags: Array.isArray(fields.tags) ? (fields.tags as string[]) : [],
+    now,
+    lines: cores.map((c) => ({ sku: c.sku ?? null, quantity: c.total_quantity, ...(m.get(c.product_id) ?? { weight: 0 }) })),
+  });
+}
 
 export const FACT_SELECT = {
   id: true,
@@ -57,6 +118,11 @@ export const FACT_SELECT = {
   total_price: true,
   shipping_method: true,
   priority: true,
+  address_residential: true,
+  deliver_by: true,
+  config: true,
+  routed_warehouse_id: true,
+  routed_warehouse_only: true,
   carrier_selection: true,
   line_items: {
     where: { kind: 'CORE' as const },
@@ -64,24 +130,23 @@ export const FACT_SELECT = {
   },
 } as const;
 
-export async function loadOrderFacts(tx: TxClient, teamId: string, orderId: string) {
+export async function loadOrderFacts(tx: TxClient, teamId: string, orderId: string, now: number) {
   const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: FACT_SELECT });
   if (!order) return null;
-  const ids = [...new Set(order.line_items.map((l) => l.product_id).filter((id): id is string => !!id))];
-  const products = ids.length
-    ? await tx.product.findMany({ where: { id: { in: ids } }, select: { id: true, weight: true, weight_unit: true } })
-    : [];
-  const weight = new Map(products.map((p) => [p.id, grams(p)]));
-  const shop = order.shop_id ? await tx.shop.findUnique({ where: { id: order.shop_id }, select: { shop_type: true } }) : null;
+  const m = await measures(
+    tx,
+    order.line_items.map((l) => l.product_id),
+  );
   const facts = factsOf({
     ...order,
-    shop_type: shop?.shop_type ?? null,
+    shop_type: await shopType(tx, order.shop_id),
     tags: Array.isArray(order.tags) ? (order.tags as string[]) : [],
     shipping_address: (order.shipping_address ?? null) as FactsInput['shipping_address'],
+    now,
     lines: order.line_items.map((l) => ({
       sku: l.sku,
       quantity: l.total_quantity - l.removed_quantity,
-      weight: (l.product_id && weight.get(l.product_id)) || 0,
+      ...((l.product_id && m.get(l.product_id)) || { weight: 0 }),
     })),
   });
   return { order, facts };

@@ -17,6 +17,7 @@ export type UpdateRule = Static<typeof UpdateRuleBody>;
 export interface Actor {
   teamId: string;
   keyId: string | null;
+  keyName?: string | null;
 }
 
 export const ruleView = (r: AutomationRule) => ({
@@ -35,6 +36,39 @@ export const ruleView = (r: AutomationRule) => ({
   updated_at: r.updated_at,
 });
 
+const snapshot = (r: AutomationRule) => ({
+  name: r.name,
+  enabled: r.enabled,
+  position: r.position,
+  merchant_team_id: r.merchant_team_id,
+  conditions: r.conditions,
+  actions: r.actions,
+  version: r.version,
+});
+
+/** History (GET …/automation-rules/{id}/versions): one row per change, in the change's transaction. */
+async function recordVersion(
+  tx: TxClient,
+  actor: Actor,
+  change: 'CREATED' | 'UPDATED' | 'DELETED',
+  before: AutomationRule | null,
+  after: AutomationRule | null,
+) {
+  const rule = (after ?? before)!;
+  await tx.automationRuleVersion.create({
+    data: {
+      team_id: actor.teamId,
+      rule_id: rule.id,
+      version: rule.version,
+      change,
+      key_id: actor.keyId,
+      key_name: actor.keyName ?? null,
+      before: before ? (snapshot(before) as object) : undefined,
+      after: after ? (snapshot(after) as object) : undefined,
+    },
+  });
+}
+
 async function checkReferences(tx: TxClient, teamId: string, body: Partial<CreateRule>) {
   const ci = body.actions?.carrier_integration_id;
   if (ci && !(await tx.carrierIntegration.findFirst({ where: { id: ci, team_id: teamId }, select: { id: true } }))) {
@@ -44,6 +78,11 @@ async function checkReferences(tx: TxClient, teamId: string, body: Partial<Creat
   if (m && !(await tx.team.findUnique({ where: { id: m }, select: { id: true } }))) {
     throw invalid('body.merchant_team_id', `no team ${m}`);
   }
+  const w = body.actions?.warehouse_id;
+  if (w && !(await tx.warehouse.findFirst({ where: { id: w, team_id: teamId }, select: { id: true } }))) {
+    throw invalid('body.actions.warehouse_id', `no warehouse ${w} in this team`);
+  }
+  if (body.actions?.warehouse_only && !w) throw invalid('body.actions.warehouse_only', 'warehouse_only needs warehouse_id');
 }
 
 /** Puts `id` at `position` (1-based, clamped) and renumbers the rest 1..n. */
@@ -79,7 +118,9 @@ export async function createRule(db: Db, actor: Actor, body: CreateRule) {
       },
     });
     if (body.position !== undefined) await place(tx, actor.teamId, row.id, body.position);
-    return ruleView(await tx.automationRule.findUniqueOrThrow({ where: { id: row.id } }));
+    const created = await tx.automationRule.findUniqueOrThrow({ where: { id: row.id } });
+    await recordVersion(tx, actor, 'CREATED', null, created);
+    return ruleView(created);
   });
 }
 
@@ -116,14 +157,45 @@ export async function updateRule(db: Db, actor: Actor, id: string, body: UpdateR
     const res = await tx.automationRule.updateMany({ where: { id, version: cur.version }, data });
     if (res.count !== 1) throw conflict(`Automation rule ${id} changed while it was being updated; try again.`);
     if (body.position !== undefined) await place(tx, actor.teamId, id, body.position as number);
-    return ruleView(await tx.automationRule.findUniqueOrThrow({ where: { id } }));
+    const updated = await tx.automationRule.findUniqueOrThrow({ where: { id } });
+    await recordVersion(tx, actor, 'UPDATED', cur, updated);
+    return ruleView(updated);
   });
 }
 
-export async function deleteRule(db: Db, teamId: string, id: string) {
+export async function deleteRule(db: Db, actor: Actor, id: string) {
   await transaction(db, async (tx) => {
-    const res = await tx.automationRule.deleteMany({ where: { id, team_id: teamId } });
-    if (res.count !== 1) throw notFound('Automation rule', id);
-    await place(tx, teamId, null, undefined);
+    const cur = await tx.automationRule.findFirst({ where: { id, team_id: actor.teamId } });
+    if (!cur) throw notFound('Automation rule', id);
+    // Compare-and-set on the version read: a concurrent update or delete makes this one a 409/404.
+    const res = await tx.automationRule.deleteMany({ where: { id, team_id: actor.teamId, version: cur.version } });
+    if (res.count !== 1) throw conflict(`Automation rule ${id} changed while it was being deleted; try again.`);
+    await recordVersion(tx, actor, 'DELETED', cur, null);
+    await place(tx, actor.teamId, null, undefined);
   });
+}
+
+/** A rule's changes, newest first; readable after the rule is deleted (404 when it never was the team's). */
+export async function listRuleVersions(db: Db, teamId: string, ruleId: string, q: PageRequest) {
+  const where = { team_id: teamId, rule_id: ruleId };
+  const [rows, total] = await Promise.all([
+    db.prisma.automationRuleVersion.findMany({
+      where,
+      orderBy: [{ created_at: 'desc' }, { version: 'desc' }, { id: 'desc' }],
+      skip: q.page * q.limit,
+      take: q.limit + 1,
+    }),
+    db.prisma.automationRuleVersion.count({ where }),
+  ]);
+  if (!total) {
+    // A rule made before history existed has no rows yet: still the team's rule, an empty history.
+    const rule = await db.prisma.automationRule.findFirst({ where: { id: ruleId, team_id: teamId }, select: { id: true } });
+    if (!rule) throw notFound('Automation rule', ruleId);
+  }
+  const page = toPage(
+    rows.map((r) => ({ ...r, before: r.before as never, after: r.after as never })),
+    { ...q, cursor: undefined },
+    total,
+  );
+  return { ...page, meta: { ...page.meta, next_cursor: null } };
 }

@@ -84,7 +84,23 @@ const ratePackage = (pkg: PackageToRate, format: LabelFormat): RatePackage => ({
   measurement_unit: pkg.measurement_unit,
   from: asAddress(pkg.from_address),
   label_format: format,
+  ...shippingOptions(pkg.config),
 });
+
+/** The package config's signature and insurance as the adapters take them (automation rules may set them, docs/automation.md). */
+export function shippingOptions(config: unknown): Pick<RatePackage, 'delivery_confirmation' | 'insured_amount'> {
+  const c = (config && typeof config === 'object' ? config : {}) as Record<string, unknown>;
+  const ins = (c.insurance_policy && typeof c.insurance_policy === 'object' ? c.insurance_policy : {}) as {
+    mode?: unknown;
+    amount?: unknown;
+  };
+  return {
+    // NO_SIGNATURE is the spec's default: nothing is asked of the carrier (EasyPost reads an explicit NO_SIGNATURE as releasing liability).
+    delivery_confirmation:
+      typeof c.delivery_confirmation === 'string' && c.delivery_confirmation !== 'NO_SIGNATURE' ? c.delivery_confirmation : null,
+    insured_amount: ins.mode === 'amount' && typeof ins.amount === 'number' && ins.amount > 0 ? ins.amount : null,
+  };
+}
 
 const integrationOf = (a: CarrierAdapter, rateId: string) => ({ id: a.id, name: a.name, type: a.type, rateId });
 

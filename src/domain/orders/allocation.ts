@@ -170,6 +170,38 @@ export function withoutReserved(stock: StockLevel[], reserved: Map<string, numbe
   });
 }
 
+/** An automation rule's warehouse routing of an order (Order.routed_warehouse_id / _only). */
+export interface Route {
+  warehouse_id: string;
+  /** true: nothing from other warehouses; false: the routed one first, then the usual plan */
+  only: boolean;
+}
+
+export const routeOf = (o: { routed_warehouse_id: string | null; routed_warehouse_only: boolean }): Route | null =>
+  o.routed_warehouse_id ? { warehouse_id: o.routed_warehouse_id, only: o.routed_warehouse_only } : null;
+
+/**
+ * The plan under a routing (pure): the routed warehouse's stock first; what it lacks from the
+ * others by the usual plan, unless the route is `only`.
+ */
+export function planRouted(needs: Map<string, number>, stock: StockLevel[], route: Route | null): Chunk[] {
+  if (!route) return planAllocation(needs, stock);
+  const first = planAllocation(
+    needs,
+    stock.filter((s) => s.warehouse_id === route.warehouse_id),
+  );
+  if (route.only) return first;
+  const left = new Map(needs);
+  for (const c of first) left.set(c.product_id, left.get(c.product_id)! - c.quantity);
+  return [
+    ...first,
+    ...planAllocation(
+      left,
+      stock.filter((s) => s.warehouse_id !== route.warehouse_id),
+    ),
+  ];
+}
+
 /** Plans and commits stock for the lines; returns per-line warehouse allocations. */
 export async function allocateLines(
   tx: TxClient,
@@ -177,10 +209,15 @@ export async function allocateLines(
   lines: LineNeed[],
   reserved: Map<string, number> = new Map(),
   orderId: string | null = null,
+  route: Route | null = null,
 ): Promise<LineAllocation[]> {
   const needs = new Map<string, number>();
   for (const l of lines) needs.set(l.product_id, (needs.get(l.product_id) ?? 0) + l.quantity);
   const stock = withoutReserved(await loadStock(tx, fulfillerTeamId, [...needs.keys()]), reserved);
-  const committed = await commitPlan(tx, planAllocation(needs, stock), orderId);
-  return distribute(lines, committed);
+  const committed = await commitPlan(tx, planRouted(needs, stock, route), orderId);
+  // The routed warehouse's units go to the lines first (distribute takes a product's pools in order).
+  const ordered = route
+    ? [...committed].sort((a, b) => +(b.warehouse_id === route.warehouse_id) - +(a.warehouse_id === route.warehouse_id))
+    : committed;
+  return distribute(lines, ordered);
 }

@@ -41,7 +41,13 @@ export async function fillBackorders(tx: TxClient, level: LevelRef): Promise<num
     let available = now ? now.on_hand - now.committed - now.unavailable : 0;
     if (available <= 0) return filled;
     const lines = await tx.orderLineItem.findMany({
-      where: waitingWhere(warehouse.team_id, { product_id: level.product_id }),
+      // An order an automation rule routed to another warehouse only (routed_warehouse_only) waits for that one.
+      where: {
+        AND: [
+          waitingWhere(warehouse.team_id, { product_id: level.product_id }),
+          { order: { OR: [{ routed_warehouse_only: false }, { routed_warehouse_id: level.warehouse_id }] } },
+        ],
+      },
       include: { order: { select: { id: true, order_number: true, priority: true, fulfiller_team_id: true, merchant_team_id: true } } },
       orderBy: [
         { order: { priority_rank: 'desc' } },

@@ -3,7 +3,7 @@ import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid } from '../errors.js';
 import { notCommitted } from '../inventory/refusals.js';
 import { applyToLevel } from '../inventory/ledger.js';
-import { allocateLines, queueReservations } from './allocation.js';
+import { allocateLines, queueReservations, routeOf } from './allocation.js';
 import { writeFulfillmentOrders } from './fulfillment-split.js';
 import { resolveProducts } from './reach.js';
 import { refreshOrder, settleFulfillmentOrders } from './edit-settle.js';
@@ -46,6 +46,9 @@ export interface EditedOrder {
   payment_status: string;
   total_tax: number;
   total_shipping: number;
+  /** an automation rule's warehouse routing (allocation.ts Route) */
+  routed_warehouse_id: string | null;
+  routed_warehouse_only: boolean;
 }
 
 const OPEN_FO = ['PENDING', 'ACCEPTED', 'IN_PROGRESS'];
@@ -188,6 +191,7 @@ async function allocate(tx: TxClient, order: EditedOrder, line: Core, d: number)
     [{ key: line.id, product_id: line.product_id, quantity: d }],
     reserved,
     order.id,
+    routeOf(order),
   );
   await writeFulfillmentOrders(tx, order, new Map([[line.id, line]]), allocations, { appendToPending: true });
   const waiting = d - allocations.reduce((s, a) => s + a.quantity, 0);

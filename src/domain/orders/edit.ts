@@ -67,6 +67,8 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
         merchant_team_id: true,
         shop_id: true,
         priority_rank: true,
+        routed_warehouse_id: true,
+        routed_warehouse_only: true,
         payment_status: true,
         total_tax: true,
         total_shipping: true,

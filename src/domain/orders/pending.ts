@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { ALLOCATABLE_STATUSES } from '../../contract/orders-enums.js';
-import { allocateLines, loadStock } from './allocation.js';
+import { allocateLines, loadStock, routeOf } from './allocation.js';
 import { writeFulfillmentOrders, type CoreLine } from './fulfillment-split.js';
 import { inTransaction } from './tx.js';
 
@@ -81,6 +81,7 @@ async function allocateOrder(tx: TxClient, orderId: string): Promise<Map<string,
     waiting.map((l) => ({ key: l.id, product_id: l.product_id!, quantity: l.unallocated_quantity })),
     new Map(),
     order.id,
+    routeOf(order),
   );
   if (!allocations.length) return taken;
 

@@ -11,7 +11,7 @@ import { createPaymentHold, placeHold, type NewHold } from './holds.js';
 import { assignOrderNumber, placeholderNumber } from './numbers.js';
 import { lineItemHash, orderTotals } from './totals.js';
 import { setOrderTags } from './tags.js';
-import { applyRules } from '../automation-rules/apply.js';
+import { applyRules, intakeDecision } from '../automation-rules/apply.js';
 
 // Writing a new order: the one code path of draft conversion (convert.ts) and sales-channel
 // intake (src/domain/channels/intake.ts). planOrder turns what was sold into ORIGINAL lines (as
@@ -149,6 +149,8 @@ export interface WriteOptions {
   event?: Record<string, unknown>;
   /** false: an unpaid order ships anyway (a shop that ships on an authorized payment). */
   paymentHold?: boolean;
+  /** The application's clock (epoch ms) for the automation rules; default: now. */
+  now?: number;
 }
 
 /** Writes the planned order inside `tx`; returns its id and number. */
@@ -156,13 +158,19 @@ export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptio
   const team = plan.fields.fulfiller_team_id;
   const orderId = opts.orderId ?? newId();
   const { cores } = plan;
-  const reserved = await queueReservations(tx, team, [...new Set(cores.map((c) => c.product_id))], plan.fields.priority_rank);
+  const now = opts.now ?? Date.now();
+  // Automation rules (docs/automation.md) decide before allocation: a routing rule picks the warehouse.
+  const decided = await intakeDecision(tx, team, plan.fields, cores, now);
+  const route = decided?.route ?? null;
+  const rank = decided?.priority ? PRIORITY_RANK[decided.priority as keyof typeof PRIORITY_RANK] : plan.fields.priority_rank;
+  const reserved = await queueReservations(tx, team, [...new Set(cores.map((c) => c.product_id))], rank);
   const allocations = await allocateLines(
     tx,
     team,
     cores.map((c) => ({ key: c.id, product_id: c.product_id, quantity: c.total_quantity })),
     reserved,
     opts.reference ?? orderId,
+    route,
   );
   const allocated = new Map<string, number>();
   for (const a of allocations) allocated.set(a.key, (allocated.get(a.key) ?? 0) + a.quantity);
@@ -193,8 +201,8 @@ export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptio
     if (!opts.fallbackNumber) throw err;
     orderNumber = await assignOrderNumber(tx, order.id, team, opts.fallbackNumber);
   }
-  // Automation rules (docs/automation.md): the one call every arriving order goes through.
-  const decided = await applyRules(tx, team, order.id, 'INTAKE');
+  // The rules' decision written on the order (trace, selection, config, tags, holds, routing).
+  await applyRules(tx, team, order.id, 'INTAKE', now, decided);
   await enqueueEvent(tx, team, 'order.created', {
     order_id: order.id,
     order_number: orderNumber,

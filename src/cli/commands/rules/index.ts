@@ -6,9 +6,11 @@ import { listCommand } from '../../shared/list.js';
 import { getCommand, group, resourcePath, writeCommand } from '../../shared/resource.js';
 import apply from './apply.js';
 import { readRuleFile } from './file.js';
+import { exportRules, importRules } from './transfer.js';
 
 // `fos rules …`: the team's automation rules (docs/automation.md): an ordered list; each rule's
-// conditions and actions come from a JSON file (create/update --file, - for stdin).
+// conditions and actions come from a YAML or JSON file (create/update --file, - for stdin);
+// export/import move the whole list as one file; history shows a rule's versions.
 
 const path = (id?: string, action?: string) => resourcePath('/ops/automation-rules', id, action);
 const ruleSchema = response(async () => (await import('../../../contract/automation-rules.js')).RuleSchema);
@@ -34,14 +36,15 @@ export default (ctx: Context): Command =>
     writeCommand(ctx, {
       output: ruleSchema,
       name: 'create',
-      description: 'Create a rule from a JSON file (- for stdin); refused with the path of any error',
+      description: 'Create a rule from a YAML or JSON file (- for stdin); refused with the path of any error',
       method: 'POST',
       mode: 'action',
       bodyOptions: false,
-      configure: (cmd) => cmd.requiredOption('--file <path>', 'the rule as JSON: name, conditions, actions, optional position/enabled'),
+      configure: (cmd) =>
+        cmd.requiredOption('--file <path>', 'the rule as YAML or JSON: name, conditions, actions, optional position/enabled'),
       transform: (_body, opts) => readRuleFile(String(opts.file)),
       path: () => path(),
-      examples: ['fos rules create --file light-domestic.json', 'cat rule.json | fos rules create --file -'],
+      examples: ['fos rules create --file light-domestic.yaml', 'cat rule.json | fos rules create --file -'],
     }),
     writeCommand(ctx, {
       output: ruleSchema,
@@ -50,7 +53,7 @@ export default (ctx: Context): Command =>
       method: 'PATCH',
       mode: 'update',
       args: ['<rule-id>'],
-      configure: (cmd) => cmd.option('--file <path>', 'members to change, as JSON (- for stdin)'),
+      configure: (cmd) => cmd.option('--file <path>', 'members to change, as YAML or JSON (- for stdin)'),
       transform: (body, opts) => ({ ...(opts.file ? readRuleFile(String(opts.file)) : {}), ...body }),
       fields: [
         { key: 'name', description: 'new name' },
@@ -100,5 +103,16 @@ export default (ctx: Context): Command =>
       path: () => path(undefined, 'test'),
       examples: ['fos rules test 1001', 'fos rules test --order-file order.json'],
     }),
+    listCommand(ctx, {
+      output: response(async () => (await import('../../../contract/automation-rules.js')).RuleVersionListSchema),
+      name: 'history',
+      description: "A rule's versions, newest first: who changed it (API key), when, and what it was before and after",
+      args: ['<rule-id>'],
+      path: ([id]) => path(id, 'versions'),
+      columns: ['created_at', 'change', 'version', 'key_name', 'key_id'],
+      examples: ['fos rules history 0193…', 'fos rules history 0193… --json'],
+    }),
+    exportRules(ctx),
+    importRules(ctx),
     apply(ctx),
   ]);

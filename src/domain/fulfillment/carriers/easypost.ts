@@ -134,7 +134,13 @@ export class EasyPostCarrier implements CarrierAdapter {
             parcel: compact({ length: p.length, width: p.width, height: p.height, weight: p.weight_oz }),
             reference: pkg.id,
             // EasyPost takes the incoterm as a shipment option, not in customs_info.
-            options: compact({ label_format: pkg.label_format ?? 'PDF', label_size: '4x6', incoterm: customs?.incoterm ?? null }),
+            // delivery_confirmation: EasyPost's own values (NO_SIGNATURE, SIGNATURE, ADULT_SIGNATURE).
+            options: compact({
+              label_format: pkg.label_format ?? 'PDF',
+              label_size: '4x6',
+              incoterm: customs?.incoterm ?? null,
+              delivery_confirmation: pkg.delivery_confirmation ?? null,
+            }),
             customs_info: customs ? customsInfo(customs) : null,
           }),
         ),
@@ -169,10 +175,14 @@ export class EasyPostCarrier implements CarrierAdapter {
     return { rates, errors };
   }
 
-  async buy(rate: Rate, _pkg: RatePackage, _to: Address, opts?: BuyOptions): Promise<PurchasedLabel> {
+  async buy(rate: Rate, pkg: RatePackage, _to: Address, opts?: BuyOptions): Promise<PurchasedLabel> {
     try {
       // The label format is a shipment option: set before buying (EasyPost answers 4x6 PDF or ZPL).
-      const bought = await asOperation('purchase', () => this.client.Shipment.buy(rate.remote_shipment_id, rate.provider_rate_id));
+      // Insurance is bought with the label: POST /shipments/{id}/buy { rate, insurance: "<amount>" }.
+      const insurance = pkg.insured_amount ? pkg.insured_amount.toFixed(2) : null;
+      const bought = await asOperation('purchase', () =>
+        this.client.Shipment.buy(rate.remote_shipment_id, rate.provider_rate_id, insurance),
+      );
       if (opts?.format === 'ZPL' && !bought.postage_label?.label_zpl_url) {
         const converted = await asOperation('purchase', () => this.client.Shipment.convertLabelFormat(bought.id, 'ZPL'));
         return this.label(converted, rate);

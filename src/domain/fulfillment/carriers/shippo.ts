@@ -79,6 +79,19 @@ const customsDeclaration = (c: CustomsInfo) =>
     ),
   }) as Json;
 
+// Shippo's extra.signature_confirmation for fos's delivery_confirmation; NO_SIGNATURE asks for none.
+const SIGNATURES: Record<string, string> = { SIGNATURE: 'STANDARD', ADULT_SIGNATURE: 'ADULT' };
+
+/** Signature and insurance as Shippo's shipment extra (extra.signature_confirmation, extra.insurance { amount, currency, content }). */
+const shippoExtra = (pkg: RatePackage): { extra?: Json } => {
+  const signature = pkg.delivery_confirmation ? SIGNATURES[pkg.delivery_confirmation] : undefined;
+  const extra = compact({
+    signatureConfirmation: signature,
+    insurance: pkg.insured_amount ? { amount: pkg.insured_amount.toFixed(2), currency: 'USD', content: 'Merchandise' } : undefined,
+  });
+  return Object.keys(extra).length ? { extra: extra as Json } : {};
+};
+
 export class ShippoCarrier implements CarrierAdapter {
   readonly type = 'SHIPPO';
   readonly remote = true;
@@ -117,6 +130,7 @@ export class ShippoCarrier implements CarrierAdapter {
             }) as Json,
           ],
           ...(declaration ? { customsDeclaration: declaration } : {}),
+          ...shippoExtra(pkg),
         }),
       );
     } catch (err) {

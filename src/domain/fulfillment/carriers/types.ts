@@ -16,6 +16,10 @@ export interface RatePackage {
   from: Address;
   /** The label format a purchase will want (platforms take it with the shipment). */
   label_format?: 'PDF' | 'ZPL';
+  /** config.delivery_confirmation: NO_SIGNATURE | SIGNATURE | ADULT_SIGNATURE (null: the carrier's default). */
+  delivery_confirmation?: string | null;
+  /** config.insurance_policy { mode: 'amount', amount }: the insured value (null: none). */
+  insured_amount?: number | null;
 }
 
 export interface Rate {

@@ -7,6 +7,8 @@ import {
   RuleListSchema,
   RuleParams,
   RuleSchema,
+  RuleVersionListSchema,
+  RuleVersionQuery,
   TestRulesBody,
   TestRulesResponse,
   UpdateRuleBody,
@@ -14,7 +16,7 @@ import {
 import { IdParams } from '../../../contract/common.js';
 import { OrderSchema } from '../../../contract/orders.js';
 import { applyRulesToOpenOrders, applyRulesToOrder } from '../../../domain/automation-rules/apply.js';
-import { createRule, deleteRule, getRule, listRules, updateRule } from '../../../domain/automation-rules/rules.js';
+import { createRule, deleteRule, getRule, listRules, listRuleVersions, updateRule } from '../../../domain/automation-rules/rules.js';
 import { testRules } from '../../../domain/automation-rules/test.js';
 import { getOrder } from '../../../domain/orders/orders.js';
 
@@ -24,9 +26,10 @@ const tags = ['Orders'];
 const read = { permission: 'READ_ORDERS', family: 'ops' } as const;
 const write = { permission: 'WRITE_ORDERS', family: 'ops' } as const;
 type P = { Params: Static<typeof RuleParams> };
-const actor = (r: { principal: { teamId: string; keyId?: string | null } }) => ({
+const actor = (r: { principal: { teamId: string; keyId?: string | null; keyName?: string | null } }) => ({
   teamId: r.principal.teamId,
   keyId: r.principal.keyId ?? null,
+  keyName: r.principal.keyName ?? null,
 });
 
 export default async function routes(app: FastifyInstance) {
@@ -134,9 +137,25 @@ export default async function routes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await deleteRule(app.db, request.principal.teamId, request.params.automation_rule_id);
+      await deleteRule(app.db, actor(request), request.params.automation_rule_id);
       return reply.code(204).send();
     },
+  );
+
+  app.get<P & { Querystring: Static<typeof RuleVersionQuery> }>(
+    '/v1/ops/automation-rules/:automation_rule_id/versions',
+    {
+      config: read,
+      schema: {
+        operationId: 'listAutomationRuleVersions',
+        tags,
+        summary: "A rule's history, newest first: who changed it, when, and the rule before and after (kept after a delete)",
+        params: RuleParams,
+        querystring: RuleVersionQuery,
+        response: { 200: RuleVersionListSchema },
+      },
+    },
+    async (request) => listRuleVersions(app.db, request.principal.teamId, request.params.automation_rule_id, request.query),
   );
 
   app.post<{ Params: { order_id: string } }>(
