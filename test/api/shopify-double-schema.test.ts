@@ -46,7 +46,9 @@ describe('the Shopify double validates requests against the Admin schema', () =>
   it('refuses variables that do not fit the input types (unknown input field, missing required one, bad enum)', async () => {
     const ok = await gql(EVENT, { fulfillmentEvent: { fulfillmentId: 'gid://shopify/Fulfillment/1', status: 'DELIVERED' } });
     expect(ok.errors).toBeUndefined();
-    const unknown = await gql(EVENT, { fulfillmentEvent: { fulfillmentId: 'gid://shopify/Fulfillment/1', status: 'DELIVERED', trackingNumber: 'X' } });
+    const unknown = await gql(EVENT, {
+      fulfillmentEvent: { fulfillmentId: 'gid://shopify/Fulfillment/1', status: 'DELIVERED', trackingNumber: 'X' },
+    });
     expect(unknown.errors![0]!.message).toMatch(/Field "trackingNumber" is not defined by type "FulfillmentEventInput"/);
     const missing = await gql(EVENT, { fulfillmentEvent: { status: 'DELIVERED' } });
     expect(missing.errors![0]!.message).toMatch(/fulfillmentId/);
