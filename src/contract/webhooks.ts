@@ -2,12 +2,17 @@ import { Type } from 'typebox';
 import { Nullable, StringEnum, Timestamp, listOf, pageQuery } from './common.js';
 import { DELIVERY_STATUSES, EVENT_KINDS } from './enums.js';
 
+const TEST_DESCRIPTION =
+  "true: a test endpoint, sent test labels' tracking numbers and URLs as they are; false (the default): " +
+  'events about a test label (the rate-table carrier) arrive with tracking_code and tracking_url null and test_label: true';
+
 const endpointFields = {
   id: Type.String(),
   url: Type.String(),
   description: Type.String(),
   events: Type.Array(Type.String(), { description: `event kinds, or ["*"] for all: ${EVENT_KINDS.join(', ')}` }),
   active: Type.Boolean(),
+  test: Type.Boolean({ description: TEST_DESCRIPTION }),
   created_at: Timestamp,
   updated_at: Timestamp,
 };
@@ -29,6 +34,7 @@ export const WebhookCreateBody = Type.Object(
     url: Url,
     events: Events,
     description: Type.Optional(Description),
+    test: Type.Optional(Type.Boolean({ description: TEST_DESCRIPTION, default: false })),
   },
   { additionalProperties: false },
 );
@@ -39,6 +45,7 @@ export const WebhookPatchBody = Type.Object(
     events: Type.Optional(Events),
     description: Type.Optional(Description),
     active: Type.Optional(Type.Boolean()),
+    test: Type.Optional(Type.Boolean({ description: TEST_DESCRIPTION })),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -202,6 +202,20 @@ describe('void through the platform', () => {
     expect(ep.calls(new RegExp(`/v2/shipments/${p.shipping_label.remote_id}$`), 'GET').length).toBeGreaterThan(0);
   });
 
+  it('a Shippo refund whose answer was lost is read back from its refunds: the label is voided as Shippo holds it, refunded once', async () => {
+    const p = await labelled({ service_id: 'usps_priority' });
+    const tx = sh.transactions.at(-1)!;
+    const undo = sh.late(/^\/refunds$/, 'lose', 'POST'); // Shippo queues the refund, the answer never arrives
+    const res = await t.call('POST', `/v1/ops/packages/${p.id}/label/void`);
+    undo();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(sh.refunds.filter((r) => r.transaction === tx.object_id)).toEqual([expect.objectContaining({ status: 'QUEUED' })]);
+    expect(sh.calls(/^\/refunds\/?$/, 'GET').length).toBeGreaterThan(0); // read back: GET /refunds
+    expect(res.json().shipping_label).toMatchObject({ refund_status: 'SUBMITTED', voided_at: expect.any(String) });
+    const label = await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: p.id } });
+    expect(label).toMatchObject({ refund_status: 'SUBMITTED', voided_at: expect.any(Date), remote_transaction_id: tx.object_id });
+  });
+
   it('refund.successful for a label fos still holds valid voids it (EasyPost refunded it; fos never heard)', async () => {
     const p = await labelled({ rate_strategy: 'CHEAPEST' });
     const ok = await postEasyPost({

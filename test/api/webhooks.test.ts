@@ -4,7 +4,7 @@ import * as teams from '../../src/domain/teams/teams.js';
 
 // Endpoint management through HTTP. Delivery, signatures and retries: webhooks-delivery.test.ts.
 
-const FIELDS = ['id', 'url', 'description', 'events', 'active', 'created_at', 'updated_at'].sort();
+const FIELDS = ['id', 'url', 'description', 'events', 'active', 'test', 'created_at', 'updated_at'].sort();
 
 let t: TestApp;
 let token: string;

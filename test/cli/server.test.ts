@@ -281,7 +281,13 @@ describe('keys and roles', () => {
     expect(hook.code).toBe(0);
     const created = JSON.parse(hook.stdout);
     expect(created.secret).toMatch(/^whsec_/);
+    expect(created.test).toBe(false);
     expect(await json(['webhooks', 'update', created.id, '--active', 'false', '--json', 'active'])).toEqual({ active: false });
+    expect(await json(['webhooks', 'update', created.id, '--test', 'true', '--json', 'test'])).toEqual({ test: true });
+    const testHook = await fos(['webhooks', 'create', '--url', 'https://hooks.example/t', '--event', '*', '--test', 'true']);
+    expect(testHook.code, testHook.stderr).toBe(0);
+    expect(JSON.parse(testHook.stdout).test).toBe(true);
+    expect((await fos(['webhooks', 'delete', JSON.parse(testHook.stdout).id, '--yes'])).code).toBe(0);
     await json(['webhooks', 'deliveries', created.id, '--status', 'failed']);
     expect((await fos(['webhooks', 'delete', created.id, '--yes'])).code).toBe(0);
     const bad = await fos(['webhooks', 'create', '--url', 'https://x.example', '--event', 'order.exploded']);

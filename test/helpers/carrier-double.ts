@@ -29,6 +29,11 @@ export interface Double {
    * the connection once done (an answer lost after success). Returns the undo.
    */
   late(re: RegExp, ms: number | 'lose', method?: string): () => void;
+  /**
+   * As late, but the answer is written when the test says: `done` resolves once the platform did
+   * the work (the answer is still held), `answer()` sends it. For orderings that must not depend on time.
+   */
+  deferred(re: RegExp, method?: string): { done: Promise<Recorded>; answer(): void; undo(): void };
   /** Routes that answer this status and body. */
   fail(re: RegExp, status: number, body: unknown): void;
   close(): Promise<void>;
@@ -51,7 +56,8 @@ export async function startDouble(route: (d: Double) => Handler): Promise<Double
   const requests: Recorded[] = [];
   const holds: Array<{ re: RegExp; waiters: Array<(r: Recorded) => void>; open: boolean; parked: ServerResponse[]; next: Handler }> = [];
   const fails: Array<{ re: RegExp; status: number; body: unknown }> = [];
-  const lates: Array<{ re: RegExp; ms: number | 'lose'; method?: string }> = [];
+  const lates: Array<{ re: RegExp; ms: number | 'lose' | 'deferred'; method?: string; park?: (rec: Recorded, send: () => void) => void }> =
+    [];
   const timers = new Set<NodeJS.Timeout>();
   const parkedLate = new Set<ServerResponse>();
   let handler: Handler = () => undefined;
@@ -87,13 +93,20 @@ export async function startDouble(route: (d: Double) => Handler): Promise<Double
       await handler(rec, capture);
       if (late.ms === 'lose') return res.destroy();
       parkedLate.add(res);
+      if (late.ms === 'deferred')
+        return late.park!(rec, () => {
+          parkedLate.delete(res);
+          res.writeHead(out.status, out.headers);
+          res.end(out.body);
+        });
       if (late.ms === Infinity) return;
+      const ms = late.ms;
       const tm = setTimeout(() => {
         timers.delete(tm);
         parkedLate.delete(res);
         res.writeHead(out.status, out.headers);
         res.end(out.body);
-      }, late.ms);
+      }, ms);
       timers.add(tm);
       return;
     }
@@ -124,6 +137,15 @@ export async function startDouble(route: (d: Double) => Handler): Promise<Double
       const l = { re, ms, method };
       lates.push(l);
       return () => lates.splice(lates.indexOf(l), 1);
+    },
+    deferred(re, method) {
+      let send: (() => void) | null = null;
+      let arrived!: (r: Recorded) => void;
+      const done = new Promise<Recorded>((resolve) => (arrived = resolve));
+      const l = { re, ms: 'deferred' as const, method, park: (rec: Recorded, s: () => void) => ((send = s), arrived(rec)) };
+      lates.push(l);
+      const undo = () => void (lates.includes(l) && lates.splice(lates.indexOf(l), 1));
+      return { done, answer: () => (undo(), send?.()), undo };
     },
     fail(re, status, body) {
       fails.push({ re, status, body });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { json, labelPdf, startDouble, type Double } from './carrier-double.js';
 
 // A loopback Shippo API speaking its documented shapes (docs.goshippo.com: Shipments create,
-// Transactions create/list, Refunds create, Addresses list), checking what fos sent: the
+// Transactions create/list, Refunds create/list/retrieve, Addresses list), checking what fos sent: the
 // "Authorization: ShippoToken <key>" header and snake_case bodies. Label files are served from
 // /files/.
 
@@ -10,6 +10,8 @@ export interface ShippoDouble extends Double {
   apiKey: string;
   shipments: Map<string, any>;
   transactions: any[];
+  /** Refunds requested (newest first), as GET /refunds lists them. */
+  refunds: any[];
 }
 
 const now = () => new Date().toISOString();
@@ -40,6 +42,7 @@ export async function shippoDouble(apiKey = 'shippo_test_fos_key'): Promise<Ship
   const pdf = await labelPdf('SHIPPO TEST LABEL');
   const shipments = new Map<string, any>();
   const transactions: any[] = [];
+  const refunds: any[] = [];
   const double = await startDouble((d) => async (r, res) => {
     if (r.path.startsWith('/files/')) {
       const zpl = r.path.endsWith('.zpl');
@@ -152,7 +155,7 @@ export async function shippoDouble(apiKey = 'shippo_test_fos_key'): Promise<Ship
     if (r.method === 'POST' && r.path === '/refunds') {
       const t = transactions.find((x) => x.object_id === r.body?.transaction);
       if (!t) return json(res, 400, { transaction: ['Transaction not found.'] });
-      return json(res, 201, {
+      const refund = {
         object_id: oid(),
         object_created: now(),
         object_updated: now(),
@@ -160,10 +163,18 @@ export async function shippoDouble(apiKey = 'shippo_test_fos_key'): Promise<Ship
         status: 'QUEUED',
         transaction: t.object_id,
         test: true,
-      });
+      };
+      refunds.unshift(refund);
+      return json(res, 201, refund);
+    }
+    // List all refunds (newest first; the SDK asks for /refunds/) and Retrieve a refund.
+    if (r.method === 'GET' && /^\/refunds\/?$/.test(r.path)) return json(res, 200, { next: null, previous: null, results: refunds });
+    if (r.method === 'GET' && r.path.startsWith('/refunds/')) {
+      const refund = refunds.find((x) => x.object_id === r.path.slice('/refunds/'.length));
+      return refund ? json(res, 200, refund) : json(res, 404, { detail: 'Not found.' });
     }
     if (r.method === 'GET' && r.path === '/addresses') return json(res, 200, { next: null, previous: null, results: [] });
     return json(res, 404, { detail: `no route ${r.method} ${r.path}` });
   });
-  return Object.assign(double, { apiKey, shipments, transactions }) as ShippoDouble;
+  return Object.assign(double, { apiKey, shipments, transactions, refunds }) as ShippoDouble;
 }

@@ -3,14 +3,17 @@
 // fulfillment orders (with their assigned location and request status), fulfillments, a
 // fulfillment service, and the tokens it issued (client-credentials grant and authorization code),
 // and injects faults: an HTTP status (429 with Retry-After), a truncated JSON answer, or an answer
-// lost after the operation ran. There is no pinned Admin API schema file in this repository, so
-// queries are matched by their root fields; a query the double does not know answers an error.
+// lost after the operation ran. Every request is first parsed and validated against the Admin API
+// schema of its version (test/fixtures/shopify-admin-subset.graphql, shopify-schema.ts): an
+// unknown field, argument or input field answers GraphQL errors as Shopify does; a valid one is
+// then matched by its root fields.
 //
 //   const shopify = await shopifyDouble({ token: 'shpat_x', clientId: 'cid', clientSecret: 'csec' });
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { graphqlAnswer, opOf, type State } from './shopify-double-ops.js';
+import { shopifyRequestErrors } from './shopify-schema.js';
 
 export interface Recorded {
   method: string;
@@ -35,6 +38,8 @@ export interface ShopifyDouble extends State {
   codes: Set<string>;
   /** The issued tokens stop working: the next call with one answers 401. */
   revokeTokens(): void;
+  /** Requests refused by the schema (answered with GraphQL errors): a test expecting none checks it is empty. */
+  invalid: { query: string; errors: { message: string }[] }[];
   /** false: even newly issued tokens are refused (an app that lost its access). */
   acceptIssued: boolean;
   /** The next n calls of an operation fail so: an HTTP status, a cut JSON body, or no answer after it ran. */
@@ -67,6 +72,7 @@ export async function shopifyDouble(opts: { token?: string; clientId?: string; c
     codes: new Set<string>(),
     owners: [] as any[],
     acceptIssued: true,
+    invalid: [] as { query: string; errors: { message: string }[] }[],
   };
   let issued = 0;
   const tokenEndpoint = (raw: string, res: ServerResponse) => {
@@ -97,10 +103,16 @@ export async function shopifyDouble(opts: { token?: string; clientId?: string; c
       if (req.method === 'POST' && u.pathname === '/admin/oauth/access_token') return tokenEndpoint(raw, res);
       if (req.method !== 'POST' || !/^\/admin\/api\/[\w-]+\/graphql\.json$/.test(u.pathname))
         return send(res, 404, { errors: 'Not Found' });
+      const version = /^\/admin\/api\/([\w-]+)\//.exec(u.pathname)![1]!;
       const token = String(req.headers['x-shopify-access-token'] ?? '');
       if (!(token === opts.token || (d.acceptIssued && d.tokens.has(token))))
         return send(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
-      const version = /^\/admin\/api\/([\w-]+)\//.exec(u.pathname)![1]!;
+      // Every request is validated against the Admin schema of its version (the subset fos uses).
+      const invalid = shopifyRequestErrors(version, json?.query, json?.variables);
+      if (invalid) {
+        d.invalid.push({ query: json?.query, errors: invalid });
+        return send(res, 200, { errors: invalid });
+      }
       const op = opOf(json.query);
       const f = failures.get(op);
       const fault = f && f.n > 0 ? (f.n--, f.fault) : null;

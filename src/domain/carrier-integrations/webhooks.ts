@@ -1,6 +1,7 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
 import { enqueueEvent, enqueueForParties } from '../events/outbox.js';
+import { testLabelFlag } from '../webhooks/test-labels.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { recordVoid } from '../fulfillment/label-void.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
@@ -87,6 +88,7 @@ async function apply(db: Db, teamId: string, integrationId: string, u: TrackerUp
           package_id: label.package_id,
           shipping_label_id: label.id,
           tracking_code: label.tracking_code,
+          test_label: testLabelFlag(label),
           refund_status: u.refund_status,
         },
       );
@@ -149,6 +151,7 @@ async function recordTracking(tx: TxClient, teamId: string, integrationId: strin
     order_id: label.package.fulfillment?.order_id ?? null,
     tracking_code: code,
     tracking_url: label.tracking_url,
+    test_label: testLabelFlag(label),
     carrier_id: label.carrier_id,
     previous_status: label.shipment_status,
     shipment_status: newest.status,
@@ -167,6 +170,8 @@ async function pushToShop(
     tracking_code: string | null;
     tracking_url: string | null;
     carrier_name: string | null;
+    carrier_integration_type: string | null;
+    carrier_integration_id: string | null;
     package: { id: string; fulfillment: { id: string; order_id: string } | null };
   },
   newest: { status: string; message: string | null; occurred_at: Date },
@@ -183,6 +188,7 @@ async function pushToShop(
     message: newest.message,
     occurred_at: newest.occurred_at.toISOString(),
     tracking: { tracking_code: label.tracking_code, tracking_url: label.tracking_url, carrier: label.carrier_name },
+    test_label: testLabelFlag(label),
     order: { id: order.id, order_number: order.order_number, remote_id: order.remote_id },
     fulfillment: { id: f.id, package_id: label.package.id },
   });

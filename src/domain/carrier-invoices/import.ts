@@ -5,6 +5,7 @@ import { inLists } from '../../db/in-lists.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
+import { testLabelFlag } from '../webhooks/test-labels.js';
 import { transaction } from '../../db/tx.js';
 import { roundMoney } from '../charges/rate-card.js';
 import { correctionBiller, type BilledCorrection } from './billing.js';
@@ -184,6 +185,7 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
       shipping_label_id: label.id,
       package_id: label.package_id,
       tracking_code: label.tracking_code,
+      test_label: testLabelFlag(label),
       import_id: id,
       version: s.correction!.version,
       corrected_carrier_cost: s.correction!.corrected_carrier_cost,

@@ -3,6 +3,7 @@ import type { Db, PackageLineItem, TxClient } from '../../db/types.js';
 import { billShipping } from '../charges/shipping.js';
 import { conflict } from '../errors.js';
 import { enqueueEvents } from '../events/outbox.js';
+import { testLabelFlag } from '../webhooks/test-labels.js';
 import { pickPlacements } from '../inventory/bins.js';
 import { applyToProductLevels } from '../inventory/ledger.js';
 import { explainFulfillRefusal, explainShortFoLine, explainShortStock, noLabel, notOfFo } from './fulfill-refusals.js';
@@ -268,6 +269,7 @@ function shipmentEvents(
       kind: 'tracking.push' as const,
       payload: {
         tracking,
+        test_label: testLabelFlag(label),
         shop: shop ? { id: shop.id, name: shop.name, slug: shop.slug, shop_type: shop.shop_type } : null,
         order: { id: order.id, order_number: order.order_number, remote_id: order.remote_id, merchant_team_id: order.merchant_team_id },
         fulfillment: {

@@ -3,6 +3,7 @@ import { statementsOf } from '../../db/statements.js';
 import type { Db, LabelPurchase } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
+import { testLabelFlag } from '../webhooks/test-labels.js';
 import { storeDocuments, type FetchedDocument } from './carriers/documents.js';
 import type { PurchasedLabel } from './carriers/types.js';
 import { presentWrittenPackage, type PackageView } from './package-view.js';
@@ -119,6 +120,7 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
       fulfillment_order_id: labelled.fulfillment_order_id,
       shipping_label_id: created.id,
       tracking_code: label.tracking_code,
+      test_label: testLabelFlag(set),
       formatted_service: label.formatted_service,
     });
     // Presented from this transaction's writes: a PENDING package has no fulfillment yet.

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
+import { testLabelFlag } from '../webhooks/test-labels.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import { adapterById } from './carriers/index.js';
 import type { RefundState } from './carriers/types.js';
@@ -98,6 +99,8 @@ export async function recordVoid(db: Db, teamId: string, id: string, refundStatu
       select: {
         id: true,
         tracking_code: true,
+        carrier_integration_type: true,
+        carrier_integration_id: true,
         formatted_service: true,
         price: true,
         currency: true,
@@ -109,6 +112,7 @@ export async function recordVoid(db: Db, teamId: string, id: string, refundStatu
       fulfillment_order_id: label.package.fulfillment_order_id,
       shipping_label_id: label.id,
       tracking_code: label.tracking_code,
+      test_label: testLabelFlag(label),
       formatted_service: label.formatted_service,
       price: label.price,
       currency: label.currency,

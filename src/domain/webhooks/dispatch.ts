@@ -8,6 +8,7 @@ import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader }
 import { statementsOf } from '../../db/statements.js';
 import { transaction } from '../../db/tx.js';
 import { markDelivered } from '../events/store.js';
+import { payloadFor } from './test-labels.js';
 import { metrics } from '../../shared/metrics.js';
 
 // Delivery of outbox events, in two steps that each claim rows race-free across replicas:
@@ -45,9 +46,12 @@ export const matchesEndpoint = (endpoint: Pick<WebhookEndpoint, 'events'>, kind:
   return events.includes('*') || events.includes(kind);
 };
 
-/** The JSON body POSTed for an event; the same bytes on every retry. */
-export const webhookBody = (event: OutboxEvent) =>
-  JSON.stringify({ id: event.id, type: event.kind, created_at: event.created_at.toISOString(), data: event.payload });
+/**
+ * The JSON body POSTed for an event to an endpoint; the same bytes on every retry. A test label's
+ * tracking reaches only test endpoints (test-labels.ts).
+ */
+export const webhookBody = (event: OutboxEvent, endpoint: Pick<WebhookEndpoint, 'test'>) =>
+  JSON.stringify({ id: event.id, type: event.kind, created_at: event.created_at.toISOString(), data: payloadFor(endpoint, event.payload) });
 
 // ---------- claims (events and deliveries alike) ----------
 
@@ -275,7 +279,7 @@ export async function deliverDueWebhooks(db: Db, now: Date, opts: { batchSize: n
 }
 
 function sendOne(d: WebhookDelivery & { endpoint: WebhookEndpoint }, event: OutboxEvent, send: WebhookSender): Promise<SendResult> {
-  const body = webhookBody(event);
+  const body = webhookBody(event, d.endpoint);
   return send(d.endpoint.url, body, {
     [SIGNATURE_HEADER]: signatureHeader(d.endpoint.secret, body),
     [EVENT_ID_HEADER]: event.id,

@@ -12,6 +12,8 @@ export interface EndpointInput {
   url: string;
   events: string[];
   description?: string;
+  /** Receives test labels' tracking as it is (docs/webhooks.md "Test labels"). */
+  test?: boolean;
 }
 
 export interface EndpointPatch {
@@ -19,6 +21,7 @@ export interface EndpointPatch {
   events?: string[];
   description?: string;
   active?: boolean;
+  test?: boolean;
 }
 
 /** ['*'] alone, or a list of known kinds (deduplicated). */
@@ -56,6 +59,7 @@ export const endpointView = (e: WebhookEndpoint) => ({
   description: e.description,
   events: (Array.isArray(e.events) ? e.events : []) as string[],
   active: e.active,
+  test: e.test,
   created_at: e.created_at,
   updated_at: e.updated_at,
 });
@@ -68,6 +72,7 @@ export async function createEndpoint(db: Db, teamId: string, input: EndpointInpu
       url: input.url,
       description: input.description ?? '',
       events: normalizeEvents(input.events),
+      test: input.test ?? false,
       secret: generateSecret(),
     },
   });
@@ -95,6 +100,7 @@ export async function updateEndpoint(db: Db, teamId: string, id: string, patch: 
   if (patch.events !== undefined) data.events = normalizeEvents(patch.events);
   if (patch.description !== undefined) data.description = patch.description;
   if (patch.active !== undefined) data.active = patch.active;
+  if (patch.test !== undefined) data.test = patch.test;
   const { count } = await db.prisma.webhookEndpoint.updateMany({ where: { id, team_id: teamId }, data });
   if (count !== 1) throw notFound('Webhook endpoint', id);
   return getEndpoint(db, teamId, id);

@@ -14,6 +14,11 @@ export const WEBHOOK_FIELDS: FieldSpec[] = [
     description: 'event kinds to deliver, or * (comma-separated or repeated)',
   },
   { key: 'description', description: 'free text' },
+  {
+    key: 'test',
+    type: 'boolean',
+    description: "a test endpoint: receives test labels' tracking numbers and URLs (others get them null, with test_label: true)",
+  },
 ];
 
 export const webhookPath = (id?: string, sub?: string) => resourcePath('/webhooks', id, sub);

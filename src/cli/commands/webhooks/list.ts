@@ -9,7 +9,7 @@ export default function webhooksList(ctx: Context): Command {
     output: response(async () => (await import('../../../contract/webhooks.js')).WebhookListSchema),
     description: 'List webhook endpoints',
     path: () => webhookPath(),
-    columns: ['id', 'url', 'events', 'active', 'created_at'],
+    columns: ['id', 'url', 'events', 'active', 'test', 'created_at'],
     examples: ['fos webhooks list'],
   });
 }
