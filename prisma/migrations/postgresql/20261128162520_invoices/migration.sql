@@ -99,3 +99,6 @@ CREATE INDEX "invoice_terms_fulfiller_team_id_idx" ON "invoice_terms"("fulfiller
 
 -- CreateIndex
 CREATE INDEX "charges_invoice_id_idx" ON "charges"("invoice_id");
+
+-- CreateIndex
+CREATE INDEX "charges_merchant_team_id_created_at_id_idx" ON "charges"("merchant_team_id", "created_at", "id");
