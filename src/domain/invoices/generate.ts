@@ -121,7 +121,9 @@ async function regenerateInTx(tx: TxClient, inv: Invoice, terms: InvoiceTerms) {
   // Compare-and-set: only a DRAFT gives its charges back and claims again.
   const { count } = await tx.invoice.updateMany({ where: { id: inv.id, status: 'DRAFT' }, data: { generated_at: new Date() } });
   if (count !== 1) throw conflict(`Invoice ${inv.id} is no longer a draft.`);
-  await portableStatementsOf(tx).run(`UPDATE "charges" SET "invoice_id" = NULL, "updated_at" = ? WHERE "invoice_id" = ?`, [new Date(), inv.id]);
+  // Its charges all lie in its period (that is how they were claimed), so they stay; the period's
+  // charges made or released since are claimed, and the totals are summed again from the charges
+  // as they are now (re-rated amounts included). Rewriting 100,000 links would double the cost.
   return fill(tx, inv, terms);
 }
 
@@ -154,7 +156,7 @@ export function generateInvoice(db: Db, teamId: string, input: GenerateInput) {
   );
 }
 
-/** POST /v1/ops/invoices/{id}/regenerate: a draft's charges given back and claimed again, totals recomputed. */
+/** POST /v1/ops/invoices/{id}/regenerate: the period's free charges claimed, lines and totals summed again. */
 export function regenerateInvoice(db: Db, teamId: string, id: string) {
   return transaction(db, async (tx) => {
     const inv = await tx.invoice.findFirst({ where: { id, fulfiller_team_id: teamId } });

@@ -103,7 +103,7 @@ export default async function routes(app: FastifyInstance) {
       async (request) =>
         invoiceView(await run(request.principal.teamId, request.params.invoice_id, (request.body ?? {}) as Record<string, string | undefined>)),
     );
-  transition('regenerate', 'regenerateInvoice', "Regenerate a draft: its charges given back, the period's free charges claimed, totals recomputed", (t, id) =>
+  transition('regenerate', 'regenerateInvoice', "Regenerate a draft: the period's charges not on an invoice claimed, lines and totals summed again", (t, id) =>
     regenerateInvoice(app.db, t, id),
   );
   transition('finalize', 'finalizeInvoice', 'Finalize a draft: it gets the next number (no gaps) and a due date; invoice.finalized', (t, id) =>
