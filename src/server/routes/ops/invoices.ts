@@ -99,7 +99,15 @@ export default async function routes(app: FastifyInstance) {
   ) =>
     app.post<P>(
       `/v1/ops/invoices/:invoice_id/${path}`,
-      { config: write, schema: { operationId, tags, summary, params: Params, ...(body ? { body } : {}), response: { 200: InvoiceSchema } } },
+      {
+        config: write,
+        schema: { operationId, tags, summary, params: Params, ...(body ? { body } : {}), response: { 200: InvoiceSchema } },
+        // Every member of these bodies is optional: no body at all means {}.
+        preValidation: (request, _reply, done) => {
+          request.body ??= {};
+          done();
+        },
+      },
       async (request) =>
         invoiceView(await run(request.principal.teamId, request.params.invoice_id, (request.body ?? {}) as Record<string, string | undefined>)),
     );
