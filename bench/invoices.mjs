@@ -15,7 +15,9 @@ async function seed(db, merchantTeamId, fulfillerTeamId, n) {
   const sqlite = db.provider === 'sqlite';
   const id = sqlite ? `printf('00000000-0000-7000-8000-%012d', i)` : `'00000000-0000-7000-8000-' || lpad(i::text, 12, '0')`;
   // Spread over January: one every 26 s fills 30 days.
-  const at = sqlite ? `strftime('%Y-%m-%dT%H:%M:%f+00:00', '2026-01-01', '+' || (i * 26) || ' seconds')` : `TIMESTAMP '2026-01-01' + i * INTERVAL '26 second'`;
+  const at = sqlite
+    ? `strftime('%Y-%m-%dT%H:%M:%f+00:00', '2026-01-01', '+' || (i * 26) || ' seconds')`
+    : `TIMESTAMP '2026-01-01' + i * INTERVAL '26 second'`;
   await db.prisma.$executeRawUnsafe(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})
      INSERT INTO "charges" ("id", "name", "category", "currency", "quantity", "calculated_amount", "original_amount",

@@ -162,6 +162,8 @@ export const ChargeListQuery = Type.Object({
   // Billing's filters (docs/invoices.md): whole UTC days, and the invoice (none: not invoiced yet).
   period_start: Type.Optional(Day('charges made on or after this day (UTC)')),
   period_end: Type.Optional(Day('charges made on or before this day (UTC)')),
-  invoice_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the invoice the charges are on; none: not invoiced yet' })),
+  invoice_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'the invoice the charges are on; none: not invoiced yet' }),
+  ),
   order: sortOrder,
 });

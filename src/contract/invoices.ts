@@ -84,7 +84,10 @@ export const PayInvoiceBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const VoidInvoiceBody = Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false });
+export const VoidInvoiceBody = Type.Object(
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
+  { additionalProperties: false },
+);
 
 export const InvoiceExportQuery = Type.Object({
   format: StringEnum(INVOICE_EXPORT_FORMATS, { description: 'charges: one row per charge; quickbooks, xero: their invoice import CSVs' }),

@@ -44,12 +44,22 @@ describe('closing a period', () => {
   it('twice at once on two replicas: one invoice per merchant, every charge on exactly one', async () => {
     const merchants = await Promise.all([t.merchant(), t.merchant(), t.merchant()]);
     for (const m of merchants) await seed(m.teamId, 500);
-    const runs = await Promise.all([closeDuePeriods(t.db, JAN_CLOSED), closeDuePeriods(replica, JAN_CLOSED), closeDuePeriods(replica, JAN_CLOSED)]);
+    const runs = await Promise.all([
+      closeDuePeriods(t.db, JAN_CLOSED),
+      closeDuePeriods(replica, JAN_CLOSED),
+      closeDuePeriods(replica, JAN_CLOSED),
+    ]);
     expect(runs.flat()).toHaveLength(3);
     const invoices = await t.db.prisma.invoice.findMany();
     expect(invoices.map((i) => i.merchant_team_id).sort()).toEqual(merchants.map((m) => m.teamId).sort());
     for (const inv of invoices) {
-      expect(inv).toMatchObject({ status: 'DRAFT', period_start: '2026-01-01', period_end: '2026-01-31', charge_count: 500, subtotal: 625 });
+      expect(inv).toMatchObject({
+        status: 'DRAFT',
+        period_start: '2026-01-01',
+        period_end: '2026-01-31',
+        charge_count: 500,
+        subtotal: 625,
+      });
       expect(await t.db.prisma.charge.count({ where: { invoice_id: inv.id, merchant_team_id: inv.merchant_team_id } })).toBe(500);
     }
     expect(await t.db.prisma.charge.count({ where: { invoice_id: null } })).toBe(0);

@@ -119,13 +119,29 @@ describe('lifecycle', () => {
       tax_rate: 8.25,
       tax_label: 'Sales tax',
       payment_terms_days: 15,
-      bill_to: { company: 'Merchant Goods LLC', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701', country: 'US', email: 'ap@merchant.example' },
+      bill_to: {
+        company: 'Merchant Goods LLC',
+        address1: '1 Main St',
+        city: 'Springfield',
+        state: 'IL',
+        zip: '62701',
+        country: 'US',
+        email: 'ap@merchant.example',
+      },
     });
     expect(terms.statusCode).toBe(200);
     expect(terms.json()).toMatchObject({ period: 'MONTHLY', tax_rate: 8.25, closed_through: '2026-02-01' });
     const regen = await ops('POST', `/v1/ops/invoices/${inv.id}/regenerate`);
     expect(regen.statusCode).toBe(200);
-    expect(regen.json()).toMatchObject({ id: inv.id, subtotal: 60, tax_label: 'Sales tax', tax_rate: 8.25, tax_amount: 4.95, total: 64.95, charge_count: 6 });
+    expect(regen.json()).toMatchObject({
+      id: inv.id,
+      subtotal: 60,
+      tax_label: 'Sales tax',
+      tax_rate: 8.25,
+      tax_amount: 4.95,
+      total: 64.95,
+      charge_count: 6,
+    });
     const seen = (await t.call('GET', '/v1/merchant/invoices', { token: m.token })).json().data;
     expect(seen.map((i: any) => i.status)).toEqual(['PAID']); // December's, not the draft
     expect((await t.call('GET', `/v1/merchant/invoices/${inv.id}`, { token: m.token })).statusCode).toBe(404);
@@ -134,7 +150,12 @@ describe('lifecycle', () => {
   it('finalizes with the first number and a due date, announces it to both teams, then send and pay', async () => {
     const fin = await ops('POST', `/v1/ops/invoices/${inv.id}/finalize`);
     expect(fin.statusCode).toBe(200);
-    expect(fin.json()).toMatchObject({ status: 'FINALIZED', number: 'INV-000001', finalized_at: '2026-02-01T00:00:05.000Z', due_at: '2026-02-16T00:00:05.000Z' });
+    expect(fin.json()).toMatchObject({
+      status: 'FINALIZED',
+      number: 'INV-000001',
+      finalized_at: '2026-02-01T00:00:05.000Z',
+      due_at: '2026-02-16T00:00:05.000Z',
+    });
     expect((await ops('POST', `/v1/ops/invoices/${inv.id}/finalize`)).statusCode).toBe(409);
     const events = await t.db.prisma.outboxEvent.findMany({ where: { kind: 'invoice.finalized' } });
     expect(events.map((e) => e.team_id).sort()).toEqual([t.teamId, m.teamId].sort());
@@ -186,11 +207,15 @@ describe('lifecycle', () => {
     const merchants = await Promise.all(Array.from({ length: 6 }, () => t.merchant()));
     for (const mm of merchants) await charges(mm.teamId, [['STORAGE', 2, 1, '2026-01-02T00:00:00Z']]);
     const drafts = await Promise.all(
-      merchants.map((mm) => ops('POST', '/v1/ops/invoices', { merchant_team_id: mm.teamId, period_start: '2026-01-01', period_end: '2026-01-31' })),
+      merchants.map((mm) =>
+        ops('POST', '/v1/ops/invoices', { merchant_team_id: mm.teamId, period_start: '2026-01-01', period_end: '2026-01-31' }),
+      ),
     );
     const finals = await Promise.all(drafts.map((d) => ops('POST', `/v1/ops/invoices/${d.json().id}/finalize`)));
     expect(finals.map((f) => f.statusCode)).toEqual(finals.map(() => 200));
-    const numbers = (await t.db.prisma.invoice.findMany({ where: { sequence: { not: null } }, orderBy: { sequence: 'asc' } })).map((i) => i.sequence);
+    const numbers = (await t.db.prisma.invoice.findMany({ where: { sequence: { not: null } }, orderBy: { sequence: 'asc' } })).map(
+      (i) => i.sequence,
+    );
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1));
     expect(numbers.length).toBe(9);
   });
@@ -255,7 +280,15 @@ describe('documents', () => {
   it('exports its charges, and QuickBooks Online and Xero import files with their documented columns', async () => {
     const charges = await ops('GET', `/v1/ops/invoices/${inv.id}/export?format=charges`);
     const rows = charges.body.trim().split('\n');
-    expect(rows[0].split(',').slice(0, 7)).toEqual(['id', 'created_at', 'category', 'name', 'description', 'quantity', 'calculated_amount']);
+    expect(rows[0].split(',').slice(0, 7)).toEqual([
+      'id',
+      'created_at',
+      'category',
+      'name',
+      'description',
+      'quantity',
+      'calculated_amount',
+    ]);
     expect(rows).toHaveLength(7);
     // QuickBooks Online maps these headers by itself (Intuit, "Import invoices in batches").
     const qbo = (await ops('GET', `/v1/ops/invoices/${inv.id}/export?format=quickbooks`)).body.trim().split('\n');

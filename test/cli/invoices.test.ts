@@ -92,7 +92,18 @@ describe('fos invoices (spawned)', () => {
     const free = await fos(['charges', 'list', '--merchant-team', merchant.teamId, '--invoice', 'none', '--json', 'calculated_amount']);
     expect(free.code, free.stderr).toBe(0);
     expect(free.json()).toEqual([{ calculated_amount: 9 }]);
-    const jan = await fos(['charges', 'list', '--from', '2026-01-01', '--to', '2026-01-31', '--category', 'STORAGE', '--json', 'calculated_amount']);
+    const jan = await fos([
+      'charges',
+      'list',
+      '--from',
+      '2026-01-01',
+      '--to',
+      '2026-01-31',
+      '--category',
+      'STORAGE',
+      '--json',
+      'calculated_amount',
+    ]);
     expect(jan.json()).toEqual([{ calculated_amount: 30 }]);
   });
 });

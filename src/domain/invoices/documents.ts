@@ -45,7 +45,12 @@ export async function invoiceParties(db: Db, inv: Invoice) {
   };
 }
 
-async function logoImage(db: Db, storage: FileStorage | undefined, fileId: string | null, embed: (bytes: Uint8Array, png: boolean) => Promise<PDFImage>) {
+async function logoImage(
+  db: Db,
+  storage: FileStorage | undefined,
+  fileId: string | null,
+  embed: (bytes: Uint8Array, png: boolean) => Promise<PDFImage>,
+) {
   if (!fileId || !storage) return null;
   const file = await db.prisma.file.findUnique({ where: { id: fileId } });
   if (!file?.storage_key) return null;
@@ -75,7 +80,8 @@ export async function invoicePdf(db: Db, inv: Invoice, storage?: FileStorage): P
   let y = PAGE[1] - M;
   const at = (s: string, x: number, yy: number, size: number, bold = false, width = W - M - x) =>
     t.draw(page, s, { x, y: yy, size, bold, maxWidth: width });
-  const right = (s: string, xRight: number, yy: number, size: number, bold = false) => t.draw(page, s, { x: xRight - t.width(s, size, bold), y: yy, size, bold });
+  const right = (s: string, xRight: number, yy: number, size: number, bold = false) =>
+    t.draw(page, s, { x: xRight - t.width(s, size, bold), y: yy, size, bold });
 
   const logo = await logoImage(db, storage, parties.logoFileId, (bytes, png) => (png ? doc.embedPng(bytes) : doc.embedJpg(bytes)));
   if (logo) {
@@ -121,7 +127,8 @@ export async function invoicePdf(db: Db, inv: Invoice, storage?: FileStorage): P
   total('Subtotal', money(inv.subtotal, inv.currency));
   if (inv.tax_rate > 0 || inv.tax_amount > 0) total(`${inv.tax_label} (${inv.tax_rate}%)`, money(inv.tax_amount, inv.currency));
   total('Total due', money(inv.total, inv.currency), true);
-  if (inv.status === 'PAID') at(`PAID ${ymd(inv.paid_at)}${inv.payment_reference ? ` (${inv.payment_reference})` : ''}`, 330, (y -= 20), 11, true);
+  if (inv.status === 'PAID')
+    at(`PAID ${ymd(inv.paid_at)}${inv.payment_reference ? ` (${inv.payment_reference})` : ''}`, 330, (y -= 20), 11, true);
   if (parties.footer) at(parties.footer, M, M + 10, 8, false);
   at(`Invoice ${inv.id}`, M, M - 4, 7);
   return doc.save();
@@ -239,7 +246,8 @@ export async function accountingCsv(db: Db, inv: Invoice, format: 'quickbooks' |
   const issued = inv.finalized_at ?? inv.generated_at;
   const due = inv.due_at ?? new Date(issued.getTime() + parties.paymentTermsDays * 86_400_000);
   const number = inv.number ?? inv.id;
-  const describe = (l: InvoiceLine) => `${l.description}: ${l.quantity} units, ${l.charge_count} charges, ${inv.period_start} to ${inv.period_end}`;
+  const describe = (l: InvoiceLine) =>
+    `${l.description}: ${l.quantity} units, ${l.charge_count} charges, ${inv.period_start} to ${inv.period_end}`;
   if (format === 'quickbooks') {
     let out = csvLine(QBO_COLUMNS);
     for (const l of lines) {

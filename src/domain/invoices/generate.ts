@@ -58,7 +58,8 @@ async function claim(tx: TxClient, inv: Pick<Invoice, 'id' | 'fulfiller_team_id'
 async function totals(tx: TxClient, invoiceId: string, terms: Pick<InvoiceTerms, 'tax_rate' | 'tax_label'>) {
   const sums = await sumsOf(tx, invoiceId);
   const currencies = [...new Set(sums.map((s) => s.currency))];
-  if (currencies.length > 1) throw conflict(`The period's charges are in several currencies (${currencies.join(', ')}); an invoice has one.`);
+  if (currencies.length > 1)
+    throw conflict(`The period's charges are in several currencies (${currencies.join(', ')}); an invoice has one.`);
   const lines = sums.map((s) => ({
     category: s.category,
     description: categoryLabel(s.category),
@@ -95,7 +96,8 @@ async function generateInTx(tx: TxClient, d: DelegationRow, p: Period, kind: str
   const key = openKey(d.id, p);
   const live = await tx.invoice.findUnique({ where: { open_key: key } });
   if (live) {
-    if (live.status !== 'DRAFT') throw conflict(`Invoice ${live.number ?? live.id} (${live.status}) already bills this period; void it first.`);
+    if (live.status !== 'DRAFT')
+      throw conflict(`Invoice ${live.number ?? live.id} (${live.status}) already bills this period; void it first.`);
     return { invoice: await regenerateInTx(tx, live, terms), created: false };
   }
   const inv = await tx.invoice.create({

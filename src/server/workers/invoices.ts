@@ -11,7 +11,8 @@ export function startInvoiceCloser(db: Db, log: FastifyBaseLogger, opts: { clock
   const tick = () => {
     running ??= closeDuePeriods(db, nowOf(opts.clock))
       .then((made) => {
-        for (const inv of made) log.info({ invoice_id: inv.id, period: `${inv.period_start}..${inv.period_end}` }, 'invoice draft generated');
+        for (const inv of made)
+          log.info({ invoice_id: inv.id, period: `${inv.period_start}..${inv.period_end}` }, 'invoice draft generated');
       })
       .catch((err) => log.error({ err }, 'closing invoice periods failed'))
       .finally(() => {

@@ -23,7 +23,13 @@ function monthBounds(month: string): { period_start: string; period_end: string 
   return { period_start: `${month}-01`, period_end: `${month}-${String(last).padStart(2, '0')}` };
 }
 
-const action = (ctx: Context, name: string, description: string, examples: string[], extra: Partial<Parameters<typeof writeCommand>[1]> = {}) =>
+const action = (
+  ctx: Context,
+  name: string,
+  description: string,
+  examples: string[],
+  extra: Partial<Parameters<typeof writeCommand>[1]> = {},
+) =>
   writeCommand(ctx, {
     output: schema,
     name,
@@ -89,7 +95,11 @@ export default (ctx: Context): Command =>
         { key: 'period_to', flag: '--to', arg: 'YYYY-MM-DD', description: 'periods starting on or before this day' },
       ],
       columns: ['id', 'number', 'status', 'merchant_team_id', 'period_start', 'period_end', 'total', 'currency'],
-      examples: ['fos invoices list', 'fos invoices list --status DRAFT --merchant 0193…', 'fos invoices list --from 2026-01-01 --to 2026-01-31'],
+      examples: [
+        'fos invoices list',
+        'fos invoices list --status DRAFT --merchant 0193…',
+        'fos invoices list --from 2026-01-01 --to 2026-01-31',
+      ],
     }),
     getCommand(ctx, {
       output: schema,
@@ -117,9 +127,14 @@ export default (ctx: Context): Command =>
         if (!out.period_start || !out.period_end) throw new UsageError('give --month YYYY-MM, or --from and --to');
         return out;
       },
-      examples: ['fos invoices generate --merchant 0193… --month 2026-01', 'fos invoices generate --merchant 0193… --from 2026-01-01 --to 2026-01-15'],
+      examples: [
+        'fos invoices generate --merchant 0193… --month 2026-01',
+        'fos invoices generate --merchant 0193… --from 2026-01-01 --to 2026-01-15',
+      ],
     }),
-    action(ctx, 'regenerate', "Regenerate a draft: claim the period's new charges, sum lines and totals again", ['fos invoices regenerate 0193…']),
+    action(ctx, 'regenerate', "Regenerate a draft: claim the period's new charges, sum lines and totals again", [
+      'fos invoices regenerate 0193…',
+    ]),
     action(ctx, 'finalize', 'Finalize a draft: it gets the next invoice number and a due date', ['fos invoices finalize 0193…']),
     action(ctx, 'send', 'Mark a finalized invoice sent', ['fos invoices send 0193…']),
     action(ctx, 'pay', 'Mark a finalized or sent invoice paid', ['fos invoices pay 0193… --reference "ACH 4411"'], {
@@ -128,11 +143,16 @@ export default (ctx: Context): Command =>
         { key: 'paid_at', arg: 'ISO time', description: 'when it was paid (default now)' },
       ],
     }),
-    action(ctx, 'void', "Void an invoice: its charges go to the period's next invoice; its number stays taken", ['fos invoices void 0193… --reason "wrong rate" --yes'], {
-      fields: [{ key: 'reason', arg: 'text', description: 'why (kept on the invoice)' }],
-      confirm: ([id]) => `Void invoice ${id}? Its charges go back to be billed again.`,
-    }),
+    action(
+      ctx,
+      'void',
+      "Void an invoice: its charges go to the period's next invoice; its number stays taken",
+      ['fos invoices void 0193… --reason "wrong rate" --yes'],
+      {
+        fields: [{ key: 'reason', arg: 'text', description: 'why (kept on the invoice)' }],
+        confirm: ([id]) => `Void invoice ${id}? Its charges go back to be billed again.`,
+      },
+    ),
     pdf(ctx),
     exportCsv(ctx),
   ]);
-

@@ -22,7 +22,9 @@ export const MerchantChargeListQuery = Type.Object({
   category: Type.Optional(StringEnum(CHARGE_CATEGORIES)),
   period_start: Type.Optional(Day('charges made on or after this day (UTC)')),
   period_end: Type.Optional(Day('charges made on or before this day (UTC)')),
-  invoice_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'the invoice the charges are on; none: not invoiced yet' })),
+  invoice_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'the invoice the charges are on; none: not invoiced yet' }),
+  ),
   order: sortOrder,
 });
 
@@ -52,7 +54,13 @@ export default async function routes(app: FastifyInstance) {
     '/v1/merchant/charges/:charge_id',
     {
       config: read,
-      schema: { operationId: 'getMerchantCharge', tags, summary: 'Get a charge billed to this team', params: ChargeParams, response: { 200: ChargeSchema } },
+      schema: {
+        operationId: 'getMerchantCharge',
+        tags,
+        summary: 'Get a charge billed to this team',
+        params: ChargeParams,
+        response: { 200: ChargeSchema },
+      },
     },
     async (request) => chargeView(await getMerchantCharge(app.db, request.principal.teamId, request.params.charge_id)),
   );
@@ -80,7 +88,13 @@ export default async function routes(app: FastifyInstance) {
     '/v1/merchant/invoices/:invoice_id',
     {
       config: read,
-      schema: { operationId: 'getMerchantInvoice', tags, summary: 'Get an invoice of this team', params: Params, response: { 200: InvoiceSchema } },
+      schema: {
+        operationId: 'getMerchantInvoice',
+        tags,
+        summary: 'Get an invoice of this team',
+        params: Params,
+        response: { 200: InvoiceSchema },
+      },
     },
     async (request) => invoiceView(await getInvoice(app.db, mine(request.principal.teamId), request.params.invoice_id)),
   );
@@ -89,7 +103,13 @@ export default async function routes(app: FastifyInstance) {
     '/v1/merchant/invoices/:invoice_id/pdf',
     {
       config: read,
-      schema: { operationId: 'getMerchantInvoicePdf', tags, summary: 'Download an invoice of this team as a PDF', params: Params, response: PDF_RESPONSE },
+      schema: {
+        operationId: 'getMerchantInvoicePdf',
+        tags,
+        summary: 'Download an invoice of this team as a PDF',
+        params: Params,
+        response: PDF_RESPONSE,
+      },
     },
     async (request, reply) => {
       const inv = await getInvoice(app.db, mine(request.principal.teamId), request.params.invoice_id);

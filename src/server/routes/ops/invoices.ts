@@ -86,7 +86,10 @@ export default async function routes(app: FastifyInstance) {
 
   app.get<P>(
     '/v1/ops/invoices/:invoice_id',
-    { config: read, schema: { operationId: 'getInvoice', tags, summary: 'Get an invoice', params: Params, response: { 200: InvoiceSchema } } },
+    {
+      config: read,
+      schema: { operationId: 'getInvoice', tags, summary: 'Get an invoice', params: Params, response: { 200: InvoiceSchema } },
+    },
     async (request) => invoiceView(await invoices.getInvoice(app.db, own(request.principal.teamId), request.params.invoice_id)),
   );
 
@@ -109,16 +112,30 @@ export default async function routes(app: FastifyInstance) {
         },
       },
       async (request) =>
-        invoiceView(await run(request.principal.teamId, request.params.invoice_id, (request.body ?? {}) as Record<string, string | undefined>)),
+        invoiceView(
+          await run(request.principal.teamId, request.params.invoice_id, (request.body ?? {}) as Record<string, string | undefined>),
+        ),
     );
-  transition('regenerate', 'regenerateInvoice', "Regenerate a draft: the period's charges not on an invoice claimed, lines and totals summed again", (t, id) =>
-    regenerateInvoice(app.db, t, id),
+  transition(
+    'regenerate',
+    'regenerateInvoice',
+    "Regenerate a draft: the period's charges not on an invoice claimed, lines and totals summed again",
+    (t, id) => regenerateInvoice(app.db, t, id),
   );
-  transition('finalize', 'finalizeInvoice', 'Finalize a draft: it gets the next number (no gaps) and a due date; invoice.finalized', (t, id) =>
-    finalizeInvoice(app.db, t, id, app.now()),
+  transition(
+    'finalize',
+    'finalizeInvoice',
+    'Finalize a draft: it gets the next number (no gaps) and a due date; invoice.finalized',
+    (t, id) => finalizeInvoice(app.db, t, id, app.now()),
   );
   transition('send', 'sendInvoice', 'Mark a finalized invoice sent to the merchant', (t, id) => sendInvoice(app.db, t, id, app.now()));
-  transition('pay', 'payInvoice', 'Mark a finalized or sent invoice paid', (t, id, b) => payInvoice(app.db, t, id, app.now(), b), PayInvoiceBody);
+  transition(
+    'pay',
+    'payInvoice',
+    'Mark a finalized or sent invoice paid',
+    (t, id, b) => payInvoice(app.db, t, id, app.now(), b),
+    PayInvoiceBody,
+  );
   transition(
     'void',
     'voidInvoice',
