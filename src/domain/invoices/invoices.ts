@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../../db/client.js';
 import { transaction } from '../../db/tx.js';
 import type { Db, Prisma } from '../../db/types.js';
 import { invalid, notFound } from '../errors.js';
@@ -112,5 +113,12 @@ export async function updateProfile(db: Db, teamId: string, input: ProfileInput)
     ...(input.number_prefix !== undefined ? { number_prefix: input.number_prefix } : {}),
     ...(input.footer !== undefined ? { footer: input.footer } : {}),
   };
-  return db.prisma.billingProfile.upsert({ where: { team_id: teamId }, create: { team_id: teamId, ...data }, update: data });
+  // Two first PATCHes racing: the loser's insert hits the primary key and its retry updates.
+  return transaction(
+    db,
+    (tx) => tx.billingProfile.upsert({ where: { team_id: teamId }, create: { team_id: teamId, ...data }, update: data }),
+    {
+      retryOn: isUniqueViolation,
+    },
+  );
 }
