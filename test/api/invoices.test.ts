@@ -147,6 +147,18 @@ describe('lifecycle', () => {
     expect((await t.call('GET', `/v1/merchant/invoices/${inv.id}`, { token: m.token })).statusCode).toBe(404);
   });
 
+  it('a regenerated draft claims the charges of its period made since', async () => {
+    const draft = (await t.call('GET', '/v1/ops/invoices', { query: { merchant_team_id: other.teamId } })).json().data[0];
+    expect(draft).toMatchObject({ status: 'DRAFT', charge_count: 1, subtotal: 3 });
+    await charges(other.teamId, [['PICK', 4, 2, '2026-01-30T00:00:00Z']]);
+    const regen = (await ops('POST', `/v1/ops/invoices/${draft.id}/regenerate`)).json();
+    expect(regen).toMatchObject({ charge_count: 2, subtotal: 7, total: 7 });
+    expect(regen.lines.map((l: any) => [l.category, l.description, l.amount])).toEqual([
+      ['PICK', 'Pick fees', 4],
+      ['STORAGE', 'Storage', 3],
+    ]);
+  });
+
   it('finalizes with the first number and a due date, announces it to both teams, then send and pay', async () => {
     const fin = await ops('POST', `/v1/ops/invoices/${inv.id}/finalize`);
     expect(fin.statusCode).toBe(200);
@@ -177,7 +189,7 @@ describe('lifecycle', () => {
     expect(mine.json().data).toHaveLength(6);
     expect(new Set(mine.json().data.map((c: any) => c.merchant_team_id))).toEqual(new Set([m.teamId]));
     const theirs = await t.call('GET', '/v1/merchant/charges', { token: other.token, query: { limit: 100 } });
-    expect(theirs.json().data.map((c: any) => c.merchant_team_id)).toEqual([other.teamId]);
+    expect(new Set(theirs.json().data.map((c: any) => c.merchant_team_id))).toEqual(new Set([other.teamId]));
     const csv = await t.call('GET', `/v1/merchant/invoices/${inv.id}/export`, { token: m.token, query: { format: 'charges' } });
     expect(csv.body.trim().split('\n')).toHaveLength(7);
     expect((await t.call('GET', '/v1/merchant/invoices', { token: t.adminToken })).statusCode).toBe(403);
