@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders rules fulfillment-orders packages scan-forms labels carriers carrier-rates charges delegations files picking-sessions keys audit roles mcp-connections webhooks shops api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders rules fulfillment-orders packages scan-forms labels carriers carrier-rates charges invoices delegations files picking-sessions keys audit roles mcp-connections webhooks shops api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -28,6 +28,7 @@ __fos_subcommands() {
     'fos carriers') echo 'list get connect update test disable disconnect' ;;
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list export get create-storage create-receiving update-receiving' ;;
+    'fos invoices') echo 'list show generate regenerate finalize send pay void pdf export' ;;
     'fos delegations') echo 'list rate-card' ;;
     'fos delegations rate-card') echo 'set' ;;
     'fos files') echo 'list get upload download create update delete' ;;
@@ -196,12 +197,23 @@ __fos_options() {
     'fos carrier-rates create') echo '--carrier-id --carrier-name --service-id --service-name --amount --currency --per-unit-weight --max-weight --weight-unit --country --estimated-days --guaranteed --data --field -F --raw-field -f' ;;
     'fos carrier-rates delete') echo '' ;;
     'fos charges') echo '' ;;
-    'fos charges list') echo '--category --merchant-team --order-id --order --page --limit --all' ;;
-    'fos charges export') echo '--category --merchant-team --order-id --after' ;;
+    'fos charges list') echo '--category --merchant-team --order-id --from --to --invoice --order --page --limit --all' ;;
+    'fos charges export') echo '--category --merchant-team --order-id --from --to --invoice --after' ;;
     'fos charges get') echo '' ;;
     'fos charges create-storage') echo '--delegation --merchant-team --name --location-type --warehouse --rate-period --quantity --data --field -F --raw-field -f' ;;
     'fos charges create-receiving') echo '--delegation --name --quantity --purchase-order --data --field -F --raw-field -f' ;;
     'fos charges update-receiving') echo '--name --quantity --purchase-order --data --field -F --raw-field -f' ;;
+    'fos invoices') echo '' ;;
+    'fos invoices list') echo '--status --merchant --from --to --page --limit --all' ;;
+    'fos invoices show') echo '' ;;
+    'fos invoices generate') echo '--merchant --from --to --data --field -F --raw-field -f --month' ;;
+    'fos invoices regenerate') echo '' ;;
+    'fos invoices finalize') echo '' ;;
+    'fos invoices send') echo '' ;;
+    'fos invoices pay') echo '--reference --paid-at --data --field -F --raw-field -f' ;;
+    'fos invoices void') echo '--reason --data --field -F --raw-field -f' ;;
+    'fos invoices pdf') echo '--output -o --print --printer' ;;
+    'fos invoices export') echo '--to --account-code --tax-type --output -o' ;;
     'fos delegations') echo '' ;;
     'fos delegations list') echo '--page --limit --all' ;;
     'fos delegations rate-card') echo '' ;;
@@ -246,8 +258,8 @@ __fos_options() {
     'fos webhooks') echo '' ;;
     'fos webhooks list') echo '--page --limit --all' ;;
     'fos webhooks get') echo '' ;;
-    'fos webhooks create') echo '--url --event --description --test --data --field -F --raw-field -f' ;;
-    'fos webhooks update') echo '--url --event --description --test --active --data --field -F --raw-field -f' ;;
+    'fos webhooks create') echo '--url --event --description --data --field -F --raw-field -f' ;;
+    'fos webhooks update') echo '--url --event --description --active --data --field -F --raw-field -f' ;;
     'fos webhooks delete') echo '' ;;
     'fos webhooks deliveries') echo '--status --page --limit --all' ;;
     'fos webhooks listen') echo '--forward-to --events --secret --max-events' ;;
@@ -370,6 +382,8 @@ __fos_choices() {
     'fos charges list|--order') echo 'asc desc' ;;
     'fos charges export|--category') echo 'STORAGE RECEIVING SHIPPING' ;;
     'fos charges create-storage|--rate-period') echo 'DAILY WEEKLY MONTHLY' ;;
+    'fos invoices list|--status') echo 'DRAFT FINALIZED SENT PAID VOID' ;;
+    'fos invoices export|--to') echo 'charges quickbooks xero' ;;
     'fos files list|--order-by') echo 'created_at updated_at name size' ;;
     'fos files list|--order') echo 'asc desc' ;;
     'fos picking-sessions list|--order') echo 'asc desc' ;;
@@ -380,8 +394,8 @@ __fos_choices() {
     'fos roles create|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS MANAGE_CARRIERS WRITE_MCP' ;;
     'fos roles update|--permission') echo 'READ_PRODUCTS WRITE_PRODUCTS READ_ORDERS WRITE_ORDERS READ_FULFILLMENTS WRITE_FULFILLMENTS READ_CHARGES WRITE_CHARGES READ_FILES WRITE_FILES READ_VENDORS WRITE_VENDORS READ_INVENTORY WRITE_INVENTORY MANAGE_API_KEYS MANAGE_WEBHOOKS MANAGE_SHOPS MANAGE_CARRIERS WRITE_MCP' ;;
     'fos mcp-connections list|--status') echo 'ACTIVE REVOKED' ;;
-    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created label_batch.completed shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
-    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created label_batch.completed shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled' ;;
+    'fos webhooks create|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created label_batch.completed shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled invoice.created invoice.finalized invoice.sent invoice.paid invoice.voided' ;;
+    'fos webhooks update|--event') echo '* tracking.push order.created order.priority_changed order.updated order.cancelled order.hold_placed order.hold_released order.backorder_allocated fulfillment_order.cancelled fulfillment_order.moved fulfillment_order.split fulfillment_order.locked package.created package.labelled package.label_voided shipment.status_changed shipping_label.refund_updated package.fulfilled scan_form.created label_batch.completed shipping_label.corrected file.processed charge.created charge.updated inventory.adjusted purchase_order.created purchase_order.received purchase_order.closed purchase_order.cancelled inventory.transfer_shipped inventory.transfer_received inventory.transfer_cancelled return.created return.received return.cancelled invoice.created invoice.finalized invoice.sent invoice.paid invoice.voided' ;;
     'fos webhooks deliveries|--status') echo 'PENDING DELIVERED FAILED' ;;
     'fos shops list|--shop-type') echo 'SHOPIFY AMAZON BIGCOMMERCE MANUAL WOOCOMMERCE EBAY ETSY' ;;
     'fos shops deliveries|--status') echo 'RECEIVED PROCESSED IGNORED FAILED' ;;
@@ -427,7 +441,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --delegation --location-type --rate-period --purchase-order --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --test --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --invoice --delegation --location-type --rate-period --purchase-order --month --paid-at --account-code --tax-type --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
 __fos_file_flags=' --from --print-dir --label-dir --data --file --order-file --output -o --input --db --storage --backup-to --rate-card '
 
 _fos_complete() {

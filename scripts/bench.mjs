@@ -22,6 +22,8 @@
 //              file, e.g. 1M orders and 100k products) or FOS_BENCH_PAGES_ORDERS (temp seed, default 20000).
 //   outbox     a queued backlog drained by one outbox worker to a local receiver (events/s)
 //   rules      100 automation rules evaluated over 10,000 in-memory orders (ms an order, target <= 0.2)
+//   invoices   a month's invoice for a merchant with FOS_BENCH_INVOICE_CHARGES charges (default 100,000): generate,
+//              regenerate, finalize, PDF + QuickBooks export; SQLite, and PostgreSQL at FOS_BENCH_PG_URL when set (target <= 5 s)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
 //   lists      order, fulfillment-order, package, charge, file and product list queries (every filter/sort) on a
@@ -62,6 +64,7 @@ import { LIST_TARGET_MS, listBench } from '../bench/lists.mjs';
 import { listPagesBench, PAGES, PAGES_TARGET_RATIO } from '../bench/list-pages.mjs';
 import { outboxBench } from '../bench/outbox.mjs';
 import { rulesBench } from '../bench/rules.mjs';
+import { INVOICE_TARGET_MS, invoiceBench } from '../bench/invoices.mjs';
 import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
 import { IDLE_RSS_TARGET_MIB, LOAD_RSS_TARGET_MIB, roundtrip } from '../bench/roundtrip.mjs';
@@ -90,7 +93,7 @@ const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
 const sections = argv.length
   ? argv
-  : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'rules', 'soak', 'lists', 'export', 'bulk', 'batch'];
+  : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'rules', 'invoices', 'soak', 'lists', 'export', 'bulk', 'batch'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -258,6 +261,19 @@ if (sections.includes('rules')) {
     `  ${r.rules} rules x ${r.orders} orders   ${r.msPerOrder.toFixed(4)} ms an order (target <= 0.2); ` +
       `${r.decisionsPerOrder.toFixed(1)} matching rules an order`,
   );
+}
+
+if (sections.includes('invoices')) {
+  const runs = await invoiceBench({ charges: int('FOS_BENCH_INVOICE_CHARGES', 100_000, 2_000_000) });
+  console.log("a month's invoice for one merchant (generated on demand: claim, sums by category, totals; one transaction)");
+  for (const r of runs) {
+    const worst = Math.max(r.generateMs, r.regenerateMs);
+    if (worst > INVOICE_TARGET_MS) failed = true;
+    console.log(
+      `  ${r.provider.padEnd(10)} ${r.charges} charges: generate ${ms(r.generateMs)}, regenerate ${ms(r.regenerateMs)} ` +
+        `(target <= ${INVOICE_TARGET_MS} ms: ${worst <= INVOICE_TARGET_MS ? 'ok' : 'OVER'}); finalize ${ms(r.finalizeMs)}, PDF + QuickBooks CSV ${ms(r.documentsMs)}`,
+    );
+  }
 }
 
 if (sections.includes('lists')) {

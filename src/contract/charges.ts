@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Id, Uuid, Nullable, Opt, StringEnum, Timestamp, pageQuery, sortOrder } from './common.js';
+import { Day, Id, Uuid, Nullable, Opt, StringEnum, Timestamp, pageQuery, sortOrder } from './common.js';
 import { CHARGE_CATEGORIES, RATE_PERIODS } from './enums.js';
 
 export { CHARGE_CATEGORIES };
@@ -159,5 +159,11 @@ export const ChargeListQuery = Type.Object({
   category: Type.Optional(StringEnum(CHARGE_CATEGORIES)),
   merchant_team_id: Type.Optional(Id),
   order_id: Type.Optional(Uuid),
+  // Billing's filters (docs/invoices.md): whole UTC days, and the invoice (none: not invoiced yet).
+  period_start: Type.Optional(Day('charges made on or after this day (UTC)')),
+  period_end: Type.Optional(Day('charges made on or before this day (UTC)')),
+  invoice_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'the invoice the charges are on; none: not invoiced yet' }),
+  ),
   order: sortOrder,
 });

@@ -81,6 +81,11 @@ export const EVENT_KINDS = [
   'return.created',
   'return.received',
   'return.cancelled',
+  'invoice.created', // a draft, to the fulfiller only (docs/invoices.md)
+  'invoice.finalized',
+  'invoice.sent',
+  'invoice.paid',
+  'invoice.voided',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -34,6 +34,7 @@ import oauthRoutes from './oauth/plugin.js';
 import { VERSION } from '../version.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
+import { nowOf } from '../shared/clock.js';
 
 export interface AppConfig {
   /** Fastify logger options; false silences logs (tests). */
@@ -86,6 +87,8 @@ declare module 'fastify' {
     allowPrivateWebhooks: boolean;
     /** The 3PL's Shopify app (OAuth installs), or null. */
     shopifyApp: ShopifyAppConfig | null;
+    /** The clock of what runs by the calendar (invoices' dates, the period close): AppConfig.clock, else the system's. */
+    now(): Date;
     /** Set when shutdown begins: new requests get 503. */
     draining: boolean;
     /** Uploaded files: where their bytes are, the largest accepted, the image processor. */
@@ -209,6 +212,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
   app.decorate('shopifyApp', config.shopifyApp === undefined ? shopifyAppFromEnv(process.env) : config.shopifyApp);
   app.decorate('draining', false);
+  app.decorate('now', () => nowOf(config.clock));
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;
   app.decorate('originOf', (request: FastifyRequest) => publicOrigin ?? `${request.protocol}://${request.host}`);
   // Built on first use: app.swagger() needs the app ready, and every route is registered by then.

@@ -10,6 +10,8 @@ import { defaultDbPath } from './data-dir.js';
 import { acquireServerLock, type ServerLock } from './single-server.js';
 import { startPurchaseRecovery } from './workers/label-purchases.js';
 import { startCountFolder } from './workers/counts.js';
+import { startInvoiceCloser } from './workers/invoices.js';
+import { clockFromEnv } from '../shared/clock.js';
 import { startOutboxWorker } from './workers/outbox.js';
 import { startIdleCollector } from './idle-gc.js';
 import { startChannelWorker } from './workers/channels.js';
@@ -115,6 +117,8 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const bootstrap = await bootstrapIfEmpty(db);
     const demo = opts.demo ? await (await import('../domain/demo.js')).loadDemo(db) : undefined;
     const rateLimitStore = await rateLimitStoreFor(db, opts);
+    // FOS_NOW (docs/invoices.md) moves the whole server's clock; FOS_TEST_CLOCK_MS freezes it.
+    const clock = fixedClock() ?? clockFromEnv();
     const app = await buildApp({
       db,
       config: {
@@ -126,7 +130,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         maxUploadBytes: opts.maxUploadBytes,
         publicUrl: opts.publicUrl,
         trustProxy: opts.trustProxy,
-        clock: fixedClock(),
+        clock,
         metricsToken: opts.metricsToken,
         minFreeDiskBytes: opts.minFreeDiskBytes,
       },
@@ -148,6 +152,8 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     // Images left PENDING by a stopped process (uploads kick the processor themselves).
     app.files.processor.start(30_000);
     const counts = startCountFolder(db, app.log, 5000);
+    // Invoices: each billing period closed as a draft once it has ended.
+    const invoiceCloser = startInvoiceCloser(db, app.log, { clock, intervalMs: 60_000 });
     // Carrier label purchases a crash left between the platform's answer and fos's commit.
     const purchases = startPurchaseRecovery(db, app.log, { allowPrivate: opts.allowPrivateWebhooks }, 5000);
     // Label batches: resumed after a stop once their lease runs out.
@@ -175,6 +181,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
             worker.stop(),
             channels.stop(),
             counts.stop(),
+            invoiceCloser.stop(),
             purchases.stop(),
             app.labelBatches.stop(),
             backups?.stop(),

@@ -117,6 +117,12 @@ const CASES: Record<string, Case> = {
     body: { id: 'rc-std', name: 'Standard', currency: 'EUR', receiving: { rate_per_unit: 0.25 } },
     target: { type: 'delegation', id: () => merchant.delegationId },
   },
+  Invoices: {
+    method: 'POST',
+    url: '/v1/ops/invoices',
+    body: () => Promise.resolve({ merchant_team_id: merchant.teamId, period_start: '2026-01-01', period_end: '2026-01-31' }),
+    target: { type: 'invoice', id: (res) => res.json().id },
+  },
   'Picking sessions': { method: 'POST', url: '/v1/ops/totes', body: { name: 'Tote A' }, target: { type: 'tote', key: 'Tote A' } },
   Access: {
     method: 'POST',

@@ -57,6 +57,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
       entry('carriers', () => import('./carriers/index.js')),
       entry('carrier-rates', () => import('./carrier-rates/index.js')),
       entry('charges', () => import('./charges/index.js')),
+      entry('invoices', () => import('./invoices/index.js')),
       entry('delegations', () => import('./delegations/index.js')),
       entry('files', () => import('./files/index.js')),
       entry('picking-sessions', () => import('./picking-sessions/index.js')),

@@ -5,6 +5,7 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { chargePayload, pricingRecord, type PricingInputs } from './pricing-record.js';
 import { parseRateCard, priceReceiving, priceStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
 import { transaction } from '../../db/tx.js';
+import { chargeBillingWhere, type ChargeBillingFilters } from '../invoices/charge-filters.js';
 
 // Storage and receiving charges, entered by the fulfiller (spec 4.8), priced from the rate card
 // of the fulfillment delegation that links the merchant to the calling fulfiller team.
@@ -207,7 +208,7 @@ export async function getCharge(db: Db, teamId: string, chargeId: string) {
   return charge;
 }
 
-export interface ChargeListQuery extends PageRequest {
+export interface ChargeListQuery extends PageRequest, ChargeBillingFilters {
   category?: 'STORAGE' | 'RECEIVING' | 'SHIPPING';
   merchant_team_id?: string;
   order_id?: string;
@@ -216,7 +217,7 @@ export interface ChargeListQuery extends PageRequest {
 
 export async function listCharges(db: Db, teamId: string, q: ChargeListQuery) {
   if (q.page < 0) throw invalid('query.page', 'must be >= 0');
-  const where: Prisma.ChargeWhereInput = { fulfiller_team_id: teamId };
+  const where: Prisma.ChargeWhereInput = { fulfiller_team_id: teamId, ...chargeBillingWhere(q) };
   if (q.category) where.category = q.category;
   if (q.merchant_team_id) where.merchant_team_id = q.merchant_team_id;
   if (q.order_id) where.order_id = q.order_id;

@@ -41,6 +41,8 @@ import replenishments from './ops/replenishments.js';
 import workOrders from './ops/work-orders.js';
 import floor from './floor.js';
 import home from './home.js';
+import invoices from './ops/invoices.js';
+import merchantBilling from './merchant/billing.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -88,6 +90,8 @@ export async function registerRoutes(app: FastifyInstance) {
     auditEvents,
     floor,
     home,
+    invoices,
+    merchantBilling,
   ]) {
     await app.register(plugin);
   }

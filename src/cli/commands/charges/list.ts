@@ -13,6 +13,9 @@ export default function chargesList(ctx: Context): Command {
       { key: 'category', type: 'enum', values: ENUMS.charge_category, description: 'one category' },
       { key: 'merchant_team_id', flag: '--merchant-team', arg: 'id', description: 'billed to this merchant team' },
       { key: 'order_id', arg: 'id', description: 'charges of this order', ref: 'order' },
+      { key: 'period_start', flag: '--from', arg: 'YYYY-MM-DD', description: 'charges made on or after this day (UTC)' },
+      { key: 'period_end', flag: '--to', arg: 'YYYY-MM-DD', description: 'charges made on or before this day (UTC)' },
+      { key: 'invoice_id', flag: '--invoice', arg: 'id|none', description: 'charges on this invoice; none: not invoiced yet' },
       { key: 'order', type: 'enum', values: ENUMS.sort_order, description: 'sort direction' },
     ],
     export: {
@@ -22,6 +25,10 @@ export default function chargesList(ctx: Context): Command {
       examples: ['fos charges export --category SHIPPING --format csv > shipping.csv'],
     },
     columns: ['id', 'name', 'category', 'quantity', 'calculated_amount', 'currency', 'merchant_team_id', 'created_at'],
-    examples: ['fos charges list --category SHIPPING', 'fos charges list --all --format csv > charges.csv'],
+    examples: [
+      'fos charges list --category SHIPPING',
+      'fos charges list --merchant-team 0193… --from 2026-01-01 --to 2026-01-31 --invoice none',
+      'fos charges list --all --format csv > charges.csv',
+    ],
   });
 }

@@ -1,0 +1,90 @@
+import { transaction } from '../../db/tx.js';
+import type { Db, Invoice, Prisma, TxClient } from '../../db/types.js';
+import { portableStatementsOf } from '../../db/statements.js';
+import { conflict, notFound } from '../errors.js';
+import { enqueueEvent, enqueueEvents, type EventKind } from '../events/outbox.js';
+import { ensureTerms, takeNumber } from './store.js';
+import { invoicePayload } from './views.js';
+
+// DRAFT -> FINALIZED -> SENT -> PAID, and VOID from any state before PAID (docs/invoices.md).
+// Every step is a compare-and-set on the expected status, so two racing steps give one 409.
+
+type Status = 'DRAFT' | 'FINALIZED' | 'SENT' | 'PAID' | 'VOID';
+
+async function step(
+  db: Db,
+  teamId: string,
+  id: string,
+  from: readonly Status[],
+  to: Status,
+  data: (tx: TxClient, inv: Invoice) => Promise<Prisma.InvoiceUpdateManyMutationInput>,
+  after?: (tx: TxClient, inv: Invoice) => Promise<void>,
+) {
+  return transaction(db, async (tx) => {
+    const inv = await tx.invoice.findFirst({ where: { id, fulfiller_team_id: teamId } });
+    if (!inv) throw notFound('Invoice', id);
+    if (!from.includes(inv.status as Status)) {
+      throw conflict(`Invoice ${inv.number ?? inv.id} is ${inv.status}; it can become ${to} only from ${from.join(' or ')}.`);
+    }
+    const { count } = await tx.invoice.updateMany({ where: { id, status: inv.status }, data: { status: to } });
+    if (count !== 1) throw conflict(`Invoice ${inv.number ?? inv.id} was changed concurrently; retry.`);
+    const updated = await tx.invoice.update({ where: { id }, data: await data(tx, inv) });
+    await after?.(tx, updated);
+    const kind = `invoice.${to === 'VOID' ? 'voided' : to.toLowerCase()}` as EventKind;
+    const payload = invoicePayload(updated);
+    // A merchant hears of its invoices from finalize on; a draft is the fulfiller's own business.
+    if (inv.status === 'DRAFT' && to === 'VOID') await enqueueEvent(tx, teamId, kind, payload);
+    else
+      await enqueueEvents(tx, [
+        { teamId, kind, payload },
+        { teamId: updated.merchant_team_id, kind, payload },
+      ]);
+    return updated;
+  });
+}
+
+export function finalizeInvoice(db: Db, teamId: string, id: string, now: Date) {
+  return step(db, teamId, id, ['DRAFT'], 'FINALIZED', async (tx, inv) => {
+    // The number is taken after the status moved: a racing finalize of this invoice failed above
+    // and took none; a rollback from here on gives the number back.
+    const sequence = await takeNumber(tx, teamId);
+    const profile = await tx.billingProfile.findUnique({ where: { team_id: teamId } });
+    const d = await tx.fulfillmentDelegation.findUniqueOrThrow({ where: { id: inv.fulfillment_delegation_id } });
+    const terms = await ensureTerms(tx, d);
+    return {
+      sequence,
+      number: `${profile?.number_prefix ?? 'INV-'}${String(sequence).padStart(6, '0')}`,
+      finalized_at: now,
+      due_at: new Date(now.getTime() + terms.payment_terms_days * 86_400_000),
+    };
+  });
+}
+
+export function sendInvoice(db: Db, teamId: string, id: string, now: Date) {
+  return step(db, teamId, id, ['FINALIZED'], 'SENT', async () => ({ sent_at: now }));
+}
+
+export function payInvoice(db: Db, teamId: string, id: string, now: Date, input: { payment_reference?: string; paid_at?: string }) {
+  return step(db, teamId, id, ['FINALIZED', 'SENT'], 'PAID', async () => ({
+    paid_at: input.paid_at ? new Date(input.paid_at) : now,
+    payment_reference: input.payment_reference ?? null,
+  }));
+}
+
+/** Void: the invoice keeps its number (no gap) and lets its charges go to the next invoice of the period. */
+export function voidInvoice(db: Db, teamId: string, id: string, now: Date, input: { reason?: string }) {
+  return step(
+    db,
+    teamId,
+    id,
+    ['DRAFT', 'FINALIZED', 'SENT'],
+    'VOID',
+    async () => ({ voided_at: now, void_reason: input.reason ?? null, open_key: null }),
+    async (tx, inv) => {
+      await portableStatementsOf(tx).run(`UPDATE "charges" SET "invoice_id" = NULL, "updated_at" = ? WHERE "invoice_id" = ?`, [
+        new Date(),
+        inv.id,
+      ]);
+    },
+  );
+}

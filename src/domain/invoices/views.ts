@@ -1,0 +1,48 @@
+import type { Invoice } from '../../db/types.js';
+
+// An invoice as the API shows it (contract/invoices.ts) and as event payloads carry it.
+
+export interface InvoiceLine {
+  category: string;
+  description: string;
+  quantity: number;
+  charge_count: number;
+  amount: number;
+}
+
+export function invoiceView(i: Invoice) {
+  return {
+    id: i.id,
+    number: i.number,
+    status: i.status,
+    fulfiller_team_id: i.fulfiller_team_id,
+    merchant_team_id: i.merchant_team_id,
+    fulfillment_delegation_id: i.fulfillment_delegation_id,
+    period_kind: i.period_kind,
+    period_start: i.period_start,
+    period_end: i.period_end,
+    currency: i.currency,
+    lines: (i.lines ?? []) as unknown as InvoiceLine[],
+    subtotal: i.subtotal,
+    tax_label: i.tax_label,
+    tax_rate: i.tax_rate,
+    tax_amount: i.tax_amount,
+    total: i.total,
+    charge_count: i.charge_count,
+    source: i.source,
+    generated_at: i.generated_at,
+    finalized_at: i.finalized_at,
+    due_at: i.due_at,
+    sent_at: i.sent_at,
+    paid_at: i.paid_at,
+    payment_reference: i.payment_reference,
+    voided_at: i.voided_at,
+    void_reason: i.void_reason,
+    created_at: i.created_at,
+    updated_at: i.updated_at,
+  };
+}
+
+export type InvoiceView = ReturnType<typeof invoiceView>;
+
+export const invoicePayload = (i: Invoice) => JSON.parse(JSON.stringify(invoiceView(i))) as Record<string, unknown>;
