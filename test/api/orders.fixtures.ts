@@ -4,6 +4,7 @@
 
 import { receiveStock } from '../../src/domain/inventory/receive.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import type { AppConfig } from '../../src/server/app.js';
 import { createWarehouse } from '../../src/domain/teams/teams.js';
 
 export interface World {
@@ -31,8 +32,8 @@ export const ADDRESS = {
   phone: '+1 503 555 0100',
 };
 
-export async function world(): Promise<World> {
-  const t = await testApp();
+export async function world(config: AppConfig = {}): Promise<World> {
+  const t = await testApp(config);
   const { token } = await t.key({ tier: 4 });
   const merchant = await t.merchant();
   const east = (await createWarehouse(t.db, { team_id: t.teamId, name: 'East' })).id;
