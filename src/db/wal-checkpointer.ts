@@ -29,6 +29,8 @@ export interface WalCheckpointer {
 export interface LazyWalCheckpointer extends WalCheckpointer {
   /** Whether the thread is running now (tests). */
   running(): boolean;
+  /** Ticks done, threads started and starts that failed, so far (tests wait on these, not on durations). */
+  counts(): { ticks: number; starts: number; failedStarts: number };
 }
 
 interface ThreadData {
@@ -126,6 +128,7 @@ export function startWalCheckpointer(
   let thread: Promise<WalCheckpointer | undefined> | undefined;
   let busy = false;
   let closed: Promise<void> | undefined;
+  const counts = { ticks: 0, starts: 0, failedStarts: 0 };
   const tick = async () => {
     if (busy || closed) return;
     busy = true;
@@ -137,7 +140,11 @@ export function startWalCheckpointer(
         quiet = 0;
         if (changed && !thread) {
           thread = startThread(file, everyMs, busyTimeoutMs);
-          if (!(await thread)) thread = undefined;
+          if (await thread) counts.starts++;
+          else {
+            thread = undefined;
+            counts.failedStarts++;
+          }
         }
       } else if (thread && ++quiet >= idleStopTicks) {
         const t = thread;
@@ -145,6 +152,7 @@ export function startWalCheckpointer(
         await (await t)?.close();
       }
     } finally {
+      counts.ticks++;
       busy = false;
     }
   };
@@ -153,6 +161,7 @@ export function startWalCheckpointer(
   timer.unref();
   return {
     running: () => thread !== undefined,
+    counts: () => ({ ...counts }),
     close: () =>
       (closed ??= (async () => {
         clearInterval(timer);

@@ -99,6 +99,8 @@ declare module 'fastify' {
     agentCatalog(): Catalog;
     /** Per-key request counters (auth.ts); exports charge long streams to them as they go. */
     rateLimiter: RateLimitStore;
+    /** The clock the rate limits count by (epoch ms): config.clock, else Date.now. */
+    clock(): number;
     /** Works label batches (workers/label-batches.ts): kicked on create, started by serve. */
     labelBatches: LabelBatchRunner;
   }
@@ -209,6 +211,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.decorate('db', db);
   app.decorate('principals', principals);
   app.decorate('rateLimiter', limiter);
+  app.decorate('clock', config.clock ?? Date.now);
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
   app.decorate('shopifyApp', config.shopifyApp === undefined ? shopifyAppFromEnv(process.env) : config.shopifyApp);
   app.decorate('draining', false);

@@ -3,6 +3,7 @@ import { countFulfillmentOrders, foldFulfillmentOrderCounts } from '../../src/do
 import { startCountFolder } from '../../src/server/workers/counts.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
+import { until } from '../helpers/until.js';
 
 // The fulfillment-order list's meta.total comes from counts kept by triggers (migration
 // fulfillment_order_counts; on PostgreSQL deltas folded by each server). It must equal a real COUNT
@@ -110,8 +111,7 @@ describe('fulfillment order counts', () => {
         : 0;
     if (t.db.provider === 'postgresql') expect(await deltas()).toBeGreaterThan(0);
     const folder = startCountFolder(t.db, t.app.log, 20);
-    for (let i = 0; i < 100 && (await deltas()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    await folder.stop();
+    await until(async () => (await deltas()) === 0, 'the folder to fold every delta').finally(() => folder.stop());
     expect(await deltas()).toBe(0);
     await totalsAgree();
   });

@@ -40,11 +40,10 @@ afterEach(() => {
 /** Statements that may change the database (anything but a plain read). */
 const writes = () => statements.filter((sql) => !/^\s*SELECT\b/i.test(sql));
 
-/** Starts early in a window, so a burst cannot straddle a window boundary. */
-async function freshWindow() {
-  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
-  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
-}
+// The apps' clock stands still a second into the current window: a burst cannot straddle a
+// window boundary however slow the machine, and no test waits for a fresh window.
+const at = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + 1_000;
+const clock = () => at;
 
 const badToken = () => `fos_${randomBytes(16).toString('hex')}_abcdef`;
 
@@ -52,10 +51,10 @@ describe("requests over a key's rate limit (database store)", () => {
   let t: TestApp;
   let app: FastifyInstance;
   beforeAll(async () => {
-    t = await testApp();
+    t = await testApp({ clock });
     // A second app on the same database whose limits are counted in it (as replicas, or several
     // servers on one SQLite file, count them).
-    app = await buildApp({ db: t.db, config: { logger: false, unauthRateLimit: 0, rateLimitStore: new DatabaseStore(t.db) } });
+    app = await buildApp({ db: t.db, config: { logger: false, unauthRateLimit: 0, rateLimitStore: new DatabaseStore(t.db), clock } });
     await app.ready();
   });
   afterAll(async () => {
@@ -66,7 +65,6 @@ describe("requests over a key's rate limit (database store)", () => {
   it('write nothing: the counter stops at the limit and later refusals are answered from memory', async () => {
     const { token, id } = await t.key({ tier: 1 });
     const get = () => app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-access-token': token } });
-    await freshWindow();
     for (let i = 0; i < 30; i++) expect((await get()).statusCode).toBe(200);
 
     recordStatements();
@@ -88,12 +86,11 @@ describe("requests over a key's rate limit (database store)", () => {
 describe('requests without a valid key', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await testApp({ unauthRateLimit: 5 });
+    t = await testApp({ unauthRateLimit: 5, clock });
   });
   afterAll(() => t?.close());
 
   it('write nothing, and once the address is over its limit, read nothing either', async () => {
-    await freshWindow();
     recordStatements();
     const get = (token: string | null) => t.call('GET', '/v1/ops/products', { token });
     for (let i = 0; i < 5; i++) expect((await get(i % 2 ? null : badToken())).statusCode).toBe(401);

@@ -7,6 +7,7 @@ import { enqueueEvent, type EventKind } from '../../src/domain/events/outbox.js'
 import { verifySignature } from '../../src/domain/webhooks/signature.js';
 import { MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 import { createOutboxWorker, startOutboxWorker } from '../../src/server/workers/outbox.js';
+import { until } from '../helpers/until.js';
 
 // The outbox worker against a real HTTP receiver on 127.0.0.1: fan-out, signatures, retries
 // with backoff, permanent failure, race-free claiming, tracking pushes. runOnce(now) drives
@@ -210,8 +211,8 @@ describe('webhook delivery', () => {
     for (let i = 0; i < 25; i++) await enqueue('package.created', { n: i });
     // batchSize 5 and a 60 s interval: only back-to-back passes can deliver all 25 in time.
     const worker = startOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, intervalMs: 60_000, batchSize: 5 });
-    for (let i = 0; i < 200 && hits.length < 25; i++) await new Promise((r) => setTimeout(r, 20));
-    await worker.stop();
+    // Waited on, up to half the interval: a slow machine takes longer, never a whole interval.
+    await until(() => hits.length >= 25, '25 deliveries', 30_000).finally(() => worker.stop());
     expect(hits.length).toBeLessThan(25 + 1);
     expect(new Set(hits.map((h) => h.headers['fos-event-id'])).size).toBe(25);
   });
@@ -220,8 +221,7 @@ describe('webhook delivery', () => {
     await endpoint('/timer');
     await enqueue('order.priority_changed', { id: 'o3' });
     const worker = startOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, intervalMs: 20 });
-    for (let i = 0; i < 100 && hits.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    await worker.stop();
+    await until(() => hits.length > 0, 'a delivery on the timer').finally(() => worker.stop());
     expect(hits).toHaveLength(1);
     expect(hits[0]!.verified).toBe(true);
   });

@@ -71,8 +71,8 @@ function startServe(db: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`fos serve did not announce its URL in 30 s.\nstderr:\n${err}`));
-    }, 30_000);
+      reject(new Error(`fos serve did not announce its URL in 60 s.\nstderr:\n${err}`));
+    }, 60_000);
     child.stderr!.on('data', (d) => {
       err += d;
       const m = /listening on (http:\/\/\S+)/.exec(err);

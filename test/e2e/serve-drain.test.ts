@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnServe, useServeSandbox } from '../helpers/serve-process.js';
+import { until } from '../helpers/until.js';
 
 // Issue 7 item 8: SIGTERM under keep-alive load drains within a bounded time. A request whose
 // headers arrive after SIGTERM gets 503 problem+json with retry-after and `connection: close`; a
@@ -10,7 +11,28 @@ import { spawnServe, useServeSandbox } from '../helpers/serve-process.js';
 
 const box = useServeSandbox();
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Resolves once the server has read what was written to it before: one whole request on a new
+ * connection answered. Bytes already on loopback connections are ready no later than that
+ * request's, and the server reads everything ready before it answers.
+ */
+async function roundTrip(origin: string) {
+  const res = await fetch(`${origin}/healthz`, { headers: { connection: 'close' } });
+  await res.arrayBuffer();
+}
+
+/** Whether a new connection to the server is refused (it stopped listening: its drain began). */
+function refused(origin: string): Promise<boolean> {
+  const u = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(u.port), u.hostname);
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', () => resolve(true));
+  });
+}
 
 /** A raw connection: write pieces of a request, then read the whole response (until the server closes). */
 function rawConnection(url: string) {
@@ -40,11 +62,11 @@ describe('fos serve shutdown', () => {
     // late: a keep-alive connection whose next request's headers are not finished yet
     const late = rawConnection(origin);
     await late.write(`GET /v1/me HTTP/1.1\r\nHost: x\r\n`);
-    await sleep(300);
+    await roundTrip(origin);
 
     const t0 = Date.now();
     server.child.kill('SIGTERM');
-    await sleep(500);
+    await until(() => refused(origin), 'the server to stop listening after SIGTERM');
     await late.write(`x-access-token: ${token}\r\n\r\n`);
     await inflight.write(body.slice(5));
 
@@ -71,7 +93,7 @@ describe('fos serve shutdown', () => {
     const server = await s.started;
     const hanging = rawConnection(new URL(server.url).origin);
     await hanging.write('POST /v1/ops/products HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{');
-    await sleep(200);
+    await roundTrip(new URL(server.url).origin);
     const t0 = Date.now();
     server.child.kill('SIGTERM');
     const { code } = await server.exited;

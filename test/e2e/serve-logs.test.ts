@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveSandbox, spawnServe, type ServeProcess } from '../helpers/serve-process.js';
+import { until } from '../helpers/until.js';
 
 // `fos serve` log lines (issue 8 item 8): readable with --log-format pretty (what a terminal gets
 // by default), one JSON object per line when piped (the default here): both carry the trace id
@@ -20,7 +21,16 @@ async function serve(extra: string[]) {
   running.push(s);
   const res = await fetch(`${s.url}/me`, { headers: { 'x-access-token': 'fos_notarealkey' } });
   const problem = (await res.json()) as { trace_id: string };
-  await new Promise((r) => setTimeout(r, 300)); // the log line is written after the answer
+  // The log line is written after the answer: wait until it is there, whole (up to its newline).
+  await until(
+    () =>
+      s
+        .stdout()
+        .split('\n')
+        .slice(0, -1)
+        .some((l) => l.includes(problem.trace_id)),
+    'the request log line',
+  );
   return { s, traceId: problem.trace_id, status: res.status };
 }
 

@@ -121,7 +121,7 @@ function serve(url: string, dir: string, opts: ReplicaOptions = {}): Promise<Rep
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`fos serve did not start in 30 s:\n${log}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`fos serve did not start in 60 s:\n${log}`)), 60_000);
     child.stderr!.on('data', (d) => {
       log += d;
       const m = /listening on (http:\/\/\S+)/.exec(log);

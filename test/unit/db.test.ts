@@ -10,6 +10,7 @@ import { migrate, packageRoot } from '../../src/db/migrate.js';
 import { MAX_BIND_VALUES } from '../../src/db/libsql.js';
 import { AUTOCHECKPOINT_PAGES, startWalCheckpointer, WAL_SIZE_LIMIT_BYTES } from '../../src/db/wal-checkpointer.js';
 import { freshSqliteUrl, migrateInProcesses, type FreshUrl } from '../helpers/db.js';
+import { until } from '../helpers/until.js';
 
 const committed = readdirSync(path.join(packageRoot(), 'prisma', 'migrations', 'sqlite'), { withFileTypes: true })
   .filter((e) => e.isDirectory())
@@ -203,17 +204,17 @@ describe('SQLite database layer', () => {
     const conn = new Database(url);
     conn.exec('PRAGMA wal_autocheckpoint = 0; CREATE TABLE probe (x INTEGER)');
     const cp = startWalCheckpointer(url, 50, 1000, 4);
-    const until = async (what: () => boolean, ms: number) => {
-      for (const end = Date.now() + ms; !what() && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
-      return what();
-    };
     try {
-      expect(await until(() => cp.running(), 300)).toBe(false); // nothing committed since it started
+      // Nothing committed since it started: ticks pass, no thread.
+      await until(() => cp.counts().ticks >= 4, 'four ticks');
+      expect(cp.counts()).toMatchObject({ starts: 0, failedStarts: 0 });
+      expect(cp.running()).toBe(false);
       conn.exec('INSERT INTO probe VALUES (1)');
-      expect(await until(() => cp.running(), 2000)).toBe(true);
-      expect(await until(() => !cp.running(), 3000)).toBe(true); // 4 quiet ticks
+      await until(() => cp.counts().starts === 1, 'the thread to start after a commit');
+      await until(() => !cp.running(), 'the thread to stop after 4 quiet ticks');
       conn.exec('INSERT INTO probe VALUES (2)');
-      expect(await until(() => cp.running(), 2000)).toBe(true);
+      await until(() => cp.counts().starts === 2, 'the thread to start again after a commit');
+      expect(cp.counts().failedStarts).toBe(0);
     } finally {
       await cp.close();
       conn.close();
@@ -227,9 +228,9 @@ describe('SQLite database layer', () => {
       await mkdir(file); // a directory: the thread's connection fails to open
       await writeFile(`${file}-wal`, '');
       const cp = startWalCheckpointer(file, 50, 1000, 4);
-      await new Promise((r) => setTimeout(r, 120));
+      await until(() => cp.counts().ticks > 0, 'the first tick (it notes the log as it is at start)');
       await writeFile(`${file}-wal`, 'changed'); // looks like a commit
-      await new Promise((r) => setTimeout(r, 800));
+      await until(() => cp.counts().failedStarts > 0, 'the thread to try to start, and fail');
       expect(cp.running()).toBe(false);
       const t0 = Date.now();
       await cp.close();

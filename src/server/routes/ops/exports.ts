@@ -136,7 +136,7 @@ const DESCRIPTION =
 async function payForMore(app: FastifyInstance, principal: Principal, closed: () => boolean) {
   const limit = TIER_LIMITS[principal.tier] ?? TIER_LIMITS[1];
   while (!closed()) {
-    const now = Date.now();
+    const now = app.clock(); // the clock the request itself was counted by (auth.ts)
     const hit = await app.rateLimiter.hit(principal.keyId, now, limit);
     if (hit.count <= limit) return;
     await sleep(Math.max(50, hit.resetAt - now));
