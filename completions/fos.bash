@@ -20,7 +20,7 @@ __fos_subcommands() {
     'fos vendors') echo 'list get create update' ;;
     'fos orders') echo 'list export get priority mark-paid edit cancel hold release backorders' ;;
     'fos draft-orders') echo 'list get create convert' ;;
-    'fos rules') echo 'list get create update delete test apply' ;;
+    'fos rules') echo 'list get create update delete test history export import apply' ;;
     'fos fulfillment-orders') echo 'list get accept lock release cancel move split' ;;
     'fos packages') echo 'list export get create update label get-label slip void-label track fulfill' ;;
     'fos scan-forms') echo 'list get create manifest' ;;
@@ -39,7 +39,7 @@ __fos_subcommands() {
     'fos mcp-connections') echo 'list get revoke tier' ;;
     'fos webhooks') echo 'list get create update delete deliveries listen trigger' ;;
     'fos shops') echo 'list get connect update sync check fulfillment-service deliveries replay disconnect' ;;
-    'fos shops connect') echo 'shopify woocommerce' ;;
+    'fos shops connect') echo 'shopify woocommerce bigcommerce' ;;
     'fos db') echo 'migrate backup restore check' ;;
     'fos admin') echo 'team delegation warehouse location-type role key products user' ;;
     'fos admin team') echo 'create list' ;;
@@ -150,6 +150,9 @@ __fos_options() {
     'fos rules update') echo '--name --position --data --field -F --raw-field -f --file' ;;
     'fos rules delete') echo '' ;;
     'fos rules test') echo '--order-file' ;;
+    'fos rules history') echo '--page --limit --all' ;;
+    'fos rules export') echo '--file' ;;
+    'fos rules import') echo '--file' ;;
     'fos rules apply') echo '--order --all-open' ;;
     'fos fulfillment-orders') echo '' ;;
     'fos fulfillment-orders list') echo '--order-id --status --warehouse-id --page --limit --all' ;;
@@ -258,8 +261,8 @@ __fos_options() {
     'fos webhooks') echo '' ;;
     'fos webhooks list') echo '--page --limit --all' ;;
     'fos webhooks get') echo '' ;;
-    'fos webhooks create') echo '--url --event --description --data --field -F --raw-field -f' ;;
-    'fos webhooks update') echo '--url --event --description --active --data --field -F --raw-field -f' ;;
+    'fos webhooks create') echo '--url --event --description --test --data --field -F --raw-field -f' ;;
+    'fos webhooks update') echo '--url --event --description --test --active --data --field -F --raw-field -f' ;;
     'fos webhooks delete') echo '' ;;
     'fos webhooks deliveries') echo '--status --page --limit --all' ;;
     'fos webhooks listen') echo '--forward-to --events --secret --max-events' ;;
@@ -270,6 +273,7 @@ __fos_options() {
     'fos shops connect') echo '' ;;
     'fos shops connect shopify') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --shop-domain --client-id --client-secret --access-token --api-version --location --data --field -F --raw-field -f --oauth' ;;
     'fos shops connect woocommerce') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --store-url --consumer-key --consumer-secret --data --field -F --raw-field -f' ;;
+    'fos shops connect bigcommerce') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --store-hash --access-token --location --data --field -F --raw-field -f' ;;
     'fos shops update') echo '--name --active --notify-customer --location --ship-on-authorized --data --field -F --raw-field -f' ;;
     'fos shops sync') echo '--since --data --field -F --raw-field -f' ;;
     'fos shops check') echo '' ;;
@@ -441,7 +445,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --invoice --delegation --location-type --rate-period --purchase-order --month --paid-at --account-code --tax-type --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --invoice --delegation --location-type --rate-period --purchase-order --month --paid-at --account-code --tax-type --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --test --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --store-hash --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
 __fos_file_flags=' --from --print-dir --label-dir --data --file --order-file --output -o --input --db --storage --backup-to --rate-card '
 
 _fos_complete() {
