@@ -33,6 +33,7 @@ import { writeTx } from './tx.js';
 //     no active hold on its order (the first statement, a write: SQLite takes the write lock;
 //     PostgreSQL locks the FO row, so every fulfill of one fulfillment order runs one after the other);
 //  2. claim the package: PENDING and labelled -> FULFILLED (a second fulfill finds no row);
+//     PostgreSQL: then the warehouse's levels, in id order, before any line (docs/fulfillment.md lock order);
 //  3. decrement the lines (never below zero), one statement per table: FO line items, CORE order
 //     line items; any line that cannot give its quantity throws and rolls everything back;
 //  4. the ledger: the warehouse's on_hand and committed, with their movement rows;
