@@ -12,10 +12,11 @@ import { ledgerBalanced } from '../api/inventory.fixtures.js';
 import type { ApiResult, Replicas, ReplicaWorld } from './replicas.js';
 
 const OPEN = ['PENDING', 'ACCEPTED', 'IN_PROGRESS'];
-const LABEL = { label_url: 'https://l.example/x.pdf', carrier: 'UPS', service: 'Ground', cost: 5, cost_currency: 'USD' };
-const why = (...r: ApiResult[]) => JSON.stringify(r.map((x) => [x.status, x.body]));
+export const LABEL = { label_url: 'https://l.example/x.pdf', carrier: 'UPS', service: 'Ground', cost: 5, cost_currency: 'USD' };
+export const why = (...r: ApiResult[]) => JSON.stringify(r.map((x) => [x.status, x.body]));
 
-export function packRaceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
+/** What the race scenarios share: requests to replica i % 2, products with stock, accepted fulfillment orders, invariants. */
+export function raceKit(get: () => { w: ReplicaWorld; r: Replicas }) {
   const send = async (i: number, method: string, p: string, body?: unknown) => get().r.send(i % 2, method, p, body, get().w.token);
   const db = () => get().w.db.prisma;
   let west: Promise<string> | undefined;
@@ -39,7 +40,7 @@ export function packRaceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
         weight_unit: 'G',
       },
     });
-    for (const warehouse_id of both ? [east, await west] : [east]) {
+    for (const warehouse_id of onHand ? (both ? [east, await west] : [east]) : []) {
       const adj = await send(0, 'POST', '/ops/inventory/adjustments', { warehouse_id, reason: 'FOUND', lines: [{ sku, delta: onHand }] });
       expect(adj.status, why(adj)).toBe(201);
     }
@@ -98,6 +99,11 @@ export function packRaceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
     }
   }
 
+  return { send, db, product, draft, acceptedFo, invariants };
+}
+
+export function packRaceScenarios(get: () => { w: ReplicaWorld; r: Replicas }) {
+  const { send, db, product, draft, acceptedFo, invariants } = raceKit(get);
   const tally = () => ({ tries: 0, first: 0, second: 0 });
 
   return {

@@ -14,6 +14,7 @@ import {
   claimForFulfill,
   claimPackageForFulfill,
   labelOfPackage,
+  lockLevelsOf,
   packageLines,
   decrementFulfillmentOrderLines,
   decrementOrderLines,
@@ -33,6 +34,7 @@ import { writeTx } from './tx.js';
 //     no active hold on its order (the first statement, a write: SQLite takes the write lock;
 //     PostgreSQL locks the FO row, so every fulfill of one fulfillment order runs one after the other);
 //  2. claim the package: PENDING and labelled -> FULFILLED (a second fulfill finds no row);
+//     PostgreSQL: then the warehouse's levels, in id order, before any line (docs/fulfillment.md lock order);
 //  3. decrement the lines (never below zero), one statement per table: FO line items, CORE order
 //     line items; any line that cannot give its quantity throws and rolls everything back;
 //  4. the ledger: the warehouse's on_hand and committed, with their movement rows;
@@ -68,13 +70,17 @@ export async function fulfillPackage(
   return writeTx(db, async (tx) => {
     const st = statementsOf(tx);
     const now = new Date();
-    if (lockedBy === undefined) lockedBy = await lockForCaller(tx, teamId, packageId, now);
+    // A local, not the parameter: a retried attempt (a deadlock rolled the first back) takes the lock again.
+    const owner = lockedBy ?? (await lockForCaller(tx, teamId, packageId, now));
     const fo =
-      (await claimForFulfill(st, { teamId, packageId, lockedBy, now, by })) ??
-      (await explainFulfillRefusal(tx, teamId, packageId, lockedBy, now));
+      (await claimForFulfill(st, { teamId, packageId, lockedBy: owner, now, by })) ??
+      (await explainFulfillRefusal(tx, teamId, packageId, owner, now));
     const { pkg, items, perFoLine } = await claimPackage(tx, fo.id, packageId, now);
+    // PostgreSQL: the levels before the lines (a receipt's backorder fill takes levels, then order lines).
+    const levelProducts = [...new Set(items.flatMap((i) => (i.product_id ? [i.product_id] : [])))];
+    await lockLevelsOf(st, fo.warehouse_id, levelProducts);
     const lines = await decrementLines(tx, fo, items, perFoLine, now);
-    await shipStock(tx, fo, packageId, items, lines.byId, perFoLine);
+    await shipStock(tx, fo, packageId, items, lines.byId, perFoLine, new Set(levelProducts));
     const linesLeft = lines.after.some((l) => l.remaining_quantity > 0);
     const foDone = await settleFulfillmentOrder(st, fo, { packageId, linesLeft, now, by });
     const shipped = await recordShipment(tx, fo, packageId, now, by);
@@ -187,6 +193,7 @@ async function shipStock(
   items: PackageLineItem[],
   foLines: Map<string, FoLineAfter>,
   perFoLine: Array<[string, number]>,
+  locked: Set<string>,
 ) {
   const productOf = (foLineId: string) => foLines.get(foLineId)!.product_id;
   const perProduct = sum(perFoLine.filter(([l]) => productOf(l)).map(([l, q]) => [productOf(l)!, q]));
@@ -205,6 +212,7 @@ async function shipStock(
     perProduct.map(([productId, q]) => ({ productId, deltas: { on_hand: -q, committed: -q } })),
     { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId, placement: { pick: true } },
     placements,
+    perProduct.every(([productId]) => locked.has(productId)),
   );
   if (short.length) await explainShortStock(tx, fo.warehouse_id, short, new Map(perProduct));
 }

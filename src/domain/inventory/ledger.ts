@@ -121,13 +121,15 @@ export async function applyToProductLevels(
   changes: Array<{ productId: string; deltas: Deltas }>,
   info: MovementInfo,
   placements?: Map<string, Placement>,
+  /** The caller locked these levels already (PostgreSQL, in id order): no second lock statement. */
+  levelsLocked = false,
 ): Promise<string[]> {
   const all = changes.map((c) => ({ productId: c.productId, d: { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...c.deltas } }));
   const moving = all.filter((c) => BUCKETS.some((b) => c.d[b] !== 0));
   if (!moving.length) return [];
   const now = new Date();
   const products = moving.map((c) => c.productId);
-  const moved: LevelRef[] = await updateProductLevels(tx, warehouseId, moving, now);
+  const moved: LevelRef[] = await updateProductLevels(tx, warehouseId, moving, now, levelsLocked);
   if (moved.length !== moving.length) {
     const done = new Set(moved.map((r) => r.product_id));
     return products.filter((id) => !done.has(id));

@@ -141,6 +141,21 @@ export interface OrderLineAfter {
 }
 
 /** The same decrement for the order's CORE lines; a line that cannot give its quantity is absent. */
+/**
+ * PostgreSQL: the warehouse's levels of these products locked in id order, before the fulfill's
+ * lines (lock order: fulfillment order -> package -> inventory levels -> FO lines -> order lines
+ * -> order). A receipt, adjustment or release locks its levels first and then fills backorders
+ * (order lines, the order): taking levels after order lines here would close a cycle with it.
+ * Nothing on SQLite (one writer).
+ */
+export async function lockLevelsOf(st: Statements, warehouseId: string, productIds: string[]): Promise<void> {
+  if (!productIds.length) return;
+  await lockInOrder(st, 'inventory_levels', `"warehouse_id" = ? AND "product_id" IN (${placeholders(productIds.length)})`, [
+    warehouseId,
+    ...productIds,
+  ]);
+}
+
 export async function decrementOrderLines(
   st: Statements,
   orderId: string,

@@ -72,6 +72,7 @@ export async function updateProductLevels(
   warehouseId: string,
   moving: Array<{ productId: string; d: BucketDeltas }>,
   now: Date,
+  levelsLocked = false,
 ): Promise<MovedLevel[]> {
   const buckets = BUCKETS.filter((b) => moving.some((c) => c.d[b] !== 0));
   const delta = new Map(
@@ -86,7 +87,7 @@ export async function updateProductLevels(
   // PostgreSQL: the rows locked in id order first (the UPDATE's own scan takes them in the plan's
   // order: two fulfills of the same SKUs deadlocked on it, issue 36). One row needs no order.
   const st = boundStatements(tx);
-  if (st && moving.length > 1)
+  if (st && moving.length > 1 && !levelsLocked)
     await lockInOrder(st, 'inventory_levels', `"warehouse_id" = ? AND "product_id" IN (${placeholders(moving.length)})`, [
       warehouseId,
       ...moving.map((c) => c.productId),
