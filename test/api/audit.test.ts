@@ -143,7 +143,7 @@ const CASES: Record<string, Case> = {
     target: { type: 'location', key: 'AUD-01' },
   },
 };
-/** Families not walked yet: Files needs a multipart upload (its writes take the same path: src/server/audit.ts). */
+/** Walked in its own block below: Files' upload is a multipart body, not JSON. */
 const NOT_WALKED = ['Files'];
 
 describe('the OpenAPI walk: one event per write, with actor, target and no secret', () => {
@@ -186,6 +186,48 @@ describe('the OpenAPI walk: one event per write, with actor, target and no secre
       for (const s of SECRETS) expect(text).not.toContain(s);
     });
   }
+});
+
+describe('the Files family: upload, rename and delete each record one event', () => {
+  /** A multipart/form-data body with one file part. */
+  const form = (name: string, bytes: Buffer) => {
+    const boundary = `----fosaudit${Date.now().toString(16)}`;
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: text/plain\r\n\r\n`),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  };
+  const expectOne = async (res: { statusCode: number; body: string; headers: Record<string, unknown> }, method: string, id: string) => {
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    const events = await eventsOf(String(res.headers['x-trace-id']));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      actor_type: 'KEY',
+      actor_id: admin.id,
+      method,
+      target_type: 'file',
+      target_id: id,
+      user_agent: 'audit-test/1',
+    });
+    expect(events[0].action).toMatch(/^[a-z][A-Za-z]+$/);
+    return events[0];
+  };
+
+  it('POST /v1/ops/files, PATCH /v1/ops/files/{id}, DELETE /v1/ops/files/{id}', async () => {
+    const headers = { 'x-access-token': admin.token, 'user-agent': 'audit-test/1' };
+    const { payload, headers: h } = form('manifest.txt', Buffer.from('pallet 1 of 3\n'));
+    const up = await t.app.inject({ method: 'POST', url: '/v1/ops/files', payload, headers: { ...h, ...headers } });
+    const id = up.json().id as string;
+    await expectOne(up, 'POST', id);
+
+    const renamed = await t.app.inject({ method: 'PATCH', url: `/v1/ops/files/${id}`, payload: { name: 'manifest-2.txt' }, headers });
+    await expectOne(renamed, 'PATCH', id);
+
+    const gone = await t.app.inject({ method: 'DELETE', url: `/v1/ops/files/${id}`, headers });
+    await expectOne(gone, 'DELETE', id);
+  });
 });
 
 describe('what is not recorded', () => {
