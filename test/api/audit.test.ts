@@ -230,6 +230,63 @@ describe('the Files family: upload, rename and delete each record one event', ()
   });
 });
 
+describe('updates record what each changed field was before (issue 42)', () => {
+  /** Creates the record, PATCHes it and returns the PATCH's one audit event. */
+  const patched = async (create: { url: string; body: unknown }, url: (id: string) => string, body: unknown) => {
+    const made = await t.call('POST', create.url, { token: admin.token, body: create.body });
+    expect(made.statusCode, made.body).toBeLessThan(300);
+    const id = made.json().id as string;
+    const res = await t.call('PATCH', url(id), { token: admin.token, body });
+    expect(res.statusCode, res.body).toBe(200);
+    const events = await eventsOf(traceOf(res));
+    expect(events).toHaveLength(1);
+    expect(events[0].target_id).toBe(id);
+    return events[0];
+  };
+
+  it('a location, a role, a webhook, a carrier integration and a shop: from and to, secrets redacted', async () => {
+    const loc = await patched(
+      { url: '/v1/ops/locations', body: { warehouse_id: warehouseId, name: 'BEF-01', type: 'RECEIVING' } },
+      (id) => `/v1/ops/locations/${id}`,
+      { name: 'BEF-02' },
+    );
+    expect(loc.changes).toEqual({ name: { from: 'BEF-01', to: 'BEF-02' } });
+
+    const role = await patched(
+      { url: '/v1/roles', body: { name: 'Packers', permissions: ['READ_FULFILLMENTS'] } },
+      (id) => `/v1/roles/${id}`,
+      { name: 'Packers (day)' },
+    );
+    expect(role.changes).toEqual({ name: { from: 'Packers', to: 'Packers (day)' } });
+
+    const hook = await patched(
+      { url: '/v1/webhooks', body: { url: 'https://hooks.example.com/before', events: ['*'], description: 'old' } },
+      (id) => `/v1/webhooks/${id}`,
+      { description: 'new' },
+    );
+    expect(hook.changes).toEqual({ description: { from: 'old', to: 'new' } });
+
+    const carrier = await patched(
+      {
+        url: '/v1/ops/carrier-integrations',
+        body: { name: 'EP before', type: 'EASYPOST', api_base_url: 'http://127.0.0.1:9/v2', credentials: { api_key: SECRETS[2] } },
+      },
+      (id) => `/v1/ops/carrier-integrations/${id}`,
+      { name: 'EP after', credentials: { api_key: SECRETS[2] } },
+    );
+    expect(carrier.changes).toMatchObject({ name: { from: 'EP before', to: 'EP after' }, credentials: { to: expect.any(String) } });
+    expect(carrier.changes).not.toHaveProperty('credentials.from');
+    expect(JSON.stringify(carrier)).not.toContain(SECRETS[2]);
+
+    const shop = await patched(
+      { url: '/v1/ops/shops', body: { name: 'Counter before', shop_type: 'MANUAL', merchant_team_id: merchant.teamId } },
+      (id) => `/v1/ops/shops/${id}`,
+      { name: 'Counter after' },
+    );
+    expect(shop.changes).toEqual({ name: { from: 'Counter before', to: 'Counter after' } });
+  });
+});
+
 describe('what is not recorded', () => {
   it('a failed write (4xx) records nothing', async () => {
     const before = await t.db.prisma.auditEvent.count();
