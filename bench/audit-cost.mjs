@@ -2,7 +2,8 @@
 // `node bench/audit-cost.mjs [db-url]`: what the audit record adds to a write transaction
 // (docs/audit.md, "Cost"). A one-row UPDATE transaction run alternately without and with an
 // audit context (a fulfillment's: actor, target, three request fields), 4,000 pairs after 500
-// warm-up pairs; prints the medians and their difference. Default: a temp SQLite file. Needs dist/.
+// warm-up pairs; prints the medians and their difference (`--json`: one JSON line, read by
+// `npm run bench audit`). Default: a temp SQLite file. Needs dist/.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,8 +14,11 @@ import { statementsOf } from '../dist/db/statements.js';
 import { newAuditContext, runAudited } from '../dist/domain/audit/context.js';
 import { installAuditHook } from '../dist/domain/audit/record.js';
 
-const dir = process.argv[2] ? null : mkdtempSync(path.join(tmpdir(), 'fos-audit-bench-'));
-const url = process.argv[2] ?? `file:${dir}/bench.db`;
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const given = args.find((a) => a !== '--json');
+const dir = given ? null : mkdtempSync(path.join(tmpdir(), 'fos-audit-bench-'));
+const url = given ?? `file:${dir}/bench.db`;
 await migrate(url);
 const db = await createDb(url);
 installAuditHook();
@@ -58,9 +62,11 @@ for (let i = 0; i < 4000; i++) {
 }
 const median = (x) => x.sort((a, b) => a - b)[x.length >> 1];
 const [a, b] = [median(without), median(withAudit)];
-console.log(
-  `${db.provider}: median transaction ${a.toFixed(3)} ms without the audit record, ${b.toFixed(3)} ms with: +${(b - a).toFixed(3)} ms`,
-);
+if (json) console.log(JSON.stringify({ provider: db.provider, withoutMs: a, withMs: b, addedMs: b - a }));
+else
+  console.log(
+    `${db.provider}: median transaction ${a.toFixed(3)} ms without the audit record, ${b.toFixed(3)} ms with: +${(b - a).toFixed(3)} ms`,
+  );
 await db.prisma.auditEvent.deleteMany({ where: { trace_id: 'bench' } });
 await db.close();
 if (dir) rmSync(dir, { recursive: true, force: true });

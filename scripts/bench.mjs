@@ -20,6 +20,9 @@
 //              (bench/products-baseline.mjs, own process) on one seeded SQLite file; req/s, server CPU a
 //              request, ratio beside the 0.7 target. FOS_BENCH_LIST_DB/FOS_BENCH_LIST_TEAM (a seeded
 //              file, e.g. 1M orders and 100k products) or FOS_BENCH_PAGES_ORDERS (temp seed, default 20000).
+//   audit      what the audit record adds to a one-row write transaction (bench/audit-cost.mjs, its own process):
+//              median with and without, beside the 0.3 ms target; the floor is the transaction without it.
+//              SQLite (temp file), and PostgreSQL when FOS_BENCH_AUDIT_PG_URL names an empty database.
 //   outbox     a queued backlog drained by one outbox worker to a local receiver (events/s)
 //   rules      100 automation rules evaluated over 10,000 in-memory orders (ms an order, target <= 0.2)
 //   invoices   a month's invoice for a merchant with FOS_BENCH_INVOICE_CHARGES charges (default 100,000): generate,
@@ -52,6 +55,7 @@
 //              (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; not in the default run):
 //              fulfillments/s, CPU a fulfillment of fos and of PostgreSQL, lock waits.
 //              FOS_BENCH_SCALE_ORDERS (default 300), FOS_BENCH_SCALE_REPLICAS (default 1,2,4).
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,7 +97,7 @@ const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
 const sections = argv.length
   ? argv
-  : ['startup', 'roundtrip', 'api', 'floor', 'reads', 'outbox', 'rules', 'invoices', 'soak', 'lists', 'export', 'bulk', 'batch'];
+  : ['startup', 'roundtrip', 'api', 'floor', 'audit', 'reads', 'outbox', 'rules', 'invoices', 'soak', 'lists', 'export', 'bulk', 'batch'];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -252,6 +256,24 @@ if (sections.includes('outbox')) {
     `  drain ${o.events} events         ${o.perSecond.toFixed(0)} events/s (target >= 500); ${o.received} delivered in ` +
       `${o.seconds.toFixed(1)} s; backlog at the end ${o.backlog} (target 0)`,
   );
+}
+
+if (sections.includes('audit')) {
+  const AUDIT_TARGET_MS = 0.3;
+  const urls = [null, process.env.FOS_BENCH_AUDIT_PG_URL].filter((u) => u !== undefined);
+  console.log('audit record cost (a one-row write transaction with and without it, median of 4,000 alternating pairs; floor: without)');
+  for (const u of urls) {
+    const out = execFileSync(process.execPath, [path.join(ROOT, 'bench/audit-cost.mjs'), ...(u ? [u] : []), '--json'], {
+      encoding: 'utf8',
+    });
+    const r = JSON.parse(out.trim().split('\n').pop());
+    const ok = r.addedMs <= AUDIT_TARGET_MS;
+    if (!ok) failed = true;
+    console.log(
+      `  ${r.provider.padEnd(10)} +${r.addedMs.toFixed(3)} ms (target <= ${AUDIT_TARGET_MS} ms) ${ok ? 'ok' : 'OVER'}; ` +
+        `floor ${r.withoutMs.toFixed(3)} ms without, ${r.withMs.toFixed(3)} ms with`,
+    );
+  }
 }
 
 if (sections.includes('rules')) {

@@ -82,8 +82,10 @@ export function registerAudit(app: FastifyInstance): void {
     if (reply.statusCode < 200 || reply.statusCode >= 300) return payload;
     if (!ctx.recorded) {
       await transaction(app.db, async () => parsed(payload));
-    } else if (!ctx.target.id && ctx.eventId) {
-      // A create: its id (and human key) are the response's; the record itself committed with the write.
+    } else if (!ctx.target.id && ctx.eventId && !ctx.eventTargetId) {
+      // A create whose transaction returned no id: its id (and human key) are the response's; the
+      // record itself committed with the write. When the transaction's result named the created row,
+      // the INSERT already carried its id and nothing more is sent.
       const row = auditRow({ ...ctx, fields: undefined }, parsed(payload), ctx.eventId);
       const [targetId, targetKey] = [row[13], row[14]] as Array<string | null>;
       if (targetId)

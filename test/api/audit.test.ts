@@ -149,7 +149,7 @@ const CASES: Record<string, Case> = {
     target: { type: 'location', key: 'AUD-01' },
   },
 };
-/** Families not walked yet: Files needs a multipart upload (its writes take the same path: src/server/audit.ts). */
+/** Walked in its own block below: Files' upload is a multipart body, not JSON. */
 const NOT_WALKED = ['Files'];
 
 describe('the OpenAPI walk: one event per write, with actor, target and no secret', () => {
@@ -192,6 +192,105 @@ describe('the OpenAPI walk: one event per write, with actor, target and no secre
       for (const s of SECRETS) expect(text).not.toContain(s);
     });
   }
+});
+
+describe('the Files family: upload, rename and delete each record one event', () => {
+  /** A multipart/form-data body with one file part. */
+  const form = (name: string, bytes: Buffer) => {
+    const boundary = `----fosaudit${Date.now().toString(16)}`;
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: text/plain\r\n\r\n`),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  };
+  const expectOne = async (res: { statusCode: number; body: string; headers: Record<string, unknown> }, method: string, id: string) => {
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    const events = await eventsOf(String(res.headers['x-trace-id']));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      actor_type: 'KEY',
+      actor_id: admin.id,
+      method,
+      target_type: 'file',
+      target_id: id,
+      user_agent: 'audit-test/1',
+    });
+    expect(events[0].action).toMatch(/^[a-z][A-Za-z]+$/);
+    return events[0];
+  };
+
+  it('POST /v1/ops/files, PATCH /v1/ops/files/{id}, DELETE /v1/ops/files/{id}', async () => {
+    const headers = { 'x-access-token': admin.token, 'user-agent': 'audit-test/1' };
+    const { payload, headers: h } = form('manifest.txt', Buffer.from('pallet 1 of 3\n'));
+    const up = await t.app.inject({ method: 'POST', url: '/v1/ops/files', payload, headers: { ...h, ...headers } });
+    const id = up.json().id as string;
+    await expectOne(up, 'POST', id);
+
+    const renamed = await t.app.inject({ method: 'PATCH', url: `/v1/ops/files/${id}`, payload: { name: 'manifest-2.txt' }, headers });
+    await expectOne(renamed, 'PATCH', id);
+
+    const gone = await t.app.inject({ method: 'DELETE', url: `/v1/ops/files/${id}`, headers });
+    await expectOne(gone, 'DELETE', id);
+  });
+});
+
+describe('updates record what each changed field was before (issue 42)', () => {
+  /** Creates the record, PATCHes it and returns the PATCH's one audit event. */
+  const patched = async (create: { url: string; body: unknown }, url: (id: string) => string, body: unknown) => {
+    const made = await t.call('POST', create.url, { token: admin.token, body: create.body });
+    expect(made.statusCode, made.body).toBeLessThan(300);
+    const id = made.json().id as string;
+    const res = await t.call('PATCH', url(id), { token: admin.token, body });
+    expect(res.statusCode, res.body).toBe(200);
+    const events = await eventsOf(traceOf(res));
+    expect(events).toHaveLength(1);
+    expect(events[0].target_id).toBe(id);
+    return events[0];
+  };
+
+  it('a location, a role, a webhook, a carrier integration and a shop: from and to, secrets redacted', async () => {
+    const loc = await patched(
+      { url: '/v1/ops/locations', body: { warehouse_id: warehouseId, name: 'BEF-01', type: 'RECEIVING' } },
+      (id) => `/v1/ops/locations/${id}`,
+      { name: 'BEF-02' },
+    );
+    expect(loc.changes).toEqual({ name: { from: 'BEF-01', to: 'BEF-02' } });
+
+    const role = await patched(
+      { url: '/v1/roles', body: { name: 'Packers', permissions: ['READ_FULFILLMENTS'] } },
+      (id) => `/v1/roles/${id}`,
+      { name: 'Packers (day)' },
+    );
+    expect(role.changes).toEqual({ name: { from: 'Packers', to: 'Packers (day)' } });
+
+    const hook = await patched(
+      { url: '/v1/webhooks', body: { url: 'https://hooks.example.com/before', events: ['*'], description: 'old' } },
+      (id) => `/v1/webhooks/${id}`,
+      { description: 'new' },
+    );
+    expect(hook.changes).toEqual({ description: { from: 'old', to: 'new' } });
+
+    const carrier = await patched(
+      {
+        url: '/v1/ops/carrier-integrations',
+        body: { name: 'EP before', type: 'EASYPOST', api_base_url: 'http://127.0.0.1:9/v2', credentials: { api_key: SECRETS[2] } },
+      },
+      (id) => `/v1/ops/carrier-integrations/${id}`,
+      { name: 'EP after', credentials: { api_key: SECRETS[2] } },
+    );
+    expect(carrier.changes).toMatchObject({ name: { from: 'EP before', to: 'EP after' }, credentials: { to: expect.any(String) } });
+    expect(carrier.changes).not.toHaveProperty('credentials.from');
+    expect(JSON.stringify(carrier)).not.toContain(SECRETS[2]);
+
+    const shop = await patched(
+      { url: '/v1/ops/shops', body: { name: 'Counter before', shop_type: 'MANUAL', merchant_team_id: merchant.teamId } },
+      (id) => `/v1/ops/shops/${id}`,
+      { name: 'Counter after' },
+    );
+    expect(shop.changes).toEqual({ name: { from: 'Counter before', to: 'Counter after' } });
+  });
 });
 
 describe('what is not recorded', () => {

@@ -45,6 +45,8 @@ export interface AuditContext {
   recorded: boolean;
   /** The id of the row once inserted. */
   eventId?: string;
+  /** The target id the record was inserted with (from the transaction's result), when it had one. */
+  eventTargetId?: string | null;
 }
 
 const als = new AsyncLocalStorage<AuditContext>();

@@ -104,9 +104,11 @@ async function beforeCommit(tx: TxClient, result: unknown): Promise<void> {
   if (!ctx || !ctx.active || ctx.recorded) return;
   const st = statementsOf(tx);
   const id = newId();
-  await st.run(insertSql(st.dialect.jsonParam), auditRow(ctx, result, id));
+  const row = auditRow(ctx, result, id);
+  await st.run(insertSql(st.dialect.jsonParam), row);
   ctx.pending = true;
   ctx.eventId = id;
+  ctx.eventTargetId = row[13] as string | null;
 }
 
 function committed(): void {

@@ -11,6 +11,7 @@ import { checkBaseUrl, type OutboundPolicy } from './outbound.js';
 // with the built-in table (id "table"), the demo's default.
 
 import { INTEGRATION_TYPES } from '../../contract/enums.js';
+import { noteAuditBefore } from '../audit/context.js';
 export { INTEGRATION_TYPES };
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
@@ -181,6 +182,7 @@ export async function listIntegrations(db: Db, teamId: string, page: PageRequest
 
 export async function updateIntegration(db: Db, teamId: string, id: string, patch: IntegrationPatch, policy: OutboundPolicy) {
   const row = await findIntegration(db, teamId, id);
+  noteAuditBefore(row, { key: row.name }); // "from" of the audit record; credentials are sealed and redacted
   checkInput(row.type, patch.credentials, patch.api_base_url, policy);
   await checkWarehouses(db, teamId, patch.warehouse_ids);
   const data: Prisma.CarrierIntegrationUpdateInput = {};

@@ -11,6 +11,7 @@ import { connectedPlatforms, connectorOrNull } from '../../connectors/channels/r
 import { checkOrRefuse, connectionFields, type ConnectionInput } from './connection-fields.js';
 import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
 import type { ConnectionSettings, OpenConnection } from '../../connectors/channels/types.js';
+import { noteAuditBefore } from '../audit/context.js';
 
 export type { ConnectionInput };
 
@@ -171,6 +172,7 @@ export async function listShops(db: Db, p: Principal, q: { shop_type?: string; l
 
 export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPatch, env: ChannelEnv) {
   const shop = await findShop(db, p, id);
+  noteAuditBefore(shop, { key: shop.name }); // the audit record's "from"; the connection's secrets are never in it
   const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: id } });
   if ((patch.connection || patch.settings || patch.active !== undefined) && !row)
     throw invalid('body', `shop ${id} has no platform connection`);

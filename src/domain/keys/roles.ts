@@ -6,6 +6,7 @@ import { isPermission, PERMISSIONS, type Permission } from '../../contract/permi
 import { assertCanControl, assertCanGrant, type Actor } from './keys.js';
 import type { TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
+import { noteAuditBefore } from '../audit/context.js';
 
 export interface RoleInput {
   name: string;
@@ -71,8 +72,12 @@ export async function getRole(db: Db, teamId: string, id: string) {
  * the check and the write.
  */
 async function targetRole(tx: TxClient, teamId: string, id: string, actor?: Actor) {
-  const role = await tx.role.findFirst({ where: { id, team_id: teamId }, select: { permissions: true, updated_at: true } });
+  const role = await tx.role.findFirst({
+    where: { id, team_id: teamId },
+    select: { name: true, description: true, permissions: true, updated_at: true },
+  });
   if (!role) throw notFound('Role', id);
+  noteAuditBefore(role, { key: role.name }); // the audit record's "from" (docs/audit.md)
   assertCanControl(actor, 'role', role.permissions as string[]);
   return role.updated_at;
 }

@@ -7,6 +7,7 @@ import { claimWarehouse } from '../inventory/products.js';
 import type { LocationKind } from '../../contract/inventory-enums.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { expandRange } from './range.js';
+import { noteAuditBefore } from '../audit/context.js';
 
 // Locations (bins) of a team's warehouses (issue 28; docs/floor.md): CRUD, bulk creation from a
 // range or a list (the CLI's CSV import). A name is unique in its warehouse; a barcode, when
@@ -149,6 +150,7 @@ export async function updateLocation(db: Db, teamId: string, id: string, patch: 
     const { count } = await tx.location.updateMany({ where: { id, team_id: teamId }, data: { updated_at: new Date() } });
     const row = await rowOf(tx, teamId, id);
     if (count !== 1) throw notFound('Location', id);
+    noteAuditBefore(row, { key: row.name }); // the audit record's "from" (docs/audit.md)
     if (patch.name !== undefined || patch.barcode)
       await checkUnique(tx, row.warehouse_id, [{ name: patch.name ?? row.name, barcode: patch.barcode ?? null }], id);
     await checkLocationType(tx, teamId, patch.location_type_id, 'location_type_id');

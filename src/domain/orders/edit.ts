@@ -10,6 +10,7 @@ import { applyLineChanges, hasLineChanges, loadAdded, type LineChanges } from '.
 import { getOrder } from './orders.js';
 import { setOrderTags } from './tags.js';
 import { personSelection } from './selection.js';
+import { noteAuditBefore } from '../audit/context.js';
 
 // PATCH /v1/ops/orders/{id}: the shipping address (re-verified when the order's config asks for it,
 // refused while lock_address is set), shipping method, note, tags and lock_address of an open order.
@@ -75,6 +76,7 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
         carrier_selection: true,
       },
     });
+    if (order) noteAuditBefore(order, { key: order.order_number }); // the audit record's "from" (docs/audit.md)
     if (!order) throw notFound('Order', orderId);
     if (!ALLOCATABLE_STATUSES.includes(order.status)) {
       throw conflict(`Order ${orderLabel(order.order_number)} is ${order.status}; only open orders can be edited.`, {

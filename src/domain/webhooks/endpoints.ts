@@ -4,6 +4,7 @@ import { isEventKind } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { generateSecret } from './signature.js';
 import { isAllowedHost, PRIVATE_WEBHOOK_HINT } from '../../net/network.js';
+import { noteAuditBefore } from '../audit/context.js';
 
 // Webhook endpoints of a team (either kind). The signing secret is returned once, on creation;
 // reads never show it.
@@ -101,6 +102,12 @@ export async function updateEndpoint(db: Db, teamId: string, id: string, patch: 
   if (patch.description !== undefined) data.description = patch.description;
   if (patch.active !== undefined) data.active = patch.active;
   if (patch.test !== undefined) data.test = patch.test;
+  // The audit record's "from" (docs/audit.md): one read of the fields a PATCH changes, never the secret.
+  const before = await db.prisma.webhookEndpoint.findFirst({
+    where: { id, team_id: teamId },
+    select: { url: true, events: true, description: true, active: true, test: true },
+  });
+  noteAuditBefore(before);
   const { count } = await db.prisma.webhookEndpoint.updateMany({ where: { id, team_id: teamId }, data });
   if (count !== 1) throw notFound('Webhook endpoint', id);
   return getEndpoint(db, teamId, id);
