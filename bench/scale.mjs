@@ -166,7 +166,7 @@ export async function scaleBench({ pgUrl, orders = 80, dbs = ['sqlite', 'postgre
 }
 
 export function scaleReport(rows) {
-  const head = `  ${'database'.padEnd(10)} repl  SKUs  conc  fulfil/s  failed  ${STEPS.map((s) => `p95 ${s}`.padStart(12)).join('')}  load`;
+  const head = `  ${'database'.padEnd(10)} repl  SKUs  conc  fulfill/s  failed  ${STEPS.map((s) => `p95 ${s}`.padStart(12)).join('')}  load`;
   const lines = rows.map(
     (r) =>
       `  ${r.kind.padEnd(10)} ${String(r.replicas).padStart(4)}  ${String(r.skus).padStart(4)}  ${String(r.concurrency).padStart(4)}  ` +

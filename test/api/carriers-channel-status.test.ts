@@ -15,7 +15,7 @@ import { easypostSignature } from '../../src/domain/carrier-integrations/signatu
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 
 // Issue 26 item 5: a carrier's tracking update of a parcel already shipped to a shop's customer
-// is pushed to that shop: Shopify gets a fulfillmentEventCreate on the fulfillment the fulfil's
+// is pushed to that shop: Shopify gets a fulfillmentEventCreate on the fulfillment the fulfill's
 // push created (found by its tracking number), WooCommerce an order note. The label is bought
 // through the EasyPost double and the update arrives as its signed tracker webhook. A shop's
 // order is also address-verified through EasyPost when it comes in (item 6).

@@ -166,7 +166,7 @@ describe('tracking to Shopify', () => {
   });
 });
 
-describe('channel updates after fulfilment', () => {
+describe('channel updates after fulfillment', () => {
   it('neither re-open nor duplicate work: orders/updated and orders/cancelled of a shipped order change nothing', async () => {
     const shop = await connectShopify(t, merchant.teamId, shopify);
     const body = shopifyWebhookOrder(9003, [{ sku: 'LAMP-1', quantity: 2 }]);

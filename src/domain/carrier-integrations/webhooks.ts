@@ -177,7 +177,7 @@ async function pushToShop(
   newest: { status: string; message: string | null; occurred_at: Date },
 ) {
   const f = label.package.fulfillment;
-  if (!f) return; // not shipped yet: the fulfil's own push carries the tracking
+  if (!f) return; // not shipped yet: the fulfill's own push carries the tracking
   const order = await tx.order.findUnique({
     where: { id: f.order_id },
     select: { id: true, order_number: true, remote_id: true, shop_id: true },

@@ -156,7 +156,7 @@ async function fulfillmentRequests(db: Db, shop: Shop, conn: OpenConnection, env
     try {
       const unknown = (await matchLines(db, shop, order)).filter((l) => !l.product).map((l) => l.sku ?? l.name);
       if (unknown.length || !order.lines.length) {
-        const reason = unknown.length ? `fos has no product for SKU ${unknown.join(', ')}` : 'nothing left to fulfil';
+        const reason = unknown.length ? `fos has no product for SKU ${unknown.join(', ')}` : 'nothing left to fulfill';
         await answer(conn, env, 'fulfillmentOrderRejectFulfillmentRequest', { id: fo.id, reason: 'INELIGIBLE_PRODUCT', message: reason });
         out.push({ fulfillment_order_id: fo.id, outcome: 'REJECTED', order_id: null, reason });
         continue;

@@ -95,7 +95,7 @@ const EVENT_STATUS: Record<ShipmentStatus, string> = {
 
 /**
  * Shipment status out: a fulfillmentEventCreate on the order's fulfillment that carries the
- * tracking number (the one the fulfil's push created). Null when there is none to update.
+ * tracking number (the one the fulfill's push created). Null when there is none to update.
  */
 export async function shopifyShipmentEvent(conn: OpenConnection, env: ChannelEnv, orderId: string, u: ShipmentUpdate) {
   const status = EVENT_STATUS[u.status as ShipmentStatus];
