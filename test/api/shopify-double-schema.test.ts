@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopifyDouble, type ShopifyDouble } from '../helpers/shopify-double.js';
-import { SHOPIFY_API_VERSION } from '../../src/domain/channels/shopify-gql.js';
+import { SHOPIFY_API_VERSION } from '../../src/connectors/channels/shopify/client.js';
 
 // The Shopify double checks every request against the Admin schema subset
 // (test/fixtures/shopify-admin-subset.graphql): what fos sends passes (the channel suites run
