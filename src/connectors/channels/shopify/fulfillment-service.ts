@@ -148,34 +148,39 @@ async function answer(conn: OpenConnection, env: ChannelEnv, mutation: string, v
   userErrors(mutation, data[mutation].userErrors);
 }
 
-async function fulfillmentRequests(db: Db, shop: Shop, conn: OpenConnection, env: ChannelEnv, policy: OutboundPolicy) {
-  const { currency, nodes } = await assigned(conn, env, 'FULFILLMENT_REQUESTED');
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field
+type FoNode = any;
+
+/** Each request answered on its own: one that fails is reported FAILED and the rest still answered. */
+async function answerEach(nodes: FoNode[], answerOne: (fo: FoNode) => Promise<Outcome>): Promise<Outcome[]> {
   const out: Outcome[] = [];
   for (const fo of nodes) {
-    const order = orderOf(fo, currency);
     try {
-      const unknown = (await matchLines(db, shop, order)).filter((l) => !l.product).map((l) => l.sku ?? l.name);
-      if (unknown.length || !order.lines.length) {
-        const reason = unknown.length ? `fos has no product for SKU ${unknown.join(', ')}` : 'nothing left to fulfill';
-        await answer(conn, env, 'fulfillmentOrderRejectFulfillmentRequest', { id: fo.id, reason: 'INELIGIBLE_PRODUCT', message: reason });
-        out.push({ fulfillment_order_id: fo.id, outcome: 'REJECTED', order_id: null, reason });
-        continue;
-      }
-      // Taken in first (idempotent on the fulfillment order), accepted second: a lost acceptance is
-      // answered on the next notification without a second fos order.
-      const r = await intakeOrder(db, shop, order, policy);
-      await answer(conn, env, 'fulfillmentOrderAcceptFulfillmentRequest', { id: fo.id, message: `fos order ${order.order_number}` });
-      out.push({ fulfillment_order_id: fo.id, outcome: 'ACCEPTED', order_id: r.order_id, reason: null });
+      out.push(await answerOne(fo));
     } catch (err) {
-      out.push({
-        fulfillment_order_id: fo.id,
-        outcome: 'FAILED',
-        order_id: null,
-        reason: String((err as Error).message ?? err).slice(0, 500),
-      });
+      const reason = String((err as Error).message ?? err).slice(0, 500);
+      out.push({ fulfillment_order_id: fo.id, outcome: 'FAILED', order_id: null, reason });
     }
   }
   return out;
+}
+
+async function fulfillmentRequests(db: Db, shop: Shop, conn: OpenConnection, env: ChannelEnv, policy: OutboundPolicy) {
+  const { currency, nodes } = await assigned(conn, env, 'FULFILLMENT_REQUESTED');
+  return answerEach(nodes, async (fo): Promise<Outcome> => {
+    const order = orderOf(fo, currency);
+    const unknown = (await matchLines(db, shop, order)).filter((l) => !l.product).map((l) => l.sku ?? l.name);
+    if (unknown.length || !order.lines.length) {
+      const reason = unknown.length ? `fos has no product for SKU ${unknown.join(', ')}` : 'nothing left to fulfill';
+      await answer(conn, env, 'fulfillmentOrderRejectFulfillmentRequest', { id: fo.id, reason: 'INELIGIBLE_PRODUCT', message: reason });
+      return { fulfillment_order_id: fo.id, outcome: 'REJECTED', order_id: null, reason };
+    }
+    // Taken in first (idempotent on the fulfillment order), accepted second: a lost acceptance is
+    // answered on the next notification without a second fos order.
+    const r = await intakeOrder(db, shop, order, policy);
+    await answer(conn, env, 'fulfillmentOrderAcceptFulfillmentRequest', { id: fo.id, message: `fos order ${order.order_number}` });
+    return { fulfillment_order_id: fo.id, outcome: 'ACCEPTED', order_id: r.order_id, reason: null };
+  });
 }
 
 /** Packing started: a package exists for the order, or one of its fulfillment orders is under way or done. */
@@ -187,35 +192,21 @@ async function packingStarted(db: Db, orderId: string) {
 
 async function cancellationRequests(db: Db, shop: Shop, conn: OpenConnection, env: ChannelEnv) {
   const { nodes } = await assigned(conn, env, 'CANCELLATION_REQUESTED');
-  const out: Outcome[] = [];
-  for (const fo of nodes) {
-    try {
-      const order = await db.prisma.order.findUnique({
-        where: { shop_id_remote_id: { shop_id: shop.id, remote_id: fo.id } },
-        select: { id: true, status: true, order_number: true },
-      });
-      if (order && order.status !== 'CANCELLED' && (await packingStarted(db, order.id))) {
-        const reason = `fos order ${order.order_number} is already packed or shipped`;
-        await answer(conn, env, 'fulfillmentOrderRejectCancellationRequest', { id: fo.id, message: reason });
-        out.push({ fulfillment_order_id: fo.id, outcome: 'REJECTED', order_id: order.id, reason });
-        continue;
-      }
-      if (order && order.status !== 'CANCELLED') await cancelFromChannel(db, shop.fulfiller_team_id!, order.id);
-      await answer(conn, env, 'fulfillmentOrderAcceptCancellationRequest', {
-        id: fo.id,
-        message: order ? `fos order ${order.order_number} cancelled` : 'nothing was started',
-      });
-      out.push({ fulfillment_order_id: fo.id, outcome: 'ACCEPTED', order_id: order?.id ?? null, reason: null });
-    } catch (err) {
-      out.push({
-        fulfillment_order_id: fo.id,
-        outcome: 'FAILED',
-        order_id: null,
-        reason: String((err as Error).message ?? err).slice(0, 500),
-      });
+  return answerEach(nodes, async (fo): Promise<Outcome> => {
+    const order = await db.prisma.order.findUnique({
+      where: { shop_id_remote_id: { shop_id: shop.id, remote_id: fo.id } },
+      select: { id: true, status: true, order_number: true },
+    });
+    if (order && order.status !== 'CANCELLED' && (await packingStarted(db, order.id))) {
+      const reason = `fos order ${order.order_number} is already packed or shipped`;
+      await answer(conn, env, 'fulfillmentOrderRejectCancellationRequest', { id: fo.id, message: reason });
+      return { fulfillment_order_id: fo.id, outcome: 'REJECTED', order_id: order.id, reason };
     }
-  }
-  return out;
+    if (order && order.status !== 'CANCELLED') await cancelFromChannel(db, shop.fulfiller_team_id!, order.id);
+    const message = order ? `fos order ${order.order_number} cancelled` : 'nothing was started';
+    await answer(conn, env, 'fulfillmentOrderAcceptCancellationRequest', { id: fo.id, message });
+    return { fulfillment_order_id: fo.id, outcome: 'ACCEPTED', order_id: order?.id ?? null, reason: null };
+  });
 }
 
 /** Shopify's notification, already verified: every pending request of that kind is answered. */

@@ -11,35 +11,31 @@ export const orderGid = (id: unknown) => (String(id).startsWith('gid://') ? Stri
 const gid = (kind: string, id: unknown) =>
   id === null || id === undefined ? null : String(id).startsWith('gid://') ? String(id) : `gid://shopify/${kind}/${id}`;
 
-function restAddress(a: Json | null | undefined): ChannelAddress | null {
-  if (!a) return null;
+/** The REST and GraphQL addresses differ only in the code fields' names and REST's split name. */
+function address(a: Json, name: string | null, codes: { state: string; country: string }): ChannelAddress {
   return {
-    name: text(a.name) ?? text([a.first_name, a.last_name].filter(Boolean).join(' ')),
+    name,
     company: text(a.company),
     address1: text(a.address1),
     address2: text(a.address2),
     city: text(a.city),
-    state: text(a.province_code) ?? text(a.province),
-    country: text(a.country_code) ?? text(a.country),
+    state: text(a[codes.state]) ?? text(a.province),
+    country: text(a[codes.country]) ?? text(a.country),
     zip: text(a.zip),
     phone: text(a.phone),
   };
 }
 
-function gqlAddress(a: Json | null | undefined): ChannelAddress | null {
-  if (!a) return null;
-  return {
-    name: text(a.name),
-    company: text(a.company),
-    address1: text(a.address1),
-    address2: text(a.address2),
-    city: text(a.city),
-    state: text(a.provinceCode) ?? text(a.province),
-    country: text(a.countryCodeV2) ?? text(a.country),
-    zip: text(a.zip),
-    phone: text(a.phone),
-  };
-}
+const restAddress = (a: Json | null | undefined) =>
+  a
+    ? address(a, text(a.name) ?? text([a.first_name, a.last_name].filter(Boolean).join(' ')), {
+        state: 'province_code',
+        country: 'country_code',
+      })
+    : null;
+
+const gqlAddress = (a: Json | null | undefined) =>
+  a ? address(a, text(a.name), { state: 'provinceCode', country: 'countryCodeV2' }) : null;
 
 const PAID = ['paid', 'partially_refunded', 'refunded'];
 
