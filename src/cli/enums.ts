@@ -35,6 +35,11 @@ import {
   SORT_ORDERS,
   TRANSFER_STATUSES,
   WEIGHT_UNITS,
+  SHOP_TYPES,
+  INVOICE_STATUSES,
+  INVOICE_EXPORT_FORMATS,
+  CHANNEL_DELIVERY_STATUSES,
+  DRAFT_PAYMENT_STATUSES,
 } from '../contract/enums.js';
 import { UsageError } from './errors.js';
 
@@ -80,6 +85,11 @@ export const ENUMS = {
   charge_category: CHARGE_CATEGORIES,
   picking_status: PICKING_FILTER_STATUSES,
   delivery_status: DELIVERY_STATUSES,
+  shop_type: SHOP_TYPES,
+  invoice_status: INVOICE_STATUSES,
+  invoice_export_format: INVOICE_EXPORT_FORMATS,
+  channel_delivery_status: CHANNEL_DELIVERY_STATUSES,
+  draft_payment_status: DRAFT_PAYMENT_STATUSES,
 } as const satisfies Record<string, readonly string[]>;
 
 /**

@@ -8,7 +8,7 @@ export { PERMISSIONS, type Permission } from './permissions.js';
 
 // products
 /** The seven storefront platforms (spec's platform_a..g, MANUAL fourth), as the ShopType enum. */
-export const PLATFORMS = ['SHOPIFY', 'AMAZON', 'BIGCOMMERCE', 'MANUAL', 'WOOCOMMERCE', 'EBAY', 'ETSY'] as const;
+export { SHOP_TYPES as PLATFORMS } from './orders-enums.js';
 export const PRODUCT_TYPES = ['STANDARD', 'VIRTUAL_BUNDLE', 'ASSEMBLY'] as const;
 export const MEASUREMENT_UNITS = ['MM', 'IN'] as const;
 export const WEIGHT_UNITS = ['G', 'LB'] as const;
@@ -112,3 +112,11 @@ export const TIER_LIMITS: Record<number, number> = { 1: 30, 2: 120, 3: 600, 4: 3
 
 // addresses: the fields of a shipping address (spec 2.6), in the order they print
 export const ADDRESS_FIELDS = ['name', 'company', 'address1', 'address2', 'city', 'state', 'country', 'zip', 'phone'] as const;
+
+// invoices (docs/invoices.md)
+export const INVOICE_STATUSES = ['DRAFT', 'FINALIZED', 'SENT', 'PAID', 'VOID'] as const;
+export const INVOICE_PERIODS = ['WEEKLY', 'SEMI_MONTHLY', 'MONTHLY'] as const;
+export const INVOICE_EXPORT_FORMATS = ['charges', 'quickbooks', 'xero'] as const;
+
+// sales channels: what became of a platform's webhook delivery (docs/sales-channels.md)
+export const CHANNEL_DELIVERY_STATUSES = ['RECEIVED', 'PROCESSED', 'IGNORED', 'FAILED'] as const;

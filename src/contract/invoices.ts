@@ -5,9 +5,8 @@ import { ADDRESS_FIELDS } from './enums.js';
 // Invoices (docs/invoices.md): ops family (the fulfiller's own, every status) and merchant family
 // (its own, from FINALIZED on); the delegation's invoice terms and the team's billing profile.
 
-export const INVOICE_STATUSES = ['DRAFT', 'FINALIZED', 'SENT', 'PAID', 'VOID'] as const;
-export const INVOICE_PERIODS = ['WEEKLY', 'SEMI_MONTHLY', 'MONTHLY'] as const;
-export const INVOICE_EXPORT_FORMATS = ['charges', 'quickbooks', 'xero'] as const;
+import { INVOICE_EXPORT_FORMATS, INVOICE_PERIODS, INVOICE_STATUSES } from './enums.js';
+export { INVOICE_EXPORT_FORMATS, INVOICE_PERIODS, INVOICE_STATUSES };
 
 const Money = Type.Number({ description: 'in the invoice currency, rounded to cents' });
 

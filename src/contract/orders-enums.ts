@@ -8,6 +8,8 @@ export const PRIORITY_RANK: Record<Priority, number> = { LOW: 1, NORMAL: 2, HIGH
 
 export const ORDER_STATUSES = ['OPEN', 'PENDING_FULFILLMENT', 'CLOSED', 'CANCELLED'] as const;
 export const PAYMENT_STATUSES = ['PENDING', 'PAID', 'REFUNDED'] as const;
+/** A draft order's payment: PENDING (the order it becomes is held) or PAID. */
+export const DRAFT_PAYMENT_STATUSES = ['PENDING', 'PAID'] as const;
 export const FULFILLMENT_STATUSES = ['UNFULFILLED', 'PARTIALLY_FULFILLED', 'FULFILLED'] as const;
 export const DRAFT_STATUSES = ['OPEN', 'CONVERTED'] as const;
 // Spec 2.6 lists AWAITING_PAYMENT; the rest are fos's (docs/orders.md): set by people (MANUAL, FRAUD_REVIEW,

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, Opt, StringEnum, Timestamp, Uuid, pageQuery } from './common.js';
 import { SHOP_TYPES } from './orders-enums.js';
+import { CHANNEL_DELIVERY_STATUSES } from './enums.js';
 
 // Shops and their platform connections (docs/sales-channels.md). Credentials are write-only:
 // no response schema has a member for them.
@@ -137,7 +138,7 @@ export const ShopListQuery = Type.Object(
 export const DeliveryListQuery = Type.Object(
   {
     ...pageQuery(),
-    status: Type.Optional(StringEnum(['RECEIVED', 'PROCESSED', 'IGNORED', 'FAILED'] as const)),
+    status: Type.Optional(StringEnum(CHANNEL_DELIVERY_STATUSES)),
   },
   { additionalProperties: false },
 );

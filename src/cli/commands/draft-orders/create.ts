@@ -20,7 +20,12 @@ export default function draftOrdersCreate(ctx: Context): Command {
       { key: 'merchant_team_id', flag: '--merchant-team', arg: 'id', description: 'merchant (optional when exactly one is delegated)' },
       { key: 'shop_id', arg: 'id', description: 'sales channel shop' },
       { key: 'priority', type: 'enum', values: ENUMS.priority, description: 'order priority (default NORMAL)' },
-      { key: 'payment_status', type: 'enum', values: ['PENDING', 'PAID'], description: 'PENDING (default: the order is held) or PAID' },
+      {
+        key: 'payment_status',
+        type: 'enum',
+        values: ENUMS.draft_payment_status,
+        description: 'PENDING (default: the order is held) or PAID',
+      },
       { key: 'order_number', arg: 'number', description: 'order number (default: generated)' },
       { key: 'customer.name', flag: '--customer-name', arg: 'name', description: 'customer name' },
       { key: 'customer.email', flag: '--customer-email', arg: 'email', description: 'customer e-mail' },

@@ -4,6 +4,10 @@ import { fetchLabel, type Document } from '../../shared/documents.js';
 import { orderIdOf } from '../../shared/order-ref.js';
 import { resolveIdPrefix } from '../../shared/refs.js';
 import { seg } from '../../shared/resource.js';
+import type { Static } from 'typebox';
+import type { FulfillmentOrderLineSchema, FulfillmentOrderSchema, LockResponse } from '../../../contract/fulfillment.js';
+import type { PackageLineItemSchema, ShippingLabelSchema } from '../../../contract/package-nested.js';
+import type { PackageSchema } from '../../../contract/packages.js';
 
 /**
  * The API calls `fos fulfill run` makes, with the shapes it reads (a subset of the server's;
@@ -13,56 +17,32 @@ import { seg } from '../../shared/resource.js';
  * package creation carries an idempotency key, and a repeated accept/lock/label/fulfill/release
  * answers in a way the workflow recognises (idempotent success, or 409 "already …").
  */
-export interface FoLine {
-  id: string;
-  sku: string | null;
-  name: string;
-  product_id: string | null;
-  quantity: number;
-  remaining_quantity: number;
-  /** Units recorded short (a short pick or pack): never shipped until split off. */
-  short_quantity?: number;
-}
+// The shapes it reads are picks of the contract's schemas (one source: a field renamed or dropped
+// there fails the build here).
+type FoLineFull = Static<typeof FulfillmentOrderLineSchema>;
+type FoFull = Static<typeof FulfillmentOrderSchema>;
+type PackageFull = Static<typeof PackageSchema>;
+type LabelFull = Static<typeof ShippingLabelSchema>;
 
-export interface FulfillmentOrder {
-  id: string;
-  order_id: string;
-  order_number: string;
-  status: string;
-  remaining_quantity: number;
-  line_items: FoLine[];
-  lock: { lock_owner: string; expires_at: string } | null;
-  /** The order's priority and shipping method (to check a bought label's speed). */
-  priority?: string | null;
-  shipping_method?: string | null;
-}
+/** A line; `short_quantity`: units recorded short (a short pick or pack), never shipped until split off. */
+export type FoLine = Pick<FoLineFull, 'id' | 'sku' | 'name' | 'product_id' | 'quantity' | 'remaining_quantity' | 'short_quantity'>;
 
-export interface PackageLine {
-  core_fulfillment_order_line_item_id?: string | null;
-  sku: string | null;
-  name: string | null;
-  quantity: number;
-  weight: number | null;
-  weight_unit: string | null;
-}
+/** With the order's priority and shipping method (to check a bought label's speed). */
+export type FulfillmentOrder = Pick<FoFull, 'id' | 'order_id' | 'order_number' | 'status' | 'remaining_quantity' | 'lock'> &
+  Partial<Pick<FoFull, 'priority' | 'shipping_method'>> & { line_items: FoLine[] };
 
-export interface Package {
-  id: string;
-  status: string;
-  weight: number | null;
-  weight_unit: string | null;
-  shipment_status: string | null;
-  tracking_number: string | null;
-  formatted_service: string | null;
+export type PackageLine = Pick<Static<typeof PackageLineItemSchema>, 'sku' | 'name' | 'quantity' | 'weight' | 'weight_unit'> &
+  Partial<Pick<Static<typeof PackageLineItemSchema>, 'core_fulfillment_order_line_item_id'>>;
+
+export type Package = Pick<
+  PackageFull,
+  'id' | 'status' | 'weight' | 'weight_unit' | 'shipment_status' | 'tracking_number' | 'formatted_service'
+> & {
   package_line_items: PackageLine[];
-  shipping_label: { tracking_code: string | null; formatted_service: string | null; delivery_days?: number | null } | null;
-}
+  shipping_label: (Pick<LabelFull, 'tracking_code' | 'formatted_service'> & Partial<Pick<LabelFull, 'delivery_days'>>) | null;
+};
 
-export interface LockResult {
-  success: boolean;
-  lock_owner: string | null;
-  expires_at: string | null;
-}
+export type LockResult = Static<typeof LockResponse>;
 
 export interface CreatedPackage {
   pkg: Package;

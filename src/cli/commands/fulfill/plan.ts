@@ -136,7 +136,7 @@ export function planLines(fo: FulfillmentOrder, items?: Items): PlanLine[] {
   if (!items) {
     return fo.line_items
       .filter((l) => l.remaining_quantity > 0)
-      .map((l) => ({ line_id: l.id, sku: l.sku, name: l.name, quantity: l.remaining_quantity }));
+      .map((l) => ({ line_id: l.id, sku: l.sku ?? null, name: l.name, quantity: l.remaining_quantity }));
   }
   return [...items].map(([sku, quantity]) => {
     const { line, lines } = lineFor(fo, sku, quantity);
@@ -145,7 +145,7 @@ export function planLines(fo: FulfillmentOrder, items?: Items): PlanLine[] {
       const left = lines.reduce((s, l) => s + l.remaining_quantity, 0);
       throw new PlanError(`--item ${sku}=${quantity}: only ${left} remain to fulfill on fulfillment order ${fo.id}`, ExitCode.CONFLICT);
     }
-    return { line_id: line.id, sku: line.sku, name: line.name, quantity };
+    return { line_id: line.id, sku: line.sku ?? null, name: line.name, quantity };
   });
 }
 

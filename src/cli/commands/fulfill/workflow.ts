@@ -1,4 +1,5 @@
 import { ApiError } from '../../../client/errors.js';
+import { ENUMS } from '../../enums.js';
 import {
   isAlreadyFulfilled,
   isAlreadyLabelled,
@@ -29,7 +30,7 @@ export function weightOf(pkg: Package): { weight: number; weight_unit: string } 
   const lines = pkg.package_line_items;
   if (!lines.length || lines.some((l) => l.weight === null || !l.weight_unit || !GRAMS[l.weight_unit.toUpperCase()])) return null;
   const units = new Set(lines.map((l) => l.weight_unit!.toUpperCase()));
-  const unit = units.size === 1 && ['G', 'LB'].includes([...units][0]) ? [...units][0] : 'G';
+  const unit = units.size === 1 && (ENUMS.weight_unit as readonly string[]).includes([...units][0]) ? [...units][0] : 'G';
   const total = lines.reduce((s, l) => s + (l.weight! * GRAMS[l.weight_unit!.toUpperCase()] * l.quantity) / GRAMS[unit], 0);
   return { weight: Math.round(total * 1000) / 1000, weight_unit: unit };
 }

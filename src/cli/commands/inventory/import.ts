@@ -12,6 +12,8 @@ import { commandOf, withExamples } from '../../shared/help.js';
 import { resolveRef } from '../../shared/refs.js';
 import { parseLinesCsv } from './csv-lines.js';
 import { declareOutput, own } from '../../output/shape.js';
+import type { Static } from 'typebox';
+import type { AdjustmentSchema } from '../../../contract/inventory.js';
 
 // `fos inventory import counts.csv --warehouse <name|id>`: a spreadsheet of counts (or deltas)
 // sent as adjustments of up to 1,000 lines each, so 10,000 rows take ten requests. Every request
@@ -26,17 +28,8 @@ import { declareOutput, own } from '../../output/shape.js';
 
 const BATCH = 1000;
 
-interface Figures {
-  on_hand: number;
-  committed: number;
-  unavailable: number;
-  available: number;
-}
-interface Adjusted {
-  id: string;
-  warehouse_name: string;
-  lines: (Figures & { sku: string | null; product_id: string; before: Figures })[];
-}
+/** What it reads of an adjustment (a pick of the contract's schema). */
+type Adjusted = Pick<Static<typeof AdjustmentSchema>, 'id' | 'warehouse_name' | 'lines'>;
 
 export default function inventoryImport(ctx: Context): Command {
   const cmd = new Command('import').description(

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { ENUMS } from '../../enums.js';
 import { deliver, documentOptions, type DocumentOptions } from '../../shared/documents.js';
 import { addArguments, commandOf, withExamples } from '../../shared/help.js';
 import { listCommand } from '../../shared/list.js';
@@ -12,8 +13,8 @@ import { declareOutput, fixed, response } from '../../output/shape.js';
 
 const path = (id?: string, action?: string) => resourcePath('/ops/invoices', id, action);
 const schema = response(async () => (await import('../../../contract/invoices.js')).InvoiceSchema);
-const STATUSES = ['DRAFT', 'FINALIZED', 'SENT', 'PAID', 'VOID'] as const;
-const FORMATS = ['charges', 'quickbooks', 'xero'] as const;
+const STATUSES = ENUMS.invoice_status;
+const FORMATS = ENUMS.invoice_export_format;
 
 /** `--month 2026-01` as the first and last day of that month. */
 function monthBounds(month: string): { period_start: string; period_end: string } {

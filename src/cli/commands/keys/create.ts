@@ -4,12 +4,10 @@ import { ENUMS } from '../../enums.js';
 import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
 import { response } from '../../output/shape.js';
+import type { Static } from 'typebox';
+import type { RoleSchema } from '../../../contract/access.js';
 
-interface Role {
-  id: string;
-  name: string;
-  permissions?: string[];
-}
+type Role = Pick<Static<typeof RoleSchema>, 'id' | 'name'> & Partial<Pick<Static<typeof RoleSchema>, 'permissions'>>;
 
 const NO_PERMISSIONS = 'a MEMBER key without roles has no permissions: every request it makes is refused (403)';
 

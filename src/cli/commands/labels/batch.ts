@@ -9,6 +9,8 @@ import { commandOf, withExamples } from '../../shared/help.js';
 import { resolveRef } from '../../shared/refs.js';
 import { resourcePath } from '../../shared/resource.js';
 import { ENUMS } from '../../enums.js';
+import type { Static } from 'typebox';
+import type { LabelBatchSchema } from '../../../contract/label-batches.js';
 
 // `fos labels batch`: buys the labels of a picking session's (or a list of) packages in one
 // batch (POST /v1/ops/label-batches), shows its progress, then saves or prints the merged file.
@@ -30,17 +32,11 @@ interface BatchOptions extends DocumentOptions {
   wait: boolean;
 }
 
-interface Batch {
-  id: string;
-  status: string;
-  package_count: number;
-  bought: number;
-  failed: number;
-  skipped: number;
-  pending: number;
-  label_format: string;
-  items: Array<{ position: number; package_id: string; status: string; message: string | null }>;
-}
+/** What it reads of the batch (a pick of the contract's schema). */
+type Batch = Pick<
+  Static<typeof LabelBatchSchema>,
+  'id' | 'status' | 'package_count' | 'bought' | 'failed' | 'skipped' | 'pending' | 'label_format' | 'items'
+>;
 
 async function bodyOf(ctx: Context, o: BatchOptions) {
   const given = [o.session, o.package, o.fulfillmentOrder].filter((v) => v !== undefined);

@@ -6,19 +6,14 @@ import { readReference } from '../../shared/body.js';
 import { commandOf, withExamples } from '../../shared/help.js';
 import { parseSchemaCsv } from '../../shared/schema-csv.js';
 import { declareOutput, own } from '../../output/shape.js';
+import type { Static } from 'typebox';
+import type { InvoiceImportSchema } from '../../../contract/carrier-invoices.js';
 
 // `fos labels import-invoice carrier-invoice.csv`: the lines of a carrier's invoice, sent to
 // POST /v1/ops/carrier-invoices 1,000 per request (docs/carrier-invoices.md). Importing the same
 // file again changes nothing: the server replays each request's first result.
 
-interface ImportAnswer {
-  id: string;
-  replayed: boolean;
-  corrected: number;
-  unchanged: number;
-  unmatched: { line: number; tracking_number: string; reason: string }[];
-  charges: { id: string; amount: number; currency: string }[];
-}
+type ImportAnswer = Static<typeof InvoiceImportSchema>;
 
 export default function labelsImportInvoice(ctx: Context): Command {
   const cmd = new Command('import-invoice')

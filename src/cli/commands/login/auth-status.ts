@@ -5,17 +5,10 @@ import { printRecord } from '../../output/print.js';
 import { group } from '../../shared/resource.js';
 import { withExamples } from '../../shared/help.js';
 import { declareOutput, local } from '../../output/shape.js';
+import type { Static } from 'typebox';
+import type { MeSchema } from '../../../contract/access.js';
 
-interface Me {
-  key_id?: string;
-  key_name?: string;
-  team_id?: string;
-  team_name?: string;
-  team_kind?: string;
-  power_role?: string;
-  permissions?: string[];
-  rate_tier?: number;
-}
+type Me = Partial<Static<typeof MeSchema>>;
 
 function status(ctx: Context): Command {
   const cmd = new Command('status')

@@ -6,15 +6,11 @@ import { printRecord } from '../../output/print.js';
 import { normalizeBaseUrl, validateProfileName } from '../../profile.js';
 import { withExamples } from '../../shared/help.js';
 import { declareOutput, response } from '../../output/shape.js';
+import type { Static } from 'typebox';
+import type { MeSchema } from '../../../contract/access.js';
 
 /** What GET /v1/me answers (src/server/routes/me.ts). */
-interface Me {
-  key_id?: string;
-  key_name?: string;
-  team_name?: string;
-  team_kind?: string;
-  power_role?: string;
-}
+type Me = Partial<Pick<Static<typeof MeSchema>, 'key_id' | 'key_name' | 'team_name' | 'team_kind' | 'power_role'>>;
 
 const TOKEN_RE = /^fos_[A-Za-z0-9]{32}_[A-Za-z0-9]{6}$/;
 

@@ -5,6 +5,8 @@ import { checkRecordFields, printRecord } from '../../output/print.js';
 import { readReference } from '../../shared/body.js';
 import { commandOf, withExamples } from '../../shared/help.js';
 import { declareOutput, own } from '../../output/shape.js';
+import type { Static } from 'typebox';
+import type { BulkProductsResult } from '../../../contract/products.js';
 
 // `fos products import products.csv`: rows upserted by SKU through POST /v1/ops/products/bulk,
 // 1,000 per request. Rows the server refuses are reported with their CSV row numbers; the others
@@ -15,12 +17,7 @@ import { declareOutput, own } from '../../output/shape.js';
 
 const BATCH = 1000;
 
-interface BulkAnswer {
-  created: number;
-  updated: number;
-  failed: number;
-  results: { index: number; sku: string; status: string; id: string | null; error: { type: string; detail: string } | null }[];
-}
+type BulkAnswer = Static<typeof BulkProductsResult>;
 
 export default function productsImport(ctx: Context): Command {
   const cmd = new Command('import')

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listCommand } from '../../shared/list.js';
+import { ENUMS } from '../../enums.js';
 import { getCommand, writeCommand } from '../../shared/resource.js';
 import { shopPath } from './fields.js';
 import { response } from '../../output/shape.js';
@@ -14,7 +15,7 @@ export const shopsList = (ctx: Context): Command =>
       {
         key: 'shop_type',
         type: 'enum',
-        values: ['SHOPIFY', 'AMAZON', 'BIGCOMMERCE', 'MANUAL', 'WOOCOMMERCE', 'EBAY', 'ETSY'],
+        values: ENUMS.shop_type,
         description: 'one platform',
       },
     ],
@@ -118,7 +119,7 @@ export const shopsDeliveries = (ctx: Context): Command =>
     description: 'Platform webhooks received for a shop, newest first',
     args: ['<shop-id>'],
     path: ([id]) => shopPath(id, 'deliveries'),
-    query: [{ key: 'status', type: 'enum', values: ['RECEIVED', 'PROCESSED', 'IGNORED', 'FAILED'], description: 'one outcome' }],
+    query: [{ key: 'status', type: 'enum', values: ENUMS.channel_delivery_status, description: 'one outcome' }],
     columns: ['id', 'topic', 'remote_id', 'status', 'error', 'order_id', 'attempts', 'created_at'],
     examples: ['fos shops deliveries 0193…', 'fos shops deliveries 0193… --status FAILED'],
   });
