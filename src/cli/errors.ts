@@ -1,5 +1,5 @@
 import { ApiError, NetworkError } from '../client/errors.js';
-import { AuthError, CliError, ExitCode, exitCodeForStatus, UsageError } from '../contract/errors.js';
+import { AuthError, CliError, ExitCode, exitCodeForStatus, UsageError } from '../shared/exit-codes.js';
 
 export { AuthError, CliError, ExitCode, exitCodeForStatus, UsageError };
 

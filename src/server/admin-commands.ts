@@ -9,7 +9,7 @@ import { isPermission, PERMISSIONS, type Permission } from '../contract/permissi
 import * as teams from '../domain/teams/teams.js';
 import * as users from '../domain/users/users.js';
 import { validateRateCard } from '../domain/charges/rate-card.js';
-import { CliError, ExitCode } from '../contract/errors.js';
+import { CliError, ExitCode } from '../shared/exit-codes.js';
 import { userInfo } from 'node:os';
 import { transaction } from '../db/tx.js';
 import { newAuditContext, runAudited } from '../domain/audit/context.js';

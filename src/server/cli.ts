@@ -5,7 +5,7 @@ import { applyExamples, SERVER_EXAMPLES } from './cli-examples.js';
 import { defaultDemoDbPath, defaultDemoFilesDir, resolveDbUrl } from './data-dir.js';
 import { registerDbCommands } from './db-cli.js';
 import { backupOptions } from './backup/options.js';
-import { UsageError } from '../contract/errors.js';
+import { UsageError } from '../shared/exit-codes.js';
 
 // Server-side commands: `fos serve`, `fos admin …`, `fos db migrate`. Everything heavy
 // (Fastify, Prisma) is imported inside the actions so `fos --help` stays fast.
@@ -129,7 +129,7 @@ Examples:
       const [{ runServe }, { ServerLockedError }, { CliError, ExitCode }] = await Promise.all([
         import('./serve-command.js'),
         import('./single-server.js'),
-        import('../contract/errors.js'),
+        import('../shared/exit-codes.js'),
       ]);
       // The variables are read here, not as option defaults: a bad value must be a one-line
       // refusal of `fos serve`, not a failure to register the server commands.

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CliError, ExitCode } from '../contract/errors.js';
+import { CliError, ExitCode } from '../shared/exit-codes.js';
 import { checkDatabase } from '../db/check.js';
 import { DatabaseMissing } from '../db/db-reader.js';
 import { DatabaseNewer } from '../db/migrate.js';

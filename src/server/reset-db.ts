@@ -1,6 +1,6 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { parseDbUrl } from '../db/client.js';
-import { UsageError } from '../contract/errors.js';
+import { UsageError } from '../shared/exit-codes.js';
 
 // Starting a SQLite database over (`fos serve --reset`, and every `--demo` start on the demo's
 // own database; issue 35). Called by startServer once it holds the file's server lock, so no

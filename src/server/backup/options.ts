@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { UsageError } from '../../contract/errors.js';
+import { UsageError } from '../../shared/exit-codes.js';
 import { parseDbUrl } from '../../db/client.js';
 import { defaultDbPath, defaultFilesDir } from '../data-dir.js';
 
