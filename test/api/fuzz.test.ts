@@ -139,6 +139,10 @@ it('no operation of swagger.json answers 5xx, and every error is problem+json wi
       for (const p of params.filter((x) => x.in === 'query')) {
         if (rnd() < 0.5) query.set(p.name, String(gen(p.schema, rnd)));
       }
+      // A long poll (GET /webhooks/events) waits its full `wait` when nothing happens: a valid wait
+      // becomes 0 (invalid ones are still sent), or 75 of the run's 90 s went to waiting.
+      const wait = Number(query.get('wait') ?? NaN);
+      if (Number.isInteger(wait) && wait > 0 && wait <= 25) query.set('wait', '0');
       if ([...query].length) url += `?${query}`;
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       let payload: string | undefined;
