@@ -22,6 +22,7 @@ const ADDRESS_PATH = '/orders/v0/orders/{orderId}/address';
 /** Why an order is not taken in, or null. */
 function skipReason(o: Json): string | null {
   if (o.FulfillmentChannel === 'AFN') return 'fulfilled by Amazon (FulfillmentChannel AFN): Amazon ships it, not fos';
+  if (o.OrderStatus === 'Shipped') return 'Shipped: nothing left to ship (confirmed by fos or outside it)';
   if (o.OrderStatus === 'Pending' || o.OrderStatus === 'PendingAvailability')
     return `${o.OrderStatus}: Amazon has not authorized the payment yet (taken once it is Unshipped)`;
   return null;
@@ -52,9 +53,14 @@ async function addressAccess(conn: OpenConnection, env: ChannelEnv): Promise<Add
   }
 }
 
-const noAddressNote = (why: string) =>
-  `Amazon gave no buyer name or street for this order (${why}). The app needs the Direct-to-Consumer Shipping ` +
-  'role (restricted data): until then, copy the address from Seller Central onto the order and release the hold.';
+function noAddressNote(o: Json, why: string) {
+  const a = o.ShippingAddress ?? {};
+  const known = [a.City, a.StateOrRegion, a.PostalCode, a.CountryCode].filter((x) => typeof x === 'string' && x).join(', ');
+  return (
+    `Amazon gave no buyer name or street for this order (${why})${known ? `; it names ${known}` : ''}. The app needs the ` +
+    'Direct-to-Consumer Shipping role (restricted data): until then, copy the address from Seller Central onto the order.'
+  );
+}
 
 async function readOrder(conn: OpenConnection, env: ChannelEnv, o: Json, access: () => Promise<AddressAccess>): Promise<ChannelOrder> {
   const items = await orderItems(conn, env, o.AmazonOrderId);
@@ -74,8 +80,10 @@ async function readOrder(conn: OpenConnection, env: ChannelEnv, o: Json, access:
       why = err.message;
     }
   }
-  // Without restricted data, getOrders still names city, region, postal code and country.
-  return orderFromAmazon(o, items, addressFromAmazon(o.ShippingAddress), noAddressNote(why!));
+  // No address rather than getOrders' partial one (city, region, postal code, country: in the note):
+  // a new order is held for it (ADDRESS_VERIFICATION_FAILED), and an order fos already has keeps its
+  // address (intake applies no missing address as an edit) when the restricted data goes away.
+  return orderFromAmazon(o, items, null, noAddressNote(o, why!));
 }
 
 export async function amazonOrders(
@@ -85,15 +93,14 @@ export async function amazonOrders(
   token: string | null,
 ): Promise<Page<ChannelOrder>> {
   const c = conn.credentials as AmazonCredentials;
+  // The page token carries Amazon's NextToken and the first page's CreatedAfter: NextToken pages
+  // keep the same filters (the docs), and the backfill's start must not move between pages.
+  const page = token ? (JSON.parse(token) as { next: string; created_after?: string }) : null;
+  const createdAfter = page?.created_after ?? new Date(Date.now() - BACKFILL_DAYS * 86_400_000).toISOString();
   const query: Record<string, string | number | string[]> = since
     ? { MarketplaceIds: [c.marketplace_id], LastUpdatedAfter: since.toISOString(), MaxResultsPerPage: 100 }
-    : {
-        MarketplaceIds: [c.marketplace_id],
-        CreatedAfter: new Date(Date.now() - BACKFILL_DAYS * 86_400_000).toISOString(),
-        OrderStatuses: OPEN_STATUSES,
-        MaxResultsPerPage: 100,
-      };
-  if (token) query.NextToken = token;
+    : { MarketplaceIds: [c.marketplace_id], CreatedAfter: createdAfter, OrderStatuses: OPEN_STATUSES, MaxResultsPerPage: 100 };
+  if (page) query.NextToken = page.next;
   const { data } = await spCall<Json>(conn, env, 'GET', 'orders/v0/orders', { query });
   const list: Json[] = data?.payload?.Orders ?? [];
   let access: Promise<AddressAccess> | null = null;
@@ -105,5 +112,6 @@ export async function amazonOrders(
     if (reason) skipped.push({ remote_id: String(o.AmazonOrderId), order_number: String(o.AmazonOrderId), reason });
     else items.push(await readOrder(conn, env, o, once));
   }
-  return { items, next: data?.payload?.NextToken || null, skipped };
+  const next: string | null = data?.payload?.NextToken || null;
+  return { items, next: next && JSON.stringify({ next, ...(since ? {} : { created_after: createdAfter }) }), skipped };
 }
