@@ -232,7 +232,7 @@ export async function amazonDouble(opts: { refreshToken?: string; pii?: boolean 
     req.on('end', () => {
       const u = new URL(req.url!, 'http://x');
       if (u.pathname === '/auth/o2/token' && req.method === 'POST') return token(req, raw, res);
-      let body: any = null;
+      let body: any;
       try {
         body = raw ? JSON.parse(raw) : null;
       } catch {
