@@ -69,6 +69,40 @@ export const BigCommerceConnection = Type.Object(
   { additionalProperties: false },
 );
 
+export const AmazonConnection = Type.Object(
+  {
+    refresh_token: Secret("the seller's Login with Amazon refresh token (Atzr|…), from authorizing the SP-API app"),
+    client_id: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: "the SP-API app's LWA client identifier (amzn1.application-oa2-client.…)",
+    }),
+    client_secret: Secret("the SP-API app's LWA client secret"),
+    region: Type.Optional(StringEnum(['NA', 'EU', 'FE'] as const, { description: 'the selling region: its SP-API endpoint (default NA)' })),
+    marketplace_id: Type.String({
+      pattern: '^[A-Z0-9]{6,20}$',
+      maxLength: 20,
+      description: 'the marketplace whose orders and listings fos takes, e.g. ATVPDKIKX0DER (amazon.com)',
+    }),
+    seller_id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "the seller's merchant token (Seller Central: Settings → Account Info → Merchant Token), for the Listings Items API",
+    }),
+    token_url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        maxLength: 2048,
+        pattern: '^https?://',
+        description:
+          "Login with Amazon's token endpoint (default https://api.amazon.com/auth/o2/token); a proxy or a test double may stand in",
+      }),
+    ),
+    api_base_url: Type.Optional(BaseUrl),
+  },
+  { additionalProperties: false },
+);
+
 export const ShopSettings = Type.Object(
   {
     notify_customer: Type.Optional(
@@ -97,12 +131,12 @@ export const CreateShopBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
     shop_type: StringEnum(SHOP_TYPES, {
-      description: 'SHOPIFY, WOOCOMMERCE and BIGCOMMERCE connect; MANUAL is a label; the others have no connector yet',
+      description: 'SHOPIFY, WOOCOMMERCE, BIGCOMMERCE and AMAZON connect; MANUAL is a label; the others have no connector yet',
     }),
     merchant_team_id: Type.Optional(Uuid),
     connection: Type.Optional(
-      Type.Union([ShopifyConnection, WooConnection, BigCommerceConnection], {
-        description: 'SHOPIFY, WOOCOMMERCE or BIGCOMMERCE connection fields',
+      Type.Union([ShopifyConnection, WooConnection, BigCommerceConnection, AmazonConnection], {
+        description: 'SHOPIFY, WOOCOMMERCE, BIGCOMMERCE or AMAZON connection fields',
       }),
     ),
     settings: Type.Optional(ShopSettings),
@@ -117,7 +151,12 @@ export const UpdateShopBody = Type.Object(
       Type.Boolean({ description: 'false disables the connection: webhooks are refused, nothing is synced or pushed' }),
     ),
     connection: Type.Optional(
-      Type.Union([Type.Partial(ShopifyConnection), Type.Partial(WooConnection), Type.Partial(BigCommerceConnection)]),
+      Type.Union([
+        Type.Partial(ShopifyConnection),
+        Type.Partial(WooConnection),
+        Type.Partial(BigCommerceConnection),
+        Type.Partial(AmazonConnection),
+      ]),
     ),
     settings: Type.Optional(ShopSettings),
   },
@@ -222,6 +261,10 @@ export const SyncSchema = Type.Object({
   listings: counts(['imported', 'unmatched']),
   since: Opt(Timestamp),
   errors: Type.Array(Type.String()),
+  skipped: Type.Array(Type.Object({ remote_id: Type.String(), order_number: Type.String(), reason: Type.String() }), {
+    description:
+      'orders the sync does not take, with the reason (Amazon: FBA and Pending orders); counted in orders.ignored; at most 100 listed',
+  }),
 });
 
 export const ChannelDeliverySchema = Type.Object({

@@ -105,9 +105,13 @@ describe('shops', () => {
   });
 
   it('refuses platforms without a connector, connection fields of the wrong platform and unknown fields', async () => {
+    const ebay = await t.call('POST', '/v1/ops/shops', { body: { name: 'Ebay', shop_type: 'EBAY', merchant_team_id: merchant.teamId } });
+    expect(ebay.statusCode).toBe(400);
+    expect(ebay.json().detail).toMatch(/no connector for EBAY yet/);
+    // A platform with a connector needs its connection.
     const amazon = await t.call('POST', '/v1/ops/shops', { body: { name: 'Amz', shop_type: 'AMAZON', merchant_team_id: merchant.teamId } });
     expect(amazon.statusCode).toBe(400);
-    expect(amazon.json().detail).toMatch(/no connector for AMAZON yet/);
+    expect(amazon.json().detail).toMatch(/connection/);
     const wrong = await t.call('POST', '/v1/ops/shops', { body: { ...shopifyBody(), shop_type: 'WOOCOMMERCE' } });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().detail).toMatch(/store_url/);

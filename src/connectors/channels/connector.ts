@@ -34,6 +34,12 @@ export interface ConnectionInput {
   api_base_url?: string;
   /** Carried over from stored credentials on an update (the cached token's expiry). */
   token_expires_at?: string | null;
+  /** Amazon: the seller's LWA refresh token, selling region (NA, EU, FE), marketplace, merchant token, LWA token URL. */
+  refresh_token?: string;
+  region?: string;
+  marketplace_id?: string;
+  seller_id?: string | null;
+  token_url?: string;
 }
 
 /** Validated connection fields, with defaults (api_base_url = the platform's real address). */
@@ -47,6 +53,14 @@ export interface ConnectionFields {
 export interface Page<T> {
   items: T[];
   next: string | null;
+  /** Orders of the page fos does not take (Amazon's FBA orders), with the reason: counted as ignored by the sync. */
+  skipped?: Skipped[];
+}
+
+export interface Skipped {
+  remote_id: string;
+  order_number: string;
+  reason: string;
 }
 
 export interface CheckResult {

@@ -1,9 +1,10 @@
 import type { BigCommerceCredentials } from './bigcommerce/types.js';
+import type { AmazonCredentials } from './amazon/types.js';
 
 // The platform-neutral shapes the connectors (src/connectors/channels/<platform>/) translate to and from
 // (docs/sales-channels.md). Intake, sync and the tracking/stock pushes only see these.
 
-export type ConnectedPlatform = 'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE';
+export type ConnectedPlatform = 'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE' | 'AMAZON';
 
 export interface ChannelAddress {
   name: string | null;
@@ -88,7 +89,7 @@ export interface WooCredentials {
   consumer_secret: string;
   webhook_secret: string;
 }
-export type Credentials = ShopifyCredentials | WooCredentials | BigCommerceCredentials;
+export type Credentials = ShopifyCredentials | WooCredentials | BigCommerceCredentials | AmazonCredentials;
 
 export interface ConnectionSettings {
   /** Shopify: notifyCustomer on fulfillmentCreate. WooCommerce: the tracking note is a customer note. */

@@ -26,9 +26,10 @@ async function verifiedConnection(db: Db, shopId: string, headers: Record<string
   if (!row || !row.active || !connector) throw refused();
   // A platform's unsigned ping of a new webhook (WooCommerce disables webhooks whose ping fails): answered 200, nothing stored.
   if (connector.webhooks.isPing?.(headers, body)) return null;
-  let secret: string;
+  let secret: string | undefined;
   try {
-    secret = openConnection(row).credentials.webhook_secret;
+    // A platform that sends no webhooks (Amazon) has no secret: every delivery is refused.
+    secret = (openConnection(row).credentials as { webhook_secret?: string }).webhook_secret;
   } catch (err) {
     // The server's secret key is not the one the credentials were sealed with (a configuration
     // problem, not the sender's): 503, so the platform retries once it is fixed.
@@ -36,7 +37,7 @@ async function verifiedConnection(db: Db, shopId: string, headers: Record<string
       throw new DomainError('unavailable', `The credentials of shop ${shopId} cannot be opened: ${err.message}`);
     throw err;
   }
-  if (!connector.webhooks.verify(secret, headers, body)) throw refused();
+  if (!secret || !connector.webhooks.verify(secret, headers, body)) throw refused();
   return row;
 }
 

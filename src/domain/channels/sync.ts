@@ -6,6 +6,7 @@ import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/htt
 import { intakeOrder } from './intake.js';
 import { shopScope } from './shops.js';
 import type { ChannelVariant, OpenConnection } from '../../connectors/channels/types.js';
+import type { Skipped } from '../../connectors/channels/connector.js';
 import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from '../../contract/iso.js';
 
 // Orders in by sync, and listings. Webhooks get lost; a sync pulls the orders updated since the
@@ -28,7 +29,12 @@ export interface SyncSummary {
   listings: { imported: number; unmatched: number };
   since: Date | null;
   errors: string[];
+  /** Orders the connector does not take (Amazon FBA), with the reason; also counted in orders.ignored. */
+  skipped: Skipped[];
 }
+
+/** At most this many skipped orders are listed in a summary (all are counted). */
+const MAX_SKIPPED_LISTED = 100;
 
 async function claim(db: Db, row: ShopConnection, now: Date, unchanged: boolean) {
   const { count } = await db.prisma.shopConnection.updateMany({
@@ -55,6 +61,10 @@ async function pullOrders(db: Db, shop: Shop, conn: OpenConnection, env: Channel
         s.orders.failed++;
         s.errors.push(`order ${o.order_number}: ${(err as Error).message}`);
       }
+    }
+    for (const k of p.skipped ?? []) {
+      s.orders.ignored++;
+      if (s.skipped.length < MAX_SKIPPED_LISTED) s.skipped.push(k);
     }
     if (!p.next) return;
     token = p.next;
@@ -135,6 +145,7 @@ export async function syncConnection(
     listings: { imported: 0, unmatched: 0 },
     since,
     errors: [],
+    skipped: [],
   };
   try {
     const shop = await db.prisma.shop.findUniqueOrThrow({ where: { id: row.shop_id } });

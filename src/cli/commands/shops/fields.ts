@@ -74,8 +74,32 @@ export const BIGCOMMERCE_GUIDE = [
   'fos registers the store/order/* webhook itself, with a secret header of its own.',
 ].join('\n');
 
+export const AMAZON_FIELDS: FieldSpec[] = [
+  ...common.filter((f) => f.key !== 'connection.webhook_secret'), // Amazon sends no webhooks
+  { key: 'connection.region', flag: '--region', arg: 'NA|EU|FE', description: 'the selling region (default NA)' },
+  {
+    key: 'connection.marketplace_id',
+    flag: '--marketplace-id',
+    arg: 'id',
+    description: 'the marketplace, e.g. ATVPDKIKX0DER (amazon.com)',
+  },
+  { key: 'connection.seller_id', flag: '--seller-id', arg: 'token', description: "the seller's merchant token (Settings → Account Info)" },
+  { key: 'connection.client_id', flag: '--client-id', arg: 'id', description: "the SP-API app's LWA client identifier" },
+  { key: 'connection.client_secret', flag: '--client-secret', arg: 'secret', description: "the SP-API app's LWA client secret" },
+  { key: 'connection.refresh_token', flag: '--refresh-token', arg: 'Atzr|…', description: "the seller's LWA refresh token" },
+  { key: 'connection.token_url', flag: '--token-url', arg: 'url', description: 'Login with Amazon token endpoint (proxy, test double)' },
+];
+
+/** What a person creates on Amazon's side before connecting (printed before the prompts). */
+export const AMAZON_GUIDE = [
+  'In Seller Central: Apps and Services → Develop Apps, register as a private developer with the roles Inventory and Order',
+  'Tracking, Product Listing, and Direct-to-Consumer Shipping (restricted: the buyer address; without it orders arrive held',
+  'without a street). Add an app client (SP-API), then View: the LWA client id and secret; Authorize app: the refresh token.',
+  'The merchant token is under Settings → Account Info → Your Merchant Token. Amazon sends no webhooks: fos syncs on a schedule.',
+].join('\n');
+
 /** What each platform needs in `connection`, and whether it is a secret (asked hidden). */
-export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE', [string, string, boolean][]> = {
+export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE' | 'AMAZON', [string, string, boolean][]> = {
   SHOPIFY: [
     ['shop_domain', '--shop-domain', false],
     ['client_id', '--client-id', false],
@@ -90,6 +114,13 @@ export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE', [string
   BIGCOMMERCE: [
     ['store_hash', '--store-hash', false],
     ['access_token', '--access-token', true],
+  ],
+  AMAZON: [
+    ['marketplace_id', '--marketplace-id', false],
+    ['seller_id', '--seller-id', false],
+    ['client_id', '--client-id', false],
+    ['client_secret', '--client-secret', true],
+    ['refresh_token', '--refresh-token', true],
   ],
 };
 
