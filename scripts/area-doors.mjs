@@ -46,7 +46,9 @@ const edit = (file, start, end, text) => {
   edits.get(file).push({ start, end, text });
 };
 const indexSpec = (fromFile, area) => {
-  let r = relative(dirname(fromFile), join(DOMAIN, area, 'index.js')).split(sep).join('/');
+  let r = relative(dirname(fromFile), join(DOMAIN, area, 'index.js'))
+    .split(sep)
+    .join('/');
   return r.startsWith('.') ? r : `./${r}`;
 };
 
@@ -55,7 +57,11 @@ for (const file of files(SRC)) {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const mine = areaOf(file);
   const visit = (node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const t = target(file, node.moduleSpecifier.text);
       if (t && t.area !== mine && t.file !== 'index') {
         const entry = need(t.area, t.file);
@@ -68,7 +74,12 @@ for (const file of files(SRC)) {
             entry.namespace = true;
             const ns = camel(t.file);
             const local = nb.name.text;
-            edit(file, node.getStart(), node.getEnd(), `import { ${ns === local ? ns : `${ns} as ${local}`} } from '${indexSpec(file, t.area)}';`);
+            edit(
+              file,
+              node.getStart(),
+              node.getEnd(),
+              `import { ${ns === local ? ns : `${ns} as ${local}`} } from '${indexSpec(file, t.area)}';`,
+            );
             return;
           }
           for (const el of nb?.elements ?? []) {
@@ -115,7 +126,13 @@ for (const [area, byFile] of [...surface].sort()) {
   const lines = [];
   for (const [file, e] of [...byFile].sort()) {
     const spec = `./${file}.js`;
-    const names = [...[...e.values].sort(), ...[...e.types].filter((t) => !e.values.has(t)).sort().map((t) => `type ${t}`)];
+    const names = [
+      ...[...e.values].sort(),
+      ...[...e.types]
+        .filter((t) => !e.values.has(t))
+        .sort()
+        .map((t) => `type ${t}`),
+    ];
     for (const n of names) {
       const bare = n.replace(/^type /, '');
       if (seen.has(bare) && seen.get(bare) !== file) throw new Error(`${area}: ${bare} from ${file} and ${seen.get(bare)}`);
@@ -124,8 +141,35 @@ for (const [area, byFile] of [...surface].sort()) {
     if (e.namespace) lines.push(`export * as ${camel(file)} from '${spec}';`);
     if (names.length) lines.push(`export { ${names.join(', ')} } from '${spec}';`);
   }
-  const head = existsSync(p) ? '' : `// The ${area} area's door: what code outside src/domain/${area}/ may import (test/unit/layers.test.ts).\n`;
-  if (existsSync(p)) throw new Error(`${p} exists: merge by hand`);
-  writeFileSync(p, head + lines.join('\n') + '\n');
+  if (existsSync(p)) {
+    // An area that has a door already: add what is missing to it (a name it exports stays as it is).
+    const had = readFileSync(p, 'utf8');
+    const exported = new Set(
+      [...had.matchAll(/export\s+(?:\*\s+as\s+(\w+)|\{([^}]*)\})/g)].flatMap((m) =>
+        m[1]
+          ? [m[1]]
+          : m[2].split(',').map((x) =>
+              x
+                .trim()
+                .replace(/^type\s+/, '')
+                .split(/\s+as\s+/)
+                .pop(),
+            ),
+      ),
+    );
+    const missing = lines.filter((l) => {
+      const names = l.startsWith('export * as')
+        ? [l.split(' ')[3]]
+        : l
+            .replace(/^export \{ | \} from.*$/g, '')
+            .split(', ')
+            .map((n) => n.replace(/^type /, ''));
+      return names.some((n) => !exported.has(n));
+    });
+    writeFileSync(p, had.trimEnd() + (missing.length ? '\n' + missing.join('\n') : '') + '\n');
+  } else {
+    const head = `// The ${area} area's door: what code outside src/domain/${area}/ may import (test/unit/layers.test.ts).\n`;
+    writeFileSync(p, head + lines.join('\n') + '\n');
+  }
 }
 console.log(`areas with a door: ${surface.size}; files rewritten: ${edits.size}`);
