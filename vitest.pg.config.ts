@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['test/pg/**/*.test.ts', 'test/api/**/*.test.ts'],
     env: { FOS_TEST_DB: 'postgres' },
+    // One migrated database per run that freshDb() copies (FOS_TEST_PG_TEMPLATE), dropped at the end.
+    globalSetup: ['test/helpers/pg-template.global.ts'],
     pool: 'forks',
     // One process per worker runs many files (isolate: false): the app's modules, Prisma's client
     // and Fastify load once per worker instead of once per file (that loading was ~1.2 s of CPU a

@@ -43,9 +43,9 @@ export async function freshSqliteUrl(): Promise<FreshUrl> {
 }
 
 /** A URL of a new, empty PostgreSQL database; `drop()` (= `cleanup()`) drops it, even if connections remain. */
-export async function freshPostgresUrl(): Promise<FreshUrl & { drop(): Promise<void> }> {
+export async function freshPostgresUrl(template?: string): Promise<FreshUrl & { drop(): Promise<void> }> {
   const name = `fos_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE "${name}"`);
+  await adminQuery(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   const u = new URL(TEST_PG_URL);
   u.pathname = `/${name}`;
   let done: Promise<void> | undefined;
@@ -53,12 +53,29 @@ export async function freshPostgresUrl(): Promise<FreshUrl & { drop(): Promise<v
   return { url: u.toString(), cleanup: drop, drop };
 }
 
+/**
+ * A copy of the suite's migrated template database (test/helpers/pg-template.global.ts). Copies
+ * started at once by two test processes can find the template busy for a moment: tried again.
+ */
+async function postgresFromTemplate(template: string): Promise<FreshUrl & { drop(): Promise<void> }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await freshPostgresUrl(template);
+    } catch (err) {
+      if (attempt >= 20 || !/being accessed by other users/.test(String((err as Error).message))) throw err;
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
+}
+
 /** A fresh database of the provider chosen by FOS_TEST_DB (sqlite | postgres), migrated and connected. */
 export async function freshDb(provider = process.env.FOS_TEST_DB ?? 'sqlite'): Promise<{ db: Db; cleanup(): Promise<void> }> {
-  const fresh = /^postgres/.test(provider) ? await freshPostgresUrl() : await freshSqliteUrl();
+  const template = process.env.FOS_TEST_PG_TEMPLATE;
+  const postgres = /^postgres/.test(provider);
+  const fresh = postgres ? (template ? await postgresFromTemplate(template) : await freshPostgresUrl()) : await freshSqliteUrl();
   try {
-    if (/^postgres/.test(provider)) await migrate(fresh.url);
-    else await copyTemplate(fresh.url.slice('file:'.length));
+    if (postgres && !template) await migrate(fresh.url);
+    else if (!postgres) await copyTemplate(fresh.url.slice('file:'.length));
     const db = await createDb(fresh.url);
     return {
       db,
