@@ -6,7 +6,7 @@ import { teamNames } from '../names.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import type { ChannelConnector } from '../../connectors/channels/connector.js';
 import { resolveMerchant, slugify } from '../orders/reach.js';
-import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials } from './connection.js';
+import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials, unregisterShop, type UnregisterLog } from './connection.js';
 import { connectedPlatforms, connectorOrNull } from '../../connectors/channels/registry.js';
 import { checkOrRefuse, connectionFields, type ConnectionInput } from './connection-fields.js';
 import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
@@ -228,27 +228,8 @@ export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPa
   return getShop(db, p, id);
 }
 
-type Log = { info(o: object, m: string): void; warn(o: object, m: string): void };
-
-/**
- * What the connector set up on the platform (BigCommerce's order webhooks) is removed there once
- * the shop is gone here: best effort, the outcome logged. A failure leaves a hook calling a shop
- * fos no longer has (answered 404), never a shop kept because its platform did not answer.
- */
-async function unregister(row: ShopConnection, env: ChannelEnv, log?: Log) {
-  const connector = connectorOrNull(row.shop_type);
-  if (!connector?.unregister) return;
-  try {
-    const done = await connector.unregister(openConnection(row), env);
-    log?.info({ shop_id: row.shop_id, shop_type: row.shop_type }, `shop deleted: ${done}`);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    log?.warn({ shop_id: row.shop_id, shop_type: row.shop_type, err: why }, `shop deleted, but its platform registration stays: ${why}`);
-  }
-}
-
 /** Forgets the connection (credentials, deliveries, stock pushes); a shop its orders name stays as a label. */
-export async function deleteShop(db: Db, p: Principal, id: string, env: ChannelEnv = {}, log?: Log) {
+export async function deleteShop(db: Db, p: Principal, id: string, env: ChannelEnv = {}, log?: UnregisterLog) {
   await findShop(db, p, id);
   const used = await db.prisma.order.findFirst({ where: { shop_id: id }, select: { id: true } });
   const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: id } });
@@ -261,7 +242,7 @@ export async function deleteShop(db: Db, p: Principal, id: string, env: ChannelE
       await tx.shop.delete({ where: { id } });
     }
   });
-  if (row) await unregister(row, env, log);
+  if (row) await unregisterShop(row, env, log);
   return { deleted: !used, disconnected: true };
 }
 
