@@ -99,6 +99,8 @@ export const FILE_LIMITS = { name: 255, description: 2000, tags: 50, tag: 64 } a
 
 // carrier integrations
 export const INTEGRATION_TYPES = ['EASYPOST', 'SHIPPO', 'TABLE'] as const;
+/** The types that take no credentials (the CLI sends no FOS_CARRIER_API_KEY); their connectors have no credential fields. */
+export const KEYLESS_INTEGRATION_TYPES: readonly string[] = ['TABLE'];
 
 // agent connections
 export const PRESETS = ['READ_ONLY', 'READ_AND_OPERATE', 'FULL_OPERATIONAL', 'CUSTOM'] as const;

@@ -11,7 +11,7 @@ import {
 } from '../helpers/channels.js';
 import { easypostDouble, type EasyPostDouble } from '../helpers/easypost-double.js';
 import { shopifyWebhookOrder, wooOrder, type ShopifyDouble, type WooDouble } from '../helpers/platform-doubles.js';
-import { easypostSignature } from '../../src/domain/carrier-integrations/signatures.js';
+import { easypostSignature } from '../../src/connectors/carriers/easypost/webhook.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 
 // Issue 26 item 5: a carrier's tracking update of a parcel already shipped to a shop's customer

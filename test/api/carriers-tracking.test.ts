@@ -3,7 +3,8 @@ import { testApp, type TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
 import { easypostDouble, type EasyPostDouble } from '../helpers/easypost-double.js';
 import { shippoDouble, type ShippoDouble } from '../helpers/shippo-double.js';
-import { easypostSignature, shippoSignature } from '../../src/domain/carrier-integrations/signatures.js';
+import { easypostSignature } from '../../src/connectors/carriers/easypost/webhook.js';
+import { shippoSignature } from '../../src/connectors/carriers/shippo/webhook.js';
 
 // Voids refunded through the platform (refund_status SUBMITTED, then REFUNDED by a signed
 // webhook; a manifested label cannot be voided) and signed tracking webhooks moving a label to

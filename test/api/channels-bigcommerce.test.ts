@@ -11,6 +11,8 @@ import {
 } from '../helpers/bigcommerce-double.js';
 import { setRateLimitSleep } from '../../src/connectors/channels/bigcommerce/client.js';
 import { connectorFor, openConnection } from '../../src/domain/channels/connection.js';
+import { deleteShop } from '../../src/domain/channels/shops.js';
+import type { Principal } from '../../src/domain/keys/principal.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { syncConnection } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
@@ -266,5 +268,58 @@ describe('BigCommerce', () => {
     expect((await bcDelivery(t, shopId, 'store/order/created', 401)).json().status).toBe('PROCESSED');
     expect(waits).toEqual([1500, 700, 700]);
     expect(await orderOf(401)).toHaveLength(1);
+  });
+
+  it('deleting a shop removes its store/order/* hook (DELETE /v3/hooks/{id}), best effort, the outcome logged', async () => {
+    const first = bc.hooks.map((h) => h.id);
+    const other = await connectBigCommerce(t, w.merchant.teamId, bc);
+    const hookId = bc.hooks.at(-1)!.id;
+    const res = await t.call('DELETE', `/v1/ops/shops/${other.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ deleted: true, disconnected: true });
+    expect(bc.calls.at(-1)).toMatchObject({ method: 'DELETE', path: `v3/hooks/${hookId}`, body: null });
+    expect(bc.calls.at(-1)!.headers['x-auth-token']).toBe('bc_good');
+    expect(bc.hooks.map((h) => h.id)).toEqual(first); // the other shop's hook is left alone
+
+    const logs: Array<[string, string]> = [];
+    const log = {
+      info: (_o: object, m: string) => void logs.push(['info', m]),
+      warn: (_o: object, m: string) => void logs.push(['warn', m]),
+    };
+    const fulfiller = { teamId: t.teamId, teamKind: 'FULFILLER' } as Principal;
+    const env = { allowPrivate: true };
+
+    // Removed: logged as done.
+    const a = await connectBigCommerce(t, w.merchant.teamId, bc);
+    const aHook = bc.hooks.at(-1)!.id;
+    expect(await deleteShop(t.db, fulfiller, a.id, env, log)).toEqual({ deleted: true, disconnected: true });
+    expect(logs.pop()).toEqual(['info', `shop deleted: BigCommerce hook ${aHook} (store/order/*) removed`]);
+
+    // BigCommerce fails (HTTP 500, and a write is not sent again): logged, the shop deleted all the same, the hook stays there.
+    const b = await connectBigCommerce(t, w.merchant.teamId, bc);
+    const bHook = bc.hooks.at(-1)!.id;
+    bc.failNext(`DELETE v3/hooks/${bHook}`, 1, 500);
+    expect(await deleteShop(t.db, fulfiller, b.id, env, log)).toEqual({ deleted: true, disconnected: true });
+    expect(logs.pop()).toEqual([
+      'warn',
+      `shop deleted, but its platform registration stays: BigCommerce: double fault on DELETE v3/hooks/${bHook} (HTTP 500)`,
+    ]);
+    expect(bc.calls.filter((c) => c.method === 'DELETE' && c.path === `v3/hooks/${bHook}`)).toHaveLength(1);
+    expect(await t.db.prisma.shop.findUnique({ where: { id: b.id } })).toBeNull();
+    expect(bc.hooks.map((h) => h.id)).toContain(bHook);
+
+    // Removed in the control panel already: the 404 is what the delete wanted.
+    const c = await connectBigCommerce(t, w.merchant.teamId, bc);
+    const cHook = bc.hooks.pop()!.id;
+    await deleteShop(t.db, fulfiller, c.id, env, log);
+    expect(logs.pop()).toEqual(['info', `shop deleted: BigCommerce hook ${cHook} was gone already`]);
+
+    // A revoked token: 401 logged with BigCommerce's words; the shop is gone here.
+    const d = await connectBigCommerce(t, w.merchant.teamId, bc);
+    bc.token = 'rotated';
+    await deleteShop(t.db, fulfiller, d.id, env, log);
+    expect(logs.pop()).toEqual(['warn', expect.stringMatching(/registration stays: BigCommerce refused the API account \(HTTP 401\)/)]);
+    expect(await t.db.prisma.shop.findUnique({ where: { id: d.id } })).toBeNull();
+    expect(logs).toEqual([]);
   });
 });

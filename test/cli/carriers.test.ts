@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { fulfillmentFixture } from '../helpers/fixtures.js';
 import { easypostDouble, type EasyPostDouble } from '../helpers/easypost-double.js';
-import { easypostSignature } from '../../src/domain/carrier-integrations/signatures.js';
+import { easypostSignature } from '../../src/connectors/carriers/easypost/webhook.js';
 import { runCli } from './helpers/cli.js';
 import { cliServer } from './helpers/server.js';
 

@@ -1,6 +1,6 @@
 // A loopback BigCommerce speaking the documented REST shapes fos uses (developer.bigcommerce.com:
 // Orders V2, Order Shipments, Catalog V3 products with variants, Inventory absolute adjustments,
-// Webhooks V3, Store information), under /stores/{store_hash}/. It checks X-Auth-Token, answers
+// Webhooks V3: create, update, delete; Store information), under /stores/{store_hash}/. It checks X-Auth-Token, answers
 // every call with the rate-limit headers, a V2 empty list with 204, refusals with the V2 error
 // list, and records what fos sent so tests can assert it.
 
@@ -164,6 +164,13 @@ export async function bigcommerceDouble(opts: { hash?: string; token?: string } 
       const hook = state.hooks.find((h) => h.id === Number(m![1]));
       if (!hook) return send(res, 404, { status: 404, title: 'The requested webhook was not found.' });
       Object.assign(hook, body);
+      return send(res, 200, { data: hook, meta: {} });
+    }
+    // Delete Webhook: the deleted hook answered with 200 (developer.bigcommerce.com, Webhooks V3).
+    if (req.method === 'DELETE' && (m = path.match(/^v3\/hooks\/(\d+)$/))) {
+      const at = state.hooks.findIndex((h) => h.id === Number(m![1]));
+      if (at < 0) return send(res, 404, { status: 404, title: 'The requested webhook was not found.' });
+      const [hook] = state.hooks.splice(at, 1);
       return send(res, 200, { data: hook, meta: {} });
     }
     return v2error(res, 404, `no route ${key}`);

@@ -95,4 +95,41 @@ describe('layers', () => {
     expect(crossings('domain', /^connectors\/channels\/(?!registry|connector|types|http)[^/]+\//)).toEqual([]);
     expect(crossings('connectors', /^(server|cli)\//)).toEqual([]);
   });
+
+  // Carriers likewise (src/connectors/carriers/connector.ts, registry keyed by the carrier
+  // integration type): no code outside src/connectors compares a type, platform or carrier with a
+  // carrier's name, nor filters integrations by one (issue 39). Carrier ids inside data (rate
+  // rows, tracking page templates) are no branch.
+  const CARRIER_NAMES = 'EASYPOST|SHIPPO|TABLE|easypost|shippo|EasyPost|Shippo|USPS|usps|UPS|ups|FEDEX|FedEx|fedex|DHL|dhl';
+  const CARRIER = new RegExp(
+    `[!=]==\\s*'(${CARRIER_NAMES})'|'(${CARRIER_NAMES})'\\s*[!=]==|case\\s+'(${CARRIER_NAMES})'|\\btype:\\s*(\\{\\s*in:\\s*\\[\\s*)?'(EASYPOST|SHIPPO|TABLE)'`,
+  );
+  test('no carrier branch outside src/connectors', () => {
+    const branching = filesUnder(src)
+      .filter((f) => !/\/src\/(connectors|generated)\//.test(f.split(path.sep).join('/')))
+      .filter((f) => CARRIER.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(branching).toEqual([]);
+  });
+
+  test('the carrier pattern sees the branches it forbids', () => {
+    for (const branch of [
+      "if (row.type === 'EASYPOST') return x;",
+      "const p = 'SHIPPO' !== t;",
+      "case 'TABLE':",
+      "where: { type: 'EASYPOST', enabled: true }",
+      "carrier_id === 'usps'",
+    ])
+      expect(CARRIER.test(branch), branch).toBe(true);
+    expect(CARRIER.test("format === 'table'")).toBe(false);
+  });
+
+  test('carriers are reached through the registry: the domain imports no carrier folder and no carrier SDK', () => {
+    expect(crossings('domain', /^connectors\/carriers\/[^/]+\//)).toEqual([]);
+    const sdk = filesUnder(src)
+      .filter((f) => !/\/src\/(connectors|generated)\//.test(f.split(path.sep).join('/')))
+      .filter((f) => /(from|require\()\s*'(@easypost\/api|shippo)(\/[^']*)?'/.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(sdk).toEqual([]);
+  });
 });

@@ -142,4 +142,10 @@ export interface ChannelConnector {
    * Absent: the platform sends none (404-like refusal).
    */
   answerRequests?(db: Db, shopId: string, body: Buffer, env: ChannelEnv): Promise<unknown>;
+  /**
+   * The shop is deleted: removes what `register` set up on the platform (BigCommerce's order
+   * webhooks), so it stops calling fos. Best effort (the caller logs the outcome and deletes the
+   * shop either way); returns what was done. Absent: fos set nothing up there.
+   */
+  unregister?(conn: OpenConnection, env: ChannelEnv): Promise<string>;
 }

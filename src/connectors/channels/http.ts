@@ -2,7 +2,7 @@ import { DestinationRefused, isAllowedHost } from '../../net/network.js';
 import { axiosAdapter, outboundFetch } from '../../net/adapters.js';
 
 // Outbound calls to sales-channel platforms follow the webhook network policy
-// (src/domain/webhooks/network.ts): only public addresses unless `fos serve
+// (src/net/network.ts): only public addresses unless `fos serve
 // --allow-private-network` (alias of --allow-private-webhooks) says otherwise. Both official
 // clients are handed the outbound layer (src/net/outbound.ts) as their transport: Shopify's as a
 // fetch (customFetchApi), WooCommerce's as axios's adapter. Its deadline for these calls is

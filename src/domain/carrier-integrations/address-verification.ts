@@ -5,22 +5,18 @@ import { placeHold } from '../orders/holds.js';
 import { getOrder } from '../orders/orders.js';
 import { convertDraftOrder } from '../orders/convert.js';
 import { editOrder, type OrderEdit } from '../orders/edit.js';
-import { easypostClient } from '../fulfillment/carriers/easypost.js';
-import { platformError } from '../fulfillment/carriers/platform.js';
+import { addressVerifierTypes, carrierConnector } from '../../connectors/carriers/registry.js';
+import type { AddressCheck } from '../../connectors/carriers/types.js';
+import { accountOf } from '../fulfillment/carriers/index.js';
 import { asAddress, type Address } from '../fulfillment/lookups.js';
 import type { OutboundPolicy } from './outbound.js';
-import { asOperation } from '../../net/deadlines.js';
 
-// Address verification through the team's EasyPost integration (POST /addresses with verify
-// delivery and zip4): the order's address_verified, address_residential, address_verified_at,
-// address_hash and address_verification_response (spec 2.6). An address that fails puts the order
+// Address verification through the team's first integration whose connector verifies addresses
+// (EasyPost, src/connectors/carriers/easypost/address.ts): the order's address_verified,
+// address_residential, address_verified_at, address_hash and address_verification_response (spec 2.6). An address that fails puts the order
 // on an ADDRESS_VERIFICATION_FAILED hold, released by an operator after a fix or an explicit
 // override. Results are cached by address_hash, so an unchanged address costs no call. A locked
 // address (lock_address) is neither re-verified nor held: the operator has settled it.
-// EasyPost reports delivery success, errors, the corrected address, residential, latitude and
-// longitude; the USPS-style metadata it does not report are derived from them (is_active = a
-// deliverable address, dpv_match_code Y/N, record_type S for a street address, H with a unit)
-// and are documented as such in docs/carriers.md.
 
 const FIELDS = ['address1', 'address2', 'city', 'state', 'zip', 'country'] as const;
 
@@ -34,42 +30,11 @@ export function addressHash(a: Address): string {
   return createHash('sha256').update(JSON.stringify(norm)).digest('hex');
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- EasyPost JSON */
-export function verificationResponse(a: any) {
-  const delivery = a?.verifications?.delivery ?? {};
-  const verified = delivery.success === true;
-  const details = delivery.details ?? {};
-  const [zip5, zip4] = String(a?.zip ?? '').split('-');
-  return {
-    verified,
-    residential: a?.residential === true ? 'RESIDENTIAL' : 'UNKNOWN',
-    errors: (delivery.errors ?? []).map((e: any) => ({ message: String(e.message ?? ''), code: String(e.code ?? '') })),
-    corrected_address: {
-      street1: a?.street1 || null,
-      street2: a?.street2 || null,
-      city: a?.city || null,
-      state: a?.state || null,
-      zip5: zip5 || null,
-      zip4: zip4 || null,
-    },
-    metadata: {
-      is_active: verified,
-      is_cmra: details.is_cmra === true,
-      is_vacant: details.is_vacant === true,
-      record_type: details.record_type ?? (verified ? (a?.street2 ? 'H' : 'S') : null),
-      dpv_footnotes: details.dpv_footnotes ?? null,
-      dpv_match_code: details.dpv_match_code ?? (verified ? 'Y' : 'N'),
-      latitude: typeof details.latitude === 'number' ? details.latitude : null,
-      longitude: typeof details.longitude === 'number' ? details.longitude : null,
-    },
-  };
-}
-
-type Response = ReturnType<typeof verificationResponse>;
+type Response = AddressCheck;
 
 async function verifier(db: Db, teamId: string) {
   return db.prisma.carrierIntegration.findFirst({
-    where: { team_id: teamId, type: 'EASYPOST', enabled: true, credentials_sealed: { not: null } },
+    where: { team_id: teamId, type: { in: addressVerifierTypes() }, enabled: true, credentials_sealed: { not: null } },
     orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
   });
 }
@@ -81,25 +46,7 @@ async function verifyRemote(db: Db, teamId: string, a: Address, hash: string, po
   if (cached) return cached.response as unknown as Response;
   const row = await verifier(db, teamId);
   if (!row) return null;
-  let answer: any;
-  try {
-    answer = await asOperation('verify', () =>
-      easypostClient(row, policy).Address.create({
-        street1: a.address1,
-        street2: a.address2 ?? undefined,
-        city: a.city,
-        state: a.state ?? undefined,
-        zip: a.zip ?? undefined,
-        country: a.country,
-        name: a.name ?? undefined,
-        company: a.company ?? undefined,
-        verify: ['delivery', 'zip4'],
-      }),
-    );
-  } catch (err) {
-    throw platformError('EasyPost', err);
-  }
-  const response = verificationResponse(answer);
+  const response = await carrierConnector(row.type).verifyAddress!(accountOf(db, row, policy), a);
   await db.prisma.addressVerification
     .create({
       data: {

@@ -3,28 +3,23 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { openJson, sealJson } from '../secrets/secret-box.js';
 import { checkBaseUrl, type OutboundPolicy } from './outbound.js';
+import type { CarrierCredentials } from '../../connectors/carriers/connector.js';
+import { BUILT_IN_TABLE, carrierConnector, carrierConnectorOrNull } from '../../connectors/carriers/registry.js';
 
 // Carrier integrations (docs/carriers.md): the carrier-platform accounts a team rates and buys
 // labels through. Credentials are sealed (secret-box.ts, context "carrier-integration:<id>") and
-// never returned or logged; reads say only whether they are set. TABLE is the offline rate table
-// (a test carrier: its labels are fos's own documents). A team with no integration rows rates
-// with the built-in table (id "table"), the demo's default.
+// never returned or logged; reads say only whether they are set. What differs by type (default
+// base URL, credentials taken, test keys, webhooks) is its connector's (src/connectors/carriers):
+// a connector without credential fields is offline, like the rate table (a test carrier: its labels
+// are fos's own documents). A team with no integration rows rates with the built-in table
+// (id "table"), the demo's default.
 
 import { INTEGRATION_TYPES } from '../../contract/enums.js';
 import { noteAuditBefore } from '../audit/context.js';
 export { INTEGRATION_TYPES };
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
-export const DEFAULT_BASE_URLS: Record<IntegrationType, string | null> = {
-  EASYPOST: 'https://api.easypost.com/v2',
-  SHIPPO: 'https://api.goshippo.com',
-  TABLE: null,
-};
-
-export interface Credentials {
-  api_key: string;
-  webhook_secret?: string;
-}
+export type Credentials = CarrierCredentials;
 
 export interface IntegrationInput {
   name: string;
@@ -44,14 +39,14 @@ export interface IntegrationPatch {
   enabled?: boolean;
 }
 
-export const BUILT_IN_TABLE = { id: 'table', name: 'Rate table (test carrier)', type: 'TABLE' } as const;
+export { BUILT_IN_TABLE };
 
 /**
  * A label from the rate table (built in, or a TABLE integration row of any id): a test label no
- * carrier accepts. Recognised by the integration type, never by the id alone.
+ * carrier accepts. Recognised by the integration type's connector, never by the id alone.
  */
 export const isTestLabel = (l: { carrier_integration_type?: string | null; carrier_integration_id?: string | null }) =>
-  l.carrier_integration_type === 'TABLE' || l.carrier_integration_id === BUILT_IN_TABLE.id;
+  !!carrierConnectorOrNull(l.carrier_integration_type)?.testLabels || l.carrier_integration_id === BUILT_IN_TABLE.id;
 
 /**
  * Why a package could not be rated when no integration serves its warehouse, and the ways back
@@ -65,9 +60,11 @@ export const NO_INTEGRATION_MESSAGE =
 
 const context = (id: string) => `carrier-integration:${id}`;
 
-/** A provider's test keys (EasyPost EZTK…, Shippo shippo_test_…) make a test integration. */
-const isTestKey = (type: string, key: string | undefined) =>
-  type === 'TABLE' || (type === 'EASYPOST' && !!key?.startsWith('EZTK')) || (type === 'SHIPPO' && !!key?.startsWith('shippo_test_'));
+/** A provider's test keys (EasyPost EZTK…, Shippo shippo_test_…) make a test integration; the table is one. */
+const isTestKey = (type: string, key: string | undefined) => carrierConnector(type).isTestKey(key);
+
+/** An offline carrier (the rate table): no credentials, no base URL, no webhooks. */
+const offline = (type: string) => !carrierConnector(type).credentialFields.length;
 
 const list = (v: unknown) => (Array.isArray(v) ? (v as string[]) : null);
 
@@ -78,14 +75,14 @@ export function integrationView(r: CarrierIntegration) {
     id: r.id,
     name: r.name,
     type: r.type,
-    api_base_url: r.api_base_url ?? DEFAULT_BASE_URLS[r.type as IntegrationType],
+    api_base_url: r.api_base_url ?? carrierConnector(r.type).defaultBaseUrl,
     warehouse_ids: list(r.warehouse_ids),
     enabled_carriers: list(r.enabled_carriers),
     enabled: r.enabled,
     is_test: r.is_test,
     has_credentials: r.credentials_sealed !== null,
     has_webhook_secret: r.has_webhook_secret,
-    webhook_path: r.type === 'TABLE' ? null : webhookPath(r.id),
+    webhook_path: carrierConnector(r.type).webhooks ? webhookPath(r.id) : null,
     built_in: false,
     disabled_at: r.disabled_at,
     created_at: r.created_at,
@@ -114,9 +111,9 @@ function builtInView(): ReturnType<typeof integrationView> {
 }
 
 function checkInput(type: string, creds: Credentials | undefined, baseUrl: string | null | undefined, policy: OutboundPolicy) {
-  if (type === 'TABLE') {
-    if (creds) throw invalid('body.credentials', 'a TABLE integration has no credentials');
-    if (baseUrl) throw invalid('body.api_base_url', 'a TABLE integration calls no platform');
+  if (offline(type)) {
+    if (creds) throw invalid('body.credentials', `a ${type} integration has no credentials`);
+    if (baseUrl) throw invalid('body.api_base_url', `a ${type} integration calls no platform`);
   }
   if (baseUrl) checkBaseUrl(baseUrl, policy);
 }
@@ -133,7 +130,7 @@ async function checkWarehouses(db: Db, teamId: string, ids: string[] | null | un
 }
 
 export async function createIntegration(db: Db, teamId: string, input: IntegrationInput, policy: OutboundPolicy) {
-  if (input.type !== 'TABLE' && !input.credentials)
+  if (!offline(input.type) && !input.credentials)
     throw invalid('body.credentials', `is required for ${input.type} (the account's API key)`);
   checkInput(input.type, input.credentials, input.api_base_url, policy);
   await checkWarehouses(db, teamId, input.warehouse_ids);

@@ -5,13 +5,14 @@ import { testLabelFlag } from '../webhooks/test-labels.js';
 import { writeTx } from '../fulfillment/tx.js';
 import { recordVoid } from '../fulfillment/label-void.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { carrierConnectorOrNull } from '../../connectors/carriers/registry.js';
+import type { TrackEntry, TrackerUpdate } from '../../connectors/carriers/types.js';
 import { credentialsOf } from './integrations.js';
-import { verifyEasyPost, verifyShippo } from './signatures.js';
-import { dedupeKey, fromEasyPost, fromShippo, type TrackEntry, type TrackerUpdate } from './tracking-events.js';
+import { dedupeKey } from './tracking-events.js';
 
 // POST /v1/carriers/{integration_id}/webhooks: a carrier platform's tracker and refund events.
-// The signature is checked on the raw body first (signatures.ts); a bad one changes nothing
-// (401). Tracking events are recorded once each (dedupe_key) and the label's shipment_status
+// The signature is checked on the raw body first (the connector's webhooks.verify,
+// src/connectors/carriers/<name>/webhook.ts); a bad one changes nothing (401). Tracking events are recorded once each (dedupe_key) and the label's shipment_status
 // follows the newest event, so events arriving out of order never move it back; each change
 // emits shipment.status_changed to the fulfiller and the merchant team, and, for a fulfilled
 // order that came from a shop, a tracking.push carrying the new shipment_status that the outbox
@@ -24,20 +25,12 @@ export interface WebhookRequest {
   token?: string;
 }
 
-const header = (h: WebhookRequest['headers'], name: string) => {
-  const v = h[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
 export async function receiveCarrierWebhook(db: Db, integrationId: string, req: WebhookRequest) {
   const row = await db.prisma.carrierIntegration.findUnique({ where: { id: integrationId } });
-  if (!row || row.type === 'TABLE') throw notFound('Carrier integration', integrationId);
+  const hooks = row ? carrierConnectorOrNull(row.type)?.webhooks : undefined;
+  if (!row || !hooks) throw notFound('Carrier integration', integrationId);
   const secret = row.credentials_sealed ? credentialsOf(row)?.webhook_secret : undefined;
-  const ok =
-    !!secret &&
-    (row.type === 'EASYPOST'
-      ? verifyEasyPost(secret, req.body, header(req.headers, 'x-hmac-signature'))
-      : verifyShippo(secret, req.body, header(req.headers, 'shippo-auth-signature'), req.token));
+  const ok = !!secret && hooks.verify(secret, req);
   if (!ok) throw new DomainError('unauthorized', "The webhook signature does not verify with this integration's webhook secret.");
   let parsed: unknown;
   try {
@@ -45,7 +38,7 @@ export async function receiveCarrierWebhook(db: Db, integrationId: string, req: 
   } catch {
     throw new DomainError('validation-failed', 'The webhook body is not JSON.', { errors: [{ path: 'body', message: 'is not JSON' }] });
   }
-  const update = row.type === 'EASYPOST' ? fromEasyPost(parsed) : fromShippo(parsed);
+  const update = hooks.parse(parsed);
   const applied = await apply(db, row.team_id, row.id, update);
   return { received: true, applied };
 }

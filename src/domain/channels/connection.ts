@@ -1,6 +1,8 @@
 import type { Db, ShopConnection } from '../../db/types.js';
 import { openJson, sealJson } from '../secrets/secret-box.js';
 import type { ConnectedPlatform, ConnectionSettings, Credentials, OpenConnection } from '../../connectors/channels/types.js';
+import type { ChannelEnv } from '../../connectors/channels/http.js';
+import { connectorOrNull } from '../../connectors/channels/registry.js';
 
 // A shop's connection row opened for a connector (src/connectors/channels/registry.ts): its
 // credentials unsealed in memory, its settings with defaults. The connectors themselves are
@@ -45,4 +47,23 @@ export function openConnection(row: ShopConnection, db?: Db): OpenConnection {
     credentials: openJson<Credentials>(row.credentials, sealContext(row.shop_id)),
     settings: { ...DEFAULT_SETTINGS, ...(row.settings as Partial<ConnectionSettings>) },
   };
+}
+
+export type UnregisterLog = { info(o: object, m: string): void; warn(o: object, m: string): void };
+
+/**
+ * What the connector set up on the platform (BigCommerce's order webhooks) is removed there once
+ * the shop is gone here: best effort, the outcome logged. A failure leaves a hook calling a shop
+ * fos no longer has (refused, 401), never a shop kept because its platform did not answer.
+ */
+export async function unregisterShop(row: ShopConnection, env: ChannelEnv, log?: UnregisterLog) {
+  const connector = connectorOrNull(row.shop_type);
+  if (!connector?.unregister) return;
+  try {
+    const done = await connector.unregister(openConnection(row), env);
+    log?.info({ shop_id: row.shop_id, shop_type: row.shop_type }, `shop deleted: ${done}`);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    log?.warn({ shop_id: row.shop_id, shop_type: row.shop_type, err: why }, `shop deleted, but its platform registration stays: ${why}`);
+  }
 }

@@ -6,7 +6,7 @@ import { teamNames } from '../names.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import type { ChannelConnector } from '../../connectors/channels/connector.js';
 import { resolveMerchant, slugify } from '../orders/reach.js';
-import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials } from './connection.js';
+import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials, unregisterShop, type UnregisterLog } from './connection.js';
 import { connectedPlatforms, connectorOrNull } from '../../connectors/channels/registry.js';
 import { checkOrRefuse, connectionFields, type ConnectionInput } from './connection-fields.js';
 import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
@@ -229,9 +229,10 @@ export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPa
 }
 
 /** Forgets the connection (credentials, deliveries, stock pushes); a shop its orders name stays as a label. */
-export async function deleteShop(db: Db, p: Principal, id: string) {
+export async function deleteShop(db: Db, p: Principal, id: string, env: ChannelEnv = {}, log?: UnregisterLog) {
   await findShop(db, p, id);
   const used = await db.prisma.order.findFirst({ where: { shop_id: id }, select: { id: true } });
+  const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: id } });
   await db.prisma.$transaction(async (tx) => {
     await tx.shopConnection.deleteMany({ where: { shop_id: id } });
     await tx.channelDelivery.deleteMany({ where: { shop_id: id } });
@@ -241,6 +242,7 @@ export async function deleteShop(db: Db, p: Principal, id: string) {
       await tx.shop.delete({ where: { id } });
     }
   });
+  if (row) await unregisterShop(row, env, log);
   return { deleted: !used, disconnected: true };
 }
 

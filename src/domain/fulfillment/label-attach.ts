@@ -5,7 +5,7 @@ import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { testLabelFlag } from '../webhooks/test-labels.js';
 import { storeDocuments, type FetchedDocument } from './carriers/documents.js';
-import type { PurchasedLabel } from './carriers/types.js';
+import type { PurchasedLabel } from '../../connectors/carriers/types.js';
 import { presentWrittenPackage, type PackageView } from './package-view.js';
 import { claimPackageForLabel, insertLabel } from './store/labels.js';
 import { writeTx } from './tx.js';

@@ -4,7 +4,7 @@ import { enqueueEvent } from '../events/outbox.js';
 import { testLabelFlag } from '../webhooks/test-labels.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import { adapterById } from './carriers/index.js';
-import type { RefundState } from './carriers/types.js';
+import type { RefundState } from '../../connectors/carriers/types.js';
 import { loadPackage, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
 

@@ -8,7 +8,7 @@ import { customsOf } from './carriers/customs.js';
 import { countLabelPurchase } from '../../shared/metrics.js';
 import { abandon, buyClaimed, claimPurchase, fetchDocuments, inProgress, rateOf, takeOver } from './carriers/purchases.js';
 import { quoteAll, rank, rateErrorData, type RateStrategy } from './carriers/shop.js';
-import { carrierSlug, trackingUrl } from './carriers/tracking.js';
+import { carrierSlug, trackingUrl } from '../../connectors/carriers/tracking.js';
 import { attachLabel, refuse } from './label-attach.js';
 import { packageToRate, type PackageToRate } from './store/labels.js';
 import { asAddress } from './lookups.js';

@@ -112,7 +112,7 @@ export default async function routes(app: FastifyInstance) {
           response: { 200: DeletedShopSchema },
         },
       },
-      async (request) => shops.deleteShop(app.db, request.principal, request.params.shop_id),
+      async (request) => shops.deleteShop(app.db, request.principal, request.params.shop_id, env(), request.log),
     );
 
     app.post<Params>(

@@ -1,5 +1,6 @@
 import { Argument, type Command } from 'commander';
 import type { Context } from '../../context.js';
+import { KEYLESS_INTEGRATION_TYPES } from '../../../contract/enums.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, group, seg, writeCommand } from '../../shared/resource.js';
@@ -46,7 +47,7 @@ function connect(ctx: Context): Command {
       const out: Record<string, unknown> = { ...body, type, name: body.name ?? PLATFORM_NAMES[type] };
       const creds = (body.credentials ?? {}) as Record<string, unknown>;
       const envKey = ctx.env.FOS_CARRIER_API_KEY;
-      if (type !== 'TABLE' && !creds.api_key && envKey) out.credentials = { ...creds, api_key: envKey };
+      if (!KEYLESS_INTEGRATION_TYPES.includes(type) && !creds.api_key && envKey) out.credentials = { ...creds, api_key: envKey };
       return out;
     },
     examples: [

@@ -42,7 +42,7 @@ function messageOf(body: Buffer): string | null {
 export async function bcCall<T = Json>(
   conn: OpenConnection,
   env: ChannelEnv,
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   opts: { query?: Record<string, string | number>; body?: unknown } = {},
 ): Promise<{ data: T; headers: Record<string, string> }> {

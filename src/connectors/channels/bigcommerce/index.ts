@@ -174,4 +174,17 @@ export const bigcommerce: ChannelConnector = {
         body: { reason: 'fos: available quantity', items: rows.slice(i, i + STOCK_BATCH) },
       });
   },
+  async unregister(conn, env) {
+    // DELETE /v3/hooks/{webhook_id} answers the deleted hook (200); a 404 means it is gone already
+    // (removed in the control panel), which is what the delete wants.
+    const id = conn.settings.webhook_id;
+    if (!id) return 'BigCommerce: no hook was registered, nothing to remove';
+    try {
+      await bcCall(conn, env, 'DELETE', `v3/hooks/${encodeURIComponent(id)}`);
+    } catch (err) {
+      if (err instanceof ChannelCallError && err.status === 404) return `BigCommerce hook ${id} was gone already`;
+      throw err;
+    }
+    return `BigCommerce hook ${id} (store/order/*) removed`;
+  },
 };

@@ -1,21 +1,47 @@
 import type { CarrierIntegration, Db } from '../../../db/types.js';
-import { BUILT_IN_TABLE } from '../../carrier-integrations/integrations.js';
+import type { CarrierAccount } from '../../../connectors/carriers/connector.js';
+import { BUILT_IN_TABLE, carrierConnector } from '../../../connectors/carriers/registry.js';
+import type { CarrierAdapter } from '../../../connectors/carriers/types.js';
+import { credentialsOf } from '../../carrier-integrations/integrations.js';
 import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
 import { teamIntegrations } from '../../carrier-integrations/store.js';
 import { conflict } from '../../errors.js';
-import { EasyPostCarrier } from './easypost.js';
-import { ShippoCarrier } from './shippo.js';
-import { TableCarrier } from './table.js';
-import type { CarrierAdapter } from './types.js';
 
-export type { CarrierAdapter, PurchasedLabel, Rate, RateError, RatePackage, RateQuote } from './types.js';
+export type { CarrierAdapter, PurchasedLabel, Rate, RateError, RatePackage, RateQuote } from '../../../connectors/carriers/types.js';
 
-/** The adapter of one integration row. */
+const list = (v: unknown) => (Array.isArray(v) ? (v as string[]) : null);
+
+/** An integration row as its connector takes it (credentials opened here, never logged). */
+export const accountOf = (db: Db, row: CarrierIntegration, policy: OutboundPolicy): CarrierAccount => ({
+  db,
+  team_id: row.team_id,
+  id: row.id,
+  name: row.name,
+  credentials: credentialsOf(row),
+  api_base_url: row.api_base_url,
+  enabled_carriers: list(row.enabled_carriers),
+  is_test: row.is_test,
+  policy,
+});
+
+/** The adapter of one integration row, from its type's connector. */
 export function adapterOf(db: Db, row: CarrierIntegration, policy: OutboundPolicy): CarrierAdapter {
-  if (row.type === 'EASYPOST') return new EasyPostCarrier(row, policy);
-  if (row.type === 'SHIPPO') return new ShippoCarrier(row, policy);
-  return new TableCarrier(db, row.team_id, { id: row.id, name: row.name });
+  return carrierConnector(row.type).open(accountOf(db, row, policy));
 }
+
+/** The built-in rate table of a team without integration rows. */
+const builtInTable = (db: Db, teamId: string): CarrierAdapter =>
+  carrierConnector(BUILT_IN_TABLE.type).open({
+    db,
+    team_id: teamId,
+    id: BUILT_IN_TABLE.id,
+    name: BUILT_IN_TABLE.name,
+    credentials: null,
+    api_base_url: null,
+    enabled_carriers: null,
+    is_test: true,
+    policy: {},
+  });
 
 const servesWarehouse = (row: CarrierIntegration, warehouseId: string | null) =>
   !Array.isArray(row.warehouse_ids) ||
@@ -34,7 +60,7 @@ export async function carrierAdapters(
   policy: OutboundPolicy = {},
 ): Promise<CarrierAdapter[]> {
   const rows = await teamIntegrations(db, teamId);
-  if (!rows.length) return [new TableCarrier(db, teamId, BUILT_IN_TABLE)];
+  if (!rows.length) return [builtInTable(db, teamId)];
   return rows.filter((r) => r.enabled && servesWarehouse(r, warehouseId)).map((r) => adapterOf(db, r, policy));
 }
 
@@ -42,12 +68,14 @@ export async function carrierAdapters(
 export async function adapterById(db: Db, teamId: string, integrationId: string | null, policy: OutboundPolicy = {}) {
   if (!integrationId || integrationId === BUILT_IN_TABLE.id) return null;
   const row = await db.prisma.carrierIntegration.findFirst({ where: { id: integrationId, team_id: teamId } });
+  if (!row) return null;
+  const connector = carrierConnector(row.type);
   // Disconnected (credentials erased): the platform cannot be asked, and acting without it would
   // void a label it never refunds or lose one it sold. Reconnecting lets the same call through.
-  if (row && row.type !== 'TABLE' && !row.credentials_sealed)
+  if (connector.credentialFields.length && !row.credentials_sealed)
     throw conflict(
-      `Carrier integration "${row.name}" (${row.id}) is disconnected, so ${row.type === 'EASYPOST' ? 'EasyPost' : 'Shippo'} cannot be asked: ` +
+      `Carrier integration "${row.name}" (${row.id}) is disconnected, so ${connector.label} cannot be asked: ` +
         `reconnect it with its API key (fos carriers update ${row.id} --api-key …) and retry.`,
     );
-  return row ? adapterOf(db, row, policy) : null;
+  return adapterOf(db, row, policy);
 }

@@ -4,9 +4,9 @@ import { transaction } from '../../../db/tx.js';
 import { refuse } from '../label-attach.js';
 import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
 import { download, type FetchedDocument } from './documents.js';
-import { isNoAnswer } from './platform.js';
+import { isNoAnswer } from '../../../connectors/carriers/platform.js';
 import { deadlineMs } from '../../../net/deadlines.js';
-import type { BuyOptions, CarrierAdapter, PurchasedLabel, Rate, RatePackage } from './types.js';
+import type { BuyOptions, CarrierAdapter, PurchasedLabel, Rate, RatePackage } from '../../../connectors/carriers/types.js';
 import type { Address } from '../lookups.js';
 
 // Buying a platform label is claim-before-call: a LabelPurchase row (one open per package:

@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors.js';
 import { allowedMs } from '../../../net/deadlines.js';
 import type { Address } from '../lookups.js';
-import type { CarrierAdapter, CustomsInfo, Rate, RateError, RatePackage } from './types.js';
+import type { CarrierAdapter, CustomsInfo, Rate, RateError, RatePackage } from '../../../connectors/carriers/types.js';
 
 // Rate shopping: every adapter is asked at once; one that has not answered within the timeout
 // (FOS_DEADLINE_RATES_MS, 10 s; the outbound layer's own deadline) or fails is reported in detailed_errors and the others are

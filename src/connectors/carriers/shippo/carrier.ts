@@ -1,13 +1,11 @@
 import { createRequire } from 'node:module';
 import type { Shippo } from 'shippo';
 import type { HTTPClient } from 'shippo/lib/http.js';
-import type { CarrierIntegration } from '../../../db/types.js';
-import { credentialsOf, DEFAULT_BASE_URLS } from '../../carrier-integrations/integrations.js';
-import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
 import { outboundFetch } from '../../../net/adapters.js';
 import { asOperation } from '../../../net/deadlines.js';
-import type { Address } from '../lookups.js';
-import { carrierIdOf, compact, parcelOf, platformAddress, platformError } from './platform.js';
+import type { Address } from '../../../domain/fulfillment/lookups.js';
+import type { CarrierAccount } from '../connector.js';
+import { carrierIdOf, compact, parcelOf, platformAddress, platformError } from '../platform.js';
 import type {
   BuyOptions,
   CarrierAdapter,
@@ -18,8 +16,8 @@ import type {
   RateQuote,
   Reconciled,
   RefundState,
-} from './types.js';
-import { amountOf } from './units.js';
+} from '../types.js';
+import { amountOf } from '../units.js';
 import { shippoEelPfc, shippoIncoterm } from './customs.js';
 
 // Shippo through its official client (shippo), pointed at the integration's api_base_url (the
@@ -40,16 +38,17 @@ const loadShippo = () => {
   return (shippoModule ??= { Shippo: require('shippo').Shippo, HTTPClient: require('shippo/lib/http.js').HTTPClient });
 };
 
-export function shippoClient(row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>, policy: OutboundPolicy) {
-  const creds = credentialsOf(row);
-  const fetcher = outboundFetch({ platform: 'shippo', allowPrivate: policy.allowPrivate });
+export const SHIPPO_BASE_URL = 'https://api.goshippo.com';
+
+export function shippoClient(account: Pick<CarrierAccount, 'credentials' | 'api_base_url' | 'policy'>) {
+  const fetcher = outboundFetch({ platform: 'shippo', allowPrivate: account.policy.allowPrivate });
   const { Shippo: Client, HTTPClient: Http } = loadShippo();
   // The client's own timeoutMs re-wraps the request with a signal that can stop following its
   // timer (issue 37): the outbound layer's fetch is its transport and owns the deadline instead.
   const httpClient = new Http({ fetcher: (input: unknown, init?: RequestInit) => fetcher(input as never, init) });
   return new Client({
-    apiKeyHeader: `ShippoToken ${creds?.api_key ?? ''}`,
-    serverURL: (row.api_base_url ?? DEFAULT_BASE_URLS.SHIPPO!).replace(/\/$/, ''),
+    apiKeyHeader: `ShippoToken ${account.credentials?.api_key ?? ''}`,
+    serverURL: (account.api_base_url ?? SHIPPO_BASE_URL).replace(/\/$/, ''),
     httpClient,
     retryConfig: { strategy: 'none' },
   });
@@ -99,13 +98,10 @@ export class ShippoCarrier implements CarrierAdapter {
   readonly name: string;
   private readonly client: Shippo;
 
-  constructor(
-    private readonly row: CarrierIntegration,
-    policy: OutboundPolicy,
-  ) {
-    this.id = row.id;
-    this.name = row.name;
-    this.client = shippoClient(row, policy);
+  constructor(private readonly account: CarrierAccount) {
+    this.id = account.id;
+    this.name = account.name;
+    this.client = shippoClient(account);
   }
 
   async rate(pkg: RatePackage, to: Address, customs?: CustomsInfo | null): Promise<RateQuote> {
@@ -136,7 +132,7 @@ export class ShippoCarrier implements CarrierAdapter {
     } catch (err) {
       throw platformError('Shippo', err);
     }
-    const enabled = Array.isArray(this.row.enabled_carriers) ? (this.row.enabled_carriers as string[]).map(carrierIdOf) : null;
+    const enabled = this.account.enabled_carriers?.map(carrierIdOf) ?? null;
     const rates: Rate[] = (s.rates ?? [])
       .filter((r: Json) => !enabled || enabled.includes(carrierIdOf(r.provider)))
       .map((r: Json) => ({

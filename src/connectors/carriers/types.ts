@@ -1,9 +1,10 @@
-import type { Address } from '../lookups.js';
+import type { ShipmentStatus } from '../../domain/carrier-integrations/tracking-events.js';
+import type { Address } from '../../domain/fulfillment/lookups.js';
 
 // Carrier adapters: how fos prices and buys labels. An adapter quotes every service that can
-// ship a package (`rate`) and buys the chosen one (`buy`). Built in: 'table' (carriers/table.ts),
-// priced from the operator's CarrierRate rows. A real carrier integration implements the same
-// interface and is added to the registry in carriers/index.ts.
+// ship a package (`rate`) and buys the chosen one (`buy`). Each connector (connector.ts) opens one
+// for an integration: the rate table (table/), priced from the operator's CarrierRate rows, and
+// the platforms (easypost/, shippo/); the domain finds them through registry.ts.
 
 export interface RatePackage {
   id: string;
@@ -132,4 +133,50 @@ export interface CarrierAdapter {
   refundStatus?(label: { remote_id: string | null; remote_transaction_id: string | null }): Promise<RefundState | null>;
   /** Cancels a bought label that could not be attached (lost a race); optional. */
   void?(label: PurchasedLabel): Promise<void>;
+}
+
+/** One tracker event of a platform, as the shipment_status it means (spec 2.7). */
+export interface TrackEntry {
+  status: ShipmentStatus;
+  provider_status: string | null;
+  message: string | null;
+  occurred_at: Date;
+  location: Record<string, unknown> | null;
+}
+
+/** What a verified carrier webhook says: tracking entries, a refund's outcome, or nothing fos takes. */
+export type TrackerUpdate =
+  | { kind: 'tracking'; tracking_code: string; entries: TrackEntry[] }
+  | {
+      kind: 'refund';
+      tracking_code: string | null;
+      remote_id: string | null;
+      remote_transaction_id: string | null;
+      refund_status: RefundState;
+    }
+  | { kind: 'ignored' };
+
+/** A verified address (spec 2.6 address_verification_response), whatever the platform answered. */
+export interface AddressCheck {
+  verified: boolean;
+  residential: 'RESIDENTIAL' | 'UNKNOWN';
+  errors: { message: string; code: string }[];
+  corrected_address: {
+    street1: string | null;
+    street2: string | null;
+    city: string | null;
+    state: string | null;
+    zip5: string | null;
+    zip4: string | null;
+  };
+  metadata: {
+    is_active: boolean;
+    is_cmra: boolean;
+    is_vacant: boolean;
+    record_type: string | null;
+    dpv_footnotes: string | null;
+    dpv_match_code: string;
+    latitude: number | null;
+    longitude: number | null;
+  };
 }

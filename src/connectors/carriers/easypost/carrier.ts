@@ -1,11 +1,9 @@
 import { createRequire } from 'node:module';
-import type { CarrierIntegration } from '../../../db/types.js';
-import { credentialsOf, DEFAULT_BASE_URLS } from '../../carrier-integrations/integrations.js';
-import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
 import { superagentOver } from '../../../net/adapters.js';
 import { asOperation } from '../../../net/deadlines.js';
-import type { Address } from '../lookups.js';
-import { carrierIdOf, compact, parcelOf, platformAddress, platformError } from './platform.js';
+import type { Address } from '../../../domain/fulfillment/lookups.js';
+import type { CarrierAccount } from '../connector.js';
+import { carrierIdOf, compact, parcelOf, platformAddress, platformError } from '../platform.js';
 import type {
   BuyOptions,
   CarrierAdapter,
@@ -16,8 +14,8 @@ import type {
   RateQuote,
   Reconciled,
   RefundState,
-} from './types.js';
-import { amountOf } from './units.js';
+} from '../types.js';
+import { amountOf } from '../units.js';
 
 // EasyPost through its official client (@easypost/api), pointed at the integration's
 // api_base_url (the client's baseUrl option). Rating creates a shipment (POST /shipments, fos's
@@ -34,15 +32,16 @@ let easypostClass: (new (key: string, opts: object) => Json) | undefined;
 const easypostModule = () =>
   (easypostClass ??= ((m) => m.default ?? m)(createRequire(import.meta.url)('@easypost/api')) as new (key: string, opts: object) => Json);
 
-export function easypostClient(row: Pick<CarrierIntegration, 'id' | 'credentials_sealed' | 'api_base_url'>, policy: OutboundPolicy) {
-  const creds = credentialsOf(row);
-  const baseUrl = (row.api_base_url ?? DEFAULT_BASE_URLS.EASYPOST!).replace(/\/$/, '');
+export const EASYPOST_BASE_URL = 'https://api.easypost.com/v2';
+
+export function easypostClient(account: Pick<CarrierAccount, 'credentials' | 'api_base_url' | 'policy'>) {
+  const baseUrl = (account.api_base_url ?? EASYPOST_BASE_URL).replace(/\/$/, '');
   const Client = easypostModule();
   // The client's `timeout` is stored and never applied (8.9): its HTTP goes through the outbound
   // layer instead (superagentMiddleware swaps the superagent it calls), which owns the deadlines.
-  return new Client(creds?.api_key ?? '', {
+  return new Client(account.credentials?.api_key ?? '', {
     baseUrl: `${baseUrl}/`,
-    superagentMiddleware: () => superagentOver({ platform: 'easypost', allowPrivate: policy.allowPrivate }),
+    superagentMiddleware: () => superagentOver({ platform: 'easypost', allowPrivate: account.policy.allowPrivate }),
   });
 }
 
@@ -80,13 +79,10 @@ export class EasyPostCarrier implements CarrierAdapter {
   readonly name: string;
   private readonly client: Json;
 
-  constructor(
-    private readonly row: CarrierIntegration,
-    policy: OutboundPolicy,
-  ) {
-    this.id = row.id;
-    this.name = row.name;
-    this.client = easypostClient(row, policy);
+  constructor(private readonly account: CarrierAccount) {
+    this.id = account.id;
+    this.name = account.name;
+    this.client = easypostClient(account);
   }
 
   private label(s: Json, rate: Rate | null): PurchasedLabel {
@@ -148,7 +144,7 @@ export class EasyPostCarrier implements CarrierAdapter {
     } catch (err) {
       throw platformError('EasyPost', err);
     }
-    const enabled = Array.isArray(this.row.enabled_carriers) ? (this.row.enabled_carriers as string[]).map(carrierIdOf) : null;
+    const enabled = this.account.enabled_carriers?.map(carrierIdOf) ?? null;
     const rates: Rate[] = (s.rates ?? [])
       .filter((r: Json) => !enabled || enabled.includes(carrierIdOf(String(r.carrier))))
       .map((r: Json) => ({

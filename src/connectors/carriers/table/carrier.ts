@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Db } from '../../../db/types.js';
-import { teamCarrierRates } from '../../carrier-integrations/store.js';
-import type { Address } from '../lookups.js';
-import { carrierSlug, trackingUrl } from './tracking.js';
-import type { CarrierAdapter, PurchasedLabel, Rate, RatePackage, RateQuote } from './types.js';
-import { convertWeight, money } from './units.js';
+import { teamCarrierRates } from '../../../domain/carrier-integrations/store.js';
+import type { Address } from '../../../domain/fulfillment/lookups.js';
+import type { CarrierAccount } from '../connector.js';
+import { carrierSlug, trackingUrl } from '../tracking.js';
+import type { CarrierAdapter, PurchasedLabel, Rate, RatePackage, RateQuote } from '../types.js';
+import { convertWeight, money } from '../units.js';
 
 // The built-in carrier: an offline rate table (CarrierRate rows the operator configures).
 // price = amount + per_unit_weight * weight (weight in the row's weight_unit); max_weight and
@@ -19,17 +19,13 @@ export class TableCarrier implements CarrierAdapter {
   readonly id: string;
   readonly name: string;
 
-  constructor(
-    private readonly db: Db,
-    private readonly teamId: string,
-    integration: { id: string; name: string },
-  ) {
-    this.id = integration.id;
-    this.name = integration.name;
+  constructor(private readonly account: Pick<CarrierAccount, 'db' | 'team_id' | 'id' | 'name'>) {
+    this.id = account.id;
+    this.name = account.name;
   }
 
   async rate(pkg: RatePackage, to: Address): Promise<RateQuote> {
-    const rows = await teamCarrierRates(this.db, this.teamId);
+    const rows = await teamCarrierRates(this.account.db, this.account.team_id);
     const err = (message: string) => ({ carrier_type: 'table', message });
     if (!rows.length) return { rates: [], errors: [err('No carrier rates are configured (POST /v1/ops/carrier-rates).')] };
     if (pkg.weight === null || pkg.weight === undefined) {

@@ -1,11 +1,11 @@
-import { OutboundTimeout } from '../../../net/outbound.js';
-import { DestinationRefused } from '../../../net/network.js';
-import type { Address } from '../lookups.js';
-import { DomainError } from '../../errors.js';
+import { OutboundTimeout } from '../../net/outbound.js';
+import { DestinationRefused } from '../../net/network.js';
+import type { Address } from '../../domain/fulfillment/lookups.js';
+import { DomainError } from '../../domain/errors.js';
 import type { RatePackage } from './types.js';
 import { convertLength, convertWeight } from './units.js';
 
-// What the platform adapters (easypost.ts, shippo.ts) share: address and parcel mapping, and how
+// What the platform adapters (easypost/, shippo/) share: address and parcel mapping, and how
 // a platform's refusal becomes a message fos can show (never its credentials or raw internals).
 
 export interface PlatformAddress {
