@@ -34,6 +34,8 @@ export interface ConnectionInput {
   api_base_url?: string;
   /** Carried over from stored credentials on an update (the cached token's expiry). */
   token_expires_at?: string | null;
+  /** eBay: the seller's OAuth refresh token (with client_id and client_secret, the app keyset). */
+  refresh_token?: string;
 }
 
 /** Validated connection fields, with defaults (api_base_url = the platform's real address). */

@@ -3,11 +3,14 @@ import type { ChannelConnector } from './connector.js';
 import { bigcommerce } from './bigcommerce/index.js';
 import { shopify } from './shopify/index.js';
 import { woocommerce } from './woocommerce/index.js';
+import { ebay } from './ebay/index.js';
 
 // Every sales-channel connector, keyed by its shop type. Adding a platform is a folder beside
 // these and one line here; the domain and the server find it by the shop's type.
 
-const CONNECTORS: Record<string, ChannelConnector> = Object.fromEntries([shopify, woocommerce, bigcommerce].map((c) => [c.platform, c]));
+const CONNECTORS: Record<string, ChannelConnector> = Object.fromEntries(
+  [shopify, woocommerce, bigcommerce, ebay].map((c) => [c.platform, c]),
+);
 
 /** The shop types fos connects to. */
 export const connectedPlatforms = () => Object.keys(CONNECTORS);

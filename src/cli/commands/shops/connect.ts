@@ -3,7 +3,17 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { writeCommand } from '../../shared/resource.js';
 import type { FieldSpec } from '../../shared/flags.js';
-import { BIGCOMMERCE_FIELDS, BIGCOMMERCE_GUIDE, REQUIRED, SHOPIFY_FIELDS, SHOPIFY_TOKEN_REQUIRED, WOO_FIELDS, shopPath } from './fields.js';
+import {
+  BIGCOMMERCE_FIELDS,
+  BIGCOMMERCE_GUIDE,
+  REQUIRED,
+  SHOPIFY_FIELDS,
+  SHOPIFY_TOKEN_REQUIRED,
+  WOO_FIELDS,
+  shopPath,
+  EBAY_FIELDS,
+  EBAY_GUIDE,
+} from './fields.js';
 import { declareOutput, local, response } from '../../output/shape.js';
 
 /** One platform's `fos shops connect <name>`: its flags, what is asked, and what to do on its side first. */
@@ -18,6 +28,8 @@ interface PlatformSpec {
   oauth?: boolean;
   guide?: string;
   example: string;
+  /** eBay: the platform sends fos no webhooks; orders come by sync. */
+  syncOnly?: boolean;
 }
 
 const PLATFORMS: PlatformSpec[] = [
@@ -47,6 +59,16 @@ const PLATFORMS: PlatformSpec[] = [
     asked: () => REQUIRED.BIGCOMMERCE,
     guide: BIGCOMMERCE_GUIDE,
     example: 'fos shops connect bigcommerce --name "My Store" --store-hash abc123 --access-token …',
+  },
+  {
+    name: 'ebay',
+    shopType: 'EBAY',
+    label: 'eBay',
+    fields: EBAY_FIELDS,
+    asked: () => REQUIRED.EBAY,
+    guide: EBAY_GUIDE,
+    syncOnly: true,
+    example: 'fos shops connect ebay --name "My eBay" --client-id … --client-secret … --refresh-token …',
   },
 ];
 
@@ -92,6 +114,7 @@ function platform(ctx: Context, p: PlatformSpec): Command {
       if (link) return c.io.info(`send this link to the merchant to install the app: ${link}`);
       const conn = (record as { connection?: { webhook_path?: string } }).connection;
       if (!conn?.webhook_path) return;
+      if (p.syncOnly) return c.io.info(`${p.label} sends no webhooks: orders come by sync (every 15 minutes, or now with fos shops sync <shop-id>)`);
       // The server as this CLI reaches it; behind a TLS proxy, the platform needs the public https URL.
       const { base_url } = (await c.config.load()).resolve({ profile: c.options.profile, baseUrl: c.options.baseUrl });
       const root = base_url ? base_url.replace(/\/v1\/?$/, '') : '<your fos URL>';
