@@ -160,7 +160,7 @@ export async function ebayDouble(): Promise<EbayDouble> {
   function handle(req: IncomingMessage, raw: string, res: ServerResponse) {
     const u = new URL(req.url!, 'http://x');
     const form = req.headers['content-type'] === 'application/x-www-form-urlencoded';
-    let body: any = null;
+    let body: any;
     try {
       body = raw ? (form ? Object.fromEntries(new URLSearchParams(raw)) : JSON.parse(raw)) : null;
     } catch {
