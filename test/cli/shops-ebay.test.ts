@@ -42,7 +42,7 @@ describe('fos shops connect ebay', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(asked).toEqual(['input client id:', 'password client secret:', 'password refresh token:']);
     expect(r.stderr).toContain('Application Keys');
-    expect(r.stderr).toContain('sends no webhooks: orders come by sync');
+    expect(r.stderr).toContain('webhooks: orders come by sync');
     const shop = JSON.parse(r.stdout);
     expect(shop).toMatchObject({ shop_type: 'EBAY', connected: true, connection: { api_base_url: eb.url } });
     expect(r.stdout).not.toContain(eb.refreshToken);

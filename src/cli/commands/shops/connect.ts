@@ -28,7 +28,7 @@ interface PlatformSpec {
   oauth?: boolean;
   guide?: string;
   example: string;
-  /** eBay: the platform sends fos no webhooks; orders come by sync. */
+  /** eBay: fos takes no webhooks from the platform; orders come by sync. */
   syncOnly?: boolean;
 }
 
@@ -114,7 +114,8 @@ function platform(ctx: Context, p: PlatformSpec): Command {
       if (link) return c.io.info(`send this link to the merchant to install the app: ${link}`);
       const conn = (record as { connection?: { webhook_path?: string } }).connection;
       if (!conn?.webhook_path) return;
-      if (p.syncOnly) return c.io.info(`${p.label} sends no webhooks: orders come by sync (every 15 minutes, or now with fos shops sync <shop-id>)`);
+      if (p.syncOnly)
+        return c.io.info(`fos takes no ${p.label} webhooks: orders come by sync (every 15 minutes, or now with fos shops sync <shop-id>)`);
       // The server as this CLI reaches it; behind a TLS proxy, the platform needs the public https URL.
       const { base_url } = (await c.config.load()).resolve({ profile: c.options.profile, baseUrl: c.options.baseUrl });
       const root = base_url ? base_url.replace(/\/v1\/?$/, '') : '<your fos URL>';

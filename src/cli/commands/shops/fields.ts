@@ -97,7 +97,7 @@ export const EBAY_GUIDE = [
   'with --api-base-url https://api.sandbox.ebay.com); its App ID is the client id, its Cert ID the client secret.',
   'Under User Tokens → "Get a Token from eBay via Your Application", sign in as the seller and consent to the OAuth',
   'scopes sell.fulfillment and sell.inventory; copy the refresh token (valid about 18 months).',
-  'eBay sends fos no order events: orders come by sync (fos serve syncs every 15 minutes; fos shops sync <shop-id> syncs now).',
+  'fos takes eBay orders by sync (fos serve syncs every 15 minutes; fos shops sync <shop-id> syncs now).',
 ].join('\n');
 
 /** What each platform needs in `connection`, and whether it is a secret (asked hidden). */

@@ -7,9 +7,9 @@ import { orderFromEbay, variantFromEbay } from './map.js';
 import { CARRIER_CODES, EBAY_API, type EbayCredentials } from './types.js';
 
 // The eBay connector (docs/sales-channels.md §eBay): an application keyset (client id and secret)
-// and the seller's refresh token; orders from the Sell Fulfillment API by polling sync (eBay
-// notifies order events only through the Trading API's SOAP platform notifications, which fos
-// does not take: every delivery to the shop's webhook address is refused); shipping fulfillments
+// and the seller's refresh token; orders from the Sell Fulfillment API by polling sync only (fos
+// subscribes to no eBay notifications: every delivery to the shop's webhook address is refused,
+// docs/sales-channels.md §3c says why); shipping fulfillments
 // with tracking; stock and listings through the Sell Inventory API (inventory items by SKU).
 
 const ORDER_PAGE = 50; // getOrders: at most 200
@@ -96,7 +96,7 @@ export const ebay: ChannelConnector = {
   },
   webhooks: {
     topics: [],
-    // eBay sends fos no order events (see above): nothing verifies, every delivery is refused (401).
+    // No eBay notifications (see above): nothing verifies, every delivery is refused (401).
     verify: () => false,
     topic: () => null,
     deliveryId: () => null,

@@ -12,7 +12,7 @@ export interface EbayCredentials {
   access_token?: string | null;
   token_expires_at?: string | null;
   /**
-   * eBay sends fos no order notifications (orders come by polling sync): every delivery to the
+   * fos subscribes to no eBay notifications (orders come by polling sync): every delivery to the
    * shop's webhook address is refused. Empty; present because every connection carries one.
    */
   webhook_secret: string;
