@@ -1140,7 +1140,7 @@ complete -c fos -n '__fos_at \'fos shops list\'' -l all -d 'fetch every page (st
 complete -c fos -n '__fos_at \'fos shops connect\'' -a 'shopify' -d 'Connect a Shopify shop (checked with one real call; credentials are stored sealed)'
 complete -c fos -n '__fos_at \'fos shops connect\'' -a 'woocommerce' -d 'Connect a WooCommerce shop (checked with one real call; credentials are stored sealed)'
 complete -c fos -n '__fos_at \'fos shops connect\'' -a 'bigcommerce' -d 'Connect a BigCommerce shop (checked with one real call; credentials are stored sealed)'
-complete -c fos -n '__fos_at \'fos shops connect\'' -a 'ebay' -d 'Connect a eBay shop (checked with one real call; credentials are stored sealed)'
+complete -c fos -n '__fos_at \'fos shops connect\'' -a 'ebay' -d 'Connect an eBay shop (checked with one real call; credentials are stored sealed)'
 complete -c fos -n '__fos_at \'fos shops connect shopify\'' -l name -x -d 'shop name in fos'
 complete -c fos -n '__fos_at \'fos shops connect shopify\'' -l merchant -x -d 'merchant team (needed when several are delegated)'
 complete -c fos -n '__fos_at \'fos shops connect shopify\'' -l webhook-secret -x -d 'the secret the platform signs webhooks with'

@@ -77,7 +77,7 @@ function platform(ctx: Context, p: PlatformSpec): Command {
   return writeCommand(ctx, {
     output: response(async () => (await import('../../../contract/shops.js')).ShopSchema),
     name: p.name,
-    description: `Connect a ${p.label} shop (checked with one real call; credentials are stored sealed)`,
+    description: `Connect ${/^[aeiou]/i.test(p.label) ? 'an' : 'a'} ${p.label} shop (checked with one real call; credentials are stored sealed)`,
     method: 'POST',
     mode: 'create',
     // --oauth (Shopify): an install link of the server's app for the merchant, not a connection.
