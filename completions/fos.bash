@@ -39,7 +39,7 @@ __fos_subcommands() {
     'fos mcp-connections') echo 'list get revoke tier' ;;
     'fos webhooks') echo 'list get create update delete deliveries listen trigger' ;;
     'fos shops') echo 'list get connect update sync check fulfillment-service deliveries replay disconnect' ;;
-    'fos shops connect') echo 'shopify woocommerce bigcommerce amazon' ;;
+    'fos shops connect') echo 'shopify woocommerce bigcommerce amazon ebay' ;;
     'fos db') echo 'migrate backup restore check' ;;
     'fos admin') echo 'team delegation warehouse location-type role key products user' ;;
     'fos admin team') echo 'create list' ;;
@@ -275,6 +275,7 @@ __fos_options() {
     'fos shops connect woocommerce') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --store-url --consumer-key --consumer-secret --data --field -F --raw-field -f' ;;
     'fos shops connect bigcommerce') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --store-hash --access-token --location --data --field -F --raw-field -f' ;;
     'fos shops connect amazon') echo '--name --merchant --api-base-url --notify-customer --ship-on-authorized --warehouse --region --marketplace-id --seller-id --client-id --client-secret --refresh-token --token-url --data --field -F --raw-field -f' ;;
+    'fos shops connect ebay') echo '--name --merchant --api-base-url --ship-on-authorized --warehouse --client-id --client-secret --refresh-token --data --field -F --raw-field -f' ;;
     'fos shops update') echo '--name --active --notify-customer --location --ship-on-authorized --data --field -F --raw-field -f' ;;
     'fos shops sync') echo '--since --data --field -F --raw-field -f' ;;
     'fos shops check') echo '' ;;

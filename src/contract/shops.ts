@@ -103,6 +103,18 @@ export const AmazonConnection = Type.Object(
   { additionalProperties: false },
 );
 
+export const EbayConnection = Type.Object(
+  {
+    client_id: Type.String({ minLength: 1, maxLength: 255, description: "the application keyset's App ID (OAuth client id)" }),
+    client_secret: Secret("the application keyset's Cert ID (OAuth client secret)"),
+    refresh_token: Secret(
+      "the seller's OAuth refresh token (authorization-code grant with the sell.fulfillment and sell.inventory scopes); fos mints 2-hour User access tokens with it",
+    ),
+    api_base_url: Type.Optional(BaseUrl),
+  },
+  { additionalProperties: false },
+);
+
 export const ShopSettings = Type.Object(
   {
     notify_customer: Type.Optional(
@@ -131,12 +143,12 @@ export const CreateShopBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
     shop_type: StringEnum(SHOP_TYPES, {
-      description: 'SHOPIFY, WOOCOMMERCE, BIGCOMMERCE and AMAZON connect; MANUAL is a label; the others have no connector yet',
+      description: 'SHOPIFY, WOOCOMMERCE, BIGCOMMERCE, AMAZON and EBAY connect; MANUAL is a label; the others have no connector yet',
     }),
     merchant_team_id: Type.Optional(Uuid),
     connection: Type.Optional(
-      Type.Union([ShopifyConnection, WooConnection, BigCommerceConnection, AmazonConnection], {
-        description: 'SHOPIFY, WOOCOMMERCE, BIGCOMMERCE or AMAZON connection fields',
+      Type.Union([ShopifyConnection, WooConnection, BigCommerceConnection, AmazonConnection, EbayConnection], {
+        description: 'SHOPIFY, WOOCOMMERCE, BIGCOMMERCE, AMAZON or EBAY connection fields',
       }),
     ),
     settings: Type.Optional(ShopSettings),
@@ -156,6 +168,7 @@ export const UpdateShopBody = Type.Object(
         Type.Partial(WooConnection),
         Type.Partial(BigCommerceConnection),
         Type.Partial(AmazonConnection),
+        Type.Partial(EbayConnection),
       ]),
     ),
     settings: Type.Optional(ShopSettings),

@@ -230,7 +230,7 @@ describe('tracking to WooCommerce', () => {
 
 describe('platforms without a connector', () => {
   it('fails the push at once saying "no connector for X yet", on the event and on the order', async () => {
-    for (const shopType of ['EBAY', 'ETSY'] as const) {
+    for (const shopType of ['ETSY'] as const) {
       // The API refuses to create such shops; older data or imports may still hold them.
       const shop = await t.db.prisma.shop.create({
         data: {

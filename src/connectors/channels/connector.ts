@@ -34,7 +34,7 @@ export interface ConnectionInput {
   api_base_url?: string;
   /** Carried over from stored credentials on an update (the cached token's expiry). */
   token_expires_at?: string | null;
-  /** Amazon: the seller's LWA refresh token, selling region (NA, EU, FE), marketplace, merchant token, LWA token URL. */
+  /** Amazon and eBay: the seller's OAuth refresh token (eBay: with client_id and client_secret, the app keyset). Amazon: the seller's LWA refresh token, selling region (NA, EU, FE), marketplace, merchant token, LWA token URL. */
   refresh_token?: string;
   region?: string;
   marketplace_id?: string;

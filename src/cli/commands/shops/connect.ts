@@ -13,6 +13,8 @@ import {
   SHOPIFY_TOKEN_REQUIRED,
   WOO_FIELDS,
   shopPath,
+  EBAY_FIELDS,
+  EBAY_GUIDE,
 } from './fields.js';
 import { declareOutput, local, response } from '../../output/shape.js';
 
@@ -70,6 +72,16 @@ const PLATFORMS: PlatformSpec[] = [
     noWebhooks: 'Amazon sends no webhooks: fos syncs its orders on a schedule (fos shops sync <shop id> for one now)',
     example: 'fos shops connect amazon --name "Acme Amazon US" --region NA --marketplace-id ATVPDKIKX0DER --seller-id A1B2C3D4E5F6G7',
   },
+  {
+    name: 'ebay',
+    shopType: 'EBAY',
+    label: 'eBay',
+    fields: EBAY_FIELDS,
+    asked: () => REQUIRED.EBAY,
+    guide: EBAY_GUIDE,
+    noWebhooks: 'fos takes no eBay webhooks: orders come by sync (every 15 minutes, or now with fos shops sync <shop-id>)',
+    example: 'fos shops connect ebay --name "My eBay" --client-id … --client-secret … --refresh-token …',
+  },
 ];
 
 function platform(ctx: Context, p: PlatformSpec): Command {
@@ -77,7 +89,7 @@ function platform(ctx: Context, p: PlatformSpec): Command {
   return writeCommand(ctx, {
     output: response(async () => (await import('../../../contract/shops.js')).ShopSchema),
     name: p.name,
-    description: `Connect a ${p.label} shop (checked with one real call; credentials are stored sealed)`,
+    description: `Connect ${/^[aeiou]/i.test(p.label) ? 'an' : 'a'} ${p.label} shop (checked with one real call; credentials are stored sealed)`,
     method: 'POST',
     mode: 'create',
     // --oauth (Shopify): an install link of the server's app for the merchant, not a connection.

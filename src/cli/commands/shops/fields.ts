@@ -98,8 +98,34 @@ export const AMAZON_GUIDE = [
   'The merchant token is under Settings → Account Info → Your Merchant Token. Amazon sends no webhooks: fos syncs on a schedule.',
 ].join('\n');
 
+export const EBAY_FIELDS: FieldSpec[] = [
+  ...common.filter((f) => f.key !== 'connection.webhook_secret' && f.key !== 'settings.notify_customer'),
+  { key: 'connection.client_id', flag: '--client-id', arg: 'app-id', description: "the application keyset's App ID (client id)" },
+  {
+    key: 'connection.client_secret',
+    flag: '--client-secret',
+    arg: 'cert-id',
+    description: "the application keyset's Cert ID (client secret)",
+  },
+  {
+    key: 'connection.refresh_token',
+    flag: '--refresh-token',
+    arg: 'token',
+    description: "the seller's OAuth refresh token (sell.fulfillment, sell.inventory)",
+  },
+];
+
+/** What a person creates on eBay's side before connecting (printed before the prompts). */
+export const EBAY_GUIDE = [
+  'In the eBay developer program (developer.ebay.com → Application Keys): a Production keyset (or Sandbox,',
+  'with --api-base-url https://api.sandbox.ebay.com); its App ID is the client id, its Cert ID the client secret.',
+  'Under User Tokens → "Get a Token from eBay via Your Application", sign in as the seller and consent to the OAuth',
+  'scopes sell.fulfillment and sell.inventory; copy the refresh token (valid about 18 months).',
+  'fos takes eBay orders by sync (fos serve syncs every 15 minutes; fos shops sync <shop-id> syncs now).',
+].join('\n');
+
 /** What each platform needs in `connection`, and whether it is a secret (asked hidden). */
-export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE' | 'AMAZON', [string, string, boolean][]> = {
+export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE' | 'AMAZON' | 'EBAY', [string, string, boolean][]> = {
   SHOPIFY: [
     ['shop_domain', '--shop-domain', false],
     ['client_id', '--client-id', false],
@@ -118,6 +144,11 @@ export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE' | 'AMAZO
   AMAZON: [
     ['marketplace_id', '--marketplace-id', false],
     ['seller_id', '--seller-id', false],
+    ['client_id', '--client-id', false],
+    ['client_secret', '--client-secret', true],
+    ['refresh_token', '--refresh-token', true],
+  ],
+  EBAY: [
     ['client_id', '--client-id', false],
     ['client_secret', '--client-secret', true],
     ['refresh_token', '--refresh-token', true],
