@@ -49,14 +49,16 @@ export function personConfig(config: unknown, selection: Record<string, unknown>
 export async function intakeDecision(
   tx: TxClient,
   teamId: string,
-  fields: Parameters<typeof plannedFacts>[1] & { config?: unknown },
+  fields: Parameters<typeof plannedFacts>[1] & { config?: unknown; carrier_selection?: unknown },
   cores: Parameters<typeof plannedFacts>[2],
   now: number,
 ): Promise<Outcome | null> {
   const rules = await loadRules(tx, teamId);
   if (!rules.length) return null;
   // A config value the draft or channel brought (not the default) is a person's: kept.
-  return evaluate(rules, await plannedFacts(tx, fields, cores, now), new Set(personConfig(fields.config, {})));
+  // So is a carrier selection a person gave on the draft (person_set).
+  const person = [...personConfig(fields.config, {}), ...list(obj(fields.carrier_selection).person_set)];
+  return evaluate(rules, await plannedFacts(tx, fields, cores, now), new Set(person));
 }
 
 /**
@@ -85,7 +87,7 @@ export async function applyRules(
   Object.assign(selection, out.selection, { rule_set: Object.keys(out.selection) });
   if (out.selection.carrier_integration_id) {
     const ci = await tx.carrierIntegration.findFirst({
-      where: { id: out.selection.carrier_integration_id },
+      where: { id: out.selection.carrier_integration_id as string },
       select: { name: true, type: true },
     });
     Object.assign(selection, { carrier_integration_name: ci?.name ?? null, carrier_integration_type: ci?.type ?? null });
