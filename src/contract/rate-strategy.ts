@@ -1,5 +1,5 @@
 import { Type, type TNull, type TOptional, type TSchema, type TUnion } from 'typebox';
-import { RATE_STRATEGIES } from './enums.js';
+import { RATE_STRATEGIES, RATE_WITHIN_DAYS_MAX } from './enums.js';
 import { Nullable, StringEnum } from './common.js';
 
 // One source for how rates are chosen (docs/automation.md "Rate strategies"): the strategy and
@@ -8,7 +8,7 @@ import { Nullable, StringEnum } from './common.js';
 
 export type RateStrategy = (typeof RATE_STRATEGIES)[number];
 
-export const RATE_WITHIN_DAYS_MAX = 60;
+export { RATE_WITHIN_DAYS_MAX };
 
 export const RATE_FIELDS = {
   rate_strategy: StringEnum(RATE_STRATEGIES, {
