@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { RATE_WITHIN_DAYS_MAX } from '../../contract/enums.js';
+import { RATE_STRATEGIES, RATE_WITHIN_DAYS_MAX } from '../../contract/enums.js';
 import { UsageError } from '../errors.js';
 import type { FieldSpec } from './flags.js';
 
@@ -65,3 +65,14 @@ export function rateBody(o: RateFlags) {
     ...(o.excludeCarrier?.length ? { rate_exclude_carrier_ids: o.excludeCarrier } : {}),
   };
 }
+
+/** The carrier selection a person sets on an order (orders edit) or a draft (draft-orders create); see docs/automation.md. */
+export const CARRIER_SELECTION_FIELDS: FieldSpec[] = [
+  { key: 'carrier_integration_id', flag: '--carrier-integration', arg: 'id', description: 'carrier integration to buy labels through' },
+  { key: 'carrier_id', arg: 'id', description: 'carrier, e.g. usps' },
+  { key: 'service_id', arg: 'id', description: 'service, e.g. usps_ground_advantage' },
+  { key: 'rate_strategy', type: 'enum', values: RATE_STRATEGIES, description: 'how labels are bought by rate shopping' },
+  ...RATE_OPTION_FIELDS,
+  { key: 'package_preset_id', arg: 'id', description: 'package preset' },
+  { key: 'carton_id', arg: 'id', description: 'carton' },
+];
