@@ -149,10 +149,20 @@ describe('rate strategies kept on a package, set by a rule, and in a label batch
     const label = await call('POST', `/v1/ops/packages/${p.json().id}/label`, {});
     expect(label.statusCode, label.body).toBe(200);
     expect(label.json().service_id).toBe('fedex_2day');
-    // A person's choice on the order (PATCH) beats the rule, and the combination is checked.
+    // A person's choice on the order (PATCH) beats the rule: another strategy takes the days away;
+    // days without CHEAPEST_WITHIN_DAYS are refused.
     const patched = await call('PATCH', `/v1/ops/orders/${f.order.id}`, { rate_strategy: 'FASTEST' });
-    expect(patched.statusCode).toBe(400);
-    expect(patched.json().errors[0].path).toBe('body.rate_within_days');
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json()).toMatchObject({ rate_strategy: 'FASTEST', rate_exclude_carrier_ids: ['dhl'] });
+    expect(patched.json().rate_within_days).toBeUndefined();
+    // A re-run keeps the person's strategy; the rule's days would mean nothing beside it and are not set.
+    const again = (await call('POST', `/v1/ops/orders/${f.order.id}/apply-rules`)).json();
+    expect(again).toMatchObject({ rate_strategy: 'FASTEST', rate_exclude_carrier_ids: ['dhl'] });
+    expect(again.rate_within_days).toBeUndefined();
+    expect(again.automation_trace.decisions[0].kept).toEqual(['rate_strategy']);
+    const days = await call('PATCH', `/v1/ops/orders/${f.order.id}`, { rate_within_days: 3 });
+    expect(days.statusCode).toBe(400);
+    expect(days.json().errors[0].path).toBe('body.rate_within_days');
     expect((await call('DELETE', `/v1/ops/automation-rules/${rule.json().id}`)).statusCode).toBe(204);
   });
 

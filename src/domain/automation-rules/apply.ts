@@ -61,6 +61,14 @@ export async function intakeDecision(
   return evaluate(rules, await plannedFacts(tx, fields, cores, now), new Set(person));
 }
 
+/** A rule's rate_within_days beside a strategy other than CHEAPEST_WITHIN_DAYS (a person's) is not kept: it would mean nothing. */
+function dropStrayDays(selection: Record<string, unknown>, out: Outcome) {
+  if (selection.rate_strategy === 'CHEAPEST_WITHIN_DAYS' || !('rate_within_days' in out.selection)) return;
+  delete selection.rate_within_days;
+  selection.rule_set = list(selection.rule_set).filter((f) => f !== 'rate_within_days');
+  for (const d of out.decisions) delete d.set.rate_within_days;
+}
+
 /**
  * Evaluates (or takes the intake's `decided`) and writes; returns the outcome, or null when the
  * order is not the team's or, at intake, there are no rules.
@@ -85,6 +93,7 @@ export async function applyRules(
   // Fields a rule set in an earlier run and no rule sets now are cleared (a person's stay).
   for (const f of list(selection.rule_set)) if (!(f in out.selection)) delete selection[f];
   Object.assign(selection, out.selection, { rule_set: Object.keys(out.selection) });
+  dropStrayDays(selection, out);
   if (out.selection.carrier_integration_id) {
     const ci = await tx.carrierIntegration.findFirst({
       where: { id: out.selection.carrier_integration_id as string },

@@ -119,14 +119,23 @@ export function chooseRates(quotes: Quote[], choice: RateChoice) {
 
 /** The package's rate strategy and options: the request's, else the order's selection's (a strategy brings its own days). */
 export function inheritedRates(sel: Record<string, unknown>, input: RateOptions) {
+  checkRateOptions(input);
   const own = input.rate_strategy != null;
+  const strategy = input.rate_strategy ?? (typeof sel.rate_strategy === 'string' ? sel.rate_strategy : null);
   const days = own ? input.rate_within_days : (input.rate_within_days ?? sel.rate_within_days);
   const out = {
-    rate_strategy: input.rate_strategy ?? (typeof sel.rate_strategy === 'string' ? sel.rate_strategy : null),
-    rate_within_days: typeof days === 'number' ? days : null,
+    rate_strategy: strategy,
+    // Days belong to CHEAPEST_WITHIN_DAYS; beside another strategy (a person's over a rule's days) they are dropped.
+    rate_within_days: strategy === 'CHEAPEST_WITHIN_DAYS' && typeof days === 'number' ? days : null,
     rate_exclude_carrier_ids:
       input.rate_exclude_carrier_ids ?? (Array.isArray(sel.rate_exclude_carrier_ids) ? sel.rate_exclude_carrier_ids : null),
   };
   checkRateOptions(out as RateOptions);
   return out;
+}
+
+/** Another strategy chosen without days: the days of CHEAPEST_WITHIN_DAYS go with it (cleared). */
+export function withoutStaleDays<T extends { rate_strategy?: unknown; rate_within_days?: unknown }>(edit: T): T {
+  const other = typeof edit.rate_strategy === 'string' && edit.rate_strategy !== 'CHEAPEST_WITHIN_DAYS';
+  return other && edit.rate_within_days === undefined ? { ...edit, rate_within_days: null } : edit;
 }

@@ -18,7 +18,7 @@ import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
 import { withPickedLots } from '../picking/picked-lines.js';
 import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
-import { checkRateOptions, inheritedRates } from './carrier-rates.js';
+import { checkRateOptions, inheritedRates, withoutStaleDays } from './carrier-rates.js';
 import type { RateStrategy } from '../../contract/rate-strategy.js';
 
 // Packages: create (idempotent with a key), list, read, PATCH (spec 4.7).
@@ -247,7 +247,8 @@ export const getPackage = (db: Db, teamId: string, id: string) => loadPackage(db
  * package_line_items, when present, replaces the lines: with id -> updated, without id ->
  * created, missing -> deleted, validated as at create. Fulfilled packages cannot change (409).
  */
-export async function updatePackage(db: Db, teamId: string, id: string, input: UpdatePackageInput): Promise<PackageView> {
+export async function updatePackage(db: Db, teamId: string, id: string, given: UpdatePackageInput): Promise<PackageView> {
+  const input = withoutStaleDays(given);
   const pre = await db.prisma.package.findFirst({
     where: { id, fulfiller_team_id: teamId },
     select: { fulfillment_order_id: true, type: true, config: true, rate_strategy: true, rate_within_days: true },

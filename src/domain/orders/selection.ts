@@ -1,6 +1,6 @@
 import { SELECTION_ACTIONS, type SelectionField, type SelectionValue } from '../../contract/automation-rules.js';
 import type { RateOptions } from '../../contract/rate-strategy.js';
-import { checkRateOptions } from '../fulfillment/carrier-rates.js';
+import { checkRateOptions, withoutStaleDays } from '../fulfillment/carrier-rates.js';
 import type { TxClient } from '../../db/types.js';
 import { invalid } from '../errors.js';
 
@@ -10,7 +10,8 @@ import { invalid } from '../errors.js';
 
 export type SelectionEdit = Partial<Record<SelectionField, SelectionValue | null>>;
 
-export async function personSelection(tx: TxClient, teamId: string, current: unknown, edit: SelectionEdit) {
+export async function personSelection(tx: TxClient, teamId: string, current: unknown, given0: SelectionEdit) {
+  const edit = withoutStaleDays(given0);
   const given = SELECTION_ACTIONS.filter((f) => edit[f] !== undefined);
   if (!given.length) return null;
   const ci = edit.carrier_integration_id as string | null | undefined;
