@@ -140,5 +140,12 @@ export function runOptions(o: RawRunOptions, env: Env, profile?: string): RunOpt
 export function describeLabel(label: LabelSource): string {
   return label.kind === 'upload'
     ? `upload ${label.carrier} ${label.service}, tracking ${label.tracking_number}, ${label.cost} ${label.cost_currency}`
-    : `buy (${label.rate_strategy}${label.label_format ? `, ${label.label_format}` : ''})`;
+    : `buy (${[
+        label.rate_strategy,
+        label.rate_within_days ? `within ${label.rate_within_days} days` : '',
+        label.rate_exclude_carrier_ids ? `not ${label.rate_exclude_carrier_ids.join(', ')}` : '',
+        label.label_format ?? '',
+      ]
+        .filter(Boolean)
+        .join(', ')})`;
 }
