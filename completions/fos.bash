@@ -68,7 +68,7 @@ __fos_options() {
     'fos config get') echo '' ;;
     'fos config set') echo '' ;;
     'fos fulfill') echo '' ;;
-    'fos fulfill run') echo '--from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --dry-run --partial' ;;
+    'fos fulfill run') echo '--from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --dry-run --partial --within-days --exclude-carrier' ;;
     'fos pick') echo '' ;;
     'fos pack') echo '--fo --print --printer --label-dir --ship --lock-owner --weight --weight-unit --length --width --height --measurement-unit --name --rate-strategy --carton-id' ;;
     'fos products') echo '' ;;
@@ -133,7 +133,7 @@ __fos_options() {
     'fos orders get') echo '' ;;
     'fos orders priority') echo '' ;;
     'fos orders mark-paid') echo '' ;;
-    'fos orders edit') echo '--shipping-method --note --tags --lock-address --data --field -F --raw-field -f --add-line --set-quantity --remove-line' ;;
+    'fos orders edit') echo '--shipping-method --note --tags --lock-address --carrier-integration --carrier-id --service-id --rate-strategy --within-days --exclude-carrier --package-preset-id --carton-id --data --field -F --raw-field -f --add-line --set-quantity --remove-line' ;;
     'fos orders cancel') echo '--reason --restock --data --field -F --raw-field -f' ;;
     'fos orders hold') echo '--notes --data --field -F --raw-field -f' ;;
     'fos orders release') echo '' ;;
@@ -141,7 +141,7 @@ __fos_options() {
     'fos draft-orders') echo '' ;;
     'fos draft-orders list') echo '--status --order --page --limit --all' ;;
     'fos draft-orders get') echo '' ;;
-    'fos draft-orders create') echo '--merchant-team --shop-id --priority --payment-status --order-number --customer-name --customer-email --shipping-method --currency --note --tag --data --field -F --raw-field -f --line-item' ;;
+    'fos draft-orders create') echo '--merchant-team --shop-id --priority --payment-status --order-number --customer-name --customer-email --shipping-method --currency --note --tag --carrier-integration --carrier-id --service-id --rate-strategy --within-days --exclude-carrier --package-preset-id --carton-id --data --field -F --raw-field -f --line-item' ;;
     'fos draft-orders convert') echo '' ;;
     'fos rules') echo '' ;;
     'fos rules list') echo '--merchant --page --limit --all' ;;
@@ -167,9 +167,9 @@ __fos_options() {
     'fos packages list') echo '--fulfillment-order-id --status --scan-form --page --limit --all' ;;
     'fos packages export') echo '--fulfillment-order-id --status --scan-form --after' ;;
     'fos packages get') echo '' ;;
-    'fos packages create') echo '--fulfillment-order --name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --idempotency-key --data --field -F --raw-field -f --item' ;;
-    'fos packages update') echo '--name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --carton-id --data --field -F --raw-field -f --item' ;;
-    'fos packages label') echo '--label-url --tracking-number --carrier --service --cost --cost-currency --tracking-url --rate-strategy --carrier-id --service-id --label-format --data --field -F --raw-field -f --output -o --print --printer' ;;
+    'fos packages create') echo '--fulfillment-order --name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --within-days --exclude-carrier --carton-id --idempotency-key --data --field -F --raw-field -f --item' ;;
+    'fos packages update') echo '--name --weight --weight-unit --length --width --height --measurement-unit --rate-strategy --within-days --exclude-carrier --carton-id --data --field -F --raw-field -f --item' ;;
+    'fos packages label') echo '--label-url --tracking-number --carrier --service --cost --cost-currency --tracking-url --rate-strategy --within-days --exclude-carrier --carrier-id --service-id --label-format --data --field -F --raw-field -f --output -o --print --printer' ;;
     'fos packages get-label') echo '--label-format --output -o --print --printer' ;;
     'fos packages slip') echo '--with-label --output -o --print --printer' ;;
     'fos packages void-label') echo '' ;;
@@ -181,7 +181,7 @@ __fos_options() {
     'fos scan-forms create') echo '--warehouse --carrier --date --data --field -F --raw-field -f --package --output -o --print --printer' ;;
     'fos scan-forms manifest') echo '--output -o --print --printer' ;;
     'fos labels') echo '' ;;
-    'fos labels batch') echo '--session --package --fulfillment-order --rate-strategy --carrier --service --format --slips --print-dir --no-wait --output -o --print --printer' ;;
+    'fos labels batch') echo '--session --package --fulfillment-order --rate-strategy --carrier --service --format --slips --print-dir --no-wait --within-days --exclude-carrier --output -o --print --printer' ;;
     'fos labels batches') echo '--status --page --limit --all' ;;
     'fos labels batch-get') echo '' ;;
     'fos labels import-invoice') echo '--currency --dry-run' ;;
@@ -325,12 +325,12 @@ __fos_options() {
 
 __fos_choices() {
   case "$1|$2" in
-    'fos fulfill run|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
+    'fos fulfill run|--rate-strategy') echo 'CHEAPEST FASTEST CHEAPEST_WITHIN_DAYS' ;;
     'fos fulfill run|--label-format') echo 'PDF ZPL' ;;
     'fos fulfill run|--weight-unit') echo 'G LB' ;;
     'fos pack|--weight-unit') echo 'G LB' ;;
     'fos pack|--measurement-unit') echo 'MM IN' ;;
-    'fos pack|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
+    'fos pack|--rate-strategy') echo 'CHEAPEST FASTEST CHEAPEST_WITHIN_DAYS' ;;
     'fos products list|--order-by') echo 'created_at updated_at' ;;
     'fos products list|--order') echo 'asc desc' ;;
     'fos products list|--type') echo 'STANDARD VIRTUAL_BUNDLE ASSEMBLY' ;;
@@ -361,26 +361,28 @@ __fos_choices() {
     'fos orders export|--status') echo 'OPEN PENDING_FULFILLMENT CLOSED CANCELLED' ;;
     'fos orders export|--payment-status') echo 'PENDING PAID REFUNDED' ;;
     'fos orders export|--fulfillment-status') echo 'UNFULFILLED PARTIALLY_FULFILLED FULFILLED' ;;
+    'fos orders edit|--rate-strategy') echo 'CHEAPEST FASTEST CHEAPEST_WITHIN_DAYS' ;;
     'fos orders cancel|--reason') echo 'CUSTOMER FRAUD INVENTORY DECLINED STAFF CHANNEL OTHER' ;;
     'fos orders backorders|--priority') echo 'LOW NORMAL HIGH CRITICAL' ;;
     'fos draft-orders list|--status') echo 'OPEN CONVERTED' ;;
     'fos draft-orders list|--order') echo 'asc desc' ;;
     'fos draft-orders create|--priority') echo 'LOW NORMAL HIGH CRITICAL' ;;
     'fos draft-orders create|--payment-status') echo 'PENDING PAID' ;;
+    'fos draft-orders create|--rate-strategy') echo 'CHEAPEST FASTEST CHEAPEST_WITHIN_DAYS' ;;
     'fos fulfillment-orders list|--status') echo 'PENDING ACCEPTED IN_PROGRESS FULFILLED CANCELLED' ;;
     'fos fulfillment-orders cancel|--reason') echo 'CUSTOMER FRAUD INVENTORY DECLINED STAFF CHANNEL OTHER' ;;
     'fos packages list|--status') echo 'PENDING FULFILLED CANCELLED' ;;
     'fos packages export|--status') echo 'PENDING FULFILLED CANCELLED' ;;
     'fos packages create|--weight-unit') echo 'G LB' ;;
     'fos packages create|--measurement-unit') echo 'MM IN' ;;
-    'fos packages create|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
+    'fos packages create|--rate-strategy') echo 'CHEAPEST FASTEST CHEAPEST_WITHIN_DAYS' ;;
     'fos packages update|--weight-unit') echo 'G LB' ;;
     'fos packages update|--measurement-unit') echo 'MM IN' ;;
-    'fos packages update|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
-    'fos packages label|--rate-strategy') echo 'CHEAPEST FASTEST' ;;
+    'fos packages update|--rate-strategy') echo 'CHEAPEST FASTEST CHEAPEST_WITHIN_DAYS' ;;
+    'fos packages label|--rate-strategy') echo 'CHEAPEST FASTEST CHEAPEST_WITHIN_DAYS' ;;
     'fos packages label|--label-format') echo 'PDF ZPL' ;;
     'fos packages get-label|--label-format') echo 'PDF ZPL' ;;
-    'fos labels batch|--rate-strategy') echo 'cheapest fastest' ;;
+    'fos labels batch|--rate-strategy') echo 'cheapest fastest cheapest_within_days' ;;
     'fos labels batch|--format') echo 'pdf zpl' ;;
     'fos labels batches|--status') echo 'RUNNING COMPLETED' ;;
     'fos carrier-rates create|--weight-unit') echo 'G KG LB OZ' ;;
@@ -447,7 +449,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --carrier-id --service-id --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --invoice --delegation --location-type --rate-period --purchase-order --month --paid-at --account-code --tax-type --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --test --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --store-hash --region --marketplace-id --seller-id --refresh-token --token-url --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --within-days --exclude-carrier --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --carrier-integration --carrier-id --service-id --package-preset-id --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --invoice --delegation --location-type --rate-period --purchase-order --month --paid-at --account-code --tax-type --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --test --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --store-hash --region --marketplace-id --seller-id --refresh-token --token-url --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
 __fos_file_flags=' --from --print-dir --label-dir --data --file --order-file --output -o --input --db --storage --backup-to --rate-card '
 
 _fos_complete() {

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { RATE_STRATEGIES } from './enums.js';
+import { optionalFields, optionalNullableFields, RATE_FIELDS } from './rate-strategy.js';
 import { HOLD_REASONS, PRIORITIES, SHOP_TYPES } from './orders-enums.js';
 import { Id, IdParams, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 
@@ -126,29 +126,35 @@ const text = (description: string) => Type.Optional(Type.String({ minLength: 1, 
 const tagList = (description: string) =>
   Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 50, description }));
 
-/** Carrier-selection fields an action sets (spec 2.6 order fields, plus rate_strategy). */
-export const SELECTION_ACTIONS = [
-  'carrier_integration_id',
-  'carrier_id',
-  'service_id',
-  'rate_strategy',
-  'package_preset_id',
-  'package_preset_name',
-  'carton_id',
-  'carton_name',
-] as const;
-export type SelectionField = (typeof SELECTION_ACTIONS)[number];
+/**
+ * The carrier selection (spec 2.6 order fields, plus the rate strategy and its options): what a
+ * rule action sets, a person sets on an order (PATCH) or a draft order, and packages inherit.
+ */
+export const SELECTION_FIELDS = {
+  carrier_integration_id: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: "one of the team's carrier integrations (checked when written)",
+  }),
+  carrier_id: Type.String({ minLength: 1, maxLength: 200, description: 'carrier, e.g. usps' }),
+  service_id: Type.String({ minLength: 1, maxLength: 200, description: 'service, e.g. usps_ground_advantage' }),
+  ...RATE_FIELDS,
+  package_preset_id: Type.String({ minLength: 1, maxLength: 200, description: 'package preset' }),
+  package_preset_name: Type.String({ minLength: 1, maxLength: 200, description: 'package preset name' }),
+  carton_id: Type.String({ minLength: 1, maxLength: 200, description: 'carton' }),
+  carton_name: Type.String({ minLength: 1, maxLength: 200, description: 'carton name' }),
+};
+export type SelectionField = keyof typeof SELECTION_FIELDS;
+export const SELECTION_ACTIONS = Object.keys(SELECTION_FIELDS) as SelectionField[];
+export type SelectionValue = string | number | string[];
+
+/** The selection fields as optional body members (nullable: null clears a person's choice). */
+export const selectionInput = () => optionalFields(SELECTION_FIELDS);
+export const selectionNullable = () => optionalNullableFields(SELECTION_FIELDS);
 
 export const ActionsSchema = Type.Object(
   {
-    carrier_integration_id: text("one of the team's carrier integrations (checked when the rule is written)"),
-    carrier_id: text('carrier, e.g. usps'),
-    service_id: text('service, e.g. usps_ground_advantage'),
-    rate_strategy: Type.Optional(StringEnum(RATE_STRATEGIES)),
-    package_preset_id: text('package preset'),
-    package_preset_name: text('package preset name'),
-    carton_id: text('carton'),
-    carton_name: text('carton name'),
+    ...selectionInput(),
     add_tags: tagList('tags added to the order'),
     remove_tags: tagList('tags removed from the order'),
     priority: Type.Optional(StringEnum(PRIORITIES)),
@@ -220,6 +226,8 @@ export interface Actions {
   carrier_id?: string;
   service_id?: string;
   rate_strategy?: string;
+  rate_within_days?: number;
+  rate_exclude_carrier_ids?: string[];
   package_preset_id?: string;
   package_preset_name?: string;
   carton_id?: string;

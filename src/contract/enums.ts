@@ -18,7 +18,10 @@ export const REPLENISHMENT_STRATEGIES = ['FIFO'] as const;
 export const FO_STATUSES = ['PENDING', 'ACCEPTED', 'IN_PROGRESS', 'FULFILLED', 'CANCELLED'] as const;
 // CANCELLED: an unshipped package closed by a cancel of its fulfillment order (docs/orders.md).
 export const PACKAGE_STATUSES = ['PENDING', 'FULFILLED', 'CANCELLED'] as const;
-export const RATE_STRATEGIES = ['CHEAPEST', 'FASTEST'] as const;
+/** CHEAPEST_WITHIN_DAYS: the cheapest rate whose estimate is at most rate_within_days (src/contract/rate-strategy.ts). */
+export const RATE_STRATEGIES = ['CHEAPEST', 'FASTEST', 'CHEAPEST_WITHIN_DAYS'] as const;
+/** The most rate_within_days a strategy takes. */
+export const RATE_WITHIN_DAYS_MAX = 60;
 /** Formats of a bought label's document. */
 export const LABEL_FORMATS = ['PDF', 'ZPL'] as const;
 export type LabelFormat = (typeof LABEL_FORMATS)[number];

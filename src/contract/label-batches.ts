@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { LABEL_BATCH_ITEM_STATUSES, LABEL_BATCH_STATUSES, LABEL_FORMATS, RATE_STRATEGIES } from './enums.js';
+import { LABEL_BATCH_ITEM_STATUSES, LABEL_BATCH_STATUSES, LABEL_FORMATS } from './enums.js';
+import { rateFieldsInput, rateFieldsOutput } from './rate-strategy.js';
 import { Id, listOf, Nullable, pageQuery, StringEnum, Timestamp } from './common.js';
 
 // Label batches: many packages labelled by one request, one merged file (docs/label-batches.md).
@@ -14,9 +15,9 @@ export const CreateLabelBatchBody = Type.Object(
     package_ids: packageSet('these packages, in this order'),
     picking_session_id: Type.Optional(Id),
     fulfillment_order_ids: packageSet('the open packages of these fulfillment orders, in this order'),
-    rate_strategy: Type.Optional(
-      StringEnum(RATE_STRATEGIES, { description: "for packages without one of their own; default: each package's, else CHEAPEST" }),
-    ),
+    // For packages without a strategy of their own (default: each package's, else CHEAPEST); the
+    // options apply with the strategy they come with.
+    ...rateFieldsInput(),
     carrier_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only rates of this carrier' })),
     service_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'only this service' })),
     label_format: Type.Optional(StringEnum(LABEL_FORMATS, { description: 'the merged file: 4x6 PDF (default) or one ZPL stream' })),
@@ -49,7 +50,7 @@ const batchFields = {
   id: Type.String(),
   status: StringEnum(LABEL_BATCH_STATUSES),
   ...counts,
-  rate_strategy: Nullable(Type.String()),
+  ...rateFieldsOutput(),
   carrier_id: Nullable(Type.String()),
   service_id: Nullable(Type.String()),
   label_format: StringEnum(LABEL_FORMATS),

@@ -1,5 +1,4 @@
-import { SELECTION_ACTIONS } from './automation-rules.js';
-import { RATE_STRATEGIES } from './enums.js';
+import { selectionNullable } from './automation-rules.js';
 import { Type } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import { AddressInput } from './orders.js';
@@ -108,12 +107,7 @@ export const OrderEditBody = Type.Object(
     lock_address: Type.Optional(Type.Boolean({ description: 'true: the shipping address can no longer be edited (until set false)' })),
     // Carrier selection (spec 2.6 fields, plus rate_strategy): a person's choice, which no automation
     // rule overwrites afterwards; null clears the field and leaves it to the rules again.
-    ...Object.fromEntries(
-      SELECTION_ACTIONS.map((f) => [
-        f,
-        Type.Optional(Nullable(f === 'rate_strategy' ? StringEnum(RATE_STRATEGIES) : Type.String({ minLength: 1, maxLength: 200 }))),
-      ]),
-    ),
+    ...selectionNullable(),
     add_line_items: Type.Optional(
       Type.Array(
         Type.Object(

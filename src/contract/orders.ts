@@ -1,5 +1,6 @@
 import { COUNTRY_CODES, CURRENCY_CODES } from './iso.js';
-import { TraceSchema } from './automation-rules.js';
+import { SELECTION_FIELDS, selectionInput, TraceSchema } from './automation-rules.js';
+import { nullableFields, RATE_FIELDS } from './rate-strategy.js';
 import { Type, type TSchema } from 'typebox';
 import { Id, Nullable, Opt, StringEnum, Timestamp } from './common.js';
 import {
@@ -122,6 +123,9 @@ export const DraftOrderCreateBody = Type.Object(
     total_tax: Type.Optional(Type.Number({ minimum: 0 })),
     total_shipping: Type.Optional(Type.Number({ minimum: 0 })),
     config: Type.Optional(OrderConfigInput),
+    // Carrier selection (spec 2.6 fields, plus the rate strategy): a person's choice, carried to the
+    // order at conversion, where no automation rule overwrites it (docs/automation.md).
+    ...selectionInput(),
   },
   { additionalProperties: false },
 );
@@ -160,6 +164,8 @@ export const DraftOrderSchema = Type.Object({
   customer: Opt(Type.Object({ email: Opt(Type.String()), name: Opt(Type.String()), phone: Opt(Type.String()) })),
   metadata: MetadataOut,
   is_fragile: Type.Boolean(),
+  // The carrier selection a person chose on the draft (null: not chosen; the rules decide at conversion).
+  ...nullableFields(SELECTION_FIELDS),
   line_items: Type.Array(
     Type.Object({
       id: Type.String(),
@@ -320,7 +326,10 @@ export const OrderSchema = Type.Object({
   supported_actions: Type.Array(Type.Object({ action: Type.String() })),
   // Extensions (docs/automation.md), present once rules ran on the order / a rate strategy was chosen.
   automation_trace: Type.Optional(TraceSchema),
-  rate_strategy: Type.Optional(Type.String({ description: 'extension: the rate strategy chosen for its packages (CHEAPEST | FASTEST)' })),
+  // extension: the rate strategy (and options) chosen for its packages
+  rate_strategy: Type.Optional(RATE_FIELDS.rate_strategy),
+  rate_within_days: Type.Optional(RATE_FIELDS.rate_within_days),
+  rate_exclude_carrier_ids: Type.Optional(RATE_FIELDS.rate_exclude_carrier_ids),
   carrier_selection_set_by_person: Type.Optional(
     Type.Array(Type.String(), { description: 'extension: carrier-selection fields a person chose (no rule overwrites them)' }),
   ),

@@ -3,6 +3,7 @@ import { Type, type TSchema } from 'typebox';
 import { PACKAGE_CONFIG } from './package-config.js';
 import { Id, Uuid, listOf, Nullable, Opt, pageQuery, StringEnum, Timestamp } from './common.js';
 import { FulfillmentSummarySchema, PackageLineItemSchema, RateErrorDataSchema, ShippingLabelSchema } from './package-nested.js';
+import { rateFieldsInput, rateFieldsNullable } from './rate-strategy.js';
 
 // Package 2.7 and the package / label / fulfill bodies (spec 4.6, 4.7; docs/fulfillment.md).
 
@@ -149,7 +150,7 @@ export const editable = {
   width: Dim(),
   height: Dim(),
   measurement_unit: Type.Optional(StringEnum(MEASUREMENT_UNITS)),
-  rate_strategy: Type.Optional(Nullable(StringEnum(RATE_STRATEGIES))),
+  ...rateFieldsNullable(),
   carton_id: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   config: Type.Optional(PackageConfigBody),
 };
@@ -202,7 +203,7 @@ export const LabelBody = Type.Object(
     cost: Type.Optional(Type.Number({ minimum: 0 })),
     cost_currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })),
     tracking_url: Type.Optional(Type.String({ maxLength: 4096 })),
-    rate_strategy: Type.Optional(StringEnum(RATE_STRATEGIES)),
+    ...rateFieldsInput(),
     carrier_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     service_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     label_format: Type.Optional(

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiveStock } from '../../src/domain/inventory/receive.js';
 import { allocatePending } from '../../src/domain/orders/pending.js';
 import { createTeam } from '../../src/domain/teams/teams.js';
-import { ADDRESS, line, world, type World } from './orders.fixtures.js';
+import { ADDRESS, line } from './orders.fixtures.js';
+import { rulesWorld, type RulesWorld } from '../helpers/rules-world.js';
 
 // Automation rules, issue 41's second round (docs/automation.md): the residential, dimension and
 // deliver_by conditions (deliver_by against the app's fixed clock), warehouse routing through
@@ -13,20 +14,11 @@ import { ADDRESS, line, world, type World } from './orders.fixtures.js';
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const hours = (h: number) => new Date(NOW + h * 3_600_000).toISOString();
 
-let w: World;
+let w: RulesWorld;
 beforeAll(async () => {
-  w = await world({ clock: () => NOW });
+  w = await rulesWorld({ clock: () => NOW });
 });
 afterAll(() => w?.t.close());
-
-async function ok(method: string, path: string, body?: unknown, status = 200) {
-  const r = await w.call(method, path, body);
-  expect(r.statusCode, `${method} ${path}: ${r.body}`).toBe(status);
-  return r.body ? r.json() : null;
-}
-const rule = (body: Record<string, unknown>) => ok('POST', '/v1/ops/automation-rules', { name: 'r', ...body }, 201);
-const drop = (id: string) => ok('DELETE', `/v1/ops/automation-rules/${id}`, undefined, 204);
-const test = (order: Record<string, unknown>) => ok('POST', '/v1/ops/automation-rules/test', { order });
 
 describe('conditions: residential, dimensions, deliver_by (POST …/test)', () => {
   const base = {
@@ -55,21 +47,21 @@ describe('conditions: residential, dimensions, deliver_by (POST …/test)', () =
     ['deliver_by overdue', { deliver_by: { within_hours: 0 } }, { deliver_by: hours(-1) }, {}],
   ];
   it.each(cases)('%s matches and does not match', async (_name, conditions, yes, no) => {
-    const r = await rule({ conditions, actions: { add_tags: ['hit'] } });
+    const r = await w.rule({ conditions, actions: { add_tags: ['hit'] } });
     try {
-      const matched = await test({ ...base, ...yes });
+      const matched = await w.test({ ...base, ...yes });
       expect(matched.decisions.map((d: any) => d.rule_id)).toEqual([r.id]);
-      expect((await test({ ...base, ...no })).decisions).toEqual([]);
+      expect((await w.test({ ...base, ...no })).decisions).toEqual([]);
     } finally {
-      await drop(r.id);
+      await w.drop(r.id);
     }
   });
 
   it('present: false matches only orders without deliver_by; bad shapes are refused with their path', async () => {
-    const r = await rule({ conditions: { deliver_by: { present: false } }, actions: { add_tags: ['none'] } });
-    expect((await test({ line_items: [] })).decisions).toHaveLength(1);
-    expect((await test({ deliver_by: hours(5) })).decisions).toHaveLength(0);
-    await drop(r.id);
+    const r = await w.rule({ conditions: { deliver_by: { present: false } }, actions: { add_tags: ['none'] } });
+    expect((await w.test({ line_items: [] })).decisions).toHaveLength(1);
+    expect((await w.test({ deliver_by: hours(5) })).decisions).toHaveLength(0);
+    await w.drop(r.id);
     for (const [conditions, path] of [
       [{ deliver_by: {} }, 'body.conditions.deliver_by'],
       [{ deliver_by: { within_hours: -1 } }, 'body.conditions.deliver_by.within_hours'],
@@ -88,7 +80,7 @@ describe('conditions: residential, dimensions, deliver_by (POST …/test)', () =
   });
 
   it('at intake: deliver_by against the app clock and residential from the address verification', async () => {
-    const r = await rule({
+    const r = await w.rule({
       conditions: { residential: true, deliver_by: { within_hours: 48 } },
       actions: { priority: 'HIGH', add_tags: ['rush'] },
     });
@@ -101,13 +93,13 @@ describe('conditions: residential, dimensions, deliver_by (POST …/test)', () =
       deliver_by: hours(24),
       shipping_address: { ...ADDRESS, company: 'Analytical Engines Ltd' },
     });
-    expect(await ok('GET', `/v1/ops/orders/${soon.id}`)).toMatchObject({ priority: 'HIGH', tags: ['rush'] });
-    expect(soon.automation_trace ?? (await ok('GET', `/v1/ops/orders/${soon.id}`)).automation_trace).toMatchObject({
+    expect(await w.ok('GET', `/v1/ops/orders/${soon.id}`)).toMatchObject({ priority: 'HIGH', tags: ['rush'] });
+    expect(soon.automation_trace ?? (await w.ok('GET', `/v1/ops/orders/${soon.id}`)).automation_trace).toMatchObject({
       applied_at: new Date(NOW).toISOString(),
     });
-    expect(await ok('GET', `/v1/ops/orders/${later.id}`)).toMatchObject({ priority: 'NORMAL', tags: [] });
-    expect(await ok('GET', `/v1/ops/orders/${business.id}`)).toMatchObject({ priority: 'NORMAL', tags: [] });
-    await drop(r.id);
+    expect(await w.ok('GET', `/v1/ops/orders/${later.id}`)).toMatchObject({ priority: 'NORMAL', tags: [] });
+    expect(await w.ok('GET', `/v1/ops/orders/${business.id}`)).toMatchObject({ priority: 'NORMAL', tags: [] });
+    await w.drop(r.id);
   });
 });
 
@@ -121,20 +113,20 @@ describe('warehouse routing', () => {
     const pid = await w.product('RT-1', { [w.east]: 10, [w.west]: 10 });
     const plain = await w.order({ line_items: [line('RT-1', 2)], payment_status: 'PAID' });
     expect(await foWarehouses(plain.id)).toEqual([[w.east, 2]]);
-    const r = await rule({ conditions: { skus_any: ['RT-1'] }, actions: { warehouse_id: w.west } });
+    const r = await w.rule({ conditions: { skus_any: ['RT-1'] }, actions: { warehouse_id: w.west } });
     const routed = await w.order({ line_items: [line('RT-1', 3)], payment_status: 'PAID' });
     expect(await foWarehouses(routed.id)).toEqual([[w.west, 3]]);
     expect(await w.level(pid, w.west)).toMatchObject({ on_hand: 10, committed: 3 });
     expect(await w.level(pid, w.east)).toMatchObject({ committed: 2 });
-    const o = await ok('GET', `/v1/ops/orders/${routed.id}`);
+    const o = await w.ok('GET', `/v1/ops/orders/${routed.id}`);
     expect(o.automation_trace.decisions[0].set).toEqual({ warehouse_id: w.west });
-    await drop(r.id);
+    await w.drop(r.id);
   });
 
   it('prefer: what the routed warehouse lacks comes from the others; only: it waits for the routed one', async () => {
     const pid = await w.product('RT-2', { [w.east]: 10, [w.west]: 1 });
-    const prefer = await rule({ conditions: { tags_any: ['prefer'] }, actions: { warehouse_id: w.west } });
-    const only = await rule({ conditions: { tags_any: ['only'] }, actions: { warehouse_id: w.west, warehouse_only: true } });
+    const prefer = await w.rule({ conditions: { tags_any: ['prefer'] }, actions: { warehouse_id: w.west } });
+    const only = await w.rule({ conditions: { tags_any: ['only'] }, actions: { warehouse_id: w.west, warehouse_only: true } });
     const a = await w.order({ line_items: [line('RT-2', 3)], payment_status: 'PAID', tags: ['prefer'] });
     expect(await foWarehouses(a.id)).toEqual([
       [w.east, 2],
@@ -153,8 +145,8 @@ describe('warehouse routing', () => {
     await allocatePending(w.t.db, w.t.teamId);
     expect((await w.t.db.prisma.order.findUniqueOrThrow({ where: { id: b.id } })).unallocated_quantity).toBe(0);
     expect(await foWarehouses(b.id)).toEqual([[w.west, 3]]);
-    await drop(prefer.id);
-    await drop(only.id);
+    await w.drop(prefer.id);
+    await w.drop(only.id);
   });
 
   it('refuses a warehouse of no team of ours, and warehouse_only without a warehouse', async () => {
@@ -176,7 +168,7 @@ describe('warehouse routing', () => {
 
 describe('signature, insurance and customs actions', () => {
   it("land in the order's config, keep a person's value, are cleared on a re-run when no rule sets them, reach packages", async () => {
-    const r = await rule({
+    const r = await w.rule({
       conditions: { country: ['US'] },
       actions: {
         delivery_confirmation: 'SIGNATURE',
@@ -186,7 +178,7 @@ describe('signature, insurance and customs actions', () => {
     });
     await w.product('CF-1', { [w.east]: 10 });
     const order = await w.order({ line_items: [line('CF-1', 1)], payment_status: 'PAID' });
-    const o = await ok('GET', `/v1/ops/orders/${order.id}`);
+    const o = await w.ok('GET', `/v1/ops/orders/${order.id}`);
     expect(o.config).toMatchObject({
       delivery_confirmation: 'SIGNATURE',
       insurance_policy: { mode: 'amount', amount: 150 },
@@ -206,12 +198,12 @@ describe('signature, insurance and customs actions', () => {
       payment_status: 'PAID',
       config: { delivery_confirmation: 'ADULT_SIGNATURE' },
     });
-    const m = await ok('GET', `/v1/ops/orders/${mine.id}`);
+    const m = await w.ok('GET', `/v1/ops/orders/${mine.id}`);
     expect(m.config).toMatchObject({ delivery_confirmation: 'ADULT_SIGNATURE', incoterm: 'DDP' });
     expect(m.automation_trace.decisions[0].kept).toEqual(['config.delivery_confirmation']);
     // Packages inherit the order's config (the carriers' options at label purchase).
     const fo = await w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: order.id } });
-    const pkg = await ok(
+    const pkg = await w.ok(
       'POST',
       '/v1/ops/packages',
       { fulfillment_order_id: fo.id, package_line_items: [{ sku: 'CF-1', quantity: 1 }] },
@@ -223,8 +215,8 @@ describe('signature, insurance and customs actions', () => {
       incoterm: 'DDP',
     });
     // The rule narrows: a re-run puts the keys no rule sets back to their defaults, the person's stays.
-    await ok('PATCH', `/v1/ops/automation-rules/${r.id}`, { actions: { customs: { contents_type: 'SAMPLE' } } });
-    const again = await ok('POST', `/v1/ops/orders/${mine.id}/apply-rules`);
+    await w.ok('PATCH', `/v1/ops/automation-rules/${r.id}`, { actions: { customs: { contents_type: 'SAMPLE' } } });
+    const again = await w.ok('POST', `/v1/ops/orders/${mine.id}/apply-rules`);
     expect(again.config).toMatchObject({
       delivery_confirmation: 'ADULT_SIGNATURE',
       insurance_policy: { mode: 'none' },
@@ -232,7 +224,7 @@ describe('signature, insurance and customs actions', () => {
       incoterm: null,
       customs_certify: false,
     });
-    await drop(r.id);
+    await w.drop(r.id);
   });
 });
 
@@ -245,9 +237,9 @@ describe('rule history', () => {
     });
     expect(mk.statusCode, mk.body).toBe(201);
     const id = mk.json().id;
-    await ok('PATCH', `/v1/ops/automation-rules/${id}`, { actions: { carrier_id: 'ups' }, enabled: false });
-    await drop(id);
-    const h = await ok('GET', `/v1/ops/automation-rules/${id}/versions`);
+    await w.ok('PATCH', `/v1/ops/automation-rules/${id}`, { actions: { carrier_id: 'ups' }, enabled: false });
+    await w.drop(id);
+    const h = await w.ok('GET', `/v1/ops/automation-rules/${id}/versions`);
     expect(h.meta.total).toBe(3);
     expect(h.data.map((v: any) => [v.change, v.version])).toEqual([
       ['DELETED', 2],
@@ -267,7 +259,7 @@ describe('rule history', () => {
     expect(upd.key_id).not.toBe(key.id);
     expect(del).toMatchObject({ before: { version: 2 }, after: null });
     expect(Date.parse(created.created_at)).toBeGreaterThan(0);
-    const page = await ok('GET', `/v1/ops/automation-rules/${id}/versions?limit=1&page=1`);
+    const page = await w.ok('GET', `/v1/ops/automation-rules/${id}/versions?limit=1&page=1`);
     expect(page.data.map((v: any) => v.change)).toEqual(['UPDATED']);
     expect((await w.call('GET', '/v1/ops/automation-rules/nope/versions')).statusCode).toBe(404);
     // Another fulfiller team's key: the rule is not theirs (404, never 403).

@@ -1,53 +1,45 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADDRESS, line, world, type World } from './orders.fixtures.js';
+import { ADDRESS, line } from './orders.fixtures.js';
+import { rulesWorld, type RulesWorld } from '../helpers/rules-world.js';
 
 // Automation rules (issue 41 item 1, docs/automation.md): CRUD with versions and positions, refusals
 // naming the path, every condition and action, precedence and stop, the trace on the order, a
 // person's choice beating a rule, and rules applied at intake (draft conversion) and on demand.
 
-let w: World;
+let w: RulesWorld;
 let ci: string;
 beforeAll(async () => {
-  w = await world();
+  w = await rulesWorld();
   ci = (await w.t.db.prisma.carrierIntegration.create({ data: { team_id: w.t.teamId, name: 'Table rates', type: 'TABLE' } })).id;
 });
 afterAll(() => w?.t.close());
 
-async function ok(method: string, path: string, body?: unknown, status = 200) {
-  const r = await w.call(method, path, body);
-  expect(r.statusCode, `${method} ${path}: ${r.body}`).toBe(status);
-  return r.body ? r.json() : null;
-}
-const rule = (body: Record<string, unknown>) => ok('POST', '/v1/ops/automation-rules', { name: 'r', ...body }, 201);
-const drop = (id: string) => ok('DELETE', `/v1/ops/automation-rules/${id}`, undefined, 204);
-const test = (order: Record<string, unknown>) => ok('POST', '/v1/ops/automation-rules/test', { order });
-
 describe('automation rules CRUD', () => {
   it('creates in order, moves by position, bumps version with who, compare-and-set, deletes and renumbers', async () => {
-    const a = await rule({ name: 'a', conditions: {}, actions: { carrier_id: 'usps' } });
-    const b = await rule({ name: 'b', conditions: {}, actions: { carrier_id: 'ups' } });
-    const c = await rule({ name: 'c', position: 1, conditions: {}, actions: { carrier_id: 'dhl' } });
-    const list = await ok('GET', '/v1/ops/automation-rules');
+    const a = await w.rule({ name: 'a', conditions: {}, actions: { carrier_id: 'usps' } });
+    const b = await w.rule({ name: 'b', conditions: {}, actions: { carrier_id: 'ups' } });
+    const c = await w.rule({ name: 'c', position: 1, conditions: {}, actions: { carrier_id: 'dhl' } });
+    const list = await w.ok('GET', '/v1/ops/automation-rules');
     expect(list.data.map((r: any) => [r.name, r.position])).toEqual([
       ['c', 1],
       ['a', 2],
       ['b', 3],
     ]);
     expect(a).toMatchObject({ version: 1, enabled: true, fulfiller_team_id: w.t.teamId });
-    const moved = await ok('PATCH', `/v1/ops/automation-rules/${b.id}`, { position: 1, name: 'b2', version: 1 });
+    const moved = await w.ok('PATCH', `/v1/ops/automation-rules/${b.id}`, { position: 1, name: 'b2', version: 1 });
     expect(moved).toMatchObject({ name: 'b2', position: 1, version: 2 });
     expect(moved.updated_by_key_id).toBeTruthy();
     const stale = await w.call('PATCH', `/v1/ops/automation-rules/${b.id}`, { name: 'x', version: 1 });
     expect(stale.statusCode).toBe(409);
-    await drop(b.id);
-    const after = await ok('GET', '/v1/ops/automation-rules');
+    await w.drop(b.id);
+    const after = await w.ok('GET', '/v1/ops/automation-rules');
     expect(after.data.map((r: any) => [r.name, r.position])).toEqual([
       ['c', 1],
       ['a', 2],
     ]);
-    expect((await ok('GET', `/v1/ops/automation-rules/${a.id}`)).name).toBe('a');
-    await drop(a.id);
-    await drop(c.id);
+    expect((await w.ok('GET', `/v1/ops/automation-rules/${a.id}`)).name).toBe('a');
+    await w.drop(a.id);
+    await w.drop(c.id);
     expect((await w.call('GET', `/v1/ops/automation-rules/${a.id}`)).statusCode).toBe(404);
   });
 
@@ -72,7 +64,7 @@ describe('automation rules CRUD', () => {
         r.body,
       ).toContain(path);
     }
-    expect((await ok('GET', '/v1/ops/automation-rules')).data).toEqual([]);
+    expect((await w.ok('GET', '/v1/ops/automation-rules')).data).toEqual([]);
   });
 });
 
@@ -113,15 +105,15 @@ describe('conditions (POST …/automation-rules/test, writes nothing)', () => {
     ['not', { not: { country: ['CA'] } }, { shipping_address: { country: 'CA' } }],
   ];
   it.each(cases)('%s matches and does not match', async (_name, conditions, change) => {
-    const r = await rule({ conditions, actions: { add_tags: ['hit'] } });
+    const r = await w.rule({ conditions, actions: { add_tags: ['hit'] } });
     try {
-      const yes = await test(base);
+      const yes = await w.test(base);
       expect(yes.decisions.map((d: any) => d.rule_id)).toEqual([r.id]);
       expect(yes.result.tags).toContain('hit');
-      const no = await test({ ...base, ...change });
+      const no = await w.test({ ...base, ...change });
       expect(no.decisions).toEqual([]);
     } finally {
-      await drop(r.id);
+      await w.drop(r.id);
     }
   });
 });
@@ -129,22 +121,22 @@ describe('conditions (POST …/automation-rules/test, writes nothing)', () => {
 describe('actions on arriving orders', () => {
   let rules: any[] = [];
   afterAll(async () => {
-    for (const r of rules) await drop(r.id);
+    for (const r of rules) await w.drop(r.id);
   });
 
   it('intake writes every action, the trace, first rule wins a field, stop ends the run', async () => {
     rules = [
-      await rule({
+      await w.rule({
         name: 'light domestic',
         conditions: { country: ['US'], weight: { lte: 1000 } },
         actions: { carrier_integration_id: ci, carrier_id: 'usps', service_id: 'usps_ground_advantage', rate_strategy: 'CHEAPEST' },
       }),
-      await rule({
+      await w.rule({
         name: 'never wins carrier',
         conditions: {},
         actions: { carrier_id: 'ups', package_preset_id: 'pp-1', carton_id: 'C12' },
       }),
-      await rule({
+      await w.rule({
         name: 'wholesale waits',
         conditions: { tags_any: ['wholesale'] },
         actions: {
@@ -155,12 +147,12 @@ describe('actions on arriving orders', () => {
           stop: true,
         },
       }),
-      await rule({ name: 'after stop', conditions: {}, actions: { add_tags: ['late'] } }),
+      await w.rule({ name: 'after stop', conditions: {}, actions: { add_tags: ['late'] } }),
     ];
     const pid = await w.product('AR-1', { [w.east]: 10 });
     await w.t.db.prisma.product.update({ where: { id: pid }, data: { weight: 200 } });
     const order = await w.order({ line_items: [line('AR-1', 2)], payment_status: 'PAID', tags: ['wholesale'] });
-    const o = await ok('GET', `/v1/ops/orders/${order.id}`);
+    const o = await w.ok('GET', `/v1/ops/orders/${order.id}`);
     expect(o).toMatchObject({
       carrier_integration_id: ci,
       carrier_integration_name: 'Table rates',
@@ -197,18 +189,18 @@ describe('actions on arriving orders', () => {
   it("a person's carrier choice (PATCH) is kept by a re-run; the trace names it; packages inherit the selection", async () => {
     await w.product('AR-2', { [w.east]: 10 });
     const order = await w.order({ line_items: [line('AR-2', 1)], payment_status: 'PAID' });
-    const patched = await ok('PATCH', `/v1/ops/orders/${order.id}`, { carrier_id: 'fedex', service_id: 'fedex_ground' });
+    const patched = await w.ok('PATCH', `/v1/ops/orders/${order.id}`, { carrier_id: 'fedex', service_id: 'fedex_ground' });
     expect(patched).toMatchObject({ carrier_id: 'fedex', carrier_selection_set_by_person: ['carrier_id', 'service_id'] });
     const bad = await w.call('PATCH', `/v1/ops/orders/${order.id}`, { carrier_integration_id: 'nope' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].path).toBe('body.carrier_integration_id');
-    const again = await ok('POST', `/v1/ops/orders/${order.id}/apply-rules`);
+    const again = await w.ok('POST', `/v1/ops/orders/${order.id}/apply-rules`);
     expect(again).toMatchObject({ carrier_id: 'fedex', service_id: 'fedex_ground', carrier_integration_id: ci, carton_id: 'C12' });
     expect(again.automation_trace.trigger).toBe('MANUAL');
     expect(again.automation_trace.decisions[0].kept).toEqual(['carrier_id', 'service_id']);
     expect(again.automation_trace.decisions[0].set).not.toHaveProperty('carrier_id');
     const fo = await w.t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: order.id } });
-    const pkg = await ok(
+    const pkg = await w.ok(
       'POST',
       '/v1/ops/packages',
       { fulfillment_order_id: fo.id, package_line_items: [{ sku: 'AR-2', quantity: 1 }] },
@@ -220,17 +212,17 @@ describe('actions on arriving orders', () => {
   });
 
   it('an updated rule re-applies with its new version; --all-open reaches every open order; merchant scope', async () => {
-    const upd = await ok('PATCH', `/v1/ops/automation-rules/${rules[1].id}`, { actions: { carton_id: 'C20' } });
+    const upd = await w.ok('PATCH', `/v1/ops/automation-rules/${rules[1].id}`, { actions: { carton_id: 'C20' } });
     expect(upd.version).toBe(2);
     const other = await w.t.merchant();
-    const scoped = await rule({
+    const scoped = await w.rule({
       name: 'other merchant only',
       merchant_team_id: other.teamId,
       conditions: {},
       actions: { add_tags: ['other'] },
     });
     rules.push(scoped);
-    const all = await ok('POST', '/v1/ops/automation-rules/apply');
+    const all = await w.ok('POST', '/v1/ops/automation-rules/apply');
     expect(all.orders).toBeGreaterThanOrEqual(2);
     const orders = await w.t.db.prisma.order.findMany({ where: { fulfiller_team_id: w.t.teamId } });
     for (const o of orders) {
@@ -240,14 +232,14 @@ describe('actions on arriving orders', () => {
       expect(o.tags).not.toContain('other');
     }
     // Fields a rule set before and no rule sets now are cleared on a re-run (package_preset_id).
-    const one = await ok('GET', `/v1/ops/orders/${orders[0].id}`);
+    const one = await w.ok('GET', `/v1/ops/orders/${orders[0].id}`);
     expect(one.package_preset_id).toBeNull();
   });
 
   it('test by order id shows what would happen without writing', async () => {
     const o = await w.t.db.prisma.order.findFirstOrThrow({ where: { fulfiller_team_id: w.t.teamId } });
     const before = JSON.stringify(o.automation_trace);
-    const r = await ok('POST', '/v1/ops/automation-rules/test', { order_id: o.id });
+    const r = await w.ok('POST', '/v1/ops/automation-rules/test', { order_id: o.id });
     expect(r.decisions.length).toBeGreaterThan(0);
     const after = await w.t.db.prisma.order.findUniqueOrThrow({ where: { id: o.id } });
     expect(JSON.stringify(after.automation_trace)).toBe(before);

@@ -351,6 +351,30 @@ describe('fos fulfill run', () => {
     expect(after).toEqual(before);
     expect(await packagesOf(f.fo.id)).toHaveLength(0);
     expect(await t.db.prisma.outboxEvent.count()).toBe(events);
+    // The rate strategy's options (docs/automation.md "Rate strategies"), and their usage errors (exit 2).
+    const within = await fos([
+      'fulfill',
+      'run',
+      f.order.id,
+      '--dry-run',
+      '--rate-strategy',
+      'cheapest_within_days',
+      '--within-days',
+      '3',
+      '--exclude-carrier',
+      'dhl,fedex',
+    ]);
+    expect(within.code, within.stderr).toBe(0);
+    expect(within.lines[0].label).toBe('buy (CHEAPEST_WITHIN_DAYS, within 3 days, not dhl, fedex)');
+    for (const [args, message] of [
+      [['--rate-strategy', 'cheapest_within_days'], '--rate-strategy cheapest_within_days needs --within-days <n>'],
+      [['--rate-strategy', 'cheapest', '--within-days', '3'], '--within-days goes with --rate-strategy cheapest_within_days'],
+      [['--rate-strategy', 'cheapest_within_days', '--within-days', '0'], 'a whole number of days from 1 to 60'],
+    ] as const) {
+      const bad = await fos(['fulfill', 'run', f.order.id, '--dry-run', ...args]);
+      expect(bad.code, bad.stderr).toBe(2);
+      expect(bad.stderr).toContain(message);
+    }
   });
 
   it('takes the short ids tables show: of a fulfillment order as of an order (dry run)', async () => {

@@ -1,6 +1,7 @@
 // `fos labels batch` through the spawned `bin/fos.js` against a real server: a batch of
 // fulfillment orders buys each label once, saves one merged PDF in the order given, and run again buys
-// nothing (every package SKIPPED); a package that cannot be labelled makes it exit 5 naming it;
+// nothing (every package SKIPPED); a package that cannot be labelled makes it exit 5 naming it; the
+// rate strategy flags (--within-days, --exclude-carrier) choose the rate;
 // `fos labels batches` and `batch-get` show the batches.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -95,5 +96,49 @@ describe('fos labels batch (spawned)', () => {
     const bad = await spawnFos(['labels', 'batch', '--package', ok.id, '--session', 'x'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('name the packages one way');
+  });
+
+  it('--rate-strategy cheapest_within_days --within-days and --exclude-carrier choose the rate; none left: exit 5 saying why', async () => {
+    const rate = await call('POST', '/v1/ops/carrier-rates', {
+      carrier_id: 'usps',
+      carrier_name: 'USPS',
+      service_id: 'priority',
+      service_name: 'Priority',
+      amount: 8,
+      estimated_days: 1,
+    });
+    expect(rate.statusCode, rate.body).toBe(201);
+    const [a, b] = [await packed(), await packed()];
+    const fast = await spawnFos(
+      [
+        'labels',
+        'batch',
+        '--package',
+        a.id,
+        '--rate-strategy',
+        'cheapest_within_days',
+        '--within-days',
+        '1',
+        '--json',
+        'rate_within_days,items',
+      ],
+      env,
+    );
+    expect(fast.code, fast.stderr).toBe(0);
+    expect(JSON.parse(fast.stdout)).toMatchObject({
+      rate_within_days: 1,
+      items: [{ status: 'BOUGHT', carrier_id: 'usps', service_id: 'priority' }],
+    });
+    const none = await spawnFos(
+      ['labels', 'batch', '--package', b.id, '--rate-strategy', 'cheapest_within_days', '--within-days', '1', '--exclude-carrier', 'usps'],
+      env,
+    );
+    expect(none.code).toBe(5);
+    expect(none.stderr).toMatch(
+      /No rate is left by the rate strategy: of 2 matching rates, 1 left out by rate_exclude_carrier_ids \(usps\); 1 slower than 1 days/,
+    );
+    const usage = await spawnFos(['labels', 'batch', '--package', b.id, '--within-days', '2'], env);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--within-days goes with --rate-strategy cheapest_within_days');
   });
 });

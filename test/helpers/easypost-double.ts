@@ -21,6 +21,10 @@ export interface EasyPostDouble extends Double {
   shipments: Map<string, any>;
   /** The rates the next shipments quote. */
   rates: EasyPostRate[];
+  /** A buy this answers with EasyPost's SHIPMENT.POSTAGE.FAILURE 422 and the message (null: sold). */
+  refuseBuy: ((shipment: any) => string | null) | null;
+  /** The shipments sold (bought once each: a second buy of one is refused). */
+  sold(): any[];
   /** Address verification results by street1 (delivery verification), default verified. */
   addressResults: Map<string, { success: boolean; errors?: Array<{ code: string; message: string }>; residential?: boolean }>;
 }
@@ -120,6 +124,8 @@ export async function easypostDouble(apiKey = 'EZTK_test_fos_key'): Promise<Easy
           return json(res, 422, {
             error: { code: 'SHIPMENT.POSTAGE.EXISTS', message: 'The shipment has already been purchased.', errors: [] },
           });
+        const refused = (d as EasyPostDouble).refuseBuy?.(s);
+        if (refused) return json(res, 422, { error: { code: 'SHIPMENT.POSTAGE.FAILURE', message: refused, errors: [] } });
         const rate = s.rates.find((x: any) => x.id === r.body?.rate?.id);
         if (!rate)
           return json(res, 422, { error: { code: 'SHIPMENT.RATE.INVALID', message: 'Rate not found for this shipment.', errors: [] } });
@@ -205,5 +211,6 @@ export async function easypostDouble(apiKey = 'EZTK_test_fos_key'): Promise<Easy
       state.rates = v;
     },
   });
-  return Object.assign(double, { apiKey, shipments, addressResults }) as EasyPostDouble;
+  const sold = () => [...shipments.values()].filter((s) => s.postage_label);
+  return Object.assign(double, { apiKey, shipments, addressResults, refuseBuy: null, sold }) as EasyPostDouble;
 }

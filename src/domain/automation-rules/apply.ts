@@ -49,14 +49,24 @@ export function personConfig(config: unknown, selection: Record<string, unknown>
 export async function intakeDecision(
   tx: TxClient,
   teamId: string,
-  fields: Parameters<typeof plannedFacts>[1] & { config?: unknown },
+  fields: Parameters<typeof plannedFacts>[1] & { config?: unknown; carrier_selection?: unknown },
   cores: Parameters<typeof plannedFacts>[2],
   now: number,
 ): Promise<Outcome | null> {
   const rules = await loadRules(tx, teamId);
   if (!rules.length) return null;
   // A config value the draft or channel brought (not the default) is a person's: kept.
-  return evaluate(rules, await plannedFacts(tx, fields, cores, now), new Set(personConfig(fields.config, {})));
+  // So is a carrier selection a person gave on the draft (person_set).
+  const person = [...personConfig(fields.config, {}), ...list(obj(fields.carrier_selection).person_set)];
+  return evaluate(rules, await plannedFacts(tx, fields, cores, now), new Set(person));
+}
+
+/** A rule's rate_within_days beside a strategy other than CHEAPEST_WITHIN_DAYS (a person's) is not kept: it would mean nothing. */
+function dropStrayDays(selection: Record<string, unknown>, out: Outcome) {
+  if (selection.rate_strategy === 'CHEAPEST_WITHIN_DAYS' || !('rate_within_days' in out.selection)) return;
+  delete selection.rate_within_days;
+  selection.rule_set = list(selection.rule_set).filter((f) => f !== 'rate_within_days');
+  for (const d of out.decisions) delete d.set.rate_within_days;
 }
 
 /**
@@ -83,9 +93,10 @@ export async function applyRules(
   // Fields a rule set in an earlier run and no rule sets now are cleared (a person's stay).
   for (const f of list(selection.rule_set)) if (!(f in out.selection)) delete selection[f];
   Object.assign(selection, out.selection, { rule_set: Object.keys(out.selection) });
+  dropStrayDays(selection, out);
   if (out.selection.carrier_integration_id) {
     const ci = await tx.carrierIntegration.findFirst({
-      where: { id: out.selection.carrier_integration_id },
+      where: { id: out.selection.carrier_integration_id as string },
       select: { name: true, type: true },
     });
     Object.assign(selection, { carrier_integration_name: ci?.name ?? null, carrier_integration_type: ci?.type ?? null });

@@ -1,4 +1,10 @@
-import { SELECTION_ACTIONS, type Actions, type ConfigActionKey, type SelectionField } from '../../contract/automation-rules.js';
+import {
+  SELECTION_ACTIONS,
+  type Actions,
+  type ConfigActionKey,
+  type SelectionField,
+  type SelectionValue,
+} from '../../contract/automation-rules.js';
 import type { CompiledRule, OrderFacts } from './compile.js';
 
 // Runs the ordered rules over one order, without writing. Precedence: rules run by position;
@@ -19,7 +25,7 @@ export interface Decision {
 
 export interface Outcome {
   decisions: Decision[];
-  selection: Partial<Record<SelectionField, string>>;
+  selection: Partial<Record<SelectionField, SelectionValue>>;
   tags: string[];
   tagsChanged: boolean;
   priority: string | null;

@@ -4,6 +4,8 @@ import type { AutomationRule, Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { toPage, type PageRequest } from '../pagination.js';
+import { checkRateOptions } from '../fulfillment/carrier-rates.js';
+import type { RateOptions } from '../../contract/rate-strategy.js';
 
 // CRUD of automation rules (docs/automation.md). Shapes are checked by the TypeBox contract
 // (unknown fields, wrong types: 400 naming the path); this checks what the schema cannot: that
@@ -83,6 +85,7 @@ async function checkReferences(tx: TxClient, teamId: string, body: Partial<Creat
     throw invalid('body.actions.warehouse_id', `no warehouse ${w} in this team`);
   }
   if (body.actions?.warehouse_only && !w) throw invalid('body.actions.warehouse_only', 'warehouse_only needs warehouse_id');
+  if (body.actions) checkRateOptions(body.actions as RateOptions, 'body.actions');
 }
 
 /** Puts `id` at `position` (1-based, clamped) and renumbers the rest 1..n. */

@@ -1,5 +1,8 @@
 import type { Db, Prisma } from '../../db/types.js';
-import { notFound } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
+import type { RateOptions } from '../../contract/rate-strategy.js';
+import type { CarrierAdapter, Rate } from '../../connectors/carriers/types.js';
+import { rank, type Quote } from './carriers/shop.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 
 // The operator's rate table for the built-in 'table' carrier adapter (carriers/table.ts).
@@ -57,4 +60,82 @@ export async function createCarrierRate(db: Db, teamId: string, input: CarrierRa
 export async function deleteCarrierRate(db: Db, teamId: string, id: string) {
   const { count } = await db.prisma.carrierRate.deleteMany({ where: { id, team_id: teamId } });
   if (!count) throw notFound('Carrier rate', id);
+}
+
+// Rate strategies (docs/automation.md "Rate strategies"; shapes: src/contract/rate-strategy.ts).
+// The carriers' quotes are ranked by carriers/shop.ts for CHEAPEST or FASTEST; the strategy's
+// options then leave rates out: a carrier excluded (any strategy) and, for CHEAPEST_WITHIN_DAYS,
+// a rate estimated slower than rate_within_days or without an estimate. When nothing is left the
+// refusal (422) says which option left out what.
+
+export interface RateChoice extends RateOptions {
+  carrier_id?: string;
+  service_id?: string;
+}
+
+/** A request's rate options over the stored ones (a strategy given brings its own options). */
+export function rateChoiceOf(given: RateOptions, stored: RateOptions, path = 'body'): RateOptions {
+  const own = given.rate_strategy ? given : stored;
+  const out: RateOptions = {
+    rate_strategy: own.rate_strategy ?? null,
+    rate_within_days: given.rate_strategy ? (given.rate_within_days ?? null) : (given.rate_within_days ?? stored.rate_within_days ?? null),
+    rate_exclude_carrier_ids: given.rate_exclude_carrier_ids ?? stored.rate_exclude_carrier_ids ?? null,
+  };
+  checkRateOptions(given, path);
+  return out;
+}
+
+/** Refuses options that cannot work together (400 with the path). */
+export function checkRateOptions(o: RateOptions, path = 'body') {
+  if (o.rate_strategy === 'CHEAPEST_WITHIN_DAYS' && o.rate_within_days == null)
+    throw invalid(`${path}.rate_within_days`, 'is required with rate_strategy CHEAPEST_WITHIN_DAYS');
+  if (o.rate_within_days != null && o.rate_strategy && o.rate_strategy !== 'CHEAPEST_WITHIN_DAYS')
+    throw invalid(`${path}.rate_within_days`, `applies to rate_strategy CHEAPEST_WITHIN_DAYS only (not ${o.rate_strategy})`);
+}
+
+type Ranked = Array<{ rate: Rate; adapter: CarrierAdapter }>;
+
+/** The rates that fit the choice, best first; `refusal` says why none is left when quotes matched. */
+export function chooseRates(quotes: Quote[], choice: RateChoice) {
+  const strategy = choice.rate_strategy === 'FASTEST' ? 'FASTEST' : 'CHEAPEST';
+  const { all, eligible } = rank(quotes, { strategy, carrier_id: choice.carrier_id, service_id: choice.service_id });
+  const excluded = new Set((choice.rate_exclude_carrier_ids ?? []).map((c) => c.toLowerCase()));
+  const days = choice.rate_strategy === 'CHEAPEST_WITHIN_DAYS' ? choice.rate_within_days : null;
+  if (choice.rate_strategy === 'CHEAPEST_WITHIN_DAYS' && days == null)
+    return { all, eligible: [] as Ranked, refusal: 'rate_strategy CHEAPEST_WITHIN_DAYS has no rate_within_days.' };
+  const byCarrier = eligible.filter(({ rate }) => !excluded.has(rate.carrier_id.toLowerCase()));
+  const kept = days == null ? byCarrier : byCarrier.filter(({ rate }) => rate.estimated_days != null && rate.estimated_days <= days);
+  let refusal: string | null = null;
+  if (!kept.length && eligible.length) {
+    const parts = [];
+    const out = eligible.length - byCarrier.length;
+    if (out) parts.push(`${out} left out by rate_exclude_carrier_ids (${[...excluded].join(', ')})`);
+    const slow = byCarrier.length - kept.length;
+    if (slow) parts.push(`${slow} slower than ${days} days or without an estimate (CHEAPEST_WITHIN_DAYS)`);
+    refusal = `No rate is left by the rate strategy: of ${eligible.length} matching rates, ${parts.join('; ')}; see available_rates.`;
+  }
+  return { all, eligible: kept, refusal };
+}
+
+/** The package's rate strategy and options: the request's, else the order's selection's (a strategy brings its own days). */
+export function inheritedRates(sel: Record<string, unknown>, input: RateOptions) {
+  checkRateOptions(input);
+  const own = input.rate_strategy != null;
+  const strategy = input.rate_strategy ?? (typeof sel.rate_strategy === 'string' ? sel.rate_strategy : null);
+  const days = own ? input.rate_within_days : (input.rate_within_days ?? sel.rate_within_days);
+  const out = {
+    rate_strategy: strategy,
+    // Days belong to CHEAPEST_WITHIN_DAYS; beside another strategy (a person's over a rule's days) they are dropped.
+    rate_within_days: strategy === 'CHEAPEST_WITHIN_DAYS' && typeof days === 'number' ? days : null,
+    rate_exclude_carrier_ids:
+      input.rate_exclude_carrier_ids ?? (Array.isArray(sel.rate_exclude_carrier_ids) ? sel.rate_exclude_carrier_ids : null),
+  };
+  checkRateOptions(out as RateOptions);
+  return out;
+}
+
+/** Another strategy chosen without days: the days of CHEAPEST_WITHIN_DAYS go with it (cleared). */
+export function withoutStaleDays<T extends { rate_strategy?: unknown; rate_within_days?: unknown }>(edit: T): T {
+  const other = typeof edit.rate_strategy === 'string' && edit.rate_strategy !== 'CHEAPEST_WITHIN_DAYS';
+  return other && edit.rate_within_days === undefined ? { ...edit, rate_within_days: null } : edit;
 }

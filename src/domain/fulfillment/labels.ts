@@ -1,13 +1,15 @@
 import { assertPackageNotHeld } from '../orders/hold-actions.js';
 import type { Db, LabelPurchase, Prisma } from '../../db/types.js';
-import { conflict, DomainError, invalid, notFound } from '../errors.js';
+import { conflict, DomainError, invalid, notFound, unprocessable } from '../errors.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import { NO_INTEGRATION_MESSAGE } from '../carrier-integrations/integrations.js';
 import { adapterById, carrierAdapters, type CarrierAdapter, type PurchasedLabel, type RatePackage } from './carriers/index.js';
 import { customsOf } from './carriers/customs.js';
 import { countLabelPurchase } from '../../shared/metrics.js';
 import { abandon, buyClaimed, claimPurchase, fetchDocuments, inProgress, rateOf, takeOver } from './carriers/purchases.js';
-import { quoteAll, rank, rateErrorData, type RateStrategy } from './carriers/shop.js';
+import { quoteAll, rateErrorData } from './carriers/shop.js';
+import { chooseRates, rateChoiceOf } from './carrier-rates.js';
+import type { RateOptions, RateStrategy } from '../../contract/rate-strategy.js';
 import { carrierSlug, trackingUrl } from '../../connectors/carriers/tracking.js';
 import { attachLabel, refuse } from './label-attach.js';
 import { packageToRate, type PackageToRate } from './store/labels.js';
@@ -32,6 +34,8 @@ export interface LabelInput {
   tracking_url?: string;
   // or rate shopping
   rate_strategy?: RateStrategy;
+  rate_within_days?: number;
+  rate_exclude_carrier_ids?: string[];
   carrier_id?: string;
   service_id?: string;
   /** Document format of a bought label's label_url: PDF (default) or ZPL for thermal printers. */
@@ -51,7 +55,7 @@ function uploadOf(input: LabelInput): Upload | null {
       errors: missing.map((f) => ({ path: `body.${f}`, message: 'is required for an uploaded label' })),
     });
   }
-  for (const f of ['rate_strategy', 'carrier_id', 'service_id'] as const) {
+  for (const f of ['rate_strategy', 'rate_within_days', 'rate_exclude_carrier_ids', 'carrier_id', 'service_id'] as const) {
     if (input[f] !== undefined) throw invalid(`body.${f}`, 'cannot be combined with an uploaded label');
   }
   return input as Upload;
@@ -102,6 +106,13 @@ export function shippingOptions(config: unknown): Pick<RatePackage, 'delivery_co
   };
 }
 
+/** The package's stored strategy and options. */
+const storedRateOptions = (pkg: PackageToRate): RateOptions => ({
+  rate_strategy: pkg.rate_strategy as RateStrategy | null,
+  rate_within_days: pkg.rate_within_days,
+  rate_exclude_carrier_ids: Array.isArray(pkg.rate_exclude_carrier_ids) ? (pkg.rate_exclude_carrier_ids as string[]) : null,
+});
+
 const integrationOf = (a: CarrierAdapter, rateId: string) => ({ id: a.id, name: a.name, type: a.type, rateId });
 
 /**
@@ -135,7 +146,8 @@ export async function labelPackage(
   // A purchase still open for this package (a lost answer, a crash): settled, never bought again.
   const open = pkg.open_purchase_id ? await db.prisma.labelPurchase.findUnique({ where: { active_package_id: id } }) : null;
   if (open) return settleOpen(db, open, policy);
-  const strategy = input.rate_strategy ?? (pkg.rate_strategy as RateStrategy | null);
+  const options = rateChoiceOf(input, storedRateOptions(pkg));
+  const strategy = options.rate_strategy;
   if (!strategy && !input.service_id) {
     throw invalid(
       'body.rate_strategy',
@@ -148,20 +160,24 @@ export async function labelPackage(
   const rp = ratePackage(pkg, format);
   const adapters = await carrierAdapters(db, teamId, pkg.warehouse_id, policy);
   const quotes = await quoteAll(adapters, rp, to, await customsOf(db.prisma, pkg));
-  const { all, eligible } = rank(quotes, { strategy, carrier_id: input.carrier_id, service_id: input.service_id });
+  const { all, eligible, refusal } = chooseRates(quotes, { ...options, carrier_id: input.carrier_id, service_id: input.service_id });
   const best = eligible[0];
   if (!best) {
     const message = !adapters.length
       ? NO_INTEGRATION_MESSAGE
-      : all.length
-        ? `No rate matches the requested service (${[input.carrier_id, input.service_id].filter(Boolean).join(' ')}); see available_rates.`
-        : 'No carrier service can ship this package.';
+      : refusal
+        ? refusal
+        : all.length
+          ? `No rate matches the requested service (${[input.carrier_id, input.service_id].filter(Boolean).join(' ')}); see available_rates.`
+          : 'No carrier service can ship this package.';
     const data = rateErrorData(message, quotes, all);
     // Kept on the package so the failure is visible later (cleared by a successful label).
     await db.prisma.package.updateMany({
       where: { id, status: 'PENDING', shipment_status: null },
       data: { rate_error_data: data as unknown as Prisma.InputJsonValue, error_message: message },
     });
+    // The strategy's options left every matching rate out: the request cannot be met as asked (422).
+    if (refusal) throw unprocessable(`Package ${id} could not be rated: ${message}`, { rate_error_data: data });
     throw conflict(`Package ${id} could not be rated: ${message}`, { rate_error_data: data });
   }
   const { adapter, rate } = best;

@@ -18,6 +18,8 @@ import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
 import { withPickedLots } from '../picking/picked-lines.js';
 import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
 import { writeTx } from './tx.js';
+import { checkRateOptions, inheritedRates, withoutStaleDays } from './carrier-rates.js';
+import type { RateStrategy } from '../../contract/rate-strategy.js';
 
 // Packages: create (idempotent with a key), list, read, PATCH (spec 4.7).
 
@@ -29,7 +31,9 @@ export interface PackageFields {
   width?: number | null;
   height?: number | null;
   measurement_unit?: string;
-  rate_strategy?: string | null;
+  rate_strategy?: RateStrategy | null;
+  rate_within_days?: number | null;
+  rate_exclude_carrier_ids?: string[] | null;
   carton_id?: string | null;
   config?: Record<string, unknown>;
 }
@@ -243,12 +247,17 @@ export const getPackage = (db: Db, teamId: string, id: string) => loadPackage(db
  * package_line_items, when present, replaces the lines: with id -> updated, without id ->
  * created, missing -> deleted, validated as at create. Fulfilled packages cannot change (409).
  */
-export async function updatePackage(db: Db, teamId: string, id: string, input: UpdatePackageInput): Promise<PackageView> {
+export async function updatePackage(db: Db, teamId: string, id: string, given: UpdatePackageInput): Promise<PackageView> {
+  const input = withoutStaleDays(given);
   const pre = await db.prisma.package.findFirst({
     where: { id, fulfiller_team_id: teamId },
-    select: { fulfillment_order_id: true, type: true, config: true },
+    select: { fulfillment_order_id: true, type: true, config: true, rate_strategy: true, rate_within_days: true },
   });
   if (!pre) throw notFound('Package', id);
+  checkRateOptions({
+    rate_strategy: (input.rate_strategy === undefined ? pre.rate_strategy : input.rate_strategy) as RateStrategy | null,
+    rate_within_days: input.rate_within_days === undefined ? pre.rate_within_days : input.rate_within_days,
+  });
   if (input.fulfillment_order_id !== undefined && input.fulfillment_order_id !== pre.fulfillment_order_id) {
     throw invalid('body.fulfillment_order_id', `is immutable: package ${id} belongs to fulfillment order ${pre.fulfillment_order_id}`);
   }
@@ -270,10 +279,13 @@ export async function updatePackage(db: Db, teamId: string, id: string, input: U
       'height',
       'measurement_unit',
       'rate_strategy',
+      'rate_within_days',
       'carton_id',
     ] as const) {
       if (input[k] !== undefined) (scalars as Record<string, unknown>)[k] = input[k];
     }
+    // null clears: stored as [] (no carrier left out), as a JSON column takes no plain null here.
+    if (input.rate_exclude_carrier_ids !== undefined) scalars.rate_exclude_carrier_ids = input.rate_exclude_carrier_ids ?? [];
     if (input.config) scalars.config = resolveConfig(null, pre.config, input.config) as Prisma.InputJsonValue;
     const { count } = await tx.package.updateMany({ where: { id, fulfiller_team_id: teamId, status: 'PENDING' }, data: scalars });
     if (!count) throw conflict(`Package ${id} is fulfilled; fulfilled packages cannot be changed.`);
@@ -335,7 +347,7 @@ function inherited(selection: unknown, input: PackageFields) {
   return {
     carton_id: input.carton_id ?? s('carton_id'),
     carton_name: input.carton_id ? null : s('carton_name'),
-    rate_strategy: input.rate_strategy ?? s('rate_strategy'),
+    ...inheritedRates(sel, input),
     package_preset_id: s('package_preset_id'),
     package_preset_name: s('package_preset_name'),
     carrier_id: s('carrier_id'),

@@ -2,6 +2,8 @@ import { transaction } from '../../db/tx.js';
 import { inLists } from '../../db/in-lists.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
+import { checkRateOptions } from '../fulfillment/carrier-rates.js';
+import type { RateStrategy } from '../../contract/rate-strategy.js';
 import { loadLabelBatch, type LabelBatchView } from './view.js';
 
 // POST /v1/ops/label-batches: which packages a batch labels, in which order, written with its
@@ -11,7 +13,9 @@ export interface LabelBatchInput {
   package_ids?: string[];
   picking_session_id?: string;
   fulfillment_order_ids?: string[];
-  rate_strategy?: 'CHEAPEST' | 'FASTEST';
+  rate_strategy?: RateStrategy;
+  rate_within_days?: number;
+  rate_exclude_carrier_ids?: string[];
   carrier_id?: string;
   service_id?: string;
   label_format?: 'PDF' | 'ZPL';
@@ -93,6 +97,7 @@ export async function createLabelBatch(
   origin: string,
 ): Promise<LabelBatchView> {
   const source = sourceOf(input);
+  checkRateOptions(input);
   return transaction(db, async (tx) => {
     const pkgs =
       source === 'package_ids'
@@ -105,6 +110,8 @@ export async function createLabelBatch(
       data: {
         team_id: caller.teamId,
         rate_strategy: input.rate_strategy ?? null,
+        rate_within_days: input.rate_within_days ?? null,
+        rate_exclude_carrier_ids: input.rate_exclude_carrier_ids ?? undefined,
         carrier_id: input.carrier_id ?? null,
         service_id: input.service_id ?? null,
         label_format: input.label_format ?? 'PDF',

@@ -3,7 +3,8 @@ import { transaction } from '../../db/tx.js';
 import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import { DomainError } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
-import { labelPackage } from '../fulfillment/labels.js';
+import { labelPackage, type LabelInput } from '../fulfillment/labels.js';
+import type { RateStrategy } from '../../contract/rate-strategy.js';
 
 // The runner of label batches. A batch is taken with a lease (a compare-and-set on lease_until),
 // renewed while it works, so one process works a batch at a time and another resumes it after a
@@ -46,6 +47,19 @@ async function take(db: Db, id: string): Promise<Batch | null> {
 const renew = (db: Db, id: string) =>
   db.prisma.labelBatch.updateMany({ where: { id, status: 'RUNNING' }, data: { lease_until: new Date(Date.now() + leaseMs()) } });
 
+/** The batch's strategy (with its options) over the package's; a package with none buys the CHEAPEST. */
+function batchRates(b: Batch, own: string | null): Pick<LabelInput, 'rate_strategy' | 'rate_within_days' | 'rate_exclude_carrier_ids'> {
+  const exclude = Array.isArray(b.rate_exclude_carrier_ids) ? (b.rate_exclude_carrier_ids as string[]) : [];
+  return {
+    ...(b.rate_strategy
+      ? { rate_strategy: b.rate_strategy as RateStrategy, ...(b.rate_within_days ? { rate_within_days: b.rate_within_days } : {}) }
+      : own
+        ? {}
+        : { rate_strategy: 'CHEAPEST' as const }),
+    ...(exclude.length ? { rate_exclude_carrier_ids: exclude } : {}),
+  };
+}
+
 async function labelOne(db: Db, b: Batch, packageId: string, policy: OutboundPolicy): Promise<Outcome> {
   const pkg = await db.prisma.package.findFirst({
     where: { id: packageId, fulfiller_team_id: b.team_id },
@@ -60,7 +74,7 @@ async function labelOne(db: Db, b: Batch, packageId: string, policy: OutboundPol
       b.team_id,
       packageId,
       {
-        rate_strategy: (b.rate_strategy ?? pkg.rate_strategy ?? 'CHEAPEST') as 'CHEAPEST' | 'FASTEST',
+        ...batchRates(b, pkg.rate_strategy),
         ...(b.carrier_id ? { carrier_id: b.carrier_id } : {}),
         ...(b.service_id ? { service_id: b.service_id } : {}),
         label_format: b.label_format === 'ZPL' ? 'ZPL' : 'PDF',

@@ -1,6 +1,7 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import type { RateStrategy } from '../../contract/rate-strategy.js';
 
 // What label batch answers show: the batch with its counts, and (get) its items in file order.
 
@@ -17,7 +18,9 @@ function present(b: BatchRow, c: Counts) {
     status: b.status as 'RUNNING' | 'COMPLETED',
     package_count: b.package_count,
     ...c,
-    rate_strategy: b.rate_strategy,
+    rate_strategy: b.rate_strategy as RateStrategy | null,
+    rate_within_days: b.rate_within_days,
+    rate_exclude_carrier_ids: Array.isArray(b.rate_exclude_carrier_ids) ? (b.rate_exclude_carrier_ids as string[]) : null,
     carrier_id: b.carrier_id,
     service_id: b.service_id,
     label_format: b.label_format as 'PDF' | 'ZPL',

@@ -1,4 +1,4 @@
-import type { Db, DraftOrder, DraftOrderLineItem } from '../../db/types.js';
+import type { Db, DraftOrder, DraftOrderLineItem, TxClient } from '../../db/types.js';
 import { teamNames } from '../names.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, enumList, type PageRequest } from '../pagination.js';
@@ -14,6 +14,7 @@ import {
 } from '../../contract/orders-enums.js';
 import { resolveMerchant, resolveProducts, resolveShop } from './reach.js';
 import { round2 } from './totals.js';
+import { personSelection, selectionView, type SelectionEdit } from './selection.js';
 
 // Draft orders: an order being put together (by hand, or by an integration through the spec's
 // create-draft-order path). Nothing is reserved until conversion (convert.ts).
@@ -26,7 +27,8 @@ export interface DraftLineInput {
   applied_discount_amount?: number;
 }
 
-export interface DraftOrderInput {
+/** The carrier selection a person gives on the draft (selection.ts), carried to the order at conversion. */
+export interface DraftOrderInput extends SelectionEdit {
   merchant_team_id?: string;
   shop_id?: string;
   shop?: { name: string; shop_type?: ShopType };
@@ -67,6 +69,8 @@ export interface DraftPayload {
   total_tax: number;
   total_shipping: number;
   config: OrderConfig;
+  /** A person's carrier selection, with person_set naming its fields (absent on drafts made before it existed). */
+  carrier_selection?: Record<string, unknown> | null;
 }
 
 const blank = (v: string | null | undefined) => (typeof v === 'string' && v.trim() ? v.trim() : null);
@@ -87,6 +91,7 @@ export async function createDraftOrder(db: Db, fulfillerTeamId: string, input: D
     throw conflict(`Order number ${orderNumber} is already used by another order of this team.`);
   }
   const shop = await resolveShop(db, merchant.id, fulfillerTeamId, input);
+  const selection = await personSelection(db.prisma as unknown as TxClient, fulfillerTeamId, null, input);
 
   const metadata = Object.fromEntries(METADATA_KEYS.map((k) => [k, input.metadata?.[k] ?? []])) as OrderMetadata;
   const payload: DraftPayload = {
@@ -108,6 +113,7 @@ export async function createDraftOrder(db: Db, fulfillerTeamId: string, input: D
     total_tax: input.total_tax ?? 0,
     total_shipping: input.total_shipping ?? 0,
     config: { ...ORDER_CONFIG_DEFAULTS, ...(input.config ?? {}) },
+    carrier_selection: selection,
   };
   const draft = await db.prisma.draftOrder.create({
     data: {
@@ -194,6 +200,7 @@ export async function draftViews(db: Db, drafts: DraftWithLines[]) {
       customer: p.customer,
       metadata: p.metadata,
       is_fragile: p.is_fragile,
+      ...selectionView(p.carrier_selection),
       line_items: d.line_items.map((l) => ({
         id: l.id,
         product_id: l.product_id,

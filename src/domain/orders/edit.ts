@@ -9,7 +9,7 @@ import { ALLOCATABLE_STATUSES, orderLabel, type OrderConfig } from '../../contra
 import { applyLineChanges, hasLineChanges, loadAdded, type LineChanges } from './edit-lines.js';
 import { getOrder } from './orders.js';
 import { setOrderTags } from './tags.js';
-import { personSelection } from './selection.js';
+import { personSelection, type SelectionEdit } from './selection.js';
 import { noteAuditBefore } from '../audit/context.js';
 
 // PATCH /v1/ops/orders/{id}: the shipping address (re-verified when the order's config asks for it,
@@ -22,20 +22,13 @@ import { noteAuditBefore } from '../audit/context.js';
 // (edit-lines.ts), stock re-committed through the ledger. Carrier-selection fields set here are a
 // person's choice (selection.ts): automation rules never overwrite them.
 
-export interface OrderEdit extends LineChanges {
+/** Line changes, the address and notes, and the carrier selection (selection.ts). */
+export interface OrderEdit extends LineChanges, SelectionEdit {
   shipping_address?: Address;
   shipping_method?: string | null;
   note?: string | null;
   tags?: string[];
   lock_address?: boolean;
-  carrier_integration_id?: string | null;
-  carrier_id?: string | null;
-  service_id?: string | null;
-  rate_strategy?: string | null;
-  package_preset_id?: string | null;
-  package_preset_name?: string | null;
-  carton_id?: string | null;
-  carton_name?: string | null;
 }
 
 const LINE_KEYS = ['add_line_items', 'update_line_items', 'remove_line_items'] as const;

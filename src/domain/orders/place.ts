@@ -128,6 +128,8 @@ export function planOrder(parties: OrderParties, p: DraftPayload, lines: SoldLin
     unique_core_line_item_count: new Set(cores.map((c) => c.product_id)).size,
     line_item_image_urls: [...new Set(cores.map((c) => c.image_url).filter((u): u is string => !!u))],
     config: p.config,
+    // A person's carrier selection from the draft (person_set): the rules at intake keep it.
+    ...(p.carrier_selection ? { carrier_selection: p.carrier_selection as Prisma.InputJsonValue } : {}),
     search_text: [customer.name, customer.email].filter(Boolean).map(searchKey).join(' '),
   };
   return { originals, cores, fields, paid, verification, orderNumber: p.order_number };

@@ -1,4 +1,6 @@
-import { SELECTION_ACTIONS } from '../../contract/automation-rules.js';
+import { SELECTION_ACTIONS, type SelectionField, type SelectionValue } from '../../contract/automation-rules.js';
+import type { RateOptions } from '../../contract/rate-strategy.js';
+import { checkRateOptions, withoutStaleDays } from '../fulfillment/carrier-rates.js';
 import type { TxClient } from '../../db/types.js';
 import { invalid } from '../errors.js';
 
@@ -6,12 +8,13 @@ import { invalid } from '../errors.js';
 // PATCH /v1/ops/orders/{id}. Each field a person gives is recorded in person_set, which automation
 // rules respect (docs/automation.md); null clears the field and hands it back to the rules.
 
-type Edit = Partial<Record<(typeof SELECTION_ACTIONS)[number], string | null>>;
+export type SelectionEdit = Partial<Record<SelectionField, SelectionValue | null>>;
 
-export async function personSelection(tx: TxClient, teamId: string, current: unknown, edit: Edit) {
+export async function personSelection(tx: TxClient, teamId: string, current: unknown, given0: SelectionEdit) {
+  const edit = withoutStaleDays(given0);
   const given = SELECTION_ACTIONS.filter((f) => edit[f] !== undefined);
   if (!given.length) return null;
-  const ci = edit.carrier_integration_id;
+  const ci = edit.carrier_integration_id as string | null | undefined;
   if (ci && !(await tx.carrierIntegration.findFirst({ where: { id: ci, team_id: teamId }, select: { id: true } }))) {
     throw invalid('body.carrier_integration_id', `no carrier integration ${ci} in this team`);
   }
@@ -29,10 +32,20 @@ export async function personSelection(tx: TxClient, teamId: string, current: unk
       person.add(f);
     }
   }
-  if (edit.carrier_integration_id) {
-    const ci2 = await tx.carrierIntegration.findFirst({ where: { id: edit.carrier_integration_id }, select: { name: true, type: true } });
+  if (ci) {
+    const ci2 = await tx.carrierIntegration.findFirst({ where: { id: ci }, select: { name: true, type: true } });
     sel.carrier_integration_name = ci2?.name ?? null;
     sel.carrier_integration_type = ci2?.type ?? null;
   }
+  checkRateOptions(sel as RateOptions);
   return { ...sel, person_set: [...person], rule_set: [...ruleSet] };
+}
+
+/** The selection fields as a draft order shows them (null: not chosen). */
+export function selectionView(selection: unknown): Record<SelectionField, SelectionValue | null> {
+  const sel = selection && typeof selection === 'object' ? (selection as Record<string, unknown>) : {};
+  return Object.fromEntries(SELECTION_ACTIONS.map((f) => [f, (sel[f] as SelectionValue | undefined) ?? null])) as Record<
+    SelectionField,
+    SelectionValue | null
+  >;
 }

@@ -2,6 +2,7 @@ import type { Db, Order, OrderFulfillmentHold, OrderLineItem } from '../../db/ty
 import { teamNames } from '../names.js';
 import { ADDRESS_FIELDS } from './address.js';
 import { CARRIER_SELECTION_FIELDS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS } from '../../contract/orders-enums.js';
+import type { RateStrategy } from '../../contract/rate-strategy.js';
 
 // Response shapes of an order: Order 2.6 (get-one, priority update, convert, mark-paid) and the
 // order-list projection. Team and shop names come from two batched queries, never per row.
@@ -251,7 +252,9 @@ export function automationView(o: { automation_trace: unknown; carrier_selection
   const person = Array.isArray(sel.person_set) ? (sel.person_set as string[]) : [];
   return {
     ...(o.automation_trace ? { automation_trace: o.automation_trace as never } : {}),
-    ...(typeof sel.rate_strategy === 'string' ? { rate_strategy: sel.rate_strategy } : {}),
+    ...(typeof sel.rate_strategy === 'string' ? { rate_strategy: sel.rate_strategy as RateStrategy } : {}),
+    ...(typeof sel.rate_within_days === 'number' ? { rate_within_days: sel.rate_within_days } : {}),
+    ...(Array.isArray(sel.rate_exclude_carrier_ids) ? { rate_exclude_carrier_ids: sel.rate_exclude_carrier_ids as string[] } : {}),
     ...(person.length ? { carrier_selection_set_by_person: person } : {}),
   };
 }

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { addItemOption } from '../../shared/items.js';
 import { writeCommand } from '../../shared/resource.js';
 import { response } from '../../output/shape.js';
+import { CARRIER_SELECTION_FIELDS } from '../../shared/rate-options.js';
 
 /** Common fields have flags; the address and the rest go through --field / --data. */
 export default function draftOrdersCreate(ctx: Context): Command {
@@ -33,6 +34,8 @@ export default function draftOrdersCreate(ctx: Context): Command {
       { key: 'currency', description: 'ISO 4217 (default USD)' },
       { key: 'note', description: 'order note' },
       { key: 'tags', flag: '--tag', type: 'list', description: 'tags (comma-separated or repeated)' },
+      // Carried to the order at conversion, where no automation rule overwrites it.
+      ...CARRIER_SELECTION_FIELDS,
     ],
     configure: (cmd) =>
       addItemOption(cmd, {
@@ -57,6 +60,7 @@ export default function draftOrdersCreate(ctx: Context): Command {
       'fos draft-orders create --line-item sku=MUG-BLUE,quantity=2,price=12.5 -f shipping_address.name="Ada Lovelace" \\\n' +
         '      -f shipping_address.address1="1 Main St" -f shipping_address.city=Leeds -f shipping_address.country=GB',
       'fos draft-orders create --data @draft.json --priority HIGH',
+      'fos draft-orders create --data @draft.json --carrier-id usps --rate-strategy cheapest_within_days --within-days 3',
     ],
   });
 }

@@ -2,9 +2,10 @@ import { hostname } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import type { Env } from '../../config.js';
 import { UsageError } from '../../errors.js';
+import { rateBody, type RateFlags } from '../../shared/rate-options.js';
 
 /** The flags of `fos fulfill run`, checked and put in the shape the workflow uses. */
-export interface RawRunOptions {
+export interface RawRunOptions extends RateFlags {
   from?: string;
   item?: Map<string, number>;
   labelUrl?: string;
@@ -13,7 +14,6 @@ export interface RawRunOptions {
   service?: string;
   cost?: number;
   costCurrency?: string;
-  rateStrategy?: string;
   weight?: number;
   weightUnit?: string;
   lockOwner?: string;
@@ -27,7 +27,7 @@ export interface RawRunOptions {
 
 export type LabelSource =
   | { kind: 'upload'; label_url: string; tracking_number: string; carrier: string; service: string; cost: number; cost_currency: string }
-  | { kind: 'buy'; rate_strategy: string; label_format?: string };
+  | { kind: 'buy'; rate_strategy: string; rate_within_days?: number; rate_exclude_carrier_ids?: string[]; label_format?: string };
 
 export interface RunOptions {
   /** SKU -> quantity from `--item`; undefined packs everything remaining. */
@@ -96,8 +96,10 @@ export function labelSource(o: RawRunOptions): LabelSource {
         `--rate-strategy buys a label; it cannot be combined with ${[...given.map(([, f]) => f), ...(o.costCurrency ? ['--cost-currency'] : [])].join(', ')}`,
       );
     }
-    return { kind: 'buy', rate_strategy: o.rateStrategy, ...(o.labelFormat ? { label_format: o.labelFormat } : {}) };
+    return { kind: 'buy', rate_strategy: o.rateStrategy, ...rateBody(o), ...(o.labelFormat ? { label_format: o.labelFormat } : {}) };
   }
+  if (o.withinDays !== undefined || o.excludeCarrier)
+    throw new UsageError('--within-days and --exclude-carrier are for bought labels (--rate-strategy)');
   if (o.labelFormat) throw new UsageError('--label-format is for bought labels (--rate-strategy); an uploaded label keeps its own format');
   if (!given.length) {
     throw new UsageError(
@@ -138,5 +140,12 @@ export function runOptions(o: RawRunOptions, env: Env, profile?: string): RunOpt
 export function describeLabel(label: LabelSource): string {
   return label.kind === 'upload'
     ? `upload ${label.carrier} ${label.service}, tracking ${label.tracking_number}, ${label.cost} ${label.cost_currency}`
-    : `buy (${label.rate_strategy}${label.label_format ? `, ${label.label_format}` : ''})`;
+    : `buy (${[
+        label.rate_strategy,
+        label.rate_within_days ? `within ${label.rate_within_days} days` : '',
+        label.rate_exclude_carrier_ids ? `not ${label.rate_exclude_carrier_ids.join(', ')}` : '',
+        label.label_format ?? '',
+      ]
+        .filter(Boolean)
+        .join(', ')})`;
 }

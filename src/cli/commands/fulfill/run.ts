@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CliError, UsageError } from '../../errors.js';
 import { enumOption } from '../../shared/flags.js';
+import { addRateFlags } from '../../shared/rate-options.js';
 import { helpWidthOf, withExamples, wrapHelpText } from '../../shared/help.js';
 import { FulfillApi, type FulfillmentOrder } from './api.js';
 import { readIds, uniqueIds, type IdRef } from './input.js';
@@ -225,12 +226,14 @@ error class (see fos --help; 1 when they differ).`,
       ),
     )
     .action(async (ids: string[], raw: RawRunOptions) => runFulfill(ctx, ids, raw));
+  addRateFlags(cmd);
   declareOutput(cmd, own('prints one result per order (docs/fulfill-run.md); checks --json against its members before sending'));
   return withExamples(cmd, [
     'fos fulfill run 0193… --label-url https://labels.example/1.pdf --tracking 1Z999 --carrier UPS --service Ground --cost 7.5',
     'fos fulfill run 0193… --item MUG-BLUE=2 --rate-strategy CHEAPEST',
     'fos orders list --status OPEN --json id | fos fulfill run --from - --rate-strategy CHEAPEST',
     'fos fulfill run --from ids.txt --rate-strategy CHEAPEST --dry-run',
+    'fos fulfill run 0193… --rate-strategy cheapest_within_days --within-days 3 --exclude-carrier dhl',
     'fos orders list --status OPEN --json id | fos fulfill run --from - --rate-strategy CHEAPEST --label-format ZPL --print-dir labels/',
   ]);
 }

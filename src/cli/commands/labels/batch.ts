@@ -11,6 +11,7 @@ import { resourcePath } from '../../shared/resource.js';
 import { ENUMS } from '../../enums.js';
 import type { Static } from 'typebox';
 import type { LabelBatchSchema } from '../../../contract/label-batches.js';
+import { addRateFlags, rateBody, type RateFlags } from '../../shared/rate-options.js';
 
 // `fos labels batch`: buys the labels of a picking session's (or a list of) packages in one
 // batch (POST /v1/ops/label-batches), shows its progress, then saves or prints the merged file.
@@ -19,7 +20,7 @@ import type { LabelBatchSchema } from '../../../contract/label-batches.js';
 const path = (id?: string, action?: string) => resourcePath('/ops/label-batches', id, action);
 const lower = (values: readonly string[]) => values.map((v) => v.toLowerCase());
 
-interface BatchOptions extends DocumentOptions {
+interface BatchOptions extends DocumentOptions, RateFlags {
   session?: string;
   package?: string[];
   fulfillmentOrder?: string[];
@@ -47,7 +48,7 @@ async function bodyOf(ctx: Context, o: BatchOptions) {
     ...(o.session ? { picking_session_id: await resolveRef(client, 'picking-session', o.session) } : {}),
     ...(o.package ? { package_ids: await all('package', o.package) } : {}),
     ...(o.fulfillmentOrder ? { fulfillment_order_ids: await all('fulfillment-order', o.fulfillmentOrder) } : {}),
-    ...(o.rateStrategy ? { rate_strategy: o.rateStrategy.toUpperCase() } : {}),
+    ...rateBody(o),
     ...(o.carrier ? { carrier_id: o.carrier } : {}),
     ...(o.service ? { service_id: o.service } : {}),
     ...(o.format ? { label_format: o.format.toUpperCase() } : {}),
@@ -95,6 +96,7 @@ export default function batch(ctx: Context): Command {
     .option('--slips', 'PDF: each label followed by its packing slip')
     .option('--print-dir <dir>', 'also save the merged file in this folder')
     .option('--no-wait', 'answer with the batch at once (it runs on the server; fos labels batch-get <id> shows it)');
+  addRateFlags(cmd);
   documentOptions(cmd, 'merged labels file');
   cmd.action(async (...args: unknown[]) => {
     const o = commandOf(args).opts() as BatchOptions;

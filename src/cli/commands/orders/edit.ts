@@ -3,13 +3,15 @@ import type { Context } from '../../context.js';
 import { orderArg, seg, writeCommand } from '../../shared/resource.js';
 import { addLineOptions, lineChanges } from './edit-lines.js';
 import { response } from '../../output/shape.js';
+import { CARRIER_SELECTION_FIELDS } from '../../shared/rate-options.js';
 
 /** PATCH /v1/ops/orders/{id}: address (--data or -F shipping_address.city=…), shipping method, note, tags, line items. */
 export default function ordersEdit(ctx: Context): Command {
   return writeCommand(ctx, {
     output: response(async () => (await import('../../../contract/orders.js')).OrderSchema),
     name: 'edit',
-    description: 'Edit an open order: shipping address (re-verified), shipping method, note, tags, lock_address, line items',
+    description:
+      'Edit an open order: shipping address (re-verified), shipping method, note, tags, lock_address, carrier selection, line items',
     method: 'PATCH',
     mode: 'update',
     args: ['<order>'],
@@ -20,6 +22,8 @@ export default function ordersEdit(ctx: Context): Command {
       { key: 'note', arg: 'text', description: 'order note' },
       { key: 'tags', type: 'list', description: 'tags, comma-separated (replaces them)' },
       { key: 'lock_address', type: 'boolean', arg: 'true|false', description: 'freeze (true) or unfreeze (false) the shipping address' },
+      // A person's carrier selection: no automation rule overwrites it (-f carrier_id=null hands a field back to the rules).
+      ...CARRIER_SELECTION_FIELDS,
     ],
     configure: addLineOptions,
     transform: (body, opts) => ({ ...lineChanges(opts), ...body }),

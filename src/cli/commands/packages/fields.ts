@@ -3,11 +3,13 @@ import { dimensionFields } from '../../shared/dimensions.js';
 import type { FieldSpec } from '../../shared/flags.js';
 import type { ItemSpec } from '../../shared/items.js';
 import { resourcePath } from '../../shared/resource.js';
+import { RATE_OPTION_FIELDS } from '../../shared/rate-options.js';
 
 export const PACKAGE_FIELDS: FieldSpec[] = [
   { key: 'name', description: 'package name' },
   ...dimensionFields(''),
   { key: 'rate_strategy', type: 'enum', values: ENUMS.rate_strategy, description: 'carrier rate shopping strategy' },
+  ...RATE_OPTION_FIELDS,
   { key: 'carton_id', arg: 'id', description: 'carton used' },
 ];
 

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { deliver, documentOptions, fetchLabel, type DocumentOptions } from '../../shared/documents.js';
 import { writeCommand } from '../../shared/resource.js';
 import { packagePath } from './fields.js';
+import { RATE_OPTION_FIELDS } from '../../shared/rate-options.js';
 import { response } from '../../output/shape.js';
 
 export default function packagesLabel(ctx: Context): Command {
@@ -25,6 +26,7 @@ export default function packagesLabel(ctx: Context): Command {
       { key: 'cost_currency', description: 'ISO 4217 currency' },
       { key: 'tracking_url', arg: 'url', description: 'tracking page URL' },
       { key: 'rate_strategy', type: 'enum', values: ENUMS.rate_strategy, description: 'buy a label by rate shopping instead' },
+      ...RATE_OPTION_FIELDS,
       { key: 'carrier_id', arg: 'id', description: 'rate shopping: only this carrier' },
       { key: 'service_id', arg: 'id', description: 'rate shopping: only this service' },
       {

@@ -52,6 +52,8 @@ export interface PackageToRate {
   status: string;
   shipment_status: string | null;
   rate_strategy: string | null;
+  rate_within_days: number | null;
+  rate_exclude_carrier_ids: unknown;
   label_format: string | null;
   warehouse_id: string | null;
   from_address: unknown;
@@ -66,8 +68,8 @@ export interface PackageToRate {
   open_purchase_id: string | null;
 }
 
-const TO_RATE = `SELECT p."id", p."status", p."shipment_status", p."rate_strategy", p."label_format", p."warehouse_id",
-    p."from_address", p."to_address", p."config", p."weight", p."weight_unit", p."length", p."width", p."height",
+const TO_RATE = `SELECT p."id", p."status", p."shipment_status", p."rate_strategy", p."rate_within_days", p."rate_exclude_carrier_ids",
+    p."label_format", p."warehouse_id",     p."from_address", p."to_address", p."config", p."weight", p."weight_unit", p."length", p."width", p."height",
     p."measurement_unit", lp."id" AS "open_purchase_id"
   FROM "packages" p LEFT JOIN "label_purchases" lp ON lp."active_package_id" = p."id"
   WHERE p."id" = ? AND p."fulfiller_team_id" = ?`;
@@ -77,7 +79,7 @@ export async function packageToRate(db: Db, teamId: string, id: string): Promise
   const r = readsOf(db);
   const [row] = await r.all<PackageToRate>(TO_RATE, [id, teamId]);
   if (!row) return null;
-  for (const c of ['from_address', 'to_address', 'config'] as const)
+  for (const c of ['from_address', 'to_address', 'config', 'rate_exclude_carrier_ids'] as const)
     row[c] = typeof row[c] === 'string' ? r.dialect.json(row[c]) : (row[c] ?? null);
   return row;
 }

@@ -41,7 +41,7 @@ export default async function routes(app: FastifyInstance) {
         description:
           'Names the packages one way: package_ids, picking_session_id (its open packages in pick order) or ' +
           "fulfillment_order_ids (their open packages). Answers 202 with the batch; the server buys each package's label " +
-          "(rate_strategy, else the package's, else CHEAPEST; optionally only carrier_id / service_id), a few at a time, " +
+          "(rate_strategy with its options, else the package's, else CHEAPEST; optionally only carrier_id / service_id), a few at a time, " +
           'never twice (a package labelled meanwhile is SKIPPED; a refusal is FAILED with its reason), resuming after a ' +
           'restart. GET …/{id} reports progress; …/labels is the merged file; label_batch.completed fires at the end.',
         body: CreateLabelBatchBody,

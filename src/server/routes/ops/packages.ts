@@ -130,10 +130,11 @@ export default async function routes(app: FastifyInstance) {
         summary: 'Attach a shipping label (upload, or buy the cheapest rate)',
         description:
           'Upload: label_url, tracking_number, carrier, service, cost, cost_currency. Rate shopping: ' +
-          "{ rate_strategy: CHEAPEST or FASTEST } (optionally carrier_id / service_id; {} uses the package's rate_strategy) quotes " +
+          '{ rate_strategy: CHEAPEST, FASTEST or CHEAPEST_WITHIN_DAYS with rate_within_days; rate_exclude_carrier_ids } (optionally ' +
+          "carrier_id / service_id; {} uses the package's) quotes " +
           "every enabled carrier integration of the package's warehouse in parallel (a slow one is cut off by a timeout) and buys " +
           'the chosen rate through its integration (EasyPost, Shippo: the label is downloaded and served at label_url; the rate ' +
-          'table: fos draws it). When no service fits, 409 with rate_error_data (also stored on the package). A purchase whose ' +
+          'table: fos draws it). When no service fits, 409 with rate_error_data (also stored on the package); when the strategy options leave none, 422 saying why. A purchase whose ' +
           'outcome is not yet known answers 503 with retry-after; the retry reconciles it and never buys twice. A labelled ' +
           'or fulfilled package cannot be labelled again (409).',
         params: PackageParams,
