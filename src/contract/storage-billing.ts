@@ -45,15 +45,13 @@ export const StorageSnapshotSchema = Type.Object({
   created_at: Timestamp,
 });
 
-export const StorageSnapshotListQuery = Type.Object(
-  {
-    ...pageQuery(),
-    warehouse_id: Type.Optional(Id),
-    merchant_team_id: Type.Optional(Id),
-    location_type_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'none: locations without a type' })),
-    date_from: Type.Optional(Day('snapshots of this day or later')),
-    date_to: Type.Optional(Day('snapshots of this day or earlier')),
-    billed: Type.Optional(Type.Boolean({ description: 'true: with a charge; false: without' })),
-    order: sortOrder,
-  },
-);
+export const StorageSnapshotListQuery = Type.Object({
+  ...pageQuery(),
+  warehouse_id: Type.Optional(Id),
+  merchant_team_id: Type.Optional(Id),
+  location_type_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'none: locations without a type' })),
+  date_from: Type.Optional(Day('snapshots of this day or later')),
+  date_to: Type.Optional(Day('snapshots of this day or earlier')),
+  billed: Type.Optional(Type.Boolean({ description: 'true: with a charge; false: without' })),
+  order: sortOrder,
+});

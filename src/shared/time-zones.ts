@@ -35,7 +35,11 @@ export function isTimeZone(zone: string): boolean {
 
 /** The zone's wall clock at `at`, as if it were UTC (epoch ms). */
 function wallClock(at: number, zone: string): number {
-  const parts = Object.fromEntries(formatterOf(zone).formatToParts(new Date(at)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatterOf(zone)
+      .formatToParts(new Date(at))
+      .map((p) => [p.type, p.value]),
+  );
   return Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
 }
 

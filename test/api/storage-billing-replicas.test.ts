@@ -28,12 +28,18 @@ describe('daily storage on two replicas', () => {
     const { w, r } = world();
     const wh = await storageWarehouse(w.db, w.teamId);
     const pallet = await locationType(w.db, w.teamId, 'Pallet');
-    const m = await storageMerchant(w.db, w.teamId, card({ by_location_type: { [pallet.id]: { DAILY: 2 } }, rate_per_unit: { DAILY: 0.1 } }));
+    const m = await storageMerchant(
+      w.db,
+      w.teamId,
+      card({ by_location_type: { [pallet.id]: { DAILY: 2 } }, rate_per_unit: { DAILY: 0.1 } }),
+    );
     await stockBins(w.db, wh, m.teamId, { count: 5, units: 4, typeId: pallet.id, at: JAN });
     await stockBins(w.db, wh, m.teamId, { count: 2, units: 3, at: JAN });
 
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => r.send(i, 'POST', '/ops/billing/storage-runs', { date: '2026-04-01', warehouse_id: wh.id }, w.token)),
+      Array.from({ length: 6 }, (_, i) =>
+        r.send(i, 'POST', '/ops/billing/storage-runs', { date: '2026-04-01', warehouse_id: wh.id }, w.token),
+      ),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
     const runs = answers.map((a) => a.body.runs[0]);
@@ -54,7 +60,14 @@ describe('daily storage on two replicas', () => {
     await stockBins(w.db, wh, m.teamId, { count: 3, units: 2, at: JAN });
     // Seed the warehouse's last run so the schedule back-fills May 2–6 (New York's days).
     await w.db.prisma.storageRun.create({
-      data: { team_id: w.teamId, warehouse_id: wh.id, date: '2026-05-01', time_zone: 'America/New_York', cutoff_at: new Date('2026-05-02T04:00:00Z'), source: 'API' },
+      data: {
+        team_id: w.teamId,
+        warehouse_id: wh.id,
+        date: '2026-05-01',
+        time_zone: 'America/New_York',
+        cutoff_at: new Date('2026-05-02T04:00:00Z'),
+        source: 'API',
+      },
     });
     const now = new Date('2026-05-07T04:30:00Z'); // 00:30 on May 7 in New York
     const results = await Promise.all([runDueStorage(w.db, now), runDueStorage(other, now), runDueStorage(other, now)]);

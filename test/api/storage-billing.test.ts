@@ -26,7 +26,11 @@ describe('daily storage on a schedule', () => {
     const w = await storageWarehouse(t.db, t.teamId);
     const pallet = await locationType(t.db, t.teamId, 'Pallet');
     const shelf = await locationType(t.db, t.teamId, 'Shelf');
-    const a = await storageMerchant(t.db, t.teamId, card({ by_location_type: { [pallet.id]: { DAILY: 0.5 } }, rate_per_unit: { DAILY: 0.01 } }));
+    const a = await storageMerchant(
+      t.db,
+      t.teamId,
+      card({ by_location_type: { [pallet.id]: { DAILY: 0.5 } }, rate_per_unit: { DAILY: 0.01 } }),
+    );
     const b = await storageMerchant(t.db, t.teamId, card({ rate_per_unit: { DAILY: 0.02 } }));
     await stockBins(t.db, w, a.teamId, { count: 3, units: 10, typeId: pallet.id, at: JAN });
     await stockBins(t.db, w, a.teamId, { count: 2, units: 25, at: JAN });
@@ -62,7 +66,11 @@ describe('daily storage on a schedule', () => {
       fulfillment_delegation_id: a.delegationId,
       created_at: at('2026-03-02T00:00:30Z'),
     });
-    expect(first.pricing_config).toMatchObject({ category: 'STORAGE', origination: 'SCHEDULE', storage: { date: '2026-03-01', locations: 3, units: 30 } });
+    expect(first.pricing_config).toMatchObject({
+      category: 'STORAGE',
+      origination: 'SCHEDULE',
+      storage: { date: '2026-03-01', locations: 3, units: 30 },
+    });
     expect(first.pricing_trace).toMatchObject({
       rate_card_id: 'rc_store',
       version_id: 'v_1',
@@ -79,7 +87,14 @@ describe('daily storage on a schedule', () => {
     let cursor: string | undefined;
     for (let page = 0; page < 10; page++) {
       const res = await t.call('GET', '/v1/ops/billing/storage-snapshots', {
-        query: { merchant_team_id: a.teamId, date_from: '2026-03-10', date_to: '2026-03-19', order: 'asc', limit: 7, ...(cursor ? { cursor } : {}) },
+        query: {
+          merchant_team_id: a.teamId,
+          date_from: '2026-03-10',
+          date_to: '2026-03-19',
+          order: 'asc',
+          limit: 7,
+          ...(cursor ? { cursor } : {}),
+        },
       });
       expect(res.statusCode).toBe(200);
       seen.push(...res.json().data.map((s: { date: string }) => s.date));

@@ -20,7 +20,13 @@ beforeAll(async () => {
   env = { ...s.env, FOS_CONFIG_DIR: await tempConfigDir() };
   wh = await storageWarehouse(t.db, t.teamId);
   const pallet = await locationType(t.db, t.teamId, 'Pallet');
-  const card = { id: 'rc_cli', name: 'CLI card', version_id: 'v_2', semantic_version: '1.1.0', storage: { by_location_type: { [pallet.id]: { DAILY: 1.25 } } } };
+  const card = {
+    id: 'rc_cli',
+    name: 'CLI card',
+    version_id: 'v_2',
+    semantic_version: '1.1.0',
+    storage: { by_location_type: { [pallet.id]: { DAILY: 1.25 } } },
+  };
   merchant = await storageMerchant(t.db, t.teamId, card);
   await stockBins(t.db, wh, merchant.teamId, { count: 4, units: 6, typeId: pallet.id, at: new Date('2026-01-01T00:00:00Z') });
 }, 300_000);

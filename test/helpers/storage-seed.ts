@@ -30,7 +30,15 @@ export async function stockBins(
 ) {
   const n = ++seq;
   const product = await db.prisma.product.create({
-    data: { team_id: merchantTeamId, merchant_team_id: merchantTeamId, fulfiller_team_id: w.team_id, name: `P${n}`, sku: `SKU-ST-${n}`, measurement_unit: 'MM', weight_unit: 'G' },
+    data: {
+      team_id: merchantTeamId,
+      merchant_team_id: merchantTeamId,
+      fulfiller_team_id: w.team_id,
+      name: `P${n}`,
+      sku: `SKU-ST-${n}`,
+      measurement_unit: 'MM',
+      weight_unit: 'G',
+    },
   });
   for (let i = 0; i < bins.count; i++) {
     const loc = await db.prisma.location.create({

@@ -40,7 +40,14 @@ export const dayEndsAt = (date: string, zone: string) => startOfLocalDay(addDays
 
 /** Takes the warehouse's day (snapshots + charges) unless it was taken; either way returns its run. */
 export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, source: RunInput['source'], now: Date): Promise<DayResult> {
-  const input: RunInput = { team_id: w.team_id, warehouse_id: w.id, date, time_zone: w.time_zone, cutoff_at: dayEndsAt(date, w.time_zone), source };
+  const input: RunInput = {
+    team_id: w.team_id,
+    warehouse_id: w.id,
+    date,
+    time_zone: w.time_zone,
+    cutoff_at: dayEndsAt(date, w.time_zone),
+    source,
+  };
   const created = await transaction(db, async (tx) => {
     const st = statementsOf(tx);
     const runId = await claimRun(st, input, now);
@@ -79,7 +86,10 @@ export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, sour
 }
 
 async function chargeIdsOf(db: Db, runId: string): Promise<string[]> {
-  const rows = await db.prisma.storageSnapshot.findMany({ where: { run_id: runId, charge_id: { not: null } }, select: { charge_id: true } });
+  const rows = await db.prisma.storageSnapshot.findMany({
+    where: { run_id: runId, charge_id: { not: null } },
+    select: { charge_id: true },
+  });
   return rows.map((r) => r.charge_id!);
 }
 
