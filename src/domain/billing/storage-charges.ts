@@ -3,7 +3,7 @@ import type { Charge, FulfillmentDelegation, StorageSnapshot, TxClient } from '.
 import { announceCharge, jsonPricing } from '../charges/charges.js';
 import { insertCharge } from '../charges/store.js';
 import { storagePrice } from './storage-price.js';
-import { linkCharge } from './storage-store.js';
+import { linkCharge } from './store/storage.js';
 
 // The STORAGE charges of a day's snapshots, inside the snapshot's transaction: one per merchant and
 // location type (per warehouse), priced DAILY by the merchant's rate card (storagePrice). A

@@ -5,7 +5,7 @@ import { startOfLocalDay, localDay } from '../../shared/time-zones.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { addDays, isDay } from '../invoices/periods.js';
 import { billSnapshots } from './storage-charges.js';
-import { claimRun, insertSnapshots, recordCounts, type RunInput } from './storage-store.js';
+import { claimRun, insertSnapshots, recordCounts, type RunInput } from './store/storage.js';
 
 // Daily storage (docs/billing.md "Storage"): a warehouse's day is taken once its local midnight
 // has passed, by the schedule (src/server/workers/storage.ts) or an operator. Exactly once across

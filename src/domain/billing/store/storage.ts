@@ -1,6 +1,6 @@
-import { newId } from '../../db/ids.js';
-import type { Statements } from '../../db/statements.js';
-import type { StorageRun, StorageSnapshot } from '../../db/types.js';
+import { newId } from '../../../db/ids.js';
+import type { Statements } from '../../../db/statements.js';
+import type { StorageRun, StorageSnapshot } from '../../../db/types.js';
 
 // Daily storage's statements (docs/billing.md "Storage"). The snapshot of a warehouse's day is
 // ONE INSERT … SELECT: every bin's stock at the end of the day (today's on hand less the ledger's
