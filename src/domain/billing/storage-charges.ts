@@ -22,7 +22,7 @@ export async function billSnapshots(tx: TxClient, st: Statements, ctx: DayContex
     const delegation = ctx.delegations.get(s.merchant_team_id);
     if (!delegation?.active) continue;
     const typeId = s.location_type_id || null;
-    const price = storagePrice(delegation, {
+    const price = await storagePrice(tx, delegation, {
       location_type_id: typeId,
       locations: s.locations,
       units: s.units,

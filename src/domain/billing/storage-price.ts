@@ -1,8 +1,9 @@
+import type { TxClient } from '../../db/types.js';
 import { parseRateCard, priceStorage, type Pricing, type RateCard } from '../charges/rate-card.js';
 
 // The one place daily storage asks a rate card for a price (docs/billing.md "Storage"). Today it
 // reads the delegation's current card; when rate cards get versions, only this body changes (the
-// version in force on `date`). A location-type rate is per occupied location a day; the card's
+// version in force on `date`, read in the run's transaction `tx`). A location-type rate is per occupied location a day; the card's
 // general rate is per unit on hand a day.
 
 export interface StorageDay {
@@ -24,7 +25,11 @@ export interface StoragePrice {
 }
 
 /** The DAILY storage price of one merchant's location type on a day, or null when the card has none. */
-export function storagePrice(delegation: { rate_card: unknown }, day: StorageDay): StoragePrice | null {
+export async function storagePrice(
+  _tx: TxClient,
+  delegation: { id: string; rate_card: unknown },
+  day: StorageDay,
+): Promise<StoragePrice | null> {
   const card = parseRateCard(delegation.rate_card);
   if (!card) return null;
   const typeId = day.location_type_id ?? 'none';
