@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runDueStorage } from '../../src/domain/billing/storage-runs.js';
+import { runDueStorage, storageHooks } from '../../src/domain/billing/storage-runs.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { locationType, stockBins, storageMerchant, storageWarehouse } from '../helpers/storage-seed.js';
 
@@ -10,6 +10,7 @@ import { locationType, stockBins, storageMerchant, storageWarehouse } from '../h
 
 let t: TestApp | undefined;
 afterEach(async () => {
+  storageHooks.afterCharges = undefined;
   await t?.close();
   t = undefined;
 });
@@ -128,6 +129,25 @@ describe('daily storage on a schedule', () => {
     ]);
     expect(await runDueStorage(t.db, at('2026-05-05T10:00:00Z'))).toEqual([]);
     expect((await storageCharges(t.db)).map((c) => c.quantity)).toEqual([10, 10, 15, 15]);
+  });
+
+  it('a crash inside a day leaves nothing behind; the next run takes and bills it once', async () => {
+    t = await testApp();
+    const w = await storageWarehouse(t.db, t.teamId);
+    const m = await storageMerchant(t.db, t.teamId, card({ rate_per_unit: { DAILY: 0.1 } }));
+    await stockBins(t.db, w, m.teamId, { count: 2, units: 5, at: JAN });
+    storageHooks.afterCharges = () => {
+      throw new Error('simulated crash mid-snapshot');
+    };
+    await expect(runDueStorage(t.db, at('2026-07-02T01:00:00Z'))).rejects.toThrow('simulated crash');
+    expect(await t.db.prisma.storageRun.count()).toBe(0);
+    expect(await t.db.prisma.storageSnapshot.count()).toBe(0);
+    expect(await t.db.prisma.charge.count()).toBe(0);
+    expect(await t.db.prisma.outboxEvent.count({ where: { kind: 'charge.created' } })).toBe(0);
+    storageHooks.afterCharges = undefined;
+    expect((await runDueStorage(t.db, at('2026-07-02T01:00:00Z'))).map((r) => [r.date, r.amount])).toEqual([['2026-07-01', 1]]);
+    expect(await t.db.prisma.charge.count()).toBe(1);
+    expect(await t.db.prisma.outboxEvent.count({ where: { kind: 'charge.created' } })).toBe(2); // fulfiller and merchant
   });
 
   it('a warehouse at UTC-8 takes its day at its own midnight, not UTC midnight', async () => {

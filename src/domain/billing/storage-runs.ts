@@ -13,6 +13,9 @@ import { claimRun, insertSnapshots, recordCounts, type RunInput } from './store/
 // transaction as the snapshots and their charges, so a racer claims nothing and a crash leaves
 // nothing behind for the next run.
 
+/** Test seam: runs inside the day's transaction after its charges (a crash there must leave nothing). */
+export const storageHooks: { afterCharges?: (runId: string) => void | Promise<void> } = {};
+
 /** The schedule back-fills at most this many missed days per warehouse (older ones: an operator's run). */
 export const MAX_BACKFILL_DAYS = 31;
 
@@ -66,6 +69,7 @@ export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, sour
       typeNames: new Map(typeRows.map((t) => [t.id, t.name])),
     };
     const charges = await billSnapshots(tx, st, ctx, snaps, now);
+    await storageHooks.afterCharges?.(runId);
     await recordCounts(st, runId, snaps.length, charges.length);
     return true;
   });
