@@ -22,14 +22,16 @@ function formatterOf(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** True for a time zone name the runtime knows (`UTC`, `America/Los_Angeles`, `Etc/GMT+8`). */
-export function isTimeZone(zone: string): boolean {
-  if (!zone || zone.length > 64) return false;
+/**
+ * The runtime's canonical name of a time zone (`america/los_angeles` and `US/Pacific` ->
+ * `America/Los_Angeles`; `UTC`, `Etc/GMT+8`), or null for a name it does not know.
+ */
+export function canonicalTimeZone(zone: string): string | null {
+  if (!zone || zone.length > 64) return null;
   try {
-    formatterOf(zone);
-    return true;
+    return formatterOf(zone).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
 }
 

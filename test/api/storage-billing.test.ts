@@ -214,7 +214,7 @@ describe('POST /v1/ops/billing/storage-runs', () => {
     t = await testApp();
     const w = await storageWarehouse(t.db, t.teamId);
     expect((await t.call('GET', `/v1/ops/warehouses/${w.id}`)).json().time_zone).toBe('UTC');
-    const ok = await t.call('PATCH', `/v1/ops/warehouses/${w.id}`, { body: { time_zone: 'America/Los_Angeles' } });
+    const ok = await t.call('PATCH', `/v1/ops/warehouses/${w.id}`, { body: { time_zone: 'america/los_angeles' } }); // stored canonical
     expect(ok.statusCode).toBe(200);
     expect(ok.json().time_zone).toBe('America/Los_Angeles');
     const bad = await t.call('PATCH', `/v1/ops/warehouses/${w.id}`, { body: { time_zone: 'Mars/Olympus' } });

@@ -83,7 +83,7 @@ export async function createWarehouse(
 ) {
   assertName(input.name);
   const label_format = labelFormat(input.label_format);
-  if (input.time_zone !== undefined) checkTimeZone(input.time_zone, 'time_zone');
+  if (input.time_zone !== undefined) input = { ...input, time_zone: checkTimeZone(input.time_zone, 'time_zone') };
   await fulfillerTeam(db, input.team_id);
   // With its default location (issue 28), where stock goes when no bin is named.
   return db.prisma.$transaction(async (tx) => {

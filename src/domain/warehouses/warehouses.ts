@@ -1,5 +1,5 @@
 import type { Db } from '../../db/types.js';
-import { isTimeZone } from '../../shared/time-zones.js';
+import { canonicalTimeZone } from '../../shared/time-zones.js';
 import { invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 
@@ -40,10 +40,11 @@ export async function getWarehouse(db: Db, teamId: string, id: string) {
   return row;
 }
 
-/** An IANA time zone name the runtime knows, else a 400 at `path`. */
+/** The canonical name of an IANA time zone the runtime knows, else a 400 at `path`. */
 export function checkTimeZone(zone: string, path: string): string {
-  if (!isTimeZone(zone)) throw invalid(path, 'must be an IANA time zone name, e.g. UTC or America/Los_Angeles');
-  return zone;
+  const canonical = canonicalTimeZone(zone);
+  if (!canonical) throw invalid(path, 'must be an IANA time zone name, e.g. UTC or America/Los_Angeles');
+  return canonical;
 }
 
 /** PATCH /v1/ops/warehouses/{id}: the time zone (compare-free: one column, last write wins). */
