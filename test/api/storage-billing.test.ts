@@ -131,23 +131,36 @@ describe('daily storage on a schedule', () => {
     expect((await storageCharges(t.db)).map((c) => c.quantity)).toEqual([10, 10, 15, 15]);
   });
 
-  it('a crash inside a day leaves nothing behind; the next run takes and bills it once', async () => {
+  it('a crash inside a day leaves nothing behind and other warehouses go on; the next run takes it once', async () => {
     t = await testApp();
     const w = await storageWarehouse(t.db, t.teamId);
+    const w2 = await storageWarehouse(t.db, t.teamId);
     const m = await storageMerchant(t.db, t.teamId, card({ rate_per_unit: { DAILY: 0.1 } }));
     await stockBins(t.db, w, m.teamId, { count: 2, units: 5, at: JAN });
+    await stockBins(t.db, w2, m.teamId, { count: 1, units: 20, at: JAN });
+    let calls = 0;
     storageHooks.afterCharges = () => {
-      throw new Error('simulated crash mid-snapshot');
+      if (calls++ === 0) throw new Error('simulated crash mid-snapshot'); // the first warehouse's day (ids in order)
     };
-    await expect(runDueStorage(t.db, at('2026-07-02T01:00:00Z'))).rejects.toThrow('simulated crash');
-    expect(await t.db.prisma.storageRun.count()).toBe(0);
-    expect(await t.db.prisma.storageSnapshot.count()).toBe(0);
-    expect(await t.db.prisma.charge.count()).toBe(0);
-    expect(await t.db.prisma.outboxEvent.count({ where: { kind: 'charge.created' } })).toBe(0);
+    const failed: string[] = [];
+    const now = at('2026-07-02T01:00:00Z');
+    const first = await runDueStorage(t.db, now, (id, err) => failed.push(`${id}: ${(err as Error).message}`));
+    expect(failed).toEqual([`${w.id}: simulated crash mid-snapshot`]);
+    expect(first.map((r) => [r.warehouse_id, r.amount])).toEqual([[w2.id, 2]]);
+    const left = { warehouse_id: w.id };
+    expect(await t.db.prisma.storageRun.count({ where: left })).toBe(0);
+    expect(await t.db.prisma.storageSnapshot.count({ where: left })).toBe(0);
+    expect(await t.db.prisma.charge.count({ where: left })).toBe(0);
+    expect(await t.db.prisma.outboxEvent.count({ where: { kind: 'charge.created' } })).toBe(2); // w2's, to both teams
     storageHooks.afterCharges = undefined;
-    expect((await runDueStorage(t.db, at('2026-07-02T01:00:00Z'))).map((r) => [r.date, r.amount])).toEqual([['2026-07-01', 1]]);
-    expect(await t.db.prisma.charge.count()).toBe(1);
-    expect(await t.db.prisma.outboxEvent.count({ where: { kind: 'charge.created' } })).toBe(2); // fulfiller and merchant
+    expect((await runDueStorage(t.db, now)).map((r) => [r.warehouse_id, r.date, r.amount])).toEqual([[w.id, '2026-07-01', 1]]);
+    expect(await t.db.prisma.charge.count()).toBe(2);
+    expect(await t.db.prisma.outboxEvent.count({ where: { kind: 'charge.created' } })).toBe(4);
+    // Without a failure callback, a failure is thrown once the other warehouses are done.
+    storageHooks.afterCharges = () => {
+      throw new Error('simulated crash again');
+    };
+    await expect(runDueStorage(t.db, at('2026-07-03T01:00:00Z'))).rejects.toThrow('simulated crash again');
   });
 
   it('a warehouse at UTC-8 takes its day at its own midnight, not UTC midnight', async () => {

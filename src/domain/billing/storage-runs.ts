@@ -121,9 +121,12 @@ export async function runStorageForDate(db: Db, teamId: string, input: { date: s
 /**
  * The schedule: for every warehouse, each local day that has ended since its last run (the day
  * before `now` on first sight, never before the warehouse existed), at most MAX_BACKFILL_DAYS back.
+ * A warehouse whose day fails is left for the next run and the others go on: each failure goes to
+ * `onFailure` (the worker logs it), or without one the first is thrown at the end.
  */
-export async function runDueStorage(db: Db, now: Date): Promise<DayResult[]> {
+export async function runDueStorage(db: Db, now: Date, onFailure?: (warehouseId: string, err: unknown) => void): Promise<DayResult[]> {
   const taken: DayResult[] = [];
+  const failures: unknown[] = [];
   const warehouses = await db.prisma.warehouse.findMany({ select: WAREHOUSE, orderBy: { id: 'asc' } });
   const latest = await db.prisma.storageRun.groupBy({ by: ['warehouse_id'], _max: { date: true } });
   const last = new Map(latest.map((r) => [r.warehouse_id, r._max.date]));
@@ -135,10 +138,16 @@ export async function runDueStorage(db: Db, now: Date): Promise<DayResult[]> {
     if (from < floor) from = floor;
     const born = localDay(w.created_at, w.time_zone);
     if (from < born) from = born;
-    for (let d = from; d <= yesterday; d = addDays(d, 1)) {
-      const r = await takeStorageDay(db, w, d, 'SCHEDULE', now);
-      if (r.created) taken.push(r);
+    try {
+      for (let d = from; d <= yesterday; d = addDays(d, 1)) {
+        const r = await takeStorageDay(db, w, d, 'SCHEDULE', now);
+        if (r.created) taken.push(r);
+      }
+    } catch (err) {
+      if (onFailure) onFailure(w.id, err);
+      else failures.push(err);
     }
   }
+  if (failures.length) throw failures[0];
   return taken;
 }

@@ -10,7 +10,9 @@ import { nowOf, type Clock } from '../../shared/clock.js';
 export function startStorageBiller(db: Db, log: FastifyBaseLogger, opts: { clock?: Clock; intervalMs: number }) {
   let running: Promise<unknown> | undefined;
   const tick = () => {
-    running ??= runDueStorage(db, nowOf(opts.clock))
+    running ??= runDueStorage(db, nowOf(opts.clock), (warehouse_id, err) =>
+      log.error({ err, warehouse_id }, 'taking daily storage failed; retried next minute'),
+    )
       .then((taken) => {
         for (const r of taken)
           log.info(
