@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders rules fulfillment-orders packages scan-forms labels carriers carrier-rates charges invoices delegations files picking-sessions keys audit roles mcp-connections webhooks shops api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders rules fulfillment-orders packages scan-forms labels carriers carrier-rates charges invoices billing delegations files picking-sessions keys audit roles mcp-connections webhooks shops api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -16,7 +16,7 @@ __fos_subcommands() {
     'fos work-orders') echo 'create list get' ;;
     'fos purchase-orders') echo 'list get create receive close cancel' ;;
     'fos returns') echo 'list get create receive cancel' ;;
-    'fos warehouses') echo 'list get' ;;
+    'fos warehouses') echo 'list get update' ;;
     'fos vendors') echo 'list get create update' ;;
     'fos orders') echo 'list export get priority mark-paid edit cancel hold release backorders' ;;
     'fos draft-orders') echo 'list get create convert' ;;
@@ -29,6 +29,7 @@ __fos_subcommands() {
     'fos carrier-rates') echo 'list create delete' ;;
     'fos charges') echo 'list export get create-storage create-receiving update-receiving' ;;
     'fos invoices') echo 'list show generate regenerate finalize send pay void pdf export' ;;
+    'fos billing') echo 'storage-run storage-snapshots' ;;
     'fos delegations') echo 'list rate-card' ;;
     'fos delegations rate-card') echo 'set' ;;
     'fos files') echo 'list get upload download create update delete' ;;
@@ -44,7 +45,7 @@ __fos_subcommands() {
     'fos admin') echo 'team delegation warehouse location-type role key products user' ;;
     'fos admin team') echo 'create list' ;;
     'fos admin delegation') echo 'create list' ;;
-    'fos admin warehouse') echo 'create label-format list' ;;
+    'fos admin warehouse') echo 'create label-format time-zone list' ;;
     'fos admin location-type') echo 'create list' ;;
     'fos admin role') echo 'create' ;;
     'fos admin key') echo 'create list tier disable' ;;
@@ -122,6 +123,7 @@ __fos_options() {
     'fos warehouses') echo '' ;;
     'fos warehouses list') echo '--name --page --limit --all' ;;
     'fos warehouses get') echo '' ;;
+    'fos warehouses update') echo '--time-zone --data --field -F --raw-field -f' ;;
     'fos vendors') echo '' ;;
     'fos vendors list') echo '--order-by --order --page --limit --all' ;;
     'fos vendors get') echo '' ;;
@@ -217,6 +219,9 @@ __fos_options() {
     'fos invoices void') echo '--reason --data --field -F --raw-field -f' ;;
     'fos invoices pdf') echo '--output -o --print --printer' ;;
     'fos invoices export') echo '--to --account-code --tax-type --output -o' ;;
+    'fos billing') echo '' ;;
+    'fos billing storage-run') echo '--date --warehouse --data --field -F --raw-field -f' ;;
+    'fos billing storage-snapshots') echo '--warehouse --merchant --location-type --from --to --billed --page --limit --all' ;;
     'fos delegations') echo '' ;;
     'fos delegations list') echo '--page --limit --all' ;;
     'fos delegations rate-card') echo '' ;;
@@ -299,8 +304,9 @@ __fos_options() {
     'fos admin delegation create') echo '--merchant --fulfiller --rate-card' ;;
     'fos admin delegation list') echo '--team' ;;
     'fos admin warehouse') echo '' ;;
-    'fos admin warehouse create') echo '--team --name --country --city --zip --state --address1 --label-format' ;;
+    'fos admin warehouse create') echo '--team --name --country --city --zip --state --address1 --label-format --time-zone' ;;
     'fos admin warehouse label-format') echo '' ;;
+    'fos admin warehouse time-zone') echo '' ;;
     'fos admin warehouse list') echo '--team' ;;
     'fos admin location-type') echo '' ;;
     'fos admin location-type create') echo '--team --name' ;;
@@ -449,7 +455,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --within-days --exclude-carrier --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --carrier-integration --carrier-id --service-id --package-preset-id --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --invoice --delegation --location-type --rate-period --purchase-order --month --paid-at --account-code --tax-type --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --test --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --store-hash --region --marketplace-id --seller-id --refresh-token --token-url --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --within-days --exclude-carrier --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --time-zone --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --carrier-integration --carrier-id --service-id --package-preset-id --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --invoice --delegation --location-type --rate-period --purchase-order --month --paid-at --account-code --tax-type --billed --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --test --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --store-hash --region --marketplace-id --seller-id --refresh-token --token-url --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
 __fos_file_flags=' --from --print-dir --label-dir --data --file --order-file --output -o --input --db --storage --backup-to --rate-card '
 
 _fos_complete() {

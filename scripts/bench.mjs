@@ -27,6 +27,8 @@
 //   rules      100 automation rules evaluated over 10,000 in-memory orders (ms an order, target <= 0.2)
 //   invoices   a month's invoice for a merchant with FOS_BENCH_INVOICE_CHARGES charges (default 100,000): generate,
 //              regenerate, finalize, PDF + QuickBooks export; SQLite, and PostgreSQL at FOS_BENCH_PG_URL when set (target <= 5 s)
+//   storage    the daily storage snapshot of FOS_BENCH_STORAGE_LOCATIONS occupied locations (default 100,000), taken and
+//              billed as one run; SQLite, and PostgreSQL at FOS_BENCH_PG_URL when set (target <= 10 s)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
 //   lists      order, fulfillment-order, package, charge, file and product list queries (every filter/sort) on a
@@ -69,6 +71,7 @@ import { listPagesBench, PAGES, PAGES_TARGET_RATIO } from '../bench/list-pages.m
 import { outboxBench } from '../bench/outbox.mjs';
 import { rulesBench } from '../bench/rules.mjs';
 import { INVOICE_TARGET_MS, invoiceBench } from '../bench/invoices.mjs';
+import { STORAGE_TARGET_MS, storageBench } from '../bench/storage.mjs';
 import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
 import { IDLE_RSS_TARGET_MIB, LOAD_RSS_TARGET_MIB, roundtrip } from '../bench/roundtrip.mjs';
@@ -97,7 +100,23 @@ const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
 const sections = argv.length
   ? argv
-  : ['startup', 'roundtrip', 'api', 'floor', 'audit', 'reads', 'outbox', 'rules', 'invoices', 'soak', 'lists', 'export', 'bulk', 'batch'];
+  : [
+      'startup',
+      'roundtrip',
+      'api',
+      'floor',
+      'audit',
+      'reads',
+      'outbox',
+      'rules',
+      'invoices',
+      'storage',
+      'soak',
+      'lists',
+      'export',
+      'bulk',
+      'batch',
+    ];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -283,6 +302,18 @@ if (sections.includes('rules')) {
     `  ${r.rules} rules x ${r.orders} orders   ${r.msPerOrder.toFixed(4)} ms an order (target <= 0.2); ` +
       `${r.decisionsPerOrder.toFixed(1)} matching rules an order`,
   );
+}
+
+if (sections.includes('storage')) {
+  const runs = await storageBench({ locations: int('FOS_BENCH_STORAGE_LOCATIONS', 100_000, 2_000_000) });
+  console.log("a warehouse day's storage snapshot (one INSERT … SELECT from the bins and the ledger) and its charges, one transaction");
+  for (const r of runs) {
+    if (r.snapshotMs > STORAGE_TARGET_MS) failed = true;
+    console.log(
+      `  ${r.provider.padEnd(10)} ${r.locations} occupied locations: ${ms(r.snapshotMs)} (target <= ${STORAGE_TARGET_MS} ms: ` +
+        `${r.snapshotMs <= STORAGE_TARGET_MS ? 'ok' : 'OVER'}); ${r.snapshots} snapshots, ${r.charges} charges`,
+    );
+  }
 }
 
 if (sections.includes('invoices')) {

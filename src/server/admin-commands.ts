@@ -161,10 +161,13 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
                   state: o.state as string | undefined,
                   address1: o.address1 as string | undefined,
                   label_format: o.labelFormat as string | undefined,
+                  time_zone: o.timeZone as string | undefined,
                 }),
               );
             case 'warehouse.label-format':
               return print(await teams.setWarehouseLabelFormat(db, String(args[0]), String(args[1])));
+            case 'warehouse.time-zone':
+              return print(await teams.setWarehouseTimeZone(db, String(args[0]), String(args[1])));
             case 'warehouse.list':
               if (o.team) await teams.getTeam(db, String(o.team));
               return print(await teams.listWarehouses(db, o.team as string | undefined));

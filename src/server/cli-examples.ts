@@ -23,6 +23,7 @@ export const SERVER_EXAMPLES: Record<string, string[]> = {
     'fos admin products dedupe --db ./fos.db            # products sharing a SKU (ignoring case) within a team',
     'fos admin products dedupe --merge --db ./fos.db    # fold each group into its oldest product, then start fos serve',
   ],
+  'admin warehouse time-zone': ['fos admin warehouse time-zone <warehouse-id> America/Los_Angeles   # its day ends at local midnight'],
   'admin warehouse label-format': ['fos admin warehouse label-format <warehouse-id> ZPL   # thermal printers at this warehouse'],
   'admin location-type create': ['fos admin location-type create --team <team-id> --name Pallet'],
   'admin location-type list': ['fos admin location-type list --team <team-id>'],

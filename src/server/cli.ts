@@ -280,6 +280,7 @@ function registerAdminCommands(admin: Command) {
     .option('--state <state>')
     .option('--address1 <line>')
     .option('--label-format <format>', 'document of labels bought for its packages: PDF (default) or ZPL (thermal printers)')
+    .option('--time-zone <zone>', "IANA time zone where the warehouse's day ends, for daily storage (default UTC)")
     .action(run('warehouse.create'));
   warehouse
     .command('label-format')
@@ -287,6 +288,12 @@ function registerAdminCommands(admin: Command) {
     .argument('<warehouse-id>')
     .argument('<format>', 'PDF or ZPL')
     .action(run('warehouse.label-format'));
+  warehouse
+    .command('time-zone')
+    .description("Set the IANA time zone where a warehouse's day ends (daily storage billing)")
+    .argument('<warehouse-id>')
+    .argument('<zone>', 'e.g. America/Los_Angeles or UTC')
+    .action(run('warehouse.time-zone'));
   warehouse.command('list').description('List warehouses').option('--team <team-id>').action(run('warehouse.list'));
 
   const locationType = admin.command('location-type').description('Storage location types');

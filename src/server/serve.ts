@@ -11,6 +11,7 @@ import { acquireServerLock, type ServerLock } from './single-server.js';
 import { startPurchaseRecovery } from './workers/label-purchases.js';
 import { startCountFolder } from './workers/counts.js';
 import { startInvoiceCloser } from './workers/invoices.js';
+import { startStorageBiller } from './workers/storage.js';
 import { clockFromEnv } from '../shared/clock.js';
 import { startOutboxWorker } from './workers/outbox.js';
 import { startIdleCollector } from './idle-gc.js';
@@ -154,6 +155,8 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     const counts = startCountFolder(db, app.log, 5000);
     // Invoices: each billing period closed as a draft once it has ended.
     const invoiceCloser = startInvoiceCloser(db, app.log, { clock, intervalMs: 60_000 });
+    // Daily storage: each warehouse's day snapshotted and billed once it has ended in its zone.
+    const storageBiller = startStorageBiller(db, app.log, { clock, intervalMs: 60_000 });
     // Carrier label purchases a crash left between the platform's answer and fos's commit.
     const purchases = startPurchaseRecovery(db, app.log, { allowPrivate: opts.allowPrivateWebhooks }, 5000);
     // Label batches: resumed after a stop once their lease runs out.
@@ -182,6 +185,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
             channels.stop(),
             counts.stop(),
             invoiceCloser.stop(),
+            storageBiller.stop(),
             purchases.stop(),
             app.labelBatches.stop(),
             backups?.stop(),

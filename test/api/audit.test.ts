@@ -36,7 +36,7 @@ interface Case {
   url: string | (() => Promise<string>);
   body?: unknown | (() => Promise<unknown>);
   token?: () => string;
-  target: { type: string; id?: (res: Res) => string; key?: string };
+  target: { type: string; id?: (res: Res) => string | null; key?: string };
   /** The changes expected (with `key`: the target's human key from the response). */
   changes?: (res: Res) => { key: string } & Record<string, unknown>;
 }
@@ -122,6 +122,19 @@ const CASES: Record<string, Case> = {
     url: '/v1/ops/invoices',
     body: () => Promise.resolve({ merchant_team_id: merchant.teamId, period_start: '2026-01-01', period_end: '2026-01-31' }),
     target: { type: 'invoice', id: (res) => res.json().id },
+  },
+  Billing: {
+    method: 'POST',
+    url: '/v1/ops/billing/storage-runs',
+    body: { date: '2026-01-31' },
+    target: { type: 'storage_run', id: () => null },
+  },
+  Warehouses: {
+    method: 'PATCH',
+    url: () => Promise.resolve(`/v1/ops/warehouses/${warehouseId}`),
+    body: { time_zone: 'America/Chicago' },
+    target: { type: 'warehouse', id: () => warehouseId },
+    changes: () => ({ key: 'Main Warehouse', time_zone: { to: 'America/Chicago' } }),
   },
   'Picking sessions': { method: 'POST', url: '/v1/ops/totes', body: { name: 'Tote A' }, target: { type: 'tote', key: 'Tote A' } },
   Access: {

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const FIELDS = ['address1', 'city', 'country', 'created_at', 'id', 'label_format', 'name', 'state', 'updated_at', 'zip'];
+const FIELDS = ['address1', 'city', 'country', 'created_at', 'id', 'label_format', 'name', 'state', 'time_zone', 'updated_at', 'zip'];
 
 describe('warehouses', () => {
   it("lists the team's warehouses by name with every field, and gets one", async () => {
@@ -31,7 +31,7 @@ describe('warehouses', () => {
     expect(names).toEqual(expect.arrayContaining(['Main', 'Twin', 'Twin']));
     const one = res.json().data.find((w: any) => w.id === main.id);
     expect(Object.keys(one).sort()).toEqual(FIELDS);
-    expect(one).toMatchObject({ name: 'Main', city: 'Leeds', country: 'GB', label_format: 'PDF', zip: null });
+    expect(one).toMatchObject({ name: 'Main', city: 'Leeds', country: 'GB', label_format: 'PDF', time_zone: 'UTC', zip: null });
     const got = await t.call('GET', `/v1/ops/warehouses/${main.id}`, { token });
     expect(got.statusCode).toBe(200);
     expect(got.json()).toEqual(one);

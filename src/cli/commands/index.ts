@@ -58,6 +58,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
       entry('carrier-rates', () => import('./carrier-rates/index.js')),
       entry('charges', () => import('./charges/index.js')),
       entry('invoices', () => import('./invoices/index.js')),
+      entry('billing', () => import('./billing/index.js')),
       entry('delegations', () => import('./delegations/index.js')),
       entry('files', () => import('./files/index.js')),
       entry('picking-sessions', () => import('./picking-sessions/index.js')),

@@ -3,6 +3,7 @@ import type { Db } from '../../db/types.js';
 import { LABEL_FORMATS, type LabelFormat } from '../documents/urls.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { isUniqueViolation } from '../../db/client.js';
+import { checkTimeZone } from '../warehouses/warehouses.js';
 
 // Teams, delegations and places. Managed by the server-side `fos admin` commands, which work
 // on the database directly; the HTTP API only reads them through records that reference them.
@@ -77,10 +78,12 @@ export async function createWarehouse(
     zip?: string;
     country?: string;
     label_format?: string;
+    time_zone?: string;
   },
 ) {
   assertName(input.name);
   const label_format = labelFormat(input.label_format);
+  if (input.time_zone !== undefined) input = { ...input, time_zone: checkTimeZone(input.time_zone, 'time_zone') };
   await fulfillerTeam(db, input.team_id);
   // With its default location (issue 28), where stock goes when no bin is named.
   return db.prisma.$transaction(async (tx) => {
@@ -101,6 +104,13 @@ function labelFormat(value: string | undefined): LabelFormat {
 export async function setWarehouseLabelFormat(db: Db, id: string, value: string) {
   const label_format = labelFormat(value);
   const { count } = await db.prisma.warehouse.updateMany({ where: { id }, data: { label_format } });
+  if (!count) throw notFound('Warehouse', id);
+  return db.prisma.warehouse.findUniqueOrThrow({ where: { id } });
+}
+
+/** `fos admin warehouse time-zone <id> <zone>`: where the warehouse's day ends (daily storage). */
+export async function setWarehouseTimeZone(db: Db, id: string, zone: string) {
+  const { count } = await db.prisma.warehouse.updateMany({ where: { id }, data: { time_zone: checkTimeZone(zone, 'time_zone') } });
   if (!count) throw notFound('Warehouse', id);
   return db.prisma.warehouse.findUniqueOrThrow({ where: { id } });
 }

@@ -1,9 +1,10 @@
 import type { Db } from '../../db/types.js';
-import { notFound } from '../errors.js';
+import { canonicalTimeZone } from '../../shared/time-zones.js';
+import { invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 
-// Warehouses of a fulfiller team, read-only over the API (created by `fos admin warehouse
-// create`). The list exists so an operator with a key can find warehouse ids, and so the CLI
+// Warehouses of a fulfiller team (created by `fos admin warehouse create`); over the API they are
+// read, and their time zone set (where their day ends for daily storage, docs/billing.md). The list exists so an operator with a key can find warehouse ids, and so the CLI
 // can turn `--warehouse Main` into an id: `name` filters exactly (index team_id, name, id).
 
 export interface WarehouseListQuery extends PageRequest {
@@ -20,6 +21,7 @@ const SELECT = {
   zip: true,
   country: true,
   label_format: true,
+  time_zone: true,
   created_at: true,
   updated_at: true,
 } as const;
@@ -36,4 +38,19 @@ export async function getWarehouse(db: Db, teamId: string, id: string) {
   const row = await db.prisma.warehouse.findFirst({ where: { id, team_id: teamId }, select: SELECT });
   if (!row) throw notFound('Warehouse', id);
   return row;
+}
+
+/** The canonical name of an IANA time zone the runtime knows, else a 400 at `path`. */
+export function checkTimeZone(zone: string, path: string): string {
+  const canonical = canonicalTimeZone(zone);
+  if (!canonical) throw invalid(path, 'must be an IANA time zone name, e.g. UTC or America/Los_Angeles');
+  return canonical;
+}
+
+/** PATCH /v1/ops/warehouses/{id}: the time zone (compare-free: one column, last write wins). */
+export async function updateWarehouse(db: Db, teamId: string, id: string, input: { time_zone?: string }) {
+  const data = input.time_zone !== undefined ? { time_zone: checkTimeZone(input.time_zone, 'body.time_zone') } : {};
+  const { count } = await db.prisma.warehouse.updateMany({ where: { id, team_id: teamId }, data });
+  if (!count) throw notFound('Warehouse', id);
+  return getWarehouse(db, teamId, id);
 }

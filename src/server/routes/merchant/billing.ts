@@ -5,11 +5,10 @@ import { Day, IdParams, StringEnum, listOf, pageQuery, sortOrder } from '../../.
 import { InvoiceSchema, MerchantInvoiceExportQuery, MerchantInvoiceListQuery } from '../../../contract/invoices.js';
 import { chargeView } from '../../../domain/charges/pricing-record.js';
 import { getMerchantCharge, listMerchantCharges } from '../../../domain/invoices/charge-filters.js';
-import { invoiceChargesCsv, invoicePdf } from '../../../domain/invoices/documents.js';
 import { getInvoice, listInvoices } from '../../../domain/invoices/invoices.js';
 import { invoiceView } from '../../../domain/invoices/views.js';
-import { PDF_RESPONSE, sendDocument } from '../documents.js';
-import { CSV_RESPONSE, invoiceFileName, sendCsv } from '../ops/invoices.js';
+import { PDF_RESPONSE } from '../documents.js';
+import { CSV_RESPONSE, replyInvoiceCsv, replyInvoicePdf } from '../invoice-files.js';
 
 // What a merchant sees of its bill (docs/invoices.md): the charges billed to its team and its
 // invoices from FINALIZED on (drafts are the fulfiller's), with the PDF and the charges CSV.
@@ -113,7 +112,7 @@ export default async function routes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const inv = await getInvoice(app.db, mine(request.principal.teamId), request.params.invoice_id);
-      return sendDocument(reply, await invoicePdf(app.db, inv, app.files.storage), invoiceFileName(inv, 'pdf'));
+      return replyInvoicePdf(app, reply, inv);
     },
   );
 
@@ -132,7 +131,7 @@ export default async function routes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const inv = await getInvoice(app.db, mine(request.principal.teamId), request.params.invoice_id);
-      return sendCsv(reply, invoiceChargesCsv(app.db, inv.id), invoiceFileName(inv, 'charges.csv'));
+      return replyInvoiceCsv(app, reply, inv, 'charges');
     },
   );
 }

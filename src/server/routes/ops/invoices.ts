@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { IdParams, listOf } from '../../../contract/common.js';
 import {
@@ -14,13 +14,12 @@ import {
   VoidInvoiceBody,
 } from '../../../contract/invoices.js';
 import type { Invoice } from '../../../db/types.js';
-import { accountingCsv, invoiceChargesCsv, invoicePdf } from '../../../domain/invoices/documents.js';
 import { generateInvoice, regenerateInvoice } from '../../../domain/invoices/generate.js';
 import * as invoices from '../../../domain/invoices/invoices.js';
 import { finalizeInvoice, payInvoice, sendInvoice, voidInvoice } from '../../../domain/invoices/lifecycle.js';
 import { invoiceView } from '../../../domain/invoices/views.js';
-import { PDF_RESPONSE, sendDocument } from '../documents.js';
-import { Readable } from 'node:stream';
+import { PDF_RESPONSE } from '../documents.js';
+import { CSV_RESPONSE, replyInvoiceCsv, replyInvoicePdf } from '../invoice-files.js';
 
 // Invoices, ops family (docs/invoices.md): drafts made by the period close or on demand, their
 // lifecycle, the PDF and CSV files; a delegation's invoice terms and the team's billing profile.
@@ -30,18 +29,6 @@ const read = { permission: 'READ_CHARGES', family: 'ops' } as const;
 const write = { permission: 'WRITE_CHARGES', family: 'ops' } as const;
 const Params = IdParams('invoice_id');
 type P = { Params: Static<typeof Params> };
-
-export const CSV_RESPONSE = { 200: { description: 'CSV', content: { 'text/csv': { schema: { type: 'string' } } } } };
-
-export function sendCsv(reply: FastifyReply, body: string | AsyncIterable<string>, filename: string) {
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${filename}"`)
-    .header('cache-control', 'private, no-store')
-    .send(typeof body === 'string' ? body : Readable.from(body));
-}
-
-export const invoiceFileName = (inv: Invoice, ext: string) => `invoice-${inv.number ?? inv.id}.${ext}`;
 
 export default async function routes(app: FastifyInstance) {
   const own = (teamId: string) => ({ fulfillerTeamId: teamId });
@@ -152,7 +139,7 @@ export default async function routes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const inv = await invoices.getInvoice(app.db, own(request.principal.teamId), request.params.invoice_id);
-      return sendDocument(reply, await invoicePdf(app.db, inv, app.files.storage), invoiceFileName(inv, 'pdf'));
+      return replyInvoicePdf(app, reply, inv);
     },
   );
 
@@ -172,8 +159,7 @@ export default async function routes(app: FastifyInstance) {
     async (request, reply) => {
       const inv = await invoices.getInvoice(app.db, own(request.principal.teamId), request.params.invoice_id);
       const { format, ...opts } = request.query;
-      if (format === 'charges') return sendCsv(reply, invoiceChargesCsv(app.db, inv.id), invoiceFileName(inv, 'charges.csv'));
-      return sendCsv(reply, await accountingCsv(app.db, inv, format, opts), invoiceFileName(inv, `${format}.csv`));
+      return replyInvoiceCsv(app, reply, inv, format, opts);
     },
   );
 
