@@ -11,6 +11,9 @@ export interface ShippingRow {
   d_id: string | null;
   d_active: unknown;
   d_rate_card: unknown;
+  d_rate_card_id: string | null;
+  /** The versioned card's version in force at the fulfill (docs/billing.md). */
+  v_id: string | null;
   existing_id: string | null;
   l_id: string | null;
   l_from_address: unknown;
@@ -36,6 +39,10 @@ export interface ShippingRow {
   p_service_id: string | null;
   p_carton_id: string | null;
   p_carton_name: string | null;
+  p_weight: number | null;
+  p_weight_unit: string | null;
+  p_total_item_quantity: number | null;
+  p_unique_line_item_count: number | null;
   o_id: string | null;
   o_order_number: string | null;
   o_address_residential: string | null;
@@ -52,7 +59,8 @@ const LABEL = ['id', 'from_address', 'to_address', 'zone', 'price', 'currency', 
   .concat(['carrier_integration_type', 'tracking_code', 'service_id', 'carrier_integration_id', 'carrier_id', 'carrier_correction'])
   .map((c) => `l."${c}" AS "l_${c}"`);
 const PACKAGE = ['id', 'from_address', 'to_address', 'carrier_id', 'carrier_integration_id', 'carrier_integration_name']
-  .concat(['carrier_integration_type', 'service_id', 'carton_id', 'carton_name'])
+  .concat(['carrier_integration_type', 'service_id', 'carton_id', 'carton_name', 'weight', 'weight_unit', 'total_item_quantity'])
+  .concat(['unique_line_item_count'])
   .map((c) => `p."${c}" AS "p_${c}"`);
 const ORDER = ['id', 'order_number', 'address_residential', 'is_fragile', 'tags', 'unique_core_line_item_count'].map(
   (c) => `o."${c}" AS "o_${c}"`,
@@ -61,6 +69,9 @@ const ORDER = ['id', 'order_number', 'address_residential', 'is_fragile', 'tags'
 // Every join is a LEFT JOIN from one row, so a missing row leaves its columns null, as each
 // findUnique gave null. The warehouse is the package's, else its fulfillment order's.
 const SHIPPING_INPUTS = `SELECT d."id" AS "d_id", d."active" AS "d_active", d."rate_card" AS "d_rate_card",
+    d."rate_card_id" AS "d_rate_card_id",
+    (SELECT v."id" FROM "rate_card_versions" v WHERE v."rate_card_id" = d."rate_card_id" AND v."effective_at" <= ?
+      ORDER BY v."effective_at" DESC, v."created_at" DESC LIMIT 1) AS "v_id",
     (SELECT c."id" FROM "charges" c WHERE c."fulfillment_id" = ? AND c."category" = 'SHIPPING') AS "existing_id",
     ${LABEL.join(', ')}, ${PACKAGE.join(', ')}, ${ORDER.join(', ')}, CAST(o."priority" AS TEXT) AS "o_priority",
     CAST(s."shop_type" AS TEXT) AS "s_shop_type", w."id" AS "w_id", w."name" AS "w_name"
@@ -84,8 +95,10 @@ export async function shippingInputs(
     orderId: string;
     fulfillmentOrderId: string;
   },
+  at: Date,
 ): Promise<ShippingRow> {
   const [row] = await st.all<ShippingRow>(SHIPPING_INPUTS, [
+    at,
     i.fulfillmentId,
     i.merchantTeamId,
     i.fulfillerTeamId,
@@ -110,4 +123,22 @@ export async function insertCharge(st: Statements, data: Record<string, unknown>
   for (const c of CHARGE_JSON) (row as Record<string, unknown>)[c] = jsonOf(st, row[c]);
   for (const c of ['created_at', 'updated_at'] as const) row[c] = st.dialect.date(row[c]);
   return row;
+}
+
+export interface PackedProduct {
+  product_id: string;
+  units: number;
+  pick_fee_override: number | null;
+}
+
+// The package's units per product with the product's pick_fee_override (pick fees), first packed first.
+const PACKED_PRODUCTS = `SELECT pli."product_id" AS "product_id", CAST(SUM(pli."quantity") AS INTEGER) AS "units",
+    MAX(pr."pick_fee_override") AS "pick_fee_override"
+  FROM "package_line_items" pli LEFT JOIN "products" pr ON pr."id" = pli."product_id"
+  WHERE pli."package_id" = ? AND pli."product_id" IS NOT NULL
+  GROUP BY pli."product_id" ORDER BY MIN(pli."created_at"), pli."product_id"`;
+
+export async function packedProducts(st: Statements, packageId: string): Promise<PackedProduct[]> {
+  const rows = await st.all<PackedProduct>(PACKED_PRODUCTS, [packageId]);
+  return rows.map((r) => ({ product_id: r.product_id, units: Number(r.units), pick_fee_override: r.pick_fee_override ?? null }));
 }
