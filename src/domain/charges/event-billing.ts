@@ -37,7 +37,13 @@ export async function billReturnReceipt(
   r: { return_id: string; name: string; units: number; lines: number; received_total: number; warehouse_id: string | null },
   at: Date,
 ): Promise<Charge[]> {
-  const event = { event: 'RETURN' as const, merchant_team_id: d.merchant_team_id, warehouse_id: r.warehouse_id, units: r.units, lines: r.lines };
+  const event = {
+    event: 'RETURN' as const,
+    merchant_team_id: d.merchant_team_id,
+    warehouse_id: r.warehouse_id,
+    units: r.units,
+    lines: r.lines,
+  };
   const links = { return_id: r.return_id, warehouse_id: r.warehouse_id };
   return billEvents(tx, d, [{ key: `RETURN:${r.return_id}:${r.received_total}`, event, name: r.name, links }], at);
 }
@@ -49,7 +55,13 @@ export async function billWorkOrder(
   at: Date,
 ): Promise<Charge[]> {
   const d = await delegationOf(tx, w.merchant_team_id, w.fulfiller_team_id);
-  const event = { event: 'KITTING' as const, merchant_team_id: w.merchant_team_id, warehouse_id: w.warehouse_id, units: w.units, lines: w.lines };
+  const event = {
+    event: 'KITTING' as const,
+    merchant_team_id: w.merchant_team_id,
+    warehouse_id: w.warehouse_id,
+    units: w.units,
+    lines: w.lines,
+  };
   const links = { work_order_id: w.id, warehouse_id: w.warehouse_id };
   return billEvents(tx, d, [{ key: `KITTING:work_order:${w.id}`, event, name: w.name, links }], at);
 }
@@ -86,7 +98,13 @@ export async function addAdHocCharge(db: Db, teamId: string, input: AdHocInput, 
     }
     const b: Billable = {
       key,
-      event: { event, merchant_team_id: d.merchant_team_id, warehouse_id: input.warehouse_id ?? null, quantity: input.quantity, units: input.quantity },
+      event: {
+        event,
+        merchant_team_id: d.merchant_team_id,
+        warehouse_id: input.warehouse_id ?? null,
+        quantity: input.quantity,
+        units: input.quantity,
+      },
       name: input.name,
       description: input.note,
       links: { purchase_order_id: input.purchase_order_id ?? null, warehouse_id: input.warehouse_id ?? null },

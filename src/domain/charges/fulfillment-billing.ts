@@ -97,7 +97,13 @@ export async function billFulfillmentByCard(
     const name = `Packaging ${row.p_carton_name ?? base.carton} ${ref}`;
     billables.push({ ...common, key: key('PACKAGING'), event: { ...base, event: 'PACKAGING' }, name });
   }
-  const d = { id: row.d_id!, merchant_team_id: input.merchantTeamId, fulfiller_team_id: input.fulfillerTeamId, rate_card_id: row.d_rate_card_id, active: true };
+  const d = {
+    id: row.d_id!,
+    merchant_team_id: input.merchantTeamId,
+    fulfiller_team_id: input.fulfillerTeamId,
+    rate_card_id: row.d_rate_card_id,
+    active: true,
+  };
   const rows = billables.flatMap((b) => {
     const pricing = priceBillable(version, b);
     return pricing ? [chargeRow(d, b, pricing)] : [];

@@ -66,7 +66,9 @@ function compileConditions(rule: FeeRule): (e: BillableEvent) => boolean {
   const merchants = c.merchants ? new Set(c.merchants) : null;
   const warehouses = c.warehouses ? new Set(c.warehouses) : null;
   const locationTypes = c.location_types ? new Set(c.location_types) : null;
-  const [carriers, services, zones, tags, shops, cartons] = [c.carriers, c.services, c.zones, c.order_tags, c.shop_types, c.cartons].map(lower);
+  const [carriers, services, zones, tags, shops, cartons] = [c.carriers, c.services, c.zones, c.order_tags, c.shop_types, c.cartons].map(
+    lower,
+  );
   const has = (set: Set<string> | null, ...v: Array<string | null | undefined>) => !set || v.some((x) => !!x && set.has(x.toLowerCase()));
   const weightScale = c.weight ? GRAMS[c.weight.unit as string] : 1;
   return (e) =>

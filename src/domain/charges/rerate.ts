@@ -43,8 +43,15 @@ async function rerateCharges(tx: TxClient, inv: Invoice) {
     // A fee the new version no longer has leaves the charge at zero, with the trace saying so.
     const row = pricing
       ? chargeRow({ ...d, rate_card_id: trace.rate_card_id }, b, pricing)
-      : { calculated_amount: 0, pricing_trace: { ...trace, calculated_amount: 0, calculation_note: 'No fee of the version in force applies.' } };
-    if (row.calculated_amount === c.calculated_amount && (pricing?.version.id ?? null) === (c.pricing_trace as { version_id?: string })?.version_id) continue;
+      : {
+          calculated_amount: 0,
+          pricing_trace: { ...trace, calculated_amount: 0, calculation_note: 'No fee of the version in force applies.' },
+        };
+    if (
+      row.calculated_amount === c.calculated_amount &&
+      (pricing?.version.id ?? null) === (c.pricing_trace as { version_id?: string })?.version_id
+    )
+      continue;
     const updated = await tx.charge.update({
       where: { id: c.id },
       data: {

@@ -131,12 +131,12 @@ export interface PackedProduct {
   pick_fee_override: number | null;
 }
 
-// The package's units per product with the product's pick_fee_override (pick fees), first packed first.
+// The package's units per product with the product's pick_fee_override (pick fees), in the package's line order (ids are UUIDv7).
 const PACKED_PRODUCTS = `SELECT pli."product_id" AS "product_id", CAST(SUM(pli."quantity") AS INTEGER) AS "units",
     MAX(pr."pick_fee_override") AS "pick_fee_override"
   FROM "package_line_items" pli LEFT JOIN "products" pr ON pr."id" = pli."product_id"
   WHERE pli."package_id" = ? AND pli."product_id" IS NOT NULL
-  GROUP BY pli."product_id" ORDER BY MIN(pli."created_at"), pli."product_id"`;
+  GROUP BY pli."product_id" ORDER BY MIN(pli."id")`;
 
 export async function packedProducts(st: Statements, packageId: string): Promise<PackedProduct[]> {
   const rows = await st.all<PackedProduct>(PACKED_PRODUCTS, [packageId]);

@@ -50,13 +50,17 @@ export function validateFees(fees: FeeRule[]): FieldError[] {
     const path = `body.fees.${i}`;
     if (seen.has(f.id)) errors.push({ path: `${path}.id`, message: `duplicate fee id ${f.id}` });
     seen.add(f.id);
-    for (const m of NEEDS[f.price.type]) if (f.price[m] === undefined) errors.push({ path: `${path}.price.${m}`, message: `required by ${f.price.type}` });
-    if (f.price.type.startsWith('LABEL_') && f.event !== 'SHIPPING') errors.push({ path: `${path}.price.type`, message: 'label prices are for SHIPPING' });
-    if (f.price.type === 'PER_LOCATION' && f.event !== 'STORAGE') errors.push({ path: `${path}.price.type`, message: 'PER_LOCATION is for STORAGE' });
+    for (const m of NEEDS[f.price.type])
+      if (f.price[m] === undefined) errors.push({ path: `${path}.price.${m}`, message: `required by ${f.price.type}` });
+    if (f.price.type.startsWith('LABEL_') && f.event !== 'SHIPPING')
+      errors.push({ path: `${path}.price.type`, message: 'label prices are for SHIPPING' });
+    if (f.price.type === 'PER_LOCATION' && f.event !== 'STORAGE')
+      errors.push({ path: `${path}.price.type`, message: 'PER_LOCATION is for STORAGE' });
     const tiers = f.price.tiers ?? [];
     tiers.forEach((t, j) => {
       const last = j === tiers.length - 1;
-      if (last !== (t.up_to === null)) errors.push({ path: `${path}.price.tiers.${j}.up_to`, message: 'only the last tier is open (null)' });
+      if (last !== (t.up_to === null))
+        errors.push({ path: `${path}.price.tiers.${j}.up_to`, message: 'only the last tier is open (null)' });
       if (j > 0 && t.up_to !== null && tiers[j - 1].up_to !== null && t.up_to <= tiers[j - 1].up_to!) {
         errors.push({ path: `${path}.price.tiers.${j}.up_to`, message: 'tiers ascend' });
       }
@@ -65,9 +69,20 @@ export function validateFees(fees: FeeRule[]): FieldError[] {
   return errors;
 }
 
+/** JSON with object keys sorted, so a document read back from either database hashes as it was published. */
+const canonical = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(',')}]`
+    : v && typeof v === 'object'
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(',')}}`
+      : JSON.stringify(v ?? null);
+
 const hashOf = (doc: RateCardVersionDoc) =>
   createHash('sha256')
-    .update(JSON.stringify([doc.effective_at && new Date(doc.effective_at).toISOString(), doc.currency, doc.note ?? null, doc.fees]))
+    .update(canonical([new Date(doc.effective_at).toISOString(), doc.currency, doc.note ?? null, doc.fees]))
     .digest('hex');
 
 async function cardFor(tx: TxClient, teamId: string, doc: RateCardVersionDoc) {
@@ -91,11 +106,18 @@ export async function publishVersion(db: Db, teamId: string, doc: RateCardVersio
   const content_hash = hashOf(doc);
   const existing = async () => {
     const card = await db.prisma.rateCard.findFirst({
-      where: doc.rate_card_id ? { id: doc.rate_card_id, fulfiller_team_id: teamId } : { fulfiller_team_id: teamId, name: doc.rate_card_name },
+      where: doc.rate_card_id
+        ? { id: doc.rate_card_id, fulfiller_team_id: teamId }
+        : { fulfiller_team_id: teamId, name: doc.rate_card_name },
     });
-    const v = card && (await db.prisma.rateCardVersion.findUnique({ where: { rate_card_id_semantic_version: { rate_card_id: card.id, semantic_version: doc.semantic_version } } }));
+    const v =
+      card &&
+      (await db.prisma.rateCardVersion.findUnique({
+        where: { rate_card_id_semantic_version: { rate_card_id: card.id, semantic_version: doc.semantic_version } },
+      }));
     if (!card || !v) return null;
-    if (v.content_hash !== content_hash) throw conflict(`Rate card ${card.name} already has a different version ${doc.semantic_version}; publish a new semantic_version.`);
+    if (v.content_hash !== content_hash)
+      throw conflict(`Rate card ${card.name} already has a different version ${doc.semantic_version}; publish a new semantic_version.`);
     return { view: versionView(card, v), created: false };
   };
   const before = await existing();
@@ -140,7 +162,10 @@ export async function listRateCards(db: Db, teamId: string, q: PageRequest) {
   return { data: await cardViews(db, page.data), meta: page.meta };
 }
 
-async function cardViews(db: Db, cards: Array<{ id: string; name: string; fulfiller_team_id: string; created_at: Date; updated_at: Date }>) {
+async function cardViews(
+  db: Db,
+  cards: Array<{ id: string; name: string; fulfiller_team_id: string; created_at: Date; updated_at: Date }>,
+) {
   const ids = cards.map((c) => c.id);
   const [versions, delegations] = await Promise.all([
     db.prisma.rateCardVersion.findMany({
@@ -156,7 +181,12 @@ async function cardViews(db: Db, cards: Array<{ id: string; name: string; fulfil
     const current = own.filter((v) => v.effective_at.getTime() <= now).at(-1);
     return {
       ...c,
-      versions: own.map((v) => ({ version_id: v.id, semantic_version: v.semantic_version, effective_at: v.effective_at, created_at: v.created_at })),
+      versions: own.map((v) => ({
+        version_id: v.id,
+        semantic_version: v.semantic_version,
+        effective_at: v.effective_at,
+        created_at: v.created_at,
+      })),
       current_version_id: current?.id ?? null,
       delegation_ids: delegations.filter((d) => d.rate_card_id === c.id).map((d) => d.id),
     };
@@ -176,7 +206,9 @@ export async function getVersion(db: Db, teamId: string, ref: string, version: s
           where: { rate_card_id: card.id, effective_at: { lte: now } },
           orderBy: [{ effective_at: 'desc' }, { created_at: 'desc' }],
         })
-      : await db.prisma.rateCardVersion.findFirst({ where: { rate_card_id: card.id, OR: [{ id: version }, { semantic_version: version }] } });
+      : await db.prisma.rateCardVersion.findFirst({
+          where: { rate_card_id: card.id, OR: [{ id: version }, { semantic_version: version }] },
+        });
   if (!v) throw notFound('Rate card version', version);
   return versionView(card, v);
 }

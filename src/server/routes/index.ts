@@ -43,6 +43,7 @@ import floor from './floor.js';
 import home from './home.js';
 import invoices from './ops/invoices.js';
 import merchantBilling from './merchant/billing.js';
+import rateCards from './ops/rate-cards.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -92,6 +93,7 @@ export async function registerRoutes(app: FastifyInstance) {
     home,
     invoices,
     merchantBilling,
+    rateCards,
   ]) {
     await app.register(plugin);
   }
