@@ -27,6 +27,8 @@
 //   rules      100 automation rules evaluated over 10,000 in-memory orders (ms an order, target <= 0.2)
 //   invoices   a month's invoice for a merchant with FOS_BENCH_INVOICE_CHARGES charges (default 100,000): generate,
 //              regenerate, finalize, PDF + QuickBooks export; SQLite, and PostgreSQL at FOS_BENCH_PG_URL when set (target <= 5 s)
+//   billing    server CPU a fulfillment's billing adds by a versioned rate card (4 charges), FOS_BENCH_BILLING_FULFILLMENTS
+//              (default 2,000) against write transactions without it; target <= 1 ms (bench/billing.mjs)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
 //   lists      order, fulfillment-order, package, charge, file and product list queries (every filter/sort) on a
@@ -69,6 +71,7 @@ import { listPagesBench, PAGES, PAGES_TARGET_RATIO } from '../bench/list-pages.m
 import { outboxBench } from '../bench/outbox.mjs';
 import { rulesBench } from '../bench/rules.mjs';
 import { INVOICE_TARGET_MS, invoiceBench } from '../bench/invoices.mjs';
+import { BILLING_TARGET_MS, billingBench } from '../bench/billing.mjs';
 import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
 import { IDLE_RSS_TARGET_MIB, LOAD_RSS_TARGET_MIB, roundtrip } from '../bench/roundtrip.mjs';
@@ -97,7 +100,23 @@ const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
 const sections = argv.length
   ? argv
-  : ['startup', 'roundtrip', 'api', 'floor', 'audit', 'reads', 'outbox', 'rules', 'invoices', 'soak', 'lists', 'export', 'bulk', 'batch'];
+  : [
+      'startup',
+      'roundtrip',
+      'api',
+      'floor',
+      'audit',
+      'reads',
+      'outbox',
+      'rules',
+      'invoices',
+      'billing',
+      'soak',
+      'lists',
+      'export',
+      'bulk',
+      'batch',
+    ];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
   console.error('bench: dist/ is missing; run `npm run build` first');
   process.exit(1);
@@ -294,6 +313,20 @@ if (sections.includes('invoices')) {
     console.log(
       `  ${r.provider.padEnd(10)} ${r.charges} charges: generate ${ms(r.generateMs)}, regenerate ${ms(r.regenerateMs)} ` +
         `(target <= ${INVOICE_TARGET_MS} ms: ${worst <= INVOICE_TARGET_MS ? 'ok' : 'OVER'}); finalize ${ms(r.finalizeMs)}, PDF + QuickBooks CSV ${ms(r.documentsMs)}`,
+    );
+  }
+}
+
+if (sections.includes('billing')) {
+  const runs = await billingBench({ n: int('FOS_BENCH_BILLING_FULFILLMENTS', 2000, 100_000) });
+  console.log(
+    'billing a fulfillment by a versioned rate card (shipping, pick, pack, packaging: 4 charges; server CPU over a write transaction without it)',
+  );
+  for (const r of runs) {
+    if (r.addedMs > BILLING_TARGET_MS) failed = true;
+    console.log(
+      `  ${r.provider.padEnd(10)} ${r.fulfillments} fulfillments: ${r.addedMs.toFixed(3)} ms CPU added each ` +
+        `(target <= ${BILLING_TARGET_MS} ms: ${r.addedMs <= BILLING_TARGET_MS ? 'ok' : 'OVER'}; ${r.billMs.toFixed(3)} ms with the transaction)`,
     );
   }
 }

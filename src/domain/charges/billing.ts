@@ -1,11 +1,10 @@
-import { insertRows } from '../../db/insert-rows.js';
 import { anyStatementsOf, type Statements } from '../../db/statements.js';
 import type { Charge, Prisma, TxClient } from '../../db/types.js';
 import type { BillableEvent } from '../../contract/rate-cards.js';
 import { enqueueEvents } from '../events/outbox.js';
-import { chargePayload, pricingRecord, type OrderConfig, type ShippingLabelConfig } from './pricing-record.js';
+import { chargeView, pricingRecord, type OrderConfig, type ShippingLabelConfig } from './pricing-record.js';
 import { priceEvent, type CompiledVersion, type EventPricing } from './pricing.js';
-import { jsonOf } from './store.js';
+import { insertNewCharges } from './store.js';
 import { versionAt } from './versions.js';
 
 // Billing one event by the versioned rate card (issue 40, docs/billing.md), inside the event's own
@@ -121,13 +120,11 @@ export function priceBillable(version: CompiledVersion, b: Billable): EventPrici
  */
 export async function insertBilled(tx: TxClient, st: Statements, rows: Array<Record<string, unknown>>, at: Date): Promise<Charge[]> {
   if (!rows.length) return [];
-  const charges = await insertRows<Charge>(st, 'charges', rows, at, { skipConflicts: true });
-  for (const c of charges) {
-    for (const col of ['pricing_config', 'pricing_trace'] as const) (c as Record<string, unknown>)[col] = jsonOf(st, c[col]);
-    for (const col of ['created_at', 'updated_at'] as const) c[col] = st.dialect.date(c[col]);
-  }
+  const charges = await insertNewCharges(st, rows, at);
+  const iso = at.toISOString();
   const events = charges.flatMap((c) => {
-    const payload = chargePayload(c);
+    // The payload as chargePayload makes it, without its JSON round trip: the row is plain JSON but its dates.
+    const payload = { ...chargeView(c), created_at: iso, updated_at: iso } as Record<string, unknown>;
     return [
       { teamId: c.fulfiller_team_id, kind: 'charge.created' as const, payload },
       { teamId: c.merchant_team_id, kind: 'charge.created' as const, payload },

@@ -1,3 +1,4 @@
+import { newId } from '../../db/ids.js';
 import { insertRows } from '../../db/insert-rows.js';
 import type { Statements } from '../../db/statements.js';
 import type { Charge } from '../../db/types.js';
@@ -141,4 +142,37 @@ const PACKED_PRODUCTS = `SELECT pli."product_id" AS "product_id", CAST(SUM(pli."
 export async function packedProducts(st: Statements, packageId: string): Promise<PackedProduct[]> {
   const rows = await st.all<PackedProduct>(PACKED_PRODUCTS, [packageId]);
   return rows.map((r) => ({ product_id: r.product_id, units: Number(r.units), pick_fee_override: r.pick_fee_override ?? null }));
+}
+
+// Every column of a charge, so a charge built here has each (null when not given), as a read would.
+const CHARGE_COLUMNS = ['id', 'name', 'description', 'category', 'currency', 'quantity', 'calculated_amount', 'original_amount']
+  .concat(['merchant_team_id', 'fulfiller_team_id', 'fulfillment_delegation_id', 'invoice_id', 'order_id', 'fulfillment_id'])
+  .concat(['fulfillment_order_id', 'work_order_id', 'return_id', 'shipping_label_id', 'purchase_order_id', 'carrier_id'])
+  .concat(['carrier_integration_id', 'carrier_integration_name', 'carrier_integration_type', 'service_id', 'carton_id', 'carton_name'])
+  .concat(['warehouse_id', 'warehouse_name', 'location_type_id', 'location_type_name', 'rate_period', 'pricing_config', 'pricing_trace'])
+  .concat(['created_at', 'updated_at', 'billing_key']);
+
+/**
+ * Inserts charges in one statement, leaving out those whose billing key (or fulfillment and
+ * category) is already billed, and returns the ones inserted as built here: only their ids come
+ * back (RETURNING "id"), so nothing is parsed again (issue 40 item 6: the billing's CPU).
+ */
+export async function insertNewCharges(st: Statements, rows: ReadonlyArray<Record<string, unknown>>, at: Date): Promise<Charge[]> {
+  if (!rows.length) return [];
+  const full = rows.map((r) => {
+    const row: Record<string, unknown> = { id: newId(), ...r, created_at: at, updated_at: at };
+    for (const c of CHARGE_COLUMNS) row[c] ??= null;
+    return row;
+  });
+  const params: unknown[] = [];
+  const mark = (v: unknown) => {
+    const json = v !== null && typeof v === 'object' && !(v instanceof Date);
+    params.push(json ? JSON.stringify(v) : v);
+    return json ? st.dialect.jsonParam : '?';
+  };
+  const values = full.map((row) => `(${CHARGE_COLUMNS.map((c) => mark(row[c])).join(', ')})`);
+  const sql = `INSERT INTO "charges" (${CHARGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')}
+    ON CONFLICT DO NOTHING RETURNING "id"`;
+  const inserted = new Set((await st.all<{ id: string }>(sql, params)).map((r) => r.id));
+  return full.filter((r) => inserted.has(r.id as string)) as unknown as Charge[];
 }
