@@ -48,7 +48,17 @@ export const FEE_EVENTS = [
 ] as const;
 export type FeeEvent = (typeof FEE_EVENTS)[number];
 /** How a fee rule prices its event (docs/billing.md). */
-export const FEE_PRICE_TYPES = ['FLAT', 'PER_UNIT', 'PER_ORDER', 'PER_LINE', 'FIRST_ADDITIONAL', 'TIERED', 'LABEL_PERCENT', 'LABEL_MARKUP', 'PER_LOCATION'] as const;
+export const FEE_PRICE_TYPES = [
+  'FLAT',
+  'PER_UNIT',
+  'PER_ORDER',
+  'PER_LINE',
+  'FIRST_ADDITIONAL',
+  'TIERED',
+  'LABEL_PERCENT',
+  'LABEL_MARKUP',
+  'PER_LOCATION',
+] as const;
 export const RATE_PERIODS = ['DAILY', 'WEEKLY', 'MONTHLY'] as const;
 export type RatePeriod = (typeof RATE_PERIODS)[number];
 
