@@ -32,33 +32,6 @@ export const PICKING_FILTER_STATUSES = ['PENDING', 'FULFILLED'] as const;
 
 // charges
 export const CHARGE_CATEGORIES = ['STORAGE', 'RECEIVING', 'SHIPPING', 'PICK', 'PACK', 'PACKAGING', 'RETURNS', 'KITTING', 'AD_HOC'] as const;
-/** The billable events a rate card's fee rule names (docs/billing.md); each bills one category. */
-export const FEE_EVENTS = [
-  'STORAGE',
-  'RECEIVING',
-  'RECEIVING_PO',
-  'RECEIVING_HOURS',
-  'PICK',
-  'PACK',
-  'PACKAGING',
-  'SHIPPING',
-  'RETURN',
-  'KITTING',
-  'AD_HOC',
-] as const;
-export type FeeEvent = (typeof FEE_EVENTS)[number];
-/** How a fee rule prices its event (docs/billing.md). */
-export const FEE_PRICE_TYPES = [
-  'FLAT',
-  'PER_UNIT',
-  'PER_ORDER',
-  'PER_LINE',
-  'FIRST_ADDITIONAL',
-  'TIERED',
-  'LABEL_PERCENT',
-  'LABEL_MARKUP',
-  'PER_LOCATION',
-] as const;
 export const RATE_PERIODS = ['DAILY', 'WEEKLY', 'MONTHLY'] as const;
 export type RatePeriod = (typeof RATE_PERIODS)[number];
 
@@ -139,3 +112,31 @@ export const TIER_LIMITS: Record<number, number> = { 1: 30, 2: 120, 3: 600, 4: 3
 
 // addresses: the fields of a shipping address (spec 2.6), in the order they print
 export const ADDRESS_FIELDS = ['name', 'company', 'address1', 'address2', 'city', 'state', 'country', 'zip', 'phone'] as const;
+
+/** The billable events a rate card's fee rule names (docs/billing.md); each bills one category. */
+export const FEE_EVENTS = [
+  'STORAGE',
+  'RECEIVING',
+  'RECEIVING_PO',
+  'RECEIVING_HOURS',
+  'PICK',
+  'PACK',
+  'PACKAGING',
+  'SHIPPING',
+  'RETURN',
+  'KITTING',
+  'AD_HOC',
+] as const;
+export type FeeEvent = (typeof FEE_EVENTS)[number];
+/** How a fee rule prices its event (docs/billing.md). */
+export const FEE_PRICE_TYPES = [
+  'FLAT',
+  'PER_UNIT',
+  'PER_ORDER',
+  'PER_LINE',
+  'FIRST_ADDITIONAL',
+  'TIERED',
+  'LABEL_PERCENT',
+  'LABEL_MARKUP',
+  'PER_LOCATION',
+] as const;
