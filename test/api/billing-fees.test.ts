@@ -143,6 +143,39 @@ describe('a fulfillment bills shipping, pick, pack and packaging once each', () 
   });
 });
 
+describe('carrier corrections of a label billed by a versioned card', () => {
+  it('bill the price at the corrected cost by the same version, less the price at the cost before', async () => {
+    const shipped = await shipPackage(t, token, { merchantTeamId: merchant.teamId, lines: [{ quantity: 1 }], cost: 3 });
+    expect(shipped.byCategory.SHIPPING.calculated_amount).toBe(5); // max(5, 3 x 1.1 + 1)
+    const label = await t.db.prisma.shippingLabel.findUniqueOrThrow({ where: { package_id: shipped.packageId } });
+    const correct = (cost: number, invoice: string) =>
+      t.call('POST', '/v1/ops/carrier-invoices', {
+        token,
+        body: {
+          filename: `${invoice}.csv`,
+          lines: [
+            {
+              tracking_number: label.tracking_code,
+              carrier_invoice_number: invoice,
+              carrier_invoice_date: '2026-11-20',
+              corrected_carrier_cost: cost,
+              currency: 'USD',
+            },
+          ],
+        },
+      });
+    expect((await correct(10, 'C-1')).statusCode).toBe(201);
+    expect((await correct(8, 'C-2')).statusCode).toBe(201);
+    const corrections = await t.db.prisma.charge.findMany({
+      where: { shipping_label_id: label.id, fulfillment_id: null },
+      orderBy: { created_at: 'asc' },
+    });
+    // 10 x 1.1 + 1 = 12 less 5 (the minimum at 3); then 8 x 1.1 + 1 = 9.8 less 12
+    expect(corrections.map((c) => c.calculated_amount)).toEqual([7, -2.2]);
+    expect(corrections[0].pricing_trace).toMatchObject({ trigger_step_id: 'shipping.carrier_correction', pricing_step_id: 'ship' });
+  });
+});
+
 describe('receiving, returns and ad-hoc', () => {
   it('a purchase-order receipt bills its units, and the order once however many receipts', async () => {
     const sku = `RCV-${Date.now()}`;
