@@ -10,15 +10,8 @@ const isJson = (v: unknown) => v !== null && typeof v === 'object' && !(v instan
  * Inserts rows of one table in one statement and returns them whole (RETURNING *), in the order
  * given, as the Prisma model's createManyAndReturn would: the id (UUIDv7) and both timestamps are
  * filled here as the client fills them; a column left out (or undefined) takes its database default.
- * `skipConflicts`: a row a unique constraint already holds is left out (ON CONFLICT DO NOTHING), not an error.
  */
-export async function insertRows<T>(
-  st: Statements,
-  table: string,
-  rows: ReadonlyArray<Record<string, unknown>>,
-  now: Date,
-  opts: { skipConflicts?: boolean } = {},
-): Promise<T[]> {
+export async function insertRows<T>(st: Statements, table: string, rows: ReadonlyArray<Record<string, unknown>>, now: Date): Promise<T[]> {
   if (!rows.length) return [];
   const full = rows.map((r) => ({ id: newId(), ...r, created_at: now, updated_at: now }) as Record<string, unknown>);
   const defined = (r: Record<string, unknown>) => Object.keys(r).filter((k) => r[k] !== undefined);
@@ -26,7 +19,7 @@ export async function insertRows<T>(
   // One statement for rows of the same columns (SQLite has no DEFAULT in VALUES); else one per row.
   if (full.some((r) => defined(r).join() !== cols.join())) {
     const out: T[] = [];
-    for (const r of full) out.push(...(await insertRows<T>(st, table, [r], now, opts)));
+    for (const r of full) out.push(...(await insertRows<T>(st, table, [r], now)));
     return out;
   }
   const params: unknown[] = [];
@@ -39,7 +32,7 @@ export async function insertRows<T>(
     return `(${marks.join(', ')})`;
   });
   const inserted = await st.all<T & { id: string }>(
-    `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')}${opts.skipConflicts ? ' ON CONFLICT DO NOTHING' : ''} RETURNING *`,
+    `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')} RETURNING *`,
     params,
   );
   const order = new Map(full.map((r, i) => [r.id as string, i]));
