@@ -3,7 +3,7 @@
 
 __fos_subcommands() {
   case "$1" in
-    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders rules fulfillment-orders packages scan-forms labels carriers carrier-rates charges invoices billing delegations files picking-sessions keys audit roles mcp-connections webhooks shops api completion serve db admin' ;;
+    'fos') echo 'login logout auth profile config fulfill pick pack products inventory locations replenishments work-orders purchase-orders returns warehouses vendors orders draft-orders rules fulfillment-orders packages scan-forms labels carriers carrier-rates charges invoices billing delegations rate-cards files picking-sessions keys audit roles mcp-connections webhooks shops api completion serve db admin' ;;
     'fos auth') echo 'status' ;;
     'fos profile') echo 'list use delete' ;;
     'fos config') echo 'get set' ;;
@@ -27,11 +27,12 @@ __fos_subcommands() {
     'fos labels') echo 'batch batches batch-get import-invoice invoices invoice' ;;
     'fos carriers') echo 'list get connect update test disable disconnect' ;;
     'fos carrier-rates') echo 'list create delete' ;;
-    'fos charges') echo 'list export get create-storage create-receiving update-receiving' ;;
-    'fos invoices') echo 'list show generate regenerate finalize send pay void pdf export' ;;
+    'fos charges') echo 'list export get create-storage create-receiving update-receiving add' ;;
+    'fos invoices') echo 'list show generate regenerate rerate finalize send pay void pdf export' ;;
     'fos billing') echo 'storage-run storage-snapshots' ;;
     'fos delegations') echo 'list rate-card' ;;
     'fos delegations rate-card') echo 'set' ;;
+    'fos rate-cards') echo 'list show versions publish diff test assign' ;;
     'fos files') echo 'list get upload download create update delete' ;;
     'fos picking-sessions') echo 'list get create add orders pick-list' ;;
     'fos keys') echo 'list get create disable delete roles tier' ;;
@@ -208,11 +209,13 @@ __fos_options() {
     'fos charges create-storage') echo '--delegation --merchant-team --name --location-type --warehouse --rate-period --quantity --data --field -F --raw-field -f' ;;
     'fos charges create-receiving') echo '--delegation --name --quantity --purchase-order --data --field -F --raw-field -f' ;;
     'fos charges update-receiving') echo '--name --quantity --purchase-order --data --field -F --raw-field -f' ;;
+    'fos charges add') echo '--merchant --name --note --quantity --kind --unit-amount --purchase-order --reference --data --field -F --raw-field -f' ;;
     'fos invoices') echo '' ;;
     'fos invoices list') echo '--status --merchant --from --to --page --limit --all' ;;
     'fos invoices show') echo '' ;;
     'fos invoices generate') echo '--merchant --from --to --data --field -F --raw-field -f --month' ;;
     'fos invoices regenerate') echo '' ;;
+    'fos invoices rerate') echo '' ;;
     'fos invoices finalize') echo '' ;;
     'fos invoices send') echo '' ;;
     'fos invoices pay') echo '--reference --paid-at --data --field -F --raw-field -f' ;;
@@ -226,6 +229,14 @@ __fos_options() {
     'fos delegations list') echo '--page --limit --all' ;;
     'fos delegations rate-card') echo '' ;;
     'fos delegations rate-card set') echo '' ;;
+    'fos rate-cards') echo '' ;;
+    'fos rate-cards list') echo '--page --limit --all' ;;
+    'fos rate-cards show') echo '' ;;
+    'fos rate-cards versions') echo '' ;;
+    'fos rate-cards publish') echo '' ;;
+    'fos rate-cards diff') echo '' ;;
+    'fos rate-cards test') echo '--event --at' ;;
+    'fos rate-cards assign') echo '--none' ;;
     'fos files') echo '' ;;
     'fos files list') echo '--search --mimetype --min-size --order-by --order --page --limit --all' ;;
     'fos files get') echo '' ;;
@@ -392,10 +403,11 @@ __fos_choices() {
     'fos labels batch|--format') echo 'pdf zpl' ;;
     'fos labels batches|--status') echo 'RUNNING COMPLETED' ;;
     'fos carrier-rates create|--weight-unit') echo 'G KG LB OZ' ;;
-    'fos charges list|--category') echo 'STORAGE RECEIVING SHIPPING' ;;
+    'fos charges list|--category') echo 'STORAGE RECEIVING SHIPPING PICK PACK PACKAGING RETURNS KITTING AD_HOC' ;;
     'fos charges list|--order') echo 'asc desc' ;;
-    'fos charges export|--category') echo 'STORAGE RECEIVING SHIPPING' ;;
+    'fos charges export|--category') echo 'STORAGE RECEIVING SHIPPING PICK PACK PACKAGING RETURNS KITTING AD_HOC' ;;
     'fos charges create-storage|--rate-period') echo 'DAILY WEEKLY MONTHLY' ;;
+    'fos charges add|--kind') echo 'AD_HOC RECEIVING_HOURS' ;;
     'fos invoices list|--status') echo 'DRAFT FINALIZED SENT PAID VOID' ;;
     'fos invoices export|--to') echo 'charges quickbooks xero' ;;
     'fos files list|--order-by') echo 'created_at updated_at name size' ;;
@@ -455,7 +467,7 @@ __fos_arg_dynamic() {
   esac
 }
 
-__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --within-days --exclude-carrier --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --time-zone --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --carrier-integration --carrier-id --service-id --package-preset-id --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --invoice --delegation --location-type --rate-period --purchase-order --month --paid-at --account-code --tax-type --billed --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --event --test --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --store-hash --region --marketplace-id --seller-id --refresh-token --token-url --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
+__fos_value_flags=' --api-key --from --item --label-url --tracking --carrier --service --cost --cost-currency --rate-strategy --label-format --print-dir --weight --weight-unit --lock-owner --timeout-minutes --concurrency --within-days --exclude-carrier --fo --printer --label-dir --length --width --height --measurement-unit --name --carton-id --search --order-by --order --type --team-id --has-image --has-barcode --has-remote-products --was-inspected --warehouse-id --page --limit --after --sku --description --barcode --image-url --cost-price --customs-value --country-of-origin --hs-code --data --field -F --raw-field -f --merchant-team --product --warehouse --below-minimum --kind --reference --work-order --since --until --reason --note --location --lot --run --to --status --damaged --expiring-before --active --count-requested --pick-sequence --range --quantity --idempotency-key --vendor --expected-at --expires --time-zone --vendor-name --company-name --address --address-2 --city --state --zip-code --country --contact-person-name --contact-email --contact-phone --internal-notes --payment-status --fulfillment-status --created-at-min --created-at-max --updated-at-min --updated-at-max --merchant --shop --tag --on-hold --shipping-method --tags --lock-address --carrier-integration --carrier-id --service-id --package-preset-id --add-line --set-quantity --remove-line --restock --notes --product-id --priority --shop-id --order-number --customer-name --customer-email --currency --line-item --file --position --order-file --order-id --owner --timeout --line --fulfillment-order-id --scan-form --fulfillment-order --tracking-number --tracking-url --output -o --locked-by --date --package --session --format --webhook-secret --api-base-url --carriers --enabled --carrier-name --service-name --amount --per-unit-weight --max-weight --estimated-days --guaranteed --category --invoice --delegation --location-type --rate-period --purchase-order --unit-amount --month --paid-at --account-code --tax-type --billed --event --at --mimetype --min-size --file-category --url --size --wave --max-orders --single-item --tote --power-role --role --tier --expires-at --actor --target-type --target --action --permission --user --test --forward-to --events --secret --max-events --shop-type --notify-customer --ship-on-authorized --shop-domain --client-id --client-secret --access-token --api-version --store-url --consumer-key --consumer-secret --store-hash --region --marketplace-id --seller-id --refresh-token --token-url --input --header -H --db --host --port --redis --rate-limit-store --drain-timeout --unauth-rate-limit --channel-sync-minutes --audit-retention-days --storage --public-url --trust-proxy --sqlite-sync --max-upload-mb --metrics-token --min-free-disk-mb --log-level --log-format --backup-every --backup-keep --backup-to --measurement-system --fulfiller --rate-card --team --zip --address1 --email --profile --base-url --json --jq --template '
 __fos_file_flags=' --from --print-dir --label-dir --data --file --order-file --output -o --input --db --storage --backup-to --rate-card '
 
 _fos_complete() {

@@ -29,6 +29,8 @@
 //              regenerate, finalize, PDF + QuickBooks export; SQLite, and PostgreSQL at FOS_BENCH_PG_URL when set (target <= 5 s)
 //   storage    the daily storage snapshot of FOS_BENCH_STORAGE_LOCATIONS occupied locations (default 100,000), taken and
 //              billed as one run; SQLite, and PostgreSQL at FOS_BENCH_PG_URL when set (target <= 10 s)
+//   billing    server CPU a fulfillment's billing adds by a versioned rate card (4 charges), FOS_BENCH_BILLING_FULFILLMENTS
+//              (default 2,000) against write transactions without it; target <= 1 ms (bench/billing.mjs)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
 //   lists      order, fulfillment-order, package, charge, file and product list queries (every filter/sort) on a
@@ -72,6 +74,7 @@ import { outboxBench } from '../bench/outbox.mjs';
 import { rulesBench } from '../bench/rules.mjs';
 import { INVOICE_TARGET_MS, invoiceBench } from '../bench/invoices.mjs';
 import { STORAGE_TARGET_MS, storageBench } from '../bench/storage.mjs';
+import { BILLING_TARGET_MS, billingBench } from '../bench/billing.mjs';
 import { READS_TARGET_RATIO, readsBench } from '../bench/reads.mjs';
 import { ms, ROOT } from '../bench/lib.mjs';
 import { IDLE_RSS_TARGET_MIB, LOAD_RSS_TARGET_MIB, roundtrip } from '../bench/roundtrip.mjs';
@@ -111,6 +114,7 @@ const sections = argv.length
       'rules',
       'invoices',
       'storage',
+      'billing',
       'soak',
       'lists',
       'export',
@@ -325,6 +329,20 @@ if (sections.includes('invoices')) {
     console.log(
       `  ${r.provider.padEnd(10)} ${r.charges} charges: generate ${ms(r.generateMs)}, regenerate ${ms(r.regenerateMs)} ` +
         `(target <= ${INVOICE_TARGET_MS} ms: ${worst <= INVOICE_TARGET_MS ? 'ok' : 'OVER'}); finalize ${ms(r.finalizeMs)}, PDF + QuickBooks CSV ${ms(r.documentsMs)}`,
+    );
+  }
+}
+
+if (sections.includes('billing')) {
+  const runs = await billingBench({ n: int('FOS_BENCH_BILLING_FULFILLMENTS', 2000, 100_000) });
+  console.log(
+    'billing a fulfillment by a versioned rate card (shipping, pick, pack, packaging: 4 charges; server CPU over a write transaction without it)',
+  );
+  for (const r of runs) {
+    if (r.addedMs > BILLING_TARGET_MS) failed = true;
+    console.log(
+      `  ${r.provider.padEnd(10)} ${r.fulfillments} fulfillments: ${r.addedMs.toFixed(3)} ms CPU added each ` +
+        `(target <= ${BILLING_TARGET_MS} ms: ${r.addedMs <= BILLING_TARGET_MS ? 'ok' : 'OVER'}; ${r.billMs.toFixed(3)} ms with the transaction)`,
     );
   }
 }

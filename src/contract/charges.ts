@@ -68,6 +68,9 @@ const PricingTraceSchema = Type.Object({
       matched: Type.Boolean(),
     }),
   ),
+  // Charges of a versioned rate card (docs/billing.md): when the version took effect, and the event's inputs it priced.
+  effective_at: Type.Optional(Type.String()),
+  event: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
 
 export const ChargeSchema = Type.Object({

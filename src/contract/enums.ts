@@ -34,7 +34,7 @@ export const CARRIER_WEIGHT_UNITS = ['G', 'KG', 'LB', 'OZ'] as const;
 export const PICKING_FILTER_STATUSES = ['PENDING', 'FULFILLED'] as const;
 
 // charges
-export const CHARGE_CATEGORIES = ['STORAGE', 'RECEIVING', 'SHIPPING'] as const;
+export const CHARGE_CATEGORIES = ['STORAGE', 'RECEIVING', 'SHIPPING', 'PICK', 'PACK', 'PACKAGING', 'RETURNS', 'KITTING', 'AD_HOC'] as const;
 export const RATE_PERIODS = ['DAILY', 'WEEKLY', 'MONTHLY'] as const;
 export type RatePeriod = (typeof RATE_PERIODS)[number];
 
@@ -125,3 +125,31 @@ export const INVOICE_EXPORT_FORMATS = ['charges', 'quickbooks', 'xero'] as const
 
 // sales channels: what became of a platform's webhook delivery (docs/sales-channels.md)
 export const CHANNEL_DELIVERY_STATUSES = ['RECEIVED', 'PROCESSED', 'IGNORED', 'FAILED'] as const;
+
+/** The billable events a rate card's fee rule names (docs/billing.md); each bills one category. */
+export const FEE_EVENTS = [
+  'STORAGE',
+  'RECEIVING',
+  'RECEIVING_PO',
+  'RECEIVING_HOURS',
+  'PICK',
+  'PACK',
+  'PACKAGING',
+  'SHIPPING',
+  'RETURN',
+  'KITTING',
+  'AD_HOC',
+] as const;
+export type FeeEvent = (typeof FEE_EVENTS)[number];
+/** How a fee rule prices its event (docs/billing.md). */
+export const FEE_PRICE_TYPES = [
+  'FLAT',
+  'PER_UNIT',
+  'PER_ORDER',
+  'PER_LINE',
+  'FIRST_ADDITIONAL',
+  'TIERED',
+  'LABEL_PERCENT',
+  'LABEL_MARKUP',
+  'PER_LOCATION',
+] as const;

@@ -204,6 +204,7 @@ export const DelegationSchema = Type.Object({
   rate_card: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
   created_at: Timestamp,
   updated_at: Timestamp,
+  rate_card_id: Opt(Type.String({ description: 'the versioned rate card pricing this merchant (docs/billing.md); null: rate_card' })),
 });
 
 /** POST …/split-shortfall (docs/fulfillment.md "Short units never ship"). */

@@ -10,6 +10,7 @@ import { resolveShop } from './orders/reach.js';
 import { acceptFulfillmentOrder } from './fulfillment/fulfillment-orders.js';
 import { createCarrierRate } from './fulfillment/carrier-rates.js';
 import { createDemoFloorUser, type DemoFloorUser } from './demo-floor.js';
+import { demoCard, demoHistory } from './demo-billing.js';
 
 // Demo warehouse for `fos serve --demo`: a merchant "Acme Outdoor" delegated to the first
 // fulfiller team, two warehouses, eight stocked products, a MANUAL shop, five converted orders
@@ -219,7 +220,14 @@ async function load(db: Db): Promise<DemoResult> {
     (await db.prisma.team.findFirst({ where: { kind: 'FULFILLER' }, orderBy: { created_at: 'asc' } })) ??
     (await createTeam(db, { name: 'My Warehouse', kind: 'FULFILLER' }));
   const merchant = await createTeam(db, { name: DEMO_MERCHANT, kind: 'MERCHANT', measurement_system: 'METRIC' });
-  await createDelegation(db, { merchant_team_id: merchant.id, fulfiller_team_id: fulfiller.id, rate_card: DEMO_RATE_CARD });
+  const delegation = await createDelegation(db, {
+    merchant_team_id: merchant.id,
+    fulfiller_team_id: fulfiller.id,
+    rate_card: DEMO_RATE_CARD,
+  });
+  // The versioned card prices the merchant from here on (the JSON card above is its fallback).
+  const billing = { fulfillerTeamId: fulfiller.id, merchantTeamId: merchant.id, delegationId: delegation.id };
+  await demoCard(db, billing);
 
   const warehouseId: Record<string, string> = {};
   for (const { key, ...w } of WAREHOUSES) warehouseId[key] = (await createWarehouse(db, { team_id: fulfiller.id, ...w })).id;
@@ -319,6 +327,12 @@ async function load(db: Db): Promise<DemoResult> {
     estimated_days: 2,
     delivery_date_guaranteed: true,
   });
+  const stocked = WAREHOUSES.map((w) => ({
+    id: warehouseId[w.key],
+    name: w.name,
+    units: PRODUCTS.reduce((n, p) => n + (p.stock[w.key] ?? 0), 0),
+  }));
+  await demoHistory(db, { ...billing, warehouses: stocked });
   const floor = await createDemoFloorUser(db, fulfiller.id);
   return { loaded: true, merchantTeamId: merchant.id, orderIds, floor };
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runDueStorage, storageHooks } from '../../src/domain/billing/storage-runs.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { locationType, stockBins, storageMerchant, storageWarehouse } from '../helpers/storage-seed.js';
+import { link, publish } from '../helpers/rate-cards.js';
 
 // Daily storage (docs/billing.md "Storage"): the schedule takes each warehouse's day once, from
 // the ledger as it stood at the end of that day in the warehouse's zone, and bills one DAILY
@@ -236,5 +237,45 @@ describe('POST /v1/ops/billing/storage-runs', () => {
     const empty = await t.call('PATCH', `/v1/ops/warehouses/${w.id}`, { body: {} });
     expect(empty.statusCode).toBe(400);
     expect((await t.db.prisma.warehouse.findUniqueOrThrow({ where: { id: w.id } })).time_zone).toBe('America/Los_Angeles');
+  });
+});
+
+describe('daily storage by a versioned rate card', () => {
+  it('prices each day by the version in force at its end, billed once per snapshot', async () => {
+    t = await testApp({ clock: () => Date.parse('2026-06-03T12:00:00Z') });
+    const token = (await t.key({ tier: 4 })).token;
+    const w = await storageWarehouse(t.db, t.teamId);
+    const type = await locationType(t.db, t.teamId, 'Pallet');
+    const m = await storageMerchant(t.db, t.teamId); // no JSON card: the versioned one prices it
+    await stockBins(t.db, w, m.teamId, { count: 3, units: 5, typeId: type.id, at: JAN });
+    const version = (semantic_version: string, effective_at: string, amount: number) => ({
+      rate_card_name: 'Storage versions',
+      semantic_version,
+      effective_at,
+      currency: 'USD',
+      fees: [{ id: 'pallet', event: 'STORAGE', conditions: { location_types: [type.id] }, price: { type: 'PER_LOCATION', amount } }],
+    });
+    const first = await publish(t, token, version('1.0.0', '2026-01-01T00:00:00Z', 0.5));
+    await publish(t, token, version('1.1.0', '2026-06-02T12:00:00Z', 0.75)); // in force from June 2, noon
+    await link(t, token, m.delegationId, first.rate_card_id);
+
+    for (const date of ['2026-06-01', '2026-06-02', '2026-06-02']) {
+      const res = await t.call('POST', '/v1/ops/billing/storage-runs', { body: { date, warehouse_id: w.id } });
+      expect([200, 201], res.body).toContain(res.statusCode);
+    }
+    const charges = await storageCharges(t.db);
+    // June 1 ends at June 2 00:00 UTC, before 1.1.0: priced by 1.0.0; June 2 ends after it.
+    const priced = charges.map((c) => [
+      c.quantity,
+      c.calculated_amount,
+      (c.pricing_trace as { semantic_version?: string }).semantic_version,
+    ]);
+    expect(priced).toEqual([
+      [3, 1.5, '1.0.0'],
+      [3, 2.25, '1.1.0'],
+    ]);
+    expect(charges.every((c) => c.billing_key?.startsWith('STORAGE:') && c.rate_period === 'DAILY')).toBe(true);
+    const snaps = await t.db.prisma.storageSnapshot.findMany({ where: { warehouse_id: w.id } });
+    expect(snaps.map((s) => s.charge_id).sort()).toEqual(charges.map((c) => c.id).sort());
   });
 });

@@ -60,6 +60,7 @@ export const COMMAND_SECTIONS: [string, CommandEntry[]][] = [
       entry('invoices', () => import('./invoices/index.js')),
       entry('billing', () => import('./billing/index.js')),
       entry('delegations', () => import('./delegations/index.js')),
+      entry('rate-cards', () => import('./rate-cards/index.js')),
       entry('files', () => import('./files/index.js')),
       entry('picking-sessions', () => import('./picking-sessions/index.js')),
       entry('keys', () => import('./keys/index.js')),

@@ -3,6 +3,9 @@ import type { Charge, FulfillmentDelegation, StorageSnapshot, TxClient } from '.
 import { announceCharge, jsonPricing } from '../charges/charges.js';
 import { insertCharge } from '../charges/store.js';
 import { storagePrice } from './storage-price.js';
+import { chargeRow, insertBilled } from '../charges/billing.js';
+import { priceStorage } from '../charges/pricing.js';
+import { versionAt } from '../charges/versions.js';
 import { linkCharge } from './store/storage.js';
 
 // The STORAGE charges of a day's snapshots, inside the snapshot's transaction: one per merchant and
@@ -12,6 +15,8 @@ import { linkCharge } from './store/storage.js';
 export interface DayContext {
   warehouse: { id: string; name: string; time_zone: string };
   date: string;
+  /** The end of the day in the warehouse's zone: the versioned card in force then prices it. */
+  cutoff: Date;
   delegations: Map<string, FulfillmentDelegation>;
   typeNames: Map<string, string>;
 }
@@ -21,6 +26,11 @@ export async function billSnapshots(tx: TxClient, st: Statements, ctx: DayContex
   for (const s of snaps) {
     const delegation = ctx.delegations.get(s.merchant_team_id);
     if (!delegation?.active) continue;
+    if (delegation.rate_card_id) {
+      const charge = await billByVersion(tx, st, ctx, s, delegation, now);
+      if (charge) charges.push(charge);
+      continue;
+    }
     const typeId = s.location_type_id || null;
     const price = await storagePrice(tx, delegation, {
       location_type_id: typeId,
@@ -63,4 +73,46 @@ export async function billSnapshots(tx: TxClient, st: Statements, ctx: DayContex
     charges.push(await announceCharge(tx, charge));
   }
   return charges;
+}
+
+/**
+ * A snapshot of a merchant whose delegation has a versioned card (docs/billing.md "Fee rules"): its
+ * STORAGE fee of the version in force at the day's end, billed once (key STORAGE:<snapshot id>).
+ */
+async function billByVersion(tx: TxClient, st: Statements, ctx: DayContext, s: StorageSnapshot, d: FulfillmentDelegation, now: Date) {
+  const version = await versionAt(tx, d.rate_card_id!, ctx.cutoff);
+  if (!version) return null;
+  const typeId = s.location_type_id || null;
+  const pricing = priceStorage(version, {
+    location_type: typeId ?? '',
+    units: s.units,
+    locations: s.locations,
+    merchant: s.merchant_team_id,
+    warehouse: s.warehouse_id,
+    date: s.date,
+  });
+  if (!pricing.matched) return null;
+  const typeName = typeId ? (ctx.typeNames.get(typeId) ?? null) : null;
+  const row = chargeRow(
+    d,
+    {
+      key: `STORAGE:${s.id}`,
+      event: pricing.event,
+      name: `Storage ${s.date}${typeName ? ` · ${typeName}` : ''}`,
+      description: `${s.locations} location(s), ${s.units} unit(s) on hand at the end of ${s.date} (${ctx.warehouse.time_zone})`,
+      links: {
+        warehouse_id: ctx.warehouse.id,
+        warehouse_name: ctx.warehouse.name,
+        location_type_id: typeId,
+        location_type_name: typeName,
+        rate_period: 'DAILY',
+      },
+    },
+    pricing,
+  );
+  const storage = { date: s.date, time_zone: ctx.warehouse.time_zone, locations: s.locations, units: s.units, snapshot_id: s.id };
+  row.pricing_config = { ...(row.pricing_config as object), origination: 'SCHEDULE', storage };
+  const [charge] = await insertBilled(tx, st, [row], now);
+  if (charge) await linkCharge(st, s.id, charge.id);
+  return charge ?? null;
 }

@@ -1,10 +1,9 @@
 import type { TxClient } from '../../db/types.js';
 import { parseRateCard, priceStorage, type Pricing, type RateCard } from '../charges/rate-card.js';
 
-// The one place daily storage asks a rate card for a price (docs/billing.md "Storage"). Today it
-// reads the delegation's current card; when rate cards get versions, only this body changes (the
-// version in force on `date`, read in the run's transaction `tx`). A location-type rate is per occupied location a day; the card's
-// general rate is per unit on hand a day.
+// Daily storage priced by a delegation's older JSON card (docs/billing.md "Storage"); a versioned
+// card is priced in storage-charges.ts by the version in force at the day's end. A location-type
+// rate is per occupied location a day; the card's general rate is per unit on hand a day.
 
 export interface StorageDay {
   location_type_id: string | null;

@@ -65,6 +65,7 @@ export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, sour
     const ctx = {
       warehouse: w,
       date,
+      cutoff: input.cutoff_at,
       delegations: new Map(delegations.map((d) => [d.merchant_team_id, d])),
       typeNames: new Map(typeRows.map((t) => [t.id, t.name])),
     };

@@ -3,11 +3,13 @@ import type { TxClient } from '../../db/types.js';
 import { announceCharge, jsonPricing } from '../charges/charges.js';
 import { priceShippingCorrection } from '../charges/rate-card.js';
 import { shippingRateCard } from '../charges/shipping.js';
+import { versionedCorrection } from '../charges/corrections.js';
 import type { InvoiceLine, MatchedLabel } from './import.js';
 
 // The merchant's side of a carrier correction: when the label's shipping was billed at fulfill
 // (a SHIPPING charge exists for its fulfillment), the cost difference is billed — or credited
-// when negative — with the markup of the same rate-card rule (priceShippingCorrection). A label
+// when negative — with the markup of the same rate-card rule (priceShippingCorrection; a versioned
+// card's: charges/corrections.ts). A label
 // not fulfilled yet is billed later at its corrected cost (charges/shipping.ts), so nothing here.
 
 export interface BilledCorrection {
@@ -22,13 +24,81 @@ export interface BilledCorrection {
  * A biller for one import: the SHIPPING charges of the labels' fulfillments are read in one go
  * (not once per label), and each merchant's rate card once.
  */
+type Billed = {
+  fulfillment_id: string | null;
+  warehouse_id: string | null;
+  warehouse_name: string | null;
+  calculated_amount: number;
+  pricing_trace: unknown;
+  fulfillment_delegation_id: string | null;
+  merchant_team_id: string;
+  fulfiller_team_id: string;
+};
+
+/** The correction's charge, priced by a versioned card (its amount, config and trace given). */
+async function recordVersioned(
+  tx: TxClient,
+  label: MatchedLabel,
+  line: InvoiceLine,
+  shipped: Billed,
+  name: string,
+  priced: NonNullable<Awaited<ReturnType<typeof versionedCorrection>>>,
+): Promise<BilledCorrection> {
+  const fulfillment = label.package.fulfillment!;
+  const charge = await announceCharge(
+    tx,
+    await tx.charge.create({
+      data: {
+        name,
+        description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
+        category: 'SHIPPING',
+        currency: label.currency ?? 'USD',
+        quantity: 1,
+        calculated_amount: priced.amount,
+        original_amount: priced.original_amount,
+        merchant_team_id: label.merchant_team_id,
+        fulfiller_team_id: label.fulfiller_team_id,
+        fulfillment_delegation_id: shipped.fulfillment_delegation_id,
+        order_id: fulfillment.order_id,
+        fulfillment_order_id: fulfillment.fulfillment_order_id,
+        shipping_label_id: label.id,
+        carrier_id: label.carrier_id,
+        carrier_integration_id: label.carrier_integration_id,
+        carrier_integration_name: label.carrier_integration_name,
+        carrier_integration_type: label.carrier_integration_type,
+        service_id: label.service_id,
+        warehouse_id: shipped.warehouse_id,
+        warehouse_name: shipped.warehouse_name,
+        pricing_config: priced.pricing_config,
+        pricing_trace: priced.pricing_trace,
+      },
+    }),
+  );
+  return {
+    id: charge.id,
+    shipping_label_id: label.id,
+    tracking_number: label.tracking_code ?? line.tracking_number,
+    amount: charge.calculated_amount,
+    currency: charge.currency,
+  };
+}
+
 export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
   const fulfillments = labels.map((l) => l.package.fulfillment?.id).filter((id): id is string => Boolean(id));
-  const billed = new Map<string, { warehouse_id: string | null; warehouse_name: string | null }>();
+  const billed = new Map<string, Billed>();
   for (const some of inLists(fulfillments)) {
     const rows = await tx.charge.findMany({
       where: { fulfillment_id: { in: some }, category: 'SHIPPING' },
-      select: { fulfillment_id: true, warehouse_id: true, warehouse_name: true },
+      select: {
+        fulfillment_id: true,
+        warehouse_id: true,
+        warehouse_name: true,
+        calculated_amount: true,
+        pricing_trace: true,
+        fulfillment_delegation_id: true,
+        merchant_team_id: true,
+        fulfiller_team_id: true,
+      },
     });
     for (const r of rows) billed.set(r.fulfillment_id!, r);
   }
@@ -38,6 +108,10 @@ export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
     const fulfillment = label.package.fulfillment;
     const shipped = fulfillment ? billed.get(fulfillment.id) : undefined;
     if (!fulfillment || !shipped) return null;
+    const name = `Carrier correction ${label.tracking_code} (invoice ${line.carrier_invoice_number})`;
+    // Billed by a versioned card: priced again by that version at the corrected cost (charges/corrections.ts).
+    const versioned = await versionedCorrection(tx, shipped, { corrected: line.corrected_carrier_cost, delta: costDelta }, name);
+    if (versioned) return versioned.amount === 0 ? null : recordVersioned(tx, label, line, shipped, name, versioned);
     if (!cards.has(label.merchant_team_id))
       cards.set(label.merchant_team_id, shippingRateCard(tx, label.merchant_team_id, label.fulfiller_team_id));
     const priced = await cards.get(label.merchant_team_id)!;
@@ -49,7 +123,7 @@ export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
       tx,
       await tx.charge.create({
         data: {
-          name: `Carrier correction ${label.tracking_code} (invoice ${line.carrier_invoice_number})`,
+          name,
           description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
           category: 'SHIPPING',
           currency: label.currency ?? card.currency,

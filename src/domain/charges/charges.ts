@@ -6,6 +6,9 @@ import { chargePayload, pricingRecord, type PricingInputs } from './pricing-reco
 import { parseRateCard, priceReceiving, priceStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
 import { transaction } from '../../db/tx.js';
 import { chargeBillingWhere, type ChargeBillingFilters } from '../invoices/charge-filters.js';
+import type { Delegation } from './billing.js';
+import { billPurchaseOrderReceipt, billReturnReceipt } from './event-billing.js';
+import type { ChargeCategory } from './rate-card.js';
 
 // Storage and receiving charges, entered by the fulfiller (spec 4.8), priced from the rate card
 // of the fulfillment delegation that links the merchant to the calling fulfiller team.
@@ -123,6 +126,7 @@ export function createReceivingCharge(db: Db, teamId: string, input: ReceivingIn
  */
 export async function billReceipt(tx: TxClient, teamId: string, delegationId: string, data: ReceiptCharge) {
   const delegation = await tx.fulfillmentDelegation.findFirst({ where: { id: delegationId, fulfiller_team_id: teamId, active: true } });
+  if (delegation?.rate_card_id) return (await billReceiptByCard(tx, delegation, data))[0] ?? null;
   const card = delegation ? parseRateCard(delegation.rate_card) : null;
   if (!delegation || !card || !priceReceiving(card, data).matched) return null;
   return announceCharge(tx, await receivingCharge(tx, teamId, delegation, card, data));
@@ -134,6 +138,22 @@ export interface ReceiptCharge {
   quantity: number;
   purchase_order_id?: string;
   return_id?: string;
+  /** For a versioned card (docs/billing.md): the receipt's id, its product lines, its warehouse, a return's units received so far. */
+  receipt_id?: string;
+  lines?: number;
+  warehouse_id?: string | null;
+  received_total?: number;
+}
+
+/** A receipt billed by a versioned card: a return's RETURN fee, or a purchase order's RECEIVING and RECEIVING_PO fees. */
+function billReceiptByCard(tx: TxClient, d: Delegation, data: ReceiptCharge) {
+  const at = new Date();
+  const common = { name: data.name, units: data.quantity, lines: data.lines ?? 0, warehouse_id: data.warehouse_id ?? null };
+  if (data.return_id) {
+    return billReturnReceipt(tx, d, { ...common, return_id: data.return_id, received_total: data.received_total ?? data.quantity }, at);
+  }
+  const receipt_id = data.receipt_id ?? `${data.purchase_order_id}:${at.toISOString()}`;
+  return billPurchaseOrderReceipt(tx, d, { ...common, receipt_id, purchase_order_id: data.purchase_order_id! }, at);
 }
 
 async function receivingCharge(
@@ -209,7 +229,7 @@ export async function getCharge(db: Db, teamId: string, chargeId: string) {
 }
 
 export interface ChargeListQuery extends PageRequest, ChargeBillingFilters {
-  category?: 'STORAGE' | 'RECEIVING' | 'SHIPPING';
+  category?: ChargeCategory;
   merchant_team_id?: string;
   order_id?: string;
   order?: 'asc' | 'desc';

@@ -4,9 +4,9 @@ import type { FieldError } from '../errors.js';
 // Pricing is a pure function of the card and the charge's inputs; it returns the amount and a
 // trace of the steps it evaluated, which the charge keeps as pricing_trace.
 
-import { RATE_PERIODS, type RatePeriod } from '../../contract/enums.js';
+import { RATE_PERIODS, type CHARGE_CATEGORIES, type RatePeriod } from '../../contract/enums.js';
 export { RATE_PERIODS, type RatePeriod };
-export type ChargeCategory = 'STORAGE' | 'RECEIVING' | 'SHIPPING';
+export type ChargeCategory = (typeof CHARGE_CATEGORIES)[number];
 
 type PeriodRates = Partial<Record<RatePeriod, number>>;
 interface ShippingRule {

@@ -4,6 +4,7 @@ import { announceCharge, jsonPricing } from './charges.js';
 import type { OrderConfig, ShippingLabelConfig } from './pricing-record.js';
 import { parseRateCard, priceShipping } from './rate-card.js';
 import { boolOf, insertCharge, jsonOf, shippingInputs, type ShippingRow } from './store.js';
+import { billFulfillmentByCard } from './fulfillment-billing.js';
 
 export interface ShippingChargeInput {
   fulfillmentId: string;
@@ -27,29 +28,18 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
  */
 export async function billShipping(tx: TxClient, input: ShippingChargeInput): Promise<{ id: string } | null> {
   const st = anyStatementsOf(tx);
-  const row = await shippingInputs(st, input);
+  const now = new Date();
+  const row = await shippingInputs(st, input, now);
+  // A versioned card (docs/billing.md) bills shipping, pick, pack and packaging; else the JSON card, shipping.
+  if (row.d_id && row.d_rate_card_id) return billFulfillmentByCard(tx, st, row, input, now);
   const card = row.d_id && boolOf(row.d_active) ? parseRateCard(jsonOf(st, row.d_rate_card)) : null;
   if (!row.d_id || !card?.shipping) return null;
   if (row.existing_id) return { id: row.existing_id };
   const label = row.l_id ? row : null;
   const order = row.o_id ? row : null;
   const labelConfig = label ? shippingLabelConfig(st, row) : null;
-  const orderConfig: OrderConfig | null = order
-    ? {
-        id: row.o_id!,
-        address_residential: row.o_address_residential!,
-        priority: row.o_priority!,
-        is_fragile: boolOf(row.o_is_fragile),
-        tags: tagsOf(jsonOf(st, row.o_tags)),
-        unique_core_line_item_count: Number(row.o_unique_core_line_item_count),
-        shop_type: row.s_shop_type ?? 'MANUAL',
-        order_number: row.o_order_number!,
-      }
-    : null;
-
-  // A carrier correction that arrived before the fulfill (carrier-invoices/) is what the label costs.
-  const corrected = (jsonOf(st, row.l_carrier_correction) as { corrected_carrier_cost?: unknown } | null)?.corrected_carrier_cost;
-  const cost = typeof corrected === 'number' ? corrected : (row.l_price ?? 0);
+  const orderConfig = order ? orderConfigOf(st, row) : null;
+  const cost = labelCost(st, row) ?? 0;
   const pricing = priceShipping(card, { label_price: cost, service_id: row.l_service_id ?? null });
   const charge = await insertCharge(
     st,
@@ -79,16 +69,36 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
       warehouse_name: row.w_name ?? null,
       ...jsonPricing(card, { category: 'SHIPPING', origination: 'ORDER', shipping_label: labelConfig, order: orderConfig }, pricing),
     },
-    new Date(),
+    now,
   );
   await announceCharge(tx, charge);
   return { id: charge.id };
 }
 
-const tagsOf = (tags: unknown) => (Array.isArray(tags) ? (tags as unknown[]).filter((t): t is string => typeof t === 'string') : []);
+export function orderConfigOf(st: Statements, row: ShippingRow): OrderConfig {
+  return {
+    id: row.o_id!,
+    address_residential: row.o_address_residential!,
+    priority: row.o_priority!,
+    is_fragile: boolOf(row.o_is_fragile),
+    tags: tagsOf(jsonOf(st, row.o_tags)),
+    unique_core_line_item_count: Number(row.o_unique_core_line_item_count),
+    shop_type: row.s_shop_type ?? 'MANUAL',
+    order_number: row.o_order_number!,
+  };
+}
+
+/** The label's cost: a carrier correction that arrived before the fulfill (carrier-invoices/), else its price; null without a label. */
+export function labelCost(st: Statements, row: ShippingRow): number | null {
+  if (!row.l_id) return null;
+  const corrected = (jsonOf(st, row.l_carrier_correction) as { corrected_carrier_cost?: unknown } | null)?.corrected_carrier_cost;
+  return typeof corrected === 'number' ? corrected : (row.l_price ?? 0);
+}
+
+export const tagsOf = (tags: unknown) => (Array.isArray(tags) ? (tags as unknown[]).filter((t): t is string => typeof t === 'string') : []);
 
 /** The label as the pricing sees it: its addresses, else the package's. */
-function shippingLabelConfig(st: Statements, row: ShippingRow): ShippingLabelConfig {
+export function shippingLabelConfig(st: Statements, row: ShippingRow): ShippingLabelConfig {
   const from = addr(jsonOf(st, row.l_from_address)) ?? addr(jsonOf(st, row.p_from_address));
   const to = addr(jsonOf(st, row.l_to_address)) ?? addr(jsonOf(st, row.p_to_address));
   return {

@@ -1,3 +1,4 @@
+import { newId } from '../../db/ids.js';
 import { insertRows } from '../../db/insert-rows.js';
 import type { Statements } from '../../db/statements.js';
 import type { Charge } from '../../db/types.js';
@@ -11,6 +12,9 @@ export interface ShippingRow {
   d_id: string | null;
   d_active: unknown;
   d_rate_card: unknown;
+  d_rate_card_id: string | null;
+  /** The versioned card's version in force at the fulfill (docs/billing.md). */
+  v_id: string | null;
   existing_id: string | null;
   l_id: string | null;
   l_from_address: unknown;
@@ -36,6 +40,10 @@ export interface ShippingRow {
   p_service_id: string | null;
   p_carton_id: string | null;
   p_carton_name: string | null;
+  p_weight: number | null;
+  p_weight_unit: string | null;
+  p_total_item_quantity: number | null;
+  p_unique_line_item_count: number | null;
   o_id: string | null;
   o_order_number: string | null;
   o_address_residential: string | null;
@@ -52,7 +60,8 @@ const LABEL = ['id', 'from_address', 'to_address', 'zone', 'price', 'currency', 
   .concat(['carrier_integration_type', 'tracking_code', 'service_id', 'carrier_integration_id', 'carrier_id', 'carrier_correction'])
   .map((c) => `l."${c}" AS "l_${c}"`);
 const PACKAGE = ['id', 'from_address', 'to_address', 'carrier_id', 'carrier_integration_id', 'carrier_integration_name']
-  .concat(['carrier_integration_type', 'service_id', 'carton_id', 'carton_name'])
+  .concat(['carrier_integration_type', 'service_id', 'carton_id', 'carton_name', 'weight', 'weight_unit', 'total_item_quantity'])
+  .concat(['unique_line_item_count'])
   .map((c) => `p."${c}" AS "p_${c}"`);
 const ORDER = ['id', 'order_number', 'address_residential', 'is_fragile', 'tags', 'unique_core_line_item_count'].map(
   (c) => `o."${c}" AS "o_${c}"`,
@@ -61,6 +70,9 @@ const ORDER = ['id', 'order_number', 'address_residential', 'is_fragile', 'tags'
 // Every join is a LEFT JOIN from one row, so a missing row leaves its columns null, as each
 // findUnique gave null. The warehouse is the package's, else its fulfillment order's.
 const SHIPPING_INPUTS = `SELECT d."id" AS "d_id", d."active" AS "d_active", d."rate_card" AS "d_rate_card",
+    d."rate_card_id" AS "d_rate_card_id",
+    (SELECT v."id" FROM "rate_card_versions" v WHERE v."rate_card_id" = d."rate_card_id" AND v."effective_at" <= ?
+      ORDER BY v."effective_at" DESC, v."created_at" DESC LIMIT 1) AS "v_id",
     (SELECT c."id" FROM "charges" c WHERE c."fulfillment_id" = ? AND c."category" = 'SHIPPING') AS "existing_id",
     ${LABEL.join(', ')}, ${PACKAGE.join(', ')}, ${ORDER.join(', ')}, CAST(o."priority" AS TEXT) AS "o_priority",
     CAST(s."shop_type" AS TEXT) AS "s_shop_type", w."id" AS "w_id", w."name" AS "w_name"
@@ -84,8 +96,10 @@ export async function shippingInputs(
     orderId: string;
     fulfillmentOrderId: string;
   },
+  at: Date,
 ): Promise<ShippingRow> {
   const [row] = await st.all<ShippingRow>(SHIPPING_INPUTS, [
+    at,
     i.fulfillmentId,
     i.merchantTeamId,
     i.fulfillerTeamId,
@@ -110,4 +124,55 @@ export async function insertCharge(st: Statements, data: Record<string, unknown>
   for (const c of CHARGE_JSON) (row as Record<string, unknown>)[c] = jsonOf(st, row[c]);
   for (const c of ['created_at', 'updated_at'] as const) row[c] = st.dialect.date(row[c]);
   return row;
+}
+
+export interface PackedProduct {
+  product_id: string;
+  units: number;
+  pick_fee_override: number | null;
+}
+
+// The package's units per product with the product's pick_fee_override (pick fees), in the package's line order (ids are UUIDv7).
+const PACKED_PRODUCTS = `SELECT pli."product_id" AS "product_id", CAST(SUM(pli."quantity") AS INTEGER) AS "units",
+    MAX(pr."pick_fee_override") AS "pick_fee_override"
+  FROM "package_line_items" pli LEFT JOIN "products" pr ON pr."id" = pli."product_id"
+  WHERE pli."package_id" = ? AND pli."product_id" IS NOT NULL
+  GROUP BY pli."product_id" ORDER BY MIN(pli."id")`;
+
+export async function packedProducts(st: Statements, packageId: string): Promise<PackedProduct[]> {
+  const rows = await st.all<PackedProduct>(PACKED_PRODUCTS, [packageId]);
+  return rows.map((r) => ({ product_id: r.product_id, units: Number(r.units), pick_fee_override: r.pick_fee_override ?? null }));
+}
+
+// Every column of a charge, so a charge built here has each (null when not given), as a read would.
+const CHARGE_COLUMNS = ['id', 'name', 'description', 'category', 'currency', 'quantity', 'calculated_amount', 'original_amount']
+  .concat(['merchant_team_id', 'fulfiller_team_id', 'fulfillment_delegation_id', 'invoice_id', 'order_id', 'fulfillment_id'])
+  .concat(['fulfillment_order_id', 'work_order_id', 'return_id', 'shipping_label_id', 'purchase_order_id', 'carrier_id'])
+  .concat(['carrier_integration_id', 'carrier_integration_name', 'carrier_integration_type', 'service_id', 'carton_id', 'carton_name'])
+  .concat(['warehouse_id', 'warehouse_name', 'location_type_id', 'location_type_name', 'rate_period', 'pricing_config', 'pricing_trace'])
+  .concat(['created_at', 'updated_at', 'billing_key']);
+
+/**
+ * Inserts charges in one statement, leaving out those whose billing key (or fulfillment and
+ * category) is already billed, and returns the ones inserted as built here: only their ids come
+ * back (RETURNING "id"), so nothing is parsed again (issue 40 item 6: the billing's CPU).
+ */
+export async function insertNewCharges(st: Statements, rows: ReadonlyArray<Record<string, unknown>>, at: Date): Promise<Charge[]> {
+  if (!rows.length) return [];
+  const full = rows.map((r) => {
+    const row: Record<string, unknown> = { id: newId(), ...r, created_at: at, updated_at: at };
+    for (const c of CHARGE_COLUMNS) row[c] ??= null;
+    return row;
+  });
+  const params: unknown[] = [];
+  const mark = (v: unknown) => {
+    const json = v !== null && typeof v === 'object' && !(v instanceof Date);
+    params.push(json ? JSON.stringify(v) : v);
+    return json ? st.dialect.jsonParam : '?';
+  };
+  const values = full.map((row) => `(${CHARGE_COLUMNS.map((c) => mark(row[c])).join(', ')})`);
+  const sql = `INSERT INTO "charges" (${CHARGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')}
+    ON CONFLICT DO NOTHING RETURNING "id"`;
+  const inserted = new Set((await st.all<{ id: string }>(sql, params)).map((r) => r.id));
+  return full.filter((r) => inserted.has(r.id as string)) as unknown as Charge[];
 }

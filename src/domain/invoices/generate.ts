@@ -158,12 +158,16 @@ export function generateInvoice(db: Db, teamId: string, input: GenerateInput) {
   );
 }
 
-/** POST /v1/ops/invoices/{id}/regenerate: the period's free charges claimed, lines and totals summed again. */
-export function regenerateInvoice(db: Db, teamId: string, id: string) {
+/**
+ * POST /v1/ops/invoices/{id}/regenerate: the period's free charges claimed, lines and totals summed
+ * again. `first` runs in the same transaction before (the re-rate of its charges, charges/rerate.ts).
+ */
+export function regenerateInvoice(db: Db, teamId: string, id: string, first?: (tx: TxClient, inv: Invoice) => Promise<unknown>) {
   return transaction(db, async (tx) => {
     const inv = await tx.invoice.findFirst({ where: { id, fulfiller_team_id: teamId } });
     if (!inv) throw notFound('Invoice', id);
     if (inv.status !== 'DRAFT') throw conflict(`Invoice ${inv.number ?? inv.id} is ${inv.status}; only a DRAFT is regenerated.`);
+    if (first) await first(tx, inv);
     const d = await tx.fulfillmentDelegation.findUniqueOrThrow({ where: { id: inv.fulfillment_delegation_id } });
     return regenerateInTx(tx, inv, await ensureTerms(tx, d));
   });

@@ -97,6 +97,9 @@ export async function receivePurchaseOrder(
             name: `Receiving ${po.reference ?? po.id}`,
             quantity: units,
             purchase_order_id: po.id,
+            receipt_id: receiptId,
+            lines: new Set(received.map((l) => l.product_id)).size,
+            warehouse_id: po.warehouse_id,
           })
         : null;
       const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });

@@ -222,6 +222,9 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
             name: `Return ${r.reference ?? r.id}`,
             quantity: units,
             return_id: r.id,
+            lines: new Set(lines.filter((l) => l.quantity_received > 0).map((l) => l.product_id)).size,
+            warehouse_id: r.warehouse_id,
+            received_total: lines.reduce((n, l) => n + l.quantity_received, 0),
           })
         : null;
       const view = { ...returnView(updated), charge_id: charge?.id ?? null };

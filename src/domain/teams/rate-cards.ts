@@ -26,6 +26,7 @@ export const delegationView = (d: {
   rate_card: unknown;
   created_at: Date;
   updated_at: Date;
+  rate_card_id?: string | null;
 }) => ({
   id: d.id,
   merchant_team_id: d.merchant_team_id,
@@ -34,6 +35,7 @@ export const delegationView = (d: {
   rate_card: (d.rate_card ?? null) as RateCard | null,
   created_at: d.created_at,
   updated_at: d.updated_at,
+  rate_card_id: d.rate_card_id ?? null,
 });
 
 export async function listDelegations(db: Db, fulfillerTeamId: string, q: PageRequest) {

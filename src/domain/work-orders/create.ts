@@ -1,3 +1,4 @@
+import { billWorkOrder } from '../charges/event-billing.js';
 import { randomUUID } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -50,7 +51,7 @@ async function build(tx: TxClient, caller: Caller & { keyId: string | null }, in
   const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
   const product = await tx.product.findFirst({
     where: { id: input.product_id, team_id: { in: await reachableTeamIds(tx, caller) } },
-    select: { id: true, sku: true, type: true },
+    select: { id: true, sku: true, type: true, team_id: true },
   });
   if (!product) throw notFound('Product (product_id)', input.product_id);
   const what = product.sku ?? product.id;
@@ -106,6 +107,10 @@ async function build(tx: TxClient, caller: Caller & { keyId: string | null }, in
       updated_at: now,
     },
   });
+  // Kitting is billed to the product's merchant by its versioned rate card (docs/billing.md).
+  const name = `Kitting ${input.quantity} x ${what}`;
+  const bill = { id, merchant_team_id: product.team_id, fulfiller_team_id: caller.teamId, warehouse_id: warehouse.id, name };
+  await billWorkOrder(tx, { ...bill, units: input.quantity, lines: needs.length }, now);
   return workOrderView(row, bin.name);
 }
 

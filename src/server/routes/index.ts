@@ -44,6 +44,7 @@ import home from './home.js';
 import invoices from './ops/invoices.js';
 import merchantBilling from './merchant/billing.js';
 import storageBilling from './ops/storage-billing.js';
+import rateCards from './ops/rate-cards.js';
 
 /** Every HTTP route of the API. One module per resource; each registers its own paths. */
 export async function registerRoutes(app: FastifyInstance) {
@@ -94,6 +95,7 @@ export async function registerRoutes(app: FastifyInstance) {
     invoices,
     merchantBilling,
     storageBilling,
+    rateCards,
   ]) {
     await app.register(plugin);
   }

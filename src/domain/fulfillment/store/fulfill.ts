@@ -38,7 +38,7 @@ const claimText = (settle: boolean, by: boolean) => `
     AND ${NO_ACTIVE_HOLD}
   RETURNING "id", "order_id", "status", "warehouse_id", "merchant_team_id", "fulfiller_team_id", ${nameColumnsText('fulfillment_orders')},
     EXISTS (SELECT 1 FROM "fulfillment_delegations" d WHERE d."merchant_team_id" = "fulfillment_orders"."merchant_team_id"
-      AND d."fulfiller_team_id" = "fulfillment_orders"."fulfiller_team_id" AND d."active" AND d."rate_card" IS NOT NULL) AS "priced"`;
+      AND d."fulfiller_team_id" = "fulfillment_orders"."fulfiller_team_id" AND d."active" AND (d."rate_card" IS NOT NULL OR d."rate_card_id" IS NOT NULL)) AS "priced"`;
 const CLAIM = [claimText(false, false), claimText(true, false), claimText(true, true)];
 
 /**

@@ -15,6 +15,7 @@ import {
 } from '../../../contract/invoices.js';
 import type { Invoice } from '../../../db/types.js';
 import { generateInvoice, regenerateInvoice } from '../../../domain/invoices/generate.js';
+import { rerateInvoice } from '../../../domain/charges/rerate.js';
 import * as invoices from '../../../domain/invoices/invoices.js';
 import { finalizeInvoice, payInvoice, sendInvoice, voidInvoice } from '../../../domain/invoices/lifecycle.js';
 import { invoiceView } from '../../../domain/invoices/views.js';
@@ -108,6 +109,12 @@ export default async function routes(app: FastifyInstance) {
     'regenerateInvoice',
     "Regenerate a draft: the period's charges not on an invoice claimed, lines and totals summed again",
     (t, id) => regenerateInvoice(app.db, t, id),
+  );
+  transition(
+    'rerate',
+    'rerateInvoice',
+    "Re-rate a draft: its charges priced again by the rate-card version in force at each event's time, then regenerated",
+    (t, id) => rerateInvoice(app.db, t, id),
   );
   transition(
     'finalize',

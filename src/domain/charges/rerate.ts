@@ -1,0 +1,78 @@
+import type { Db, Invoice, Prisma, TxClient } from '../../db/types.js';
+import type { BillableEvent } from '../../contract/rate-cards.js';
+import { enqueueEvents } from '../events/outbox.js';
+import { regenerateInvoice } from '../invoices/generate.js';
+import { chargeRow, priceBillable, type Billable } from './billing.js';
+import { chargePayload } from './pricing-record.js';
+import { versionAt } from './versions.js';
+
+// Re-rating a DRAFT invoice on request (POST /v1/ops/invoices/{id}/rerate, docs/billing.md): each
+// charge priced by a versioned card is priced again by the version of its card in force at its
+// event's time (created_at), from the event's inputs its pricing_trace kept, then the draft's lines
+// and totals are summed again, all in one transaction. Finalized, sent, paid or void invoices are
+// never re-rated (409): publishing a version never changes what a merchant was invoiced.
+
+interface Trace {
+  rate_card_id?: string;
+  pricing_step_id?: string | null;
+  event?: BillableEvent;
+  pricing_config?: { origination?: 'ORDER' | 'MANUAL'; shipping_label?: unknown; order?: unknown };
+}
+
+async function rerateCharges(tx: TxClient, inv: Invoice) {
+  const charges = await tx.charge.findMany({ where: { invoice_id: inv.id, billing_key: { not: null } }, orderBy: { id: 'asc' } });
+  const d = await tx.fulfillmentDelegation.findUniqueOrThrow({ where: { id: inv.fulfillment_delegation_id } });
+  const changed = [];
+  for (const c of charges) {
+    const trace = (c.pricing_trace ?? {}) as Trace;
+    // Amounts a person entered (ad-hoc unit_amount) are not the card's to change.
+    if (!trace.event || !trace.rate_card_id || trace.pricing_step_id === 'manual') continue;
+    const version = await versionAt(tx, trace.rate_card_id, c.created_at);
+    if (!version) continue;
+    const b: Billable = {
+      key: c.billing_key!,
+      event: trace.event,
+      name: c.name,
+      description: c.description,
+      origination: trace.pricing_config?.origination ?? 'MANUAL',
+      shipping_label: (trace.pricing_config?.shipping_label ?? null) as Billable['shipping_label'],
+      order: (trace.pricing_config?.order ?? null) as Billable['order'],
+      currency: c.currency,
+    };
+    const pricing = priceBillable(version, b);
+    // A fee the new version no longer has leaves the charge at zero, with the trace saying so.
+    const row = pricing
+      ? chargeRow({ ...d, rate_card_id: trace.rate_card_id }, b, pricing)
+      : {
+          calculated_amount: 0,
+          pricing_trace: { ...trace, calculated_amount: 0, calculation_note: 'No fee of the version in force applies.' },
+        };
+    if (
+      row.calculated_amount === c.calculated_amount &&
+      (pricing?.version.id ?? null) === (c.pricing_trace as { version_id?: string })?.version_id
+    )
+      continue;
+    const updated = await tx.charge.update({
+      where: { id: c.id },
+      data: {
+        calculated_amount: row.calculated_amount,
+        ...(pricing ? { quantity: pricing.quantity, original_amount: pricing.original_amount } : {}),
+        pricing_trace: row.pricing_trace as Prisma.InputJsonValue,
+        ...('pricing_config' in row ? { pricing_config: row.pricing_config } : {}),
+      },
+    });
+    changed.push(updated);
+  }
+  const events = changed.flatMap((c) => {
+    const payload = chargePayload(c);
+    return [
+      { teamId: c.fulfiller_team_id, kind: 'charge.updated' as const, payload },
+      { teamId: c.merchant_team_id, kind: 'charge.updated' as const, payload },
+    ];
+  });
+  if (events.length) await enqueueEvents(tx, events);
+}
+
+export function rerateInvoice(db: Db, teamId: string, invoiceId: string) {
+  return regenerateInvoice(db, teamId, invoiceId, rerateCharges);
+}
