@@ -17,7 +17,7 @@ import { startOutboxWorker } from './workers/outbox.js';
 import { startIdleCollector } from './idle-gc.js';
 import { startChannelWorker } from './workers/channels.js';
 import { checkResettable, resetSqliteFile, type ResetMode } from './reset-db.js';
-import type { DemoResult } from '../domain/demo.js';
+import type { DemoResult } from './demo/demo.js';
 import type { BackupSchedule } from './backup/options.js';
 import { DatabaseStore, MemoryStore, RedisStore, type RateLimitStore } from './rate-limit/stores.js';
 
@@ -116,7 +116,7 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
   const db = await createDb(opts.db, { sqliteSync: opts.sqliteSync });
   try {
     const bootstrap = await bootstrapIfEmpty(db);
-    const demo = opts.demo ? await (await import('../domain/demo.js')).loadDemo(db) : undefined;
+    const demo = opts.demo ? await (await import('./demo/demo.js')).loadDemo(db) : undefined;
     const rateLimitStore = await rateLimitStoreFor(db, opts);
     // FOS_NOW (docs/invoices.md) moves the whole server's clock; FOS_TEST_CLOCK_MS freezes it.
     const clock = fixedClock() ?? clockFromEnv();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { loadDemo } from '../../src/domain/demo.js';
+import { loadDemo } from '../../src/server/demo/demo.js';
 
 // POST /v1/ops/inventory/adjustments with dry_run: every line checked and computed, nothing
 // written (levels, movements, the outbox); each line carries its figures before the adjustment.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { DEMO_MERCHANT, DEMO_RATE_CARD, loadDemo } from '../../src/domain/demo.js';
+import { DEMO_MERCHANT, DEMO_RATE_CARD, loadDemo } from '../../src/server/demo/demo.js';
 
 let t: TestApp;
 let token: string;

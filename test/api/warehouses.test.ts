@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import * as teams from '../../src/domain/teams/teams.js';
-import { loadDemo } from '../../src/domain/demo.js';
+import { loadDemo } from '../../src/server/demo/demo.js';
 
 // GET /v1/ops/warehouses (+ /{id}): the team's warehouses by name; `name` filters exactly (the
 // CLI resolves `--warehouse <name>` with it). `id_prefix` on every list: the CLI's short ids.

@@ -3,7 +3,7 @@
 // orders and the pack station, tote names, location and session names, holds by reason, an
 // ambiguous key listing its candidates, and `orders get 9999` (issue 34 item 3, issue 35).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemo } from '../../src/domain/demo.js';
+import { loadDemo } from '../../src/server/demo/demo.js';
 import type { TestApp } from '../helpers/app.js';
 import { tempConfigDir } from './helpers/cli.js';
 import { ptySpawn } from './helpers/pty.js';

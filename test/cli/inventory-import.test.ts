@@ -5,7 +5,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemo } from '../../src/domain/demo.js';
+import { loadDemo } from '../../src/server/demo/demo.js';
 import type { TestApp } from '../helpers/app.js';
 import { tempConfigDir } from './helpers/cli.js';
 import { cliServer } from './helpers/server.js';

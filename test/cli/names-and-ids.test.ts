@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemo } from '../../src/domain/demo.js';
+import { loadDemo } from '../../src/server/demo/demo.js';
 import * as teams from '../../src/domain/teams/teams.js';
 import type { TestApp } from '../helpers/app.js';
 import { tempConfigDir } from './helpers/cli.js';

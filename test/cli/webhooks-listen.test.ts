@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemo } from '../../src/domain/demo.js';
+import { loadDemo } from '../../src/server/demo/demo.js';
 import { verifySignature } from '../../src/domain/webhooks/signature.js';
 import type { TestApp } from '../helpers/app.js';
 import { tempConfigDir } from './helpers/cli.js';
