@@ -2,7 +2,7 @@ import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
 import { enqueueEvent, enqueueForParties } from '../events/outbox.js';
 import { testLabelFlag } from '../webhooks/test-labels.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { recordVoid } from '../fulfillment/label-void.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { carrierConnectorOrNull } from '../../connectors/carriers/registry.js';
@@ -70,7 +70,7 @@ async function apply(db: Db, teamId: string, integrationId: string, u: TrackerUp
         });
       }
     }
-    return writeTx(db, async (tx) => {
+    return transaction(db, async (tx) => {
       const [label] = await tx.shippingLabel.updateManyAndReturn({ where, data: { refund_status: u.refund_status } });
       if (!label) return false;
       await enqueueForParties(
@@ -89,7 +89,7 @@ async function apply(db: Db, teamId: string, integrationId: string, u: TrackerUp
     });
   }
   if (!u.entries.length) return false;
-  return writeTx(db, (tx) => recordTracking(tx, teamId, integrationId, u.tracking_code, u.entries));
+  return transaction(db, (tx) => recordTracking(tx, teamId, integrationId, u.tracking_code, u.entries));
 }
 
 async function recordTracking(tx: TxClient, teamId: string, integrationId: string, code: string, entries: TrackEntry[]): Promise<boolean> {

@@ -27,7 +27,7 @@ import {
   type OrderProgress,
   type PackedBy,
 } from './store/fulfill.js';
-import { writeTx } from './tx.js';
+import { transaction } from '../../db/tx.js';
 
 // Fulfilling a package: ONE transaction (spec 3.2 "fulfill package", design §3), in named steps:
 //  1. claim the fulfillment order: locked by locked_by, lock not expired, ACCEPTED/IN_PROGRESS,
@@ -67,7 +67,7 @@ export async function fulfillPackage(
   lockedBy: string | undefined,
   by?: PackedBy,
 ): Promise<FulfillResult> {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const st = statementsOf(tx);
     const now = new Date();
     // A local, not the parameter: a retried attempt (a deadlock rolled the first back) takes the lock again.

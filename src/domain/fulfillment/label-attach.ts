@@ -8,7 +8,7 @@ import { storeDocuments, type FetchedDocument } from './carriers/documents.js';
 import type { PurchasedLabel } from '../../connectors/carriers/types.js';
 import { presentWrittenPackage, type PackageView } from './package-view.js';
 import { claimPackageForLabel, insertLabel } from './store/labels.js';
-import { writeTx } from './tx.js';
+import { transaction } from '../../db/tx.js';
 
 // Attaching a label to a package, whichever way it was obtained (uploaded, the rate table, a
 // carrier platform): one transaction, a compare-and-set on the package (PENDING and not yet
@@ -32,7 +32,7 @@ export function refuse(pkg: { id: string; status: string; shipment_status: strin
 
 export async function attachLabel(db: Db, teamId: string, id: string, label: PurchasedLabel, o: AttachOptions): Promise<PackageView> {
   const integration = o.integration;
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     // The compare-and-set, first for a package that was never labelled (the common case: no
     // label row to replace), then for one whose label was voided (replaced below). Labelling is
     // the only writer of a package's carrier_id (never null on a label), and a void keeps it, so

@@ -6,7 +6,7 @@ import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
 import { adapterById } from './carriers/index.js';
 import type { RefundState } from '../../connectors/carriers/types.js';
 import { loadPackage, type PackageView } from './package-view.js';
-import { writeTx } from './tx.js';
+import { transaction } from '../../db/tx.js';
 
 // Label void (spec 2.7 refund_status / voided_at): only before fulfillment. The first statement
 // is a compare-and-set on the package (PENDING and labelled -> unlabelled); fulfill's own
@@ -59,7 +59,7 @@ export async function voidLabel(db: Db, teamId: string, id: string, policy: Outb
 
 /** The void's compare-and-set and event (also when a carrier's refund webhook says the label was refunded). */
 export async function recordVoid(db: Db, teamId: string, id: string, refundStatus: RefundState) {
-  await writeTx(db, async (tx) => {
+  await transaction(db, async (tx) => {
     const now = new Date();
     const { count } = await tx.package.updateMany({
       where: {

@@ -6,7 +6,7 @@ import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { namedFulfillmentOrder } from '../names.js';
 import { assertNoActiveHold } from '../orders/holds.js';
 import { claimLock } from './store/locks.js';
-import { writeTx } from './tx.js';
+import { transaction } from '../../db/tx.js';
 
 // Fulfillment-order locks. Acquiring is ONE compare-and-set UPDATE: it succeeds only when the
 // order is lockable, has no active hold, and the lock is free, expired, or already this owner's
@@ -58,7 +58,7 @@ export async function lockFulfillmentOrder(db: Db, teamId: string, id: string, i
   const now = new Date();
   const expiresAt = new Date(now.getTime() + lockMs(input.timeout_minutes));
   const owner = input.lock_owner;
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     // One compare-and-set (store/locks.ts); who loses a race is told why by reads after it.
     const fo = await claimLock(statementsOf(tx), { id, teamId, owner, expiresAt, now });
     if (!fo) return explainLockRefusal(tx, teamId, id, owner, now);
@@ -75,7 +75,7 @@ export async function lockFulfillmentOrder(db: Db, teamId: string, id: string, i
 /** Only the holder releases; releasing an expired lock of one's own is allowed (and harmless). */
 export async function releaseFulfillmentOrderLock(db: Db, teamId: string, id: string, owner: string) {
   const now = new Date();
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const { count } = await tx.fulfillmentOrder.updateMany({
       where: { id, fulfiller_team_id: teamId, lock_owner: owner },
       data: { lock_owner: null, lock_expires_at: null },

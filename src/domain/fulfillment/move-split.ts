@@ -9,7 +9,7 @@ import { commitUpTo } from '../orders/allocation.js';
 import { activeLock, loadFulfillmentOrder } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { claimUntouchedRow } from './store/packing-checks.js';
-import { writeTx } from './tx.js';
+import { transaction } from '../../db/tx.js';
 
 // Moving and splitting a fulfillment order (as Shopify's fulfillmentOrderMove / Split), only while
 // nobody works on it: not locked, no package (other than cancelled ones), nothing fulfilled.
@@ -112,7 +112,7 @@ export async function carveOut(
 }
 
 export async function splitFulfillmentOrder(db: Db, teamId: string, id: string, lines: LineQuantity[]) {
-  const newId = await writeTx(db, async (tx) => {
+  const newId = await transaction(db, async (tx) => {
     const fo = await claimUntouched(tx, teamId, id, 'split');
     const picked = await pickLines(tx, id, lines);
     const total = picked.lines.reduce((s, l) => s + l.remaining_quantity, 0);
@@ -131,7 +131,7 @@ export async function splitFulfillmentOrder(db: Db, teamId: string, id: string, 
 }
 
 export async function moveFulfillmentOrder(db: Db, teamId: string, id: string, input: { warehouse_id: string; lines?: LineQuantity[] }) {
-  const movedId = await writeTx(db, async (tx) => {
+  const movedId = await transaction(db, async (tx) => {
     const fo = await claimUntouched(tx, teamId, id, 'moved');
     const target = await tx.warehouse.findFirst({ where: { id: input.warehouse_id, team_id: teamId }, select: { id: true } });
     if (!target) throw invalid('body.warehouse_id', 'is not a warehouse of your team');

@@ -7,7 +7,7 @@ import { boxOf, type BoxView, type ScanView, scanView } from './pack-box.js';
 import { activeLock, CLOSED_FO } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { packingLines } from './packing.js';
-import { writeTx } from './tx.js';
+import { transaction } from '../../db/tx.js';
 import { checkLot, findProducts, resolveTote } from './pack-checks.js';
 import { claimBoxRow } from './store/packing-checks.js';
 
@@ -83,7 +83,7 @@ export async function addPackScan(
 ): Promise<Answer<BoxView & { scan: ScanView }>> {
   const scope = idempotencyKey ? { teamId, key: idempotencyKey, operation: 'createPackScan', body: { foId, ...input } } : undefined;
   if (scope) sweepOldAnswers(db);
-  return writeTx(db, (tx) => once(tx, scope, 200, () => scanInto(tx, teamId, foId, input, packer)));
+  return transaction(db, (tx) => once(tx, scope, 200, () => scanInto(tx, teamId, foId, input, packer)));
 }
 
 async function scanInto(tx: TxClient, teamId: string, foId: string, input: ScanInput, packer: Packer) {
@@ -178,7 +178,7 @@ export async function getPackBox(db: Db, teamId: string, foId: string): Promise<
 
 /** DELETE …/pack-scans/{scan_id}: takes a scan out of the open box (undo). Packed scans stay (409). */
 export async function deletePackScan(db: Db, teamId: string, foId: string, scanId: string, packer: Packer = {}): Promise<void> {
-  await writeTx(db, async (tx) => {
+  await transaction(db, async (tx) => {
     const fo = await claimBox(tx, teamId, foId, packer.owner ?? packer.userName ?? null, false);
     const { count } = await tx.packScan.deleteMany({ where: { id: scanId, fulfillment_order_id: fo.id, package_id: null } });
     if (count) return;

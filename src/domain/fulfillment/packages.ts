@@ -17,7 +17,7 @@ import { resolveConfig } from './package-config.js';
 import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
 import { withPickedLots } from '../picking/picked-lines.js';
 import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
-import { writeTx } from './tx.js';
+import { transaction } from '../../db/tx.js';
 import { checkRateOptions, inheritedRates, withoutStaleDays } from './carrier-rates.js';
 import type { RateStrategy } from '../../contract/rate-strategy.js';
 
@@ -116,7 +116,7 @@ export async function createPackage(
   const units = unitsOf(caller.measurementSystem);
   let result: { id: string; created: boolean; view?: PackageView };
   try {
-    result = await writeTx(db, async (tx) => {
+    result = await transaction(db, async (tx) => {
       // The row lock, with the order's fields and the names the response shows: the package is
       // presented from what this transaction read and wrote (docs/performance.md, write path).
       const fo = await claimForPacking(tx, db.provider, teamId, input.fulfillment_order_id);
@@ -265,7 +265,7 @@ export async function updatePackage(db: Db, teamId: string, id: string, given: U
     throw invalid('body.type', `is immutable: package ${id} is of type ${pre.type}`);
   }
   const foId = pre.fulfillment_order_id;
-  await writeTx(db, async (tx) => {
+  await transaction(db, async (tx) => {
     // Line changes re-check allocation against other packages: take the FO row lock first.
     const locked = input.package_line_items && foId ? await claimForPacking(tx, db.provider, teamId, foId) : null;
     // updated_at always: an updateMany with empty data matches nothing (count 0).

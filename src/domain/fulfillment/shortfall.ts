@@ -5,7 +5,7 @@ import { activeLock, loadFulfillmentOrder } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { carveOut } from './move-split.js';
 import { packingLines } from './packing.js';
-import { writeTx } from './tx.js';
+import { transaction } from '../../db/tx.js';
 
 // Short units never ship (issue 34 item 2; docs/fulfillment.md "Short units never ship"). A short
 // pick or a short pack scan records missing units on the line (short_quantity); the fulfillment
@@ -50,7 +50,7 @@ async function claim(tx: TxClient, teamId: string, id: string, owner: string | n
 
 /** POST …/split-shortfall: the short units of every line go to a new PENDING fulfillment order. */
 export async function splitShortfall(db: Db, teamId: string, id: string, owner: string | null = null) {
-  const newId = await writeTx(db, async (tx) => {
+  const newId = await transaction(db, async (tx) => {
     const fo = await claim(tx, teamId, id, owner, new Date());
     const lines = await tx.fulfillmentOrderLineItem.findMany({
       where: { fulfillment_order_id: id },

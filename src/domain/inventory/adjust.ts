@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Provider, TxClient } from '../../db/types.js';
 import { adjustInBulk } from './adjust-bulk.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
 import { conflict, DomainError } from '../errors.js';
 import { refusalNames } from '../names.js';
@@ -139,7 +139,7 @@ export async function adjustInventory(
       : undefined;
   if (scope) sweepOldAnswers(db);
   try {
-    return await writeTx(db, (tx) => once(tx, scope, 201, () => applyAdjustment(tx, db.provider, caller, input)));
+    return await transaction(db, (tx) => once(tx, scope, 201, () => applyAdjustment(tx, db.provider, caller, input)));
   } catch (err) {
     if (err instanceof DryRun) return { status: 201, body: err.result, replayed: false };
     throw err;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { invalid } from '../errors.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { resolveLocation } from '../locations/locations.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
 import { placeOnHand } from './bins.js';
@@ -24,7 +24,7 @@ export interface MoveInput {
 }
 
 export async function moveStock(db: Db, caller: Caller & { keyId: string }, input: MoveInput) {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
     const from = await resolveLocation(tx, caller.teamId, input.from_location, warehouse.id, 'from_location');
     const to = await resolveLocation(tx, caller.teamId, input.to_location, warehouse.id, 'to_location');

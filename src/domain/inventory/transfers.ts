@@ -4,7 +4,7 @@ import { conflict, DomainError, notFound } from '../errors.js';
 import { refusalNames } from '../names.js';
 import { enqueueForParties } from '../events/outbox.js';
 import { ensureDamagedLocation } from '../locations/held.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { pageArgs, toPage } from '../pagination.js';
 import { reachableTeamIds, type Caller } from '../products/reach.js';
 import { applyToLevel } from './ledger.js';
@@ -88,7 +88,7 @@ export async function createTransfer(db: Db, caller: Actor, input: TransferInput
   }
   const scope = keyScope(caller.teamId, key, 'createTransfer', input);
   if (scope) sweepOldAnswers(db);
-  return writeTx(db, (tx) =>
+  return transaction(db, (tx) =>
     once(tx, scope, 201, async () => {
       // Both warehouses claimed in id order (no waiting in a cycle with a transfer the other way).
       for (const id of [input.from_warehouse_id, input.to_warehouse_id].sort()) await claimWarehouse(tx, id, caller.teamId);
@@ -151,7 +151,7 @@ async function claim(tx: TxClient, teamId: string, id: string, verb: string) {
 export async function receiveTransfer(db: Db, caller: Actor, id: string, input: TransferReceipt, key?: string) {
   const scope = keyScope(caller.teamId, key, 'receiveTransfer', { id, ...input });
   if (scope) sweepOldAnswers(db);
-  return writeTx(db, (tx) =>
+  return transaction(db, (tx) =>
     once(tx, scope, 200, async () => {
       const t = await claim(tx, caller.teamId, id, 'received');
       const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
@@ -205,7 +205,7 @@ export async function receiveTransfer(db: Db, caller: Actor, id: string, input: 
 }
 
 export async function cancelTransfer(db: Db, caller: Actor, id: string) {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const t = await claim(tx, caller.teamId, id, 'cancelled');
     const info = { reason: 'CANCELLED', reference_type: 'transfer', reference_id: t.id, actor_key_id: caller.keyId };
     const productIds = t.lines.filter((tl) => openOf(tl)).map((tl) => tl.product_id);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '../../db/client.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { claimWarehouse } from '../inventory/products.js';
 import type { LocationKind } from '../../contract/inventory-enums.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
@@ -87,7 +87,7 @@ async function checkUnique(tx: TxClient, warehouseId: string, items: LocationFie
 export async function createLocations(db: Db, teamId: string, warehouseId: string, items: LocationFields[]) {
   if (!items.length) throw invalid('locations', 'give at least one location');
   try {
-    return await writeTx(db, async (tx) => {
+    return await transaction(db, async (tx) => {
       await claimWarehouse(tx, warehouseId, teamId);
       await checkUnique(tx, warehouseId, items);
       for (const [i, it] of items.entries()) await checkLocationType(tx, teamId, it.location_type_id, `locations[${i}].location_type_id`);
@@ -146,7 +146,7 @@ async function rowOf(client: TxClient, teamId: string, id: string) {
 export const getLocation = async (db: Db, teamId: string, id: string) => locationView(await rowOf(db.prisma, teamId, id));
 
 export async function updateLocation(db: Db, teamId: string, id: string, patch: Partial<LocationFields>) {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const { count } = await tx.location.updateMany({ where: { id, team_id: teamId }, data: { updated_at: new Date() } });
     const row = await rowOf(tx, teamId, id);
     if (count !== 1) throw notFound('Location', id);
@@ -160,7 +160,7 @@ export async function updateLocation(db: Db, teamId: string, id: string, patch: 
 }
 
 export async function deleteLocation(db: Db, teamId: string, id: string) {
-  await writeTx(db, async (tx) => {
+  await transaction(db, async (tx) => {
     const { count } = await tx.location.updateMany({ where: { id, team_id: teamId }, data: { updated_at: new Date() } });
     if (count !== 1) throw notFound('Location', id);
     const row = await rowOf(tx, teamId, id);

@@ -4,7 +4,7 @@ import { notCommitted } from '../inventory/refusals.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { loadFulfillmentOrder } from '../fulfillment/fulfillment-orders.js';
 import { voidLabel } from '../fulfillment/label-void.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { applyToLevel } from '../inventory/ledger.js';
 import { orderLabel, type CancelReason } from '../../contract/orders-enums.js';
 import { getOrder } from './orders.js';
@@ -152,7 +152,7 @@ const nothingToCancel = (what: string, status: string) =>
 export async function cancelFulfillmentOrder(db: Db, teamId: string, foId: string, opts: CancelOptions) {
   const restock = opts.restock ?? true;
   await voidOpenLabels(db, teamId, { id: foId });
-  await writeTx(db, async (tx) => {
+  await transaction(db, async (tx) => {
     const now = new Date();
     const [fo] = await tx.fulfillmentOrder.updateManyAndReturn({
       where: { id: foId, fulfiller_team_id: teamId, status: { in: OPEN_FO } },
@@ -210,7 +210,7 @@ export async function cancelOrder(db: Db, teamId: string, orderId: string, opts:
   const before = await db.prisma.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { id: true } });
   if (!before) throw notFound('Order', orderId);
   await voidOpenLabels(db, teamId, { order_id: orderId });
-  await writeTx(db, async (tx) => {
+  await transaction(db, async (tx) => {
     const now = new Date();
     // The fulfillment orders first (a fulfill locks its fulfillment order before the order), in id order.
     await lockOpenFulfillmentOrders(tx, orderId, OPEN_FO);

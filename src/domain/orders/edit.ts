@@ -3,7 +3,7 @@ import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
 import { activeLock } from '../fulfillment/fulfillment-orders.js';
 import { lockHeld } from '../fulfillment/locks.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { addressHash, verifyAddress, type Address } from './address.js';
 import { ALLOCATABLE_STATUSES, orderLabel, type OrderConfig } from '../../contract/orders-enums.js';
 import { applyLineChanges, hasLineChanges, loadAdded, type LineChanges } from './edit-lines.js';
@@ -43,7 +43,7 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
   if (!owner) throw notFound('Order', orderId);
   // Products of added lines are looked up before the transaction (a 400 names every unknown one).
   const added = await loadAdded(db, owner.merchant_team_id, edit.add_line_items);
-  await writeTx(db, async (tx) => {
+  await transaction(db, async (tx) => {
     const now = new Date();
     await tx.fulfillmentOrder.updateMany({
       where: { order_id: orderId, fulfiller_team_id: teamId, status: { in: ['PENDING', 'ACCEPTED', 'IN_PROGRESS'] } },

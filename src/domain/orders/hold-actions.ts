@@ -1,7 +1,7 @@
 import type { Db, OrderFulfillmentHold, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/outbox.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { ALLOCATABLE_STATUSES, orderLabel, type HoldReason } from '../../contract/orders-enums.js';
 import { assertNoActiveHold, placeHold } from './holds.js';
 import { allocatePending } from './pending.js';
@@ -47,7 +47,7 @@ export async function placeOrderHold(
   orderId: string,
   input: { reason: HoldReason; reason_notes?: string | null; userId?: string | null },
 ) {
-  const hold = await writeTx(db, async (tx) => {
+  const hold = await transaction(db, async (tx) => {
     const order = await claimOpenOrder(tx, teamId, orderId);
     const h = await placeHold(tx, { orderId, reason: input.reason, notes: input.reason_notes ?? null, userId: input.userId ?? null });
     await enqueueEvent(tx, teamId, 'order.hold_placed', {
@@ -64,7 +64,7 @@ export async function placeOrderHold(
 }
 
 export async function releaseOrderHold(db: Db, teamId: string, orderId: string, holdId: string, userId?: string | null) {
-  const { hold, last } = await writeTx(db, async (tx) => {
+  const { hold, last } = await transaction(db, async (tx) => {
     // Compare-and-set active -> inactive: of two releases, one wins and the other is a 409.
     const { count } = await tx.orderFulfillmentHold.updateMany({
       where: { id: holdId, order_id: orderId, active: true, reason: { not: 'AWAITING_PAYMENT' }, order: { fulfiller_team_id: teamId } },

@@ -1,5 +1,5 @@
 import type { Db, Provider, TxClient } from '../../db/types.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueForParties } from '../events/outbox.js';
 import { applyToLevels, levelsFor } from '../inventory/ledger-bulk.js';
@@ -26,7 +26,7 @@ export interface PurchaseOrderInput {
 type Actor = Caller & { keyId: string | null };
 
 export async function createPurchaseOrder(db: Db, caller: Actor, input: PurchaseOrderInput): Promise<PurchaseOrderView> {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
     let delegationId: string | null = null;
     let productTeams = await reachableTeamIds(tx, caller);
@@ -55,7 +55,7 @@ export async function createMerchantPurchaseOrder(
   caller: Actor,
   input: Omit<PurchaseOrderInput, 'merchant_team_id'>,
 ): Promise<PurchaseOrderView> {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const warehouse = await claimWarehouse(tx, input.warehouse_id).catch(() => null);
     const d =
       warehouse &&

@@ -1,4 +1,4 @@
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import type { Db } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { applyToLevel } from '../inventory/ledger.js';
@@ -21,7 +21,7 @@ export async function cancelPurchaseOrder(db: Db, caller: Caller & { keyId: stri
 }
 
 async function finish(db: Db, caller: Caller & { keyId: string }, id: string, status: 'CLOSED' | 'CANCELLED') {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     const po = await claim(tx, db.provider, caller.teamId, id, status === 'CLOSED' ? 'closed' : 'cancelled');
     if (status === 'CANCELLED' && po.lines.some((l) => l.quantity_received > 0)) {
       throw conflict(`Purchase order ${id} has received units; close it instead of cancelling.`, { status: po.status });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { keyScope, once, sweepOldAnswers } from '../idempotency/idempotency.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import type { Db, Provider, TxClient } from '../../db/types.js';
 import { billReceipt } from '../charges/charges.js';
 import { conflict, DomainError, notFound } from '../errors.js';
@@ -47,7 +47,7 @@ export async function receivePurchaseOrder(
   const scope = keyScope(caller.teamId, key, 'receivePurchaseOrder', { id, ...input });
   if (scope) sweepOldAnswers(db);
   const early = await productsBeforeClaim(db, caller, id, input.lines);
-  return writeTx(db, (tx) =>
+  return transaction(db, (tx) =>
     once(tx, scope, 200, async () => {
       const po = await claim(tx, db.provider, caller.teamId, id, 'received');
       const products = early ?? (await resolveProducts(tx, await productTeams(tx, caller, po.merchant_team_id), input.lines));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
 import { validateRateCard, type RateCard } from '../charges/rate-card.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 
 // Rate cards after the fact (PUT /v1/ops/delegations/{id}/rate-card). Each PUT is a new version:
@@ -47,7 +47,7 @@ export async function listDelegations(db: Db, fulfillerTeamId: string, q: PageRe
 }
 
 export async function setRateCard(db: Db, fulfillerTeamId: string, delegationId: string, input: RateCardInput) {
-  return writeTx(db, async (tx) => {
+  return transaction(db, async (tx) => {
     // Compare-and-set against the version read, so two PUTs at once give two versions in turn.
     for (;;) {
       const d = await tx.fulfillmentDelegation.findFirst({ where: { id: delegationId, fulfiller_team_id: fulfillerTeamId } });

@@ -2,7 +2,7 @@ import { billWorkOrder } from '../charges/event-billing.js';
 import { randomUUID } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import { writeTx } from '../fulfillment/tx.js';
+import { transaction } from '../../db/tx.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
 import { applyToLevel, levelFor, type LevelRef, type MovementInfo } from '../inventory/ledger.js';
 import { claimWarehouse } from '../inventory/products.js';
@@ -44,7 +44,7 @@ export async function createWorkOrder(
 ): Promise<Answer<WorkOrderView>> {
   const scope = idempotencyKey ? { teamId: caller.teamId, key: idempotencyKey, operation: 'createWorkOrder', body: input } : undefined;
   if (scope) sweepOldAnswers(db);
-  return writeTx(db, (tx) => once(tx, scope, 201, () => build(tx, caller, input)));
+  return transaction(db, (tx) => once(tx, scope, 201, () => build(tx, caller, input)));
 }
 
 async function build(tx: TxClient, caller: Caller & { keyId: string | null }, input: WorkOrderInput): Promise<WorkOrderView> {
