@@ -1,5 +1,5 @@
 import type { TxClient } from '../../db/types.js';
-import { parseRateCard, priceStorage, type Pricing, type RateCard } from '../charges/rate-card.js';
+import { parseRateCard, priceJsonCardStorage, type Pricing, type RateCard } from '../charges/rate-card.js';
 
 // Daily storage priced by a delegation's older JSON card (docs/billing.md "Storage"); a versioned
 // card is priced in storage-charges.ts by the version in force at the day's end. A location-type
@@ -32,10 +32,10 @@ export async function storagePrice(
   const card = parseRateCard(delegation.rate_card);
   if (!card) return null;
   const typeId = day.location_type_id ?? 'none';
-  const byLocation = priceStorage(card, { location_type_id: typeId, rate_period: 'DAILY', quantity: day.locations });
+  const byLocation = priceJsonCardStorage(card, { location_type_id: typeId, rate_period: 'DAILY', quantity: day.locations });
   if (byLocation.matched && byLocation.pricing_step_id?.startsWith('storage.by_location_type.')) {
     return { card, pricing: byLocation, quantity: day.locations, unit: 'locations' };
   }
-  const byUnit = priceStorage(card, { location_type_id: typeId, rate_period: 'DAILY', quantity: day.units });
+  const byUnit = priceJsonCardStorage(card, { location_type_id: typeId, rate_period: 'DAILY', quantity: day.units });
   return byUnit.matched ? { card, pricing: byUnit, quantity: day.units, unit: 'units' } : null;
 }

@@ -3,7 +3,7 @@ import { conflict, DomainError, invalid, notFound } from '../errors.js';
 import { enqueueEvent, enqueueEvents } from '../events/outbox.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { chargePayload, pricingRecord, type PricingInputs } from './pricing-record.js';
-import { parseRateCard, priceReceiving, priceStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
+import { parseRateCard, priceReceiving, priceJsonCardStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
 import { transaction } from '../../db/tx.js';
 import { chargeBillingWhere, type ChargeBillingFilters } from '../invoices/charge-filters.js';
 import type { Delegation } from './billing.js';
@@ -89,7 +89,7 @@ export function createStorageCharge(db: Db, teamId: string, input: StorageInput)
     if (!warehouse) throw notFound('Warehouse', data.warehouse_id);
     if (!locationType) throw notFound('Location type', data.location_type_id);
     const card = cardOf(delegation);
-    const pricing = requireMatch(priceStorage(card, data));
+    const pricing = requireMatch(priceJsonCardStorage(card, data));
     const charge = await tx.charge.create({
       data: {
         name: data.name,
