@@ -1,7 +1,7 @@
 import { dialectOf } from '../db/dialect.js';
 import type { Db } from '../db/types.js';
 import { isSerializationFailure, isUniqueViolation } from '../db/client.js';
-import { generateToken, hashToken, tokenHint } from './keys/token.js';
+import { generateToken, hashToken, tokenHint } from './keys/index.js';
 import { transaction } from '../db/tx.js';
 
 /** The highest rate tier (tiers are 1-4; TIER_LIMITS in src/server/rate-limit/stores.ts). */

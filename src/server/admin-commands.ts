@@ -3,17 +3,17 @@ import { createDb } from '../db/client.js';
 import { migrate, MigrationRefused } from '../db/migrate.js';
 import type { Db } from '../db/types.js';
 import { DomainError, invalid } from '../domain/errors.js';
-import { createKey, disableKey, findKeyTeam, listKeys, setKeyTier } from '../domain/keys/keys.js';
-import { createRole, rolesByName } from '../domain/keys/roles.js';
+import { createKey, disableKey, findKeyTeam, listKeys, setKeyTier } from '../domain/keys/index.js';
+import { createRole, rolesByName } from '../domain/keys/index.js';
 import { isPermission, PERMISSIONS, type Permission } from '../contract/permissions.js';
-import * as teams from '../domain/teams/teams.js';
-import * as users from '../domain/users/users.js';
-import { validateRateCard } from '../domain/charges/rate-card.js';
+import { teams } from '../domain/teams/index.js';
+import { users } from '../domain/users/index.js';
+import { validateRateCard } from '../domain/charges/index.js';
 import { CliError, ExitCode } from '../shared/exit-codes.js';
 import { userInfo } from 'node:os';
 import { transaction } from '../db/tx.js';
-import { newAuditContext, runAudited } from '../domain/audit/context.js';
-import { installAuditHook } from '../domain/audit/record.js';
+import { newAuditContext, runAudited } from '../domain/audit/index.js';
+import { installAuditHook } from '../domain/audit/index.js';
 
 // `fos admin` works on the database directly (no HTTP, no key): it is how an operator makes
 // teams, places and keys. Output is JSON on stdout, one document per command.
@@ -121,7 +121,7 @@ export async function runAdmin(name: string, url: string, args: string[], o: Opt
         audited(db, name, args, o, async () => {
           switch (name) {
             case 'products.dedupe': {
-              const { duplicateSkuGroups, mergeDuplicateSkus } = await import('../domain/products/dedupe.js');
+              const { duplicateSkuGroups, mergeDuplicateSkus } = await import('../domain/products/index.js');
               if (!o.merge) return print({ groups: await duplicateSkuGroups(db) });
               const merged = await mergeDuplicateSkus(db);
               process.stderr.write(

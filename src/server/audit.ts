@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { transaction } from '../db/tx.js';
-import { auditContext, newAuditContext, runAudited, type AuditContext } from '../domain/audit/context.js';
-import { auditRow, installAuditHook } from '../domain/audit/record.js';
+import { auditContext, newAuditContext, runAudited, type AuditContext } from '../domain/audit/index.js';
+import { auditRow, installAuditHook } from '../domain/audit/index.js';
 import { isInnerCall } from './auth.js';
 
 // The audit log's side of the HTTP server (docs/audit.md): every write request (POST, PUT, PATCH,

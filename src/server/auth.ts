@@ -1,12 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.js';
-import type { Principal, PrincipalResolver } from '../domain/keys/principal.js';
+import type { Principal, PrincipalResolver } from '../domain/keys/index.js';
 import type { Permission } from '../contract/permissions.js';
 import { TIER_LIMITS, type RateLimitStore } from './rate-limit/stores.js';
 import type { UnauthLimiter } from './rate-limit/unauth.js';
 import { sendProblem } from './problem.js';
-import { floorResource } from '../domain/floor/sign-in.js';
+import { floorResource } from '../domain/floor/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from '../domain/errors.js';
-import type { Answer } from '../domain/idempotency/idempotency.js';
+import type { Answer } from '../domain/idempotency/index.js';
 
 // The Idempotency-Key header of writes that take one (docs/serve.md, "Idempotency keys").
 

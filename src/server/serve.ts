@@ -4,7 +4,7 @@ import { createDb, parseDbUrl, type SqliteSync } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import type { Db } from '../db/types.js';
 import { bootstrapIfEmpty, type BootstrapResult } from '../domain/bootstrap.js';
-import { keyFromFile, parseSecretKey, setSecretKey } from '../domain/secrets/secret-box.js';
+import { keyFromFile, parseSecretKey, setSecretKey } from '../domain/secrets/index.js';
 import { buildApp, type AppConfig } from './app.js';
 import { defaultDbPath } from './data-dir.js';
 import { acquireServerLock, type ServerLock } from './single-server.js';

@@ -132,4 +132,22 @@ describe('layers', () => {
       .map(rel);
     expect(sdk).toEqual([]);
   });
+
+  test('each domain area is entered by its door: code outside src/domain/<area>/ imports only its index.ts', () => {
+    const areaOf = (p: string) => /^domain\/([^/]+)\//.exec(p)?.[1] ?? null;
+    const areas = new Set(
+      filesUnder(path.join(src, 'domain'))
+        .map((f) => areaOf(rel(f)))
+        .filter(Boolean),
+    );
+    const sideDoors = filesUnder(src).flatMap((f) =>
+      importsOf(f)
+        .filter((i) => {
+          const to = areaOf(i);
+          return to !== null && areas.has(to) && to !== areaOf(rel(f)) && !/^domain\/[^/]+\/index\.js$/.test(i);
+        })
+        .map((i) => `${rel(f)} -> ${i}`),
+    );
+    expect(sideDoors).toEqual([]);
+  });
 });

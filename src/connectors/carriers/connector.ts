@@ -1,6 +1,6 @@
 import type { Db } from '../../db/types.js';
-import type { OutboundPolicy } from '../../domain/carrier-integrations/outbound.js';
-import type { Address } from '../../domain/fulfillment/lookups.js';
+import type { OutboundPolicy } from '../../domain/carrier-integrations/index.js';
+import type { Address } from '../../domain/fulfillment/index.js';
 import type { AddressCheck, CarrierAdapter, TrackerUpdate } from './types.js';
 
 // The one shape every carrier connector implements (src/connectors/carriers/<name>/), like the

@@ -1,6 +1,6 @@
 import { OutboundTimeout } from '../../net/outbound.js';
 import { DestinationRefused } from '../../net/network.js';
-import type { Address } from '../../domain/fulfillment/lookups.js';
+import type { Address } from '../../domain/fulfillment/index.js';
 import { DomainError } from '../../domain/errors.js';
 import type { RatePackage } from './types.js';
 import { convertLength, convertWeight } from './units.js';

@@ -1,5 +1,5 @@
-import type { ShipmentStatus } from '../../domain/carrier-integrations/tracking-events.js';
-import type { Address } from '../../domain/fulfillment/lookups.js';
+import type { ShipmentStatus } from '../../domain/carrier-integrations/index.js';
+import type { Address } from '../../domain/fulfillment/index.js';
 
 // Carrier adapters: how fos prices and buys labels. An adapter quotes every service that can
 // ship a package (`rate`) and buys the chosen one (`buy`). Each connector (connector.ts) opens one

@@ -1,11 +1,11 @@
 import type { Statements } from '../../db/statements.js';
 import type { Charge, FulfillmentDelegation, StorageSnapshot, TxClient } from '../../db/types.js';
-import { announceCharge, jsonPricing } from '../charges/charges.js';
-import { insertCharge } from '../charges/store.js';
+import { announceCharge, jsonPricing } from '../charges/index.js';
+import { insertCharge } from '../charges/index.js';
 import { storagePrice } from './storage-price.js';
-import { chargeRow, insertBilled } from '../charges/billing.js';
-import { priceStorage } from '../charges/pricing.js';
-import { versionAt } from '../charges/versions.js';
+import { chargeRow, insertBilled } from '../charges/index.js';
+import { priceStorage } from '../charges/index.js';
+import { versionAt } from '../charges/index.js';
 import { linkCharge } from './store/storage.js';
 
 // The STORAGE charges of a day's snapshots, inside the snapshot's transaction: one per merchant and

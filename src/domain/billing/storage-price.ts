@@ -1,5 +1,5 @@
 import type { TxClient } from '../../db/types.js';
-import { parseRateCard, priceJsonCardStorage, type Pricing, type RateCard } from '../charges/rate-card.js';
+import { parseRateCard, priceJsonCardStorage, type Pricing, type RateCard } from '../charges/index.js';
 
 // Daily storage priced by a delegation's older JSON card (docs/billing.md "Storage"); a versioned
 // card is priced in storage-charges.ts by the version in force at the day's end. A location-type

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Db, Prisma } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { placeHold } from '../orders/holds.js';
-import { getOrder } from '../orders/orders.js';
-import { convertDraftOrder } from '../orders/convert.js';
-import { editOrder, type OrderEdit } from '../orders/edit.js';
+import { placeHold } from '../orders/index.js';
+import { getOrder } from '../orders/index.js';
+import { convertDraftOrder } from '../orders/index.js';
+import { editOrder, type OrderEdit } from '../orders/index.js';
 import { addressVerifierTypes, carrierConnector } from '../../connectors/carriers/registry.js';
 import type { AddressCheck } from '../../connectors/carriers/types.js';
-import { accountOf } from '../fulfillment/carriers/index.js';
-import { asAddress, type Address } from '../fulfillment/lookups.js';
+import { accountOf } from '../fulfillment/index.js';
+import { asAddress, type Address } from '../fulfillment/index.js';
 import type { OutboundPolicy } from './outbound.js';
 
 // Address verification through the team's first integration whose connector verifies addresses

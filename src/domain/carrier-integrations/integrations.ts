@@ -1,7 +1,7 @@
 import type { CarrierIntegration, Db, Prisma } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { openJson, sealJson } from '../secrets/secret-box.js';
+import { openJson, sealJson } from '../secrets/index.js';
 import { checkBaseUrl, type OutboundPolicy } from './outbound.js';
 import type { CarrierCredentials } from '../../connectors/carriers/connector.js';
 import { BUILT_IN_TABLE, carrierConnector, carrierConnectorOrNull } from '../../connectors/carriers/registry.js';
@@ -15,7 +15,7 @@ import { BUILT_IN_TABLE, carrierConnector, carrierConnectorOrNull } from '../../
 // (id "table"), the demo's default.
 
 import { INTEGRATION_TYPES } from '../../contract/enums.js';
-import { noteAuditBefore } from '../audit/context.js';
+import { noteAuditBefore } from '../audit/index.js';
 export { INTEGRATION_TYPES };
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 

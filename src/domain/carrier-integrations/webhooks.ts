@@ -1,9 +1,9 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
-import { enqueueEvent, enqueueForParties } from '../events/outbox.js';
-import { testLabelFlag } from '../webhooks/test-labels.js';
+import { enqueueEvent, enqueueForParties } from '../events/index.js';
+import { testLabelFlag } from '../webhooks/index.js';
 import { transaction } from '../../db/tx.js';
-import { recordVoid } from '../fulfillment/label-void.js';
+import { recordVoid } from '../fulfillment/index.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { carrierConnectorOrNull } from '../../connectors/carriers/registry.js';
 import type { TrackEntry, TrackerUpdate } from '../../connectors/carriers/types.js';

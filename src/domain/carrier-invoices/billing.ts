@@ -1,9 +1,9 @@
 import { inLists } from '../../db/in-lists.js';
 import type { TxClient } from '../../db/types.js';
-import { announceCharge, jsonPricing } from '../charges/charges.js';
-import { priceShippingCorrection } from '../charges/rate-card.js';
-import { shippingRateCard } from '../charges/shipping.js';
-import { versionedCorrection } from '../charges/corrections.js';
+import { announceCharge, jsonPricing } from '../charges/index.js';
+import { priceShippingCorrection } from '../charges/index.js';
+import { shippingRateCard } from '../charges/index.js';
+import { versionedCorrection } from '../charges/index.js';
 import type { InvoiceLine, MatchedLabel } from './import.js';
 
 // The merchant's side of a carrier correction: when the label's shipping was billed at fulfill

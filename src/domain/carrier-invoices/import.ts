@@ -4,10 +4,10 @@ import { isUniqueViolation } from '../../db/client.js';
 import { inLists } from '../../db/in-lists.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
-import { testLabelFlag } from '../webhooks/test-labels.js';
+import { enqueueEvent } from '../events/index.js';
+import { testLabelFlag } from '../webhooks/index.js';
 import { transaction } from '../../db/tx.js';
-import { roundMoney } from '../charges/rate-card.js';
+import { roundMoney } from '../charges/index.js';
 import { correctionBiller, type BilledCorrection } from './billing.js';
 import type { ImportView } from './view.js';
 

@@ -1,5 +1,5 @@
 import type { Db, ShopConnection } from '../../db/types.js';
-import { openJson, sealJson } from '../secrets/secret-box.js';
+import { openJson, sealJson } from '../secrets/index.js';
 import type { ConnectedPlatform, ConnectionSettings, Credentials, OpenConnection } from '../../connectors/channels/types.js';
 import type { ChannelEnv } from '../../connectors/channels/http.js';
 import { connectorOrNull } from '../../connectors/channels/registry.js';

@@ -1,8 +1,8 @@
-import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
+import type { OutboundPolicy } from '../carrier-integrations/index.js';
 import type { ChannelDelivery, Db, Shop } from '../../db/types.js';
-import type { Principal } from '../keys/principal.js';
+import type { Principal } from '../keys/index.js';
 import { DomainError, notFound } from '../errors.js';
-import { SecretKeyError } from '../secrets/secret-box.js';
+import { SecretKeyError } from '../secrets/index.js';
 import { connectorFor, connectorOrNull } from '../../connectors/channels/registry.js';
 import { cancelFromChannel } from './cancel.js';
 import { openConnection } from './connection.js';

@@ -1,12 +1,12 @@
 import type { Db, Shop } from '../../db/types.js';
 import { DomainError } from '../errors.js';
-import { normalizeAddress, verifyAddress } from '../orders/address.js';
-import { editOrder, type OrderEdit } from '../orders/edit.js';
-import { placeHold } from '../orders/holds.js';
-import type { SoldLine } from '../orders/place.js';
-import { inTransaction } from '../orders/tx.js';
-import { verifyAfterConvert } from '../carrier-integrations/address-verification.js';
-import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
+import { normalizeAddress, verifyAddress } from '../orders/index.js';
+import { editOrder, type OrderEdit } from '../orders/index.js';
+import { placeHold } from '../orders/index.js';
+import type { SoldLine } from '../orders/index.js';
+import { inTransaction } from '../orders/index.js';
+import { verifyAfterConvert } from '../carrier-integrations/index.js';
+import type { OutboundPolicy } from '../carrier-integrations/index.js';
 import { ALLOCATABLE_STATUSES, type OrderConfig } from '../../contract/orders-enums.js';
 import type { ChannelLine, ChannelOrder } from '../../connectors/channels/types.js';
 

@@ -1,21 +1,21 @@
-import { nowOf } from '../automation-rules/clock.js';
+import { nowOf } from '../automation-rules/index.js';
 import type { Db, Shop } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { invalid } from '../errors.js';
-import { normalizeAddress } from '../orders/address.js';
+import { normalizeAddress } from '../orders/index.js';
 import { CURRENCY_CODES } from '../../contract/iso.js';
 import { METADATA_KEYS, ORDER_CONFIG_DEFAULTS, type HoldReason, type OrderMetadata } from '../../contract/orders-enums.js';
-import type { DraftPayload } from '../orders/drafts.js';
-import { allocatePending } from '../orders/pending.js';
-import { planOrder, writeOrder, type SoldLine } from '../orders/place.js';
-import { inTransaction } from '../orders/tx.js';
+import type { DraftPayload } from '../orders/index.js';
+import { allocatePending } from '../orders/index.js';
+import { planOrder, writeOrder, type SoldLine } from '../orders/index.js';
+import { inTransaction } from '../orders/index.js';
 import { cancelFromChannel } from './cancel.js';
 import { DEFAULT_SETTINGS } from './connection.js';
 import { connectorOrNull } from '../../connectors/channels/registry.js';
 import { applyShopEdit } from './edits.js';
-import { verifyAfterConvert } from '../carrier-integrations/address-verification.js';
+import { verifyAfterConvert } from '../carrier-integrations/index.js';
 import { currentScope, runOutsideDeadline, waitAtMost } from '../../net/deadlines.js';
-import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
+import type { OutboundPolicy } from '../carrier-integrations/index.js';
 import type { ChannelOrder, ConnectionSettings } from '../../connectors/channels/types.js';
 
 // Channel order -> fos order, the one intake of webhooks, sync and replays. Idempotent by

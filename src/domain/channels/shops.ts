@@ -1,17 +1,17 @@
 import { newId } from '../../db/ids.js';
 import type { Db, Shop, ShopConnection } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
-import type { Principal } from '../keys/principal.js';
+import type { Principal } from '../keys/index.js';
 import { teamNames } from '../names.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import type { ChannelConnector } from '../../connectors/channels/connector.js';
-import { resolveMerchant, slugify } from '../orders/reach.js';
+import { resolveMerchant, slugify } from '../orders/index.js';
 import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials, unregisterShop, type UnregisterLog } from './connection.js';
 import { connectedPlatforms, connectorOrNull } from '../../connectors/channels/registry.js';
 import { checkOrRefuse, connectionFields, type ConnectionInput } from './connection-fields.js';
 import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
 import type { ConnectionSettings, OpenConnection } from '../../connectors/channels/types.js';
-import { noteAuditBefore } from '../audit/context.js';
+import { noteAuditBefore } from '../audit/index.js';
 
 export type { ConnectionInput };
 

@@ -1,5 +1,5 @@
 import type { Db, Shop, ShopConnection } from '../../db/types.js';
-import type { Principal } from '../keys/principal.js';
+import type { Principal } from '../keys/index.js';
 import { DomainError, invalid, notFound } from '../errors.js';
 import { connectorFor, openConnection } from './connection.js';
 import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';

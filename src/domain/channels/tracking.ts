@@ -6,11 +6,11 @@ import {
   type SalesChannelAdapter,
   type SalesChannelAdapters,
   type TrackingPush,
-} from '../events/sales-channel.js';
-import { MAX_ATTEMPTS } from '../webhooks/dispatch.js';
+} from '../events/index.js';
+import { MAX_ATTEMPTS } from '../webhooks/index.js';
 import { connectorFor, openConnection } from './connection.js';
 import { connectedPlatforms } from '../../connectors/channels/registry.js';
-import { isTestLabel } from '../carrier-integrations/integrations.js';
+import { isTestLabel } from '../carrier-integrations/index.js';
 import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
 
 // Tracking out, for real: the 'tracking.push' event of a fulfill is sent to the shop's platform

@@ -1,7 +1,7 @@
 import { anyStatementsOf, type Statements } from '../../db/statements.js';
 import type { Charge, Prisma, TxClient } from '../../db/types.js';
 import type { BillableEvent } from '../../contract/rate-cards.js';
-import { enqueueEvents } from '../events/outbox.js';
+import { enqueueEvents } from '../events/index.js';
 import { chargeView, pricingRecord, type OrderConfig, type ShippingLabelConfig } from './pricing-record.js';
 import { priceEvent, type CompiledVersion, type EventPricing } from './pricing.js';
 import { insertNewCharges } from './store.js';

@@ -1,11 +1,11 @@
 import type { Charge, Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, DomainError, invalid, notFound } from '../errors.js';
-import { enqueueEvent, enqueueEvents } from '../events/outbox.js';
+import { enqueueEvent, enqueueEvents } from '../events/index.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { chargePayload, pricingRecord, type PricingInputs } from './pricing-record.js';
 import { parseRateCard, priceReceiving, priceJsonCardStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
 import { transaction } from '../../db/tx.js';
-import { chargeBillingWhere, type ChargeBillingFilters } from '../invoices/charge-filters.js';
+import { chargeBillingWhere, type ChargeBillingFilters } from '../invoices/index.js';
 import type { Delegation } from './billing.js';
 import { billPurchaseOrderReceipt, billReturnReceipt } from './event-billing.js';
 import type { ChargeCategory } from './rate-card.js';

@@ -126,7 +126,10 @@ function noMatch(category: ChargeCategory, events: TraceEvent[], note: string): 
 }
 
 /** Storage: a location-type rate for the period wins over the card's general rate for it. */
-export function priceJsonCardStorage(card: RateCard, input: { location_type_id: string; rate_period: RatePeriod; quantity: number }): Pricing {
+export function priceJsonCardStorage(
+  card: RateCard,
+  input: { location_type_id: string; rate_period: RatePeriod; quantity: number },
+): Pricing {
   const section = card.storage;
   const events = [trigger('storage', 'STORAGE', Boolean(section))];
   if (!section) return noMatch('STORAGE', events, 'The rate card has no storage section.');

@@ -1,7 +1,7 @@
 import type { Db, Invoice, Prisma, TxClient } from '../../db/types.js';
 import type { BillableEvent } from '../../contract/rate-cards.js';
-import { enqueueEvents } from '../events/outbox.js';
-import { regenerateInvoice } from '../invoices/generate.js';
+import { enqueueEvents } from '../events/index.js';
+import { regenerateInvoice } from '../invoices/index.js';
 import { chargeRow, priceBillable, type Billable } from './billing.js';
 import { chargePayload } from './pricing-record.js';
 import { versionAt } from './versions.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { resolveConfig } from '../fulfillment/package-config.js';
+import { resolveConfig } from '../fulfillment/index.js';
 import { renderSlip, type Slip, type SlipLine } from './packing-slip-render.js';
 
 // Packing slip PDF of a package (spec 2.7 packing_slip_url), rendered on request so it always

@@ -1,4 +1,4 @@
-import { isTestLabel } from '../carrier-integrations/integrations.js';
+import { isTestLabel } from '../carrier-integrations/index.js';
 import type { PDFDocument, PDFPage } from 'pdf-lib';
 import { barcodeImage } from './barcode.js';
 import { PdfText, stringsOf } from './pdf-text.js';
@@ -6,8 +6,8 @@ import { zplLine } from './zpl-text.js';
 import { loadPdfLib } from './pdf-lib.js';
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { asAddress, type Address } from '../fulfillment/lookups.js';
-import { storedDocument } from '../fulfillment/carriers/documents.js';
+import { asAddress, type Address } from '../fulfillment/index.js';
+import { storedDocument } from '../fulfillment/index.js';
 
 // The printable shipping label of a package whose label was bought through rate shopping
 // (spec 2.7 label_url): a 4x6 inch label with the carrier and service, both addresses, the

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/types.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueEvent } from '../events/index.js';
 import type { FileStorage } from './storage.js';
 import { thumbnailUrlOf } from './upload.js';
 import { transaction } from '../../db/tx.js';

@@ -1,10 +1,10 @@
 import type { Db } from '../../db/types.js';
 import { DomainError } from '../errors.js';
 import { transaction } from '../../db/tx.js';
-import { checkCredentials, teamAccess } from '../users/sessions.js';
-import { issueTokens, revokeConnectionTokens, rotateRefreshToken, type TokenSet } from '../oauth/tokens.js';
-import { presetPermissions } from '../oauth/presets.js';
-import { noteAuditTarget, setAuditActor } from '../audit/context.js';
+import { checkCredentials, teamAccess } from '../users/index.js';
+import { issueTokens, revokeConnectionTokens, rotateRefreshToken, type TokenSet } from '../oauth/index.js';
+import { presetPermissions } from '../oauth/index.js';
+import { noteAuditTarget, setAuditActor } from '../audit/index.js';
 
 // Sign-in of the /floor page (issue 28, docs/floor.md "The /floor page"). A person signs in with
 // the email and password of their user account (the accounts agent connections use) and gets an

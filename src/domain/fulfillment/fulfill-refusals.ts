@@ -1,7 +1,7 @@
 import type { TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { namedFulfillmentOrder, refusalNames } from '../names.js';
-import { assertNoActiveHold } from '../orders/holds.js';
+import { assertNoActiveHold } from '../orders/index.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 

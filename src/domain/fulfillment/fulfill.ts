@@ -1,11 +1,11 @@
 import { statementsOf } from '../../db/statements.js';
 import type { Db, PackageLineItem, TxClient } from '../../db/types.js';
-import { billShipping } from '../charges/shipping.js';
+import { billShipping } from '../charges/index.js';
 import { conflict } from '../errors.js';
-import { enqueueEvents } from '../events/outbox.js';
-import { testLabelFlag } from '../webhooks/test-labels.js';
-import { pickPlacements } from '../inventory/bins.js';
-import { applyToProductLevels } from '../inventory/ledger.js';
+import { enqueueEvents } from '../events/index.js';
+import { testLabelFlag } from '../webhooks/index.js';
+import { pickPlacements } from '../inventory/index.js';
+import { applyToProductLevels } from '../inventory/index.js';
 import { explainFulfillRefusal, explainShortFoLine, explainShortStock, noLabel, notOfFo } from './fulfill-refusals.js';
 import { loadNames, namesOfRow } from './lookups.js';
 import { refusalNames } from '../names.js';

@@ -1,7 +1,7 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS } from '../orders/address.js';
+import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS } from '../orders/index.js';
 import { countFulfillmentOrders } from './counts.js';
 import { flatAddress, loadNames, type Names } from './lookups.js';
 

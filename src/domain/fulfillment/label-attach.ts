@@ -1,9 +1,9 @@
-import { assertPackageNotHeld } from '../orders/hold-actions.js';
+import { assertPackageNotHeld } from '../orders/index.js';
 import { statementsOf } from '../../db/statements.js';
 import type { Db, LabelPurchase } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
-import { testLabelFlag } from '../webhooks/test-labels.js';
+import { enqueueEvent } from '../events/index.js';
+import { testLabelFlag } from '../webhooks/index.js';
 import { storeDocuments, type FetchedDocument } from './carriers/documents.js';
 import type { PurchasedLabel } from '../../connectors/carriers/types.js';
 import { presentWrittenPackage, type PackageView } from './package-view.js';

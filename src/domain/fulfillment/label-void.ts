@@ -1,8 +1,8 @@
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
-import { testLabelFlag } from '../webhooks/test-labels.js';
-import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
+import { enqueueEvent } from '../events/index.js';
+import { testLabelFlag } from '../webhooks/index.js';
+import type { OutboundPolicy } from '../carrier-integrations/index.js';
 import { adapterById } from './carriers/index.js';
 import type { RefundState } from '../../connectors/carriers/types.js';
 import { loadPackage, type PackageView } from './package-view.js';

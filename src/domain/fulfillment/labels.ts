@@ -1,8 +1,8 @@
-import { assertPackageNotHeld } from '../orders/hold-actions.js';
+import { assertPackageNotHeld } from '../orders/index.js';
 import type { Db, LabelPurchase, Prisma } from '../../db/types.js';
 import { conflict, DomainError, invalid, notFound, unprocessable } from '../errors.js';
-import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
-import { NO_INTEGRATION_MESSAGE } from '../carrier-integrations/integrations.js';
+import type { OutboundPolicy } from '../carrier-integrations/index.js';
+import { NO_INTEGRATION_MESSAGE } from '../carrier-integrations/index.js';
 import { adapterById, carrierAdapters, type CarrierAdapter, type PurchasedLabel, type RatePackage } from './carriers/index.js';
 import { customsOf } from './carriers/customs.js';
 import { countLabelPurchase } from '../../shared/metrics.js';
@@ -15,7 +15,7 @@ import { attachLabel, refuse } from './label-attach.js';
 import { packageToRate, type PackageToRate } from './store/labels.js';
 import { asAddress } from './lookups.js';
 import { loadPackage, type PackageView } from './package-view.js';
-import { labelDocumentUrl, labelWithPackingSlipUrl, type LabelFormat } from '../documents/urls.js';
+import { labelDocumentUrl, labelWithPackingSlipUrl, type LabelFormat } from '../documents/index.js';
 
 // Labels: upload an externally generated one, or shop rates across the team's carrier
 // integrations (carriers/) and buy the chosen one. Carrier calls happen outside the database

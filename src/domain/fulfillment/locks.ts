@@ -1,10 +1,10 @@
 import { statementsOf } from '../../db/statements.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueEvent } from '../events/index.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { namedFulfillmentOrder } from '../names.js';
-import { assertNoActiveHold } from '../orders/holds.js';
+import { assertNoActiveHold } from '../orders/index.js';
 import { claimLock } from './store/locks.js';
 import { transaction } from '../../db/tx.js';
 

@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { raw, type Sql } from '@prisma/client/runtime/client';
-import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS, type Address as OrderAddress } from '../orders/address.js';
+import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS, type Address as OrderAddress } from '../orders/index.js';
 import { nameRows, type NameRow } from './store/names.js';
 
 // Batched name lookups for responses (warehouse, team and shop names).

@@ -1,11 +1,11 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import { notCommitted } from '../inventory/refusals.js';
+import { notCommitted } from '../inventory/index.js';
 import { capital, namedFulfillmentOrder, refusalNames } from '../names.js';
-import { enqueueEvent } from '../events/outbox.js';
-import { applyToLevel } from '../inventory/ledger.js';
-import { lockedLevelsFor } from '../inventory/ledger-bulk.js';
-import { commitUpTo } from '../orders/allocation.js';
+import { enqueueEvent } from '../events/index.js';
+import { applyToLevel } from '../inventory/index.js';
+import { lockedLevelsFor } from '../inventory/index.js';
+import { commitUpTo } from '../orders/index.js';
 import { activeLock, loadFulfillmentOrder } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { claimUntouchedRow } from './store/packing-checks.js';

@@ -1,8 +1,8 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { namedFulfillmentOrder } from '../names.js';
-import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
-import { assertNoActiveHold } from '../orders/holds.js';
+import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
+import { assertNoActiveHold } from '../orders/index.js';
 import { boxOf, type BoxView, type ScanView, scanView } from './pack-box.js';
 import { activeLock, CLOSED_FO } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';

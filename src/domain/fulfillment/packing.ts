@@ -1,4 +1,4 @@
-import { assertNoActiveHold } from '../orders/holds.js';
+import { assertNoActiveHold } from '../orders/index.js';
 import { statementsOf } from '../../db/statements.js';
 import type { Provider, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';

@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueEvent } from '../events/index.js';
 import { activeLock, loadFulfillmentOrder } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { carveOut } from './move-split.js';

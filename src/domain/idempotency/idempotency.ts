@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { insertClaim } from './store.js';
-import { skipAuditRecord } from '../audit/context.js';
+import { skipAuditRecord } from '../audit/index.js';
 
 // Idempotency keys of writes (issue 23 item 3). A write sent with an Idempotency-Key claims the
 // key as the first statement of its transaction and stores its answer before committing, all in

@@ -1,4 +1,4 @@
-import type { PutawaySuggestion } from '../locations/putaway.js';
+import type { PutawaySuggestion } from '../locations/index.js';
 import type { Provider, TxClient } from '../../db/types.js';
 import type { AdjustmentReason } from '../../contract/inventory-enums.js';
 import { statementsOf } from '../../db/statements.js';

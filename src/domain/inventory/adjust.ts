@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Provider, TxClient } from '../../db/types.js';
 import { adjustInBulk } from './adjust-bulk.js';
 import { transaction } from '../../db/tx.js';
-import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
+import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
 import { conflict, DomainError } from '../errors.js';
 import { refusalNames } from '../names.js';
-import { enqueueEvent } from '../events/outbox.js';
-import type { Caller } from '../products/reach.js';
-import { reachableTeamIds } from '../products/reach.js';
+import { enqueueEvent } from '../events/index.js';
+import type { Caller } from '../products/index.js';
+import { reachableTeamIds } from '../products/index.js';
 import { applyToLevel, levelFor, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
 import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from './products.js';
 import { levelFigures, type LevelFigures } from './figures.js';
 import type { AdjustmentReason } from '../../contract/inventory-enums.js';
-import { resolveLocation } from '../locations/locations.js';
-import { landing, suggestPutaway, type Into } from '../locations/putaway.js';
+import { resolveLocation } from '../locations/index.js';
+import { landing, suggestPutaway, type Into } from '../locations/index.js';
 import { lockLevel } from './moves.js';
 
 // Inventory adjustments and cycle counts (issue 10 item 4): one request, one transaction, up to

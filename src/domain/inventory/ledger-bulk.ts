@@ -1,6 +1,6 @@
 import { statementsOf, type Statements } from '../../db/statements.js';
 import type { Provider, TxClient } from '../../db/types.js';
-import { fillBackorders } from '../orders/backorders.js';
+import { fillBackorders } from '../orders/index.js';
 import { BUCKETS, movementRows, placementOf, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
 import { conflict } from '../errors.js';
 import { ensureDefaultLocation, inPickOrder, placeOnHand, type BinPart } from './bins.js';

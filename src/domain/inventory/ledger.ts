@@ -1,5 +1,5 @@
 import type { TxClient } from '../../db/types.js';
-import { fillBackorders } from '../orders/backorders.js';
+import { fillBackorders } from '../orders/index.js';
 import { DomainError } from '../errors.js';
 import { BUCKETS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 import { placeOnHand, type BinPart, type Placement } from './bins.js';

@@ -1,8 +1,8 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { cursorValues } from '../keyset.js';
 import { toPage, type PageRequest } from '../pagination.js';
-import { configOf } from '../products/fields.js';
-import { suggestPutaway } from '../locations/putaway.js';
+import { configOf } from '../products/index.js';
+import { suggestPutaway } from '../locations/index.js';
 import { today } from './bins.js';
 import { overstockPairs, pickableAndOverstock, type BinStockRow, type Pair } from './store/bins.js';
 

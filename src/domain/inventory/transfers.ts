@@ -1,12 +1,12 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
-import { keyScope, once, sweepOldAnswers } from '../idempotency/idempotency.js';
+import { keyScope, once, sweepOldAnswers } from '../idempotency/index.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { refusalNames } from '../names.js';
-import { enqueueForParties } from '../events/outbox.js';
-import { ensureDamagedLocation } from '../locations/held.js';
+import { enqueueForParties } from '../events/index.js';
+import { ensureDamagedLocation } from '../locations/index.js';
 import { transaction } from '../../db/tx.js';
 import { pageArgs, toPage } from '../pagination.js';
-import { reachableTeamIds, type Caller } from '../products/reach.js';
+import { reachableTeamIds, type Caller } from '../products/index.js';
 import { applyToLevel } from './ledger.js';
 import { lockedLevelsFor } from './ledger-bulk.js';
 import { warehouseNames } from './products.js';

@@ -1,10 +1,10 @@
 import type { PDFImage, PDFPage } from 'pdf-lib';
 import type { Db, Invoice } from '../../db/types.js';
-import { loadPdfLib } from '../documents/pdf-lib.js';
-import { PdfText, stringsOf } from '../documents/pdf-text.js';
-import type { FileStorage } from '../files/storage.js';
+import { loadPdfLib } from '../documents/index.js';
+import { PdfText, stringsOf } from '../documents/index.js';
+import type { FileStorage } from '../files/index.js';
 import { csvLine } from '../../shared/csv.js';
-import { chargeView } from '../charges/pricing-record.js';
+import { chargeView } from '../charges/index.js';
 import type { InvoiceLine } from './views.js';
 
 // An invoice's paper and files (docs/invoices.md): the PDF (US Letter; logo, issuer and bill-to

@@ -2,7 +2,7 @@ import { transaction } from '../../db/tx.js';
 import type { Db, Invoice, Prisma, TxClient } from '../../db/types.js';
 import { portableStatementsOf } from '../../db/statements.js';
 import { conflict, notFound } from '../errors.js';
-import { enqueueEvent, enqueueEvents, type EventKind } from '../events/outbox.js';
+import { enqueueEvent, enqueueEvents, type EventKind } from '../events/index.js';
 import { ensureTerms, takeNumber } from './store.js';
 import { invoicePayload } from './views.js';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { DomainError } from '../errors.js';
 import { effectivePermissions, type Permission } from '../../contract/permissions.js';
-import { accessTokenPrincipal, isAccessToken } from '../oauth/tokens.js';
+import { accessTokenPrincipal, isAccessToken } from '../oauth/index.js';
 import { hashToken, isWellFormedToken } from './token.js';
 
 /** An agent connection (OAuth access token) rather than an API key. */

@@ -6,7 +6,7 @@ import { isPermission, PERMISSIONS, type Permission } from '../../contract/permi
 import { assertCanControl, assertCanGrant, type Actor } from './keys.js';
 import type { TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
-import { noteAuditBefore } from '../audit/context.js';
+import { noteAuditBefore } from '../audit/index.js';
 
 export interface RoleInput {
   name: string;

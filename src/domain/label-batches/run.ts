@@ -1,9 +1,9 @@
 import type { Db } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
-import type { OutboundPolicy } from '../carrier-integrations/outbound.js';
+import type { OutboundPolicy } from '../carrier-integrations/index.js';
 import { DomainError } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
-import { labelPackage, type LabelInput } from '../fulfillment/labels.js';
+import { enqueueEvent } from '../events/index.js';
+import { labelPackage, type LabelInput } from '../fulfillment/index.js';
 import type { RateStrategy } from '../../contract/rate-strategy.js';
 
 // The runner of label batches. A batch is taken with a lease (a compare-and-set on lease_until),

@@ -3,11 +3,11 @@ import { isUniqueViolation } from '../../db/client.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { transaction } from '../../db/tx.js';
-import { claimWarehouse } from '../inventory/products.js';
+import { claimWarehouse } from '../inventory/index.js';
 import type { LocationKind } from '../../contract/inventory-enums.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { expandRange } from './range.js';
-import { noteAuditBefore } from '../audit/context.js';
+import { noteAuditBefore } from '../audit/index.js';
 
 // Locations (bins) of a team's warehouses (issue 28; docs/floor.md): CRUD, bulk creation from a
 // range or a list (the CLI's CSV import). A name is unique in its warehouse; a barcode, when

@@ -1,8 +1,8 @@
 import type { Db, TxClient } from '../../db/types.js';
-import { defaultLocationId, ensureDefaultLocation } from '../inventory/bins.js';
+import { defaultLocationId, ensureDefaultLocation } from '../inventory/index.js';
 import { notFound } from '../errors.js';
 import type { PutawayReason } from '../../contract/inventory-enums.js';
-import { reachableTeamIds, type Caller } from '../products/reach.js';
+import { reachableTeamIds, type Caller } from '../products/index.js';
 import { emptyPickableBins, pickableBinsHolding } from './store.js';
 
 // Putaway suggestions (issue 28; docs/floor.md): where units that arrive without a named bin go.

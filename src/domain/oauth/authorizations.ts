@@ -1,7 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { DomainError, forbidden, invalid } from '../errors.js';
-import { hashToken } from '../keys/token.js';
-import { currentAccess } from '../users/sessions.js';
+import { hashToken } from '../keys/index.js';
+import { currentAccess } from '../users/index.js';
 import { clientLabel, getClient } from './clients.js';
 import { grantable, presetPermissions, type Preset } from './presets.js';
 import { CODE_PREFIX, issueTokens, newSecret, revokeConnectionTokens, sweepExpiredTokens, type TokenSet } from './tokens.js';

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { assertMemberLimits, type Actor } from '../keys/keys.js';
+import { assertMemberLimits, type Actor } from '../keys/index.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { membershipsInclude, teamPermissions } from '../users/sessions.js';
+import { membershipsInclude, teamPermissions } from '../users/index.js';
 import { grantable } from './presets.js';
 import { revokeConnectionTokens } from './tokens.js';
 import { transaction } from '../../db/tx.js';

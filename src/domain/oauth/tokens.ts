@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
-import { hashToken } from '../keys/token.js';
-import type { Principal } from '../keys/principal.js';
-import { membershipsInclude, teamPermissions } from '../users/sessions.js';
+import { hashToken } from '../keys/index.js';
+import type { Principal } from '../keys/index.js';
+import { membershipsInclude, teamPermissions } from '../users/index.js';
 import { grantable } from './presets.js';
 import { transaction } from '../../db/tx.js';
 

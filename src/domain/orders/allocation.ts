@@ -1,6 +1,6 @@
 import type { TxClient } from '../../db/types.js';
 import { ALLOCATABLE_STATUSES } from '../../contract/orders-enums.js';
-import { applyToLevel } from '../inventory/ledger.js';
+import { applyToLevel } from '../inventory/index.js';
 
 // Inventory allocation: which warehouse ships how many units of each order line.
 //

@@ -1,5 +1,5 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueEvent } from '../events/index.js';
 import { pageWindow, toPage, type PageRequest } from '../pagination.js';
 import { commitUpTo } from './allocation.js';
 import { ALLOCATABLE_STATUSES, PRIORITIES } from '../../contract/orders-enums.js';

@@ -1,11 +1,11 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
-import { notCommitted } from '../inventory/refusals.js';
-import { enqueueEvent } from '../events/outbox.js';
-import { loadFulfillmentOrder } from '../fulfillment/fulfillment-orders.js';
-import { voidLabel } from '../fulfillment/label-void.js';
+import { notCommitted } from '../inventory/index.js';
+import { enqueueEvent } from '../events/index.js';
+import { loadFulfillmentOrder } from '../fulfillment/index.js';
+import { voidLabel } from '../fulfillment/index.js';
 import { transaction } from '../../db/tx.js';
-import { applyToLevel } from '../inventory/ledger.js';
+import { applyToLevel } from '../inventory/index.js';
 import { orderLabel, type CancelReason } from '../../contract/orders-enums.js';
 import { getOrder } from './orders.js';
 import { lockOpenFulfillmentOrders, lockOrderLines } from './store.js';

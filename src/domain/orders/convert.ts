@@ -1,4 +1,4 @@
-import { nowOf } from '../automation-rules/clock.js';
+import { nowOf } from '../automation-rules/index.js';
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import type { DraftPayload } from './drafts.js';

@@ -1,8 +1,8 @@
 import { newId } from '../../db/ids.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid } from '../errors.js';
-import { notCommitted } from '../inventory/refusals.js';
-import { applyToLevel } from '../inventory/ledger.js';
+import { notCommitted } from '../inventory/index.js';
+import { applyToLevel } from '../inventory/index.js';
 import { allocateLines, queueReservations, routeOf } from './allocation.js';
 import { writeFulfillmentOrders } from './fulfillment-split.js';
 import { resolveProducts } from './reach.js';

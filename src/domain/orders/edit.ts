@@ -1,8 +1,8 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
-import { activeLock } from '../fulfillment/fulfillment-orders.js';
-import { lockHeld } from '../fulfillment/locks.js';
+import { enqueueEvent } from '../events/index.js';
+import { activeLock } from '../fulfillment/index.js';
+import { lockHeld } from '../fulfillment/index.js';
 import { transaction } from '../../db/tx.js';
 import { addressHash, verifyAddress, type Address } from './address.js';
 import { ALLOCATABLE_STATUSES, orderLabel, type OrderConfig } from '../../contract/orders-enums.js';
@@ -10,7 +10,7 @@ import { applyLineChanges, hasLineChanges, loadAdded, type LineChanges } from '.
 import { getOrder } from './orders.js';
 import { setOrderTags } from './tags.js';
 import { personSelection, type SelectionEdit } from './selection.js';
-import { noteAuditBefore } from '../audit/context.js';
+import { noteAuditBefore } from '../audit/index.js';
 
 // PATCH /v1/ops/orders/{id}: the shipping address (re-verified when the order's config asks for it,
 // refused while lock_address is set), shipping method, note, tags and lock_address of an open order.

@@ -1,6 +1,6 @@
 import type { Db, OrderFulfillmentHold, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueEvent } from '../events/index.js';
 import { transaction } from '../../db/tx.js';
 import { ALLOCATABLE_STATUSES, orderLabel, type HoldReason } from '../../contract/orders-enums.js';
 import { assertNoActiveHold, placeHold } from './holds.js';

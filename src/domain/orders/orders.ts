@@ -1,12 +1,12 @@
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueEvent } from '../events/index.js';
 import { PRIORITY_RANK, type Priority } from '../../contract/orders-enums.js';
 import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
 import { inTransaction } from './tx.js';
 import { automationView, loadNames, orderView } from './view.js';
-import { noteAuditBefore } from '../audit/context.js';
+import { noteAuditBefore } from '../audit/index.js';
 
 // Reading orders, and the two order changes the ops API allows (priority, mark paid).
 

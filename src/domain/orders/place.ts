@@ -1,7 +1,7 @@
 import { newId } from '../../db/ids.js';
 import type { Prisma, TxClient } from '../../db/types.js';
 import { searchKey } from '../search.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueEvent } from '../events/index.js';
 import { addressHash, verifyAddress } from './address.js';
 import { queueReservations, allocateLines } from './allocation.js';
 import { PRIORITY_RANK } from '../../contract/orders-enums.js';
@@ -11,7 +11,7 @@ import { createPaymentHold, placeHold, type NewHold } from './holds.js';
 import { assignOrderNumber, placeholderNumber } from './numbers.js';
 import { lineItemHash, orderTotals } from './totals.js';
 import { setOrderTags } from './tags.js';
-import { applyRules, intakeDecision } from '../automation-rules/apply.js';
+import { applyRules, intakeDecision } from '../automation-rules/index.js';
 
 // Writing a new order: the one code path of draft conversion (convert.ts) and sales-channel
 // intake (src/domain/channels/intake.ts). planOrder turns what was sold into ORIGINAL lines (as

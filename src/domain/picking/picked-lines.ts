@@ -1,5 +1,5 @@
 import type { TxClient } from '../../db/types.js';
-import type { ResolvedLine } from '../fulfillment/package-lines.js';
+import type { ResolvedLine } from '../fulfillment/index.js';
 
 // Package lines from pick scans (issue 28 item 3). When a package is made for a fulfillment order
 // whose units were scan-picked, each line's units are matched to the picks of its fulfillment-

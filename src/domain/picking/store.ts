@@ -1,6 +1,6 @@
 import { join } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
-import { NO_ACTIVE_HOLD } from '../orders/holds.js';
+import { NO_ACTIVE_HOLD } from '../orders/index.js';
 import { HELD_LOCATION_TYPES } from '../../contract/inventory-enums.js';
 
 // The picking area's hand-written statements (waves, scans, the walk), through Prisma's tagged

@@ -1,6 +1,6 @@
 import { newId } from '../../db/ids.js';
 import type { Provider, TxClient } from '../../db/types.js';
-import { unitsOf } from '../teams/teams.js';
+import { unitsOf } from '../teams/index.js';
 import { columnsOf, mergeConfig, searchColumns, type ProductInput, type ProductType } from './fields.js';
 import type { Owner } from './write.js';
 import { anyStatementsOf } from '../../db/statements.js';

@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
-import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
+import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
 import type { ProblemKind } from '../errors.js';
 import type { ProductInput } from './fields.js';
 import { opsOwner } from './products.js';

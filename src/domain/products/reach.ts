@@ -1,5 +1,5 @@
 import type { TxClient } from '../../db/types.js';
-import type { Principal } from '../keys/principal.js';
+import type { Principal } from '../keys/index.js';
 import { notFound } from '../errors.js';
 
 // Which teams' records a key reaches. A fulfiller key reaches its own team and every merchant

@@ -1,7 +1,7 @@
 import type { ComponentKind, Db } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { conflict, notFound } from '../errors.js';
-import { unitsOf, type MeasurementSystem } from '../teams/teams.js';
+import { unitsOf, type MeasurementSystem } from '../teams/index.js';
 import { assertNoCycle, replaceComponents, resolveComponents } from './components.js';
 import { columnsOf, mergeConfig, searchColumns, type ProductInput, type ProductType } from './fields.js';
 import type { Client } from './reach.js';

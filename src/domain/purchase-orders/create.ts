@@ -1,10 +1,10 @@
 import type { Db, Provider, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict, notFound } from '../errors.js';
-import { enqueueForParties } from '../events/outbox.js';
-import { applyToLevels, levelsFor } from '../inventory/ledger-bulk.js';
-import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from '../inventory/products.js';
-import { reachableTeamIds, type Caller } from '../products/reach.js';
+import { enqueueForParties } from '../events/index.js';
+import { applyToLevels, levelsFor } from '../inventory/index.js';
+import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from '../inventory/index.js';
+import { reachableTeamIds, type Caller } from '../products/index.js';
 import { purchaseOrderView, type PurchaseOrderView } from './view.js';
 
 // Creating a purchase order (inbound receipt) raises on_order at the receiving warehouse, one

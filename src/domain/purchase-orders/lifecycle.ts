@@ -1,10 +1,10 @@
 import { transaction } from '../../db/tx.js';
 import type { Db } from '../../db/types.js';
 import { conflict } from '../errors.js';
-import { applyToLevel } from '../inventory/ledger.js';
-import { lockedLevelsFor } from '../inventory/ledger-bulk.js';
-import type { Caller } from '../products/reach.js';
-import { enqueueForParties } from '../events/outbox.js';
+import { applyToLevel } from '../inventory/index.js';
+import { lockedLevelsFor } from '../inventory/index.js';
+import type { Caller } from '../products/index.js';
+import { enqueueForParties } from '../events/index.js';
 import { claim } from './receive.js';
 import { openOf, purchaseOrderView } from './view.js';
 

@@ -1,7 +1,7 @@
 import type { Db, Prisma } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { warehouseNames } from '../inventory/products.js';
+import { warehouseNames } from '../inventory/index.js';
 import { purchaseOrderView, type PURCHASE_ORDER_STATUSES } from './view.js';
 
 // Listing and reading purchase orders: a fulfiller sees those of its warehouses, a merchant

@@ -1,10 +1,10 @@
 import type { Provider, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
-import { applyToLevels, levelsFor, type LevelChange } from '../inventory/ledger-bulk.js';
-import type { ResolvedProduct } from '../inventory/products.js';
-import { resolveLocation } from '../locations/locations.js';
-import { damagedBinFor } from '../locations/held.js';
-import { suggestPutaway, type PutawayReason } from '../locations/putaway.js';
+import { applyToLevels, levelsFor, type LevelChange } from '../inventory/index.js';
+import type { ResolvedProduct } from '../inventory/index.js';
+import { resolveLocation } from '../locations/index.js';
+import { damagedBinFor } from '../locations/index.js';
+import { suggestPutaway, type PutawayReason } from '../locations/index.js';
 import { openOf } from './view.js';
 import { raiseReceived, type ReceivedRow } from './store.js';
 import type { ReceiptInput, ReceiptLine } from './receive.js';

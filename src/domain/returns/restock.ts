@@ -1,8 +1,8 @@
 import type { TxClient } from '../../db/types.js';
 import { DomainError } from '../errors.js';
-import type { Placement } from '../inventory/bins.js';
-import { damagedBinFor } from '../locations/held.js';
-import { resolveLocation } from '../locations/locations.js';
+import type { Placement } from '../inventory/index.js';
+import { damagedBinFor } from '../locations/index.js';
+import { resolveLocation } from '../locations/index.js';
 
 // Where returned units go back (issue 34; docs/inventory.md, "Returns"): the bin a line (or the
 // receipt) names, else the warehouse's default location; DAMAGED units to a held bin (the one

@@ -1,12 +1,12 @@
 import type { Db, TxClient } from '../../db/types.js';
-import { keyScope, once, sweepOldAnswers } from '../idempotency/idempotency.js';
-import { billReceipt } from '../charges/charges.js';
+import { keyScope, once, sweepOldAnswers } from '../idempotency/index.js';
+import { billReceipt } from '../charges/index.js';
 import { conflict, DomainError, notFound } from '../errors.js';
-import { enqueueForParties } from '../events/outbox.js';
+import { enqueueForParties } from '../events/index.js';
 import { transaction } from '../../db/tx.js';
-import { applyToLevel, levelFor } from '../inventory/ledger.js';
-import { claimWarehouse } from '../inventory/products.js';
-import type { Caller } from '../products/reach.js';
+import { applyToLevel, levelFor } from '../inventory/index.js';
+import { claimWarehouse } from '../inventory/index.js';
+import type { Caller } from '../products/index.js';
 import { returnView } from './view.js';
 import { reserveReturnedQuantity } from './store.js';
 import { restockOf, type RestockLine } from './restock.js';

@@ -1,11 +1,11 @@
 import { newId } from '../../db/ids.js';
 import { inLists } from '../../db/in-lists.js';
 import type { Db, TxClient } from '../../db/types.js';
-import { scanFormManifestUrl } from '../documents/urls.js';
+import { scanFormManifestUrl } from '../documents/index.js';
 import { conflict, invalid } from '../errors.js';
-import { enqueueEvent } from '../events/outbox.js';
+import { enqueueEvent } from '../events/index.js';
 import { transaction } from '../../db/tx.js';
-import { claimWarehouse } from '../inventory/products.js';
+import { claimWarehouse } from '../inventory/index.js';
 import { loadScanForm, type ScanFormView } from './view.js';
 
 // Scan forms (end-of-day manifests, docs/scan-forms.md): one per warehouse, carrier and day of

@@ -1,6 +1,6 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { warehouseNames } from '../inventory/products.js';
+import { warehouseNames } from '../inventory/index.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 
 // What scan form answers show, and the list and get of the caller's scan forms (newest first).

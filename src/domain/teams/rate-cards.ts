@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
-import { validateRateCard, type RateCard } from '../charges/rate-card.js';
+import { validateRateCard, type RateCard } from '../charges/index.js';
 import { transaction } from '../../db/tx.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 

@@ -1,9 +1,9 @@
-import { ensureDefaultLocation } from '../inventory/bins.js';
+import { ensureDefaultLocation } from '../inventory/index.js';
 import type { Db } from '../../db/types.js';
-import { LABEL_FORMATS, type LabelFormat } from '../documents/urls.js';
+import { LABEL_FORMATS, type LabelFormat } from '../documents/index.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { isUniqueViolation } from '../../db/client.js';
-import { checkTimeZone } from '../warehouses/warehouses.js';
+import { checkTimeZone } from '../warehouses/index.js';
 
 // Teams, delegations and places. Managed by the server-side `fos admin` commands, which work
 // on the database directly; the HTTP API only reads them through records that reference them.

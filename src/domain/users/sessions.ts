@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/types.js';
-import { hashToken } from '../keys/token.js';
+import { hashToken } from '../keys/index.js';
 import { effectivePermissions, type Permission } from '../../contract/permissions.js';
 import { burnPasswordCheck, verifyPassword } from './password.js';
 

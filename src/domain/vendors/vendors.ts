@@ -2,7 +2,7 @@ import type { Db, Vendor } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { teamNames } from '../names.js';
-import { soleFulfillerOf, type Caller, type Client } from '../products/reach.js';
+import { soleFulfillerOf, type Caller, type Client } from '../products/index.js';
 import { transaction } from '../../db/tx.js';
 
 // Vendors (spec 4.4, record 2.5) of a merchant team. A vendor may be linked to products of the

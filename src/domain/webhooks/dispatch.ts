@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../../db/types.js';
-import { PermanentPushError, pushTracking, type SalesChannelAdapters } from '../events/sales-channel.js';
+import { PermanentPushError, pushTracking, type SalesChannelAdapters } from '../events/index.js';
 import { DestinationRefused, isAllowedHost } from '../../net/network.js';
 import { OutboundTimeout, send } from '../../net/outbound.js';
 import { withOutboundScope } from '../../net/deadlines.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import { statementsOf } from '../../db/statements.js';
 import { transaction } from '../../db/tx.js';
-import { markDelivered } from '../events/store.js';
+import { markDelivered } from '../events/index.js';
 import { payloadFor } from './test-labels.js';
 import { metrics } from '../../shared/metrics.js';
 

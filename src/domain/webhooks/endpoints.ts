@@ -1,10 +1,10 @@
 import type { Db, Prisma, WebhookDelivery, WebhookEndpoint } from '../../db/types.js';
 import { invalid, notFound } from '../errors.js';
-import { isEventKind } from '../events/outbox.js';
+import { isEventKind } from '../events/index.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { generateSecret } from './signature.js';
 import { isAllowedHost, PRIVATE_WEBHOOK_HINT } from '../../net/network.js';
-import { noteAuditBefore } from '../audit/context.js';
+import { noteAuditBefore } from '../audit/index.js';
 
 // Webhook endpoints of a team (either kind). The signing secret is returned once, on creation;
 // reads never show it.

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/types.js';
 import { invalid } from '../errors.js';
-import { enqueueEvent, EVENT_KINDS, type EventKind } from '../events/outbox.js';
+import { enqueueEvent, EVENT_KINDS, type EventKind } from '../events/index.js';
 
 // The team's events as a long poll, for `fos webhooks listen` (docs/webhooks.md): read from the
 // transactional outbox in the database, so every replica answers with every event whichever

@@ -1,4 +1,4 @@
-import { isTestLabel } from '../carrier-integrations/integrations.js';
+import { isTestLabel } from '../carrier-integrations/index.js';
 
 // Nothing test reaches a customer: a test label's made-up tracking number (the rate-table
 // carrier's "USP…", with a real carrier's tracking URL) must not reach an endpoint that forwards

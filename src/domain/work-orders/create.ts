@@ -1,14 +1,14 @@
-import { billWorkOrder } from '../charges/event-billing.js';
+import { billWorkOrder } from '../charges/index.js';
 import { randomUUID } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { transaction } from '../../db/tx.js';
-import { once, sweepOldAnswers, type Answer } from '../idempotency/idempotency.js';
-import { applyToLevel, levelFor, type LevelRef, type MovementInfo } from '../inventory/ledger.js';
-import { claimWarehouse } from '../inventory/products.js';
-import { resolveLocation } from '../locations/locations.js';
-import { suggestPutaway } from '../locations/putaway.js';
-import { reachableTeamIds, type Caller } from '../products/reach.js';
+import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
+import { applyToLevel, levelFor, type LevelRef, type MovementInfo } from '../inventory/index.js';
+import { claimWarehouse } from '../inventory/index.js';
+import { resolveLocation } from '../locations/index.js';
+import { suggestPutaway } from '../locations/index.js';
+import { reachableTeamIds, type Caller } from '../products/index.js';
 import { workOrderView, type WorkOrderView } from './view.js';
 
 // POST /v1/ops/work-orders (issue 28; docs/floor.md): builds an ASSEMBLY product (a kit). In ONE

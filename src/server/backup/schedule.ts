@@ -37,7 +37,7 @@ function folder(dir: string): Destination {
 }
 
 async function s3(url: string): Promise<Destination> {
-  const { parseS3Url, S3Storage } = await import('../../domain/files/s3-storage.js');
+  const { parseS3Url, S3Storage } = await import('../../domain/files/index.js');
   const bucket = new S3Storage(parseS3Url(url));
   return {
     scratch: async (name) => path.join(await mkdtemp(path.join(tmpdir(), 'fos-backup-')), name),

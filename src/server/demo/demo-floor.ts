@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/types.js';
-import { createRole } from '../../domain/keys/roles.js';
-import { createUser } from '../../domain/users/users.js';
+import { createRole } from '../../domain/keys/index.js';
+import { createUser } from '../../domain/users/index.js';
 
 // The demo's person on the floor (`fos serve --demo`, issue 35): a user of the fulfiller team
 // who signs in on the /floor page to pick and pack the demo orders. A MEMBER with a "Floor staff"

@@ -1,16 +1,16 @@
-import { createPurchaseOrder } from '../../domain/purchase-orders/create.js';
-import { receivePurchaseOrder } from '../../domain/purchase-orders/receive.js';
+import { createPurchaseOrder } from '../../domain/purchase-orders/index.js';
+import { receivePurchaseOrder } from '../../domain/purchase-orders/index.js';
 import type { Db } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
-import { createDelegation, createTeam, createWarehouse } from '../../domain/teams/teams.js';
-import { createOpsProduct } from '../../domain/products/products.js';
-import { createDraftOrder, type DraftOrderInput } from '../../domain/orders/drafts.js';
-import { convertDraftOrder } from '../../domain/orders/convert.js';
-import { resolveShop } from '../../domain/orders/reach.js';
-import { acceptFulfillmentOrder } from '../../domain/fulfillment/fulfillment-orders.js';
-import { createCarrierRate } from '../../domain/fulfillment/carrier-rates.js';
+import { createDelegation, createTeam, createWarehouse } from '../../domain/teams/index.js';
+import { createOpsProduct } from '../../domain/products/index.js';
+import { createDraftOrder, type DraftOrderInput } from '../../domain/orders/index.js';
+import { convertDraftOrder } from '../../domain/orders/index.js';
+import { resolveShop } from '../../domain/orders/index.js';
+import { acceptFulfillmentOrder } from '../../domain/fulfillment/index.js';
+import { createCarrierRate } from '../../domain/fulfillment/index.js';
 import { createDemoFloorUser, type DemoFloorUser } from './demo-floor.js';
-import { demoCard, demoHistory } from '../../domain/demo-billing.js';
+import { demoCard, demoHistory } from './demo-billing.js';
 
 // Demo warehouse for `fos serve --demo`: a merchant "Acme Outdoor" delegated to the first
 // fulfiller team, two warehouses, eight stocked products, a MANUAL shop, five converted orders

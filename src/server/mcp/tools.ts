@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../../domain/keys/principal.js';
+import type { Principal } from '../../domain/keys/index.js';
 import { referencedSchemas, searchCatalog, type Catalog, type OpenApiParameter, type Operation } from './catalog.js';
 import { executeOperation, findOperation, MAX_AGENT_RESPONSE_BYTES, toolError, unknownKey } from './execute.js';
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.js';
-import * as authorizations from '../../domain/oauth/authorizations.js';
-import { connectionsForPerson, revokeConnection } from '../../domain/oauth/connections.js';
-import { PRESETS, type Preset } from '../../domain/oauth/presets.js';
-import { redirectUriProblem } from '../../domain/oauth/clients.js';
-import { signIn, signOut, type SessionUser } from '../../domain/users/sessions.js';
+import { authorizations } from '../../domain/oauth/index.js';
+import { connectionsForPerson, revokeConnection } from '../../domain/oauth/index.js';
+import { PRESETS, type Preset } from '../../domain/oauth/index.js';
+import { redirectUriProblem } from '../../domain/oauth/index.js';
+import { signIn, signOut, type SessionUser } from '../../domain/users/index.js';
 import { UnauthLimiter } from '../rate-limit/unauth.js';
 import { sendPage } from './html.js';
 import { connectionsPage, consentPage, messagePage, noAccessPage, signInPage, teamChoicePage } from './pages.js';

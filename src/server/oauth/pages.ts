@@ -1,6 +1,6 @@
 import type { Catalog, Operation } from '../mcp/catalog.js';
 import type { Permission } from '../../contract/permissions.js';
-import { CONNECTION_NAME_MAX, type PendingAuthorization } from '../../domain/oauth/authorizations.js';
+import { CONNECTION_NAME_MAX, type PendingAuthorization } from '../../domain/oauth/index.js';
 import {
   PRESET_DESCRIPTIONS,
   PRESET_LABELS,
@@ -9,7 +9,7 @@ import {
   grantable,
   CONNECTION_PERMISSIONS,
   type Preset,
-} from '../../domain/oauth/presets.js';
+} from '../../domain/oauth/index.js';
 import { errorBox, esc, hidden } from './html.js';
 
 // Bodies of the sign-in, team choice, consent and connections pages (html.ts sends them).

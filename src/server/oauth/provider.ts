@@ -10,10 +10,10 @@ import {
   InvalidTokenError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { Db } from '../../db/types.js';
-import * as clients from '../../domain/oauth/clients.js';
+import { clients } from '../../domain/oauth/index.js';
 import { consentPath, ORIGIN, resourceUrl, type WithOrigin } from './metadata.js';
-import * as authorizations from '../../domain/oauth/authorizations.js';
-import { accessTokenPrincipal, isAccessToken, revokeByToken, rotateRefreshToken } from '../../domain/oauth/tokens.js';
+import { authorizations } from '../../domain/oauth/index.js';
+import { accessTokenPrincipal, isAccessToken, revokeByToken, rotateRefreshToken } from '../../domain/oauth/index.js';
 
 // The MCP SDK's OAuth handlers (authorize, token, register, revoke) validate the protocol —
 // client and redirect_uri checks, PKCE S256, grant types, error responses; this provider is

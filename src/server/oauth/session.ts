@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_TTL_MS, sessionUser, type SessionUser } from '../../domain/users/sessions.js';
+import { SESSION_TTL_MS, sessionUser, type SessionUser } from '../../domain/users/index.js';
 
 // Cookies and CSRF tokens of the browser pages. The session cookie is HttpOnly, SameSite=Lax,
 // Secure when the server is reached over TLS, and scoped to /oauth. Forms of a signed-in person

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { receiveChannelWebhook, receiveFulfillmentNotification } from '../../domain/channels/deliveries.js';
+import { receiveChannelWebhook, receiveFulfillmentNotification } from '../../domain/channels/index.js';
 import { FulfillmentNotificationAnswer, ShopParams, WebhookAnswerSchema } from '../../contract/shops.js';
 import { withDeadline } from '../../net/deadlines.js';
 

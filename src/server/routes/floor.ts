@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Static } from 'typebox';
 import { DomainError } from '../../domain/errors.js';
-import { floorRefresh, floorResource, floorSignIn, floorSignOut } from '../../domain/floor/sign-in.js';
+import { floorRefresh, floorResource, floorSignIn, floorSignOut } from '../../domain/floor/index.js';
 import { FloorRefreshBody, FloorSessionSchema, FloorSignInBody, FloorTokensSchema } from '../../contract/floor.js';
 import { UnauthLimiter } from '../rate-limit/unauth.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import type { Invoice } from '../../db/types.js';
-import { accountingCsv, invoiceChargesCsv, invoicePdf } from '../../domain/invoices/documents.js';
+import { accountingCsv, invoiceChargesCsv, invoicePdf } from '../../domain/invoices/index.js';
 import { sendDocument } from './documents.js';
 
 // The files of an invoice, as both families answer them (ops/invoices.ts, merchant/billing.ts):

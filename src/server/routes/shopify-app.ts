@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { NONCE_COOKIE, authorizeRedirect, completeInstall, installLink } from '../../connectors/channels/shopify/oauth.js';
 import { registerFulfillmentService } from '../../connectors/channels/shopify/fulfillment-service.js';
-import { getShop } from '../../domain/channels/shops.js';
+import { getShop } from '../../domain/channels/index.js';
 import { ShopParams, ShopSchema, ShopifyCallbackQuery, ShopifyInstallBody, ShopifyInstallSchema } from '../../contract/shops.js';
 
 // Shopify's app flows (docs/sales-channels.md §2b, §2c): install links and the OAuth callback of

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import * as shops from '../../domain/channels/shops.js';
-import { listDeliveries, replayDelivery } from '../../domain/channels/deliveries.js';
-import { syncShop } from '../../domain/channels/sync.js';
+import { shops } from '../../domain/channels/index.js';
+import { listDeliveries, replayDelivery } from '../../domain/channels/index.js';
+import { syncShop } from '../../domain/channels/index.js';
 import { listOf } from '../../contract/common.js';
 import {
   ChannelDeliverySchema,

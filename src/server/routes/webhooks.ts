@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { IdParams, listOf } from '../../contract/common.js';
-import { pollEvents, triggerEvent } from '../../domain/webhooks/listen.js';
+import { pollEvents, triggerEvent } from '../../domain/webhooks/index.js';
 import {
   CreatedWebhookSchema,
   DeliveryListQuery,
@@ -25,7 +25,7 @@ import {
   listDeliveries,
   listEndpoints,
   updateEndpoint,
-} from '../../domain/webhooks/endpoints.js';
+} from '../../domain/webhooks/index.js';
 
 const tags = ['Webhooks'];
 // No path family: fulfiller and merchant teams both manage their own endpoints.

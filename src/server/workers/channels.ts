@@ -1,7 +1,7 @@
 import type { Db } from '../../db/types.js';
-import { recoverDeliveries } from '../../domain/channels/deliveries.js';
-import { pushStock } from '../../domain/channels/stock.js';
-import { DEFAULT_SYNC_INTERVAL_MS, syncDueShops } from '../../domain/channels/sync.js';
+import { recoverDeliveries } from '../../domain/channels/index.js';
+import { pushStock } from '../../domain/channels/index.js';
+import { DEFAULT_SYNC_INTERVAL_MS, syncDueShops } from '../../domain/channels/index.js';
 import type { WorkerLog } from './outbox.js';
 import { metrics } from '../../shared/metrics.js';
 

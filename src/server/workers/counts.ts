@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/types.js';
-import { foldFulfillmentOrderCounts } from '../../domain/fulfillment/counts.js';
+import { foldFulfillmentOrderCounts } from '../../domain/fulfillment/index.js';
 
 // PostgreSQL only: folds the fulfillment-order count deltas into the counts every few seconds
 // (src/domain/fulfillment/counts.ts), so the list's total sums a few rows. Readers stay exact

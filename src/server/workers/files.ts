@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/types.js';
-import { processPendingFiles } from '../../domain/files/process.js';
-import type { FileStorage } from '../../domain/files/storage.js';
+import { processPendingFiles } from '../../domain/files/index.js';
+import type { FileStorage } from '../../domain/files/index.js';
 
 // Runs the image processor (src/domain/files/process.ts) off the request path: kicked after each
 // image upload, and on a timer so files left PENDING by a stopped process are picked up. One run

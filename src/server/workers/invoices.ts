@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/types.js';
-import { closeDuePeriods } from '../../domain/invoices/generate.js';
+import { closeDuePeriods } from '../../domain/invoices/index.js';
 import { nowOf, type Clock } from '../../shared/clock.js';
 
 // The period close (docs/invoices.md): every replica runs it once a minute and at start; what

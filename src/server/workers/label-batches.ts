@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/types.js';
-import type { OutboundPolicy } from '../../domain/carrier-integrations/outbound.js';
-import { outsideAudit } from '../../domain/audit/context.js';
-import { runDueBatches } from '../../domain/label-batches/run.js';
+import type { OutboundPolicy } from '../../domain/carrier-integrations/index.js';
+import { outsideAudit } from '../../domain/audit/index.js';
+import { runDueBatches } from '../../domain/label-batches/index.js';
 
 // Works label batches (src/domain/label-batches/run.ts): a turn right after a batch is created
 // (kick), and every few seconds once started, which resumes a batch a stopped process left

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/types.js';
-import type { OutboundPolicy } from '../../domain/carrier-integrations/outbound.js';
-import { recoverPurchases } from '../../domain/fulfillment/labels.js';
+import type { OutboundPolicy } from '../../domain/carrier-integrations/index.js';
+import { recoverPurchases } from '../../domain/fulfillment/index.js';
 
 // Settles carrier label purchases left open by a crash or a lost answer once their lease ran out
 // (src/domain/fulfillment/carriers/purchases.ts): at start and every few seconds. Replicas take

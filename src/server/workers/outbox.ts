@@ -1,10 +1,10 @@
 import type { Db } from '../../db/types.js';
-import { defaultSalesChannelAdapters, type SalesChannelAdapters } from '../../domain/events/sales-channel.js';
-import { channelAdapters } from '../../domain/channels/tracking.js';
-import { deliverDueWebhooks, fetchSender, processDueEvents, type WebhookSender } from '../../domain/webhooks/dispatch.js';
+import { defaultSalesChannelAdapters, type SalesChannelAdapters } from '../../domain/events/index.js';
+import { channelAdapters } from '../../domain/channels/index.js';
+import { deliverDueWebhooks, fetchSender, processDueEvents, type WebhookSender } from '../../domain/webhooks/index.js';
 import { VERSION } from '../../version.js';
 import { metrics } from '../../shared/metrics.js';
-import { pruneAuditEvents } from '../../domain/audit/events.js';
+import { pruneAuditEvents } from '../../domain/audit/index.js';
 
 const AUDIT_PRUNE_EVERY_MS = 3_600_000;
 

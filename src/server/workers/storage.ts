@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/types.js';
-import { runDueStorage } from '../../domain/billing/storage-runs.js';
+import { runDueStorage } from '../../domain/billing/index.js';
 import { nowOf, type Clock } from '../../shared/clock.js';
 
 // Daily storage (docs/billing.md "Storage"): every replica looks once a minute, and at start,

@@ -1,5 +1,5 @@
 import { asOperation } from '../../../net/deadlines.js';
-import type { Address } from '../../../domain/fulfillment/lookups.js';
+import type { Address } from '../../../domain/fulfillment/index.js';
 import type { CarrierAccount } from '../connector.js';
 import { platformError } from '../platform.js';
 import type { AddressCheck } from '../types.js';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { superagentOver } from '../../../net/adapters.js';
 import { asOperation } from '../../../net/deadlines.js';
-import type { Address } from '../../../domain/fulfillment/lookups.js';
+import type { Address } from '../../../domain/fulfillment/index.js';
 import type { CarrierAccount } from '../connector.js';
 import { carrierIdOf, compact, parcelOf, platformAddress, platformError } from '../platform.js';
 import type {

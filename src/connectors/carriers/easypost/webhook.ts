@@ -1,5 +1,5 @@
 import type { CarrierDelivery, CarrierWebhooks } from '../connector.js';
-import type { ShipmentStatus } from '../../../domain/carrier-integrations/tracking-events.js';
+import type { ShipmentStatus } from '../../../domain/carrier-integrations/index.js';
 import type { TrackerUpdate } from '../types.js';
 import { eventDate, eventLocation, header, hmacHex, same } from '../webhook-signature.js';
 import { refundState } from './carrier.js';

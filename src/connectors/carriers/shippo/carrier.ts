@@ -3,7 +3,7 @@ import type { Shippo } from 'shippo';
 import type { HTTPClient } from 'shippo/lib/http.js';
 import { outboundFetch } from '../../../net/adapters.js';
 import { asOperation } from '../../../net/deadlines.js';
-import type { Address } from '../../../domain/fulfillment/lookups.js';
+import type { Address } from '../../../domain/fulfillment/index.js';
 import type { CarrierAccount } from '../connector.js';
 import { carrierIdOf, compact, parcelOf, platformAddress, platformError } from '../platform.js';
 import type {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { teamCarrierRates } from '../../../domain/carrier-integrations/store.js';
-import type { Address } from '../../../domain/fulfillment/lookups.js';
+import { teamCarrierRates } from '../../../domain/carrier-integrations/index.js';
+import type { Address } from '../../../domain/fulfillment/index.js';
 import type { CarrierAccount } from '../connector.js';
 import { carrierSlug, trackingUrl } from '../tracking.js';
 import type { CarrierAdapter, PurchasedLabel, Rate, RatePackage, RateQuote } from '../types.js';

@@ -1,14 +1,14 @@
 import type { Db, Shop } from '../../../db/types.js';
-import type { Principal } from '../../../domain/keys/principal.js';
+import type { Principal } from '../../../domain/keys/index.js';
 import { DomainError, invalid, notFound } from '../../../domain/errors.js';
-import type { OutboundPolicy } from '../../../domain/carrier-integrations/outbound.js';
-import { cancelFromChannel } from '../../../domain/channels/cancel.js';
-import { openConnection } from '../../../domain/channels/connection.js';
+import type { OutboundPolicy } from '../../../domain/carrier-integrations/index.js';
+import { cancelFromChannel } from '../../../domain/channels/index.js';
+import { openConnection } from '../../../domain/channels/index.js';
 import { ChannelCallError, type ChannelEnv } from '../http.js';
-import { intakeOrder, matchLines } from '../../../domain/channels/intake.js';
+import { intakeOrder, matchLines } from '../../../domain/channels/index.js';
 import { shopifyGraphql } from './client.js';
 import { userErrors } from './reads.js';
-import { shopScope } from '../../../domain/channels/shops.js';
+import { shopScope } from '../../../domain/channels/index.js';
 import type { ChannelOrder, OpenConnection } from '../types.js';
 
 // Shopify fulfillment-service mode (docs/sales-channels.md §2c): fos registers itself on the

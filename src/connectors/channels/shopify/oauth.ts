@@ -1,13 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../../db/types.js';
-import type { Principal } from '../../../domain/keys/principal.js';
+import type { Principal } from '../../../domain/keys/index.js';
 import { DomainError, invalid } from '../../../domain/errors.js';
-import { SecretKeyError, openJson, sealJson } from '../../../domain/secrets/secret-box.js';
-import { DEFAULT_SETTINGS, connectorFor, sealCredentials } from '../../../domain/channels/connection.js';
+import { SecretKeyError, openJson, sealJson } from '../../../domain/secrets/index.js';
+import { DEFAULT_SETTINGS, connectorFor, sealCredentials } from '../../../domain/channels/index.js';
 import { ChannelCallError, type ChannelEnv } from '../http.js';
 import { tokenRequest, verifyShopifyQuery } from './auth.js';
 import { SHOPIFY_API_VERSION } from './client.js';
-import { insertShop, teamsOf } from '../../../domain/channels/shops.js';
+import { insertShop, teamsOf } from '../../../domain/channels/index.js';
 
 // Shopify's authorization-code grant, for an app a 3PL distributes to many merchants
 // (docs/sales-channels.md §2b). The 3PL's app (client id, secret, scopes) is configured on the

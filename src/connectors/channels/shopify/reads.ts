@@ -2,7 +2,7 @@ import { ChannelCallError, type ChannelEnv } from '../http.js';
 import { SHOPIFY_API_VERSION, shopifyGraphql } from './client.js';
 import { orderFromGraphql, orderGid, variantFromGraphql } from './map.js';
 import type { ChannelOrder, ChannelVariant, OpenConnection, ShipmentUpdate } from '../types.js';
-import type { ShipmentStatus } from '../../../domain/carrier-integrations/tracking-events.js';
+import type { ShipmentStatus } from '../../../domain/carrier-integrations/index.js';
 
 // Shopify connector: reads (shop, orders, variants), shipment events and stock. The transport,
 // tokens and retries are in shopify-gql.ts and shopify-auth.ts; tracking pushes in

@@ -1,7 +1,7 @@
 import type { Db, TxClient } from '../../../db/types.js';
 import { DomainError } from '../../errors.js';
 import { asOperation } from '../../../net/deadlines.js';
-import { policyFetch, type OutboundPolicy } from '../../carrier-integrations/outbound.js';
+import { policyFetch, type OutboundPolicy } from '../../carrier-integrations/index.js';
 
 // Documents a carrier platform issues (the label, a commercial invoice) are downloaded at purchase
 // and kept in the database, because the platform's URLs expire: label_url is fos's own URL and

@@ -2,9 +2,9 @@ import type { CarrierIntegration, Db } from '../../../db/types.js';
 import type { CarrierAccount } from '../../../connectors/carriers/connector.js';
 import { BUILT_IN_TABLE, carrierConnector } from '../../../connectors/carriers/registry.js';
 import type { CarrierAdapter } from '../../../connectors/carriers/types.js';
-import { credentialsOf } from '../../carrier-integrations/integrations.js';
-import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
-import { teamIntegrations } from '../../carrier-integrations/store.js';
+import { credentialsOf } from '../../carrier-integrations/index.js';
+import type { OutboundPolicy } from '../../carrier-integrations/index.js';
+import { teamIntegrations } from '../../carrier-integrations/index.js';
 import { conflict } from '../../errors.js';
 
 export type { CarrierAdapter, PurchasedLabel, Rate, RateError, RatePackage, RateQuote } from '../../../connectors/carriers/types.js';

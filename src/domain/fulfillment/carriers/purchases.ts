@@ -2,7 +2,7 @@ import type { Db, LabelPurchase, Prisma } from '../../../db/types.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import { transaction } from '../../../db/tx.js';
 import { refuse } from '../label-attach.js';
-import type { OutboundPolicy } from '../../carrier-integrations/outbound.js';
+import type { OutboundPolicy } from '../../carrier-integrations/index.js';
 import { download, type FetchedDocument } from './documents.js';
 import { isNoAnswer } from '../../../connectors/carriers/platform.js';
 import { deadlineMs } from '../../../net/deadlines.js';

@@ -1,7 +1,7 @@
 import { join } from '@prisma/client/runtime/client';
 import { statementsOf } from '../../../db/statements.js';
 import type { TxClient } from '../../../db/types.js';
-import { NO_ACTIVE_HOLD } from '../../orders/holds.js';
+import { NO_ACTIVE_HOLD } from '../../orders/index.js';
 import { HELD_LOCATION_TYPES } from '../../../contract/inventory-enums.js';
 
 // The statements of pack scans (pack-scans.ts, pack-checks.ts) and of moves and splits

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { getAuditEvent, listAuditEvents } from '../../../domain/audit/events.js';
+import { getAuditEvent, listAuditEvents } from '../../../domain/audit/index.js';
 import { AuditEventIdParams, AuditEventListSchema, AuditEventSchema, AuditListQuery } from '../../../contract/audit.js';
 
 // The audit log of the caller's team (docs/audit.md). Beside /v1/keys, /v1/roles and /v1/users in

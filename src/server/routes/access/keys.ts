@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import * as keys from '../../../domain/keys/keys.js';
+import { keys } from '../../../domain/keys/index.js';
 import {
   CreatedKeySchema,
   CreateKeyBody,

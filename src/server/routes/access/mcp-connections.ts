@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import * as connections from '../../../domain/oauth/connections.js';
+import { connections } from '../../../domain/oauth/index.js';
 import { KeyTierBody } from '../../../contract/access.js';
 import {
   McpConnectionListQuery,

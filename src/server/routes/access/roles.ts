@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import * as roles from '../../../domain/keys/roles.js';
+import { roles } from '../../../domain/keys/index.js';
 import { CreateRoleBody, ListQuery, RoleIdParams, RoleListSchema, RoleSchema, UpdateRoleBody } from '../../../contract/access.js';
 
 // Custom roles of the caller's team (MANAGE_API_KEYS, either team kind). A role change alters

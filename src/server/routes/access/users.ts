@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import * as users from '../../../domain/users/users.js';
+import { users } from '../../../domain/users/index.js';
 import { CreateUserBody, UserListQuery, UserListSchema, UserSchema } from '../../../contract/users.js';
 
 // People of the caller's team, for ADMIN keys: a person may be granted any permission of the team.

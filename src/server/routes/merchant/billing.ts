@@ -3,10 +3,10 @@ import { Type, type Static } from 'typebox';
 import { ChargeSchema, CHARGE_CATEGORIES } from '../../../contract/charges.js';
 import { Day, IdParams, StringEnum, listOf, pageQuery, sortOrder } from '../../../contract/common.js';
 import { InvoiceSchema, MerchantInvoiceExportQuery, MerchantInvoiceListQuery } from '../../../contract/invoices.js';
-import { chargeView } from '../../../domain/charges/pricing-record.js';
-import { getMerchantCharge, listMerchantCharges } from '../../../domain/invoices/charge-filters.js';
-import { getInvoice, listInvoices } from '../../../domain/invoices/invoices.js';
-import { invoiceView } from '../../../domain/invoices/views.js';
+import { chargeView } from '../../../domain/charges/index.js';
+import { getMerchantCharge, listMerchantCharges } from '../../../domain/invoices/index.js';
+import { getInvoice, listInvoices } from '../../../domain/invoices/index.js';
+import { invoiceView } from '../../../domain/invoices/index.js';
 import { PDF_RESPONSE } from '../documents.js';
 import { CSV_RESPONSE, replyInvoiceCsv, replyInvoicePdf } from '../invoice-files.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import * as products from '../../../domain/products/merchant.js';
+import { merchant as products } from '../../../domain/products/index.js';
 import { listOf } from '../../../contract/common.js';
 import {
   MerchantCreateBody,

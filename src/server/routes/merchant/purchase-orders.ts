@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { PURCHASE_ORDER_STATUSES } from '../../../contract/inventory-enums.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
-import { createMerchantPurchaseOrder } from '../../../domain/purchase-orders/create.js';
-import { getPurchaseOrder, listPurchaseOrders } from '../../../domain/purchase-orders/query.js';
+import { createMerchantPurchaseOrder } from '../../../domain/purchase-orders/index.js';
+import { getPurchaseOrder, listPurchaseOrders } from '../../../domain/purchase-orders/index.js';
 import {
   CreateMerchantPurchaseOrderBody,
   PurchaseOrderListQuery,

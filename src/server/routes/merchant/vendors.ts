@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import * as vendors from '../../../domain/vendors/vendors.js';
+import { vendors } from '../../../domain/vendors/index.js';
 import { listOf } from '../../../contract/common.js';
 import { CreateVendorBody, UpdateVendorBody, VendorListQuery, VendorParams, VendorSchema } from '../../../contract/vendors.js';
 

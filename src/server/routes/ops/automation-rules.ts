@@ -15,10 +15,10 @@ import {
 } from '../../../contract/automation-rules.js';
 import { IdParams } from '../../../contract/common.js';
 import { OrderSchema } from '../../../contract/orders.js';
-import { applyRulesToOpenOrders, applyRulesToOrder } from '../../../domain/automation-rules/apply.js';
-import { createRule, deleteRule, getRule, listRules, listRuleVersions, updateRule } from '../../../domain/automation-rules/rules.js';
-import { testRules } from '../../../domain/automation-rules/test.js';
-import { getOrder } from '../../../domain/orders/orders.js';
+import { applyRulesToOpenOrders, applyRulesToOrder } from '../../../domain/automation-rules/index.js';
+import { createRule, deleteRule, getRule, listRules, listRuleVersions, updateRule } from '../../../domain/automation-rules/index.js';
+import { testRules } from '../../../domain/automation-rules/index.js';
+import { getOrder } from '../../../domain/orders/index.js';
 
 // Automation rules (docs/automation.md): the team's ordered list, a dry run, and re-applying.
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { listBackorders } from '../../../domain/orders/backorders.js';
+import { listBackorders } from '../../../domain/orders/index.js';
 import { PRIORITIES } from '../../../contract/orders-enums.js';
 import { enumList } from '../../../domain/pagination.js';
 import { listOf } from '../../../contract/common.js';

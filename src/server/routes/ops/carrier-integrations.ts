@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import * as integrations from '../../../domain/carrier-integrations/integrations.js';
-import { testIntegration } from '../../../domain/carrier-integrations/test-call.js';
-import { verifyOrderAddress } from '../../../domain/carrier-integrations/address-verification.js';
+import { integrations } from '../../../domain/carrier-integrations/index.js';
+import { testIntegration } from '../../../domain/carrier-integrations/index.js';
+import { verifyOrderAddress } from '../../../domain/carrier-integrations/index.js';
 import { OrderSchema } from '../../../contract/orders.js';
-import { listTrackingEvents } from '../../../domain/carrier-integrations/webhooks.js';
+import { listTrackingEvents } from '../../../domain/carrier-integrations/index.js';
 import { IdParams } from '../../../contract/common.js';
 import {
   CarrierIntegrationCreateBody,

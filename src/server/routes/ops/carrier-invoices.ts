@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { importInvoice } from '../../../domain/carrier-invoices/import.js';
-import { getImport, listImports } from '../../../domain/carrier-invoices/view.js';
+import { importInvoice } from '../../../domain/carrier-invoices/index.js';
+import { getImport, listImports } from '../../../domain/carrier-invoices/index.js';
 import {
   ImportInvoiceBody,
   InvoiceImportListQuery,

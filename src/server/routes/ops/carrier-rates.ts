@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import * as rates from '../../../domain/fulfillment/carrier-rates.js';
+import { carrierRates as rates } from '../../../domain/fulfillment/index.js';
 import {
   CarrierRateBody,
   CarrierRateListQuery,

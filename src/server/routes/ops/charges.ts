@@ -3,8 +3,8 @@ import { fetchList } from './list-fetch.js';
 import type { Static } from 'typebox';
 import { IdParams, listOf } from '../../../contract/common.js';
 import { ChargeListQuery, ChargeSchema, ReceivingChargeBody, ReceivingPatchBody, StorageChargeBody } from '../../../contract/charges.js';
-import { createReceivingCharge, createStorageCharge, getCharge, updateReceivingCharge } from '../../../domain/charges/charges.js';
-import { chargeView } from '../../../domain/charges/pricing-record.js';
+import { createReceivingCharge, createStorageCharge, getCharge, updateReceivingCharge } from '../../../domain/charges/index.js';
+import { chargeView } from '../../../domain/charges/index.js';
 
 const tags = ['Charges'];
 const read = { permission: 'READ_CHARGES', family: 'ops' } as const;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { listDelegations, setRateCard } from '../../../domain/teams/rate-cards.js';
+import { listDelegations, setRateCard } from '../../../domain/teams/index.js';
 import { IdParams, listOf, pageQuery } from '../../../contract/common.js';
 import { DelegationSchema, RateCardBody } from '../../../contract/order-exceptions.js';
 

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { IdParams, listOf, pageQuery, sortOrder } from '../../../contract/common.js';
 import { DraftOrderCreateBody, DraftOrderSchema, OrderSchema } from '../../../contract/orders.js';
-import { createDraftOrder, getDraftOrder, listDraftOrders, type DraftOrderInput } from '../../../domain/orders/drafts.js';
-import { convertAndVerify } from '../../../domain/carrier-integrations/address-verification.js';
+import { createDraftOrder, getDraftOrder, listDraftOrders, type DraftOrderInput } from '../../../domain/orders/index.js';
+import { convertAndVerify } from '../../../domain/carrier-integrations/index.js';
 
 // Draft orders (spec 4.5 names only the create path; shapes: docs/orders.md). Fulfiller keys
 // create drafts for a delegated merchant team, then convert them into orders.

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Static } from 'typebox';
 import { IdParams } from '../../../contract/common.js';
 import { FileCreateBody, FileListQuery, FileListSchema, FilePatchBody, FileSchema, FileUploadForm } from '../../../contract/files.js';
-import { createFile, deleteFile, fileView, getFile, updateFile } from '../../../domain/files/files.js';
-import { listFiles } from '../../../domain/files/list.js';
-import { uploadFile } from '../../../domain/files/upload.js';
+import { createFile, deleteFile, fileView, getFile, updateFile } from '../../../domain/files/index.js';
+import { listFiles } from '../../../domain/files/index.js';
+import { uploadFile } from '../../../domain/files/index.js';
 import { DomainError, invalid, notFound } from '../../../domain/errors.js';
 
 const tags = ['Files'];

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import * as fos from '../../../domain/fulfillment/fulfillment-orders.js';
-import { lockFulfillmentOrder, releaseFulfillmentOrderLock } from '../../../domain/fulfillment/locks.js';
+import { fulfillmentOrders as fos } from '../../../domain/fulfillment/index.js';
+import { lockFulfillmentOrder, releaseFulfillmentOrderLock } from '../../../domain/fulfillment/index.js';
 import { enumList } from '../../../domain/pagination.js';
-import { cancelFulfillmentOrder } from '../../../domain/orders/cancel.js';
+import { cancelFulfillmentOrder } from '../../../domain/orders/index.js';
 import { CancelBody, MoveBody, SplitBody, SplitShortfallBody } from '../../../contract/order-exceptions.js';
-import { splitShortfall } from '../../../domain/fulfillment/shortfall.js';
-import { moveFulfillmentOrder, splitFulfillmentOrder } from '../../../domain/fulfillment/move-split.js';
+import { splitShortfall } from '../../../domain/fulfillment/index.js';
+import { moveFulfillmentOrder, splitFulfillmentOrder } from '../../../domain/fulfillment/index.js';
 import {
   FO_STATUSES,
   FulfillmentOrderListQuery,

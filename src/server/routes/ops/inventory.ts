@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { adjustInventory } from '../../../domain/inventory/adjust.js';
-import { listLevels } from '../../../domain/inventory/levels.js';
+import { adjustInventory } from '../../../domain/inventory/index.js';
+import { listLevels } from '../../../domain/inventory/index.js';
 import { fetchList } from './list-fetch.js';
 import { csvList } from '../../../domain/pagination.js';
 import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';

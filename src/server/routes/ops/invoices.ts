@@ -14,11 +14,11 @@ import {
   VoidInvoiceBody,
 } from '../../../contract/invoices.js';
 import type { Invoice } from '../../../db/types.js';
-import { generateInvoice, regenerateInvoice } from '../../../domain/invoices/generate.js';
-import { rerateInvoice } from '../../../domain/charges/rerate.js';
-import * as invoices from '../../../domain/invoices/invoices.js';
-import { finalizeInvoice, payInvoice, sendInvoice, voidInvoice } from '../../../domain/invoices/lifecycle.js';
-import { invoiceView } from '../../../domain/invoices/views.js';
+import { generateInvoice, regenerateInvoice } from '../../../domain/invoices/index.js';
+import { rerateInvoice } from '../../../domain/charges/index.js';
+import { invoices } from '../../../domain/invoices/index.js';
+import { finalizeInvoice, payInvoice, sendInvoice, voidInvoice } from '../../../domain/invoices/index.js';
+import { invoiceView } from '../../../domain/invoices/index.js';
 import { PDF_RESPONSE } from '../documents.js';
 import { CSV_RESPONSE, replyInvoiceCsv, replyInvoicePdf } from '../invoice-files.js';
 

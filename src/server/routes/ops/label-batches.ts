@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { labelBatchCsv, labelBatchFile } from '../../../domain/documents/label-batch.js';
-import { createLabelBatch } from '../../../domain/label-batches/create.js';
-import { listLabelBatches, loadLabelBatch } from '../../../domain/label-batches/view.js';
+import { labelBatchCsv, labelBatchFile } from '../../../domain/documents/index.js';
+import { createLabelBatch } from '../../../domain/label-batches/index.js';
+import { listLabelBatches, loadLabelBatch } from '../../../domain/label-batches/index.js';
 import {
   CreateLabelBatchBody,
   LabelBatchListQuery,

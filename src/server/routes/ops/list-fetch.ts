@@ -5,14 +5,14 @@ import { MOVEMENT_KINDS } from '../../../contract/inventory-enums.js';
 import { PACKAGE_STATUSES, type PackageListQuery } from '../../../contract/packages.js';
 import type { OpsProductQuery } from '../../../contract/products.js';
 import type { Db } from '../../../db/types.js';
-import { listCharges } from '../../../domain/charges/charges.js';
-import { chargeView } from '../../../domain/charges/pricing-record.js';
-import { listPackages } from '../../../domain/fulfillment/packages.js';
-import { listMovements } from '../../../domain/inventory/movements.js';
-import type { Principal } from '../../../domain/keys/principal.js';
-import { listOrders, type OrderListQuery } from '../../../domain/orders/orders.js';
+import { listCharges } from '../../../domain/charges/index.js';
+import { chargeView } from '../../../domain/charges/index.js';
+import { listPackages } from '../../../domain/fulfillment/index.js';
+import { listMovements } from '../../../domain/inventory/index.js';
+import type { Principal } from '../../../domain/keys/index.js';
+import { listOrders, type OrderListQuery } from '../../../domain/orders/index.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
-import { listOpsProducts } from '../../../domain/products/products.js';
+import { listOpsProducts } from '../../../domain/products/index.js';
 
 // One fetch per listed resource: the list route's query as validated -> the domain call -> the
 // page as the list shows it. The list routes and their exports (exports.ts) both call these, so a

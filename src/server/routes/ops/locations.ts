@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { LOCATION_TYPES } from '../../../contract/inventory-enums.js';
-import { listBinStock } from '../../../domain/inventory/bin-stock.js';
-import { moveStock } from '../../../domain/inventory/moves.js';
-import * as locations from '../../../domain/locations/locations.js';
-import { putawayFor } from '../../../domain/locations/putaway.js';
+import { listBinStock } from '../../../domain/inventory/index.js';
+import { moveStock } from '../../../domain/inventory/index.js';
+import { locations } from '../../../domain/locations/index.js';
+import { putawayFor } from '../../../domain/locations/index.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
 import { invalid } from '../../../domain/errors.js';
 import {

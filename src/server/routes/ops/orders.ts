@@ -3,13 +3,13 @@ import { Type, type Static } from 'typebox';
 import { IdParams, StringEnum, Uuid, listOf, pageQuery } from '../../../contract/common.js';
 import { OrderListItemSchema, OrderSchema } from '../../../contract/orders.js';
 import { PRIORITIES } from '../../../contract/orders-enums.js';
-import { changeOrderPriority, getOrder, markPaid } from '../../../domain/orders/orders.js';
-import type { Principal } from '../../../domain/keys/principal.js';
+import { changeOrderPriority, getOrder, markPaid } from '../../../domain/orders/index.js';
+import type { Principal } from '../../../domain/keys/index.js';
 import { fetchList } from './list-fetch.js';
-import { cancelOrder } from '../../../domain/orders/cancel.js';
-import { listOrderHolds, placeOrderHold, releaseOrderHold } from '../../../domain/orders/hold-actions.js';
+import { cancelOrder } from '../../../domain/orders/index.js';
+import { listOrderHolds, placeOrderHold, releaseOrderHold } from '../../../domain/orders/index.js';
 import { CancelBody, HoldBody, HoldParams, HoldSchema, OrderEditBody } from '../../../contract/order-exceptions.js';
-import { editAndVerify } from '../../../domain/carrier-integrations/address-verification.js';
+import { editAndVerify } from '../../../domain/carrier-integrations/index.js';
 
 // Orders of the caller's fulfiller team (spec 4.5). Orders of other teams answer 404.
 

@@ -10,8 +10,8 @@ import {
   PackScanParams,
   PackScanResponse,
 } from '../../../contract/pack-scans.js';
-import { packBox } from '../../../domain/fulfillment/pack.js';
-import { addPackScan, deletePackScan, getPackBox, type Packer } from '../../../domain/fulfillment/pack-scans.js';
+import { packBox } from '../../../domain/fulfillment/index.js';
+import { addPackScan, deletePackScan, getPackBox, type Packer } from '../../../domain/fulfillment/index.js';
 import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 
 // Packing that checks (issue 28 item 5; docs/floor.md): scans into a fulfillment order's open box,

@@ -3,13 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { fetchList } from './list-fetch.js';
 import type { Static } from 'typebox';
 import { invalid } from '../../../domain/errors.js';
-import { fulfillPackage } from '../../../domain/fulfillment/fulfill.js';
-import { labelWithPackingSlipPdf } from '../../../domain/documents/label-with-slip.js';
-import { packingSlipPdf } from '../../../domain/documents/packing-slip.js';
-import { labelPdf, labelZpl } from '../../../domain/documents/shipping-label.js';
-import { voidLabel } from '../../../domain/fulfillment/label-void.js';
-import { labelPackage } from '../../../domain/fulfillment/labels.js';
-import * as packages from '../../../domain/fulfillment/packages.js';
+import { fulfillPackage } from '../../../domain/fulfillment/index.js';
+import { labelWithPackingSlipPdf } from '../../../domain/documents/index.js';
+import { packingSlipPdf } from '../../../domain/documents/index.js';
+import { labelPdf, labelZpl } from '../../../domain/documents/index.js';
+import { voidLabel } from '../../../domain/fulfillment/index.js';
+import { labelPackage } from '../../../domain/fulfillment/index.js';
+import { packages } from '../../../domain/fulfillment/index.js';
 import {
   CreatePackageBody,
   FulfillBody,

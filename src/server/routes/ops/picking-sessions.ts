@@ -23,11 +23,11 @@ import {
   listSessionFulfillmentOrders,
   listSessions,
   listTotes,
-} from '../../../domain/picking/picking.js';
+} from '../../../domain/picking/index.js';
 
-import { pickList } from '../../../domain/picking/pick-list.js';
-import { createPickingSession } from '../../../domain/picking/waves.js';
-import { recordScan, undoScan } from '../../../domain/picking/scans.js';
+import { pickList } from '../../../domain/picking/index.js';
+import { createPickingSession } from '../../../domain/picking/index.js';
+import { recordScan, undoScan } from '../../../domain/picking/index.js';
 import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import { PickListSchema } from '../../../contract/locations.js';
 

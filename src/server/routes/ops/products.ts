@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { fetchList } from './list-fetch.js';
 import type { Static } from 'typebox';
-import { bulkUpsertProducts } from '../../../domain/products/bulk.js';
-import * as products from '../../../domain/products/products.js';
+import { bulkUpsertProducts } from '../../../domain/products/index.js';
+import { products } from '../../../domain/products/index.js';
 import { statusOf } from '../../problem.js';
 import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import { listOf } from '../../../contract/common.js';

@@ -3,10 +3,10 @@ import { KEY_NOTE, idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import type { Static } from 'typebox';
 import { PURCHASE_ORDER_STATUSES } from '../../../contract/inventory-enums.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
-import { createPurchaseOrder } from '../../../domain/purchase-orders/create.js';
-import { cancelPurchaseOrder, closePurchaseOrder } from '../../../domain/purchase-orders/lifecycle.js';
-import { getPurchaseOrder, listPurchaseOrders } from '../../../domain/purchase-orders/query.js';
-import { receivePurchaseOrder } from '../../../domain/purchase-orders/receive.js';
+import { createPurchaseOrder } from '../../../domain/purchase-orders/index.js';
+import { cancelPurchaseOrder, closePurchaseOrder } from '../../../domain/purchase-orders/index.js';
+import { getPurchaseOrder, listPurchaseOrders } from '../../../domain/purchase-orders/index.js';
+import { receivePurchaseOrder } from '../../../domain/purchase-orders/index.js';
 import {
   CreatePurchaseOrderBody,
   PurchaseOrderListQuery,

@@ -12,10 +12,10 @@ import {
   RateCardTestResult,
   RateCardVersionSchema,
 } from '../../../contract/rate-cards.js';
-import { addAdHocCharge } from '../../../domain/charges/event-billing.js';
-import { chargeView } from '../../../domain/charges/pricing-record.js';
-import { getRateCard, getVersion, linkDelegation, listRateCards, publishVersion, testRateCard } from '../../../domain/charges/versions.js';
-import { delegationView } from '../../../domain/teams/rate-cards.js';
+import { addAdHocCharge } from '../../../domain/charges/index.js';
+import { chargeView } from '../../../domain/charges/index.js';
+import { getRateCard, getVersion, linkDelegation, listRateCards, publishVersion, testRateCard } from '../../../domain/charges/index.js';
+import { delegationView } from '../../../domain/teams/index.js';
 
 // Versioned rate cards (docs/billing.md): list, show, a version (what publish accepts unchanged),
 // publish, test a sample event; a delegation pointed at a card; ad-hoc charges posted by a person.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { listReplenishments } from '../../../domain/inventory/replenish.js';
+import { listReplenishments } from '../../../domain/inventory/index.js';
 import { csvList } from '../../../domain/pagination.js';
 import { ReplenishmentListQuery, ReplenishmentListSchema } from '../../../contract/replenishments.js';
 

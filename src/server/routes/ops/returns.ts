@@ -3,8 +3,8 @@ import { KEY_NOTE, idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import type { Static } from 'typebox';
 import { RETURN_STATUSES } from '../../../contract/inventory-enums.js';
 import { enumList } from '../../../domain/pagination.js';
-import { cancelReturn, createReturn, receiveReturn } from '../../../domain/returns/returns.js';
-import { getReturn, listReturns } from '../../../domain/returns/view.js';
+import { cancelReturn, createReturn, receiveReturn } from '../../../domain/returns/index.js';
+import { getReturn, listReturns } from '../../../domain/returns/index.js';
 import {
   CreateReturnBody,
   ReceiveReturnBody,

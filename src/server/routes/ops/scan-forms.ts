@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { scanFormPdf } from '../../../domain/documents/scan-form.js';
-import { createScanForm } from '../../../domain/scan-forms/create.js';
-import { listScanForms, loadScanForm } from '../../../domain/scan-forms/view.js';
+import { scanFormPdf } from '../../../domain/documents/index.js';
+import { createScanForm } from '../../../domain/scan-forms/index.js';
+import { listScanForms, loadScanForm } from '../../../domain/scan-forms/index.js';
 import { CreateScanFormBody, ScanFormListQuery, ScanFormListSchema, ScanFormParams, ScanFormSchema } from '../../../contract/scan-forms.js';
 import { PDF_RESPONSE, sendDocument } from '../documents.js';
 

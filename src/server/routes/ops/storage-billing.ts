@@ -7,8 +7,8 @@ import {
   StorageSnapshotListQuery,
   StorageSnapshotSchema,
 } from '../../../contract/storage-billing.js';
-import { listStorageSnapshots, snapshotView } from '../../../domain/billing/storage-list.js';
-import { runStorageForDate, type DayResult } from '../../../domain/billing/storage-runs.js';
+import { listStorageSnapshots, snapshotView } from '../../../domain/billing/index.js';
+import { runStorageForDate, type DayResult } from '../../../domain/billing/index.js';
 
 // Daily storage billing, ops family (docs/billing.md "Storage"): an operator takes a day (the
 // server's schedule takes each day by itself) and lists the snapshots taken.

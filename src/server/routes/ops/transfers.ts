@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { KEY_NOTE, idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import type { Static } from 'typebox';
 import { TRANSFER_STATUSES } from '../../../contract/inventory-enums.js';
-import { cancelTransfer, createTransfer, getTransfer, listTransfers, receiveTransfer } from '../../../domain/inventory/transfers.js';
+import { cancelTransfer, createTransfer, getTransfer, listTransfers, receiveTransfer } from '../../../domain/inventory/index.js';
 import { csvList, enumList } from '../../../domain/pagination.js';
 import {
   CreateTransferBody,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { getWarehouse, listWarehouses, updateWarehouse } from '../../../domain/warehouses/warehouses.js';
+import { getWarehouse, listWarehouses, updateWarehouse } from '../../../domain/warehouses/index.js';
 import { listOf } from '../../../contract/common.js';
 import { WarehouseListQuery, WarehouseParams, WarehouseSchema, WarehouseUpdateBody } from '../../../contract/warehouses.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { createWorkOrder } from '../../../domain/work-orders/create.js';
-import { getWorkOrder, listWorkOrders } from '../../../domain/work-orders/view.js';
+import { createWorkOrder } from '../../../domain/work-orders/index.js';
+import { getWorkOrder, listWorkOrders } from '../../../domain/work-orders/index.js';
 import { csvList } from '../../../domain/pagination.js';
 import { idempotencyKeyOf, sendAnswer } from '../../idempotency.js';
 import {

@@ -1,10 +1,10 @@
-import { transaction } from '../db/tx.js';
-import type { Db } from '../db/types.js';
-import type { BillableEvent } from '../contract/rate-cards.js';
-import { nowOf } from './automation-rules/clock.js';
-import { billEvents, delegationOf, type Billable } from './charges/billing.js';
-import { linkDelegation, publishVersion } from './charges/versions.js';
-import { generateInvoice } from './invoices/generate.js';
+import { transaction } from '../../db/tx.js';
+import type { Db } from '../../db/types.js';
+import type { BillableEvent } from '../../contract/rate-cards.js';
+import { nowOf } from '../../domain/automation-rules/index.js';
+import { billEvents, delegationOf, type Billable } from '../../domain/charges/index.js';
+import { linkDelegation, publishVersion } from '../../domain/charges/index.js';
+import { generateInvoice } from '../../domain/invoices/index.js';
 
 // The demo bills (issue 40 item 5, docs/billing.md): a versioned rate card with storage, pick,
 // pack, packaging, shipping, receiving and returns fees, in force since the start of last month,

@@ -1,0 +1,29 @@
+// The charges area's door: what code outside src/domain/charges/ may import (test/unit/layers.test.ts).
+export { billEvents, chargeRow, delegationOf, insertBilled, type Billable } from './billing.js';
+export {
+  announceCharge,
+  billReceipt,
+  createReceivingCharge,
+  createStorageCharge,
+  getCharge,
+  jsonPricing,
+  listCharges,
+  updateReceivingCharge,
+} from './charges.js';
+export { versionedCorrection } from './corrections.js';
+export { addAdHocCharge, billWorkOrder } from './event-billing.js';
+export { priceStorage } from './pricing.js';
+export { chargeView } from './pricing-record.js';
+export {
+  parseRateCard,
+  priceJsonCardStorage,
+  priceShippingCorrection,
+  roundMoney,
+  validateRateCard,
+  type Pricing,
+  type RateCard,
+} from './rate-card.js';
+export { rerateInvoice } from './rerate.js';
+export { billShipping, shippingRateCard } from './shipping.js';
+export { insertCharge } from './store.js';
+export { getRateCard, getVersion, linkDelegation, listRateCards, publishVersion, testRateCard, versionAt } from './versions.js';

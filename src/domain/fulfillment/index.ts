@@ -1,0 +1,21 @@
+// The fulfillment area's door: what code outside src/domain/fulfillment/ may import (test/unit/layers.test.ts).
+export * as carrierRates from './carrier-rates.js';
+export { checkRateOptions, createCarrierRate, withoutStaleDays } from './carrier-rates.js';
+export { storedDocument } from './carriers/documents.js';
+export { accountOf } from './carriers/index.js';
+export { foldFulfillmentOrderCounts } from './counts.js';
+export { fulfillPackage } from './fulfill.js';
+export * as fulfillmentOrders from './fulfillment-orders.js';
+export { acceptFulfillmentOrder, activeLock, loadFulfillmentOrder } from './fulfillment-orders.js';
+export { recordVoid, voidLabel } from './label-void.js';
+export { labelPackage, recoverPurchases, type LabelInput } from './labels.js';
+export { lockFulfillmentOrder, lockHeld, releaseFulfillmentOrderLock } from './locks.js';
+export { asAddress, type Address } from './lookups.js';
+export { moveFulfillmentOrder, splitFulfillmentOrder } from './move-split.js';
+export { packBox } from './pack.js';
+export { addPackScan, deletePackScan, getPackBox, type Packer } from './pack-scans.js';
+export { resolveConfig } from './package-config.js';
+export { type ResolvedLine } from './package-lines.js';
+export * as packages from './packages.js';
+export { listPackages } from './packages.js';
+export { splitShortfall } from './shortfall.js';

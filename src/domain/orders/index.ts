@@ -1,0 +1,16 @@
+// The orders area's door: what code outside src/domain/orders/ may import (test/unit/layers.test.ts).
+export { ADDRESS_FIELDS, normalizeAddress, verifyAddress, type Address } from './address.js';
+export { commitUpTo } from './allocation.js';
+export { fillBackorders, listBackorders } from './backorders.js';
+export { cancelFulfillmentOrder, cancelOrder } from './cancel.js';
+export { convertDraftOrder } from './convert.js';
+export { createDraftOrder, getDraftOrder, listDraftOrders, type DraftOrderInput, type DraftPayload } from './drafts.js';
+export { editOrder, type OrderEdit } from './edit.js';
+export { assertPackageNotHeld, listOrderHolds, placeOrderHold, releaseOrderHold } from './hold-actions.js';
+export { NO_ACTIVE_HOLD, assertNoActiveHold, placeHold } from './holds.js';
+export { changeOrderPriority, getOrder, listOrders, markPaid, type OrderListQuery } from './orders.js';
+export { allocatePending } from './pending.js';
+export { planOrder, writeOrder, type SoldLine } from './place.js';
+export { resolveMerchant, resolveShop, slugify } from './reach.js';
+export { setOrderTags } from './tags.js';
+export { inTransaction } from './tx.js';
