@@ -10,7 +10,7 @@ describe('enums', () => {
     expect(ENUMS.priority).toEqual(['LOW', 'NORMAL', 'HIGH', 'CRITICAL']);
     expect(ENUMS.weight_unit).toEqual(['G', 'LB']);
     expect(ENUMS.measurement_unit).toEqual(['MM', 'IN']);
-    expect(ENUMS.rate_strategy).toEqual(['CHEAPEST', 'FASTEST']);
+    expect(ENUMS.rate_strategy).toEqual(['CHEAPEST', 'FASTEST', 'CHEAPEST_WITHIN_DAYS']);
     expect(ENUMS.product_type).toEqual(['STANDARD', 'VIRTUAL_BUNDLE', 'ASSEMBLY']);
     expect(ENUMS.permission).toContain('MANAGE_API_KEYS');
   });
