@@ -84,14 +84,15 @@ describe('printable shipping label', () => {
     const res = await call('GET', new URL(url).pathname);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
-    const { doc, text, image } = await parsePdf(res.rawPayload);
+    const { doc, text, images } = await parsePdf(res.rawPayload);
     expect(doc.getPageCount()).toBe(2);
     expect(doc.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
     expect(doc.getPage(1).getSize()).toEqual({ width: 612, height: 792 });
     expect(text).toContain(`TRACKING # ${pkg.shipping_label_tracking_code}`);
     expect(text).toContain('Packing slip');
     expect(text).toContain(`${f.foLines[0].sku}\n${f.foLines[0].name}\n1\n1\n0\n`); // SKU, description, ordered, shipped, remaining
-    expect(decodeCode128(image!)).toBe(pkg.shipping_label_tracking_code);
+    // Two barcodes: the label's tracking number and the slip's order number.
+    expect(images.map(decodeCode128).sort()).toEqual([pkg.shipping_label_tracking_code, f.order.order_number].sort());
 
     const voided = await call('POST', `/v1/ops/packages/${pkg.id}/label/void`);
     expect(voided.statusCode, voided.body).toBe(200);

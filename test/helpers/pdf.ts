@@ -55,14 +55,15 @@ export function pdfFonts(doc: PDFDocument): { name: string; embedded: boolean }[
 export async function parsePdf(bytes: Buffer) {
   const doc = await PDFDocument.load(bytes);
   const text = await pdfText(bytes);
-  let image: PdfImage | undefined;
+  // Every image, in the order the objects were written (not page order: a merged PDF's objects
+  // need not follow its pages), and `image`, the first, for one-barcode documents.
+  const images: PdfImage[] = [];
   for (const [, obj] of doc.context.enumerateIndirectObjects()) {
     if (!(obj instanceof PDFRawStream)) continue;
     const dict = obj.dict;
     const raw = Buffer.from(obj.contents);
     const data = dict.get(PDFName.of('Filter'))?.toString() === '/FlateDecode' ? inflateSync(raw) : raw;
     if (dict.get(PDFName.of('Subtype'))?.toString() === '/Image') {
-      if (image) continue;
       const width = (dict.get(PDFName.of('Width')) as PDFNumber).asNumber();
       const height = (dict.get(PDFName.of('Height')) as PDFNumber).asNumber();
       const channels = data.length / (width * height);
@@ -70,10 +71,10 @@ export async function parsePdf(bytes: Buffer) {
       const lum = new Uint8ClampedArray(width * height);
       for (let i = 0; i < width * height; i++)
         lum[i] = channels === 1 ? data[i] : Math.round((data[3 * i] + data[3 * i + 1] + data[3 * i + 2]) / 3);
-      image = { width, height, lum };
+      images.push({ width, height, lum });
     }
   }
-  return { doc, text, image };
+  return { doc, text, image: images[0] as PdfImage | undefined, images };
 }
 
 export function decodeCode128(image: PdfImage): string {
