@@ -19,6 +19,7 @@ import { storageFor, type FileStorage } from '../domain/files/index.js';
 import { defaultFilesDir } from './data-dir.js';
 import { FileProcessor } from './workers/files.js';
 import { PrincipalResolver } from '../domain/keys/index.js';
+import { accessTokenPrincipal, isAccessToken } from '../domain/oauth/index.js';
 import { registerAuth } from './auth.js';
 import { registerAudit } from './audit.js';
 import { DEFAULT_UNAUTH_LIMIT, UnauthLimiter } from './rate-limit/unauth.js';
@@ -204,7 +205,10 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     body === '' ? done(null, undefined) : json(request, body as string, done),
   );
 
-  const principals = new PrincipalResolver(db, config.authCacheTtlMs, config.clock);
+  const principals = new PrincipalResolver(db, config.authCacheTtlMs, config.clock, {
+    isAccessToken,
+    principal: accessTokenPrincipal,
+  });
   const limiter = new RefusingStore(config.rateLimitStore ?? new MemoryStore());
   // Domain code reads the same clock (automation rules' deliver_by: automation-rules/clock.ts).
   if (config.clock) db.clock = config.clock;

@@ -9,7 +9,7 @@ import { transaction } from '../../db/tx.js';
 import { compiled, type CompiledRule } from './compile.js';
 import { evaluate, type Outcome } from './evaluate.js';
 import { loadOrderFacts, plannedFacts } from './facts.js';
-import { nowOf } from './clock.js';
+import { dbNow } from '../clock.js';
 
 // Writing what the rules decide on an order, inside the caller's transaction: at intake
 // (orders/place.ts writeOrder: every channel, draft conversion, import) and on demand. The
@@ -137,7 +137,7 @@ export async function applyRulesToOrder(db: Db, teamId: string, orderId: string)
     });
     if (!order) throw notFound('Order', orderId);
     if (!OPEN.includes(order.status)) throw conflict(`Order ${order.order_number} is ${order.status}; rules apply to open orders only.`);
-    const out = await applyRules(tx, teamId, orderId, 'MANUAL', nowOf(db));
+    const out = await applyRules(tx, teamId, orderId, 'MANUAL', dbNow(db));
     await enqueueEvent(tx, teamId, 'order.updated', { order_id: orderId, order_number: order.order_number, changed: ['automation_trace'] });
     return out;
   });
@@ -157,7 +157,7 @@ export async function applyRulesToOpenOrders(db: Db, teamId: string) {
     });
     if (!page.length) break;
     for (const { id } of page) {
-      const out = await transaction(db, (tx) => applyRules(tx, teamId, id, 'MANUAL', nowOf(db)));
+      const out = await transaction(db, (tx) => applyRules(tx, teamId, id, 'MANUAL', dbNow(db)));
       orders += 1;
       if (out?.decisions.length) changed += 1;
     }

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../errors.js';
 import { loadRules } from './apply.js';
 import { evaluate } from './evaluate.js';
 import { factsOf, loadOrderFacts } from './facts.js';
-import { nowOf } from './clock.js';
+import { dbNow } from '../clock.js';
 import { personConfig } from './apply.js';
 
 // POST /v1/ops/automation-rules/test: which rules would match a stored or a hypothetical order
@@ -15,7 +15,7 @@ export async function testRules(db: Db, teamId: string, body: Static<typeof Test
   if (body.order_id && body.order) throw invalid('body', 'give order_id or order, not both');
   const tx = db.prisma as unknown as TxClient;
   const rules = await loadRules(tx, teamId);
-  const now = nowOf(db);
+  const now = dbNow(db);
   let facts;
   let person: string[] = [];
   if (body.order_id) {

@@ -1,4 +1,4 @@
-import { nowOf } from '../automation-rules/index.js';
+import { dbNow } from '../clock.js';
 import type { Db, Shop } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { invalid } from '../errors.js';
@@ -132,7 +132,7 @@ async function createFromChannel(db: Db, shop: Shop, o: ChannelOrder, shipAuthor
       fallbackNumber: `${shop.slug}-${o.order_number.replace(/^#/, '')}`,
       event: { shop_id: shop.id, remote_id: o.remote_id },
       paymentHold: !(o.authorized && shipAuthorized),
-      now: nowOf(db),
+      now: dbNow(db),
     });
   });
   await allocatePending(db, shop.fulfiller_team_id!).catch(() => undefined);

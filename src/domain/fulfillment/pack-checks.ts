@@ -1,6 +1,6 @@
 import type { TxClient } from '../../db/types.js';
 import { conflict, DomainError } from '../errors.js';
-import { today } from '../inventory/index.js';
+import { today } from '../clock.js';
 import { heldLotRows, productsByCodeRows } from './store/packing-checks.js';
 
 // What a pack scan is checked against besides the order's needs: which product a barcode names,

@@ -1,6 +1,6 @@
 import type { Db, Prisma } from '../../db/types.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { today } from './bins.js';
+import { today } from '../clock.js';
 
 // GET /v1/ops/inventory/locations: stock by bin and lot at the caller's warehouses (issue 28),
 // rows holding units only, in creation order (id, keyset-paged). `location` matches a bin's id,

@@ -1,3 +1,4 @@
+import { today } from '../clock.js';
 import type { TxClient } from '../../db/types.js';
 import { refusalNames } from '../names.js';
 import { conflict } from '../errors.js';
@@ -54,7 +55,6 @@ export async function ensureDefaultLocation(tx: TxClient, warehouseId: string): 
   return id;
 }
 
-export const today = () => new Date().toISOString().slice(0, 10);
 const expired = (r: { expiration_date: string | null }, day: string) => r.expiration_date !== null && r.expiration_date < day;
 
 /**

@@ -3,7 +3,7 @@ import { cursorValues } from '../keyset.js';
 import { toPage, type PageRequest } from '../pagination.js';
 import { configOf } from '../products/index.js';
 import { suggestPutaway } from '../locations/index.js';
-import { today } from './bins.js';
+import { today } from '../clock.js';
 import { overstockPairs, pickableAndOverstock, type BinStockRow, type Pair } from './store/bins.js';
 
 // GET /v1/ops/replenishments (issue 28; docs/floor.md): the replenishment tasks, computed from

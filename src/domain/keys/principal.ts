@@ -1,7 +1,6 @@
 import type { Db } from '../../db/types.js';
 import { DomainError } from '../errors.js';
 import { effectivePermissions, type Permission } from '../../contract/permissions.js';
-import { accessTokenPrincipal, isAccessToken } from '../oauth/index.js';
 import { hashToken, isWellFormedToken } from './token.js';
 
 /** An agent connection (OAuth access token) rather than an API key. */
@@ -29,6 +28,17 @@ export interface Principal {
   connection?: ConnectionCaller;
 }
 
+/**
+ * Agent connections' access tokens, resolved by the oauth area (which sits above keys): the
+ * server passes them in, so keys never imports oauth (test/unit/layers.test.ts: no loops).
+ */
+export interface AccessTokens {
+  isAccessToken(token: string): boolean;
+  principal(db: Db, token: string): Promise<Principal | null>;
+}
+
+const NO_ACCESS_TOKENS: AccessTokens = { isAccessToken: () => false, principal: async () => null };
+
 interface Entry {
   principal: Principal | null;
   loadedAt: number;
@@ -55,13 +65,14 @@ export class PrincipalResolver {
     private readonly db: Db,
     private readonly ttlMs = 5_000,
     private readonly now: () => number = Date.now,
+    private readonly accessTokens: AccessTokens = NO_ACCESS_TOKENS,
   ) {}
 
   async resolve(token: string | undefined): Promise<Principal> {
     if (!token) throw unauthorized('Send the API key in the x-access-token header.');
     // Agent connections' tokens are read each time, never cached: revoking one works at once everywhere.
-    if (isAccessToken(token)) {
-      const p = await accessTokenPrincipal(this.db, token);
+    if (this.accessTokens.isAccessToken(token)) {
+      const p = await this.accessTokens.principal(this.db, token);
       if (!p) throw unauthorized('The access token is unknown, expired or revoked; refresh it or connect again.');
       return p;
     }
@@ -85,7 +96,7 @@ export class PrincipalResolver {
    */
   mayBeValid(token: string | undefined): boolean {
     if (!token) return false;
-    if (isAccessToken(token)) return true;
+    if (this.accessTokens.isAccessToken(token)) return true;
     const hash = this.hashOf(token);
     if (hash === null) return false;
     const entry = this.fresh(hash);

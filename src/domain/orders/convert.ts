@@ -1,4 +1,4 @@
-import { nowOf } from '../automation-rules/index.js';
+import { dbNow } from '../clock.js';
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import type { DraftPayload } from './drafts.js';
@@ -52,7 +52,7 @@ export async function convertDraftOrder(db: Db, fulfillerTeamId: string, draftId
       const now = await tx.draftOrder.findUnique({ where: { id: draft.id }, select: { order_id: true } });
       throw alreadyConverted(draft.id, now?.order_id ?? null);
     }
-    const written = await writeOrder(tx, plan, { event: { draft_order_id: draft.id }, now: nowOf(db) });
+    const written = await writeOrder(tx, plan, { event: { draft_order_id: draft.id }, now: dbNow(db) });
     await tx.draftOrder.update({ where: { id: draft.id }, data: { order_id: written.orderId } });
     return written.orderId;
   });

@@ -1,6 +1,6 @@
 import { notFound } from '../errors.js';
 import { isHeldLocation, LOCATION_TYPES } from '../../contract/inventory-enums.js';
-import { today } from '../inventory/index.js';
+import { today } from '../clock.js';
 import { openPicks, pickedPerStock, stockKey, type Client, type OpenPick } from './open-picks.js';
 import { binRows, type BinRow } from './store.js';
 

@@ -3,7 +3,7 @@ import { transaction } from '../../db/tx.js';
 import { conflict, notFound, unprocessable } from '../errors.js';
 import { namedFulfillmentOrder } from '../names.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
-import { today } from '../inventory/index.js';
+import { today } from '../clock.js';
 import { computeWalk, type ToteShare, type WalkRow } from './pick-list.js';
 import { openPicks, stockKey } from './open-picks.js';
 import { touchSessionRow } from './store.js';

@@ -1,7 +1,7 @@
 import { transaction } from '../../db/tx.js';
 import type { Db } from '../../db/types.js';
 import type { BillableEvent } from '../../contract/rate-cards.js';
-import { nowOf } from '../../domain/automation-rules/index.js';
+import { dbNow } from '../../domain/clock.js';
 import { billEvents, delegationOf, type Billable } from '../../domain/charges/index.js';
 import { linkDelegation, publishVersion } from '../../domain/charges/index.js';
 import { generateInvoice } from '../../domain/invoices/index.js';
@@ -46,7 +46,7 @@ interface DemoBilling {
 
 /** The card, published and assigned to the demo merchant before anything is received or shipped. */
 export async function demoCard(db: Db, b: Omit<DemoBilling, 'warehouses'>) {
-  const now = new Date(nowOf(db));
+  const now = new Date(dbNow(db));
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
   const { view } = await publishVersion(db, b.fulfillerTeamId, demoRateCard(start.toISOString()));
   await linkDelegation(db, b.fulfillerTeamId, b.delegationId, view.rate_card_id);
@@ -79,7 +79,7 @@ function shipments(date: Date, warehouses: DemoBilling['warehouses'], merchant: 
 
 /** Last month's charges, day by day, and its draft invoice. */
 export async function demoHistory(db: Db, b: DemoBilling) {
-  const now = new Date(nowOf(db));
+  const now = new Date(dbNow(db));
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
   const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
   for (let d = new Date(first); d <= last; d = new Date(d.getTime() + 86_400_000)) {
