@@ -11,6 +11,7 @@ export {
   updateReceivingCharge,
 } from './charges.js';
 export { versionedCorrection } from './corrections.js';
+export { setRateCard, type RateCardInput } from './delegation-card.js';
 export { addAdHocCharge, billWorkOrder } from './event-billing.js';
 export { priceStorage } from './pricing.js';
 export { chargeView } from './pricing-record.js';

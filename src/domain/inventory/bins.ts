@@ -1,9 +1,10 @@
 import { today } from '../clock.js';
+import { defaultLocationId, ensureDefaultLocation } from '../warehouses/index.js';
 import type { TxClient } from '../../db/types.js';
 import { refusalNames } from '../names.js';
 import { conflict } from '../errors.js';
 import { isHeldLocation, LOCATION_TYPES } from '../../contract/inventory-enums.js';
-import { insertDefaultLocation, levelAndBinsOnHand, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';
+import { levelAndBinsOnHand, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';
 
 // Stock by bin and lot (issue 28; docs/floor.md). A level's on_hand is held in location_stock rows
 // (product, location, lot_code; "" = no lot). The ledger calls placeOnHand() right after it moved a
@@ -36,23 +37,6 @@ export interface BinPart {
   lot_code: string | null;
   expiration_date: string | null;
   delta: number;
-}
-
-export const defaultLocationId = (warehouseId: string) => `default-${warehouseId}`;
-/** Default locations made sure of in a transaction (dies with it, so a rollback leaves nothing cached). */
-const ensuredIn = new WeakMap<TxClient, Set<string>>();
-
-/** The warehouse's default location, created when missing (race-free: insert-or-nothing on its fixed id). */
-export async function ensureDefaultLocation(tx: TxClient, warehouseId: string): Promise<string> {
-  const id = defaultLocationId(warehouseId);
-  // Cached per transaction only: a transaction that inserted it may still roll back.
-  const seen = ensuredIn.get(tx) ?? new Set<string>();
-  if (seen.has(id)) return id;
-  const now = new Date();
-  await insertDefaultLocation(tx, id, warehouseId, now);
-  seen.add(id);
-  ensuredIn.set(tx, seen);
-  return id;
 }
 
 const expired = (r: { expiration_date: string | null }, day: string) => r.expiration_date !== null && r.expiration_date < day;

@@ -1,14 +1,13 @@
 // The inventory area's door: what code outside src/domain/inventory/ may import (test/unit/layers.test.ts).
 export { adjustInventory } from './adjust.js';
 export { listBinStock } from './bin-stock.js';
-export { defaultLocationId, ensureDefaultLocation, pickPlacements, type Placement } from './bins.js';
+export { pickPlacements, type Placement } from './bins.js';
 export { applyToLevel, applyToProductLevels, levelFor, type LevelRef, type MovementInfo } from './ledger.js';
 export { applyToLevels, levelsFor, lockedLevelsFor, type LevelChange } from './ledger-bulk.js';
 export { listLevels } from './levels.js';
 export { listMovements } from './movements.js';
 export { moveStock } from './moves.js';
 export {
-  claimWarehouse,
   resolveProducts,
   resolveProductsRead,
   uniqueProducts,

@@ -3,7 +3,8 @@ import type { Provider, TxClient } from '../../db/types.js';
 import { fillBackorders } from '../orders/index.js';
 import { BUCKETS, movementRows, placementOf, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
 import { conflict } from '../errors.js';
-import { ensureDefaultLocation, inPickOrder, placeOnHand, type BinPart } from './bins.js';
+import { ensureDefaultLocation } from '../warehouses/index.js';
+import { inPickOrder, placeOnHand, type BinPart } from './bins.js';
 import type { StockRow } from './store/bins.js';
 import {
   insertLevels,

@@ -6,7 +6,8 @@ import { resolveLocation } from '../locations/index.js';
 import { reachableTeamIds, type Caller } from '../products/index.js';
 import { placeOnHand } from './bins.js';
 import { levelFor, type LevelRef } from './ledger.js';
-import { claimWarehouse, resolveProducts, type ProductRef } from './products.js';
+import { claimWarehouse } from '../warehouses/index.js';
+import { resolveProducts, type ProductRef } from './products.js';
 import { touchLevel } from './store/levels.js';
 
 // POST /v1/ops/inventory/moves: units from one bin to another of the same warehouse (issue 28).

@@ -2,7 +2,6 @@ import { readsOf } from '../../db/reads.js';
 import { boundStatements } from '../../db/statements.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
-import { touchWarehouse } from './store/levels.js';
 import { productsByKey } from './store/products.js';
 
 // Request lines name a product by product_id or by sku. A fulfiller reaches its own products and
@@ -101,21 +100,6 @@ export function uniqueProducts(products: ResolvedProduct[], path = 'lines'): voi
     }
     seen.set(p.id, i);
   });
-}
-
-/**
- * The warehouse (of `teamId` when given; another team's is 404, never 403), claimed with a no-op
- * UPDATE as the transaction's first statement: on SQLite that takes the write lock at once (a
- * read-first transaction could fail to upgrade with SQLITE_BUSY when another process writes), on
- * PostgreSQL it serialises stock writes of one warehouse that start here (adjustments, new
- * purchase orders) while fulfills, which lock levels only, run alongside.
- */
-export async function claimWarehouse(tx: TxClient, warehouseId: string, teamId?: string) {
-  const claimed = await touchWarehouse(tx, warehouseId, teamId);
-  const w =
-    claimed === 1 ? await tx.warehouse.findUnique({ where: { id: warehouseId }, select: { id: true, name: true, team_id: true } }) : null;
-  if (!w) throw notFound('Warehouse', warehouseId);
-  return w;
 }
 
 /** Names of the given warehouses by id (one query; none for no ids). */

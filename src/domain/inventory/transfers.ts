@@ -10,7 +10,8 @@ import { reachableTeamIds, type Caller } from '../products/index.js';
 import { applyToLevel } from './ledger.js';
 import { lockedLevelsFor } from './ledger-bulk.js';
 import { warehouseNames } from './products.js';
-import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from './products.js';
+import { claimWarehouse } from '../warehouses/index.js';
+import { resolveProducts, uniqueProducts, type ProductRef } from './products.js';
 
 // Transfers between two warehouses of the team (issue 10 item 5). Shipping takes the units off
 // the source's on_hand (only sellable units: never what is committed or set aside) and counts

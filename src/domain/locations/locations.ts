@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/client.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { transaction } from '../../db/tx.js';
-import { claimWarehouse } from '../inventory/index.js';
+import { claimWarehouse } from '../warehouses/index.js';
 import type { LocationKind } from '../../contract/inventory-enums.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { expandRange } from './range.js';

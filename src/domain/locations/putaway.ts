@@ -1,5 +1,5 @@
 import type { Db, TxClient } from '../../db/types.js';
-import { defaultLocationId, ensureDefaultLocation } from '../inventory/index.js';
+import { defaultLocationId, ensureDefaultLocation } from '../warehouses/index.js';
 import { notFound } from '../errors.js';
 import type { PutawayReason } from '../../contract/inventory-enums.js';
 import { reachableTeamIds, type Caller } from '../products/index.js';

@@ -3,7 +3,8 @@ import { transaction } from '../../db/tx.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueForParties } from '../events/index.js';
 import { applyToLevels, levelsFor } from '../inventory/index.js';
-import { claimWarehouse, resolveProducts, uniqueProducts, type ProductRef } from '../inventory/index.js';
+import { claimWarehouse } from '../warehouses/index.js';
+import { resolveProducts, uniqueProducts, type ProductRef } from '../inventory/index.js';
 import { reachableTeamIds, type Caller } from '../products/index.js';
 import { purchaseOrderView, type PurchaseOrderView } from './view.js';
 

@@ -5,7 +5,7 @@ import { conflict, DomainError, notFound } from '../errors.js';
 import { enqueueForParties } from '../events/index.js';
 import { transaction } from '../../db/tx.js';
 import { applyToLevel, levelFor } from '../inventory/index.js';
-import { claimWarehouse } from '../inventory/index.js';
+import { claimWarehouse } from '../warehouses/index.js';
 import type { Caller } from '../products/index.js';
 import { returnView } from './view.js';
 import { reserveReturnedQuantity } from './store.js';

@@ -5,7 +5,7 @@ import { scanFormManifestUrl } from '../documents/index.js';
 import { conflict, invalid } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
 import { transaction } from '../../db/tx.js';
-import { claimWarehouse } from '../inventory/index.js';
+import { claimWarehouse } from '../warehouses/index.js';
 import { loadScanForm, type ScanFormView } from './view.js';
 
 // Scan forms (end-of-day manifests, docs/scan-forms.md): one per warehouse, carrier and day of

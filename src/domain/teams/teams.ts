@@ -1,6 +1,6 @@
-import { ensureDefaultLocation } from '../inventory/index.js';
+import { ensureDefaultLocation } from '../warehouses/index.js';
 import type { Db } from '../../db/types.js';
-import { LABEL_FORMATS, type LabelFormat } from '../documents/index.js';
+import { LABEL_FORMATS, type LabelFormat } from '../../contract/enums.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { checkTimeZone } from '../warehouses/index.js';

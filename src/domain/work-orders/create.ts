@@ -5,7 +5,7 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { transaction } from '../../db/tx.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
 import { applyToLevel, levelFor, type LevelRef, type MovementInfo } from '../inventory/index.js';
-import { claimWarehouse } from '../inventory/index.js';
+import { claimWarehouse } from '../warehouses/index.js';
 import { resolveLocation } from '../locations/index.js';
 import { suggestPutaway } from '../locations/index.js';
 import { reachableTeamIds, type Caller } from '../products/index.js';

@@ -16,14 +16,6 @@ export interface StockRow {
   type: string;
 }
 
-/** The warehouse's default location under its fixed id, unless it exists (insert-or-nothing). */
-export async function insertDefaultLocation(tx: TxClient, id: string, warehouseId: string, now: Date) {
-  await tx.$executeRaw`
-    INSERT INTO "locations" ("id", "team_id", "warehouse_id", "name", "type", "pick_sequence", "active", "is_default", "created_at", "updated_at")
-    SELECT ${id}, w."team_id", w."id", 'DEFAULT', 'PICKABLE', 0, ${true}, ${true}, ${now}, ${now} FROM "warehouses" w WHERE w."id" = ${warehouseId}
-    ON CONFLICT DO NOTHING`;
-}
-
 export interface StockIn {
   product_id: string;
   warehouse_id: string;

@@ -31,13 +31,6 @@ export async function touchLevel(tx: TxClient, levelId: string) {
   await tx.$executeRaw`UPDATE "inventory_levels" SET "id" = "id" WHERE "id" = ${levelId}`;
 }
 
-/** The warehouse claimed with a no-op UPDATE (of `teamId` when given); the count of rows it matched. */
-export async function touchWarehouse(tx: TxClient, warehouseId: string, teamId?: string): Promise<number> {
-  return teamId === undefined
-    ? await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId}`
-    : await tx.$executeRaw`UPDATE "warehouses" SET "id" = "id" WHERE "id" = ${warehouseId} AND "team_id" = ${teamId}`;
-}
-
 /**
  * One level moved by `d` where every bucket stays >= 0, committed + unavailable <= on_hand when
  * `sellable`, and on_hand is still `onHandIs` when given (a guard that is off compares 0 = 0, so

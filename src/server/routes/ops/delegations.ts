@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { listDelegations, setRateCard } from '../../../domain/teams/index.js';
+import { setRateCard } from '../../../domain/charges/index.js';
+import { listDelegations } from '../../../domain/teams/index.js';
 import { IdParams, listOf, pageQuery } from '../../../contract/common.js';
 import { DelegationSchema, RateCardBody } from '../../../contract/order-exceptions.js';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
-import { validateRateCard, type RateCard } from '../charges/index.js';
 import { transaction } from '../../db/tx.js';
-import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { delegationView } from '../teams/index.js';
+import { validateRateCard, type RateCard } from './rate-card.js';
 
 // Rate cards after the fact (PUT /v1/ops/delegations/{id}/rate-card). Each PUT is a new version:
 // the server gives it a fresh version_id (and, unless the body names one, the next patch
@@ -17,34 +17,6 @@ const nextPatch = (v: string | undefined) => {
   const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(v ?? '');
   return m ? `${m[1]}.${m[2]}.${Number(m[3]) + 1}` : '1.0.0';
 };
-
-export const delegationView = (d: {
-  id: string;
-  merchant_team_id: string;
-  fulfiller_team_id: string;
-  active: boolean;
-  rate_card: unknown;
-  created_at: Date;
-  updated_at: Date;
-  rate_card_id?: string | null;
-}) => ({
-  id: d.id,
-  merchant_team_id: d.merchant_team_id,
-  fulfiller_team_id: d.fulfiller_team_id,
-  active: d.active,
-  rate_card: (d.rate_card ?? null) as RateCard | null,
-  created_at: d.created_at,
-  updated_at: d.updated_at,
-  rate_card_id: d.rate_card_id ?? null,
-});
-
-export async function listDelegations(db: Db, fulfillerTeamId: string, q: PageRequest) {
-  const where = { fulfiller_team_id: fulfillerTeamId };
-  const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
-  const rows = await db.prisma.fulfillmentDelegation.findMany(pageArgs(q, where, orderBy));
-  const page = toPage(rows, q, undefined, orderBy);
-  return { data: page.data.map(delegationView), meta: page.meta };
-}
 
 export async function setRateCard(db: Db, fulfillerTeamId: string, delegationId: string, input: RateCardInput) {
   return transaction(db, async (tx) => {

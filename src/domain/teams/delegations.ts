@@ -1,0 +1,34 @@
+import type { Db } from '../../db/types.js';
+import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+
+// Delegations (a merchant's stock fulfilled by a fulfiller): their view and list. A delegation's
+// JSON rate card is set by the charges area (charges/delegation-card.ts), which owns rate cards.
+
+export const delegationView = (d: {
+  id: string;
+  merchant_team_id: string;
+  fulfiller_team_id: string;
+  active: boolean;
+  rate_card: unknown;
+  created_at: Date;
+  updated_at: Date;
+  rate_card_id?: string | null;
+}) => ({
+  id: d.id,
+  merchant_team_id: d.merchant_team_id,
+  fulfiller_team_id: d.fulfiller_team_id,
+  active: d.active,
+  rate_card: (d.rate_card ?? null) as Record<string, unknown> | null, // a JSON card (charges/rate-card.ts)
+  created_at: d.created_at,
+  updated_at: d.updated_at,
+  rate_card_id: d.rate_card_id ?? null,
+});
+
+export async function listDelegations(db: Db, fulfillerTeamId: string, q: PageRequest) {
+  const where = { fulfiller_team_id: fulfillerTeamId };
+  const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
+  const rows = await db.prisma.fulfillmentDelegation.findMany(pageArgs(q, where, orderBy));
+  const page = toPage(rows, q, undefined, orderBy);
+  return { data: page.data.map(delegationView), meta: page.meta };
+}
+
