@@ -1,5 +1,5 @@
 import { today } from '../clock.js';
-import { defaultLocationId, ensureDefaultLocation } from '../warehouses/index.js';
+import { ensureDefaultLocation } from '../warehouses/index.js';
 import type { TxClient } from '../../db/types.js';
 import { refusalNames } from '../names.js';
 import { conflict } from '../errors.js';

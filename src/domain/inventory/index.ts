@@ -2,7 +2,7 @@
 export { adjustInventory } from './adjust.js';
 export { listBinStock } from './bin-stock.js';
 export { pickPlacements, type Placement } from './bins.js';
-export { applyToLevel, applyToProductLevels, levelFor, type LevelRef, type MovementInfo } from './ledger.js';
+export { applyToLevel, applyToProductLevels, levelFor, stockFreed, type LevelRef, type MovementInfo } from './ledger.js';
 export { applyToLevels, levelsFor, lockedLevelsFor, type LevelChange } from './ledger-bulk.js';
 export { listLevels } from './levels.js';
 export { listMovements } from './movements.js';

@@ -1,7 +1,6 @@
 import { statementsOf, type Statements } from '../../db/statements.js';
 import type { Provider, TxClient } from '../../db/types.js';
-import { fillBackorders } from '../orders/index.js';
-import { BUCKETS, movementRows, placementOf, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
+import { BUCKETS, movementRows, placementOf, stockFreed, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
 import { conflict } from '../errors.js';
 import { ensureDefaultLocation } from '../warehouses/index.js';
 import { inPickOrder, placeOnHand, type BinPart } from './bins.js';
@@ -252,5 +251,5 @@ async function fillAll(tx: TxClient, st: Statements, changes: LevelChange[]) {
     st,
     freed.map((c) => c.level.product_id),
   );
-  for (const c of freed) if (waiting.has(c.level.product_id)) await fillBackorders(tx, c.level);
+  for (const c of freed) if (waiting.has(c.level.product_id)) await stockFreed.emit(tx, c.level);
 }

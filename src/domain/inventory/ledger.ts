@@ -1,10 +1,13 @@
 import type { TxClient } from '../../db/types.js';
-import { fillBackorders } from '../orders/index.js';
+import { hook } from '../hooks.js';
 import { DomainError } from '../errors.js';
 import { BUCKETS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 import { placeOnHand, type BinPart, type Placement } from './bins.js';
 import { updateLevelGuarded, updateProductLevels } from './store/levels.js';
 import { insertMovements, type MovementRow } from './store/movements.js';
+
+/** More of a level became available, inside the change's transaction: backorders take it (orders). */
+export const stockFreed = hook<[TxClient, LevelRef]>('inventory.stockFreed', { required: true });
 
 export { BUCKETS, MOVEMENT_KINDS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 
@@ -70,8 +73,9 @@ export async function applyToLevel(
       : ((await tx.product.findUnique({ where: { id: level.product_id }, select: { sku: true } }))?.sku ?? null);
   const bins = d.on_hand ? await placeOnHand(tx, { ...level, sku }, d.on_hand, placementOf(info), info.lot_code ?? null) : [];
   await insertMovements(tx, movementRows({ ...level, sku }, d, info, now, bins));
-  // More of the level is available: waiting orders take it now, in this transaction (backorders.ts).
-  if (d.on_hand - d.committed - d.unavailable > 0) await fillBackorders(tx, level);
+  // More of the level is available: waiting orders take it now, in this transaction (the orders
+  // area answers: orders/backorders.ts).
+  if (d.on_hand - d.committed - d.unavailable > 0) await stockFreed.emit(tx, level);
   return true;
 }
 

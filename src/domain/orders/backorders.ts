@@ -7,7 +7,8 @@ import { writeFulfillmentOrders } from './fulfillment-split.js';
 
 // Backorders: units of open orders waiting for stock (order line unallocated_quantity > 0).
 //
-// They fill themselves. The inventory ledger calls fillBackorders whenever a change makes more
+// They fill themselves. The inventory ledger announces (its stockFreed hook, which the orders
+// area's door subscribes fillBackorders to) whenever a change makes more
 // of a level available (on_hand up, committed or unavailable down: receipts, adjustments,
 // counts, transfers in, return restocks, cancel releases, moves), in the SAME transaction as the
 // change. The level's free units go to the waiting lines of that product whose order belongs to

@@ -1,7 +1,9 @@
 // The orders area's door: what code outside src/domain/orders/ may import (test/unit/layers.test.ts).
+import { stockFreed } from '../inventory/index.js';
+import { fillBackorders } from './backorders.js';
 export { ADDRESS_FIELDS, normalizeAddress, verifyAddress, type Address } from './address.js';
 export { commitUpTo } from './allocation.js';
-export { fillBackorders, listBackorders } from './backorders.js';
+export { listBackorders } from './backorders.js';
 export { cancelFulfillmentOrder, cancelOrder } from './cancel.js';
 export { convertDraftOrder } from './convert.js';
 export { createDraftOrder, getDraftOrder, listDraftOrders, type DraftOrderInput, type DraftPayload } from './drafts.js';
@@ -14,3 +16,6 @@ export { planOrder, writeOrder, type SoldLine } from './place.js';
 export { resolveMerchant, resolveShop, slugify } from './reach.js';
 export { setOrderTags } from './tags.js';
 export { inTransaction } from './tx.js';
+
+// Subscriptions (src/domain/hooks.ts): what lower areas announce inside their transactions.
+stockFreed.subscribe(fillBackorders);
