@@ -28,3 +28,28 @@ export function hook<A extends unknown[]>(name: string, opts: { required?: boole
     },
   };
 }
+
+/**
+ * A question a lower area asks inside its transaction and one higher area answers (the rules'
+ * decision at intake): like a required hook, but with one answerer and a value back.
+ */
+export interface Slot<T> {
+  readonly name: string;
+  answer(impl: T): void;
+  /** The answerer; throws when no area has answered (it was not loaded). */
+  get(): T;
+}
+
+export function slot<T>(name: string): Slot<T> {
+  let impl: T | null = null;
+  return {
+    name,
+    answer(i) {
+      impl = i;
+    },
+    get() {
+      if (impl === null) throw new Error(`No answer to the domain slot ${name}: the area that answers it was not loaded.`);
+      return impl;
+    },
+  };
+}

@@ -4,7 +4,7 @@ import type { AutomationRule, Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { toPage, type PageRequest } from '../pagination.js';
-import { checkRateOptions } from '../fulfillment/index.js';
+import { checkRateOptions } from '../orders/index.js';
 import type { RateOptions } from '../../contract/rate-strategy.js';
 
 // CRUD of automation rules (docs/automation.md). Shapes are checked by the TypeBox contract

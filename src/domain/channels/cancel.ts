@@ -1,6 +1,6 @@
 import type { Db } from '../../db/types.js';
 import { DomainError } from '../errors.js';
-import { cancelOrder } from '../orders/index.js';
+import { cancelOrder } from '../fulfillment/index.js';
 
 // A cancellation from the sales channel (Shopify orders/cancelled, WooCommerce cancelled or
 // deleted) goes through the same cancel as a person's (src/domain/orders/cancel.ts, reason

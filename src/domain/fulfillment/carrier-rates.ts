@@ -1,6 +1,7 @@
 import type { Db, Prisma } from '../../db/types.js';
-import { invalid, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import type { RateOptions } from '../../contract/rate-strategy.js';
+import { checkRateOptions } from '../orders/index.js';
 import type { CarrierAdapter, Rate } from '../../connectors/carriers/types.js';
 import { rank, type Quote } from './carriers/shop.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
@@ -85,14 +86,6 @@ export function rateChoiceOf(given: RateOptions, stored: RateOptions, path = 'bo
   return out;
 }
 
-/** Refuses options that cannot work together (400 with the path). */
-export function checkRateOptions(o: RateOptions, path = 'body') {
-  if (o.rate_strategy === 'CHEAPEST_WITHIN_DAYS' && o.rate_within_days == null)
-    throw invalid(`${path}.rate_within_days`, 'is required with rate_strategy CHEAPEST_WITHIN_DAYS');
-  if (o.rate_within_days != null && o.rate_strategy && o.rate_strategy !== 'CHEAPEST_WITHIN_DAYS')
-    throw invalid(`${path}.rate_within_days`, `applies to rate_strategy CHEAPEST_WITHIN_DAYS only (not ${o.rate_strategy})`);
-}
-
 type Ranked = Array<{ rate: Rate; adapter: CarrierAdapter }>;
 
 /** The rates that fit the choice, best first; `refusal` says why none is left when quotes matched. */
@@ -132,10 +125,4 @@ export function inheritedRates(sel: Record<string, unknown>, input: RateOptions)
   };
   checkRateOptions(out as RateOptions);
   return out;
-}
-
-/** Another strategy chosen without days: the days of CHEAPEST_WITHIN_DAYS go with it (cleared). */
-export function withoutStaleDays<T extends { rate_strategy?: unknown; rate_within_days?: unknown }>(edit: T): T {
-  const other = typeof edit.rate_strategy === 'string' && edit.rate_strategy !== 'CHEAPEST_WITHIN_DAYS';
-  return other && edit.rate_within_days === undefined ? { ...edit, rate_within_days: null } : edit;
 }

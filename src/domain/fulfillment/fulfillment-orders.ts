@@ -1,3 +1,4 @@
+import { activeLock } from '../orders/index.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
@@ -34,12 +35,7 @@ const foInclude = {
 
 type FoRow = Prisma.FulfillmentOrderGetPayload<{ include: typeof foInclude }>;
 
-/** The lock as shown to callers: null when nobody holds it or it has expired. */
-export function activeLock(fo: { lock_owner: string | null; lock_expires_at: Date | null }, now = new Date()) {
-  return fo.lock_owner && fo.lock_expires_at && fo.lock_expires_at > now
-    ? { lock_owner: fo.lock_owner, expires_at: fo.lock_expires_at }
-    : null;
-}
+export { activeLock };
 
 export function presentFulfillmentOrder(fo: FoRow, names: Names, now = new Date()) {
   const warehouse = names.warehouse(fo.warehouse_id);

@@ -1,6 +1,7 @@
 // The fulfillment area's door: what code outside src/domain/fulfillment/ may import (test/unit/layers.test.ts).
 export * as carrierRates from './carrier-rates.js';
-export { checkRateOptions, createCarrierRate, withoutStaleDays } from './carrier-rates.js';
+export { cancelFulfillmentOrder, cancelOrder } from './cancel.js';
+export { createCarrierRate } from './carrier-rates.js';
 export { storedDocument } from './carriers/documents.js';
 export { accountOf } from './carriers/index.js';
 export { foldFulfillmentOrderCounts } from './counts.js';

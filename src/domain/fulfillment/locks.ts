@@ -1,11 +1,12 @@
 import { statementsOf } from '../../db/statements.js';
 import type { Db, TxClient } from '../../db/types.js';
-import { conflict, DomainError, notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
-import { namedFulfillmentOrder } from '../names.js';
-import { assertNoActiveHold } from '../orders/index.js';
+import { assertNoActiveHold, lockHeld } from '../orders/index.js';
 import { claimLock } from './store/locks.js';
+
+export { lockHeld };
 import { transaction } from '../../db/tx.js';
 
 // Fulfillment-order locks. Acquiring is ONE compare-and-set UPDATE: it succeeds only when the
@@ -16,15 +17,6 @@ import { transaction } from '../../db/tx.js';
 export interface LockInput {
   lock_owner: string;
   timeout_minutes: number;
-}
-
-/** The refusal when another owner holds the lock; names the order (a query, on the refusing path only). */
-export async function lockHeld(client: Db['prisma'] | TxClient, id: string, lock: { lock_owner: string; expires_at: Date }) {
-  const named = await namedFulfillmentOrder(client, id);
-  return new DomainError('lock-held', `${named} is locked by "${lock.lock_owner}" until ${lock.expires_at.toISOString()}.`, {
-    lock_owner: lock.lock_owner,
-    expires_at: lock.expires_at.toISOString(),
-  });
 }
 
 /** Reads why a compare-and-set on a fulfillment order matched nothing, and throws it. */

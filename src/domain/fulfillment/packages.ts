@@ -18,7 +18,8 @@ import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
 import { withPickedLots } from '../picking/index.js';
 import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
 import { transaction } from '../../db/tx.js';
-import { checkRateOptions, inheritedRates, withoutStaleDays } from './carrier-rates.js';
+import { inheritedRates } from './carrier-rates.js';
+import { checkRateOptions, withoutStaleDays } from '../orders/index.js';
 import type { RateStrategy } from '../../contract/rate-strategy.js';
 
 // Packages: create (idempotent with a key), list, read, PATCH (spec 4.7).

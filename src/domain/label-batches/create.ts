@@ -2,7 +2,7 @@ import { transaction } from '../../db/tx.js';
 import { inLists } from '../../db/in-lists.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
-import { checkRateOptions } from '../fulfillment/index.js';
+import { checkRateOptions } from '../orders/index.js';
 import type { RateStrategy } from '../../contract/rate-strategy.js';
 import { loadLabelBatch, type LabelBatchView } from './view.js';
 

@@ -1,8 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
-import { activeLock } from '../fulfillment/index.js';
-import { lockHeld } from '../fulfillment/index.js';
+import { activeLock, lockHeld } from './fo-lock.js';
 import { transaction } from '../../db/tx.js';
 import { addressHash, verifyAddress, type Address } from './address.js';
 import { ALLOCATABLE_STATUSES, orderLabel, type OrderConfig } from '../../contract/orders-enums.js';

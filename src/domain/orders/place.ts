@@ -11,7 +11,7 @@ import { createPaymentHold, placeHold, type NewHold } from './holds.js';
 import { assignOrderNumber, placeholderNumber } from './numbers.js';
 import { lineItemHash, orderTotals } from './totals.js';
 import { setOrderTags } from './tags.js';
-import { applyRules, intakeDecision } from '../automation-rules/index.js';
+import { intakeRules } from './intake-rules.js';
 
 // Writing a new order: the one code path of draft conversion (convert.ts) and sales-channel
 // intake (src/domain/channels/intake.ts). planOrder turns what was sold into ORIGINAL lines (as
@@ -162,7 +162,8 @@ export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptio
   const { cores } = plan;
   const now = opts.now ?? Date.now();
   // Automation rules (docs/automation.md) decide before allocation: a routing rule picks the warehouse.
-  const decided = await intakeDecision(tx, team, plan.fields, cores, now);
+  const rules = intakeRules.get();
+  const decided = await rules.decide(tx, team, plan.fields, cores, now);
   const route = decided?.route ?? null;
   const rank = decided?.priority ? PRIORITY_RANK[decided.priority as keyof typeof PRIORITY_RANK] : plan.fields.priority_rank;
   const reserved = await queueReservations(tx, team, [...new Set(cores.map((c) => c.product_id))], rank);
@@ -204,7 +205,7 @@ export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptio
     orderNumber = await assignOrderNumber(tx, order.id, team, opts.fallbackNumber);
   }
   // The rules' decision written on the order (trace, selection, config, tags, holds, routing).
-  await applyRules(tx, team, order.id, 'INTAKE', now, decided);
+  await rules.apply(tx, team, order.id, now, decided);
   await enqueueEvent(tx, team, 'order.created', {
     order_id: order.id,
     order_number: orderNumber,

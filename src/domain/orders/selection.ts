@@ -1,6 +1,6 @@
 import { SELECTION_ACTIONS, type SelectionField, type SelectionValue } from '../../contract/automation-rules.js';
 import type { RateOptions } from '../../contract/rate-strategy.js';
-import { checkRateOptions, withoutStaleDays } from '../fulfillment/index.js';
+import { checkRateOptions, withoutStaleDays } from './rate-options.js';
 import type { TxClient } from '../../db/types.js';
 import { invalid } from '../errors.js';
 

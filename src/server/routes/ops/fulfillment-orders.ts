@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import { fulfillmentOrders as fos } from '../../../domain/fulfillment/index.js';
 import { lockFulfillmentOrder, releaseFulfillmentOrderLock } from '../../../domain/fulfillment/index.js';
 import { enumList } from '../../../domain/pagination.js';
-import { cancelFulfillmentOrder } from '../../../domain/orders/index.js';
+import { cancelFulfillmentOrder } from '../../../domain/fulfillment/index.js';
 import { CancelBody, MoveBody, SplitBody, SplitShortfallBody } from '../../../contract/order-exceptions.js';
 import { splitShortfall } from '../../../domain/fulfillment/index.js';
 import { moveFulfillmentOrder, splitFulfillmentOrder } from '../../../domain/fulfillment/index.js';

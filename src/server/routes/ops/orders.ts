@@ -6,7 +6,7 @@ import { PRIORITIES } from '../../../contract/orders-enums.js';
 import { changeOrderPriority, getOrder, markPaid } from '../../../domain/orders/index.js';
 import type { Principal } from '../../../domain/keys/index.js';
 import { fetchList } from './list-fetch.js';
-import { cancelOrder } from '../../../domain/orders/index.js';
+import { cancelOrder } from '../../../domain/fulfillment/index.js';
 import { listOrderHolds, placeOrderHold, releaseOrderHold } from '../../../domain/orders/index.js';
 import { CancelBody, HoldBody, HoldParams, HoldSchema, OrderEditBody } from '../../../contract/order-exceptions.js';
 import { editAndVerify } from '../../../domain/carrier-integrations/index.js';

@@ -2,15 +2,15 @@ import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { notCommitted } from '../inventory/index.js';
 import { enqueueEvent } from '../events/index.js';
-import { loadFulfillmentOrder } from '../fulfillment/index.js';
-import { voidLabel } from '../fulfillment/index.js';
+import { loadFulfillmentOrder } from './fulfillment-orders.js';
+import { voidLabel } from './label-void.js';
 import { transaction } from '../../db/tx.js';
 import { applyToLevel } from '../inventory/index.js';
 import { orderLabel, type CancelReason } from '../../contract/orders-enums.js';
-import { getOrder } from './orders.js';
-import { lockOpenFulfillmentOrders, lockOrderLines } from './store.js';
+import { getOrder, lockOpenFulfillmentOrders, lockOrderLines } from '../orders/index.js';
 
-// Cancelling what is not shipped (docs/orders.md "Cancel"). Of an order: every open fulfillment
+// Cancelling what is not shipped (docs/orders.md "Cancel"). It lives with fulfillment because it
+// voids packages' labels through their carriers and closes packages. Of an order: every open fulfillment
 // order and every unit still waiting for stock; of one fulfillment order: its remaining units.
 // Shipped work is never undone (that is a return).
 //
