@@ -7,8 +7,8 @@ import { convertDraftOrder } from '../orders/index.js';
 import { editOrder, type OrderEdit } from '../orders/index.js';
 import { addressVerifierTypes, carrierConnector } from '../../connectors/carriers/registry.js';
 import type { AddressCheck } from '../../connectors/carriers/types.js';
-import { accountOf } from '../fulfillment/index.js';
-import { asAddress, type Address } from '../fulfillment/index.js';
+import { accountOf } from './integrations.js';
+import { asAddress, type Address } from '../orders/index.js';
 import type { OutboundPolicy } from './outbound.js';
 
 // Address verification through the team's first integration whose connector verifies addresses

@@ -3,7 +3,7 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { openJson, sealJson } from '../secrets/index.js';
 import { checkBaseUrl, type OutboundPolicy } from './outbound.js';
-import type { CarrierCredentials } from '../../connectors/carriers/connector.js';
+import type { CarrierAccount, CarrierCredentials } from '../../connectors/carriers/connector.js';
 import { BUILT_IN_TABLE, carrierConnector, carrierConnectorOrNull } from '../../connectors/carriers/registry.js';
 
 // Carrier integrations (docs/carriers.md): the carrier-platform accounts a team rates and buys
@@ -47,6 +47,10 @@ export { BUILT_IN_TABLE };
  */
 export const isTestLabel = (l: { carrier_integration_type?: string | null; carrier_integration_id?: string | null }) =>
   !!carrierConnectorOrNull(l.carrier_integration_type)?.testLabels || l.carrier_integration_id === BUILT_IN_TABLE.id;
+
+/** The `test_label` member of an event payload carrying this label's tracking (webhooks/test-labels.ts). */
+export const testLabelFlag = (label: { carrier_integration_type?: string | null; carrier_integration_id?: string | null } | null) =>
+  label ? isTestLabel(label) : false;
 
 /**
  * Why a package could not be rated when no integration serves its warehouse, and the ways back
@@ -214,3 +218,16 @@ export const requireEnabled = (row: CarrierIntegration) => {
   if (!row.enabled) throw conflict(`Carrier integration ${row.id} is disabled.`);
   return row;
 };
+
+/** An integration row as its connector takes it (credentials opened here, never logged). */
+export const accountOf = (db: Db, row: CarrierIntegration, policy: OutboundPolicy): CarrierAccount => ({
+  db,
+  team_id: row.team_id,
+  id: row.id,
+  name: row.name,
+  credentials: credentialsOf(row),
+  api_base_url: row.api_base_url,
+  enabled_carriers: list(row.enabled_carriers),
+  is_test: row.is_test,
+  policy,
+});

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { carrierConnector } from '../../connectors/carriers/registry.js';
 import { conflict } from '../errors.js';
-import { accountOf } from '../fulfillment/index.js';
+import { accountOf } from './integrations.js';
 import { findIntegration } from './integrations.js';
 import type { OutboundPolicy } from './outbound.js';
 

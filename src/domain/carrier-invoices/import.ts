@@ -5,7 +5,7 @@ import { inLists } from '../../db/in-lists.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
-import { testLabelFlag } from '../webhooks/index.js';
+import { testLabelFlag } from '../carrier-integrations/index.js';
 import { transaction } from '../../db/tx.js';
 import { roundMoney } from '../charges/index.js';
 import { correctionBiller, type BilledCorrection } from './billing.js';

@@ -22,7 +22,7 @@ import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/htt
 // Shopify fulfillmentEventCreate on the fulfillment with that tracking number, WooCommerce a note.
 
 interface PushPayload {
-  /** Set on a carrier's status update of an already shipped parcel (carrier-integrations/webhooks.ts). */
+  /** Set on a carrier's status update of an already shipped parcel (fulfillment/carrier-webhooks.ts). */
   shipment_status?: string;
   message?: string | null;
   occurred_at?: string | null;

@@ -3,7 +3,7 @@ import type { Db, PackageLineItem, TxClient } from '../../db/types.js';
 import { billShipping } from '../charges/index.js';
 import { conflict } from '../errors.js';
 import { enqueueEvents } from '../events/index.js';
-import { testLabelFlag } from '../webhooks/index.js';
+import { testLabelFlag } from '../carrier-integrations/index.js';
 import { pickPlacements } from '../inventory/index.js';
 import { applyToProductLevels } from '../inventory/index.js';
 import { explainFulfillRefusal, explainShortFoLine, explainShortStock, noLabel, notOfFo } from './fulfill-refusals.js';

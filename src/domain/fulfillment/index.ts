@@ -1,9 +1,9 @@
 // The fulfillment area's door: what code outside src/domain/fulfillment/ may import (test/unit/layers.test.ts).
 export * as carrierRates from './carrier-rates.js';
+export { listTrackingEvents, receiveCarrierWebhook } from './carrier-webhooks.js';
 export { cancelFulfillmentOrder, cancelOrder } from './cancel.js';
 export { createCarrierRate } from './carrier-rates.js';
 export { storedDocument } from './carriers/documents.js';
-export { accountOf } from './carriers/index.js';
 export { foldFulfillmentOrderCounts } from './counts.js';
 export { fulfillPackage } from './fulfill.js';
 export * as fulfillmentOrders from './fulfillment-orders.js';

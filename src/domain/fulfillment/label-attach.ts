@@ -3,7 +3,7 @@ import { statementsOf } from '../../db/statements.js';
 import type { Db, LabelPurchase } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
-import { testLabelFlag } from '../webhooks/index.js';
+import { testLabelFlag } from '../carrier-integrations/index.js';
 import { storeDocuments, type FetchedDocument } from './carriers/documents.js';
 import type { PurchasedLabel } from '../../connectors/carriers/types.js';
 import { presentWrittenPackage, type PackageView } from './package-view.js';

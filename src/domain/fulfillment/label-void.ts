@@ -1,7 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
-import { testLabelFlag } from '../webhooks/index.js';
+import { testLabelFlag } from '../carrier-integrations/index.js';
 import type { OutboundPolicy } from '../carrier-integrations/index.js';
 import { adapterById } from './carriers/index.js';
 import type { RefundState } from '../../connectors/carriers/types.js';
@@ -20,7 +20,7 @@ import { transaction } from '../../db/tx.js';
 // A label bought from a carrier platform is refunded there first (EasyPost refund, Shippo refund):
 // only a refund the platform accepted voids it here, with the platform's refund_status
 // (SUBMITTED, or REFUNDED at once); REFUNDED / REJECTED arrive later by webhook
-// (carrier-integrations/webhooks.ts).
+// (carrier-webhooks.ts).
 
 async function platformRefund(db: Db, teamId: string, id: string, policy: OutboundPolicy): Promise<RefundState> {
   const pkg = await db.prisma.package.findFirst({

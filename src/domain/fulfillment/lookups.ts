@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { raw, type Sql } from '@prisma/client/runtime/client';
-import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS, type Address as OrderAddress } from '../orders/index.js';
+import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS, asAddress as asOrderAddress, type Address as OrderAddress } from '../orders/index.js';
 import { nameRows, type NameRow } from './store/names.js';
 
 // Batched name lookups for responses (warehouse, team and shop names).
@@ -148,9 +148,7 @@ export interface Address extends OrderAddress {
 
 export const ADDRESS_FIELDS = [...ORDER_ADDRESS_FIELDS, 'email'] as const;
 
-export function asAddress(value: unknown): Address {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Address) : {};
-}
+export const asAddress = (value: unknown) => asOrderAddress<Address>(value);
 
 /** `{name: 'A'}` with prefix `to_address_` -> `{to_address_name: 'A', to_address_company: null, …}`. */
 export function flatAddress<P extends string>(prefix: P, value: unknown, fields: readonly string[] = ADDRESS_FIELDS) {

@@ -18,6 +18,11 @@ export interface Address {
   phone?: string | null;
 }
 
+/** An address as stored in a Json column (an object, else empty); `A` adds what the column holds more (a package's email). */
+export function asAddress<A extends Address = Address>(value: unknown): A {
+  return (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as A;
+}
+
 export interface AddressVerification {
   verified: boolean;
   residential: 'RESIDENTIAL' | 'UNKNOWN';

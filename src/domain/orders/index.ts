@@ -1,7 +1,7 @@
 // The orders area's door: what code outside src/domain/orders/ may import (test/unit/layers.test.ts).
 import { stockFreed } from '../inventory/index.js';
 import { fillBackorders } from './backorders.js';
-export { ADDRESS_FIELDS, normalizeAddress, verifyAddress, type Address } from './address.js';
+export { ADDRESS_FIELDS, asAddress, normalizeAddress, verifyAddress, type Address } from './address.js';
 export { commitUpTo } from './allocation.js';
 export { listBackorders } from './backorders.js';
 export { convertDraftOrder } from './convert.js';

@@ -11,4 +11,3 @@ export {
   updateEndpoint,
 } from './endpoints.js';
 export { pollEvents, triggerEvent } from './listen.js';
-export { testLabelFlag } from './test-labels.js';

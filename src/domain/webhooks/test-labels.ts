@@ -1,19 +1,14 @@
-import { isTestLabel } from '../carrier-integrations/index.js';
-
 // Nothing test reaches a customer: a test label's made-up tracking number (the rate-table
 // carrier's "USP…", with a real carrier's tracking URL) must not reach an endpoint that forwards
 // tracking to buyers. Every event that carries a label's tracking says whether the label is a
-// test label (`test_label`, written by the producer, which has the label at hand); an endpoint
+// test label (`test_label`, written by the producer, which has the label at hand:
+// testLabelFlag in carrier-integrations/integrations.ts); an endpoint
 // without `test: true` gets that event with the tracking number and URL set to null (the shape a
 // label without tracking already has) and `test_label: true` saying why. The event still arrives:
 // an integration that follows packages sees them labelled, voided and fulfilled as they were.
 
 /** Payload keys that hold a tracking number or a tracking URL, wherever they are nested. */
 export const TRACKING_KEYS = new Set(['tracking_code', 'tracking_url', 'tracking_number']);
-
-/** The `test_label` member of a payload carrying this label's tracking. */
-export const testLabelFlag = (label: { carrier_integration_type?: string | null; carrier_integration_id?: string | null } | null) =>
-  label ? isTestLabel(label) : false;
 
 const redact = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(redact);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
-import { receiveCarrierWebhook } from '../../domain/carrier-integrations/index.js';
+import { receiveCarrierWebhook } from '../../domain/fulfillment/index.js';
 import { IdParams } from '../../contract/common.js';
 import { CarrierWebhookAck } from '../../contract/carrier-integrations.js';
 

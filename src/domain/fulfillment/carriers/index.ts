@@ -1,28 +1,12 @@
 import type { CarrierIntegration, Db } from '../../../db/types.js';
-import type { CarrierAccount } from '../../../connectors/carriers/connector.js';
 import { BUILT_IN_TABLE, carrierConnector } from '../../../connectors/carriers/registry.js';
 import type { CarrierAdapter } from '../../../connectors/carriers/types.js';
-import { credentialsOf } from '../../carrier-integrations/index.js';
+import { accountOf } from '../../carrier-integrations/index.js';
 import type { OutboundPolicy } from '../../carrier-integrations/index.js';
 import { teamIntegrations } from '../../carrier-integrations/index.js';
 import { conflict } from '../../errors.js';
 
 export type { CarrierAdapter, PurchasedLabel, Rate, RateError, RatePackage, RateQuote } from '../../../connectors/carriers/types.js';
-
-const list = (v: unknown) => (Array.isArray(v) ? (v as string[]) : null);
-
-/** An integration row as its connector takes it (credentials opened here, never logged). */
-export const accountOf = (db: Db, row: CarrierIntegration, policy: OutboundPolicy): CarrierAccount => ({
-  db,
-  team_id: row.team_id,
-  id: row.id,
-  name: row.name,
-  credentials: credentialsOf(row),
-  api_base_url: row.api_base_url,
-  enabled_carriers: list(row.enabled_carriers),
-  is_test: row.is_test,
-  policy,
-});
 
 /** The adapter of one integration row, from its type's connector. */
 export function adapterOf(db: Db, row: CarrierIntegration, policy: OutboundPolicy): CarrierAdapter {

@@ -4,7 +4,7 @@ import { integrations } from '../../../domain/carrier-integrations/index.js';
 import { testIntegration } from '../../../domain/carrier-integrations/index.js';
 import { verifyOrderAddress } from '../../../domain/carrier-integrations/index.js';
 import { OrderSchema } from '../../../contract/orders.js';
-import { listTrackingEvents } from '../../../domain/carrier-integrations/index.js';
+import { listTrackingEvents } from '../../../domain/fulfillment/index.js';
 import { IdParams } from '../../../contract/common.js';
 import {
   CarrierIntegrationCreateBody,

@@ -1,14 +1,12 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
 import { enqueueEvent, enqueueForParties } from '../events/index.js';
-import { testLabelFlag } from '../webhooks/index.js';
 import { transaction } from '../../db/tx.js';
-import { recordVoid } from '../fulfillment/index.js';
+import { recordVoid } from './label-void.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { carrierConnectorOrNull } from '../../connectors/carriers/registry.js';
 import type { TrackEntry, TrackerUpdate } from '../../connectors/carriers/types.js';
-import { credentialsOf } from './integrations.js';
-import { dedupeKey } from './tracking-events.js';
+import { credentialsOf, dedupeKey, testLabelFlag } from '../carrier-integrations/index.js';
 
 // POST /v1/carriers/{integration_id}/webhooks: a carrier platform's tracker and refund events.
 // The signature is checked on the raw body first (the connector's webhooks.verify,
