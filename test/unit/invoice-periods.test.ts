@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextPeriodFrom, periodEndsAt, periodOf } from '../../src/domain/invoices/periods.js';
+import { nextPeriodFrom, periodEndsAt, periodOf } from '../../src/domain/charges/periods.js';
 import { clockFromEnv } from '../../src/shared/clock.js';
 
 // Billing periods (docs/invoices.md) and the FOS_NOW clock (src/shared/clock.ts).

@@ -3,7 +3,7 @@ import { transaction } from '../../db/tx.js';
 import type { Db, StorageRun } from '../../db/types.js';
 import { startOfLocalDay, localDay } from '../../shared/time-zones.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import { addDays, isDay } from '../invoices/index.js';
+import { addDays, isDay } from '../charges/index.js';
 import { billSnapshots } from './storage-charges.js';
 import { claimRun, insertSnapshots, recordCounts, type RunInput } from './store/storage.js';
 

@@ -5,7 +5,7 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { chargePayload, pricingRecord, type PricingInputs } from './pricing-record.js';
 import { parseRateCard, priceReceiving, priceJsonCardStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
 import { transaction } from '../../db/tx.js';
-import { chargeBillingWhere, type ChargeBillingFilters } from '../invoices/index.js';
+import { chargeBillingWhere, type ChargeBillingFilters } from './charge-filters.js';
 import type { Delegation } from './billing.js';
 import { billPurchaseOrderReceipt, billReturnReceipt } from './event-billing.js';
 import type { ChargeCategory } from './rate-card.js';

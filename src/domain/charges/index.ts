@@ -1,5 +1,6 @@
 // The charges area's door: what code outside src/domain/charges/ may import (test/unit/layers.test.ts).
-export { billEvents, chargeRow, delegationOf, insertBilled, type Billable } from './billing.js';
+export { billEvents, chargeRow, delegationOf, insertBilled, priceBillable, type Billable } from './billing.js';
+export { chargeBillingWhere, getMerchantCharge, listMerchantCharges, type ChargeBillingFilters } from './charge-filters.js';
 export {
   announceCharge,
   billReceipt,
@@ -14,7 +15,8 @@ export { versionedCorrection } from './corrections.js';
 export { setRateCard, type RateCardInput } from './delegation-card.js';
 export { addAdHocCharge, billWorkOrder } from './event-billing.js';
 export { priceStorage } from './pricing.js';
-export { chargeView } from './pricing-record.js';
+export { chargePayload, chargeView } from './pricing-record.js';
+export { INVOICE_PERIODS, addDays, day, dayStart, isDay, nextPeriodFrom, periodEndsAt, periodOf, type InvoicePeriod, type Period } from './periods.js';
 export {
   parseRateCard,
   priceJsonCardStorage,
@@ -24,7 +26,6 @@ export {
   type Pricing,
   type RateCard,
 } from './rate-card.js';
-export { rerateInvoice } from './rerate.js';
 export { billShipping, shippingRateCard } from './shipping.js';
 export { insertCharge } from './store.js';
 export { getRateCard, getVersion, linkDelegation, listRateCards, publishVersion, testRateCard, versionAt } from './versions.js';

@@ -6,4 +6,3 @@ export { loadPdfLib } from './pdf-lib.js';
 export { PdfText, stringsOf } from './pdf-text.js';
 export { scanFormPdf } from './scan-form.js';
 export { labelPdf, labelZpl } from './shipping-label.js';
-export { LABEL_FORMATS, labelDocumentUrl, labelWithPackingSlipUrl, packingSlipUrl, scanFormManifestUrl, type LabelFormat } from './urls.js';

@@ -15,7 +15,8 @@ import { attachLabel, refuse } from './label-attach.js';
 import { packageToRate, type PackageToRate } from './store/labels.js';
 import { asAddress } from './lookups.js';
 import { loadPackage, type PackageView } from './package-view.js';
-import { labelDocumentUrl, labelWithPackingSlipUrl, type LabelFormat } from '../documents/index.js';
+import { labelDocumentUrl, labelWithPackingSlipUrl } from './document-urls.js';
+import type { LabelFormat } from '../../contract/enums.js';
 
 // Labels: upload an externally generated one, or shop rates across the team's carrier
 // integrations (carriers/) and buy the chosen one. Carrier calls happen outside the database

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../db/client.js';
 import { readsOf } from '../../db/reads.js';
 import { statementsOf, type Statements } from '../../db/statements.js';
 import type { Db, Package, PackageLineItem, Prisma, TxClient } from '../../db/types.js';
-import { packingSlipUrl } from '../documents/index.js';
+import { packingSlipUrl } from './document-urls.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';

@@ -4,7 +4,7 @@ import { transaction } from '../../db/tx.js';
 import type { Db, Invoice, InvoiceTerms, Prisma, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
-import { addDays, day, dayStart, isDay, nextPeriodFrom, periodEndsAt, periodOf, type InvoicePeriod, type Period } from './periods.js';
+import { addDays, day, dayStart, isDay, nextPeriodFrom, periodEndsAt, periodOf, type InvoicePeriod, type Period } from '../charges/index.js';
 import { ensureTerms, sumsOf } from './store.js';
 import { invoicePayload } from './views.js';
 
@@ -160,7 +160,7 @@ export function generateInvoice(db: Db, teamId: string, input: GenerateInput) {
 
 /**
  * POST /v1/ops/invoices/{id}/regenerate: the period's free charges claimed, lines and totals summed
- * again. `first` runs in the same transaction before (the re-rate of its charges, charges/rerate.ts).
+ * again. `first` runs in the same transaction before (the re-rate of its charges, rerate.ts).
  */
 export function regenerateInvoice(db: Db, teamId: string, id: string, first?: (tx: TxClient, inv: Invoice) => Promise<unknown>) {
   return transaction(db, async (tx) => {

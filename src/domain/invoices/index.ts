@@ -1,9 +1,8 @@
 // The invoices area's door: what code outside src/domain/invoices/ may import (test/unit/layers.test.ts).
-export { chargeBillingWhere, getMerchantCharge, listMerchantCharges, type ChargeBillingFilters } from './charge-filters.js';
 export { accountingCsv, invoiceChargesCsv, invoicePdf } from './documents.js';
 export { closeDuePeriods, generateInvoice, regenerateInvoice } from './generate.js';
 export * as invoices from './invoices.js';
 export { getInvoice, listInvoices } from './invoices.js';
 export { finalizeInvoice, payInvoice, sendInvoice, voidInvoice } from './lifecycle.js';
-export { addDays, isDay } from './periods.js';
+export { rerateInvoice } from './rerate.js';
 export { invoiceView } from './views.js';

@@ -3,7 +3,7 @@ import { transaction } from '../../db/tx.js';
 import type { Db, Prisma } from '../../db/types.js';
 import { invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { isDay, type InvoicePeriod } from './periods.js';
+import { isDay, type InvoicePeriod } from '../charges/index.js';
 import { ensureTerms } from './store.js';
 
 // Reading invoices (both families), and the settings they are made from: a delegation's terms

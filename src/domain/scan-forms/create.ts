@@ -1,12 +1,14 @@
 import { newId } from '../../db/ids.js';
 import { inLists } from '../../db/in-lists.js';
 import type { Db, TxClient } from '../../db/types.js';
-import { scanFormManifestUrl } from '../documents/index.js';
 import { conflict, invalid } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
 import { transaction } from '../../db/tx.js';
 import { claimWarehouse } from '../warehouses/index.js';
 import { loadScanForm, type ScanFormView } from './view.js';
+
+/** A scan form's manifest (PDF); the documents area renders it. */
+const scanFormManifestUrl = (origin: string, scanFormId: string) => `${origin}/v1/ops/scan-forms/${scanFormId}/manifest`;
 
 // Scan forms (end-of-day manifests, docs/scan-forms.md): one per warehouse, carrier and day of
 // labels. Race-free by construction:

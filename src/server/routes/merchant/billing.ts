@@ -4,7 +4,7 @@ import { ChargeSchema, CHARGE_CATEGORIES } from '../../../contract/charges.js';
 import { Day, IdParams, StringEnum, listOf, pageQuery, sortOrder } from '../../../contract/common.js';
 import { InvoiceSchema, MerchantInvoiceExportQuery, MerchantInvoiceListQuery } from '../../../contract/invoices.js';
 import { chargeView } from '../../../domain/charges/index.js';
-import { getMerchantCharge, listMerchantCharges } from '../../../domain/invoices/index.js';
+import { getMerchantCharge, listMerchantCharges } from '../../../domain/charges/index.js';
 import { getInvoice, listInvoices } from '../../../domain/invoices/index.js';
 import { invoiceView } from '../../../domain/invoices/index.js';
 import { PDF_RESPONSE } from '../documents.js';

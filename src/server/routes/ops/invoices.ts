@@ -15,7 +15,7 @@ import {
 } from '../../../contract/invoices.js';
 import type { Invoice } from '../../../db/types.js';
 import { generateInvoice, regenerateInvoice } from '../../../domain/invoices/index.js';
-import { rerateInvoice } from '../../../domain/charges/index.js';
+import { rerateInvoice } from '../../../domain/invoices/index.js';
 import { invoices } from '../../../domain/invoices/index.js';
 import { finalizeInvoice, payInvoice, sendInvoice, voidInvoice } from '../../../domain/invoices/index.js';
 import { invoiceView } from '../../../domain/invoices/index.js';

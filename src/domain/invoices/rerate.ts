@@ -1,10 +1,8 @@
 import type { Db, Invoice, Prisma, TxClient } from '../../db/types.js';
 import type { BillableEvent } from '../../contract/rate-cards.js';
 import { enqueueEvents } from '../events/index.js';
-import { regenerateInvoice } from '../invoices/index.js';
-import { chargeRow, priceBillable, type Billable } from './billing.js';
-import { chargePayload } from './pricing-record.js';
-import { versionAt } from './versions.js';
+import { chargePayload, chargeRow, priceBillable, versionAt, type Billable } from '../charges/index.js';
+import { regenerateInvoice } from './generate.js';
 
 // Re-rating a DRAFT invoice on request (POST /v1/ops/invoices/{id}/rerate, docs/billing.md): each
 // charge priced by a versioned card is priced again by the version of its card in force at its
