@@ -20,6 +20,7 @@ import { defaultFilesDir } from './data-dir.js';
 import { FileProcessor } from './workers/files.js';
 import { PrincipalResolver } from '../domain/keys/index.js';
 import { accessTokenPrincipal, isAccessToken } from '../domain/oauth/index.js';
+import '../domain/subscriptions.js';
 import { registerAuth } from './auth.js';
 import { registerAudit } from './audit.js';
 import { DEFAULT_UNAUTH_LIMIT, UnauthLimiter } from './rate-limit/unauth.js';

@@ -150,4 +150,44 @@ describe('layers', () => {
     );
     expect(sideDoors).toEqual([]);
   });
+
+  test('the areas import each other without a loop (lower areas announce through hooks: src/domain/hooks.ts)', () => {
+    const graph = areaGraph();
+    // Depth-first search for a back edge; the loop found is printed as a path.
+    const state = new Map<string, 'open' | 'done'>();
+    const loops: string[] = [];
+    const visit = (a: string, trail: string[]) => {
+      state.set(a, 'open');
+      for (const b of graph.get(a) ?? []) {
+        if (state.get(b) === 'open') loops.push([...trail.slice(trail.indexOf(b)), b].join(' -> '));
+        else if (!state.has(b)) visit(b, [...trail, b]);
+      }
+      state.set(a, 'done');
+    };
+    for (const a of [...graph.keys()].sort()) if (!state.has(a)) visit(a, [a]);
+    expect(loops).toEqual([]);
+  });
+
+  test('the loop check sees a loop', () => {
+    const graph = areaGraph();
+    expect(graph.get('orders')?.has('inventory')).toBe(true); // orders allocate stock
+    expect(graph.get('inventory')?.has('orders')).toBe(false); // the ledger announces freed stock instead
+  });
 });
+
+/** Which areas each area imports (type imports too), from the sources: area -> areas. */
+function areaGraph(): Map<string, Set<string>> {
+  const areaOf = (p: string) => /^domain\/([^/]+)\//.exec(p)?.[1] ?? null;
+  const graph = new Map<string, Set<string>>();
+  for (const f of filesUnder(path.join(src, 'domain'))) {
+    const from = areaOf(rel(f));
+    if (!from) continue;
+    const to = graph.get(from) ?? new Set<string>();
+    for (const i of importsOf(f)) {
+      const a = areaOf(i);
+      if (a && a !== from) to.add(a);
+    }
+    graph.set(from, to);
+  }
+  return graph;
+}

@@ -16,7 +16,18 @@ export { setRateCard, type RateCardInput } from './delegation-card.js';
 export { addAdHocCharge, billWorkOrder } from './event-billing.js';
 export { priceStorage } from './pricing.js';
 export { chargePayload, chargeView } from './pricing-record.js';
-export { INVOICE_PERIODS, addDays, day, dayStart, isDay, nextPeriodFrom, periodEndsAt, periodOf, type InvoicePeriod, type Period } from './periods.js';
+export {
+  INVOICE_PERIODS,
+  addDays,
+  day,
+  dayStart,
+  isDay,
+  nextPeriodFrom,
+  periodEndsAt,
+  periodOf,
+  type InvoicePeriod,
+  type Period,
+} from './periods.js';
 export {
   parseRateCard,
   priceJsonCardStorage,

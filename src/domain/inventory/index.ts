@@ -7,14 +7,7 @@ export { applyToLevels, levelsFor, lockedLevelsFor, type LevelChange } from './l
 export { listLevels } from './levels.js';
 export { listMovements } from './movements.js';
 export { moveStock } from './moves.js';
-export {
-  resolveProducts,
-  resolveProductsRead,
-  uniqueProducts,
-  warehouseNames,
-  type ProductRef,
-  type ResolvedProduct,
-} from './products.js';
+export { resolveProducts, resolveProductsRead, uniqueProducts, warehouseNames, type ProductRef, type ResolvedProduct } from './products.js';
 export { notCommitted } from './refusals.js';
 export { listReplenishments } from './replenish.js';
 export { cancelTransfer, createTransfer, getTransfer, listTransfers, receiveTransfer } from './transfers.js';

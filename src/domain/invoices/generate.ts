@@ -4,7 +4,17 @@ import { transaction } from '../../db/tx.js';
 import type { Db, Invoice, InvoiceTerms, Prisma, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
-import { addDays, day, dayStart, isDay, nextPeriodFrom, periodEndsAt, periodOf, type InvoicePeriod, type Period } from '../charges/index.js';
+import {
+  addDays,
+  day,
+  dayStart,
+  isDay,
+  nextPeriodFrom,
+  periodEndsAt,
+  periodOf,
+  type InvoicePeriod,
+  type Period,
+} from '../charges/index.js';
 import { ensureTerms, sumsOf } from './store.js';
 import { invoicePayload } from './views.js';
 

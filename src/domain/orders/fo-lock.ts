@@ -21,4 +21,3 @@ export async function lockHeld(client: Db['prisma'] | TxClient, id: string, lock
     expires_at: lock.expires_at.toISOString(),
   });
 }
-

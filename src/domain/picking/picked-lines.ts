@@ -1,5 +1,4 @@
 import type { TxClient } from '../../db/types.js';
-import type { ResolvedLine } from '../fulfillment/index.js';
 
 // Package lines from pick scans (issue 28 item 3). When a package is made for a fulfillment order
 // whose units were scan-picked, each line's units are matched to the picks of its fulfillment-
@@ -47,12 +46,23 @@ async function unpackedPicks(tx: TxClient, foId: string): Promise<Group[]> {
   return [...groups.values()].filter((g) => g.left > 0);
 }
 
+/** What the split needs of a package line (fulfillment/package-lines.ts ResolvedLine, which calls it). */
+interface PackageLine {
+  input: { lot_code?: string | null };
+  foLine: { id: string };
+  data: { quantity: number; location_id?: string | null; lot_code: string | null; expiration_date: Date | null };
+}
+
 /** The resolved lines of a new package, split by the picks they take (see above). */
-export async function withPickedLots(tx: TxClient, fo: { id: string; picking_session_id: string | null }, lines: ResolvedLine[]) {
+export async function withPickedLots<L extends PackageLine>(
+  tx: TxClient,
+  fo: { id: string; picking_session_id: string | null },
+  lines: L[],
+): Promise<L[]> {
   if (!fo.picking_session_id) return lines;
   const groups = await unpackedPicks(tx, fo.id);
   if (!groups.length) return lines;
-  const out: ResolvedLine[] = [];
+  const out: L[] = [];
   for (const line of lines) {
     let q = line.data.quantity;
     const wanted = line.input.lot_code ?? null;

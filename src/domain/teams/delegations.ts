@@ -31,4 +31,3 @@ export async function listDelegations(db: Db, fulfillerTeamId: string, q: PageRe
   const page = toPage(rows, q, undefined, orderBy);
   return { data: page.data.map(delegationView), meta: page.meta };
 }
-
