@@ -168,6 +168,19 @@ describe('layers', () => {
     expect(loops).toEqual([]);
   });
 
+  test('docs/architecture.md lists every area, lowest first: each imports only areas listed before it', () => {
+    const doc = readFileSync(path.join(packageRoot(), 'docs/architecture.md'), 'utf8');
+    const section = doc.split('## Areas (lowest first)')[1]!.split('\n## ')[0]!;
+    const listed = section
+      .split('\n')
+      .filter((l) => /^- [a-z ]+: `/.test(l))
+      .flatMap((l) => [...l.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!));
+    const graph = areaGraph();
+    expect([...listed].sort()).toEqual([...graph.keys()].sort());
+    const upward = listed.flatMap((a, i) => [...graph.get(a)!].filter((b) => listed.indexOf(b) > i).map((b) => `${a} -> ${b}`));
+    expect(upward).toEqual([]);
+  });
+
   test('the loop check sees a loop', () => {
     const graph = areaGraph();
     expect(graph.get('orders')?.has('inventory')).toBe(true); // orders allocate stock
