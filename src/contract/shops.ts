@@ -118,7 +118,8 @@ export const EbayConnection = Type.Object(
 export const AppInstallSchema = Type.Object(
   {
     status: StringEnum(['AWAITING', 'INSTALLED', 'UNINSTALLED'] as const, {
-      description: "AWAITING: named for the team, the app not installed yet; UNINSTALLED: the merchant removed the app (the shop's orders stay)",
+      description:
+        "AWAITING: named for the team, the app not installed yet; UNINSTALLED: the merchant removed the app (the shop's orders stay)",
     }),
     awaiting_until: Opt(Timestamp),
     installed_at: Opt(Timestamp),

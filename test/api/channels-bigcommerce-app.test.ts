@@ -25,7 +25,11 @@ let shopId: string;
 
 beforeAll(async () => {
   bc = await bigcommerceDouble({ token: 'bc_app_1' });
-  login = await bigcommerceLoginDouble({ clientId: CLIENT_ID, clientSecret: SECRET, redirectUri: `${ORIGIN}/v1/channels/bigcommerce/auth` });
+  login = await bigcommerceLoginDouble({
+    clientId: CLIENT_ID,
+    clientSecret: SECRET,
+    redirectUri: `${ORIGIN}/v1/channels/bigcommerce/auth`,
+  });
   t = await testApp({
     allowPrivateWebhooks: true,
     publicUrl: ORIGIN,
@@ -78,7 +82,9 @@ describe('BigCommerce single-click app', () => {
     const view = (await t.call('GET', `/v1/ops/shops/${shopId}`)).json();
     expect(view).toMatchObject({ shop_type: 'BIGCOMMERCE', active: false, settings: { app_install: { status: 'AWAITING' } } });
     // Named again: the same shop.
-    const again = await t.call('POST', '/v1/ops/shops/bigcommerce/app', { body: { name: 'Other name', store_hash: 'abc123', merchant_team_id: merchantTeamId } });
+    const again = await t.call('POST', '/v1/ops/shops/bigcommerce/app', {
+      body: { name: 'Other name', store_hash: 'abc123', merchant_team_id: merchantTeamId },
+    });
     expect(again.json().shop_id).toBe(shopId);
     // A store the context of the query names, but BigCommerce's answer does not: refused.
     login.codes.set('code-mixed', { context: 'stores/abc123', token: 'bc_app_1' });

@@ -28,7 +28,7 @@ export async function bigcommerceLoginDouble(app: { clientId: string; clientSecr
       const answer = (status: number, body: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.method !== 'POST' || req.url !== '/oauth2/token') return answer(404, { error: 'Not found' });
-      let body: any = {};
+      let body: any;
       try {
         body = JSON.parse(raw);
       } catch {
@@ -63,9 +63,13 @@ export async function bigcommerceLoginDouble(app: { clientId: string; clientSecr
 }
 
 /** A signed_payload_jwt as BigCommerce makes it for load, uninstall and remove_user. */
-export function signedPayload(
-  opts: { secret: string; clientId: string; storeHash: string; expiresIn?: number; sub?: string },
-): Promise<string> {
+export function signedPayload(opts: {
+  secret: string;
+  clientId: string;
+  storeHash: string;
+  expiresIn?: number;
+  sub?: string;
+}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({
     user: { id: 24654, email: 'owner@store.example', locale: 'en-US' },

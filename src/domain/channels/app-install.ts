@@ -124,7 +124,9 @@ async function connectionFor(db: Db, shopType: ConnectedPlatform, domain: string
 export async function completeInstall(db: Db, input: Installed, env: ChannelEnv, now = new Date()) {
   const { row, install } = await connectionFor(db, input.shop_type, input.shop_domain);
   if (install.status === 'AWAITING' && install.awaiting_until && Date.parse(install.awaiting_until) < now.getTime())
-    throw forbidden(`The wait for store ${input.shop_domain}'s install ended on ${install.awaiting_until}: ask your fulfiller to name it again.`);
+    throw forbidden(
+      `The wait for store ${input.shop_domain}'s install ended on ${install.awaiting_until}: ask your fulfiller to name it again.`,
+    );
   const open = openConnection(row);
   const conn = {
     ...open,

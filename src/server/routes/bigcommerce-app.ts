@@ -88,24 +88,33 @@ export default async function routes(app: FastifyInstance) {
 
   const hidden = (querystring: object) => ({ config: { public: true }, schema: { hide: true, querystring } });
 
-  app.get<{ Querystring: Static<typeof BigCommerceAuthQuery> }>('/v1/channels/bigcommerce/auth', hidden(BigCommerceAuthQuery), (request, reply) =>
-    asPage(reply, async () => {
-      const r = await authCallback(app.db, request.query, app.bigcommerceApp, app.originOf(request), env());
-      const title = r.first ? `${r.shop.name} is connected to fos` : `${r.shop.name}: the app's access was renewed`;
-      return page(reply, 200, title, statusList(r.shop));
-    }),
+  app.get<{ Querystring: Static<typeof BigCommerceAuthQuery> }>(
+    '/v1/channels/bigcommerce/auth',
+    hidden(BigCommerceAuthQuery),
+    (request, reply) =>
+      asPage(reply, async () => {
+        const r = await authCallback(app.db, request.query, app.bigcommerceApp, app.originOf(request), env());
+        const title = r.first ? `${r.shop.name} is connected to fos` : `${r.shop.name}: the app's access was renewed`;
+        return page(reply, 200, title, statusList(r.shop));
+      }),
   );
 
-  app.get<{ Querystring: Static<typeof BigCommerceSignedQuery> }>('/v1/channels/bigcommerce/load', hidden(BigCommerceSignedQuery), (request, reply) =>
-    asPage(reply, async () => {
-      const shop = await loadCallback(app.db, request.query, app.bigcommerceApp);
-      return page(reply, 200, `${shop.name} in fos`, statusList(shop));
-    }),
+  app.get<{ Querystring: Static<typeof BigCommerceSignedQuery> }>(
+    '/v1/channels/bigcommerce/load',
+    hidden(BigCommerceSignedQuery),
+    (request, reply) =>
+      asPage(reply, async () => {
+        const shop = await loadCallback(app.db, request.query, app.bigcommerceApp);
+        return page(reply, 200, `${shop.name} in fos`, statusList(shop));
+      }),
   );
 
   app.get<{ Querystring: Static<typeof BigCommerceSignedQuery> }>(
     '/v1/channels/bigcommerce/uninstall',
-    { config: { public: true }, schema: { hide: true, querystring: BigCommerceSignedQuery, response: { 200: BigCommerceUninstallSchema } } },
+    {
+      config: { public: true },
+      schema: { hide: true, querystring: BigCommerceSignedQuery, response: { 200: BigCommerceUninstallSchema } },
+    },
     async (request) => uninstallCallback(app.db, request.query, app.bigcommerceApp),
   );
 }

@@ -65,7 +65,8 @@ export async function awaitStore(
 ) {
   const a = needApp(app);
   const hash = input.store_hash.trim().toLowerCase();
-  if (!STORE_HASH.test(hash)) throw invalid('body.store_hash', 'must be the store hash (letters and digits, from the API path or the control panel address)');
+  if (!STORE_HASH.test(hash))
+    throw invalid('body.store_hash', 'must be the store hash (letters and digits, from the API path or the control panel address)');
   const credentials: BigCommerceCredentials = { access_token: '', webhook_secret: randomBytes(24).toString('hex') };
   const r = await appInstall.awaitInstall(db, p, {
     name: input.name,
@@ -134,7 +135,13 @@ const hashOf = (context: string | undefined) => {
 };
 
 /** GET auth: the code becomes the store's token; the store a team awaits is connected (webhooks registered). */
-export async function authCallback(db: Db, q: Record<string, string | undefined>, app: BigCommerceAppConfig | null, origin: string, env: ChannelEnv) {
+export async function authCallback(
+  db: Db,
+  q: Record<string, string | undefined>,
+  app: BigCommerceAppConfig | null,
+  origin: string,
+  env: ChannelEnv,
+) {
   const a = needApp(app);
   if (!q.code) throw invalid('query.code', 'is required');
   const asked = hashOf(q.context);
