@@ -127,7 +127,7 @@ export const AppInstallSchema = Type.Object(
     scope: Opt(Type.String({ description: 'the scopes the merchant granted' })),
     user_email: Opt(Type.String({ description: 'the BigCommerce user who installed the app' })),
   },
-  { description: "a shop connected by the server's BigCommerce app (docs/sales-channels.md §3c)" },
+  { description: "a shop connected by the server's BigCommerce app (docs/sales-channels.md §3b, the 3PL's app)" },
 );
 
 export const ShopSettings = Type.Object(

@@ -11,7 +11,7 @@ import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/htt
 import type { AppInstall, ConnectedPlatform, ConnectionSettings, Credentials } from '../../connectors/channels/types.js';
 
 // Shops connected by an app the 3PL distributes and the merchant installs from the platform's
-// side (BigCommerce single-click apps, docs/sales-channels.md §3c). The platform's install
+// side (BigCommerce single-click apps, docs/sales-channels.md §3b, the 3PL's app). The platform's install
 // callback carries no state of fos's and is shown in the platform's iframe (no cookie of fos's
 // reaches it), so which team a store belongs to is settled beforehand: a person with MANAGE_SHOPS
 // names the store for a merchant team (awaitInstall), and an install is taken only for a store a

@@ -11,7 +11,7 @@ import {
   BigCommerceUninstallSchema,
 } from '../../contract/shops.js';
 
-// The 3PL's BigCommerce single-click app (docs/sales-channels.md §3c): a person names a merchant's
+// The 3PL's BigCommerce single-click app (docs/sales-channels.md §3b, the 3PL's app): a person names a merchant's
 // store for its team (MANAGE_SHOPS); BigCommerce then calls auth and load from the merchant's
 // browser, inside the control panel's iframe (answered with a page, a refusal too), and
 // uninstall from its server (answered with JSON). The callbacks are public: each is checked by

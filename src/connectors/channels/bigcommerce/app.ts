@@ -11,7 +11,7 @@ import type { Credentials } from '../types.js';
 import { BIGCOMMERCE_API } from './client.js';
 import type { BigCommerceCredentials } from './types.js';
 
-// The 3PL's BigCommerce single-click app (docs/sales-channels.md §3c; BigCommerce: "Implementing
+// The 3PL's BigCommerce single-click app (docs/sales-channels.md §3b, the 3PL's app; BigCommerce: "Implementing
 // OAuth", "Handling callbacks"). The app's client id and secret are the server's
 // (FOS_BIGCOMMERCE_CLIENT_ID, FOS_BIGCOMMERCE_CLIENT_SECRET); the secret is sent to BigCommerce's
 // token endpoint only and never logged or answered. BigCommerce calls three URLs of fos:
