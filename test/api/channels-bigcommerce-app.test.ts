@@ -92,6 +92,22 @@ describe('BigCommerce single-click app', () => {
     expect(mixed.statusCode).toBe(401);
     expect(mixed.body).toContain('the token is for stores/zzz999');
     expect((await row()).active).toBe(false);
+    // A wait that ended: refused before the code is exchanged, until the store is named again.
+    const r = await row();
+    const waiting = (r.settings as { app_install: object }).app_install;
+    await t.db.prisma.shopConnection.update({
+      where: { shop_id: shopId },
+      data: { settings: { ...(r.settings as object), app_install: { ...waiting, awaiting_until: '2020-01-01T00:00:00.000Z' } } },
+    });
+    const calls = login.calls.length;
+    const late = await auth('code-late', 'bc_app_1');
+    expect(late.statusCode).toBe(403);
+    expect(late.body).toContain('ask your fulfiller to name it again');
+    expect(login.calls).toHaveLength(calls);
+    const renamed = await t.call('POST', '/v1/ops/shops/bigcommerce/app', {
+      body: { name: 'BC App Store', store_hash: 'abc123', merchant_team_id: merchantTeamId },
+    });
+    expect(Date.parse(renamed.json().app_install.awaiting_until)).toBeGreaterThan(Date.now());
   });
 
   it('auth: the code becomes the token, sealed; the shop connects and its order hook is registered', async () => {

@@ -120,13 +120,18 @@ async function connectionFor(db: Db, shopType: ConnectedPlatform, domain: string
   return found[0]!;
 }
 
+/** The connection an install of the store would complete; refused when no team awaits it or its wait ended. */
+export async function acceptsInstall(db: Db, shopType: ConnectedPlatform, domain: string, now = new Date()) {
+  const found = await connectionFor(db, shopType, domain);
+  const { install } = found;
+  if (install.status === 'AWAITING' && install.awaiting_until && Date.parse(install.awaiting_until) < now.getTime())
+    throw forbidden(`The wait for store ${domain}'s install ended on ${install.awaiting_until}: ask your fulfiller to name it again.`);
+  return found;
+}
+
 /** The platform says the app is installed (or authorized again): the awaited shop gets the token and connects. */
 export async function completeInstall(db: Db, input: Installed, env: ChannelEnv, now = new Date()) {
-  const { row, install } = await connectionFor(db, input.shop_type, input.shop_domain);
-  if (install.status === 'AWAITING' && install.awaiting_until && Date.parse(install.awaiting_until) < now.getTime())
-    throw forbidden(
-      `The wait for store ${input.shop_domain}'s install ended on ${install.awaiting_until}: ask your fulfiller to name it again.`,
-    );
+  const { row, install } = await acceptsInstall(db, input.shop_type, input.shop_domain, now);
   const open = openConnection(row);
   const conn = {
     ...open,

@@ -147,7 +147,7 @@ export async function authCallback(
   const asked = hashOf(q.context);
   if (!asked) throw invalid('query.context', 'must be stores/{store_hash}');
   // A store no team named: refused before any token for it is asked for (fos holds none it does not serve).
-  await appInstall.installedShop(db, 'BIGCOMMERCE', asked);
+  await appInstall.acceptsInstall(db, 'BIGCOMMERCE', asked);
   let token: Awaited<ReturnType<typeof exchangeCode>>;
   try {
     token = await exchangeCode(a, q, origin, { ...env, origin });
