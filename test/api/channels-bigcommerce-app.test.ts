@@ -165,6 +165,7 @@ describe('BigCommerce single-click app', () => {
       await jwt({ expiresIn: -3600 }),
       await jwt({ clientId: 'another-app' }),
       await jwt({ sub: 'users/1' }),
+      await jwt({ alg: 'HS512' }), // the right secret, another algorithm than BigCommerce's
       (await jwt()).replace(/\.[^.]+$/, '.AAAA'),
       '',
     ];

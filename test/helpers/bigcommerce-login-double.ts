@@ -70,6 +70,7 @@ export function signedPayload(opts: {
   storeHash: string;
   expiresIn?: number;
   sub?: string;
+  alg?: 'HS256' | 'HS512';
 }): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({
@@ -78,7 +79,7 @@ export function signedPayload(opts: {
     url: '/',
     channel_id: null,
   })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setProtectedHeader({ alg: opts.alg ?? 'HS256', typ: 'JWT' })
     .setIssuer('bc')
     .setAudience(opts.clientId)
     .setSubject(opts.sub ?? `stores/${opts.storeHash}`)
