@@ -203,10 +203,18 @@ describe('BigCommerce single-click app', () => {
     const check = (await t.call('POST', `/v1/ops/shops/${shopId}/check`)).json();
     expect(check).toMatchObject({ ok: false, error: expect.stringContaining('no access token') });
 
-    // Installed again by the store's owner: the same shop connects again.
+    // Installed again by the store's owner: the same shop connects again; the hook BigCommerce
+    // removed with the app (PUT answers 404) is registered anew.
+    const oldHook = bc.hooks[0].id;
+    bc.hooks.length = 0;
     bc.token = 'bc_app_3';
     expect((await auth('code-3', 'bc_app_3')).statusCode).toBe(200);
     expect((await row()).active).toBe(true);
+    expect(bc.hooks).toEqual([
+      expect.objectContaining({ scope: 'store/order/*', destination: `${ORIGIN}/v1/channels/${shopId}/webhooks` }),
+    ]);
+    expect((await row()).settings).toMatchObject({ webhook_id: String(bc.hooks[0].id) });
+    expect(bc.hooks[0].id).not.toBe(oldHook);
     expect(await t.db.prisma.shop.count({ where: { merchant_team_id: merchantTeamId, shop_type: 'BIGCOMMERCE' } })).toBe(1);
   });
 
