@@ -289,7 +289,7 @@ __fos_options() {
     'fos shops connect') echo '' ;;
     'fos shops connect shopify') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --shop-domain --client-id --client-secret --access-token --api-version --location --data --field -F --raw-field -f --oauth' ;;
     'fos shops connect woocommerce') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --store-url --consumer-key --consumer-secret --data --field -F --raw-field -f' ;;
-    'fos shops connect bigcommerce') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --store-hash --access-token --location --data --field -F --raw-field -f' ;;
+    'fos shops connect bigcommerce') echo '--name --merchant --webhook-secret --api-base-url --notify-customer --ship-on-authorized --warehouse --store-hash --access-token --location --data --field -F --raw-field -f --app' ;;
     'fos shops connect amazon') echo '--name --merchant --api-base-url --notify-customer --ship-on-authorized --warehouse --region --marketplace-id --seller-id --client-id --client-secret --refresh-token --token-url --data --field -F --raw-field -f' ;;
     'fos shops connect ebay') echo '--name --merchant --api-base-url --ship-on-authorized --warehouse --client-id --client-secret --refresh-token --data --field -F --raw-field -f' ;;
     'fos shops update') echo '--name --active --notify-customer --location --ship-on-authorized --data --field -F --raw-field -f' ;;

@@ -1264,6 +1264,7 @@ complete -c fos -n '__fos_at \'fos shops connect bigcommerce\'' -l location -x -
 complete -c fos -n '__fos_at \'fos shops connect bigcommerce\'' -l data -r -F -d 'JSON object to send (fields below are merged into it)'
 complete -c fos -n '__fos_at \'fos shops connect bigcommerce\'' -l field -s F -x -d 'typed body field: numbers, true/false/null, JSON, @file (repeatable)'
 complete -c fos -n '__fos_at \'fos shops connect bigcommerce\'' -l raw-field -s f -x -d 'string body field (repeatable)'
+complete -c fos -n '__fos_at \'fos shops connect bigcommerce\'' -l app -d 'name the store for the server'\''s BigCommerce app: installing the app connects it (needs --store-hash)'
 complete -c fos -n '__fos_at \'fos shops connect amazon\'' -l name -x -d 'shop name in fos'
 complete -c fos -n '__fos_at \'fos shops connect amazon\'' -l merchant -x -d 'merchant team (needed when several are delegated)'
 complete -c fos -n '__fos_at \'fos shops connect amazon\'' -l api-base-url -x -d 'send platform calls here instead (proxy, test double)'

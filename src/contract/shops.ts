@@ -115,6 +115,21 @@ export const EbayConnection = Type.Object(
   { additionalProperties: false },
 );
 
+export const AppInstallSchema = Type.Object(
+  {
+    status: StringEnum(['AWAITING', 'INSTALLED', 'UNINSTALLED'] as const, {
+      description:
+        "AWAITING: named for the team, the app not installed yet; UNINSTALLED: the merchant removed the app (the shop's orders stay)",
+    }),
+    awaiting_until: Opt(Timestamp),
+    installed_at: Opt(Timestamp),
+    uninstalled_at: Opt(Timestamp),
+    scope: Opt(Type.String({ description: 'the scopes the merchant granted' })),
+    user_email: Opt(Type.String({ description: 'the BigCommerce user who installed the app' })),
+  },
+  { description: "a shop connected by the server's BigCommerce app (docs/sales-channels.md §3b, the 3PL's app)" },
+);
+
 export const ShopSettings = Type.Object(
   {
     notify_customer: Type.Optional(
@@ -238,6 +253,7 @@ export const ShopSchema = Type.Object({
         ),
       ),
       ship_on_authorized: Type.Boolean(),
+      app_install: Opt(AppInstallSchema),
       shipment_tracking: Type.Boolean({
         description:
           'WooCommerce: the Shipment Tracking extension was found at connect or check (read-only); tracking goes there, else in an order note',
@@ -296,6 +312,50 @@ export const ChannelDeliverySchema = Type.Object({
 });
 
 export const WebhookAnswerSchema = Type.Object({ status: Type.String(), delivery_id: Opt(Type.String()) });
+
+export const BigCommerceAppBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255, description: 'the name the shop gets in fos' }),
+    store_hash: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9]+$',
+      description: "the merchant's store hash (store-{hash}.mybigcommerce.com, or the API path)",
+    }),
+    merchant_team_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+
+export const BigCommerceAppSchema = Type.Object({
+  shop_id: Type.String(),
+  store_hash: Type.String(),
+  app_install: AppInstallSchema,
+  auth_callback_url: Type.String({ description: "the app's Auth Callback URL (Dev Portal → the app → Technical)" }),
+  load_callback_url: Type.String({ description: "the app's Load Callback URL" }),
+  uninstall_callback_url: Type.String({ description: "the app's Uninstall Callback URL" }),
+});
+
+export const BigCommerceAuthQuery = Type.Object(
+  {
+    code: Type.Optional(Type.String({ maxLength: 2048 })),
+    scope: Type.Optional(Type.String({ maxLength: 4096 })),
+    context: Type.Optional(Type.String({ maxLength: 255 })),
+    account_uuid: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  { additionalProperties: Type.String() },
+);
+
+export const BigCommerceSignedQuery = Type.Object(
+  { signed_payload_jwt: Type.Optional(Type.String({ maxLength: 8192 })) },
+  { additionalProperties: Type.String() },
+);
+
+export const BigCommerceUninstallSchema = Type.Object({
+  store_hash: Type.String(),
+  shop_id: Type.String(),
+  disconnected: Type.Boolean(),
+});
 
 export const ShopifyInstallBody = Type.Object(
   {

@@ -1,5 +1,6 @@
 import { labelBatchRunner, type LabelBatchRunner } from './workers/label-batches.js';
 import { shopifyAppFromEnv, type ShopifyAppConfig } from '../connectors/channels/shopify/oauth.js';
+import { bigcommerceAppFromEnv, type BigCommerceAppConfig } from '../connectors/channels/bigcommerce/app.js';
 import { setOutboundLogger } from '../net/outbound.js';
 import { withOutboundScope } from '../net/deadlines.js';
 import Fastify, {
@@ -75,6 +76,8 @@ export interface AppConfig {
   minFreeDiskBytes?: number;
   /** The 3PL's Shopify app for OAuth installs; default from FOS_SHOPIFY_CLIENT_ID/SECRET (null: none). */
   shopifyApp?: ShopifyAppConfig | null;
+  /** The 3PL's BigCommerce single-click app; default from FOS_BIGCOMMERCE_CLIENT_ID/SECRET (null: none). */
+  bigcommerceApp?: BigCommerceAppConfig | null;
 }
 
 export interface AppDeps {
@@ -89,6 +92,8 @@ declare module 'fastify' {
     allowPrivateWebhooks: boolean;
     /** The 3PL's Shopify app (OAuth installs), or null. */
     shopifyApp: ShopifyAppConfig | null;
+    /** The 3PL's BigCommerce app (single-click installs), or null. */
+    bigcommerceApp: BigCommerceAppConfig | null;
     /** The clock of what runs by the calendar (invoices' dates, the period close): AppConfig.clock, else the system's. */
     now(): Date;
     /** Set when shutdown begins: new requests get 503. */
@@ -219,6 +224,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.decorate('clock', config.clock ?? Date.now);
   app.decorate('allowPrivateWebhooks', config.allowPrivateWebhooks ?? false);
   app.decorate('shopifyApp', config.shopifyApp === undefined ? shopifyAppFromEnv(process.env) : config.shopifyApp);
+  app.decorate('bigcommerceApp', config.bigcommerceApp === undefined ? bigcommerceAppFromEnv(process.env) : config.bigcommerceApp);
   app.decorate('draining', false);
   app.decorate('now', () => nowOf(config.clock));
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;

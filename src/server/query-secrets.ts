@@ -25,8 +25,11 @@ const SECRET_PARAMS = new Set([
   'sig',
 ]);
 
-/** Accepted where a platform can only authenticate by URL (Shippo's webhook token), but never logged. */
-const REDACTED_ONLY = new Set(['shippo_token']);
+/**
+ * Accepted where a platform can only authenticate by URL (Shippo's webhook token; an OAuth
+ * callback's one-time code; BigCommerce's signed_payload_jwt to its app's callbacks), never logged.
+ */
+const REDACTED_ONLY = new Set(['shippo_token', 'code', 'signed_payload_jwt']);
 
 const normalized = (name: string) => {
   let decoded = name;

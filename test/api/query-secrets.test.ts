@@ -70,5 +70,12 @@ describe('tokens in query strings', () => {
       '/v1/x?page=1&token=[REDACTED]&Access_Token=[REDACTED]&limit=2',
     );
     expect(redactUrl('/v1/x')).toBe('/v1/x');
+    // Accepted where a platform can only use the URL (an OAuth callback's code, BigCommerce's signed payload), never logged.
+    expect(redactUrl('/v1/channels/bigcommerce/load?signed_payload_jwt=a.b.c&x=1')).toBe(
+      '/v1/channels/bigcommerce/load?signed_payload_jwt=[REDACTED]&x=1',
+    );
+    expect(redactUrl('/v1/channels/bigcommerce/auth?code=qr6h&context=stores/abc')).toBe(
+      '/v1/channels/bigcommerce/auth?code=[REDACTED]&context=stores/abc',
+    );
   });
 });

@@ -107,7 +107,23 @@ export interface ConnectionSettings {
   shipment_tracking: boolean;
   /** BigCommerce: the store/order/* hook fos registered at connect. */
   webhook_id?: string | null;
+  /** A shop connected by the 3PL's platform app (BigCommerce single-click app): where its install stands. */
+  app_install?: AppInstall | null;
 }
+
+/** The install of the 3PL's app on a store (src/domain/channels/app-install.ts). */
+export type AppInstall = {
+  /** AWAITING: a person named the store, the app is not installed yet; UNINSTALLED: the merchant removed it. */
+  status: 'AWAITING' | 'INSTALLED' | 'UNINSTALLED';
+  /** An install after this instant is refused until someone names the store again. */
+  awaiting_until: string | null;
+  installed_at: string | null;
+  uninstalled_at: string | null;
+  /** The scopes the merchant granted, as the platform's token answer lists them. */
+  scope: string | null;
+  /** Who installed it (the platform's user), for the 3PL's records. */
+  user_email: string | null;
+};
 
 export interface OpenConnection {
   shop_id: string;

@@ -8,3 +8,4 @@ export { getShop, insertShop, shopScope, teamsOf } from './shops.js';
 export { pushStock } from './stock.js';
 export { DEFAULT_SYNC_INTERVAL_MS, syncDueShops, syncShop } from './sync.js';
 export { channelAdapters } from './tracking.js';
+export * as appInstall from './app-install.js';

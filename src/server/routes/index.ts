@@ -35,6 +35,7 @@ import warehouses from './ops/warehouses.js';
 import shops from './shops.js';
 import channelWebhooks from './channel-webhooks.js';
 import shopifyApp from './shopify-app.js';
+import bigcommerceApp from './bigcommerce-app.js';
 import locations from './ops/locations.js';
 import packScans from './ops/pack-scans.js';
 import replenishments from './ops/replenishments.js';
@@ -85,6 +86,7 @@ export async function registerRoutes(app: FastifyInstance) {
     shops,
     channelWebhooks,
     shopifyApp,
+    bigcommerceApp,
     locations,
     packScans,
     replenishments,

@@ -28,6 +28,8 @@ interface PlatformSpec {
   asked: (conn: Record<string, unknown>) => [string, string, boolean][];
   /** Shopify: --oauth makes an install link of the server's app instead. */
   oauth?: boolean;
+  /** BigCommerce: --app names the store for the server's single-click app instead. */
+  app?: boolean;
   guide?: string;
   example: string;
   /** A platform that sends no webhooks: what is said instead of the webhook address. */
@@ -60,6 +62,7 @@ const PLATFORMS: PlatformSpec[] = [
     fields: BIGCOMMERCE_FIELDS,
     asked: () => REQUIRED.BIGCOMMERCE,
     guide: BIGCOMMERCE_GUIDE,
+    app: true,
     example: 'fos shops connect bigcommerce --name "My Store" --store-hash abc123 --access-token …',
   },
   {
@@ -93,14 +96,22 @@ function platform(ctx: Context, p: PlatformSpec): Command {
     method: 'POST',
     mode: 'create',
     // --oauth (Shopify): an install link of the server's app for the merchant, not a connection.
-    path: (_args, opts) => (opts.oauth ? `${shopPath()}/shopify/install` : shopPath()),
+    // --app (BigCommerce): the store is named for the server's app; its install connects it.
+    path: (_args, opts) => (opts.oauth ? `${shopPath()}/shopify/install` : opts.app ? `${shopPath()}/bigcommerce/app` : shopPath()),
     fields: p.fields,
     configure: (cmd) => {
       if (p.oauth) cmd.option('--oauth', "print an install link of the server's Shopify app for this shop (OAuth; needs --shop-domain)");
+      if (p.app)
+        cmd.option('--app', "name the store for the server's BigCommerce app: installing the app connects it (needs --store-hash)");
     },
     transform: (body, opts) => {
-      if (!opts.oauth) return { ...body, shop_type: shopType };
       const conn = (body.connection ?? {}) as Record<string, unknown>;
+      if (opts.app) {
+        if (!conn.store_hash) throw new UsageError('--app needs --store-hash <hash> (store-{hash}.mybigcommerce.com)');
+        const team = body.merchant_team_id ? { merchant_team_id: body.merchant_team_id } : {};
+        return { name: body.name, store_hash: conn.store_hash, ...team };
+      }
+      if (!opts.oauth) return { ...body, shop_type: shopType };
       if (!conn.shop_domain) throw new UsageError('--oauth needs --shop-domain <name.myshopify.com>');
       return {
         name: body.name,
@@ -124,6 +135,15 @@ function platform(ctx: Context, p: PlatformSpec): Command {
     after: async (c, record) => {
       const link = (record as { install_url?: string }).install_url;
       if (link) return c.io.info(`send this link to the merchant to install the app: ${link}`);
+      const app = record as { auth_callback_url?: string; store_hash?: string; app_install?: { awaiting_until?: string | null } };
+      if (app.auth_callback_url)
+        return c.io.info(
+          [
+            `store ${app.store_hash} awaits the app's install${app.app_install?.awaiting_until ? ` until ${app.app_install.awaiting_until}` : ''}:`,
+            "the merchant installs the app from the store's control panel (Apps → Marketplace, or My Apps → My Draft Apps);",
+            `the app's Auth Callback URL is ${app.auth_callback_url} (Load and Uninstall: …/load, …/uninstall).`,
+          ].join('\n'),
+        );
       const conn = (record as { connection?: { webhook_path?: string } }).connection;
       if (!conn?.webhook_path) return;
       if (p.noWebhooks) return c.io.info(p.noWebhooks);

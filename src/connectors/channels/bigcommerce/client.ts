@@ -50,6 +50,9 @@ export async function bcCall<T = Json>(
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
   assertAllowedUrl(url.toString(), env);
   const c = conn.credentials as BigCommerceCredentials;
+  // A shop of the 3PL's app that awaits its install, or whose app was uninstalled, has no token.
+  if (!c.access_token)
+    throw new ChannelCallError('BigCommerce: no access token (the app is not installed on the store, or was uninstalled)', true, 401);
   const headers: Record<string, string> = { 'x-auth-token': c.access_token, accept: 'application/json' };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   for (let n = 0; ; n++) {

@@ -104,10 +104,18 @@ export const bigcommerce: ChannelConnector = {
     const secret = (conn.credentials as BigCommerceCredentials).webhook_secret;
     const hook = { scope: 'store/order/*', destination, is_active: true, headers: { 'X-Fos-Webhook-Secret': secret } };
     // Connected before (new credentials): the hook fos registered is updated, not registered twice.
-    const id = conn.settings.webhook_id;
-    const { data } = id
-      ? await bcCall<Json>(conn, env, 'PUT', `v3/hooks/${id}`, { body: hook })
-      : await bcCall<Json>(conn, env, 'POST', 'v3/hooks', { body: hook });
+    // A hook gone meanwhile (removed in the control panel, or with the app's uninstall) is registered anew.
+    let id = conn.settings.webhook_id;
+    let data: Json | null = null;
+    if (id)
+      data = await bcCall<Json>(conn, env, 'PUT', `v3/hooks/${id}`, { body: hook }).then(
+        (r) => r.data,
+        (err) => {
+          if (err instanceof ChannelCallError && err.status === 404) return (id = null);
+          throw err;
+        },
+      );
+    if (!id) data = (await bcCall<Json>(conn, env, 'POST', 'v3/hooks', { body: hook })).data;
     return { webhook_id: data?.data?.id != null ? String(data.data.id) : (id ?? null) };
   },
   webhooks: {
