@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silent, type TestApp } from '../helpers/app.js';
 import { type ChannelsWorld, channelsWorld, shipAll, stockedProduct } from '../helpers/channels.js';
-import { connectEtsy, etsyDouble, etsyReceipt, type EtsyDouble } from '../helpers/etsy-double.js';
+import { connectEtsy, etsyDouble, type EtsyDouble } from '../helpers/etsy-double.js';
+import { etsyInventory, etsyReceipt, money, propertyValue as pv } from '../helpers/etsy-fixtures.js';
 import { setRateLimitSleep } from '../../src/connectors/channels/etsy/client.js';
 import type { EtsyCredentials } from '../../src/connectors/channels/etsy/types.js';
 import { connectorFor, openConnection } from '../../src/domain/channels/connection.js';
@@ -53,14 +54,6 @@ const sync = async (since?: Date) => {
   await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
   return syncConnection(t.db, await row(), env, since ? { since } : {});
 };
-const money = (v: number) => ({ amount: Math.round(v * 100), divisor: 100, currency_code: 'USD' });
-const pv = (value: string, valueId: number) => ({
-  property_id: 200,
-  property_name: 'Primary color',
-  scale_id: null,
-  value_ids: [valueId],
-  values: [value],
-});
 
 describe('Etsy', () => {
   it('connects with a refresh-token grant, getMe and getShop; keys, tokens and the shop id stored sealed; webhooks refused', async () => {
@@ -137,41 +130,17 @@ describe('Etsy', () => {
       { listing_id: MUG, shop_id: et.shopId, title: 'Mug', state: 'active', item_weight: 0.4, item_weight_unit: 'kg', price: money(10) },
       { listing_id: SCARF, shop_id: et.shopId, title: 'Scarf', state: 'active', has_variations: true, price: money(30) },
     ];
-    et.inventories.set(MUG, {
-      products: [
-        {
-          product_id: 501,
-          sku: 'ET-MUG',
-          is_deleted: false,
-          property_values: [],
-          offerings: [{ offering_id: 5011, quantity: 3, is_enabled: true, is_deleted: false, price: money(10) }],
-        },
-      ],
-      price_on_property: [],
-      quantity_on_property: [],
-      sku_on_property: [],
-    });
-    et.inventories.set(SCARF, {
-      products: [
-        {
-          product_id: 601,
-          sku: 'ET-SCARF-BLUE',
-          is_deleted: false,
-          property_values: [pv('Blue', 11)],
-          offerings: [{ offering_id: 6011, quantity: 2, is_enabled: true, is_deleted: false, price: money(30) }],
-        },
-        {
-          product_id: 602,
-          sku: 'ET-SCARF-RED',
-          is_deleted: false,
-          property_values: [pv('Red', 12)],
-          offerings: [{ offering_id: 6021, quantity: 9, is_enabled: true, is_deleted: false, price: money(32.5) }],
-        },
-      ],
-      price_on_property: [200],
-      quantity_on_property: [200],
-      sku_on_property: [200],
-    });
+    et.inventories.set(MUG, etsyInventory([{ id: 501, sku: 'ET-MUG', quantity: 3, price: 10 }]));
+    et.inventories.set(
+      SCARF,
+      etsyInventory(
+        [
+          { id: 601, sku: 'ET-SCARF-BLUE', quantity: 2, price: 30, values: [pv('Blue', 11)] },
+          { id: 602, sku: 'ET-SCARF-RED', quantity: 9, price: 32.5, values: [pv('Red', 12)] },
+        ],
+        { onProperty: [200] },
+      ),
+    );
     const old = new Date(Date.now() - 3_600_000);
     for (let i = 0; i < 51; i++)
       et.receipts.set(1000 + i, etsyReceipt(1000 + i, [{ listingId: MUG, sku: 'ET-MUG', quantity: 1 }], { modified: old }));
@@ -233,7 +202,7 @@ describe('Etsy', () => {
     et.receipts.set(1001, etsyReceipt(1001, [{ listingId: MUG, sku: 'ET-MUG', quantity: 1 }], { status: 'canceled' }));
     const second = await sync();
     expect(second!.orders).toMatchObject({ created: 1, cancelled: 1 });
-    const q = lists.length ? et.calls.filter((c) => c.path === `/v3/application/shops/${et.shopId}/receipts`).at(-1)!.query : {};
+    const q = et.calls.filter((c) => c.path === `/v3/application/shops/${et.shopId}/receipts`).at(-1)!.query;
     expect(q).toMatchObject({ sort_on: 'updated', sort_order: 'asc', limit: '50', offset: '0' });
     expect(Number(q.min_last_modified)).toBeGreaterThan(old.getTime() / 1000);
     const [scarfOrder] = await orderOf('2000');
@@ -241,6 +210,29 @@ describe('Etsy', () => {
     expect(scarfLine).toMatchObject({ sku: 'ET-SCARF-BLUE', product_id: scarf.product_id, total_quantity: 2 });
     expect((await orderOf('1001'))[0]!.status).toBe('CANCELLED');
   }, 180_000);
+
+  it('reads each listing inventory on its own when Etsy refuses the Inventory association', async () => {
+    et.refuseIncludes = true;
+    try {
+      const n = et.calls.length;
+      const page = await connectorFor('ETSY').variants(openConnection(await row(), t.db), env, null, null);
+      expect(page.items.map((v) => [v.remote_id, v.sku])).toEqual([
+        [String(MUG), 'ET-MUG'],
+        [`${SCARF}:200=11`, 'ET-SCARF-BLUE'],
+        [`${SCARF}:200=12`, 'ET-SCARF-RED'],
+      ]);
+      expect(page.next).toBeNull();
+      const listings = `/v3/application/shops/${et.shopId}/listings`;
+      expect(et.calls.slice(n).map((c) => `${c.method} ${c.path}${c.query.includes ? `?includes=${c.query.includes}` : ''}`)).toEqual([
+        `GET ${listings}?includes=Inventory`,
+        `GET ${listings}`,
+        `GET /v3/application/listings/${MUG}/inventory`,
+        `GET /v3/application/listings/${SCARF}/inventory`,
+      ]);
+    } finally {
+      et.refuseIncludes = false;
+    }
+  });
 
   it('makes one order per receipt from repeated syncs and from concurrent intakes of the same receipt', async () => {
     et.receipts.set(3000, etsyReceipt(3000, [{ listingId: MUG, sku: 'ET-MUG', quantity: 1 }]));
@@ -317,13 +309,14 @@ describe('Etsy', () => {
   it('pushes stock: reads the listing inventory, writes it back whole with only the quantity changed; a 429 waits Retry-After', async () => {
     const blue = await t.db.prisma.productListingVariant.findFirstOrThrow({ where: { shop_id: shopId, sku: 'ET-SCARF-BLUE' } });
     const before = structuredClone(et.inventories.get(SCARF));
+    const n = et.calls.length;
     et.failNext(`PUT /v3/application/listings/${SCARF}/inventory`, 1, 429, { 'retry-after': '2' });
     const stats = await pushStock(t.db, env);
     expect(stats).toMatchObject({ failed: 0 });
     expect(waits).toEqual([2000]);
     const level = await t.db.prisma.inventoryLevel.findFirstOrThrow({ where: { product_id: blue.product_id } });
     const available = level.on_hand - level.committed - level.unavailable;
-    const scarfCalls = et.calls.filter((c) => c.path === `/v3/application/listings/${SCARF}/inventory`);
+    const scarfCalls = et.calls.slice(n).filter((c) => c.path === `/v3/application/listings/${SCARF}/inventory`);
     expect(scarfCalls.map((c) => c.method)).toEqual(['GET', 'PUT', 'PUT']);
     // Every product as read (property values, SKUs, prices as floats, the on_property lists); only Blue's quantity changed.
     expect(scarfCalls[2]!.body).toEqual({
@@ -353,6 +346,27 @@ describe('Etsy', () => {
     expect(et.inventories.get(SCARF)!.products.map((p: any) => [p.sku, p.offerings[0].quantity])).toEqual([
       ['ET-SCARF-BLUE', 7],
       ['ET-SCARF-RED', 9],
+    ]);
+
+    // A listing whose quantity does not vary by size (quantity_on_property empty): one figure for all its products.
+    const PRINT = 4003;
+    const size = (value: string, id: number) => pv(value, id, 100, 'Size');
+    et.inventories.set(
+      PRINT,
+      etsyInventory(
+        [
+          { id: 701, sku: 'ET-PRINT-S', quantity: 4, price: 20, values: [size('S', 21)] },
+          { id: 702, sku: 'ET-PRINT-L', quantity: 4, price: 25, values: [size('L', 22)] },
+        ],
+        { onProperty: [100], quantityShared: true },
+      ),
+    );
+    await connectorFor('ETSY').setStock(openConnection(await row(), t.db), env, [
+      { remote_id: `${PRINT}:100=22`, listing_id: String(PRINT), inventory_item_id: null, quantity: 6 },
+    ]);
+    expect(et.inventories.get(PRINT)!.products.map((p: any) => [p.sku, p.offerings[0].quantity, p.offerings[0].price.amount])).toEqual([
+      ['ET-PRINT-S', 6, 2000],
+      ['ET-PRINT-L', 6, 2500],
     ]);
 
     // A variation Etsy no longer has: refused with the reason, nothing written for it.

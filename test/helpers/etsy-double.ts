@@ -12,6 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestApp } from './app.js';
+import { money } from './etsy-fixtures.js';
 
 export interface EtsyRecorded {
   method: string;
@@ -39,6 +40,8 @@ export interface EtsyDouble {
   /** listing_id -> ListingInventory. */
   inventories: Map<number, any>;
   calls: EtsyRecorded[];
+  /** getListingsByShop refuses the Inventory association (400), as newer Etsy answers may. */
+  refuseIncludes: boolean;
   /** Access tokens minted so far (the last one is valid). */
   tokens: string[];
   /** Every access token minted so far stops working (as when it expires): the next call answers 401. */
@@ -49,7 +52,6 @@ export interface EtsyDouble {
 }
 
 const APP = '/v3/application';
-const money = (v: number, currency = 'USD') => ({ amount: Math.round(v * 100), divisor: 100, currency_code: currency });
 
 export async function etsyDouble(): Promise<EtsyDouble> {
   const state = {
@@ -62,6 +64,7 @@ export async function etsyDouble(): Promise<EtsyDouble> {
     listings: [] as any[],
     inventories: new Map<number, any>(),
     calls: [] as EtsyRecorded[],
+    refuseIncludes: false,
     tokens: [] as string[],
   };
   const valid = new Set<string>();
@@ -186,6 +189,7 @@ export async function etsyDouble(): Promise<EtsyDouble> {
       const limit = Number(u.searchParams.get('limit') ?? 25);
       const offset = Number(u.searchParams.get('offset') ?? 0);
       const withInventory = u.searchParams.get('includes') === 'Inventory';
+      if (withInventory && state.refuseIncludes) return send(res, 400, { error: 'Inventory is not a valid association for this endpoint' });
       const list = state.listings.filter((l) => l.state === (u.searchParams.get('state') ?? 'active'));
       const page = list
         .slice(offset, offset + limit)
@@ -249,69 +253,6 @@ export async function etsyDouble(): Promise<EtsyDouble> {
     close: () => new Promise<void>((r) => server.close(() => r())),
   });
   return double as EtsyDouble;
-}
-
-/** A paid, unshipped ShopReceipt: one transaction per line (transaction ids <receipt>01, <receipt>02 …), shipped to Austin, TX. */
-export function etsyReceipt(
-  id: number,
-  lines: { listingId: number; sku: string; quantity: number; price?: number; variations?: { property_id: number; value_id: number }[] }[],
-  opts: { modified?: Date; shipped?: boolean; status?: string; digital?: boolean } = {},
-) {
-  const updated = Math.floor((opts.modified ?? new Date()).getTime() / 1000);
-  const subtotal = lines.reduce((s, l) => s + (l.price ?? 10) * l.quantity, 0);
-  return {
-    receipt_id: id,
-    receipt_type: 0,
-    seller_user_id: 77001,
-    seller_email: 'seller@example.com',
-    buyer_user_id: 88001,
-    buyer_email: 'ada@example.com',
-    name: 'Ada Lovelace',
-    first_line: '1 Main St',
-    second_line: 'Apt 2',
-    city: 'Austin',
-    state: 'TX',
-    zip: '78751',
-    status: opts.status ?? 'paid',
-    formatted_address: 'Ada Lovelace\n1 Main St\nApt 2\nAustin, TX 78751\nUnited States',
-    country_iso: 'US',
-    payment_method: 'cc',
-    message_from_buyer: 'gift wrap please',
-    is_paid: true,
-    is_shipped: opts.shipped ?? false,
-    create_timestamp: 1_700_000_000 + id,
-    created_timestamp: 1_700_000_000 + id,
-    update_timestamp: updated,
-    updated_timestamp: updated,
-    is_gift: false,
-    grandtotal: money(subtotal + 5),
-    subtotal: money(subtotal),
-    total_price: money(subtotal),
-    total_shipping_cost: money(5),
-    total_tax_cost: money(0.8),
-    total_vat_cost: money(0),
-    discount_amt: money(0),
-    gift_wrap_price: money(0),
-    shipments: [],
-    transactions: lines.map((l, i) => ({
-      transaction_id: id * 100 + i + 1,
-      title: `Handmade ${l.sku}`,
-      seller_user_id: 77001,
-      buyer_user_id: 88001,
-      quantity: l.quantity,
-      receipt_id: id,
-      is_digital: opts.digital ?? false,
-      listing_id: l.listingId,
-      transaction_type: 'listing',
-      product_id: 100_000 + l.listingId,
-      sku: l.sku,
-      price: money(l.price ?? 10),
-      shipping_cost: money(0),
-      variations: (l.variations ?? []).map((v) => ({ ...v, formatted_name: 'Color', formatted_value: 'Blue' })),
-      shipping_method: 'Standard Shipping',
-    })),
-    refunds: [],
-  };
 }
 
 export async function connectEtsy(t: TestApp, merchantTeamId: string, double: EtsyDouble, connection: Record<string, unknown> = {}) {
