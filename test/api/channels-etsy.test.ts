@@ -213,6 +213,9 @@ describe('Etsy', () => {
 
   it('reads each listing inventory on its own when Etsy refuses the Inventory association', async () => {
     et.refuseIncludes = true;
+    // A listing never edited with Etsy's inventory tools has no inventory (404): no variants, no failure.
+    const CARD = 4004;
+    et.listings.push({ listing_id: CARD, shop_id: et.shopId, title: 'Card', state: 'active', price: money(4) });
     try {
       const n = et.calls.length;
       const page = await connectorFor('ETSY').variants(openConnection(await row(), t.db), env, null, null);
@@ -228,9 +231,11 @@ describe('Etsy', () => {
         `GET ${listings}`,
         `GET /v3/application/listings/${MUG}/inventory`,
         `GET /v3/application/listings/${SCARF}/inventory`,
+        `GET /v3/application/listings/${CARD}/inventory`,
       ]);
     } finally {
       et.refuseIncludes = false;
+      et.listings.pop();
     }
   });
 

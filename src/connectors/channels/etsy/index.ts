@@ -46,6 +46,16 @@ async function createShipment(conn: OpenConnection, env: ChannelEnv, order: { re
     : `Etsy receipt ${order.order_number} marked shipped (no tracking code)`;
 }
 
+/** A listing's inventory; null for one Etsy keeps none of (404: never edited with the inventory tools). */
+async function inventoryOf(conn: OpenConnection, env: ChannelEnv, listingId: string) {
+  try {
+    return (await etsyCall<Json>(conn, env, 'GET', `listings/${encodeURIComponent(listingId)}/inventory`)).data;
+  } catch (err) {
+    if (err instanceof ChannelCallError && err.status === 404) return null;
+    throw err;
+  }
+}
+
 /**
  * One page of the shop's active listings with their inventory: getListingsByShop with
  * includes=Inventory (Etsy's OpenAPI 3.0.0). Should Etsy refuse the association (400), the page
@@ -64,9 +74,7 @@ async function listingsWithInventory(conn: OpenConnection, env: ChannelEnv, offs
     separate = true;
   }
   const list: Json[] = Array.isArray(res.data?.results) ? res.data.results : [];
-  if (separate)
-    for (const l of list)
-      l.inventory = (await etsyCall<Json>(conn, env, 'GET', `listings/${encodeURIComponent(String(l.listing_id))}/inventory`)).data;
+  if (separate) for (const l of list) l.inventory = await inventoryOf(conn, env, String(l.listing_id));
   return { list, count: Number(res.data?.count ?? 0) };
 }
 
