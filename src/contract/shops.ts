@@ -130,6 +130,25 @@ export const AppInstallSchema = Type.Object(
   { description: "a shop connected by the server's BigCommerce app (docs/sales-channels.md §3b, the 3PL's app)" },
 );
 
+export const EtsyConnection = Type.Object(
+  {
+    client_id: Type.String({ minLength: 1, maxLength: 255, description: "the Etsy app's API key keystring (OAuth client id)" }),
+    client_secret: Secret("the Etsy app's shared secret (sent with the keystring in x-api-key)"),
+    refresh_token: Secret(
+      "the seller's OAuth refresh token (authorization-code grant with PKCE, scopes transactions_r transactions_w listings_r listings_w shops_r); fos mints 1-hour access tokens with it",
+    ),
+    etsy_shop_id: Type.Optional(
+      Type.String({
+        pattern: '^[1-9][0-9]*$',
+        maxLength: 20,
+        description: "the seller's numeric Etsy shop id; read from getMe when not given",
+      }),
+    ),
+    api_base_url: Type.Optional(BaseUrl),
+  },
+  { additionalProperties: false },
+);
+
 export const ShopSettings = Type.Object(
   {
     notify_customer: Type.Optional(
@@ -158,12 +177,12 @@ export const CreateShopBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
     shop_type: StringEnum(SHOP_TYPES, {
-      description: 'SHOPIFY, WOOCOMMERCE, BIGCOMMERCE, AMAZON and EBAY connect; MANUAL is a label; the others have no connector yet',
+      description: 'SHOPIFY, WOOCOMMERCE, BIGCOMMERCE, AMAZON, EBAY and ETSY connect; MANUAL is a label',
     }),
     merchant_team_id: Type.Optional(Uuid),
     connection: Type.Optional(
-      Type.Union([ShopifyConnection, WooConnection, BigCommerceConnection, AmazonConnection, EbayConnection], {
-        description: 'SHOPIFY, WOOCOMMERCE, BIGCOMMERCE, AMAZON or EBAY connection fields',
+      Type.Union([ShopifyConnection, WooConnection, BigCommerceConnection, AmazonConnection, EbayConnection, EtsyConnection], {
+        description: 'SHOPIFY, WOOCOMMERCE, BIGCOMMERCE, AMAZON, EBAY or ETSY connection fields',
       }),
     ),
     settings: Type.Optional(ShopSettings),
@@ -184,6 +203,7 @@ export const UpdateShopBody = Type.Object(
         Type.Partial(BigCommerceConnection),
         Type.Partial(AmazonConnection),
         Type.Partial(EbayConnection),
+        Type.Partial(EtsyConnection),
       ]),
     ),
     settings: Type.Optional(ShopSettings),

@@ -34,12 +34,14 @@ export interface ConnectionInput {
   api_base_url?: string;
   /** Carried over from stored credentials on an update (the cached token's expiry). */
   token_expires_at?: string | null;
-  /** Amazon and eBay: the seller's OAuth refresh token (eBay: with client_id and client_secret, the app keyset). Amazon: the seller's LWA refresh token, selling region (NA, EU, FE), marketplace, merchant token, LWA token URL. */
+  /** Amazon, eBay and Etsy: the seller's OAuth refresh token (eBay: with client_id and client_secret, the app keyset; Etsy: the keystring and shared secret). Amazon: the seller's LWA refresh token, selling region (NA, EU, FE), marketplace, merchant token, LWA token URL. */
   refresh_token?: string;
   region?: string;
   marketplace_id?: string;
   seller_id?: string | null;
   token_url?: string;
+  /** Etsy: the seller's numeric shop id (read from getMe when not given). */
+  etsy_shop_id?: string | null;
 }
 
 /** Validated connection fields, with defaults (api_base_url = the platform's real address). */

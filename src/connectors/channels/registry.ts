@@ -5,12 +5,13 @@ import { shopify } from './shopify/index.js';
 import { woocommerce } from './woocommerce/index.js';
 import { amazon } from './amazon/index.js';
 import { ebay } from './ebay/index.js';
+import { etsy } from './etsy/index.js';
 
 // Every sales-channel connector, keyed by its shop type. Adding a platform is a folder beside
 // these and one line here; the domain and the server find it by the shop's type.
 
 const CONNECTORS: Record<string, ChannelConnector> = Object.fromEntries(
-  [shopify, woocommerce, bigcommerce, amazon, ebay].map((c) => [c.platform, c]),
+  [shopify, woocommerce, bigcommerce, amazon, ebay, etsy].map((c) => [c.platform, c]),
 );
 
 /** The shop types fos connects to. */

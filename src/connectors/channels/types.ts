@@ -1,11 +1,12 @@
 import type { BigCommerceCredentials } from './bigcommerce/types.js';
 import type { AmazonCredentials } from './amazon/types.js';
 import type { EbayCredentials } from './ebay/types.js';
+import type { EtsyCredentials } from './etsy/types.js';
 
 // The platform-neutral shapes the connectors (src/connectors/channels/<platform>/) translate to and from
 // (docs/sales-channels.md). Intake, sync and the tracking/stock pushes only see these.
 
-export type ConnectedPlatform = 'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE' | 'AMAZON' | 'EBAY';
+export type ConnectedPlatform = 'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE' | 'AMAZON' | 'EBAY' | 'ETSY';
 
 export interface ChannelAddress {
   name: string | null;
@@ -90,7 +91,8 @@ export interface WooCredentials {
   consumer_secret: string;
   webhook_secret: string;
 }
-export type Credentials = ShopifyCredentials | WooCredentials | BigCommerceCredentials | AmazonCredentials | EbayCredentials;
+export type Credentials =
+  ShopifyCredentials | WooCredentials | BigCommerceCredentials | AmazonCredentials | EbayCredentials | EtsyCredentials;
 
 export interface ConnectionSettings {
   /** Shopify: notifyCustomer on fulfillmentCreate. WooCommerce: the tracking note is a customer note. */

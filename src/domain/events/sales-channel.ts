@@ -2,9 +2,10 @@ import type { Db, OutboxEvent } from '../../db/types.js';
 import { ShopType } from '../../db/types.js';
 
 // Sales-channel adapters receive 'tracking.push' events: after a fulfill the storefront that sold
-// the order is told the tracking number. MANUAL orders have nothing to push (SKIPPED). SHOPIFY
-// and WOOCOMMERCE shops are pushed to for real by src/domain/channels/tracking.ts, which the
-// outbox worker adds; the other platforms have no connector yet and say so (FAILED, not retried).
+// the order is told the tracking number. MANUAL orders have nothing to push (SKIPPED). Every
+// other platform's shops are pushed to for real by src/domain/channels/tracking.ts (through its
+// connector), which the outbox worker adds; without those adapters (a worker set up with the
+// defaults only) a platform has no connector and says so (FAILED, not retried).
 
 export type ShopTypeName = (typeof ShopType)[keyof typeof ShopType];
 

@@ -55,7 +55,7 @@ export default async function routes(app: FastifyInstance) {
         schema: {
           operationId: op('createShop'),
           tags,
-          summary: 'Connect a shop (SHOPIFY, WOOCOMMERCE, BIGCOMMERCE, AMAZON, EBAY) or add a MANUAL one',
+          summary: 'Connect a shop (SHOPIFY, WOOCOMMERCE, BIGCOMMERCE, AMAZON, EBAY, ETSY) or add a MANUAL one',
           description:
             'The connection is checked with one real platform call first (Shopify shop { name }, WooCommerce GET system_status); ' +
             'a refusal is a 400 saying what is wrong and nothing is stored. Credentials are sealed and never returned.',

@@ -15,6 +15,8 @@ import {
   shopPath,
   EBAY_FIELDS,
   EBAY_GUIDE,
+  ETSY_FIELDS,
+  ETSY_GUIDE,
 } from './fields.js';
 import { declareOutput, local, response } from '../../output/shape.js';
 
@@ -84,6 +86,16 @@ const PLATFORMS: PlatformSpec[] = [
     guide: EBAY_GUIDE,
     noWebhooks: 'fos takes no eBay webhooks: orders come by sync (every 15 minutes, or now with fos shops sync <shop-id>)',
     example: 'fos shops connect ebay --name "My eBay" --client-id … --client-secret … --refresh-token …',
+  },
+  {
+    name: 'etsy',
+    shopType: 'ETSY',
+    label: 'Etsy',
+    fields: ETSY_FIELDS,
+    asked: () => REQUIRED.ETSY,
+    guide: ETSY_GUIDE,
+    noWebhooks: 'fos takes no Etsy webhooks: receipts come by sync (every 15 minutes, or now with fos shops sync <shop-id>)',
+    example: 'fos shops connect etsy --name "My Etsy" --client-id … --client-secret … --refresh-token …',
   },
 ];
 

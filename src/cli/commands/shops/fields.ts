@@ -124,8 +124,34 @@ export const EBAY_GUIDE = [
   'fos takes eBay orders by sync (fos serve syncs every 15 minutes; fos shops sync <shop-id> syncs now).',
 ].join('\n');
 
+export const ETSY_FIELDS: FieldSpec[] = [
+  ...common.filter((f) => f.key !== 'connection.webhook_secret' && f.key !== 'settings.notify_customer'),
+  { key: 'connection.client_id', flag: '--client-id', arg: 'keystring', description: "the Etsy app's API key keystring" },
+  { key: 'connection.client_secret', flag: '--client-secret', arg: 'secret', description: "the Etsy app's shared secret" },
+  {
+    key: 'connection.refresh_token',
+    flag: '--refresh-token',
+    arg: 'token',
+    description: "the seller's OAuth refresh token (transactions_r transactions_w listings_r listings_w shops_r)",
+  },
+  {
+    key: 'connection.etsy_shop_id',
+    flag: '--etsy-shop-id',
+    arg: 'id',
+    description: "the seller's numeric Etsy shop id (default: the token's shop)",
+  },
+];
+
+/** What a person creates on Etsy's side before connecting (printed before the prompts). */
+export const ETSY_GUIDE = [
+  'On etsy.com/developers/your-apps: an app; its API key keystring is the client id, its shared secret the client secret.',
+  'Have the seller authorize it (OAuth 2.0 authorization code with PKCE, at https://www.etsy.com/oauth/connect) with the scopes',
+  'transactions_r transactions_w listings_r listings_w shops_r, and copy the refresh token of the token answer (90 days;',
+  'fos keeps the new one Etsy gives with every refresh). fos takes Etsy receipts by sync (every 15 minutes; fos shops sync <shop-id> now).',
+].join('\n');
+
 /** What each platform needs in `connection`, and whether it is a secret (asked hidden). */
-export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE' | 'AMAZON' | 'EBAY', [string, string, boolean][]> = {
+export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE' | 'AMAZON' | 'EBAY' | 'ETSY', [string, string, boolean][]> = {
   SHOPIFY: [
     ['shop_domain', '--shop-domain', false],
     ['client_id', '--client-id', false],
@@ -149,6 +175,11 @@ export const REQUIRED: Record<'SHOPIFY' | 'WOOCOMMERCE' | 'BIGCOMMERCE' | 'AMAZO
     ['refresh_token', '--refresh-token', true],
   ],
   EBAY: [
+    ['client_id', '--client-id', false],
+    ['client_secret', '--client-secret', true],
+    ['refresh_token', '--refresh-token', true],
+  ],
+  ETSY: [
     ['client_id', '--client-id', false],
     ['client_secret', '--client-secret', true],
     ['refresh_token', '--refresh-token', true],
