@@ -2,6 +2,7 @@ import { DestinationRefused } from '../../../net/network.js';
 import { OutboundTimeout, send } from '../../../net/outbound.js';
 import { ChannelCallError, assertAllowedUrl, describeNetworkError, type ChannelEnv } from '../http.js';
 import type { OpenConnection } from '../types.js';
+import { MAX_429, rateLimitSleep } from '../rate-limit.js';
 import { amazonToken } from './auth.js';
 
 // SP-API calls over the shared outbound layer (src/net/outbound.ts); docs/sales-channels.md §3c
@@ -13,18 +14,11 @@ import { amazonToken } from './auth.js';
 // revoked…") is renewed once. Other failures become ChannelCallError with Amazon's own words
 // ({errors: [{code, message, details}]}); 4xx are permanent.
 
-const MAX_429 = 3;
 /** Longest wait fos accepts between two tries (getOrders' default rate, 0.0167/s, asks for 60 s). */
 const MAX_WAIT_MS = 60_000;
 const USER_AGENT = 'fos/1.0 (Language=JavaScript)';
 
-let sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-/** Tests replace the wait (no test depends on time); returns the previous one. */
-export function setRateLimitSleep(fn: (ms: number) => Promise<void>) {
-  const prev = sleep;
-  sleep = fn;
-  return prev;
-}
+export { setRateLimitSleep } from '../rate-limit.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field with checks
 type Json = any;
@@ -94,11 +88,11 @@ export async function spCall<T = Json>(
       throw new ChannelCallError(describeNetworkError(err, url.host));
     }
     if (res.status === 429 && throttled < MAX_429) {
-      await sleep(rateLimitWait(res.headers, throttled++));
+      await rateLimitSleep(rateLimitWait(res.headers, throttled++));
       continue;
     }
     if (method === 'GET' && [500, 502, 503, 504].includes(res.status) && n < 2) {
-      await sleep(1000);
+      await rateLimitSleep(1000);
       continue;
     }
     if (res.status < 300) {

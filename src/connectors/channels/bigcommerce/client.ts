@@ -2,6 +2,7 @@ import { DestinationRefused } from '../../../net/network.js';
 import { OutboundTimeout, send } from '../../../net/outbound.js';
 import { ChannelCallError, assertAllowedUrl, describeNetworkError, type ChannelEnv } from '../http.js';
 import type { OpenConnection } from '../types.js';
+import { MAX_429, rateLimitSleep } from '../rate-limit.js';
 import type { BigCommerceCredentials } from './types.js';
 
 // BigCommerce REST (V2 and V3) over the shared outbound layer (src/net/outbound.ts): BigCommerce
@@ -10,17 +11,10 @@ import type { BigCommerceCredentials } from './types.js';
 // BigCommerce names in X-Rate-Limit-Time-Reset-Ms (docs: API rate limits), at most MAX_429 times.
 // Other failures become ChannelCallError with BigCommerce's own message; 4xx are permanent.
 
-const MAX_429 = 3;
 /** Longest wait fos accepts from X-Rate-Limit-Time-Reset-Ms (BigCommerce's windows are 30 s at most). */
 const MAX_WAIT_MS = 30_000;
 
-let sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-/** Tests replace the wait (no test depends on time); returns the previous one. */
-export function setRateLimitSleep(fn: (ms: number) => Promise<void>) {
-  const prev = sleep;
-  sleep = fn;
-  return prev;
-}
+export { setRateLimitSleep } from '../rate-limit.js';
 
 export const BIGCOMMERCE_API = 'https://api.bigcommerce.com/stores';
 
@@ -77,11 +71,11 @@ export async function bcCall<T = Json>(
     }
     if (res.status === 429 && n < MAX_429) {
       const reset = Number(res.headers['x-rate-limit-time-reset-ms']);
-      await sleep(Math.min(Number.isFinite(reset) && reset > 0 ? reset : 1000, MAX_WAIT_MS));
+      await rateLimitSleep(Math.min(Number.isFinite(reset) && reset > 0 ? reset : 1000, MAX_WAIT_MS));
       continue;
     }
     if (method === 'GET' && [502, 503, 504].includes(res.status) && n < 2) {
-      await sleep(1000);
+      await rateLimitSleep(1000);
       continue;
     }
     if (res.status < 300) {

@@ -1,5 +1,5 @@
-import { send } from '../../../net/outbound.js';
-import { ChannelCallError, assertAllowedUrl, describeNetworkError, type ChannelEnv } from '../http.js';
+import type { ChannelEnv } from '../http.js';
+import { tokenCall } from '../token-call.js';
 import type { OpenConnection } from '../types.js';
 import { apiKey, etsyToken } from './auth.js';
 import type { EtsyCredentials } from './types.js';
@@ -9,22 +9,10 @@ import type { EtsyCredentials } from './types.js';
 // the global axios instance (no base URL, no transport of fos's), so api_base_url could not point
 // it at a proxy or a test double, and its calls' timeout would be axios's, not the layer's
 // deadline (docs/sales-channels.md §3e). Every call carries x-api-key (keystring:shared_secret)
-// and the seller's access token (auth.ts); a 401 gets one new token and one more try. Reads are
-// marked retry-safe, so the layer resends them on a failed connection, a 5xx or a 429 within its
-// deadline. A 429 that is still there (or any 429 on a write: Etsy refused it before doing
-// anything) is sent again after Retry-After, or after a doubling backoff when Etsy names no
-// wait, at most MAX_429 times.
+// and the seller's access token (auth.ts) through tokenCall (../token-call.ts: one new token
+// after a 401, Retry-After on a 429).
 
-const MAX_429 = 3;
-const MAX_WAIT_MS = 60_000;
-
-let sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-/** Tests replace the wait (no test depends on time); returns the previous one. */
-export function setRateLimitSleep(fn: (ms: number) => Promise<void>) {
-  const prev = sleep;
-  sleep = fn;
-  return prev;
-}
+export { setRateLimitSleep } from '../rate-limit.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- platform JSON, read field by field with checks
 type Json = any;
@@ -39,12 +27,6 @@ function messageOf(body: Buffer): string | null {
     return body.length ? body.toString('utf8').slice(0, 200) : null;
   }
 }
-
-/** The wait a 429 asks for: Retry-After seconds, else 1 s, 2 s, 4 s. */
-const waitOf = (headers: Record<string, string>, n: number) => {
-  const after = Number(headers['retry-after']);
-  return Math.min(Number.isFinite(after) && after > 0 ? after * 1000 : 1000 * 2 ** n, MAX_WAIT_MS);
-};
 
 export interface EtsyCallOptions {
   query?: Record<string, string | number | boolean>;
@@ -64,50 +46,16 @@ export async function etsyCall<T = Json>(
 ): Promise<{ data: T; status: number; headers: Record<string, string> }> {
   const url = new URL(`${conn.api_base_url}/v3/application/${path.replace(/^\//, '')}`);
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
-  assertAllowedUrl(url.toString(), env);
   const body = opts.json !== undefined ? JSON.stringify(opts.json) : opts.form ? new URLSearchParams(opts.form).toString() : null;
-  let refreshed = false;
-  for (let n = 0; ; n++) {
-    const headers: Record<string, string> = {
-      'x-api-key': apiKey(conn.credentials as EtsyCredentials),
-      authorization: `Bearer ${await etsyToken(conn, env)}`,
-      accept: 'application/json',
-    };
-    if (opts.json !== undefined) headers['content-type'] = 'application/json';
-    else if (opts.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    let res;
-    try {
-      res = await send({
-        url: url.toString(),
-        method,
-        headers,
-        body,
-        platform: 'etsy',
-        operation: 'push',
-        allowPrivate: env.allowPrivate,
-        retrySafe: method === 'GET',
-      });
-    } catch (err) {
-      throw new ChannelCallError(describeNetworkError(err, url.host));
-    }
-    if (res.status === 401 && !refreshed) {
-      // An expired or revoked access token: one new token, one more try.
-      refreshed = true;
-      await etsyToken(conn, env, { force: true });
-      continue;
-    }
-    if (res.status === 429 && n < MAX_429) {
-      await sleep(waitOf(res.headers, n));
-      continue;
-    }
-    if (res.status < 300) {
-      const data = res.body.length ? JSON.parse(res.body.toString('utf8')) : null;
-      return { data: data as T, status: res.status, headers: res.headers };
-    }
-    const msg = messageOf(res.body) ?? `HTTP ${res.status}`;
-    if (res.status === 401 || res.status === 403)
-      throw new ChannelCallError(`Etsy refused the call (HTTP ${res.status}): ${msg}`, true, res.status);
-    if (res.status === 429) throw new ChannelCallError(`Etsy: rate limited after ${MAX_429} waits (HTTP 429): ${msg}`, false, 429);
-    throw new ChannelCallError(`Etsy: ${msg} (HTTP ${res.status})`, res.status < 500, res.status);
-  }
+  const type = opts.json !== undefined ? 'application/json' : opts.form ? 'application/x-www-form-urlencoded' : null;
+  return tokenCall<T>(env, {
+    platform: 'etsy',
+    label: 'Etsy',
+    url,
+    method,
+    body,
+    headers: { 'x-api-key': apiKey(conn.credentials as EtsyCredentials), ...(type ? { 'content-type': type } : {}) },
+    token: (force) => etsyToken(conn, env, force ? { force: true } : undefined),
+    messageOf,
+  });
 }
