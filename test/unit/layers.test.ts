@@ -61,6 +61,14 @@ describe('layers', () => {
     expect(raw).toEqual([]);
   });
 
+  test('every transaction of the domain is the one retrying transaction (src/db/tx.ts), never a bare $transaction', () => {
+    // A bare one skips SQLite's BEGIN IMMEDIATE (SQLITE_BUSY under concurrent writers) and the retry of deadlocks.
+    const bare = filesUnder(path.join(src, 'domain'))
+      .filter((f) => /\$transaction\(/.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(bare).toEqual([]);
+  });
+
   test('no provider branch in the domain outside the stores, beyond the known ones', () => {
     const branching = filesUnder(path.join(src, 'domain'))
       .filter((f) => !/\/(store\.ts|store\/|queries\/)/.test(f))

@@ -1,3 +1,4 @@
+import { transaction } from '../../db/tx.js';
 import { createHash } from 'node:crypto';
 import type { Db, Prisma } from '../../db/types.js';
 import { notFound } from '../errors.js';
@@ -78,7 +79,7 @@ export async function verifyOrderAddress(db: Db, teamId: string, orderId: string
 }
 
 async function record(db: Db, orderId: string, hash: string, r: Response) {
-  await db.prisma.$transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     // Once per address: the compare-and-set on address_hash makes a repeated or concurrent
     // verification of the same address record (and hold) nothing more.
     const { count } = await tx.order.updateMany({

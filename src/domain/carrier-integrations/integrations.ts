@@ -1,3 +1,4 @@
+import { transaction } from '../../db/tx.js';
 import type { CarrierIntegration, Db, Prisma } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
@@ -139,7 +140,7 @@ export async function createIntegration(db: Db, teamId: string, input: Integrati
   checkInput(input.type, input.credentials, input.api_base_url, policy);
   await checkWarehouses(db, teamId, input.warehouse_ids);
   // The id is made first: the sealed credentials are bound to it.
-  const row = await db.prisma.$transaction(async (tx) => {
+  const row = await transaction(db, async (tx) => {
     const created = await tx.carrierIntegration.create({
       data: {
         team_id: teamId,

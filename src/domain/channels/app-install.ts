@@ -1,3 +1,4 @@
+import { transaction } from '../../db/tx.js';
 import { newId } from '../../db/ids.js';
 import type { Db, ShopConnection } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
@@ -69,7 +70,7 @@ export async function awaitInstall(db: Db, p: Principal, input: AwaitInput, now 
   };
   const name = input.name.trim();
   try {
-    await db.prisma.$transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       await tx.shop.create({
         data: {
           id,

@@ -1,3 +1,4 @@
+import { transaction } from '../../db/tx.js';
 import type { OutboundPolicy } from '../carrier-integrations/index.js';
 import type { ChannelDelivery, Db, Shop } from '../../db/types.js';
 import type { Principal } from '../keys/index.js';
@@ -71,7 +72,7 @@ export async function receiveChannelWebhook(
   const hooks = connectorFor(row.shop_type).webhooks;
   const topic = hooks.topic(headers, body) ?? '(none)';
   const now = new Date();
-  const delivery = await db.prisma.$transaction(async (tx) => {
+  const delivery = await transaction(db, async (tx) => {
     await tx.shopConnection.update({ where: { shop_id: shopId }, data: { webhooks_received: { increment: 1 }, last_webhook_at: now } });
     return tx.channelDelivery.create({
       data: {

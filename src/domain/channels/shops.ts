@@ -1,3 +1,4 @@
+import { transaction } from '../../db/tx.js';
 import { newId } from '../../db/ids.js';
 import type { Db, Shop, ShopConnection } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
@@ -117,7 +118,7 @@ export async function insertShop(db: Db, teams: { merchant: string; fulfiller: s
     );
   } else if (input.connection) throw invalid('body.connection', `a ${input.shop_type} shop has no connection`);
   try {
-    await db.prisma.$transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       await tx.shop.create({
         data: {
           id,
@@ -215,16 +216,14 @@ export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPa
     data.settings = settings;
   }
   if (patch.active !== undefined) data.active = patch.active;
-  await db.prisma
-    .$transaction(async (tx) => {
-      if (patch.name && patch.name.trim() !== shop.name)
-        await tx.shop.update({ where: { id }, data: { name: patch.name.trim(), slug: slugify(patch.name) } });
-      if (Object.keys(data).length) await tx.shopConnection.update({ where: { shop_id: id }, data });
-    })
-    .catch((err) => {
-      if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${patch.name}".`);
-      throw err;
-    });
+  await transaction(db, async (tx) => {
+    if (patch.name && patch.name.trim() !== shop.name)
+      await tx.shop.update({ where: { id }, data: { name: patch.name.trim(), slug: slugify(patch.name) } });
+    if (Object.keys(data).length) await tx.shopConnection.update({ where: { shop_id: id }, data });
+  }).catch((err) => {
+    if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${patch.name}".`);
+    throw err;
+  });
   return getShop(db, p, id);
 }
 
@@ -233,7 +232,7 @@ export async function deleteShop(db: Db, p: Principal, id: string, env: ChannelE
   await findShop(db, p, id);
   const used = await db.prisma.order.findFirst({ where: { shop_id: id }, select: { id: true } });
   const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: id } });
-  await db.prisma.$transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await tx.shopConnection.deleteMany({ where: { shop_id: id } });
     await tx.channelDelivery.deleteMany({ where: { shop_id: id } });
     await tx.channelStockPush.deleteMany({ where: { shop_id: id } });

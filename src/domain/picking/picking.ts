@@ -1,3 +1,4 @@
+import { transaction } from '../../db/tx.js';
 import type { Db, FulfillmentOrder, Prisma } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { namedFulfillmentOrder } from '../names.js';
@@ -118,7 +119,7 @@ export async function assignFulfillmentOrders(
   input: { fulfillment_order_ids: string[]; tote_id?: string },
 ) {
   const ids = [...new Set(input.fulfillment_order_ids)];
-  await db.prisma.$transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const session = await tx.pickingSession.findFirst({ where: { id: sessionId, team_id: teamId } });
     if (!session) throw notFound('Picking session', sessionId);
     if (input.tote_id && !(await tx.tote.findFirst({ where: { id: input.tote_id, team_id: teamId } }))) {

@@ -1,3 +1,4 @@
+import { transaction } from '../../db/tx.js';
 import { ensureDefaultLocation } from '../warehouses/index.js';
 import type { Db } from '../../db/types.js';
 import { LABEL_FORMATS, type LabelFormat } from '../../contract/enums.js';
@@ -86,7 +87,7 @@ export async function createWarehouse(
   if (input.time_zone !== undefined) input = { ...input, time_zone: checkTimeZone(input.time_zone, 'time_zone') };
   await fulfillerTeam(db, input.team_id);
   // With its default location (issue 28), where stock goes when no bin is named.
-  return db.prisma.$transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const warehouse = await tx.warehouse.create({ data: { ...input, label_format } });
     await ensureDefaultLocation(tx, warehouse.id);
     return warehouse;

@@ -1,3 +1,4 @@
+import { transaction } from '../../db/tx.js';
 import type { Db } from '../../db/types.js';
 import { invalid } from '../errors.js';
 import { enqueueEvent, EVENT_KINDS, type EventKind } from '../events/index.js';
@@ -70,7 +71,7 @@ export async function triggerEvent(db: Db, teamId: string, type: string) {
   if (!(EVENT_KINDS as readonly string[]).includes(type) || type === 'tracking.push') {
     throw invalid('type', `must be one of ${EVENT_KINDS.filter((k) => k !== 'tracking.push').join(', ')}`);
   }
-  const event = await db.prisma.$transaction((tx) =>
+  const event = await transaction(db, (tx) =>
     enqueueEvent(tx, teamId, type as EventKind, { sample: true, note: `a sample ${type} event sent by fos webhooks trigger` }),
   );
   return view(event);
