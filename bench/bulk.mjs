@@ -1,19 +1,19 @@
 // Bulk writes (issue 29 item 3) against an in-process server (dist/) on a temp SQLite file, or on
 // PostgreSQL (FOS_BENCH_PG_URL, a fresh schema dropped at the end): POST /v1/ops/products/bulk of
-// 1,000 rows, `fos products import` of 10,000 rows (the CLI spawned, end to end), a purchase-order
-// receipt of 1,000 lines and an adjustment of 1,000 lines; and the wait of a fulfillment sent while
-// the receipt runs (its latency minus the same request's latency on an idle server).
+// 1,000 rows, a purchase-order receipt of 1,000 lines and an adjustment of 1,000 lines; and the
+// wait of a fulfillment sent while the receipt runs (its latency minus the same request's latency
+// on an idle server). `fos products import` as a user runs it: bench/products-import.mjs.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent } from 'undici';
-import { BIN, cleanEnv, median, ROOT, timedSpawn } from './lib.mjs';
+import { median, ROOT } from './lib.mjs';
 import { client } from './workflow.mjs';
 import { seed } from './api.mjs';
 
-export const BULK_TARGETS = { productsBulkMs: 500, importMs: 1500, receiptMs: { sqlite: 500, postgresql: 1000 }, waitMs: 100 };
+export const BULK_TARGETS = { productsBulkMs: 500, receiptMs: { sqlite: 500, postgresql: 1000 }, waitMs: 100 };
 const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
 const LINES = 1000;
 
@@ -54,7 +54,7 @@ async function prefillLedger(db, warehouseId, rows) {
 }
 
 /** One run on `dbUrl`: every figure in ms. */
-async function runOn(dbUrl, dir, runs, ledger) {
+async function runOn(dbUrl, runs, ledger) {
   const { startServer } = await dist('server/serve.js');
   const { createKey } = await dist('domain/keys/keys.js');
   const server = await startServer({ db: dbUrl, host: '127.0.0.1', port: 0, logger: false });
@@ -65,12 +65,10 @@ async function runOn(dbUrl, dir, runs, ledger) {
     const api = client(server.url, token, agent);
     const figures = {
       productsBulk: [],
-      import: [],
-      importCreate: [],
       receipt: [],
       adjustment: [],
       wait: [],
-      cpu: { productsBulk: [], import: [], importCreate: [], receipt: [], adjustment: [] },
+      cpu: { productsBulk: [], receipt: [], adjustment: [] },
     };
     const note = (name, r) => (figures[name].push(r.ms), figures.cpu[name].push(r.cpu));
     // Products: 1,000 new rows, then the same 1,000 as updates.
@@ -80,18 +78,9 @@ async function runOn(dbUrl, dir, runs, ledger) {
       const upd = rows.map((x) => ({ sku: x.sku, barcode: `B${x.sku}` }));
       note('productsBulk', await timed(() => api('POST', '/ops/products/bulk', { products: upd })));
     }
-    // fos products import, 10,000 rows through the CLI: new SKUs (every row created), then the
-    // same file again (every row updated). Reported apart: the median of all runs was an update's
-    // figure, while an import of a new catalogue creates (issue 36: 0.8 s here, 4.4 s in use).
-    const csv = ['sku,name,type,weight,weight_unit', ...Array.from({ length: 10_000 }, (_, i) => `IMP-${i},Imported ${i},STANDARD,${i},G`)];
-    const file = path.join(dir, 'products.csv');
-    await writeFile(file, csv.join('\n') + '\n');
-    const env = cleanEnv({ FOS_BASE_URL: server.url, FOS_API_KEY: token, FOS_CONFIG_DIR: dir });
-    for (let i = 0; i < Math.max(2, runs); i++) {
-      const r = await timed(() => timedSpawn([BIN, 'products', 'import', file], { env }));
-      if (r.out.code !== 0) throw new Error(`fos products import exited ${r.out.code}: ${r.out.stderr}`);
-      note(i === 0 ? 'importCreate' : 'import', r);
-    }
+    // The receipt's 1,000 products.
+    const products = Array.from({ length: LINES }, (_, i) => ({ sku: `IMP-${i}`, name: `Imported ${i}`, type: 'STANDARD', weight: i }));
+    await api('POST', '/ops/products/bulk', { products });
     // Receipts and adjustments of 1,000 lines at a warehouse, fulfillments ready to be sent.
     const orders = await seed(server, api, { products: 4, orders: runs * 2 });
     const wh = await server.db.prisma.warehouse.findFirstOrThrow({ where: { team_id: teamId, name: 'Bench DC' } });
@@ -152,13 +141,13 @@ export async function bulkBench({ runs = 3, ledger = 0 } = {}) {
   const out = {};
   const dir = await mkdtemp(path.join(tmpdir(), 'fos-bench-bulk-'));
   try {
-    out.sqlite = await runOn(path.join(dir, 'fos.db'), dir, runs, ledger);
+    out.sqlite = await runOn(path.join(dir, 'fos.db'), runs, ledger);
     const pg = process.env.FOS_BENCH_PG_URL;
     if (pg) {
       const schema = `bench_bulk_${randomUUID().slice(0, 8)}`;
       const url = `${pg}${pg.includes('?') ? '&' : '?'}schema=${schema}`;
       try {
-        out.postgresql = await runOn(url, dir, runs, ledger);
+        out.postgresql = await runOn(url, runs, ledger);
       } finally {
         const { Client } = await import('pg');
         const c = new Client({ connectionString: pg });
@@ -187,8 +176,6 @@ export function bulkReport(out) {
       );
     };
     row('products bulk, 1,000 rows', f.productsBulk, BULK_TARGETS.productsBulkMs, f.cpu.productsBulk);
-    row('fos products import, 10,000 new', f.importCreate, BULK_TARGETS.importMs, f.cpu.importCreate);
-    row('fos products import, 10,000 updates', f.import, BULK_TARGETS.importMs, f.cpu.import);
     row('purchase-order receipt, 1,000 lines', f.receipt, BULK_TARGETS.receiptMs[provider], f.cpu.receipt);
     row('adjustment, 1,000 lines', f.adjustment, BULK_TARGETS.receiptMs[provider], f.cpu.adjustment);
     row('fulfillment wait during a receipt', f.wait, BULK_TARGETS.waitMs);

@@ -91,13 +91,26 @@ export const cpuMsOfPid = (pid) => procCpuMs(`/proc/${pid}/stat`);
 export const mainThreadCpuMs = () => procCpuMs(`/proc/self/task/${process.pid}/stat`);
 
 /**
- * `fos serve` on a SQLite file (127.0.0.1, a free port) in its own process; resolves with the
- * child, its URL and the first-start key (when `demo`, the bootstrap key is awaited too).
+ * `fos serve` on a SQLite file or PostgreSQL URL (127.0.0.1, a free port) in its own process;
+ * resolves with the child, its URL and the first-start key (when `demo`, the bootstrap key is
+ * awaited too). No `db` with `demo`: the demo's own database in FOS_DATA_DIR, as `fos serve
+ * --demo` runs. `logLevel` null: the server's default request log, as a user runs it.
  */
-export function startServe({ db, env, demo = false, args = [], timeoutMs = 180_000 }) {
+export function startServe({ db, env, demo = false, args = [], logLevel = 'warn', timeoutMs = 180_000 }) {
   const child = spawn(
     process.execPath,
-    [BIN, 'serve', '--db', db, ...(demo ? ['--demo'] : []), '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...args],
+    [
+      BIN,
+      'serve',
+      ...(db ? ['--db', db] : []),
+      ...(demo ? ['--demo'] : []),
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      ...(logLevel ? ['--log-level', logLevel] : []),
+      ...args,
+    ],
     {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],

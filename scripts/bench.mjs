@@ -46,10 +46,15 @@
 //   export     `fos orders list --all --format ndjson` against fos serve on a seeded SQLite file
 //              (FOS_BENCH_EXPORT_ORDERS, default 20000, or FOS_BENCH_EXPORT_DB=<file> with
 //              FOS_BENCH_LIST_TEAM=<id>): seconds, orders/s and the CLI's RSS early and late.
-//   bulk       products bulk (1,000 rows), `fos products import` (10,000 rows), a 1,000-line receipt and
-//              adjustment, and a fulfillment's wait while a receipt runs; SQLite, and PostgreSQL when
-//              FOS_BENCH_PG_URL is set (a fresh schema). FOS_BENCH_BULK_RUNS (default 3);
-//              FOS_BENCH_BULK_LEDGER=<rows>: that many older movements of the receipt's products first.
+//   bulk       products bulk (1,000 rows), a 1,000-line receipt and adjustment, and a fulfillment's wait
+//              while a receipt runs; SQLite, and PostgreSQL when FOS_BENCH_PG_URL is set (a fresh schema).
+//              FOS_BENCH_BULK_RUNS (default 3); FOS_BENCH_BULK_LEDGER=<rows>: that many older movements of
+//              the receipt's products first.
+//   import     `fos products import` of 10,000 rows as a user runs it: the CLI spawned against `fos serve
+//              --demo` (own process, default request log, key from its banner); per fresh server the first
+//              import (cold), another new file and the first again (warm); SQLite, then PostgreSQL at
+//              FOS_BENCH_PG_URL (default postgres://root@127.0.0.1:5432/postgres; a database of its own per run;
+//              FOS_BENCH_IMPORT_PG=off skips it). FOS_BENCH_IMPORT_RUNS (fresh servers, default 3); target 1.5 s.
 //   batch      a label batch of FOS_BENCH_BATCH_PACKAGES packed boxes (default 500) on the rate table, through
 //              HTTP to an in-process server: POST, wait for COMPLETED, GET the merged PDF (target 20 s); then
 //              the same against an EasyPost double answering in FOS_BENCH_BATCH_LATENCY_MS (default 300):
@@ -67,6 +72,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { apiBench } from '../bench/api.mjs';
 import { bulkBench, bulkReport } from '../bench/bulk.mjs';
+import { importBench, importReport } from '../bench/products-import.mjs';
 import { BATCH_TARGET_S, batchBench } from '../bench/label-batch.mjs';
 import { EXPORT_TARGET, exportBench } from '../bench/export.mjs';
 import { FLOOR_TARGET_RATIO, floorBench } from '../bench/fulfill-floor.mjs';
@@ -121,6 +127,7 @@ const sections = argv.length
       'lists',
       'export',
       'bulk',
+      'import',
       'batch',
     ];
 if (!existsSync(path.join(ROOT, 'dist/cli/main.js'))) {
@@ -420,6 +427,18 @@ if (sections.includes('bulk')) {
   const { lines, over } = bulkReport(out);
   console.log(
     `bulk writes (median of runs${ledger ? `; ${ledger.toLocaleString('en-US')} older movements first` : ''}; load average ${(await import('node:os')).loadavg()[0].toFixed(1)})`,
+  );
+  for (const line of lines) console.log(line);
+  if (over) failed = true;
+}
+
+if (sections.includes('import')) {
+  const pgUrl = process.env.FOS_BENCH_IMPORT_PG === 'off' ? undefined : PG_URL;
+  const runs = int('FOS_BENCH_IMPORT_RUNS', 3, 20);
+  const { lines, over } = importReport(await importBench({ runs, pgUrl }));
+  console.log(
+    `fos products import, 10,000 rows: the CLI spawned against fos serve --demo (own process, default request log), ` +
+      `spawn to exit, median of ${runs} fresh servers (load average ${os.loadavg()[0].toFixed(1)})`,
   );
   for (const line of lines) console.log(line);
   if (over) failed = true;

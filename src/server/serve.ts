@@ -138,6 +138,8 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
     });
     const stopIdleCollector = startIdleCollector(app);
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
+    // Just after the start banner, while a client (`fos products import`) is still starting.
+    setImmediate(() => app.compileValidatorsAtStart());
     // Delivers webhooks and sales-channel tracking pushes written by committed transactions.
     const worker = startOutboxWorker(db, app.log, {
       intervalMs: 2000,

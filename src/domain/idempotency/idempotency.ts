@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
-import { insertClaim } from './store.js';
+import { insertClaim, updateAnswer } from './store.js';
 import { skipAuditRecord } from '../audit/index.js';
 
 // Idempotency keys of writes (issue 23 item 3). A write sent with an Idempotency-Key claims the
@@ -59,10 +59,7 @@ export async function claimKey<T>(tx: TxClient, scope: IdempotencyScope): Promis
 
 /** Stores the answer under the key claimed in this transaction. */
 export async function saveAnswer(tx: TxClient, scope: IdempotencyScope, status: number, body: unknown): Promise<void> {
-  await tx.idempotencyRecord.update({
-    where: { team_id_key: { team_id: scope.teamId, key: scope.key } },
-    data: { status, response: JSON.stringify(body) },
-  });
+  await updateAnswer(tx, scope.teamId, scope.key, status, JSON.stringify(body));
 }
 
 let lastSweep = 0;

@@ -1,4 +1,5 @@
 import type { Db, TxClient } from '../../db/types.js';
+import { statementsOf } from '../../db/statements.js';
 import { transaction } from '../../db/tx.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
 import type { ProblemKind } from '../errors.js';
@@ -58,22 +59,25 @@ type Plan =
   | { index: number; row: BulkRow; op: 'fail'; kind: ProblemKind; detail: string };
 
 async function upsertRows(tx: TxClient, db: Db, owner: Owner, rows: BulkRow[]): Promise<BulkAnswer> {
-  const locked = await lockBySku(tx, db.provider, owner.team_id, [...new Set(rows.map((r) => r.sku))]);
-  // SKUs another product of the team has in another case (unique per team ignoring case: sku.ts).
+  const st = statementsOf(tx, db.provider);
+  const locked = await lockBySku(st, owner.team_id, [...new Set(rows.map((r) => r.sku))]);
+  // SKUs another product of the team has in another case (unique per team ignoring case: sku.ts),
+  // looked up for the SKUs no product has exactly (planRows asks only for those).
+  const found = new Set(locked.map((p) => p.sku));
   const owners = await skuOwners(
     tx,
     owner.team_id,
-    rows.map((r) => r.sku),
+    rows.flatMap((r) => (found.has(r.sku) ? [] : [r.sku])),
   );
   const plans = planRows(rows, locked, owners);
   const creates = plans.filter((p) => p.op === 'create');
   const ids = await insertProducts(
-    tx,
+    st,
     owner,
     creates.map((p) => p.row),
   );
   const updates = plans.flatMap((p) => (p.op === 'update' ? [{ locked: p.locked, row: p.row }] : []));
-  await updateProducts(tx, db.provider, updates);
+  await updateProducts(st, updates);
   const created = new Map(creates.map((p, i) => [p.index, ids[i]]));
   const results: BulkResult[] = plans.map((p) => {
     if (p.op === 'fail') return { index: p.index, sku: p.row.sku, status: 'failed', id: null, error: { kind: p.kind, detail: p.detail } };

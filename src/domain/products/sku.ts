@@ -1,5 +1,5 @@
+import { anyStatementsOf } from '../../db/statements.js';
 import type { TxClient } from '../../db/types.js';
-import { inLists } from '../../db/in-lists.js';
 import { conflict } from '../errors.js';
 import { skuOwnerRows } from './store/write.js';
 
@@ -20,15 +20,14 @@ export interface SkuOwner {
 
 /**
  * Products of `teamId` whose SKU equals one of `skus` ignoring case, other than `exceptId`.
- * For the bulk paths: one query per 500 SKUs; the result is keyed by the folded SKU.
+ * One query for any number of SKUs (bound as one JSON parameter); the result is keyed by the
+ * folded SKU.
  */
 export async function skuOwners(tx: TxClient, teamId: string, skus: string[], exceptId?: string): Promise<Map<string, SkuOwner>> {
   const out = new Map<string, SkuOwner>();
   const wanted = [...new Set(skus.filter((s) => s !== ''))];
-  for (const part of inLists(wanted)) {
-    const rows: SkuOwner[] = await skuOwnerRows(tx, teamId, part);
-    for (const r of rows) if (r.id !== exceptId && !out.has(r.key)) out.set(r.key, r);
-  }
+  if (!wanted.length) return out;
+  for (const r of await skuOwnerRows(anyStatementsOf(tx), teamId, wanted)) if (r.id !== exceptId && !out.has(r.key)) out.set(r.key, r);
   return out;
 }
 

@@ -9,13 +9,20 @@ import type { Static } from 'typebox';
 import type { BulkProductsResult } from '../../../contract/products.js';
 
 // `fos products import products.csv`: rows upserted by SKU through POST /v1/ops/products/bulk,
-// 1,000 per request. Rows the server refuses are reported with their CSV row numbers; the others
+// 1,000 per request, two in flight (IN_FLIGHT). Rows the server refuses are reported with their CSV row numbers; the others
 // are applied (each request is one transaction on the server). Exit 0 when every row applied, 1
 // when some failed (the summary on stdout lists them). Each request carries an Idempotency-Key of
 // this run and chunk, so the client's retry after a lost answer is answered, not applied twice; a
 // new run applies the file again (an upsert: SKUs created by an earlier run are updated).
 
 const BATCH = 1000;
+/**
+ * Requests in flight at once when no SKU is in two of them (ignoring case): while the server
+ * writes one, the next is on its way and read (issue 36: one after the other, the server waited
+ * on the CLI and the CLI on the server). A file naming a SKU in two chunks is sent one request
+ * after the other, in file order, so a later row updates what an earlier one created.
+ */
+const IN_FLIGHT = 2;
 
 type BulkAnswer = Static<typeof BulkProductsResult>;
 
@@ -58,31 +65,33 @@ export default function productsImport(ctx: Context): Command {
     const client = ctx.client();
     const progress = ctx.io.progress();
     const run = globalThis.crypto.randomUUID(); /* the Web Crypto global: loaded when used, not at start-up */
+    const send = (chunk: number) => {
+      const body = {
+        ...(opts.merchantTeam ? { merchant_team_id: opts.merchantTeam } : {}),
+        products: products.slice(chunk * BATCH, (chunk + 1) * BATCH),
+      };
+      return client.request<BulkAnswer>('POST', '/ops/products/bulk', { body, idempotencyKey: `fos-products-import-${run}-${chunk + 1}` });
+    };
+    let answers: BulkAnswer[];
     try {
-      for (let offset = 0; offset < products.length; offset += BATCH) {
-        progress.update(`importing: ${offset}/${products.length} rows`);
-        const body = {
-          ...(opts.merchantTeam ? { merchant_team_id: opts.merchantTeam } : {}),
-          products: products.slice(offset, offset + BATCH),
-        };
-        const { data } = await client.request<BulkAnswer>('POST', '/ops/products/bulk', {
-          body,
-          idempotencyKey: `fos-products-import-${run}-${offset / BATCH + 1}`,
-        });
-        summary.created += data.created;
-        summary.updated += data.updated;
-        summary.failed += data.failed;
-        for (const r of data.results)
-          if (r.error)
-            summary.failures.push({
-              row: rows[offset + r.index],
-              sku: r.sku,
-              detail: r.error.detail.replace(/\s*\(support reference: [0-9a-f]+\)$/, ''),
-            });
-      }
+      answers = await inTurn(summary.requests, chunksShareNoSku(products) ? IN_FLIGHT : 1, send, (done) =>
+        progress.update(`importing: ${Math.min(done * BATCH, products.length)}/${products.length} rows`),
+      );
     } finally {
       progress.done();
     }
+    answers.forEach((data, chunk) => {
+      summary.created += data.created;
+      summary.updated += data.updated;
+      summary.failed += data.failed;
+      for (const r of data.results)
+        if (r.error)
+          summary.failures.push({
+            row: rows[chunk * BATCH + r.index],
+            sku: r.sku,
+            detail: r.error.detail.replace(/\s*\(support reference: [0-9a-f]+\)$/, ''),
+          });
+    });
     await printRecord(ctx, summary);
     if (summary.failed) {
       const shown = summary.failures
@@ -102,4 +111,43 @@ export default function productsImport(ctx: Context): Command {
     'fos products import catalogue.csv --merchant-team 0193… --dry-run',
     'printf "sku,name,type,weight,weight_unit\\nMUG-BLUE,Blue mug,STANDARD,350,G\\n" | fos products import -',
   ]);
+}
+
+/** True when no SKU (ignoring case) is in two chunks of BATCH rows. */
+function chunksShareNoSku(products: Record<string, unknown>[]): boolean {
+  const chunkOf = new Map<string, number>();
+  for (let i = 0; i < products.length; i++) {
+    const sku = String(products[i].sku).toLowerCase();
+    const chunk = Math.floor(i / BATCH);
+    if ((chunkOf.get(sku) ?? chunk) !== chunk) return false;
+    chunkOf.set(sku, chunk);
+  }
+  return true;
+}
+
+/**
+ * send(0) … send(count - 1) with at most `width` in flight, started in order; their answers in
+ * order. After a failure nothing more is started; the requests in flight are let finish (each is
+ * one transaction on the server, applied or not), then the first failure is thrown.
+ */
+async function inTurn<T>(count: number, width: number, send: (i: number) => Promise<{ data: T }>, onDone: (done: number) => void) {
+  const answers: T[] = new Array(count);
+  let next = 0;
+  let done = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (next < count && !failure) {
+      const i = next++;
+      try {
+        answers[i] = (await send(i)).data;
+        onDone(++done);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  onDone(0);
+  await Promise.all(Array.from({ length: Math.min(width, count) }, worker));
+  if (failure) throw failure.error;
+  return answers;
 }

@@ -1,7 +1,6 @@
-import { join, raw, sqltag as sql } from '@prisma/client/runtime/client';
-import type { Db, Provider, TxClient } from '../../../db/types.js';
-import type { Statements } from '../../../db/statements.js';
-import { chunkByParams, flag, valuesTable, type ValuesColumn } from '../../../db/values.js';
+import type { Db } from '../../../db/types.js';
+import { sqliteArg, type Statements } from '../../../db/statements.js';
+import { insertValues, jsonRowsSql, type ValuesColumn } from '../../../db/values.js';
 
 // The products area's write statements and their provider differences (issue 24, item 1): the
 // bulk upsert's locking read and multi-row UPDATE (bulk-write.ts), the SKU owner lookup (sku.ts)
@@ -15,31 +14,40 @@ export interface LockedProduct {
   config: unknown;
 }
 
+// The bulk upsert's statements run on the transaction's prepared statements (src/db/statements.ts),
+// with every list of SKUs bound as ONE JSON parameter: one statement text for any count, prepared
+// once, and no per-parameter cost in Prisma's raw query (on PostgreSQL the statements go through
+// it). Issue 36: through Prisma's raw query, 1,000 SKUs as 1,000 parameters cost more than the
+// writes themselves. The list is the outer loop (CROSS JOIN keeps SQLite to that order: it cannot
+// tell how long the list is, and chose to walk every product of the team instead), each SKU
+// then found by the unique index on team_id, lower(sku) (an exact SKU is matched there too).
+
 /**
  * The owner's products with these SKUs, locked until commit, so a concurrent PATCH or bulk of one
  * of them waits (as PATCH locks its row by writing it first). PostgreSQL: row locks in id order
- * (two bulks never wait on each other in a cycle). SQLite: a write statement, which takes the
- * database's write lock before anything is read.
+ * (two bulks never wait on each other in a cycle). SQLite: a plain read; transaction() holds the
+ * database's write lock since its BEGIN IMMEDIATE (src/db/sqlite-serial.ts).
  */
-export async function lockBySku(tx: TxClient, provider: Provider, teamId: string, skus: string[]): Promise<LockedProduct[]> {
-  const rows =
-    provider === 'postgresql'
-      ? await tx.$queryRaw<LockedProduct[]>`
-        SELECT "id", "sku", "name", "barcode", "config" FROM "products"
-        WHERE "team_id" = ${teamId} AND "sku" IN (${join(skus)}) ORDER BY "id" FOR UPDATE`
-      : await tx.$queryRaw<LockedProduct[]>`
-        UPDATE "products" SET "updated_at" = "updated_at"
-        WHERE "team_id" = ${teamId} AND "sku" IN (${join(skus)})
-        RETURNING "id", "sku", "name", "barcode", "config"`;
-  return rows.map((r) => ({ ...r, config: typeof r.config === 'string' ? JSON.parse(r.config) : r.config }));
+export async function lockBySku(st: Statements, teamId: string, skus: string[]): Promise<LockedProduct[]> {
+  const d = st.dialect;
+  const rows = await st.all<LockedProduct>(
+    `SELECT p."id", p."sku", p."name", p."barcode", p."config" FROM ${d.jsonSql.values} AS j CROSS JOIN "products" p
+     WHERE lower(p."sku") = lower(j.value) AND p."team_id" = ? AND p."sku" = j.value${d.singleWriter ? '' : ' ORDER BY p."id" FOR UPDATE OF p'}`,
+    [JSON.stringify(skus), teamId],
+  );
+  return rows.map((r) => ({ ...r, config: d.json(r.config) }));
 }
 
-/** Products of `teamId` whose SKU is one of `skus` ignoring case (the database's lower() on both sides), oldest first. */
-export function skuOwnerRows(tx: TxClient, teamId: string, skus: string[]) {
-  return tx.$queryRaw<{ id: string; sku: string; key: string }[]>`
-      SELECT "id", "sku", lower("sku") AS "key" FROM "products"
-      WHERE "team_id" = ${teamId} AND "sku" IS NOT NULL AND lower("sku") IN (${join(skus.map((s) => sql`lower(${s})`))})
-      ORDER BY "created_at", "id"`;
+/**
+ * Products of `teamId` whose SKU is one of `skus` ignoring case (the database's lower() on both
+ * sides), oldest first; a product twice when two of `skus` fold alike.
+ */
+export function skuOwnerRows(st: Statements, teamId: string, skus: string[]) {
+  return st.all<{ id: string; sku: string; key: string }>(
+    `SELECT p."id", p."sku", lower(p."sku") AS "key" FROM ${st.dialect.jsonSql.values} AS j CROSS JOIN "products" p
+     WHERE lower(p."sku") = lower(j.value) AND p."team_id" = ? ORDER BY p."created_at", p."id"`,
+    [JSON.stringify(skus), teamId],
+  );
 }
 
 /** Every product sharing its SKU, ignoring case, with another product of its team, by team, folded SKU and age. */
@@ -70,16 +78,13 @@ const PG_TYPES: Record<string, string> = {
 };
 
 /**
- * Writes each product's own columns (`cols`, named in `names`) with one UPDATE … FROM (VALUES …)
- * per ~30,000 parameters. A column a row does not give keeps its value (a per-row flag in the
- * VALUES list says which columns the row sets).
+ * Writes each product's own columns (`cols`, named in `names`) with UPDATE … FROM (rows): a column
+ * a row does not give keeps its value (a per-row flag says which columns the row sets).
+ * PostgreSQL: the rows as one JSON parameter (jsonRowsSql), each cell CAST to its column's type.
+ * SQLite: bound parameters, 100 rows a statement (a few texts, each prepared once), because
+ * SQLite's JSON reads some REALs 1 ulp off (a weight must be stored as sent).
  */
-export async function updateProductRows(
-  tx: TxClient,
-  provider: Provider,
-  names: string[],
-  written: { id: string; cols: Record<string, unknown> }[],
-): Promise<void> {
+export async function updateProductRows(st: Statements, names: string[], written: { id: string; cols: Record<string, unknown> }[]) {
   const columns: ValuesColumn[] = [
     { name: 'id', pg: 'TEXT' },
     ...names.flatMap((n) => [
@@ -87,43 +92,69 @@ export async function updateProductRows(
       { name: n, pg: PG_TYPES[n] ?? 'TEXT' },
     ]),
   ];
-  const set = join(
-    names.map((n) => sql`${raw(`"${n}" = CASE WHEN v."set_${n}" THEN v."${n}" ELSE "products"."${n}" END`)}`),
-    ', ',
-  );
+  const set = names.map((n) => `"${n}" = CASE WHEN v."set_${n}" THEN v."${n}" ELSE "products"."${n}" END`).join(', ');
+  const update = (v: string) => `WITH ${v} UPDATE "products" SET ${set}, "updated_at" = ? FROM "v" WHERE "products"."id" = v."id"`;
+  // Each row's cells: its id, then a flag and a value per column.
+  const cells = written.map((w) => {
+    const out: unknown[] = [w.id];
+    for (const n of names) {
+      const given = n in w.cols;
+      out.push(given, given ? cell(n, w.cols[n]) : null);
+    }
+    return out;
+  });
   const now = new Date();
-  for (const chunk of chunkByParams(written, () => 1 + names.length)) {
-    const values = chunk.map((w) => [
-      w.id,
-      ...names.flatMap((n) => (n in w.cols ? [flag(provider, true), w.cols[n]] : [flag(provider, false), null])),
-    ]);
-    await tx.$executeRaw`WITH ${valuesTable(provider, 'v', columns, values)}
-      UPDATE "products" SET ${set}, "updated_at" = ${now} FROM "v" WHERE "products"."id" = v."id"`;
+  if (st.dialect.provider === 'postgresql') {
+    await st.run(update(`"v" AS (${jsonRowsSql('postgresql', columns)})`), [JSON.stringify(cells), now]);
+    return;
+  }
+  const row = `(${columns.map(() => '?').join(', ')})`;
+  const head = `"v"(${columns.map((c) => `"${c.name}"`).join(', ')})`;
+  for (let at = 0; at < cells.length; at += SQLITE_ROWS) {
+    const chunk = cells.slice(at, at + SQLITE_ROWS);
+    const params: unknown[] = [];
+    for (const c of chunk) for (const v of c) params.push(v);
+    params.push(now);
+    await st.run(update(`${head} AS (VALUES ${Array(chunk.length).fill(row).join(', ')})`), params);
   }
 }
 
+/** Rows per SQLite statement of the bulk writes: 100 rows of up to ~80 cells, well inside SQLite's 32,766 parameters. */
+const SQLITE_ROWS = 100;
+
+/** A cell as the statement binds it: config as its JSON text (both columns hold it as JSON). */
+const cell = (column: string, v: unknown) => (column === 'config' && v !== null && typeof v !== 'string' ? JSON.stringify(v) : v);
+
 /**
- * Inserts new products with multi-row INSERTs on the transaction's prepared statements (issue 36:
- * 1,000 rows through Prisma's createMany cost 14x the driver's time), one per column set and
- * ~30,000 parameters. Every row carries its id; both timestamps are `now`, as the client writes them.
+ * Inserts new products, one statement set per column set (rows giving the same fields share
+ * one): PostgreSQL one INSERT … SELECT of the rows as one JSON parameter; SQLite multi-row
+ * VALUES statements of bound parameters (insertValues: at most eleven texts, each prepared once).
+ * Every row carries its id; both timestamps are `now`, as the client writes them. Issue 36:
+ * 1,000 rows through Prisma's createMany cost 14x the driver's time.
  */
 export async function insertProductRows(st: Statements, rows: Record<string, unknown>[], now: Date): Promise<void> {
-  const groups = new Map<string, Record<string, unknown>[]>();
-  for (const r of rows) {
-    const cols = Object.keys(r).filter((k) => r[k] !== undefined);
-    const key = cols.join();
-    groups.set(key, [...(groups.get(key) ?? []), r]);
-  }
   const pg = st.dialect.provider === 'postgresql';
-  for (const [key, group] of groups) {
-    const cols = [...key.split(','), 'created_at', 'updated_at'];
-    const mark = (c: string) => (c === 'config' ? st.dialect.jsonParam : pg && PG_TYPES[c] ? `CAST(? AS ${PG_TYPES[c]})` : '?');
-    const tuple = `(${cols.map(mark).join(', ')})`;
-    for (const chunk of chunkByParams(group, () => cols.length)) {
-      const params = chunk.flatMap((r) =>
-        cols.map((c) => (c === 'created_at' || c === 'updated_at' ? now : c === 'config' ? JSON.stringify(r[c]) : r[c])),
-      );
-      await st.run(`INSERT INTO "products" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`, params);
+  // SQLite: the timestamps as the statement binds them, converted once rather than per row.
+  const at = pg ? now : sqliteArg(now);
+  const groups = new Map<string, { cols: string[]; cells: unknown[][] }>();
+  for (const r of rows) {
+    const cols: string[] = [];
+    for (const k in r) if (r[k] !== undefined) cols.push(k);
+    const key = cols.join();
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { cols, cells: [] }));
+    const cells: unknown[] = cols.map((c) => cell(c, r[c]));
+    if (!pg) cells.push(at, at);
+    group.cells.push(cells);
+  }
+  for (const { cols, cells } of groups.values()) {
+    const head = `INSERT INTO "products" (${[...cols, 'created_at', 'updated_at'].map((c) => `"${c}"`).join(', ')})`;
+    if (pg) {
+      const columns = cols.map((name) => ({ name, pg: PG_TYPES[name] ?? 'TEXT' }));
+      const stamps = ['CAST(? AS TIMESTAMP(3))', 'CAST(? AS TIMESTAMP(3))'];
+      await st.run(`${head} ${jsonRowsSql('postgresql', columns, stamps)}`, [at, at, JSON.stringify(cells)]);
+    } else {
+      await insertValues(st, head, cells);
     }
   }
 }

@@ -103,7 +103,8 @@ export default async function routes(app: FastifyInstance) {
   app.post<{ Body: Static<typeof BulkProductsBody> }>(
     '/v1/ops/products/bulk',
     {
-      config: write,
+      // `fos products import` is often the first thing sent to a server just started.
+      config: { ...write, compileAtStart: true },
       schema: {
         operationId: 'bulkUpsertOpsProducts',
         tags,
