@@ -158,23 +158,9 @@ describe('GET /metrics', () => {
     expect((await call('POST', `/v1/ops/packages/${id}/fulfill`, { locked_by: 'm' })).statusCode).toBe(200);
     expect((await call('GET', `/v1/ops/packages/${id}`)).statusCode).toBe(200);
     expect((await call('GET', '/v1/ops/packages/pkg_nope')).statusCode).toBe(404);
-    // A tracking push to a shop fos has no connector for (older data may hold one) fails.
-    const shop = await t.db.prisma.shop.create({
-      data: { merchant_team_id: f.merchantTeamId, fulfiller_team_id: t.teamId, name: 'Etsy', slug: 'etsy-1', shop_type: 'ETSY' },
-    });
-    const order = await t.db.prisma.order.create({
-      data: {
-        order_number: '#E-1',
-        merchant_team_id: f.merchantTeamId,
-        fulfiller_team_id: t.teamId,
-        shop_id: shop.id,
-        remote_id: 'etsy-1',
-        tags: [],
-        line_item_image_urls: [],
-      },
-    });
+    // A tracking push whose order is gone fails (at once: nothing could ever send it).
     await t.db.prisma.$transaction((tx) =>
-      enqueueEvent(tx, t.teamId, 'tracking.push', { tracking: { tracking_code: 'T1' }, order: { id: order.id } }),
+      enqueueEvent(tx, t.teamId, 'tracking.push', { tracking: { tracking_code: 'T1' }, order: { id: 'ord_gone' } }),
     );
     // One outbox pass: the delivery to the failing receiver is retried later, the push fails.
     const pass = await createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true }).runOnce();
