@@ -21,6 +21,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-a
 import type { PoolConfig } from 'pg';
 import type { Db, PrismaClient, Provider } from './types.js';
 import { timeQueries } from './query-timing.js';
+import { captureTransactions, loadPgTypes, pgQuery as runPg, poolOf } from './pg-tx.js';
 import { AUTOCHECKPOINT_PAGES, startWalCheckpointer, WAL_SIZE_LIMIT_BYTES } from './wal-checkpointer.js';
 
 export type { Db, Provider } from './types.js';
@@ -152,6 +153,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
   let prisma: PrismaClient;
   let sqliteConnection: Db['sqliteConnection'];
   let sqliteTransaction: Db['sqliteTransaction'];
+  let pgQuery: Db['pgQuery'];
   if (target.provider === 'sqlite') {
     const [{ PrismaClient: SqliteClient }, adapter] = await Promise.all([
       import('../generated/sqlite/client.js'),
@@ -165,9 +167,21 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
       import('../generated/postgresql/client.js'),
       pgAdapterFactory(target),
     ]);
-    // Statements timed for /metrics (query-timing.ts); SQLite's are timed in libsql.ts.
+    // Statements timed for /metrics (query-timing.ts); SQLite's are timed in libsql.ts. Each
+    // transaction's pg client is handed to the stores' statements (pg-tx.ts), and the pool to
+    // the statements outside transactions (pgQuery).
+    await loadPgTypes();
+    let pool: ReturnType<typeof poolOf>;
+    pgQuery = async <T>(text: string, params: readonly unknown[]) => {
+      if (!pool) throw new Error('pgQuery: the database is not connected');
+      return (await runPg(pool, text, params)).rows as T[];
+    };
     prisma = new PgClient({
-      adapter: withConnectionSetup(adapter, timeQueries),
+      adapter: withConnectionSetup(adapter, async (conn) => {
+        await timeQueries(conn);
+        captureTransactions(conn);
+        pool = poolOf(conn);
+      }),
       ...(opts.log ? { log: opts.log } : {}),
     }) as unknown as PrismaClient;
   }
@@ -187,6 +201,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
     url: target.url,
     ...(sqliteConnection ? { sqliteConnection } : {}),
     ...(sqliteTransaction ? { sqliteTransaction } : {}),
+    ...(pgQuery ? { pgQuery } : {}),
     close: () =>
       (closed ??= (async () => {
         await walSync?.close();

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isSerializationFailure, retryCause, type RetryCause } from './client.js';
 import { countTxRetry } from '../shared/metrics.js';
 import { bindStatements } from './statements.js';
+import { inPgSlot, type PgSlot } from './pg-tx.js';
 import type { Db, TxClient } from './types.js';
 
 // The one way a write runs in a transaction. A transaction that lost a race the database reports
@@ -117,10 +118,7 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
     try {
       const out = db.sqliteTransaction
         ? await sqliteTransaction(db, (tx) => withHooks(tx, fn))
-        : await db.prisma.$transaction((tx) => {
-            bindStatements(db, tx); // the stores' prepared statements run in this transaction (statements.ts)
-            return withHooks(tx, fn);
-          }, policy);
+        : await pgTransaction(db, (tx) => withHooks(tx, fn));
       txHooks.committed?.();
       return out;
     } catch (err) {
@@ -132,6 +130,20 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
       await sleep(backoff(attempt));
     }
   }
+}
+
+/**
+ * PostgreSQL: Prisma's interactive transaction, whose pg connection the adapter hands to the
+ * stores' statements (pg-tx.ts), so they run in it without Prisma's request pipeline.
+ */
+function pgTransaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>): Promise<T> {
+  const slot: PgSlot = { open: false };
+  return inPgSlot(slot, () =>
+    db.prisma.$transaction((tx) => {
+      bindStatements(db, tx, slot); // the stores' statements run in this transaction (statements.ts)
+      return fn(tx);
+    }, policy),
+  );
 }
 
 function sqliteTransaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>): Promise<T> {
