@@ -21,7 +21,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-a
 import type { PoolConfig } from 'pg';
 import type { Db, PrismaClient, Provider } from './types.js';
 import { timeQueries } from './query-timing.js';
-import { captureTransactions, loadPgTypes, pgQuery as runPg, poolOf } from './pg-tx.js';
+import { captureTransactions, loadPgTypes, pgQuery as runPg, pgTransaction as runPgTransaction, poolOf } from './pg-tx.js';
 import { AUTOCHECKPOINT_PAGES, startWalCheckpointer, WAL_SIZE_LIMIT_BYTES } from './wal-checkpointer.js';
 
 export type { Db, Provider } from './types.js';
@@ -154,6 +154,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
   let sqliteConnection: Db['sqliteConnection'];
   let sqliteTransaction: Db['sqliteTransaction'];
   let pgQuery: Db['pgQuery'];
+  let pgTransaction: Db['pgTransaction'];
   if (target.provider === 'sqlite') {
     const [{ PrismaClient: SqliteClient }, adapter] = await Promise.all([
       import('../generated/sqlite/client.js'),
@@ -167,15 +168,17 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
       import('../generated/postgresql/client.js'),
       pgAdapterFactory(target),
     ]);
-    // Statements timed for /metrics (query-timing.ts); SQLite's are timed in libsql.ts. Each
-    // transaction's pg client is handed to the stores' statements (pg-tx.ts), and the pool to
-    // the statements outside transactions (pgQuery).
+    // Statements timed for /metrics (query-timing.ts); SQLite's are timed in libsql.ts. The pool
+    // under the adapter serves transaction()'s own transactions and statements on the raw driver
+    // (pg-tx.ts); a Prisma transaction started inside one of ours joins it (captureTransactions).
     await loadPgTypes();
     let pool: ReturnType<typeof poolOf>;
-    pgQuery = async <T>(text: string, params: readonly unknown[]) => {
-      if (!pool) throw new Error('pgQuery: the database is not connected');
-      return (await runPg(pool, text, params)).rows as T[];
+    const connected = () => {
+      if (!pool) throw new Error('PostgreSQL: the database is not connected');
+      return pool;
     };
+    pgQuery = async <T>(text: string, params: readonly unknown[]) => (await runPg(connected(), text, params)).rows as T[];
+    pgTransaction = (fn, o) => runPgTransaction(connected(), fn, o);
     prisma = new PgClient({
       adapter: withConnectionSetup(adapter, async (conn) => {
         await timeQueries(conn);
@@ -202,6 +205,7 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
     ...(sqliteConnection ? { sqliteConnection } : {}),
     ...(sqliteTransaction ? { sqliteTransaction } : {}),
     ...(pgQuery ? { pgQuery } : {}),
+    ...(pgTransaction ? { pgTransaction } : {}),
     close: () =>
       (closed ??= (async () => {
         await walSync?.close();

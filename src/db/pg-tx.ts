@@ -4,62 +4,107 @@ import { Decimal } from '@prisma/client/runtime/client';
 import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { metrics, observeQuery } from '../shared/metrics.js';
 
-// PostgreSQL: the stores' statements on the pg connection of the transaction they belong to
-// (issue 36). Through the transaction's Prisma client (`$queryRawUnsafe`) every statement went
-// through Prisma's request pipeline (argument serialisation, its engine, the result's
-// deserialisation): ~0.3 ms of CPU each, 50-odd per fulfillment. Here a statement is one
-// `client.query` on the very connection Prisma's interactive transaction holds, so it is part of
-// that transaction (same BEGIN, same COMMIT or ROLLBACK, same row locks) and nothing else runs
-// on the connection meanwhile: Prisma's calls in the transaction queue on the same client.
-//
-// The connection is found when the driver adapter starts the transaction (captureTransactions,
-// wired in client.ts): transaction() (tx.ts) starts Prisma's transaction inside a slot of this
-// AsyncLocalStorage, and the adapter's startTransaction, called on that async path, fills it.
+// PostgreSQL: a write's transaction on the raw driver (issue 36), as SQLite's is (sqlite-serial.ts).
+// Prisma's interactive transaction cost CPU at its start and end, and every statement of the stores
+// through its client (`$queryRawUnsafe`) went through Prisma's request pipeline (argument
+// serialisation, its engine, the result's deserialisation): ~0.3 ms each, 50-odd per fulfillment.
+// Here transaction() (tx.ts) takes a pg client from the pool under the Prisma client's driver
+// adapter, sends BEGIN, runs the stores' statements on it (`client.query`, statements.ts), and
+// COMMITs or ROLLBACKs. A Prisma call on the transaction's `tx` starts, at its first use, a Prisma
+// interactive transaction that JOINS ours: the adapter's startTransaction, called inside joinPg(),
+// answers with a transaction on our client that sends no BEGIN, COMMIT nor ROLLBACK of its own
+// (captureTransactions), so Prisma's calls run in the same transaction, queued on the same client.
 // Values go in and come out as Prisma's raw queries pass and return them (pgArg, PARSERS), so a
 // store reads the same rows either way.
 
-/** The pg connection of a transaction being started or running; open until Prisma ends it. */
+/** A transaction of ours in progress: its pg client, open until it commits, rolls back or times out. */
 export interface PgSlot {
-  client?: PoolClient;
+  client: PoolClient;
   open: boolean;
 }
 
-const starting = new AsyncLocalStorage<PgSlot>();
+const joining = new AsyncLocalStorage<PgSlot>();
 
-/** Runs `start` (which starts a Prisma interactive transaction) with `slot` to be filled by the adapter. */
-export const inPgSlot = <T>(slot: PgSlot, start: () => Promise<T>): Promise<T> => starting.run(slot, start);
+/** Runs `start` (which starts a Prisma interactive transaction) so that it joins the transaction of `slot`. */
+export const joinPg = <T>(slot: PgSlot, start: () => Promise<T>): Promise<T> => joining.run(slot, start);
 
-const ends = /^\s*(COMMIT|ROLLBACK)\b/i;
+const closedError = () => Object.assign(new Error('Transaction already closed: it ran out of time.'), { code: 'P2028' });
 
-/**
- * Wraps the adapter connection's startTransaction: a transaction started inside a slot hands it
- * its pg client; the slot closes as Prisma sends COMMIT or ROLLBACK (a timed-out transaction
- * too), before the client goes back to the pool, so a late statement fails instead of running on
- * a connection that serves someone else.
- */
+/** Wraps the adapter connection's startTransaction: one started inside joinPg() joins that transaction of ours. */
 export function captureTransactions(conn: SqlDriverAdapter): void {
   const begin = conn.startTransaction.bind(conn);
+  const queryable = Object.getPrototypeOf(conn) as SqlDriverAdapter;
   conn.startTransaction = async (...args: Parameters<SqlDriverAdapter['startTransaction']>) => {
-    const tx = await begin(...args);
-    const slot = starting.getStore();
-    const client = (tx as unknown as { client?: PoolClient }).client;
-    if (!slot || slot.client || !client) return tx;
-    slot.client = client;
-    slot.open = true;
-    const close = () => {
-      slot.open = false;
-    };
-    const executeRaw = tx.executeRaw.bind(tx);
-    tx.executeRaw = (q: SqlQuery) => {
-      if (ends.test(q.sql)) close();
-      return executeRaw(q);
-    };
-    for (const name of ['commit', 'rollback'] as const) {
-      const end = (tx[name] as Transaction['commit']).bind(tx);
-      tx[name] = () => (close(), end());
+    const slot = joining.getStore();
+    if (!slot) return begin(...args);
+    // The adapter's own query methods on our client (its PgQueryable reads `this.client`).
+    const joined = Object.create(conn) as Transaction & { client: PoolClient };
+    joined.client = slot.client;
+    for (const name of ['queryRaw', 'executeRaw'] as const) {
+      const run = (queryable[name] as (q: SqlQuery) => Promise<never>).bind(joined);
+      joined[name] = async (q: SqlQuery) => {
+        if (!slot.open) throw closedError();
+        const start = metrics ? performance.now() : 0;
+        try {
+          return await run(q);
+        } finally {
+          if (start) observeQuery(start);
+        }
+      };
     }
-    return tx;
+    // usePhantomQuery: Prisma ends it by commit()/rollback() alone, which leave the end to ours.
+    return Object.assign(joined, { options: { usePhantomQuery: true }, commit: async () => {}, rollback: async () => {} });
   };
+}
+
+/**
+ * Runs `fn` in a transaction on a client of `pool` (waiting up to the pool's connection timeout
+ * for one: P2028, a 503). After timeoutMs it is rolled back and the client given back, so a stuck
+ * caller cannot hold a connection: its later statements fail (the slot is closed) and a retry may
+ * follow. A failed ROLLBACK or COMMIT destroys the client instead of returning it to the pool.
+ */
+export async function pgTransaction<T>(pool: Pool, fn: (slot: PgSlot) => Promise<T>, opts: { timeoutMs: number }): Promise<T> {
+  let client: PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw Object.assign(new Error(`Unable to start a transaction in the given time: ${(err as Error).message}`), {
+      code: 'P2028',
+      cause: err,
+    });
+  }
+  // A checked-out client's 'error' (the server ended the connection) must not go unheard (it
+  // would end the process); the statement in flight fails with it, and finish() destroys the client.
+  const onError = () => undefined;
+  client.on('error', onError);
+  const slot: PgSlot = { client, open: true };
+  let ending: Promise<void> | undefined;
+  const finish = (sql: 'COMMIT' | 'ROLLBACK') =>
+    (ending ??= (async () => {
+      slot.open = false;
+      clearTimeout(timer);
+      try {
+        await client.query(sql);
+        client.release();
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      } finally {
+        client.off('error', onError);
+      }
+    })());
+  const timer = setTimeout(() => void finish('ROLLBACK').catch(() => undefined), opts.timeoutMs);
+  let out: T;
+  try {
+    await client.query('BEGIN');
+    out = await fn(slot);
+  } catch (err) {
+    await finish('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+  if (!slot.open) throw closedError();
+  await finish('COMMIT');
+  return out;
 }
 
 /** The pool the adapter connection queries through (outside transactions). */

@@ -13,10 +13,10 @@ import type { Db, Provider, SqliteConnection, SqliteScope, TxClient } from './ty
 //    turn held (sqlite-serial.ts; in a bare Prisma transaction the adapter's mutex is held), so
 //    nothing else runs on that connection and a statement run here is part of the transaction.
 //    No Prisma runtime per statement.
-//  - PostgreSQL: on the pg connection of the transaction's Prisma interactive transaction
-//    (pg-tx.ts), the statement's text numbered once per text by the dialect; values in and out as
-//    Prisma's raw queries pass and return them. A transaction whose connection was not found
-//    (not started by transaction()) runs them through its Prisma client, `$queryRawUnsafe`.
+//  - PostgreSQL: on the pg client of transaction()'s own transaction (pg-tx.ts), the statement's
+//    text numbered once per text by the dialect; values in and out as Prisma's raw queries pass
+//    and return them. In any other transaction (a bare `$transaction`) through its Prisma client,
+//    `$queryRawUnsafe`.
 //
 // Arguments: Date, boolean, string, number, null. A Date is written as the Prisma adapters write
 // it (SQLite: ISO text with +00:00), so rows written here and through Prisma compare and sort alike.
@@ -108,7 +108,7 @@ function prismaStatements(tx: TxClient, dialect: Dialect): Statements {
   };
 }
 
-function pgStatements(slot: PgSlot & { client: NonNullable<PgSlot['client']> }, dialect: Dialect): Statements {
+function pgStatements(slot: PgSlot, dialect: Dialect): Statements {
   const { client } = slot;
   return {
     dialect,
@@ -132,8 +132,8 @@ const ofTx = new WeakMap<TxClient, Statements>();
  */
 export function bindStatements(db: Db, tx: TxClient, scope?: SqliteScope | PgSlot): void {
   const dialect = dialectOf(db.provider);
-  if (scope && 'client' in scope && scope.client) {
-    ofTx.set(tx, pgStatements(scope as Parameters<typeof pgStatements>[0], dialect));
+  if (scope && 'client' in scope) {
+    ofTx.set(tx, pgStatements(scope, dialect));
     return;
   }
   const conn = (scope && 'conn' in scope ? scope.conn : undefined) ?? db.sqliteConnection?.();

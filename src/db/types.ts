@@ -47,8 +47,11 @@ export interface Db {
   /**
    * PostgreSQL: one statement (placeholders $1…) on the pool under the Prisma client's driver
    * adapter, outside any transaction, on the raw driver: values in and rows out as Prisma's raw
-   * queries pass and return them (pg-tx.ts). Undefined on SQLite.
+   * queries pass and return them (pg-tx.ts). pgTransaction: a transaction of ours on a client of
+   * that pool, without Prisma's interactive-transaction machinery (used by transaction(), tx.ts).
+   * Undefined on SQLite.
    */
+  pgTransaction?: <T>(fn: (slot: import('./pg-tx.js').PgSlot) => Promise<T>, opts: { timeoutMs: number }) => Promise<T>;
   pgQuery?: <T>(text: string, params: readonly unknown[]) => Promise<T[]>;
   /** Disconnects the client (closes the SQLite file / ends the pg pool). */
   close(): Promise<void>;
