@@ -21,6 +21,8 @@ import { metrics, observeQuery } from '../shared/metrics.js';
 export interface PgSlot {
   client: PoolClient;
   open: boolean;
+  /** Statements (values written in) sent with the COMMIT, in its round trip (pgAtCommit). */
+  atCommit: string[];
 }
 
 const joining = new AsyncLocalStorage<PgSlot>();
@@ -77,14 +79,16 @@ export async function pgTransaction<T>(pool: Pool, fn: (slot: PgSlot) => Promise
   // would end the process); the statement in flight fails with it, and finish() destroys the client.
   const onError = () => undefined;
   client.on('error', onError);
-  const slot: PgSlot = { client, open: true };
+  const slot: PgSlot = { client, open: true, atCommit: [] };
   let ending: Promise<void> | undefined;
   const finish = (sql: 'COMMIT' | 'ROLLBACK') =>
     (ending ??= (async () => {
       slot.open = false;
       clearTimeout(timer);
       try {
-        await client.query(sql);
+        // A statement left for the commit fails it (the transaction is then aborted and the
+        // client destroyed): no COMMIT without it.
+        await client.query(sql === 'COMMIT' && slot.atCommit.length ? [...slot.atCommit, sql].join(';\n') : sql);
         client.release();
       } catch (err) {
         client.release(err as Error);
@@ -160,6 +164,35 @@ const types = {
 /** Loads pg's own type parsers once (pg is loaded only on PostgreSQL). */
 export async function loadPgTypes(): Promise<void> {
   pgTypes ??= (await import('pg')).default.types as unknown as TypeParsers;
+}
+
+/** A value as an SQL literal, or undefined for one that has none here (bytes). */
+function literal(client: PoolClient, v: unknown): string | undefined {
+  const x = pgArg(v);
+  if (x === null) return 'NULL';
+  if (typeof x === 'number') return Number.isFinite(x) ? String(x) : undefined;
+  if (typeof x === 'boolean') return x ? 'TRUE' : 'FALSE';
+  if (typeof x === 'string') return client.escapeLiteral(x);
+  return undefined;
+}
+
+/**
+ * Leaves `sql` (`?` placeholders, none in its text otherwise) with `params` written in as
+ * literals to be sent with the transaction's COMMIT, in the same round trip: a write whose result
+ * nobody reads (the audit record) costs no wait of its own. False when a value has no literal here
+ * (the caller runs it at once instead).
+ */
+export function pgAtCommit(slot: PgSlot, sql: string, params: readonly unknown[]): boolean {
+  const parts = sql.split('?');
+  if (parts.length !== params.length + 1) return false;
+  let text = parts[0]!;
+  for (let i = 0; i < params.length; i++) {
+    const lit = literal(slot.client, params[i]);
+    if (lit === undefined) return false;
+    text += lit + parts[i + 1];
+  }
+  slot.atCommit.push(text);
+  return true;
 }
 
 /** `text` (placeholders $1…) with `params`, on `client` (a transaction's connection, or the pool). */

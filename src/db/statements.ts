@@ -1,7 +1,7 @@
 import { Sql } from '@prisma/client/runtime/client';
 import { dialectOf, type Dialect } from './dialect.js';
 import { metrics, observeQuery } from '../shared/metrics.js';
-import { pgQuery, type PgSlot } from './pg-tx.js';
+import { pgAtCommit, pgQuery, type PgSlot } from './pg-tx.js';
 import type { Db, Provider, SqliteConnection, SqliteScope, TxClient } from './types.js';
 
 // How a store runs its hand-written statements inside a write transaction: prepared SQL through
@@ -27,6 +27,11 @@ export interface Statements {
   all<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
   /** A write without RETURNING: the number of rows it changed. */
   run(sql: string, params: readonly unknown[]): Promise<number>;
+  /**
+   * A write whose outcome nobody reads, made as part of the commit: on PostgreSQL sent with the
+   * COMMIT in one round trip (pg-tx.ts), so a failure fails the commit; elsewhere run at once.
+   */
+  runAtCommit?(sql: string, params: readonly unknown[]): Promise<void>;
 }
 
 type Statement = ReturnType<SqliteConnection['prepare']>;
@@ -119,6 +124,10 @@ function pgStatements(slot: PgSlot, dialect: Dialect): Statements {
     run: async (sql, params) => {
       if (!slot.open) throw closed();
       return (await pgQuery(client, dialect.text(sql), params)).rowCount ?? 0;
+    },
+    runAtCommit: async (sql, params) => {
+      if (!slot.open) throw closed();
+      if (!pgAtCommit(slot, sql, params)) await pgQuery(client, dialect.text(sql), params);
     },
   };
 }
