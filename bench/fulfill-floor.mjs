@@ -259,7 +259,7 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
     const { failed, errors } = await floor.stop('failed');
     const statements = units.reduce((n, u) => n + u.statements.filter((s) => s.sql).length, 0) / (units.length / 4);
     const commits =
-      units.reduce((n, u) => n + u.statements.filter((s) => /^\s*COMMIT/i.test(s.exec ?? s.sql)).length, 0) / (units.length / 4);
+      units.reduce((n, u) => n + u.statements.filter((s) => /(^|;)\s*COMMIT\s*$/i.test(s.exec ?? s.sql)).length, 0) / (units.length / 4);
     return {
       provider: pgUrl ? 'postgresql' : 'sqlite',
       fulfillments: timed.length,
