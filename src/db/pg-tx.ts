@@ -199,8 +199,20 @@ export function pgAtCommit(slot: PgSlot, sql: string, params: readonly unknown[]
 export async function pgQuery(client: PoolClient | Pool, text: string, params: readonly unknown[]): Promise<QueryResult> {
   const start = metrics ? performance.now() : 0;
   const query: QueryConfig = { text, values: params.map(pgArg), types } as QueryConfig;
+  // pg writes a statement's five messages (parse, bind, describe, execute, sync) one socket write
+  // each; corked, they leave in one write (a transaction's client is idle here, so it sends at once).
+  const stream = (client as { connection?: { stream?: { cork?(): void; uncork(): void } } }).connection?.stream;
+  let sent: Promise<QueryResult>;
+  if (stream?.cork) {
+    stream.cork();
+    try {
+      sent = client.query(query);
+    } finally {
+      stream.uncork();
+    }
+  } else sent = client.query(query);
   try {
-    return await client.query(query);
+    return await sent;
   } finally {
     if (start) observeQuery(start); // fos_db_query_duration_seconds
   }
