@@ -1,7 +1,8 @@
 // The fos side of the floor bench (bench/fulfill-floor.mjs), a process of its own: `fos`'s server
 // (dist/) on FLOOR_DB, request logging off; with FLOOR_RECORD=<file> every request's statements
 // are recorded (bench/floor-record.mjs) and written there on {dump: true}. Tells its parent
-// {url, token} over IPC once listening; {stop: true} drains and exits.
+// {url, token} over IPC once listening; {stop: true} drains and exits. {profile: 'start'} starts
+// a CPU profile of this process (node:inspector), {profile: <file>} writes it there.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +18,24 @@ if (recordTo) {
 const { startServer } = await import(pathToFileURL(path.join(ROOT, 'dist/server/serve.js')).href);
 const server = await startServer({ db, host: '127.0.0.1', port: 0, logger: false });
 process.send({ url: server.url, token: server.bootstrap?.token ?? null, teamId: server.bootstrap?.teamId ?? null });
+let session;
 process.on('message', async (m) => {
+  if (m.profile) {
+    if (!session) {
+      const { Session } = await import('node:inspector/promises');
+      session = new Session();
+      session.connect();
+    }
+    if (m.profile === 'start') {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await session.post('Profiler.start');
+    } else {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(m.profile, JSON.stringify(profile));
+    }
+    process.send({ profiled: m.profile });
+  }
   if (m.dump) {
     // BigInt arguments (libSQL's 64-bit integers) as {$bigint}: JSON has none.
     await writeFile(

@@ -11,6 +11,8 @@
 // client, one request at a time (both servers see the same sequence). SQLite (temp file) and
 // PostgreSQL (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; a database
 // fos_floor_<pid>* is made there and dropped; FOS_BENCH_FLOOR_PG=off skips it).
+// FOS_BENCH_FLOOR_PROFILE=<dir>: a CPU profile of fos's server over the timed fulfillments is
+// written there (floor-<provider>.cpuprofile; bench/profile-summary.mjs sums it), its CPU with it.
 import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -243,7 +245,10 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
 
     fos = await child('floor-fos.mjs', { FLOOR_DB: fosDb });
     await fulfill(fos.url, token, warm, fos.pid);
+    const profile = process.env.FOS_BENCH_FLOOR_PROFILE;
+    if (profile) await fos.call({ profile: 'start' }, 'profiled');
     const fosMs = await fulfill(fos.url, token, timed, fos.pid);
+    if (profile) await fos.call({ profile: path.join(profile, `floor-${pgUrl ? 'postgresql' : 'sqlite'}.cpuprofile`) }, 'profiled');
     await fos.stop();
 
     const floor = await child('floor-server.mjs', { FLOOR_DB: floorDb, FLOOR_LOG: log, FLOOR_KEYS: JSON.stringify([token]) });
@@ -254,7 +259,7 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
     const { failed, errors } = await floor.stop('failed');
     const statements = units.reduce((n, u) => n + u.statements.filter((s) => s.sql).length, 0) / (units.length / 4);
     const commits =
-      units.reduce((n, u) => n + u.statements.filter((s) => /^\s*COMMIT/i.test(s.exec ?? s.sql)).length, 0) / (units.length / 4);
+      units.reduce((n, u) => n + u.statements.filter((s) => /(^|;)\s*COMMIT\s*$/i.test(s.exec ?? s.sql)).length, 0) / (units.length / 4);
     return {
       provider: pgUrl ? 'postgresql' : 'sqlite',
       fulfillments: timed.length,

@@ -11,7 +11,8 @@
 //   floor      the fulfillment (lock, package, label CHEAPEST, fulfill with a SHIPPING charge): fos's server
 //              process CPU beside a fair floor, a node:http server on the raw driver running the same
 //              statements (bench/fulfill-floor.mjs); SQLite, then PostgreSQL at FOS_BENCH_PG_URL (default
-//              postgres://root@127.0.0.1:5432/postgres; FOS_BENCH_FLOOR_PG=off skips it); FOS_BENCH_FLOOR_ORDERS (default 200)
+//              postgres://root@127.0.0.1:5432/postgres; FOS_BENCH_FLOOR_PG=off skips it); FOS_BENCH_FLOOR_ORDERS (default 200);
+//              FOS_BENCH_FLOOR_PROFILE=<dir>: a CPU profile of fos's timed run there (bench/profile-summary.mjs)
 //   reads      GET /v1/ops/products?limit=20: fos in-process beside a hand-written Fastify + SQLite
 //              server (bench/products-baseline.mjs) on the same database, alternating rounds; ratio
 //              beside the 0.7 target. FOS_BENCH_READ_REQUESTS per round (default 2000), 3 rounds.

@@ -21,6 +21,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-a
 import type { PoolConfig } from 'pg';
 import type { Db, PrismaClient, Provider } from './types.js';
 import { timeQueries } from './query-timing.js';
+import { captureTransactions, loadPgTypes, pgQuery as runPg, pgTransaction as runPgTransaction, poolOf } from './pg-tx.js';
 import { AUTOCHECKPOINT_PAGES, startWalCheckpointer, WAL_SIZE_LIMIT_BYTES } from './wal-checkpointer.js';
 
 export type { Db, Provider } from './types.js';
@@ -152,6 +153,8 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
   let prisma: PrismaClient;
   let sqliteConnection: Db['sqliteConnection'];
   let sqliteTransaction: Db['sqliteTransaction'];
+  let pgQuery: Db['pgQuery'];
+  let pgTransaction: Db['pgTransaction'];
   if (target.provider === 'sqlite') {
     const [{ PrismaClient: SqliteClient }, adapter] = await Promise.all([
       import('../generated/sqlite/client.js'),
@@ -165,9 +168,23 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
       import('../generated/postgresql/client.js'),
       pgAdapterFactory(target),
     ]);
-    // Statements timed for /metrics (query-timing.ts); SQLite's are timed in libsql.ts.
+    // Statements timed for /metrics (query-timing.ts); SQLite's are timed in libsql.ts. The pool
+    // under the adapter serves transaction()'s own transactions and statements on the raw driver
+    // (pg-tx.ts); a Prisma transaction started inside one of ours joins it (captureTransactions).
+    await loadPgTypes();
+    let pool: ReturnType<typeof poolOf>;
+    const connected = () => {
+      if (!pool) throw new Error('PostgreSQL: the database is not connected');
+      return pool;
+    };
+    pgQuery = async <T>(text: string, params: readonly unknown[]) => (await runPg(connected(), text, params)).rows as T[];
+    pgTransaction = (fn, o) => runPgTransaction(connected(), fn, o);
     prisma = new PgClient({
-      adapter: withConnectionSetup(adapter, timeQueries),
+      adapter: withConnectionSetup(adapter, async (conn) => {
+        await timeQueries(conn);
+        captureTransactions(conn);
+        pool = poolOf(conn);
+      }),
       ...(opts.log ? { log: opts.log } : {}),
     }) as unknown as PrismaClient;
   }
@@ -187,6 +204,8 @@ export async function createDb(url: string, opts: CreateDbOptions = {}): Promise
     url: target.url,
     ...(sqliteConnection ? { sqliteConnection } : {}),
     ...(sqliteTransaction ? { sqliteTransaction } : {}),
+    ...(pgQuery ? { pgQuery } : {}),
+    ...(pgTransaction ? { pgTransaction } : {}),
     close: () =>
       (closed ??= (async () => {
         await walSync?.close();

@@ -13,8 +13,9 @@ import type { Db } from './types.js';
 //    interactive transaction that connection is inside the transaction, and a read there would
 //    see its uncommitted writes. In WAL mode a second connection reads the last commit without
 //    waiting for the writer.
-//  - PostgreSQL: `$queryRawUnsafe` with the statement's text (numbered once per text by the
-//    dialect) on Prisma's pool, which takes a connection per statement as a read would anyway.
+//  - PostgreSQL: the statement's text (numbered once per text by the dialect) on the raw driver,
+//    on the pool under Prisma's driver adapter (Db#pgQuery, pg-tx.ts: rows as Prisma's raw query
+//    returns them), which takes a connection per statement as a read would anyway.
 
 export interface Reads {
   readonly dialect: Dialect;
@@ -59,7 +60,11 @@ export function readsOf(db: Db): Reads {
     r =
       db.provider === 'sqlite'
         ? sqliteReads(db, dialect)
-        : { dialect, all: <T>(sql: string, params: readonly unknown[]) => db.prisma.$queryRawUnsafe<T[]>(dialect.text(sql), ...params) };
+        : {
+            dialect,
+            all: <T>(sql: string, params: readonly unknown[]) =>
+              db.pgQuery ? db.pgQuery<T>(dialect.text(sql), params) : db.prisma.$queryRawUnsafe<T[]>(dialect.text(sql), ...params),
+          };
     reads.set(db, r);
   }
   return r;

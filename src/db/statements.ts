@@ -1,6 +1,7 @@
 import { Sql } from '@prisma/client/runtime/client';
 import { dialectOf, type Dialect } from './dialect.js';
 import { metrics, observeQuery } from '../shared/metrics.js';
+import { pgAtCommit, pgQuery, type PgSlot } from './pg-tx.js';
 import type { Db, Provider, SqliteConnection, SqliteScope, TxClient } from './types.js';
 
 // How a store runs its hand-written statements inside a write transaction: prepared SQL through
@@ -12,8 +13,10 @@ import type { Db, Provider, SqliteConnection, SqliteScope, TxClient } from './ty
 //    turn held (sqlite-serial.ts; in a bare Prisma transaction the adapter's mutex is held), so
 //    nothing else runs on that connection and a statement run here is part of the transaction.
 //    No Prisma runtime per statement.
-//  - PostgreSQL: through the transaction's Prisma client, `$queryRawUnsafe` with the statement's
-//    text (numbered once per text by the dialect), so it runs on the transaction's connection.
+//  - PostgreSQL: on the pg client of transaction()'s own transaction (pg-tx.ts), the statement's
+//    text numbered once per text by the dialect; values in and out as Prisma's raw queries pass
+//    and return them. In any other transaction (a bare `$transaction`) through its Prisma client,
+//    `$queryRawUnsafe`.
 //
 // Arguments: Date, boolean, string, number, null. A Date is written as the Prisma adapters write
 // it (SQLite: ISO text with +00:00), so rows written here and through Prisma compare and sort alike.
@@ -24,6 +27,11 @@ export interface Statements {
   all<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
   /** A write without RETURNING: the number of rows it changed. */
   run(sql: string, params: readonly unknown[]): Promise<number>;
+  /**
+   * A write whose outcome nobody reads, made as part of the commit: on PostgreSQL sent with the
+   * COMMIT in one round trip (pg-tx.ts), so a failure fails the commit; elsewhere run at once.
+   */
+  runAtCommit?(sql: string, params: readonly unknown[]): Promise<void>;
 }
 
 type Statement = ReturnType<SqliteConnection['prepare']>;
@@ -105,16 +113,40 @@ function prismaStatements(tx: TxClient, dialect: Dialect): Statements {
   };
 }
 
+function pgStatements(slot: PgSlot, dialect: Dialect): Statements {
+  const { client } = slot;
+  return {
+    dialect,
+    all: async <T>(sql: string, params: readonly unknown[]) => {
+      if (!slot.open) throw closed();
+      return (await pgQuery(client, dialect.text(sql), params)).rows as T[];
+    },
+    run: async (sql, params) => {
+      if (!slot.open) throw closed();
+      return (await pgQuery(client, dialect.text(sql), params)).rowCount ?? 0;
+    },
+    runAtCommit: async (sql, params) => {
+      if (!slot.open) throw closed();
+      if (!pgAtCommit(slot, sql, params)) await pgQuery(client, dialect.text(sql), params);
+    },
+  };
+}
+
 const ofTx = new WeakMap<TxClient, Statements>();
 
 /**
  * Called by transaction() (tx.ts) for each transaction it starts, so its stores find the
- * statements by `tx` alone; `scope`: SQLite's transaction of our own (sqlite-serial.ts).
+ * statements by `tx` alone; `scope`: SQLite's transaction of our own (sqlite-serial.ts), or the
+ * pg connection of a PostgreSQL one (pg-tx.ts).
  */
-export function bindStatements(db: Db, tx: TxClient, scope?: SqliteScope): void {
+export function bindStatements(db: Db, tx: TxClient, scope?: SqliteScope | PgSlot): void {
   const dialect = dialectOf(db.provider);
-  const conn = scope?.conn ?? db.sqliteConnection?.();
-  ofTx.set(tx, conn ? sqliteStatements(conn, dialect, scope) : prismaStatements(tx, dialect));
+  if (scope && 'client' in scope) {
+    ofTx.set(tx, pgStatements(scope, dialect));
+    return;
+  }
+  const conn = (scope && 'conn' in scope ? scope.conn : undefined) ?? db.sqliteConnection?.();
+  ofTx.set(tx, conn ? sqliteStatements(conn, dialect, scope as SqliteScope | undefined) : prismaStatements(tx, dialect));
 }
 
 /** The statements of a transaction started by transaction() (src/db/tx.ts), undefined for any other. */

@@ -2,7 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isSerializationFailure, retryCause, type RetryCause } from './client.js';
 import { countTxRetry } from '../shared/metrics.js';
 import { bindStatements } from './statements.js';
-import type { Db, TxClient } from './types.js';
+import { joinPg } from './pg-tx.js';
+import type { PgSlot } from './pg-tx.js';
+import type { Db, SqliteScope, TxClient } from './types.js';
 
 // The one way a write runs in a transaction. A transaction that lost a race the database reports
 // as retryable (isSerializationFailure: PostgreSQL serialization failure 40001 / deadlock 40P01,
@@ -22,10 +24,11 @@ import type { Db, TxClient } from './types.js';
 //    a snapshot older than the row lock it waited for: take that lock in a statement of its own first.
 //  - a lost race surfaces as count 0 of a conditional UPDATE and becomes a 409.
 //
-// SQLite: the transaction is our own on the one connection (sqlite-serial.ts), not Prisma's
-// interactive transaction (its start and commit cost ~0.15 ms each time, issue 29; the
-// stores' statements need none of it). A Prisma call on `tx` starts, at its first use, a Prisma
-// interactive transaction that joins ours and stays open until ours ends (joinedPrisma).
+// The transaction is our own, not Prisma's interactive transaction (its start and commit cost
+// ~0.15 ms each time on SQLite, issue 29, more on PostgreSQL, issue 36; the stores' statements
+// need none of it): on SQLite's one connection (sqlite-serial.ts), on a client of the pg pool
+// (pg-tx.ts). A Prisma call on `tx` starts, at its first use, a Prisma interactive transaction
+// that joins ours and stays open until ours ends (joinedPrisma).
 
 export const TX_POLICY = {
   attempts: 6,
@@ -115,12 +118,7 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
   const attempts = opts.attempts ?? TX_POLICY.attempts;
   for (let attempt = 1; ; attempt++) {
     try {
-      const out = db.sqliteTransaction
-        ? await sqliteTransaction(db, (tx) => withHooks(tx, fn))
-        : await db.prisma.$transaction((tx) => {
-            bindStatements(db, tx); // the stores' prepared statements run in this transaction (statements.ts)
-            return withHooks(tx, fn);
-          }, policy);
+      const out = await ownTransaction(db, (tx) => withHooks(tx, fn));
       txHooks.committed?.();
       return out;
     } catch (err) {
@@ -134,22 +132,26 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
   }
 }
 
-function sqliteTransaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>): Promise<T> {
-  return db.sqliteTransaction!(
-    async (scope) => {
-      const prisma = joinedPrisma(db);
-      bindStatements(db, prisma.tx, scope);
-      let ok = false;
-      try {
-        const out = await fn(prisma.tx);
-        ok = true;
-        return out;
-      } finally {
-        await prisma.end(ok);
-      }
-    },
-    { maxWaitMs: TX_POLICY.maxWaitMs, timeoutMs: TX_POLICY.timeoutMs },
-  );
+/**
+ * A transaction of ours (SQLite: sqlite-serial.ts; PostgreSQL: pg-tx.ts): the stores' statements
+ * bound to it, and a Prisma call on `tx` in a Prisma transaction that joins it (joinedPrisma).
+ */
+function ownTransaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>): Promise<T> {
+  const run = async (scope: SqliteScope | PgSlot, join?: (start: () => Promise<void>) => Promise<void>) => {
+    const prisma = joinedPrisma(db, join);
+    bindStatements(db, prisma.tx, scope);
+    let ok = false;
+    try {
+      const out = await fn(prisma.tx);
+      ok = true;
+      return out;
+    } finally {
+      await prisma.end(ok);
+    }
+  };
+  if (db.sqliteTransaction)
+    return db.sqliteTransaction((scope) => run(scope), { maxWaitMs: TX_POLICY.maxWaitMs, timeoutMs: TX_POLICY.timeoutMs });
+  return db.pgTransaction!((slot) => run(slot, (start) => joinPg(slot, start)), { timeoutMs: TX_POLICY.timeoutMs });
 }
 
 const rolledBack = () => new Error('rolled back with the transaction it joined');
@@ -161,22 +163,25 @@ type Call = (...args: unknown[]) => Promise<unknown>;
  * at the first such call, which joins ours (sqlite-serial.ts) and is ended by end() (its own
  * commit or rollback does nothing; ours decides).
  */
-function joinedPrisma(db: Db): { tx: TxClient; end(ok: boolean): Promise<void> } {
+function joinedPrisma(
+  db: Db,
+  join: (start: () => Promise<void>) => Promise<void> = (start) => start(),
+): { tx: TxClient; end(ok: boolean): Promise<void> } {
   let client: Promise<TxClient> | undefined;
   let running: Promise<unknown> | undefined;
   let outcome: boolean | undefined;
   let settle: ((ok: boolean) => void) | undefined;
   const start = () =>
     (client ??= new Promise<TxClient>((resolve, reject) => {
-      running = db.prisma
-        .$transaction((c) => {
+      running = join(() =>
+        db.prisma.$transaction((c) => {
           resolve(c);
           return new Promise<void>((ok, fail) => {
             settle = (done) => (done ? ok() : fail(rolledBack()));
             if (outcome !== undefined) settle(outcome);
           });
-        }, policy)
-        .catch(reject);
+        }, policy),
+      ).catch(reject);
     }));
   const forward =
     (of: (c: Record<string, unknown>) => Call): Call =>

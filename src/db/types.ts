@@ -44,6 +44,15 @@ export interface Db {
    * the connection's turn taken (src/db/sqlite-serial.ts); used by transaction() (src/db/tx.ts).
    */
   sqliteTransaction?: <T>(fn: (scope: SqliteScope) => Promise<T>, opts: { maxWaitMs: number; timeoutMs: number }) => Promise<T>;
+  /**
+   * PostgreSQL: one statement (placeholders $1…) on the pool under the Prisma client's driver
+   * adapter, outside any transaction, on the raw driver: values in and rows out as Prisma's raw
+   * queries pass and return them (pg-tx.ts). pgTransaction: a transaction of ours on a client of
+   * that pool, without Prisma's interactive-transaction machinery (used by transaction(), tx.ts).
+   * Undefined on SQLite.
+   */
+  pgTransaction?: <T>(fn: (slot: import('./pg-tx.js').PgSlot) => Promise<T>, opts: { timeoutMs: number }) => Promise<T>;
+  pgQuery?: <T>(text: string, params: readonly unknown[]) => Promise<T[]>;
   /** Disconnects the client (closes the SQLite file / ends the pg pool). */
   close(): Promise<void>;
   /** The application's clock (epoch ms), set by buildApp from AppConfig.clock; unset: Date.now (automation-rules/clock.ts). */

@@ -105,7 +105,9 @@ async function beforeCommit(tx: TxClient, result: unknown): Promise<void> {
   const st = statementsOf(tx);
   const id = newId();
   const row = auditRow(ctx, result, id);
-  await st.run(insertSql(st.dialect.jsonParam), row);
+  // On PostgreSQL sent with the COMMIT (one round trip: the record's cost is its insert alone).
+  if (st.runAtCommit) await st.runAtCommit(insertSql(st.dialect.jsonParam), row);
+  else await st.run(insertSql(st.dialect.jsonParam), row);
   ctx.pending = true;
   ctx.eventId = id;
   ctx.eventTargetId = row[13] as string | null;

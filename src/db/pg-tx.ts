@@ -1,0 +1,219 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SqlDriverAdapter, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
+import { Decimal } from '@prisma/client/runtime/client';
+import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
+import { metrics, observeQuery } from '../shared/metrics.js';
+
+// PostgreSQL: a write's transaction on the raw driver (issue 36), as SQLite's is (sqlite-serial.ts).
+// Prisma's interactive transaction cost CPU at its start and end, and every statement of the stores
+// through its client (`$queryRawUnsafe`) went through Prisma's request pipeline (argument
+// serialisation, its engine, the result's deserialisation): ~0.3 ms each, 50-odd per fulfillment.
+// Here transaction() (tx.ts) takes a pg client from the pool under the Prisma client's driver
+// adapter, sends BEGIN, runs the stores' statements on it (`client.query`, statements.ts), and
+// COMMITs or ROLLBACKs. A Prisma call on the transaction's `tx` starts, at its first use, a Prisma
+// interactive transaction that JOINS ours: the adapter's startTransaction, called inside joinPg(),
+// answers with a transaction on our client that sends no BEGIN, COMMIT nor ROLLBACK of its own
+// (captureTransactions), so Prisma's calls run in the same transaction, queued on the same client.
+// Values go in and come out as Prisma's raw queries pass and return them (pgArg, PARSERS), so a
+// store reads the same rows either way.
+
+/** A transaction of ours in progress: its pg client, open until it commits, rolls back or times out. */
+export interface PgSlot {
+  client: PoolClient;
+  open: boolean;
+  /** Statements (values written in) sent with the COMMIT, in its round trip (pgAtCommit). */
+  atCommit: string[];
+}
+
+const joining = new AsyncLocalStorage<PgSlot>();
+
+/** Runs `start` (which starts a Prisma interactive transaction) so that it joins the transaction of `slot`. */
+export const joinPg = <T>(slot: PgSlot, start: () => Promise<T>): Promise<T> => joining.run(slot, start);
+
+const closedError = () => Object.assign(new Error('Transaction already closed: it ran out of time.'), { code: 'P2028' });
+
+/** Wraps the adapter connection's startTransaction: one started inside joinPg() joins that transaction of ours. */
+export function captureTransactions(conn: SqlDriverAdapter): void {
+  const begin = conn.startTransaction.bind(conn);
+  const queryable = Object.getPrototypeOf(conn) as SqlDriverAdapter;
+  conn.startTransaction = async (...args: Parameters<SqlDriverAdapter['startTransaction']>) => {
+    const slot = joining.getStore();
+    if (!slot) return begin(...args);
+    // The adapter's own query methods on our client (its PgQueryable reads `this.client`).
+    const joined = Object.create(conn) as Transaction & { client: PoolClient };
+    joined.client = slot.client;
+    for (const name of ['queryRaw', 'executeRaw'] as const) {
+      const run = (queryable[name] as (q: SqlQuery) => Promise<never>).bind(joined);
+      joined[name] = async (q: SqlQuery) => {
+        if (!slot.open) throw closedError();
+        const start = metrics ? performance.now() : 0;
+        try {
+          return await run(q);
+        } finally {
+          if (start) observeQuery(start);
+        }
+      };
+    }
+    // usePhantomQuery: Prisma ends it by commit()/rollback() alone, which leave the end to ours.
+    return Object.assign(joined, { options: { usePhantomQuery: true }, commit: async () => {}, rollback: async () => {} });
+  };
+}
+
+/**
+ * Runs `fn` in a transaction on a client of `pool` (waiting up to the pool's connection timeout
+ * for one: P2028, a 503). After timeoutMs it is rolled back and the client given back, so a stuck
+ * caller cannot hold a connection: its later statements fail (the slot is closed) and a retry may
+ * follow. A failed ROLLBACK or COMMIT destroys the client instead of returning it to the pool.
+ */
+export async function pgTransaction<T>(pool: Pool, fn: (slot: PgSlot) => Promise<T>, opts: { timeoutMs: number }): Promise<T> {
+  let client: PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw Object.assign(new Error(`Unable to start a transaction in the given time: ${(err as Error).message}`), {
+      code: 'P2028',
+      cause: err,
+    });
+  }
+  // A checked-out client's 'error' (the server ended the connection) must not go unheard (it
+  // would end the process); the statement in flight fails with it, and finish() destroys the client.
+  const onError = () => undefined;
+  client.on('error', onError);
+  const slot: PgSlot = { client, open: true, atCommit: [] };
+  let ending: Promise<void> | undefined;
+  const finish = (sql: 'COMMIT' | 'ROLLBACK') =>
+    (ending ??= (async () => {
+      slot.open = false;
+      clearTimeout(timer);
+      try {
+        // A statement left for the commit fails it (the transaction is then aborted and the
+        // client destroyed): no COMMIT without it.
+        await client.query(sql === 'COMMIT' && slot.atCommit.length ? [...slot.atCommit, sql].join(';\n') : sql);
+        client.release();
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      } finally {
+        client.off('error', onError);
+      }
+    })());
+  const timer = setTimeout(() => void finish('ROLLBACK').catch(() => undefined), opts.timeoutMs);
+  let out: T;
+  try {
+    await client.query('BEGIN');
+    out = await fn(slot);
+  } catch (err) {
+    await finish('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+  if (!slot.open) throw closedError();
+  await finish('COMMIT');
+  return out;
+}
+
+/** The pool the adapter connection queries through (outside transactions). */
+export const poolOf = (conn: SqlDriverAdapter): Pool | undefined =>
+  (conn as unknown as { underlyingDriver?: () => Pool }).underlyingDriver?.();
+
+// ---------- values as Prisma's raw queries pass and return them ----------
+
+const pad = (n: number, z = 2) => String(n).padStart(z, '0');
+
+/** A Date as the Prisma adapter sends it: UTC wall time, TIMESTAMP(3) columns have no zone. */
+function dateTime(d: Date): string {
+  const ms = d.getUTCMilliseconds();
+  return (
+    `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
+    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${ms ? `.${pad(ms, 3)}` : ''}`
+  );
+}
+
+/** An argument as Prisma's raw query sends it (an array as a PostgreSQL array, another object as its JSON text). */
+export function pgArg(v: unknown): unknown {
+  if (v === undefined || v === null) return null;
+  if (v instanceof Date) return dateTime(v);
+  if (typeof v === 'bigint') return v.toString();
+  if (Array.isArray(v)) return v.map(pgArg);
+  if (typeof v === 'object' && !ArrayBuffer.isView(v)) return JSON.stringify(v);
+  return v;
+}
+
+const utc = (text: string) => new Date(`${text.replace(' ', 'T')}${/[+-]\d\d(:?\d\d)?$/.test(text) ? '' : 'Z'}`);
+const zoned = (text: string) => new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
+
+/** Column types whose value Prisma's raw query returns otherwise than pg's defaults (by type oid). */
+const PARSERS: Record<number, (text: string) => unknown> = {
+  20: (t) => BigInt(t), // int8
+  1114: utc, // timestamp: UTC wall time (as written by dateTime)
+  1184: zoned, // timestamptz
+  1082: (t) => new Date(`${t}T00:00:00Z`), // date
+  1700: (t) => new Decimal(t), // numeric
+  17: (t) => {
+    const b = pgTypes!.getTypeParser(17, 'text') as (t: string) => Buffer; // bytea, as a plain Uint8Array
+    const buf = b(t);
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  },
+};
+
+type TypeParsers = { getTypeParser(oid: number, format?: string): unknown };
+let pgTypes: TypeParsers | undefined;
+const types = {
+  getTypeParser: (oid: number, format?: string) => (format !== 'binary' && PARSERS[oid]) || pgTypes!.getTypeParser(oid, format),
+};
+
+/** Loads pg's own type parsers once (pg is loaded only on PostgreSQL). */
+export async function loadPgTypes(): Promise<void> {
+  pgTypes ??= (await import('pg')).default.types as unknown as TypeParsers;
+}
+
+/** A value as an SQL literal, or undefined for one that has none here (bytes). */
+function literal(client: PoolClient, v: unknown): string | undefined {
+  const x = pgArg(v);
+  if (x === null) return 'NULL';
+  if (typeof x === 'number') return Number.isFinite(x) ? String(x) : undefined;
+  if (typeof x === 'boolean') return x ? 'TRUE' : 'FALSE';
+  if (typeof x === 'string') return client.escapeLiteral(x);
+  return undefined;
+}
+
+/**
+ * Leaves `sql` (`?` placeholders, none in its text otherwise) with `params` written in as
+ * literals to be sent with the transaction's COMMIT, in the same round trip: a write whose result
+ * nobody reads (the audit record) costs no wait of its own. False when a value has no literal here
+ * (the caller runs it at once instead).
+ */
+export function pgAtCommit(slot: PgSlot, sql: string, params: readonly unknown[]): boolean {
+  const parts = sql.split('?');
+  if (parts.length !== params.length + 1) return false;
+  let text = parts[0]!;
+  for (let i = 0; i < params.length; i++) {
+    const lit = literal(slot.client, params[i]);
+    if (lit === undefined) return false;
+    text += lit + parts[i + 1];
+  }
+  slot.atCommit.push(text);
+  return true;
+}
+
+/** `text` (placeholders $1…) with `params`, on `client` (a transaction's connection, or the pool). */
+export async function pgQuery(client: PoolClient | Pool, text: string, params: readonly unknown[]): Promise<QueryResult> {
+  const start = metrics ? performance.now() : 0;
+  const query: QueryConfig = { text, values: params.map(pgArg), types } as QueryConfig;
+  // pg writes a statement's five messages (parse, bind, describe, execute, sync) one socket write
+  // each; corked, they leave in one write (a transaction's client is idle here, so it sends at once).
+  const stream = (client as { connection?: { stream?: { cork?(): void; uncork(): void } } }).connection?.stream;
+  let sent: Promise<QueryResult>;
+  if (stream?.cork) {
+    stream.cork();
+    try {
+      sent = client.query(query);
+    } finally {
+      stream.uncork();
+    }
+  } else sent = client.query(query);
+  try {
+    return await sent;
+  } finally {
+    if (start) observeQuery(start); // fos_db_query_duration_seconds
+  }
+}
