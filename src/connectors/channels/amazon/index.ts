@@ -1,4 +1,5 @@
 import { invalid } from '../../../domain/errors.js';
+import { syncOnlyWebhooks } from '../sync-only.js';
 import type { ChannelConnector, ConnectionInput, Json } from '../connector.js';
 import { ChannelCallError } from '../http.js';
 import { spCall } from './client.js';
@@ -58,16 +59,8 @@ export const amazon: ChannelConnector = {
     }
     return { name: String(p.storeName ?? p.marketplace?.name ?? id), currency: p.marketplace?.defaultCurrencyCode ?? null };
   },
-  webhooks: {
-    // SP-API notifications go to Amazon SQS or EventBridge only: nothing reaches fos over HTTP.
-    topics: [],
-    verify: () => false,
-    topic: () => null,
-    deliveryId: () => null,
-    interpret: async () => {
-      throw new ChannelCallError('Amazon sends no webhooks: its orders come in by sync', true);
-    },
-  },
+  // SP-API notifications go to Amazon SQS or EventBridge only: nothing reaches fos over HTTP.
+  webhooks: syncOnlyWebhooks('Amazon'),
   orders: amazonOrders,
   async variants(conn, env, token) {
     const c = conn.credentials as AmazonCredentials;

@@ -1,4 +1,5 @@
 import { invalid } from '../../../domain/errors.js';
+import { syncOnlyWebhooks } from '../sync-only.js';
 import type { ChannelConnector, Json } from '../connector.js';
 import { ChannelCallError, type ChannelEnv } from '../http.js';
 import type { ChannelOrder, OpenConnection, ShippedLine, TrackingInfo } from '../types.js';
@@ -94,16 +95,8 @@ export const ebay: ChannelConnector = {
     const seller = data?.orders?.[0]?.sellerId;
     return { name: typeof seller === 'string' ? `eBay seller ${seller}` : `eBay (${conn.shop_domain})`, currency: null };
   },
-  webhooks: {
-    topics: [],
-    // No eBay notifications (see above): nothing verifies, every delivery is refused (401).
-    verify: () => false,
-    topic: () => null,
-    deliveryId: () => null,
-    interpret: async () => {
-      throw new Error('eBay orders come by sync, not by webhook');
-    },
-  },
+  // No eBay notifications (see above): nothing verifies, every delivery is refused (401).
+  webhooks: syncOnlyWebhooks('eBay'),
   async orders(conn, env, since, token) {
     const offset = token ? Number(token) : 0;
     // The first sync takes the orders not yet (fully) shipped; later ones every order modified since.

@@ -1,4 +1,5 @@
 import { invalid } from '../../../domain/errors.js';
+import { syncOnlyWebhooks } from '../sync-only.js';
 import type { ChannelConnector, Json, Skipped } from '../connector.js';
 import { ChannelCallError, type ChannelEnv } from '../http.js';
 import type { ChannelOrder, OpenConnection, TrackingInfo } from '../types.js';
@@ -122,16 +123,8 @@ export const etsy: ChannelConnector = {
       currency: typeof shop?.currency_code === 'string' ? shop.currency_code : null,
     };
   },
-  webhooks: {
-    topics: [],
-    // No Etsy webhooks (see above): nothing verifies, every delivery is refused (401).
-    verify: () => false,
-    topic: () => null,
-    deliveryId: () => null,
-    interpret: async () => {
-      throw new Error('Etsy orders come by sync, not by webhook');
-    },
-  },
+  // No Etsy webhooks (see above): nothing verifies, every delivery is refused (401).
+  webhooks: syncOnlyWebhooks('Etsy'),
   async orders(conn, env, since, token) {
     const offset = token ? Number(token) : 0;
     // The first sync takes the receipts not shipped nor canceled; later ones every receipt changed since.
