@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 // A loopback Etsy speaking the documented Open API v3 shapes fos uses (developers.etsy.com; Etsy's
 // OpenAPI 3.0.0 document): the OAuth token endpoint's refresh-token grant (form body with
 // client_id = keystring; a new refresh token with every access token), x-api-key =
@@ -44,6 +45,11 @@ export interface EtsyDouble {
   refuseIncludes: boolean;
   /** Access tokens minted so far (the last one is valid). */
   tokens: string[];
+  /**
+   * The seller approves fos on /oauth/connect: the code Etsy would redirect with, bound to the URL's
+   * code_challenge and redirect_uri (the token endpoint checks the verifier against it, S256).
+   */
+  consent(authorizeUrl: string): { code: string; state: string; redirectUri: string };
   /** Every access token minted so far stops working (as when it expires): the next call answers 401. */
   expireTokens(): void;
   /** The next `n` calls to "<METHOD> <path>" answer `status` (with the headers given). */
@@ -76,10 +82,24 @@ export async function etsyDouble(): Promise<EtsyDouble> {
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 
+  // Authorization codes the seller's consent produced: code -> what /oauth/connect was given.
+  const codes = new Map<string, { challenge: string; redirectUri: string; clientId: string }>();
+
   function token(body: URLSearchParams, res: ServerResponse) {
-    if (body.get('grant_type') !== 'refresh_token') return send(res, 400, { error: 'unsupported_grant_type' });
+    const grant = body.get('grant_type');
+    if (grant !== 'refresh_token' && grant !== 'authorization_code') return send(res, 400, { error: 'unsupported_grant_type' });
     if (body.get('client_id') !== state.keystring) return send(res, 401, { error: 'invalid_client', error_description: 'Invalid API key' });
-    if (!refreshable.has(body.get('refresh_token') ?? ''))
+    if (grant === 'authorization_code') {
+      const issued = codes.get(body.get('code') ?? '');
+      codes.delete(body.get('code') ?? '');
+      if (!issued) return send(res, 400, { error: 'invalid_grant', error_description: 'Invalid authorization code' });
+      if (issued.redirectUri !== body.get('redirect_uri'))
+        return send(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri does not match' });
+      const verifier = body.get('code_verifier') ?? '';
+      const s256 = createHash('sha256').update(verifier, 'ascii').digest('base64url');
+      if (verifier.length < 43 || verifier.length > 128 || s256 !== issued.challenge)
+        return send(res, 400, { error: 'invalid_grant', error_description: 'code_verifier is invalid' });
+    } else if (!refreshable.has(body.get('refresh_token') ?? ''))
       return send(res, 400, { error: 'invalid_grant', error_description: 'Invalid refresh token' });
     const t = `${state.userId}.access-${state.tokens.length + 1}`;
     state.tokens.push(t);
@@ -246,6 +266,14 @@ export async function etsyDouble(): Promise<EtsyDouble> {
   const double = Object.assign(state, {
     url: `http://127.0.0.1:${port}`,
     expireTokens: () => valid.clear(),
+    consent(authorizeUrl: string) {
+      const q = new URL(authorizeUrl).searchParams;
+      if (q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || q.get('client_id') !== state.keystring)
+        throw new Error(`Etsy would refuse this connect URL: ${authorizeUrl}`);
+      const code = `code-${codes.size + 1}-${Math.random().toString(36).slice(2)}`;
+      codes.set(code, { challenge: q.get('code_challenge') ?? '', redirectUri: q.get('redirect_uri') ?? '', clientId: q.get('client_id')! });
+      return { code, state: q.get('state') ?? '', redirectUri: q.get('redirect_uri') ?? '' };
+    },
     revokeRefreshTokens: () => refreshable.clear(),
     failNext(key: string, n: number, status: number, headers: Record<string, string> = {}) {
       faults.set(key, { n, status, headers });
