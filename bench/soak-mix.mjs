@@ -52,7 +52,11 @@ export async function prepareMix(url, key, hookUrl) {
   const product = (await must('GET', '/ops/products?search=ACME-BOTTLE-1L')).data.find((p) => p.sku === 'ACME-BOTTLE-1L');
   const warehouses = (await must('GET', '/ops/warehouses')).data;
   for (const w of warehouses)
-    await must('POST', '/ops/inventory/adjustments', { warehouse_id: w.id, reason: 'FOUND', lines: [{ sku: product.sku, delta: 1_000_000 }] });
+    await must('POST', '/ops/inventory/adjustments', {
+      warehouse_id: w.id,
+      reason: 'FOUND',
+      lines: [{ sku: product.sku, delta: 1_000_000 }],
+    });
   await must('POST', '/webhooks', { url: hookUrl, events: ['*'], description: 'soak receiver' });
   return { sku: product.sku, merchantId: product.merchant_team_id };
 }
@@ -82,7 +86,12 @@ export async function fulfillment(url, key, mix, i) {
     const owner = `soak-${i}`;
     await step('POST', `/ops/fulfillment-orders/${fo.id}/lock`, { lock_owner: owner, timeout_minutes: 5 });
     const lines = fo.line_items.map((l) => ({ core_fulfillment_order_line_item_id: l.id, quantity: l.quantity }));
-    const pkg = await step('POST', '/ops/packages', { fulfillment_order_id: fo.id, idempotency_key: `soak-${fo.id}`, weight: 900, package_line_items: lines });
+    const pkg = await step('POST', '/ops/packages', {
+      fulfillment_order_id: fo.id,
+      idempotency_key: `soak-${fo.id}`,
+      weight: 900,
+      package_line_items: lines,
+    });
     await step('POST', `/ops/packages/${pkg.id}/label`, { rate_strategy: 'CHEAPEST' });
     await step('POST', `/ops/packages/${pkg.id}/fulfill`, { locked_by: owner });
   } catch (err) {

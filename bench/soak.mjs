@@ -117,7 +117,8 @@ async function slot(server, keys, mix, k, statuses) {
     got.forEach(count);
     return got.length;
   }
-  const req = kind === SLOTS - 2 ? webhookRequest(round, { 'x-access-token': keys[round % keys.length] }) : request(round * 14 + kind, keys);
+  const req =
+    kind === SLOTS - 2 ? webhookRequest(round, { 'x-access-token': keys[round % keys.length] }) : request(round * 14 + kind, keys);
   count(await send(server.url, req).catch(() => 'error'));
   return 1;
 }

@@ -399,7 +399,9 @@ if (sections.includes('soak')) {
       `x${s.ratio.toFixed(2)} (target <= x${SOAK_RSS_FACTOR}, no 5xx) ${ok ? 'ok' : 'OVER'}`,
   );
   if (s.samples.length)
-    console.log(`  each minute (RSS / heap used, MiB): ${s.samples.map((x) => `${x.minute}: ${x.rss?.toFixed(0)} / ${x.heapUsed?.toFixed(0)}`).join(', ')}`);
+    console.log(
+      `  each minute (RSS / heap used, MiB): ${s.samples.map((x) => `${x.minute}: ${x.rss?.toFixed(0)} / ${x.heapUsed?.toFixed(0)}`).join(', ')}`,
+    );
   if (s.growth)
     console.log(
       `  growth from minute ${s.growth.fromMinute} to ${s.growth.toMinute}: RSS ${s.growth.rss >= 0 ? '+' : ''}${s.growth.rss.toFixed(0)} MiB, ` +

@@ -70,7 +70,7 @@ describe('SQLite transaction()', () => {
     expect(String(err)).toMatch(/a transaction inside a transaction/);
   });
 
-  test('waiting for the write lock another process holds leaves the event loop and this process\'s reads running', async () => {
+  test("waiting for the write lock another process holds leaves the event loop and this process's reads running", async () => {
     await db.prisma.team.create({ data: { id: 't-e', name: 'e', kind: 'FULFILLER' } });
     const other = new Database(db.url.slice('file:'.length)); // a second `fos serve` on the same file
     try {
