@@ -54,7 +54,8 @@
 //              HTTP to an in-process server: POST, wait for COMPLETED, GET the merged PDF (target 20 s)
 //   scale      fulfillments/s and p95 per step at concurrency 4 and 16, SQLite and PostgreSQL, 1 and 2 replicas,
 //              orders over 20 and over 2 SKUs (bench/scale.mjs; not in the default run): FOS_BENCH_SCALE_ORDERS
-//              (per cell, default 80), FOS_BENCH_SCALE_DBS (default sqlite,postgresql)
+//              (per cell, default 80), FOS_BENCH_SCALE_DBS (default sqlite,postgresql), FOS_BENCH_SCALE_REPLICAS
+//              (default 1,2), FOS_BENCH_SCALE_SKUS (default 20,2); deadlocks/retries = what the servers absorbed
 //   scale-out  the fulfillment workflow against 1, 2 and 4 `fos serve` replicas on one PostgreSQL database
 //              (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; not in the default run):
 //              fulfillments/s, CPU a fulfillment of fos and of PostgreSQL, lock waits.
@@ -425,6 +426,8 @@ if (sections.includes('scale')) {
     pgUrl: PG_URL,
     orders: int('FOS_BENCH_SCALE_ORDERS', 80, 2000),
     dbs: (process.env.FOS_BENCH_SCALE_DBS ?? 'sqlite,postgresql').split(','),
+    replicaCounts: (process.env.FOS_BENCH_SCALE_REPLICAS ?? '1,2').split(',').map(Number),
+    skuCounts: (process.env.FOS_BENCH_SCALE_SKUS ?? '20,2').split(',').map(Number),
     onCell: (cells) => console.error(`scale: ${JSON.stringify(cells.map(({ errors, ...c }) => ({ ...c, failed: errors.length })))}`),
   });
   console.log(
