@@ -4,8 +4,10 @@
 // servers on one database run) on SQLite (one file) and PostgreSQL (FOS_BENCH_PG_URL, a fresh
 // database per cell), with orders spread over 20 SKUs and over 2 (every order takes the same two
 // inventory rows: the hot-row case). Per cell: fulfillments/s, p95 of each step, failed
-// workflows (any non-2xx: a deadlock or busy answer that reached the client).
-// FOS_BENCH_SCALE_ORDERS (fulfillments per cell, default 80), FOS_BENCH_SCALE_DBS (sqlite,postgresql).
+// workflows (any non-2xx: a deadlock or busy answer that reached the client), and the deadlocks
+// and transaction retries the servers absorbed (their GET /metrics, summed over the replicas).
+// FOS_BENCH_SCALE_ORDERS (fulfillments per cell, default 80), FOS_BENCH_SCALE_DBS (sqlite,postgresql),
+// FOS_BENCH_SCALE_REPLICAS (1,2), FOS_BENCH_SCALE_SKUS (20,2).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -20,6 +22,23 @@ import { client } from './workflow.mjs';
 const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
 const STEPS = ['accept', 'lock', 'read', 'package', 'label', 'fulfill'];
 const KEYS = 8;
+const METRICS_TOKEN = 'scale-metrics-token';
+
+/** Deadlocks and transaction retries (any cause) the servers counted so far, summed. */
+async function retriesOf(servers) {
+  let deadlocks = 0;
+  let retries = 0;
+  for (const s of servers) {
+    const res = await fetch(`${s.url.replace(/\/v1$/, '')}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    for (const [, name, value] of (await res.text()).matchAll(
+      /^(fos_db_deadlocks_total|fos_db_transaction_retries_total)(?:\{[^}]*\})? (\S+)$/gm,
+    )) {
+      if (name === 'fos_db_deadlocks_total') deadlocks += Number(value);
+      else retries += Number(value);
+    }
+  }
+  return { deadlocks, retries };
+}
 
 /** One workflow, each step timed into `times`. */
 async function workflow(api, id, i, times) {
@@ -102,7 +121,13 @@ async function cell(kind, replicas, skus, orders, dir, pgUrl) {
     const teamId = (await bootstrapIfEmpty(db)).teamId;
     const key = async (n) => (await createKey(db, teamId, { name: n, power_role: 'ADMIN', rate_tier: 4 }, null)).token;
     for (let r = 0; r < replicas; r++)
-      servers.push(await startServe({ db: target.url, env: cleanEnv({ HOME: dir }), args: ['--rate-limit-store', 'database'] }));
+      servers.push(
+        await startServe({
+          db: target.url,
+          env: cleanEnv({ HOME: dir }),
+          args: ['--rate-limit-store', 'database', '--metrics-token', METRICS_TOKEN],
+        }),
+      );
     const setup = client(servers[0].url, await key('scale setup'), agent);
     for (const [service, amount] of [
       ['ground', 5.4],
@@ -125,7 +150,9 @@ async function cell(kind, replicas, skus, orders, dir, pgUrl) {
     await inWorker({ bases, tokens, foIds: foIds.splice(0, warm), concurrency: 4 });
     const out = [];
     for (const concurrency of [4, 16]) {
+      const before = await retriesOf(servers);
       const w = await inWorker({ bases, tokens, foIds: foIds.splice(0, orders), concurrency });
+      const after = await retriesOf(servers);
       const p95 = Object.fromEntries(STEPS.map((s) => [s, percentile(w.times[s], 95)]));
       out.push({
         kind,
@@ -135,6 +162,8 @@ async function cell(kind, replicas, skus, orders, dir, pgUrl) {
         perSecond: w.done / w.seconds,
         done: w.done,
         errors: w.errors,
+        deadlocks: after.deadlocks - before.deadlocks,
+        retries: after.retries - before.retries,
         p95,
         load: os.loadavg()[0],
       });
@@ -148,13 +177,20 @@ async function cell(kind, replicas, skus, orders, dir, pgUrl) {
   }
 }
 
-export async function scaleBench({ pgUrl, orders = 80, dbs = ['sqlite', 'postgresql'], onCell = () => {} }) {
+export async function scaleBench({
+  pgUrl,
+  orders = 80,
+  dbs = ['sqlite', 'postgresql'],
+  replicaCounts = [1, 2],
+  skuCounts = [20, 2],
+  onCell = () => {},
+}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'fos-bench-scale-'));
   const rows = [];
   try {
     for (const kind of dbs)
-      for (const replicas of [1, 2])
-        for (const skus of [20, 2]) {
+      for (const replicas of replicaCounts)
+        for (const skus of skuCounts) {
           const done = await cell(kind, replicas, skus, orders, dir, pgUrl);
           rows.push(...done);
           onCell(done);
@@ -166,17 +202,17 @@ export async function scaleBench({ pgUrl, orders = 80, dbs = ['sqlite', 'postgre
 }
 
 export function scaleReport(rows) {
-  const head = `  ${'database'.padEnd(10)} repl  SKUs  conc  fulfill/s  failed  ${STEPS.map((s) => `p95 ${s}`.padStart(12)).join('')}  load`;
+  const head = `  ${'database'.padEnd(10)} repl  SKUs  conc  fulfill/s  failed  deadlocks/retries  ${STEPS.map((s) => `p95 ${s}`.padStart(12)).join('')}  load`;
   const lines = rows.map(
     (r) =>
       `  ${r.kind.padEnd(10)} ${String(r.replicas).padStart(4)}  ${String(r.skus).padStart(4)}  ${String(r.concurrency).padStart(4)}  ` +
-      `${r.perSecond.toFixed(1).padStart(8)}  ${String(r.errors.length).padStart(6)}  ${STEPS.map((s) => `${r.p95[s].toFixed(0)} ms`.padStart(12)).join('')}  ${r.load.toFixed(1)}`,
+      `${r.perSecond.toFixed(1).padStart(8)}  ${String(r.errors.length).padStart(6)}  ${`${r.deadlocks}/${r.retries}`.padStart(17)}  ${STEPS.map((s) => `${r.p95[s].toFixed(0)} ms`.padStart(12)).join('')}  ${r.load.toFixed(1)}`,
   );
   const scaled = rows
     .filter((r) => r.concurrency === 16)
     .map((r) => {
       const at4 = rows.find((x) => x.kind === r.kind && x.replicas === r.replicas && x.skus === r.skus && x.concurrency === 4);
-      return r.perSecond >= at4.perSecond;
+      return r.perSecond >= at4.perSecond && !r.errors.length && !at4.errors.length;
     });
   const errors = rows.flatMap((r) =>
     r.errors.slice(0, 2).map((e) => `    ${r.kind} x${r.replicas} ${r.skus} SKUs c${r.concurrency}: ${e}`),
@@ -184,7 +220,7 @@ export function scaleReport(rows) {
   return [
     head,
     ...lines,
-    `  fulfillments/s at 16 >= at 4 in ${scaled.filter(Boolean).length} of ${scaled.length} cells (target: all)`,
+    `  fulfillments/s at 16 >= at 4 and no failed workflow in ${scaled.filter(Boolean).length} of ${scaled.length} cells (target: all)`,
     ...errors,
   ];
 }

@@ -42,8 +42,8 @@
 //              as many as orders, at most 100,000, when picked).
 //   soak       `fos serve --demo` under FOS_BENCH_SOAK_REQUESTS (default 10000) mixed good and hostile
 //              requests, then FOS_BENCH_SOAK_IDLE (default 30) s idle: RSS then within 1.3x of RSS idle after
-//              the start, no 5xx; `--duration <minutes>` (or FOS_BENCH_SOAK_MINUTES) runs the mix that long,
-//              RSS each minute; FOS_BENCH_SOAK_DB=<postgresql:// URL of an empty database> for PostgreSQL.
+//              the start, no 5xx; `--minutes N` (or FOS_BENCH_SOAK_MINUTES) runs the mix that long, RSS and
+//              heap each minute, and the growth over the second half; FOS_BENCH_SOAK_DB=<postgresql:// URL of an empty database> for PostgreSQL.
 //   export     `fos orders list --all --format ndjson` against fos serve on a seeded SQLite file
 //              (FOS_BENCH_EXPORT_ORDERS, default 20000, or FOS_BENCH_EXPORT_DB=<file> with
 //              FOS_BENCH_LIST_TEAM=<id>): seconds, orders/s and the CLI's RSS early and late.
@@ -62,7 +62,8 @@
 //              beside the bound its parallelism allows (target: bound + 20 s)
 //   scale      fulfillments/s and p95 per step at concurrency 4 and 16, SQLite and PostgreSQL, 1 and 2 replicas,
 //              orders over 20 and over 2 SKUs (bench/scale.mjs; not in the default run): FOS_BENCH_SCALE_ORDERS
-//              (per cell, default 80), FOS_BENCH_SCALE_DBS (default sqlite,postgresql)
+//              (per cell, default 80), FOS_BENCH_SCALE_DBS (default sqlite,postgresql), FOS_BENCH_SCALE_REPLICAS
+//              (default 1,2), FOS_BENCH_SCALE_SKUS (default 20,2); deadlocks/retries = what the servers absorbed
 //   scale-out  the fulfillment workflow against 1, 2 and 4 `fos serve` replicas on one PostgreSQL database
 //              (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; not in the default run):
 //              fulfillments/s, CPU a fulfillment of fos and of PostgreSQL, lock waits.
@@ -104,9 +105,9 @@ const SOAK_REQUESTS = int('FOS_BENCH_SOAK_REQUESTS', 10_000, 200_000);
 const SOAK_IDLE = int('FOS_BENCH_SOAK_IDLE', 30, 600);
 
 const argv = process.argv.slice(2);
-const durationAt = argv.indexOf('--duration');
-// `soak --duration 30` (minutes, or FOS_BENCH_SOAK_MINUTES): the mix for that long instead of a count.
-const SOAK_MINUTES = durationAt >= 0 ? Number(argv.splice(durationAt, 2)[1]) || 0 : Number(process.env.FOS_BENCH_SOAK_MINUTES) || 0;
+// `soak --minutes 30` (or --duration 30, FOS_BENCH_SOAK_MINUTES): the mix for that long instead of a count.
+const minutesAt = argv.findIndex((a) => a === '--minutes' || a === '--duration');
+const SOAK_MINUTES = minutesAt >= 0 ? Number(argv.splice(minutesAt, 2)[1]) || 0 : Number(process.env.FOS_BENCH_SOAK_MINUTES) || 0;
 const scaleAt = argv.indexOf('--scale');
 const LIST_ORDERS =
   scaleAt >= 0 ? Math.max(1000, Number(argv.splice(scaleAt, 2)[1]) || 20_000) : int('FOS_BENCH_LIST_ORDERS', 20_000, 5_000_000);
@@ -411,15 +412,24 @@ if (sections.includes('soak')) {
   const s = await soakBench({ requests: SOAK_REQUESTS, idleSeconds: SOAK_IDLE, minutes: SOAK_MINUTES });
   const ok = s.ratio <= SOAK_RSS_FACTOR && s.failures === 0;
   if (!ok) failed = true;
-  const m = (x) => `${x.rss.toFixed(0)} MiB (anonymous ${x.anon.toFixed(0)})`;
+  const m = (x) => `${x.rss.toFixed(0)} MiB (anonymous ${x.anon.toFixed(0)}, heap used ${x.heapUsed.toFixed(0)})`;
   console.log(
-    `soak on ${s.database} (${s.requests} mixed requests in ${s.seconds.toFixed(1)} s; statuses ${JSON.stringify(s.statuses)}; 5xx or broken: ${s.failures})`,
+    `soak on ${s.database} (${s.requests} mixed requests, ~${s.fulfillments} of them whole fulfillments, in ${s.seconds.toFixed(1)} s; ` +
+      `${s.delivered} webhook deliveries received; statuses ${JSON.stringify(s.statuses)}; 5xx or broken: ${s.failures})`,
   );
   console.log(
     `  RSS idle after start ${m(s.idle)} -> after the load ${m(s.loaded)} -> ${s.idleSeconds} s idle ${m(s.rested)}: ` +
-      `x${s.ratio.toFixed(2)} (target <= x${SOAK_RSS_FACTOR}, no 5xx) ${ok ? 'ok' : 'OVER'}` +
-      (s.samples.length ? `; RSS each minute ${s.samples.join(', ')} MiB` : ''),
+      `x${s.ratio.toFixed(2)} (target <= x${SOAK_RSS_FACTOR}, no 5xx) ${ok ? 'ok' : 'OVER'}`,
   );
+  if (s.samples.length)
+    console.log(
+      `  each minute (RSS / heap used, MiB): ${s.samples.map((x) => `${x.minute}: ${x.rss?.toFixed(0)} / ${x.heapUsed?.toFixed(0)}`).join(', ')}`,
+    );
+  if (s.growth)
+    console.log(
+      `  growth from minute ${s.growth.fromMinute} to ${s.growth.toMinute}: RSS ${s.growth.rss >= 0 ? '+' : ''}${s.growth.rss.toFixed(0)} MiB, ` +
+        `heap used ${s.growth.heapUsed >= 0 ? '+' : ''}${s.growth.heapUsed.toFixed(0)} MiB`,
+    );
 }
 
 if (sections.includes('bulk')) {
@@ -450,6 +460,8 @@ if (sections.includes('scale')) {
     pgUrl: PG_URL,
     orders: int('FOS_BENCH_SCALE_ORDERS', 80, 2000),
     dbs: (process.env.FOS_BENCH_SCALE_DBS ?? 'sqlite,postgresql').split(','),
+    replicaCounts: (process.env.FOS_BENCH_SCALE_REPLICAS ?? '1,2').split(',').map(Number),
+    skuCounts: (process.env.FOS_BENCH_SCALE_SKUS ?? '20,2').split(',').map(Number),
     onCell: (cells) => console.error(`scale: ${JSON.stringify(cells.map(({ errors, ...c }) => ({ ...c, failed: errors.length })))}`),
   });
   console.log(

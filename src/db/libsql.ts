@@ -155,12 +155,13 @@ class OneConnectionLibSql extends PrismaLibSql {
     private readonly timeout: number,
   ) {
     super({ url: `file:${file}` });
+    this.serial = new SqliteSerial(() => this.connection, timeout);
   }
 
   /** The connection of the client connected last (the one the Prisma client uses). */
   private connection: Database.Database | undefined;
   /** Whose turn it is on the connection: Prisma's calls or a transaction of ours (sqlite-serial.ts). */
-  private readonly serial = new SqliteSerial(() => this.connection);
+  private readonly serial: SqliteSerial;
 
   override createClient(config: Config): Client {
     // The shadow database of `connectToShadowDb` asks for :memory:.

@@ -12,6 +12,35 @@ import type { SqliteScope } from './types.js';
 // transaction started there joins ours (the client's BEGIN and COMMIT are skipped,
 // joinedTransaction()), so Prisma's calls inside it run in the same transaction.
 
+/**
+ * The file's write lock, taken without blocking the process. Another process on the same file
+ * (a second `fos serve`) may hold it; a BEGIN IMMEDIATE under SQLite's busy timeout would then
+ * wait inside the synchronous driver, freezing this process's event loop (every request, not only
+ * the writer) and sleeping SQLite's growing backoff (up to 100 ms) after the lock was free: two
+ * servers on one file fulfilled fewer orders at 16 concurrent packers than at 4. So BEGIN
+ * IMMEDIATE is tried with the busy timeout at 0 and, while another process holds the lock, tried
+ * again after a short jittered pause with the connection's turn given back meanwhile (this
+ * process's reads go on), until the busy timeout has passed; then its SQLITE_BUSY is thrown, as
+ * the blocking wait would have (transaction() retries it).
+ */
+const isBusy = (err: unknown) => String((err as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY');
+const pause = (attempt: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, 1 + Math.floor(Math.random() * 2 ** Math.min(attempt, 3))));
+
+/** BEGIN IMMEDIATE without waiting: true when begun, false when another connection holds the write lock. */
+function tryBeginImmediate(conn: Database.Database, busyTimeoutMs: number, last: boolean): boolean {
+  conn.exec('PRAGMA busy_timeout = 0');
+  try {
+    conn.exec('BEGIN IMMEDIATE');
+    return true;
+  } catch (err) {
+    if (last || !isBusy(err)) throw err;
+    return false;
+  } finally {
+    conn.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  }
+}
+
 /** A FIFO lock; a waiter may give up after maxWaitMs (as Prisma's maxWait: P2028, a 503). */
 class Lock {
   private locked = false;
@@ -59,7 +88,28 @@ export const joinedTransaction = (conn: Database.Database) => ownScope(conn) !==
 export class SqliteSerial {
   private readonly lock = new Lock();
 
-  constructor(private readonly conn: () => Database.Database | undefined) {}
+  constructor(
+    private readonly conn: () => Database.Database | undefined,
+    /** The connection's busy timeout: how long a transaction tries for the write lock (above). */
+    private readonly busyTimeoutMs: number,
+  ) {}
+
+  /** BEGIN IMMEDIATE with the turn held (see tryBeginImmediate); rejects without the turn. */
+  private async beginImmediate(conn: Database.Database): Promise<void> {
+    const deadline = Date.now() + this.busyTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (tryBeginImmediate(conn, this.busyTimeoutMs, Date.now() >= deadline)) return;
+      } catch (err) {
+        this.lock.release();
+        throw err;
+      }
+      this.lock.release();
+      await pause(attempt);
+      const wait = this.lock.acquire();
+      if (wait) await wait;
+    }
+  }
 
   private async serial<T>(fn: () => Promise<T>): Promise<T> {
     const wait = this.lock.acquire();
@@ -121,6 +171,7 @@ export class SqliteSerial {
     if (ownScope(conn)) throw new Error('sqliteTransaction: a transaction inside a transaction');
     const wait = this.lock.acquire(opts.maxWaitMs);
     if (wait) await wait;
+    await this.beginImmediate(conn);
     const scope: SqliteScope = { conn, open: true };
     const finish = (sql: 'COMMIT' | 'ROLLBACK') => {
       if (!scope.open) return;
@@ -145,7 +196,6 @@ export class SqliteSerial {
     }, opts.timeoutMs);
     let out: T;
     try {
-      conn.exec('BEGIN IMMEDIATE');
       out = await scopes.run(scope, fn, scope);
     } catch (err) {
       finish('ROLLBACK');

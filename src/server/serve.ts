@@ -136,7 +136,11 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
         minFreeDiskBytes: opts.minFreeDiskBytes,
       },
     });
-    const stopIdleCollector = startIdleCollector(app);
+    // SQLite's page cache is the connection's own memory (PostgreSQL's is the server's).
+    const stopIdleCollector = startIdleCollector(
+      app,
+      db.provider === 'sqlite' ? () => db.prisma.$executeRawUnsafe('PRAGMA shrink_memory') : undefined,
+    );
     const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 7070 });
     // Just after the start banner, while a client (`fos products import`) is still starting.
     setImmediate(() => app.compileValidatorsAtStart());

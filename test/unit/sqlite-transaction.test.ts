@@ -1,4 +1,5 @@
 import { setImmediate } from 'node:timers';
+import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../../src/db/client.js';
 import { statementsOf } from '../../src/db/statements.js';
@@ -67,5 +68,26 @@ describe('SQLite transaction()', () => {
   test('a transaction() inside a transaction() is refused rather than waiting for itself', async () => {
     const err = await transaction(db, () => transaction(db, async () => 1), { attempts: 1 }).catch((e: Error) => e);
     expect(String(err)).toMatch(/a transaction inside a transaction/);
+  });
+
+  test("waiting for the write lock another process holds leaves the event loop and this process's reads running", async () => {
+    await db.prisma.team.create({ data: { id: 't-e', name: 'e', kind: 'FULFILLER' } });
+    const other = new Database(db.url.slice('file:'.length)); // a second `fos serve` on the same file
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      let settled = false;
+      // One attempt: a failed wait is not hidden by transaction()'s retries.
+      const tx = transaction(db, (t) => rename(t, 't-e', 'e2'), { attempts: 1 }).finally(() => (settled = true));
+      // The driver's own busy wait blocked inside this call and failed it before any of these turns.
+      for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
+      expect(await teamName('t-e')).toBe('e'); // a read of this process is answered meanwhile
+      expect(settled).toBe(false);
+      other.exec('COMMIT');
+      await tx;
+      expect(await teamName('t-e')).toBe('e2');
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+    }
   });
 });
