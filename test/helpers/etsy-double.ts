@@ -271,7 +271,11 @@ export async function etsyDouble(): Promise<EtsyDouble> {
       if (q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || q.get('client_id') !== state.keystring)
         throw new Error(`Etsy would refuse this connect URL: ${authorizeUrl}`);
       const code = `code-${codes.size + 1}-${Math.random().toString(36).slice(2)}`;
-      codes.set(code, { challenge: q.get('code_challenge') ?? '', redirectUri: q.get('redirect_uri') ?? '', clientId: q.get('client_id')! });
+      codes.set(code, {
+        challenge: q.get('code_challenge') ?? '',
+        redirectUri: q.get('redirect_uri') ?? '',
+        clientId: q.get('client_id')!,
+      });
       return { code, state: q.get('state') ?? '', redirectUri: q.get('redirect_uri') ?? '' };
     },
     revokeRefreshTokens: () => refreshable.clear(),

@@ -18,12 +18,21 @@ afterAll(() => double.close());
 
 function start() {
   const pkce = newPkce();
-  const url = etsyAuthorizeUrl({ connectBase: 'https://www.etsy.com/', clientId: double.keystring, redirectUri, state: pkce.state, codeChallenge: pkce.code_challenge });
+  const url = etsyAuthorizeUrl({
+    connectBase: 'https://www.etsy.com/',
+    clientId: double.keystring,
+    redirectUri,
+    state: pkce.state,
+    codeChallenge: pkce.code_challenge,
+  });
   return { pkce, url };
 }
 
 const exchange = (code: string, codeVerifier: string) =>
-  exchangeEtsyCode({ apiBaseUrl: double.url, clientId: double.keystring, clientSecret: double.sharedSecret, redirectUri, code, codeVerifier }, env);
+  exchangeEtsyCode(
+    { apiBaseUrl: double.url, clientId: double.keystring, clientSecret: double.sharedSecret, redirectUri, code, codeVerifier },
+    env,
+  );
 
 describe('Etsy OAuth 2.0 with PKCE', () => {
   it('makes a verifier of 43-128 unreserved characters and its S256 challenge (RFC 7636 appendix B)', () => {

@@ -69,7 +69,11 @@ export async function exchangeEtsyCode(
     res = await send({
       url,
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'x-api-key': `${p.clientId}:${p.clientSecret}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        'x-api-key': `${p.clientId}:${p.clientSecret}`,
+      },
       body: form.toString(),
       platform: 'etsy',
       operation: 'push',
@@ -82,6 +86,7 @@ export async function exchangeEtsyCode(
   }
   const t = tokenFromAnswer(res, now, 3600, (why) => `Etsy refused the authorization code (${why}): start the connection again`);
   const refresh = (JSON.parse(res.body.toString('utf8')) as { refresh_token?: unknown }).refresh_token;
-  if (typeof refresh !== 'string' || !refresh) throw new ChannelCallError('Etsy answered the code exchange without a refresh token', true, res.status);
+  if (typeof refresh !== 'string' || !refresh)
+    throw new ChannelCallError('Etsy answered the code exchange without a refresh token', true, res.status);
   return { ...t, refresh_token: refresh };
 }
