@@ -1,9 +1,37 @@
-import { ChannelCallError } from './http.js';
+import { DestinationRefused } from '../../net/network.js';
+import { send } from '../../net/outbound.js';
+import { ChannelCallError, describeNetworkError, type ChannelEnv } from './http.js';
 import type { OpenConnection } from './types.js';
 
 // The refresh-token grant shared by the connectors that mint short-lived access tokens (Amazon's
 // Login with Amazon, eBay's User tokens): reading the token endpoint's answer, and the access token
 // kept sealed with the connection, renewed when little of it is left or when the platform refuses it.
+
+/**
+ * A form POST to a token endpoint through the outbound layer: the answer, or a ChannelCallError
+ * for a connection that failed (permanent when fos's network policy refused the address).
+ * `retrySafe`: whether the layer may send it again (a refresh-token grant that rotates the refresh
+ * token, or an authorization code, is good once).
+ */
+export async function postTokenForm(
+  env: ChannelEnv,
+  t: { url: string; platform: string; form: URLSearchParams; headers?: Record<string, string>; retrySafe: boolean },
+) {
+  try {
+    return await send({
+      url: t.url,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...t.headers },
+      body: t.form.toString(),
+      platform: t.platform,
+      operation: 'push',
+      allowPrivate: env.allowPrivate,
+      retrySafe: t.retrySafe,
+    });
+  } catch (err) {
+    throw new ChannelCallError(describeNetworkError(err, new URL(t.url).host), err instanceof DestinationRefused);
+  }
+}
 
 /** Less than this left on a cached token: a new one is asked for. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;

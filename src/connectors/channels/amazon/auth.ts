@@ -1,9 +1,7 @@
-import { DestinationRefused } from '../../../net/network.js';
-import { send } from '../../../net/outbound.js';
-import { ChannelCallError, assertAllowedUrl, describeNetworkError, type ChannelEnv } from '../http.js';
+import { assertAllowedUrl, type ChannelEnv } from '../http.js';
 import type { OpenConnection } from '../types.js';
 import type { AmazonCredentials } from './types.js';
-import { cachedAccessToken, tokenFromAnswer } from '../oauth-token.js';
+import { cachedAccessToken, postTokenForm, tokenFromAnswer } from '../oauth-token.js';
 
 // Login with Amazon (SP-API docs, "Connecting to the SP-API", step 1): the seller's refresh token
 // and the app's client id and secret are exchanged at the LWA token endpoint (form body
@@ -20,22 +18,13 @@ export async function lwaToken(c: AmazonCredentials, env: ChannelEnv, now = Date
     client_id: c.client_id,
     client_secret: c.client_secret,
   });
-  let res;
-  try {
-    res = await send({
-      url: c.token_url,
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', accept: 'application/json' },
-      body: form.toString(),
-      platform: 'amazon',
-      operation: 'push',
-      allowPrivate: env.allowPrivate,
-      retrySafe: true, // a token request changes nothing: safe to send again
-    });
-  } catch (err) {
-    const refused = err instanceof DestinationRefused;
-    throw new ChannelCallError(describeNetworkError(err, new URL(c.token_url).host), refused);
-  }
+  const res = await postTokenForm(env, {
+    url: c.token_url,
+    platform: 'amazon',
+    form,
+    headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+    retrySafe: true, // a token request changes nothing: safe to send again
+  });
   return tokenFromAnswer(
     res,
     now,

@@ -1,8 +1,7 @@
-import { send } from '../../../net/outbound.js';
-import { ChannelCallError, describeNetworkError, type ChannelEnv } from '../http.js';
+import { type ChannelEnv } from '../http.js';
 import type { OpenConnection } from '../types.js';
 import { EBAY_SCOPES, type EbayCredentials } from './types.js';
-import { cachedAccessToken, tokenFromAnswer } from '../oauth-token.js';
+import { cachedAccessToken, postTokenForm, tokenFromAnswer } from '../oauth-token.js';
 
 // eBay User access tokens (docs/sales-channels.md §eBay; developer.ebay.com "Using a refresh token
 // to update a User access token"): POST <api base>/identity/v1/oauth2/token with Basic
@@ -15,26 +14,13 @@ export async function refreshUserToken(conn: OpenConnection, env: ChannelEnv, no
   const c = conn.credentials as EbayCredentials;
   const url = `${conn.api_base_url}/identity/v1/oauth2/token`;
   const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: c.refresh_token, scope: EBAY_SCOPES.join(' ') });
-  let res;
-  try {
-    res = await send({
-      url,
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-        authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}`,
-      },
-      body: form.toString(),
-      platform: 'ebay',
-      operation: 'push',
-      allowPrivate: env.allowPrivate,
-      // Minting a token twice is harmless: the refresh token stays valid.
-      retrySafe: true,
-    });
-  } catch (err) {
-    throw new ChannelCallError(describeNetworkError(err, new URL(url).host));
-  }
+  const res = await postTokenForm(env, {
+    url,
+    platform: 'ebay',
+    form,
+    headers: { authorization: `Basic ${Buffer.from(`${c.client_id}:${c.client_secret}`).toString('base64')}` },
+    retrySafe: true, // minting a token twice is harmless: the refresh token stays valid
+  });
   return tokenFromAnswer(
     res,
     now,

@@ -1,8 +1,7 @@
-import { send } from '../../../net/outbound.js';
-import { ChannelCallError, describeNetworkError, type ChannelEnv } from '../http.js';
+import { type ChannelEnv } from '../http.js';
 import type { OpenConnection } from '../types.js';
 import type { EtsyCredentials } from './types.js';
-import { cachedAccessToken, tokenFromAnswer, type MintedToken } from '../oauth-token.js';
+import { cachedAccessToken, postTokenForm, tokenFromAnswer, type MintedToken } from '../oauth-token.js';
 
 // Etsy access tokens (docs/sales-channels.md §3e; developers.etsy.com "Authentication",
 // "Requesting a Refresh OAuth Token"): POST <api base>/v3/public/oauth/token with the form
@@ -20,22 +19,13 @@ export async function refreshEtsyToken(conn: OpenConnection, env: ChannelEnv, no
   const c = conn.credentials as EtsyCredentials;
   const url = `${conn.api_base_url}/v3/public/oauth/token`;
   const form = new URLSearchParams({ grant_type: 'refresh_token', client_id: c.client_id, refresh_token: c.refresh_token });
-  let res;
-  try {
-    res = await send({
-      url,
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'x-api-key': apiKey(c) },
-      body: form.toString(),
-      platform: 'etsy',
-      operation: 'push',
-      allowPrivate: env.allowPrivate,
-      // Not resent by the layer: a refresh Etsy took may have replaced the refresh token.
-      retrySafe: false,
-    });
-  } catch (err) {
-    throw new ChannelCallError(describeNetworkError(err, new URL(url).host));
-  }
+  const res = await postTokenForm(env, {
+    url,
+    platform: 'etsy',
+    form,
+    headers: { 'x-api-key': apiKey(c) },
+    retrySafe: false, // a refresh Etsy took may have replaced the refresh token
+  });
   const t: MintedToken & { refresh_token?: string } = tokenFromAnswer(
     res,
     now,

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { send } from '../../../net/outbound.js';
-import { ChannelCallError, describeNetworkError, type ChannelEnv } from '../http.js';
-import { tokenFromAnswer, type MintedToken } from '../oauth-token.js';
+import { ChannelCallError, type ChannelEnv } from '../http.js';
+import { postTokenForm, tokenFromAnswer, type MintedToken } from '../oauth-token.js';
 
 // Etsy's OAuth 2.0 authorization-code grant with PKCE (developers.etsy.com "Authentication"):
 // the seller is sent to https://www.etsy.com/oauth/connect with response_type=code, redirect_uri,
@@ -64,26 +63,13 @@ export async function exchangeEtsyCode(
     code: p.code,
     code_verifier: p.codeVerifier,
   });
-  let res;
-  try {
-    res = await send({
-      url,
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-        'x-api-key': `${p.clientId}:${p.clientSecret}`,
-      },
-      body: form.toString(),
-      platform: 'etsy',
-      operation: 'push',
-      allowPrivate: env.allowPrivate,
-      // A code is good once: a resend after Etsy took it would be refused and hide the first answer.
-      retrySafe: false,
-    });
-  } catch (err) {
-    throw new ChannelCallError(describeNetworkError(err, new URL(url).host));
-  }
+  const res = await postTokenForm(env, {
+    url,
+    platform: 'etsy',
+    form,
+    headers: { 'x-api-key': `${p.clientId}:${p.clientSecret}` },
+    retrySafe: false, // a code is good once: a resend after Etsy took it would hide the first answer
+  });
   const t = tokenFromAnswer(res, now, 3600, (why) => `Etsy refused the authorization code (${why}): start the connection again`);
   const refresh = (JSON.parse(res.body.toString('utf8')) as { refresh_token?: unknown }).refresh_token;
   if (typeof refresh !== 'string' || !refresh)
