@@ -20,6 +20,11 @@ probe.close();
 
 /** The server's own once-a-second log sync (src/db/client.ts), no request's statement. */
 const background = (sql: string) => sql.startsWith('PRAGMA wal_checkpoint');
+/**
+ * The busy timeout set to 0 around BEGIN IMMEDIATE and back (src/db/sqlite-serial.ts: the write
+ * lock taken without blocking the process): connection settings, no data read or written.
+ */
+const setting = (sql: string) => sql.startsWith('PRAGMA busy_timeout');
 
 /** Starts recording into `into` (all but the background log sync); returns the function that stops it. */
 export function recordSqliteStatements(into: string[]): () => void {
@@ -38,7 +43,7 @@ export function recordSqliteStatements(into: string[]): () => void {
     return run.apply(this, a);
   };
   dbProto.exec = function (this: unknown, sql: string) {
-    into.push(sql);
+    if (!setting(sql)) into.push(sql);
     return exec.call(this, sql);
   };
   return () => {
