@@ -5,10 +5,10 @@
 // charge from the delegation's rate card; storage and receiving charges; files registered by URL).
 import { lineTotals } from '../dist/domain/fulfillment/package-lines.js';
 import { resolveConfig } from '../dist/domain/fulfillment/package-config.js';
-import { packingSlipUrl } from '../dist/domain/documents/urls.js';
-import { trackingUrl } from '../dist/domain/fulfillment/carriers/tracking.js';
+import { packingSlipUrl } from '../dist/domain/fulfillment/document-urls.js';
+import { trackingUrl } from '../dist/connectors/carriers/tracking.js';
 import { jsonPricing } from '../dist/domain/charges/charges.js';
-import { parseRateCard, priceReceiving, priceShipping, priceStorage } from '../dist/domain/charges/rate-card.js';
+import { parseRateCard, priceJsonCardStorage, priceReceiving, priceShipping } from '../dist/domain/charges/rate-card.js';
 
 export const PACKAGE_COLS = [
   'id',
@@ -477,7 +477,7 @@ export function recordMakers({ rand, pick, int, uuid7, iso, searchKey, fulfiller
       const lt = pick(locationTypes);
       const period = rand() < 0.7 ? 'MONTHLY' : 'DAILY';
       const qty = int(1, 400);
-      const pricing = priceStorage(CARD, { location_type_id: lt.id, rate_period: period, quantity: qty });
+      const pricing = priceJsonCardStorage(CARD, { location_type_id: lt.id, rate_period: period, quantity: qty });
       const month = new Date(ms).toISOString().slice(0, 7);
       return [
         uuid7(ms),

@@ -55,7 +55,7 @@ export interface Db {
   pgQuery?: <T>(text: string, params: readonly unknown[]) => Promise<T[]>;
   /** Disconnects the client (closes the SQLite file / ends the pg pool). */
   close(): Promise<void>;
-  /** The application's clock (epoch ms), set by buildApp from AppConfig.clock; unset: Date.now (automation-rules/clock.ts). */
+  /** The application's clock (epoch ms), set by buildApp from AppConfig.clock; unset: Date.now (src/domain/clock.ts). */
   clock?: () => number;
 }
 

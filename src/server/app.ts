@@ -239,7 +239,7 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
     principal: accessTokenPrincipal,
   });
   const limiter = new RefusingStore(config.rateLimitStore ?? new MemoryStore());
-  // Domain code reads the same clock (automation rules' deliver_by: automation-rules/clock.ts).
+  // Domain code reads the same clock (automation rules' deliver_by: src/domain/clock.ts dbNow).
   if (config.clock) db.clock = config.clock;
   app.decorate('db', db);
   app.decorate('principals', principals);

@@ -188,7 +188,7 @@ describe('Shopify webhooks', () => {
     expect((await level()).committed).toBe(before);
     const fo = await t.db.prisma.fulfillmentOrder.findFirstOrThrow({ where: { order_id: order.id } });
     expect(fo.status).toBe('CANCELLED');
-    // Released by the cancel of the order (orders/cancel.ts), per fulfillment order.
+    // Released by the cancel of the order (fulfillment/cancel.ts), per fulfillment order.
     const released = await t.db.prisma.inventoryMovement.findMany({ where: { reference_id: fo.id, kind: 'RELEASED' } });
     expect(released.map((m) => m.delta)).toEqual([-3]);
     // A cancellation delivered again changes nothing more.
