@@ -1,13 +1,10 @@
-import { transaction } from '../../db/tx.js';
 import { newId } from '../../db/ids.js';
 import type { Db, ShopConnection } from '../../db/types.js';
-import { isUniqueViolation } from '../../db/client.js';
 import type { Principal } from '../keys/index.js';
 import { DomainError, conflict, forbidden } from '../errors.js';
-import { slugify } from '../orders/index.js';
 import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials } from './connection.js';
 import { checkOrRefuse } from './connection-fields.js';
-import { shopViews, teamsOf } from './shops.js';
+import { shopViews, teamsOf, writeShopRows } from './shops.js';
 import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
 import type { AppInstall, ConnectedPlatform, ConnectionSettings, Credentials } from '../../connectors/channels/types.js';
 
@@ -69,34 +66,19 @@ export async function awaitInstall(db: Db, p: Principal, input: AwaitInput, now 
     user_email: null,
   };
   const name = input.name.trim();
-  try {
-    await transaction(db, async (tx) => {
-      await tx.shop.create({
-        data: {
-          id,
-          merchant_team_id: teams.merchant,
-          fulfiller_team_id: teams.fulfiller,
-          name,
-          slug: slugify(name),
-          shop_type: input.shop_type,
-        },
-      });
-      await tx.shopConnection.create({
-        data: {
-          shop_id: id,
-          shop_type: input.shop_type,
-          active: false, // nothing to sync or push until the app is installed
-          credentials: sealCredentials(id, input.credentials),
-          shop_domain: input.shop_domain,
-          api_base_url: input.api_base_url,
-          settings: { ...DEFAULT_SETTINGS, app_install } as never,
-        },
-      });
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${name}".`);
-    throw err;
-  }
+  await writeShopRows(
+    db,
+    { id, teams, name, shop_type: input.shop_type },
+    {
+      shop_id: id,
+      shop_type: input.shop_type,
+      active: false, // nothing to sync or push until the app is installed
+      credentials: sealCredentials(id, input.credentials),
+      shop_domain: input.shop_domain,
+      api_base_url: input.api_base_url,
+      settings: { ...DEFAULT_SETTINGS, app_install } as never,
+    },
+  );
   return { shop_id: id, created: true };
 }
 

@@ -1,6 +1,6 @@
 import { transaction } from '../../db/tx.js';
 import { newId } from '../../db/ids.js';
-import type { Db, Shop, ShopConnection } from '../../db/types.js';
+import type { Db, Shop, ShopConnection, TxClient } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import type { Principal } from '../keys/index.js';
 import { teamNames } from '../names.js';
@@ -117,24 +117,7 @@ export async function insertShop(db: Db, teams: { merchant: string; fulfiller: s
       `no connector for ${input.shop_type} yet (${[...connectedPlatforms(), ...UNCONNECTED].join(', ')} shops can be created)`,
     );
   } else if (input.connection) throw invalid('body.connection', `a ${input.shop_type} shop has no connection`);
-  try {
-    await transaction(db, async (tx) => {
-      await tx.shop.create({
-        data: {
-          id,
-          merchant_team_id: teams.merchant,
-          fulfiller_team_id: teams.fulfiller,
-          name,
-          slug: slugify(name),
-          shop_type: input.shop_type as never,
-        },
-      });
-      if (connection) await tx.shopConnection.create({ data: connection as never });
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${name}".`);
-    throw err;
-  }
+  await writeShopRows(db, { id, teams, name, shop_type: input.shop_type }, connection as never);
   return id;
 }
 
@@ -322,4 +305,33 @@ export async function shopViews(db: Db, shops: Shop[]) {
       updated_at: s.updated_at,
     };
   });
+}
+
+/**
+ * The shop row and its connection (when it has one) in one transaction; a name the merchant team
+ * already uses is a 409. Shared by a connect (insertShop) and a BigCommerce app's awaited store.
+ */
+export async function writeShopRows(
+  db: Db,
+  shop: { id: string; teams: { merchant: string; fulfiller: string }; name: string; shop_type: string },
+  connection: Parameters<TxClient['shopConnection']['create']>[0]['data'] | null,
+) {
+  try {
+    await transaction(db, async (tx) => {
+      await tx.shop.create({
+        data: {
+          id: shop.id,
+          merchant_team_id: shop.teams.merchant,
+          fulfiller_team_id: shop.teams.fulfiller,
+          name: shop.name,
+          slug: slugify(shop.name),
+          shop_type: shop.shop_type as never,
+        },
+      });
+      if (connection) await tx.shopConnection.create({ data: connection });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${shop.name}".`);
+    throw err;
+  }
 }
