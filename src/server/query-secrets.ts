@@ -27,9 +27,10 @@ const SECRET_PARAMS = new Set([
 
 /**
  * Accepted where a platform can only authenticate by URL (Shippo's webhook token; an OAuth
- * callback's one-time code; BigCommerce's signed_payload_jwt to its app's callbacks), never logged.
+ * callback's one-time code and its state, which alone finds an Etsy authorization; BigCommerce's
+ * signed_payload_jwt to its app's callbacks), never logged.
  */
-const REDACTED_ONLY = new Set(['shippo_token', 'code', 'signed_payload_jwt']);
+const REDACTED_ONLY = new Set(['shippo_token', 'code', 'state', 'signed_payload_jwt']);
 
 const normalized = (name: string) => {
   let decoded = name;

@@ -150,4 +150,27 @@ export interface ChannelConnector {
    * shop either way); returns what was done. Absent: fos set nothing up there.
    */
   unregister?(conn: OpenConnection, env: ChannelEnv): Promise<string>;
+  /**
+   * The seller's consent asked through fos (OAuth authorization code; Etsy with PKCE): the page
+   * the seller opens, and the callback's code exchanged for what the connection keeps.
+   * Absent: the platform's tokens are made on its side and given at connect.
+   */
+  readonly consent?: ChannelConsent;
+}
+
+/** An app's keys and where its consent and token calls go. */
+export interface ConsentApp {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  apiBaseUrl: string;
+  /** The platform's consent page host (default: its real one). */
+  connectBaseUrl?: string;
+}
+
+export interface ChannelConsent {
+  /** A fresh state (the callback's only credential), the verifier to keep, and the page to open. */
+  begin(app: ConsentApp): { state: string; verifier: string; authorizeUrl: string };
+  /** The callback's code exchanged: the credentials to merge over the connection's fields. */
+  exchange(app: ConsentApp, code: string, verifier: string, env: ChannelEnv): Promise<Partial<Credentials>>;
 }

@@ -9,3 +9,4 @@ export { pushStock } from './stock.js';
 export { DEFAULT_SYNC_INTERVAL_MS, syncDueShops, syncShop } from './sync.js';
 export { channelAdapters } from './tracking.js';
 export * as appInstall from './app-install.js';
+export * as authorizations from './authorizations.js';

@@ -309,15 +309,19 @@ export async function shopViews(db: Db, shops: Shop[]) {
 
 /**
  * The shop row and its connection (when it has one) in one transaction; a name the merchant team
- * already uses is a 409. Shared by a connect (insertShop) and a BigCommerce app's awaited store.
+ * already uses is a 409. Shared by a connect (insertShop), a BigCommerce app's awaited store and a
+ * seller's consent through fos (authorizations.ts).
  */
 export async function writeShopRows(
   db: Db,
   shop: { id: string; teams: { merchant: string; fulfiller: string }; name: string; shop_type: string },
   connection: Parameters<TxClient['shopConnection']['create']>[0]['data'] | null,
+  /** The transaction's first statement (a compare-and-set the write depends on: an authorization's completion). */
+  first?: (tx: TxClient) => Promise<void>,
 ) {
   try {
     await transaction(db, async (tx) => {
+      if (first) await first(tx);
       await tx.shop.create({
         data: {
           id: shop.id,

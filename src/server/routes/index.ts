@@ -36,6 +36,7 @@ import shops from './shops.js';
 import channelWebhooks from './channel-webhooks.js';
 import shopifyApp from './shopify-app.js';
 import bigcommerceApp from './bigcommerce-app.js';
+import shopAuthorizations from './shop-authorizations.js';
 import locations from './ops/locations.js';
 import packScans from './ops/pack-scans.js';
 import replenishments from './ops/replenishments.js';
@@ -87,6 +88,7 @@ export async function registerRoutes(app: FastifyInstance) {
     channelWebhooks,
     shopifyApp,
     bigcommerceApp,
+    shopAuthorizations,
     locations,
     packScans,
     replenishments,

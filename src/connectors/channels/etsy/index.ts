@@ -6,6 +6,7 @@ import type { ChannelOrder, OpenConnection, TrackingInfo } from '../types.js';
 import { etsyCall } from './client.js';
 import { orderFromEtsy, physical, variantsFromEtsy } from './map.js';
 import { setEtsyStock } from './stock.js';
+import { etsyConsent } from './oauth.js';
 import { CARRIER_NAMES, ETSY_API, type EtsyCredentials } from './types.js';
 
 // The Etsy connector (docs/sales-channels.md §3e): the app's keystring and shared secret and the
@@ -160,4 +161,6 @@ export const etsy: ChannelConnector = {
   // Etsy follows the carrier's scans itself from the tracking code: nothing to attach.
   shipmentStatus: async () => null,
   setStock: (conn, env, items) => setEtsyStock(conn, env, items),
+  // The seller's consent through fos (fos shops connect etsy --oauth): no refresh token made by hand.
+  consent: etsyConsent,
 };

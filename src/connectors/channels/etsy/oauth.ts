@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ChannelCallError, type ChannelEnv } from '../http.js';
 import { postTokenForm, tokenFromAnswer, type MintedToken } from '../oauth-token.js';
+import type { ChannelConsent } from '../connector.js';
 
 // Etsy's OAuth 2.0 authorization-code grant with PKCE (developers.etsy.com "Authentication"):
 // the seller is sent to https://www.etsy.com/oauth/connect with response_type=code, redirect_uri,
@@ -76,3 +77,32 @@ export async function exchangeEtsyCode(
     throw new ChannelCallError('Etsy answered the code exchange without a refresh token', true, res.status);
   return { ...t, refresh_token: refresh };
 }
+
+/** The connector's consent (docs/sales-channels.md §3e step 2): the page and the exchange above. */
+export const etsyConsent: ChannelConsent = {
+  begin(app) {
+    const { state, code_verifier, code_challenge } = newPkce();
+    const authorizeUrl = etsyAuthorizeUrl({
+      connectBase: app.connectBaseUrl,
+      clientId: app.clientId,
+      redirectUri: app.redirectUri,
+      state,
+      codeChallenge: code_challenge,
+    });
+    return { state, verifier: code_verifier, authorizeUrl };
+  },
+  async exchange(app, code, verifier, env) {
+    const t = await exchangeEtsyCode(
+      {
+        apiBaseUrl: app.apiBaseUrl,
+        clientId: app.clientId,
+        clientSecret: app.clientSecret,
+        redirectUri: app.redirectUri,
+        code,
+        codeVerifier: verifier,
+      },
+      env,
+    );
+    return { access_token: t.access_token, token_expires_at: t.token_expires_at, refresh_token: t.refresh_token };
+  },
+};
