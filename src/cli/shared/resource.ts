@@ -86,6 +86,8 @@ export interface WriteSpec {
   resolveArgs?: (ctx: Context, args: string[]) => Promise<string[]>;
   /** Body members taken from the (resolved) arguments, e.g. { order_id }. */
   argsToBody?: (args: string[]) => Record<string, unknown>;
+  /** Prints the answer in a form of its own instead (true), or leaves it to the default (false). */
+  print?: (ctx: Context, record: unknown, opts: Record<string, unknown>) => Promise<boolean>;
   /** Runs after the record is printed (e.g. fetch the label just bought and print it). */
   after?: (ctx: Context, record: unknown, opts: Record<string, unknown>) => Promise<void>;
   /** What it prints: the route's response schema (output/shape.ts); output options are checked against it first. */
@@ -138,6 +140,7 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
       ctx.io.info(spec.done?.(args) ?? `${spec.name}: done`);
       return;
     }
+    if (await spec.print?.(ctx, res.data, opts)) return;
     await printWritten(ctx, res.data);
     if (spec.notice) ctx.io.warn(spec.notice);
     await spec.after?.(ctx, res.data, opts);

@@ -19,6 +19,7 @@ import {
   ETSY_GUIDE,
 } from './fields.js';
 import { declareOutput, local, response } from '../../output/shape.js';
+import { afterConsent, authorizationsPath, checkConsentFlags, consentBody, consentOptions } from './consent.js';
 
 /** One platform's `fos shops connect <name>`: its flags, what is asked, and what to do on its side first. */
 interface PlatformSpec {
@@ -30,6 +31,8 @@ interface PlatformSpec {
   asked: (conn: Record<string, unknown>) => [string, string, boolean][];
   /** Shopify: --oauth makes an install link of the server's app instead. */
   oauth?: boolean;
+  /** Etsy: --oauth asks the seller's consent through fos (consent.ts): the keys, no refresh token. */
+  consent?: boolean;
   /** BigCommerce: --app names the store for the server's single-click app instead. */
   app?: boolean;
   guide?: string;
@@ -94,29 +97,62 @@ const PLATFORMS: PlatformSpec[] = [
     fields: ETSY_FIELDS,
     asked: () => REQUIRED.ETSY,
     guide: ETSY_GUIDE,
+    consent: true,
     noWebhooks: 'fos takes no Etsy webhooks: receipts come by sync (every 15 minutes, or now with fos shops sync <shop-id>)',
-    example: 'fos shops connect etsy --name "My Etsy" --client-id … --client-secret … --refresh-token …',
+    example: 'fos shops connect etsy --name "My Etsy" --client-id … --oauth --wait   # the seller consents; or --refresh-token …',
   },
 ];
 
+/** What a consent asks on a terminal: the app's keys (the refresh token comes from the seller). */
+const CONSENT_ASKED: [string, string, boolean][] = [
+  ['client_id', '--client-id', false],
+  ['client_secret', '--client-secret', true],
+];
+
+async function ask(c: Context, into: Record<string, unknown>, asked: [string, string, boolean][]) {
+  for (const [key, flag, secret] of asked) {
+    if (into[key] !== undefined) continue;
+    into[key] = secret
+      ? await c.prompt.password({ message: `${key.replace(/_/g, ' ')}:`, flag })
+      : await c.prompt.input({ message: `${key.replace(/_/g, ' ')}:`, flag });
+  }
+}
+
 function platform(ctx: Context, p: PlatformSpec): Command {
   const { shopType } = p;
+  const consent = (opts: Record<string, unknown>) => !!(p.consent && opts.oauth);
   return writeCommand(ctx, {
-    output: response(async () => (await import('../../../contract/shops.js')).ShopSchema),
+    // --oauth (Etsy): the authorization, or with --wait the shop it connected.
+    output: response(async (opts) =>
+      consent(opts) && !opts.wait
+        ? (await import('../../../contract/shop-authorizations.js')).CreatedShopAuthorizationSchema
+        : (await import('../../../contract/shops.js')).ShopSchema,
+    ),
     name: p.name,
     description: `Connect ${/^[aeiou]/i.test(p.label) ? 'an' : 'a'} ${p.label} shop (checked with one real call; credentials are stored sealed)`,
     method: 'POST',
     mode: 'create',
     // --oauth (Shopify): an install link of the server's app for the merchant, not a connection.
     // --app (BigCommerce): the store is named for the server's app; its install connects it.
-    path: (_args, opts) => (opts.oauth ? `${shopPath()}/shopify/install` : opts.app ? `${shopPath()}/bigcommerce/app` : shopPath()),
+    // --oauth (Etsy): a pending authorization; the seller's consent connects the shop.
+    path: (_args, opts) =>
+      consent(opts)
+        ? authorizationsPath(p.name)
+        : opts.oauth
+          ? `${shopPath()}/shopify/install`
+          : opts.app
+            ? `${shopPath()}/bigcommerce/app`
+            : shopPath(),
     fields: p.fields,
     configure: (cmd) => {
       if (p.oauth) cmd.option('--oauth', "print an install link of the server's Shopify app for this shop (OAuth; needs --shop-domain)");
+      if (p.consent) consentOptions(cmd, p.label);
       if (p.app)
         cmd.option('--app', "name the store for the server's BigCommerce app: installing the app connects it (needs --store-hash)");
     },
     transform: (body, opts) => {
+      if (p.consent) checkConsentFlags(opts);
+      if (consent(opts)) return consentBody(body, opts);
       const conn = (body.connection ?? {}) as Record<string, unknown>;
       if (opts.app) {
         if (!conn.store_hash) throw new UsageError('--app needs --store-hash <hash> (store-{hash}.mybigcommerce.com)');
@@ -133,16 +169,16 @@ function platform(ctx: Context, p: PlatformSpec): Command {
     },
     // On a terminal, what the flags left out is asked; secrets without echo.
     interactive: async (c, body) => {
-      if (!body.shop_type) return; // --oauth: nothing secret to ask
+      if (!body.shop_type) return p.consent ? ask(c, body, CONSENT_ASKED) : undefined; // Shopify's install link asks nothing
       const conn = (body.connection ??= {}) as Record<string, unknown>;
       const asked = p.asked(conn).filter(([key]) => conn[key] === undefined);
       if (p.guide && asked.length) c.io.info(p.guide);
-      for (const [key, flag, secret] of asked) {
-        if (conn[key] !== undefined) continue;
-        conn[key] = secret
-          ? await c.prompt.password({ message: `${key.replace(/_/g, ' ')}:`, flag })
-          : await c.prompt.input({ message: `${key.replace(/_/g, ' ')}:`, flag });
-      }
+      await ask(c, conn, asked);
+    },
+    print: async (c, record, opts) => {
+      if (!consent(opts)) return false;
+      await afterConsent(c, p.name, p.label, record as Parameters<typeof afterConsent>[3], opts);
+      return true;
     },
     after: async (c, record) => {
       const link = (record as { install_url?: string }).install_url;

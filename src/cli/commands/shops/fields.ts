@@ -145,9 +145,9 @@ export const ETSY_FIELDS: FieldSpec[] = [
 /** What a person creates on Etsy's side before connecting (printed before the prompts). */
 export const ETSY_GUIDE = [
   'On etsy.com/developers/your-apps: an app; its API key keystring is the client id, its shared secret the client secret.',
-  'Have the seller authorize it (OAuth 2.0 authorization code with PKCE, at https://www.etsy.com/oauth/connect) with the scopes',
-  'transactions_r transactions_w listings_r listings_w shops_r, and copy the refresh token of the token answer (90 days;',
-  'fos keeps the new one Etsy gives with every refresh). fos takes Etsy receipts by sync (every 15 minutes; fos shops sync <shop-id> now).',
+  "With --oauth fos asks the seller's consent itself (OAuth 2.0 with PKCE) and keeps the refresh token: no token to give here.",
+  'Without it, give the refresh token of a consent made elsewhere (scopes transactions_r transactions_w listings_r listings_w',
+  'shops_r; 90 days, renewed by every refresh). fos takes Etsy receipts by sync (every 15 minutes; fos shops sync <shop-id> now).',
 ].join('\n');
 
 /** What each platform needs in `connection`, and whether it is a secret (asked hidden). */
