@@ -191,7 +191,10 @@ describe('Etsy consent through fos', () => {
     expect(new Set(seen.slice(0, -1))).toEqual(new Set([401]));
   });
 
-  it('writes no secret in any log line', () => {
+  it('writes no secret in any log line nor audit record', async () => {
+    const audit = JSON.stringify(await t.db.prisma.auditEvent.findMany());
+    expect(audit).toContain('authorization');
+    expect(audit).not.toContain(et.sharedSecret);
     const log = lines.join('\n');
     expect(log).toContain('/v1/channels/etsy/callback');
     for (const secret of [et.sharedSecret, et.refreshToken, ...et.tokens]) expect(log).not.toContain(secret);

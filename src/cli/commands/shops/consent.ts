@@ -69,6 +69,9 @@ export async function afterConsent(ctx: Context, platform: string, label: string
       `the seller opens this link signed in to ${label} and grants access before ${record.expires_at}:`,
     ].join('\n'),
   );
+  // Etsy refuses a redirect URI without TLS: said before the seller meets the refusal.
+  if (!record.redirect_uri.startsWith('https://'))
+    ctx.io.warn(`${label} takes only https:// callback URLs: start fos serve with --public-url https://… (docs/serve.md)`);
   const shaped = ctx.options.json !== undefined || ctx.options.jq !== undefined || ctx.options.template !== undefined;
   if (!opts.wait) {
     // The link alone is the data; an output option asks for the whole authorization instead.
