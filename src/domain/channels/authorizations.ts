@@ -159,9 +159,12 @@ async function raced(db: Db, id: string, now: Date) {
   return closed(fresh, now) ?? conflict('This authorization is being completed by another request of the same link.');
 }
 
-/** Ends a claimed (or, for a refusal on the platform's side, a pending) authorization as FAILED. */
-async function fail(db: Db, a: ShopAuthorization, message: string) {
-  await db.prisma.shopAuthorization.updateMany({ where: { id: a.id, status: 'PENDING' }, data: { status: 'FAILED', message } });
+/** Ends the authorization this request claimed (at `claimedAt`) as FAILED. */
+async function fail(db: Db, a: ShopAuthorization, claimedAt: Date, message: string) {
+  await db.prisma.shopAuthorization.updateMany({
+    where: { id: a.id, status: 'PENDING', claimed_at: claimedAt },
+    data: { status: 'FAILED', message },
+  });
 }
 
 /** The callback: the state's authorization claimed once, the code exchanged, the shop written. */
@@ -192,7 +195,7 @@ export async function completeAuthorization(db: Db, shopType: ConnectedPlatform,
     const shopId = await connectShop(db, a, q.code, env, now);
     return { connected: true as const, shop_id: shopId, name: a.name };
   } catch (err) {
-    if (err instanceof DomainError) await fail(db, a, err.message);
+    if (err instanceof DomainError) await fail(db, a, now, err.message);
     throw err;
   }
 }
@@ -213,7 +216,8 @@ async function connectShop(db: Db, a: ShopAuthorization, code: string, env: Chan
   try {
     granted = await connector.consent!.exchange(app, code, s.verifier, env);
   } catch (err) {
-    if (err instanceof ChannelCallError) throw new DomainError('validation-failed', `${connector.label}: ${err.message}.`);
+    if (err instanceof ChannelCallError)
+      throw new DomainError('validation-failed', `The ${connector.label} code exchange failed: ${err.message}.`);
     throw err;
   }
   const id = newId();
