@@ -101,6 +101,8 @@ describe('Etsy consent through fos', () => {
 
     const view = await status(a.id);
     expect(view).toMatchObject({ status: 'CONNECTED', message: null });
+    // Used: the keys and the verifier are forgotten.
+    expect((await t.db.prisma.shopAuthorization.findUniqueOrThrow({ where: { id: a.id } })).secrets).toBe('');
     const shop = (await t.call('GET', `/v1/ops/shops/${view.shop_id}`)).json();
     expect(shop).toMatchObject({ name: 'Etsy happy', shop_type: 'ETSY', connected: true, active: true, merchant_team_id: merchantTeamId });
     const row = await t.db.prisma.shopConnection.findUniqueOrThrow({ where: { shop_id: view.shop_id } });
@@ -149,6 +151,10 @@ describe('Etsy consent through fos', () => {
     expect(expired.statusCode).toBe(422);
     expect(expired.body).toContain('expired before the seller consented');
     expect(await status(late.id)).toMatchObject({ status: 'EXPIRED' });
+    // A day past its expiry it is deleted when another authorization is made.
+    await t.db.prisma.shopAuthorization.update({ where: { id: late.id }, data: { expires_at: new Date(Date.now() - 25 * 3600_000) } });
+    await start('Etsy later');
+    expect((await t.call('GET', `${BASE}/${late.id}`)).statusCode).toBe(404);
     expect(callsTo(TOKEN) - before).toBe(0);
     expect(await t.db.prisma.shop.count({ where: { name: { in: ['Etsy declined', 'Etsy late'] } } })).toBe(0);
   });

@@ -18,10 +18,13 @@ import type { ConnectedPlatform, Credentials, OpenConnection } from '../../conne
 // finds the authorization, one callback claims it (compare-and-set on claimed_at) before the
 // code is exchanged, and the shop is written with the authorization marked CONNECTED in one
 // transaction, so two callbacks with one state make one shop. A refusal on either side ends it
-// FAILED with the reason; the person who started it polls its status (the CLI's --wait).
+// FAILED with the reason; the person who started it polls its status (the CLI's --wait). The keys
+// and the verifier are forgotten when it ends; the row a day after its expiry.
 
 /** How long the seller has to consent. */
 export const AUTHORIZATION_TTL_MS = 15 * 60_000;
+/** How long an authorization's status stays to be read after its expiry, before it is deleted. */
+export const AUTHORIZATION_KEPT_MS = 24 * 3600_000;
 
 export interface AuthorizationInput {
   name: string;
@@ -97,6 +100,8 @@ export async function startAuthorization(
     connectBaseUrl: input.connect_base_url,
   };
   const begun = consent.begin(app);
+  // Ended ones go when new ones are made: no sweep of its own for a table this small.
+  await db.prisma.shopAuthorization.deleteMany({ where: { expires_at: { lt: new Date(now.getTime() - AUTHORIZATION_KEPT_MS) } } });
   const id = newId();
   const sealed: Sealed = {
     verifier: begun.verifier,
@@ -163,7 +168,7 @@ async function raced(db: Db, id: string, now: Date) {
 async function fail(db: Db, a: ShopAuthorization, claimedAt: Date, message: string) {
   await db.prisma.shopAuthorization.updateMany({
     where: { id: a.id, status: 'PENDING', claimed_at: claimedAt },
-    data: { status: 'FAILED', message },
+    data: { status: 'FAILED', message, secrets: '' },
   });
 }
 
@@ -179,7 +184,7 @@ export async function completeAuthorization(db: Db, shopType: ConnectedPlatform,
     const message = `${label} refused: ${q.error_description || q.error}`;
     const r = await db.prisma.shopAuthorization.updateMany({
       where: { id: a.id, status: 'PENDING', claimed_at: null },
-      data: { status: 'FAILED', message },
+      data: { status: 'FAILED', message, secrets: '' },
     });
     if (!r.count) throw await raced(db, a.id, now);
     return { connected: false as const, message, name: a.name };
@@ -262,7 +267,7 @@ async function connectShop(db: Db, a: ShopAuthorization, code: string, env: Chan
     async (tx) => {
       const r = await tx.shopAuthorization.updateMany({
         where: { id: a.id, status: 'PENDING', claimed_at: now },
-        data: { status: 'CONNECTED', shop_id: id, message: null },
+        data: { status: 'CONNECTED', shop_id: id, message: null, secrets: '' },
       });
       if (!r.count) throw conflict('This authorization was completed by another request of the same link.');
     },
