@@ -163,6 +163,7 @@ describe('fos shops connect etsy --oauth', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(asked).toEqual(['input client id:', 'password client secret:']);
+    expect(r.stderr).toContain('With --oauth fos asks the seller');
     expect(r.stdout.trim()).toMatch(/^https:\/\/www\.etsy\.com\/oauth\/connect\?/);
   });
 });

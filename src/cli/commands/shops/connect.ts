@@ -169,7 +169,12 @@ function platform(ctx: Context, p: PlatformSpec): Command {
     },
     // On a terminal, what the flags left out is asked; secrets without echo.
     interactive: async (c, body) => {
-      if (!body.shop_type) return p.consent ? ask(c, body, CONSENT_ASKED) : undefined; // Shopify's install link asks nothing
+      if (!body.shop_type) {
+        if (!p.consent) return; // Shopify's install link asks nothing
+        const asked = CONSENT_ASKED.filter(([key]) => body[key] === undefined);
+        if (p.guide && asked.length) c.io.info(p.guide);
+        return ask(c, body, asked);
+      }
       const conn = (body.connection ??= {}) as Record<string, unknown>;
       const asked = p.asked(conn).filter(([key]) => conn[key] === undefined);
       if (p.guide && asked.length) c.io.info(p.guide);
