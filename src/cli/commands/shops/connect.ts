@@ -153,7 +153,7 @@ function platform(ctx: Context, p: PlatformSpec): Command {
           [
             `store ${app.store_hash} awaits the app's install${app.app_install?.awaiting_until ? ` until ${app.app_install.awaiting_until}` : ''}:`,
             "the merchant installs the app from the store's control panel (Apps → Marketplace, or My Apps → My Draft Apps);",
-            `the app's Auth Callback URL is ${app.auth_callback_url} (Load and Uninstall: …/load, …/uninstall).`,
+            `the app's Auth Callback URL is ${app.auth_callback_url} (Load, Uninstall and Remove User: …/load, …/uninstall, …/remove_user).`,
           ].join('\n'),
         );
       const conn = (record as { connection?: { webhook_path?: string } }).connection;
