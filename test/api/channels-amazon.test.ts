@@ -8,6 +8,7 @@ import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { syncConnection } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // Amazon SP-API (issue 39 item 3) against a double speaking the documented shapes: LWA's token
 // form, x-amz-access-token on every call, getOrders with NextToken paging, getOrderItems, the
@@ -235,6 +236,31 @@ describe('Amazon', () => {
     );
     expect(again).toMatch(/already counts the items of 111-0000001-0000002 shipped/);
     expect(amz.confirmations).toHaveLength(1);
+  });
+
+  it('a confirmation Amazon fails (HTTP 503) is RETRYING with its words, sent again after the backoff, then PUSHED once', async () => {
+    const id = '111-0000005-0000001';
+    amz.orders.set(id, amzOrder(id, [{ sku: 'AMZ-MUG', quantity: 1 }]));
+    await sync(new Date(Date.now() - 60_000));
+    const [order] = await orderOf(id);
+    await shipAll(t, order!.id, '1Z-AMZ-51');
+    const post = `/orders/v0/orders/${id}/shipmentConfirmation`;
+    amz.failNext(`POST ${post}`, 1, 503);
+    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
+    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
+    const t0 = new Date();
+    await worker.runOnce(t0);
+    expect((await pushes())[0]).toMatchObject({
+      status: 'RETRYING',
+      attempts: 1,
+      detail: `Amazon: InternalFailure: double fault on POST ${post} (HTTP 503)`,
+    });
+    expect(amz.confirmations.filter((c) => c.orderId === id)).toHaveLength(0);
+    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
+    expect((await pushes())[0]).toMatchObject({ status: 'PUSHED', attempts: 2, detail: expect.stringContaining('UPS 1Z-AMZ-51') });
+    expect(amz.confirmations.filter((c) => c.orderId === id)).toHaveLength(1);
+    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
+    expect(callsTo(post)).toHaveLength(2);
   });
 
   it('imports listings (searchListingsItems) and pushes stock by patchListingsItem', async () => {

@@ -9,6 +9,7 @@ import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { syncConnection } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // eBay (issue 39 item 4) against a double speaking the documented REST shapes: connect mints a
 // User access token with the refresh token (Basic app keys) and reads one page of orders; orders
@@ -236,6 +237,27 @@ describe('eBay', () => {
     );
     expect(again).toMatch(/already holds fulfillment 1ZEB301 of 30-ship/);
     expect(eb.fulfillments.get('30-ship')).toHaveLength(1);
+  });
+
+  it('a fulfillment eBay fails (HTTP 503) is RETRYING with its words, sent again after the backoff, then PUSHED once', async () => {
+    eb.orders.set('31-retry', ebayOrder('31-retry', [{ sku: 'EB-MUG', quantity: 1 }]));
+    await sync(new Date(Date.now() - 60_000));
+    const [order] = await orderOf('31-retry');
+    await shipAll(t, order!.id, '1ZEB311');
+    const post = '/sell/fulfillment/v1/order/31-retry/shipping_fulfillment';
+    eb.failNext(`POST ${post}`, 1, 503);
+    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
+    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
+    const t0 = new Date();
+    await worker.runOnce(t0);
+    expect((await pushes())[0]).toMatchObject({ status: 'RETRYING', attempts: 1, detail: expect.stringMatching(/^eBay: .*\(HTTP 503\)$/) });
+    expect((await pushes())[0].detail).toContain(`double fault on POST ${post}`);
+    expect(eb.fulfillments.get('31-retry')).toBeUndefined();
+    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
+    expect((await pushes())[0]).toMatchObject({ status: 'PUSHED', attempts: 2, detail: 'eBay fulfillment 1ZEB311 created for 31-retry' });
+    expect(eb.fulfillments.get('31-retry')).toHaveLength(1);
+    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
+    expect(eb.calls.filter((c) => c.method === 'POST' && c.path === post)).toHaveLength(2);
   });
 
   it('an expired token is refreshed (by its expiry, and on a 401) and stored sealed', async () => {

@@ -10,6 +10,7 @@ import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { syncConnection } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // Etsy (issue 39 item 5) against a double speaking the documented Open API v3 shapes: connect mints
 // an access token with the refresh token (form body, client_id = keystring) and reads getMe and
@@ -285,6 +286,34 @@ describe('Etsy', () => {
     expect(again).toMatch(/already holds shipment 3001 of receipt 4000 with this tracking/);
     expect(et.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/receipts/4000/tracking'))).toHaveLength(1);
     expect(et.receipts.get(4000)!.shipments).toHaveLength(1);
+  });
+
+  it('a shipment Etsy fails (HTTP 503) is RETRYING with its words, sent again after the backoff, then PUSHED once', async () => {
+    et.receipts.set(4100, etsyReceipt(4100, [{ listingId: MUG, sku: 'ET-MUG', quantity: 1 }]));
+    await sync(new Date(Date.now() - 60_000));
+    const [order] = await orderOf('4100');
+    await shipAll(t, order!.id, '1Z-ET-4100');
+    const post = `/v3/application/shops/${et.shopId}/receipts/4100/tracking`;
+    et.failNext(`POST ${post}`, 1, 503);
+    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
+    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
+    const t0 = new Date();
+    await worker.runOnce(t0);
+    expect((await pushes())[0]).toMatchObject({
+      status: 'RETRYING',
+      attempts: 1,
+      detail: expect.stringMatching(new RegExp(`^Etsy: .*double fault on POST ${post}.*\\(HTTP 503\\)$`)),
+    });
+    expect(et.receipts.get(4100)!.shipments).toEqual([]);
+    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
+    expect((await pushes())[0]).toMatchObject({
+      status: 'PUSHED',
+      attempts: 2,
+      detail: 'Etsy shipment created for receipt 4100 (ups 1Z-ET-4100)',
+    });
+    expect(et.receipts.get(4100)!.shipments).toHaveLength(1);
+    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
+    expect(et.calls.filter((c) => c.method === 'POST' && c.path === post)).toHaveLength(2);
   });
 
   it('an expired token is refreshed (by its expiry, and on a 401) and stored sealed with the new refresh token', async () => {
