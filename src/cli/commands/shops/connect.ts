@@ -103,21 +103,6 @@ const PLATFORMS: PlatformSpec[] = [
   },
 ];
 
-/**
- * Without a terminal to ask on (a script, or --data), what the flags and --data left out is a usage
- * error naming the flags, as every command says it (docs/cli.md), instead of the server's field path.
- */
-function needed(ctx: Context, p: PlatformSpec, body: Record<string, unknown>, opts: Record<string, unknown>) {
-  if (ctx.io.canPrompt && !opts.data) return body; // asked on the terminal (interactive)
-  const conn = (body.connection ?? {}) as Record<string, unknown>;
-  const missing = p.asked(conn).filter(([key]) => conn[key] === undefined || conn[key] === '');
-  if (!missing.length) return body;
-  const flags = missing.map(([key, flag, secret]) => (secret ? `${flag} (or connection.${key} in --data -)` : flag));
-  throw new UsageError(
-    `${p.label} needs ${flags.join(', ')}; on a terminal fos asks for them and says what to create on ${p.label}'s side`,
-  );
-}
-
 function platform(ctx: Context, p: PlatformSpec): Command {
   const { shopType } = p;
   return writeCommand(ctx, {
@@ -186,6 +171,21 @@ function platform(ctx: Context, p: PlatformSpec): Command {
     },
     examples: [p.example, `${p.example.split(' --')[0]} --data - < connection.json   # credentials from stdin`],
   });
+}
+
+/**
+ * Without a terminal to ask on (a script, or --data), what the flags and --data left out is a usage
+ * error naming the flags, as every command says it (docs/cli.md), instead of the server's field path.
+ */
+function needed(ctx: Context, p: PlatformSpec, body: Record<string, unknown>, opts: Record<string, unknown>) {
+  if (ctx.io.canPrompt && !opts.data) return body; // asked on the terminal (interactive)
+  const conn = (body.connection ?? {}) as Record<string, unknown>;
+  const missing = p.asked(conn).filter(([key]) => conn[key] === undefined || conn[key] === '');
+  if (!missing.length) return body;
+  const flags = missing.map(([key, flag, secret]) => (secret ? `${flag} (or connection.${key} in --data -)` : flag));
+  throw new UsageError(
+    `${p.label} needs ${flags.join(', ')}; on a terminal fos asks for them and says what to create on ${p.label}'s side`,
+  );
 }
 
 export default function shopsConnect(ctx: Context): Command {
