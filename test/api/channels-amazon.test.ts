@@ -312,8 +312,12 @@ describe('Amazon', () => {
       remote_inventory_item_id: 'DRINKING_CUP',
     });
 
+    // A write throttled (429: refused before Amazon did anything) is sent again after 1 / the operation's rate.
+    amz.failNext(`PATCH /listings/2021-08-01/items/${amz.sellerId}/AMZ-MUG`, 1, 429, { 'x-amzn-RateLimit-Limit': '5' });
     const stats = await pushStock(t.db, env);
     expect(stats).toMatchObject({ failed: 0 });
+    expect(waits).toEqual([200]);
+    expect(callsTo(`/listings/2021-08-01/items/${amz.sellerId}/AMZ-MUG`).filter((c) => c.method === 'PATCH')).toHaveLength(2);
     const level = await t.db.prisma.inventoryLevel.findFirstOrThrow({ where: { product_id: listing.product_id } });
     expect(amz.patches.at(-1)).toEqual({
       sku: 'AMZ-MUG',
