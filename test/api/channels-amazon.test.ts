@@ -6,7 +6,7 @@ import { setRateLimitSleep } from '../../src/connectors/channels/amazon/client.j
 import { connectorFor, openConnection } from '../../src/domain/channels/connection.js';
 import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
-import { syncConnection } from '../../src/domain/channels/sync.js';
+import { DEFAULT_SYNC_INTERVAL_MS, syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
@@ -352,5 +352,21 @@ describe('Amazon', () => {
     const check = (await t.call('POST', `/v1/ops/shops/${shopId}/check`)).json();
     expect(check).toMatchObject({ ok: false, error: expect.stringContaining('invalid_grant') });
     amz.refreshToken = 'Atzr|good-refresh';
+  });
+
+  it('orders come by the background poll (on its interval) and by POST …/sync (now), as for every platform', async () => {
+    const [a, b] = ['111-0000006-0000001', '111-0000006-0000002'];
+    amz.orders.set(a, amzOrder(a, [{ sku: 'AMZ-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    const now = await t.call('POST', `/v1/ops/shops/${shopId}/sync`);
+    expect(now.statusCode, now.body).toBe(200);
+    expect(now.json()).toMatchObject({ orders: { created: 1, failed: 0 }, errors: [] });
+    expect(await orderOf(a)).toHaveLength(1);
+    amz.orders.set(b, amzOrder(b, [{ sku: 'AMZ-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS)).toBe(0); // synced a moment ago: not due
+    const later = new Date(Date.now() + DEFAULT_SYNC_INTERVAL_MS + 6 * 60_000);
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS, later)).toBe(1);
+    expect(await orderOf(b)).toHaveLength(1);
   });
 });

@@ -7,7 +7,7 @@ import type { EbayCredentials } from '../../src/connectors/channels/ebay/types.j
 import { connectorFor, openConnection } from '../../src/domain/channels/connection.js';
 import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
-import { syncConnection } from '../../src/domain/channels/sync.js';
+import { DEFAULT_SYNC_INTERVAL_MS, syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
@@ -338,5 +338,21 @@ describe('eBay', () => {
     } finally {
       eb.refreshToken = good;
     }
+  });
+
+  it('orders come by the background poll (on its interval) and by POST …/sync (now), as for every platform', async () => {
+    eb.orders.set('50-route', ebayOrder('50-route', [{ sku: 'EB-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    const now = await t.call('POST', `/v1/ops/shops/${shopId}/sync`);
+    expect(now.statusCode, now.body).toBe(200);
+    expect(now.json()).toMatchObject({ orders: { created: 1, failed: 0 }, errors: [] });
+    expect(await orderOf('50-route')).toHaveLength(1);
+    // The background pass (fos serve's channel worker), once the interval has passed.
+    eb.orders.set('50-poll', ebayOrder('50-poll', [{ sku: 'EB-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS)).toBe(0); // synced a moment ago: not due
+    const later = new Date(Date.now() + DEFAULT_SYNC_INTERVAL_MS + 6 * 60_000);
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS, later)).toBe(1);
+    expect(await orderOf('50-poll')).toHaveLength(1);
   });
 });

@@ -8,7 +8,7 @@ import type { EtsyCredentials } from '../../src/connectors/channels/etsy/types.j
 import { connectorFor, openConnection } from '../../src/domain/channels/connection.js';
 import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
-import { syncConnection } from '../../src/domain/channels/sync.js';
+import { DEFAULT_SYNC_INTERVAL_MS, syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
@@ -409,6 +409,21 @@ describe('Etsy', () => {
         { remote_id: `${SCARF}:200=99`, listing_id: String(SCARF), inventory_item_id: null, quantity: 1 },
       ]),
     ).rejects.toThrow(`Etsy: no quantity set for ${SCARF}:200=99: listing ${SCARF} has no such variation`);
+  });
+
+  it('receipts come by the background poll (on its interval) and by POST …/sync (now), as for every platform', async () => {
+    et.receipts.set(6000, etsyReceipt(6000, [{ listingId: MUG, sku: 'ET-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    const now = await t.call('POST', `/v1/ops/shops/${shopId}/sync`);
+    expect(now.statusCode, now.body).toBe(200);
+    expect(now.json()).toMatchObject({ orders: { created: 1, failed: 0 }, errors: [] });
+    expect(await orderOf('6000')).toHaveLength(1);
+    et.receipts.set(6001, etsyReceipt(6001, [{ listingId: MUG, sku: 'ET-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS)).toBe(0); // synced a moment ago: not due
+    const later = new Date(Date.now() + DEFAULT_SYNC_INTERVAL_MS + 6 * 60_000);
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS, later)).toBe(1);
+    expect(await orderOf('6001')).toHaveLength(1);
   });
 
   it("a revoked refresh token: the push is FAILED at once with Etsy's message, shown on the order", async () => {
