@@ -15,7 +15,7 @@ import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 // User access token with the refresh token (Basic app keys) and reads one page of orders; orders
 // come by sync only (getOrders: unshipped first, then lastmodifieddate since the last sync, paged
 // by offset); a fulfill's tracking becomes a shipping fulfillment of the shipped line items; stock
-// is bulk_update_price_quantity by SKU; an expired token is refreshed; a 429 waits Retry-After.
+// is bulk_update_price_quantity by SKU, with the SKU's published offers (getOffers); an expired token is refreshed; a 429 waits Retry-After.
 
 let w: ChannelsWorld;
 let t: TestApp;
@@ -306,6 +306,28 @@ describe('eBay', () => {
     ]);
     expect(waits).toEqual([1000, 2000]);
     expect(eb.quantities.get('EB-MUG')).toBe(7);
+
+    // A SKU with published offers: each gets the figure too (the listing shows the smaller of the two); an unpublished one is left alone.
+    eb.offers.set('EB-MUG', [
+      { offerId: 'of-us', sku: 'EB-MUG', marketplaceId: 'EBAY_US', status: 'PUBLISHED', availableQuantity: 2 },
+      { offerId: 'of-draft', sku: 'EB-MUG', marketplaceId: 'EBAY_GB', status: 'UNPUBLISHED', availableQuantity: 0 },
+    ]);
+    try {
+      await connectorFor('EBAY').setStock(openConnection(await row(), t.db), env, [
+        { remote_id: 'EB-MUG', listing_id: null, inventory_item_id: null, quantity: 9 },
+      ]);
+      expect(eb.calls.filter((c) => c.path === '/sell/inventory/v1/offer').at(-1)!.query).toMatchObject({ sku: 'EB-MUG' });
+      expect(eb.calls.filter((c) => c.path === '/sell/inventory/v1/bulk_update_price_quantity').at(-1)!.body).toEqual({
+        requests: [{ sku: 'EB-MUG', shipToLocationAvailability: { quantity: 9 }, offers: [{ offerId: 'of-us', availableQuantity: 9 }] }],
+      });
+      expect(eb.offers.get('EB-MUG')!.map((o) => [o.offerId, o.availableQuantity])).toEqual([
+        ['of-us', 9],
+        ['of-draft', 0],
+      ]);
+      expect(eb.quantities.get('EB-MUG')).toBe(9);
+    } finally {
+      eb.offers.delete('EB-MUG');
+    }
 
     // A SKU eBay does not know: refused (207) with eBay's words.
     await expect(
