@@ -403,6 +403,29 @@ describe('Etsy', () => {
       ['ET-PRINT-L', 6, 2500],
     ]);
 
+    // Processing profiles: each offering's readiness state and the properties it varies by are written back as read.
+    const MADE = 4005;
+    const colour = [pv('Green', 31), pv('Grey', 32)];
+    et.inventories.set(
+      MADE,
+      etsyInventory(
+        [
+          { id: 801, sku: 'ET-MADE-G', quantity: 1, price: 40, values: [colour[0]!] },
+          { id: 802, sku: 'ET-MADE-Y', quantity: 1, price: 40, values: [colour[1]!] },
+        ],
+        { onProperty: [200], readiness: (id) => (id === 801 ? 9001 : 9002), readinessOnProperty: [200] },
+      ),
+    );
+    await connectorFor('ETSY').setStock(openConnection(await row(), t.db), env, [
+      { remote_id: `${MADE}:200=31`, listing_id: String(MADE), inventory_item_id: null, quantity: 5 },
+    ]);
+    const made = et.inventories.get(MADE)!;
+    expect(made.readiness_state_on_property).toEqual([200]);
+    expect(made.products.map((p: any) => [p.sku, p.offerings[0].quantity, p.offerings[0].readiness_state_id])).toEqual([
+      ['ET-MADE-G', 5, 9001],
+      ['ET-MADE-Y', 1, 9002],
+    ]);
+
     // A variation Etsy no longer has: refused with the reason, nothing written for it.
     await expect(
       connectorFor('ETSY').setStock(openConnection(await row(), t.db), env, [
