@@ -354,6 +354,7 @@ export const BigCommerceAppSchema = Type.Object({
   auth_callback_url: Type.String({ description: "the app's Auth Callback URL (Dev Portal → the app → Technical)" }),
   load_callback_url: Type.String({ description: "the app's Load Callback URL" }),
   uninstall_callback_url: Type.String({ description: "the app's Uninstall Callback URL" }),
+  remove_user_callback_url: Type.String({ description: "the app's Remove User Callback URL (an app with multiple users)" }),
 });
 
 export const BigCommerceAuthQuery = Type.Object(
@@ -375,6 +376,13 @@ export const BigCommerceUninstallSchema = Type.Object({
   store_hash: Type.String(),
   shop_id: Type.String(),
   disconnected: Type.Boolean(),
+});
+
+export const BigCommerceRemoveUserSchema = Type.Object({
+  store_hash: Type.String(),
+  shop_id: Type.String(),
+  user_email: Type.Union([Type.String(), Type.Null()], { description: 'the user whose access the store owner revoked' }),
+  changed: Type.Boolean({ description: 'always false: fos keeps nothing per BigCommerce user, the store stays connected' }),
 });
 
 export const ShopifyInstallBody = Type.Object(

@@ -6,8 +6,9 @@ import { setRateLimitSleep } from '../../src/connectors/channels/amazon/client.j
 import { connectorFor, openConnection } from '../../src/domain/channels/connection.js';
 import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
-import { syncConnection } from '../../src/domain/channels/sync.js';
+import { DEFAULT_SYNC_INTERVAL_MS, syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // Amazon SP-API (issue 39 item 3) against a double speaking the documented shapes: LWA's token
 // form, x-amz-access-token on every call, getOrders with NextToken paging, getOrderItems, the
@@ -164,7 +165,10 @@ describe('Amazon', () => {
       MarketplaceIds: 'ATVPDKIKX0DER',
     });
     const conn = openConnection(await row(), t.db);
-    const page = await connectorFor('AMAZON').orders(conn, env, new Date(Date.now() - 3_600_000), null);
+    const since = new Date(Date.now() - 3_600_000);
+    const page = await connectorFor('AMAZON').orders(conn, env, since, null);
+    // getOrders shows a change about two minutes late: the sync reads that much further back.
+    expect(callsTo('/orders/v0/orders').at(-1)!.query.LastUpdatedAfter).toBe(new Date(since.getTime() - 120_000).toISOString());
     const shop = await t.db.prisma.shop.findUniqueOrThrow({ where: { id: shopId } });
     const o = page.items.find((x) => x.remote_id === '111-0000001-0000002')!;
     await Promise.all(Array.from({ length: 6 }, () => intakeOrder(t.db, shop, o, env)));
@@ -237,6 +241,31 @@ describe('Amazon', () => {
     expect(amz.confirmations).toHaveLength(1);
   });
 
+  it('a confirmation Amazon fails (HTTP 503) is RETRYING with its words, sent again after the backoff, then PUSHED once', async () => {
+    const id = '111-0000005-0000001';
+    amz.orders.set(id, amzOrder(id, [{ sku: 'AMZ-MUG', quantity: 1 }]));
+    await sync(new Date(Date.now() - 60_000));
+    const [order] = await orderOf(id);
+    await shipAll(t, order!.id, '1Z-AMZ-51');
+    const post = `/orders/v0/orders/${id}/shipmentConfirmation`;
+    amz.failNext(`POST ${post}`, 1, 503);
+    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
+    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
+    const t0 = new Date();
+    await worker.runOnce(t0);
+    expect((await pushes())[0]).toMatchObject({
+      status: 'RETRYING',
+      attempts: 1,
+      detail: `Amazon: InternalFailure: double fault on POST ${post} (HTTP 503)`,
+    });
+    expect(amz.confirmations.filter((c) => c.orderId === id)).toHaveLength(0);
+    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
+    expect((await pushes())[0]).toMatchObject({ status: 'PUSHED', attempts: 2, detail: expect.stringContaining('UPS 1Z-AMZ-51') });
+    expect(amz.confirmations.filter((c) => c.orderId === id)).toHaveLength(1);
+    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
+    expect(callsTo(post)).toHaveLength(2);
+  });
+
   it('imports listings (searchListingsItems) and pushes stock by patchListingsItem', async () => {
     amz.listings = [
       {
@@ -286,8 +315,12 @@ describe('Amazon', () => {
       remote_inventory_item_id: 'DRINKING_CUP',
     });
 
+    // A write throttled (429: refused before Amazon did anything) is sent again after 1 / the operation's rate.
+    amz.failNext(`PATCH /listings/2021-08-01/items/${amz.sellerId}/AMZ-MUG`, 1, 429, { 'x-amzn-RateLimit-Limit': '5' });
     const stats = await pushStock(t.db, env);
     expect(stats).toMatchObject({ failed: 0 });
+    expect(waits).toEqual([200]);
+    expect(callsTo(`/listings/2021-08-01/items/${amz.sellerId}/AMZ-MUG`).filter((c) => c.method === 'PATCH')).toHaveLength(2);
     const level = await t.db.prisma.inventoryLevel.findFirstOrThrow({ where: { product_id: listing.product_id } });
     expect(amz.patches.at(-1)).toEqual({
       sku: 'AMZ-MUG',
@@ -322,5 +355,21 @@ describe('Amazon', () => {
     const check = (await t.call('POST', `/v1/ops/shops/${shopId}/check`)).json();
     expect(check).toMatchObject({ ok: false, error: expect.stringContaining('invalid_grant') });
     amz.refreshToken = 'Atzr|good-refresh';
+  });
+
+  it('orders come by the background poll (on its interval) and by POST …/sync (now), as for every platform', async () => {
+    const [a, b] = ['111-0000006-0000001', '111-0000006-0000002'];
+    amz.orders.set(a, amzOrder(a, [{ sku: 'AMZ-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    const now = await t.call('POST', `/v1/ops/shops/${shopId}/sync`);
+    expect(now.statusCode, now.body).toBe(200);
+    expect(now.json()).toMatchObject({ orders: { created: 1, failed: 0 }, errors: [] });
+    expect(await orderOf(a)).toHaveLength(1);
+    amz.orders.set(b, amzOrder(b, [{ sku: 'AMZ-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS)).toBe(0); // synced a moment ago: not due
+    const later = new Date(Date.now() + DEFAULT_SYNC_INTERVAL_MS + 6 * 60_000);
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS, later)).toBe(1);
+    expect(await orderOf(b)).toHaveLength(1);
   });
 });

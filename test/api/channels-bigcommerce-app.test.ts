@@ -10,7 +10,8 @@ import { openConnection } from '../../src/domain/channels/connection.js';
 // login.bigcommerce.com/oauth2/token and connects only a store named so (token sealed, the
 // store/order/* hook registered at a double of the store API); a second auth renews the same
 // shop; load and uninstall take only a signed_payload_jwt signed with the app's secret, for this
-// app, unexpired; uninstall drops the token and leaves the orders.
+// app, unexpired; uninstall drops the token and leaves the orders; remove_user (one user of a
+// multi-user app lost access) changes nothing, since fos keeps nothing per BigCommerce user.
 
 const CLIENT_ID = 'bc-app-client';
 const SECRET = 'bc-app-secret';
@@ -76,6 +77,7 @@ describe('BigCommerce single-click app', () => {
       auth_callback_url: `${ORIGIN}/v1/channels/bigcommerce/auth`,
       load_callback_url: `${ORIGIN}/v1/channels/bigcommerce/load`,
       uninstall_callback_url: `${ORIGIN}/v1/channels/bigcommerce/uninstall`,
+      remove_user_callback_url: `${ORIGIN}/v1/channels/bigcommerce/remove_user`,
     });
     expect(JSON.stringify(body)).not.toContain(SECRET);
     shopId = body.shop_id;
@@ -176,6 +178,23 @@ describe('BigCommerce single-click app', () => {
     }
     const otherStore = await get('/v1/channels/bigcommerce/load', { signed_payload_jwt: await jwt({ storeHash: 'zzz999' }) });
     expect(otherStore.statusCode).toBe(403);
+  });
+
+  it('remove_user: refused unsigned or forged; signed, answered with the user, the store stays connected', async () => {
+    const before = await row();
+    for (const token of [await jwt({ secret: 'x' }), await jwt({ expiresIn: -3600 }), await jwt({ clientId: 'another-app' }), '']) {
+      const res = await get('/v1/channels/bigcommerce/remove_user', token ? { signed_payload_jwt: token } : {});
+      expect(res.statusCode, token).toBe(401);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+    }
+    const res = await get('/v1/channels/bigcommerce/remove_user', { signed_payload_jwt: await jwt() });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ store_hash: 'abc123', shop_id: shopId, user_email: 'owner@store.example', changed: false });
+    const after = await row();
+    expect(after).toMatchObject({ active: true, credentials: before.credentials, settings: before.settings });
+    // A store no team holds: refused as uninstall refuses it.
+    const other = await get('/v1/channels/bigcommerce/remove_user', { signed_payload_jwt: await jwt({ storeHash: 'zzz999' }) });
+    expect(other.statusCode).toBe(403);
   });
 
   it('uninstall: refused unsigned; signed, drops the token and disconnects the shop; its orders stay', async () => {

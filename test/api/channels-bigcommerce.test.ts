@@ -16,6 +16,7 @@ import type { Principal } from '../../src/domain/keys/principal.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { syncConnection } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // BigCommerce (issue 39 item 2) against a double speaking the documented REST shapes: connect
 // registers the store/order/* hook with fos's secret header; a delivery names the order only, so
@@ -204,6 +205,31 @@ describe('BigCommerce', () => {
     );
     expect(again).toMatch(/already holds shipment \d+ of #301/);
     expect(bc.shipments.get(301)).toHaveLength(1);
+  });
+
+  it('a push BigCommerce fails (HTTP 503) is RETRYING with its words, sent again after the backoff, then PUSHED once', async () => {
+    bc.orders.set(310, bcOrder(310, [{ sku: 'BC-MUG', quantity: 1 }]));
+    await bcDelivery(t, shopId, 'store/order/created', 310);
+    const [order] = await orderOf(310);
+    await shipAll(t, order!.id, '1Z-BC-310');
+    bc.failNext('POST v2/orders/310/shipments', 1, 503);
+    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
+    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
+    const t0 = new Date();
+    await worker.runOnce(t0);
+    expect((await pushes())[0]).toMatchObject({
+      status: 'RETRYING',
+      attempts: 1,
+      detail: 'BigCommerce: double fault on POST v2/orders/310/shipments (HTTP 503)',
+    });
+    expect(bc.shipments.get(310)).toBeUndefined();
+    await worker.runOnce(new Date(t0.getTime() + 1000)); // not due yet: nothing sent
+    expect(bc.calls.filter((c) => c.method === 'POST' && c.path === 'v2/orders/310/shipments')).toHaveLength(1);
+    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
+    expect((await pushes())[0]).toMatchObject({ status: 'PUSHED', attempts: 2, detail: expect.stringMatching(/created for #310$/) });
+    expect(bc.shipments.get(310)).toEqual([expect.objectContaining({ tracking_number: '1Z-BC-310' })]);
+    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
+    expect(bc.calls.filter((c) => c.method === 'POST' && c.path === 'v2/orders/310/shipments')).toHaveLength(2);
   });
 
   it("a revoked token: the push is FAILED at once with BigCommerce's message, shown on the order", async () => {

@@ -7,14 +7,15 @@ import type { EbayCredentials } from '../../src/connectors/channels/ebay/types.j
 import { connectorFor, openConnection } from '../../src/domain/channels/connection.js';
 import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
-import { syncConnection } from '../../src/domain/channels/sync.js';
+import { DEFAULT_SYNC_INTERVAL_MS, syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // eBay (issue 39 item 4) against a double speaking the documented REST shapes: connect mints a
 // User access token with the refresh token (Basic app keys) and reads one page of orders; orders
 // come by sync only (getOrders: unshipped first, then lastmodifieddate since the last sync, paged
 // by offset); a fulfill's tracking becomes a shipping fulfillment of the shipped line items; stock
-// is bulk_update_price_quantity by SKU; an expired token is refreshed; a 429 waits Retry-After.
+// is bulk_update_price_quantity by SKU, with the SKU's published offers (getOffers); an expired token is refreshed; a 429 waits Retry-After.
 
 let w: ChannelsWorld;
 let t: TestApp;
@@ -238,6 +239,27 @@ describe('eBay', () => {
     expect(eb.fulfillments.get('30-ship')).toHaveLength(1);
   });
 
+  it('a fulfillment eBay fails (HTTP 503) is RETRYING with its words, sent again after the backoff, then PUSHED once', async () => {
+    eb.orders.set('31-retry', ebayOrder('31-retry', [{ sku: 'EB-MUG', quantity: 1 }]));
+    await sync(new Date(Date.now() - 60_000));
+    const [order] = await orderOf('31-retry');
+    await shipAll(t, order!.id, '1ZEB311');
+    const post = '/sell/fulfillment/v1/order/31-retry/shipping_fulfillment';
+    eb.failNext(`POST ${post}`, 1, 503);
+    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
+    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
+    const t0 = new Date();
+    await worker.runOnce(t0);
+    expect((await pushes())[0]).toMatchObject({ status: 'RETRYING', attempts: 1, detail: expect.stringMatching(/^eBay: .*\(HTTP 503\)$/) });
+    expect((await pushes())[0].detail).toContain(`double fault on POST ${post}`);
+    expect(eb.fulfillments.get('31-retry')).toBeUndefined();
+    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
+    expect((await pushes())[0]).toMatchObject({ status: 'PUSHED', attempts: 2, detail: 'eBay fulfillment 1ZEB311 created for 31-retry' });
+    expect(eb.fulfillments.get('31-retry')).toHaveLength(1);
+    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
+    expect(eb.calls.filter((c) => c.method === 'POST' && c.path === post)).toHaveLength(2);
+  });
+
   it('an expired token is refreshed (by its expiry, and on a 401) and stored sealed', async () => {
     const before = eb.tokens.length;
     eb.expireTokens(); // eBay no longer takes the cached token; fos still thinks it good: 401, one refresh, one retry
@@ -285,6 +307,28 @@ describe('eBay', () => {
     expect(waits).toEqual([1000, 2000]);
     expect(eb.quantities.get('EB-MUG')).toBe(7);
 
+    // A SKU with published offers: each gets the figure too (the listing shows the smaller of the two); an unpublished one is left alone.
+    eb.offers.set('EB-MUG', [
+      { offerId: 'of-us', sku: 'EB-MUG', marketplaceId: 'EBAY_US', status: 'PUBLISHED', availableQuantity: 2 },
+      { offerId: 'of-draft', sku: 'EB-MUG', marketplaceId: 'EBAY_GB', status: 'UNPUBLISHED', availableQuantity: 0 },
+    ]);
+    try {
+      await connectorFor('EBAY').setStock(openConnection(await row(), t.db), env, [
+        { remote_id: 'EB-MUG', listing_id: null, inventory_item_id: null, quantity: 9 },
+      ]);
+      expect(eb.calls.filter((c) => c.path === '/sell/inventory/v1/offer').at(-1)!.query).toMatchObject({ sku: 'EB-MUG' });
+      expect(eb.calls.filter((c) => c.path === '/sell/inventory/v1/bulk_update_price_quantity').at(-1)!.body).toEqual({
+        requests: [{ sku: 'EB-MUG', shipToLocationAvailability: { quantity: 9 }, offers: [{ offerId: 'of-us', availableQuantity: 9 }] }],
+      });
+      expect(eb.offers.get('EB-MUG')!.map((o) => [o.offerId, o.availableQuantity])).toEqual([
+        ['of-us', 9],
+        ['of-draft', 0],
+      ]);
+      expect(eb.quantities.get('EB-MUG')).toBe(9);
+    } finally {
+      eb.offers.delete('EB-MUG');
+    }
+
     // A SKU eBay does not know: refused (207) with eBay's words.
     await expect(
       connectorFor('EBAY').setStock(openConnection(await row(), t.db), env, [
@@ -316,5 +360,21 @@ describe('eBay', () => {
     } finally {
       eb.refreshToken = good;
     }
+  });
+
+  it('orders come by the background poll (on its interval) and by POST …/sync (now), as for every platform', async () => {
+    eb.orders.set('50-route', ebayOrder('50-route', [{ sku: 'EB-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    const now = await t.call('POST', `/v1/ops/shops/${shopId}/sync`);
+    expect(now.statusCode, now.body).toBe(200);
+    expect(now.json()).toMatchObject({ orders: { created: 1, failed: 0 }, errors: [] });
+    expect(await orderOf('50-route')).toHaveLength(1);
+    // The background pass (fos serve's channel worker), once the interval has passed.
+    eb.orders.set('50-poll', ebayOrder('50-poll', [{ sku: 'EB-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS)).toBe(0); // synced a moment ago: not due
+    const later = new Date(Date.now() + DEFAULT_SYNC_INTERVAL_MS + 6 * 60_000);
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS, later)).toBe(1);
+    expect(await orderOf('50-poll')).toHaveLength(1);
   });
 });

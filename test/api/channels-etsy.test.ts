@@ -8,8 +8,9 @@ import type { EtsyCredentials } from '../../src/connectors/channels/etsy/types.j
 import { connectorFor, openConnection } from '../../src/domain/channels/connection.js';
 import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
-import { syncConnection } from '../../src/domain/channels/sync.js';
+import { DEFAULT_SYNC_INTERVAL_MS, syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // Etsy (issue 39 item 5) against a double speaking the documented Open API v3 shapes: connect mints
 // an access token with the refresh token (form body, client_id = keystring) and reads getMe and
@@ -287,6 +288,34 @@ describe('Etsy', () => {
     expect(et.receipts.get(4000)!.shipments).toHaveLength(1);
   });
 
+  it('a shipment Etsy fails (HTTP 503) is RETRYING with its words, sent again after the backoff, then PUSHED once', async () => {
+    et.receipts.set(4100, etsyReceipt(4100, [{ listingId: MUG, sku: 'ET-MUG', quantity: 1 }]));
+    await sync(new Date(Date.now() - 60_000));
+    const [order] = await orderOf('4100');
+    await shipAll(t, order!.id, '1Z-ET-4100');
+    const post = `/v3/application/shops/${et.shopId}/receipts/4100/tracking`;
+    et.failNext(`POST ${post}`, 1, 503);
+    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
+    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
+    const t0 = new Date();
+    await worker.runOnce(t0);
+    expect((await pushes())[0]).toMatchObject({
+      status: 'RETRYING',
+      attempts: 1,
+      detail: expect.stringMatching(new RegExp(`^Etsy: .*double fault on POST ${post}.*\\(HTTP 503\\)$`)),
+    });
+    expect(et.receipts.get(4100)!.shipments).toEqual([]);
+    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
+    expect((await pushes())[0]).toMatchObject({
+      status: 'PUSHED',
+      attempts: 2,
+      detail: 'Etsy shipment created for receipt 4100 (ups 1Z-ET-4100)',
+    });
+    expect(et.receipts.get(4100)!.shipments).toHaveLength(1);
+    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
+    expect(et.calls.filter((c) => c.method === 'POST' && c.path === post)).toHaveLength(2);
+  });
+
   it('an expired token is refreshed (by its expiry, and on a 401) and stored sealed with the new refresh token', async () => {
     const before = et.tokens.length;
     et.expireTokens(); // Etsy no longer takes the cached token; fos still thinks it good: 401, one refresh, one retry
@@ -374,12 +403,50 @@ describe('Etsy', () => {
       ['ET-PRINT-L', 6, 2500],
     ]);
 
+    // Processing profiles: each offering's readiness state and the properties it varies by are written back as read.
+    const MADE = 4005;
+    const colour = [pv('Green', 31), pv('Grey', 32)];
+    et.inventories.set(
+      MADE,
+      etsyInventory(
+        [
+          { id: 801, sku: 'ET-MADE-G', quantity: 1, price: 40, values: [colour[0]!] },
+          { id: 802, sku: 'ET-MADE-Y', quantity: 1, price: 40, values: [colour[1]!] },
+        ],
+        { onProperty: [200], readiness: (id) => (id === 801 ? 9001 : 9002), readinessOnProperty: [200] },
+      ),
+    );
+    await connectorFor('ETSY').setStock(openConnection(await row(), t.db), env, [
+      { remote_id: `${MADE}:200=31`, listing_id: String(MADE), inventory_item_id: null, quantity: 5 },
+    ]);
+    const made = et.inventories.get(MADE)!;
+    expect(made.readiness_state_on_property).toEqual([200]);
+    expect(made.products.map((p: any) => [p.sku, p.offerings[0].quantity, p.offerings[0].readiness_state_id])).toEqual([
+      ['ET-MADE-G', 5, 9001],
+      ['ET-MADE-Y', 1, 9002],
+    ]);
+
     // A variation Etsy no longer has: refused with the reason, nothing written for it.
     await expect(
       connectorFor('ETSY').setStock(openConnection(await row(), t.db), env, [
         { remote_id: `${SCARF}:200=99`, listing_id: String(SCARF), inventory_item_id: null, quantity: 1 },
       ]),
     ).rejects.toThrow(`Etsy: no quantity set for ${SCARF}:200=99: listing ${SCARF} has no such variation`);
+  });
+
+  it('receipts come by the background poll (on its interval) and by POST …/sync (now), as for every platform', async () => {
+    et.receipts.set(6000, etsyReceipt(6000, [{ listingId: MUG, sku: 'ET-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    const now = await t.call('POST', `/v1/ops/shops/${shopId}/sync`);
+    expect(now.statusCode, now.body).toBe(200);
+    expect(now.json()).toMatchObject({ orders: { created: 1, failed: 0 }, errors: [] });
+    expect(await orderOf('6000')).toHaveLength(1);
+    et.receipts.set(6001, etsyReceipt(6001, [{ listingId: MUG, sku: 'ET-MUG', quantity: 1 }]));
+    await t.db.prisma.shopConnection.update({ where: { shop_id: shopId }, data: { sync_lease_until: null } });
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS)).toBe(0); // synced a moment ago: not due
+    const later = new Date(Date.now() + DEFAULT_SYNC_INTERVAL_MS + 6 * 60_000);
+    expect(await syncDueShops(t.db, env, DEFAULT_SYNC_INTERVAL_MS, later)).toBe(1);
+    expect(await orderOf('6001')).toHaveLength(1);
   });
 
   it("a revoked refresh token: the push is FAILED at once with Etsy's message, shown on the order", async () => {

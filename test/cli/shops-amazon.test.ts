@@ -86,5 +86,7 @@ describe('fos shops connect amazon', () => {
       ok: false,
       error: expect.stringContaining('Login with Amazon refused the token request'),
     });
+    expect(revoked.code).toBe(1);
+    expect(revoked.stderr).toContain('the check failed: Login with Amazon refused the token request');
   }, 120_000);
 });

@@ -70,6 +70,8 @@ describe('fos shops connect bigcommerce', () => {
       { env, stdin },
     );
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('fos registered the store/order/* webhook on BigCommerce itself');
+    expect(r.stderr).not.toContain('webhook address for the platform');
     const id = JSON.parse(r.stdout).id;
     const ok = await runCli(['shops', 'test', id, '--json'], { env });
     expect(ok.code, ok.stderr).toBe(0);
@@ -80,5 +82,21 @@ describe('fos shops connect bigcommerce', () => {
       ok: false,
       error: expect.stringContaining('BigCommerce refused the API account (HTTP 401)'),
     });
+    // The answer is printed, and a script sees the refusal: exit 1 with the reason.
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('the check failed: BigCommerce refused the API account (HTTP 401)');
+
+    // Without a terminal, what the flags and --data left out is named as flags; nothing is sent.
+    const calls = bc.calls.length;
+    const bare = await runCli(['shops', 'connect', 'bigcommerce', '--name', 'BC bare', '--merchant', merchantId, '--json'], { env });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('BigCommerce needs --store-hash, --access-token (or connection.access_token in --data -)');
+    const half = await runCli(
+      ['shops', 'connect', 'bigcommerce', '--name', 'BC half', '--merchant', merchantId, '--store-hash', 'abc123', '--data', '-'],
+      { env, stdin: '{"connection":{}}' },
+    );
+    expect(half.code).toBe(2);
+    expect(half.stderr).toContain('BigCommerce needs --access-token (or connection.access_token in --data -)');
+    expect(bc.calls).toHaveLength(calls);
   });
 });

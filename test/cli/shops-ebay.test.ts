@@ -71,13 +71,17 @@ describe('fos shops connect ebay', () => {
       ok: false,
       error: expect.stringContaining('eBay refused the token refresh (invalid_grant'),
     });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('the check failed: eBay refused the token refresh');
 
     // A missing flag without a terminal: refused before anything is sent.
     const missing = await spawnFos(
       ['shops', 'connect', 'ebay', '--name', 'eBay half', '--merchant', merchantId, '--client-id', 'x', '--json'],
       env,
     );
-    expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toMatch(/client_secret|client-secret/);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      'eBay needs --client-secret (or connection.client_secret in --data -), --refresh-token (or connection.refresh_token in --data -)',
+    );
   });
 });

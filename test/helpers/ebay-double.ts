@@ -30,6 +30,8 @@ export interface EbayDouble {
   items: any[];
   /** SKU -> the quantity fos set last. */
   quantities: Map<string, number>;
+  /** SKU -> its offers (getOffers): { offerId, sku, marketplaceId, status: PUBLISHED | UNPUBLISHED, availableQuantity }. */
+  offers: Map<string, any[]>;
   calls: EbayRecorded[];
   /** Tokens minted so far (the last one is valid). */
   tokens: string[];
@@ -54,6 +56,7 @@ export async function ebayDouble(): Promise<EbayDouble> {
     fulfillments: new Map<string, any[]>(),
     items: [] as any[],
     quantities: new Map<string, number>(),
+    offers: new Map<string, any[]>(),
     calls: [] as EbayRecorded[],
     tokens: [] as string[],
   };
@@ -151,7 +154,22 @@ export async function ebayDouble(): Promise<EbayDouble> {
         };
       if (!Number.isInteger(r.shipToLocationAvailability?.quantity) || r.shipToLocationAvailability.quantity < 0)
         return { sku: r.sku, statusCode: 400, errors: err(25001, 'Invalid quantity', 'Invalid quantity.', 'API_INVENTORY').errors };
+      // Offers (PriceQuantity.offers): published offers of this SKU only (the docs: not for unpublished ones).
+      const offers = r.offers ?? [];
+      const mine = state.offers.get(r.sku) ?? [];
+      for (const o of offers) {
+        const offer = mine.find((x) => x.offerId === o.offerId);
+        if (!offer || offer.status !== 'PUBLISHED' || !Number.isInteger(o.availableQuantity))
+          return {
+            sku: r.sku,
+            offerId: o.offerId,
+            statusCode: 400,
+            errors: err(25713, 'This Offer is not available.', `Offer ${o.offerId} is not a published offer of ${r.sku}.`, 'API_INVENTORY')
+              .errors,
+          };
+      }
       state.quantities.set(r.sku, r.shipToLocationAvailability.quantity);
+      for (const o of offers) mine.find((x) => x.offerId === o.offerId).availableQuantity = o.availableQuantity;
       return { sku: r.sku, statusCode: 200 };
     });
     return send(res, responses.every((r: any) => r.statusCode === 200) ? 200 : 207, { responses });
@@ -211,6 +229,13 @@ export async function ebayDouble(): Promise<EbayDouble> {
         inventoryItems: list,
         ...(page + 1 < pages ? { next: `https://api.ebay.com/sell/inventory/v1/inventory_item?limit=${limit}&offset=${page + 1}` } : {}),
       });
+    }
+    if (key === 'GET /sell/inventory/v1/offer') {
+      // getOffers: a SKU without offers is errorId 25713, HTTP 404.
+      const list = state.offers.get(u.searchParams.get('sku') ?? '') ?? [];
+      if (!u.searchParams.get('sku')) return send(res, 400, err(25707, 'Invalid sku', 'sku is required.', 'API_INVENTORY'));
+      if (!list.length) return send(res, 404, err(25713, 'This Offer is not available.', 'This Offer is not available.', 'API_INVENTORY'));
+      return send(res, 200, { href: '', limit: 100, size: 1, total: list.length, offers: list });
     }
     if (key === 'POST /sell/inventory/v1/bulk_update_price_quantity') return bulkQuantity(body, res);
     return send(res, 404, err(2002, 'Resource not found', `no route ${key}`));

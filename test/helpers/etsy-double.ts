@@ -180,11 +180,14 @@ export async function etsyDouble(): Promise<EtsyDouble> {
           is_enabled: o.is_enabled,
           is_deleted: false,
           price: money(o.price),
+          // Processing profiles: an offering sent without its readiness state loses it.
+          ...(o.readiness_state_id != null ? { readiness_state_id: o.readiness_state_id } : {}),
         })),
       })),
       price_on_property: body.price_on_property ?? [],
       quantity_on_property: body.quantity_on_property ?? [],
       sku_on_property: body.sku_on_property ?? [],
+      readiness_state_on_property: body.readiness_state_on_property ?? [],
     };
     state.inventories.set(listingId, inv);
     return send(res, 200, inv);

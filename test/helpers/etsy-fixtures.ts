@@ -16,11 +16,12 @@ export const propertyValue = (value: string, valueId: number, propertyId = 200, 
 
 /**
  * A ListingInventory: one product per entry (ids as given), one offering each; `onProperty` the
- * properties that price, quantity and SKU vary by (quantityShared: the quantity does not).
+ * properties that price, quantity and SKU vary by (quantityShared: the quantity does not);
+ * `readiness` each offering's processing profile, `readinessOnProperty` the properties it varies by.
  */
 export function etsyInventory(
   products: { id: number; sku: string; quantity: number; price: number; values?: ReturnType<typeof propertyValue>[] }[],
-  opts: { onProperty?: number[]; quantityShared?: boolean } = {},
+  opts: { onProperty?: number[]; quantityShared?: boolean; readiness?: (productId: number) => number; readinessOnProperty?: number[] } = {},
 ) {
   const on = opts.onProperty ?? [];
   return {
@@ -29,11 +30,22 @@ export function etsyInventory(
       sku: p.sku,
       is_deleted: false,
       property_values: p.values ?? [],
-      offerings: [{ offering_id: p.id * 10 + 1, quantity: p.quantity, is_enabled: true, is_deleted: false, price: money(p.price) }],
+      offerings: [
+        {
+          offering_id: p.id * 10 + 1,
+          quantity: p.quantity,
+          is_enabled: true,
+          is_deleted: false,
+          price: money(p.price),
+          // Processing profiles: the offering's readiness state (ready to ship / made to order).
+          ...(opts.readiness ? { readiness_state_id: opts.readiness(p.id) } : {}),
+        },
+      ],
     })),
     price_on_property: on,
     quantity_on_property: opts.quantityShared ? [] : on,
     sku_on_property: on,
+    ...(opts.readinessOnProperty ? { readiness_state_on_property: opts.readinessOnProperty } : {}),
   };
 }
 

@@ -89,14 +89,30 @@ describe('layers', () => {
   // Sales channels are reached through one connector shape (src/connectors/channels/connector.ts)
   // from the registry keyed by shop type: no code outside src/connectors branches on a platform's
   // name (issue 39). MANUAL is no platform; comparing two shop types (reach.ts) is no branch.
+  const PLATFORMS = 'SHOPIFY|WOOCOMMERCE|BIGCOMMERCE|AMAZON|EBAY|ETSY';
+  const PLATFORM = new RegExp(
+    `\\bshop_type\\s*[!=]==\\s*'|[!=]==\\s*'(${PLATFORMS})'|'(${PLATFORMS})'\\s*[!=]==|case\\s+'(${PLATFORMS})'|\\bshop_type:\\s*(\\{\\s*in:\\s*\\[\\s*)?'(${PLATFORMS})'`,
+  );
   test('no platform branch outside src/connectors', () => {
-    const PLATFORM =
-      /\bshop_type\s*[!=]==\s*'|[!=]==\s*'(SHOPIFY|WOOCOMMERCE|BIGCOMMERCE|AMAZON|EBAY|ETSY)'|'(SHOPIFY|WOOCOMMERCE|BIGCOMMERCE|AMAZON|EBAY|ETSY)'\s*[!=]==/;
     const branching = filesUnder(src)
       .filter((f) => !/\/src\/(connectors|generated)\//.test(f.split(path.sep).join('/')))
       .filter((f) => PLATFORM.test(readFileSync(f, 'utf8')))
       .map(rel);
     expect(branching).toEqual([]);
+  });
+
+  test('the platform pattern sees the branches it forbids', () => {
+    for (const branch of [
+      "if (shop.shop_type === 'SHOPIFY') return x;",
+      "const e = 'EBAY' !== type;",
+      "case 'AMAZON':",
+      "where: { shop_type: 'ETSY', active: true }",
+      "where: { shop_type: { in: ['BIGCOMMERCE'] } }",
+    ])
+      expect(PLATFORM.test(branch), branch).toBe(true);
+    // Comparing two shop types (orders/reach.ts) and MANUAL, which is no platform, are no branch.
+    expect(PLATFORM.test('shop.shop_type !== shopType')).toBe(false);
+    expect(PLATFORM.test("type === 'MANUAL'")).toBe(false);
   });
 
   test('the connectors are reached through the registry: the domain imports no platform folder', () => {

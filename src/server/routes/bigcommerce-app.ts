@@ -1,12 +1,19 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Static } from 'typebox';
-import { authCallback, awaitStore, loadCallback, uninstallCallback } from '../../connectors/channels/bigcommerce/app.js';
+import {
+  authCallback,
+  awaitStore,
+  loadCallback,
+  removeUserCallback,
+  uninstallCallback,
+} from '../../connectors/channels/bigcommerce/app.js';
 import { DomainError } from '../../domain/errors.js';
 import { statusOf } from '../problem.js';
 import {
   BigCommerceAppBody,
   BigCommerceAppSchema,
   BigCommerceAuthQuery,
+  BigCommerceRemoveUserSchema,
   BigCommerceSignedQuery,
   BigCommerceUninstallSchema,
 } from '../../contract/shops.js';
@@ -14,7 +21,7 @@ import {
 // The 3PL's BigCommerce single-click app (docs/sales-channels.md §3b, the 3PL's app): a person names a merchant's
 // store for its team (MANAGE_SHOPS); BigCommerce then calls auth and load from the merchant's
 // browser, inside the control panel's iframe (answered with a page, a refusal too), and
-// uninstall from its server (answered with JSON). The callbacks are public: each is checked by
+// uninstall and remove_user from its server (answered with JSON). The callbacks are public: each is checked by
 // what BigCommerce alone can make (a code its token endpoint takes, a JWT signed with the secret).
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -116,5 +123,22 @@ export default async function routes(app: FastifyInstance) {
       schema: { hide: true, querystring: BigCommerceSignedQuery, response: { 200: BigCommerceUninstallSchema } },
     },
     async (request) => uninstallCallback(app.db, request.query, app.bigcommerceApp),
+  );
+
+  // A user of a multi-user app lost access: fos keeps nothing per user (app.ts), so it only says so.
+  app.get<{ Querystring: Static<typeof BigCommerceSignedQuery> }>(
+    '/v1/channels/bigcommerce/remove_user',
+    {
+      config: { public: true },
+      schema: { hide: true, querystring: BigCommerceSignedQuery, response: { 200: BigCommerceRemoveUserSchema } },
+    },
+    async (request) => {
+      const r = await removeUserCallback(app.db, request.query, app.bigcommerceApp);
+      request.log.info(
+        { store_hash: r.store_hash, shop_id: r.shop_id },
+        'bigcommerce app: a user was removed from the app; nothing to change',
+      );
+      return r;
+    },
   );
 }

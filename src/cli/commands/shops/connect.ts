@@ -39,6 +39,8 @@ interface PlatformSpec {
   example: string;
   /** A platform that sends no webhooks: what is said instead of the webhook address. */
   noWebhooks?: string;
+  /** A platform whose webhooks fos registers itself at connect: what is said instead of the address. */
+  registered?: string;
 }
 
 const PLATFORMS: PlatformSpec[] = [
@@ -68,6 +70,8 @@ const PLATFORMS: PlatformSpec[] = [
     asked: () => REQUIRED.BIGCOMMERCE,
     guide: BIGCOMMERCE_GUIDE,
     app: true,
+    registered:
+      "fos registered the store/order/* webhook on BigCommerce itself (to fos's public address, with the shop's secret header): nothing to add on BigCommerce's side",
     example: 'fos shops connect bigcommerce --name "My Store" --store-hash abc123 --access-token …',
   },
   {
@@ -159,7 +163,7 @@ function platform(ctx: Context, p: PlatformSpec): Command {
         const team = body.merchant_team_id ? { merchant_team_id: body.merchant_team_id } : {};
         return { name: body.name, store_hash: conn.store_hash, ...team };
       }
-      if (!opts.oauth) return { ...body, shop_type: shopType };
+      if (!opts.oauth) return { ...needed(ctx, p, body, opts), shop_type: shopType };
       if (!conn.shop_domain) throw new UsageError('--oauth needs --shop-domain <name.myshopify.com>');
       return {
         name: body.name,
@@ -194,12 +198,13 @@ function platform(ctx: Context, p: PlatformSpec): Command {
           [
             `store ${app.store_hash} awaits the app's install${app.app_install?.awaiting_until ? ` until ${app.app_install.awaiting_until}` : ''}:`,
             "the merchant installs the app from the store's control panel (Apps → Marketplace, or My Apps → My Draft Apps);",
-            `the app's Auth Callback URL is ${app.auth_callback_url} (Load and Uninstall: …/load, …/uninstall).`,
+            `the app's Auth Callback URL is ${app.auth_callback_url} (Load, Uninstall and Remove User: …/load, …/uninstall, …/remove_user).`,
           ].join('\n'),
         );
       const conn = (record as { connection?: { webhook_path?: string } }).connection;
       if (!conn?.webhook_path) return;
       if (p.noWebhooks) return c.io.info(p.noWebhooks);
+      if (p.registered) return c.io.info(p.registered);
       // The server as this CLI reaches it; behind a TLS proxy, the platform needs the public https URL.
       const { base_url } = (await c.config.load()).resolve({ profile: c.options.profile, baseUrl: c.options.baseUrl });
       const root = base_url ? base_url.replace(/\/v1\/?$/, '') : '<your fos URL>';
@@ -207,6 +212,21 @@ function platform(ctx: Context, p: PlatformSpec): Command {
     },
     examples: [p.example, `${p.example.split(' --')[0]} --data - < connection.json   # credentials from stdin`],
   });
+}
+
+/**
+ * Without a terminal to ask on (a script, or --data), what the flags and --data left out is a usage
+ * error naming the flags, as every command says it (docs/cli.md), instead of the server's field path.
+ */
+function needed(ctx: Context, p: PlatformSpec, body: Record<string, unknown>, opts: Record<string, unknown>) {
+  if (ctx.io.canPrompt && !opts.data) return body; // asked on the terminal (interactive)
+  const conn = (body.connection ?? {}) as Record<string, unknown>;
+  const missing = p.asked(conn).filter(([key]) => conn[key] === undefined || conn[key] === '');
+  if (!missing.length) return body;
+  const flags = missing.map(([key, flag, secret]) => (secret ? `${flag} (or connection.${key} in --data -)` : flag));
+  throw new UsageError(
+    `${p.label} needs ${flags.join(', ')}; on a terminal fos asks for them and says what to create on ${p.label}'s side`,
+  );
 }
 
 export default function shopsConnect(ctx: Context): Command {

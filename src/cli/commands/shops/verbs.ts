@@ -5,6 +5,7 @@ import { ENUMS } from '../../enums.js';
 import { getCommand, writeCommand } from '../../shared/resource.js';
 import { shopPath } from './fields.js';
 import { response } from '../../output/shape.js';
+import { CliError, ExitCode } from '../../errors.js';
 
 export const shopsList = (ctx: Context): Command =>
   listCommand(ctx, {
@@ -55,7 +56,12 @@ export const shopsCheck = (ctx: Context): Command =>
     mode: 'action',
     args: ['<shop-id>'],
     path: ([id]) => shopPath(id, 'check'),
-    examples: ['fos shops check 0193…', 'fos shops test 0193…'],
+    // The answer is printed either way; a refused check also exits 1, so a script sees it.
+    after: async (_c, record) => {
+      const r = record as { ok?: boolean; error?: string | null };
+      if (r.ok === false) throw new CliError(`the check failed: ${r.error ?? 'no reason given'}`, ExitCode.ERROR);
+    },
+    examples: ['fos shops check 0193…', 'fos shops test 0193…   # exit 1 when the platform refuses'],
   }).alias('test');
 
 export const shopsFulfillmentService = (ctx: Context): Command =>

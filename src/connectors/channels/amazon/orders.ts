@@ -17,6 +17,12 @@ import { OPEN_STATUSES, type AmazonCredentials } from './types.js';
 type Json = any;
 
 const BACKFILL_DAYS = 30;
+/**
+ * getOrders shows an order's change about two minutes after it happened (the Orders API guide's
+ * warning): a sync reads that much further back than the sync's own overlap, so a change made
+ * just before the last sync, not yet visible then, is not missed (intake is idempotent).
+ */
+export const DATA_DELAY_MS = 2 * 60_000;
 const ADDRESS_PATH = '/orders/v0/orders/{orderId}/address';
 
 /** Why an order is not taken in, or null. */
@@ -98,7 +104,11 @@ export async function amazonOrders(
   const page = token ? (JSON.parse(token) as { next: string; created_after?: string }) : null;
   const createdAfter = page?.created_after ?? new Date(Date.now() - BACKFILL_DAYS * 86_400_000).toISOString();
   const query: Record<string, string | number | string[]> = since
-    ? { MarketplaceIds: [c.marketplace_id], LastUpdatedAfter: since.toISOString(), MaxResultsPerPage: 100 }
+    ? {
+        MarketplaceIds: [c.marketplace_id],
+        LastUpdatedAfter: new Date(since.getTime() - DATA_DELAY_MS).toISOString(),
+        MaxResultsPerPage: 100,
+      }
     : { MarketplaceIds: [c.marketplace_id], CreatedAfter: createdAfter, OrderStatuses: OPEN_STATUSES, MaxResultsPerPage: 100 };
   if (page) query.NextToken = page.next;
   const { data } = await spCall<Json>(conn, env, 'GET', 'orders/v0/orders', { query });

@@ -16,8 +16,8 @@ import type { BigCommerceCredentials } from './types.js';
 // (FOS_BIGCOMMERCE_CLIENT_ID, FOS_BIGCOMMERCE_CLIENT_SECRET); the secret is sent to BigCommerce's
 // token endpoint only and never logged or answered. BigCommerce calls three URLs of fos:
 // auth (the merchant's browser, in the control panel's iframe: code, scope, context) where fos
-// exchanges the code at login.bigcommerce.com/oauth2/token; load (browser) and uninstall (server)
-// with a signed_payload_jwt, HS256 with the client secret. Which team a store is for was settled
+// exchanges the code at login.bigcommerce.com/oauth2/token; load (browser), uninstall and
+// remove_user (server) with a signed_payload_jwt, HS256 with the client secret. Which team a store is for was settled
 // before, by a person naming the store (src/domain/channels/app-install.ts).
 
 export interface BigCommerceAppConfig {
@@ -53,6 +53,7 @@ export const callbackUrls = (origin: string) => ({
   auth_callback_url: `${origin}/v1/channels/bigcommerce/auth`,
   load_callback_url: `${origin}/v1/channels/bigcommerce/load`,
   uninstall_callback_url: `${origin}/v1/channels/bigcommerce/uninstall`,
+  remove_user_callback_url: `${origin}/v1/channels/bigcommerce/remove_user`,
 });
 
 /** A person names the merchant's store: its shop awaits the app's install. */
@@ -173,7 +174,7 @@ export async function authCallback(
   return { ...r, store_hash: hash, shop: await appInstall.installedShop(db, 'BIGCOMMERCE', hash) };
 }
 
-/** The signed_payload_jwt of load and uninstall: HS256 with the client secret, for this app, unexpired; the store it names. */
+/** The signed_payload_jwt of load, uninstall and remove_user: HS256 with the client secret, for this app, unexpired; the store it names. */
 export async function verifySignedPayload(a: BigCommerceAppConfig, jwt: string | undefined) {
   if (!jwt) throw refused('signed_payload_jwt is missing');
   try {
@@ -206,4 +207,17 @@ export async function uninstallCallback(db: Db, q: Record<string, string | undef
   const strip = (c: Credentials) => ({ ...(c as BigCommerceCredentials), access_token: '' }) as Credentials;
   const r = await appInstall.uninstalled(db, 'BIGCOMMERCE', p.store_hash, strip);
   return { store_hash: p.store_hash, shop_id: r.shop_id, disconnected: true };
+}
+
+/**
+ * GET remove_user (BigCommerce's server, an app with multiple users): the store owner revoked one
+ * user's access to the app. fos keeps nothing per BigCommerce user: the store's token is the
+ * store's (it outlives the user who installed the app), the load page is made from each signed
+ * payload, and no session is kept. So nothing changes; the callback is verified like the others
+ * and answered with what it was about (the route logs it).
+ */
+export async function removeUserCallback(db: Db, q: Record<string, string | undefined>, app: BigCommerceAppConfig | null) {
+  const p = await verifySignedPayload(needApp(app), q.signed_payload_jwt);
+  const shop = await appInstall.installedShop(db, 'BIGCOMMERCE', p.store_hash);
+  return { store_hash: p.store_hash, shop_id: shop.id, user_email: p.user_email, changed: false };
 }

@@ -59,6 +59,18 @@ async function createFulfillment(
   return `eBay fulfillment ${fulfillmentId} created for ${order.order_number}`;
 }
 
+/** A SKU's published offers (getOffers); none is eBay's 404 (errorId 25713). Unpublished ones take no bulk update. */
+async function publishedOffers(conn: OpenConnection, env: ChannelEnv, sku: string): Promise<string[]> {
+  try {
+    const { data } = await ebayCall<Json>(conn, env, 'GET', 'sell/inventory/v1/offer', { query: { sku, limit: 100 } });
+    const offers: Json[] = Array.isArray(data?.offers) ? data.offers : [];
+    return offers.filter((o) => o?.status === 'PUBLISHED' && typeof o.offerId === 'string').map((o) => o.offerId as string);
+  } catch (err) {
+    if (err instanceof ChannelCallError && err.status === 404) return [];
+    throw err;
+  }
+}
+
 /** bulk_update_price_quantity answers each SKU (200, or 207 with some refused): any refusal fails the push with eBay's words. */
 function refusals(data: Json): string[] {
   return (Array.isArray(data?.responses) ? data.responses : [])
@@ -120,7 +132,13 @@ export const ebay: ChannelConnector = {
   // eBay follows the carrier's scans itself from the tracking number: nothing to attach.
   shipmentStatus: async () => null,
   async setStock(conn, env, items) {
-    const requests = items.map((i) => ({ sku: i.remote_id, shipToLocationAvailability: { quantity: i.quantity } }));
+    const requests = [];
+    for (const i of items) {
+      // The listing shows the smaller of the item's and the offer's quantity (eBay's bulk updates
+      // guide): a SKU's published offers get the same figure, or a raise would not show.
+      const offers = (await publishedOffers(conn, env, i.remote_id)).map((offerId) => ({ offerId, availableQuantity: i.quantity }));
+      requests.push({ sku: i.remote_id, shipToLocationAvailability: { quantity: i.quantity }, ...(offers.length ? { offers } : {}) });
+    }
     const refused: string[] = [];
     for (let i = 0; i < requests.length; i += STOCK_BATCH) {
       const { data } = await ebayCall<Json>(conn, env, 'POST', 'sell/inventory/v1/bulk_update_price_quantity', {

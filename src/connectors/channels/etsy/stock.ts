@@ -7,7 +7,8 @@ import { MAX_QUANTITY } from './types.js';
 // Stock out (docs/sales-channels.md §3e): updateListingInventory replaces a listing's whole
 // inventory (its products, their property values and offerings), so fos reads it first
 // (getListingInventory) and sends it back as read, with only the quantities of the products it
-// pushes changed. A listing whose quantity does not vary by property (quantity_on_property empty)
+// pushes changed (processing profiles too: each offering's readiness_state_id and the listing's
+// readiness_state_on_property). A listing whose quantity does not vary by property (quantity_on_property empty)
 // has one quantity for all its products: Etsy wants them equal, so they all get the smallest
 // figure fos pushes for that listing.
 
@@ -47,6 +48,8 @@ export function inventoryWithQuantities(listingId: string, inv: Json, wanted: Ma
     price_on_property: ids(inv?.price_on_property),
     quantity_on_property: ids(inv?.quantity_on_property),
     sku_on_property: ids(inv?.sku_on_property),
+    // Processing profiles: the properties the readiness state varies by, as read (the PUT replaces it too).
+    ...(Array.isArray(inv?.readiness_state_on_property) ? { readiness_state_on_property: ids(inv.readiness_state_on_property) } : {}),
   };
 }
 
