@@ -61,7 +61,9 @@ beforeAll(async () => {
       period_end: '2025-12-31',
       lines: [],
       source: 'API',
-      generated_at: new Date(),
+      // Made in the simulated past, as the server's clock dates invoices (lists order by created_at).
+      generated_at: new Date(now),
+      created_at: new Date(now),
     },
   });
   await t.db.prisma.charge.updateMany({ where: { created_at: { lt: new Date('2026-01-01') } }, data: { invoice_id: dec.id } });
