@@ -119,6 +119,10 @@ describe('a month simulated with the app clock in the past', () => {
       expect([c.category, c.created_at.toISOString()]).toEqual([c.category, new Date(NOW).toISOString()]);
       expect([c.category, (c.pricing_trace as { semantic_version: string }).semantic_version]).toEqual([c.category, '1.0.0']);
     }
+    // Spec 2.8's warehouse fields are filled wherever the event happened in a warehouse.
+    expect(charges.filter((c) => c.category !== 'AD_HOC').map((c) => [c.category, typeof c.warehouse_name])).toEqual(
+      charges.filter((c) => c.category !== 'AD_HOC').map((c) => [c.category, 'string']),
+    );
     // The API and the charge.created webhook say the same date.
     const listed = await call('GET', `/v1/ops/charges?merchant_team_id=${merchant.teamId}&limit=100`, undefined, 200);
     expect(new Set(listed.data.map((c: { created_at: string }) => c.created_at))).toEqual(new Set([new Date(NOW).toISOString()]));

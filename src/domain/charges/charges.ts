@@ -144,13 +144,20 @@ export interface ReceiptCharge {
   receipt_id?: string;
   lines?: number;
   warehouse_id?: string | null;
+  warehouse_name?: string | null;
   received_total?: number;
 }
 
 /** A receipt billed by a versioned card: a return's RETURN fee, or a purchase order's RECEIVING and RECEIVING_PO fees. */
 function billReceiptByCard(tx: TxClient, d: Delegation, data: ReceiptCharge) {
   const at = txNow(tx);
-  const common = { name: data.name, units: data.quantity, lines: data.lines ?? 0, warehouse_id: data.warehouse_id ?? null };
+  const common = {
+    name: data.name,
+    units: data.quantity,
+    lines: data.lines ?? 0,
+    warehouse_id: data.warehouse_id ?? null,
+    warehouse_name: data.warehouse_name ?? null,
+  };
   if (data.return_id) {
     return billReturnReceipt(tx, d, { ...common, return_id: data.return_id, received_total: data.received_total ?? data.quantity }, at);
   }

@@ -110,7 +110,14 @@ async function build(tx: TxClient, caller: Caller & { keyId: string | null }, in
   });
   // Kitting is billed to the product's merchant by its versioned rate card (docs/billing.md).
   const name = `Kitting ${input.quantity} x ${what}`;
-  const bill = { id, merchant_team_id: product.team_id, fulfiller_team_id: caller.teamId, warehouse_id: warehouse.id, name };
+  const bill = {
+    id,
+    merchant_team_id: product.team_id,
+    fulfiller_team_id: caller.teamId,
+    warehouse_id: warehouse.id,
+    warehouse_name: warehouse.name,
+    name,
+  };
   await billWorkOrder(tx, { ...bill, units: input.quantity, lines: needs.length }, now);
   return workOrderView(row, bin.name);
 }
