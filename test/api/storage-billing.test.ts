@@ -278,4 +278,51 @@ describe('daily storage by a versioned rate card', () => {
     const snaps = await t.db.prisma.storageSnapshot.findMany({ where: { warehouse_id: w.id } });
     expect(snaps.map((s) => s.charge_id).sort()).toEqual(charges.map((c) => c.id).sort());
   });
+  it('a version effective from the next midnight prices that day on, not the day before; a re-rated draft keeps each day as billed', async () => {
+    t = await testApp({ clock: () => Date.parse('2026-06-03T12:00:00Z') });
+    const token = (await t.key({ tier: 4 })).token;
+    const w = await storageWarehouse(t.db, t.teamId);
+    const type = await locationType(t.db, t.teamId, 'Pallet');
+    const m = await storageMerchant(t.db, t.teamId);
+    await stockBins(t.db, w, m.teamId, { count: 2, units: 5, typeId: type.id, at: JAN });
+    const version = (semantic_version: string, effective_at: string, amount: number) => ({
+      rate_card_name: 'Midnight',
+      semantic_version,
+      effective_at,
+      currency: 'USD',
+      fees: [{ id: 'pallet', event: 'STORAGE', price: { type: 'PER_LOCATION', amount } }],
+    });
+    const first = await publish(t, token, version('1.0.0', '2026-01-01T00:00:00Z', 1));
+    await publish(t, token, version('2.0.0', '2026-06-02T00:00:00Z', 3)); // a new price from June 2
+    await link(t, token, m.delegationId, first.rate_card_id);
+    for (const date of ['2026-06-01', '2026-06-02']) {
+      const res = await t.call('POST', '/v1/ops/billing/storage-runs', { body: { date, warehouse_id: w.id } });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const billed = async () =>
+      (await storageCharges(t!.db)).map((c) => [
+        (c.pricing_config as { storage?: { date?: string } }).storage?.date,
+        c.calculated_amount,
+        (c.pricing_trace as { semantic_version?: string }).semantic_version,
+      ]);
+    const expected = [
+      ['2026-06-01', 2, '1.0.0'],
+      ['2026-06-02', 6, '2.0.0'],
+    ];
+    expect((await billed()).sort()).toEqual(expected);
+    // Re-rating prices each day at its own last instant, as it was billed, not at the run's time,
+    // and keeps the day in pricing_config (a version republished changes what re-rating sees).
+    await publish(t, token, version('2.0.1', '2026-06-02T00:00:00Z', 4));
+    const inv = await t.call('POST', '/v1/ops/invoices', {
+      body: { merchant_team_id: m.teamId, period_start: '2026-06-01', period_end: '2026-06-30' },
+    });
+    expect(inv.statusCode, inv.body).toBe(201);
+    const rerated = await t.call('POST', `/v1/ops/invoices/${inv.json().id}/rerate`);
+    expect(rerated.statusCode, rerated.body).toBe(200);
+    expect((await billed()).sort()).toEqual([
+      ['2026-06-01', 2, '1.0.0'],
+      ['2026-06-02', 8, '2.0.1'],
+    ]);
+    expect(rerated.json().subtotal).toBe(10);
+  });
 });

@@ -41,6 +41,13 @@ export interface DayResult {
 /** When `date` ends in the warehouse's zone: its next day's local midnight. */
 export const dayEndsAt = (date: string, zone: string) => startOfLocalDay(addDays(date, 1), zone);
 
+/**
+ * The day's last instant in the warehouse's zone: the rate-card version in force then prices its
+ * storage. Not dayEndsAt itself: a version effective from the next midnight (a new price from the
+ * 1st) is in force at that instant, and would price the day before it.
+ */
+export const storagePricedAt = (date: string, zone: string) => new Date(dayEndsAt(date, zone).getTime() - 1);
+
 /** Takes the warehouse's day (snapshots + charges) unless it was taken; either way returns its run. */
 export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, source: RunInput['source'], now: Date): Promise<DayResult> {
   const input: RunInput = {
@@ -66,6 +73,7 @@ export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, sour
       warehouse: w,
       date,
       cutoff: input.cutoff_at,
+      pricedAt: storagePricedAt(date, w.time_zone),
       delegations: new Map(delegations.map((d) => [d.merchant_team_id, d])),
       typeNames: new Map(typeRows.map((t) => [t.id, t.name])),
     };
