@@ -95,4 +95,22 @@ describe('fos serve with FOS_NOW bills by that clock', () => {
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
   }, 180_000);
+
+  it("the demo bills the month before FOS_NOW, and its opening receipts on FOS_NOW's day", async () => {
+    const env = { ...box.env, FOS_DATA_DIR: path.join(box.dir, 'demo-data'), FOS_NOW: '2026-03-15T10:00:00Z' };
+    const demo = box.track(await spawnServe(['--demo', '--port', '0'], env, box.dir).started);
+    const token = /API key \(shown once\): (\S+)/.exec(demo.stderr())![1];
+    const get = async (url: string) => {
+      const res = await fetch(`${demo.url}${url}`, { headers: { 'x-access-token': token } });
+      expect(res.status, url).toBe(200);
+      return (await res.json()) as any;
+    };
+    const invoices = (await get('/ops/invoices')).data;
+    expect(invoices.map((i: any) => [i.period_start, i.period_end, i.status])).toEqual([['2026-02-01', '2026-02-28', 'DRAFT']]);
+    const open = (await get('/ops/charges?invoice_id=none&limit=100')).data;
+    expect(open.length).toBeGreaterThan(0);
+    expect(new Set(open.map((c: any) => c.created_at.slice(0, 10)))).toEqual(new Set(['2026-03-15']));
+    demo.child.kill('SIGTERM');
+    expect((await demo.exited).code).toBe(0);
+  }, 180_000);
 });
