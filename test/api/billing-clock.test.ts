@@ -4,8 +4,9 @@ import { link, publish, shipPackage } from '../helpers/rate-cards.js';
 
 // Every charge follows the application's clock (AppConfig.clock; FOS_NOW for `fos serve`), not the
 // machine's: the charges billed inside a fulfill, a purchase-order receipt, a return, a work order
-// and an ad-hoc post are dated by it and priced by the version in force at it, so a month simulated
-// with a clock in the past is invoiced whole (issue 40: fulfillment charges carried the real date).
+// and an ad-hoc post are dated by it and priced by the version in force at it, and the stock the
+// day's storage snapshot reads was moved at it, so a month simulated with a clock in the past is
+// invoiced whole (issue 40: fulfillment charges carried the real date, received stock the real time).
 
 // The clock: the middle of the month before last, so a version effective at the start of last
 // month is in force by the real clock and not by the app's (whatever day the suite runs).
@@ -15,6 +16,7 @@ const NOW = monthStart(2) + 14 * 86_400_000 + 15 * 3_600_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const PERIOD = { period_start: day(monthStart(2)), period_end: day(monthStart(1) - 1) };
 
+let now = NOW;
 let t: TestApp;
 let token: string;
 let merchant: { teamId: string; delegationId: string };
@@ -28,6 +30,7 @@ const fees = (k: number) => [
   { id: 'returns', event: 'RETURN', price: { type: 'PER_UNIT', amount: 2 * k } },
   { id: 'kit', event: 'KITTING', price: { type: 'PER_UNIT', amount: 0.8 * k } },
   { id: 'adhoc', event: 'AD_HOC', price: { type: 'PER_UNIT', amount: 55 * k } },
+  { id: 'store', event: 'STORAGE', price: { type: 'PER_UNIT', amount: 0.1 * k } },
 ];
 const doc = (semantic_version: string, effective_at: string, k: number) => ({
   rate_card_name: 'Clocked',
@@ -38,7 +41,7 @@ const doc = (semantic_version: string, effective_at: string, k: number) => ({
 });
 
 beforeAll(async () => {
-  t = await testApp({ clock: () => NOW });
+  t = await testApp({ clock: () => now });
   token = (await t.key({ tier: 4 })).token;
   merchant = await t.merchant();
   const v1 = await publish(t, token, doc('1.0.0', '2020-01-01T00:00:00.000Z', 1));
@@ -88,11 +91,12 @@ async function receiveAndKit() {
     201,
   );
   await call('POST', '/v1/ops/work-orders', { product_id: kit.id, quantity: 3, warehouse_id: warehouse.id }, 201);
+  return warehouse.id;
 }
 
 describe('a month simulated with the app clock in the past', () => {
   it('dates every charge by the app clock, prices it by the version in force then, and invoices it in that month', async () => {
-    await receiveAndKit();
+    const warehouseId = await receiveAndKit();
     const shipped = await shipPackage(t, token, { merchantTeamId: merchant.teamId, lines: [{ quantity: 3 }], cost: 10 });
     const sku = shipped.f.products[0].sku;
     const ret = await call('POST', '/v1/ops/returns', { order_id: shipped.f.order.id, lines: [{ sku, quantity: 2 }] }, 201);
@@ -104,7 +108,18 @@ describe('a month simulated with the app clock in the past', () => {
       201,
     );
 
-    const charges = await t.db.prisma.charge.findMany({ where: { merchant_team_id: merchant.teamId }, orderBy: { id: 'asc' } });
+    // The next day the storage of the day before is taken: 4 parts and 3 kits in the kitting warehouse.
+    now = NOW + 86_400_000;
+    await call('POST', '/v1/ops/billing/storage-runs', { date: day(NOW), warehouse_id: warehouseId }, 201);
+    const stored = await t.db.prisma.charge.findMany({ where: { merchant_team_id: merchant.teamId, category: 'STORAGE' } });
+    expect(
+      stored.map((c) => [c.quantity, c.created_at.getTime(), (c.pricing_trace as { semantic_version: string }).semantic_version]),
+    ).toEqual([[7, now, '1.0.0']]);
+
+    const charges = await t.db.prisma.charge.findMany({
+      where: { merchant_team_id: merchant.teamId, category: { not: 'STORAGE' } },
+      orderBy: { id: 'asc' },
+    });
     expect(charges.map((c) => c.category).sort()).toEqual([
       'AD_HOC',
       'KITTING',
@@ -124,14 +139,15 @@ describe('a month simulated with the app clock in the past', () => {
       charges.filter((c) => c.category !== 'AD_HOC').map((c) => [c.category, 'string']),
     );
     // The API and the charge.created webhook say the same date.
-    const listed = await call('GET', `/v1/ops/charges?merchant_team_id=${merchant.teamId}&limit=100`, undefined, 200);
+    const listed = await call('GET', `/v1/ops/charges?merchant_team_id=${merchant.teamId}&category=PICK`, undefined, 200);
     expect(new Set(listed.data.map((c: { created_at: string }) => c.created_at))).toEqual(new Set([new Date(NOW).toISOString()]));
     const events = await t.db.prisma.outboxEvent.findMany({ where: { team_id: merchant.teamId, kind: 'charge.created' } });
-    expect(events).toHaveLength(charges.length);
-    for (const e of events) expect((e.payload as { created_at: string }).created_at).toBe(new Date(NOW).toISOString());
+    expect(events).toHaveLength(charges.length + 1);
+    const dated = (e: { payload: unknown }) => (e.payload as { created_at: string; category: string }).category !== 'STORAGE';
+    for (const e of events.filter(dated)) expect((e.payload as { created_at: string }).created_at).toBe(new Date(NOW).toISOString());
 
     const inv = await call('POST', '/v1/ops/invoices', { merchant_team_id: merchant.teamId, ...PERIOD }, 201);
-    expect(inv.charge_count).toBe(charges.length);
+    expect(inv.charge_count).toBe(charges.length + 1);
     expect(
       inv.lines.map((l: { category: string; amount: number; charge_count: number }) => [l.category, l.amount, l.charge_count]),
     ).toEqual([
@@ -142,8 +158,9 @@ describe('a month simulated with the app clock in the past', () => {
       ['RECEIVING', 16, 2], // 10 x 0.1 + 15 the purchase order
       ['RETURNS', 4, 1], // 2 x 2
       ['SHIPPING', 12, 1], // 10 + 10 % + 1
+      ['STORAGE', 0.7, 1], // 7 units x 0.1
     ]);
-    expect(inv.subtotal).toBe(91.65);
+    expect(inv.subtotal).toBe(92.35);
     expect(await t.db.prisma.charge.count({ where: { merchant_team_id: merchant.teamId, invoice_id: null } })).toBe(0);
   });
 });
