@@ -132,6 +132,16 @@ describe('daily storage on a schedule', () => {
     expect((await storageCharges(t.db)).map((c) => c.quantity)).toEqual([10, 10, 15, 15]);
   });
 
+  it('a clock set back before a warehouse was made (FOS_NOW in the past) takes its days from there on', async () => {
+    t = await testApp();
+    // Made by the real clock, long after the days the server's clock is simulating.
+    const w = await storageWarehouse(t.db, t.teamId, 'UTC', new Date('2026-10-01T00:00:00Z'));
+    const m = await storageMerchant(t.db, t.teamId, card({ rate_per_unit: { DAILY: 0.1 } }));
+    await stockBins(t.db, w, m.teamId, { count: 1, units: 10, at: JAN });
+    expect((await runDueStorage(t.db, at('2026-03-02T00:05:00Z'))).map((r) => [r.date, r.amount])).toEqual([['2026-03-01', 1]]);
+    expect((await runDueStorage(t.db, at('2026-03-04T00:05:00Z'))).map((r) => r.date)).toEqual(['2026-03-02', '2026-03-03']);
+  });
+
   it('a crash inside a day leaves nothing behind and other warehouses go on; the next run takes it once', async () => {
     t = await testApp();
     const w = await storageWarehouse(t.db, t.teamId);

@@ -130,6 +130,7 @@ export async function runStorageForDate(db: Db, teamId: string, input: { date: s
 /**
  * The schedule: for every warehouse, each local day that has ended since its last run (the day
  * before `now` on first sight, never before the warehouse existed), at most MAX_BACKFILL_DAYS back.
+ * A warehouse made after `now` (a clock set back) counts as first seen now.
  * A warehouse whose day fails is left for the next run and the others go on: each failure goes to
  * `onFailure` (the worker logs it), or without one the first is thrown at the end.
  */
@@ -145,8 +146,10 @@ export async function runDueStorage(db: Db, now: Date, onFailure?: (warehouseId:
     const previous = last.get(w.id);
     let from = previous ? addDays(previous, 1) : yesterday;
     if (from < floor) from = floor;
-    const born = localDay(w.created_at, w.time_zone);
-    if (from < born) from = born;
+    // Made after `now` (FOS_NOW set back, or `fos admin` made it by the real clock): its creation
+    // says nothing of the simulated calendar, and as a floor it would stop every simulated day.
+    const born = w.created_at <= now ? localDay(w.created_at, w.time_zone) : null;
+    if (born && from < born) from = born;
     try {
       for (let d = from; d <= yesterday; d = addDays(d, 1)) {
         const r = await takeStorageDay(db, w, d, 'SCHEDULE', now);
