@@ -132,6 +132,14 @@ export async function transaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>, o
   }
 }
 
+// The Db each open transaction of ours runs on, by its `tx`: code handed only a `tx` reads the
+// application's clock (Db.clock: AppConfig.clock, FOS_NOW) through clockOf, so a charge made
+// inside a fulfill or a receipt is dated by the same clock as the period close that invoices it.
+const dbOfTx = new WeakMap<object, Db>();
+
+/** The clock (epoch ms) of the Db `tx` is a transaction of; Date.now outside a transaction of ours. */
+export const clockOf = (tx: TxClient): (() => number) => dbOfTx.get(tx)?.clock ?? Date.now;
+
 /**
  * A transaction of ours (SQLite: sqlite-serial.ts; PostgreSQL: pg-tx.ts): the stores' statements
  * bound to it, and a Prisma call on `tx` in a Prisma transaction that joins it (joinedPrisma).
@@ -140,6 +148,7 @@ function ownTransaction<T>(db: Db, fn: (tx: TxClient) => Promise<T>): Promise<T>
   const run = async (scope: SqliteScope | PgSlot, join?: (start: () => Promise<void>) => Promise<void>) => {
     const prisma = joinedPrisma(db, join);
     bindStatements(db, prisma.tx, scope);
+    dbOfTx.set(prisma.tx, db);
     let ok = false;
     try {
       const out = await fn(prisma.tx);

@@ -115,11 +115,14 @@ async function start(opts: ServeOptions, lock: ServerLock | undefined): Promise<
   await migrate(opts.db);
   const db = await createDb(opts.db, { sqliteSync: opts.sqliteSync });
   try {
+    // FOS_NOW (docs/invoices.md) moves the whole server's clock; FOS_TEST_CLOCK_MS freezes it.
+    const clock = fixedClock() ?? clockFromEnv();
+    // On the Db before the demo loads (buildApp sets it too): its month of history and opening
+    // receipts are dated by that clock, so the demo's invoice is of the month before FOS_NOW.
+    if (clock) db.clock = clock;
     const bootstrap = await bootstrapIfEmpty(db);
     const demo = opts.demo ? await (await import('./demo/demo.js')).loadDemo(db) : undefined;
     const rateLimitStore = await rateLimitStoreFor(db, opts);
-    // FOS_NOW (docs/invoices.md) moves the whole server's clock; FOS_TEST_CLOCK_MS freezes it.
-    const clock = fixedClock() ?? clockFromEnv();
     const app = await buildApp({
       db,
       config: {

@@ -3,7 +3,6 @@ import { transaction } from '../../src/db/tx.js';
 import { billEvents, delegationOf } from '../../src/domain/charges/billing.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { link, publish, shipPackage } from '../helpers/rate-cards.js';
-import { until } from '../helpers/until.js';
 
 // Versions in force by the event's time (issue 40, docs/billing.md): a version published mid-month
 // prices the events after it, re-rating a draft applies the versions in force at each event's
@@ -94,9 +93,9 @@ describe('the version in force at the event', () => {
 
   it('the fulfill finds the version in force at its own time (a version effective right after one shipment)', async () => {
     const a = await shipPackage(t, token, { merchantTeamId: merchant.teamId, lines: [{ quantity: 1 }] });
-    const effective = new Date(a.byCategory.PACK.created_at.getTime() + 1);
-    await publish(t, token, doc('3.0.0', effective.toISOString(), 50));
-    await until(() => Date.now() > effective.getTime(), 'the server clock past the new effective date');
+    expect(a.byCategory.PACK.created_at.getTime()).toBe(now); // the app's clock, not the machine's
+    await publish(t, token, doc('3.0.0', new Date(now + 1).toISOString(), 50));
+    now += 1000;
     const b = await shipPackage(t, token, { merchantTeamId: merchant.teamId, lines: [{ quantity: 1 }] });
     expect((a.byCategory.PACK.pricing_trace as any).semantic_version).not.toBe('3.0.0');
     expect(b.byCategory.PACK).toMatchObject({ calculated_amount: 5 });
@@ -121,11 +120,12 @@ describe('each billable event is billed once', () => {
 
 describe('kitting', () => {
   it('a work order bills the KITTING fee of the card to the product merchant, once per work order', async () => {
-    // The work order bills at the server's time: a version in force from just now.
+    // The work order bills at the app's time: a version in force from just before it.
+    now += 1000;
     await publish(
       t,
       token,
-      doc('4.0.0', new Date(Date.now() - 1).toISOString(), 10, [{ id: 'kit', event: 'KITTING', price: { type: 'PER_UNIT', amount: 0.8 } }]),
+      doc('4.0.0', new Date(now - 1).toISOString(), 10, [{ id: 'kit', event: 'KITTING', price: { type: 'PER_UNIT', amount: 0.8 } }]),
     );
     const warehouse = await t.db.prisma.warehouse.create({ data: { team_id: t.teamId, name: 'Kitting DC' } });
     const part = await t.db.prisma.product.create({

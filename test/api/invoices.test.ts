@@ -61,7 +61,9 @@ beforeAll(async () => {
       period_end: '2025-12-31',
       lines: [],
       source: 'API',
-      generated_at: new Date(),
+      // Made in the simulated past, as the server's clock dates invoices (lists order by created_at).
+      generated_at: new Date(now),
+      created_at: new Date(now),
     },
   });
   await t.db.prisma.charge.updateMany({ where: { created_at: { lt: new Date('2026-01-01') } }, data: { invoice_id: dec.id } });
@@ -320,5 +322,13 @@ describe('documents', () => {
     );
     const amounts = cells.slice(1).map((c) => Number(c[17]));
     expect(amounts.reduce((a, b) => a + b, 0)).toBeCloseTo(60, 6);
+    // A draft has no number for the importers to group by: its charges export, the accounting ones are a 409.
+    const [draft] = (await t.call('GET', '/v1/ops/invoices', { query: { merchant_team_id: other.teamId, status: 'DRAFT' } })).json().data;
+    expect((await ops('GET', `/v1/ops/invoices/${draft.id}/export?format=charges`)).statusCode).toBe(200);
+    for (const format of ['quickbooks', 'xero']) {
+      const refused = await ops('GET', `/v1/ops/invoices/${draft.id}/export?format=${format}`);
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().detail).toContain('finalize it before exporting');
+    }
   });
 });

@@ -132,6 +132,16 @@ describe('daily storage on a schedule', () => {
     expect((await storageCharges(t.db)).map((c) => c.quantity)).toEqual([10, 10, 15, 15]);
   });
 
+  it('a clock set back before a warehouse was made (FOS_NOW in the past) takes its days from there on', async () => {
+    t = await testApp();
+    // Made by the real clock, long after the days the server's clock is simulating.
+    const w = await storageWarehouse(t.db, t.teamId, 'UTC', new Date('2026-10-01T00:00:00Z'));
+    const m = await storageMerchant(t.db, t.teamId, card({ rate_per_unit: { DAILY: 0.1 } }));
+    await stockBins(t.db, w, m.teamId, { count: 1, units: 10, at: JAN });
+    expect((await runDueStorage(t.db, at('2026-03-02T00:05:00Z'))).map((r) => [r.date, r.amount])).toEqual([['2026-03-01', 1]]);
+    expect((await runDueStorage(t.db, at('2026-03-04T00:05:00Z'))).map((r) => r.date)).toEqual(['2026-03-02', '2026-03-03']);
+  });
+
   it('a crash inside a day leaves nothing behind and other warehouses go on; the next run takes it once', async () => {
     t = await testApp();
     const w = await storageWarehouse(t.db, t.teamId);
@@ -277,5 +287,52 @@ describe('daily storage by a versioned rate card', () => {
     expect(charges.every((c) => c.billing_key?.startsWith('STORAGE:') && c.rate_period === 'DAILY')).toBe(true);
     const snaps = await t.db.prisma.storageSnapshot.findMany({ where: { warehouse_id: w.id } });
     expect(snaps.map((s) => s.charge_id).sort()).toEqual(charges.map((c) => c.id).sort());
+  });
+  it('a version effective from the next midnight prices that day on, not the day before; a re-rated draft keeps each day as billed', async () => {
+    t = await testApp({ clock: () => Date.parse('2026-06-03T12:00:00Z') });
+    const token = (await t.key({ tier: 4 })).token;
+    const w = await storageWarehouse(t.db, t.teamId);
+    const type = await locationType(t.db, t.teamId, 'Pallet');
+    const m = await storageMerchant(t.db, t.teamId);
+    await stockBins(t.db, w, m.teamId, { count: 2, units: 5, typeId: type.id, at: JAN });
+    const version = (semantic_version: string, effective_at: string, amount: number) => ({
+      rate_card_name: 'Midnight',
+      semantic_version,
+      effective_at,
+      currency: 'USD',
+      fees: [{ id: 'pallet', event: 'STORAGE', price: { type: 'PER_LOCATION', amount } }],
+    });
+    const first = await publish(t, token, version('1.0.0', '2026-01-01T00:00:00Z', 1));
+    await publish(t, token, version('2.0.0', '2026-06-02T00:00:00Z', 3)); // a new price from June 2
+    await link(t, token, m.delegationId, first.rate_card_id);
+    for (const date of ['2026-06-01', '2026-06-02']) {
+      const res = await t.call('POST', '/v1/ops/billing/storage-runs', { body: { date, warehouse_id: w.id } });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const billed = async () =>
+      (await storageCharges(t!.db)).map((c) => [
+        (c.pricing_config as { storage?: { date?: string } }).storage?.date,
+        c.calculated_amount,
+        (c.pricing_trace as { semantic_version?: string }).semantic_version,
+      ]);
+    const expected = [
+      ['2026-06-01', 2, '1.0.0'],
+      ['2026-06-02', 6, '2.0.0'],
+    ];
+    expect((await billed()).sort()).toEqual(expected);
+    // Re-rating prices each day at its own last instant, as it was billed, not at the run's time,
+    // and keeps the day in pricing_config (a version republished changes what re-rating sees).
+    await publish(t, token, version('2.0.1', '2026-06-02T00:00:00Z', 4));
+    const inv = await t.call('POST', '/v1/ops/invoices', {
+      body: { merchant_team_id: m.teamId, period_start: '2026-06-01', period_end: '2026-06-30' },
+    });
+    expect(inv.statusCode, inv.body).toBe(201);
+    const rerated = await t.call('POST', `/v1/ops/invoices/${inv.json().id}/rerate`);
+    expect(rerated.statusCode, rerated.body).toBe(200);
+    expect((await billed()).sort()).toEqual([
+      ['2026-06-01', 2, '1.0.0'],
+      ['2026-06-02', 8, '2.0.1'],
+    ]);
+    expect(rerated.json().subtotal).toBe(10);
   });
 });

@@ -37,9 +37,13 @@ export async function shipPackage(
   return { f, packageId, charges, byCategory: Object.fromEntries(charges.map((c) => [c.category, c])) };
 }
 
-async function ship(
+/** A response as ship reads it: an in-process call's, or a spawned server's (e2e). */
+export type ShipCall = (method: string, url: string, body: unknown) => Promise<{ statusCode: number; body: string; json(): any }>;
+
+/** Ships a fixture's fulfillment order as a packer does (lock, package, label, fulfill); returns the package id. */
+export async function ship(
   f: Awaited<ReturnType<typeof fulfillmentFixture>>,
-  call: (method: string, url: string, body: unknown) => ReturnType<TestApp['call']>,
+  call: ShipCall,
   opts: { carton_id?: string; cost?: number; weightG?: number },
 ) {
   const locked = await call('POST', `/v1/ops/fulfillment-orders/${f.fo.id}/lock`, { lock_owner: 'packer', timeout_minutes: 15 });

@@ -15,8 +15,10 @@ import { linkCharge } from './store/storage.js';
 export interface DayContext {
   warehouse: { id: string; name: string; time_zone: string };
   date: string;
-  /** The end of the day in the warehouse's zone: the versioned card in force then prices it. */
+  /** The end of the day in the warehouse's zone (the next local midnight): the ledger as it stood then. */
   cutoff: Date;
+  /** The day's last instant (storagePricedAt): the versioned card in force then prices it. */
+  pricedAt: Date;
   delegations: Map<string, FulfillmentDelegation>;
   typeNames: Map<string, string>;
 }
@@ -80,7 +82,7 @@ export async function billSnapshots(tx: TxClient, st: Statements, ctx: DayContex
  * STORAGE fee of the version in force at the day's end, billed once (key STORAGE:<snapshot id>).
  */
 async function billByVersion(tx: TxClient, st: Statements, ctx: DayContext, s: StorageSnapshot, d: FulfillmentDelegation, now: Date) {
-  const version = await versionAt(tx, d.rate_card_id!, ctx.cutoff);
+  const version = await versionAt(tx, d.rate_card_id!, ctx.pricedAt);
   if (!version) return null;
   const typeId = s.location_type_id || null;
   const pricing = priceStorage(version, {

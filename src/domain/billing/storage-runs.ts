@@ -41,6 +41,13 @@ export interface DayResult {
 /** When `date` ends in the warehouse's zone: its next day's local midnight. */
 export const dayEndsAt = (date: string, zone: string) => startOfLocalDay(addDays(date, 1), zone);
 
+/**
+ * The day's last instant in the warehouse's zone: the rate-card version in force then prices its
+ * storage. Not dayEndsAt itself: a version effective from the next midnight (a new price from the
+ * 1st) is in force at that instant, and would price the day before it.
+ */
+export const storagePricedAt = (date: string, zone: string) => new Date(dayEndsAt(date, zone).getTime() - 1);
+
 /** Takes the warehouse's day (snapshots + charges) unless it was taken; either way returns its run. */
 export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, source: RunInput['source'], now: Date): Promise<DayResult> {
   const input: RunInput = {
@@ -66,6 +73,7 @@ export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, sour
       warehouse: w,
       date,
       cutoff: input.cutoff_at,
+      pricedAt: storagePricedAt(date, w.time_zone),
       delegations: new Map(delegations.map((d) => [d.merchant_team_id, d])),
       typeNames: new Map(typeRows.map((t) => [t.id, t.name])),
     };
@@ -122,6 +130,7 @@ export async function runStorageForDate(db: Db, teamId: string, input: { date: s
 /**
  * The schedule: for every warehouse, each local day that has ended since its last run (the day
  * before `now` on first sight, never before the warehouse existed), at most MAX_BACKFILL_DAYS back.
+ * A warehouse made after `now` (a clock set back) counts as first seen now.
  * A warehouse whose day fails is left for the next run and the others go on: each failure goes to
  * `onFailure` (the worker logs it), or without one the first is thrown at the end.
  */
@@ -137,8 +146,10 @@ export async function runDueStorage(db: Db, now: Date, onFailure?: (warehouseId:
     const previous = last.get(w.id);
     let from = previous ? addDays(previous, 1) : yesterday;
     if (from < floor) from = floor;
-    const born = localDay(w.created_at, w.time_zone);
-    if (from < born) from = born;
+    // Made after `now` (FOS_NOW set back, or `fos admin` made it by the real clock): its creation
+    // says nothing of the simulated calendar, and as a floor it would stop every simulated day.
+    const born = w.created_at <= now ? localDay(w.created_at, w.time_zone) : null;
+    if (born && from < born) from = born;
     try {
       for (let d = from; d <= yesterday; d = addDays(d, 1)) {
         const r = await takeStorageDay(db, w, d, 'SCHEDULE', now);

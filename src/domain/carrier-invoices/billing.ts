@@ -1,5 +1,6 @@
 import { inLists } from '../../db/in-lists.js';
 import type { TxClient } from '../../db/types.js';
+import { txStamps } from '../clock.js';
 import { announceCharge, jsonPricing } from '../charges/index.js';
 import { priceShippingCorrection } from '../charges/index.js';
 import { shippingRateCard } from '../charges/index.js';
@@ -71,6 +72,7 @@ async function recordVersioned(
         warehouse_name: shipped.warehouse_name,
         pricing_config: priced.pricing_config,
         pricing_trace: priced.pricing_trace,
+        ...txStamps(tx),
       },
     }),
   );
@@ -145,6 +147,7 @@ export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
           warehouse_id: shipped.warehouse_id,
           warehouse_name: shipped.warehouse_name,
           ...jsonPricing(card, { category: 'SHIPPING', origination: 'MANUAL', shipping_label: null, order: null }, pricing),
+          ...txStamps(tx),
         },
       }),
     );

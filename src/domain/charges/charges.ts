@@ -5,6 +5,7 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { chargePayload, pricingRecord, type PricingInputs } from './pricing-record.js';
 import { parseRateCard, priceReceiving, priceJsonCardStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
 import { transaction } from '../../db/tx.js';
+import { txNow, txStamps } from '../clock.js';
 import { chargeBillingWhere, type ChargeBillingFilters } from './charge-filters.js';
 import type { Delegation } from './billing.js';
 import { billPurchaseOrderReceipt, billReturnReceipt } from './event-billing.js';
@@ -107,6 +108,7 @@ export function createStorageCharge(db: Db, teamId: string, input: StorageInput)
         location_type_name: locationType.name,
         rate_period: data.rate_period,
         ...jsonPricing(card, MANUAL_INPUTS('STORAGE'), pricing),
+        ...txStamps(tx),
       },
     });
     return announceCharge(tx, charge);
@@ -142,13 +144,20 @@ export interface ReceiptCharge {
   receipt_id?: string;
   lines?: number;
   warehouse_id?: string | null;
+  warehouse_name?: string | null;
   received_total?: number;
 }
 
 /** A receipt billed by a versioned card: a return's RETURN fee, or a purchase order's RECEIVING and RECEIVING_PO fees. */
 function billReceiptByCard(tx: TxClient, d: Delegation, data: ReceiptCharge) {
-  const at = new Date();
-  const common = { name: data.name, units: data.quantity, lines: data.lines ?? 0, warehouse_id: data.warehouse_id ?? null };
+  const at = txNow(tx);
+  const common = {
+    name: data.name,
+    units: data.quantity,
+    lines: data.lines ?? 0,
+    warehouse_id: data.warehouse_id ?? null,
+    warehouse_name: data.warehouse_name ?? null,
+  };
   if (data.return_id) {
     return billReturnReceipt(tx, d, { ...common, return_id: data.return_id, received_total: data.received_total ?? data.quantity }, at);
   }
@@ -178,6 +187,7 @@ async function receivingCharge(
       purchase_order_id: data.purchase_order_id ?? null,
       return_id: data.return_id ?? null,
       ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
+      ...txStamps(tx),
     },
   });
 }

@@ -7,15 +7,22 @@ import { billEvents, delegationOf, type Billable, type Delegation } from './bill
 // The billable events outside the fulfill (docs/billing.md), each billed by the delegation's
 // versioned rate card inside the event's own transaction, once per billing key.
 
+/** The warehouse an event happened in: its id for the card's conditions, both for the charge (spec 2.8). */
+interface WarehouseRef {
+  warehouse_id: string | null;
+  warehouse_name?: string | null;
+}
+const warehouseLinks = (r: WarehouseRef) => ({ warehouse_id: r.warehouse_id, warehouse_name: r.warehouse_name ?? null });
+
 /** A purchase-order receipt: RECEIVING for its units (per receipt), RECEIVING_PO once per order. */
 export async function billPurchaseOrderReceipt(
   tx: TxClient,
   d: Delegation,
-  r: { receipt_id: string; purchase_order_id: string; name: string; units: number; lines: number; warehouse_id: string | null },
+  r: { receipt_id: string; purchase_order_id: string; name: string; units: number; lines: number } & WarehouseRef,
   at: Date,
 ): Promise<Charge[]> {
   const base = { merchant_team_id: d.merchant_team_id, warehouse_id: r.warehouse_id, units: r.units, lines: r.lines };
-  const links = { purchase_order_id: r.purchase_order_id, warehouse_id: r.warehouse_id };
+  const links = { purchase_order_id: r.purchase_order_id, ...warehouseLinks(r) };
   return billEvents(
     tx,
     d,
@@ -34,7 +41,7 @@ export async function billPurchaseOrderReceipt(
 export async function billReturnReceipt(
   tx: TxClient,
   d: Delegation,
-  r: { return_id: string; name: string; units: number; lines: number; received_total: number; warehouse_id: string | null },
+  r: { return_id: string; name: string; units: number; lines: number; received_total: number } & WarehouseRef,
   at: Date,
 ): Promise<Charge[]> {
   const event = {
@@ -44,14 +51,22 @@ export async function billReturnReceipt(
     units: r.units,
     lines: r.lines,
   };
-  const links = { return_id: r.return_id, warehouse_id: r.warehouse_id };
+  const links = { return_id: r.return_id, ...warehouseLinks(r) };
   return billEvents(tx, d, [{ key: `RETURN:${r.return_id}:${r.received_total}`, event, name: r.name, links }], at);
 }
 
 /** A work order (kitting): its built units and component lines, once per work order. */
 export async function billWorkOrder(
   tx: TxClient,
-  w: { id: string; merchant_team_id: string; fulfiller_team_id: string; warehouse_id: string; name: string; units: number; lines: number },
+  w: {
+    id: string;
+    merchant_team_id: string;
+    fulfiller_team_id: string;
+    warehouse_id: string;
+    name: string;
+    units: number;
+    lines: number;
+  } & WarehouseRef,
   at: Date,
 ): Promise<Charge[]> {
   const d = await delegationOf(tx, w.merchant_team_id, w.fulfiller_team_id);
@@ -62,7 +77,7 @@ export async function billWorkOrder(
     units: w.units,
     lines: w.lines,
   };
-  const links = { work_order_id: w.id, warehouse_id: w.warehouse_id };
+  const links = { work_order_id: w.id, ...warehouseLinks(w) };
   return billEvents(tx, d, [{ key: `KITTING:work_order:${w.id}`, event, name: w.name, links }], at);
 }
 
@@ -90,9 +105,10 @@ export async function addAdHocCharge(db: Db, teamId: string, input: AdHocInput, 
     const d = await delegationOf(tx, input.merchant_team_id, teamId);
     if (!d) throw notFound('Merchant team delegated to this team', input.merchant_team_id);
     if (!d.rate_card_id) throw conflict(`The delegation ${d.id} has no versioned rate card; assign one with fos rate-cards assign.`);
-    if (input.warehouse_id && !(await tx.warehouse.findFirst({ where: { id: input.warehouse_id, team_id: teamId } }))) {
-      throw notFound('Warehouse', input.warehouse_id);
-    }
+    const warehouse = input.warehouse_id
+      ? await tx.warehouse.findFirst({ where: { id: input.warehouse_id, team_id: teamId }, select: { name: true } })
+      : null;
+    if (input.warehouse_id && !warehouse) throw notFound('Warehouse', input.warehouse_id);
     if (input.purchase_order_id && !(await tx.purchaseOrder.findFirst({ where: { id: input.purchase_order_id, team_id: teamId } }))) {
       throw notFound('Purchase order', input.purchase_order_id);
     }
@@ -107,7 +123,10 @@ export async function addAdHocCharge(db: Db, teamId: string, input: AdHocInput, 
       },
       name: input.name,
       description: input.note,
-      links: { purchase_order_id: input.purchase_order_id ?? null, warehouse_id: input.warehouse_id ?? null },
+      links: {
+        purchase_order_id: input.purchase_order_id ?? null,
+        ...warehouseLinks({ warehouse_id: input.warehouse_id ?? null, warehouse_name: warehouse?.name }),
+      },
       ...(input.unit_amount !== undefined ? { unit_amount: input.unit_amount } : {}),
     };
     const [charge] = await billEvents(tx, d, [b], now);

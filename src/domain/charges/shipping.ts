@@ -1,5 +1,6 @@
 import { anyStatementsOf, type Statements } from '../../db/statements.js';
 import type { TxClient } from '../../db/types.js';
+import { txNow } from '../clock.js';
 import { announceCharge, jsonPricing } from './charges.js';
 import type { OrderConfig, ShippingLabelConfig } from './pricing-record.js';
 import { parseRateCard, priceShipping } from './rate-card.js';
@@ -28,7 +29,7 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
  */
 export async function billShipping(tx: TxClient, input: ShippingChargeInput): Promise<{ id: string } | null> {
   const st = anyStatementsOf(tx);
-  const now = new Date();
+  const now = txNow(tx); // the app's clock (FOS_NOW): the charge's date and the version in force
   const row = await shippingInputs(st, input, now);
   // A versioned card (docs/billing.md) bills shipping, pick, pack and packaging; else the JSON card, shipping.
   if (row.d_id && row.d_rate_card_id) return billFulfillmentByCard(tx, st, row, input, now);

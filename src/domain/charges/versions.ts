@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { isUniqueViolation } from '../../db/client.js';
 import { transaction } from '../../db/tx.js';
 import type { Db, TxClient } from '../../db/types.js';
+import { dbNow } from '../clock.js';
 import type { BillableEvent, FeeRule, RateCardVersionDoc } from '../../contract/rate-cards.js';
 import { conflict, DomainError, notFound, type FieldError } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
@@ -175,7 +176,7 @@ async function cardViews(
     }),
     db.prisma.fulfillmentDelegation.findMany({ where: { rate_card_id: { in: ids } }, select: { id: true, rate_card_id: true } }),
   ]);
-  const now = Date.now();
+  const now = dbNow(db); // the app's clock (FOS_NOW): the version in force, as a charge made now picks it
   return cards.map((c) => {
     const own = versions.filter((v) => v.rate_card_id === c.id);
     const current = own.filter((v) => v.effective_at.getTime() <= now).at(-1);

@@ -2,6 +2,7 @@ import { statementsOf, type Statements } from '../../db/statements.js';
 import type { Provider, TxClient } from '../../db/types.js';
 import { BUCKETS, movementRows, placementOf, stockFreed, type Deltas, type LevelRef, type MovementInfo } from './ledger.js';
 import { conflict } from '../errors.js';
+import { txNow } from '../clock.js';
 import { ensureDefaultLocation } from '../warehouses/index.js';
 import { inPickOrder, placeOnHand, type BinPart } from './bins.js';
 import type { StockRow } from './store/bins.js';
@@ -94,7 +95,7 @@ export async function applyToLevels(tx: TxClient, provider: Provider, changes: L
     st,
     moving.map((i) => changes[i].level.id),
   );
-  const now = new Date();
+  const now = txNow(tx); // the movements' time, by the app's clock (ledger.ts applyToLevel)
   const values = moving.map((i): LevelUpdateRow => {
     const c = changes[i];
     const d = full(c.deltas);

@@ -1,5 +1,6 @@
 import type { TxClient } from '../../db/types.js';
 import { hook } from '../hooks.js';
+import { txNow } from '../clock.js';
 import { DomainError } from '../errors.js';
 import { BUCKETS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 import { placeOnHand, type BinPart, type Placement } from './bins.js';
@@ -64,7 +65,8 @@ export async function applyToLevel(
 ): Promise<boolean> {
   const d = { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...deltas };
   if (BUCKETS.every((b) => d[b] === 0) && guards.onHandIs === undefined) return true;
-  const now = new Date();
+  // The app's clock (FOS_NOW): the daily storage snapshot reads stock at a day's end from these times.
+  const now = txNow(tx);
   const count = await updateLevelGuarded(tx, level.id, d, { sellable: !!guards.sellable, onHandIs: guards.onHandIs }, now);
   if (count !== 1) return false;
   const sku =
@@ -131,7 +133,7 @@ export async function applyToProductLevels(
   const all = changes.map((c) => ({ productId: c.productId, d: { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...c.deltas } }));
   const moving = all.filter((c) => BUCKETS.some((b) => c.d[b] !== 0));
   if (!moving.length) return [];
-  const now = new Date();
+  const now = txNow(tx); // as applyToLevel
   const products = moving.map((c) => c.productId);
   const moved: LevelRef[] = await updateProductLevels(tx, warehouseId, moving, now, levelsLocked);
   if (moved.length !== moving.length) {

@@ -5,6 +5,7 @@ import { PdfText, stringsOf } from '../documents/index.js';
 import type { FileStorage } from '../files/index.js';
 import { csvLine } from '../../shared/csv.js';
 import { chargeView } from '../charges/index.js';
+import { conflict } from '../errors.js';
 import type { InvoiceLine } from './views.js';
 
 // An invoice's paper and files (docs/invoices.md): the PDF (US Letter; logo, issuer and bill-to
@@ -241,6 +242,8 @@ const dmy = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.
  * real quantity is in the description.
  */
 export async function accountingCsv(db: Db, inv: Invoice, format: 'quickbooks' | 'xero', opts: ExportOptions = {}): Promise<string> {
+  // Both import an invoice by its number (QuickBooks takes at most 21 characters): a draft has none.
+  if (!inv.number) throw conflict(`Invoice ${inv.id} is a ${inv.status} without a number; finalize it before exporting it to ${format}.`);
   const parties = await invoiceParties(db, inv);
   const lines = (inv.lines ?? []) as unknown as InvoiceLine[];
   const issued = inv.finalized_at ?? inv.generated_at;

@@ -2,6 +2,7 @@ import { isUniqueViolation } from '../../db/client.js';
 import { portableStatementsOf } from '../../db/statements.js';
 import { transaction } from '../../db/tx.js';
 import type { Db, Invoice, InvoiceTerms, Prisma, TxClient } from '../../db/types.js';
+import { txNow, txStamps } from '../clock.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
 import {
@@ -55,7 +56,7 @@ async function claim(tx: TxClient, inv: Pick<Invoice, 'id' | 'fulfiller_team_id'
       WHERE "fulfiller_team_id" = ? AND "merchant_team_id" = ? AND "invoice_id" IS NULL AND "created_at" >= ? AND "created_at" < ?`,
     [
       inv.id,
-      new Date(),
+      txNow(tx),
       inv.fulfiller_team_id,
       inv.merchant_team_id,
       dayStart(inv.period_start),
@@ -94,7 +95,7 @@ async function totals(tx: TxClient, invoiceId: string, terms: Pick<InvoiceTerms,
 async function fill(tx: TxClient, inv: Invoice, terms: InvoiceTerms): Promise<Invoice> {
   await claim(tx, inv);
   await generationHooks.afterClaim?.(inv.id);
-  return tx.invoice.update({ where: { id: inv.id }, data: { ...(await totals(tx, inv.id, terms)), generated_at: new Date() } });
+  return tx.invoice.update({ where: { id: inv.id }, data: { ...(await totals(tx, inv.id, terms)), generated_at: txNow(tx) } });
 }
 
 /**
@@ -121,7 +122,8 @@ async function generateInTx(tx: TxClient, d: DelegationRow, p: Period, kind: str
       lines: [],
       source,
       open_key: key,
-      generated_at: new Date(),
+      generated_at: txNow(tx),
+      ...txStamps(tx),
     },
   });
   const filled = await fill(tx, inv, terms);
@@ -131,7 +133,7 @@ async function generateInTx(tx: TxClient, d: DelegationRow, p: Period, kind: str
 
 async function regenerateInTx(tx: TxClient, inv: Invoice, terms: InvoiceTerms) {
   // Compare-and-set: only a DRAFT gives its charges back and claims again.
-  const { count } = await tx.invoice.updateMany({ where: { id: inv.id, status: 'DRAFT' }, data: { generated_at: new Date() } });
+  const { count } = await tx.invoice.updateMany({ where: { id: inv.id, status: 'DRAFT' }, data: { generated_at: txNow(tx) } });
   if (count !== 1) throw conflict(`Invoice ${inv.id} is no longer a draft.`);
   // Its charges all lie in its period (that is how they were claimed), so they stay; the period's
   // charges made or released since are claimed, and the totals are summed again from the charges

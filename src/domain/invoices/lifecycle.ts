@@ -82,7 +82,7 @@ export function voidInvoice(db: Db, teamId: string, id: string, now: Date, input
     async () => ({ voided_at: now, void_reason: input.reason ?? null, open_key: null }),
     async (tx, inv) => {
       await portableStatementsOf(tx).run(`UPDATE "charges" SET "invoice_id" = NULL, "updated_at" = ? WHERE "invoice_id" = ?`, [
-        new Date(),
+        now,
         inv.id,
       ]);
     },

@@ -1,12 +1,13 @@
-import type { Db, Invoice, Prisma, TxClient } from '../../db/types.js';
+import type { Charge, Db, Invoice, Prisma, TxClient } from '../../db/types.js';
 import type { BillableEvent } from '../../contract/rate-cards.js';
 import { enqueueEvents } from '../events/index.js';
 import { chargePayload, chargeRow, priceBillable, versionAt, type Billable } from '../charges/index.js';
+import { storagePricedAt } from '../billing/index.js';
 import { regenerateInvoice } from './generate.js';
 
 // Re-rating a DRAFT invoice on request (POST /v1/ops/invoices/{id}/rerate, docs/billing.md): each
 // charge priced by a versioned card is priced again by the version of its card in force at its
-// event's time (created_at), from the event's inputs its pricing_trace kept, then the draft's lines
+// event's time (created_at; a storage day's: its last instant, as it was billed), from the event's inputs its pricing_trace kept, then the draft's lines
 // and totals are summed again, all in one transaction. Finalized, sent, paid or void invoices are
 // never re-rated (409): publishing a version never changes what a merchant was invoiced.
 
@@ -17,6 +18,24 @@ interface Trace {
   pricing_config?: { origination?: 'ORDER' | 'MANUAL'; shipping_label?: unknown; order?: unknown };
 }
 
+/** A storage charge's config (billing/storage-charges.ts): the day it bills and the zone of that day. */
+interface Config {
+  origination?: string;
+  storage?: { date?: string; time_zone?: string };
+}
+
+/** The time of a charge's event: the version in force then prices it. */
+function eventTime(c: Charge): Date {
+  const day = (c.pricing_config as Config | null)?.storage;
+  return day?.date && day.time_zone ? storagePricedAt(day.date, day.time_zone) : c.created_at;
+}
+
+/** What a storage charge's config says beyond the pricing (its day, origination SCHEDULE): kept when re-rated. */
+function kept(c: Charge): Config {
+  const config = c.pricing_config as Config | null;
+  return config?.storage ? { origination: config.origination, storage: config.storage } : {};
+}
+
 async function rerateCharges(tx: TxClient, inv: Invoice) {
   const charges = await tx.charge.findMany({ where: { invoice_id: inv.id, billing_key: { not: null } }, orderBy: { id: 'asc' } });
   const d = await tx.fulfillmentDelegation.findUniqueOrThrow({ where: { id: inv.fulfillment_delegation_id } });
@@ -25,7 +44,7 @@ async function rerateCharges(tx: TxClient, inv: Invoice) {
     const trace = (c.pricing_trace ?? {}) as Trace;
     // Amounts a person entered (ad-hoc unit_amount) are not the card's to change.
     if (!trace.event || !trace.rate_card_id || trace.pricing_step_id === 'manual') continue;
-    const version = await versionAt(tx, trace.rate_card_id, c.created_at);
+    const version = await versionAt(tx, trace.rate_card_id, eventTime(c));
     if (!version) continue;
     const b: Billable = {
       key: c.billing_key!,
@@ -56,7 +75,7 @@ async function rerateCharges(tx: TxClient, inv: Invoice) {
         calculated_amount: row.calculated_amount,
         ...(pricing ? { quantity: pricing.quantity, original_amount: pricing.original_amount } : {}),
         pricing_trace: row.pricing_trace as Prisma.InputJsonValue,
-        ...('pricing_config' in row ? { pricing_config: row.pricing_config } : {}),
+        ...('pricing_config' in row ? { pricing_config: { ...(row.pricing_config as object), ...kept(c) } } : {}),
       },
     });
     changed.push(updated);

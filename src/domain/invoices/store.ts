@@ -1,5 +1,6 @@
 import { newId } from '../../db/ids.js';
 import type { Prisma, TxClient } from '../../db/types.js';
+import { txNow } from '../clock.js';
 
 // The invoices area's few statements that Prisma does not say in one: rows made on first sight
 // without a read-then-insert race (INSERT … ON CONFLICT DO NOTHING, on both databases) and the
@@ -7,7 +8,7 @@ import type { Prisma, TxClient } from '../../db/types.js';
 
 /** The delegation's terms row, made with the defaults if it does not exist yet; returns it. */
 export async function ensureTerms(tx: TxClient, d: { id: string; fulfiller_team_id: string; merchant_team_id: string }) {
-  const now = new Date();
+  const now = txNow(tx);
   await tx.$executeRawUnsafe(
     `INSERT INTO "invoice_terms" ("id", "fulfillment_delegation_id", "fulfiller_team_id", "merchant_team_id", "created_at", "updated_at")
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT ("fulfillment_delegation_id") DO NOTHING`,
@@ -27,7 +28,7 @@ export async function ensureTerms(tx: TxClient, d: { id: string; fulfiller_team_
  * (SQLite), and a rollback gives the number back, so finalized invoices are numbered without gaps.
  */
 export async function takeNumber(tx: TxClient, teamId: string): Promise<number> {
-  const now = new Date();
+  const now = txNow(tx);
   await tx.$executeRawUnsafe(
     `INSERT INTO "invoice_counters" ("team_id", "last_number", "updated_at") VALUES ($1, 0, $2) ON CONFLICT ("team_id") DO NOTHING`,
     teamId,

@@ -92,6 +92,7 @@ export async function receivePurchaseOrder(
         ...(await tx.purchaseOrder.update({ where: { id: po.id }, data: { status, received_at: po.received_at ?? now } })),
         lines,
       };
+      const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
       const charge = po.fulfillment_delegation_id
         ? await billReceipt(tx, po.team_id, po.fulfillment_delegation_id, {
             name: `Receiving ${po.reference ?? po.id}`,
@@ -100,9 +101,9 @@ export async function receivePurchaseOrder(
             receipt_id: receiptId,
             lines: new Set(received.map((l) => l.product_id)).size,
             warehouse_id: po.warehouse_id,
+            warehouse_name: warehouse?.name ?? null,
           })
         : null;
-      const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
       const view = purchaseOrderView(updated, warehouse?.name);
       const receipt = {
         id: receiptId,

@@ -224,6 +224,7 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
             return_id: r.id,
             lines: new Set(lines.filter((l) => l.quantity_received > 0).map((l) => l.product_id)).size,
             warehouse_id: r.warehouse_id,
+            warehouse_name: (await tx.warehouse.findUnique({ where: { id: r.warehouse_id }, select: { name: true } }))?.name ?? null,
             received_total: lines.reduce((n, l) => n + l.quantity_received, 0),
           })
         : null;

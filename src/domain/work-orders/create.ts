@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { transaction } from '../../db/tx.js';
+import { txNow } from '../clock.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
 import { applyToLevel, levelFor, type LevelRef, type MovementInfo } from '../inventory/index.js';
 import { claimWarehouse } from '../warehouses/index.js';
@@ -90,7 +91,7 @@ async function build(tx: TxClient, caller: Caller & { keyId: string | null }, in
     if (!ok) await checkShort(tx, [n], input.quantity, what);
     if (!ok) throw conflict(`Component ${n.sku ?? n.product_id} of ${what} is short; nothing was built.`);
   }
-  const now = new Date();
+  const now = txNow(tx); // the app's clock: the work order's and its KITTING charge's date
   const row = await tx.workOrder.create({
     data: {
       id,
@@ -109,7 +110,14 @@ async function build(tx: TxClient, caller: Caller & { keyId: string | null }, in
   });
   // Kitting is billed to the product's merchant by its versioned rate card (docs/billing.md).
   const name = `Kitting ${input.quantity} x ${what}`;
-  const bill = { id, merchant_team_id: product.team_id, fulfiller_team_id: caller.teamId, warehouse_id: warehouse.id, name };
+  const bill = {
+    id,
+    merchant_team_id: product.team_id,
+    fulfiller_team_id: caller.teamId,
+    warehouse_id: warehouse.id,
+    warehouse_name: warehouse.name,
+    name,
+  };
   await billWorkOrder(tx, { ...bill, units: input.quantity, lines: needs.length }, now);
   return workOrderView(row, bin.name);
 }
