@@ -495,7 +495,7 @@ describe('charges', () => {
       [
         'charges',
         'create-storage',
-        '--merchant-team',
+        '--merchant',
         'm1',
         '--delegation',
         'd1',
@@ -510,7 +510,7 @@ describe('charges', () => {
       { env },
     );
     expect(both.code).toBe(2);
-    expect(both.stderr).toBe('error: pass exactly one of --delegation and --merchant-team\n');
+    expect(both.stderr).toBe('error: pass exactly one of --delegation and --merchant\n');
     const missing = await runCli(['charges', 'create-storage', '--delegation', 'd1', '--name', 'P', '--rate-period', 'WEEKLY', ...where], {
       env,
     });

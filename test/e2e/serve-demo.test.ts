@@ -61,7 +61,7 @@ describe('fos serve --demo', () => {
     expect(cfg.profiles.demo).toEqual({ base_url: demo.url, api_key: token });
     expect(cfg.current_profile).toBe('demo');
 
-    // `fos draft-orders create` (the profile's server; the one merchant needs no --merchant-team) calls {base_url}/api/orders/draft-orders/create-draft-order.
+    // `fos draft-orders create` (the profile's server; the one merchant needs no --merchant) calls {base_url}/api/orders/draft-orders/create-draft-order.
     const address = { name: 'Ada', address1: '1 Main St', city: 'Leeds', country: 'GB' };
     const created = await runFos(
       ['draft-orders', 'create', '--line-item', 'sku=ACME-STOVE,quantity=2,price=54', '--data', '-', '--json', 'id,status'],

@@ -23,6 +23,8 @@ export interface FieldSpec {
   max?: number;
   /** Overrides the derived `--key-name`. */
   flag?: string;
+  /** An older spelling still accepted, hidden from help (one flag name per meaning across commands). */
+  alias?: string;
   /** Value placeholder in help, default `value`. */
   arg?: string;
   /** Must end up in the body (after --field/--data are merged). */
@@ -96,17 +98,20 @@ export function parseFlagValue(spec: FieldSpec, raw: string, previous?: unknown)
   }
 }
 
-function optionFor(spec: FieldSpec): Option {
+function optionFor(spec: FieldSpec, flag = flagName(spec)): Option {
   const type = spec.type ?? 'string';
   const arg = spec.arg ?? (type === 'boolean' ? 'true|false' : type === 'list' ? 'a,b' : 'value');
-  const option = new Option(`${flagName(spec)} <${arg}>`, spec.description);
+  const option = new Option(`${flag} <${arg}>`, spec.description);
   if (spec.values) option.choices(spec.values);
   // Set after choices(): our parser accepts any case and lists the allowed values.
   return option.argParser((raw: string, prev: unknown) => parseFlagValue(spec, raw, prev));
 }
 
 export function addFieldOptions(cmd: Command, specs: readonly FieldSpec[]): Command {
-  for (const spec of specs) cmd.addOption(optionFor(spec));
+  for (const spec of specs) {
+    cmd.addOption(optionFor(spec));
+    if (spec.alias) cmd.addOption(optionFor(spec, spec.alias).hideHelp());
+  }
   return cmd;
 }
 
@@ -114,7 +119,7 @@ export function addFieldOptions(cmd: Command, specs: readonly FieldSpec[]): Comm
 export function collectFields(opts: Record<string, unknown>, specs: readonly FieldSpec[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
-    const value = opts[optionFor(spec).attributeName()];
+    const value = opts[optionFor(spec).attributeName()] ?? (spec.alias ? opts[optionFor(spec, spec.alias).attributeName()] : undefined);
     if (value !== undefined) setPath(out, spec.key, value);
   }
   return out;

@@ -125,7 +125,7 @@ export async function receiveTrucks(day: Day): Promise<void> {
   const { f } = day;
   const nw = await fosJson(
     f,
-    ['purchase-orders', 'create', '--warehouse', WAREHOUSE, '--merchant-team', day.merchants.NW].concat([
+    ['purchase-orders', 'create', '--warehouse', WAREHOUSE, '--merchant', day.merchants.NW].concat([
       '--reference',
       'NW-PO-1',
       'NW-GREEN=18',
@@ -143,7 +143,7 @@ export async function receiveTrucks(day: Day): Promise<void> {
 
   const bb = await fosJson(
     f,
-    ['purchase-orders', 'create', '--warehouse', WAREHOUSE, '--merchant-team', day.merchants.BB].concat([
+    ['purchase-orders', 'create', '--warehouse', WAREHOUSE, '--merchant', day.merchants.BB].concat([
       '--reference',
       'BB-PO-1',
       'BB-TEE-M=20',
@@ -192,7 +192,7 @@ export async function takeOrders(day: Day): Promise<void> {
       const lines = Object.entries(o.lines).flatMap(([sku, q]) => ['--line-item', `sku=${sku},quantity=${q},price=12`]);
       const draft = await fosJson(
         f,
-        ['draft-orders', 'create', '--merchant-team', day.merchants[o.merchant], '--order-number', number]
+        ['draft-orders', 'create', '--merchant', day.merchants[o.merchant], '--order-number', number]
           .concat(['--payment-status', 'PAID', '--customer-name', `Customer ${number}`, ...(o.priority ? ['--priority', o.priority] : [])])
           .concat([...lines, '--data', JSON.stringify({ shipping_address: SHIP_TO(number) })]),
       );

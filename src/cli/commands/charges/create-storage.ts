@@ -15,8 +15,14 @@ export default function chargesCreateStorage(ctx: Context): Command {
     mode: 'create',
     path: () => '/ops/charges/storage',
     fields: [
-      { key: 'fulfillment_delegation_id', flag: '--delegation', arg: 'id', description: 'delegation to bill (or --merchant-team)' },
-      { key: 'merchant_team_id', flag: '--merchant-team', arg: 'id', description: 'merchant team to bill (or --delegation)' },
+      { key: 'fulfillment_delegation_id', flag: '--delegation', arg: 'id', description: 'delegation to bill (or --merchant)' },
+      {
+        key: 'merchant_team_id',
+        flag: '--merchant',
+        alias: '--merchant-team',
+        arg: 'id',
+        description: 'merchant team to bill (or --delegation)',
+      },
       { key: 'data.name', flag: '--name', description: 'charge name', required: true },
       { key: 'data.location_type_id', flag: '--location-type', arg: 'id', description: 'storage location type', required: true },
       { key: 'data.warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'warehouse', required: true, ref: 'warehouse' },
@@ -33,7 +39,7 @@ export default function chargesCreateStorage(ctx: Context): Command {
     ],
     transform: (body) => {
       const targets = ['fulfillment_delegation_id', 'merchant_team_id'].filter((k) => body[k] !== undefined);
-      if (targets.length !== 1) throw new UsageError('pass exactly one of --delegation and --merchant-team');
+      if (targets.length !== 1) throw new UsageError('pass exactly one of --delegation and --merchant');
       return body;
     },
     examples: [

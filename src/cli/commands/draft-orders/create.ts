@@ -18,7 +18,13 @@ export default function draftOrdersCreate(ctx: Context): Command {
     // The spec's create path (4.5), relative to the base URL; POST /ops/draft-orders is the same operation.
     path: () => '/api/orders/draft-orders/create-draft-order',
     fields: [
-      { key: 'merchant_team_id', flag: '--merchant-team', arg: 'id', description: 'merchant (optional when exactly one is delegated)' },
+      {
+        key: 'merchant_team_id',
+        flag: '--merchant',
+        alias: '--merchant-team',
+        arg: 'id',
+        description: 'merchant (optional when exactly one is delegated)',
+      },
       { key: 'shop_id', arg: 'id', description: 'sales channel shop' },
       { key: 'priority', type: 'enum', values: ENUMS.priority, description: 'order priority (default NORMAL)' },
       {

@@ -17,7 +17,8 @@ export default function purchaseOrdersCreate(ctx: Context): Command {
       { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', description: 'receiving warehouse', required: true, ref: 'warehouse' },
       {
         key: 'merchant_team_id',
-        flag: '--merchant-team',
+        flag: '--merchant',
+        alias: '--merchant-team',
         arg: 'id',
         description: 'a delegated merchant: its products, receiving billed on its rate card',
       },
@@ -28,7 +29,7 @@ export default function purchaseOrdersCreate(ctx: Context): Command {
     transform: (body, _opts, args) => withLines(body, parseStockArgs(args.flat(), '=', 'quantity', 1), 'MUG-BLUE=120'),
     examples: [
       'fos purchase-orders create --warehouse "Portland DC" --reference PO-1001 MUG-BLUE=120 TEE-M=48',
-      'fos purchase-orders create --warehouse "Portland DC" --merchant-team 0193… --expected-at 2026-12-01 --data @po.json',
+      'fos purchase-orders create --warehouse "Portland DC" --merchant 0193… --expected-at 2026-12-01 --data @po.json',
     ],
   });
 }
