@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { link, publish, shipPackage } from '../helpers/rate-cards.js';
+import { chargePayload } from '../../src/domain/charges/pricing-record.js';
 
 // The statements a versioned rate card adds to a fulfillment (docs/billing.md, "Speed"): the
 // fulfillment's own (test/api/fulfillment-statements.test.ts: 38 without billing) plus the billing
@@ -48,5 +49,22 @@ describe.runIf(sqlite)('statements a versioned rate card adds to a fulfillment',
     const billing = statements.filter((s) => /rate_card_versions|package_line_items" pli|INSERT INTO "charges"/.test(s));
     expect(billing).toHaveLength(3);
     expect(statements.length).toBeLessThanOrEqual(FULFILLMENT + BILLING);
+  });
+});
+
+describe('charge.created of a versioned card', () => {
+  // The events' text is made from the JSON the charge insert wrote (billing.ts insertBilled):
+  // each payload must read exactly as the charge does, to each team once.
+  it('carries each charge as it reads, to the fulfiller and to the merchant', async () => {
+    const shipped = await shipPackage(t, token, { merchantTeamId: merchant.teamId, lines: [{ quantity: 3 }], carton_id: 'BOX' });
+    expect(shipped.charges).toHaveLength(4);
+    const events = await t.db.prisma.outboxEvent.findMany({ where: { kind: 'charge.created' } });
+    for (const charge of shipped.charges) {
+      const told = events.filter((e) => (e.payload as { id?: string }).id === charge.id);
+      expect(told.map((e) => e.team_id).sort()).toEqual([charge.fulfiller_team_id, charge.merchant_team_id].sort());
+      for (const e of told) expect(e.payload).toStrictEqual(chargePayload(charge));
+      // The members' order too, where the database keeps it (PostgreSQL's JSONB orders keys its own way).
+      if (sqlite) expect(JSON.stringify(told[0].payload)).toBe(JSON.stringify(chargePayload(charge)));
+    }
   });
 });

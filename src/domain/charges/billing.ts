@@ -120,18 +120,22 @@ export function priceBillable(version: CompiledVersion, b: Billable): EventPrici
  */
 export async function insertBilled(tx: TxClient, st: Statements, rows: Array<Record<string, unknown>>, at: Date): Promise<Charge[]> {
   if (!rows.length) return [];
-  const charges = await insertNewCharges(st, rows, at);
+  const inserted = await insertNewCharges(st, rows, at);
   const iso = at.toISOString();
-  const events = charges.flatMap((c) => {
-    // The payload as chargePayload makes it, without its JSON round trip: the row is plain JSON but its dates.
+  const events = inserted.flatMap(({ charge: c, json }) => {
+    // The payload as chargePayload makes it, without its JSON round trip (the row is plain JSON
+    // but its dates), and its text with the pricing JSON the insert wrote spliced in: a charge's
+    // JSON is serialised once, not once more for each of its two events.
     const payload = { ...chargeView(c), created_at: iso, updated_at: iso } as Record<string, unknown>;
+    const { pricing_config: _c, pricing_trace: _t, ...head } = payload;
+    const text = `${JSON.stringify(head).slice(0, -1)},"pricing_config":${json.pricing_config},"pricing_trace":${json.pricing_trace}}`;
     return [
-      { teamId: c.fulfiller_team_id, kind: 'charge.created' as const, payload },
-      { teamId: c.merchant_team_id, kind: 'charge.created' as const, payload },
+      { teamId: c.fulfiller_team_id, kind: 'charge.created' as const, payload, text },
+      { teamId: c.merchant_team_id, kind: 'charge.created' as const, payload, text },
     ];
   });
   if (events.length) await enqueueEvents(tx, events);
-  return charges;
+  return inserted.map((i) => i.charge);
 }
 
 /** The active delegation between two teams, as billing needs it. */

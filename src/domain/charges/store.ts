@@ -152,27 +152,38 @@ const CHARGE_COLUMNS = ['id', 'name', 'description', 'category', 'currency', 'qu
   .concat(['warehouse_id', 'warehouse_name', 'location_type_id', 'location_type_name', 'rate_period', 'pricing_config', 'pricing_trace'])
   .concat(['created_at', 'updated_at', 'billing_key']);
 
+/** A charge inserted, with its pricing_config and pricing_trace as the JSON text written (its event reuses them). */
+export interface InsertedCharge {
+  charge: Charge;
+  json: { pricing_config: string; pricing_trace: string };
+}
+
 /**
  * Inserts charges in one statement, leaving out those whose billing key (or fulfillment and
  * category) is already billed, and returns the ones inserted as built here: only their ids come
  * back (RETURNING "id"), so nothing is parsed again (issue 40 item 6: the billing's CPU).
  */
-export async function insertNewCharges(st: Statements, rows: ReadonlyArray<Record<string, unknown>>, at: Date): Promise<Charge[]> {
+export async function insertNewCharges(st: Statements, rows: ReadonlyArray<Record<string, unknown>>, at: Date): Promise<InsertedCharge[]> {
   if (!rows.length) return [];
-  const full = rows.map((r) => {
-    const row: Record<string, unknown> = { id: newId(), ...r, created_at: at, updated_at: at };
-    for (const c of CHARGE_COLUMNS) row[c] ??= null;
-    return row;
-  });
   const params: unknown[] = [];
-  const mark = (v: unknown) => {
-    const json = v !== null && typeof v === 'object' && !(v instanceof Date);
-    params.push(json ? JSON.stringify(v) : v);
-    return json ? st.dialect.jsonParam : '?';
-  };
-  const values = full.map((row) => `(${CHARGE_COLUMNS.map((c) => mark(row[c])).join(', ')})`);
+  const values: string[] = [];
+  const out: InsertedCharge[] = [];
+  for (const r of rows) {
+    const row: Record<string, unknown> = { id: newId(), ...r, created_at: at, updated_at: at };
+    const json = { pricing_config: 'null', pricing_trace: 'null' };
+    const marks = CHARGE_COLUMNS.map((c) => {
+      const v = (row[c] ??= null);
+      const isJson = v !== null && typeof v === 'object' && !(v instanceof Date);
+      const param = isJson ? JSON.stringify(v) : v;
+      if (isJson && (c === 'pricing_config' || c === 'pricing_trace')) json[c] = param as string;
+      params.push(param);
+      return isJson ? st.dialect.jsonParam : '?';
+    });
+    values.push(`(${marks.join(', ')})`);
+    out.push({ charge: row as unknown as Charge, json });
+  }
   const sql = `INSERT INTO "charges" (${CHARGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')}
     ON CONFLICT DO NOTHING RETURNING "id"`;
   const inserted = new Set((await st.all<{ id: string }>(sql, params)).map((r) => r.id));
-  return full.filter((r) => inserted.has(r.id as string)) as unknown as Charge[];
+  return out.filter((r) => inserted.has(r.charge.id));
 }

@@ -28,8 +28,14 @@ export async function enqueueEvent(tx: TxClient, teamId: string, kind: EventKind
   return tx.outboxEvent.create({ data: { team_id: teamId, kind, payload: payload as never } });
 }
 
-/** Several events in one INSERT (a write that announces more than one thing). */
-export async function enqueueEvents(tx: TxClient, events: Array<{ teamId: string; kind: EventKind; payload: Record<string, unknown> }>) {
+/**
+ * Several events in one INSERT (a write that announces more than one thing). `text`, when given,
+ * is the payload already as JSON (exactly JSON.stringify(payload)): it is written as it is.
+ */
+export async function enqueueEvents(
+  tx: TxClient,
+  events: Array<{ teamId: string; kind: EventKind; payload: Record<string, unknown>; text?: string }>,
+) {
   const st = boundStatements(tx);
   if (st) await insertEvents(st, events);
   else await tx.outboxEvent.createMany({ data: events.map((e) => ({ team_id: e.teamId, kind: e.kind, payload: e.payload as never })) });

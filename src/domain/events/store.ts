@@ -10,15 +10,18 @@ import { jsonRowsSql } from '../../db/values.js';
 
 export async function insertEvents(
   st: Statements,
-  events: ReadonlyArray<{ teamId: string; kind: string; payload: Record<string, unknown> }>,
+  events: ReadonlyArray<{ teamId: string; kind: string; payload: Record<string, unknown>; text?: string }>,
 ): Promise<OutboxEvent[]> {
   if (!events.length) return [];
+  // One payload announced to both teams is serialised once.
+  const texts = new Map<object, string>();
+  const textOf = (p: object) => texts.get(p) ?? texts.set(p, JSON.stringify(p)).get(p)!;
   const now = new Date();
   const ids = events.map(() => newId());
   const row = `(?, ?, ?, ${st.dialect.jsonParam}, ?, ?)`;
   await st.run(
     `INSERT INTO "outbox_events" ("id", "team_id", "kind", "payload", "next_attempt_at", "created_at") VALUES ${events.map(() => row).join(', ')}`,
-    events.flatMap((e, i) => [ids[i], e.teamId, e.kind, JSON.stringify(e.payload), now, now]),
+    events.flatMap((e, i) => [ids[i], e.teamId, e.kind, e.text ?? textOf(e.payload), now, now]),
   );
   return events.map((e, i) => ({
     id: ids[i],
