@@ -13,12 +13,12 @@ import { all, escapeXml, one, readXml, textAt, type XmlNode } from './xml.js';
 // refusals, among them an expired token and the call limits, read here like the REST 401 and 429.
 
 const COMPATIBILITY_LEVEL = '1451';
-/** Site 0 (US) in the header: ReviseInventoryStatus and GetMyeBaySelling act on the seller's listings by ItemID, whatever their site. */
+/** Site 0 (US) in the header: both calls name the seller's listings by ItemID (a seller of another site is not checked against eBay). */
 const SITE_ID = '0';
-/** Trading error codes of an invalid or expired token (931 Auth token is invalid, 932 hard expired, 21917053 the IAF token expired). */
+/** Trading error codes of an invalid or expired token (931 Auth token is invalid, 932 hard expired, 21916984 invalid and 21917053 expired IAF token). */
 const TOKEN_ERRORS = new Set(['931', '932', '21916984', '21917053']);
-/** The call limits (518 Call usage limit reached, 218050 the short-duration limit of ReviseInventoryStatus and friends). */
-const RATE_ERRORS = new Set(['518', '218050', '21919144']);
+/** The call limits (518 the daily call usage limit, 21919144 the short-duration limit of ReviseInventoryStatus and a few other calls). */
+const RATE_ERRORS = new Set(['518', '21919144']);
 /** ReviseInventoryStatus takes at most four InventoryStatus containers per call. */
 export const REVISE_BATCH = 4;
 /** GetMyeBaySelling: at most 200 entries per page. */
