@@ -420,6 +420,21 @@ describe('eBay', () => {
     } finally {
       eb.listings.set('110000000101', ended);
     }
+
+    // A Trading refusal at discovery does not stop the sync: orders still come (matched to the
+    // Trading listing's product by SKU), and the summary says what was not read.
+    eb.tradingFailNext('GetMyeBaySelling', 4, '518');
+    eb.orders.set('30-trading', ebayOrder('30-trading', [{ sku: 'EB-TR-SOLO', quantity: 1 }]));
+    waits.length = 0;
+    const s = await sync(new Date(Date.now() - 60_000));
+    expect(s!.errors).toEqual([
+      'eBay Trading listings: eBay GetMyeBaySelling: call limit reached after 3 waits: Your application has exceeded usage limit on this call. (error 518)',
+    ]);
+    expect(waits).toEqual([1000, 2000, 4000]);
+    const [order] = await orderOf('30-trading');
+    const product = await t.db.prisma.product.findFirstOrThrow({ where: { sku: 'EB-TR-SOLO' } });
+    const lines = await t.db.prisma.orderLineItem.findMany({ where: { order_id: order!.id, kind: 'CORE' } });
+    expect(lines.map((l) => l.product_id)).toEqual([product.id]);
   });
 
   it("a revoked refresh token: the push is FAILED at once with eBay's message, shown on the order", async () => {

@@ -158,7 +158,16 @@ export const ebay: ChannelConnector = {
   async variants(conn, env, token) {
     // The inventory items first (token: getInventoryItems' page number, 0 first), then the
     // Trading listings (token "t<page>": GetMyeBaySelling's page number, 1 first).
-    if (token?.startsWith('t')) return tradingVariants(conn, env, Number(token.slice(1)));
+    if (token?.startsWith('t')) {
+      try {
+        return await tradingVariants(conn, env, Number(token.slice(1)));
+      } catch (err) {
+        // Orders come after listings in a sync: a Trading refusal (a keyset without Trading
+        // access, a call limit) must not stop them. The next sync reads the listings again.
+        if (!(err instanceof ChannelCallError)) throw err;
+        return { items: [], next: null, errors: [`eBay Trading listings: ${err.message}`] };
+      }
+    }
     const page = token ? Number(token) : 0;
     const { data } = await ebayCall<Json>(conn, env, 'GET', 'sell/inventory/v1/inventory_item', {
       query: { limit: ITEM_PAGE, offset: page },
