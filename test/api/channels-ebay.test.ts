@@ -351,6 +351,15 @@ describe('eBay', () => {
     // The Inventory API's own listing shows in GetMyeBaySelling too; a listing with no SKU cannot be linked.
     eb.listings.set('110000000103', { ItemID: '110000000103', Title: 'Mug (inventory model)', SKU: 'EB-MUG', Quantity: 3 });
     eb.listings.set('110000000104', { ItemID: '110000000104', Title: 'No SKU', Quantity: 2 });
+    // An auction takes no ReviseInventoryStatus: not a listing variant.
+    await stockedProduct(t, w.merchant.teamId, 'EB-TR-AUCTION', 1);
+    eb.listings.set('110000000105', {
+      ItemID: '110000000105',
+      Title: 'Auction',
+      SKU: 'EB-TR-AUCTION',
+      Quantity: 1,
+      ListingType: 'Chinese',
+    });
     const s = await sync();
     expect(s!.errors).toEqual([]);
     const selling = eb.calls.filter((c) => c.path === '/ws/api.dll').at(-1)!;

@@ -18,6 +18,8 @@ export interface TradingListing {
   /** A multiple-variation listing's variations (SKU required by ReviseInventoryStatus). */
   Variations?: { SKU: string; Quantity: number; StartPrice?: number }[];
   Price?: number;
+  /** FixedPriceItem unless set (Chinese: an auction). */
+  ListingType?: string;
 }
 
 const NS = 'urn:ebay:apis:eBLBaseComponents';
@@ -47,7 +49,7 @@ function itemXml(l: TradingListing) {
     ? `<Variations>${l.Variations.map((v) => `<Variation><SKU>${esc(v.SKU)}</SKU><Quantity>${v.Quantity}</Quantity><StartPrice currencyID="USD">${(v.StartPrice ?? 10).toFixed(2)}</StartPrice><VariationTitle>${esc(l.Title)}[${esc(v.SKU)}]</VariationTitle></Variation>`).join('')}</Variations>`
     : '';
   const sku = l.SKU ? `<SKU>${esc(l.SKU)}</SKU>` : '';
-  return `<Item><ItemID>${l.ItemID}</ItemID><ListingType>FixedPriceItem</ListingType><Quantity>${l.Quantity ?? 0}</Quantity>${sku}${price}<Title>${esc(l.Title)}</Title>${vars}</Item>`;
+  return `<Item><ItemID>${l.ItemID}</ItemID><ListingType>${l.ListingType ?? 'FixedPriceItem'}</ListingType><Quantity>${l.Quantity ?? 0}</Quantity>${sku}${price}<Title>${esc(l.Title)}</Title>${vars}</Item>`;
 }
 
 function selling(res: ServerResponse, raw: string, listings: Map<string, TradingListing>) {

@@ -85,7 +85,8 @@ export async function tradingCall(conn: OpenConnection, env: ChannelEnv, call: s
     } catch (err) {
       throw new ChannelCallError(describeNetworkError(err, new URL(url).host));
     }
-    const a = res.status < 500 && res.status !== 429 ? answerOf(res.body, call) : null;
+    // eBay answers a refusal with HTTP 200 and an Ack; another status is the HTTP layer's (its body need not be XML).
+    const a = res.status === 200 ? answerOf(res.body, call) : null;
     const codes = a?.errors.map((e) => e.code) ?? [];
     if ((res.status === 401 || codes.some((c) => TOKEN_ERRORS.has(c))) && !refreshed) {
       refreshed = true; // an expired or revoked token: one new token, one more try
@@ -128,9 +129,15 @@ export async function reviseQuantities(
   return refused;
 }
 
+/** A price's text as a number; null when absent or not a number. */
+const price = (s: string | null) => (s !== null && Number.isFinite(Number(s)) ? Number(s) : null);
+/** ListingType values ReviseInventoryStatus takes (fixed-price listings only); an auction's quantity is left alone. */
+const FIXED_PRICE = new Set(['FixedPriceItem', 'StoresFixedPrice']);
+
 function variantsOf(item: XmlNode): ChannelVariant[] {
   const itemId = textAt(item, 'ItemID');
-  if (!itemId) return [];
+  const type = textAt(item, 'ListingType');
+  if (!itemId || (type && !FIXED_PRICE.has(type))) return [];
   const title = textAt(item, 'Title');
   const base = {
     product_listing_id: itemId,
@@ -149,30 +156,21 @@ function variantsOf(item: XmlNode): ChannelVariant[] {
     return variations.flatMap((v) => {
       const sku = textAt(v, 'SKU');
       if (!sku) return [];
-      const price = Number(textAt(v, 'StartPrice'));
+      const marker = tradingMarker('variation', itemId);
       const name = textAt(v, 'VariationTitle') ?? title;
-      return [
-        {
-          ...base,
-          remote_id: sku,
-          remote_inventory_item_id: tradingMarker('variation', itemId),
-          sku,
-          name,
-          price: Number.isFinite(price) && textAt(v, 'StartPrice') ? price : null,
-        },
-      ];
+      return [{ ...base, remote_id: sku, remote_inventory_item_id: marker, sku, name, price: price(textAt(v, 'StartPrice')) }];
     });
   const sku = text(textAt(item, 'SKU'));
   if (!sku) return [];
-  const price = Number(textAt(item, 'SellingStatus', 'CurrentPrice'));
+  const marker = tradingMarker('item', itemId);
   return [
     {
       ...base,
       remote_id: sku,
-      remote_inventory_item_id: tradingMarker('item', itemId),
+      remote_inventory_item_id: marker,
       sku,
       name: title,
-      price: Number.isFinite(price) ? price : null,
+      price: price(textAt(item, 'SellingStatus', 'CurrentPrice')),
     },
   ];
 }
