@@ -16,6 +16,8 @@ import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 // come by sync only (getOrders: unshipped first, then lastmodifieddate since the last sync, paged
 // by offset); a fulfill's tracking becomes a shipping fulfillment of the shipped line items; stock
 // is bulk_update_price_quantity by SKU, with the SKU's published offers (getOffers); an expired token is refreshed; a 429 waits Retry-After.
+// Listings made outside the Inventory API come from the Trading API (GetMyeBaySelling) and take
+// their stock by ReviseInventoryStatus (XML, four per call).
 
 let w: ChannelsWorld;
 let t: TestApp;
@@ -335,6 +337,113 @@ describe('eBay', () => {
         { remote_id: 'EB-GONE', listing_id: null, inventory_item_id: null, quantity: 1 },
       ]),
     ).rejects.toThrow('eBay refused the quantity of EB-GONE: SKU EB-GONE is not available in the system.');
+  });
+
+  it('Trading listings (Seller Hub): found by GetMyeBaySelling, inventory items left out; stock by ReviseInventoryStatus, four per call', async () => {
+    const skus = ['EB-TR-SOLO', 'EB-TR-V1', 'EB-TR-V2', 'EB-TR-V3', 'EB-TR-V4', 'EB-TR-V5'];
+    for (const [i, sku] of skus.entries()) await stockedProduct(t, w.merchant.teamId, sku, 10 + i);
+    eb.listings.set('110000000101', { ItemID: '110000000101', Title: 'Solo & Co <mug>', SKU: 'EB-TR-SOLO', Quantity: 1, Price: 12.5 });
+    eb.listings.set('110000000102', {
+      ItemID: '110000000102',
+      Title: 'Shirt',
+      Variations: skus.slice(1).map((SKU) => ({ SKU, Quantity: 1 })),
+    });
+    // The Inventory API's own listing shows in GetMyeBaySelling too; a listing with no SKU cannot be linked.
+    eb.listings.set('110000000103', { ItemID: '110000000103', Title: 'Mug (inventory model)', SKU: 'EB-MUG', Quantity: 3 });
+    eb.listings.set('110000000104', { ItemID: '110000000104', Title: 'No SKU', Quantity: 2 });
+    // An auction takes no ReviseInventoryStatus: not a listing variant.
+    await stockedProduct(t, w.merchant.teamId, 'EB-TR-AUCTION', 1);
+    eb.listings.set('110000000105', {
+      ItemID: '110000000105',
+      Title: 'Auction',
+      SKU: 'EB-TR-AUCTION',
+      Quantity: 1,
+      ListingType: 'Chinese',
+    });
+    const s = await sync();
+    expect(s!.errors).toEqual([]);
+    const selling = eb.calls.filter((c) => c.path === '/ws/api.dll').at(-1)!;
+    expect(selling.headers).toMatchObject({
+      'x-ebay-api-call-name': 'GetMyeBaySelling',
+      'x-ebay-api-iaf-token': eb.tokens.at(-1),
+      'x-ebay-api-siteid': '0',
+    });
+    expect(selling.body).toContain(
+      '<ActiveList><Include>true</Include><Pagination><EntriesPerPage>200</EntriesPerPage><PageNumber>1</PageNumber>',
+    );
+    const rows = await t.db.prisma.productListingVariant.findMany({ where: { shop_id: shopId }, orderBy: { remote_id: 'asc' } });
+    expect(rows.map((r) => [r.remote_id, r.product_listing_id, r.remote_inventory_item_id])).toEqual([
+      ['EB-MUG', 'MUG-GROUP', null],
+      ['EB-TR-SOLO', '110000000101', 'trading:item:110000000101'],
+      ...skus.slice(1).map((sku) => [sku, '110000000102', 'trading:variation:110000000102']),
+    ]);
+    expect(rows.find((r) => r.remote_id === 'EB-TR-SOLO')).toMatchObject({ name: 'Solo & Co <mug>', price: 12.5, currency: 'USD' });
+
+    const before = eb.calls.length;
+    const stats = await pushStock(t.db, env);
+    expect(stats.failed).toBe(0);
+    const revises = eb.calls.slice(before).filter((c) => c.path === '/ws/api.dll');
+    expect(revises.map((c) => c.headers['x-ebay-api-call-name'])).toEqual(['ReviseInventoryStatus', 'ReviseInventoryStatus']);
+    expect(revises[0]!.headers['content-type']).toBe('text/xml');
+    const statuses = revises.map((c) => [...String(c.body).matchAll(/<InventoryStatus>(.*?)<\/InventoryStatus>/g)].map((m) => m[1]));
+    expect(statuses.map((x) => x.length)).toEqual([4, 2]);
+    expect(statuses.flat()).toEqual([
+      '<ItemID>110000000101</ItemID><Quantity>10</Quantity>',
+      ...skus.slice(1).map((sku, i) => `<ItemID>110000000102</ItemID><SKU>${sku}</SKU><Quantity>${11 + i}</Quantity>`),
+    ]);
+    expect(eb.listings.get('110000000101')!.Quantity).toBe(10);
+    expect(eb.listings.get('110000000102')!.Variations!.map((v) => v.Quantity)).toEqual([11, 12, 13, 14, 15]);
+    // The inventory item kept its own API: never in a Trading call.
+    expect(revises.some((c) => String(c.body).includes('EB-MUG'))).toBe(false);
+    expect(eb.listings.get('110000000103')!.Quantity).toBe(3);
+  });
+
+  it("Trading: a Failure Ack fails the push with eBay's LongMessage; a call limit (518) and an expired IAF token are waited out / refreshed", async () => {
+    const conn = async () => openConnection(await row(), t.db);
+    const solo = { remote_id: 'EB-TR-SOLO', listing_id: '110000000101', inventory_item_id: 'trading:item:110000000101' };
+    eb.tradingFailNext('ReviseInventoryStatus', 2, '518');
+    await connectorFor('EBAY').setStock(await conn(), env, [{ ...solo, quantity: 6 }]);
+    expect(waits).toEqual([1000, 2000]);
+    expect(eb.listings.get('110000000101')!.Quantity).toBe(6);
+
+    const minted = eb.tokens.length;
+    eb.expireTokens();
+    await connectorFor('EBAY').setStock(await conn(), env, [{ ...solo, quantity: 5 }]);
+    expect(eb.tokens.length).toBe(minted + 1);
+    expect(eb.listings.get('110000000101')!.Quantity).toBe(5);
+
+    // The listing ended: eBay answers Failure; the stock pass shows its words and retries later.
+    const ended = eb.listings.get('110000000101')!;
+    eb.listings.delete('110000000101');
+    try {
+      const product = await t.db.prisma.product.findFirstOrThrow({ where: { sku: 'EB-TR-SOLO' } });
+      await t.db.prisma.channelStockPush.updateMany({ where: { shop_id: shopId, product_id: product.id }, data: { pushed_qty: 0 } });
+      const stats = await pushStock(t.db, env);
+      expect(stats.failed).toBe(1);
+      const push = await t.db.prisma.channelStockPush.findFirstOrThrow({ where: { shop_id: shopId, product_id: product.id } });
+      expect(push.last_error).toBe(
+        'eBay refused the quantity of 110000000101: This item (110000000101) cannot be accessed because the listing has been deleted or you are not the seller. (error 17)',
+      );
+      const shop = (await t.call('GET', `/v1/ops/shops/${shopId}`)).json();
+      expect(JSON.stringify(shop)).toContain('stock push: eBay refused the quantity of 110000000101');
+    } finally {
+      eb.listings.set('110000000101', ended);
+    }
+
+    // A Trading refusal at discovery does not stop the sync: orders still come (matched to the
+    // Trading listing's product by SKU), and the summary says what was not read.
+    eb.tradingFailNext('GetMyeBaySelling', 4, '518');
+    eb.orders.set('30-trading', ebayOrder('30-trading', [{ sku: 'EB-TR-SOLO', quantity: 1 }]));
+    waits.length = 0;
+    const s = await sync(new Date(Date.now() - 60_000));
+    expect(s!.errors).toEqual([
+      'eBay Trading listings: eBay GetMyeBaySelling: call limit reached after 3 waits: Your application has exceeded usage limit on this call. (error 518)',
+    ]);
+    expect(waits).toEqual([1000, 2000, 4000]);
+    const [order] = await orderOf('30-trading');
+    const product = await t.db.prisma.product.findFirstOrThrow({ where: { sku: 'EB-TR-SOLO' } });
+    const lines = await t.db.prisma.orderLineItem.findMany({ where: { order_id: order!.id, kind: 'CORE' } });
+    expect(lines.map((l) => l.product_id)).toEqual([product.id]);
   });
 
   it("a revoked refresh token: the push is FAILED at once with eBay's message, shown on the order", async () => {

@@ -3,13 +3,17 @@
 // (Basic client_id:client_secret, form body), Sell Fulfillment getOrders (filter, limit, offset;
 // OrderSearchPagedCollection), getShippingFulfillments and createShippingFulfillment (201 with
 // Location, tracking number letters and digits only), Sell Inventory getInventoryItems (offset =
-// page number) and bulkUpdatePriceQuantity (at most 25 requests; 207 when some are refused).
+// page number), bulkGetInventoryItem and bulkUpdatePriceQuantity (at most 25 requests; 207 when
+// some are refused); and the Trading API at /ws/api.dll (XML, trading-double.ts):
+// GetMyeBaySelling's ActiveList and ReviseInventoryStatus.
 // Errors come as eBay's {errors: [{errorId, domain, category, message, longMessage}]}. It records
 // what fos sent so tests can assert it, and injects faults (401, 429, 5xx) on a route.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestApp } from './app.js';
+import { trading, type TradingListing } from './trading-double.js';
+export type { TradingListing } from './trading-double.js';
 
 export interface EbayRecorded {
   method: string;
@@ -32,6 +36,8 @@ export interface EbayDouble {
   quantities: Map<string, number>;
   /** SKU -> its offers (getOffers): { offerId, sku, marketplaceId, status: PUBLISHED | UNPUBLISHED, availableQuantity }. */
   offers: Map<string, any[]>;
+  /** Trading listings (Seller Hub / Trading API), by ItemID; ReviseInventoryStatus sets their Quantity. */
+  listings: Map<string, TradingListing>;
   calls: EbayRecorded[];
   /** Tokens minted so far (the last one is valid). */
   tokens: string[];
@@ -39,6 +45,8 @@ export interface EbayDouble {
   expireTokens(): void;
   /** The next `n` calls to "<METHOD> <path>" answer `status` (with the headers given). */
   failNext(key: string, n: number, status: number, headers?: Record<string, string>): void;
+  /** The next `n` Trading calls named `call` answer Ack Failure with this ErrorCode (518: the call limit). */
+  tradingFailNext(call: string, n: number, code: string): void;
   close(): Promise<void>;
 }
 
@@ -57,11 +65,13 @@ export async function ebayDouble(): Promise<EbayDouble> {
     items: [] as any[],
     quantities: new Map<string, number>(),
     offers: new Map<string, any[]>(),
+    listings: new Map<string, TradingListing>(),
     calls: [] as EbayRecorded[],
     tokens: [] as string[],
   };
   const valid = new Set<string>();
   const faults = new Map<string, { n: number; status: number; headers: Record<string, string> }>();
+  const tradingFaults = new Map<string, { n: number; code: string }>();
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     if (body === null) return res.writeHead(status, headers).end();
@@ -179,6 +189,10 @@ export async function ebayDouble(): Promise<EbayDouble> {
     const u = new URL(req.url!, 'http://x');
     const form = req.headers['content-type'] === 'application/x-www-form-urlencoded';
     let body: any;
+    if (u.pathname === '/ws/api.dll') {
+      state.calls.push({ method: req.method!, path: u.pathname, query: {}, headers: req.headers, body: raw });
+      return trading(req, raw, res, { listings: state.listings, valid, faults: tradingFaults });
+    }
     try {
       body = raw ? (form ? Object.fromEntries(new URLSearchParams(raw)) : JSON.parse(raw)) : null;
     } catch {
@@ -238,6 +252,21 @@ export async function ebayDouble(): Promise<EbayDouble> {
       return send(res, 200, { href: '', limit: 100, size: 1, total: list.length, offers: list });
     }
     if (key === 'POST /sell/inventory/v1/bulk_update_price_quantity') return bulkQuantity(body, res);
+    if (key === 'POST /sell/inventory/v1/bulk_get_inventory_item') {
+      const requests = body?.requests;
+      if (!Array.isArray(requests) || !requests.length || requests.length > 25)
+        return send(res, 400, err(25709, 'Invalid value for requests', 'requests must hold 1 to 25 entries.', 'API_INVENTORY'));
+      const responses = requests.map((r: any) => {
+        const item = state.items.find((i) => i.sku === r.sku);
+        if (item) return { sku: r.sku, statusCode: 200, inventoryItem: item };
+        return {
+          sku: r.sku,
+          statusCode: 404,
+          errors: err(25702, 'SKU not found', `SKU ${r.sku} is not available in the system.`, 'API_INVENTORY').errors,
+        };
+      });
+      return send(res, responses.every((r: any) => r.statusCode === 200) ? 200 : 207, { responses });
+    }
     return send(res, 404, err(2002, 'Resource not found', `no route ${key}`));
   }
 
@@ -253,6 +282,9 @@ export async function ebayDouble(): Promise<EbayDouble> {
     expireTokens: () => valid.clear(),
     failNext(key: string, n: number, status: number, headers: Record<string, string> = {}) {
       faults.set(key, { n, status, headers });
+    },
+    tradingFailNext(call: string, n: number, code: string) {
+      tradingFaults.set(call, { n, code });
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   });

@@ -57,6 +57,8 @@ export interface Page<T> {
   next: string | null;
   /** Orders of the page fos does not take (Amazon's FBA orders), with the reason: counted as ignored by the sync. */
   skipped?: Skipped[];
+  /** What a page could not read but the sync goes on without (eBay's Trading listings): listed in the summary's errors. */
+  errors?: string[];
 }
 
 export interface Skipped {

@@ -77,6 +77,7 @@ async function pullListings(db: Db, shop: Shop, conn: OpenConnection, env: Chann
   for (let page = 0; page < MAX_PAGES; page++) {
     const p = await connector.variants(conn, env, token, currency);
     await storeVariants(db, shop, p.items, s);
+    s.errors.push(...(p.errors ?? []));
     if (!p.next) return;
     token = p.next;
   }

@@ -5,13 +5,15 @@ import { ChannelCallError, type ChannelEnv } from '../http.js';
 import type { ChannelOrder, OpenConnection, ShippedLine, TrackingInfo } from '../types.js';
 import { ebayCall } from './client.js';
 import { orderFromEbay, variantFromEbay } from './map.js';
+import { activeListings, parseMarker, reviseQuantities } from './trading.js';
 import { CARRIER_CODES, EBAY_API, type EbayCredentials } from './types.js';
 
 // The eBay connector (docs/sales-channels.md §eBay): an application keyset (client id and secret)
 // and the seller's refresh token; orders from the Sell Fulfillment API by polling sync only (fos
 // subscribes to no eBay notifications: every delivery to the shop's webhook address is refused,
 // docs/sales-channels.md §3d says why); shipping fulfillments
-// with tracking; stock and listings through the Sell Inventory API (inventory items by SKU).
+// with tracking; stock and listings through the Sell Inventory API (inventory items by SKU), and
+// for listings made outside it (Seller Hub, Trading API) through the Trading API (trading.ts).
 
 const ORDER_PAGE = 50; // getOrders: at most 200
 const ITEM_PAGE = 100; // getInventoryItems: at most 200
@@ -78,6 +80,41 @@ function refusals(data: Json): string[] {
     .map((r: Json) => `${r.sku}: ${r.errors?.[0]?.longMessage ?? r.errors?.[0]?.message ?? `status ${r.statusCode}`}`);
 }
 
+/** Sell Inventory API quantities (bulk_update_price_quantity, 25 SKUs a call); eBay's refusals. */
+async function inventoryQuantities(conn: OpenConnection, env: ChannelEnv, items: { remote_id: string; quantity: number }[]) {
+  const requests = [];
+  for (const i of items) {
+    // The listing shows the smaller of the item's and the offer's quantity (eBay's bulk updates
+    // guide): a SKU's published offers get the same figure, or a raise would not show.
+    const offers = (await publishedOffers(conn, env, i.remote_id)).map((offerId) => ({ offerId, availableQuantity: i.quantity }));
+    requests.push({ sku: i.remote_id, shipToLocationAvailability: { quantity: i.quantity }, ...(offers.length ? { offers } : {}) });
+  }
+  const refused: string[] = [];
+  for (let i = 0; i < requests.length; i += STOCK_BATCH) {
+    const { data } = await ebayCall<Json>(conn, env, 'POST', 'sell/inventory/v1/bulk_update_price_quantity', {
+      body: { requests: requests.slice(i, i + STOCK_BATCH) },
+    });
+    refused.push(...refusals(data));
+  }
+  return refused;
+}
+
+/**
+ * A page of Trading listings. GetMyeBaySelling lists every active listing, the Inventory API's
+ * too (those refuse Trading revisions): a SKU that is an inventory item (bulk_get_inventory_item
+ * answers 200 for it) was listed already with the inventory items and is left out.
+ */
+async function tradingVariants(conn: OpenConnection, env: ChannelEnv, page: number) {
+  const { items, more } = await activeListings(conn, env, page);
+  const inventory = new Set<string>();
+  for (let i = 0; i < items.length; i += STOCK_BATCH) {
+    const requests = items.slice(i, i + STOCK_BATCH).map((v) => ({ sku: v.remote_id }));
+    const { data } = await ebayCall<Json>(conn, env, 'POST', 'sell/inventory/v1/bulk_get_inventory_item', { body: { requests } });
+    for (const r of Array.isArray(data?.responses) ? data.responses : []) if (Number(r.statusCode) === 200) inventory.add(String(r.sku));
+  }
+  return { items: items.filter((v) => !inventory.has(v.remote_id)), next: more ? `t${page + 1}` : null };
+}
+
 export const ebay: ChannelConnector = {
   platform: 'EBAY',
   label: 'eBay',
@@ -119,33 +156,40 @@ export const ebay: ChannelConnector = {
     return { items, next: data?.next && list.length ? String(offset + list.length) : null };
   },
   async variants(conn, env, token) {
-    // getInventoryItems' offset is a page number (0 first).
+    // The inventory items first (token: getInventoryItems' page number, 0 first), then the
+    // Trading listings (token "t<page>": GetMyeBaySelling's page number, 1 first).
+    if (token?.startsWith('t')) {
+      try {
+        return await tradingVariants(conn, env, Number(token.slice(1)));
+      } catch (err) {
+        // Orders come after listings in a sync: a Trading refusal (a keyset without Trading
+        // access, a call limit) must not stop them. The next sync reads the listings again.
+        if (!(err instanceof ChannelCallError)) throw err;
+        return { items: [], next: null, errors: [`eBay Trading listings: ${err.message}`] };
+      }
+    }
     const page = token ? Number(token) : 0;
     const { data } = await ebayCall<Json>(conn, env, 'GET', 'sell/inventory/v1/inventory_item', {
       query: { limit: ITEM_PAGE, offset: page },
     });
     const list: Json[] = Array.isArray(data?.inventoryItems) ? data.inventoryItems : [];
     const items = list.map(variantFromEbay).filter((v) => v !== null);
-    return { items, next: data?.next && list.length ? String(page + 1) : null };
+    return { items, next: data?.next && list.length ? String(page + 1) : 't1' };
   },
   fulfill: (conn, env, order, lines, tracking) => createFulfillment(conn, env, order, lines, tracking),
   // eBay follows the carrier's scans itself from the tracking number: nothing to attach.
   shipmentStatus: async () => null,
   async setStock(conn, env, items) {
-    const requests = [];
-    for (const i of items) {
-      // The listing shows the smaller of the item's and the offer's quantity (eBay's bulk updates
-      // guide): a SKU's published offers get the same figure, or a raise would not show.
-      const offers = (await publishedOffers(conn, env, i.remote_id)).map((offerId) => ({ offerId, availableQuantity: i.quantity }));
-      requests.push({ sku: i.remote_id, shipToLocationAvailability: { quantity: i.quantity }, ...(offers.length ? { offers } : {}) });
-    }
-    const refused: string[] = [];
-    for (let i = 0; i < requests.length; i += STOCK_BATCH) {
-      const { data } = await ebayCall<Json>(conn, env, 'POST', 'sell/inventory/v1/bulk_update_price_quantity', {
-        body: { requests: requests.slice(i, i + STOCK_BATCH) },
-      });
-      refused.push(...refusals(data));
-    }
+    // A variant discovery found as a Trading listing carries its marker; the others are inventory items.
+    const trading = items.filter((i) => parseMarker(i.inventory_item_id));
+    const refused = [
+      ...(await inventoryQuantities(
+        conn,
+        env,
+        items.filter((i) => !parseMarker(i.inventory_item_id)),
+      )),
+      ...(trading.length ? await reviseQuantities(conn, env, trading) : []),
+    ];
     if (refused.length) throw new ChannelCallError(`eBay refused the quantity of ${refused.join('; ')}`, true);
   },
 };
