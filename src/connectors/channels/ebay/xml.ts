@@ -1,9 +1,8 @@
-// The little XML the eBay Trading API needs: a request body built from escaped text, and a
-// reader for its answers (elements, attributes, text, the five entities and character
-// references, CDATA, comments and the declaration skipped). Not a general parser: no DTDs,
-// no namespaces beyond ignoring the prefix. Written here because the only XML parser under
-// node_modules (fast-xml-parser 3, brought by the dev-only s3rver) is absent from a
-// production install.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+// The XML the eBay Trading API needs: a request body built from escaped text, and its answers
+// read with fast-xml-parser into a small tree (elements in document order, attributes, text),
+// namespace prefixes dropped, the declaration and comments skipped.
 
 export interface XmlNode {
   name: string;
@@ -12,45 +11,46 @@ export interface XmlNode {
   text: string;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decode(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-z]+);/g, (m, e: string) => {
-    if (e.startsWith('#x')) return String.fromCodePoint(Number.parseInt(e.slice(2), 16));
-    if (e.startsWith('#')) return String.fromCodePoint(Number.parseInt(e.slice(1), 10));
-    return ENTITIES[e] ?? m;
-  });
-}
-
 /** Text for an element's content or an attribute value. */
 export const escapeXml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
-const TOKEN =
-  /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<!DOCTYPE[^>]*>|<\/([^\s>]+)\s*>|<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
-const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-const local = (name: string) => name.slice(name.indexOf(':') + 1);
+// preserveOrder keeps repeated elements (Item, Errors) as a list in document order; values stay
+// text (an ItemID is no number); entities and character references are decoded.
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  htmlEntities: true,
+});
 
-/** The document's root element; throws on text that is not well-formed enough to read. */
-export function readXml(xml: string): XmlNode {
-  const root: XmlNode = { name: '#document', attrs: {}, children: [], text: '' };
-  const stack = [root];
-  for (const m of xml.matchAll(TOKEN)) {
-    const top = stack[stack.length - 1]!;
-    if (m[1] !== undefined) top.text += m[1];
-    else if (m[2] !== undefined) {
-      if (stack.length < 2 || top.name !== local(m[2])) throw new Error(`XML: unexpected </${m[2]}>`);
-      stack.pop();
-    } else if (m[3] !== undefined) {
-      const attrs: Record<string, string> = {};
-      for (const a of (m[4] ?? '').matchAll(ATTR)) attrs[local(a[1]!)] = decode(a[2] ?? a[3] ?? '');
-      const node: XmlNode = { name: local(m[3]), attrs, children: [], text: '' };
-      top.children.push(node);
-      if (!m[5]) stack.push(node);
-    } else if (m[6] !== undefined && stack.length > 1) top.text += decode(m[6]);
+type Ordered = Record<string, unknown> & { ':@'?: Record<string, string> };
+
+function toNodes(items: Ordered[]): { children: XmlNode[]; text: string } {
+  const children: XmlNode[] = [];
+  let text = '';
+  for (const item of items) {
+    const name = Object.keys(item).find((k) => k !== ':@')!;
+    if (name === '#text') text += String(item[name]);
+    else if (!name.startsWith('?') && name !== '#comment') {
+      const inner = toNodes(item[name] as Ordered[]);
+      children.push({ name, attrs: { ...(item[':@'] ?? {}) }, ...inner });
+    }
   }
-  if (stack.length !== 1 || root.children.length !== 1) throw new Error('XML: not one closed root element');
-  return root.children[0]!;
+  return { children, text };
+}
+
+/** The document's root element; throws on text that is not well-formed XML with one root. */
+export function readXml(xml: string): XmlNode {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw new Error(`XML: ${valid.err.msg} (line ${valid.err.line})`);
+  const { children } = toNodes(parser.parse(xml) as Ordered[]);
+  if (children.length !== 1) throw new Error('XML: not one root element');
+  return children[0]!;
 }
 
 /** The children named `name`. */
