@@ -6,6 +6,8 @@ import { createDb } from '../../src/db/client.js';
 import { migrate, MigrationRefused, packageRoot } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/types.js';
 import { receiveStock } from '../../src/domain/inventory/receive.js';
+// The areas answering the ledger's hooks (a server loads them in app.ts; this file builds no app).
+import '../../src/domain/subscriptions.js';
 import * as teams from '../../src/domain/teams/teams.js';
 import { freshPostgresUrl, freshSqliteUrl } from '../helpers/db.js';
 import { runFos, serveSandbox, spawnServe } from '../helpers/serve-process.js';
