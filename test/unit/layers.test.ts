@@ -91,7 +91,6 @@ describe('layers', () => {
     'domain/charges/versions.ts',
     'domain/events/outbox.ts',
     'domain/events/sales-channel.ts',
-    'domain/floor/sign-in.ts',
     'domain/fulfillment/cancel.ts',
     'domain/fulfillment/carrier-rates.ts',
     'domain/fulfillment/carrier-webhooks.ts',
