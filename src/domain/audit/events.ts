@@ -1,6 +1,7 @@
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { deleteAuditEventsBefore, findAuditPage, findTeamAuditEvent } from './store.js';
 
 // Reading the audit log (GET /v1/audit-events) and keeping it to its retention.
 
@@ -61,13 +62,13 @@ export async function listAuditEvents(db: Db, teamId: string, q: PageRequest & A
     ...(q.action ? { action: q.action } : {}),
     ...(Object.keys(created).length ? { created_at: created } : {}),
   };
-  const rows = (await db.prisma.auditEvent.findMany(pageArgs(q, where, ORDER))) as Row[];
+  const rows = (await findAuditPage(db.prisma, pageArgs(q, where, ORDER))) as Row[];
   const page = toPage(rows, q, undefined, ORDER);
   return { data: page.data.map(present), meta: page.meta };
 }
 
 export async function getAuditEvent(db: Db, teamId: string, id: string) {
-  const row = (await db.prisma.auditEvent.findFirst({ where: { id, team_id: teamId } })) as Row | null;
+  const row = (await findTeamAuditEvent(db.prisma, teamId, id)) as Row | null;
   if (!row) throw notFound('audit event', id);
   return present(row);
 }
@@ -75,6 +76,5 @@ export async function getAuditEvent(db: Db, teamId: string, id: string) {
 /** Deletes the events older than `days` days (the outbox worker calls it, fos serve --audit-retention-days). */
 export async function pruneAuditEvents(db: Db, days: number, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - days * 86_400_000);
-  const { count } = await db.prisma.auditEvent.deleteMany({ where: { created_at: { lt: before } } });
-  return count;
+  return deleteAuditEventsBefore(db.prisma, before);
 }

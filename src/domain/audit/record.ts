@@ -1,45 +1,14 @@
 import { newId } from '../../db/ids.js';
-import { statementsOf } from '../../db/statements.js';
 import { txHooks } from '../../db/tx.js';
 import type { TxClient } from '../../db/types.js';
 import { auditContext, type AuditContext } from './context.js';
 import { compactValue, isSecretName, REDACTED } from './redact.js';
+import { insertAuditRow } from './store.js';
 
 // Inserts a context's audit record inside the write transaction that commits it (the hook of
 // src/db/tx.ts): no write without its record, and a rolled-back or retried attempt leaves none
-// of its own. One prepared INSERT (src/db/statements.ts), no Prisma runtime: it is on every
-// fulfillment's path (docs/audit.md, "Cost").
-
-const COLUMNS = [
-  'id',
-  'team_id',
-  'created_at',
-  'actor_type',
-  'actor_id',
-  'actor_name',
-  'user_id',
-  'ip',
-  'user_agent',
-  'action',
-  'method',
-  'path',
-  'target_type',
-  'target_id',
-  'target_key',
-  'changes',
-  'trace_id',
-] as const;
-
-const sqlCache = new Map<string, string>();
-function insertSql(jsonParam: string): string {
-  let sql = sqlCache.get(jsonParam);
-  if (!sql) {
-    const values = COLUMNS.map((c) => (c === 'changes' ? jsonParam : '?')).join(', ');
-    sql = `INSERT INTO "audit_events" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${values})`;
-    sqlCache.set(jsonParam, sql);
-  }
-  return sql;
-}
+// of its own. One prepared INSERT (store.ts), no Prisma runtime: it is on every fulfillment's
+// path (docs/audit.md, "Cost").
 
 const HUMAN_KEYS = ['sku', 'order_number', 'number', 'name', 'email', 'display_name', 'barcode'] as const;
 
@@ -69,7 +38,7 @@ export function changesOf(ctx: AuditContext, result?: Record<string, unknown>): 
   return Object.keys(out).length ? out : null;
 }
 
-/** The row's values, in COLUMNS order. */
+/** The row's values, in the store's COLUMNS order. */
 export function auditRow(ctx: AuditContext, result: unknown, id = newId()): unknown[] {
   const row = rowOf(result);
   const target = ctx.target;
@@ -102,12 +71,10 @@ export function auditRow(ctx: AuditContext, result: unknown, id = newId()): unkn
 async function beforeCommit(tx: TxClient, result: unknown): Promise<void> {
   const ctx = auditContext();
   if (!ctx || !ctx.active || ctx.recorded) return;
-  const st = statementsOf(tx);
   const id = newId();
   const row = auditRow(ctx, result, id);
   // On PostgreSQL sent with the COMMIT (one round trip: the record's cost is its insert alone).
-  if (st.runAtCommit) await st.runAtCommit(insertSql(st.dialect.jsonParam), row);
-  else await st.run(insertSql(st.dialect.jsonParam), row);
+  await insertAuditRow(tx, row);
   ctx.pending = true;
   ctx.eventId = id;
   ctx.eventTargetId = row[13] as string | null;

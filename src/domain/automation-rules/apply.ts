@@ -10,6 +10,7 @@ import { compiled, type CompiledRule } from './compile.js';
 import { evaluate, type Outcome } from './evaluate.js';
 import { loadOrderFacts, plannedFacts } from './facts.js';
 import { dbNow } from '../clock.js';
+import * as store from './store.js';
 
 // Writing what the rules decide on an order, inside the caller's transaction: at intake
 // (orders/place.ts writeOrder: every channel, draft conversion, import) and on demand. The
@@ -25,10 +26,7 @@ export type Trigger = 'INTAKE' | 'MANUAL';
 
 /** The team's enabled rules, by position, compiled (cached by id + version). */
 export async function loadRules(tx: TxClient, teamId: string): Promise<CompiledRule[]> {
-  const rows = await tx.automationRule.findMany({
-    where: { team_id: teamId, enabled: true },
-    orderBy: [{ position: 'asc' }, { id: 'asc' }],
-  });
+  const rows = await store.findEnabledRules(tx, teamId);
   return rows.map(compiled);
 }
 
@@ -95,10 +93,7 @@ export async function applyRules(
   Object.assign(selection, out.selection, { rule_set: Object.keys(out.selection) });
   dropStrayDays(selection, out);
   if (out.selection.carrier_integration_id) {
-    const ci = await tx.carrierIntegration.findFirst({
-      where: { id: out.selection.carrier_integration_id as string },
-      select: { name: true, type: true },
-    });
+    const ci = await store.findIntegrationName(tx, out.selection.carrier_integration_id as string);
     Object.assign(selection, { carrier_integration_name: ci?.name ?? null, carrier_integration_type: ci?.type ?? null });
   }
   const config = obj(order.config);
@@ -117,10 +112,10 @@ export async function applyRules(
     data.priority = out.priority;
     data.priority_rank = PRIORITY_RANK[out.priority as Priority];
   }
-  await tx.order.update({ where: { id: orderId }, data });
+  await store.updateOrder(tx, orderId, data);
   if (out.tagsChanged) await setOrderTags(tx, order, out.tags);
   for (const h of out.holds) {
-    const active = await tx.orderFulfillmentHold.findFirst({ where: { order_id: orderId, active: true, reason: h.reason as HoldReason } });
+    const active = await store.findActiveHold(tx, orderId, h.reason as HoldReason);
     if (!active) await placeHold(tx, { orderId, reason: h.reason as HoldReason, notes: h.notes ?? null });
   }
   return out;
@@ -131,10 +126,7 @@ const OPEN = ['OPEN', 'PENDING_FULFILLMENT'];
 /** POST /v1/ops/orders/{id}/apply-rules: re-runs the rules on one open order. */
 export async function applyRulesToOrder(db: Db, teamId: string, orderId: string) {
   return transaction(db, async (tx) => {
-    const order = await tx.order.findFirst({
-      where: { id: orderId, fulfiller_team_id: teamId },
-      select: { status: true, order_number: true },
-    });
+    const order = await store.findTeamOrderStatus(tx, teamId, orderId);
     if (!order) throw notFound('Order', orderId);
     if (!OPEN.includes(order.status)) throw conflict(`Order ${order.order_number} is ${order.status}; rules apply to open orders only.`);
     const out = await applyRules(tx, teamId, orderId, 'MANUAL', dbNow(db));
@@ -149,12 +141,7 @@ export async function applyRulesToOpenOrders(db: Db, teamId: string) {
   let changed = 0;
   let after: string | undefined;
   for (;;) {
-    const page = await db.prisma.order.findMany({
-      where: { fulfiller_team_id: teamId, status: { in: OPEN as never }, ...(after ? { id: { gt: after } } : {}) },
-      select: { id: true },
-      orderBy: { id: 'asc' },
-      take: 200,
-    });
+    const page = await store.findOrderIdsAfter(db.prisma, teamId, OPEN, after);
     if (!page.length) break;
     for (const { id } of page) {
       const out = await transaction(db, (tx) => applyRules(tx, teamId, id, 'MANUAL', dbNow(db)));

@@ -1,5 +1,6 @@
 import type { TxClient } from '../../db/types.js';
 import type { OrderFacts } from './compile.js';
+import * as store from './store.js';
 
 // What rule conditions read, from the stored order (one query with its core lines, their
 // products' weights and dimensions and its shop), from an order being written (orders/place.ts,
@@ -74,17 +75,12 @@ const mm = (p: Measured) => {
 /** Weight (g) and sides (mm) per unit of the given products, one query. */
 async function measures(tx: TxClient, productIds: (string | null)[]) {
   const ids = [...new Set(productIds.filter((id): id is string => !!id))];
-  const products: Measured[] = ids.length
-    ? await tx.product.findMany({
-        where: { id: { in: ids } },
-        select: { id: true, weight: true, weight_unit: true, length: true, width: true, height: true, measurement_unit: true },
-      })
-    : [];
+  const products: Measured[] = ids.length ? await store.findMeasures(tx, ids) : [];
   return new Map(products.map((p) => [p.id, { weight: grams(p), dims: mm(p) }]));
 }
 
 const shopType = async (tx: TxClient, shopId: string | null) =>
-  shopId ? ((await tx.shop.findUnique({ where: { id: shopId }, select: { shop_type: true } }))?.shop_type ?? null) : null;
+  shopId ? ((await store.findShopType(tx, shopId))?.shop_type ?? null) : null;
 
 /** Facts of an order about to be written (its planned columns and core lines). */
 export async function plannedFacts(
@@ -106,32 +102,10 @@ export async function plannedFacts(
   });
 }
 
-export const FACT_SELECT = {
-  id: true,
-  order_number: true,
-  status: true,
-  fulfiller_team_id: true,
-  merchant_team_id: true,
-  shop_id: true,
-  tags: true,
-  shipping_address: true,
-  total_price: true,
-  shipping_method: true,
-  priority: true,
-  address_residential: true,
-  deliver_by: true,
-  config: true,
-  routed_warehouse_id: true,
-  routed_warehouse_only: true,
-  carrier_selection: true,
-  line_items: {
-    where: { kind: 'CORE' as const },
-    select: { sku: true, product_id: true, total_quantity: true, removed_quantity: true },
-  },
-} as const;
+export { FACT_SELECT } from './store.js';
 
 export async function loadOrderFacts(tx: TxClient, teamId: string, orderId: string, now: number) {
-  const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: FACT_SELECT });
+  const order = await store.findOrderFacts(tx, teamId, orderId);
   if (!order) return null;
   const m = await measures(
     tx,

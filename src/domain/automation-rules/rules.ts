@@ -6,6 +6,7 @@ import { conflict, invalid, notFound } from '../errors.js';
 import { toPage, type PageRequest } from '../pagination.js';
 import { checkRateOptions } from '../orders/index.js';
 import type { RateOptions } from '../../contract/rate-strategy.js';
+import * as store from './store.js';
 
 // CRUD of automation rules (docs/automation.md). Shapes are checked by the TypeBox contract
 // (unknown fields, wrong types: 400 naming the path); this checks what the schema cannot: that
@@ -57,31 +58,29 @@ async function recordVersion(
   after: AutomationRule | null,
 ) {
   const rule = (after ?? before)!;
-  await tx.automationRuleVersion.create({
-    data: {
-      team_id: actor.teamId,
-      rule_id: rule.id,
-      version: rule.version,
-      change,
-      key_id: actor.keyId,
-      key_name: actor.keyName ?? null,
-      before: before ? (snapshot(before) as object) : undefined,
-      after: after ? (snapshot(after) as object) : undefined,
-    },
+  await store.insertRuleVersion(tx, {
+    team_id: actor.teamId,
+    rule_id: rule.id,
+    version: rule.version,
+    change,
+    key_id: actor.keyId,
+    key_name: actor.keyName ?? null,
+    before: before ? (snapshot(before) as object) : undefined,
+    after: after ? (snapshot(after) as object) : undefined,
   });
 }
 
 async function checkReferences(tx: TxClient, teamId: string, body: Partial<CreateRule>) {
   const ci = body.actions?.carrier_integration_id;
-  if (ci && !(await tx.carrierIntegration.findFirst({ where: { id: ci, team_id: teamId }, select: { id: true } }))) {
+  if (ci && !(await store.teamIntegrationExists(tx, teamId, ci))) {
     throw invalid('body.actions.carrier_integration_id', `no carrier integration ${ci} in this team`);
   }
   const m = body.merchant_team_id;
-  if (m && !(await tx.team.findUnique({ where: { id: m }, select: { id: true } }))) {
+  if (m && !(await store.teamExists(tx, m))) {
     throw invalid('body.merchant_team_id', `no team ${m}`);
   }
   const w = body.actions?.warehouse_id;
-  if (w && !(await tx.warehouse.findFirst({ where: { id: w, team_id: teamId }, select: { id: true } }))) {
+  if (w && !(await store.teamWarehouseExists(tx, teamId, w))) {
     throw invalid('body.actions.warehouse_id', `no warehouse ${w} in this team`);
   }
   if (body.actions?.warehouse_only && !w) throw invalid('body.actions.warehouse_only', 'warehouse_only needs warehouse_id');
@@ -90,63 +89,52 @@ async function checkReferences(tx: TxClient, teamId: string, body: Partial<Creat
 
 /** Puts `id` at `position` (1-based, clamped) and renumbers the rest 1..n. */
 async function place(tx: TxClient, teamId: string, id: string | null, position: number | undefined) {
-  const rows = await tx.automationRule.findMany({
-    where: { team_id: teamId },
-    orderBy: [{ position: 'asc' }, { id: 'asc' }],
-    select: { id: true, position: true },
-  });
+  const rows = await store.findRulePositions(tx, teamId);
   const ids = rows.map((r) => r.id).filter((x) => x !== id);
   if (id) ids.splice(Math.min(Math.max((position ?? ids.length + 1) - 1, 0), ids.length), 0, id);
   const at = new Map(rows.map((r) => [r.id, r.position]));
   for (const [i, rid] of ids.entries()) {
-    if (at.get(rid) !== i + 1) await tx.automationRule.update({ where: { id: rid }, data: { position: i + 1 } });
+    if (at.get(rid) !== i + 1) await store.setRulePosition(tx, rid, i + 1);
   }
 }
 
 export async function createRule(db: Db, actor: Actor, body: CreateRule) {
   return transaction(db, async (tx) => {
     await checkReferences(tx, actor.teamId, body);
-    const last = await tx.automationRule.count({ where: { team_id: actor.teamId } });
-    const row = await tx.automationRule.create({
-      data: {
-        team_id: actor.teamId,
-        merchant_team_id: body.merchant_team_id ?? null,
-        name: body.name,
-        enabled: body.enabled ?? true,
-        position: last + 1,
-        conditions: body.conditions as object,
-        actions: body.actions as object,
-        created_by_key_id: actor.keyId,
-        updated_by_key_id: actor.keyId,
-      },
+    const last = await store.countTeamRules(tx, actor.teamId);
+    const row = await store.insertRule(tx, {
+      team_id: actor.teamId,
+      merchant_team_id: body.merchant_team_id ?? null,
+      name: body.name,
+      enabled: body.enabled ?? true,
+      position: last + 1,
+      conditions: body.conditions as object,
+      actions: body.actions as object,
+      created_by_key_id: actor.keyId,
+      updated_by_key_id: actor.keyId,
     });
     if (body.position !== undefined) await place(tx, actor.teamId, row.id, body.position);
-    const created = await tx.automationRule.findUniqueOrThrow({ where: { id: row.id } });
+    const created = await store.findRuleOrThrow(tx, row.id);
     await recordVersion(tx, actor, 'CREATED', null, created);
     return ruleView(created);
   });
 }
 
 export async function getRule(db: Db, teamId: string, id: string) {
-  const row = await db.prisma.automationRule.findFirst({ where: { id, team_id: teamId } });
+  const row = await store.findTeamRule(db.prisma, teamId, id);
   if (!row) throw notFound('Automation rule', id);
   return ruleView(row);
 }
 
 export async function listRules(db: Db, teamId: string, q: PageRequest & { merchant_team_id?: string }) {
-  const rows = await db.prisma.automationRule.findMany({
-    where: { team_id: teamId, ...(q.merchant_team_id ? { merchant_team_id: q.merchant_team_id } : {}) },
-    orderBy: [{ position: 'asc' }, { id: 'asc' }],
-    skip: q.page * q.limit,
-    take: q.limit + 1,
-  });
+  const rows = await store.findRulePage(db.prisma, teamId, q.merchant_team_id, q.page * q.limit, q.limit + 1);
   const page = toPage(rows.map(ruleView), { ...q, cursor: undefined });
   return { ...page, meta: { ...page.meta, next_cursor: null } };
 }
 
 export async function updateRule(db: Db, actor: Actor, id: string, body: UpdateRule) {
   return transaction(db, async (tx) => {
-    const cur = await tx.automationRule.findFirst({ where: { id, team_id: actor.teamId } });
+    const cur = await store.findTeamRule(tx, actor.teamId, id);
     if (!cur) throw notFound('Automation rule', id);
     if (body.version !== undefined && body.version !== cur.version) {
       throw conflict(`Automation rule ${id} is at version ${cur.version}, not ${body.version}.`, { version: cur.version });
@@ -157,10 +145,10 @@ export async function updateRule(db: Db, actor: Actor, id: string, body: UpdateR
       if (body[k] !== undefined) data[k] = body[k];
     }
     // Compare-and-set on the version read: two concurrent updates never both claim version n+1.
-    const res = await tx.automationRule.updateMany({ where: { id, version: cur.version }, data });
+    const res = await store.updateRuleIfVersion(tx, id, cur.version, data);
     if (res.count !== 1) throw conflict(`Automation rule ${id} changed while it was being updated; try again.`);
     if (body.position !== undefined) await place(tx, actor.teamId, id, body.position as number);
-    const updated = await tx.automationRule.findUniqueOrThrow({ where: { id } });
+    const updated = await store.findRuleOrThrow(tx, id);
     await recordVersion(tx, actor, 'UPDATED', cur, updated);
     return ruleView(updated);
   });
@@ -168,10 +156,10 @@ export async function updateRule(db: Db, actor: Actor, id: string, body: UpdateR
 
 export async function deleteRule(db: Db, actor: Actor, id: string) {
   await transaction(db, async (tx) => {
-    const cur = await tx.automationRule.findFirst({ where: { id, team_id: actor.teamId } });
+    const cur = await store.findTeamRule(tx, actor.teamId, id);
     if (!cur) throw notFound('Automation rule', id);
     // Compare-and-set on the version read: a concurrent update or delete makes this one a 409/404.
-    const res = await tx.automationRule.deleteMany({ where: { id, team_id: actor.teamId, version: cur.version } });
+    const res = await store.deleteRuleIfVersion(tx, actor.teamId, id, cur.version);
     if (res.count !== 1) throw conflict(`Automation rule ${id} changed while it was being deleted; try again.`);
     await recordVersion(tx, actor, 'DELETED', cur, null);
     await place(tx, actor.teamId, null, undefined);
@@ -180,19 +168,13 @@ export async function deleteRule(db: Db, actor: Actor, id: string) {
 
 /** A rule's changes, newest first; readable after the rule is deleted (404 when it never was the team's). */
 export async function listRuleVersions(db: Db, teamId: string, ruleId: string, q: PageRequest) {
-  const where = { team_id: teamId, rule_id: ruleId };
   const [rows, total] = await Promise.all([
-    db.prisma.automationRuleVersion.findMany({
-      where,
-      orderBy: [{ created_at: 'desc' }, { version: 'desc' }, { id: 'desc' }],
-      skip: q.page * q.limit,
-      take: q.limit + 1,
-    }),
-    db.prisma.automationRuleVersion.count({ where }),
+    store.findRuleVersionPage(db.prisma, teamId, ruleId, q.page * q.limit, q.limit + 1),
+    store.countRuleVersions(db.prisma, teamId, ruleId),
   ]);
   if (!total) {
     // A rule made before history existed has no rows yet: still the team's rule, an empty history.
-    const rule = await db.prisma.automationRule.findFirst({ where: { id: ruleId, team_id: teamId }, select: { id: true } });
+    const rule = await store.teamRuleExists(db.prisma, teamId, ruleId);
     if (!rule) throw notFound('Automation rule', ruleId);
   }
   const page = toPage(

@@ -1,6 +1,7 @@
 import { transaction } from '../../db/tx.js';
 import { createHash } from 'node:crypto';
 import type { Db, Prisma } from '../../db/types.js';
+import * as store from './store.js';
 import { notFound } from '../errors.js';
 import { placeHold } from '../orders/index.js';
 import { getOrder } from '../orders/index.js';
@@ -34,30 +35,23 @@ export function addressHash(a: Address): string {
 type Response = AddressCheck;
 
 async function verifier(db: Db, teamId: string) {
-  return db.prisma.carrierIntegration.findFirst({
-    where: { team_id: teamId, type: { in: addressVerifierTypes() }, enabled: true, credentials_sealed: { not: null } },
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-  });
+  return store.findVerifier(db.prisma, teamId, { in: addressVerifierTypes() });
 }
 
 async function verifyRemote(db: Db, teamId: string, a: Address, hash: string, policy: OutboundPolicy): Promise<Response | null> {
-  const cached = await db.prisma.addressVerification.findUnique({
-    where: { team_id_address_hash: { team_id: teamId, address_hash: hash } },
-  });
+  const cached = await store.findCachedVerification(db.prisma, teamId, hash);
   if (cached) return cached.response as unknown as Response;
   const row = await verifier(db, teamId);
   if (!row) return null;
   const response = await carrierConnector(row.type).verifyAddress!(accountOf(db, row, policy), a);
-  await db.prisma.addressVerification
-    .create({
-      data: {
-        team_id: teamId,
-        integration_id: row.id,
-        address_hash: hash,
-        response: response as unknown as Prisma.InputJsonValue,
-        verified: response.verified,
-        residential: response.residential,
-      },
+  await store
+    .insertVerification(db.prisma, {
+      team_id: teamId,
+      integration_id: row.id,
+      address_hash: hash,
+      response: response as unknown as Prisma.InputJsonValue,
+      verified: response.verified,
+      residential: response.residential,
     })
     .catch((e: { code?: string }) => {
       if (e?.code !== 'P2002') throw e;
@@ -67,7 +61,7 @@ async function verifyRemote(db: Db, teamId: string, a: Address, hash: string, po
 
 /** Verifies the order's shipping address (cached by hash); returns the order as presented. */
 export async function verifyOrderAddress(db: Db, teamId: string, orderId: string, policy: OutboundPolicy) {
-  const order = await db.prisma.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId } });
+  const order = await store.findTeamOrder(db.prisma, teamId, orderId);
   if (!order) throw notFound('Order', orderId);
   const addr = asAddress(order.shipping_address);
   if (!order.lock_address && addr.address1) {
@@ -82,19 +76,16 @@ async function record(db: Db, orderId: string, hash: string, r: Response) {
   await transaction(db, async (tx) => {
     // Once per address: the compare-and-set on address_hash makes a repeated or concurrent
     // verification of the same address record (and hold) nothing more.
-    const { count } = await tx.order.updateMany({
-      where: { id: orderId, lock_address: false, OR: [{ address_hash: null }, { address_hash: { not: hash } }] },
-      data: {
-        address_verified: r.verified,
-        address_residential: r.residential,
-        address_verified_at: new Date(),
-        address_hash: hash,
-        address_verification_response: r as unknown as Prisma.InputJsonValue,
-      },
+    const { count } = await store.recordOrderVerification(tx, orderId, hash, {
+      address_verified: r.verified,
+      address_residential: r.residential,
+      address_verified_at: new Date(),
+      address_hash: hash,
+      address_verification_response: r as unknown as Prisma.InputJsonValue,
     });
     if (!count || r.verified) return;
     // An edit to another failing address while the first hold is still open adds no second hold.
-    const open = await tx.orderFulfillmentHold.count({ where: { order_id: orderId, active: true, reason: 'ADDRESS_VERIFICATION_FAILED' } });
+    const open = await store.countActiveAddressHolds(tx, orderId);
     if (open) return;
     const why =
       r.errors

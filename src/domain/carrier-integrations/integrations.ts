@@ -1,5 +1,6 @@
 import { transaction } from '../../db/tx.js';
 import type { CarrierIntegration, Db, Prisma } from '../../db/types.js';
+import * as store from './store.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { openJson, sealJson } from '../secrets/index.js';
@@ -130,7 +131,7 @@ export function credentialsOf(r: Pick<CarrierIntegration, 'id' | 'credentials_se
 
 async function checkWarehouses(db: Db, teamId: string, ids: string[] | null | undefined) {
   if (!ids?.length) return;
-  const found = await db.prisma.warehouse.count({ where: { team_id: teamId, id: { in: ids } } });
+  const found = await store.countTeamWarehousesIn(db.prisma, teamId, ids);
   if (found !== new Set(ids).size) throw invalid('body.warehouse_ids', "names a warehouse that is not this team's");
 }
 
@@ -141,41 +142,36 @@ export async function createIntegration(db: Db, teamId: string, input: Integrati
   await checkWarehouses(db, teamId, input.warehouse_ids);
   // The id is made first: the sealed credentials are bound to it.
   const row = await transaction(db, async (tx) => {
-    const created = await tx.carrierIntegration.create({
-      data: {
-        team_id: teamId,
-        name: input.name,
-        type: input.type,
-        api_base_url: input.api_base_url ?? null,
-        warehouse_ids: input.warehouse_ids ?? undefined,
-        enabled_carriers: input.enabled_carriers ?? undefined,
-        is_test: isTestKey(input.type, input.credentials?.api_key),
-        has_webhook_secret: !!input.credentials?.webhook_secret,
-      },
+    const created = await store.insertIntegration(tx, {
+      team_id: teamId,
+      name: input.name,
+      type: input.type,
+      api_base_url: input.api_base_url ?? null,
+      warehouse_ids: input.warehouse_ids ?? undefined,
+      enabled_carriers: input.enabled_carriers ?? undefined,
+      is_test: isTestKey(input.type, input.credentials?.api_key),
+      has_webhook_secret: !!input.credentials?.webhook_secret,
     });
     if (!input.credentials) return created;
-    return tx.carrierIntegration.update({
-      where: { id: created.id },
-      data: { credentials_sealed: sealJson(input.credentials, context(created.id)) },
-    });
+    return store.updateIntegrationRow(tx, created.id, { credentials_sealed: sealJson(input.credentials, context(created.id)) });
   });
   return integrationView(row);
 }
 
 export async function findIntegration(db: Db, teamId: string, id: string) {
-  const row = await db.prisma.carrierIntegration.findFirst({ where: { id, team_id: teamId } });
+  const row = await store.findTeamIntegration(db.prisma, teamId, id);
   if (!row) throw notFound('Carrier integration', id);
   return row;
 }
 
 export async function getIntegration(db: Db, teamId: string, id: string) {
-  if (id === BUILT_IN_TABLE.id && !(await db.prisma.carrierIntegration.count({ where: { team_id: teamId } }))) return builtInView();
+  if (id === BUILT_IN_TABLE.id && !(await store.countTeamIntegrations(db.prisma, teamId))) return builtInView();
   return integrationView(await findIntegration(db, teamId, id));
 }
 
 export async function listIntegrations(db: Db, teamId: string, page: PageRequest) {
   const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
-  const rows = await db.prisma.carrierIntegration.findMany(pageArgs(page, { team_id: teamId }, orderBy));
+  const rows = await store.findIntegrationPage(db.prisma, pageArgs(page, { team_id: teamId }, orderBy));
   const p = toPage(rows, page, undefined, orderBy);
   const data: Array<ReturnType<typeof integrationView>> = p.data.map(integrationView);
   if (!data.length && !page.cursor && page.page === 0) data.push(builtInView());
@@ -200,16 +196,18 @@ export async function updateIntegration(db: Db, teamId: string, id: string, patc
       is_test: isTestKey(row.type, patch.credentials.api_key),
     });
   }
-  const { count } = await db.prisma.carrierIntegration.updateMany({ where: { id, team_id: teamId }, data: data as never });
+  const { count } = await store.updateTeamIntegration(db.prisma, teamId, id, data as never);
   if (!count) throw notFound('Carrier integration', id);
   return integrationView(await findIntegration(db, teamId, id));
 }
 
 /** Disconnect: disabled and its credentials erased (labels bought through it keep their records). */
 export async function disconnectIntegration(db: Db, teamId: string, id: string) {
-  const { count } = await db.prisma.carrierIntegration.updateMany({
-    where: { id, team_id: teamId },
-    data: { enabled: false, disabled_at: new Date(), credentials_sealed: null, has_webhook_secret: false },
+  const { count } = await store.updateTeamIntegration(db.prisma, teamId, id, {
+    enabled: false,
+    disabled_at: new Date(),
+    credentials_sealed: null,
+    has_webhook_secret: false,
   });
   if (!count) throw notFound('Carrier integration', id);
   return integrationView(await findIntegration(db, teamId, id));

@@ -1,10 +1,12 @@
 import { readsOf } from '../../db/reads.js';
-import type { CarrierIntegration, CarrierRate, Db } from '../../db/types.js';
+import type { CarrierIntegration, CarrierRate, Db, Prisma, TxClient } from '../../db/types.js';
 
-// The reads a label's rating makes (fulfillment/labels.ts, CHEAPEST / FASTEST): the team's
-// integrations and its rate table, as hand-written reads on the prepared-statement path
-// (src/db/reads.ts) rather than Prisma's client (issue 36: a rated label's reads and their garbage
-// were a millisecond of the fulfillment's server CPU). Rows are typed here as Prisma types them.
+// The carrier integrations' data access (issues 36 and 38). The reads a label's rating makes
+// (fulfillment/labels.ts, CHEAPEST / FASTEST): the team's integrations and its rate table, as
+// hand-written reads on the prepared-statement path (src/db/reads.ts) rather than Prisma's client
+// (issue 36: a rated label's reads and their garbage were a millisecond of the fulfillment's
+// server CPU); rows are typed here as Prisma types them. Then the integrations' own rows and the
+// address verifications, through Prisma (the end of this file).
 
 const json = (db: Db, v: unknown) => (typeof v === 'string' ? readsOf(db).dialect.json(v) : (v ?? null));
 const bool = (v: unknown) => v === true || v === 1 || v === 1n;
@@ -48,4 +50,74 @@ export async function teamCarrierRates(db: Db, teamId: string): Promise<CarrierR
         updated_at: date(r.updated_at),
       }) as CarrierRate,
   );
+}
+
+// Integrations and address verifications, through Prisma.
+
+type Client = Db['prisma'] | TxClient;
+
+export function countTeamWarehousesIn(client: Client, teamId: string, ids: string[]) {
+  return client.warehouse.count({ where: { team_id: teamId, id: { in: ids } } });
+}
+
+export function insertIntegration(tx: TxClient, data: Prisma.CarrierIntegrationUncheckedCreateInput) {
+  return tx.carrierIntegration.create({ data });
+}
+
+export function updateIntegrationRow(tx: TxClient, id: string, data: Prisma.CarrierIntegrationUpdateInput) {
+  return tx.carrierIntegration.update({ where: { id }, data });
+}
+
+export function findTeamIntegration(client: Client, teamId: string, id: string) {
+  return client.carrierIntegration.findFirst({ where: { id, team_id: teamId } });
+}
+
+export function countTeamIntegrations(client: Client, teamId: string) {
+  return client.carrierIntegration.count({ where: { team_id: teamId } });
+}
+
+/** One page of integrations (pageArgs' window). */
+export function findIntegrationPage(
+  client: Client,
+  window: { where: Prisma.CarrierIntegrationWhereInput; orderBy: never; skip: number; take: number },
+) {
+  return client.carrierIntegration.findMany(window);
+}
+
+/** Updates the team's integration; the count changed (0: not the team's). */
+export function updateTeamIntegration(client: Client, teamId: string, id: string, data: Prisma.CarrierIntegrationUpdateManyMutationInput) {
+  return client.carrierIntegration.updateMany({ where: { id, team_id: teamId }, data });
+}
+
+/** The team's oldest enabled integration with credentials of one of these types (an address verifier). */
+export function findVerifier(client: Client, teamId: string, types: Prisma.CarrierIntegrationWhereInput['type']) {
+  return client.carrierIntegration.findFirst({
+    where: { team_id: teamId, type: types, enabled: true, credentials_sealed: { not: null } },
+    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+  });
+}
+
+export function findCachedVerification(client: Client, teamId: string, hash: string) {
+  return client.addressVerification.findUnique({ where: { team_id_address_hash: { team_id: teamId, address_hash: hash } } });
+}
+
+/** The verification cached (a lazy PrismaPromise: it runs when awaited or caught). */
+export function insertVerification(client: Client, data: Prisma.AddressVerificationUncheckedCreateInput) {
+  return client.addressVerification.create({ data });
+}
+
+export function findTeamOrder(client: Client, teamId: string, orderId: string) {
+  return client.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId } });
+}
+
+/** Records the verification on the order unless it is locked or already has this address's (compare-and-set); the count. */
+export function recordOrderVerification(tx: TxClient, orderId: string, hash: string, data: Prisma.OrderUpdateManyMutationInput) {
+  return tx.order.updateMany({
+    where: { id: orderId, lock_address: false, OR: [{ address_hash: null }, { address_hash: { not: hash } }] },
+    data,
+  });
+}
+
+export function countActiveAddressHolds(tx: TxClient, orderId: string) {
+  return tx.orderFulfillmentHold.count({ where: { order_id: orderId, active: true, reason: 'ADDRESS_VERIFICATION_FAILED' } });
 }

@@ -5,7 +5,8 @@ import { announceCharge, jsonPricing } from '../charges/index.js';
 import { priceShippingCorrection } from '../charges/index.js';
 import { shippingRateCard } from '../charges/index.js';
 import { versionedCorrection } from '../charges/index.js';
-import type { InvoiceLine, MatchedLabel } from './import.js';
+import type { InvoiceLine } from './import.js';
+import { findShippingCharges, insertCharge, type MatchedLabel } from './store.js';
 
 // The merchant's side of a carrier correction: when the label's shipping was billed at fulfill
 // (a SHIPPING charge exists for its fulfillment), the cost difference is billed — or credited
@@ -48,32 +49,30 @@ async function recordVersioned(
   const fulfillment = label.package.fulfillment!;
   const charge = await announceCharge(
     tx,
-    await tx.charge.create({
-      data: {
-        name,
-        description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
-        category: 'SHIPPING',
-        currency: label.currency ?? 'USD',
-        quantity: 1,
-        calculated_amount: priced.amount,
-        original_amount: priced.original_amount,
-        merchant_team_id: label.merchant_team_id,
-        fulfiller_team_id: label.fulfiller_team_id,
-        fulfillment_delegation_id: shipped.fulfillment_delegation_id,
-        order_id: fulfillment.order_id,
-        fulfillment_order_id: fulfillment.fulfillment_order_id,
-        shipping_label_id: label.id,
-        carrier_id: label.carrier_id,
-        carrier_integration_id: label.carrier_integration_id,
-        carrier_integration_name: label.carrier_integration_name,
-        carrier_integration_type: label.carrier_integration_type,
-        service_id: label.service_id,
-        warehouse_id: shipped.warehouse_id,
-        warehouse_name: shipped.warehouse_name,
-        pricing_config: priced.pricing_config,
-        pricing_trace: priced.pricing_trace,
-        ...txStamps(tx),
-      },
+    await insertCharge(tx, {
+      name,
+      description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
+      category: 'SHIPPING',
+      currency: label.currency ?? 'USD',
+      quantity: 1,
+      calculated_amount: priced.amount,
+      original_amount: priced.original_amount,
+      merchant_team_id: label.merchant_team_id,
+      fulfiller_team_id: label.fulfiller_team_id,
+      fulfillment_delegation_id: shipped.fulfillment_delegation_id,
+      order_id: fulfillment.order_id,
+      fulfillment_order_id: fulfillment.fulfillment_order_id,
+      shipping_label_id: label.id,
+      carrier_id: label.carrier_id,
+      carrier_integration_id: label.carrier_integration_id,
+      carrier_integration_name: label.carrier_integration_name,
+      carrier_integration_type: label.carrier_integration_type,
+      service_id: label.service_id,
+      warehouse_id: shipped.warehouse_id,
+      warehouse_name: shipped.warehouse_name,
+      pricing_config: priced.pricing_config,
+      pricing_trace: priced.pricing_trace,
+      ...txStamps(tx),
     }),
   );
   return {
@@ -89,19 +88,7 @@ export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
   const fulfillments = labels.map((l) => l.package.fulfillment?.id).filter((id): id is string => Boolean(id));
   const billed = new Map<string, Billed>();
   for (const some of inLists(fulfillments)) {
-    const rows = await tx.charge.findMany({
-      where: { fulfillment_id: { in: some }, category: 'SHIPPING' },
-      select: {
-        fulfillment_id: true,
-        warehouse_id: true,
-        warehouse_name: true,
-        calculated_amount: true,
-        pricing_trace: true,
-        fulfillment_delegation_id: true,
-        merchant_team_id: true,
-        fulfiller_team_id: true,
-      },
-    });
+    const rows = await findShippingCharges(tx, some);
     for (const r of rows) billed.set(r.fulfillment_id!, r);
   }
   const cards = new Map<string, ReturnType<typeof shippingRateCard>>();
@@ -123,32 +110,30 @@ export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
     if (pricing.calculated_amount === 0) return null;
     const charge = await announceCharge(
       tx,
-      await tx.charge.create({
-        data: {
-          name,
-          description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
-          category: 'SHIPPING',
-          currency: label.currency ?? card.currency,
-          quantity: 1,
-          calculated_amount: pricing.calculated_amount,
-          original_amount: pricing.original_amount,
-          merchant_team_id: label.merchant_team_id,
-          fulfiller_team_id: label.fulfiller_team_id,
-          fulfillment_delegation_id: delegation.id,
-          order_id: fulfillment.order_id,
-          fulfillment_order_id: fulfillment.fulfillment_order_id,
-          // fulfillment_id stays null: (fulfillment_id, category) is the fulfill's own SHIPPING charge.
-          shipping_label_id: label.id,
-          carrier_id: label.carrier_id,
-          carrier_integration_id: label.carrier_integration_id,
-          carrier_integration_name: label.carrier_integration_name,
-          carrier_integration_type: label.carrier_integration_type,
-          service_id: label.service_id,
-          warehouse_id: shipped.warehouse_id,
-          warehouse_name: shipped.warehouse_name,
-          ...jsonPricing(card, { category: 'SHIPPING', origination: 'MANUAL', shipping_label: null, order: null }, pricing),
-          ...txStamps(tx),
-        },
+      await insertCharge(tx, {
+        name,
+        description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
+        category: 'SHIPPING',
+        currency: label.currency ?? card.currency,
+        quantity: 1,
+        calculated_amount: pricing.calculated_amount,
+        original_amount: pricing.original_amount,
+        merchant_team_id: label.merchant_team_id,
+        fulfiller_team_id: label.fulfiller_team_id,
+        fulfillment_delegation_id: delegation.id,
+        order_id: fulfillment.order_id,
+        fulfillment_order_id: fulfillment.fulfillment_order_id,
+        // fulfillment_id stays null: (fulfillment_id, category) is the fulfill's own SHIPPING charge.
+        shipping_label_id: label.id,
+        carrier_id: label.carrier_id,
+        carrier_integration_id: label.carrier_integration_id,
+        carrier_integration_name: label.carrier_integration_name,
+        carrier_integration_type: label.carrier_integration_type,
+        service_id: label.service_id,
+        warehouse_id: shipped.warehouse_id,
+        warehouse_name: shipped.warehouse_name,
+        ...jsonPricing(card, { category: 'SHIPPING', origination: 'MANUAL', shipping_label: null, order: null }, pricing),
+        ...txStamps(tx),
       }),
     );
     return {

@@ -10,6 +10,7 @@ import { transaction } from '../../db/tx.js';
 import { roundMoney } from '../charges/index.js';
 import { correctionBiller, type BilledCorrection } from './billing.js';
 import type { ImportView } from './view.js';
+import * as store from './store.js';
 
 // Carrier invoice imports (spec 2.7 carrier_correction; docs/carrier-invoices.md). Each line is
 // matched to one of the team's labels by tracking number; the label's carrier_correction records
@@ -46,25 +47,7 @@ export interface ImportCaller {
   keyId: string | null;
 }
 
-const labelSelect = {
-  id: true,
-  package_id: true,
-  tracking_code: true,
-  price: true,
-  currency: true,
-  service_id: true,
-  carrier_id: true,
-  voided_at: true,
-  carrier_correction: true,
-  correction_version: true,
-  merchant_team_id: true,
-  fulfiller_team_id: true,
-  carrier_integration_id: true,
-  carrier_integration_name: true,
-  carrier_integration_type: true,
-  package: { select: { warehouse_id: true, fulfillment: { select: { id: true, order_id: true, fulfillment_order_id: true } } } },
-} satisfies Prisma.ShippingLabelSelect;
-export type MatchedLabel = Prisma.ShippingLabelGetPayload<{ select: typeof labelSelect }>;
+export type { MatchedLabel } from './store.js';
 
 type Correction = Record<string, unknown> & { version: number; carrier_invoice_number: string; corrected_carrier_cost: number };
 
@@ -81,7 +64,7 @@ function contentHash(lines: InvoiceLine[]): string {
 }
 
 async function replay(client: Db['prisma'] | TxClient, teamId: string, hash: string): Promise<ImportView | null> {
-  const prior = await client.carrierInvoiceImport.findUnique({ where: { team_id_content_hash: { team_id: teamId, content_hash: hash } } });
+  const prior = await store.findImportByHash(client, teamId, hash);
   return prior ? { ...(prior.result as unknown as ImportView), replayed: true } : null;
 }
 
@@ -103,23 +86,21 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
   const id = newId();
   const now = new Date();
   // First statement, a write: the unique (team, hash) holds off an identical import racing this one.
-  await tx.carrierInvoiceImport.create({
-    data: {
-      id,
-      team_id: caller.teamId,
-      filename: input.filename,
-      content_hash: hash,
-      line_count: input.lines.length,
-      result: {},
-      created_by_key_id: caller.keyId,
-    },
+  await store.insertImport(tx, {
+    id,
+    team_id: caller.teamId,
+    filename: input.filename,
+    content_hash: hash,
+    line_count: input.lines.length,
+    result: {},
+    created_by_key_id: caller.keyId,
   });
   const labels = await labelsByTracking(tx, caller.teamId, [...new Set(input.lines.map((l) => l.tracking_number))]);
 
   const unmatched: ImportView['unmatched'] = [];
   let unchanged = 0;
   // Per label: the correction as it stands while the file is read (a file may correct one label twice).
-  const state = new Map<string, { label: MatchedLabel; correction: Correction | null; changed: boolean; lastLine?: InvoiceLine }>();
+  const state = new Map<string, { label: store.MatchedLabel; correction: Correction | null; changed: boolean; lastLine?: InvoiceLine }>();
   input.lines.forEach((line, i) => {
     const label = labels.get(line.tracking_number);
     const miss = (reason: string) => unmatched.push({ line: i + 1, tracking_number: line.tracking_number, reason });
@@ -169,10 +150,7 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
   );
   for (const s of changed) {
     const { label } = s;
-    const { count } = await tx.shippingLabel.updateMany({
-      where: { id: label.id, correction_version: label.correction_version },
-      data: { carrier_correction: s.correction as Prisma.InputJsonValue, correction_version: { increment: 1 } },
-    });
+    const { count } = await store.correctLabel(tx, label.id, label.correction_version, s.correction as Prisma.InputJsonValue);
     if (!count)
       throw conflict(
         `The label with tracking number ${label.tracking_code} was corrected by another import at the same time; import the file again.`,
@@ -206,18 +184,15 @@ async function apply(tx: TxClient, caller: ImportCaller, input: ImportInput, has
     created_by_key_id: caller.keyId,
     created_at: now.toISOString(),
   };
-  await tx.carrierInvoiceImport.update({ where: { id }, data: { result: result as unknown as Prisma.InputJsonValue } });
+  await store.setImportResult(tx, id, result as unknown as Prisma.InputJsonValue);
   return result;
 }
 
 /** The team's labels by tracking code; of several with one code, an unvoided one. */
-async function labelsByTracking(tx: TxClient, teamId: string, codes: string[]): Promise<Map<string, MatchedLabel>> {
-  const out = new Map<string, MatchedLabel>();
+async function labelsByTracking(tx: TxClient, teamId: string, codes: string[]): Promise<Map<string, store.MatchedLabel>> {
+  const out = new Map<string, store.MatchedLabel>();
   for (const some of inLists(codes)) {
-    const rows = await tx.shippingLabel.findMany({
-      where: { fulfiller_team_id: teamId, tracking_code: { in: some } },
-      select: labelSelect,
-    });
+    const rows = await store.findLabelsByTracking(tx, teamId, some);
     for (const r of rows) {
       const seen = out.get(r.tracking_code!);
       if (!seen || (seen.voided_at && !r.voided_at)) out.set(r.tracking_code!, r);

@@ -4,23 +4,20 @@ import { conflict, notFound } from '../errors.js';
 import { packingSlipPdf } from './packing-slip.js';
 import { loadPdfLib } from './pdf-lib.js';
 import { drawLabels, labelPdfSource, labelZpl } from './shipping-label.js';
+import * as store from './store.js';
 
 // A label batch's files (docs/label-batches.md): the labels it bought as one print job (a PDF of
 // 4x6 pages, each label followed by its packing slip when the batch asks, or one ZPL stream), in
 // the batch's order; and a CSV of every item's outcome.
 
 async function batchOf(db: Db, teamId: string, id: string) {
-  const b = await db.prisma.labelBatch.findFirst({ where: { id, team_id: teamId }, select: { label_format: true, packing_slips: true } });
+  const b = await store.findTeamBatchFormat(db.prisma, teamId, id);
   if (!b) throw notFound('Label batch', id);
   return b;
 }
 
 async function boughtIds(db: Db, id: string): Promise<string[]> {
-  const rows = await db.prisma.labelBatchItem.findMany({
-    where: { batch_id: id, status: 'BOUGHT' },
-    orderBy: { position: 'asc' },
-    select: { package_id: true },
-  });
+  const rows = await store.findBoughtPackageIds(db.prisma, id);
   if (!rows.length) throw conflict(`Label batch ${id} has bought no label yet.`);
   return rows.map((r) => r.package_id);
 }
@@ -73,6 +70,6 @@ export const SUMMARY_COLUMNS = [
 
 export async function labelBatchCsv(db: Db, teamId: string, id: string): Promise<string> {
   await batchOf(db, teamId, id);
-  const rows = await db.prisma.labelBatchItem.findMany({ where: { batch_id: id }, orderBy: { position: 'asc' } });
+  const rows = await store.findBatchItems(db.prisma, id);
   return [csvLine(SUMMARY_COLUMNS), ...rows.map((r) => csvLine(SUMMARY_COLUMNS.map((c) => r[c])))].join('');
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { resolveConfig } from '../fulfillment/index.js';
 import { renderSlip, type Slip, type SlipLine } from './packing-slip-render.js';
+import * as store from './store.js';
 
 // Packing slip PDF of a package (spec 2.7 packing_slip_url), rendered on request so it always
 // shows the package as it is now; served only to the fulfiller team (route: GET
@@ -33,20 +34,12 @@ export function addressLines(a: Record<string, unknown> | null | undefined): str
 }
 
 async function slipOf(db: Db, teamId: string, id: string): Promise<Slip> {
-  const pkg = await db.prisma.package.findFirst({
-    where: { id, fulfiller_team_id: teamId },
-    include: { line_items: { orderBy: { id: 'asc' } } },
-  });
+  const pkg = await store.findPackageWithLines(db.prisma, teamId, id);
   if (!pkg) throw notFound('Package', id);
-  const fo = pkg.fulfillment_order_id
-    ? await db.prisma.fulfillmentOrder.findUnique({
-        where: { id: pkg.fulfillment_order_id },
-        include: { line_items: { orderBy: { id: 'asc' } }, order: { include: { line_items: { select: { id: true, price: true } } } } },
-      })
-    : null;
+  const fo = pkg.fulfillment_order_id ? await store.findSlipOrder(db.prisma, pkg.fulfillment_order_id) : null;
   const [merchant, warehouse] = await Promise.all([
-    fo ? db.prisma.team.findUnique({ where: { id: fo.merchant_team_id }, select: { name: true } }) : null,
-    fo ? db.prisma.warehouse.findUnique({ where: { id: fo.warehouse_id } }) : null,
+    fo ? store.findTeamName(db.prisma, fo.merchant_team_id) : null,
+    fo ? store.findWarehouse(db.prisma, fo.warehouse_id) : null,
   ]);
   const config = resolveConfig(null, pkg.config);
   const priceOf = new Map((fo?.order.line_items ?? []).map((l) => [l.id, l.price]));

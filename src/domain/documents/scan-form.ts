@@ -4,6 +4,7 @@ import { loadPdfLib } from './pdf-lib.js';
 import { PdfText, stringsOf } from './pdf-text.js';
 import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
+import * as store from './store.js';
 
 // The manifest of a scan form (GET /v1/ops/scan-forms/{id}/manifest): what the driver signs for.
 // US Letter: carrier, warehouse and its address, the day, the form id as a Code 128 barcode the
@@ -15,22 +16,11 @@ const M = 40;
 const ROW = 13;
 
 export async function scanFormPdf(db: Db, teamId: string, id: string): Promise<Uint8Array> {
-  const form = await db.prisma.scanForm.findFirst({ where: { id, team_id: teamId } });
+  const form = await store.findTeamScanForm(db.prisma, teamId, id);
   if (!form) throw notFound('Scan form', id);
   const [warehouse, packages] = await Promise.all([
-    db.prisma.warehouse.findUnique({ where: { id: form.warehouse_id } }),
-    db.prisma.package.findMany({
-      where: { scan_form_id: id },
-      orderBy: { id: 'asc' },
-      select: {
-        id: true,
-        name: true,
-        weight: true,
-        weight_unit: true,
-        shipping_label: { select: { tracking_code: true, formatted_service: true } },
-        fulfillment_order: { select: { order: { select: { order_number: true } } } },
-      },
-    }),
+    store.findWarehouse(db.prisma, form.warehouse_id),
+    store.findManifestPackages(db.prisma, id),
   ]);
 
   const { PDFDocument } = await loadPdfLib();

@@ -8,6 +8,7 @@ import type { Db } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { asAddress, type Address } from '../fulfillment/index.js';
 import { storedDocument } from '../fulfillment/index.js';
+import * as store from './store.js';
 
 // The printable shipping label of a package whose label was bought through rate shopping
 // (spec 2.7 label_url): a 4x6 inch label with the carrier and service, both addresses, the
@@ -39,22 +40,14 @@ export const TEST_LABEL_LINES = [
 ];
 
 async function labelData(db: Db, teamId: string, packageId: string): Promise<LabelData> {
-  const pkg = await db.prisma.package.findFirst({
-    where: { id: packageId, fulfiller_team_id: teamId },
-    include: { shipping_label: true },
-  });
+  const pkg = await store.findPackageWithLabel(db.prisma, teamId, packageId);
   if (!pkg) throw notFound('Package', packageId);
   const label = pkg.shipping_label;
   if (!label || label.voided_at) throw notFound('Shipping label of package', packageId);
   if (!label.tracking_code || label.carrier_integration_id === null) {
     throw conflict(`Package ${packageId} has an uploaded label: it is printed from its own label_url.`);
   }
-  const order = pkg.fulfillment_order_id
-    ? await db.prisma.fulfillmentOrder.findUnique({
-        where: { id: pkg.fulfillment_order_id },
-        select: { order: { select: { order_number: true } } },
-      })
-    : null;
+  const order = pkg.fulfillment_order_id ? await store.findOrderNumber(db.prisma, pkg.fulfillment_order_id) : null;
   return {
     tracking: label.tracking_code,
     service: label.formatted_service ?? label.carrier_name ?? '',

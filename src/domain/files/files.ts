@@ -2,6 +2,7 @@ import type { Db, File, Prisma } from '../../db/types.js';
 import type { FileStorage } from './storage.js';
 import { searchKey } from '../search.js';
 import { notFound } from '../errors.js';
+import * as store from './store.js';
 
 // File records (spec 2.9, 4.10): uploads, whose bytes fos keeps (upload.ts, storage.ts,
 // process.ts), and records of files kept elsewhere, registered by URL (processing_status stays
@@ -51,23 +52,21 @@ export function fileView(f: File) {
 }
 
 export function createFile(db: Db, teamId: string, input: FileInput) {
-  return db.prisma.file.create({
-    data: {
-      team_id: teamId,
-      name: input.name,
-      url: input.url,
-      mimetype: input.mimetype.toLowerCase(),
-      size: BigInt(input.size),
-      description: input.description ?? null,
-      tags: uniqueTags(input.tags ?? []),
-      file_category: input.file_category ?? 'DOCUMENT',
-      search_text: searchKey(input.name),
-    },
+  return store.insertFile(db.prisma, {
+    team_id: teamId,
+    name: input.name,
+    url: input.url,
+    mimetype: input.mimetype.toLowerCase(),
+    size: BigInt(input.size),
+    description: input.description ?? null,
+    tags: uniqueTags(input.tags ?? []),
+    file_category: input.file_category ?? 'DOCUMENT',
+    search_text: searchKey(input.name),
   });
 }
 
 export async function getFile(db: Db, teamId: string, fileId: string) {
-  const file = await db.prisma.file.findFirst({ where: { id: fileId, team_id: teamId } });
+  const file = await store.findTeamFile(db.prisma, teamId, fileId);
   if (!file) throw notFound('File', fileId);
   return file;
 }
@@ -79,15 +78,15 @@ export async function updateFile(db: Db, teamId: string, fileId: string, patch: 
   if (patch.tags !== undefined) data.tags = uniqueTags(patch.tags);
   if (patch.file_category !== undefined) data.file_category = patch.file_category;
   // One conditional write: the team check and the change cannot be separated by another request.
-  const { count } = await db.prisma.file.updateMany({ where: { id: fileId, team_id: teamId }, data });
+  const { count } = await store.updateTeamFile(db.prisma, teamId, fileId, data);
   if (count !== 1) throw notFound('File', fileId);
   return getFile(db, teamId, fileId);
 }
 
 /** Deletes the record (one conditional write, so the team check holds), then its bytes and thumbnail. */
 export async function deleteFile(db: Db, storage: FileStorage, teamId: string, fileId: string): Promise<void> {
-  const file = await db.prisma.file.findFirst({ where: { id: fileId, team_id: teamId }, select: { storage_key: true } });
-  const { count } = await db.prisma.file.deleteMany({ where: { id: fileId, team_id: teamId } });
+  const file = await store.findTeamFileKey(db.prisma, teamId, fileId);
+  const { count } = await store.deleteTeamFile(db.prisma, teamId, fileId);
   if (!file || count !== 1) throw notFound('File', fileId);
   if (file.storage_key) {
     await storage.remove(`${file.storage_key}.thumb.webp`); // one at a time: some S3 servers trip over sibling deletes

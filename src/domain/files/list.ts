@@ -1,7 +1,7 @@
 import type { Db, Prisma } from '../../db/types.js';
 import { csvList, pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { searchKey } from '../search.js';
-import { fewMatches, fileSearchIds, shouldProbe } from './store.js';
+import { fewMatches, fileSearchIds, findFilePage, shouldProbe } from './store.js';
 
 // GET /v1/ops/files (spec 4.10): search, mimetype, min_size and four sorts, by page or keyset
 // cursor. Each sort is an index (team_id, <sort>, id), and under one exact mimetype (team_id,
@@ -44,6 +44,6 @@ export async function listFiles(db: Db, teamId: string, q: FileListQuery) {
   }
   const dir = q.order ?? 'desc';
   const orderBy: Prisma.FileOrderByWithRelationInput[] = [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
-  const rows = await db.prisma.file.findMany(pageArgs(q, { AND: and }, orderBy));
+  const rows = await findFilePage(db.prisma, pageArgs(q, { AND: and }, orderBy));
   return toPage(rows, q, undefined, orderBy);
 }

@@ -3,6 +3,7 @@ import { enqueueEvent } from '../events/index.js';
 import type { FileStorage } from './storage.js';
 import { thumbnailUrlOf } from './upload.js';
 import { transaction } from '../../db/tx.js';
+import { claimPendingFile, fileExists, findPendingFiles, finishPendingFile } from './store.js';
 
 // Background processing of uploaded images (docs/files.md): a thumbnail (sharp, at most 320 px,
 // WebP) next to the original and a BlurHash of the picture; processing_status PENDING -> READY,
@@ -19,23 +20,11 @@ export async function processPendingFiles(db: Db, storage: FileStorage): Promise
   let done = 0;
   for (;;) {
     const stale = new Date(Date.now() - STALE_MS);
-    const pending = await db.prisma.file.findMany({
-      where: {
-        processing_status: 'PENDING',
-        storage_key: { not: null },
-        OR: [{ processing_started_at: null }, { processing_started_at: { lt: stale } }],
-      },
-      orderBy: { created_at: 'asc' },
-      take: BATCH,
-      select: { id: true, processing_started_at: true, storage_key: true, url: true, team_id: true },
-    });
+    const pending = await findPendingFiles(db.prisma, stale, BATCH);
     if (!pending.length) return done;
     let claimedAny = false;
     for (const f of pending) {
-      const { count } = await db.prisma.file.updateMany({
-        where: { id: f.id, processing_status: 'PENDING', processing_started_at: f.processing_started_at },
-        data: { processing_started_at: new Date() },
-      });
+      const { count } = await claimPendingFile(db.prisma, f.id, f.processing_started_at, new Date());
       if (!count) continue; // another process has it
       claimedAny = true;
       await processOne(db, storage, { id: f.id, storage_key: f.storage_key!, url: f.url, team_id: f.team_id }); // where: storage_key not null
@@ -73,8 +62,8 @@ async function processOne(db: Db, storage: FileStorage, file: Claimed): Promise<
     outcome = { processing_status: 'FAILED', processing_error: (err instanceof Error ? err.message : String(err)).slice(0, 500) };
   }
   await transaction(db, async (tx) => {
-    const { count } = await tx.file.updateMany({ where: { id, processing_status: 'PENDING' }, data: outcome });
-    if (!count && outcome.thumbnail_url && !(await tx.file.findUnique({ where: { id }, select: { id: true } }))) {
+    const { count } = await finishPendingFile(tx, id, outcome);
+    if (!count && outcome.thumbnail_url && !(await fileExists(tx, id))) {
       await storage.remove(`${file.storage_key}.thumb.webp`); // deleted while it was processed
     }
     if (count) {

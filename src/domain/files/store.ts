@@ -1,8 +1,13 @@
 import { dialectOf } from '../../db/dialect.js';
-import type { Db } from '../../db/types.js';
+import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { cappedIds, FTS_CAP, ftsPhrase } from '../fts.js';
 
-// The file list's statements and provider differences (issue 24, item 1).
+// The files area's data access (issues 24 and 38): the file list's statements and provider
+// differences, and the file records' reads and writes through Prisma (the processing sweep's
+// claims are compare-and-sets on processing_started_at). The rules stay in files.ts, list.ts,
+// process.ts and upload.ts.
+
+type Client = Db['prisma'] | TxClient;
 
 const SEARCH = 'SELECT s.file_id AS id FROM file_search f JOIN file_search_ids s ON s.id = f.rowid WHERE file_search MATCH ? LIMIT ?';
 
@@ -64,4 +69,65 @@ export async function fewMatches(
   const sql = `SELECT "id" FROM "files" WHERE ${where.join(' AND ')} LIMIT ${p(few + 1)}`;
   const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(d.text(sql), ...args);
   return rows.length > few ? undefined : rows.map((r) => r.id);
+}
+
+// File records.
+
+export function insertFile(client: Client, data: Prisma.FileUncheckedCreateInput) {
+  return client.file.create({ data });
+}
+
+export function findTeamFile(client: Client, teamId: string, id: string) {
+  return client.file.findFirst({ where: { id, team_id: teamId } });
+}
+
+export function findTeamFileKey(client: Client, teamId: string, id: string) {
+  return client.file.findFirst({ where: { id, team_id: teamId }, select: { storage_key: true } });
+}
+
+/** Updates the team's file (the team check and the change in one write); the count changed. */
+export function updateTeamFile(client: Client, teamId: string, id: string, data: Prisma.FileUpdateManyMutationInput) {
+  return client.file.updateMany({ where: { id, team_id: teamId }, data });
+}
+
+export function deleteTeamFile(client: Client, teamId: string, id: string) {
+  return client.file.deleteMany({ where: { id, team_id: teamId } });
+}
+
+/** One page of files (pageArgs' window). */
+export function findFilePage(client: Client, window: { where: Prisma.FileWhereInput; orderBy: never; skip: number; take: number }) {
+  return client.file.findMany(window);
+}
+
+export function fileExists(client: Client, id: string) {
+  return client.file.findUnique({ where: { id }, select: { id: true } });
+}
+
+// The processing sweep.
+
+/** Up to `take` stored files still PENDING, unclaimed or claimed before `stale`, oldest first. */
+export function findPendingFiles(client: Client, stale: Date, take: number) {
+  return client.file.findMany({
+    where: {
+      processing_status: 'PENDING',
+      storage_key: { not: null },
+      OR: [{ processing_started_at: null }, { processing_started_at: { lt: stale } }],
+    },
+    orderBy: { created_at: 'asc' },
+    take,
+    select: { id: true, processing_started_at: true, storage_key: true, url: true, team_id: true },
+  });
+}
+
+/** Claims the file for processing if still PENDING with the claim `seen` (compare-and-set); the count. */
+export function claimPendingFile(client: Client, id: string, seen: Date | null, now: Date) {
+  return client.file.updateMany({
+    where: { id, processing_status: 'PENDING', processing_started_at: seen },
+    data: { processing_started_at: now },
+  });
+}
+
+/** Records the processing's outcome if the file is still PENDING; the count. */
+export function finishPendingFile(client: Client, id: string, outcome: Prisma.FileUpdateManyMutationInput) {
+  return client.file.updateMany({ where: { id, processing_status: 'PENDING' }, data: outcome });
 }

@@ -5,6 +5,7 @@ import { DomainError, invalid } from '../errors.js';
 import { searchKey } from '../search.js';
 import { FILE_CATEGORIES, FILE_LIMITS, type FileCategory } from './files.js';
 import type { FileStorage } from './storage.js';
+import { insertFile } from './store.js';
 
 // Multipart uploads (POST /v1/ops/files, multipart/form-data; docs/files.md): the bytes stream
 // to storage while their first bytes are kept to tell what they are; the record is written only
@@ -76,21 +77,19 @@ export async function uploadFile(db: Db, storage: FileStorage, teamId: string, p
     const kind = await sniff(Buffer.concat(head), part.filename);
     if (!kind.ok) throw new DomainError('unsupported-media-type', `The file cannot be stored: ${kind.reason}.`);
     const image = PROCESSED_IMAGES.has(kind.mimetype);
-    return await db.prisma.file.create({
-      data: {
-        id,
-        team_id: teamId,
-        name: meta.name,
-        description: meta.description,
-        url: contentUrl(origin, id),
-        mimetype: kind.mimetype,
-        size: BigInt(size),
-        tags: meta.tags,
-        file_category: meta.category ?? (image ? 'IMAGE' : 'DOCUMENT'),
-        search_text: searchKey(meta.name),
-        storage_key: key,
-        processing_status: image ? 'PENDING' : 'READY',
-      },
+    return await insertFile(db.prisma, {
+      id,
+      team_id: teamId,
+      name: meta.name,
+      description: meta.description,
+      url: contentUrl(origin, id),
+      mimetype: kind.mimetype,
+      size: BigInt(size),
+      tags: meta.tags,
+      file_category: meta.category ?? (image ? 'IMAGE' : 'DOCUMENT'),
+      search_text: searchKey(meta.name),
+      storage_key: key,
+      processing_status: image ? 'PENDING' : 'READY',
     });
   } catch (err) {
     await storage.remove(key);

@@ -5,6 +5,7 @@ import { checkCredentials, teamAccess } from '../users/index.js';
 import { issueTokens, revokeConnectionTokens, rotateRefreshToken, type TokenSet } from '../oauth/index.js';
 import { presetPermissions } from '../oauth/index.js';
 import { noteAuditTarget, setAuditActor } from '../audit/index.js';
+import { findFulfillerTeamIds, insertConnection } from './store.js';
 
 // Sign-in of the /floor page (issue 28, docs/floor.md "The /floor page"). A person signs in with
 // the email and password of their user account (the accounts agent connections use) and gets an
@@ -43,9 +44,12 @@ export async function floorSignIn(db: Db, input: FloorSignInInput): Promise<Floo
   if (!user) return null;
   const access = teamAccess(user);
   const fulfillers = new Set(
-    (await db.prisma.team.findMany({ where: { id: { in: access.map((a) => a.teamId) }, kind: 'FULFILLER' }, select: { id: true } })).map(
-      (t) => t.id,
-    ),
+    (
+      await findFulfillerTeamIds(
+        db.prisma,
+        access.map((a) => a.teamId),
+      )
+    ).map((t) => t.id),
   );
   const teams = access.filter((a) => fulfillers.has(a.teamId) && a.permissions.has('READ_FULFILLMENTS'));
   if (!teams.length) throw new DomainError('forbidden', 'This account may not read fulfillments in any fulfiller team.');
@@ -58,17 +62,15 @@ export async function floorSignIn(db: Db, input: FloorSignInInput): Promise<Floo
   // The audit record's actor: the person signing in (no key authenticated this request).
   setAuditActor({ type: 'USER', id: user.id, name: user.display_name, userId: user.id, teamId: team.teamId });
   const tokens = await transaction(db, async (tx) => {
-    const connection = await tx.mcpConnection.create({
-      data: {
-        team_id: team.teamId,
-        user_id: user.id,
-        client_id: FLOOR_CLIENT_ID,
-        client_name: FLOOR_CLIENT_NAME,
-        name: `Floor: ${(input.device ?? 'browser').slice(0, 80)}`,
-        preset: FLOOR_PRESET,
-        permissions: presetPermissions(FLOOR_PRESET),
-        rate_tier: FLOOR_RATE_TIER,
-      },
+    const connection = await insertConnection(tx, {
+      team_id: team.teamId,
+      user_id: user.id,
+      client_id: FLOOR_CLIENT_ID,
+      client_name: FLOOR_CLIENT_NAME,
+      name: `Floor: ${(input.device ?? 'browser').slice(0, 80)}`,
+      preset: FLOOR_PRESET,
+      permissions: presetPermissions(FLOOR_PRESET),
+      rate_tier: FLOOR_RATE_TIER,
     });
     noteAuditTarget({ type: 'mcp_connection', id: connection.id, key: connection.name });
     return issueTokens(tx, connection.id, input.resource);

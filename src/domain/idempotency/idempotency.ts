@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
-import { insertClaim, updateAnswer } from './store.js';
+import { deleteRecordsBefore, findRecord, insertClaim, updateAnswer } from './store.js';
 import { skipAuditRecord } from '../audit/index.js';
 
 // Idempotency keys of writes (issue 23 item 3). A write sent with an Idempotency-Key claims the
@@ -47,7 +47,7 @@ export async function claimKey<T>(tx: TxClient, scope: IdempotencyScope): Promis
   const hash = hashOf(scope.body);
   const claimed = await insertClaim(tx, { teamId: scope.teamId, key: scope.key, operation: scope.operation, requestHash: hash });
   if (claimed) return undefined;
-  const prior = await tx.idempotencyRecord.findUniqueOrThrow({ where: { team_id_key: { team_id: scope.teamId, key: scope.key } } });
+  const prior = await findRecord(tx, scope.teamId, scope.key);
   if (prior.operation !== scope.operation || prior.request_hash !== hash) {
     throw conflict(
       `Idempotency key "${scope.key}" was already used with a different request (${prior.operation}); use a new key for a new request.`,
@@ -68,7 +68,7 @@ let lastSweep = 0;
 export function sweepOldAnswers(db: Db, now = Date.now()): void {
   if (now - lastSweep < SWEEP_EVERY_MS) return;
   lastSweep = now;
-  void db.prisma.idempotencyRecord.deleteMany({ where: { created_at: { lt: new Date(now - RETENTION_MS) } } }).catch(() => undefined);
+  void deleteRecordsBefore(db.prisma, new Date(now - RETENTION_MS)).catch(() => undefined);
 }
 
 export interface Answer<T> {

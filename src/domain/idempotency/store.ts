@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { portableStatementsOf } from '../../db/statements.js';
-import type { TxClient } from '../../db/types.js';
+import type { Db, TxClient } from '../../db/types.js';
 
-// The idempotency keys' statements (issue 24, item 1): the claim and the answer, on the
+// The idempotency keys' data access (issues 24 and 38): the claim and the answer, on the
 // transaction's prepared statements (src/db/statements.ts; issue 36: a bulk request's answer of
-// 1,000 rows through Prisma's update cost 2-4 ms); a replay's read is Prisma's own query.
+// 1,000 rows through Prisma's update cost 2-4 ms); a replay's read and the sweep of old answers
+// are Prisma's own queries.
 
 export interface ClaimRow {
   teamId: string;
@@ -37,4 +38,14 @@ export async function updateAnswer(tx: TxClient, teamId: string, key: string, st
     teamId,
     key,
   ]);
+}
+
+/** The team's stored record of the key (it exists: the claim found it). */
+export function findRecord(tx: TxClient, teamId: string, key: string) {
+  return tx.idempotencyRecord.findUniqueOrThrow({ where: { team_id_key: { team_id: teamId, key } } });
+}
+
+/** Records made before `before` (a lazy PrismaPromise: it runs when awaited or caught). */
+export function deleteRecordsBefore(client: Db['prisma'], before: Date) {
+  return client.idempotencyRecord.deleteMany({ where: { created_at: { lt: before } } });
 }

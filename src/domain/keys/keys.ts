@@ -5,6 +5,7 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import type { Principal } from './principal.js';
 import { generateToken, hashToken, tokenHint } from './token.js';
 import { transaction } from '../../db/tx.js';
+import * as store from './store.js';
 
 export interface CreateKeyInput {
   name: string;
@@ -23,18 +24,10 @@ export interface CreateKeyInput {
  */
 export type Actor = Pick<Principal, 'keyId' | 'powerRole' | 'permissions'>;
 
-const keyInclude = { roles: { include: { role: { select: { id: true, name: true, permissions: true } } } } } as const;
-
-type KeyRow = NonNullable<Awaited<ReturnType<typeof loadKey>>>;
-
 type Client = Db['prisma'] | TxClient;
 
-function loadKey(client: Client, teamId: string, id: string) {
-  return client.apiKey.findFirst({ where: { id, team_id: teamId }, include: keyInclude });
-}
-
 /** The credential record as shown after creation: never the token, never its hash. */
-export function presentKey(key: KeyRow) {
+export function presentKey(key: store.KeyRow) {
   const roles = key.roles.map((r) => ({ id: r.role.id, name: r.role.name })).sort((a, b) => a.name.localeCompare(b.name));
   return {
     id: key.id,
@@ -93,7 +86,7 @@ export function assertMemberLimits(actor: Actor | string | null | undefined, tar
 async function rolesOfTeam(tx: TxClient, teamId: string, roleIds: string[]) {
   const unique = [...new Set(roleIds)];
   if (!unique.length) return [];
-  const roles = await tx.role.findMany({ where: { id: { in: unique }, team_id: teamId }, select: { id: true, permissions: true } });
+  const roles = await store.findTeamRolesIn(tx, teamId, unique);
   const missing = unique.filter((id) => !roles.some((r) => r.id === id));
   if (missing.length) throw notFound(missing.length > 1 ? 'Roles' : 'Role', missing.join(', '));
   return roles;
@@ -119,8 +112,9 @@ export async function createKey(db: Db, teamId: string, input: CreateKeyInput, b
   const key = await transaction(db, async (tx) => {
     const roles = await rolesOfTeam(tx, teamId, input.role_ids ?? []);
     assertCanGrant(by, grantedBy(roles));
-    return tx.apiKey.create({
-      data: {
+    return store.insertKey(
+      tx,
+      {
         team_id: teamId,
         name: input.name,
         description: input.description ?? '',
@@ -130,30 +124,29 @@ export async function createKey(db: Db, teamId: string, input: CreateKeyInput, b
         rate_tier: input.rate_tier ?? 1,
         expires_at: expiresAt,
         created_by: typeof by === 'string' || by === null ? by : by.keyId,
-        roles: { create: roles.map((r) => ({ role_id: r.id })) },
       },
-      include: keyInclude,
-    });
+      roles.map((r) => r.id),
+    );
   }).catch(roleDeletedMeanwhile);
   return { ...presentKey(key), token };
 }
 
 export async function listKeys(db: Db, teamId: string, page: PageRequest) {
   const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
-  const rows = await db.prisma.apiKey.findMany({ ...pageArgs(page, { team_id: teamId }, orderBy), include: keyInclude });
+  const rows = await store.findKeyPage(db.prisma, pageArgs(page, { team_id: teamId }, orderBy));
   const result = toPage(rows, page, undefined, orderBy);
   return { data: result.data.map(presentKey), meta: result.meta };
 }
 
 export async function getKey(db: Db, teamId: string, id: string) {
-  const key = await loadKey(db.prisma, teamId, id);
+  const key = await store.findTeamKey(db.prisma, teamId, id);
   if (!key) throw notFound('API key', id);
   return presentKey(key);
 }
 
 /** Loads the key a change targets: 404 outside the team, 403 for a MEMBER touching an ADMIN key or a key holding more than it. */
 async function targetKey(client: Client, teamId: string, id: string, actor?: Actor) {
-  const key = await loadKey(client, teamId, id);
+  const key = await store.findTeamKey(client, teamId, id);
   if (!key) throw notFound('API key', id);
   if (key.power_role === 'ADMIN') assertMemberLimits(actor, { power_role: 'ADMIN' });
   assertCanControl(actor, 'key', grantedBy(key.roles.map((r) => r.role)));
@@ -163,17 +156,14 @@ async function targetKey(client: Client, teamId: string, id: string, actor?: Act
 /** Idempotent: disabling a disabled key returns it unchanged. A key may disable itself (revoking a leaked token). */
 export async function disableKey(db: Db, teamId: string, id: string, actor?: Actor) {
   await targetKey(db.prisma, teamId, id, actor);
-  await db.prisma.apiKey.updateMany({
-    where: { id, team_id: teamId, state: 'ACTIVE' },
-    data: { state: 'DISABLED', disabled_at: new Date() },
-  });
+  await store.disableActiveKey(db.prisma, teamId, id, new Date());
   return getKey(db, teamId, id);
 }
 
 export async function deleteKey(db: Db, teamId: string, id: string, actor?: Actor) {
   if (actor && id === actor.keyId) throw conflict('A key cannot delete itself; delete it with another key (or disable it).');
   await targetKey(db.prisma, teamId, id, actor);
-  const { count } = await db.prisma.apiKey.deleteMany({ where: { id, team_id: teamId } });
+  const { count } = await store.deleteTeamKey(db.prisma, teamId, id);
   if (count === 0) throw notFound('API key', id);
 }
 
@@ -182,11 +172,14 @@ export async function setKeyRoles(db: Db, teamId: string, id: string, roleIds: s
     await targetKey(tx, teamId, id, actor);
     // Write the key row first: its row lock makes concurrent replacements of one key's roles run
     // one after the other (PostgreSQL), so neither re-inserts a link the other just wrote.
-    await tx.apiKey.update({ where: { id }, data: { updated_at: new Date() } });
+    await store.touchKey(tx, id, new Date());
     const roles = await rolesOfTeam(tx, teamId, roleIds);
     assertCanGrant(actor, grantedBy(roles));
-    await tx.apiKeyRole.deleteMany({ where: { api_key_id: id } });
-    if (roles.length) await tx.apiKeyRole.createMany({ data: roles.map((r) => ({ api_key_id: id, role_id: r.id })) });
+    await store.replaceKeyRoles(
+      tx,
+      id,
+      roles.map((r) => r.id),
+    );
   }).catch(roleDeletedMeanwhile);
   return getKey(db, teamId, id);
 }
@@ -195,14 +188,14 @@ export async function setKeyTier(db: Db, teamId: string, id: string, tier: numbe
   if (!Number.isInteger(tier) || tier < 1 || tier > 4) throw invalid('body.tier', 'must be an integer from 1 to 4');
   assertMemberLimits(actor, { rate_tier: tier });
   await targetKey(db.prisma, teamId, id, actor);
-  const { count } = await db.prisma.apiKey.updateMany({ where: { id, team_id: teamId }, data: { rate_tier: tier } });
+  const { count } = await store.updateKeyTier(db.prisma, teamId, id, tier);
   if (count === 0) throw notFound('API key', id);
   return getKey(db, teamId, id);
 }
 
 /** Admin CLI: find a key by id across teams. */
 export async function findKeyTeam(db: Db, id: string): Promise<string> {
-  const key = await db.prisma.apiKey.findUnique({ where: { id }, select: { team_id: true } });
+  const key = await store.findKeyTeamId(db.prisma, id);
   if (!key) throw notFound('API key', id);
   return key.team_id;
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../db/types.js';
 import { DomainError } from '../errors.js';
 import { effectivePermissions, type Permission } from '../../contract/permissions.js';
 import { hashToken, isWellFormedToken } from './token.js';
+import { findKeyByHash } from './store.js';
 
 /** An agent connection (OAuth access token) rather than an API key. */
 export interface ConnectionCaller {
@@ -135,10 +136,7 @@ export class PrincipalResolver {
   }
 
   private async load(tokenHash: string): Promise<Principal | null> {
-    const key = await this.db.prisma.apiKey.findUnique({
-      where: { token_hash: tokenHash },
-      include: { team: true, roles: { include: { role: { select: { permissions: true } } } } },
-    });
+    const key = await findKeyByHash(this.db.prisma, tokenHash);
     if (!key || key.state !== 'ACTIVE') return null;
     return {
       keyId: key.id,

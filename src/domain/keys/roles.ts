@@ -7,6 +7,7 @@ import { assertCanControl, assertCanGrant, type Actor } from './keys.js';
 import type { TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { noteAuditBefore } from '../audit/index.js';
+import * as store from './store.js';
 
 export interface RoleInput {
   name: string;
@@ -42,8 +43,11 @@ function permissionsOf(values: string[], actor?: Actor): Permission[] {
 export async function createRole(db: Db, teamId: string, input: RoleInput, actor?: Actor) {
   const permissions = permissionsOf(input.permissions, actor);
   try {
-    const role = await db.prisma.role.create({
-      data: { team_id: teamId, name: input.name, description: input.description ?? '', permissions },
+    const role = await store.insertRole(db.prisma, {
+      team_id: teamId,
+      name: input.name,
+      description: input.description ?? '',
+      permissions,
     });
     return presentRole(role);
   } catch (err) {
@@ -55,13 +59,13 @@ export async function createRole(db: Db, teamId: string, input: RoleInput, actor
 export async function listRoles(db: Db, teamId: string, page: PageRequest) {
   // Names are unique per team; id makes the order total for keyset paging all the same.
   const orderBy = [{ name: 'asc' }, { id: 'asc' }];
-  const rows = await db.prisma.role.findMany(pageArgs(page, { team_id: teamId }, orderBy));
+  const rows = await store.findRolePage(db.prisma, pageArgs(page, { team_id: teamId }, orderBy));
   const result = toPage(rows, page, undefined, orderBy);
   return { data: result.data.map(presentRole), meta: result.meta };
 }
 
 export async function getRole(db: Db, teamId: string, id: string) {
-  const role = await db.prisma.role.findFirst({ where: { id, team_id: teamId } });
+  const role = await store.findTeamRole(db.prisma, teamId, id);
   if (!role) throw notFound('Role', id);
   return presentRole(role);
 }
@@ -72,10 +76,7 @@ export async function getRole(db: Db, teamId: string, id: string) {
  * the check and the write.
  */
 async function targetRole(tx: TxClient, teamId: string, id: string, actor?: Actor) {
-  const role = await tx.role.findFirst({
-    where: { id, team_id: teamId },
-    select: { name: true, description: true, permissions: true, updated_at: true },
-  });
+  const role = await store.findRoleForChange(tx, teamId, id);
   if (!role) throw notFound('Role', id);
   noteAuditBefore(role, { key: role.name }); // the audit record's "from" (docs/audit.md)
   assertCanControl(actor, 'role', role.permissions as string[]);
@@ -89,9 +90,10 @@ export async function updateRole(db: Db, teamId: string, id: string, input: Part
   try {
     await transaction(db, async (tx) => {
       const seen = await targetRole(tx, teamId, id, actor);
-      const { count } = await tx.role.updateMany({
-        where: { id, team_id: teamId, updated_at: seen },
-        data: { name: input.name, description: input.description, permissions },
+      const { count } = await store.updateRoleIfUnchanged(tx, teamId, id, seen, {
+        name: input.name,
+        description: input.description,
+        permissions,
       });
       if (count === 0) throw changedMeanwhile();
     });
@@ -105,14 +107,14 @@ export async function updateRole(db: Db, teamId: string, id: string, input: Part
 export async function deleteRole(db: Db, teamId: string, id: string, actor?: Actor) {
   await transaction(db, async (tx) => {
     const seen = await targetRole(tx, teamId, id, actor);
-    const { count } = await tx.role.deleteMany({ where: { id, team_id: teamId, updated_at: seen } });
+    const { count } = await store.deleteRoleIfUnchanged(tx, teamId, id, seen);
     if (count === 0) throw changedMeanwhile();
   });
 }
 
 /** Admin CLI: roles by name within a team (creating missing ones is the caller's choice). */
 export async function rolesByName(db: Db, teamId: string, names: string[]) {
-  const roles = await db.prisma.role.findMany({ where: { team_id: teamId, name: { in: names } } });
+  const roles = await store.findTeamRolesNamed(db.prisma, teamId, names);
   const missing = names.filter((n) => !roles.some((r) => r.name === n));
   if (missing.length) throw notFound('Role', missing.join(', '));
   return roles.map((r) => r.id);

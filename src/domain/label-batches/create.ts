@@ -5,6 +5,7 @@ import { conflict, DomainError, notFound } from '../errors.js';
 import { checkRateOptions } from '../orders/index.js';
 import type { RateStrategy } from '../../contract/rate-strategy.js';
 import { loadLabelBatch, type LabelBatchView } from './view.js';
+import * as store from './store.js';
 
 // POST /v1/ops/label-batches: which packages a batch labels, in which order, written with its
 // items in one transaction; the runner (run.ts) buys the labels afterwards.
@@ -23,7 +24,6 @@ export interface LabelBatchInput {
 }
 
 type Pkg = { id: string; fulfillment_order_id: string | null; created_at: Date };
-const SELECT = { id: true, fulfillment_order_id: true, created_at: true } as const;
 
 function sourceOf(input: LabelBatchInput) {
   const given = (['package_ids', 'picking_session_id', 'fulfillment_order_ids'] as const).filter((k) => input[k] !== undefined);
@@ -38,8 +38,7 @@ function sourceOf(input: LabelBatchInput) {
 async function byIds(tx: TxClient, teamId: string, ids: string[]): Promise<Pkg[]> {
   const found = new Map<string, Pkg>();
   for (const some of inLists(ids)) {
-    for (const p of await tx.package.findMany({ where: { id: { in: some }, fulfiller_team_id: teamId }, select: SELECT }))
-      found.set(p.id, p);
+    for (const p of await store.findTeamPackages(tx, teamId, some)) found.set(p.id, p);
   }
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw notFound('Package', missing[0]);
@@ -51,12 +50,7 @@ async function byFulfillmentOrders(tx: TxClient, teamId: string, foIds: string[]
   const rank = new Map(foIds.map((id, i) => [id, i]));
   const rows: Pkg[] = [];
   for (const some of inLists(foIds)) {
-    rows.push(
-      ...(await tx.package.findMany({
-        where: { fulfillment_order_id: { in: some }, fulfiller_team_id: teamId, status: 'PENDING' },
-        select: SELECT,
-      })),
-    );
+    rows.push(...(await store.findOpenPackagesOf(tx, teamId, some)));
   }
   return rows.sort((a, b) => rank.get(a.fulfillment_order_id!)! - rank.get(b.fulfillment_order_id!)! || +a.created_at - +b.created_at);
 }
@@ -66,25 +60,16 @@ async function byFulfillmentOrders(tx: TxClient, teamId: string, foIds: string[]
  * order (the order the picker walked the bins), packages of orders never scanned last.
  */
 async function bySession(tx: TxClient, teamId: string, sessionId: string): Promise<Pkg[]> {
-  const session = await tx.pickingSession.findFirst({ where: { id: sessionId, team_id: teamId }, select: { id: true } });
+  const session = await store.teamSessionExists(tx, teamId, sessionId);
   if (!session) throw notFound('Picking session', sessionId);
-  const fos = await tx.fulfillmentOrder.findMany({
-    where: { picking_session_id: sessionId, fulfiller_team_id: teamId },
-    select: { id: true },
-  });
-  const pkgs = await tx.package.findMany({
-    where: {
-      fulfiller_team_id: teamId,
-      status: 'PENDING',
-      OR: [{ picking_session_id: sessionId }, { fulfillment_order_id: { in: fos.map((f) => f.id) } }],
-    },
-    select: SELECT,
-  });
-  const scans = await tx.pickScan.groupBy({
-    by: ['fulfillment_order_id'],
-    where: { picking_session_id: sessionId },
-    _min: { created_at: true },
-  });
+  const fos = await store.findSessionOrderIds(tx, teamId, sessionId);
+  const pkgs = await store.findOpenSessionPackages(
+    tx,
+    teamId,
+    sessionId,
+    fos.map((f) => f.id),
+  );
+  const scans = await store.firstScanPerOrder(tx, sessionId);
   const first = new Map(scans.map((s) => [s.fulfillment_order_id, s._min.created_at?.getTime() ?? Infinity]));
   const at = (p: Pkg) => first.get(p.fulfillment_order_id ?? '') ?? Infinity;
   return pkgs.sort((a, b) => at(a) - at(b) || +a.created_at - +b.created_at || a.id.localeCompare(b.id));
@@ -106,8 +91,9 @@ export async function createLabelBatch(
           ? await byFulfillmentOrders(tx, caller.teamId, input.fulfillment_order_ids!)
           : await bySession(tx, caller.teamId, input.picking_session_id!);
     if (!pkgs.length) throw conflict('No open package to label: make packages first (fos pack, POST /v1/ops/packages).');
-    const batch = await tx.labelBatch.create({
-      data: {
+    const batch = await store.insertBatch(
+      tx,
+      {
         team_id: caller.teamId,
         rate_strategy: input.rate_strategy ?? null,
         rate_within_days: input.rate_within_days ?? null,
@@ -121,9 +107,8 @@ export async function createLabelBatch(
         package_count: pkgs.length,
         created_by_key_id: caller.keyId,
       },
-      select: { id: true },
-    });
-    await tx.labelBatchItem.createMany({ data: pkgs.map((p, i) => ({ batch_id: batch.id, package_id: p.id, position: i + 1 })) });
+      pkgs.map((p) => p.id),
+    );
     return loadLabelBatch(tx, caller.teamId, batch.id);
   });
 }

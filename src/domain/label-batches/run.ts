@@ -5,6 +5,7 @@ import { DomainError } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
 import { labelPackage, type LabelInput } from '../fulfillment/index.js';
 import type { RateStrategy } from '../../contract/rate-strategy.js';
+import * as store from './store.js';
 
 // The runner of label batches. A batch is taken with a lease (a compare-and-set on lease_until),
 // renewed while it works, so one process works a batch at a time and another resumes it after a
@@ -18,7 +19,7 @@ const leaseMs = () => Number(process.env.FOS_LABEL_BATCH_LEASE_MS) || 60_000;
 /** Packages labelled at once per batch (carrier calls in flight); FOS_LABEL_BATCH_CONCURRENCY overrides. */
 export const BATCH_CONCURRENCY = Math.max(1, Math.min(16, Number(process.env.FOS_LABEL_BATCH_CONCURRENCY) || 4));
 
-type Batch = NonNullable<Awaited<ReturnType<Db['prisma']['labelBatch']['findFirst']>>>;
+type Batch = NonNullable<Awaited<ReturnType<typeof store.findBatch>>>;
 type Bought = {
   tracking_number: string | null;
   carrier_id: string | null;
@@ -37,15 +38,11 @@ export interface RunOptions {
 /** Takes the batch if nobody holds it (or its holder's lease ran out). */
 async function take(db: Db, id: string): Promise<Batch | null> {
   const now = new Date();
-  const { count } = await db.prisma.labelBatch.updateMany({
-    where: { id, status: 'RUNNING', lease_until: { lte: now } },
-    data: { lease_until: new Date(now.getTime() + leaseMs()) },
-  });
-  return count ? db.prisma.labelBatch.findFirst({ where: { id } }) : null;
+  const { count } = await store.takeLease(db.prisma, id, now, new Date(now.getTime() + leaseMs()));
+  return count ? store.findBatch(db.prisma, id) : null;
 }
 
-const renew = (db: Db, id: string) =>
-  db.prisma.labelBatch.updateMany({ where: { id, status: 'RUNNING' }, data: { lease_until: new Date(Date.now() + leaseMs()) } });
+const renew = (db: Db, id: string) => store.setLease(db.prisma, id, new Date(Date.now() + leaseMs()));
 
 /** The batch's strategy (with its options) over the package's; a package with none buys the CHEAPEST. */
 function batchRates(b: Batch, own: string | null): Pick<LabelInput, 'rate_strategy' | 'rate_within_days' | 'rate_exclude_carrier_ids'> {
@@ -61,10 +58,7 @@ function batchRates(b: Batch, own: string | null): Pick<LabelInput, 'rate_strate
 }
 
 async function labelOne(db: Db, b: Batch, packageId: string, policy: OutboundPolicy): Promise<Outcome> {
-  const pkg = await db.prisma.package.findFirst({
-    where: { id: packageId, fulfiller_team_id: b.team_id },
-    select: { status: true, shipment_status: true, rate_strategy: true },
-  });
+  const pkg = await store.findPackageState(db.prisma, b.team_id, packageId);
   if (!pkg) return { status: 'SKIPPED', message: 'the package no longer exists' };
   if (pkg.status !== 'PENDING') return { status: 'SKIPPED', message: `the package is ${pkg.status}` };
   if (pkg.shipment_status) return labelled(db, b, packageId);
@@ -100,10 +94,7 @@ async function labelOne(db: Db, b: Batch, packageId: string, policy: OutboundPol
  * is in the batch's file; labelled before, SKIPPED (printed already).
  */
 async function labelled(db: Db, b: Batch, packageId: string): Promise<Outcome> {
-  const l = await db.prisma.shippingLabel.findUnique({
-    where: { package_id: packageId },
-    select: { created_at: true, voided_at: true, tracking_code: true, carrier_id: true, service_id: true, price: true, currency: true },
-  });
+  const l = await store.findPackageLabel(db.prisma, packageId);
   if (!l || l.voided_at || l.created_at < b.created_at) return { status: 'SKIPPED', message: 'the package already has a label' };
   return {
     status: 'BOUGHT',
@@ -114,30 +105,24 @@ async function labelled(db: Db, b: Batch, packageId: string): Promise<Outcome> {
 
 async function record(db: Db, batchId: string, packageId: string, o: NonNullable<Outcome>) {
   const v = o.label;
-  await db.prisma.labelBatchItem.updateMany({
-    where: { batch_id: batchId, package_id: packageId, status: 'PENDING' },
-    data: {
-      status: o.status,
-      message: o.message?.slice(0, 1000) ?? null,
-      tracking_number: v?.tracking_number ?? null,
-      carrier_id: v?.carrier_id ?? null,
-      service_id: v?.service_id ?? null,
-      cost: v?.price ?? null,
-      cost_currency: v?.currency ?? null,
-    },
+  await store.recordItem(db.prisma, batchId, packageId, {
+    status: o.status,
+    message: o.message?.slice(0, 1000) ?? null,
+    tracking_number: v?.tracking_number ?? null,
+    carrier_id: v?.carrier_id ?? null,
+    service_id: v?.service_id ?? null,
+    cost: v?.price ?? null,
+    cost_currency: v?.currency ?? null,
   });
 }
 
 /** Marks the batch COMPLETED (once) with its webhook, when no item is left PENDING. */
 async function finish(db: Db, b: Batch): Promise<boolean> {
   return transaction(db, async (tx) => {
-    if (await tx.labelBatchItem.count({ where: { batch_id: b.id, status: 'PENDING' } })) return false;
-    const { count } = await tx.labelBatch.updateMany({
-      where: { id: b.id, status: 'RUNNING' },
-      data: { status: 'COMPLETED', completed_at: new Date() },
-    });
+    if (await store.countPendingItems(tx, b.id)) return false;
+    const { count } = await store.completeBatch(tx, b.id, new Date());
     if (!count) return true;
-    const by = await tx.labelBatchItem.groupBy({ by: ['status'], where: { batch_id: b.id }, _count: { _all: true } });
+    const by = await store.countItemsByStatus(tx, b.id);
     const n = (s: string) => by.find((r) => r.status === s)?._count._all ?? 0;
     await enqueueEvent(tx, b.team_id, 'label_batch.completed', {
       label_batch_id: b.id,
@@ -160,12 +145,7 @@ export async function runLabelBatch(db: Db, id: string, opts: RunOptions = {}): 
   const tried = new Set<string>();
   let recorded = 0;
   for (;;) {
-    const next = await db.prisma.labelBatchItem.findMany({
-      where: { batch_id: id, status: 'PENDING', package_id: { notIn: [...tried] } },
-      orderBy: { position: 'asc' },
-      take: BATCH_CONCURRENCY,
-      select: { package_id: true },
-    });
+    const next = await store.findNextItems(db.prisma, id, [...tried], BATCH_CONCURRENCY);
     if (!next.length) break;
     await Promise.all(
       next.map(async ({ package_id }) => {
@@ -180,18 +160,13 @@ export async function runLabelBatch(db: Db, id: string, opts: RunOptions = {}): 
   }
   const done = await finish(db, b);
   // Let the next turn (another process, or this one) take it again at once.
-  if (!done) await db.prisma.labelBatch.updateMany({ where: { id, status: 'RUNNING' }, data: { lease_until: new Date() } });
+  if (!done) await store.setLease(db.prisma, id, new Date());
   return done;
 }
 
 /** One turn of the worker: every running batch nobody holds, oldest first. */
 export async function runDueBatches(db: Db, opts: RunOptions = {}): Promise<number> {
-  const due = await db.prisma.labelBatch.findMany({
-    where: { status: 'RUNNING', lease_until: { lte: new Date() } },
-    orderBy: { lease_until: 'asc' },
-    take: 5,
-    select: { id: true },
-  });
+  const due = await store.findDueBatches(db.prisma, new Date());
   let done = 0;
   for (const { id } of due) if (await runLabelBatch(db, id, opts)) done++;
   return done;

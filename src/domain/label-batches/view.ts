@@ -1,6 +1,7 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import * as store from './store.js';
 import type { RateStrategy } from '../../contract/rate-strategy.js';
 
 // What label batch answers show: the batch with its counts, and (get) its items in file order.
@@ -52,18 +53,16 @@ export type LabelBatchItemView = ReturnType<typeof presentItem>;
 
 /** Item counts by status of each batch, one grouped query. */
 async function countsOf(client: Client, ids: string[]): Promise<Map<string, Counts>> {
-  const rows = ids.length
-    ? await client.labelBatchItem.groupBy({ by: ['batch_id', 'status'], where: { batch_id: { in: ids } }, _count: { _all: true } })
-    : [];
+  const rows = ids.length ? await store.countItemsByBatch(client, ids) : [];
   const out = new Map(ids.map((id) => [id, { pending: 0, bought: 0, failed: 0, skipped: 0 }]));
   for (const r of rows) out.get(r.batch_id)![r.status.toLowerCase() as keyof Counts] = r._count._all;
   return out;
 }
 
 export async function loadLabelBatch(client: Client, teamId: string, id: string) {
-  const b = await client.labelBatch.findFirst({ where: { id, team_id: teamId } });
+  const b = await store.findTeamBatch(client, teamId, id);
   if (!b) throw notFound('Label batch', id);
-  const items = await client.labelBatchItem.findMany({ where: { batch_id: id }, orderBy: { position: 'asc' } });
+  const items = await store.findItems(client, id);
   const c: Counts = { pending: 0, bought: 0, failed: 0, skipped: 0 };
   for (const i of items) c[i.status.toLowerCase() as keyof Counts]++;
   return { ...present(b, c), items: items.map(presentItem) };
@@ -76,7 +75,7 @@ const ORDER = [{ created_at: 'desc' as const }, { id: 'desc' as const }];
 export async function listLabelBatches(db: Db, teamId: string, q: PageRequest & { status?: string }) {
   const where: Prisma.LabelBatchWhereInput = { team_id: teamId };
   if (q.status) where.status = q.status;
-  const rows = await db.prisma.labelBatch.findMany(pageArgs(q, where, ORDER));
+  const rows = await store.findBatchPage(db.prisma, pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   const counts = await countsOf(
     db.prisma,

@@ -1,7 +1,7 @@
 import type { TxClient } from '../../db/types.js';
 import { isHeldLocation } from '../../contract/inventory-enums.js';
 import { conflict } from '../errors.js';
-import { damagedLocationOf, insertDamagedLocation } from './store.js';
+import { damagedLocationOf, findHeldCandidate, insertDamagedLocation } from './store.js';
 
 // Held stock (issue 34; docs/warehouses.md): units received or returned DAMAGED land in a DAMAGED
 // location of the warehouse, never in the pickable bin a line names for its good units, so no
@@ -23,7 +23,7 @@ export async function ensureDamagedLocation(tx: TxClient, warehouseId: string): 
   if (found) return found;
   const id = damagedLocationId(warehouseId);
   await insertDamagedLocation(tx, id, warehouseId, new Date());
-  const made = await tx.location.findUnique({ where: { id }, select: { id: true, name: true, type: true, active: true } });
+  const made = await findHeldCandidate(tx, id);
   if (made?.type === 'DAMAGED' && made.active) return made;
   // The fixed id exists but was retyped or deactivated, or another location took the name DAMAGED.
   throw conflict(

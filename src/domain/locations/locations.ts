@@ -8,6 +8,7 @@ import type { LocationKind } from '../../contract/inventory-enums.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { expandRange } from './range.js';
 import { noteAuditBefore } from '../audit/index.js';
+import * as store from './store.js';
 
 // Locations (bins) of a team's warehouses (issue 28; docs/floor.md): CRUD, bulk creation from a
 // range or a list (the CLI's CSV import). A name is unique in its warehouse; a barcode, when
@@ -54,8 +55,7 @@ export function locationView(l: Row) {
 
 async function checkLocationType(tx: TxClient, teamId: string, id: string | null | undefined, path: string) {
   if (!id) return;
-  if (!(await tx.locationType.findFirst({ where: { id, team_id: teamId }, select: { id: true } })))
-    throw notFound(`Location type (${path})`, id);
+  if (!(await store.locationTypeExists(tx, teamId, id))) throw notFound(`Location type (${path})`, id);
 }
 
 /** Names and barcodes given twice in one request, or already used in the warehouse: a 409 naming them. */
@@ -69,14 +69,7 @@ async function checkUnique(tx: TxClient, warehouseId: string, items: LocationFie
   }
   const names = items.map((i) => i.name);
   const barcodes = items.flatMap((i) => (i.barcode ? [i.barcode] : []));
-  const taken = await tx.location.findFirst({
-    where: {
-      warehouse_id: warehouseId,
-      ...(exceptId ? { id: { not: exceptId } } : {}),
-      OR: [{ name: { in: names } }, ...(barcodes.length ? [{ barcode: { in: barcodes } }] : [])],
-    },
-    select: { id: true, name: true, barcode: true },
-  });
+  const taken = await store.findLocationUsing(tx, warehouseId, names, barcodes, exceptId);
   if (taken) {
     const what = names.includes(taken.name) ? `name ${taken.name}` : `barcode ${taken.barcode}`;
     throw conflict(`Location ${what} is already used in warehouse ${warehouseId} (location ${taken.id}).`, { location_id: taken.id });
@@ -91,8 +84,7 @@ export async function createLocations(db: Db, teamId: string, warehouseId: strin
       await claimWarehouse(tx, warehouseId, teamId);
       await checkUnique(tx, warehouseId, items);
       for (const [i, it] of items.entries()) await checkLocationType(tx, teamId, it.location_type_id, `locations[${i}].location_type_id`);
-      const last = await tx.location.aggregate({ where: { warehouse_id: warehouseId }, _max: { pick_sequence: true } });
-      let next = (last._max.pick_sequence ?? 0) + 1;
+      let next = ((await store.maxPickSequence(tx, warehouseId)) ?? 0) + 1;
       const now = new Date();
       const data = items.map((it) => ({
         id: randomUUID(),
@@ -107,9 +99,12 @@ export async function createLocations(db: Db, teamId: string, warehouseId: strin
         created_at: now,
         updated_at: now,
       }));
-      await tx.location.createMany({ data });
-      return tx.location
-        .findMany({ where: { id: { in: data.map((d) => d.id) } }, orderBy: [{ pick_sequence: 'asc' }, { name: 'asc' }] })
+      await store.insertLocations(tx, data);
+      return store
+        .findLocationsIn(
+          tx,
+          data.map((d) => d.id),
+        )
         .then((rows) => rows.map(locationView));
     });
   } catch (err) {
@@ -132,13 +127,13 @@ export async function listLocations(db: Db, teamId: string, q: LocationQuery) {
   if (q.active !== undefined) where.active = q.active;
   if (q.name) where.name = { startsWith: q.name };
   if (q.count_requested !== undefined) where.count_requested_at = q.count_requested ? { not: null } : null;
-  const rows = await db.prisma.location.findMany(pageArgs(q, where, ORDER));
+  const rows = await store.findLocationPage(db.prisma, pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   return { meta: page.meta, data: page.data.map(locationView) };
 }
 
 async function rowOf(client: TxClient, teamId: string, id: string) {
-  const row = await client.location.findFirst({ where: { id, team_id: teamId } });
+  const row = await store.findTeamLocation(client, teamId, id);
   if (!row) throw notFound('Location', id);
   return row;
 }
@@ -147,7 +142,7 @@ export const getLocation = async (db: Db, teamId: string, id: string) => locatio
 
 export async function updateLocation(db: Db, teamId: string, id: string, patch: Partial<LocationFields>) {
   return transaction(db, async (tx) => {
-    const { count } = await tx.location.updateMany({ where: { id, team_id: teamId }, data: { updated_at: new Date() } });
+    const { count } = await store.touchTeamLocation(tx, teamId, id, new Date());
     const row = await rowOf(tx, teamId, id);
     if (count !== 1) throw notFound('Location', id);
     noteAuditBefore(row, { key: row.name }); // the audit record's "from" (docs/audit.md)
@@ -155,23 +150,20 @@ export async function updateLocation(db: Db, teamId: string, id: string, patch: 
       await checkUnique(tx, row.warehouse_id, [{ name: patch.name ?? row.name, barcode: patch.barcode ?? null }], id);
     await checkLocationType(tx, teamId, patch.location_type_id, 'location_type_id');
     if (row.is_default && patch.active === false) throw conflict(`Location ${id} is the warehouse's default location; it stays active.`);
-    return locationView(await tx.location.update({ where: { id }, data: patch }));
+    return locationView(await store.updateLocationRow(tx, id, patch));
   });
 }
 
 export async function deleteLocation(db: Db, teamId: string, id: string) {
   await transaction(db, async (tx) => {
-    const { count } = await tx.location.updateMany({ where: { id, team_id: teamId }, data: { updated_at: new Date() } });
+    const { count } = await store.touchTeamLocation(tx, teamId, id, new Date());
     if (count !== 1) throw notFound('Location', id);
     const row = await rowOf(tx, teamId, id);
     if (row.is_default) throw conflict(`Location ${row.name} is the warehouse's default location; it cannot be deleted.`);
-    const held = await tx.locationStock.aggregate({ where: { location_id: id }, _sum: { on_hand: true } });
-    if ((held._sum.on_hand ?? 0) > 0)
-      throw conflict(`Location ${row.name} holds ${held._sum.on_hand} units; move them out first (POST /v1/ops/inventory/moves).`, {
-        on_hand: held._sum.on_hand,
-      });
-    await tx.locationStock.deleteMany({ where: { location_id: id } });
-    await tx.location.delete({ where: { id } });
+    const held = await store.unitsHeldAt(tx, id);
+    if ((held ?? 0) > 0)
+      throw conflict(`Location ${row.name} holds ${held} units; move them out first (POST /v1/ops/inventory/moves).`, { on_hand: held });
+    await store.deleteLocationRows(tx, id);
   });
 }
 
@@ -180,13 +172,10 @@ export async function deleteLocation(db: Db, teamId: string, id: string) {
  * barcode needs one: it is unique per warehouse only). 404 naming the field otherwise.
  */
 export async function resolveLocation(tx: TxClient, teamId: string, ref: string, warehouseId: string | undefined, path: string) {
-  const byId = await tx.location.findFirst({ where: { id: ref, team_id: teamId } });
+  const byId = await store.findTeamLocation(tx, teamId, ref);
   if (byId && (!warehouseId || byId.warehouse_id === warehouseId)) return byId;
   if (warehouseId) {
-    const row = await tx.location.findFirst({
-      where: { warehouse_id: warehouseId, team_id: teamId, OR: [{ name: ref }, { barcode: ref }] },
-      orderBy: { name: 'asc' },
-    });
+    const row = await store.findLocationNamed(tx, teamId, warehouseId, ref);
     if (row) return row;
   }
   throw notFound(`Location (${path})`, ref);

@@ -3,7 +3,7 @@ import { defaultLocationId, ensureDefaultLocation } from '../warehouses/index.js
 import { notFound } from '../errors.js';
 import type { PutawayReason } from '../../contract/inventory-enums.js';
 import { reachableTeamIds, type Caller } from '../products/index.js';
-import { emptyPickableBins, pickableBinsHolding } from './store.js';
+import { emptyPickableBins, findLocationName, findProductOfTeams, pickableBinsHolding, teamWarehouseExists } from './store.js';
 
 // Putaway suggestions (issue 28; docs/floor.md): where units that arrive without a named bin go.
 // For each product: the PICKABLE bin that already holds it (lowest pick_sequence), else an empty
@@ -63,7 +63,7 @@ export async function suggestPutaway(tx: TxClient, warehouseId: string, productI
 
 /** The warehouse's default location (created when a warehouse made before bins still has none). */
 async function defaultLocation(tx: TxClient, warehouseId: string) {
-  const row = await tx.location.findUnique({ where: { id: defaultLocationId(warehouseId) }, select: { id: true, name: true } });
+  const row = await findLocationName(tx, defaultLocationId(warehouseId));
   return row ?? { id: await ensureDefaultLocation(tx, warehouseId), name: 'DEFAULT' };
 }
 
@@ -71,10 +71,10 @@ async function defaultLocation(tx: TxClient, warehouseId: string) {
 export async function putawayFor(db: Db, caller: Caller, q: { product_id: string; warehouse_id: string; quantity?: number }) {
   // A read: nothing is reserved (the receipt asks again when it happens).
   const tx = db.prisma as unknown as TxClient;
-  const warehouse = await tx.warehouse.findFirst({ where: { id: q.warehouse_id, team_id: caller.teamId }, select: { id: true } });
+  const warehouse = await teamWarehouseExists(tx, caller.teamId, q.warehouse_id);
   if (!warehouse) throw notFound('Warehouse', q.warehouse_id);
   const teams = await reachableTeamIds(tx, caller);
-  const product = await tx.product.findFirst({ where: { id: q.product_id, team_id: { in: teams } }, select: { id: true, sku: true } });
+  const product = await findProductOfTeams(tx, teams, q.product_id);
   if (!product) throw notFound('Product', q.product_id);
   const s = (await suggestPutaway(tx, warehouse.id, [product.id])).get(product.id)!;
   return { ...s, sku: product.sku, warehouse_id: warehouse.id, quantity: q.quantity ?? null };

@@ -6,6 +6,7 @@ import { clientLabel, getClient } from './clients.js';
 import { grantable, presetPermissions, type Preset } from './presets.js';
 import { CODE_PREFIX, issueTokens, newSecret, revokeConnectionTokens, sweepExpiredTokens, type TokenSet } from './tokens.js';
 import { transaction } from '../../db/tx.js';
+import * as store from './store.js';
 
 // The authorization code flow: /authorize records the request and sends the person to the
 // consent page; approving makes the connection and a one-time code; the token endpoint trades
@@ -26,20 +27,16 @@ export interface AuthorizationRequest {
 }
 
 export async function beginAuthorization(db: Db, req: AuthorizationRequest): Promise<string> {
-  const row = await db.prisma.oAuthAuthorization.create({
-    data: {
-      client_id: req.clientId,
-      redirect_uri: req.redirectUri,
-      code_challenge: req.codeChallenge,
-      state: req.state ?? null,
-      resource: req.resource ?? null,
-      scopes: req.scopes?.length ? req.scopes.join(' ') : null,
-      expires_at: new Date(Date.now() + REQUEST_TTL_MS),
-    },
+  const row = await store.insertAuthorization(db.prisma, {
+    client_id: req.clientId,
+    redirect_uri: req.redirectUri,
+    code_challenge: req.codeChallenge,
+    state: req.state ?? null,
+    resource: req.resource ?? null,
+    scopes: req.scopes?.length ? req.scopes.join(' ') : null,
+    expires_at: new Date(Date.now() + REQUEST_TTL_MS),
   });
-  void db.prisma.oAuthAuthorization
-    .deleteMany({ where: { expires_at: { lt: new Date(Date.now() - REQUEST_TTL_MS) } } })
-    .catch(() => undefined);
+  void store.deleteAuthorizationsExpiredBefore(db.prisma, new Date(Date.now() - REQUEST_TTL_MS)).catch(() => undefined);
   return row.id;
 }
 
@@ -53,7 +50,7 @@ export interface PendingAuthorization {
 /** A request still waiting for the person's decision, or null (unknown, expired, decided). */
 export async function pendingAuthorization(db: Db, id: string): Promise<PendingAuthorization | null> {
   if (!/^[0-9a-f-]{36}$/.test(id)) return null;
-  const row = await db.prisma.oAuthAuthorization.findUnique({ where: { id } });
+  const row = await store.findAuthorization(db.prisma, id);
   if (!row || row.decided_at || row.expires_at.getTime() <= Date.now()) return null;
   const client = await getClient(db, row.client_id);
   if (!client) return null;
@@ -90,29 +87,24 @@ export async function approveAuthorization(db: Db, a: Approval): Promise<{ redir
   const code = newSecret(CODE_PREFIX);
   const now = new Date();
   return transaction(db, async (tx) => {
-    const row = await tx.oAuthAuthorization.findUnique({ where: { id: a.requestId } });
+    const row = await store.findAuthorization(tx, a.requestId);
     if (!row) throw expired();
-    const client = await tx.oAuthClient.findUnique({ where: { id: row.client_id } });
+    const client = await store.findClient(tx, row.client_id);
     if (!client) throw expired();
-    const connection = await tx.mcpConnection.create({
-      data: {
-        team_id: a.teamId,
-        user_id: a.userId,
-        client_id: row.client_id,
-        client_name: clientLabel(client.metadata as { client_id: string }),
-        name,
-        preset: a.preset,
-        permissions,
-      },
+    const connection = await store.insertConnection(tx, {
+      team_id: a.teamId,
+      user_id: a.userId,
+      client_id: row.client_id,
+      client_name: clientLabel(client.metadata as { client_id: string }),
+      name,
+      preset: a.preset,
+      permissions,
     });
-    const taken = await tx.oAuthAuthorization.updateMany({
-      where: { id: a.requestId, decided_at: null, expires_at: { gt: now } },
-      data: {
-        decided_at: now,
-        code_hash: hashToken(code),
-        code_expires_at: new Date(now.getTime() + CODE_TTL_MS),
-        connection_id: connection.id,
-      },
+    const taken = await store.decideAuthorization(tx, a.requestId, now, {
+      decided_at: now,
+      code_hash: hashToken(code),
+      code_expires_at: new Date(now.getTime() + CODE_TTL_MS),
+      connection_id: connection.id,
     });
     if (taken.count !== 1) throw expired(); // rolls back the connection
     return { redirect: redirectWith(row.redirect_uri, { code, state: row.state }), connectionId: connection.id };
@@ -121,11 +113,8 @@ export async function approveAuthorization(db: Db, a: Approval): Promise<{ redir
 
 /** Denies: the client is told access_denied (its state returned), nothing is made. */
 export async function denyAuthorization(db: Db, requestId: string): Promise<string> {
-  const row = await db.prisma.oAuthAuthorization.findUnique({ where: { id: requestId } });
-  const taken = await db.prisma.oAuthAuthorization.updateMany({
-    where: { id: requestId, decided_at: null, expires_at: { gt: new Date() } },
-    data: { decided_at: new Date() },
-  });
+  const row = await store.findAuthorization(db.prisma, requestId);
+  const taken = await store.decideAuthorization(db.prisma, requestId, new Date(), { decided_at: new Date() });
   if (!row || taken.count !== 1) throw expired();
   return redirectWith(row.redirect_uri, {
     error: 'access_denied',
@@ -136,7 +125,7 @@ export async function denyAuthorization(db: Db, requestId: string): Promise<stri
 
 async function codeRow(db: Db, clientId: string, code: string) {
   if (!code.startsWith(CODE_PREFIX) || code.length > 100) return null;
-  const row = await db.prisma.oAuthAuthorization.findUnique({ where: { code_hash: hashToken(code) } });
+  const row = await store.findAuthorizationByCode(db.prisma, hashToken(code));
   return row && row.client_id === clientId ? row : null;
 }
 
@@ -162,17 +151,14 @@ export async function exchangeCode(
   sweepExpiredTokens(db);
   return transaction(db, async (tx) => {
     const now = new Date();
-    const taken = await tx.oAuthAuthorization.updateMany({
-      where: { id: row.id, used_at: null, code_expires_at: { gt: now } },
-      data: { used_at: now },
-    });
+    const taken = await store.useAuthorizationCode(tx, row.id, now);
     if (taken.count !== 1) {
       if (row.used_at) await revokeConnectionTokens(tx, connectionId, now);
       return null;
     }
     if (redirectUri !== undefined && redirectUri !== row.redirect_uri) return null;
     if (resource !== undefined && row.resource !== null && resource !== row.resource) return null;
-    const connection = await tx.mcpConnection.findUnique({ where: { id: connectionId }, include: { user: true } });
+    const connection = await store.findConnectionWithUser(tx, connectionId);
     if (!connection || connection.state !== 'ACTIVE' || connection.user.state !== 'ACTIVE') return null;
     return issueTokens(tx, connectionId, resource ?? row.resource, now.getTime());
   });

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/types.js';
+import { findClient, insertClient } from './store.js';
 
 // Dynamically registered clients (RFC 7591). Every client is registered as public
 // (token_endpoint_auth_method "none"): PKCE S256 protects its codes, so no client secret is
@@ -45,13 +46,13 @@ export async function registerClient(db: Db, info: Record<string, unknown> & { c
     response_types: ['code'],
   } as unknown as ClientInfo;
   const name = typeof client.client_name === 'string' ? client.client_name.slice(0, 200) : null;
-  await db.prisma.oAuthClient.create({ data: { id: client.client_id, client_name: name, metadata: client as object } });
+  await insertClient(db.prisma, { id: client.client_id, client_name: name, metadata: client as object });
   return client;
 }
 
 export async function getClient(db: Db, clientId: string): Promise<ClientInfo | undefined> {
   if (clientId.length > 100) return undefined;
-  const row = await db.prisma.oAuthClient.findUnique({ where: { id: clientId } });
+  const row = await findClient(db.prisma, clientId);
   return row ? (row.metadata as ClientInfo) : undefined;
 }
 

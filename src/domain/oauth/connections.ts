@@ -2,24 +2,17 @@ import type { Db } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { assertMemberLimits, type Actor } from '../keys/index.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { membershipsInclude, teamPermissions } from '../users/index.js';
+import { teamPermissions } from '../users/index.js';
 import { grantable } from './presets.js';
 import { revokeConnectionTokens } from './tokens.js';
 import { transaction } from '../../db/tx.js';
+import * as store from './store.js';
 
 // Agent connections of a team (spec 5.3: "MCP Connections" under team settings): listed with
 // client, person, permissions, status and recent use; disconnecting revokes every token of the
 // connection and touches neither the person nor any API key.
 
-const include = {
-  user: { select: { id: true, email: true, display_name: true, state: true, ...membershipsInclude } },
-  team: { select: { name: true } },
-} as const;
-
-type Row = NonNullable<Awaited<ReturnType<typeof load>>>;
-const load = (db: Db, teamId: string, id: string) => db.prisma.mcpConnection.findFirst({ where: { id, team_id: teamId }, include });
-
-export function presentConnection(c: Row) {
+export function presentConnection(c: store.ConnectionRow) {
   const held = teamPermissions(c.user, c.team_id);
   return {
     id: c.id,
@@ -51,20 +44,20 @@ export interface ConnectionListQuery extends PageRequest {
 export async function listConnections(db: Db, teamId: string, q: ConnectionListQuery) {
   const orderBy = [{ created_at: 'desc' }, { id: 'desc' }];
   const where = { team_id: teamId, ...(q.status ? { state: q.status } : {}), ...(q.user_id ? { user_id: q.user_id } : {}) };
-  const rows = await db.prisma.mcpConnection.findMany({ ...pageArgs(q, where, orderBy), include });
+  const rows = await store.findConnectionPage(db.prisma, pageArgs(q, where, orderBy));
   const page = toPage(rows, q, undefined, orderBy);
   return { data: page.data.map(presentConnection), meta: page.meta };
 }
 
 export async function getConnection(db: Db, teamId: string, id: string) {
-  const row = await load(db, teamId, id);
+  const row = await store.findTeamConnection(db.prisma, teamId, id);
   if (!row) throw notFound('MCP connection', id);
   return presentConnection(row);
 }
 
 /** Idempotent: a revoked connection stays revoked. */
 export async function revokeConnection(db: Db, teamId: string, id: string) {
-  const row = await db.prisma.mcpConnection.findFirst({ where: { id, team_id: teamId }, select: { id: true } });
+  const row = await store.teamConnectionExists(db.prisma, teamId, id);
   if (!row) throw notFound('MCP connection', id);
   await transaction(db, (tx) => revokeConnectionTokens(tx, id));
   return getConnection(db, teamId, id);
@@ -73,19 +66,14 @@ export async function revokeConnection(db: Db, teamId: string, id: string) {
 /** The connections a signed-in person may see on the settings page: those of teams where they hold WRITE_MCP. */
 export async function connectionsForPerson(db: Db, teamIds: string[]) {
   if (!teamIds.length) return [];
-  const rows = await db.prisma.mcpConnection.findMany({
-    where: { team_id: { in: teamIds } },
-    include,
-    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
-    take: 200,
-  });
+  const rows = await store.findConnectionsOfTeams(db.prisma, teamIds);
   return rows.map(presentConnection);
 }
 
 /** Tier of a connection's own counter (spec 8: default 1, higher assignable as for keys: above 1 by ADMIN keys only). */
 export async function setConnectionTier(db: Db, teamId: string, id: string, tier: number, caller: Actor) {
   assertMemberLimits(caller, { rate_tier: tier });
-  const updated = await db.prisma.mcpConnection.updateMany({ where: { id, team_id: teamId }, data: { rate_tier: tier } });
+  const updated = await store.updateConnectionTier(db.prisma, teamId, id, tier);
   if (!updated.count) throw notFound('MCP connection', id);
   return getConnection(db, teamId, id);
 }

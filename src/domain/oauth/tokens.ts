@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Db, TxClient } from '../../db/types.js';
 import { hashToken } from '../keys/index.js';
 import type { Principal } from '../keys/index.js';
-import { membershipsInclude, teamPermissions } from '../users/index.js';
+import { teamPermissions } from '../users/index.js';
 import { grantable } from './presets.js';
 import { transaction } from '../../db/tx.js';
+import * as store from './store.js';
 
 // OAuth tokens of agent connections. Secrets are random (256 bits), prefixed so a leaked one is
 // recognisable, and stored only as SHA-256. Access tokens live an hour; a refresh token is used
@@ -35,36 +36,33 @@ type Client = Db['prisma'] | TxClient;
 export async function issueTokens(tx: Client, connectionId: string, resource: string | null, now = Date.now()): Promise<TokenSet> {
   const access = newSecret(ACCESS_PREFIX);
   const refresh = newSecret(REFRESH_PREFIX);
-  await tx.oAuthToken.createMany({
-    data: [
-      {
-        connection_id: connectionId,
-        kind: 'ACCESS',
-        token_hash: hashToken(access),
-        resource,
-        expires_at: new Date(now + ACCESS_TOKEN_TTL_S * 1000),
-      },
-      {
-        connection_id: connectionId,
-        kind: 'REFRESH',
-        token_hash: hashToken(refresh),
-        resource,
-        expires_at: new Date(now + REFRESH_TOKEN_TTL_S * 1000),
-      },
-    ],
-  });
+  await store.insertTokens(tx, [
+    {
+      connection_id: connectionId,
+      kind: 'ACCESS',
+      token_hash: hashToken(access),
+      resource,
+      expires_at: new Date(now + ACCESS_TOKEN_TTL_S * 1000),
+    },
+    {
+      connection_id: connectionId,
+      kind: 'REFRESH',
+      token_hash: hashToken(refresh),
+      resource,
+      expires_at: new Date(now + REFRESH_TOKEN_TTL_S * 1000),
+    },
+  ]);
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, refresh_token: refresh, scope: 'mcp' };
 }
 
 /** Expired tokens are never read again: cleared (off the request's path) whenever tokens are issued. */
 export function sweepExpiredTokens(db: Db) {
-  void db.prisma.oAuthToken.deleteMany({ where: { expires_at: { lt: new Date(Date.now() - 24 * 3600 * 1000) } } }).catch(() => undefined);
+  void store.deleteTokensExpiredBefore(db.prisma, new Date(Date.now() - 24 * 3600 * 1000)).catch(() => undefined);
 }
 
 /** Revokes a connection and every token it has, at once (the next request on any replica fails). */
 export async function revokeConnectionTokens(tx: Client, connectionId: string, now = new Date()) {
-  await tx.mcpConnection.updateMany({ where: { id: connectionId, state: 'ACTIVE' }, data: { state: 'REVOKED', revoked_at: now } });
-  await tx.oAuthToken.updateMany({ where: { connection_id: connectionId, revoked_at: null }, data: { revoked_at: now } });
+  await store.revokeConnectionAndTokens(tx, connectionId, now);
 }
 
 /**
@@ -76,13 +74,10 @@ export async function rotateRefreshToken(db: Db, clientId: string, token: string
   const hash = hashToken(token);
   sweepExpiredTokens(db);
   return transaction(db, async (tx) => {
-    const row = await tx.oAuthToken.findUnique({ where: { token_hash: hash }, include: { connection: { include: { user: true } } } });
+    const row = await store.findTokenWithUser(tx, hash);
     if (!row || row.kind !== 'REFRESH' || row.connection.client_id !== clientId) return null;
     const now = new Date();
-    const taken = await tx.oAuthToken.updateMany({
-      where: { id: row.id, used_at: null, revoked_at: null, expires_at: { gt: now } },
-      data: { used_at: now },
-    });
+    const taken = await store.useToken(tx, row.id, now);
     if (taken.count !== 1) {
       // Replay of a rotated refresh token: someone else may hold it, so nothing of this connection stays valid.
       if (row.used_at) await revokeConnectionTokens(tx, row.connection_id, now);
@@ -96,7 +91,7 @@ export async function rotateRefreshToken(db: Db, clientId: string, token: string
 
 /** Revocation by the client (RFC 7009): either token disconnects its connection. Unknown tokens are ignored. */
 export async function revokeByToken(db: Db, clientId: string, token: string) {
-  const row = await db.prisma.oAuthToken.findUnique({ where: { token_hash: hashToken(token) }, include: { connection: true } });
+  const row = await store.findTokenWithConnection(db.prisma, hashToken(token));
   if (!row || row.connection.client_id !== clientId) return;
   await transaction(db, (tx) => revokeConnectionTokens(tx, row.connection_id));
 }
@@ -108,17 +103,7 @@ const LAST_USED_EVERY_MS = 60_000;
  * revoked connection, a disabled person or a lost permission takes effect at once on every replica.
  */
 export async function accessTokenPrincipal(db: Db, token: string): Promise<Principal | null> {
-  const row = await db.prisma.oAuthToken.findUnique({
-    where: { token_hash: hashToken(token) },
-    include: {
-      connection: {
-        include: {
-          team: true,
-          user: { include: membershipsInclude },
-        },
-      },
-    },
-  });
+  const row = await store.findTokenForPrincipal(db.prisma, hashToken(token));
   const now = Date.now();
   if (!row || row.kind !== 'ACCESS' || row.revoked_at || row.expires_at.getTime() <= now) return null;
   const c = row.connection;
@@ -126,12 +111,7 @@ export async function accessTokenPrincipal(db: Db, token: string): Promise<Princ
   const held = teamPermissions(c.user, c.team_id);
   if (!c.last_used_at || now - c.last_used_at.getTime() > LAST_USED_EVERY_MS) {
     // At most one write a minute per connection, off the request's path.
-    void db.prisma.mcpConnection
-      .updateMany({
-        where: { id: c.id, OR: [{ last_used_at: null }, { last_used_at: { lt: new Date(now - LAST_USED_EVERY_MS) } }] },
-        data: { last_used_at: new Date(now) },
-      })
-      .catch(() => undefined);
+    void store.touchConnectionUsed(db.prisma, c.id, new Date(now - LAST_USED_EVERY_MS), new Date(now)).catch(() => undefined);
   }
   return {
     keyId: c.id,

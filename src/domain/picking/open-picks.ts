@@ -1,4 +1,4 @@
-import { openScanRows, type Client } from './store.js';
+import { openScanRows, type Client } from './store/sql.js';
 
 // Pick scans that still matter (issue 28). A scan records units taken from a bin into a tote, or
 // (short) units a bin did not hold; nothing moves in the ledger until the fulfill. A fulfillment

@@ -2,7 +2,9 @@ import { notFound } from '../errors.js';
 import { isHeldLocation, LOCATION_TYPES } from '../../contract/inventory-enums.js';
 import { today } from '../clock.js';
 import { openPicks, pickedPerStock, stockKey, type Client, type OpenPick } from './open-picks.js';
-import { binRows, type BinRow } from './store.js';
+import { binRows, type BinRow } from './store/sql.js';
+import * as scans from './store/scans.js';
+import { findTeamSession } from './store/sessions.js';
 
 // GET /v1/ops/picking-sessions/{id}/pick-list (issue 28): the walk for a session. What its open
 // fulfillment orders still need (minus the units already picked and not yet fulfilled) is drawn
@@ -61,16 +63,9 @@ async function binsOf(client: Client, productIds: string[], warehouseIds: string
 
 /** The session's open fulfillment orders (oldest first) with their lines that have a product. */
 async function sessionFos(client: Client, teamId: string, sessionId: string) {
-  const session = await client.pickingSession.findFirst({ where: { id: sessionId, team_id: teamId } });
+  const session = await findTeamSession(client, teamId, sessionId);
   if (!session) throw notFound('Picking session', sessionId);
-  return client.fulfillmentOrder.findMany({
-    where: { picking_session_id: sessionId, fulfiller_team_id: teamId, status: { notIn: ['FULFILLED', 'CANCELLED'] } },
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-    include: {
-      line_items: { where: { product_id: { not: null } }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
-      order: { select: { order_number: true } },
-    },
-  });
+  return scans.findSessionOpenOrders(client, teamId, sessionId);
 }
 
 export async function computeWalk(client: Client, teamId: string, sessionId: string) {
@@ -82,8 +77,11 @@ export async function computeWalk(client: Client, teamId: string, sessionId: str
   const mine = picks.filter((p) => foIds.has(p.fulfillment_order_id));
   const bins = await binsOf(client, productIds, warehouseIds, [...new Set(mine.map((p) => p.location_id))]);
   const [products, totes] = await Promise.all([
-    client.product.findMany({ where: { id: { in: productIds } }, select: { id: true, sku: true, name: true, barcode: true } }),
-    client.tote.findMany({ where: { id: { in: fos.flatMap((f) => (f.tote_id ? [f.tote_id] : [])) } }, select: { id: true, name: true } }),
+    scans.findWalkProducts(client, productIds),
+    scans.findToteNames(
+      client,
+      fos.flatMap((f) => (f.tote_id ? [f.tote_id] : [])),
+    ),
   ]);
   const toteName = new Map(totes.map((t) => [t.id, t.name]));
   const binByKey = new Map(bins.map((b) => [stockKey(b.location_id, b.product_id, b.lot_code), b]));

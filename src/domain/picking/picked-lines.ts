@@ -1,4 +1,5 @@
 import type { TxClient } from '../../db/types.js';
+import { findPackedFromBins, findPickedScans } from './store/scans.js';
 
 // Package lines from pick scans (issue 28 item 3). When a package is made for a fulfillment order
 // whose units were scan-picked, each line's units are matched to the picks of its fulfillment-
@@ -18,13 +19,7 @@ interface Group {
 
 /** Picks per (fulfillment-order line, bin, lot), minus the units of them already in packages. */
 async function unpackedPicks(tx: TxClient, foId: string): Promise<Group[]> {
-  const [scans, packed] = await Promise.all([
-    tx.pickScan.findMany({ where: { fulfillment_order_id: foId, short: false }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] }),
-    tx.packageLineItem.findMany({
-      where: { package: { fulfillment_order_id: foId }, location_id: { not: null } },
-      select: { core_fulfillment_order_line_item_id: true, location_id: true, lot_code: true, quantity: true },
-    }),
-  ]);
+  const [scans, packed] = await Promise.all([findPickedScans(tx, foId), findPackedFromBins(tx, foId)]);
   const key = (line: string | null, loc: string | null, lot: string | null) => `${line}|${loc}|${lot ?? ''}`;
   const groups = new Map<string, Group>();
   for (const s of scans) {

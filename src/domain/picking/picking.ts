@@ -3,6 +3,7 @@ import type { Db, FulfillmentOrder, Prisma } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { namedFulfillmentOrder } from '../names.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import * as sessions from './store/sessions.js';
 
 // Picking sessions group fulfillment orders that a picker collects in one walk, each into a
 // tote (spec 2.10, 4.9). An entry's status is the picking view of its fulfillment order:
@@ -19,15 +20,14 @@ type FoWithOrder = FulfillmentOrder & { order: { order_number: string } };
 /** Spec 2.10 entries; tote names come from one `in` query. */
 async function entries(db: Db, rows: FoWithOrder[]) {
   const toteIds = [...new Set(rows.map((r) => r.tote_id).filter((id): id is string => Boolean(id)))];
-  const totes = toteIds.length ? await db.prisma.tote.findMany({ where: { id: { in: toteIds } } }) : [];
+  const totes = toteIds.length ? await sessions.findTotesIn(db.prisma, toteIds) : [];
   const toteName = new Map(totes.map((t) => [t.id, t.name]));
   // Extensions (issue 28): units scanned into the tote so far, who picked, whether a pick came up short.
   const picked = rows.length
-    ? await db.prisma.pickScan.groupBy({
-        by: ['fulfillment_order_id'],
-        where: { fulfillment_order_id: { in: rows.map((r) => r.id) }, short: false },
-        _sum: { quantity: true },
-      })
+    ? await sessions.sumPickedUnits(
+        db.prisma,
+        rows.map((r) => r.id),
+      )
     : [];
   const pickedOf = new Map(picked.map((p) => [p.fulfillment_order_id, p._sum.quantity ?? 0]));
   return rows.map((r) => ({
@@ -51,21 +51,21 @@ async function entries(db: Db, rows: FoWithOrder[]) {
 }
 
 async function sessionOf(db: Db, teamId: string, sessionId: string) {
-  const session = await db.prisma.pickingSession.findFirst({ where: { id: sessionId, team_id: teamId } });
+  const session = await sessions.findTeamSession(db.prisma, teamId, sessionId);
   if (!session) throw notFound('Picking session', sessionId);
   return session;
 }
 
 /** Sessions with their fulfillment order counts (one groupBy, no N+1). */
-async function withCounts<T extends { id: string }>(db: Db, teamId: string, sessions: T[]) {
-  if (!sessions.length) return [];
-  const counts = await db.prisma.fulfillmentOrder.groupBy({
-    by: ['picking_session_id'],
-    where: { fulfiller_team_id: teamId, picking_session_id: { in: sessions.map((s) => s.id) } },
-    _count: { _all: true },
-  });
+async function withCounts<T extends { id: string }>(db: Db, teamId: string, list: T[]) {
+  if (!list.length) return [];
+  const counts = await sessions.countSessionOrders(
+    db.prisma,
+    teamId,
+    list.map((s) => s.id),
+  );
   const byId = new Map(counts.map((c) => [c.picking_session_id, c._count._all]));
-  return sessions.map((s) => ({ ...s, fulfillment_order_count: byId.get(s.id) ?? 0 }));
+  return list.map((s) => ({ ...s, fulfillment_order_count: byId.get(s.id) ?? 0 }));
 }
 
 export async function getSession(db: Db, teamId: string, sessionId: string) {
@@ -76,7 +76,7 @@ export async function getSession(db: Db, teamId: string, sessionId: string) {
 export async function listSessions(db: Db, teamId: string, q: PageRequest & { order?: 'asc' | 'desc' }) {
   const dir = q.order ?? 'desc';
   const orderBy = [{ created_at: dir }, { id: dir }];
-  const rows = await db.prisma.pickingSession.findMany(pageArgs(q, { team_id: teamId }, orderBy));
+  const rows = await sessions.findSessionPage(db.prisma, pageArgs(q, { team_id: teamId }, orderBy));
   const page = toPage(rows, q, undefined, orderBy);
   return { data: await withCounts(db, teamId, page.data), meta: page.meta };
 }
@@ -97,11 +97,8 @@ export async function listSessionFulfillmentOrders(db: Db, teamId: string, sessi
   const orderBy: Prisma.FulfillmentOrderOrderByWithRelationInput[] =
     by === 'order_number' ? [{ order: { order_number: dir } }, { id: dir }] : [{ [by]: dir }, { id: dir }];
   const [rows, total] = await Promise.all([
-    db.prisma.fulfillmentOrder.findMany({
-      ...pageArgs(q, where, orderBy),
-      include: { order: { select: { order_number: true } } },
-    }),
-    db.prisma.fulfillmentOrder.count({ where }),
+    sessions.findSessionOrderPage(db.prisma, pageArgs(q, where, orderBy)),
+    sessions.countOrders(db.prisma, where),
   ]);
   const page = toPage(rows, q, total, orderBy);
   return { data: await entries(db, page.data), meta: page.meta };
@@ -120,15 +117,12 @@ export async function assignFulfillmentOrders(
 ) {
   const ids = [...new Set(input.fulfillment_order_ids)];
   await transaction(db, async (tx) => {
-    const session = await tx.pickingSession.findFirst({ where: { id: sessionId, team_id: teamId } });
+    const session = await sessions.findTeamSession(tx, teamId, sessionId);
     if (!session) throw notFound('Picking session', sessionId);
-    if (input.tote_id && !(await tx.tote.findFirst({ where: { id: input.tote_id, team_id: teamId } }))) {
+    if (input.tote_id && !(await sessions.findTeamTote(tx, teamId, input.tote_id))) {
       throw notFound('Tote', input.tote_id);
     }
-    const found = await tx.fulfillmentOrder.findMany({
-      where: { id: { in: ids }, fulfiller_team_id: teamId },
-      select: { id: true, status: true, picking_session_id: true },
-    });
+    const found = await sessions.findOrderStates(tx, teamId, ids);
     const byId = new Map(found.map((f) => [f.id, f]));
     for (const id of ids) {
       const fo = byId.get(id);
@@ -141,32 +135,21 @@ export async function assignFulfillmentOrders(
       }
     }
     // Compare-and-set: a concurrent fulfill or assignment to another session makes the count short.
-    const { count } = await tx.fulfillmentOrder.updateMany({
-      where: {
-        id: { in: ids },
-        fulfiller_team_id: teamId,
-        status: { notIn: CLOSED },
-        OR: [{ picking_session_id: null }, { picking_session_id: sessionId }],
-      },
-      data: { picking_session_id: sessionId, ...(input.tote_id ? { tote_id: input.tote_id } : {}) },
-    });
+    const { count } = await sessions.assignToSession(tx, teamId, sessionId, ids, CLOSED, input.tote_id);
     if (count !== ids.length) throw conflict('Some fulfillment orders changed while being assigned; retry.');
   });
-  const rows = await db.prisma.fulfillmentOrder.findMany({
-    where: { id: { in: ids } },
-    include: { order: { select: { order_number: true } } },
-  });
+  const rows = await sessions.findOrdersWithNumbers(db.prisma, ids);
   const order = new Map(ids.map((id, i) => [id, i]));
   rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   return { data: await entries(db, rows) };
 }
 
 export function createTote(db: Db, teamId: string, input: { name: string }) {
-  return db.prisma.tote.create({ data: { team_id: teamId, name: input.name } });
+  return sessions.insertTote(db.prisma, teamId, input.name);
 }
 
 export async function listTotes(db: Db, teamId: string, q: PageRequest) {
   const orderBy = [{ name: 'asc' }, { id: 'asc' }];
-  const rows = await db.prisma.tote.findMany(pageArgs(q, { team_id: teamId }, orderBy));
+  const rows = await sessions.findTotePage(db.prisma, pageArgs(q, { team_id: teamId }, orderBy));
   return toPage(rows, q, undefined, orderBy);
 }

@@ -6,7 +6,8 @@ import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
 import { today } from '../clock.js';
 import { computeWalk, type ToteShare, type WalkRow } from './pick-list.js';
 import { openPicks, stockKey } from './open-picks.js';
-import { touchSessionRow } from './store.js';
+import { touchSessionRow } from './store/sql.js';
+import * as scans from './store/scans.js';
 
 // Scan-checked picking (issue 28; docs/floor.md). A scan says "I took `quantity` of this item from
 // this bin (and lot) into this tote", or with `short` "`quantity` units were not there". It is
@@ -54,10 +55,7 @@ async function lockSession(tx: TxClient, teamId: string, sessionId: string) {
 
 /** The bin (name or barcode) in one of the session's warehouses; 422 when unknown. */
 async function resolveBin(tx: TxClient, teamId: string, warehouseIds: string[], code: string, expected: unknown) {
-  const bins = await tx.location.findMany({
-    where: { team_id: teamId, warehouse_id: { in: warehouseIds }, OR: [{ name: code }, { barcode: code }] },
-    select: { id: true, name: true, warehouse_id: true },
-  });
+  const bins = await scans.findBinsByCode(tx, teamId, warehouseIds, code);
   if (!bins.length)
     throw unprocessable(`Unknown location "${code}": no bin of this session's warehouse has that name or barcode.`, { expected });
   return bins[0];
@@ -67,10 +65,7 @@ async function resolveBin(tx: TxClient, teamId: string, warehouseIds: string[], 
 async function resolveProduct(tx: TxClient, teamId: string, walk: WalkRow[], code: string, expected: unknown) {
   const row = walk.find((r) => r.barcode === code) ?? walk.find((r) => r.sku === code);
   if (row) return { id: row.product_id, sku: row.sku };
-  const found = await tx.product.findFirst({
-    where: { OR: [{ team_id: teamId }, { fulfiller_team_id: teamId }], AND: [{ OR: [{ barcode: code }, { sku: code }] }] },
-    select: { id: true, sku: true },
-  });
+  const found = await scans.findProductByCode(tx, teamId, code);
   if (!found) throw unprocessable(`Unknown barcode "${code}": no product has that barcode or SKU.`, { expected });
   return found;
 }
@@ -122,7 +117,7 @@ async function expiredTarget(
   if (!shares.length) refuse(`More than needed: no tote needs ${sku}${input.tote ? ` in tote ${input.tote}` : ''}.`);
   const foId = shares[0].fulfillment_order_id;
   const need = shares.filter((t) => t.fulfillment_order_id === foId).reduce((n, t) => n + t.remaining, 0);
-  const wh = await tx.location.findUniqueOrThrow({ where: { id: stock.location_id }, select: { warehouse_id: true } });
+  const wh = await scans.findLocationWarehouse(tx, stock.location_id);
   const picked = (await openPicks(tx, [stock.product_id], [wh.warehouse_id]))
     .filter(
       (p) =>
@@ -140,18 +135,7 @@ async function expiredTarget(
  * unfulfilled units are not all scanned yet (an order may list one product on several lines).
  */
 async function lineFor(tx: TxClient, foId: string, productId: string) {
-  const [lines, scanned] = await Promise.all([
-    tx.fulfillmentOrderLineItem.findMany({
-      where: { fulfillment_order_id: foId, product_id: productId },
-      orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-      select: { id: true, quantity: true, remaining_quantity: true },
-    }),
-    tx.pickScan.groupBy({
-      by: ['fulfillment_order_line_item_id'],
-      where: { fulfillment_order_id: foId, short: false },
-      _sum: { quantity: true },
-    }),
-  ]);
+  const [lines, scanned] = await Promise.all([scans.findProductLines(tx, foId, productId), scans.sumPickedByLine(tx, foId)]);
   const picked = new Map(scanned.map((g) => [g.fulfillment_order_line_item_id, g._sum.quantity ?? 0]));
   // Units fulfilled on a line used up its picks first (open-picks.ts): what is open is the rest.
   const open = (l: (typeof lines)[number]) => Math.max(0, (picked.get(l.id) ?? 0) - (l.quantity - l.remaining_quantity));
@@ -172,12 +156,9 @@ async function recordPickShortfall(
 ) {
   const missing = short.filter((s) => s.fulfillment_order_id === foId && s.product_id === productId).reduce((n, s) => n + s.quantity, 0);
   if (!missing) return;
-  const line = await tx.fulfillmentOrderLineItem.findUniqueOrThrow({
-    where: { id: lineId },
-    select: { remaining_quantity: true, short_quantity: true },
-  });
+  const line = await scans.findLineShort(tx, lineId);
   const units = Math.min(line.remaining_quantity, Math.max(line.short_quantity, missing));
-  if (units !== line.short_quantity) await tx.fulfillmentOrderLineItem.update({ where: { id: lineId }, data: { short_quantity: units } });
+  if (units !== line.short_quantity) await scans.setLineShort(tx, lineId, units);
 }
 
 async function scanOnce(tx: TxClient, picker: Picker, sessionId: string, input: ScanInput) {
@@ -196,9 +177,7 @@ async function scanOnce(tx: TxClient, picker: Picker, sessionId: string, input: 
   let target: { row: WalkRow | null; share: ToteShare };
   let lot: string;
   let expiration: string | null;
-  const stock = input.lot_code
-    ? await tx.locationStock.findFirst({ where: { product_id: product.id, location_id: bin.id, lot_code: input.lot_code } })
-    : null;
+  const stock = input.lot_code ? await scans.findLotStock(tx, product.id, bin.id, input.lot_code) : null;
   if (stock?.expiration_date && stock.expiration_date < today() && !input.short) {
     if (!input.allow_expired) refuse(`Expired lot: ${input.lot_code} of ${sku} expired on ${stock.expiration_date}; do not pick it.`);
     target = await expiredTarget(tx, walk, stock, sku, input, refuse);
@@ -210,32 +189,27 @@ async function scanOnce(tx: TxClient, picker: Picker, sessionId: string, input: 
     expiration = target.row!.expiration_date;
   }
   const foId = target.share.fulfillment_order_id;
-  const scan = await tx.pickScan.create({
-    data: {
-      team_id: picker.teamId,
-      picking_session_id: sessionId,
-      fulfillment_order_id: foId,
-      fulfillment_order_line_item_id: await lineFor(tx, foId, product.id),
-      product_id: product.id,
-      location_id: bin.id,
-      lot_code: lot,
-      expiration_date: expiration,
-      quantity: input.quantity ?? 1,
-      short: input.short ?? false,
-      user_id: picker.user?.userId ?? null,
-      user_name: picker.user?.userName ?? null,
-    },
+  const scan = await scans.insertScan(tx, {
+    team_id: picker.teamId,
+    picking_session_id: sessionId,
+    fulfillment_order_id: foId,
+    fulfillment_order_line_item_id: await lineFor(tx, foId, product.id),
+    product_id: product.id,
+    location_id: bin.id,
+    lot_code: lot,
+    expiration_date: expiration,
+    quantity: input.quantity ?? 1,
+    short: input.short ?? false,
+    user_id: picker.user?.userId ?? null,
+    user_name: picker.user?.userName ?? null,
   });
   if (input.short || picker.user) {
-    await tx.fulfillmentOrder.update({
-      where: { id: foId },
-      data: {
-        ...(input.short ? { short_picked: true } : {}),
-        ...(picker.user && !input.short ? { picked_by_user_id: picker.user.userId, picked_by_user_name: picker.user.userName } : {}),
-      },
+    await scans.updateOrderPicking(tx, foId, {
+      ...(input.short ? { short_picked: true } : {}),
+      ...(picker.user && !input.short ? { picked_by_user_id: picker.user.userId, picked_by_user_name: picker.user.userName } : {}),
     });
   }
-  if (input.short) await tx.location.update({ where: { id: bin.id }, data: { count_requested_at: new Date() } });
+  if (input.short) await scans.requestBinCount(tx, bin.id, new Date());
   const after = await computeWalk(tx, picker.teamId, sessionId);
   if (input.short) await recordPickShortfall(tx, scan.fulfillment_order_line_item_id, foId, product.id, after.short);
   const next = nextOf(after.walk) ?? null;
@@ -274,17 +248,17 @@ export async function recordScan(db: Db, picker: Picker, sessionId: string, inpu
 export async function undoScan(db: Db, teamId: string, sessionId: string, scanId: string): Promise<void> {
   await transaction(db, async (tx) => {
     await lockSession(tx, teamId, sessionId);
-    const scan = await tx.pickScan.findFirst({ where: { id: scanId, picking_session_id: sessionId, team_id: teamId } });
+    const scan = await scans.findSessionScan(tx, teamId, sessionId, scanId);
     if (!scan) throw notFound('Pick scan', scanId);
-    const fo = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id: scan.fulfillment_order_id }, select: { status: true } });
+    const fo = await scans.findOrderStatus(tx, scan.fulfillment_order_id);
     if (fo.status === 'FULFILLED' || fo.status === 'CANCELLED') {
       const named = await namedFulfillmentOrder(tx, scan.fulfillment_order_id);
       throw conflict(`${named} is ${fo.status}; its picks can no longer be undone.`);
     }
-    await tx.pickScan.delete({ where: { id: scan.id } });
+    await scans.deleteScan(tx, scan.id);
     if (scan.short) {
-      const still = await tx.pickScan.count({ where: { fulfillment_order_id: scan.fulfillment_order_id, short: true } });
-      if (!still) await tx.fulfillmentOrder.update({ where: { id: scan.fulfillment_order_id }, data: { short_picked: false } });
+      const still = await scans.countShortScans(tx, scan.fulfillment_order_id);
+      if (!still) await scans.updateOrderPicking(tx, scan.fulfillment_order_id, { short_picked: false });
     }
   });
 }

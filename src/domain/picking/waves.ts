@@ -2,7 +2,8 @@ import type { Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict, notFound } from '../errors.js';
 import { namedFulfillmentOrder } from '../names.js';
-import { claimForSessionRow } from './store.js';
+import { claimForSessionRow } from './store/sql.js';
+import * as sessions from './store/sessions.js';
 
 // Creating a picking session (issue 28): from explicit fulfillment orders, from a wave rule, or
 // empty. A wave takes the team's open ACCEPTED fulfillment orders of one warehouse that are in no
@@ -38,23 +39,7 @@ const carrierOf = (sel: unknown) =>
 /** The wave's candidates, best first: priority, then oldest. */
 async function waveCandidates(tx: TxClient, teamId: string, rule: WaveRule): Promise<string[]> {
   const now = new Date();
-  const rows = await tx.fulfillmentOrder.findMany({
-    where: {
-      fulfiller_team_id: teamId,
-      warehouse_id: rule.warehouse_id,
-      status: 'ACCEPTED',
-      picking_session_id: null,
-      OR: [{ lock_owner: null }, { lock_expires_at: null }, { lock_expires_at: { lte: now } }],
-      ...(rule.shipping_method ? { order: { shipping_method: rule.shipping_method } } : {}),
-    },
-    orderBy: [{ order: { priority_rank: 'desc' } }, { created_at: 'asc' }, { id: 'asc' }],
-    take: CANDIDATES,
-    select: {
-      id: true,
-      order: { select: { carrier_selection: true } },
-      line_items: { select: { remaining_quantity: true } },
-    },
-  });
+  const rows = await sessions.findWaveCandidates(tx, teamId, rule.warehouse_id, rule.shipping_method, now, CANDIDATES);
   return rows
     .filter((r) => !rule.carrier_id || carrierOf(r.order.carrier_selection) === rule.carrier_id)
     .filter((r) => !rule.single_item_only || r.line_items.reduce((n, l) => n + l.remaining_quantity, 0) === 1)
@@ -69,8 +54,8 @@ async function claim(tx: TxClient, teamId: string, session: { id: string; name: 
   const row = await claimForSessionRow(tx, teamId, session.id, foId, statuses);
   if (!row) return false;
   if (!row.tote_id) {
-    const tote = await tx.tote.create({ data: { team_id: teamId, name: `${session.name}-${String(n).padStart(2, '0')}` } });
-    await tx.fulfillmentOrder.update({ where: { id: foId }, data: { tote_id: tote.id } });
+    const tote = await sessions.insertTote(tx, teamId, `${session.name}-${String(n).padStart(2, '0')}`);
+    await sessions.setOrderTote(tx, foId, tote.id);
   }
   return true;
 }
@@ -86,12 +71,12 @@ export async function createPickingSession(db: Db, teamId: string, input: Create
   const name = input.name ?? defaultName(input);
   const id = await transaction(db, async (tx) => {
     // The first statement is a write (SQLite takes the write lock at once: docs/conventions.md).
-    const session = await tx.pickingSession.create({ data: { team_id: teamId, name } });
+    const session = await sessions.insertSession(tx, teamId, name);
     let taken = 0;
     if (input.fulfillment_order_ids?.length) {
       for (const foId of input.fulfillment_order_ids) {
         if (!(await claim(tx, teamId, session, foId, taken + 1, ['PENDING', 'ACCEPTED', 'IN_PROGRESS']))) {
-          if (!(await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId } }))) {
+          if (!(await sessions.findTeamOrder(tx, teamId, foId))) {
             throw notFound('Fulfillment order', foId);
           }
           const named = await namedFulfillmentOrder(tx, foId);
@@ -101,7 +86,7 @@ export async function createPickingSession(db: Db, teamId: string, input: Create
       }
     }
     if (input.wave) {
-      const warehouse = await tx.warehouse.findFirst({ where: { id: input.wave.warehouse_id, team_id: teamId }, select: { id: true } });
+      const warehouse = await sessions.teamWarehouseExists(tx, teamId, input.wave.warehouse_id);
       if (!warehouse) throw notFound('Warehouse', input.wave.warehouse_id);
       for (const foId of await waveCandidates(tx, teamId, input.wave)) {
         if (taken >= input.wave.max_orders) break;
@@ -111,7 +96,7 @@ export async function createPickingSession(db: Db, teamId: string, input: Create
     }
     return session.id;
   });
-  const session = await db.prisma.pickingSession.findUniqueOrThrow({ where: { id } });
-  const count = await db.prisma.fulfillmentOrder.count({ where: { picking_session_id: id, fulfiller_team_id: teamId } });
+  const session = await sessions.findSessionOrThrow(db.prisma, id);
+  const count = await sessions.countOrdersInSession(db.prisma, teamId, id);
   return { ...session, fulfillment_order_count: count };
 }

@@ -2,6 +2,7 @@ import type { ComponentKind } from '../../db/types.js';
 import { invalid, notFound } from '../errors.js';
 import type { ComponentInput } from './fields.js';
 import type { Client } from './reach.js';
+import * as records from './store/records.js';
 
 // bundle_components / assembly_components: resolving references and replacing a product's list.
 // Rule (spec 4.2): omitted keeps the list, [] removes all, an array replaces all. Callers run
@@ -36,12 +37,8 @@ export async function resolveComponents(
   const ids = [...new Set(entries.flatMap((e) => (e.component_product_id ? [e.component_product_id] : [])))];
   const skus = [...new Set(entries.flatMap((e) => (e.component_product_sku ? [e.component_product_sku] : [])))];
   const [byIdRows, bySkuRows] = await Promise.all([
-    ids.length
-      ? tx.product.findMany({ where: { id: { in: ids }, team_id: { in: reach } }, select: { id: true, team_id: true, sku: true } })
-      : [],
-    skus.length
-      ? tx.product.findMany({ where: { sku: { in: skus }, team_id: parent.team_id }, select: { id: true, team_id: true, sku: true } })
-      : [],
+    ids.length ? records.findProductsById(tx, ids, reach) : [],
+    skus.length ? records.findProductsBySku(tx, skus, parent.team_id) : [],
   ]);
   const byId = new Map(byIdRows.map((p) => [p.id, p]));
   const bySku = new Map<string, string[]>();
@@ -86,10 +83,7 @@ export async function assertNoCycle(tx: Client, parentId: string, componentIds: 
   let frontier = componentIds;
   // One query per level of nesting; real bundles are a few levels deep at most.
   for (let depth = 0; frontier.length && depth < 32; depth++) {
-    const edges = await tx.productComponent.findMany({
-      where: { parent_product_id: { in: frontier } },
-      select: { component_product_id: true },
-    });
+    const edges = await records.findComponentEdges(tx, frontier);
     const next: string[] = [];
     for (const { component_product_id: id } of edges) {
       if (id === parentId) throw invalid(`body.${COMPONENT_FIELDS[kind]}`, 'a component contains this product, which would make a cycle');
@@ -104,20 +98,23 @@ export async function assertNoCycle(tx: Client, parentId: string, componentIds: 
 
 /** Makes the parent's list of this kind exactly `desired`; unchanged entries keep their ids. */
 export async function replaceComponents(tx: Client, parentId: string, kind: ComponentKind, desired: ResolvedComponent[]) {
-  const existing = await tx.productComponent.findMany({ where: { parent_product_id: parentId, kind } });
+  const existing = await records.findComponentsOf(tx, parentId, kind);
   const current = new Map(existing.map((c) => [c.component_product_id, c]));
   const wanted = new Set(desired.map((d) => d.component_product_id));
   const stale = existing.filter((c) => !wanted.has(c.component_product_id)).map((c) => c.id);
-  if (stale.length) await tx.productComponent.deleteMany({ where: { id: { in: stale } } });
+  if (stale.length) await records.deleteComponentsIn(tx, stale);
   const fresh: ResolvedComponent[] = [];
   for (const d of desired) {
     const row = current.get(d.component_product_id);
     if (!row) fresh.push(d);
     else if (row.component_quantity !== d.component_quantity) {
-      await tx.productComponent.update({ where: { id: row.id }, data: { component_quantity: d.component_quantity } });
+      await records.updateComponentQuantity(tx, row.id, d.component_quantity);
     }
   }
   if (fresh.length) {
-    await tx.productComponent.createMany({ data: fresh.map((d) => ({ ...d, kind, parent_product_id: parentId })) });
+    await records.insertComponents(
+      tx,
+      fresh.map((d) => ({ ...d, kind, parent_product_id: parentId })),
+    );
   }
 }

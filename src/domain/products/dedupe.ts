@@ -2,6 +2,7 @@ import type { Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict } from '../errors.js';
 import { duplicateSkuRows } from './store/write.js';
+import * as merge from './store/merge.js';
 
 // `fos admin products dedupe [--merge]`: the products that share a SKU with another product of
 // their team, ignoring case (what migration 20261125044800 refuses to index), and their merge.
@@ -58,24 +59,13 @@ export async function mergeDuplicateSkus(db: Db) {
 
 /** Moves everything of `from` onto `to`, then deletes `from`. */
 async function mergeProduct(tx: TxClient, from: string, to: string) {
-  await mergeLevels(tx, from, to);
-  await mergeBins(tx, from, to);
-  for (const model of ['orderLineItem', 'fulfillmentOrderLineItem', 'packageLineItem', 'draftOrderLineItem', 'returnLine'] as const) {
-    await (tx[model] as unknown as Reassign).updateMany({ where: { product_id: from }, data: { product_id: to } });
-  }
+  await merge.mergeLevels(tx, from, to);
+  await merge.mergeBins(tx, from, to);
+  await merge.reassignOrderLines(tx, from, to);
   await refuseShared(tx, 'purchaseOrderLine', 'purchase_order_id', 'purchase order', from, to);
   await refuseShared(tx, 'inventoryTransferLine', 'transfer_id', 'transfer', from, to);
-  await tx.purchaseOrderLine.updateMany({ where: { product_id: from }, data: { product_id: to } });
-  await tx.inventoryTransferLine.updateMany({ where: { product_id: from }, data: { product_id: to } });
-  await tx.productListingVariant.updateMany({ where: { product_id: from }, data: { product_id: to } });
-  const vendors = await tx.vendorProduct.findMany({ where: { product_id: to }, select: { vendor_id: true } });
-  await tx.vendorProduct.deleteMany({ where: { product_id: from, vendor_id: { in: vendors.map((v) => v.vendor_id) } } });
-  await tx.vendorProduct.updateMany({ where: { product_id: from }, data: { product_id: to } });
-  await tx.channelStockPush.deleteMany({ where: { product_id: from } }); // a cache of pushes: recomputed from the levels
-  const asPart = await tx.productComponent.findMany({
-    where: { component_product_id: { in: [from, to] } },
-    select: { parent_product_id: true, kind: true, component_product_id: true },
-  });
+  await merge.reassignReferences(tx, from, to);
+  const asPart = await merge.findComponentUses(tx, from, to);
   const clash = asPart.find(
     (c) =>
       c.component_product_id === from &&
@@ -85,14 +75,8 @@ async function mergeProduct(tx: TxClient, from: string, to: string) {
     throw conflict(
       `Products ${from} and ${to} are both components of product ${clash.parent_product_id}: merge its component list by hand first.`,
     );
-  await tx.productComponent.updateMany({ where: { component_product_id: from }, data: { component_product_id: to } });
-  if (await tx.productComponent.count({ where: { parent_product_id: to } }))
-    await tx.productComponent.deleteMany({ where: { parent_product_id: from } }); // the survivor's own list stands
-  else await tx.productComponent.updateMany({ where: { parent_product_id: from }, data: { parent_product_id: to } });
-  await tx.product.deleteMany({ where: { id: from } });
+  await merge.moveComponentsAndDelete(tx, from, to);
 }
-
-type Reassign = { updateMany(args: { where: { product_id: string }; data: { product_id: string } }): Promise<unknown> };
 
 async function refuseShared(
   tx: TxClient,
@@ -102,48 +86,7 @@ async function refuseShared(
   from: string,
   to: string,
 ) {
-  const delegate = tx[model] as unknown as { findMany(a: unknown): Promise<Record<string, string>[]> };
-  const rows = await delegate.findMany({ where: { product_id: { in: [from, to] } }, select: { [parent]: true, product_id: true } });
+  const rows = await merge.findLinesOfEither(tx, model, parent, from, to);
   const shared = rows.find((r) => r.product_id === from && rows.some((s) => s.product_id === to && s[parent] === r[parent]));
   if (shared) throw conflict(`Products ${from} and ${to} are both on ${what} ${shared[parent]}: merge its lines by hand first.`);
-}
-
-const BUCKETS = ['on_hand', 'committed', 'unavailable', 'on_order'] as const;
-
-/** Levels: added to the survivor's level of the warehouse, or handed over; movements follow. */
-async function mergeLevels(tx: TxClient, from: string, to: string) {
-  const select = { id: true, warehouse_id: true, on_hand: true, committed: true, unavailable: true, on_order: true } as const;
-  const theirs = await tx.inventoryLevel.findMany({ where: { product_id: from }, select, orderBy: { id: 'asc' } });
-  const ours = await tx.inventoryLevel.findMany({ where: { product_id: to }, select });
-  for (const level of theirs) {
-    const target = ours.find((o) => o.warehouse_id === level.warehouse_id);
-    if (target) {
-      await tx.inventoryLevel.updateMany({
-        where: { id: target.id },
-        data: Object.fromEntries(BUCKETS.map((b) => [b, { increment: level[b] }])),
-      });
-      await tx.inventoryLevel.deleteMany({ where: { id: level.id } });
-    } else {
-      await tx.inventoryLevel.updateMany({ where: { id: level.id }, data: { product_id: to } });
-    }
-  }
-  await tx.inventoryMovement.updateMany({ where: { product_id: from }, data: { product_id: to } });
-}
-
-/** Bin stock: added to the survivor's row of the same bin and lot, or handed over; movements follow. */
-async function mergeBins(tx: TxClient, from: string, to: string) {
-  const select = { id: true, location_id: true, lot_code: true, on_hand: true } as const;
-  const theirs = await tx.locationStock.findMany({ where: { product_id: from }, select, orderBy: { id: 'asc' } });
-  if (!theirs.length) return;
-  const ours = await tx.locationStock.findMany({ where: { product_id: to }, select });
-  for (const row of theirs) {
-    const target = ours.find((o) => o.location_id === row.location_id && o.lot_code === row.lot_code);
-    if (!target) {
-      await tx.locationStock.updateMany({ where: { id: row.id }, data: { product_id: to } });
-      continue;
-    }
-    await tx.locationStock.updateMany({ where: { id: target.id }, data: { on_hand: { increment: row.on_hand } } });
-    await tx.inventoryMovement.updateMany({ where: { location_stock_id: row.id }, data: { location_stock_id: target.id } });
-    await tx.locationStock.deleteMany({ where: { id: row.id } });
-  }
 }

@@ -1,4 +1,5 @@
 import type { Client } from './reach.js';
+import * as records from './store/records.js';
 
 // Inventory as products show it. Stock levels are per product and warehouse; a fulfiller sees
 // the levels at its own warehouses (optionally narrowed by the warehouse_id filter).
@@ -68,15 +69,11 @@ async function breakdownOf(client: Client, levels: Level[]): Promise<Breakdown> 
   const busy = levels.filter((l) => l.unavailable !== 0 || l.on_order !== 0);
   const out: Breakdown = new Map();
   if (!busy.length) return out;
-  const sums = await client.inventoryMovement.groupBy({
-    by: ['product_id', 'warehouse_id', 'bucket', 'reason', 'reference_type'],
-    where: {
-      product_id: { in: [...new Set(busy.map((l) => l.product_id))] },
-      warehouse_id: { in: [...new Set(busy.map((l) => l.warehouse_id))] },
-      bucket: { in: ['unavailable', 'on_order'] },
-    },
-    _sum: { delta: true },
-  });
+  const sums = await records.sumHeldMovements(
+    client,
+    [...new Set(busy.map((l) => l.product_id))],
+    [...new Set(busy.map((l) => l.warehouse_id))],
+  );
   for (const s of sums) {
     const label =
       s.bucket === 'unavailable'
@@ -113,11 +110,7 @@ function warehouseEntry(level: Level, warehouseName: string, breakdown: Breakdow
 
 /** The caller's warehouses, narrowed to `only` when given (ids of other teams drop out). */
 export function visibleWarehouses(client: Client, teamId: string, only?: string[]) {
-  return client.warehouse.findMany({
-    where: { team_id: teamId, ...(only ? { id: { in: only } } : {}) },
-    select: { id: true, name: true },
-    orderBy: [{ name: 'asc' }, { id: 'asc' }],
-  });
+  return records.findVisibleWarehouses(client, teamId, only);
 }
 
 export type Stock = { inventory_by_warehouse: WarehouseInventory[]; totals: InventoryTotals };
@@ -133,10 +126,11 @@ export async function inventoryFor(
 ): Promise<Map<string, Stock>> {
   const levels =
     productIds.length && warehouses.length
-      ? await client.inventoryLevel.findMany({
-          where: { product_id: { in: productIds }, warehouse_id: { in: warehouses.map((w) => w.id) } },
-          select: { product_id: true, warehouse_id: true, on_hand: true, committed: true, unavailable: true, on_order: true },
-        })
+      ? await records.findStockLevels(
+          client,
+          productIds,
+          warehouses.map((w) => w.id),
+        )
       : [];
   const order = new Map(warehouses.map((w, i) => [w.id, i]));
   const names = new Map(warehouses.map((w) => [w.id, w.name]));

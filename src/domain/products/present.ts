@@ -4,6 +4,7 @@ import { MERCHANT_PRODUCT_COLUMNS, OPS_PRODUCT_COLUMNS } from '../../contract/pr
 import { inventoryFor, visibleWarehouses, type InventoryTotals, type Stock } from './inventory.js';
 import { teamNames } from '../names.js';
 import { type Caller, type Client } from './reach.js';
+import * as records from './store/records.js';
 
 // Shapes product rows into the ops (spec 2.3) and merchant (spec 2.4) records. presentOps loads
 // everything the records need (team names, stock levels, listing variants, shops) for all its rows
@@ -27,35 +28,15 @@ export interface PresentOptions {
   warehouseIds?: string[];
 }
 
-// The search columns are the lists' filters, never shown: not read. (The bundle count is not a
-// Prisma _count either: on SQLite that aggregates every component of every product, and builds an
-// automatic index, on each query; presentOps counts the page's own components instead.)
-const SEARCH_COLUMNS = { search_text: true, name_sku_search_text: true } as const;
-
-/** Prisma arguments for a row without its children (the list's rows come from store.ts). */
-export const LIST_ROW = { omit: SEARCH_COLUMNS };
-
-/** Prisma arguments for detail rows: both component lists with their products. */
-export const DETAIL_ROW = {
-  omit: SEARCH_COLUMNS,
-  include: {
-    components: {
-      include: { component: { select: { id: true, sku: true, name: true, image_url: true } } },
-      orderBy: [{ created_at: 'asc' as const }, { id: 'asc' as const }],
-    },
-  },
-};
-
 /** Virtual bundle components per product: counted from the rows' components when loaded, else in one query for the page. */
 async function bundleCounts(client: Client, rows: ProductRow[]): Promise<Map<string, number>> {
   if (rows.every((r) => r.components)) {
     return new Map(rows.map((r) => [r.id, r.components!.filter((c) => c.kind === 'VIRTUAL_BUNDLE').length]));
   }
-  const groups = await client.productComponent.groupBy({
-    by: ['parent_product_id'],
-    where: { parent_product_id: { in: rows.map((r) => r.id) }, kind: 'VIRTUAL_BUNDLE' },
-    _count: { _all: true },
-  });
+  const groups = await records.countBundleComponents(
+    client,
+    rows.map((r) => r.id),
+  );
   return new Map(groups.map((g) => [g.parent_product_id, g._count._all]));
 }
 
@@ -103,9 +84,7 @@ export const platformOf = (v: { shop_id: string | null }, shops: Map<string, Sho
 
 async function shopsById(client: Client, ids: (string | null)[]) {
   const unique = [...new Set(ids.filter((id): id is string => Boolean(id)))];
-  const shops = unique.length
-    ? await client.shop.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, slug: true, shop_type: true } })
-    : [];
+  const shops = unique.length ? await records.findShops(client, unique) : [];
   return new Map(shops.map((s) => [s.id, s as ShopInfo]));
 }
 
@@ -119,12 +98,8 @@ export async function presentOps(client: Client, caller: Caller, rows: ProductRo
       rows.flatMap((r) => [r.team_id, r.merchant_team_id, r.fulfiller_team_id]),
     ),
     visibleWarehouses(client, caller.teamId, opts.warehouseIds),
-    opts.children
-      ? client.productListingVariant.findMany({ where: { product_id: { in: ids } }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] })
-      : ([] as ProductListingVariant[]),
-    !opts.children
-      ? client.productListingVariant.groupBy({ by: ['product_id', 'shop_id'], where: { product_id: { in: ids } }, _count: { _all: true } })
-      : [],
+    opts.children ? records.findListingVariants(client, ids) : ([] as ProductListingVariant[]),
+    !opts.children ? records.countListingVariants(client, ids) : [],
     bundleCounts(client, rows),
   ]);
   const counted = opts.children

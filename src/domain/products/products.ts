@@ -6,10 +6,11 @@ import { csvList, pageArgs, pageWindow, toPage } from '../pagination.js';
 import { PLATFORMS, type CreateProductInput, type Platform, type ProductInput } from './fields.js';
 import { stockOf, visibleWarehouses } from './inventory.js';
 import { idsPageRows, parseRow, stockedAt, walkPageRows, type PageRow, type Walk } from './store/list.js';
-import { DETAIL_ROW, opsRecord, presentOps } from './present.js';
+import { opsRecord, presentOps } from './present.js';
 import { opsWhere, orderOf, parseTypes, searchMatches, searchTerm, type OpsListQuery } from './query.js';
 import { delegatedMerchant, reachableTeamIds, type Caller, type Client } from './reach.js';
 import { createProduct, updateProduct, type Owner } from './write.js';
+import * as records from './store/records.js';
 
 // Products, ops family (spec 4.2): a fulfiller key reaches its own team's products and those of
 // merchant teams delegated to it.
@@ -42,7 +43,10 @@ export async function listOpsProducts(db: Db, caller: Caller, q: OpsListQuery) {
   const rows =
     reach.length > 1 && !q.team_id
       ? await mergedTeamPages(db, q, reach, (team) => opsWhere({ ...q, team_id: team }, reach, warehouseIds, matched, stocked), orderBy)
-      : await db.prisma.product.findMany({ ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched, stocked), orderBy), select: keys });
+      : await records.findProductKeys(db.prisma, {
+          ...pageArgs(q, opsWhere(q, reach, warehouseIds, matched, stocked), orderBy),
+          select: keys,
+        });
   const page = toPage(rows, q, undefined, orderBy);
   const presented = page.data.length
     ? await idsPageRows(
@@ -121,7 +125,7 @@ async function mergedTeamPages(
   const select = sortKeysOf(q);
   const lists = await Promise.all(
     teams.map((team) =>
-      db.prisma.product.findMany({
+      records.findProductKeys(db.prisma, {
         ...pageArgs({ ...q, page: 0 }, whereOf(team), orderBy),
         skip: 0,
         take: skip + take,
@@ -144,12 +148,18 @@ async function mergedTeamPages(
   if (!tagged.some((x, i) => i > 0 && x.t === tagged[i - 1].t && x.team !== tagged[i - 1].team)) {
     return tagged.slice(skip, skip + take).map((x) => x.row);
   }
-  return db.prisma.product.findMany({ where: { id: { in: tagged.map((x) => x.row.id) } }, orderBy, skip, take, select });
+  return records.findProductKeys(db.prisma, {
+    where: { id: { in: tagged.map((x) => x.row.id) } },
+    orderBy: orderBy as never,
+    skip,
+    take,
+    select,
+  });
 }
 
 async function loadOne(db: Db, caller: Caller, id: string, actions: boolean) {
   const reach = await reachableTeamIds(db.prisma, caller);
-  const row = await db.prisma.product.findFirst({ where: { id, team_id: { in: reach } }, ...DETAIL_ROW });
+  const row = await records.findDetailRow(db.prisma, reach, id);
   if (!row) throw notFound('Product', id);
   const [record] = await presentOps(db.prisma, caller, [row], { children: true, actions });
   return record;
@@ -171,7 +181,7 @@ export async function createOpsProduct(db: Db, caller: Caller, input: CreateProd
 /** The owner of an ops-created product: the caller's team, or a merchant team delegated to it (404 otherwise). */
 export async function opsOwner(tx: Client, caller: Caller, merchantId?: string | null): Promise<Owner> {
   if (!merchantId) {
-    const team = await tx.team.findUniqueOrThrow({ where: { id: caller.teamId }, select: { measurement_system: true } });
+    const team = await records.findTeamMeasurement(tx, caller.teamId);
     return {
       team_id: caller.teamId,
       merchant_team_id: null,

@@ -1,4 +1,5 @@
 import type { ComponentKind, Db } from '../../db/types.js';
+import * as records from './store/records.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { conflict, notFound } from '../errors.js';
 import { unitsOf, type MeasurementSystem } from '../teams/index.js';
@@ -63,17 +64,15 @@ export function createProduct(
       const resolved = [];
       for (const [kind, field] of KINDS)
         resolved.push(await resolveComponents(tx, { team_id: owner.team_id }, reach, kind, input[field] ?? []));
-      const product = await tx.product.create({
-        data: {
-          ...unitsOf(owner.measurement_system),
-          ...columnsOf(input),
-          config: mergeConfig(input.config ?? {}, null),
-          team_id: owner.team_id,
-          merchant_team_id: owner.merchant_team_id,
-          fulfiller_team_id: owner.fulfiller_team_id,
-          ...searchColumns({ name: input.name, sku: input.sku ?? null, barcode: input.barcode ?? null }),
-        } as never,
-      });
+      const product = await records.insertProduct(tx, {
+        ...unitsOf(owner.measurement_system),
+        ...columnsOf(input),
+        config: mergeConfig(input.config ?? {}, null),
+        team_id: owner.team_id,
+        merchant_team_id: owner.merchant_team_id,
+        fulfiller_team_id: owner.fulfiller_team_id,
+        ...searchColumns({ name: input.name, sku: input.sku ?? null, barcode: input.barcode ?? null }),
+      } as never);
       for (const [i, [kind]] of KINDS.entries()) {
         if (resolved[i].length) await replaceComponents(tx, product.id, kind, resolved[i]);
       }
@@ -93,19 +92,16 @@ export function updateProduct(db: Db, reach: string[], id: string, input: Produc
   return inTransaction(
     db,
     async (tx) => {
-      const locked = await tx.product.updateMany({
-        where: { id, team_id: { in: reach } },
-        data: { ...columnsOf(input), updated_at: new Date() } as never,
-      });
+      const locked = await records.updateProductInTeams(tx, reach, id, { ...columnsOf(input), updated_at: new Date() } as never);
       if (!locked.count) throw notFound('Product', id);
-      const product = (await tx.product.findUnique({ where: { id } }))!;
+      const product = (await records.findProduct(tx, id))!;
       if (input.sku) await assertSkuFree(tx, product.team_id, input.sku, id);
       const derived: Record<string, unknown> = {};
       if (input.config !== undefined) derived.config = mergeConfig(input.config, product.config);
       const search = searchColumns(product);
       if (search.search_text !== product.search_text) derived.search_text = search.search_text;
       if (search.name_sku_search_text !== product.name_sku_search_text) derived.name_sku_search_text = search.name_sku_search_text;
-      if (Object.keys(derived).length) await tx.product.update({ where: { id }, data: derived as never });
+      if (Object.keys(derived).length) await records.updateProductRow(tx, id, derived as never);
       for (const [kind, field] of KINDS) {
         const entries = input[field];
         if (entries === undefined) continue;
@@ -121,7 +117,7 @@ export function updateProduct(db: Db, reach: string[], id: string, input: Produc
     },
     {
       // The row's update is what hit the index: its team is read again after the rollback.
-      teamId: async () => (await db.prisma.product.findUnique({ where: { id }, select: { team_id: true } }))?.team_id ?? null,
+      teamId: async () => (await records.findProductTeam(db.prisma, id))?.team_id ?? null,
       sku: input.sku,
       exceptId: id,
     },

@@ -7,6 +7,7 @@ import { claimWarehouse } from '../warehouses/index.js';
 import { resolveProducts, uniqueProducts, type ProductRef } from '../inventory/index.js';
 import { reachableTeamIds, type Caller } from '../products/index.js';
 import { purchaseOrderView, type PurchaseOrderView } from './view.js';
+import * as store from './store.js';
 
 // Creating a purchase order (inbound receipt) raises on_order at the receiving warehouse, one
 // ORDERED movement per line, in the transaction that writes the order. A fulfiller creates one
@@ -32,9 +33,7 @@ export async function createPurchaseOrder(db: Db, caller: Actor, input: Purchase
     let delegationId: string | null = null;
     let productTeams = await reachableTeamIds(tx, caller);
     if (input.merchant_team_id) {
-      const d = await tx.fulfillmentDelegation.findFirst({
-        where: { fulfiller_team_id: caller.teamId, merchant_team_id: input.merchant_team_id, active: true },
-      });
+      const d = await store.findActiveDelegation(tx, caller.teamId, input.merchant_team_id);
       if (!d) throw notFound('Merchant team delegated to this team', input.merchant_team_id);
       delegationId = d.id;
       productTeams = [input.merchant_team_id];
@@ -58,11 +57,7 @@ export async function createMerchantPurchaseOrder(
 ): Promise<PurchaseOrderView> {
   return transaction(db, async (tx) => {
     const warehouse = await claimWarehouse(tx, input.warehouse_id).catch(() => null);
-    const d =
-      warehouse &&
-      (await tx.fulfillmentDelegation.findFirst({
-        where: { fulfiller_team_id: warehouse.team_id, merchant_team_id: caller.teamId, active: true },
-      }));
+    const d = warehouse && (await store.findActiveDelegation(tx, warehouse.team_id, caller.teamId));
     if (!warehouse || !d) throw notFound('Warehouse of a fulfiller this team delegates to', input.warehouse_id);
     return write(tx, caller, input, {
       provider: db.provider,
@@ -88,14 +83,12 @@ async function write(tx: TxClient, caller: Actor, input: Omit<PurchaseOrderInput
   const products = await resolveProducts(tx, t.productTeams, input.lines);
   uniqueProducts(products);
   if (input.vendor_id) {
-    const vendor = await tx.vendor.findFirst({
-      where: { id: input.vendor_id, merchant_team_id: { in: [...t.productTeams, caller.teamId] } },
-      select: { id: true },
-    });
+    const vendor = await store.vendorOfTeams(tx, [...t.productTeams, caller.teamId], input.vendor_id);
     if (!vendor) throw notFound('Vendor', input.vendor_id);
   }
-  const po = await tx.purchaseOrder.create({
-    data: {
+  const po = await store.insertPurchaseOrder(
+    tx,
+    {
       team_id: t.fulfillerTeamId,
       warehouse_id: t.warehouse.id,
       merchant_team_id: t.merchantTeamId,
@@ -105,10 +98,9 @@ async function write(tx: TxClient, caller: Actor, input: Omit<PurchaseOrderInput
       expected_at: input.expected_at ? new Date(input.expected_at) : null,
       created_by_key_id: caller.keyId,
       created_by_team_id: caller.teamId,
-      lines: { create: products.map((p, i) => ({ product_id: p.id, sku: p.sku, quantity: input.lines[i].quantity })) },
     },
-    include: { lines: true },
-  });
+    products.map((p, i) => ({ product_id: p.id, sku: p.sku, quantity: input.lines[i].quantity })),
+  );
   // Every line's on_order at once (ledger-bulk.ts): a 1,000-line order is a handful of statements.
   const levels = await levelsFor(
     tx,

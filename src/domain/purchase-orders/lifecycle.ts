@@ -7,6 +7,7 @@ import type { Caller } from '../products/index.js';
 import { enqueueForParties } from '../events/index.js';
 import { claim } from './receive.js';
 import { openOf, purchaseOrderView } from './view.js';
+import { findWarehouseName, updateOrderStatus } from './store.js';
 
 // Close ends a purchase order that will receive no more (what is still open leaves on_order);
 // cancel withdraws one that received nothing (all of it leaves on_order). Both write RELEASED
@@ -48,12 +49,8 @@ async function finish(db: Db, caller: Caller & { keyId: string }, id: string, st
       if (!ok) throw conflict(`On order of ${line.sku ?? line.product_id} is below what purchase order ${id} still expects.`);
     }
     const now = new Date();
-    const updated = await tx.purchaseOrder.update({
-      where: { id: po.id },
-      data: { status, ...(status === 'CLOSED' ? { closed_at: now } : { cancelled_at: now }) },
-      include: { lines: true },
-    });
-    const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
+    const updated = await updateOrderStatus(tx, po.id, { status, ...(status === 'CLOSED' ? { closed_at: now } : { cancelled_at: now }) });
+    const warehouse = await findWarehouseName(tx, po.warehouse_id);
     const view = purchaseOrderView(updated, warehouse?.name);
     await enqueueForParties(tx, po, status === 'CLOSED' ? 'purchase_order.closed' : 'purchase_order.cancelled', view);
     return view;

@@ -3,6 +3,7 @@ import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { warehouseNames } from '../inventory/index.js';
 import { purchaseOrderView, type PURCHASE_ORDER_STATUSES } from './view.js';
+import { findOrderPage, findScopedOrder } from './store.js';
 
 // Listing and reading purchase orders: a fulfiller sees those of its warehouses, a merchant
 // those naming it. Newest first; keyset paging over (created_at, id).
@@ -26,7 +27,7 @@ export async function listPurchaseOrders(db: Db, side: Side, teamId: string, q: 
   if (q.warehouse_id) where.warehouse_id = { in: q.warehouse_id };
   if (q.merchant_team_id && side === 'ops') where.merchant_team_id = q.merchant_team_id;
   if (q.reference) where.reference = q.reference;
-  const rows = await db.prisma.purchaseOrder.findMany({ ...pageArgs(q, where, ORDER), include: { lines: true } });
+  const rows = await findOrderPage(db.prisma, pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   const names = await warehouseNames(
     db.prisma,
@@ -36,7 +37,7 @@ export async function listPurchaseOrders(db: Db, side: Side, teamId: string, q: 
 }
 
 export async function getPurchaseOrder(db: Db, side: Side, teamId: string, id: string) {
-  const po = await db.prisma.purchaseOrder.findFirst({ where: { id, ...scope(side, teamId) }, include: { lines: true } });
+  const po = await findScopedOrder(db.prisma, scope(side, teamId), id);
   if (!po) throw notFound('Purchase order', id);
   return purchaseOrderView(po, (await warehouseNames(db.prisma, [po.warehouse_id])).get(po.warehouse_id));
 }

@@ -6,7 +6,7 @@ import { resolveLocation } from '../locations/index.js';
 import { damagedBinFor } from '../locations/index.js';
 import { suggestPutaway, type PutawayReason } from '../locations/index.js';
 import { openOf } from './view.js';
-import { raiseReceived, type ReceivedRow } from './store.js';
+import { findOrderLine, raiseReceived, type ReceivedRow } from './store.js';
 import type { ReceiptInput, ReceiptLine } from './receive.js';
 
 // A receipt's lines in bulk (issue 29 item 3): the received counts of every purchase-order line
@@ -152,7 +152,7 @@ async function raiseAllReceived(
   const after = new Map(rows.map((r) => [r.id, r.quantity_received]));
   const i = lines.findIndex((_, k) => !after.has(poLines[k].id));
   if (i < 0) return after;
-  const now2 = await tx.purchaseOrderLine.findUniqueOrThrow({ where: { id: poLines[i].id } });
+  const now2 = await findOrderLine(tx, poLines[i].id);
   throw conflict(
     `lines[${i}]: receiving ${lines[i].quantity} of ${now2.sku ?? now2.product_id} passes what is open (${openOf(now2)} of ${now2.quantity}); pass allow_over_receipt: true to receive it anyway.`,
     { line: i, quantity_open: openOf(now2) },

@@ -10,7 +10,7 @@ import type { PutawayReason } from '../locations/index.js';
 import { reachableTeamIds, type Caller } from '../products/index.js';
 import { enqueueForParties } from '../events/index.js';
 import { OPEN_STATUSES, openOf, purchaseOrderView } from './view.js';
-import { claimOpen } from './store.js';
+import * as store from './store.js';
 import { binsForLines, receiptChange, receiveInBulk, type ReceiptBin, type ReceiptContext } from './receive-bulk.js';
 
 // Receiving against a purchase order: per line, on_hand rises by the units received (DAMAGED
@@ -84,15 +84,13 @@ export async function receivePurchaseOrder(
       }));
       // The lines as they are now: in bulk, those read at the claim with this receipt's counts (the
       // claim holds the order, so nothing else changed them); line by line, read again.
-      const lines = after
-        ? linesAfter(po.lines, input.lines, poLines, after)
-        : await tx.purchaseOrderLine.findMany({ where: { purchase_order_id: po.id } });
+      const lines = after ? linesAfter(po.lines, input.lines, poLines, after) : await store.findOrderLines(tx, po.id);
       const status = lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED';
       const updated = {
-        ...(await tx.purchaseOrder.update({ where: { id: po.id }, data: { status, received_at: po.received_at ?? now } })),
+        ...(await store.updateReceivedStatus(tx, po.id, { status, received_at: po.received_at ?? now })),
         lines,
       };
-      const warehouse = await tx.warehouse.findUnique({ where: { id: po.warehouse_id }, select: { name: true } });
+      const warehouse = await store.findWarehouseName(tx, po.warehouse_id);
       const charge = po.fulfillment_delegation_id
         ? await billReceipt(tx, po.team_id, po.fulfillment_delegation_id, {
             name: `Receiving ${po.reference ?? po.id}`,
@@ -132,10 +130,7 @@ const productTeams = async (client: TxClient, caller: Caller, merchantTeamId: st
  * or 409) when the order is not the caller's or not open, so those answers come first as before.
  */
 async function productsBeforeClaim(db: Db, caller: Caller, id: string, lines: ReceiptLine[]) {
-  const po = await db.prisma.purchaseOrder.findFirst({
-    where: { id, team_id: caller.teamId },
-    select: { merchant_team_id: true, status: true },
-  });
+  const po = await store.findOrderMerchant(db.prisma, caller.teamId, id);
   if (!po || !(OPEN_STATUSES as readonly string[]).includes(po.status)) return null;
   return resolveProductsRead(db, await productTeams(db.prisma, caller, po.merchant_team_id), lines);
 }
@@ -199,10 +194,7 @@ type ReceivedLine = {
  * other in a cycle (levels not created yet come last, in product order).
  */
 async function levelOrder(tx: TxClient, warehouseId: string, productIds: string[]): Promise<number[]> {
-  const levels = await tx.inventoryLevel.findMany({
-    where: { warehouse_id: warehouseId, product_id: { in: productIds } },
-    select: { id: true, product_id: true },
-  });
+  const levels = await store.findLevelIds(tx, warehouseId, productIds);
   const key = new Map(levels.map((l) => [l.product_id, `0${l.id}`]));
   const sortKey = (i: number) => key.get(productIds[i]) ?? `1${productIds[i]}`;
   return productIds.map((_, i) => i).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : a - b));
@@ -217,11 +209,8 @@ async function raiseReceived(
   allowOver: boolean,
   i: number,
 ): Promise<number> {
-  const { count } = await tx.purchaseOrderLine.updateMany({
-    where: { id: line.id, ...(allowOver ? {} : { quantity_received: { lte: line.quantity - quantity } }) },
-    data: { quantity_received: { increment: quantity }, quantity_damaged: { increment: damaged } },
-  });
-  const now = await tx.purchaseOrderLine.findUniqueOrThrow({ where: { id: line.id } });
+  const { count } = await store.raiseLineReceived(tx, line.id, quantity, damaged, allowOver ? null : line.quantity - quantity);
+  const now = await store.findOrderLine(tx, line.id);
   if (count !== 1) {
     throw conflict(
       `lines[${i}]: receiving ${quantity} of ${now.sku ?? now.product_id} passes what is open (${openOf(now)} of ${now.quantity}); pass allow_over_receipt: true to receive it anyway.`,
@@ -240,9 +229,9 @@ async function raiseReceived(
  * of one order serialise; the order and its lines as the claim left them.
  */
 export async function claim(tx: TxClient, provider: Provider, teamId: string, id: string, verb: string) {
-  const po = await claimOpen(tx, provider, teamId, id, new Date());
+  const po = await store.claimOpen(tx, provider, teamId, id, new Date());
   if (po) return po;
-  const now = await tx.purchaseOrder.findFirst({ where: { id, team_id: teamId }, select: { status: true } });
+  const now = await store.findOrderStatus(tx, teamId, id);
   if (!now) throw notFound('Purchase order', id);
   throw conflict(`Purchase order ${id} is ${now.status}; it cannot be ${verb}.`, { status: now.status });
 }

@@ -3,6 +3,7 @@ import { DomainError } from '../errors.js';
 import type { Placement } from '../inventory/index.js';
 import { damagedBinFor } from '../locations/index.js';
 import { resolveLocation } from '../locations/index.js';
+import * as store from './store.js';
 
 // Where returned units go back (issue 34; docs/inventory.md, "Returns"): the bin a line (or the
 // receipt) names, else the warehouse's default location; DAMAGED units to a held bin (the one
@@ -39,9 +40,7 @@ export async function restockOf(
     tx,
     products.map((p) => p.product_id),
   );
-  const packages = (await tx.package.findMany({ where: { fulfillment_order: { order_id: r.order_id } }, select: { id: true } })).map(
-    (p) => p.id,
-  );
+  const packages = (await store.findOrderPackageIds(tx, r.order_id)).map((p) => p.id);
   const out: Restock[] = [];
   for (const [i, line] of input.lines.entries()) {
     const ref = line.location ?? input.location;
@@ -69,7 +68,7 @@ export async function restockOf(
 }
 
 async function lotTracked(tx: TxClient, productIds: string[]) {
-  const rows = await tx.product.findMany({ where: { id: { in: [...new Set(productIds)] }, lot_tracked: true }, select: { id: true } });
+  const rows = await store.findLotTracked(tx, [...new Set(productIds)]);
   return new Set(rows.map((p) => p.id));
 }
 
@@ -79,16 +78,5 @@ async function lotTracked(tx: TxClient, productIds: string[]) {
  */
 async function shippedLot(tx: TxClient, packageIds: string[], productId: string, lot: string | undefined) {
   if (!packageIds.length) return null;
-  return tx.inventoryMovement.findFirst({
-    where: {
-      kind: 'FULFILLED',
-      bucket: 'on_hand',
-      product_id: productId,
-      reference_type: 'package',
-      reference_id: { in: packageIds },
-      lot_code: lot ?? { not: null },
-    },
-    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
-    select: { lot_code: true, expiration_date: true },
-  });
+  return store.findShippedLot(tx, packageIds, productId, lot);
 }

@@ -8,7 +8,7 @@ import { applyToLevel, levelFor } from '../inventory/index.js';
 import { claimWarehouse } from '../warehouses/index.js';
 import type { Caller } from '../products/index.js';
 import { returnView } from './view.js';
-import { reserveReturnedQuantity } from './store.js';
+import * as store from './store.js';
 import { restockOf, type RestockLine } from './restock.js';
 
 // Returns (issue 10 item 6). Creating one announces units of a fulfilled order coming back: each
@@ -82,10 +82,7 @@ export async function createReturn(db: Db, caller: Actor, input: ReturnInput, ke
   return transaction(db, (tx) =>
     once(tx, scope, 201, async () => {
       const warehouse = input.warehouse_id ? await claimWarehouse(tx, input.warehouse_id, caller.teamId) : null;
-      const order = await tx.order.findFirst({
-        where: { id: input.order_id, fulfiller_team_id: caller.teamId },
-        include: { line_items: { where: { kind: 'CORE' } } },
-      });
+      const order = await store.findOrderWithCoreLines(tx, caller.teamId, input.order_id);
       if (!order) throw notFound('Order', input.order_id);
       const warehouseId = warehouse?.id ?? (await shippedFrom(tx, order.id));
       const lines = input.lines.map((l, i) => pick(order.line_items, l, i));
@@ -96,19 +93,17 @@ export async function createReturn(db: Db, caller: Actor, input: ReturnInput, ke
         seen.add(line.id);
         const q = input.lines[i].quantity;
         // The guard in the WHERE: returns of a line never pass what was fulfilled of it.
-        const n = await reserveReturnedQuantity(tx, line.id, q);
+        const n = await store.reserveReturnedQuantity(tx, line.id, q);
         if (n !== 1) {
-          const fresh = await tx.orderLineItem.findUniqueOrThrow({ where: { id: line.id } });
+          const fresh = await store.findOrderLine(tx, line.id);
           const left = fresh.total_quantity - fresh.removed_quantity - fresh.remaining_quantity - fresh.returned_quantity;
           throw lineError(i, `only ${Math.max(0, left)} of ${line.sku ?? line.id} were fulfilled and not yet returned`, 'conflict');
         }
       }
-      const delegation = await tx.fulfillmentDelegation.findFirst({
-        where: { merchant_team_id: order.merchant_team_id, fulfiller_team_id: caller.teamId },
-        select: { id: true },
-      });
-      const r = await tx.return.create({
-        data: {
+      const delegation = await store.findDelegationId(tx, order.merchant_team_id, caller.teamId);
+      const r = await store.insertReturn(
+        tx,
+        {
           team_id: caller.teamId,
           order_id: order.id,
           merchant_team_id: order.merchant_team_id,
@@ -117,18 +112,15 @@ export async function createReturn(db: Db, caller: Actor, input: ReturnInput, ke
           reference: input.reference ?? null,
           note: input.note ?? null,
           created_by_key_id: caller.keyId,
-          lines: {
-            create: lines.map((l, i) => ({
-              order_line_item_id: l.id,
-              product_id: l.product_id!,
-              sku: l.sku,
-              quantity: input.lines[i].quantity,
-              reason: input.lines[i].reason ?? null,
-            })),
-          },
         },
-        include: { lines: true },
-      });
+        lines.map((l, i) => ({
+          order_line_item_id: l.id,
+          product_id: l.product_id!,
+          sku: l.sku,
+          quantity: input.lines[i].quantity,
+          reason: input.lines[i].reason ?? null,
+        })),
+      );
       const view = returnView(r);
       await enqueueForParties(tx, r, 'return.created', view);
       return view;
@@ -138,22 +130,15 @@ export async function createReturn(db: Db, caller: Actor, input: ReturnInput, ke
 
 /** Where the order's units were shipped from: the warehouse of its latest fulfilled fulfillment order. */
 async function shippedFrom(tx: TxClient, orderId: string): Promise<string> {
-  const fo = await tx.fulfillmentOrder.findFirst({
-    where: { order_id: orderId, status: 'FULFILLED' },
-    orderBy: { updated_at: 'desc' },
-    select: { warehouse_id: true },
-  });
+  const fo = await store.findLatestFulfilledWarehouse(tx, orderId);
   if (!fo?.warehouse_id)
     throw conflict(`Order ${orderId} has nothing fulfilled to return; pass warehouse_id if its units come back anyway.`);
   return fo.warehouse_id;
 }
 
 async function claim(tx: TxClient, teamId: string, id: string, verb: string) {
-  const { count } = await tx.return.updateMany({
-    where: { id, team_id: teamId, status: { in: ['OPEN', 'PARTIALLY_RECEIVED'] } },
-    data: { updated_at: new Date() },
-  });
-  const r = await tx.return.findFirst({ where: { id, team_id: teamId }, include: { lines: true } });
+  const { count } = await store.touchOpenReturn(tx, teamId, id, new Date());
+  const r = await store.findTeamReturn(tx, teamId, id);
   if (!r) throw notFound('Return', id);
   if (count !== 1) throw conflict(`Return ${id} is ${r.status}; it cannot be ${verb}.`, { status: r.status });
   return r;
@@ -173,15 +158,9 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
         const line = picked[i];
         const q = ref.quantity;
         const damaged = ref.condition === 'DAMAGED';
-        const { count } = await tx.returnLine.updateMany({
-          where: { id: line.id, quantity_received: { lte: line.quantity - q } },
-          data: {
-            quantity_received: { increment: q },
-            ...(damaged ? { quantity_damaged: { increment: q } } : { quantity_restocked: { increment: q } }),
-          },
-        });
+        const { count } = await store.receiveReturnLine(tx, line, q, damaged);
         if (count !== 1) {
-          const fresh = await tx.returnLine.findUniqueOrThrow({ where: { id: line.id } });
+          const fresh = await store.findReturnLine(tx, line.id);
           throw lineError(
             i,
             `receiving ${q} of ${line.sku ?? line.product_id} passes what the return still expects (${fresh.quantity - fresh.quantity_received})`,
@@ -208,14 +187,10 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
         if (!ok) throw lineError(i, 'the inventory level could not take the units', 'conflict');
         units += q;
       }
-      const lines = await tx.returnLine.findMany({ where: { return_id: r.id } });
-      const updated = await tx.return.update({
-        where: { id: r.id },
-        data: {
-          status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED',
-          received_at: r.received_at ?? now,
-        },
-        include: { lines: true },
+      const lines = await store.findReturnLines(tx, r.id);
+      const updated = await store.updateReturn(tx, r.id, {
+        status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED',
+        received_at: r.received_at ?? now,
       });
       const charge = r.fulfillment_delegation_id
         ? await billReceipt(tx, r.team_id, r.fulfillment_delegation_id, {
@@ -224,7 +199,7 @@ export async function receiveReturn(db: Db, caller: Actor, id: string, input: Re
             return_id: r.id,
             lines: new Set(lines.filter((l) => l.quantity_received > 0).map((l) => l.product_id)).size,
             warehouse_id: r.warehouse_id,
-            warehouse_name: (await tx.warehouse.findUnique({ where: { id: r.warehouse_id }, select: { name: true } }))?.name ?? null,
+            warehouse_name: await store.findWarehouseName(tx, r.warehouse_id),
             received_total: lines.reduce((n, l) => n + l.quantity_received, 0),
           })
         : null;
@@ -241,13 +216,9 @@ export async function cancelReturn(db: Db, caller: Actor, id: string) {
     if (r.lines.some((l) => l.quantity_received > 0))
       throw conflict(`Return ${id} has received units; it cannot be cancelled.`, { status: r.status });
     for (const l of r.lines) {
-      await tx.orderLineItem.update({ where: { id: l.order_line_item_id }, data: { returned_quantity: { decrement: l.quantity } } });
+      await store.releaseReturnedQuantity(tx, l.order_line_item_id, l.quantity);
     }
-    const updated = await tx.return.update({
-      where: { id: r.id },
-      data: { status: 'CANCELLED', cancelled_at: new Date() },
-      include: { lines: true },
-    });
+    const updated = await store.updateReturn(tx, r.id, { status: 'CANCELLED', cancelled_at: new Date() });
     const view = returnView(updated);
     await enqueueForParties(tx, r, 'return.cancelled', view);
     return view;

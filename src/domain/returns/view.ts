@@ -1,6 +1,7 @@
 import type { Db, Prisma } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { findReturnPage, findTeamReturn } from './store.js';
 
 // What return answers show, and the list and get of the caller's returns (newest first).
 
@@ -50,13 +51,13 @@ export async function listReturns(db: Db, teamId: string, q: ReturnQuery) {
   const where: Prisma.ReturnWhereInput = { team_id: teamId };
   if (q.status) where.status = { in: q.status as never };
   if (q.order_id) where.order_id = q.order_id;
-  const rows = await db.prisma.return.findMany({ ...pageArgs(q, where, ORDER), include: { lines: true } });
+  const rows = await findReturnPage(db.prisma, pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   return { meta: page.meta, data: page.data.map(returnView) };
 }
 
 export async function getReturn(db: Db, teamId: string, id: string) {
-  const r = await db.prisma.return.findFirst({ where: { id, team_id: teamId }, include: { lines: true } });
+  const r = await findTeamReturn(db.prisma, teamId, id);
   if (!r) throw notFound('Return', id);
   return returnView(r);
 }

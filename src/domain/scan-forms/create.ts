@@ -6,6 +6,7 @@ import { enqueueEvent } from '../events/index.js';
 import { transaction } from '../../db/tx.js';
 import { claimWarehouse } from '../warehouses/index.js';
 import { loadScanForm, type ScanFormView } from './view.js';
+import * as store from './store.js';
 
 /** A scan form's manifest (PDF); the documents area renders it. */
 const scanFormManifestUrl = (origin: string, scanFormId: string) => `${origin}/v1/ops/scan-forms/${scanFormId}/manifest`;
@@ -45,16 +46,13 @@ export async function createScanForm(db: Db, caller: ScanFormCaller, input: Scan
   const id = newId();
   await transaction(db, async (tx) => {
     await claimWarehouse(tx, input.warehouse_id, caller.teamId);
-    const candidates = await tx.shippingLabel.findMany({
-      where: {
-        fulfiller_team_id: caller.teamId,
-        carrier_id: input.carrier_id,
-        voided_at: null,
-        created_at: { gte: from, lt: to },
-        package: { warehouse_id: input.warehouse_id, scan_form_id: null },
-        ...(input.package_ids ? { package_id: { in: input.package_ids } } : {}),
-      },
-      select: { package_id: true, carrier_name: true },
+    const candidates = await store.findManifestCandidates(tx, {
+      teamId: caller.teamId,
+      carrierId: input.carrier_id,
+      warehouseId: input.warehouse_id,
+      from,
+      to,
+      packageIds: input.package_ids,
     });
     if (input.package_ids) {
       const found = new Set(candidates.map((c) => c.package_id));
@@ -80,20 +78,18 @@ export async function createScanForm(db: Db, caller: ScanFormCaller, input: Scan
       throw conflict('Some of the packages changed while the scan form was being made (voided or manifested); try again.');
     }
     for (const some of inLists(taken)) {
-      await tx.shippingLabel.updateMany({ where: { package_id: { in: some } }, data: { scan_status: 'SCANNED' } });
+      await store.markLabelsScanned(tx, some);
     }
-    await tx.scanForm.create({
-      data: {
-        id,
-        team_id: caller.teamId,
-        warehouse_id: input.warehouse_id,
-        carrier_id: input.carrier_id,
-        carrier_name: candidates[0]?.carrier_name ?? null,
-        form_date: day,
-        package_count: taken.length,
-        manifest_url: scanFormManifestUrl(origin, id),
-        created_by_key_id: caller.keyId,
-      },
+    await store.insertScanForm(tx, {
+      id,
+      team_id: caller.teamId,
+      warehouse_id: input.warehouse_id,
+      carrier_id: input.carrier_id,
+      carrier_name: candidates[0]?.carrier_name ?? null,
+      form_date: day,
+      package_count: taken.length,
+      manifest_url: scanFormManifestUrl(origin, id),
+      created_by_key_id: caller.keyId,
     });
     await enqueueEvent(tx, caller.teamId, 'scan_form.created', {
       scan_form_id: id,
@@ -111,13 +107,10 @@ async function claim(tx: TxClient, formId: string, ids: string[]): Promise<strin
   const now = new Date();
   let count = 0;
   for (const some of inLists(ids)) {
-    const r = await tx.package.updateMany({
-      where: { id: { in: some }, scan_form_id: null, shipment_status: { not: null } },
-      data: { scan_form_id: formId, manifested_at: now },
-    });
+    const r = await store.takePackages(tx, formId, some, now);
     count += r.count;
   }
   if (count === ids.length) return ids;
-  const rows = await tx.package.findMany({ where: { scan_form_id: formId }, select: { id: true } });
+  const rows = await store.findFormPackageIds(tx, formId);
   return rows.map((r) => r.id);
 }

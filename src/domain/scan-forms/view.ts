@@ -2,6 +2,7 @@ import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { warehouseNames } from '../inventory/index.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { findScanFormPage, findTeamScanForm } from './store.js';
 
 // What scan form answers show, and the list and get of the caller's scan forms (newest first).
 // Its packages: GET /v1/ops/packages?scan_form_id=…
@@ -42,7 +43,7 @@ export async function listScanForms(db: Db, teamId: string, q: ScanFormQuery) {
   if (q.warehouse_id) where.warehouse_id = q.warehouse_id;
   if (q.carrier_id) where.carrier_id = q.carrier_id;
   if (q.form_date) where.form_date = q.form_date;
-  const rows = await db.prisma.scanForm.findMany(pageArgs(q, where, ORDER));
+  const rows = await findScanFormPage(db.prisma, pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   const names = await warehouseNames(
     db.prisma,
@@ -52,7 +53,7 @@ export async function listScanForms(db: Db, teamId: string, q: ScanFormQuery) {
 }
 
 export async function loadScanForm(client: Client, teamId: string, id: string): Promise<ScanFormView> {
-  const f = await client.scanForm.findFirst({ where: { id, team_id: teamId } });
+  const f = await findTeamScanForm(client, teamId, id);
   if (!f) throw notFound('Scan form', id);
   return present(f, await warehouseNames(client, [f.warehouse_id]));
 }

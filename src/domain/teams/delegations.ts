@@ -1,5 +1,6 @@
 import type { Db } from '../../db/types.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { findDelegationPage } from './store.js';
 
 // Delegations (a merchant's stock fulfilled by a fulfiller): their view and list. A delegation's
 // JSON rate card is set by the charges area (charges/delegation-card.ts), which owns rate cards.
@@ -27,7 +28,7 @@ export const delegationView = (d: {
 export async function listDelegations(db: Db, fulfillerTeamId: string, q: PageRequest) {
   const where = { fulfiller_team_id: fulfillerTeamId };
   const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
-  const rows = await db.prisma.fulfillmentDelegation.findMany(pageArgs(q, where, orderBy));
+  const rows = await findDelegationPage(db.prisma, pageArgs(q, where, orderBy));
   const page = toPage(rows, q, undefined, orderBy);
   return { data: page.data.map(delegationView), meta: page.meta };
 }

@@ -5,6 +5,7 @@ import { LABEL_FORMATS, type LabelFormat } from '../../contract/enums.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { checkTimeZone } from '../warehouses/index.js';
+import * as store from './store.js';
 
 // Teams, delegations and places. Managed by the server-side `fos admin` commands, which work
 // on the database directly; the HTTP API only reads them through records that reference them.
@@ -22,17 +23,15 @@ function assertName(name: string) {
 
 export async function createTeam(db: Db, input: { name: string; kind: TeamKind; measurement_system?: MeasurementSystem }) {
   assertName(input.name);
-  return db.prisma.team.create({
-    data: { name: input.name, kind: input.kind, measurement_system: input.measurement_system ?? 'METRIC' },
-  });
+  return store.insertTeam(db.prisma, { name: input.name, kind: input.kind, measurement_system: input.measurement_system ?? 'METRIC' });
 }
 
 export function listTeams(db: Db) {
-  return db.prisma.team.findMany({ orderBy: { created_at: 'asc' } });
+  return store.findTeams(db.prisma);
 }
 
 export async function getTeam(db: Db, id: string) {
-  const team = await db.prisma.team.findUnique({ where: { id } });
+  const team = await store.findTeam(db.prisma, id);
   if (!team) throw notFound('Team', id);
   return team;
 }
@@ -42,12 +41,10 @@ export async function createDelegation(db: Db, input: { merchant_team_id: string
   if (merchant.kind !== 'MERCHANT') throw invalid('merchant_team_id', 'must name a MERCHANT team');
   if (fulfiller.kind !== 'FULFILLER') throw invalid('fulfiller_team_id', 'must name a FULFILLER team');
   try {
-    return await db.prisma.fulfillmentDelegation.create({
-      data: {
-        merchant_team_id: merchant.id,
-        fulfiller_team_id: fulfiller.id,
-        rate_card: (input.rate_card ?? undefined) as never,
-      },
+    return await store.insertDelegation(db.prisma, {
+      merchant_team_id: merchant.id,
+      fulfiller_team_id: fulfiller.id,
+      rate_card: (input.rate_card ?? undefined) as never,
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('These teams already have a fulfillment delegation.');
@@ -56,10 +53,7 @@ export async function createDelegation(db: Db, input: { merchant_team_id: string
 }
 
 export function listDelegations(db: Db, teamId?: string) {
-  return db.prisma.fulfillmentDelegation.findMany({
-    where: teamId ? { OR: [{ merchant_team_id: teamId }, { fulfiller_team_id: teamId }] } : {},
-    orderBy: { created_at: 'asc' },
-  });
+  return store.findDelegationsOf(db.prisma, teamId);
 }
 
 async function fulfillerTeam(db: Db, teamId: string) {
@@ -88,7 +82,7 @@ export async function createWarehouse(
   await fulfillerTeam(db, input.team_id);
   // With its default location (issue 28), where stock goes when no bin is named.
   return transaction(db, async (tx) => {
-    const warehouse = await tx.warehouse.create({ data: { ...input, label_format } });
+    const warehouse = await store.insertWarehouse(tx, { ...input, label_format });
     await ensureDefaultLocation(tx, warehouse.id);
     return warehouse;
   });
@@ -104,28 +98,28 @@ function labelFormat(value: string | undefined): LabelFormat {
 /** Changes a warehouse's default label format. */
 export async function setWarehouseLabelFormat(db: Db, id: string, value: string) {
   const label_format = labelFormat(value);
-  const { count } = await db.prisma.warehouse.updateMany({ where: { id }, data: { label_format } });
+  const { count } = await store.updateWarehouse(db.prisma, id, { label_format });
   if (!count) throw notFound('Warehouse', id);
-  return db.prisma.warehouse.findUniqueOrThrow({ where: { id } });
+  return store.findWarehouseOrThrow(db.prisma, id);
 }
 
 /** `fos admin warehouse time-zone <id> <zone>`: where the warehouse's day ends (daily storage). */
 export async function setWarehouseTimeZone(db: Db, id: string, zone: string) {
-  const { count } = await db.prisma.warehouse.updateMany({ where: { id }, data: { time_zone: checkTimeZone(zone, 'time_zone') } });
+  const { count } = await store.updateWarehouse(db.prisma, id, { time_zone: checkTimeZone(zone, 'time_zone') });
   if (!count) throw notFound('Warehouse', id);
-  return db.prisma.warehouse.findUniqueOrThrow({ where: { id } });
+  return store.findWarehouseOrThrow(db.prisma, id);
 }
 
 export function listWarehouses(db: Db, teamId?: string) {
-  return db.prisma.warehouse.findMany({ where: teamId ? { team_id: teamId } : {}, orderBy: { created_at: 'asc' } });
+  return store.findWarehouses(db.prisma, teamId);
 }
 
 export async function createLocationType(db: Db, input: { team_id: string; name: string }) {
   assertName(input.name);
   await fulfillerTeam(db, input.team_id);
-  return db.prisma.locationType.create({ data: input });
+  return store.insertLocationType(db.prisma, input);
 }
 
 export function listLocationTypes(db: Db, teamId?: string) {
-  return db.prisma.locationType.findMany({ where: teamId ? { team_id: teamId } : {}, orderBy: { created_at: 'asc' } });
+  return store.findLocationTypes(db.prisma, teamId);
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/types.js';
 import { hashToken } from '../keys/index.js';
 import { effectivePermissions, type Permission } from '../../contract/permissions.js';
 import { burnPasswordCheck, verifyPassword } from './password.js';
+import * as store from './store.js';
 
 // Browser sessions for the sign-in, consent and settings pages. The cookie holds a random
 // secret; only its SHA-256 is stored. Sessions never authenticate API or /mcp requests.
@@ -24,13 +25,8 @@ export interface SessionUser {
   teams: TeamAccess[];
 }
 
-/** What teamAccess() needs of a user: memberships with their teams and roles' permissions. */
-export const membershipsInclude = {
-  memberships: {
-    include: { team: { select: { id: true, name: true } }, roles: { include: { role: { select: { permissions: true } } } } },
-    orderBy: { created_at: 'asc' as const },
-  },
-};
+/** What teamAccess() needs of a user (the include other areas' reads of a person use). */
+export { membershipsInclude } from './store.js';
 
 type WithMemberships = {
   memberships: { team_id: string; power_role: 'ADMIN' | 'MEMBER'; team: { name: string }; roles: { role: { permissions: unknown } }[] }[];
@@ -54,7 +50,7 @@ export const teamPermissions = (user: WithMemberships, teamId: string): Set<Perm
 
 /** The active person with this email and password, or null (same answer and cost for unknown emails). */
 export async function checkCredentials(db: Db, email: string, password: string) {
-  const user = await db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() }, include: membershipsInclude });
+  const user = await store.findUserByEmail(db.prisma, email.trim().toLowerCase());
   if (!user) {
     await burnPasswordCheck(password);
     return null;
@@ -69,21 +65,16 @@ export async function signIn(db: Db, email: string, password: string): Promise<s
   if (!user) return null;
   const secret = SESSION_PREFIX + randomBytes(32).toString('base64url');
   const now = Date.now();
-  await db.prisma.userSession.create({
-    data: { user_id: user.id, token_hash: hashToken(secret), expires_at: new Date(now + SESSION_TTL_MS) },
-  });
+  await store.insertSession(db.prisma, { user_id: user.id, token_hash: hashToken(secret), expires_at: new Date(now + SESSION_TTL_MS) });
   // Expired sessions are never read again; clearing them here keeps the table small.
-  void db.prisma.userSession.deleteMany({ where: { expires_at: { lt: new Date(now) } } }).catch(() => undefined);
+  void store.deleteSessionsExpiredBefore(db.prisma, new Date(now)).catch(() => undefined);
   return secret;
 }
 
 /** The signed-in person behind a cookie, or null (unknown, expired, or the person was disabled). */
 export async function sessionUser(db: Db, secret: string | undefined): Promise<SessionUser | null> {
   if (!secret?.startsWith(SESSION_PREFIX) || secret.length > 100) return null;
-  const session = await db.prisma.userSession.findUnique({
-    where: { token_hash: hashToken(secret) },
-    include: { user: { include: membershipsInclude } },
-  });
+  const session = await store.findSession(db.prisma, hashToken(secret));
   if (!session || session.expires_at.getTime() <= Date.now() || session.user.state !== 'ACTIVE') return null;
   const { user } = session;
   return { sessionId: session.id, userId: user.id, email: user.email, displayName: user.display_name, teams: teamAccess(user) };
@@ -91,12 +82,12 @@ export async function sessionUser(db: Db, secret: string | undefined): Promise<S
 
 export async function signOut(db: Db, secret: string | undefined) {
   if (!secret) return;
-  await db.prisma.userSession.deleteMany({ where: { token_hash: hashToken(secret) } });
+  await store.deleteSession(db.prisma, hashToken(secret));
 }
 
 /** What a person holds in one team now (empty when no longer a member or disabled). */
 export async function currentAccess(db: Db, userId: string, teamId: string): Promise<Set<Permission>> {
-  const user = await db.prisma.user.findUnique({ where: { id: userId }, include: membershipsInclude });
+  const user = await store.findUserAccess(db.prisma, userId);
   if (!user || user.state !== 'ACTIVE') return new Set();
   return teamPermissions(user, teamId);
 }

@@ -4,6 +4,7 @@ import { effectivePermissions } from '../../contract/permissions.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { hashPassword } from './password.js';
 import { transaction } from '../../db/tx.js';
+import * as store from './store.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../contract/enums.js';
 export { PASSWORD_MAX, PASSWORD_MIN };
 
@@ -27,24 +28,8 @@ export interface CreateUserInput extends MembershipInput {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const membershipInclude = {
-  team: { select: { id: true, name: true } },
-  roles: { include: { role: { select: { id: true, name: true, permissions: true } } } },
-} as const;
-
-function userInclude(teamId?: string) {
-  return { memberships: { where: teamId ? { team_id: teamId } : {}, include: membershipInclude, orderBy: { created_at: 'asc' as const } } };
-}
-
-type Client = Db['prisma'] | TxClient;
-type UserRow = NonNullable<Awaited<ReturnType<typeof loadUser>>>;
-
-function loadUser(client: Client, id: string, teamId?: string) {
-  return client.user.findUnique({ where: { id }, include: userInclude(teamId) });
-}
-
 /** Never the password hash. With a team, only that team's membership is shown. */
-export function presentUser(user: UserRow) {
+export function presentUser(user: store.UserRow) {
   return {
     id: user.id,
     email: user.email,
@@ -83,7 +68,7 @@ export function checkPassword(password: string) {
 async function teamRoles(tx: TxClient, teamId: string, roleIds: string[]) {
   const unique = [...new Set(roleIds)];
   if (!unique.length) return [];
-  const roles = await tx.role.findMany({ where: { id: { in: unique }, team_id: teamId }, select: { id: true } });
+  const roles = await store.findTeamRoleIds(tx, teamId, unique);
   const missing = unique.filter((id) => !roles.some((r) => r.id === id));
   if (missing.length) throw notFound(missing.length > 1 ? 'Roles' : 'Role', missing.join(', '));
   return roles;
@@ -91,17 +76,16 @@ async function teamRoles(tx: TxClient, teamId: string, roleIds: string[]) {
 
 /** Creates or replaces the user's membership of a team (power role and roles), in the caller's transaction. */
 async function writeMembership(tx: TxClient, userId: string, teamId: string, input: MembershipInput) {
-  const team = await tx.team.findUnique({ where: { id: teamId }, select: { id: true } });
+  const team = await store.teamExists(tx, teamId);
   if (!team) throw notFound('Team', teamId);
   const roles = await teamRoles(tx, teamId, input.role_ids ?? []);
-  const m = await tx.userMembership.upsert({
-    where: { user_id_team_id: { user_id: userId, team_id: teamId } },
-    create: { user_id: userId, team_id: teamId, power_role: input.power_role ?? 'MEMBER' },
-    // Writing the row first serialises concurrent changes of one membership on PostgreSQL.
-    update: { power_role: input.power_role ?? 'MEMBER', updated_at: new Date() },
-  });
-  await tx.userMembershipRole.deleteMany({ where: { membership_id: m.id } });
-  if (roles.length) await tx.userMembershipRole.createMany({ data: roles.map((r) => ({ membership_id: m.id, role_id: r.id })) });
+  // Writing the membership row first serialises concurrent changes of one membership on PostgreSQL.
+  const m = await store.upsertMembership(tx, userId, teamId, input.power_role ?? 'MEMBER', new Date());
+  await store.replaceMembershipRoles(
+    tx,
+    m.id,
+    roles.map((r) => r.id),
+  );
 }
 
 const uniqueViolation = (err: unknown) => (err as { code?: unknown }).code === 'P2002';
@@ -113,7 +97,7 @@ export async function createUser(db: Db, input: CreateUserInput, by: string | nu
   checkPassword(input.password);
   const password_hash = await hashPassword(input.password);
   const id = await transaction(db, async (tx) => {
-    const user = await tx.user.create({ data: { email, display_name: displayName, password_hash, created_by: by } });
+    const user = await store.insertUser(tx, { email, display_name: displayName, password_hash, created_by: by });
     if (input.team_id) await writeMembership(tx, user.id, input.team_id, input);
     return user.id;
   }).catch((err) => {
@@ -124,7 +108,7 @@ export async function createUser(db: Db, input: CreateUserInput, by: string | nu
 }
 
 export async function getUser(db: Db, id: string, teamId?: string) {
-  const user = await loadUser(db.prisma, id, teamId);
+  const user = await store.findUser(db.prisma, id, teamId);
   if (!user || (teamId && !user.memberships.length)) throw notFound('User', id);
   return presentUser(user);
 }
@@ -132,17 +116,18 @@ export async function getUser(db: Db, id: string, teamId?: string) {
 /** Users of one team (only that membership shown), or every user when teamId is absent (admin CLI). */
 export async function listUsers(db: Db, teamId: string | undefined, page: PageRequest) {
   const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
-  const rows = await db.prisma.user.findMany({
-    ...pageArgs(page, teamId ? { memberships: { some: { team_id: teamId } } } : {}, orderBy),
-    include: userInclude(teamId),
-  });
+  const rows = await store.findUserPage(
+    db.prisma,
+    pageArgs(page, teamId ? { memberships: { some: { team_id: teamId } } } : {}, orderBy),
+    teamId,
+  );
   const result = toPage(rows, page, undefined, orderBy);
   return { data: result.data.map(presentUser), meta: result.meta };
 }
 
 export async function addUserToTeam(db: Db, userId: string, teamId: string, input: MembershipInput) {
   await transaction(db, async (tx) => {
-    const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
+    const user = await store.findUserId(tx, { id: userId });
     if (!user) throw notFound('User', userId);
     await writeMembership(tx, userId, teamId, input);
   }).catch((err) => {
@@ -154,9 +139,9 @@ export async function addUserToTeam(db: Db, userId: string, teamId: string, inpu
 
 /** Idempotent. A disabled user cannot sign in and their connections stop working at once. */
 export async function disableUser(db: Db, id: string) {
-  const user = await db.prisma.user.findUnique({ where: { id }, select: { id: true } });
+  const user = await store.findUserId(db.prisma, { id });
   if (!user) throw notFound('User', id);
-  await db.prisma.user.updateMany({ where: { id, state: 'ACTIVE' }, data: { state: 'DISABLED', disabled_at: new Date() } });
+  await store.disableActiveUser(db.prisma, id, new Date());
   return getUser(db, id);
 }
 
@@ -168,7 +153,7 @@ export function assertAdminKey(powerRole: PowerRole) {
 /** Admin CLI: a user by id or email. */
 export async function findUserId(db: Db, idOrEmail: string): Promise<string> {
   const where = idOrEmail.includes('@') ? { email: idOrEmail.trim().toLowerCase() } : { id: idOrEmail };
-  const user = await db.prisma.user.findUnique({ where, select: { id: true } });
+  const user = await store.findUserId(db.prisma, where);
   if (!user) throw notFound('User', idOrEmail);
   return user.id;
 }

@@ -4,6 +4,7 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { teamNames } from '../names.js';
 import { soleFulfillerOf, type Caller, type Client } from '../products/index.js';
 import { transaction } from '../../db/tx.js';
+import * as store from './store.js';
 
 // Vendors (spec 4.4, record 2.5) of a merchant team. A vendor may be linked to products of the
 // same merchant team; product_ids follows the components rule (omitted keeps the links, []
@@ -31,10 +32,6 @@ export interface VendorListQuery extends PageRequest {
   order_by?: 'created_at' | 'updated_at';
   order?: 'asc' | 'desc';
 }
-
-const INCLUDE = {
-  products: { include: { product: { select: { id: true, name: true, sku: true, image_url: true } } } },
-} as const;
 
 type VendorRow = Vendor & { products: { product: { id: string; name: string; sku: string | null; image_url: string | null } }[] };
 
@@ -70,30 +67,27 @@ async function present(client: Client, rows: VendorRow[]) {
 /** Makes the vendor's product links exactly product_ids; each must be a product of the team (404 otherwise). */
 async function linkProducts(tx: Client, teamId: string, vendorId: string, productIds: string[]) {
   const wanted = [...new Set(productIds)];
-  const found = wanted.length ? await tx.product.findMany({ where: { id: { in: wanted }, team_id: teamId }, select: { id: true } }) : [];
+  const found = wanted.length ? await store.findTeamProductIds(tx, teamId, wanted) : [];
   const known = new Set(found.map((p) => p.id));
   const missing = wanted.find((id) => !known.has(id));
   if (missing) throw notFound('Product', missing);
-  await tx.vendorProduct.deleteMany({ where: { vendor_id: vendorId, product_id: { notIn: wanted } } });
-  const existing = await tx.vendorProduct.findMany({ where: { vendor_id: vendorId }, select: { product_id: true } });
+  await store.deleteProductLinksExcept(tx, vendorId, wanted);
+  const existing = await store.findProductLinks(tx, vendorId);
   const have = new Set(existing.map((l) => l.product_id));
   const fresh = wanted.filter((id) => !have.has(id));
-  if (fresh.length) await tx.vendorProduct.createMany({ data: fresh.map((product_id) => ({ vendor_id: vendorId, product_id })) });
+  if (fresh.length) await store.insertProductLinks(tx, vendorId, fresh);
 }
 
 export async function listVendors(db: Db, caller: Caller, q: VendorListQuery) {
   const dir = q.order ?? 'desc';
   const orderBy = [{ [q.order_by ?? 'created_at']: dir }, { id: dir }];
-  const rows = await db.prisma.vendor.findMany({
-    ...pageArgs(q, { merchant_team_id: caller.teamId }, orderBy),
-    include: INCLUDE,
-  });
+  const rows = await store.findVendorPage(db.prisma, pageArgs(q, { merchant_team_id: caller.teamId }, orderBy));
   const page = toPage(rows, q, undefined, orderBy);
   return { data: await present(db.prisma, page.data), meta: page.meta };
 }
 
 export async function getVendor(db: Db, caller: Caller, id: string) {
-  const row = await db.prisma.vendor.findFirst({ where: { id, merchant_team_id: caller.teamId }, include: INCLUDE });
+  const row = await store.findTeamVendor(db.prisma, caller.teamId, id);
   if (!row) throw notFound('Vendor', id);
   return (await present(db.prisma, [row]))[0];
 }
@@ -102,8 +96,10 @@ export async function getVendor(db: Db, caller: Caller, id: string) {
 export async function createVendor(db: Db, caller: Caller, input: VendorInput & { vendor_name: string }) {
   const { product_ids, ...fields } = input;
   const id = await transaction(db, async (tx) => {
-    const vendor = await tx.vendor.create({
-      data: { ...fields, merchant_team_id: caller.teamId, fulfiller_team_id: await soleFulfillerOf(tx, caller.teamId) },
+    const vendor = await store.insertVendor(tx, {
+      ...fields,
+      merchant_team_id: caller.teamId,
+      fulfiller_team_id: await soleFulfillerOf(tx, caller.teamId),
     });
     if (product_ids) await linkProducts(tx, caller.teamId, vendor.id, product_ids);
     return vendor.id;
@@ -115,10 +111,7 @@ export async function createVendor(db: Db, caller: Caller, input: VendorInput & 
 export async function updateVendor(db: Db, caller: Caller, id: string, input: VendorInput) {
   const { product_ids, ...fields } = input;
   await transaction(db, async (tx) => {
-    const locked = await tx.vendor.updateMany({
-      where: { id, merchant_team_id: caller.teamId },
-      data: { ...fields, updated_at: new Date() },
-    });
+    const locked = await store.updateTeamVendor(tx, caller.teamId, id, { ...fields, updated_at: new Date() });
     if (!locked.count) throw notFound('Vendor', id);
     if (product_ids) await linkProducts(tx, caller.teamId, id, product_ids);
   });

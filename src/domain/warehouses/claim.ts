@@ -1,6 +1,6 @@
 import type { TxClient } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { insertDefaultLocation, touchWarehouse } from './store.js';
+import { findClaimedWarehouse, insertDefaultLocation, touchWarehouse } from './store.js';
 
 /**
  * The warehouse (of `teamId` when given; another team's is 404, never 403), claimed with a no-op
@@ -11,8 +11,7 @@ import { insertDefaultLocation, touchWarehouse } from './store.js';
  */
 export async function claimWarehouse(tx: TxClient, warehouseId: string, teamId?: string) {
   const claimed = await touchWarehouse(tx, warehouseId, teamId);
-  const w =
-    claimed === 1 ? await tx.warehouse.findUnique({ where: { id: warehouseId }, select: { id: true, name: true, team_id: true } }) : null;
+  const w = claimed === 1 ? await findClaimedWarehouse(tx, warehouseId) : null;
   if (!w) throw notFound('Warehouse', warehouseId);
   return w;
 }

@@ -2,6 +2,7 @@ import type { Db } from '../../db/types.js';
 import { canonicalTimeZone } from '../../shared/time-zones.js';
 import { invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { findTeamWarehouse, findWarehousePage, updateTeamWarehouse } from './store.js';
 
 // Warehouses of a fulfiller team (created by `fos admin warehouse create`); over the API they are
 // read, and their time zone set (where their day ends for daily storage, docs/billing.md). The list exists so an operator with a key can find warehouse ids, and so the CLI
@@ -12,30 +13,16 @@ export interface WarehouseListQuery extends PageRequest {
   id_prefix?: string;
 }
 
-const SELECT = {
-  id: true,
-  name: true,
-  address1: true,
-  city: true,
-  state: true,
-  zip: true,
-  country: true,
-  label_format: true,
-  time_zone: true,
-  created_at: true,
-  updated_at: true,
-} as const;
-
 const ORDER = [{ name: 'asc' }, { id: 'asc' }];
 
 export async function listWarehouses(db: Db, teamId: string, q: WarehouseListQuery) {
   const where = { team_id: teamId, ...(q.name !== undefined ? { name: q.name } : {}) };
-  const rows = await db.prisma.warehouse.findMany({ ...pageArgs(q, where, ORDER), select: SELECT });
+  const rows = await findWarehousePage(db.prisma, pageArgs(q, where, ORDER));
   return toPage(rows, q, undefined, ORDER);
 }
 
 export async function getWarehouse(db: Db, teamId: string, id: string) {
-  const row = await db.prisma.warehouse.findFirst({ where: { id, team_id: teamId }, select: SELECT });
+  const row = await findTeamWarehouse(db.prisma, teamId, id);
   if (!row) throw notFound('Warehouse', id);
   return row;
 }
@@ -50,7 +37,7 @@ export function checkTimeZone(zone: string, path: string): string {
 /** PATCH /v1/ops/warehouses/{id}: the time zone (compare-free: one column, last write wins). */
 export async function updateWarehouse(db: Db, teamId: string, id: string, input: { time_zone?: string }) {
   const data = input.time_zone !== undefined ? { time_zone: checkTimeZone(input.time_zone, 'body.time_zone') } : {};
-  const { count } = await db.prisma.warehouse.updateMany({ where: { id, team_id: teamId }, data });
+  const { count } = await updateTeamWarehouse(db.prisma, teamId, id, data);
   if (!count) throw notFound('Warehouse', id);
   return getWarehouse(db, teamId, id);
 }

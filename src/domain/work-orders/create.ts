@@ -11,6 +11,7 @@ import { resolveLocation } from '../locations/index.js';
 import { suggestPutaway } from '../locations/index.js';
 import { reachableTeamIds, type Caller } from '../products/index.js';
 import { workOrderView, type WorkOrderView } from './view.js';
+import * as store from './store.js';
 
 // POST /v1/ops/work-orders (issue 28; docs/floor.md): builds an ASSEMBLY product (a kit). In ONE
 // transaction, through the ledger: each component's level falls by component_quantity x quantity
@@ -50,10 +51,7 @@ export async function createWorkOrder(
 
 async function build(tx: TxClient, caller: Caller & { keyId: string | null }, input: WorkOrderInput): Promise<WorkOrderView> {
   const warehouse = await claimWarehouse(tx, input.warehouse_id, caller.teamId);
-  const product = await tx.product.findFirst({
-    where: { id: input.product_id, team_id: { in: await reachableTeamIds(tx, caller) } },
-    select: { id: true, sku: true, type: true, team_id: true },
-  });
+  const product = await store.findBuildProduct(tx, await reachableTeamIds(tx, caller), input.product_id);
   if (!product) throw notFound('Product (product_id)', input.product_id);
   const what = product.sku ?? product.id;
   if (product.type !== 'ASSEMBLY') throw invalid('product_id', `${what} is a ${product.type} product; work orders build ASSEMBLY products`);
@@ -92,21 +90,19 @@ async function build(tx: TxClient, caller: Caller & { keyId: string | null }, in
     if (!ok) throw conflict(`Component ${n.sku ?? n.product_id} of ${what} is short; nothing was built.`);
   }
   const now = txNow(tx); // the app's clock: the work order's and its KITTING charge's date
-  const row = await tx.workOrder.create({
-    data: {
-      id,
-      team_id: caller.teamId,
-      warehouse_id: warehouse.id,
-      product_id: product.id,
-      sku: product.sku,
-      quantity: input.quantity,
-      location_id: bin.id,
-      note: input.note ?? null,
-      components: await consumed(tx, id, needs),
-      actor_key_id: caller.keyId,
-      created_at: now,
-      updated_at: now,
-    },
+  const row = await store.insertWorkOrder(tx, {
+    id,
+    team_id: caller.teamId,
+    warehouse_id: warehouse.id,
+    product_id: product.id,
+    sku: product.sku,
+    quantity: input.quantity,
+    location_id: bin.id,
+    note: input.note ?? null,
+    components: await consumed(tx, id, needs),
+    actor_key_id: caller.keyId,
+    created_at: now,
+    updated_at: now,
   });
   // Kitting is billed to the product's merchant by its versioned rate card (docs/billing.md).
   const name = `Kitting ${input.quantity} x ${what}`;
@@ -124,11 +120,7 @@ async function build(tx: TxClient, caller: Caller & { keyId: string | null }, in
 
 /** The assembly's components and the whole units each build needs; 422 without components or for fractional units. */
 async function componentNeeds(tx: TxClient, productId: string, what: string, quantity: number, warehouseId: string): Promise<Need[]> {
-  const components = await tx.productComponent.findMany({
-    where: { parent_product_id: productId, kind: 'ASSEMBLY' },
-    select: { component_quantity: true, component: { select: { id: true, sku: true } } },
-    orderBy: { component_product_id: 'asc' },
-  });
+  const components = await store.findAssemblyComponents(tx, productId);
   if (!components.length) throw invalid('product_id', `${what} has no assembly_components; set them on the product first`);
   const out: Need[] = [];
   for (const c of components) {
@@ -155,7 +147,14 @@ async function intoBin(tx: TxClient, teamId: string, warehouseId: string, produc
 
 /** 409 naming every component with fewer sellable units (on_hand - committed - unavailable) than the build needs. */
 async function checkShort(tx: TxClient, needs: Need[], quantity: number, what: string) {
-  const levels = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: needs.map((n) => n.level.id) } } })).map((l) => [l.id, l]));
+  const levels = new Map(
+    (
+      await store.findLevelsIn(
+        tx,
+        needs.map((n) => n.level.id),
+      )
+    ).map((l) => [l.id, l]),
+  );
   const short = needs.flatMap((n) => {
     const l = levels.get(n.level.id);
     const available = l ? l.on_hand - l.committed - l.unavailable : 0;
@@ -170,18 +169,12 @@ async function checkShort(tx: TxClient, needs: Need[], quantity: number, what: s
 
 /** What each component gave, bin by bin and lot by lot: read back from the work order's movements. */
 async function consumed(tx: TxClient, id: string, needs: Need[]) {
-  const rows = await tx.inventoryMovement.findMany({
-    where: { work_order_id: id, bucket: 'on_hand', kind: 'CONSUMED' },
-    select: { product_id: true, location_id: true, lot_code: true, expiration_date: true, delta: true },
-    orderBy: { id: 'asc' },
-  });
+  const rows = await store.findConsumedMovements(tx, id);
   const names = new Map(
-    (
-      await tx.location.findMany({
-        where: { id: { in: [...new Set(rows.flatMap((r) => (r.location_id ? [r.location_id] : [])))] } },
-        select: { id: true, name: true },
-      })
-    ).map((l) => [l.id, l.name]),
+    (await store.findLocationNames(tx, [...new Set(rows.flatMap((r) => (r.location_id ? [r.location_id] : [])))])).map((l) => [
+      l.id,
+      l.name,
+    ]),
   );
   return needs.map((n) => ({
     product_id: n.product_id,

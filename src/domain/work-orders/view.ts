@@ -1,6 +1,7 @@
 import type { Db, Prisma } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { findLocationNames, findTeamWorkOrder, findWorkOrderPage } from './store.js';
 
 // Work orders as the API shows them, and their list (newest first, keyset-paged) and get.
 
@@ -47,14 +48,7 @@ export interface WorkOrderQuery extends PageRequest {
 const ORDER = [{ created_at: 'desc' as const }, { id: 'desc' as const }];
 
 async function withNames(db: Db, rows: Row[]) {
-  const names = new Map(
-    (
-      await db.prisma.location.findMany({
-        where: { id: { in: [...new Set(rows.map((r) => r.location_id))] } },
-        select: { id: true, name: true },
-      })
-    ).map((l) => [l.id, l.name]),
-  );
+  const names = new Map((await findLocationNames(db.prisma, [...new Set(rows.map((r) => r.location_id))])).map((l) => [l.id, l.name]));
   return rows.map((r) => workOrderView(r, names.get(r.location_id) ?? null));
 }
 
@@ -62,13 +56,13 @@ export async function listWorkOrders(db: Db, teamId: string, q: WorkOrderQuery) 
   const where: Prisma.WorkOrderWhereInput = { team_id: teamId };
   if (q.warehouse_id) where.warehouse_id = { in: q.warehouse_id };
   if (q.product_id) where.product_id = { in: q.product_id };
-  const rows = await db.prisma.workOrder.findMany(pageArgs(q, where, ORDER));
+  const rows = await findWorkOrderPage(db.prisma, pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   return { meta: page.meta, data: await withNames(db, page.data) };
 }
 
 export async function getWorkOrder(db: Db, teamId: string, id: string) {
-  const row = await db.prisma.workOrder.findFirst({ where: { id, team_id: teamId } });
+  const row = await findTeamWorkOrder(db.prisma, teamId, id);
   if (!row) throw notFound('Work order', id);
   return (await withNames(db, [row]))[0];
 }

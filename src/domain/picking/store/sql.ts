@@ -1,7 +1,7 @@
 import { join } from '@prisma/client/runtime/client';
-import type { Db, TxClient } from '../../db/types.js';
-import { NO_ACTIVE_HOLD } from '../orders/index.js';
-import { HELD_LOCATION_TYPES } from '../../contract/inventory-enums.js';
+import type { Db, TxClient } from '../../../db/types.js';
+import { NO_ACTIVE_HOLD } from '../../orders/index.js';
+import { HELD_LOCATION_TYPES } from '../../../contract/inventory-enums.js';
 
 // The picking area's hand-written statements (waves, scans, the walk), through Prisma's tagged
 // templates as before: the same SQL on both databases, on a transaction's client or on db.prisma.
