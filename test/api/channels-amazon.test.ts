@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silent, type TestApp } from '../helpers/app.js';
-import { type ChannelsWorld, channelsWorld, shipAll, stockedProduct } from '../helpers/channels.js';
+import { type ChannelsWorld, channelsWorld, pushRetriedOnce, shipAll, stockedProduct } from '../helpers/channels.js';
 import { amazonConnection, amazonDouble, amzOrder, connectAmazon, type AmazonDouble } from '../helpers/amazon-double.js';
 import { setRateLimitSleep } from '../../src/connectors/channels/amazon/client.js';
 import { connectorFor, openConnection } from '../../src/domain/channels/connection.js';
@@ -8,7 +8,6 @@ import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { DEFAULT_SYNC_INTERVAL_MS, syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
-import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // Amazon SP-API (issue 39 item 3) against a double speaking the documented shapes: LWA's token
 // form, x-amz-access-token on every call, getOrders with NextToken paging, getOrderItems, the
@@ -249,21 +248,12 @@ describe('Amazon', () => {
     await shipAll(t, order!.id, '1Z-AMZ-51');
     const post = `/orders/v0/orders/${id}/shipmentConfirmation`;
     amz.failNext(`POST ${post}`, 1, 503);
-    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
-    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
-    const t0 = new Date();
-    await worker.runOnce(t0);
-    expect((await pushes())[0]).toMatchObject({
-      status: 'RETRYING',
-      attempts: 1,
-      detail: `Amazon: InternalFailure: double fault on POST ${post} (HTTP 503)`,
+    await pushRetriedOnce(t, order!.id, {
+      failed: `Amazon: InternalFailure: double fault on POST ${post} (HTTP 503)`,
+      pushed: expect.stringContaining('UPS 1Z-AMZ-51'),
+      sent: () => amz.confirmations.filter((c) => c.orderId === id).length,
+      calls: () => callsTo(post).length,
     });
-    expect(amz.confirmations.filter((c) => c.orderId === id)).toHaveLength(0);
-    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
-    expect((await pushes())[0]).toMatchObject({ status: 'PUSHED', attempts: 2, detail: expect.stringContaining('UPS 1Z-AMZ-51') });
-    expect(amz.confirmations.filter((c) => c.orderId === id)).toHaveLength(1);
-    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
-    expect(callsTo(post)).toHaveLength(2);
   });
 
   it('imports listings (searchListingsItems) and pushes stock by patchListingsItem', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silent, type TestApp } from '../helpers/app.js';
-import { type ChannelsWorld, channelsWorld, shipAll, stockedProduct } from '../helpers/channels.js';
+import { type ChannelsWorld, channelsWorld, pushRetriedOnce, shipAll, stockedProduct } from '../helpers/channels.js';
 import {
   BC_SECRET,
   bcDelivery,
@@ -16,7 +16,6 @@ import type { Principal } from '../../src/domain/keys/principal.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { syncConnection } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
-import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // BigCommerce (issue 39 item 2) against a double speaking the documented REST shapes: connect
 // registers the store/order/* hook with fos's secret header; a delivery names the order only, so
@@ -213,23 +212,13 @@ describe('BigCommerce', () => {
     const [order] = await orderOf(310);
     await shipAll(t, order!.id, '1Z-BC-310');
     bc.failNext('POST v2/orders/310/shipments', 1, 503);
-    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
-    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
-    const t0 = new Date();
-    await worker.runOnce(t0);
-    expect((await pushes())[0]).toMatchObject({
-      status: 'RETRYING',
-      attempts: 1,
-      detail: 'BigCommerce: double fault on POST v2/orders/310/shipments (HTTP 503)',
+    await pushRetriedOnce(t, order!.id, {
+      failed: 'BigCommerce: double fault on POST v2/orders/310/shipments (HTTP 503)',
+      pushed: expect.stringMatching(/created for #310$/),
+      sent: () => bc.shipments.get(310)?.length ?? 0,
+      calls: () => bc.calls.filter((c) => c.method === 'POST' && c.path === 'v2/orders/310/shipments').length,
     });
-    expect(bc.shipments.get(310)).toBeUndefined();
-    await worker.runOnce(new Date(t0.getTime() + 1000)); // not due yet: nothing sent
-    expect(bc.calls.filter((c) => c.method === 'POST' && c.path === 'v2/orders/310/shipments')).toHaveLength(1);
-    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
-    expect((await pushes())[0]).toMatchObject({ status: 'PUSHED', attempts: 2, detail: expect.stringMatching(/created for #310$/) });
     expect(bc.shipments.get(310)).toEqual([expect.objectContaining({ tracking_number: '1Z-BC-310' })]);
-    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
-    expect(bc.calls.filter((c) => c.method === 'POST' && c.path === 'v2/orders/310/shipments')).toHaveLength(2);
   });
 
   it("a revoked token: the push is FAILED at once with BigCommerce's message, shown on the order", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silent, type TestApp } from '../helpers/app.js';
-import { type ChannelsWorld, channelsWorld, shipAll, stockedProduct } from '../helpers/channels.js';
+import { type ChannelsWorld, channelsWorld, pushRetriedOnce, shipAll, stockedProduct } from '../helpers/channels.js';
 import { connectEbay, ebayDouble, ebayOrder, type EbayDouble } from '../helpers/ebay-double.js';
 import { setRateLimitSleep } from '../../src/connectors/channels/ebay/client.js';
 import type { EbayCredentials } from '../../src/connectors/channels/ebay/types.js';
@@ -9,7 +9,6 @@ import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { DEFAULT_SYNC_INTERVAL_MS, syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
-import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // eBay (issue 39 item 4) against a double speaking the documented REST shapes: connect mints a
 // User access token with the refresh token (Basic app keys) and reads one page of orders; orders
@@ -248,18 +247,12 @@ describe('eBay', () => {
     await shipAll(t, order!.id, '1ZEB311');
     const post = '/sell/fulfillment/v1/order/31-retry/shipping_fulfillment';
     eb.failNext(`POST ${post}`, 1, 503);
-    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
-    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
-    const t0 = new Date();
-    await worker.runOnce(t0);
-    expect((await pushes())[0]).toMatchObject({ status: 'RETRYING', attempts: 1, detail: expect.stringMatching(/^eBay: .*\(HTTP 503\)$/) });
-    expect((await pushes())[0].detail).toContain(`double fault on POST ${post}`);
-    expect(eb.fulfillments.get('31-retry')).toBeUndefined();
-    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
-    expect((await pushes())[0]).toMatchObject({ status: 'PUSHED', attempts: 2, detail: 'eBay fulfillment 1ZEB311 created for 31-retry' });
-    expect(eb.fulfillments.get('31-retry')).toHaveLength(1);
-    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
-    expect(eb.calls.filter((c) => c.method === 'POST' && c.path === post)).toHaveLength(2);
+    await pushRetriedOnce(t, order!.id, {
+      failed: expect.stringMatching(new RegExp(`^eBay: .*double fault on POST ${post}.*\\(HTTP 503\\)$`)),
+      pushed: 'eBay fulfillment 1ZEB311 created for 31-retry',
+      sent: () => eb.fulfillments.get('31-retry')?.length ?? 0,
+      calls: () => eb.calls.filter((c) => c.method === 'POST' && c.path === post).length,
+    });
   });
 
   it('an expired token is refreshed (by its expiry, and on a 401) and stored sealed', async () => {

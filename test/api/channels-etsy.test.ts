@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silent, type TestApp } from '../helpers/app.js';
-import { type ChannelsWorld, channelsWorld, shipAll, stockedProduct } from '../helpers/channels.js';
+import { type ChannelsWorld, channelsWorld, pushRetriedOnce, shipAll, stockedProduct } from '../helpers/channels.js';
 import { connectEtsy, etsyDouble, type EtsyDouble } from '../helpers/etsy-double.js';
 import { etsyInventory, etsyReceipt, money, propertyValue as pv } from '../helpers/etsy-fixtures.js';
 import { setRateLimitSleep } from '../../src/connectors/channels/etsy/client.js';
@@ -10,7 +10,6 @@ import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { DEFAULT_SYNC_INTERVAL_MS, syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
-import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
 
 // Etsy (issue 39 item 5) against a double speaking the documented Open API v3 shapes: connect mints
 // an access token with the refresh token (form body, client_id = keystring) and reads getMe and
@@ -295,25 +294,12 @@ describe('Etsy', () => {
     await shipAll(t, order!.id, '1Z-ET-4100');
     const post = `/v3/application/shops/${et.shopId}/receipts/4100/tracking`;
     et.failNext(`POST ${post}`, 1, 503);
-    const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
-    const pushes = async () => (await t.call('GET', `/v1/ops/orders/${order!.id}`)).json().sales_channel_pushes;
-    const t0 = new Date();
-    await worker.runOnce(t0);
-    expect((await pushes())[0]).toMatchObject({
-      status: 'RETRYING',
-      attempts: 1,
-      detail: expect.stringMatching(new RegExp(`^Etsy: .*double fault on POST ${post}.*\\(HTTP 503\\)$`)),
+    await pushRetriedOnce(t, order!.id, {
+      failed: expect.stringMatching(new RegExp(`^Etsy: .*double fault on POST ${post}.*\\(HTTP 503\\)$`)),
+      pushed: 'Etsy shipment created for receipt 4100 (ups 1Z-ET-4100)',
+      sent: () => et.receipts.get(4100)!.shipments.length,
+      calls: () => et.calls.filter((c) => c.method === 'POST' && c.path === post).length,
     });
-    expect(et.receipts.get(4100)!.shipments).toEqual([]);
-    await worker.runOnce(new Date(t0.getTime() + RETRY_SCHEDULE_MS[0]!));
-    expect((await pushes())[0]).toMatchObject({
-      status: 'PUSHED',
-      attempts: 2,
-      detail: 'Etsy shipment created for receipt 4100 (ups 1Z-ET-4100)',
-    });
-    expect(et.receipts.get(4100)!.shipments).toHaveLength(1);
-    await worker.runOnce(new Date(t0.getTime() + 10 * RETRY_SCHEDULE_MS[0]!));
-    expect(et.calls.filter((c) => c.method === 'POST' && c.path === post)).toHaveLength(2);
   });
 
   it('an expired token is refreshed (by its expiry, and on a 401) and stored sealed with the new refresh token', async () => {

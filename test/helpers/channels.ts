@@ -1,7 +1,10 @@
 // Sales-channel test setup: a connected shop (through the API, checked against a platform
 // double), stocked products of its merchant, and signed webhook deliveries.
 
-import { testApp, type TestApp } from './app.js';
+import { expect } from 'vitest';
+import { RETRY_SCHEDULE_MS } from '../../src/domain/webhooks/dispatch.js';
+import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { silent, testApp, type TestApp } from './app.js';
 import { fixtureWarehouse } from './fixtures.js';
 import { shopifyDouble, sign, wooDouble, type ShopifyDouble, type WooDouble } from './platform-doubles.js';
 
@@ -167,4 +170,31 @@ export async function shipAll(t: TestApp, orderId: string, tracking: string) {
   );
   ok(await t.call('POST', `/v1/ops/packages/${pkg}/fulfill`, { body: { locked_by: 'packer' } }));
   return pkg as string;
+}
+
+/**
+ * A push the platform failed once (the test made its double answer 503): the outbox worker's first
+ * pass leaves it RETRYING with the platform's words (`failed`) and nothing on the platform; a pass
+ * before the backoff is due sends nothing; the pass after it pushes (`pushed`), and one much later
+ * sends nothing more. `sent` counts the platform's copies of the push, `calls` the POSTs it got.
+ */
+export async function pushRetriedOnce(
+  t: TestApp,
+  orderId: string,
+  expected: { failed: unknown; pushed: unknown; sent: () => number; calls: () => number },
+) {
+  const worker = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true });
+  const push = async () => (await t.call('GET', `/v1/ops/orders/${orderId}`)).json().sales_channel_pushes[0];
+  const t0 = new Date();
+  const at = (ms: number) => new Date(t0.getTime() + ms);
+  await worker.runOnce(t0);
+  expect(await push()).toMatchObject({ status: 'RETRYING', attempts: 1, detail: expected.failed });
+  expect(expected.sent()).toBe(0);
+  await worker.runOnce(at(1000)); // not due yet
+  expect(expected.calls()).toBe(1);
+  await worker.runOnce(at(RETRY_SCHEDULE_MS[0]!));
+  expect(await push()).toMatchObject({ status: 'PUSHED', attempts: 2, detail: expected.pushed });
+  expect(expected.sent()).toBe(1);
+  await worker.runOnce(at(10 * RETRY_SCHEDULE_MS[0]!));
+  expect(expected.calls()).toBe(2);
 }
