@@ -37,14 +37,24 @@ type Billed = {
   fulfiller_team_id: string;
 };
 
-/** The correction's charge, priced by a versioned card (its amount, config and trace given). */
-async function recordVersioned(
+/** What prices a correction's charge: its amounts and the pricing fields of the card that priced it. */
+interface CorrectionPrice {
+  currency: string;
+  calculated_amount: number;
+  original_amount: number;
+  fulfillment_delegation_id: string | null;
+  /** pricing_config and pricing_trace, of a versioned card or of the JSON card. */
+  pricing: ReturnType<typeof jsonPricing>;
+}
+
+/** The correction's charge, written and announced (charge.created), and what the import reports of it. */
+async function recordCorrection(
   tx: TxClient,
   label: MatchedLabel,
   line: InvoiceLine,
   shipped: Billed,
   name: string,
-  priced: NonNullable<Awaited<ReturnType<typeof versionedCorrection>>>,
+  price: CorrectionPrice,
 ): Promise<BilledCorrection> {
   const fulfillment = label.package.fulfillment!;
   const charge = await announceCharge(
@@ -53,15 +63,16 @@ async function recordVersioned(
       name,
       description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
       category: 'SHIPPING',
-      currency: label.currency ?? 'USD',
+      currency: price.currency,
       quantity: 1,
-      calculated_amount: priced.amount,
-      original_amount: priced.original_amount,
+      calculated_amount: price.calculated_amount,
+      original_amount: price.original_amount,
       merchant_team_id: label.merchant_team_id,
       fulfiller_team_id: label.fulfiller_team_id,
-      fulfillment_delegation_id: shipped.fulfillment_delegation_id,
+      fulfillment_delegation_id: price.fulfillment_delegation_id,
       order_id: fulfillment.order_id,
       fulfillment_order_id: fulfillment.fulfillment_order_id,
+      // fulfillment_id stays null: (fulfillment_id, category) is the fulfill's own SHIPPING charge.
       shipping_label_id: label.id,
       carrier_id: label.carrier_id,
       carrier_integration_id: label.carrier_integration_id,
@@ -70,8 +81,7 @@ async function recordVersioned(
       service_id: label.service_id,
       warehouse_id: shipped.warehouse_id,
       warehouse_name: shipped.warehouse_name,
-      pricing_config: priced.pricing_config,
-      pricing_trace: priced.pricing_trace,
+      ...price.pricing,
       ...txStamps(tx),
     }),
   );
@@ -100,7 +110,16 @@ export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
     const name = `Carrier correction ${label.tracking_code} (invoice ${line.carrier_invoice_number})`;
     // Billed by a versioned card: priced again by that version at the corrected cost (charges/corrections.ts).
     const versioned = await versionedCorrection(tx, shipped, { corrected: line.corrected_carrier_cost, delta: costDelta }, name);
-    if (versioned) return versioned.amount === 0 ? null : recordVersioned(tx, label, line, shipped, name, versioned);
+    if (versioned) {
+      if (versioned.amount === 0) return null;
+      return recordCorrection(tx, label, line, shipped, name, {
+        currency: label.currency ?? 'USD',
+        calculated_amount: versioned.amount,
+        original_amount: versioned.original_amount,
+        fulfillment_delegation_id: shipped.fulfillment_delegation_id,
+        pricing: { pricing_config: versioned.pricing_config, pricing_trace: versioned.pricing_trace },
+      });
+    }
     if (!cards.has(label.merchant_team_id))
       cards.set(label.merchant_team_id, shippingRateCard(tx, label.merchant_team_id, label.fulfiller_team_id));
     const priced = await cards.get(label.merchant_team_id)!;
@@ -108,40 +127,12 @@ export async function correctionBiller(tx: TxClient, labels: MatchedLabel[]) {
     const { delegation, card } = priced;
     const pricing = priceShippingCorrection(card, { cost_delta: costDelta, service_id: label.service_id });
     if (pricing.calculated_amount === 0) return null;
-    const charge = await announceCharge(
-      tx,
-      await insertCharge(tx, {
-        name,
-        description: [line.correction_type, line.correction_reason].filter(Boolean).join(': ') || null,
-        category: 'SHIPPING',
-        currency: label.currency ?? card.currency,
-        quantity: 1,
-        calculated_amount: pricing.calculated_amount,
-        original_amount: pricing.original_amount,
-        merchant_team_id: label.merchant_team_id,
-        fulfiller_team_id: label.fulfiller_team_id,
-        fulfillment_delegation_id: delegation.id,
-        order_id: fulfillment.order_id,
-        fulfillment_order_id: fulfillment.fulfillment_order_id,
-        // fulfillment_id stays null: (fulfillment_id, category) is the fulfill's own SHIPPING charge.
-        shipping_label_id: label.id,
-        carrier_id: label.carrier_id,
-        carrier_integration_id: label.carrier_integration_id,
-        carrier_integration_name: label.carrier_integration_name,
-        carrier_integration_type: label.carrier_integration_type,
-        service_id: label.service_id,
-        warehouse_id: shipped.warehouse_id,
-        warehouse_name: shipped.warehouse_name,
-        ...jsonPricing(card, { category: 'SHIPPING', origination: 'MANUAL', shipping_label: null, order: null }, pricing),
-        ...txStamps(tx),
-      }),
-    );
-    return {
-      id: charge.id,
-      shipping_label_id: label.id,
-      tracking_number: label.tracking_code ?? line.tracking_number,
-      amount: charge.calculated_amount,
-      currency: charge.currency,
-    };
+    return recordCorrection(tx, label, line, shipped, name, {
+      currency: label.currency ?? card.currency,
+      calculated_amount: pricing.calculated_amount,
+      original_amount: pricing.original_amount,
+      fulfillment_delegation_id: delegation.id,
+      pricing: jsonPricing(card, { category: 'SHIPPING', origination: 'MANUAL', shipping_label: null, order: null }, pricing),
+    });
   };
 }
