@@ -1,6 +1,7 @@
 import type { Client, Config, InStatement, ResultSet, Transaction, TransactionMode } from '@libsql/client';
 import { PrismaLibSql } from '@prisma/adapter-libsql';
 import Database from 'libsql';
+import { padInLists, SQLITE_MAX_BIND_VALUES } from './in-lists.js';
 import { joinedTransaction, SqliteSerial } from './sqlite-serial.js';
 import type { SqliteScope } from './types.js';
 import { metrics, observeQuery } from '../shared/metrics.js';
@@ -79,8 +80,10 @@ function run(cache: StatementCache, stmt: InStatement): ResultSet {
 }
 
 function runStatement(cache: StatementCache, stmt: InStatement): ResultSet {
-  const { sql, args = [] } = typeof stmt === 'string' ? { sql: stmt } : stmt;
-  if (!Array.isArray(args)) throw new TypeError('named SQL arguments are not used by the Prisma adapter');
+  const given = typeof stmt === 'string' ? { sql: stmt, args: [] } : stmt;
+  if (!Array.isArray(given.args ?? [])) throw new TypeError('named SQL arguments are not used by the Prisma adapter');
+  // Prisma writes a `?` per value of an IN list: one text per length without this (in-lists.ts).
+  const { sql, args } = padInLists(given.sql, (given.args ?? []) as unknown[], SQLITE_MAX_BIND_VALUES);
   const { statement: prepared, columns } = cache.get(sql);
   const params = args.map(toSql);
   if (columns.length) {
@@ -198,7 +201,7 @@ class OneConnectionLibSql extends PrismaLibSql {
 }
 
 /** SQLITE_MAX_VARIABLE_NUMBER of the libSQL build (SQLite's default since 3.32). */
-export const MAX_BIND_VALUES = 32766;
+export const MAX_BIND_VALUES = SQLITE_MAX_BIND_VALUES;
 
 /** The Prisma adapter factory for a SQLite file. */
 export function libsqlFactory(file: string, busyTimeoutMs: number) {

@@ -1,6 +1,7 @@
 import Database from 'libsql';
 import { parseDbUrl, SQLITE_BUSY_TIMEOUT_MS } from './client.js';
 import { dialectOf, type Dialect } from './dialect.js';
+import { padInLists, SQLITE_MAX_BIND_VALUES } from './in-lists.js';
 import { sqliteArg } from './statements.js';
 import type { Db } from './types.js';
 
@@ -49,7 +50,13 @@ function sqliteReads(db: Db, dialect: Dialect): Reads {
     }
     return st;
   };
-  return { dialect, all: async <T>(sql: string, params: readonly unknown[]) => statement(sql).all(params.map(sqliteArg)) as T[] };
+  return {
+    dialect,
+    all: async <T>(sql: string, params: readonly unknown[]) => {
+      const padded = padInLists(sql, params, SQLITE_MAX_BIND_VALUES); // one text per IN list length otherwise
+      return statement(padded.sql).all(padded.args.map(sqliteArg)) as T[];
+    },
+  };
 }
 
 /** The reads of `db` (one read connection per Db on SQLite, opened on first use). */

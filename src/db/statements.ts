@@ -1,5 +1,6 @@
 import { Sql } from '@prisma/client/runtime/client';
 import { dialectOf, type Dialect } from './dialect.js';
+import { padInLists, SQLITE_MAX_BIND_VALUES } from './in-lists.js';
 import { metrics, observeQuery } from '../shared/metrics.js';
 import { pgAtCommit, pgQuery, type PgSlot } from './pg-tx.js';
 import type { Db, Provider, SqliteConnection, SqliteScope, TxClient } from './types.js';
@@ -90,15 +91,17 @@ function sqliteStatements(conn: SqliteConnection, dialect: Dialect, scope?: Sqli
     all: async <T>(sql: string, params: readonly unknown[]) => {
       if (scope && !scope.open) throw closed();
       const start = metrics ? performance.now() : 0;
-      const { statement, typed } = statementOf(conn, sql);
-      const rows = statement.all(params.map(sqliteArg)) as Record<string, unknown>[];
+      const padded = padInLists(sql, params, SQLITE_MAX_BIND_VALUES); // one text per IN list length otherwise
+      const { statement, typed } = statementOf(conn, padded.sql);
+      const rows = statement.all(padded.args.map(sqliteArg)) as Record<string, unknown>[];
       if (start) observeQuery(start); // fos_db_query_duration_seconds (Prisma's statements: query-timing.ts)
       return (typed ? rows.map(typed) : rows) as T[];
     },
     run: async (sql, params) => {
       if (scope && !scope.open) throw closed();
       const start = metrics ? performance.now() : 0;
-      const changes = statementOf(conn, sql).statement.run(params.map(sqliteArg)).changes;
+      const padded = padInLists(sql, params, SQLITE_MAX_BIND_VALUES);
+      const changes = statementOf(conn, padded.sql).statement.run(padded.args.map(sqliteArg)).changes;
       if (start) observeQuery(start);
       return changes;
     },

@@ -10,7 +10,10 @@ import type { FastifyInstance } from 'fastify';
 // So once the server has answered requests and then none for IDLE_MS, it runs two full
 // collections (the second returns the pages the first emptied), once per quiet spell, and
 // `release` (serve.ts: SQLite's page cache, up to 32 MiB of native memory filled by the load and
-// read back from the OS's file cache when the work resumes).
+// read back from the OS's file cache when the work resumes). glibc's malloc returns to the OS only
+// the top of the main thread's heap: slots of the cache freed between live allocations stay in the
+// process, free, and the next load reuses them (docs/performance.md, "Memory": measured with
+// malloc_info; under jemalloc, which gives free pages back, the same run ended below its start).
 
 const IDLE_MS = 10_000;
 const TICK_MS = 2_500;
