@@ -29,9 +29,17 @@ export async function enqueueEvent(tx: TxClient, teamId: string, kind: EventKind
 }
 
 /** Several events in one INSERT (a write that announces more than one thing). */
-export async function enqueueEvents(tx: TxClient, events: Array<{ teamId: string; kind: EventKind; payload: Record<string, unknown> }>) {
+/**
+ * `atCommit`: on PostgreSQL the events are written with the COMMIT, in its round trip (a write
+ * that holds hot row locks until then and reads no event back: the fulfill).
+ */
+export async function enqueueEvents(
+  tx: TxClient,
+  events: Array<{ teamId: string; kind: EventKind; payload: Record<string, unknown> }>,
+  opts: { atCommit?: boolean } = {},
+) {
   const st = boundStatements(tx);
-  if (st) await insertEvents(st, events);
+  if (st) await insertEvents(st, events, opts);
   else await tx.outboxEvent.createMany({ data: events.map((e) => ({ team_id: e.teamId, kind: e.kind, payload: e.payload as never })) });
 }
 

@@ -125,15 +125,19 @@ export async function applyToProductLevels(
   changes: Array<{ productId: string; deltas: Deltas }>,
   info: MovementInfo,
   placements?: Map<string, Placement>,
-  /** The caller locked these levels already (PostgreSQL, in id order): no second lock statement. */
-  levelsLocked = false,
+  opts: {
+    /** The caller locked these levels already (PostgreSQL, in id order): no second lock statement. */
+    levelsLocked?: boolean;
+    /** PostgreSQL: the movements are written with the COMMIT (insertMovements), not while the level locks wait. */
+    movementsAtCommit?: boolean;
+  } = {},
 ): Promise<string[]> {
   const all = changes.map((c) => ({ productId: c.productId, d: { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...c.deltas } }));
   const moving = all.filter((c) => BUCKETS.some((b) => c.d[b] !== 0));
   if (!moving.length) return [];
   const now = new Date();
   const products = moving.map((c) => c.productId);
-  const moved: LevelRef[] = await updateProductLevels(tx, warehouseId, moving, now, levelsLocked);
+  const moved: LevelRef[] = await updateProductLevels(tx, warehouseId, moving, now, opts.levelsLocked);
   if (moved.length !== moving.length) {
     const done = new Set(moved.map((r) => r.product_id));
     return products.filter((id) => !done.has(id));
@@ -141,18 +145,16 @@ export async function applyToProductLevels(
   const byProduct = new Map(moving.map((c) => [c.productId, c.d]));
   // Ledger rows in level-id order, as one INSERT.
   moved.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const placementFor = (productId: string) => placements?.get(productId) ?? placementOf(info);
   const bins = new Map<string, BinPart[]>();
   for (const level of moved) {
     const d = byProduct.get(level.product_id)!;
-    if (d.on_hand)
-      bins.set(
-        level.id,
-        await placeOnHand(tx, level, d.on_hand, placements?.get(level.product_id) ?? placementOf(info), info.lot_code ?? null),
-      );
+    if (d.on_hand) bins.set(level.id, await placeOnHand(tx, level, d.on_hand, placementFor(level.product_id), info.lot_code ?? null));
   }
   await insertMovements(
     tx,
     moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now, bins.get(level.id))),
+    { atCommit: opts.movementsAtCommit },
   );
   return [];
 }

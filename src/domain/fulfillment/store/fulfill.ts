@@ -76,7 +76,7 @@ export async function claimForFulfill(
 export async function settleFulfillmentOrder(
   st: Statements,
   fo: { id: string; status: string },
-  c: { packageId: string; linesLeft: boolean; now: Date; by?: PackedBy },
+  c: { packageId: string; linesLeft: boolean; now: Date; by?: PackedBy; atCommit?: boolean },
 ): Promise<{ id: string; status: string }> {
   if (st.dialect.singleWriter) {
     if ((fo.status === 'FULFILLED') === c.linesLeft)
@@ -84,13 +84,14 @@ export async function settleFulfillmentOrder(
     return { id: fo.id, status: fo.status };
   }
   const status = c.linesLeft ? 'IN_PROGRESS' : 'FULFILLED';
-  const [row] = await st.all<{ id: string; status: string }>(
-    `UPDATE "fulfillment_orders" SET "status" = ?, "lock_owner" = NULL, "lock_expires_at" = NULL, "updated_at" = ?${
-      c.linesLeft ? '' : ', "packing_completed_at" = ?'
-    }${c.by ? ', "packed_by_user_id" = ?, "packed_by_user_name" = ?' : ''} WHERE "id" = ? RETURNING "id", "status"`,
-    [status, c.now, ...(c.linesLeft ? [] : [c.now]), ...(c.by ? [c.by.userId, c.by.userName] : []), fo.id],
-  );
-  return row;
+  const sql = `UPDATE "fulfillment_orders" SET "status" = ?, "lock_owner" = NULL, "lock_expires_at" = NULL, "updated_at" = ?${
+    c.linesLeft ? '' : ', "packing_completed_at" = ?'
+  }${c.by ? ', "packed_by_user_id" = ?, "packed_by_user_name" = ?' : ''} WHERE "id" = ?`;
+  const params = [status, c.now, ...(c.linesLeft ? [] : [c.now]), ...(c.by ? [c.by.userId, c.by.userName] : []), fo.id];
+  // The row is the claim's (locked since): the UPDATE cannot miss it, and its outcome is known
+  // here, so with `atCommit` it leaves with the COMMIT (no round trip while the fulfill holds its level locks).
+  await (c.atCommit && st.runAtCommit ? st.runAtCommit(sql, params) : st.run(sql, params));
+  return { id: fo.id, status };
 }
 
 /** A fulfillment order's line as the fulfill's decrement returns it. */
@@ -242,13 +243,19 @@ export interface FulfillmentRow {
   updated_at: Date;
 }
 
-/** The fulfillment row (package_id is unique: a second fulfill of the package fails here), every column given, as the Prisma model would write it. */
+/**
+ * The fulfillment row (package_id is unique: a second fulfill of the package fails here; the
+ * package's claim refuses it first), every column given, as the Prisma model would write it. Its
+ * outcome is known here: with `atCommit`, on PostgreSQL it leaves with the COMMIT (a failure fails
+ * the commit; not when a charge will reference it).
+ */
 export async function insertFulfillment(
   st: Statements,
   f: Pick<FulfillmentRow, 'package_id' | 'fulfillment_order_id' | 'order_id' | 'fulfiller_team_id' | 'merchant_team_id' | 'name'>,
   now: Date,
-  by?: PackedBy,
+  opts: { by?: PackedBy; atCommit?: boolean } = {},
 ): Promise<FulfillmentRow> {
+  const { by } = opts;
   const row: FulfillmentRow = {
     id: newId(),
     ...f,
@@ -262,10 +269,9 @@ export async function insertFulfillment(
     updated_at: now,
   };
   const cols = Object.keys(row) as Array<keyof FulfillmentRow>;
-  await st.run(
-    `INSERT INTO "fulfillments" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders(cols.length)})`,
-    cols.map((c) => row[c]),
-  );
+  const sql = `INSERT INTO "fulfillments" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders(cols.length)})`;
+  const params = cols.map((c) => row[c]);
+  await (opts.atCommit && st.runAtCommit ? st.runAtCommit(sql, params) : st.run(sql, params));
   return row;
 }
 
