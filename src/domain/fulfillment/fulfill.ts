@@ -218,7 +218,11 @@ async function shipStock(
     perProduct.map(([productId, q]) => ({ productId, deltas: { on_hand: -q, committed: -q } })),
     { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId, placement: { pick: true } },
     placements,
-    { levelsLocked: perProduct.every(([productId]) => locked.has(productId)), movementsAtCommit: true },
+    {
+      levelsLocked: perProduct.every(([productId]) => locked.has(productId)),
+      movementsAtCommit: true,
+      binsInOneRead: !statementsOf(tx).dialect.singleWriter,
+    },
   );
   if (short.length) await explainShortStock(tx, fo.warehouse_id, short, new Map(perProduct));
 }

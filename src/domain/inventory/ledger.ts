@@ -2,7 +2,7 @@ import type { TxClient } from '../../db/types.js';
 import { hook } from '../hooks.js';
 import { DomainError } from '../errors.js';
 import { BUCKETS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
-import { placeOnHand, type BinPart, type Placement } from './bins.js';
+import { placeOnHand, takeOutOfLevels, type BinPart, type Placement } from './bins.js';
 import { updateLevelGuarded, updateProductLevels } from './store/levels.js';
 import { insertMovements, type MovementRow } from './store/movements.js';
 
@@ -79,6 +79,9 @@ export async function applyToLevel(
   return true;
 }
 
+/** Units out by the pick rule alone: no bin, lot nor lot lines named. */
+const byPickRule = (p: Placement) => !p.location_id && !p.lot_code && !p.lots?.length;
+
 /** Where on_hand changes: the info's placement; a receipt's lot expiry is the lot's. */
 export const placementOf = (info: MovementInfo): Placement => ({
   ...(info.expiration_date ? { expiration_date: info.expiration_date } : {}),
@@ -130,6 +133,8 @@ export async function applyToProductLevels(
     levelsLocked?: boolean;
     /** PostgreSQL: the movements are written with the COMMIT (insertMovements), not while the level locks wait. */
     movementsAtCommit?: boolean;
+    /** Units out by the pick rule alone: the bins of every level in one read (bins.ts takeOutOfLevels). */
+    binsInOneRead?: boolean;
   } = {},
 ): Promise<string[]> {
   const all = changes.map((c) => ({ productId: c.productId, d: { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...c.deltas } }));
@@ -147,10 +152,20 @@ export async function applyToProductLevels(
   moved.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const placementFor = (productId: string) => placements?.get(productId) ?? placementOf(info);
   const bins = new Map<string, BinPart[]>();
-  for (const level of moved) {
-    const d = byProduct.get(level.product_id)!;
-    if (d.on_hand) bins.set(level.id, await placeOnHand(tx, level, d.on_hand, placementFor(level.product_id), info.lot_code ?? null));
-  }
+  if (opts.binsInOneRead && moved.every((l) => byProduct.get(l.product_id)!.on_hand < 0 && byPickRule(placementFor(l.product_id)))) {
+    const out = moved.map((level) => ({
+      level,
+      q: -byProduct.get(level.product_id)!.on_hand,
+      p: placementFor(level.product_id),
+      infoLot: info.lot_code ?? null,
+    }));
+    const taken = await takeOutOfLevels(tx, warehouseId, out);
+    for (const level of moved) bins.set(level.id, taken.get(level.product_id)!);
+  } else
+    for (const level of moved) {
+      const d = byProduct.get(level.product_id)!;
+      if (d.on_hand) bins.set(level.id, await placeOnHand(tx, level, d.on_hand, placementFor(level.product_id), info.lot_code ?? null));
+    }
   await insertMovements(
     tx,
     moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now, bins.get(level.id))),
