@@ -165,20 +165,17 @@ export async function decrementOrderLines(
 ): Promise<Map<string, OrderLineAfter>> {
   if (!amounts.length) return new Map();
   // PostgreSQL: in id order first; fulfills of two fulfillment orders of one order (a split) share
-  // lines. One line needs no order (and no extra round trip).
-  if (amounts.length > 1)
-    await lockInOrder(
-      st,
-      'order_line_items',
-      `"id" IN (${placeholders(amounts.length)})`,
-      amounts.map(([id]) => id),
-    );
+  // lines. One line needs no order. Several: the locks in the same statement, a CTE the UPDATE
+  // takes its rows from (its rows are locked by the CTE's FOR UPDATE, in id order, before it
+  // changes them), so no round trip of its own while the fulfill holds its level locks.
+  const ids = amounts.map(([id]) => id);
+  const lock = amounts.length > 1 ? st.dialect.lockRowsInOrder('order_line_items', `"id" IN (${placeholders(ids.length)})`) : null;
   const q = caseBy('id', amounts);
   const rows = await st.all<OrderLineAfter>(
-    `UPDATE "order_line_items" SET "remaining_quantity" = "remaining_quantity" - ${q.sql}, "updated_at" = ?
-    WHERE "order_id" = ? AND "kind" = 'CORE' AND "id" IN (${placeholders(amounts.length)}) AND "remaining_quantity" >= ${q.sql}
+    `${lock ? `WITH "locked" AS MATERIALIZED (${lock}) ` : ''}UPDATE "order_line_items" SET "remaining_quantity" = "remaining_quantity" - ${q.sql}, "updated_at" = ?
+    WHERE "order_id" = ? AND "kind" = 'CORE' AND "id" IN (${lock ? 'SELECT "id" FROM "locked"' : placeholders(ids.length)}) AND "remaining_quantity" >= ${q.sql}
     RETURNING "id", "remaining_quantity", "remote_id"`,
-    [...q.params, now, orderId, ...amounts.map(([id]) => id), ...q.params],
+    [...(lock ? ids : []), ...q.params, now, orderId, ...(lock ? [] : ids), ...q.params],
   );
   return new Map(rows.map((r) => [r.id, { ...r, remaining_quantity: st.dialect.int(r.remaining_quantity) }]));
 }
