@@ -31,13 +31,16 @@ export async function enqueueEvent(tx: TxClient, teamId: string, kind: EventKind
 /**
  * Several events in one INSERT (a write that announces more than one thing). `text`, when given,
  * is the payload already as JSON (exactly JSON.stringify(payload)): it is written as it is.
+ * `atCommit`: on PostgreSQL the events are written with the COMMIT, in its round trip (a write
+ * that holds hot row locks until then and reads no event back: the fulfill).
  */
 export async function enqueueEvents(
   tx: TxClient,
   events: Array<{ teamId: string; kind: EventKind; payload: Record<string, unknown>; text?: string }>,
+  opts: { atCommit?: boolean } = {},
 ) {
   const st = boundStatements(tx);
-  if (st) await insertEvents(st, events);
+  if (st) await insertEvents(st, events, opts);
   else await tx.outboxEvent.createMany({ data: events.map((e) => ({ team_id: e.teamId, kind: e.kind, payload: e.payload as never })) });
 }
 

@@ -8,9 +8,11 @@ import { jsonRowsSql } from '../../db/values.js';
 // timestamps as the client writes them), so a row written here reads and sorts like one written
 // through Prisma.
 
+/** `atCommit`: on PostgreSQL the INSERT leaves with the COMMIT (statements.ts runAtCommit). */
 export async function insertEvents(
   st: Statements,
   events: ReadonlyArray<{ teamId: string; kind: string; payload: Record<string, unknown>; text?: string }>,
+  opts: { atCommit?: boolean } = {},
 ): Promise<OutboxEvent[]> {
   if (!events.length) return [];
   // One payload announced to both teams is serialised once.
@@ -19,10 +21,9 @@ export async function insertEvents(
   const now = new Date();
   const ids = events.map(() => newId());
   const row = `(?, ?, ?, ${st.dialect.jsonParam}, ?, ?)`;
-  await st.run(
-    `INSERT INTO "outbox_events" ("id", "team_id", "kind", "payload", "next_attempt_at", "created_at") VALUES ${events.map(() => row).join(', ')}`,
-    events.flatMap((e, i) => [ids[i], e.teamId, e.kind, e.text ?? textOf(e.payload), now, now]),
-  );
+  const sql = `INSERT INTO "outbox_events" ("id", "team_id", "kind", "payload", "next_attempt_at", "created_at") VALUES ${events.map(() => row).join(', ')}`;
+  const params = events.flatMap((e, i) => [ids[i], e.teamId, e.kind, e.text ?? textOf(e.payload), now, now]);
+  await (opts.atCommit && st.runAtCommit ? st.runAtCommit(sql, params) : st.run(sql, params));
   return events.map((e, i) => ({
     id: ids[i],
     team_id: e.teamId,

@@ -1,5 +1,5 @@
 import { statementsOf } from '../../db/statements.js';
-import type { Db, PackageLineItem, TxClient } from '../../db/types.js';
+import type { Db, PackageLineItem, ShippingLabel, TxClient } from '../../db/types.js';
 import { billShipping } from '../charges/index.js';
 import { conflict } from '../errors.js';
 import { enqueueEvents } from '../events/index.js';
@@ -76,15 +76,21 @@ export async function fulfillPackage(
       (await claimForFulfill(st, { teamId, packageId, lockedBy: owner, now, by })) ??
       (await explainFulfillRefusal(tx, teamId, packageId, owner, now));
     const { pkg, items, perFoLine } = await claimPackage(tx, fo.id, packageId, now);
+    // Read before the level locks: from here to COMMIT every round trip holds them (a hot SKU's
+    // fulfills queue on them), so the writes nobody reads back leave with the COMMIT (settle,
+    // fulfillment row, movements, events: statements.ts runAtCommit).
+    const shippingLabel = await labelOfPackage(st, packageId);
     // PostgreSQL: the levels before the lines (a receipt's backorder fill takes levels, then order lines).
     const levelProducts = [...new Set(items.flatMap((i) => (i.product_id ? [i.product_id] : [])))];
     await lockLevelsOf(st, fo.warehouse_id, levelProducts);
     const lines = await decrementLines(tx, fo, items, perFoLine, now);
     await shipStock(tx, fo, packageId, items, lines.byId, perFoLine, new Set(levelProducts));
     const linesLeft = lines.after.some((l) => l.remaining_quantity > 0);
-    const foDone = await settleFulfillmentOrder(st, fo, { packageId, linesLeft, now, by });
-    const shipped = await recordShipment(tx, fo, packageId, now, by);
-    await enqueueEvents(tx, shipmentEvents(fo, foDone, packageId, shipped, perFoLine, lines));
+    // A priced fulfillment's charges read the rows this transaction wrote: no write waits for the COMMIT then.
+    const atCommit = !fo.priced;
+    const foDone = await settleFulfillmentOrder(st, fo, { packageId, linesLeft, now, by, atCommit });
+    const shipped = await recordShipment(tx, fo, packageId, shippingLabel, now, by);
+    await enqueueEvents(tx, shipmentEvents(fo, foDone, packageId, shipped, perFoLine, lines), { atCommit: true });
     // The names came with the fulfillment order's row; a package made there has its warehouse and teams.
     const names =
       pkg.warehouse_id === fo.warehouse_id && pkg.merchant_team_id === fo.merchant_team_id && pkg.fulfiller_team_id === fo.fulfiller_team_id
@@ -212,15 +218,18 @@ async function shipStock(
     perProduct.map(([productId, q]) => ({ productId, deltas: { on_hand: -q, committed: -q } })),
     { kind: 'FULFILLED', reference_type: 'package', reference_id: packageId, placement: { pick: true } },
     placements,
-    perProduct.every(([productId]) => locked.has(productId)),
+    {
+      levelsLocked: perProduct.every(([productId]) => locked.has(productId)),
+      movementsAtCommit: true,
+      binsInOneRead: !statementsOf(tx).dialect.singleWriter,
+    },
   );
   if (short.length) await explainShortStock(tx, fo.warehouse_id, short, new Map(perProduct));
 }
 
 /** Step 5: the order's progress, the fulfillment row, the SHIPPING charge when a rate card could price it. */
-async function recordShipment(tx: TxClient, fo: FulfillClaim, packageId: string, now: Date, by?: PackedBy) {
+async function recordShipment(tx: TxClient, fo: FulfillClaim, packageId: string, label: ShippingLabel | null, now: Date, by?: PackedBy) {
   const st = statementsOf(tx);
-  const label = await labelOfPackage(st, packageId);
   const order: OrderProgress = await recordFulfillment(st, fo.order_id, Boolean(label?.tracking_code), now);
   const name = `${order.order_number.startsWith('#') ? '' : '#'}${order.order_number}-F${order.fulfillment_count}`;
   const fulfillment = await insertFulfillment(
@@ -234,7 +243,7 @@ async function recordShipment(tx: TxClient, fo: FulfillClaim, packageId: string,
       name,
     },
     now,
-    by,
+    { by, atCommit: !fo.priced },
   );
   if (fo.priced)
     await billShipping(tx, {

@@ -4,7 +4,7 @@ import type { TxClient } from '../../db/types.js';
 import { refusalNames } from '../names.js';
 import { conflict } from '../errors.js';
 import { isHeldLocation, LOCATION_TYPES } from '../../contract/inventory-enums.js';
-import { levelAndBinsOnHand, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';
+import { levelAndBinsOnHand, stockOfProducts, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';
 
 // Stock by bin and lot (issue 28; docs/floor.md). A level's on_hand is held in location_stock rows
 // (product, location, lot_code; "" = no lot). The ledger calls placeOnHand() right after it moved a
@@ -115,15 +115,25 @@ export function inPickOrder(rows: StockRow[]): StockRow[] {
     );
 }
 
+/** What takeOutOfLevels read for a level beforehand: its bin rows in pick order, and its and its bins' on_hand. */
+interface ReadBefore {
+  rows: StockRow[];
+  onHand: { level: number; bins: number };
+  /** The bin rows to take from, collected for one compare-and-set over every level. */
+  takes: BinPart[];
+}
+
 async function takeOut(
   tx: TxClient,
   level: { product_id: string; warehouse_id: string; sku?: string | null },
   q: number,
   p: Placement,
   infoLot: string | null,
+  read?: ReadBefore,
 ): Promise<BinPart[]> {
   const lot = p.lot_code ?? null;
-  const all = await stockInPickOrder(tx, level.product_id, level.warehouse_id, { location_id: p.location_id, lot_code: lot });
+  const all =
+    read?.rows ?? (await stockInPickOrder(tx, level.product_id, level.warehouse_id, { location_id: p.location_id, lot_code: lot }));
   const day = today();
   const usable = p.pick ? all.filter((r) => !isHeldLocation(r.type) && (p.allow_expired || !expired(r, day))) : all;
   const parts: BinPart[] = [];
@@ -170,7 +180,7 @@ async function takeOut(
   left = take(usable, left);
   if (left > 0 && !p.location_id && !lot) {
     // Units a legacy path put on the level without a bin: the rest may come from them.
-    const unplaced = await unplacedUnits(tx, level, q);
+    const unplaced = read ? read.onHand.level + q - read.onHand.bins : await unplacedUnits(tx, level, q);
     if (unplaced >= left) {
       parts.push({ location_id: null, location_stock_id: null, lot_code: infoLot, expiration_date: null, delta: -left });
       left = 0;
@@ -178,8 +188,36 @@ async function takeOut(
   }
   if (left > 0) throw await shortInBins(tx, level, q, q - left, all, usable, p);
   const fromRows = merge(parts.filter((x) => x.location_stock_id));
-  if (fromRows.length) await takeFromRows(tx, fromRows);
+  if (read) read.takes.push(...fromRows);
+  else if (fromRows.length) await takeFromRows(tx, fromRows);
   return [...fromRows, ...parts.filter((x) => !x.location_stock_id)];
+}
+
+/**
+ * placeOnHand for units out of several levels of one warehouse by the pick rule alone (`p` names
+ * no bin nor lot: a fulfill's lines that name none): ONE read of their bins and on_hand, and ONE
+ * compare-and-set over the bin rows taken from, where placeOnHand runs two statements a level
+ * (PostgreSQL: while the caller holds the levels' locks, every round trip counts). By product.
+ */
+export async function takeOutOfLevels(
+  tx: TxClient,
+  warehouseId: string,
+  outs: Array<{ level: { product_id: string; warehouse_id: string }; q: number; p: Placement; infoLot: string | null }>,
+): Promise<Map<string, BinPart[]>> {
+  const stock = await stockOfProducts(
+    tx,
+    warehouseId,
+    outs.map((o) => o.level.product_id),
+  );
+  const takes: BinPart[] = [];
+  const out = new Map<string, BinPart[]>();
+  for (const o of outs) {
+    const read = stock.get(o.level.product_id) ?? { rows: [], onHand: { level: 0, bins: 0 } };
+    const parts = await takeOut(tx, o.level, o.q, o.p, o.infoLot, { rows: inPickOrder(read.rows), onHand: read.onHand, takes });
+    out.set(o.level.product_id, parts);
+  }
+  if (takes.length) await takeFromRows(tx, takes);
+  return out;
 }
 
 /** One part per stock row (a row named by a lot line and by the pick order is taken from once). */

@@ -3,7 +3,7 @@ import { hook } from '../hooks.js';
 import { txNow } from '../clock.js';
 import { DomainError } from '../errors.js';
 import { BUCKETS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
-import { placeOnHand, type BinPart, type Placement } from './bins.js';
+import { placeOnHand, takeOutOfLevels, type BinPart, type Placement } from './bins.js';
 import { updateLevelGuarded, updateProductLevels } from './store/levels.js';
 import { insertMovements, type MovementRow } from './store/movements.js';
 
@@ -81,6 +81,9 @@ export async function applyToLevel(
   return true;
 }
 
+/** Units out by the pick rule alone: no bin, lot nor lot lines named. */
+const byPickRule = (p: Placement) => !p.location_id && !p.lot_code && !p.lots?.length;
+
 /** Where on_hand changes: the info's placement; a receipt's lot expiry is the lot's. */
 export const placementOf = (info: MovementInfo): Placement => ({
   ...(info.expiration_date ? { expiration_date: info.expiration_date } : {}),
@@ -127,15 +130,21 @@ export async function applyToProductLevels(
   changes: Array<{ productId: string; deltas: Deltas }>,
   info: MovementInfo,
   placements?: Map<string, Placement>,
-  /** The caller locked these levels already (PostgreSQL, in id order): no second lock statement. */
-  levelsLocked = false,
+  opts: {
+    /** The caller locked these levels already (PostgreSQL, in id order): no second lock statement. */
+    levelsLocked?: boolean;
+    /** PostgreSQL: the movements are written with the COMMIT (insertMovements), not while the level locks wait. */
+    movementsAtCommit?: boolean;
+    /** Units out by the pick rule alone: the bins of every level in one read (bins.ts takeOutOfLevels). */
+    binsInOneRead?: boolean;
+  } = {},
 ): Promise<string[]> {
   const all = changes.map((c) => ({ productId: c.productId, d: { on_hand: 0, committed: 0, unavailable: 0, on_order: 0, ...c.deltas } }));
   const moving = all.filter((c) => BUCKETS.some((b) => c.d[b] !== 0));
   if (!moving.length) return [];
   const now = txNow(tx); // as applyToLevel
   const products = moving.map((c) => c.productId);
-  const moved: LevelRef[] = await updateProductLevels(tx, warehouseId, moving, now, levelsLocked);
+  const moved: LevelRef[] = await updateProductLevels(tx, warehouseId, moving, now, opts.levelsLocked);
   if (moved.length !== moving.length) {
     const done = new Set(moved.map((r) => r.product_id));
     return products.filter((id) => !done.has(id));
@@ -143,18 +152,26 @@ export async function applyToProductLevels(
   const byProduct = new Map(moving.map((c) => [c.productId, c.d]));
   // Ledger rows in level-id order, as one INSERT.
   moved.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const placementFor = (productId: string) => placements?.get(productId) ?? placementOf(info);
   const bins = new Map<string, BinPart[]>();
-  for (const level of moved) {
-    const d = byProduct.get(level.product_id)!;
-    if (d.on_hand)
-      bins.set(
-        level.id,
-        await placeOnHand(tx, level, d.on_hand, placements?.get(level.product_id) ?? placementOf(info), info.lot_code ?? null),
-      );
-  }
+  if (opts.binsInOneRead && moved.every((l) => byProduct.get(l.product_id)!.on_hand < 0 && byPickRule(placementFor(l.product_id)))) {
+    const out = moved.map((level) => ({
+      level,
+      q: -byProduct.get(level.product_id)!.on_hand,
+      p: placementFor(level.product_id),
+      infoLot: info.lot_code ?? null,
+    }));
+    const taken = await takeOutOfLevels(tx, warehouseId, out);
+    for (const level of moved) bins.set(level.id, taken.get(level.product_id)!);
+  } else
+    for (const level of moved) {
+      const d = byProduct.get(level.product_id)!;
+      if (d.on_hand) bins.set(level.id, await placeOnHand(tx, level, d.on_hand, placementFor(level.product_id), info.lot_code ?? null));
+    }
   await insertMovements(
     tx,
     moved.flatMap((level) => movementRows(level, byProduct.get(level.product_id)!, info, now, bins.get(level.id))),
+    { atCommit: opts.movementsAtCommit },
   );
   return [];
 }

@@ -76,7 +76,7 @@ export async function claimForFulfill(
 export async function settleFulfillmentOrder(
   st: Statements,
   fo: { id: string; status: string },
-  c: { packageId: string; linesLeft: boolean; now: Date; by?: PackedBy },
+  c: { packageId: string; linesLeft: boolean; now: Date; by?: PackedBy; atCommit?: boolean },
 ): Promise<{ id: string; status: string }> {
   if (st.dialect.singleWriter) {
     if ((fo.status === 'FULFILLED') === c.linesLeft)
@@ -84,13 +84,14 @@ export async function settleFulfillmentOrder(
     return { id: fo.id, status: fo.status };
   }
   const status = c.linesLeft ? 'IN_PROGRESS' : 'FULFILLED';
-  const [row] = await st.all<{ id: string; status: string }>(
-    `UPDATE "fulfillment_orders" SET "status" = ?, "lock_owner" = NULL, "lock_expires_at" = NULL, "updated_at" = ?${
-      c.linesLeft ? '' : ', "packing_completed_at" = ?'
-    }${c.by ? ', "packed_by_user_id" = ?, "packed_by_user_name" = ?' : ''} WHERE "id" = ? RETURNING "id", "status"`,
-    [status, c.now, ...(c.linesLeft ? [] : [c.now]), ...(c.by ? [c.by.userId, c.by.userName] : []), fo.id],
-  );
-  return row;
+  const sql = `UPDATE "fulfillment_orders" SET "status" = ?, "lock_owner" = NULL, "lock_expires_at" = NULL, "updated_at" = ?${
+    c.linesLeft ? '' : ', "packing_completed_at" = ?'
+  }${c.by ? ', "packed_by_user_id" = ?, "packed_by_user_name" = ?' : ''} WHERE "id" = ?`;
+  const params = [status, c.now, ...(c.linesLeft ? [] : [c.now]), ...(c.by ? [c.by.userId, c.by.userName] : []), fo.id];
+  // The row is the claim's (locked since): the UPDATE cannot miss it, and its outcome is known
+  // here, so with `atCommit` it leaves with the COMMIT (no round trip while the fulfill holds its level locks).
+  await (c.atCommit && st.runAtCommit ? st.runAtCommit(sql, params) : st.run(sql, params));
+  return { id: fo.id, status };
 }
 
 /** A fulfillment order's line as the fulfill's decrement returns it. */
@@ -164,20 +165,17 @@ export async function decrementOrderLines(
 ): Promise<Map<string, OrderLineAfter>> {
   if (!amounts.length) return new Map();
   // PostgreSQL: in id order first; fulfills of two fulfillment orders of one order (a split) share
-  // lines. One line needs no order (and no extra round trip).
-  if (amounts.length > 1)
-    await lockInOrder(
-      st,
-      'order_line_items',
-      `"id" IN (${placeholders(amounts.length)})`,
-      amounts.map(([id]) => id),
-    );
+  // lines. One line needs no order. Several: the locks in the same statement, a CTE the UPDATE
+  // takes its rows from (its rows are locked by the CTE's FOR UPDATE, in id order, before it
+  // changes them), so no round trip of its own while the fulfill holds its level locks.
+  const ids = amounts.map(([id]) => id);
+  const lock = amounts.length > 1 ? st.dialect.lockRowsInOrder('order_line_items', `"id" IN (${placeholders(ids.length)})`) : null;
   const q = caseBy('id', amounts);
   const rows = await st.all<OrderLineAfter>(
-    `UPDATE "order_line_items" SET "remaining_quantity" = "remaining_quantity" - ${q.sql}, "updated_at" = ?
-    WHERE "order_id" = ? AND "kind" = 'CORE' AND "id" IN (${placeholders(amounts.length)}) AND "remaining_quantity" >= ${q.sql}
+    `${lock ? `WITH "locked" AS MATERIALIZED (${lock}) ` : ''}UPDATE "order_line_items" SET "remaining_quantity" = "remaining_quantity" - ${q.sql}, "updated_at" = ?
+    WHERE "order_id" = ? AND "kind" = 'CORE' AND "id" IN (${lock ? 'SELECT "id" FROM "locked"' : placeholders(ids.length)}) AND "remaining_quantity" >= ${q.sql}
     RETURNING "id", "remaining_quantity", "remote_id"`,
-    [...q.params, now, orderId, ...amounts.map(([id]) => id), ...q.params],
+    [...(lock ? ids : []), ...q.params, now, orderId, ...(lock ? [] : ids), ...q.params],
   );
   return new Map(rows.map((r) => [r.id, { ...r, remaining_quantity: st.dialect.int(r.remaining_quantity) }]));
 }
@@ -242,13 +240,19 @@ export interface FulfillmentRow {
   updated_at: Date;
 }
 
-/** The fulfillment row (package_id is unique: a second fulfill of the package fails here), every column given, as the Prisma model would write it. */
+/**
+ * The fulfillment row (package_id is unique: a second fulfill of the package fails here; the
+ * package's claim refuses it first), every column given, as the Prisma model would write it. Its
+ * outcome is known here: with `atCommit`, on PostgreSQL it leaves with the COMMIT (a failure fails
+ * the commit; not when a charge will reference it).
+ */
 export async function insertFulfillment(
   st: Statements,
   f: Pick<FulfillmentRow, 'package_id' | 'fulfillment_order_id' | 'order_id' | 'fulfiller_team_id' | 'merchant_team_id' | 'name'>,
   now: Date,
-  by?: PackedBy,
+  opts: { by?: PackedBy; atCommit?: boolean } = {},
 ): Promise<FulfillmentRow> {
+  const { by } = opts;
   const row: FulfillmentRow = {
     id: newId(),
     ...f,
@@ -262,10 +266,9 @@ export async function insertFulfillment(
     updated_at: now,
   };
   const cols = Object.keys(row) as Array<keyof FulfillmentRow>;
-  await st.run(
-    `INSERT INTO "fulfillments" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders(cols.length)})`,
-    cols.map((c) => row[c]),
-  );
+  const sql = `INSERT INTO "fulfillments" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders(cols.length)})`;
+  const params = cols.map((c) => row[c]);
+  await (opts.atCommit && st.runAtCommit ? st.runAtCommit(sql, params) : st.run(sql, params));
   return row;
 }
 

@@ -55,6 +55,41 @@ export async function stockRows(
   );
 }
 
+/**
+ * The bin rows holding stock of several products in a warehouse (by product, then pick_sequence,
+ * then age) and each product's level on_hand and the sum of its bins, in one statement.
+ */
+export async function stockOfProducts(tx: TxClient, warehouseId: string, productIds: string[]) {
+  type Row = StockRow & { product_id: string; level_on_hand: unknown; bins_on_hand: unknown };
+  const rows = await portableStatementsOf(tx).all<Row>(
+    `SELECT l."product_id", l."on_hand" AS "level_on_hand",
+      (SELECT COALESCE(SUM(b."on_hand"), 0) FROM "location_stock" b WHERE b."product_id" = l."product_id" AND b."warehouse_id" = l."warehouse_id") AS "bins_on_hand",
+      s."id", s."location_id", s."lot_code", s."expiration_date", s."on_hand", loc."type"
+    FROM "inventory_levels" l
+    LEFT JOIN "location_stock" s ON s."product_id" = l."product_id" AND s."warehouse_id" = l."warehouse_id" AND s."on_hand" > 0
+    LEFT JOIN "locations" loc ON loc."id" = s."location_id"
+    WHERE l."warehouse_id" = ? AND l."product_id" IN (${placeholders(productIds.length)})
+    ORDER BY l."product_id", loc."pick_sequence", s."created_at", s."id"`,
+    [warehouseId, ...productIds],
+  );
+  const out = new Map<string, { rows: StockRow[]; onHand: { level: number; bins: number } }>();
+  for (const r of rows) {
+    let p = out.get(r.product_id);
+    // PostgreSQL's SUM is a bigint: a BigInt or a string.
+    if (!p) out.set(r.product_id, (p = { rows: [], onHand: { level: Number(r.level_on_hand), bins: Number(r.bins_on_hand) } }));
+    if (r.id)
+      p.rows.push({
+        id: r.id,
+        location_id: r.location_id,
+        lot_code: r.lot_code,
+        expiration_date: r.expiration_date,
+        on_hand: r.on_hand,
+        type: r.type,
+      });
+  }
+  return out;
+}
+
 /** Units out of bin rows, [row id, units] each, in one compare-and-set UPDATE; the count of rows it changed. */
 export async function takeFromStock(tx: TxClient, takes: Array<readonly [string, number]>): Promise<number> {
   const q = caseBy('id', takes);

@@ -56,8 +56,12 @@ const HEAD = `INSERT INTO "inventory_movements" (${COLUMNS.map((c) => `"${c.name
 const CHUNK = 500;
 const ROW = `(${COLUMNS.map(() => '?').join(', ')})`;
 
-/** The rows, each with a new id, in the given order (ids rise with it). */
-export async function insertMovements(tx: TxClient, rows: readonly MovementRow[]): Promise<void> {
+/**
+ * The rows, each with a new id, in the given order (ids rise with it). `atCommit`: on PostgreSQL
+ * the INSERT is sent with the transaction's COMMIT (statements.ts runAtCommit), for a caller that
+ * holds hot row locks and reads no movement back in its transaction (the fulfill).
+ */
+export async function insertMovements(tx: TxClient, rows: readonly MovementRow[], opts: { atCommit?: boolean } = {}): Promise<void> {
   if (!rows.length) return;
   const st = boundStatements(tx);
   if (st?.dialect.provider === 'sqlite') {
@@ -71,7 +75,9 @@ export async function insertMovements(tx: TxClient, rows: readonly MovementRow[]
     return insertValues(st, HEAD, cells);
   }
   if (st) {
-    await st.run(`${HEAD} ${jsonRowsSql('postgresql', COLUMNS)}`, [JSON.stringify(rows.map((r) => [newId(), ...FIELDS.map((f) => r[f])]))]);
+    const sql = `${HEAD} ${jsonRowsSql('postgresql', COLUMNS)}`;
+    const params = [JSON.stringify(rows.map((r) => [newId(), ...FIELDS.map((f) => r[f])]))];
+    await (opts.atCommit && st.runAtCommit ? st.runAtCommit(sql, params) : st.run(sql, params));
     return;
   }
   const portable = portableStatementsOf(tx);
