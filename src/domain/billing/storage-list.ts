@@ -1,6 +1,7 @@
 import type { Db, Prisma, StorageSnapshot } from '../../db/types.js';
 import { invalid } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { findSnapshotPage } from './store/records.js';
 
 // GET /v1/ops/billing/storage-snapshots: the team's daily storage snapshots, by day then id
 // (keyset paging; indexes (team_id, date, id) and (team_id, merchant_team_id, date, id)).
@@ -26,7 +27,7 @@ export async function listStorageSnapshots(db: Db, teamId: string, q: SnapshotLi
   if (q.billed !== undefined) where.charge_id = q.billed ? { not: null } : null;
   const dir = q.order ?? 'desc';
   const orderBy = [{ date: dir }, { id: dir }];
-  const rows = await db.prisma.storageSnapshot.findMany(pageArgs(q, where, orderBy));
+  const rows = await findSnapshotPage(db, pageArgs(q, where, orderBy));
   return toPage(rows, q, undefined, orderBy);
 }
 

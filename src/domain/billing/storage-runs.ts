@@ -5,6 +5,7 @@ import { startOfLocalDay, localDay } from '../../shared/time-zones.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { addDays, isDay } from '../charges/index.js';
 import { billSnapshots } from './storage-charges.js';
+import { billedAmount, findChargeContext, findRun, findWarehouses, lastRunDays } from './store/records.js';
 import { claimRun, insertSnapshots, recordCounts, type RunInput } from './store/storage.js';
 
 // Daily storage (docs/billing.md "Storage"): a warehouse's day is taken once its local midnight
@@ -65,10 +66,7 @@ export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, sour
     const snaps = await insertSnapshots(st, runId, input, now);
     const merchants = [...new Set(snaps.map((s) => s.merchant_team_id))];
     const types = [...new Set(snaps.map((s) => s.location_type_id).filter(Boolean))];
-    const [delegations, typeRows] = await Promise.all([
-      tx.fulfillmentDelegation.findMany({ where: { fulfiller_team_id: w.team_id, merchant_team_id: { in: merchants } } }),
-      tx.locationType.findMany({ where: { id: { in: types } }, select: { id: true, name: true } }),
-    ]);
+    const [delegations, typeRows] = await findChargeContext(tx, w.team_id, merchants, types);
     const ctx = {
       warehouse: w,
       date,
@@ -82,11 +80,8 @@ export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, sour
     await recordCounts(st, runId, snaps.length, charges.length);
     return true;
   });
-  const run = await db.prisma.storageRun.findUniqueOrThrow({ where: { warehouse_id_date: { warehouse_id: w.id, date } } });
-  const sum = await db.prisma.charge.aggregate({
-    where: { id: { in: await chargeIdsOf(db, run.id) } },
-    _sum: { calculated_amount: true },
-  });
+  const run = await findRun(db, w.id, date);
+  const amount = await billedAmount(db, run.id);
   return {
     warehouse_id: w.id,
     warehouse_name: w.name,
@@ -94,19 +89,9 @@ export async function takeStorageDay(db: Db, w: WarehouseRow, date: string, sour
     time_zone: run.time_zone,
     created,
     run,
-    amount: Math.round((sum._sum.calculated_amount ?? 0) * 100) / 100,
+    amount: Math.round(amount * 100) / 100,
   };
 }
-
-async function chargeIdsOf(db: Db, runId: string): Promise<string[]> {
-  const rows = await db.prisma.storageSnapshot.findMany({
-    where: { run_id: runId, charge_id: { not: null } },
-    select: { charge_id: true },
-  });
-  return rows.map((r) => r.charge_id!);
-}
-
-const WAREHOUSE = { id: true, team_id: true, name: true, time_zone: true, created_at: true } as const;
 
 /**
  * POST /v1/ops/billing/storage-runs: an operator takes a day for the team's warehouses (or one).
@@ -115,7 +100,7 @@ const WAREHOUSE = { id: true, team_id: true, name: true, time_zone: true, create
 export async function runStorageForDate(db: Db, teamId: string, input: { date: string; warehouse_id?: string }, now: Date) {
   if (!isDay(input.date)) throw invalid('body.date', 'must be a date YYYY-MM-DD');
   const where = { team_id: teamId, ...(input.warehouse_id ? { id: input.warehouse_id } : {}) };
-  const warehouses = await db.prisma.warehouse.findMany({ where, select: WAREHOUSE, orderBy: { id: 'asc' } });
+  const warehouses = await findWarehouses(db, where);
   if (input.warehouse_id && !warehouses.length) throw notFound('Warehouse', input.warehouse_id);
   const open = warehouses.filter((w) => dayEndsAt(input.date, w.time_zone) > now);
   if (open.length) {
@@ -137,9 +122,8 @@ export async function runStorageForDate(db: Db, teamId: string, input: { date: s
 export async function runDueStorage(db: Db, now: Date, onFailure?: (warehouseId: string, err: unknown) => void): Promise<DayResult[]> {
   const taken: DayResult[] = [];
   const failures: unknown[] = [];
-  const warehouses = await db.prisma.warehouse.findMany({ select: WAREHOUSE, orderBy: { id: 'asc' } });
-  const latest = await db.prisma.storageRun.groupBy({ by: ['warehouse_id'], _max: { date: true } });
-  const last = new Map(latest.map((r) => [r.warehouse_id, r._max.date]));
+  const warehouses = await findWarehouses(db);
+  const last = await lastRunDays(db);
   for (const w of warehouses) {
     const yesterday = addDays(localDay(now, w.time_zone), -1);
     const floor = addDays(yesterday, -(MAX_BACKFILL_DAYS - 1));
