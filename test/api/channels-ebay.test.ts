@@ -9,6 +9,7 @@ import { intakeOrder } from '../../src/domain/channels/intake.js';
 import { pushStock } from '../../src/domain/channels/stock.js';
 import { DEFAULT_SYNC_INTERVAL_MS, syncConnection, syncDueShops } from '../../src/domain/channels/sync.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
+import { onOutbound, type Outcome } from '../../src/net/outbound.js';
 
 // eBay (issue 39 item 4) against a double speaking the documented REST shapes: connect mints a
 // User access token with the refresh token (Basic app keys) and reads one page of orders; orders
@@ -437,6 +438,30 @@ describe('eBay', () => {
     const product = await t.db.prisma.product.findFirstOrThrow({ where: { sku: 'EB-TR-SOLO' } });
     const lines = await t.db.prisma.orderLineItem.findMany({ where: { order_id: order!.id, kind: 'CORE' } });
     expect(lines.map((l) => l.product_id)).toEqual([product.id]);
+  });
+
+  it('Trading: eBay never answers ReviseInventoryStatus: the outbound layer cuts the call at the push deadline and the quantity is not taken as set', async () => {
+    const conn = await openConnection(await row(), t.db);
+    const solo = { remote_id: 'EB-TR-SOLO', listing_id: '110000000101', inventory_item_id: 'trading:item:110000000101' };
+    const before = eb.listings.get('110000000101')!.Quantity;
+    const calls = eb.calls.length;
+    const outcomes: Outcome[] = [];
+    const unsubscribe = onOutbound((o) => outcomes.push(o));
+    const deadline = process.env.FOS_DEADLINE_PUSH_MS;
+    process.env.FOS_DEADLINE_PUSH_MS = '500';
+    eb.tradingHangs.add('ReviseInventoryStatus');
+    try {
+      await expect(connectorFor('EBAY').setStock(conn, env, [{ ...solo, quantity: before + 3 }])).rejects.toThrow(/did not answer in time/);
+    } finally {
+      eb.tradingHangs.delete('ReviseInventoryStatus');
+      unsubscribe();
+      if (deadline === undefined) delete process.env.FOS_DEADLINE_PUSH_MS;
+      else process.env.FOS_DEADLINE_PUSH_MS = deadline;
+    }
+    // The call reached eBay and was cut by fos's own timer, not answered.
+    expect(eb.calls.slice(calls).some((c) => c.path === '/ws/api.dll')).toBe(true);
+    expect(outcomes.some((o) => o.platform === 'ebay' && o.operation === 'push' && o.outcome === 'timeout')).toBe(true);
+    expect(eb.listings.get('110000000101')!.Quantity).toBe(before);
   });
 
   it("a revoked refresh token: the push is FAILED at once with eBay's message, shown on the order", async () => {

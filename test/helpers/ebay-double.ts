@@ -47,6 +47,8 @@ export interface EbayDouble {
   failNext(key: string, n: number, status: number, headers?: Record<string, string>): void;
   /** The next `n` Trading calls named `call` answer Ack Failure with this ErrorCode (518: the call limit). */
   tradingFailNext(call: string, n: number, code: string): void;
+  /** Trading calls of these names are taken and never answered (a lost answer). */
+  tradingHangs: Set<string>;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function ebayDouble(): Promise<EbayDouble> {
   const valid = new Set<string>();
   const faults = new Map<string, { n: number; status: number; headers: Record<string, string> }>();
   const tradingFaults = new Map<string, { n: number; code: string }>();
+  const tradingHangs = new Set<string>();
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     if (body === null) return res.writeHead(status, headers).end();
@@ -191,6 +194,7 @@ export async function ebayDouble(): Promise<EbayDouble> {
     let body: any;
     if (u.pathname === '/ws/api.dll') {
       state.calls.push({ method: req.method!, path: u.pathname, query: {}, headers: req.headers, body: raw });
+      if (tradingHangs.has(String(req.headers['x-ebay-api-call-name']))) return; // no answer, ever
       return trading(req, raw, res, { listings: state.listings, valid, faults: tradingFaults });
     }
     try {
@@ -286,7 +290,12 @@ export async function ebayDouble(): Promise<EbayDouble> {
     tradingFailNext(call: string, n: number, code: string) {
       tradingFaults.set(call, { n, code });
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    tradingHangs,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections(); // the calls left hanging
+      }),
   });
   return double as EbayDouble;
 }
