@@ -15,7 +15,7 @@ export { changeOrderPriority, getOrder, listOrders, markPaid, type OrderListQuer
 export { allocatePending } from './pending.js';
 export { planOrder, writeOrder, type SoldLine } from './place.js';
 export { resolveMerchant, resolveShop, slugify } from './reach.js';
-export { lockOpenFulfillmentOrders, lockOrderLines } from './store.js';
+export { lockOpenFulfillmentOrders, lockOrderLines } from './store/common.js';
 export { checkRateOptions, withoutStaleDays } from './rate-options.js';
 export { setOrderTags } from './tags.js';
 export { inTransaction } from './tx.js';

@@ -5,7 +5,7 @@ import { csvList, enumList, pageArgs, pageWindow, toPage, type PageRequest } fro
 import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from '../../contract/orders-enums.js';
 import { idsOfNamed } from './list-names.js';
 import { orderSearch } from './search.js';
-import { orderListPage, type OrderPageQuery, type OrderPageRow } from './store.js';
+import { orderListPage, type OrderPageQuery, type OrderPageRow } from './store/common.js';
 import { loadNames, ORDER_LIST_SELECT, orderListItem, type Names, type OrderListRow } from './view.js';
 
 // GET /v1/ops/orders (spec 4.5): filters, sorts, page or keyset cursor. The common pages (no

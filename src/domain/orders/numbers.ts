@@ -3,7 +3,7 @@ import { searchKey } from '../search.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { conflict } from '../errors.js';
 import { FIRST_ORDER_SEQ } from '../../contract/orders-enums.js';
-import { savepoint } from './store.js';
+import { savepoint } from './store/common.js';
 
 // Order numbers are unique per fulfiller team (unique index). Generated ones continue the
 // team's sequence ("#1001", "#1002", …). The number is the last write of a conversion and runs

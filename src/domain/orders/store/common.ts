@@ -1,8 +1,8 @@
-import type { Db, Prisma, TxClient } from '../../db/types.js';
-import { readsOf } from '../../db/reads.js';
-import { placeholders } from '../../db/dialect.js';
-import { lockInOrder, statementsOf } from '../../db/statements.js';
-import { cappedIds, FTS_CAP, ftsPhrase } from '../fts.js';
+import type { Db, Prisma, TxClient } from '../../../db/types.js';
+import { readsOf } from '../../../db/reads.js';
+import { placeholders } from '../../../db/dialect.js';
+import { lockInOrder, statementsOf } from '../../../db/statements.js';
+import { cappedIds, FTS_CAP, ftsPhrase } from '../../fts.js';
 
 // The orders' statements and provider differences (issue 24, item 1).
 
