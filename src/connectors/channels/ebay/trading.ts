@@ -1,6 +1,7 @@
-import { send } from '../../../net/outbound.js';
-import { ChannelCallError, assertAllowedUrl, describeNetworkError, type ChannelEnv } from '../http.js';
-import { MAX_429, rateLimitSleep, retryAfterWait } from '../rate-limit.js';
+import type { OutboundResponse } from '../../../net/outbound.js';
+import { ChannelCallError, type ChannelEnv } from '../http.js';
+import { MAX_429 } from '../rate-limit.js';
+import { authorizedCall, type Judged } from '../token-call.js';
 import { text, type ChannelVariant, type OpenConnection } from '../types.js';
 import { ebayToken } from './auth.js';
 import { all, escapeXml, one, readXml, textAt, type XmlNode } from './xml.js';
@@ -55,55 +56,40 @@ function answerOf(body: Buffer, call: string): TradingAnswer {
 }
 
 /** One Trading call: `inner` is the request element's content. A Failure Ack is the caller's to read, except a token or call-limit one. */
-export async function tradingCall(conn: OpenConnection, env: ChannelEnv, call: string, inner: string): Promise<TradingAnswer> {
-  const url = `${conn.api_base_url}/ws/api.dll`;
-  assertAllowedUrl(url, env);
-  const body = `<?xml version="1.0" encoding="utf-8"?><${call}Request xmlns="urn:ebay:apis:eBLBaseComponents">${inner}</${call}Request>`;
-  let refreshed = false;
-  for (let n = 0; ; n++) {
-    const token = await ebayToken(conn, env);
-    const headers = {
+export function tradingCall(conn: OpenConnection, env: ChannelEnv, call: string, inner: string): Promise<TradingAnswer> {
+  return authorizedCall(env, {
+    platform: 'ebay',
+    url: `${conn.api_base_url}/ws/api.dll`,
+    method: 'POST',
+    body: `<?xml version="1.0" encoding="utf-8"?><${call}Request xmlns="urn:ebay:apis:eBLBaseComponents">${inner}</${call}Request>`,
+    // Both calls are safe to send again: a read, and absolute quantities.
+    retrySafe: true,
+    headers: (token) => ({
       'content-type': 'text/xml',
       'x-ebay-api-call-name': call,
       'x-ebay-api-siteid': SITE_ID,
       'x-ebay-api-compatibility-level': COMPATIBILITY_LEVEL,
       'x-ebay-api-iaf-token': token,
-    };
-    let res;
-    try {
-      // Both calls are safe to send again: a read, and absolute quantities.
-      res = await send({
-        url,
-        method: 'POST',
-        headers,
-        body,
-        platform: 'ebay',
-        operation: 'push',
-        allowPrivate: env.allowPrivate,
-        retrySafe: true,
-      });
-    } catch (err) {
-      throw new ChannelCallError(describeNetworkError(err, new URL(url).host));
-    }
-    // eBay answers a refusal with HTTP 200 and an Ack; another status is the HTTP layer's (its body need not be XML).
-    const a = res.status === 200 ? answerOf(res.body, call) : null;
-    const codes = a?.errors.map((e) => e.code) ?? [];
-    if ((res.status === 401 || codes.some((c) => TOKEN_ERRORS.has(c))) && !refreshed) {
-      refreshed = true; // an expired or revoked token: one new token, one more try
-      await ebayToken(conn, env, { force: true });
-      continue;
-    }
-    const limited = res.status === 429 || codes.some((c) => RATE_ERRORS.has(c));
-    if (limited && n < MAX_429) {
-      await rateLimitSleep(retryAfterWait(res.headers, n));
-      continue;
-    }
-    const words = a?.errors.map((e) => `${e.message} (error ${e.code})`).join('; ') || `HTTP ${res.status}`;
-    if (limited) throw new ChannelCallError(`eBay ${call}: call limit reached after ${MAX_429} waits: ${words}`, false, 429);
-    if (!a || res.status >= 300) throw new ChannelCallError(`eBay ${call}: ${words}`, res.status < 500, res.status);
-    if (codes.some((c) => TOKEN_ERRORS.has(c))) throw new ChannelCallError(`eBay refused the access token: ${words}`, true, 401);
-    return a;
-  }
+    }),
+    token: (force) => ebayToken(conn, env, { force }),
+    judge: (res) => judgeTrading(res, call),
+  });
+}
+
+/** eBay answers a refusal with HTTP 200 and an Ack; another status is the HTTP layer's (its body need not be XML). */
+function judgeTrading(res: OutboundResponse, call: string): Judged<TradingAnswer> {
+  const a = res.status === 200 ? answerOf(res.body, call) : null;
+  const codes = a?.errors.map((e) => e.code) ?? [];
+  const token = codes.some((c) => TOKEN_ERRORS.has(c));
+  const limited = res.status === 429 || codes.some((c) => RATE_ERRORS.has(c));
+  if (a && !token && !limited) return { value: a };
+  const words = a?.errors.map((e) => `${e.message} (error ${e.code})`).join('; ') || `HTTP ${res.status}`;
+  const error = () => {
+    if (limited) return new ChannelCallError(`eBay ${call}: call limit reached after ${MAX_429} waits: ${words}`, false, 429);
+    if (!a) return new ChannelCallError(`eBay ${call}: ${words}`, res.status < 500, res.status);
+    return new ChannelCallError(`eBay refused the access token: ${words}`, true, 401);
+  };
+  return { expired: res.status === 401 || token, limited, error };
 }
 
 /** Sets the quantities of Trading listings, four per ReviseInventoryStatus call; returns eBay's refusals (empty: all set). */
