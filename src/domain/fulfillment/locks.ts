@@ -5,6 +5,7 @@ import { enqueueEvent } from '../events/index.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { assertNoActiveHold, lockHeld } from '../orders/index.js';
 import { claimLock } from './store/locks.js';
+import { findTeamFulfillmentOrder, releaseOwnLock } from './store/fo-state.js';
 
 export { lockHeld };
 import { transaction } from '../../db/tx.js';
@@ -21,10 +22,7 @@ export interface LockInput {
 
 /** Reads why a compare-and-set on a fulfillment order matched nothing, and throws it. */
 async function explainLockRefusal(tx: TxClient, teamId: string, id: string, owner: string, now: Date): Promise<never> {
-  const fo = await tx.fulfillmentOrder.findFirst({
-    where: { id, fulfiller_team_id: teamId },
-    select: { status: true, lock_owner: true, lock_expires_at: true, order_id: true },
-  });
+  const fo = await findTeamFulfillmentOrder(tx, teamId, id, { status: true, lock_owner: true, lock_expires_at: true, order_id: true });
   if (!fo) throw notFound('Fulfillment order', id);
   if (!LOCKABLE.includes(fo.status)) {
     throw conflict(
@@ -68,15 +66,9 @@ export async function lockFulfillmentOrder(db: Db, teamId: string, id: string, i
 export async function releaseFulfillmentOrderLock(db: Db, teamId: string, id: string, owner: string) {
   const now = new Date();
   return transaction(db, async (tx) => {
-    const { count } = await tx.fulfillmentOrder.updateMany({
-      where: { id, fulfiller_team_id: teamId, lock_owner: owner },
-      data: { lock_owner: null, lock_expires_at: null },
-    });
+    const { count } = await releaseOwnLock(tx, teamId, id, owner);
     if (!count) {
-      const fo = await tx.fulfillmentOrder.findFirst({
-        where: { id, fulfiller_team_id: teamId },
-        select: { lock_owner: true, lock_expires_at: true },
-      });
+      const fo = await findTeamFulfillmentOrder(tx, teamId, id, { lock_owner: true, lock_expires_at: true });
       if (!fo) throw notFound('Fulfillment order', id);
       const lock = activeLock(fo, now);
       if (lock) throw await lockHeld(tx, id, lock);

@@ -9,6 +9,15 @@ import { commitUpTo } from '../orders/index.js';
 import { activeLock, loadFulfillmentOrder } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { claimUntouchedRow } from './store/packing-checks.js';
+import { findTeamFulfillmentOrder } from './store/fo-state.js';
+import {
+  deleteFulfillmentOrderLine,
+  findTeamWarehouseId,
+  fulfillmentOrderLines,
+  insertFulfillmentOrderWithLines,
+  setFulfillmentOrderWarehouse,
+  takeFromFulfillmentOrderLine,
+} from './store/move-split.js';
 import { transaction } from '../../db/tx.js';
 
 // Moving and splitting a fulfillment order (as Shopify's fulfillmentOrderMove / Split), only while
@@ -32,10 +41,7 @@ async function claimUntouched(tx: TxClient, teamId: string, id: string, verb: st
   const now = new Date();
   const fo = await claimUntouchedRow(tx, teamId, id, now, MOVABLE);
   if (fo) return fo;
-  const now2 = await tx.fulfillmentOrder.findFirst({
-    where: { id, fulfiller_team_id: teamId },
-    select: { status: true, lock_owner: true, lock_expires_at: true },
-  });
+  const now2 = await findTeamFulfillmentOrder(tx, teamId, id, { status: true, lock_owner: true, lock_expires_at: true });
   if (!now2) throw notFound('Fulfillment order', id);
   const named = await namedFulfillmentOrder(tx, id);
   if (!MOVABLE.includes(now2.status))
@@ -47,10 +53,7 @@ async function claimUntouched(tx: TxClient, teamId: string, id: string, verb: st
 
 /** Which units of which lines: the given ones (each at most what remains), or every remaining unit. */
 async function pickLines(tx: TxClient, foId: string, wanted: LineQuantity[] | undefined) {
-  const lines = await tx.fulfillmentOrderLineItem.findMany({
-    where: { fulfillment_order_id: foId },
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-  });
+  const lines = await fulfillmentOrderLines(tx, foId);
   if (!wanted) return { lines, take: new Map(lines.map((l) => [l.id, l.remaining_quantity])) };
   const take = new Map<string, number>();
   wanted.forEach((w, i) => {
@@ -73,40 +76,34 @@ export async function carveOut(
   picked: Lines,
   warehouseId: string,
 ) {
-  const created = await tx.fulfillmentOrder.create({
-    data: {
+  const created = await insertFulfillmentOrderWithLines(
+    tx,
+    {
       order_id: fo.order_id,
       warehouse_id: warehouseId,
       fulfiller_team_id: fo.fulfiller_team_id,
       merchant_team_id: fo.merchant_team_id,
       status: 'PENDING',
       request_status: 'UNSUBMITTED',
-      line_items: {
-        create: picked.lines
-          .filter((l) => (picked.take.get(l.id) ?? 0) > 0)
-          .map((l) => ({
-            order_line_item_id: l.order_line_item_id,
-            product_id: l.product_id,
-            sku: l.sku,
-            name: l.name,
-            image_url: l.image_url,
-            quantity: picked.take.get(l.id)!,
-            remaining_quantity: picked.take.get(l.id)!,
-          })),
-      },
     },
-    select: { id: true },
-  });
+    picked.lines
+      .filter((l) => (picked.take.get(l.id) ?? 0) > 0)
+      .map((l) => ({
+        order_line_item_id: l.order_line_item_id,
+        product_id: l.product_id,
+        sku: l.sku,
+        name: l.name,
+        image_url: l.image_url,
+        quantity: picked.take.get(l.id)!,
+        remaining_quantity: picked.take.get(l.id)!,
+      })),
+  );
   for (const l of picked.lines) {
     const q = picked.take.get(l.id) ?? 0;
     if (!q) continue;
     // Nothing is packed or fulfilled (the claim), so a line left empty simply goes.
-    if (q === l.quantity) await tx.fulfillmentOrderLineItem.delete({ where: { id: l.id } });
-    else
-      await tx.fulfillmentOrderLineItem.update({
-        where: { id: l.id },
-        data: { quantity: { decrement: q }, remaining_quantity: { decrement: q } },
-      });
+    if (q === l.quantity) await deleteFulfillmentOrderLine(tx, l.id);
+    else await takeFromFulfillmentOrderLine(tx, l.id, q);
   }
   return created.id;
 }
@@ -133,7 +130,7 @@ export async function splitFulfillmentOrder(db: Db, teamId: string, id: string, 
 export async function moveFulfillmentOrder(db: Db, teamId: string, id: string, input: { warehouse_id: string; lines?: LineQuantity[] }) {
   const movedId = await transaction(db, async (tx) => {
     const fo = await claimUntouched(tx, teamId, id, 'moved');
-    const target = await tx.warehouse.findFirst({ where: { id: input.warehouse_id, team_id: teamId }, select: { id: true } });
+    const target = await findTeamWarehouseId(tx, teamId, input.warehouse_id);
     if (!target) throw invalid('body.warehouse_id', 'is not a warehouse of your team');
     const perProduct = new Map<string, number>();
     const names = () =>
@@ -176,9 +173,7 @@ export async function moveFulfillmentOrder(db: Db, teamId: string, id: string, i
       if (!released) throw await notCommitted(tx, productId, fo.warehouse_id, q, 'moved');
     }
     const all = picked.lines.every((l) => (picked.take.get(l.id) ?? 0) === l.remaining_quantity);
-    const movedTo = all
-      ? (await tx.fulfillmentOrder.update({ where: { id }, data: { warehouse_id: target.id }, select: { id: true } })).id
-      : await carveOut(tx, fo, picked, target.id);
+    const movedTo = all ? (await setFulfillmentOrderWarehouse(tx, id, target.id)).id : await carveOut(tx, fo, picked, target.id);
     await enqueueEvent(tx, teamId, 'fulfillment_order.moved', {
       fulfillment_order_id: id,
       moved_fulfillment_order_id: movedTo,

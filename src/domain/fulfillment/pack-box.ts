@@ -1,5 +1,6 @@
 import type { PackScan, Provider, TxClient } from '../../db/types.js';
 import { packingLines } from './packing.js';
+import { findOrderNumber, findPackingStartedAt, findToteName, openScans } from './store/pack-scans.js';
 
 // The open box of a fulfillment order as the packing stations show it: per line what the box can
 // take (unfulfilled minus units in other open packages), what is scanned, what is left; the scans
@@ -54,10 +55,6 @@ export const scanView = (s: PackScan): ScanView => ({
   created_at: s.created_at,
 });
 
-/** The scans in the open box (not yet packed), oldest first. */
-export const openScans = (client: TxClient, foId: string) =>
-  client.packScan.findMany({ where: { fulfillment_order_id: foId, package_id: null }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
-
 export async function boxOf(
   client: TxClient,
   fo: { id: string; order_id: string; tote_id: string | null },
@@ -66,10 +63,10 @@ export async function boxOf(
   const [foLines, scans, row] = [
     await packingLines(client, fo.id, undefined, provider),
     await openScans(client, fo.id),
-    await client.fulfillmentOrder.findUniqueOrThrow({ where: { id: fo.id }, select: { packing_started_at: true } }),
+    await findPackingStartedAt(client, fo.id),
   ];
-  const order = await client.order.findUniqueOrThrow({ where: { id: fo.order_id }, select: { order_number: true } });
-  const tote = fo.tote_id ? await client.tote.findUnique({ where: { id: fo.tote_id }, select: { name: true } }) : null;
+  const order = await findOrderNumber(client, fo.order_id);
+  const tote = fo.tote_id ? await findToteName(client, fo.tote_id) : null;
   const onLine = new Map<string, number>();
   for (const s of scans) onLine.set(s.fo_line_item_id, (onLine.get(s.fo_line_item_id) ?? 0) + s.quantity);
   const lines = foLines.map((l): BoxLine => {

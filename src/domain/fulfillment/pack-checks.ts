@@ -2,6 +2,7 @@ import type { TxClient } from '../../db/types.js';
 import { conflict, DomainError } from '../errors.js';
 import { today } from '../clock.js';
 import { heldLotRows, productsByCodeRows } from './store/packing-checks.js';
+import { findTotesByIdOrName } from './store/pack-scans.js';
 
 // What a pack scan is checked against besides the order's needs: which product a barcode names,
 // whether the warehouse holds the lot, whether the tote is the order's (pack-scans.ts).
@@ -50,10 +51,7 @@ export async function checkLot(
 
 /** The tote a scan names (id or name) must be the order's: its id, or a 404/409. */
 export async function resolveTote(tx: TxClient, teamId: string, foToteId: string | null, tote: string): Promise<string> {
-  const found = await tx.tote.findMany({
-    where: { team_id: teamId, OR: [{ id: tote }, { name: tote }] },
-    select: { id: true, name: true },
-  });
+  const found = await findTotesByIdOrName(tx, teamId, tote);
   if (!found.length) throw new DomainError('unprocessable', `No tote is named or numbered "${tote}".`);
   const mine = found.find((t) => t.id === foToteId);
   if (!mine) throw conflict(`Tote ${tote} does not hold this fulfillment order${foToteId ? '' : ' (it has no tote)'}.`);

@@ -10,6 +10,8 @@ import { packingLines } from './packing.js';
 import { transaction } from '../../db/tx.js';
 import { checkLot, findProducts, resolveTote } from './pack-checks.js';
 import { claimBoxRow } from './store/packing-checks.js';
+import { findTeamFulfillmentOrder } from './store/fo-state.js';
+import { addShortQuantity, deleteOpenScan, findScanPackage, insertPackScan } from './store/pack-scans.js';
 
 // Packing that checks (issue 28 item 5; docs/floor.md "Packing that checks"). A packer scans units
 // into the open box of a fulfillment order; each scan is checked against what the order still
@@ -51,10 +53,7 @@ export async function claimBox(tx: TxClient, teamId: string, foId: string, owner
 
 /** Why the claim matched nothing: 404, closed, the hold (named), or the lock's holder. */
 export async function explainRefusal(tx: TxClient, teamId: string, foId: string, owner: string | null, now: Date): Promise<never> {
-  const fo = await tx.fulfillmentOrder.findFirst({
-    where: { id: foId, fulfiller_team_id: teamId },
-    select: { status: true, order_id: true, lock_owner: true, lock_expires_at: true },
-  });
+  const fo = await findTeamFulfillmentOrder(tx, teamId, foId, { status: true, order_id: true, lock_owner: true, lock_expires_at: true });
   if (!fo) throw notFound('Fulfillment order', foId);
   if (CLOSED_FO.includes(fo.status)) {
     const named = await namedFulfillmentOrder(tx, foId);
@@ -115,20 +114,18 @@ async function scanInto(tx: TxClient, teamId: string, foId: string, input: ScanI
   const lot = await checkLot(tx, fo.warehouse_id, product, input.lot_code, quantity + scannedOfLot(before, product.id, input.lot_code));
   if (lot.refusal) throw refused('conflict', lot.refusal, before);
   const toteId = input.tote ? await resolveTote(tx, teamId, fo.tote_id, input.tote) : fo.tote_id;
-  const scan = await tx.packScan.create({
-    data: {
-      fulfillment_order_id: fo.id,
-      fulfiller_team_id: teamId,
-      fo_line_item_id: line.line_id,
-      product_id: product.id,
-      sku: product.sku,
-      lot_code: input.lot_code ?? null,
-      expiration_date: lot.expiration_date,
-      quantity,
-      tote_id: toteId,
-      user_id: packer.userId ?? null,
-      user_name: packer.userName ?? null,
-    },
+  const scan = await insertPackScan(tx, {
+    fulfillment_order_id: fo.id,
+    fulfiller_team_id: teamId,
+    fo_line_item_id: line.line_id,
+    product_id: product.id,
+    sku: product.sku,
+    lot_code: input.lot_code ?? null,
+    expiration_date: lot.expiration_date,
+    quantity,
+    tote_id: toteId,
+    user_id: packer.userId ?? null,
+    user_name: packer.userName ?? null,
   });
   return { scan: scanView(scan), ...(await boxOf(tx, fo)) };
 }
@@ -147,7 +144,7 @@ async function recordShort(
   quantity: number,
   packer: Packer,
 ) {
-  await tx.fulfillmentOrderLineItem.update({ where: { id: line.line_id }, data: { short_quantity: { increment: quantity } } });
+  await addShortQuantity(tx, line.line_id, quantity);
   const scan: ScanView & { short: boolean } = {
     id: line.line_id,
     product_id: product.id,
@@ -168,10 +165,7 @@ const scannedOfLot = (box: BoxView, productId: string, lot: string | undefined) 
 
 /** GET …/pack-scans: the open box (a read; claims nothing). */
 export async function getPackBox(db: Db, teamId: string, foId: string): Promise<BoxView> {
-  const fo = await db.prisma.fulfillmentOrder.findFirst({
-    where: { id: foId, fulfiller_team_id: teamId },
-    select: { id: true, order_id: true, warehouse_id: true, tote_id: true },
-  });
+  const fo = await findTeamFulfillmentOrder(db.prisma, teamId, foId, { id: true, order_id: true, warehouse_id: true, tote_id: true });
   if (!fo) throw notFound('Fulfillment order', foId);
   return boxOf(db.prisma, fo, db.provider);
 }
@@ -180,9 +174,9 @@ export async function getPackBox(db: Db, teamId: string, foId: string): Promise<
 export async function deletePackScan(db: Db, teamId: string, foId: string, scanId: string, packer: Packer = {}): Promise<void> {
   await transaction(db, async (tx) => {
     const fo = await claimBox(tx, teamId, foId, packer.owner ?? packer.userName ?? null, false);
-    const { count } = await tx.packScan.deleteMany({ where: { id: scanId, fulfillment_order_id: fo.id, package_id: null } });
+    const { count } = await deleteOpenScan(tx, fo.id, scanId);
     if (count) return;
-    const scan = await tx.packScan.findFirst({ where: { id: scanId, fulfillment_order_id: fo.id }, select: { package_id: true } });
+    const scan = await findScanPackage(tx, fo.id, scanId);
     if (!scan) throw notFound('Pack scan', scanId);
     throw conflict(`Scan ${scanId} is already in package ${scan.package_id}; it cannot be undone.`, { package_id: scan.package_id });
   });

@@ -3,7 +3,7 @@ import { conflict } from '../errors.js';
 import { refusalNames } from '../names.js';
 import { activeLock } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
-import { openScans } from './pack-box.js';
+import { findPackState, openScans, packScans, setPacked } from './store/pack-scans.js';
 import type { Packer } from './pack-scans.js';
 import type { LineInput } from './package-lines.js';
 import { createPackage, type Caller, type PackageFields } from './packages.js';
@@ -39,10 +39,7 @@ function linesOf(scans: Array<{ fo_line_item_id: string; lot_code: string | null
 
 async function consumeBox(tx: TxClient, fo: PackingFo, packageId: string, owner: string | null, packer: Packer): Promise<LineInput[]> {
   const now = new Date();
-  const row = await tx.fulfillmentOrder.findUniqueOrThrow({
-    where: { id: fo.id },
-    select: { lock_owner: true, lock_expires_at: true, packing_started_at: true },
-  });
+  const row = await findPackState(tx, fo.id);
   const lock = activeLock(row, now);
   if (lock && lock.lock_owner !== owner) throw await lockHeld(tx, fo.id, lock);
   const scans = await openScans(tx, fo.id);
@@ -50,18 +47,16 @@ async function consumeBox(tx: TxClient, fo: PackingFo, packageId: string, owner:
     const named = (await refusalNames(tx, { fulfillmentOrders: [fo.id] })).fulfillmentOrder(fo.id);
     throw conflict(`Nothing was scanned into the box of ${named}; scan items first (POST …/pack-scans).`);
   }
-  const { count } = await tx.packScan.updateMany({
-    where: { id: { in: scans.map((s) => s.id) }, package_id: null },
-    data: { package_id: packageId },
-  });
+  const { count } = await packScans(
+    tx,
+    scans.map((s) => s.id),
+    packageId,
+  );
   if (count !== scans.length) throw conflict(`The box of fulfillment order ${fo.id} changed while it was being packed; try again.`);
-  await tx.fulfillmentOrder.update({
-    where: { id: fo.id },
-    data: {
-      packing_started_at: row.packing_started_at ?? now,
-      packing_completed_at: now,
-      ...(packer.userId ? { packed_by_user_id: packer.userId, packed_by_user_name: packer.userName ?? null } : {}),
-    },
+  await setPacked(tx, fo.id, {
+    packing_started_at: row.packing_started_at ?? now,
+    packing_completed_at: now,
+    ...(packer.userId ? { packed_by_user_id: packer.userId, packed_by_user_name: packer.userName ?? null } : {}),
   });
   return linesOf(scans);
 }

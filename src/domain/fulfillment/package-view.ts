@@ -4,17 +4,11 @@ import { notFound } from '../errors.js';
 import { asAddress, flatAddress, loadNames, namesOfRow, type Names } from './lookups.js';
 import { resolveConfig } from './package-config.js';
 import { LINE_COLUMNS, writtenPackageRows } from './store/views.js';
+import { findTeamPackage, packageInclude } from './store/packages.js';
 
 // Package 2.7 as the API shows it: every field, null where it does not apply.
 
 type Client = Db['prisma'] | TxClient;
-
-export const packageInclude = {
-  line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
-  shipping_label: true,
-  fulfillment: true,
-  fulfillment_order: { select: { order_id: true, order: { select: { shop_id: true } } } },
-} satisfies Prisma.PackageInclude;
 
 export type PackageRow = Prisma.PackageGetPayload<{ include: typeof packageInclude }>;
 
@@ -261,7 +255,7 @@ function lineOf(r: Record<string, unknown>): LineRow {
 }
 
 export async function loadPackage(client: Client, teamId: string, id: string): Promise<PackageView> {
-  const row = await client.package.findFirst({ where: { id, fulfiller_team_id: teamId }, include: packageInclude });
+  const row = await findTeamPackage(client, teamId, id);
   if (!row) throw notFound('Package', id);
   return (await presentPackages(client, [row]))[0];
 }

@@ -16,7 +16,17 @@ import { packageByIdempotencyKey } from './store/packing.js';
 import { resolveConfig } from './package-config.js';
 import { lineTotals, resolveLines, type LineInput } from './package-lines.js';
 import { withPickedLots } from '../picking/index.js';
-import { loadPackage, packageInclude, presentPackage, presentPackages, type PackageView } from './package-view.js';
+import { loadPackage, presentPackage, presentPackages, type PackageView } from './package-view.js';
+import {
+  deletePackageLinesExcept,
+  findPackageLineKeys,
+  findPackagePage,
+  findPackageToUpdate,
+  insertPackageLine,
+  setPackageTotals,
+  updatePackageLine,
+  updatePendingPackage,
+} from './store/packages.js';
 import { transaction } from '../../db/tx.js';
 import { inheritedRates } from './carrier-rates.js';
 import { checkRateOptions, withoutStaleDays } from '../orders/index.js';
@@ -224,8 +234,9 @@ export interface ListPackagesInput extends PageRequest {
 /** Newest first. */
 export async function listPackages(db: Db, teamId: string, input: ListPackagesInput) {
   const orderBy = [{ created_at: 'desc' }, { id: 'desc' }];
-  const rows = await db.prisma.package.findMany({
-    ...pageArgs(
+  const rows = await findPackagePage(
+    db.prisma,
+    pageArgs(
       input,
       {
         fulfiller_team_id: teamId,
@@ -235,8 +246,7 @@ export async function listPackages(db: Db, teamId: string, input: ListPackagesIn
       },
       orderBy,
     ),
-    include: packageInclude,
-  });
+  );
   const page = toPage(rows, input, undefined, orderBy);
   return { data: await presentPackages(db.prisma, page.data), meta: page.meta };
 }
@@ -250,10 +260,7 @@ export const getPackage = (db: Db, teamId: string, id: string) => loadPackage(db
  */
 export async function updatePackage(db: Db, teamId: string, id: string, given: UpdatePackageInput): Promise<PackageView> {
   const input = withoutStaleDays(given);
-  const pre = await db.prisma.package.findFirst({
-    where: { id, fulfiller_team_id: teamId },
-    select: { fulfillment_order_id: true, type: true, config: true, rate_strategy: true, rate_within_days: true },
-  });
+  const pre = await findPackageToUpdate(db.prisma, teamId, id);
   if (!pre) throw notFound('Package', id);
   checkRateOptions({
     rate_strategy: (input.rate_strategy === undefined ? pre.rate_strategy : input.rate_strategy) as RateStrategy | null,
@@ -288,7 +295,7 @@ export async function updatePackage(db: Db, teamId: string, id: string, given: U
     // null clears: stored as [] (no carrier left out), as a JSON column takes no plain null here.
     if (input.rate_exclude_carrier_ids !== undefined) scalars.rate_exclude_carrier_ids = input.rate_exclude_carrier_ids ?? [];
     if (input.config) scalars.config = resolveConfig(null, pre.config, input.config) as Prisma.InputJsonValue;
-    const { count } = await tx.package.updateMany({ where: { id, fulfiller_team_id: teamId, status: 'PENDING' }, data: scalars });
+    const { count } = await updatePendingPackage(tx, teamId, id, scalars);
     if (!count) throw conflict(`Package ${id} is fulfilled; fulfilled packages cannot be changed.`);
 
     if (input.package_line_items && locked) await replaceLines(tx, id, locked.id, input.package_line_items);
@@ -297,10 +304,7 @@ export async function updatePackage(db: Db, teamId: string, id: string, given: U
 }
 
 async function replaceLines(tx: TxClient, packageId: string, foId: string, given: LineInput[]) {
-  const existing = await tx.packageLineItem.findMany({
-    where: { package_id: packageId },
-    select: { id: true, core_fulfillment_order_line_item_id: true, lot_code: true, expiration_date: true },
-  });
+  const existing = await findPackageLineKeys(tx, packageId);
   const byId = new Map(existing.map((e) => [e.id, e]));
   const seen = new Set<string>();
   const lines = given.map((l, i) => {
@@ -313,12 +317,12 @@ async function replaceLines(tx: TxClient, packageId: string, foId: string, given
   });
   const resolved = await resolveLines(tx, { id: foId, line_items: await packingLines(tx, foId, packageId) }, lines);
   const keep = new Set(lines.map((l) => l.id).filter((x): x is string => !!x));
-  await tx.packageLineItem.deleteMany({ where: { package_id: packageId, id: { notIn: [...keep] } } });
+  await deletePackageLinesExcept(tx, packageId, [...keep]);
   for (const r of resolved) {
-    if (r.input.id) await tx.packageLineItem.update({ where: { id: r.input.id }, data: r.data });
-    else await tx.packageLineItem.create({ data: { ...r.data, package_id: packageId } });
+    if (r.input.id) await updatePackageLine(tx, r.input.id, r.data);
+    else await insertPackageLine(tx, { ...r.data, package_id: packageId });
   }
-  await tx.package.update({ where: { id: packageId }, data: lineTotals(resolved.map((r) => r.data)) });
+  await setPackageTotals(tx, packageId, lineTotals(resolved.map((r) => r.data)));
 }
 
 /**

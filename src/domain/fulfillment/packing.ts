@@ -6,6 +6,7 @@ import { namedFulfillmentOrder } from '../names.js';
 import { CLOSED_FO } from './fulfillment-orders.js';
 import { namesOfRow, type Names } from './lookups.js';
 import { claimForPackingRow, packingLineRows } from './store/packing.js';
+import { findTeamFulfillmentOrder } from './store/fo-state.js';
 
 // What a package is made from, read in two statements inside the packing transaction:
 //  - claimForPacking: the fulfillment order's row lock (the transaction's first statement, a
@@ -38,10 +39,7 @@ export interface PackingFo {
 export async function claimForPacking(tx: TxClient, provider: Provider, teamId: string, foId: string): Promise<PackingFo> {
   const row = await claimForPackingRow(statementsOf(tx, provider), teamId, foId);
   if (!row) {
-    const now = await tx.fulfillmentOrder.findFirst({
-      where: { id: foId, fulfiller_team_id: teamId },
-      select: { status: true, order_id: true },
-    });
+    const now = await findTeamFulfillmentOrder(tx, teamId, foId, { status: true, order_id: true });
     if (!now) throw notFound('Fulfillment order', foId);
     if (!CLOSED_FO.includes(now.status)) await assertNoActiveHold(tx, now.order_id); // no packing while on hold: 409 naming the hold
     const named = await namedFulfillmentOrder(tx, foId);

@@ -4,6 +4,9 @@ import { enqueueEvent } from '../events/index.js';
 import { activeLock, loadFulfillmentOrder } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { carveOut } from './move-split.js';
+import { findTeamFulfillmentOrder } from './store/fo-state.js';
+import { fulfillmentOrderLines } from './store/move-split.js';
+import { clearShortQuantities, touchSplittable } from './store/shortfall.js';
 import { packingLines } from './packing.js';
 import { transaction } from '../../db/tx.js';
 
@@ -19,27 +22,16 @@ const SPLITTABLE = ['PENDING', 'ACCEPTED', 'IN_PROGRESS'];
 
 /** The compare-and-set claim: open, and not locked by someone else (the caller's own lock is fine). */
 async function claim(tx: TxClient, teamId: string, id: string, owner: string | null, now: Date) {
-  const { count } = await tx.fulfillmentOrder.updateMany({
-    where: {
-      id,
-      fulfiller_team_id: teamId,
-      status: { in: SPLITTABLE },
-      OR: [{ lock_owner: null }, { lock_expires_at: null }, { lock_expires_at: { lte: now } }, ...(owner ? [{ lock_owner: owner }] : [])],
-    },
-    data: { updated_at: now },
-  });
-  const fo = await tx.fulfillmentOrder.findFirst({
-    where: { id, fulfiller_team_id: teamId },
-    select: {
-      id: true,
-      order_id: true,
-      warehouse_id: true,
-      fulfiller_team_id: true,
-      merchant_team_id: true,
-      status: true,
-      lock_owner: true,
-      lock_expires_at: true,
-    },
+  const { count } = await touchSplittable(tx, teamId, id, SPLITTABLE, owner, now);
+  const fo = await findTeamFulfillmentOrder(tx, teamId, id, {
+    id: true,
+    order_id: true,
+    warehouse_id: true,
+    fulfiller_team_id: true,
+    merchant_team_id: true,
+    status: true,
+    lock_owner: true,
+    lock_expires_at: true,
   });
   if (!fo) throw notFound('Fulfillment order', id);
   if (count) return fo;
@@ -52,10 +44,7 @@ async function claim(tx: TxClient, teamId: string, id: string, owner: string | n
 export async function splitShortfall(db: Db, teamId: string, id: string, owner: string | null = null) {
   const newId = await transaction(db, async (tx) => {
     const fo = await claim(tx, teamId, id, owner, new Date());
-    const lines = await tx.fulfillmentOrderLineItem.findMany({
-      where: { fulfillment_order_id: id },
-      orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-    });
+    const lines = await fulfillmentOrderLines(tx, id);
     const short = lines.filter((l) => l.short_quantity > 0);
     if (!short.length) throw conflict(`Fulfillment order ${id} has no recorded shortfall.`);
     if (lines.every((l) => l.remaining_quantity <= l.short_quantity))
@@ -70,10 +59,7 @@ export async function splitShortfall(db: Db, teamId: string, id: string, owner: 
     }
     const take = new Map(short.map((l) => [l.id, Math.min(l.short_quantity, l.remaining_quantity)]));
     const created = await carveOut(tx, fo, { lines, take }, fo.warehouse_id);
-    await tx.fulfillmentOrderLineItem.updateMany({
-      where: { fulfillment_order_id: id, short_quantity: { gt: 0 } },
-      data: { short_quantity: 0 },
-    });
+    await clearShortQuantities(tx, id);
     const quantity = [...take.values()].reduce((s, q) => s + q, 0);
     await enqueueEvent(tx, teamId, 'fulfillment_order.split', {
       fulfillment_order_id: id,

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/types.js';
 import { invalid } from '../errors.js';
+import { findDelegatedMerchantsNamed, findShopsNamed } from './store/lists.js';
 
 // The order list's merchant and shop filters take ids or exact names (issue 34 item 4): no list
 // a READ_ORDERS key may read names merchants or shops, so the server resolves the names, among
@@ -9,14 +10,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Named = { id: string; name: string };
 
-async function named(db: Db, teamId: string, kind: 'merchant' | 'shop', names: string[]): Promise<Named[]> {
-  if (kind === 'shop')
-    return db.prisma.shop.findMany({ where: { fulfiller_team_id: teamId, name: { in: names } }, select: { id: true, name: true } });
-  const rows = await db.prisma.fulfillmentDelegation.findMany({
-    where: { fulfiller_team_id: teamId, merchant_team: { name: { in: names } } },
-    select: { merchant_team: { select: { id: true, name: true } } },
-  });
-  return rows.map((r) => r.merchant_team);
+function named(db: Db, teamId: string, kind: 'merchant' | 'shop', names: string[]): Promise<Named[]> {
+  return kind === 'shop' ? findShopsNamed(db.prisma, teamId, names) : findDelegatedMerchantsNamed(db.prisma, teamId, names);
 }
 
 /** `values` (ids or exact names) -> ids; an unknown or ambiguous name is a 400 naming it. */

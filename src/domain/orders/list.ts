@@ -6,7 +6,8 @@ import { FULFILLMENT_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES } from '../../co
 import { idsOfNamed } from './list-names.js';
 import { orderSearch } from './search.js';
 import { orderListPage, type OrderPageQuery, type OrderPageRow } from './store/common.js';
-import { loadNames, ORDER_LIST_SELECT, orderListItem, type Names, type OrderListRow } from './view.js';
+import { findOrderListPage } from './store/lists.js';
+import { loadNames, orderListItem, type Names, type OrderListRow } from './view.js';
 
 // GET /v1/ops/orders (spec 4.5): filters, sorts, page or keyset cursor. The common pages (no
 // search, sorted by a date) are one prepared statement through the driver (store.ts
@@ -107,7 +108,7 @@ export async function listOrders(db: Db, fulfillerTeamId: string, q: OrderListQu
   if (created) where.created_at = created;
   if (updated) where.updated_at = updated;
   if (narrowed) Object.assign(where, narrowed);
-  const rows = await db.prisma.order.findMany({ ...pageArgs(q, where, orderBy), select: ORDER_LIST_SELECT });
+  const rows = await findOrderListPage(db.prisma, pageArgs(q, where, orderBy));
   const page = toPage(rows, q, undefined, orderBy);
   const names = await loadNames(db, page.data);
   return { data: page.data.map((o) => orderListItem(o, names)), meta: page.meta };

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/client.js';
 import { conflict } from '../errors.js';
 import { FIRST_ORDER_SEQ } from '../../contract/orders-enums.js';
 import { savepoint } from './store/common.js';
+import { findMaxOrderSeq, setOrderNumberColumns } from './store/numbers.js';
 
 // Order numbers are unique per fulfiller team (unique index). Generated ones continue the
 // team's sequence ("#1001", "#1002", …). The number is the last write of a conversion and runs
@@ -47,12 +48,12 @@ export async function assignOrderNumber(tx: TxClient, orderId: string, fulfiller
   for (let attempt = 0; attempt < 100; attempt++) {
     let orderNumber = requested;
     if (!orderNumber) {
-      const max = await tx.order.aggregate({ where: { fulfiller_team_id: fulfillerTeamId }, _max: { order_seq: true } });
-      orderNumber = `#${Math.max(FIRST_ORDER_SEQ, (max._max.order_seq ?? 0) + 1)}`;
+      const max = await findMaxOrderSeq(tx, fulfillerTeamId);
+      orderNumber = `#${Math.max(FIRST_ORDER_SEQ, (max ?? 0) + 1)}`;
     }
     await savepoint(tx, 'SAVEPOINT');
     try {
-      await tx.order.update({ where: { id: orderId }, data: numberColumns(orderNumber) });
+      await setOrderNumberColumns(tx, orderId, numberColumns(orderNumber));
       await savepoint(tx, 'RELEASE SAVEPOINT');
       return orderNumber;
     } catch (err) {

@@ -4,6 +4,8 @@ import { enqueueEvent } from '../events/index.js';
 import { PRIORITY_RANK, type Priority } from '../../contract/orders-enums.js';
 import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
+import { findOrderPriority, setPriorityIfUnchanged } from './store/priority.js';
+import { findChannelPushes, findTeamOrder } from './store/views.js';
 import { inTransaction } from './tx.js';
 import { automationView, loadNames, orderView } from './view.js';
 import { noteAuditBefore } from '../audit/index.js';
@@ -11,15 +13,9 @@ import { noteAuditBefore } from '../audit/index.js';
 // Reading orders, and the two order changes the ops API allows (priority, mark paid).
 
 export async function getOrder(db: Db, fulfillerTeamId: string, orderId: string) {
-  const order = await db.prisma.order.findFirst({
-    where: { id: orderId, fulfiller_team_id: fulfillerTeamId },
-    include: { holds: true, line_items: true },
-  });
+  const order = await findTeamOrder(db.prisma, fulfillerTeamId, orderId);
   if (!order) throw notFound('Order', orderId);
-  const [names, pushes] = await Promise.all([
-    loadNames(db, [order]),
-    order.shop_id ? db.prisma.channelPush.findMany({ where: { order_id: order.id }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] }) : [],
-  ]);
+  const [names, pushes] = await Promise.all([loadNames(db, [order]), order.shop_id ? findChannelPushes(db.prisma, order.id) : []]);
   // Extension (docs/sales-channels.md), present once the order has had a tracking push.
   const channel = pushes.map((p) => ({
     id: p.id,
@@ -46,19 +42,13 @@ export async function changeOrderPriority(db: Db, fulfillerTeamId: string, order
   const changed = await inTransaction(
     db,
     async (tx) => {
-      const order = await tx.order.findFirst({
-        where: { id: orderId, fulfiller_team_id: fulfillerTeamId },
-        select: { id: true, priority: true, order_number: true },
-      });
+      const order = await findOrderPriority(tx, fulfillerTeamId, orderId);
       if (!order) throw notFound('Order', orderId);
       noteAuditBefore(order, { key: order.order_number }); // the audit record's "from" (docs/audit.md)
       if (order.priority === priority) return false;
       // Compare-and-set on the priority read: a concurrent change (another replica, READ COMMITTED)
       // makes this one re-read, so each event's previous_priority is true and a repeat is a no-op.
-      const res = await tx.order.updateMany({
-        where: { id: order.id, priority: order.priority },
-        data: { priority, priority_rank: PRIORITY_RANK[priority] },
-      });
+      const res = await setPriorityIfUnchanged(tx, order.id, order.priority, priority, PRIORITY_RANK[priority]);
       if (res.count !== 1) throw new PriorityChanged();
       await enqueueEvent(tx, fulfillerTeamId, 'order.priority_changed', {
         order_id: order.id,

@@ -2,6 +2,13 @@ import type { Db, TxClient } from '../../db/types.js';
 import { ALLOCATABLE_STATUSES } from '../../contract/orders-enums.js';
 import { allocateLines, loadStock, routeOf } from './allocation.js';
 import { writeFulfillmentOrders, type CoreLine } from './fulfillment-split.js';
+import {
+  findOrderWithWaitingLines,
+  findWaitingLinesOf,
+  findWaitingProducts,
+  takeLineWaitingUnits,
+  takeOrderWaitingUnits,
+} from './store/pending.js';
 import { inTransaction } from './tx.js';
 
 // Priority allocation of waiting (unallocated) quantities. Scarce stock goes to CRITICAL, then
@@ -20,15 +27,7 @@ class LineChanged extends Error {}
 export async function allocatePending(db: Db, fulfillerTeamId: string): Promise<AllocationSummary> {
   const summary: AllocationSummary = { orders: 0, units: 0 };
   // Only products with free stock can be allocated; everything else is skipped without a write.
-  const waitingProducts = await db.prisma.orderLineItem.findMany({
-    where: {
-      kind: 'CORE',
-      unallocated_quantity: { gt: 0 },
-      order: { fulfiller_team_id: fulfillerTeamId, status: { in: ALLOCATABLE_STATUSES as never } },
-    },
-    distinct: ['product_id'],
-    select: { product_id: true },
-  });
+  const waitingProducts = await findWaitingProducts(db.prisma, fulfillerTeamId);
   const productIds = waitingProducts.map((p) => p.product_id).filter((id): id is string => !!id);
   const free = new Map<string, number>();
   for (const s of await loadStock(db.prisma, fulfillerTeamId, productIds)) {
@@ -36,15 +35,7 @@ export async function allocatePending(db: Db, fulfillerTeamId: string): Promise<
   }
   if (!free.size) return summary;
 
-  const lines = await db.prisma.orderLineItem.findMany({
-    where: {
-      kind: 'CORE',
-      unallocated_quantity: { gt: 0 },
-      product_id: { in: [...free.keys()] },
-      order: { fulfiller_team_id: fulfillerTeamId, status: { in: ALLOCATABLE_STATUSES as never } },
-    },
-    select: { order_id: true, order: { select: { priority_rank: true, created_at: true } } },
-  });
+  const lines = await findWaitingLinesOf(db.prisma, fulfillerTeamId, [...free.keys()]);
   const queue = [...new Map(lines.map((l) => [l.order_id, l.order])).entries()].sort(
     ([ida, a], [idb, b]) => b.priority_rank - a.priority_rank || a.created_at.getTime() - b.created_at.getTime() || (ida < idb ? -1 : 1),
   );
@@ -68,10 +59,7 @@ export async function allocatePending(db: Db, fulfillerTeamId: string): Promise<
 
 /** Allocates one order's waiting lines; returns units taken per product. */
 async function allocateOrder(tx: TxClient, orderId: string): Promise<Map<string, number>> {
-  const order = await tx.order.findUnique({
-    where: { id: orderId },
-    include: { line_items: { where: { kind: 'CORE', unallocated_quantity: { gt: 0 } }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] } },
-  });
+  const order = await findOrderWithWaitingLines(tx, orderId);
   const taken = new Map<string, number>();
   if (!order || !ALLOCATABLE_STATUSES.includes(order.status)) return taken;
   const waiting = order.line_items.filter((l) => l.product_id);
@@ -90,19 +78,13 @@ async function allocateOrder(tx: TxClient, orderId: string): Promise<Map<string,
   let total = 0;
   for (const [lineId, n] of perLine) {
     // Compare-and-set: the units must still be waiting (another allocator may have taken them).
-    const res = await tx.orderLineItem.updateMany({
-      where: { id: lineId, unallocated_quantity: { gte: n } },
-      data: { unallocated_quantity: { decrement: n } },
-    });
+    const res = await takeLineWaitingUnits(tx, lineId, n);
     if (res.count !== 1) throw new LineChanged();
     total += n;
     const productId = waiting.find((l) => l.id === lineId)!.product_id!;
     taken.set(productId, (taken.get(productId) ?? 0) + n);
   }
-  const res = await tx.order.updateMany({
-    where: { id: order.id, unallocated_quantity: { gte: total } },
-    data: { unallocated_quantity: { decrement: total } },
-  });
+  const res = await takeOrderWaitingUnits(tx, order.id, total);
   if (res.count !== 1) throw new LineChanged();
 
   const coreLines = new Map<string, CoreLine>(waiting.map((l) => [l.id, l]));

@@ -12,6 +12,7 @@ import { assignOrderNumber, placeholderNumber } from './numbers.js';
 import { lineItemHash, orderTotals } from './totals.js';
 import { setOrderTags } from './tags.js';
 import { intakeRules } from './intake-rules.js';
+import { insertCoreLines, insertOrder, insertOriginalLines } from './store/place.js';
 
 // Writing a new order: the one code path of draft conversion (convert.ts) and sales-channel
 // intake (src/domain/channels/intake.ts). planOrder turns what was sold into ORIGINAL lines (as
@@ -179,20 +180,22 @@ export async function writeOrder(tx: TxClient, plan: OrderPlan, opts: WriteOptio
   for (const a of allocations) allocated.set(a.key, (allocated.get(a.key) ?? 0) + a.quantity);
   const unallocated = (c: CoreSpec) => c.total_quantity - (allocated.get(c.id) ?? 0);
 
-  const order = await tx.order.create({
-    data: {
-      id: orderId,
-      ...plan.fields,
-      ...opts.extra,
-      ...placeholderNumber(orderId),
-      unallocated_quantity: cores.reduce((s, c) => s + unallocated(c), 0),
-    },
+  const order = await insertOrder(tx, {
+    id: orderId,
+    ...plan.fields,
+    ...opts.extra,
+    ...placeholderNumber(orderId),
+    unallocated_quantity: cores.reduce((s, c) => s + unallocated(c), 0),
   });
   await setOrderTags(tx, order, Array.isArray(order.tags) ? (order.tags as string[]) : []);
-  const coreRows = await tx.orderLineItem.createManyAndReturn({
-    data: cores.map((c) => ({ ...c, order_id: order.id, unallocated_quantity: unallocated(c) })),
-  });
-  await tx.orderLineItem.createMany({ data: plan.originals.map((o) => ({ ...o, order_id: order.id })) });
+  const coreRows = await insertCoreLines(
+    tx,
+    cores.map((c) => ({ ...c, order_id: order.id, unallocated_quantity: unallocated(c) })),
+  );
+  await insertOriginalLines(
+    tx,
+    plan.originals.map((o) => ({ ...o, order_id: order.id })),
+  );
   if (!plan.paid && opts.paymentHold !== false) await createPaymentHold(tx, order.id);
   for (const h of opts.holds ?? []) await placeHold(tx, { ...h, orderId: order.id });
   const lines = new Map<string, CoreLine>(coreRows.map((r) => [r.id, r]));

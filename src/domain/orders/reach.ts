@@ -2,17 +2,20 @@ import type { Db } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import { DomainError, invalid, type FieldError } from '../errors.js';
 import type { ShopType } from '../../contract/orders-enums.js';
+import {
+  findActiveDelegations,
+  findMerchantProducts,
+  findMerchantProductsBySku,
+  findMerchantShop,
+  findShopBySlug,
+  insertShop,
+} from './store/reach.js';
 
 // What a fulfiller key may put on a draft order: a merchant team delegated to its team, a shop
 // of that merchant, and that merchant's products.
 
 export async function resolveMerchant(db: Db, fulfillerTeamId: string, merchantTeamId?: string) {
-  const delegations = await db.prisma.fulfillmentDelegation.findMany({
-    where: { fulfiller_team_id: fulfillerTeamId, active: true, ...(merchantTeamId ? { merchant_team_id: merchantTeamId } : {}) },
-    include: { merchant_team: true },
-    orderBy: { created_at: 'asc' },
-    take: 2,
-  });
+  const delegations = await findActiveDelegations(db.prisma, fulfillerTeamId, merchantTeamId);
   if (merchantTeamId && !delegations.length) {
     throw invalid('body.merchant_team_id', 'is not a merchant team delegated to this fulfiller team');
   }
@@ -41,19 +44,23 @@ export async function resolveShop(
 ) {
   if (input.shop_id && input.shop) throw invalid('body.shop', 'give either shop_id or shop, not both');
   if (input.shop_id) {
-    const shop = await db.prisma.shop.findFirst({ where: { id: input.shop_id, merchant_team_id: merchantTeamId } });
+    const shop = await findMerchantShop(db.prisma, merchantTeamId, input.shop_id);
     if (!shop) throw invalid('body.shop_id', 'is not a shop of the merchant team');
     return shop;
   }
   const name = input.shop?.name.trim() || 'Manual orders';
   const shopType = input.shop?.shop_type ?? 'MANUAL';
   const slug = slugify(name);
-  const find = () => db.prisma.shop.findUnique({ where: { merchant_team_id_slug: { merchant_team_id: merchantTeamId, slug } } });
+  const find = () => findShopBySlug(db.prisma, merchantTeamId, slug);
   let shop = await find();
   if (!shop) {
     try {
-      shop = await db.prisma.shop.create({
-        data: { merchant_team_id: merchantTeamId, fulfiller_team_id: fulfillerTeamId, name, slug, shop_type: shopType },
+      shop = await insertShop(db.prisma, {
+        merchant_team_id: merchantTeamId,
+        fulfiller_team_id: fulfillerTeamId,
+        name,
+        slug,
+        shop_type: shopType,
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -86,15 +93,11 @@ export async function resolveProducts(
   lines: LineRef[],
   at = 'body.line_items',
 ): Promise<ResolvedProduct[]> {
-  const owned = { OR: [{ team_id: merchantTeamId }, { merchant_team_id: merchantTeamId }] };
   const ids = [...new Set(lines.map((l) => l.product_id).filter((v): v is string => !!v))];
   const skus = [...new Set(lines.filter((l) => !l.product_id && l.sku).map((l) => l.sku!))];
-  const select = { id: true, name: true, sku: true, image_url: true, created_at: true } as const;
   const [byIdRows, bySkuRows] = await Promise.all([
-    ids.length ? db.prisma.product.findMany({ where: { id: { in: ids }, ...owned }, select }) : [],
-    skus.length
-      ? db.prisma.product.findMany({ where: { sku: { in: skus }, ...owned }, select, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] })
-      : [],
+    ids.length ? findMerchantProducts(db.prisma, merchantTeamId, ids) : [],
+    skus.length ? findMerchantProductsBySku(db.prisma, merchantTeamId, skus) : [],
   ]);
   const byId = new Map(byIdRows.map((p) => [p.id, p]));
   const bySku = new Map<string, (typeof bySkuRows)[number]>();

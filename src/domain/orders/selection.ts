@@ -3,6 +3,7 @@ import type { RateOptions } from '../../contract/rate-strategy.js';
 import { checkRateOptions, withoutStaleDays } from './rate-options.js';
 import type { TxClient } from '../../db/types.js';
 import { invalid } from '../errors.js';
+import { findCarrierIntegrationName, findTeamCarrierIntegrationId } from './store/selection.js';
 
 // The order's carrier selection (spec 2.6 fields plus rate_strategy) as a person sets it through
 // PATCH /v1/ops/orders/{id}. Each field a person gives is recorded in person_set, which automation
@@ -15,7 +16,7 @@ export async function personSelection(tx: TxClient, teamId: string, current: unk
   const given = SELECTION_ACTIONS.filter((f) => edit[f] !== undefined);
   if (!given.length) return null;
   const ci = edit.carrier_integration_id as string | null | undefined;
-  if (ci && !(await tx.carrierIntegration.findFirst({ where: { id: ci, team_id: teamId }, select: { id: true } }))) {
+  if (ci && !(await findTeamCarrierIntegrationId(tx, teamId, ci))) {
     throw invalid('body.carrier_integration_id', `no carrier integration ${ci} in this team`);
   }
   const sel: Record<string, unknown> = current && typeof current === 'object' ? { ...(current as object) } : {};
@@ -33,7 +34,7 @@ export async function personSelection(tx: TxClient, teamId: string, current: unk
     }
   }
   if (ci) {
-    const ci2 = await tx.carrierIntegration.findFirst({ where: { id: ci }, select: { name: true, type: true } });
+    const ci2 = await findCarrierIntegrationName(tx, ci);
     sel.carrier_integration_name = ci2?.name ?? null;
     sel.carrier_integration_type = ci2?.type ?? null;
   }

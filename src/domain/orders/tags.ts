@@ -1,4 +1,5 @@
 import type { TxClient } from '../../db/types.js';
+import { deleteOrderTags, insertOrderTags } from './store/tags.js';
 
 // order_tags: one row per tag of an order, the index behind the order list's ?tag= filter
 // (orders.tags is JSON, which no index serves). Every write of orders.tags calls setOrderTags in
@@ -6,9 +7,12 @@ import type { TxClient } from '../../db/types.js';
 
 /** Replace the order's tag rows with `tags` (deduplicated). */
 export async function setOrderTags(tx: TxClient, order: { id: string; fulfiller_team_id: string }, tags: readonly string[]): Promise<void> {
-  await tx.orderTag.deleteMany({ where: { order_id: order.id } });
+  await deleteOrderTags(tx, order.id);
   const unique = [...new Set(tags)];
   if (unique.length) {
-    await tx.orderTag.createMany({ data: unique.map((tag) => ({ order_id: order.id, tag, fulfiller_team_id: order.fulfiller_team_id })) });
+    await insertOrderTags(
+      tx,
+      unique.map((tag) => ({ order_id: order.id, tag, fulfiller_team_id: order.fulfiller_team_id })),
+    );
   }
 }

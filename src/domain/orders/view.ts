@@ -1,5 +1,6 @@
 import type { Db, Order, OrderFulfillmentHold, OrderLineItem } from '../../db/types.js';
 import { teamNames } from '../names.js';
+import { findShopNames } from './store/views.js';
 import { ADDRESS_FIELDS } from './address.js';
 import { CARRIER_SELECTION_FIELDS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS } from '../../contract/orders-enums.js';
 import type { RateStrategy } from '../../contract/rate-strategy.js';
@@ -21,9 +22,7 @@ export async function loadNames(db: Db, orders: Pick<Order, 'shop_id' | 'merchan
       db.prisma,
       orders.flatMap((o) => [o.merchant_team_id, o.fulfiller_team_id]),
     ),
-    shopIds.length
-      ? db.prisma.shop.findMany({ where: { id: { in: shopIds } }, select: { id: true, name: true, slug: true, shop_type: true } })
-      : [],
+    shopIds.length ? findShopNames(db.prisma, shopIds) : [],
   ]);
   return { team, shop: new Map(shops.map((s) => [s.id, s])) };
 }
