@@ -88,8 +88,6 @@ describe('layers', () => {
     'domain/charges/fulfillment-billing.ts',
     'domain/charges/shipping.ts',
     'domain/charges/versions.ts',
-    'domain/events/outbox.ts',
-    'domain/events/sales-channel.ts',
     'domain/fulfillment/cancel.ts',
     'domain/fulfillment/carrier-rates.ts',
     'domain/fulfillment/carrier-webhooks.ts',
