@@ -69,16 +69,6 @@ describe('layers', () => {
     /\.prisma\.[a-z$]|\b(tx|client)\s*\.\s*[a-z][A-Za-z]*\s*\.\s*(find|create|update|delete|upsert|count|aggregate|groupBy)/;
   const PRISMA_KNOWN = [
     'domain/bootstrap.ts',
-    'domain/channels/app-install.ts',
-    'domain/channels/authorizations.ts',
-    'domain/channels/connection.ts',
-    'domain/channels/deliveries.ts',
-    'domain/channels/edits.ts',
-    'domain/channels/intake.ts',
-    'domain/channels/shops.ts',
-    'domain/channels/stock.ts',
-    'domain/channels/sync.ts',
-    'domain/channels/tracking.ts',
     'domain/charges/billing.ts',
     'domain/charges/charge-filters.ts',
     'domain/charges/charges.ts',
