@@ -5,6 +5,8 @@ import { DomainError, conflict, forbidden } from '../errors.js';
 import { DEFAULT_SETTINGS, connectorFor, openConnection, sealCredentials } from './connection.js';
 import { checkOrRefuse } from './connection-fields.js';
 import { shopViews, teamsOf, writeShopRows } from './shops.js';
+import { connectionsOfStore, updateConnection } from './store/connections.js';
+import { findShopOrThrow, shopsByIds } from './store/shops.js';
 import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
 import type { AppInstall, ConnectedPlatform, ConnectionSettings, Credentials } from '../../connectors/channels/types.js';
 
@@ -34,8 +36,11 @@ const installOf = (row: ShopConnection) => (row.settings as Partial<ConnectionSe
 
 /** The app-made connections of a store, with their shops' merchant teams. */
 async function appConnections(db: Db, shopType: ConnectedPlatform, domain: string) {
-  const rows = (await db.prisma.shopConnection.findMany({ where: { shop_type: shopType, shop_domain: domain } })).filter(installOf);
-  const shops = await db.prisma.shop.findMany({ where: { id: { in: rows.map((r) => r.shop_id) } } });
+  const rows = (await connectionsOfStore(db.prisma, shopType, domain)).filter(installOf);
+  const shops = await shopsByIds(
+    db.prisma,
+    rows.map((r) => r.shop_id),
+  );
   const teamOf = new Map(shops.map((s) => [s.id, s.merchant_team_id]));
   return rows.map((row) => ({ row, merchant: teamOf.get(row.shop_id)!, install: installOf(row)! }));
 }
@@ -52,7 +57,7 @@ export async function awaitInstall(db: Db, p: Principal, input: AwaitInput, now 
     // Named again: an install not made (or removed) waits anew; an installed app stays as it is.
     if (mine.install.status !== 'INSTALLED' || !mine.row.active) {
       const settings = { ...(mine.row.settings as object), app_install: { ...mine.install, status: 'AWAITING', awaiting_until } };
-      await db.prisma.shopConnection.update({ where: { shop_id: mine.row.shop_id }, data: { settings } });
+      await updateConnection(db.prisma, mine.row.shop_id, { settings });
     }
     return { shop_id: mine.row.shop_id, created: false };
   }
@@ -141,18 +146,15 @@ export async function completeInstall(db: Db, input: Installed, env: ChannelEnv,
     scope: input.scope,
     user_email: input.user_email,
   };
-  await db.prisma.shopConnection.update({
-    where: { shop_id: row.shop_id },
-    data: {
-      credentials: sealCredentials(row.shop_id, conn.credentials),
-      api_base_url: input.api_base_url,
-      settings: { ...conn.settings, app_install } as never,
-      active: true,
-      last_check_at: now,
-      last_check_ok: true,
-      last_error: null,
-      last_error_at: null,
-    },
+  await updateConnection(db.prisma, row.shop_id, {
+    credentials: sealCredentials(row.shop_id, conn.credentials),
+    api_base_url: input.api_base_url,
+    settings: { ...conn.settings, app_install } as never,
+    active: true,
+    last_check_at: now,
+    last_check_ok: true,
+    last_error: null,
+    last_error_at: null,
   });
   return { shop_id: row.shop_id, first: install.status !== 'INSTALLED' };
 }
@@ -172,15 +174,12 @@ export async function uninstalled(
   const open = openConnection(row);
   const app_install: AppInstall = { ...install, status: 'UNINSTALLED', uninstalled_at: now.toISOString(), awaiting_until: null };
   const why = `The app was uninstalled from store ${domain} on ${now.toISOString()}: orders stay; reinstalling the app connects the shop again.`;
-  await db.prisma.shopConnection.update({
-    where: { shop_id: row.shop_id },
-    data: {
-      credentials: sealCredentials(row.shop_id, strip(open.credentials)),
-      settings: { ...open.settings, app_install } as never,
-      active: false,
-      last_error: why,
-      last_error_at: now,
-    },
+  await updateConnection(db.prisma, row.shop_id, {
+    credentials: sealCredentials(row.shop_id, strip(open.credentials)),
+    settings: { ...open.settings, app_install } as never,
+    active: false,
+    last_error: why,
+    last_error_at: now,
   });
   return { shop_id: row.shop_id };
 }
@@ -188,6 +187,6 @@ export async function uninstalled(
 /** The shop an app callback is about, as the API shows it (no credentials). */
 export async function installedShop(db: Db, shopType: ConnectedPlatform, domain: string) {
   const { row } = await connectionFor(db, shopType, domain);
-  const shop = await db.prisma.shop.findUniqueOrThrow({ where: { id: row.shop_id } });
+  const shop = await findShopOrThrow(db.prisma, row.shop_id);
   return (await shopViews(db, [shop]))[0]!;
 }

@@ -7,6 +7,17 @@ import { openJson, sealJson } from '../secrets/index.js';
 import { DEFAULT_SETTINGS, connectorFor, sealCredentials } from './connection.js';
 import { checkOrRefuse, connectionFields } from './connection-fields.js';
 import { shopScope, teamsOf, writeShopRows } from './shops.js';
+import {
+  claimAuthorization,
+  deleteAuthorizationsExpiredBefore,
+  failAuthorization,
+  findAuthorizationByState,
+  findAuthorizationInScope,
+  findAuthorizationOrThrow,
+  insertAuthorization,
+  markAuthorizationConnected,
+} from './store/authorizations.js';
+import { shopNamed } from './store/shops.js';
 import { ChannelCallError, assertAllowedUrl, type ChannelEnv } from '../../connectors/channels/http.js';
 import type { ConsentApp } from '../../connectors/channels/connector.js';
 import type { ConnectedPlatform, Credentials, OpenConnection } from '../../connectors/channels/types.js';
@@ -80,8 +91,7 @@ export async function startAuthorization(
   const teams = await teamsOf(db, p, input.merchant_team_id);
   const name = input.name.trim();
   // Checked again when the shop is written; said now so the seller is not sent to consent for nothing.
-  if (await db.prisma.shop.findFirst({ where: { merchant_team_id: teams.merchant, name }, select: { id: true } }))
-    throw conflict(`The merchant team already has a shop named "${name}".`);
+  if (await shopNamed(db.prisma, teams.merchant, name)) throw conflict(`The merchant team already has a shop named "${name}".`);
   // The connector's own checks of the keys and the base URL, with a stand-in for the token to come.
   const f = connectionFields(shopType, { ...input, refresh_token: 'pending' }, env);
   if (input.connect_base_url) {
@@ -101,7 +111,7 @@ export async function startAuthorization(
   };
   const begun = consent.begin(app);
   // Ended ones go when new ones are made: no sweep of its own for a table this small.
-  await db.prisma.shopAuthorization.deleteMany({ where: { expires_at: { lt: new Date(now.getTime() - AUTHORIZATION_KEPT_MS) } } });
+  await deleteAuthorizationsExpiredBefore(db.prisma, new Date(now.getTime() - AUTHORIZATION_KEPT_MS));
   const id = newId();
   const sealed: Sealed = {
     verifier: begun.verifier,
@@ -110,25 +120,23 @@ export async function startAuthorization(
     etsy_shop_id: input.etsy_shop_id,
     connect_base_url: input.connect_base_url,
   };
-  const row = await db.prisma.shopAuthorization.create({
-    data: {
-      id,
-      shop_type: shopType,
-      state_hash: hashState(begun.state),
-      merchant_team_id: teams.merchant,
-      fulfiller_team_id: teams.fulfiller,
-      name,
-      secrets: sealJson(sealed, sealContext(id)),
-      redirect_uri: redirectUri,
-      api_base_url: f.apiBase,
-      expires_at: new Date(now.getTime() + AUTHORIZATION_TTL_MS),
-    },
+  const row = await insertAuthorization(db.prisma, {
+    id,
+    shop_type: shopType,
+    state_hash: hashState(begun.state),
+    merchant_team_id: teams.merchant,
+    fulfiller_team_id: teams.fulfiller,
+    name,
+    secrets: sealJson(sealed, sealContext(id)),
+    redirect_uri: redirectUri,
+    api_base_url: f.apiBase,
+    expires_at: new Date(now.getTime() + AUTHORIZATION_TTL_MS),
   });
   return { ...authorizationView(row, now), authorize_url: begun.authorizeUrl };
 }
 
 export async function getAuthorization(db: Db, p: Principal, id: string, now = new Date()) {
-  const row = await db.prisma.shopAuthorization.findFirst({ where: { id, ...shopScope(p) } });
+  const row = await findAuthorizationInScope(db.prisma, shopScope(p), id);
   if (!row) throw notFound('Shop authorization', id);
   return authorizationView(row, now);
 }
@@ -160,41 +168,32 @@ function closed(a: ShopAuthorization, now: Date) {
 
 /** Another request of the same link changed the authorization first: why this one is refused. */
 async function raced(db: Db, id: string, now: Date) {
-  const fresh = await db.prisma.shopAuthorization.findUniqueOrThrow({ where: { id } });
+  const fresh = await findAuthorizationOrThrow(db.prisma, id);
   return closed(fresh, now) ?? conflict('This authorization is being completed by another request of the same link.');
 }
 
 /** Ends the authorization this request claimed (at `claimedAt`) as FAILED. */
 async function fail(db: Db, a: ShopAuthorization, claimedAt: Date, message: string) {
-  await db.prisma.shopAuthorization.updateMany({
-    where: { id: a.id, status: 'PENDING', claimed_at: claimedAt },
-    data: { status: 'FAILED', message, secrets: '' },
-  });
+  await failAuthorization(db.prisma, a.id, claimedAt, message);
 }
 
 /** The callback: the state's authorization claimed once, the code exchanged, the shop written. */
 export async function completeAuthorization(db: Db, shopType: ConnectedPlatform, q: CallbackQuery, env: ChannelEnv, now = new Date()) {
   if (!q.state) throw invalid('query.state', 'is missing: open the link fos gave for this connection');
-  const a = await db.prisma.shopAuthorization.findUnique({ where: { state_hash: hashState(q.state) } });
+  const a = await findAuthorizationByState(db.prisma, hashState(q.state));
   if (!a || a.shop_type !== shopType) throw new UnknownStateError();
   const why = closed(a, now);
   if (why) throw why;
   const label = connectorFor(shopType).label;
   if (q.error) {
     const message = `${label} refused: ${q.error_description || q.error}`;
-    const r = await db.prisma.shopAuthorization.updateMany({
-      where: { id: a.id, status: 'PENDING', claimed_at: null },
-      data: { status: 'FAILED', message, secrets: '' },
-    });
+    const r = await failAuthorization(db.prisma, a.id, null, message);
     if (!r.count) throw await raced(db, a.id, now);
     return { connected: false as const, message, name: a.name };
   }
   if (!q.code) throw invalid('query.code', `is missing: ${label} sends the seller back with a code or an error`);
   // The claim: the one request that exchanges the code (the platform takes a code once).
-  const claimed = await db.prisma.shopAuthorization.updateMany({
-    where: { id: a.id, status: 'PENDING', claimed_at: null, expires_at: { gt: now } },
-    data: { claimed_at: now },
-  });
+  const claimed = await claimAuthorization(db.prisma, a.id, now);
   if (!claimed.count) throw await raced(db, a.id, now);
   try {
     const shopId = await connectShop(db, a, q.code, env, now);
@@ -265,10 +264,7 @@ async function connectShop(db: Db, a: ShopAuthorization, code: string, env: Chan
     },
     // First in the transaction (a compare-and-set): only the claim's holder connects, once.
     async (tx) => {
-      const r = await tx.shopAuthorization.updateMany({
-        where: { id: a.id, status: 'PENDING', claimed_at: now },
-        data: { status: 'CONNECTED', shop_id: id, message: null, secrets: '' },
-      });
+      const r = await markAuthorizationConnected(tx, a.id, now, id);
       if (!r.count) throw conflict('This authorization was completed by another request of the same link.');
     },
   );

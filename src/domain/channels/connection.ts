@@ -3,6 +3,7 @@ import { openJson, sealJson } from '../secrets/index.js';
 import type { ConnectedPlatform, ConnectionSettings, Credentials, OpenConnection } from '../../connectors/channels/types.js';
 import type { ChannelEnv } from '../../connectors/channels/http.js';
 import { connectorOrNull } from '../../connectors/channels/registry.js';
+import { replaceCredentials } from './store/connections.js';
 
 // A shop's connection row opened for a connector (src/connectors/channels/registry.ts): its
 // credentials unsealed in memory, its settings with defaults. The connectors themselves are
@@ -30,10 +31,7 @@ export function openConnection(row: ShopConnection, db?: Db): OpenConnection {
   const persistCredentials = db
     ? async (c: Credentials) => {
         const next = sealCredentials(row.shop_id, c);
-        const r = await db.prisma.shopConnection.updateMany({
-          where: { shop_id: row.shop_id, credentials: sealed },
-          data: { credentials: next },
-        });
+        const r = await replaceCredentials(db.prisma, row.shop_id, sealed, next);
         if (r.count) sealed = next;
       }
     : undefined;

@@ -9,6 +9,10 @@ import { cancelFromChannel } from './cancel.js';
 import { openConnection } from './connection.js';
 import { intakeOrder } from './intake.js';
 import { shopScope } from './shops.js';
+import { findConnection, findConnectionOrThrow, noteWebhookReceived } from './store/connections.js';
+import { claimDelivery, deliveriesPage, findDeliveryOfShop, insertDelivery, staleDeliveries, updateDelivery } from './store/deliveries.js';
+import { orderByRemote } from './store/intake.js';
+import { findShopOrThrow, shopIdInScope } from './store/shops.js';
 
 // Platform webhooks at POST /v1/channels/{shop_id}/webhooks. No API key: a delivery is accepted
 // only when the shop's connector verifies it with the shop's webhook secret (an HMAC of the raw
@@ -22,7 +26,7 @@ const refused = () => new DomainError('unauthorized', 'The webhook signature doe
 
 /** The shop's connection when the body's platform signature verifies (null: WooCommerce's ping); 401 otherwise. */
 async function verifiedConnection(db: Db, shopId: string, headers: Record<string, unknown>, body: Buffer) {
-  const row = /^[0-9a-f-]{36}$/i.test(shopId) ? await db.prisma.shopConnection.findUnique({ where: { shop_id: shopId } }) : null;
+  const row = /^[0-9a-f-]{36}$/i.test(shopId) ? await findConnection(db.prisma, shopId) : null;
   const connector = row && connectorOrNull(row.shop_type);
   if (!row || !row.active || !connector) throw refused();
   // A platform's unsigned ping of a new webhook (WooCommerce disables webhooks whose ping fails): answered 200, nothing stored.
@@ -73,14 +77,12 @@ export async function receiveChannelWebhook(
   const topic = hooks.topic(headers, body) ?? '(none)';
   const now = new Date();
   const delivery = await transaction(db, async (tx) => {
-    await tx.shopConnection.update({ where: { shop_id: shopId }, data: { webhooks_received: { increment: 1 }, last_webhook_at: now } });
-    return tx.channelDelivery.create({
-      data: {
-        shop_id: shopId,
-        topic,
-        body: body.toString('utf8'),
-        webhook_id: hooks.deliveryId(headers, body),
-      },
+    await noteWebhookReceived(tx, shopId, now);
+    return insertDelivery(tx, {
+      shop_id: shopId,
+      topic,
+      body: body.toString('utf8'),
+      webhook_id: hooks.deliveryId(headers, body),
     });
   });
   // Test hook for the kill -9 test: the process dies with the delivery stored, not taken in.
@@ -91,16 +93,18 @@ export async function receiveChannelWebhook(
 
 /** Takes a stored delivery in; the outcome (PROCESSED, IGNORED or FAILED with the reason) is written on it. */
 export async function processDelivery(db: Db, delivery: ChannelDelivery, policy: OutboundPolicy = {}) {
-  const shop = await db.prisma.shop.findUniqueOrThrow({ where: { id: delivery.shop_id } });
+  const shop = await findShopOrThrow(db.prisma, delivery.shop_id);
   let outcome: { status: string; error: string | null; order_id: string | null; remote_id: string | null };
   try {
     outcome = await handle(db, shop, delivery.topic, delivery.body, policy);
   } catch (err) {
     outcome = { status: 'FAILED', error: String((err as Error)?.message ?? err).slice(0, 500), order_id: null, remote_id: null };
   }
-  return db.prisma.channelDelivery.update({
-    where: { id: delivery.id },
-    data: { ...outcome, remote_id: outcome.remote_id ?? delivery.remote_id, attempts: { increment: 1 }, processed_at: new Date() },
+  return updateDelivery(db.prisma, delivery.id, {
+    ...outcome,
+    remote_id: outcome.remote_id ?? delivery.remote_id,
+    attempts: { increment: 1 },
+    processed_at: new Date(),
   });
 }
 
@@ -117,17 +121,10 @@ export const staleMs = () => {
  * another finds it claimed for the stale window; intake is idempotent besides.
  */
 export async function recoverDeliveries(db: Db, policy: OutboundPolicy = {}, now = new Date(), limit = 20) {
-  const stuck = await db.prisma.channelDelivery.findMany({
-    where: { status: 'RECEIVED', updated_at: { lt: new Date(now.getTime() - staleMs()) } },
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-    take: limit,
-  });
+  const stuck = await staleDeliveries(db.prisma, new Date(now.getTime() - staleMs()), limit);
   let taken = 0;
   for (const d of stuck) {
-    const claim = await db.prisma.channelDelivery.updateMany({
-      where: { id: d.id, status: 'RECEIVED', updated_at: d.updated_at },
-      data: { updated_at: new Date() },
-    });
+    const claim = await claimDelivery(db.prisma, d.id, d.updated_at, new Date());
     if (claim.count !== 1) continue;
     await processDelivery(db, d, policy);
     taken++;
@@ -147,12 +144,12 @@ async function handle(db: Db, shop: Shop, topic: string, raw: string, policy: Ou
     throw new Error('the body is not JSON');
   }
   // A platform whose payloads only name the order reads it through the connection, opened on demand.
-  const open = async () => openConnection(await db.prisma.shopConnection.findUniqueOrThrow({ where: { shop_id: shop.id } }), db);
+  const open = async () => openConnection(await findConnectionOrThrow(db.prisma, shop.id), db);
   const meaning = await connector.webhooks.interpret(topic, body, open, { allowPrivate: policy.allowPrivate });
   if (meaning.kind === 'ignore') return { status: 'IGNORED', error: meaning.reason, order_id: null, remote_id: meaning.remote_id };
   if (meaning.kind === 'cancel') {
     const id = meaning.remote_id;
-    const order = await db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: id } } });
+    const order = await orderByRemote(db.prisma, shop.id, id);
     if (!order) return { status: 'IGNORED', error: `no fos order for ${connector.label} order ${id}`, order_id: null, remote_id: id };
     if (order.status !== 'CANCELLED') await cancelFromChannel(db, shop.fulfiller_team_id!, order.id);
     return { status: 'PROCESSED', error: null, order_id: order.id, remote_id: id };
@@ -183,14 +180,9 @@ export const deliveryView = (d: ChannelDelivery) => ({
 });
 
 export async function listDeliveries(db: Db, p: Principal, shopId: string, q: { status?: string; limit: number; page: number }) {
-  const shop = await db.prisma.shop.findFirst({ where: { id: shopId, ...shopScope(p) }, select: { id: true } });
+  const shop = await shopIdInScope(db.prisma, shopScope(p), shopId);
   if (!shop) throw notFound('Shop', shopId);
-  const rows = await db.prisma.channelDelivery.findMany({
-    where: { shop_id: shopId, ...(q.status ? { status: q.status } : {}) },
-    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
-    skip: q.page * q.limit,
-    take: q.limit + 1,
-  });
+  const rows = await deliveriesPage(db.prisma, shopId, q.status, q.page * q.limit, q.limit + 1);
   const data = rows.slice(0, q.limit).map(deliveryView);
   return {
     data,
@@ -207,8 +199,8 @@ export async function listDeliveries(db: Db, p: Principal, shopId: string, q: { 
 
 /** Processes a stored delivery again (after fixing what made it fail); idempotent like every intake. */
 export async function replayDelivery(db: Db, p: Principal, shopId: string, deliveryId: string, policy: OutboundPolicy = {}) {
-  const shop = await db.prisma.shop.findFirst({ where: { id: shopId, ...shopScope(p) }, select: { id: true } });
-  const delivery = shop ? await db.prisma.channelDelivery.findFirst({ where: { id: deliveryId, shop_id: shopId } }) : null;
+  const shop = await shopIdInScope(db.prisma, shopScope(p), shopId);
+  const delivery = shop ? await findDeliveryOfShop(db.prisma, shopId, deliveryId) : null;
   if (!delivery) throw notFound('Delivery', deliveryId);
   return deliveryView(await processDelivery(db, delivery, policy));
 }

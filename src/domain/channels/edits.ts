@@ -9,6 +9,8 @@ import { verifyAfterConvert } from '../carrier-integrations/index.js';
 import type { OutboundPolicy } from '../carrier-integrations/index.js';
 import { ALLOCATABLE_STATUSES, type OrderConfig } from '../../contract/orders-enums.js';
 import type { ChannelLine, ChannelOrder } from '../../connectors/channels/types.js';
+import { countOpenAddressHolds, findOpenShopEditHold, orderAddressConfig, orderForEdit, orderLines, setHoldNotes } from './store/edits.js';
+import { markOrderSynced } from './store/intake.js';
 
 // Shop edits (issue 37 item 5): an orders/updated (Shopify) or order.updated (WooCommerce) whose
 // shipping address or lines differ from the fos order. While nothing is packed or shipped the
@@ -47,7 +49,7 @@ function planAddress(order: { shipping_address: unknown; lock_address: boolean }
 }
 
 async function planLines(db: Db, orderId: string, o: ChannelOrder, match: Matcher, plan: Plan) {
-  const lines = await db.prisma.orderLineItem.findMany({ where: { order_id: orderId }, orderBy: { id: 'asc' } });
+  const lines = await orderLines(db.prisma, orderId);
   const wanted = new Map(o.lines.map((l) => [l.remote_id, l]));
   const seen = new Set<string>();
   const diffs: LineDiff[] = [];
@@ -82,25 +84,23 @@ async function planLines(db: Db, orderId: string, o: ChannelOrder, match: Matche
 async function holdForPerson(db: Db, orderId: string, why: string, diffs: string[]) {
   const notes = `The shop changed this order; ${why}. Decide, edit the order (or ask the shop), then release the hold. Changes: ${diffs.join('; ')}.`;
   await inTransaction(db, async (tx) => {
-    await tx.order.update({ where: { id: orderId }, data: { synced_at: new Date() } }); // the write first: locks the order row
-    const open = await tx.orderFulfillmentHold.findFirst({ where: { order_id: orderId, active: true, reason: 'SHOP_EDIT' } });
+    await markOrderSynced(tx, orderId, new Date()); // the write first: locks the order row
+    const open = await findOpenShopEditHold(tx, orderId);
     if (open?.reason_notes === notes) return;
-    if (open) await tx.orderFulfillmentHold.update({ where: { id: open.id }, data: { reason_notes: notes } });
+    if (open) await setHoldNotes(tx, open.id, notes);
     else await placeHold(tx, { orderId, reason: 'SHOP_EDIT', notes });
   });
 }
 
 /** A new address that fails the offline check is held like intake holds it; then the team's verifier (EasyPost). */
 async function verifyEdited(db: Db, shop: Shop, orderId: string, policy: OutboundPolicy) {
-  const order = await db.prisma.order.findUniqueOrThrow({ where: { id: orderId }, select: { config: true, shipping_address: true } });
+  const order = await orderAddressConfig(db.prisma, orderId);
   const config = (order.config ?? {}) as Partial<OrderConfig>;
   if (config.address_verification_enabled === false) return;
   const check = verifyAddress(order.shipping_address as never);
   if (!check.verified) {
     await inTransaction(db, async (tx) => {
-      const open = await tx.orderFulfillmentHold.count({
-        where: { order_id: orderId, active: true, reason: 'ADDRESS_VERIFICATION_FAILED' },
-      });
+      const open = await countOpenAddressHolds(tx, orderId);
       if (!open)
         await placeHold(tx, {
           orderId,
@@ -114,10 +114,7 @@ async function verifyEdited(db: Db, shop: Shop, orderId: string, policy: Outboun
 
 /** Applies a shop's edit of an open order, or holds it for a person; true when anything differed. */
 export async function applyShopEdit(db: Db, shop: Shop, orderId: string, o: ChannelOrder, match: Matcher, policy: OutboundPolicy) {
-  const order = await db.prisma.order.findUniqueOrThrow({
-    where: { id: orderId },
-    select: { status: true, shipping_address: true, lock_address: true },
-  });
+  const order = await orderForEdit(db.prisma, orderId);
   if (!ALLOCATABLE_STATUSES.includes(order.status)) return false; // closed or cancelled: nothing left to change
   const plan: Plan = { edit: {}, diffs: [], manual: [] };
   planAddress(order, o, plan);

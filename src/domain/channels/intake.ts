@@ -17,6 +17,17 @@ import { verifyAfterConvert } from '../carrier-integrations/index.js';
 import { currentScope, runOutsideDeadline, waitAtMost } from '../../net/deadlines.js';
 import type { OutboundPolicy } from '../carrier-integrations/index.js';
 import type { ChannelOrder, ConnectionSettings } from '../../connectors/channels/types.js';
+import { findConnectionSettings } from './store/connections.js';
+import {
+  liftPaymentHolds,
+  listingVariantsByRemoteIds,
+  markOrderPaid,
+  markOrderSynced,
+  orderConfig,
+  orderIdByRemote,
+  orderStatus,
+  productsForLines,
+} from './store/intake.js';
 
 // Channel order -> fos order, the one intake of webhooks, sync and replays. Idempotent by
 // construction: an order is found by (shop, remote id), a unique index, so a second delivery,
@@ -31,20 +42,15 @@ export type IntakeAction = 'created' | 'updated' | 'cancelled' | 'unchanged' | '
 
 export async function matchLines(db: Db, shop: Shop, order: ChannelOrder): Promise<SoldLine[]> {
   const variantIds = order.lines.map((l) => l.remote_variant_id).filter((v): v is string => !!v);
-  const listings = variantIds.length
-    ? await db.prisma.productListingVariant.findMany({ where: { shop_id: shop.id, remote_id: { in: variantIds } } })
-    : [];
+  const listings = variantIds.length ? await listingVariantsByRemoteIds(db.prisma, shop.id, variantIds) : [];
   const listingOf = new Map(listings.map((l) => [l.remote_id!, l]));
   const skus = order.lines.filter((l) => l.sku).map((l) => l.sku!);
-  const owned = { OR: [{ team_id: shop.merchant_team_id }, { merchant_team_id: shop.merchant_team_id }] };
-  const include = {
-    components: { where: { kind: 'VIRTUAL_BUNDLE' as const }, include: { component: true }, orderBy: { created_at: 'asc' as const } },
-  };
-  const products = await db.prisma.product.findMany({
-    where: { ...owned, OR: [{ id: { in: listings.map((l) => l.product_id) } }, { sku: { in: skus } }] },
-    include,
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-  });
+  const products = await productsForLines(
+    db.prisma,
+    shop.merchant_team_id,
+    listings.map((l) => l.product_id),
+    skus,
+  );
   const byId = new Map(products.map((p) => [p.id, p]));
   const bySku = new Map<string, (typeof products)[number]>();
   for (const p of products) if (p.sku && !bySku.has(p.sku)) bySku.set(p.sku, p);
@@ -95,7 +101,7 @@ const CURRENCIES = new Set<string>(CURRENCY_CODES);
 
 /** The shop's connection settings (defaults for a shop without a connection). */
 async function settingsOf(db: Db, shopId: string): Promise<ConnectionSettings> {
-  const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: shopId }, select: { settings: true } });
+  const row = await findConnectionSettings(db.prisma, shopId);
   return { ...DEFAULT_SETTINGS, ...(row?.settings as Partial<ConnectionSettings> | undefined) };
 }
 
@@ -141,32 +147,26 @@ async function createFromChannel(db: Db, shop: Shop, o: ChannelOrder, shipAuthor
 
 async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: ChannelOrder, policy: OutboundPolicy): Promise<IntakeAction> {
   if (o.cancelled) {
-    const { status } = await db.prisma.order.findUniqueOrThrow({ where: { id: orderId }, select: { status: true } });
+    const { status } = await orderStatus(db.prisma, orderId);
     if (status !== 'CANCELLED') {
       await cancelFromChannel(db, shop.fulfiller_team_id!, orderId); // its own transaction (it may void labels first)
-      await db.prisma.order.update({ where: { id: orderId }, data: { synced_at: new Date() } });
+      await markOrderSynced(db.prisma, orderId, new Date());
       return 'cancelled';
     }
   }
   const shipAuthorized = o.authorized && !o.paid && (await settingsOf(db, shop.id)).ship_on_authorized;
   const paying = await inTransaction(db, async (tx) => {
     // The write first (conventions: no read-then-upgrade on SQLite); it also locks the order row.
-    const order = await tx.order.update({ where: { id: orderId }, data: { synced_at: new Date() } });
+    const order = await markOrderSynced(tx, orderId, new Date());
     let action: IntakeAction = 'unchanged';
     if (shipAuthorized && order.payment_status === 'PENDING') {
       // Capture at fulfillment: the payment hold goes, the order stays PENDING until the shop says paid.
-      const lifted = await tx.orderFulfillmentHold.updateMany({
-        where: { order_id: orderId, active: true, reason: 'AWAITING_PAYMENT' },
-        data: { active: false },
-      });
+      const lifted = await liftPaymentHolds(tx, orderId);
       if (lifted.count) action = 'updated';
     }
     if (o.paid && order.payment_status === 'PENDING') {
-      await tx.order.update({ where: { id: orderId }, data: { payment_status: 'PAID', total_outstanding: 0 } });
-      await tx.orderFulfillmentHold.updateMany({
-        where: { order_id: orderId, active: true, reason: 'AWAITING_PAYMENT' },
-        data: { active: false },
-      });
+      await markOrderPaid(tx, orderId);
+      await liftPaymentHolds(tx, orderId);
       action = 'updated';
     }
     return action;
@@ -178,7 +178,7 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
 /** A new channel order's address goes through the team's EasyPost verification like a converted draft's. */
 async function createAndVerify(db: Db, shop: Shop, o: ChannelOrder, policy: OutboundPolicy) {
   const id = await createFromChannel(db, shop, o, o.authorized && (await settingsOf(db, shop.id)).ship_on_authorized);
-  const { config } = await db.prisma.order.findUniqueOrThrow({ where: { id }, select: { config: true } });
+  const { config } = await orderConfig(db.prisma, id);
   // The check runs under its own 'verify' deadline, outside the webhook's: the delivery waits for
   // it only until the intake deadline (a timer of its own), then answers while it goes on in the
   // background and records its result (or its failure, logged) on the order when it ends.
@@ -197,8 +197,7 @@ export async function intakeOrder(
   policy: OutboundPolicy = {},
 ): Promise<{ action: IntakeAction; order_id: string | null }> {
   if (!shop.fulfiller_team_id) throw new Error(`shop ${shop.id} has no fulfiller team to receive its orders`);
-  const find = () =>
-    db.prisma.order.findUnique({ where: { shop_id_remote_id: { shop_id: shop.id, remote_id: o.remote_id } }, select: { id: true } });
+  const find = () => orderIdByRemote(db.prisma, shop.id, o.remote_id);
   const existing = await find();
   if (existing) return { action: await updateFromChannel(db, shop, existing.id, o, policy), order_id: existing.id };
   if (o.cancelled) return { action: 'ignored', order_id: null }; // cancelled before fos ever saw it

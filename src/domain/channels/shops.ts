@@ -1,6 +1,6 @@
 import { transaction } from '../../db/tx.js';
 import { newId } from '../../db/ids.js';
-import type { Db, Shop, ShopConnection, TxClient } from '../../db/types.js';
+import type { Db, Prisma, Shop, ShopConnection, TxClient } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import type { Principal } from '../keys/index.js';
 import { teamNames } from '../names.js';
@@ -13,6 +13,18 @@ import { checkOrRefuse, connectionFields, type ConnectionInput } from './connect
 import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
 import type { ConnectionSettings, OpenConnection } from '../../connectors/channels/types.js';
 import { noteAuditBefore } from '../audit/index.js';
+import { connectionsOfShops, deleteConnectionRows, findConnection, insertConnection, updateConnection } from './store/connections.js';
+import {
+  activeDelegationsOf,
+  anyOrderOfShop,
+  deleteShopRows,
+  failedDeliveryCounts,
+  failedPushCounts,
+  findShopInScope,
+  insertShopRow,
+  renameShop,
+  shopsPage,
+} from './store/shops.js';
 
 export type { ConnectionInput };
 
@@ -58,7 +70,7 @@ export async function teamsOf(db: Db, p: Principal, merchantTeamId?: string) {
   if (p.teamKind === 'FULFILLER') return { merchant: (await resolveMerchant(db, p.teamId, merchantTeamId)).id, fulfiller: p.teamId };
   if (merchantTeamId && merchantTeamId !== p.teamId)
     throw invalid('body.merchant_team_id', 'a merchant key connects shops of its own team');
-  const d = await db.prisma.fulfillmentDelegation.findMany({ where: { merchant_team_id: p.teamId, active: true }, take: 2 });
+  const d = await activeDelegationsOf(db.prisma, p.teamId);
   if (d.length !== 1) throw invalid('body', 'the merchant team needs exactly one fulfiller team (delegation) to receive channel orders');
   return { merchant: p.teamId, fulfiller: d[0]!.fulfiller_team_id };
 }
@@ -122,7 +134,7 @@ export async function insertShop(db: Db, teams: { merchant: string; fulfiller: s
 }
 
 async function findShop(db: Db, p: Principal, id: string) {
-  const shop = await db.prisma.shop.findFirst({ where: { id, ...shopScope(p) } });
+  const shop = await findShopInScope(db.prisma, shopScope(p), id);
   if (!shop) throw notFound('Shop', id);
   return shop;
 }
@@ -134,12 +146,7 @@ export async function getShop(db: Db, p: Principal, id: string) {
 
 export async function listShops(db: Db, p: Principal, q: { shop_type?: string; limit: number; page: number }) {
   const where = { ...shopScope(p), ...(q.shop_type ? { shop_type: q.shop_type as never } : {}) };
-  const rows = await db.prisma.shop.findMany({
-    where,
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-    skip: q.page * q.limit,
-    take: q.limit + 1,
-  });
+  const rows = await shopsPage(db.prisma, where, q.page * q.limit, q.limit + 1);
   const data = await shopViews(db, rows.slice(0, q.limit));
   return {
     data,
@@ -157,7 +164,7 @@ export async function listShops(db: Db, p: Principal, q: { shop_type?: string; l
 export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPatch, env: ChannelEnv) {
   const shop = await findShop(db, p, id);
   noteAuditBefore(shop, { key: shop.name }); // the audit record's "from"; the connection's secrets are never in it
-  const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: id } });
+  const row = await findConnection(db.prisma, id);
   if ((patch.connection || patch.settings || patch.active !== undefined) && !row)
     throw invalid('body', `shop ${id} has no platform connection`);
   const data: Record<string, unknown> = {};
@@ -200,9 +207,8 @@ export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPa
   }
   if (patch.active !== undefined) data.active = patch.active;
   await transaction(db, async (tx) => {
-    if (patch.name && patch.name.trim() !== shop.name)
-      await tx.shop.update({ where: { id }, data: { name: patch.name.trim(), slug: slugify(patch.name) } });
-    if (Object.keys(data).length) await tx.shopConnection.update({ where: { shop_id: id }, data });
+    if (patch.name && patch.name.trim() !== shop.name) await renameShop(tx, id, patch.name.trim(), slugify(patch.name));
+    if (Object.keys(data).length) await updateConnection(tx, id, data);
   }).catch((err) => {
     if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${patch.name}".`);
     throw err;
@@ -213,16 +219,11 @@ export async function updateShop(db: Db, p: Principal, id: string, patch: ShopPa
 /** Forgets the connection (credentials, deliveries, stock pushes); a shop its orders name stays as a label. */
 export async function deleteShop(db: Db, p: Principal, id: string, env: ChannelEnv = {}, log?: UnregisterLog) {
   await findShop(db, p, id);
-  const used = await db.prisma.order.findFirst({ where: { shop_id: id }, select: { id: true } });
-  const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: id } });
+  const used = await anyOrderOfShop(db.prisma, id);
+  const row = await findConnection(db.prisma, id);
   await transaction(db, async (tx) => {
-    await tx.shopConnection.deleteMany({ where: { shop_id: id } });
-    await tx.channelDelivery.deleteMany({ where: { shop_id: id } });
-    await tx.channelStockPush.deleteMany({ where: { shop_id: id } });
-    if (!used) {
-      await tx.productListingVariant.deleteMany({ where: { shop_id: id } });
-      await tx.shop.delete({ where: { id } });
-    }
+    await deleteConnectionRows(tx, id);
+    if (!used) await deleteShopRows(tx, id);
   });
   if (row) await unregisterShop(row, env, log);
   return { deleted: !used, disconnected: true };
@@ -231,7 +232,7 @@ export async function deleteShop(db: Db, p: Principal, id: string, env: ChannelE
 /** A check on demand: one real call; the outcome is recorded as the connection's health. */
 export async function checkShop(db: Db, p: Principal, id: string, env: ChannelEnv) {
   await findShop(db, p, id);
-  const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: id } });
+  const row = await findConnection(db.prisma, id);
   if (!row) throw invalid('shop_id', `shop ${id} has no platform connection`);
   const now = new Date();
   try {
@@ -239,14 +240,11 @@ export async function checkShop(db: Db, p: Principal, id: string, env: ChannelEn
     const r = await connectorFor(row.shop_type).check(open, env);
     // A check also notices the Shipment Tracking extension installed or removed since the connect.
     const settings = { ...open.settings, shipment_tracking: !!r.shipment_tracking };
-    await db.prisma.shopConnection.update({ where: { shop_id: id }, data: { last_check_at: now, last_check_ok: true, settings } });
+    await updateConnection(db.prisma, id, { last_check_at: now, last_check_ok: true, settings });
     return { ok: true, platform_shop_name: r.name, error: null };
   } catch (err) {
     if (!(err instanceof ChannelCallError)) throw err;
-    await db.prisma.shopConnection.update({
-      where: { shop_id: id },
-      data: { last_check_at: now, last_check_ok: false, last_error: err.message, last_error_at: now },
-    });
+    await updateConnection(db.prisma, id, { last_check_at: now, last_check_ok: false, last_error: err.message, last_error_at: now });
     return { ok: false, platform_shop_name: null, error: err.message };
   }
 }
@@ -258,9 +256,9 @@ export async function shopViews(db: Db, shops: Shop[]) {
       db.prisma,
       shops.flatMap((s) => [s.merchant_team_id, s.fulfiller_team_id]),
     ),
-    db.prisma.shopConnection.findMany({ where: { shop_id: { in: ids } } }),
-    db.prisma.channelDelivery.groupBy({ by: ['shop_id'], where: { shop_id: { in: ids }, status: 'FAILED' }, _count: { _all: true } }),
-    db.prisma.channelPush.groupBy({ by: ['shop_id'], where: { shop_id: { in: ids }, status: 'FAILED' }, _count: { _all: true } }),
+    connectionsOfShops(db.prisma, ids),
+    failedDeliveryCounts(db.prisma, ids),
+    failedPushCounts(db.prisma, ids),
   ]);
   const failedPushesOf = new Map(failedPushes.map((f) => [f.shop_id, f._count._all]));
   const connOf = new Map(conns.map((c) => [c.shop_id, c]));
@@ -315,24 +313,22 @@ export async function shopViews(db: Db, shops: Shop[]) {
 export async function writeShopRows(
   db: Db,
   shop: { id: string; teams: { merchant: string; fulfiller: string }; name: string; shop_type: string },
-  connection: Parameters<TxClient['shopConnection']['create']>[0]['data'] | null,
+  connection: Prisma.ShopConnectionUncheckedCreateInput | null,
   /** The transaction's first statement (a compare-and-set the write depends on: an authorization's completion). */
   first?: (tx: TxClient) => Promise<void>,
 ) {
   try {
     await transaction(db, async (tx) => {
       if (first) await first(tx);
-      await tx.shop.create({
-        data: {
-          id: shop.id,
-          merchant_team_id: shop.teams.merchant,
-          fulfiller_team_id: shop.teams.fulfiller,
-          name: shop.name,
-          slug: slugify(shop.name),
-          shop_type: shop.shop_type as never,
-        },
+      await insertShopRow(tx, {
+        id: shop.id,
+        merchant_team_id: shop.teams.merchant,
+        fulfiller_team_id: shop.teams.fulfiller,
+        name: shop.name,
+        slug: slugify(shop.name),
+        shop_type: shop.shop_type as never,
       });
-      if (connection) await tx.shopConnection.create({ data: connection });
+      if (connection) await insertConnection(tx, connection);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`The merchant team already has a shop named "${shop.name}".`);

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Db, ShopConnection } from '../../db/types.js';
 import { connectorFor, openConnection } from './connection.js';
 import type { ChannelEnv } from '../../connectors/channels/http.js';
+import { activeConnections, claimLease, releaseLease, updateConnectionById } from './store/connections.js';
+import { listingVariantsOfShop, saveStockPush, stockOfProducts, stockPushesOf } from './store/stock.js';
 
 // Stock out: each connected shop is told the available quantity (on_hand - committed -
 // unavailable, of the mapped warehouse or of all) of every product it lists. A pass compares
@@ -21,26 +22,19 @@ export interface StockPassStats {
 }
 
 async function claim(db: Db, row: ShopConnection, now: Date) {
-  const { count } = await db.prisma.shopConnection.updateMany({
-    where: { id: row.id, active: true, OR: [{ sync_lease_until: null }, { sync_lease_until: { lt: now } }] },
-    data: { sync_lease_until: new Date(now.getTime() + LEASE_MS) },
-  });
+  const { count } = await claimLease(db.prisma, row.id, now, new Date(now.getTime() + LEASE_MS));
   return count === 1;
 }
 
 /** Listed products of the shop whose available figure differs from the last one pushed. */
 async function changes(db: Db, row: ShopConnection, now: Date) {
-  const listings = await db.prisma.productListingVariant.findMany({ where: { shop_id: row.shop_id } });
+  const listings = await listingVariantsOfShop(db.prisma, row.shop_id);
   if (!listings.length) return [];
   const productIds = [...new Set(listings.map((l) => l.product_id))];
   const warehouseId = (row.settings as { warehouse_id?: string | null } | null)?.warehouse_id ?? null;
   const [levels, pushed] = await Promise.all([
-    db.prisma.inventoryLevel.groupBy({
-      by: ['product_id'],
-      where: { product_id: { in: productIds }, ...(warehouseId ? { warehouse_id: warehouseId } : {}) },
-      _sum: { on_hand: true, committed: true, unavailable: true },
-    }),
-    db.prisma.channelStockPush.findMany({ where: { shop_id: row.shop_id, product_id: { in: productIds } } }),
+    stockOfProducts(db.prisma, productIds, warehouseId),
+    stockPushesOf(db.prisma, row.shop_id, productIds),
   ]);
   const available = new Map(
     levels.map((l) => [l.product_id, Math.max(0, (l._sum.on_hand ?? 0) - (l._sum.committed ?? 0) - (l._sum.unavailable ?? 0))]),
@@ -83,20 +77,15 @@ async function pushShop(db: Db, row: ShopConnection, env: ChannelEnv, now: Date)
           dirty: true,
         }
       : { last_error: null, attempts: 0, due_at: now, dirty: false, pushed_at: now, pushed_qty: c.qty };
-    await db.prisma.channelStockPush.upsert({
-      where: { shop_id_product_id: { shop_id: row.shop_id, product_id: c.productId } },
-      create: { id: randomUUID(), shop_id: row.shop_id, product_id: c.productId, ...data },
-      update: data,
-    });
+    await saveStockPush(db.prisma, row.shop_id, c.productId, data);
   }
-  if (error)
-    await db.prisma.shopConnection.update({ where: { id: row.id }, data: { last_error: `stock push: ${error}`, last_error_at: now } });
+  if (error) await updateConnectionById(db.prisma, row.id, { last_error: `stock push: ${error}`, last_error_at: now });
   return error ? { pushed: 0, failed: todo.length } : { pushed: todo.length, failed: 0 };
 }
 
 /** One pass over every active connection. */
 export async function pushStock(db: Db, env: ChannelEnv, now = new Date()): Promise<StockPassStats> {
-  const rows = await db.prisma.shopConnection.findMany({ where: { active: true } });
+  const rows = await activeConnections(db.prisma);
   const stats: StockPassStats = { shops: 0, pushed: 0, failed: 0 };
   for (const row of rows) {
     if (!(await claim(db, row, now))) continue;
@@ -106,7 +95,7 @@ export async function pushStock(db: Db, env: ChannelEnv, now = new Date()): Prom
       stats.pushed += r.pushed;
       stats.failed += r.failed;
     } finally {
-      await db.prisma.shopConnection.updateMany({ where: { id: row.id }, data: { sync_lease_until: null } });
+      await releaseLease(db.prisma, row.id);
     }
   }
   return stats;

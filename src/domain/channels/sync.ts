@@ -8,6 +8,9 @@ import { shopScope } from './shops.js';
 import type { ChannelVariant, OpenConnection } from '../../connectors/channels/types.js';
 import type { Skipped } from '../../connectors/channels/connector.js';
 import { COUNTRY_CODES, CURRENCY_CODES, HS_CODE_PATTERN } from '../../contract/iso.js';
+import { claimLease, connectionsDue, findConnection, updateConnectionById } from './store/connections.js';
+import { merchantProductsBySku, saveListingVariant } from './store/listings.js';
+import { findShopInScope, findShopOrThrow } from './store/shops.js';
 
 // Orders in by sync, and listings. Webhooks get lost; a sync pulls the orders updated since the
 // last one (the first sync of a connection: every open order) through the same idempotent
@@ -37,15 +40,8 @@ export interface SyncSummary {
 const MAX_SKIPPED_LISTED = 100;
 
 async function claim(db: Db, row: ShopConnection, now: Date, unchanged: boolean) {
-  const { count } = await db.prisma.shopConnection.updateMany({
-    where: {
-      id: row.id,
-      active: true,
-      ...(unchanged ? { last_sync_at: row.last_sync_at } : {}),
-      OR: [{ sync_lease_until: null }, { sync_lease_until: { lt: now } }],
-    },
-    data: { sync_lease_until: new Date(now.getTime() + LEASE_MS) },
-  });
+  const also = unchanged ? { last_sync_at: row.last_sync_at } : {};
+  const { count } = await claimLease(db.prisma, row.id, now, new Date(now.getTime() + LEASE_MS), also);
   return count === 1;
 }
 
@@ -104,13 +100,7 @@ function cleanCodes(v: ChannelVariant): ChannelVariant {
 /** Upserts listing variants linked by SKU to the merchant's products; variants with no such product are counted, not stored. */
 async function storeVariants(db: Db, shop: Shop, variants: ChannelVariant[], s: SyncSummary) {
   const skus = [...new Set(variants.map((v) => v.sku).filter((x): x is string => !!x))];
-  const products = skus.length
-    ? await db.prisma.product.findMany({
-        where: { sku: { in: skus }, OR: [{ team_id: shop.merchant_team_id }, { merchant_team_id: shop.merchant_team_id }] },
-        select: { id: true, sku: true },
-        orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-      })
-    : [];
+  const products = skus.length ? await merchantProductsBySku(db.prisma, shop.merchant_team_id, skus) : [];
   const bySku = new Map<string, string>();
   for (const p of products) if (p.sku && !bySku.has(p.sku)) bySku.set(p.sku, p.id);
   const now = new Date();
@@ -122,11 +112,7 @@ async function storeVariants(db: Db, shop: Shop, variants: ChannelVariant[], s: 
     }
     const { remote_inventory_item_id, ...fields } = cleanCodes(v);
     const data = { ...fields, remote_inventory_item_id, product_id: productId, shop_id: shop.id, synced_at: now };
-    await db.prisma.productListingVariant.upsert({
-      where: { shop_id_remote_id: { shop_id: shop.id, remote_id: v.remote_id } },
-      create: data,
-      update: data,
-    });
+    await saveListingVariant(db.prisma, shop.id, v.remote_id, data);
     s.listings.imported++;
   }
 }
@@ -149,30 +135,24 @@ export async function syncConnection(
     skipped: [],
   };
   try {
-    const shop = await db.prisma.shop.findUniqueOrThrow({ where: { id: row.shop_id } });
+    const shop = await findShopOrThrow(db.prisma, row.shop_id);
     const conn = openConnection(row, db);
     const info = await connectorFor(conn.shop_type).check(conn, env);
     // Listings first: orders taken in afterwards match their lines by listing variant.
     await pullListings(db, shop, conn, env, info.currency, s);
     await pullOrders(db, shop, conn, env, since, s);
-    await db.prisma.shopConnection.update({
-      where: { id: row.id },
-      data: {
-        last_sync_at: now,
-        sync_cursor: new Date(now.getTime() - OVERLAP_MS),
-        sync_lease_until: null,
-        last_check_at: now,
-        last_check_ok: true,
-        ...(s.errors.length ? { last_error: `sync: ${s.errors[0]}`, last_error_at: now } : {}),
-      },
+    await updateConnectionById(db.prisma, row.id, {
+      last_sync_at: now,
+      sync_cursor: new Date(now.getTime() - OVERLAP_MS),
+      sync_lease_until: null,
+      last_check_at: now,
+      last_check_ok: true,
+      ...(s.errors.length ? { last_error: `sync: ${s.errors[0]}`, last_error_at: now } : {}),
     });
     return s;
   } catch (err) {
     const message = err instanceof ChannelCallError ? err.message : String((err as Error)?.message ?? err);
-    await db.prisma.shopConnection.update({
-      where: { id: row.id },
-      data: { sync_lease_until: null, last_error: `sync: ${message}`, last_error_at: new Date() },
-    });
+    await updateConnectionById(db.prisma, row.id, { sync_lease_until: null, last_error: `sync: ${message}`, last_error_at: new Date() });
     if (err instanceof ChannelCallError)
       throw new DomainError('validation-failed', `The ${row.shop_type} sync failed: ${message}.`, {
         errors: [{ path: 'shop_id', message }],
@@ -183,9 +163,9 @@ export async function syncConnection(
 
 /** POST /v1/ops/shops/{id}/sync: a sync now, from `since` when given. */
 export async function syncShop(db: Db, p: Principal, shopId: string, since: string | undefined, env: ChannelEnv) {
-  const shop = await db.prisma.shop.findFirst({ where: { id: shopId, ...shopScope(p) } });
+  const shop = await findShopInScope(db.prisma, shopScope(p), shopId);
   if (!shop) throw notFound('Shop', shopId);
-  const row = await db.prisma.shopConnection.findUnique({ where: { shop_id: shopId } });
+  const row = await findConnection(db.prisma, shopId);
   if (!row) throw invalid('shop_id', `shop ${shopId} has no platform connection`);
   if (!row.active) throw new DomainError('conflict', `The connection of shop ${shopId} is disabled; enable it first.`);
   const summary = await syncConnection(db, row, env, since ? { since: new Date(since) } : {});
@@ -196,16 +176,8 @@ export async function syncShop(db: Db, p: Principal, shopId: string, since: stri
 
 /** The background pass: every active connection not synced within intervalMs, one at a time. */
 export async function syncDueShops(db: Db, env: ChannelEnv, intervalMs: number, now = new Date()) {
-  const due = await db.prisma.shopConnection.findMany({
-    where: {
-      active: true,
-      OR: [{ last_sync_at: null }, { last_sync_at: { lt: new Date(now.getTime() - intervalMs) } }],
-      // A connection whose last attempt failed waits a few minutes before the next one.
-      AND: [{ OR: [{ last_error_at: null }, { last_error_at: { lt: new Date(now.getTime() - RETRY_AFTER_FAILURE_MS) } }] }],
-    },
-    orderBy: [{ last_sync_at: 'asc' }],
-    take: 20,
-  });
+  // A connection whose last attempt failed waits a few minutes before the next one.
+  const due = await connectionsDue(db.prisma, new Date(now.getTime() - intervalMs), new Date(now.getTime() - RETRY_AFTER_FAILURE_MS));
   let synced = 0;
   for (const row of due) {
     try {

@@ -12,6 +12,8 @@ import { connectorFor, openConnection } from './connection.js';
 import { connectedPlatforms } from '../../connectors/channels/registry.js';
 import { isTestLabel } from '../carrier-integrations/index.js';
 import { ChannelCallError, type ChannelEnv } from '../../connectors/channels/http.js';
+import { findConnection, noteConnectionError } from './store/connections.js';
+import { eventAttempts, labelOfTracking, openQuantity, orderRemote, savePush } from './store/pushes.js';
 
 // Tracking out, for real: the 'tracking.push' event of a fulfill is sent to the shop's platform
 // (Shopify fulfillmentCreate with trackingInfo and the shipped lines; WooCommerce an order note,
@@ -31,33 +33,24 @@ interface PushPayload {
 }
 
 async function record(db: Db, push: TrackingPush, status: string, detail: string) {
-  const ev = await db.prisma.outboxEvent.findUnique({ where: { id: push.event_id }, select: { attempts: true } });
+  const ev = await eventAttempts(db.prisma, push.event_id);
   const data = { status, detail: detail.slice(0, 1000), attempts: ev?.attempts ?? 1 };
-  await db.prisma.channelPush.upsert({
-    where: { event_id: push.event_id },
-    create: { event_id: push.event_id, order_id: push.order_id, shop_id: push.shop_id!, ...data },
-    update: data,
-  });
+  await savePush(db.prisma, push.event_id, { order_id: push.order_id, shop_id: push.shop_id! }, data);
   return ev?.attempts ?? 1;
 }
 
 async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
-  const row = push.shop_id ? await db.prisma.shopConnection.findUnique({ where: { shop_id: push.shop_id } }) : null;
+  const row = push.shop_id ? await findConnection(db.prisma, push.shop_id) : null;
   if (!row || !row.active) {
     return { status: 'SKIPPED' as const, detail: `Shop ${push.shop_id} has no active ${push.shop_type} connection: nothing was sent.` };
   }
-  const order = await db.prisma.order.findUniqueOrThrow({ where: { id: push.order_id }, select: { remote_id: true, order_number: true } });
+  const order = await orderRemote(db.prisma, push.order_id);
   if (!order.remote_id)
     return { status: 'SKIPPED' as const, detail: `Order ${order.order_number} did not come from ${push.shop_type}: nothing was sent.` };
   const p = push.payload as PushPayload;
   // A test label's made-up tracking number never reaches a shop (nor, through it, a customer).
   const code = p.tracking?.tracking_code;
-  const label = code
-    ? await db.prisma.shippingLabel.findFirst({
-        where: { tracking_code: code, fulfiller_team_id: push.team_id },
-        select: { carrier_integration_type: true, carrier_integration_id: true },
-      })
-    : null;
+  const label = code ? await labelOfTracking(db.prisma, code, push.team_id) : null;
   if (label && isTestLabel(label))
     return {
       status: 'SKIPPED' as const,
@@ -67,10 +60,7 @@ async function pushOne(db: Db, env: ChannelEnv, push: TrackingPush) {
   const lines = (p.fulfillment?.line_items ?? [])
     .filter((l) => l.remote_id)
     .map((l) => ({ remote_id: l.remote_id!, quantity: l.quantity }));
-  const open = await db.prisma.orderLineItem.aggregate({
-    where: { order_id: push.order_id, kind: 'CORE' },
-    _sum: { remaining_quantity: true },
-  });
+  const open = await openQuantity(db.prisma, push.order_id);
   const tracking = {
     number: p.tracking?.tracking_code ?? null,
     url: p.tracking?.tracking_url ?? null,
@@ -121,10 +111,7 @@ function platformAdapter(db: Db, env: ChannelEnv): SalesChannelAdapter {
           const attempts = await record(db, push, 'RETRYING', message);
           const final = permanent || attempts >= MAX_ATTEMPTS;
           if (final) await record(db, push, 'FAILED', message);
-          await db.prisma.shopConnection.updateMany({
-            where: { shop_id: push.shop_id },
-            data: { last_error: `tracking push for order ${push.order_number}: ${message}`, last_error_at: new Date() },
-          });
+          await noteConnectionError(db.prisma, push.shop_id, `tracking push for order ${push.order_number}: ${message}`, new Date());
         }
         throw permanent ? new PermanentPushError(message) : err;
       }

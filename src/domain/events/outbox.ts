@@ -1,5 +1,5 @@
 import { boundStatements } from '../../db/statements.js';
-import { insertEvents } from './store.js';
+import { createEvent, createEvents, insertEvents } from './store.js';
 import type { TxClient } from '../../db/types.js';
 
 // Transactional outbox: an event is written in the same transaction as the change it
@@ -25,7 +25,7 @@ export type TrackingPushPayload = ({ order: { id: string; [key: string]: unknown
 export async function enqueueEvent(tx: TxClient, teamId: string, kind: EventKind, payload: Record<string, unknown>) {
   const st = boundStatements(tx);
   if (st) return (await insertEvents(st, [{ teamId, kind, payload }]))[0];
-  return tx.outboxEvent.create({ data: { team_id: teamId, kind, payload: payload as never } });
+  return createEvent(tx, { team_id: teamId, kind, payload: payload as never });
 }
 
 /**
@@ -41,7 +41,11 @@ export async function enqueueEvents(
 ) {
   const st = boundStatements(tx);
   if (st) await insertEvents(st, events, opts);
-  else await tx.outboxEvent.createMany({ data: events.map((e) => ({ team_id: e.teamId, kind: e.kind, payload: e.payload as never })) });
+  else
+    await createEvents(
+      tx,
+      events.map((e) => ({ team_id: e.teamId, kind: e.kind, payload: e.payload as never })),
+    );
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Db, OutboxEvent } from '../../db/types.js';
 import { ShopType } from '../../db/types.js';
+import { findPushOrder, findShopType } from './store.js';
 
 // Sales-channel adapters receive 'tracking.push' events: after a fulfill the storefront that sold
 // the order is told the tracking number. MANUAL orders have nothing to push (SKIPPED). Every
@@ -91,8 +92,8 @@ async function targetRead(db: Db, payload: Record<string, unknown>): Promise<Pus
   const nested = payload.order && typeof payload.order === 'object' ? (payload.order as { id?: unknown }).id : undefined;
   const orderId = typeof payload.order_id === 'string' ? payload.order_id : typeof nested === 'string' ? nested : null;
   if (!orderId) throw new PermanentPushError('tracking.push payload has neither order_id nor order.id.');
-  const order = await db.prisma.order.findUnique({ where: { id: orderId }, select: { id: true, order_number: true, shop_id: true } });
+  const order = await findPushOrder(db.prisma, orderId);
   if (!order) throw new PermanentPushError(`Order ${orderId} of a tracking push does not exist.`);
-  const shop = order.shop_id ? await db.prisma.shop.findUnique({ where: { id: order.shop_id }, select: { shop_type: true } }) : null;
+  const shop = order.shop_id ? await findShopType(db.prisma, order.shop_id) : null;
   return { order_id: order.id, order_number: order.order_number, shop_id: order.shop_id, shop_type: shop?.shop_type ?? 'MANUAL' };
 }

@@ -1,12 +1,15 @@
 import { newId } from '../../db/ids.js';
 import type { Statements } from '../../db/statements.js';
-import type { OutboxEvent } from '../../db/types.js';
+import type { Db, OutboxEvent, Prisma, TxClient } from '../../db/types.js';
 import { jsonRowsSql } from '../../db/values.js';
 
 // The outbox's INSERT and the worker's "delivered" UPDATE on the write paths' prepared statements
 // (src/db/statements.ts): every column the Prisma model would fill is given (id UUIDv7, both
 // timestamps as the client writes them), so a row written here reads and sorts like one written
-// through Prisma.
+// through Prisma. The same INSERTs through Prisma where a transaction has no prepared statements,
+// and the reads of a tracking push's order and shop (issue 38 item 4).
+
+type Client = Db['prisma'] | TxClient;
 
 /** `atCommit`: on PostgreSQL the INSERT leaves with the COMMIT (statements.ts runAtCommit). */
 export async function insertEvents(
@@ -56,4 +59,24 @@ export async function markDelivered(st: Statements, claimId: string, now: Date, 
      FROM "v" WHERE "outbox_events"."id" = v."id" AND "outbox_events"."claim_id" = ? AND "outbox_events"."delivered_at" IS NULL`,
     [JSON.stringify(rows), now, claimId],
   );
+}
+
+/** One event through Prisma (a transaction without prepared statements). */
+export function createEvent(tx: TxClient, data: Prisma.OutboxEventUncheckedCreateInput) {
+  return tx.outboxEvent.create({ data });
+}
+
+/** Several events through Prisma in one INSERT (a transaction without prepared statements). */
+export function createEvents(tx: TxClient, data: Prisma.OutboxEventCreateManyInput[]) {
+  return tx.outboxEvent.createMany({ data });
+}
+
+/** The order a tracking push is about: its number and shop. */
+export function findPushOrder(client: Client, id: string) {
+  return client.order.findUnique({ where: { id }, select: { id: true, order_number: true, shop_id: true } });
+}
+
+/** The shop's platform. */
+export function findShopType(client: Client, id: string) {
+  return client.shop.findUnique({ where: { id }, select: { shop_type: true } });
 }
