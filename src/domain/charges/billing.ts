@@ -4,7 +4,7 @@ import type { BillableEvent } from '../../contract/rate-cards.js';
 import { enqueueEvents } from '../events/index.js';
 import { chargeView, pricingRecord, type OrderConfig, type ShippingLabelConfig } from './pricing-record.js';
 import { priceEvent, type CompiledVersion, type EventPricing } from './pricing.js';
-import { insertNewCharges } from './store.js';
+import { insertNewCharges } from './store/statements.js';
 import { versionAt } from './versions.js';
 
 // Billing one event by the versioned rate card (issue 40, docs/billing.md), inside the event's own
