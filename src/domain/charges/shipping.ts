@@ -4,6 +4,7 @@ import { txNow } from '../clock.js';
 import { announceCharge, jsonPricing } from './charges.js';
 import type { OrderConfig, ShippingLabelConfig } from './pricing-record.js';
 import { parseRateCard, priceShipping } from './rate-card.js';
+import { findDelegationBetween } from './store/delegations.js';
 import { boolOf, insertCharge, jsonOf, shippingInputs, type ShippingRow } from './store/statements.js';
 import { billFulfillmentByCard } from './fulfillment-billing.js';
 
@@ -130,9 +131,7 @@ export function shippingLabelConfig(st: Statements, row: ShippingRow): ShippingL
  * (carrier-invoices/billing.ts) are priced from it.
  */
 export async function shippingRateCard(tx: TxClient, merchantTeamId: string, fulfillerTeamId: string) {
-  const delegation = await tx.fulfillmentDelegation.findUnique({
-    where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: merchantTeamId, fulfiller_team_id: fulfillerTeamId } },
-  });
+  const delegation = await findDelegationBetween(tx, merchantTeamId, fulfillerTeamId);
   const card = delegation?.active ? parseRateCard(delegation.rate_card) : null;
   return delegation && card?.shipping ? { delegation, card } : null;
 }
