@@ -4,7 +4,8 @@ import type { BillableEvent } from '../../contract/rate-cards.js';
 import { enqueueEvents } from '../events/index.js';
 import { chargeView, pricingRecord, type OrderConfig, type ShippingLabelConfig } from './pricing-record.js';
 import { priceEvent, type CompiledVersion, type EventPricing } from './pricing.js';
-import { insertNewCharges } from './store.js';
+import { findBillingDelegation } from './store/delegations.js';
+import { insertNewCharges } from './store/statements.js';
 import { versionAt } from './versions.js';
 
 // Billing one event by the versioned rate card (issue 40, docs/billing.md), inside the event's own
@@ -140,10 +141,7 @@ export async function insertBilled(tx: TxClient, st: Statements, rows: Array<Rec
 
 /** The active delegation between two teams, as billing needs it. */
 export async function delegationOf(tx: TxClient, merchantTeamId: string, fulfillerTeamId: string): Promise<Delegation | null> {
-  const d = await tx.fulfillmentDelegation.findUnique({
-    where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: merchantTeamId, fulfiller_team_id: fulfillerTeamId } },
-    select: { id: true, merchant_team_id: true, fulfiller_team_id: true, rate_card_id: true, active: true },
-  });
+  const d = await findBillingDelegation(tx, merchantTeamId, fulfillerTeamId);
   return d?.active ? d : null;
 }
 

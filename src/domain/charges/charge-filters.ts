@@ -2,6 +2,7 @@ import type { Db, Prisma } from '../../db/types.js';
 import { invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { dayStart, isDay, periodEndsAt } from './periods.js';
+import { findChargePage, findMerchantCharge } from './store/charges.js';
 
 // The charge list filters billing adds (both families): a period of whole UTC days and the
 // invoice a charge is on (or `none`: not invoiced yet).
@@ -37,12 +38,12 @@ export async function listMerchantCharges(db: Db, merchantTeamId: string, q: Mer
   if (q.category) where.category = q.category;
   const dir = q.order ?? 'desc';
   const orderBy = [{ created_at: dir }, { id: dir }];
-  const rows = await db.prisma.charge.findMany(pageArgs(q, where, orderBy));
+  const rows = await findChargePage(db.prisma, pageArgs(q, where, orderBy));
   return toPage(rows, q, undefined, orderBy);
 }
 
 export async function getMerchantCharge(db: Db, merchantTeamId: string, id: string) {
-  const charge = await db.prisma.charge.findFirst({ where: { id, merchant_team_id: merchantTeamId } });
+  const charge = await findMerchantCharge(db.prisma, merchantTeamId, id);
   if (!charge) throw notFound('Charge', id);
   return charge;
 }

@@ -10,6 +10,16 @@ import { chargeBillingWhere, type ChargeBillingFilters } from './charge-filters.
 import type { Delegation } from './billing.js';
 import { billPurchaseOrderReceipt, billReturnReceipt } from './event-billing.js';
 import type { ChargeCategory } from './rate-card.js';
+import {
+  createCharge,
+  findChargeById,
+  findChargePage,
+  findFulfillerCharge,
+  findTeamLocationType,
+  findTeamWarehouse,
+  updateChargeIfUnchanged,
+} from './store/charges.js';
+import { findActiveDelegation, findDelegationBetween, findFulfillerDelegation } from './store/delegations.js';
 
 // Storage and receiving charges, entered by the fulfiller (spec 4.8), priced from the rate card
 // of the fulfillment delegation that links the merchant to the calling fulfiller team.
@@ -47,10 +57,8 @@ async function delegationFor(tx: TxClient, fulfillerTeamId: string, ref: Delegat
     });
   }
   const delegation = ref.fulfillment_delegation_id
-    ? await tx.fulfillmentDelegation.findFirst({ where: { id: ref.fulfillment_delegation_id, fulfiller_team_id: fulfillerTeamId } })
-    : await tx.fulfillmentDelegation.findUnique({
-        where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: ref.merchant_team_id!, fulfiller_team_id: fulfillerTeamId } },
-      });
+    ? await findFulfillerDelegation(tx, fulfillerTeamId, ref.fulfillment_delegation_id)
+    : await findDelegationBetween(tx, ref.merchant_team_id!, fulfillerTeamId);
   if (!delegation) {
     throw ref.fulfillment_delegation_id
       ? notFound('Fulfillment delegation', ref.fulfillment_delegation_id)
@@ -85,31 +93,29 @@ export function createStorageCharge(db: Db, teamId: string, input: StorageInput)
   return transaction(db, async (tx) => {
     const delegation = await delegationFor(tx, teamId, input);
     const { data } = input;
-    const warehouse = await tx.warehouse.findFirst({ where: { id: data.warehouse_id, team_id: teamId } });
-    const locationType = await tx.locationType.findFirst({ where: { id: data.location_type_id, team_id: teamId } });
+    const warehouse = await findTeamWarehouse(tx, teamId, data.warehouse_id);
+    const locationType = await findTeamLocationType(tx, teamId, data.location_type_id);
     if (!warehouse) throw notFound('Warehouse', data.warehouse_id);
     if (!locationType) throw notFound('Location type', data.location_type_id);
     const card = cardOf(delegation);
     const pricing = requireMatch(priceJsonCardStorage(card, data));
-    const charge = await tx.charge.create({
-      data: {
-        name: data.name,
-        category: 'STORAGE',
-        currency: card.currency,
-        quantity: data.quantity,
-        calculated_amount: pricing.calculated_amount,
-        original_amount: pricing.original_amount,
-        merchant_team_id: delegation.merchant_team_id,
-        fulfiller_team_id: teamId,
-        fulfillment_delegation_id: delegation.id,
-        warehouse_id: warehouse.id,
-        warehouse_name: warehouse.name,
-        location_type_id: locationType.id,
-        location_type_name: locationType.name,
-        rate_period: data.rate_period,
-        ...jsonPricing(card, MANUAL_INPUTS('STORAGE'), pricing),
-        ...txStamps(tx),
-      },
+    const charge = await createCharge(tx, {
+      name: data.name,
+      category: 'STORAGE',
+      currency: card.currency,
+      quantity: data.quantity,
+      calculated_amount: pricing.calculated_amount,
+      original_amount: pricing.original_amount,
+      merchant_team_id: delegation.merchant_team_id,
+      fulfiller_team_id: teamId,
+      fulfillment_delegation_id: delegation.id,
+      warehouse_id: warehouse.id,
+      warehouse_name: warehouse.name,
+      location_type_id: locationType.id,
+      location_type_name: locationType.name,
+      rate_period: data.rate_period,
+      ...jsonPricing(card, MANUAL_INPUTS('STORAGE'), pricing),
+      ...txStamps(tx),
     });
     return announceCharge(tx, charge);
   });
@@ -127,7 +133,7 @@ export function createReceivingCharge(db: Db, teamId: string, input: ReceivingIn
  * charge, the receipt still stands) when the delegation is inactive or its rate card cannot price it.
  */
 export async function billReceipt(tx: TxClient, teamId: string, delegationId: string, data: ReceiptCharge) {
-  const delegation = await tx.fulfillmentDelegation.findFirst({ where: { id: delegationId, fulfiller_team_id: teamId, active: true } });
+  const delegation = await findActiveDelegation(tx, teamId, delegationId);
   if (delegation?.rate_card_id) return (await billReceiptByCard(tx, delegation, data))[0] ?? null;
   const card = delegation ? parseRateCard(delegation.rate_card) : null;
   if (!delegation || !card || !priceReceiving(card, data).matched) return null;
@@ -173,29 +179,27 @@ async function receivingCharge(
   data: ReceiptCharge,
 ) {
   const pricing = requireMatch(priceReceiving(card, data));
-  return tx.charge.create({
-    data: {
-      name: data.name,
-      category: 'RECEIVING',
-      currency: card.currency,
-      quantity: data.quantity,
-      calculated_amount: pricing.calculated_amount,
-      original_amount: pricing.original_amount,
-      merchant_team_id: delegation.merchant_team_id,
-      fulfiller_team_id: teamId,
-      fulfillment_delegation_id: delegation.id,
-      purchase_order_id: data.purchase_order_id ?? null,
-      return_id: data.return_id ?? null,
-      ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
-      ...txStamps(tx),
-    },
+  return createCharge(tx, {
+    name: data.name,
+    category: 'RECEIVING',
+    currency: card.currency,
+    quantity: data.quantity,
+    calculated_amount: pricing.calculated_amount,
+    original_amount: pricing.original_amount,
+    merchant_team_id: delegation.merchant_team_id,
+    fulfiller_team_id: teamId,
+    fulfillment_delegation_id: delegation.id,
+    purchase_order_id: data.purchase_order_id ?? null,
+    return_id: data.return_id ?? null,
+    ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
+    ...txStamps(tx),
   });
 }
 
 /** Changes name / quantity / purchase order of a RECEIVING charge and reprices it from the current rate card. */
 export function updateReceivingCharge(db: Db, teamId: string, chargeId: string, patch: ReceivingPatch) {
   return transaction(db, async (tx) => {
-    const current = await tx.charge.findFirst({ where: { id: chargeId, fulfiller_team_id: teamId } });
+    const current = await findFulfillerCharge(tx, teamId, chargeId);
     if (!current) throw notFound('Charge', chargeId);
     if (current.category !== 'RECEIVING') {
       throw conflict(`Charge ${chargeId} is a ${current.category} charge; only RECEIVING charges are updated here.`);
@@ -206,20 +210,17 @@ export function updateReceivingCharge(db: Db, teamId: string, chargeId: string, 
     const quantity = patch.data.quantity ?? current.quantity;
     const pricing = requireMatch(priceReceiving(card, { quantity }));
     // Compare-and-set on updated_at: a concurrent change makes this one fail instead of being lost.
-    const { count } = await tx.charge.updateMany({
-      where: { id: current.id, updated_at: current.updated_at },
-      data: {
-        name: patch.data.name ?? current.name,
-        purchase_order_id: patch.data.purchase_order_id ?? current.purchase_order_id,
-        quantity,
-        currency: card.currency,
-        calculated_amount: pricing.calculated_amount,
-        original_amount: pricing.original_amount,
-        ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
-      },
+    const { count } = await updateChargeIfUnchanged(tx, current.id, current.updated_at, {
+      name: patch.data.name ?? current.name,
+      purchase_order_id: patch.data.purchase_order_id ?? current.purchase_order_id,
+      quantity,
+      currency: card.currency,
+      calculated_amount: pricing.calculated_amount,
+      original_amount: pricing.original_amount,
+      ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
     });
     if (count !== 1) throw conflict(`Charge ${chargeId} was changed concurrently; retry.`);
-    const charge = await tx.charge.findUniqueOrThrow({ where: { id: current.id } });
+    const charge = await findChargeById(tx, current.id);
     const payload = chargePayload(charge);
     await enqueueEvent(tx, charge.fulfiller_team_id, 'charge.updated', payload);
     await enqueueEvent(tx, charge.merchant_team_id, 'charge.updated', payload);
@@ -233,7 +234,7 @@ export function jsonPricing(card: RateCard, inputs: PricingInputs, pricing: Pric
 }
 
 export async function getCharge(db: Db, teamId: string, chargeId: string) {
-  const charge = await db.prisma.charge.findFirst({ where: { id: chargeId, fulfiller_team_id: teamId } });
+  const charge = await findFulfillerCharge(db.prisma, teamId, chargeId);
   if (!charge) throw notFound('Charge', chargeId);
   return charge;
 }
@@ -253,6 +254,6 @@ export async function listCharges(db: Db, teamId: string, q: ChargeListQuery) {
   if (q.order_id) where.order_id = q.order_id;
   const dir = q.order ?? 'desc';
   const orderBy = [{ created_at: dir }, { id: dir }];
-  const rows = await db.prisma.charge.findMany(pageArgs(q, where, orderBy));
+  const rows = await findChargePage(db.prisma, pageArgs(q, where, orderBy));
   return toPage(rows, q, undefined, orderBy);
 }

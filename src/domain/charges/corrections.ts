@@ -2,6 +2,7 @@ import type { Prisma, TxClient } from '../../db/types.js';
 import type { BillableEvent } from '../../contract/rate-cards.js';
 import { chargeRow, priceBillable } from './billing.js';
 import { cachedVersion, compiledVersion, type EventPricing } from './pricing.js';
+import { findCardName, findVersion } from './store/rate-cards.js';
 
 // A carrier's correction of a label whose SHIPPING charge a versioned card billed (docs/billing.md,
 // docs/carrier-invoices.md): the shipping event priced by the same version at the corrected cost,
@@ -21,9 +22,9 @@ export async function versionedCorrection(tx: TxClient, billed: Billed, cost: { 
   if (!trace.event || !trace.version_id || !billed.fulfillment_delegation_id) return null;
   let version = cachedVersion(trace.version_id);
   if (!version) {
-    const v = await tx.rateCardVersion.findUnique({ where: { id: trace.version_id } });
+    const v = await findVersion(tx, trace.version_id);
     if (!v) return null;
-    const card = await tx.rateCard.findUniqueOrThrow({ where: { id: v.rate_card_id }, select: { name: true } });
+    const card = await findCardName(tx, v.rate_card_id);
     version = compiledVersion({ ...v, rate_card_name: card.name });
   }
   const event = { ...trace.event, label_cost: cost.corrected };

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/types.js';
+import type { Db, Prisma } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
 import { transaction } from '../../db/tx.js';
 import { delegationView } from '../teams/index.js';
 import { validateRateCard, type RateCard } from './rate-card.js';
+import { findFulfillerDelegation, setJsonCardIfUnchanged } from './store/delegations.js';
 
 // Rate cards after the fact (PUT /v1/ops/delegations/{id}/rate-card). Each PUT is a new version:
 // the server gives it a fresh version_id (and, unless the body names one, the next patch
@@ -22,7 +23,7 @@ export async function setRateCard(db: Db, fulfillerTeamId: string, delegationId:
   return transaction(db, async (tx) => {
     // Compare-and-set against the version read, so two PUTs at once give two versions in turn.
     for (;;) {
-      const d = await tx.fulfillmentDelegation.findFirst({ where: { id: delegationId, fulfiller_team_id: fulfillerTeamId } });
+      const d = await findFulfillerDelegation(tx, fulfillerTeamId, delegationId);
       if (!d) throw notFound('Delegation', delegationId);
       const before = d.rate_card as RateCard | null;
       const card: RateCard = {
@@ -32,10 +33,7 @@ export async function setRateCard(db: Db, fulfillerTeamId: string, delegationId:
       };
       const errors = validateRateCard(card);
       if (errors.length) throw new DomainError('validation-failed', `${errors[0].path}: ${errors[0].message}`, { errors });
-      const { count } = await tx.fulfillmentDelegation.updateMany({
-        where: { id: d.id, updated_at: d.updated_at },
-        data: { rate_card: card as never },
-      });
+      const { count } = await setJsonCardIfUnchanged(tx, d.id, d.updated_at, card as unknown as Prisma.InputJsonValue);
       if (count === 1) return delegationView({ ...d, rate_card: card, updated_at: new Date() });
     }
   });

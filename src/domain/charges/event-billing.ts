@@ -3,6 +3,7 @@ import type { Charge, Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict, notFound } from '../errors.js';
 import { billEvents, delegationOf, type Billable, type Delegation } from './billing.js';
+import { findChargeByKey, findTeamPurchaseOrder, findTeamWarehouseName } from './store/charges.js';
 
 // The billable events outside the fulfill (docs/billing.md), each billed by the delegation's
 // versioned rate card inside the event's own transaction, once per billing key.
@@ -105,11 +106,9 @@ export async function addAdHocCharge(db: Db, teamId: string, input: AdHocInput, 
     const d = await delegationOf(tx, input.merchant_team_id, teamId);
     if (!d) throw notFound('Merchant team delegated to this team', input.merchant_team_id);
     if (!d.rate_card_id) throw conflict(`The delegation ${d.id} has no versioned rate card; assign one with fos rate-cards assign.`);
-    const warehouse = input.warehouse_id
-      ? await tx.warehouse.findFirst({ where: { id: input.warehouse_id, team_id: teamId }, select: { name: true } })
-      : null;
+    const warehouse = input.warehouse_id ? await findTeamWarehouseName(tx, teamId, input.warehouse_id) : null;
     if (input.warehouse_id && !warehouse) throw notFound('Warehouse', input.warehouse_id);
-    if (input.purchase_order_id && !(await tx.purchaseOrder.findFirst({ where: { id: input.purchase_order_id, team_id: teamId } }))) {
+    if (input.purchase_order_id && !(await findTeamPurchaseOrder(tx, teamId, input.purchase_order_id))) {
       throw notFound('Purchase order', input.purchase_order_id);
     }
     const b: Billable = {
@@ -131,7 +130,7 @@ export async function addAdHocCharge(db: Db, teamId: string, input: AdHocInput, 
     };
     const [charge] = await billEvents(tx, d, [b], now);
     if (charge) return { charge, created: true };
-    const earlier = await tx.charge.findUnique({ where: { billing_key: key } });
+    const earlier = await findChargeByKey(tx, key);
     if (earlier) return { charge: earlier, created: false };
     throw conflict(`No ${event} fee of the rate card applies and no unit_amount was given; nothing was charged.`);
   });

@@ -5,13 +5,14 @@ import { chargeRow, insertBilled, priceBillable, type Billable, type ChargeLinks
 import { cachedVersion, compiledVersion, type CompiledVersion } from './pricing.js';
 import type { ShippingChargeInput } from './shipping.js';
 import { labelCost, orderConfigOf, shippingLabelConfig, tagsOf } from './shipping.js';
-import { jsonOf, packedProducts, type ShippingRow } from './store.js';
+import { findCardName, findVersionOrThrow } from './store/rate-cards.js';
+import { jsonOf, packedProducts, type ShippingRow } from './store/statements.js';
 
 // A fulfillment billed by the delegation's versioned rate card (docs/billing.md): SHIPPING (the
 // label cost by the card), PICK (units picked for the package: first and additional units, a
 // product's pick_fee_override), PACK and PACKAGING (the carton used), each once per fulfillment
 // (billing keys "<EVENT>:fulfillment:<id>"). On the fulfill's transaction and its prepared
-// statements: the inputs came with the shipping read (store.ts); the package's products are one
+// statements: the inputs came with the shipping read (store/statements.ts); the package's products are one
 // more read when the card has pick fees; the charges are one insert; the version is compiled once.
 
 const GRAMS: Record<string, number> = { G: 1, KG: 1000, LB: 453.59237, OZ: 28.349523125 };
@@ -19,8 +20,8 @@ const GRAMS: Record<string, number> = { G: 1, KG: 1000, LB: 453.59237, OZ: 28.34
 async function versionById(tx: TxClient, id: string): Promise<CompiledVersion> {
   const hit = cachedVersion(id);
   if (hit) return hit;
-  const v = await tx.rateCardVersion.findUniqueOrThrow({ where: { id } });
-  const card = await tx.rateCard.findUniqueOrThrow({ where: { id: v.rate_card_id }, select: { name: true } });
+  const v = await findVersionOrThrow(tx, id);
+  const card = await findCardName(tx, v.rate_card_id);
   return compiledVersion({ ...v, rate_card_name: card.name });
 }
 

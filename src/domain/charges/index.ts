@@ -38,5 +38,5 @@ export {
   type RateCard,
 } from './rate-card.js';
 export { billShipping, shippingRateCard } from './shipping.js';
-export { insertCharge } from './store.js';
+export { insertCharge } from './store/statements.js';
 export { getRateCard, getVersion, linkDelegation, listRateCards, publishVersion, testRateCard, versionAt } from './versions.js';

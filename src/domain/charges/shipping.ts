@@ -4,7 +4,8 @@ import { txNow } from '../clock.js';
 import { announceCharge, jsonPricing } from './charges.js';
 import type { OrderConfig, ShippingLabelConfig } from './pricing-record.js';
 import { parseRateCard, priceShipping } from './rate-card.js';
-import { boolOf, insertCharge, jsonOf, shippingInputs, type ShippingRow } from './store.js';
+import { findDelegationBetween } from './store/delegations.js';
+import { boolOf, insertCharge, jsonOf, shippingInputs, type ShippingRow } from './store/statements.js';
 import { billFulfillmentByCard } from './fulfillment-billing.js';
 
 export interface ShippingChargeInput {
@@ -25,7 +26,7 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
  * has a shipping section; returns null when nothing is billed. Runs inside the fulfill
  * transaction, so the charge exists exactly when the fulfillment committed; the unique
  * (fulfillment_id, category) makes a second bill for the same fulfillment impossible. One read
- * (store.ts) and one insert on the transaction's prepared statements, plus the two events.
+ * (store/statements.ts) and one insert on the transaction's prepared statements, plus the two events.
  */
 export async function billShipping(tx: TxClient, input: ShippingChargeInput): Promise<{ id: string } | null> {
   const st = anyStatementsOf(tx);
@@ -130,9 +131,7 @@ export function shippingLabelConfig(st: Statements, row: ShippingRow): ShippingL
  * (carrier-invoices/billing.ts) are priced from it.
  */
 export async function shippingRateCard(tx: TxClient, merchantTeamId: string, fulfillerTeamId: string) {
-  const delegation = await tx.fulfillmentDelegation.findUnique({
-    where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: merchantTeamId, fulfiller_team_id: fulfillerTeamId } },
-  });
+  const delegation = await findDelegationBetween(tx, merchantTeamId, fulfillerTeamId);
   const card = delegation?.active ? parseRateCard(delegation.rate_card) : null;
   return delegation && card?.shipping ? { delegation, card } : null;
 }

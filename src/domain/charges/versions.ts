@@ -7,6 +7,21 @@ import type { BillableEvent, FeeRule, RateCardVersionDoc } from '../../contract/
 import { conflict, DomainError, notFound, type FieldError } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { compiledVersion, priceEvent, type CompiledVersion, type VersionRecord } from './pricing.js';
+import { findCardDelegations, findFulfillerDelegation, linkRateCard } from './store/delegations.js';
+import {
+  findCardName,
+  findCardPage,
+  findCardVersions,
+  findTeamCard,
+  findTeamCardByRef,
+  findTeamCardNamed,
+  findVersionByRef,
+  findVersionBySemver,
+  findVersionInForce,
+  insertVersion,
+  touchCard,
+  upsertCardNamed,
+} from './store/rate-cards.js';
 
 // Versioned rate cards (issue 40, docs/billing.md): a fulfiller team's cards, each a list of
 // immutable versions in force from their effective_at. Publishing adds a version; the same
@@ -88,16 +103,12 @@ const hashOf = (doc: RateCardVersionDoc) =>
 
 async function cardFor(tx: TxClient, teamId: string, doc: RateCardVersionDoc) {
   if (doc.rate_card_id) {
-    const card = await tx.rateCard.findFirst({ where: { id: doc.rate_card_id, fulfiller_team_id: teamId } });
+    const card = await findTeamCard(tx, teamId, doc.rate_card_id);
     if (!card) throw notFound('Rate card', doc.rate_card_id);
     if (card.name !== doc.rate_card_name) throw conflict(`Rate card ${card.id} is named ${card.name}, not ${doc.rate_card_name}.`);
     return card;
   }
-  return tx.rateCard.upsert({
-    where: { fulfiller_team_id_name: { fulfiller_team_id: teamId, name: doc.rate_card_name } },
-    create: { fulfiller_team_id: teamId, name: doc.rate_card_name },
-    update: {},
-  });
+  return upsertCardNamed(tx, teamId, doc.rate_card_name);
 }
 
 /** Publishes a version; `created` false when this exact version was already published. */
@@ -106,16 +117,10 @@ export async function publishVersion(db: Db, teamId: string, doc: RateCardVersio
   if (errors.length) throw new DomainError('validation-failed', `${errors[0].path}: ${errors[0].message}`, { errors });
   const content_hash = hashOf(doc);
   const existing = async () => {
-    const card = await db.prisma.rateCard.findFirst({
-      where: doc.rate_card_id
-        ? { id: doc.rate_card_id, fulfiller_team_id: teamId }
-        : { fulfiller_team_id: teamId, name: doc.rate_card_name },
-    });
-    const v =
-      card &&
-      (await db.prisma.rateCardVersion.findUnique({
-        where: { rate_card_id_semantic_version: { rate_card_id: card.id, semantic_version: doc.semantic_version } },
-      }));
+    const card = doc.rate_card_id
+      ? await findTeamCard(db.prisma, teamId, doc.rate_card_id)
+      : await findTeamCardNamed(db.prisma, teamId, doc.rate_card_name);
+    const v = card && (await findVersionBySemver(db.prisma, card.id, doc.semantic_version));
     if (!card || !v) return null;
     if (v.content_hash !== content_hash)
       throw conflict(`Rate card ${card.name} already has a different version ${doc.semantic_version}; publish a new semantic_version.`);
@@ -126,18 +131,16 @@ export async function publishVersion(db: Db, teamId: string, doc: RateCardVersio
   try {
     return await transaction(db, async (tx) => {
       const card = await cardFor(tx, teamId, doc);
-      const v = await tx.rateCardVersion.create({
-        data: {
-          rate_card_id: card.id,
-          semantic_version: doc.semantic_version,
-          effective_at: new Date(doc.effective_at),
-          currency: doc.currency,
-          fees: doc.fees as never,
-          note: doc.note ?? null,
-          content_hash,
-        },
+      const v = await insertVersion(tx, {
+        rate_card_id: card.id,
+        semantic_version: doc.semantic_version,
+        effective_at: new Date(doc.effective_at),
+        currency: doc.currency,
+        fees: doc.fees as never,
+        note: doc.note ?? null,
+        content_hash,
       });
-      await tx.rateCard.update({ where: { id: card.id }, data: { updated_at: new Date() } });
+      await touchCard(tx, card.id, new Date());
       return { view: versionView(card, v), created: true };
     });
   } catch (err) {
@@ -150,8 +153,7 @@ export async function publishVersion(db: Db, teamId: string, doc: RateCardVersio
 
 /** A card of the team by id or by name. */
 export async function findCard(db: Db | TxClient, teamId: string, ref: string) {
-  const prisma = 'prisma' in db ? db.prisma : db;
-  const card = await prisma.rateCard.findFirst({ where: { fulfiller_team_id: teamId, OR: [{ id: ref }, { name: ref }] } });
+  const card = await findTeamCardByRef('prisma' in db ? db.prisma : db, teamId, ref);
   if (!card) throw notFound('Rate card', ref);
   return card;
 }
@@ -159,7 +161,7 @@ export async function findCard(db: Db | TxClient, teamId: string, ref: string) {
 export async function listRateCards(db: Db, teamId: string, q: PageRequest) {
   const where = { fulfiller_team_id: teamId };
   const orderBy = [{ created_at: 'asc' as const }, { id: 'asc' as const }];
-  const page = toPage(await db.prisma.rateCard.findMany(pageArgs(q, where, orderBy)), q, undefined, orderBy);
+  const page = toPage(await findCardPage(db.prisma, pageArgs(q, where, orderBy)), q, undefined, orderBy);
   return { data: await cardViews(db, page.data), meta: page.meta };
 }
 
@@ -168,14 +170,7 @@ async function cardViews(
   cards: Array<{ id: string; name: string; fulfiller_team_id: string; created_at: Date; updated_at: Date }>,
 ) {
   const ids = cards.map((c) => c.id);
-  const [versions, delegations] = await Promise.all([
-    db.prisma.rateCardVersion.findMany({
-      where: { rate_card_id: { in: ids } },
-      select: { id: true, rate_card_id: true, semantic_version: true, effective_at: true, created_at: true },
-      orderBy: [{ effective_at: 'asc' }, { created_at: 'asc' }],
-    }),
-    db.prisma.fulfillmentDelegation.findMany({ where: { rate_card_id: { in: ids } }, select: { id: true, rate_card_id: true } }),
-  ]);
+  const [versions, delegations] = await Promise.all([findCardVersions(db.prisma, ids), findCardDelegations(db.prisma, ids)]);
   const now = dbNow(db); // the app's clock (FOS_NOW): the version in force, as a charge made now picks it
   return cards.map((c) => {
     const own = versions.filter((v) => v.rate_card_id === c.id);
@@ -201,27 +196,16 @@ export async function getRateCard(db: Db, teamId: string, ref: string) {
 /** A version by id, by semantic_version, or `current` (in force now). */
 export async function getVersion(db: Db, teamId: string, ref: string, version: string, now = new Date()) {
   const card = await findCard(db, teamId, ref);
-  const v =
-    version === 'current'
-      ? await db.prisma.rateCardVersion.findFirst({
-          where: { rate_card_id: card.id, effective_at: { lte: now } },
-          orderBy: [{ effective_at: 'desc' }, { created_at: 'desc' }],
-        })
-      : await db.prisma.rateCardVersion.findFirst({
-          where: { rate_card_id: card.id, OR: [{ id: version }, { semantic_version: version }] },
-        });
+  const v = version === 'current' ? await findVersionInForce(db.prisma, card.id, now) : await findVersionByRef(db.prisma, card.id, version);
   if (!v) throw notFound('Rate card version', version);
   return versionView(card, v);
 }
 
 /** The version of a card in force at `at`, compiled (once per version per process); null before its first. */
 export async function versionAt(tx: TxClient, rateCardId: string, at: Date): Promise<CompiledVersion | null> {
-  const v = await tx.rateCardVersion.findFirst({
-    where: { rate_card_id: rateCardId, effective_at: { lte: at } },
-    orderBy: [{ effective_at: 'desc' }, { created_at: 'desc' }],
-  });
+  const v = await findVersionInForce(tx, rateCardId, at);
   if (!v) return null;
-  const card = await tx.rateCard.findUniqueOrThrow({ where: { id: rateCardId }, select: { name: true } });
+  const card = await findCardName(tx, rateCardId);
   return compiledVersion({ ...v, rate_card_name: card.name } satisfies VersionRecord);
 }
 
@@ -251,10 +235,10 @@ export async function testRateCard(db: Db, teamId: string, ref: string, input: {
 /** Points a delegation at a card of the team (null: back to its JSON card). */
 export async function linkDelegation(db: Db, teamId: string, delegationId: string, rateCardId: string | null) {
   return transaction(db, async (tx) => {
-    const d = await tx.fulfillmentDelegation.findFirst({ where: { id: delegationId, fulfiller_team_id: teamId } });
+    const d = await findFulfillerDelegation(tx, teamId, delegationId);
     if (!d) throw notFound('Delegation', delegationId);
     const card = rateCardId ? await findCard(tx, teamId, rateCardId) : null;
-    return tx.fulfillmentDelegation.update({ where: { id: d.id }, data: { rate_card_id: card?.id ?? null } });
+    return linkRateCard(tx, d.id, card?.id ?? null);
   });
 }
 

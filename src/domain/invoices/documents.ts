@@ -6,6 +6,7 @@ import type { FileStorage } from '../files/index.js';
 import { csvLine } from '../../shared/csv.js';
 import { chargeView } from '../charges/index.js';
 import { conflict } from '../errors.js';
+import { findFile, findInvoiceCharges, findParties } from './store.js';
 import type { InvoiceLine } from './views.js';
 
 // An invoice's paper and files (docs/invoices.md): the PDF (US Letter; logo, issuer and bill-to
@@ -27,12 +28,7 @@ const ymd = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
 
 /** Everything the documents print about an invoice: its parties and their addresses. */
 export async function invoiceParties(db: Db, inv: Invoice) {
-  const [fulfiller, merchant, profile, terms] = await Promise.all([
-    db.prisma.team.findUnique({ where: { id: inv.fulfiller_team_id }, select: { name: true } }),
-    db.prisma.team.findUnique({ where: { id: inv.merchant_team_id }, select: { name: true } }),
-    db.prisma.billingProfile.findUnique({ where: { team_id: inv.fulfiller_team_id } }),
-    db.prisma.invoiceTerms.findUnique({ where: { fulfillment_delegation_id: inv.fulfillment_delegation_id } }),
-  ]);
+  const [fulfiller, merchant, profile, terms] = await findParties(db.prisma, inv);
   const billTo = (terms?.bill_to ?? null) as Address | null;
   return {
     issuer: profile?.legal_name ?? fulfiller?.name ?? inv.fulfiller_team_id,
@@ -53,7 +49,7 @@ async function logoImage(
   embed: (bytes: Uint8Array, png: boolean) => Promise<PDFImage>,
 ) {
   if (!fileId || !storage) return null;
-  const file = await db.prisma.file.findUnique({ where: { id: fileId } });
+  const file = await findFile(db.prisma, fileId);
   if (!file?.storage_key) return null;
   const opened = await storage.open(file.storage_key);
   if (!opened) return null;
@@ -161,11 +157,7 @@ export async function* invoiceChargesCsv(db: Db, invoiceId: string): AsyncGenera
   yield csvLine(columns);
   let after: string | undefined;
   for (;;) {
-    const rows = await db.prisma.charge.findMany({
-      where: { invoice_id: invoiceId, ...(after ? { id: { gt: after } } : {}) },
-      orderBy: { id: 'asc' },
-      take: 2000,
-    });
+    const rows = await findInvoiceCharges(db.prisma, invoiceId, after, 2000);
     if (!rows.length) return;
     let out = '';
     for (const r of rows) {

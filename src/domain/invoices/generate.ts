@@ -1,5 +1,4 @@
 import { isUniqueViolation } from '../../db/client.js';
-import { portableStatementsOf } from '../../db/statements.js';
 import { transaction } from '../../db/tx.js';
 import type { Db, Invoice, InvoiceTerms, Prisma, TxClient } from '../../db/types.js';
 import { txNow, txStamps } from '../clock.js';
@@ -16,7 +15,23 @@ import {
   type InvoicePeriod,
   type Period,
 } from '../charges/index.js';
-import { ensureTerms, sumsOf } from './store.js';
+import {
+  claimCharges,
+  ensureTerms,
+  findAllDelegations,
+  findDelegation,
+  findDelegationBetween,
+  findFreeChargeIn,
+  findFulfillerInvoice,
+  findOldestFreeCharge,
+  findOpenInvoice,
+  insertInvoice,
+  moveClosedThrough,
+  startClosing,
+  sumsOf,
+  touchDraft,
+  updateInvoice,
+} from './store.js';
 import { invoicePayload } from './views.js';
 
 // Drafts (docs/invoices.md): a merchant's unbilled charges of one period claimed by one invoice.
@@ -49,20 +64,9 @@ export const CATEGORY_LABELS: Record<string, string> = {
 export const categoryLabel = (c: string) => CATEGORY_LABELS[c] ?? c.charAt(0) + c.slice(1).toLowerCase().replaceAll('_', ' ');
 
 /** Claims the merchant's free charges of the period for the invoice (one UPDATE); returns how many. */
-async function claim(tx: TxClient, inv: Pick<Invoice, 'id' | 'fulfiller_team_id' | 'merchant_team_id' | 'period_start' | 'period_end'>) {
-  const st = portableStatementsOf(tx);
-  return st.run(
-    `UPDATE "charges" SET "invoice_id" = ?, "updated_at" = ?
-      WHERE "fulfiller_team_id" = ? AND "merchant_team_id" = ? AND "invoice_id" IS NULL AND "created_at" >= ? AND "created_at" < ?`,
-    [
-      inv.id,
-      txNow(tx),
-      inv.fulfiller_team_id,
-      inv.merchant_team_id,
-      dayStart(inv.period_start),
-      periodEndsAt({ start: inv.period_start, end: inv.period_end }),
-    ],
-  );
+function claim(tx: TxClient, inv: Pick<Invoice, 'id' | 'fulfiller_team_id' | 'merchant_team_id' | 'period_start' | 'period_end'>) {
+  const period = { start: inv.period_start, end: inv.period_end };
+  return claimCharges(tx, inv, dayStart(inv.period_start), periodEndsAt(period), txNow(tx));
 }
 
 /** Lines (one per category), subtotal, tax and total from the invoice's charges and the terms' tax. */
@@ -95,7 +99,7 @@ async function totals(tx: TxClient, invoiceId: string, terms: Pick<InvoiceTerms,
 async function fill(tx: TxClient, inv: Invoice, terms: InvoiceTerms): Promise<Invoice> {
   await claim(tx, inv);
   await generationHooks.afterClaim?.(inv.id);
-  return tx.invoice.update({ where: { id: inv.id }, data: { ...(await totals(tx, inv.id, terms)), generated_at: txNow(tx) } });
+  return updateInvoice(tx, inv.id, { ...(await totals(tx, inv.id, terms)), generated_at: txNow(tx) });
 }
 
 /**
@@ -105,26 +109,24 @@ async function fill(tx: TxClient, inv: Invoice, terms: InvoiceTerms): Promise<In
 async function generateInTx(tx: TxClient, d: DelegationRow, p: Period, kind: string, source: 'SCHEDULE' | 'API') {
   const terms = await ensureTerms(tx, d);
   const key = openKey(d.id, p);
-  const live = await tx.invoice.findUnique({ where: { open_key: key } });
+  const live = await findOpenInvoice(tx, key);
   if (live) {
     if (live.status !== 'DRAFT')
       throw conflict(`Invoice ${live.number ?? live.id} (${live.status}) already bills this period; void it first.`);
     return { invoice: await regenerateInTx(tx, live, terms), created: false };
   }
-  const inv = await tx.invoice.create({
-    data: {
-      fulfiller_team_id: d.fulfiller_team_id,
-      merchant_team_id: d.merchant_team_id,
-      fulfillment_delegation_id: d.id,
-      period_kind: kind,
-      period_start: p.start,
-      period_end: p.end,
-      lines: [],
-      source,
-      open_key: key,
-      generated_at: txNow(tx),
-      ...txStamps(tx),
-    },
+  const inv = await insertInvoice(tx, {
+    fulfiller_team_id: d.fulfiller_team_id,
+    merchant_team_id: d.merchant_team_id,
+    fulfillment_delegation_id: d.id,
+    period_kind: kind,
+    period_start: p.start,
+    period_end: p.end,
+    lines: [],
+    source,
+    open_key: key,
+    generated_at: txNow(tx),
+    ...txStamps(tx),
   });
   const filled = await fill(tx, inv, terms);
   await enqueueEvent(tx, filled.fulfiller_team_id, 'invoice.created', invoicePayload(filled));
@@ -133,7 +135,7 @@ async function generateInTx(tx: TxClient, d: DelegationRow, p: Period, kind: str
 
 async function regenerateInTx(tx: TxClient, inv: Invoice, terms: InvoiceTerms) {
   // Compare-and-set: only a DRAFT gives its charges back and claims again.
-  const { count } = await tx.invoice.updateMany({ where: { id: inv.id, status: 'DRAFT' }, data: { generated_at: txNow(tx) } });
+  const { count } = await touchDraft(tx, inv.id, txNow(tx));
   if (count !== 1) throw conflict(`Invoice ${inv.id} is no longer a draft.`);
   // Its charges all lie in its period (that is how they were claimed), so they stay; the period's
   // charges made or released since are claimed, and the totals are summed again from the charges
@@ -155,9 +157,7 @@ export function generateInvoice(db: Db, teamId: string, input: GenerateInput) {
   return transaction(
     db,
     async (tx) => {
-      const d = await tx.fulfillmentDelegation.findUnique({
-        where: { merchant_team_id_fulfiller_team_id: { merchant_team_id: input.merchant_team_id, fulfiller_team_id: teamId } },
-      });
+      const d = await findDelegationBetween(tx, input.merchant_team_id, teamId);
       if (!d) throw notFound('Merchant team delegated to this team', input.merchant_team_id);
       const terms = await ensureTerms(tx, d);
       const p = { start: input.period_start, end: input.period_end };
@@ -176,11 +176,11 @@ export function generateInvoice(db: Db, teamId: string, input: GenerateInput) {
  */
 export function regenerateInvoice(db: Db, teamId: string, id: string, first?: (tx: TxClient, inv: Invoice) => Promise<unknown>) {
   return transaction(db, async (tx) => {
-    const inv = await tx.invoice.findFirst({ where: { id, fulfiller_team_id: teamId } });
+    const inv = await findFulfillerInvoice(tx, teamId, id);
     if (!inv) throw notFound('Invoice', id);
     if (inv.status !== 'DRAFT') throw conflict(`Invoice ${inv.number ?? inv.id} is ${inv.status}; only a DRAFT is regenerated.`);
     if (first) await first(tx, inv);
-    const d = await tx.fulfillmentDelegation.findUniqueOrThrow({ where: { id: inv.fulfillment_delegation_id } });
+    const d = await findDelegation(tx, inv.fulfillment_delegation_id);
     return regenerateInTx(tx, inv, await ensureTerms(tx, d));
   });
 }
@@ -194,7 +194,7 @@ export function regenerateInvoice(db: Db, teamId: string, id: string, first?: (t
  */
 export async function closeDuePeriods(db: Db, now: Date): Promise<Invoice[]> {
   const created: Invoice[] = [];
-  const delegations = await db.prisma.fulfillmentDelegation.findMany({ orderBy: { id: 'asc' } });
+  const delegations = await findAllDelegations(db.prisma);
   for (const d of delegations) {
     for (let guard = 0; guard < 1000; guard++) {
       const terms = await transaction(db, (tx) => ensureTerms(tx, d));
@@ -202,33 +202,18 @@ export async function closeDuePeriods(db: Db, now: Date): Promise<Invoice[]> {
       const open = terms.closed_through;
       if (!open) {
         // First sight: start at the period of the oldest unbilled charge (or the current one).
-        const first = await db.prisma.charge.findFirst({
-          where: { fulfiller_team_id: d.fulfiller_team_id, merchant_team_id: d.merchant_team_id, invoice_id: null },
-          orderBy: { created_at: 'asc' },
-          select: { created_at: true },
-        });
+        const first = await findOldestFreeCharge(db.prisma, d.fulfiller_team_id, d.merchant_team_id);
         const start = periodOf(kind, day(first && first.created_at < now ? first.created_at : now)).start;
-        await db.prisma.invoiceTerms.updateMany({ where: { id: terms.id, closed_through: null }, data: { closed_through: start } });
+        await startClosing(db.prisma, terms.id, start);
         continue;
       }
       const p = nextPeriodFrom(kind, open);
       if (periodEndsAt(p) > now) break;
       const made = await transaction(db, async (tx) => {
-        const moved = await tx.invoiceTerms.updateMany({
-          where: { id: terms.id, closed_through: open },
-          data: { closed_through: addDays(p.end, 1) },
-        });
+        const moved = await moveClosedThrough(tx, terms.id, open, addDays(p.end, 1));
         if (moved.count !== 1) return null; // another replica closed it
-        if (await tx.invoice.findUnique({ where: { open_key: openKey(d.id, p) } })) return null; // billed on demand already
-        const free = await tx.charge.findFirst({
-          where: {
-            fulfiller_team_id: d.fulfiller_team_id,
-            merchant_team_id: d.merchant_team_id,
-            invoice_id: null,
-            created_at: { gte: dayStart(p.start), lt: periodEndsAt(p) },
-          },
-          select: { id: true },
-        });
+        if (await findOpenInvoice(tx, openKey(d.id, p))) return null; // billed on demand already
+        const free = await findFreeChargeIn(tx, d.fulfiller_team_id, d.merchant_team_id, dayStart(p.start), periodEndsAt(p));
         if (!free) return null;
         return (await generateInTx(tx, d, p, terms.period, 'SCHEDULE')).invoice;
       });

@@ -4,7 +4,16 @@ import type { Db, Prisma } from '../../db/types.js';
 import { invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { isDay, type InvoicePeriod } from '../charges/index.js';
-import { ensureTerms } from './store.js';
+import {
+  ensureTerms,
+  findFulfillerDelegation,
+  findInvoicePage,
+  findProfile,
+  findScopedInvoice,
+  findTeamFile,
+  updateTermsRow,
+  upsertProfile,
+} from './store.js';
 
 // Reading invoices (both families), and the settings they are made from: a delegation's terms
 // and the issuing team's billing profile.
@@ -35,12 +44,12 @@ export async function listInvoices(db: Db, scope: InvoiceScope, q: InvoiceListQu
   if (q.period_to) and.push({ period_start: { lte: q.period_to } });
   const dir = q.order ?? 'desc';
   const orderBy = [{ created_at: dir }, { id: dir }];
-  const rows = await db.prisma.invoice.findMany(pageArgs(q, where, orderBy));
+  const rows = await findInvoicePage(db.prisma, pageArgs(q, where, orderBy));
   return toPage(rows, q, undefined, orderBy);
 }
 
 export async function getInvoice(db: Db, scope: InvoiceScope, id: string) {
-  const inv = await db.prisma.invoice.findFirst({ where: { AND: [{ id }, scopeWhere(scope)] } });
+  const inv = await findScopedInvoice(db.prisma, scopeWhere(scope), id);
   if (!inv) throw notFound('Invoice', id);
   return inv;
 }
@@ -54,7 +63,7 @@ export interface TermsInput {
 }
 
 async function delegationOf(db: Db, teamId: string, delegationId: string) {
-  const d = await db.prisma.fulfillmentDelegation.findFirst({ where: { id: delegationId, fulfiller_team_id: teamId } });
+  const d = await findFulfillerDelegation(db.prisma, teamId, delegationId);
   if (!d) throw notFound('Fulfillment delegation', delegationId);
   return d;
 }
@@ -72,15 +81,12 @@ export async function updateTerms(db: Db, teamId: string, delegationId: string, 
   const d = await delegationOf(db, teamId, delegationId);
   return transaction(db, async (tx) => {
     await ensureTerms(tx, d);
-    return tx.invoiceTerms.update({
-      where: { fulfillment_delegation_id: d.id },
-      data: {
-        ...(input.period !== undefined ? { period: input.period } : {}),
-        ...(input.tax_rate !== undefined ? { tax_rate: input.tax_rate } : {}),
-        ...(input.tax_label !== undefined ? { tax_label: input.tax_label } : {}),
-        ...(input.payment_terms_days !== undefined ? { payment_terms_days: input.payment_terms_days } : {}),
-        ...(input.bill_to !== undefined ? { bill_to: (input.bill_to ?? undefined) as Prisma.InputJsonValue | undefined } : {}),
-      },
+    return updateTermsRow(tx, d.id, {
+      ...(input.period !== undefined ? { period: input.period } : {}),
+      ...(input.tax_rate !== undefined ? { tax_rate: input.tax_rate } : {}),
+      ...(input.tax_label !== undefined ? { tax_label: input.tax_label } : {}),
+      ...(input.payment_terms_days !== undefined ? { payment_terms_days: input.payment_terms_days } : {}),
+      ...(input.bill_to !== undefined ? { bill_to: (input.bill_to ?? undefined) as Prisma.InputJsonValue | undefined } : {}),
     });
   });
 }
@@ -95,13 +101,13 @@ export interface ProfileInput {
 }
 
 export async function getProfile(db: Db, teamId: string) {
-  const p = await db.prisma.billingProfile.findUnique({ where: { team_id: teamId } });
+  const p = await findProfile(db.prisma, teamId);
   return p ?? { team_id: teamId, legal_name: null, address: null, tax_id: null, logo_file_id: null, number_prefix: 'INV-', footer: null };
 }
 
 export async function updateProfile(db: Db, teamId: string, input: ProfileInput) {
   if (input.logo_file_id) {
-    const file = await db.prisma.file.findFirst({ where: { id: input.logo_file_id, team_id: teamId } });
+    const file = await findTeamFile(db.prisma, teamId, input.logo_file_id);
     if (!file) throw notFound('File', input.logo_file_id);
     if (!['image/png', 'image/jpeg'].includes(file.mimetype)) throw invalid('body.logo_file_id', 'must be a PNG or JPEG file');
   }
@@ -114,11 +120,5 @@ export async function updateProfile(db: Db, teamId: string, input: ProfileInput)
     ...(input.footer !== undefined ? { footer: input.footer } : {}),
   };
   // Two first PATCHes racing: the loser's insert hits the primary key and its retry updates.
-  return transaction(
-    db,
-    (tx) => tx.billingProfile.upsert({ where: { team_id: teamId }, create: { team_id: teamId, ...data }, update: data }),
-    {
-      retryOn: isUniqueViolation,
-    },
-  );
+  return transaction(db, (tx) => upsertProfile(tx, teamId, data), { retryOn: isUniqueViolation });
 }

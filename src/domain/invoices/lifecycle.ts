@@ -1,9 +1,17 @@
 import { transaction } from '../../db/tx.js';
 import type { Db, Invoice, Prisma, TxClient } from '../../db/types.js';
-import { portableStatementsOf } from '../../db/statements.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent, enqueueEvents, type EventKind } from '../events/index.js';
-import { ensureTerms, takeNumber } from './store.js';
+import {
+  ensureTerms,
+  findDelegation,
+  findFulfillerInvoice,
+  findProfile,
+  moveStatus,
+  releaseCharges,
+  takeNumber,
+  updateInvoice,
+} from './store.js';
 import { invoicePayload } from './views.js';
 
 // DRAFT -> FINALIZED -> SENT -> PAID, and VOID from any state before PAID (docs/invoices.md).
@@ -21,14 +29,14 @@ async function step(
   after?: (tx: TxClient, inv: Invoice) => Promise<void>,
 ) {
   return transaction(db, async (tx) => {
-    const inv = await tx.invoice.findFirst({ where: { id, fulfiller_team_id: teamId } });
+    const inv = await findFulfillerInvoice(tx, teamId, id);
     if (!inv) throw notFound('Invoice', id);
     if (!from.includes(inv.status as Status)) {
       throw conflict(`Invoice ${inv.number ?? inv.id} is ${inv.status}; it can become ${to} only from ${from.join(' or ')}.`);
     }
-    const { count } = await tx.invoice.updateMany({ where: { id, status: inv.status }, data: { status: to } });
+    const { count } = await moveStatus(tx, id, inv.status, to);
     if (count !== 1) throw conflict(`Invoice ${inv.number ?? inv.id} was changed concurrently; retry.`);
-    const updated = await tx.invoice.update({ where: { id }, data: await data(tx, inv) });
+    const updated = await updateInvoice(tx, id, await data(tx, inv));
     await after?.(tx, updated);
     const kind = `invoice.${to === 'VOID' ? 'voided' : to.toLowerCase()}` as EventKind;
     const payload = invoicePayload(updated);
@@ -48,8 +56,8 @@ export function finalizeInvoice(db: Db, teamId: string, id: string, now: Date) {
     // The number is taken after the status moved: a racing finalize of this invoice failed above
     // and took none; a rollback from here on gives the number back.
     const sequence = await takeNumber(tx, teamId);
-    const profile = await tx.billingProfile.findUnique({ where: { team_id: teamId } });
-    const d = await tx.fulfillmentDelegation.findUniqueOrThrow({ where: { id: inv.fulfillment_delegation_id } });
+    const profile = await findProfile(tx, teamId);
+    const d = await findDelegation(tx, inv.fulfillment_delegation_id);
     const terms = await ensureTerms(tx, d);
     return {
       sequence,
@@ -80,11 +88,6 @@ export function voidInvoice(db: Db, teamId: string, id: string, now: Date, input
     ['DRAFT', 'FINALIZED', 'SENT'],
     'VOID',
     async () => ({ voided_at: now, void_reason: input.reason ?? null, open_key: null }),
-    async (tx, inv) => {
-      await portableStatementsOf(tx).run(`UPDATE "charges" SET "invoice_id" = NULL, "updated_at" = ? WHERE "invoice_id" = ?`, [
-        now,
-        inv.id,
-      ]);
-    },
+    (tx, inv) => releaseCharges(tx, inv.id, now),
   );
 }

@@ -4,6 +4,7 @@ import { enqueueEvents } from '../events/index.js';
 import { chargePayload, chargeRow, priceBillable, versionAt, type Billable } from '../charges/index.js';
 import { storagePricedAt } from '../billing/index.js';
 import { regenerateInvoice } from './generate.js';
+import { findDelegation, findKeyedCharges, updateCharge } from './store.js';
 
 // Re-rating a DRAFT invoice on request (POST /v1/ops/invoices/{id}/rerate, docs/billing.md): each
 // charge priced by a versioned card is priced again by the version of its card in force at its
@@ -37,8 +38,8 @@ function kept(c: Charge): Config {
 }
 
 async function rerateCharges(tx: TxClient, inv: Invoice) {
-  const charges = await tx.charge.findMany({ where: { invoice_id: inv.id, billing_key: { not: null } }, orderBy: { id: 'asc' } });
-  const d = await tx.fulfillmentDelegation.findUniqueOrThrow({ where: { id: inv.fulfillment_delegation_id } });
+  const charges = await findKeyedCharges(tx, inv.id);
+  const d = await findDelegation(tx, inv.fulfillment_delegation_id);
   const changed = [];
   for (const c of charges) {
     const trace = (c.pricing_trace ?? {}) as Trace;
@@ -69,14 +70,11 @@ async function rerateCharges(tx: TxClient, inv: Invoice) {
       (pricing?.version.id ?? null) === (c.pricing_trace as { version_id?: string })?.version_id
     )
       continue;
-    const updated = await tx.charge.update({
-      where: { id: c.id },
-      data: {
-        calculated_amount: row.calculated_amount,
-        ...(pricing ? { quantity: pricing.quantity, original_amount: pricing.original_amount } : {}),
-        pricing_trace: row.pricing_trace as Prisma.InputJsonValue,
-        ...('pricing_config' in row ? { pricing_config: { ...(row.pricing_config as object), ...kept(c) } } : {}),
-      },
+    const updated = await updateCharge(tx, c.id, {
+      calculated_amount: row.calculated_amount,
+      ...(pricing ? { quantity: pricing.quantity, original_amount: pricing.original_amount } : {}),
+      pricing_trace: row.pricing_trace as Prisma.InputJsonValue,
+      ...('pricing_config' in row ? { pricing_config: { ...(row.pricing_config as object), ...kept(c) } } : {}),
     });
     changed.push(updated);
   }

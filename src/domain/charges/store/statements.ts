@@ -1,7 +1,7 @@
-import { newId } from '../../db/ids.js';
-import { insertRows } from '../../db/insert-rows.js';
-import type { Statements } from '../../db/statements.js';
-import type { Charge } from '../../db/types.js';
+import { newId } from '../../../db/ids.js';
+import { insertRows } from '../../../db/insert-rows.js';
+import type { Statements } from '../../../db/statements.js';
+import type { Charge } from '../../../db/types.js';
 
 // The charges area's statements on a write's prepared statements (src/db/statements.ts): what a
 // SHIPPING charge is priced from, read in one statement, and the charge row (issue 36: the fulfill's
