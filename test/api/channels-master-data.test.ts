@@ -117,3 +117,16 @@ describe('ISO codes on channel intake', () => {
     expect(stored).toMatchObject({ hs_code: null, country_of_origin: null });
   });
 });
+
+describe("channel intake matches SKUs within the shop's merchant", () => {
+  it("a SKU another merchant also uses (with an older product) takes the shop merchant's product", async () => {
+    const other = await t.merchant();
+    const theirs = await stockedProduct(t, other.teamId, 'SHARED-1', 5);
+    const ours = await stockedProduct(t, merchant.teamId, 'SHARED-1', 5);
+    const res = await shopifyDelivery(t, shop.id, 'orders/create', shopifyWebhookOrder(6201, [{ sku: 'SHARED-1', quantity: 1 }]));
+    expect(res.json()).toMatchObject({ status: 'PROCESSED' });
+    const [order] = await t.db.prisma.order.findMany({ where: { remote_id: 'gid://shopify/Order/6201' }, include: { line_items: true } });
+    expect([...new Set(order.line_items.map((l) => l.product_id))]).toEqual([ours.product.id]);
+    expect(theirs.product.id).not.toBe(ours.product.id);
+  });
+});

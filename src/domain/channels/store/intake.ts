@@ -13,9 +13,9 @@ export function listingVariantsByRemoteIds(client: Client, shopId: string, remot
 }
 
 /**
- * Products by id or by SKU, with their virtual bundles' components, oldest first. The merchant's
- * condition (`owned`) is spread before the id-or-SKU OR, which takes its key: the query is kept
- * as intake has always sent it.
+ * The merchant's products by id or by SKU, with their virtual bundles' components, oldest first.
+ * Both ORs stand under one AND: spread into one object, the id-or-SKU OR took the merchant's key
+ * and a SKU matched another merchant's product.
  */
 export function productsForLines(client: Client, merchantTeamId: string, productIds: string[], skus: string[]) {
   const owned = { OR: [{ team_id: merchantTeamId }, { merchant_team_id: merchantTeamId }] };
@@ -23,7 +23,7 @@ export function productsForLines(client: Client, merchantTeamId: string, product
     components: { where: { kind: 'VIRTUAL_BUNDLE' as const }, include: { component: true }, orderBy: { created_at: 'asc' as const } },
   };
   return client.product.findMany({
-    where: { ...owned, OR: [{ id: { in: productIds } }, { sku: { in: skus } }] },
+    where: { AND: [owned, { OR: [{ id: { in: productIds } }, { sku: { in: skus } }] }] },
     include,
     orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
   });
