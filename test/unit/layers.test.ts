@@ -91,7 +91,6 @@ describe('layers', () => {
     'domain/events/outbox.ts',
     'domain/events/sales-channel.ts',
     'domain/fulfillment/cancel.ts',
-    'domain/fulfillment/carrier-webhooks.ts',
     'domain/fulfillment/fulfill-refusals.ts',
     'domain/fulfillment/fulfill.ts',
     'domain/fulfillment/fulfillment-orders.ts',
