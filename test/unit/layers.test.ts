@@ -90,7 +90,6 @@ describe('layers', () => {
     'domain/charges/versions.ts',
     'domain/events/outbox.ts',
     'domain/events/sales-channel.ts',
-    'domain/fulfillment/cancel.ts',
     'domain/fulfillment/locks.ts',
     'domain/fulfillment/move-split.ts',
     'domain/fulfillment/pack-box.ts',
