@@ -8,6 +8,30 @@ import { transaction } from '../../db/tx.js';
 import { applyToLevel } from '../inventory/index.js';
 import { orderLabel, type CancelReason } from '../../contract/orders-enums.js';
 import { getOrder, lockOpenFulfillmentOrders, lockOrderLines } from '../orders/index.js';
+import {
+  cancelOpenFulfillmentOrder,
+  cancelOpenFulfillmentOrdersOf,
+  cancelOpenOrder,
+  cancelPackages,
+  clearOrderUnallocated,
+  countRemainingOrderLines,
+  dropFoLineRemaining,
+  findFulfillmentOrderStatus,
+  findLabelledOpenPackages,
+  findLabelledPendingPackage,
+  findLevelIds,
+  findOrderFulfillmentCount,
+  findOrderStatusOrThrow,
+  findPendingPackageIds,
+  findRemainingFoLines,
+  findShopForEvent,
+  findTeamOrderId,
+  findWaitingOrderLines,
+  removeOrderLineUnits,
+  removeWaitingUnits,
+  settleOpenOrder,
+} from './store/cancel.js';
+import { findPackageStatus } from './store/refusals.js';
 
 // Cancelling what is not shipped (docs/orders.md "Cancel"). It lives with fulfillment because it
 // voids packages' labels through their carriers and closes packages. Of an order: every open fulfillment
@@ -46,21 +70,12 @@ interface Released {
 
 /** Voids every live label of the unshipped packages of these fulfillment orders (through the carrier). */
 async function voidOpenLabels(db: Db, teamId: string, where: { order_id?: string; id?: string }) {
-  const labelled = await db.prisma.package.findMany({
-    where: {
-      fulfiller_team_id: teamId,
-      status: 'PENDING',
-      shipment_status: { not: null },
-      fulfillment_order: { ...where, status: { in: OPEN_FO } },
-    },
-    select: { id: true },
-    orderBy: { id: 'asc' },
-  });
+  const labelled = await findLabelledOpenPackages(db.prisma, teamId, where, OPEN_FO);
   for (const p of labelled) {
     try {
       await voidLabel(db, teamId, p.id);
     } catch (err) {
-      const now = await db.prisma.package.findUnique({ where: { id: p.id }, select: { status: true } });
+      const now = await findPackageStatus(db.prisma, p.id);
       // A fulfill won the race for this package: what it shipped stays shipped, the rest is cancelled.
       if (now?.status === 'FULFILLED') continue;
       const why = err instanceof DomainError ? err.message : String(err);
@@ -75,15 +90,9 @@ async function releaseFulfillmentOrder(
   fo: { id: string; warehouse_id: string; order_id: string },
   restock: boolean,
 ): Promise<Released> {
-  const relabelled = await tx.package.findFirst({
-    where: { fulfillment_order_id: fo.id, status: 'PENDING', shipment_status: { not: null } },
-    select: { id: true },
-  });
+  const relabelled = await findLabelledPendingPackage(tx, fo.id);
   if (relabelled) throw conflict(`Package ${relabelled.id} was labelled while fulfillment order ${fo.id} was being cancelled; try again.`);
-  const lines = await tx.fulfillmentOrderLineItem.findMany({
-    where: { fulfillment_order_id: fo.id, remaining_quantity: { gt: 0 } },
-    orderBy: { id: 'asc' },
-  });
+  const lines = await findRemainingFoLines(tx, fo.id);
   const perProduct = new Map<string, number>();
   let units = 0;
   // The order lines in id order first (PostgreSQL): a fulfill of another of the order's fulfillment orders takes them so.
@@ -93,21 +102,13 @@ async function releaseFulfillmentOrder(
   );
   for (const l of lines) {
     const n = l.remaining_quantity;
-    await tx.fulfillmentOrderLineItem.update({ where: { id: l.id }, data: { quantity: { decrement: n }, remaining_quantity: 0 } });
-    const res = await tx.orderLineItem.updateMany({
-      where: { id: l.order_line_item_id, remaining_quantity: { gte: n } },
-      data: { remaining_quantity: { decrement: n }, removed_quantity: { increment: n } },
-    });
-    if (res.count !== 1)
+    await dropFoLineRemaining(tx, l.id, n);
+    if ((await removeOrderLineUnits(tx, l.order_line_item_id, n)) !== 1)
       throw conflict(`Order line ${l.order_line_item_id} changed while fulfillment order ${fo.id} was being cancelled; try again.`);
     if (l.product_id) perProduct.set(l.product_id, (perProduct.get(l.product_id) ?? 0) + n);
     units += n;
   }
-  const levels = await tx.inventoryLevel.findMany({
-    where: { warehouse_id: fo.warehouse_id, product_id: { in: [...perProduct.keys()] } },
-    select: { id: true, product_id: true, warehouse_id: true },
-    orderBy: { id: 'asc' },
-  });
+  const levels = await findLevelIds(tx, fo.warehouse_id, [...perProduct.keys()]);
   for (const level of levels) {
     const q = perProduct.get(level.product_id)!;
     const ok = await applyToLevel(tx, level, restock ? { committed: -q } : { committed: -q, unavailable: q }, {
@@ -118,13 +119,9 @@ async function releaseFulfillmentOrder(
     });
     if (!ok) throw await notCommitted(tx, level.product_id, fo.warehouse_id, q, 'released');
   }
-  const open = await tx.package.findMany({
-    where: { fulfillment_order_id: fo.id, status: 'PENDING' },
-    select: { id: true },
-    orderBy: { id: 'asc' },
-  });
-  if (open.length) await tx.package.updateMany({ where: { id: { in: open.map((p) => p.id) } }, data: { status: 'CANCELLED' } });
-  return { units, packages: open.map((p) => p.id) };
+  const open = await findPendingPackageIds(tx, fo.id);
+  if (open.length) await cancelPackages(tx, open);
+  return { units, packages: open };
 }
 
 /**
@@ -133,16 +130,17 @@ async function releaseFulfillmentOrder(
  * fulfill or the cancel of the rest (as an order edit that removes the rest does).
  */
 async function settleOrder(tx: TxClient, orderId: string, reason: CancelReason, now: Date) {
-  const left = await tx.orderLineItem.count({ where: { order_id: orderId, kind: 'CORE', remaining_quantity: { gt: 0 } } });
+  const left = await countRemainingOrderLines(tx, orderId);
   if (left) return;
-  const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { fulfillment_count: true } });
-  await tx.order.updateMany({
-    where: { id: orderId, status: { in: OPEN_ORDER as never } },
-    data:
-      order.fulfillment_count > 0
-        ? { status: 'CLOSED', fulfillment_status: 'FULFILLED', closed_at: now }
-        : { status: 'CANCELLED', cancelled_at: now, cancel_reason: reason },
-  });
+  const order = await findOrderFulfillmentCount(tx, orderId);
+  await settleOpenOrder(
+    tx,
+    orderId,
+    OPEN_ORDER,
+    order.fulfillment_count > 0
+      ? { status: 'CLOSED', fulfillment_status: 'FULFILLED', closed_at: now }
+      : { status: 'CANCELLED', cancelled_at: now, cancel_reason: reason },
+  );
 }
 
 const nothingToCancel = (what: string, status: string) =>
@@ -154,13 +152,9 @@ export async function cancelFulfillmentOrder(db: Db, teamId: string, foId: strin
   await voidOpenLabels(db, teamId, { id: foId });
   await transaction(db, async (tx) => {
     const now = new Date();
-    const [fo] = await tx.fulfillmentOrder.updateManyAndReturn({
-      where: { id: foId, fulfiller_team_id: teamId, status: { in: OPEN_FO } },
-      data: { status: 'CANCELLED', lock_owner: null, lock_expires_at: null },
-      select: { id: true, order_id: true, warehouse_id: true, status: true },
-    });
+    const fo = await cancelOpenFulfillmentOrder(tx, teamId, foId, OPEN_FO);
     if (!fo) {
-      const now = await tx.fulfillmentOrder.findFirst({ where: { id: foId, fulfiller_team_id: teamId }, select: { status: true } });
+      const now = await findFulfillmentOrderStatus(tx, teamId, foId);
       if (!now) throw notFound('Fulfillment order', foId);
       throw nothingToCancel(`Fulfillment order ${foId}`, now.status);
     }
@@ -182,21 +176,15 @@ export async function cancelFulfillmentOrder(db: Db, teamId: string, foId: strin
 
 /** Cancels the order's waiting (unallocated) units: they leave the order's remaining quantities. */
 async function dropWaiting(tx: TxClient, orderId: string): Promise<number> {
-  const waiting = await tx.orderLineItem.findMany({
-    where: { order_id: orderId, kind: 'CORE', unallocated_quantity: { gt: 0 } },
-    orderBy: { id: 'asc' },
-  });
+  const waiting = await findWaitingOrderLines(tx, orderId);
   let units = 0;
   for (const l of waiting) {
     const n = l.unallocated_quantity;
-    const res = await tx.orderLineItem.updateMany({
-      where: { id: l.id, unallocated_quantity: n, remaining_quantity: { gte: n } },
-      data: { unallocated_quantity: 0, remaining_quantity: { decrement: n }, removed_quantity: { increment: n } },
-    });
-    if (res.count !== 1) throw conflict(`Order line ${l.id} changed while its order was being cancelled; try again.`);
+    if ((await removeWaitingUnits(tx, l.id, n)) !== 1)
+      throw conflict(`Order line ${l.id} changed while its order was being cancelled; try again.`);
     units += n;
   }
-  if (units) await tx.order.update({ where: { id: orderId }, data: { unallocated_quantity: 0 } });
+  if (units) await clearOrderUnallocated(tx, orderId);
   return units;
 }
 
@@ -207,25 +195,17 @@ async function dropWaiting(tx: TxClient, orderId: string): Promise<number> {
  */
 export async function cancelOrder(db: Db, teamId: string, orderId: string, opts: CancelOptions) {
   const restock = opts.restock ?? true;
-  const before = await db.prisma.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { id: true } });
+  const before = await findTeamOrderId(db.prisma, teamId, orderId);
   if (!before) throw notFound('Order', orderId);
   await voidOpenLabels(db, teamId, { order_id: orderId });
   await transaction(db, async (tx) => {
     const now = new Date();
     // The fulfillment orders first (a fulfill locks its fulfillment order before the order), in id order.
     await lockOpenFulfillmentOrders(tx, orderId, OPEN_FO);
-    const fos = await tx.fulfillmentOrder.updateManyAndReturn({
-      where: { order_id: orderId, fulfiller_team_id: teamId, status: { in: OPEN_FO } },
-      data: { status: 'CANCELLED', lock_owner: null, lock_expires_at: null },
-      select: { id: true, order_id: true, warehouse_id: true },
-    });
-    const [order] = await tx.order.updateManyAndReturn({
-      where: { id: orderId, fulfiller_team_id: teamId, status: { in: OPEN_ORDER as never } },
-      data: { status: 'CANCELLED', cancelled_at: now, cancel_reason: opts.reason },
-      select: { id: true, order_number: true, shop_id: true, remote_id: true, merchant_team_id: true },
-    });
+    const fos = await cancelOpenFulfillmentOrdersOf(tx, teamId, orderId, OPEN_FO);
+    const order = await cancelOpenOrder(tx, teamId, orderId, OPEN_ORDER, now, opts.reason);
     if (!order) {
-      const now = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { status: true, order_number: true } });
+      const now = await findOrderStatusOrThrow(tx, orderId);
       throw nothingToCancel(`Order ${orderLabel(now.order_number)}`, now.status);
     }
     let units = 0;
@@ -236,9 +216,7 @@ export async function cancelOrder(db: Db, teamId: string, orderId: string, opts:
       packages.push(...r.packages);
     }
     units += await dropWaiting(tx, orderId);
-    const shop = order.shop_id
-      ? await tx.shop.findUnique({ where: { id: order.shop_id }, select: { id: true, name: true, shop_type: true } })
-      : null;
+    const shop = order.shop_id ? await findShopForEvent(tx, order.shop_id) : null;
     await enqueueEvent(tx, teamId, 'order.cancelled', {
       order_id: order.id,
       order_number: order.order_number,

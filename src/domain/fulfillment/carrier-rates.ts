@@ -5,6 +5,7 @@ import { checkRateOptions } from '../orders/index.js';
 import type { CarrierAdapter, Rate } from '../../connectors/carriers/types.js';
 import { rank, type Quote } from './carriers/shop.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
+import { deleteCarrierRateRow, findCarrierRates, insertCarrierRate } from './store/carriers.js';
 
 // The operator's rate table for the built-in 'table' carrier adapter (carriers/table.ts).
 
@@ -32,35 +33,32 @@ export const presentCarrierRate = (r: Row) => ({
 
 export async function listCarrierRates(db: Db, teamId: string, page: PageRequest) {
   const orderBy = [{ carrier_name: 'asc' }, { service_name: 'asc' }, { id: 'asc' }];
-  const rows = await db.prisma.carrierRate.findMany(pageArgs(page, { team_id: teamId }, orderBy));
+  const rows = await findCarrierRates(db.prisma, pageArgs(page, { team_id: teamId }, orderBy));
   const p = toPage(rows, page, undefined, orderBy);
   return { data: p.data.map(presentCarrierRate), meta: p.meta };
 }
 
 export async function createCarrierRate(db: Db, teamId: string, input: CarrierRateInput) {
-  const row = await db.prisma.carrierRate.create({
-    data: {
-      team_id: teamId,
-      carrier_id: input.carrier_id,
-      carrier_name: input.carrier_name,
-      service_id: input.service_id,
-      service_name: input.service_name,
-      amount: input.amount,
-      currency: (input.currency ?? 'USD').toUpperCase(),
-      per_unit_weight: input.per_unit_weight ?? 0,
-      max_weight: input.max_weight ?? null,
-      weight_unit: input.weight_unit ?? 'G',
-      countries: input.countries ? input.countries.map((c) => c.toUpperCase()) : undefined,
-      estimated_days: input.estimated_days ?? null,
-      delivery_date_guaranteed: input.delivery_date_guaranteed ?? false,
-    },
+  const row = await insertCarrierRate(db.prisma, {
+    team_id: teamId,
+    carrier_id: input.carrier_id,
+    carrier_name: input.carrier_name,
+    service_id: input.service_id,
+    service_name: input.service_name,
+    amount: input.amount,
+    currency: (input.currency ?? 'USD').toUpperCase(),
+    per_unit_weight: input.per_unit_weight ?? 0,
+    max_weight: input.max_weight ?? null,
+    weight_unit: input.weight_unit ?? 'G',
+    countries: input.countries ? input.countries.map((c) => c.toUpperCase()) : undefined,
+    estimated_days: input.estimated_days ?? null,
+    delivery_date_guaranteed: input.delivery_date_guaranteed ?? false,
   });
   return presentCarrierRate(row);
 }
 
 export async function deleteCarrierRate(db: Db, teamId: string, id: string) {
-  const { count } = await db.prisma.carrierRate.deleteMany({ where: { id, team_id: teamId } });
-  if (!count) throw notFound('Carrier rate', id);
+  if (!(await deleteCarrierRateRow(db.prisma, teamId, id))) throw notFound('Carrier rate', id);
 }
 
 // Rate strategies (docs/automation.md "Rate strategies"; shapes: src/contract/rate-strategy.ts).

@@ -7,6 +7,20 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { carrierConnectorOrNull } from '../../connectors/carriers/registry.js';
 import type { TrackEntry, TrackerUpdate } from '../../connectors/carriers/types.js';
 import { credentialsOf, dedupeKey, testLabelFlag } from '../carrier-integrations/index.js';
+import { findIntegration } from './store/carriers.js';
+import {
+  findLiveLabel,
+  findNewestTrackingEvent,
+  findOrderForPush,
+  findTeamPackageId,
+  findTrackedLabel,
+  findTrackingEvents,
+  insertTrackingEvents,
+  moveLabelShipmentStatus,
+  recordedDedupeKeys,
+  setLabelsRefundStatus,
+  setPackageShipmentStatus,
+} from './store/tracking.js';
 
 // POST /v1/carriers/{integration_id}/webhooks: a carrier platform's tracker and refund events.
 // The signature is checked on the raw body first (the connector's webhooks.verify,
@@ -24,7 +38,7 @@ export interface WebhookRequest {
 }
 
 export async function receiveCarrierWebhook(db: Db, integrationId: string, req: WebhookRequest) {
-  const row = await db.prisma.carrierIntegration.findUnique({ where: { id: integrationId } });
+  const row = await findIntegration(db.prisma, integrationId);
   const hooks = row ? carrierConnectorOrNull(row.type)?.webhooks : undefined;
   if (!row || !hooks) throw notFound('Carrier integration', integrationId);
   const secret = row.credentials_sealed ? credentialsOf(row)?.webhook_secret : undefined;
@@ -61,7 +75,7 @@ async function apply(db: Db, teamId: string, integrationId: string, u: TrackerUp
     // A refund fos asked for but whose answer was lost left the label valid here: the carrier's
     // refund.successful voids it now (same compare-and-set as a void), so both sides agree.
     if (u.refund_status === 'REFUNDED') {
-      const live = await db.prisma.shippingLabel.findFirst({ where: { ...where, voided_at: null, refund_status: null } });
+      const live = await findLiveLabel(db.prisma, where);
       if (live) {
         await recordVoid(db, teamId, live.package_id, 'REFUNDED').catch((e) => {
           if (!(e instanceof DomainError)) throw e;
@@ -69,7 +83,7 @@ async function apply(db: Db, teamId: string, integrationId: string, u: TrackerUp
       }
     }
     return transaction(db, async (tx) => {
-      const [label] = await tx.shippingLabel.updateManyAndReturn({ where, data: { refund_status: u.refund_status } });
+      const [label] = await setLabelsRefundStatus(tx, where, u.refund_status);
       if (!label) return false;
       await enqueueForParties(
         tx,
@@ -91,21 +105,20 @@ async function apply(db: Db, teamId: string, integrationId: string, u: TrackerUp
 }
 
 async function recordTracking(tx: TxClient, teamId: string, integrationId: string, code: string, entries: TrackEntry[]): Promise<boolean> {
-  const label = await tx.shippingLabel.findFirst({
-    where: { fulfiller_team_id: teamId, tracking_code: code, carrier_integration_id: integrationId, voided_at: null },
-    include: { package: { select: { id: true, fulfillment_order_id: true, fulfillment: { select: { id: true, order_id: true } } } } },
-  });
+  const label = await findTrackedLabel(tx, teamId, integrationId, code);
   if (!label) return false;
   const keyed = entries.map((e) => ({ e, key: dedupeKey(integrationId, code, e) }));
   const seen = new Set(
-    (await tx.trackingEvent.findMany({ where: { dedupe_key: { in: keyed.map((k) => k.key) } }, select: { dedupe_key: true } })).map(
-      (r) => r.dedupe_key,
+    await recordedDedupeKeys(
+      tx,
+      keyed.map((k) => k.key),
     ),
   );
   const fresh = keyed.filter((k) => !seen.has(k.key) && !(seen.add(k.key), false));
   if (fresh.length) {
-    await tx.trackingEvent.createMany({
-      data: fresh.map(({ e, key }) => ({
+    await insertTrackingEvents(
+      tx,
+      fresh.map(({ e, key }) => ({
         shipping_label_id: label.id,
         package_id: label.package_id,
         team_id: teamId,
@@ -117,23 +130,14 @@ async function recordTracking(tx: TxClient, teamId: string, integrationId: strin
         location: (e.location ?? undefined) as never,
         dedupe_key: key,
       })),
-    });
+    );
   }
-  const newest = await tx.trackingEvent.findFirst({
-    where: { package_id: label.package_id, shipping_label_id: label.id },
-    orderBy: [{ occurred_at: 'desc' }, { id: 'desc' }],
-  });
+  const newest = await findNewestTrackingEvent(tx, label.package_id, label.id);
   if (!newest || newest.status === label.shipment_status) return fresh.length > 0;
   // Compare-and-set on the status read, so two deliveries racing emit one change each at most.
-  const { count } = await tx.shippingLabel.updateMany({
-    where: { id: label.id, shipment_status: label.shipment_status },
-    data: { shipment_status: newest.status },
-  });
+  const count = await moveLabelShipmentStatus(tx, label.id, label.shipment_status, newest.status);
   if (!count) return fresh.length > 0;
-  await tx.package.updateMany({
-    where: { id: label.package_id, shipment_status: { not: null } },
-    data: { shipment_status: newest.status },
-  });
+  await setPackageShipmentStatus(tx, label.package_id, newest.status);
   await enqueueForParties(tx, { team_id: label.fulfiller_team_id, merchant_team_id: label.merchant_team_id }, 'shipment.status_changed', {
     package_id: label.package_id,
     shipping_label_id: label.id,
@@ -169,10 +173,7 @@ async function pushToShop(
 ) {
   const f = label.package.fulfillment;
   if (!f) return; // not shipped yet: the fulfill's own push carries the tracking
-  const order = await tx.order.findUnique({
-    where: { id: f.order_id },
-    select: { id: true, order_number: true, remote_id: true, shop_id: true },
-  });
+  const order = await findOrderForPush(tx, f.order_id);
   if (!order?.shop_id) return;
   await enqueueEvent(tx, label.fulfiller_team_id, 'tracking.push', {
     shipment_status: newest.status,
@@ -186,10 +187,10 @@ async function pushToShop(
 }
 
 export async function listTrackingEvents(db: Db, teamId: string, packageId: string, page: PageRequest) {
-  const pkg = await db.prisma.package.findFirst({ where: { id: packageId, fulfiller_team_id: teamId }, select: { id: true } });
+  const pkg = await findTeamPackageId(db.prisma, teamId, packageId);
   if (!pkg) throw notFound('Package', packageId);
   const orderBy = [{ occurred_at: 'asc' }, { id: 'asc' }];
-  const rows = await db.prisma.trackingEvent.findMany(pageArgs(page, { package_id: packageId }, orderBy));
+  const rows = await findTrackingEvents(db.prisma, pageArgs(page, { package_id: packageId }, orderBy));
   const p = toPage(rows, page, undefined, orderBy);
   return {
     data: p.data.map((r) => ({

@@ -4,6 +4,13 @@ import { namedFulfillmentOrder, refusalNames } from '../names.js';
 import { assertNoActiveHold } from '../orders/index.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
+import {
+  findFulfillmentOrderLine,
+  findFulfillmentOrderOrderNumber,
+  findFulfillmentOrderState,
+  findLevelsOfProducts,
+  findPackageForRefusal,
+} from './store/refusals.js';
 
 // Why a fulfill was refused: read only after a compare-and-set matched nothing, on the way to a
 // 409 or 404 (fulfill.ts), so a fulfill that succeeds reads none of it.
@@ -14,18 +21,12 @@ export const noLabel = (packageId: string) =>
 /** Why the fulfill's compare-and-set on the fulfillment order matched nothing (the package's own state first). */
 export async function explainFulfillRefusal(tx: TxClient, teamId: string, packageId: string, lockedBy: string, now: Date): Promise<never> {
   // Sequential: a transaction is one connection (pg deprecates overlapping queries on a client).
-  const pkg = await tx.package.findFirst({
-    where: { id: packageId, fulfiller_team_id: teamId },
-    select: { status: true, shipment_status: true, fulfillment_order_id: true },
-  });
+  const pkg = await findPackageForRefusal(tx, teamId, packageId);
   if (!pkg) throw notFound('Package', packageId);
   const foId = pkg.fulfillment_order_id;
   if (!foId) throw conflict(`Package ${packageId} does not belong to a fulfillment order.`);
   if (pkg.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
-  const fo = await tx.fulfillmentOrder.findFirst({
-    where: { id: foId, fulfiller_team_id: teamId },
-    select: { status: true, lock_owner: true, lock_expires_at: true, order_id: true },
-  });
+  const fo = await findFulfillmentOrderState(tx, teamId, foId);
   if (!fo) throw notFound('Fulfillment order', foId);
   const named = await namedFulfillmentOrder(tx, foId);
   if (!LOCKABLE.includes(fo.status)) {
@@ -55,7 +56,7 @@ export async function explainShortFoLine(
   quantity: number,
   packageLine: { id: string; sku: string | null; name: string | null },
 ): Promise<never> {
-  const line = await tx.fulfillmentOrderLineItem.findFirst({ where: { id: lineId, fulfillment_order_id: foId } });
+  const line = await findFulfillmentOrderLine(tx, foId, lineId);
   const fo = (await refusalNames(tx, { fulfillmentOrders: [foId] })).fulfillmentOrder(foId);
   if (!line) throw notOfFo(packageLine, fo);
   if (line.short_quantity > 0 && quantity > line.remaining_quantity - line.short_quantity)
@@ -73,7 +74,7 @@ async function shortfallRefusal(
   line: { sku: string | null; name: string; remaining_quantity: number; short_quantity: number },
   quantity: number,
 ) {
-  const fo = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id: foId }, select: { order: { select: { order_number: true } } } });
+  const fo = await findFulfillmentOrderOrderNumber(tx, foId);
   const sku = line.sku ?? line.name;
   const found = line.remaining_quantity - line.short_quantity;
   return conflict(
@@ -89,10 +90,7 @@ export const notOfFo = (i: { id: string; sku: string | null; name: string | null
 
 /** Why the warehouse's inventory could not give what the package ships: a product without a level, else the first short one. */
 export async function explainShortStock(tx: TxClient, warehouseId: string, short: string[], need: Map<string, number>): Promise<never> {
-  const found = await tx.inventoryLevel.findMany({
-    where: { warehouse_id: warehouseId, product_id: { in: short } },
-    orderBy: { id: 'asc' },
-  });
+  const found = await findLevelsOfProducts(tx, warehouseId, short);
   const missing = short.find((p) => !found.some((l) => l.product_id === p));
   const level = found[0];
   const n = await refusalNames(tx, { warehouses: [warehouseId], products: [missing ?? level.product_id] });

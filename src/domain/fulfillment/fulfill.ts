@@ -28,6 +28,8 @@ import {
   type PackedBy,
 } from './store/fulfill.js';
 import { transaction } from '../../db/tx.js';
+import { findPackageFulfillmentOrderId, lockIfFree } from './store/fulfillment-orders.js';
+import { findPackageStatusOrThrow } from './store/refusals.js';
 
 // Fulfilling a package: ONE transaction (spec 3.2 "fulfill package", design §3), in named steps:
 //  1. claim the fulfillment order: locked by locked_by, lock not expired, ACCEPTED/IN_PROGRESS,
@@ -126,16 +128,9 @@ export async function fulfillPackage(
  */
 async function lockForCaller(tx: TxClient, teamId: string, packageId: string, now: Date): Promise<string> {
   const owner = `fulfill:${packageId}`;
-  const pkg = await tx.package.findFirst({ where: { id: packageId, fulfiller_team_id: teamId }, select: { fulfillment_order_id: true } });
+  const pkg = await findPackageFulfillmentOrderId(tx, teamId, packageId);
   if (!pkg?.fulfillment_order_id) return owner; // the claim's refusal explains (404, no fulfillment order)
-  await tx.fulfillmentOrder.updateMany({
-    where: {
-      id: pkg.fulfillment_order_id,
-      fulfiller_team_id: teamId,
-      OR: [{ lock_owner: null }, { lock_expires_at: null }, { lock_expires_at: { lte: now } }],
-    },
-    data: { lock_owner: owner, lock_expires_at: new Date(now.getTime() + 60_000) },
-  });
+  await lockIfFree(tx, teamId, pkg.fulfillment_order_id, owner, now, new Date(now.getTime() + 60_000));
   return owner;
 }
 
@@ -144,7 +139,7 @@ async function claimPackage(tx: TxClient, foId: string, packageId: string, now: 
   const st = statementsOf(tx);
   const pkg = await claimPackageForFulfill(st, packageId, now);
   if (!pkg) {
-    const p = await tx.package.findUniqueOrThrow({ where: { id: packageId }, select: { status: true } });
+    const p = await findPackageStatusOrThrow(tx, packageId);
     if (p.status === 'FULFILLED') throw conflict(`Package ${packageId} is already fulfilled.`);
     throw noLabel(packageId);
   }

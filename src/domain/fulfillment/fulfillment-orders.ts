@@ -5,6 +5,14 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { ADDRESS_FIELDS as ORDER_ADDRESS_FIELDS } from '../orders/index.js';
 import { countFulfillmentOrders } from './counts.js';
 import { flatAddress, loadNames, type Names } from './lookups.js';
+import {
+  acceptPendingFulfillmentOrder,
+  countFulfillmentOrderRows,
+  findFulfillmentOrderRow,
+  findFulfillmentOrderRows,
+  findToteIds,
+  type FoRow,
+} from './store/fulfillment-orders.js';
 
 // Fulfillment orders: list, read, accept. Locks live in locks.ts, packages in packages.ts.
 // State machine (docs/fulfillment.md): PENDING -accept-> ACCEPTED -lock-> IN_PROGRESS
@@ -14,26 +22,6 @@ type Client = Db['prisma'] | TxClient;
 
 export const LOCKABLE = ['ACCEPTED', 'IN_PROGRESS'];
 export const CLOSED_FO = ['FULFILLED', 'CANCELLED'];
-
-const foInclude = {
-  line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
-  order: {
-    select: {
-      order_number: true,
-      shop_id: true,
-      shipping_address: true,
-      customer_email: true,
-      customer_name: true,
-      customer_phone: true,
-      status: true,
-      fulfillment_status: true,
-      priority: true,
-      shipping_method: true,
-    },
-  },
-} satisfies Prisma.FulfillmentOrderInclude;
-
-type FoRow = Prisma.FulfillmentOrderGetPayload<{ include: typeof foInclude }>;
 
 export { activeLock };
 
@@ -115,26 +103,20 @@ export async function listFulfillmentOrders(db: Db, teamId: string, input: ListF
     ...(input.order_id ? { order_id: input.order_id } : {}),
     ...(input.status ? { status: { in: input.status } } : {}),
     ...(input.warehouse_id ? { warehouse_id: input.warehouse_id } : {}),
-    ...(input.tote ? { tote_id: { in: await toteIds(db, teamId, input.tote) } } : {}),
+    ...(input.tote ? { tote_id: { in: await findToteIds(db.prisma, teamId, input.tote) } } : {}),
   };
   const [rows, total] = await Promise.all([
-    db.prisma.fulfillmentOrder.findMany({ ...pageArgs(input, where, ORDER), include: foInclude }),
+    findFulfillmentOrderRows(db.prisma, pageArgs(input, where, ORDER)),
     // An order has a handful of fulfillment orders: counting them is an index lookup. Otherwise
     // the maintained counts answer (a team can have a million).
-    input.order_id || input.tote ? db.prisma.fulfillmentOrder.count({ where }) : countFulfillmentOrders(db, teamId, input),
+    input.order_id || input.tote ? countFulfillmentOrderRows(db.prisma, where) : countFulfillmentOrders(db, teamId, input),
   ]);
   const page = toPage(rows, input, total, ORDER);
   return { data: await present(db.prisma, page.data), meta: page.meta };
 }
 
-/** The team's totes of this name (or this id): the (team_id, name) index. */
-async function toteIds(db: Db, teamId: string, tote: string): Promise<string[]> {
-  const rows = await db.prisma.tote.findMany({ where: { team_id: teamId, OR: [{ name: tote }, { id: tote }] }, select: { id: true } });
-  return rows.map((r) => r.id);
-}
-
 export async function loadFulfillmentOrder(client: Client, teamId: string, id: string): Promise<FulfillmentOrderView> {
-  const row = await client.fulfillmentOrder.findFirst({ where: { id, fulfiller_team_id: teamId }, include: foInclude });
+  const row = await findFulfillmentOrderRow(client, teamId, id);
   if (!row) throw notFound('Fulfillment order', id);
   return (await present(client, [row]))[0];
 }
@@ -145,10 +127,7 @@ export const getFulfillmentOrder = (db: Db, teamId: string, id: string) => loadF
 export async function acceptFulfillmentOrder(db: Db, teamId: string, id: string) {
   // One compare-and-set, atomic by itself: no transaction needed around it. When it matched
   // nothing, the read only says why (an accepted or started one is answered as it is).
-  const { count } = await db.prisma.fulfillmentOrder.updateMany({
-    where: { id, fulfiller_team_id: teamId, status: 'PENDING' },
-    data: { status: 'ACCEPTED', request_status: 'ACCEPTED' },
-  });
+  const count = await acceptPendingFulfillmentOrder(db.prisma, teamId, id);
   const fo = await loadFulfillmentOrder(db.prisma, teamId, id);
   if (!count && !LOCKABLE.includes(fo.status)) {
     throw conflict(`Fulfillment order ${id} is ${fo.status} and can no longer be accepted.`, { fulfillment_order_status: fo.status });

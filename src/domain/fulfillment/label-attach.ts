@@ -8,6 +8,8 @@ import { storeDocuments, type FetchedDocument } from './carriers/documents.js';
 import type { PurchasedLabel } from '../../connectors/carriers/types.js';
 import { presentWrittenPackage, type PackageView } from './package-view.js';
 import { claimPackageForLabel, insertLabel } from './store/labels.js';
+import { deletePackageDocuments } from './store/carriers.js';
+import { deleteVoidedLabel, findTeamPackage, markPurchaseAttached } from './store/label-purchases.js';
 import { transaction } from '../../db/tx.js';
 
 // Attaching a label to a package, whichever way it was obtained (uploaded, the rate table, a
@@ -58,7 +60,7 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
     const replacing = !labelled;
     if (replacing) [labelled] = await claim(false);
     if (!labelled) {
-      const now = await tx.package.findFirst({ where: { id, fulfiller_team_id: teamId } });
+      const now = await findTeamPackage(tx, teamId, id);
       if (!now) throw notFound('Package', id);
       refuse(now);
       if (!o.purchase) await assertPackageNotHeld(tx, teamId, id); // explains a refusal by a hold
@@ -66,17 +68,14 @@ export async function attachLabel(db: Db, teamId: string, id: string, label: Pur
     }
     if (o.purchase) {
       // Settled once: a purchase attached by another process (recovery) is not attached again.
-      const { count } = await tx.labelPurchase.updateMany({
-        where: { id: o.purchase.id, state: { in: ['CLAIMED', 'ABANDONED'] } },
-        data: { state: 'ATTACHED', active_package_id: null, remote_transaction_id: label.remote_transaction_id ?? null },
-      });
+      const count = await markPurchaseAttached(tx, o.purchase.id, label.remote_transaction_id ?? null);
       if (!count) throw conflict(`The label purchase for package ${id} was already settled.`);
     }
     // The package CAS above holds the row, so only a voided label can be here; it is replaced.
     if (replacing) {
-      await tx.shippingLabel.deleteMany({ where: { package_id: id, voided_at: { not: null } } });
+      await deleteVoidedLabel(tx, id);
       // The voided label's platform documents go with it (a table or uploaded label has none).
-      await tx.carrierDocument.deleteMany({ where: { package_id: id } });
+      await deletePackageDocuments(tx, id);
     }
     await storeDocuments(tx, teamId, id, o.documents);
     const created = await insertLabel(

@@ -7,6 +7,7 @@ import { adapterById } from './carriers/index.js';
 import type { RefundState } from '../../connectors/carriers/types.js';
 import { loadPackage, type PackageView } from './package-view.js';
 import { transaction } from '../../db/tx.js';
+import { findPackageForRefund, findPackageVoidState, markLabelVoided, unlabelPackage } from './store/label-void.js';
 
 // Label void (spec 2.7 refund_status / voided_at): only before fulfillment. The first statement
 // is a compare-and-set on the package (PENDING and labelled -> unlabelled); fulfill's own
@@ -23,15 +24,7 @@ import { transaction } from '../../db/tx.js';
 // (carrier-webhooks.ts).
 
 async function platformRefund(db: Db, teamId: string, id: string, policy: OutboundPolicy): Promise<RefundState> {
-  const pkg = await db.prisma.package.findFirst({
-    where: { id, fulfiller_team_id: teamId },
-    select: {
-      status: true,
-      scan_form_id: true,
-      shipment_status: true,
-      shipping_label: { select: { voided_at: true, carrier_integration_id: true, remote_id: true, remote_transaction_id: true } },
-    },
-  });
+  const pkg = await findPackageForRefund(db.prisma, teamId, id);
   const label = pkg?.shipping_label;
   // Anything the void itself refuses is left to its compare-and-set, which explains it.
   if (!pkg || !label || label.voided_at || pkg.scan_form_id || pkg.status !== 'PENDING' || !pkg.shipment_status) return 'SUBMITTED';
@@ -61,29 +54,9 @@ export async function voidLabel(db: Db, teamId: string, id: string, policy: Outb
 export async function recordVoid(db: Db, teamId: string, id: string, refundStatus: RefundState) {
   await transaction(db, async (tx) => {
     const now = new Date();
-    const { count } = await tx.package.updateMany({
-      where: {
-        id,
-        fulfiller_team_id: teamId,
-        status: 'PENDING',
-        shipment_status: { not: null },
-        scan_form_id: null,
-        shipping_label: { is: { voided_at: null } },
-      },
-      data: {
-        shipment_status: null,
-        provider_rate_id: null,
-        carrier_integration_id: null,
-        carrier_integration_name: null,
-        carrier_integration_type: null,
-        deliver_by: null,
-      },
-    });
+    const count = await unlabelPackage(tx, teamId, id);
     if (!count) {
-      const pkg = await tx.package.findFirst({
-        where: { id, fulfiller_team_id: teamId },
-        select: { status: true, scan_form_id: true, shipping_label: { select: { voided_at: true } } },
-      });
+      const pkg = await findPackageVoidState(tx, teamId, id);
       if (!pkg) throw notFound('Package', id);
       if (pkg.scan_form_id)
         throw conflict(
@@ -93,20 +66,7 @@ export async function recordVoid(db: Db, teamId: string, id: string, refundStatu
       if (pkg.shipping_label?.voided_at) throw conflict(`The label of package ${id} is already voided.`);
       throw conflict(`Package ${id} has no shipping label to void.`);
     }
-    const label = await tx.shippingLabel.update({
-      where: { package_id: id },
-      data: { refund_status: refundStatus, voided_at: now },
-      select: {
-        id: true,
-        tracking_code: true,
-        carrier_integration_type: true,
-        carrier_integration_id: true,
-        formatted_service: true,
-        price: true,
-        currency: true,
-        package: { select: { fulfillment_order_id: true } },
-      },
-    });
+    const label = await markLabelVoided(tx, id, refundStatus, now);
     await enqueueEvent(tx, teamId, 'package.label_voided', {
       package_id: id,
       fulfillment_order_id: label.package.fulfillment_order_id,

@@ -13,6 +13,7 @@ import type { RateOptions, RateStrategy } from '../../contract/rate-strategy.js'
 import { carrierSlug, trackingUrl } from '../../connectors/carriers/tracking.js';
 import { attachLabel, refuse } from './label-attach.js';
 import { packageToRate, type PackageToRate } from './store/labels.js';
+import { findDuePurchases, findOpenPurchase, findPackageLabelState, recordRateError, setPurchaseLease } from './store/label-purchases.js';
 import { asAddress } from './lookups.js';
 import { loadPackage, type PackageView } from './package-view.js';
 import { labelDocumentUrl, labelWithPackingSlipUrl } from './document-urls.js';
@@ -145,7 +146,7 @@ export async function labelPackage(
   if (!pkg) throw notFound('Package', id);
   refuse(pkg);
   // A purchase still open for this package (a lost answer, a crash): settled, never bought again.
-  const open = pkg.open_purchase_id ? await db.prisma.labelPurchase.findUnique({ where: { active_package_id: id } }) : null;
+  const open = pkg.open_purchase_id ? await findOpenPurchase(db.prisma, id) : null;
   if (open) return settleOpen(db, open, policy);
   const options = rateChoiceOf(input, storedRateOptions(pkg));
   const strategy = options.rate_strategy;
@@ -173,10 +174,7 @@ export async function labelPackage(
           : 'No carrier service can ship this package.';
     const data = rateErrorData(message, quotes, all);
     // Kept on the package so the failure is visible later (cleared by a successful label).
-    await db.prisma.package.updateMany({
-      where: { id, status: 'PENDING', shipment_status: null },
-      data: { rate_error_data: data as unknown as Prisma.InputJsonValue, error_message: message },
-    });
+    await recordRateError(db.prisma, id, data as unknown as Prisma.InputJsonValue, message);
     // The strategy's options left every matching rate out: the request cannot be met as asked (422).
     if (refusal) throw unprocessable(`Package ${id} could not be rated: ${message}`, { rate_error_data: data });
     throw conflict(`Package ${id} could not be rated: ${message}`, { rate_error_data: data });
@@ -209,7 +207,7 @@ async function finishPurchase(db: Db, claim: LabelPurchase, adapter: CarrierAdap
   try {
     documents = await fetchDocuments(label, policy);
   } catch (err) {
-    await db.prisma.labelPurchase.updateMany({ where: { id: claim.id, state: 'CLAIMED' }, data: { lease_until: new Date() } });
+    await setPurchaseLease(db.prisma, claim.id, new Date());
     throw err;
   }
   const format = claim.label_format === 'ZPL' ? 'ZPL' : 'PDF';
@@ -224,14 +222,7 @@ async function finishPurchase(db: Db, claim: LabelPurchase, adapter: CarrierAdap
   } catch (err) {
     // The package was labelled another way (an upload) or fulfilled meanwhile: the label the
     // platform sold is refunded there and the claim closed, instead of being retried forever.
-    const now = await db.prisma.package.findUnique({
-      where: { id: claim.package_id },
-      select: {
-        status: true,
-        shipment_status: true,
-        shipping_label: { select: { remote_id: true, tracking_code: true, voided_at: true } },
-      },
-    });
+    const now = await findPackageLabelState(db.prisma, claim.package_id);
     // The very label this answer carries was attached already (recovery settled the claim while
     // this answer was late): it is the package's label, kept, never refunded behind its back.
     const held = now?.shipping_label;
@@ -273,11 +264,7 @@ export async function settleOpen(db: Db, open: LabelPurchase, policy: OutboundPo
 
 /** Recovery (server start and every few seconds): open purchases whose lease ran out. */
 export async function recoverPurchases(db: Db, policy: OutboundPolicy, log?: { warn(o: object, m: string): void }) {
-  const due = await db.prisma.labelPurchase.findMany({
-    where: { state: 'CLAIMED', lease_until: { lte: new Date() } },
-    take: 20,
-    orderBy: { lease_until: 'asc' },
-  });
+  const due = await findDuePurchases(db.prisma, new Date());
   let settled = 0;
   for (const p of due) {
     try {

@@ -2,6 +2,7 @@ import type { Db, TxClient } from '../../../db/types.js';
 import { asAddress } from '../lookups.js';
 import type { CustomsInfo } from '../../../connectors/carriers/types.js';
 import { convertWeight } from '../../../connectors/carriers/units.js';
+import { findPackageLines } from '../store/carriers.js';
 
 // Customs data of an international package (destination country differs from the origin's):
 // the package lines (customs description/value, HS code, origin country, ECCN, weight) and the
@@ -28,7 +29,7 @@ export async function customsOf(client: Client, pkg: PackageForCustoms): Promise
   if (!isInternational(pkg)) return null;
   const c = (pkg.config && typeof pkg.config === 'object' ? pkg.config : {}) as Record<string, unknown>;
   const str = (k: string) => (typeof c[k] === 'string' && c[k] ? (c[k] as string) : null);
-  const lines = await client.packageLineItem.findMany({ where: { package_id: pkg.id }, orderBy: { created_at: 'asc' } });
+  const lines = await findPackageLines(client, pkg.id);
   return {
     contents_type: str('contents_type') ?? 'MERCHANDISE',
     contents_explanation: str('contents_explanation'),

@@ -2,6 +2,7 @@ import type { Db, TxClient } from '../../../db/types.js';
 import { DomainError } from '../../errors.js';
 import { asOperation } from '../../../net/deadlines.js';
 import { policyFetch, type OutboundPolicy } from '../../carrier-integrations/index.js';
+import { deletePackageDocuments, findNewestDocument, insertCarrierDocument } from '../store/carriers.js';
 
 // Documents a carrier platform issues (the label, a commercial invoice) are downloaded at purchase
 // and kept in the database, because the platform's URLs expire: label_url is fos's own URL and
@@ -45,26 +46,21 @@ export async function download(
 export async function storeDocuments(tx: TxClient, teamId: string, packageId: string, docs: FetchedDocument[]) {
   if (!docs.length) return;
   // A relabelled package keeps only its current label's documents.
-  await tx.carrierDocument.deleteMany({ where: { package_id: packageId } });
+  await deletePackageDocuments(tx, packageId);
   for (const d of docs) {
-    await tx.carrierDocument.create({
-      data: {
-        team_id: teamId,
-        package_id: packageId,
-        kind: d.kind,
-        format: d.format,
-        content_type: d.content_type,
-        bytes: new Uint8Array(d.bytes),
-        source_url: d.source_url,
-      },
+    await insertCarrierDocument(tx, {
+      team_id: teamId,
+      package_id: packageId,
+      kind: d.kind,
+      format: d.format,
+      content_type: d.content_type,
+      bytes: new Uint8Array(d.bytes),
+      source_url: d.source_url,
     });
   }
 }
 
 /** The stored document of a package, newest first; null when the label is fos's own. */
 export function storedDocument(client: Db['prisma'], teamId: string, packageId: string, kind: FetchedDocument['kind']) {
-  return client.carrierDocument.findFirst({
-    where: { package_id: packageId, team_id: teamId, kind },
-    orderBy: [{ created_at: 'desc' }, { id: 'desc' }],
-  });
+  return findNewestDocument(client, teamId, packageId, kind);
 }

@@ -5,6 +5,7 @@ import { accountOf } from '../../carrier-integrations/index.js';
 import type { OutboundPolicy } from '../../carrier-integrations/index.js';
 import { teamIntegrations } from '../../carrier-integrations/index.js';
 import { conflict } from '../../errors.js';
+import { findTeamIntegration } from '../store/carriers.js';
 
 export type { CarrierAdapter, PurchasedLabel, Rate, RateError, RatePackage, RateQuote } from '../../../connectors/carriers/types.js';
 
@@ -51,7 +52,7 @@ export async function carrierAdapters(
 /** The adapter of a label's integration (void, reconcile); null for the built-in table. */
 export async function adapterById(db: Db, teamId: string, integrationId: string | null, policy: OutboundPolicy = {}) {
   if (!integrationId || integrationId === BUILT_IN_TABLE.id) return null;
-  const row = await db.prisma.carrierIntegration.findFirst({ where: { id: integrationId, team_id: teamId } });
+  const row = await findTeamIntegration(db.prisma, teamId, integrationId);
   if (!row) return null;
   const connector = carrierConnector(row.type);
   // Disconnected (credentials erased): the platform cannot be asked, and acting without it would

@@ -8,6 +8,13 @@ import { isNoAnswer } from '../../../connectors/carriers/platform.js';
 import { deadlineMs } from '../../../net/deadlines.js';
 import type { BuyOptions, CarrierAdapter, PurchasedLabel, Rate, RatePackage } from '../../../connectors/carriers/types.js';
 import type { Address } from '../lookups.js';
+import {
+  abandonPurchase,
+  findTeamPackageState,
+  insertLabelPurchase,
+  renewPurchaseLease,
+  setPurchaseLease,
+} from '../store/label-purchases.js';
 
 // Buying a platform label is claim-before-call: a LabelPurchase row (one open per package:
 // active_package_id is unique) is committed before the platform is asked, naming the rate and the
@@ -36,24 +43,19 @@ export async function claimPurchase(
     // open claim, and the package read after it sees a label another claim attached meanwhile (a
     // racer that rated before that label existed must not buy a second one).
     return await transaction(db, async (tx) => {
-      const claim = await tx.labelPurchase.create({
-        data: {
-          team_id: teamId,
-          package_id: packageId,
-          active_package_id: packageId,
-          integration_id: adapter.id,
-          state: 'CLAIMED',
-          label_format: format,
-          rate: { ...rate, delivery_date: rate.delivery_date?.toISOString() ?? null } as unknown as Prisma.InputJsonValue,
-          remote_shipment_id: rate.remote_shipment_id ?? null,
-          lease_until: new Date(Date.now() + leaseMs()),
-          origin,
-        },
+      const claim = await insertLabelPurchase(tx, {
+        team_id: teamId,
+        package_id: packageId,
+        active_package_id: packageId,
+        integration_id: adapter.id,
+        state: 'CLAIMED',
+        label_format: format,
+        rate: { ...rate, delivery_date: rate.delivery_date?.toISOString() ?? null } as unknown as Prisma.InputJsonValue,
+        remote_shipment_id: rate.remote_shipment_id ?? null,
+        lease_until: new Date(Date.now() + leaseMs()),
+        origin,
       });
-      const pkg = await tx.package.findFirst({
-        where: { id: packageId, fulfiller_team_id: teamId },
-        select: { id: true, status: true, shipment_status: true },
-      });
+      const pkg = await findTeamPackageState(tx, teamId, packageId);
       if (!pkg) throw notFound('Package', packageId);
       refuse(pkg);
       return claim;
@@ -82,10 +84,7 @@ export async function fetchDocuments(label: PurchasedLabel, policy: OutboundPoli
 
 /** Abandons a claim the platform did not sell (frees the package for another purchase). */
 export async function abandon(db: Db, p: LabelPurchase, message: string) {
-  await db.prisma.labelPurchase.updateMany({
-    where: { id: p.id, state: 'CLAIMED' },
-    data: { state: 'ABANDONED', active_package_id: null, error_message: message.slice(0, 500) },
-  });
+  await abandonPurchase(db.prisma, p.id, message.slice(0, 500));
 }
 
 /**
@@ -114,7 +113,7 @@ export async function buyClaimed(
       // sale would be missed and the claim abandoned); a reply lost otherwise is read back now.
       const noAnswer = isNoAnswer(err);
       const settleAt = new Date(Date.now() + (noAnswer ? deadlineMs('purchase') : 0));
-      await db.prisma.labelPurchase.updateMany({ where: { id: p.id, state: 'CLAIMED' }, data: { lease_until: settleAt } });
+      await setPurchaseLease(db.prisma, p.id, settleAt);
       throw new DomainError(
         'unavailable',
         noAnswer
@@ -134,9 +133,6 @@ export async function buyClaimed(
  */
 export async function takeOver(db: Db, p: LabelPurchase): Promise<LabelPurchase | null> {
   const lease_until = new Date(Date.now() + leaseMs());
-  const { count } = await db.prisma.labelPurchase.updateMany({
-    where: { id: p.id, state: 'CLAIMED', lease_until: p.lease_until },
-    data: { lease_until },
-  });
+  const count = await renewPurchaseLease(db.prisma, p.id, p.lease_until, lease_until);
   return count ? { ...p, lease_until } : null;
 }
