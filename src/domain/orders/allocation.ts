@@ -1,6 +1,6 @@
 import type { TxClient } from '../../db/types.js';
-import { ALLOCATABLE_STATUSES } from '../../contract/orders-enums.js';
 import { applyToLevel } from '../inventory/index.js';
+import { findLevel, findLevelsOf, findTeamWarehouses, sumWaitingFromRank } from './store/allocation.js';
 
 // Inventory allocation: which warehouse ships how many units of each order line.
 //
@@ -39,7 +39,7 @@ export interface LineAllocation {
 
 /** The fulfiller team's warehouses in a stable preference order (oldest first). */
 export async function teamWarehouses(tx: TxClient, fulfillerTeamId: string) {
-  return tx.warehouse.findMany({ where: { team_id: fulfillerTeamId }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] });
+  return findTeamWarehouses(tx, fulfillerTeamId);
 }
 
 /** Stock of the given products in the team's warehouses, in warehouse preference order. */
@@ -47,9 +47,7 @@ export async function loadStock(tx: TxClient, fulfillerTeamId: string, productId
   if (!productIds.length) return [];
   const warehouses = await teamWarehouses(tx, fulfillerTeamId);
   const order = new Map(warehouses.map((w, i) => [w.id, i]));
-  const levels = await tx.inventoryLevel.findMany({
-    where: { product_id: { in: productIds }, warehouse_id: { in: [...order.keys()] } },
-  });
+  const levels = await findLevelsOf(tx, productIds, [...order.keys()]);
   return levels
     .map((l) => ({ id: l.id, product_id: l.product_id, warehouse_id: l.warehouse_id, available: l.on_hand - l.committed - l.unavailable }))
     .sort((a, b) => order.get(a.warehouse_id)! - order.get(b.warehouse_id)!);
@@ -99,7 +97,7 @@ export async function commitUpTo(tx: TxClient, chunk: Chunk, want: number, ref: 
   for (let attempt = 0; n > 0 && attempt < 5; attempt++) {
     // Through the ledger: the COMMITTED movement is written with the change.
     if (await applyToLevel(tx, level, { committed: n }, info, { sellable: true })) return n;
-    const now = await tx.inventoryLevel.findUnique({ where: { id: chunk.levelId } });
+    const now = await findLevel(tx, chunk.levelId);
     n = Math.min(n, now ? now.on_hand - now.committed - now.unavailable : 0);
   }
   return 0;
@@ -147,16 +145,7 @@ export function distribute(lines: LineNeed[], chunks: Chunk[]): LineAllocation[]
  */
 export async function queueReservations(tx: TxClient, fulfillerTeamId: string, productIds: string[], priorityRank: number) {
   if (!productIds.length) return new Map<string, number>();
-  const rows = await tx.orderLineItem.groupBy({
-    by: ['product_id'],
-    where: {
-      kind: 'CORE',
-      product_id: { in: productIds },
-      unallocated_quantity: { gt: 0 },
-      order: { fulfiller_team_id: fulfillerTeamId, status: { in: ALLOCATABLE_STATUSES as never }, priority_rank: { gte: priorityRank } },
-    },
-    _sum: { unallocated_quantity: true },
-  });
+  const rows = await sumWaitingFromRank(tx, fulfillerTeamId, productIds, priorityRank);
   return new Map(rows.map((r) => [r.product_id!, r._sum.unallocated_quantity ?? 0]));
 }
 

@@ -4,6 +4,8 @@ import { pageWindow, toPage, type PageRequest } from '../pagination.js';
 import { commitUpTo } from './allocation.js';
 import { ALLOCATABLE_STATUSES, PRIORITIES } from '../../contract/orders-enums.js';
 import { writeFulfillmentOrders } from './fulfillment-split.js';
+import { findLevel, lowerOrderWaiting, raiseLineWaiting } from './store/allocation.js';
+import { findAnyWaitingLine, findBackorderPage, findWaitingLines, findWarehouseTeam, takeLineWaiting } from './store/backorders.js';
 
 // Backorders: units of open orders waiting for stock (order line unallocated_quantity > 0).
 //
@@ -29,54 +31,39 @@ const BATCH = 50;
 export async function fillBackorders(tx: TxClient, level: LevelRef): Promise<number> {
   // The hot path (a receipt of many products nobody waits for): one index seek per level, on
   // order_line_items (product_id, unallocated_quantity), and nothing more.
-  const any = await tx.orderLineItem.findFirst({
-    where: { product_id: level.product_id, unallocated_quantity: { gt: 0 } },
-    select: { id: true },
-  });
-  if (!any) return 0;
-  const warehouse = await tx.warehouse.findUnique({ where: { id: level.warehouse_id }, select: { team_id: true } });
+  if (!(await findAnyWaitingLine(tx, level.product_id))) return 0;
+  const warehouse = await findWarehouseTeam(tx, level.warehouse_id);
   if (!warehouse) return 0;
   let filled = 0;
   for (let pass = 0; pass < 20; pass++) {
-    const now = await tx.inventoryLevel.findUnique({ where: { id: level.id } });
+    const now = await findLevel(tx, level.id);
     let available = now ? now.on_hand - now.committed - now.unavailable : 0;
     if (available <= 0) return filled;
-    const lines = await tx.orderLineItem.findMany({
+    const lines = await findWaitingLines(
+      tx,
       // An order an automation rule routed to another warehouse only (routed_warehouse_only) waits for that one.
-      where: {
+      {
         AND: [
           waitingWhere(warehouse.team_id, { product_id: level.product_id }),
           { order: { OR: [{ routed_warehouse_only: false }, { routed_warehouse_id: level.warehouse_id }] } },
         ],
       },
-      include: { order: { select: { id: true, order_number: true, priority: true, fulfiller_team_id: true, merchant_team_id: true } } },
-      orderBy: [
-        { order: { priority_rank: 'desc' } },
-        { order: { created_at: 'asc' } },
-        { order_id: 'asc' },
-        { created_at: 'asc' },
-        { id: 'asc' },
-      ],
-      take: BATCH,
-    });
+      BATCH,
+    );
     for (const line of lines) {
       if (available <= 0) return filled;
       const n = Math.min(available, line.unallocated_quantity);
       // Compare-and-set on the waiting units first: another allocator may have taken them.
-      const took = await tx.orderLineItem.updateMany({
-        where: { id: line.id, unallocated_quantity: { gte: n } },
-        data: { unallocated_quantity: { decrement: n } },
-      });
-      if (took.count !== 1) continue;
+      if ((await takeLineWaiting(tx, line.id, n)) !== 1) continue;
       const k = await commitUpTo(
         tx,
         { levelId: level.id, product_id: level.product_id, warehouse_id: level.warehouse_id, quantity: n },
         n,
         line.order_id,
       );
-      if (k < n) await tx.orderLineItem.update({ where: { id: line.id }, data: { unallocated_quantity: { increment: n - k } } });
+      if (k < n) await raiseLineWaiting(tx, line.id, n - k);
       if (k === 0) return filled;
-      await tx.order.update({ where: { id: line.order_id }, data: { unallocated_quantity: { decrement: k } } });
+      await lowerOrderWaiting(tx, line.order_id, k);
       const [foId] = await writeFulfillmentOrders(
         tx,
         line.order,
@@ -126,14 +113,8 @@ export async function listBackorders(db: Db, teamId: string, q: BackorderQuery) 
     ...(q.sku ? { sku: q.sku } : {}),
   });
   if (q.priority?.length) where.order = { ...(where.order as object), priority: { in: q.priority as (typeof PRIORITIES)[number][] } };
-  const orderBy = [{ order: { priority_rank: 'desc' } }, { order: { created_at: 'asc' } }, { order_id: 'asc' }, { id: 'asc' }];
   // OFFSET paging: the order is by the order's fields, which a keyset cursor over lines cannot name.
-  const rows = await db.prisma.orderLineItem.findMany({
-    where,
-    orderBy: orderBy as never,
-    ...pageWindow(q),
-    include: { order: { select: { order_number: true, priority: true, created_at: true, status: true } } },
-  });
+  const rows = await findBackorderPage(db.prisma, where, pageWindow(q));
   const page = toPage(rows, q as PageRequest);
   return {
     data: page.data.map((l) => ({

@@ -6,6 +6,8 @@ import { allocatePending } from './pending.js';
 import { planOrder, writeOrder } from './place.js';
 import { inTransaction } from './tx.js';
 import { getOrder } from './orders.js';
+import { findProductsWithBundles } from './store/bundles.js';
+import { claimOpenDraft, findDraftOrderId, findTeamDraft, setDraftOrder } from './store/drafts.js';
 
 // Draft -> order, in one transaction: compare-and-set the draft OPEN -> CONVERTED (a second or
 // concurrent conversion finds it CONVERTED: 409), then writeOrder (place.ts, shared with
@@ -15,19 +17,16 @@ import { getOrder } from './orders.js';
 // priority (allocatePending).
 
 export async function convertDraftOrder(db: Db, fulfillerTeamId: string, draftId: string) {
-  const draft = await db.prisma.draftOrder.findFirst({
-    where: { id: draftId, fulfiller_team_id: fulfillerTeamId },
-    include: { line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] } },
-  });
+  const draft = await findTeamDraft(db.prisma, fulfillerTeamId, draftId);
   if (!draft) throw notFound('Draft order', draftId);
   if (draft.status !== 'OPEN') throw alreadyConverted(draft.id, draft.order_id);
   const p = draft.payload as unknown as DraftPayload;
 
   // Virtual bundles ship as their components: ORIGINAL lines are what was sold, CORE lines what is picked.
-  const products = await db.prisma.product.findMany({
-    where: { id: { in: draft.line_items.map((l) => l.product_id) } },
-    include: { components: { where: { kind: 'VIRTUAL_BUNDLE' }, include: { component: true }, orderBy: { created_at: 'asc' } } },
-  });
+  const products = await findProductsWithBundles(
+    db.prisma,
+    draft.line_items.map((l) => l.product_id),
+  );
   const productOf = new Map(products.map((x) => [x.id, x]));
   const plan = planOrder(
     { merchant_team_id: draft.merchant_team_id, fulfiller_team_id: fulfillerTeamId, shop_id: draft.shop_id },
@@ -44,16 +43,12 @@ export async function convertDraftOrder(db: Db, fulfillerTeamId: string, draftId
   );
 
   const orderId = await inTransaction(db, async (tx) => {
-    const claimed = await tx.draftOrder.updateMany({
-      where: { id: draft.id, fulfiller_team_id: fulfillerTeamId, status: 'OPEN' },
-      data: { status: 'CONVERTED' },
-    });
-    if (claimed.count !== 1) {
-      const now = await tx.draftOrder.findUnique({ where: { id: draft.id }, select: { order_id: true } });
+    if ((await claimOpenDraft(tx, fulfillerTeamId, draft.id)) !== 1) {
+      const now = await findDraftOrderId(tx, draft.id);
       throw alreadyConverted(draft.id, now?.order_id ?? null);
     }
     const written = await writeOrder(tx, plan, { event: { draft_order_id: draft.id }, now: dbNow(db) });
-    await tx.draftOrder.update({ where: { id: draft.id }, data: { order_id: written.orderId } });
+    await setDraftOrder(tx, draft.id, written.orderId);
     return written.orderId;
   });
 

@@ -15,6 +15,7 @@ import {
 import { resolveMerchant, resolveProducts, resolveShop } from './reach.js';
 import { round2 } from './totals.js';
 import { personSelection, selectionView, type SelectionEdit } from './selection.js';
+import { findDraftPage, findOrderIdByNumber, findShops, findTeamDraft, insertDraft } from './store/drafts.js';
 
 // Draft orders: an order being put together (by hand, or by an integration through the spec's
 // create-draft-order path). Nothing is reserved until conversion (convert.ts).
@@ -84,10 +85,7 @@ export async function createDraftOrder(db: Db, fulfillerTeamId: string, input: D
   });
   const products = await resolveProducts(db, merchant.id, input.line_items);
   const orderNumber = blank(input.order_number);
-  if (
-    orderNumber &&
-    (await db.prisma.order.findFirst({ where: { fulfiller_team_id: fulfillerTeamId, order_number: orderNumber }, select: { id: true } }))
-  ) {
+  if (orderNumber && (await findOrderIdByNumber(db.prisma, fulfillerTeamId, orderNumber))) {
     throw conflict(`Order number ${orderNumber} is already used by another order of this team.`);
   }
   const shop = await resolveShop(db, merchant.id, fulfillerTeamId, input);
@@ -115,33 +113,23 @@ export async function createDraftOrder(db: Db, fulfillerTeamId: string, input: D
     config: { ...ORDER_CONFIG_DEFAULTS, ...(input.config ?? {}) },
     carrier_selection: selection,
   };
-  const draft = await db.prisma.draftOrder.create({
-    data: {
-      merchant_team_id: merchant.id,
-      fulfiller_team_id: fulfillerTeamId,
-      shop_id: shop.id,
-      payload: payload as never,
-      line_items: {
-        create: input.line_items.map((l, i) => ({
-          product_id: products[i].id,
-          sku: products[i].sku,
-          name: products[i].name,
-          quantity: l.quantity,
-          price: l.price,
-          applied_discount_amount: l.applied_discount_amount ?? 0,
-        })),
-      },
-    },
-    include: { line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] } },
-  });
+  const draft = await insertDraft(
+    db.prisma,
+    { merchant_team_id: merchant.id, fulfiller_team_id: fulfillerTeamId, shop_id: shop.id, payload: payload as never },
+    input.line_items.map((l, i) => ({
+      product_id: products[i].id,
+      sku: products[i].sku,
+      name: products[i].name,
+      quantity: l.quantity,
+      price: l.price,
+      applied_discount_amount: l.applied_discount_amount ?? 0,
+    })),
+  );
   return (await draftViews(db, [draft]))[0];
 }
 
 export async function getDraftOrder(db: Db, fulfillerTeamId: string, id: string) {
-  const draft = await db.prisma.draftOrder.findFirst({
-    where: { id, fulfiller_team_id: fulfillerTeamId },
-    include: { line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] } },
-  });
+  const draft = await findTeamDraft(db.prisma, fulfillerTeamId, id);
   if (!draft) throw notFound('Draft order', id);
   return (await draftViews(db, [draft]))[0];
 }
@@ -150,10 +138,10 @@ export async function listDraftOrders(db: Db, fulfillerTeamId: string, q: PageRe
   const statuses = enumList('query.status', q.status, DRAFT_STATUSES);
   const dir = q.order ?? 'desc';
   const orderBy = [{ created_at: dir }, { id: dir }];
-  const rows = await db.prisma.draftOrder.findMany({
-    ...pageArgs(q, { fulfiller_team_id: fulfillerTeamId, ...(statuses ? { status: { in: statuses as never } } : {}) }, orderBy),
-    include: { line_items: { orderBy: [{ created_at: 'asc' }, { id: 'asc' }] } },
-  });
+  const rows = await findDraftPage(
+    db.prisma,
+    pageArgs(q, { fulfiller_team_id: fulfillerTeamId, ...(statuses ? { status: { in: statuses as never } } : {}) }, orderBy),
+  );
   const page = toPage(rows, q, undefined, orderBy);
   return { data: await draftViews(db, page.data), meta: page.meta };
 }
@@ -168,7 +156,7 @@ export async function draftViews(db: Db, drafts: DraftWithLines[]) {
       db.prisma,
       drafts.flatMap((d) => [d.merchant_team_id, d.fulfiller_team_id]),
     ),
-    shopIds.length ? db.prisma.shop.findMany({ where: { id: { in: shopIds } } }) : [],
+    shopIds.length ? findShops(db.prisma, shopIds) : [],
   ]);
   const shopOf = new Map(shops.map((s) => [s.id, s]));
   return drafts.map((d) => {

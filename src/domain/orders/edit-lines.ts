@@ -1,5 +1,5 @@
 import { newId } from '../../db/ids.js';
-import type { Db, TxClient } from '../../db/types.js';
+import type { Db, OrderLineItem, TxClient } from '../../db/types.js';
 import { conflict, invalid } from '../errors.js';
 import { notCommitted } from '../inventory/index.js';
 import { applyToLevel } from '../inventory/index.js';
@@ -7,6 +7,21 @@ import { allocateLines, queueReservations, routeOf } from './allocation.js';
 import { writeFulfillmentOrders } from './fulfillment-split.js';
 import { resolveProducts } from './reach.js';
 import { refreshOrder, settleFulfillmentOrders } from './edit-settle.js';
+import { lowerOrderWaiting, raiseLineWaiting, raiseOrderWaiting } from './store/allocation.js';
+import { findProductsWithBundles } from './store/bundles.js';
+import {
+  findCoreLines,
+  findLevelRef,
+  findOpenFulfillmentLines,
+  findOriginalLinesOf,
+  growLineUnits,
+  insertOrderLine,
+  removeFulfillmentOrderLineUnits,
+  removeLineUnits,
+  sumOrderWaitingOf,
+  sumPendingPackedUnits,
+  updateOrderLine,
+} from './store/edits.js';
 
 // Line items of PATCH /v1/ops/orders/{id} (docs/orders.md "Edit"): add lines, set the quantity of
 // a CORE line, remove one. Runs inside editOrder's transaction, after its first statement has
@@ -61,16 +76,16 @@ export const hasLineChanges = (c: LineChanges) =>
 export async function loadAdded(db: Db, merchantTeamId: string, add: AddLine[] | undefined) {
   if (!add?.length) return [];
   const found = await resolveProducts(db, merchantTeamId, add, 'body.add_line_items');
-  const full = await db.prisma.product.findMany({
-    where: { id: { in: found.map((p) => p.id) } },
-    include: { components: { where: { kind: 'VIRTUAL_BUNDLE' }, include: { component: true }, orderBy: { created_at: 'asc' } } },
-  });
+  const full = await findProductsWithBundles(
+    db.prisma,
+    found.map((p) => p.id),
+  );
   return found.map((p) => full.find((f) => f.id === p.id)!);
 }
 
 /** Applies the line changes; returns the number of units added and removed. */
 export async function applyLineChanges(tx: TxClient, order: EditedOrder, changes: LineChanges, added: Products) {
-  const cores = await tx.orderLineItem.findMany({ where: { order_id: order.id, kind: 'CORE' }, orderBy: { id: 'asc' } });
+  const cores = await findCoreLines(tx, order.id);
   const targets = new Map<string, number>();
   const setTarget = (id: string, q: number, path: string) => {
     if (!cores.some((c) => c.id === id)) throw invalid(path, `is not a core line item of order ${order.order_number}`);
@@ -96,21 +111,16 @@ export async function applyLineChanges(tx: TxClient, order: EditedOrder, changes
   return { added: grown, removed, complete };
 }
 
-type Core = Awaited<ReturnType<TxClient['orderLineItem']['findMany']>>[number];
+type Core = OrderLineItem;
 
 /** Takes `d` units off a CORE line: waiting ones first, then unpacked units of open fulfillment orders. */
 async function shrinkLine(tx: TxClient, order: EditedOrder, line: Core, d: number, current: number): Promise<number> {
-  const foLines = await tx.fulfillmentOrderLineItem.findMany({
-    where: { order_line_item_id: line.id, remaining_quantity: { gt: 0 }, fulfillment_order: { status: { in: OPEN_FO } } },
-    include: { fulfillment_order: { select: { id: true, status: true, warehouse_id: true } } },
-    orderBy: { id: 'asc' },
-  });
+  const foLines = await findOpenFulfillmentLines(tx, line.id, OPEN_FO);
   const packedRows = foLines.length
-    ? await tx.packageLineItem.groupBy({
-        by: ['core_fulfillment_order_line_item_id'],
-        where: { core_fulfillment_order_line_item_id: { in: foLines.map((l) => l.id) }, package: { status: 'PENDING' } },
-        _sum: { quantity: true },
-      })
+    ? await sumPendingPackedUnits(
+        tx,
+        foLines.map((l) => l.id),
+      )
     : [];
   const packed = new Map(packedRows.map((r) => [r.core_fulfillment_order_line_item_id!, r._sum.quantity ?? 0]));
   const free = (l: (typeof foLines)[number]) => Math.max(0, l.remaining_quantity - (packed.get(l.id) ?? 0));
@@ -125,34 +135,25 @@ async function shrinkLine(tx: TxClient, order: EditedOrder, line: Core, d: numbe
   const fromWaiting = Math.min(d, line.unallocated_quantity);
   let rest = d - fromWaiting;
   // The line first: a release below fills backorders, which must not see these units as waiting.
-  const res = await tx.orderLineItem.updateMany({
-    where: { id: line.id, remaining_quantity: { gte: d }, unallocated_quantity: { gte: fromWaiting } },
-    data: { remaining_quantity: { decrement: d }, removed_quantity: { increment: d }, unallocated_quantity: { decrement: fromWaiting } },
-  });
-  if (res.count !== 1) throw conflict(`Order line ${line.id} changed while the order was being edited; try again.`);
+  if ((await removeLineUnits(tx, line.id, d, fromWaiting)) !== 1)
+    throw conflict(`Order line ${line.id} changed while the order was being edited; try again.`);
   // PENDING fulfillment orders first: nobody has started on them.
   const rank = (s: string) => OPEN_FO.indexOf(s);
   for (const l of [...foLines].sort((a, b) => rank(a.fulfillment_order.status) - rank(b.fulfillment_order.status))) {
     const n = Math.min(rest, free(l));
     if (n <= 0) continue;
-    await tx.fulfillmentOrderLineItem.update({
-      where: { id: l.id },
-      data: { quantity: { decrement: n }, remaining_quantity: { decrement: n } },
-    });
+    await removeFulfillmentOrderLineUnits(tx, l.id, n);
     await release(tx, line.product_id, l.fulfillment_order.warehouse_id, l.fulfillment_order.id, n);
     rest -= n;
   }
-  if (fromWaiting) await tx.order.update({ where: { id: order.id }, data: { unallocated_quantity: { decrement: fromWaiting } } });
+  if (fromWaiting) await lowerOrderWaiting(tx, order.id, fromWaiting);
   await followOriginal(tx, line, -d);
   return d;
 }
 
 async function release(tx: TxClient, productId: string | null, warehouseId: string, foId: string, n: number) {
   if (!productId) return;
-  const level = await tx.inventoryLevel.findFirst({
-    where: { product_id: productId, warehouse_id: warehouseId },
-    select: { id: true, product_id: true, warehouse_id: true },
-  });
+  const level = await findLevelRef(tx, productId, warehouseId);
   const ok =
     level &&
     (await applyToLevel(
@@ -166,10 +167,7 @@ async function release(tx: TxClient, productId: string | null, warehouseId: stri
 
 /** Adds `d` units to a CORE line: committed where stock is, the rest waits. */
 async function growLine(tx: TxClient, order: EditedOrder, line: Core, d: number): Promise<number> {
-  await tx.orderLineItem.update({
-    where: { id: line.id },
-    data: { total_quantity: { increment: d }, remaining_quantity: { increment: d } },
-  });
+  await growLineUnits(tx, line.id, d);
   await allocate(tx, order, { ...line, total_quantity: line.total_quantity + d }, d);
   await followOriginal(tx, line, d);
   return d;
@@ -180,10 +178,7 @@ async function allocate(tx: TxClient, order: EditedOrder, line: Core, d: number)
   if (!line.product_id) return;
   const reserved = await queueReservations(tx, order.fulfiller_team_id, [line.product_id], order.priority_rank);
   // This order's own waiting units are not ahead of it.
-  const own = await tx.orderLineItem.aggregate({
-    where: { order_id: order.id, kind: 'CORE', product_id: line.product_id },
-    _sum: { unallocated_quantity: true },
-  });
+  const own = await sumOrderWaitingOf(tx, order.id, line.product_id);
   reserved.set(line.product_id, Math.max(0, (reserved.get(line.product_id) ?? 0) - (own._sum.unallocated_quantity ?? 0)));
   const allocations = await allocateLines(
     tx,
@@ -196,47 +191,43 @@ async function allocate(tx: TxClient, order: EditedOrder, line: Core, d: number)
   await writeFulfillmentOrders(tx, order, new Map([[line.id, line]]), allocations, { appendToPending: true });
   const waiting = d - allocations.reduce((s, a) => s + a.quantity, 0);
   if (waiting > 0) {
-    await tx.orderLineItem.update({ where: { id: line.id }, data: { unallocated_quantity: { increment: waiting } } });
-    await tx.order.update({ where: { id: order.id }, data: { unallocated_quantity: { increment: waiting } } });
+    await raiseLineWaiting(tx, line.id, waiting);
+    await raiseOrderWaiting(tx, order.id, waiting);
   }
 }
 
 /** A new sold line: its ORIGINAL line and CORE line(s) (a virtual bundle ships as its components). */
 async function addLine(tx: TxClient, order: EditedOrder, a: AddLine, product: Products[number]): Promise<number> {
-  await tx.orderLineItem.create({
-    data: {
-      order_id: order.id,
-      kind: 'ORIGINAL',
-      product_id: product.id,
-      shop_id: order.shop_id,
-      sku: product.sku,
-      name: product.name,
-      image_url: product.image_url,
-      price: a.price ?? 0,
-      total_quantity: a.quantity,
-      remaining_quantity: a.quantity,
-      remote_id: a.remote_id ?? null,
-    },
+  await insertOrderLine(tx, {
+    order_id: order.id,
+    kind: 'ORIGINAL',
+    product_id: product.id,
+    shop_id: order.shop_id,
+    sku: product.sku,
+    name: product.name,
+    image_url: product.image_url,
+    price: a.price ?? 0,
+    total_quantity: a.quantity,
+    remaining_quantity: a.quantity,
+    remote_id: a.remote_id ?? null,
   });
   const parts =
     product.type === 'VIRTUAL_BUNDLE' && product.components.length
       ? product.components.map((c) => ({ item: c.component, quantity: a.quantity * Math.max(1, Math.round(c.component_quantity)) }))
       : [{ item: product, quantity: a.quantity }];
   for (const part of parts) {
-    const core = await tx.orderLineItem.create({
-      data: {
-        id: newId(),
-        order_id: order.id,
-        kind: 'CORE',
-        product_id: part.item.id,
-        sku: part.item.sku,
-        name: part.item.name,
-        image_url: part.item.image_url,
-        price: parts.length === 1 ? (a.price ?? 0) : 0,
-        remote_id: a.remote_id ?? null,
-        total_quantity: part.quantity,
-        remaining_quantity: part.quantity,
-      },
+    const core = await insertOrderLine(tx, {
+      id: newId(),
+      order_id: order.id,
+      kind: 'CORE',
+      product_id: part.item.id,
+      sku: part.item.sku,
+      name: part.item.name,
+      image_url: part.item.image_url,
+      price: parts.length === 1 ? (a.price ?? 0) : 0,
+      remote_id: a.remote_id ?? null,
+      total_quantity: part.quantity,
+      remaining_quantity: part.quantity,
     });
     await allocate(tx, order, core, part.quantity);
   }
@@ -245,17 +236,14 @@ async function addLine(tx: TxClient, order: EditedOrder, a: AddLine, product: Pr
 
 /** The ORIGINAL line sold as this CORE line (same product, not a bundle) follows its quantity. */
 async function followOriginal(tx: TxClient, core: Core, delta: number) {
-  const originals = await tx.orderLineItem.findMany({
-    where: { order_id: core.order_id, kind: 'ORIGINAL', product_id: core.product_id },
-    select: { id: true, remaining_quantity: true },
-  });
+  const originals = await findOriginalLinesOf(tx, core.order_id, core.product_id);
   if (originals.length !== 1 || !core.product_id) return;
   const n = delta < 0 ? Math.min(-delta, originals[0].remaining_quantity) : 0;
-  await tx.orderLineItem.update({
-    where: { id: originals[0].id },
-    data:
-      delta > 0
-        ? { total_quantity: { increment: delta }, remaining_quantity: { increment: delta } }
-        : { remaining_quantity: { decrement: n }, removed_quantity: { increment: n } },
-  });
+  await updateOrderLine(
+    tx,
+    originals[0].id,
+    delta > 0
+      ? { total_quantity: { increment: delta }, remaining_quantity: { increment: delta } }
+      : { remaining_quantity: { decrement: n }, removed_quantity: { increment: n } },
+  );
 }

@@ -10,6 +10,15 @@ import { getOrder } from './orders.js';
 import { setOrderTags } from './tags.js';
 import { personSelection, type SelectionEdit } from './selection.js';
 import { noteAuditBefore } from '../audit/index.js';
+import {
+  countOrderPackages,
+  findCoreLineQuantities,
+  findEditedOrder,
+  findLockedFulfillmentOrders,
+  findOrderMerchant,
+  touchFulfillmentOrders,
+  updateOpenOrder,
+} from './store/edits.js';
 
 // PATCH /v1/ops/orders/{id}: the shipping address (re-verified when the order's config asks for it,
 // refused while lock_address is set), shipping method, note, tags and lock_address of an open order.
@@ -38,36 +47,14 @@ export interface EditOptions {
 }
 
 export async function editOrder(db: Db, teamId: string, orderId: string, edit: OrderEdit, opts: EditOptions = {}) {
-  const owner = await db.prisma.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { merchant_team_id: true } });
+  const owner = await findOrderMerchant(db.prisma, teamId, orderId);
   if (!owner) throw notFound('Order', orderId);
   // Products of added lines are looked up before the transaction (a 400 names every unknown one).
   const added = await loadAdded(db, owner.merchant_team_id, edit.add_line_items);
   await transaction(db, async (tx) => {
     const now = new Date();
-    await tx.fulfillmentOrder.updateMany({
-      where: { order_id: orderId, fulfiller_team_id: teamId, status: { in: ['PENDING', 'ACCEPTED', 'IN_PROGRESS'] } },
-      data: { updated_at: now },
-    });
-    const order = await tx.order.findFirst({
-      where: { id: orderId, fulfiller_team_id: teamId },
-      select: {
-        id: true,
-        status: true,
-        order_number: true,
-        lock_address: true,
-        config: true,
-        fulfiller_team_id: true,
-        merchant_team_id: true,
-        shop_id: true,
-        priority_rank: true,
-        routed_warehouse_id: true,
-        routed_warehouse_only: true,
-        payment_status: true,
-        total_tax: true,
-        total_shipping: true,
-        carrier_selection: true,
-      },
-    });
+    await touchFulfillmentOrders(tx, teamId, orderId, ['PENDING', 'ACCEPTED', 'IN_PROGRESS'], now);
+    const order = await findEditedOrder(tx, teamId, orderId);
     if (order) noteAuditBefore(order, { key: order.order_number }); // the audit record's "from" (docs/audit.md)
     if (!order) throw notFound('Order', orderId);
     if (!ALLOCATABLE_STATUSES.includes(order.status)) {
@@ -75,11 +62,7 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
         status: order.status,
       });
     }
-    const fos = await tx.fulfillmentOrder.findMany({
-      where: { order_id: orderId, lock_owner: { not: null } },
-      select: { id: true, lock_owner: true, lock_expires_at: true },
-    });
-    for (const fo of fos) {
+    for (const fo of await findLockedFulfillmentOrders(tx, orderId)) {
       const lock = activeLock(fo, now);
       if (lock) throw await lockHeld(tx, fo.id, lock);
     }
@@ -114,8 +97,8 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
       ? await applyLineChanges(tx, { ...order, order_number: orderLabel(order.order_number) }, edit, added)
       : null;
     if (units?.complete) Object.assign(data, { status: 'CLOSED', fulfillment_status: 'FULFILLED', closed_at: now });
-    const res = await tx.order.updateMany({ where: { id: orderId, status: { in: ALLOCATABLE_STATUSES as never } }, data });
-    if (res.count !== 1) throw conflict(`Order ${orderLabel(order.order_number)} changed while it was being edited; try again.`);
+    if ((await updateOpenOrder(tx, orderId, data)) !== 1)
+      throw conflict(`Order ${orderLabel(order.order_number)} changed while it was being edited; try again.`);
     if (edit.tags !== undefined) await setOrderTags(tx, order, edit.tags);
     if (units) changed.push('line_items');
     await enqueueEvent(tx, teamId, 'order.updated', {
@@ -130,11 +113,8 @@ export async function editOrder(db: Db, teamId: string, orderId: string, edit: O
 
 /** Inside the edit's transaction (after the claim on the fulfillment orders): packing has started. */
 async function refuseIfPacked(tx: TxClient, orderId: string, label: string) {
-  const packed = await tx.package.count({ where: { fulfillment_order: { order_id: orderId } } });
-  const cores = await tx.orderLineItem.findMany({
-    where: { order_id: orderId, kind: 'CORE' },
-    select: { total_quantity: true, removed_quantity: true, remaining_quantity: true },
-  });
+  const packed = await countOrderPackages(tx, orderId);
+  const cores = await findCoreLineQuantities(tx, orderId);
   const shipped = cores.some((l) => l.total_quantity - l.removed_quantity > l.remaining_quantity);
   if (packed || shipped)
     throw conflict(`Order ${label}: packing has started (${packed} package(s)); the change needs a person.`, { packing_started: true });

@@ -1,5 +1,12 @@
 import type { TxClient } from '../../db/types.js';
 import type { LineAllocation } from './allocation.js';
+import {
+  addFulfillmentOrderLineUnits,
+  findPendingFulfillmentOrders,
+  insertFulfillmentOrder,
+  insertFulfillmentOrderLine,
+  touchPendingFulfillmentOrder,
+} from './store/fulfillment-split.js';
 
 // Turns allocations into fulfillment orders: one per warehouse (status PENDING, request_status
 // UNSUBMITTED), each line item with quantity = remaining_quantity = the allocated units.
@@ -38,51 +45,34 @@ export async function writeFulfillmentOrders(
   }
   const ids: string[] = [];
   const existing =
-    opts.appendToPending && byWarehouse.size
-      ? await tx.fulfillmentOrder.findMany({
-          where: { order_id: order.id, warehouse_id: { in: [...byWarehouse.keys()] }, status: 'PENDING' },
-          include: { line_items: true },
-          orderBy: { created_at: 'asc' },
-        })
-      : [];
+    opts.appendToPending && byWarehouse.size ? await findPendingFulfillmentOrders(tx, order.id, [...byWarehouse.keys()]) : [];
 
   for (const [warehouseId, quantities] of byWarehouse) {
     let fo = existing.find((f) => f.warehouse_id === warehouseId);
     // Compare-and-set: the order read PENDING may have been accepted since (READ COMMITTED). The
     // update also holds the row, so an accept waits for this transaction and sees the new units.
-    if (
-      fo &&
-      (await tx.fulfillmentOrder.updateMany({ where: { id: fo.id, status: 'PENDING' }, data: { updated_at: new Date() } })).count !== 1
-    ) {
-      fo = undefined;
-    }
+    if (fo && (await touchPendingFulfillmentOrder(tx, fo.id, new Date())) !== 1) fo = undefined;
     if (!fo) {
-      const created = await tx.fulfillmentOrder.create({
-        data: {
+      const created = await insertFulfillmentOrder(
+        tx,
+        {
           order_id: order.id,
           warehouse_id: warehouseId,
           fulfiller_team_id: order.fulfiller_team_id,
           merchant_team_id: order.merchant_team_id,
           status: 'PENDING',
           request_status: 'UNSUBMITTED',
-          line_items: { create: [...quantities].map(([lineId, q]) => foLine(lines.get(lineId)!, q)) },
         },
-        select: { id: true },
-      });
+        [...quantities].map(([lineId, q]) => foLine(lines.get(lineId)!, q)),
+      );
       ids.push(created.id);
       continue;
     }
     ids.push(fo.id);
     for (const [lineId, q] of quantities) {
       const item = fo.line_items.find((li) => li.order_line_item_id === lineId);
-      if (item) {
-        await tx.fulfillmentOrderLineItem.update({
-          where: { id: item.id },
-          data: { quantity: { increment: q }, remaining_quantity: { increment: q } },
-        });
-      } else {
-        await tx.fulfillmentOrderLineItem.create({ data: { fulfillment_order_id: fo.id, ...foLine(lines.get(lineId)!, q) } });
-      }
+      if (item) await addFulfillmentOrderLineUnits(tx, item.id, q);
+      else await insertFulfillmentOrderLine(tx, { fulfillment_order_id: fo.id, ...foLine(lines.get(lineId)!, q) });
     }
   }
   return ids;

@@ -2,9 +2,20 @@ import type { Db, OrderFulfillmentHold, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
 import { enqueueEvent } from '../events/index.js';
 import { transaction } from '../../db/tx.js';
-import { ALLOCATABLE_STATUSES, orderLabel, type HoldReason } from '../../contract/orders-enums.js';
+import { orderLabel, type HoldReason } from '../../contract/orders-enums.js';
 import { assertNoActiveHold, placeHold } from './holds.js';
 import { allocatePending } from './pending.js';
+import {
+  countActiveHolds,
+  findOrderHolds,
+  findOrderNumberOrThrow,
+  findPackageOrder,
+  findTeamOrderHold,
+  findTeamOrderId,
+  findTeamOrderState,
+  releaseHold,
+  touchOpenOrder,
+} from './store/holds.js';
 
 // Holds placed and released by people (POST /v1/ops/orders/{id}/holds, …/holds/{hold_id}/release).
 // A hold is placed through placeHold (holds.ts), the one way every area puts an order on hold.
@@ -25,14 +36,8 @@ export const holdView = (h: OrderFulfillmentHold) => ({
 
 /** Claims the order's row (first statement, a write) while it is open; 404/409 otherwise. */
 async function claimOpenOrder(tx: TxClient, teamId: string, orderId: string) {
-  const { count } = await tx.order.updateMany({
-    where: { id: orderId, fulfiller_team_id: teamId, status: { in: ALLOCATABLE_STATUSES as never } },
-    data: { updated_at: new Date() },
-  });
-  const order = await tx.order.findFirst({
-    where: { id: orderId, fulfiller_team_id: teamId },
-    select: { order_number: true, status: true },
-  });
+  const count = await touchOpenOrder(tx, teamId, orderId, new Date());
+  const order = await findTeamOrderState(tx, teamId, orderId);
   if (!order) throw notFound('Order', orderId);
   if (!count)
     throw conflict(`Order ${orderLabel(order.order_number)} is ${order.status}; holds apply to open orders only.`, {
@@ -66,11 +71,8 @@ export async function placeOrderHold(
 export async function releaseOrderHold(db: Db, teamId: string, orderId: string, holdId: string, userId?: string | null) {
   const { hold, last } = await transaction(db, async (tx) => {
     // Compare-and-set active -> inactive: of two releases, one wins and the other is a 409.
-    const { count } = await tx.orderFulfillmentHold.updateMany({
-      where: { id: holdId, order_id: orderId, active: true, reason: { not: 'AWAITING_PAYMENT' }, order: { fulfiller_team_id: teamId } },
-      data: { active: false },
-    });
-    const h = await tx.orderFulfillmentHold.findFirst({ where: { id: holdId, order_id: orderId, order: { fulfiller_team_id: teamId } } });
+    const count = await releaseHold(tx, teamId, orderId, holdId);
+    const h = await findTeamOrderHold(tx, teamId, orderId, holdId);
     if (!h) throw notFound('Hold', holdId);
     if (!count && h.active) {
       throw conflict(
@@ -78,8 +80,8 @@ export async function releaseOrderHold(db: Db, teamId: string, orderId: string, 
       );
     }
     if (!count) throw conflict(`Hold ${holdId} was already released.`, { hold_id: holdId });
-    const order = await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: { order_number: true } });
-    const remaining = await tx.orderFulfillmentHold.count({ where: { order_id: orderId, active: true } });
+    const order = await findOrderNumberOrThrow(tx, orderId);
+    const remaining = await countActiveHolds(tx, orderId);
     await enqueueEvent(tx, teamId, 'order.hold_released', {
       order_id: orderId,
       order_number: order.order_number,
@@ -96,20 +98,13 @@ export async function releaseOrderHold(db: Db, teamId: string, orderId: string, 
 }
 
 export async function listOrderHolds(db: Db, teamId: string, orderId: string) {
-  const order = await db.prisma.order.findFirst({ where: { id: orderId, fulfiller_team_id: teamId }, select: { id: true } });
-  if (!order) throw notFound('Order', orderId);
-  const holds = await db.prisma.orderFulfillmentHold.findMany({
-    where: { order_id: orderId },
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
-  });
+  if (!(await findTeamOrderId(db.prisma, teamId, orderId))) throw notFound('Order', orderId);
+  const holds = await findOrderHolds(db.prisma, orderId);
   return { data: holds.map(holdView) };
 }
 
 /** 409 on-hold when the package's order has an active hold (packing and labelling call it). */
 export async function assertPackageNotHeld(tx: TxClient | Db['prisma'], teamId: string, packageId: string) {
-  const pkg = await tx.package.findFirst({
-    where: { id: packageId, fulfiller_team_id: teamId },
-    select: { fulfillment_order: { select: { order_id: true } } },
-  });
+  const pkg = await findPackageOrder(tx, teamId, packageId);
   if (pkg?.fulfillment_order) await assertNoActiveHold(tx as TxClient, pkg.fulfillment_order.order_id);
 }

@@ -3,6 +3,14 @@ import type { Db, TxClient } from '../../db/types.js';
 import { DomainError, conflict, notFound } from '../errors.js';
 import { orderLabel, type HoldReason } from '../../contract/orders-enums.js';
 import { inTransaction } from './tx.js';
+import {
+  findFirstActiveHold,
+  findOrderNumber,
+  findTeamOrder,
+  insertHold,
+  markPendingOrderPaid,
+  releasePaymentHolds,
+} from './store/holds.js';
 
 // Fulfillment holds. An order converted with payment_status PENDING gets an active
 // AWAITING_PAYMENT hold; while any hold is active, the fulfillment workflow refuses to lock or
@@ -21,14 +29,12 @@ export interface NewHold {
  * (payment, people, address verification, sales-channel intake) puts an order on hold.
  */
 export function placeHold(tx: TxClient, hold: NewHold) {
-  return tx.orderFulfillmentHold.create({
-    data: {
-      order_id: hold.orderId,
-      active: true,
-      reason: hold.reason,
-      reason_notes: hold.notes ?? null,
-      created_by_user_id: hold.userId ?? null,
-    },
+  return insertHold(tx, {
+    order_id: hold.orderId,
+    active: true,
+    reason: hold.reason,
+    reason_notes: hold.notes ?? null,
+    created_by_user_id: hold.userId ?? null,
   });
 }
 
@@ -52,12 +58,9 @@ export const NO_ACTIVE_HOLD = sql`NOT EXISTS (SELECT 1 FROM "order_fulfillment_h
  * transaction that locks or fulfills, so a hold placed concurrently is seen.
  */
 export async function assertNoActiveHold(tx: TxClient, orderId: string): Promise<void> {
-  const hold = await tx.orderFulfillmentHold.findFirst({
-    where: { order_id: orderId, active: true },
-    orderBy: { created_at: 'asc' },
-  });
+  const hold = await findFirstActiveHold(tx, orderId);
   if (!hold) return;
-  const order = await tx.order.findUnique({ where: { id: orderId }, select: { order_number: true } });
+  const order = await findOrderNumber(tx, orderId);
   const notes = hold.reason_notes ? ` — ${hold.reason_notes}` : '';
   throw new DomainError(
     'on-hold',
@@ -76,21 +79,14 @@ export async function assertNoActiveHold(tx: TxClient, orderId: string): Promise
  */
 export async function markOrderPaid(db: Db, fulfillerTeamId: string, orderId: string): Promise<string> {
   return inTransaction(db, async (tx) => {
-    const res = await tx.order.updateMany({
-      where: { id: orderId, fulfiller_team_id: fulfillerTeamId, payment_status: 'PENDING' },
-      data: { payment_status: 'PAID', total_outstanding: 0 },
-    });
-    if (res.count !== 1) {
-      const order = await tx.order.findFirst({ where: { id: orderId, fulfiller_team_id: fulfillerTeamId } });
+    if ((await markPendingOrderPaid(tx, fulfillerTeamId, orderId)) !== 1) {
+      const order = await findTeamOrder(tx, fulfillerTeamId, orderId);
       if (!order) throw notFound('Order', orderId);
       throw conflict(
         `Order ${orderLabel(order.order_number)} has payment_status ${order.payment_status}; only PENDING orders can be marked paid.`,
       );
     }
-    await tx.orderFulfillmentHold.updateMany({
-      where: { order_id: orderId, active: true, reason: 'AWAITING_PAYMENT' },
-      data: { active: false },
-    });
+    await releasePaymentHolds(tx, orderId);
     return orderId;
   });
 }
