@@ -68,7 +68,6 @@ describe('layers', () => {
   const PRISMA_CALL =
     /\.prisma\.[a-z$]|\b(tx|client)\s*\.\s*[a-z][A-Za-z]*\s*\.\s*(find|create|update|delete|upsert|count|aggregate|groupBy)/;
   const PRISMA_KNOWN = [
-    'domain/bootstrap.ts',
     'domain/channels/app-install.ts',
     'domain/channels/authorizations.ts',
     'domain/channels/connection.ts',
