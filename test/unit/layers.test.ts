@@ -117,7 +117,6 @@ describe('layers', () => {
     'domain/invoices/invoices.ts',
     'domain/invoices/lifecycle.ts',
     'domain/invoices/rerate.ts',
-    'domain/names.ts',
     'domain/orders/allocation.ts',
     'domain/orders/backorders.ts',
     'domain/orders/convert.ts',
