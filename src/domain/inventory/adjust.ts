@@ -196,14 +196,8 @@ async function applyAdjustment(
         (level, i) => refused(tx, level, i, input.force ?? false),
       );
   const applied = moved.map((m, i) => ({ ...m, ...landing(bin, m.delta > 0 ? putaway.get(products[i].id) : undefined) }));
-  const after = new Map(
-    (
-      await findLevels(
-        tx,
-        levels.map((l) => l.id),
-      )
-    ).map((l) => [l.id, l]),
-  );
+  const levelIds = levels.map((l) => l.id);
+  const after = new Map((await findLevels(tx, levelIds)).map((l) => [l.id, l]));
   const out: AdjustmentResult = {
     id,
     warehouse_id: warehouse.id,
@@ -263,15 +257,8 @@ async function lineByLine(
 
 /** The level of each line's product at the warehouse, created empty when missing. */
 async function levelsOf(tx: TxClient, warehouseId: string, products: { id: string; sku: string | null }[]): Promise<LevelRef[]> {
-  const existing = new Map(
-    (
-      await findLevelRefs(
-        tx,
-        warehouseId,
-        products.map((p) => p.id),
-      )
-    ).map((l) => [l.product_id, l]),
-  );
+  const productIds = products.map((p) => p.id);
+  const existing = new Map((await findLevelRefs(tx, warehouseId, productIds)).map((l) => [l.product_id, l]));
   const out: LevelRef[] = [];
   for (const p of products) {
     const l = existing.get(p.id) ?? (await levelFor(tx, p.id, warehouseId));

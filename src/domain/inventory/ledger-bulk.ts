@@ -133,12 +133,8 @@ async function placeAll(tx: TxClient, st: Statements, changes: LevelChange[]): P
   const incoming = changes.filter((c) => (c.deltas.on_hand ?? 0) > 0);
   if (!incoming.length) return out;
   const withLot = incoming.filter((c) => placementOf(c.info).lot_code ?? c.info.lot_code);
-  const tracked = withLot.length
-    ? await lotTrackedIds(
-        tx,
-        withLot.map((c) => c.level.product_id),
-      )
-    : new Set<string>();
+  const lotProducts = withLot.map((c) => c.level.product_id);
+  const tracked = lotProducts.length ? await lotTrackedIds(tx, lotProducts) : new Set<string>();
   const now = new Date();
   const rows = [];
   for (const c of incoming) {
