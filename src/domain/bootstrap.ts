@@ -1,7 +1,8 @@
 import { dialectOf } from '../db/dialect.js';
 import type { Db } from '../db/types.js';
 import { isSerializationFailure, isUniqueViolation } from '../db/client.js';
-import { generateToken, hashToken, tokenHint } from './keys/index.js';
+import { findBootstrapMark, generateToken, hashToken, insertBareKey, insertBootstrapMark, tokenHint } from './keys/index.js';
+import { countTeams, insertTeam } from './teams/index.js';
 import { transaction } from '../db/tx.js';
 
 /** The highest rate tier (tiers are 1-4; TIER_LIMITS in src/server/rate-limit/stores.ts). */
@@ -49,26 +50,24 @@ async function bootstrapWithRetry(db: Db, teamName: string): Promise<BootstrapRe
 }
 
 async function bootstrapOnce(db: Db, teamName: string): Promise<BootstrapResult | null> {
-  if (await db.prisma.systemState.findUnique({ where: { id: 'bootstrap' } })) return null;
+  if (await findBootstrapMark(db.prisma)) return null;
   const token = generateToken();
   try {
     return await transaction(db, async (tx) => {
-      await tx.systemState.create({ data: { id: 'bootstrap', value: { at: new Date().toISOString() } } });
-      if ((await tx.team.count()) > 0) return null; // teams made by `fos admin` before the first serve
-      const team = await tx.team.create({ data: { name: teamName, kind: 'FULFILLER', measurement_system: 'METRIC' } });
-      const key = await tx.apiKey.create({
-        data: {
-          team_id: team.id,
-          name: 'local admin',
-          description: 'Created on first start of fos serve',
-          power_role: 'ADMIN',
-          // The operator's own key on their own server: the highest tier, so a batch run from
-          // the quick start (`fos fulfill run`, several requests per order) is not throttled.
-          rate_tier: BOOTSTRAP_TIER,
-          token_hash: hashToken(token),
-          token_hint: tokenHint(token),
-          created_by: 'bootstrap',
-        },
+      await insertBootstrapMark(tx, new Date());
+      if ((await countTeams(tx)) > 0) return null; // teams made by `fos admin` before the first serve
+      const team = await insertTeam(tx, { name: teamName, kind: 'FULFILLER', measurement_system: 'METRIC' });
+      const key = await insertBareKey(tx, {
+        team_id: team.id,
+        name: 'local admin',
+        description: 'Created on first start of fos serve',
+        power_role: 'ADMIN',
+        // The operator's own key on their own server: the highest tier, so a batch run from
+        // the quick start (`fos fulfill run`, several requests per order) is not throttled.
+        rate_tier: BOOTSTRAP_TIER,
+        token_hash: hashToken(token),
+        token_hint: tokenHint(token),
+        created_by: 'bootstrap',
       });
       return { teamId: team.id, teamName: team.name, keyId: key.id, token };
     });

@@ -16,6 +16,8 @@ import type { AdjustmentReason } from '../../contract/inventory-enums.js';
 import { resolveLocation } from '../locations/index.js';
 import { landing, suggestPutaway, type Into } from '../locations/index.js';
 import { lockLevel } from './moves.js';
+import { binOnHand, clearCountRequest } from './store/bins.js';
+import { findLevel, findLevelRefs, findLevels } from './store/levels.js';
 
 // Inventory adjustments and cycle counts (issue 10 item 4): one request, one transaction, up to
 // 1,000 lines, each through the ledger. What a line does depends on the reason:
@@ -175,8 +177,7 @@ async function applyAdjustment(
   const { levels, applied: moved } = bin
     ? await lineByLine(tx, warehouse.id, products, input, at).then(async (r) => {
         // A count of the bin is the count a short pick asked for (docs/floor.md): the mark goes.
-        if (input.lines.some((l) => l.counted !== undefined))
-          await tx.location.updateMany({ where: { id: bin.id, count_requested_at: { not: null } }, data: { count_requested_at: null } });
+        if (input.lines.some((l) => l.counted !== undefined)) await clearCountRequest(tx, bin.id);
         return r;
       })
     : await adjustInBulk(
@@ -195,7 +196,8 @@ async function applyAdjustment(
         (level, i) => refused(tx, level, i, input.force ?? false),
       );
   const applied = moved.map((m, i) => ({ ...m, ...landing(bin, m.delta > 0 ? putaway.get(products[i].id) : undefined) }));
-  const after = new Map((await tx.inventoryLevel.findMany({ where: { id: { in: levels.map((l) => l.id) } } })).map((l) => [l.id, l]));
+  const levelIds = levels.map((l) => l.id);
+  const after = new Map((await findLevels(tx, levelIds)).map((l) => [l.id, l]));
   const out: AdjustmentResult = {
     id,
     warehouse_id: warehouse.id,
@@ -255,14 +257,8 @@ async function lineByLine(
 
 /** The level of each line's product at the warehouse, created empty when missing. */
 async function levelsOf(tx: TxClient, warehouseId: string, products: { id: string; sku: string | null }[]): Promise<LevelRef[]> {
-  const existing = new Map(
-    (
-      await tx.inventoryLevel.findMany({
-        where: { warehouse_id: warehouseId, product_id: { in: products.map((p) => p.id) } },
-        select: { id: true, product_id: true, warehouse_id: true },
-      })
-    ).map((l) => [l.product_id, l]),
-  );
+  const productIds = products.map((p) => p.id);
+  const existing = new Map((await findLevelRefs(tx, warehouseId, productIds)).map((l) => [l.product_id, l]));
   const out: LevelRef[] = [];
   for (const p of products) {
     const l = existing.get(p.id) ?? (await levelFor(tx, p.id, warehouseId));
@@ -285,11 +281,7 @@ async function countBin(
   i: number,
 ): Promise<number> {
   await lockLevel(tx, level.id);
-  const held = await tx.locationStock.aggregate({
-    where: { product_id: level.product_id, location_id: locationId, ...(line.lot_code ? { lot_code: line.lot_code } : {}) },
-    _sum: { on_hand: true },
-  });
-  const delta = line.counted! - (held._sum.on_hand ?? 0);
+  const delta = line.counted! - (await binOnHand(tx, level.product_id, locationId, line.lot_code));
   if (delta === 0) return 0;
   if (!(await applyToLevel(tx, level, { on_hand: delta }, { ...info, kind: 'COUNTED' }, { sellable: delta < 0 && !force })))
     throw await refused(tx, level, i, force);
@@ -297,7 +289,7 @@ async function countBin(
 }
 
 async function refused(tx: TxClient, level: LevelRef, i: number, force: boolean) {
-  const l = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: level.id } });
+  const l = await findLevel(tx, level.id);
   const n = await refusalNames(tx, { products: [level.product_id], warehouses: [l.warehouse_id] });
   const what = `${n.product(level.product_id)} at ${n.warehouse(l.warehouse_id)}`;
   const figures = { on_hand: l.on_hand, committed: l.committed, unavailable: l.unavailable, on_order: l.on_order };

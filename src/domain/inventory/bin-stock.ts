@@ -1,6 +1,14 @@
 import type { Db, Prisma } from '../../db/types.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { today } from '../clock.js';
+import {
+  findBinIdsNamed,
+  findBinStockBins,
+  findBinStockPage,
+  findBinStockProducts,
+  findProductIdsBySku,
+  findTeamWarehouseIds,
+} from './store/lists.js';
 
 // GET /v1/ops/inventory/locations: stock by bin and lot at the caller's warehouses (issue 28),
 // rows holding units only, in creation order (id, keyset-paged). `location` matches a bin's id,
@@ -18,36 +26,24 @@ export interface BinStockQuery extends PageRequest {
 const ORDER = [{ id: 'asc' as const }];
 
 export async function listBinStock(db: Db, teamId: string, q: BinStockQuery) {
-  const warehouses = await db.prisma.warehouse.findMany({
-    where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) },
-    select: { id: true },
-  });
+  const warehouses = await findTeamWarehouseIds(db.prisma, teamId, q.warehouse_id);
   const where: Prisma.LocationStockWhereInput = { warehouse_id: { in: warehouses.map((w) => w.id) }, on_hand: { gt: 0 } };
   if (q.product_id) where.product_id = { in: q.product_id };
   if (q.sku) {
-    const products = await db.prisma.product.findMany({ where: { sku: q.sku }, select: { id: true } });
+    const products = await findProductIdsBySku(db.prisma, q.sku);
     where.AND = [{ product_id: { in: products.map((p) => p.id) } }];
   }
   if (q.location) {
-    const bins = await db.prisma.location.findMany({
-      where: { team_id: teamId, OR: [{ id: q.location }, { name: q.location }, { barcode: q.location }] },
-      select: { id: true },
-    });
+    const bins = await findBinIdsNamed(db.prisma, teamId, q.location);
     where.location_id = { in: bins.map((b) => b.id) };
   }
   if (q.lot_code) where.lot_code = q.lot_code;
   if (q.expiring_before) where.expiration_date = { lt: q.expiring_before };
-  const rows = await db.prisma.locationStock.findMany(pageArgs(q, where, ORDER));
+  const rows = await findBinStockPage(db.prisma, pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   const [products, bins] = await Promise.all([
-    db.prisma.product.findMany({
-      where: { id: { in: [...new Set(page.data.map((r) => r.product_id))] } },
-      select: { id: true, sku: true, name: true, lot_tracked: true },
-    }),
-    db.prisma.location.findMany({
-      where: { id: { in: [...new Set(page.data.map((r) => r.location_id))] } },
-      select: { id: true, name: true, type: true, pick_sequence: true },
-    }),
+    findBinStockProducts(db.prisma, [...new Set(page.data.map((r) => r.product_id))]),
+    findBinStockBins(db.prisma, [...new Set(page.data.map((r) => r.location_id))]),
   ]);
   const product = new Map(products.map((p) => [p.id, p]));
   const bin = new Map(bins.map((b) => [b.id, b]));

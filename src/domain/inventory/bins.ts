@@ -5,6 +5,7 @@ import { refusalNames } from '../names.js';
 import { conflict } from '../errors.js';
 import { isHeldLocation, LOCATION_TYPES } from '../../contract/inventory-enums.js';
 import { levelAndBinsOnHand, stockOfProducts, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';
+import { isLotTracked, lotTrackedIds } from './store/products.js';
 
 // Stock by bin and lot (issue 28; docs/floor.md). A level's on_hand is held in location_stock rows
 // (product, location, lot_code; "" = no lot). The ledger calls placeOnHand() right after it moved a
@@ -66,9 +67,7 @@ async function putIn(
 ): Promise<BinPart> {
   const location_id = p.location_id ?? (await ensureDefaultLocation(tx, level.warehouse_id));
   const given = p.lot_code ?? infoLot ?? null;
-  const lotTracked = given
-    ? (await tx.product.findUnique({ where: { id: level.product_id }, select: { lot_tracked: true } }))?.lot_tracked === true
-    : false;
+  const lotTracked = given ? await isLotTracked(tx, level.product_id) : false;
   const lot = lotTracked ? given! : '';
   const exp = lotTracked ? (p.expiration_date ?? null) : null;
   // One statement (insert or add), so a receipt costs one round trip more than before bins.
@@ -278,14 +277,7 @@ export async function pickPlacements(
 ): Promise<Map<string, Placement>> {
   const withLot = lines.filter((l) => l.product_id && (l.lot_code || l.location_id));
   if (!withLot.length) return new Map();
-  const tracked = new Set(
-    (
-      await tx.product.findMany({
-        where: { id: { in: [...new Set(withLot.map((l) => l.product_id!))] }, lot_tracked: true },
-        select: { id: true },
-      })
-    ).map((p) => p.id),
-  );
+  const tracked = await lotTrackedIds(tx, [...new Set(withLot.map((l) => l.product_id!))]);
   const out = new Map<string, Placement>();
   for (const l of withLot) {
     if (!tracked.has(l.product_id!) && !l.location_id) continue;

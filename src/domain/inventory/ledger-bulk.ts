@@ -18,6 +18,7 @@ import {
 } from './store/bulk.js';
 import type { LevelUpdateRow } from './store/bulk.js';
 import { insertMovements } from './store/movements.js';
+import { lotTrackedIds } from './store/products.js';
 
 // applyToLevel for many levels at once (issue 29 item 3: receipts, purchase orders and adjustments
 // of 1,000 lines): the same guards, ledger rows, bin rows and backorder filling, in a few
@@ -132,16 +133,8 @@ async function placeAll(tx: TxClient, st: Statements, changes: LevelChange[]): P
   const incoming = changes.filter((c) => (c.deltas.on_hand ?? 0) > 0);
   if (!incoming.length) return out;
   const withLot = incoming.filter((c) => placementOf(c.info).lot_code ?? c.info.lot_code);
-  const tracked = new Set(
-    withLot.length
-      ? (
-          await tx.product.findMany({
-            where: { id: { in: withLot.map((c) => c.level.product_id) }, lot_tracked: true },
-            select: { id: true },
-          })
-        ).map((p) => p.id)
-      : [],
-  );
+  const lotProducts = withLot.map((c) => c.level.product_id);
+  const tracked = lotProducts.length ? await lotTrackedIds(tx, lotProducts) : new Set<string>();
   const now = new Date();
   const rows = [];
   for (const c of incoming) {

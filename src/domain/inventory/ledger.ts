@@ -4,8 +4,9 @@ import { txNow } from '../clock.js';
 import { DomainError } from '../errors.js';
 import { BUCKETS, type Bucket, type MovementKind } from '../../contract/inventory-enums.js';
 import { placeOnHand, takeOutOfLevels, type BinPart, type Placement } from './bins.js';
-import { updateLevelGuarded, updateProductLevels } from './store/levels.js';
+import { updateLevelGuarded, updateProductLevels, upsertLevel } from './store/levels.js';
 import { insertMovements, type MovementRow } from './store/movements.js';
+import { findProductSku } from './store/products.js';
 
 /** More of a level became available, inside the change's transaction: backorders take it (orders). */
 export const stockFreed = hook<[TxClient, LevelRef]>('inventory.stockFreed', { required: true });
@@ -69,10 +70,7 @@ export async function applyToLevel(
   const now = txNow(tx);
   const count = await updateLevelGuarded(tx, level.id, d, { sellable: !!guards.sellable, onHandIs: guards.onHandIs }, now);
   if (count !== 1) return false;
-  const sku =
-    level.sku !== undefined
-      ? level.sku
-      : ((await tx.product.findUnique({ where: { id: level.product_id }, select: { sku: true } }))?.sku ?? null);
+  const sku = level.sku !== undefined ? level.sku : await findProductSku(tx, level.product_id);
   const bins = d.on_hand ? await placeOnHand(tx, { ...level, sku }, d.on_hand, placementOf(info), info.lot_code ?? null) : [];
   await insertMovements(tx, movementRows({ ...level, sku }, d, info, now, bins));
   // More of the level is available: waiting orders take it now, in this transaction (the orders
@@ -178,12 +176,7 @@ export async function applyToProductLevels(
 
 /** The level of a product at a warehouse, created empty when missing (race-safe upsert). */
 export async function levelFor(tx: TxClient, productId: string, warehouseId: string): Promise<LevelRef> {
-  const level = await tx.inventoryLevel.upsert({
-    where: { product_id_warehouse_id: { product_id: productId, warehouse_id: warehouseId } },
-    create: { product_id: productId, warehouse_id: warehouseId },
-    update: {},
-    select: { id: true, product_id: true, warehouse_id: true, product: { select: { sku: true } } },
-  });
+  const level = await upsertLevel(tx, productId, warehouseId);
   // Prisma reads the relation with a second statement; when the transaction expired in between
   // (a long wait on a hot row) it comes back empty instead of failing. Say so, retryably (503).
   if (!level?.product)

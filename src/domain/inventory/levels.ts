@@ -3,6 +3,7 @@ import { pageArgs, toPage, type Page, type PageRequest } from '../pagination.js'
 import { afterCursor } from '../keyset.js';
 import { levelFigures, type LevelFigures } from './figures.js';
 import { levelIdsBelowMinimum } from './store/levels.js';
+import { findLevelPage, findLevelsWithProduct, findTeamWarehouses, type LevelWithProduct } from './store/lists.js';
 
 // GET /v1/ops/inventory: the levels (product x warehouse) at the caller's warehouses, in creation
 // order (id). Reordering uses the inventory position, available + on_order, so stock already on
@@ -37,7 +38,6 @@ export interface LevelView extends LevelFigures {
 }
 
 const ORDER = [{ id: 'asc' as const }];
-const productSelect = { sku: true, name: true, team_id: true, minimum_level: true, maximum_level: true, increment_level: true } as const;
 
 export function reorderQuantity(position: number, min: number | null, max: number | null, increment: number | null): number | null {
   if (min === null && max === null) return null;
@@ -49,10 +49,7 @@ export function reorderQuantity(position: number, min: number | null, max: numbe
 }
 
 export async function listLevels(db: Db, teamId: string, q: LevelQuery): Promise<Page<LevelView>> {
-  const warehouses = await db.prisma.warehouse.findMany({
-    where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) },
-    select: { id: true, name: true },
-  });
+  const warehouses = await findTeamWarehouses(db.prisma, teamId, q.warehouse_id);
   const names = new Map(warehouses.map((w) => [w.id, w.name]));
   if (!warehouses.length) return toPage([], q, undefined, ORDER);
   const where: Prisma.InventoryLevelWhereInput = { warehouse_id: { in: [...names.keys()] } };
@@ -62,13 +59,9 @@ export async function listLevels(db: Db, teamId: string, q: LevelQuery): Promise
   if (q.below_minimum) {
     // A comparison across the level and its product: Prisma's filters cannot say it, SQL can.
     const ids = await belowMinimumIds(db, [...names.keys()], q);
-    rows = await db.prisma.inventoryLevel.findMany({
-      where: { id: { in: ids } },
-      orderBy: ORDER,
-      include: { product: { select: productSelect } },
-    });
+    rows = await findLevelsWithProduct(db.prisma, ids, ORDER);
   } else {
-    rows = await db.prisma.inventoryLevel.findMany({ ...pageArgs(q, where, ORDER), include: { product: { select: productSelect } } });
+    rows = await findLevelPage(db.prisma, pageArgs(q, where, ORDER));
   }
   const page = toPage(rows, q, undefined, ORDER);
   return { meta: page.meta, data: page.data.map((l) => levelView(l, names.get(l.warehouse_id)!)) };
@@ -85,9 +78,7 @@ async function belowMinimumIds(db: Db, warehouseIds: string[], q: LevelQuery): P
   });
 }
 
-type Row = Prisma.InventoryLevelGetPayload<{ include: { product: { select: typeof productSelect } } }>;
-
-export function levelView(l: Row, warehouseName: string): LevelView {
+export function levelView(l: LevelWithProduct, warehouseName: string): LevelView {
   const figures = levelFigures(l);
   const position = figures.available + l.on_order;
   const { minimum_level: min, maximum_level: max, increment_level: inc } = l.product;

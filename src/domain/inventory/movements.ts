@@ -2,6 +2,7 @@ import type { Db, Prisma } from '../../db/types.js';
 import { invalid } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import type { MovementKind } from './ledger.js';
+import { findMovementPage, findTeamWarehouseIds } from './store/lists.js';
 
 // GET /v1/ops/inventory/movements: the ledger of the caller's warehouses, newest first. Rows are
 // immutable, so keyset paging over (created_at, id) is exact however the ledger grows.
@@ -21,10 +22,7 @@ export interface MovementQuery extends PageRequest {
 const ORDER = [{ created_at: 'desc' as const }, { id: 'desc' as const }];
 
 export async function listMovements(db: Db, teamId: string, q: MovementQuery) {
-  const warehouses = await db.prisma.warehouse.findMany({
-    where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) },
-    select: { id: true },
-  });
+  const warehouses = await findTeamWarehouseIds(db.prisma, teamId, q.warehouse_id);
   const where: Prisma.InventoryMovementWhereInput = { warehouse_id: { in: warehouses.map((w) => w.id) } };
   if (q.product_id) where.product_id = { in: q.product_id };
   if (q.sku) where.sku = q.sku;
@@ -36,6 +34,6 @@ export async function listMovements(db: Db, teamId: string, q: MovementQuery) {
   const max = q.created_at_max ? new Date(q.created_at_max) : undefined;
   if (min && max && min > max) throw invalid('query.created_at_min', 'must not be after created_at_max');
   if (min || max) where.created_at = { ...(min ? { gte: min } : {}), ...(max ? { lte: max } : {}) };
-  const rows = await db.prisma.inventoryMovement.findMany(pageArgs(q, where, ORDER));
+  const rows = await findMovementPage(db.prisma, pageArgs(q, where, ORDER));
   return toPage(rows, q, undefined, ORDER);
 }

@@ -9,6 +9,7 @@ import { levelFor, type LevelRef } from './ledger.js';
 import { claimWarehouse } from '../warehouses/index.js';
 import { resolveProducts, type ProductRef } from './products.js';
 import { touchLevel } from './store/levels.js';
+import { createMovements } from './store/movements.js';
 
 // POST /v1/ops/inventory/moves: units from one bin to another of the same warehouse (issue 28).
 // The warehouse level does not change, but its row is touched first: that UPDATE is the lock every
@@ -75,7 +76,7 @@ export async function moveStock(db: Db, caller: Caller & { keyId: string }, inpu
           });
         }
       }
-      await tx.inventoryMovement.createMany({ data: rows });
+      await createMovements(tx, rows);
       lines[i] = {
         product_id: p.id,
         sku: p.sku,

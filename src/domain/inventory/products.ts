@@ -2,7 +2,7 @@ import { readsOf } from '../../db/reads.js';
 import { boundStatements } from '../../db/statements.js';
 import type { Db, TxClient } from '../../db/types.js';
 import { DomainError, notFound } from '../errors.js';
-import { productsByKey } from './store/products.js';
+import { findProductsByKey, findWarehouseNames, productsByKey } from './store/products.js';
 
 // Request lines name a product by product_id or by sku. A fulfiller reaches its own products and
 // those of the merchants delegated to it (`teamIds`); a SKU found in two of those teams is
@@ -20,14 +20,12 @@ export interface ResolvedProduct {
   team_id: string;
 }
 
-const select = { id: true, sku: true, name: true, team_id: true } as const;
-
 /** Products by id or sku: on a transaction() through its prepared statements (one text however many lines), else Prisma. */
 async function productsBy(tx: TxClient, key: 'id' | 'sku', values: string[], teamIds: string[]): Promise<ResolvedProduct[]> {
   if (!values.length) return [];
   const st = boundStatements(tx);
   if (st) return productsByKey(st, key, values, teamIds);
-  return tx.product.findMany({ where: { [key]: { in: values }, team_id: { in: teamIds } }, select });
+  return findProductsByKey(tx, key, values, teamIds);
 }
 
 /** The product of every line, in line order (two queries however many lines). */
@@ -104,8 +102,6 @@ export function uniqueProducts(products: ResolvedProduct[], path = 'lines'): voi
 
 /** Names of the given warehouses by id (one query; none for no ids). */
 export async function warehouseNames(client: TxClient, ids: string[]): Promise<Map<string, string>> {
-  const rows = ids.length
-    ? await client.warehouse.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, name: true } })
-    : [];
+  const rows = ids.length ? await findWarehouseNames(client, [...new Set(ids)]) : [];
   return new Map(rows.map((w) => [w.id, w.name]));
 }

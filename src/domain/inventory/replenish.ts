@@ -5,6 +5,8 @@ import { configOf } from '../products/index.js';
 import { suggestPutaway } from '../locations/index.js';
 import { today } from '../clock.js';
 import { overstockPairs, pickableAndOverstock, type BinStockRow, type Pair } from './store/bins.js';
+import { findTeamWarehouseIds } from './store/lists.js';
+import { findProductsWithConfig } from './store/products.js';
 
 // GET /v1/ops/replenishments (issue 28; docs/floor.md): the replenishment tasks, computed from
 // stock when asked (nothing is stored, so a task disappears when the move that completes it is
@@ -27,12 +29,7 @@ type Row = BinStockRow;
 
 export async function listReplenishments(db: Db, teamId: string, q: ReplenishmentQuery) {
   const client = db.prisma as unknown as TxClient;
-  const warehouses = (
-    await client.warehouse.findMany({
-      where: { team_id: teamId, ...(q.warehouse_id ? { id: { in: q.warehouse_id } } : {}) },
-      select: { id: true },
-    })
-  ).map((w) => w.id);
+  const warehouses = (await findTeamWarehouseIds(client, teamId, q.warehouse_id)).map((w) => w.id);
   const skip = q.cursor ? 0 : q.page * q.limit;
   let after = q.cursor ? (cursorValues(q.cursor, ORDER) as [string, string]) : null;
   const found: Task[] = [];
@@ -58,7 +55,7 @@ async function tasksOf(client: TxClient, pairs: Pair[]) {
   const warehouseIds = [...new Set(pairs.map((p) => p.warehouse_id))];
   const [rows, products] = await Promise.all([
     pickableAndOverstock(client, warehouseIds, productIds),
-    client.product.findMany({ where: { id: { in: productIds } }, select: { id: true, sku: true, name: true, config: true } }),
+    findProductsWithConfig(client, productIds),
   ]);
   const product = new Map(products.map((p) => [p.id, p]));
   const day = today();

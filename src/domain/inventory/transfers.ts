@@ -12,6 +12,17 @@ import { lockedLevelsFor } from './ledger-bulk.js';
 import { warehouseNames } from './products.js';
 import { claimWarehouse } from '../warehouses/index.js';
 import { resolveProducts, uniqueProducts, type ProductRef } from './products.js';
+import { findLevel } from './store/levels.js';
+import {
+  findTeamTransfer,
+  findTransferLine,
+  findTransferLines,
+  findTransferPage,
+  insertTransfer,
+  receiveTransferLine,
+  touchOpenTransfer,
+  updateTransfer,
+} from './store/transfers.js';
 
 // Transfers between two warehouses of the team (issue 10 item 5). Shipping takes the units off
 // the source's on_hand (only sellable units: never what is committed or set aside) and counts
@@ -95,18 +106,18 @@ export async function createTransfer(db: Db, caller: Actor, input: TransferInput
       for (const id of [input.from_warehouse_id, input.to_warehouse_id].sort()) await claimWarehouse(tx, id, caller.teamId);
       const products = await resolveProducts(tx, await reachableTeamIds(tx, caller), input.lines);
       uniqueProducts(products);
-      const t = await tx.inventoryTransfer.create({
-        data: {
+      const t = await insertTransfer(
+        tx,
+        {
           team_id: caller.teamId,
           from_warehouse_id: input.from_warehouse_id,
           to_warehouse_id: input.to_warehouse_id,
           reference: input.reference ?? null,
           note: input.note ?? null,
           created_by_key_id: caller.keyId,
-          lines: { create: products.map((p, i) => ({ product_id: p.id, sku: p.sku, quantity: input.lines[i].quantity })) },
         },
-        include: { lines: true },
-      });
+        products.map((p, i) => ({ product_id: p.id, sku: p.sku, quantity: input.lines[i].quantity })),
+      );
       const info = {
         kind: 'TRANSFER_OUT' as const,
         note: input.note ?? null,
@@ -123,7 +134,7 @@ export async function createTransfer(db: Db, caller: Actor, input: TransferInput
         const q = input.lines[i].quantity;
         const from = { ...levelOf(input.from_warehouse_id, p.id), sku: p.sku };
         if (!(await applyToLevel(tx, from, { on_hand: -q }, info, { sellable: true }))) {
-          const l = await tx.inventoryLevel.findUniqueOrThrow({ where: { id: from.id } });
+          const l = await findLevel(tx, from.id);
           const n = await refusalNames(tx, { products: [p.id], warehouses: [input.from_warehouse_id] });
           throw conflict(
             `lines[${i}]: ${n.warehouse(input.from_warehouse_id)} has only ${Math.max(0, l.on_hand - l.committed - l.unavailable)} of ${n.product(p.id)} available to ship (on_hand ${l.on_hand}, committed ${l.committed}, unavailable ${l.unavailable}).`,
@@ -139,11 +150,8 @@ export async function createTransfer(db: Db, caller: Actor, input: TransferInput
 
 /** The caller's transfer, claimed while still in transit (its row lock serialises receive and cancel). */
 async function claim(tx: TxClient, teamId: string, id: string, verb: string) {
-  const { count } = await tx.inventoryTransfer.updateMany({
-    where: { id, team_id: teamId, status: { in: [...OPEN] } },
-    data: { updated_at: new Date() },
-  });
-  const t = await tx.inventoryTransfer.findFirst({ where: { id, team_id: teamId }, include: { lines: true } });
+  const { count } = await touchOpenTransfer(tx, teamId, id, { in: [...OPEN] }, new Date());
+  const t = await findTeamTransfer(tx, teamId, id);
   if (!t) throw notFound('Transfer', id);
   if (count !== 1) throw conflict(`Transfer ${id} is ${t.status}; it cannot be ${verb}.`, { status: t.status });
   return t;
@@ -162,12 +170,9 @@ export async function receiveTransfer(db: Db, caller: Actor, id: string, input: 
         const tl = t.lines.find((l) => l.product_id === products[i].id);
         if (!tl) throw conflict(`lines[${i}]: ${products[i].sku ?? products[i].id} is not on transfer ${t.id}.`, { line: i });
         const damaged = line.condition === 'DAMAGED' ? line.quantity : 0;
-        const { count } = await tx.inventoryTransferLine.updateMany({
-          where: { id: tl.id, quantity_received: { lte: tl.quantity - line.quantity } },
-          data: { quantity_received: { increment: line.quantity }, quantity_damaged: { increment: damaged } },
-        });
+        const { count } = await receiveTransferLine(tx, tl, line.quantity, damaged);
         if (count !== 1) {
-          const fresh = await tx.inventoryTransferLine.findUniqueOrThrow({ where: { id: tl.id } });
+          const fresh = await findTransferLine(tx, tl.id);
           throw conflict(
             `lines[${i}]: receiving ${line.quantity} of ${tl.sku ?? tl.product_id} passes what is in transit (${openOf(fresh)}).`,
             { line: i, quantity_in_transit: openOf(fresh) },
@@ -191,14 +196,10 @@ export async function receiveTransfer(db: Db, caller: Actor, id: string, input: 
         );
         if (!ok) throw conflict(`lines[${i}]: the destination level of ${tl.sku ?? tl.product_id} could not take the receipt.`);
       }
-      const lines = await tx.inventoryTransferLine.findMany({ where: { transfer_id: t.id } });
-      const updated = await tx.inventoryTransfer.update({
-        where: { id: t.id },
-        data: {
-          status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED',
-          received_at: t.received_at ?? now,
-        },
-        include: { lines: true },
+      const lines = await findTransferLines(tx, t.id);
+      const updated = await updateTransfer(tx, t.id, {
+        status: lines.every((l) => l.quantity_received >= l.quantity) ? 'RECEIVED' : 'PARTIALLY_RECEIVED',
+        received_at: t.received_at ?? now,
       });
       return announce(tx, updated, 'inventory.transfer_received');
     }),
@@ -223,11 +224,7 @@ export async function cancelTransfer(db: Db, caller: Actor, id: string) {
       }
       await applyToLevel(tx, levelOf(t.from_warehouse_id, tl.product_id), { on_hand: open }, { ...info, kind: 'TRANSFER_IN' });
     }
-    const updated = await tx.inventoryTransfer.update({
-      where: { id: t.id },
-      data: { status: 'CANCELLED', cancelled_at: new Date() },
-      include: { lines: true },
-    });
+    const updated = await updateTransfer(tx, t.id, { status: 'CANCELLED', cancelled_at: new Date() });
     return announce(tx, updated, 'inventory.transfer_cancelled');
   });
 }
@@ -246,7 +243,7 @@ export async function listTransfers(db: Db, teamId: string, q: TransferQuery) {
   const where: Prisma.InventoryTransferWhereInput = { team_id: teamId };
   if (q.status) where.status = { in: q.status as never };
   if (q.warehouse_id) where.OR = [{ from_warehouse_id: { in: q.warehouse_id } }, { to_warehouse_id: { in: q.warehouse_id } }];
-  const rows = await db.prisma.inventoryTransfer.findMany({ ...pageArgs(q, where, ORDER), include: { lines: true } });
+  const rows = await findTransferPage(db.prisma, pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   const names = await warehouseNames(
     db.prisma,
@@ -256,7 +253,7 @@ export async function listTransfers(db: Db, teamId: string, q: TransferQuery) {
 }
 
 export async function getTransfer(db: Db, teamId: string, id: string) {
-  const t = await db.prisma.inventoryTransfer.findFirst({ where: { id, team_id: teamId }, include: { lines: true } });
+  const t = await findTeamTransfer(db.prisma, teamId, id);
   if (!t) throw notFound('Transfer', id);
   return transferView(t, await warehouseNames(db.prisma, [t.from_warehouse_id, t.to_warehouse_id]));
 }

@@ -5,3 +5,4 @@ export { PrincipalResolver, type AccessTokens, type Principal } from './principa
 export * as roles from './roles.js';
 export { createRole, rolesByName } from './roles.js';
 export { generateToken, hashToken, tokenHint } from './token.js';
+export { findBootstrapMark, insertBareKey, insertBootstrapMark } from './store.js';

@@ -103,3 +103,20 @@ export function deleteRoleIfUnchanged(tx: TxClient, teamId: string, id: string, 
 export function findTeamRolesNamed(client: Client, teamId: string, names: string[]) {
   return client.role.findMany({ where: { team_id: teamId, name: { in: names } } });
 }
+
+// The first start (src/domain/bootstrap.ts): its mark in system_state and the first key.
+
+/** The mark a first start leaves, when one has run. */
+export function findBootstrapMark(client: Client) {
+  return client.systemState.findUnique({ where: { id: 'bootstrap' } });
+}
+
+/** The first start's mark; its unique id lets exactly one of several starting processes commit. */
+export function insertBootstrapMark(tx: TxClient, at: Date) {
+  return tx.systemState.create({ data: { id: 'bootstrap', value: { at: at.toISOString() } } });
+}
+
+/** A key without roles (the first start's ADMIN key). */
+export function insertBareKey(tx: TxClient, data: Prisma.ApiKeyUncheckedCreateInput) {
+  return tx.apiKey.create({ data });
+}

@@ -2,3 +2,4 @@
 export { delegationView, listDelegations } from './delegations.js';
 export * as teams from './teams.js';
 export { createDelegation, createTeam, createWarehouse, unitsOf, type MeasurementSystem } from './teams.js';
+export { countTeams, insertTeam } from './store.js';

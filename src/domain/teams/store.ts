@@ -14,6 +14,10 @@ export function insertTeam(client: Client, data: Prisma.TeamUncheckedCreateInput
   return client.team.create({ data });
 }
 
+export function countTeams(client: Client) {
+  return client.team.count();
+}
+
 export function findTeams(client: Client) {
   return client.team.findMany({ orderBy: { created_at: 'asc' } });
 }

@@ -10,6 +10,20 @@ import { transaction } from '../../db/tx.js';
 import { markDelivered } from '../events/index.js';
 import { payloadFor } from './test-labels.js';
 import { metrics } from '../../shared/metrics.js';
+import {
+  claimDueRows,
+  findActiveEndpoints,
+  findClaimedIds,
+  findDeliveryKeys,
+  findDueDeliveries,
+  findDueEvents,
+  findEvents,
+  insertDeliveries,
+  markClaimedDelivered,
+  updateClaimedDelivery,
+  updateClaimedEvent,
+  type Claimable,
+} from './store.js';
 
 // Delivery of outbox events, in two steps that each claim rows race-free across replicas:
 //  1. processDueEvents: an event is fanned out into one WebhookDelivery per matching active
@@ -55,8 +69,6 @@ export const webhookBody = (event: OutboxEvent, endpoint: Pick<WebhookEndpoint, 
 
 // ---------- claims (events and deliveries alike) ----------
 
-type Claimable = 'outboxEvent' | 'webhookDelivery';
-
 /**
  * Claims the due rows among `rows` in one UPDATE: each row it matches gets this pass's claim id,
  * its lease and its attempt counted. Returns the rows that are now ours (those another worker
@@ -72,17 +84,10 @@ async function claimBatch<T extends { id: string; attempts: number }>(
 ): Promise<{ claimId: string; mine: T[] }> {
   const claimId = randomUUID();
   const ids = rows.map((r) => r.id);
-  const delegate = db.prisma[table] as unknown as {
-    updateMany(a: object): Promise<{ count: number }>;
-    findMany(a: object): Promise<{ id: string }[]>;
-  };
-  const { count } = await delegate.updateMany({
-    where: { id: { in: ids }, ...due, next_attempt_at: { lte: now } },
-    data: { claim_id: claimId, next_attempt_at: leaseFrom(now), attempts: { increment: 1 } },
-  });
+  const count = await claimDueRows(db.prisma, table, ids, due, now, claimId, leaseFrom(now));
   if (count === rows.length) return { claimId, mine: rows };
   if (count === 0) return { claimId, mine: [] };
-  const taken = new Set((await delegate.findMany({ where: { claim_id: claimId }, select: { id: true } })).map((r) => r.id));
+  const taken = await findClaimedIds(db.prisma, table, claimId);
   return { claimId, mine: rows.filter((r) => taken.has(r.id)) };
 }
 
@@ -91,29 +96,28 @@ async function claimBatch<T extends { id: string; attempts: number }>(
 const EVENT_DUE = { delivered_at: null, failed_at: null };
 
 export async function processDueEvents(db: Db, now: Date, opts: { batchSize: number; adapters: SalesChannelAdapters }) {
-  const due = await db.prisma.outboxEvent.findMany({
-    where: { ...EVENT_DUE, next_attempt_at: { lte: now } },
-    orderBy: [{ next_attempt_at: 'asc' }, { id: 'asc' }],
-    take: opts.batchSize,
-  });
+  const due = await findDueEvents(db.prisma, EVENT_DUE, now, opts.batchSize);
   if (!due.length) return 0;
   const { claimId, mine } = await claimBatch(db, 'outboxEvent', due, now, EVENT_DUE);
   // One endpoint lookup per team per pass, not per event (a pass takes well under the lease).
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
   const activeEndpoints = (teamId: string) => {
     let found = endpointsOf.get(teamId);
-    if (!found) endpointsOf.set(teamId, (found = db.prisma.webhookEndpoint.findMany({ where: { team_id: teamId, active: true } })));
+    if (!found) endpointsOf.set(teamId, (found = findActiveEndpoints(db.prisma, teamId)));
     return found;
   };
   const failed = async (event: OutboxEvent, err: unknown) => {
     const attempts = event.attempts + 1;
     const final = err instanceof PermanentPushError || attempts >= MAX_ATTEMPTS;
-    await db.prisma.outboxEvent.updateMany({
-      where: { id: event.id, claim_id: claimId, delivered_at: null }, // still our claim
-      data: final
+    // Written only while the claim is still ours.
+    await updateClaimedEvent(
+      db.prisma,
+      event.id,
+      claimId,
+      final
         ? { failed_at: now, last_error: errorText(err) }
         : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!), last_error: errorText(err) },
-    });
+    );
   };
 
   // Tracking pushes call a sales channel each, so they go one by one, and one that reached its
@@ -166,9 +170,7 @@ async function fanOut(
   // A retry after a lost lease may find some deliveries made already; the unique key backs this
   // up. On a first claim (attempts was 0) nobody can have fanned the event out yet.
   const retried = events.filter((e) => e.attempts > 0).map((e) => e.id);
-  const existing = retried.length
-    ? await db.prisma.webhookDelivery.findMany({ where: { event_id: { in: retried } }, select: { endpoint_id: true, event_id: true } })
-    : [];
+  const existing = retried.length ? await findDeliveryKeys(db.prisma, retried) : [];
   const have = new Set(existing.map((d) => `${d.endpoint_id} ${d.event_id}`));
   const rows: { endpoint_id: string; event_id: string; event_kind: string; next_attempt_at: Date }[] = [];
   for (const event of events) {
@@ -181,7 +183,7 @@ async function fanOut(
     const marks = events.map((e): [string, object | null] => [e.id, results.get(e.id) ?? null]);
     // A lease ran out mid-pass and another worker took some of these over: it fans them out.
     if ((await markDelivered(statementsOf(tx, db.provider), claimId, now, marks)) !== events.length) throw new LostClaim();
-    if (rows.length) await tx.webhookDelivery.createMany({ data: rows });
+    if (rows.length) await insertDeliveries(tx, rows);
   }).catch((err) => {
     if (!(err instanceof LostClaim)) throw err;
   });
@@ -230,17 +232,12 @@ export function fetchSender(timeoutMs: number | undefined, userAgent: string, op
 const DELIVERY_DUE = { status: 'PENDING' };
 
 export async function deliverDueWebhooks(db: Db, now: Date, opts: { batchSize: number; concurrency: number; send: WebhookSender }) {
-  const due = await db.prisma.webhookDelivery.findMany({
-    where: { ...DELIVERY_DUE, next_attempt_at: { lte: now }, endpoint: { active: true } },
-    include: { endpoint: true },
-    orderBy: [{ next_attempt_at: 'asc' }, { id: 'asc' }],
-    take: opts.batchSize,
-  });
+  const due = await findDueDeliveries(db.prisma, DELIVERY_DUE, now, opts.batchSize);
   const stats = { delivered: 0, retrying: 0, failed: 0 };
   if (!due.length) return stats;
   const { claimId, mine } = await claimBatch(db, 'webhookDelivery', due, now, DELIVERY_DUE);
   if (!mine.length) return stats;
-  const events = await db.prisma.outboxEvent.findMany({ where: { id: { in: [...new Set(mine.map((d) => d.event_id))] } } });
+  const events = await findEvents(db.prisma, [...new Set(mine.map((d) => d.event_id))]);
   const eventById = new Map(events.map((e) => [e.id, e]));
   // Successes are written together, one UPDATE per response status; failures one by one.
   const deliveredBy = new Map<number, string[]>();
@@ -256,23 +253,17 @@ export async function deliverDueWebhooks(db: Db, now: Date, opts: { batchSize: n
       }
       const attempts = d.attempts + 1;
       const final = !event || attempts >= MAX_ATTEMPTS;
-      await db.prisma.webhookDelivery.updateMany({
-        where: { id: d.id, claim_id: claimId, status: 'PENDING' },
-        data: {
-          response_status: result.status,
-          last_error: result.error,
-          ...(final ? { status: 'FAILED' } : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!) }),
-        },
+      await updateClaimedDelivery(db.prisma, d.id, claimId, {
+        response_status: result.status,
+        last_error: result.error,
+        ...(final ? { status: 'FAILED' } : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!) }),
       });
       stats[final ? 'failed' : 'retrying']++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(opts.concurrency, mine.length) }, worker));
   for (const [status, ids] of deliveredBy) {
-    const { count } = await db.prisma.webhookDelivery.updateMany({
-      where: { id: { in: ids }, claim_id: claimId, status: 'PENDING' },
-      data: { status: 'DELIVERED', response_status: status, last_error: null, delivered_at: now },
-    });
+    const { count } = await markClaimedDelivered(db.prisma, ids, claimId, status, now);
     stats.delivered += count;
   }
   return stats;

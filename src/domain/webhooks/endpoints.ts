@@ -5,6 +5,15 @@ import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { generateSecret } from './signature.js';
 import { isAllowedHost, PRIVATE_WEBHOOK_HINT } from '../../net/network.js';
 import { noteAuditBefore } from '../audit/index.js';
+import {
+  deleteTeamEndpoint,
+  findDeliveryPage,
+  findEndpointFields,
+  findEndpointPage,
+  findTeamEndpoint,
+  insertEndpoint,
+  updateTeamEndpoint,
+} from './store.js';
 
 // Webhook endpoints of a team (either kind). The signing secret is returned once, on creation;
 // reads never show it.
@@ -67,28 +76,26 @@ export const endpointView = (e: WebhookEndpoint) => ({
 
 export async function createEndpoint(db: Db, teamId: string, input: EndpointInput, policy: UrlPolicy = {}) {
   checkUrl(input.url, policy);
-  const endpoint = await db.prisma.webhookEndpoint.create({
-    data: {
-      team_id: teamId,
-      url: input.url,
-      description: input.description ?? '',
-      events: normalizeEvents(input.events),
-      test: input.test ?? false,
-      secret: generateSecret(),
-    },
+  const endpoint = await insertEndpoint(db.prisma, {
+    team_id: teamId,
+    url: input.url,
+    description: input.description ?? '',
+    events: normalizeEvents(input.events),
+    test: input.test ?? false,
+    secret: generateSecret(),
   });
   return { ...endpointView(endpoint), secret: endpoint.secret };
 }
 
 export async function getEndpoint(db: Db, teamId: string, id: string) {
-  const endpoint = await db.prisma.webhookEndpoint.findFirst({ where: { id, team_id: teamId } });
+  const endpoint = await findTeamEndpoint(db.prisma, teamId, id);
   if (!endpoint) throw notFound('Webhook endpoint', id);
   return endpoint;
 }
 
 export async function listEndpoints(db: Db, teamId: string, q: PageRequest) {
   const orderBy = [{ created_at: 'asc' }, { id: 'asc' }];
-  const rows = await db.prisma.webhookEndpoint.findMany(pageArgs(q, { team_id: teamId }, orderBy));
+  const rows = await findEndpointPage(db.prisma, pageArgs(q, { team_id: teamId }, orderBy));
   return toPage(rows, q, undefined, orderBy);
 }
 
@@ -103,19 +110,16 @@ export async function updateEndpoint(db: Db, teamId: string, id: string, patch: 
   if (patch.active !== undefined) data.active = patch.active;
   if (patch.test !== undefined) data.test = patch.test;
   // The audit record's "from" (docs/audit.md): one read of the fields a PATCH changes, never the secret.
-  const before = await db.prisma.webhookEndpoint.findFirst({
-    where: { id, team_id: teamId },
-    select: { url: true, events: true, description: true, active: true, test: true },
-  });
+  const before = await findEndpointFields(db.prisma, teamId, id);
   noteAuditBefore(before);
-  const { count } = await db.prisma.webhookEndpoint.updateMany({ where: { id, team_id: teamId }, data });
+  const { count } = await updateTeamEndpoint(db.prisma, teamId, id, data);
   if (count !== 1) throw notFound('Webhook endpoint', id);
   return getEndpoint(db, teamId, id);
 }
 
 /** Deletes the endpoint and its delivery history (cascade). */
 export async function deleteEndpoint(db: Db, teamId: string, id: string) {
-  const { count } = await db.prisma.webhookEndpoint.deleteMany({ where: { id, team_id: teamId } });
+  const { count } = await deleteTeamEndpoint(db.prisma, teamId, id);
   if (count !== 1) throw notFound('Webhook endpoint', id);
 }
 
@@ -142,7 +146,8 @@ export async function listDeliveries(
 ) {
   await getEndpoint(db, teamId, endpointId);
   const orderBy = [{ created_at: 'desc' }, { id: 'desc' }];
-  const rows = await db.prisma.webhookDelivery.findMany(
+  const rows = await findDeliveryPage(
+    db.prisma,
     pageArgs(q, { endpoint_id: endpointId, ...(q.status ? { status: q.status } : {}) }, orderBy),
   );
   return toPage(rows, q, undefined, orderBy);

@@ -2,6 +2,7 @@ import { transaction } from '../../db/tx.js';
 import type { Db } from '../../db/types.js';
 import { invalid } from '../errors.js';
 import { enqueueEvent, EVENT_KINDS, type EventKind } from '../events/index.js';
+import { findEventsAfter, findLastEventId } from './store.js';
 
 // The team's events as a long poll, for `fos webhooks listen` (docs/webhooks.md): read from the
 // transactional outbox in the database, so every replica answers with every event whichever
@@ -48,17 +49,11 @@ export async function pollEvents(db: Db, teamId: string, q: EventQuery, signal?:
   let after = q.after;
   if (!after) {
     // No cursor: from now on (the newest event so far is the cursor).
-    const last = await db.prisma.outboxEvent.findFirst({ where: { team_id: teamId }, orderBy: { id: 'desc' }, select: { id: true } });
-    after = last?.id ?? ZERO;
+    after = (await findLastEventId(db.prisma, teamId)) ?? ZERO;
   }
   const deadline = Date.now() + (q.wait ?? 0) * 1000;
   for (;;) {
-    const rows = await db.prisma.outboxEvent.findMany({
-      where: { team_id: teamId, id: { gt: after }, ...(kinds ? { kind: { in: kinds } } : {}) },
-      orderBy: { id: 'asc' },
-      take: q.limit ?? 100,
-      select: { id: true, kind: true, created_at: true, payload: true },
-    });
+    const rows = await findEventsAfter(db.prisma, teamId, after, kinds, q.limit ?? 100);
     if (rows.length || Date.now() >= deadline || signal?.aborted) {
       return { data: rows.map(view), meta: { next_after: rows.length ? rows[rows.length - 1].id : after } };
     }

@@ -151,3 +151,17 @@ export function pickableAndOverstock(client: TxClient, warehouseIds: string[], p
         AND l."type" IN ('PICKABLE', 'OVERSTOCK')
       ORDER BY l."pick_sequence", s."created_at", s."id"`;
 }
+
+/** The units of a product in one bin (of one lot, when given), through Prisma: 0 for none. */
+export async function binOnHand(tx: TxClient, productId: string, locationId: string, lotCode: string | undefined): Promise<number> {
+  const held = await tx.locationStock.aggregate({
+    where: { product_id: productId, location_id: locationId, ...(lotCode ? { lot_code: lotCode } : {}) },
+    _sum: { on_hand: true },
+  });
+  return held._sum.on_hand ?? 0;
+}
+
+/** Clears the bin's count request (a short pick's mark) when it has one. */
+export function clearCountRequest(tx: TxClient, locationId: string) {
+  return tx.location.updateMany({ where: { id: locationId, count_requested_at: { not: null } }, data: { count_requested_at: null } });
+}

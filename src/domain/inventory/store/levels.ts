@@ -118,3 +118,32 @@ export async function levelIdsBelowMinimum(
     ORDER BY l."id" LIMIT ${q.limit} OFFSET ${q.offset}`;
   return rows.map((r) => r.id);
 }
+
+// Through Prisma: the levels the ledger creates and the figures a refusal or a result reads back.
+
+/** The product's level at the warehouse with the product's SKU, inserted empty when missing (one upsert). */
+export function upsertLevel(tx: TxClient, productId: string, warehouseId: string) {
+  return tx.inventoryLevel.upsert({
+    where: { product_id_warehouse_id: { product_id: productId, warehouse_id: warehouseId } },
+    create: { product_id: productId, warehouse_id: warehouseId },
+    update: {},
+    select: { id: true, product_id: true, warehouse_id: true, product: { select: { sku: true } } },
+  });
+}
+
+/** The levels of these products at the warehouse that exist (ids). */
+export function findLevelRefs(tx: TxClient, warehouseId: string, productIds: string[]) {
+  return tx.inventoryLevel.findMany({
+    where: { warehouse_id: warehouseId, product_id: { in: productIds } },
+    select: { id: true, product_id: true, warehouse_id: true },
+  });
+}
+
+/** These levels, every column. */
+export function findLevels(tx: TxClient, ids: string[]) {
+  return tx.inventoryLevel.findMany({ where: { id: { in: ids } } });
+}
+
+export function findLevel(tx: TxClient, id: string) {
+  return tx.inventoryLevel.findUniqueOrThrow({ where: { id } });
+}

@@ -1,6 +1,6 @@
 import { newId } from '../../../db/ids.js';
 import { boundStatements, portableStatementsOf, sqliteArg } from '../../../db/statements.js';
-import type { TxClient } from '../../../db/types.js';
+import type { Prisma, TxClient } from '../../../db/types.js';
 import { insertValues, jsonRowsSql, type ValuesColumn } from '../../../db/values.js';
 import type { Bucket, MovementKind } from '../../../contract/inventory-enums.js';
 
@@ -88,4 +88,9 @@ export async function insertMovements(tx: TxClient, rows: readonly MovementRow[]
       chunk.flatMap((r) => [newId(), ...FIELDS.map((f) => r[f])]),
     );
   }
+}
+
+/** A few movement rows through Prisma's createMany (a move's parts; ids by the client's @default). */
+export function createMovements(tx: TxClient, rows: Prisma.InventoryMovementCreateManyInput[]) {
+  return tx.inventoryMovement.createMany({ data: rows });
 }

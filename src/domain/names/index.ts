@@ -1,0 +1,2 @@
+// The names area's door: what code outside src/domain/names/ may import (test/unit/layers.test.ts).
+export { capital, namedFulfillmentOrder, refusalNames, teamNames, type RefusalIds, type RefusalNames } from './names.js';
