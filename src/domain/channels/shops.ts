@@ -3,7 +3,7 @@ import { newId } from '../../db/ids.js';
 import type { Db, Prisma, Shop, ShopConnection, TxClient } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/client.js';
 import type { Principal } from '../keys/index.js';
-import { teamNames } from '../names.js';
+import { teamNames } from '../names/index.js';
 import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import type { ChannelConnector } from '../../connectors/channels/connector.js';
 import { resolveMerchant, slugify } from '../orders/index.js';

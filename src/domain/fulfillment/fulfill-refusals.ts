@@ -1,6 +1,6 @@
 import type { TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { namedFulfillmentOrder, refusalNames } from '../names.js';
+import { namedFulfillmentOrder, refusalNames } from '../names/index.js';
 import { assertNoActiveHold } from '../orders/index.js';
 import { activeLock, LOCKABLE } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';

@@ -8,7 +8,7 @@ import { pickPlacements } from '../inventory/index.js';
 import { applyToProductLevels } from '../inventory/index.js';
 import { explainFulfillRefusal, explainShortFoLine, explainShortStock, noLabel, notOfFo } from './fulfill-refusals.js';
 import { loadNames, namesOfRow } from './lookups.js';
-import { refusalNames } from '../names.js';
+import { refusalNames } from '../names/index.js';
 import { presentPackage, type PackageView } from './package-view.js';
 import {
   claimForFulfill,

@@ -1,7 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { notCommitted } from '../inventory/index.js';
-import { capital, namedFulfillmentOrder, refusalNames } from '../names.js';
+import { capital, namedFulfillmentOrder, refusalNames } from '../names/index.js';
 import { enqueueEvent } from '../events/index.js';
 import { applyToLevel } from '../inventory/index.js';
 import { lockedLevelsFor } from '../inventory/index.js';

@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, DomainError, notFound } from '../errors.js';
-import { namedFulfillmentOrder } from '../names.js';
+import { namedFulfillmentOrder } from '../names/index.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
 import { assertNoActiveHold } from '../orders/index.js';
 import { boxOf, type BoxView, type ScanView, scanView } from './pack-box.js';

@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict } from '../errors.js';
-import { refusalNames } from '../names.js';
+import { refusalNames } from '../names/index.js';
 import { activeLock } from './fulfillment-orders.js';
 import { lockHeld } from './locks.js';
 import { findPackState, openScans, packScans, setPacked } from './store/pack-scans.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TxClient } from '../../db/types.js';
 import { conflict, invalid } from '../errors.js';
-import { refusalNames } from '../names.js';
+import { refusalNames } from '../names/index.js';
 import { NO_PRODUCT, type PackingLine, type PackingProduct } from './packing.js';
 
 // Package line items are validated the same way at create and at PATCH (spec 4.7 rule 2):

@@ -2,7 +2,7 @@ import { assertNoActiveHold } from '../orders/index.js';
 import { statementsOf } from '../../db/statements.js';
 import type { Provider, TxClient } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { namedFulfillmentOrder } from '../names.js';
+import { namedFulfillmentOrder } from '../names/index.js';
 import { CLOSED_FO } from './fulfillment-orders.js';
 import { namesOfRow, type Names } from './lookups.js';
 import { claimForPackingRow, packingLineRows } from './store/packing.js';

@@ -4,7 +4,7 @@ import { adjustInBulk } from './adjust-bulk.js';
 import { transaction } from '../../db/tx.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
 import { conflict, DomainError } from '../errors.js';
-import { refusalNames } from '../names.js';
+import { refusalNames } from '../names/index.js';
 import { enqueueEvent } from '../events/index.js';
 import type { Caller } from '../products/index.js';
 import { reachableTeamIds } from '../products/index.js';

@@ -1,7 +1,7 @@
 import { today } from '../clock.js';
 import { ensureDefaultLocation } from '../warehouses/index.js';
 import type { TxClient } from '../../db/types.js';
-import { refusalNames } from '../names.js';
+import { refusalNames } from '../names/index.js';
 import { conflict } from '../errors.js';
 import { isHeldLocation, LOCATION_TYPES } from '../../contract/inventory-enums.js';
 import { levelAndBinsOnHand, stockOfProducts, stockRows, takeFromStock, upsertStock, type StockRow } from './store/bins.js';

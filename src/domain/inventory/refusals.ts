@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { conflict, type DomainError } from '../errors.js';
-import { refusalNames } from '../names.js';
+import { refusalNames } from '../names/index.js';
 
 // Refusals of the stock paths that several areas raise alike, naming records by their human keys
 // (SKU, warehouse name) beside the ids; looked up only when refusing.

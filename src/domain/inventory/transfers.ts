@@ -1,7 +1,7 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { keyScope, once, sweepOldAnswers } from '../idempotency/index.js';
 import { conflict, DomainError, notFound } from '../errors.js';
-import { refusalNames } from '../names.js';
+import { refusalNames } from '../names/index.js';
 import { enqueueForParties } from '../events/index.js';
 import { ensureDamagedLocation } from '../locations/index.js';
 import { transaction } from '../../db/tx.js';

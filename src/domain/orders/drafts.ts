@@ -1,5 +1,5 @@
 import type { Db, DraftOrder, DraftOrderLineItem, TxClient } from '../../db/types.js';
-import { teamNames } from '../names.js';
+import { teamNames } from '../names/index.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { pageArgs, toPage, enumList, type PageRequest } from '../pagination.js';
 import { normalizeAddress, type Address } from './address.js';

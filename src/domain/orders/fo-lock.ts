@@ -1,6 +1,6 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { DomainError } from '../errors.js';
-import { namedFulfillmentOrder } from '../names.js';
+import { namedFulfillmentOrder } from '../names/index.js';
 
 // How a fulfillment order's lock reads (its owner and expiry are columns of the fulfillment order
 // the orders area writes): whether it is held now, and the refusal that names who holds it. The

@@ -1,5 +1,5 @@
 import type { Db, Order, OrderFulfillmentHold, OrderLineItem } from '../../db/types.js';
-import { teamNames } from '../names.js';
+import { teamNames } from '../names/index.js';
 import { findShopNames } from './store/views.js';
 import { ADDRESS_FIELDS } from './address.js';
 import { CARRIER_SELECTION_FIELDS, METADATA_KEYS, ORDER_CONFIG_DEFAULTS } from '../../contract/orders-enums.js';

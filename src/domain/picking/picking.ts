@@ -1,7 +1,7 @@
 import { transaction } from '../../db/tx.js';
 import type { Db, FulfillmentOrder, Prisma } from '../../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import { namedFulfillmentOrder } from '../names.js';
+import { namedFulfillmentOrder } from '../names/index.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import * as sessions from './store/sessions.js';
 

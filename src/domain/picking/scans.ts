@@ -1,7 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict, notFound, unprocessable } from '../errors.js';
-import { namedFulfillmentOrder } from '../names.js';
+import { namedFulfillmentOrder } from '../names/index.js';
 import { once, sweepOldAnswers, type Answer } from '../idempotency/index.js';
 import { today } from '../clock.js';
 import { computeWalk, type ToteShare, type WalkRow } from './pick-list.js';

@@ -1,7 +1,7 @@
 import type { Db, TxClient } from '../../db/types.js';
 import { transaction } from '../../db/tx.js';
 import { conflict, notFound } from '../errors.js';
-import { namedFulfillmentOrder } from '../names.js';
+import { namedFulfillmentOrder } from '../names/index.js';
 import { claimForSessionRow } from './store/sql.js';
 import * as sessions from './store/sessions.js';
 

@@ -2,7 +2,7 @@ import type { Product, ProductComponent, ProductListingVariant } from '../../db/
 import { configOf, PLATFORMS, type Platform } from './fields.js';
 import { MERCHANT_PRODUCT_COLUMNS, OPS_PRODUCT_COLUMNS } from '../../contract/products.js';
 import { inventoryFor, visibleWarehouses, type InventoryTotals, type Stock } from './inventory.js';
-import { teamNames } from '../names.js';
+import { teamNames } from '../names/index.js';
 import { type Caller, type Client } from './reach.js';
 import * as records from './store/records.js';
 

@@ -1,7 +1,7 @@
 import type { Db, Vendor } from '../../db/types.js';
 import { notFound } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { teamNames } from '../names.js';
+import { teamNames } from '../names/index.js';
 import { soleFulfillerOf, type Caller, type Client } from '../products/index.js';
 import { transaction } from '../../db/tx.js';
 import * as store from './store.js';
