@@ -4,7 +4,7 @@ import { normalizeAddress, verifyAddress } from '../orders/index.js';
 import { editOrder, type OrderEdit } from '../orders/index.js';
 import { placeHold } from '../orders/index.js';
 import type { SoldLine } from '../orders/index.js';
-import { inTransaction } from '../orders/index.js';
+import { transaction } from '../../db/tx.js';
 import { verifyAfterConvert } from '../carrier-integrations/index.js';
 import type { OutboundPolicy } from '../carrier-integrations/index.js';
 import { ALLOCATABLE_STATUSES, type OrderConfig } from '../../contract/orders-enums.js';
@@ -83,7 +83,7 @@ async function planLines(db: Db, orderId: string, o: ChannelOrder, match: Matche
 /** The SHOP_EDIT hold with the difference; a repeat of the same edit changes nothing, a newer one replaces the notes. */
 async function holdForPerson(db: Db, orderId: string, why: string, diffs: string[]) {
   const notes = `The shop changed this order; ${why}. Decide, edit the order (or ask the shop), then release the hold. Changes: ${diffs.join('; ')}.`;
-  await inTransaction(db, async (tx) => {
+  await transaction(db, async (tx) => {
     await markOrderSynced(tx, orderId, new Date()); // the write first: locks the order row
     const open = await findOpenShopEditHold(tx, orderId);
     if (open?.reason_notes === notes) return;
@@ -99,7 +99,7 @@ async function verifyEdited(db: Db, shop: Shop, orderId: string, policy: Outboun
   if (config.address_verification_enabled === false) return;
   const check = verifyAddress(order.shipping_address as never);
   if (!check.verified) {
-    await inTransaction(db, async (tx) => {
+    await transaction(db, async (tx) => {
       const open = await countOpenAddressHolds(tx, orderId);
       if (!open)
         await placeHold(tx, {

@@ -8,7 +8,7 @@ import { METADATA_KEYS, ORDER_CONFIG_DEFAULTS, type HoldReason, type OrderMetada
 import type { DraftPayload } from '../orders/index.js';
 import { allocatePending } from '../orders/index.js';
 import { planOrder, writeOrder, type SoldLine } from '../orders/index.js';
-import { inTransaction } from '../orders/index.js';
+import { transaction } from '../../db/tx.js';
 import { cancelFromChannel } from './cancel.js';
 import { DEFAULT_SETTINGS } from './connection.js';
 import { connectorOrNull } from '../../connectors/channels/registry.js';
@@ -131,7 +131,7 @@ async function createFromChannel(db: Db, shop: Shop, o: ChannelOrder, shipAuthor
       notes: plan.verification.errors.map((e) => e.message).join('; ') || 'The shipping address did not verify.',
     });
   }
-  const written = await inTransaction(db, async (tx) => {
+  const written = await transaction(db, async (tx) => {
     return writeOrder(tx, plan, {
       extra: { remote_id: o.remote_id, synced_at: new Date() },
       holds,
@@ -155,7 +155,7 @@ async function updateFromChannel(db: Db, shop: Shop, orderId: string, o: Channel
     }
   }
   const shipAuthorized = o.authorized && !o.paid && (await settingsOf(db, shop.id)).ship_on_authorized;
-  const paying = await inTransaction(db, async (tx) => {
+  const paying = await transaction(db, async (tx) => {
     // The write first (conventions: no read-then-upgrade on SQLite); it also locks the order row.
     const order = await markOrderSynced(tx, orderId, new Date());
     let action: IntakeAction = 'unchanged';

@@ -4,7 +4,7 @@ import { conflict, notFound } from '../errors.js';
 import type { DraftPayload } from './drafts.js';
 import { allocatePending } from './pending.js';
 import { planOrder, writeOrder } from './place.js';
-import { inTransaction } from './tx.js';
+import { transaction } from '../../db/tx.js';
 import { getOrder } from './orders.js';
 import { findProductsWithBundles } from './store/bundles.js';
 import { claimOpenDraft, findDraftOrderId, findTeamDraft, setDraftOrder } from './store/drafts.js';
@@ -42,7 +42,7 @@ export async function convertDraftOrder(db: Db, fulfillerTeamId: string, draftId
     })),
   );
 
-  const orderId = await inTransaction(db, async (tx) => {
+  const orderId = await transaction(db, async (tx) => {
     if ((await claimOpenDraft(tx, fulfillerTeamId, draft.id)) !== 1) {
       const now = await findDraftOrderId(tx, draft.id);
       throw alreadyConverted(draft.id, now?.order_id ?? null);

@@ -2,7 +2,7 @@ import { sqltag as sql } from '@prisma/client/runtime/client';
 import type { Db, TxClient } from '../../db/types.js';
 import { DomainError, conflict, notFound } from '../errors.js';
 import { orderLabel, type HoldReason } from '../../contract/orders-enums.js';
-import { inTransaction } from './tx.js';
+import { transaction } from '../../db/tx.js';
 import {
   findFirstActiveHold,
   findOrderNumber,
@@ -78,7 +78,7 @@ export async function assertNoActiveHold(tx: TxClient, orderId: string): Promise
  * deactivates the AWAITING_PAYMENT hold. Returns the order id.
  */
 export async function markOrderPaid(db: Db, fulfillerTeamId: string, orderId: string): Promise<string> {
-  return inTransaction(db, async (tx) => {
+  return transaction(db, async (tx) => {
     if ((await markPendingOrderPaid(tx, fulfillerTeamId, orderId)) !== 1) {
       const order = await findTeamOrder(tx, fulfillerTeamId, orderId);
       if (!order) throw notFound('Order', orderId);

@@ -18,7 +18,6 @@ export { resolveMerchant, resolveShop, slugify } from './reach.js';
 export { lockOpenFulfillmentOrders, lockOrderLines } from './store/common.js';
 export { checkRateOptions, withoutStaleDays } from './rate-options.js';
 export { setOrderTags } from './tags.js';
-export { inTransaction } from './tx.js';
 
 // Subscriptions (src/domain/hooks.ts): what lower areas announce inside their transactions.
 stockFreed.subscribe(fillBackorders);

@@ -6,7 +6,7 @@ import { markOrderPaid } from './holds.js';
 import { allocatePending } from './pending.js';
 import { findOrderPriority, setPriorityIfUnchanged } from './store/priority.js';
 import { findChannelPushes, findTeamOrder } from './store/views.js';
-import { inTransaction } from './tx.js';
+import { transaction } from '../../db/tx.js';
 import { automationView, loadNames, orderView } from './view.js';
 import { noteAuditBefore } from '../audit/index.js';
 
@@ -39,7 +39,7 @@ class PriorityChanged extends Error {}
 
 /** Changes only priority (and its sortable rank); then re-runs allocation, which it affects. */
 export async function changeOrderPriority(db: Db, fulfillerTeamId: string, orderId: string, priority: Priority) {
-  const changed = await inTransaction(
+  const changed = await transaction(
     db,
     async (tx) => {
       const order = await findOrderPriority(tx, fulfillerTeamId, orderId);

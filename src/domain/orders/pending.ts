@@ -9,7 +9,7 @@ import {
   takeLineWaitingUnits,
   takeOrderWaitingUnits,
 } from './store/pending.js';
-import { inTransaction } from './tx.js';
+import { transaction } from '../../db/tx.js';
 
 // Priority allocation of waiting (unallocated) quantities. Scarce stock goes to CRITICAL, then
 // HIGH, NORMAL, LOW orders, and within a priority to the oldest. Each order is allocated in
@@ -43,7 +43,7 @@ export async function allocatePending(db: Db, fulfillerTeamId: string): Promise<
   for (const [orderId] of queue) {
     if (![...free.values()].some((n) => n > 0)) break;
     try {
-      const taken = await inTransaction(db, (tx) => allocateOrder(tx, orderId));
+      const taken = await transaction(db, (tx) => allocateOrder(tx, orderId));
       for (const [productId, n] of taken) free.set(productId, (free.get(productId) ?? 0) - n);
       const units = [...taken.values()].reduce((a, b) => a + b, 0);
       if (units > 0) {
