@@ -82,7 +82,10 @@ async function claimBatch<T extends { id: string; attempts: number }>(
   });
   if (count === rows.length) return { claimId, mine: rows };
   if (count === 0) return { claimId, mine: [] };
-  const taken = new Set((await delegate.findMany({ where: { claim_id: claimId }, select: { id: true } })).map((r) => r.id));
+  // By id (the primary key): the outbox has no claim_id index (every event written paid for one).
+  const taken = new Set(
+    (await delegate.findMany({ where: { id: { in: ids }, claim_id: claimId }, select: { id: true } })).map((r) => r.id),
+  );
   return { claimId, mine: rows.filter((r) => taken.has(r.id)) };
 }
 
