@@ -87,7 +87,7 @@ async function claimBatch<T extends { id: string; attempts: number }>(
   const count = await claimDueRows(db.prisma, table, ids, due, now, claimId, leaseFrom(now));
   if (count === rows.length) return { claimId, mine: rows };
   if (count === 0) return { claimId, mine: [] };
-  const taken = await findClaimedIds(db.prisma, table, claimId);
+  const taken = await findClaimedIds(db.prisma, table, ids, claimId);
   return { claimId, mine: rows.filter((r) => taken.has(r.id)) };
 }
 

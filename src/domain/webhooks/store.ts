@@ -40,8 +40,10 @@ export async function claimDueRows(
 }
 
 /** The ids of the rows carrying this claim id. */
-export async function findClaimedIds(client: Client, table: Claimable, claimId: string): Promise<Set<string>> {
-  return new Set((await delegateOf(client, table).findMany({ where: { claim_id: claimId }, select: { id: true } })).map((r) => r.id));
+/** Which of `ids` this claim took: by id (the primary key), as the outbox has no claim_id index (every event written paid for one). */
+export async function findClaimedIds(client: Client, table: Claimable, ids: string[], claimId: string): Promise<Set<string>> {
+  const rows = await delegateOf(client, table).findMany({ where: { id: { in: ids }, claim_id: claimId }, select: { id: true } });
+  return new Set(rows.map((r) => r.id));
 }
 
 // ---------- events ----------
