@@ -39,7 +39,6 @@ export async function claimDueRows(
   return count;
 }
 
-/** The ids of the rows carrying this claim id. */
 /** Which of `ids` this claim took: by id (the primary key), as the outbox has no claim_id index (every event written paid for one). */
 export async function findClaimedIds(client: Client, table: Claimable, ids: string[], claimId: string): Promise<Set<string>> {
   const rows = await delegateOf(client, table).findMany({ where: { id: { in: ids }, claim_id: claimId }, select: { id: true } });
