@@ -100,22 +100,12 @@ export function createStorageCharge(db: Db, teamId: string, input: StorageInput)
     const card = cardOf(delegation);
     const pricing = requireMatch(priceJsonCardStorage(card, data));
     const charge = await createCharge(tx, {
-      name: data.name,
-      category: 'STORAGE',
-      currency: card.currency,
-      quantity: data.quantity,
-      calculated_amount: pricing.calculated_amount,
-      original_amount: pricing.original_amount,
-      merchant_team_id: delegation.merchant_team_id,
-      fulfiller_team_id: teamId,
-      fulfillment_delegation_id: delegation.id,
+      ...enteredCharge(tx, teamId, delegation, card, 'STORAGE', data, pricing),
       warehouse_id: warehouse.id,
       warehouse_name: warehouse.name,
       location_type_id: locationType.id,
       location_type_name: locationType.name,
       rate_period: data.rate_period,
-      ...jsonPricing(card, MANUAL_INPUTS('STORAGE'), pricing),
-      ...txStamps(tx),
     });
     return announceCharge(tx, charge);
   });
@@ -180,8 +170,25 @@ async function receivingCharge(
 ) {
   const pricing = requireMatch(priceReceiving(card, data));
   return createCharge(tx, {
+    ...enteredCharge(tx, teamId, delegation, card, 'RECEIVING', data, pricing),
+    purchase_order_id: data.purchase_order_id ?? null,
+    return_id: data.return_id ?? null,
+  });
+}
+
+/** The fields every charge a fulfiller enters shares: who bills whom, what, and the card's price of it. */
+function enteredCharge(
+  tx: TxClient,
+  teamId: string,
+  delegation: { id: string; merchant_team_id: string },
+  card: RateCard,
+  category: 'STORAGE' | 'RECEIVING',
+  data: { name: string; quantity: number },
+  pricing: Pricing,
+) {
+  return {
     name: data.name,
-    category: 'RECEIVING',
+    category,
     currency: card.currency,
     quantity: data.quantity,
     calculated_amount: pricing.calculated_amount,
@@ -189,11 +196,9 @@ async function receivingCharge(
     merchant_team_id: delegation.merchant_team_id,
     fulfiller_team_id: teamId,
     fulfillment_delegation_id: delegation.id,
-    purchase_order_id: data.purchase_order_id ?? null,
-    return_id: data.return_id ?? null,
-    ...jsonPricing(card, MANUAL_INPUTS('RECEIVING'), pricing),
+    ...jsonPricing(card, MANUAL_INPUTS(category), pricing),
     ...txStamps(tx),
-  });
+  };
 }
 
 /** Changes name / quantity / purchase order of a RECEIVING charge and reprices it from the current rate card. */
