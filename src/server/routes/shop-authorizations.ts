@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { familyOperationId } from './families.js';
 import type { Static } from 'typebox';
 import { authorizations } from '../../domain/channels/index.js';
 import { DomainError } from '../../domain/errors.js';
@@ -29,7 +30,7 @@ export default async function routes(app: FastifyInstance) {
   for (const family of ['ops', 'merchant'] as const) {
     const base = `/v1/${family}/shops/etsy/authorizations`;
     const config = { permission: 'MANAGE_SHOPS', family } as const;
-    const op = (name: string) => (family === 'ops' ? name : `merchant${name[0]!.toUpperCase()}${name.slice(1)}`);
+    const op = (name: string) => familyOperationId(family, name);
 
     app.post<{ Body: Static<typeof EtsyAuthorizationBody> }>(
       base,

@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
+import { familyOperationId } from './families.js';
 import type { Static } from 'typebox';
 import { NONCE_COOKIE, authorizeRedirect, completeInstall, installLink } from '../../connectors/channels/shopify/oauth.js';
 import { registerFulfillmentService } from '../../connectors/channels/shopify/fulfillment-service.js';
@@ -20,7 +21,7 @@ export default async function routes(app: FastifyInstance) {
   for (const family of ['ops', 'merchant'] as const) {
     const base = `/v1/${family}/shops`;
     const config = { permission: 'MANAGE_SHOPS', family } as const;
-    const op = (name: string) => (family === 'ops' ? name : `merchant${name[0]!.toUpperCase()}${name.slice(1)}`);
+    const op = (name: string) => familyOperationId(family, name);
 
     app.post<{ Body: Static<typeof ShopifyInstallBody> }>(
       `${base}/shopify/install`,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { familyOperationId } from './families.js';
 import type { Static } from 'typebox';
 import { shops } from '../../domain/channels/index.js';
 import { listDeliveries, replayDelivery } from '../../domain/channels/index.js';
@@ -31,7 +32,7 @@ export default async function routes(app: FastifyInstance) {
   for (const family of ['ops', 'merchant'] as const) {
     const base = `/v1/${family}/shops`;
     const config = { permission: 'MANAGE_SHOPS', family } as const;
-    const op = (name: string) => (family === 'ops' ? name : `merchant${name[0]!.toUpperCase()}${name.slice(1)}`);
+    const op = (name: string) => familyOperationId(family, name);
 
     app.get<{ Querystring: Static<typeof ShopListQuery> }>(
       base,
