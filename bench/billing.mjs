@@ -60,7 +60,7 @@ async function seed(db, merchantId, fulfillerId) {
 }
 
 async function runOn(url, n) {
-  const [{ migrate }, { createDb }, { bootstrapIfEmpty }, teams, { transaction }, versions, shipping] = await Promise.all([
+  const [{ migrate }, { createDb }, { bootstrapIfEmpty }, teams, { transaction }, versions, shipping, { newId }] = await Promise.all([
     dist('db/migrate.js'),
     dist('db/client.js'),
     dist('domain/bootstrap.js'),
@@ -68,6 +68,7 @@ async function runOn(url, n) {
     dist('db/tx.js'),
     dist('domain/charges/versions.js'),
     dist('domain/charges/shipping.js'),
+    dist('db/ids.js'),
   ]);
   await migrate(url);
   const db = await createDb(url);
@@ -79,7 +80,10 @@ async function runOn(url, n) {
     const { view } = await versions.publishVersion(db, boot.teamId, doc);
     await versions.linkDelegation(db, boot.teamId, d.id, view.rate_card_id);
     const ids = await seed(db, merchant.id, boot.teamId);
-    const input = () => ({ ...ids, fulfillmentId: randomUUID(), merchantTeamId: merchant.id, fulfillerTeamId: boot.teamId });
+    // Fulfillment ids as the fulfill makes them (UUIDv7, src/db/ids.ts): the charges' keys on the
+    // fulfillment (its (fulfillment_id, category) and billing keys) grow at the end of their
+    // indexes as in the server, where random ids would land all over them.
+    const input = () => ({ ...ids, fulfillmentId: newId(), merchantTeamId: merchant.id, fulfillerTeamId: boot.teamId });
     // The fulfill's transaction writes anyway (its commit is paid without billing): the baseline
     // writes the package row, the billing run writes it and bills.
     const touch = (tx) => tx.package.update({ where: { id: ids.packageId }, data: { updated_at: new Date() } });
