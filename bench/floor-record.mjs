@@ -9,12 +9,19 @@ import http from 'node:http';
 export const units = [];
 let open = null;
 let outside = 0;
-const push = (s) => (open ? open.statements.push(s) : outside++);
+// Statements run between requests (the workers' passes: the outbox worker marking the events the
+// requests wrote as delivered) belong to the request before them: the floor runs them after
+// answering it (bench/floor-server.mjs), as fos's workers ran them after that request.
+const push = (s) => {
+  if (open) return open.statements.push(s);
+  outside++;
+  units.at(-1)?.after.push(s);
+};
 
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, req, res) {
   if (event !== 'request') return emit.apply(this, arguments);
-  const unit = { method: req.method, url: req.url, statements: [], status: 0, body: '' };
+  const unit = { method: req.method, url: req.url, statements: [], after: [], status: 0, body: '' };
   units.push(unit);
   open = unit;
   const end = res.end;
@@ -65,5 +72,5 @@ export async function recordPg() {
   };
 }
 
-/** The recorded requests (statements outside any request are only counted). */
+/** The recorded requests, each with the statements run after it until the next one. */
 export const recorded = () => ({ units, outside });

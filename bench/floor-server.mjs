@@ -4,7 +4,8 @@
 // authenticates the key (SHA-256 of the token, looked up in memory as fos caches it) and counts
 // its rate limit, runs exactly the statements fos ran for that request (same text, arguments,
 // BEGIN/COMMITs: every write, outbox event and SHIPPING charge), and answers the same status
-// with the same JSON body, serialised per request. Its CPU is the least this work costs here.
+// with the same JSON body, serialised per request; then what fos's workers ran before the next
+// request (the outbox pass that marks those events delivered). Its CPU is the least this work costs here.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -46,6 +47,16 @@ const hits = new Map();
 let next = 0;
 let failed = 0;
 const errors = [];
+let lane = Promise.resolve();
+const runAll = async (statements) => {
+  for (const s of statements) {
+    try {
+      await run(s);
+    } catch (err) {
+      if (++failed <= 3) errors.push(`${err.message}: ${(s.sql ?? s.exec).slice(0, 160)}`);
+    }
+  }
+};
 
 const server = http.createServer((req, res) => {
   const chunks = [];
@@ -63,13 +74,7 @@ const server = http.createServer((req, res) => {
     }
     const count = (hits.get(hash) ?? 0) + 1;
     hits.set(hash, count);
-    for (const s of unit.statements) {
-      try {
-        await run(s);
-      } catch (err) {
-        if (++failed <= 3) errors.push(`${err.message}: ${(s.sql ?? s.exec).slice(0, 160)}`);
-      }
-    }
+    await (lane = lane.then(() => runAll(unit.statements)));
     const text = unit.reply === null ? '' : JSON.stringify(unit.reply);
     res.writeHead(unit.status, {
       'content-type': 'application/json; charset=utf-8',
@@ -79,6 +84,9 @@ const server = http.createServer((req, res) => {
       'x-ratelimit-reset': 60,
     });
     res.end(text);
+    // What fos's workers ran after this request (the outbox pass), after the answer as there; the
+    // next request's statements wait for it (one connection, one transaction at a time).
+    if (unit.after?.length) lane = lane.then(() => runAll(unit.after));
   });
 });
 server.listen(0, '127.0.0.1', () => process.send({ url: `http://127.0.0.1:${server.address().port}/v1` }));

@@ -5,7 +5,8 @@
 //  - fos:   `fos`'s server in a process of its own (bench/floor-fos.mjs) on one copy;
 //  - floor: a plain node:http server on the raw driver (bench/floor-server.mjs) on another copy,
 //           answering the same requests with exactly the statements fos ran for each (recorded in
-//           a third run on the original: bench/floor-record.mjs), the same auth and the same bodies.
+//           a third run on the original: bench/floor-record.mjs), the same auth and the same bodies,
+//           and after each the statements fos's workers ran before the next (the outbox pass).
 // Both are warmed with the first WARM fulfillments, then the rest are timed: the server PROCESS's
 // CPU (/proc/<pid>/stat: every thread, GC and libuv included) over them, per fulfillment. One
 // client, one request at a time (both servers see the same sequence). SQLite (temp file) and
@@ -260,6 +261,7 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
     const statements = units.reduce((n, u) => n + u.statements.filter((s) => s.sql).length, 0) / (units.length / 4);
     const commits =
       units.reduce((n, u) => n + u.statements.filter((s) => /(^|;)\s*COMMIT\s*$/i.test(s.exec ?? s.sql)).length, 0) / (units.length / 4);
+    const background = units.reduce((n, u) => n + (u.after ?? []).filter((s) => s.sql).length, 0) / (units.length / 4);
     return {
       provider: pgUrl ? 'postgresql' : 'sqlite',
       fulfillments: timed.length,
@@ -268,6 +270,7 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
       ratio: fosMs / floorMs,
       statements,
       commits,
+      background,
       failed,
       errors,
     };

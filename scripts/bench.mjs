@@ -227,14 +227,15 @@ if (sections.includes('floor')) {
   if (process.env.FOS_BENCH_FLOOR_PG !== 'off') runs.push(await floorBench({ orders, pgUrl: PG_URL }));
   console.log(
     'fulfillment beside its fair floor (lock, package, label CHEAPEST from a rate table, fulfill billing a SHIPPING charge; ' +
-      'server process CPU, every thread, per fulfillment, warm; floor: node:http on the raw driver running the same statements)',
+      "server process CPU, every thread, per fulfillment, warm; floor: node:http on the raw driver running the same statements, and the workers' after them)",
   );
   for (const f of runs) {
     const ok = f.ratio <= FLOOR_TARGET_RATIO;
     if (!ok) failed = true;
     console.log(
       `  ${f.provider.padEnd(10)} fos ${ms(f.fosMs)}  floor ${ms(f.floorMs)}  ratio ${f.ratio.toFixed(2)}x (target <= ${FLOOR_TARGET_RATIO}x) ${ok ? 'ok' : 'OVER'}; ` +
-        `${f.fulfillments} fulfillments, ${f.statements.toFixed(1)} statements and ${f.commits.toFixed(1)} commits each` +
+        `${f.fulfillments} fulfillments, ${f.statements.toFixed(1)} statements and ${f.commits.toFixed(1)} commits each, ` +
+        `${f.background.toFixed(1)} by the workers after` +
         `${f.failed ? `; ${f.failed} replayed statements FAILED, e.g. ${f.errors.join(' | ')}` : ''}`,
     );
   }
