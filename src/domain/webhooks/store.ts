@@ -39,7 +39,7 @@ export async function claimDueRows(
   return count;
 }
 
-/** Which of `ids` this claim took: by id (the primary key), as the outbox has no claim_id index (every event written paid for one). */
+/** Which of `ids` this claim took: by id (the primary key); neither the outbox nor the deliveries have a claim_id index (every claim paid for one). */
 export async function findClaimedIds(client: Client, table: Claimable, ids: string[], claimId: string): Promise<Set<string>> {
   const rows = await delegateOf(client, table).findMany({ where: { id: { in: ids }, claim_id: claimId }, select: { id: true } });
   return new Set(rows.map((r) => r.id));

@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "webhook_deliveries_claim_id_idx";
