@@ -31,13 +31,18 @@ export function inListSize(n: number): number {
 // placeholders (SQLite's `?` placeholders, with or without a space after the comma), or a lone `?`.
 const TOKENS = /'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`|\bIN \((\?(?:, ?\?)*)\)|\?/gi;
 
-/**
- * `sql` with each IN list of `?` placeholders padded to inListSize, and `args` with the list's last
- * value repeated to match. Unchanged when the placeholders are not all plain `?` (their count is
- * not the arguments'), or when padding would pass `maxArgs` bound values.
- */
-export function padInLists<T>(sql: string, args: readonly T[], maxArgs: number): { sql: string; args: readonly T[] } {
-  if (!/\bIN \(\?/i.test(sql)) return { sql, args };
+interface Shape {
+  /** The text with its lists padded; null when no list needs padding. */
+  text: string | null;
+  /** Placeholders in the unpadded text. */
+  seen: number;
+  /** After which argument (index) a list's last value is repeated, and how many times. */
+  pads: [at: number, count: number][];
+  added: number;
+}
+
+/** The padding a text needs: it depends on the text alone. */
+function shapeOf(sql: string): Shape {
   let seen = 0;
   const pads: [at: number, count: number][] = [];
   const text = sql.replace(TOKENS, (token, list: string | undefined) => {
@@ -55,7 +60,36 @@ export function padInLists<T>(sql: string, args: readonly T[], maxArgs: number):
     return `${token.slice(0, token.indexOf('(') + 1)}${Array(size).fill('?').join(sep)})`;
   });
   const added = pads.reduce((sum, [, count]) => sum + count, 0);
-  if (!pads.length || seen !== args.length || args.length + added > maxArgs) return { sql, args };
+  return { text: pads.length ? text : null, seen, pads, added };
+}
+
+// Shapes by text, as the statements are kept by text: every statement ran through here (a
+// fulfillment's 38) paid the scan (a case-insensitive regex over its whole text) on each run.
+// Texts past SHAPED_TEXT_MAX (long IN lists, rare) are scanned each time: the cache stays small.
+const NO_LIST: Shape = { text: null, seen: 0, pads: [], added: 0 };
+const shapes = new Map<string, Shape>();
+const SHAPES_MAX = 2000;
+const SHAPED_TEXT_MAX = 8192;
+
+function cachedShape(sql: string): Shape {
+  let shape = shapes.get(sql);
+  if (shape === undefined) {
+    shape = /\bIN \(\?/i.test(sql) ? shapeOf(sql) : NO_LIST;
+    if (sql.length > SHAPED_TEXT_MAX) return shape;
+    if (shapes.size >= SHAPES_MAX) shapes.clear();
+    shapes.set(sql, shape);
+  }
+  return shape;
+}
+
+/**
+ * `sql` with each IN list of `?` placeholders padded to inListSize, and `args` with the list's last
+ * value repeated to match. Unchanged when the placeholders are not all plain `?` (their count is
+ * not the arguments'), or when padding would pass `maxArgs` bound values.
+ */
+export function padInLists<T>(sql: string, args: readonly T[], maxArgs: number): { sql: string; args: readonly T[] } {
+  const { text, seen, pads, added } = cachedShape(sql);
+  if (text === null || seen !== args.length || args.length + added > maxArgs) return { sql, args };
   const out: T[] = [];
   let from = 0;
   for (const [at, count] of pads) {

@@ -41,6 +41,21 @@ describe('IN lists padded to a few lengths (one prepared statement per length ot
     expect(padInLists(eight, Array(8).fill(1), SQLITE_MAX_BIND_VALUES).sql).toBe(eight);
   });
 
+  test('a text seen before pads alike, and its arguments are checked on every call (shapes are kept by text)', () => {
+    const sql = `SELECT 1 WHERE id IN (${list(5)}) AND v = ?`;
+    for (let i = 0; i < 3; i++) {
+      expect(padInLists(sql, [1, 2, 3, 4, 5, 'v'], SQLITE_MAX_BIND_VALUES)).toEqual({
+        sql: `SELECT 1 WHERE id IN (${list(6)}) AND v = ?`,
+        args: [1, 2, 3, 4, 5, 5, 'v'],
+      });
+      expect(padInLists(sql, [1, 2, 3], SQLITE_MAX_BIND_VALUES)).toEqual({ sql, args: [1, 2, 3] });
+      expect(padInLists(sql, [1, 2, 3, 4, 5, 'v'], 6).sql).toBe(sql);
+    }
+    const plain = 'SELECT 1 WHERE id = ?';
+    expect(padInLists(plain, [1], SQLITE_MAX_BIND_VALUES)).toEqual({ sql: plain, args: [1] });
+    expect(padInLists(plain, [1], SQLITE_MAX_BIND_VALUES)).toEqual({ sql: plain, args: [1] });
+  });
+
   test('a padded IN and NOT IN answer the same rows as the list they came from, NULLs included', () => {
     const db = new Database(':memory:');
     db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
