@@ -17,7 +17,8 @@ export async function insertRows<T>(st: Statements, table: string, rows: Readonl
   const defined = (r: Record<string, unknown>) => Object.keys(r).filter((k) => r[k] !== undefined);
   const cols = defined(full[0]);
   // One statement for rows of the same columns (SQLite has no DEFAULT in VALUES); else one per row.
-  if (full.some((r) => defined(r).join() !== cols.join())) {
+  const shape = cols.join();
+  if (full.length > 1 && full.some((r) => defined(r).join() !== shape)) {
     const out: T[] = [];
     for (const r of full) out.push(...(await insertRows<T>(st, table, [r], now)));
     return out;
@@ -26,8 +27,12 @@ export async function insertRows<T>(st: Statements, table: string, rows: Readonl
   const values = full.map((row) => {
     const marks = cols.map((c) => {
       const v = row[c];
-      params.push(isJson(v) ? JSON.stringify(v) : v);
-      return isJson(v) ? st.dialect.jsonParam : '?';
+      if (!isJson(v)) {
+        params.push(v);
+        return '?';
+      }
+      params.push(JSON.stringify(v));
+      return st.dialect.jsonParam;
     });
     return `(${marks.join(', ')})`;
   });
@@ -35,6 +40,7 @@ export async function insertRows<T>(st: Statements, table: string, rows: Readonl
     `INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')} RETURNING *`,
     params,
   );
+  if (inserted.length < 2) return inserted;
   const order = new Map(full.map((r, i) => [r.id as string, i]));
   return inserted.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }

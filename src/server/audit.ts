@@ -76,24 +76,27 @@ export function registerAudit(app: FastifyInstance): void {
     }
     done();
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Written with `done`: most writes committed their record already, and then nothing waits (no promise per request).
+  app.addHook('onSend', (request, reply, payload, done) => {
     const ctx = auditContext();
-    if (!ctx || ctx.traceId !== request.id || !ctx.active) return payload;
-    if (reply.statusCode < 200 || reply.statusCode >= 300) return payload;
+    if (!ctx || ctx.traceId !== request.id || !ctx.active) return done(null, payload);
+    if (reply.statusCode < 200 || reply.statusCode >= 300) return done(null, payload);
     if (!ctx.recorded) {
-      await transaction(app.db, async () => parsed(payload));
-    } else if (!ctx.target.id && ctx.eventId && !ctx.eventTargetId) {
-      // A create whose transaction returned no id: its id (and human key) are the response's; the
-      // record itself committed with the write. When the transaction's result named the created row,
-      // the INSERT already carried its id and nothing more is sent.
-      const row = auditRow({ ...ctx, fields: undefined }, parsed(payload), ctx.eventId);
-      const [targetId, targetKey] = [row[13], row[14]] as Array<string | null>;
-      if (targetId)
-        await app.db.prisma.auditEvent.updateMany({
-          where: { id: ctx.eventId, target_id: null },
-          data: { target_id: targetId, target_key: targetKey },
-        });
+      transaction(app.db, async () => parsed(payload))
+        .then(() => done(null, payload))
+        .catch(done);
+      return;
     }
-    return payload;
+    if (ctx.target.id || !ctx.eventId || ctx.eventTargetId) return done(null, payload);
+    // A create whose transaction returned no id: its id (and human key) are the response's; the
+    // record itself committed with the write. When the transaction's result named the created row,
+    // the INSERT already carried its id and nothing more is sent.
+    const row = auditRow({ ...ctx, fields: undefined }, parsed(payload), ctx.eventId);
+    const [targetId, targetKey] = [row[13], row[14]] as Array<string | null>;
+    if (!targetId) return done(null, payload);
+    app.db.prisma.auditEvent
+      .updateMany({ where: { id: ctx.eventId, target_id: null }, data: { target_id: targetId, target_key: targetKey } })
+      .then(() => done(null, payload))
+      .catch(done);
   });
 }

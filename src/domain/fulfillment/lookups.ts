@@ -153,10 +153,23 @@ export const asAddress = (value: unknown) => asOrderAddress<Address>(value);
 /** `{name: 'A'}` with prefix `to_address_` -> `{to_address_name: 'A', to_address_company: null, …}`. */
 export function flatAddress<P extends string>(prefix: P, value: unknown, fields: readonly string[] = ADDRESS_FIELDS) {
   const a = asAddress(value) as Record<string, unknown>;
+  const keys = prefixedKeys(prefix, fields);
   const out: Record<string, string | null> = {};
-  for (const f of fields) {
-    const v = a[f];
-    out[`${prefix}${f}`] = v === undefined || v === null || v === '' ? null : String(v);
+  for (let i = 0; i < fields.length; i++) {
+    const v = a[fields[i]];
+    out[keys[i]] = v === undefined || v === null || v === '' ? null : String(v);
   }
   return out;
+}
+
+// The output keys of flatAddress, by field list and prefix (a handful of each), made once: a key
+// built per call is a new string the object's property store must look up in V8's string table.
+const keysOf = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+function prefixedKeys(prefix: string, fields: readonly string[]): readonly string[] {
+  let byPrefix = keysOf.get(fields);
+  if (!byPrefix) keysOf.set(fields, (byPrefix = new Map()));
+  let keys = byPrefix.get(prefix);
+  if (!keys) byPrefix.set(prefix, (keys = fields.map((f) => `${prefix}${f}`)));
+  return keys;
 }

@@ -21,13 +21,15 @@ function known(source: unknown, keepNull: boolean): PackageConfig {
   return out;
 }
 
+/** Every key at its default, in PACKAGE_CONFIG's order (built once: every package shown resolves its config). */
+const DEFAULTS: PackageConfig = Object.fromEntries(Object.entries(PACKAGE_CONFIG).map(([k, spec]) => [k, spec.default]));
+
 /**
  * The full config: defaults <- inherited (e.g. the order's config; its nulls mean "not set")
  * <- explicit (the stored package config, then the request's; nulls clear a value).
  */
 export function resolveConfig(inherited: unknown, ...explicit: unknown[]): PackageConfig {
-  const out: PackageConfig = {};
-  for (const [k, spec] of Object.entries(PACKAGE_CONFIG)) out[k] = spec.default;
+  const out: PackageConfig = { ...DEFAULTS };
   Object.assign(out, known(inherited, false));
   for (const layer of explicit) Object.assign(out, known(layer, true));
   return out;
