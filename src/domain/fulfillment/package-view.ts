@@ -249,9 +249,14 @@ export async function presentWrittenPackage(tx: TxClient, p: Omit<PackageRow, 'l
 
 type LineRow = PackageRow['line_items'][number];
 
+/** Each line column beside its name in writtenPackageRows' rows, made once (not a key per row and column). */
+const LINE_KEYS = LINE_COLUMNS.map((c) => [c, `l_${c}`] as const);
+
 function lineOf(r: Record<string, unknown>): LineRow {
-  const line = Object.fromEntries(LINE_COLUMNS.map((c) => [c, r[`l_${c}`]])) as unknown as LineRow;
-  return { ...line, quantity: Number(line.quantity) };
+  const line: Record<string, unknown> = {};
+  for (const [c, k] of LINE_KEYS) line[c] = r[k];
+  line.quantity = Number(line.quantity);
+  return line as unknown as LineRow;
 }
 
 export async function loadPackage(client: Client, teamId: string, id: string): Promise<PackageView> {

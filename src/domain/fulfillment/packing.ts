@@ -114,6 +114,15 @@ const PRODUCT_FIELDS = [
 /** What a line without a product copies: nothing. */
 export const NO_PRODUCT = Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, null])) as unknown as PackingProduct;
 
+/** Each product field beside its column in packingLineRows' rows, made once (not a key per row and field). */
+const PRODUCT_KEYS = PRODUCT_FIELDS.map((f) => [f, `p_${f}`] as const);
+
+function productOf(r: Record<string, unknown>): PackingProduct {
+  const product: Record<string, unknown> = {};
+  for (const [f, k] of PRODUCT_KEYS) product[f] = r[k] ?? null;
+  return product as unknown as PackingProduct;
+}
+
 /**
  * The lines of a (claimed) fulfillment order in created order; `excludePackageId`: a package being
  * edited. `provider` only for a read outside transaction() (GET of an open box).
@@ -129,6 +138,6 @@ export async function packingLines(tx: TxClient, foId: string, excludePackageId?
     remaining_quantity: Number(r.remaining_quantity),
     in_other_packages: Number(r.in_other_packages),
     short_quantity: Number(r.short_quantity ?? 0),
-    product: r.has_product ? (Object.fromEntries(PRODUCT_FIELDS.map((f) => [f, r[`p_${f}`] ?? null])) as unknown as PackingProduct) : null,
+    product: r.has_product ? productOf(r) : null,
   }));
 }
