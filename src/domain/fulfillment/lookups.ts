@@ -151,12 +151,18 @@ export const ADDRESS_FIELDS = [...ORDER_ADDRESS_FIELDS, 'email'] as const;
 export const asAddress = (value: unknown) => asOrderAddress<Address>(value);
 
 /** `{name: 'A'}` with prefix `to_address_` -> `{to_address_name: 'A', to_address_company: null, …}`. */
-export function flatAddress<P extends string>(prefix: P, value: unknown, fields: readonly string[] = ADDRESS_FIELDS) {
+export function flatAddress<P extends string>(
+  prefix: P,
+  value: unknown,
+  fields: readonly string[] = ADDRESS_FIELDS,
+  /** The address's field each output field is read from, when not the same name (a label's street1: address1). */
+  from: readonly string[] = fields,
+) {
   const a = asAddress(value) as Record<string, unknown>;
   const keys = prefixedKeys(prefix, fields);
   const out: Record<string, string | null> = {};
   for (let i = 0; i < fields.length; i++) {
-    const v = a[fields[i]];
+    const v = a[from[i]];
     out[keys[i]] = v === undefined || v === null || v === '' ? null : String(v);
   }
   return out;

@@ -10,15 +10,20 @@ export type PackageConfig = Record<string, unknown>;
 const fits = (kind: ConfigKind, v: unknown) =>
   v === null || (kind === 'insurance' ? typeof v === 'object' && !Array.isArray(v) : typeof v === kind);
 
-/** Known keys only, values of the right kind only; nulls only when keepNull (a caller clearing a value). */
-function known(source: unknown, keepNull: boolean): PackageConfig {
-  const out: PackageConfig = {};
-  if (!source || typeof source !== 'object' || Array.isArray(source)) return out;
-  for (const [k, v] of Object.entries(source as Record<string, unknown>)) {
+/**
+ * Copies onto `out` the known keys of `source`, values of the right kind only; nulls only when
+ * keepNull (a caller clearing a value). Straight onto `out`, whose keys are all there already: a
+ * fresh object of ~40 keys per layer, then copied, cost most of a package view (~3 us of ~8).
+ */
+function assignKnown(out: PackageConfig, source: unknown, keepNull: boolean): void {
+  if (!source || typeof source !== 'object' || Array.isArray(source)) return;
+  const o = source as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (k === '__proto__') continue; // (a layer object took it as its prototype, and Object.assign copied nothing)
+    const v = o[k];
     const spec = PACKAGE_CONFIG[k];
     if (spec && v !== undefined && (v !== null || keepNull) && fits(spec.kind, v)) out[k] = v;
   }
-  return out;
 }
 
 /** Every key at its default, in PACKAGE_CONFIG's order (built once: every package shown resolves its config). */
@@ -30,7 +35,7 @@ const DEFAULTS: PackageConfig = Object.fromEntries(Object.entries(PACKAGE_CONFIG
  */
 export function resolveConfig(inherited: unknown, ...explicit: unknown[]): PackageConfig {
   const out: PackageConfig = { ...DEFAULTS };
-  Object.assign(out, known(inherited, false));
-  for (const layer of explicit) Object.assign(out, known(layer, true));
+  assignKnown(out, inherited, false);
+  for (const layer of explicit) assignKnown(out, layer, true);
   return out;
 }

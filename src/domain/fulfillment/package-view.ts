@@ -1,7 +1,7 @@
 import { statementsOf } from '../../db/statements.js';
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 import { notFound } from '../errors.js';
-import { asAddress, flatAddress, loadNames, namesOfRow, type Names } from './lookups.js';
+import { flatAddress, loadNames, namesOfRow, type Names } from './lookups.js';
 import { resolveConfig } from './package-config.js';
 import { LINE_COLUMNS, writtenPackageRows } from './store/views.js';
 import { findTeamPackage, packageInclude } from './store/packages.js';
@@ -15,9 +15,10 @@ export type PackageRow = Prisma.PackageGetPayload<{ include: typeof packageInclu
 const LABEL_ADDRESS = ['name', 'company', 'phone', 'country', 'zip', 'state', 'city', 'street1', 'street2'] as const;
 
 /** Label addresses use street1/street2 for address lines (2.7 shipping_label). */
+const LABEL_SOURCE = LABEL_ADDRESS.map((f) => (f === 'street1' ? 'address1' : f === 'street2' ? 'address2' : f));
+
 function labelAddress(prefix: string, value: unknown) {
-  const a = asAddress(value);
-  return flatAddress(prefix, { ...a, street1: a.address1, street2: a.address2 }, LABEL_ADDRESS);
+  return flatAddress(prefix, value, LABEL_ADDRESS, LABEL_SOURCE);
 }
 
 function presentLabel(p: PackageRow, names: Names) {
