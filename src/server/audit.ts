@@ -82,9 +82,7 @@ export function registerAudit(app: FastifyInstance): void {
     if (!ctx || ctx.traceId !== request.id || !ctx.active) return done(null, payload);
     if (reply.statusCode < 200 || reply.statusCode >= 300) return done(null, payload);
     if (!ctx.recorded) {
-      transaction(app.db, async () => parsed(payload))
-        .then(() => done(null, payload))
-        .catch(done);
+      transaction(app.db, async () => parsed(payload)).then(() => done(null, payload), done);
       return;
     }
     if (ctx.target.id || !ctx.eventId || ctx.eventTargetId) return done(null, payload);
@@ -96,7 +94,6 @@ export function registerAudit(app: FastifyInstance): void {
     if (!targetId) return done(null, payload);
     app.db.prisma.auditEvent
       .updateMany({ where: { id: ctx.eventId, target_id: null }, data: { target_id: targetId, target_key: targetKey } })
-      .then(() => done(null, payload))
-      .catch(done);
+      .then(() => done(null, payload), done);
   });
 }
