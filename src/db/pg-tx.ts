@@ -166,13 +166,23 @@ export async function loadPgTypes(): Promise<void> {
   pgTypes ??= (await import('pg')).default.types as unknown as TypeParsers;
 }
 
+/**
+ * pg's escapeLiteral (pg/lib/utils.js), the same text: quotes and backslashes doubled, ` E'…'`
+ * with a backslash. Its loop appends one character at a time, a new string per character: a
+ * JSON payload of a few kilobytes left as many thousand strings for the collector.
+ */
+export function escapeLiteral(s: string): string {
+  const quoted = `'${s.replaceAll("'", "''")}'`;
+  return s.includes('\\') ? ` E${quoted.replaceAll('\\', '\\\\')}` : quoted;
+}
+
 /** A value as an SQL literal, or undefined for one that has none here (bytes). */
-function literal(client: PoolClient, v: unknown): string | undefined {
+function literal(v: unknown): string | undefined {
   const x = pgArg(v);
   if (x === null) return 'NULL';
   if (typeof x === 'number') return Number.isFinite(x) ? String(x) : undefined;
   if (typeof x === 'boolean') return x ? 'TRUE' : 'FALSE';
-  if (typeof x === 'string') return client.escapeLiteral(x);
+  if (typeof x === 'string') return escapeLiteral(x);
   return undefined;
 }
 
@@ -187,7 +197,7 @@ export function pgAtCommit(slot: PgSlot, sql: string, params: readonly unknown[]
   if (parts.length !== params.length + 1) return false;
   let text = parts[0]!;
   for (let i = 0; i < params.length; i++) {
-    const lit = literal(slot.client, params[i]);
+    const lit = literal(params[i]);
     if (lit === undefined) return false;
     text += lit + parts[i + 1];
   }
