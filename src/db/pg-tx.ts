@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SqlDriverAdapter, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
 import { Decimal } from '@prisma/client/runtime/client';
-import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { metrics, observeQuery } from '../shared/metrics.js';
 
 // PostgreSQL: a write's transaction on the raw driver (issue 36), as SQLite's is (sqlite-serial.ts).
@@ -157,7 +157,11 @@ const PARSERS: Record<number, (text: string) => unknown> = {
 
 type TypeParsers = { getTypeParser(oid: number, format?: string): unknown };
 let pgTypes: TypeParsers | undefined;
-const types = {
+/**
+ * The pool's clients' type parsers (client.ts pgAdapterFactory): pgQuery's rows, parsed with
+ * PARSERS. Prisma's adapter passes parsers of its own with each of its queries.
+ */
+export const pgTypeParsers = {
   getTypeParser: (oid: number, format?: string) => (format !== 'binary' && PARSERS[oid]) || pgTypes!.getTypeParser(oid, format),
 };
 
@@ -208,7 +212,9 @@ export function pgAtCommit(slot: PgSlot, sql: string, params: readonly unknown[]
 /** `text` (placeholders $1…) with `params`, on `client` (a transaction's connection, or the pool). */
 export async function pgQuery(client: PoolClient | Pool, text: string, params: readonly unknown[]): Promise<QueryResult> {
   const start = metrics ? performance.now() : 0;
-  const query: QueryConfig = { text, values: params.map(pgArg), types } as QueryConfig;
+  // Text and values, not a QueryConfig: pg copies a config object property by property (its
+  // descriptors) per query. The rows are parsed with the pool's parsers, pgTypeParsers.
+  const values = params.map(pgArg);
   // pg writes a statement's five messages (parse, bind, describe, execute, sync) one socket write
   // each; corked, they leave in one write (a transaction's client is idle here, so it sends at once).
   const stream = (client as { connection?: { stream?: { cork?(): void; uncork(): void } } }).connection?.stream;
@@ -216,11 +222,11 @@ export async function pgQuery(client: PoolClient | Pool, text: string, params: r
   if (stream?.cork) {
     stream.cork();
     try {
-      sent = client.query(query);
+      sent = client.query(text, values);
     } finally {
       stream.uncork();
     }
-  } else sent = client.query(query);
+  } else sent = client.query(text, values);
   try {
     return await sent;
   } finally {
