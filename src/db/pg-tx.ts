@@ -209,27 +209,33 @@ export function pgAtCommit(slot: PgSlot, sql: string, params: readonly unknown[]
   return true;
 }
 
-/** `text` (placeholders $1…) with `params`, on `client` (a transaction's connection, or the pool). */
-export async function pgQuery(client: PoolClient | Pool, text: string, params: readonly unknown[]): Promise<QueryResult> {
+/**
+ * `text` (placeholders $1…) with `params`, on `client` (a transaction's connection, or the pool).
+ * pg's own promise, not one more of an async function around it (a promise per statement for
+ * the collector), unless it is timed.
+ */
+export function pgQuery(client: PoolClient | Pool, text: string, params: readonly unknown[]): Promise<QueryResult> {
   const start = metrics ? performance.now() : 0;
+  let sent: Promise<QueryResult>;
+  try {
+    sent = send(client, text, params.map(pgArg));
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
+  return start ? sent.finally(() => observeQuery(start)) : sent; // fos_db_query_duration_seconds
+}
+
+function send(client: PoolClient | Pool, text: string, values: unknown[]): Promise<QueryResult> {
   // Text and values, not a QueryConfig: pg copies a config object property by property (its
   // descriptors) per query. The rows are parsed with the pool's parsers, pgTypeParsers.
-  const values = params.map(pgArg);
   // pg writes a statement's five messages (parse, bind, describe, execute, sync) one socket write
   // each; corked, they leave in one write (a transaction's client is idle here, so it sends at once).
   const stream = (client as { connection?: { stream?: { cork?(): void; uncork(): void } } }).connection?.stream;
-  let sent: Promise<QueryResult>;
-  if (stream?.cork) {
-    stream.cork();
-    try {
-      sent = client.query(text, values);
-    } finally {
-      stream.uncork();
-    }
-  } else sent = client.query(text, values);
+  if (!stream?.cork) return client.query(text, values);
+  stream.cork();
   try {
-    return await sent;
+    return client.query(text, values);
   } finally {
-    if (start) observeQuery(start); // fos_db_query_duration_seconds
+    stream.uncork();
   }
 }
