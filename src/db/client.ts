@@ -21,7 +21,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-a
 import type { PoolConfig } from 'pg';
 import type { Db, PrismaClient, Provider } from './types.js';
 import { timeQueries } from './query-timing.js';
-import { captureTransactions, loadPgTypes, pgQuery as runPg, pgTransaction as runPgTransaction, poolOf } from './pg-tx.js';
+import { captureTransactions, loadPgTypes, pgQuery as runPg, pgTransaction as runPgTransaction, pgTypeParsers, poolOf } from './pg-tx.js';
 import { AUTOCHECKPOINT_PAGES, startWalCheckpointer, WAL_SIZE_LIMIT_BYTES } from './wal-checkpointer.js';
 
 export type { Db, Provider } from './types.js';
@@ -137,7 +137,8 @@ export async function sqliteAdapterFactory(file: string, sync: SqliteSync = 'nor
 /** Opens the PostgreSQL adapter factory (a pg pool is created on connect). */
 export async function pgAdapterFactory(target: Extract<DbTarget, { provider: 'postgresql' }>) {
   const { PrismaPg } = await import('@prisma/adapter-pg');
-  return new PrismaPg(target.pool, target.schema ? { schema: target.schema } : undefined);
+  // Rows of our own statements on its pool parsed as Prisma's raw queries return them (pg-tx.ts).
+  return new PrismaPg({ ...target.pool, types: pgTypeParsers }, target.schema ? { schema: target.schema } : undefined);
 }
 
 export interface CreateDbOptions {

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SqlDriverAdapter, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
 import { Decimal } from '@prisma/client/runtime/client';
-import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { metrics, observeQuery } from '../shared/metrics.js';
 
 // PostgreSQL: a write's transaction on the raw driver (issue 36), as SQLite's is (sqlite-serial.ts).
@@ -157,7 +157,11 @@ const PARSERS: Record<number, (text: string) => unknown> = {
 
 type TypeParsers = { getTypeParser(oid: number, format?: string): unknown };
 let pgTypes: TypeParsers | undefined;
-const types = {
+/**
+ * The pool's clients' type parsers (client.ts pgAdapterFactory): pgQuery's rows, parsed with
+ * PARSERS. Prisma's adapter passes parsers of its own with each of its queries.
+ */
+export const pgTypeParsers = {
   getTypeParser: (oid: number, format?: string) => (format !== 'binary' && PARSERS[oid]) || pgTypes!.getTypeParser(oid, format),
 };
 
@@ -166,13 +170,23 @@ export async function loadPgTypes(): Promise<void> {
   pgTypes ??= (await import('pg')).default.types as unknown as TypeParsers;
 }
 
+/**
+ * pg's escapeLiteral (pg/lib/utils.js), the same text: quotes and backslashes doubled, ` E'…'`
+ * with a backslash. Its loop appends one character at a time, a new string per character: a
+ * JSON payload of a few kilobytes left as many thousand strings for the collector.
+ */
+export function escapeLiteral(s: string): string {
+  const quoted = `'${s.replaceAll("'", "''")}'`;
+  return s.includes('\\') ? ` E${quoted.replaceAll('\\', '\\\\')}` : quoted;
+}
+
 /** A value as an SQL literal, or undefined for one that has none here (bytes). */
-function literal(client: PoolClient, v: unknown): string | undefined {
+function literal(v: unknown): string | undefined {
   const x = pgArg(v);
   if (x === null) return 'NULL';
   if (typeof x === 'number') return Number.isFinite(x) ? String(x) : undefined;
   if (typeof x === 'boolean') return x ? 'TRUE' : 'FALSE';
-  if (typeof x === 'string') return client.escapeLiteral(x);
+  if (typeof x === 'string') return escapeLiteral(x);
   return undefined;
 }
 
@@ -187,7 +201,7 @@ export function pgAtCommit(slot: PgSlot, sql: string, params: readonly unknown[]
   if (parts.length !== params.length + 1) return false;
   let text = parts[0]!;
   for (let i = 0; i < params.length; i++) {
-    const lit = literal(slot.client, params[i]);
+    const lit = literal(params[i]);
     if (lit === undefined) return false;
     text += lit + parts[i + 1];
   }
@@ -195,25 +209,33 @@ export function pgAtCommit(slot: PgSlot, sql: string, params: readonly unknown[]
   return true;
 }
 
-/** `text` (placeholders $1…) with `params`, on `client` (a transaction's connection, or the pool). */
-export async function pgQuery(client: PoolClient | Pool, text: string, params: readonly unknown[]): Promise<QueryResult> {
+/**
+ * `text` (placeholders $1…) with `params`, on `client` (a transaction's connection, or the pool).
+ * pg's own promise, not one more of an async function around it (a promise per statement for
+ * the collector), unless it is timed.
+ */
+export function pgQuery(client: PoolClient | Pool, text: string, params: readonly unknown[]): Promise<QueryResult> {
   const start = metrics ? performance.now() : 0;
-  const query: QueryConfig = { text, values: params.map(pgArg), types } as QueryConfig;
+  let sent: Promise<QueryResult>;
+  try {
+    sent = send(client, text, params.map(pgArg));
+  } catch (err) {
+    return Promise.reject(err as Error);
+  }
+  return start ? sent.finally(() => observeQuery(start)) : sent; // fos_db_query_duration_seconds
+}
+
+function send(client: PoolClient | Pool, text: string, values: unknown[]): Promise<QueryResult> {
+  // Text and values, not a QueryConfig: pg copies a config object property by property (its
+  // descriptors) per query. The rows are parsed with the pool's parsers, pgTypeParsers.
   // pg writes a statement's five messages (parse, bind, describe, execute, sync) one socket write
   // each; corked, they leave in one write (a transaction's client is idle here, so it sends at once).
   const stream = (client as { connection?: { stream?: { cork?(): void; uncork(): void } } }).connection?.stream;
-  let sent: Promise<QueryResult>;
-  if (stream?.cork) {
-    stream.cork();
-    try {
-      sent = client.query(query);
-    } finally {
-      stream.uncork();
-    }
-  } else sent = client.query(query);
+  if (!stream?.cork) return client.query(text, values);
+  stream.cork();
   try {
-    return await sent;
+    return client.query(text, values);
   } finally {
-    if (start) observeQuery(start); // fos_db_query_duration_seconds
+    stream.uncork();
   }
 }
