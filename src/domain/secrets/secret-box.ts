@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 // Credentials fos must reuse (shop tokens, carrier API keys, platform webhook secrets) are stored
@@ -26,7 +26,12 @@ export function parseSecretKey(text: string): Buffer {
   return key;
 }
 
-/** The key file in `dataDir`, created (0600, exclusively, so two starting servers agree) when missing. */
+/**
+ * The key file in `dataDir`, created (0600) when missing. It appears whole or not at all: the key
+ * is written to a file of this process's own and linked into place, which fails when another
+ * starting server linked its key first (then both use that one). Created in place, the file was
+ * there, still empty, for a server starting beside it to read ("must be 32 bytes").
+ */
 export function keyFromFile(dataDir: string): Buffer {
   const file = join(dataDir, 'secret.key');
   try {
@@ -35,14 +40,34 @@ export function keyFromFile(dataDir: string): Buffer {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   mkdirSync(dirname(file), { recursive: true });
+  const own = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const fd = openSync(own, 'wx', 0o600);
+  try {
+    writeSync(fd, `${randomBytes(32).toString('hex')}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(own, file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // A file system without hard links: the key is made in place, exclusively (as before).
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') createInPlace(file, readFileSync(own, 'utf8'));
+    else if (code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(own, { force: true });
+  }
+  return parseSecretKey(readFileSync(file, 'utf8'));
+}
+
+function createInPlace(file: string, text: string): void {
   try {
     const fd = openSync(file, 'wx', 0o600);
-    writeSync(fd, `${randomBytes(32).toString('hex')}\n`);
+    writeSync(fd, text);
     closeSync(fd);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  return parseSecretKey(readFileSync(file, 'utf8'));
 }
 
 /** Sets the key used from now on (fos serve at start; tests). */
