@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { transaction } from '../db/tx.js';
 import { auditContext, newAuditContext, runAudited, type AuditContext } from '../domain/audit/index.js';
-import { auditRow, installAuditHook } from '../domain/audit/index.js';
+import { installAuditHook, recordResponseTarget } from '../domain/audit/index.js';
 import { isInnerCall } from './auth.js';
 
 // The audit log's side of the HTTP server (docs/audit.md): every write request (POST, PUT, PATCH,
@@ -86,14 +86,8 @@ export function registerAudit(app: FastifyInstance): void {
       return;
     }
     if (ctx.target.id || !ctx.eventId || ctx.eventTargetId) return done(null, payload);
-    // A create whose transaction returned no id: its id (and human key) are the response's; the
-    // record itself committed with the write. When the transaction's result named the created row,
-    // the INSERT already carried its id and nothing more is sent.
-    const row = auditRow({ ...ctx, fields: undefined }, parsed(payload), ctx.eventId);
-    const [targetId, targetKey] = [row[13], row[14]] as Array<string | null>;
-    if (!targetId) return done(null, payload);
-    app.db.prisma.auditEvent
-      .updateMany({ where: { id: ctx.eventId, target_id: null }, data: { target_id: targetId, target_key: targetKey } })
-      .then(() => done(null, payload), done);
+    // A create whose transaction returned no id: its id (and human key) are the response's. When the
+    // transaction's result named the created row, the INSERT already carried its id and nothing more is sent.
+    recordResponseTarget(app.db, ctx, parsed(payload)).then(() => done(null, payload), done);
   });
 }

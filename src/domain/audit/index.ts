@@ -11,4 +11,4 @@ export {
   type AuditContext,
 } from './context.js';
 export { getAuditEvent, listAuditEvents, pruneAuditEvents } from './events.js';
-export { auditRow, installAuditHook } from './record.js';
+export { auditRow, installAuditHook, recordResponseTarget } from './record.js';

@@ -1,9 +1,9 @@
 import { newId } from '../../db/ids.js';
 import { txHooks } from '../../db/tx.js';
-import type { TxClient } from '../../db/types.js';
+import type { Db, TxClient } from '../../db/types.js';
 import { auditContext, type AuditContext } from './context.js';
 import { compactValue, isSecretName, REDACTED } from './redact.js';
-import { insertAuditRow } from './store.js';
+import { insertAuditRow, setAuditEventTarget } from './store.js';
 
 // Inserts a context's audit record inside the write transaction that commits it (the hook of
 // src/db/tx.ts): no write without its record, and a rolled-back or retried attempt leaves none
@@ -86,6 +86,17 @@ function committed(): void {
     ctx.pending = false;
     ctx.recorded = true;
   }
+}
+
+/**
+ * A create whose transaction returned no id: its record committed with the write, and its target
+ * (id and human key) is the response's, written now. Resolves at once when the response names none.
+ */
+export async function recordResponseTarget(db: Db, ctx: AuditContext, response: unknown): Promise<void> {
+  if (!ctx.eventId) return;
+  const row = auditRow({ ...ctx, fields: undefined }, response, ctx.eventId);
+  const [targetId, targetKey] = [row[13], row[14]] as Array<string | null>;
+  if (targetId) await setAuditEventTarget(db.prisma, ctx.eventId, targetId, targetKey);
 }
 
 /** Records writes from now on in this process (buildApp and `fos admin` call it). */

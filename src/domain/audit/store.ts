@@ -61,3 +61,8 @@ export async function deleteAuditEventsBefore(client: Db['prisma'], before: Date
   const { count } = await client.auditEvent.deleteMany({ where: { created_at: { lt: before } } });
   return count;
 }
+
+/** Names the target of a record that committed without one (only while it still has none). */
+export async function setAuditEventTarget(client: Db['prisma'], id: string, targetId: string, targetKey: string | null): Promise<void> {
+  await client.auditEvent.updateMany({ where: { id, target_id: null }, data: { target_id: targetId, target_key: targetKey } });
+}
