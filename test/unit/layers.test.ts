@@ -79,6 +79,13 @@ describe('layers', () => {
     expect(calling).toEqual([]);
   });
 
+  test('routes make no Prisma call: a route calls the domain, which calls its store', () => {
+    const calling = filesUnder(path.join(src, 'server', 'routes'))
+      .filter((f) => PRISMA_CALL.test(readFileSync(f, 'utf8')))
+      .map(rel);
+    expect(calling).toEqual([]);
+  });
+
   test('the Prisma pattern sees the calls it forbids', () => {
     expect(MODELS).toContain('pickScan');
     for (const call of [

@@ -4,7 +4,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastJsonStringify from 'fast-json-stringify';
 import { Type, type TObject, type TSchema } from 'typebox';
 import type { Db } from '../../../db/types.js';
-import { cursorAfterRecord, RECORDS_PER_REQUEST, walkPages, type ExportPage } from '../../../domain/exports/index.js';
+import {
+  cursorAfterRecord,
+  findRecordCreatedAt,
+  RECORDS_PER_REQUEST,
+  walkPages,
+  type ExportedList,
+  type ExportPage,
+} from '../../../domain/exports/index.js';
 import type { Principal } from '../../../domain/keys/index.js';
 import { csvLine } from '../../../shared/csv.js';
 import { TIER_LIMITS } from '../../rate-limit/stores.js';
@@ -38,8 +45,8 @@ interface ExportResource {
   listQuery: TObject;
   item: TSchema;
   fetch: Fetch;
-  /** The creation time of a record of the caller's list (resuming with `after`). */
-  createdAt(db: Db, principal: Principal, id: string): Promise<Date | undefined>;
+  /** Whose record `after` names (its creation time resumes the walk: findRecordCreatedAt). */
+  list: ExportedList;
 }
 
 const page = (q: Query, cursor: string | undefined, limit: number) => ({ ...q, page: 0, limit, cursor });
@@ -54,8 +61,7 @@ const RESOURCES: ExportResource[] = [
     listQuery: ListOrdersQuery,
     item: OrderListItemSchema,
     fetch: (db, p, q, cursor, limit) => fetchList.orders(db, p, { ...page(q, cursor, limit), order_by: 'created_at', order: 'desc' }),
-    createdAt: async (db, p, id) =>
-      (await db.prisma.order.findFirst({ where: { id, fulfiller_team_id: p.teamId }, select: { created_at: true } }))?.created_at,
+    list: 'orders',
   },
   {
     path: '/v1/ops/products/export',
@@ -67,7 +73,7 @@ const RESOURCES: ExportResource[] = [
     item: OpsProductListItem,
     fetch: (db, p, q, cursor, limit) =>
       fetchList.products(db, p, { ...page(q, cursor, limit), order_by: 'created_at', order: 'desc' } as never),
-    createdAt: async (db, _p, id) => (await db.prisma.product.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
+    list: 'products',
   },
   {
     path: '/v1/ops/inventory/movements/export',
@@ -78,8 +84,7 @@ const RESOURCES: ExportResource[] = [
     listQuery: MovementListQuery,
     item: MovementSchema,
     fetch: (db, p, q, cursor, limit) => fetchList.movements(db, p, page(q, cursor, limit) as never),
-    createdAt: async (db, _p, id) =>
-      (await db.prisma.inventoryMovement.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
+    list: 'movements',
   },
   {
     path: '/v1/ops/charges/export',
@@ -90,7 +95,7 @@ const RESOURCES: ExportResource[] = [
     listQuery: ChargeListQuery,
     item: ChargeSchema,
     fetch: (db, p, q, cursor, limit) => fetchList.charges(db, p, { ...page(q, cursor, limit), order: 'desc' } as never),
-    createdAt: async (db, _p, id) => (await db.prisma.charge.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
+    list: 'charges',
   },
   {
     path: '/v1/ops/packages/export',
@@ -101,7 +106,7 @@ const RESOURCES: ExportResource[] = [
     listQuery: PackageListQuery,
     item: PackageSchema,
     fetch: (db, p, q, cursor, limit) => fetchList.packages(db, p, page(q, cursor, limit) as never),
-    createdAt: async (db, _p, id) => (await db.prisma.package.findUnique({ where: { id }, select: { created_at: true } }))?.created_at,
+    list: 'packages',
   },
 ];
 
@@ -201,7 +206,9 @@ export default async function routes(app: FastifyInstance) {
       },
       async (request: FastifyRequest, reply: FastifyReply) => {
         const q = request.query as Query & { format?: (typeof FORMATS)[number]; after?: string };
-        const cursor = q.after ? cursorAfterRecord(q.after, await r.createdAt(app.db, request.principal, q.after)) : undefined;
+        const cursor = q.after
+          ? cursorAfterRecord(q.after, await findRecordCreatedAt[r.list](app.db.prisma, request.principal.teamId, q.after))
+          : undefined;
         // The first page is read before the headers go out, so a bad filter is still a 400 problem.
         const lines = exportLines(app, request, r, q, cursor);
         const first = await lines.next();
