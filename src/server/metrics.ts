@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { findOutboxBacklog } from '../domain/webhooks/index.js';
 import { enableMetrics, type Metrics } from '../shared/metrics.js';
 import { sendProblem } from './problem.js';
 
@@ -38,22 +39,12 @@ function outboxGauges(app: FastifyInstance, { prom }: Metrics) {
     labelNames: ['queue'] as const,
     registers: [own],
   });
-  const set = (queue: string, row: { _count: { _all: number }; _min: { created_at: Date | null } }) => {
-    depth.set({ queue }, row._count._all);
-    const oldest = row._min.created_at;
-    age.set({ queue }, oldest ? Math.max(0, (Date.now() - new Date(oldest).getTime()) / 1000) : 0);
+  const set = (queue: string, row: { count: number; oldest: Date | null }) => {
+    depth.set({ queue }, row.count);
+    age.set({ queue }, row.oldest ? Math.max(0, (Date.now() - new Date(row.oldest).getTime()) / 1000) : 0);
   };
   return async () => {
-    const [events, deliveries] = await Promise.all([
-      app.db.prisma.outboxEvent.aggregate({
-        where: { delivered_at: null, failed_at: null },
-        _count: { _all: true },
-        _min: { created_at: true },
-      }),
-      app.db.prisma.webhookDelivery.aggregate({ where: { status: 'PENDING' }, _count: { _all: true }, _min: { created_at: true } }),
-    ]);
-    set('events', events);
-    set('webhook_deliveries', deliveries);
+    for (const [queue, row] of Object.entries(await findOutboxBacklog(app.db.prisma))) set(queue, row);
     return own.metrics();
   };
 }

@@ -155,3 +155,15 @@ export function markClaimedDelivered(client: Client, ids: string[], claimId: str
 export function findDeliveryPage(client: Client, window: Window<Prisma.WebhookDeliveryWhereInput>) {
   return client.webhookDelivery.findMany(window);
 }
+
+/** The outbox's waiting work (/metrics): undelivered events and pending deliveries, each counted with its oldest. */
+export async function findOutboxBacklog(
+  client: Client,
+): Promise<Record<'events' | 'webhook_deliveries', { count: number; oldest: Date | null }>> {
+  const [events, deliveries] = await Promise.all([
+    client.outboxEvent.aggregate({ where: { delivered_at: null, failed_at: null }, _count: { _all: true }, _min: { created_at: true } }),
+    client.webhookDelivery.aggregate({ where: { status: 'PENDING' }, _count: { _all: true }, _min: { created_at: true } }),
+  ]);
+  const of = (r: { _count: { _all: number }; _min: { created_at: Date | null } }) => ({ count: r._count._all, oldest: r._min.created_at });
+  return { events: of(events), webhook_deliveries: of(deliveries) };
+}
