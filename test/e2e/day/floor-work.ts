@@ -72,6 +72,7 @@ export async function pickWave(day: Day, wave: Wave): Promise<void> {
   }
   expect(screen).toContain('SESSION COMPLETE');
   expect(wrongDone && shortDone).toBe(true);
+  expect(wave.shortOrder).toBe('2010'); // the LOW order: the wave's last, its tote the last at the caps' bin (morning.ts)
   const { code } = await st.exit();
   expect(code).toBe(0);
   const list = await read(day.f, `/ops/picking-sessions/${wave.session}/pick-list`);

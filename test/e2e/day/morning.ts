@@ -18,7 +18,12 @@ export const PRODUCTS = [
 export type Sku = (typeof PRODUCTS)[number]['sku'];
 export const barcodeOf = (sku: string) => PRODUCTS.find((p) => p.sku === sku)!.barcode;
 
-/** The day's 20 orders: 10 per merchant, order number -> lines. 1005 is CRITICAL. */
+/**
+ * The day's 20 orders: 10 per merchant, order number -> lines. 1005 is CRITICAL; 2010 is LOW, so it
+ * is the wave's last order and its tote the last one at every bin it is in: the picker's short cap
+ * is always 2010's, which has a tee to ship as well (the orders are placed at once, so by age alone
+ * the last cap could be 2008's, its only line: nothing to ship with --partial).
+ */
 export const ORDERS: Record<string, { merchant: 'NW' | 'BB'; lines: Partial<Record<Sku, number>>; priority?: string }> = {
   '1001': { merchant: 'NW', lines: { 'NW-GREEN': 2 } },
   '1002': { merchant: 'NW', lines: { 'NW-BLACK': 1, 'NW-GIFT': 1 } },
@@ -39,7 +44,7 @@ export const ORDERS: Record<string, { merchant: 'NW' | 'BB'; lines: Partial<Reco
   '2007': { merchant: 'BB', lines: { 'BB-TEE-M': 1, 'BB-TEE-L': 1 } },
   '2008': { merchant: 'BB', lines: { 'BB-CAP': 1 } },
   '2009': { merchant: 'BB', lines: { 'BB-TEE-L': 3 } },
-  '2010': { merchant: 'BB', lines: { 'BB-TEE-M': 1, 'BB-CAP': 1 } },
+  '2010': { merchant: 'BB', lines: { 'BB-TEE-M': 1, 'BB-CAP': 1 }, priority: 'LOW' },
 };
 
 export const LOTS = {
