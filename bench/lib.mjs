@@ -81,6 +81,9 @@ async function procCpuMs(statFile) {
   }
 }
 
+/** CPU (ms) of a process's main thread (its task whose id is the pid), or undefined where /proc is missing. */
+export const mainThreadCpuMsOfPid = (pid) => procCpuMs(`/proc/${pid}/task/${pid}/stat`);
+
 /** User + system CPU time (ms) of a process, or undefined where /proc is missing. */
 export const cpuMsOfPid = (pid) => procCpuMs(`/proc/${pid}/stat`);
 

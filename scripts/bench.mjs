@@ -235,7 +235,7 @@ if (sections.includes('floor')) {
     console.log(
       `  ${f.provider.padEnd(10)} fos ${ms(f.fosMs)}  floor ${ms(f.floorMs)}  ratio ${f.ratio.toFixed(2)}x (target <= ${FLOOR_TARGET_RATIO}x) ${ok ? 'ok' : 'OVER'}; ` +
         `${f.fulfillments} fulfillments, ${f.statements.toFixed(1)} statements and ${f.commits.toFixed(1)} commits each, ` +
-        `${f.background.toFixed(1)} by the workers after` +
+        `${f.background.toFixed(1)} by the workers after; main thread fos ${ms(f.fosMainMs)}, floor ${ms(f.floorMainMs)}` +
         `${f.failed ? `; ${f.failed} replayed statements FAILED, e.g. ${f.errors.join(' | ')}` : ''}`,
     );
   }
