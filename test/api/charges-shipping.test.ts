@@ -204,7 +204,9 @@ describe('billShipping', () => {
     const second = await bill(s.input);
     expect(second).toEqual(first);
     expect(await t.db.prisma.charge.count({ where: { fulfillment_id: s.input.fulfillmentId } })).toBe(1);
-    // The unique (fulfillment_id, category) is the last line of defence.
+    // Its billing key (unique) is the last line of defence, the same key a versioned card's SHIPPING charge has.
+    const key = `SHIPPING:fulfillment:${s.input.fulfillmentId}`;
+    expect((await t.db.prisma.charge.findUniqueOrThrow({ where: { id: first!.id } })).billing_key).toBe(key);
     await expect(
       t.db.prisma.charge.create({
         data: {
@@ -216,6 +218,7 @@ describe('billShipping', () => {
           merchant_team_id: m.teamId,
           fulfiller_team_id: t.teamId,
           fulfillment_id: s.input.fulfillmentId,
+          billing_key: key,
         },
       }),
     ).rejects.toThrow();

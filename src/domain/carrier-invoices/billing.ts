@@ -72,7 +72,7 @@ async function recordCorrection(
       fulfillment_delegation_id: price.fulfillment_delegation_id,
       order_id: fulfillment.order_id,
       fulfillment_order_id: fulfillment.fulfillment_order_id,
-      // fulfillment_id stays null: (fulfillment_id, category) is the fulfill's own SHIPPING charge.
+      // fulfillment_id stays null (and no billing key): the fulfillment's SHIPPING charge is the fulfill's own.
       shipping_label_id: label.id,
       carrier_id: label.carrier_id,
       carrier_integration_id: label.carrier_integration_id,

@@ -6,7 +6,7 @@ import { cachedVersion, compiledVersion, type CompiledVersion } from './pricing.
 import type { ShippingChargeInput } from './shipping.js';
 import { labelCost, orderConfigOf, shippingLabelConfig, tagsOf } from './shipping.js';
 import { findCardName, findVersionOrThrow } from './store/rate-cards.js';
-import { jsonOf, packedProducts, type ShippingRow } from './store/statements.js';
+import { fulfillmentKey, jsonOf, packedProducts, type ShippingRow } from './store/statements.js';
 
 // A fulfillment billed by the delegation's versioned rate card (docs/billing.md): SHIPPING (the
 // label cost by the card), PICK (units picked for the package: first and additional units, a
@@ -67,7 +67,7 @@ export async function billFulfillmentByCard(
     carton_name: row.p_carton_name ?? null,
   };
   const common = { origination: 'ORDER' as const, order, links };
-  const key = (event: string) => `${event}:fulfillment:${input.fulfillmentId}`;
+  const key = (event: string) => fulfillmentKey(event, input.fulfillmentId);
   const billables: Billable[] = [];
   if (version.rules.has('SHIPPING')) {
     billables.push({

@@ -5,7 +5,7 @@ import { announceCharge, jsonPricing } from './charges.js';
 import type { OrderConfig, ShippingLabelConfig } from './pricing-record.js';
 import { parseRateCard, priceShipping } from './rate-card.js';
 import { findDelegationBetween } from './store/delegations.js';
-import { boolOf, insertCharge, jsonOf, shippingInputs, type ShippingRow } from './store/statements.js';
+import { boolOf, fulfillmentKey, insertCharge, jsonOf, shippingInputs, type ShippingRow } from './store/statements.js';
 import { billFulfillmentByCard } from './fulfillment-billing.js';
 
 export interface ShippingChargeInput {
@@ -24,8 +24,8 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 /**
  * Bills the merchant a SHIPPING charge for a fulfilled package when the delegation's rate card
  * has a shipping section; returns null when nothing is billed. Runs inside the fulfill
- * transaction, so the charge exists exactly when the fulfillment committed; the unique
- * (fulfillment_id, category) makes a second bill for the same fulfillment impossible. One read
+ * transaction, so the charge exists exactly when the fulfillment committed; its unique billing key
+ * ("SHIPPING:fulfillment:<id>", as a versioned card's) makes a second bill for the same fulfillment impossible. One read
  * (store/statements.ts) and one insert on the transaction's prepared statements, plus the two events.
  */
 export async function billShipping(tx: TxClient, input: ShippingChargeInput): Promise<{ id: string } | null> {
@@ -69,6 +69,7 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
       carton_name: row.p_carton_name ?? null,
       warehouse_id: row.w_id ?? null,
       warehouse_name: row.w_name ?? null,
+      billing_key: fulfillmentKey('SHIPPING', input.fulfillmentId),
       ...jsonPricing(card, { category: 'SHIPPING', origination: 'ORDER', shipping_label: labelConfig, order: orderConfig }, pricing),
     },
     now,

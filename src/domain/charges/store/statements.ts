@@ -73,7 +73,7 @@ const SHIPPING_INPUTS = `SELECT d."id" AS "d_id", d."active" AS "d_active", d."r
     d."rate_card_id" AS "d_rate_card_id",
     (SELECT v."id" FROM "rate_card_versions" v WHERE v."rate_card_id" = d."rate_card_id" AND v."effective_at" <= ?
       ORDER BY v."effective_at" DESC, v."created_at" DESC LIMIT 1) AS "v_id",
-    (SELECT c."id" FROM "charges" c WHERE c."fulfillment_id" = ? AND c."category" = 'SHIPPING') AS "existing_id",
+    (SELECT c."id" FROM "charges" c WHERE c."billing_key" = ?) AS "existing_id",
     ${LABEL.join(', ')}, ${PACKAGE.join(', ')}, ${ORDER.join(', ')}, CAST(o."priority" AS TEXT) AS "o_priority",
     CAST(s."shop_type" AS TEXT) AS "s_shop_type", w."id" AS "w_id", w."name" AS "w_name"
   FROM (SELECT 1 AS "one") AS x
@@ -84,6 +84,10 @@ const SHIPPING_INPUTS = `SELECT d."id" AS "d_id", d."active" AS "d_active", d."r
     LEFT JOIN "shops" s ON s."id" = o."shop_id"
     LEFT JOIN "fulfillment_orders" fo ON fo."id" = ?
     LEFT JOIN "warehouses" w ON w."id" = COALESCE(p."warehouse_id", fo."warehouse_id")`;
+
+/** The billing key of a fulfillment's charge of an event (docs/billing.md): one charge per fulfillment and event. */
+export const fulfillmentKey = (event: string, fulfillmentId: string) => `${event}:fulfillment:${fulfillmentId}`;
+const shippingKey = (fulfillmentId: string) => fulfillmentKey('SHIPPING', fulfillmentId);
 
 /** What a fulfilled package's SHIPPING charge is priced from (see ShippingRow). */
 export async function shippingInputs(
@@ -100,7 +104,7 @@ export async function shippingInputs(
 ): Promise<ShippingRow> {
   const [row] = await st.all<ShippingRow>(SHIPPING_INPUTS, [
     at,
-    i.fulfillmentId,
+    shippingKey(i.fulfillmentId),
     i.merchantTeamId,
     i.fulfillerTeamId,
     i.packageId,
