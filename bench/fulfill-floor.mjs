@@ -150,17 +150,22 @@ async function cpuOf(pid) {
   };
 }
 
+export const STEPS = ['lock', 'package', 'label', 'fulfill'];
+
 /**
- * The four requests of each fulfillment order, one phase at a time over `fos`; the CPU of `pid`
- * over them ({cpuMs, mainMs}). `sent` keeps each request's method and body (the recording run).
+ * The four requests of each fulfillment order, one phase (step) at a time over `fos`; the CPU of
+ * `pid` over them ({cpuMs, mainMs, stepMs: process CPU of each step}). `sent` keeps each request's
+ * method and body (the recording run).
  */
 async function fulfill(url, token, fos, pid, sent) {
   const agent = new Agent({ connections: 1 });
   const plain = client(url, token, agent);
   const api = sent ? (method, p, body) => (sent.push({ method, body }), plain(method, p, body)) : plain;
   const done = await cpuOf(pid);
+  const step = await stepper(pid);
   const packages = [];
   for (const fo of fos) await api('POST', `/ops/fulfillment-orders/${fo.id}/lock`, { lock_owner: `o-${fo.id}`, timeout_minutes: 30 });
+  await step();
   for (const [i, fo] of fos.entries())
     packages[i] = (
       await api('POST', '/ops/packages', {
@@ -171,25 +176,46 @@ async function fulfill(url, token, fos, pid, sent) {
         package_line_items: fo.lines,
       })
     ).data.id;
+  await step();
   for (const id of packages) await api('POST', `/ops/packages/${id}/label`, { rate_strategy: 'CHEAPEST' });
+  await step();
   for (const [i, fo] of fos.entries()) {
     const shipped = (await api('POST', `/ops/packages/${packages[i]}/fulfill`, { locked_by: `o-${fo.id}` })).data;
     if (i === 0 && shipped.status !== 'FULFILLED') throw new Error(`floor: package ${packages[i]} is ${shipped.status} after its fulfill`);
   }
+  const stepMs = await step();
   const cpu = await done();
   await agent.close();
-  return cpu;
+  return { ...cpu, stepMs };
 }
 
-/** The same request sequence as fulfill() made, replayed in order to the floor server. */
+/** Process CPU between calls: each call returns the list of the ms between the calls so far. */
+async function stepper(pid) {
+  let last = await cpuMsOfPid(pid);
+  const out = [];
+  return async () => {
+    const now = await cpuMsOfPid(pid);
+    out.push(now - last);
+    last = now;
+    return out;
+  };
+}
+
+/** The same request sequence as fulfill() made, replayed in order to the floor server (its steps in turn). */
 async function replay(url, token, units, pid) {
   const agent = new Agent({ connections: 1 });
   const api = client(url, token, agent);
   const done = await cpuOf(pid);
-  for (const u of units) await api(u.method, u.url.replace(/^\/v1/, ''), u.requestBody, [u.status]);
+  const step = await stepper(pid);
+  let stepMs;
+  const per = units.length / STEPS.length;
+  for (const [i, u] of units.entries()) {
+    await api(u.method, u.url.replace(/^\/v1/, ''), u.requestBody, [u.status]);
+    if ((i + 1) % per === 0) stepMs = await step();
+  }
   const cpu = await done();
   await agent.close();
-  return cpu;
+  return { ...cpu, stepMs };
 }
 
 /** Databases: SQLite files in `dir`, or PostgreSQL databases beside `pgUrl`'s. */
@@ -280,6 +306,7 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
       // (optimizing compiler, parallel GC), libuv's pool and the drivers' own threads.
       fosMainMs: fosCpu.mainMs / timed.length,
       floorMainMs: floorCpu.mainMs / timed.length,
+      steps: STEPS.map((name, i) => ({ name, fosMs: fosCpu.stepMs[i] / timed.length, floorMs: floorCpu.stepMs[i] / timed.length })),
       ratio: fosCpu.cpuMs / floorCpu.cpuMs,
       statements,
       commits,

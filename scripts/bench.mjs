@@ -238,6 +238,9 @@ if (sections.includes('floor')) {
         `${f.background.toFixed(1)} by the workers after; main thread fos ${ms(f.fosMainMs)}, floor ${ms(f.floorMainMs)}` +
         `${f.failed ? `; ${f.failed} replayed statements FAILED, e.g. ${f.errors.join(' | ')}` : ''}`,
     );
+    console.log(
+      `    per step, fos / floor: ${f.steps.map((s) => `${s.name} ${s.fosMs.toFixed(2)} / ${s.floorMs.toFixed(2)} ms`).join(', ')}`,
+    );
   }
 }
 
