@@ -1,69 +1,15 @@
 import type { Db, Prisma, TxClient } from '../../db/types.js';
 
-// The webhooks' data access (issue 38 item 4), through Prisma: the outbox events the dispatcher
-// fans out and the long poll reads, the endpoints, and their deliveries. The rules (claims and
-// leases, retries, which endpoint gets what, URL checks) stay in dispatch.ts, endpoints.ts and
-// listen.ts.
+// The webhooks' data access (issue 38 item 4), through Prisma: the outbox events the long poll
+// reads, the endpoints, their deliveries' pages and the backlog. The outbox worker's pass (claims,
+// due rows, outcomes, the fan-out's deliveries) is store-outbox.ts's, on the raw driver. The rules
+// (claims and leases, retries, which endpoint gets what, URL checks) stay in dispatch.ts,
+// endpoints.ts and listen.ts.
 
 type Client = Db['prisma'] | TxClient;
 type Window<W> = { where: W; orderBy: never; skip: number; take: number };
 
-// ---------- claims (events and deliveries alike) ----------
-
-export type Claimable = 'outboxEvent' | 'webhookDelivery';
-
-/** Both tables carry the claim columns: one delegate shape serves the claims of either. */
-const delegateOf = (client: Client, table: Claimable) =>
-  client[table] as unknown as {
-    updateMany(a: object): Promise<{ count: number }>;
-    findMany(a: object): Promise<{ id: string }[]>;
-  };
-
-/**
- * Stamps the rows of `ids` still `due` (and next_attempt_at <= now) with the claim id, the lease
- * and one more attempt, in one UPDATE; the count claimed.
- */
-export async function claimDueRows(
-  client: Client,
-  table: Claimable,
-  ids: string[],
-  due: object,
-  now: Date,
-  claimId: string,
-  leaseUntil: Date,
-) {
-  const { count } = await delegateOf(client, table).updateMany({
-    where: { id: { in: ids }, ...due, next_attempt_at: { lte: now } },
-    data: { claim_id: claimId, next_attempt_at: leaseUntil, attempts: { increment: 1 } },
-  });
-  return count;
-}
-
-/** Which of `ids` this claim took: by id (the primary key); neither the outbox nor the deliveries have a claim_id index (every claim paid for one). */
-export async function findClaimedIds(client: Client, table: Claimable, ids: string[], claimId: string): Promise<Set<string>> {
-  const rows = await delegateOf(client, table).findMany({ where: { id: { in: ids }, claim_id: claimId }, select: { id: true } });
-  return new Set(rows.map((r) => r.id));
-}
-
 // ---------- events ----------
-
-/** Up to `take` events still `due` whose next attempt is due, oldest attempt first. */
-export function findDueEvents(client: Client, due: Prisma.OutboxEventWhereInput, now: Date, take: number) {
-  return client.outboxEvent.findMany({
-    where: { ...due, next_attempt_at: { lte: now } },
-    orderBy: [{ next_attempt_at: 'asc' }, { id: 'asc' }],
-    take,
-  });
-}
-
-/** Writes an event's failed attempt while it is still this claim's and undelivered. */
-export function updateClaimedEvent(client: Client, id: string, claimId: string, data: Prisma.OutboxEventUpdateManyMutationInput) {
-  return client.outboxEvent.updateMany({ where: { id, claim_id: claimId, delivered_at: null }, data });
-}
-
-export function findEvents(client: Client, ids: string[]) {
-  return client.outboxEvent.findMany({ where: { id: { in: ids } } });
-}
 
 /** The id of the team's newest event, or null. */
 export async function findLastEventId(client: Client, teamId: string): Promise<string | null> {
@@ -90,10 +36,6 @@ export function findTeamEndpoint(client: Client, teamId: string, id: string) {
   return client.webhookEndpoint.findFirst({ where: { id, team_id: teamId } });
 }
 
-export function findActiveEndpoints(client: Client, teamId: string) {
-  return client.webhookEndpoint.findMany({ where: { team_id: teamId, active: true } });
-}
-
 /** One page of endpoints (pageArgs' window). */
 export function findEndpointPage(client: Client, window: Window<Prisma.WebhookEndpointWhereInput>) {
   return client.webhookEndpoint.findMany(window);
@@ -118,38 +60,6 @@ export function deleteTeamEndpoint(client: Client, teamId: string, id: string) {
 }
 
 // ---------- deliveries ----------
-
-/** Which (endpoint, event) deliveries of these events exist. */
-export function findDeliveryKeys(client: Client, eventIds: string[]) {
-  return client.webhookDelivery.findMany({ where: { event_id: { in: eventIds } }, select: { endpoint_id: true, event_id: true } });
-}
-
-export function insertDeliveries(tx: TxClient, rows: Prisma.WebhookDeliveryCreateManyInput[]) {
-  return tx.webhookDelivery.createMany({ data: rows });
-}
-
-/** Up to `take` deliveries still `due` of active endpoints whose next attempt is due, with their endpoint, oldest attempt first. */
-export function findDueDeliveries(client: Client, due: Prisma.WebhookDeliveryWhereInput, now: Date, take: number) {
-  return client.webhookDelivery.findMany({
-    where: { ...due, next_attempt_at: { lte: now }, endpoint: { active: true } },
-    include: { endpoint: true },
-    orderBy: [{ next_attempt_at: 'asc' }, { id: 'asc' }],
-    take,
-  });
-}
-
-/** Writes a delivery's failed attempt while it is this claim's and PENDING. */
-export function updateClaimedDelivery(client: Client, id: string, claimId: string, data: Prisma.WebhookDeliveryUpdateManyMutationInput) {
-  return client.webhookDelivery.updateMany({ where: { id, claim_id: claimId, status: 'PENDING' }, data });
-}
-
-/** Marks these deliveries DELIVERED (with the response's status) while they are this claim's and PENDING; the count. */
-export function markClaimedDelivered(client: Client, ids: string[], claimId: string, status: number, now: Date) {
-  return client.webhookDelivery.updateMany({
-    where: { id: { in: ids }, claim_id: claimId, status: 'PENDING' },
-    data: { status: 'DELIVERED', response_status: status, last_error: null, delivered_at: now },
-  });
-}
 
 /** One page of deliveries (pageArgs' window). */
 export function findDeliveryPage(client: Client, window: Window<Prisma.WebhookDeliveryWhereInput>) {
