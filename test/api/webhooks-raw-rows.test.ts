@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { silent, testApp, type TestApp } from '../helpers/app.js';
 import { RETRY_SCHEDULE_MS, webhookBody, type WebhookSender } from '../../src/domain/webhooks/dispatch.js';
-import { findActiveEndpoints, findDueDeliveries, findDueEvents, findEvents } from '../../src/domain/webhooks/store-outbox.js';
+import { findActiveEndpoints, findDueDeliveries, findDueEvents, findEvents } from '../../src/domain/webhooks/store/outbox.js';
 import { createOutboxWorker } from '../../src/server/workers/outbox.js';
 
-// The outbox worker reads its rows on the raw driver (store-outbox.ts) and types them itself: each
+// The outbox worker reads its rows on the raw driver (src/domain/webhooks/store/outbox.ts) and types them itself: each
 // must equal the row Prisma's client reads (Date columns as Date, JSON parsed, booleans, ints,
 // nulls), or a webhook's body (webhookBody: created_at, payload) and a test label's payload would
 // change bytes. Rows written by the worker's own statements must read back through Prisma too.

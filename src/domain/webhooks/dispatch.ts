@@ -22,7 +22,7 @@ import {
   updateClaimedDelivery,
   updateClaimedEvent,
   type Claimable,
-} from './store-outbox.js';
+} from './store/outbox.js';
 
 // Delivery of outbox events, in two steps that each claim rows race-free across replicas:
 //  1. processDueEvents: an event is fanned out into one WebhookDelivery per matching active
@@ -33,7 +33,7 @@ import {
 // and stamps them with the pass's claim id; only the rows carrying its claim id are the worker's,
 // every outcome is written only where the claim id is still its own, and a crashed worker's
 // lease simply runs out. A batch of N costs a few statements, not N of each. The statements are
-// store-outbox.ts's, on the raw driver.
+// store/outbox.ts's, on the raw driver.
 
 /** Wait after failed attempt n (1-based); after the last one the row is FAILED. */
 export const RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000];

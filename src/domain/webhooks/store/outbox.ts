@@ -1,13 +1,13 @@
-import { placeholders, type Dialect } from '../../db/dialect.js';
-import { newId } from '../../db/ids.js';
-import { inLists } from '../../db/in-lists.js';
-import { readsOf } from '../../db/reads.js';
-import { sqliteArg, statementsOf, type Statements } from '../../db/statements.js';
-import { transaction } from '../../db/tx.js';
-import type { Db, OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../../db/types.js';
-import { insertValues, jsonRowsSql } from '../../db/values.js';
+import { placeholders, type Dialect } from '../../../db/dialect.js';
+import { newId } from '../../../db/ids.js';
+import { inLists } from '../../../db/in-lists.js';
+import { readsOf } from '../../../db/reads.js';
+import { sqliteArg, statementsOf, type Statements } from '../../../db/statements.js';
+import { transaction } from '../../../db/tx.js';
+import type { Db, OutboxEvent, WebhookDelivery, WebhookEndpoint } from '../../../db/types.js';
+import { insertValues, jsonRowsSql } from '../../../db/values.js';
 
-// The outbox worker's pass (dispatch.ts) on the raw driver, not Prisma's client: in a CPU profile
+// The outbox worker's pass (../dispatch.ts) on the raw driver, not Prisma's client: in a CPU profile
 // of the fulfillment bench Prisma's JS and query compiler spent ~0.17 ms a fulfillment on SQLite
 // and ~0.39 ms on PostgreSQL in these few calls, most of it in the pass's polls. Reads run outside
 // transactions (src/db/reads.ts: SQLite's read-only connection, PostgreSQL's pool), writes in

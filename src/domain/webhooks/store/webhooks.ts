@@ -1,10 +1,10 @@
-import type { Db, Prisma, TxClient } from '../../db/types.js';
+import type { Db, Prisma, TxClient } from '../../../db/types.js';
 
 // The webhooks' data access (issue 38 item 4), through Prisma: the outbox events the long poll
 // reads, the endpoints, their deliveries' pages and the backlog. The outbox worker's pass (claims,
-// due rows, outcomes, the fan-out's deliveries) is store-outbox.ts's, on the raw driver. The rules
-// (claims and leases, retries, which endpoint gets what, URL checks) stay in dispatch.ts,
-// endpoints.ts and listen.ts.
+// due rows, outcomes, the fan-out's deliveries) is outbox.ts's, on the raw driver. The rules
+// (claims and leases, retries, which endpoint gets what, URL checks) stay in ../dispatch.ts,
+// ../endpoints.ts and ../listen.ts.
 
 type Client = Db['prisma'] | TxClient;
 type Window<W> = { where: W; orderBy: never; skip: number; take: number };
