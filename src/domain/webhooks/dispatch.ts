@@ -82,14 +82,8 @@ async function claimBatch<T extends { id: string; attempts: number }>(
   now: Date,
 ): Promise<{ claimId: string; mine: T[] }> {
   const claimId = randomUUID();
-  const taken = await claimDueRows(
-    db,
-    table,
-    rows.map((r) => r.id),
-    now,
-    claimId,
-    leaseFrom(now),
-  );
+  const ids = rows.map((r) => r.id);
+  const taken = await claimDueRows(db, table, ids, now, claimId, leaseFrom(now));
   return { claimId, mine: taken.size === rows.length ? rows : rows.filter((r) => taken.has(r.id)) };
 }
 
@@ -236,7 +230,7 @@ export async function deliverDueWebhooks(db: Db, now: Date, opts: { batchSize: n
   if (!mine.length) return stats;
   const events = await findEvents(db, [...new Set(mine.map((d) => d.event_id))]);
   const eventById = new Map(events.map((e) => [e.id, e]));
-  // Successes are written together, one UPDATE per response status; failures one by one.
+  // Successes are written together at the end (one UPDATE per response status, one transaction); failures one by one.
   const deliveredBy = new Map<number, string[]>();
   let next = 0;
   const worker = async () => {
