@@ -167,4 +167,26 @@ describe('the outbox worker rows on the raw driver', () => {
     );
     expect(done.every((d) => d.delivered_at?.getTime() === at(T, RETRY_SCHEDULE_MS[0]!).getTime())).toBe(true);
   });
+
+  it("an idle pass and a pass that fans out and delivers make no call on Prisma's client", async () => {
+    await t.db.prisma.webhookEndpoint.create({ data: { team_id: t.teamId, url: 'http://127.0.0.1:9/hook', events: ['*'], secret: 's' } });
+    await t.db.prisma.outboxEvent.createMany({ data: [1, 2].map((n) => ({ team_id: t.teamId, kind: 'package.created', payload: { n } })) });
+    const sent: string[] = [];
+    const prisma = t.db.prisma;
+    const touched: string[] = [];
+    t.db.prisma = new Proxy(prisma, { get: (target, prop, recv) => (touched.push(String(prop)), Reflect.get(target, prop, recv)) });
+    try {
+      const worker = createOutboxWorker(t.db, silent, {
+        allowPrivateWebhooks: true,
+        send: async (_url, body) => (sent.push(body), { ok: true, status: 200, error: null }),
+      });
+      expect(await worker.runOnce(new Date(Date.now() + 1000))).toMatchObject({ events: 2, delivered: 2 });
+      expect(await worker.runOnce(new Date(Date.now() + 1000))).toMatchObject({ events: 0, delivered: 0 });
+    } finally {
+      t.db.prisma = prisma;
+    }
+    expect(touched).toEqual([]);
+    expect(sent).toHaveLength(2);
+    expect(await t.db.prisma.webhookDelivery.count({ where: { status: 'DELIVERED' } })).toBe(2);
+  });
 });
