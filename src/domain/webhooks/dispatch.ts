@@ -13,7 +13,6 @@ import { metrics } from '../../shared/metrics.js';
 import {
   claimDueRows,
   findActiveEndpoints,
-  findClaimedIds,
   findDeliveryKeys,
   findDueDeliveries,
   findDueEvents,
@@ -23,7 +22,7 @@ import {
   updateClaimedDelivery,
   updateClaimedEvent,
   type Claimable,
-} from './store.js';
+} from './store/outbox.js';
 
 // Delivery of outbox events, in two steps that each claim rows race-free across replicas:
 //  1. processDueEvents: an event is fanned out into one WebhookDelivery per matching active
@@ -33,7 +32,8 @@ import {
 // Claiming = one UPDATE per batch that moves next_attempt_at LEASE_MS ahead on the rows still due
 // and stamps them with the pass's claim id; only the rows carrying its claim id are the worker's,
 // every outcome is written only where the claim id is still its own, and a crashed worker's
-// lease simply runs out. A batch of N costs a few statements, not N of each.
+// lease simply runs out. A batch of N costs a few statements, not N of each. The statements are
+// store/outbox.ts's, on the raw driver.
 
 /** Wait after failed attempt n (1-based); after the last one the row is FAILED. */
 export const RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000];
@@ -80,30 +80,24 @@ async function claimBatch<T extends { id: string; attempts: number }>(
   table: Claimable,
   rows: T[],
   now: Date,
-  due: object,
 ): Promise<{ claimId: string; mine: T[] }> {
   const claimId = randomUUID();
   const ids = rows.map((r) => r.id);
-  const count = await claimDueRows(db.prisma, table, ids, due, now, claimId, leaseFrom(now));
-  if (count === rows.length) return { claimId, mine: rows };
-  if (count === 0) return { claimId, mine: [] };
-  const taken = await findClaimedIds(db.prisma, table, ids, claimId);
-  return { claimId, mine: rows.filter((r) => taken.has(r.id)) };
+  const taken = await claimDueRows(db, table, ids, now, claimId, leaseFrom(now));
+  return { claimId, mine: taken.size === rows.length ? rows : rows.filter((r) => taken.has(r.id)) };
 }
 
 // ---------- events ----------
 
-const EVENT_DUE = { delivered_at: null, failed_at: null };
-
 export async function processDueEvents(db: Db, now: Date, opts: { batchSize: number; adapters: SalesChannelAdapters }) {
-  const due = await findDueEvents(db.prisma, EVENT_DUE, now, opts.batchSize);
+  const due = await findDueEvents(db, now, opts.batchSize);
   if (!due.length) return 0;
-  const { claimId, mine } = await claimBatch(db, 'outboxEvent', due, now, EVENT_DUE);
+  const { claimId, mine } = await claimBatch(db, 'outboxEvent', due, now);
   // One endpoint lookup per team per pass, not per event (a pass takes well under the lease).
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
   const activeEndpoints = (teamId: string) => {
     let found = endpointsOf.get(teamId);
-    if (!found) endpointsOf.set(teamId, (found = findActiveEndpoints(db.prisma, teamId)));
+    if (!found) endpointsOf.set(teamId, (found = findActiveEndpoints(db, teamId)));
     return found;
   };
   const failed = async (event: OutboxEvent, err: unknown) => {
@@ -111,12 +105,11 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
     const final = err instanceof PermanentPushError || attempts >= MAX_ATTEMPTS;
     // Written only while the claim is still ours.
     await updateClaimedEvent(
-      db.prisma,
+      db,
       event.id,
       claimId,
-      final
-        ? { failed_at: now, last_error: errorText(err) }
-        : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!), last_error: errorText(err) },
+      final ? { failedAt: now } : { nextAttemptAt: after(now, RETRY_SCHEDULE_MS[attempts - 1]!) },
+      errorText(err),
     );
   };
 
@@ -170,20 +163,20 @@ async function fanOut(
   // A retry after a lost lease may find some deliveries made already; the unique key backs this
   // up. On a first claim (attempts was 0) nobody can have fanned the event out yet.
   const retried = events.filter((e) => e.attempts > 0).map((e) => e.id);
-  const existing = retried.length ? await findDeliveryKeys(db.prisma, retried) : [];
+  const existing = retried.length ? await findDeliveryKeys(db, retried) : [];
   const have = new Set(existing.map((d) => `${d.endpoint_id} ${d.event_id}`));
-  const rows: { endpoint_id: string; event_id: string; event_kind: string; next_attempt_at: Date }[] = [];
+  const rows: { endpoint_id: string; event_id: string; event_kind: string }[] = [];
   for (const event of events) {
     for (const e of (await activeEndpoints(event.team_id)).filter((x) => matchesEndpoint(x, event.kind))) {
-      if (!have.has(`${e.id} ${event.id}`))
-        rows.push({ endpoint_id: e.id, event_id: event.id, event_kind: event.kind, next_attempt_at: now });
+      if (!have.has(`${e.id} ${event.id}`)) rows.push({ endpoint_id: e.id, event_id: event.id, event_kind: event.kind });
     }
   }
   await transaction(db, async (tx) => {
+    const st = statementsOf(tx, db.provider);
     const marks = events.map((e): [string, object | null] => [e.id, results.get(e.id) ?? null]);
     // A lease ran out mid-pass and another worker took some of these over: it fans them out.
-    if ((await markDelivered(statementsOf(tx, db.provider), claimId, now, marks)) !== events.length) throw new LostClaim();
-    if (rows.length) await insertDeliveries(tx, rows);
+    if ((await markDelivered(st, claimId, now, marks)) !== events.length) throw new LostClaim();
+    await insertDeliveries(st, rows, now);
   }).catch((err) => {
     if (!(err instanceof LostClaim)) throw err;
   });
@@ -229,17 +222,15 @@ export function fetchSender(timeoutMs: number | undefined, userAgent: string, op
   };
 }
 
-const DELIVERY_DUE = { status: 'PENDING' };
-
 export async function deliverDueWebhooks(db: Db, now: Date, opts: { batchSize: number; concurrency: number; send: WebhookSender }) {
-  const due = await findDueDeliveries(db.prisma, DELIVERY_DUE, now, opts.batchSize);
+  const due = await findDueDeliveries(db, now, opts.batchSize);
   const stats = { delivered: 0, retrying: 0, failed: 0 };
   if (!due.length) return stats;
-  const { claimId, mine } = await claimBatch(db, 'webhookDelivery', due, now, DELIVERY_DUE);
+  const { claimId, mine } = await claimBatch(db, 'webhookDelivery', due, now);
   if (!mine.length) return stats;
-  const events = await findEvents(db.prisma, [...new Set(mine.map((d) => d.event_id))]);
+  const events = await findEvents(db, [...new Set(mine.map((d) => d.event_id))]);
   const eventById = new Map(events.map((e) => [e.id, e]));
-  // Successes are written together, one UPDATE per response status; failures one by one.
+  // Successes are written together at the end (one UPDATE per response status, one transaction); failures one by one.
   const deliveredBy = new Map<number, string[]>();
   let next = 0;
   const worker = async () => {
@@ -253,19 +244,16 @@ export async function deliverDueWebhooks(db: Db, now: Date, opts: { batchSize: n
       }
       const attempts = d.attempts + 1;
       const final = !event || attempts >= MAX_ATTEMPTS;
-      await updateClaimedDelivery(db.prisma, d.id, claimId, {
-        response_status: result.status,
-        last_error: result.error,
-        ...(final ? { status: 'FAILED' } : { next_attempt_at: after(now, RETRY_SCHEDULE_MS[attempts - 1]!) }),
+      await updateClaimedDelivery(db, d.id, claimId, {
+        responseStatus: result.status,
+        error: result.error,
+        nextAttemptAt: final ? null : after(now, RETRY_SCHEDULE_MS[attempts - 1]!),
       });
       stats[final ? 'failed' : 'retrying']++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(opts.concurrency, mine.length) }, worker));
-  for (const [status, ids] of deliveredBy) {
-    const { count } = await markClaimedDelivered(db.prisma, ids, claimId, status, now);
-    stats.delivered += count;
-  }
+  if (deliveredBy.size) stats.delivered = await markClaimedDelivered(db, deliveredBy, claimId, now);
   return stats;
 }
 

@@ -13,7 +13,7 @@ import {
   findTeamEndpoint,
   insertEndpoint,
   updateTeamEndpoint,
-} from './store.js';
+} from './store/webhooks.js';
 
 // Webhook endpoints of a team (either kind). The signing secret is returned once, on creation;
 // reads never show it.

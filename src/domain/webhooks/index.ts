@@ -11,4 +11,4 @@ export {
   updateEndpoint,
 } from './endpoints.js';
 export { pollEvents, triggerEvent } from './listen.js';
-export { findOutboxBacklog } from './store.js';
+export { findOutboxBacklog } from './store/webhooks.js';

@@ -2,7 +2,7 @@ import { transaction } from '../../db/tx.js';
 import type { Db } from '../../db/types.js';
 import { invalid } from '../errors.js';
 import { enqueueEvent, EVENT_KINDS, type EventKind } from '../events/index.js';
-import { findEventsAfter, findLastEventId } from './store.js';
+import { findEventsAfter, findLastEventId } from './store/webhooks.js';
 
 // The team's events as a long poll, for `fos webhooks listen` (docs/webhooks.md): read from the
 // transactional outbox in the database, so every replica answers with every event whichever

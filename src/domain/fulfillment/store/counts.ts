@@ -31,14 +31,7 @@ export async function countFulfillmentOrders(db: Db, teamId: string, filter: Cou
   return Number(rows[0]?.n ?? 0);
 }
 
-/**
- * PostgreSQL: moves the pending deltas into the counts in one statement, so a reader sees them
- * either all as deltas or all as counts. Rows a concurrent fold already took are skipped; deltas
- * of uncommitted transactions wait for the next fold. Returns how many deltas it folded.
- */
-export async function foldFulfillmentOrderCounts(db: Db): Promise<number> {
-  if (db.provider !== 'postgresql') return 0;
-  const rows = await db.prisma.$queryRawUnsafe<{ folded: number | bigint }[]>(`
+const FOLD = `
     WITH d AS (DELETE FROM "fulfillment_order_count_deltas" RETURNING "fulfiller_team_id", "warehouse_id", "status", "n"),
     s AS (SELECT "fulfiller_team_id", "warehouse_id", "status", SUM("n") AS n, COUNT(*) AS rows FROM d GROUP BY 1, 2, 3),
     u AS (
@@ -47,6 +40,18 @@ export async function foldFulfillmentOrderCounts(db: Db): Promise<number> {
       ON CONFLICT ("fulfiller_team_id", "warehouse_id", "status")
       DO UPDATE SET "n" = "fulfillment_order_counts"."n" + EXCLUDED."n"
     )
-    SELECT COALESCE(SUM(rows), 0)::bigint AS folded FROM s`);
+    SELECT COALESCE(SUM(rows), 0)::bigint AS folded FROM s`;
+
+/**
+ * PostgreSQL: moves the pending deltas into the counts in one statement, so a reader sees them
+ * either all as deltas or all as counts. Rows a concurrent fold already took are skipped; deltas
+ * of uncommitted transactions wait for the next fold. Returns how many deltas it folded. On the raw
+ * pool (Db#pgQuery, as readsOf reads), not through Prisma's client: every replica runs it every
+ * few seconds.
+ */
+export async function foldFulfillmentOrderCounts(db: Db): Promise<number> {
+  if (db.provider !== 'postgresql') return 0;
+  type Folded = { folded: number | bigint };
+  const rows = db.pgQuery ? await db.pgQuery<Folded>(FOLD, []) : await db.prisma.$queryRawUnsafe<Folded[]>(FOLD);
   return Number(rows[0]?.folded ?? 0);
 }
