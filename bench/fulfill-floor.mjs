@@ -37,8 +37,9 @@ export const RATE_CARD = {
 /** A child process that tells its URL over IPC; `call(msg, reply)` sends and awaits an answer holding `reply`. */
 const children = new Set();
 
-function child(script, env) {
-  const p = fork(path.join(ROOT, 'bench', script), { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** A bench child process of this checkout (or of the checkout at `root`: bench/ab-floor.mjs). */
+export function child(script, env, root = ROOT) {
+  const p = fork(path.join(root, 'bench', script), { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = (key) =>
     new Promise((resolve, reject) => {
       const on = (m) => m && key in m && (p.off('message', on), resolve(m));
@@ -67,7 +68,7 @@ function child(script, env) {
 }
 
 /** Products, the rate table, the merchant's delegation with its rate card, `orders` accepted fulfillment orders and their lines. */
-async function seed(dbUrl, url, orders) {
+export async function seed(dbUrl, url, orders) {
   const { createDb } = await dist('db/client.js');
   const { createKey } = await dist('domain/keys/keys.js');
   const teams = await dist('domain/teams/teams.js');
@@ -157,7 +158,7 @@ export const STEPS = ['lock', 'package', 'label', 'fulfill'];
  * `pid` over them ({cpuMs, mainMs, stepMs: process CPU of each step}). `sent` keeps each request's
  * method and body (the recording run).
  */
-async function fulfill(url, token, fos, pid, sent) {
+export async function fulfill(url, token, fos, pid, sent) {
   const agent = new Agent({ connections: 1 });
   const plain = client(url, token, agent);
   const api = sent ? (method, p, body) => (sent.push({ method, body }), plain(method, p, body)) : plain;
@@ -219,7 +220,7 @@ async function replay(url, token, units, pid) {
 }
 
 /** Databases: SQLite files in `dir`, or PostgreSQL databases beside `pgUrl`'s. */
-async function databases(dir, pgUrl) {
+export async function databases(dir, pgUrl) {
   if (!pgUrl) {
     const file = (n) => path.join(dir, `${n}.db`);
     const { default: Database } = await import('libsql');
