@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.js';
 import { sealCredentials } from '../../src/domain/channels/connection.js';
 import { syncDueShops } from '../../src/domain/channels/sync.js';
+// The areas answering the orders' hooks and slots (intake rules: a server loads them in app.ts; the
+// sync below runs in this process, which builds no app). Without it the pass found every order
+// "failed" whenever no earlier test file of the same worker had loaded them.
+import '../../src/domain/subscriptions.js';
 import { parseSecretKey, setSecretKey } from '../../src/domain/secrets/secret-box.js';
 import type { FreshUrl } from './db.js';
 import { shopifyDouble, shopifyOrderNode, sign, shopifyWebhookOrder } from './platform-doubles.js';
