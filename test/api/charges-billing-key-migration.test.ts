@@ -1,11 +1,8 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.js';
-import { migrate, packageRoot } from '../../src/db/migrate.js';
+import { migrate } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/types.js';
-import { freshPostgresUrl, freshSqliteUrl } from '../helpers/db.js';
+import { freshPostgresUrl, freshSqliteUrl, migrateBefore } from '../helpers/db.js';
 
 // A fulfillment's charges are one per category by their billing key, not by a unique index of
 // their own (billing a fulfillment paid for both): the migration gives the JSON rate card's
@@ -13,7 +10,6 @@ import { freshPostgresUrl, freshSqliteUrl } from '../helpers/db.js';
 // and leaves every other charge as it was.
 
 const postgres = /^postgres/.test(process.env.FOS_TEST_DB ?? '');
-const provider = postgres ? 'postgresql' : 'sqlite';
 const MIGRATION = '20261129114848_charges_fulfillment_category_by_billing_key';
 let url: string;
 let db: Db;
@@ -23,12 +19,7 @@ beforeAll(async () => {
   const fresh = postgres ? await freshPostgresUrl() : await freshSqliteUrl();
   cleanups.push(fresh.cleanup);
   url = fresh.url;
-  // Migrated up to the migration before this one, as a database of the previous release.
-  const dir = await mkdtemp(path.join(tmpdir(), 'fos-billing-key-migrations-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  await cp(path.join(packageRoot(), 'prisma', 'migrations', provider), dir, { recursive: true });
-  await rm(path.join(dir, MIGRATION), { recursive: true });
-  await migrate(url, { migrationsDir: dir });
+  await migrateBefore(url, MIGRATION); // as a database of the previous release
   db = await createDb(url);
 }, 120_000);
 afterAll(async () => {

@@ -1,5 +1,4 @@
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import { createDb } from '../../src/db/client.js';
 import { migrate, packageRoot } from '../../src/db/migrate.js';
 import type { Db } from '../../src/db/types.js';
 import { applyToLevel } from '../../src/domain/inventory/ledger.js';
-import { freshPostgresUrl, freshSqliteUrl } from '../helpers/db.js';
+import { freshPostgresUrl, freshSqliteUrl, migrateBefore } from '../helpers/db.js';
 import { binLedgerBalanced } from './floor.fixtures.js';
 
 // Issue 28's migration on a database made before it (SQLite, or PostgreSQL with FOS_TEST_DB=postgres):
@@ -21,16 +20,10 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-/** The migrations folder as it was before issue 28 (every migration older than floor_locations). */
-async function migrationsBefore(): Promise<string> {
-  const src = path.join(packageRoot(), 'prisma', 'migrations', provider);
-  const dir = await mkdtemp(path.join(tmpdir(), 'fos-premigr-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const names = (await readdir(src)).sort();
-  const mine = names.find((n) => n.endsWith('_floor_locations'))!;
-  for (const n of names) if (n < mine || n === 'migration_lock.toml') await cp(path.join(src, n), path.join(dir, n), { recursive: true });
-  return dir;
-}
+/** Issue 28's migration (its folder's name ends so). */
+const FLOOR_LOCATIONS = readdirSync(path.join(packageRoot(), 'prisma', 'migrations', provider)).find((n) =>
+  n.endsWith('_floor_locations'),
+)!;
 
 async function oldWorld(db: Db) {
   const team = await db.prisma.team.create({ data: { name: 'Old DC', kind: 'FULFILLER' } });
@@ -95,7 +88,7 @@ describe(`issue 28 migration (${provider})`, () => {
   it('keeps every level, puts all stock in the default location, and the ledger balances per bin', async () => {
     const fresh = provider === 'postgresql' ? await freshPostgresUrl() : await freshSqliteUrl();
     cleanups.push(fresh.cleanup);
-    await migrate(fresh.url, { migrationsDir: await migrationsBefore() });
+    await migrateBefore(fresh.url, FLOOR_LOCATIONS); // as before issue 28
     let db = await createDb(fresh.url);
     const { wh, products } = await oldWorld(db);
     const figures = async () =>

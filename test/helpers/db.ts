@@ -4,6 +4,7 @@
 //   const { url, cleanup } = await freshPostgresUrl();  // empty PostgreSQL database (also `.drop`)
 //   const { db, cleanup }  = await freshDb();           // created + migrated + connected Db
 //   await migrateInProcesses(url, 3);                   // (db tests) N separate processes at once
+//   await migrateBefore(url, '2026…_name');             // migrated as the release before that migration
 //
 // Each call gives a new, empty database; `cleanup()` removes it (call it in afterAll/afterEach;
 // it is idempotent). Nothing is migrated except by freshDb().
@@ -14,7 +15,7 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { cp, copyFile, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -192,5 +193,22 @@ export async function migrateInProcesses(url: string, n: number): Promise<Array<
     );
   } finally {
     await rm(outfile, { force: true });
+  }
+}
+
+/**
+ * Migrates `url` with every migration of its provider before `migration` (a folder name), as a
+ * database of the release before it: a migration's test then writes the old rows and migrates on.
+ */
+export async function migrateBefore(url: string, migration: string): Promise<void> {
+  const provider = /^postgres/.test(url) ? 'postgresql' : 'sqlite';
+  const src = path.join(packageRoot(), 'prisma', 'migrations', provider);
+  const dir = await mkdtemp(path.join(tmpdir(), 'fos-migrations-before-'));
+  try {
+    for (const n of (await readdir(src)).sort())
+      if (n < migration || n === 'migration_lock.toml') await cp(path.join(src, n), path.join(dir, n), { recursive: true });
+    await migrate(url, { migrationsDir: dir });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
