@@ -52,24 +52,23 @@ const date = (v: unknown): Date =>
 const dateOrNull = (v: unknown) => (v === null || v === undefined ? null : date(v));
 const bool = (v: unknown) => v === true || v === 1 || v === 1n;
 
-function eventOf(d: Dialect, r: Row): OutboxEvent {
-  r.payload = d.json(r.payload);
-  r.result = d.json(r.result);
-  r.next_attempt_at = date(r.next_attempt_at);
-  r.delivered_at = dateOrNull(r.delivered_at);
-  r.failed_at = dateOrNull(r.failed_at);
-  r.created_at = date(r.created_at);
-  return r as unknown as OutboxEvent;
-}
-
-function endpointOf(d: Dialect, r: Row): WebhookEndpoint {
-  r.events = d.json(r.events);
-  r.active = bool(r.active);
-  r.test = bool(r.test);
-  r.created_at = date(r.created_at);
-  r.updated_at = date(r.updated_at);
-  return r as unknown as WebhookEndpoint;
-}
+/** A row typed in place by its columns' kinds (JSON parsed, dates as Date, SQLite's 0/1 as booleans). */
+const typer =
+  <T>(kinds: { json?: string[]; dates?: string[]; maybeDates?: string[]; bools?: string[] }) =>
+  (d: Dialect, r: Row): T => {
+    for (const c of kinds.json ?? []) r[c] = d.json(r[c]);
+    for (const c of kinds.dates ?? []) r[c] = date(r[c]);
+    for (const c of kinds.maybeDates ?? []) r[c] = dateOrNull(r[c]);
+    for (const c of kinds.bools ?? []) r[c] = bool(r[c]);
+    return r as T;
+  };
+const eventOf = typer<OutboxEvent>({
+  json: ['payload', 'result'],
+  dates: ['next_attempt_at', 'created_at'],
+  maybeDates: ['delivered_at', 'failed_at'],
+});
+const endpointOf = typer<WebhookEndpoint>({ json: ['events'], bools: ['active', 'test'], dates: ['created_at', 'updated_at'] });
+const deliveryOf = typer<WebhookDelivery>({ dates: ['next_attempt_at', 'created_at', 'updated_at'], maybeDates: ['delivered_at'] });
 
 // ---------- claims (events and deliveries alike) ----------
 
@@ -233,12 +232,7 @@ export async function findDueDeliveries(db: Db, now: Date, take: number): Promis
       endpoint[c] = row[`e_${c}`];
       delete row[`e_${c}`];
     }
-    row.next_attempt_at = date(row.next_attempt_at);
-    row.delivered_at = dateOrNull(row.delivered_at);
-    row.created_at = date(row.created_at);
-    row.updated_at = date(row.updated_at);
-    row.endpoint = endpointOf(r.dialect, endpoint);
-    return row as unknown as WebhookDelivery & { endpoint: WebhookEndpoint };
+    return Object.assign(deliveryOf(r.dialect, row), { endpoint: endpointOf(r.dialect, endpoint) });
   });
 }
 
