@@ -46,7 +46,9 @@ export async function insertEvents(
 /**
  * The outbox worker's events marked delivered, each with its result where it has one ([event id,
  * result or null]), in ONE UPDATE … FROM (rows) while they are still its claim's and undelivered;
- * returns how many it marked (fewer: another worker took some over after a lease ran out).
+ * returns how many it marked (fewer: another worker took some over after a lease ran out). The
+ * events are found by their ids: on SQLite `delivered_at IS NULL` had the plan walk every
+ * undelivered event for each of the rows.
  */
 export async function markDelivered(st: Statements, claimId: string, now: Date, rows: Array<[string, object | null]>): Promise<number> {
   const values = jsonRowsSql(st.dialect.provider, [
@@ -56,7 +58,8 @@ export async function markDelivered(st: Statements, claimId: string, now: Date, 
   return st.run(
     `WITH "v" AS (${values})
      UPDATE "outbox_events" SET "delivered_at" = ?, "last_error" = NULL, "result" = COALESCE(v."result", "outbox_events"."result")
-     FROM "v" WHERE "outbox_events"."id" = v."id" AND "outbox_events"."claim_id" = ? AND "outbox_events"."delivered_at" IS NULL`,
+     FROM "v" WHERE "outbox_events"."id" = v."id" AND "outbox_events"."claim_id" = ?
+       AND ${st.dialect.filterOnly('"outbox_events"."delivered_at"')} IS NULL`,
     [JSON.stringify(rows), now, claimId],
   );
 }

@@ -74,10 +74,22 @@ const deliveryOf = typer<WebhookDelivery>({ dates: ['next_attempt_at', 'created_
 
 export type Claimable = 'outboxEvent' | 'webhookDelivery';
 
-/** Each claimable table, the condition that keeps a row due, and the columns its writes stamp. */
+/**
+ * Each claimable table, the condition that keeps a row due (its columns only filter: the claim's
+ * ids are read by the primary key, not by the due index over a whole backlog), and the columns
+ * its writes stamp.
+ */
 const CLAIMABLE = {
-  outboxEvent: { table: 'outbox_events', due: '"delivered_at" IS NULL AND "failed_at" IS NULL', stamp: '' },
-  webhookDelivery: { table: 'webhook_deliveries', due: `"status" = 'PENDING'`, stamp: ', "updated_at" = ?' },
+  outboxEvent: {
+    table: 'outbox_events',
+    due: (d: Dialect) => `${d.filterOnly('"delivered_at"')} IS NULL AND ${d.filterOnly('"failed_at"')} IS NULL`,
+    stamp: '',
+  },
+  webhookDelivery: {
+    table: 'webhook_deliveries',
+    due: (d: Dialect) => `${d.filterOnly('"status"')} = 'PENDING'`,
+    stamp: ', "updated_at" = ?',
+  },
 } as const;
 
 /**
@@ -101,7 +113,8 @@ export async function claimDueRows(
     for (const part of inLists(ids)) {
       const rows = await st.all<{ id: string }>(
         `UPDATE "${t.table}" SET "claim_id" = ?, "next_attempt_at" = ?, "attempts" = "attempts" + 1${t.stamp}
-         WHERE "id" IN (${placeholders(part.length)}) AND ${t.due} AND "next_attempt_at" <= ? RETURNING "id"`,
+         WHERE "id" IN (${placeholders(part.length)}) AND ${t.due(st.dialect)} AND ${st.dialect.filterOnly('"next_attempt_at"')} <= ?
+         RETURNING "id"`,
         [claimId, leaseUntil, ...stamped, ...part, now],
       );
       for (const r of rows) taken.add(r.id);
@@ -277,7 +290,7 @@ export function markClaimedDelivered(db: Db, idsByStatus: ReadonlyMap<number, st
       for (const part of inLists(ids))
         count += await st.run(
           `UPDATE "webhook_deliveries" SET "status" = 'DELIVERED', "response_status" = ?, "last_error" = NULL, "delivered_at" = ?, "updated_at" = ?
-           WHERE "id" IN (${placeholders(part.length)}) AND "claim_id" = ? AND "status" = 'PENDING'`,
+           WHERE "id" IN (${placeholders(part.length)}) AND "claim_id" = ? AND ${st.dialect.filterOnly('"status"')} = 'PENDING'`,
           [status, now, updatedAt, ...part, claimId],
         );
     return count;
