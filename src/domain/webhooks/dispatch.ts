@@ -162,8 +162,15 @@ async function fanOut(
 ) {
   // A retry after a lost lease may find some deliveries made already; the unique key backs this
   // up. On a first claim (attempts was 0) nobody can have fanned the event out yet.
-  const retried = events.filter((e) => e.attempts > 0).map((e) => e.id);
-  const existing = retried.length ? await findDeliveryKeys(db, retried) : [];
+  const retried = events.filter((e) => e.attempts > 0);
+  const endpointIds = new Set((await Promise.all(retried.map((e) => activeEndpoints(e.team_id)))).flat().map((e) => e.id));
+  const existing = endpointIds.size
+    ? await findDeliveryKeys(
+        db,
+        [...endpointIds],
+        retried.map((e) => e.id),
+      )
+    : [];
   const have = new Set(existing.map((d) => `${d.endpoint_id} ${d.event_id}`));
   const rows: { endpoint_id: string; event_id: string; event_kind: string }[] = [];
   for (const event of events) {

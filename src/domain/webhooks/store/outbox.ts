@@ -182,16 +182,24 @@ export async function findActiveEndpoints(db: Db, teamId: string): Promise<Webho
 
 // ---------- deliveries ----------
 
-/** Which (endpoint, event) deliveries of these events exist. */
-export async function findDeliveryKeys(db: Db, eventIds: string[]): Promise<Array<{ endpoint_id: string; event_id: string }>> {
+/**
+ * Which deliveries of these events to these endpoints exist: by the unique (endpoint_id, event_id)
+ * index, endpoint first (an event's ids alone would read every delivery there is).
+ */
+export async function findDeliveryKeys(
+  db: Db,
+  endpointIds: string[],
+  eventIds: string[],
+): Promise<Array<{ endpoint_id: string; event_id: string }>> {
   const out: Array<{ endpoint_id: string; event_id: string }> = [];
-  for (const part of inLists(eventIds))
-    out.push(
-      ...(await readsOf(db).all<{ endpoint_id: string; event_id: string }>(
-        `SELECT "endpoint_id", "event_id" FROM "webhook_deliveries" WHERE "event_id" IN (${placeholders(part.length)})`,
-        part,
-      )),
-    );
+  for (const endpoint of endpointIds)
+    for (const part of inLists(eventIds))
+      out.push(
+        ...(await readsOf(db).all<{ endpoint_id: string; event_id: string }>(
+          `SELECT "endpoint_id", "event_id" FROM "webhook_deliveries" WHERE "endpoint_id" = ? AND "event_id" IN (${placeholders(part.length)})`,
+          [endpoint, ...part],
+        )),
+      );
   return out;
 }
 
