@@ -8,7 +8,8 @@
 //           a third run on the original: bench/floor-record.mjs), the same auth and the same bodies,
 //           and after each the statements fos's workers ran before the next (the outbox pass).
 // Both are warmed with the first WARM fulfillments, then the rest are timed: the server PROCESS's
-// CPU (/proc/<pid>/stat: every thread, GC and libuv included) over them, per fulfillment. One
+// CPU (/proc/<pid>/stat: every thread, GC and libuv included) over them, per fulfillment, with
+// its main thread's share and each step's (all locks, then all packages, ...) beside. One
 // client, one request at a time (both servers see the same sequence). SQLite (temp file) and
 // PostgreSQL (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; a database
 // fos_floor_<pid>* is made there and dropped; FOS_BENCH_FLOOR_PG=off skips it).
