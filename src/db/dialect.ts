@@ -43,11 +43,17 @@ export interface Dialect {
   lockRowsInOrder(table: string, where: string): string | null;
   /** A Json column read through a subquery or raw statement: SQLite gives its text, PostgreSQL the value. */
   json(v: unknown): unknown;
-  /** A DateTime column read by a raw statement: SQLite gives its ISO text, PostgreSQL a Date. */
+  /**
+   * A DateTime column read by a raw statement: SQLite gives its ISO text (UTC without a zone where
+   * a column's SQL default, CURRENT_TIMESTAMP, wrote it: read as UTC, as Prisma reads it),
+   * PostgreSQL a Date.
+   */
   date(v: unknown): Date;
-  /** A count or sum read by a raw statement: PostgreSQL's bigint comes back as a BigInt or a string. */
+  /** A Boolean column read by a raw statement: SQLite gives 0/1 (a BigInt with safe integers), PostgreSQL a boolean. */
+  bool(v: unknown): boolean;
   /** The placeholder of a Json value sent as its JSON text (PostgreSQL types it as jsonb). */
   readonly jsonParam: string;
+  /** A count or sum read by a raw statement: PostgreSQL's bigint comes back as a BigInt or a string. */
   int(v: unknown): number;
   /** Substring search has FTS5 trigram tables (SQLite); PostgreSQL serves LIKE '%term%' from pg_trgm indexes. */
   readonly trigramTables: boolean;
@@ -92,7 +98,10 @@ function pgText(sql: string): string {
   return text;
 }
 
-const date = (v: unknown) => (v instanceof Date ? v : new Date(v as string | number));
+const ZONED = /(?:Z|[+-]\d\d:?\d\d)$/i;
+const date = (v: unknown) =>
+  v instanceof Date ? v : new Date(typeof v === 'string' && !ZONED.test(v) ? `${v.replace(' ', 'T')}Z` : (v as string | number));
+const bool = (v: unknown) => v === true || v === 1 || v === 1n;
 const int = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
 
 const SQLITE_JSON: JsonSql = {
@@ -137,6 +146,7 @@ const SQLITE: Dialect = {
   json: (v) => (typeof v === 'string' ? JSON.parse(v) : (v ?? null)),
   jsonParam: '?',
   date,
+  bool,
   int,
   trigramTables: true,
   bytewiseText: true,
@@ -156,6 +166,7 @@ const POSTGRESQL: Dialect = {
   json: (v) => v ?? null,
   jsonParam: 'CAST(? AS JSONB)',
   date,
+  bool,
   int,
   trigramTables: false,
   bytewiseText: false,

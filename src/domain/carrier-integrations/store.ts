@@ -1,3 +1,4 @@
+import type { Dialect } from '../../db/dialect.js';
 import { readsOf } from '../../db/reads.js';
 import type { CarrierIntegration, CarrierRate, Db, Prisma, TxClient } from '../../db/types.js';
 
@@ -8,46 +9,49 @@ import type { CarrierIntegration, CarrierRate, Db, Prisma, TxClient } from '../.
 // server CPU); rows are typed here as Prisma types them. Then the integrations' own rows and the
 // address verifications, through Prisma (the end of this file).
 
-const json = (db: Db, v: unknown) => (typeof v === 'string' ? readsOf(db).dialect.json(v) : (v ?? null));
-const bool = (v: unknown) => v === true || v === 1 || v === 1n;
-/** A DateTime column: SQLite's ISO text or PostgreSQL's Date. */
-const date = (v: unknown) => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string));
+const json = (d: Dialect, v: unknown) => (typeof v === 'string' ? d.json(v) : (v ?? null));
+/** A nullable DateTime column: SQLite's ISO text or PostgreSQL's Date. */
+const date = (d: Dialect, v: unknown) => (v === null || v === undefined ? null : d.date(v));
 
 /** The team's carrier integrations, oldest first (every column). */
 export async function teamIntegrations(db: Db, teamId: string): Promise<CarrierIntegration[]> {
-  const rows = await readsOf(db).all<Record<string, unknown>>(
+  const reads = readsOf(db);
+  const d = reads.dialect;
+  const rows = await reads.all<Record<string, unknown>>(
     `SELECT * FROM "carrier_integrations" WHERE "team_id" = ? ORDER BY "created_at", "id"`,
     [teamId],
   );
   return rows.map(
-    (r) =>
+    (row) =>
       ({
-        ...r,
-        warehouse_ids: json(db, r.warehouse_ids),
-        enabled_carriers: json(db, r.enabled_carriers),
-        has_webhook_secret: bool(r.has_webhook_secret),
-        enabled: bool(r.enabled),
-        is_test: bool(r.is_test),
-        disabled_at: date(r.disabled_at),
-        created_at: date(r.created_at),
-        updated_at: date(r.updated_at),
+        ...row,
+        warehouse_ids: json(d, row.warehouse_ids),
+        enabled_carriers: json(d, row.enabled_carriers),
+        has_webhook_secret: d.bool(row.has_webhook_secret),
+        enabled: d.bool(row.enabled),
+        is_test: d.bool(row.is_test),
+        disabled_at: date(d, row.disabled_at),
+        created_at: date(d, row.created_at),
+        updated_at: date(d, row.updated_at),
       }) as CarrierIntegration,
   );
 }
 
 /** The team's rate table (the built-in table carrier's rows), cheapest first. */
 export async function teamCarrierRates(db: Db, teamId: string): Promise<CarrierRate[]> {
-  const rows = await readsOf(db).all<Record<string, unknown>>(`SELECT * FROM "carrier_rates" WHERE "team_id" = ? ORDER BY "amount", "id"`, [
+  const reads = readsOf(db);
+  const d = reads.dialect;
+  const rows = await reads.all<Record<string, unknown>>(`SELECT * FROM "carrier_rates" WHERE "team_id" = ? ORDER BY "amount", "id"`, [
     teamId,
   ]);
   return rows.map(
-    (r) =>
+    (row) =>
       ({
-        ...r,
-        countries: json(db, r.countries),
-        delivery_date_guaranteed: bool(r.delivery_date_guaranteed),
-        created_at: date(r.created_at),
-        updated_at: date(r.updated_at),
+        ...row,
+        countries: json(d, row.countries),
+        delivery_date_guaranteed: d.bool(row.delivery_date_guaranteed),
+        created_at: date(d, row.created_at),
+        updated_at: date(d, row.updated_at),
       }) as CarrierRate,
   );
 }

@@ -5,7 +5,7 @@ import { announceCharge, jsonPricing } from './charges.js';
 import type { OrderConfig, ShippingLabelConfig } from './pricing-record.js';
 import { parseRateCard, priceShipping } from './rate-card.js';
 import { findDelegationBetween } from './store/delegations.js';
-import { boolOf, fulfillmentKey, insertCharge, jsonOf, shippingInputs, type ShippingRow } from './store/statements.js';
+import { fulfillmentKey, insertCharge, jsonOf, shippingInputs, type ShippingRow } from './store/statements.js';
 import { billFulfillmentByCard } from './fulfillment-billing.js';
 
 export interface ShippingChargeInput {
@@ -34,7 +34,7 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
   const row = await shippingInputs(st, input, now);
   // A versioned card (docs/billing.md) bills shipping, pick, pack and packaging; else the JSON card, shipping.
   if (row.d_id && row.d_rate_card_id) return billFulfillmentByCard(tx, st, row, input, now);
-  const card = row.d_id && boolOf(row.d_active) ? parseRateCard(jsonOf(st, row.d_rate_card)) : null;
+  const card = row.d_id && st.dialect.bool(row.d_active) ? parseRateCard(jsonOf(st, row.d_rate_card)) : null;
   if (!row.d_id || !card?.shipping) return null;
   if (row.existing_id) return { id: row.existing_id };
   const label = row.l_id ? row : null;
@@ -83,7 +83,7 @@ export function orderConfigOf(st: Statements, row: ShippingRow): OrderConfig {
     id: row.o_id!,
     address_residential: row.o_address_residential!,
     priority: row.o_priority!,
-    is_fragile: boolOf(row.o_is_fragile),
+    is_fragile: st.dialect.bool(row.o_is_fragile),
     tags: tagsOf(jsonOf(st, row.o_tags)),
     unique_core_line_item_count: Number(row.o_unique_core_line_item_count),
     shop_type: row.s_shop_type ?? 'MANUAL',

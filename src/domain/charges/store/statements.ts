@@ -117,8 +117,6 @@ export async function shippingInputs(
 
 /** A Json column as a value (SQLite's raw text, or the value the driver already parsed). */
 export const jsonOf = (st: Statements, v: unknown) => (typeof v === 'string' ? st.dialect.json(v) : (v ?? null));
-/** A Boolean column (SQLite's 0/1, or a boolean). */
-export const boolOf = (v: unknown) => v === true || v === 1 || v === 1n;
 
 const CHARGE_JSON = ['pricing_config', 'pricing_trace'] as const;
 

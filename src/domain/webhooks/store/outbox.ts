@@ -44,22 +44,14 @@ const list = (alias: string, cols: readonly string[], prefix = '') =>
 
 // ---------- typing: rows as Prisma reads them ----------
 
-// SQLite keeps a DATETIME as the adapter wrote it (ISO text with +00:00); a column's SQL default
-// (CURRENT_TIMESTAMP) writes UTC without a zone. PostgreSQL's come back as Date (pg-tx.ts).
-const ZONED = /(?:Z|[+-]\d\d:?\d\d)$/i;
-const date = (v: unknown): Date =>
-  v instanceof Date ? v : new Date(typeof v === 'string' && !ZONED.test(v) ? `${v.replace(' ', 'T')}Z` : (v as string | number));
-const dateOrNull = (v: unknown) => (v === null || v === undefined ? null : date(v));
-const bool = (v: unknown) => v === true || v === 1 || v === 1n;
-
-/** A row typed in place by its columns' kinds (JSON parsed, dates as Date, SQLite's 0/1 as booleans). */
+/** A row typed in place by its columns' kinds, as the dialect reads them (JSON parsed, dates as Date, booleans). */
 const typer =
   <T>(kinds: { json?: string[]; dates?: string[]; maybeDates?: string[]; bools?: string[] }) =>
   (d: Dialect, r: Row): T => {
     for (const c of kinds.json ?? []) r[c] = d.json(r[c]);
-    for (const c of kinds.dates ?? []) r[c] = date(r[c]);
-    for (const c of kinds.maybeDates ?? []) r[c] = dateOrNull(r[c]);
-    for (const c of kinds.bools ?? []) r[c] = bool(r[c]);
+    for (const c of kinds.dates ?? []) r[c] = d.date(r[c]);
+    for (const c of kinds.maybeDates ?? []) r[c] = r[c] === null || r[c] === undefined ? null : d.date(r[c]);
+    for (const c of kinds.bools ?? []) r[c] = d.bool(r[c]);
     return r as T;
   };
 const eventOf = typer<OutboxEvent>({
