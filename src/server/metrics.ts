@@ -41,7 +41,7 @@ function outboxGauges(app: FastifyInstance, { prom }: Metrics) {
   });
   const set = (queue: string, row: { count: number; oldest: Date | null }) => {
     depth.set({ queue }, row.count);
-    age.set({ queue }, row.oldest ? Math.max(0, (Date.now() - new Date(row.oldest).getTime()) / 1000) : 0);
+    age.set({ queue }, row.oldest ? Math.max(0, (Date.now() - row.oldest.getTime()) / 1000) : 0);
   };
   return async () => {
     for (const [queue, row] of Object.entries(await findOutboxBacklog(app.db.prisma))) set(queue, row);

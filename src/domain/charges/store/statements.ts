@@ -87,7 +87,6 @@ const SHIPPING_INPUTS = `SELECT d."id" AS "d_id", d."active" AS "d_active", d."r
 
 /** The billing key of a fulfillment's charge of an event (docs/billing.md): one charge per fulfillment and event. */
 export const fulfillmentKey = (event: string, fulfillmentId: string) => `${event}:fulfillment:${fulfillmentId}`;
-const shippingKey = (fulfillmentId: string) => fulfillmentKey('SHIPPING', fulfillmentId);
 
 /** What a fulfilled package's SHIPPING charge is priced from (see ShippingRow). */
 export async function shippingInputs(
@@ -104,7 +103,7 @@ export async function shippingInputs(
 ): Promise<ShippingRow> {
   const [row] = await st.all<ShippingRow>(SHIPPING_INPUTS, [
     at,
-    shippingKey(i.fulfillmentId),
+    fulfillmentKey('SHIPPING', i.fulfillmentId),
     i.merchantTeamId,
     i.fulfillerTeamId,
     i.packageId,
