@@ -143,12 +143,25 @@ export async function seed(dbUrl, url, orders) {
   }
 }
 
-/** The CPU of process `pid` (every thread) and of its main thread from now to `done()`, in ms. */
-async function cpuOf(pid) {
-  const [all0, main0] = [await cpuMsOfPid(pid), await mainThreadCpuMsOfPid(pid)];
-  return async () => {
-    const [all1, main1] = [await cpuMsOfPid(pid), await mainThreadCpuMsOfPid(pid)];
-    return { cpuMs: all1 - all0, mainMs: main1 - main0 };
+/**
+ * CPU of process `pid` (every thread) and of its main thread, in laps: `lap()` ends one (a step);
+ * `result()` gives the totals and each lap's process CPU, in ms.
+ */
+async function meter(pid) {
+  const read = async () => [await cpuMsOfPid(pid), await mainThreadCpuMsOfPid(pid)];
+  let last = await read();
+  const laps = [];
+  return {
+    lap: async () => {
+      const now = await read();
+      laps.push([now[0] - last[0], now[1] - last[1]]);
+      last = now;
+    },
+    result: () => ({
+      cpuMs: laps.reduce((n, l) => n + l[0], 0),
+      mainMs: laps.reduce((n, l) => n + l[1], 0),
+      stepMs: laps.map((l) => l[0]),
+    }),
   };
 }
 
@@ -163,11 +176,10 @@ export async function fulfill(url, token, fos, pid, sent) {
   const agent = new Agent({ connections: 1 });
   const plain = client(url, token, agent);
   const api = sent ? (method, p, body) => (sent.push({ method, body }), plain(method, p, body)) : plain;
-  const done = await cpuOf(pid);
-  const step = await stepper(pid);
+  const m = await meter(pid);
   const packages = [];
   for (const fo of fos) await api('POST', `/ops/fulfillment-orders/${fo.id}/lock`, { lock_owner: `o-${fo.id}`, timeout_minutes: 30 });
-  await step();
+  await m.lap();
   for (const [i, fo] of fos.entries())
     packages[i] = (
       await api('POST', '/ops/packages', {
@@ -178,46 +190,30 @@ export async function fulfill(url, token, fos, pid, sent) {
         package_line_items: fo.lines,
       })
     ).data.id;
-  await step();
+  await m.lap();
   for (const id of packages) await api('POST', `/ops/packages/${id}/label`, { rate_strategy: 'CHEAPEST' });
-  await step();
+  await m.lap();
   for (const [i, fo] of fos.entries()) {
     const shipped = (await api('POST', `/ops/packages/${packages[i]}/fulfill`, { locked_by: `o-${fo.id}` })).data;
     if (i === 0 && shipped.status !== 'FULFILLED') throw new Error(`floor: package ${packages[i]} is ${shipped.status} after its fulfill`);
   }
-  const stepMs = await step();
-  const cpu = await done();
+  await m.lap();
   await agent.close();
-  return { ...cpu, stepMs };
-}
-
-/** Process CPU between calls: each call returns the list of the ms between the calls so far. */
-async function stepper(pid) {
-  let last = await cpuMsOfPid(pid);
-  const out = [];
-  return async () => {
-    const now = await cpuMsOfPid(pid);
-    out.push(now - last);
-    last = now;
-    return out;
-  };
+  return m.result();
 }
 
 /** The same request sequence as fulfill() made, replayed in order to the floor server (its steps in turn). */
 async function replay(url, token, units, pid) {
   const agent = new Agent({ connections: 1 });
   const api = client(url, token, agent);
-  const done = await cpuOf(pid);
-  const step = await stepper(pid);
-  let stepMs;
+  const m = await meter(pid);
   const per = units.length / STEPS.length;
   for (const [i, u] of units.entries()) {
     await api(u.method, u.url.replace(/^\/v1/, ''), u.requestBody, [u.status]);
-    if ((i + 1) % per === 0) stepMs = await step();
+    if ((i + 1) % per === 0) await m.lap();
   }
-  const cpu = await done();
   await agent.close();
-  return { ...cpu, stepMs };
+  return m.result();
 }
 
 /** Databases: SQLite files in `dir`, or PostgreSQL databases beside `pgUrl`'s. */
