@@ -49,13 +49,30 @@ function writeCache(script, dir, cacheFile) {
   try {
     const data = script.createCachedData();
     fs.mkdirSync(dir, { recursive: true });
-    for (const old of fs.readdirSync(dir)) fs.rmSync(path.join(dir, old), { force: true });
-    // Written whole then renamed, so a concurrent start reads an old cache or this one, never half.
+    // Written whole then renamed over, so a concurrent start reads an old cache or this one, never
+    // half and never none: the other builds' caches go only once this one is in place (removing
+    // them first left the cache missing while a run wrote it, when several ran at once).
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, data);
     fs.renameSync(tmp, cacheFile);
+    removeStale(dir, path.basename(cacheFile));
   } catch {
     // read-only install, full disk: run uncached
+  }
+}
+
+/** Removes the caches of other builds, and temporary files a crashed run left (another run's fresh one is its own). */
+function removeStale(dir, keep) {
+  const now = Date.now();
+  for (const name of fs.readdirSync(dir)) {
+    if (name === keep) continue;
+    const file = path.join(dir, name);
+    try {
+      if (name.endsWith('.tmp') && now - fs.statSync(file).mtimeMs < 60_000) continue;
+      fs.rmSync(file, { force: true });
+    } catch {
+      // gone already
+    }
   }
 }
 

@@ -31,4 +31,20 @@ describe('requireWithCodeCache', () => {
     expect(load(file)).toBe('accepted two');
     expect(readdirSync(`${file}.cache`)).toHaveLength(1); // the old build's cache is gone
   });
+
+  it('a run that rewrites the cache never leaves it missing, as another run may be checking for it', () => {
+    const file = path.join(dir, 'rewritten.cjs');
+    writeFileSync(file, 'exports.value = () => "three";\n');
+    expect(load(file)).toBe('none three');
+    const [name] = readdirSync(`${file}.cache`);
+    writeFileSync(path.join(`${file}.cache`, 'old-build.v8'), 'stale');
+    // A run whose cache was refused (other V8 flags) writes it again: while it writes, the one there stays.
+    const script = `const fs = require('node:fs');
+const cache = ${JSON.stringify(path.join(`${file}.cache`, name))};
+const write = fs.writeFileSync;
+fs.writeFileSync = (...args) => { console.log('present while writing:', fs.existsSync(cache)); return write(...args); };
+require(${JSON.stringify(path.join(root, 'bin/compile-cache.cjs'))}).requireWithCodeCache(${JSON.stringify(file)}).writeCache();`;
+    expect(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim()).toBe('present while writing: true');
+    expect(readdirSync(`${file}.cache`)).toEqual([name]); // the other build's went after
+  });
 });
