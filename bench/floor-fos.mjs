@@ -6,7 +6,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from './lib.mjs';
+import { ROOT, serveV8Flags } from './lib.mjs';
+
+serveV8Flags(); // as `fos serve` runs (bin/compile-cache.cjs), before the server's code is loaded
 
 const db = process.env.FLOOR_DB;
 const recordTo = process.env.FLOOR_RECORD;

@@ -9,6 +9,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
+import { serveV8Flags } from './lib.mjs';
+
+serveV8Flags(); // the V8 flags fos's side runs under (`fos serve`'s): the same runtime, only the code differs
 
 const db = process.env.FLOOR_DB;
 const { units } = JSON.parse(await readFile(process.env.FLOOR_LOG, 'utf8'), (_k, v) =>

@@ -1,11 +1,19 @@
 // Small helpers shared by the bench sections (scripts/bench.mjs runs them).
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BIN = path.join(ROOT, 'bin/fos.js');
+
+/** Sets the V8 flags `fos serve` runs under (bin/compile-cache.cjs) in a bench's server process. */
+export function serveV8Flags() {
+  const { setV8Flags } = createRequire(import.meta.url)('../bin/compile-cache.cjs');
+  setV8Flags('client');
+  setV8Flags('serve');
+}
 
 export function percentile(values, p) {
   if (!values.length) return NaN;

@@ -96,9 +96,18 @@ function preloadClientBuiltins() {
 //   the default once listening), and --heap-growing-percent=100: the old generation may double
 //   before the next full GC instead of V8's up-to-4x, which kept RSS under load ~100 MiB lower
 //   (garbage awaiting collection) at no measurable CPU per request.
+// - `fos serve` on Node 20 (V8 11) only: --interrupt-budget 4x V8's default, so a function is
+//   optimised by TurboFan after 4x the bytecode run. A request runs hundreds of functions once
+//   each; by default V8 11 kept optimising them one after another for thousands of requests (and
+//   again after each deoptimisation), each compile 10-60 ms of a helper thread for a function
+//   that runs once a request. At 4x the fulfillment's helper-thread CPU fell from ~1.7 to ~0.4 ms
+//   and its main thread's stayed within the noise (2x and 8x gained less). Node 22 and 24 (V8 12+,
+//   which count invocations instead) spend ~0.5 ms there already, and the same 4x
+//   (--invocation-count-for-turbofan=12000) gained nothing: docs/performance.md, "Where the rest goes".
+const V8_11 = Number(process.versions.v8.split('.')[0]) < 12;
 const V8_FLAGS = {
   client: ['--liftoff-only'],
-  serve: ['--heap-growing-percent=100'],
+  serve: ['--heap-growing-percent=100', ...(V8_11 ? ['--interrupt-budget=270336'] : [])],
   // Put back by runServe once listening (src/server/serve-command.ts).
   serveBoot: ['--semi-space-growth-factor=1'],
 };
@@ -107,4 +116,4 @@ function setV8Flags(which) {
   for (const flag of V8_FLAGS[which]) require('node:v8').setFlagsFromString(flag);
 }
 
-module.exports = { preloadClientBuiltins, requireWithCodeCache, setV8Flags };
+module.exports = { preloadClientBuiltins, requireWithCodeCache, setV8Flags, V8_FLAGS };
