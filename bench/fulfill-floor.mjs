@@ -7,10 +7,12 @@
 //           answering the same requests with exactly the statements fos ran for each (recorded in
 //           a third run on the original: bench/floor-record.mjs), the same auth and the same bodies,
 //           and after each the statements fos's workers ran before the next (the outbox pass).
-// Both are warmed with the first WARM fulfillments, then the rest are timed: the server PROCESS's
-// CPU (/proc/<pid>/stat: every thread, GC and libuv included) over them, per fulfillment, with
-// its main thread's share and each step's (all locks, then all packages, ...) beside. One
-// client, one request at a time (both servers see the same sequence). SQLite (temp file) and
+// Both run under `fos serve`'s V8 flags (bin/compile-cache.cjs) and are warmed with the first WARM
+// fulfillments; the rest are timed in alternating chunks of CHUNK (fos then the floor, the floor
+// then fos, ...), both up, so the machine's load moves both alike: the server PROCESS's CPU
+// (/proc/<pid>/stat: every thread, GC and libuv included) over them, per fulfillment, with its
+// main thread's share and each step's (all locks, then all packages, ...) beside. One client,
+// one request at a time (both servers see the same sequence). SQLite (temp file) and
 // PostgreSQL (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; a database
 // fos_floor_<pid>* is made there and dropped; FOS_BENCH_FLOOR_PG=off skips it).
 // FOS_BENCH_FLOOR_PROFILE=<dir>: a CPU profile of fos's server over the timed fulfillments is
@@ -26,6 +28,7 @@ import { client } from './workflow.mjs';
 
 export const FLOOR_TARGET_RATIO = 1.5;
 const WARM = 30;
+const CHUNK = 25;
 const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
 export const RATE_CARD = {
   id: 'rc_bench',
@@ -167,6 +170,21 @@ async function meter(pid) {
 
 export const STEPS = ['lock', 'package', 'label', 'fulfill'];
 
+/** Sums meter results ({cpuMs, mainMs, stepMs}) over chunks. */
+function usage() {
+  const sum = {
+    cpuMs: 0,
+    mainMs: 0,
+    stepMs: STEPS.map(() => 0),
+    add: (r) => {
+      sum.cpuMs += r.cpuMs;
+      sum.mainMs += r.mainMs;
+      r.stepMs.forEach((ms, i) => (sum.stepMs[i] += ms));
+    },
+  };
+  return sum;
+}
+
 /**
  * The four requests of each fulfillment order, one phase (step) at a time over `fos`; the CPU of
  * `pid` over them ({cpuMs, mainMs, stepMs: process CPU of each step}). `sent` keeps each request's
@@ -269,27 +287,40 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
     const warm = fulfillmentOrders.slice(0, WARM);
     const timed = fulfillmentOrders.slice(WARM);
 
-    // The recording run, on the original: what each request ran, answered and was sent.
+    // Timed in alternating chunks (fos then floor, floor then fos, ...), both servers up: the
+    // machine's load moves both alike (one side after the other, minutes apart, moved the ratio
+    // by +-30% on a busy host).
+    const chunks = [];
+    for (let i = 0; i < timed.length; i += CHUNK) chunks.push(timed.slice(i, i + CHUNK));
+
+    // The recording run, on the original: what each request ran, answered and was sent, in the
+    // same sequence of requests as the timed runs make.
     const rec = await child('floor-fos.mjs', { FLOOR_DB: dbs.main, FLOOR_RECORD: log });
     const sent = [];
     await fulfill(rec.url, token, warm, rec.pid, sent);
-    await fulfill(rec.url, token, timed, rec.pid, sent);
+    for (const chunk of chunks) await fulfill(rec.url, token, chunk, rec.pid, sent);
     await rec.call({ dump: true }, 'dumped');
     await rec.stop();
 
     fos = await child('floor-fos.mjs', { FLOOR_DB: fosDb });
-    await fulfill(fos.url, token, warm, fos.pid);
-    const profile = process.env.FOS_BENCH_FLOOR_PROFILE;
-    if (profile) await fos.call({ profile: 'start' }, 'profiled');
-    const fosCpu = await fulfill(fos.url, token, timed, fos.pid);
-    if (profile) await fos.call({ profile: path.join(profile, `floor-${pgUrl ? 'postgresql' : 'sqlite'}.cpuprofile`) }, 'profiled');
-    await fos.stop();
-
     const floor = await child('floor-server.mjs', { FLOOR_DB: floorDb, FLOOR_LOG: log, FLOOR_KEYS: JSON.stringify([token]) });
     const units = await unitsOf(log, sent);
-    const warmUnits = units.slice(0, warm.length * 4);
-    await replay(floor.url, token, warmUnits, floor.pid);
-    const floorCpu = await replay(floor.url, token, units.slice(warm.length * 4), floor.pid);
+    await fulfill(fos.url, token, warm, fos.pid);
+    await replay(floor.url, token, units.slice(0, warm.length * 4), floor.pid);
+    const profile = process.env.FOS_BENCH_FLOOR_PROFILE;
+    if (profile) await fos.call({ profile: 'start' }, 'profiled');
+    const fosCpu = usage();
+    const floorCpu = usage();
+    let at = warm.length * 4;
+    for (const [i, chunk] of chunks.entries()) {
+      const own = units.slice(at, (at += chunk.length * 4));
+      const runFos = async () => fosCpu.add(await fulfill(fos.url, token, chunk, fos.pid));
+      const runFloor = async () => floorCpu.add(await replay(floor.url, token, own, floor.pid));
+      if (i % 2) await runFloor().then(runFos);
+      else await runFos().then(runFloor);
+    }
+    if (profile) await fos.call({ profile: path.join(profile, `floor-${pgUrl ? 'postgresql' : 'sqlite'}.cpuprofile`) }, 'profiled');
+    await fos.stop();
     const { failed, errors } = await floor.stop('failed');
     const statements = units.reduce((n, u) => n + u.statements.filter((s) => s.sql).length, 0) / (units.length / 4);
     const commits =
