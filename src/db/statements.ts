@@ -80,7 +80,20 @@ function statementOf(conn: SqliteConnection, sql: string): Prepared {
 
 /** An argument as the SQLite statements bind it (a Date as the Prisma adapter writes it). */
 export const sqliteArg = (v: unknown) =>
-  v instanceof Date ? v.toISOString().replace('Z', '+00:00') : typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v;
+  v instanceof Date ? dateText(v) : typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v;
+
+// The last instant written and its text: a write binds the same instant many times (a transaction's
+// `now` in every row's created_at and updated_at), and toISOString was a top entry of the fulfillment's profile.
+let lastTime = NaN;
+let lastText = '';
+function dateText(d: Date): string {
+  const t = d.getTime();
+  if (t !== lastTime) {
+    lastText = d.toISOString().replace('Z', '+00:00'); // an invalid date throws here, as before
+    lastTime = t;
+  }
+  return lastText;
+}
 
 /** The transaction ran out of time (sqlite-serial.ts rolled it back): nothing more may run in it. */
 const closed = () => Object.assign(new Error('Transaction already closed: it ran out of time.'), { code: 'P2028' });
