@@ -103,7 +103,7 @@ function preloadClientBuiltins() {
 //   that runs once a request. At 4x the fulfillment's helper-thread CPU fell from ~1.7 to ~0.4 ms
 //   and its main thread's stayed within the noise (2x and 8x gained less). Node 22 and 24 (V8 12+,
 //   which count invocations instead) spend ~0.5 ms there already, and the same 4x
-//   (--invocation-count-for-turbofan=12000) gained nothing: docs/performance.md, "Where the rest goes".
+//   (--invocation-count-for-turbofan=12000) gained nothing: docs/performance.md, "Fulfillment beside its fair floor".
 const V8_11 = Number(process.versions.v8.split('.')[0]) < 12;
 const V8_FLAGS = {
   client: ['--liftoff-only'],

@@ -1,7 +1,7 @@
 // The V8 flags bin/fos.js sets (bin/compile-cache.cjs) are ones this node's V8 knows: an unknown
 // flag is not an exception but a line on stderr ("unrecognized flag"), which `fos` must never
 // print. `fos serve` on V8 11 (Node 20) optimises later (--interrupt-budget 4x), on V8 12+
-// (Node 22, 24) at V8's default: docs/performance.md, "Where the rest goes". CI runs this on 20 and 24.
+// (Node 22, 24) at V8's default: docs/performance.md, "Fulfillment beside its fair floor". CI runs this on 20 and 24.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
