@@ -190,6 +190,8 @@ describe('billShipping', () => {
         .map((e) => e.team_id)
         .sort(),
     ).toEqual([t.teamId, m.teamId].sort());
+    // Each team's event carries the charge as GET /v1/ops/charges/{id} shows it.
+    for (const e of events.filter((x) => (x.payload as { id: string }).id === c.id)) expect(e.payload).toEqual(c);
 
     const byOrder = (await t.call('GET', '/v1/ops/charges', { token, query: { order_id: s.order.id } })).json();
     expect(byOrder.data.map((x: { id: string }) => x.id)).toEqual([c.id]);
