@@ -271,3 +271,32 @@ describe('pick scans', () => {
     expect(await w.t.db.prisma.pickScan.count({ where: { picking_session_id: s.body.id } })).toBe(0);
   });
 });
+
+describe("the walk serves a session's orders in the wave's order", () => {
+  it('priority first, then oldest: a bin short of units shorts the lowest priority, not the newest', async () => {
+    await product('PRIO-1', '777');
+    await receive('PRIO-1', [{ quantity: 2, location: 'B-09' }]);
+    const placed = async (priority: string) => {
+      const order = await w.order({ line_items: [line('PRIO-1', 1)], payment_status: 'PAID', priority });
+      const [fo] = await w.t.db.prisma.fulfillmentOrder.findMany({ where: { order_id: order.id } });
+      expect((await http('POST', `/v1/ops/fulfillment-orders/${fo.id}/accept`)).status).toBe(200);
+      return fo.id;
+    };
+    const low = await placed('LOW'); // the older: by age alone it would get the unit left
+    const normal = await placed('NORMAL');
+    const s = await http('POST', '/v1/ops/picking-sessions', { name: 'P1', fulfillment_order_ids: [low, normal] });
+    expect(s.status, JSON.stringify(s.body)).toBe(201);
+    const counted = await http('POST', '/v1/ops/inventory/adjustments', {
+      warehouse_id: w.east,
+      reason: 'CYCLE_COUNT',
+      location: 'B-09',
+      lines: [{ sku: 'PRIO-1', counted: 1 }],
+      force: true, // a unit is missing though both orders were promised one
+    });
+    expect(counted.status, JSON.stringify(counted.body)).toBe(201);
+    const list = await walk(s.body.id);
+    const row = list.rows.find((r: any) => r.sku === 'PRIO-1');
+    expect(row.totes.map((t: any) => [t.fulfillment_order_id, t.remaining])).toEqual([[normal, 1]]);
+    expect(list.short).toEqual([expect.objectContaining({ fulfillment_order_id: low, sku: 'PRIO-1', quantity: 1 })]);
+  });
+});

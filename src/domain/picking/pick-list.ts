@@ -61,7 +61,7 @@ async function binsOf(client: Client, productIds: string[], warehouseIds: string
     );
 }
 
-/** The session's open fulfillment orders (oldest first) with their lines that have a product. */
+/** The session's open fulfillment orders (priority first, then oldest) with their lines that have a product. */
 async function sessionFos(client: Client, teamId: string, sessionId: string) {
   const session = await findTeamSession(client, teamId, sessionId);
   if (!session) throw notFound('Picking session', sessionId);

@@ -5,11 +5,15 @@ import type { Client } from './sql.js';
 // (bins, products, stock), the scans themselves, and what the walk and packing read of them. The
 // rules (what a scan may take, shortfalls) stay in scans.ts, pick-list.ts and picked-lines.ts.
 
-/** The session's open fulfillment orders (oldest first) with their lines that have a product and their order numbers. */
+/**
+ * The session's open fulfillment orders in the wave's order (priority first, then oldest: the walk
+ * serves them so, and a bin short of units shorts the lowest priority), with their lines that have
+ * a product and their order numbers.
+ */
 export function findSessionOpenOrders(client: Client, teamId: string, sessionId: string) {
   return client.fulfillmentOrder.findMany({
     where: { picking_session_id: sessionId, fulfiller_team_id: teamId, status: { notIn: ['FULFILLED', 'CANCELLED'] } },
-    orderBy: [{ created_at: 'asc' }, { id: 'asc' }],
+    orderBy: [{ order: { priority_rank: 'desc' } }, { created_at: 'asc' }, { id: 'asc' }],
     include: {
       line_items: { where: { product_id: { not: null } }, orderBy: [{ created_at: 'asc' }, { id: 'asc' }] },
       order: { select: { order_number: true } },
