@@ -55,17 +55,21 @@ function writeCache(script, dir, cacheFile) {
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, data);
     fs.renameSync(tmp, cacheFile);
-    removeStale(dir, path.basename(cacheFile));
+    removeStale(dir, path.basename(cacheFile).slice(0, -`${process.version}.v8`.length));
   } catch {
     // read-only install, full disk: run uncached
   }
 }
 
-/** Removes the caches of other builds, and temporary files a crashed run left (another run's fresh one is its own). */
-function removeStale(dir, keep) {
+/**
+ * Removes the caches of other builds of the bundle, and temporary files a crashed run left
+ * (another run's fresh one is its own). This build's caches for other node versions stay: runs of
+ * two nodes side by side (Node 20 and 24 on one install, as CI's second pass) each keep their own.
+ */
+function removeStale(dir, build) {
   const now = Date.now();
   for (const name of fs.readdirSync(dir)) {
-    if (name === keep) continue;
+    if (name.startsWith(build) && name.endsWith('.v8')) continue;
     const file = path.join(dir, name);
     try {
       if (name.endsWith('.tmp') && now - fs.statSync(file).mtimeMs < 60_000) continue;

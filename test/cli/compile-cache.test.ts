@@ -38,6 +38,9 @@ describe('requireWithCodeCache', () => {
     expect(load(file)).toBe('none three');
     const [name] = readdirSync(`${file}.cache`);
     writeFileSync(path.join(`${file}.cache`, 'old-build.v8'), 'stale');
+    // This build's cache for another node (CI's second pass runs Node 24 beside Node 20's spawns): kept.
+    const otherNode = name.replace(process.version, 'v99.0.0');
+    writeFileSync(path.join(`${file}.cache`, otherNode), 'other node');
     // A run whose cache was refused (other V8 flags) writes it again: while it writes, the one there stays.
     const script = `const fs = require('node:fs');
 const cache = ${JSON.stringify(path.join(`${file}.cache`, name))};
@@ -45,6 +48,6 @@ const write = fs.writeFileSync;
 fs.writeFileSync = (...args) => { console.log('present while writing:', fs.existsSync(cache)); return write(...args); };
 require(${JSON.stringify(path.join(root, 'bin/compile-cache.cjs'))}).requireWithCodeCache(${JSON.stringify(file)}).writeCache();`;
     expect(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim()).toBe('present while writing: true');
-    expect(readdirSync(`${file}.cache`)).toEqual([name]); // the other build's went after
+    expect(readdirSync(`${file}.cache`).sort()).toEqual([name, otherNode].sort()); // the other build's went after
   });
 });
