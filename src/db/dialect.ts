@@ -179,6 +179,9 @@ const POSTGRESQL: Dialect = {
 
 export const dialectOf = (provider: Provider): Dialect => (provider === 'sqlite' ? SQLITE : POSTGRESQL);
 
+/** A nullable DateTime column read by a raw statement (see Dialect.date). */
+export const dateOrNull = (d: Dialect, v: unknown): Date | null => (v === null || v === undefined ? null : d.date(v));
+
 /** `?, ?, ?` for a list of n values (an IN list). */
 export const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 

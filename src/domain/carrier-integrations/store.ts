@@ -1,4 +1,4 @@
-import type { Dialect } from '../../db/dialect.js';
+import { dateOrNull } from '../../db/dialect.js';
 import { readsOf } from '../../db/reads.js';
 import type { CarrierIntegration, CarrierRate, Db, Prisma, TxClient } from '../../db/types.js';
 
@@ -8,10 +8,6 @@ import type { CarrierIntegration, CarrierRate, Db, Prisma, TxClient } from '../.
 // (issue 36: a rated label's reads and their garbage were a millisecond of the fulfillment's
 // server CPU); rows are typed here as Prisma types them. Then the integrations' own rows and the
 // address verifications, through Prisma (the end of this file).
-
-const json = (d: Dialect, v: unknown) => (typeof v === 'string' ? d.json(v) : (v ?? null));
-/** A nullable DateTime column: SQLite's ISO text or PostgreSQL's Date. */
-const date = (d: Dialect, v: unknown) => (v === null || v === undefined ? null : d.date(v));
 
 /** The team's carrier integrations, oldest first (every column). */
 export async function teamIntegrations(db: Db, teamId: string): Promise<CarrierIntegration[]> {
@@ -25,14 +21,14 @@ export async function teamIntegrations(db: Db, teamId: string): Promise<CarrierI
     (row) =>
       ({
         ...row,
-        warehouse_ids: json(d, row.warehouse_ids),
-        enabled_carriers: json(d, row.enabled_carriers),
+        warehouse_ids: d.json(row.warehouse_ids),
+        enabled_carriers: d.json(row.enabled_carriers),
         has_webhook_secret: d.bool(row.has_webhook_secret),
         enabled: d.bool(row.enabled),
         is_test: d.bool(row.is_test),
-        disabled_at: date(d, row.disabled_at),
-        created_at: date(d, row.created_at),
-        updated_at: date(d, row.updated_at),
+        disabled_at: dateOrNull(d, row.disabled_at),
+        created_at: dateOrNull(d, row.created_at),
+        updated_at: dateOrNull(d, row.updated_at),
       }) as CarrierIntegration,
   );
 }
@@ -48,10 +44,10 @@ export async function teamCarrierRates(db: Db, teamId: string): Promise<CarrierR
     (row) =>
       ({
         ...row,
-        countries: json(d, row.countries),
+        countries: d.json(row.countries),
         delivery_date_guaranteed: d.bool(row.delivery_date_guaranteed),
-        created_at: date(d, row.created_at),
-        updated_at: date(d, row.updated_at),
+        created_at: dateOrNull(d, row.created_at),
+        updated_at: dateOrNull(d, row.updated_at),
       }) as CarrierRate,
   );
 }

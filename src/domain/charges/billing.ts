@@ -2,7 +2,7 @@ import { anyStatementsOf, type Statements } from '../../db/statements.js';
 import type { Charge, Prisma, TxClient } from '../../db/types.js';
 import type { BillableEvent } from '../../contract/rate-cards.js';
 import { enqueueEvents } from '../events/index.js';
-import { chargeView, pricingRecord, type OrderConfig, type ShippingLabelConfig } from './pricing-record.js';
+import { chargePayload, pricingRecord, type OrderConfig, type ShippingLabelConfig } from './pricing-record.js';
 import { priceEvent, type CompiledVersion, type EventPricing } from './pricing.js';
 import { findBillingDelegation } from './store/delegations.js';
 import { insertNewCharges } from './store/statements.js';
@@ -122,12 +122,10 @@ export function priceBillable(version: CompiledVersion, b: Billable): EventPrici
 export async function insertBilled(tx: TxClient, st: Statements, rows: Array<Record<string, unknown>>, at: Date): Promise<Charge[]> {
   if (!rows.length) return [];
   const inserted = await insertNewCharges(st, rows, at);
-  const iso = at.toISOString();
   const events = inserted.flatMap(({ charge: c, json }) => {
-    // The payload as chargePayload makes it, without its JSON round trip (the row is plain JSON
-    // but its dates), and its text with the pricing JSON the insert wrote spliced in: a charge's
-    // JSON is serialised once, not once more for each of its two events.
-    const payload = { ...chargeView(c), created_at: iso, updated_at: iso } as Record<string, unknown>;
+    // Its text with the pricing JSON the insert wrote spliced in: a charge's JSON is serialised
+    // once, not once more for each of its two events.
+    const payload = chargePayload(c);
     const { pricing_config: _c, pricing_trace: _t, ...head } = payload;
     const text = `${JSON.stringify(head).slice(0, -1)},"pricing_config":${json.pricing_config},"pricing_trace":${json.pricing_trace}}`;
     return [

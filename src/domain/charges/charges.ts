@@ -2,7 +2,7 @@ import type { Charge, Db, Prisma, TxClient } from '../../db/types.js';
 import { conflict, DomainError, invalid, notFound } from '../errors.js';
 import { enqueueEvent, enqueueEvents } from '../events/index.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { chargePayload, chargeView, pricingRecord, type PricingInputs } from './pricing-record.js';
+import { chargePayload, pricingRecord, type PricingInputs } from './pricing-record.js';
 import { parseRateCard, priceReceiving, priceJsonCardStorage, type Pricing, type RateCard, type RatePeriod } from './rate-card.js';
 import { transaction } from '../../db/tx.js';
 import { txNow, txStamps } from '../clock.js';
@@ -81,14 +81,8 @@ function requireMatch(pricing: Pricing): Pricing {
 
 /** Tells both sides of a new charge (charge.created): the fulfiller who billed and the merchant billed. */
 export async function announceCharge(tx: TxClient, charge: Charge) {
-  // chargePayload's plain JSON without its round trip (a charge's view is plain JSON but its two
-  // dates), serialised once for both events.
-  const payload = {
-    ...chargeView(charge),
-    created_at: charge.created_at.toISOString(),
-    updated_at: charge.updated_at.toISOString(),
-  } as Record<string, unknown>;
-  const text = JSON.stringify(payload);
+  const payload = chargePayload(charge);
+  const text = JSON.stringify(payload); // once for both events
   await enqueueEvents(tx, [
     { teamId: charge.fulfiller_team_id, kind: 'charge.created', payload, text },
     { teamId: charge.merchant_team_id, kind: 'charge.created', payload, text },

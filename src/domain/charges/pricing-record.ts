@@ -131,5 +131,9 @@ export function chargeView(c: Charge) {
 
 export type ChargeView = ReturnType<typeof chargeView>;
 
-/** A charge as an event payload: plain JSON (dates as ISO strings). */
-export const chargePayload = (c: Charge) => JSON.parse(JSON.stringify(chargeView(c))) as Record<string, unknown>;
+/** A charge as an event payload: plain JSON (its view is plain JSON but its two dates, given as ISO strings). */
+export const chargePayload = (c: Charge): Record<string, unknown> => ({
+  ...chargeView(c),
+  created_at: c.created_at.toISOString(),
+  updated_at: c.updated_at.toISOString(),
+});

@@ -115,7 +115,7 @@ export async function shippingInputs(
 }
 
 /** A Json column as a value (SQLite's raw text, or the value the driver already parsed). */
-export const jsonOf = (st: Statements, v: unknown) => (typeof v === 'string' ? st.dialect.json(v) : (v ?? null));
+export const jsonOf = (st: Statements, v: unknown) => st.dialect.json(v);
 
 const CHARGE_JSON = ['pricing_config', 'pricing_trace'] as const;
 

@@ -1,4 +1,4 @@
-import { placeholders, type Dialect } from '../../../db/dialect.js';
+import { dateOrNull, placeholders, type Dialect } from '../../../db/dialect.js';
 import { newId } from '../../../db/ids.js';
 import { inLists } from '../../../db/in-lists.js';
 import { readsOf } from '../../../db/reads.js';
@@ -50,7 +50,7 @@ const typer =
   (d: Dialect, r: Row): T => {
     for (const c of kinds.json ?? []) r[c] = d.json(r[c]);
     for (const c of kinds.dates ?? []) r[c] = d.date(r[c]);
-    for (const c of kinds.maybeDates ?? []) r[c] = r[c] === null || r[c] === undefined ? null : d.date(r[c]);
+    for (const c of kinds.maybeDates ?? []) r[c] = dateOrNull(d, r[c]);
     for (const c of kinds.bools ?? []) r[c] = d.bool(r[c]);
     return r as T;
   };
