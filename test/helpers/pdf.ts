@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { inflateSync } from 'node:zlib';
-import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
+import { BinaryBitmap, Code128Reader, GlobalHistogramBinarizer, RGBLuminanceSource } from '@zxing/library';
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
 
 // Reading back the PDFs fos renders (labels, packing slips, manifests): the text as a PDF reader
@@ -78,14 +78,20 @@ export async function parsePdf(bytes: Buffer) {
 }
 
 export function decodeCode128(image: PdfImage): string {
-  const reader = new MultiFormatReader();
-  reader.setHints(
-    new Map<DecodeHintType, unknown>([
-      [DecodeHintType.POSSIBLE_FORMATS, [BarcodeFormat.CODE_128]],
-      [DecodeHintType.TRY_HARDER, true],
-    ]),
-  );
-  return reader.decode(new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(image.lum, image.width, image.height)))).getText();
+  // ZXing's Code 128 row decoder on every pixel row, left to right, as a scanner reads the strip.
+  // Not MultiFormatReader: it misread a valid code (bwip-js's "UPS1440852862389257" came back as
+  // "477739264490") that this decoder reads right on every row.
+  const bitmap = new BinaryBitmap(new GlobalHistogramBinarizer(new RGBLuminanceSource(image.lum, image.width, image.height)));
+  const reads = new Set<string>();
+  for (let y = 0; y < image.height; y++) {
+    try {
+      reads.add(new Code128Reader().decodeRow(y, bitmap.getBlackRow(y, null as never), new Map()).getText());
+    } catch {
+      // a row without a whole code (an edge row): the others decide
+    }
+  }
+  if (reads.size !== 1) throw new Error(`Code 128: ${reads.size ? `rows disagree: ${[...reads].join(', ')}` : 'no row decodes'}`);
+  return [...reads][0];
 }
 
 /**
