@@ -22,6 +22,7 @@ import {
   updateClaimedDelivery,
   updateClaimedEvent,
   type Claimable,
+  type DueEvent,
 } from './store/outbox.js';
 
 // Delivery of outbox events, in two steps that each claim rows race-free across replicas:
@@ -100,7 +101,7 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
     if (!found) endpointsOf.set(teamId, (found = findActiveEndpoints(db, teamId)));
     return found;
   };
-  const failed = async (event: OutboxEvent, err: unknown) => {
+  const failed = async (event: DueEvent, err: unknown) => {
     const attempts = event.attempts + 1;
     const final = err instanceof PermanentPushError || attempts >= MAX_ATTEMPTS;
     // Written only while the claim is still ours.
@@ -155,7 +156,7 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
 async function fanOut(
   db: Db,
   claimId: string,
-  events: OutboxEvent[],
+  events: DueEvent[],
   now: Date,
   activeEndpoints: (teamId: string) => Promise<WebhookEndpoint[]>,
   results = new Map<string, object>(),
