@@ -121,12 +121,19 @@ const pad = (n: number, z = 2) => String(n).padStart(z, '0');
 
 /** A Date as the Prisma adapter sends it: UTC wall time, TIMESTAMP(3) columns have no zone. */
 function dateTime(d: Date): string {
+  // A write binds one instant many times (its `now` in every row's created_at and updated_at):
+  // the last one's text is kept, as SQLite's statements keep theirs (statements.ts dateText).
+  const t = d.getTime();
+  if (t === lastTime) return lastText;
   const ms = d.getUTCMilliseconds();
-  return (
+  lastText =
     `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
-    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${ms ? `.${pad(ms, 3)}` : ''}`
-  );
+    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${ms ? `.${pad(ms, 3)}` : ''}`;
+  lastTime = t; // NaN (an invalid date) never matches: its text is built each time, as before
+  return lastText;
 }
+let lastTime = NaN;
+let lastText = '';
 
 /** An argument as Prisma's raw query sends it (an array as a PostgreSQL array, another object as its JSON text). */
 export function pgArg(v: unknown): unknown {
@@ -138,7 +145,31 @@ export function pgArg(v: unknown): unknown {
   return v;
 }
 
-const utc = (text: string) => new Date(`${text.replace(' ', 'T')}${/[+-]\d\d(:?\d\d)?$/.test(text) ? '' : 'Z'}`);
+/**
+ * A TIMESTAMP column's text as a UTC instant. PostgreSQL writes a TIMESTAMP(3) as
+ * "YYYY-MM-DD HH:MM:SS" with ".f" to ".fff" when it has milliseconds: read by its digits (building
+ * an ISO string for the Date parser was a top entry of a PostgreSQL fulfillment's own CPU); any
+ * other text (a zone, more digits, a year before 100 or past 9999, BC) by the parser, as before.
+ */
+export function utc(text: string): Date {
+  const n = text.length;
+  if ((n === 19 || (n >= 21 && n <= 23 && text.charCodeAt(19) === 46)) && text.charCodeAt(10) === 32) {
+    const year = Number(text.slice(0, 4));
+    const ms = n === 19 ? 0 : Number(text.slice(20)) * 10 ** (23 - n);
+    const t = Date.UTC(
+      year,
+      Number(text.slice(5, 7)) - 1,
+      Number(text.slice(8, 10)),
+      Number(text.slice(11, 13)),
+      Number(text.slice(14, 16)),
+      Number(text.slice(17, 19)),
+      ms,
+    );
+    if (year >= 100 && Number.isInteger(t)) return new Date(t);
+  }
+  return parsedUtc(text);
+}
+const parsedUtc = (text: string) => new Date(`${text.replace(' ', 'T')}${/[+-]\d\d(:?\d\d)?$/.test(text) ? '' : 'Z'}`);
 const zoned = (text: string) => new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
 
 /** Column types whose value Prisma's raw query returns otherwise than pg's defaults (by type oid). */
