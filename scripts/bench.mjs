@@ -30,8 +30,9 @@
 //              regenerate, finalize, PDF + QuickBooks export; SQLite, and PostgreSQL at FOS_BENCH_PG_URL when set (target <= 5 s)
 //   storage    the daily storage snapshot of FOS_BENCH_STORAGE_LOCATIONS occupied locations (default 100,000), taken and
 //              billed as one run; SQLite, and PostgreSQL at FOS_BENCH_PG_URL when set (target <= 10 s)
-//   billing    server CPU a fulfillment's billing adds by a versioned rate card (4 charges), FOS_BENCH_BILLING_FULFILLMENTS
-//              (default 2,000) against write transactions without it; target <= 1 ms (bench/billing.mjs)
+//   billing    server CPU a fulfillment's billing adds by a versioned rate card (4 charges and the outbox worker's passes
+//              over their 8 events), FOS_BENCH_BILLING_FULFILLMENTS (default 2,000) against write transactions without
+//              it; target <= 1 ms (bench/billing.mjs)
 // Sizes: FOS_BENCH_RUNS (spawns per figure, default 10), FOS_BENCH_READS (default 1000),
 // FOS_BENCH_ORDERS (workflows, default 40), FOS_BENCH_EVENTS (outbox backlog, default 500).
 //   lists      order, fulfillment-order, package, charge, file and product list queries (every filter/sort) on a
@@ -351,7 +352,8 @@ if (sections.includes('invoices')) {
 if (sections.includes('billing')) {
   const runs = await billingBench({ n: int('FOS_BENCH_BILLING_FULFILLMENTS', 2000, 100_000) });
   console.log(
-    'billing a fulfillment by a versioned rate card (shipping, pick, pack, packaging: 4 charges; server CPU over a write transaction without it)',
+    'billing a fulfillment by a versioned rate card (shipping, pick, pack, packaging: 4 charges, and the outbox passes that take their events; ' +
+      'server CPU over a write transaction without it)',
   );
   for (const r of runs) {
     if (r.addedMs > BILLING_TARGET_MS) failed = true;
