@@ -69,4 +69,63 @@ describe('batched outbox claims', () => {
     expect(late.count).toBe(0);
     expect(await t.db.prisma.outboxEvent.count({ where: { delivered_at: { not: null }, attempts: 2 } })).toBe(3);
   });
+  it('an event nobody is sent is claimed and marked delivered in one write, once, with three workers at once', async () => {
+    await t.db.prisma.webhookEndpoint.deleteMany();
+    await t.db.prisma.webhookDelivery.deleteMany();
+    await t.db.prisma.outboxEvent.deleteMany();
+    await t.call('POST', '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/orders', events: ['order.created'] } });
+    await t.db.prisma.outboxEvent.createMany({
+      data: Array.from({ length: 90 }, (_, i) => ({
+        team_id: t.teamId,
+        kind: i % 3 ? 'charge.created' : 'order.created', // 60 nobody subscribes to, 30 for the endpoint
+        payload: { n: i },
+      })),
+    });
+    // Every UPDATE of an event row counted by a trigger (both databases).
+    const pg = t.db.provider === 'postgresql';
+    const ddl = pg
+      ? [
+          'CREATE TABLE "zz_event_writes" ("id" TEXT)',
+          `CREATE FUNCTION "zz_count_event_write"() RETURNS trigger AS $$ BEGIN INSERT INTO "zz_event_writes" VALUES (NEW."id"); RETURN NULL; END $$ LANGUAGE plpgsql`,
+          'CREATE TRIGGER "zz_event_write" AFTER UPDATE ON "outbox_events" FOR EACH ROW EXECUTE FUNCTION "zz_count_event_write"()',
+        ]
+      : [
+          'CREATE TABLE "zz_event_writes" ("id" TEXT)',
+          'CREATE TRIGGER "zz_event_write" AFTER UPDATE ON "outbox_events" BEGIN INSERT INTO "zz_event_writes" VALUES (NEW."id"); END',
+        ];
+    for (const sql of ddl) await t.db.prisma.$executeRawUnsafe(sql);
+    try {
+      const sent = new Map<string, number>();
+      const send: WebhookSender = async (_url, _body, headers) => {
+        sent.set(headers[EVENT_ID_HEADER]!, (sent.get(headers[EVENT_ID_HEADER]!) ?? 0) + 1);
+        return { ok: true, status: 200, error: null };
+      };
+      const drain = async () => {
+        const w = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, send, batchSize: 20, concurrency: 4 });
+        for (let idle = 0; idle < 2;) {
+          const s = await w.runOnce();
+          idle = s.events + s.delivered + s.retrying + s.failed ? 0 : idle + 1;
+        }
+      };
+      await Promise.all([drain(), drain(), drain()]);
+
+      const events = await t.db.prisma.outboxEvent.findMany();
+      expect(events.filter((e) => e.delivered_at !== null && e.attempts === 1 && e.claim_id !== null)).toHaveLength(90);
+      expect(sent.size).toBe(30);
+      expect([...sent.values()].every((n) => n === 1)).toBe(true);
+      const orderEvents = new Set(events.filter((e) => e.kind === 'order.created').map((e) => e.id));
+      expect(new Set(sent.keys())).toEqual(orderEvents);
+      const writes = await t.db.prisma.$queryRawUnsafe<Array<{ id: string; n: unknown }>>(
+        'SELECT "id", COUNT(*) AS "n" FROM "zz_event_writes" GROUP BY "id"',
+      );
+      const writesOf = new Map(writes.map((w) => [w.id, Number(w.n)]));
+      // The quiet ones: one write each (claimed and delivered at once); the sent ones: claim, then delivered.
+      for (const e of events) expect(writesOf.get(e.id), e.kind).toBe(e.kind === 'order.created' ? 2 : 1);
+    } finally {
+      const drop = pg
+        ? ['DROP TRIGGER "zz_event_write" ON "outbox_events"', 'DROP FUNCTION "zz_count_event_write"()', 'DROP TABLE "zz_event_writes"']
+        : ['DROP TRIGGER "zz_event_write"', 'DROP TABLE "zz_event_writes"'];
+      for (const sql of drop) await t.db.prisma.$executeRawUnsafe(sql);
+    }
+  });
 });

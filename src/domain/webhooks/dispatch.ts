@@ -93,7 +93,6 @@ async function claimBatch<T extends { id: string; attempts: number }>(
 export async function processDueEvents(db: Db, now: Date, opts: { batchSize: number; adapters: SalesChannelAdapters }) {
   const due = await findDueEvents(db, now, opts.batchSize);
   if (!due.length) return 0;
-  const { claimId, mine } = await claimBatch(db, 'outboxEvent', due, now);
   // One endpoint lookup per team per pass, not per event (a pass takes well under the lease).
   const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
   const activeEndpoints = (teamId: string) => {
@@ -101,6 +100,19 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
     if (!found) endpointsOf.set(teamId, (found = findActiveEndpoints(db, teamId)));
     return found;
   };
+  // An event nobody is sent (no active endpoint of its team subscribes, not a push) is claimed and
+  // marked delivered by one UPDATE: most events, and a row (a charge's is ~2.7 KB) written once
+  // instead of twice. An endpoint made meanwhile misses it, as one made after the fan-out's lookup would.
+  const sent = await Promise.all(
+    due.map(async (e) => e.kind === 'tracking.push' || (await activeEndpoints(e.team_id)).some((x) => matchesEndpoint(x, e.kind))),
+  );
+  const quiet = due.filter((_, i) => !sent[i]).map((e) => e.id);
+  const quietDone = quiet.length
+    ? (await claimDueRows(db, 'outboxEvent', quiet, now, randomUUID(), leaseFrom(now), { deliveredAt: now })).size
+    : 0;
+  const work = due.filter((_, i) => sent[i]);
+  if (!work.length) return quietDone;
+  const { claimId, mine } = await claimBatch(db, 'outboxEvent', work, now);
   const failed = async (event: DueEvent, err: unknown) => {
     const attempts = event.attempts + 1;
     const final = err instanceof PermanentPushError || attempts >= MAX_ATTEMPTS;
@@ -121,7 +133,7 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
   const pushes = mine.filter((e) => e.kind === 'tracking.push');
   const rest = mine.filter((e) => e.kind !== 'tracking.push');
   const results = new Map<string, object>();
-  let processed = 0;
+  let processed = quietDone;
   for (const event of pushes) {
     try {
       const push = await pushTracking(db, event, opts.adapters);
