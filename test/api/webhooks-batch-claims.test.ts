@@ -16,6 +16,30 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/** A sender counting each (key of the call) it is given, answering 200 after up to `jitterMs`. */
+function countingSender(keyOf: (url: string, headers: Record<string, string>) => string, jitterMs = 0) {
+  const sent = new Map<string, number>();
+  const send: WebhookSender = async (url, _body, headers) => {
+    const key = keyOf(url, headers);
+    sent.set(key, (sent.get(key) ?? 0) + 1);
+    if (jitterMs) await new Promise((r) => setTimeout(r, Math.random() * jitterMs));
+    return { ok: true, status: 200, error: null };
+  };
+  return { sent, send };
+}
+
+/** Three outbox workers running passes at once until each has had two idle passes in a row. */
+async function drainWithThreeWorkers(send: WebhookSender) {
+  const drain = async () => {
+    const w = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, send, batchSize: 20, concurrency: 4 });
+    for (let idle = 0; idle < 2;) {
+      const s = await w.runOnce();
+      idle = s.events + s.delivered + s.retrying + s.failed ? 0 : idle + 1;
+    }
+  };
+  await Promise.all([drain(), drain(), drain()]);
+}
+
 describe('batched outbox claims', () => {
   it('three workers draining 150 events to two endpoints at once send each delivery exactly once', async () => {
     for (const port of [9, 10]) {
@@ -26,21 +50,8 @@ describe('batched outbox claims', () => {
     await t.db.prisma.outboxEvent.createMany({
       data: Array.from({ length: 150 }, (_, i) => ({ team_id: t.teamId, kind: 'package.created', payload: { n: i } })),
     });
-    const sent = new Map<string, number>();
-    const send: WebhookSender = async (url, _body, headers) => {
-      const key = `${url} ${headers[EVENT_ID_HEADER]}`;
-      sent.set(key, (sent.get(key) ?? 0) + 1);
-      await new Promise((r) => setTimeout(r, Math.random() * 3));
-      return { ok: true, status: 200, error: null };
-    };
-    const drain = async () => {
-      const w = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, send, batchSize: 20, concurrency: 4 });
-      for (let idle = 0; idle < 2;) {
-        const s = await w.runOnce();
-        idle = s.events + s.delivered + s.retrying + s.failed ? 0 : idle + 1;
-      }
-    };
-    await Promise.all([drain(), drain(), drain()]);
+    const { sent, send } = countingSender((url, headers) => `${url} ${headers[EVENT_ID_HEADER]}`, 3);
+    await drainWithThreeWorkers(send);
 
     expect(sent.size).toBe(300);
     expect([...sent.values()].every((n) => n === 1)).toBe(true);
@@ -95,19 +106,8 @@ describe('batched outbox claims', () => {
         ];
     for (const sql of ddl) await t.db.prisma.$executeRawUnsafe(sql);
     try {
-      const sent = new Map<string, number>();
-      const send: WebhookSender = async (_url, _body, headers) => {
-        sent.set(headers[EVENT_ID_HEADER]!, (sent.get(headers[EVENT_ID_HEADER]!) ?? 0) + 1);
-        return { ok: true, status: 200, error: null };
-      };
-      const drain = async () => {
-        const w = createOutboxWorker(t.db, silent, { allowPrivateWebhooks: true, send, batchSize: 20, concurrency: 4 });
-        for (let idle = 0; idle < 2;) {
-          const s = await w.runOnce();
-          idle = s.events + s.delivered + s.retrying + s.failed ? 0 : idle + 1;
-        }
-      };
-      await Promise.all([drain(), drain(), drain()]);
+      const { sent, send } = countingSender((_url, headers) => headers[EVENT_ID_HEADER]!);
+      await drainWithThreeWorkers(send);
 
       const events = await t.db.prisma.outboxEvent.findMany();
       expect(events.filter((e) => e.delivered_at !== null && e.attempts === 1 && e.claim_id !== null)).toHaveLength(90);

@@ -95,7 +95,8 @@ describe('the outbox worker rows on the raw driver', () => {
       [true, true],
     ]);
     // The body a webhook gets is the same bytes from either row.
-    for (const [i, e] of byId(prismaDue).entries()) for (const ep of [live, test]) expect(webhookBody(rawEvents[i]!, ep)).toBe(webhookBody(e, ep));
+    for (const [i, e] of byId(prismaDue).entries())
+      for (const ep of [live, test]) expect(webhookBody(rawEvents[i]!, ep)).toBe(webhookBody(e, ep));
 
     await t.db.prisma.webhookDelivery.createMany({
       data: [
