@@ -36,4 +36,19 @@ describe('RECEIVED deliveries after a restart', () => {
     expect(await t.db.prisma.order.count({ where: { shop_id: shop.id, remote_id: 'gid://shopify/Order/9301' } })).toBe(1);
     expect(await recoverDeliveries(t.db, { allowPrivate: true }, new Date(Date.now() + 10 * 60_000))).toBe(0);
   });
+  it('a delivery one pass claimed is not taken again by another pass on the same clock within the stale window', async () => {
+    // A delivery whose shop is gone: the pass claims it, then fails to take it in, so it stays
+    // RECEIVED with the claim's stamp (the window in which a racing pass read it after the claim).
+    const d = await t.db.prisma.channelDelivery.create({
+      data: { shop_id: '00000000-0000-7000-8000-00000000dead', topic: 'orders/create', body: '{}' },
+    });
+    try {
+      const later = new Date(Date.now() + 3 * 60_000);
+      await expect(recoverDeliveries(t.db, { allowPrivate: true }, later)).rejects.toThrow();
+      expect(await t.db.prisma.channelDelivery.findUniqueOrThrow({ where: { id: d.id } })).toMatchObject({ status: 'RECEIVED' });
+      expect(await recoverDeliveries(t.db, { allowPrivate: true }, later)).toBe(0);
+    } finally {
+      await t.db.prisma.channelDelivery.delete({ where: { id: d.id } });
+    }
+  });
 });
