@@ -179,6 +179,24 @@ const POSTGRESQL: Dialect = {
 
 export const dialectOf = (provider: Provider): Dialect => (provider === 'sqlite' ? SQLITE : POSTGRESQL);
 
+/**
+ * A Date's text as a driver binds it, the last instant's text kept: a write binds the same instant
+ * many times (a transaction's `now` in every row's created_at and updated_at), and building it was a
+ * top entry of the fulfillment's profile. An invalid date (NaN) never matches: `format` sees it.
+ */
+export function lastInstantText(format: (d: Date) => string): (d: Date) => string {
+  let lastTime = NaN;
+  let lastText = '';
+  return (d) => {
+    const t = d.getTime();
+    if (t !== lastTime) {
+      lastText = format(d);
+      lastTime = t;
+    }
+    return lastText;
+  };
+}
+
 /** A nullable DateTime column read by a raw statement (see Dialect.date). */
 export const dateOrNull = (d: Dialect, v: unknown): Date | null => (v === null || v === undefined ? null : d.date(v));
 

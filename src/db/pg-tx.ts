@@ -3,6 +3,7 @@ import type { SqlDriverAdapter, SqlQuery, Transaction } from '@prisma/driver-ada
 import { Decimal } from '@prisma/client/runtime/client';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { metrics, observeQuery } from '../shared/metrics.js';
+import { lastInstantText } from './dialect.js';
 
 // PostgreSQL: a write's transaction on the raw driver (issue 36), as SQLite's is (sqlite-serial.ts).
 // Prisma's interactive transaction cost CPU at its start and end, and every statement of the stores
@@ -120,20 +121,13 @@ export const poolOf = (conn: SqlDriverAdapter): Pool | undefined =>
 const pad = (n: number, z = 2) => String(n).padStart(z, '0');
 
 /** A Date as the Prisma adapter sends it: UTC wall time, TIMESTAMP(3) columns have no zone. */
-function dateTime(d: Date): string {
-  // A write binds one instant many times (its `now` in every row's created_at and updated_at):
-  // the last one's text is kept, as SQLite's statements keep theirs (statements.ts dateText).
-  const t = d.getTime();
-  if (t === lastTime) return lastText;
+const dateTime = lastInstantText((d) => {
   const ms = d.getUTCMilliseconds();
-  lastText =
+  return (
     `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
-    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${ms ? `.${pad(ms, 3)}` : ''}`;
-  lastTime = t; // NaN (an invalid date) never matches: its text is built each time, as before
-  return lastText;
-}
-let lastTime = NaN;
-let lastText = '';
+    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${ms ? `.${pad(ms, 3)}` : ''}`
+  );
+});
 
 /** An argument as Prisma's raw query sends it (an array as a PostgreSQL array, another object as its JSON text). */
 export function pgArg(v: unknown): unknown {

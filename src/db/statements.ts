@@ -1,5 +1,5 @@
 import { Sql } from '@prisma/client/runtime/client';
-import { dialectOf, type Dialect } from './dialect.js';
+import { dialectOf, lastInstantText, type Dialect } from './dialect.js';
 import { padInLists, SQLITE_MAX_BIND_VALUES } from './in-lists.js';
 import { metrics, observeQuery } from '../shared/metrics.js';
 import { pgAtCommit, pgQuery, type PgSlot } from './pg-tx.js';
@@ -82,18 +82,8 @@ function statementOf(conn: SqliteConnection, sql: string): Prepared {
 export const sqliteArg = (v: unknown) =>
   v instanceof Date ? dateText(v) : typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v;
 
-// The last instant written and its text: a write binds the same instant many times (a transaction's
-// `now` in every row's created_at and updated_at), and toISOString was a top entry of the fulfillment's profile.
-let lastTime = NaN;
-let lastText = '';
-function dateText(d: Date): string {
-  const t = d.getTime();
-  if (t !== lastTime) {
-    lastText = d.toISOString().replace('Z', '+00:00'); // an invalid date throws here, as before
-    lastTime = t;
-  }
-  return lastText;
-}
+// As the Prisma adapter writes a Date (an invalid date throws here, as before).
+const dateText = lastInstantText((d) => d.toISOString().replace('Z', '+00:00'));
 
 /** The transaction ran out of time (sqlite-serial.ts rolled it back): nothing more may run in it. */
 const closed = () => Object.assign(new Error('Transaction already closed: it ran out of time.'), { code: 'P2028' });
