@@ -27,14 +27,28 @@ afterAll(async () => {
   await Promise.all(fresh.map((f) => f.cleanup()));
 });
 
-/** Holds the SQLite write lock from another process for `ms` milliseconds; resolves once it holds it. */
-function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
+/**
+ * Holds the SQLite write lock from another process; resolves once it holds it. `release()` tells the
+ * child to keep the lock `ms` more milliseconds, then let go; it resolves with the child's clock
+ * just before its ROLLBACK, so a write that needed the lock can only have finished after it.
+ */
+function holdWriteLock(file: string, ms: number): Promise<{ release: () => Promise<number> }> {
   const code = `const D=require('libsql');const d=new D(process.argv[1]);d.exec('BEGIN IMMEDIATE');
-    console.log('locked');Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,${ms});d.exec('ROLLBACK');d.close();`;
-  const child = spawn(process.execPath, ['-e', code, file], { cwd: packageRoot(), stdio: ['ignore', 'pipe', 'inherit'] });
+    console.log('locked');process.stdin.once('data',()=>{Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,${ms});
+    console.log('releasing '+Date.now());d.exec('ROLLBACK');d.close();process.exit(0);});`;
+  const child = spawn(process.execPath, ['-e', code, file], { cwd: packageRoot(), stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const release = async () => {
+    child.stdin.write('go\n');
+    await exited;
+    const at = /releasing (\d+)/.exec(out);
+    if (!at) throw new Error(`the lock holder did not report its release: ${out}`);
+    return Number(at[1]);
+  };
   return new Promise((resolve, reject) => {
-    child.stdout.once('data', () => resolve({ released: exited }));
+    child.stdout.once('data', () => resolve({ release }));
     child.once('error', reject);
   });
 }
@@ -188,11 +202,13 @@ describe('SQLite database layer', () => {
       ).rejects.toMatchObject({ code: 'P2003' });
 
       // busy_timeout: a write waits for another process's write lock instead of failing at once
-      const { released } = await holdWriteLock(url, 400);
-      const started = Date.now();
+      // (checked by order of events, not by a duration: the holder lets go only after the write
+      // was sent, and the write can only finish after the holder's ROLLBACK)
+      const holder = await holdWriteLock(url, 300);
+      const releasedAt = holder.release();
       await db.prisma.team.create({ data: { name: 'Waited', kind: 'FULFILLER' } });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-      await released;
+      const writtenAt = Date.now();
+      expect(writtenAt).toBeGreaterThanOrEqual(await releasedAt);
     } finally {
       await db.close();
     }
