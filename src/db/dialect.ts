@@ -20,6 +20,8 @@ export interface JsonSql {
   arrayOf(element: string, from: string, orderBy?: string): string;
   /** The rows of a JSON array of ids bound as one parameter: (id, ord), ord from 1. */
   idsTable: string;
+  /** A JSON array column holds `element` (a text expression) as one of its values. */
+  arrayHas(column: string, element: string): string;
 }
 
 export interface Dialect {
@@ -53,6 +55,12 @@ export interface Dialect {
   bool(v: unknown): boolean;
   /** The placeholder of a Json value sent as its JSON text (PostgreSQL types it as jsonb). */
   readonly jsonParam: string;
+  /**
+   * The placeholder of a DateTime where the statement gives it no column to take its type from (a
+   * CASE's branch): PostgreSQL would read it as text. SQLite takes it as it is (a CAST to a
+   * TIMESTAMP type would make it a number).
+   */
+  readonly dateParam: string;
   /** A count or sum read by a raw statement: PostgreSQL's bigint comes back as a BigInt or a string. */
   int(v: unknown): number;
   /** Substring search has FTS5 trigram tables (SQLite); PostgreSQL serves LIKE '%term%' from pg_trgm indexes. */
@@ -123,6 +131,7 @@ const SQLITE_JSON: JsonSql = {
   values: 'json_each(?)',
   arrayOf: (element, from, orderBy) => `(SELECT json_group_array(${element}${orderBy ? ` ORDER BY ${orderBy}` : ''}) FROM ${from})`,
   idsTable: '(SELECT value AS id, key + 1 AS ord FROM json_each(?))',
+  arrayHas: (column, element) => `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ${element})`,
 };
 
 const POSTGRES_JSON: JsonSql = {
@@ -135,6 +144,8 @@ const POSTGRES_JSON: JsonSql = {
   arrayOf: (element, from, orderBy) =>
     `(SELECT COALESCE(json_agg(${element}${orderBy ? ` ORDER BY ${orderBy}` : ''}), '[]'::json) FROM ${from})`,
   idsTable: '(SELECT value AS id, ordinality AS ord FROM json_array_elements_text(CAST(? AS json)) WITH ORDINALITY)',
+  // jsonb containment (a Json column is jsonb here)
+  arrayHas: (column, element) => `${column} @> jsonb_build_array(${element})`,
 };
 
 const SQLITE: Dialect = {
@@ -145,6 +156,7 @@ const SQLITE: Dialect = {
   lockRowsInOrder: () => null,
   json: (v) => (typeof v === 'string' ? JSON.parse(v) : (v ?? null)),
   jsonParam: '?',
+  dateParam: '?',
   date,
   bool,
   int,
@@ -165,6 +177,7 @@ const POSTGRESQL: Dialect = {
   lockRowsInOrder: (table, where) => `SELECT "id" FROM "${table}" WHERE ${where} ORDER BY "id" FOR UPDATE`,
   json: (v) => v ?? null,
   jsonParam: 'CAST(? AS JSONB)',
+  dateParam: 'CAST(? AS TIMESTAMP(3))',
   date,
   bool,
   int,

@@ -1,4 +1,5 @@
 import { newId } from '../../db/ids.js';
+import type { Dialect } from '../../db/dialect.js';
 import type { Statements } from '../../db/statements.js';
 import type { Db, OutboxEvent, Prisma, TxClient } from '../../db/types.js';
 import { jsonRowsSql } from '../../db/values.js';
@@ -11,37 +12,72 @@ import { jsonRowsSql } from '../../db/values.js';
 
 type Client = Db['prisma'] | TxClient;
 
-/** `atCommit`: on PostgreSQL the INSERT leaves with the COMMIT (statements.ts runAtCommit). */
+/**
+ * An event's delivered_at as it is written: NULL (due: the worker fans it out) when an active
+ * endpoint of its team subscribes to its kind, else the bound instant: nobody is sent it, so no
+ * worker pass reads, claims and writes it again (a billed fulfillment's eight charge.created
+ * events, ~2.7 KB each, were each written twice more). The same rule as the worker's pass
+ * (webhooks/dispatch.ts matchesEndpoint), which still marks events whose endpoints went away
+ * since. A tracking.push is always due: the sales channel is sent it.
+ */
+function deliveredAtSql(d: Dialect): string {
+  const subscribes = `${d.jsonSql.arrayHas('e."events"', "CAST('*' AS TEXT)")} OR ${d.jsonSql.arrayHas('e."events"', 'CAST(? AS TEXT)')}`;
+  return `CASE WHEN EXISTS (SELECT 1 FROM "webhook_endpoints" e WHERE e."team_id" = ? AND e."active" = ? AND (${subscribes}))
+    THEN NULL ELSE ${d.dateParam} END`;
+}
+
+// The INSERT's text per dialect and rows' shape (which rows are pushes): the same text object each
+// time, so the statement caches find it without hashing a new string of a few KB.
+const insertTexts = new Map<string, string>();
+
+function insertSql(d: Dialect, pushes: readonly boolean[]): string {
+  const key = `${d.provider}:${pushes.map((p) => (p ? 'p' : 'e')).join('')}`;
+  let sql = insertTexts.get(key);
+  if (sql === undefined) {
+    const row = (push: boolean) => `(?, ?, ?, ${d.jsonParam}, ?, ?, ${push ? 'NULL' : deliveredAtSql(d)})`;
+    sql = `INSERT INTO "outbox_events" ("id", "team_id", "kind", "payload", "next_attempt_at", "created_at", "delivered_at") VALUES ${pushes.map(row).join(', ')}`;
+    if (insertTexts.size >= 200) insertTexts.clear();
+    insertTexts.set(key, sql);
+  }
+  return sql;
+}
+
+/**
+ * Writes events; returns what was written of each but its delivery state (see deliveredAtSql).
+ * `atCommit`: on PostgreSQL the INSERT leaves with the COMMIT (statements.ts runAtCommit).
+ */
 export async function insertEvents(
   st: Statements,
   events: ReadonlyArray<{ teamId: string; kind: string; payload: Record<string, unknown>; text?: string }>,
   opts: { atCommit?: boolean } = {},
-): Promise<OutboxEvent[]> {
+): Promise<WrittenEvent[]> {
   if (!events.length) return [];
   // One payload announced to both teams is serialised once.
   const texts = new Map<object, string>();
   const textOf = (p: object) => texts.get(p) ?? texts.set(p, JSON.stringify(p)).get(p)!;
   const now = new Date();
   const ids = events.map(() => newId());
-  const row = `(?, ?, ?, ${st.dialect.jsonParam}, ?, ?)`;
-  const sql = `INSERT INTO "outbox_events" ("id", "team_id", "kind", "payload", "next_attempt_at", "created_at") VALUES ${events.map(() => row).join(', ')}`;
-  const params = events.flatMap((e, i) => [ids[i], e.teamId, e.kind, e.text ?? textOf(e.payload), now, now]);
+  const pushes = events.map((e) => e.kind === PUSH);
+  const sql = insertSql(st.dialect, pushes);
+  const params: unknown[] = [];
+  events.forEach((e, i) => {
+    params.push(ids[i], e.teamId, e.kind, e.text ?? textOf(e.payload), now, now);
+    if (!pushes[i]) params.push(e.teamId, true, e.kind, now);
+  });
   await (opts.atCommit && st.runAtCommit ? st.runAtCommit(sql, params) : st.run(sql, params));
   return events.map((e, i) => ({
     id: ids[i],
     team_id: e.teamId,
     kind: e.kind,
     payload: e.payload as OutboxEvent['payload'],
-    attempts: 0,
-    next_attempt_at: now,
-    delivered_at: null,
-    failed_at: null,
-    last_error: null,
-    result: null,
-    claim_id: null,
     created_at: now,
   }));
 }
+
+/** An event as written: its delivery state is the database's (deliveredAtSql). */
+export type WrittenEvent = Pick<OutboxEvent, 'id' | 'team_id' | 'kind' | 'payload' | 'created_at'>;
+
+const PUSH = 'tracking.push';
 
 /**
  * The outbox worker's events marked delivered, each with its result where it has one ([event id,

@@ -100,9 +100,9 @@ export async function processDueEvents(db: Db, now: Date, opts: { batchSize: num
     if (!found) endpointsOf.set(teamId, (found = findActiveEndpoints(db, teamId)));
     return found;
   };
-  // An event nobody is sent (no active endpoint of its team subscribes, not a push) is claimed and
-  // marked delivered by one UPDATE: most events, and a row (a charge's is ~2.7 KB) written once
-  // instead of twice. An endpoint made meanwhile misses it, as one made after the fan-out's lookup would.
+  // An event nobody is sent (no active endpoint of its team subscribes, not a push) is written
+  // delivered by its INSERT (events/store.ts); one whose endpoints went away since is claimed and
+  // marked delivered here by one UPDATE, its row (a charge's is ~2.7 KB) written once, not twice.
   const sent = await Promise.all(
     due.map(async (e) => e.kind === 'tracking.push' || (await activeEndpoints(e.team_id)).some((x) => matchesEndpoint(x, e.kind))),
   );

@@ -1,5 +1,6 @@
 import { newId } from '../../../db/ids.js';
 import { insertRows } from '../../../db/insert-rows.js';
+import type { Dialect } from '../../../db/dialect.js';
 import type { Statements } from '../../../db/statements.js';
 import type { Charge } from '../../../db/types.js';
 
@@ -167,24 +168,36 @@ export interface InsertedCharge {
 export async function insertNewCharges(st: Statements, rows: ReadonlyArray<Record<string, unknown>>, at: Date): Promise<InsertedCharge[]> {
   if (!rows.length) return [];
   const params: unknown[] = [];
-  const values: string[] = [];
   const out: InsertedCharge[] = [];
   for (const r of rows) {
     const row: Record<string, unknown> = { id: newId(), ...r, created_at: at, updated_at: at };
     const json = { pricing_config: 'null', pricing_trace: 'null' };
-    const marks = CHARGE_COLUMNS.map((c) => {
+    for (const c of CHARGE_COLUMNS) {
       const v = (row[c] ??= null);
-      const isJson = v !== null && typeof v === 'object' && !(v instanceof Date);
-      const param = isJson ? JSON.stringify(v) : v;
-      if (isJson && (c === 'pricing_config' || c === 'pricing_trace')) json[c] = param as string;
-      params.push(param);
-      return isJson ? st.dialect.jsonParam : '?';
-    });
-    values.push(`(${marks.join(', ')})`);
+      if (v !== null && (c === 'pricing_config' || c === 'pricing_trace')) params.push((json[c] = JSON.stringify(v)));
+      else params.push(v);
+    }
     out.push({ charge: row as unknown as Charge, json });
   }
-  const sql = `INSERT INTO "charges" (${CHARGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')}
-    ON CONFLICT DO NOTHING RETURNING "id"`;
-  const inserted = new Set((await st.all<{ id: string }>(sql, params)).map((r) => r.id));
+  const inserted = new Set((await st.all<{ id: string }>(insertChargesSql(st.dialect, rows.length), params)).map((r) => r.id));
   return out.filter((r) => inserted.has(r.charge.id));
+}
+
+// The INSERT's text per dialect and row count: the same text object each time, so the statement
+// caches find it without hashing a new string of a few KB (a fulfillment's is ~2 KB).
+const chargesSql = new Map<string, string>();
+
+function insertChargesSql(d: Dialect, n: number): string {
+  const key = `${d.provider}:${n}`;
+  let sql = chargesSql.get(key);
+  if (sql === undefined) {
+    const marks = CHARGE_COLUMNS.map((c) => (c === 'pricing_config' || c === 'pricing_trace' ? d.jsonParam : '?'));
+    sql = `INSERT INTO "charges" (${CHARGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${Array(n)
+      .fill(`(${marks.join(', ')})`)
+      .join(', ')}
+    ON CONFLICT DO NOTHING RETURNING "id"`;
+    if (chargesSql.size >= 100) chargesSql.clear();
+    chargesSql.set(key, sql);
+  }
+  return sql;
 }
