@@ -98,6 +98,8 @@ async function shippedPackage(merchantTeamId: string, label: { price: number; se
     packageId: pkg.id,
     merchantTeamId,
     fulfillerTeamId: t.teamId,
+    package: pkg,
+    label: lbl,
   };
   return { order, fo, pkg, label: lbl, input };
 }

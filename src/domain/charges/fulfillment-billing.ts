@@ -4,7 +4,7 @@ import type { BillableEvent } from '../../contract/rate-cards.js';
 import { chargeRow, insertBilled, priceBillable, type Billable, type ChargeLinks } from './billing.js';
 import { cachedVersion, compiledVersion, type CompiledVersion } from './pricing.js';
 import type { ShippingChargeInput } from './shipping.js';
-import { labelCost, orderConfigOf, shippingLabelConfig, tagsOf } from './shipping.js';
+import { labelCost, orderConfigOf, shippingLabelConfig, shippingLinks, tagsOf } from './shipping.js';
 import { findCardName, findVersionOrThrow } from './store/rate-cards.js';
 import { fulfillmentKey, jsonOf, packedProducts, type ShippingRow } from './store/statements.js';
 
@@ -27,20 +27,21 @@ async function versionById(tx: TxClient, id: string): Promise<CompiledVersion> {
 
 /** What every fee of a fulfillment sees: merchant, warehouse, carrier, service, zone, order, weight, units. */
 function baseEvent(st: Statements, row: ShippingRow, input: ShippingChargeInput): Omit<BillableEvent, 'event'> {
-  const weight = row.p_weight === null || row.p_weight === undefined ? null : row.p_weight * (GRAMS[row.p_weight_unit ?? 'G'] ?? 1);
+  const { label, package: pkg } = input;
+  const weight = pkg.weight === null || pkg.weight === undefined ? null : pkg.weight * (GRAMS[pkg.weight_unit ?? 'G'] ?? 1);
   return {
     merchant_team_id: input.merchantTeamId,
     warehouse_id: row.w_id ?? null,
-    carrier: row.l_carrier_id ?? row.p_carrier_id ?? null,
-    carrier_type: row.l_carrier_integration_type ?? row.p_carrier_integration_type ?? null,
-    service: row.l_service_id ?? row.p_service_id ?? null,
-    zone: row.l_zone ?? null,
+    carrier: label?.carrier_id ?? pkg.carrier_id ?? null,
+    carrier_type: label?.carrier_integration_type ?? pkg.carrier_integration_type ?? null,
+    service: label?.service_id ?? pkg.service_id ?? null,
+    zone: label?.zone ?? null,
     order_tags: row.o_id ? tagsOf(jsonOf(st, row.o_tags)) : [],
     shop_type: row.o_id ? (row.s_shop_type ?? 'MANUAL') : null,
-    units: Number(row.p_total_item_quantity ?? 0),
-    lines: Number(row.p_unique_line_item_count ?? 0),
+    units: Number(pkg.total_item_quantity ?? 0),
+    lines: Number(pkg.unique_line_item_count ?? 0),
     weight_g: weight === null ? null : Math.round(weight * 1000) / 1000,
-    carton: row.p_carton_id ?? row.p_carton_name ?? null,
+    carton: pkg.carton_id ?? pkg.carton_name ?? null,
   };
 }
 
@@ -54,8 +55,9 @@ export async function billFulfillmentByCard(
   if (!row.v_id) return null; // no version in force yet
   const version = await versionById(tx, row.v_id);
   const base = baseEvent(st, row, input);
+  const { label: labelRow, package: pkg } = input;
   const order = row.o_id ? orderConfigOf(st, row) : null;
-  const label = row.l_id ? shippingLabelConfig(st, row) : null;
+  const label = labelRow ? shippingLabelConfig(labelRow, pkg) : null;
   const ref = row.o_order_number ?? input.orderId;
   const links: ChargeLinks = {
     order_id: input.orderId,
@@ -63,8 +65,8 @@ export async function billFulfillmentByCard(
     fulfillment_order_id: input.fulfillmentOrderId,
     warehouse_id: row.w_id ?? null,
     warehouse_name: row.w_name ?? null,
-    carton_id: row.p_carton_id ?? null,
-    carton_name: row.p_carton_name ?? null,
+    carton_id: pkg.carton_id ?? null,
+    carton_name: pkg.carton_name ?? null,
   };
   const common = { origination: 'ORDER' as const, order, links };
   const key = (event: string) => fulfillmentKey(event, input.fulfillmentId);
@@ -73,20 +75,12 @@ export async function billFulfillmentByCard(
     billables.push({
       ...common,
       key: key('SHIPPING'),
-      event: { ...base, event: 'SHIPPING', label_cost: labelCost(st, row) ?? 0 },
-      name: `Shipping ${ref}${row.l_tracking_code ? ` (${row.l_tracking_code})` : ''}`,
-      description: row.l_formatted_service ?? null,
+      event: { ...base, event: 'SHIPPING', label_cost: labelCost(labelRow) ?? 0 },
+      name: `Shipping ${ref}${labelRow?.tracking_code ? ` (${labelRow.tracking_code})` : ''}`,
+      description: labelRow?.formatted_service ?? null,
       shipping_label: label,
-      currency: row.l_currency,
-      links: {
-        ...links,
-        shipping_label_id: row.l_id ?? null,
-        carrier_id: row.l_carrier_id ?? row.p_carrier_id ?? null,
-        carrier_integration_id: row.l_carrier_integration_id ?? row.p_carrier_integration_id ?? null,
-        carrier_integration_name: row.l_carrier_integration_name ?? row.p_carrier_integration_name ?? null,
-        carrier_integration_type: row.l_carrier_integration_type ?? row.p_carrier_integration_type ?? null,
-        service_id: row.l_service_id ?? row.p_service_id ?? null,
-      },
+      currency: labelRow?.currency,
+      links: { ...links, ...shippingLinks(labelRow, pkg) },
     });
   }
   if (version.rules.has('PICK')) {
@@ -95,7 +89,7 @@ export async function billFulfillmentByCard(
   }
   if (version.rules.has('PACK')) billables.push({ ...common, key: key('PACK'), event: { ...base, event: 'PACK' }, name: `Pack ${ref}` });
   if (version.rules.has('PACKAGING') && base.carton) {
-    const name = `Packaging ${row.p_carton_name ?? base.carton} ${ref}`;
+    const name = `Packaging ${pkg.carton_name ?? base.carton} ${ref}`;
     billables.push({ ...common, key: key('PACKAGING'), event: { ...base, event: 'PACKAGING' }, name });
   }
   const d = {

@@ -1,5 +1,5 @@
 import { anyStatementsOf, type Statements } from '../../db/statements.js';
-import type { TxClient } from '../../db/types.js';
+import type { Package, ShippingLabel, TxClient } from '../../db/types.js';
 import { txNow } from '../clock.js';
 import { announceCharge, jsonPricing } from './charges.js';
 import type { OrderConfig, ShippingLabelConfig } from './pricing-record.js';
@@ -15,6 +15,9 @@ export interface ShippingChargeInput {
   packageId: string;
   merchantTeamId: string;
   fulfillerTeamId: string;
+  /** The package and its label as the fulfill read them (its transaction's rows): not read again. */
+  package: Package;
+  label: ShippingLabel | null;
 }
 
 type Address = { country?: unknown; zip?: unknown; state?: unknown; city?: unknown } | null;
@@ -26,7 +29,8 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
  * has a shipping section; returns null when nothing is billed. Runs inside the fulfill
  * transaction, so the charge exists exactly when the fulfillment committed; its unique billing key
  * ("SHIPPING:fulfillment:<id>", as a versioned card's) makes a second bill for the same fulfillment impossible. One read
- * (store/statements.ts) and one insert on the transaction's prepared statements, plus the two events.
+ * (store/statements.ts: the delegation, order and warehouse; the package and label come with the
+ * input) and one insert on the transaction's prepared statements, plus the two events.
  */
 export async function billShipping(tx: TxClient, input: ShippingChargeInput): Promise<{ id: string } | null> {
   const st = anyStatementsOf(tx);
@@ -37,19 +41,19 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
   const card = row.d_id && st.dialect.bool(row.d_active) ? parseRateCard(jsonOf(st, row.d_rate_card)) : null;
   if (!row.d_id || !card?.shipping) return null;
   if (row.existing_id) return { id: row.existing_id };
-  const label = row.l_id ? row : null;
+  const { label, package: pkg } = input;
   const order = row.o_id ? row : null;
-  const labelConfig = label ? shippingLabelConfig(st, row) : null;
+  const labelConfig = label ? shippingLabelConfig(label, pkg) : null;
   const orderConfig = order ? orderConfigOf(st, row) : null;
-  const cost = labelCost(st, row) ?? 0;
-  const pricing = priceShipping(card, { label_price: cost, service_id: row.l_service_id ?? null });
+  const cost = labelCost(label) ?? 0;
+  const pricing = priceShipping(card, { label_price: cost, service_id: label?.service_id ?? null });
   const charge = await insertCharge(
     st,
     {
-      name: `Shipping ${row.o_order_number ?? input.orderId}${row.l_tracking_code ? ` (${row.l_tracking_code})` : ''}`,
-      description: row.l_formatted_service ?? null,
+      name: `Shipping ${row.o_order_number ?? input.orderId}${label?.tracking_code ? ` (${label.tracking_code})` : ''}`,
+      description: label?.formatted_service ?? null,
       category: 'SHIPPING',
-      currency: row.l_currency ?? card.currency,
+      currency: label?.currency ?? card.currency,
       quantity: 1,
       calculated_amount: pricing.calculated_amount,
       original_amount: pricing.original_amount,
@@ -59,14 +63,9 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
       order_id: input.orderId,
       fulfillment_id: input.fulfillmentId,
       fulfillment_order_id: input.fulfillmentOrderId,
-      shipping_label_id: row.l_id ?? null,
-      carrier_id: row.l_carrier_id ?? row.p_carrier_id ?? null,
-      carrier_integration_id: row.l_carrier_integration_id ?? row.p_carrier_integration_id ?? null,
-      carrier_integration_name: row.l_carrier_integration_name ?? row.p_carrier_integration_name ?? null,
-      carrier_integration_type: row.l_carrier_integration_type ?? row.p_carrier_integration_type ?? null,
-      service_id: row.l_service_id ?? row.p_service_id ?? null,
-      carton_id: row.p_carton_id ?? null,
-      carton_name: row.p_carton_name ?? null,
+      ...shippingLinks(label, pkg),
+      carton_id: pkg.carton_id ?? null,
+      carton_name: pkg.carton_name ?? null,
       warehouse_id: row.w_id ?? null,
       warehouse_name: row.w_name ?? null,
       billing_key: fulfillmentKey('SHIPPING', input.fulfillmentId),
@@ -92,20 +91,32 @@ export function orderConfigOf(st: Statements, row: ShippingRow): OrderConfig {
 }
 
 /** The label's cost: a carrier correction that arrived before the fulfill (carrier-invoices/), else its price; null without a label. */
-export function labelCost(st: Statements, row: ShippingRow): number | null {
-  if (!row.l_id) return null;
-  const corrected = (jsonOf(st, row.l_carrier_correction) as { corrected_carrier_cost?: unknown } | null)?.corrected_carrier_cost;
-  return typeof corrected === 'number' ? corrected : (row.l_price ?? 0);
+export function labelCost(label: ShippingLabel | null): number | null {
+  if (!label) return null;
+  const corrected = (label.carrier_correction as { corrected_carrier_cost?: unknown } | null)?.corrected_carrier_cost;
+  return typeof corrected === 'number' ? corrected : (label.price ?? 0);
 }
 
 export const tagsOf = (tags: unknown) => (Array.isArray(tags) ? (tags as unknown[]).filter((t): t is string => typeof t === 'string') : []);
 
-/** The label as the pricing sees it: its addresses, else the package's. */
-export function shippingLabelConfig(st: Statements, row: ShippingRow): ShippingLabelConfig {
-  const from = addr(jsonOf(st, row.l_from_address)) ?? addr(jsonOf(st, row.p_from_address));
-  const to = addr(jsonOf(st, row.l_to_address)) ?? addr(jsonOf(st, row.p_to_address));
+/** A shipping charge's carrier columns: the label's, else the package's. */
+export function shippingLinks(label: ShippingLabel | null, pkg: Package) {
   return {
-    id: row.l_id!,
+    shipping_label_id: label?.id ?? null,
+    carrier_id: label?.carrier_id ?? pkg.carrier_id ?? null,
+    carrier_integration_id: label?.carrier_integration_id ?? pkg.carrier_integration_id ?? null,
+    carrier_integration_name: label?.carrier_integration_name ?? pkg.carrier_integration_name ?? null,
+    carrier_integration_type: label?.carrier_integration_type ?? pkg.carrier_integration_type ?? null,
+    service_id: label?.service_id ?? pkg.service_id ?? null,
+  };
+}
+
+/** The label as the pricing sees it: its addresses, else the package's. */
+export function shippingLabelConfig(label: ShippingLabel, pkg: Package): ShippingLabelConfig {
+  const from = addr(label.from_address) ?? addr(pkg.from_address);
+  const to = addr(label.to_address) ?? addr(pkg.to_address);
+  return {
+    id: label.id,
     from_address_country: str(from?.country),
     from_address_zip: str(from?.zip),
     from_address_state: str(from?.state),
@@ -114,15 +125,15 @@ export function shippingLabelConfig(st: Statements, row: ShippingRow): ShippingL
     to_address_zip: str(to?.zip),
     to_address_state: str(to?.state),
     to_address_city: str(to?.city),
-    zone: row.l_zone,
-    price: row.l_price,
-    formatted_service: row.l_formatted_service,
-    carrier_integration_name: row.l_carrier_integration_name,
-    carrier_integration_type: row.l_carrier_integration_type,
-    tracking_code: row.l_tracking_code,
-    service_id: row.l_service_id,
-    carrier_integration_id: row.l_carrier_integration_id,
-    carrier_id: row.l_carrier_id,
+    zone: label.zone,
+    price: label.price,
+    formatted_service: label.formatted_service,
+    carrier_integration_name: label.carrier_integration_name,
+    carrier_integration_type: label.carrier_integration_type,
+    tracking_code: label.tracking_code,
+    service_id: label.service_id,
+    carrier_integration_id: label.carrier_integration_id,
+    carrier_id: label.carrier_id,
   };
 }
 

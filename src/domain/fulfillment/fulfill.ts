@@ -1,5 +1,5 @@
 import { statementsOf } from '../../db/statements.js';
-import type { Db, PackageLineItem, ShippingLabel, TxClient } from '../../db/types.js';
+import type { Db, Package, PackageLineItem, ShippingLabel, TxClient } from '../../db/types.js';
 import { billShipping } from '../charges/index.js';
 import { conflict } from '../errors.js';
 import { enqueueEvents } from '../events/index.js';
@@ -91,7 +91,7 @@ export async function fulfillPackage(
     // A priced fulfillment's charges read the rows this transaction wrote: no write waits for the COMMIT then.
     const atCommit = !fo.priced;
     const foDone = await settleFulfillmentOrder(st, fo, { packageId, linesLeft, now, by, atCommit });
-    const shipped = await recordShipment(tx, fo, packageId, shippingLabel, now, by);
+    const shipped = await recordShipment(tx, fo, pkg, shippingLabel, now, by);
     await enqueueEvents(tx, shipmentEvents(fo, foDone, packageId, shipped, perFoLine, lines), { atCommit: true });
     // The names came with the fulfillment order's row; a package made there has its warehouse and teams.
     const names =
@@ -223,8 +223,9 @@ async function shipStock(
 }
 
 /** Step 5: the order's progress, the fulfillment row, the SHIPPING charge when a rate card could price it. */
-async function recordShipment(tx: TxClient, fo: FulfillClaim, packageId: string, label: ShippingLabel | null, now: Date, by?: PackedBy) {
+async function recordShipment(tx: TxClient, fo: FulfillClaim, pkg: Package, label: ShippingLabel | null, now: Date, by?: PackedBy) {
   const st = statementsOf(tx);
+  const packageId = pkg.id;
   const order: OrderProgress = await recordFulfillment(st, fo.order_id, Boolean(label?.tracking_code), now);
   const name = `${order.order_number.startsWith('#') ? '' : '#'}${order.order_number}-F${order.fulfillment_count}`;
   const fulfillment = await insertFulfillment(
@@ -248,6 +249,8 @@ async function recordShipment(tx: TxClient, fo: FulfillClaim, packageId: string,
       packageId,
       merchantTeamId: fo.merchant_team_id,
       fulfillerTeamId: fo.fulfiller_team_id,
+      package: pkg,
+      label,
     });
   return { label, order, fulfillment, shop: order.shop };
 }

@@ -8,7 +8,10 @@ import type { Charge } from '../../../db/types.js';
 // SHIPPING charge is priced from, read in one statement, and the charge row (issue 36: the fulfill's
 // billing was eight Prisma calls, a third of the fulfillment's server CPU).
 
-/** Everything billShipping reads, each table's columns prefixed by its letter; null where there is no row. */
+/**
+ * What billShipping reads besides the package and its label (the fulfill has both in hand), each
+ * table's columns prefixed by its letter; null where there is no row.
+ */
 export interface ShippingRow {
   d_id: string | null;
   d_active: unknown;
@@ -17,34 +20,6 @@ export interface ShippingRow {
   /** The versioned card's version in force at the fulfill (docs/billing.md). */
   v_id: string | null;
   existing_id: string | null;
-  l_id: string | null;
-  l_from_address: unknown;
-  l_to_address: unknown;
-  l_zone: string | null;
-  l_price: number | null;
-  l_currency: string | null;
-  l_formatted_service: string | null;
-  l_carrier_integration_name: string | null;
-  l_carrier_integration_type: string | null;
-  l_tracking_code: string | null;
-  l_service_id: string | null;
-  l_carrier_integration_id: string | null;
-  l_carrier_id: string | null;
-  l_carrier_correction: unknown;
-  p_id: string | null;
-  p_from_address: unknown;
-  p_to_address: unknown;
-  p_carrier_id: string | null;
-  p_carrier_integration_id: string | null;
-  p_carrier_integration_name: string | null;
-  p_carrier_integration_type: string | null;
-  p_service_id: string | null;
-  p_carton_id: string | null;
-  p_carton_name: string | null;
-  p_weight: number | null;
-  p_weight_unit: string | null;
-  p_total_item_quantity: number | null;
-  p_unique_line_item_count: number | null;
   o_id: string | null;
   o_order_number: string | null;
   o_address_residential: string | null;
@@ -57,48 +32,38 @@ export interface ShippingRow {
   w_name: string | null;
 }
 
-const LABEL = ['id', 'from_address', 'to_address', 'zone', 'price', 'currency', 'formatted_service', 'carrier_integration_name']
-  .concat(['carrier_integration_type', 'tracking_code', 'service_id', 'carrier_integration_id', 'carrier_id', 'carrier_correction'])
-  .map((c) => `l."${c}" AS "l_${c}"`);
-const PACKAGE = ['id', 'from_address', 'to_address', 'carrier_id', 'carrier_integration_id', 'carrier_integration_name']
-  .concat(['carrier_integration_type', 'service_id', 'carton_id', 'carton_name', 'weight', 'weight_unit', 'total_item_quantity'])
-  .concat(['unique_line_item_count'])
-  .map((c) => `p."${c}" AS "p_${c}"`);
 const ORDER = ['id', 'order_number', 'address_residential', 'is_fragile', 'tags', 'unique_core_line_item_count'].map(
   (c) => `o."${c}" AS "o_${c}"`,
 );
 
 // Every join is a LEFT JOIN from one row, so a missing row leaves its columns null, as each
-// findUnique gave null. The warehouse is the package's, else its fulfillment order's.
+// findUnique gave null. The warehouse is the package's (bound), else its fulfillment order's.
 const SHIPPING_INPUTS = `SELECT d."id" AS "d_id", d."active" AS "d_active", d."rate_card" AS "d_rate_card",
     d."rate_card_id" AS "d_rate_card_id",
     (SELECT v."id" FROM "rate_card_versions" v WHERE v."rate_card_id" = d."rate_card_id" AND v."effective_at" <= ?
       ORDER BY v."effective_at" DESC, v."created_at" DESC LIMIT 1) AS "v_id",
     (SELECT c."id" FROM "charges" c WHERE c."billing_key" = ?) AS "existing_id",
-    ${LABEL.join(', ')}, ${PACKAGE.join(', ')}, ${ORDER.join(', ')}, CAST(o."priority" AS TEXT) AS "o_priority",
+    ${ORDER.join(', ')}, CAST(o."priority" AS TEXT) AS "o_priority",
     CAST(s."shop_type" AS TEXT) AS "s_shop_type", w."id" AS "w_id", w."name" AS "w_name"
   FROM (SELECT 1 AS "one") AS x
     LEFT JOIN "fulfillment_delegations" d ON d."merchant_team_id" = ? AND d."fulfiller_team_id" = ?
-    LEFT JOIN "shipping_labels" l ON l."package_id" = ?
-    LEFT JOIN "packages" p ON p."id" = ?
     LEFT JOIN "orders" o ON o."id" = ?
     LEFT JOIN "shops" s ON s."id" = o."shop_id"
-    LEFT JOIN "fulfillment_orders" fo ON fo."id" = ?
-    LEFT JOIN "warehouses" w ON w."id" = COALESCE(p."warehouse_id", fo."warehouse_id")`;
+    LEFT JOIN "warehouses" w ON w."id" = COALESCE(?, (SELECT fo."warehouse_id" FROM "fulfillment_orders" fo WHERE fo."id" = ?))`;
 
 /** The billing key of a fulfillment's charge of an event (docs/billing.md): one charge per fulfillment and event. */
 export const fulfillmentKey = (event: string, fulfillmentId: string) => `${event}:fulfillment:${fulfillmentId}`;
 
-/** What a fulfilled package's SHIPPING charge is priced from (see ShippingRow). */
+/** What a fulfilled package's charges are priced from besides the package and label (see ShippingRow). */
 export async function shippingInputs(
   st: Statements,
   i: {
     fulfillmentId: string;
     merchantTeamId: string;
     fulfillerTeamId: string;
-    packageId: string;
     orderId: string;
     fulfillmentOrderId: string;
+    package: { warehouse_id: string | null };
   },
   at: Date,
 ): Promise<ShippingRow> {
@@ -107,9 +72,8 @@ export async function shippingInputs(
     fulfillmentKey('SHIPPING', i.fulfillmentId),
     i.merchantTeamId,
     i.fulfillerTeamId,
-    i.packageId,
-    i.packageId,
     i.orderId,
+    i.package.warehouse_id,
     i.fulfillmentOrderId,
   ]);
   return row;
