@@ -92,19 +92,33 @@ export interface Dialect {
   filterOnly(column: string): string;
 }
 
-const numbered = new Map<string, string>();
+/**
+ * Statement texts kept by a key of their shape, built once: the same text object comes back each
+ * time, so the statement caches (kept by text) find it without hashing a new string of a few KB.
+ * At `max` keys the lot is dropped (the shapes are a bounded set; this only caps a runaway).
+ */
+export function keptTexts(max: number): (key: string, build: (key: string) => string) => string {
+  const texts = new Map<string, string>();
+  return (key, build) => {
+    let text = texts.get(key);
+    if (text === undefined) {
+      text = build(key);
+      if (texts.size >= max) texts.clear();
+      texts.set(key, text);
+    }
+    return text;
+  };
+}
+
+const numbered = keptTexts(2000);
+
+const numberPlaceholders = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
 
 /** `?` -> `$n`, once per statement text (the texts are a bounded set: one per shape). */
-function pgText(sql: string): string {
-  let text = numbered.get(sql);
-  if (text === undefined) {
-    let n = 0;
-    text = sql.replace(/\?/g, () => `$${++n}`);
-    if (numbered.size >= 2000) numbered.clear();
-    numbered.set(sql, text);
-  }
-  return text;
-}
+const pgText = (sql: string): string => numbered(sql, numberPlaceholders);
 
 const ZONED = /(?:Z|[+-]\d\d:?\d\d)$/i;
 const date = (v: unknown) =>

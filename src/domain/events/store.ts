@@ -1,5 +1,5 @@
 import { newId } from '../../db/ids.js';
-import type { Dialect } from '../../db/dialect.js';
+import { keptTexts, type Dialect } from '../../db/dialect.js';
 import type { Statements } from '../../db/statements.js';
 import type { Db, OutboxEvent, Prisma, TxClient } from '../../db/types.js';
 import { jsonRowsSql } from '../../db/values.js';
@@ -26,20 +26,16 @@ function deliveredAtSql(d: Dialect): string {
     THEN NULL ELSE ${d.dateParam} END`;
 }
 
-// The INSERT's text per dialect and rows' shape (which rows are pushes): the same text object each
-// time, so the statement caches find it without hashing a new string of a few KB.
-const insertTexts = new Map<string, string>();
+// The INSERT's text per dialect and rows' shape (which rows are pushes).
+const insertTexts = keptTexts(200);
 
 function insertSql(d: Dialect, pushes: readonly boolean[]): string {
-  const key = `${d.provider}:${pushes.map((p) => (p ? 'p' : 'e')).join('')}`;
-  let sql = insertTexts.get(key);
-  if (sql === undefined) {
-    const row = (push: boolean) => `(?, ?, ?, ${d.jsonParam}, ?, ?, ${push ? 'NULL' : deliveredAtSql(d)})`;
-    sql = `INSERT INTO "outbox_events" ("id", "team_id", "kind", "payload", "next_attempt_at", "created_at", "delivered_at") VALUES ${pushes.map(row).join(', ')}`;
-    if (insertTexts.size >= 200) insertTexts.clear();
-    insertTexts.set(key, sql);
-  }
-  return sql;
+  const row = (push: boolean) => `(?, ?, ?, ${d.jsonParam}, ?, ?, ${push ? 'NULL' : deliveredAtSql(d)})`;
+  return insertTexts(
+    `${d.provider}:${pushes.map((p) => (p ? 'p' : 'e')).join('')}`,
+    () =>
+      `INSERT INTO "outbox_events" ("id", "team_id", "kind", "payload", "next_attempt_at", "created_at", "delivered_at") VALUES ${pushes.map(row).join(', ')}`,
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { newId } from '../../../db/ids.js';
 import { insertRows } from '../../../db/insert-rows.js';
-import type { Dialect } from '../../../db/dialect.js';
+import { keptTexts, type Dialect } from '../../../db/dialect.js';
 import type { Statements } from '../../../db/statements.js';
 import type { Charge } from '../../../db/types.js';
 
@@ -147,21 +147,15 @@ export async function insertNewCharges(st: Statements, rows: ReadonlyArray<Recor
   return out.filter((r) => inserted.has(r.charge.id));
 }
 
-// The INSERT's text per dialect and row count: the same text object each time, so the statement
-// caches find it without hashing a new string of a few KB (a fulfillment's is ~2 KB).
-const chargesSql = new Map<string, string>();
+// The INSERT's text per dialect and row count (a fulfillment's is ~2 KB).
+const chargesSql = keptTexts(100);
 
 function insertChargesSql(d: Dialect, n: number): string {
-  const key = `${d.provider}:${n}`;
-  let sql = chargesSql.get(key);
-  if (sql === undefined) {
+  return chargesSql(`${d.provider}:${n}`, () => {
     const marks = CHARGE_COLUMNS.map((c) => (c === 'pricing_config' || c === 'pricing_trace' ? d.jsonParam : '?'));
-    sql = `INSERT INTO "charges" (${CHARGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${Array(n)
+    return `INSERT INTO "charges" (${CHARGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${Array(n)
       .fill(`(${marks.join(', ')})`)
       .join(', ')}
     ON CONFLICT DO NOTHING RETURNING "id"`;
-    if (chargesSql.size >= 100) chargesSql.clear();
-    chargesSql.set(key, sql);
-  }
-  return sql;
+  });
 }
