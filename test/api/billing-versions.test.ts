@@ -116,6 +116,29 @@ describe('each billable event is billed once', () => {
     expect([x.length, y.length, z.length].sort()).toEqual([0, 0, 1]);
     expect(await t.db.prisma.charge.count({ where: { billing_key: 'AD_HOC:test:retry-1' } })).toBe(1);
   });
+
+  it('a batch with a key billed already writes and returns only the new charges', async () => {
+    // The insert's count of rows written falls short: the ones written are told by their ids.
+    const bill = (keys: string[]) =>
+      transaction(t.db, async (tx) => {
+        const d = await delegationOf(tx, merchant.teamId, t.teamId);
+        const event = { event: 'AD_HOC' as const, merchant_team_id: merchant.teamId, quantity: 1 };
+        return billEvents(
+          tx,
+          d,
+          keys.map((key) => ({ key, event, name: key })),
+          new Date(now),
+        );
+      });
+    const keys = ['AD_HOC:test:batch-1', 'AD_HOC:test:batch-2', 'AD_HOC:test:batch-3'];
+    expect((await bill([keys[1]])).map((c) => c.billing_key)).toEqual([keys[1]]);
+    const second = await bill(keys);
+    expect(second.map((c) => c.billing_key)).toEqual([keys[0], keys[2]]);
+    const stored = await t.db.prisma.charge.findMany({ where: { billing_key: { in: keys } }, orderBy: { billing_key: 'asc' } });
+    expect(stored.map((c) => c.billing_key)).toEqual(keys);
+    expect(stored.filter((c) => c.billing_key !== keys[1]).map((c) => c.id)).toEqual(second.map((c) => c.id));
+    expect(await bill(keys)).toEqual([]);
+  });
 });
 
 describe('kitting', () => {

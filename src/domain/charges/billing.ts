@@ -89,7 +89,7 @@ export function chargeRow(d: Delegation, b: Billable, pricing: EventPricing) {
     shipping_label: b.shipping_label ?? null,
     order: b.order ?? null,
   };
-  const { pricing_config, pricing_trace } = pricingRecord(card, inputs, pricing);
+  const { pricing_config, pricing_trace } = pricingRecord(card, inputs, pricing, { effective_at: v.effective_at_text, event: b.event });
   return {
     name: b.name,
     description: b.description ?? null,
@@ -104,7 +104,7 @@ export function chargeRow(d: Delegation, b: Billable, pricing: EventPricing) {
     ...b.links,
     billing_key: b.key,
     pricing_config: pricing_config as Prisma.InputJsonValue,
-    pricing_trace: { ...pricing_trace, effective_at: v.effective_at.toISOString(), event: b.event } as unknown as Prisma.InputJsonValue,
+    pricing_trace: pricing_trace as unknown as Prisma.InputJsonValue,
   };
 }
 
@@ -126,8 +126,13 @@ export async function insertBilled(tx: TxClient, st: Statements, rows: Array<Rec
     // Its text with the pricing JSON the insert wrote spliced in: a charge's JSON is serialised
     // once, not once more for each of its two events.
     const payload = chargePayload(c);
-    const { pricing_config: _c, pricing_trace: _t, ...head } = payload;
-    const text = `${JSON.stringify(head).slice(0, -1)},"pricing_config":${json.pricing_config},"pricing_trace":${json.pricing_trace}}`;
+    const { pricing_config, pricing_trace } = payload;
+    // Undefined members are left out by JSON.stringify: the head is written without copying the payload.
+    payload.pricing_config = payload.pricing_trace = undefined;
+    const head = JSON.stringify(payload);
+    payload.pricing_config = pricing_config;
+    payload.pricing_trace = pricing_trace;
+    const text = `${head.slice(0, -1)},"pricing_config":${json.pricing_config},"pricing_trace":${json.pricing_trace}}`;
     return [
       { teamId: c.fulfiller_team_id, kind: 'charge.created' as const, payload, text },
       { teamId: c.merchant_team_id, kind: 'charge.created' as const, payload, text },

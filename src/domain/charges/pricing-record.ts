@@ -64,7 +64,13 @@ function publicConfig(inputs: PricingInputs, pricing: Pricing) {
   };
 }
 
-export function pricingRecord(card: RateCard, inputs: PricingInputs, pricing: Pricing) {
+/** What a versioned card's trace records after the steps: the version's date and the event priced (re-rating reads it). */
+export interface TraceTail {
+  effective_at: string;
+  event: unknown;
+}
+
+export function pricingRecord(card: RateCard, inputs: PricingInputs, pricing: Pricing, tail?: TraceTail) {
   const pricing_config = publicConfig(inputs, pricing);
   const pricing_trace = {
     rate_card_id: card.id,
@@ -85,6 +91,7 @@ export function pricingRecord(card: RateCard, inputs: PricingInputs, pricing: Pr
       order: inputs.order,
     },
     events: pricing.events,
+    ...tail, // built with the trace, not spread onto a copy of it afterwards (issue 40 item 6)
   };
   return { pricing_config, pricing_trace };
 }
@@ -132,8 +139,9 @@ export function chargeView(c: Charge) {
 export type ChargeView = ReturnType<typeof chargeView>;
 
 /** A charge as an event payload: plain JSON (its view is plain JSON but its two dates, given as ISO strings). */
-export const chargePayload = (c: Charge): Record<string, unknown> => ({
-  ...chargeView(c),
-  created_at: c.created_at.toISOString(),
-  updated_at: c.updated_at.toISOString(),
-});
+export function chargePayload(c: Charge): Record<string, unknown> {
+  const payload: Record<string, unknown> = chargeView(c); // a new object: its dates are set in place, not copied
+  payload.created_at = c.created_at.toISOString();
+  payload.updated_at = c.updated_at.toISOString();
+  return payload;
+}

@@ -45,6 +45,8 @@ export interface CompiledVersion {
   rate_card_name: string;
   semantic_version: string;
   effective_at: Date;
+  /** effective_at as ISO text, as every charge's trace records it (once per version, not per charge). */
+  effective_at_text: string;
   currency: string;
   rules: Map<FeeEvent, CompiledRule[]>;
 }
@@ -93,7 +95,7 @@ export function compileVersion(v: VersionRecord): CompiledVersion {
     rules.set(rule.event, list);
   }
   const { fees: _fees, ...rest } = v;
-  return { ...rest, rules };
+  return { ...rest, effective_at_text: v.effective_at.toISOString(), rules };
 }
 
 const compiled = new Map<string, CompiledVersion>();

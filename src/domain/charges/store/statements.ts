@@ -118,6 +118,8 @@ const CHARGE_COLUMNS = ['id', 'name', 'description', 'category', 'currency', 'qu
   .concat(['warehouse_id', 'warehouse_name', 'location_type_id', 'location_type_name', 'rate_period', 'pricing_config', 'pricing_trace'])
   .concat(['created_at', 'updated_at', 'billing_key']);
 
+const BLANK_CHARGE: Readonly<Record<string, null>> = Object.fromEntries(CHARGE_COLUMNS.map((c) => [c, null]));
+
 /** A charge inserted, with its pricing_config and pricing_trace as the JSON text written (its event reuses them). */
 export interface InsertedCharge {
   charge: Charge;
@@ -126,24 +128,34 @@ export interface InsertedCharge {
 
 /**
  * Inserts charges in one statement, leaving out those whose billing key (or fulfillment and
- * category) is already billed, and returns the ones inserted as built here: only their ids come
- * back (RETURNING "id"), so nothing is parsed again (issue 40 item 6: the billing's CPU).
+ * category) is already billed, and returns the ones inserted as built here, so nothing is parsed
+ * again (issue 40 item 6: the billing's CPU). The count of rows written tells whether all were:
+ * only when some key was billed already (a retried or concurrent event) are the written ones
+ * read back by their ids (a RETURNING made every insert hand back rows; SQLite buffers them first).
  */
 export async function insertNewCharges(st: Statements, rows: ReadonlyArray<Record<string, unknown>>, at: Date): Promise<InsertedCharge[]> {
   if (!rows.length) return [];
   const params: unknown[] = [];
   const out: InsertedCharge[] = [];
   for (const r of rows) {
-    const row: Record<string, unknown> = { id: newId(), ...r, created_at: at, updated_at: at };
-    const json = { pricing_config: 'null', pricing_trace: 'null' };
+    // Every column from the blank row, in its order: one object shape for every charge, where
+    // filling in the missing columns one by one made each a slow dictionary (issue 40 item 6).
+    const row: Record<string, unknown> = { ...BLANK_CHARGE, ...r, id: newId(), created_at: at, updated_at: at };
+    const json = {
+      pricing_config: row.pricing_config == null ? 'null' : JSON.stringify(row.pricing_config),
+      pricing_trace: row.pricing_trace == null ? 'null' : JSON.stringify(row.pricing_trace),
+    };
     for (const c of CHARGE_COLUMNS) {
-      const v = (row[c] ??= null);
-      if (v !== null && (c === 'pricing_config' || c === 'pricing_trace')) params.push((json[c] = JSON.stringify(v)));
-      else params.push(v);
+      const v = row[c] ?? (row[c] = null); // a column given as undefined is null, as a read gives it
+      params.push(v !== null && (c === 'pricing_config' || c === 'pricing_trace') ? json[c] : v);
     }
     out.push({ charge: row as unknown as Charge, json });
   }
-  const inserted = new Set((await st.all<{ id: string }>(insertChargesSql(st.dialect, rows.length), params)).map((r) => r.id));
+  const written = await st.run(insertChargesSql(st.dialect, rows.length), params);
+  if (written === out.length) return out;
+  const ids = out.map((r) => r.charge.id);
+  const sql = `SELECT "id" FROM "charges" WHERE "id" IN (${ids.map(() => '?').join(', ')})`;
+  const inserted = new Set((await st.all<{ id: string }>(sql, ids)).map((r) => r.id));
   return out.filter((r) => inserted.has(r.charge.id));
 }
 
@@ -156,6 +168,6 @@ function insertChargesSql(d: Dialect, n: number): string {
     return `INSERT INTO "charges" (${CHARGE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${Array(n)
       .fill(`(${marks.join(', ')})`)
       .join(', ')}
-    ON CONFLICT DO NOTHING RETURNING "id"`;
+    ON CONFLICT DO NOTHING`;
   });
 }
