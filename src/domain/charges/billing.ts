@@ -118,8 +118,15 @@ export function priceBillable(version: CompiledVersion, b: Billable): EventPrici
 /**
  * Inserts the charges of priced events in one statement, skipping billing keys already billed,
  * and announces the new ones (charge.created to both teams). Returns the charges inserted.
+ * `atCommit`: their events leave with the transaction's COMMIT on PostgreSQL (enqueueEvents).
  */
-export async function insertBilled(tx: TxClient, st: Statements, rows: Array<Record<string, unknown>>, at: Date): Promise<Charge[]> {
+export async function insertBilled(
+  tx: TxClient,
+  st: Statements,
+  rows: Array<Record<string, unknown>>,
+  at: Date,
+  opts: { atCommit?: boolean } = {},
+): Promise<Charge[]> {
   if (!rows.length) return [];
   const inserted = await insertNewCharges(st, rows, at);
   const events = inserted.flatMap(({ charge: c, json }) => {
@@ -138,7 +145,7 @@ export async function insertBilled(tx: TxClient, st: Statements, rows: Array<Rec
       { teamId: c.merchant_team_id, kind: 'charge.created' as const, payload, text },
     ];
   });
-  if (events.length) await enqueueEvents(tx, events);
+  if (events.length) await enqueueEvents(tx, events, opts);
   return inserted.map((i) => i.charge);
 }
 

@@ -103,7 +103,8 @@ export async function billFulfillmentByCard(
     const pricing = priceBillable(version, b);
     return pricing ? [chargeRow(d, b, pricing)] : [];
   });
-  const charges = await insertBilled(tx, st, rows, now);
+  // The fulfill's events leave with its COMMIT (fulfill.ts), and so do its charges': nothing reads them back before it.
+  const charges = await insertBilled(tx, st, rows, now, { atCommit: true });
   const shipping = charges.find((c) => c.category === 'SHIPPING');
   return shipping ? { id: shipping.id } : null;
 }

@@ -73,7 +73,7 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
     },
     now,
   );
-  await announceCharge(tx, charge);
+  await announceCharge(tx, charge, { atCommit: true }); // with the fulfill's COMMIT, as its other events
   return { id: charge.id };
 }
 
