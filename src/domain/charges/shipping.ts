@@ -1,11 +1,12 @@
 import { anyStatementsOf, type Statements } from '../../db/statements.js';
 import type { Package, ShippingLabel, TxClient } from '../../db/types.js';
 import { txNow } from '../clock.js';
-import { announceCharge, jsonPricing } from './charges.js';
+import { insertBilled } from './billing.js';
+import { jsonPricing } from './charges.js';
 import type { OrderConfig, ShippingLabelConfig } from './pricing-record.js';
 import { parseRateCard, priceShipping } from './rate-card.js';
 import { findDelegationBetween } from './store/delegations.js';
-import { fulfillmentKey, insertCharge, jsonOf, shippingInputs, type ShippingRow } from './store/statements.js';
+import { fulfillmentKey, jsonOf, shippingInputs, type ShippingRow } from './store/statements.js';
 import { billFulfillmentByCard } from './fulfillment-billing.js';
 
 export interface ShippingChargeInput {
@@ -30,7 +31,8 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
  * transaction, so the charge exists exactly when the fulfillment committed; its unique billing key
  * ("SHIPPING:fulfillment:<id>", as a versioned card's) makes a second bill for the same fulfillment impossible. One read
  * (store/statements.ts: the delegation, order and warehouse; the package and label come with the
- * input) and one insert on the transaction's prepared statements, plus the two events.
+ * input) and one insert on the transaction's prepared statements, plus the two events (billing.ts
+ * insertBilled, as a versioned card's charges).
  */
 export async function billShipping(tx: TxClient, input: ShippingChargeInput): Promise<{ id: string } | null> {
   const st = anyStatementsOf(tx);
@@ -47,34 +49,37 @@ export async function billShipping(tx: TxClient, input: ShippingChargeInput): Pr
   const orderConfig = order ? orderConfigOf(st, row) : null;
   const cost = labelCost(label) ?? 0;
   const pricing = priceShipping(card, { label_price: cost, service_id: label?.service_id ?? null });
-  const charge = await insertCharge(
+  const [charge] = await insertBilled(
+    tx,
     st,
-    {
-      name: `Shipping ${row.o_order_number ?? input.orderId}${label?.tracking_code ? ` (${label.tracking_code})` : ''}`,
-      description: label?.formatted_service ?? null,
-      category: 'SHIPPING',
-      currency: label?.currency ?? card.currency,
-      quantity: 1,
-      calculated_amount: pricing.calculated_amount,
-      original_amount: pricing.original_amount,
-      merchant_team_id: input.merchantTeamId,
-      fulfiller_team_id: input.fulfillerTeamId,
-      fulfillment_delegation_id: row.d_id,
-      order_id: input.orderId,
-      fulfillment_id: input.fulfillmentId,
-      fulfillment_order_id: input.fulfillmentOrderId,
-      ...shippingLinks(label, pkg),
-      carton_id: pkg.carton_id ?? null,
-      carton_name: pkg.carton_name ?? null,
-      warehouse_id: row.w_id ?? null,
-      warehouse_name: row.w_name ?? null,
-      billing_key: fulfillmentKey('SHIPPING', input.fulfillmentId),
-      ...jsonPricing(card, { category: 'SHIPPING', origination: 'ORDER', shipping_label: labelConfig, order: orderConfig }, pricing),
-    },
+    [
+      {
+        name: `Shipping ${row.o_order_number ?? input.orderId}${label?.tracking_code ? ` (${label.tracking_code})` : ''}`,
+        description: label?.formatted_service ?? null,
+        category: 'SHIPPING',
+        currency: label?.currency ?? card.currency,
+        quantity: 1,
+        calculated_amount: pricing.calculated_amount,
+        original_amount: pricing.original_amount,
+        merchant_team_id: input.merchantTeamId,
+        fulfiller_team_id: input.fulfillerTeamId,
+        fulfillment_delegation_id: row.d_id,
+        order_id: input.orderId,
+        fulfillment_id: input.fulfillmentId,
+        fulfillment_order_id: input.fulfillmentOrderId,
+        ...shippingLinks(label, pkg),
+        carton_id: pkg.carton_id ?? null,
+        carton_name: pkg.carton_name ?? null,
+        warehouse_id: row.w_id ?? null,
+        warehouse_name: row.w_name ?? null,
+        billing_key: fulfillmentKey('SHIPPING', input.fulfillmentId),
+        ...jsonPricing(card, { category: 'SHIPPING', origination: 'ORDER', shipping_label: labelConfig, order: orderConfig }, pricing),
+      },
+    ],
     now,
+    { atCommit: true }, // its events with the fulfill's COMMIT, as its other events (fulfill.ts)
   );
-  await announceCharge(tx, charge, { atCommit: true }); // with the fulfill's COMMIT, as its other events
-  return { id: charge.id };
+  return charge ? { id: charge.id } : null;
 }
 
 export function orderConfigOf(st: Statements, row: ShippingRow): OrderConfig {
