@@ -127,11 +127,11 @@ export interface InsertedCharge {
 }
 
 /**
- * Inserts charges in one statement, leaving out those whose billing key (or fulfillment and
- * category) is already billed, and returns the ones inserted as built here, so nothing is parsed
- * again (issue 40 item 6: the billing's CPU). The count of rows written tells whether all were:
- * only when some key was billed already (a retried or concurrent event) are the written ones
- * read back by their ids (a RETURNING made every insert hand back rows; SQLite buffers them first).
+ * Inserts charges in one statement, leaving out those whose billing key is already billed, and
+ * returns the ones inserted as built here, so nothing is parsed again (issue 40 item 6: the
+ * billing's CPU). The count of rows written tells whether all were: only when some key was billed
+ * already (a retried or concurrent event) are the written ones read back by their ids (a
+ * RETURNING made every insert hand back rows; SQLite buffers them first).
  */
 export async function insertNewCharges(st: Statements, rows: ReadonlyArray<Record<string, unknown>>, at: Date): Promise<InsertedCharge[]> {
   if (!rows.length) return [];
