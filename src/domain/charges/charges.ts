@@ -80,17 +80,13 @@ function requireMatch(pricing: Pricing): Pricing {
 }
 
 /** Tells both sides of a new charge (charge.created): the fulfiller who billed and the merchant billed. */
-export async function announceCharge(tx: TxClient, charge: Charge, opts: { atCommit?: boolean } = {}) {
+export async function announceCharge(tx: TxClient, charge: Charge) {
   const payload = chargePayload(charge);
   const text = JSON.stringify(payload); // once for both events
-  await enqueueEvents(
-    tx,
-    [
-      { teamId: charge.fulfiller_team_id, kind: 'charge.created', payload, text },
-      { teamId: charge.merchant_team_id, kind: 'charge.created', payload, text },
-    ],
-    opts,
-  );
+  await enqueueEvents(tx, [
+    { teamId: charge.fulfiller_team_id, kind: 'charge.created', payload, text },
+    { teamId: charge.merchant_team_id, kind: 'charge.created', payload, text },
+  ]);
   return charge;
 }
 
