@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, serveV8Flags } from './lib.mjs';
+import { cpuProfile, ROOT, serveV8Flags } from './lib.mjs';
 
 serveV8Flags(); // as `fos serve` runs (bin/compile-cache.cjs), before the server's code is loaded
 
@@ -20,24 +20,8 @@ if (recordTo) {
 const { startServer } = await import(pathToFileURL(path.join(ROOT, 'dist/server/serve.js')).href);
 const server = await startServer({ db, host: '127.0.0.1', port: 0, logger: false });
 process.send({ url: server.url, token: server.bootstrap?.token ?? null, teamId: server.bootstrap?.teamId ?? null });
-let session;
 process.on('message', async (m) => {
-  if (m.profile) {
-    if (!session) {
-      const { Session } = await import('node:inspector/promises');
-      session = new Session();
-      session.connect();
-    }
-    if (m.profile === 'start') {
-      await session.post('Profiler.enable');
-      await session.post('Profiler.setSamplingInterval', { interval: 200 });
-      await session.post('Profiler.start');
-    } else {
-      const { profile } = await session.post('Profiler.stop');
-      await writeFile(m.profile, JSON.stringify(profile));
-    }
-    process.send({ profiled: m.profile });
-  }
+  if (m.profile) await cpuProfile(m.profile);
   if (m.dump) {
     // BigInt arguments (libSQL's 64-bit integers) as {$bigint}: JSON has none.
     await writeFile(

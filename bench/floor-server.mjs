@@ -6,10 +6,11 @@
 // BEGIN/COMMITs: every write, outbox event and SHIPPING charge), and answers the same status
 // with the same JSON body, serialised per request; then what fos's workers ran before the next
 // request (the outbox pass that marks those events delivered). Its CPU is the least this work costs here.
+// {profile: 'start' | <file>} over IPC: a CPU profile of it, as bench/floor-fos.mjs takes of fos.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
-import { serveV8Flags } from './lib.mjs';
+import { cpuProfile, serveV8Flags } from './lib.mjs';
 
 serveV8Flags(); // the V8 flags fos's side runs under (`fos serve`'s): the same runtime, only the code differs
 
@@ -94,6 +95,7 @@ const server = http.createServer((req, res) => {
 });
 server.listen(0, '127.0.0.1', () => process.send({ url: `http://127.0.0.1:${server.address().port}/v1` }));
 process.on('message', (m) => {
+  if (m.profile) cpuProfile(m.profile);
   if (m.stop) {
     process.send({ failed, errors, served: next });
     server.close(() => process.exit(0));

@@ -16,14 +16,16 @@
 // PostgreSQL (FOS_BENCH_PG_URL, default postgres://root@127.0.0.1:5432/postgres; a database
 // fos_floor_<pid>* is made there and dropped; FOS_BENCH_FLOOR_PG=off skips it).
 // FOS_BENCH_FLOOR_PROFILE=<dir>: a CPU profile of fos's server over the timed fulfillments is
-// written there (floor-<provider>.cpuprofile; bench/profile-summary.mjs sums it), its CPU with it.
+// written there (floor-<provider>.cpuprofile; the floor's: floor-<provider>-floor.cpuprofile;
+// bench/profile-summary.mjs sums one), their CPU with it. FOS_BENCH_FLOOR_THREADS=1: each side's CPU
+// by thread name (V8's helpers, libuv's, the WAL checkpointer) on stderr; =tid: by thread.
 import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent } from 'undici';
-import { cpuMsOfPid, mainThreadCpuMsOfPid, ROOT } from './lib.mjs';
+import { preciseCpuMsOfPid, ROOT, threadCpuMsOfPid } from './lib.mjs';
 import { client } from './workflow.mjs';
 
 export const FLOOR_TARGET_RATIO = 1.5;
@@ -151,7 +153,7 @@ export async function seed(dbUrl, url, orders) {
  * `result()` gives the totals and each lap's process CPU, in ms.
  */
 async function meter(pid) {
-  const read = async () => [await cpuMsOfPid(pid), await mainThreadCpuMsOfPid(pid)];
+  const read = () => preciseCpuMsOfPid(pid);
   let last = await read();
   const laps = [];
   return {
@@ -316,7 +318,10 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
     await fulfill(fos.url, token, warm, fos.pid);
     await replay(floor.url, token, units.slice(0, warm.length * 4), floor.pid);
     const profile = process.env.FOS_BENCH_FLOOR_PROFILE;
-    if (profile) await fos.call({ profile: 'start' }, 'profiled');
+    if (profile) for (const side of [fos, floor]) await side.call({ profile: 'start' }, 'profiled');
+    const threads =
+      process.env.FOS_BENCH_FLOOR_THREADS &&
+      (await Promise.all([fos.pid, floor.pid].map((pid) => threadCpuMsOfPid(pid, process.env.FOS_BENCH_FLOOR_THREADS === 'tid'))));
     const fosCpu = usage();
     const floorCpu = usage();
     let at = warm.length * 4;
@@ -327,7 +332,20 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
       if (i % 2) await runFloor().then(runFos);
       else await runFos().then(runFloor);
     }
-    if (profile) await fos.call({ profile: path.join(profile, `floor-${pgUrl ? 'postgresql' : 'sqlite'}.cpuprofile`) }, 'profiled');
+    if (threads) {
+      const after = await Promise.all(
+        [fos.pid, floor.pid].map((pid) => threadCpuMsOfPid(pid, process.env.FOS_BENCH_FLOOR_THREADS === 'tid')),
+      );
+      for (const [i, side] of ['fos', 'floor'].entries()) {
+        const per = Object.entries(after[i]).map(([name, ms]) => `${name} ${((ms - (threads[i][name] ?? 0)) / timed.length).toFixed(2)}`);
+        console.error(`    threads, ms a fulfillment, ${side}: ${per.join(', ')}`);
+      }
+    }
+    if (profile) {
+      const db = pgUrl ? 'postgresql' : 'sqlite';
+      await fos.call({ profile: path.join(profile, `floor-${db}.cpuprofile`) }, 'profiled');
+      await floor.call({ profile: path.join(profile, `floor-${db}-floor.cpuprofile`) }, 'profiled');
+    }
     await fos.stop();
     const { failed, errors } = await floor.stop('failed');
     const statements = units.reduce((n, u) => n + u.statements.filter((s) => s.sql).length, 0) / (units.length / 4);

@@ -92,6 +92,44 @@ async function procCpuMs(statFile) {
 /** CPU (ms) of a process's main thread (its task whose id is the pid), or undefined where /proc is missing. */
 export const mainThreadCpuMsOfPid = (pid) => procCpuMs(`/proc/${pid}/task/${pid}/stat`);
 
+/**
+ * CPU (ms) of each thread of process `pid` by thread name (/proc/<pid>/task/<tid>/comm; `main` for
+ * the main thread), or by name and thread id (`node#1234`) with `byTid`.
+ */
+export async function threadCpuMsOfPid(pid, byTid = false) {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const out = {};
+  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [])) {
+    let name = tid === String(pid) ? 'main' : (await readFile(`/proc/${pid}/task/${tid}/comm`, 'utf8').catch(() => '?')).trim();
+    if (byTid) name += `#${tid}`;
+    out[name] = (out[name] ?? 0) + ((await procCpuMs(`/proc/${pid}/task/${tid}/stat`)) ?? 0);
+  }
+  return out;
+}
+
+/** On-CPU time (ms, from ns) of one task: /proc/<pid>/task/<tid>/schedstat's first field. */
+async function schedMs(pid, tid) {
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : Number(text.split(' ')[0]) / 1e6;
+}
+
+/**
+ * On-CPU time (ms) of process `pid`'s threads alive now and of its main thread, to the
+ * nanosecond (schedstat): /proc/<pid>/stat counts 10 ms clock ticks, which over a chunk of a
+ * few hundred ms moved a reading by several percent. Threads that ended are not in it, so only
+ * for spans in which none does (the floor bench's chunks); falls back to the ticks elsewhere.
+ */
+export async function preciseCpuMsOfPid(pid) {
+  const { readdir } = await import('node:fs/promises');
+  const tids = await readdir(`/proc/${pid}/task`).catch(() => []);
+  const main = await schedMs(pid, pid);
+  if (main === undefined || (main === 0 && tids.length)) return [await cpuMsOfPid(pid), await mainThreadCpuMsOfPid(pid)];
+  let all = 0;
+  for (const tid of tids) all += (await schedMs(pid, tid)) ?? 0;
+  return [all, main];
+}
+
 /** User + system CPU time (ms) of a process, or undefined where /proc is missing. */
 export const cpuMsOfPid = (pid) => procCpuMs(`/proc/${pid}/stat`);
 
@@ -154,4 +192,27 @@ export async function stopServe(server) {
   const exited = new Promise((r) => server.child.once('exit', r));
   server.child.kill('SIGTERM');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+}
+
+let profiler;
+/**
+ * A CPU profile of this process (node:inspector) for a bench child: 'start' starts it, a file path
+ * stops it and writes it there; then tells the parent {profiled} (bench/fulfill-floor.mjs).
+ */
+export async function cpuProfile(to) {
+  if (!profiler) {
+    const { Session } = await import('node:inspector/promises');
+    profiler = new Session();
+    profiler.connect();
+  }
+  if (to === 'start') {
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+    await profiler.post('Profiler.start');
+  } else {
+    const { profile } = await profiler.post('Profiler.stop');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(to, JSON.stringify(profile));
+  }
+  process.send({ profiled: to });
 }
