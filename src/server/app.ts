@@ -14,7 +14,6 @@ import Fastify, {
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import multipart from '@fastify/multipart';
 import type { Db } from '../db/types.js';
 import { storageFor, type FileStorage } from '../domain/files/index.js';
 import { defaultFilesDir } from './data-dir.js';
@@ -261,8 +260,6 @@ export async function buildApp({ db, config = {} }: AppDeps): Promise<FastifyIns
   app.decorate('files', { storage, maxUploadBytes, processor });
   app.decorate('labelBatches', labelBatchRunner(db, app.log, { allowPrivate: config.allowPrivateWebhooks ?? false }));
   app.addHook('onClose', () => app.labelBatches.stop());
-  // Uploads: one file part and a few short fields; the part streams (routes/ops/files.ts).
-  await app.register(multipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12 } });
   // Shutting down (src/server/serve.ts): requests still arriving on open keep-alive connections
   // are told to come back (the CLI retries 503 with retry-after), and the connection is closed.
   // (Hooks that never wait are written with `done`: no promise per request.)

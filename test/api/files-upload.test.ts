@@ -159,4 +159,12 @@ describe('file uploads', () => {
     expect((await readdir(path.dirname(bytesAt))).includes(file.id)).toBe(false);
     expect((await get(`/v1/ops/files/${file.id}/content`)).statusCode).toBe(404);
   });
+
+  it('a multipart body anywhere else is a 415 problem: only the upload route reads forms', async () => {
+    const { payload, headers } = form({ name: 'a.csv', type: 'text/csv', bytes: Buffer.from('sku\nA\n') });
+    const res = await t.app.inject({ method: 'POST', url: '/v1/ops/products', payload, headers: { ...headers, 'x-access-token': token } });
+    expect(res.statusCode).toBe(415);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.json()).toMatchObject({ status: 415 });
+  });
 });

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Static } from 'typebox';
 import { IdParams } from '../../../contract/common.js';
@@ -15,6 +16,11 @@ const binary = (description: string) => ({ 200: { description, content: { '*/*':
 
 /** Files (spec 4.10; docs/files.md): uploads kept by fos, or records of files elsewhere by URL. */
 export default async function routes(app: FastifyInstance) {
+  // Uploads: one file part and a few short fields; the part streams (below). Registered in this
+  // plugin only: its hooks (an async onRequest and onResponse) then run for these routes, not for
+  // every request of the API.
+  const { maxUploadBytes } = app.files;
+  await app.register(multipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 10, fieldSize: 4096, parts: 12 } });
   app.get(
     '/v1/ops/files',
     {
