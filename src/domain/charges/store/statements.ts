@@ -1,6 +1,6 @@
 import { newId } from '../../../db/ids.js';
 import { insertRows } from '../../../db/insert-rows.js';
-import { keptTexts, type Dialect } from '../../../db/dialect.js';
+import { keptTexts, placeholders, type Dialect } from '../../../db/dialect.js';
 import type { Statements } from '../../../db/statements.js';
 import type { Charge } from '../../../db/types.js';
 
@@ -154,7 +154,7 @@ export async function insertNewCharges(st: Statements, rows: ReadonlyArray<Recor
   const written = await st.run(insertChargesSql(st.dialect, rows.length), params);
   if (written === out.length) return out;
   const ids = out.map((r) => r.charge.id);
-  const sql = `SELECT "id" FROM "charges" WHERE "id" IN (${ids.map(() => '?').join(', ')})`;
+  const sql = `SELECT "id" FROM "charges" WHERE "id" IN (${placeholders(ids.length)})`;
   const inserted = new Set((await st.all<{ id: string }>(sql, ids)).map((r) => r.id));
   return out.filter((r) => inserted.has(r.charge.id));
 }
