@@ -319,9 +319,9 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
     await replay(floor.url, token, units.slice(0, warm.length * 4), floor.pid);
     const profile = process.env.FOS_BENCH_FLOOR_PROFILE;
     if (profile) for (const side of [fos, floor]) await side.call({ profile: 'start' }, 'profiled');
-    const threads =
-      process.env.FOS_BENCH_FLOOR_THREADS &&
-      (await Promise.all([fos.pid, floor.pid].map((pid) => threadCpuMsOfPid(pid, process.env.FOS_BENCH_FLOOR_THREADS === 'tid'))));
+    const byThread = process.env.FOS_BENCH_FLOOR_THREADS;
+    const readThreads = () => Promise.all([fos.pid, floor.pid].map((pid) => threadCpuMsOfPid(pid, byThread === 'tid')));
+    const threads = byThread && (await readThreads());
     const fosCpu = usage();
     const floorCpu = usage();
     let at = warm.length * 4;
@@ -333,9 +333,7 @@ export async function floorBench({ orders = 200, pgUrl } = {}) {
       else await runFos().then(runFloor);
     }
     if (threads) {
-      const after = await Promise.all(
-        [fos.pid, floor.pid].map((pid) => threadCpuMsOfPid(pid, process.env.FOS_BENCH_FLOOR_THREADS === 'tid')),
-      );
+      const after = await readThreads();
       for (const [i, side] of ['fos', 'floor'].entries()) {
         const per = Object.entries(after[i]).map(([name, ms]) => `${name} ${((ms - (threads[i][name] ?? 0)) / timed.length).toFixed(2)}`);
         console.error(`    threads, ms a fulfillment, ${side}: ${per.join(', ')}`);
