@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { receiveChannelWebhook, receiveFulfillmentNotification } from '../../domain/channels/index.js';
+import { connectorFor, receiveChannelWebhook, receiveFulfillmentNotification } from '../../domain/channels/index.js';
 import { FulfillmentNotificationAnswer, ShopParams, WebhookAnswerSchema } from '../../contract/shops.js';
 import { withDeadline } from '../../net/deadlines.js';
 
 // Platform webhooks (docs/sales-channels.md). No API key: the platform's signature over the raw
 // body is the authentication, so this scope keeps every body as raw bytes (any content type)
 // and the domain verifies them before anything is parsed or stored.
+
+/** A platform's webhook topics, as its connector subscribes to them (one source for the description). */
+const topics = (platform: string) => connectorFor(platform).webhooks.topics.join(', ');
 
 export default async function routes(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
@@ -19,11 +22,14 @@ export default async function routes(app: FastifyInstance) {
       schema: {
         operationId: 'receiveChannelWebhook',
         tags: ['Shops'],
-        summary: 'Receive a Shopify or WooCommerce webhook (signed, no API key)',
+        summary: "Receive a shop platform's webhook: Shopify, WooCommerce or BigCommerce (signed, no API key)",
         description:
-          "Accepted only when X-Shopify-Hmac-Sha256 or X-WC-Webhook-Signature is the base64 HMAC-SHA256 of the raw body with the shop's " +
-          'webhook secret; otherwise 401 and nothing changes. Topics: orders/create, orders/updated, orders/cancelled (X-Shopify-Topic); ' +
-          'order.created, order.updated, order.deleted (X-WC-Webhook-Topic). A payload fos does not understand is stored, answered 200 and marked FAILED.',
+          "Accepted only when the delivery proves the shop's webhook secret: X-Shopify-Hmac-Sha256 or X-WC-Webhook-Signature is the " +
+          'base64 HMAC-SHA256 of the raw body with it, or (BigCommerce, which signs nothing) the X-Fos-Webhook-Secret header fos ' +
+          'registered with the hook carries it; otherwise 401 and nothing changes. ' +
+          `Topics: ${topics('SHOPIFY')} (X-Shopify-Topic); ${topics('WOOCOMMERCE')} (X-WC-Webhook-Topic); ${topics('BIGCOMMERCE')} ` +
+          "(the body's scope). Amazon, eBay and Etsy send fos no webhooks (their orders come by sync): a delivery to such a shop is 401. " +
+          'A payload fos does not understand is stored, answered 200 and marked FAILED.',
         params: ShopParams,
         response: { 200: WebhookAnswerSchema },
       },

@@ -14,7 +14,7 @@ import {
 } from './verbs.js';
 
 export default (ctx: Context) =>
-  group('shops', 'Sales-channel shops: connect Shopify or WooCommerce, sync, deliveries (needs MANAGE_SHOPS)', [
+  group('shops', 'Sales-channel shops: connect a shop of a platform, sync, deliveries (needs MANAGE_SHOPS)', [
     shopsList(ctx),
     shopsGet(ctx),
     connect(ctx),
