@@ -138,11 +138,13 @@ describe('GET /v1/swagger.json', () => {
     expect(perms.items.enum).toEqual([...PERMISSIONS]);
   });
 
-  it("describes the channel webhook of every platform that sends one, with the topics fos subscribes to", () => {
+  it('describes the channel webhook of every platform that sends one, with the topics fos subscribes to', () => {
     const op = doc.paths['/channels/{shop_id}/webhooks'].post;
     expect(op.summary).toMatch(/Shopify, WooCommerce or BigCommerce/);
-    for (const header of ['X-Shopify-Hmac-Sha256', 'X-WC-Webhook-Signature', 'X-Fos-Webhook-Secret']) expect(op.description).toContain(header);
-    for (const topic of ['orders/create', 'order.deleted', 'store/order/created', 'store/order/archived']) expect(op.description).toContain(topic);
+    for (const header of ['X-Shopify-Hmac-Sha256', 'X-WC-Webhook-Signature', 'X-Fos-Webhook-Secret'])
+      expect(op.description).toContain(header);
+    for (const topic of ['orders/create', 'order.deleted', 'store/order/created', 'store/order/archived'])
+      expect(op.description).toContain(topic);
     expect(op.description).toMatch(/Amazon, eBay and Etsy send fos no webhooks/);
   });
 
