@@ -14,6 +14,19 @@ export type PickList = Static<typeof PickListSchema>;
 const WIDTH = 78;
 const fit = (s: string, n = WIDTH) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+/** `s` broken at spaces into lines of at most WIDTH, the later ones indented: a reason is read whole, not cut. */
+function wrap(s: string, indent = '  '): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of s.split(' ')) {
+    if (line && line.length + 1 + word.length > WIDTH) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].map((l) => fit(l));
+}
+
 export class Screen {
   constructor(private readonly io: IOStreams) {}
 
@@ -39,7 +52,12 @@ export class Screen {
       this.line(
         `  ${this.io.style('bold', 'TOTE')}   ${fit(`${tote.tote_name ?? '(no tote)'} · order ${tote.order_number} · ${tote.remaining} for it`, 68)}`,
       );
-    this.line(this.io.style('dim', fit(`  ${done}/${list.rows.length} rows done · ${left} units left · undo · short <n> · quit`)));
+    this.line(
+      this.io.style(
+        'dim',
+        fit(`  ${done}/${list.rows.length} rows done · ${left} ${left === 1 ? 'unit' : 'units'} left · undo · short <n> · quit`),
+      ),
+    );
     this.io.stderr.write(binScanned ? 'scan item › ' : 'scan bin › ');
   }
 
@@ -50,7 +68,7 @@ export class Screen {
   /** A refused scan: the bell, then the reason in red on one line (and what is expected). */
   refused(text: string) {
     this.io.stderr.write('\x07');
-    this.line(this.io.style('red', this.io.style('bold', fit(`✗ ${text}`))));
+    for (const l of wrap(`✗ ${text}`)) this.line(this.io.style('red', this.io.style('bold', l)));
   }
 
   note(text: string) {
