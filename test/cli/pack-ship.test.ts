@@ -39,6 +39,8 @@ const fos = (args: string[], stdin = '') => spawnFos(args, env, stdin);
 const foOf = (id: string) => t.db.prisma.fulfillmentOrder.findUniqueOrThrow({ where: { id }, include: { line_items: true } });
 const packagesOf = (id: string) => t.db.prisma.package.findMany({ where: { fulfillment_order_id: id }, include: { line_items: true } });
 const LABEL = ['--rate-strategy', 'CHEAPEST', '--weight', '500', '--weight-unit', 'G'];
+/** The JSON records the station wrote on stdout, one after the other. */
+const jsonRecords = (stdout: string): any[] => JSON.parse(`[${stdout.trim().replace(/\n\}\n\{/g, '\n},\n{')}]`);
 
 describe('fos pack ships the closed box', () => {
   it('ship after done: labelled, fulfilled, lock released', async () => {
@@ -47,6 +49,10 @@ describe('fos pack ships the closed box', () => {
     const r = await fos(['pack', '--fo', f.fo.id, ...LABEL], `${sku}\n${sku}\ndone\nship\n`);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Shipped: order ${f.order.order_number}`);
+    // stdout (a pipe): the box as closed, then as shipped, with its tracking number.
+    const [closed, shipped] = jsonRecords(r.stdout);
+    expect(closed).toMatchObject({ status: 'PENDING', shipping_label: null });
+    expect(shipped).toMatchObject({ id: closed.id, status: 'FULFILLED', tracking_number: expect.any(String) });
     const [pkg] = await packagesOf(f.fo.id);
     expect(pkg).toMatchObject({ status: 'FULFILLED' });
     expect(pkg.shipping_label_id).not.toBeNull();
@@ -59,10 +65,20 @@ describe('fos pack ships the closed box', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'fos-labels-'));
     const r = await fos(['pack', '--fo', f.fo.id, '--label-dir', dir, ...LABEL], `${sku}\ndone\nship\n`);
     expect(r.code, r.stderr).toBe(0);
+    const [labelled, shipped] = jsonRecords(r.stdout);
+    expect(labelled).toMatchObject({ shipment_status: 'LABEL_PRINTED', tracking_number: expect.any(String) });
+    expect(shipped).toMatchObject({ id: labelled.id, status: 'FULFILLED' });
     expect(r.stderr).toContain('Label saved:');
     expect(r.stderr).toContain(`Shipped: order ${f.order.order_number}`);
     expect(r.stderr).not.toContain('already has a shipping label');
     expect(await packagesOf(f.fo.id)).toMatchObject([{ status: 'FULFILLED' }]);
+  }, 120_000);
+
+  it('--ship: stdout gets each box once, as shipped', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    const r = await fos(['pack', '--fo', f.fo.id, '--ship', ...LABEL], `${f.foLines[0].sku!}\ndone\n`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonRecords(r.stdout)).toMatchObject([{ status: 'FULFILLED', tracking_number: expect.any(String) }]);
   }, 120_000);
 
   it('--ship ships every close; a short pack records the shortfall and is not shipped', async () => {
@@ -70,6 +86,7 @@ describe('fos pack ships the closed box', () => {
     const sku = f.foLines[0].sku!;
     const r = await fos(['pack', '--fo', f.fo.id, '--ship', ...LABEL], `short 1\n${sku}\ndone\n`);
     expect(r.code, r.stderr).toBe(0);
+    expect(jsonRecords(r.stdout)).toMatchObject([{ status: 'PENDING' }]); // not shipped: the box as packed
     expect(r.stderr).toContain(`Short: 1 x ${sku} recorded missing`);
     expect(r.stderr).toContain(`Not shipped: order ${f.order.order_number} has ${sku} short 1`);
     const pkgs = await packagesOf(f.fo.id);

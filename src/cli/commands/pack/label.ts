@@ -12,8 +12,13 @@ export interface LabelOptions {
   labelDir?: string;
 }
 
-/** Labels the package; returns what was done, for the station's message line. */
-export async function labelPackage(ctx: Context, pkg: Record<string, unknown>, orderNumber: string, opts: LabelOptions): Promise<string> {
+/** Labels the package; returns what was done, for the station's message line, and the labelled package. */
+export async function labelPackage(
+  ctx: Context,
+  pkg: Record<string, unknown>,
+  orderNumber: string,
+  opts: LabelOptions,
+): Promise<{ text: string; labelled: Record<string, unknown> }> {
   const client = ctx.client();
   const id = String(pkg.id);
   const labelled = await client.post<Record<string, unknown>>(`/ops/packages/${seg(id)}/label`, {});
@@ -24,5 +29,5 @@ export async function labelPackage(ctx: Context, pkg: Record<string, unknown>, o
     await deliver(ctx, doc, { print: true, printer: opts.printer }, false);
     done.push('Label sent to the printer.');
   }
-  return done.join(' ');
+  return { text: done.join(' '), labelled };
 }

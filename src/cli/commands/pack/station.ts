@@ -174,8 +174,11 @@ export class PackStation {
     ];
   }
 
-  /** Labels the last closed box (if it has no label) and fulfills it: the order ships. */
-  private async shipLast(): Promise<Message> {
+  /**
+   * Labels the last closed box (if it has no label) and fulfills it: the order ships. The shipped
+   * package goes to stdout (`again`: its closed state went there already, so a terminal is not given its id twice).
+   */
+  private async shipLast(again = true): Promise<Message> {
     const last = this.last!;
     const client = this.ctx.client();
     const id = String(last.pkg.id);
@@ -195,11 +198,12 @@ export class PackStation {
       }
       let labelled = '';
       if (!last.pkg.shipping_label && !last.pkg.shipment_status)
-        labelled = ` ${await labelPackage(this.ctx, last.pkg, last.orderNumber, this.opts)}`;
+        labelled = ` ${(await labelPackage(this.ctx, last.pkg, last.orderNumber, this.opts)).text}`;
       last.pkg.shipping_label ??= true; // a second `ship` after a refused fulfill does not buy another label
       const body = fo.lock?.lock_owner === this.opts.lockOwner ? { locked_by: this.opts.lockOwner } : {};
       const done = await client.post<Record<string, unknown>>(`/ops/packages/${seg(id)}/fulfill`, body);
       this.last = null;
+      await this.emit(done, again);
       const text = `Shipped: order ${last.orderNumber}, package ${id}, tracking ${String(done.tracking_number ?? '-')}.${labelled}`;
       this.say({ kind: 'ok', text });
       return { kind: 'ok', text };
@@ -217,6 +221,13 @@ export class PackStation {
     await client.delete(`${foPath(foId)}/pack-scans/${seg(last.id)}`, { query: { lock_owner: this.opts.lockOwner } });
     const now = await client.get<Box>(`${foPath(foId)}/pack-scans`);
     return [now, { kind: 'ok', text: `Undone: ${last.quantity} x ${last.sku ?? 'item'} taken out of the box` }];
+  }
+
+  /** A package on stdout: its id on a terminal (once per box: not `again`), else its JSON (docs/floor.md). */
+  private async emit(pkg: Record<string, unknown>, again = false): Promise<void> {
+    if (this.ctx.io.isStdoutTTY && !this.ctx.options.json && !this.ctx.options.jq) {
+      if (!again) await this.ctx.io.out(`${String(pkg.id)}\n`);
+    } else await printRecord(this.ctx, pkg);
   }
 
   /** done: asks the weight (unless given), packs, then labels when asked; null when the box is empty. */
@@ -239,25 +250,30 @@ export class PackStation {
           .slice(-120)}`,
       },
     );
-    if (this.ctx.io.isStdoutTTY && !this.ctx.options.json && !this.ctx.options.jq) await this.ctx.io.out(`${String(pkg.id)}\n`);
-    else await printRecord(this.ctx, pkg);
     const units = Number(pkg.total_item_quantity ?? 0);
     this.packed++;
     this.last = { pkg, orderNumber: box.order_number };
     let text = `Box closed: package ${String(pkg.id)} (${units} item(s)) for order ${box.order_number}.`;
+    // stdout gets the box as this step leaves it: shipped (--ship), labelled (--print, --label-dir) or packed.
     if (this.opts.ship) {
-      const shipped = await this.shipLast();
+      const shipped = await this.shipLast(false);
+      if (shipped.kind !== 'ok') await this.emit(pkg);
       return { kind: shipped.kind, text: `${text} ${shipped.text}` };
     }
     if (this.opts.print || this.opts.labelDir) {
+      let labelled: Record<string, unknown>;
       try {
-        text += ` ${await labelPackage(this.ctx, pkg, box.order_number, this.opts)}`;
+        const done = await labelPackage(this.ctx, pkg, box.order_number, this.opts);
+        text += ` ${done.text}`;
+        labelled = done.labelled;
         pkg.shipping_label ??= true; // labelled at close: a `ship` now must not buy a second label
       } catch (err) {
+        await this.emit(pkg);
         this.say({ kind: 'error', text: `The package is made but not labelled: ${errorText(err)}` });
         return { kind: 'error', text: `${text} Label it with: fos packages label ${String(pkg.id)} --print` };
       }
-    }
+      await this.emit(labelled);
+    } else await this.emit(pkg);
     text += ' Type ship to ship it.';
     this.say({ kind: 'ok', text });
     return { kind: 'ok', text };
