@@ -81,6 +81,18 @@ describe('fos pack ships the closed box', () => {
     expect(jsonRecords(r.stdout)).toMatchObject([{ status: 'FULFILLED', tracking_number: expect.any(String) }]);
   }, 120_000);
 
+  it('a fulfillment order whose every unit is short: fulfill run says to cancel it or count again, not --partial', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    const sku = f.foLines[0].sku!;
+    const packed = await fos(['pack', '--fo', f.fo.id, ...LABEL], 'short 1\nquit\n');
+    expect(packed.stderr).toContain(`Short: 1 x ${sku} recorded missing`);
+    const refused = await fos(['fulfill', 'run', f.fo.id, '--rate-strategy', 'CHEAPEST']);
+    expect(refused.code, refused.stderr).toBe(5);
+    expect(refused.stderr).toContain(`${sku} short 1 (found 0)`);
+    expect(refused.stderr).toContain(`nothing was found to ship: cancel it (fos fulfillment-orders cancel ${f.fo.id})`);
+    expect(refused.stderr).not.toContain('--partial ships');
+  }, 120_000);
+
   it('--ship ships every close; a short pack records the shortfall and is not shipped', async () => {
     const f = await fulfillmentFixture(t, { lines: [{ quantity: 2 }], status: 'ACCEPTED' });
     const sku = f.foLines[0].sku!;

@@ -14,13 +14,15 @@ export const shortLines = (fo: FulfillmentOrder) => fo.line_items.filter((l) => 
 
 /** The refusal of a fulfillment order with a shortfall (exit 5): the SKU, the order, the shortfall and the way out. */
 export function shortfallError(fo: FulfillmentOrder): CliError {
+  const found = (l: FulfillmentOrder['line_items'][number]) => l.remaining_quantity - (l.short_quantity ?? 0);
   const what = shortLines(fo)
-    .map((l) => `${l.sku ?? l.name} short ${l.short_quantity} (found ${l.remaining_quantity - (l.short_quantity ?? 0)})`)
+    .map((l) => `${l.sku ?? l.name} short ${l.short_quantity} (found ${found(l)})`)
     .join(', ');
-  return new CliError(
-    `order ${fo.order_number}: ${what}; short units never ship: --partial ships what was found and splits the rest off to a new fulfillment order`,
-    ExitCode.CONFLICT,
-  );
+  // Nothing found at all: --partial would have nothing to ship (the split refuses it too).
+  const way = fo.line_items.some((l) => found(l) > 0)
+    ? '--partial ships what was found and splits the rest off to a new fulfillment order'
+    : `nothing was found to ship: cancel it (fos fulfillment-orders cancel ${fo.id}) or count the bins again`;
+  return new CliError(`order ${fo.order_number}: ${what}; short units never ship: ${way}`, ExitCode.CONFLICT);
 }
 
 /** The fulfillment order as a new package sees it: what open packages hold is no longer remaining. */
