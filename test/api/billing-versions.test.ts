@@ -81,6 +81,7 @@ describe('the version in force at the event', () => {
   });
 
   it('a finalized invoice is never re-priced by a new version', async () => {
+    now = Date.parse('2026-02-01T00:00:01Z'); // January has ended: its invoice can be finalized
     expect((await t.call('POST', `/v1/ops/invoices/${invoiceId}/finalize`, { token })).statusCode).toBe(200);
     await publish(t, token, doc('1.0.2', '2026-01-02T00:00:00Z', 99));
     const res = await t.call('POST', `/v1/ops/invoices/${invoiceId}/rerate`, { token });

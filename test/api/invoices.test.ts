@@ -205,6 +205,12 @@ describe('lifecycle', () => {
     const again = await ops('POST', '/v1/ops/invoices', body);
     expect(again.statusCode).toBe(200);
     expect(again.json().id).toBe(first.json().id);
+    // February is still running (the clock is at Feb 1): its later charges belong on it, so it stays a draft.
+    const early = await ops('POST', `/v1/ops/invoices/${first.json().id}/finalize`);
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ period_end: '2026-02-28', period_ends_at: '2026-03-01T00:00:00.000Z' });
+    expect((await ops('GET', `/v1/ops/invoices/${first.json().id}`)).json()).toMatchObject({ status: 'DRAFT', number: null });
+    now = Date.parse('2026-03-01T00:00:05Z');
     const fin = await ops('POST', `/v1/ops/invoices/${first.json().id}/finalize`);
     expect(fin.json().number).toBe('INV-000002');
     expect((await ops('POST', '/v1/ops/invoices', body)).statusCode).toBe(409);

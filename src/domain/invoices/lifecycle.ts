@@ -13,6 +13,7 @@ import {
   updateInvoice,
 } from './store.js';
 import { invoicePayload } from './views.js';
+import { periodEndsAt } from '../charges/index.js';
 
 // DRAFT -> FINALIZED -> SENT -> PAID, and VOID from any state before PAID (docs/invoices.md).
 // Every step is a compare-and-set on the expected status, so two racing steps give one 409.
@@ -53,6 +54,15 @@ async function step(
 
 export function finalizeInvoice(db: Db, teamId: string, id: string, now: Date) {
   return step(db, teamId, id, ['DRAFT'], 'FINALIZED', async (tx, inv) => {
+    // A period still running gets charges until it ends; a finalized invoice takes none, and its
+    // period's later charges would be on no invoice (the step's transaction rolls back: still a DRAFT).
+    const ends = periodEndsAt({ start: inv.period_start, end: inv.period_end });
+    if (now < ends)
+      throw conflict(
+        `The period of this draft runs to ${inv.period_end} (until ${ends.toISOString()}); charges made until then belong on it. ` +
+          'Finalize it once the period has ended, or generate a period that has (--to an earlier day).',
+        { period_end: inv.period_end, period_ends_at: ends.toISOString() },
+      );
     // The number is taken after the status moved: a racing finalize of this invoice failed above
     // and took none; a rollback from here on gives the number back.
     const sequence = await takeNumber(tx, teamId);

@@ -119,7 +119,7 @@ export default async function routes(app: FastifyInstance) {
   transition(
     'finalize',
     'finalizeInvoice',
-    'Finalize a draft: it gets the next number (no gaps) and a due date; invoice.finalized',
+    'Finalize a draft once its period has ended: it gets the next number (no gaps) and a due date; invoice.finalized',
     (t, id) => finalizeInvoice(app.db, t, id, app.now()),
   );
   transition('send', 'sendInvoice', 'Mark a finalized invoice sent to the merchant', (t, id) => sendInvoice(app.db, t, id, app.now()));
