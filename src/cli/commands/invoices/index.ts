@@ -139,7 +139,9 @@ export default (ctx: Context): Command =>
     action(ctx, 'rerate', "Re-rate a draft: its charges priced again by the rate-card version in force at each event's time", [
       'fos invoices rerate 0193…',
     ]),
-    action(ctx, 'finalize', 'Finalize a draft: it gets the next invoice number and a due date', ['fos invoices finalize 0193…']),
+    action(ctx, 'finalize', 'Finalize a draft once its period has ended: it gets the next invoice number and a due date', [
+      'fos invoices finalize 0193…',
+    ]),
     action(ctx, 'send', 'Mark a finalized invoice sent', ['fos invoices send 0193…']),
     action(ctx, 'pay', 'Mark a finalized or sent invoice paid', ['fos invoices pay 0193… --reference "ACH 4411"'], {
       fields: [
