@@ -432,10 +432,38 @@ describe('fos fulfill run', () => {
     for (const id of ids) expect(await packagesOf(id)).toHaveLength(0);
   });
 
-  it('needs a label source', async () => {
-    const r = await fos(['fulfill', 'run', randomUUID()]);
+  it('without a label option, refuses an order whose package needs a label, before writing anything', async () => {
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    const r = await fos(['fulfill', 'run', f.fo.id]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('a label is needed');
+    expect(r.stderr).toContain(`order ${f.order.order_number}: a new package will need a label: a label is needed`);
+    expect(r.lines[0]).toMatchObject({ status: 'failed', step: 'plan', state: 'nothing changed' });
+    expect(await packagesOf(f.fo.id)).toHaveLength(0);
+    expect(await foOf(f.fo.id)).toMatchObject({ status: 'ACCEPTED', lock_owner: null });
+  });
+
+  it('without a label option, ships the packages labelled already (a label batch, the station --print)', async () => {
+    await addRate('Ground', 4);
+    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+    const made = await t.call('POST', '/v1/ops/packages', {
+      body: {
+        fulfillment_order_id: f.fo.id,
+        weight: 400,
+        weight_unit: 'G',
+        package_line_items: [{ core_fulfillment_order_line_item_id: f.foLines[0].id, quantity: 1 }],
+      },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const labelled = await t.call('POST', `/v1/ops/packages/${made.json().id}/label`, { body: { rate_strategy: 'CHEAPEST' } });
+    expect(labelled.statusCode, labelled.body).toBe(200);
+    const r = await fos(['fulfill', 'run', f.fo.id]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.lines[0]).toMatchObject({
+      status: 'fulfilled',
+      package_id: made.json().id,
+      steps: expect.arrayContaining(['already labelled']),
+    });
+    expect(await foOf(f.fo.id)).toMatchObject({ status: 'FULFILLED' });
   });
 });
 

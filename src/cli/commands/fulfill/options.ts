@@ -27,7 +27,14 @@ export interface RawRunOptions extends RateFlags {
 
 export type LabelSource =
   | { kind: 'upload'; label_url: string; tracking_number: string; carrier: string; service: string; cost: number; cost_currency: string }
-  | { kind: 'buy'; rate_strategy: string; rate_within_days?: number; rate_exclude_carrier_ids?: string[]; label_format?: string };
+  | { kind: 'buy'; rate_strategy: string; rate_within_days?: number; rate_exclude_carrier_ids?: string[]; label_format?: string }
+  /** No label option: enough when every package shipped is labelled already (a label batch, the station's --print). */
+  | { kind: 'none' };
+
+/** A package has to be labelled and no label option was given (exit 2, before anything is written). */
+export const LABEL_NEEDED =
+  'a label is needed: upload one with --label-url, --tracking, --carrier, --service, --cost [--cost-currency], or buy one with --rate-strategy CHEAPEST';
+export const labelNeeded = (what: string) => new UsageError(`${what}: ${LABEL_NEEDED}`);
 
 export interface RunOptions {
   /** SKU -> quantity from `--item`; undefined packs everything remaining. */
@@ -101,11 +108,8 @@ export function labelSource(o: RawRunOptions): LabelSource {
   if (o.withinDays !== undefined || o.excludeCarrier)
     throw new UsageError('--within-days and --exclude-carrier are for bought labels (--rate-strategy)');
   if (o.labelFormat) throw new UsageError('--label-format is for bought labels (--rate-strategy); an uploaded label keeps its own format');
-  if (!given.length) {
-    throw new UsageError(
-      'a label is needed: upload one with --label-url, --tracking, --carrier, --service, --cost [--cost-currency], or buy one with --rate-strategy CHEAPEST',
-    );
-  }
+  // Checked per order once its packages are read (takeover.ts): a labelled package needs none.
+  if (!given.length) return { kind: 'none' };
   const missing = UPLOAD_FLAGS.filter(([k]) => o[k] === undefined).map(([, f]) => f);
   if (missing.length) throw new UsageError(`an uploaded label also needs ${missing.join(', ')}`);
   const currency = (o.costCurrency ?? 'USD').toUpperCase();
@@ -138,6 +142,7 @@ export function runOptions(o: RawRunOptions, env: Env, profile?: string): RunOpt
 
 /** How the label is described in plans and step lines. */
 export function describeLabel(label: LabelSource): string {
+  if (label.kind === 'none') return 'none given';
   return label.kind === 'upload'
     ? `upload ${label.carrier} ${label.service}, tracking ${label.tracking_number}, ${label.cost} ${label.cost_currency}`
     : `buy (${[

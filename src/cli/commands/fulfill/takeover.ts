@@ -1,6 +1,6 @@
 import { CliError, ExitCode } from '../../errors.js';
 import type { FulfillmentOrder, Package } from './api.js';
-import { describeLabel, type RunOptions } from './options.js';
+import { describeLabel, labelNeeded, type RunOptions } from './options.js';
 import { describeLines, planLines, type Items, type PlanLine } from './plan.js';
 
 // What `fos fulfill run` does with a fulfillment order that a station already worked on (issue 34):
@@ -61,6 +61,13 @@ export function planOf(fo: FulfillmentOrder, pkgs: Package[], items: Items | und
     ? { ...fo, line_items: fo.line_items.map((l) => ({ ...l, remaining_quantity: l.remaining_quantity - (l.short_quantity ?? 0) })) }
     : fo;
   const lines = planLines(leftAfter(base, pkgs), pkgs.length && !items ? undefined : items);
+  if (opts.label.kind === 'none') {
+    const unlabelled = pkgs.filter((p) => !isLabelled(p));
+    if (lines.length || unlabelled.length)
+      throw labelNeeded(
+        `order ${fo.order_number}: ${unlabelled.length ? `package ${unlabelled[0].id} has no label` : 'a new package will need a label'}`,
+      );
+  }
   for (const p of pkgs) {
     steps.push(`take over package ${p.id} (${pkgLines(p)})`);
     steps.push(isLabelled(p) ? `already labelled` : `label: ${describeLabel(opts.label)}`);

@@ -9,7 +9,7 @@ import {
   type FulfillmentOrder,
   type Package,
 } from './api.js';
-import type { RunOptions } from './options.js';
+import { labelNeeded, type RunOptions } from './options.js';
 import { describeLines, packageKey, planLines, type Items } from './plan.js';
 import { leftAfter, planOf, shortfallError, shortLines } from './takeover.js';
 import { baseResult, failedResult, type FulfillResult, type Step } from './result.js';
@@ -69,6 +69,7 @@ async function labelAndFulfill(
     p.labelled = true;
     log(`already labelled: tracking ${trackingOf(made) ?? '-'}`);
   } else {
+    if (opts.label.kind === 'none') throw labelNeeded(`order ${fo.order_number}: package ${made.id} has no label`);
     if (opts.label.kind === 'buy' && made.weight === null) {
       const w = weightOf(made);
       if (w) {
@@ -157,6 +158,8 @@ export async function fulfillOne(
   try {
     step = 'plan';
     if (shortLines(initial).length && !opts.partial) throw shortfallError(initial);
+    // No label option: every package it ships must be labelled already; known before anything is written.
+    if (opts.label.kind === 'none') planOf(initial, await api.openPackages(id), items, opts, shortLines(initial).length > 0);
     if (initial.status === 'PENDING') {
       step = 'accept';
       log('accepting it first (it is PENDING)');
