@@ -10,6 +10,7 @@ let env: Record<string, string> = {};
 // Ids are uuids, as the server's are: the CLI looks up anything else as a SKU, order number or name.
 const P = (i: number) => `01900000-0000-7000-8000-00000000000${i}`;
 const FO1 = '01900000-0000-7000-8000-0000000000f1';
+const PS1 = '01900000-0000-7000-8000-0000000000a1';
 const products = Array.from({ length: 5 }, (_, i) => ({
   id: P(i),
   sku: `SKU-${i}`,
@@ -50,6 +51,7 @@ beforeAll(async () => {
     }))
     .on('POST', '/v1/roles', echo(201))
     .on('POST', '/v1/ops/charges/storage', echo(201))
+    .on('GET', '/v1/ops/picking-sessions', (req) => page([{ id: PS1, name: 'Wave 7' }], req, 10))
     .on('GET', '/v1/ops/v1/picking-sessions/:id/fulfillment-orders', (req) =>
       page([{ fulfillment_order_id: FO1, order_number: '#1', status: 'PENDING' }], req, 10),
     )
@@ -409,11 +411,17 @@ describe('fulfillment workflow', () => {
   });
 
   it('picking-sessions orders uses the spec literal path and limit 1..50', async () => {
-    const r = await runCli(['picking-sessions', 'orders', 'ps1', '--status', 'pending'], { env });
+    const r = await runCli(['picking-sessions', 'orders', PS1, '--status', 'pending'], { env });
     expect(JSON.parse(r.stdout)).toHaveLength(1);
-    expect(last()!.path).toBe('/v1/ops/v1/picking-sessions/ps1/fulfillment-orders');
+    expect(last()!.path).toBe(`/v1/ops/v1/picking-sessions/${PS1}/fulfillment-orders`);
     expect(last()!.query.get('status')).toBe('PENDING');
-    expect((await runCli(['picking-sessions', 'orders', 'ps1', '--limit', '51'], { env })).code).toBe(2);
+    expect((await runCli(['picking-sessions', 'orders', PS1, '--limit', '51'], { env })).code).toBe(2);
+  });
+
+  it('picking-sessions orders takes the session by its name, as fos pick does', async () => {
+    const r = await runCli(['picking-sessions', 'orders', 'Wave 7'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(last()!.path).toBe(`/v1/ops/v1/picking-sessions/${PS1}/fulfillment-orders`);
   });
 });
 

@@ -15,6 +15,10 @@ export function commandOf(args: unknown[]): Command {
 }
 
 /** Adds positional arguments given as `<name>` strings or commander Arguments (with choices). */
+/** `<vendor-id>` for each declared argument (commander Arguments by their name). */
+export const argNames = (args: readonly (string | Argument)[]) =>
+  args.map((a) => (typeof a === 'string' ? a : `<${a.name()}${a.variadic ? '...' : ''}>`));
+
 export function addArguments(cmd: Command, args: readonly (string | Argument)[]): Command {
   for (const a of args) {
     if (typeof a === 'string') cmd.argument(a);

@@ -4,10 +4,10 @@ import type { Context } from '../context.js';
 import { resolveOutput } from '../output/format.js';
 import { printList, printResult } from '../output/print.js';
 import { addFieldOptions, collectFields, type FieldSpec } from './flags.js';
-import { addArguments, commandOf, withExamples } from './help.js';
+import { addArguments, argNames, commandOf, withExamples } from './help.js';
 import { exportCommand, type ExportSpec } from './export.js';
 import { exportRecords } from '../../client/export-stream.js';
-import { resolveRefFields } from './refs.js';
+import { resolveIdArgs, resolveRefFields } from './refs.js';
 import { declareOutput, type OutputShape } from '../output/shape.js';
 
 /**
@@ -36,6 +36,11 @@ export interface ListSpec {
   export?: Omit<ExportSpec, 'query'>;
   /** The route's list response schema (output/shape.ts): output options are checked against its records first. */
   output: OutputShape;
+  /**
+   * Positional ids as typed -> full ids; default: human keys and id prefixes through the list one
+   * level up the path (as get commands do). For a path whose parent lists nothing.
+   */
+  resolveArgs?: (ctx: Context, args: string[]) => Promise<string[]>;
 }
 
 /** Each list command's export command, added beside it by group() (src/cli/shared/resource.ts). */
@@ -56,7 +61,15 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     const opts = command.opts();
-    const args = command.processedArgs as string[];
+    const typed = command.processedArgs as string[];
+    const args = spec.resolveArgs
+      ? await spec.resolveArgs(ctx, typed)
+      : await resolveIdArgs(
+          () => ctx.client(),
+          argNames(spec.args ?? []),
+          typed,
+          (a) => spec.path(a, opts),
+        );
     const query = { ...(collectFields(opts, spec.query ?? []) as Query), ...spec.fixedQuery };
     spec.validate?.(opts, query);
     const path = spec.path(args, opts);

@@ -6,7 +6,7 @@ import { printRecord, type RecordViews } from '../output/print.js';
 import { declareOutput, type OutputShape } from '../output/shape.js';
 import { addBodyOptions, buildBody } from './body.js';
 import { addFieldOptions, checkBody, collectFields, type FieldSpec } from './flags.js';
-import { addArguments, commandOf, withExamples } from './help.js';
+import { addArguments, argNames, commandOf, withExamples } from './help.js';
 import { EXPORT_COMMANDS } from './list.js';
 import { resolveIdArgs, resolveRefFields } from './refs.js';
 
@@ -176,10 +176,6 @@ async function confirmName(ctx: Context, spec: WriteSpec, args: string[]): Promi
   const shortId = id.length > 12 ? `${id.slice(0, 8)}…` : id;
   return label ? `${JSON.stringify(String(label))} (${shortId})` : id;
 }
-
-/** `<vendor-id>` for each declared argument (commander Arguments by their name). */
-const argNames = (args: readonly (string | Argument)[]) =>
-  args.map((a) => (typeof a === 'string' ? a : `<${a.name()}${a.variadic ? '...' : ''}>`));
 
 /** A command group (`fos products …`) holding its verbs. */
 export function group(name: string, description: string, verbs: Command[]): Command {
