@@ -135,7 +135,9 @@ describe('bin/fos.js, each case twice', () => {
     [['--json', 'id,name,rate_tier'], 'stderr'],
     [['--json', 'id,token'], 'stdout'],
     [['--jq', '.id'], 'stderr'],
+    [['--jq', '.token'], 'stdout'],
     [['--template', '{{id}} {{name}}'], 'stderr'],
+    [['--template', 'export FOS_API_KEY={{token}}'], 'stdout'],
     [['--json'], 'stdout'],
   ])('keys create %j prints the token (on %s), exit 0', async (output, where) => {
     const before = api.requests.filter((r) => r.path === '/v1/keys').length;
@@ -145,7 +147,7 @@ describe('bin/fos.js, each case twice', () => {
       if (where === 'stderr') {
         expect(r.stdout).not.toContain(CREATED_KEY.token);
         expect(r.stderr).toMatch(/token \(not in the selected output; shown only once: store it now\)/);
-      }
+      } else expect(r.stderr).not.toContain(CREATED_KEY.token); // stderr is what scripts log
     }
     expect(api.requests.filter((r) => r.path === '/v1/keys').length - before).toBe(2);
   });

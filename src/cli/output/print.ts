@@ -126,16 +126,15 @@ export async function checkRecordFields(ctx: Context, shape: Record<string, unkn
 
 /** Prints one record (get, create, update responses); a member shown only once is never left out. */
 export async function printRecord(ctx: Context, record: unknown, views?: RecordViews): Promise<void> {
-  await printOneRecord(ctx, record, views);
-  await showSecrets(ctx, record);
+  await showSecrets(ctx, record, await printOneRecord(ctx, record, views));
 }
 
 /**
  * A member the API returns only once (a key's token, a webhook's secret) that the output
- * options leave out (`--json id,name`, `--jq`, `--template`) goes to stderr: it cannot be
- * fetched again.
+ * options leave out (`--json id,name`, a `--jq` or `--template` whose text does not hold it) goes
+ * to stderr: it cannot be fetched again. One that stdout got is not repeated there (scripts log stderr).
  */
-async function showSecrets(ctx: Context, record: unknown): Promise<void> {
+async function showSecrets(ctx: Context, record: unknown, shapedText: string | undefined): Promise<void> {
   const checked = checkedOutput(ctx);
   if (!checked?.secrets.length) return;
   const { fields } = await resolveOutput(ctx);
@@ -143,21 +142,25 @@ async function showSecrets(ctx: Context, record: unknown): Promise<void> {
   for (const path of checked.secrets) {
     const value = getPath(record, path);
     if (value === undefined || value === null) continue;
-    const selected = !shaped && (!fields || fields.some((f) => path === f || path.startsWith(`${f}.`)));
+    const selected = shaped
+      ? (shapedText ?? '').includes(String(value))
+      : !fields || fields.some((f) => path === f || path.startsWith(`${f}.`));
     if (!selected) ctx.io.warn(`${path} (not in the selected output; shown only once: store it now): ${String(value)}`);
   }
 }
 
-async function printOneRecord(ctx: Context, record: unknown, views?: RecordViews): Promise<void> {
+/** Prints one record; returns the text a --template or --jq made of it (showSecrets looks in it). */
+async function printOneRecord(ctx: Context, record: unknown, views?: RecordViews): Promise<string | undefined> {
   const { format, fields } = await resolveOutput(ctx);
   const io = ctx.io;
   const check = (r: unknown) => (checkedOutput(ctx)?.fieldsChecked ? undefined : checkFields(r, fields));
+  const shaped = async (text: string) => (await io.out(text), text);
   if (ctx.options.template !== undefined) {
     check(record);
-    return io.out((await template(ctx.options.template))(fields ? pickFields(record, fields) : record));
+    return shaped((await template(ctx.options.template))(fields ? pickFields(record, fields) : record));
   }
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-    if (ctx.options.jq !== undefined) return io.out(await jq(record, ctx.options.jq, io.isStdoutTTY));
+    if (ctx.options.jq !== undefined) return shaped(await jq(record, ctx.options.jq, io.isStdoutTTY));
     await io.out(`${JSON.stringify(record, null, 2)}\n`);
     return;
   }
@@ -165,15 +168,17 @@ async function printOneRecord(ctx: Context, record: unknown, views?: RecordViews
   check(obj);
   if (format === 'table') {
     const [{ paged }, { renderRecord }] = await Promise.all([import('./pager.js'), table()]);
-    return paged(ctx, renderRecord(io, obj, fields, views));
+    await paged(ctx, renderRecord(io, obj, fields, views));
+    return;
   }
   if (format === 'csv') {
     const columns = fields ?? Object.keys(obj);
     const { csvLine } = await csv();
-    return io.out(csvLine(columns) + csvLine(columns.map((c) => getPath(obj, c))));
+    await io.out(csvLine(columns) + csvLine(columns.map((c) => getPath(obj, c))));
+    return;
   }
   const selected = fields ? pickFields(obj, fields) : obj;
-  if (ctx.options.jq !== undefined) return io.out(await jq(selected, ctx.options.jq, io.isStdoutTTY));
+  if (ctx.options.jq !== undefined) return shaped(await jq(selected, ctx.options.jq, io.isStdoutTTY));
   await io.out(format === 'ndjson' ? `${JSON.stringify(selected)}\n` : `${JSON.stringify(selected, null, 2)}\n`);
 }
 
