@@ -1120,7 +1120,7 @@ complete -c fos -n '__fos_at \'fos keys list\'' -l all -d 'fetch every page (str
 complete -c fos -n '__fos_at \'fos keys create\'' -l name -x -d 'key name'
 complete -c fos -n '__fos_at \'fos keys create\'' -l description -x -d 'what the key is for'
 complete -c fos -n '__fos_at \'fos keys create\'' -l power-role -x -a 'ADMIN MEMBER' -d 'ADMIN (all permissions) or MEMBER (default; only its roles)'
-complete -c fos -n '__fos_at \'fos keys create\'' -l role -x -d 'custom roles to assign (MEMBER keys)'
+complete -c fos -n '__fos_at \'fos keys create\'' -l role -x -d 'custom roles to assign (MEMBER keys): names or ids'
 complete -c fos -n '__fos_at \'fos keys create\'' -l tier -x -d 'rate tier (default 1: 30 requests/60 s)'
 complete -c fos -n '__fos_at \'fos keys create\'' -l expires-at -x -d 'when the key stops working (ISO 8601)'
 complete -c fos -n '__fos_at \'fos keys create\'' -l data -r -F -d 'JSON object to send (fields below are merged into it)'

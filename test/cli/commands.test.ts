@@ -11,6 +11,8 @@ let env: Record<string, string> = {};
 const P = (i: number) => `01900000-0000-7000-8000-00000000000${i}`;
 const FO1 = '01900000-0000-7000-8000-0000000000f1';
 const PS1 = '01900000-0000-7000-8000-0000000000a1';
+const R1 = '01900000-0000-7000-8000-0000000000b1';
+const R2 = '01900000-0000-7000-8000-0000000000b2';
 const products = Array.from({ length: 5 }, (_, i) => ({
   id: P(i),
   sku: `SKU-${i}`,
@@ -50,6 +52,16 @@ beforeAll(async () => {
       body: { id: 'k1', ...(req.body as object), token: 'fos_NEWNEWNEWNEWNEWNEWNEWNEWNEWNEWNE_newnew' },
     }))
     .on('POST', '/v1/roles', echo(201))
+    .on('GET', '/v1/roles', (req) =>
+      page(
+        [
+          { id: R1, name: 'packer' },
+          { id: R2, name: 'picker' },
+        ],
+        req,
+        10,
+      ),
+    )
     .on('POST', '/v1/ops/charges/storage', echo(201))
     .on('GET', '/v1/ops/picking-sessions', (req) => page([{ id: PS1, name: 'Wave 7' }], req, 10))
     .on('GET', '/v1/ops/v1/picking-sessions/:id/fulfillment-orders', (req) =>
@@ -456,15 +468,19 @@ describe('keys and roles', () => {
   });
 
   it('create prints the record with the token once and warns on stderr', async () => {
-    const r = await runCli(['keys', 'create', '--name', 'ci', '--power-role', 'member', '--role', 'r1,r2', '--tier', '2'], { env });
-    expect(last()!.body).toEqual({ name: 'ci', power_role: 'MEMBER', role_ids: ['r1', 'r2'], rate_tier: 2 });
+    // Roles by name or id.
+    const r = await runCli(['keys', 'create', '--name', 'ci', '--power-role', 'member', '--role', `packer,${R2}`, '--tier', '2'], { env });
+    expect(last()!.body).toEqual({ name: 'ci', power_role: 'MEMBER', role_ids: [R1, R2], rate_tier: 2 });
     expect(JSON.parse(r.stdout).token).toMatch(/^fos_NEW/);
     expect(r.stderr).toContain('shown only once');
   });
 
   it('roles and tier', async () => {
-    await runCli(['keys', 'roles', 'k1', 'r1', 'r2'], { env });
-    expect(last()).toMatchObject({ method: 'PUT', path: '/v1/keys/k1/roles', body: { role_ids: ['r1', 'r2'] } });
+    await runCli(['keys', 'roles', 'k1', 'picker', R1], { env });
+    expect(last()).toMatchObject({ method: 'PUT', path: '/v1/keys/k1/roles', body: { role_ids: [R2, R1] } });
+    const unknown = await runCli(['keys', 'roles', 'k1', 'shipper'], { env });
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toContain('no role has name shipper (fos roles list shows them)');
     await runCli(['keys', 'tier', 'k1', '3'], { env });
     expect(last()).toMatchObject({ method: 'PUT', body: { tier: 3 } });
     expect((await runCli(['keys', 'tier', 'k1', '5'], { env })).code).toBe(2);

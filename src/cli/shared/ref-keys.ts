@@ -107,6 +107,13 @@ export async function sessionsByName(client: ApiClient, text: string): Promise<N
   return exactFirst(page?.data ?? [], ['name'], text).map((s) => ({ id: s.id, label: String(s.name) }));
 }
 
+/** Roles by name: a team has few (names unique in it), read page by page and matched exactly. */
+export async function rolesByName(client: ApiClient, text: string): Promise<Named[]> {
+  const out: Named[] = [];
+  for await (const r of client.paginate<Row>('/roles')) if (r.name === text) out.push({ id: r.id, label: String(r.name) });
+  return out;
+}
+
 /** Locations by name or barcode: the list's name filter (names starting with it), kept on an exact match. */
 export async function locationsByName(client: ApiClient, text: string): Promise<Named[]> {
   const rows = await matching(client, '/ops/locations', { name: text }, () => true);

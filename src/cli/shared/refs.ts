@@ -71,6 +71,7 @@ export const REFS = {
     key: { what: 'name or barcode', find: (c: ApiClient, t: string) => keys.locationsByName(c, t) },
   },
   'purchase-order': { noun: 'purchase order', list: '/ops/purchase-orders', hint: 'fos purchase-orders list', label: 'reference' },
+  role: { noun: 'role', list: '/roles', hint: 'fos roles list', label: 'name', key: { what: 'name', find: keys.rolesByName } },
 } satisfies Record<string, RefSpec>;
 export type RefKind = keyof typeof REFS;
 
@@ -84,6 +85,7 @@ const ARG_KINDS: Record<string, RefKind> = {
   location: 'location',
   warehouse: 'warehouse',
   'purchase-order': 'purchase-order',
+  role: 'role',
 };
 
 type Row = Record<string, unknown> & { id: string };

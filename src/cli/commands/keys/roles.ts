@@ -12,7 +12,12 @@ export default function keysRoles(ctx: Context): Command {
     mode: 'action',
     args: ['<key-id>', '[role-ids...]'],
     path: ([id]) => `/keys/${seg(id)}/roles`,
-    transform: (_body, _opts, args) => ({ role_ids: (args[1] as unknown as string[] | undefined) ?? [] }),
-    examples: ['fos keys roles 0193…key 0193…role-a 0193…role-b', 'fos keys roles 0193…key   # remove all roles'],
+    // The roles as resolved (names or ids, resource.ts resolveIdArgs), not as typed.
+    argsToBody: (args) => ({ role_ids: (args[1] as unknown as string[] | undefined) ?? [] }),
+    examples: [
+      'fos keys roles 0193…key packer picker',
+      'fos keys roles 0193…key 0193…role-a',
+      'fos keys roles 0193…key   # remove all roles',
+    ],
   });
 }
