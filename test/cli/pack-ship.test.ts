@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,19 +59,22 @@ describe('fos pack ships the closed box', () => {
     expect(await foOf(f.fo.id)).toMatchObject({ status: 'FULFILLED', lock_owner: null });
   }, 120_000);
 
-  it('ship after a close that labelled the box (--label-dir): no second label bought', async () => {
-    const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
-    const sku = f.foLines[0].sku!;
-    const dir = await mkdtemp(path.join(tmpdir(), 'fos-labels-'));
-    const r = await fos(['pack', '--fo', f.fo.id, '--label-dir', dir, ...LABEL], `${sku}\ndone\nship\n`);
-    expect(r.code, r.stderr).toBe(0);
-    const [labelled, shipped] = jsonRecords(r.stdout);
-    expect(labelled).toMatchObject({ shipment_status: 'LABEL_PRINTED', tracking_number: expect.any(String) });
-    expect(shipped).toMatchObject({ id: labelled.id, status: 'FULFILLED' });
-    expect(r.stderr).toContain('Label saved:');
-    expect(r.stderr).toContain(`Shipped: order ${f.order.order_number}`);
-    expect(r.stderr).not.toContain('already has a shipping label');
-    expect(await packagesOf(f.fo.id)).toMatchObject([{ status: 'FULFILLED' }]);
+  it('ship after a close that labelled the box (--print-dir; --label-dir, its first name, too): no second label bought', async () => {
+    for (const flag of ['--print-dir', '--label-dir']) {
+      const f = await fulfillmentFixture(t, { lines: [{ quantity: 1 }], status: 'ACCEPTED' });
+      const sku = f.foLines[0].sku!;
+      const dir = await mkdtemp(path.join(tmpdir(), 'fos-labels-'));
+      const r = await fos(['pack', '--fo', f.fo.id, flag, dir, ...LABEL], `${sku}\ndone\nship\n`);
+      expect(r.code, r.stderr).toBe(0);
+      const [labelled, shipped] = jsonRecords(r.stdout);
+      expect(labelled).toMatchObject({ shipment_status: 'LABEL_PRINTED', tracking_number: expect.any(String) });
+      expect(shipped).toMatchObject({ id: labelled.id, status: 'FULFILLED' });
+      expect(r.stderr).toContain('Label saved:');
+      expect(await readdir(dir)).toHaveLength(1);
+      expect(r.stderr).toContain(`Shipped: order ${f.order.order_number}`);
+      expect(r.stderr).not.toContain('already has a shipping label');
+      expect(await packagesOf(f.fo.id)).toMatchObject([{ status: 'FULFILLED' }]);
+    }
   }, 120_000);
 
   it('--ship: stdout gets each box once, as shipped', async () => {

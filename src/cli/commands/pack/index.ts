@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../errors.js';
 import { ENUMS } from '../../enums.js';
@@ -29,7 +29,9 @@ export default function pack(ctx: Context): Command {
     .option('--fo <ref>', 'the fulfillment order to pack: its order number, tote or id (else it is asked for, box after box)')
     .option('--print', 'when the box is closed, buy its label and send it to the printer: lp, or FOS_PRINT_COMMAND')
     .option('--printer <name>', 'printer for --print (lp -d)')
-    .option('--label-dir <dir>', 'when the box is closed, buy its label and save it in this folder')
+    .option('--print-dir <dir>', 'when the box is closed, buy its label and save it in this folder (as fos fulfill run --print-dir)')
+    // The station's first name for it, kept working.
+    .addOption(new Option('--label-dir <dir>').hideHelp())
     .option('--ship', 'ship every box as it is closed: label it (if not yet) and fulfill it (else type ship after done)')
     .option('--lock-owner <name>', 'who packs, if the order is locked (default: $FOS_LOCK_OWNER or user@host)');
   addFieldOptions(cmd, FIELDS);
@@ -46,7 +48,7 @@ export default function pack(ctx: Context): Command {
       lockOwner: (opts.lockOwner as string | undefined) ?? defaultLockOwner(ctx.env),
       print: Boolean(opts.print),
       printer: opts.printer as string | undefined,
-      labelDir: opts.labelDir as string | undefined,
+      labelDir: (opts.printDir ?? opts.labelDir) as string | undefined,
       ship: Boolean(opts.ship),
     });
     await station.run();
@@ -61,6 +63,6 @@ export default function pack(ctx: Context): Command {
     'fos pack',
     'fos pack --fo 1007 --weight 850 --weight-unit G',
     'fos pack --rate-strategy CHEAPEST --print',
-    'fos pack --label-dir ~/labels',
+    'fos pack --print-dir ~/labels',
   ]);
 }

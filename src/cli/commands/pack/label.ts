@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { deliver, fetchLabel, saveIn } from '../../shared/documents.js';
 import { seg } from '../../shared/resource.js';
 
-// Labelling a box the station just closed (`fos pack --print` / `--label-dir`): the label is bought
+// Labelling a box the station just closed (`fos pack --print` / `--print-dir`): the label is bought
 // with the package's rate_strategy (set from --rate-strategy when the box was packed), then its
 // document (this server's, or an uploaded label's label_url) is printed and/or saved.
 

@@ -254,7 +254,7 @@ export class PackStation {
     this.packed++;
     this.last = { pkg, orderNumber: box.order_number };
     let text = `Box closed: package ${String(pkg.id)} (${units} item(s)) for order ${box.order_number}.`;
-    // stdout gets the box as this step leaves it: shipped (--ship), labelled (--print, --label-dir) or packed.
+    // stdout gets the box as this step leaves it: shipped (--ship), labelled (--print, --print-dir) or packed.
     if (this.opts.ship) {
       const shipped = await this.shipLast(false);
       if (shipped.kind !== 'ok') await this.emit(pkg);
