@@ -21,6 +21,7 @@ beforeAll(async () => {
     .on('GET', '/v1/keys', () =>
       problem(403, 'forbidden', 'Forbidden', 'This key lacks the MANAGE_API_KEYS permission this operation requires.'),
     )
+    .on('GET', '/v1/me', () => ({ body: { key_id: 'k0', team_kind: 'FULFILLER' } })) // charges read the key's family first
     .on('GET', '/v1/ops/charges', () => problem(500, 'internal', 'Internal Server Error', 'The server failed to handle the request.'))
     .on('GET', '/v1/ops/files', () => ({
       ...problem(429, 'rate-limited', 'Too Many Requests', 'Rate limit of 30 requests per 60 seconds exceeded.'),

@@ -13,7 +13,7 @@ import { ensureCliBundle, spawnFos } from './helpers/spawn.js';
 let t: TestApp;
 let env: Record<string, string>;
 let dir: string;
-let merchant: { teamId: string };
+let merchant: { teamId: string; token: string };
 
 beforeAll(async () => {
   await ensureCliBundle();
@@ -41,8 +41,8 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => t?.close());
 
-const fos = async (args: string[]) => {
-  const r = await spawnFos(args, env);
+const fos = async (args: string[], as?: string) => {
+  const r = await spawnFos(args, as ? { ...env, FOS_API_KEY: as } : env);
   return { ...r, json: () => JSON.parse(r.stdout) };
 };
 
@@ -86,6 +86,30 @@ describe('fos invoices (spawned)', () => {
     const voided = await fos(['invoices', 'void', inv.id, '--yes']);
     expect(voided.code).toBe(5);
     expect(voided.stderr).toContain('PAID');
+  });
+
+  it("a merchant's key: the same commands read its own invoices and charges (the merchant family)", async () => {
+    const key = merchant.token;
+    const list = await fos(['invoices', 'list', '--json', 'number,status,total'], key);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.json()).toEqual([{ number: 'INV-000001', status: 'PAID', total: 42.5 }]); // finalized on: no drafts
+    const id = (await fos(['invoices', 'list', '--json', 'id'], key)).json()[0].id as string;
+    expect((await fos(['invoices', 'show', id.slice(0, 13), '--json', 'number'], key)).json()).toEqual({ number: 'INV-000001' });
+    const pdfFile = path.join(dir, 'merchant.pdf');
+    const pdf = await fos(['invoices', 'pdf', id.slice(0, 13), '--output', pdfFile], key);
+    expect(pdf.code, pdf.stderr).toBe(0);
+    expect((await readFile(pdfFile)).subarray(0, 5).toString()).toBe('%PDF-');
+    const csv = await fos(['invoices', 'export', id], key);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout.trim().split('\n')).toHaveLength(3);
+    const xero = await fos(['invoices', 'export', id, '--to', 'xero'], key);
+    expect(xero.code).toBe(2);
+    expect(xero.stderr).toContain("--to xero is the fulfiller's accounting export");
+    const charges = await fos(['charges', 'list', '--invoice', 'none', '--json', 'calculated_amount'], key);
+    expect(charges.code, charges.stderr).toBe(0);
+    expect(charges.json()).toEqual([{ calculated_amount: 9 }]);
+    // Writes stay the fulfiller's.
+    expect((await fos(['invoices', 'finalize', id], key)).code).toBe(3);
   });
 
   it('fos charges list filters by merchant, category, period and invoice', async () => {

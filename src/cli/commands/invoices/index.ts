@@ -7,11 +7,16 @@ import { addArguments, commandOf, withExamples } from '../../shared/help.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, group, resourcePath, writeCommand } from '../../shared/resource.js';
 import { declareOutput, fixed, response } from '../../output/shape.js';
+import { familyOf, withKeyFamily } from '../../shared/family.js';
+import { fullIdOf } from '../../shared/refs.js';
 
 // `fos invoices …` (docs/invoices.md): a merchant's charges of a period on one invoice; drafts
 // made by the server at period end or here with `generate`, then finalize, send, pay or void.
 
 const path = (id?: string, action?: string) => resourcePath('/ops/invoices', id, action);
+/** A read's path in the key's family: a merchant's key reads its own invoices (/merchant/invoices, finalized on). */
+const readPath = (opts: Record<string, unknown>, id?: string, action?: string) =>
+  resourcePath(`/${opts.family === 'merchant' ? 'merchant' : 'ops'}/invoices`, id, action);
 const schema = response(async () => (await import('../../../contract/invoices.js')).InvoiceSchema);
 const STATUSES = ENUMS.invoice_status;
 const FORMATS = ENUMS.invoice_export_format;
@@ -49,8 +54,9 @@ function pdf(ctx: Context): Command {
   documentOptions(cmd, 'invoice');
   cmd.action(async (...args: unknown[]) => {
     const command = commandOf(args);
-    const id = (command.processedArgs as string[])[0];
-    const doc = await ctx.client().download(path(id, 'pdf'));
+    const family = await familyOf(ctx);
+    const id = await fullIdOf(ctx.client(), readPath({ family }), (command.processedArgs as string[])[0], 'invoice');
+    const doc = await ctx.client().download(readPath({ family }, id, 'pdf'));
     await deliver(ctx, { ...doc, filename: `invoice-${id}.pdf` }, command.opts() as DocumentOptions);
   });
   declareOutput(cmd, fixed('writes the invoice PDF'));
@@ -67,12 +73,15 @@ function exportCsv(ctx: Context): Command {
     .option('-o, --output <file>', "save the CSV to this file ('-' for stdout)");
   cmd.action(async (...args: unknown[]) => {
     const command = commandOf(args);
-    const id = (command.processedArgs as string[])[0];
     const o = command.opts() as { to: string; accountCode?: string; taxType?: string; output?: string };
     const query: Record<string, string> = { format: o.to };
     if (o.accountCode) query.account_code = o.accountCode;
     if (o.taxType) query.tax_type = o.taxType;
-    const doc = await ctx.client().download(path(id, 'export'), query);
+    const family = await familyOf(ctx);
+    const id = await fullIdOf(ctx.client(), readPath({ family }), (command.processedArgs as string[])[0], 'invoice');
+    if (family === 'merchant' && o.to !== 'charges')
+      throw new UsageError(`--to ${o.to} is the fulfiller's accounting export; a merchant key exports its charges (--to charges)`);
+    const doc = await ctx.client().download(readPath({ family }, id, 'export'), query);
     await deliver(ctx, { ...doc, filename: `invoice-${id}.${o.to}.csv` }, { output: o.output });
   });
   declareOutput(cmd, fixed('writes the CSV'));
@@ -87,8 +96,9 @@ export default (ctx: Context): Command =>
   group('invoices', "Invoices: a merchant's charges of a period (draft -> finalized -> sent -> paid, or void)", [
     listCommand(ctx, {
       output: schema,
-      description: 'List invoices issued by this team, newest first',
-      path: () => path(),
+      description: 'List invoices issued by this team, newest first (a merchant key: its own, finalized on)',
+      path: (_args, opts) => readPath(opts),
+      configure: (cmd) => withKeyFamily(ctx, cmd),
       query: [
         { key: 'status', type: 'enum', values: STATUSES, description: 'one status' },
         { key: 'merchant_team_id', flag: '--merchant', arg: 'team-id', description: 'invoices of this merchant team' },
@@ -107,7 +117,8 @@ export default (ctx: Context): Command =>
       name: 'show',
       description: 'Show an invoice: its lines by category, tax and total',
       args: ['<invoice-id>'],
-      path: ([id]) => path(id),
+      path: ([id], opts) => readPath(opts, id),
+      configure: (cmd) => withKeyFamily(ctx, cmd),
       examples: ['fos invoices show 0193…', 'fos invoices show 0193… --json number,total,lines'],
     }),
     writeCommand(ctx, {
