@@ -197,7 +197,7 @@ complete -c fos -n '__fos_at \'fos fulfill run\'' -l carrier -x -d 'uploaded lab
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l service -x -d 'uploaded label: carrier service'
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l cost -x -d 'uploaded label: cost'
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l cost-currency -x -d 'uploaded label: ISO 4217 currency of --cost (default USD)'
-complete -c fos -n '__fos_at \'fos fulfill run\'' -l rate-strategy -x -a 'CHEAPEST FASTEST CHEAPEST_WITHIN_DAYS' -d 'buy the label by rate shopping instead'
+complete -c fos -n '__fos_at \'fos fulfill run\'' -l rate-strategy -x -a 'CHEAPEST FASTEST CHEAPEST_WITHIN_DAYS' -d 'buy the label by rate shopping instead (with neither, only packages labelled already ship: a label batch, fos pack --print)'
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l label-format -x -a 'PDF ZPL' -d 'bought labels: 4x6 PDF (default) or ZPL for thermal printers'
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l print-dir -r -F -d 'save each label in this folder as it is bought (<order number>-label-<package id>.pdf|zpl)'
 complete -c fos -n '__fos_at \'fos fulfill run\'' -l weight -x -d 'package weight (default for rate shopping: the sum of its items'\'' weights)'

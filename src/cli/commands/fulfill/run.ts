@@ -198,7 +198,13 @@ export default function fulfillRun(ctx: Context): Command {
     .option('--service <name>', 'uploaded label: carrier service')
     .option('--cost <amount>', 'uploaded label: cost', parseNonNegative)
     .option('--cost-currency <code>', 'uploaded label: ISO 4217 currency of --cost (default USD)')
-    .addOption(enumOption('--rate-strategy <strategy>', 'buy the label by rate shopping instead', 'rate_strategy'))
+    .addOption(
+      enumOption(
+        '--rate-strategy <strategy>',
+        'buy the label by rate shopping instead (with neither, only packages labelled already ship: a label batch, fos pack --print)',
+        'rate_strategy',
+      ),
+    )
     .addOption(enumOption('--label-format <format>', 'bought labels: 4x6 PDF (default) or ZPL for thermal printers', 'label_format'))
     .option('--print-dir <dir>', 'save each label in this folder as it is bought (<order number>-label-<package id>.pdf|zpl)')
     .option('--weight <n>', "package weight (default for rate shopping: the sum of its items' weights)", parseNonNegative)
