@@ -133,6 +133,13 @@ export function envAllowsColor(env: Record<string, string | undefined>, isTTY: b
   return isTTY && env.TERM !== 'dumb';
 }
 
+/** A size the terminal reports, else $COLUMNS/$LINES: a terminal of no size (a pty nobody sized: `script`, `docker exec -t`) reports 0. */
+export function sizeOf(reported: number | undefined, fromEnv: string | undefined): number | undefined {
+  if (reported && reported > 0) return reported;
+  const n = Number(fromEnv);
+  return Number.isInteger(n) && n > 0 ? n : undefined; // undefined: the defaults (100 x 24)
+}
+
 /** The real process streams. */
 export function systemIOStreams(env: Record<string, string | undefined> = process.env): IOStreams {
   const isStdoutTTY = Boolean(process.stdout.isTTY);
@@ -144,8 +151,8 @@ export function systemIOStreams(env: Record<string, string | undefined> = proces
     isStdoutTTY,
     isStderrTTY: Boolean(process.stderr.isTTY),
     colorEnabled: envAllowsColor(env, isStdoutTTY),
-    terminalWidth: process.stdout.columns,
-    terminalHeight: process.stdout.rows,
+    terminalWidth: sizeOf(process.stdout.columns, env.COLUMNS),
+    terminalHeight: sizeOf(process.stdout.rows, env.LINES),
   });
 }
 
