@@ -60,7 +60,7 @@ export function finalizeInvoice(db: Db, teamId: string, id: string, now: Date) {
     if (now < ends)
       throw conflict(
         `The period of this draft runs to ${inv.period_end} (until ${ends.toISOString()}); charges made until then belong on it. ` +
-          'Finalize it once the period has ended, or generate a period that has (--to an earlier day).',
+          'Finalize it once the period has ended, or bill a shorter period that has (a period_end before today).',
         { period_end: inv.period_end, period_ends_at: ends.toISOString() },
       );
     // The number is taken after the status moved: a racing finalize of this invoice failed above
