@@ -22,6 +22,10 @@ export function familyOf(ctx: Context): Promise<Family> {
   return found;
 }
 
+/** The path of `resource` in the family withKeyFamily put in `opts`: `/merchant/invoices` or `/ops/invoices`. */
+export const familyPath = (opts: Record<string, unknown>, resource: string) =>
+  `/${opts.family === 'merchant' ? 'merchant' : 'ops'}/${resource}`;
+
 /** Before the command runs, its options get `family` (its path functions read `opts.family`). */
 export function withKeyFamily(ctx: Context, cmd: Command): Command {
   return cmd.hook('preAction', async (_cmd, action) => {

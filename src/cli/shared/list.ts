@@ -4,10 +4,10 @@ import type { Context } from '../context.js';
 import { resolveOutput } from '../output/format.js';
 import { printList, printResult } from '../output/print.js';
 import { addFieldOptions, collectFields, type FieldSpec } from './flags.js';
-import { addArguments, argNames, commandOf, withExamples } from './help.js';
+import { addArguments, commandOf, withExamples } from './help.js';
 import { exportCommand, type ExportSpec } from './export.js';
 import { exportRecords } from '../../client/export-stream.js';
-import { resolveIdArgs, resolveRefFields } from './refs.js';
+import { resolvePositionals, resolveRefFields } from './refs.js';
 import { declareOutput, type OutputShape } from '../output/shape.js';
 
 /**
@@ -61,15 +61,7 @@ export function listCommand(ctx: Context, spec: ListSpec): Command {
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
     const opts = command.opts();
-    const typed = command.processedArgs as string[];
-    const args = spec.resolveArgs
-      ? await spec.resolveArgs(ctx, typed)
-      : await resolveIdArgs(
-          () => ctx.client(),
-          argNames(spec.args ?? []),
-          typed,
-          (a) => spec.path(a, opts),
-        );
+    const args = await resolvePositionals(ctx, spec, command.processedArgs as string[], opts);
     const query = { ...(collectFields(opts, spec.query ?? []) as Query), ...spec.fixedQuery };
     spec.validate?.(opts, query);
     const path = spec.path(args, opts);

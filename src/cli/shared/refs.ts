@@ -1,8 +1,11 @@
+import type { Argument } from 'commander';
 import type { ApiClient } from '../../client/api-client.js';
+import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { getPath } from '../output/fields.js';
 import { setPath } from './body.js';
 import type { FieldSpec } from './flags.js';
+import { argNames } from './help.js';
 import { isUuid } from './order-ref.js';
 import * as keys from './ref-keys.js';
 
@@ -230,4 +233,22 @@ export async function packTargetOf(client: ApiClient, text: string): Promise<str
   if (inTote.length > 1)
     throw new AmbiguousRef(`tote ${value} holds ${inTote.length} open fulfillment orders: scan the order number`, inTote);
   return resolveRef(client, 'fulfillment-order', value);
+}
+
+/** What a command declares of its positional arguments (shared/resource.ts get and write, shared/list.ts). */
+interface PositionalSpec {
+  args?: readonly (string | Argument)[];
+  path: (args: string[], opts: Record<string, unknown>) => string;
+  resolveArgs?: (ctx: Context, args: string[]) => Promise<string[]>;
+}
+
+/** A command's positional arguments as ids: its own resolveArgs, else resolveIdArgs over the declared names. */
+export function resolvePositionals(ctx: Context, spec: PositionalSpec, args: string[], opts: Record<string, unknown>): Promise<string[]> {
+  if (spec.resolveArgs) return spec.resolveArgs(ctx, args);
+  return resolveIdArgs(
+    () => ctx.client(),
+    argNames(spec.args ?? []),
+    args,
+    (a) => spec.path(a, opts),
+  );
 }

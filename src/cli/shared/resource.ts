@@ -6,9 +6,9 @@ import { printRecord, type RecordViews } from '../output/print.js';
 import { declareOutput, type OutputShape } from '../output/shape.js';
 import { addBodyOptions, buildBody } from './body.js';
 import { addFieldOptions, checkBody, collectFields, type FieldSpec } from './flags.js';
-import { addArguments, argNames, commandOf, withExamples } from './help.js';
+import { addArguments, commandOf, withExamples } from './help.js';
 import { EXPORT_COMMANDS } from './list.js';
-import { resolveIdArgs, resolveRefFields } from './refs.js';
+import { resolvePositionals, resolveRefFields } from './refs.js';
 
 /** `get <id>`: prints one record. */
 export interface GetSpec {
@@ -32,15 +32,7 @@ export function getCommand(ctx: Context, spec: GetSpec): Command {
   spec.configure?.(cmd);
   cmd.action(async (...actionArgs: unknown[]) => {
     const command = commandOf(actionArgs);
-    let args = command.processedArgs as string[];
-    args = spec.resolveArgs
-      ? await spec.resolveArgs(ctx, args)
-      : await resolveIdArgs(
-          () => ctx.client(),
-          argNames(spec.args),
-          args,
-          (a) => spec.path(a, command.opts()),
-        );
+    const args = await resolvePositionals(ctx, spec, command.processedArgs as string[], command.opts());
     const record = await ctx.client().get(spec.path(args, command.opts()));
     await printRecord(ctx, record, spec.views);
   });
@@ -119,14 +111,7 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
     if (spec.mode === 'update' && Object.keys(body).length === 0) {
       throw new UsageError('nothing to update: pass at least one field flag, --field key=value or --data');
     }
-    args = spec.resolveArgs
-      ? await spec.resolveArgs(ctx, args)
-      : await resolveIdArgs(
-          () => ctx.client(),
-          argNames(spec.args ?? []),
-          args,
-          (a) => spec.path(a, opts),
-        );
+    args = await resolvePositionals(ctx, spec, args, opts);
     await resolveRefFields(() => ctx.client(), body, fields);
     if (spec.argsToBody) body = { ...body, ...spec.argsToBody(args) };
     // confirm.js and order-ref.js load when an action needs them, not when commands are defined.

@@ -3,14 +3,14 @@ import type { Context } from '../../context.js';
 import { ENUMS } from '../../enums.js';
 import { listCommand } from '../../shared/list.js';
 import { response } from '../../output/shape.js';
-import { withKeyFamily } from '../../shared/family.js';
+import { familyPath, withKeyFamily } from '../../shared/family.js';
 
 export default function chargesList(ctx: Context): Command {
   return listCommand(ctx, {
     output: response(async () => (await import('../../../contract/charges.js')).ChargeSchema),
     description: 'List charges billed to merchants (a merchant key: the charges billed to its team)',
     // A merchant key lists its own (/merchant/charges; --merchant and --order-id are the fulfiller's filters).
-    path: (_args, opts) => `/${opts.family === 'merchant' ? 'merchant' : 'ops'}/charges`,
+    path: (_args, opts) => familyPath(opts, 'charges'),
     configure: (cmd) => withKeyFamily(ctx, cmd),
     query: [
       { key: 'category', type: 'enum', values: ENUMS.charge_category, description: 'one category' },

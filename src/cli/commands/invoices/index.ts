@@ -7,7 +7,7 @@ import { addArguments, commandOf, withExamples } from '../../shared/help.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, group, resourcePath, writeCommand } from '../../shared/resource.js';
 import { declareOutput, fixed, response } from '../../output/shape.js';
-import { familyOf, withKeyFamily } from '../../shared/family.js';
+import { familyOf, familyPath, withKeyFamily } from '../../shared/family.js';
 import { fullIdOf } from '../../shared/refs.js';
 
 // `fos invoices …` (docs/invoices.md): a merchant's charges of a period on one invoice; drafts
@@ -15,8 +15,7 @@ import { fullIdOf } from '../../shared/refs.js';
 
 const path = (id?: string, action?: string) => resourcePath('/ops/invoices', id, action);
 /** A read's path in the key's family: a merchant's key reads its own invoices (/merchant/invoices, finalized on). */
-const readPath = (opts: Record<string, unknown>, id?: string, action?: string) =>
-  resourcePath(`/${opts.family === 'merchant' ? 'merchant' : 'ops'}/invoices`, id, action);
+const readPath = (opts: Record<string, unknown>, id?: string, action?: string) => resourcePath(familyPath(opts, 'invoices'), id, action);
 const schema = response(async () => (await import('../../../contract/invoices.js')).InvoiceSchema);
 const STATUSES = ENUMS.invoice_status;
 const FORMATS = ENUMS.invoice_export_format;
