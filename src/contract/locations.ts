@@ -85,6 +85,7 @@ export const BinStockSchema = Type.Object({
   product_name: Type.String(),
   lot_tracked: Type.Boolean(),
   warehouse_id: Type.String(),
+  warehouse_name: Type.String(),
   location_id: Type.String(),
   location_name: Type.String(),
   location_type: Type_,

@@ -280,6 +280,15 @@ describe('stock by bin and lot', () => {
     await binLedgerBalanced(w.t.db, [p]);
   });
 
+  it("names each row's warehouse: every warehouse has a DEFAULT bin, so the bin's name alone is ambiguous", async () => {
+    await w.product('TWO-WH', { [w.east]: 3, [w.west]: 5 });
+    const rows = (await http('GET', '/v1/ops/inventory/locations?sku=TWO-WH')).body.data;
+    expect(rows.map((r: any) => [r.warehouse_name, r.location_name, r.on_hand]).sort()).toEqual([
+      ['East', 'DEFAULT', 3],
+      ['West', 'DEFAULT', 5],
+    ]);
+  });
+
   it('gives a picking session its walk: bins in pick order, FEFO lots, totes and what no bin holds', async () => {
     await lotProduct('PICK-1');
     await receive('PICK-1', [

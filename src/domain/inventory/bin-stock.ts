@@ -7,12 +7,12 @@ import {
   findBinStockPage,
   findBinStockProducts,
   findProductIdsBySku,
-  findTeamWarehouseIds,
+  findTeamWarehouses,
 } from './store/lists.js';
 
 // GET /v1/ops/inventory/locations: stock by bin and lot at the caller's warehouses (issue 28),
 // rows holding units only, in creation order (id, keyset-paged). `location` matches a bin's id,
-// name or barcode; expiring_before keeps lots whose expiration_date is before the given day.
+// name or barcode (the warehouse's name beside: every warehouse has a DEFAULT bin); expiring_before keeps lots whose expiration_date is before the given day.
 
 export interface BinStockQuery extends PageRequest {
   product_id?: string[];
@@ -26,7 +26,7 @@ export interface BinStockQuery extends PageRequest {
 const ORDER = [{ id: 'asc' as const }];
 
 export async function listBinStock(db: Db, teamId: string, q: BinStockQuery) {
-  const warehouses = await findTeamWarehouseIds(db.prisma, teamId, q.warehouse_id);
+  const warehouses = await findTeamWarehouses(db.prisma, teamId, q.warehouse_id);
   const where: Prisma.LocationStockWhereInput = { warehouse_id: { in: warehouses.map((w) => w.id) }, on_hand: { gt: 0 } };
   if (q.product_id) where.product_id = { in: q.product_id };
   if (q.sku) {
@@ -47,6 +47,7 @@ export async function listBinStock(db: Db, teamId: string, q: BinStockQuery) {
   ]);
   const product = new Map(products.map((p) => [p.id, p]));
   const bin = new Map(bins.map((b) => [b.id, b]));
+  const warehouseName = new Map(warehouses.map((w) => [w.id, w.name]));
   const day = today();
   return {
     meta: page.meta,
@@ -60,6 +61,7 @@ export async function listBinStock(db: Db, teamId: string, q: BinStockQuery) {
         product_name: p?.name ?? '',
         lot_tracked: p?.lot_tracked === true,
         warehouse_id: r.warehouse_id,
+        warehouse_name: warehouseName.get(r.warehouse_id) ?? '',
         location_id: r.location_id,
         location_name: b?.name ?? '',
         location_type: b?.type ?? 'PICKABLE',

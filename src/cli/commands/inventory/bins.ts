@@ -23,7 +23,7 @@ export function inventoryLocations(ctx: Context): Command {
       { key: 'lot_code', flag: '--lot', arg: 'code', description: 'one lot' },
       { key: 'expiring_before', arg: 'YYYY-MM-DD', description: 'lots expiring before this day' },
     ],
-    columns: ['location_name', 'sku', 'lot_code', 'expiration_date', 'on_hand', 'location_type', 'expired'],
+    columns: ['warehouse_name', 'location_name', 'sku', 'lot_code', 'expiration_date', 'on_hand', 'location_type', 'expired'],
     examples: [
       'fos inventory locations --sku MUG-BLUE',
       'fos inventory locations --location A-01-03',
