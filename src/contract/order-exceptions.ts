@@ -205,6 +205,14 @@ export const DelegationSchema = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
   rate_card_id: Opt(Type.String({ description: 'the versioned rate card pricing this merchant (docs/billing.md); null: rate_card' })),
+  merchant_team_name: Type.Optional(Type.String({ description: "the merchant team's name (in the list)" })),
+  rate_card_name: Type.Optional(
+    Nullable(
+      Type.String({
+        description: 'the name of the card pricing this merchant: the versioned card (rate_card_id), else rate_card (in the list)',
+      }),
+    ),
+  ),
 });
 
 /** POST …/split-shortfall (docs/fulfillment.md "Short units never ship"). */

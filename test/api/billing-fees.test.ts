@@ -77,7 +77,12 @@ describe('publishing', () => {
       }),
     ]);
     const d = await t.call('GET', '/v1/ops/delegations', { token });
-    expect(d.json().data.find((x: any) => x.id === merchant.delegationId).rate_card_id).toBe(cardId);
+    // The list names the merchant and the card pricing it (the versioned one, not the JSON card).
+    expect(d.json().data.find((x: any) => x.id === merchant.delegationId)).toMatchObject({
+      rate_card_id: cardId,
+      rate_card_name: 'Standard',
+      merchant_team_name: expect.stringMatching(/^Merchant \d+$/),
+    });
   });
 });
 

@@ -43,6 +43,8 @@ describe('PUT /v1/ops/delegations/{id}/rate-card', () => {
     expect(list.body.data.map((d: { id: string }) => d.id)).toContain(merchant.delegationId);
     const v1 = await http('PUT', `/v1/ops/delegations/${merchant.delegationId}/rate-card`, CARD);
     expect(v1.status, JSON.stringify(v1.body)).toBe(200);
+    const listed = async () => (await http('GET', '/v1/ops/delegations')).body.data.find((d: any) => d.id === merchant.delegationId);
+    expect(await listed()).toMatchObject({ rate_card_id: null, rate_card_name: 'Standard' }); // no versioned card: the JSON card's name
     expect(v1.body.rate_card).toMatchObject({ ...CARD, semantic_version: '1.0.0', version_id: expect.any(String) });
     const first = await receiveAndCharge('RC-1', 4);
     expect(first).toMatchObject({

@@ -500,13 +500,14 @@ describe('keys and roles', () => {
 
 describe('charges', () => {
   it('create-storage nests data and needs exactly one billing target', async () => {
+    const M1 = '01a21000-0000-7000-8000-0000000000a1'; // a merchant team id: nothing to look up
     const where = ['--location-type', 'lt1', '--warehouse', '01a21000-0000-7000-8000-000000000001'];
     await runCli(
-      ['charges', 'create-storage', '--merchant-team', 'm1', '--name', 'Pallets', '--quantity', '4', '--rate-period', 'daily', ...where],
+      ['charges', 'create-storage', '--merchant-team', M1, '--name', 'Pallets', '--quantity', '4', '--rate-period', 'daily', ...where],
       { env },
     );
     expect(last()!.body).toEqual({
-      merchant_team_id: 'm1',
+      merchant_team_id: M1,
       data: {
         name: 'Pallets',
         quantity: 4,
@@ -520,7 +521,7 @@ describe('charges', () => {
         'charges',
         'create-storage',
         '--merchant',
-        'm1',
+        M1,
         '--delegation',
         'd1',
         '--name',

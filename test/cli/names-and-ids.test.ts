@@ -140,6 +140,32 @@ describe('short ids at 80 columns (pseudo-terminal)', () => {
   });
 });
 
+describe('merchants by name (spawned)', () => {
+  it('--merchant takes the name among the merchants delegated (case ignored) or an id prefix; the lists name them', async () => {
+    const acme = (await t.db.prisma.team.findFirstOrThrow({ where: { name: 'Acme Outdoor', kind: 'MERCHANT' } })).id;
+    for (const merchant of ['Acme Outdoor', 'acme outdoor', acme.slice(0, 13)]) {
+      for (const r of await twice(['charges', 'list', '--merchant', merchant, '--limit', '5', '--json', 'merchant_team_id'])) {
+        expect(r.code, r.stderr).toBe(0);
+        const rows = JSON.parse(r.stdout);
+        expect(rows.length).toBe(5);
+        expect(rows.every((c: { merchant_team_id: string }) => c.merchant_team_id === acme)).toBe(true);
+      }
+    }
+    for (const r of await twice(['invoices', 'list', '--merchant', 'Acme Outdoor', '--json', 'merchant_team_id'])) {
+      expect(JSON.parse(r.stdout)).toEqual([{ merchant_team_id: acme }]);
+    }
+    for (const r of await twice(['charges', 'list', '--merchant', 'Nobody'])) {
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain('no merchant has name Nobody (fos delegations list shows them)');
+    }
+    for (const r of await twice(['delegations', 'list', '--json', 'merchant_team_id,merchant_team_name,rate_card_name'])) {
+      expect(JSON.parse(r.stdout)).toEqual([
+        { merchant_team_id: acme, merchant_team_name: 'Acme Outdoor', rate_card_name: 'Acme Outdoor 3PL' },
+      ]);
+    }
+  });
+});
+
 // Last: its bin move would add a reference column to the movements table above.
 describe('--warehouse by name everywhere (spawned)', () => {
   it('every other --warehouse takes the name too: locations, bins, moves, carriers', async () => {

@@ -114,6 +114,19 @@ export async function rolesByName(client: ApiClient, text: string): Promise<Name
   return out;
 }
 
+/**
+ * Merchants this team fulfills for, by name (exact, else ignoring case) or merchant team id
+ * prefix: their delegations (a team has a few), the merchant's team id as the id.
+ */
+export async function merchantsByName(client: ApiClient, text: string): Promise<Named[]> {
+  const rows: Row[] = [];
+  for await (const d of client.paginate<Row>('/ops/delegations')) rows.push({ ...d, id: String(d.merchant_team_id) });
+  const named = exactFirst(rows, ['merchant_team_name'], text);
+  const p = text.trim().toLowerCase();
+  const found = named.length ? named : /^[0-9a-f-]{4,}$/.test(p) ? rows.filter((r) => r.id.startsWith(p)) : [];
+  return found.map((r) => ({ id: r.id, label: String(r.merchant_team_name ?? '') }));
+}
+
 /** Locations by name or barcode: the list's name filter (names starting with it), kept on an exact match. */
 export async function locationsByName(client: ApiClient, text: string): Promise<Named[]> {
   const rows = await matching(client, '/ops/locations', { name: text }, () => true);

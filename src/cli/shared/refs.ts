@@ -31,6 +31,8 @@ export interface RefSpec {
   label?: string;
   /** The human key (what it is called in messages) and how the API finds the records it names. */
   key?: { what: string; find: (client: ApiClient, text: string, list: string) => Promise<keys.Named[]> };
+  /** The key's find matches id prefixes itself: the id wanted is not the list's records' own. */
+  prefixInKey?: boolean;
 }
 
 const orderNumber = { what: 'order number', find: (c: ApiClient, t: string) => keys.ordersByNumber(c, t) };
@@ -75,6 +77,15 @@ export const REFS = {
   },
   'purchase-order': { noun: 'purchase order', list: '/ops/purchase-orders', hint: 'fos purchase-orders list', label: 'reference' },
   role: { noun: 'role', list: '/roles', hint: 'fos roles list', label: 'name', key: { what: 'name', find: keys.rolesByName } },
+  // A merchant team, by its name among the merchants this team fulfills for (their delegations).
+  merchant: {
+    noun: 'merchant',
+    list: '/ops/delegations',
+    hint: 'fos delegations list',
+    label: 'merchant_team_name',
+    key: { what: 'name', find: keys.merchantsByName },
+    prefixInKey: true,
+  },
 } satisfies Record<string, RefSpec>;
 export type RefKind = keyof typeof REFS;
 
@@ -159,7 +170,8 @@ export async function resolveRef(client: ApiClient, kind: RefKind, value: string
         named(rows, ref.nameField),
       );
   }
-  if (looksLikeIdPrefix(text)) return resolveIdPrefix(client, list ?? ref.list, text, ref.noun, ref.label ?? ref.nameField, ref.key?.what);
+  if (!ref.prefixInKey && looksLikeIdPrefix(text))
+    return resolveIdPrefix(client, list ?? ref.list, text, ref.noun, ref.label ?? ref.nameField, ref.key?.what);
   if (ref.key) throw new CliError(`no ${ref.noun} has ${ref.key.what} ${text} (${ref.hint} shows them)`, ExitCode.NOT_FOUND);
   if (!ref.nameQuery) return text; // no name to look up: the server says what is wrong with it
   throw new CliError(`no ${ref.noun} is named "${text}" (names match exactly; ${ref.hint} shows them)`, ExitCode.NOT_FOUND);

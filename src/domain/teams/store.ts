@@ -45,7 +45,12 @@ export function findDelegationPage(
   client: Client,
   window: { where: Prisma.FulfillmentDelegationWhereInput; orderBy: never; skip: number; take: number },
 ) {
-  return client.fulfillmentDelegation.findMany(window);
+  return client.fulfillmentDelegation.findMany({ ...window, include: { merchant_team: { select: { name: true } } } });
+}
+
+/** Names of rate cards by id (the versioned cards delegations point at). */
+export function findRateCardNames(client: Client, ids: string[]) {
+  return client.rateCard.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
 }
 
 // Places.

@@ -32,13 +32,16 @@ export default (ctx: Context): Command =>
       path: () => '/ops/billing/storage-snapshots',
       query: [
         { key: 'warehouse_id', flag: '--warehouse', arg: 'name|id', ref: 'warehouse', description: 'one warehouse' },
-        { key: 'merchant_team_id', flag: '--merchant', arg: 'team-id', description: 'one merchant team' },
+        { key: 'merchant_team_id', flag: '--merchant', arg: 'name|id', description: 'one merchant', ref: 'merchant' },
         { key: 'location_type_id', flag: '--location-type', arg: 'id', description: 'one location type (none: locations without one)' },
         { key: 'date_from', flag: '--from', arg: 'YYYY-MM-DD', type: 'date', description: 'days on or after' },
         { key: 'date_to', flag: '--to', arg: 'YYYY-MM-DD', type: 'date', description: 'days on or before' },
         { key: 'billed', type: 'boolean', description: 'true: with a charge; false: not billed' },
       ],
       columns: ['date', 'warehouse_id', 'merchant_team_id', 'location_type_id', 'locations', 'units', 'charge_id'],
-      examples: ['fos billing storage-snapshots --from 2026-03-01 --to 2026-03-31', 'fos billing storage-snapshots --merchant 0193… --all'],
+      examples: [
+        'fos billing storage-snapshots --from 2026-03-01 --to 2026-03-31',
+        'fos billing storage-snapshots --merchant "Acme Outdoor" --all',
+      ],
     }),
   ]);

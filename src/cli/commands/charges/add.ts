@@ -13,7 +13,7 @@ export default function chargesAdd(ctx: Context): Command {
     mode: 'create',
     path: () => '/ops/charges/ad-hoc',
     fields: [
-      { key: 'merchant_team_id', flag: '--merchant', arg: 'team-id', description: 'the merchant team billed', required: true },
+      { key: 'merchant_team_id', flag: '--merchant', arg: 'name|id', description: 'the merchant billed', required: true, ref: 'merchant' },
       { key: 'name', flag: '--name', description: 'what the merchant sees on the invoice', required: true },
       { key: 'note', flag: '--note', arg: 'text', description: 'why (kept as the charge description)', required: true },
       { key: 'quantity', flag: '--quantity', type: 'number', min: 0, description: 'hours or units', required: true },
@@ -30,9 +30,9 @@ export default function chargesAdd(ctx: Context): Command {
       { key: 'reference', flag: '--reference', arg: 'text', description: 'makes it idempotent: the same reference bills once' },
     ],
     examples: [
-      'fos charges add --merchant 0193… --name "Relabel 200 units" --note "new barcodes" --quantity 2 --reference PRJ-14',
-      'fos charges add --merchant 0193… --kind RECEIVING_HOURS --name "Unloading" --note "floor-loaded 40ft" --quantity 1.5 --purchase-order 0193…',
-      'fos charges add --merchant 0193… --name "Photo shoot" --note "agreed by e-mail" --quantity 1 --unit-amount 250',
+      'fos charges add --merchant "Acme Outdoor" --name "Relabel 200 units" --note "new barcodes" --quantity 2 --reference PRJ-14',
+      'fos charges add --merchant "Acme Outdoor" --kind RECEIVING_HOURS --name "Unloading" --note "floor-loaded 40ft" --quantity 1.5 --purchase-order 0193…',
+      'fos charges add --merchant "Acme Outdoor" --name "Photo shoot" --note "agreed by e-mail" --quantity 1 --unit-amount 250',
     ],
   });
 }

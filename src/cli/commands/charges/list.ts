@@ -14,7 +14,14 @@ export default function chargesList(ctx: Context): Command {
     configure: (cmd) => withKeyFamily(ctx, cmd),
     query: [
       { key: 'category', type: 'enum', values: ENUMS.charge_category, description: 'one category' },
-      { key: 'merchant_team_id', flag: '--merchant', alias: '--merchant-team', arg: 'id', description: 'billed to this merchant team' },
+      {
+        key: 'merchant_team_id',
+        flag: '--merchant',
+        alias: '--merchant-team',
+        arg: 'name|id',
+        description: 'billed to this merchant',
+        ref: 'merchant',
+      },
       { key: 'order_id', arg: 'id', description: 'charges of this order', ref: 'order' },
       { key: 'period_start', flag: '--from', arg: 'YYYY-MM-DD', description: 'charges made on or after this day (UTC)' },
       { key: 'period_end', flag: '--to', arg: 'YYYY-MM-DD', description: 'charges made on or before this day (UTC)' },
@@ -30,7 +37,7 @@ export default function chargesList(ctx: Context): Command {
     columns: ['id', 'name', 'category', 'quantity', 'calculated_amount', 'currency', 'merchant_team_id', 'created_at'],
     examples: [
       'fos charges list --category SHIPPING',
-      'fos charges list --merchant 0193… --from 2026-01-01 --to 2026-01-31 --invoice none',
+      'fos charges list --merchant "Acme Outdoor" --from 2026-01-01 --to 2026-01-31 --invoice none',
       'fos charges list --all --format csv > charges.csv',
     ],
   });

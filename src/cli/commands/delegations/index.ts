@@ -22,7 +22,7 @@ const list = (ctx: Context): Command =>
     description: 'List the merchants this team fulfills for, with their rate cards',
     path: () => '/ops/delegations',
     query: [],
-    columns: ['id', 'merchant_team_id', 'active', 'rate_card.name', 'rate_card.semantic_version', 'updated_at'],
+    columns: ['id', 'merchant_team_name', 'active', 'rate_card_name', 'merchant_team_id', 'updated_at'],
     examples: ['fos delegations list', 'fos delegations list --json id,rate_card.version_id'],
   });
 

@@ -100,14 +100,14 @@ export default (ctx: Context): Command =>
       configure: (cmd) => withKeyFamily(ctx, cmd),
       query: [
         { key: 'status', type: 'enum', values: STATUSES, description: 'one status' },
-        { key: 'merchant_team_id', flag: '--merchant', arg: 'team-id', description: 'invoices of this merchant team' },
+        { key: 'merchant_team_id', flag: '--merchant', arg: 'name|id', description: 'invoices of this merchant', ref: 'merchant' },
         { key: 'period_from', flag: '--from', arg: 'YYYY-MM-DD', description: 'periods ending on or after this day' },
         { key: 'period_to', flag: '--to', arg: 'YYYY-MM-DD', description: 'periods starting on or before this day' },
       ],
       columns: ['id', 'number', 'status', 'merchant_team_id', 'period_start', 'period_end', 'total', 'currency'],
       examples: [
         'fos invoices list',
-        'fos invoices list --status DRAFT --merchant 0193…',
+        'fos invoices list --status DRAFT --merchant "Acme Outdoor"',
         'fos invoices list --from 2026-01-01 --to 2026-01-31',
       ],
     }),
@@ -128,7 +128,14 @@ export default (ctx: Context): Command =>
       mode: 'create',
       path: () => path(),
       fields: [
-        { key: 'merchant_team_id', flag: '--merchant', arg: 'team-id', description: 'the merchant team billed', required: true },
+        {
+          key: 'merchant_team_id',
+          flag: '--merchant',
+          arg: 'name|id',
+          description: 'the merchant billed',
+          required: true,
+          ref: 'merchant',
+        },
         { key: 'period_start', flag: '--from', arg: 'YYYY-MM-DD', description: 'first day billed (or --month)' },
         { key: 'period_end', flag: '--to', arg: 'YYYY-MM-DD', description: 'last day billed, inclusive (or --month)' },
       ],
@@ -139,8 +146,8 @@ export default (ctx: Context): Command =>
         return out;
       },
       examples: [
-        'fos invoices generate --merchant 0193… --month 2026-01',
-        'fos invoices generate --merchant 0193… --from 2026-01-01 --to 2026-01-15',
+        'fos invoices generate --merchant "Acme Outdoor" --month 2026-01',
+        'fos invoices generate --merchant "Acme Outdoor" --from 2026-01-01 --to 2026-01-15',
       ],
     }),
     action(ctx, 'regenerate', "Regenerate a draft: claim the period's new charges, sum lines and totals again", [

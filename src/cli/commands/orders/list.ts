@@ -66,7 +66,7 @@ export default function ordersList(ctx: Context): Command {
       'fos orders list --status OPEN --order-by created_at --order desc',
       'fos orders list --search "#10" --created-at-min 2026-01-01',
       'fos orders list --all --json id,order_number,priority',
-      'fos orders list --warehouse "Portland DC" --on-hold true --merchant 0193…',
+      'fos orders list --warehouse "Portland DC" --on-hold true --merchant "Acme Outdoor"',
       'fos orders list --tag wholesale --tag b2b',
     ],
   });

@@ -19,8 +19,9 @@ export default function purchaseOrdersCreate(ctx: Context): Command {
         key: 'merchant_team_id',
         flag: '--merchant',
         alias: '--merchant-team',
-        arg: 'id',
+        arg: 'name|id',
         description: 'a delegated merchant: its products, receiving billed on its rate card',
+        ref: 'merchant',
       },
       { key: 'vendor_id', flag: '--vendor', arg: 'id', description: 'vendor shipping it' },
       { key: 'reference', description: 'your PO number' },
@@ -29,7 +30,7 @@ export default function purchaseOrdersCreate(ctx: Context): Command {
     transform: (body, _opts, args) => withLines(body, parseStockArgs(args.flat(), '=', 'quantity', 1), 'MUG-BLUE=120'),
     examples: [
       'fos purchase-orders create --warehouse "Portland DC" --reference PO-1001 MUG-BLUE=120 TEE-M=48',
-      'fos purchase-orders create --warehouse "Portland DC" --merchant 0193… --expected-at 2026-12-01 --data @po.json',
+      'fos purchase-orders create --warehouse "Portland DC" --merchant "Acme Outdoor" --expected-at 2026-12-01 --data @po.json',
     ],
   });
 }

@@ -13,7 +13,14 @@ export default function purchaseOrdersList(ctx: Context): Command {
     query: [
       { key: 'status', type: 'list', values: ENUMS.purchase_order_status, description: 'statuses, comma-separated' },
       warehousesFilter(),
-      { key: 'merchant_team_id', flag: '--merchant', alias: '--merchant-team', arg: 'id', description: 'for this merchant' },
+      {
+        key: 'merchant_team_id',
+        flag: '--merchant',
+        alias: '--merchant-team',
+        arg: 'name|id',
+        description: 'for this merchant',
+        ref: 'merchant',
+      },
       { key: 'reference', description: 'your PO number' },
     ],
     columns: ['id', 'reference', 'status', 'warehouse_name', 'total_quantity', 'total_received', 'total_open', 'expected_at'],

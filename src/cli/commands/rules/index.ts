@@ -22,7 +22,9 @@ export default (ctx: Context): Command =>
       name: 'list',
       description: 'List the automation rules in evaluation order',
       path: () => path(),
-      query: [{ key: 'merchant_team_id', flag: '--merchant', arg: 'id', description: 'only rules scoped to this merchant' }],
+      query: [
+        { key: 'merchant_team_id', flag: '--merchant', arg: 'name|id', description: 'only rules scoped to this merchant', ref: 'merchant' },
+      ],
       columns: ['position', 'id', 'name', 'enabled', 'version', 'merchant_team_id', 'updated_at'],
       examples: ['fos rules list', 'fos rules list --json'],
     }),

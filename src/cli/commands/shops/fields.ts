@@ -8,7 +8,13 @@ export const shopPath = (id?: string, sub?: string) => resourcePath('/ops/shops'
 
 const common: FieldSpec[] = [
   { key: 'name', description: 'shop name in fos', required: true },
-  { key: 'merchant_team_id', flag: '--merchant', arg: 'team-id', description: 'merchant team (needed when several are delegated)' },
+  {
+    key: 'merchant_team_id',
+    flag: '--merchant',
+    arg: 'name|id',
+    description: 'merchant (needed when several are delegated)',
+    ref: 'merchant',
+  },
   { key: 'connection.webhook_secret', flag: '--webhook-secret', arg: 'secret', description: 'the secret the platform signs webhooks with' },
   {
     key: 'connection.api_base_url',
