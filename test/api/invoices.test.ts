@@ -174,6 +174,14 @@ describe('lifecycle', () => {
     const events = await t.db.prisma.outboxEvent.findMany({ where: { kind: 'invoice.finalized' } });
     expect(events.map((e) => e.team_id).sort()).toEqual([t.teamId, m.teamId].sort());
     expect((events[0].payload as any).number).toBe('INV-000001');
+    // Both teams named, in the answer, the event, the list and the merchant's view alike.
+    const merchantName = (await t.db.prisma.team.findUniqueOrThrow({ where: { id: m.teamId } })).name;
+    const names = { merchant_team_name: merchantName, fulfiller_team_name: expect.any(String) };
+    expect(fin.json()).toMatchObject(names);
+    expect(events[0].payload).toMatchObject(names);
+    const listed = (await ops('GET', '/v1/ops/invoices')).json().data.find((i: any) => i.id === inv.id);
+    expect(listed).toMatchObject(names);
+    expect((await t.call('GET', `/v1/merchant/invoices/${inv.id}`, { token: m.token })).json()).toMatchObject(names);
     expect((await ops('POST', `/v1/ops/invoices/${inv.id}/pay`, {})).statusCode).toBe(200);
     expect((await ops('POST', `/v1/ops/invoices/${inv.id}/void`, {})).statusCode).toBe(409);
     expect((await ops('POST', `/v1/ops/invoices/${inv.id}/send`)).statusCode).toBe(409);

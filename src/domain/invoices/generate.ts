@@ -32,7 +32,7 @@ import {
   touchDraft,
   updateInvoice,
 } from './store.js';
-import { invoicePayload } from './views.js';
+import { invoicePayload, teamNamesOf } from './views.js';
 
 // Drafts (docs/invoices.md): a merchant's unbilled charges of one period claimed by one invoice.
 // The claim is one UPDATE … WHERE invoice_id IS NULL inside the invoice's transaction: a charge
@@ -129,7 +129,7 @@ async function generateInTx(tx: TxClient, d: DelegationRow, p: Period, kind: str
     ...txStamps(tx),
   });
   const filled = await fill(tx, inv, terms);
-  await enqueueEvent(tx, filled.fulfiller_team_id, 'invoice.created', invoicePayload(filled));
+  await enqueueEvent(tx, filled.fulfiller_team_id, 'invoice.created', invoicePayload(filled, await teamNamesOf(tx, [filled])));
   return { invoice: filled, created: true };
 }
 

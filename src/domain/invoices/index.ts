@@ -2,7 +2,7 @@
 export { accountingCsv, invoiceChargesCsv, invoicePdf } from './documents.js';
 export { closeDuePeriods, generateInvoice, regenerateInvoice } from './generate.js';
 export * as invoices from './invoices.js';
-export { getInvoice, listInvoices } from './invoices.js';
+export { getInvoice, getInvoiceView, listInvoiceViews } from './invoices.js';
 export { finalizeInvoice, payInvoice, sendInvoice, voidInvoice } from './lifecycle.js';
 export { rerateInvoice } from './rerate.js';
-export { invoiceView } from './views.js';
+export { presentInvoice } from './views.js';

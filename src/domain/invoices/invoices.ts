@@ -14,6 +14,7 @@ import {
   updateTermsRow,
   upsertProfile,
 } from './store.js';
+import { presentInvoice, presentInvoices } from './views.js';
 
 // Reading invoices (both families), and the settings they are made from: a delegation's terms
 // and the issuing team's billing profile.
@@ -53,6 +54,14 @@ export async function getInvoice(db: Db, scope: InvoiceScope, id: string) {
   if (!inv) throw notFound('Invoice', id);
   return inv;
 }
+
+/** A page of invoices as the API shows them (their teams named). */
+export async function listInvoiceViews(db: Db, scope: InvoiceScope, q: InvoiceListQuery) {
+  const page = await listInvoices(db, scope, q);
+  return { data: await presentInvoices(db.prisma, page.data), meta: page.meta };
+}
+
+export const getInvoiceView = async (db: Db, scope: InvoiceScope, id: string) => presentInvoice(db.prisma, await getInvoice(db, scope, id));
 
 export interface TermsInput {
   period?: InvoicePeriod;

@@ -12,7 +12,7 @@ import {
   takeNumber,
   updateInvoice,
 } from './store.js';
-import { invoicePayload } from './views.js';
+import { invoicePayload, teamNamesOf } from './views.js';
 import { periodEndsAt } from '../charges/index.js';
 
 // DRAFT -> FINALIZED -> SENT -> PAID, and VOID from any state before PAID (docs/invoices.md).
@@ -40,7 +40,7 @@ async function step(
     const updated = await updateInvoice(tx, id, await data(tx, inv));
     await after?.(tx, updated);
     const kind = `invoice.${to === 'VOID' ? 'voided' : to.toLowerCase()}` as EventKind;
-    const payload = invoicePayload(updated);
+    const payload = invoicePayload(updated, await teamNamesOf(tx, [updated]));
     // A merchant hears of its invoices from finalize on; a draft is the fulfiller's own business.
     if (inv.status === 'DRAFT' && to === 'VOID') await enqueueEvent(tx, teamId, kind, payload);
     else

@@ -1,6 +1,17 @@
 import type { Invoice } from '../../db/types.js';
+import { findTeamNames } from './store.js';
 
-// An invoice as the API shows it (contract/invoices.ts) and as event payloads carry it.
+// An invoice as the API shows it (contract/invoices.ts) and as event payloads carry it, with the
+// names of its two teams (a 3PL bills several merchants: a table of merchant ids says little).
+
+/** Team names by id. */
+export type TeamNames = ReadonlyMap<string, string>;
+
+/** The names of the teams of these invoices: one read. */
+export async function teamNamesOf(client: Parameters<typeof findTeamNames>[0], invs: readonly Invoice[]): Promise<TeamNames> {
+  const ids = [...new Set(invs.flatMap((i) => [i.merchant_team_id, i.fulfiller_team_id]))];
+  return new Map((await findTeamNames(client, ids)).map((t) => [t.id, t.name]));
+}
 
 export interface InvoiceLine {
   category: string;
@@ -10,13 +21,15 @@ export interface InvoiceLine {
   amount: number;
 }
 
-export function invoiceView(i: Invoice) {
+export function invoiceView(i: Invoice, names: TeamNames) {
   return {
     id: i.id,
     number: i.number,
     status: i.status,
     fulfiller_team_id: i.fulfiller_team_id,
+    fulfiller_team_name: names.get(i.fulfiller_team_id) ?? null,
     merchant_team_id: i.merchant_team_id,
+    merchant_team_name: names.get(i.merchant_team_id) ?? null,
     fulfillment_delegation_id: i.fulfillment_delegation_id,
     period_kind: i.period_kind,
     period_start: i.period_start,
@@ -45,4 +58,14 @@ export function invoiceView(i: Invoice) {
 
 export type InvoiceView = ReturnType<typeof invoiceView>;
 
-export const invoicePayload = (i: Invoice) => JSON.parse(JSON.stringify(invoiceView(i))) as Record<string, unknown>;
+export const invoicePayload = (i: Invoice, names: TeamNames) =>
+  JSON.parse(JSON.stringify(invoiceView(i, names))) as Record<string, unknown>;
+
+/** Invoices as the API shows them, their teams named. */
+export async function presentInvoices(client: Parameters<typeof findTeamNames>[0], invs: readonly Invoice[]) {
+  const names = await teamNamesOf(client, invs);
+  return invs.map((i) => invoiceView(i, names));
+}
+
+export const presentInvoice = async (client: Parameters<typeof findTeamNames>[0], inv: Invoice) =>
+  (await presentInvoices(client, [inv]))[0]!;

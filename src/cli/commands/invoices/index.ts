@@ -104,7 +104,7 @@ export default (ctx: Context): Command =>
         { key: 'period_from', flag: '--from', arg: 'YYYY-MM-DD', description: 'periods ending on or after this day' },
         { key: 'period_to', flag: '--to', arg: 'YYYY-MM-DD', description: 'periods starting on or before this day' },
       ],
-      columns: ['id', 'number', 'status', 'merchant_team_id', 'period_start', 'period_end', 'total', 'currency'],
+      columns: ['id', 'number', 'status', 'merchant_team_name', 'period_start', 'period_end', 'total', 'currency'],
       examples: [
         'fos invoices list',
         'fos invoices list --status DRAFT --merchant "Acme Outdoor"',

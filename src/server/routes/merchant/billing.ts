@@ -5,8 +5,7 @@ import { Day, IdParams, StringEnum, listOf, pageQuery, sortOrder } from '../../.
 import { InvoiceSchema, MerchantInvoiceExportQuery, MerchantInvoiceListQuery } from '../../../contract/invoices.js';
 import { chargeView } from '../../../domain/charges/index.js';
 import { getMerchantCharge, listMerchantCharges } from '../../../domain/charges/index.js';
-import { getInvoice, listInvoices } from '../../../domain/invoices/index.js';
-import { invoiceView } from '../../../domain/invoices/index.js';
+import { getInvoice, getInvoiceView, listInvoiceViews } from '../../../domain/invoices/index.js';
 import { PDF_RESPONSE } from '../documents.js';
 import { CSV_RESPONSE, replyInvoiceCsv, replyInvoicePdf } from '../invoice-files.js';
 
@@ -76,10 +75,7 @@ export default async function routes(app: FastifyInstance) {
         response: { 200: listOf(InvoiceSchema) },
       },
     },
-    async (request) => {
-      const page = await listInvoices(app.db, mine(request.principal.teamId), request.query);
-      return { data: page.data.map(invoiceView), meta: page.meta };
-    },
+    async (request) => listInvoiceViews(app.db, mine(request.principal.teamId), request.query),
   );
 
   const Params = IdParams('invoice_id');
@@ -95,7 +91,7 @@ export default async function routes(app: FastifyInstance) {
         response: { 200: InvoiceSchema },
       },
     },
-    async (request) => invoiceView(await getInvoice(app.db, mine(request.principal.teamId), request.params.invoice_id)),
+    async (request) => getInvoiceView(app.db, mine(request.principal.teamId), request.params.invoice_id),
   );
 
   app.get<{ Params: Static<typeof Params> }>(

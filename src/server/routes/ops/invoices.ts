@@ -18,7 +18,7 @@ import { generateInvoice, regenerateInvoice } from '../../../domain/invoices/ind
 import { rerateInvoice } from '../../../domain/invoices/index.js';
 import { invoices } from '../../../domain/invoices/index.js';
 import { finalizeInvoice, payInvoice, sendInvoice, voidInvoice } from '../../../domain/invoices/index.js';
-import { invoiceView } from '../../../domain/invoices/index.js';
+import { presentInvoice } from '../../../domain/invoices/index.js';
 import { PDF_RESPONSE } from '../documents.js';
 import { CSV_RESPONSE, replyInvoiceCsv, replyInvoicePdf } from '../invoice-files.js';
 
@@ -46,10 +46,7 @@ export default async function routes(app: FastifyInstance) {
         response: { 200: listOf(InvoiceSchema) },
       },
     },
-    async (request) => {
-      const page = await invoices.listInvoices(app.db, own(request.principal.teamId), request.query);
-      return { data: page.data.map(invoiceView), meta: page.meta };
-    },
+    async (request) => invoices.listInvoiceViews(app.db, own(request.principal.teamId), request.query),
   );
 
   app.post<{ Body: Static<typeof GenerateInvoiceBody> }>(
@@ -68,7 +65,7 @@ export default async function routes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { invoice, created } = await generateInvoice(app.db, request.principal.teamId, request.body);
-      return reply.code(created ? 201 : 200).send(invoiceView(invoice));
+      return reply.code(created ? 201 : 200).send(await presentInvoice(app.db.prisma, invoice));
     },
   );
 
@@ -78,7 +75,7 @@ export default async function routes(app: FastifyInstance) {
       config: read,
       schema: { operationId: 'getInvoice', tags, summary: 'Get an invoice', params: Params, response: { 200: InvoiceSchema } },
     },
-    async (request) => invoiceView(await invoices.getInvoice(app.db, own(request.principal.teamId), request.params.invoice_id)),
+    async (request) => invoices.getInvoiceView(app.db, own(request.principal.teamId), request.params.invoice_id),
   );
 
   const transition = (
@@ -100,7 +97,8 @@ export default async function routes(app: FastifyInstance) {
         },
       },
       async (request) =>
-        invoiceView(
+        presentInvoice(
+          app.db.prisma,
           await run(request.principal.teamId, request.params.invoice_id, (request.body ?? {}) as Record<string, string | undefined>),
         ),
     );
