@@ -141,4 +141,45 @@ describe('fos rules (spawned)', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('body.conditions.colour');
   }, 240_000);
+
+  it('a rule file names the warehouse and the merchant by name: sent as their ids; an unknown name creates nothing', async () => {
+    const warehouse = (await t.db.prisma.warehouse.create({ data: { team_id: t.teamId, name: 'Cold Store' } })).id;
+    const merchant = await t.merchant();
+    const merchantName = (await t.db.prisma.team.findUniqueOrThrow({ where: { id: merchant.teamId } })).name;
+    const rule = {
+      name: 'Perishables from the cold store',
+      merchant_team_id: merchantName,
+      conditions: { tags_any: ['perishable'], merchant_team_id: [merchantName] },
+      actions: { warehouse_id: 'Cold Store', warehouse_only: true },
+    };
+    for (let run = 0; run < 2; run++) {
+      const made = await spawnFos(
+        ['rules', 'create', '--file', await file('named.json', rule), '--json', 'id,merchant_team_id,conditions,actions'],
+        env,
+      );
+      expect(made.code, made.stderr).toBe(0);
+      expect(JSON.parse(made.stdout)).toMatchObject({
+        merchant_team_id: merchant.teamId,
+        conditions: { tags_any: ['perishable'], merchant_team_id: [merchant.teamId] },
+        actions: { warehouse_id: warehouse, warehouse_only: true },
+      });
+      const id = JSON.parse(made.stdout).id;
+      const moved = await spawnFos(
+        ['rules', 'update', id, '--file', await file('move.json', { actions: { warehouse_id: 'Cold Store' } }), '--json', 'actions'],
+        env,
+      );
+      expect(moved.code, moved.stderr).toBe(0);
+      expect(JSON.parse(moved.stdout).actions.warehouse_id).toBe(warehouse);
+    }
+    const count = await t.db.prisma.automationRule.count();
+    const unknown = path.join(dir, 'unknown.yaml');
+    await writeFile(
+      unknown,
+      `- { name: a, conditions: { country: [CA] }, actions: { priority: HIGH } }\n- { name: b, conditions: { country: [CA] }, actions: { warehouse_id: Nowhere } }\n`,
+    );
+    const refused = await spawnFos(['rules', 'import', '--file', unknown], env);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('no warehouse is named "Nowhere"');
+    expect(await t.db.prisma.automationRule.count()).toBe(count);
+  }, 120_000);
 });

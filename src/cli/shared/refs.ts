@@ -181,7 +181,7 @@ export async function resolveRef(client: ApiClient, kind: RefKind, value: string
 export async function resolveRefFields(
   client: () => ApiClient,
   target: Record<string, unknown>,
-  specs: readonly FieldSpec[],
+  specs: readonly Pick<FieldSpec, 'key' | 'ref'>[],
 ): Promise<void> {
   for (const spec of specs) {
     if (!spec.ref) continue;

@@ -74,6 +74,8 @@ export interface WriteSpec {
   idempotencyKey?: (opts: Record<string, unknown>) => string | undefined;
   examples: string[];
   configure?: (cmd: Command) => void;
+  /** Body members a file or --data may name by name (a rule's `actions.warehouse_id`), resolved as a flag's `ref`. */
+  refs?: readonly Pick<FieldSpec, 'key' | 'ref'>[];
   /** Turns what the user typed into ids (e.g. an order number into its order id). */
   resolveArgs?: (ctx: Context, args: string[]) => Promise<string[]>;
   /** Body members taken from the (resolved) arguments, e.g. { order_id }. */
@@ -112,7 +114,7 @@ export function writeCommand(ctx: Context, spec: WriteSpec): Command {
       throw new UsageError('nothing to update: pass at least one field flag, --field key=value or --data');
     }
     args = await resolvePositionals(ctx, spec, args, opts);
-    await resolveRefFields(() => ctx.client(), body, fields);
+    await resolveRefFields(() => ctx.client(), body, [...fields, ...(spec.refs ?? [])]);
     if (spec.argsToBody) body = { ...body, ...spec.argsToBody(args) };
     // confirm.js and order-ref.js load when an action needs them, not when commands are defined.
     if (spec.confirm) await (await import('./confirm.js')).confirmDestructive(ctx, spec.confirm(args, await confirmName(ctx, spec, args)));

@@ -4,6 +4,16 @@ import { UsageError } from '../../errors.js';
 
 // Rule files are YAML or JSON (JSON is YAML: one parser reads both), `-` = stdin.
 
+/**
+ * What a rule may name by name as a lead writes it (`warehouse_id: Columbus DC`, `merchant_team_id:
+ * Acme Outdoor`): sent as the ids the API takes (shared/refs.ts), so an exported file still imports.
+ */
+export const RULE_REFS = [
+  { key: 'actions.warehouse_id', ref: 'warehouse' },
+  { key: 'merchant_team_id', ref: 'merchant' },
+  { key: 'conditions.merchant_team_id', ref: 'merchant' }, // the top level's (not inside any/all/not)
+] as const;
+
 function readDocument(file: string): unknown {
   try {
     return parse(file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8'));

@@ -5,7 +5,7 @@ import { none, response } from '../../output/shape.js';
 import { listCommand } from '../../shared/list.js';
 import { getCommand, group, resourcePath, writeCommand } from '../../shared/resource.js';
 import apply from './apply.js';
-import { readRuleFile } from './file.js';
+import { readRuleFile, RULE_REFS } from './file.js';
 import { exportRules, importRules } from './transfer.js';
 
 // `fos rules …`: the team's automation rules (docs/automation.md): an ordered list; each rule's
@@ -45,6 +45,7 @@ export default (ctx: Context): Command =>
       configure: (cmd) =>
         cmd.requiredOption('--file <path>', 'the rule as YAML or JSON: name, conditions, actions, optional position/enabled'),
       transform: (_body, opts) => readRuleFile(String(opts.file)),
+      refs: RULE_REFS,
       path: () => path(),
       examples: ['fos rules create --file light-domestic.yaml', 'cat rule.json | fos rules create --file -'],
     }),
@@ -57,6 +58,7 @@ export default (ctx: Context): Command =>
       args: ['<rule-id>'],
       configure: (cmd) => cmd.option('--file <path>', 'members to change, as YAML or JSON (- for stdin)'),
       transform: (body, opts) => ({ ...(opts.file ? readRuleFile(String(opts.file)) : {}), ...body }),
+      refs: RULE_REFS,
       fields: [
         { key: 'name', description: 'new name' },
         { key: 'position', type: 'int', arg: 'n', min: 1, description: 'move to this place (1 = first)' },

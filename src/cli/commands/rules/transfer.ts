@@ -6,7 +6,8 @@ import { UsageError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
 import { declareOutput, none, response } from '../../output/shape.js';
 import { commandOf, withExamples } from '../../shared/help.js';
-import { readRuleList } from './file.js';
+import { readRuleList, RULE_REFS } from './file.js';
+import { resolveRefFields } from '../../shared/refs.js';
 
 // `fos rules export --file rules.yaml` writes the team's rules, in evaluation order, as YAML (or
 // JSON for a .json file; - = stdout): { rules: [{ name, enabled, merchant_team_id, conditions,
@@ -47,6 +48,7 @@ export function importRules(ctx: Context): Command {
     if (!list.length) throw new UsageError(`${file}: no rules`);
     const client = ctx.client();
     const created: unknown[] = [];
+    for (const rule of list) await resolveRefFields(() => client, rule, RULE_REFS); // all named first: a bad name creates none
     for (const rule of list) created.push(await client.post('/ops/automation-rules', rule));
     await printRecord(ctx, { created: created.length, rules: created });
   });
