@@ -107,7 +107,7 @@ describe('short ids at 80 columns (pseudo-terminal)', () => {
     }
     const none = await spawnFos(['purchase-orders', 'get', 'ffffffff-ff'], env);
     expect(none.code).toBe(4);
-    expect(none.stderr).toContain('no purchase order has an id starting with ffffffff-ff');
+    expect(none.stderr).toContain('no purchase order has reference ffffffff-ff (and no purchase order id starts with it)');
   });
 
   it('inventory movements keeps time, bucket, delta, kind and reason; receipts show what came damaged', async () => {
@@ -141,7 +141,7 @@ describe('short ids at 80 columns (pseudo-terminal)', () => {
 });
 
 describe('merchants by name (spawned)', () => {
-  it('--merchant takes the name among the merchants delegated (case ignored) or an id prefix; the lists name them', async () => {
+  it('--merchant takes the name among the merchants delegated (case ignored) or an id prefix; the lists name them; a PO its reference', async () => {
     const acme = (await t.db.prisma.team.findFirstOrThrow({ where: { name: 'Acme Outdoor', kind: 'MERCHANT' } })).id;
     for (const merchant of ['Acme Outdoor', 'acme outdoor', acme.slice(0, 13)]) {
       for (const r of await twice(['charges', 'list', '--merchant', merchant, '--limit', '5', '--json', 'merchant_team_id'])) {
@@ -158,6 +158,14 @@ describe('merchants by name (spawned)', () => {
       expect(r.code).toBe(4);
       expect(r.stderr).toContain('no merchant has name Nobody (fos delegations list shows them)');
     }
+    // A purchase order by its reference, the PO number on the dock's paperwork.
+    for (const r of await twice(['purchase-orders', 'get', 'OPENING-CMH', '--json', 'reference,merchant_team_id'])) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ reference: 'OPENING-CMH', merchant_team_id: acme });
+    }
+    const noPo = await spawnFos(['purchase-orders', 'receive', 'PO-NONE', 'ACME-STOVE=1'], env);
+    expect(noPo.code).toBe(4);
+    expect(noPo.stderr).toContain('no purchase order has reference PO-NONE');
     for (const r of await twice(['delegations', 'list', '--json', 'merchant_team_id,merchant_team_name,rate_card_name'])) {
       expect(JSON.parse(r.stdout)).toEqual([
         { merchant_team_id: acme, merchant_team_name: 'Acme Outdoor', rate_card_name: 'Acme Outdoor 3PL' },

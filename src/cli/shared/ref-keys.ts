@@ -114,6 +114,12 @@ export async function rolesByName(client: ApiClient, text: string): Promise<Name
   return out;
 }
 
+/** Purchase orders by reference (the PO number on the paperwork at the dock): the list's reference filter. */
+export async function purchaseOrdersByReference(client: ApiClient, text: string): Promise<Named[]> {
+  const rows = await matching(client, '/ops/purchase-orders', { reference: text }, () => true);
+  return exactFirst(rows, ['reference'], text).map((r) => ({ id: r.id, label: `${String(r.reference)} (${String(r.status)})` }));
+}
+
 /**
  * Merchants this team fulfills for, by name (exact, else ignoring case) or merchant team id
  * prefix: their delegations (a team has a few), the merchant's team id as the id.

@@ -75,7 +75,13 @@ export const REFS = {
     label: 'name',
     key: { what: 'name or barcode', find: (c: ApiClient, t: string) => keys.locationsByName(c, t) },
   },
-  'purchase-order': { noun: 'purchase order', list: '/ops/purchase-orders', hint: 'fos purchase-orders list', label: 'reference' },
+  'purchase-order': {
+    noun: 'purchase order',
+    list: '/ops/purchase-orders',
+    hint: 'fos purchase-orders list',
+    label: 'reference',
+    key: { what: 'reference', find: (c: ApiClient, t: string) => keys.purchaseOrdersByReference(c, t) },
+  },
   role: { noun: 'role', list: '/roles', hint: 'fos roles list', label: 'name', key: { what: 'name', find: keys.rolesByName } },
   // A merchant team, by its name among the merchants this team fulfills for (their delegations).
   merchant: {
