@@ -963,7 +963,7 @@ complete -c fos -n '__fos_at \'fos charges add\'' -l note -x -d 'why (kept as th
 complete -c fos -n '__fos_at \'fos charges add\'' -l quantity -x -d 'hours or units'
 complete -c fos -n '__fos_at \'fos charges add\'' -l kind -x -a 'AD_HOC RECEIVING_HOURS' -d 'AD_HOC (special projects, default) or RECEIVING_HOURS'
 complete -c fos -n '__fos_at \'fos charges add\'' -l unit-amount -x -d 'price per unit (default: the card'\''s fee)'
-complete -c fos -n '__fos_at \'fos charges add\'' -l purchase-order -x -d 'the purchase order the hours were for'
+complete -c fos -n '__fos_at \'fos charges add\'' -l purchase-order -x -d 'the purchase order the hours were for (its reference or id)'
 complete -c fos -n '__fos_at \'fos charges add\'' -l reference -x -d 'makes it idempotent: the same reference bills once'
 complete -c fos -n '__fos_at \'fos charges add\'' -l data -r -F -d 'JSON object to send (fields below are merged into it)'
 complete -c fos -n '__fos_at \'fos charges add\'' -l field -s F -x -d 'typed body field: numbers, true/false/null, JSON, @file (repeatable)'

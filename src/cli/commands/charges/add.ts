@@ -26,12 +26,18 @@ export default function chargesAdd(ctx: Context): Command {
         description: 'AD_HOC (special projects, default) or RECEIVING_HOURS',
       },
       { key: 'unit_amount', flag: '--unit-amount', type: 'number', min: 0, description: "price per unit (default: the card's fee)" },
-      { key: 'purchase_order_id', flag: '--purchase-order', arg: 'id', description: 'the purchase order the hours were for' },
+      {
+        key: 'purchase_order_id',
+        flag: '--purchase-order',
+        arg: 'ref|id',
+        description: 'the purchase order the hours were for (its reference or id)',
+        ref: 'purchase-order',
+      },
       { key: 'reference', flag: '--reference', arg: 'text', description: 'makes it idempotent: the same reference bills once' },
     ],
     examples: [
       'fos charges add --merchant "Acme Outdoor" --name "Relabel 200 units" --note "new barcodes" --quantity 2 --reference PRJ-14',
-      'fos charges add --merchant "Acme Outdoor" --kind RECEIVING_HOURS --name "Unloading" --note "floor-loaded 40ft" --quantity 1.5 --purchase-order 0193…',
+      'fos charges add --merchant "Acme Outdoor" --kind RECEIVING_HOURS --name "Unloading" --note "floor-loaded 40ft" --quantity 1.5 --purchase-order PO-7781',
       'fos charges add --merchant "Acme Outdoor" --name "Photo shoot" --note "agreed by e-mail" --quantity 1 --unit-amount 250',
     ],
   });
