@@ -11,8 +11,9 @@ import {
 } from './store/lists.js';
 
 // GET /v1/ops/inventory/locations: stock by bin and lot at the caller's warehouses (issue 28),
-// rows holding units only, in creation order (id, keyset-paged). `location` matches a bin's id,
-// name or barcode (the warehouse's name beside: every warehouse has a DEFAULT bin); expiring_before keeps lots whose expiration_date is before the given day.
+// rows holding units only, in creation order (id, keyset-paged), each with its warehouse's name
+// (every warehouse has a DEFAULT bin). `location` matches a bin's id, name or barcode;
+// expiring_before keeps lots whose expiration_date is before the given day.
 
 export interface BinStockQuery extends PageRequest {
   product_id?: string[];
