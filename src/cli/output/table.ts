@@ -130,9 +130,10 @@ function shortenIds(cells: string[][], fixed: readonly boolean[]): void {
 
 /** ISO timestamps to the minute (`2026-11-25 01:39Z`) when a table must be narrowed. */
 const ISO_RE = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d):\d\d(\.\d+)?Z$/;
+const TIME_COLUMN = /(_at|_date|^time)$/;
 function shortenTimes(cells: string[][], columns: readonly string[]): void {
   columns.forEach((c, i) => {
-    if (!/(_at|_date|^time)$/.test(c)) return;
+    if (!TIME_COLUMN.test(c)) return;
     for (const r of cells) r[i] = r[i].replace(ISO_RE, '$1 $2Z');
   });
 }
@@ -162,8 +163,14 @@ export function renderTable(
   let natural = columns.map((_, i) => naturalOf(i));
   const floors = columns.map((c) => c.length);
   let shown = columns.map((_, i) => i);
-  // A kept column narrows only down to 24 characters (a whole short timestamp, most reasons).
-  const floorOf = (i: number) => (keep.includes(columns[i]) ? Math.max(floors[i], Math.min(natural[i], 24)) : floors[i]);
+  // A kept column narrows only down to 24 characters (a whole short timestamp, most reasons). A
+  // time is shown whole or not at all: `2026-11-3…` tells nothing (shortened to the minute first).
+  const floorOf = (i: number) =>
+    TIME_COLUMN.test(columns[i])
+      ? Math.max(floors[i], natural[i])
+      : keep.includes(columns[i])
+        ? Math.max(floors[i], Math.min(natural[i], 24))
+        : floors[i];
   const fit = () =>
     fitWidths(
       shown.map((i) => natural[i]),
