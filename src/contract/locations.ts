@@ -24,6 +24,7 @@ const editable = {
 export const LocationSchema = Type.Object({
   id: Type.String(),
   warehouse_id: Type.String(),
+  warehouse_name: Type.Optional(Type.String({ description: "the warehouse's name (in the list)" })),
   name: Type.String(),
   barcode: Nullable(Type.String()),
   type: Type_,

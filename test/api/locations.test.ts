@@ -27,7 +27,20 @@ describe('/v1/ops/locations', () => {
     const list = await http('GET', `/v1/ops/locations?warehouse_id=${wh}`);
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual([
-      expect.objectContaining({ id: `default-${wh}`, name: 'DEFAULT', type: 'PICKABLE', is_default: true, active: true }),
+      expect.objectContaining({
+        id: `default-${wh}`,
+        name: 'DEFAULT',
+        type: 'PICKABLE',
+        is_default: true,
+        active: true,
+        warehouse_name: 'Fresh',
+      }),
+    ]);
+    // Over several warehouses each DEFAULT bin says whose it is.
+    const both = (await http('GET', `/v1/ops/locations?warehouse_id=${wh},${w.east}&name=DEFAULT`)).body.data;
+    expect(both.map((l: any) => [l.name, l.warehouse_name]).sort()).toEqual([
+      ['DEFAULT', 'East'],
+      ['DEFAULT', 'Fresh'],
     ]);
     expect((await http('DELETE', `/v1/ops/locations/default-${wh}`)).status).toBe(409);
     const off = await http('PATCH', `/v1/ops/locations/default-${wh}`, { active: false });

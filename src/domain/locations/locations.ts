@@ -129,7 +129,10 @@ export async function listLocations(db: Db, teamId: string, q: LocationQuery) {
   if (q.count_requested !== undefined) where.count_requested_at = q.count_requested ? { not: null } : null;
   const rows = await store.findLocationPage(db.prisma, pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
-  return { meta: page.meta, data: page.data.map(locationView) };
+  // Each bin's warehouse named: every warehouse has a DEFAULT bin, and a list over several mixes them.
+  const ids = [...new Set(page.data.map((l) => l.warehouse_id))];
+  const names = new Map((ids.length ? await store.findWarehouseNames(db.prisma, ids) : []).map((w) => [w.id, w.name]));
+  return { meta: page.meta, data: page.data.map((l) => ({ ...locationView(l), warehouse_name: names.get(l.warehouse_id) ?? '' })) };
 }
 
 async function rowOf(client: TxClient, teamId: string, id: string) {

@@ -18,10 +18,10 @@ export default function locationsList(ctx: Context): Command {
       { key: 'active', type: 'boolean', description: 'only active (true) or inactive (false) locations' },
       { key: 'count_requested', type: 'boolean', description: 'true: the bins a short pick marked for a count' },
     ],
-    columns: ['name', 'type', 'pick_sequence', 'barcode', 'active', 'is_default', 'id'],
+    columns: ['warehouse_name', 'name', 'type', 'pick_sequence', 'barcode', 'active', 'is_default', 'id'],
     examples: [
-      'fos locations list --warehouse 0193…',
-      'fos locations list --warehouse 0193… --type OVERSTOCK --all --format csv > bins.csv',
+      'fos locations list --warehouse "Portland DC"',
+      'fos locations list --warehouse "Portland DC" --type OVERSTOCK --all --format csv > bins.csv',
       'fos locations list --count-requested true   # the bins to count after short picks',
     ],
   });
