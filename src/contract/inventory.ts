@@ -62,6 +62,7 @@ export const MovementSchema = Type.Object({
   product_id: Type.String(),
   sku: Nullable(Type.String()),
   warehouse_id: Type.String(),
+  warehouse_name: Type.String(),
   bucket: StringEnum(BUCKETS),
   delta: Type.Integer(),
   kind: StringEnum(MOVEMENT_KINDS),

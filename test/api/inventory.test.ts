@@ -255,7 +255,8 @@ describe('GET /v1/ops/inventory/movements', () => {
       ['RECEIVED', 3],
     ]);
     const west = await http('GET', `/v1/ops/inventory/movements?product_id=${p}&warehouse_id=${w.west}`);
-    expect(west.body.data.map((m: any) => [m.kind, m.delta])).toEqual([['RECEIVED', 2]]);
+    expect(west.body.data.map((m: any) => [m.kind, m.delta, m.warehouse_name])).toEqual([['RECEIVED', 2, 'West']]);
+    expect(new Set(all.body.data.map((m: any) => m.warehouse_name))).toEqual(new Set(['East', 'West']));
     const future = await http('GET', `/v1/ops/inventory/movements?product_id=${p}&created_at_min=2999-01-01T00:00:00Z`);
     expect(future.body.data).toEqual([]);
     const page1 = await http('GET', `/v1/ops/inventory/movements?product_id=${p}&limit=3`);

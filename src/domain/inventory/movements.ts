@@ -2,7 +2,7 @@ import type { Db, Prisma } from '../../db/types.js';
 import { invalid } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import type { MovementKind } from './ledger.js';
-import { findMovementPage, findTeamWarehouseIds } from './store/lists.js';
+import { findMovementPage, findTeamWarehouses } from './store/lists.js';
 
 // GET /v1/ops/inventory/movements: the ledger of the caller's warehouses, newest first. Rows are
 // immutable, so keyset paging over (created_at, id) is exact however the ledger grows.
@@ -22,7 +22,7 @@ export interface MovementQuery extends PageRequest {
 const ORDER = [{ created_at: 'desc' as const }, { id: 'desc' as const }];
 
 export async function listMovements(db: Db, teamId: string, q: MovementQuery) {
-  const warehouses = await findTeamWarehouseIds(db.prisma, teamId, q.warehouse_id);
+  const warehouses = await findTeamWarehouses(db.prisma, teamId, q.warehouse_id);
   const where: Prisma.InventoryMovementWhereInput = { warehouse_id: { in: warehouses.map((w) => w.id) } };
   if (q.product_id) where.product_id = { in: q.product_id };
   if (q.sku) where.sku = q.sku;
@@ -35,5 +35,8 @@ export async function listMovements(db: Db, teamId: string, q: MovementQuery) {
   if (min && max && min > max) throw invalid('query.created_at_min', 'must not be after created_at_max');
   if (min || max) where.created_at = { ...(min ? { gte: min } : {}), ...(max ? { lte: max } : {}) };
   const rows = await findMovementPage(db.prisma, pageArgs(q, where, ORDER));
-  return toPage(rows, q, undefined, ORDER);
+  const page = toPage(rows, q, undefined, ORDER);
+  // Each movement's warehouse named (the ledger of several warehouses in one list).
+  const names = new Map(warehouses.map((w) => [w.id, w.name]));
+  return { meta: page.meta, data: page.data.map((m) => ({ ...m, warehouse_name: names.get(m.warehouse_id) ?? '' })) };
 }

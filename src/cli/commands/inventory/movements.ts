@@ -31,7 +31,7 @@ export default function inventoryMovements(ctx: Context): Command {
         'fos inventory export-movements --format csv > ledger.csv',
       ],
     },
-    columns: ['created_at', 'sku', 'bucket', 'delta', 'kind', 'reason', 'reference_type', 'reference_id', 'warehouse_id'],
+    columns: ['created_at', 'sku', 'bucket', 'delta', 'kind', 'reason', 'reference_type', 'reference_id', 'warehouse_name'],
     keep: ['created_at', 'sku', 'bucket', 'delta', 'kind', 'reason'],
     examples: [
       'fos inventory movements --sku MUG-BLUE',
