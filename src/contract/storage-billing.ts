@@ -35,9 +35,12 @@ export const StorageRunResultSchema = Type.Object({
 export const StorageSnapshotSchema = Type.Object({
   id: Type.String(),
   warehouse_id: Type.String(),
+  warehouse_name: Nullable(Type.String()),
   merchant_team_id: Type.String(),
+  merchant_team_name: Nullable(Type.String()),
   date: Day("the warehouse's local day"),
   location_type_id: Nullable(Type.String({ description: 'null: locations without a location type' })),
+  location_type_name: Nullable(Type.String()),
   locations: Type.Integer({ description: 'locations holding units of the merchant at the end of the day' }),
   units: Type.Integer({ description: 'units of the merchant on hand in them' }),
   run_id: Type.String(),

@@ -112,6 +112,15 @@ describe('daily storage on a schedule', () => {
     expect(untyped.json().data).toEqual([
       expect.objectContaining({ location_type_id: null, locations: 3, units: 70, date: '2026-03-15', warehouse_id: w.id }),
     ]);
+    // Each snapshot names its warehouse, merchant and location type.
+    const named = await t.call('GET', '/v1/ops/billing/storage-snapshots', {
+      query: { merchant_team_id: a.teamId, date_from: '2026-03-15', date_to: '2026-03-15', location_type_id: pallet.id },
+    });
+    const teamName = (await t.db.prisma.team.findUniqueOrThrow({ where: { id: a.teamId } })).name;
+    expect(named.json().data).toEqual([
+      expect.objectContaining({ warehouse_name: w.name, merchant_team_name: teamName, location_type_name: pallet.name }),
+    ]);
+    expect(untyped.json().data[0]).toMatchObject({ location_type_name: null, merchant_team_name: teamName });
   });
 
   it('a restart after missing 3 days back-fills them, each from the ledger as it stood then', async () => {

@@ -1,3 +1,3 @@
 // The billing area's door: what code outside src/domain/billing/ may import (test/unit/layers.test.ts).
-export { listStorageSnapshots, snapshotView } from './storage-list.js';
+export { listStorageSnapshots } from './storage-list.js';
 export { runDueStorage, runStorageForDate, storagePricedAt, type DayResult } from './storage-runs.js';

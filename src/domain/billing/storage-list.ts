@@ -1,10 +1,11 @@
 import type { Db, Prisma, StorageSnapshot } from '../../db/types.js';
 import { invalid } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { findSnapshotPage } from './store/records.js';
+import { findSnapshotNames, findSnapshotPage } from './store/records.js';
 
 // GET /v1/ops/billing/storage-snapshots: the team's daily storage snapshots, by day then id
-// (keyset paging; indexes (team_id, date, id) and (team_id, merchant_team_id, date, id)).
+// (keyset paging; indexes (team_id, date, id) and (team_id, merchant_team_id, date, id)), each
+// with the names of its warehouse, merchant and location type (one read each per page).
 
 export interface SnapshotListQuery extends PageRequest {
   warehouse_id?: string;
@@ -28,8 +29,21 @@ export async function listStorageSnapshots(db: Db, teamId: string, q: SnapshotLi
   const dir = q.order ?? 'desc';
   const orderBy = [{ date: dir }, { id: dir }];
   const rows = await findSnapshotPage(db, pageArgs(q, where, orderBy));
-  return toPage(rows, q, undefined, orderBy);
+  const page = toPage(rows, q, undefined, orderBy);
+  const [warehouses, teams, types] = await findSnapshotNames(db, {
+    warehouseIds: [...new Set(page.data.map((s) => s.warehouse_id))],
+    teamIds: [...new Set(page.data.map((s) => s.merchant_team_id))],
+    typeIds: [...new Set(page.data.flatMap((s) => (s.location_type_id ? [s.location_type_id] : [])))],
+  });
+  const names = new Map([...warehouses, ...teams, ...types].map((r) => [r.id, r.name]));
+  return { data: page.data.map((s) => snapshotView(s, names)), meta: page.meta };
 }
 
 /** A snapshot as the API shows it: locations without a type have location_type_id null. */
-export const snapshotView = (s: StorageSnapshot) => ({ ...s, location_type_id: s.location_type_id || null });
+const snapshotView = (s: StorageSnapshot, names: ReadonlyMap<string, string>) => ({
+  ...s,
+  warehouse_name: names.get(s.warehouse_id) ?? null,
+  merchant_team_name: names.get(s.merchant_team_id) ?? null,
+  location_type_id: s.location_type_id || null,
+  location_type_name: s.location_type_id ? (names.get(s.location_type_id) ?? null) : null,
+});

@@ -38,7 +38,7 @@ export default (ctx: Context): Command =>
         { key: 'date_to', flag: '--to', arg: 'YYYY-MM-DD', type: 'date', description: 'days on or before' },
         { key: 'billed', type: 'boolean', description: 'true: with a charge; false: not billed' },
       ],
-      columns: ['date', 'warehouse_id', 'merchant_team_id', 'location_type_id', 'locations', 'units', 'charge_id'],
+      columns: ['date', 'warehouse_name', 'merchant_team_name', 'location_type_name', 'locations', 'units', 'charge_id'],
       examples: [
         'fos billing storage-snapshots --from 2026-03-01 --to 2026-03-31',
         'fos billing storage-snapshots --merchant "Acme Outdoor" --all',

@@ -7,7 +7,7 @@ import {
   StorageSnapshotListQuery,
   StorageSnapshotSchema,
 } from '../../../contract/storage-billing.js';
-import { listStorageSnapshots, snapshotView } from '../../../domain/billing/index.js';
+import { listStorageSnapshots } from '../../../domain/billing/index.js';
 import { runStorageForDate, type DayResult } from '../../../domain/billing/index.js';
 
 // Daily storage billing, ops family (docs/billing.md "Storage"): an operator takes a day (the
@@ -64,9 +64,6 @@ export default async function routes(app: FastifyInstance) {
         response: { 200: listOf(StorageSnapshotSchema) },
       },
     },
-    async (request) => {
-      const page = await listStorageSnapshots(app.db, request.principal.teamId, request.query);
-      return { data: page.data.map(snapshotView), meta: page.meta };
-    },
+    async (request) => listStorageSnapshots(app.db, request.principal.teamId, request.query),
   );
 }
