@@ -154,6 +154,15 @@ describe('merchants by name (spawned)', () => {
     for (const r of await twice(['invoices', 'list', '--merchant', 'Acme Outdoor', '--json', 'merchant_team_id'])) {
       expect(JSON.parse(r.stdout)).toEqual([{ merchant_team_id: acme }]);
     }
+    // A key that may not read the merchants (no READ_CHARGES) is told to pass the id; the id works.
+    const floor = await t.key({ permissions: ['READ_INVENTORY', 'READ_ORDERS'] });
+    const floorEnv = { ...env, FOS_API_KEY: floor.token };
+    const denied = await spawnFos(['purchase-orders', 'list', '--merchant', 'Acme Outdoor'], floorEnv);
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toContain('cannot look up the merchant "Acme Outdoor": this key may not read the merchants');
+    const byId = await spawnFos(['purchase-orders', 'list', '--merchant', acme, '--json', 'reference'], floorEnv);
+    expect(byId.code, byId.stderr).toBe(0);
+    expect(JSON.parse(byId.stdout).length).toBeGreaterThan(0);
     for (const r of await twice(['charges', 'list', '--merchant', 'Nobody'])) {
       expect(r.code).toBe(4);
       expect(r.stderr).toContain('no merchant has name Nobody (fos delegations list shows them)');

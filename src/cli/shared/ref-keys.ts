@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../client/api-client.js';
+import { ApiError } from '../../client/errors.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 
 /**
@@ -126,7 +127,18 @@ export async function purchaseOrdersByReference(client: ApiClient, text: string)
  */
 export async function merchantsByName(client: ApiClient, text: string): Promise<Named[]> {
   const rows: Row[] = [];
-  for await (const d of client.paginate<Row>('/ops/delegations')) rows.push({ ...d, id: String(d.merchant_team_id) });
+  try {
+    for await (const d of client.paginate<Row>('/ops/delegations')) rows.push({ ...d, id: String(d.merchant_team_id) });
+  } catch (err) {
+    // A key without READ_CHARGES (floor staff) cannot read the merchants: say what to pass instead.
+    if (err instanceof ApiError && err.status === 403) {
+      throw new CliError(
+        `cannot look up the merchant "${text}": this key may not read the merchants (GET /v1/ops/delegations needs READ_CHARGES); pass the merchant team id (an order of theirs shows it: fos orders get <number> --json merchant_team_id,merchant_team_name)`,
+        ExitCode.AUTH,
+      );
+    }
+    throw err;
+  }
   const named = exactFirst(rows, ['merchant_team_name'], text);
   const p = text.trim().toLowerCase();
   const found = named.length ? named : /^[0-9a-f-]{4,}$/.test(p) ? rows.filter((r) => r.id.startsWith(p)) : [];
