@@ -1,7 +1,8 @@
 import type { Db, Prisma, StorageSnapshot } from '../../db/types.js';
 import { invalid } from '../errors.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
-import { findSnapshotNames, findSnapshotPage } from './store/records.js';
+import { locationTypeNames, teamNames, warehouseNames } from '../names/index.js';
+import { findSnapshotPage } from './store/records.js';
 
 // GET /v1/ops/billing/storage-snapshots: the team's daily storage snapshots, by day then id
 // (keyset paging; indexes (team_id, date, id) and (team_id, merchant_team_id, date, id)), each
@@ -30,12 +31,21 @@ export async function listStorageSnapshots(db: Db, teamId: string, q: SnapshotLi
   const orderBy = [{ date: dir }, { id: dir }];
   const rows = await findSnapshotPage(db, pageArgs(q, where, orderBy));
   const page = toPage(rows, q, undefined, orderBy);
-  const [warehouses, teams, types] = await findSnapshotNames(db, {
-    warehouseIds: [...new Set(page.data.map((s) => s.warehouse_id))],
-    teamIds: [...new Set(page.data.map((s) => s.merchant_team_id))],
-    typeIds: [...new Set(page.data.flatMap((s) => (s.location_type_id ? [s.location_type_id] : [])))],
-  });
-  const names = new Map([...warehouses, ...teams, ...types].map((r) => [r.id, r.name]));
+  const [warehouses, teams, types] = await Promise.all([
+    warehouseNames(
+      db.prisma,
+      page.data.map((s) => s.warehouse_id),
+    ),
+    teamNames(
+      db.prisma,
+      page.data.map((s) => s.merchant_team_id),
+    ),
+    locationTypeNames(
+      db.prisma,
+      page.data.map((s) => s.location_type_id),
+    ),
+  ]);
+  const names = new Map([...warehouses, ...teams, ...types]);
   return { data: page.data.map((s) => snapshotView(s, names)), meta: page.meta };
 }
 

@@ -197,11 +197,6 @@ export function updateCharge(tx: TxClient, id: string, data: Prisma.ChargeUnchec
   return tx.charge.update({ where: { id }, data });
 }
 
-/** Names of teams by id (the invoices' views name both teams). */
-export function findTeamNames(client: Client, ids: string[]) {
-  return client.team.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
-}
-
 /** What an invoice's documents print of its parties: both teams' names, the issuer's profile, the terms. */
 export function findParties(client: Client, inv: Invoice) {
   return Promise.all([

@@ -1,17 +1,20 @@
-import type { Invoice } from '../../db/types.js';
-import { findTeamNames } from './store.js';
+import type { Db, Invoice, TxClient } from '../../db/types.js';
+import { teamNames } from '../names/index.js';
 
 // An invoice as the API shows it (contract/invoices.ts) and as event payloads carry it, with the
 // names of its two teams (a 3PL bills several merchants: a table of merchant ids says little).
+
+type Client = Db['prisma'] | TxClient;
 
 /** Team names by id. */
 export type TeamNames = ReadonlyMap<string, string>;
 
 /** The names of the teams of these invoices: one read. */
-export async function teamNamesOf(client: Parameters<typeof findTeamNames>[0], invs: readonly Invoice[]): Promise<TeamNames> {
-  const ids = [...new Set(invs.flatMap((i) => [i.merchant_team_id, i.fulfiller_team_id]))];
-  return new Map((await findTeamNames(client, ids)).map((t) => [t.id, t.name]));
-}
+export const teamNamesOf = (client: Client, invs: readonly Invoice[]): Promise<TeamNames> =>
+  teamNames(
+    client,
+    invs.flatMap((i) => [i.merchant_team_id, i.fulfiller_team_id]),
+  );
 
 export interface InvoiceLine {
   category: string;
@@ -62,10 +65,9 @@ export const invoicePayload = (i: Invoice, names: TeamNames) =>
   JSON.parse(JSON.stringify(invoiceView(i, names))) as Record<string, unknown>;
 
 /** Invoices as the API shows them, their teams named. */
-export async function presentInvoices(client: Parameters<typeof findTeamNames>[0], invs: readonly Invoice[]) {
+export async function presentInvoices(client: Client, invs: readonly Invoice[]) {
   const names = await teamNamesOf(client, invs);
   return invs.map((i) => invoiceView(i, names));
 }
 
-export const presentInvoice = async (client: Parameters<typeof findTeamNames>[0], inv: Invoice) =>
-  (await presentInvoices(client, [inv]))[0]!;
+export const presentInvoice = async (client: Client, inv: Invoice) => (await presentInvoices(client, [inv]))[0]!;

@@ -8,6 +8,7 @@ import type { LocationKind } from '../../contract/inventory-enums.js';
 import { pageArgs, toPage, type PageRequest } from '../pagination.js';
 import { expandRange } from './range.js';
 import { noteAuditBefore } from '../audit/index.js';
+import { warehouseNames } from '../names/index.js';
 import * as store from './store.js';
 
 // Locations (bins) of a team's warehouses (issue 28; docs/floor.md): CRUD, bulk creation from a
@@ -130,8 +131,10 @@ export async function listLocations(db: Db, teamId: string, q: LocationQuery) {
   const rows = await store.findLocationPage(db.prisma, pageArgs(q, where, ORDER));
   const page = toPage(rows, q, undefined, ORDER);
   // Each bin's warehouse named: every warehouse has a DEFAULT bin, and a list over several mixes them.
-  const ids = [...new Set(page.data.map((l) => l.warehouse_id))];
-  const names = new Map((ids.length ? await store.findWarehouseNames(db.prisma, ids) : []).map((w) => [w.id, w.name]));
+  const names = await warehouseNames(
+    db.prisma,
+    page.data.map((l) => l.warehouse_id),
+  );
   return { meta: page.meta, data: page.data.map((l) => ({ ...locationView(l), warehouse_name: names.get(l.warehouse_id) ?? '' })) };
 }
 

@@ -94,11 +94,6 @@ export function findLocationPage(client: Client, window: { where: Prisma.Locatio
   return client.location.findMany(window);
 }
 
-/** Names of warehouses by id (the list names each bin's warehouse). */
-export function findWarehouseNames(client: Client, ids: string[]) {
-  return client.warehouse.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
-}
-
 export function findTeamLocation(client: Client, teamId: string, id: string) {
   return client.location.findFirst({ where: { id, team_id: teamId } });
 }

@@ -1,2 +1,11 @@
 // The names area's door: what code outside src/domain/names/ may import (test/unit/layers.test.ts).
-export { capital, namedFulfillmentOrder, refusalNames, teamNames, type RefusalIds, type RefusalNames } from './names.js';
+export {
+  capital,
+  locationTypeNames,
+  namedFulfillmentOrder,
+  refusalNames,
+  teamNames,
+  warehouseNames,
+  type RefusalIds,
+  type RefusalNames,
+} from './names.js';

@@ -2,6 +2,7 @@ import type { Db, TxClient } from '../../db/types.js';
 import {
   findFulfillmentOrderOrders,
   findLocationNames,
+  findLocationTypeNames,
   findOrderNumbers,
   findProductKeys,
   findTeamNames,
@@ -11,13 +12,27 @@ import {
 /** db.prisma or a transaction client. */
 type Client = Db['prisma'] | TxClient;
 
-/** id -> name for the given team ids (nulls and repeats ignored), in one query; none when empty. */
-export async function teamNames(client: Client, ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+type Ids = Iterable<string | null | undefined>;
+
+/** id -> name for the given ids (nulls and repeats ignored), in one query; none when empty. */
+async function namesBy(
+  find: (client: Client, ids: string[]) => Promise<Array<{ id: string; name: string }>>,
+  client: Client,
+  ids: Ids,
+): Promise<Map<string, string>> {
   const unique = [...new Set([...ids].filter((id): id is string => Boolean(id)))];
   if (!unique.length) return new Map();
-  const teams = await findTeamNames(client, unique);
-  return new Map(teams.map((t) => [t.id, t.name]));
+  return new Map((await find(client, unique)).map((r) => [r.id, r.name]));
 }
+
+/** id -> name for the given team ids, in one query. */
+export const teamNames = (client: Client, ids: Ids) => namesBy(findTeamNames, client, ids);
+
+/** id -> name for the given warehouse ids, in one query. */
+export const warehouseNames = (client: Client, ids: Ids) => namesBy(findWarehouseNames, client, ids);
+
+/** id -> name for the given location type ids, in one query. */
+export const locationTypeNames = (client: Client, ids: Ids) => namesBy(findLocationTypeNames, client, ids);
 
 /** What a refusal names: its records' human keys beside their ids. */
 export interface RefusalIds {

@@ -22,6 +22,10 @@ export function findFulfillmentOrderOrders(client: Client, ids: string[]) {
   return client.fulfillmentOrder.findMany({ where: { id: { in: ids } }, select: { id: true, order_id: true } });
 }
 
+export function findLocationTypeNames(client: Client, ids: string[]) {
+  return client.locationType.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
+}
+
 export function findLocationNames(client: Client, ids: string[]) {
   return client.location.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
 }

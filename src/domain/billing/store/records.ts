@@ -9,16 +9,6 @@ export function findSnapshotPage(db: Db, args: Prisma.StorageSnapshotFindManyArg
   return db.prisma.storageSnapshot.findMany(args);
 }
 
-/** The names of a page of snapshots' warehouses, merchant teams and location types. */
-export function findSnapshotNames(db: Db, ids: { warehouseIds: string[]; teamIds: string[]; typeIds: string[] }) {
-  const named = { select: { id: true, name: true } } as const;
-  return Promise.all([
-    ids.warehouseIds.length ? db.prisma.warehouse.findMany({ where: { id: { in: ids.warehouseIds } }, ...named }) : [],
-    ids.teamIds.length ? db.prisma.team.findMany({ where: { id: { in: ids.teamIds } }, ...named }) : [],
-    ids.typeIds.length ? db.prisma.locationType.findMany({ where: { id: { in: ids.typeIds } }, ...named }) : [],
-  ]);
-}
-
 /** The fulfiller's delegations to these merchants, and these location types' names. */
 export function findChargeContext(tx: TxClient, fulfillerTeamId: string, merchantIds: string[], typeIds: string[]) {
   return Promise.all([
