@@ -24,6 +24,10 @@ export class AmbiguousRef extends UsageError {
     super(`${line}\n${shown.join('\n')}`);
   }
 }
+const PREFIX_RE = /^[0-9a-f-]{4,35}$/i;
+/** Text that can be a prefix of an id (hex digits and dashes, 4 to 35 of them). */
+export const looksLikeIdPrefix = (s: string) => PREFIX_RE.test(s.trim()) && /[0-9a-f]/i.test(s);
+
 type Page = { data?: Row[]; meta?: { next_cursor?: string | null } };
 
 const bare = (n: string) => n.trim().replace(/^#/, '').toLowerCase();
@@ -141,7 +145,7 @@ export async function merchantsByName(client: ApiClient, text: string): Promise<
   }
   const named = exactFirst(rows, ['merchant_team_name'], text);
   const p = text.trim().toLowerCase();
-  const found = named.length ? named : /^[0-9a-f-]{4,}$/.test(p) ? rows.filter((r) => r.id.startsWith(p)) : [];
+  const found = named.length ? named : looksLikeIdPrefix(p) ? rows.filter((r) => r.id.startsWith(p)) : [];
   return found.map((r) => ({ id: r.id, label: String(r.merchant_team_name ?? '') }));
 }
 

@@ -109,8 +109,7 @@ const ARG_KINDS: Record<string, RefKind> = {
 };
 
 type Row = Record<string, unknown> & { id: string };
-const PREFIX_RE = /^[0-9a-f-]{4,35}$/i;
-export const looksLikeIdPrefix = (s: string) => PREFIX_RE.test(s.trim()) && /[0-9a-f]/i.test(s);
+export const looksLikeIdPrefix = keys.looksLikeIdPrefix;
 
 export const AmbiguousRef = keys.AmbiguousRef;
 
